@@ -240,6 +240,19 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('"married to Tom" holds the status in its own words, and a divorce replaces it', async () => {
+    const { engine, said, current } = await ana();
+    const engaged = await said("I'm engaged.", '2023-01-01T10:00:00Z');
+    const tom = await said("I'm married to Tom now.", '2024-05-01T10:00:00Z');
+    assert.deepEqual(await current(), ["I'm married to Tom now."]);
+    const before = await engine.getMemory(tenant, 'b', engaged.memory_ids[0]!);
+    assert.deepEqual([before.status, before.valid_to], ['superseded', '2024-05-01T10:00:00Z']);
+    await said("I'm divorced, so I'm moving out.", '2025-03-01T10:00:00Z');
+    assert.deepEqual(await current(), ["I'm divorced, so I'm moving out."]);
+    const old = await engine.getMemory(tenant, 'b', tom.memory_ids[0]!);
+    assert.deepEqual([old.status, old.valid_to], ['superseded', '2025-03-01T10:00:00Z']);
+  });
+
   it('a transfer replaces the school before it, and a graduation ends it', async () => {
     const { engine, said, current } = await ana();
     const mit = await said('I study at MIT.', '2022-09-01T10:00:00Z');

@@ -172,7 +172,11 @@ export function createRuleDeriver(): Deriver {
     // "im" and a laugh or an emoji after such a sentence (an age's too) keep it its slot. Where one
     // studies holds a slot ("I transferred to UCL" after "I study at MIT"; "I graduated from UCL" ends
     // it): a Memory of no slot each, all current.
-    name: 'rules-v39',
+    // v40: "I'm married to Tom" and "I'm vegan, so no cheese" hold the status or the diet, the sentence
+    // their Memory in its own words: a Memory of no slot, it stayed current beside "I'm divorced". A
+    // later clause with a subject of its own keeps its time to itself: "I live in Porto and I worked at
+    // Sonae in 2019" held no home.
+    name: 'rules-v40',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -280,7 +284,8 @@ function sentenceClaims(
       const statement = endedStatement(subject, a.predicate, a.value);
       return [{ statement, subject, predicate: a.predicate, owner, quote: s, ends: a.value }];
     }
-    const statement = valueStatement(subject, a.predicate, a.value);
+    // "I'm married to Tom": the slot's Memory in the sentence's own words, which say more than the value.
+    const statement = a.own ? s : valueStatement(subject, a.predicate, a.value);
     return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
   }
   // What follows the home, when it is a statement of its own (not a question, not a courtesy).

@@ -128,6 +128,20 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     slotSentences('I moved to Porto for a month and I work at Sonae.').slots.map((x) => x.value),
     ['Sonae'],
   );
+  // A later clause with a subject of its own has its own time, whatever it tells.
+  for (const s of [
+    'I live in Porto and I worked at Sonae in 2019.',
+    'I live in Porto, I worked at Sonae in 2019.',
+    "I moved to Porto and I've been here since May.",
+    'I live in Porto but we spent a month in Faro.',
+  ])
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => x.value),
+      ['Porto'],
+      s,
+    );
+  for (const s of ['I moved to Porto in 2019 and I love it.', 'I moved to Porto for a year, and I hated it.'])
+    assert.deepEqual(slotSentences(s).slots, [], s);
   // Where one is from holds nothing, but opens a clause that does.
   for (const s of [
     "I'm from Lisbon but live in Porto.",
@@ -580,6 +594,14 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
   ];
   for (const [s, value] of ended)
     assert.deepEqual(attributeSentence(s), { predicate: 'diet', value, ends: true }, s);
+  // What the diet leads to leaves it as said; the sentence, saying more, is its Memory.
+  const led: Array<[string, string]> = [
+    ["I'm vegan, so no cheese please", 'vegan'],
+    ["I'm vegetarian so I don't eat meat", 'vegetarian'],
+    ['Actually I went vegan, so no more burgers', 'vegan'],
+  ];
+  for (const [s, value] of led)
+    assert.deepEqual(attributeSentence(s), { predicate: 'diet', value, own: true }, s);
   for (const s of [
     // Never was, or stopped? Said of someone else, of a time, or more than the diet.
     "I'm not vegan.",
@@ -590,8 +612,12 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     'I went vegan for a month.',
     "I'm vegetarian on weekdays",
     "I'm a vegan chef",
-    "I'm vegan, so no cheese please",
     "I'm vegan x",
+    // Asked, or the diet itself not said whole before the "so".
+    "I'm vegan, so what should I cook?",
+    "I'm not vegan, so pass the cheese",
+    "I'm a vegan chef, so I cook a lot",
+    'My sister is vegan, so no cheese',
     "If I went vegan I'd starve",
     "I'm vegan?",
     'Am I still vegan?',
@@ -613,10 +639,20 @@ test('where one stands in love, said alone, holds a slot', () => {
   ];
   for (const [s, value] of cases)
     assert.deepEqual(attributeSentence(s), { predicate: 'relationship status', value }, s);
+  // To whom, or what it leads to: the status holds, and the sentence, saying more, is its Memory.
+  const more: Array<[string, string]> = [
+    ["I'm married to Tom", 'married'],
+    ["I'm engaged to Tom Reyes!", 'engaged'],
+    ['I got married to Dr. Silva last year', 'married'],
+    ["I'm single, so I'm free on Friday", 'single'],
+  ];
+  for (const [s, value] of more)
+    assert.deepEqual(attributeSentence(s), { predicate: 'relationship status', value, own: true }, s);
   for (const s of [
     // More than the status, a time that may be history, not now, not the speaker's, not said.
-    "I'm married to Tom",
     "I'm married to my job",
+    "I'm single to Tom",
+    "I'm married to Tom and Ana's brother",
     "I'm single and ready to mingle",
     "I'm single-handedly running this",
     'I got married in 2015',

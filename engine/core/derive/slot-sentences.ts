@@ -134,6 +134,16 @@ const askedUnmarked = (s: string): boolean =>
 /** A stay that ends, or a move told as history. */
 const notLasting =
   /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\b(?:in|since)\s+(?:19|20)\d\d\b|\bago\b/iu;
+/**
+ * A clause with a subject of its own: "..., I worked at Sonae in 2019", "... and I've been here since
+ * May". Its time is its own, not the value's before it.
+ */
+const ownSubject = /(?:[,;]|\s(?:and|but))\s+(?:I|we)(?=['’]|\s)/iu;
+/** What follows a value up to the next clause with a subject of its own. */
+const ownWords = (after: string) => {
+  const at = after.search(ownSubject);
+  return at === -1 ? after : after.slice(0, at);
+};
 /** Capitalised words that are times, not places or employers ("working at Christmas", "on Easter Sunday"). */
 const notNames = new Set(
   `christmas easter halloween thanksgiving weekends weekend monday tuesday wednesday thursday friday
@@ -485,9 +495,8 @@ export function slotSentences(said: string): SlotReading {
   const found: SlotSentence[] = clauses
     .filter((c) => {
       const next = Math.min(...clauses.map((o) => o.clause[0]).filter((at) => at > c.clause[0]));
-      return (
-        c.ongoing || !notLasting.test(sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined))
-      );
+      const after = sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined);
+      return c.ongoing || !notLasting.test(ownWords(after));
     })
     .map(({ predicate, value, clause }) => ({ predicate, value, clause }));
   let rest = sentence;
@@ -592,6 +601,11 @@ export interface AttributeSentence {
   value: string;
   /** The value is one the speaker says they have no more ("I'm not vegan anymore"): it ends it. */
   ends?: true;
+  /**
+   * The sentence says more than the value ("I'm married to Tom", "I'm vegan, so no cheese"): its Memory
+   * is the sentence in its own words, holding the slot.
+   */
+  own?: true;
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
@@ -705,16 +719,40 @@ const dietOf = (m: RegExpExecArray): string => {
 
 /**
  * Where one stands in love, said of oneself: "I'm single again", "I got engaged!", "We got married
- * yesterday", "I'm divorced now". One at a time, so "I got married" replaces "I'm engaged". Only the
- * sentence whole, with nothing after the status but when it holds: "I'm married to Tom" names more than
- * the status, "I got married in 2015" may be history, "I'm married to my job" is no status.
+ * yesterday", "I'm divorced now", "I'm married to Tom". One at a time, so "I got married" replaces
+ * "I'm engaged". Only the sentence whole, with nothing after the status but when it holds and, for a
+ * marriage or an engagement, to whom (a name: "I'm married to my job" is no status); "I got married in
+ * 2015" may be history.
  */
 const statuses = String.raw`(single|engaged|married|separated|divorced|widowed|in\s+a\s+relationship)`;
 const statusWhen = String.raw`(?:\s+(?:now|again|too|today|yesterday|recently|(?:last|this)\s+(?:week|month|weekend|year)))?${chatEnd}`;
 const statusSentence = new RegExp(
-  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}${statusWhen}`,
+  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}(?:\s+to\s+(?<partner>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,3}?))?${statusWhen}`,
   'iu',
 );
+
+/** A diet or a relationship status the sentence says whole, or null. */
+function stateSaid(s: string): AttributeSentence | null {
+  const diet = dietSentence.exec(s);
+  if (diet) return { predicate: 'diet', value: dietOf(diet) };
+  const status = statusSentence.exec(s);
+  if (!status) return null;
+  const value = status[1]!.toLowerCase().replace(/\s+/gu, ' ');
+  const partner = status.groups!['partner'];
+  if (partner === undefined) return { predicate: 'relationship status', value };
+  // "I'm married to Tom": the status, and the sentence as its Memory, which names him. The name's case
+  // is read apart: under the pattern's "i" flag \p{Lu} takes any letter.
+  return (value === 'married' || value === 'engaged') && personName.test(partner)
+    ? { predicate: 'relationship status', value, own: true }
+    : null;
+}
+
+/**
+ * What a diet or a status leads to, after it: "I'm vegan, so no cheese", "im single so im free on
+ * friday". It leaves the value as said; its own "not" or "don't" is not the value's. Tried only from
+ * the first character of a run of spaces (the lookbehind), so a long run costs one pass, not one each.
+ */
+const consequence = /(?<![\s,]),?\s+so\s+(?=[\p{L}\p{N}])/iu;
 
 /**
  * Where one studies, said of oneself: "I study at MIT", "I'm a PhD student at the University of Porto",
@@ -799,16 +837,19 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   // Each pattern below spans the sentence from its "I" or "we" to its end: a question has no room in it.
   const ended = dietEnded.exec(s);
   if (ended) return { predicate: 'diet', value: dietOf(ended), ends: true };
+  const led = consequence.exec(s);
+  if (led && !/\?\s*$/u.test(s)) {
+    const head = s.slice(0, led.index);
+    const state = notNow.test(head) ? null : stateSaid(head);
+    if (state) return { ...state, own: true };
+  }
   if (notNow.test(s)) return null;
   const left = schoolAfter(schoolLeftLead, s);
   if (left !== null) return { predicate: 'studies at', value: left, ends: true };
-  const diet = dietSentence.exec(s);
-  if (diet) return { predicate: 'diet', value: dietOf(diet) };
   const school = schoolAfter(schoolLead, s);
   if (school !== null) return { predicate: 'studies at', value: school };
-  const status = statusSentence.exec(s);
-  if (status)
-    return { predicate: 'relationship status', value: status[1]!.toLowerCase().replace(/\s+/gu, ' ') };
+  const state = stateSaid(s);
+  if (state) return state;
   const age = ageSentence.exec(s);
   if (age) {
     const years = Number(age.groups!['is'] ?? age.groups!['turned']);
