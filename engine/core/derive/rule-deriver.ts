@@ -7,14 +7,7 @@ import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, otherPersonSlot, slotSentences, type SlotSentence } from './slot-sentences.ts';
 import { passages, sentences, type Span } from './split-text.ts';
-import { opensAsQuestion } from './unmarked-question.ts';
-
-/** A question, also with more marks after it: "Really?!", "What?..". (Not a question quoted in a statement.) */
-function isQuestion(s: string): boolean {
-  let end = s.length;
-  while (end > 0 && /[!?.…\s]/u.test(s[end - 1]!)) end -= 1;
-  return s.slice(end).includes('?');
-}
+import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);

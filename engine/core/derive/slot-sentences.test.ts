@@ -615,6 +615,7 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     "I'm vegan x",
     // Asked, or the diet itself not said whole before the "so".
     "I'm vegan, so what should I cook?",
+    "I'm vegan, so what?!",
     "I'm not vegan, so pass the cheese",
     "I'm a vegan chef, so I cook a lot",
     'My sister is vegan, so no cheese',

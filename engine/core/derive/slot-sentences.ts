@@ -1,6 +1,6 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
-import { opensAsQuestion } from './unmarked-question.ts';
+import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
 /**
  * First-person sentences that state a value the speaker can hold only one of at a time: where they live
@@ -838,7 +838,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   const ended = dietEnded.exec(s);
   if (ended) return { predicate: 'diet', value: dietOf(ended), ends: true };
   const led = consequence.exec(s);
-  if (led && !/\?\s*$/u.test(s)) {
+  if (led && !isQuestion(s)) {
     const head = s.slice(0, led.index);
     const state = notNow.test(head) ? null : stateSaid(head);
     if (state) return { ...state, own: true };

@@ -9,3 +9,10 @@ const asksFirst =
 export function opensAsQuestion(sentence: string): boolean {
   return asksFirst.test(sentence);
 }
+
+/** A question, also with more marks after it: "Really?!", "What?..". (Not a question quoted in a statement.) */
+export function isQuestion(s: string): boolean {
+  let end = s.length;
+  while (end > 0 && /[!?.…\s]/u.test(s[end - 1]!)) end -= 1;
+  return s.slice(end).includes('?');
+}
