@@ -19,8 +19,8 @@ import {
 } from './sync.ts';
 import { Trace, TraceListQuery, TracePage } from './trace.ts';
 
-/** PUT only for device configuration (pairSync), never for memory: see docs/decisions.md. */
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** The spec's contract has no PUT or PATCH: nothing is updated in place. */
+export type Method = 'GET' | 'POST' | 'DELETE';
 
 /** One operation of /v1: the single table the router, the scope check and openapi.json are built from. */
 export interface Operation {
@@ -286,7 +286,7 @@ export const operations: Operation[] = [
   },
   {
     id: 'pairSync',
-    method: 'PUT',
+    method: 'POST',
     path: '/brains/{brain_id}/sync',
     summary:
       'Sync (additive): pair this Brain with a Brain on a hosted Mnemo, or change the pairing; the key is kept ' +
@@ -294,8 +294,8 @@ export const operations: Operation[] = [
       'records:read and records:write, its change feed and replication route served; the Brain there may ' +
       'not exist yet): when it fails, nothing is stored and a pairing in place stays as it was ' +
       '(502 sync_remote_unavailable, 400 sync_remote_key_refused, 400 sync_remote_unsupported). A remote ' +
-      "beyond this machine (not loopback) needs the app's admin key too (403 http_403, no remote asked). Device " +
-      'configuration, not memory: the one PUT (docs/decisions.md).',
+      "beyond this machine (not loopback) needs the app's admin key too (403 http_403, no remote asked). Pairing " +
+      'again replaces the pairing.',
     scope: 'records:write',
     // Pairing reads every shareable Record of the remote into this Brain and sends this Brain's out.
     alsoScopes: ['records:read'],

@@ -103,7 +103,7 @@ export const errorCodes = {
     status: 404,
     type: 'not_found',
     summary:
-      'The Brain is not paired with a hosted Mnemo (additive: the sync routes; pair it with PUT /v1/brains/{id}/sync).',
+      'The Brain is not paired with a hosted Mnemo (additive: the sync routes; pair it with POST /v1/brains/{id}/sync).',
   },
   store_unavailable: {
     status: 503,

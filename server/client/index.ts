@@ -79,7 +79,7 @@ export type KeyCreatedInfo = z.infer<typeof KeyCreated>;
 export type KeyListPage = z.infer<typeof KeyList>;
 
 interface RequestSpec extends CallOptions {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
@@ -426,7 +426,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       json<SyncStatus>({ method: 'GET', path: `${brainPath(brainId)}/sync`, ...o }),
     /** Pairs the Brain with a Brain on a hosted Mnemo (or changes the pairing). */
     pairSync: (brainId: string, body: SyncPairing, o: CallOptions = {}) =>
-      json<SyncStatus>({ method: 'PUT', path: `${brainPath(brainId)}/sync`, body, ...o }),
+      json<SyncStatus>({ method: 'POST', path: `${brainPath(brainId)}/sync`, body, ...o }),
     /** Unpairs; nothing is deleted on either side. */
     unpairSync: (brainId: string, o: CallOptions = {}) =>
       json<SyncStatus>({ method: 'DELETE', path: `${brainPath(brainId)}/sync`, ...o }),

@@ -231,9 +231,10 @@ describe('fuzzing every /v1 route', () => {
         if (r.accept) headers.accept = r.accept;
         if (r.idempotencyKey !== undefined) headers['idempotency-key'] = r.idempotencyKey;
         if (r.watermark !== undefined) headers['brain-watermark'] = r.watermark;
-        // PUT (pairing a Brain for sync) gets no body: a pairing the fuzzer happened to make valid would
-        // have the server sync with whatever host it invented, and traffic here stays on loopback.
-        const hasBody = r.route.method === 'POST' && r.body !== undefined;
+        // Pairing a Brain for sync gets no body: a pairing the fuzzer happened to make valid would have
+        // the server sync with whatever host it invented, and traffic here stays on loopback.
+        const pairing = r.route.method === 'POST' && r.route.path.endsWith('/sync');
+        const hasBody = r.route.method === 'POST' && !pairing && r.body !== undefined;
         const res = await fetch(
           `${local.server.url}${path.replace(/^\/v1/u, '')}${query ? `?${query}` : ''}`,
           {
