@@ -59,11 +59,17 @@ const softwareWords =
 /** A move from a product, after the value: " from HipChat". */
 const fromName = /^,?\s+from\s+(\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.&-]*){0,3})/u;
 
+/** Where one moves at work: a department ("I moved to Marketing last month"). */
+const departments = new Set(
+  `marketing engineering sales support hr finance legal operations ops product design research
+   accounting compliance security it qa procurement logistics management admin`.split(/\s+/u),
+);
+
 /**
- * Whether the home a sentence would give (`value`, ending at `valueEnd`) is no place: a product or a
- * web address; for a move (`moved`), also a move from a product (`from`, named before the value: "from
- * Slack to Teams"; or after it: "to Mattermost from Slack") or one the sentence tells in words of
- * software.
+ * Whether the home a sentence would give (`value`, ending at `valueEnd`) is no place: a product, a
+ * web address or a department; for a move (`moved`), also a numbered stage ("Phase 2"), a move from a
+ * product (`from`, named before the value: "from Slack to Teams"; or after it: "to Mattermost from
+ * Slack") or one the sentence tells in words of software.
  */
 export function notAPlace(
   sentence: string,
@@ -72,8 +78,10 @@ export function notAPlace(
   moved: boolean,
   from?: string,
 ): boolean {
-  if (isProduct(value) || webAddress.test(value)) return true;
+  if (isProduct(value) || webAddress.test(value) || departments.has(value.toLowerCase())) return true;
   if (!moved) return false;
+  // A stage is numbered, a place is not: "We moved to Phase 2", "moved to Round 2".
+  if (/^\s+\d/u.test(sentence.slice(valueEnd))) return true;
   const after = fromName.exec(sentence.slice(valueEnd))?.[1];
   return [from, after].some((f) => f !== undefined && isProduct(f)) || softwareWords.test(sentence);
 }

@@ -169,7 +169,7 @@ export function createRuleDeriver(): Deriver {
     // their Memory in its own words: a Memory of no slot, it stayed current beside "I'm divorced". A
     // later clause with a subject of its own keeps its time to itself: "I live in Porto and I worked at
     // Sonae in 2019" held no home.
-    name: 'rules-v40',
+    name: 'rules-v41',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -297,8 +297,73 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'Got a job at Globex?',
     'The meeting moved to Porto.',
     'Moved to Porto for a week.',
+    // Imagined, or someone else's words, or a text to work on.
+    'Imagine I live in Tokyo.',
+    "Let's say I live in Berlin and earn 60k",
+    'Assuming you live in California, the tax rate is 9.3%.',
+    'For example, I work at Google and get RSUs.',
+    'Write a short story where I live in Tokyo and work at Nintendo',
+    'Write a cover letter saying I work at Google as a senior engineer',
+    'Translate to Spanish: I live in Madrid and work at Telefonica',
+    'Tom: I work at Google',
+    'Help me reply to this email: Hi Ana, I moved to Denver last month',
+    // Told of one's childhood.
+    'Growing up, we moved to Ohio',
+    'I moved to Lisbon as a kid',
+    'In high school I moved to Ohio with my dad',
+    'We moved to Texas in the 90s',
+    'I moved to Texas back in the day',
+    // A clause that qualifies the noun before it names no place after its verb.
+    'The neighborhood I live in is really safe',
+    'the city i live in is porto',
+    'the town i live in has no good pizza',
+    'The company I work for is laying people off',
+    'the company i work for just got acquired',
+    'The restaurant I work at closes at 10',
+    'I love the city I live in',
+    // A department, a numbered stage, a desk for the afternoon.
+    'I moved to Marketing last month',
+    'We moved to Phase 2 of the project',
+    "I'm working at Starbucks today",
+    "I'm working at Costa this afternoon, the wifi is better",
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
+});
+
+test('a name ends before the next clause, a chat word, or a verb after it', () => {
+  const cases: Array<[string, string, string]> = [
+    ['I live in Lisbon I love it here', 'lives in', 'Lisbon'],
+    ["I work at Google I'm a PM there", 'works at', 'Google'],
+    ['I work at Google LOL', 'works at', 'Google'],
+    ['I work at Google Monday to Friday', 'works at', 'Google'],
+    ['i live in london rn', 'lives in', 'London'],
+    ['i work at google atm', 'works at', 'Google'],
+    ['i live in porto tho', 'lives in', 'Porto'],
+    ['i live in porto w my bf', 'lives in', 'Porto'],
+    ['i work at amazon ngl it sucks', 'works at', 'Amazon'],
+    ['i work at starbucks during the week', 'works at', 'Starbucks'],
+    ['i work at walmart part time', 'works at', 'Walmart'],
+    // Not a relative clause: a time, a preposition or "and" before the "I".
+    ['In the summer I live in Porto', 'lives in', 'Porto'],
+    ['This year I work at Sonae', 'works at', 'Sonae'],
+    ['My wife and I moved to Porto.', 'lives in', 'Porto'],
+    // Said as a chat spells it, with an adverb, or a country with its "the".
+    ['Im living in Porto now', 'lives in', 'Porto'],
+    ['im living in porto now', 'lives in', 'Porto'],
+    ['I actually live in Porto', 'lives in', 'Porto'],
+    ['I also work at Google', 'works at', 'Google'],
+    ['I actually work at Meta now, not Google', 'works at', 'Meta'],
+    ['I live in the UK', 'lives in', 'the UK'],
+    ['We just moved to the Netherlands!', 'lives in', 'the Netherlands'],
+    ['Update: I moved to Porto', 'lives in', 'Porto'],
+    ['Long story short, I moved to Berlin', 'lives in', 'Berlin'],
+  ];
+  for (const [s, predicate, value] of cases)
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => [x.predicate, x.value]),
+      [[predicate, value]],
+      s,
+    );
 });
 
 test('a chat all in lower case, and "based in", hold a slot as a cased sentence does', () => {
@@ -428,6 +493,7 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     ['I was laid off from Initech.', 'works at', 'Initech'],
     ['I got fired from Acme.', 'works at', 'Acme'],
     ["I've been let go by Acme.", 'works at', 'Acme'],
+    ['Unfortunately, I also lost my job at Door Dash this month.', 'works at', 'Door Dash'],
     ['I retired from Acme last year.', 'works at', 'Acme'],
   ];
   for (const [s, predicate, value] of cases) {
@@ -558,6 +624,9 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'My number changed to 7.',
     // A relation described rather than named, or one of several; a number that may be no age.
     'My wife is Brazilian.',
+    'My wife is Colombian.',
+    'My boss is Gen Z.',
+    'Imagine my favourite colour is green.',
     'My boss is a nightmare.',
     'My boss is OK.',
     'My manager is Tom, he is great.',
@@ -646,12 +715,18 @@ test('where one stands in love, said alone, holds a slot', () => {
     ["I'm engaged to Tom Reyes!", 'engaged'],
     ['I got married to Dr. Silva last year', 'married'],
     ["I'm single, so I'm free on Friday", 'single'],
+    // A chat without capitals names its partner in lower case.
+    ["i'm married to tom", 'married'],
+    ['im engaged to sarah lol', 'engaged'],
   ];
   for (const [s, value] of more)
     assert.deepEqual(attributeSentence(s), { predicate: 'relationship status', value, own: true }, s);
   for (const s of [
     // More than the status, a time that may be history, not now, not the speaker's, not said.
     "I'm married to my job",
+    "i'm married to my job",
+    "i'm married to him",
+    "i'm married to the sea",
     "I'm single to Tom",
     "I'm married to Tom and Ana's brother",
     "I'm single and ready to mingle",

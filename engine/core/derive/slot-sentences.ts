@@ -22,12 +22,20 @@ export interface SlotSentence {
   clause: [number, number];
 }
 
+/**
+ * Capitalised words that go on no name before them: the next clause's "I" ("I live in Lisbon I love
+ * it"), a chat's acronyms ("I work at Google LOL") and the days of the week ("at Google Monday to Friday").
+ */
+const endsAName = String.raw`(?:I(?:['’](?:m|ll|ve|d))?|LOL|LMAO|ROFL|BTW|OMG|TBH|IMO|IMHO|FYI|IDK|NGL|ASAP|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)(?![\p{L}\p{M}'’.&-])`;
 /** Up to four capitalised words ("Porto", "New York", "Globex Corporation"). */
-const capitalised = String.raw`\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.&-]*){0,3}`;
+const capitalised = String.raw`\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+(?!${endsAName})\p{Lu}[\p{L}\p{M}'’.&-]*){0,3}`;
 /** A name: the value a slot holds. */
 const name = String.raw`(?<value>${capitalised})`;
-const adverb = String.raw`(?:just\s+|recently\s+|finally\s+|now\s+|currently\s+|still\s+)?`;
-const lead = String.raw`(?:^|[\s,;:(])I(?:['’]ve| have| am|['’]m)?\s+${adverb}`;
+/** A home's name, which may open with "the": "the UK", "the Bay Area", "the Netherlands". */
+const placeName = String.raw`(?<value>(?:the\s+)?${capitalised})`;
+const adverb = String.raw`(?:(?:just|recently|finally|now|currently|still|actually|also)\s+){0,2}`;
+/** "I", "I've", "I'm", and as a chat spells them, "Ive", "Im". */
+const lead = String.raw`(?:^|[\s,;:(])I(?:['’]?ve| have| am|['’]?m)?\s+${adverb}`;
 /**
  * "We moved to Lisbon": the speaker is one of "we", so it is their home as much as "I moved to Lisbon"
  * is. Only for a home: "we work for Globex" is as often a team's client or a firm speaking as the
@@ -67,7 +75,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     predicate: 'lives in',
     // "I moved from Lisbon to Porto": the home is where the move went.
     // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
-    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|based\s+(?:in|out\s+of)|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${name}`,
+    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|based\s+(?:in|out\s+of)|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${placeName}`,
   },
   {
     predicate: 'works at',
@@ -121,9 +129,26 @@ const role =
 const placeDetail =
   /^(?:,?\s+(?:in|near|by|on|off|at|outside|close to|next to|not far from|right by)\s+\p{L}[\p{L}\p{M}'’-]*(?:\s+\p{L}[\p{L}\p{M}'’-]*){0,3}){1,3}(?=\s*(?:$|[.!,;]|\s(?:and|but)\s))/u;
 
-/** Hypothetical, negated, reported or quoted: the sentence does not say where the speaker is now. */
+/**
+ * Hypothetical, negated, reported or quoted, or told of one's childhood: the sentence does not say
+ * where the speaker is now ("Imagine I live in Tokyo", "a cover letter saying I work at Google",
+ * "Growing up, we moved to Ohio", "I moved to Lisbon as a kid").
+ */
 const notNow =
-  /\?\s*$|["“”]|\b(?:not|never|no longer|don['’]t|didn['’]t|if|when|whenever|would|could|might|should|wish|hope|hoping|plan|planning|maybe|perhaps|thinks?|thought|says|said|told|dream(?:ed|t)?|used to|pretend)\b/iu;
+  /\?\s*$|["“”]|\b(?:not|never|no longer|don['’]t|didn['’]t|if|when|whenever|once|would|could|might|should|wish|hope|hoping|plan|planning|maybe|perhaps|thinks?|thought|says|said|saying|told|dream(?:ed|t)?|used to|pretend(?:ing)?|imagine|imagining|assume|assuming|suppose|supposing|hypothetical(?:ly)?|let['’]?s say|let us say|what if|for (?:example|instance)|role-?play(?:ing)?|translate|(?:a|the) (?:short )?story|growing up|as (?:a )?(?:kids?|child|children|teen|teenager|toddler|baby|boy|girl)|back in the day|back then|in (?:high|middle|elementary|primary|grade) school|in the ['’]?(?:19|20)?\d0s)\b/iu;
+/**
+ * Words before a colon that someone else's words, or text to work on, follow: "Tom: I work at Google",
+ * "Help me reply to this email: Hi, I moved to Denver". Not the speaker's own lead-ins ("Update: I moved
+ * to Porto", "Big news: ..."), nor an agent's ("Noted: Ana lives in Braga").
+ */
+const beforeColon = /^\s*([^:\n]{1,80}?):\s+\S/u;
+const ownLeadIn =
+  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops)s?$/iu;
+/** Whether a sentence's words come after a lead-in that makes them another's or a text's (beforeColon). */
+const afterOthersColon = (sentence: string): boolean => {
+  const m = beforeColon.exec(sentence);
+  return m !== null && !ownLeadIn.test(m[1]!.trim());
+};
 /**
  * A question without its mark, as a chat asks: "do i live in porto", "Am I still working at Acme"
  * (unmarked-question.ts), and for a slot also one opening with what it asks: "where i live now" or
@@ -195,7 +220,7 @@ const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
  * nurse at Santa Maria", "I stopped working for Globex", "I was laid off from Initech", "I resigned (or
  * retired) from Acme". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
  */
-const leftJob = String.raw`I(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:(?:quit|left)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
+const leftJob = String.raw`I(?:['’]ve|\s+have)?\s+(?:(?:just|finally|recently|also)\s+){0,2}(?:(?:quit|left|lost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
 /** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
 const noLonger = String.raw`I(?:\s+am|['’]m)?\s+no\s+longer\s+`;
 /** "I don't …", "I'm not …": ended only with "anymore", "any more" or "any longer" after the value. */
@@ -247,7 +272,13 @@ function endedClause(sentence: string): SlotSentence | null {
  * `ongoing`: said as lasting until now ("I've been living in Porto for two years"), which no stay or
  * date after it makes history.
  */
-type Found = SlotSentence & { valueEnd: number; ongoing: boolean };
+type Found = SlotSentence & { valueEnd: number; ongoing: boolean; forNow: boolean };
+
+/**
+ * Where one is working for now, not employed: "I'm working at Starbucks today", "working at Costa this
+ * afternoon" (a café as a desk). A start on the day is a job ("I started at Globex today").
+ */
+const forNowAt = /^\s*(?:today|tonight|this\s+(?:morning|afternoon|evening))(?![\p{L}\p{N}])/iu;
 
 /**
  * The slot a clause matched by `m` (found at `at` in the sentence, the clause starting at `start`)
@@ -266,7 +297,8 @@ function readClause(
   const from = m.groups!['from'];
   if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved, from)) return null;
   const ongoing = m.groups!['been'] !== undefined;
-  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing };
+  const forNow = /(?<![\p{L}\p{N}])working\s/u.test(m[0]) && !ongoing && forNowAt.test(sentence.slice(end));
+  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing, forNow };
 }
 
 /**
@@ -324,11 +356,17 @@ const states = new Set(
  */
 const abstractForm = /^(?=\p{Ll}{6})\p{Ll}+(?:(?<![rhge])ness|ity|ety|ment|tion|sion|ism|ous|ful|less)$/u;
 const isState = (w: string) => states.has(w) || abstractForm.test(w);
-/** Words that end a lower-case name: "i live in porto now", "i work at sonae with my sister". */
+/**
+ * Words that end a lower-case name: "i live in porto now", "i work at sonae with my sister", a chat's
+ * "i live in london rn"; and a verb after the place ("the city i live in is porto", "the company i work
+ * for just got acquired"), which none opens.
+ */
 const endsALowerName = new Set(
   `now too also again already still anymore any longer lol haha tbh btw and but or with for since near
    by in on at to of
-   from as so because though while when where which who that this these days last next ago`.split(/\s+/u),
+   from as so because though while when where which who that this these days last next ago
+   rn atm tho ngl idk imo lmao omg w during like basically mostly part full
+   is isn't was wasn't are were has had have just got gets closes opens sucks pays`.split(/\s+/u),
 );
 /**
  * Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ";
@@ -388,7 +426,8 @@ function writtenUncased(sentence: string): boolean {
  */
 function chatCased(sentence: string): string {
   if (!writtenUncased(sentence)) return sentence;
-  const text = sentence.replace(/(?<![\p{L}\p{N}'’])i(?![\p{L}\p{N}])/gu, 'I');
+  // "im" and "ive" too, as a chat spells "I'm" and "I've" ("im living in porto").
+  const text = sentence.replace(/(?<![\p{L}\p{N}'’])i(?=(?:m|ve)?(?![\p{L}\p{N}]))/gu, 'I');
   // Each name once, in order: the sentence is put together once, however many it names.
   const names: { at: number; named: string; end: number }[] = [];
   const take = (at: number) => {
@@ -452,6 +491,31 @@ function withoutDenial(sentence: string): string {
   return read;
 }
 
+/** A noun's words before a clause that qualifies it: "the city ", "I love the small town ". */
+const nounBefore =
+  /(?:^|[^\p{L}\p{N}'’])(?:(?<word>\p{L}+)\s+)?(?:the|a|an|this|that|every|each|my|our|his|her|their)\s+(?:[\p{L}\p{M}'’-]+\s+)?(?<noun>[\p{L}\p{M}'’-]+)\s+$/iu;
+/** What opens a time or a place before a clause, not a noun it qualifies: "In the summer I live in …". */
+const notQualified = new Set(
+  `in on at since after before during for with from by until till over throughout across into within
+   around about is was are were and or but nor so then because
+   year years month months week weeks weekend weekends summer winter spring fall autumn time times
+   moment day days morning mornings evening evenings night nights semester term season`.split(/\s+/u),
+);
+/**
+ * Whether a slot's clause, after `before`, qualifies a noun ("the city I live in is lovely", "I love the
+ * neighbourhood we live in", "the guy i work for is a jerk"): what it names is that noun, and a word
+ * after its verb is none ("Is Lovely" in a chat read as cased). Not after a preposition or a time: "In
+ * the summer I live in Porto", "This year I work at Sonae".
+ */
+function qualifiesANoun(before: string): boolean {
+  const m = nounBefore.exec(before);
+  if (!m) return false;
+  const { word, noun } = m.groups!;
+  return (
+    !notQualified.has(noun!.toLowerCase()) && !(word !== undefined && notQualified.has(word.toLowerCase()))
+  );
+}
+
 /**
  * The slots a sentence states for its speaker, at most one per predicate (the last, when it states one
  * twice: "I moved to Porto in 2019 and now I live in Braga"), and what the sentence says beyond them.
@@ -464,13 +528,15 @@ export function slotSentences(said: string): SlotReading {
   const ended = endedClause(text);
   const sentence = withoutDenial(ended ? blank(text, ended.clause[0], ended.clause[1]) : text);
   const none = { slots: [], ended, rest: ended ? words(sentence) : 0, after: null };
-  if (notNow.test(sentence) || askedUnmarked(sentence)) return none;
+  if (notNow.test(sentence) || askedUnmarked(sentence) || afterOthersColon(sentence)) return none;
   const clauses: Found[] = [];
   for (const { predicate, re } of patterns) {
     let last: Found | null = null;
     for (const m of sentence.matchAll(re)) {
       // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
-      last = readClause(sentence, predicate, m, m.index, m.index + m[0].search(/\p{L}/u)) ?? last;
+      const start = m.index + m[0].search(/\p{L}/u);
+      if (qualifiesANoun(sentence.slice(0, start))) continue;
+      last = readClause(sentence, predicate, m, m.index, start) ?? last;
     }
     if (last) clauses.push(last);
   }
@@ -496,7 +562,7 @@ export function slotSentences(said: string): SlotReading {
     .filter((c) => {
       const next = Math.min(...clauses.map((o) => o.clause[0]).filter((at) => at > c.clause[0]));
       const after = sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined);
-      return c.ongoing || !notLasting.test(ownWords(after));
+      return !c.forNow && (c.ongoing || !notLasting.test(ownWords(after)));
     })
     .map(({ predicate, value, clause }) => ({ predicate, value, clause }));
   let rest = sentence;
@@ -629,8 +695,17 @@ const describesAPerson = new Set(
   `ok okay american british english scottish irish welsh french german spanish portuguese italian dutch
    belgian swiss austrian swedish norwegian danish finnish polish russian ukrainian greek turkish
    brazilian mexican argentinian canadian australian chinese japanese korean indian pakistani african
-   catholic protestant christian jewish muslim hindu buddhist atheist`.split(/\s+/u),
+   catholic protestant christian jewish muslim hindu buddhist atheist
+   colombian chilean peruvian venezuelan cuban dominican jamaican haitian latina latino
+   latinx hispanic asian european arab persian nigerian ghanaian kenyan ethiopian egyptian moroccan
+   filipino filipina vietnamese thai indonesian malaysian israeli iranian iraqi lebanese syrian
+   bangladeshi nepali romanian hungarian czech bulgarian serbian croatian icelandic
+   trans gay straight bi lesbian queer evil satan millennial boomer`.split(/\s+/u),
 );
+/** What describes a person rather than names them ("My wife is Colombian", "My boss is Gen Z"). */
+const describes = (value: string) =>
+  describesAPerson.has(value.toLowerCase()) ||
+  /^(?:gen\s*[xyz]|gen\s+alpha|puerto\s+rican|sri\s+lankan)$/iu.test(value);
 /** Role words of one relation: a boss is one's manager. */
 const relationNames: Readonly<Record<string, string>> = {
   boss: 'manager',
@@ -742,9 +817,21 @@ function stateSaid(s: string): AttributeSentence | null {
   if (partner === undefined) return { predicate: 'relationship status', value };
   // "I'm married to Tom": the status, and the sentence as its Memory, which names him. The name's case
   // is read apart: under the pattern's "i" flag \p{Lu} takes any letter.
-  return (value === 'married' || value === 'engaged') && personName.test(partner)
+  return (value === 'married' || value === 'engaged') && partnerNamed(partner, s)
     ? { predicate: 'relationship status', value, own: true }
     : null;
+}
+
+/**
+ * Whether a status's "to ..." names a person: a name as written ("Tom", "Dr. Silva"), or in a chat
+ * written without capitals the words a name would be ("i'm married to tom"), read as lowerName reads a
+ * place, so "married to my job" or "to him" still name no one.
+ */
+function partnerNamed(partner: string, sentence: string): boolean {
+  if (personName.test(partner)) return true;
+  if (!writtenUncased(sentence) || !/^\p{Ll}/u.test(partner)) return false;
+  const name = lowerName(partner, 0);
+  return name !== null && name.end === partner.length && !describes(partner);
 }
 
 /**
@@ -843,7 +930,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const state = notNow.test(head) ? null : stateSaid(head);
     if (state) return { ...state, own: true };
   }
-  if (notNow.test(s)) return null;
+  if (notNow.test(s) || afterOthersColon(s)) return null;
   const left = schoolAfter(schoolLeftLead, s);
   if (left !== null) return { predicate: 'studies at', value: left, ends: true };
   const school = schoolAfter(schoolLead, s);
@@ -864,7 +951,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   // A phone number's brackets ("(555) 010-0199") are part of it, not an aside.
   if (predicate === 'phone number' && phoneShaped(value)) return { predicate, value };
   if (relationWords.test(m[1]!))
-    return personName.test(value) && !describesAPerson.has(value.toLowerCase()) ? { predicate, value } : null;
+    return personName.test(value) && !describes(value) ? { predicate, value } : null;
   const n = value.split(/\s+/u).filter((w) => w !== '').length;
   if (n === 0 || n > 6 || notOneValue.test(value)) return null;
   return { predicate, value };
