@@ -134,8 +134,24 @@ const placeDetail =
  * where the speaker is now ("Imagine I live in Tokyo", "a cover letter saying I work at Google",
  * "Growing up, we moved to Ohio", "I moved to Lisbon as a kid").
  */
-const notNow =
-  /\?\s*$|["“”]|\b(?:not|never|no longer|don['’]t|didn['’]t|if|when|whenever|once|would|could|might|should|wish|hope|hoping|plan|planning|maybe|perhaps|thinks?|thought|says|said|saying|told|dream(?:ed|t)?|used to|pretend(?:ing)?|imagine|imagining|assume|assuming|suppose|supposing|hypothetical(?:ly)?|let['’]?s say|let us say|what if|for (?:example|instance)|role-?play(?:ing)?|translate|(?:a|the) (?:short )?story|growing up|as (?:a )?(?:kids?|child|children|teen|teenager|toddler|baby|boy|girl)|back in the day|back then|in (?:high|middle|elementary|primary|grade) school|in the ['’]?(?:19|20)?\d0s)\b/iu;
+const notNowAnywhere =
+  /\?\s*$|["“”]|\b(?:no longer|any ?more|any longer|wish|hope|hoping|plan|planning|maybe|perhaps|thinks?|thought|says|said|saying|told|dream(?:ed|t)?|used to|pretend(?:ing)?|imagine|imagining|assume|assuming|suppose|supposing|hypothetical(?:ly)?|let['’]?s say|let us say|what if|for (?:example|instance)|role-?play(?:ing)?|translate|(?:a|the) (?:short )?story|growing up|as (?:a )?(?:kids?|child|children|teen|teenager|toddler|baby|boy|girl)|back in the day|back then|in (?:high|middle|elementary|primary|grade) school|in the ['’]?(?:19|20)?\d0s)\b/iu;
+/**
+ * A negation or a condition, which holds a slot's clause back only where it stands before the clause
+ * or within it, up to the next comma or "and" ("If I moved to Berlin, …", "When I moved to Berlin in
+ * 2015"): after that it is another clause's ("I just moved to Porto and I don't know anyone yet", "I
+ * live in Toronto, if that matters").
+ */
+const notNowHere = /\b(?:not|never|don['’]t|didn['’]t|if|when|whenever|once|would|could|might|should)\b/iu;
+const notNow = new RegExp(`${notNowAnywhere.source}|${notNowHere.source}`, 'iu');
+/** Where a clause's own words end after its value: the next comma, semicolon, "and" or "but". */
+const clauseBreak = /[,;]|\s(?:and|but)\s/u;
+/** Whether what stands before a slot's clause or within it (to `valueEnd` and on to clauseBreak) holds it back. */
+const heldBack = (sentence: string, valueEnd: number): boolean => {
+  const rest = sentence.slice(valueEnd);
+  const at = rest.search(clauseBreak);
+  return notNowHere.test(sentence.slice(0, valueEnd + (at === -1 ? rest.length : at)));
+};
 /**
  * Words before a colon that someone else's words, or text to work on, follow: "Tom: I work at Google",
  * "Help me reply to this email: Hi, I moved to Denver". Not the speaker's own lead-ins ("Update: I moved
@@ -469,8 +485,8 @@ const denialReach = 160;
  * Acme", "I don't live in Porto, I live in Braga". Its "not" would hold the clause back, and the value
  * given is what the sentence says: read without the denial, the clause holds its slot and replaces the
  * denied value where that held it. Only these shapes: the denied value a name alone, at the sentence's
- * end or in a clause of its own before the one that corrects it ("I live in Braga, not far from Porto"
- * and "I don't live in Porto" alone say no home).
+ * end or in a clause of its own before the one that corrects it ("I don't live in Porto" alone says no
+ * home; in "I live in Braga, not far from Porto" the "not" is a later clause's, heldBack).
  */
 function withoutDenial(sentence: string): string {
   let read = sentence;
@@ -528,7 +544,7 @@ export function slotSentences(said: string): SlotReading {
   const ended = endedClause(text);
   const sentence = withoutDenial(ended ? blank(text, ended.clause[0], ended.clause[1]) : text);
   const none = { slots: [], ended, rest: ended ? words(sentence) : 0, after: null };
-  if (notNow.test(sentence) || askedUnmarked(sentence) || afterOthersColon(sentence)) return none;
+  if (notNowAnywhere.test(sentence) || askedUnmarked(sentence) || afterOthersColon(sentence)) return none;
   const clauses: Found[] = [];
   for (const { predicate, re } of patterns) {
     let last: Found | null = null;
@@ -562,7 +578,8 @@ export function slotSentences(said: string): SlotReading {
     .filter((c) => {
       const next = Math.min(...clauses.map((o) => o.clause[0]).filter((at) => at > c.clause[0]));
       const after = sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined);
-      return !c.forNow && (c.ongoing || !notLasting.test(ownWords(after)));
+      if (c.forNow || heldBack(sentence, c.valueEnd)) return false;
+      return c.ongoing || !notLasting.test(ownWords(after));
     })
     .map(({ predicate, value, clause }) => ({ predicate, value, clause }));
   let rest = sentence;
