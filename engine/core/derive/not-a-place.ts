@@ -36,6 +36,17 @@ const products = new Set(
    workday bamboohr gusto rippling sap netsuite spotify netflix chatgpt openai claude gemini copilot
    google microsoft amazon adobe atlassian oracle ibm zoho jetbrains signal box`.split(/\s+/u),
 );
+/**
+ * Employers, banks and providers people "move to" as often as to a city ("I moved to Meta in March",
+ * "I relocated to Accenture", "I moved to Revolut"): a home read from one replaced a true one.
+ */
+const employers = new Set(
+  `meta deloitte accenture pwc kpmg mckinsey bcg nvidia tesla uber lyft airbnb vanguard fidelity
+   schwab revolut monzo wise verizon vodafone comcast costco walmart starbucks infosys wipro capgemini`.split(
+    /\s+/u,
+  ),
+);
+
 /** Products that also open a place's name ("Signal Hill", "Box Hill"): no place only said alone. */
 const aloneOnly = new Set(['signal', 'box']);
 
@@ -43,7 +54,7 @@ const aloneOnly = new Set(['signal', 'box']);
 function isProduct(value: string): boolean {
   const words = value.toLowerCase().split(/\s+/u);
   const first = words[0]!;
-  return products.has(first) && (words.length === 1 || !aloneOnly.has(first));
+  return (products.has(first) || employers.has(first)) && (words.length === 1 || !aloneOnly.has(first));
 }
 
 /**

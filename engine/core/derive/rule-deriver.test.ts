@@ -252,3 +252,28 @@ test('a document about the self is hers, sentence by sentence, its home and job 
   ] as const)
     assert.deepEqual(doc(title, text), [[text, null, 'unresolved']], title);
 });
+
+test("a note's list markers, links and emphasis are not its Memories' words; its quotes keep them", () => {
+  const content = {
+    kind: 'document' as const,
+    title: 'Trip',
+    text: '# Trip to Porto\n\n- Hotel: Casa das Flores\n* [ ] Book the train\n\nSee also [[Packing list]].\n\nWe visit [[Ana Costa|Ana]] in **May**.',
+  };
+  const record = {
+    id: 'rec_1',
+    content,
+    text: recordText(content),
+    sourceName: 'markdown',
+    occurredAt: '2024-01-01T00:00:00Z',
+  };
+  const claims = createRuleDeriver().derive(record, { self: { type: 'person', name: 'Maya Costa' } });
+  assert.deepEqual(
+    claims.map((c) => [c.statement, c.quote]),
+    [
+      ['Hotel: Casa das Flores', 'Hotel: Casa das Flores'],
+      ['Book the train', 'Book the train'],
+      ['We visit Ana in May.', 'We visit [[Ana Costa|Ana]] in **May**.'],
+    ],
+  );
+  for (const c of claims) assert.ok(record.text.includes(c.quote), c.quote);
+});

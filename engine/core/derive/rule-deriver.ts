@@ -6,6 +6,7 @@ import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from 
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, otherPersonSlot, slotSentences, type SlotSentence } from './slot-sentences.ts';
+import { withoutMarkup } from './note-markup.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
@@ -43,7 +44,7 @@ const onlyLines = (re: RegExp) => (s: string) =>
     .filter((l) => l !== '')
     .every((l) => re.test(l));
 const isPlaceholder = onlyLines(/^\[attachment: [^\]\n]*\]$/u);
-const isFooter = onlyLines(/^(?:Tags: #|Links: \[\[).*$/u);
+const isFooter = onlyLines(/^(?:Tags: #|Links: \[\[|(?:[Ss]ee also|Related|Linked)(?: notes?)?:? \[\[).*$/u);
 const isHeading = onlyLines(/^#{1,6}\s.*$/u);
 
 /** A note's passages that say something: without its footer, and without headings when it has more. */
@@ -169,6 +170,11 @@ export function createRuleDeriver(): Deriver {
     // their Memory in its own words: a Memory of no slot, it stayed current beside "I'm divorced". A
     // later clause with a subject of its own keeps its time to itself: "I live in Porto and I worked at
     // Sonae in 2019" held no home.
+    // v41: everyday chat phrasings that replaced a true home or job with a wrong one hold nothing ("the
+    // city i live in is porto", "Imagine I live in Tokyo", "Growing up, we moved to Ohio", "I live in
+    // Lisbon I love it"); a "not" or "if" after a slot's clause is a later clause's; more phrasings hold
+    // their slot or end it ("I lost my job at Door Dash", "I've lived in Berlin for 10 years"); a note's
+    // list markers, links and emphasis are not its Memories' words.
     name: 'rules-v41',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -212,11 +218,13 @@ export function createRuleDeriver(): Deriver {
             const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
             if (stated.length > 0)
               return unique(stated.map((x) => x.value)).flatMap((x) =>
-                sentenceClaims(x, subject, owner, others),
+                sentenceClaims(x, subject, owner, others).map((claim) =>
+                  claim.statement === x ? { ...claim, statement: withoutMarkup(x) } : claim,
+                ),
               );
           }
           return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
-            statement: p,
+            statement: withoutMarkup(p),
             subject,
             predicate: null,
             owner,

@@ -20,6 +20,17 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['I landed the role at Pixar.', 'works at', 'Pixar'],
     ['I got hired by Acme Corp.', 'works at', 'Acme Corp'],
     ['i got a job at globex', 'works at', 'Globex'],
+    ['Started my new job at Stripe today!', 'works at', 'Stripe'],
+    ["I'm a SWE at Google", 'works at', 'Google'],
+    ["I'm an RN at Mercy", 'works at', 'Mercy'],
+    ["I'm a software dev at Shopify", 'works at', 'Shopify'],
+    ["I'm employed by Deloitte", 'works at', 'Deloitte'],
+    ['I teach at Lincoln High', 'works at', 'Lincoln High'],
+    // A present perfect with how long it has lasted, and a present with since when: until now.
+    ["I've lived in Berlin for 10 years", 'lives in', 'Berlin'],
+    ['I have lived in Lisbon since 2015', 'lives in', 'Lisbon'],
+    ["I've worked at Google for 5 years", 'works at', 'Google'],
+    ['I live in Lisbon since 2019', 'lives in', 'Lisbon'],
     // Said as lasting until now: how long it has lasted makes it no stay, nor history.
     ["I've been living in Porto since March.", 'lives in', 'Porto'],
     ["I've been working at Globex for two years.", 'works at', 'Globex'],
@@ -297,6 +308,12 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'Got a job at Globex?',
     'The meeting moved to Porto.',
     'Moved to Porto for a week.',
+    // A present perfect without how long is history; an employer is no home.
+    "I've lived in Paris",
+    "I've lived in Paris, London and Rome",
+    "I've worked at Google",
+    'I moved to Meta in March',
+    'I relocated to Accenture',
     // Held back from after the clause too: an ending, a doubt, a report.
     "I moved to Berlin, but I don't live there anymore",
     'I live in Paris, I think',
@@ -504,6 +521,9 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     ['I got fired from Acme.', 'works at', 'Acme'],
     ["I've been let go by Acme.", 'works at', 'Acme'],
     ['Unfortunately, I also lost my job at Door Dash this month.', 'works at', 'Door Dash'],
+    ['Lost my job at Google yesterday', 'works at', 'Google'],
+    ['Got laid off from Meta yesterday', 'works at', 'Meta'],
+    ['Today was my last day at Google', 'works at', 'Google'],
     ['I retired from Acme last year.', 'works at', 'Acme'],
   ];
   for (const [s, predicate, value] of cases) {
@@ -531,6 +551,8 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     'If I no longer work at Acme, I will travel.',
     "Mum thinks I don't live in Lisbon anymore.",
     'She said "I no longer live in Rome".',
+    // A last day still to come.
+    'Tomorrow is my last day at Google',
     // A plain negation is no end: nothing says it held.
     "I don't live in Lisbon.",
     "I don't work at Acme, I work at Globex's office.",
@@ -563,6 +585,8 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     ["My e-mail address's ana.costa@example.org.", 'email address', 'ana.costa@example.org'],
     // "My number" written as a phone number is, and a correction owning up to the old one.
     ['My number is 555-0198.', 'phone number', '555-0198'],
+    ['my cell is 555-0199', 'phone number', '555-0199'],
+    ['My phone is +351 912 345 678', 'phone number', '+351 912 345 678'],
     ['my number is (555) 010-0199', 'phone number', '(555) 010-0199'],
     ['Sorry, my number is 555-0199, I had a typo.', 'phone number', '555-0199'],
     ['Sorry, my number is +351 912 345 679, I had a typo.', 'phone number', '+351 912 345 679'],
@@ -635,6 +659,7 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     // A relation described rather than named, or one of several; a number that may be no age.
     'My wife is Brazilian.',
     'My wife is Colombian.',
+    'My phone is broken.',
     'My boss is Gen Z.',
     'Imagine my favourite colour is green.',
     'My boss is a nightmare.',
@@ -661,6 +686,10 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     ["I'm vegetarian too.", 'vegetarian'],
     // A chat's "im", its apostrophe left out.
     ['im vegan now', 'vegan'],
+    // Kept until now, however long, or taken up not long ago.
+    ["I've been vegetarian for 10 years", 'vegetarian'],
+    ['Been vegan for 3 years now 🌱', 'vegan'],
+    ['I went vegetarian last year', 'vegetarian'],
   ];
   for (const [s, value] of kept) assert.deepEqual(attributeSentence(s), { predicate: 'diet', value }, s);
   const ended: Array<[string, string]> = [
@@ -716,6 +745,8 @@ test('where one stands in love, said alone, holds a slot', () => {
     ["Actually, I'm in a relationship", 'in a relationship'],
     ['im single again lol', 'single'],
     ['I got engaged!! 💍', 'engaged'],
+    ["I've been married for 10 years", 'married'],
+    ["I'm single for now", 'single'],
   ];
   for (const [s, value] of cases)
     assert.deepEqual(attributeSentence(s), { predicate: 'relationship status', value }, s);
@@ -725,12 +756,20 @@ test('where one stands in love, said alone, holds a slot', () => {
     ["I'm engaged to Tom Reyes!", 'engaged'],
     ['I got married to Dr. Silva last year', 'married'],
     ["I'm single, so I'm free on Friday", 'single'],
+    ["I'm married with two kids", 'married'],
+    ["I've been married to Tom for 10 years", 'married'],
     // A chat without capitals names its partner in lower case.
     ["i'm married to tom", 'married'],
     ['im engaged to sarah lol', 'engaged'],
   ];
   for (const [s, value] of more)
     assert.deepEqual(attributeSentence(s), { predicate: 'relationship status', value, own: true }, s);
+  // Said to be over: it ends that status.
+  for (const [s, value] of [
+    ["I'm not single anymore!", 'single'],
+    ["I'm no longer married", 'married'],
+  ])
+    assert.deepEqual(attributeSentence(s!), { predicate: 'relationship status', value, ends: true }, s);
   for (const s of [
     // More than the status, a time that may be history, not now, not the speaker's, not said.
     "I'm married to my job",

@@ -63,11 +63,18 @@ const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
  * senior software engineer at Google", "I'm the CTO at Globex". Only occupations: "I'm a regular at
  * Joe's", "a member at Equinox", "a student at MIT" or "a guest at the Ritz" say no job.
  */
-const occupations = String.raw`(?:engineer|developer|programmer|designer|architect|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|paramedic|vet|veterinarian|teacher|lecturer|professor|tutor|instructor|coach|trainer|researcher|scientist|economist|analyst|consultant|lawyer|attorney|paralegal|accountant|banker|trader|manager|director|executive|officer|administrator|coordinator|specialist|supervisor|assistant|secretary|receptionist|clerk|cashier|barista|waiter|waitress|chef|cook|baker|technician|mechanic|electrician|plumber|pilot|driver|editor|writer|journalist|reporter|producer|photographer|illustrator|marketer|recruiter|librarian|intern|employee|CTO|CEO|CFO|COO|VP)`;
+const occupations = String.raw`(?:engineer|developer|programmer|designer|architect|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|paramedic|vet|veterinarian|teacher|lecturer|professor|tutor|instructor|coach|trainer|researcher|scientist|economist|analyst|consultant|lawyer|attorney|paralegal|accountant|banker|trader|manager|director|executive|officer|administrator|coordinator|specialist|supervisor|assistant|secretary|receptionist|clerk|cashier|barista|waiter|waitress|chef|cook|baker|technician|mechanic|electrician|plumber|pilot|driver|editor|writer|journalist|reporter|producer|photographer|illustrator|marketer|recruiter|librarian|intern|employee|dev|CTO|CEO|CFO|COO|VP|SWE|swe|SDE|sde|PM|pm|RN|rn)`;
 const atWork = String.raw`(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?=\s)`;
 
 /** A job taken: "got a job", "took a new position as a nurse", "landed the role", "got hired". */
-const newJob = String.raw`(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)\s+(?:a\s+|the\s+)?(?:new\s+)?(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:[Gg]ot|was|been)\s+hired)(?=\s)`;
+const newJob = String.raw`(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)\s+(?:a\s+|the\s+|my\s+)?(?:new\s+)?(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:[Gg]ot|was|been)\s+hired)(?=\s)`;
+
+/**
+ * A present perfect's participle, after "I've" or "I have": "I've lived in Berlin for 10 years". Said
+ * with how long (readClause), it lasts until now; without, it is history ("I've lived in Paris").
+ */
+const perfect = (participle: string) =>
+  String.raw`(?<=(?:['’]?ve|\shave)\s+(?:(?:just|recently|finally|now|currently|still|actually|also)\s+){0,2})(?<perfect>${participle})`;
 
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
@@ -75,7 +82,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     predicate: 'lives in',
     // "I moved from Lisbon to Porto": the home is where the move went.
     // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
-    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|based\s+(?:in|out\s+of)|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${placeName}`,
+    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${placeName}`,
   },
   {
     predicate: 'works at',
@@ -84,7 +91,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|(?<been>been\s+)?working)(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork})\s*(?:at|for|(?<=(?:job|position|role|hired)\s)(?:with|by))\s+${name}`,
+    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s))\s*(?:at|for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by))\s+${name}`,
   },
 ];
 
@@ -172,9 +179,12 @@ const afterOthersColon = (sentence: string): boolean => {
  */
 const askedUnmarked = (s: string): boolean =>
   opensAsQuestion(s) || /^\W*(?:had|where|what|why|how|which|who)\s+(?:I|we)(?![\p{L}\p{N}])/iu.test(s);
-/** A stay that ends, or a move told as history. */
+/**
+ * A stay that ends, or a move told as history. "Since 2019" is neither: "I live in Lisbon since 2019"
+ * says a home that holds.
+ */
 const notLasting =
-  /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\b(?:in|since)\s+(?:19|20)\d\d\b|\bago\b/iu;
+  /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b|\bago\b/iu;
 /**
  * A clause with a subject of its own: "..., I worked at Sonae in 2019", "... and I've been here since
  * May". Its time is its own, not the value's before it.
@@ -237,6 +247,12 @@ const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
  * retired) from Acme". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
  */
 const leftJob = String.raw`I(?:['’]ve|\s+have)?\s+(?:(?:just|finally|recently|also)\s+){0,2}(?:(?:quit|left|lost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
+/**
+ * A job left, as a chat says it with its "I" left out ("Lost my job at Google yesterday", "Got laid off
+ * from Meta"), or by its last day, once that day has come ("Today was my last day at Google").
+ */
+const leftJobElided = String.raw`^(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently)\s+)?(?:(?:[Qq]uit|[Ll]eft|[Ll]ost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:[Gg]ot|[Ww]as)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
+const lastDay = String.raw`(?:^|(?<=[\s,;:(]))(?:[Tt]oday\s+(?:was|is)|[Yy]esterday\s+was|(?:[Ii]t|[Tt]hat)\s+was)\s+my\s+last\s+day\s+(?:at|with)\s+${name}`;
 /** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
 const noLonger = String.raw`I(?:\s+am|['’]m)?\s+no\s+longer\s+`;
 /** "I don't …", "I'm not …": ended only with "anymore", "any more" or "any longer" after the value. */
@@ -258,6 +274,11 @@ const endedPatterns = [
     needsAnymore: false,
     re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))(?:${leftJob})`, 'u'),
   },
+  ...[leftJobElided, lastDay].map((said) => ({
+    predicate: 'works at' as const,
+    needsAnymore: false,
+    re: new RegExp(said, 'u'),
+  })),
 ];
 
 /**
@@ -277,7 +298,9 @@ function endedClause(sentence: string): SlotSentence | null {
     const end = clauseEnd + (after?.[0].length ?? 0);
     const rest = sentence.slice(0, m.index) + ' ' + sentence.slice(end);
     if (notNow.test(rest) || askedUnmarked(sentence)) continue;
-    if (notLasting.test(sentence.slice(valueEnd)) || notName(value)) continue;
+    // An ending dated "since 2019" is history too: when it ended is not now.
+    const told = sentence.slice(valueEnd);
+    if (notLasting.test(told) || /\bsince\s+(?:19|20)\d\d\b/iu.test(told) || notName(value)) continue;
     if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, false, undefined)) continue;
     return { predicate, value, clause: [m.index, end] };
   }
@@ -312,7 +335,12 @@ function readClause(
   const moved = m.groups!['moved'] !== undefined;
   const from = m.groups!['from'];
   if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved, from)) return null;
-  const ongoing = m.groups!['been'] !== undefined;
+  // "I've lived in Berlin for 10 years", "… since 2015": until now; "I've lived in Paris": history.
+  const perfectFor =
+    m.groups!['perfect'] !== undefined &&
+    (/^(?:\s*,)?\s+since\s/iu.test(sentence.slice(end)) || notLasting.test(ownWords(sentence.slice(end))));
+  if (m.groups!['perfect'] !== undefined && !perfectFor) return null;
+  const ongoing = m.groups!['been'] !== undefined || perfectFor;
   const forNow = /(?<![\p{L}\p{N}])working\s/u.test(m[0]) && !ongoing && forNowAt.test(sentence.slice(end));
   return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing, forNow };
 }
@@ -699,7 +727,7 @@ const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|updat
  */
 const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
 const attributeLead = new RegExp(
-  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is|['’]s|(?:\s+has)?\s+changed\s+to)\s+(?:now\s+)?`,
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is|['’]s|(?:\s+has)?\s+changed\s+to)\s+(?:now\s+)?`,
   'iu',
 );
 /**
@@ -785,9 +813,16 @@ const ageSentence = new RegExp(
  * "I went vegan for a month" say something else.
  */
 const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`;
-const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays))?${chatEnd}`;
+const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:last|this)\s+(?:week|month|year)))?${chatEnd}`;
+/** How long a state has lasted until now: " for 10 years", " since 2015", " for a while now". */
+const lastingTail = String.raw`(?:\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?(?:\s+now)?`;
 const dietSentence = new RegExp(
   String.raw`^${fillers}I(?:${am}\s+(?:now\s+|also\s+)?(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|turned|became|become)\s+(?:an?\s+)?)${diets}${dietTail}`,
+  'iu',
+);
+/** A diet kept until now, and for how long: "I've been vegetarian for 10 years", "Been vegan for 3 years now". */
+const dietLasting = new RegExp(
+  String.raw`^${fillers}(?:I(?:['’]?ve|\s+have)\s+|(?=been\s))been\s+(?:an?\s+)?${diets}${lastingTail}${chatEnd}`,
   'iu',
 );
 /**
@@ -818,20 +853,33 @@ const dietOf = (m: RegExpExecArray): string => {
  */
 const statuses = String.raw`(single|engaged|married|separated|divorced|widowed|in\s+a\s+relationship)`;
 const statusWhen = String.raw`(?:\s+(?:now|again|too|today|yesterday|recently|(?:last|this)\s+(?:week|month|weekend|year)))?${chatEnd}`;
+/** Whom one lives with in it, which says more than the status: "I'm married with two kids". */
+const withFamily = String.raw`(?<family>\s+with\s+(?:a|an|one|two|three|four|five|\d)\s+(?:(?:little|young|grown|wonderful|beautiful)\s+)?(?:kids?|children|child|sons?|daughters?|boys|girls|dogs?|cats?))?`;
 const statusSentence = new RegExp(
-  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}(?:\s+to\s+(?<partner>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,3}?))?${statusWhen}`,
+  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|we)(?:['’]?ve|\s+have)\s+been\s+(?:happily\s+)?(?=married|single|divorced|separated|engaged|widowed|in\s)|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}(?:\s+to\s+(?<partner>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,3}?))?${withFamily}(?<lasting>${lastingTail})${statusWhen}`,
+  'iu',
+);
+/**
+ * A status one says one is in no more: "I'm not single anymore!", "I'm no longer married". It ends that
+ * status where it holds. Not "I'm not married" alone: one may never have been.
+ */
+const statusEnded = new RegExp(
+  String.raw`^${fillers}I${am}\s+(?:not\s+${statuses}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+${statuses})(?:\s+now)?${chatEnd}`,
   'iu',
 );
 
 /** A diet or a relationship status the sentence says whole, or null. */
 function stateSaid(s: string): AttributeSentence | null {
-  const diet = dietSentence.exec(s);
+  const diet = dietSentence.exec(s) ?? dietLasting.exec(s);
   if (diet) return { predicate: 'diet', value: dietOf(diet) };
   const status = statusSentence.exec(s);
   if (!status) return null;
   const value = status[1]!.toLowerCase().replace(/\s+/gu, ' ');
   const partner = status.groups!['partner'];
-  if (partner === undefined) return { predicate: 'relationship status', value };
+  // "I'm married with two kids": the status, and the sentence as its Memory.
+  const more = status.groups!['family'] !== undefined;
+  if (partner === undefined)
+    return { predicate: 'relationship status', value, ...(more ? { own: true } : {}) };
   // "I'm married to Tom": the status, and the sentence as its Memory, which names him. The name's case
   // is read apart: under the pattern's "i" flag \p{Lu} takes any letter.
   return (value === 'married' || value === 'engaged') && partnerNamed(partner, s)
@@ -932,6 +980,9 @@ function attributeName(raw: string, value: string): string | null {
   // "my number" alone could be any number ("my number is 7"): with a phone word, or written as a phone
   // number is ("my number is 555-0198"), it is the phone's; an e-mail is one of a kind.
   if (w.at(-1) === 'number') return w.length > 1 || phoneShaped(value) ? 'phone number' : null;
+  // "my cell is …", "my phone is …": the phone's number only where the value is written as one.
+  if (['mobile', 'cell', 'cellphone', 'phone'].includes(w.at(-1)!))
+    return phoneShaped(value) ? 'phone number' : null;
   return 'email address';
 }
 
@@ -941,6 +992,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   // Each pattern below spans the sentence from its "I" or "we" to its end: a question has no room in it.
   const ended = dietEnded.exec(s);
   if (ended) return { predicate: 'diet', value: dietOf(ended), ends: true };
+  const apart = statusEnded.exec(s);
+  if (apart)
+    return { predicate: 'relationship status', value: dietOf(apart).replace(/\s+/gu, ' '), ends: true };
   const led = consequence.exec(s);
   if (led && !isQuestion(s)) {
     const head = s.slice(0, led.index);

@@ -44,6 +44,15 @@ describe('split-text', () => {
     );
   });
 
+  it("a list item's marker and a task's box are not its sentence's", () => {
+    assert.deepEqual(
+      sentences('- Hotel: Casa das Flores\n* [x] Book the train\n• Budget\n-5 degrees\n- ').map(
+        (s) => s.value,
+      ),
+      ['Hotel: Casa das Flores', 'Book the train', 'Budget', '-5 degrees', '-'],
+    );
+  });
+
   it('a title or abbreviation before a capital does not end the sentence; a real end still does', () => {
     const split = (t: string) => sentences(t).map((s) => s.value);
     assert.deepEqual(split('My dentist is Dr. Silva in Braga. She is kind.'), [

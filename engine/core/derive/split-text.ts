@@ -63,7 +63,16 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
   if (held) yield { index: held.start, segment: text.slice(held.start, held.end) };
 }
 
-/** Sentences as exact, trimmed substrings of text (Intl.Segmenter, with titles and abbreviations kept in). */
+/**
+ * A list item's marker and a task's box before a line's words ("- Hotel: Casa das Flores", "* [ ] Book
+ * flights", "• Budget"): the list's, not the sentence's, so no Memory opens with it.
+ */
+const listMarker = /^(?:[-*+•‣◦]\s+)(?:\[[ xX]\]\s+)?(?=\S)/u;
+
+/**
+ * Sentences as exact, trimmed substrings of text (Intl.Segmenter, with titles and abbreviations kept
+ * in), each without a list item's marker before it.
+ */
 export function sentences(text: string): Span[] {
   const out: Span[] = [];
   for (const seg of wholeSentences(text)) {
@@ -71,7 +80,8 @@ export function sentences(text: string): Span[] {
     let offset = seg.index;
     for (const line of seg.segment.split('\n')) {
       const span = trimmedSpan(text, offset, offset + line.length);
-      if (span) out.push(span);
+      const marker = span ? listMarker.exec(span.value) : null;
+      if (span) out.push(marker ? trimmedSpan(text, span.start + marker[0].length, span.end)! : span);
       offset += line.length + 1;
     }
   }
