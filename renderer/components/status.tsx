@@ -45,7 +45,7 @@ const explained: Record<string, { title: string; help: string }> = {
   },
   key_revoked: {
     title: 'This sign-in has ended',
-    help: 'Mnemo was restarted or the key was revoked. Open the new address that `mnemo serve --ui` printed, or paste an API key (`mnemo keys create --project local --env live --admin` makes one).',
+    help: 'Mnemo was restarted or the key was revoked. Open the new address that `mnemo serve --ui` printed, or paste an API key (`mnemo keys create --project local --env live --admin`, with the server’s `--data-dir` if it was given one, makes one).',
   },
   // The one-time sign-in link, used a second time (a closed tab, a bookmark): the server says what to do.
   http_401: { title: 'This sign-in link has been used', help: '' },

@@ -8,6 +8,7 @@ import { isOwnKey } from '../api/own-key.ts';
 import { brainListOptions, keyListOptions } from '../api/queries.ts';
 import { useRevokeOwnKey } from '../api/revoke-own-key.ts';
 import { currentApiKey } from '../api/session.ts';
+import { CommandLine } from '../components/command-line.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
@@ -312,8 +313,9 @@ function RevokeOwnKeyDialog({ k, onClose }: { k: KeyInfo; onClose: () => void })
       </p>
       <p>
         To come back in you will need a new key: run{' '}
-        <code>mnemo keys create --project local --env live --admin</code> in a terminal and paste the key it
-        prints on the sign-in screen.
+        <CommandLine>mnemo keys create --project local --env live --admin</CommandLine> (with the server’s{' '}
+        <code>--data-dir</code>, if it was given one) in a terminal and paste the key it prints on the sign-in
+        screen.
       </p>
       {revoke.isError ? <ErrorNotice error={revoke.error} /> : null}
     </ConfirmDialog>

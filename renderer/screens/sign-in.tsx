@@ -7,6 +7,7 @@ import {
   signOutReason,
   type Session,
 } from '../api/session.ts';
+import { CommandLine } from '../components/command-line.tsx';
 import { ErrorNotice } from '../components/status.tsx';
 
 /**
@@ -37,12 +38,13 @@ export function SignIn({ onSession, reason }: { onSession: (s: Session) => void;
       <h1 tabIndex={-1}>Open Mnemo</h1>
       <p className="lead">
         Use the address <code>mnemo serve --ui</code> printed (it signs you in once), or paste an API key:{' '}
-        <code>mnemo keys create --project local --env live --admin</code> makes one.
+        <CommandLine>mnemo keys create --project local --env live --admin</CommandLine> makes one (with the
+        server’s <code>--data-dir</code>, if it was given one).
       </p>
       {signOutReason() === 'own-key-revoked' ? (
         <p className="notice" role="status">
           You revoked the key this window was signed in with, so it signed out. To come back in, run{' '}
-          <code>mnemo keys create --project local --env live --admin</code> (with the server’s{' '}
+          <CommandLine>mnemo keys create --project local --env live --admin</CommandLine> (with the server’s{' '}
           <code>--data-dir</code>, if it was given one) and paste the key it prints.
         </p>
       ) : null}

@@ -60,7 +60,7 @@ export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
     if (apiKey === null) {
       throw new MnemoError(
         'http_401',
-        'This sign-in link was already used or is unknown: each one signs in once. Paste an API key instead (`mnemo keys create --project local --env live --admin` makes one), or restart `mnemo serve --ui` for a new link.',
+        'This sign-in link was already used or is unknown: each one signs in once. Paste an API key instead (`mnemo keys create --project local --env live --admin`, with the server’s `--data-dir` if it was given one, makes one), or restart `mnemo serve --ui` for a new link.',
       );
     }
     return c.json({ api_key: apiKey });
