@@ -160,7 +160,7 @@ function SlotCard({
       for (const v of others) {
         await correct.mutateAsync({
           memoryId: v.id,
-          reason: `Resolved in Conflicts: kept “${kept.statement}”`,
+          reason: `Resolved in Conflicts: kept “${statementLabel(kept)}”`,
         });
       }
       setChoosing(null);

@@ -253,6 +253,8 @@ function AddNote({ brainId }: { brainId: string }) {
   const hasSelf = Boolean(useQuery(brainOptions(useClient(), brainId)).data?.self);
   const [kindChosen, setKind] = useState<NoteKind | null>(null);
   const kind: NoteKind = kindChosen ?? (hasSelf ? 'yours' : 'document');
+  // A message is someone's: without who said it, its Memories would be nobody's ("unknown speaker").
+  const [speaker, setSpeaker] = useState('');
   const [saved, setSaved] = useState<MnemoRecord | null>(null);
   // Pressed with nothing but spaces: said, not silently ignored.
   const [blank, setBlank] = useState(false);
@@ -260,12 +262,14 @@ function AddNote({ brainId }: { brainId: string }) {
     e.preventDefault();
     if (remember.isPending) return;
     setBlank(!text.trim());
-    if (!text.trim()) return;
+    if (!text.trim() || (kind === 'message' && !speaker.trim())) return;
     setSaved(null);
     const content =
       kind === 'yours'
         ? { kind: 'message' as const, text: text.trim(), speaker: 'self' }
-        : { kind, text: text.trim() };
+        : kind === 'message'
+          ? { kind, text: text.trim(), speaker: speaker.trim() }
+          : { kind, text: text.trim() };
     remember.mutate(
       { content, source: { name: 'Mnemo app' } },
       {
@@ -304,6 +308,19 @@ function AddNote({ brainId }: { brainId: string }) {
             <option value="message">Message</option>
           </select>
         </label>
+        {kind === 'message' ? (
+          <label>
+            Who said it?
+            <input
+              value={speaker}
+              onChange={(e) => setSpeaker(e.target.value)}
+              required
+              maxLength={200}
+              autoComplete="off"
+              placeholder="Pedro"
+            />
+          </label>
+        ) : null}
         {restored && text.trim() && !saved ? (
           <p className="hint">Your note from before is still here, not saved yet.</p>
         ) : null}
@@ -320,9 +337,8 @@ function AddNote({ brainId }: { brainId: string }) {
         ) : null}
         <div role="status">
           {saved ? (
-            <p className="notice">
-              Note saved: it is at the top of the list below
-              {saved.status === 'processing' ? ' and is being worked into Memories' : ''}.
+            <p className="hint">
+              Note saved: it is at the top of the list below, which shows when its Memories are ready.
             </p>
           ) : null}
         </div>

@@ -94,6 +94,12 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
       'the chosen value is the one current value',
     );
     assert.equal((await app.api.getMemory('me', porto.id)).status, 'retracted');
+    // The withdrawal says why in the person's words, not the stored line's "user home city".
+    const withdrawals = (await app.api.listRecords('me', { kind: 'correction' })).data;
+    assert.deepEqual(
+      withdrawals.map((r) => (r.content.kind === 'correction' ? r.content.reason : null)),
+      [`Resolved in Conflicts: kept “${lisbonSaid}”`],
+    );
     await nav.getByRole('link', { name: 'Memories' }).click();
     await page.getByRole('link', { name: lisbonSaid }).waitFor();
     // The list the Brain opened on, with both values, is shown from the cache while it is read again:

@@ -173,6 +173,20 @@ test('"Add a note" is on the first screen of Records, however many there are, al
       .first()
       .getByText(/boiler/)
       .waitFor();
+    // A message is someone's: the form asks who said it, and the Record names them.
+    const addNote = page.getByRole('region', { name: 'Add a note' });
+    await addNote.getByRole('combobox', { name: 'Kind' }).selectOption('message');
+    await page.getByLabel('What should this Brain remember?').fill('The gym moved to Thursdays.');
+    const who = addNote.getByLabel('Who said it?');
+    assert.equal(await who.getAttribute('required'), '');
+    await who.fill('Pedro');
+    await page.getByRole('button', { name: 'Remember this' }).click();
+    await page
+      .getByRole('list', { name: 'Records' })
+      .getByRole('listitem')
+      .first()
+      .getByText('Pedro: The gym moved to Thursdays.')
+      .waitFor();
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
   }
