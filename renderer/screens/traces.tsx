@@ -23,8 +23,9 @@ export function TracesScreen({ brainId }: { brainId: string }) {
       ) : traces.data === undefined || errorHidesData(traces) ? (
         <ErrorNotice error={traces.error} />
       ) : rows.length === 0 ? (
-        <Empty title="No questions asked yet">
-          Use <Link to={paths.brain(brainId, 'ask')}>Ask</Link> to try one.
+        <Empty title="No traces kept">
+          None has been asked since Mnemo started, or those there were went with a Record that was forgotten
+          (a trace names what it found). Use <Link to={paths.brain(brainId, 'ask')}>Ask</Link> to try one.
         </Empty>
       ) : (
         <>
