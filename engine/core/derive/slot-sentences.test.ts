@@ -586,6 +586,10 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     // "My number" written as a phone number is, and a correction owning up to the old one.
     ['My number is 555-0198.', 'phone number', '555-0198'],
     ['my cell is 555-0199', 'phone number', '555-0199'],
+    // A value denied after it, as a correction says it: the value given holds.
+    ['My number is 555-0199, not 555-0198.', 'phone number', '555-0199'],
+    ['My favourite food is sushi now, not bacalhau', 'favourite food', 'sushi'],
+    ['My boss is Rita, not Tom', 'manager', 'Rita'],
     ['My phone is +351 912 345 678', 'phone number', '+351 912 345 678'],
     ['my number is (555) 010-0199', 'phone number', '(555) 010-0199'],
     ['Sorry, my number is 555-0199, I had a typo.', 'phone number', '555-0199'],
@@ -648,7 +652,6 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     // A number that could be any number, a sentence that says more, a value too long to be one.
     'My number is 7.',
     'My number is +351 912 345 679, call me after six.',
-    'My number is 555-0199, not 555-0198.',
     'My favourite thing about Lisbon is that the light on the river in the evening is golden.',
     // Someone else's.
     "My sister's favourite colour is red.",

@@ -986,8 +986,21 @@ function attributeName(raw: string, value: string): string | null {
   return 'email address';
 }
 
+/**
+ * The value a sentence denies after a comma, at its end: "My favourite food is sushi now, not bacalhau",
+ * "My number is 555-0199, not 555-0198". Its "not" would hold the sentence back, and the value given is
+ * what it says, as "I live in Braga, not Porto" says Braga (withoutDenial). Only a short value after
+ * ", not": "My favourite colour is not green" denies its own.
+ */
+const valueDenied =
+  /,\s*not\s+(?:the\s+|a\s+|an\s+)?[\p{L}\p{N}+()'’-]+(?:\s+[\p{L}\p{N}+()'’-]+){0,3}[.!]*$/u;
+const withoutValueDenial = (s: string): string => {
+  const m = valueDenied.exec(s);
+  return m && m.index > 0 ? s.slice(0, m.index) : s;
+};
+
 export function attributeSentence(sentence: string): AttributeSentence | null {
-  const s = sentence.trim().replace(ownedMistake, '');
+  const s = withoutValueDenial(sentence.trim().replace(ownedMistake, ''));
   // The diet's ending says its own "not" or "no longer", so it is read before they rule a sentence out.
   // Each pattern below spans the sentence from its "I" or "we" to its end: a question has no room in it.
   const ended = dietEnded.exec(s);
