@@ -7,6 +7,7 @@ import type { Memory } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
 import { isMnemoApiError } from '../../server/client/index.ts';
 import { findConflicts, valuesAwaitingOthers } from './conflicts.ts';
+import { backingOff } from './poll.ts';
 
 /** The Brain asked of is not there: forgotten meanwhile, or never made (a mistyped address). */
 export const brainIsGone = (e: unknown): boolean => isMnemoApiError(e) && e.code === 'brain_not_found';
@@ -46,7 +47,7 @@ export const brainListOptions = (client: MnemoClient) =>
   queryOptions({
     queryKey: keys.brains,
     queryFn: ({ signal }) => client.listBrains({ signal }),
-    refetchInterval: 5000,
+    refetchInterval: backingOff(5000),
   });
 
 export const brainOptions = (client: MnemoClient, brainId: string) =>
@@ -238,7 +239,7 @@ export const watermarkOptions = (client: MnemoClient, brainId: string) =>
     queryKey: keys.watermark(brainId),
     queryFn: async ({ signal }) => (await client.getProfile(brainId, { limit: 1 }, { signal })).watermark,
     // A Brain that is gone has nothing more to follow.
-    refetchInterval: (q) => (brainIsGone(q.state.error) ? false : 2000),
+    refetchInterval: (q) => (brainIsGone(q.state.error) ? false : backingOff(2000)(q)),
   });
 
 /** The profile's lines, a page at a time (its self and watermark are on every page). */

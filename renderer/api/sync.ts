@@ -3,6 +3,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { SyncPairing, SyncStatus } from '../../engine/contract/index.ts';
 import type { MnemoClient } from '../../server/client/index.ts';
 import { useClient } from './client.ts';
+import { backingOff } from './poll.ts';
 
 const syncKey = (brainId: string) => ['sync', brainId] as const;
 
@@ -11,7 +12,7 @@ export const syncStatusOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
     queryKey: syncKey(brainId),
     queryFn: ({ signal }) => client.getSync(brainId, { signal }),
-    refetchInterval: 3000,
+    refetchInterval: backingOff(3000),
   });
 
 /** Pairing, syncing and unpairing each answer with the new status; pulled Records change every read. */
