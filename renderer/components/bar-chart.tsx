@@ -21,8 +21,10 @@ function fit(text: string, px: number): string {
 }
 
 /**
- * Horizontal bars in plain SVG with a text alternative: the chart is labelled for assistive tech
- * and every value is also written as text beside its bar.
+ * Horizontal bars in plain SVG, every value written as text beside its bar, and the rows in full as a
+ * list under it: the chart shortens long labels to fit, its tooltips need a mouse, and a picture says
+ * nothing to a screen reader, so the list is what assistive tech reads (the picture is hidden from it)
+ * and what anyone opens to read a label whole.
  */
 export function BarChart({
   bars,
@@ -48,8 +50,8 @@ export function BarChart({
     <figure className="chart">
       <figcaption title={code}>{title}</figcaption>
       <svg
-        role="img"
-        aria-label={title}
+        aria-hidden="true"
+        focusable="false"
         viewBox={`0 0 ${width} ${height}`}
         width="100%"
         preserveAspectRatio="xMinYMin meet"
@@ -79,6 +81,18 @@ export function BarChart({
           );
         })}
       </svg>
+      <details className="chart-rows">
+        <summary>
+          Every row in full<span className="visually-hidden">: {title}</span>
+        </summary>
+        <ol>
+          {bars.map((b, i) => (
+            <li key={`${b.label}-${i}`} title={b.code}>
+              {b.label}: {note(b)}
+            </li>
+          ))}
+        </ol>
+      </details>
     </figure>
   );
 }

@@ -109,9 +109,19 @@ test('ask a question, open its Trace; Profile, Census and Conflicts render', asy
   await page.getByRole('link', { name: 'See how this answer was put together' }).click();
   await page.getByRole('heading', { level: 1, name: /When does the release ship/ }).waitFor();
   await page.getByRole('heading', { name: 'Where the time went' }).waitFor();
-  assert.ok((await page.locator('svg[role="img"]').count()) >= 1, 'the trace has at least one chart');
+  assert.ok((await page.locator('figure.chart').count()) >= 1, 'the trace has at least one chart');
   // Candidates are named by their words, read live from the Records, not by a cut-off id.
   await page.locator('svg .chart-label', { hasText: 'Standup' }).first().waitFor();
+  // The picture is hidden from assistive tech; the rows in full, as a list, are what it reads.
+  const chart = page
+    .locator('figure.chart')
+    .filter({ has: page.locator('svg .chart-label', { hasText: 'Standup' }) })
+    .first();
+  assert.equal(await chart.locator('svg').getAttribute('aria-hidden'), 'true');
+  await chart.getByText('Every row in full').click();
+  const row = chart.getByRole('listitem').filter({ hasText: 'Standup' }).first();
+  await row.waitFor();
+  assert.ok(!(await row.innerText()).includes('…'), 'a row in the list is not shortened');
   await checkScreen(page, 'trace');
 
   await page.getByRole('link', { name: 'Traces' }).first().click();
