@@ -44,6 +44,11 @@ export const KeyInfo = z
     scopes: z.array(Scope),
     brain: z.string().nullable(),
     label: z.string().nullable(),
+    admin: z
+      .boolean()
+      .describe(
+        "Whether the key may manage keys over /v1/keys (the desktop UI's own, or `mnemo keys create --admin`).",
+      ),
     created_at: DateTime,
     revoked_at: DateTime.nullable(),
   })

@@ -93,6 +93,12 @@ export function KeysScreen() {
                       {k.scopes.length === allScopes.length
                         ? 'Everything'
                         : k.scopes.map((s) => scopeWords[s]).join(', ')}
+                      {k.admin ? (
+                        <>
+                          {', '}
+                          <strong>and manage keys</strong>
+                        </>
+                      ) : null}
                     </td>
                     <td className="wrap-anywhere">{k.brain ?? <span className="muted">any</span>}</td>
                     <td>{formatDateTime(k.created_at)}</td>

@@ -79,6 +79,7 @@ function keyInfo(e: KeyRecord): KeyInfo {
     scopes: e.scopes,
     brain: e.brain,
     label: e.label,
+    admin: e.admin,
     created_at: e.created_at,
     revoked_at: e.revoked_at,
   };

@@ -139,6 +139,12 @@ test('revoking the key this window runs on says it signs the window out, then la
     1,
     'the key the sign-in link minted, not the API key of the same project',
   );
+  // Which keys can manage keys is said: the window's can, the API key the tests use cannot.
+  assert.match(await own.innerText(), /and manage keys/);
+  assert.ok(
+    (await table.getByRole('row').filter({ hasNotText: 'manage keys' }).count()) >= 2,
+    'the header and a key that cannot manage keys',
+  );
   await own.getByRole('button', { name: /^Revoke/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Revoke the key this window uses?' });
   await dialog.waitFor();
