@@ -10,6 +10,7 @@ import { formatDateTime, plural } from '../format.ts';
 import { brainForgotten } from '../forgotten.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
+import { TableScroll } from '../components/table-scroll.tsx';
 
 export function BrainsScreen() {
   const client = useClient();
@@ -33,7 +34,7 @@ export function BrainsScreen() {
         ) : brains.data.data.length === 0 ? (
           <Empty title="No Brains yet">Create your first one below.</Empty>
         ) : (
-          <div className="table-scroll">
+          <TableScroll label="Brains">
             <table className="table">
               <thead>
                 <tr>
@@ -78,7 +79,7 @@ export function BrainsScreen() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
       <CreateBrainForm />

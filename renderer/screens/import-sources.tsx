@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDate, plural } from '../format.ts';
 import { sourceTitle } from '../import-formats.ts';
+import { TableScroll } from '../components/table-scroll.tsx';
 
 const labelOf = sourceTitle;
 
@@ -54,7 +55,7 @@ export function ImportedSources({ brainId, partial }: { brainId: string; partial
       ) : imports.length === 0 ? (
         <Empty title="Nothing imported yet">Choose or drop export files above.</Empty>
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="Imports">
           <table className="table">
             <thead>
               <tr>
@@ -91,7 +92,7 @@ export function ImportedSources({ brainId, partial }: { brainId: string; partial
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {removing ? (
         <RemoveImportDialog

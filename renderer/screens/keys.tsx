@@ -14,6 +14,7 @@ import { CopyButton } from '../components/copy-button.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { useFocusIfLost } from '../use-focus-if-lost.ts';
+import { TableScroll } from '../components/table-scroll.tsx';
 
 const scopeWords: Record<Scope, string> = {
   'records:write': 'Write Records',
@@ -62,7 +63,7 @@ export function KeysScreen() {
         ) : list.data.data.length === 0 ? (
           <Empty title="No keys yet" />
         ) : (
-          <div className="table-scroll">
+          <TableScroll label="Keys">
             <table className="table" aria-label="Keys">
               <thead>
                 <tr>
@@ -115,7 +116,7 @@ export function KeysScreen() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
       {revoking === null ? null : isOwn(revoking) ? (

@@ -13,6 +13,7 @@ import { oneLine, ownerLabel, statusLabels } from '../format.ts';
 import { truthCell } from '../replaced-at-start.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
+import { TableScroll } from '../components/table-scroll.tsx';
 
 const searchNames = ['q', 'status', 'subject', 'owner'] as const;
 /** Characters of a statement shown in the table: a few lines of its column, as a Record's 600 are of a list. */
@@ -45,7 +46,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       ) : rows.length === 0 ? (
         <NoMemories brainId={brainId} params={params} />
       ) : (
-        <div className="table-scroll">
+        <TableScroll label="Memories">
           <table className="table memories-table" aria-label="Memories">
             <thead>
               <tr>
@@ -77,7 +78,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <ShowMore list={memories} label="Show more" />
     </>

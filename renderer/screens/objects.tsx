@@ -7,6 +7,7 @@ import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/statu
 import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
+import { TableScroll } from '../components/table-scroll.tsx';
 
 /** What the person's applications took as true: each Object's current version. */
 export function ObjectsScreen({ brainId }: { brainId: string }) {
@@ -31,7 +32,7 @@ export function ObjectsScreen({ brainId }: { brainId: string }) {
         </Empty>
       ) : (
         <>
-          <div className="table-scroll">
+          <TableScroll label="Objects">
             <table className="table" aria-label="Objects">
               <thead>
                 <tr>
@@ -56,7 +57,7 @@ export function ObjectsScreen({ brainId }: { brainId: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <ShowMore list={objects} label="Show more" />
         </>
       )}

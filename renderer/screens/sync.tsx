@@ -6,6 +6,7 @@ import { syncStatusOptions, usePairSync, useRunSync, useUnpairSync } from '../ap
 import { ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { useFocusIfLost } from '../use-focus-if-lost.ts';
+import { TableScroll } from '../components/table-scroll.tsx';
 
 /** Pairing this Brain with a Brain on a hosted Mnemo: the form, the status and its counts, sync now, unpair. */
 export function SyncScreen({ brainId }: { brainId: string }) {
@@ -158,7 +159,7 @@ function Paired({
         Next sync:{' '}
         {s.running ? 'under way now' : s.next_run_at ? formatDateTime(s.next_run_at) : 'none planned'}
       </p>
-      <div className="table-scroll">
+      <TableScroll label="Sync counts">
         <table className="table" aria-label="Sync counts">
           <tbody>
             {counts.map(([label, n]) => (
@@ -169,7 +170,7 @@ function Paired({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {run.isError ? <ErrorNotice error={run.error} /> : null}
       {unpair.isError ? <ErrorNotice error={unpair.error} /> : null}
       <div className="row">

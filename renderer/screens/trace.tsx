@@ -136,7 +136,8 @@ function TraceView({
           <>
             <dt>Size</dt>
             <dd>
-              {t.budget.estimated_tokens} of {t.budget.requested_tokens} tokens
+              {t.budget.estimated_tokens.toLocaleString()} of {t.budget.requested_tokens.toLocaleString()}{' '}
+              tokens
               {t.budget.truncated ? ', cut to fit' : ''}
             </dd>
           </>

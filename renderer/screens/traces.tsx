@@ -7,6 +7,7 @@ import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { outcomeLabel } from '../trace-words.ts';
+import { TableScroll } from '../components/table-scroll.tsx';
 
 export function TracesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -29,7 +30,7 @@ export function TracesScreen({ brainId }: { brainId: string }) {
         </Empty>
       ) : (
         <>
-          <div className="table-scroll">
+          <TableScroll label="Recent questions">
             <table className="table" aria-label="Recent questions">
               <thead>
                 <tr>
@@ -64,7 +65,7 @@ export function TracesScreen({ brainId }: { brainId: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <ShowMore list={traces} label="Show older questions" />
         </>
       )}

@@ -273,6 +273,23 @@ test('long URLs, snake_case names and Brain ids stay inside the window at 1280 a
     .first()
     .evaluate((th) => th.getBoundingClientRect().width);
   assert.ok(statementWidth > 380, `Statement column ${statementWidth}px`);
+  // Where it fits, the table's box is no stop for Tab; on a phone, where it scrolls sideways, it is a
+  // named region a keyboard reaches and scrolls.
+  const box = page.locator('.table-scroll').filter({ has: page.getByRole('table', { name: 'Memories' }) });
+  assert.equal(await box.getAttribute('tabindex'), null);
+  await page.setViewportSize({ width: 400, height: 900 });
+  const region = page.getByRole('region', { name: 'Memories (scrolls sideways)' });
+  await region.waitFor();
+  assert.equal(await region.getAttribute('tabindex'), '0');
+  await region.focus();
+  await page.keyboard.press('ArrowRight');
+  let scrolled = 0;
+  for (let i = 0; i < 40 && scrolled === 0; i++) {
+    await sleep(50);
+    scrolled = await region.evaluate((el) => el.scrollLeft);
+  }
+  assert.ok(scrolled > 0, 'the arrow key scrolled the table');
+  await page.setViewportSize({ width: 1280, height: 900 });
   await navigateInPlace(page, screens.profile);
   await page.getByRole('link', { name: /My reading list/ }).waitFor();
   await checkScreen(page, 'audit-long-profile-1280');
