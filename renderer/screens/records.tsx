@@ -171,6 +171,8 @@ function RecordFilters({
   const [status, setStatus] = useState<string>(initial.status ?? '');
   const [since, setSince] = useState(isoToLocalInput(initial.since));
   const [until, setUntil] = useState(isoToLocalInput(initial.until));
+  // A range that ends before it starts matches nothing: said here, not sent for the server to refuse.
+  const [backwards, setBackwards] = useState(false);
   useFollowSearch(search, () => {
     setKind(initial.kind ?? '');
     setSource(initial.source ?? '');
@@ -188,6 +190,9 @@ function RecordFilters({
     if (status) f.status = status as 'processing' | 'ready';
     const s = localInputToIso(since);
     const u = localInputToIso(until);
+    const reversed = Boolean(s && u && Date.parse(s) > Date.parse(u));
+    setBackwards(reversed);
+    if (reversed) return;
     if (s) f.since = s;
     if (u) f.until = u;
     onChange(f);
@@ -231,8 +236,22 @@ function RecordFilters({
       </label>
       <label>
         Happened until
-        <input type="datetime-local" value={until} onChange={(e) => setUntil(e.target.value)} />
+        <input
+          type="datetime-local"
+          value={until}
+          onChange={(e) => {
+            setUntil(e.target.value);
+            setBackwards(false);
+          }}
+          aria-invalid={backwards || undefined}
+          aria-describedby={backwards ? 'range-backwards' : undefined}
+        />
       </label>
+      {backwards ? (
+        <p className="field-error" id="range-backwards" role="alert">
+          “Happened until” is before “Happened from”: change one of them.
+        </p>
+      ) : null}
       <button type="submit">Apply filters</button>
     </form>
   );

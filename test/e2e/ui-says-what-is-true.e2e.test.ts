@@ -819,6 +819,17 @@ test('Records are listed as the label says, most recently written first, each wi
   assert.match(top, /happened .*2020/);
   assert.match(await rows.nth(1).innerText(), /The boat was repainted\./);
   await page.getByLabel('Happened from').waitFor();
+  // A range that ends before it starts is said at the form, and no read goes out for it.
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/records?')) reads.push(r.url());
+  });
+  await page.getByLabel('Happened from').fill('2024-05-01T10:00');
+  await page.getByLabel('Happened until').fill('2024-04-01T10:00');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByRole('alert').filter({ hasText: '“Happened until” is before “Happened from”' }).waitFor();
+  assert.equal(await page.getByLabel('Happened until').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(reads, []);
   assert.deepEqual(problems, []);
 });
 
