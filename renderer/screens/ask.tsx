@@ -249,7 +249,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           What was found does not fit in {c.budget.requested_tokens.toLocaleString()} tokens, so nothing is
           shown. Raise the size limit and ask again.
         </p>
-      ) : (
+      ) : c.abstained ? null : (
         <p className="muted">Nothing answers this question.</p>
       )}
       {c.citations.length > 0 ? (
@@ -319,7 +319,8 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           </ul>
         </>
       ) : null}
-      {c.unknowns.length > 0 ? (
+      {/* With nothing said at all, the question itself as its one unknown says again what is said above. */}
+      {c.unknowns.length > 0 && !(c.text === null && c.unknowns.every((u) => u === c.query)) ? (
         <>
           <h3>Could not be answered</h3>
           <ul className="list compact">

@@ -209,13 +209,16 @@ function SlotCard({
           onCancel={() => setChoosing(null)}
           onConfirm={() => void keep(choosing)}
         >
-          <p>This withdraws, for good:</p>
+          <p>This withdraws:</p>
           <ul>
             {choosing.others.map((o) => (
               <li key={o.id}>{statementLabel(o)}</li>
             ))}
           </ul>
-          <p>A withdrawn value is kept in its Memory’s history, but agents are no longer told of it.</p>
+          <p>
+            A withdrawn value is kept in its Memory’s history, but agents are no longer told of it. Each
+            withdrawal is a correction Record: forgetting it later (on Records) brings the value back.
+          </p>
         </ConfirmDialog>
       ) : null}
     </li>
