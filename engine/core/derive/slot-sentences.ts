@@ -856,7 +856,7 @@ const statusWhen = String.raw`(?:\s+(?:now|again|too|today|yesterday|recently|(?
 /** Whom one lives with in it, which says more than the status: "I'm married with two kids". */
 const withFamily = String.raw`(?<family>\s+with\s+(?:a|an|one|two|three|four|five|\d)\s+(?:(?:little|young|grown|wonderful|beautiful)\s+)?(?:kids?|children|child|sons?|daughters?|boys|girls|dogs?|cats?))?`;
 const statusSentence = new RegExp(
-  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|we)(?:['’]?ve|\s+have)\s+been\s+(?:happily\s+)?(?=married|single|divorced|separated|engaged|widowed|in\s)|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}(?:\s+to\s+(?<partner>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,3}?))?${withFamily}(?<lasting>${lastingTail})${statusWhen}`,
+  String.raw`^${fillers}(?:I${am}\s+(?:now\s+|officially\s+)?(?:(?:happily|newly|recently|just)\s+)?|(?:I|we)(?:['’]?ve|\s+have)\s+been\s+(?:happily\s+)?(?=married|single|divorced|separated|engaged|widowed|in\s)|(?:I|we)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got(?:ten)?\s+(?=engaged|married|divorced|separated))${statuses}(?:\s+to\s+(?<partner>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,3}?))?${withFamily}${lastingTail}${statusWhen}`,
   'iu',
 );
 /**
