@@ -23,6 +23,7 @@ import {
   type RecordListParams,
 } from '../client/index.ts';
 import { checkKind } from '../http/read-input.ts';
+import { parseWith } from '../http/validate.ts';
 import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 
 /**
@@ -106,18 +107,19 @@ export function enginePort(engine: Engine, principal: Principal & { brain: strin
     async listMemories(q) {
       scoped.authorize('listMemories');
       // The engine itself refuses since_watermark with cursor (conflicting_parameters).
-      const parsed: MemoryListQuery = MemoryListQuerySchema.parse(q);
+      const parsed: MemoryListQuery = parseWith(MemoryListQuerySchema, q, 'arguments');
       return scoped.listMemories(brainId, parsed).catch(missing);
     },
     getMemory: async (id) => scoped.getMemory(brainId, id).catch(missing),
     getRecord: async (id) => scoped.getRecord(brainId, id).catch(missing),
     async listRecords(q) {
       scoped.authorize('listRecords');
-      return scoped.listRecords(brainId, RecordListQuery.parse(q)).catch(missing);
+      // The query's own checks (since after until) are refused as the tool's arguments, never a 500.
+      return scoped.listRecords(brainId, parseWith(RecordListQuery, q, 'arguments')).catch(missing);
     },
     async getProfile(q) {
       scoped.authorize('getProfile');
-      return scoped.getProfile(brainId, ProfileQuery.parse(q)).catch(missing);
+      return scoped.getProfile(brainId, parseWith(ProfileQuery, q, 'arguments')).catch(missing);
     },
     forgetRecord: async (id) => scoped.forgetRecord(brainId, id).catch(missing),
   };

@@ -349,6 +349,21 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     );
   });
 
+  test("tools/call whose arguments fail a list query's own checks is a tool error naming them, not a 500", async () => {
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+    const res = await rawPost(
+      { authorization: `Bearer ${key}` },
+      '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"list_records",' +
+        '"arguments":{"since":"2024-05-01T00:00:00Z","until":"2024-04-01T00:00:00Z"}}}',
+    );
+    assert.equal(res.status, 200);
+    assert.equal(res.body.error, undefined, JSON.stringify(res.body));
+    assert.equal(
+      toolErrorText(res.body, res.requestId),
+      'invalid_request_body (400 invalid_request): since: must not be later than until',
+    );
+  });
+
   test('tools/call with a lone surrogate in its arguments is a tool error naming the field; nothing is stored', async () => {
     const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const res = await rawPost(
