@@ -149,6 +149,9 @@ test('a question a chat asks without its mark is no Memory either; a statement t
     'do i live in porto or lisbon lol',
     'Are you still at Acme',
     'did you see the game last night',
+    // A wh-word before the verb that asks: "I live in Berlin" inside it is not said of herself.
+    'How do I say I live in Berlin in German',
+    'what should i cook tonight',
   ])
     assert.deepEqual(said(asked), [], asked);
   assert.deepEqual(said('I like Porto. Do you like it'), [['I like Porto.', 'I like Porto.']]);
