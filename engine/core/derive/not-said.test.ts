@@ -115,6 +115,8 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Thanks Bob!',
     'Best regards, Carol',
     'Thanks again,',
+    'À bientôt,',
+    'Bis bald, Klaus',
     'Yours truly,',
     'Cheers!',
     'Morning Ana!',
@@ -137,4 +139,50 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Best Buy',
   ])
     assert.equal(isCourtesy(s), false, s);
+});
+
+test("a mail's answered or forwarded mail under its header block, a phone's line and a signature under a sign-off are not said", () => {
+  const head = 'Subject: RE: Contract\nFrom: Ana Silva <ana@x.example>\nTo: Klaus <klaus@y.example>\n\n';
+  // Outlook's block over the mail it answers, in the body, with no "Original Message" marker.
+  const outlook = [
+    'Approved. Please send the invoice to finance.',
+    '',
+    'Kind regards,',
+    'Ana Silva',
+    'Head of Platform | Acme Corp',
+    'M: +351 912 345 678',
+    '',
+    'From: Klaus Weber <klaus@y.example>',
+    'Sent: Tuesday, March 12, 2024 5:00 PM',
+    'To: Ana Silva <ana@x.example>',
+    'Subject: Contract',
+    '',
+    'Hi Ana, our daily rate is 1,200 EUR.',
+  ].join('\n');
+  assert.deepEqual(unsaid(head + outlook).slice(1), [
+    'Ana Silva\nHead of Platform | Acme Corp\nM: +351 912 345 678',
+    'From: Klaus Weber <klaus@y.example>\nSent: Tuesday, March 12, 2024 5:00 PM\nTo: Ana Silva <ana@x.example>\nSubject: Contract\n\nHi Ana, our daily rate is 1,200 EUR.',
+  ]);
+  // A mail forwarded as an attachment, as postal-mime writes it into the text.
+  const forwarded = [
+    'See below.',
+    '',
+    '------------------------------------------',
+    'From:    Clinica Sorriso <info@sorriso.example>',
+    'Subject: Dentist appointment',
+    'Date:    3/8/2024, 10:00:00',
+    '------------------------------------------',
+    '',
+    'Your appointment with Dr. Ramos is on 20 March.',
+  ].join('\n');
+  assert.deepEqual(unsaid(head + forwarded).slice(1), [forwarded.slice(forwarded.indexOf('-'))]);
+  assert.deepEqual(unsaid(`${head}Yes, I sold my bike.\n\nSent from my iPhone`).slice(1), [
+    'Sent from my iPhone',
+  ]);
+  // Under "Thanks," a sentence of the mail's own is said: only a signature's short lines are not.
+  const said = `${head}Thanks,\nI will call you tomorrow about the contract.\nAna`;
+  assert.deepEqual(unsaid(said).slice(1), []);
+  // Not in a chat: a "From:" line there is a message's own words, and so is "Sent from my iPhone".
+  assert.deepEqual(unsaid('From: Lisbon, finally home\nSent: the parcel, yesterday\nSubject: moving'), []);
+  assert.deepEqual(unsaid('Sent from my iPhone'), []);
 });

@@ -31,6 +31,23 @@ const attributionOpening = /^(?:On|Am|Le|El|Em|Il|Op|Den|W dniu)\s/u;
 const originalMarker =
   /^(?:-{2,}\s*(?:Original Message|Forwarded message|Mensagem original|Ursprüngliche Nachricht|Message d'origine|Mensaje original)\s*-{2,}|Begin forwarded message:)$/iu;
 
+/**
+ * A reply's header block over the mail it answers, as Outlook writes it in the body ("From: Klaus Weber
+ * <k@x>" / "Sent: Tuesday, …" / "To: …" / "Subject: Contract"), in the languages Outlook is set to; and
+ * the block postal-mime writes for a mail forwarded as an attachment (a line of dashes, then "From:    …").
+ * Its "From:" line opens it; a sent or date line and a subject line follow within a few lines.
+ */
+const replyFrom = /^(?:From|Von|De|Da|Van|Från|Fra|Od):\s+\S/u;
+const replySent =
+  /^(?:Sent|Date|Gesendet|Datum|Envoyé|Enviado|Enviada|Data|Inviato|Verzonden|Skickat|Sendt|Wysłano|Wysłane):\s+\S/u;
+const replySubject = /^(?:Subject|Betreff|Objet|Assunto|Asunto|Oggetto|Onderwerp|Ämne|Emne|Temat):\s+\S/u;
+const dashes = /^-{10,}$/u;
+/** The line a phone's or an app's mail adds below what was written: "Sent from my iPhone". */
+const sentFrom =
+  /^(?:Sent from my [\p{L}\p{N} ]{2,30}|Sent from (?:Outlook|Mail|Yahoo Mail|Gmail|Proton Mail)(?: for [\p{L}\p{N} ]{2,20})?|Get Outlook for (?:iOS|Android|Mac|Windows)|Enviado do meu [\p{L}\p{N} ]{2,30}|Enviado desde mi [\p{L}\p{N} ]{2,30}|Von meinem [\p{L}\p{N} ]{2,30} gesendet|Envoyé de mon [\p{L}\p{N} ]{2,30})\.?$/u;
+/** Lines of a signature under a sign-off ("Kind regards," / "Ana Silva" / "Head of Platform | Acme"): at most. */
+const signatureLines = 6;
+
 interface Line {
   start: number;
   end: number;
@@ -72,6 +89,28 @@ function continuesAttribution(prev: Line, l: Line): boolean {
 
 const isQuoted = (l: Line) => l.text.startsWith('>');
 
+/**
+ * Where a reply's or a forward's header block opens at line i (replyFrom), at its "From:" line or at the
+ * line of dashes above it; null where none does.
+ */
+function replyHeaderAt(lines: readonly Line[], i: number): number | null {
+  const at = dashes.test(lines[i]!.text) ? i + 1 : i;
+  if (i === 0 || at >= lines.length || !replyFrom.test(lines[at]!.text)) return null;
+  const next = lines.slice(at + 1, at + 5).map((x) => x.text);
+  return next.some((t) => replySent.test(t)) && next.some((t) => replySubject.test(t)) ? i : null;
+}
+
+/** A signature's line: short, and no sentence ("I'll call you tomorrow about the contract."). */
+const signatureLike = (l: Line) =>
+  l.text.length <= 80 && !(/[.!?]$/u.test(l.text) && l.text.split(/\s+/u).length >= 5);
+
+/** A line that only signs off, with nothing after it: "Kind regards,", "Best", "Thanks!". */
+function signsOffAlone(line: string): boolean {
+  const lower = line.toLowerCase().replace(/(?<![\s,.!])[\s,.!]+$/u, '');
+  const m = signOffs.exec(lower) ?? thanksAlone.exec(lower);
+  return m !== null && m[0].length === lower.length;
+}
+
 /** The ranges of a message's text that are not its speaker's own statements, in text order. */
 export function notSaid(text: string): Range[] {
   const lines = linesOf(text);
@@ -89,6 +128,8 @@ export function notSaid(text: string): Range[] {
     if (i >= 2 && (i === lines.length || lines[i]!.text === '')) add(lines[0]!, lines[i - 1]!);
   }
   const isMail = out.length > 0;
+  // The importer's own header block is the mail's, not a reply's over another mail.
+  const bodyStart = isMail ? lines.findIndex((x) => x.end >= out[0]!.end) + 1 : 0;
   for (let i = 0; i < lines.length; i += 1) {
     const l = lines[i]!;
     // The signature delimiter is "-- " (RFC 3676). Some mail clients drop its space, but in a chat a
@@ -96,6 +137,28 @@ export function notSaid(text: string): Range[] {
     if (originalMarker.test(l.text) || l.raw === '-- ' || (isMail && l.text === '--')) {
       add(l, lines[lines.length - 1]!);
       break;
+    }
+    // The mail this one answers or forwards, under its header block: the rest is someone else's.
+    const opensReply = i >= bodyStart ? replyHeaderAt(lines, i) : null;
+    if (opensReply !== null) {
+      add(lines[opensReply]!, lines[lines.length - 1]!);
+      break;
+    }
+    if (isMail && sentFrom.test(l.text)) {
+      add(l, l);
+      continue;
+    }
+    // A sign-off alone on its line, and the short lines under it up to a blank one: a signature block
+    // without its "-- " (name, role, phone).
+    if (isMail && signsOffAlone(l.text)) {
+      let j = i + 1;
+      while (j < lines.length && lines[j]!.text !== '' && j - i <= signatureLines) j += 1;
+      const last = j - 1;
+      if (last > i && j - i - 1 <= signatureLines && lines.slice(i + 1, j).every(signatureLike)) {
+        add(lines[i + 1]!, lines[last]!);
+        i = last;
+      }
+      continue;
     }
     if (isQuoted(l)) {
       add(l, l);
@@ -131,11 +194,13 @@ const opening = (words: string) =>
 const greetings = opening(
   'hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good morning|good afternoon|good evening|thanks|thank you|many thanks|thanks again',
 );
+/** Thanks as a sign-off, above a name: "Thanks," / "Carol". */
+const thanksAlone = /^(?:thanks|thank you|many thanks|thanks again|thx|ta)$/u;
 /** A time of day alone greets too ("Morning all!", "Morning Ana"), but opens other sentences as often. */
 const timeOfDay = opening('morning|afternoon|evening');
 /** Words that sign off: a name follows them only after a comma ("Best, Carol"; not "Love Lisbon!"). */
 const signOffs = opening(
-  'best|best regards|kind regards|warm regards|regards|cheers|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|viele grüße|liebe grüße|mit freundlichen grüßen|cordialement|saludos|un saludo',
+  'best|best regards|kind regards|warm regards|regards|cheers|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|até breve|viele grüße|liebe grüße|mit freundlichen grüßen|bis bald|cordialement|à bientôt|a bientôt|bien à vous|saludos|un saludo|saludos cordiales|atentamente|hasta pronto',
 );
 /** A capitalised name, not "I". */
 const name = String.raw`[ \t]+(?!I(?![\p{L}\p{M}]))\p{Lu}[\p{L}\p{M}'’-]*`;
