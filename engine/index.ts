@@ -212,14 +212,17 @@ export async function openEmbeddedPostgres(
  * The key registry in a hosted Mnemo's PostgreSQL database (`mnemo keys --database-url`), its schema
  * brought up to date first. Loads the PostgreSQL driver only when called.
  */
-export async function openPostgresKeys(databaseUrl: string): Promise<{
+export async function openPostgresKeys(
+  databaseUrl: string,
+  o: { create?: boolean } = {},
+): Promise<{
   registry: KeyRegistryPort;
   /** Whether the database holds this tenant's Brain of this id. */
   hasBrain(tenant: Tenant, brainId: string): Promise<boolean>;
   close(): Promise<void>;
 }> {
   const { openPostgresKeys: open } = await import('./adapters/postgres/open-keys.ts');
-  return open(databaseUrl);
+  return open(databaseUrl, o);
 }
 
 /**

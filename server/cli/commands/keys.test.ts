@@ -237,6 +237,24 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
     assert.equal(mnemo('keys', 'revoke', 'key_nope', '--database-url', url).status, 1);
   });
 
+  it('lists or revokes nothing in a database that holds no Mnemo, and leaves it as it was', async () => {
+    const url = await cluster!.freshDatabase();
+    for (const args of [['list'], ['revoke', 'sk_live_acme_nope1234']]) {
+      const r = mnemo('keys', ...args, '--database-url', url);
+      assert.equal(r.status, 1, args.join(' '));
+      assert.match(r.stderr, /holds no Mnemo \(no keys to list or revoke\): check the URL/);
+    }
+    const client = connectPostgres(url, { max: 1 });
+    try {
+      const tables = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'",
+      );
+      assert.equal(tables.rows[0]!.n, 0, 'no table was made');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses --database-url with a file registry, and names an unreachable database without its password', () => {
     const both = mnemo(
       'keys',

@@ -45,7 +45,7 @@ async function registryFrom(where: Where, create: boolean): Promise<Registry> {
   const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
   const url = where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
   if (url !== undefined) {
-    const db = await openPostgresKeys(url);
+    const db = await openPostgresKeys(url, { create });
     return { ...db, brains: { where: 'the database', has: db.hasBrain } };
   }
   const path = where.keyRegistry ?? registryPathFor(where.dataDir ?? defaultDataDir());

@@ -112,6 +112,23 @@ describe('mnemo serve on a data dir another server has open', () => {
   });
 });
 
+describe('mnemo serve --engine reference', () => {
+  it('says a --data-dir given to it is not used, and makes none', async () => {
+    const dir = join(tempDir(), 'data');
+    const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--data-dir', dir], {
+      MNEMO_LOG: 'info',
+    });
+    await serve.url();
+    serve.child.kill('SIGTERM');
+    assert.equal((await serve.exited).code, 0);
+    assert.match(
+      serve.stderr(),
+      /engine reference, deployment local \(--data-dir is not used by this engine/,
+    );
+    assert.equal(existsSync(dir), false);
+  });
+});
+
 describe('mnemo serve start-up failures exit 1 promptly', () => {
   it('a port in use: exit 1, even with the embedder thread loading', async () => {
     const blocker: Server = createServer();
@@ -219,6 +236,18 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
       ]);
       assert.match(serve.stderr(), /--database-url is for --engine postgres/);
     });
+
+    for (const both of [
+      ['--ui', '--no-ui'],
+      ['--no-ui', '--ui'],
+    ]) {
+      it(`${both.join(' ')}: a usage error, and nothing is created`, async () => {
+        const dir = join(tempDir(), 'data');
+        const serve = await refused(['--port', '0', '--data-dir', dir, ...both]);
+        assert.match(serve.stderr(), /'--ui' cannot be used with option '--no-ui'/);
+        assert.equal(existsSync(dir), false);
+      });
+    }
 
     it('--key-registry with --engine postgres: a usage error before the database is tried', async () => {
       const serve = await refused([

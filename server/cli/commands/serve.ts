@@ -31,8 +31,12 @@ interface ServeFlags {
 const repeatWindowMs = 1_000;
 
 export function register(program: Command, { heldSignals }: CommandContext): void {
+  // The spec writes them as alternatives ([--ui | --no-ui]): given both, the last would win unsaid.
+  const uiFlags = new Set<string>();
   program
     .command('serve')
+    .on('option:ui', () => uiFlags.add('--ui'))
+    .on('option:no-ui', () => uiFlags.add('--no-ui'))
     .description('serve the /v1 API (and the UI with --ui) on this machine')
     .addOption(
       new Option('--engine <engine>', 'memory engine')
@@ -101,6 +105,8 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       defaultShutdownGraceMs,
     )
     .action(async (flags: ServeFlags, command: Command) => {
+      if (uiFlags.size > 1)
+        command.error("error: option '--ui' cannot be used with option '--no-ui'", { exitCode: 1 });
       const deployment = flags.deployment ?? (flags.engine === 'postgres' ? 'hosted' : 'local');
       const databaseUrl = flags.databaseUrl ?? (process.env.MNEMO_DATABASE_URL || undefined);
       if (flags.engine === 'postgres') {
@@ -220,9 +226,13 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
             ? flags.dataDir
               ? ' (--data-dir is not used by this engine)'
               : ''
-            : dataDir
-              ? `, data dir ${dataDir}`
-              : ''
+            : flags.engine === 'reference'
+              ? flags.dataDir
+                ? ' (--data-dir is not used by this engine: it keeps everything in memory)'
+                : ''
+              : dataDir
+                ? `, data dir ${dataDir}`
+                : ''
         }${zone ? `, time zone ${zone}` : ''}`,
       );
       const exposed = exposureWarning(flags.host);
