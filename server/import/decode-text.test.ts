@@ -27,6 +27,38 @@ test('bytes that are not UTF-8 are Windows-1252, including its quotes, dashes an
   assert.equal(utf8OrWindows1252(Buffer.from('\ufeffFrom: x', 'utf8')), '\ufeffFrom: x', 'a BOM is content');
 });
 
+test('a binary file under a text name is refused, saying so; UTF-16 and text with a form feed are text', async () => {
+  // Bytes as an image's or an archive's are: a NUL early, and control bytes no text holds.
+  const binary = Uint8Array.from({ length: 4000 }, (_, i) => (i * 7919 + 13) % 256);
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48]);
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Olá, mundo', 'utf16le')]);
+  const { root, remove } = writeTree({
+    'Garbage.md': binary,
+    'Picture.md': png,
+    'Wide.md': utf16,
+    'Paged.md': 'Page one.\fPage two.',
+    'contacts.vcf': binary,
+  });
+  try {
+    const refused = /holds binary data, not text/;
+    await assert.rejects(readText(join(root, 'Garbage.md')), refused);
+    await assert.rejects(readText(join(root, 'Picture.md')), refused);
+    await assert.rejects(readFoldedText(join(root, 'contacts.vcf')), refused);
+    assert.equal(await readText(join(root, 'Wide.md')), 'Olá, mundo');
+    assert.equal(await readText(join(root, 'Paged.md')), 'Page one.\fPage two.');
+    const { records, skips } = await collect(parseMarkdown(root, {}));
+    assert.deepEqual(records.map((r) => r.ref).sort(), ['Paged.md', 'Wide.md']);
+    assert.deepEqual(
+      skips.map((x) => x.ref).sort(),
+      ['Garbage.md', 'Picture.md'],
+      'each binary note is skipped with the reason, the import goes on',
+    );
+    for (const x of skips) assert.match(x.reason, refused);
+  } finally {
+    remove();
+  }
+});
+
 test('a file larger than an importer reads whole is refused before it is read (an unpacked zip bomb)', async () => {
   // Sparse: the bytes cost nothing until read. Read whole, a larger one (gigabytes, from a zip of
   // under 1 MB) aborted the server inside Node's decoder.

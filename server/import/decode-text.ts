@@ -125,8 +125,29 @@ async function readWhole(path: string, max: number): Promise<Buffer> {
   return readFile(path);
 }
 
+/**
+ * Whether bytes are no text: not UTF-8, with more than one in twenty of the first 8 KiB control bytes
+ * that no text holds (NUL and the rest below space but tab, line feed, form feed and carriage return),
+ * or UTF-8 made of them by more than a third. A stray NUL in an export is text with a flaw (taken out
+ * later), an old file not in UTF-8 is Windows-1252 text, and a UTF-16 file, whose byte-order mark says
+ * so, is text with NULs in it. Read as Windows-1252, an image or an archive saved as `.md` came out as a
+ * note of mojibake and two dozen Memories of it.
+ */
+export function looksBinary(buf: Uint8Array): boolean {
+  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) return false;
+  const head = buf.subarray(0, 8192);
+  let controls = 0;
+  for (const b of head)
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f) controls += 1;
+  if (controls < 2) return false;
+  return controls * 3 > head.length || (controls * 20 > head.length && !isUtf8(buf));
+}
+
 export async function readText(path: string, max = maxWholeFileBytes): Promise<string> {
-  return decodeText(await readWhole(path, max));
+  const buf = await readWhole(path, max);
+  if (looksBinary(buf))
+    throw new Error('it holds binary data, not text (an image or an archive saved under this name?)');
+  return decodeText(buf);
 }
 
 /**
@@ -140,6 +161,8 @@ export async function readText(path: string, max = maxWholeFileBytes): Promise<s
  */
 export async function readFoldedText(path: string, max = maxWholeFileBytes): Promise<string> {
   const buf = await readWhole(path, max);
+  if (looksBinary(buf))
+    throw new Error('it holds binary data, not text (an image or an archive saved under this name?)');
   if (isUtf8(buf)) return decodeText(buf);
   const unfolded = unfoldBytes(buf);
   return decodeText(unfolded.length < buf.length && isUtf8(unfolded) ? unfolded : buf);
