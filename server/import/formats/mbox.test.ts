@@ -755,3 +755,36 @@ test('a mail without a Message-ID is named the same whatever its line ends, as b
     assert.ok(former.includes(old(b)), "the LF mail knows the CRLF copy's old id too");
   }
 });
+
+test('mbox: the person\'s mail is theirs under "Last, First" or a bare address they sent from by name', async () => {
+  const mail = (id: string, from: string, body: string) =>
+    [
+      `From ana@example.com Tue Mar 12 10:00:00 2024`,
+      `From: ${from}`,
+      'To: Bruno Costa <bruno@example.com>',
+      `Subject: Note ${id}`,
+      `Message-ID: <${id}@example.com>`,
+      'Date: Tue, 12 Mar 2024 10:00:00 +0000',
+      '',
+      body,
+      '',
+      '',
+    ].join('\n');
+  const t = writeTree({
+    'Sent.mbox': [
+      mail('a', 'Ana Silva <ana@example.com>', 'First.'),
+      mail('b', '"Silva, Ana" <ana@work.example>', 'Second.'),
+      mail('c', 'ana@example.com', 'Third.'),
+      mail('d', 'Bruno Costa <bruno@example.com>', 'Fourth.'),
+    ].join(''),
+  });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Sent.mbox'), { selfName: 'Ana Silva' }));
+    assert.deepEqual(
+      records.map((r) => (typeof r.body.content === 'object' ? r.body.content.speaker : null)),
+      ['self', 'self', 'self', 'Bruno Costa'],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -18,6 +18,27 @@ function mailboxes(list: Address[] | Address | undefined): { name: string; addre
 const show = (m: { name: string; address: string }) => (m.name ? `${m.name} <${m.address}>` : m.address);
 const ids = (v: string | undefined) => (v ?? '').match(/<[^<>\s]+>/g) ?? [];
 
+/**
+ * A sender's name as compared with the person's own: case, spacing and quotes aside, and "Silva, Ana"
+ * (Outlook's "Last, First") read as "Ana Silva".
+ */
+function comparableName(name: string): string {
+  const plain = name
+    .replace(/["'“”]/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim()
+    .toLowerCase();
+  const lastFirst = /^([^,]+), ?([^,\s][^,]*)$/u.exec(plain);
+  return lastFirst ? `${lastFirst[2]} ${lastFirst[1]}` : plain;
+}
+
+/** Whether a sender is the person by name or address (`selfName`, `--self` or the Brain's own person). */
+function namesSelf(from: { name: string; address: string }, selfName: string | undefined): boolean {
+  if (!selfName) return false;
+  const self = comparableName(selfName);
+  return comparableName(from.name) === self || from.address.toLowerCase() === self;
+}
+
 /** Subject without `Re:`/`Fwd:` prefixes, so a thread keeps one name. */
 export function baseSubject(subject: string): string {
   return subject.replace(/^(?:\s*(?:re|fw|fwd|aw|sv|wg)(?:\[\d+\])?\s*:)+/i, '').trim();
@@ -125,6 +146,8 @@ export function mailToRecord(
   o: ParseOptions,
   subjects: ReadonlyMap<string, string> = new Map(),
   receivedAt: string | null = null,
+  /** Addresses the person sent from under their own name anywhere in the file: every mail from one is theirs. */
+  selfAddresses: ReadonlySet<string> = new Set(),
 ): ImportItem {
   const from = mailboxes(email.from)[0];
   const to = mailboxes(email.to);
@@ -149,10 +172,7 @@ export function mailToRecord(
   ]
     .filter(Boolean)
     .join('\n\n');
-  const isSelf =
-    from &&
-    o.selfName &&
-    [from.name, from.address].some((v) => v.toLowerCase() === o.selfName!.toLowerCase());
+  const isSelf = from && (namesSelf(from, o.selfName) || selfAddresses.has(from.address.toLowerCase()));
   const named = messageId ? null : contentIds(raw);
   const externalId = messageId || named!.id;
   return {
@@ -216,8 +236,12 @@ const ownCopy = (s: string) => JSON.parse(JSON.stringify(s)) as string;
  * order. Only header blocks are parsed; the map (an id and a subject per mail) is what stays in
  * memory. null when the file holds no message at all.
  */
-async function threadSubjects(path: string): Promise<Map<string, string> | null> {
+async function threadSubjects(
+  path: string,
+  selfName: string | undefined,
+): Promise<{ subjects: Map<string, string>; selfAddresses: Set<string> } | null> {
   const subjects = new Map<string, string>();
+  const selfAddresses = new Set<string>();
   let messages = 0;
   for await (const { raw } of readMbox(path)) {
     messages++;
@@ -227,11 +251,14 @@ async function threadSubjects(path: string): Promise<Map<string, string> | null>
       const id = head.messageId?.trim();
       if (id && head.subject && !subjects.has(id))
         subjects.set(ownCopy(id), ownCopy(c1Repaired(head.subject)));
+      const from = mailboxes(head.from)[0];
+      if (from?.address && namesSelf({ ...from, name: c1Repaired(from.name) }, selfName))
+        selfAddresses.add(ownCopy(from.address.toLowerCase()));
     } catch {
       // The second pass parses the whole message and reports it as unreadable.
     }
   }
-  return messages === 0 ? null : subjects;
+  return messages === 0 ? null : { subjects, selfAddresses };
 }
 
 /** A mail's bytes parsed, or why they cannot be. */
@@ -259,8 +286,8 @@ async function parsedMail(raw: Buffer): Promise<Email | { unreadable: string }> 
  * one mail, named as it would be inside an mbox.
  */
 export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  const subjects = await threadSubjects(path);
-  if (!subjects) {
+  const read = await threadSubjects(path, o.selfName);
+  if (!read) {
     yield await ((await isOneMail(path))
       ? oneMail(path, o)
       : skip(path, 'no "From " separator line: not an mbox file'));
@@ -282,7 +309,7 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
       continue;
     }
     const named = email.messageId ? `${ref} ${email.messageId}` : ref;
-    yield mailToRecord(email, raw, named, o, subjects, separatorDate(separator));
+    yield mailToRecord(email, raw, named, o, read.subjects, separatorDate(separator), read.selfAddresses);
   }
 }
 
