@@ -57,8 +57,10 @@ function nameTheBrainSetting(brainId: string) {
       throw new MnemoApiError(e.status, {
         ...e.body,
         message:
-          `${e.message}; MNEMO_BRAIN names "${brainId}": create that Brain first (Create Brain in the app, ` +
-          `or POST /v1/brains with {"id":"${brainId}"}), or set MNEMO_BRAIN to a Brain of this project`,
+          `${e.message}; MNEMO_BRAIN names "${brainId}": if MNEMO_KEY is bound to one Brain, set ` +
+          `MNEMO_BRAIN to that Brain (a bound key reaches no other); else create "${brainId}" first ` +
+          `(Create Brain in the app, or POST /v1/brains with {"id":"${brainId}"}), or set MNEMO_BRAIN ` +
+          'to a Brain of this project',
       });
     throw e;
   };

@@ -202,7 +202,7 @@ describe('mnemo mcp (stdio bridge)', () => {
       assert.equal(r.isError, true, name);
       assert.match(
         textOf(r),
-        /^brain_not_found \(404 not_found\): .*; MNEMO_BRAIN names "nobrain": create that Brain first .*POST \/v1\/brains with \{"id":"nobrain"\}/,
+        /^brain_not_found \(404 not_found\): .*; MNEMO_BRAIN names "nobrain": if MNEMO_KEY is bound to one Brain, set MNEMO_BRAIN to that Brain .*; else create "nobrain" first .*POST \/v1\/brains with \{"id":"nobrain"\}/,
         name,
       );
     }
