@@ -12,3 +12,35 @@ export function withoutMarkup(s: string): string {
     .replace(/(?<![\p{L}\p{N}*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\p{L}\p{N}*])/gu, '$1')
     .replace(/`([^`\n]+)`/gu, '$1');
 }
+
+/** A Markdown table's row: "| Race | Time |", "|---|---|". */
+const tableRow = /^\s*\|.*\|\s*$/u;
+/** A line of tags alone: "#todo #health/knee". */
+const tagsAlone = /^\s*#[\p{L}\p{N}_/-]+(?:\s+#[\p{L}\p{N}_/-]+)*\s*$/u;
+/** A code fence's line: three backticks or tildes, then maybe the code's language. */
+const fence = /^\s*(`{3,}|~{3,})/u;
+
+/**
+ * A note's text with the lines that say nothing in words blanked (each character a space, so every
+ * other position stays where it was and what is read from it is still quoted exactly from the note):
+ * fenced code, a table's rows and lines of tags alone. As Memories they were "```bash # I love cron …",
+ * "| Race | Time |" and "#todo #health/knee". The Record keeps them as evidence.
+ */
+export function withoutNonProse(text: string): string {
+  const lines = text.split('\n');
+  let open: string | null = null;
+  return lines
+    .map((line) => {
+      const f = fence.exec(line);
+      if (open !== null) {
+        if (f && f[1]!.startsWith(open[0]!) && f[1]!.length >= open.length) open = null;
+        return ' '.repeat(line.length);
+      }
+      if (f) {
+        open = f[1]!;
+        return ' '.repeat(line.length);
+      }
+      return tableRow.test(line) || tagsAlone.test(line) ? ' '.repeat(line.length) : line;
+    })
+    .join('\n');
+}

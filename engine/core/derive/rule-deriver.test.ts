@@ -280,3 +280,34 @@ test("a note's list markers, links and emphasis are not its Memories' words; its
   );
   for (const c of claims) assert.ok(record.text.includes(c.quote), c.quote);
 });
+
+test("a note's code, tables and lines of tags are no Memories; its prose around them is, quoted exactly", () => {
+  const text = [
+    '# 4 March',
+    '',
+    'Knee felt better after the swim.',
+    '```bash',
+    '# I love cron',
+    'crontab -e',
+    '```',
+    '| Race | Time |',
+    '|------|------|',
+    '| Laser | 10:00 |',
+    'The regatta starts at ten.',
+    '#todo #health/knee',
+  ].join('\n');
+  const content = { kind: 'document' as const, title: '4 March', text };
+  const record = {
+    id: 'rec_1',
+    content,
+    text: recordText(content),
+    sourceName: 'obsidian',
+    occurredAt: '2024-03-04T00:00:00Z',
+  };
+  const claims = createRuleDeriver().derive(record, { self: { type: 'person', name: 'Maya Costa' } });
+  assert.deepEqual(
+    claims.map((c) => c.statement),
+    ['Knee felt better after the swim.', 'The regatta starts at ten.'],
+  );
+  for (const c of claims) assert.ok(text.includes(c.quote), c.quote);
+});

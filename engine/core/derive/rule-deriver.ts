@@ -6,7 +6,7 @@ import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from 
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, otherPersonSlot, slotSentences, type SlotSentence } from './slot-sentences.ts';
-import { withoutMarkup } from './note-markup.ts';
+import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
@@ -208,7 +208,10 @@ export function createRuleDeriver(): Deriver {
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
         case 'document': {
-          const all = passages(record.text).map((p) => p.value);
+          // Code, tables and tag lines are no statements: read around them (their lines blanked, each
+          // passage still an exact substring of the Record).
+          const prose = withoutNonProse(record.text);
+          const all = passages(prose).map((p) => record.text.slice(p.start, p.end));
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
           // "About me", or a note of hers in the first person: its statements are the self's as her
