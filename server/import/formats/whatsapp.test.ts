@@ -147,6 +147,36 @@ test('a second download saved as "… (1)" is the same chat: same thread, same m
   }
 });
 
+test('a French export, its "à" between date and time, and the chat\'s name without the export\'s words', async () => {
+  const french = [
+    '12/03/2024 à 21:15 - Claire Dubois: On se voit jeudi ?',
+    '13/03/2024 à 08:02 - Ana: Oui, à 19h.',
+  ].join('\n');
+  const t = writeTree({
+    'Discussion WhatsApp avec Claire Dubois.txt': french,
+    'WhatsApp-Chat mit Klaus Weber.txt': '12.03.24, 21:15 - Klaus Weber: Hallo!',
+  });
+  try {
+    const { records } = await collect(
+      parseWhatsapp(join(t.root, 'Discussion WhatsApp avec Claire Dubois.txt'), { timeZone: 'Europe/Paris' }),
+    );
+    assert.deepEqual(
+      records.map((r) => [r.body.occurred_at, (r.body.content as { text: string }).text]),
+      [
+        ['2024-03-12T20:15:00.000Z', 'On se voit jeudi ?'],
+        ['2024-03-13T07:02:00.000Z', 'Oui, à 19h.'],
+      ],
+    );
+    assert.equal((records[0]!.body.content as { thread: string }).thread, 'WhatsApp: Claire Dubois');
+    const german = await collect(
+      parseWhatsapp(join(t.root, 'WhatsApp-Chat mit Klaus Weber.txt'), { timeZone: 'Europe/Berlin' }),
+    );
+    assert.equal((german.records[0]!.body.content as { thread: string }).thread, 'WhatsApp: Klaus Weber');
+  } finally {
+    t.remove();
+  }
+});
+
 test('not a chat export: one skip with a reason', async () => {
   const t = writeTree({ 'notes.txt': 'just some text\nno headers\n' });
   try {

@@ -7,9 +7,10 @@ import { isValidWallTime, wallTimeToDate } from '../zoned-time.ts';
  * A message header in either export style, with the invisible marks WhatsApp sprinkles in:
  *   iOS      `[31/12/2023, 21:04:05] Anna: text`   or `[12/31/23, 9:04:05 PM] Anna: text`
  *   Android  `31/12/2023, 21:04 - Anna: text`      or `12/31/23, 9:04 PM - Anna: text`, `31.12.23, 21:04 - ...`
+ *            `12/03/2024 à 21:15 - Claire: text` (French, its "à" between the date and the time)
  */
 const header =
-  /^[\u200e\u200f\ufeff]*\[?(\d{1,4})[./-](\d{1,2})[./-](\d{1,4}),?\s+(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\]|\s+-\s)\s*(\S.*)?$/;
+  /^[\u200e\u200f\ufeff]*\[?(\d{1,4})[./-](\d{1,2})[./-](\d{1,4}),?\s+(?:à\s+)?(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?(?:[\s\u202f\u00a0]*([AaPp])\.?\s?[Mm]\.?)?(?:\]|\s+-\s)\s*(\S.*)?$/;
 
 interface Raw {
   line: number;
@@ -61,7 +62,10 @@ function chatName(path: string): string {
     return basename(dirname(path))
       .replace(/ \(\d+\)$/, '')
       .replace(/^WhatsApp Chat - /i, '');
-  return file.replace(/^WhatsApp Chat (with|mit|con|avec|com) /i, '');
+  return file.replace(
+    /^(?:WhatsApp[ -]Chat (?:with|mit|con|avec|com|met)|Discussion WhatsApp avec|Conversa do WhatsApp com|Chat de WhatsApp con) /i,
+    '',
+  );
 }
 
 const isBareChatFile = (path: string) => /^_?chat\.txt$/i.test(basename(path));
