@@ -278,6 +278,29 @@ test('a quoted-printable value without a CHARSET that is not UTF-8 reads as Wind
   }
 });
 
+test('an escaped semicolon in a vCard 3.0 text reads as a semicolon', async () => {
+  const t = writeTree({
+    'contacts.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'N:Costa;Rui;;;',
+      'FN:Rui Costa',
+      'NOTE:Loves chocolate\\; hates cilantro\\, and olives.',
+      'END:VCARD',
+      '',
+    ].join('\r\n'),
+  });
+  try {
+    const { records } = await collect(parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => null }));
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { value: string }).value),
+      ['Loves chocolate; hates cilantro, and olives.'],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
 test('cards joined with a byte order mark each are all read, without the mark in any field', async () => {
   // Contacts exported one file per card, then joined: each file's BOM opens its card's BEGIN line.
   const card = (name: string, phone: string) =>

@@ -110,10 +110,16 @@ export function normalizeCard(lines: string[]): string {
   return out.join('\r\n') + '\r\n';
 }
 
+/**
+ * A property's value as text. vCard 3.0 escapes a semicolon in any text ("chocolate\; hates cilantro",
+ * RFC 2426), which ical.js reads unescaped only in a structured value's parts: the backslash was kept.
+ */
 function textOf(value: unknown): string {
   if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join(', ');
   if (value && typeof value === 'object' && 'toString' in value) return String(value);
-  return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+  return typeof value === 'string' || typeof value === 'number'
+    ? String(value).replace(/\\;/g, ';').trim()
+    : '';
 }
 
 function typeLabel(p: InstanceType<typeof ICAL.Property>): string {
