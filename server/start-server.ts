@@ -366,7 +366,9 @@ function listenError(e: unknown, host: string, port: number): unknown {
         ? `permission denied (EACCES): ports below 1024 need privileges; choose another --port`
         : code === 'EADDRNOTAVAIL'
           ? `${host} is not an address of this machine (EADDRNOTAVAIL); choose another --host`
-          : null;
+          : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+            ? `no address is known by the name ${host} (${code}); give --host an address of this machine (127.0.0.1 by default)`
+            : null;
   if (!why) return e;
   return Object.assign(new Error(`cannot listen on ${where}: ${why}`), { code });
 }

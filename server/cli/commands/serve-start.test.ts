@@ -145,6 +145,15 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
     assert.match(serve.stderr(), /EADDRINUSE/);
   });
 
+  it('a --host no address is known by: one clear error line naming it', async () => {
+    const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--host', 'no-such-host.invalid']);
+    assert.deepEqual(await within(serve.exited, 45_000), { code: 1, signal: null });
+    assert.match(
+      serve.stderr(),
+      /^mnemo: cannot listen on no-such-host\.invalid:0: no address is known by the name no-such-host\.invalid \((?:ENOTFOUND|EAI_AGAIN)\)/m,
+    );
+  });
+
   it('a port in use after the store opened: one clear error line, nothing left held or half-written', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
