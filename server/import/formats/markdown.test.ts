@@ -469,3 +469,36 @@ test('a daily note is dated by the day its name begins with, as a date alone in 
     t.remove();
   }
 });
+
+test('a note longer than a Record holds is imported in parts cut at paragraphs, none lost', async () => {
+  const paragraph = (i: number) => `Day ${i}: ${'walked by the river and wrote it down. '.repeat(60)}`.trim();
+  const body = Array.from({ length: 1100 }, (_, i) => paragraph(i)).join('\n\n');
+  assert.ok(body.length > 2_000_000);
+  const vault = writeTree({ 'Journal.md': `# Journal\n\n${body}\n\n#diary\n` });
+  try {
+    const { records, skips } = await collect(parseMarkdown(vault.root, {}));
+    assert.deepEqual(skips, []);
+    assert.equal(records.length, 3);
+    const texts = records.map((r) => (r.body.content as { text: string }).text);
+    for (const t of texts) {
+      assert.ok(t.length <= 1_000_000, `${t.length} characters`);
+      assert.match(t, /\n\nTags: #diary$/, 'each part keeps the footer');
+    }
+    // Cut between paragraphs: every day is whole in exactly one part.
+    for (const i of [0, 550, 1099])
+      assert.equal(texts.filter((t) => t.includes(paragraph(i))).length, 1, `day ${i}`);
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { title: string }).title),
+      ['Journal (part 1 of 3)', 'Journal (part 2 of 3)', 'Journal (part 3 of 3)'],
+    );
+    const ids = records.map((r) => r.body.source!.external_id);
+    assert.equal(new Set(ids).size, 3);
+    assert.ok(
+      ids[1]!.startsWith(ids[0]!) && ids[1]!.endsWith('#part-2'),
+      "the first part keeps the note's id",
+    );
+    assert.match(records[0]!.note ?? '', /imported in 3 parts/);
+  } finally {
+    vault.remove();
+  }
+});

@@ -247,6 +247,30 @@ function namedNoteDay(file: string, o: ParseOptions): { at: string; inKey: strin
 const readAheadNotes = 16;
 
 /** One note file as a Record, or a skip with the reason. `real`: its real path, when the walk knows it. */
+/** The most characters a Record's text holds (the contract's `content.text`). */
+const maxRecordChars = 1_000_000;
+
+/**
+ * A note's body cut into parts that each fit a Record with `room` characters left for its footer: at
+ * the last paragraph break before the limit, else the last line break, else the limit itself. A journal
+ * kept in one file passes a million characters; it was skipped whole.
+ */
+export function noteParts(body: string, room: number): string[] {
+  const max = Math.max(maxRecordChars / 2, maxRecordChars - room);
+  const parts: string[] = [];
+  let rest = body;
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    const paragraph = window.lastIndexOf('\n\n');
+    const line = window.lastIndexOf('\n');
+    const cut = paragraph > max / 2 ? paragraph : line > max / 2 ? line : max;
+    parts.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest) parts.push(rest);
+  return parts;
+}
+
 async function readNote(
   file: string,
   real: string | null,
@@ -254,7 +278,7 @@ async function readNote(
   identify: (realFile: string) => Promise<NoteIdentity>,
   fileTime: FileTime,
   o: ParseOptions,
-): Promise<ImportItem> {
+): Promise<ImportItem[]> {
   let id: NoteIdentity;
   let text: string;
   try {
@@ -262,11 +286,11 @@ async function readNote(
     // Line ends are one `\n`, as every other format's text is and as the footer below writes them.
     text = (await readText(file)).replace(/\r\n?/g, '\n');
   } catch (e) {
-    return skip(ref, `cannot be read: ${errorMessage(e)}`);
+    return [skip(ref, `cannot be read: ${errorMessage(e)}`)];
   }
   const fm = readFrontMatter(text);
   const body = fm.body.trim();
-  if (!body) return skip(ref, 'empty note');
+  if (!body) return [skip(ref, 'empty note')];
   // Code spans stay: a heading may name code ("# The `useEffect` hook").
   const heading = /^#[ \t]+(\S.*)$/m.exec(outsideFences(body))?.[1]?.trim();
   const title =
@@ -284,21 +308,31 @@ async function readNote(
   const written = writtenNoteTime(fm, o) ?? namedNoteDay(file, o);
   const fromFile = written ? null : ((await fileTime(file))?.toISOString() ?? null);
   const occurred = written?.at ?? fromFile;
-  return {
+  const tail = footer.length ? `\n\n${footer.join('\n')}` : '';
+  // Each part is a Record of its own, the first under the note's own id (so a note that grows past the
+  // limit keeps its first Record), and each with the footer, so its tags and links find every part.
+  const parts = noteParts(body, tail.length);
+  const problems = [
+    fm.problem ? `front matter not read (${fm.problem}); imported without it` : '',
+    parts.length > 1
+      ? `${body.length.toLocaleString('en')} characters, more than a Record holds: imported in ${parts.length} parts`
+      : '',
+  ].filter(Boolean);
+  return parts.map((part, i) => ({
     type: 'record',
-    ref,
+    ref: parts.length > 1 ? `${ref} (part ${i + 1} of ${parts.length})` : ref,
     body: {
       content: {
         kind: 'document',
-        title: title.slice(0, 2000),
-        text: footer.length ? `${body}\n\n${footer.join('\n')}` : body,
+        title: (parts.length > 1 ? `${title} (part ${i + 1} of ${parts.length})` : title).slice(0, 2000),
+        text: part + tail,
       },
-      source: { name: id.source, external_id: id.externalId },
+      source: { name: id.source, external_id: i === 0 ? id.externalId : `${id.externalId}#part-${i + 1}` },
       ...(occurred ? { occurred_at: occurred } : {}),
     },
     ...(fromFile ? { occurredAtInKey: null } : written?.inKey ? { occurredAtInKey: written.inKey } : {}),
-    ...(fm.problem ? { note: `front matter not read (${fm.problem}); imported without it` } : {}),
-  };
+    ...(problems.length > 0 && i === 0 ? { note: problems.join('; ') } : {}),
+  }));
 }
 
 async function reader(o: ParseOptions) {
@@ -322,13 +356,14 @@ async function reader(o: ParseOptions) {
 export async function* parseMarkdown(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const read = await reader(o);
   if (!(await stat(path)).isDirectory()) {
-    yield await read(path, basename(path));
+    yield* await read(path, basename(path));
     return;
   }
-  yield* readAhead(walkFolder(path), readAheadNotes, async (e) => {
-    if (e.type === 'skip') return skip(e.rel, e.reason);
+  const notes = readAhead(walkFolder(path), readAheadNotes, async (e) => {
+    if (e.type === 'skip') return [skip(e.rel, e.reason)];
     return e.type === 'file' && isNoteFile(e.rel) ? read(e.path, e.rel, e.real) : null;
   });
+  for await (const items of notes) yield* items;
 }
 
 /** The given note files, each named by its path under ROOT (a folder that also holds other files). */
@@ -338,5 +373,8 @@ export async function* parseNoteFiles(
   o: ParseOptions,
 ): AsyncGenerator<ImportItem> {
   const read = await reader(o);
-  yield* readAhead(files, readAheadNotes, (file) => read(file, relative(root, file).split(sep).join('/')));
+  const notes = readAhead(files, readAheadNotes, (file) =>
+    read(file, relative(root, file).split(sep).join('/')),
+  );
+  for await (const items of notes) yield* items;
 }
