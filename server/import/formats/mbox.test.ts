@@ -792,3 +792,43 @@ test('mbox: the person\'s mail is theirs under "Last, First" or a bare address t
     t.remove();
   }
 });
+
+test("a mail forwarded as an attachment shows its date as its header says it, not in this machine's zone", async () => {
+  const raw = [
+    'From ana@example.com Tue Mar 12 10:00:00 2024',
+    'From: Ana Silva <ana@example.com>',
+    'To: Bruno Costa <bruno@example.com>',
+    'Subject: Fwd: Dentist appointment',
+    'Message-ID: <fwd-1@example.com>',
+    'Date: Tue, 12 Mar 2024 10:00:00 +0000',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b1"',
+    '',
+    '--b1',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'See below.',
+    '--b1',
+    'Content-Type: message/rfc822',
+    '',
+    'From: Clinica Sorriso <info@sorriso.example>',
+    'To: ana@example.com',
+    'Subject: Dentist appointment',
+    'Date: Fri, 08 Mar 2024 10:00:00 +0100',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Your appointment is on 20 March at 15:30.',
+    '--b1--',
+    '',
+    '',
+  ].join('\n');
+  const t = writeTree({ 'Fwd.mbox': raw });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Fwd.mbox'), {}));
+    const text = (records[0]!.body.content as { text: string }).text;
+    assert.match(text, /\nDate: +2024-03-08T09:00:00\.000Z\n/);
+    assert.match(text, /Your appointment is on 20 March at 15:30\./);
+  } finally {
+    t.remove();
+  }
+});

@@ -261,6 +261,44 @@ async function threadSubjects(
   return messages === 0 ? null : { subjects, selfAddresses };
 }
 
+/**
+ * The Date row of the block postal-mime writes into a mail's text for a mail attached to it (a line of
+ * dashes, "From:    …", "Date:    …"): written in this machine's zone and locale ("3/8/2024, 10:00:00"),
+ * so the same mailbox read on another machine gave another text (a replaced Record), and no offset said
+ * which hour it was.
+ */
+const attachedDateRow = /^(-{10,}\n(?:(?:From|Subject|To|Cc|Bcc): [^\n]*\n)*Date: +)\S[^\n]*$/gmu;
+
+/**
+ * The mail's text with each attached mail's Date row written as its Date header says it, as an RFC 3339
+ * time (postal-mime gives the header as ISO 8601 in UTC, or as written when it does not parse). The
+ * attached mails are read apart once more, in the order postal-mime writes them; a row whose mail is
+ * not found stays as it was.
+ */
+async function withAttachedDates(raw: Buffer, email: Email): Promise<Email> {
+  if (!email.text || !/^-{10,}\n(?:(?:From|Subject|To|Cc|Bcc): [^\n]*\n)*Date: /mu.test(email.text))
+    return email;
+  const apart = await PostalMime.parse(mailForPostalMime(raw), {
+    forceRfc822Attachments: true,
+    attachmentEncoding: 'arraybuffer',
+  });
+  const dates: (string | undefined)[] = [];
+  for (const a of apart.attachments) {
+    if (a.mimeType !== 'message/rfc822') continue;
+    try {
+      dates.push((await PostalMime.parse(a.content as ArrayBuffer)).date);
+    } catch {
+      dates.push(undefined);
+    }
+  }
+  let k = 0;
+  const text = email.text.replace(attachedDateRow, (row, head: string) => {
+    const date = dates[k++];
+    return date ? `${head}${date}` : row;
+  });
+  return { ...email, text };
+}
+
 /** A mail's bytes parsed, or why they cannot be. */
 async function parsedMail(raw: Buffer): Promise<Email | { unreadable: string }> {
   try {
@@ -272,7 +310,7 @@ async function parsedMail(raw: Buffer): Promise<Email | { unreadable: string }> 
       email = await PostalMime.parse(mailForPostalMime(raw, { decodeToCheck: true }), {
         attachmentEncoding: 'arraybuffer',
       });
-    return c1Repaired(email);
+    return c1Repaired(await withAttachedDates(raw, email));
   } catch (e) {
     return { unreadable: errorMessage(e) };
   }
