@@ -98,6 +98,9 @@ async function asMnemoError(res: Response): Promise<MnemoError> {
       return new MnemoError('unsupported_media_type', `Content-Type: ${said || 'must be application/json'}`);
     case 400:
     case 413:
+      // The protocol version is a header's, not the body's: the message names the header.
+      if (/protocol version/iu.test(said))
+        return new MnemoError('invalid_request_body', `MCP-Protocol-Version: ${said}`);
       return new MnemoError('invalid_request_body', `body: ${said || 'not a JSON-RPC message'}`);
     default:
       return new MnemoError(

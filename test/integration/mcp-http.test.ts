@@ -290,6 +290,14 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     assert.match(String(bad.message), /^body: .*JSON/);
     const notRpc = await send('POST', { ...jsonAccept, 'content-type': 'application/json' }, '{}');
     assert.equal(notRpc.code, 'invalid_request_body');
+    // A protocol version the transport does not take is the header's fault, and said so.
+    const version = await send(
+      'POST',
+      { ...jsonAccept, 'content-type': 'application/json', 'mcp-protocol-version': '1999-01-01' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    );
+    assert.equal(version.status, 400);
+    assert.match(String(version.message), /^MCP-Protocol-Version: .*protocol version/i);
     const huge = await send(
       'POST',
       { ...jsonAccept, 'content-type': 'application/json' },
