@@ -587,6 +587,19 @@ const byName = new Map(tools.map((t) => [t.name, t]));
 export const toolArguments = (name: unknown): z.ZodType | undefined =>
   typeof name === 'string' ? byName.get(name)?.schema : undefined;
 
+/** The /v1 operation each tool calls, whose scope a key needs for it. */
+const toolOperation: Readonly<Record<string, string>> = {
+  remember: 'rememberRecord',
+  remember_conversation: 'rememberRecord',
+  get_context: 'createContext',
+  list_memories: 'listMemories',
+  get_memory: 'getMemory',
+  get_record: 'getRecord',
+  list_records: 'listRecords',
+  get_profile: 'getProfile',
+  forget_record: 'forgetRecord',
+};
+
 /**
  * An MCP server over one Brain. `call` names each call in its errors; its `onFault` gets each failure
  * that is not one of Mnemo's errors (a bug, a store's own exception), to be logged; the caller is told
@@ -603,7 +616,9 @@ export function createMcpServer(port: MemoryPort, call: ToolCallContext = standa
         'worth recalling later, or remember_conversation for a whole conversation. Memories are inferences from Records; a miss is not a denial.',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((t) => t.definition) }));
+  // A key that may not write is not offered the tools that write: a model would call them, to be refused.
+  const listed = tools.filter((t) => port.may?.(toolOperation[t.name]!) ?? true);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.map((t) => t.definition) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
     // A tool error, as McpServer answered one, but in the form of every other failure.

@@ -33,6 +33,12 @@ import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
  */
 export interface MemoryPort {
   readonly brainId: string;
+  /**
+   * Whether the key may call a /v1 operation, where the port knows its scopes (in process): the tools it
+   * may not use are then left out of the list. Absent (the stdio bridge, which holds only the key) every
+   * tool is listed and the server refuses what the key may not do.
+   */
+  may?(operationId: string): boolean;
   remember(
     body: RecordCreate,
     idempotencyKey?: string,
@@ -94,6 +100,14 @@ export function enginePort(engine: Engine, principal: Principal & { brain: strin
   const missing = nameTheKeysBrain(brainId);
   return {
     brainId,
+    may(operationId) {
+      try {
+        scoped.authorize(operationId);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async remember(body, idempotencyKey) {
       // The scope first, as over HTTP: a key that may not write learns nothing about its Record.
       scoped.authorize('rememberRecord');

@@ -108,6 +108,24 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     await client.close();
   });
 
+  test('a key that may only read is offered only the tools that read', async () => {
+    const key = (
+      await registry.create({
+        env: 'test',
+        project: 'acme',
+        brain: 'notes',
+        scopes: ['records:read', 'memories:read', 'context:read'],
+      })
+    ).key;
+    const client = await connect(key);
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      mcpToolNames.filter((n) => !['remember', 'remember_conversation', 'forget_record'].includes(n)).sort(),
+    );
+    await client.close();
+  });
+
   test('remember then recall through the tools, reading its own write', async () => {
     const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const client = await connect(key);
