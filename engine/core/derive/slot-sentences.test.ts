@@ -314,6 +314,9 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     "I've worked at Google",
     'I moved to Meta in March',
     'I relocated to Accenture',
+    // A start at a school is a student's.
+    'I started at NYU this fall',
+    'I started at Harvard last week and the dorms are tiny',
     // Held back from after the clause too: an ending, a doubt, a report.
     "I moved to Berlin, but I don't live there anymore",
     'I live in Paris, I think',

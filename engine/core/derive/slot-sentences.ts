@@ -335,6 +335,8 @@ function readClause(
   const moved = m.groups!['moved'] !== undefined;
   const from = m.groups!['from'];
   if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved, from)) return null;
+  // "I started at NYU this fall": a start at a school is a student's, not a job.
+  if (predicate === 'works at' && /[Ss]tarted\s+(?:at|for)\s/u.test(m[0]) && schoolNamed(value)) return null;
   // "I've lived in Berlin for 10 years", "… since 2015": until now; "I've lived in Paris": history.
   const perfectFor =
     m.groups!['perfect'] !== undefined &&
@@ -932,6 +934,16 @@ const schoolsByName = new Set(
   `harvard stanford yale princeton oxford cambridge caltech berkeley cornell columbia duke brown penn
    georgetown sorbonne imperial`.split(/\s+/u),
 );
+/** Whether a name says it is a school: a school's word, one known by its bare name, or "NYU", "UCLA". */
+function schoolNamed(name: string): boolean {
+  const bare = name.replace(/^[Tt]he\s+/u, '');
+  return (
+    schoolWords.test(bare) ||
+    schoolsByName.has(bare.toLowerCase()) ||
+    (/^\p{Lu}{2,6}$/u.test(bare) && bare.includes('U'))
+  );
+}
+
 /** The school a sentence opening with `lead` names, or null where it names none. */
 function schoolAfter(lead: RegExp, s: string): string | null {
   const m = lead.exec(s);
