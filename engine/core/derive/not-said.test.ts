@@ -182,6 +182,9 @@ test("a mail's answered or forwarded mail under its header block, a phone's line
   // Under "Thanks," a sentence of the mail's own is said: only a signature's short lines are not.
   const said = `${head}Thanks,\nI will call you tomorrow about the contract.\nAna`;
   assert.deepEqual(unsaid(said).slice(1), []);
+  // Nor are more lines under it than a signature has, however short.
+  const list = `${head}Cheers,\n${['Milk', 'Eggs', 'Bread', 'Oats', 'Rice', 'Tea', 'Jam'].join('\n')}`;
+  assert.deepEqual(unsaid(list).slice(1), []);
   // Not in a chat: a "From:" line there is a message's own words, and so is "Sent from my iPhone".
   assert.deepEqual(unsaid('From: Lisbon, finally home\nSent: the parcel, yesterday\nSubject: moving'), []);
   assert.deepEqual(unsaid('Sent from my iPhone'), []);

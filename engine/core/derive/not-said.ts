@@ -154,7 +154,9 @@ export function notSaid(text: string): Range[] {
       let j = i + 1;
       while (j < lines.length && lines[j]!.text !== '' && j - i <= signatureLines) j += 1;
       const last = j - 1;
-      if (last > i && j - i - 1 <= signatureLines && lines.slice(i + 1, j).every(signatureLike)) {
+      // The block ends at a blank line or the text's end: a longer run of lines is the mail's own.
+      const ended = j >= lines.length || lines[j]!.text === '';
+      if (last > i && ended && lines.slice(i + 1, j).every(signatureLike)) {
         add(lines[i + 1]!, lines[last]!);
         i = last;
       }
