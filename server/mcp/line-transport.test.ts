@@ -33,7 +33,7 @@ test('garbage and over-long lines are dropped and answered with JSON-RPC errors,
   let closed = false;
   t.onclose = () => (closed = true);
   await t.start();
-  input.write('not json\n{"jsonrpc":"1.0","id":2}\n[{"jsonrpc":"2.0","id":4,"method":"ping"}]\n');
+  input.write('not json\n{"jsonrpc":"1.0","id":2}\n[{"jsonrpc":"2.0","id":4,"method":"ping"},{"id":5}]\n');
   input.write('x'.repeat(50));
   input.write('y'.repeat(50)); // over the limit without a newline yet
   input.write('z'.repeat(500) + '\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
@@ -51,11 +51,12 @@ test('garbage and over-long lines are dropped and answered with JSON-RPC errors,
     [
       [null, -32700],
       [2, -32600],
-      [null, -32600],
+      [4, -32600],
+      [5, -32600],
       [null, -32700],
     ],
   );
-  assert.match(errors[2]!.error.message, /batches/);
+  assert.match(errors[2]!.error.message, /batches are not supported; send each message on a line of its own/);
   await t.send({ jsonrpc: '2.0', id: 3, result: {} });
   input.end();
   await tick();

@@ -155,13 +155,23 @@ export class LineTransport implements Transport {
       this.log('mcp: ignored an input line that is not JSON');
       return this.refuse(null, -32700, 'Parse error: the line is not JSON');
     }
+    // A batch (which MCP no longer has): each request in it told, by its id, so no client waits on one.
+    if (Array.isArray(json)) {
+      this.log('mcp: refused a JSON-RPC batch');
+      const ids = json
+        .map((m) => (m as { id?: unknown } | null)?.id)
+        .filter((id): id is string | number => typeof id === 'string' || typeof id === 'number');
+      const why = 'Invalid Request: batches are not supported; send each message on a line of its own';
+      if (ids.length === 0) return this.refuse(null, -32600, why);
+      for (const id of ids) this.refuse(id, -32600, why);
+      return;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(json);
     if (!parsed.success) {
       this.log('mcp: ignored an input line that is not a JSON-RPC message');
       const id = (json as { id?: unknown } | null)?.id;
       const known = typeof id === 'string' || typeof id === 'number' ? id : null;
-      const why = Array.isArray(json) ? 'batches are not supported' : 'not a JSON-RPC 2.0 request';
-      return this.refuse(known, -32600, `Invalid Request: ${why}`);
+      return this.refuse(known, -32600, 'Invalid Request: not a JSON-RPC 2.0 request');
     }
     const message = parsed.data;
     if (isJSONRPCRequest(message)) this.pending.add(message.id);
