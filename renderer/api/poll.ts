@@ -3,8 +3,9 @@ const longestMs = 30_000;
 
 /** What a poll reads of its query's state (TanStack Query's names). */
 interface PollState {
-  /** Every failed read so far, never reset. */
+  /** Every failed read of the query so far. */
   errorUpdateCount: number;
+  /** When the last read failed, and when the last one succeeded (0: none yet). */
   errorUpdatedAt: number;
   dataUpdatedAt: number;
 }
@@ -12,18 +13,18 @@ interface PollState {
 /**
  * A poll's interval that backs off while its reads fail (the server stopped, the network gone): every
  * open screen read again every 2 s, each failure a console error, for as long as the tab stayed open.
- * Doubles with each failure in a row, up to `longestMs`, and is `ms` again once a read succeeds. The
- * failures in a row are those counted since the last success, kept per query.
+ * While reads fail it waits as long as they have been failing since the last success (2, 4, 8, … s: it
+ * doubles), up to `longestMs`, and is `ms` again once a read succeeds. A query that never succeeded
+ * doubles by its count of failures, all of them in a row. Read from the query's state alone, so any
+ * copy of the options computes the same wait.
  */
 export function backingOff(ms: number): (q: { state: PollState }) => number {
-  const errorsAtSuccess = new WeakMap<object, number>();
-  return (q) => {
-    const { errorUpdateCount, errorUpdatedAt, dataUpdatedAt } = q.state;
-    if (dataUpdatedAt >= errorUpdatedAt) {
-      errorsAtSuccess.set(q, errorUpdateCount);
-      return ms;
-    }
-    const inARow = errorUpdateCount - (errorsAtSuccess.get(q) ?? 0);
-    return Math.min(longestMs, ms * 2 ** Math.min(inARow, 8));
+  return ({ state }) => {
+    if (state.dataUpdatedAt >= state.errorUpdatedAt) return ms;
+    const failing =
+      state.dataUpdatedAt === 0
+        ? ms * 2 ** Math.min(state.errorUpdateCount, 8)
+        : state.errorUpdatedAt - state.dataUpdatedAt;
+    return Math.min(longestMs, Math.max(ms, failing));
   };
 }

@@ -229,6 +229,8 @@ export const traceOptions = (client: MnemoClient, brainId: string, traceId: stri
     refetchInterval: (q) => (q.state.data?.status === 'processing' ? 2000 : false),
   });
 
+const watermarkPace = backingOff(2000);
+
 /**
  * The Brain's watermark, polled: it moves on every change, so a list refetches only when something
  * changed rather than every page of it every few seconds. Read from the profile (one cheap indexed
@@ -239,7 +241,7 @@ export const watermarkOptions = (client: MnemoClient, brainId: string) =>
     queryKey: keys.watermark(brainId),
     queryFn: async ({ signal }) => (await client.getProfile(brainId, { limit: 1 }, { signal })).watermark,
     // A Brain that is gone has nothing more to follow.
-    refetchInterval: (q) => (brainIsGone(q.state.error) ? false : backingOff(2000)(q)),
+    refetchInterval: (q) => (brainIsGone(q.state.error) ? false : watermarkPace(q)),
   });
 
 /** The profile's lines, a page at a time (its self and watermark are on every page). */

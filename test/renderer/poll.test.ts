@@ -5,20 +5,31 @@ import { backingOff } from '../../renderer/api/poll.ts';
 
 test('a poll backs off while its reads fail and is back to its pace after one succeeds', () => {
   const every = backingOff(2000);
-  const q = { state: { errorUpdateCount: 0, errorUpdatedAt: 0, dataUpdatedAt: 1 } };
-  assert.equal(every(q), 2000);
+  let state = { errorUpdateCount: 0, errorUpdatedAt: 0, dataUpdatedAt: 1000 };
+  assert.equal(every({ state }), 2000);
+  // Each read fails when the wait before it has passed: the wait doubles, up to 30 s.
   const seen: number[] = [];
+  let at = 1000 + 2000;
   for (let i = 1; i <= 6; i++) {
-    q.state = { ...q.state, errorUpdateCount: i, errorUpdatedAt: 1 + i };
-    seen.push(every(q));
+    state = { ...state, errorUpdateCount: i, errorUpdatedAt: at };
+    const wait = every({ state });
+    seen.push(wait);
+    at += wait;
   }
-  assert.deepEqual(seen, [4000, 8000, 16000, 30000, 30000, 30000]);
-  q.state = { ...q.state, dataUpdatedAt: 100 };
-  assert.equal(every(q), 2000);
+  assert.deepEqual(seen, [2000, 4000, 8000, 16000, 30000, 30000]);
+  state = { ...state, dataUpdatedAt: at };
+  assert.equal(every({ state }), 2000);
   // Failing again after that success starts from the pace, not from where the last run of failures ended.
-  q.state = { ...q.state, errorUpdateCount: 7, errorUpdatedAt: 101 };
-  assert.equal(every(q), 4000);
-  // Each query counts its own failures.
-  const other = { state: { errorUpdateCount: 1, errorUpdatedAt: 5, dataUpdatedAt: 0 } };
-  assert.equal(every(other), 4000);
+  state = { ...state, errorUpdateCount: 7, errorUpdatedAt: at + 2000 };
+  assert.equal(every({ state }), 2000);
+  // Computed from the state alone: another copy of the poll (options made again on a render) agrees.
+  assert.equal(backingOff(2000)({ state }), every({ state }));
+});
+
+test('a poll whose reads never succeeded doubles by its count of failures', () => {
+  const every = backingOff(2000);
+  const seen = [1, 2, 3, 4, 5].map((n) =>
+    every({ state: { errorUpdateCount: n, errorUpdatedAt: 1000 * n, dataUpdatedAt: 0 } }),
+  );
+  assert.deepEqual(seen, [4000, 8000, 16000, 30000, 30000]);
 });
