@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { withoutMarkup } from './note-markup.ts';
+import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 
 test("a note's links read as the words they show, emphasis and code without their marks", () => {
   const cases: Array<[string, string]> = [
@@ -15,4 +15,26 @@ test("a note's links read as the words they show, emphasis and code without thei
     ['[draft] not final', '[draft] not final'],
   ];
   for (const [text, read] of cases) assert.equal(withoutMarkup(text), read, text);
+});
+
+test("a note's fenced code is read around, closed only by its own fence; inline backticks open none", () => {
+  const text = [
+    'Before.',
+    '````md',
+    '```',
+    'inside',
+    '````',
+    '```npm ci``` runs first.',
+    '> ~~~',
+    '> quoted code',
+    '> ~~~',
+    'After.',
+  ].join('\n');
+  assert.deepEqual(
+    withoutNonProse(text)
+      .split('\n')
+      .map((l) => l.trim()),
+    ['Before.', '', '', '', '', '```npm ci``` runs first.', '', '', '', 'After.'],
+  );
+  assert.equal(withoutNonProse(text).length, text.length, 'every other character stays where it was');
 });

@@ -1,3 +1,5 @@
+import { fencedLines } from '../shared/fenced-lines.ts';
+
 /**
  * A note's sentence as a Memory reads it: a wiki link as the words it shows ("[[Ana Costa|Ana]]" as
  * "Ana", "[[Packing list]]" as "Packing list"), a Markdown link as its text, and emphasis and inline
@@ -17,8 +19,6 @@ export function withoutMarkup(s: string): string {
 const tableRow = /^\s*\|.*\|\s*$/u;
 /** A line of tags alone: "#todo #health/knee". */
 const tagsAlone = /^\s*#[\p{L}\p{N}_/-]+(?:\s+#[\p{L}\p{N}_/-]+)*\s*$/u;
-/** A code fence's line: three backticks or tildes, then maybe the code's language. */
-const fence = /^\s*(`{3,}|~{3,})/u;
 
 /**
  * A note's text with the lines that say nothing in words blanked (each character a space, so every
@@ -28,19 +28,10 @@ const fence = /^\s*(`{3,}|~{3,})/u;
  */
 export function withoutNonProse(text: string): string {
   const lines = text.split('\n');
-  let open: string | null = null;
+  const fenced = fencedLines(lines);
   return lines
-    .map((line) => {
-      const f = fence.exec(line);
-      if (open !== null) {
-        if (f && f[1]!.startsWith(open[0]!) && f[1]!.length >= open.length) open = null;
-        return ' '.repeat(line.length);
-      }
-      if (f) {
-        open = f[1]!;
-        return ' '.repeat(line.length);
-      }
-      return tableRow.test(line) || tagsAlone.test(line) ? ' '.repeat(line.length) : line;
-    })
+    .map((line, i) =>
+      fenced[i] || tableRow.test(line) || tagsAlone.test(line) ? ' '.repeat(line.length) : line,
+    )
     .join('\n');
 }

@@ -1,7 +1,7 @@
 import matter from 'gray-matter';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
-import { errorMessage } from '../../../engine/index.ts';
+import { errorMessage, fencedLines } from '../../../engine/index.ts';
 import { readText } from '../decode-text.ts';
 import { fileTimeOf, skip, type FileTime, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { readAhead } from '../read-ahead.ts';
@@ -23,23 +23,11 @@ function asStringList(v: unknown): string[] {
   return [];
 }
 
-/**
- * The body without its fenced code blocks (``` or ~~~, three or more, closed by the same fence or
- * running to the end), also inside a quotation or a list. A shell comment in a block is no heading
- * ("# install deps"), a colour in one no tag. A backtick run with a backtick after it on its line
- * (```npm ci``` inline) opens no block.
- */
+/** The body without its fenced code blocks (fencedLines): a shell comment in one is no heading, a colour no tag. */
 function outsideFences(body: string): string {
-  const kept: string[] = [];
-  let fence: string | null = null;
-  for (const line of body.split('\n')) {
-    const open = /^[\s>]*(?:(`{3,})[^`]*$|(~{3,}))/.exec(line);
-    if (fence === null && open) fence = open[1] ?? open[2]!;
-    else if (fence !== null && new RegExp(`^[\\s>]*${fence[0]}{${fence.length},}\\s*$`).test(line))
-      fence = null;
-    else if (fence === null) kept.push(line);
-  }
-  return kept.join('\n');
+  const lines = body.split('\n');
+  const fenced = fencedLines(lines);
+  return lines.filter((_, i) => !fenced[i]).join('\n');
 }
 
 /** `#tag` and `#nested/tag` outside code; headings (`# Title`) are not tags. */
