@@ -388,6 +388,8 @@ test('a name ends before the next clause, a chat word, or a verb after it', () =
     ["I work at Google but I don't really like it", 'works at', 'Google'],
     ['I live in Toronto, if that matters', 'lives in', 'Toronto'],
     ["I live in Boston and don't have a car", 'lives in', 'Boston'],
+    // A desk for the day is no job, and leaves the job said before it as it was.
+    ["I work at Google and I'm working at Starbucks today", 'works at', 'Google'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(

@@ -74,7 +74,7 @@ const newJob = String.raw`(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)
  * with how long (readClause), it lasts until now; without, it is history ("I've lived in Paris").
  */
 const perfect = (participle: string) =>
-  String.raw`(?<=(?:['’]?ve|\shave)\s+(?:(?:just|recently|finally|now|currently|still|actually|also)\s+){0,2})(?<perfect>${participle})`;
+  String.raw`(?<=(?:['’]?ve|\shave)\s+${adverb})(?<perfect>${participle})`;
 
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
@@ -185,6 +185,8 @@ const askedUnmarked = (s: string): boolean =>
  */
 const notLasting =
   /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b|\bago\b/iu;
+/** A time since which something holds, by its year: history for an ending, until now for a home. */
+const sinceYear = /\bsince\s+(?:19|20)\d\d\b/iu;
 /**
  * A clause with a subject of its own: "..., I worked at Sonae in 2019", "... and I've been here since
  * May". Its time is its own, not the value's before it.
@@ -300,7 +302,7 @@ function endedClause(sentence: string): SlotSentence | null {
     if (notNow.test(rest) || askedUnmarked(sentence)) continue;
     // An ending dated "since 2019" is history too: when it ended is not now.
     const told = sentence.slice(valueEnd);
-    if (notLasting.test(told) || /\bsince\s+(?:19|20)\d\d\b/iu.test(told) || notName(value)) continue;
+    if (notLasting.test(told) || sinceYear.test(told) || notName(value)) continue;
     if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, false, undefined)) continue;
     return { predicate, value, clause: [m.index, end] };
   }
@@ -311,7 +313,7 @@ function endedClause(sentence: string): SlotSentence | null {
  * `ongoing`: said as lasting until now ("I've been living in Porto for two years"), which no stay or
  * date after it makes history.
  */
-type Found = SlotSentence & { valueEnd: number; ongoing: boolean; forNow: boolean };
+type Found = SlotSentence & { valueEnd: number; ongoing: boolean };
 
 /**
  * Where one is working for now, not employed: "I'm working at Starbucks today", "working at Costa this
@@ -343,8 +345,8 @@ function readClause(
     (/^(?:\s*,)?\s+since\s/iu.test(sentence.slice(end)) || notLasting.test(ownWords(sentence.slice(end))));
   if (m.groups!['perfect'] !== undefined && !perfectFor) return null;
   const ongoing = m.groups!['been'] !== undefined || perfectFor;
-  const forNow = /(?<![\p{L}\p{N}])working\s/u.test(m[0]) && !ongoing && forNowAt.test(sentence.slice(end));
-  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing, forNow };
+  if (/(?<![\p{L}\p{N}])working\s/u.test(m[0]) && !ongoing && forNowAt.test(sentence.slice(end))) return null;
+  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing };
 }
 
 /**
@@ -608,7 +610,7 @@ export function slotSentences(said: string): SlotReading {
     .filter((c) => {
       const next = Math.min(...clauses.map((o) => o.clause[0]).filter((at) => at > c.clause[0]));
       const after = sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined);
-      if (c.forNow || heldBack(sentence, c.valueEnd)) return false;
+      if (heldBack(sentence, c.valueEnd)) return false;
       return c.ongoing || !notLasting.test(ownWords(after));
     })
     .map(({ predicate, value, clause }) => ({ predicate, value, clause }));
@@ -837,14 +839,18 @@ const dietEnded = new RegExp(
   'iu',
 );
 const dietNames: Readonly<Record<string, string>> = { pescetarian: 'pescatarian' };
-/** The diet a match names: its one capture that took part (an ending's alternatives each hold one). */
-const dietOf = (m: RegExpExecArray): string => {
-  const said = m
+/**
+ * What a match names: its one capture that took part (an ending's alternatives each hold one), in lower
+ * case and single-spaced ("in a relationship").
+ */
+const captured = (m: RegExpExecArray): string =>
+  m
     .slice(1)
     .find((x) => x !== undefined)!
-    .toLowerCase();
-  return dietNames[said] ?? said;
-};
+    .toLowerCase()
+    .replace(/\s+/gu, ' ');
+/** The diet a match names, one spelling for each ("pescetarian" as "pescatarian"). */
+const dietOf = (m: RegExpExecArray): string => dietNames[captured(m)] ?? captured(m);
 
 /**
  * Where one stands in love, said of oneself: "I'm single again", "I got engaged!", "We got married
@@ -876,7 +882,7 @@ function stateSaid(s: string): AttributeSentence | null {
   if (diet) return { predicate: 'diet', value: dietOf(diet) };
   const status = statusSentence.exec(s);
   if (!status) return null;
-  const value = status[1]!.toLowerCase().replace(/\s+/gu, ' ');
+  const value = captured(status);
   const partner = status.groups!['partner'];
   // "I'm married with two kids": the status, and the sentence as its Memory.
   const more = status.groups!['family'] !== undefined;
@@ -1017,9 +1023,8 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   // Each pattern below spans the sentence from its "I" or "we" to its end: a question has no room in it.
   const ended = dietEnded.exec(s);
   if (ended) return { predicate: 'diet', value: dietOf(ended), ends: true };
-  const apart = statusEnded.exec(s);
-  if (apart)
-    return { predicate: 'relationship status', value: dietOf(apart).replace(/\s+/gu, ' '), ends: true };
+  const over = statusEnded.exec(s);
+  if (over) return { predicate: 'relationship status', value: captured(over), ends: true };
   const led = consequence.exec(s);
   if (led && !isQuestion(s)) {
     const head = s.slice(0, led.index);
