@@ -529,6 +529,7 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     ['Lost my job at Google yesterday', 'works at', 'Google'],
     ['Got laid off from Meta yesterday', 'works at', 'Meta'],
     ['Today was my last day at Google', 'works at', 'Google'],
+    ['Retired from Acme last year.', 'works at', 'Acme'],
     ['I retired from Acme last year.', 'works at', 'Acme'],
   ];
   for (const [s, predicate, value] of cases) {
@@ -558,6 +559,8 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     'She said "I no longer live in Rome".',
     // A last day still to come.
     'Tomorrow is my last day at Google',
+    // Another's subject before it: only the sentence's opening may leave its "I" out.
+    'Tom lost my job at Acme',
     // A plain negation is no end: nothing says it held.
     "I don't live in Lisbon.",
     "I don't work at Acme, I work at Globex's office.",

@@ -246,15 +246,12 @@ const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
 /**
  * A job the speaker says they left, with no negation: "I quit my job at Acme", "I left my position as a
  * nurse at Santa Maria", "I stopped working for Globex", "I was laid off from Initech", "I resigned (or
- * retired) from Acme". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
+ * retired) from Acme", and as a chat opens a sentence without its "I", "Lost my job at Google", "Got laid
+ * off from Meta". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
  */
-const leftJob = String.raw`I(?:['’]ve|\s+have)?\s+(?:(?:just|finally|recently|also)\s+){0,2}(?:(?:quit|left|lost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
-/**
- * A job left, as a chat says it with its "I" left out ("Lost my job at Google yesterday", "Got laid off
- * from Meta"), or by its last day, once that day has come ("Today was my last day at Google").
- */
-const leftJobElided = String.raw`^(?:(?:[Jj]ust|[Ff]inally|[Rr]ecently)\s+)?(?:(?:[Qq]uit|[Ll]eft|[Ll]ost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:[Gg]ot|[Ww]as)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
-const lastDay = String.raw`(?:^|(?<=[\s,;:(]))(?:[Tt]oday\s+(?:was|is)|[Yy]esterday\s+was|(?:[Ii]t|[Tt]hat)\s+was)\s+my\s+last\s+day\s+(?:at|with)\s+${name}`;
+const leftJob = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^)${adverb}(?:(?:quit|left|lost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
+/** A job left by its last day, once that day has come: "Today was my last day at Google". */
+const lastDay = String.raw`(?:^|(?<=[\s,;:(]))(?:today\s+(?:was|is)|yesterday\s+was|(?:it|that)\s+was)\s+my\s+last\s+day\s+(?:at|with)\s+${name}`;
 /** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
 const noLonger = String.raw`I(?:\s+am|['’]m)?\s+no\s+longer\s+`;
 /** "I don't …", "I'm not …": ended only with "anymore", "any more" or "any longer" after the value. */
@@ -276,11 +273,7 @@ const endedPatterns = [
     needsAnymore: false,
     re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))(?:${leftJob})`, 'u'),
   },
-  ...[leftJobElided, lastDay].map((said) => ({
-    predicate: 'works at' as const,
-    needsAnymore: false,
-    re: new RegExp(said, 'u'),
-  })),
+  { predicate: 'works at' as const, needsAnymore: false, re: new RegExp(lastDay, 'u') },
 ];
 
 /**
@@ -290,7 +283,13 @@ const endedPatterns = [
  * Acme …", "Mum thinks I don't live in Lisbon anymore", "Do I no longer work at Acme?"), and no stay or
  * date after it.
  */
-function endedClause(sentence: string): SlotSentence | null {
+function endedClause(said: string): SlotSentence | null {
+  // A chat leaves the "I" out of a job it left ("Lost my job at Google yesterday", "Got laid off from
+  // Meta"): its first word is read in lower case, as the patterns spell it ("I" aside), in place.
+  const sentence = said.replace(
+    /^([^\p{L}]*)(?!I(?:m|ve)?(?![\p{L}\p{N}]))(\p{Lu})/u,
+    (_, lead: string, c: string) => lead + c.toLowerCase(),
+  );
   for (const { predicate, needsAnymore, re } of endedPatterns) {
     const m = re.exec(sentence);
     if (!m) continue;
