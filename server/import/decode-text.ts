@@ -143,11 +143,16 @@ export function looksBinary(buf: Uint8Array): boolean {
   return controls * 3 > head.length || (controls * 20 > head.length && !isUtf8(buf));
 }
 
-export async function readText(path: string, max = maxWholeFileBytes): Promise<string> {
+/** The bytes of a text file read whole (readWhole), refused when they are binary data (looksBinary). */
+async function readTextBytes(path: string, max: number): Promise<Buffer> {
   const buf = await readWhole(path, max);
   if (looksBinary(buf))
     throw new Error('it holds binary data, not text (an image or an archive saved under this name?)');
-  return decodeText(buf);
+  return buf;
+}
+
+export async function readText(path: string, max = maxWholeFileBytes): Promise<string> {
+  return decodeText(await readTextBytes(path, max));
 }
 
 /**
@@ -160,9 +165,7 @@ export async function readText(path: string, max = maxWholeFileBytes): Promise<s
  * such files.)
  */
 export async function readFoldedText(path: string, max = maxWholeFileBytes): Promise<string> {
-  const buf = await readWhole(path, max);
-  if (looksBinary(buf))
-    throw new Error('it holds binary data, not text (an image or an archive saved under this name?)');
+  const buf = await readTextBytes(path, max);
   if (isUtf8(buf)) return decodeText(buf);
   const unfolded = unfoldBytes(buf);
   return decodeText(unfolded.length < buf.length && isUtf8(unfolded) ? unfolded : buf);
