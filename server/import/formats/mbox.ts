@@ -276,8 +276,8 @@ const attachedDateRow = /^(-{10,}\n(?:(?:From|Subject|To|Cc|Bcc): [^\n]*\n)*Date
  * not found stays as it was.
  */
 async function withAttachedDates(raw: Buffer, email: Email): Promise<Email> {
-  if (!email.text || !/^-{10,}\n(?:(?:From|Subject|To|Cc|Bcc): [^\n]*\n)*Date: /mu.test(email.text))
-    return email;
+  // search, not test: it ignores the pattern's `g` and leaves its lastIndex as it was.
+  if (!email.text || email.text.search(attachedDateRow) === -1) return email;
   const apart = await PostalMime.parse(mailForPostalMime(raw), {
     forceRfc822Attachments: true,
     attachmentEncoding: 'arraybuffer',
