@@ -222,17 +222,11 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       const zone = server.engine.info.timeZone;
       log(
         `engine ${flags.engine}, deployment ${deployment}${
-          flags.engine === 'postgres'
-            ? flags.dataDir
+          flags.engine === 'local'
+            ? `, data dir ${dataDir}`
+            : flags.dataDir
               ? ' (--data-dir is not used by this engine)'
               : ''
-            : flags.engine === 'reference'
-              ? flags.dataDir
-                ? ' (--data-dir is not used by this engine: it keeps everything in memory)'
-                : ''
-              : dataDir
-                ? `, data dir ${dataDir}`
-                : ''
         }${zone ? `, time zone ${zone}` : ''}`,
       );
       const exposed = exposureWarning(flags.host);
