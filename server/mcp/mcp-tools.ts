@@ -131,6 +131,8 @@ const run = async (f: () => Promise<unknown>, call: ToolCallContext): Promise<Ca
 };
 
 interface ToolSpec<S extends z.ZodRawShape> {
+  /** The /v1 operation it calls, whose scope a key needs for it (a key without is not offered it). */
+  operation: string;
   title: string;
   description: string;
   /** The arguments: contract fields, so a message names the field as /v1 would. */
@@ -146,6 +148,7 @@ interface ToolSpec<S extends z.ZodRawShape> {
 
 interface McpTool {
   readonly name: string;
+  readonly operation: string;
   /** What its arguments must be. */
   readonly schema: z.ZodType;
   readonly definition: Tool;
@@ -167,6 +170,7 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
   let definition: Tool | null = null;
   return {
     name,
+    operation: spec.operation,
     schema,
     get definition() {
       definition ??= {
@@ -332,6 +336,7 @@ async function rememberConversation(port: MemoryPort, a: Conversation): Promise<
 /** The tools, their input schemas the contract's own fields. */
 const tools: McpTool[] = [
   defineTool('remember', {
+    operation: 'rememberRecord',
     title: 'Remember a Record',
     description:
       'Write a Record (raw input) into the memory. content is a plain string (stored as a document) or a typed ' +
@@ -361,6 +366,7 @@ const tools: McpTool[] = [
   }),
 
   defineTool('remember_conversation', {
+    operation: 'rememberRecord',
     title: 'Remember a conversation',
     description:
       'Write the messages of one conversation (a chat, a session with the user) as Records, in order, one ' +
@@ -407,6 +413,7 @@ const tools: McpTool[] = [
   }),
 
   defineTool('get_context', {
+    operation: 'createContext',
     title: 'Get Context for a task',
     description:
       'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
@@ -441,6 +448,7 @@ const tools: McpTool[] = [
   }),
 
   defineTool('list_memories', {
+    operation: 'listMemories',
     title: 'List or search Memories',
     description:
       'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
@@ -486,6 +494,7 @@ const tools: McpTool[] = [
   }),
 
   defineTool('get_memory', {
+    operation: 'getMemory',
     title: 'Get a Memory',
     description:
       'One Memory with its revisions (every version of its slot) and evidence (the cited Records).',
@@ -500,6 +509,7 @@ const tools: McpTool[] = [
   }),
 
   defineTool('get_record', {
+    operation: 'getRecord',
     title: 'Get a Record',
     description: 'One Record as it entered: content, source, occurred_at and the Memories derived from it.',
     input: {
@@ -513,6 +523,7 @@ const tools: McpTool[] = [
   }),
 
   defineTool('list_records', {
+    operation: 'listRecords',
     title: 'List recent Records',
     description:
       'The Records (raw input: messages, documents, events, facts, corrections) of this Brain, newest first by ' +
@@ -535,6 +546,7 @@ const tools: McpTool[] = [
   }),
 
   defineTool('get_profile', {
+    operation: 'getProfile',
     title: "Get the Brain's profile",
     description:
       "Who this Brain's person is, as the memory holds it: its self, and one line per current Memory about " +
@@ -553,6 +565,7 @@ const tools: McpTool[] = [
   }),
 
   defineTool('forget_record', {
+    operation: 'forgetRecord',
     title: 'Forget a Record an agent remembered',
     description:
       'Erase a Record that an agent wrote with remember (source "mcp"), and every Memory that rests on it ' +
@@ -587,19 +600,6 @@ const byName = new Map(tools.map((t) => [t.name, t]));
 export const toolArguments = (name: unknown): z.ZodType | undefined =>
   typeof name === 'string' ? byName.get(name)?.schema : undefined;
 
-/** The /v1 operation each tool calls, whose scope a key needs for it. */
-const toolOperation: Readonly<Record<string, string>> = {
-  remember: 'rememberRecord',
-  remember_conversation: 'rememberRecord',
-  get_context: 'createContext',
-  list_memories: 'listMemories',
-  get_memory: 'getMemory',
-  get_record: 'getRecord',
-  list_records: 'listRecords',
-  get_profile: 'getProfile',
-  forget_record: 'forgetRecord',
-};
-
 /**
  * An MCP server over one Brain. `call` names each call in its errors; its `onFault` gets each failure
  * that is not one of Mnemo's errors (a bug, a store's own exception), to be logged; the caller is told
@@ -617,7 +617,7 @@ export function createMcpServer(port: MemoryPort, call: ToolCallContext = standa
     },
   );
   // A key that may not write is not offered the tools that write: a model would call them, to be refused.
-  const listed = tools.filter((t) => port.may?.(toolOperation[t.name]!) ?? true);
+  const listed = tools.filter((t) => port.may?.(t.operation) ?? true);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed.map((t) => t.definition) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);

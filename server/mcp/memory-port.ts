@@ -104,8 +104,10 @@ export function enginePort(engine: Engine, principal: Principal & { brain: strin
       try {
         scoped.authorize(operationId);
         return true;
-      } catch {
-        return false;
+      } catch (e) {
+        // A refusal; anything else (an operation the contract does not have) is a bug to hear of.
+        if (isMnemoError(e)) return false;
+        throw e;
       }
     },
     async remember(body, idempotencyKey) {
