@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSelfName } from '../api/self-name.ts';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type {
@@ -181,6 +181,12 @@ function RecordFilters({
     setSince(isoToLocalInput(initial.since));
     setUntil(isoToLocalInput(initial.until));
   });
+  // Either end changed, the range is read again when applied; both ends are what the message names.
+  const rangeEdited = (set: (v: string) => void) => (e: ChangeEvent<HTMLInputElement>) => {
+    set(e.target.value);
+    setBackwards(false);
+  };
+  const rangeInvalid = backwards ? { 'aria-invalid': true, 'aria-describedby': 'range-backwards' } : {};
   const apply = (e: FormEvent) => {
     e.preventDefault();
     const f: RecordListParams = {};
@@ -232,20 +238,11 @@ function RecordFilters({
       </label>
       <label>
         Happened from
-        <input type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
+        <input type="datetime-local" value={since} onChange={rangeEdited(setSince)} {...rangeInvalid} />
       </label>
       <label>
         Happened until
-        <input
-          type="datetime-local"
-          value={until}
-          onChange={(e) => {
-            setUntil(e.target.value);
-            setBackwards(false);
-          }}
-          aria-invalid={backwards || undefined}
-          aria-describedby={backwards ? 'range-backwards' : undefined}
-        />
+        <input type="datetime-local" value={until} onChange={rangeEdited(setUntil)} {...rangeInvalid} />
       </label>
       {backwards ? (
         <p className="field-error" id="range-backwards" role="alert">

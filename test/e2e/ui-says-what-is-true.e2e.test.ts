@@ -828,8 +828,15 @@ test('Records are listed as the label says, most recently written first, each wi
   await page.getByLabel('Happened until').fill('2024-04-01T10:00');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.getByRole('alert').filter({ hasText: '“Happened until” is before “Happened from”' }).waitFor();
-  assert.equal(await page.getByLabel('Happened until').getAttribute('aria-invalid'), 'true');
+  for (const end of ['Happened from', 'Happened until'])
+    assert.equal(await page.getByLabel(end).getAttribute('aria-invalid'), 'true', end);
   assert.deepEqual(reads, []);
+  // Changing either end takes the message back until the range is applied again.
+  await page.getByLabel('Happened from').fill('2024-03-01T10:00');
+  await page
+    .getByRole('alert')
+    .filter({ hasText: '“Happened until” is before' })
+    .waitFor({ state: 'detached' });
   assert.deepEqual(problems, []);
 });
 
