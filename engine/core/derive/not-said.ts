@@ -89,15 +89,12 @@ function continuesAttribution(prev: Line, l: Line): boolean {
 
 const isQuoted = (l: Line) => l.text.startsWith('>');
 
-/**
- * Where a reply's or a forward's header block opens at line i (replyFrom), at its "From:" line or at the
- * line of dashes above it; null where none does.
- */
-function replyHeaderAt(lines: readonly Line[], i: number): number | null {
+/** Whether a reply's or a forward's header block opens at line i: its "From:" line, or the dashes above it. */
+function opensReplyAt(lines: readonly Line[], i: number): boolean {
   const at = dashes.test(lines[i]!.text) ? i + 1 : i;
-  if (i === 0 || at >= lines.length || !replyFrom.test(lines[at]!.text)) return null;
+  if (i === 0 || at >= lines.length || !replyFrom.test(lines[at]!.text)) return false;
   const next = lines.slice(at + 1, at + 5).map((x) => x.text);
-  return next.some((t) => replySent.test(t)) && next.some((t) => replySubject.test(t)) ? i : null;
+  return next.some((t) => replySent.test(t)) && next.some((t) => replySubject.test(t));
 }
 
 /** A signature's line: short, and no sentence ("I'll call you tomorrow about the contract."). */
@@ -139,9 +136,8 @@ export function notSaid(text: string): Range[] {
       break;
     }
     // The mail this one answers or forwards, under its header block: the rest is someone else's.
-    const opensReply = i >= bodyStart ? replyHeaderAt(lines, i) : null;
-    if (opensReply !== null) {
-      add(lines[opensReply]!, lines[lines.length - 1]!);
+    if (i >= bodyStart && opensReplyAt(lines, i)) {
+      add(l, lines[lines.length - 1]!);
       break;
     }
     if (isMail && sentFrom.test(l.text)) {
