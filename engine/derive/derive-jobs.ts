@@ -1,3 +1,4 @@
+import { withHeldEndings } from './held-endings.ts';
 import type { TypedContent } from '../contract/index.ts';
 import { deriveContext } from './derive-context.ts';
 import { namesakeArrives } from './namesake.ts';
@@ -67,7 +68,7 @@ export async function runDeriveJob(
     }
     const input = deriverInput(r);
     const ctx = await deriveContext(uow, [input.content]);
-    const claims = citableClaims(deriver, input, ctx);
+    const claims = await withHeldEndings(uow.memories, citableClaims(deriver, input, ctx), r.occurred_ms);
     const seq = await uow.sequence.next();
     await admitClaims(
       uow.memories,
@@ -133,7 +134,11 @@ export async function restOnSurvivors(
       kept.push({ ...r, statement: null });
       continue;
     }
-    const claims = citableClaims(deriver, deriverInput(r), ctx);
+    const claims = await withHeldEndings(
+      uow.memories,
+      citableClaims(deriver, deriverInput(r), ctx),
+      r.occurred_ms,
+    );
     // An agent's restatement supports, too, the statement of its own it was admitted as (`restated`).
     const claim =
       claims.find((x) => statementKey(x.statement) === m.norm) ??

@@ -7,6 +7,7 @@ import type {
   UpgradeRecord,
   UpgradeUnit,
 } from '../ports/index.ts';
+import { withHeldEndings } from './held-endings.ts';
 import { admitClaims, anotherValueHolds } from './admit-claims.ts';
 import { deriveContext } from './derive-context.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
@@ -54,7 +55,11 @@ export async function rederiveRecord(
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
   const input = deriverInput(r);
-  const claims = citableClaims(deriver, input, await deriveContext(uow, [input.content]));
+  const claims = await withHeldEndings(
+    uow.memories,
+    citableClaims(deriver, input, await deriveContext(uow, [input.content])),
+    r.occurred_ms,
+  );
   const keyOf = new Map(claims.map((c) => [c, statementKey(c.statement)]));
   const stated = new Map<string, Claim>();
   for (const [c, key] of keyOf) if (!stated.has(key)) stated.set(key, c);

@@ -254,6 +254,49 @@ async function reopened<T>(
 
 for (const backend of [local, postgres])
   describe(`${backend.name}: Records derived by an earlier deriver are derived again`, () => {
+    it('a parting the old rules kept as a sentence ends the partner once derived again, once', async () => {
+      const noEndings: Deriver = {
+        name: 'rules-v41',
+        derive: (record, ctx) => rules.derive(record, ctx).filter((c) => c.endsHeld === undefined),
+      };
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said('My boyfriend is Tom.', { occurred_at: '2024-01-01T10:00:00Z' }),
+            said('We broke up.', { occurred_at: '2024-05-01T10:00:00Z' }),
+          ),
+        noEndings,
+      );
+      const ended = "Ana's boyfriend is no longer Tom";
+      const first = await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()].sort(), [ended, 'We broke up.']);
+        const tom = (await engine.getMemory(tenant, 'b', now.get(ended)!.id)).revisions;
+        assert.deepEqual(
+          tom.map((v) => [v.statement, v.valid_to]),
+          [
+            ["Ana's boyfriend is Tom", '2024-05-01T10:00:00Z'],
+            [ended, null],
+          ],
+        );
+        return now;
+      });
+      // Derived again by the same rules under another name: the ending is stated as it stands.
+      await reopened(
+        store,
+        async (engine) => {
+          const now = await current(engine);
+          assert.deepEqual(
+            [...now].map(([k, m]) => [k, m.id]),
+            [...first].map(([k, m]) => [k, m.id]),
+          );
+        },
+        { ...rules, name: 'rules-v999' },
+      );
+    });
+
     it('a sentence the old rules cut in two becomes one Memory; what they derived alike keeps its id', async () => {
       let before!: Map<string, Memory>;
       let mark!: string;

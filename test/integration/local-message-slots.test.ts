@@ -253,6 +253,40 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual([old.status, old.valid_to], ['superseded', '2025-03-01T10:00:00Z']);
   });
 
+  it('"we broke up" ends the partner who held the slot, and the status "in a relationship"', async () => {
+    const { engine, said, current } = await ana();
+    await said("I'm in a relationship.", '2023-01-01T10:00:00Z');
+    const tom = await said('My boyfriend is Tom.', '2023-02-01T10:00:00Z');
+    const parting = await said('We broke up last week 😢', '2024-03-01T10:00:00Z');
+    assert.deepEqual(await current(), [
+      "Ana's boyfriend is no longer Tom",
+      "Ana's relationship status is no longer in a relationship",
+      'We broke up last week 😢',
+    ]);
+    const old = await engine.getMemory(tenant, 'b', tom.memory_ids[0]!);
+    assert.deepEqual([old.status, old.valid_to], ['superseded', '2024-03-01T10:00:00Z']);
+    assert.equal(parting.memory_ids.length, 3);
+    // A new boyfriend later holds the slot again; "I'm single now" ends him in turn.
+    await said('My new boyfriend is Jim Park.', '2024-06-01T10:00:00Z');
+    await said("I'm single now.", '2025-01-01T10:00:00Z');
+    assert.deepEqual(
+      (await current()).filter((s) => /boyfriend|status/u.test(s)),
+      ["Ana's boyfriend is no longer Jim Park", "Ana's relationship status is single"],
+    );
+  });
+
+  it('a parting that names someone else, or comes with no partner held, ends nothing', async () => {
+    const { engine, said, current } = await ana();
+    const sara = await said('My wife is Sara.', '2023-01-01T10:00:00Z');
+    await said('I broke up with Jim.', '2023-05-01T10:00:00Z');
+    await said('Dad dumped me.', '2023-06-01T10:00:00Z');
+    assert.deepEqual(await current(), ["Ana's wife is Sara", 'Dad dumped me.', 'I broke up with Jim.']);
+    assert.equal((await engine.getMemory(tenant, 'b', sara.memory_ids[0]!)).status, 'active');
+    // Her name, in a chat's lower case, is hers: Sara ends.
+    await said('sara and i split up', '2024-01-01T10:00:00Z');
+    assert.ok((await current()).includes("Ana's wife is no longer Sara"));
+  });
+
   it('a transfer replaces the school before it, and a graduation ends it', async () => {
     const { engine, said, current } = await ana();
     const mit = await said('I study at MIT.', '2022-09-01T10:00:00Z');

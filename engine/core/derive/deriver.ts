@@ -31,6 +31,13 @@ export interface Claim {
    */
   ends?: string;
   /**
+   * An ending whose value the sentence does not give as the slot holds it ("We broke up": whichever
+   * partner holds the slot; "I broke up with Tom": Tom, among `values`). Before admission it becomes an
+   * ending (`ends`) of the value that holds the slot just before the Record's world time, or no claim
+   * at all where none of them does (held-endings.ts); its statement until then is the sentence's.
+   */
+  endsHeld?: { values?: readonly string[] };
+  /**
    * Set where an agent (an assistant) says back the person's slot ("Noted: Ana lives in Braga.",
    * agent-words.ts): what the claim is instead, the agent's own statement of no slot, where another
    * value holds the slot at the Record's world time. An agent's words are no independent evidence: they

@@ -6,6 +6,7 @@ import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from 
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, otherPersonSlot, slotSentences, type SlotSentence } from './slot-sentences.ts';
+import { partingSaid, partnersEndedBy, type HeldEnding } from './parting.ts';
 import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
@@ -175,7 +176,10 @@ export function createRuleDeriver(): Deriver {
     // Lisbon I love it"); a "not" or "if" after a slot's clause is a later clause's; more phrasings hold
     // their slot or end it ("I lost my job at Door Dash", "I've lived in Berlin for 10 years"); a note's
     // list markers, links and emphasis are not its Memories' words.
-    name: 'rules-v41',
+    // v42: a parting ends the partner who holds the slot ("We broke up", "I broke up with Tom", "My
+    // boyfriend dumped me"; "I'm single now" too), and "in a relationship" or "engaged" with them: the
+    // boyfriend stayed current beside the sentence.
+    name: 'rules-v42',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -282,6 +286,9 @@ function sentenceClaims(
   if (slots.length === 0 && ended === null) {
     // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
     const a = attributeSentence(s);
+    // "We broke up": the sentence, and the end of whichever partner holds the slot then.
+    const parting = a === null ? partingSaid(s) : null;
+    if (parting !== null) return [plain, ...heldEndings(parting, plain)];
     if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
@@ -290,7 +297,10 @@ function sentenceClaims(
     }
     // "I'm married to Tom": the slot's Memory in the sentence's own words, which say more than the value.
     const statement = a.own ? s : valueStatement(subject, a.predicate, a.value);
-    return [{ statement, subject, predicate: a.predicate, owner, quote: s }];
+    const status = { statement, subject, predicate: a.predicate, owner, quote: s };
+    // "I'm single now" ends whichever partner holds the slot then.
+    if (a.predicate !== 'relationship status') return [status];
+    return [status, ...heldEndings(partnersEndedBy(a.value), plain)];
   }
   // What follows the home, when it is a statement of its own (not a question, not a courtesy).
   const joined = after ? s.slice(...after) : null;
@@ -340,6 +350,14 @@ function sentenceClaims(
     return { ...claim, quote: part, ...(own ? { statement: part } : {}) };
   });
 }
+
+/** Endings of values the sentence names as a partner or none (parting.ts), each a claim of its slot. */
+const heldEndings = (endings: readonly HeldEnding[], plain: Claim): Claim[] =>
+  endings.map(({ predicate, values }) => ({
+    ...plain,
+    predicate,
+    endsHeld: values === undefined ? {} : { values },
+  }));
 
 const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 

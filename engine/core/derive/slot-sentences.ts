@@ -723,7 +723,7 @@ export interface AttributeSentence {
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
-const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*`;
+export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*`;
 /**
  * People one has one of at a time, by their role to the speaker: "My manager is Tom Reyes", "My new
  * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
@@ -755,7 +755,7 @@ const describes = (value: string) =>
   describesAPerson.has(value.toLowerCase()) ||
   /^(?:gen\s*[xyz]|gen\s+alpha|puerto\s+rican|sri\s+lankan)$/iu.test(value);
 /** Role words of one relation: a boss is one's manager. */
-const relationNames: Readonly<Record<string, string>> = {
+export const relationNames: Readonly<Record<string, string>> = {
   boss: 'manager',
   'line manager': 'manager',
   gp: 'doctor',
@@ -775,7 +775,7 @@ const emojiPart = new RegExp(`^${emojiClass}$`, 'u');
  * How a sentence said alone may end: its marks, and in a chat a laugh or an emoji ("I got engaged!! 💍",
  * "im single again lol"), which say nothing more.
  */
-const chatEnd = String.raw`(?:[.!\s]|${laughs.map(escapeRegExp).join('|')}|${emojiClass})*$`;
+export const chatEnd = String.raw`(?:[.!\s]|${laughs.map(escapeRegExp).join('|')}|${emojiClass})*$`;
 /**
  * A value without a chat's laugh or emoji after it, which is none of it ("My new boss is Rita Gomes 🙄",
  * "my favourite colour is blue lol"). Read back from the end, a character or a laugh at a time, so a
@@ -899,7 +899,7 @@ function stateSaid(s: string): AttributeSentence | null {
  * written without capitals the words a name would be ("i'm married to tom"), read as lowerName reads a
  * place, so "married to my job" or "to him" still name no one.
  */
-function partnerNamed(partner: string, sentence: string): boolean {
+export function partnerNamed(partner: string, sentence: string): boolean {
   if (personName.test(partner)) return true;
   if (!writtenUncased(sentence) || !/^\p{Ll}/u.test(partner)) return false;
   const name = lowerName(partner, 0);
