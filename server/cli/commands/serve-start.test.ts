@@ -146,7 +146,18 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
   });
 
   it('a --host no address is known by: one clear error line naming it', async () => {
-    const serve = mnemo(['serve', '--engine', 'reference', '--port', '0', '--host', 'no-such-host.invalid']);
+    const registry = join(tempDir(), 'keys.json');
+    const serve = mnemo([
+      'serve',
+      '--engine',
+      'reference',
+      '--key-registry',
+      registry,
+      '--port',
+      '0',
+      '--host',
+      'no-such-host.invalid',
+    ]);
     assert.deepEqual(await within(serve.exited, 45_000), { code: 1, signal: null });
     assert.match(
       serve.stderr(),
@@ -233,6 +244,15 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
         assert.equal(serve.stdout(), '');
       });
     }
+
+    it('--engine reference beyond loopback with no key registry: a usage error', async () => {
+      const serve = await refused(['--engine', 'reference', '--port', '0', '--host', '0.0.0.0']);
+      assert.match(
+        serve.stderr(),
+        /--engine reference without --key-registry accepts any well-formed key.*--key-registry PATH to bind 0\.0\.0\.0/,
+      );
+      assert.equal(serve.stdout(), '');
+    });
 
     it('--database-url with another engine: a usage error', async () => {
       const serve = await refused([
