@@ -5,7 +5,7 @@ import type {
   ReplicaOutcome,
 } from '../../engine/contract/index.ts';
 import type { Tenant } from '../../engine/types.ts';
-import { errorMessage, type EngineSync } from '../../engine/index.ts';
+import { errorMessage, parseApiKey, type EngineSync } from '../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/index.ts';
 import { limitedFetch, type FetchLimits } from '../client/limited-fetch.ts';
 import { createLoopbackFetch } from '../client/loopback-fetch.ts';
@@ -393,12 +393,15 @@ function describe(e: unknown, remote: string, key: string): string {
 
 /**
  * `text` with `key` replaced by `[remote key]`, as given and as a header holds it (trimmed: a text that
- * quotes the header, fetch's own, has it so).
+ * quotes the header, fetch's own, has it so), and its secret segment alone too: with the prefix, which
+ * is no secret (`sk_live_home_`), that segment is the whole key.
  */
 export function withoutKey(text: string, key: string): string {
-  let out = text.split(key).join('[remote key]');
   const trimmed = key.trim();
-  if (trimmed !== key && trimmed.length > 0) out = out.split(trimmed).join('[remote key]');
+  const secret = parseApiKey(trimmed)?.secret;
+  let out = text;
+  for (const part of [key, trimmed, ...(secret !== undefined && secret.length >= 8 ? [secret] : [])])
+    if (part.length > 0) out = out.split(part).join('[remote key]');
   return out;
 }
 

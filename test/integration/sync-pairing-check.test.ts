@@ -214,7 +214,8 @@ describe('pairing checks the remote before it stores anything', () => {
         JSON.stringify({
           type: 'internal',
           code: 'overloaded',
-          message: `busy; you sent ${req.headers.authorization}`,
+          // The secret segment alone is the key too: its prefix is no secret.
+          message: `busy; you sent ${req.headers.authorization}, secret ${req.headers.authorization?.split('_').at(-1)}`,
         }),
       ),
     );
@@ -224,8 +225,9 @@ describe('pairing checks the remote before it stores anything', () => {
       assert.equal(e.body.remote_code, 'overloaded');
       assert.match(
         e.message,
-        /failed: GET \/v1\/brains\/ana answered 503 overloaded: busy; you sent Bearer \[remote key\]; try again later/,
+        /failed: GET \/v1\/brains\/ana answered 503 overloaded: busy; you sent Bearer \[remote key\], secret \[remote key\]; try again later/,
       );
+      assert.doesNotMatch(e.message, /echoedsecret/);
     } finally {
       await echo.close();
     }
