@@ -52,6 +52,8 @@ export interface ServerOptions {
   ui?: boolean;
   /** The built UI (default: dist/renderer of this checkout); a bundle that moved this file passes it. */
   uiDir?: string;
+  /** How long the UI's sign-in body may take to arrive (default 10 s). */
+  uiSessionBodyMs?: number;
   dbKeyFile?: string;
   /** The database key itself (the desktop shell passes the one its keychain holds). */
   dbKey?: string;
@@ -212,6 +214,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
                 distDir: options.uiDir ?? join(repoRoot, 'dist', 'renderer'),
                 exchangeToken: (token) =>
                   uiTokens.delete(token) ? mintSessionKey('desktop UI session') : null,
+                ...(options.uiSessionBodyMs === undefined ? {} : { sessionBodyMs: options.uiSessionBodyMs }),
               }),
           ]
         : []),

@@ -65,3 +65,28 @@ function readIncoming(incoming: IncomingMessage, limit: number, tooLarge: () => 
     incoming.on('close', onClose);
   });
 }
+
+/**
+ * readLimited, given at most `ms` for the whole body: one trickled a byte at a time held a connection
+ * for the server's request timeout (5 minutes), where no key was asked for yet. Past it the read is
+ * refused and the connection closed: a client that sends so slowly is not waiting for an answer.
+ */
+export async function readLimitedWithin(
+  req: Request,
+  limit: number,
+  ms: number,
+  incoming?: IncomingMessage,
+): Promise<Uint8Array> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      incoming?.socket?.destroy();
+      reject(new MnemoError('invalid_request_body', `body: must arrive within ${ms / 1000} s`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([readLimited(req, limit, incoming), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -105,3 +105,28 @@ test('says how to build when the renderer is missing', async () => {
   assert.match(await res.text(), /npm run build:ui/);
   cleanup();
 });
+
+test('a session body that does not arrive in time is refused, not waited on', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'mnemo-ui-'));
+  const app = new Hono();
+  app.onError((e, c) =>
+    isMnemoError(e) ? c.json({ code: e.code, message: e.message }, 400) : c.json({}, 500),
+  );
+  mountUi(app, { distDir: root, exchangeToken: () => 'sk_test_local_abc', sessionBodyMs: 200 });
+  // One byte of the token, then nothing more: a client trickling it.
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => c.enqueue(new TextEncoder().encode('{')),
+  });
+  const res = await app.request('/ui/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+  assert.equal(res.status, 400);
+  assert.deepEqual(await res.json(), {
+    code: 'invalid_request_body',
+    message: 'body: must arrive within 0.2 s',
+  });
+  rmSync(root, { recursive: true, force: true });
+});

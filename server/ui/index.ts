@@ -1,6 +1,7 @@
 import type { Context, Env, Hono } from 'hono';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { readLimited } from '../http/read-limited.ts';
+import type { HttpBindings } from '@hono/node-server';
+import { readLimitedWithin } from '../http/read-limited.ts';
 import { uiSecurityHeaders } from './csp.ts';
 import { readStaticFile } from './static-files.ts';
 
@@ -9,6 +10,8 @@ export interface UiOptions {
   distDir: string;
   /** Trades the one-time token printed on the `ui:` line for an API key; null when unknown or used. */
   exchangeToken: (token: string) => string | null | Promise<string | null>;
+  /** How long the exchange's body may take to arrive (default 10 s): it is read before any key. */
+  sessionBodyMs?: number;
 }
 
 const notBuilt = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Mnemo</title>
@@ -42,7 +45,8 @@ export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
       throw new MnemoError('unsupported_media_type', 'Send the token as JSON: {"token": "..."}.');
     }
     // Unauthenticated: read no more than a token needs.
-    const bytes = await readLimited(c.req.raw, 4096);
+    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    const bytes = await readLimitedWithin(c.req.raw, 4096, options.sessionBodyMs ?? 10_000, incoming);
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder().decode(bytes));

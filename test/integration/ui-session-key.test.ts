@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { hashKey } from '../../engine/auth/api-key.ts';
@@ -33,6 +34,39 @@ test('the one-time UI token yields an admin key once, and that key is revoked wh
   await server.close();
   const registry = new FileKeyRegistry(registryPathFor(dataDir));
   assert.notEqual((await registry.byHash(hashKey(key)))?.revoked_at ?? null, null);
+});
+
+test('a sign-in body trickled slower than its deadline has its connection closed', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-'));
+  const server = await startServer({
+    engine: 'local',
+    port: 0,
+    dataDir,
+    dbKey: 'a'.repeat(64),
+    ui: true,
+    uiSessionBodyMs: 300,
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const { hostname: host, port } = new URL(server.origin);
+  const socket = connect(Number(port), host);
+  const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+  socket.on('error', () => {});
+  let answer = '';
+  socket.on('data', (d: Buffer) => (answer += d.toString()));
+  const sent = Date.now();
+  socket.write(
+    `POST /ui/session HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{`,
+  );
+  // A byte every 100 ms would keep it open for the server's request timeout (5 minutes).
+  const drip = setInterval(() => socket.write(' '), 100);
+  const at = await Promise.race([closed, sleep(10_000).then(() => null)]);
+  clearInterval(drip);
+  socket.destroy();
+  assert.ok(at !== null, 'the connection was still open after 10 s');
+  assert.ok(at - sent >= 300, `closed after ${at - sent} ms, before the deadline: ${answer}`);
 });
 
 const cliEnv = { ...process.env, MNEMO_LOG: '', MNEMO_EMBEDDER: 'none', MNEMO_DB_KEY: 'b'.repeat(64) };
