@@ -7,7 +7,7 @@ import type { Engine } from '../../engine/types.ts';
 import type { SyncService } from '../sync/sync-service.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 import { authenticate } from './authenticate.ts';
-import { errorIndexPage, errorPage } from './docs-pages.ts';
+import { docsPageHeaders, errorIndexPage, errorPage } from './docs-pages.ts';
 import { answeredError, errorResponse, faultReport, standardHeaders } from './error-response.ts';
 import { handlers } from './handlers.ts';
 import { originAllowed, type LoopbackPolicy } from './loopback-guard.ts';
@@ -127,12 +127,12 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.get(openapiPath, (c) =>
     c.body(servedOpenApi(), 200, { 'Content-Type': 'application/json; charset=utf-8' }),
   );
-  app.get(docsPath, (c) => c.html(errorIndexPage()));
-  app.get(errorsPath, (c) => c.html(errorIndexPage()));
+  app.get(docsPath, (c) => c.html(errorIndexPage(), 200, docsPageHeaders));
+  app.get(errorsPath, (c) => c.html(errorIndexPage(), 200, docsPageHeaders));
   app.get(errorPath, (c) => {
     const html = errorPage(c.req.param('code'));
     if (!html) throw new MnemoError('http_404', 'The requested path does not exist.');
-    return c.html(html);
+    return c.html(html, 200, docsPageHeaders);
   });
 
   // Without a key, for a load balancer: it says only whether this process can serve now. Health checks

@@ -1,14 +1,33 @@
+import { createHash } from 'node:crypto';
 import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 
 const esc = (s: string) =>
   s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
 
+const style =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1d2430}' +
+  'code{background:#eef1f5;padding:.1rem .3rem;border-radius:4px}td,th{padding:.3rem .6rem;text-align:left;border-bottom:1px solid #dde2ea}';
+
+/**
+ * Headers of every docs page. They share an origin with the UI, whose admin key is in its session
+ * storage: no script, no frames, nothing from elsewhere; the one inline style by its hash.
+ */
+export const docsPageHeaders: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    `style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>` +
   '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-  '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1d2430}' +
-  'code{background:#eef1f5;padding:.1rem .3rem;border-radius:4px}td,th{padding:.3rem .6rem;text-align:left;border-bottom:1px solid #dde2ea}</style>' +
-  `</head><body>${body}</body></html>`;
+  `<style>${style}</style></head><body>${body}</body></html>`;
 
 const retry: Record<string, string> = {
   invalid_request: 'No. Fix the request.',

@@ -975,3 +975,19 @@ test('a link opened in a new tab is signed in by a tab already open; with none o
   await alone.close();
   assert.deepEqual(problems, []);
 });
+
+test('an error code’s page is drawn with its style under its own strict CSP, and refuses frames', async () => {
+  const page = await context().newPage();
+  app().pages.add(page);
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  const res = await page.goto(`${app().server.origin}/docs/errors/brain_exists`);
+  assert.match(res?.headers()['content-security-policy'] ?? '', /default-src 'none'.*frame-ancestors 'none'/);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  // The inline style is allowed by its hash: the body is the page's narrow column, not the window.
+  assert.equal(await page.evaluate('getComputedStyle(document.body).maxWidth'), '736px');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
