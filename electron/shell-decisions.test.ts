@@ -38,7 +38,13 @@ test('only the local server is the app; other ports, hosts and schemes are not',
 });
 
 test('external links: ordinary web addresses only', () => {
-  for (const ok of ['https://example.com/docs', 'http://example.org', 'https://192.0.2.10/x']) {
+  for (const ok of [
+    'https://example.com/docs',
+    'http://example.org',
+    'https://192.0.2.10/x',
+    'https://[2001:db8::1]/',
+    'https://local.example.com/',
+  ]) {
     assert.equal(externalUrlAllowed(ok), true, ok);
   }
   for (const bad of [
@@ -51,6 +57,17 @@ test('external links: ordinary web addresses only', () => {
     'http://127.0.0.1:9/',
     'http://[::1]/',
     'http://intranet/',
+    'http://localhost.:7821/',
+    'http://foo.localhost/',
+    'http://[::ffff:127.0.0.1]:7821/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://192.168.1.1/admin',
+    'http://10.0.0.8/',
+    'http://[fe80::1]/',
+    'http://[fd12::1]/',
+    'http://router.local/',
+    'http://nas.home.arpa/',
+    'http://0x7f.1/',
     'data:text/html,hi',
     '',
   ]) {

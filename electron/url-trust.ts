@@ -1,3 +1,5 @@
+import { BlockList, isIP } from 'node:net';
+
 /**
  * URL decisions of the shell. The app is only ever its own loopback server; anything else leaves for
  * the system browser, and only when it is an ordinary web address.
@@ -18,21 +20,59 @@ export function isAppUrl(url: string, appOrigin: string): boolean {
   return !!u && !!o && u.origin === o.origin && u.username === '' && u.password === '';
 }
 
-const loopbackHost = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0|\[::\])$/i;
+/**
+ * Addresses of this machine or its networks: loopback, private, shared (CGNAT), link-local (cloud
+ * metadata at 169.254.169.254), unspecified and multicast; IPv4-mapped IPv6 is read as its IPv4.
+ */
+const nearby = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['224.0.0.0', 3],
+] as const)
+  nearby.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  nearby.addSubnet(net, bits, 'ipv6');
+
+/** Names that resolve on this machine or its network only (RFC 6761, RFC 6762, RFC 8375). */
+const localName = /(?:^|\.)(?:localhost|local|internal|lan|home\.arpa|intranet|corp)$/i;
+
+function reachesNearby(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const mapped = /^::ffff:([\da-f]{1,4}):([\da-f]{1,4})$/i.exec(host);
+  if (mapped) {
+    const n = (parseInt(mapped[1]!, 16) << 16) | parseInt(mapped[2]!, 16);
+    return nearby.check([24, 16, 8, 0].map((b) => (n >>> b) & 255).join('.'), 'ipv4');
+  }
+  const family = isIP(host);
+  if (family === 4) return nearby.check(host, 'ipv4');
+  if (family === 6) return nearby.check(host, 'ipv6');
+  // A dotless name ("intranet") is looked up on the local network too.
+  return !host.includes('.') || localName.test(host);
+}
 
 /**
  * True when `url` may be handed to the system browser: http(s) only (no file:, javascript:, custom
- * protocol handlers or smb: that could launch local programs), no credentials in it, and neither a
- * loopback address nor a dotless local name (both reach services on this machine or network).
+ * protocol handlers or smb: that could launch local programs), no credentials in it, and no address
+ * of this machine or its network (reachesNearby): a link in a Record must not reach a router's admin
+ * page or a service on this machine through the person's browser.
  */
 export function externalUrlAllowed(url: string): boolean {
   const u = parse(url);
   if (!u) return false;
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return false;
   if (u.username || u.password) return false;
-  if (!u.hostname || loopbackHost.test(u.hostname)) return false;
-  if (!u.hostname.includes('.') && !u.hostname.startsWith('[')) return false;
-  return true;
+  return u.hostname !== '' && !reachesNearby(u.hostname);
 }
 
 /** What to do with a navigation or window.open request for `url`. */
