@@ -207,7 +207,12 @@ export const SyncStatus = z
           'pulled, and corrections an older version kept home, offered again. It includes corrections that cannot travel (then counted as skipped) and redacted_summary ' +
           'Records the redactor will hold back (then counted as held_back).',
       ),
-    pushed: z.number().int(),
+    pushed: z
+      .number()
+      .int()
+      .describe(
+        'Records sent to the remote Brain. This, held_back and skipped count from the pairing, or from when it last started over (the remote Brain was made again).',
+      ),
     pulled: z.number().int(),
     held_back: z.number().int().describe('redacted_summary Records the redactor was unsure of: never sent.'),
     skipped: z

@@ -278,11 +278,13 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           // The tombstones go again too: the new Brain never held their Records, but a device that has
           // not learnt of a forget yet would make them again there, and the feed bring them back to
           // every side. So do the removals learnt from the old Brain (pulled_by): the new one knows
-          // none of them.
+          // none of them. What was pushed, held back and skipped is counted again, for the new Brain:
+          // counted on, one Record held back showed as two.
           const kept =
             store.run(
               `UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL, pull_skipped_from = NULL,
-                 pull_skipped_under = NULL, reread_watermark = NULL, tombstone_seq = 0, tombstone_after = NULL
+                 pull_skipped_under = NULL, reread_watermark = NULL, tombstone_seq = 0, tombstone_after = NULL,
+                 pushed = 0, held_back = 0, skipped = 0
                WHERE brain_uid = ? AND pairing_id = ?`,
               brainUid,
               pairingId,
