@@ -11,7 +11,11 @@ export const TraceCandidate = z.object({
 });
 
 export const TraceLane = z.object({
-  name: z.string().describe('lexical, semantic, time, entity or substring'),
+  name: z
+    .string()
+    .describe(
+      'The lane: lexical, entity, time, recency, when, slot, semantic or prompt (the local and PostgreSQL engines, in that order), substring (the reference engine). A lane that could not run is listed once as "<lane> (not run: <reason>)", with no candidates: "semantic (not run: the embedder is still loading)", or the reason a database cannot run it.',
+    ),
   candidates: z.array(TraceCandidate),
   ms: z.number(),
 });

@@ -75,3 +75,20 @@ describe('engines sharing one PostgreSQL database', () => {
     assert.doesNotMatch(again.text ?? '', /under the blue pot/);
   });
 });
+
+describe('a database without the vector extension', () => {
+  it('lists the semantic lane in every Trace as not run, with the reason', async () => {
+    const db = await database();
+    const { engine, semantic } = await openPostgresEngine({ open: () => postgresStorageOver(db) });
+    after(() => engine.close());
+    assert.equal(semantic.on, false);
+    await engine.createBrain(tenant, { id: 'nv' });
+    await engine.rememberRecord(tenant, 'nv', said('Tea with lemon, no sugar.'), {});
+    await engine.idle();
+    const ctx = await untilReady(() => engine.createContext(tenant, 'nv', { query: 'tea with lemon' }, opts));
+    assert.equal(ctx.citations.length, 1, 'the lexical lane answers');
+    const lanes = (await engine.getTrace(tenant, 'nv', ctx.id)).lanes.map((l) => l.name);
+    assert.ok(lanes.includes(`semantic (not run: ${semantic.reason})`), lanes.join(', '));
+    assert.ok(!lanes.includes('semantic'), 'listed once, as not run');
+  });
+});

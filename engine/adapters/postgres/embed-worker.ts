@@ -53,6 +53,8 @@ export interface PgEmbedWorker {
   embedder(): Embedder | null;
   /** While the embedder is still loading: settles when it has loaded (or failed to). Else null. */
   loading(): Promise<void> | null;
+  /** Why the semantic lane cannot run on this database (no `vector` extension), or null. */
+  cannotRun(): string | null;
   /** Stops: aborts a load in progress without waiting for it, lets a pass in flight commit. */
   close(): Promise<void>;
 }
@@ -264,6 +266,7 @@ export function createPgEmbedWorker(o: PgEmbedWorkerOptions): PgEmbedWorker {
     vectorModel: () => model,
     embedder: () => embedder,
     loading: () => (loaded ? null : ready),
+    cannotRun: () => (o.semantic.on ? null : (o.semantic.reason ?? 'the vector extension is not installed')),
     async close() {
       closed = true;
       aborter.abort();
