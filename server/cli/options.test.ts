@@ -38,7 +38,8 @@ test('mnemo import and mnemo sync refuse a --url or MNEMO_URL without /v1 before
 });
 
 test('mnemo import, mcp and sync refuse to send their key over plain http beyond this machine', () => {
-  const plain = 'must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)';
+  const plain =
+    'must be https: plain http is for this machine only (a loopback host, 0.0.0.0, [::] or one of its own addresses)';
   for (const ok of [
     'http://127.0.0.1:7821/v1',
     'http://127.3.4.5:7821/v1',

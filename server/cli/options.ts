@@ -87,8 +87,8 @@ export function apiBaseProblem(url: string): string | null {
   // Every command that takes this base sends its key there: as a pairing's remote, not in the clear,
   // unless it names this machine, as the listening line of `mnemo serve --host 0.0.0.0` (or a LAN
   // address of its own) does: that key never leaves it.
-  const plain = thisMachine(u.hostname) ? null : plainHttpProblem(u);
-  if (plain !== null) return `"${url}" ${plain}`;
+  if (!thisMachine(u.hostname) && plainHttpProblem(u) !== null)
+    return `"${url}" must be https: plain http is for this machine only (a loopback host, 0.0.0.0, [::] or one of its own addresses)`;
   if (!/\/v1\/?$/.test(u.pathname))
     return `"${url}" is not the API's base: it ends in /v1, as the server's listening line prints (${new URL('/v1', u).href}?)`;
   return null;

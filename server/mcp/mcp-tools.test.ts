@@ -515,9 +515,20 @@ test('forget_record erases what an agent remembered, with its Memories, and refu
     );
     assert.match(
       await toolText(client, 'forget_record', { record_id: note.record.id }),
-      /^record_not_erasable \(403 policy\): record_id: rec_\w+ came from "obsidian", not from an agent/,
+      /^record_not_erasable \(403 policy\): record_id: rec_\w+ came from "obsidian", not from an agent \(source "mcp"\): only the person forgets it, in the Mnemo app, or with DELETE \/v1\/brains\/\{brain_id\}\/records\/\{record_id\}/,
     );
     assert.equal((await engine.getRecord(tenant, 'me', note.record.id)).id, note.record.id, 'still there');
+    // An imported one goes with its import: /v1 refuses it alone too.
+    const mail = await engine.rememberRecord(
+      tenant,
+      'me',
+      { content: 'Flight at 7.', source: { name: 'mbox', external_id: '<m1@example.com>' } },
+      {},
+    );
+    assert.match(
+      await toolText(client, 'forget_record', { record_id: mail.record.id }),
+      /came from "mbox", not from an agent \(source "mcp"\): only the person forgets it, in the Mnemo app, or by removing its import \(mnemo import --remove\)$/,
+    );
   }
   assert.equal(
     (await hosted.listTools()).tools.find((t) => t.name === 'forget_record')?.annotations?.destructiveHint,

@@ -584,12 +584,18 @@ const tools: McpTool[] = [
       // record_not_erasable (403 policy), as /v1 refuses an import's Record: a rule about which
       // Records a caller may erase, not a credential that lacks something (permission, missing_scope)
       // nor a refusal below the route layer (http_403, which the spec keeps for those).
-      if (record.source.name !== agentSource)
+      if (record.source.name !== agentSource) {
+        // An import's Record goes with its import (forgetSource); one written otherwise, by itself.
+        const how =
+          record.source.external_id
+            ? 'in the Mnemo app, or by removing its import (mnemo import --remove)'
+            : 'in the Mnemo app, or with DELETE /v1/brains/{brain_id}/records/{record_id}';
         throw new MnemoError(
           'record_not_erasable',
           `record_id: ${record_id} came from ${JSON.stringify(record.source.name)}, not from an agent ` +
-            '(source "mcp"): only the person forgets it, in the Mnemo app or through /v1',
+            `(source "mcp"): only the person forgets it, ${how}`,
         );
+      }
       return port.forgetRecord(record_id);
     },
   }),
