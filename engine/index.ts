@@ -29,6 +29,7 @@ export type { PostgresStorage } from './adapters/postgres/storage.ts';
 export type { EmbedderChoice, ProviderName } from './embed/resolve-embedder.ts';
 export type { BackupSummary, DraftsRemoved, RestoreSummary } from './adapters/sqlite/backup-store.ts';
 export { leftDraftLine } from './adapters/sqlite/backup-drafts.ts';
+export { storeFileName } from './adapters/sqlite/store-file-name.ts';
 export { FileKeyRegistry, type KeyEntry } from './auth/key-registry.ts';
 export type { KeyRecord, KeyRegistryPort } from './ports/key-registry.ts';
 export { bearerToken, envOfKey, hashKey, parseApiKey, projectOfKey, type ParsedKey } from './auth/api-key.ts';

@@ -142,6 +142,25 @@ describe('mnemo keys revoke', () => {
   });
 });
 
+describe('mnemo keys list on a data dir with no registry', () => {
+  it('a store with no keys yet (restored onto a new machine): none to list, and how to make one', async () => {
+    const dataDir = join(dir, 'restored');
+    await (await createLocalEngine({ dataDir, dbKey: testStoreKey })).close();
+    rmSync(join(dataDir, 'keys.json'), { force: true });
+    const r = mnemo('keys', 'list', '--data-dir', dataDir);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^mnemo keys list: no keys yet in .*restored: `mnemo keys create --project local/);
+    assert.equal(existsSync(join(dataDir, 'keys.json')), false, 'listing makes no registry');
+  });
+
+  it('a dir with no store: no Mnemo there, exit 1', () => {
+    const r = mnemo('keys', 'list', '--data-dir', join(dir, 'not-a-store'));
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^mnemo keys list: no Mnemo store in .*not-a-store: give the --data-dir/);
+  });
+});
+
 describe('mnemo keys on a registry that cannot be read', () => {
   it('names the file with its full path on stderr (an API client gets neither)', () => {
     const missing = join(dir, 'nowhere', 'keys.json');

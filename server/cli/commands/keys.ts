@@ -7,6 +7,7 @@ import {
   openPostgresKeys,
   parseApiKey,
   parseScopes,
+  storeFileName,
   storeHasBrain,
   type KeyRegistryPort,
   type Scope,
@@ -14,6 +15,8 @@ import {
 } from '../../../engine/index.ts';
 import { Slug } from '../../../engine/contract/common.ts';
 import { KeyProject } from '../../../engine/contract/key.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
 import { bySchema, postgresUrl } from '../options.ts';
 
@@ -68,6 +71,30 @@ function storeLookup(dataDir: string): BrainLookup['has'] {
       return null;
     }
   };
+}
+
+/**
+ * A data dir with a store and no registry yet (restored onto a new machine, or never given a key): no
+ * keys to list, which `keys list` says instead of that the registry cannot be read; a data dir with
+ * neither is no Mnemo's (exit 1). A --key-registry named is read as given.
+ */
+function noKeysYet(where: Where): boolean {
+  const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
+  const url = where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
+  if (url !== undefined || where.keyRegistry !== undefined) return false;
+  const dataDir = where.dataDir ?? defaultDataDir();
+  if (existsSync(registryPathFor(dataDir))) return false;
+  if (!existsSync(join(dataDir, storeFileName))) {
+    console.error(
+      `mnemo keys list: no Mnemo store in ${dataDir}: give the --data-dir that \`mnemo serve\` uses`,
+    );
+    process.exitCode = 1;
+    return true;
+  }
+  console.error(
+    `mnemo keys list: no keys yet in ${dataDir}: \`mnemo keys create --project local --env live --data-dir ${dataDir}\` makes one`,
+  );
+  return true;
 }
 
 async function withRegistry(
@@ -195,6 +222,7 @@ export function register(program: Command): void {
   whereOptions(keys.command('list').description('list keys: prefix, last four, scopes, binding, state'))
     .option('--json', 'one JSON object per key')
     .action(async (o: Where & { json?: boolean }) => {
+      if (noKeysYet(o)) return;
       await withRegistry(o, false, async (registry) => {
         for (const e of await registry.list()) {
           if (o.json) {
