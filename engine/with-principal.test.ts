@@ -19,7 +19,10 @@ function recordingEngine(deployment: 'local' | 'hosted' = 'local'): {
         ? { name: 'reference', deployment }
         : async (...args: unknown[]) => {
             calls.push({ method, args });
-            return method === 'listBrains' ? [{ id: 'a' }, { id: 'b' }] : {};
+            if (method === 'listBrains') return [{ id: 'a' }, { id: 'b' }];
+            return method === 'getMemory'
+              ? { evidence: [{ quote: 'Wanda', text: 'The boat is Wanda.' }] }
+              : {};
           },
   });
   return { engine, calls };
@@ -80,6 +83,16 @@ describe('withPrincipal', () => {
       await call(...args);
       assert.deepEqual(calls, [{ method: op.id, args: [tenant, ...args] }], op.id);
     }
+  });
+
+  it("gives getMemory's evidence without the Records' text to a key that may not read Records", async () => {
+    const { engine } = recordingEngine();
+    const evidence = async (scopes: Scope[]) =>
+      (await withPrincipal(engine, principal({ scopes })).getMemory('a', 'mem_1')).evidence;
+    assert.deepEqual(await evidence(['memories:read']), [{ quote: 'Wanda', text: null }]);
+    assert.deepEqual(await evidence(['memories:read', 'records:read']), [
+      { quote: 'Wanda', text: 'The boat is Wanda.' },
+    ]);
   });
 
   it('records a failed Context under the scope of the Context request', async () => {

@@ -133,7 +133,12 @@ export function withPrincipal(engine: Engine, principal: Principal): PrincipalEn
       engine.forgetSourceItems(t, check('forgetSourceItems', b), name, ids),
 
     listMemories: async (b, q) => engine.listMemories(t, check('listMemories', b), q),
-    getMemory: async (b, id) => engine.getMemory(t, check('getMemory', b), id),
+    async getMemory(b, id) {
+      const m = await engine.getMemory(t, check('getMemory', b), id);
+      // A key that may read Memories but not Records gets the quotes, not the whole Records around them.
+      if (principal.scopes.includes('records:read')) return m;
+      return { ...m, evidence: m.evidence.map((e) => ({ ...e, text: null })) };
+    },
 
     acceptObject: async (b, body, opts) => engine.acceptObject(t, check('acceptObject', b), body, opts),
     getObject: async (b, type, key) => engine.getObject(t, check('getObject', b), type, key),

@@ -16,8 +16,8 @@ export function recordDays(r: { content: TypedContent; occurred_at: string }): D
 const textDays = (text: string, at: string): Days | null => contractTextDays(text, Date.parse(at));
 
 /** An event's evidence: the days its occurred_at names, for an all-day event. */
-export const evidenceDays = (e: { kind: string; text: string; occurred_at: string }): Days | null =>
-  e.kind === 'event' ? textDays(e.text, e.occurred_at) : null;
+export const evidenceDays = (e: { kind: string; text: string | null; occurred_at: string }): Days | null =>
+  e.kind === 'event' && e.text !== null ? textDays(e.text, e.occurred_at) : null;
 
 /** A Memory (or one of its versions) worked out from an all-day event: its valid_from names a day. */
 export const memoryDays = (m: { statement: string; valid_from: string }): Days | null =>
@@ -34,7 +34,7 @@ export function formatAllDay(d: Days): string {
 }
 
 /** When a piece of evidence happened: its day for an all-day event, else its date and time. */
-export function evidenceWhen(e: { kind: string; text: string; occurred_at: string }): string {
+export function evidenceWhen(e: { kind: string; text: string | null; occurred_at: string }): string {
   const days = evidenceDays(e);
   return days ? formatAllDay(days) : formatDateTime(e.occurred_at);
 }

@@ -60,7 +60,12 @@ export const Evidence = z
   .object({
     record_id: z.string(),
     quote: z.string(),
-    text: z.string().describe('The full text of the cited Record, so the quote can be shown in place.'),
+    text: z
+      .string()
+      .nullable()
+      .describe(
+        'The full text of the cited Record, so the quote can be shown in place; null for a key without records:read, which reads Memories and their quotes, not whole Records.',
+      ),
     kind: z.string(),
     speaker: z.string().nullable(),
     source_name: z.string().nullable(),

@@ -25,8 +25,29 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
         (await api.get(`/brains/b/memories/${done.memory_ids[0]}`)).body,
       );
       assert.ok(detail.revisions.length >= 1);
-      for (const ev of detail.evidence) assert.ok(ev.text.includes(ev.quote), 'quote is an exact substring');
+      for (const ev of detail.evidence) assert.ok(ev.text?.includes(ev.quote), 'quote is an exact substring');
       assert.ok(detail.citations.some((c) => c.record_id === record.id));
+    });
+
+    it('a key that reads Memories but not Records gets the quotes of the evidence, not the whole Records', async (t) => {
+      if (!server.registry) return t.skip('no key registry: every key has every scope');
+      const project = `ev${Date.now().toString(36)}`;
+      const api = client(server, await freshKey(server, project));
+      assert.equal(
+        (await api.post('/brains', { id: 'b', self: { type: 'person', name: 'Ana' } })).status,
+        201,
+      );
+      const { record } = await remember(api, 'b', {
+        content: { kind: 'message', text: 'The boat is called Wanda. My bank PIN is 4321.', speaker: 'Bo' },
+      });
+      const done = await ready(api, 'b', record.id);
+      const path = `/brains/b/memories/${done.memory_ids[0]}`;
+      const narrow = client(server, await freshKey(server, project, 'test', { scopes: ['memories:read'] }));
+      const seen = assertShape(MemoryDetail, (await narrow.get(path)).body);
+      assert.ok(seen.evidence.length > 0);
+      for (const ev of seen.evidence) assert.deepEqual([ev.text, ev.quote.length > 0], [null, true]);
+      const full = assertShape(MemoryDetail, (await api.get(path)).body);
+      assert.ok(full.evidence.every((ev) => ev.text?.includes('PIN')));
     });
 
     it('getMemory of an unknown id, or after its only Record is forgotten, is memory_not_found', async () => {
