@@ -287,6 +287,18 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.ok((await current()).includes("Ana's wife is no longer Sara"));
   });
 
+  it('"..., and now I\'m in Denver" at the end of a story of moves replaces the home', async () => {
+    const { engine, said, current } = await ana();
+    const boston = await said('I live in Boston.', '2023-01-01T10:00:00Z');
+    await said("I moved to Boston after college, and now I'm in Denver", '2024-03-01T10:00:00Z');
+    assert.deepEqual(await current(), ["I moved to Boston after college, and now I'm in Denver"]);
+    const old = await engine.getMemory(tenant, 'b', boston.memory_ids[0]!);
+    assert.deepEqual([old.status, old.valid_to], ['superseded', '2024-03-01T10:00:00Z']);
+    // A trip is no move.
+    await said("Right now I'm in Paris for a conference.", '2024-04-01T10:00:00Z');
+    assert.ok((await current()).includes("I moved to Boston after college, and now I'm in Denver"));
+  });
+
   it('a transfer replaces the school before it, and a graduation ends it', async () => {
     const { engine, said, current } = await ana();
     const mit = await said('I study at MIT.', '2022-09-01T10:00:00Z');

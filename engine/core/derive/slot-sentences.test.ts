@@ -26,6 +26,10 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ["I'm a software dev at Shopify", 'works at', 'Shopify'],
     ["I'm employed by Deloitte", 'works at', 'Deloitte'],
     ['I teach at Lincoln High', 'works at', 'Lincoln High'],
+    // Where one is now, told at the end of a story of moves: the last place is the home.
+    ["I moved to Boston after college, and now I'm in Denver", 'lives in', 'Denver'],
+    ["I lived in Boston for years, now I'm in Denver.", 'lives in', 'Denver'],
+    ["I'm now in New York City.", 'lives in', 'New York City'],
     // A present perfect with how long it has lasted, and a present with since when: until now.
     ["I've lived in Berlin for 10 years", 'lives in', 'Berlin'],
     ['I have lived in Lisbon since 2015', 'lives in', 'Lisbon'],
@@ -297,6 +301,12 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'My mum thinks I live in Paris.',
     'She said "I live in Rome".',
     'I moved to Lyon three years ago.',
+    // Where one is now, but on a trip: "right now", more said of the stay, or no "now" at all.
+    "Right now I'm in Denver for a conference.",
+    "Now I'm in Paris visiting my mom.",
+    "I'm now in Denver for the week.",
+    "I'm in Denver.",
+    "Now I'm in trouble.",
     // "We" holds a home, never a job: it may be a team or a firm speaking.
     'We work at Globex.',
     'When we moved to Berlin in 2015, I was 20.',

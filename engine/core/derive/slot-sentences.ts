@@ -76,13 +76,21 @@ const newJob = String.raw`(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)
 const perfect = (participle: string) =>
   String.raw`(?<=(?:['’]?ve|\shave)\s+${adverb})(?<perfect>${participle})`;
 
+/**
+ * "in" after "and now I'm", ", now I'm", a sentence's "Now I'm", or "I'm now", where the place ends
+ * the clause: "now I'm in Paris visiting my mom" is a trip.
+ */
+const nowIn = String.raw`(?:(?<=(?:^|[,;]\s*|[\s(]and\s+)[Nn]ow,?\s+I(?:['’]?m|\s+am)\s+)|(?<=(?:^|[\s,;:(])I(?:['’]?m|\s+am)\s+now\s+))in(?=\s+\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.-]*){0,3}\s*(?:$|[.!,;)]|\p{Extended_Pictographic}|\s(?:and|but|with)\s))`;
+
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
     predicate: 'lives in',
     // "I moved from Lisbon to Porto": the home is where the move went.
     // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
-    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${placeName}`,
+    // "..., and now I'm in Denver", "I'm now in Denver": where one is now, told as the end of a story of
+    // moves; not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
+    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${placeName}`,
   },
   {
     predicate: 'works at',
