@@ -19,7 +19,8 @@ function named(held: string, values: readonly string[] | undefined): boolean {
 /**
  * A Record's claims with each held ending (`endsHeld`: "We broke up") made the ending of the value
  * that holds its slot just before the Record's world time, as "I'm not with Tom anymore" would be said,
- * or left out where no value it may end holds then. Every reader of a Record's claims that admits or
+ * or left out where no value it may end holds then; one marked `withPartner` only where another of
+ * them ended a value ("I broke up with Tom" ends "in a relationship" only where Tom was the partner). Every reader of a Record's claims that admits or
  * compares them (a first derivation, the upgrade pass, re-derivation after a forget) reads them so.
  * Just before, not at: once admitted, the ending itself holds the slot from that instant.
  */
@@ -29,20 +30,22 @@ export async function withHeldEndings(
   occurredMs: number,
 ): Promise<Claim[]> {
   if (!claims.some((c) => c.endsHeld !== undefined)) return [...claims];
-  const out: Claim[] = [];
-  for (const claim of claims) {
+  const resolved = new Map<Claim, Claim | null>();
+  const resolve = async (claim: Claim): Promise<Claim | null> => {
     const { endsHeld, ...rest } = claim;
-    if (endsHeld === undefined || claim.predicate === null) {
-      if (endsHeld === undefined) out.push(claim);
-      continue;
-    }
+    if (endsHeld === undefined || claim.predicate === null) return null;
     const versions = await memories.slotVersions(slotKey(claim.subject, claim.predicate, claim.owner));
     const held = versions
       .filter((v) => endedValue(v) === null && inForceAt(timesOf(v), occurredMs - 1))
       .map((v) => slotValueAsSaid(v))
       .find((v): v is string => v !== null && named(v, endsHeld.values));
-    if (held === undefined) continue;
-    out.push({ ...rest, ends: held, statement: endedStatement(claim.subject, claim.predicate, held) });
-  }
-  return out;
+    if (held === undefined) return null;
+    return { ...rest, ends: held, statement: endedStatement(claim.subject, claim.predicate, held) };
+  };
+  // Those that depend on no other first: a `withPartner` one counts only where one of them ended a value.
+  for (const c of claims) if (c.endsHeld && !c.endsHeld.withPartner) resolved.set(c, await resolve(c));
+  const partnerEnded = [...resolved.values()].some((c) => c !== null);
+  for (const c of claims)
+    if (c.endsHeld?.withPartner) resolved.set(c, partnerEnded ? await resolve(c) : null);
+  return claims.flatMap((c) => (c.endsHeld === undefined ? [c] : (resolved.get(c) ?? [])));
 }

@@ -287,6 +287,23 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.ok((await current()).includes("Ana's wife is no longer Sara"));
   });
 
+  it('being together ends with a named partner only, not with whatever else one "broke up with"', async () => {
+    const { said, current } = await ana();
+    await said("I'm in a relationship.", '2023-01-01T10:00:00Z');
+    await said('My boyfriend is Tom.', '2023-02-01T10:00:00Z');
+    await said('I broke up with Facebook lol', '2023-03-01T10:00:00Z');
+    const slots = async () => (await current()).filter((s) => /boyfriend|status/u.test(s));
+    assert.deepEqual(await slots(), [
+      "Ana's boyfriend is Tom",
+      "Ana's relationship status is in a relationship",
+    ]);
+    await said('I broke up with Tom.', '2023-04-01T10:00:00Z');
+    assert.deepEqual(await slots(), [
+      "Ana's boyfriend is no longer Tom",
+      "Ana's relationship status is no longer in a relationship",
+    ]);
+  });
+
   it('"..., and now I\'m in Denver" at the end of a story of moves replaces the home', async () => {
     const { engine, said, current } = await ana();
     const boston = await said('I live in Boston.', '2023-01-01T10:00:00Z');

@@ -35,8 +35,9 @@ export interface Claim {
    * partner holds the slot; "I broke up with Tom": Tom, among `values`). Before admission it becomes an
    * ending (`ends`) of the value that holds the slot just before the Record's world time, or no claim
    * at all where none of them does (held-endings.ts); its statement until then is the sentence's.
+   * `withPartner`: only where another of the Record's held endings ends a value (a partner named).
    */
-  endsHeld?: { values?: readonly string[] };
+  endsHeld?: { values?: readonly string[]; withPartner?: true };
   /**
    * Set where an agent (an assistant) says back the person's slot ("Noted: Ana lives in Braga.",
    * agent-words.ts): what the claim is instead, the agent's own statement of no slot, where another

@@ -4,56 +4,93 @@ import { partingSaid, partnersEndedBy } from './parting.ts';
 
 const partners = ['partner', 'girlfriend', 'boyfriend', 'fiancé', 'wife', 'husband'];
 const status = { predicate: 'relationship status', values: ['in a relationship', 'engaged'] };
+const anyPartner = [...partners.map((predicate) => ({ predicate })), status];
 
 test('a parting with no name ends whichever partner holds the slot, and being together', () => {
   for (const s of [
     'We broke up.',
     "we've split up 😢",
-    'We finally called it quits last month',
+    'We finally called it quits',
     'He dumped me.',
+    'I broke up with him.',
+    'i dumped him...',
+    'Ugh, we broke up',
+    'So yeah, we broke up :(',
+    'we broke up 2 weeks ago',
+    'we brokeup',
+    'We broke up and I’m devastated.',
+    'we broke up, it was mutual',
+    "I'm not with him anymore",
+    "we're not together anymore",
+    'we ended things',
+    'We parted ways',
+    'I got dumped lol',
   ])
-    assert.deepEqual(partingSaid(s), [...partners.map((predicate) => ({ predicate })), status], s);
+    assert.deepEqual(partingSaid(s), anyPartner, s);
 });
 
 test('a parting names the partner, by role or by name, in any case a chat writes it', () => {
   assert.deepEqual(partingSaid('My husband and I split up'), [{ predicate: 'husband' }, status]);
+  assert.deepEqual(partingSaid('me and my bf broke up'), [{ predicate: 'boyfriend' }, status]);
   assert.deepEqual(partingSaid('my bf dumped me lol'), [{ predicate: 'boyfriend' }, status]);
   assert.deepEqual(partingSaid('My wife left me.'), [{ predicate: 'wife' }, status]);
-  for (const s of ['I broke up with Tom', 'Tom and I broke up last week', 'i broke up with tom'])
-    assert.deepEqual(
-      partingSaid(s)?.map((e) => [e.predicate, e.values?.[0]?.toLowerCase()]),
-      [...partners.map((p) => [p, 'tom']), [status.predicate, status.values[0]]],
-      s,
-    );
-  // Left or dumped by a name that may be no partner's: the partner of that name only, no status.
-  assert.deepEqual(
-    partingSaid('Google dumped me')?.map((e) => e.predicate),
-    partners,
-  );
+  assert.deepEqual(partingSaid('My boyfriend and I are no longer together'), [
+    { predicate: 'boyfriend' },
+    status,
+  ]);
+  // A name may be no partner's: the status ends only where the name ended a partner.
+  const named = (name: string, roles = partners) => [
+    ...roles.map((predicate) => ({ predicate, values: [name] })),
+    { ...status, withPartner: true },
+  ];
+  for (const [s, name] of [
+    ['I broke up with Tom.', 'Tom'],
+    ['Tom and I broke up last week', 'Tom'],
+    ['Me and Tom split up.', 'Tom'],
+    ['i broke up with tom', 'tom'],
+    ['Tom is my ex now', 'Tom'],
+    ['I broke up with Facebook', 'Facebook'],
+    ['Google dumped me', 'Google'],
+  ] as const)
+    assert.deepEqual(partingSaid(s), named(name), s);
+  assert.deepEqual(partingSaid('Tom is no longer my boyfriend'), named('Tom', ['boyfriend']));
 });
 
-test('what is no parting ends nothing', () => {
+test('what is no parting, or no parting of now, ends nothing', () => {
   for (const s of [
     'We split the bill.',
+    'We split.',
+    'It got late. We split.',
     'I broke up with the band',
     'I broke up with my ex boyfriend years ago and we are friends now',
     'I dumped it',
+    'They dumped me.',
     'The bus left me',
     'He left me.',
     'Tom left me',
+    'Then Tom broke up with me.',
     'I left my job',
     'We broke up the fight',
+    'We called it quits, it was late',
+    'we broke up last year',
+    'we broke up in 2015 but got back together',
+    'We broke up but we are still friends',
     'Did you break up?',
     "I don't want to break up",
   ])
     assert.equal(partingSaid(s), null, s);
 });
 
-test('being single ends any partner; a divorce a wife or a husband', () => {
+test('being single, or in a relationship no more, ends any partner; a divorce a wife or a husband', () => {
   assert.deepEqual(
     partnersEndedBy('single'),
     partners.map((predicate) => ({ predicate })),
   );
+  assert.deepEqual(
+    partnersEndedBy('in a relationship', true),
+    partners.map((predicate) => ({ predicate })),
+  );
   assert.deepEqual(partnersEndedBy('divorced'), [{ predicate: 'wife' }, { predicate: 'husband' }]);
   assert.deepEqual(partnersEndedBy('married'), []);
+  assert.deepEqual(partnersEndedBy('single', true), []);
 });

@@ -3,11 +3,14 @@ import { chatEnd, fillers, partnerNamed, relationNames } from './slot-sentences.
 /**
  * A slot a sentence ends without naming its value the way the slot holds it: "We broke up" ends
  * whichever partner holds the slot then. `values` narrows it to the person named ("I broke up with
- * Tom": Tom); absent, whatever value holds the slot ends.
+ * Tom": Tom); absent, whatever value holds the slot ends. `withPartner`: only where one of the same
+ * sentence's partner endings ends a value ("I broke up with Tom" ends "in a relationship" only where
+ * Tom was the partner: "I broke up with Facebook" ends nothing).
  */
 export interface HeldEnding {
   predicate: string;
   values?: readonly string[];
+  withPartner?: true;
 }
 
 /** The partners one has one of at a time, as the attribute sentences spell them (slot-sentences.ts). */
@@ -16,54 +19,108 @@ const partnerRoles = ['partner', 'girlfriend', 'boyfriend', 'fiancé', 'wife', '
 const togetherStatuses = ['in a relationship', 'engaged'];
 
 const role = String.raw`(?:partner|girlfriend|boyfriend|gf|bf|fianc[ée]e?|wife|husband)`;
+/** A word of a name: letters, with an apostrophe, a hyphen or an initial's dot inside, never last. */
+const nameWord = String.raw`[\p{L}\p{M}](?:[\p{L}\p{M}'’.-]*[\p{L}\p{M}])?`;
 /** Who one parted from: "my boyfriend", a name of up to three words, or a pronoun (checked apart). */
 const who = (n: number) =>
-  String.raw`(?:my\s+(?<role${n}>${role})|(?<who${n}>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,2}?))`;
-const when = String.raw`(?:\s+(?:today|yesterday|recently|last\s+(?:night|week|weekend|month|year)|this\s+(?:week|weekend|month|year)|a\s+(?:few\s+)?(?:days?|weeks?|months?)\s+ago))?`;
+  String.raw`(?:my\s+(?<role${n}>${role})|(?<who${n}>${nameWord}(?:\s+${nameWord}){0,2}?))`;
+/** Words before it that say nothing of it: "Ugh, we broke up", "So yeah, …", "Long story short, …". */
+const opening = String.raw`${fillers}(?:(?:yeah|lol|omg|ugh|hey|honestly|sadly|unfortunately|anyway|anyways|well|so\s+yeah|long\s+story\s+short|news|guess\s+what)[,:!.-]*\s+)*`;
+/**
+ * When, if said: lately, not long ago. A parting of years ago ("last year", "in 2015") may have ended a
+ * partner long since replaced: it ends none.
+ */
+const when = String.raw`(?:\s+(?:today|yesterday|recently|again|for\s+good|on\s+\p{L}+day|over\s+the\s+weekend|this\s+(?:morning|afternoon|evening|week|weekend|month)|last\s+(?:night|week|weekend|month)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?)\s+ago))*`;
+/** A chat's words after it: ":(", "lmao", "tbh". */
+const chatTail = String.raw`(?:\s*(?::\(|:'\(|lmao|smh|tbh|ngl|rip))*`;
+/**
+ * What may follow it, after a comma or "and"/"so"/"because": how it went ("we broke up, it was
+ * mutual", "We broke up and I'm devastated"), unless it takes it back ("… but we got back together").
+ */
+const after = String.raw`(?:(?:,|\s+(?:and|so|because|cause|since))\s+(?<after>[^]*))?`;
+const takenBack =
+  /\b(?:back\s+together|got\s+back|get\s+back|made\s+up|make\s+up|reconcil\w*|but|again|not|n['’]t)\b/iu;
 const soon = String.raw`(?:just\s+|finally\s+|officially\s+|recently\s+)?`;
-/** "we broke up", "Tom and I split up", "my boyfriend and I have broken up". */
+const have = String.raw`(?:['’]ve\s+|\s+have\s+|\s+)`;
+const end = String.raw`${when}${chatTail}${after}${chatEnd}`;
+/** "we broke up", "Tom and I split up", "me and my bf broke up", "we parted ways". */
 const mutual = new RegExp(
-  String.raw`^${fillers}(?:we|${who(1)}\s+and\s+I|I\s+and\s+${who(2)})(?:['’]ve\s+|\s+have\s+|\s+)${soon}(?:broke\s+up|broken\s+up|split(?:\s+up)?|separated|called\s+it\s+quits|got\s+divorced)${when}${chatEnd}`,
+  String.raw`^${opening}(?:we|${who(1)}\s+and\s+(?:I|me)|(?:I|me)\s+and\s+${who(2)})${have}${soon}(?:broke\s*-?\s*up|brokeup|broken\s+up|split\s+up|separated|called\s+it\s+quits|got\s+divorced|ended\s+things|parted\s+ways|went\s+our\s+separate\s+ways)${end}`,
   'iu',
 );
-/** "I broke up with Tom", "I dumped him", "I divorced my husband". */
+/** "we're not together anymore", "My boyfriend and I are no longer together". */
+const apart = new RegExp(
+  String.raw`^${opening}(?:we|${who(5)}\s+and\s+I)(?:['’]re|\s+are)\s+(?:no\s+longer\s+together|not\s+together\s+any\s?(?:more|longer))${end}`,
+  'iu',
+);
+/** "I broke up with Tom", "I dumped him", "I divorced my husband", "I ended things with Tom". */
 const mine = new RegExp(
-  String.raw`^${fillers}I(?:['’]ve\s+|\s+have\s+|\s+)${soon}(?:(?:broke|broken)\s+up\s+with|split\s+(?:up\s+)?(?:with|from)|separated\s+from|dumped|divorced)\s+${who(3)}${when}${chatEnd}`,
+  String.raw`^${opening}I${have}${soon}(?:(?:broke|broken)\s*-?\s*up\s+with|brokeup\s+with|split\s+(?:up\s+)?(?:with|from)|separated\s+from|dumped|divorced|ended\s+things\s+with|parted\s+ways\s+with)\s+${who(3)}${end}`,
   'iu',
 );
-/** "Tom broke up with me", "my girlfriend dumped me", "he left me". */
+/** "I'm not with Tom anymore", "I'm no longer with him". */
+const notWith = new RegExp(
+  String.raw`^${opening}I(?:['’]?m|\s+am)\s+(?:not\s+with\s+${who(6)}\s+any\s?(?:more|longer)|no\s+longer\s+with\s+${who(7)})${end}`,
+  'iu',
+);
+/** "Tom broke up with me", "my girlfriend dumped me", "my wife left me". */
 const theirs = new RegExp(
-  String.raw`^${fillers}${who(4)}(?:['’]s\s+|\s+has\s+|\s+)${soon}(?:(?:broke|broken)\s+up\s+with|dumped|left|divorced)\s+me${when}${chatEnd}`,
+  String.raw`^${opening}${who(4)}(?:['’]s\s+|\s+has\s+|\s+)${soon}(?:(?:broke|broken)\s+up\s+with|dumped|left|divorced)\s+me${end}`,
   'iu',
 );
-const pronouns = new Set(['he', 'she', 'they', 'him', 'her', 'them']);
-/** Words a name of a partner cannot be: "I dumped it", "we and I". */
+/** "Tom is no longer my boyfriend", "Tom is my ex now". */
+const exNow = new RegExp(
+  String.raw`^${opening}${who(8)}(?:['’]s|\s+is)\s+(?:no\s+longer\s+my\s+(?<role9>${role})|not\s+my\s+(?<role10>${role})\s+any\s?(?:more|longer)|my\s+ex(?:\s+now)?)${end}`,
+  'iu',
+);
+/** "I got dumped", "I just got dumped lol". */
+const gotDumped = new RegExp(String.raw`^${opening}I\s+${soon}got\s+dumped${end}`, 'iu');
+/** One of the partners: not "they", which as often means friends, a group or a firm. */
+const pronouns = new Set(['he', 'she', 'him', 'her']);
+/** Words a name of a partner cannot be: "I dumped it", "they dumped me", "Then Tom". */
 const noPartner =
-  /^(?:(?:it|this|that|we|you|us|everyone|someone|everything|all|i|me)$|(?:my|our|your|the|a|an|his|her|their|this|that)\s)/iu;
+  /^(?:(?:it|this|that|we|you|us|they|them|everyone|someone|everything|all|i|me)$|(?:my|our|your|the|a|an|his|her|their|this|that|then|today|yesterday|apparently|and|but|so)\s)/iu;
+
+const groupOf = (g: Record<string, string | undefined>, name: string, ns: readonly number[]) =>
+  ns.map((n) => g[`${name}${n}`]).find((x) => x !== undefined);
 
 /**
  * The partners a sentence of one's own says one has parted from, and the statuses that end with them:
- * "We broke up", "Tom and I split up last week", "I broke up with Tom", "My boyfriend dumped me".
- * Null for any other sentence, and for words that name no partner ("I broke up with it").
+ * "We broke up", "Tom and I split up last week", "I broke up with Tom", "My boyfriend dumped me", "I'm
+ * not with him anymore", "Tom is my ex now". Null for any other sentence, for words that name no
+ * partner ("I broke up with it", "They dumped me"), and for one whose next words take it back.
  */
 export function partingSaid(sentence: string): HeldEnding[] | null {
   const s = sentence.trim();
-  const m = mutual.exec(s) ?? mine.exec(s) ?? theirs.exec(s);
+  const m =
+    mutual.exec(s) ??
+    apart.exec(s) ??
+    mine.exec(s) ??
+    notWith.exec(s) ??
+    theirs.exec(s) ??
+    exNow.exec(s) ??
+    gotDumped.exec(s);
   if (!m) return null;
   const g = m.groups!;
-  const named = g['who1'] ?? g['who2'] ?? g['who3'] ?? g['who4'];
-  const said = g['role1'] ?? g['role2'] ?? g['role3'] ?? g['role4'];
+  // More said after it is how a breakup went, not how a meeting or a day ended ("We called it quits,
+  // it was late"), and never one taken back.
+  if (g['after'] !== undefined) {
+    const before = m[0].slice(0, m[0].length - g['after'].length);
+    if (takenBack.test(g['after']) || !/(?:broke|broken|split|separated|divorced|dumped)/iu.test(before))
+      return null;
+  }
+  const named = groupOf(g, 'who', [1, 2, 3, 4, 5, 6, 7, 8]);
+  const said = groupOf(g, 'role', [1, 2, 3, 4, 5, 9, 10]);
   // "He left me", "Dad left me": one leaves a party or a child too; only a partner named by role.
   if (said === undefined && /\bleft\s+me\b/iu.test(m[0])) return null;
   const roles = said === undefined ? partnerRoles : [relationNames[said.toLowerCase()] ?? roleName(said)];
   if (named !== undefined && !pronouns.has(named.toLowerCase())) {
     if (noPartner.test(named) || !partnerNamed(named, s)) return null;
-    // "Dad left me", "Google dumped me": a name may be no partner's, so only a breakup's own words end
-    // the status too; the partner ends only where that name holds the slot.
-    const brokeUp = /\b(?:broke|broken|split)\b/iu.test(m[0]);
+    // A name may be no partner's ("I broke up with Facebook", "Mom and I split up"): the status ends
+    // only where the name ends a partner.
     return [
       ...roles.map((predicate) => ({ predicate, values: [named] })),
-      ...(brokeUp ? [statusEnding] : []),
+      { ...statusEnding, withPartner: true as const },
     ];
   }
   return [...roles.map((predicate) => ({ predicate })), statusEnding];
@@ -79,11 +136,13 @@ const roleName = (said: string): string => {
 const statusEnding: HeldEnding = { predicate: 'relationship status', values: togetherStatuses };
 
 /**
- * The partners a relationship status says one has no more: "I'm single now" ends any partner,
- * "I'm divorced" a wife or a husband (a partner since may be a new one). None for other statuses.
+ * The partners a relationship status says one has no more: "I'm single now" or "I'm no longer in a
+ * relationship" end any partner, "I'm divorced" a wife or a husband (a partner since may be a new one).
+ * None for other statuses.
  */
-export function partnersEndedBy(status: string): HeldEnding[] {
-  if (status === 'single') return partnerRoles.map((predicate) => ({ predicate }));
-  if (status === 'divorced') return [{ predicate: 'wife' }, { predicate: 'husband' }];
+export function partnersEndedBy(status: string, ended = false): HeldEnding[] {
+  if ((!ended && status === 'single') || (ended && status === 'in a relationship'))
+    return partnerRoles.map((predicate) => ({ predicate }));
+  if (!ended && status === 'divorced') return [{ predicate: 'wife' }, { predicate: 'husband' }];
   return [];
 }

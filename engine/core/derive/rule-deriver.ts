@@ -177,8 +177,9 @@ export function createRuleDeriver(): Deriver {
     // their slot or end it ("I lost my job at Door Dash", "I've lived in Berlin for 10 years"); a note's
     // list markers, links and emphasis are not its Memories' words.
     // v42: a parting ends the partner who holds the slot ("We broke up", "I broke up with Tom", "My
-    // boyfriend dumped me"; "I'm single now" too), and "in a relationship" or "engaged" with them: the
-    // boyfriend stayed current beside the sentence.
+    // boyfriend dumped me", "I'm not with him anymore"; "I'm single now" too), and "in a relationship"
+    // or "engaged" with them: the boyfriend stayed current beside the sentence. "..., and now I'm in
+    // Denver" ends a story of moves at home.
     name: 'rules-v42',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -293,7 +294,10 @@ function sentenceClaims(
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
       const statement = endedStatement(subject, a.predicate, a.value);
-      return [{ statement, subject, predicate: a.predicate, owner, quote: s, ends: a.value }];
+      const ending = { statement, subject, predicate: a.predicate, owner, quote: s, ends: a.value };
+      // "I'm no longer in a relationship" ends whichever partner holds the slot then.
+      if (a.predicate !== 'relationship status') return [ending];
+      return [ending, ...heldEndings(partnersEndedBy(a.value, true), plain)];
     }
     // "I'm married to Tom": the slot's Memory in the sentence's own words, which say more than the value.
     const statement = a.own ? s : valueStatement(subject, a.predicate, a.value);
@@ -353,10 +357,10 @@ function sentenceClaims(
 
 /** Endings of values the sentence names as a partner or none (parting.ts), each a claim of its slot. */
 const heldEndings = (endings: readonly HeldEnding[], plain: Claim): Claim[] =>
-  endings.map(({ predicate, values }) => ({
+  endings.map(({ predicate, values, withPartner }) => ({
     ...plain,
     predicate,
-    endsHeld: values === undefined ? {} : { values },
+    endsHeld: { ...(values === undefined ? {} : { values }), ...(withPartner ? { withPartner } : {}) },
   }));
 
 const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
