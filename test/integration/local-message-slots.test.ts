@@ -316,6 +316,12 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.ok((await current()).includes("I moved to Boston after college, and now I'm in Denver"));
   });
 
+  it('a chat all in lower case holds each slot it says, one sentence after another', async () => {
+    const { current, said } = await ana();
+    await said('i live in porto. its nice here. i work at globex', '2024-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana lives in Porto', 'Ana works at Globex', 'its nice here.']);
+  });
+
   it('a transfer replaces the school before it, and a graduation ends it', async () => {
     const { engine, said, current } = await ana();
     const mit = await said('I study at MIT.', '2022-09-01T10:00:00Z');

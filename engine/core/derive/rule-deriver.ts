@@ -179,7 +179,8 @@ export function createRuleDeriver(): Deriver {
     // v42: a parting ends the partner who holds the slot ("We broke up", "I broke up with Tom", "My
     // boyfriend dumped me", "I'm not with him anymore"; "I'm single now" too), and "in a relationship"
     // or "engaged" with them: the boyfriend stayed current beside the sentence. "..., and now I'm in
-    // Denver" ends a story of moves at home.
+    // Denver" ends a story of moves at home. A chat in lower case is cut at its full stops ("i live in
+    // porto. its nice here" was one sentence, and no home).
     name: 'rules-v42',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

@@ -95,6 +95,22 @@ describe('split-text', () => {
     assert.deepEqual(split('Wow!Great. Done'), ['Wow!Great.', 'Done']);
   });
 
+  it('a chat all in lower case is cut at its full stops, but not after an abbreviation', () => {
+    const split = (t: string) => sentences(t).map((s) => s.value);
+    assert.deepEqual(split('i live in porto. its nice here. i work at globex'), [
+      'i live in porto.',
+      'its nice here.',
+      'i work at globex',
+    ]);
+    assert.deepEqual(split('we broke up... im sad'), ['we broke up...', 'im sad']);
+    assert.deepEqual(split('i met mr. smith today. he is nice'), ['i met mr. smith today.', 'he is nice']);
+    assert.deepEqual(split('e.g. this one. ok'), ['e.g. this one.', 'ok']);
+    assert.deepEqual(split('see you at 5 p.m. tomorrow'), ['see you at 5 p.m. tomorrow']);
+    // A cased text leaves a full stop before a lower-case word to the segmenter, as an abbreviation's.
+    assert.deepEqual(split('It costs approx. three euros. Fine'), ['It costs approx. three euros.', 'Fine']);
+    assert.deepEqual(split('I live in Lisbon. it is nice'), ['I live in Lisbon. it is nice']);
+  });
+
   // The bound tells a hang from a pass (joining by string concatenation took 100 s here).
   it('a chain of titles as long as a Record may be is joined in linear time', { timeout: 10_000 }, () => {
     assert.equal(sentences('Dr. '.repeat(100_000)).length, 1);

@@ -69,9 +69,52 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
  */
 const listMarker = /^(?:[-*+•‣◦]\s+)(?:\[[ xX]\]\s+)?(?=\S)/u;
 
+/** Short words a chat writes with a full stop inside a sentence, before a lower-case word. */
+const lowerAbbreviations = new Set(
+  `mr mrs ms mx dr prof st mt vs etc approx cf no nos fig ca inc ltd co jr sr dept est min max
+   ave rd ft oz lb lbs pp vol ch sec`.split(/\s+/u),
+);
+/** A full stop (or an ellipsis) and the space after it, before a lower-case word. */
+const stopBeforeLower = /(?<=\S)(\.{1,3})(\s+)(?=\p{Ll})/gu;
+
+const wordChar = /[\p{L}\p{N}.'’-]/u;
+/** The word that ends at `at`, read back no further than `floor`. */
+function wordBefore(text: string, at: number, floor: number): string {
+  let start = at;
+  while (start > floor && wordChar.test(text[start - 1]!)) start -= 1;
+  return text.slice(start, at);
+}
+
+/**
+ * A chat written all in lower case ("we broke up. im sad"): ICU takes a full stop before a lower-case
+ * word for an abbreviation's and keeps the two one sentence, so neither read as what it says alone.
+ * There, a full stop after a word that is no abbreviation (nor an initial, nor "e.g.") ends a sentence.
+ * A line with any capital but a lone "I" is cased, and left to the segmenter.
+ */
+function* lowerCaseSentences(text: string, span: Span): Generator<Span> {
+  if (/\p{Lu}/u.test(span.value.replace(/(?<![\p{L}\p{N}])I(?![\p{L}\p{N}])/gu, ''))) {
+    yield span;
+    return;
+  }
+  let from = span.start;
+  for (const m of span.value.matchAll(stopBeforeLower)) {
+    const at = span.start + m.index;
+    const word = wordBefore(text, at, Math.max(from, at - 24));
+    const bare = word.toLowerCase();
+    const ellipsis = m[1]!.length > 1;
+    if (!ellipsis && (word.length < 2 || word.includes('.') || lowerAbbreviations.has(bare))) continue;
+    const cut = at + m[1]!.length;
+    const piece = trimmedSpan(text, from, cut);
+    if (piece) yield piece;
+    from = cut;
+  }
+  const rest = trimmedSpan(text, from, span.end);
+  if (rest) yield rest;
+}
+
 /**
  * Sentences as exact, trimmed substrings of text (Intl.Segmenter, with titles and abbreviations kept
- * in), each without a list item's marker before it.
+ * in, and a chat in lower case cut at its full stops), each without a list item's marker before it.
  */
 export function sentences(text: string): Span[] {
   const out: Span[] = [];
@@ -79,10 +122,13 @@ export function sentences(text: string): Span[] {
     // The segmenter keeps line breaks inside a "sentence"; lines (lists, chat lines) are units too.
     let offset = seg.index;
     for (const line of seg.segment.split('\n')) {
-      const span = trimmedSpan(text, offset, offset + line.length);
-      const marker = span ? listMarker.exec(span.value) : null;
-      if (span) out.push(marker ? trimmedSpan(text, span.start + marker[0].length, span.end)! : span);
+      const whole = trimmedSpan(text, offset, offset + line.length);
       offset += line.length + 1;
+      if (!whole) continue;
+      for (const span of lowerCaseSentences(text, whole)) {
+        const marker = listMarker.exec(span.value);
+        out.push(marker ? trimmedSpan(text, span.start + marker[0].length, span.end)! : span);
+      }
     }
   }
   return out;
