@@ -254,10 +254,11 @@ async function reopened<T>(
 
 for (const backend of [local, postgres])
   describe(`${backend.name}: Records derived by an earlier deriver are derived again`, () => {
-    it('a parting the old rules kept as a sentence ends the partner once derived again, once', async () => {
+    it('a parting and a reunion the old rules kept as sentences move the partner once derived again, once', async () => {
       const noEndings: Deriver = {
         name: 'rules-v41',
-        derive: (record, ctx) => rules.derive(record, ctx).filter((c) => c.endsHeld === undefined),
+        derive: (record, ctx) =>
+          rules.derive(record, ctx).filter((c) => c.endsHeld === undefined && c.restoresHeld === undefined),
       };
       const store = await writtenBy(
         backend,
@@ -266,19 +267,22 @@ for (const backend of [local, postgres])
             engine,
             said('My boyfriend is Tom.', { occurred_at: '2024-01-01T10:00:00Z' }),
             said('We broke up.', { occurred_at: '2024-05-01T10:00:00Z' }),
+            said('We got back together.', { occurred_at: '2024-08-01T10:00:00Z' }),
           ),
         noEndings,
       );
       const ended = "Ana's boyfriend is no longer Tom";
+      const tom = "Ana's boyfriend is Tom";
       const first = await reopened(store, async (engine) => {
         const now = await current(engine);
-        assert.deepEqual([...now.keys()].sort(), [ended, 'We broke up.']);
-        const tom = (await engine.getMemory(tenant, 'b', now.get(ended)!.id)).revisions;
+        assert.deepEqual([...now.keys()].sort(), [tom, 'We broke up.', 'We got back together.']);
+        const versions = (await engine.getMemory(tenant, 'b', now.get(tom)!.id)).revisions;
         assert.deepEqual(
-          tom.map((v) => [v.statement, v.valid_to]),
+          versions.map((v) => [v.statement, v.valid_to]),
           [
-            ["Ana's boyfriend is Tom", '2024-05-01T10:00:00Z'],
-            [ended, null],
+            [tom, '2024-05-01T10:00:00Z'],
+            [ended, '2024-08-01T10:00:00Z'],
+            [tom, null],
           ],
         );
         return now;

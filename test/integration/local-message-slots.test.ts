@@ -287,6 +287,24 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.ok((await current()).includes("Ana's wife is no longer Sara"));
   });
 
+  it('"we got back together" gives the slot back to the partner a parting ended', async () => {
+    const { said, current } = await ana();
+    await said("I'm in a relationship.", '2023-01-01T10:00:00Z');
+    await said('My boyfriend is Tom.', '2023-02-01T10:00:00Z');
+    await said('We broke up.', '2023-03-01T10:00:00Z');
+    await said("I'm back with Jim.", '2023-04-01T10:00:00Z');
+    const slots = async () => (await current()).filter((s) => /boyfriend|status/u.test(s));
+    assert.deepEqual(await slots(), [
+      "Ana's boyfriend is no longer Tom",
+      "Ana's relationship status is no longer in a relationship",
+    ]);
+    await said('Tom and I got back together 🥰', '2023-05-01T10:00:00Z');
+    assert.deepEqual(await slots(), [
+      "Ana's boyfriend is Tom",
+      "Ana's relationship status is in a relationship",
+    ]);
+  });
+
   it('being together ends with a named partner only, not with whatever else one "broke up with"', async () => {
     const { said, current } = await ana();
     await said("I'm in a relationship.", '2023-01-01T10:00:00Z');

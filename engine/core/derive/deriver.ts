@@ -39,6 +39,12 @@ export interface Claim {
    */
   endsHeld?: { values?: readonly string[]; withPartner?: true };
   /**
+   * The reverse of `endsHeld` ("We got back together"): where an ending of one of `values` (any, when
+   * absent) holds the slot just before the Record's world time, the value it ended, which holds the
+   * slot again from the Record's; no claim at all otherwise (held-endings.ts).
+   */
+  restoresHeld?: { values?: readonly string[]; withPartner?: true };
+  /**
    * Set where an agent (an assistant) says back the person's slot ("Noted: Ana lives in Braga.",
    * agent-words.ts): what the claim is instead, the agent's own statement of no slot, where another
    * value holds the slot at the Record's world time. An agent's words are no independent evidence: they

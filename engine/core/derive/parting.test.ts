@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { partingSaid, partnersEndedBy } from './parting.ts';
+import { partingSaid, partnersEndedBy, reunionSaid } from './parting.ts';
 
 const partners = ['partner', 'girlfriend', 'boyfriend', 'fiancé', 'wife', 'husband'];
 const status = { predicate: 'relationship status', values: ['in a relationship', 'engaged'] };
@@ -93,4 +93,17 @@ test('being single, or in a relationship no more, ends any partner; a divorce a 
   assert.deepEqual(partnersEndedBy('divorced'), [{ predicate: 'wife' }, { predicate: 'husband' }]);
   assert.deepEqual(partnersEndedBy('married'), []);
   assert.deepEqual(partnersEndedBy('single', true), []);
+});
+
+test('getting back together names the partners a parting ended: any, by role, or by name', () => {
+  const together = { ...status, withPartner: true };
+  for (const s of ['we got back together', "We're back together!", 'I got back together with him'])
+    assert.deepEqual(reunionSaid(s), [...partners.map((predicate) => ({ predicate })), together], s);
+  assert.deepEqual(reunionSaid('me and my bf are back together lol'), [{ predicate: 'boyfriend' }, together]);
+  assert.deepEqual(reunionSaid("I'm back with Tom"), [
+    ...partners.map((predicate) => ({ predicate, values: ['Tom'] })),
+    together,
+  ]);
+  for (const s of ["I'm back with my family", 'I got back with the band', 'we got back together in 2015'])
+    assert.equal(reunionSaid(s), null, s);
 });

@@ -126,6 +126,41 @@ export function partingSaid(sentence: string): HeldEnding[] | null {
   return [...roles.map((predicate) => ({ predicate })), statusEnding];
 }
 
+/** "we got back together", "Tom and I are back together", "me and my bf got back together". */
+const together = new RegExp(
+  String.raw`^${opening}(?:we|${who(11)}\s+and\s+(?:I|me)|(?:I|me)\s+and\s+${who(12)})(?:['’](?:re|ve)\s+|\s+(?:are|have)\s+|\s+)${soon}(?:got(?:ten)?\s+)?back\s+together${when}${chatTail}${chatEnd}`,
+  'iu',
+);
+/** "I'm back with Tom", "I got back together with him". */
+const backWith = new RegExp(
+  String.raw`^${opening}I(?:['’]?m|\s+am|['’]ve|\s+have|\s+)\s*${soon}(?:got(?:ten)?\s+)?back\s+(?:together\s+)?with\s+${who(13)}${when}${chatTail}${chatEnd}`,
+  'iu',
+);
+
+/**
+ * The partners a sentence of one's own says one is back with, after a parting ended them: "We got back
+ * together", "I'm back with Tom", "Tom and I got back together". Each is the value a parting ended,
+ * where one holds the slot then (held-endings.ts), and being together again with them. Null for any
+ * other sentence.
+ */
+export function reunionSaid(sentence: string): HeldEnding[] | null {
+  const s = sentence.trim();
+  const m = together.exec(s) ?? backWith.exec(s);
+  if (!m) return null;
+  const g = m.groups!;
+  const named = groupOf(g, 'who', [11, 12, 13]);
+  const said = groupOf(g, 'role', [11, 12, 13]);
+  const roles = said === undefined ? partnerRoles : [relationNames[said.toLowerCase()] ?? roleName(said)];
+  if (named !== undefined && !pronouns.has(named.toLowerCase())) {
+    if (noPartner.test(named) || !partnerNamed(named, s)) return null;
+    return [
+      ...roles.map((predicate) => ({ predicate, values: [named] })),
+      { ...statusEnding, withPartner: true as const },
+    ];
+  }
+  return [...roles.map((predicate) => ({ predicate })), { ...statusEnding, withPartner: true as const }];
+}
+
 const roleName = (said: string): string => {
   const low = said.toLowerCase();
   if (low === 'gf') return 'girlfriend';

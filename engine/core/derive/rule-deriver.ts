@@ -6,7 +6,7 @@ import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from 
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, otherPersonSlot, slotSentences, type SlotSentence } from './slot-sentences.ts';
-import { partingSaid, partnersEndedBy, type HeldEnding } from './parting.ts';
+import { partingSaid, partnersEndedBy, reunionSaid, type HeldEnding } from './parting.ts';
 import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
@@ -178,7 +178,8 @@ export function createRuleDeriver(): Deriver {
     // list markers, links and emphasis are not its Memories' words.
     // v42: a parting ends the partner who holds the slot ("We broke up", "I broke up with Tom", "My
     // boyfriend dumped me", "I'm not with him anymore"; "I'm single now" too), and "in a relationship"
-    // or "engaged" with them: the boyfriend stayed current beside the sentence. "..., and now I'm in
+    // or "engaged" with them: the boyfriend stayed current beside the sentence; "We got back together"
+    // gives him the slot back. "..., and now I'm in
     // Denver" ends a story of moves at home. A chat in lower case is cut at its full stops ("i live in
     // porto. its nice here" was one sentence, and no home).
     name: 'rules-v42',
@@ -291,6 +292,9 @@ function sentenceClaims(
     // "We broke up": the sentence, and the end of whichever partner holds the slot then.
     const parting = a === null ? partingSaid(s) : null;
     if (parting !== null) return [plain, ...heldEndings(parting, plain)];
+    // "We got back together": the sentence, and the partner a parting ended holds the slot again.
+    const reunion = a === null ? reunionSaid(s) : null;
+    if (reunion !== null) return [plain, ...heldEndings(reunion, plain, 'restoresHeld')];
     if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
@@ -357,11 +361,15 @@ function sentenceClaims(
 }
 
 /** Endings of values the sentence names as a partner or none (parting.ts), each a claim of its slot. */
-const heldEndings = (endings: readonly HeldEnding[], plain: Claim): Claim[] =>
+const heldEndings = (
+  endings: readonly HeldEnding[],
+  plain: Claim,
+  as: 'endsHeld' | 'restoresHeld' = 'endsHeld',
+): Claim[] =>
   endings.map(({ predicate, values, withPartner }) => ({
     ...plain,
     predicate,
-    endsHeld: { ...(values === undefined ? {} : { values }), ...(withPartner ? { withPartner } : {}) },
+    [as]: { ...(values === undefined ? {} : { values }), ...(withPartner ? { withPartner } : {}) },
   }));
 
 const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
