@@ -586,10 +586,9 @@ const tools: McpTool[] = [
       // nor a refusal below the route layer (http_403, which the spec keeps for those).
       if (record.source.name !== agentSource) {
         // An import's Record goes with its import (forgetSource); one written otherwise, by itself.
-        const how =
-          record.source.external_id
-            ? 'in the Mnemo app, or by removing its import (mnemo import --remove)'
-            : 'in the Mnemo app, or with DELETE /v1/brains/{brain_id}/records/{record_id}';
+        const how = record.source.external_id
+          ? 'in the Mnemo app, or by removing its import (mnemo import --remove)'
+          : 'in the Mnemo app, or with DELETE /v1/brains/{brain_id}/records/{record_id}';
         throw new MnemoError(
           'record_not_erasable',
           `record_id: ${record_id} came from ${JSON.stringify(record.source.name)}, not from an agent ` +
