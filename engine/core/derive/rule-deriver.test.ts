@@ -311,3 +311,23 @@ test("a note's code, tables and lines of tags are no Memories; its prose around 
   );
   for (const c of claims) assert.ok(text.includes(c.quote), c.quote);
 });
+
+test('a sentence the next one takes back holds no slot and ends none: a joke owned, a doubt, a "but not"', () => {
+  const slots = (text: string) => claimsOf(text, 'Ana').filter((c) => c.predicate !== null);
+  for (const text of [
+    'we broke up. jk lol',
+    "We broke up. But we're working on it.",
+    'we broke up. then got back together',
+    "i'm vegan. not really",
+    'i live in rio. i think',
+    'I live in Porto. But not for long.',
+  ])
+    assert.deepEqual(slots(text), [], text);
+  // What goes on to say more takes nothing back.
+  for (const text of ["I live in Porto. I think it's great.", 'I live in Porto. But I work from home.'])
+    assert.deepEqual(
+      slots(text).map((c) => c.statement),
+      ['Ana lives in Porto'],
+      text,
+    );
+});

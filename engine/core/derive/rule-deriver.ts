@@ -206,10 +206,17 @@ export function createRuleDeriver(): Deriver {
           // An assistant's words about the person ("Noted: Ana lives in Braga.") are hers to hold, as a
           // restatement of her slot (agentClaims); the rest of what it says is its own.
           const agent = agentSpeaker(c.speaker, record.sourceName) ? ctx.self : null;
+          // "we broke up. jk", "i'm vegan... not really": the next sentence takes it back, so it holds
+          // no slot, ends none, and is a statement as said.
+          const takenBack = new Set(
+            said.flatMap((x, i) => (i + 1 < said.length && takesBack(said[i + 1]!.value) ? [x.value] : [])),
+          );
           return unique(spans).flatMap((s) =>
-            agent !== null
-              ? agentClaims(s, subject, owner, agent)
-              : sentenceClaims(s, subject, owner, others),
+            takenBack.has(s)
+              ? [{ statement: s, subject, predicate: null, owner, quote: s }]
+              : agent !== null
+                ? agentClaims(s, subject, owner, agent)
+                : sentenceClaims(s, subject, owner, others),
           );
         }
         case 'event':
@@ -359,6 +366,28 @@ function sentenceClaims(
     return { ...claim, quote: part, ...(own ? { statement: part } : {}) };
   });
 }
+
+/**
+ * A sentence that takes back the one before it: a joke owned ("jk", "just kidding, …", "not really"), a
+ * doubt said alone ("i think", "maybe"), a "but" that unsays it ("But not for long"), or getting back
+ * together after a parting. "I think it's great." or "But I work in Lisbon." take nothing back.
+ */
+const laughFirst = String.raw`(?:(?:lol|lmao|haha|ok|okay|well)[\s,.!]*)*`;
+const ownedJoke = new RegExp(
+  String.raw`^${laughFirst}(?:jk|j/k|just\s+kidding|kidding|not\s+really|nope|sike|psych)(?![\p{L}\p{N}])`,
+  'iu',
+);
+const doubtAlone = new RegExp(
+  String.raw`^${laughFirst}(?:i\s+think|i\s+guess|maybe|idk|or\s+not|sort\s+of|kinda)(?:[\s.!?,…]|lol|haha|lmao)*$`,
+  'iu',
+);
+const butNot =
+  /^but\s+(?:not|(?:we|i)(?:['’]re|\s+are|['’]m|\s+am)\s+(?:working|trying|still)|it['’]?s\s+complicated)(?![\p{L}\p{N}])/iu;
+const takesBack = (next: string): boolean =>
+  ownedJoke.test(next) ||
+  doubtAlone.test(next) ||
+  butNot.test(next) ||
+  /(?<![\p{L}\p{N}])back\s+together(?![\p{L}\p{N}])/iu.test(next);
 
 /** Endings of values the sentence names as a partner or none (parting.ts), each a claim of its slot. */
 const heldEndings = (

@@ -80,7 +80,7 @@ const perfect = (participle: string) =>
  * "in" after "and now I'm", ", now I'm", a sentence's "Now I'm", or "I'm now", where the place ends
  * the clause: "now I'm in Paris visiting my mom" is a trip.
  */
-const nowIn = String.raw`(?:(?<=(?:^|[,;]\s*|[\s(]and\s+)[Nn]ow,?\s+I(?:['’]?m|\s+am)\s+)|(?<=(?:^|[\s,;:(])I(?:['’]?m|\s+am)\s+now\s+))in(?=\s+\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.-]*){0,3}\s*(?:$|[.!,;)]|\p{Extended_Pictographic}|\s(?:and|but|with)\s))`;
+const nowIn = String.raw`(?:(?<=(?:^|[,;]\s*|[\s(]and\s+)[Nn]ow,?\s+I(?:['’]?m|\s+am)\s+)|(?<=(?:^|[\s,;:(])I(?:['’]?m|\s+am)\s+now\s+))(?<nowIn>in)(?=\s+\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.-]*){0,3}\s*(?:$|[.!,;)]|\p{Extended_Pictographic}|\s(?:and|but|with)\s))`;
 
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
@@ -88,8 +88,8 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     predicate: 'lives in',
     // "I moved from Lisbon to Porto": the home is where the move went.
     // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
-    // "..., and now I'm in Denver", "I'm now in Denver": where one is now, told as the end of a story of
-    // moves; not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
+    // "I moved to Boston after college, and now I'm in Denver": where one is now, told as the end of a
+    // story of moves (readClause); not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
     verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${placeName}`,
   },
   {
@@ -328,6 +328,9 @@ type Found = SlotSentence & { valueEnd: number; ongoing: boolean };
  */
 const forNowAt = /^\s*(?:today|tonight|this\s+(?:morning|afternoon|evening))(?![\p{L}\p{N}])/iu;
 
+const storyOfMoves = /(?<![\p{L}\p{N}])(?:moved|relocated|lived|grew\s+up)(?![\p{L}\p{N}])/iu;
+const nothingAfter = /^[\s.!]*(?:\p{Extended_Pictographic}(?:\u{FE0F})?[\s.!]*)*$/u;
+
 /**
  * The slot a clause matched by `m` (found at `at` in the sentence, the clause starting at `start`)
  * holds, or null when its value is no place or no name.
@@ -340,6 +343,13 @@ function readClause(
   start: number,
 ): Found | null {
   const { value, valueEnd, end } = clauseValue(sentence, predicate, m, at);
+  // "..., and now I'm in Denver": only as the end of a story of moves told before it, and with nothing
+  // after the place ("I was in Paris and now I'm in Berlin", "Now I'm in Berlin, visiting friends").
+  if (
+    m.groups!['nowIn'] !== undefined &&
+    (!storyOfMoves.test(sentence.slice(0, start)) || !nothingAfter.test(sentence.slice(end)))
+  )
+    return null;
   // "We moved to Slack": a home is a place, and a tool is none (not-a-place.ts).
   const moved = m.groups!['moved'] !== undefined;
   const from = m.groups!['from'];
@@ -387,6 +397,7 @@ const notALowerName = new Set(
    night nights day days dawn dusk noon midnight lunch weekends weekend times moment
    home work school uni university college church hospital office bank restaurant cafe store shop
    factory hotel bar gym startup company place job town city country countryside suburbs village
+   apt apartment flat unit room building house dorm
    free fun money food hire cash tips peanuts minimum living heart best worst large scale risk ease least
    most first last all once will fault random`.split(/\s+/u),
 );
@@ -438,7 +449,8 @@ const upperFirst = (w: string) => {
   const up = w[0]!.toUpperCase();
   return up.length === 1 ? up + w.slice(1) : w;
 };
-const lowerWords = /\p{Ll}[\p{Ll}\p{M}'’-]*(?:\s+\p{Ll}[\p{Ll}\p{M}'’-]*){0,2}/uy;
+/** Up to three lower-case words, after a saint's or a mountain's "st." or "mt." ("st. louis"). */
+const lowerWords = /(?:(?:st|mt|ft)\.\s*)?\p{Ll}[\p{Ll}\p{M}'’-]*(?:\s+\p{Ll}[\p{Ll}\p{M}'’-]*){0,2}/uy;
 const toAt = /\s+to\s+/uy;
 
 /**

@@ -102,7 +102,14 @@ describe('split-text', () => {
       'its nice here.',
       'i work at globex',
     ]);
-    assert.deepEqual(split('we broke up... im sad'), ['we broke up...', 'im sad']);
+    // An ellipsis trails on into what it means; an abbreviation a chat writes is no sentence's end.
+    assert.deepEqual(split("i'm married... to my job lol"), ["i'm married... to my job lol"]);
+    assert.deepEqual(split("i'm prob. moving to denver next month. excited"), [
+      "i'm prob. moving to denver next month.",
+      'excited',
+    ]);
+    assert.deepEqual(split('we met on jan. fifth'), ['we met on jan. fifth']);
+    assert.deepEqual(split('i live in st. louis. its ok'), ['i live in st. louis.', 'its ok']);
     assert.deepEqual(split('i met mr. smith today. he is nice'), ['i met mr. smith today.', 'he is nice']);
     assert.deepEqual(split('e.g. this one. ok'), ['e.g. this one.', 'ok']);
     assert.deepEqual(split('see you at 5 p.m. tomorrow'), ['see you at 5 p.m. tomorrow']);

@@ -72,10 +72,15 @@ const listMarker = /^(?:[-*+•‣◦]\s+)(?:\[[ xX]\]\s+)?(?=\S)/u;
 /** Short words a chat writes with a full stop inside a sentence, before a lower-case word. */
 const lowerAbbreviations = new Set(
   `mr mrs ms mx dr prof st mt vs etc approx cf no nos fig ca inc ltd co jr sr dept est min max
-   ave rd ft oz lb lbs pp vol ch sec`.split(/\s+/u),
+   ave rd ft oz lb lbs pp vol ch sec esp prob def appt incl univ blvd hwy apt tbsp tsp govt assoc
+   sgt capt lt gen rev col jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu
+   thur thurs fri sat sun yr yrs hr hrs min mins wk wks mo mos`.split(/\s+/u),
 );
-/** A full stop (or an ellipsis) and the space after it, before a lower-case word. */
-const stopBeforeLower = /(?<=\S)(\.{1,3})(\s+)(?=\p{Ll})/gu;
+/**
+ * A full stop and the space after it, before a lower-case word. Not an ellipsis: "i'm married... to my
+ * job lol" trails on into what it means.
+ */
+const stopBeforeLower = /(?<=[^\s.])(\.)(\s+)(?=\p{Ll})/gu;
 
 const wordChar = /[\p{L}\p{N}.'’-]/u;
 /** The word that ends at `at`, read back no further than `floor`. */
@@ -88,7 +93,8 @@ function wordBefore(text: string, at: number, floor: number): string {
 /**
  * A chat written all in lower case ("we broke up. im sad"): ICU takes a full stop before a lower-case
  * word for an abbreviation's and keeps the two one sentence, so neither read as what it says alone.
- * There, a full stop after a word that is no abbreviation (nor an initial, nor "e.g.") ends a sentence.
+ * There, a full stop after a word that is no abbreviation (nor an initial, nor "e.g.") ends a sentence;
+ * an ellipsis does not.
  * A line with any capital but a lone "I" is cased, and left to the segmenter.
  */
 function* lowerCaseSentences(text: string, span: Span): Generator<Span> {
@@ -101,8 +107,7 @@ function* lowerCaseSentences(text: string, span: Span): Generator<Span> {
     const at = span.start + m.index;
     const word = wordBefore(text, at, Math.max(from, at - 24));
     const bare = word.toLowerCase();
-    const ellipsis = m[1]!.length > 1;
-    if (!ellipsis && (word.length < 2 || word.includes('.') || lowerAbbreviations.has(bare))) continue;
+    if (word.length < 2 || word.includes('.') || lowerAbbreviations.has(bare)) continue;
     const cut = at + m[1]!.length;
     const piece = trimmedSpan(text, from, cut);
     if (piece) yield piece;
