@@ -2,7 +2,7 @@ import type { Claim } from '../core/derive/deriver.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
-import { endedValue, slotValueAsSaid } from '../core/derive/slot-value.ts';
+import { endedValueAsSaid, slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { endedStatement, valueStatement } from '../core/derive/slot-statement.ts';
 import { normalizeStatement } from '../core/derive/record-text.ts';
 
@@ -33,39 +33,46 @@ export async function withHeldEndings(
 ): Promise<Claim[]> {
   const heldOf = (c: Claim) => c.endsHeld ?? c.restoresHeld;
   if (!claims.some((c) => heldOf(c) !== undefined)) return [...claims];
-  const resolved = new Map<Claim, Claim | null>();
-  const resolve = async (claim: Claim): Promise<Claim | null> => {
+  /** The claim it becomes, and when the value it reached began; null where none is reached. */
+  const resolve = async (claim: Claim): Promise<{ claim: Claim; fromMs: number } | null> => {
     const { endsHeld, restoresHeld, ...rest } = claim;
     const held = endsHeld ?? restoresHeld;
     if (held === undefined || claim.predicate === null) return null;
     const { subject, predicate } = claim;
-    const versions = (await memories.slotVersions(slotKey(subject, predicate, claim.owner))).filter((v) =>
+    const inForce = (await memories.slotVersions(slotKey(subject, predicate, claim.owner))).filter((v) =>
       inForceAt(timesOf(v), occurredMs - 1),
     );
-    if (endsHeld !== undefined) {
-      const value = versions
-        .filter((v) => endedValue(v) === null)
-        .map((v) => slotValueAsSaid(v))
-        .find((v): v is string => v !== null && named(v, held.values));
-      if (value === undefined) return null;
-      return { ...rest, ends: value, statement: endedStatement(subject, predicate, value) };
+    for (const v of inForce) {
+      // An ending reaches the value in force; a restoration, the value an ending in force ended.
+      const value = endsHeld !== undefined ? slotValueAsSaid(v) : endedValueAsSaid(v);
+      if (value === null || !named(value, held.values)) continue;
+      const statement = (endsHeld !== undefined ? endedStatement : valueStatement)(subject, predicate, value);
+      return {
+        claim: { ...rest, ...(endsHeld !== undefined ? { ends: value } : {}), statement },
+        fromMs: v.valid_from_ms,
+      };
     }
-    // The value an ending in force then ended, as it was said: the ending's words after its head.
-    const head = endedStatement(subject, predicate, '');
-    const value = versions
-      .filter((v) => endedValue(v) !== null && v.statement.startsWith(head))
-      .map((v) => v.statement.slice(head.length).trim())
-      .find((v) => v !== '' && named(v, held.values));
-    if (value === undefined) return null;
-    return { ...rest, statement: valueStatement(subject, predicate, value) };
+    return null;
   };
+  const resolved = new Map<Claim, { claim: Claim; fromMs: number } | null>();
   // Those that depend on no other first: a `withPartner` one counts only where one of them resolved.
   for (const c of claims) {
     const held = heldOf(c);
     if (held && !held.withPartner) resolved.set(c, await resolve(c));
   }
-  const partnerResolved = [...resolved.values()].some((c) => c !== null);
+  // Of a group, only the value that began last: the partner of now.
+  const latest = new Map<string, number>();
+  for (const [c, r] of resolved) {
+    const group = heldOf(c)?.oneOf;
+    if (group !== undefined && r !== null)
+      latest.set(group, Math.max(latest.get(group) ?? -Infinity, r.fromMs));
+  }
+  for (const [c, r] of resolved) {
+    const group = heldOf(c)?.oneOf;
+    if (group !== undefined && r !== null && r.fromMs < latest.get(group)!) resolved.set(c, null);
+  }
+  const partnerResolved = [...resolved.values()].some((r) => r !== null);
   for (const c of claims)
     if (heldOf(c)?.withPartner) resolved.set(c, partnerResolved ? await resolve(c) : null);
-  return claims.flatMap((c) => (heldOf(c) === undefined ? [c] : (resolved.get(c) ?? [])));
+  return claims.flatMap((c) => (heldOf(c) === undefined ? [c] : (resolved.get(c)?.claim ?? [])));
 }

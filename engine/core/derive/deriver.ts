@@ -35,15 +35,16 @@ export interface Claim {
    * partner holds the slot; "I broke up with Tom": Tom, among `values`). Before admission it becomes an
    * ending (`ends`) of the value that holds the slot just before the Record's world time, or no claim
    * at all where none of them does (held-endings.ts); its statement until then is the sentence's.
-   * `withPartner`: only where another of the Record's held endings ends a value (a partner named).
+   * `withPartner`: only where another of the Record's held endings ends a value (a partner named);
+   * `oneOf`: of the claims of one group, only the one whose value began last (the partner of now).
    */
-  endsHeld?: { values?: readonly string[]; withPartner?: true };
+  endsHeld?: HeldSlots;
   /**
    * The reverse of `endsHeld` ("We got back together"): where an ending of one of `values` (any, when
    * absent) holds the slot just before the Record's world time, the value it ended, which holds the
    * slot again from the Record's; no claim at all otherwise (held-endings.ts).
    */
-  restoresHeld?: { values?: readonly string[]; withPartner?: true };
+  restoresHeld?: HeldSlots;
   /**
    * Set where an agent (an assistant) says back the person's slot ("Noted: Ana lives in Braga.",
    * agent-words.ts): what the claim is instead, the agent's own statement of no slot, where another
@@ -51,6 +52,13 @@ export interface Claim {
    * join the value they repeat (a citation) or hold an empty slot, and never replace the person's value.
    */
   restated?: Pick<Claim, 'statement' | 'subject' | 'owner'>;
+}
+
+/** Which values of a slot a held ending or restoration may reach (parting.ts' HeldEnding). */
+export interface HeldSlots {
+  values?: readonly string[];
+  withPartner?: true;
+  oneOf?: 'partner';
 }
 
 export interface DeriveContext {

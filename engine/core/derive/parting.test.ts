@@ -4,7 +4,7 @@ import { partingSaid, partnersEndedBy, reunionSaid } from './parting.ts';
 
 const partners = ['partner', 'girlfriend', 'boyfriend', 'fiancé', 'wife', 'husband'];
 const status = { predicate: 'relationship status', values: ['in a relationship', 'engaged'] };
-const anyPartner = [...partners.map((predicate) => ({ predicate })), status];
+const anyPartner = [...partners.map((predicate) => ({ predicate, oneOf: 'partner' })), status];
 
 test('a parting with no name ends whichever partner holds the slot, and being together', () => {
   for (const s of [
@@ -30,17 +30,35 @@ test('a parting with no name ends whichever partner holds the slot, and being to
 });
 
 test('a parting names the partner, by role or by name, in any case a chat writes it', () => {
-  assert.deepEqual(partingSaid('My husband and I split up'), [{ predicate: 'husband' }, status]);
-  assert.deepEqual(partingSaid('me and my bf broke up'), [{ predicate: 'boyfriend' }, status]);
-  assert.deepEqual(partingSaid('my bf dumped me lol'), [{ predicate: 'boyfriend' }, status]);
-  assert.deepEqual(partingSaid('My wife left me.'), [{ predicate: 'wife' }, status]);
+  assert.deepEqual(partingSaid('My husband and I split up'), [
+    { predicate: 'husband', oneOf: 'partner' },
+    status,
+  ]);
+  assert.deepEqual(partingSaid('me and my bf broke up'), [
+    { predicate: 'boyfriend', oneOf: 'partner' },
+    status,
+  ]);
+  assert.deepEqual(partingSaid('my bf dumped me lol'), [
+    { predicate: 'boyfriend', oneOf: 'partner' },
+    status,
+  ]);
+  assert.deepEqual(partingSaid('My wife left me.'), [{ predicate: 'wife', oneOf: 'partner' }, status]);
+  for (const s of ["I'm not with my boyfriend anymore", 'My boyfriend is my ex now'])
+    assert.deepEqual(partingSaid(s), [{ predicate: 'boyfriend', oneOf: 'partner' }, status], s);
+  assert.deepEqual(partingSaid("I'm no longer with my husband"), [
+    { predicate: 'husband', oneOf: 'partner' },
+    status,
+  ]);
+  // What is said of it after it is how it went, unless it unsays it.
+  for (const s of ["we broke up, he wasn't the one", "We broke up and I'm single again"])
+    assert.deepEqual(partingSaid(s), anyPartner, s);
   assert.deepEqual(partingSaid('My boyfriend and I are no longer together'), [
-    { predicate: 'boyfriend' },
+    { predicate: 'boyfriend', oneOf: 'partner' },
     status,
   ]);
   // A name may be no partner's: the status ends only where the name ended a partner.
   const named = (name: string, roles = partners) => [
-    ...roles.map((predicate) => ({ predicate, values: [name] })),
+    ...roles.map((predicate) => ({ predicate, values: [name], oneOf: 'partner' })),
     { ...status, withPartner: true },
   ];
   for (const [s, name] of [
@@ -98,10 +116,17 @@ test('being single, or in a relationship no more, ends any partner; a divorce a 
 test('getting back together names the partners a parting ended: any, by role, or by name', () => {
   const together = { ...status, withPartner: true };
   for (const s of ['we got back together', "We're back together!", 'I got back together with him'])
-    assert.deepEqual(reunionSaid(s), [...partners.map((predicate) => ({ predicate })), together], s);
-  assert.deepEqual(reunionSaid('me and my bf are back together lol'), [{ predicate: 'boyfriend' }, together]);
+    assert.deepEqual(
+      reunionSaid(s),
+      [...partners.map((predicate) => ({ predicate, oneOf: 'partner' })), together],
+      s,
+    );
+  assert.deepEqual(reunionSaid('me and my bf are back together lol'), [
+    { predicate: 'boyfriend', oneOf: 'partner' },
+    together,
+  ]);
   assert.deepEqual(reunionSaid("I'm back with Tom"), [
-    ...partners.map((predicate) => ({ predicate, values: ['Tom'] })),
+    ...partners.map((predicate) => ({ predicate, values: ['Tom'], oneOf: 'partner' })),
     together,
   ]);
   for (const s of ["I'm back with my family", 'I got back with the band', 'we got back together in 2015'])

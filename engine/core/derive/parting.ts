@@ -4,13 +4,18 @@ import { chatEnd, fillers, partnerNamed, relationNames } from './slot-sentences.
  * A slot a sentence ends without naming its value the way the slot holds it: "We broke up" ends
  * whichever partner holds the slot then. `values` narrows it to the person named ("I broke up with
  * Tom": Tom); absent, whatever value holds the slot ends. `withPartner`: only where one of the same
- * sentence's partner endings ends a value ("I broke up with Tom" ends "in a relationship" only where
- * Tom was the partner: "I broke up with Facebook" ends nothing).
+ * Record's partner endings ends a value ("I broke up with Tom" ends "in a relationship" only where Tom
+ * was the partner: "I broke up with Facebook" ends nothing).
  */
 export interface HeldEnding {
   predicate: string;
   values?: readonly string[];
   withPartner?: true;
+  /**
+   * Endings of one group of slots, of which only the latest value is the one meant: "We broke up"
+   * ends the partner of now, not a boyfriend of 2015 left standing beside a husband of 2020.
+   */
+  oneOf?: 'partner';
 }
 
 /** The partners one has one of at a time, as the attribute sentences spell them (slot-sentences.ts). */
@@ -38,8 +43,9 @@ const chatTail = String.raw`(?:\s*(?::\(|:'\(|lmao|smh|tbh|ngl|rip))*`;
  * mutual", "We broke up and I'm devastated"), unless it takes it back ("… but we got back together").
  */
 const after = String.raw`(?:(?:,|\s+(?:and|so|because|cause|since))\s+(?<after>[^]*))?`;
+/** What unsays a parting after it: getting back together, making up, a joke owned. */
 const takenBack =
-  /\b(?:back\s+together|got\s+back|get\s+back|made\s+up|make\s+up|reconcil\w*|but|again|not|n['’]t)\b/iu;
+  /(?<![\p{L}\p{N}])(?:back\s+together|got\s+back|get\s+back|made\s+up|make\s+up|reconcil\p{L}*|jk|just\s+kidding|not\s+really)(?![\p{L}\p{N}])/iu;
 const soon = String.raw`(?:just\s+|finally\s+|officially\s+|recently\s+)?`;
 const have = String.raw`(?:['’]ve\s+|\s+have\s+|\s+)`;
 const end = String.raw`${when}${chatTail}${after}${chatEnd}`;
@@ -81,8 +87,11 @@ const pronouns = new Set(['he', 'she', 'him', 'her']);
 const noPartner =
   /^(?:(?:it|this|that|we|you|us|they|them|everyone|someone|everything|all|i|me)$|(?:my|our|your|the|a|an|his|her|their|this|that|then|today|yesterday|apparently|and|but|so)\s)/iu;
 
-const groupOf = (g: Record<string, string | undefined>, name: string, ns: readonly number[]) =>
-  ns.map((n) => g[`${name}${n}`]).find((x) => x !== undefined);
+/** The one numbered group of `name` ("who3", "role9") that took part in the match. */
+const groupOf = (g: Record<string, string | undefined>, name: 'who' | 'role') =>
+  Object.entries(g).find(
+    ([k, v]) => v !== undefined && k.startsWith(name) && /^\d+$/u.test(k.slice(name.length)),
+  )?.[1];
 
 /**
  * The partners a sentence of one's own says one has parted from, and the statuses that end with them:
@@ -109,8 +118,8 @@ export function partingSaid(sentence: string): HeldEnding[] | null {
     if (takenBack.test(g['after']) || !/(?:broke|broken|split|separated|divorced|dumped)/iu.test(before))
       return null;
   }
-  const named = groupOf(g, 'who', [1, 2, 3, 4, 5, 6, 7, 8]);
-  const said = groupOf(g, 'role', [1, 2, 3, 4, 5, 9, 10]);
+  const named = groupOf(g, 'who');
+  const said = groupOf(g, 'role');
   // "He left me", "Dad left me": one leaves a party or a child too; only a partner named by role.
   if (said === undefined && /\bleft\s+me\b/iu.test(m[0])) return null;
   const roles = said === undefined ? partnerRoles : [relationNames[said.toLowerCase()] ?? roleName(said)];
@@ -119,11 +128,11 @@ export function partingSaid(sentence: string): HeldEnding[] | null {
     // A name may be no partner's ("I broke up with Facebook", "Mom and I split up"): the status ends
     // only where the name ends a partner.
     return [
-      ...roles.map((predicate) => ({ predicate, values: [named] })),
+      ...roles.map((predicate) => ({ predicate, values: [named], oneOf: 'partner' as const })),
       { ...statusEnding, withPartner: true as const },
     ];
   }
-  return [...roles.map((predicate) => ({ predicate })), statusEnding];
+  return [...roles.map((predicate) => ({ predicate, oneOf: 'partner' as const })), statusEnding];
 }
 
 /** "we got back together", "Tom and I are back together", "me and my bf got back together". */
@@ -148,17 +157,20 @@ export function reunionSaid(sentence: string): HeldEnding[] | null {
   const m = together.exec(s) ?? backWith.exec(s);
   if (!m) return null;
   const g = m.groups!;
-  const named = groupOf(g, 'who', [11, 12, 13]);
-  const said = groupOf(g, 'role', [11, 12, 13]);
+  const named = groupOf(g, 'who');
+  const said = groupOf(g, 'role');
   const roles = said === undefined ? partnerRoles : [relationNames[said.toLowerCase()] ?? roleName(said)];
   if (named !== undefined && !pronouns.has(named.toLowerCase())) {
     if (noPartner.test(named) || !partnerNamed(named, s)) return null;
     return [
-      ...roles.map((predicate) => ({ predicate, values: [named] })),
+      ...roles.map((predicate) => ({ predicate, values: [named], oneOf: 'partner' as const })),
       { ...statusEnding, withPartner: true as const },
     ];
   }
-  return [...roles.map((predicate) => ({ predicate })), { ...statusEnding, withPartner: true as const }];
+  return [
+    ...roles.map((predicate) => ({ predicate, oneOf: 'partner' as const })),
+    { ...statusEnding, withPartner: true as const },
+  ];
 }
 
 const roleName = (said: string): string => {

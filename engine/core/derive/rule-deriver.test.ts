@@ -323,8 +323,22 @@ test('a sentence the next one takes back holds no slot and ends none: a joke own
     'I live in Porto. But not for long.',
   ])
     assert.deepEqual(slots(text), [], text);
+  // A parting the next sentence only talks about stands.
+  for (const text of [
+    'We broke up. Kidding aside, it hurt.',
+    "We broke up. I don't think we'll get back together.",
+  ])
+    assert.ok(
+      slots(text).some((c) => c.endsHeld !== undefined),
+      text,
+    );
   // What goes on to say more takes nothing back.
-  for (const text of ["I live in Porto. I think it's great.", 'I live in Porto. But I work from home.'])
+  for (const text of [
+    "I live in Porto. I think it's great.",
+    'I live in Porto. But I work from home.',
+    "I live in Porto. But I'm still looking for a flat.",
+    'I live in Porto. Not really a fan of the rain though.',
+  ])
     assert.deepEqual(
       slots(text).map((c) => c.statement),
       ['Ana lives in Porto'],

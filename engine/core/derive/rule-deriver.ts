@@ -368,26 +368,23 @@ function sentenceClaims(
 }
 
 /**
- * A sentence that takes back the one before it: a joke owned ("jk", "just kidding, …", "not really"), a
- * doubt said alone ("i think", "maybe"), a "but" that unsays it ("But not for long"), or getting back
- * together after a parting. "I think it's great." or "But I work in Lisbon." take nothing back.
+ * A sentence that takes back the one before it: a joke owned or a doubt, said alone ("jk lol", "not
+ * really", "i think"), a "but" that unsays it ("But not for long.", "But we're working on it."), or
+ * getting back together after a parting. "Not really a fan of the commute.", "Kidding aside, it hurt.",
+ * "But I'm still looking for a flat." or "I don't think we'll get back together" take nothing back.
  */
-const laughFirst = String.raw`(?:(?:lol|lmao|haha|ok|okay|well)[\s,.!]*)*`;
-const ownedJoke = new RegExp(
-  String.raw`^${laughFirst}(?:jk|j/k|just\s+kidding|kidding|not\s+really|nope|sike|psych)(?![\p{L}\p{N}])`,
-  'iu',
-);
-const doubtAlone = new RegExp(
-  String.raw`^${laughFirst}(?:i\s+think|i\s+guess|maybe|idk|or\s+not|sort\s+of|kinda)(?:[\s.!?,…]|lol|haha|lmao)*$`,
+const aside = String.raw`(?:[\s.!?,…]|lol|lmao|haha)*`;
+const alone = new RegExp(
+  String.raw`^(?:(?:lol|lmao|haha|ok|okay|well)[\s,.!]*)*(?:jk|j/k|just\s+kidding|kidding|not\s+really|nope|sike|psych|i\s+think|i\s+guess|maybe|idk|or\s+not|sort\s+of|kinda)${aside}$`,
   'iu',
 );
 const butNot =
-  /^but\s+(?:not|(?:we|i)(?:['’]re|\s+are|['’]m|\s+am)\s+(?:working|trying|still)|it['’]?s\s+complicated)(?![\p{L}\p{N}])/iu;
+  /^but\s+(?:not(?![\p{L}\p{N}])|(?:we|i)(?:['’]re|\s+are|['’]m|\s+am)\s+(?:working\s+on\s+it|trying)(?![\p{L}\p{N}])|it['’]?s\s+complicated(?![\p{L}\p{N}]))/iu;
 const takesBack = (next: string): boolean =>
-  ownedJoke.test(next) ||
-  doubtAlone.test(next) ||
+  alone.test(next) ||
   butNot.test(next) ||
-  /(?<![\p{L}\p{N}])back\s+together(?![\p{L}\p{N}])/iu.test(next);
+  reunionSaid(next) !== null ||
+  /^(?:(?:and|then|but)\s+)*(?:we\s+)?got\s+back\s+together(?![\p{L}\p{N}])/iu.test(next);
 
 /** Endings of values the sentence names as a partner or none (parting.ts), each a claim of its slot. */
 const heldEndings = (
@@ -395,10 +392,14 @@ const heldEndings = (
   plain: Claim,
   as: 'endsHeld' | 'restoresHeld' = 'endsHeld',
 ): Claim[] =>
-  endings.map(({ predicate, values, withPartner }) => ({
+  endings.map(({ predicate, values, withPartner, oneOf }) => ({
     ...plain,
     predicate,
-    [as]: { ...(values === undefined ? {} : { values }), ...(withPartner ? { withPartner } : {}) },
+    [as]: {
+      ...(values === undefined ? {} : { values }),
+      ...(withPartner ? { withPartner } : {}),
+      ...(oneOf ? { oneOf } : {}),
+    },
   }));
 
 const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;

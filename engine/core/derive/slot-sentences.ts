@@ -77,10 +77,10 @@ const perfect = (participle: string) =>
   String.raw`(?<=(?:['’]?ve|\shave)\s+${adverb})(?<perfect>${participle})`;
 
 /**
- * "in" after "and now I'm", ", now I'm", a sentence's "Now I'm", or "I'm now", where the place ends
- * the clause: "now I'm in Paris visiting my mom" is a trip.
+ * "in" after "and now I'm", ", now I'm", a sentence's "Now I'm", or "I'm now", before a place's name;
+ * readClause keeps it only as the end of a story of moves.
  */
-const nowIn = String.raw`(?:(?<=(?:^|[,;]\s*|[\s(]and\s+)[Nn]ow,?\s+I(?:['’]?m|\s+am)\s+)|(?<=(?:^|[\s,;:(])I(?:['’]?m|\s+am)\s+now\s+))(?<nowIn>in)(?=\s+\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.-]*){0,3}\s*(?:$|[.!,;)]|\p{Extended_Pictographic}|\s(?:and|but|with)\s))`;
+const nowIn = String.raw`(?:(?<=(?:^|[,;]\s*|[\s(]and\s+)[Nn]ow,?\s+I(?:['’]?m|\s+am)\s+)|(?<=(?:^|[\s,;:(])I(?:['’]?m|\s+am)\s+now\s+))(?<nowIn>in)(?=\s+\p{Lu})`;
 
 /** What a clause says after its subject: "live in Porto", "moved back to Lisbon", "work at Globex". */
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [

@@ -67,11 +67,17 @@ function sentenceValue(statement: string, predicate: string): string | null {
  * for a version that gives a value.
  */
 export function endedValue(s: SlotStatement): string | null {
+  const said = endedValueAsSaid(s);
+  return said === null ? null : normalizeStatement(said);
+}
+
+/** The value an ending says has ended, as it was written ("Tom Reyes"); null for any other version. */
+export function endedValueAsSaid(s: SlotStatement): string | null {
   if (s.predicate === null) return null;
   const head = endedStatement(s.subject, s.predicate, '');
   if (!s.statement.startsWith(head)) return null;
-  const value = normalizeStatement(s.statement.slice(head.length));
-  return value === '' ? null : value;
+  const value = s.statement.slice(head.length).trim();
+  return normalizeStatement(value) === '' ? null : value;
 }
 
 /**

@@ -109,6 +109,8 @@ describe('split-text', () => {
       'excited',
     ]);
     assert.deepEqual(split('we met on jan. fifth'), ['we met on jan. fifth']);
+    // Short words that end a sentence as often are no abbreviations here.
+    assert.deepEqual(split('i said no. we broke up'), ['i said no.', 'we broke up']);
     assert.deepEqual(split('i live in st. louis. its ok'), ['i live in st. louis.', 'its ok']);
     assert.deepEqual(split('i met mr. smith today. he is nice'), ['i met mr. smith today.', 'he is nice']);
     assert.deepEqual(split('e.g. this one. ok'), ['e.g. this one.', 'ok']);

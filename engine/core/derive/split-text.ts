@@ -69,12 +69,15 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
  */
 const listMarker = /^(?:[-*+•‣◦]\s+)(?:\[[ xX]\]\s+)?(?=\S)/u;
 
-/** Short words a chat writes with a full stop inside a sentence, before a lower-case word. */
+/**
+ * Short words a chat writes with a full stop inside a sentence, before a lower-case word. Not those
+ * that end one as often ("no", "sat", "min", "sec"), nor those written before a number ("no. 5",
+ * "fig. 2"), where no cut is made.
+ */
 const lowerAbbreviations = new Set(
-  `mr mrs ms mx dr prof st mt vs etc approx cf no nos fig ca inc ltd co jr sr dept est min max
-   ave rd ft oz lb lbs pp vol ch sec esp prob def appt incl univ blvd hwy apt tbsp tsp govt assoc
-   sgt capt lt gen rev col jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu
-   thur thurs fri sat sun yr yrs hr hrs min mins wk wks mo mos`.split(/\s+/u),
+  `mr mrs ms mx dr prof st mt ft vs etc approx cf ca inc ltd jr sr dept ave rd oz lb lbs esp prob def
+   appt incl univ blvd hwy apt tbsp tsp govt assoc sgt capt lt rev col jan feb apr jun jul aug sep
+   sept oct nov dec tue tues thu thur thurs fri yr yrs hr hrs wk wks`.split(/\s+/u),
 );
 /**
  * A full stop and the space after it, before a lower-case word. Not an ellipsis: "i'm married... to my
