@@ -38,10 +38,10 @@ export interface RetrievalIndexing extends Pick<RetrievalIndexer, 'loading' | 'e
   /** The model whose vectors the query may meet, once the embedder has loaded; null without one. */
   vectorModel(): VectorModelRef | null;
   /**
-   * Why the lanes that need a vector cannot run with this storage at all (PostgreSQL without the
-   * `vector` extension), or null: each Trace then lists them as not run, with the reason.
+   * Why the lanes that need a vector do not run with this storage (PostgreSQL without the `vector`
+   * extension, an embedder that failed), or null: each Trace then lists them as not run, with the reason.
    */
-  cannotRun?(): string | null;
+  vectorLanesOff?(): string | null;
 }
 
 /** The indexes the lanes search, one storage's (Storage has them all). */
@@ -123,7 +123,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const unavailable: Array<{ lane: string; reason: string }> = [];
   // The lanes that need the query's vector (the semantic lane, and any custom one that says so).
   const vectorLanes = o.lanes.filter((l) => l.needsQueryVector).map((l) => l.name);
-  const off = o.indexer?.cannotRun?.() ?? null;
+  const off = o.indexer?.vectorLanesOff?.() ?? null;
   if (off !== null) for (const lane of vectorLanes) unavailable.push({ lane, reason: off });
   else if (loading) {
     t = performance.now();

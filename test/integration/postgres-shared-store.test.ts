@@ -76,6 +76,30 @@ describe('engines sharing one PostgreSQL database', () => {
   });
 });
 
+const withVector = await pgliteDatabases({ migrated: true, vector: true });
+
+describe('a process whose embedder failed to load, on a database with the vector extension', () => {
+  it('lists the semantic lane in every Trace as not run, with the reason', async () => {
+    const failed = Promise.reject(new Error('no model here'));
+    failed.catch(() => {});
+    const { engine, semantic } = await openPostgresEngine(
+      { open: async () => postgresStorageOver(await withVector()) },
+      { embedder: failed },
+    );
+    after(() => engine.close());
+    assert.equal(semantic.on, true);
+    await engine.createBrain(tenant, { id: 'ef' });
+    await engine.rememberRecord(tenant, 'ef', said('Tea with lemon, no sugar.'), {});
+    await engine.idle();
+    const ctx = await untilReady(() => engine.createContext(tenant, 'ef', { query: 'tea with lemon' }, opts));
+    const lanes = (await engine.getTrace(tenant, 'ef', ctx.id)).lanes.map((l) => l.name);
+    assert.ok(
+      lanes.includes('semantic (not run: the embedder failed to load: Error: no model here)'),
+      lanes.join(', '),
+    );
+  });
+});
+
 describe('a database without the vector extension', () => {
   it('lists the semantic lane in every Trace as not run, with the reason', async () => {
     const db = await database();

@@ -53,8 +53,8 @@ export interface PgEmbedWorker {
   embedder(): Embedder | null;
   /** While the embedder is still loading: settles when it has loaded (or failed to). Else null. */
   loading(): Promise<void> | null;
-  /** Why the semantic lane cannot run on this database (no `vector` extension), or null. */
-  cannotRun(): string | null;
+  /** Why the semantic lane does not run in this process (no `vector` extension, or no embedder), or null. */
+  vectorLanesOff(): string | null;
   /** Stops: aborts a load in progress without waiting for it, lets a pass in flight commit. */
   close(): Promise<void>;
 }
@@ -103,6 +103,10 @@ export function createPgEmbedWorker(o: PgEmbedWorkerOptions): PgEmbedWorker {
   let failures = 0;
   let pausedUntil = 0;
   let waiters: (() => void)[] = [];
+  /** Why the semantic lane is off in this process: no extension, or an embedder that failed. */
+  let offReason: string | null = o.semantic.on
+    ? null
+    : (o.semantic.reason ?? 'the vector extension is not installed');
 
   const aborter = new AbortController();
   const ready: Promise<void> =
@@ -120,8 +124,9 @@ export function createPgEmbedWorker(o: PgEmbedWorkerOptions): PgEmbedWorker {
               embedder = e;
             },
             (e: unknown) => {
-              if (!closed)
-                logger.error('embedder failed to load; semantic retrieval is off', { error: String(e) });
+              if (closed) return;
+              logger.error('embedder failed to load; semantic retrieval is off', { error: String(e) });
+              offReason = `the embedder failed to load: ${String(e)}`;
             },
           )
       : Promise.resolve();
@@ -138,6 +143,7 @@ export function createPgEmbedWorker(o: PgEmbedWorkerOptions): PgEmbedWorker {
     const gone = embedder;
     embedder = null;
     model = null;
+    offReason = `the embedder cannot be used with this database: ${String(e)}`;
     gone?.close().catch(() => {});
   };
 
@@ -266,7 +272,7 @@ export function createPgEmbedWorker(o: PgEmbedWorkerOptions): PgEmbedWorker {
     vectorModel: () => model,
     embedder: () => embedder,
     loading: () => (loaded ? null : ready),
-    cannotRun: () => (o.semantic.on ? null : (o.semantic.reason ?? 'the vector extension is not installed')),
+    vectorLanesOff: () => offReason,
     async close() {
       closed = true;
       aborter.abort();
