@@ -245,13 +245,17 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
       });
     }
 
-    it('--engine reference beyond loopback with no key registry: a usage error', async () => {
+    it('--engine reference beyond loopback, or behind a public URL, with no key registry: a usage error', async () => {
       const serve = await refused(['--engine', 'reference', '--port', '0', '--host', '0.0.0.0']);
       assert.match(
         serve.stderr(),
         /--engine reference without --key-registry accepts any well-formed key.*--key-registry PATH to bind 0\.0\.0\.0/,
       );
       assert.equal(serve.stdout(), '');
+      const proxied = await refused(['--engine', 'reference', '--port', '0'], {
+        MNEMO_PUBLIC_URL: 'https://mnemo.example.com/v1',
+      });
+      assert.match(proxied.stderr(), /--key-registry PATH to serve a public URL/);
     });
 
     it('--database-url with another engine: a usage error', async () => {
@@ -431,7 +435,8 @@ describe('serve --public-url', () => {
   };
 
   it('MNEMO_PUBLIC_URL (comma-separated): each host is this server, docs_url is under the first', async () => {
-    const serve = mnemo(['serve', '--engine', 'reference', '--port', '0'], {
+    const registry = join(tempDir(), 'keys.json');
+    const serve = mnemo(['serve', '--engine', 'reference', '--key-registry', registry, '--port', '0'], {
       MNEMO_PUBLIC_URL: 'https://mnemo.example.com/v1, https://alt.example:8443/v1',
     });
     const url = await serve.url();

@@ -128,13 +128,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
           );
       } else if (flags.databaseUrl)
         command.error('error: --database-url is for --engine postgres', { exitCode: 1 });
-      // With no registry the reference engine takes every well-formed key (spec, Authentication 5):
-      // on the network, anyone could read and write it.
-      if (flags.engine === 'reference' && flags.keyRegistry === undefined && !isLoopbackHost(flags.host))
-        command.error(
-          `error: --engine reference without --key-registry accepts any well-formed key, so it serves only this machine: give --key-registry PATH to bind ${flags.host}`,
-          { exitCode: 1 },
-        );
+
       // Flags were checked as commander read them; the variable is checked here.
       const publicUrls = flags.publicUrl ?? publicUrlsFromEnv(process.env.MNEMO_PUBLIC_URL);
       if (!flags.publicUrl) {
@@ -145,6 +139,20 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
             command.error(`error: MNEMO_PUBLIC_URL: ${(e as Error).message}`, { exitCode: 1 });
           }
         }
+      }
+      // With no registry the reference engine takes every well-formed key (spec, Authentication 5): on
+      // the network, or behind a proxy that brings the network to it, anyone could read and write it.
+      if (flags.engine === 'reference' && flags.keyRegistry === undefined) {
+        const reach = !isLoopbackHost(flags.host)
+          ? `to bind ${flags.host}`
+          : publicUrls.length > 0
+            ? 'to serve a public URL'
+            : null;
+        if (reach !== null)
+          command.error(
+            `error: --engine reference without --key-registry accepts any well-formed key, so it serves only this machine: give --key-registry PATH ${reach}`,
+            { exitCode: 1 },
+          );
       }
       const quiet = process.env.MNEMO_LOG === 'silent';
       const log = (line: string) => {
