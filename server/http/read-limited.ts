@@ -15,17 +15,24 @@ export async function readLimited(
   req: Request,
   limit: number,
   incoming?: IncomingMessage,
+  signal?: AbortSignal,
 ): Promise<Uint8Array> {
   const tooLarge = () => new MnemoError('invalid_request_body', `body: must be at most ${limit} bytes`);
   if (Number(req.headers.get('content-length') ?? '0') > limit) throw tooLarge();
-  if (incoming && !incoming.readableDidRead && !incoming.destroyed)
+  if (incoming && !incoming.readableDidRead && !incoming.destroyed) {
+    // Stopped: the request is destroyed (its socket closed), which ends the read below with an error.
+    signal?.addEventListener('abort', () => incoming.destroy(), { once: true });
     return readIncoming(incoming, limit, tooLarge);
+  }
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
+  // Stopped: the stream is cancelled, which ends a read waiting on it.
+  signal?.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
+    if (signal?.aborted) throw signal.reason;
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
@@ -69,7 +76,8 @@ function readIncoming(incoming: IncomingMessage, limit: number, tooLarge: () => 
 /**
  * readLimited, given at most `ms` for the whole body: one trickled a byte at a time held a connection
  * for the server's request timeout (5 minutes), where no key was asked for yet. Past it the read is
- * refused and the connection closed: a client that sends so slowly is not waiting for an answer.
+ * refused and the request closed (its socket, where it came over one): a client that sends so slowly
+ * is not waiting for an answer.
  */
 export async function readLimitedWithin(
   req: Request,
@@ -77,15 +85,13 @@ export async function readLimitedWithin(
   ms: number,
   incoming?: IncomingMessage,
 ): Promise<Uint8Array> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      incoming?.socket?.destroy();
-      reject(new MnemoError('invalid_request_body', `body: must arrive within ${ms / 1000} s`));
-    }, ms);
-  });
+  const late = new MnemoError('invalid_request_body', `body: must arrive within ${ms / 1000} s`);
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(late), ms);
   try {
-    return await Promise.race([readLimited(req, limit, incoming), late]);
+    return await readLimited(req, limit, incoming, stop.signal);
+  } catch (e) {
+    throw stop.signal.aborted ? late : e;
   } finally {
     clearTimeout(timer);
   }

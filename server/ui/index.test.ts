@@ -114,8 +114,10 @@ test('a session body that does not arrive in time is refused, not waited on', as
   );
   mountUi(app, { distDir: root, exchangeToken: () => 'sk_test_local_abc', sessionBodyMs: 200 });
   // One byte of the token, then nothing more: a client trickling it.
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     start: (c) => c.enqueue(new TextEncoder().encode('{')),
+    cancel: () => void (cancelled = true),
   });
   const res = await app.request('/ui/session', {
     method: 'POST',
@@ -128,5 +130,6 @@ test('a session body that does not arrive in time is refused, not waited on', as
     code: 'invalid_request_body',
     message: 'body: must arrive within 0.2 s',
   });
+  assert.equal(cancelled, true, 'the body is no longer waited on');
   rmSync(root, { recursive: true, force: true });
 });
