@@ -68,6 +68,11 @@ test('external links: ordinary web addresses only', () => {
     'http://router.local/',
     'http://nas.home.arpa/',
     'http://0x7f.1/',
+    'http://[::7f00:1]/',
+    'http://[64:ff9b::a00:1]/',
+    'http://[2002:c0a8:101::1]/',
+    'http://198.18.0.1/',
+    'http://printer.intranet/',
     'data:text/html,hi',
     '',
   ]) {

@@ -22,7 +22,9 @@ export function isAppUrl(url: string, appOrigin: string): boolean {
 
 /**
  * Addresses of this machine or its networks: loopback, private, shared (CGNAT), link-local (cloud
- * metadata at 169.254.169.254), unspecified and multicast; IPv4-mapped IPv6 is read as its IPv4.
+ * metadata at 169.254.169.254), special-purpose, benchmarking, unspecified and multicast; in IPv6 also
+ * the IPv4-compatible, NAT64 and 6to4 forms of them. BlockList reads an IPv4-mapped address
+ * (::ffff:127.0.0.1) by the IPv4 rules.
  */
 const nearby = new BlockList();
 for (const [net, bits] of [
@@ -33,11 +35,15 @@ for (const [net, bits] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.168.0.0', 16],
+  ['192.0.0.0', 24],
+  ['198.18.0.0', 15],
   ['224.0.0.0', 3],
 ] as const)
   nearby.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 127],
+  ['::', 96],
+  ['64:ff9b::', 96],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -49,11 +55,6 @@ const localName = /(?:^|\.)(?:localhost|local|internal|lan|home\.arpa|intranet|c
 
 function reachesNearby(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  const mapped = /^::ffff:([\da-f]{1,4}):([\da-f]{1,4})$/i.exec(host);
-  if (mapped) {
-    const n = (parseInt(mapped[1]!, 16) << 16) | parseInt(mapped[2]!, 16);
-    return nearby.check([24, 16, 8, 0].map((b) => (n >>> b) & 255).join('.'), 'ipv4');
-  }
   const family = isIP(host);
   if (family === 4) return nearby.check(host, 'ipv4');
   if (family === 6) return nearby.check(host, 'ipv6');
