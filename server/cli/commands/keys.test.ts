@@ -144,13 +144,16 @@ describe('mnemo keys revoke', () => {
 
 describe('mnemo keys list on a data dir with no registry', () => {
   it('a store with no keys yet (restored onto a new machine): none to list, and how to make one', async () => {
-    const dataDir = join(dir, 'restored');
+    const dataDir = join(dir, 'restored store');
     await (await createLocalEngine({ dataDir, dbKey: testStoreKey })).close();
     rmSync(join(dataDir, 'keys.json'), { force: true });
     const r = mnemo('keys', 'list', '--data-dir', dataDir);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /^mnemo keys list: no keys yet in .*restored: `mnemo keys create --project local/);
+    assert.match(
+      r.stderr,
+      /^mnemo keys list: no keys yet in .*restored store: `mnemo keys create --project local --env live --data-dir '.*restored store'` makes one/,
+    );
     assert.equal(existsSync(join(dataDir, 'keys.json')), false, 'listing makes no registry');
   });
 

@@ -39,14 +39,21 @@ interface Registry {
   close(): Promise<void>;
 }
 
+/** --database-url, or MNEMO_DATABASE_URL unless a file registry is named on the command line. */
+function databaseUrlOf(where: Where): string | undefined {
+  const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
+  return where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
+}
+
+/** A path as a POSIX shell reads it back whole: quoted where it holds more than plain characters. */
+const shellWord = (path: string) => (/^[\w./~-]+$/u.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`);
+
 /**
- * The database when one is named (--database-url, or MNEMO_DATABASE_URL unless a file registry is
- * named on the command line), else the registry file a local server reads (the same file, so a server
- * running on it sees each change).
+ * The database when one is named (databaseUrlOf), else the registry file a local server reads (the
+ * same file, so a server running on it sees each change).
  */
 async function registryFrom(where: Where, create: boolean): Promise<Registry> {
-  const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
-  const url = where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
+  const url = databaseUrlOf(where);
   if (url !== undefined) {
     const db = await openPostgresKeys(url, { create });
     return { ...db, brains: { where: 'the database', has: db.hasBrain } };
@@ -74,14 +81,12 @@ function storeLookup(dataDir: string): BrainLookup['has'] {
 }
 
 /**
- * A data dir with a store and no registry yet (restored onto a new machine, or never given a key): no
- * keys to list, which `keys list` says instead of that the registry cannot be read; a data dir with
- * neither is no Mnemo's (exit 1). A --key-registry named is read as given.
+ * Says so, and is true, where the data dir has no registry to list: one with a store and no registry
+ * yet (restored onto a new machine, or never given a key) has no keys, and how to make one is said
+ * (exit 0); one with neither is no Mnemo's (exit 1). A --key-registry named is read as given.
  */
-function noKeysYet(where: Where): boolean {
-  const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
-  const url = where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
-  if (url !== undefined || where.keyRegistry !== undefined) return false;
+function reportedNoRegistry(where: Where): boolean {
+  if (databaseUrlOf(where) !== undefined || where.keyRegistry !== undefined) return false;
   const dataDir = where.dataDir ?? defaultDataDir();
   if (existsSync(registryPathFor(dataDir))) return false;
   if (!existsSync(join(dataDir, storeFileName))) {
@@ -92,7 +97,7 @@ function noKeysYet(where: Where): boolean {
     return true;
   }
   console.error(
-    `mnemo keys list: no keys yet in ${dataDir}: \`mnemo keys create --project local --env live --data-dir ${dataDir}\` makes one`,
+    `mnemo keys list: no keys yet in ${dataDir}: \`mnemo keys create --project local --env live --data-dir ${shellWord(dataDir)}\` makes one`,
   );
   return true;
 }
@@ -222,7 +227,7 @@ export function register(program: Command): void {
   whereOptions(keys.command('list').description('list keys: prefix, last four, scopes, binding, state'))
     .option('--json', 'one JSON object per key')
     .action(async (o: Where & { json?: boolean }) => {
-      if (noKeysYet(o)) return;
+      if (reportedNoRegistry(o)) return;
       await withRegistry(o, false, async (registry) => {
         for (const e of await registry.list()) {
           if (o.json) {
