@@ -515,7 +515,7 @@ test('forget_record erases what an agent remembered, with its Memories, and refu
     );
     assert.match(
       await toolText(client, 'forget_record', { record_id: note.record.id }),
-      /^record_not_erasable \(403 policy\): record_id: rec_\w+ came from "obsidian", not from an agent \(source "mcp"\): only the person forgets it, in the Mnemo app, or with DELETE \/v1\/brains\/\{brain_id\}\/records\/\{record_id\}/,
+      /^record_not_erasable \(403 policy\): record_id: rec_\w+ came from "obsidian", not from an agent \(source "mcp"\): only the person forgets it, in the Mnemo app, or with DELETE \/v1\/brains\/\{brain_id\}\/records\/rec_\w+$/,
     );
     assert.equal((await engine.getRecord(tenant, 'me', note.record.id)).id, note.record.id, 'still there');
     // An imported one goes with its import: /v1 refuses it alone too.
@@ -527,7 +527,7 @@ test('forget_record erases what an agent remembered, with its Memories, and refu
     );
     assert.match(
       await toolText(client, 'forget_record', { record_id: mail.record.id }),
-      /came from "mbox", not from an agent \(source "mcp"\): only the person forgets it, in the Mnemo app, or by removing its import \(mnemo import --remove\)$/,
+      /came from "mbox", not from an agent \(source "mcp"\): only the person forgets it, in the Mnemo app, or by removing its import \(mnemo import --remove "mbox" --brain BRAIN\)$/,
     );
   }
   assert.equal(

@@ -585,10 +585,10 @@ const tools: McpTool[] = [
       // Records a caller may erase, not a credential that lacks something (permission, missing_scope)
       // nor a refusal below the route layer (http_403, which the spec keeps for those).
       if (record.source.name !== agentSource) {
-        // An import's Record goes with its import (forgetSource); one written otherwise, by itself.
-        const how = record.source.external_id
-          ? 'in the Mnemo app, or by removing its import (mnemo import --remove)'
-          : 'in the Mnemo app, or with DELETE /v1/brains/{brain_id}/records/{record_id}';
+        // An import's Record goes with its import (forgetSource, as /v1 says); another by itself.
+        const how = record.erasable
+          ? `in the Mnemo app, or with DELETE /v1/brains/{brain_id}/records/${record_id}`
+          : `in the Mnemo app, or by removing its import (mnemo import --remove ${JSON.stringify(record.source.name)} --brain BRAIN)`;
         throw new MnemoError(
           'record_not_erasable',
           `record_id: ${record_id} came from ${JSON.stringify(record.source.name)}, not from an agent ` +
