@@ -30,6 +30,7 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ["I moved to Boston after college, and now I'm in Denver", 'lives in', 'Denver'],
     ["I lived in Boston for years, now I'm in Denver.", 'lives in', 'Denver'],
     ['i live in st. louis', 'lives in', 'St. Louis'],
+    ['i moved to boston after college', 'lives in', 'Boston'],
     // A present perfect with how long it has lasted, and a present with since when: until now.
     ["I've lived in Berlin for 10 years", 'lives in', 'Berlin'],
     ['I have lived in Lisbon since 2015', 'lives in', 'Lisbon'],

@@ -430,7 +430,7 @@ const isState = (w: string) => states.has(w) || abstractForm.test(w);
 const endsALowerName = new Set(
   `now too also again already still anymore any longer lol haha tbh btw and but or with for since near
    by in on at to of
-   from as so because though while when where which who that this these days last next ago
+   from as so because though while when where which who that this these days last next ago after before until till
    rn atm tho ngl idk imo lmao omg w during like basically mostly part full
    is isn't was wasn't are were has had have just got gets closes opens sucks pays`.split(/\s+/u),
 );
