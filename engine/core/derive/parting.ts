@@ -118,21 +118,31 @@ export function partingSaid(sentence: string): HeldEnding[] | null {
     if (takenBack.test(g['after']) || !/(?:broke|broken|split|separated|divorced|dumped)/iu.test(before))
       return null;
   }
+  // "He left me", "Dad left me": one leaves a party or a child too; only a partner named by role.
+  if (groupOf(g, 'role') === undefined && /\bleft\s+me\b/iu.test(m[0])) return null;
+  return partnersOf(g, s, statusEnding);
+}
+
+/**
+ * The partner slots a match names (by role, or all of them), narrowed to the person it names, and the
+ * status with them: with a name, only where the name reached a partner ("I broke up with Facebook",
+ * "Mom and I split up" may name no partner). Null for words that name no partner.
+ */
+function partnersOf(
+  g: Record<string, string | undefined>,
+  s: string,
+  status: HeldEnding,
+): HeldEnding[] | null {
   const named = groupOf(g, 'who');
   const said = groupOf(g, 'role');
-  // "He left me", "Dad left me": one leaves a party or a child too; only a partner named by role.
-  if (said === undefined && /\bleft\s+me\b/iu.test(m[0])) return null;
   const roles = said === undefined ? partnerRoles : [relationNames[said.toLowerCase()] ?? roleName(said)];
-  if (named !== undefined && !pronouns.has(named.toLowerCase())) {
-    if (noPartner.test(named) || !partnerNamed(named, s)) return null;
-    // A name may be no partner's ("I broke up with Facebook", "Mom and I split up"): the status ends
-    // only where the name ends a partner.
-    return [
-      ...roles.map((predicate) => ({ predicate, values: [named], oneOf: 'partner' as const })),
-      { ...statusEnding, withPartner: true as const },
-    ];
-  }
-  return [...roles.map((predicate) => ({ predicate, oneOf: 'partner' as const })), statusEnding];
+  if (named === undefined || pronouns.has(named.toLowerCase()))
+    return [...roles.map((predicate) => ({ predicate, oneOf: 'partner' as const })), status];
+  if (noPartner.test(named) || !partnerNamed(named, s)) return null;
+  return [
+    ...roles.map((predicate) => ({ predicate, values: [named], oneOf: 'partner' as const })),
+    { ...status, withPartner: true as const },
+  ];
 }
 
 /** "we got back together", "Tom and I are back together", "me and my bf got back together". */
@@ -156,21 +166,8 @@ export function reunionSaid(sentence: string): HeldEnding[] | null {
   const s = sentence.trim();
   const m = together.exec(s) ?? backWith.exec(s);
   if (!m) return null;
-  const g = m.groups!;
-  const named = groupOf(g, 'who');
-  const said = groupOf(g, 'role');
-  const roles = said === undefined ? partnerRoles : [relationNames[said.toLowerCase()] ?? roleName(said)];
-  if (named !== undefined && !pronouns.has(named.toLowerCase())) {
-    if (noPartner.test(named) || !partnerNamed(named, s)) return null;
-    return [
-      ...roles.map((predicate) => ({ predicate, values: [named], oneOf: 'partner' as const })),
-      { ...statusEnding, withPartner: true as const },
-    ];
-  }
-  return [
-    ...roles.map((predicate) => ({ predicate, oneOf: 'partner' as const })),
-    { ...statusEnding, withPartner: true as const },
-  ];
+  // Being together again only with the partner restored.
+  return partnersOf(m.groups!, s, { ...statusEnding, withPartner: true });
 }
 
 const roleName = (said: string): string => {
