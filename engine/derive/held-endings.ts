@@ -22,9 +22,10 @@ function named(held: string, values: readonly string[] | undefined): boolean {
  * or left out where no value it may end holds then; one marked `withPartner` only where another of
  * them ended a value ("I broke up with Tom" ends "in a relationship" only where Tom was the partner).
  * A held restoration (`restoresHeld`: "We got back together") is the reverse: the value an ending in
- * force just before ended, holding the slot again from the Record's time. Every reader of a Record's claims that admits or
- * compares them (a first derivation, the upgrade pass, re-derivation after a forget) reads them so.
- * Just before, not at: once admitted, the ending itself holds the slot from that instant.
+ * force just before ended, holding the slot again from the Record's time. Of a group (`oneOf`), only
+ * the one whose value began last. Every reader of a Record's claims that admits or compares them (a
+ * first derivation, the upgrade pass, re-derivation after a forget) reads them so. Just before, not
+ * at: once admitted, the ending itself holds the slot from that instant.
  */
 export async function withHeldEndings(
   memories: Pick<MemoryRepository, 'slotVersions'>,
