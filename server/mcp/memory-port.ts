@@ -72,6 +72,31 @@ function nameTheBrainSetting(brainId: string) {
   };
 }
 
+/**
+ * How many bytes of arguments the bridge sends in a request's address (its path and query). Node's
+ * servers take at most 16 KiB of request line and headers together: past that the server could only
+ * answer that its headers are too large, naming no argument.
+ */
+const addressBudget = 8 * 1024;
+
+/** The arguments of a call that sends them in the address, or the argument to shorten, named. */
+function inAddress<T extends object>(args: T): T {
+  let total = 0;
+  let longest: { name: string; bytes: number } | null = null;
+  for (const [name, value] of Object.entries(args)) {
+    if (value === undefined) continue;
+    const bytes = encodeURIComponent(String(value)).length;
+    total += name.length + bytes + 2;
+    if (longest === null || bytes > longest.bytes) longest = { name, bytes };
+  }
+  if (total > addressBudget && longest !== null)
+    throw new MnemoError(
+      'invalid_request_body',
+      `${longest.name}: too long to send (${longest.bytes} bytes encoded; a call's arguments take at most ${addressBudget}): shorten it`,
+    );
+  return args;
+}
+
 /** The stdio bridge's port: through a running server's /v1 API, so the server enforces everything. */
 export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
   const missing = nameTheBrainSetting(brainId);
@@ -81,12 +106,13 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
       client.rememberRecord(brainId, body, idempotencyKey ? { idempotencyKey } : {}).catch(missing),
     context: (body, watermark) =>
       client.createContext(brainId, body, watermark !== undefined ? { watermark } : {}).catch(missing),
-    listMemories: (q) => client.listMemories(brainId, q).catch(missing),
-    getMemory: (id) => client.getMemory(brainId, id).catch(missing),
-    getRecord: (id) => client.getRecord(brainId, id).catch(missing),
-    listRecords: (q) => client.listRecords(brainId, q).catch(missing),
-    getProfile: (q) => client.getProfile(brainId, q).catch(missing),
-    forgetRecord: (id) => client.forgetRecord(brainId, id).catch(missing),
+    listMemories: async (q) => client.listMemories(brainId, inAddress(q)).catch(missing),
+    getMemory: async (id) => client.getMemory(brainId, inAddress({ memory_id: id }).memory_id).catch(missing),
+    getRecord: async (id) => client.getRecord(brainId, inAddress({ record_id: id }).record_id).catch(missing),
+    listRecords: async (q) => client.listRecords(brainId, inAddress(q)).catch(missing),
+    getProfile: async (q) => client.getProfile(brainId, inAddress(q)).catch(missing),
+    forgetRecord: async (id) =>
+      client.forgetRecord(brainId, inAddress({ record_id: id }).record_id).catch(missing),
   };
 }
 

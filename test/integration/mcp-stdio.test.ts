@@ -174,6 +174,22 @@ describe('mnemo mcp (stdio bridge)', () => {
       });
       assert.equal(((await trace.json()) as { request_id: string }).request_id, body.request_id);
 
+      // An argument too long for a request's address is named, not answered as headers too large.
+      const long = await client.callTool({
+        name: 'list_memories',
+        arguments: { subject: 'Ana'.repeat(6000) },
+      });
+      assert.equal(long.isError, true);
+      assert.match(textOf(long), /^invalid_request_body \(400 invalid_request\): subject: too long to send/);
+      const hidden = await client.callTool({
+        name: 'get_record',
+        arguments: { record_id: `rec_${'x'.repeat(20_000)}` },
+      });
+      assert.match(
+        textOf(hidden),
+        /^invalid_request_body \(400 invalid_request\): record_id: too long to send/,
+      );
+
       // What the bridge refuses itself names a call of its own and the server's error pages.
       const unread = await client.callTool({ name: 'get_memory', arguments: { memory_id: 'nope' } });
       const own = ErrorBody.parse(unread.structuredContent);
