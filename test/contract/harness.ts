@@ -108,6 +108,15 @@ export function assertShape<S extends z.ZodType>(schema: S, value: unknown): z.i
 }
 
 /** Polls until the condition holds; engines that derive in the background need a moment. */
+/**
+ * Waits out the last seconds of the clock's minute: the rate limit's fixed window is that minute, and
+ * requests a test counts across its end fall in two windows.
+ */
+export async function awayFromMinuteEnd(margin = 5_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < margin) await new Promise((r) => setTimeout(r, left + 50));
+}
+
 export async function eventually<T>(
   what: string,
   fn: () => Promise<T | null | undefined | false>,

@@ -7,7 +7,14 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Brain, BrainList, DeletionReceipt } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
-import { assertError, assertShape, client, freshKey, type ServerFactory } from './harness.ts';
+import {
+  assertError,
+  assertShape,
+  awayFromMinuteEnd,
+  client,
+  freshKey,
+  type ServerFactory,
+} from './harness.ts';
 
 export function brainAndAuthChecks(factory: ServerFactory): void {
   describe('brains', () => {
@@ -265,6 +272,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
 
     it('past the per-key limit: 429 too_many_requests with retry_after_seconds and Retry-After; other keys unaffected', async () => {
       const api = client(server, await freshKey(server));
+      await awayFromMinuteEnd();
       for (let i = 0; i < 3; i += 1) assert.equal((await api.get('/brains')).status, 200);
       const r = await api.get('/brains');
       const e = assertError(r, 429, 'rate_limit', 'too_many_requests');

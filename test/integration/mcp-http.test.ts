@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import { mountMcp } from '../../server/mcp/mount-mcp.ts';
+import { awayFromMinuteEnd } from '../contract/harness.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
 import { maxJsonDepth } from '../../server/http/json-depth.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
@@ -462,6 +463,7 @@ test('/mcp and /v1 count against one rate limit per key: a key over it on /v1 ca
   try {
     const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
     const auth = { Authorization: `Bearer ${key}` };
+    await awayFromMinuteEnd();
     const mcp = () =>
       fetch(`${limited.origin}/mcp`, {
         method: 'POST',
