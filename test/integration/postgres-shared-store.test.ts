@@ -78,6 +78,15 @@ describe('engines sharing one PostgreSQL database', () => {
 
 const withVector = await pgliteDatabases({ migrated: true, vector: true });
 
+/** A Brain told one thing and asked about it: the Context, and the names of its Trace's lanes. */
+async function askedOnce(engine: Engine): Promise<{ ctx: ContextReady; lanes: string[] }> {
+  await engine.createBrain(tenant, { id: 'tea' });
+  await engine.rememberRecord(tenant, 'tea', said('Tea with lemon, no sugar.'), {});
+  await engine.idle();
+  const ctx = await untilReady(() => engine.createContext(tenant, 'tea', { query: 'tea with lemon' }, opts));
+  return { ctx, lanes: (await engine.getTrace(tenant, 'tea', ctx.id)).lanes.map((l) => l.name) };
+}
+
 describe('a process whose embedder failed to load, on a database with the vector extension', () => {
   it('lists the semantic lane in every Trace as not run, with the reason', async () => {
     const failed = Promise.reject(new Error('no model here'));
@@ -88,11 +97,7 @@ describe('a process whose embedder failed to load, on a database with the vector
     );
     after(() => engine.close());
     assert.equal(semantic.on, true);
-    await engine.createBrain(tenant, { id: 'ef' });
-    await engine.rememberRecord(tenant, 'ef', said('Tea with lemon, no sugar.'), {});
-    await engine.idle();
-    const ctx = await untilReady(() => engine.createContext(tenant, 'ef', { query: 'tea with lemon' }, opts));
-    const lanes = (await engine.getTrace(tenant, 'ef', ctx.id)).lanes.map((l) => l.name);
+    const { lanes } = await askedOnce(engine);
     assert.ok(
       lanes.includes('semantic (not run: the embedder failed to load: Error: no model here)'),
       lanes.join(', '),
@@ -106,12 +111,8 @@ describe('a database without the vector extension', () => {
     const { engine, semantic } = await openPostgresEngine({ open: () => postgresStorageOver(db) });
     after(() => engine.close());
     assert.equal(semantic.on, false);
-    await engine.createBrain(tenant, { id: 'nv' });
-    await engine.rememberRecord(tenant, 'nv', said('Tea with lemon, no sugar.'), {});
-    await engine.idle();
-    const ctx = await untilReady(() => engine.createContext(tenant, 'nv', { query: 'tea with lemon' }, opts));
+    const { ctx, lanes } = await askedOnce(engine);
     assert.equal(ctx.citations.length, 1, 'the lexical lane answers');
-    const lanes = (await engine.getTrace(tenant, 'nv', ctx.id)).lanes.map((l) => l.name);
     assert.ok(lanes.includes(`semantic (not run: ${semantic.reason})`), lanes.join(', '));
     assert.ok(!lanes.includes('semantic'), 'listed once, as not run');
   });
