@@ -5,14 +5,17 @@
  * headings outside them; the deriver reads no Memory from them.
  */
 export function fencedLines(lines: readonly string[]): boolean[] {
-  let fence: string | null = null;
+  /** What closes the block open now: the same fence, at least as long. */
+  let closing: RegExp | null = null;
   return lines.map((line) => {
-    if (fence === null) {
+    if (closing === null) {
       const open = /^[\s>]*(?:(`{3,})[^`]*$|(~{3,}))/u.exec(line);
-      if (open) fence = open[1] ?? open[2]!;
-      return open !== null;
+      if (!open) return false;
+      const fence = open[1] ?? open[2]!;
+      closing = new RegExp(`^[\\s>]*${fence[0]}{${fence.length},}\\s*$`, 'u');
+      return true;
     }
-    if (new RegExp(`^[\\s>]*${fence[0]}{${fence.length},}\\s*$`, 'u').test(line)) fence = null;
+    if (closing.test(line)) closing = null;
     return true;
   });
 }
