@@ -54,11 +54,8 @@ export async function openPostgresKeys(
     }
     await migrate(client);
   } catch (e) {
-    if (e instanceof NoMnemoHere) {
-      await client.close();
-      throw e;
-    }
     await client.close();
+    if (e instanceof NoMnemoHere) throw e;
     const err = new Error(`the database at ${shownUrl(url)} could not be used: ${(e as Error).message}`);
     err.cause = e;
     throw err;

@@ -234,7 +234,6 @@ function namedNoteDay(file: string, o: ParseOptions): { at: string; inKey: strin
 /** Notes read at once (each a few file-system calls): enough to keep the thread pool busy. */
 const readAheadNotes = 16;
 
-/** One note file as a Record, or a skip with the reason. `real`: its real path, when the walk knows it. */
 /** The most characters a Record's text holds (the contract's `content.text`). */
 const maxRecordChars = 1_000_000;
 
@@ -259,6 +258,10 @@ export function noteParts(body: string, room: number): string[] {
   return parts;
 }
 
+/**
+ * One note file as its Records (one, or its parts: noteParts), or a skip with the reason. `real`: its
+ * real path, when the walk knows it.
+ */
 async function readNote(
   file: string,
   real: string | null,
