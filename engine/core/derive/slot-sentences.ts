@@ -962,12 +962,12 @@ const schoolsByName = new Set(
 /** Whether a name says it is a school: a school's word, one known by its bare name, or "NYU", "UCLA". */
 function schoolNamed(name: string): boolean {
   const bare = name.replace(/^[Tt]he\s+/u, '');
-  return (
-    schoolWords.test(bare) ||
-    schoolsByName.has(bare.toLowerCase()) ||
-    (/^\p{Lu}{2,6}$/u.test(bare) && bare.includes('U'))
-  );
+  return knownSchool(bare) || (/^\p{Lu}{2,6}$/u.test(bare) && bare.includes('U'));
 }
+
+/** A name (without its "The") with a school's word in it, or one of the schools known by it alone. */
+const knownSchool = (bare: string): boolean =>
+  schoolWords.test(bare) || schoolsByName.has(bare.toLowerCase());
 
 /** The school a sentence opening with `lead` names, or null where it names none. */
 function schoolAfter(lead: RegExp, s: string): string | null {
@@ -977,9 +977,8 @@ function schoolAfter(lead: RegExp, s: string): string | null {
   // A closing mark is the sentence's, as after a home ("I study at MIT.").
   const name = named.replace(/(?<![.’'])[.’']+$/u, '');
   const bare = name.replace(/^[Tt]he\s+/u, '');
-  return schoolWords.test(bare) || /^\p{Lu}{2,5}$/u.test(bare) || schoolsByName.has(bare.toLowerCase())
-    ? name
-    : null;
+  // Said to be studied at, any acronym is a school's ("I study at MIT").
+  return knownSchool(bare) || /^\p{Lu}{2,5}$/u.test(bare) ? name : null;
 }
 
 /** Words a value of one thing does not hold: it lists, adds or explains. */
