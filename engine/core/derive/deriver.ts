@@ -35,8 +35,6 @@ export interface Claim {
    * partner holds the slot; "I broke up with Tom": Tom, among `values`). Before admission it becomes an
    * ending (`ends`) of the value that holds the slot just before the Record's world time, or no claim
    * at all where none of them does (held-endings.ts); its statement until then is the sentence's.
-   * `withPartner`: only where another of the Record's held endings ends a value (a partner named);
-   * `oneOf`: of the claims of one group, only the one whose value began last (the partner of now).
    */
   endsHeld?: HeldSlots;
   /**
@@ -56,8 +54,14 @@ export interface Claim {
 
 /** Which values of a slot a held ending or restoration may reach (parting.ts' HeldEnding). */
 export interface HeldSlots {
+  /** The values it may reach ("Tom" reaches "Tom Reyes"); absent, whichever holds the slot. */
   values?: readonly string[];
+  /** Only where another held claim of the same Record reached a value (a partner named). */
   withPartner?: true;
+  /**
+   * Of the claims of one group, only the one whose value began last: "We broke up" ends the partner
+   * of now, not a boyfriend of 2015 left standing beside a husband of 2020.
+   */
   oneOf?: 'partner';
 }
 

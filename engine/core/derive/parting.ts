@@ -1,3 +1,4 @@
+import type { HeldSlots } from './deriver.ts';
 import { chatEnd, fillers, partnerNamed, relationNames } from './slot-sentences.ts';
 
 /**
@@ -7,15 +8,8 @@ import { chatEnd, fillers, partnerNamed, relationNames } from './slot-sentences.
  * Record's partner endings ends a value ("I broke up with Tom" ends "in a relationship" only where Tom
  * was the partner: "I broke up with Facebook" ends nothing).
  */
-export interface HeldEnding {
+export interface HeldEnding extends HeldSlots {
   predicate: string;
-  values?: readonly string[];
-  withPartner?: true;
-  /**
-   * Endings of one group of slots, of which only the latest value is the one meant: "We broke up"
-   * ends the partner of now, not a boyfriend of 2015 left standing beside a husband of 2020.
-   */
-  oneOf?: 'partner';
 }
 
 /** The partners one has one of at a time, as the attribute sentences spell them (slot-sentences.ts). */

@@ -179,9 +179,9 @@ export function createRuleDeriver(): Deriver {
     // v42: a parting ends the partner who holds the slot ("We broke up", "I broke up with Tom", "My
     // boyfriend dumped me", "I'm not with him anymore"; "I'm single now" too), and "in a relationship"
     // or "engaged" with them: the boyfriend stayed current beside the sentence; "We got back together"
-    // gives him the slot back. "..., and now I'm in
-    // Denver" ends a story of moves at home. A chat in lower case is cut at its full stops ("i live in
-    // porto. its nice here" was one sentence, and no home).
+    // gives him the slot back. "..., and now I'm in Denver" ends a story of moves at home. A chat in
+    // lower case is cut at its full stops ("i live in porto. its nice here" was one sentence, and no
+    // home).
     name: 'rules-v42',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -391,16 +391,7 @@ const heldEndings = (
   endings: readonly HeldEnding[],
   plain: Claim,
   as: 'endsHeld' | 'restoresHeld' = 'endsHeld',
-): Claim[] =>
-  endings.map(({ predicate, values, withPartner, oneOf }) => ({
-    ...plain,
-    predicate,
-    [as]: {
-      ...(values === undefined ? {} : { values }),
-      ...(withPartner ? { withPartner } : {}),
-      ...(oneOf ? { oneOf } : {}),
-    },
-  }));
+): Claim[] => endings.map(({ predicate, ...held }) => ({ ...plain, predicate, [as]: held }));
 
 const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
