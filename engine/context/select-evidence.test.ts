@@ -158,6 +158,24 @@ describe('bestPassage', () => {
     });
   });
 
+  it("someone else's words in a reply are quoted with the line that says whose they are", () => {
+    const reply =
+      'Sounds good, see you then.\n\nOn Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:\n\n' +
+      "> Hi Ana,\n>\n> I'm allergic to peanuts, so no satay please.";
+    assert.equal(quoteOf(reply, ['allergic', 'peanuts']).core, reply.slice(reply.indexOf('On Mon')));
+    const outlook =
+      'Noted about the dinner.\n\n-----Original Message-----\nFrom: Carol\nSent: Monday\n\n' +
+      "I'm allergic to peanuts, so no satay please.";
+    assert.equal(quoteOf(outlook, ['allergic']).core, outlook.slice(outlook.indexOf('From: Carol')));
+    // As many words in the speaker's own reply: that is the quote.
+    assert.equal(quoteOf(outlook, ['dinner', 'satay']).core, 'Noted about the dinner.');
+    // Further up than a quote is long, the attribution is left out; the quoted line's "> " opens it.
+    const long = `Yes.\n\nOn Mon, Carol <carol@x> wrote:\n${'> Plans go on.\n'.repeat(70)}> I'm allergic to peanuts.`;
+    assert.match(quoteOf(long, ['allergic']).core, /^> (?:Plans go on\.\n> )*I'm allergic to peanuts\.$/u);
+    const wrapped = `Yes.\n\nOn Mon, Carol <carol@x> wrote:\n> ${'Plans go on. '.repeat(70)}I'm allergic to peanuts.`;
+    assert.match(quoteOf(wrapped, ['allergic']).core, /^(?:Plans go on\. )*I'm allergic to peanuts\.$/u);
+  });
+
   it('words no longer so that are part of words still held stay in the quote', () => {
     const text = 'I work at Acme. My boss tells everyone "I work at Acme." as a joke about my dentist.';
     const held = 'My boss tells everyone "I work at Acme." as a joke about my dentist.';

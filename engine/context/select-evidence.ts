@@ -1,5 +1,6 @@
 import { passages, sentences, trimmedSpan, type Span } from '../core/derive/split-text.ts';
 import { asks } from '../core/derive/rule-deriver.ts';
+import { quoteOpening, quotes, type Range } from '../core/derive/not-said.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
 import { foldWithOffsets } from '../core/shared/fold-text.ts';
@@ -280,13 +281,19 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
     const held = said.held.find((q) => text.includes(q));
     return held ? { core: held, wide: held } : firstPassage(text);
   }
-  const quote = (lo: number, hi: number) => text.slice(spans[lo]!.start, spans[hi]!.end);
   // A quote never reaches across words that are no longer so.
   const fits = (from: number, to: number) =>
     spans[to]!.end - spans[from]!.start <= quoteChars && !cut.slice(from + 1, to + 1).includes(true);
   const matched = spans.map((s) => matchedTerms(s.value, terms));
+  // Someone else's words (a mail's quoted reply) sit under this Record's speaker: on a tie, the
+  // speaker's own passage is the quote.
+  const quoted = quotes(scope).map((q) => ({ start: base + q.start, end: base + q.end }));
+  const quoteAt = (i: number) => quoted.find((q) => q.start <= spans[i]!.start && spans[i]!.start < q.end);
   let best = 0;
-  for (let i = 1; i < spans.length; i++) if (matched[i]!.length > matched[best]!.length) best = i;
+  for (let i = 1; i < spans.length; i++) {
+    const more = matched[i]!.length - matched[best]!.length;
+    if (more > 0 || (more === 0 && quoteAt(best) && !quoteAt(i))) best = i;
+  }
   // Headings take the first passage under them that is not one: with it when both fit, else it alone.
   // A run of headings longer than a quote is an outline; the matching heading stays the quote.
   let lo = best;
@@ -297,7 +304,8 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
     hi = body;
     if (!fits(lo, hi)) lo = hi;
   }
-  const core = quote(lo, hi);
+  const opened = openedQuote(text, quoteAt(lo), spans[lo]!.start, spans[hi]!.end, gone);
+  const core = text.slice(opened ?? spans[lo]!.start, spans[hi]!.end);
   const whole = text.trim();
   if (whole.length <= quoteChars && gone.length === 0) return { core, wide: whole };
   const covered = new Set(matched.slice(lo, hi + 1).flat());
@@ -312,7 +320,27 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
     for (const t of matched[added]!) covered.add(t);
   }
   while (lo > 0 && isHeading(spans[lo - 1]!) && fits(lo - 1, hi)) lo -= 1;
-  return { core, wide: quote(lo, hi) };
+  return { core, wide: text.slice(Math.min(opened ?? Infinity, spans[lo]!.start), spans[hi]!.end) };
+}
+
+/**
+ * Where a quote of someone else's words starts so that it says whose they are: at the line that
+ * introduces them ("On Mon, Carol Diaz <carol@x> wrote:", an Outlook "From:" block), when that fits a
+ * quote and crosses no words that are no longer so. Null for the speaker's own words, or when it does
+ * not fit: then from the start of its line, so that a quoted line's "> " opens it (an Outlook block has none).
+ */
+function openedQuote(
+  text: string,
+  quote: Range | undefined,
+  start: number,
+  end: number,
+  gone: ReadonlyArray<[number, number]>,
+): number | null {
+  if (!quote) return null;
+  const line = text.lastIndexOf('\n', start - 1) + 1;
+  const at = [quoteOpening(text, quote, start), line].find((x) => end - x <= quoteChars);
+  if (at === undefined || at >= start) return null;
+  return gone.some(([a, b]) => a < start && b > at) ? null : at;
 }
 
 /** Every occurrence (a bounded number each) of some words in text, as [start, end), ordered. */

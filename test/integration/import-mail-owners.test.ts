@@ -36,6 +36,7 @@ Hi Carol,
 I will cut the taxis to the airport.
 
 On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@acme.example> wrote:
+
 > Hi Ana,
 >
 > The Q2 marketing budget is 48,000 EUR. We need to cut travel by 20%.
@@ -77,4 +78,28 @@ test('mail: a reply owns only its own words; headers, quotes, greetings and sign
     'other: Carol Diaz | We need to cut travel by 20%.',
     'self: Ana Silva | I will cut the taxis to the airport.',
   ]);
+});
+
+test("mail: a Context quotes another's words in a reply with the line that says whose they are", async () => {
+  const tree = writeTree({ 'mail.mbox': mbox });
+  after(tree.remove);
+  const { records } = await collect(parseMbox(join(tree.root, 'mail.mbox'), { selfName: 'Ana Silva' }));
+  const { engine } = await withBrain();
+  await engine.createBrain(tenant, { id: 'mail', self: { type: 'person', name: 'Ana Silva' } });
+  // Ana's reply alone: Carol's mail it quotes is not in this Brain.
+  await engine.rememberRecord(tenant, 'mail', records[1]!.body, {});
+  await engine.idle();
+  const ctx = await engine.createContext(
+    tenant,
+    'mail',
+    { query: 'What is the Q2 marketing budget?', budget: { tokens: 150 }, include: ['citations'] },
+    { requestId: 'req_test' },
+  );
+  assert.ok(ctx.status === 'ready', JSON.stringify(ctx));
+  assert.equal(ctx.citations.length, 1);
+  assert.match(
+    ctx.citations[0]!.quote,
+    /^On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@acme\.example> wrote:\n\n> Hi Ana,/u,
+  );
+  assert.match(ctx.text!, /speaker: "Ana Silva" \(self\)[^\n]*\nOn Mon, 4 Mar 2024 at 10:02, Carol Diaz/u);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isCourtesy, notSaid } from './not-said.ts';
+import { isCourtesy, notSaid, quoteOpening, quotes } from './not-said.ts';
 
 const unsaid = (text: string) => notSaid(text).map((r) => text.slice(r.start, r.end));
 
@@ -188,4 +188,40 @@ test("a mail's answered or forwarded mail under its header block, a phone's line
   // Not in a chat: a "From:" line there is a message's own words, and so is "Sent from my iPhone".
   assert.deepEqual(unsaid('From: Lisbon, finally home\nSent: the parcel, yesterday\nSubject: moving'), []);
   assert.deepEqual(unsaid('Sent from my iPhone'), []);
+});
+
+test("someone else's words: a quote opens at its attribution, an Outlook thread at the nearest mail's From line", () => {
+  const gmail =
+    'Sounds good.\n\nOn Mon, 4 Mar 2024, Carol Diaz <carol@x> wrote:\n\n> Hi Ana,\n>\n> No satay, please.\n\n-- \nAna';
+  const [quote] = quotes(gmail);
+  assert.equal(quotes(gmail).length, 1, 'the signature is not a quote');
+  assert.equal(
+    gmail.slice(quote!.start, quote!.end),
+    gmail.slice(gmail.indexOf('On Mon'), gmail.indexOf('please.') + 7),
+  );
+  assert.equal(quoteOpening(gmail, quote!, gmail.indexOf('> No satay')), gmail.indexOf('On Mon'));
+  const outlook = [
+    'Approved.',
+    '',
+    '-----Original Message-----',
+    'From: Bob',
+    'Sent: Monday',
+    'Subject: Trip',
+    '',
+    'Please approve it.',
+    '',
+    'From: Carol',
+    'Sent: Sunday',
+    'Subject: Trip',
+    '',
+    'The trip is to Porto.',
+  ].join('\n');
+  const [mail] = quotes(outlook);
+  assert.equal(quoteOpening(outlook, mail!, outlook.indexOf('Please')), outlook.indexOf('From: Bob'));
+  assert.equal(quoteOpening(outlook, mail!, outlook.indexOf('The trip')), outlook.indexOf('From: Carol'));
+  assert.deepEqual(
+    quotes('I live in Porto.\n\nOn Friday I start at Acme.'),
+    [],
+    'no quote in words of my own',
+  );
 });

@@ -108,21 +108,62 @@ function signsOffAlone(line: string): boolean {
   return m !== null && m[0].length === lower.length;
 }
 
+/** What a part of a message that is not its speaker's statement is: a quote holds someone else's words. */
+type PartKind = 'header' | 'quote' | 'signature';
+
+interface Part extends Range {
+  kind: PartKind;
+}
+
 /** The ranges of a message's text that are not its speaker's own statements, in text order. */
 export function notSaid(text: string): Range[] {
-  const lines = linesOf(text);
   const out: Range[] = [];
-  const add = (from: Line, to: Line) => {
+  for (const p of partsOf(text)) {
     const last = out[out.length - 1];
-    if (last && last.end >= from.start - 1) last.end = Math.max(last.end, to.end);
-    else out.push({ start: from.start, end: to.end });
-  };
+    if (last && last.end >= p.start - 1) last.end = Math.max(last.end, p.end);
+    else out.push({ start: p.start, end: p.end });
+  }
+  return out;
+}
+
+/** The parts of a text that hold someone else's words (quoted lines with their attribution, a mail below its marker). */
+export function quotes(text: string): Range[] {
+  const out: Range[] = [];
+  for (const p of partsOf(text)) {
+    if (p.kind !== 'quote') continue;
+    const last = out[out.length - 1];
+    // A quote's lines, its attribution and the blank lines between them are one quote.
+    if (last && text.slice(last.end, p.start).trim() === '') last.end = p.end;
+    else out.push({ start: p.start, end: p.end });
+  }
+  return out;
+}
+
+/**
+ * Where the words of someone else at `at` open, `at` lying in `quote` (one of quotes(text)): the line
+ * that introduces them ("On … Carol wrote:", "-----Original Message-----", an Outlook "From:" line; the
+ * nearest such line above `at`, for a thread quoted mail under mail), else the quote's first line.
+ */
+export function quoteOpening(text: string, quote: Range, at: number): number {
+  const lines = linesOf(text.slice(quote.start, at));
+  for (let i = lines.length - 1; i > 0; i -= 1) {
+    const l = lines[i]!;
+    if (originalMarker.test(l.text) || replyFrom.test(l.text) || attribution.test(l.text))
+      return quote.start + l.start;
+  }
+  return quote.start;
+}
+
+function partsOf(text: string): Part[] {
+  const lines = linesOf(text);
+  const out: Part[] = [];
+  const add = (from: Line, to: Line, kind: PartKind) => out.push({ start: from.start, end: to.end, kind });
   // A leading block of header lines, the mail importer's: two or more, up to the first blank line. One
   // line alone is a chat message as often ("From: Lisbon, finally home").
   if (lines.length > 0 && /^(?:Subject|From): /u.test(lines[0]!.text)) {
     let i = 0;
     while (i < lines.length && headerLine.test(lines[i]!.text)) i += 1;
-    if (i >= 2 && (i === lines.length || lines[i]!.text === '')) add(lines[0]!, lines[i - 1]!);
+    if (i >= 2 && (i === lines.length || lines[i]!.text === '')) add(lines[0]!, lines[i - 1]!, 'header');
   }
   const isMail = out.length > 0;
   // The importer's own header block is the mail's, not a reply's over another mail.
@@ -131,17 +172,18 @@ export function notSaid(text: string): Range[] {
     const l = lines[i]!;
     // The signature delimiter is "-- " (RFC 3676). Some mail clients drop its space, but in a chat a
     // bare "--" is only a separator, with more of the speaker's words below it.
-    if (originalMarker.test(l.text) || l.raw === '-- ' || (isMail && l.text === '--')) {
-      add(l, lines[lines.length - 1]!);
+    const delimiter = l.raw === '-- ' || (isMail && l.text === '--');
+    if (originalMarker.test(l.text) || delimiter) {
+      add(l, lines[lines.length - 1]!, delimiter ? 'signature' : 'quote');
       break;
     }
     // The mail this one answers or forwards, under its header block: the rest is someone else's.
     if (i >= bodyStart && opensReplyAt(lines, i)) {
-      add(l, lines[lines.length - 1]!);
+      add(l, lines[lines.length - 1]!, 'quote');
       break;
     }
     if (isMail && sentFrom.test(l.text)) {
-      add(l, l);
+      add(l, l, 'signature');
       continue;
     }
     // A sign-off alone on its line, and the short lines under it up to a blank one: a signature block
@@ -153,13 +195,13 @@ export function notSaid(text: string): Range[] {
       // The block ends at a blank line or the text's end: a longer run of lines is the mail's own.
       const ended = j >= lines.length || lines[j]!.text === '';
       if (last > i && ended && lines.slice(i + 1, j).every(signatureLike)) {
-        add(lines[i + 1]!, lines[last]!);
+        add(lines[i + 1]!, lines[last]!, 'signature');
         i = last;
       }
       continue;
     }
     if (isQuoted(l)) {
-      add(l, l);
+      add(l, l, 'quote');
       continue;
     }
     // The attribution line is the quote's, when a quoted line follows it (blank lines between allowed).
@@ -173,8 +215,8 @@ export function notSaid(text: string): Range[] {
     const prev = lines[i - 1];
     const wrapped =
       prev !== undefined && continuesAttribution(prev, l) && attribution.test(`${prev.text} ${l.text}`);
-    if (wrapped) add(prev, l);
-    else if (attribution.test(l.text)) add(l, l);
+    if (wrapped) add(prev, l, 'quote');
+    else if (attribution.test(l.text)) add(l, l, 'quote');
   }
   return out;
 }
