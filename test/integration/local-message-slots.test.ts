@@ -289,6 +289,24 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.ok((await current()).includes("Ana's wife is no longer Sara"));
   });
 
+  it("a parting in a story of an ex ends that ex only, not today's partner", async () => {
+    const { said, together } = await ana();
+    await said("I'm in a relationship.", '2023-01-01T10:00:00Z');
+    await said('My boyfriend is Tom.', '2023-02-01T10:00:00Z');
+    await said('I dated Jake in college. He dumped me.', '2024-03-01T10:00:00Z');
+    await said('My ex was a mess. We broke up.', '2024-03-02T10:00:00Z');
+    assert.deepEqual(await together(), [
+      "Ana's boyfriend is Tom",
+      "Ana's relationship status is in a relationship",
+    ]);
+    // The story's partner is today's: the parting is his.
+    await said('I used to date Tom in high school, then again now. He dumped me.', '2024-04-01T10:00:00Z');
+    assert.deepEqual(await together(), [
+      "Ana's boyfriend is no longer Tom",
+      "Ana's relationship status is no longer in a relationship",
+    ]);
+  });
+
   it('"we got back together" gives the slot back to the partner a parting ended', async () => {
     const { said, together } = await ana();
     await said("I'm in a relationship.", '2023-01-01T10:00:00Z');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { partingSaid, partnersEndedBy, reunionSaid } from './parting.ts';
+import { partingSaid, partnersEndedBy, pastPartnerTold, reunionSaid } from './parting.ts';
 
 const partners = ['partner', 'girlfriend', 'boyfriend', 'fiancé', 'wife', 'husband'];
 const status = { predicate: 'relationship status', values: ['in a relationship', 'engaged'] };
@@ -25,6 +25,10 @@ test('a parting with no name ends whichever partner holds the slot, and being to
     'we ended things',
     'We parted ways',
     'I got dumped lol',
+    'She broke up with me over text.',
+    'he dumped me on my birthday lol',
+    'We broke up over the phone last night',
+    "We broke up on Valentine's Day",
   ])
     assert.deepEqual(partingSaid(s), anyPartner, s);
 });
@@ -131,4 +135,42 @@ test('getting back together names the partners a parting ended: any, by role, or
   ]);
   for (const s of ["I'm back with my family", 'I got back with the band', 'we got back together in 2015'])
     assert.equal(reunionSaid(s), null, s);
+});
+
+test('after a story of a partner of the past, "he" and "we" are that partner: by name, or none', () => {
+  assert.deepEqual(pastPartnerTold('I dated Jake in college.'), { name: 'Jake' });
+  assert.deepEqual(pastPartnerTold('i used to go out with mark'), { name: 'mark' });
+  assert.deepEqual(pastPartnerTold('My ex-boyfriend Jake was awful.'), { name: 'Jake' });
+  assert.deepEqual(pastPartnerTold('my ex boyfriend, Jake, called'), { name: 'Jake' });
+  assert.deepEqual(pastPartnerTold('My ex was awful.'), { name: null });
+  assert.deepEqual(pastPartnerTold('I dated someone in college.'), { name: null });
+  for (const s of ['My boyfriend is Tom.', 'I date a lot.', 'Rex is my dog.', 'I was with Tom at the mall.'])
+    assert.equal(pastPartnerTold(s), null, s);
+  const jake = { name: 'Jake' };
+  const endsJake = [
+    ...partners.map((predicate) => ({ predicate, values: ['Jake'], oneOf: 'partner' })),
+    { ...status, withPartner: true },
+  ];
+  for (const s of ['He dumped me.', 'We broke up.', 'I got dumped.', "I'm not with him anymore"])
+    assert.deepEqual(partingSaid(s, jake), endsJake, s);
+  assert.equal(partingSaid('He dumped me.', { name: null }), null);
+  // Named by role or by name, the parting is what it says, whatever came before.
+  assert.deepEqual(partingSaid('My boyfriend dumped me.', jake), [
+    { predicate: 'boyfriend', oneOf: 'partner' },
+    status,
+  ]);
+  assert.deepEqual(partingSaid('I broke up with Tom.', jake)?.[0], {
+    predicate: 'partner',
+    values: ['Tom'],
+    oneOf: 'partner',
+  });
+  assert.deepEqual(reunionSaid('We got back together.', jake)?.at(-1), {
+    ...status,
+    withPartner: true,
+  });
+  assert.deepEqual(reunionSaid('We got back together.', jake)?.[0], {
+    predicate: 'partner',
+    values: ['Jake'],
+    oneOf: 'partner',
+  });
 });

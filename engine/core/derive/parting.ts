@@ -25,11 +25,13 @@ const who = (n: number) =>
   String.raw`(?:my\s+(?<role${n}>${role})|(?<who${n}>${nameWord}(?:\s+${nameWord}){0,2}?))`;
 /** Words before it that say nothing of it: "Ugh, we broke up", "So yeah, …", "Long story short, …". */
 const opening = String.raw`${fillers}(?:(?:yeah|lol|omg|ugh|hey|honestly|sadly|unfortunately|anyway|anyways|well|so\s+yeah|long\s+story\s+short|news|guess\s+what)[,:!.-]*\s+)*`;
+/** How or on which day, if said: "over text", "by email", "on my birthday", "on Valentine's Day". */
+const how = String.raw`(?:over|via|by)\s+(?:a\s+|the\s+)?(?:text(?:\s+message)?|texts|phone|call|e-?mail|whatsapp|snapchat|instagram|messenger|voicemail|letter|note|facetime|video\s+call|zoom)|on\s+(?:my|our)\s+(?:birthday|anniversary)|on\s+valentine['’]?s(?:\s+day)?`;
 /**
  * When, if said: lately, not long ago. A parting of years ago ("last year", "in 2015") may have ended a
  * partner long since replaced: it ends none.
  */
-const when = String.raw`(?:\s+(?:today|yesterday|recently|again|for\s+good|on\s+\p{L}+day|over\s+the\s+weekend|this\s+(?:morning|afternoon|evening|week|weekend|month)|last\s+(?:night|week|weekend|month)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?)\s+ago))*`;
+const when = String.raw`(?:\s+(?:today|yesterday|recently|again|for\s+good|on\s+\p{L}+day|${how}|over\s+the\s+weekend|this\s+(?:morning|afternoon|evening|week|weekend|month)|last\s+(?:night|week|weekend|month)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?)\s+ago))*`;
 /** A chat's words after it: ":(", "lmao", "tbh". */
 const chatTail = String.raw`(?:\s*(?::\(|:'\(|lmao|smh|tbh|ngl|rip))*`;
 /**
@@ -88,12 +90,35 @@ const groupOf = (g: Record<string, string | undefined>, name: 'who' | 'role') =>
   )?.[1];
 
 /**
+ * A partner of the past a sentence tells of: "I dated Jake in college", "I used to go out with Mark",
+ * "My ex was awful", "my ex-boyfriend Jake". A parting told after it by a pronoun or "we" ("He dumped
+ * me.") is that partner's, not today's.
+ */
+const pastPartner = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:I\s+(?:used\s+to\s+(?:date|go\s+out\s+with|see)|dated|was\s+(?:dating|seeing|engaged\s+to|married\s+to)|went\s+out\s+with)\s+(?<who>${nameWord})|my\s+(?:ex(?:[\s-]?(?:${role}))?|former\s+${role}|first\s+(?:${role}|love)|old\s+${role})(?![\p{L}\p{N}])(?:,?\s+(?<exName>${nameWord}))?)`,
+  'iu',
+);
+
+/** The partner of the past a sentence tells of, by name when it gives one (pastPartner). */
+export interface PastPartner {
+  name: string | null;
+}
+
+/** The partner of the past a sentence of one's own tells of, else null. */
+export function pastPartnerTold(sentence: string): PastPartner | null {
+  const m = pastPartner.exec(sentence);
+  if (!m) return null;
+  const name = m.groups!['who'] ?? m.groups!['exName'];
+  return { name: name !== undefined && !noPartner.test(name) && partnerNamed(name, sentence) ? name : null };
+}
+
+/**
  * The partners a sentence of one's own says one has parted from, and the statuses that end with them:
  * "We broke up", "Tom and I split up last week", "I broke up with Tom", "My boyfriend dumped me", "I'm
  * not with him anymore", "Tom is my ex now". Null for any other sentence, for words that name no
  * partner ("I broke up with it", "They dumped me"), and for one whose next words take it back.
  */
-export function partingSaid(sentence: string): HeldEnding[] | null {
+export function partingSaid(sentence: string, told: PastPartner | null = null): HeldEnding[] | null {
   const s = sentence.trim();
   const m =
     mutual.exec(s) ??
@@ -114,7 +139,7 @@ export function partingSaid(sentence: string): HeldEnding[] | null {
   }
   // "He left me", "Dad left me": one leaves a party or a child too; only a partner named by role.
   if (groupOf(g, 'role') === undefined && /\bleft\s+me\b/iu.test(m[0])) return null;
-  return partnersOf(g, s, statusEnding);
+  return partnersOf(g, s, statusEnding, told);
 }
 
 /**
@@ -126,17 +151,34 @@ function partnersOf(
   g: Record<string, string | undefined>,
   s: string,
   status: HeldEnding,
+  told: PastPartner | null,
 ): HeldEnding[] | null {
-  const named = groupOf(g, 'who');
   const said = groupOf(g, 'role');
   const roles = said === undefined ? partnerRoles : [relationNames[said.toLowerCase()] ?? roleName(said)];
-  if (named === undefined || pronouns.has(named.toLowerCase()))
+  const named = partedFrom(groupOf(g, 'who'), said, s, told);
+  if (named === null) return null;
+  if (named === undefined)
     return [...roles.map((predicate) => ({ predicate, oneOf: 'partner' as const })), status];
-  if (noPartner.test(named) || !partnerNamed(named, s)) return null;
   return [
     ...roles.map((predicate) => ({ predicate, values: [named], oneOf: 'partner' as const })),
     { ...status, withPartner: true as const },
   ];
+}
+
+/**
+ * Whom a parting names: a name, undefined for whichever partner ("we", "he", "my boyfriend"), null for
+ * no partner. After a story of a partner of the past, "He dumped me" and "We broke up" are that
+ * partner's, and end nothing when the story gave no name ("My ex was awful. He dumped me.").
+ */
+function partedFrom(
+  named: string | undefined,
+  role: string | undefined,
+  s: string,
+  told: PastPartner | null,
+): string | null | undefined {
+  if (named === undefined || pronouns.has(named.toLowerCase()))
+    return role === undefined && told !== null ? told.name : undefined;
+  return noPartner.test(named) || !partnerNamed(named, s) ? null : named;
 }
 
 /** "we got back together", "Tom and I are back together", "me and my bf got back together". */
@@ -156,12 +198,12 @@ const backWith = new RegExp(
  * where one holds the slot then (held-endings.ts), and being together again with them. Null for any
  * other sentence.
  */
-export function reunionSaid(sentence: string): HeldEnding[] | null {
+export function reunionSaid(sentence: string, told: PastPartner | null = null): HeldEnding[] | null {
   const s = sentence.trim();
   const m = together.exec(s) ?? backWith.exec(s);
   if (!m) return null;
   // Being together again only with the partner restored.
-  return partnersOf(m.groups!, s, { ...statusEnding, withPartner: true });
+  return partnersOf(m.groups!, s, { ...statusEnding, withPartner: true }, told);
 }
 
 const roleName = (said: string): string => {

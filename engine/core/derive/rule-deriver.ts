@@ -6,7 +6,14 @@ import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from 
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import { attributeSentence, otherPersonSlot, slotSentences, type SlotSentence } from './slot-sentences.ts';
-import { partingSaid, partnersEndedBy, reunionSaid, type HeldEnding } from './parting.ts';
+import {
+  partingSaid,
+  partnersEndedBy,
+  pastPartnerTold,
+  reunionSaid,
+  type HeldEnding,
+  type PastPartner,
+} from './parting.ts';
 import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
@@ -182,7 +189,10 @@ export function createRuleDeriver(): Deriver {
     // gives him the slot back. "..., and now I'm in Denver" ends a story of moves at home. A chat in
     // lower case is cut at its full stops ("i live in porto. its nice here" was one sentence, and no
     // home).
-    name: 'rules-v42',
+    // v43: a parting told by "he" or "we" after a story of a partner of the past ("I dated Jake in
+    // college. He dumped me.") is that partner's: it ended today's partner. "She broke up with me over
+    // text", "… on my birthday" are partings too.
+    name: 'rules-v43',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -211,12 +221,13 @@ export function createRuleDeriver(): Deriver {
           const takenBack = new Set(
             said.flatMap((x, i) => (i + 1 < said.length && takesBack(said[i + 1]!.value) ? [x.value] : [])),
           );
+          const told = toldBefore(said.map((x) => x.value));
           return unique(spans).flatMap((s) =>
             takenBack.has(s)
               ? [{ statement: s, subject, predicate: null, owner, quote: s }]
               : agent !== null
                 ? agentClaims(s, subject, owner, agent)
-                : sentenceClaims(s, subject, owner, others),
+                : sentenceClaims(s, subject, owner, others, told.get(s)),
           );
         }
         case 'event':
@@ -233,9 +244,10 @@ export function createRuleDeriver(): Deriver {
           // Lisbon. I work at Feedzai.").
           if (owner.state === 'self') {
             const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
+            const told = toldBefore(stated.map((x) => x.value));
             if (stated.length > 0)
               return unique(stated.map((x) => x.value)).flatMap((x) =>
-                sentenceClaims(x, subject, owner, others).map((claim) =>
+                sentenceClaims(x, subject, owner, others, told.get(x)).map((claim) =>
                   claim.statement === x ? { ...claim, statement: withoutMarkup(x) } : claim,
                 ),
               );
@@ -279,6 +291,20 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
 }
 
 /**
+ * For each sentence of a Record, the partner of the past the latest sentence before it told of ("I
+ * dated Jake in college. He dumped me."), else null.
+ */
+function toldBefore(said: readonly string[]): Map<string, PastPartner | null> {
+  const out = new Map<string, PastPartner | null>();
+  let last: PastPartner | null = null;
+  for (const x of said) {
+    if (!out.has(x)) out.set(x, last);
+    last = pastPartnerTold(x) ?? last;
+  }
+  return out;
+}
+
+/**
  * What one stated sentence of someone's claims: a plain statement, or where a known person says where
  * they live or work (slot-sentences.ts) or their favourite something, the slot it holds, so a later
  * value replaces it.
@@ -288,6 +314,8 @@ function sentenceClaims(
   subject: string,
   owner: OwnerClaim,
   others?: (name: string) => OwnerClaim,
+  /** A partner of the past an earlier sentence of the same Record told of (toldBefore). */
+  told: PastPartner | null = null,
 ): Claim[] {
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
   // A home or an employer said by someone known holds a slot: a new one replaces the old.
@@ -297,10 +325,10 @@ function sentenceClaims(
     // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
     const a = attributeSentence(s);
     // "We broke up": the sentence, and the end of whichever partner holds the slot then.
-    const parting = a === null ? partingSaid(s) : null;
+    const parting = a === null ? partingSaid(s, told) : null;
     if (parting !== null) return [plain, ...heldEndings(parting, plain)];
     // "We got back together": the sentence, and the partner a parting ended holds the slot again.
-    const reunion = a === null ? reunionSaid(s) : null;
+    const reunion = a === null ? reunionSaid(s, told) : null;
     if (reunion !== null) return [plain, ...heldEndings(reunion, plain, 'restoresHeld')];
     if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
