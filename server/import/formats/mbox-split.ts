@@ -31,6 +31,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 const GT = 0x3e;
 const from_ = Buffer.from('From ', 'latin1');
+const bom = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** `>From `, `>>From `, ...: mboxo and mboxrd quoting, undone by dropping one `>`. */
 function isQuotedFrom(line: Buffer): boolean {
@@ -109,7 +110,10 @@ export class MboxSplitter {
   }
 
   /** One whole line, with its LF unless it is the input's last line. */
-  #line(line: Buffer, out: MboxMessage[]): void {
+  #line(whole: Buffer, out: MboxMessage[]): void {
+    // A UTF-8 byte order mark before the first separator (an editor's or a converter's) hid it, and the
+    // first mail with it.
+    const line = this.#lineNo === 0 && whole.subarray(0, 3).equals(bom) ? whole.subarray(3) : whole;
     let end = line.length;
     if (line[end - 1] === LF) end--;
     if (line[end - 1] === CR) end--;

@@ -456,6 +456,23 @@ test('split: chunks cut anywhere (inside a CRLF, a separator, a >From) give the 
     assert.deepEqual(split(crlfMbox, size), whole, `chunks of ${size}`);
 });
 
+test('split: a UTF-8 byte order mark before the first separator hides no mail', () => {
+  const whole = split(crlfMbox);
+  const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), crlfMbox]);
+  for (const size of [1, 2, 4, crlfMbox.length + 3])
+    assert.deepEqual(split(withBom, size), whole, `chunks of ${size}`);
+  // Anywhere else it is a mail's own bytes.
+  const later = Buffer.concat([
+    latin1('From a@example.org Mon Jan  1 10:00:00 2024\n'),
+    Buffer.from([0xef, 0xbb, 0xbf]),
+    latin1('Subject: x\n'),
+  ]);
+  assert.deepEqual(
+    split(later)[0]!.raw,
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), latin1('Subject: x\n')]),
+  );
+});
+
 test('split: the same bytes as the whole-file split, for any input and any chunking', () => {
   const line = fc.constantFrom(
     '',
