@@ -849,3 +849,42 @@ test("a mail forwarded as an attachment shows its date as its header says it, no
     t.remove();
   }
 });
+
+test("mbox: Gmail Takeout's Spam and Trash are skipped with the reason, labelled mail is kept", async () => {
+  const mail = (n: number, labels: string) =>
+    [
+      `From 1790${n}@xxx Thu Jan 04 10:00:0${n} +0000 2024`,
+      `X-GM-THRID: 1790${n}`,
+      `X-Gmail-Labels: ${labels}`,
+      `Message-ID: <m${n}@example.org>`,
+      'From: Prize Dept <win@prize.example>',
+      'Subject: Congratulations',
+      `Date: Thu, 4 Jan 2024 10:00:0${n} +0000`,
+      '',
+      `You won a Tesla Model ${n}!`,
+      '',
+    ].join('\n');
+  const t = writeTree({
+    'All mail Including Spam and Trash.mbox': [
+      mail(1, 'Inbox,Opened'),
+      mail(2, 'Spam'),
+      mail(3, 'Trash,Important'),
+      mail(4, 'Archived, spam'),
+    ].join('\n'),
+  });
+  try {
+    const { records, skips } = await collect(
+      parseMbox(join(t.root, 'All mail Including Spam and Trash.mbox'), {}),
+    );
+    assert.deepEqual(
+      records.map((r) => r.body.source?.external_id),
+      ['mbox:<m1@example.org>'],
+    );
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ["in Gmail's Spam: not imported", "in Gmail's Trash: not imported", "in Gmail's Spam: not imported"],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -136,6 +136,19 @@ export function contentIds(raw: Buffer): { id: string; former: string[] } {
 }
 
 /**
+ * Spam or Trash, as Gmail Takeout labels a mail (`X-Gmail-Labels: Trash,Opened`): its "All mail
+ * Including Spam and Trash" file holds both, and a won Tesla or a deleted mail is no one's memory.
+ */
+function gmailBin(email: Email): 'Spam' | 'Trash' | null {
+  const labels = email.headers
+    .filter((h) => h.key === 'x-gmail-labels')
+    .flatMap((h) => h.value.split(','))
+    .map((l) => l.trim().toLowerCase());
+  if (labels.includes('spam')) return 'Spam';
+  return labels.includes('trash') ? 'Trash' : null;
+}
+
+/**
  * The Record of one parsed mail: headers a reader needs, then the body, then attachment names.
  * `receivedAt` (the mbox separator's date) dates a mail whose Date: header is missing or unreadable.
  */
@@ -149,6 +162,8 @@ export function mailToRecord(
   /** Addresses the person sent from under their own name anywhere in the file: every mail from one is theirs. */
   selfAddresses: ReadonlySet<string> = new Set(),
 ): ImportItem {
+  const binned = gmailBin(email);
+  if (binned) return skip(ref, `in Gmail's ${binned}: not imported`);
   const from = mailboxes(email.from)[0];
   const to = mailboxes(email.to);
   const cc = mailboxes(email.cc);
