@@ -3,6 +3,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { isBareChatFile } from './formats/whatsapp.ts';
 
 export interface ZipLimits {
   /** Most entries written: a zip of a million empty files is an attack, not an export. */
@@ -166,7 +167,8 @@ export const isZipName = (name: string) => /\.zip$/i.test(name);
 /**
  * Unpacks an archive into `parent` as what it was made from: a folder named after the archive, or,
  * when everything in it sits in one folder or is one file (a zipped vault "Vault/…", a lone
- * conversations.json), that one entry in its place, as if it had been chosen itself. Returns the path
+ * conversations.json), that one entry in its place, as if it had been chosen itself; but not a lone
+ * WhatsApp `_chat.txt`, which is named after its folder. Returns the path
  * of what to import.
  */
 export async function unpackArchive(
@@ -186,6 +188,9 @@ export async function unpackArchive(
   const inside = await readdir(folder);
   if (inside.length !== 1) return { path: folder, expanded };
   const only = inside[0]!;
+  // iOS exports a chat without media as "WhatsApp Chat - Porto trip.zip" holding `_chat.txt` alone: the
+  // chat's name is the archive's, as when media sit beside it, and every message's identity holds it.
+  if (isBareChatFile(only)) return { path: folder, expanded };
   const hoisted = join(parent, only);
   if (
     only !== basename(folder) &&

@@ -107,6 +107,29 @@ describe('importing an archive', () => {
     assert.match(err.message, /files\[0\]\.name: broken\.zip cannot be read as a zip archive/);
   });
 
+  test("iOS's WhatsApp export is named after its archive, with or without media, so a new export adds only what is new", async () => {
+    const chat = [
+      '[04/03/2024, 10:15:02] Ana Silva: Flying to Porto on Friday',
+      '[04/03/2024, 10:16:40] Rui: Great, the table is booked for 8',
+    ].join('\r\n');
+    const bare = await zipOf({ '_chat.txt': `${chat}\r\n` }, 'WhatsApp Chat - Porto trip.zip');
+    const first = await runImport({ client, brainId: 'wa', path: bare, timeZone: 'UTC' });
+    assert.deepEqual([first.imported, first.failed], [2, 0]);
+    const ids = await externalIds('wa');
+    assert.ok(
+      ids.every((id) => id.startsWith('whatsapp:whatsapp:Porto trip:')),
+      ids.join(', '),
+    );
+    rmSync(bare);
+    const later = `${chat}\r\n[05/03/2024, 09:00:00] Marta: Count me in\r\n`;
+    const media = await zipOf(
+      { '_chat.txt': later, '00000012-PHOTO-2024-03-04.jpg': 'jpg' },
+      'WhatsApp Chat - Porto trip.zip',
+    );
+    const again = await runImport({ client, brainId: 'wa', path: media, timeZone: 'UTC' });
+    assert.deepEqual([again.imported, again.unchanged, again.failed], [1, 2, 0]);
+  });
+
   test('an archive of loose notes reads as a folder named after it; nothing is left in the temp dir', async () => {
     const file = await zipOf(
       { 'todo.md': '# Todo\n\nCall the plumber on Monday.\n', 'ideas.md': 'A boat named Ana.\n' },

@@ -68,7 +68,8 @@ function chatName(path: string): string {
   );
 }
 
-const isBareChatFile = (path: string) => /^_?chat\.txt$/i.test(basename(path));
+/** iOS's `_chat.txt` (or a `chat.txt`): a chat file named after nothing but its folder. */
+export const isBareChatFile = (path: string) => /^_?chat\.txt$/i.test(basename(path));
 
 /** Quotation marks of the languages WhatsApp writes notices in ("…", “…”, „…“, «…»). */
 const quoteMarks = /["\u201c\u201d\u201e\u00ab\u00bb]/g;
