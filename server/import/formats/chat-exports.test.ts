@@ -270,3 +270,75 @@ test('Claude: a file listed under both keys is one; two files of one name with t
     t.remove();
   }
 });
+
+test("Claude: an artifact takes the place of the export's placeholder for it; a tool's result leaves nothing", async () => {
+  const placeholder = '```\nThis block is not supported on your current device yet.\n```';
+  const claude = [
+    {
+      uuid: 'conv-9',
+      name: 'Garden plan',
+      chat_messages: [
+        {
+          uuid: 'a1',
+          sender: 'assistant',
+          created_at: '2024-04-01T09:00:00Z',
+          text: `Here is the plan.\n\n${placeholder}\n\n${placeholder}\n\nTell me if the dates work.`,
+          content: [
+            { type: 'text', text: 'Here is the plan.' },
+            {
+              type: 'tool_use',
+              name: 'artifacts',
+              input: {
+                id: 'plan',
+                type: 'text/markdown',
+                title: 'Tomato plan',
+                command: 'create',
+                content: 'Transplant: 1 June',
+              },
+            },
+            { type: 'tool_result', name: 'artifacts', content: [{ type: 'text', text: 'OK' }] },
+            { type: 'text', text: 'Tell me if the dates work.' },
+          ],
+        },
+        {
+          uuid: 'a2',
+          sender: 'assistant',
+          created_at: '2024-04-01T09:01:00Z',
+          text: placeholder,
+          content: [{ type: 'tool_use', name: 'web_search', input: { query: 'tomato' } }],
+        },
+        {
+          uuid: 'a3',
+          sender: 'assistant',
+          created_at: '2024-04-01T09:02:00Z',
+          // Blocks that do not pair with the placeholders one to one follow the text.
+          text: `Updated.\n\n${placeholder}\n\n${placeholder}`,
+          content: [
+            {
+              type: 'tool_use',
+              name: 'artifacts',
+              input: { title: 'Tomato plan', content: 'Transplant: 8 June' },
+            },
+          ],
+        },
+      ],
+    },
+  ];
+  const t = writeTree({ 'conversations.json': JSON.stringify(claude) });
+  try {
+    const { records, skips } = await collect(parseClaude(join(t.root, 'conversations.json'), {}));
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { text: string }).text),
+      [
+        'Here is the plan.\n\n[artifact: Tomato plan]\nTransplant: 1 June\n\nTell me if the dates work.',
+        'Updated.\n\n[artifact: Tomato plan]\nTransplant: 8 June',
+      ],
+    );
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ['message has no text'],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -127,8 +127,54 @@ function claudeFiles(m: Json): { name: string; said: string | undefined }[] {
   return out;
 }
 
+/**
+ * What a Claude export's `text` writes for each block that is not text (an artifact, a tool's call or
+ * result): a fenced line that says nothing. The blocks themselves are in `content`.
+ */
+const unsupportedBlock =
+  /```[^\S\n]*\n[^\S\n]*This block is not supported on your current device yet\.?[^\S\n]*\n```/gu;
+
+/**
+ * An artifact's content, titled ("[artifact: Transplant plan]" then its text), for each block of
+ * `content` that `text` renders as unsupportedBlock, in order; "" for those that hold none (a tool's
+ * result, an artifact's edit).
+ */
+function claudeBlocks(m: Json): string[] {
+  if (!Array.isArray(m.content)) return [];
+  return m.content
+    .filter(isObj)
+    .filter((c) => c.type !== 'text')
+    .map((c) => {
+      const input = isObj(c.input) ? c.input : null;
+      const body = input ? str(input.content)?.trim() : undefined;
+      if (c.type !== 'tool_use' || !body) return '';
+      const title = str(input!.title)?.trim();
+      return `[artifact${title ? `: ${title}` : ''}]\n${body}`;
+    });
+}
+
+/**
+ * `text` with each unsupportedBlock in place of the block it stands for: an artifact ("Transplant: 1
+ * June") was lost, and the placeholder became a Memory of Claude's. When the blocks cannot be matched
+ * one to one, the placeholders go and the artifacts follow the text.
+ */
+function withClaudeBlocks(text: string, m: Json): string {
+  const parts = text.split(unsupportedBlock);
+  if (parts.length === 1) return text;
+  const blocks = claudeBlocks(m);
+  // Unmatched, every block goes after the text, in order.
+  const paired = blocks.length === parts.length - 1;
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 1) {
+    const block = paired ? blocks[i - 1]! : '';
+    // A block that holds nothing leaves one blank line where it was, not three.
+    out = block ? out + block + parts[i]! : `${out.trimEnd()}\n\n${parts[i]!.trimStart()}`;
+  }
+  return [out.trim(), ...(paired ? [] : blocks.filter(Boolean))].filter(Boolean).join('\n\n');
+}
+
 function claudeText(m: Json): string {
-  let text = typeof m.text === 'string' ? m.text : '';
+  let text = withClaudeBlocks(typeof m.text === 'string' ? m.text : '', m);
   if (!text.trim() && Array.isArray(m.content)) {
     text = m.content
       .filter(isObj)
