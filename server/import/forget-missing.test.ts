@@ -98,6 +98,123 @@ test('a series gone from its calendar goes with every occurrence, override and d
   }
 });
 
+test('an occurrence a series no longer gives (deleted, cancelled, a rule moved) is missing; one outside what was read is kept', async () => {
+  const weekly = (...extra: string[]) =>
+    vevent(
+      'UID:standup@example.com',
+      'DTSTART:20240101T100000Z',
+      'RRULE:FREQ=WEEKLY;COUNT=4',
+      'SUMMARY:Standup',
+      ...extra,
+    );
+  const at = (day: string) => `ics:standup@example.com@2024-01-${day}T10:00:00Z`;
+  const t = writeTree({ 'cal.ics': calendar(weekly(), dentist) });
+  try {
+    const path = realpathSync(join(t.root, 'cal.ics'));
+    const store = memoryStore({ [path]: ['ics:dentist', 'ics:standup@example.com'] });
+    // Stored by earlier imports: the four Mondays, one from before the window, and the description.
+    const stored = [
+      'ics:dentist',
+      at('01'),
+      at('08'),
+      at('15'),
+      at('22'),
+      'ics:standup@example.com@2023-06-05T10:00:00Z',
+      'ics:standup@example.com#description',
+    ];
+    // All read, or outside what was read (before the window): nothing is missing.
+    let plan = await (await imported(path)).missing(async () => stored, store);
+    assert.deepEqual([...plan.bySource], []);
+
+    // The 15th deleted (EXDATE): that occurrence alone is missing.
+    writeFileSync(path, calendar(weekly('EXDATE:20240115T100000Z'), dentist));
+    plan = await (await imported(path)).missing(async () => stored, store);
+    assert.deepEqual([...plan.bySource], [['ics', [at('15')]]]);
+
+    // The 8th cancelled by an override of its own.
+    const cancelled = vevent(
+      'UID:standup@example.com',
+      'RECURRENCE-ID:20240108T100000Z',
+      'DTSTART:20240108T100000Z',
+      'STATUS:CANCELLED',
+      'SUMMARY:Standup',
+    );
+    writeFileSync(path, calendar(weekly(), cancelled, dentist));
+    plan = await (await imported(path)).missing(async () => stored, store);
+    assert.deepEqual([...plan.bySource], [['ics', [at('08')]]]);
+
+    // Moved from Mondays to Tuesdays: every Monday in the window read is gone; one before it is kept.
+    writeFileSync(
+      path,
+      calendar(
+        vevent(
+          'UID:standup@example.com',
+          'DTSTART:20240102T100000Z',
+          'RRULE:FREQ=WEEKLY;COUNT=4',
+          'SUMMARY:Standup',
+        ),
+        dentist,
+      ),
+    );
+    plan = await (await imported(path)).missing(async () => stored, store);
+    assert.deepEqual([...plan.bySource], [['ics', [at('01'), at('08'), at('15'), at('22')]]]);
+  } finally {
+    t.remove();
+  }
+});
+
+test('occurrences in wall time are judged only well inside the window; past a cap, only between those read', async () => {
+  const t = writeTree({
+    'cal.ics': calendar(
+      vevent(
+        'UID:yoga',
+        'DTSTART;TZID=Europe/Lisbon:20240101T100000',
+        'RRULE:FREQ=WEEKLY;COUNT=2',
+        'SUMMARY:Yoga',
+      ),
+    ),
+  });
+  try {
+    const path = realpathSync(join(t.root, 'cal.ics'));
+    const store = memoryStore({ [path]: ['ics:yoga'] });
+    const stored = [
+      'ics:yoga@2024-01-01T10:00:00',
+      'ics:yoga@2024-01-22T10:00:00',
+      // The window opens on 1 December, UTC: a wall time on its first hours may lie before it.
+      'ics:yoga@2023-12-01T05:00:00',
+      'ics:yoga@2024-02-29T20:00:00',
+    ];
+    const plan = await (await imported(path)).missing(async () => stored, store);
+    assert.deepEqual([...plan.bySource], [['ics', ['ics:yoga@2024-01-22T10:00:00']]]);
+  } finally {
+    t.remove();
+  }
+  // A daily rule over a window longer than the cap keeps the occurrences nearest to now: the others in
+  // the window were not read, and stay.
+  const daily = writeTree({
+    'cal.ics': calendar(vevent('UID:pill', 'DTSTART:20200101T080000Z', 'RRULE:FREQ=DAILY', 'SUMMARY:Pill')),
+  });
+  try {
+    const path = realpathSync(join(daily.root, 'cal.ics'));
+    const store = memoryStore({ [path]: ['ics:pill'] });
+    const wide = {
+      windowStart: new Date('2020-01-01T00:00:00Z'),
+      windowEnd: new Date('2024-03-01T00:00:00Z'),
+    };
+    const missing = new MissingItems();
+    await missing.coverNotes([path], undefined, async (id) => id);
+    const onText = await missing.coverFile('ics', path);
+    const { records } = await collect(
+      parseIcs(path, { ...wide, now: () => new Date('2024-02-01T00:00:00Z'), onText }),
+    );
+    for (const r of records) missing.sawRecord(r, path);
+    const plan = await missing.missing(async () => ['ics:pill@2020-01-02T08:00:00Z'], store);
+    assert.deepEqual([...plan.bySource], []);
+  } finally {
+    daily.remove();
+  }
+});
+
 test('an event without UID is named by its title and start: edited, the old one is missing, the new one is not', async () => {
   const noUid = (title: string) => vevent('DTSTART:20240110T090000Z', `SUMMARY:${title}`);
   const t = writeTree({ 'cal.ics': calendar(noUid('Gym'), dentist) });

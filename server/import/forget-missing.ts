@@ -22,7 +22,8 @@ import { noteIdentities } from './formats/note-identity.ts';
  *   import holds now, and no file outside it held, are missing: an event deleted or cancelled, with
  *   every occurrence and description of its UID; a card gone, with every field. A UID still in a file
  *   (read from its lines, so an event skipped as unreadable or outside the recurrence window is there)
- *   keeps all of its item. What no file was recorded as holding (imported before files were recorded) is
+ *   keeps all of its item, but for the occurrences its series no longer gives where it was read whole
+ *   (ImportRecord.series). What no file was recorded as holding (imported before files were recorded) is
  *   counted and kept, with the remedy.
  * - chats and mail are logs that exports cut (a date range, the last messages, one folder): never.
  */
@@ -147,6 +148,8 @@ export class MissingItems {
     ['vcf', new Set()],
   ]);
   private readonly wholeSources = new Set<WholeSource>();
+  /** The recurring series read, by item (`ics:<uid>`): the span of occurrences read whole (ImportRecord.series). */
+  private readonly series = new Map<string, { first: string; last: string }>();
   /** The calendar and contacts files read, by how they are named: the items each holds now. */
   private readonly files = new Map<WholeSource, Map<string, Set<string>>>([
     ['ics', new Map()],
@@ -279,6 +282,7 @@ export class MissingItems {
     if (!isWhole(source)) return;
     this.exact.get(source)!.add(item.body.source.external_id);
     if (item.item === undefined) return;
+    if (item.series) this.series.set(item.item, item.series);
     this.items.get(source)!.add(item.item);
     const file = path === undefined ? undefined : this.fileNames.get(path);
     if (file !== undefined) this.files.get(source)!.get(file)?.add(item.item);
@@ -387,6 +391,25 @@ export class MissingItems {
   }
 
   /**
+   * Whether a stored occurrence of a series this import read is one no longer: its id lies between the
+   * first and the last occurrence read (one series' occurrence ids differ only in their RECURRENCE-ID,
+   * written alike, so they sort in time order) and was not read: deleted (EXDATE), cancelled, or on a
+   * day the rule no longer gives. Its UID is still in the file, which kept every part of it.
+   */
+  private leftSeries(whole: WholeSource, id: string): boolean {
+    if (whole !== 'ics') return false;
+    const at = id.lastIndexOf('@');
+    const span = at > 0 ? this.series.get(id.slice(0, at)) : undefined;
+    return (
+      span !== undefined &&
+      !/[@#]/u.test(id.slice(at + 1)) &&
+      id.length === span.first.length &&
+      id >= span.first &&
+      id <= span.last
+    );
+  }
+
+  /**
    * The notes' rule, an item's place being the files FILES says held it: the stored ids of WHOLE whose
    * item a file under what was imported held and no file of this import holds now, unless a file
    * outside it held it too. `held`: what each file is to be recorded as holding afterwards (what it
@@ -401,7 +424,9 @@ export class MissingItems {
     const exact = this.exact.get(whole)!;
     const items = this.items.get(whole)!;
     const itemsHere = new Set([...items].map(itemDigest));
-    const here = (id: string) => exact.has(id) || [id, ...prefixesOf(whole, id)].some((p) => items.has(p));
+    const here = (id: string) =>
+      exact.has(id) ||
+      (!this.leftSeries(whole, id) && [id, ...prefixesOf(whole, id)].some((p) => items.has(p)));
     const covered = (file: string) =>
       now.has(file) || this.fileScopes.some((s) => (s.exact ? file === s.prefix : file.startsWith(s.prefix)));
     const under = new Set<string>();

@@ -39,6 +39,12 @@ export interface ImportRecord {
    * is missing from its files keeps every part of an item it still holds (forget-missing.ts).
    */
   item?: string;
+  /**
+   * This Record is an occurrence of a recurring series (`item`) whose every occurrence from external id
+   * `first` to `last` the import read: a stored occurrence between them that was not read is no longer
+   * one (an EXDATE added, a rule changed), where one outside them may only lie outside the window.
+   */
+  series?: { first: string; last: string };
 }
 
 /** An item the parser could not turn into a Record, and why. Skips never stop the rest. */

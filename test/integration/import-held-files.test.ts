@@ -212,3 +212,42 @@ test('mnemo import says which files it could not record what they hold for, and 
   assert.deepEqual((await run(client)).heldNotes, [], 'a key that may record says nothing');
   assert.equal((await heldObjects('cli-scopes')).length, 1);
 });
+
+test('an occurrence deleted from a series is forgotten by an upload and by mnemo import that forget what is missing', async () => {
+  const weekly = (...extra: string[]) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'BEGIN:VEVENT',
+      'UID:standup@example.com',
+      'DTSTART:20240101T093000Z',
+      'RRULE:FREQ=WEEKLY;COUNT=3',
+      'SUMMARY:Team standup',
+      ...extra,
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+  const at = (day: string) => `ics:standup@example.com@2024-01-${day}T09:30:00Z`;
+  await client.createBrain({ id: 'series' });
+  await post('series', key, upload(weekly()));
+  assert.deepEqual(await eventIds('series'), [at('01'), at('08'), at('15')]);
+  const done = await post('series', key, upload(weekly('EXDATE:20240108T093000Z'), true));
+  assert.deepEqual(done.forgotten_items, [{ source: 'ics', external_id: at('08') }]);
+  assert.deepEqual(await eventIds('series'), [at('01'), at('15')]);
+
+  const file = join(root, 'standup.ics');
+  writeFileSync(file, weekly('EXDATE:20240108T093000Z'));
+  const recurrence = { timeZone: 'UTC', windowStart: new Date('2023-01-01T00:00:00Z') };
+  await runImport({ client, brainId: 'cli-series', path: file, ...recurrence });
+  writeFileSync(file, weekly('EXDATE:20240108T093000Z,20240115T093000Z'));
+  const again = await runImport({
+    client,
+    brainId: 'cli-series',
+    path: file,
+    forgetMissing: true,
+    ...recurrence,
+  });
+  assert.equal(again.forgotten, 1);
+  assert.deepEqual(await eventIds('cli-series'), [at('01')]);
+});

@@ -380,10 +380,20 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
     else j += 1;
   }
   const kept = [...before.slice(i), ...after.slice(0, j)];
-  const items: ImportItem[] = kept.map(({ t }) => {
+  const earlier = inWindowBefore - (before.length - i);
+  const later = inWindowAfter - j;
+  const occurrences = kept.map(({ t }) => {
     const d = ev.getOccurrenceDetails(t);
-    const rid = d.recurrenceId.toString();
-    return toRecord(d.item, d.startDate, d.endDate, `ics:${uid}@${rid}`, `${uid}@${rid}`, uid, o);
+    return { d, id: `ics:${uid}@${d.recurrenceId.toString()}` };
+  });
+  const series = seriesRead(
+    uid,
+    occurrences.map((x) => x.id),
+    earlier + later > 0 || stoppedAt !== null ? null : w,
+  );
+  const items: ImportItem[] = occurrences.map(({ d, id }) => {
+    const item = toRecord(d.item, d.startDate, d.endDate, id, id.slice('ics:'.length), uid, o);
+    return item.type === 'record' && series ? { ...item, series } : item;
   });
   // Dated at the series' own start, which stays put: the first occurrence kept moves with the window,
   // and each import a week later would write the description again as a new revision.
@@ -418,8 +428,6 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
       ),
     );
   }
-  const earlier = inWindowBefore - (before.length - i);
-  const later = inWindowAfter - j;
   if (earlier + later > 0) {
     items.push(
       skip(
@@ -440,6 +448,38 @@ function occurrenceItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: Par
     );
   }
   return items;
+}
+
+/** The widest offset from UTC in use, for a wall time whose zone is not read here. */
+const widestOffsetMs = 14 * 3_600_000;
+
+/**
+ * The occurrence ids of a series from the first read to the last (ImportRecord.series): a stored one
+ * between them that was not read is no longer the series'. IDS are the occurrences read, in time order;
+ * WHOLE, the window when every occurrence in it was read (no cap, no rule cut short): the span then
+ * reaches its ends, written as the ids' RECURRENCE-IDs are (UTC with "Z"; a wall time or a date, whose
+ * zone is not read here, narrowed by the widest offset so that the span never reaches past the window).
+ */
+function seriesRead(
+  uid: string,
+  ids: readonly string[],
+  whole: RecurrenceWindow | null,
+): { first: string; last: string } | null {
+  if (ids.length === 0) return null;
+  let first = ids[0]!;
+  let last = ids.at(-1)!;
+  if (whole !== null) {
+    const rid = first.slice(`ics:${uid}@`.length);
+    const utc = rid.endsWith('Z');
+    const margin = utc ? 0 : rid.length === 10 ? widestOffsetMs + 86_400_000 : widestOffsetMs;
+    const written = (d: Date) =>
+      `ics:${uid}@${d.toISOString().slice(0, rid.length === 10 ? 10 : 19)}${utc ? 'Z' : ''}`;
+    const from = written(new Date(whole.start.getTime() + margin));
+    const to = written(new Date(whole.end.getTime() - margin - 1000));
+    if (from.length === first.length && from < first) first = from;
+    if (to.length === last.length && to > last) last = to;
+  }
+  return { first, last };
 }
 
 function masterItems(ev: IcalEvent, uid: string, w: RecurrenceWindow, o: ParseOptions): ImportItem[] {
