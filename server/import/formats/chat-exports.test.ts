@@ -88,7 +88,7 @@ test('ChatGPT conversations.json: the current branch, user as self, attachments 
       typeof m2!.content === 'object' && m2!.content.kind === 'message' && m2!.content.speaker === 'ChatGPT',
     );
     assert.ok(typeof m3!.content === 'object' && m3!.content.kind === 'message');
-    assert.equal(m3!.content.text, '[attachment: image_asset_pointer]\nIs this the hotel?');
+    assert.equal(m3!.content.text, '[attachment: image]\nIs this the hotel?');
     assert.deepEqual(
       skips.map((s) => s.reason),
       ['message has no text', 'not a ChatGPT conversation (no id or mapping)'],
@@ -337,6 +337,58 @@ test("Claude: an artifact takes the place of the export's placeholder for it; a 
     assert.deepEqual(
       skips.map((s) => s.reason),
       ['message has no text'],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
+test('ChatGPT: attachments are named as the message names its files, those without a part after the text', async () => {
+  const conv = {
+    id: 'c-lease',
+    title: 'Lease',
+    current_node: 'm2',
+    mapping: {
+      m1: {
+        id: 'm1',
+        children: ['m2'],
+        message: msg(
+          'm1',
+          'user',
+          1709550001,
+          { content_type: 'text', parts: ['Summarize the attached PDF please'] },
+          { metadata: { attachments: [{ id: 'file-pdf', name: 'lease-agreement-2024.pdf' }] } },
+        ),
+      },
+      m2: {
+        id: 'm2',
+        parent: 'm1',
+        children: [],
+        message: msg(
+          'm2',
+          'user',
+          1709550002,
+          {
+            content_type: 'multimodal_text',
+            parts: [
+              { content_type: 'image_asset_pointer', asset_pointer: 'file-service://file-img' },
+              'And this?',
+            ],
+          },
+          { metadata: { attachments: [{ id: 'file-img', name: 'IMG_2041.jpeg' }] } },
+        ),
+      },
+    },
+  };
+  const t = writeTree({ 'conversations.json': JSON.stringify([conv]) });
+  try {
+    const { records } = await collect(parseChatgpt(join(t.root, 'conversations.json'), {}));
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { text: string }).text),
+      [
+        'Summarize the attached PDF please\n[attachment: lease-agreement-2024.pdf]',
+        '[attachment: IMG_2041.jpeg]\nAnd this?',
+      ],
     );
   } finally {
     t.remove();

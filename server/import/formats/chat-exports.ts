@@ -20,23 +20,36 @@ function threadName(title: string | undefined, id: string): string {
   return (title ? `${title.trim()} (${id})` : id).slice(0, 2000);
 }
 
-/** The text of a ChatGPT message; non-text parts (images, files) become `[attachment: ...]`. */
-function chatgptText(content: unknown): string {
+/**
+ * The text of a ChatGPT message; non-text parts (images, files) become `[attachment: <name>]`, named as
+ * the message's `metadata.attachments` names the file (an image part points at it by its id), and a
+ * file attached without a part of its own ("Summarize the attached PDF") is named after the text.
+ */
+function chatgptText(content: unknown, metadata: unknown): string {
   if (!isObj(content)) return '';
-  if (typeof content.text === 'string') return content.text;
-  const parts = Array.isArray(content.parts) ? content.parts : [];
-  return parts
-    .map((p) => {
-      if (typeof p === 'string') return p;
-      if (isObj(p)) {
-        if (typeof p.text === 'string') return p.text;
-        const name = str(p.name) ?? str(p.content_type) ?? 'file';
-        return `[attachment: ${name}]`;
-      }
-      return '';
-    })
-    .filter((t) => t.trim())
-    .join('\n');
+  const files = new Map<string, string>();
+  const attached = isObj(metadata) && Array.isArray(metadata.attachments) ? metadata.attachments : [];
+  for (const a of attached.filter(isObj)) {
+    const name = str(a.name);
+    if (name) files.set(str(a.id) ?? name, name);
+  }
+  const named = new Set<string>();
+  const partText = (p: unknown): string => {
+    if (typeof p === 'string') return p;
+    if (!isObj(p)) return '';
+    if (typeof p.text === 'string') return p.text;
+    const id = str(p.asset_pointer)?.replace(/^[a-z-]+:\/\//u, '');
+    const file = id === undefined ? undefined : files.get(id);
+    if (id !== undefined && file !== undefined) named.add(id);
+    const kind = str(p.content_type) === 'image_asset_pointer' ? 'image' : str(p.content_type);
+    return `[attachment: ${file ?? str(p.name) ?? kind ?? 'file'}]`;
+  };
+  const said =
+    typeof content.text === 'string'
+      ? [content.text]
+      : (Array.isArray(content.parts) ? content.parts : []).map(partText);
+  const rest = [...files].filter(([id]) => !named.has(id)).map(([, name]) => `[attachment: ${name}]`);
+  return [...said, ...rest].filter((t) => t.trim()).join('\n');
 }
 
 /** ChatGPT nodes on the branch the user last saw (root to current_node); other edits are drafts. */
@@ -84,7 +97,7 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
       // The assistant addressing a tool (a search, code to run) is a step, not something it said.
       if (typeof m.recipient === 'string' && m.recipient !== 'all') continue;
       if (isObj(m.metadata) && m.metadata.is_visually_hidden_from_conversation) continue;
-      const text = chatgptText(m.content).trim();
+      const text = chatgptText(m.content, m.metadata).trim();
       if (!text) {
         yield skip(ref, 'message has no text');
         continue;
