@@ -192,5 +192,8 @@ function readStored(): Session | null {
 
 /** A key pasted by hand (sign-in screen): checked by the caller, kept for this tab. */
 export function sessionFromKey(apiKey: string): Session {
-  return remember({ baseUrl: apiBase(), apiKey: apiKey.trim() });
+  // Copied from a request ("Authorization: Bearer sk_…", as the docs' curl lines write it), the key is
+  // what follows "Bearer".
+  const key = apiKey.trim().replace(/^(?:authorization:\s*)?bearer\s+/iu, '');
+  return remember({ baseUrl: apiBase(), apiKey: key });
 }

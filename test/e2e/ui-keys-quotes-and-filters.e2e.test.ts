@@ -167,8 +167,8 @@ test('revoking the key this window runs on says it signs the window out, then la
   await sleep(300);
   assert.deepEqual(refused, [], 'no read went out on the revoked key');
 
-  // The way back in works: a new key, pasted.
-  await page.getByLabel('API key').fill(await adminKey());
+  // The way back in works: a new key, pasted (here as a curl line's header gives it).
+  await page.getByLabel('API key').fill(`Authorization: Bearer ${await adminKey()}`);
   await page.getByRole('button', { name: 'Open' }).click();
   await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
   assert.deepEqual(problems, []);
