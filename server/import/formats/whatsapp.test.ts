@@ -284,3 +284,37 @@ test('notices quoting a ": ", shared locations, and markers in German and Spanis
     t.remove();
   }
 });
+
+test('Android: a file exported with the chat is an attachment; a view-once photo and one not yet received are no message', async () => {
+  const chat = [
+    '04/03/2024, 10:00 - Rui Pereira: IMG-20240304-WA0001.jpg (file attached)',
+    'The view from the flat',
+    '04/03/2024, 10:01 - Rui Pereira: null',
+    '04/03/2024, 10:02 - Anna: Waiting for this message. This may take a while.',
+    '04/03/2024, 10:03 - Anna: PTT-20240304-WA0002.opus (file attached)',
+    '04/03/2024, 10:04 - Anna: The file is called notes (file attached) in the chat',
+  ].join('\n');
+  const t = writeTree({ 'WhatsApp Chat with Rui.txt': chat });
+  try {
+    const { records, skips } = await collect(
+      parseWhatsapp(join(t.root, 'WhatsApp Chat with Rui.txt'), { timeZone: 'UTC' }),
+    );
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { text: string }).text),
+      [
+        '[attachment: IMG-20240304-WA0001.jpg]\nThe view from the flat',
+        '[attachment: PTT-20240304-WA0002.opus]',
+        'The file is called notes (file attached) in the chat',
+      ],
+    );
+    assert.deepEqual(
+      skips.map((s) => `${s.ref}: ${s.reason}`),
+      [
+        'line 3: no message: a view-once photo, or one not yet received',
+        'line 4: no message: a view-once photo, or one not yet received',
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -129,10 +129,20 @@ const editedMark =
 const deletedMessage =
   /^(?:This message was deleted|You deleted this message|Diese Nachricht wurde gelöscht|Du hast diese Nachricht gelöscht|Se eliminó este mensaje|Eliminaste este mensaje)\.?$/i;
 
+/** Android's line for a file exported with the chat: "IMG-20240304-WA0001.jpg (file attached)". */
+const androidAttached =
+  /^(\S[^\n\r()]*\.[\p{L}\p{N}]{1,6}) \((?:file attached|Datei angehängt|archivo adjunto)\)$/gmu;
+/**
+ * What stands for a message there is none of: a view-once photo ("null" in Android's exports) and one
+ * the phone had not yet decrypted ("Waiting for this message. This may take a while.").
+ */
+const noMessage = /^(?:null|Waiting for this message\.?(?:\s+This may take a while\.?)?)$/iu;
+
 function cleanText(text: string): string {
   return text
     .replace(/[\u200e\u200f]/g, '')
     .replace(/<attached: ([^>]+)>/gi, '[attachment: $1]')
+    .replace(androidAttached, '[attachment: $1]')
     .replace(omittedMedia, '[attachment: omitted media]')
     .replace(editedMark, '')
     .trim();
@@ -239,6 +249,10 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
     }
     if (deletedMessage.test(text)) {
       yield skip(ref, 'deleted message');
+      continue;
+    }
+    if (noMessage.test(text)) {
+      yield skip(ref, 'no message: a view-once photo, or one not yet received');
       continue;
     }
     const at = wallTimeToDate(wall, o.timeZone).toISOString();
