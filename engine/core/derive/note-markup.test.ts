@@ -9,6 +9,7 @@ test("a note's links read as the words they show, emphasis and code without thei
     ['Read [the guide](https://example.com/guide) today.', 'Read the guide today.'],
     ['I **really** like _this_ and *that*.', 'I really like _this_ and that.'],
     ['Run `npm test` twice.', 'Run npm test twice.'],
+    ['Tomatoes go in on %% maybe earlier? %% 1 June.', 'Tomatoes go in on 1 June.'],
     // What is no markup stays: an image, a lone star, arithmetic, brackets without a link.
     ['![a cat](cat.png)', '![a cat](cat.png)'],
     ['5 * 3 = 15 and 2*x', '5 * 3 = 15 and 2*x'],
@@ -37,4 +38,40 @@ test("a note's fenced code is read around, closed only by its own fence; inline 
     ['Before.', '', '', '', '', '```npm ci``` runs first.', '', '', '', 'After.'],
   );
   assert.equal(withoutNonProse(text).length, text.length, 'every other character stays where it was');
+});
+
+test("a note's embeds alone on their lines and Obsidian's comments are read around", () => {
+  const text = [
+    'Planning the garden.',
+    '![[whiteboard.png]]',
+    '![[Projects/Heliotrope/Roadmap#Q2]] ![plan](plan.png)',
+    'Tomatoes go in on %% maybe earlier? %% 1 June.',
+    '%%',
+    'private: ask Rui about the fence',
+    '%%',
+    '```',
+    '%%time',
+    '```',
+    'See ![[map.png]] for the beds.',
+    'Water daily.',
+  ].join('\n');
+  const read = withoutNonProse(text);
+  assert.equal(read.length, text.length);
+  assert.deepEqual(
+    read.split('\n').map((l) => l.replace(/\s+/gu, ' ').trim()),
+    [
+      'Planning the garden.',
+      '',
+      '',
+      'Tomatoes go in on 1 June.',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'See ![[map.png]] for the beds.',
+      'Water daily.',
+    ],
+  );
 });

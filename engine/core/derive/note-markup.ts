@@ -2,8 +2,8 @@ import { fencedLines } from '../shared/fenced-lines.ts';
 
 /**
  * A note's sentence as a Memory reads it: a wiki link as the words it shows ("[[Ana Costa|Ana]]" as
- * "Ana", "[[Packing list]]" as "Packing list"), a Markdown link as its text, and emphasis and inline
- * code without their marks. The quote keeps the note's own characters; only the statement is read so.
+ * "Ana", "[[Packing list]]" as "Packing list"), a Markdown link as its text, emphasis and inline
+ * code without their marks, and without an Obsidian comment ("%% maybe earlier? %%"). The quote keeps the note's own characters; only the statement is read so.
  */
 export function withoutMarkup(s: string): string {
   return s
@@ -12,7 +12,9 @@ export function withoutMarkup(s: string): string {
     .replace(/(?<![![])\[([^[\]\n]+)\]\([^()\s]+\)/gu, '$1')
     .replace(/(\*\*|__)(?=\S)([^*_\n]+?)(?<=\S)\1/gu, '$2')
     .replace(/(?<![\p{L}\p{N}*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\p{L}\p{N}*])/gu, '$1')
-    .replace(/`([^`\n]+)`/gu, '$1');
+    .replace(/`([^`\n]+)`/gu, '$1')
+    .replace(/%%[^%\n]*(?:%(?!%)[^%\n]*)*%%/gu, '')
+    .replace(/(?<=\S) {2,}(?=\S)/gu, ' ');
 }
 
 /** A Markdown table's row: "| Race | Time |", "|---|---|". */
@@ -20,18 +22,30 @@ const tableRow = /^\s*\|.*\|\s*$/u;
 /** A line of tags alone: "#todo #health/knee". */
 const tagsAlone = /^\s*#[\p{L}\p{N}_/-]+(?:\s+#[\p{L}\p{N}_/-]+)*\s*$/u;
 
+/** A line of embeds alone: "![[whiteboard.png]]", "![[Roadmap#Q2]]", "![chart](chart.png)". */
+const embedsAlone = /^\s*(?:!\[\[[^[\]\n]+\]\]\s*|!\[[^[\]\n]*\]\([^()\s]+\)\s*)+$/u;
+/** An Obsidian comment, "%% … %%", inline or over lines: hidden from the note as it reads. */
+const comment = /%%[^%]*(?:%(?!%)[^%]*)*%%/gu;
+
 /**
- * A note's text with the lines that say nothing in words blanked (each character a space, so every
- * other position stays where it was and what is read from it is still quoted exactly from the note):
- * fenced code, a table's rows and lines of tags alone. As Memories they were "```bash # I love cron …",
- * "| Race | Time |" and "#todo #health/knee". The Record keeps them as evidence.
+ * A note's text with what says nothing in words blanked (each character a space but line ends, so
+ * every other position stays where it was and what is read from it is still quoted exactly from the
+ * note): fenced code, a table's rows, lines of tags or of embeds alone, and Obsidian's comments. As
+ * Memories they were "```bash # I love cron …", "| Race | Time |", "#todo #health/knee",
+ * "!whiteboard.png" and "%% private comment %%". The Record keeps them as evidence.
  */
 export function withoutNonProse(text: string): string {
   const lines = text.split('\n');
   const fenced = fencedLines(lines);
-  return lines
-    .map((line, i) =>
-      fenced[i] || tableRow.test(line) || tagsAlone.test(line) ? ' '.repeat(line.length) : line,
-    )
-    .join('\n');
+  return (
+    lines
+      .map((line, i) =>
+        fenced[i] || tableRow.test(line) || tagsAlone.test(line) || embedsAlone.test(line)
+          ? ' '.repeat(line.length)
+          : line,
+      )
+      .join('\n')
+      // After the code is blanked: a "%%time" in a code block opens no comment.
+      .replace(comment, (c) => c.replace(/[^\n]/gu, ' '))
+  );
 }

@@ -191,7 +191,8 @@ export function createRuleDeriver(): Deriver {
     // home).
     // v43: a parting told by "he" or "we" after a story of a partner of the past ("I dated Jake in
     // college. He dumped me.") is that partner's: it ended today's partner. "She broke up with me over
-    // text", "… on my birthday" are partings too.
+    // text", "… on my birthday" are partings too. A note's embeds alone on their lines ("![[plan.png]]")
+    // and Obsidian's comments ("%% … %%") are no Memories' words.
     name: 'rules-v43',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
