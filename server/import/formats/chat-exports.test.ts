@@ -394,3 +394,15 @@ test('ChatGPT: attachments are named as the message names its files, those witho
     t.remove();
   }
 });
+
+test('a conversations.json cut short is refused naming the file and what likely happened', async () => {
+  const t = writeTree({ 'conversations.json': '[{"id":"c1","title":"x","mapping":{"a":{"id":"a"' });
+  try {
+    await assert.rejects(
+      collect(parseChatgpt(join(t.root, 'conversations.json'), {})),
+      /^Error: conversations\.json is not valid JSON \(was the export cut short\?\): /u,
+    );
+  } finally {
+    t.remove();
+  }
+});

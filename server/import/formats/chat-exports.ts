@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { errorMessage } from '../../../engine/index.ts';
 import { readJsonExportText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isObj, str, type Json } from './json-fields.ts';
@@ -11,8 +12,15 @@ import { epochSecondsToIso, toIso } from '../zoned-time.ts';
  */
 export async function readConversations(path: string, o: ParseOptions = {}): Promise<unknown[]> {
   const file = (await stat(path)).isDirectory() ? join(path, 'conversations.json') : path;
-  const data: unknown = JSON.parse(await readJsonExportText(file, o.wholeJsonBytes));
-  if (!Array.isArray(data)) throw new Error('conversations.json: expected an array of conversations');
+  const text = await readJsonExportText(file, o.wholeJsonBytes);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    // A download cut short ends mid-value: say which file, and what that likely means.
+    throw new Error(`${basename(file)} is not valid JSON (was the export cut short?): ${errorMessage(e)}`);
+  }
+  if (!Array.isArray(data)) throw new Error(`${basename(file)}: expected an array of conversations`);
   return data;
 }
 

@@ -206,3 +206,17 @@ test('Slack mrkdwn: bold, italic and strike marks go, code keeps every character
   const log = Array.from({ length: 50_000 }, (_, i) => `&gt; line *${i}* of <@U01>`).join('\n');
   assert.equal(said(log), log.replace(/&gt;/g, '>').replace(/<@U01>/g, '@Sam Lee'));
 });
+
+test('Slack: a file chosen as a Slack export is one skip that says an export is a folder', async () => {
+  const t = writeTree({ 'mail.mbox': 'From a@b Mon Jan  1 10:00:00 2024\nSubject: x\n\nhi\n' });
+  try {
+    const { records, skips } = await collect(parseSlack(`${t.root}/mail.mbox`, {}));
+    assert.equal(records.length, 0);
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ['not a Slack export: Slack exports a folder (or its .zip) of channels, not one file'],
+    );
+  } finally {
+    t.remove();
+  }
+});

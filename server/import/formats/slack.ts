@@ -128,6 +128,10 @@ function attachedText(m: Record<string, unknown>): string {
  * Record per message; a thread reply's thread names its parent.
  */
 export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  if (!(await stat(path)).isDirectory()) {
+    yield skip(path, 'not a Slack export: Slack exports a folder (or its .zip) of channels, not one file');
+    return;
+  }
   const users = new Map<string, string>();
   const aliases = new Map<string, string[]>(); // user id -> every name --self may use
   for (const u of await readJsonArray(join(path, 'users.json'))) {
