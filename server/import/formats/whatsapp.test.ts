@@ -318,3 +318,28 @@ test('Android: a file exported with the chat is an attachment; a view-once photo
     t.remove();
   }
 });
+
+test('iOS: the notices of a group whose name holds ": " are notices', async () => {
+  const chat = [
+    '[04/03/2024, 10:00:00] Porto trip: April: \u200eMessages and calls are end-to-end encrypted.',
+    '[04/03/2024, 10:00:01] Porto trip: April: \u200eAnna added Rui',
+    '[04/03/2024, 10:05:00] Anna: Booked the flat',
+    '[04/03/2024, 10:06:00] Rui: \u200e<attached: 00000003-PHOTO-2024-03-04.jpg>',
+  ].join('\r\n');
+  const t = writeTree({ 'Porto trip: April/_chat.txt': `${chat}\r\n` });
+  try {
+    const { records, skips } = await collect(
+      parseWhatsapp(join(t.root, 'Porto trip: April', '_chat.txt'), { timeZone: 'UTC' }),
+    );
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { text: string }).text),
+      ['Booked the flat', '[attachment: 00000003-PHOTO-2024-03-04.jpg]'],
+    );
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ['system message', 'system message'],
+    );
+  } finally {
+    t.remove();
+  }
+});

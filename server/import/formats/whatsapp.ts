@@ -234,10 +234,14 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
     const rawText = spoken.trimEnd();
     // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading
     // LRM, and also what stands for a message: an attachment, omitted media, a shared location (a link).
+    // The LRM follows the ": " that ends the sender, which for a group named "Porto trip: April" is not
+    // the first one.
+    const lrm = rawText.indexOf(': \u200e');
+    const marked = lrm > 0 && !rawText.slice(0, lrm).includes('\n') ? rawText.slice(lrm + 2) : rawText;
     if (
-      /^\u200e/.test(rawText) &&
-      !/^\u200e\s*(?:<attached:|\w[\w ]* omitted$)/i.test(rawText) &&
-      !/https?:\/\//i.test(rawText)
+      /^\u200e/.test(marked) &&
+      !/^\u200e\s*(?:<attached:|\w[\w ]* omitted$)/i.test(marked) &&
+      !/https?:\/\//i.test(marked)
     ) {
       yield skip(ref, 'system message');
       continue;
