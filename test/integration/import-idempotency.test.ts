@@ -353,4 +353,35 @@ describe('import through the /v1 API', () => {
       assert.equal(page.data.length, 2, brainId);
     }
   });
+  test("a mail's time keeps its sender's offset; one imported when it was kept in UTC is unchanged", async () => {
+    const file = join(root, 'offsets.mbox');
+    writeFileSync(
+      file,
+      [
+        'From rui@example.org Wed Mar 13 01:17:45 2024',
+        'From: Rui <rui@example.org>',
+        'Date: Tue, 12 Mar 2024 21:17:45 -0400',
+        'Message-ID: <late@example.org>',
+        'Subject: Tonight',
+        '',
+        'Landed in New York, dinner at 10.',
+        '',
+      ].join('\n'),
+    );
+    await client.createBrain({ id: 'mail-zoned' });
+    const { records } = await collectRecords('mbox', file, {});
+    assert.equal(records[0]!.body.occurred_at, '2024-03-12T21:17:45-04:00');
+    // As an earlier Mnemo wrote it: the instant in UTC, keyed by it.
+    const utc = { ...records[0]!.body, occurred_at: '2024-03-13T01:17:45.000Z' };
+    await client.rememberRecord('mail-zoned', utc, {
+      idempotencyKey: importItemKey({ ...records[0]!, body: utc, occurredAtInKey: undefined }),
+    });
+    const again = await runImport({ client, brainId: 'mail-zoned', path: file });
+    assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 1, 0]);
+    // A new Brain gets the time as written.
+    const fresh = await runImport({ client, brainId: 'mail-zoned-new', path: file });
+    assert.equal(fresh.imported, 1);
+    const page = await client.listRecords('mail-zoned-new', { source: 'mbox', limit: 5 });
+    assert.equal(page.data[0]!.occurred_at, '2024-03-12T21:17:45-04:00');
+  });
 });

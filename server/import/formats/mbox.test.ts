@@ -102,7 +102,10 @@ test('mbox: sender, recipients, subject, thread by References, charsets, attachm
       root!.content.text,
       /^Subject: Offsite in Porto\nFrom: Alice Martin <alice@example.org>\nTo: Sam Lee <sam@example.com>, team@example.com\nCc: Jürgen <juergen@example.de>\n\nHi all,/,
     );
-    assert.equal(root!.occurred_at, '2024-03-04T09:00:00.000Z');
+    // As the sender's clock read it ("+0100"), the same instant as 09:00 UTC; keyed by that instant,
+    // as a mail imported before the offset was kept was.
+    assert.equal(root!.occurred_at, '2024-03-04T10:00:00+01:00');
+    assert.equal(records[0]!.occurredAtInKey, '2024-03-04T09:00:00.000Z');
     assert.equal(root!.source.external_id, 'mbox:<root-1@example.org>');
 
     assert.ok(typeof reply!.content === 'object' && reply!.content.kind === 'message');
@@ -115,7 +118,7 @@ test('mbox: sender, recipients, subject, thread by References, charsets, attachm
     assert.match(reply!.content.text, /Subject: Re: Offsite in Porto à confirmer/);
     assert.match(reply!.content.text, /Café at 9, then the venue\./);
     assert.match(reply!.content.text, /\[attachment: agenda\.pdf \(application\/pdf\)\]$/);
-    assert.equal(reply!.occurred_at, '2024-03-05T17:30:00.000Z');
+    assert.equal(reply!.occurred_at, '2024-03-05T19:30:00+02:00');
 
     assert.ok(typeof news!.content === 'object' && news!.content.kind === 'message');
     assert.match(news!.content.text, /Deals & more/);

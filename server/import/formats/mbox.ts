@@ -94,6 +94,23 @@ export function mailDate(email: Email): string | null {
   return toIso(`${timed} +0000`) ?? toIso(email.date);
 }
 
+/**
+ * A mail's time as its sender's clock read it: the instant of mailDate at the numeric offset its
+ * `Date:` gives ("Tue, 12 Mar 2024 21:17:45 -0400" is 2024-03-12T21:17:45-04:00, not the next day's
+ * 01:17 UTC, which a prompt reads as the 13th). The instant as mailDate writes it without one, and at
+ * UTC ("+0000", or "-0000": RFC 5322's unknown zone).
+ */
+export function mailTimeAsWritten(email: Email, instant: string): string {
+  const value = email.headers.find((h) => h.key === 'date')?.value.trim() ?? '';
+  const bare = (value.endsWith(')') ? value.slice(0, value.lastIndexOf('(')) : value).trimEnd();
+  const m = /\s([+-])(\d{2})(\d{2})$/u.exec(bare);
+  const minutes = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+  if (!m || minutes === 0) return instant;
+  const local = new Date(Date.parse(instant) + minutes * 60_000).toISOString();
+  const clock = local.endsWith('.000Z') ? local.slice(0, 19) : local.slice(0, 23);
+  return `${clock}${m[1]}${m[2]}:${m[3]}`;
+}
+
 const hashId = (h: Hash) => `sha256:${h.digest('hex').slice(0, 32)}`;
 
 /**
@@ -188,6 +205,8 @@ export function mailToRecord(
     .filter(Boolean)
     .join('\n\n');
   const isSelf = from && (namesSelf(from, o.selfName) || selfAddresses.has(from.address.toLowerCase()));
+  const instant = mailDate(email);
+  const written = instant === null ? null : mailTimeAsWritten(email, instant);
   const named = messageId ? null : contentIds(raw);
   const externalId = messageId || named!.id;
   return {
@@ -196,6 +215,8 @@ export function mailToRecord(
     ...(named && named.former.length > 0
       ? { formerExternalIds: named.former.map((id) => `mbox:${id}`.slice(0, 2000)) }
       : {}),
+    // Keyed by the instant as before the offset was kept, so a mail imported then is unchanged.
+    ...(written !== instant && instant !== null ? { occurredAtInKey: instant } : {}),
     body: {
       content: {
         kind: 'message',
@@ -209,7 +230,7 @@ export function mailToRecord(
           .slice(0, 2000),
       },
       source: { name: 'mbox', external_id: `mbox:${externalId}`.slice(0, 2000) },
-      occurred_at: mailDate(email) ?? receivedAt ?? undefined,
+      occurred_at: written ?? receivedAt ?? undefined,
     },
   };
 }
