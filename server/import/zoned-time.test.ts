@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { wallTimeToDate } from './zoned-time.ts';
+import { wallTimeToDate, wallTimeWithOffset } from './zoned-time.ts';
 
 const at = (zone: string, y: number, mo: number, d: number, h: number, mi = 0) =>
   wallTimeToDate({ year: y, month: mo, day: d, hour: h, minute: mi }, zone).toISOString();
@@ -30,4 +30,27 @@ test('messages either side of a repeated hour keep their order', () => {
   const inRepeatedHour = at('Europe/Berlin', 2024, 10, 27, 2, 50);
   const afterRepeatedHour = at('Europe/Berlin', 2024, 10, 27, 3, 10);
   assert.ok(beforeChange < inRepeatedHour && inRepeatedHour < afterRepeatedHour);
+});
+
+test('a wall time is written with the offset it was read at, naming the same instant', () => {
+  const cases: Array<[string, string | undefined, string]> = [
+    ['2024-03-12T21:17:45', 'America/New_York', '2024-03-12T21:17:45-04:00'],
+    ['2024-01-02T09:15:00', 'Europe/Berlin', '2024-01-02T09:15:00+01:00'],
+    ['2024-07-01T10:00:00', 'Asia/Kolkata', '2024-07-01T10:00:00+05:30'],
+    ['2024-07-01T10:00:00', 'UTC', '2024-07-01T10:00:00.000Z'],
+    // A time the clocks skipped (Lisbon, spring forward at 01:00): the instant it was read as.
+    ['2024-03-31T01:30:00', 'Europe/Lisbon', '2024-03-31T01:30:00.000Z'],
+    // Local mean time of 1880 (-0:36:45): no RFC 3339 offset, so UTC.
+    ['1880-06-01T12:00:00', 'Europe/Lisbon', '1880-06-01T12:36:45.000Z'],
+  ];
+  for (const [wall, zone, written] of cases) {
+    const [date, clock] = wall.split('T') as [string, string];
+    const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+    const [hour, minute, second] = clock.split(':').map(Number) as [number, number, number];
+    const t = { year, month, day, hour, minute, second };
+    const instant = wallTimeToDate(t, zone);
+    const got = wallTimeWithOffset(t, instant);
+    assert.equal(got, written, `${wall} ${zone}`);
+    assert.equal(Date.parse(got), instant.getTime(), `${wall} ${zone}: the same instant`);
+  }
 });

@@ -66,6 +66,22 @@ export function wallTimeToDate(t: WallTime, timeZone?: string): Date {
   return new Date(holding.length > 0 ? Math.min(...holding) : wall - before);
 }
 
+/**
+ * A wall time at the instant it was read as (wallTimeToDate), written with its offset from UTC:
+ * "2024-03-12T21:17:45-04:00" rather than "2024-03-13T01:17:45.000Z", the same instant, which a prompt
+ * reads as the next day. The instant as toISOString writes it at UTC, or when the offset is not whole
+ * minutes (a zone's local mean time of the 1800s), which RFC 3339 cannot write.
+ */
+export function wallTimeWithOffset(t: WallTime, instant: Date): string {
+  const { year, month, day, hour = 0, minute = 0, second = 0 } = t;
+  const offsetMs = Date.UTC(year, month - 1, day, hour, minute, second) - instant.getTime();
+  if (offsetMs === 0 || offsetMs % 60_000 !== 0) return instant.toISOString();
+  const minutes = Math.abs(offsetMs) / 60_000;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const clock = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}`;
+  return `${clock}${offsetMs < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
+}
+
 /** Valid calendar fields (Date would silently roll 31 February into March). */
 export function isValidWallTime(t: WallTime): boolean {
   const d = new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour ?? 0, t.minute ?? 0, t.second ?? 0));

@@ -113,7 +113,9 @@ describe('import through the /v1 API', () => {
     const again = await runImport({ client, brainId: 'travel', path: file });
     assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 5, 0]);
     assert.match(again.notes[0]!.note, new RegExp(`times read in ${earlier}`));
-    const times = (await client.listRecords('travel')).data.map((r) => r.occurred_at).sort();
+    const times = (await client.listRecords('travel')).data
+      .map((r) => new Date(r.occurred_at).toISOString())
+      .sort();
     assert.equal(
       times[0],
       earlier === 'America/Chicago' ? '2024-01-15T15:30:00.000Z' : '2024-01-15T03:45:00.000Z',
@@ -162,7 +164,9 @@ describe('import through the /v1 API', () => {
     });
     assert.deepEqual([uploaded.imported, uploaded.unchanged, uploaded.failed], [0, 3, 0]);
     assert.match(uploaded.parts[0]!.note ?? '', /dates read month first/);
-    const times = (await client.listRecords('order')).data.map((r) => r.occurred_at).sort();
+    const times = (await client.listRecords('order')).data
+      .map((r) => new Date(r.occurred_at).toISOString())
+      .sort();
     assert.deepEqual(times, [
       '2024-03-12T00:30:00.000Z',
       '2024-03-12T00:31:00.000Z',

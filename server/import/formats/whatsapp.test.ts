@@ -33,7 +33,7 @@ test('Android export: multi-line messages, notices, media, time zone, duplicate 
     assert.deepEqual(bodies[0], {
       content: { kind: 'message', text: 'Happy new year!!', speaker: 'Anna', thread: 'WhatsApp: Anna' },
       source: { name: 'whatsapp', external_id: 'whatsapp:Anna:2024-01-02T08:15:00.000Z:Anna:1' },
-      occurred_at: '2024-01-02T08:15:00.000Z',
+      occurred_at: '2024-01-02T09:15:00+01:00',
     });
     assert.deepEqual(bodies[1]!.content, {
       kind: 'message',
@@ -46,7 +46,9 @@ test('Android export: multi-line messages, notices, media, time zone, duplicate 
       'whatsapp:Anna:2024-01-02T08:16:00.000Z:Sam Lee:2',
       'same minute, same sender: ordinal',
     );
-    assert.equal(bodies[3]!.occurred_at, '2024-07-15T19:40:00.000Z', 'summer time is UTC+2');
+    assert.equal(bodies[3]!.occurred_at, '2024-07-15T21:40:00+02:00', 'summer time is UTC+2');
+    // Keyed by the instant, as when the offset was not kept.
+    assert.equal(records[3]!.occurredAtInKey, '2024-07-15T19:40:00.000Z');
     assert.equal((bodies[3]!.content as { text: string }).text, '[attachment: omitted media]');
     assert.equal((bodies[4]!.content as { text: string }).text, 'See you there');
     assert.deepEqual(
@@ -84,9 +86,9 @@ test('iOS export: bracketed headers, month-day order found from the data, AM/PM,
         (r.body.content as { text: string }).text,
       ]),
       [
-        ['2024-01-06T02:05:10.000Z', 'Ben Ortiz', 'Next book: Piranesi'],
-        ['2024-01-13T05:01:00.000Z', 'Anna', '[attachment: 00000012-PHOTO-2024-01-13-00-01-00.jpg]'],
-        ['2024-01-13T17:30:00.000Z', 'Anna', '[attachment: omitted media]'],
+        ['2024-01-05T21:05:10-05:00', 'Ben Ortiz', 'Next book: Piranesi'],
+        ['2024-01-13T00:01:00-05:00', 'Anna', '[attachment: 00000012-PHOTO-2024-01-13-00-01-00.jpg]'],
+        ['2024-01-13T12:30:00-05:00', 'Anna', '[attachment: omitted media]'],
       ],
     );
     assert.equal(
@@ -114,8 +116,8 @@ test('an iOS export ending in an attachment and a line break keeps that last mes
     assert.deepEqual(
       records.slice(-2).map((r) => [r.body.occurred_at, (r.body.content as { text: string }).text]),
       [
-        ['2024-01-13T17:30:00.000Z', '[attachment: omitted media]'],
-        ['2024-01-13T17:31:00.000Z', '[attachment: omitted media]'],
+        ['2024-01-13T12:30:00-05:00', '[attachment: omitted media]'],
+        ['2024-01-13T12:31:00-05:00', '[attachment: omitted media]'],
       ],
     );
     assert.deepEqual(
@@ -163,8 +165,8 @@ test('a French export, its "à" between date and time, and the chat\'s name with
     assert.deepEqual(
       records.map((r) => [r.body.occurred_at, (r.body.content as { text: string }).text]),
       [
-        ['2024-03-12T20:15:00.000Z', 'On se voit jeudi ?'],
-        ['2024-03-13T07:02:00.000Z', 'Oui, à 19h.'],
+        ['2024-03-12T21:15:00+01:00', 'On se voit jeudi ?'],
+        ['2024-03-13T08:02:00+01:00', 'Oui, à 19h.'],
       ],
     );
     assert.equal((records[0]!.body.content as { thread: string }).thread, 'WhatsApp: Claire Dubois');

@@ -1,7 +1,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
-import { isValidWallTime, wallTimeToDate } from '../zoned-time.ts';
+import { isValidWallTime, wallTimeToDate, wallTimeWithOffset } from '../zoned-time.ts';
 
 /**
  * A message header in either export style, with the invisible marks WhatsApp sprinkles in:
@@ -259,7 +259,9 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
       yield skip(ref, 'no message: a view-once photo, or one not yet received');
       continue;
     }
-    const at = wallTimeToDate(wall, o.timeZone).toISOString();
+    const instant = wallTimeToDate(wall, o.timeZone);
+    const at = instant.toISOString();
+    const written = wallTimeWithOffset(wall, instant);
     // No message ids in these exports: time, sender and position among equals identify a message.
     const slot = `${at}|${sender}`;
     const n = (ordinals.get(slot) ?? 0) + 1;
@@ -276,8 +278,10 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
           thread: `WhatsApp: ${chat}`.slice(0, 2000),
         },
         source: { name: 'whatsapp', external_id: `whatsapp:${chat}:${at}:${sender}:${n}`.slice(0, 2000) },
-        occurred_at: at,
+        occurred_at: written,
       },
+      // Keyed by the instant as before the offset was kept, so a message imported then is unchanged.
+      ...(written !== at ? { occurredAtInKey: at } : {}),
       ...(note !== null ? { note } : {}),
     };
     note = null;
