@@ -406,3 +406,79 @@ test('a conversations.json cut short is refused naming the file and what likely 
     t.remove();
   }
 });
+
+test("ChatGPT: a canvas is the assistant's answer, its reasoning is not; other tool calls are steps", async () => {
+  const node = (id: string, parent: string | null, children: string[], message: unknown) => ({
+    id,
+    parent,
+    children,
+    message,
+  });
+  const conv = {
+    id: 'c-essay',
+    title: 'Essay',
+    current_node: 'm4',
+    mapping: {
+      m1: node(
+        'm1',
+        null,
+        ['m2'],
+        msg('m1', 'user', 1709550001, { content_type: 'text', parts: ['Draft my cover letter'] }),
+      ),
+      m2: node(
+        'm2',
+        'm1',
+        ['m3'],
+        msg('m2', 'assistant', 1709550002, {
+          content_type: 'thoughts',
+          thoughts: [{ summary: 'Planning', content: 'Think about tone' }],
+        }),
+      ),
+      m3: node(
+        'm3',
+        'm2',
+        ['m4'],
+        msg(
+          'm3',
+          'assistant',
+          1709550003,
+          {
+            content_type: 'code',
+            text: JSON.stringify({
+              name: 'cover_letter',
+              type: 'document',
+              content: 'Dear Ms. Silva, I apply for the role.',
+            }),
+          },
+          { recipient: 'canmore.create_textdoc' },
+        ),
+      ),
+      m4: node(
+        'm4',
+        'm3',
+        [],
+        msg(
+          'm4',
+          'assistant',
+          1709550004,
+          { content_type: 'text', parts: ['{"query":"x"}'] },
+          { recipient: 'web.run' },
+        ),
+      ),
+    },
+  };
+  const t = writeTree({ 'conversations.json': JSON.stringify([conv]) });
+  try {
+    const { records, skips } = await collect(parseChatgpt(join(t.root, 'conversations.json'), {}));
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { text: string; speaker: string }).text),
+      ['Draft my cover letter', '[canvas: cover_letter]\nDear Ms. Silva, I apply for the role.'],
+    );
+    assert.deepEqual(
+      skips.map((s) => s.reason),
+      ["the model's reasoning, not its answer"],
+    );
+  } finally {
+    t.remove();
+  }
+});

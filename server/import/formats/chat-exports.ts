@@ -60,6 +60,27 @@ function chatgptText(content: unknown, metadata: unknown): string {
   return [...said, ...rest].filter((t) => t.trim()).join('\n');
 }
 
+/**
+ * What ChatGPT wrote into a canvas: a message to `canmore.create_textdoc` whose text is the document
+ * as JSON (`{"name": …, "content": …}`), as `[canvas: <name>]` and its text. Null for any other
+ * message, or one whose JSON cannot be read (an edit, `canmore.update_textdoc`, holds patterns, not
+ * the document).
+ */
+function canvasText(m: Json): string | null {
+  if (m.recipient !== 'canmore.create_textdoc' || !isObj(m.content)) return null;
+  const parts = Array.isArray(m.content.parts) ? m.content.parts : [];
+  const raw = typeof m.content.text === 'string' ? m.content.text : parts.find((p) => typeof p === 'string');
+  try {
+    const doc: unknown = JSON.parse(typeof raw === 'string' ? raw : '');
+    const body = isObj(doc) ? str(doc.content)?.trim() : undefined;
+    if (!isObj(doc) || !body) return null;
+    const name = str(doc.name)?.trim();
+    return `[canvas${name ? `: ${name}` : ''}]\n${body}`;
+  } catch {
+    return null;
+  }
+}
+
 /** ChatGPT nodes on the branch the user last saw (root to current_node); other edits are drafts. */
 function chatgptBranch(mapping: Json, current: unknown): Json[] {
   const nodes: Json[] = [];
@@ -102,10 +123,16 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
       const role = isObj(m.author) ? m.author.role : undefined;
       last = epochSecondsToIso(m.create_time) ?? last;
       if (role === 'system' || role === 'tool') continue; // scaffolding, not what was said
+      // A canvas the assistant wrote (an essay, code) is addressed to the canvas tool but is its answer.
+      const canvas = canvasText(m);
       // The assistant addressing a tool (a search, code to run) is a step, not something it said.
-      if (typeof m.recipient === 'string' && m.recipient !== 'all') continue;
+      if (canvas === null && typeof m.recipient === 'string' && m.recipient !== 'all') continue;
       if (isObj(m.metadata) && m.metadata.is_visually_hidden_from_conversation) continue;
-      const text = chatgptText(m.content, m.metadata).trim();
+      if (isObj(m.content) && ['thoughts', 'reasoning_recap'].includes(str(m.content.content_type) ?? '')) {
+        yield skip(ref, "the model's reasoning, not its answer");
+        continue;
+      }
+      const text = (canvas ?? chatgptText(m.content, m.metadata)).trim();
       if (!text) {
         yield skip(ref, 'message has no text');
         continue;
