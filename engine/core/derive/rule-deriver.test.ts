@@ -345,3 +345,26 @@ test('a sentence the next one takes back holds no slot and ends none: a joke own
       text,
     );
 });
+
+test("a message's fenced code is no Memory; the words around it are", () => {
+  const answer = [
+    'Here is how to do it:',
+    '',
+    '```python',
+    'items = [1, 2, 3]',
+    'for i in items:',
+    '    print(i)',
+    '```',
+    '',
+    'This prints each item.',
+  ].join('\n');
+  assert.deepEqual(
+    claimsOf(answer, 'ChatGPT').map((c) => c.statement),
+    ['Here is how to do it:', 'This prints each item.'],
+  );
+  assert.deepEqual(said('```\nls -la\n```'), [], 'code alone: no Memory');
+  // Backticks inline open no block.
+  assert.deepEqual(said('I ran ```npm ci``` and it worked.'), [
+    ['I ran ```npm ci``` and it worked.', 'I ran ```npm ci``` and it worked.'],
+  ]);
+});

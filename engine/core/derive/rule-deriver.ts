@@ -14,7 +14,7 @@ import {
   type HeldEnding,
   type PastPartner,
 } from './parting.ts';
-import { withoutMarkup, withoutNonProse } from './note-markup.ts';
+import { fencedRanges, withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
@@ -192,7 +192,8 @@ export function createRuleDeriver(): Deriver {
     // v43: a parting told by "he" or "we" after a story of a partner of the past ("I dated Jake in
     // college. He dumped me.") is that partner's: it ended today's partner. "She broke up with me over
     // text", "… on my birthday" are partings too. A note's embeds alone on their lines ("![[plan.png]]")
-    // and Obsidian's comments ("%% … %%") are no Memories' words.
+    // and Obsidian's comments ("%% … %%") are no Memories' words, nor a message's fenced code ("items =
+    // [1, 2, 3]" of a chat answer).
     name: 'rules-v43',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -205,8 +206,9 @@ export function createRuleDeriver(): Deriver {
         case 'fact':
           return [{ statement: record.text, subject, predicate: c.predicate, owner, quote: record.text }];
         case 'message': {
-          // Quoted mail, headers and signatures are not the speaker's to own; greetings hold nothing.
-          const unsaid = notSaid(record.text);
+          // Quoted mail, headers and signatures are not the speaker's to own, nor code a statement;
+          // greetings hold nothing.
+          const unsaid = [...notSaid(record.text), ...fencedRanges(record.text)];
           const said = sentences(record.text).filter(
             (s) => !isPlaceholder(s.value) && !within(unsaid, s.start, s.end) && !isCourtesy(s.value),
           );
