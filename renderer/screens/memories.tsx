@@ -100,7 +100,7 @@ function NoMemories({ brainId, params }: { brainId: string; params: MemoryListPa
     params.q ? `matching “${params.q}”` : null,
     status !== 'active' ? statusWords[status] : null,
     params.subject ? `about “${params.subject}”` : null,
-    params.owner ? `whose: “${params.owner}”` : null,
+    params.owner ? `whose: “${shownOwner(params.owner)}”` : null,
   ].filter((f): f is string => f !== null);
   if (filters.length === 0)
     return (
@@ -124,7 +124,16 @@ function NoMemories({ brainId, params }: { brainId: string; params: MemoryListPa
 }
 
 /** "You" is how the screens name the Brain's own person (About "You · home_city"); the API says "self". */
-const asApiName = (name: string) => (name.trim().toLowerCase() === 'you' ? 'self' : name.trim());
+/** An owner filter as the list names owners (ownerLabel): `self` is "you", `unresolved` "not sure whose". */
+const shownOwner = (owner: string) =>
+  owner === 'self' ? 'you' : owner === 'unresolved' ? 'not sure whose' : owner;
+
+/** The filter as the list shows owners (ownerLabel): "you" is `self`, "not sure whose" `unresolved`. */
+const asApiName = (name: string) => {
+  const said = name.trim().toLowerCase();
+  if (said === 'you') return 'self';
+  return ['not sure whose', 'not sure', 'unknown'].includes(said) ? 'unresolved' : name.trim();
+};
 
 function MemorySearch({
   search,
@@ -138,12 +147,12 @@ function MemorySearch({
   const [q, setQ] = useState(initial.q ?? '');
   const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>(initial.status ?? 'active');
   const [subject, setSubject] = useState(initial.subject ?? '');
-  const [owner, setOwner] = useState(initial.owner ?? '');
+  const [owner, setOwner] = useState(shownOwner(initial.owner ?? ''));
   useFollowSearch(search, () => {
     setQ(initial.q ?? '');
     setStatus(initial.status ?? 'active');
     setSubject(initial.subject ?? '');
-    setOwner(initial.owner ?? '');
+    setOwner(shownOwner(initial.owner ?? ''));
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -181,7 +190,11 @@ function MemorySearch({
       </label>
       <label>
         Whose
-        <input value={owner} onChange={(e) => setOwner(e.target.value)} placeholder="you, or a name" />
+        <input
+          value={owner}
+          onChange={(e) => setOwner(e.target.value)}
+          placeholder="you, a name, or not sure whose"
+        />
       </label>
       <button type="submit">Search</button>
     </form>

@@ -751,7 +751,7 @@ test('an empty Memories list under filters says so and clears them; an empty Bra
   assert.deepEqual(problems, []);
 });
 
-test('About and Whose find the Brain\'s own person by "You", as the list names them', async () => {
+test('About and Whose find the Brain\'s own person by "You", and Whose "not sure whose", as the list names them', async () => {
   await app().api.createBrain({ id: 'yours', name: 'Yours', self: { type: 'person', name: 'Ana' } });
   await app().api.rememberRecord('yours', {
     content: { kind: 'fact', subject: 'self', predicate: 'home_city', value: 'Porto' },
@@ -770,6 +770,13 @@ test('About and Whose find the Brain\'s own person by "You", as the list names t
     await navigateInPlace(page, '/brains/yours/memories');
     await table.getByText('Tide tables for June.').waitFor();
   }
+  // And what it calls "not sure whose" by those words.
+  await table.getByRole('row').filter({ hasText: 'Tide tables' }).getByText('not sure whose').waitFor();
+  await page.getByLabel('Whose').fill('not sure whose');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await table.getByRole('link', { name: "Ana's home city: Porto" }).waitFor({ state: 'detached' });
+  await table.getByText('Tide tables for June.').waitFor();
+  assert.equal(await page.getByLabel('Whose').inputValue(), 'not sure whose');
   assert.deepEqual(problems, []);
 });
 
