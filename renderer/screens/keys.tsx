@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { KeyCreate, KeyInfo, Scope } from '../../engine/contract/index.ts';
 import type { KeyCreatedInfo } from '../../server/client/index.ts';
+import { MnemoApiError } from '../../server/client/mnemo-api-error.ts';
 import { useClient } from '../api/client.ts';
 import { useCreateKey, useRevokeKey } from '../api/mutations.ts';
 import { isOwnKey } from '../api/own-key.ts';
@@ -34,13 +35,23 @@ export function KeysScreen() {
   const isOwn = (k: KeyInfo) => ownKey !== null && isOwnKey(k, ownKey);
   // sk_<env>_<project>_<secret>: the project this session's key, and so this list, belongs to.
   const project = ownKey?.split('_')[2] ?? null;
+  // A key without admin is refused every key operation: said once, without a form that cannot work.
+  const needsAdmin = list.error instanceof MnemoApiError && list.error.status === 403;
   return (
     <>
       <h1 tabIndex={-1}>Keys</h1>
       <p className="lead">
         Keys let agents and applications use your Brains. Revoke a key and it stops working at once.
       </p>
-      <CreateKeyForm />
+      {needsAdmin ? (
+        <p className="status" role="status">
+          Making, listing and revoking keys needs the app’s admin key, and this window is signed in with
+          another. Sign in with an admin key (the address <code>mnemo serve --ui</code> prints, or the key{' '}
+          <CommandLine>mnemo keys create --project local --env live --admin</CommandLine> prints).
+        </p>
+      ) : (
+        <CreateKeyForm />
+      )}
       <section aria-labelledby="key-list">
         <h2 id="key-list">
           {project ? (
@@ -58,7 +69,7 @@ export function KeysScreen() {
         </p>
         {list.isPending ? (
           <Loading what="keys" />
-        ) : list.data === undefined || errorHidesData(list) ? (
+        ) : needsAdmin ? null : list.data === undefined || errorHidesData(list) ? (
           <ErrorNotice error={list.error} />
         ) : list.data.data.length === 0 ? (
           <Empty title="No keys yet" />

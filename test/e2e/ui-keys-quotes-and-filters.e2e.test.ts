@@ -214,6 +214,21 @@ test('in the desktop app, a revoked shell key is not taken back from the shell: 
   await page.close();
 });
 
+test('signed in with a key that may not manage keys, Keys says so instead of offering a form that cannot work', async () => {
+  const origin = new URL(app.uiUrl).origin;
+  const plain = (await app.server.registry!.create({ env: 'live', project: 'local', label: 'agent' })).key;
+  const page = await context().newPage();
+  await page.goto(`${origin}/`);
+  await page.getByLabel('API key').fill(plain);
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+  await page.getByRole('link', { name: 'Keys' }).click();
+  await page.getByRole('status').filter({ hasText: 'needs the app’s admin key' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Create key' }).count(), 0);
+  assert.equal(await page.locator('.status.error').count(), 0, 'an explanation, not an error');
+  await page.close();
+});
+
 test('a sign-in link pasted into a tab open at the sign-in form signs that tab in', async () => {
   // A restarted server prints a new link; the tab the old one opened is still at its sign-in form.
   const fresh = await startApp('local');
