@@ -191,7 +191,7 @@ function ForgetBrainDialog({
   return (
     <ConfirmDialog
       open
-      title={`Forget the Brain “${brainId}”?`}
+      title={`Forget the Brain “${brain.name ?? brainId}”?`}
       confirmLabel="Forget this Brain"
       busy={forget.isPending}
       onCancel={onClose}

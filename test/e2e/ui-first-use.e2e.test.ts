@@ -119,7 +119,11 @@ test('forgetting a Record or a Brain says what was forgotten, with the Memories 
   const census = await app().api.getCensus('old');
   await navigateInPlace(page, '/');
   await page.getByRole('button', { name: 'Forget old' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Forget this Brain' }).click();
+  // Named as the list and the answer name it.
+  await page
+    .getByRole('dialog', { name: 'Forget the Brain “Old things”?' })
+    .getByRole('button', { name: 'Forget this Brain' })
+    .click();
   const gone = page.getByRole('status').filter({ hasText: 'Forgot the Brain' });
   await gone.waitFor();
   assert.match(
