@@ -104,6 +104,12 @@ function RecordView({
             <dd dir="auto">{speakerLabel(c.speaker)}</dd>
           </>
         ) : null}
+        {c.kind === 'message' && c.thread ? (
+          <>
+            <dt>Conversation</dt>
+            <dd dir="auto">{c.thread}</dd>
+          </>
+        ) : null}
         {c.kind === 'event' && c.participants?.length ? (
           <>
             <dt>Who</dt>

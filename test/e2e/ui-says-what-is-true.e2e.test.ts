@@ -528,7 +528,7 @@ test("a Memory's cited Record opens on a page of its own, which says when it is 
   await app().api.createBrain({ id: 'cited', name: 'Cited', self: { type: 'person', name: 'Ana' } });
   const said = 'I moved to Porto in 2021 for the sailing club.';
   const { record } = await app().api.rememberRecord('cited', {
-    content: { kind: 'message', speaker: 'Ana', text: said },
+    content: { kind: 'message', speaker: 'Ana', text: said, thread: 'Moving to Porto (c-41)' },
     source: { name: 'chatgpt' },
     occurred_at: '2023-05-01T12:00:00Z',
   });
@@ -546,6 +546,7 @@ test("a Memory's cited Record opens on a page of its own, which says when it is 
   const facts = await page.locator('dl.facts').innerText();
   assert.match(facts, /Source\s+chatgpt/);
   assert.match(facts, /Happened\s+May 1, 2023/);
+  assert.match(facts, /Conversation\s+Moving to Porto \(c-41\)/);
   await checkScreen(page, 'record-page');
   // Back to what was worked out from it.
   await page.locator('dl.facts').getByRole('link', { name: '1 Memory' }).click();
