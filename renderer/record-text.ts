@@ -158,12 +158,23 @@ export const sameWordsLabel = (m: LineOf): string =>
  * One line of plain words for a Record's content, whatever its kind. `selfName`: the name of the
  * Brain's person, which a fact's line about them is worded with (statementLabel), when known.
  */
+/**
+ * A note's text without the heading that only repeats its title: a note named "Reading list" opening
+ * "# Reading list" was summed up "Reading list — # Reading list - …".
+ */
+function withoutTitleHeading(text: string, title: string): string {
+  const m = /^\s*#{1,6}[ \t]+([^\n]*)\n?/u.exec(text);
+  return m && m[1]!.trim() === title.trim() ? text.slice(m[0].length).trimStart() : text;
+}
+
 export function recordSummary(content: TypedContent, selfName?: string): string {
   switch (content.kind) {
     case 'message':
       return content.speaker ? `${speakerLabel(content.speaker)}: ${content.text}` : content.text;
     case 'document':
-      return content.title ? `${content.title} — ${content.text}` : content.text;
+      return content.title
+        ? `${content.title} — ${withoutTitleHeading(content.text, content.title)}`
+        : content.text;
     case 'event':
       return [content.title, content.place ? `at ${content.place}` : ''].filter(Boolean).join(' ');
     case 'fact':

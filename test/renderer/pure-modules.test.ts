@@ -136,6 +136,15 @@ test("shows the Brain's own person as You where a message names them by the engi
   assert.equal(recordSummary({ kind: 'message', text: 'Of course.', speaker: 'self' }), 'You: Of course.');
   assert.equal(recordSummary({ kind: 'message', text: 'Hi', speaker: ' User ' }), 'You: Hi');
   assert.equal(recordSummary({ kind: 'message', text: 'Hi', speaker: 'Marta' }), 'Marta: Hi');
+  // A note's heading that repeats its title is said once.
+  assert.equal(
+    recordSummary({ kind: 'document', title: 'Reading list', text: '# Reading list\n\n- Dune\n' }),
+    'Reading list — - Dune\n',
+  );
+  assert.equal(
+    recordSummary({ kind: 'document', title: 'Reading list', text: '# Books\n- Dune' }),
+    'Reading list — # Books\n- Dune',
+  );
 });
 
 test("a fact about the Brain's own person reads as theirs: Your favourite colour, You live in", () => {
