@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -375,6 +375,11 @@ describe('import through the /v1 API', () => {
     await client.createBrain({ id: 'mail-zoned' });
     const { records } = await collectRecords('mbox', file, {});
     assert.equal(records[0]!.body.occurred_at, '2024-03-12T21:17:45-04:00');
+    // An offset no zone has is written as the instant, not refused.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('-0400', '+2500'));
+    const odd = (await collectRecords('mbox', file, {})).records[0]!.body.occurred_at;
+    assert.equal(odd, '2024-03-11T20:17:45.000Z');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('+2500', '-0400'));
     // As an earlier Mnemo wrote it: the instant in UTC, keyed by it.
     const utc = { ...records[0]!.body, occurred_at: '2024-03-13T01:17:45.000Z' };
     await client.rememberRecord('mail-zoned', utc, {

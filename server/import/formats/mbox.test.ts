@@ -873,6 +873,7 @@ test("mbox: Gmail Takeout's Spam and Trash are skipped with the reason, labelled
       mail(2, 'Spam'),
       mail(3, 'Trash,Important'),
       mail(4, 'Archived, spam'),
+      mail(5, '=?UTF-8?Q?Trash,Opened,=C3=89cole?='),
     ].join('\n'),
   });
   try {
@@ -885,7 +886,12 @@ test("mbox: Gmail Takeout's Spam and Trash are skipped with the reason, labelled
     );
     assert.deepEqual(
       skips.map((s) => s.reason),
-      ["in Gmail's Spam: not imported", "in Gmail's Trash: not imported", "in Gmail's Spam: not imported"],
+      [
+        "in Gmail's Spam: not imported",
+        "in Gmail's Trash: not imported",
+        "in Gmail's Spam: not imported",
+        "in Gmail's Trash: not imported",
+      ],
     );
   } finally {
     t.remove();

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import PostalMime, { type Address, type Email } from 'postal-mime';
+import PostalMime, { decodeWords, type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isValidWallTime, toIso } from '../zoned-time.ts';
 import { c1AsWindows1252, readHead } from '../decode-text.ts';
@@ -105,7 +105,8 @@ export function mailTimeAsWritten(email: Email, instant: string): string {
   const bare = (value.endsWith(')') ? value.slice(0, value.lastIndexOf('(')) : value).trimEnd();
   const m = /\s([+-])(\d{2})(\d{2})$/u.exec(bare);
   const minutes = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
-  if (!m || minutes === 0) return instant;
+  // No zone is further than 14 hours from UTC; "+2500" or "-0075" is no offset to write.
+  if (!m || minutes === 0 || Number(m[3]) > 59 || Math.abs(minutes) > 14 * 60) return instant;
   const local = new Date(Date.parse(instant) + minutes * 60_000).toISOString();
   const clock = local.endsWith('.000Z') ? local.slice(0, 19) : local.slice(0, 23);
   return `${clock}${m[1]}${m[2]}:${m[3]}`;
@@ -159,7 +160,8 @@ export function contentIds(raw: Buffer): { id: string; former: string[] } {
 function gmailBin(email: Email): 'Spam' | 'Trash' | null {
   const labels = email.headers
     .filter((h) => h.key === 'x-gmail-labels')
-    .flatMap((h) => h.value.split(','))
+    // Takeout encodes the whole header when a label is not ASCII ("=?UTF-8?Q?Trash,=C3=89cole?=").
+    .flatMap((h) => decodeWords(h.value).split(','))
     .map((l) => l.trim().toLowerCase());
   if (labels.includes('spam')) return 'Spam';
   return labels.includes('trash') ? 'Trash' : null;

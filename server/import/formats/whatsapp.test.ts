@@ -295,6 +295,7 @@ test('Android: a file exported with the chat is an attachment; a view-once photo
     '04/03/2024, 10:02 - Anna: Waiting for this message. This may take a while.',
     '04/03/2024, 10:03 - Anna: PTT-20240304-WA0002.opus (file attached)',
     '04/03/2024, 10:04 - Anna: The file is called notes (file attached) in the chat',
+    '04/03/2024, 10:05 - Anna: Null',
   ].join('\n');
   const t = writeTree({ 'WhatsApp Chat with Rui.txt': chat });
   try {
@@ -307,6 +308,7 @@ test('Android: a file exported with the chat is an attachment; a view-once photo
         '[attachment: IMG-20240304-WA0001.jpg]\nThe view from the flat',
         '[attachment: PTT-20240304-WA0002.opus]',
         'The file is called notes (file attached) in the chat',
+        'Null',
       ],
     );
     assert.deepEqual(
@@ -327,6 +329,8 @@ test('iOS: the notices of a group whose name holds ": " are notices', async () =
     '[04/03/2024, 10:00:01] Porto trip: April: \u200eAnna added Rui',
     '[04/03/2024, 10:05:00] Anna: Booked the flat',
     '[04/03/2024, 10:06:00] Rui: \u200e<attached: 00000003-PHOTO-2024-03-04.jpg>',
+    // A mark after a colon inside a message (right-to-left chats write it around numbers) is no notice.
+    '[04/03/2024, 10:07:00] Dana: Flight number: \u200eLY 315',
   ].join('\r\n');
   const t = writeTree({ 'Porto trip: April/_chat.txt': `${chat}\r\n` });
   try {
@@ -335,7 +339,7 @@ test('iOS: the notices of a group whose name holds ": " are notices', async () =
     );
     assert.deepEqual(
       records.map((r) => (r.body.content as { text: string }).text),
-      ['Booked the flat', '[attachment: 00000003-PHOTO-2024-03-04.jpg]'],
+      ['Booked the flat', '[attachment: 00000003-PHOTO-2024-03-04.jpg]', 'Flight number: LY 315'],
     );
     assert.deepEqual(
       skips.map((s) => s.reason),

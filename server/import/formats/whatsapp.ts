@@ -136,7 +136,8 @@ const androidAttached =
  * What stands for a message there is none of: a view-once photo ("null" in Android's exports) and one
  * the phone had not yet decrypted ("Waiting for this message. This may take a while.").
  */
-const noMessage = /^(?:null|Waiting for this message\.?(?:\s+This may take a while\.?)?)$/iu;
+const noMessage = (text: string) =>
+  text === 'null' || /^Waiting for this message\.?(?:\s+This may take a while\.?)?$/iu.test(text);
 
 function cleanText(text: string): string {
   return text
@@ -195,6 +196,20 @@ export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenera
   yield* chatItems(await readChat(path), path, o);
 }
 
+/**
+ * The name of a group that holds ": " ("Porto trip: April"), as its notices name it, from the export's
+ * first line: iOS opens every chat with its encryption notice, the LRM right after the name's end
+ * ("Porto trip: April: <LRM>Messages and calls are end-to-end encrypted."). Null for any other chat.
+ */
+function groupWithColon(first: Raw, prefixes: Map<string, number>): string | null {
+  const said = split(first, prefixes);
+  if (said === null) return null;
+  const at = said.text.indexOf(': \u200e');
+  return at > 0 && !said.text.slice(0, at).includes('\n')
+    ? `${said.sender}: ${said.text.slice(0, at)}`
+    : null;
+}
+
 /** The items of a chat read (readChat) from PATH, in the order and zone O says. */
 export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOptions): Generator<ImportItem> {
   if (msgs.length === 0) {
@@ -208,6 +223,7 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
   // A lone `_chat.txt` uploaded in the app has no folder of its own to be named after: its people are
   // its name, or every such chat would be one thread ("upload") and share message identities.
   const prefixes = prefixCounts(msgs);
+  const group = groupWithColon(msgs[0]!, prefixes);
   const chat =
     o.uploadRoot !== undefined && resolve(dirname(path)) === resolve(o.uploadRoot) && isBareChatFile(path)
       ? peopleOf(msgs, prefixes, o.selfNameByDefault ? undefined : o.selfName)
@@ -235,9 +251,12 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
     // iOS marks notices ("Messages and calls are end-to-end encrypted", "Anna added Ben") with a leading
     // LRM, and also what stands for a message: an attachment, omitted media, a shared location (a link).
     // The LRM follows the ": " that ends the sender, which for a group named "Porto trip: April" is not
-    // the first one.
+    // the first one: that group's name is read from the export's first line, always such a notice.
     const lrm = rawText.indexOf(': \u200e');
-    const marked = lrm > 0 && !rawText.slice(0, lrm).includes('\n') ? rawText.slice(lrm + 2) : rawText;
+    const marked =
+      group !== null && lrm > 0 && `${sender}: ${rawText.slice(0, lrm)}` === group
+        ? rawText.slice(lrm + 2)
+        : rawText;
     if (
       /^\u200e/.test(marked) &&
       !/^\u200e\s*(?:<attached:|\w[\w ]* omitted$)/i.test(marked) &&
@@ -255,7 +274,7 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
       yield skip(ref, 'deleted message');
       continue;
     }
-    if (noMessage.test(text)) {
+    if (noMessage(text)) {
       yield skip(ref, 'no message: a view-once photo, or one not yet received');
       continue;
     }
