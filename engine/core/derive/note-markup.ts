@@ -2,19 +2,33 @@ import { fencedLines } from '../shared/fenced-lines.ts';
 
 /**
  * A note's sentence as a Memory reads it: a wiki link as the words it shows ("[[Ana Costa|Ana]]" as
- * "Ana", "[[Packing list]]" as "Packing list"), a Markdown link as its text, emphasis and inline
- * code without their marks, and without an Obsidian comment ("%% maybe earlier? %%"). The quote keeps the note's own characters; only the statement is read so.
+ * "Ana", "[[Packing list]]" as "Packing list"), a Markdown link as its text, emphasis and inline code
+ * without their marks, and in an Obsidian note without its comments ("%% maybe earlier? %%"). The
+ * quote keeps the note's own characters; only the statement is read so.
  */
-export function withoutMarkup(s: string): string {
-  return s
+export function withoutMarkup(s: string, obsidian = false): string {
+  return (obsidian ? withoutComments(s, () => '').replace(/(?<=\S) {2,}(?=\S)/gu, ' ') : s)
     .replace(/\[\[([^[\]|\n]+)\|([^[\]\n]+)\]\]/gu, '$2')
     .replace(/\[\[([^[\]\n]+)\]\]/gu, '$1')
     .replace(/(?<![![])\[([^[\]\n]+)\]\([^()\s]+\)/gu, '$1')
     .replace(/(\*\*|__)(?=\S)([^*_\n]+?)(?<=\S)\1/gu, '$2')
     .replace(/(?<![\p{L}\p{N}*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\p{L}\p{N}*])/gu, '$1')
-    .replace(/`([^`\n]+)`/gu, '$1')
-    .replace(/%%[^%\n]*(?:%(?!%)[^%\n]*)*%%/gu, '')
-    .replace(/(?<=\S) {2,}(?=\S)/gu, ' ');
+    .replace(/`([^`\n]+)`/gu, '$1');
+}
+
+/**
+ * TEXT with each of Obsidian's comments ("%% … %%", inline or over lines) replaced by what FILL gives
+ * for it. A "%%" inside inline code ("`%%` prints a percent sign") opens none, as in Obsidian.
+ */
+function withoutComments(text: string, fill: (comment: string) => string): string {
+  const masked = text.replace(/`[^`\n]+`/gu, (code) => ' '.repeat(code.length));
+  let out = '';
+  let at = 0;
+  for (const m of masked.matchAll(comment)) {
+    out += text.slice(at, m.index) + fill(text.slice(m.index, m.index + m[0].length));
+    at = m.index + m[0].length;
+  }
+  return out + text.slice(at);
 }
 
 /**
@@ -50,18 +64,16 @@ const comment = /%%[^%]*(?:%(?!%)[^%]*)*%%/gu;
  * Memories they were "```bash # I love cron …", "| Race | Time |", "#todo #health/knee",
  * "!whiteboard.png" and "%% private comment %%". The Record keeps them as evidence.
  */
-export function withoutNonProse(text: string): string {
+export function withoutNonProse(text: string, obsidian = false): string {
   const lines = text.split('\n');
   const fenced = fencedLines(lines);
-  return (
-    lines
-      .map((line, i) =>
-        fenced[i] || tableRow.test(line) || tagsAlone.test(line) || embedsAlone.test(line)
-          ? ' '.repeat(line.length)
-          : line,
-      )
-      .join('\n')
-      // After the code is blanked: a "%%time" in a code block opens no comment.
-      .replace(comment, (c) => c.replace(/[^\n]/gu, ' '))
-  );
+  const prose = lines
+    .map((line, i) =>
+      fenced[i] || tableRow.test(line) || tagsAlone.test(line) || embedsAlone.test(line)
+        ? ' '.repeat(line.length)
+        : line,
+    )
+    .join('\n');
+  // After the code is blanked: a "%%time" in a code block opens no comment.
+  return obsidian ? withoutComments(prose, (c) => c.replace(/[^\n]/gu, ' ')) : prose;
 }

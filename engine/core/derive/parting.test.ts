@@ -144,7 +144,20 @@ test('after a story of a partner of the past, "he" and "we" are that partner: by
   assert.deepEqual(pastPartnerTold('my ex boyfriend, Jake, called'), { name: 'Jake' });
   assert.deepEqual(pastPartnerTold('My ex was awful.'), { name: null });
   assert.deepEqual(pastPartnerTold('I dated someone in college.'), { name: null });
-  for (const s of ['My boyfriend is Tom.', 'I date a lot.', 'Rex is my dog.', 'I was with Tom at the mall.'])
+  assert.deepEqual(pastPartnerTold('I dated Jake Miller for two years.'), { name: 'Jake' });
+  assert.deepEqual(pastPartnerTold('My ex-wife called.'), { name: null });
+  // One goes out with friends and sees doctors; an ex boss is no partner.
+  for (const s of [
+    'My boyfriend is Tom.',
+    'I date a lot.',
+    'Rex is my dog.',
+    'I was with Tom at the mall.',
+    'I went out with friends last night.',
+    'i went out with friends last night',
+    'I was seeing a therapist about it.',
+    'I was seeing Dr. Costa about my knee.',
+    'My ex boss called me today.',
+  ])
     assert.equal(pastPartnerTold(s), null, s);
   const jake = { name: 'Jake' };
   const endsJake = [

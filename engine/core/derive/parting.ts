@@ -91,27 +91,63 @@ const groupOf = (g: Record<string, string | undefined>, name: 'who' | 'role') =>
 
 /**
  * A partner of the past a sentence tells of: "I dated Jake in college", "I used to go out with Mark",
- * "My ex was awful", "my ex-boyfriend Jake". A parting told after it by a pronoun or "we" ("He dumped
- * me.") is that partner's, not today's.
+ * "My ex was awful", "my ex-boyfriend Jake". A parting told soon after it by a pronoun or "we" ("He
+ * dumped me.") is that partner's, not today's. `dated` and `married` say a partner whoever follows;
+ * one goes out with or sees friends and doctors as often, so those say one only of a name.
  */
-const pastPartner = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:I\s+(?:used\s+to\s+(?:date|go\s+out\s+with|see)|dated|was\s+(?:dating|seeing|engaged\s+to|married\s+to)|went\s+out\s+with)\s+(?<who>${nameWord})|my\s+(?:ex(?:[\s-]?(?:${role}))?|former\s+${role}|first\s+(?:${role}|love)|old\s+${role})(?![\p{L}\p{N}])(?:,?\s+(?<exName>${nameWord}))?)`,
+const datedWho = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])I\s+(?:(?<surely>used\s+to\s+date|dated|was\s+(?:dating|engaged\s+to|married\s+to))|used\s+to\s+(?:go\s+out\s+with|see)|was\s+seeing|went\s+out\s+with)\s+(?<who>${nameWord})`,
   'iu',
 );
+const exWho = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])my\s+(?:ex(?:[\s-]?(?<exRole>${role}))?|(?:former|first|old)\s+(?<oldRole>${role}|love))(?![\p{L}\p{N}])(?:,?\s+(?<who>${nameWord}))?`,
+  'iu',
+);
+/** What an "ex" is before a word such as these: a former one of them, no partner ("my ex boss"). */
+const exNotPartner = new Set(
+  `boss colleague coworker co-worker roommate flatmate housemate employer manager teammate friend bestie
+   landlord landlady neighbor neighbour student teacher company job team band club school`.split(/\s+/u),
+);
+/** Titles a name may open with, which alone are no one ("I was seeing Dr. Costa about my knee"). */
+const titles = new Set(['dr', 'mr', 'mrs', 'ms', 'miss', 'prof', 'doctor', 'professor']);
 
-/** The partner of the past a sentence tells of, by name when it gives one (pastPartner). */
+/** The partner of the past a sentence tells of, by name when it gives one (datedWho, exWho). */
 export interface PastPartner {
   name: string | null;
 }
 
-/** The partner of the past a sentence of one's own tells of, else null. */
-export function pastPartnerTold(sentence: string): PastPartner | null {
-  const m = pastPartner.exec(sentence);
-  if (!m) return null;
-  const name = m.groups!['who'] ?? m.groups!['exName'];
-  return { name: name !== undefined && !noPartner.test(name) && partnerNamed(name, sentence) ? name : null };
+/** Words a chat in lower case puts where a name would be that name no one ("i went out with friends"). */
+const people = new Set(
+  `friends friend people family coworkers colleagues guys girls boys kids everybody somebody nobody him her
+   them someone everyone anyone one mates pals`.split(/\s+/u),
+);
+
+/**
+ * A partner's first name as a story tells it ("Jake" of "Jake Miller": a parting named so ends "Jake
+ * Miller" too): capitalised, or in a chat written all in lower case a word a name may be.
+ */
+function storyName(who: string, sentence: string): string | null {
+  const first = who.split(/\s+/u)[0]!;
+  const low = first.toLowerCase();
+  if (titles.has(low.replace(/\.$/u, '')) || people.has(low) || noPartner.test(first)) return null;
+  if (/^\p{Lu}/u.test(first)) return first;
+  return !/\p{Lu}/u.test(sentence) && partnerNamed(first, sentence) ? first : null;
 }
 
+/** The partner of the past a sentence of one's own tells of, else null. */
+export function pastPartnerTold(sentence: string): PastPartner | null {
+  const dated = datedWho.exec(sentence);
+  if (dated) {
+    const name = storyName(dated.groups!['who']!, sentence);
+    return name !== null || dated.groups!['surely'] !== undefined ? { name } : null;
+  }
+  const ex = exWho.exec(sentence);
+  if (!ex) return null;
+  const who = ex.groups!['who'];
+  const roleSaid = ex.groups!['exRole'] ?? ex.groups!['oldRole'];
+  if (roleSaid === undefined && who !== undefined && exNotPartner.has(who.toLowerCase())) return null;
+  return { name: who === undefined ? null : storyName(who, sentence) };
+}
 /**
  * The partners a sentence of one's own says one has parted from, and the statuses that end with them:
  * "We broke up", "Tom and I split up last week", "I broke up with Tom", "My boyfriend dumped me", "I'm

@@ -368,3 +368,36 @@ test("a message's fenced code is no Memory; the words around it are", () => {
     ['I ran ```npm ci``` and it worked.', 'I ran ```npm ci``` and it worked.'],
   ]);
 });
+
+test("an Obsidian note's comments are no Memories; '%%' in any other note is its text", () => {
+  const text = 'Tomatoes go in on %% maybe earlier? %% 1 June.\n\n%%\nask Rui about the fence\n%%';
+  const content = { kind: 'document' as const, title: 'Garden', text };
+  const note = (sourceName: string) =>
+    createRuleDeriver()
+      .derive(
+        { id: 'rec_1', content, text: recordText(content), sourceName, occurredAt: '2024-01-01T00:00:00Z' },
+        { self: { type: 'person', name: 'Ana' } },
+      )
+      .map((c) => c.statement);
+  assert.deepEqual(note('obsidian'), ['Tomatoes go in on 1 June.']);
+  assert.deepEqual(note('markdown'), [
+    'Tomatoes go in on %% maybe earlier? %% 1 June.',
+    '%%\nask Rui about the fence\n%%',
+  ]);
+});
+
+test('a parting after a story of an ex is his, near it; after a night out with friends, or far on, it is not', () => {
+  const ended = (text: string) =>
+    claimsOf(text, 'Ana')
+      .filter((c) => c.predicate === 'boyfriend')
+      .map((c) => c.endsHeld);
+  assert.deepEqual(ended('I dated Jake in college. He dumped me.'), [{ values: ['Jake'], oneOf: 'partner' }]);
+  assert.deepEqual(ended('I went out with friends last night. He dumped me this morning.'), [
+    { oneOf: 'partner' },
+  ]);
+  assert.deepEqual(
+    ended('I dated Jake in college. It was fun. We travelled. I moved. I got a job. He dumped me.'),
+    [{ oneOf: 'partner' }],
+    'five sentences on, the story has moved on',
+  );
+});

@@ -238,7 +238,9 @@ export function createRuleDeriver(): Deriver {
         case 'document': {
           // Code, tables and tag lines are no statements: read around them (their lines blanked, each
           // passage still an exact substring of the Record).
-          const prose = withoutNonProse(record.text);
+          // Comments ("%% … %%") are Obsidian's: elsewhere "%%" is a printf's or a rate's percent sign.
+          const obsidian = record.sourceName === 'obsidian';
+          const prose = withoutNonProse(record.text, obsidian);
           const all = passages(prose).map((p) => record.text.slice(p.start, p.end));
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
@@ -251,12 +253,12 @@ export function createRuleDeriver(): Deriver {
             if (stated.length > 0)
               return unique(stated.map((x) => x.value)).flatMap((x) =>
                 sentenceClaims(x, subject, owner, others, told.get(x)).map((claim) =>
-                  claim.statement === x ? { ...claim, statement: withoutMarkup(x) } : claim,
+                  claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
                 ),
               );
           }
           return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
-            statement: withoutMarkup(p),
+            statement: withoutMarkup(p, obsidian),
             subject,
             predicate: null,
             owner,
@@ -293,17 +295,21 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
   }));
 }
 
+/** How many sentences after a story of a past partner its "he" or "we" may still be that partner. */
+const storyReach = 4;
+
 /**
- * For each sentence of a Record, the partner of the past the latest sentence before it told of ("I
- * dated Jake in college. He dumped me."), else null.
+ * For each sentence of a Record, the partner of the past one of the storyReach sentences before it
+ * told of ("I dated Jake in college. He dumped me."), else null. Further on, the story has moved on.
  */
 function toldBefore(said: readonly string[]): Map<string, PastPartner | null> {
   const out = new Map<string, PastPartner | null>();
-  let last: PastPartner | null = null;
-  for (const x of said) {
-    if (!out.has(x)) out.set(x, last);
-    last = pastPartnerTold(x) ?? last;
-  }
+  let last: { partner: PastPartner; at: number } | null = null;
+  said.forEach((x, i) => {
+    if (!out.has(x)) out.set(x, last !== null && i - last.at <= storyReach ? last.partner : null);
+    const partner = pastPartnerTold(x);
+    if (partner !== null) last = { partner, at: i };
+  });
   return out;
 }
 
