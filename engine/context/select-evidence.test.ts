@@ -172,6 +172,7 @@ describe('bestPassage', () => {
     // Further up than a quote is long, the attribution is left out; the quoted line's "> " opens it.
     const long = `Yes.\n\nOn Mon, Carol <carol@x> wrote:\n${'> Plans go on.\n'.repeat(70)}> I'm allergic to peanuts.`;
     assert.match(quoteOf(long, ['allergic']).core, /^> (?:Plans go on\.\n> )*I'm allergic to peanuts\.$/u);
+    assert.ok(quoteOf(long, ['allergic']).wide.length <= quoteChars);
     const wrapped = `Yes.\n\nOn Mon, Carol <carol@x> wrote:\n> ${'Plans go on. '.repeat(70)}I'm allergic to peanuts.`;
     assert.match(quoteOf(wrapped, ['allergic']).core, /^(?:Plans go on\. )*I'm allergic to peanuts\.$/u);
   });

@@ -320,7 +320,9 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
     for (const t of matched[added]!) covered.add(t);
   }
   while (lo > 0 && isHeading(spans[lo - 1]!) && fits(lo - 1, hi)) lo -= 1;
-  return { core, wide: text.slice(Math.min(opened ?? Infinity, spans[lo]!.start), spans[hi]!.end) };
+  const from = Math.min(opened ?? Infinity, spans[lo]!.start);
+  // The opening line can take the wide quote past a quote's size: then it is the core alone.
+  return { core, wide: spans[hi]!.end - from <= quoteChars ? text.slice(from, spans[hi]!.end) : core };
 }
 
 /**
