@@ -349,22 +349,23 @@ test('ChatGPT: attachments are named as the message names its files, those witho
     title: 'Lease',
     current_node: 'm2',
     mapping: {
-      m1: {
-        id: 'm1',
-        children: ['m2'],
-        message: msg(
+      m1: node(
+        'm1',
+        null,
+        ['m2'],
+        msg(
           'm1',
           'user',
           1709550001,
           { content_type: 'text', parts: ['Summarize the attached PDF please'] },
           { metadata: { attachments: [{ id: 'file-pdf', name: 'lease-agreement-2024.pdf' }] } },
         ),
-      },
-      m2: {
-        id: 'm2',
-        parent: 'm1',
-        children: [],
-        message: msg(
+      ),
+      m2: node(
+        'm2',
+        'm1',
+        [],
+        msg(
           'm2',
           'user',
           1709550002,
@@ -377,7 +378,7 @@ test('ChatGPT: attachments are named as the message names its files, those witho
           },
           { metadata: { attachments: [{ id: 'file-img', name: 'IMG_2041.jpeg' }] } },
         ),
-      },
+      ),
     },
   };
   const t = writeTree({ 'conversations.json': JSON.stringify([conv]) });
@@ -408,12 +409,6 @@ test('a conversations.json cut short is refused naming the file and what likely 
 });
 
 test("ChatGPT: a canvas is the assistant's answer, its reasoning is not; other tool calls are steps", async () => {
-  const node = (id: string, parent: string | null, children: string[], message: unknown) => ({
-    id,
-    parent,
-    children,
-    message,
-  });
   const conv = {
     id: 'c-essay',
     title: 'Essay',
