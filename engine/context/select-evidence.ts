@@ -327,9 +327,9 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
 
 /**
  * Where a quote of someone else's words starts so that it says whose they are: at the line that
- * introduces them ("On Mon, Carol Diaz <carol@x> wrote:", an Outlook "From:" block), when that fits a
- * quote and crosses no words that are no longer so. Null for the speaker's own words, or when it does
- * not fit: then from the start of its line, so that a quoted line's "> " opens it (an Outlook block has none).
+ * introduces them ("On Mon, Carol Diaz <carol@x> wrote:", an Outlook "From:" block) when that fits a
+ * quote, else at the start of the passage's own line (a quoted line's "> " then opens it; an Outlook
+ * block has none). Null for the speaker's own words, when neither fits, or across words no longer so.
  */
 function openedQuote(
   text: string,
