@@ -148,6 +148,7 @@ export function pastPartnerTold(sentence: string): PastPartner | null {
   if (roleSaid === undefined && who !== undefined && exNotPartner.has(who.toLowerCase())) return null;
   return { name: who === undefined ? null : storyName(who, sentence) };
 }
+
 /**
  * The partners a sentence of one's own says one has parted from, and the statuses that end with them:
  * "We broke up", "Tom and I split up last week", "I broke up with Tom", "My boyfriend dumped me", "I'm
