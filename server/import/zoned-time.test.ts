@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { wallTimeToDate, wallTimeWithOffset } from './zoned-time.ts';
+import { atOffset, wallTimeToDate, wallTimeWithOffset } from './zoned-time.ts';
 
 const at = (zone: string, y: number, mo: number, d: number, h: number, mi = 0) =>
   wallTimeToDate({ year: y, month: mo, day: d, hour: h, minute: mi }, zone).toISOString();
@@ -53,4 +53,12 @@ test('a wall time is written with the offset it was read at, naming the same ins
     assert.equal(got, written, `${wall} ${zone}`);
     assert.equal(Date.parse(got), instant.getTime(), `${wall} ${zone}: the same instant`);
   }
+});
+
+test('an instant at an offset: its clock there, milliseconds only where there are some', () => {
+  const at = new Date('2024-03-13T01:17:45.250Z');
+  assert.equal(atOffset(at, -210), '2024-03-12T21:47:45.250-03:30');
+  assert.equal(atOffset(new Date('2024-03-13T01:17:45Z'), 345), '2024-03-13T07:02:45+05:45');
+  assert.equal(atOffset(new Date('2024-03-13T01:17:45Z'), 0), '2024-03-13T01:17:45+00:00');
+  assert.equal(Date.parse(atOffset(at, -210)), at.getTime());
 });

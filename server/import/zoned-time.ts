@@ -67,19 +67,28 @@ export function wallTimeToDate(t: WallTime, timeZone?: string): Date {
 }
 
 /**
- * A wall time at the instant it was read as (wallTimeToDate), written with its offset from UTC:
- * "2024-03-12T21:17:45-04:00" rather than "2024-03-13T01:17:45.000Z", the same instant, which a prompt
- * reads as the next day. The instant as toISOString writes it at UTC, or when the offset is not whole
- * minutes (a zone's local mean time of the 1800s), which RFC 3339 cannot write.
+ * INSTANT as a clock OFFSET minutes from UTC reads it, with that offset: "2024-03-12T21:17:45-04:00"
+ * rather than "2024-03-13T01:17:45.000Z", the same instant, which a prompt reads as the next day.
+ * Milliseconds only where there are some.
+ */
+export function atOffset(instant: Date, offsetMinutes: number): string {
+  const local = new Date(instant.getTime() + offsetMinutes * 60_000).toISOString();
+  const clock = local.endsWith('.000Z') ? local.slice(0, 19) : local.slice(0, 23);
+  const m = Math.abs(offsetMinutes);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${clock}${offsetMinutes < 0 ? '-' : '+'}${two(Math.floor(m / 60))}:${two(m % 60)}`;
+}
+
+/**
+ * A wall time at the instant it was read as (wallTimeToDate), written with its offset (atOffset). The
+ * instant as toISOString writes it at UTC, or when the offset is not whole minutes (a zone's local
+ * mean time of the 1800s), which RFC 3339 cannot write.
  */
 export function wallTimeWithOffset(t: WallTime, instant: Date): string {
   const { year, month, day, hour = 0, minute = 0, second = 0 } = t;
   const offsetMs = Date.UTC(year, month - 1, day, hour, minute, second) - instant.getTime();
   if (offsetMs === 0 || offsetMs % 60_000 !== 0) return instant.toISOString();
-  const minutes = Math.abs(offsetMs) / 60_000;
-  const two = (n: number) => String(n).padStart(2, '0');
-  const clock = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}`;
-  return `${clock}${offsetMs < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
+  return atOffset(instant, offsetMs / 60_000);
 }
 
 /** Valid calendar fields (Date would silently roll 31 February into March). */

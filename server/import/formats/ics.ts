@@ -3,7 +3,7 @@ import ICAL from 'ical.js';
 import { readFoldedText } from '../decode-text.ts';
 import { icalValueError } from './ical-message.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
-import { isTimeZone, wallTimeToDate } from '../zoned-time.ts';
+import { atOffset, isTimeZone, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
 import { countRealDaysOnly, rolledOverDays } from './rolled-over.ts';
 import { errorMessage, systemTimeZone } from '../../../engine/index.ts';
@@ -53,8 +53,6 @@ function unfollowedZone(t: IcalTime, tzid: string | undefined): string | null {
   return wallTimeOnly(t) && tzid && !isTimeZone(tzid) ? tzid : null;
 }
 
-const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
-
 /**
  * The instant as RFC 3339 in the event's own zone: the wall time as the calendar wrote it, with its
  * offset ("2024-04-15T14:30:00+01:00" for 14:30 in Lisbon). Written in UTC, a 14:30 appointment read
@@ -64,12 +62,7 @@ const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
 function stamp(t: IcalTime, at: Date): string {
   if (t.isDate || t.zone?.tzid === 'UTC' || Number.isNaN(at.getTime())) return at.toISOString();
   const wall = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
-  const offsetMin = Math.round((wall - at.getTime()) / 60_000);
-  const sign = offsetMin < 0 ? '-' : '+';
-  return (
-    `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}T${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}` +
-    `${sign}${pad(Math.trunc(Math.abs(offsetMin) / 60))}:${pad(Math.abs(offsetMin) % 60)}`
-  );
+  return atOffset(at, Math.round((wall - at.getTime()) / 60_000));
 }
 
 /** An event's title as its Records carry it. */

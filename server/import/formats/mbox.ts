@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import PostalMime, { decodeWords, type Address, type Email } from 'postal-mime';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
-import { isValidWallTime, toIso } from '../zoned-time.ts';
+import { atOffset, isValidWallTime, toIso } from '../zoned-time.ts';
 import { c1AsWindows1252, readHead } from '../decode-text.ts';
 import { mailForPostalMime } from './mail-headers.ts';
 import { htmlToText } from './html-text.ts';
@@ -107,9 +107,7 @@ export function mailTimeAsWritten(email: Email, instant: string): string {
   const minutes = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
   // No zone is further than 14 hours from UTC; "+2500" or "-0075" is no offset to write.
   if (!m || minutes === 0 || Number(m[3]) > 59 || Math.abs(minutes) > 14 * 60) return instant;
-  const local = new Date(Date.parse(instant) + minutes * 60_000).toISOString();
-  const clock = local.endsWith('.000Z') ? local.slice(0, 19) : local.slice(0, 23);
-  return `${clock}${m[1]}${m[2]}:${m[3]}`;
+  return atOffset(new Date(instant), minutes);
 }
 
 const hashId = (h: Hash) => `sha256:${h.digest('hex').slice(0, 32)}`;
