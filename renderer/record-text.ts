@@ -155,10 +155,6 @@ export const sameWordsLabel = (m: LineOf): string =>
   statementLabel(m) === m.statement ? saidInTheseWords : 'from a fact';
 
 /**
- * One line of plain words for a Record's content, whatever its kind. `selfName`: the name of the
- * Brain's person, which a fact's line about them is worded with (statementLabel), when known.
- */
-/**
  * A note's text without the heading that only repeats its title: a note named "Reading list" opening
  * "# Reading list" was summed up "Reading list — # Reading list - …".
  */
@@ -167,6 +163,10 @@ function withoutTitleHeading(text: string, title: string): string {
   return m && m[1]!.trim() === title.trim() ? text.slice(m[0].length).trimStart() : text;
 }
 
+/**
+ * One line of plain words for a Record's content, whatever its kind. `selfName`: the name of the
+ * Brain's person, which a fact's line about them is worded with (statementLabel), when known.
+ */
 export function recordSummary(content: TypedContent, selfName?: string): string {
   switch (content.kind) {
     case 'message':

@@ -123,16 +123,17 @@ function NoMemories({ brainId, params }: { brainId: string; params: MemoryListPa
   );
 }
 
-/** "You" is how the screens name the Brain's own person (About "You · home_city"); the API says "self". */
-/** An owner filter as the list names owners (ownerLabel): `self` is "you", `unresolved` "not sure whose". */
+/**
+ * The owner filter in the words the list names owners with (ownerLabel: "you", "not sure whose"), where
+ * the API says `self` and `unresolved`.
+ */
+const ownerWords = { self: ownerLabel({ state: 'self' }), unresolved: ownerLabel({ state: 'unresolved' }) };
 const shownOwner = (owner: string) =>
-  owner === 'self' ? 'you' : owner === 'unresolved' ? 'not sure whose' : owner;
-
-/** The filter as the list shows owners (ownerLabel): "you" is `self`, "not sure whose" `unresolved`. */
+  owner === 'self' || owner === 'unresolved' ? ownerWords[owner] : owner;
 const asApiName = (name: string) => {
   const said = name.trim().toLowerCase();
-  if (said === 'you') return 'self';
-  return ['not sure whose', 'not sure', 'unknown'].includes(said) ? 'unresolved' : name.trim();
+  if (said === ownerWords.self) return 'self';
+  return [ownerWords.unresolved, 'not sure', 'unknown'].includes(said) ? 'unresolved' : name.trim();
 };
 
 function MemorySearch({
