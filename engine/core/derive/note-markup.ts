@@ -31,22 +31,6 @@ function withoutComments(text: string, fill: (comment: string) => string): strin
   return out + text.slice(at);
 }
 
-/**
- * Where a text's fenced code blocks lie, fences included ([start, end) offsets, one per line): a chat
- * answer's code ("items = [1, 2, 3]") is no statement of its speaker's.
- */
-export function fencedRanges(text: string): { start: number; end: number }[] {
-  const lines = text.split('\n');
-  const fenced = fencedLines(lines);
-  const out: { start: number; end: number }[] = [];
-  let at = 0;
-  lines.forEach((line, i) => {
-    if (fenced[i]) out.push({ start: at, end: at + line.length });
-    at += line.length + 1;
-  });
-  return out;
-}
-
 /** A Markdown table's row: "| Race | Time |", "|---|---|". */
 const tableRow = /^\s*\|.*\|\s*$/u;
 /** A line of tags alone: "#todo #health/knee". */

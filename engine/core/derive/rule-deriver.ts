@@ -14,7 +14,8 @@ import {
   type HeldEnding,
   type PastPartner,
 } from './parting.ts';
-import { fencedRanges, withoutMarkup, withoutNonProse } from './note-markup.ts';
+import { withoutMarkup, withoutNonProse } from './note-markup.ts';
+import { fencedRanges } from '../shared/fenced-lines.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 

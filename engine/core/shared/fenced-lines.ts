@@ -19,3 +19,20 @@ export function fencedLines(lines: readonly string[]): boolean[] {
     return true;
   });
 }
+
+/**
+ * Where a text's fenced code blocks lie, fences included ([start, end) offsets, one per line): a chat
+ * answer's code ("items = [1, 2, 3]") is no statement of its speaker's. Most texts have no fence.
+ */
+export function fencedRanges(text: string): { start: number; end: number }[] {
+  if (!text.includes('```') && !text.includes('~~~')) return [];
+  const lines = text.split('\n');
+  const fenced = fencedLines(lines);
+  const out: { start: number; end: number }[] = [];
+  let at = 0;
+  lines.forEach((line, i) => {
+    if (fenced[i]) out.push({ start: at, end: at + line.length });
+    at += line.length + 1;
+  });
+  return out;
+}

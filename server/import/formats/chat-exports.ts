@@ -70,8 +70,9 @@ function canvasText(m: Json): string | null {
   if (m.recipient !== 'canmore.create_textdoc' || !isObj(m.content)) return null;
   const parts = Array.isArray(m.content.parts) ? m.content.parts : [];
   const raw = typeof m.content.text === 'string' ? m.content.text : parts.find((p) => typeof p === 'string');
+  if (typeof raw !== 'string') return null;
   try {
-    const doc: unknown = JSON.parse(typeof raw === 'string' ? raw : '');
+    const doc: unknown = JSON.parse(raw);
     const body = isObj(doc) ? str(doc.content)?.trim() : undefined;
     if (!isObj(doc) || !body) return null;
     const name = str(doc.name)?.trim();
@@ -180,7 +181,7 @@ function claudeFiles(m: Json): { name: string; said: string | undefined }[] {
  * result): a fenced line that says nothing. The blocks themselves are in `content`.
  */
 const unsupportedBlock =
-  /```[^\S\n]*\n[^\S\n]*This block is not supported on your current device yet\.?[^\S\n]*\n```/gu;
+  /```[^\S\n]*\n[^\S\n]*This block is not supported on your current device yet\.?[^\S\n]*\n```/u;
 
 /**
  * An artifact's content, titled ("[artifact: Transplant plan]" then its text), for each block of
