@@ -172,9 +172,19 @@ describe('bestPassage', () => {
     // Further up than a quote is long, the attribution is left out; the quoted line's "> " opens it.
     const long = `Yes.\n\nOn Mon, Carol <carol@x> wrote:\n${'> Plans go on.\n'.repeat(70)}> I'm allergic to peanuts.`;
     assert.match(quoteOf(long, ['allergic']).core, /^> (?:Plans go on\.\n> )*I'm allergic to peanuts\.$/u);
-    assert.ok(quoteOf(long, ['allergic']).wide.length <= quoteChars);
     const wrapped = `Yes.\n\nOn Mon, Carol <carol@x> wrote:\n> ${'Plans go on. '.repeat(70)}I'm allergic to peanuts.`;
     assert.match(quoteOf(wrapped, ['allergic']).core, /^(?:Plans go on\. )*I'm allergic to peanuts\.$/u);
+  });
+
+  it('a quote opened at its attribution line widens only within the quote size', () => {
+    const attribution = 'On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol.diaz@example.org> wrote:';
+    const quoted = `${'> Plans for the dinner go on as before.\n'.repeat(17)}> I'm allergic to peanuts.`;
+    const reply = `Yes, I will bring the dessert.\n\n${attribution}\n\n${quoted}\n\nAlso the satay sauce is off.`;
+    const q = quoteOf(reply, ['allergic', 'peanuts', 'sauce']);
+    assert.ok(q.core.startsWith(attribution));
+    // Widened by the sauce paragraph it would be over the size: the core is the wide form too.
+    assert.ok(q.wide.length <= quoteChars, `${q.wide.length}`);
+    assert.equal(q.wide, q.core);
   });
 
   it('words no longer so that are part of words still held stay in the quote', () => {
