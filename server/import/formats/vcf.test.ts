@@ -366,3 +366,76 @@ test('C1 controls in a vCard that is valid UTF-8 are read as the Windows-1252 th
     t.remove();
   }
 });
+
+test('relations: Apple labels, vCard 4 RELATED by name or by a UID of the file, labelled dates', async () => {
+  const t = writeTree({
+    'contacts.vcf': [
+      // macOS Contacts: the relation is the X-ABLabel of the property's group.
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:John Doe',
+      'UID:john',
+      'item1.X-ABRELATEDNAMES;type=pref:Jane Doe',
+      'item1.X-ABLabel:_$!<Spouse>!$_',
+      'item2.X-ABRELATEDNAMES:Max',
+      'item2.X-ABLabel:_$!<Child>!$_',
+      'item3.X-ABRELATEDNAMES:Lia',
+      'item3.X-ABLabel:_$!<Child>!$_',
+      'item4.X-ABRELATEDNAMES:Rosa',
+      'item4.X-ABLabel:Godmother',
+      'item5.X-ABDATE;X-APPLE-OMIT-YEAR=1604:1604-06-12',
+      'item5.X-ABLabel:_$!<Anniversary>!$_',
+      'item6.X-ABDATE:2019-03-01',
+      'item6.X-ABLabel:Moved to Porto',
+      'END:VCARD',
+      // vCard 4: a relation by name, by a UID of a card further down, by a UID of no card here.
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:Ana Silva',
+      'UID:urn:uuid:1f0c',
+      'RELATED;TYPE=friend;VALUE=text:Karl Weber',
+      'RELATED;TYPE=co-worker:urn:uuid:9a7b',
+      'RELATED;TYPE=sibling:urn:uuid:0000-missing',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:Bruno Costa',
+      'UID:urn:uuid:9a7b',
+      'EMAIL:bruno@example.com',
+      'END:VCARD',
+    ].join('\r\n'),
+  });
+  try {
+    const { records, skips } = await collect(
+      parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => null }),
+    );
+    assert.deepEqual(
+      records.map((r) => {
+        const c = r.body.content as { subject: string; predicate: string; value: string };
+        return [c.subject, c.predicate, c.value];
+      }),
+      [
+        ['John Doe', 'spouse', 'Jane Doe'],
+        ['John Doe', 'child', 'Max'],
+        ['John Doe', 'child 2', 'Lia'],
+        ['John Doe', 'godmother', 'Rosa'],
+        ['John Doe', 'anniversary', '--06-12'],
+        ['John Doe', 'date (moved to porto)', '2019-03-01'],
+        ['Ana Silva', 'friend', 'Karl Weber'],
+        ['Ana Silva', 'co-worker', 'Bruno Costa'],
+        ['Bruno Costa', 'email', 'bruno@example.com'],
+      ],
+    );
+    assert.deepEqual(
+      skips.map((s) => [s.ref, s.reason]),
+      [
+        [
+          'Ana Silva: sibling',
+          'card "Ana Silva" at line 18: its sibling is the contact urn:uuid:0000-missing, which is not in this file',
+        ],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -22,6 +22,11 @@ const predicates: Record<string, string> = {
   'x-socialprofile': 'social profile',
   gender: 'gender',
 };
+/**
+ * Properties naming someone the contact is related to: vCard 4's RELATED (TYPE=spouse, child, ...) and
+ * Apple's and Google's X-ABRELATEDNAMES, whose relation is the X-ABLabel of its group.
+ */
+const relations = new Set(['related', 'x-abrelatednames']);
 /** Binary or bulky properties never read (dropped before parsing, continuation lines included). */
 const bulky = /^(PHOTO|LOGO|SOUND|KEY)[;:]/i;
 
@@ -144,15 +149,11 @@ function cardItems(
   undatedAt: string | null,
   /** How many cards without a UID this file named so far, by name. */
   unidentified: Map<string, number>,
+  /** The file's cards' names by their UIDs, for a relation that names its contact by UID. */
+  names: ReadonlyMap<string, string>,
 ): ImportItem[] {
   const ref = `card at line ${line}`;
-  const n = c.getFirstPropertyValue('n');
-  const nameFromN = Array.isArray(n) ? [n[1], n[2], n[0]].map(textOf).filter(Boolean).join(' ') : '';
-  const name = (
-    textOf(c.getFirstPropertyValue('fn')) ||
-    nameFromN ||
-    textOf(c.getFirstPropertyValue('org'))
-  ).slice(0, 2000);
+  const name = cardName(c);
   if (!name) return [skip(ref, 'card has no name (FN, N or ORG)')];
   // A card without a UID is known by its name; a second card of that name in the file (two people, or a
   // duplicate with other numbers) by its place among them, so that neither replaces the other's fields.
@@ -170,8 +171,14 @@ function cardItems(
   }
   const items: ImportItem[] = [];
   const used = new Map<string, number>();
+  const labels = groupLabels(c);
   for (const p of c.getAllProperties()) {
-    const base = predicates[p.name];
+    const related = relations.has(p.name);
+    const base = related
+      ? relationOf(p, labels)
+      : p.name === 'x-abdate'
+        ? datedAs(labelOf(p, labels))
+        : predicates[p.name];
     if (!base) continue;
     let value: string;
     try {
@@ -188,9 +195,22 @@ function cardItems(
     // vCard 4 writes numbers and addresses as URIs ("tel:+351-912-345-678", "mailto:…"): the value people read.
     if (p.name === 'tel' || p.name === 'email') value = value.replace(/^(?:tel|mailto):/iu, '');
     value = withoutOmittedYear(p, value);
+    if (related) {
+      const named = relatedName(value, names);
+      if (named === null) {
+        items.push(
+          skip(
+            `${name}: ${base}`,
+            `card "${name}" at line ${line}: its ${base} is the contact ${value}, which is not in this file`,
+          ),
+        );
+        continue;
+      }
+      value = named;
+    }
     if (!value) continue;
-    // Two work emails are two slots, not one superseding the other.
-    const label = `${base}${typeLabel(p)}`;
+    // Two work emails are two slots, not one superseding the other; two children are two as well.
+    const label = related || p.name === 'x-abdate' ? base : `${base}${typeLabel(p)}`;
     const k = (used.get(label) ?? 0) + 1;
     used.set(label, k);
     const predicate = k > 1 ? `${label} ${k}` : label;
@@ -210,6 +230,67 @@ function cardItems(
   }
   if (items.length === 0) items.push(skip(ref, `card "${name}" has no fields to record beyond its name`));
   return items;
+}
+
+/** The name a card is known by: FN, else N as written, else the organisation's (a company's card). */
+function cardName(c: InstanceType<typeof ICAL.Component>): string {
+  const n = c.getFirstPropertyValue('n');
+  const nameFromN = Array.isArray(n) ? [n[1], n[2], n[0]].map(textOf).filter(Boolean).join(' ') : '';
+  return (textOf(c.getFirstPropertyValue('fn')) || nameFromN || textOf(c.getFirstPropertyValue('org'))).slice(
+    0,
+    2000,
+  );
+}
+
+/**
+ * Apple and Google label a property through a second one in its group (`item3.X-ABLabel`): Apple's own
+ * labels as `_$!<Spouse>!$_`, a person's own as written ("Godmother").
+ */
+function groupLabels(c: InstanceType<typeof ICAL.Component>): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const p of c.getAllProperties('x-ablabel')) {
+    const group = p.getParameter('group');
+    const text = textOf(p.getFirstValue());
+    const apple = /^_\$!<(.*)>!\$_$/u.exec(text);
+    const label = (apple ? apple[1]! : text).trim();
+    if (typeof group === 'string' && label) labels.set(group.toLowerCase(), label);
+  }
+  return labels;
+}
+
+function labelOf(p: InstanceType<typeof ICAL.Property>, labels: Map<string, string>): string | undefined {
+  const group = p.getParameter('group');
+  return typeof group === 'string' ? labels.get(group.toLowerCase()) : undefined;
+}
+
+/** The relation a RELATED or X-ABRELATEDNAMES names, as its predicate: "spouse", "child", "godmother". */
+function relationOf(p: InstanceType<typeof ICAL.Property>, labels: Map<string, string>): string {
+  const t = p.getParameter('type');
+  const types = (Array.isArray(t) ? t : t ? [t] : [])
+    .flatMap((x) => String(x).split(','))
+    .map((x) => x.trim().toLowerCase())
+    .filter((x) => x !== '' && x !== 'pref');
+  return (labelOf(p, labels) ?? types[0] ?? 'related').toLowerCase().slice(0, 200);
+}
+
+/** Apple's dates other than the birthday (X-ABDATE): an anniversary, or a date of the person's label. */
+function datedAs(label: string | undefined): string {
+  if (label === undefined) return 'date';
+  const l = label.toLowerCase();
+  return l === 'anniversary' ? 'anniversary' : `date (${l.slice(0, 200)})`;
+}
+
+/**
+ * Whom a relation names: a name as written, a contact of this file named by its UID (vCard 4 writes
+ * `urn:uuid:…`), or an address of theirs; null for the UID of a contact not in the file, which says
+ * nothing a person could read.
+ */
+function relatedName(value: string, names: ReadonlyMap<string, string>): string | null {
+  const uid = value.replace(/^urn:uuid:/iu, '');
+  const named = names.get(value) ?? names.get(uid);
+  if (named !== undefined) return named;
+  if (/^urn:uuid:/iu.test(value)) return null;
+  return value.replace(/^(?:tel|mailto):/iu, '');
 }
 
 /**
@@ -244,25 +325,40 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
   // of its name). It is said, as a duplicate item of any export is: dropped silently, its fields were in
   // neither the imported nor the skipped count.
   const copies = new Map<string, number>();
+  // All parsed first: a relation may name, by UID, a card further down the file.
+  const parsed: { line: number; card: InstanceType<typeof ICAL.Component> | Error | number }[] = [];
+  const names = new Map<string, string>();
   for (const card of cards) {
     const whole = card.lines.join('\n');
     const first = copies.get(whole);
     if (first !== undefined) {
-      yield skip(`card at line ${card.line}`, `an exact copy of the card at line ${first}`);
+      parsed.push({ line: card.line, card: first });
       continue;
     }
     copies.set(whole, card.line);
-    let items: ImportItem[];
     try {
-      items = cardItems(
-        new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never),
-        card.line,
-        fileTime ?? null,
-        unidentified,
-      );
+      const c = new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never);
+      const uid = textOf(c.getFirstPropertyValue('uid'));
+      const name = cardName(c);
+      if (uid && name) names.set(uid, name);
+      parsed.push({ line: card.line, card: c });
     } catch (e) {
-      items = [skip(`card at line ${card.line}`, `unreadable card: ${errorMessage(e)}`)];
+      parsed.push({ line: card.line, card: e instanceof Error ? e : new Error(String(e)) });
     }
-    yield* items;
+  }
+  for (const { line, card } of parsed) {
+    if (typeof card === 'number')
+      yield skip(`card at line ${line}`, `an exact copy of the card at line ${card}`);
+    else if (card instanceof Error)
+      yield skip(`card at line ${line}`, `unreadable card: ${errorMessage(card)}`);
+    else {
+      let items: ImportItem[];
+      try {
+        items = cardItems(card, line, fileTime ?? null, unidentified, names);
+      } catch (e) {
+        items = [skip(`card at line ${line}`, `unreadable card: ${errorMessage(e)}`)];
+      }
+      yield* items;
+    }
   }
 }
