@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server';
 import { createApp, type AppOptions } from './http/app.ts';
 import { loopbackPolicy, publicApiBase, publicDocsBase } from './http/loopback-guard.ts';
 import { listen, type Listener } from './listen.ts';
@@ -12,13 +13,29 @@ export interface ServeOnOptions extends Omit<AppOptions, 'docsUrlBase' | 'loopba
   publicUrls?: readonly URL[] | undefined;
 }
 
+/** What bindOn needs before the app exists: where to listen and how the server names itself. */
+export type BindOptions = Pick<ServeOnOptions, 'host' | 'port' | 'docsUrlBase' | 'publicUrls' | 'logger'>;
+
+/** The app's part of ServeOnOptions: what only exists once the engine is open. */
+export type AppPart = Omit<ServeOnOptions, keyof BindOptions> & Pick<ServeOnOptions, 'logger'>;
+
+/** A socket listening before its app exists: requests that arrive meanwhile wait for serve(). */
+export interface BoundSocket {
+  listener: Listener;
+  origin: string;
+  /** Hands the waiting and all later requests to the app. */
+  serve(app: AppPart): void;
+}
+
+type Fetch = (request: Request, env: HttpBindings) => Response | Promise<Response>;
+
 /**
- * The /v1 app on a socket through listen.ts, answering to its own address only: the Host check and
- * docs_url need the port the socket got, so both are bound late. What `mnemo serve` (startServer) and
- * the tests' serveApp share.
+ * The socket first, the app later: `mnemo serve` takes its port before it creates or opens anything in
+ * the data dir (or migrates a database), so a port in use leaves nothing behind. The Host check and
+ * docs_url need the port the socket got, so both are bound late.
  */
-export async function serveOn(o: ServeOnOptions): Promise<{ listener: Listener; origin: string }> {
-  const { host, port: wanted, docsUrlBase: docsBase, publicUrls = [], ...app } = o;
+export async function bindOn(o: BindOptions): Promise<BoundSocket> {
+  const { host, port: wanted, docsUrlBase: docsBase, publicUrls = [] } = o;
   let port = 0;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = () => `http://${hostForUrl}:${port}`;
@@ -26,14 +43,32 @@ export async function serveOn(o: ServeOnOptions): Promise<{ listener: Listener; 
   const docsUrlBase = () => docsBase ?? publicDocs ?? `${origin()}/docs`;
   const loopback = loopbackPolicy(host, () => port, publicUrls);
   const apiBases = () => [...publicUrls.map(publicApiBase), `${origin()}/v1`];
+  let app: Fetch | null = null;
+  let ready = (_fetch: Fetch) => {};
+  const appReady = new Promise<Fetch>((resolve) => (ready = resolve));
   const listener = await listen({
-    fetch: createApp({ ...app, docsUrlBase, loopback, apiBases }).fetch,
+    fetch: (request, env) => (app ? app(request, env) : appReady.then((f) => f(request, env))),
     host,
     port: wanted,
     loopback,
     docsUrlBase,
-    log: app.logger ?? (() => {}),
+    log: o.logger ?? (() => {}),
   });
   port = listener.port;
-  return { listener, origin: origin() };
+  return {
+    listener,
+    origin: origin(),
+    serve(part) {
+      app = createApp({ ...part, docsUrlBase, loopback, apiBases }).fetch;
+      ready(app);
+    },
+  };
+}
+
+/** The /v1 app on a socket through listen.ts, answering to its own address only (the tests' serveApp). */
+export async function serveOn(o: ServeOnOptions): Promise<{ listener: Listener; origin: string }> {
+  const { host, port, docsUrlBase, publicUrls, ...app } = o;
+  const bound = await bindOn({ host, port, docsUrlBase, publicUrls, logger: app.logger });
+  bound.serve(app);
+  return { listener: bound.listener, origin: bound.origin };
 }

@@ -37,6 +37,14 @@ async function occupiedPort(): Promise<number> {
   return (blocker.address() as { port: number }).port;
 }
 
+async function freePort(): Promise<number> {
+  const probe: Server = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 const local = (dataDir: string) => ({
   engine: 'local' as const,
   dataDir,
@@ -54,14 +62,34 @@ describe('startServer when start-up fails', () => {
     assert.equal(existsSync(dir), false, 'no data dir, registry, key or store was made');
   });
 
-  it('closes the engine it opened when the port is taken', async () => {
+  it('takes the port before it creates or opens anything, so a port in use leaves nothing', async () => {
     const dir = join(tempDir(), 'data');
+    const configDir = join(dir, '..', 'config');
     const port = await occupiedPort();
-    await assert.rejects(startServer({ ...local(dir), port }), /EADDRINUSE/);
-    // Closed means its store and data dir lock were let go: the next engine opens the dir at once.
-    lockDataDir(dir).release();
+    await assert.rejects(startServer({ ...local(dir), configDir, dbKey: undefined, port }), /EADDRINUSE/);
+    assert.equal(existsSync(dir), false, 'no data dir, registry or store was made');
+    assert.equal(existsSync(configDir), false, 'no database key was generated');
     const again = await startServer({ ...local(dir), port: 0 });
     await again.close();
+  });
+
+  it('lets its port go when the store cannot be opened', async () => {
+    const dir = join(tempDir(), 'data');
+    const first = await startServer({ ...local(dir), port: 0 });
+    try {
+      const port = await freePort();
+      // The data dir is the first server's: the second took its port, then could not take the dir.
+      await assert.rejects(startServer({ ...local(dir), port }), /in use|lock|another/i);
+      const blocker = createServer();
+      await new Promise<void>((resolve, reject) => {
+        blocker.once('error', reject);
+        blocker.listen(port, '127.0.0.1', resolve);
+      });
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    } finally {
+      await first.close();
+    }
+    lockDataDir(dir).release();
   });
 });
 

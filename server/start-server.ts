@@ -22,7 +22,7 @@ import { createLocalEngineFromOptions } from './local-engine-factory.ts';
 import { openHostedEngine } from './hosted-engine-factory.ts';
 import { foreignDataDirProblem, secureDataDir, tightenedLine } from './secure-data-dir.ts';
 import { parsePublicUrl } from './http/loopback-guard.ts';
-import { serveOn } from './serve-on.ts';
+import { bindOn, type BoundSocket } from './serve-on.ts';
 import type { RunLimits } from './sync/run-sync.ts';
 import { createSyncService } from './sync/sync-service.ts';
 import { defaultShutdownGraceMs } from './shutdown-grace.ts';
@@ -135,6 +135,38 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Another user's dir or registry would let them choose which keys open the store: refused outright.
   const foreign = foreignDataDirProblem(dataDir);
   if (foreign !== null) throw new Error(foreign);
+  // The port before anything is made or opened: one in use leaves no store, key or migrated database.
+  let bound: BoundSocket;
+  try {
+    bound = await bindOn({
+      host,
+      port: wantedPort,
+      docsUrlBase: options.docsUrlBase,
+      publicUrls,
+      logger: log,
+    });
+  } catch (e) {
+    throw listenError(e, host, wantedPort);
+  }
+  try {
+    return await startOn(bound, options, { deployment, log, dataDir });
+  } catch (e) {
+    // Nothing was served yet: requests that waited are cut at once, and the port is let go.
+    await bound.listener.shutdown(0, Promise.resolve()).catch(() => {});
+    throw e;
+  }
+}
+
+/** What startServer does once its socket listens: the store, the engine, the keys, then the app. */
+async function startOn(
+  bound: BoundSocket,
+  options: ServerOptions,
+  {
+    deployment,
+    log,
+    dataDir,
+  }: { deployment: Deployment; log: (line: string) => void; dataDir: string | undefined },
+): Promise<RunningServer> {
   // Before anything is opened or written there: an older Mnemo or a hand-made dir left it 0755/0644.
   if (dataDir || options.keyRegistry) secureFilesOf(dataDir, options, log);
   // The data dir the store is in, given or the default: a local store never goes without its registry,
@@ -194,12 +226,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return key;
   };
   const sync = createSyncService({ engine, log, ...options.sync });
-  const serving = serveOn({
+  const { listener, origin } = bound;
+  const { port } = listener;
+  bound.serve({
     sync,
-    host,
-    port: wantedPort,
-    docsUrlBase: options.docsUrlBase,
-    publicUrls,
     engine,
     registry,
     uploadParent,
@@ -220,19 +250,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         : []),
     ],
   });
-  let served: Awaited<typeof serving>;
   try {
-    served = await serving;
+    await sync.start();
   } catch (e) {
-    // The engine's threads and store would keep the process alive after the error was reported.
-    await engine.close().catch((closeError: unknown) => {
-      log(`error while closing the engine: ${(closeError as Error).message}`);
-    });
-    throw listenError(e, host, wantedPort);
+    await engine.close().catch(() => {});
+    throw e;
   }
-  const { listener, origin } = served;
-  const { port } = listener;
-  await sync.start();
   // Not at once: the desktop window's first screen asks as soon as the server listens, and would
   // wait behind the load; a Context asked before then loads it itself, and a server stopped before
   // then never pays for it. A load that fails is the first Context's to report (it awaits the same
