@@ -26,10 +26,23 @@ const rfc3339 = z.iso.datetime({
       ? 'is a leap second (:60), which is not accepted: send :59 or the next minute'
       : 'must be an RFC 3339 date-time with an offset, e.g. 2024-05-01T09:30:00Z',
 });
+/** The instants RFC 3339 can write in UTC: "0000-01-01T00:00:00+01:00" is one of year -1. */
+const firstInstant = Date.parse('0000-01-01T00:00:00Z');
+const lastInstant = Date.parse('9999-12-31T23:59:59.999Z');
+const writableInUtc = rfc3339.refine(
+  (v) => {
+    const t = Date.parse(v);
+    return Number.isNaN(t) || (t >= firstInstant && t <= lastInstant);
+  },
+  {
+    message:
+      'is an instant outside the years 0000-9999 in UTC, which RFC 3339 cannot write: send a time within them',
+  },
+);
 // Typed as taking a string (what a caller sends), though any value reaches it and only a string changes.
-export const DateTime = z.preprocess<unknown, typeof rfc3339, string>(
+export const DateTime = z.preprocess<unknown, typeof writableInUtc, string>(
   (v: unknown) => (typeof v === 'string' ? v.replace(/[tz]/g, (c) => c.toUpperCase()) : v),
-  rfc3339,
+  writableInUtc,
 );
 
 /**

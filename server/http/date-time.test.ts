@@ -111,3 +111,26 @@ test("an offset's '+' sent unencoded in a query, read as a space, is refused say
   const other = await get('/memories?as_of=2026-01-01%2000:00:00Z');
   assert.match(other.body.message ?? '', /^as_of: must be an RFC 3339 date-time with an offset, e\.g\./);
 });
+
+test('an instant outside the years 0000-9999 in UTC is refused; the edges of that range are kept', async () => {
+  for (const occurred_at of ['9999-12-31T23:59:59-23:59', '0000-01-01T00:00:00+01:00']) {
+    const res = await post('/records', { content: 'edge', occurred_at });
+    assert.equal(res.status, 400, occurred_at);
+    const err = (await res.json()) as { code: string; message: string };
+    assert.equal(err.code, 'invalid_request_body');
+    assert.match(err.message, /^occurred_at: is an instant outside the years 0000-9999 in UTC/);
+  }
+  for (const occurred_at of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z']) {
+    const res = await post('/records', { content: 'edge', occurred_at, source: { name: 'edges' } });
+    assert.equal(res.status, 202, occurred_at);
+  }
+  // Every time the API writes back stays RFC 3339 (listSources writes its instants in UTC).
+  const sources = (await (await fetch(`${base}/brains/b/sources`, { headers: auth })).json()) as {
+    data: { name: string; first_occurred_at: string; last_occurred_at: string }[];
+  };
+  const edges = sources.data.find((s) => s.name === 'edges')!;
+  assert.deepEqual(
+    [edges.first_occurred_at, edges.last_occurred_at],
+    ['0000-01-01T00:00:00.000Z', '9999-12-31T23:59:59.000Z'],
+  );
+});
