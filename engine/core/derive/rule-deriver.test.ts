@@ -316,6 +316,7 @@ test('a sentence the next one takes back holds no slot and ends none: a joke own
   const slots = (text: string) => claimsOf(text, 'Ana').filter((c) => c.predicate !== null);
   for (const text of [
     'we broke up. jk lol',
+    'we broke up. jk lol, jordan just ate the last of my biscoitos',
     "We broke up. But we're working on it.",
     'we broke up. then got back together',
     "i'm vegan. not really",
@@ -326,6 +327,7 @@ test('a sentence the next one takes back holds no slot and ends none: a joke own
   // A parting the next sentence only talks about stands.
   for (const text of [
     'We broke up. Kidding aside, it hurt.',
+    'We broke up. Just kidding aside, it hurt.',
     "We broke up. I don't think we'll get back together.",
   ])
     assert.ok(

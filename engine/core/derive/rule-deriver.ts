@@ -195,7 +195,13 @@ export function createRuleDeriver(): Deriver {
     // text", "… on my birthday" are partings too. A note's embeds alone on their lines ("![[plan.png]]")
     // and Obsidian's comments ("%% … %%") are no Memories' words, nor a message's fenced code ("items =
     // [1, 2, 3]" of a chat answer).
-    name: 'rules-v43',
+    // v44: one who writes "i" leaves names uncased whatever else they capitalise ("i live in porto,
+    // work at Acme Corp"), a second clause after a comma ("…, work at Sonae"), a number or a name then
+    // a clause ("my partner is Jordan, we've been together 4 yrs"), "My wife is called Maria", "my
+    // wife's name is maria", "My new job is at Stripe", "oh and I'm vegetarian", one's birthday as a
+    // slot, and "jk lol, …" opening the next sentence: each held nothing, and the old value (or an
+    // assistant's wrong read-back) stayed current.
+    name: 'rules-v44',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -418,8 +424,12 @@ const alone = new RegExp(
 );
 const butNot =
   /^but\s+(?:not(?![\p{L}\p{N}])|(?:we|i)(?:['’]re|\s+are|['’]m|\s+am)\s+(?:working\s+on\s+it|trying)(?![\p{L}\p{N}])|it['’]?s\s+complicated(?![\p{L}\p{N}]))/iu;
+/** "jk lol, jordan just ate the last of my biscoitos": a next sentence that opens by taking it back. */
+const opensTakingBack =
+  /^(?:(?:lol|lmao|haha)[\s,.!]*)*(?:jk|j\/k|just\s+kidding|sike|psych)(?![\p{L}\p{N}])(?!\s+aside)/iu;
 const takesBack = (next: string): boolean =>
   alone.test(next) ||
+  opensTakingBack.test(next) ||
   butNot.test(next) ||
   reunionSaid(next) !== null ||
   /^(?:(?:and|then|but)\s+)*(?:we\s+)?got\s+back\s+together(?![\p{L}\p{N}])/iu.test(next);

@@ -107,6 +107,20 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ],
     'a second clause after "but"',
   );
+  // After a comma too, its "I" left out ("i live in porto, work at Acme Corp").
+  for (const s of ['I live in Porto, work at Sonae.', 'i live in porto, work as a ux designer at Acme Corp'])
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => [x.predicate, x.value]),
+      [
+        ['lives in', 'Porto'],
+        ['works at', s.startsWith('i') ? 'Acme Corp' : 'Sonae'],
+      ],
+      s,
+    );
+  assert.deepEqual(
+    slotSentences('I live in Porto, work is hard.').slots.map((x) => x.value),
+    ['Porto'],
+  );
   // A second clause of the speaker's, its "I" left out; not after "we" (a team's work is not a job).
   assert.deepEqual(slotSentences('I live in Porto and work at Sonae.'), {
     slots: [
@@ -436,6 +450,9 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     ["I'm working at sonae now", 'works at', 'Sonae'],
     ['Just moved to braga!', 'lives in', 'Braga'],
     ['Lol i moved to são paulo', 'lives in', 'São Paulo'],
+    // One who writes "i" leaves names uncased, whatever else they capitalise.
+    ['hi! i live in porto, love it here', 'lives in', 'Porto'],
+    ['i moved to lisbon with Jordan', 'lives in', 'Lisbon'],
     // Places whose names end as a state's word might, or end with a common noun: still places.
     ['i live in inverness', 'lives in', 'Inverness'],
     ['i live in florence', 'lives in', 'Florence'],
@@ -630,6 +647,7 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     // The sentence that tells of a change: the new value replaces the old one.
     ['My new number is 912 345 678.', 'phone number', '912 345 678'],
     ['Btw, my new email is maya@sonae.pt', 'email address', 'maya@sonae.pt'],
+    ["oh and I'm vegetarian.", 'diet', 'vegetarian'],
     ['My current mobile number is +351 912 000 111', 'phone number', '+351 912 000 111'],
     ['My new favourite band is Muse.', 'favourite band', 'Muse'],
     ['My number changed to 913 000 111.', 'phone number', '913 000 111'],
@@ -642,6 +660,14 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     ['My doctor is Dr. Almeida.', 'doctor', 'Dr. Almeida'],
     ['My GP has changed to Dr Silva', 'doctor', 'Dr Silva'],
     ['My fiancée is Ana Lopes', 'fiancé', 'Ana Lopes'],
+    ['My wife is called Maria.', 'wife', 'Maria'],
+    ['My boss is named Rita Gomes', 'manager', 'Rita Gomes'],
+    // Where the lead says a name follows, a chat's lower case is still one.
+    ["my wife's name is maria", 'wife', 'Maria'],
+    ['my boss is called rita gomes lol', 'manager', 'Rita Gomes'],
+    // One's job said as where it is.
+    ['My new job is at Stripe.', 'works at', 'Stripe'],
+    ["my job's with Globex now", 'works at', 'Globex'],
     // A chat's laugh or emoji after the value is none of it, unless the value is nothing else.
     ['My new boss is Rita Gomes 🙄', 'manager', 'Rita Gomes'],
     ['my favourite colour is blue!! lol 👍🏽', 'favourite colour', 'blue'],
@@ -656,6 +682,37 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     ['I turned 35 today 🥳', 'age', '35'],
   ];
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+});
+
+test('a number or a name then a clause of its own holds the slot, the sentence its Memory', () => {
+  const cases: [string, string, string][] = [
+    ['My number is +351 912 345 679, call me after six.', 'phone number', '+351 912 345 679'],
+    ['my new number is +351 913 000 111, old one is dead', 'phone number', '+351 913 000 111'],
+    ['My manager is Tom, he is great.', 'manager', 'Tom'],
+    ["my partner is Jordan, we've been together 4 yrs", 'partner', 'Jordan'],
+  ];
+  for (const [s, predicate, value] of cases)
+    assert.deepEqual(attributeSentence(s), { predicate, value, own: true }, s);
+  // What comes before the comma must be the value alone.
+  for (const s of ['My manager is a nightmare, honestly.', 'My number is 7, like my shirt.'])
+    assert.equal(attributeSentence(s), null, s);
+});
+
+test('a birthday said of oneself holds a slot; a day that is no date of the year does not', () => {
+  const cases: [string, string][] = [
+    ['my birthday is March 4', 'March 4'],
+    ['Actually my birthday is March 14, not March 4', 'March 14'],
+    ['my bday is on the 21st of June', '21st of June'],
+    ['My birthday is 14 March 1990.', '14 March 1990'],
+    ['My birthday is 1990-03-14', '1990-03-14'],
+  ];
+  for (const [s, value] of cases) assert.deepEqual(attributeSentence(s), { predicate: 'birthday', value }, s);
+  for (const s of [
+    'My birthday is tomorrow!',
+    'My birthday is next week',
+    'My birthday is in March, I think',
+  ])
+    assert.equal(attributeSentence(s), null, s);
 });
 
 test('what lists, adds, negates, reports or says more than the one value holds no slot', () => {
@@ -675,7 +732,6 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'Is my favourite colour green?',
     // A number that could be any number, a sentence that says more, a value too long to be one.
     'My number is 7.',
-    'My number is +351 912 345 679, call me after six.',
     'My favourite thing about Lisbon is that the light on the river in the evening is golden.',
     // Someone else's.
     "My sister's favourite colour is red.",
@@ -691,7 +747,14 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'Imagine my favourite colour is green.',
     'My boss is a nightmare.',
     'My boss is OK.',
-    'My manager is Tom, he is great.',
+    // Lower case is a name only after a lead that says one follows; what is said of a name is none.
+    'my boss is rita',
+    "my boss's name is weird",
+    "My wife's name is so hard to spell.",
+    'My boss is called the Hammer lol',
+    // A job somewhere no name says.
+    'My job is at a startup.',
+    'My new job is at stripe',
     'My sister is Ana.',
     "My manager's car is Red.",
     "I'm 34.",

@@ -114,9 +114,10 @@ const patterns = verbs.map(({ predicate, verb }) => ({
 
 /**
  * A second clause of the speaker's own, its "I" left out, right after the first: "I live in Porto and
- * work at Sonae", "I work at Globex but live in Braga". Only after "I": "we ... and work at" is a team's.
+ * work at Sonae", "I work at Globex but live in Braga", "i live in porto, work at Acme". Only after
+ * "I": "we ... and work at" is a team's.
  */
-const andJoin = /^,?\s+(?:and|but)\s+/u;
+const andJoin = /^(?:,?\s+(?:and|but)\s+|,\s*)/u;
 const coordinated = verbs.map(({ predicate, verb }) => ({
   predicate,
   // "... and have been working at Sonae": the "have" of an ongoing clause, its "I" left out.
@@ -476,10 +477,14 @@ function lowerName(text: string, from: number): { named: string; end: number } |
 /**
  * Whether a sentence is a chat's, written without capitals: none at all ("i live in porto"), or only
  * the pronoun "I" and the sentence's first letter, as a phone's keyboard capitalises them on its own
- * ("I live in porto", "Just moved to braga"). Any other capital ("I live in porto, Portugal", "I work
- * at IBM") means the sentence capitalises its names, and a lower-case word in it is no name.
+ * ("I live in porto", "Just moved to braga"), or a pronoun "i" anywhere. Any other capital ("I live in
+ * porto, Portugal", "I work at IBM") means the sentence capitalises its names, and a lower-case word in
+ * it is no name.
  */
 function writtenUncased(sentence: string): boolean {
+  // One who writes "i" and "im" leaves names uncased too, whatever else they capitalise ("i live in
+  // porto, work at Acme Corp").
+  if (/(?<![\p{L}\p{N}'’])i(?:m|ve)?(?![\p{L}\p{N}'’])/u.test(sentence)) return true;
   const rest = sentence.replace(/(?<![\p{L}\p{N}])I(?![\p{L}\p{N}])/gu, '').replace(/^[^\p{L}]*\p{Lu}/u, '');
   return !/\p{Lu}/u.test(rest);
 }
@@ -743,14 +748,14 @@ export interface AttributeSentence {
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
-export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*`;
+export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|and|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*`;
 /**
  * People one has one of at a time, by their role to the speaker: "My manager is Tom Reyes", "My new
  * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
  */
 const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
 const attributeLead = new RegExp(
-  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is|['’]s|(?:\s+has)?\s+changed\s+to)\s+(?:now\s+)?`,
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to)\s+(?:now\s+)?`,
   'iu',
 );
 /**
@@ -785,6 +790,24 @@ export const relationNames: Readonly<Record<string, string>> = {
   fiance: 'fiancé',
 };
 const relationWords = new RegExp(`^(?:${relations})(?:['’]s\\s+name)?$`, 'iu');
+/** A relation's lead that says a name follows ("My wife's name is", "My boss is called"). */
+const namingLead = /(?:['’]s\s+name\s+is|\sis\s+(?:called|named))\s+$/iu;
+/** What "…'s name is" says of a name rather than gives one ("My boss's name is weird"). */
+const saysOfAName = new Set(
+  `a an the not so very too really kind sort quite pretty hard easy long short weird funny odd strange
+   unusual common rare same different beautiful lovely nice cute cool secret private unknown
+   complicated difficult impossible unpronounceable`.split(/\s+/u),
+);
+/**
+ * A name a chat writes in lower case after a lead that says a name follows ("my wife's name is maria"):
+ * one or two words of letters, capitalised as a name; null for what describes the name instead.
+ */
+function lowerCaseName(value: string): string | null {
+  const words = value.split(/\s+/u);
+  if (words.length > 2 || !words.every((w) => /^\p{Ll}[\p{Ll}\p{M}'’-]*$/u.test(w))) return null;
+  if (words.some((w) => saysOfAName.has(w) || describes(w))) return null;
+  return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+}
 
 /** A chat's laughs, in lower case. */
 const laughs = ['lol', 'haha', 'hehe', 'xd', ':)', ':d'];
@@ -819,6 +842,13 @@ function withoutChatEnd(value: string): string {
   }
   return value.slice(0, kept).trim() === '' ? value : value.slice(0, kept);
 }
+/** One's job said as where it is: "My new job is at Stripe", "my job's with Globex now". */
+const jobIsAt = new RegExp(
+  String.raw`^${fillers}my\s+(?:(?:new|current|day|first|full-time|part-time)\s+)?job(?:\s+is|['’]s)\s+(?:now\s+)?(?:at|with)\s+${name}(?:\s+now)?${chatEnd}`,
+  'iu',
+);
+/** The employer jobIsAt read, in the case it was written: its "i" flag lets \p{Lu} match "a startup". */
+const employerName = new RegExp(`^${capitalised}$`, 'u');
 /** After "I": "I'm", "I am", and a chat's "im" with its apostrophe left out ("im vegan now"). */
 const am = String.raw`(?:['’]?m|\s+am)`;
 /**
@@ -1004,6 +1034,16 @@ const spellings: Readonly<Record<string, string>> = {
 export const phoneShaped = (value: string) =>
   /^\+?[\d\s()./-]+$/u.test(value) && (value.match(/\d/gu)?.length ?? 0) >= 6;
 
+const month = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+/**
+ * A day of the year, as a birthday is given: "March 14", "14th of March", "14 March 1990", "1990-03-14",
+ * "14/03". "Tomorrow" or "next week" is a day of this year only: no birthday's value.
+ */
+const dayOfYear = new RegExp(
+  String.raw`^(?:on\s+)?(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${month}|${month}\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+\d{4})?$|^\d{4}-\d{2}-\d{2}$|^\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?$`,
+  'iu',
+);
+
 function attributeName(raw: string, value: string): string | null {
   const w = raw
     .toLowerCase()
@@ -1011,6 +1051,7 @@ function attributeName(raw: string, value: string): string | null {
     .split(/\s+/u)
     .map((x) => spellings[x] ?? x);
   if (w[0] === 'favourite') return w.join(' ');
+  if (/^(?:birth\s?day|b-?day)$/u.test(w.join(' '))) return dayOfYear.test(value) ? 'birthday' : null;
   const relation = w.join(' ');
   if (relationWords.test(raw)) return relationNames[relation] ?? relation;
   // "my number" alone could be any number ("my number is 7"): with a phone word, or written as a phone
@@ -1061,16 +1102,34 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const years = Number(age.groups!['is'] ?? age.groups!['turned']);
     return years >= 1 && years <= 120 ? { predicate: 'age', value: String(years) } : null;
   }
+  const job = jobIsAt
+    .exec(s)
+    ?.groups!['value']?.replace(/(?<![.!])[.!]+$/u, '')
+    .replace(/(?<!\s)\s+now$/iu, '');
+  if (job !== undefined && employerName.test(job)) return { predicate: 'works at', value: job };
   const m = attributeLead.exec(s);
   if (!m) return null;
   let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
   value = value.replace(trailingTime, '');
-  const predicate = attributeName(m[1]!, value);
+  // "My new number is 913 000 111, the old one is dead", "My partner is Jordan, we've been together 4
+  // years": a number or a name, then a clause of its own. The slot's value; the sentence its Memory.
+  const comma = value.indexOf(',');
+  const head = comma > 0 ? value.slice(0, comma).trim() : null;
+  const predicate = attributeName(m[1]!, head !== null && phoneShaped(head) ? head : value);
   if (predicate === null) return null;
+  const sayingMore = (v: string): AttributeSentence => ({ predicate, value: v, own: true });
+  if (predicate === 'birthday') return { predicate, value: value.replace(/^on\s+(?:the\s+)?/iu, '') };
   // A phone number's brackets ("(555) 010-0199") are part of it, not an aside.
-  if (predicate === 'phone number' && phoneShaped(value)) return { predicate, value };
-  if (relationWords.test(m[1]!))
-    return personName.test(value) && !describes(value) ? { predicate, value } : null;
+  if (predicate === 'phone number') {
+    if (phoneShaped(value)) return { predicate, value };
+    if (head !== null && phoneShaped(head)) return sayingMore(head);
+  }
+  if (relationWords.test(m[1]!)) {
+    if (personName.test(value) && !describes(value)) return { predicate, value };
+    if (head !== null && personName.test(head) && !describes(head)) return sayingMore(head);
+    const named = namingLead.test(m[0]) ? lowerCaseName(value) : null;
+    return named === null ? null : { predicate, value: named };
+  }
   const n = value.split(/\s+/u).filter((w) => w !== '').length;
   if (n === 0 || n > 6 || notOneValue.test(value)) return null;
   return { predicate, value };
