@@ -357,6 +357,31 @@ describe('local engine: context', () => {
     assert.equal(ctx.citations[0]?.record_id, own.id);
   });
 
+  it('"the user" in an agent\'s question is the person asked about, not a word to find in every turn', async () => {
+    const { engine, remember } = await withBrain();
+    const say = (text: string, speaker: string, m: number) =>
+      remember({
+        content: { kind: 'message', text, speaker, thread: `t${m}` },
+        occurred_at: `2024-06-15T10:${String(m).padStart(2, '0')}:00Z`,
+      });
+    // Many turns written as "user" (as docs/agents.md has agents write them); the answer was written
+    // with the person's own name for speaker, as an import writes it.
+    const chatter = [
+      'ugh my boss is literally satan lol',
+      'hi! im sam, nice to meet you',
+      'ok i took it!! starting next month',
+      'my partner is Jordan',
+      'Coffee is life. 3 espressos a day minimum',
+      'so tired today',
+    ];
+    for (const [i, text] of chatter.entries()) await say(text, 'user', i);
+    const vegan = await say('Not vegan anymore lol, cheese won', 'Ana', 10);
+    await say('Leo here, I run a bakery', 'Leo', 11);
+    await engine.idle();
+    const ctx = ready(await engine.createContext(tenant, 'b', { query: 'is the user vegan?' }, opts));
+    assert.equal(ctx.citations[0]?.record_id, vegan.id);
+  });
+
   it('a favourite said again with another value replaces the old one, in Memories and in Context', async () => {
     const { engine, remember } = await withBrain();
     const green = await remember({

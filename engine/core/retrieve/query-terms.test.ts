@@ -9,6 +9,8 @@ describe('query terms', () => {
     assert.deepEqual(queryTerms('Wo ist die Straße?'), ['wo', 'ist', 'die', 'strasse']);
     assert.deepEqual(queryTerms('Café in MÜNCHEN'), ['cafe', 'munchen']);
     assert.deepEqual(queryTerms('Where is the dentist?'), ['dentist']);
+    // The person an agent asks about, as "I" and "my" are.
+    assert.deepEqual(queryTerms("Is the user vegan? What's the user's diet?"), ['vegan', 'diet']);
   });
 
   it('are found in text whatever its case, accents or ß', () => {

@@ -4,9 +4,10 @@ import { hasUnspaced, segmentWords } from './segment-words.ts';
 // The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
 // apostrophe, and as terms they match nearly every Record (a possessive question found Records by "s").
 // So do the particles of Japanese and the commonest function characters of Chinese once their text is
-// cut into words (segment-words.ts).
+// cut into words (segment-words.ts). "user" is how an agent names the person it asks about ("is the
+// user vegan?"), as "I" is: as a term it matched every turn written with the speaker "user".
 const stopwords = new Set(
-  `a an and are as at be been but by can could did do does for from had has have he her hers him his how i
+  `a an and are as at be been but by can could did do does for from had has have he her hers him his how i user
    if in into is it its me my mine of on or our ours she so than that the their them then there these they
    this those to us was we were what when where which who whom whose why will with would you your yours
    about any all also just not no yes tell know s t m d ll re ve
