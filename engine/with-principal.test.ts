@@ -64,8 +64,34 @@ describe('withPrincipal', () => {
         code: 'missing_scope',
         message: `Authorization: this key lacks the scope "${op.scope as Scope}" that ${op.id} needs`,
       });
-      assert.deepEqual(calls, [], op.id);
+      // Only whether the Brain is there was asked (a Brain the project lacks is not found instead).
+      assert.deepEqual(
+        calls.map((c) => c.method),
+        argsOf(op.id).length > 0 ? ['getBrain'] : [],
+        op.id,
+      );
     }
+  });
+
+  it('answers a key without the scope brain_not_found for a Brain its project does not have, never 403', async () => {
+    const { engine, calls } = recordingEngine();
+    const missing = new Proxy(engine, {
+      get: (target, method: string) =>
+        method === 'getBrain'
+          ? async () => {
+              throw Object.assign(new Error('brain_id: no Brain "x"'), { code: 'brain_not_found' });
+            }
+          : (target as unknown as Record<string, unknown>)[method],
+    });
+    const reader = withPrincipal(missing, principal({ scopes: ['records:read'] }));
+    await assert.rejects(reader.listMemories('x', {} as never), { code: 'brain_not_found' });
+    await assert.rejects(reader.authorizeOn('listMemories', 'x'), { code: 'brain_not_found' });
+    // Held, the scope lets the call through to the engine, which answers for the Brain itself.
+    await reader.listRecords('x', {} as never);
+    assert.deepEqual(
+      calls.map((c) => c.method),
+      ['listRecords'],
+    );
   });
 
   it('passes each operation through with the tenant of the credential when the scope is held', async () => {
@@ -109,7 +135,10 @@ describe('withPrincipal', () => {
       message: 'Authorization: this key lacks the scope "context:read" that createContext needs',
     });
     await withPrincipal(engine, principal({ scopes: ['context:read'] })).recordFailedContext('a', failure);
-    assert.deepEqual(calls, [{ method: 'recordFailedContext', args: [tenant, 'a', failure] }]);
+    assert.deepEqual(calls, [
+      { method: 'getBrain', args: [tenant, 'a'] },
+      { method: 'recordFailedContext', args: [tenant, 'a', failure] },
+    ]);
   });
 
   it('keeps a bound key to its Brain: other Brains do not exist for it, and it creates no other', async () => {

@@ -37,6 +37,11 @@ export type PrincipalEngine = { readonly info: EngineInfo } & {
    * object checks again, so skipping it lets nothing through.
    */
   authorize(operationId: string, brainId?: string): void;
+  /**
+   * authorize, where a scope the key lacks is answered as the Brain it asks for would be: a Brain its
+   * project does not have is `brain_not_found`, never 403 (spec, Authentication 7).
+   */
+  authorizeOn(operationId: string, brainId: string | undefined): Promise<void>;
 };
 
 const operationById = new Map(operations.map((op) => [op.id, op]));
@@ -90,9 +95,21 @@ function boundBrain(principal: Principal, brainId: string): string {
 export function withPrincipal(engine: Engine, principal: Principal): PrincipalEngine {
   const t = principal.tenant;
   const allow = (operationId: string) => authorize(principal, operationId, engine.info.deployment);
-  const check = (op: TenantOperation, brainId: string): string => {
-    allow(operationOf[op] ?? op);
-    return boundBrain(principal, brainId);
+  const allowOn = async (operationId: string, brainId: string | undefined): Promise<void> => {
+    if (brainId !== undefined) boundBrain(principal, brainId);
+    try {
+      allow(operationId);
+    } catch (e) {
+      // A Brain the key's project does not have is not found, whatever the key may do (spec,
+      // Authentication 7: never 403); the scope is the answer only about a Brain that is there.
+      if (e instanceof MnemoError && e.code === 'missing_scope' && brainId !== undefined)
+        await engine.getBrain(t, brainId);
+      throw e;
+    }
+  };
+  const check = async (op: TenantOperation, brainId: string): Promise<string> => {
+    await allowOn(operationOf[op] ?? op, brainId);
+    return brainId;
   };
   return {
     get info() {
@@ -102,6 +119,7 @@ export function withPrincipal(engine: Engine, principal: Principal): PrincipalEn
       allow(operationId);
       if (brainId !== undefined) boundBrain(principal, brainId);
     },
+    authorizeOn: allowOn,
 
     async listBrains() {
       allow('listBrains');
@@ -118,36 +136,38 @@ export function withPrincipal(engine: Engine, principal: Principal): PrincipalEn
       }
       return engine.createBrain(t, body);
     },
-    getBrain: async (b) => engine.getBrain(t, check('getBrain', b)),
-    forgetBrain: async (b) => engine.forgetBrain(t, check('forgetBrain', b)),
-    getProfile: async (b, q) => engine.getProfile(t, check('getProfile', b), q),
-    getCensus: async (b) => engine.getCensus(t, check('getCensus', b)),
+    getBrain: async (b) => engine.getBrain(t, await check('getBrain', b)),
+    forgetBrain: async (b) => engine.forgetBrain(t, await check('forgetBrain', b)),
+    getProfile: async (b, q) => engine.getProfile(t, await check('getProfile', b), q),
+    getCensus: async (b) => engine.getCensus(t, await check('getCensus', b)),
 
-    rememberRecord: async (b, body, opts) => engine.rememberRecord(t, check('rememberRecord', b), body, opts),
-    getRecord: async (b, id) => engine.getRecord(t, check('getRecord', b), id),
-    listRecords: async (b, q) => engine.listRecords(t, check('listRecords', b), q),
-    forgetRecord: async (b, id) => engine.forgetRecord(t, check('forgetRecord', b), id),
-    listSources: async (b) => engine.listSources(t, check('listSources', b)),
-    forgetSource: async (b, name) => engine.forgetSource(t, check('forgetSource', b), name),
+    rememberRecord: async (b, body, opts) =>
+      engine.rememberRecord(t, await check('rememberRecord', b), body, opts),
+    getRecord: async (b, id) => engine.getRecord(t, await check('getRecord', b), id),
+    listRecords: async (b, q) => engine.listRecords(t, await check('listRecords', b), q),
+    forgetRecord: async (b, id) => engine.forgetRecord(t, await check('forgetRecord', b), id),
+    listSources: async (b) => engine.listSources(t, await check('listSources', b)),
+    forgetSource: async (b, name) => engine.forgetSource(t, await check('forgetSource', b), name),
     forgetSourceItems: async (b, name, ids) =>
-      engine.forgetSourceItems(t, check('forgetSourceItems', b), name, ids),
+      engine.forgetSourceItems(t, await check('forgetSourceItems', b), name, ids),
 
-    listMemories: async (b, q) => engine.listMemories(t, check('listMemories', b), q),
+    listMemories: async (b, q) => engine.listMemories(t, await check('listMemories', b), q),
     async getMemory(b, id) {
-      const m = await engine.getMemory(t, check('getMemory', b), id);
+      const m = await engine.getMemory(t, await check('getMemory', b), id);
       // A key that may read Memories but not Records gets the quotes, not the whole Records around them.
       if (principal.scopes.includes('records:read')) return m;
       return { ...m, evidence: m.evidence.map((e) => ({ ...e, text: null })) };
     },
 
-    acceptObject: async (b, body, opts) => engine.acceptObject(t, check('acceptObject', b), body, opts),
-    getObject: async (b, type, key) => engine.getObject(t, check('getObject', b), type, key),
-    listObjects: async (b, q) => engine.listObjects(t, check('listObjects', b), q),
+    acceptObject: async (b, body, opts) => engine.acceptObject(t, await check('acceptObject', b), body, opts),
+    getObject: async (b, type, key) => engine.getObject(t, await check('getObject', b), type, key),
+    listObjects: async (b, q) => engine.listObjects(t, await check('listObjects', b), q),
 
-    createContext: async (b, body, opts) => engine.createContext(t, check('createContext', b), body, opts),
+    createContext: async (b, body, opts) =>
+      engine.createContext(t, await check('createContext', b), body, opts),
     recordFailedContext: async (b, failure) =>
-      engine.recordFailedContext(t, check('recordFailedContext', b), failure),
-    listTraces: async (b, q) => engine.listTraces(t, check('listTraces', b), q),
-    getTrace: async (b, id) => engine.getTrace(t, check('getTrace', b), id),
+      engine.recordFailedContext(t, await check('recordFailedContext', b), failure),
+    listTraces: async (b, q) => engine.listTraces(t, await check('listTraces', b), q),
+    getTrace: async (b, id) => engine.getTrace(t, await check('getTrace', b), id),
   };
 }

@@ -170,7 +170,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     app.on(op.method, [honoPath, `${honoPath}/`], async (c: HonoContext<AppEnv>) => {
       const scoped = withPrincipal(options.engine, c.get('principal'));
       // Before the body is read: a key without the scope learns nothing about its request.
-      scoped.authorize(op.id);
+      await scoped.authorizeOn(op.id, c.req.param('brain_id'));
       const input = await readInput(c, op, options.engine);
       const response = await handlers[op.id]!(c, input, {
         engine: options.engine,

@@ -56,7 +56,8 @@ const neverSent = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREA
  *    (records:read) and the remote keeps a change feed (the reference engine answers not_implemented).
  * 3. `POST /brains/{remote_brain}/sync/records` with no Records: the key writes Records
  *    (records:write, checked before the body) and the remote has the replication route, which refuses
- *    the empty batch (`invalid_request_body`) and writes nothing.
+ *    the empty batch (`invalid_request_body`) and writes nothing. Of a Brain not there yet, a Mnemo
+ *    answers `brain_not_found` whatever the key's scopes: the first run's write checks them.
  *
  * Throws a MnemoError (`sync_remote_unavailable`, `sync_remote_key_refused`,
  * `sync_remote_unsupported`) naming the remote and what it answered, never the key.
@@ -249,6 +250,9 @@ export async function checkRemote(r: RemoteToCheck, o: CheckRemoteOptions = {}):
   if (push.status >= 200 && push.status < 300) return;
   const e = mnemoError(push);
   if (push.status === 400 && e?.code === 'invalid_request_body') return;
+  // No Brain there yet (the first run makes it): a Mnemo answers a Brain it does not have before it
+  // says which scope a key lacks (spec, Authentication 7), so the first run's write is the check.
+  if (push.status === 404 && e?.code === 'brain_not_found' && brain.status === 404) return;
   if (e && (e.code === 'not_implemented' || push.status === 404 || push.status === 405))
     throw unsupported(push, e);
   throw otherwise(push, e);

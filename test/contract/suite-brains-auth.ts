@@ -229,6 +229,8 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
         'missing_scope',
       );
       assert.match(String(e.message), /records:write/);
+      const full = client(server, (await server.registry!.create({ env: 'test', project: 'narrow' })).key);
+      assert.equal((await full.post('/brains', { id: 'x' })).status, 201);
       const c = assertError(
         await api.post('/brains/x/context', { query: 'q' }),
         403,
@@ -236,6 +238,14 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
         'missing_scope',
       );
       assert.match(String(c.message), /context:read/);
+      // A Brain the key's project does not have is not found, whatever the key may do (Authentication 7).
+      assertError(
+        await api.post('/brains/nowhere/context', { query: 'q' }),
+        404,
+        'not_found',
+        'brain_not_found',
+      );
+      assertError(await api.get('/brains/nowhere/memories'), 404, 'not_found', 'brain_not_found');
     });
 
     it('a key bound to one Brain sees only that Brain', async () => {

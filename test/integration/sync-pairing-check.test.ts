@@ -170,29 +170,34 @@ describe('pairing checks the remote before it stores anything', () => {
   });
 
   it('refuses a key without records:write or without records:read, naming the scope', async () => {
+    // A Brain there: of one not there yet, any key's request is answered brain_not_found.
+    await h.client.createBrain({ id: 'scoped' });
     const readOnly = (await hostedKey({ scopes: ['records:read'] })).key;
     const e = await pairRefused(
-      { remote: h.server.url, remote_key: readOnly },
+      { remote: h.server.url, remote_key: readOnly, remote_brain: 'scoped' },
       'sync_remote_key_refused',
       400,
     );
     assert.equal(e.body.remote_code, 'missing_scope');
     assert.match(
       e.message,
-      /POST \/v1\/brains\/ana\/sync\/records answered 403 missing_scope: .*"records:write"/,
+      /POST \/v1\/brains\/scoped\/sync\/records answered 403 missing_scope: .*"records:write"/,
     );
     assert.match(e.message, /a sync run needs a key with records:read and records:write/);
 
     const writeOnly = (await hostedKey({ scopes: ['records:write'] })).key;
     const w = await pairRefused(
-      { remote: h.server.url, remote_key: writeOnly },
+      { remote: h.server.url, remote_key: writeOnly, remote_brain: 'scoped' },
       'sync_remote_key_refused',
       400,
     );
     assert.match(
       w.message,
-      /GET \/v1\/brains\/ana\/records\?since_watermark=start&limit=1 answered 403 missing_scope: .*"records:read"/,
+      /GET \/v1\/brains\/scoped\/records\?since_watermark=start&limit=1 answered 403 missing_scope: .*"records:read"/,
     );
+    // A key without records:write, where the Brain is not there yet: paired; the first run will tell.
+    await d.client.pairSync('ana', { remote: h.server.url, remote_key: readOnly, remote_brain: 'not-yet' });
+    await d.client.unpairSync('ana');
   });
 
   it('refuses a Mnemo that cannot serve sync (the reference engine) with 400 sync_remote_unsupported', async () => {
