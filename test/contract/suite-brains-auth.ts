@@ -119,6 +119,15 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
         'invalid_request_body',
       );
       assert.match(String(s.message), /^self\.type: /);
+      // Whom the Brain's "I" is must be someone: a name of spaces says no one.
+      const blank = assertError(
+        await api.post('/brains', { id: 'ok', self: { type: 'person', name: '   ' } }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.equal(blank.message, 'self.name: must not be blank');
+      assert.equal((await api.get('/brains/ok')).status, 404);
     });
   });
 
