@@ -167,9 +167,14 @@ export const MemoryListQuery = z.strictObject({
     .string()
     .min(1)
     .max(200)
+    // A slot's words ("phone number") found nothing and said nothing: they are q's or subject's.
+    .regex(
+      /^lin_[0-9A-Za-z]+$/,
+      "must be a Memory's `slot` as it gives it (lin_…); to find Memories by their words, use q or subject",
+    )
     .optional()
     .describe(
-      "Only the Memories of this slot (a Memory's `slot`): its current values, or with `status=all` every version it has held.",
+      "Only the Memories of this slot (a Memory's `slot`, `lin_…`): its current values, or with `status=all` every version it has held.",
     ),
 });
 export type MemoryListQuery = z.infer<typeof MemoryListQuery>;

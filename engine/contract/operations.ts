@@ -157,7 +157,7 @@ export const operations: Operation[] = [
     id: 'listRecords',
     method: 'GET',
     path: '/brains/{brain_id}/records',
-    summary: 'Records, newest first (additive).',
+    summary: 'Records, the last written first (additive); since and until select by when they occurred.',
     scope: 'records:read',
     query: RecordListQuery,
     success: [{ status: 200, schema: RecordPage, description: 'Records' }],

@@ -526,9 +526,10 @@ const tools: McpTool[] = [
     operation: 'listRecords',
     title: 'List recent Records',
     description:
-      'The Records (raw input: messages, documents, events, facts, corrections) of this Brain, newest first by ' +
-      'when they occurred: what was said or written lately, or in a time range ("what did we talk about last ' +
-      'week"). Each with its content, source and the Memories derived from it. Page with cursor / next_cursor. ' +
+      'The Records (raw input: messages, documents, events, facts, corrections) of this Brain, the last ' +
+      'written first (an import of old chats lists above what was said yesterday): what was written lately, ' +
+      'or with since / until those that occurred in a time range ("what did we talk about last week"). Each ' +
+      'with its content, source and the Memories derived from it. Page with cursor / next_cursor. ' +
       'To answer a question, prefer get_context, which searches and cites.',
     input: {
       kind: rec.kind.describe('Only Records of this kind: message, document, event, fact or correction.'),

@@ -237,6 +237,14 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
         'invalid_request',
         'invalid_request_body',
       );
+      // A slot's words are no slot: said so, not answered with an empty list.
+      const slot = assertError(
+        await api.get('/brains/b/memories?slot=phone%20number'),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(slot.message), /^slot: must be a Memory's `slot` as it gives it \(lin_…\)/);
     });
 
     it('constructed, truncated and foreign watermarks are invalid_watermark', async () => {
