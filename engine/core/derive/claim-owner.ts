@@ -14,8 +14,9 @@ export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
  * - event: its title, owned by the self when the self takes part in it (a participant resolves to
  *   them), else unresolved;
  * - document: its title, else its source's name; unresolved, except one whose title says it is about
- *   the self ("About me", "Me", "Maya Costa", "About Maya Costa") and a note of hers in the first person
- *   ("Tom and I booked a trip to Porto", own-note.ts): the self's, as her messages are;
+ *   the self ("About me", "Me", "Maya Costa", "About Maya Costa"), a note of hers in the first person
+ *   ("Tom and I booked a trip to Porto", own-note.ts) and an agent's note of "the user" (through MCP):
+ *   the self's, as her messages are;
  * - correction: derived into no claim, but a correction stated of one (a correction of a correction's
  *   version whose Memory is not here) is about it as an untitled document is.
  * One rule for the rule deriver and for a correction from another side stated as a Memory of its own
@@ -46,13 +47,28 @@ export function claimOwner(
       // "About me", or a note she keeps in her own words ("Tom and I booked a trip..."): the person's
       // own words, as her messages are (aboutSelf, ownNote). A document has no speaker: who wrote it is
       // the person whose Brain it is, unless the Record says otherwise.
-      if (self !== null && (aboutSelf(c.title, self) || ownNote(c, record.sourceName, self)))
+      if (
+        self !== null &&
+        (aboutSelf(c.title, self) ||
+          ownNote(c, record.sourceName, self) ||
+          agentNoteOfUser(c.text, record.sourceName))
+      )
         return { subject: self.name, owner: resolveOwner('self', self) };
       return { subject: c.title ?? record.sourceName ?? 'document', owner: { state: 'unresolved' } };
     case 'correction':
       return { subject: record.sourceName ?? 'correction', owner: { state: 'unresolved' } };
   }
 }
+
+/**
+ * A note an agent keeps through MCP (source `mcp`) about "the user", as agents name the person they
+ * serve: "User's sister Maya is a nurse.", "The user prefers tea." It is about her, as "About me" is;
+ * left to its source's name, its Memories were about "mcp". Only where a sentence opens so.
+ */
+const agentSource = 'mcp';
+const opensWithUser = /(?:^|[.!?][ \t]+|\n[ \t]*(?:[-*][ \t]+)?)(?:the\s+)?user(?:['’]s)?\s/iu;
+const agentNoteOfUser = (text: string, sourceName: string | null): boolean =>
+  sourceName === agentSource && opensWithUser.test(text);
 
 /** Titles that say a document is its writer's about herself, folded. */
 const aboutMeTitles = new Set(['me', 'about me', 'all about me', 'myself', 'about myself']);

@@ -256,6 +256,29 @@ test('a document about the self is hers, sentence by sentence, its home and job 
     assert.deepEqual(doc(title, text), [[text, null, 'unresolved']], title);
 });
 
+test('an agent\'s note of "the user" through MCP is about the self; the same words in a note are not', () => {
+  const maya = { type: 'person' as const, name: 'Maya Costa' };
+  const owners = (text: string, sourceName: string) => {
+    const content = { kind: 'document' as const, text };
+    return createRuleDeriver()
+      .derive(
+        { id: 'r', content, text: recordText(content), sourceName, occurredAt: '2024-01-01T00:00:00Z' },
+        {
+          self: maya,
+        },
+      )
+      .map((c) => [c.subject, c.owner.state]);
+  };
+  for (const text of [
+    "User's sister Ana is a nurse and lives in Valencia.",
+    'The user prefers green tea.',
+    'Preferences:\n- user is allergic to peanuts',
+  ])
+    assert.deepEqual(owners(text, 'mcp'), [['Maya Costa', 'self']], text);
+  assert.deepEqual(owners("User's sister Ana is a nurse.", 'markdown'), [['markdown', 'unresolved']]);
+  assert.deepEqual(owners('Ana is a nurse.', 'mcp'), [['mcp', 'unresolved']]);
+});
+
 test("a note's list markers, links and emphasis are not its Memories' words; its quotes keep them", () => {
   const content = {
     kind: 'document' as const,

@@ -200,7 +200,8 @@ export function createRuleDeriver(): Deriver {
     // a clause ("my partner is Jordan, we've been together 4 yrs"), "My wife is called Maria", "my
     // wife's name is maria", "My new job is at Stripe", "oh and I'm vegetarian", one's birthday as a
     // slot, and "jk lol, …" opening the next sentence: each held nothing, and the old value (or an
-    // assistant's wrong read-back) stayed current.
+    // assistant's wrong read-back) stayed current. An agent's note of "the user" through MCP ("User's
+    // sister Maya is a nurse.") is about the self: its Memories were about "mcp".
     name: 'rules-v44',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
