@@ -201,7 +201,9 @@ export function createRuleDeriver(): Deriver {
     // wife's name is maria", "My new job is at Stripe", "oh and I'm vegetarian", one's birthday as a
     // slot, and "jk lol, …" opening the next sentence: each held nothing, and the old value (or an
     // assistant's wrong read-back) stayed current. An agent's note of "the user" through MCP ("User's
-    // sister Maya is a nurse.") is about the self: its Memories were about "mcp".
+    // sister Maya is a nurse.") is about the self: its Memories were about "mcp". A line that opens in
+    // lower case or says "i" is cut at its full stops as a chat in lower case is ("my sister Maya lives
+    // in Madrid. she's a nurse" was one sentence, and went with the home when she moved).
     name: 'rules-v44',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

@@ -118,6 +118,16 @@ describe('split-text', () => {
     // A cased text leaves a full stop before a lower-case word to the segmenter, as an abbreviation's.
     assert.deepEqual(split('It costs approx. three euros. Fine'), ['It costs approx. three euros.', 'Fine']);
     assert.deepEqual(split('I live in Lisbon. it is nice'), ['I live in Lisbon. it is nice']);
+    // A line that opens in lower case, or says "i", is a chat's whatever names it capitalises.
+    assert.deepEqual(split("my sister Maya lives in Madrid. she's a nurse"), [
+      'my sister Maya lives in Madrid.',
+      "she's a nurse",
+    ]);
+    assert.deepEqual(split('Went to Porto with Tom. i loved it. approx. two days'), [
+      'Went to Porto with Tom.',
+      'i loved it.',
+      'approx. two days',
+    ]);
   });
 
   // The bound tells a hang from a pass (joining by string concatenation took 100 s here).

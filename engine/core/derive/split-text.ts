@@ -98,10 +98,16 @@ function wordBefore(text: string, at: number, floor: number): string {
  * word for an abbreviation's and keeps the two one sentence, so neither read as what it says alone.
  * There, a full stop after a word that is no abbreviation (nor an initial, nor "e.g.") ends a sentence;
  * an ellipsis does not.
- * A line with any capital but a lone "I" is cased, and left to the segmenter.
+ * So is one that opens in lower case, or says "i": its writer leaves sentences uncased, whatever names
+ * they capitalise ("my sister Maya lives in Madrid. she's a nurse"). Any other line with a capital but
+ * a lone "I" is cased, and left to the segmenter.
  */
 function* lowerCaseSentences(text: string, span: Span): Generator<Span> {
-  if (/\p{Lu}/u.test(span.value.replace(/(?<![\p{L}\p{N}])I(?![\p{L}\p{N}])/gu, ''))) {
+  const uncased =
+    !/\p{Lu}/u.test(span.value.replace(/(?<![\p{L}\p{N}])I(?![\p{L}\p{N}])/gu, '')) ||
+    /^[^\p{L}]*\p{Ll}/u.test(span.value) ||
+    /(?<![\p{L}\p{N}'’])i(?:m|['’]m)?(?![\p{L}\p{N}'’])/u.test(span.value);
+  if (!uncased) {
     yield span;
     return;
   }
