@@ -34,6 +34,37 @@ describe('listMemories contested=true: the conflicts, as the census counts them'
     assert.deepEqual((await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data, []);
   });
 
+  it("a person's correction of one contested value settles the slot: theirs is its one current value", async () => {
+    const { engine, remember } = await withBrain();
+    const crm = await remember(fact('birthday', 'May 3', 'crm', 'Finn'));
+    const hr = await remember(fact('birthday', 'June 9', 'hr', 'Finn'));
+    assert.equal((await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data.length, 2);
+    const fix = await remember({
+      content: { kind: 'correction', corrects: crm.memory_ids[0]!, statement: "Finn's birthday is July 1" },
+    });
+    assert.deepEqual((await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data, []);
+    const current = await engine.listMemories(tenant, 'b', { subject: 'Finn', limit: 50 });
+    assert.deepEqual(
+      current.data.map((m) => m.id),
+      fix.memory_ids,
+    );
+    // The other source's value is closed, kept in the slot's history.
+    const june = await engine.getMemory(tenant, 'b', hr.memory_ids[0]!);
+    assert.equal(june.status, 'superseded');
+    await engine.idle();
+    const ctx = await engine.createContext(
+      tenant,
+      'b',
+      { query: "when is Finn's birthday?" },
+      { requestId: 'r' },
+    );
+    assert.equal(ctx.status, 'ready');
+    assert.equal((ctx as { abstained?: unknown }).abstained, undefined);
+    // Forgetting the correction brings the conflict back, as it was.
+    await engine.forgetRecord(tenant, 'b', fix.id);
+    assert.equal((await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data.length, 2);
+  });
+
   it('values of one slot spelled differently share its `slot`, and `slot=` lists that slot alone', async () => {
     const { engine, remember } = await withBrain();
     // "user"/"home_city", "User"/"Home City" and the Brain's own name (the owner "user" resolves to)

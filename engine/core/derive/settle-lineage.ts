@@ -37,7 +37,7 @@ interface Target {
  * - the rest form a timeline by world time (valid_from): each is closed by the next later start;
  *   at the latest start, one value per source stays active (the last written correction, else the
  *   last written), and values from different sources that neither supersedes all stay active: that is
- *   a conflict. An ending there ("Ana no longer works at Acme") that ends no value given at that start
+ *   a conflict, until a person's correction there settles it (only corrections then stay active). An ending there ("Ana no longer works at Acme") that ends no value given at that start
  *   contradicts none of them: a value given there holds, and the ending is closed at its own start
  *   (idleEndings).
  * Forgetting a correction or a newer fact therefore re-opens what it had closed.
@@ -84,8 +84,14 @@ export function settlement(
   // value's Records are removed, the correction is alone there. The same statement derived again (the
   // import brought back) starts at the same time; last-written would let it silently undo the
   // correction, so at one start a correction wins over what was derived (a later start still ends it).
+  // A person's correction there settles the slot: the values other sources gave at that start, which
+  // were in conflict with the one it corrected, are closed too (two corrections still disagree).
+  const corrected = timeline.some(
+    (r) => r.valid_from_ms === latest && !idle.has(r) && r.cause === 'correction',
+  );
   for (const r of timeline) {
     if (r.valid_from_ms !== latest || idle.has(r)) continue;
+    if (corrected && r.cause !== 'correction') continue;
     const held = winners.get(r.source_key);
     if (!held || r.cause === 'correction' || held.cause !== 'correction') winners.set(r.source_key, r);
   }
@@ -98,8 +104,8 @@ export function settlement(
     } else if (winners.get(r.source_key) === r) {
       targets.set(r.id, { status: 'active', validTo: null, validToMs: null });
     } else {
-      const w = winners.get(r.source_key)!;
-      targets.set(r.id, { status: 'superseded', validTo: w.valid_from, validToMs: w.valid_from_ms });
+      // Closed where the value that won starts: its source's, else the correction's (the same start).
+      targets.set(r.id, { status: 'superseded', validTo: r.valid_from, validToMs: r.valid_from_ms });
     }
   }
   const changed: ReturnType<typeof settlement> = [];
