@@ -87,3 +87,10 @@ test('a database that answers but cannot take the work is store_unavailable sayi
   const other = withCode('23505');
   assert.equal(asStoreError(other), other, 'a failed statement stays what it is');
 });
+
+test('a statement the database cancelled (statement_timeout, pg_cancel_backend) is store_unavailable', () => {
+  const told = asStoreError(withCode('57014'));
+  assert.ok(told instanceof MnemoError);
+  assert.deepEqual([told.code, told.status], ['store_unavailable', 503]);
+  assert.match(told.message, /^The database cancelled a statement of this request/);
+});

@@ -72,9 +72,23 @@ export function overloaded(e: unknown): boolean {
   return poolBusy(e) || (typeof code === 'string' && /^53/.test(code));
 }
 
-/** A failure of the store as the caller is told of it: an outage or an overload is store_unavailable. */
+/** A statement the database cancelled: past a statement_timeout, or an operator's pg_cancel_backend. */
+export function cancelled(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === '57014';
+}
+
+/**
+ * A failure of the store as the caller is told of it: an outage, an overload or a cancelled statement
+ * is store_unavailable (one line in the log, no stack: nothing in Mnemo failed).
+ */
 export function asStoreError(e: unknown): unknown {
   if (unreachable(e)) return storeUnavailable(e);
+  if (cancelled(e))
+    return storeUnavailableError(
+      'The database cancelled a statement of this request (it ran past its time limit, or an operator ' +
+        'cancelled it): retry once after a pause',
+      e,
+    );
   if (!overloaded(e)) return e;
   return storeUnavailableError(
     'The database is overloaded now (every connection this server holds to it is busy, or it is out of ' +
