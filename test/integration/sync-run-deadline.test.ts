@@ -158,12 +158,12 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
 
   it('mnemo sync run exits 3 when the run stopped at its deadline with its progress kept, 1 when it failed', async () => {
     const runCli = (brain: string) =>
-      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         execFile(
           process.execPath,
           [join(import.meta.dirname, '..', '..', 'bin', 'mnemo.mjs'), 'sync', 'run', '--brain', brain],
           { env: { ...process.env, MNEMO_URL: a.server.url, MNEMO_KEY: a.key, MNEMO_LOG: 'silent' } },
-          (e, stdout) => resolve({ code: e ? (e.code as number) : 0, stdout }),
+          (e, stdout, stderr) => resolve({ code: e ? (e.code as number) : 0, stdout, stderr }),
         );
       });
     await paired(
@@ -177,6 +177,7 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
     assert.equal(slow.code, 3, slow.stdout);
     assert.match(slow.stdout, /^catching up: the last run stopped with more to do/m);
     assert.match(slow.stdout, /^next run: \d{4}-/m);
+    assert.equal(slow.stderr, '', 'a run that goes on is no error');
     await paired(
       'cli-stuck',
       feed(5, () => true),
@@ -184,6 +185,8 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
     const stuck = await runCli('cli-stuck');
     assert.equal(stuck.code, 1, stuck.stdout);
     assert.doesNotMatch(stuck.stdout, /catching up/);
+    // Where a script looks for why: stderr, not only the status on stdout.
+    assert.match(stuck.stderr, /^mnemo sync run: the run failed: /);
   });
 
   it('ends however long the feed of a hub that answers every page slowly', async () => {

@@ -58,7 +58,12 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
     .option('--port <port>', 'port (0-65535); 0 picks a free one', port, 7821)
     .option('--data-dir <dir>', 'where the encrypted store lives (default: the per-user data directory)')
     .option('--key-registry <path>', 'key registry file (local engine default: <data-dir>/keys.json)')
-    .option('--rate-limit <n>', 'requests per key per minute, fixed window; 0 = off', nonNegativeInt, 20_000)
+    .option(
+      '--rate-limit <n>',
+      'requests per key per minute, fixed window, counted by each server process; 0 = off',
+      nonNegativeInt,
+      20_000,
+    )
     .option(
       '--docs-url-base <url>',
       "http(s) base of docs_url in errors (default: this server's /docs)",

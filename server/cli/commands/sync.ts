@@ -132,7 +132,11 @@ export function register(program: Command): void {
       try {
         const s = await client.runSync(flags.brain);
         console.log(flags.json ? JSON.stringify(s) : formatStatus(s));
-        if (s.last_error) process.exitCode = s.catching_up ? 3 : 1;
+        if (s.last_error) {
+          process.exitCode = s.catching_up ? 3 : 1;
+          // The status is the command's output; why it failed is also said where a script looks for errors.
+          if (!s.catching_up) console.error(`mnemo sync run: the run failed: ${s.last_error}`);
+        }
       } catch (e) {
         fail(e);
       }
