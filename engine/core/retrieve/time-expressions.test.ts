@@ -28,6 +28,25 @@ describe('time expressions in queries', () => {
     assert.deepEqual([iso(iso8601.fromMs), iso(iso8601.toMs)], ['2023-03-02', '2023-03-03']);
   });
 
+  it('places a day named without its year in the year it was last, or next when said of what is to come', () => {
+    const day = (q: string) => {
+      const i = timeIntent(q, ref)!;
+      return [iso(i.fromMs), iso(i.toMs)];
+    };
+    assert.deepEqual(day('what happened on Jul 3?'), ['2023-07-03', '2023-07-04']);
+    assert.deepEqual(day('what did we do on 23 November'), ['2022-11-23', '2022-11-24']);
+    assert.deepEqual(day("I'll see her on August 2"), ['2023-08-02', '2023-08-03']);
+    assert.deepEqual(day('what will we do on July 1'), ['2024-07-01', '2024-07-02']);
+    assert.deepEqual(day('what happened between Jul 3 and Jul 9?'), ['2023-07-03', '2023-07-10']);
+    assert.deepEqual(day('between 3 and 9 July'), ['2023-07-03', '2023-07-10']);
+    assert.deepEqual(day('between Dec 28 and Jan 3'), ['2022-12-28', '2023-01-04']);
+    // A year, where one is written, is that year's.
+    assert.deepEqual(day('on May 8, 2021'), ['2021-05-08', '2021-05-09']);
+    // "may" before a number is a verb unless written as the month is.
+    assert.equal(timeIntent('I may 2 things', ref), null);
+    assert.deepEqual(day('we met on May 2'), ['2023-05-02', '2023-05-03']);
+  });
+
   it('places a bare month at its latest occurrence before the reference time', () => {
     assert.equal(iso(timeIntent('dinner plans in March', ref)!.fromMs), '2023-03-01');
     assert.equal(iso(timeIntent('what did we do in September', ref)!.fromMs), '2022-09-01');

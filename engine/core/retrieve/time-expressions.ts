@@ -112,6 +112,19 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
     words.push(...ws);
   };
 
+  const today = startOfDay(refMs);
+  // A day of the year named without its year: in this year, or the last if that is still to come
+  // (a question of the past), or the next if it has gone by (a sentence of what is to come).
+  const ahead = aheadMatch(q, /./) !== null;
+  const yearless = (d: number) => {
+    const shift = (years: number) => {
+      const x = new Date(d);
+      return Date.UTC(x.getUTCFullYear() + years, x.getUTCMonth(), x.getUTCDate());
+    };
+    if (ahead) return d < today ? shift(1) : d;
+    return d > today ? shift(-1) : d;
+  };
+
   let m: RegExpExecArray | null;
   if ((m = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(q))) {
     const d = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
@@ -122,18 +135,24 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
   const dayMonth = `(?:(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe}|${monthRe}\\s+(\\d{1,2})(?:st|nd|rd|th)?)`;
   if (
     (m = new RegExp(
-      `\\b(?:between|from)\\s+${dayMonth}(?:,?\\s+(\\d{4}))?\\s+(?:and|to|until|till)\\s+${dayMonth},?\\s+(\\d{4})\\b`,
+      `\\b(?:between|from)\\s+${dayMonth}(?:,?\\s+(\\d{4}))?\\s+(?:and|to|until|till)\\s+${dayMonth}(?:,?\\s+(\\d{4}))?(?![\\w])`,
     ).exec(q))
   ) {
-    // "between August 11 and August 15 2023": both days, the first taking the second's year if it has none.
+    // "between August 11 and August 15 2023": both days, the first taking the second's year if it has
+    // none; with no year at all ("between Nov 23 and Nov 29"), the year that puts the end nearest.
     const at = (day: string, month: string, year: string) =>
       Date.UTC(Number(year), monthIndex(month.slice(0, 3)), Number(day));
-    const end = at(m[6] ?? m[9]!, m[7] ?? m[8]!, m[10]!);
-    let start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, m[5] ?? m[10]!);
+    const endYear =
+      m[10] ??
+      String(
+        new Date(yearless(at(m[6] ?? m[9]!, m[7] ?? m[8]!, String(ref.getUTCFullYear())))).getUTCFullYear(),
+      );
+    const end = at(m[6] ?? m[9]!, m[7] ?? m[8]!, endYear);
+    let start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, m[5] ?? endYear);
     // "between December 28 and January 3 2024" starts the year before; a range written backwards is
     // still the same range.
     if (start > end && m[5] === undefined && new Date(start).getUTCMonth() > new Date(end).getUTCMonth())
-      start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, String(Number(m[10]) - 1));
+      start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, String(Number(endYear) - 1));
     const [lo, hi] = start <= end ? [start, end] : [end, start];
     set(lo, hi + DAY, m[0], ...m.slice(1).filter((x): x is string => x !== undefined));
   } else if ((m = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe},?\\s+(\\d{4})\\b`).exec(q))) {
@@ -142,6 +161,33 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
   } else if ((m = new RegExp(`\\b${monthRe}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`).exec(q))) {
     const d = Date.UTC(Number(m[3]), monthIndex(m[1]!.slice(0, 3)), Number(m[2]));
     set(d, d + DAY, m[0], m[1]!, m[2]!, m[3]!);
+  } else if (
+    (m = new RegExp(
+      `\\b(?:between|from)\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:and|to|until|till)\\s+(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${monthRe}(?:,?\\s+(\\d{4}))?(?![\\w])`,
+    ).exec(q))
+  ) {
+    // "between 23 and 29 November": one month's days.
+    const mi = monthIndex(m[3]!.slice(0, 3));
+    const year = Number(
+      m[4] ?? new Date(yearless(Date.UTC(ref.getUTCFullYear(), mi, Number(m[2])))).getUTCFullYear(),
+    );
+    const [a, b] = [Number(m[1]), Number(m[2])].sort((x, y) => x - y);
+    set(
+      Date.UTC(year, mi, a),
+      Date.UTC(year, mi, b!) + DAY,
+      m[0],
+      ...m.slice(1).filter((x): x is string => x !== undefined),
+    );
+  } else if (
+    (m = new RegExp(`\\b${dayMonth}(?![\\w,]|,?\\s+\\d)`).exec(q)) &&
+    // "may" is a verb as often: as a month only where the query writes it so ("May 5", "5 May").
+    !(m[3] === 'may' && !/\bMay\b/.test(query))
+  ) {
+    // "on Nov 23", "23 November": that day in the year it was last (or, said of what is to come, next).
+    const d = yearless(
+      Date.UTC(ref.getUTCFullYear(), monthIndex((m[2] ?? m[3]!).slice(0, 3)), Number(m[1] ?? m[4])),
+    );
+    set(d, d + DAY, m[0], ...m.slice(1).filter((x): x is string => x !== undefined));
   } else if ((m = new RegExp(`\\b${monthRe}\\s+(?:of\\s+)?(\\d{4})\\b`).exec(q))) {
     const mi = monthIndex(m[1]!.slice(0, 3));
     set(Date.UTC(Number(m[2]), mi, 1), Date.UTC(Number(m[2]), mi + 1, 1), m[0], m[1]!, m[2]!);
@@ -154,7 +200,6 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
     set(Date.UTC(y, mi, 1), Date.UTC(y, mi + 1, 1), m[0], m[1]!);
   }
 
-  const today = startOfDay(refMs);
   if (/\byesterday\b/.test(q)) set(today - DAY, today, 'yesterday', 'yesterday');
   if ((m = /\blast night\b/.exec(q))) set(today - DAY, today + DAY, m[0], 'night');
   if ((m = /\b(today|tonight|this (morning|afternoon|evening))\b/.exec(q)))
