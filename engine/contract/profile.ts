@@ -15,7 +15,11 @@ export const Profile = z
     brain_id: z.string(),
     self: SelfEntity.nullable(),
     watermark: z.string(),
-    lines: z.array(ProfileLine).describe('Current Memories owned by self, newest first; every line cited.'),
+    lines: z
+      .array(ProfileLine)
+      .describe(
+        'Current Memories owned by self: those that hold a slot (home, job, partner, diet, ...) first, then the rest; each group newest first; every line cited.',
+      ),
     has_more: z.boolean(),
     next_cursor: z
       .string()

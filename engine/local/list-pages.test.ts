@@ -96,24 +96,31 @@ describe('list reads use an index of what they read, in their order', () => {
     }
   });
 
-  it('the profile: the self’s current Memories, newest first', () => {
-    for (const hosted of [false, true]) {
-      const p = plan(
-        currentOfSelfSql('brn_a', { nowMs: Date.UTC(2026, 0, 1), shareableOnly: hosted, limit: 51 }),
-      );
-      assert.match(p, /USING INDEX memories_self_from \(brain_uid=\?\)/, p);
-      assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, p);
-      // A later page starts on the index at the cursor's valid_from, not at the newest line.
-      const next = plan(
-        currentOfSelfSql('brn_a', {
-          nowMs: Date.UTC(2026, 0, 1),
-          shareableOnly: hosted,
-          limit: 51,
-          after: { validFromMs: Date.UTC(2025, 0, 1), n: 7 },
-        }),
-      );
-      assert.match(next, /USING INDEX memories_self_from \(brain_uid=\? AND valid_from_ms<\?\)/, next);
-      assert.doesNotMatch(next, /TEMP B-TREE FOR ORDER BY/, next);
-    }
+  it('the profile: the self’s current Memories, each group (slot lines, the rest) newest first', () => {
+    for (const hosted of [false, true])
+      for (const slotted of [true, false]) {
+        const p = plan(
+          currentOfSelfSql('brn_a', {
+            nowMs: Date.UTC(2026, 0, 1),
+            shareableOnly: hosted,
+            limit: 51,
+            slotted,
+          }),
+        );
+        assert.match(p, /USING INDEX memories_self_from \(brain_uid=\?\)/, p);
+        assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, p);
+        // A later page starts on the index at the cursor's valid_from, not at the newest line.
+        const next = plan(
+          currentOfSelfSql('brn_a', {
+            nowMs: Date.UTC(2026, 0, 1),
+            shareableOnly: hosted,
+            limit: 51,
+            slotted,
+            after: { validFromMs: Date.UTC(2025, 0, 1), n: 7 },
+          }),
+        );
+        assert.match(next, /USING INDEX memories_self_from \(brain_uid=\? AND valid_from_ms<\?\)/, next);
+        assert.doesNotMatch(next, /TEMP B-TREE FOR ORDER BY/, next);
+      }
   });
 });

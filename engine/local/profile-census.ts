@@ -8,8 +8,9 @@ import { toMemories } from './memories.ts';
 
 /**
  * The self card: current Memories owned by self (a value scheduled to start later is not on it yet),
- * newest (world time) first, each cited, paged by a cursor holding the last line's (valid_from, write
- * order). A hosted deployment shows only lines with a supporting Record that is not local_only, citing
+ * those that hold a slot first (home, job, partner, diet, ...: what an agent asks for first), each
+ * group newest (world time) first, each cited, paged by a cursor holding the last line's (group,
+ * valid_from, write order). A hosted deployment shows only lines with a supporting Record that is not local_only, citing
  * only those.
  */
 export async function getProfile(
@@ -43,7 +44,13 @@ export async function getProfile(
         citations: m.citations,
       })),
       has_more: hasMore,
-      next_cursor: hasMore ? encodeProfileCursor(b.id, { validFromMs: last.valid_from_ms, n: last.n }) : null,
+      next_cursor: hasMore
+        ? encodeProfileCursor(b.id, {
+            slotted: last.slot !== null,
+            validFromMs: last.valid_from_ms,
+            n: last.n,
+          })
+        : null,
     };
   });
 }

@@ -202,8 +202,9 @@ export interface MemoryReads {
     },
   ): Promise<MemoryVersionRow[]>;
   /**
-   * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of), the
-   * latest `valid_from` first and, at one `valid_from`, the last written first, up to `limit` (the
+   * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of): those
+   * that hold a slot first (where one lives, works, ...: the card's lines), then the rest; in each,
+   * the latest `valid_from` first and, at one `valid_from`, the last written first, up to `limit` (the
    * profile); `shareableOnly` as for `list`; `after`, those past that position in this order (the
    * next page).
    */
@@ -211,7 +212,7 @@ export interface MemoryReads {
     nowMs: number;
     shareableOnly: boolean;
     limit: number;
-    after?: { validFromMs: number; n: number } | undefined;
+    after?: { slotted: boolean; validFromMs: number; n: number } | undefined;
   }): Promise<MemoryVersionRow[]>;
 }
 

@@ -194,8 +194,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async getProfile(t, brainId, q) {
       const s = state(t, brainId);
       const after = q.cursor !== undefined ? decodeProfileCursor(brainId, q.cursor) : undefined;
-      // As the local engine orders them: latest valid_from first, then the last written first; the
-      // cursor is the last line's (valid_from, write order).
+      // As the local engine orders them (it has no slots, so no slot lines first): latest valid_from
+      // first, then the last written first; the cursor is the last line's (valid_from, write order).
       const own = [...s.memories.values()]
         .map(({ memory, n }) => ({ memory, validFromMs: Date.parse(memory.valid_from), n }))
         .filter(({ memory }) => memory.owner.state === 'self')
@@ -222,7 +222,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           citations: m.citations,
         })),
         has_more: hasMore,
-        next_cursor: hasMore ? encodeProfileCursor(brainId, last) : null,
+        next_cursor: hasMore ? encodeProfileCursor(brainId, { ...last, slotted: false }) : null,
       };
     },
 

@@ -551,8 +551,9 @@ const tools: McpTool[] = [
     title: "Get the Brain's profile",
     description:
       "Who this Brain's person is, as the memory holds it: its self, and one line per current Memory about " +
-      'them (where they live, work, what they prefer), each line citing its Records. A short card to read ' +
-      'before a conversation; page with cursor / next_cursor for more lines.',
+      'them, each line citing its Records: first what holds a slot (where they live, work, their partner, ' +
+      'diet, birthday, favourites), then what else they said, newest first. A short card to read before a ' +
+      'conversation; page with cursor / next_cursor for more lines.',
     input: {
       cursor: z
         .string()

@@ -422,6 +422,26 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana lives in Porto', 'I live in fear']);
   });
 
+  it('the profile leads with what holds a slot (home, job, diet), however long ago it was said', async () => {
+    const { engine, said } = await ana();
+    await said('I live in Porto.', '2024-01-01T10:00:00Z');
+    await said('I work at Sonae.', '2024-01-02T10:00:00Z');
+    await said('Coffee is life, three espressos a day.', '2024-05-01T10:00:00Z');
+    await said("I'm vegetarian.", '2024-02-01T10:00:00Z');
+    await said('So tired today.', '2024-06-01T10:00:00Z');
+    const lines = async (cursor?: string) => {
+      const p = await engine.getProfile(tenant, 'b', { limit: 2, ...(cursor ? { cursor } : {}) });
+      return { statements: p.lines.map((l) => l.statement), next: p.next_cursor };
+    };
+    const first = await lines();
+    assert.deepEqual(first.statements, ["Ana's diet is vegetarian", 'Ana works at Sonae']);
+    // The cursor carries the group: the next page finishes the slot lines, then the rest, newest first.
+    const second = await lines(first.next!);
+    assert.deepEqual(second.statements, ['Ana lives in Porto', 'So tired today.']);
+    const third = await lines(second.next!);
+    assert.deepEqual(third, { statements: ['Coffee is life, three espressos a day.'], next: null });
+  });
+
   it('an ending imported before the value it ends still ends it: Lisbon is not current', async () => {
     const { engine, said, current } = await ana();
     const profile = async () =>

@@ -1957,7 +1957,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
-    it("reads the profile: the self's current Memories, latest valid_from first, then last written", async () => {
+    it("reads the profile: the self's current Memories, slot lines first, each group latest valid_from first, then last written", async () => {
       const uid = await brain();
       const other = await brain();
       const m = (suffix: string) => `${uid}_${suffix}`;
@@ -1990,7 +1990,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
           nowMs?: number;
           shareableOnly?: boolean;
           limit?: number;
-          after?: { validFromMs: number; n: number };
+          after?: { slotted: boolean; validFromMs: number; n: number };
         } = {},
       ) =>
         (
@@ -2005,18 +2005,20 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         ['fut', 'p3', 'P2', 'p1'],
         'loc cites local_only',
       );
+      // A value that holds a slot is a card's line: first, however old.
       assert.deepEqual(
         await self({ nowMs: Date.parse('2026-10-01T00:00:00.000Z') }),
-        ['fut', 'sch', 'p3', 'P2', 'loc', 'p1'],
-        'a scheduled value is on it once begun',
+        ['sch', 'fut', 'p3', 'P2', 'loc', 'p1'],
+        'a scheduled value is on it once begun, first: it holds the slot',
       );
-      // The next page: past a line's (valid_from, write order).
+      // The next page: past a line's (group, valid_from, write order).
+      const later = Date.parse('2026-10-01T00:00:00.000Z');
       const all = await b.units.read(uid, (u) =>
-        u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 10 }),
+        u.memories.currentOfSelf({ nowMs: later, shareableOnly: false, limit: 10 }),
       );
       const at = (id: string) => {
         const r = all.find((v) => v.id === m(id))!;
-        return { validFromMs: r.valid_from_ms, n: r.n };
+        return { slotted: r.slot !== null, validFromMs: r.valid_from_ms, n: r.n };
       };
       assert.deepEqual(
         await self({ after: at('p3') }),
@@ -2025,6 +2027,12 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
       assert.deepEqual(await self({ after: at('fut'), limit: 1 }), ['p3']);
       assert.deepEqual(await self({ after: at('p1') }), []);
+      assert.deepEqual(
+        await self({ nowMs: later, after: at('sch'), limit: 2 }),
+        ['fut', 'p3'],
+        'past the slot lines',
+      );
+      assert.deepEqual(await self({ nowMs: later, limit: 1 }), ['sch']);
       const [row] = await b.units.read(uid, (u) =>
         u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 1 }),
       );

@@ -114,13 +114,17 @@ export function memoryPageSql(
   };
 }
 
-/** The profile's read (currentOfSelf): on the (brain, valid_from) index of the self's Memories. */
+/**
+ * One group of the profile's read (currentOfSelf): the lines that hold a slot, or the rest, on the
+ * (brain, valid_from) index of the self's Memories, latest first.
+ */
 export function currentOfSelfSql(
   brainUid: string,
   q: {
     nowMs: number;
     shareableOnly: boolean;
     limit: number;
+    slotted: boolean;
     after?: { validFromMs: number; n: number } | undefined;
   },
 ): { sql: string; params: SqlParam[] } {
@@ -134,8 +138,8 @@ export function currentOfSelfSql(
     : { sql: '', params: [] };
   return {
     sql: `SELECT ${versionColumns} FROM memories m
-          WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${current.sql}
-            ${q.shareableOnly ? `AND ${shareableSql()}` : ''} ${after.sql}
+          WHERE m.brain_uid = ? AND m.owner_state = 'self' AND m.slot IS ${q.slotted ? 'NOT NULL' : 'NULL'}
+            AND ${current.sql} ${q.shareableOnly ? `AND ${shareableSql()}` : ''} ${after.sql}
           ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`,
     params: [brainUid, ...current.params, ...after.params, q.limit],
   };
@@ -363,9 +367,15 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         )
         .map(versionOf);
     },
-    async currentOfSelf(q) {
-      const { sql, params } = currentOfSelfSql(brainUid, q);
-      return store.all<SqlVersion>(sql, ...params).map(versionOf);
+    async currentOfSelf({ after, ...q }) {
+      const read = (slotted: boolean, limit: number, from?: { validFromMs: number; n: number }) => {
+        const { sql, params } = currentOfSelfSql(brainUid, { ...q, limit, slotted, after: from });
+        return store.all<SqlVersion>(sql, ...params).map(versionOf);
+      };
+      // The slot lines, then the rest: each group read in its index's order.
+      const slotted = after && !after.slotted ? [] : read(true, q.limit, after);
+      if (slotted.length >= q.limit) return slotted;
+      return [...slotted, ...read(false, q.limit - slotted.length, after?.slotted ? undefined : after)];
     },
   };
 }
