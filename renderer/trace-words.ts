@@ -26,6 +26,7 @@ const laneNames: Readonly<Record<string, string>> = {
   when: 'Saying when',
   recency: 'Most recent',
   prompt: 'The message before a match',
+  topic: 'By the topic asked about',
 };
 
 const sentence = (key: string) => {

@@ -5,6 +5,7 @@ import { createRecencyLane } from './recency-lane.ts';
 import { createSemanticLane } from './semantic-lane.ts';
 import { createSlotLane } from './slot-lane.ts';
 import { createTimeLane } from './time-lane.ts';
+import { createTopicLane } from './topic-lane.ts';
 import { createTurnLexicalLane } from './turn-lexical-lane.ts';
 import { createWhenLane } from './when-lane.ts';
 
@@ -17,6 +18,7 @@ export function defaultLanes(clock: () => Date, zone: TimeZone, extra: readonly 
     createRecencyLane(clock, zone),
     createWhenLane(),
     createSlotLane(clock, zone),
+    createTopicLane(),
     createSemanticLane(),
     ...extra,
   ];

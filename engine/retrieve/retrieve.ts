@@ -26,6 +26,7 @@ export const laneWeights: Readonly<Record<string, number>> = {
   when: 0.5,
   prompt: 0.4,
   slot: 1,
+  topic: 0.5,
 };
 
 /**

@@ -382,6 +382,27 @@ describe('local engine: context', () => {
     assert.equal(ctx.citations[0]?.record_id, vegan.id);
   });
 
+  it('a question naming a topic ("dietary restrictions", "allergies") finds what was said of its members', async () => {
+    const { engine, remember } = await withBrain();
+    const say = (text: string, m: number) =>
+      remember({
+        content: { kind: 'message', text, speaker: 'Ana', thread: `t${m}` },
+        occurred_at: `2024-06-${String(m + 1).padStart(2, '0')}T10:00:00Z`,
+      });
+    await say('ugh my boss is a nightmare lol', 0);
+    const vegetarian = await say("oh and I'm vegetarian.", 1);
+    const peanuts = await say('I am seriously allergic to peanuts, I carry an epipen', 2);
+    await say('went hiking in Gerês, amazing views', 3);
+    const shellfish = await say('I had shellfish once and ended up in the ER', 4);
+    await say('booked flights to Berlin for March', 5);
+    const cited = async (query: string) =>
+      ready(await engine.createContext(tenant, 'b', { query }, opts)).citations.map((c) => c.record_id);
+    const diet = await cited('what should I remember about dietary restrictions?');
+    assert.ok(diet.includes(vegetarian.id) && diet.includes(peanuts.id), JSON.stringify(diet));
+    const allergies = await cited('does Ana have any allergies?');
+    assert.ok(allergies.includes(peanuts.id) && allergies.includes(shellfish.id), JSON.stringify(allergies));
+  });
+
   it('a favourite said again with another value replaces the old one, in Memories and in Context', async () => {
     const { engine, remember } = await withBrain();
     const green = await remember({

@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { queryTerms } from './query-terms.ts';
+import { topicsOf } from './topic-words.ts';
+
+test('a query naming a topic gets the words its Records use; one naming none gets none', () => {
+  const named = (q: string) => topicsOf(queryTerms(q)).map((t) => t.name);
+  assert.deepEqual(named('what should I remember about dietary restrictions'), ['diet']);
+  assert.deepEqual(named('does the user have any allergies?'), ['allergies']);
+  assert.deepEqual(named('tell me about her family'), ['family']);
+  assert.deepEqual(named('where does the user live?'), []);
+  assert.deepEqual(named('when is Jordan’s birthday'), []);
+  // A member the query says already is searched by the query itself.
+  const diet = topicsOf(queryTerms('is the user vegetarian or on another diet?'))[0]!;
+  assert.ok(!diet.members.includes('vegetarian'));
+  assert.ok(diet.members.includes('vegan'));
+});

@@ -1,0 +1,112 @@
+/**
+ * Topics an agent asks about by their name while a person speaks of them by their members: "dietary
+ * restrictions" or "allergies" against "I'm vegetarian", "I'm seriously allergic to peanuts", "I had
+ * shellfish once and ended up in the ER". No query word is in those Records, and a word embedding finds
+ * only some of them; what is missed can be what matters most (an allergy). A short, closed list: each
+ * topic's name words, and the words its Records use. Folded as query terms are (query-terms.ts).
+ */
+const topics: readonly { name: string; says: readonly string[]; members: readonly string[] }[] = [
+  {
+    name: 'diet',
+    says: ['diet', 'diets', 'dietary', 'food', 'foods', 'eat', 'eats', 'eating', 'meal', 'meals', 'cooking'],
+    members: [
+      'vegetarian',
+      'vegan',
+      'pescatarian',
+      'kosher',
+      'halal',
+      'keto',
+      'meat',
+      'gluten',
+      'lactose',
+      'dairy',
+      'allergic',
+      'allergy',
+      'intolerant',
+    ],
+  },
+  {
+    name: 'allergies',
+    says: ['allergy', 'allergies', 'allergic', 'intolerance', 'intolerances', 'intolerant', 'anaphylaxis'],
+    members: [
+      'allergic',
+      'allergy',
+      'allergies',
+      'intolerant',
+      'intolerance',
+      'epipen',
+      'anaphylaxis',
+      'anaphylactic',
+      'hives',
+      'peanut',
+      'peanuts',
+      'nuts',
+      'shellfish',
+      'gluten',
+      'lactose',
+      'celiac',
+      'coeliac',
+    ],
+  },
+  {
+    name: 'health',
+    says: ['health', 'medical', 'medication', 'medications', 'medicine', 'illness', 'conditions'],
+    members: [
+      'doctor',
+      'diagnosed',
+      'medication',
+      'meds',
+      'pills',
+      'prescription',
+      'surgery',
+      'hospital',
+      'therapy',
+      'therapist',
+      'allergic',
+      'chronic',
+    ],
+  },
+  {
+    name: 'family',
+    says: ['family', 'families', 'relatives'],
+    members: [
+      'mom',
+      'mum',
+      'mother',
+      'dad',
+      'father',
+      'parents',
+      'sister',
+      'brother',
+      'siblings',
+      'son',
+      'daughter',
+      'kids',
+      'children',
+      'wife',
+      'husband',
+      'partner',
+      'grandma',
+      'grandmother',
+      'grandpa',
+      'grandfather',
+      'aunt',
+      'uncle',
+      'cousin',
+    ],
+  },
+  {
+    name: 'pets',
+    says: ['pet', 'pets', 'animals'],
+    members: ['dog', 'dogs', 'cat', 'cats', 'puppy', 'kitten', 'hamster', 'parrot', 'rabbit', 'vet'],
+  },
+];
+
+/** The topics the query's terms name, each with the members the query does not already say. */
+export function topicsOf(terms: readonly string[]): { name: string; members: string[] }[] {
+  const said = new Set(terms);
+  return topics
+    .filter((t) => t.says.some((w) => said.has(w)))
+    .map((t) => ({ name: t.name, members: t.members.filter((m) => !said.has(m)) }))
+    .filter((t) => t.members.length > 0);
+}
