@@ -67,7 +67,11 @@ export const SelfEntity = z
   .strictObject({
     type: z.enum(['person', 'org']),
     // Whom every "I" of the Brain's Records is: a blank name would attribute them to no one.
-    name: z.string().min(1).regex(/\S/, 'must not be blank').max(200),
+    name: z
+      .string()
+      .min(1, { error: 'must not be empty', abort: true })
+      .regex(/\S/, 'must not be blank')
+      .max(200),
   })
   .meta({ id: 'SelfEntity', description: 'The principal a Brain is a memory of.' });
 export type SelfEntity = z.infer<typeof SelfEntity>;
