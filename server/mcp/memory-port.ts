@@ -55,10 +55,18 @@ export interface MemoryPort {
 
 /**
  * The bridge's Brain is named once, in its configuration (MNEMO_BRAIN), and a tool call cannot make it:
- * when it is missing, say where to fix that, not only that it is missing.
+ * when it is missing, say where to fix that, not only that it is missing. So is the server it talks to
+ * (MNEMO_URL): when nothing listens there, say that Mnemo may not be running.
  */
 function nameTheBrainSetting(brainId: string) {
   return (e: unknown): never => {
+    if (e instanceof MnemoApiError && e.code === 'network_error' && e.body.reached_server === false)
+      throw new MnemoApiError(e.status, {
+        ...e.body,
+        message:
+          `${e.message}; nothing answers at MNEMO_URL: start Mnemo (the desktop app, or mnemo serve) ` +
+          'or set MNEMO_URL to the address its listening line prints (ending in /v1)',
+      });
     if (e instanceof MnemoApiError && e.code === 'brain_not_found')
       throw new MnemoApiError(e.status, {
         ...e.body,
