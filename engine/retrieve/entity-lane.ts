@@ -4,6 +4,10 @@ import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
+/** A folded query's words of the first person, or the user an agent asks about. */
+const firstPerson =
+  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|d)|me|my|mine|myself|the user|user['’]s)(?![\p{L}\p{N}])/u;
+
 /**
  * Query words (and adjacent pairs, for full names) that name a speaker of this Brain, in bytewise
  * order, folded as the indexer folds speakers (normName); asked of the thread index once per request
@@ -31,10 +35,16 @@ export function namedSpeakers(
     const full = self === null ? '' : foldText(self).trim().replace(/\s+/gu, ' ');
     const first = full.split(' ')[0] ?? '';
     const asSelf = candidates.has(full) ? full : first.length > 1 && candidates.has(first) ? first : null;
-    if (asSelf === null) return named;
+    // "Am I vegan?", "what's my job?", "is the user vegan?": asked in the first person, or as an agent
+    // names the person, it is about the Brain's own person as much as by name (what Leo said of being
+    // vegan came first).
+    const inFirstPerson = self !== null && firstPerson.test(foldText(input.query));
+    if (asSelf === null && !inFirstPerson) return named;
     const aliases = await input.threads.speakers(brainUid, [...selfSpeakerNames, full]);
     // The name as the query says it too, so the query's embedding is made without it, as for others.
-    return [...new Set([...named, ...aliases, asSelf])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return [...new Set([...named, ...aliases, ...(asSelf === null ? [] : [asSelf])])].sort((a, b) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
   })();
   input.memo?.set('namedSpeakers', found);
   return found;

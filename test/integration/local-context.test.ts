@@ -382,6 +382,24 @@ describe('local engine: context', () => {
     assert.equal(ctx.citations[0]?.record_id, vegan.id);
   });
 
+  it("a question in the first person is about the Brain's own person: what Leo said of himself comes after", async () => {
+    const { engine, remember } = await withBrain();
+    const say = (text: string, speaker: string, m: number) =>
+      remember({
+        content: { kind: 'message', text, speaker, thread: `t${m}` },
+        occurred_at: `2024-06-${String(m + 1).padStart(2, '0')}T10:00:00Z`,
+      });
+    await say("I'm vegan btw", 'Leo', 0);
+    const own = await say('not vegan anymore lol, cheese won', 'user', 1);
+    await say('Leo is vegan and so is his wife', 'Maya', 2);
+    for (const query of ['am I vegan?', 'is the user vegan?'])
+      assert.equal(
+        ready(await engine.createContext(tenant, 'b', { query }, opts)).citations[0]?.record_id,
+        own.id,
+        query,
+      );
+  });
+
   it('a question naming a topic ("dietary restrictions", "allergies") finds what was said of its members', async () => {
     const { engine, remember } = await withBrain();
     const say = (text: string, m: number) =>
