@@ -11,6 +11,8 @@ export interface RemoteToCheck {
   remote: string;
   remoteBrain: string;
   remoteKey: string;
+  /** The Brain being paired, as this server holds it: a remote that answers with it is this server. */
+  local?: { id: string; created_at: string };
 }
 
 export interface CheckRemoteOptions {
@@ -224,7 +226,15 @@ export async function checkRemote(r: RemoteToCheck, o: CheckRemoteOptions = {}):
   const brain = await ask(small, 'GET', brainPath, { readOk: true });
   const brainError = mnemoError(brain);
   if (brain.status === 200) {
-    if ((brain.json as { object?: unknown } | null)?.object !== 'brain') throw notMnemo(brain);
+    const there = brain.json as { object?: unknown; id?: unknown; created_at?: unknown } | null;
+    if (there?.object !== 'brain') throw notMnemo(brain);
+    // Its own address (or a copy of its store): a run would sync the Brain with itself.
+    if (r.local && there.id === r.local.id && there.created_at === r.local.created_at)
+      throw fail(
+        'sync_remote_unsupported',
+        `remote: ${where} holds this very Brain (${r.local.id}, made at ${r.local.created_at}): it is this ` +
+          'server, or a copy of its store; pair with a hosted Mnemo',
+      );
   } else if (!(brain.status === 404 && brainError?.code === 'brain_not_found')) {
     throw otherwise(brain, brainError);
   }

@@ -231,8 +231,14 @@ export function createSyncService(o: SyncServiceOptions) {
         const s = requireSync();
         // The Brain here first: pairing one that does not exist sends nothing anywhere.
         await s.status(t, brainId);
+        const here = await o.engine.getBrain(t, brainId);
         await checkRemote(
-          { remote: body.remote, remoteBrain: body.remote_brain ?? brainId, remoteKey: body.remote_key },
+          {
+            remote: body.remote,
+            remoteBrain: body.remote_brain ?? brainId,
+            remoteKey: body.remote_key,
+            local: { id: here.id, created_at: here.created_at },
+          },
           {
             ...(o.fetch ? { fetch: o.fetch } : {}),
             ...(o.checkTimeoutMs !== undefined ? { timeoutMs: o.checkTimeoutMs } : {}),

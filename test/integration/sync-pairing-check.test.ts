@@ -200,6 +200,14 @@ describe('pairing checks the remote before it stores anything', () => {
     await d.client.unpairSync('ana');
   });
 
+  it('refuses a remote that holds this very Brain: the local server itself', async () => {
+    const e = await pairRefused({ remote: d.server.url, remote_key: d.key }, 'sync_remote_unsupported', 400);
+    assert.match(
+      e.message,
+      /holds this very Brain \(ana, made at \d{4}-[^)]+\): it is this server, or a copy of its store/,
+    );
+  });
+
   it('refuses a Mnemo that cannot serve sync (the reference engine) with 400 sync_remote_unsupported', async () => {
     const e = await pairRefused(
       { remote: reference.url, remote_key: 'sk_test_home_referencekey0000' },
