@@ -422,6 +422,18 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana lives in Porto', 'I live in fear']);
   });
 
+  it('a partner named before a clause of its own holds the slot by name: a parting ends it', async () => {
+    const { engine, said, current } = await ana();
+    const jordan = await said("my partner is Jordan, we've been together 4 yrs", '2024-01-01T10:00:00Z');
+    const m = await engine.getMemory(tenant, 'b', jordan.memory_ids[0]!);
+    assert.deepEqual([m.statement, m.value], ["Ana's partner is Jordan", 'Jordan']);
+    await said('I broke up with Jordan.', '2024-03-01T10:00:00Z');
+    assert.deepEqual(
+      (await current()).filter((x) => /partner/u.test(x)),
+      ["Ana's partner is no longer Jordan"],
+    );
+  });
+
   it('the profile leads with what holds a slot (home, job, diet), however long ago it was said', async () => {
     const { engine, said } = await ana();
     await said('I live in Porto.', '2024-01-01T10:00:00Z');

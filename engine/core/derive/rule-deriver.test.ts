@@ -351,6 +351,9 @@ test('a sentence the next one takes back holds no slot and ends none: a joke own
   for (const text of [
     'We broke up. Kidding aside, it hurt.',
     'We broke up. Just kidding aside, it hurt.',
+    'We broke up. JK Rowling helped me through it.',
+    'We broke up. Psych 101 was cancelled too.',
+    'We broke up. Just kidding around with friends now.',
     "We broke up. I don't think we'll get back together.",
   ])
     assert.ok(

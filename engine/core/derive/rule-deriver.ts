@@ -429,7 +429,7 @@ const butNot =
   /^but\s+(?:not(?![\p{L}\p{N}])|(?:we|i)(?:['’]re|\s+are|['’]m|\s+am)\s+(?:working\s+on\s+it|trying)(?![\p{L}\p{N}])|it['’]?s\s+complicated(?![\p{L}\p{N}]))/iu;
 /** "jk lol, jordan just ate the last of my biscoitos": a next sentence that opens by taking it back. */
 const opensTakingBack =
-  /^(?:(?:lol|lmao|haha)[\s,.!]*)*(?:jk|j\/k|just\s+kidding|sike|psych)(?![\p{L}\p{N}])(?!\s+aside)/iu;
+  /^(?:(?:lol|lmao|haha)[\s,.!]*)*(?:jk|j\/k|just\s+kidding|sike|psych)(?:\s*[,.!…]|\s+(?:lol|lmao|haha)(?![\p{L}\p{N}]))/iu;
 const takesBack = (next: string): boolean =>
   alone.test(next) ||
   opensTakingBack.test(next) ||

@@ -453,6 +453,7 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     // One who writes "i" leaves names uncased, whatever else they capitalise.
     ['hi! i live in porto, love it here', 'lives in', 'Porto'],
     ['i moved to lisbon with Jordan', 'lives in', 'Lisbon'],
+    ['i work at boeing', 'works at', 'Boeing'],
     // Places whose names end as a state's word might, or end with a common noun: still places.
     ['i live in inverness', 'lives in', 'Inverness'],
     ['i live in florence', 'lives in', 'Florence'],
@@ -473,6 +474,9 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     // No name: a state, a common noun, the speaker, a time, a tool.
     'i live in fear',
     'i live in a flat',
+    // A verb's -ing form opens no name: a joke, not an employer.
+    'I work at making things better, ha',
+    'i work at getting better at this',
     "i'm a regular at joe's bar",
     'i work with tom',
     'i live in hope lol',
@@ -684,17 +688,22 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
 });
 
-test('a number or a name then a clause of its own holds the slot, the sentence its Memory', () => {
+test('a number or a name then a clause of its own holds the slot with that value, the sentence its quote', () => {
   const cases: [string, string, string][] = [
     ['My number is +351 912 345 679, call me after six.', 'phone number', '+351 912 345 679'],
     ['my new number is +351 913 000 111, old one is dead', 'phone number', '+351 913 000 111'],
     ['My manager is Tom, he is great.', 'manager', 'Tom'],
     ["my partner is Jordan, we've been together 4 yrs", 'partner', 'Jordan'],
   ];
-  for (const [s, predicate, value] of cases)
-    assert.deepEqual(attributeSentence(s), { predicate, value, own: true }, s);
-  // What comes before the comma must be the value alone.
-  for (const s of ['My manager is a nightmare, honestly.', 'My number is 7, like my shirt.'])
+  for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+  // What comes before the comma must be the value alone, and a name.
+  for (const s of [
+    'My manager is a nightmare, honestly.',
+    'My number is 7, like my shirt.',
+    'My boss is Great, honestly',
+    'My partner is Away, visiting family',
+    'My therapist is Monday, Wednesday and Friday',
+  ])
     assert.equal(attributeSentence(s), null, s);
 });
 
@@ -703,6 +712,8 @@ test('a birthday said of oneself holds a slot; a day that is no date of the year
     ['my birthday is March 4', 'March 4'],
     ['Actually my birthday is March 14, not March 4', 'March 14'],
     ['my bday is on the 21st of June', '21st of June'],
+    ['sorry, typo — my birthday is the 9th of May', 'the 9th of May'],
+    ['My birthday is April 1, love cake', 'April 1'],
     ['My birthday is 14 March 1990.', '14 March 1990'],
     ['My birthday is 1990-03-14', '1990-03-14'],
   ];
@@ -752,6 +763,10 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     "my boss's name is weird",
     "My wife's name is so hard to spell.",
     'My boss is called the Hammer lol',
+    // Words that say where or how one is, not who.
+    'my boss is called out',
+    'my manager is called in sick',
+    "my husband's name is also john",
     // A job somewhere no name says.
     'My job is at a startup.',
     'My new job is at stripe',

@@ -400,7 +400,10 @@ const notALowerName = new Set(
    factory hotel bar gym startup company place job town city country countryside suburbs village
    apt apartment flat unit room building house dorm
    free fun money food hire cash tips peanuts minimum living heart best worst large scale risk ease least
-   most first last all once will fault random`.split(/\s+/u),
+   most first last all once will fault random
+   making doing being getting having trying helping keeping taking giving playing watching eating
+   sleeping living working thinking feeling looking saving selling fixing changing creating finding
+   solving teaching learning winning losing pretending staying surviving procrastinating`.split(/\s+/u),
 );
 /**
  * What one lives in that is no place but a state of mind or of life ("i live in fear", "i live in
@@ -748,7 +751,7 @@ export interface AttributeSentence {
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
-export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|and|update|correction|sorry|typo|fyi|just so you know)[,:!-]?\s+)*`;
+export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|and|update|correction|sorry|typo|fyi|just so you know)[,:!—–-]?\s+(?:[—–-]\s+)?)*`;
 /**
  * People one has one of at a time, by their role to the speaker: "My manager is Tom Reyes", "My new
  * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
@@ -799,13 +802,22 @@ const saysOfAName = new Set(
    complicated difficult impossible unpronounceable`.split(/\s+/u),
 );
 /**
+ * Words after "is" that say where or how a person is, not who ("My boss is called out", "My partner is
+ * Away, visiting family", "My therapist is Monday, Wednesday and Friday"): no name opens with one.
+ */
+const notAName = new Set(
+  `out in away back also up off on over down sick late early again now today tomorrow home here there
+   great good fine bad busy amazing awesome nice ok okay terrible horrible lovely happy sad tired
+   monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/u),
+);
+/**
  * A name a chat writes in lower case after a lead that says a name follows ("my wife's name is maria"):
  * one or two words of letters, capitalised as a name; null for what describes the name instead.
  */
 function lowerCaseName(value: string): string | null {
   const words = value.split(/\s+/u);
   if (words.length > 2 || !words.every((w) => /^\p{Ll}[\p{Ll}\p{M}'’-]*$/u.test(w))) return null;
-  if (words.some((w) => saysOfAName.has(w) || describes(w))) return null;
+  if (words.some((w) => saysOfAName.has(w) || describes(w) || notAName.has(w))) return null;
   return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
 }
 
@@ -1115,10 +1127,19 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   // years": a number or a name, then a clause of its own. The slot's value; the sentence its Memory.
   const comma = value.indexOf(',');
   const head = comma > 0 ? value.slice(0, comma).trim() : null;
-  const predicate = attributeName(m[1]!, head !== null && phoneShaped(head) ? head : value);
+  const predicate = attributeName(
+    m[1]!,
+    head !== null && (phoneShaped(head) || (!dayOfYear.test(value) && dayOfYear.test(head))) ? head : value,
+  );
   if (predicate === null) return null;
-  const sayingMore = (v: string): AttributeSentence => ({ predicate, value: v, own: true });
-  if (predicate === 'birthday') return { predicate, value: value.replace(/^on\s+(?:the\s+)?/iu, '') };
+  // The value's own statement, as for the value alone: a sentence of the slot holds one readable value
+  // (slot-value.ts), which a parting or another source's same value must find. The quote keeps the rest.
+  const sayingMore = (v: string): AttributeSentence => ({ predicate, value: v });
+  if (predicate === 'birthday') {
+    // "my birthday is on the 9th of May, don't forget": the day, before the clause after it.
+    const day = dayOfYear.test(value) ? value : head;
+    return { predicate, value: day!.replace(/^on\s+(?:the\s+)?/iu, '') };
+  }
   // A phone number's brackets ("(555) 010-0199") are part of it, not an aside.
   if (predicate === 'phone number') {
     if (phoneShaped(value)) return { predicate, value };
@@ -1126,7 +1147,8 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   }
   if (relationWords.test(m[1]!)) {
     if (personName.test(value) && !describes(value)) return { predicate, value };
-    if (head !== null && personName.test(head) && !describes(head)) return sayingMore(head);
+    if (head !== null && personName.test(head) && !describes(head) && !notAName.has(head.toLowerCase()))
+      return sayingMore(head);
     const named = namingLead.test(m[0]) ? lowerCaseName(value) : null;
     return named === null ? null : { predicate, value: named };
   }
