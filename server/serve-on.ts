@@ -1,4 +1,5 @@
 import type { HttpBindings } from '@hono/node-server';
+import { MnemoError } from '../engine/errors/mnemo-error.ts';
 import { createApp, type AppOptions } from './http/app.ts';
 import { loopbackPolicy, publicApiBase, publicDocsBase } from './http/loopback-guard.ts';
 import { listen, type Listener } from './listen.ts';
@@ -25,6 +26,11 @@ export interface BoundSocket {
   origin: string;
   /** Hands the waiting and all later requests to the app. */
   serve(app: AppPart): void;
+  /**
+   * Start-up failed: the waiting requests (and any still arriving) are answered 503, and the port is
+   * let go once they have been.
+   */
+  abandon(): Promise<void>;
 }
 
 type Fetch = (request: Request, env: HttpBindings) => Response | Promise<Response>;
@@ -62,8 +68,24 @@ export async function bindOn(o: BindOptions): Promise<BoundSocket> {
       app = createApp({ ...part, docsUrlBase, loopback, apiBases }).fetch;
       ready(app);
     },
+    async abandon() {
+      // Nothing of theirs ran: they may send it again once a server runs (the cause is the log's).
+      const refusal = new MnemoError(
+        'store_unavailable',
+        'The server stopped while it was starting; nothing of this request was applied: send it again once Mnemo runs',
+      );
+      const refuse: Fetch = () => {
+        throw refusal;
+      };
+      app = refuse;
+      ready(refuse);
+      await listener.shutdown(abandonGraceMs, new Promise(() => {}));
+    },
   };
 }
+
+/** How long the requests a failed start-up refuses have to be answered before the port goes. */
+const abandonGraceMs = 1_000;
 
 /** The /v1 app on a socket through listen.ts, answering to its own address only (the tests' serveApp). */
 export async function serveOn(o: ServeOnOptions): Promise<{ listener: Listener; origin: string }> {

@@ -148,11 +148,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (e) {
     throw listenError(e, host, wantedPort);
   }
+  const opened: { engine?: Engine; sync?: { close(): Promise<void> } } = {};
   try {
-    return await startOn(bound, options, { deployment, log, dataDir });
+    return await startOn(bound, options, { deployment, log, dataDir }, opened);
   } catch (e) {
-    // Nothing was served yet: requests that waited are cut at once, and the port is let go.
-    await bound.listener.shutdown(0, Promise.resolve()).catch(() => {});
+    // The socket first, so no request reaches an engine that is closing; then the engine's threads
+    // and store, which would keep the process alive after the error was reported.
+    await bound.abandon().catch(() => {});
+    await opened.sync?.close().catch(() => {});
+    await opened.engine?.close().catch((closeError: unknown) => {
+      log(`error while closing the engine: ${(closeError as Error).message}`);
+    });
     throw e;
   }
 }
@@ -166,6 +172,8 @@ async function startOn(
     log,
     dataDir,
   }: { deployment: Deployment; log: (line: string) => void; dataDir: string | undefined },
+  /** The engine and the sync service once made: closed by the caller when start-up fails after them. */
+  opened: { engine?: Engine; sync?: { close(): Promise<void> } },
 ): Promise<RunningServer> {
   // Before anything is opened or written there: an older Mnemo or a hand-made dir left it 0755/0644.
   if (dataDir || options.keyRegistry) secureFilesOf(dataDir, options, log);
@@ -194,27 +202,23 @@ async function startOn(
             traceBufferSize: options.traceBuffer,
           })
         : await createLocalEngineFromOptions({ ...options, dataDir }, deployment);
+  opened.engine = engine;
 
   // From here the engine holds the data dir's lock: no other server runs on it, so what an earlier one
   // left behind when it died (UI session keys, upload copies) can go.
   let sessionOwner: string | undefined;
   let uploadParent: string | undefined;
-  try {
-    if (dataDir) {
-      sessionOwner = realpathSync(dataDir);
-      if (registry instanceof FileKeyRegistry) {
-        await revokeLeftoverSessionKeys(registry, sessionOwner, log);
-        await warnOfLegacySessionKeys(registry, log);
-      }
-      const uploads = prepareUploadParent(dataDir);
-      uploadParent = uploads.dir;
-      if (uploads.removed > 0) {
-        log(`removed ${uploads.removed} upload copy folder(s) an interrupted import left in ${uploads.dir}`);
-      }
+  if (dataDir) {
+    sessionOwner = realpathSync(dataDir);
+    if (registry instanceof FileKeyRegistry) {
+      await revokeLeftoverSessionKeys(registry, sessionOwner, log);
+      await warnOfLegacySessionKeys(registry, log);
     }
-  } catch (e) {
-    await engine.close().catch(() => {});
-    throw e;
+    const uploads = prepareUploadParent(dataDir);
+    uploadParent = uploads.dir;
+    if (uploads.removed > 0) {
+      log(`removed ${uploads.removed} upload copy folder(s) an interrupted import left in ${uploads.dir}`);
+    }
   }
 
   const uiTokens = new Set<string>();
@@ -226,6 +230,7 @@ async function startOn(
     return key;
   };
   const sync = createSyncService({ engine, log, ...options.sync });
+  opened.sync = sync;
   const { listener, origin } = bound;
   const { port } = listener;
   bound.serve({
@@ -250,12 +255,7 @@ async function startOn(
         : []),
     ],
   });
-  try {
-    await sync.start();
-  } catch (e) {
-    await engine.close().catch(() => {});
-    throw e;
-  }
+  await sync.start();
   // Not at once: the desktop window's first screen asks as soon as the server listens, and would
   // wait behind the load; a Context asked before then loads it itself, and a server stopped before
   // then never pays for it. A load that fails is the first Context's to report (it awaits the same

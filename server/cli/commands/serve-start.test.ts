@@ -134,7 +134,7 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     after(() => blocker.close());
     const { port } = blocker.address() as { port: number };
-    // The default embedder: a worker thread of its, started, would keep the process alive.
+    // The default embedder, whose worker thread would keep the process alive had it been started.
     const serve = mnemo(['serve', '--port', String(port), '--data-dir', join(tempDir(), 'data')], {
       MNEMO_EMBEDDER: '',
     });
