@@ -25,6 +25,7 @@ import { unmatchedCorrections } from './024-unmatched-corrections.ts';
 import { unmatchedWithdrawals } from './025-unmatched-withdrawals.ts';
 import { correctionRecords } from './026-correction-records.ts';
 import { turnIndexUnbuffered } from './027-turn-index-unbuffered.ts';
+import { selfSlotLines } from './028-self-slot-lines.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -66,6 +67,7 @@ export const migrations: readonly PgMigration[] = [
   unmatchedWithdrawals,
   correctionRecords,
   turnIndexUnbuffered,
+  selfSlotLines,
 ];
 
 /**

@@ -31,6 +31,7 @@ import { unmatchedCorrections } from './030-unmatched-corrections.ts';
 import { unmatchedWithdrawals } from './031-unmatched-withdrawals.ts';
 import { correctionRecords } from './032-correction-records.ts';
 import type { Db } from '../open-database.ts';
+import { selfSlotLines } from './033-self-slot-lines.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -78,4 +79,5 @@ export const migrations: readonly Migration[] = [
   unmatchedCorrections,
   unmatchedWithdrawals,
   correctionRecords,
+  selfSlotLines,
 ];
