@@ -45,6 +45,12 @@ describe('time expressions in queries', () => {
     // "may" before a number is a verb unless written as the month is.
     assert.equal(timeIntent('I may 2 things', ref), null);
     assert.deepEqual(day('we met on May 2'), ['2023-05-02', '2023-05-03']);
+    // So is "march"; a day no month has is none; 29 February is the last one there was.
+    assert.equal(timeIntent('did we march 10 km', ref), null);
+    assert.equal(timeIntent('what happened on Feb 30', ref), null);
+    assert.deepEqual(day('what happened on Feb 29?'), ['2020-02-29', '2020-03-01']);
+    assert.deepEqual(day('on the 3rd of March'), ['2023-03-03', '2023-03-04']);
+    assert.deepEqual(day('on the 3rd of March 2021'), ['2021-03-03', '2021-03-04']);
   });
 
   it('places a bare month at its latest occurrence before the reference time', () => {

@@ -40,6 +40,11 @@ function monthIndex(w: string): number {
   return i >= 0 ? i : monthAbbr.indexOf(w);
 }
 
+/** Whether `day` is a day of month `mi` in some year (29 February is). */
+function realDay(mi: number, day: number): boolean {
+  return day >= 1 && new Date(Date.UTC(2024, mi, day)).getUTCMonth() === mi;
+}
+
 function startOfDay(ms: number): number {
   return ms - (((ms % DAY) + DAY) % DAY);
 }
@@ -116,6 +121,13 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
   // A day of the year named without its year: in this year, or the last if that is still to come
   // (a question of the past), or the next if it has gone by (a sentence of what is to come).
   const ahead = aheadMatch(q, /./) !== null;
+  /** The day named in the year yearless gives it; a 29 February in the nearest leap year that way. */
+  const yearlessDay = (mi: number, day: number): number => {
+    let d = yearless(Date.UTC(ref.getUTCFullYear(), mi, day));
+    for (let i = 0; i < 8 && new Date(d).getUTCDate() !== day; i++)
+      d = Date.UTC(new Date(d).getUTCFullYear() + (ahead ? 1 : -1), mi, day);
+    return d;
+  };
   const yearless = (d: number) => {
     const shift = (years: number) => {
       const x = new Date(d);
@@ -132,7 +144,7 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
   }
   const monthRe =
     '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-  const dayMonth = `(?:(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe}|${monthRe}\\s+(\\d{1,2})(?:st|nd|rd|th)?)`;
+  const dayMonth = `(?:(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${monthRe}|${monthRe}\\s+(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?)`;
   if (
     (m = new RegExp(
       `\\b(?:between|from)\\s+${dayMonth}(?:,?\\s+(\\d{4}))?\\s+(?:and|to|until|till)\\s+${dayMonth}(?:,?\\s+(\\d{4}))?(?![\\w])`,
@@ -155,7 +167,9 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
       start = at(m[1] ?? m[4]!, m[2] ?? m[3]!, String(Number(endYear) - 1));
     const [lo, hi] = start <= end ? [start, end] : [end, start];
     set(lo, hi + DAY, m[0], ...m.slice(1).filter((x): x is string => x !== undefined));
-  } else if ((m = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+${monthRe},?\\s+(\\d{4})\\b`).exec(q))) {
+  } else if (
+    (m = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${monthRe},?\\s+(\\d{4})\\b`).exec(q))
+  ) {
     const d = Date.UTC(Number(m[3]), monthIndex(m[2]!.slice(0, 3)), Number(m[1]));
     set(d, d + DAY, m[0], m[1]!, m[2]!, m[3]!);
   } else if ((m = new RegExp(`\\b${monthRe}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`).exec(q))) {
@@ -180,13 +194,14 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
     );
   } else if (
     (m = new RegExp(`\\b${dayMonth}(?![\\w,]|,?\\s+\\d)`).exec(q)) &&
-    // "may" is a verb as often: as a month only where the query writes it so ("May 5", "5 May").
-    !(m[3] === 'may' && !/\bMay\b/.test(query))
+    // "may" and "march" are verbs as often ("did we march 10 km"): months only where the query writes
+    // them so ("May 5", "5 March").
+    !(['may', 'march', 'mar'].includes(m[3] ?? '') && !/\b(?:May|March|Mar)\b/.test(query)) &&
+    realDay(monthIndex((m[2] ?? m[3]!).slice(0, 3)), Number(m[1] ?? m[4]))
   ) {
-    // "on Nov 23", "23 November": that day in the year it was last (or, said of what is to come, next).
-    const d = yearless(
-      Date.UTC(ref.getUTCFullYear(), monthIndex((m[2] ?? m[3]!).slice(0, 3)), Number(m[1] ?? m[4])),
-    );
+    // "on Nov 23", "23 November": that day in the year it was last (or, said of what is to come, next);
+    // a 29 February in the nearest leap year that way.
+    const d = yearlessDay(monthIndex((m[2] ?? m[3]!).slice(0, 3)), Number(m[1] ?? m[4]));
     set(d, d + DAY, m[0], ...m.slice(1).filter((x): x is string => x !== undefined));
   } else if ((m = new RegExp(`\\b${monthRe}\\s+(?:of\\s+)?(\\d{4})\\b`).exec(q))) {
     const mi = monthIndex(m[1]!.slice(0, 3));
