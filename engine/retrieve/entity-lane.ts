@@ -6,7 +6,7 @@ import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /** A folded query's words of the first person, or the user an agent asks about. */
 const firstPerson =
-  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|d)|me|my|mine|myself|the user|user['’]s)(?![\p{L}\p{N}])/u;
+  /(?<![\p{L}\p{N}'’.])(?:i|i['’](?:m|ve|d)|me|my|mine|myself|the user|user['’]s)(?![\p{L}\p{N}.])/u;
 
 /**
  * Query words (and adjacent pairs, for full names) that name a speaker of this Brain, in bytewise
@@ -38,7 +38,8 @@ export function namedSpeakers(
     // "Am I vegan?", "what's my job?", "is the user vegan?": asked in the first person, or as an agent
     // names the person, it is about the Brain's own person as much as by name (what Leo said of being
     // vegan came first).
-    const inFirstPerson = self !== null && firstPerson.test(foldText(input.query));
+    // Not beside another speaker it names: "what did Tom tell me?" is about what Tom said.
+    const inFirstPerson = self !== null && named.length === 0 && firstPerson.test(foldText(input.query));
     if (asSelf === null && !inFirstPerson) return named;
     const aliases = await input.threads.speakers(brainUid, [...selfSpeakerNames, full]);
     // The name as the query says it too, so the query's embedding is made without it, as for others.

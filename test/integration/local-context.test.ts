@@ -392,6 +392,14 @@ describe('local engine: context', () => {
     await say("I'm vegan btw", 'Leo', 0);
     const own = await say('not vegan anymore lol, cheese won', 'user', 1);
     await say('Leo is vegan and so is his wife', 'Maya', 2);
+    // Beside another speaker the question names, it is about what that one said.
+    const tom = await say('Tom: I went vegan in March', 'Tom', 3);
+    assert.equal(
+      ready(
+        await engine.createContext(tenant, 'b', { query: 'what did Tom tell me about vegan food?' }, opts),
+      ).citations[0]?.record_id,
+      tom.id,
+    );
     for (const query of ['am I vegan?', 'is the user vegan?'])
       assert.equal(
         ready(await engine.createContext(tenant, 'b', { query }, opts)).citations[0]?.record_id,

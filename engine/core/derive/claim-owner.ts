@@ -62,11 +62,13 @@ export function claimOwner(
 
 /**
  * A note an agent keeps through MCP (source `mcp`) about "the user", as agents name the person they
- * serve: "User's sister Maya is a nurse.", "The user prefers tea." It is about her, as "About me" is;
- * left to its source's name, its Memories were about "mcp". Only where a sentence opens so.
+ * serve: "User's sister Maya is a nurse.", "The user prefers tea.", "User lives in Leeds." It is about
+ * her, as "About me" is, not about the tool that wrote it. Only where a sentence opens so, with "the user", "user's" or "user" and a verb:
+ * "User research notes: …" is about research.
  */
 const agentSource = 'mcp';
-const opensWithUser = /(?:^|[.!?][ \t]+|\n[ \t]*(?:[-*][ \t]+)?)(?:the\s+)?user(?:['’]s)?\s/iu;
+const opensWithUser =
+  /(?:^|[.!?][ \t]+|\n[ \t]*(?:[-*][ \t]+)?)(?:the\s+user(?:['’]s)?|user['’]s|user\s+(?:is|was|has|had|does|did|doesn['’]t|didn['’]t|can|can['’]t|will|would|said|says|told|likes|loves|hates|prefers|wants|needs|lives|works|moved|got|went|mentioned|asked|studies|plays|owns|uses|eats|drinks|is(?:n['’]t)?))\s/iu;
 const agentNoteOfUser = (text: string, sourceName: string | null): boolean =>
   sourceName === agentSource && opensWithUser.test(text);
 

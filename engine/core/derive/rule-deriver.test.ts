@@ -275,6 +275,9 @@ test('an agent\'s note of "the user" through MCP is about the self; the same wor
     'Preferences:\n- user is allergic to peanuts',
   ])
     assert.deepEqual(owners(text, 'mcp'), [['Maya Costa', 'self']], text);
+  assert.deepEqual(owners('User lives in Leeds.', 'mcp'), [['Maya Costa', 'self']]);
+  // "User" before a noun is about the noun: research, an interface.
+  assert.deepEqual(owners('User research notes: Tom lives in Berlin.', 'mcp'), [['mcp', 'unresolved']]);
   assert.deepEqual(owners("User's sister Ana is a nurse.", 'markdown'), [['markdown', 'unresolved']]);
   assert.deepEqual(owners('Ana is a nurse.', 'mcp'), [['mcp', 'unresolved']]);
 });
