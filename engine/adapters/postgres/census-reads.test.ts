@@ -32,7 +32,7 @@ test("a Census's statements run under a time limit of their own, and find each R
   assert.equal(outside.rows[0]!.statement_timeout, '0');
 });
 
-test('a Census past its time limit is store_unavailable, saying so, and holds the connection no longer', async () => {
+test('a Census past its time limit is store_unavailable, saying so', async () => {
   let statements = 0;
   const timingOut: PgQueryable = {
     async query() {

@@ -11,8 +11,8 @@ import { cancelled } from './store-failure.ts';
 export function pgCensusReads(q: PgQueryable, brainUid: string): CensusReads {
   return {
     async census(o) {
-      // A Census reads the whole Brain; planned from statistics a large import has not reached yet, one
-      // ran for 18 minutes, holding a connection of the pool derivation needs. Bounded, it fails alone.
+      // A Census reads the whole Brain: planned from statistics a large import has not reached yet, its
+      // statements can run for many minutes and hold a connection derivation needs. Bounded, it fails alone.
       await q.query(`SET LOCAL statement_timeout = ${censusTimeoutMs}`);
       try {
         return await censusOf(q, brainUid, o);

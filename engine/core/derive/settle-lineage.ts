@@ -37,7 +37,8 @@ interface Target {
  * - the rest form a timeline by world time (valid_from): each is closed by the next later start;
  *   at the latest start, one value per source stays active (the last written correction, else the
  *   last written), and values from different sources that neither supersedes all stay active: that is
- *   a conflict, until a person's correction there settles it (only corrections then stay active). An ending there ("Ana no longer works at Acme") that ends no value given at that start
+ *   a conflict, until a person's correction there settles it (only corrections then stay
+ *   active). An ending there ("Ana no longer works at Acme") that ends no value given at that start
  *   contradicts none of them: a value given there holds, and the ending is closed at its own start
  *   (idleEndings).
  * Forgetting a correction or a newer fact therefore re-opens what it had closed.
