@@ -722,6 +722,8 @@ test('a birthday said of oneself holds a slot; a day that is no date of the year
     'My birthday is tomorrow!',
     'My birthday is next week',
     'My birthday is in March, I think',
+    'My birthday is 2024-13-45',
+    'My birthday is March 45',
   ])
     assert.equal(attributeSentence(s), null, s);
 });

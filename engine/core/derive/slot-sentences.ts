@@ -1046,13 +1046,15 @@ const spellings: Readonly<Record<string, string>> = {
 export const phoneShaped = (value: string) =>
   /^\+?[\d\s()./-]+$/u.test(value) && (value.match(/\d/gu)?.length ?? 0) >= 6;
 
+/** A day of a month, 1 to 31. */
+const dayNumber = String.raw`(?:0?[1-9]|[12]\d|3[01])`;
 const month = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 /**
  * A day of the year, as a birthday is given: "March 14", "14th of March", "14 March 1990", "1990-03-14",
  * "14/03". "Tomorrow" or "next week" is a day of this year only: no birthday's value.
  */
 const dayOfYear = new RegExp(
-  String.raw`^(?:on\s+)?(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${month}|${month}\s+\d{1,2}(?:st|nd|rd|th)?)(?:,?\s+\d{4})?$|^\d{4}-\d{2}-\d{2}$|^\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?$`,
+  String.raw`^(?:on\s+)?(?:(?:the\s+)?${dayNumber}(?:st|nd|rd|th)?\s+(?:of\s+)?${month}|${month}\s+${dayNumber}(?:st|nd|rd|th)?)(?:,?\s+\d{4})?$|^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$|^${dayNumber}[./](?:0?[1-9]|1[0-2])(?:[./](?:\d{2}|\d{4}))?$`,
   'iu',
 );
 

@@ -325,40 +325,35 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
   // of its name). It is said, as a duplicate item of any export is: dropped silently, its fields were in
   // neither the imported nor the skipped count.
   const copies = new Map<string, number>();
-  // All parsed first: a relation may name, by UID, a card further down the file.
-  const parsed: { line: number; card: InstanceType<typeof ICAL.Component> | Error | number }[] = [];
+  const parse = (lines: string[]) => new ICAL.Component(ICAL.parse(normalizeCard(lines)) as never);
+  // A relation may name, by UID, a card further down the file: where one does, the cards' names are
+  // read first (each card parsed twice, and only then; a file is otherwise read a card at a time).
   const names = new Map<string, string>();
+  if (cards.some((c) => c.lines.some((l) => /^(?:[\w-]+\.)?RELATED[;:].*urn:uuid:/iu.test(l))))
+    for (const card of cards) {
+      try {
+        const c = parse(card.lines);
+        const uid = textOf(c.getFirstPropertyValue('uid'));
+        const name = cardName(c);
+        if (uid && name) names.set(uid, name);
+      } catch {
+        // Said when the card is read below.
+      }
+    }
   for (const card of cards) {
     const whole = card.lines.join('\n');
     const first = copies.get(whole);
     if (first !== undefined) {
-      parsed.push({ line: card.line, card: first });
+      yield skip(`card at line ${card.line}`, `an exact copy of the card at line ${first}`);
       continue;
     }
     copies.set(whole, card.line);
+    let items: ImportItem[];
     try {
-      const c = new ICAL.Component(ICAL.parse(normalizeCard(card.lines)) as never);
-      const uid = textOf(c.getFirstPropertyValue('uid'));
-      const name = cardName(c);
-      if (uid && name) names.set(uid, name);
-      parsed.push({ line: card.line, card: c });
+      items = cardItems(parse(card.lines), card.line, fileTime ?? null, unidentified, names);
     } catch (e) {
-      parsed.push({ line: card.line, card: e instanceof Error ? e : new Error(String(e)) });
+      items = [skip(`card at line ${card.line}`, `unreadable card: ${errorMessage(e)}`)];
     }
-  }
-  for (const { line, card } of parsed) {
-    if (typeof card === 'number')
-      yield skip(`card at line ${line}`, `an exact copy of the card at line ${card}`);
-    else if (card instanceof Error)
-      yield skip(`card at line ${line}`, `unreadable card: ${errorMessage(card)}`);
-    else {
-      let items: ImportItem[];
-      try {
-        items = cardItems(card, line, fileTime ?? null, unidentified, names);
-      } catch (e) {
-        items = [skip(`card at line ${line}`, `unreadable card: ${errorMessage(e)}`)];
-      }
-      yield* items;
-    }
+    yield* items;
   }
 }
