@@ -196,7 +196,8 @@ export function createRuleDeriver(): Deriver {
     // and Obsidian's comments ("%% … %%") are no Memories' words, nor a message's fenced code ("items =
     // [1, 2, 3]" of a chat answer).
     // v44: one who writes "i" leaves names uncased whatever else they capitalise ("i live in porto,
-    // work at Acme Corp"), a second clause after a comma ("…, work at Sonae"), a number or a name then
+    // work at Acme Corp"), a second clause after a comma ("…, work at Sonae") or after "im from lisbon
+    // originally but", a number or a name then
     // a clause ("my partner is Jordan, we've been together 4 yrs"), "My wife is called Maria", "my
     // wife's name is maria", "My new job is at Stripe", "oh and I'm vegetarian", one's birthday as a
     // slot, and "jk lol, …" opening the next sentence: each held nothing, and the old value (or an

@@ -454,6 +454,9 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     ['hi! i live in porto, love it here', 'lives in', 'Porto'],
     ['i moved to lisbon with Jordan', 'lives in', 'Lisbon'],
     ['i work at boeing', 'works at', 'Boeing'],
+    // Where one is from opens a clause that holds the home, in a chat's spelling too.
+    ['im from porto but live in braga', 'lives in', 'Braga'],
+    ['yo im from lisbon originally but live in london now', 'lives in', 'London'],
     // Places whose names end as a state's word might, or end with a common noun: still places.
     ['i live in inverness', 'lives in', 'Inverness'],
     ['i live in florence', 'lives in', 'Florence'],

@@ -128,7 +128,7 @@ const coordinated = verbs.map(({ predicate, verb }) => ({
  * sentence whose next clause, its "I" left out, does: "I'm from Lisbon but live in Porto".
  */
 const origin = new RegExp(
-  String.raw`(?:^|(?<=[\s,;:(]))I(?:['’]m|\s+am)\s+(?:originally\s+)?from\s+${name}`,
+  String.raw`(?:^|(?<=[\s,;:(]))I(?:['’]?m|\s+am)\s+(?:originally\s+)?from\s+${name}(?:\s+originally)?`,
   'u',
 );
 
@@ -441,10 +441,11 @@ const endsALowerName = new Set(
 /**
  * Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ";
  * "Moved to " too, a move that opens the sentence with its "I" left out (its first letter a capital);
- * a job taken or held ("hired by ", "position with ", "nurse at ").
+ * a job taken or held ("hired by ", "position with ", "nurse at "); where one is from ("im from "), whose
+ * next clause may hold the home ("im from porto but live in braga").
  */
 const lowerTrigger = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|based|work|working|job)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for))\s+`,
+  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|based|work|working|job)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from)\s+`,
   'gu',
 );
 
@@ -621,7 +622,7 @@ export function slotSentences(said: string): SlotReading {
   const firsts = clauses.map((c) => c.clause);
   if (bornIn) firsts.push([bornIn.index, bornIn.index + bornIn[0].length]);
   for (const [start, end] of firsts) {
-    if (!/^I(?!\p{L})/u.test(sentence.slice(start))) continue;
+    if (!/^Im?(?!\p{L})/u.test(sentence.slice(start))) continue;
     for (const { predicate, re } of coordinated) {
       if (clauses.some((f) => f.predicate === predicate)) continue;
       const m = re.exec(sentence.slice(end));
