@@ -422,6 +422,16 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana lives in Porto', 'I live in fear']);
   });
 
+  it('"I quit Feedzai" ends the job where Feedzai holds it; quitting Twitter ends nothing', async () => {
+    const { said, current } = await ana();
+    await said('I work at Feedzai.', '2024-01-01T10:00:00Z');
+    await said('I quit Twitter lol', '2024-02-01T10:00:00Z');
+    assert.ok((await current()).includes('Ana works at Feedzai'));
+    await said('I quit Feedzai today!! starting at Revolut on Monday', '2024-03-01T10:00:00Z');
+    const now = await current();
+    assert.ok(!now.includes('Ana works at Feedzai'), JSON.stringify(now));
+  });
+
   it('a partner named before a clause of its own holds the slot by name: a parting ends it', async () => {
     const { engine, said, current } = await ana();
     const jordan = await said("my partner is Jordan, we've been together 4 yrs", '2024-01-01T10:00:00Z');

@@ -201,7 +201,7 @@ export function createRuleDeriver(): Deriver {
     // a clause ("my partner is Jordan, we've been together 4 yrs"), "My wife is called Maria", "my
     // wife's name is maria", "My new job is at Stripe", "oh and I'm vegetarian", one's birthday as a
     // slot, and "jk lol, …" opening the next sentence: each held nothing, and the old value (or an
-    // assistant's wrong read-back) stayed current. An agent's note of "the user" through MCP ("User's
+    // assistant's wrong read-back) stayed current. "I quit Feedzai" ends the job where Feedzai holds it. An agent's note of "the user" through MCP ("User's
     // sister Maya is a nurse.") is about the self: its Memories were about "mcp". A line that opens in
     // lower case or says "i" is cut at its full stops as a chat in lower case is ("my sister Maya lives
     // in Madrid. she's a nurse" was one sentence, and went with the home when she moved).
@@ -306,6 +306,35 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
   }));
 }
 
+/**
+ * Whom one says one quit or left, by name, in a sentence of the speaker's own: "I quit Feedzai today!!",
+ * "i left globex", "Finally quit Acme Corp". A name of up to three words, without the time after it.
+ */
+const quitLead =
+  /^(?:I(?:['’]ve|\s+have)?\s+)?(?:(?:just|finally|officially)\s+)?(?:quit|left)\s+(?!(?:my|the|a|an|this|that|it|him|her|them|home|work|school|early)\b)([\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2})/iu;
+/** Words after a name that say when or how, not who: "Feedzai today", "Acme for good lol". */
+const notOfAName = new Set([
+  'today',
+  'yesterday',
+  'tonight',
+  'this',
+  'last',
+  'finally',
+  'officially',
+  'for',
+  'lol',
+  'haha',
+]);
+function quitName(s: string): string | null {
+  const m = quitLead.exec(s);
+  if (!m || isQuestion(s)) return null;
+  const words = m[1]!.split(/\s+/u);
+  const cut = words.findIndex((w) => notOfAName.has(w.toLowerCase()));
+  let name = (cut < 0 ? words : words.slice(0, cut)).join(' ');
+  while (/[.!,;:]$/u.test(name)) name = name.slice(0, -1);
+  return name === '' ? null : name;
+}
+
 /** How many sentences after a story of a past partner its "he" or "we" may still be that partner. */
 const storyReach = 4;
 
@@ -350,6 +379,10 @@ function sentenceClaims(
     // "We got back together": the sentence, and the partner a parting ended holds the slot again.
     const reunion = a === null ? reunionSaid(s, told) : null;
     if (reunion !== null) return [plain, ...heldEndings(reunion, plain, 'restoresHeld')];
+    // "I quit Feedzai today": the sentence, and the end of the job where Feedzai holds it (one quits
+    // Twitter or a choir as well: where nothing of that name holds the job, it ends nothing).
+    const quit = a === null ? quitName(s) : null;
+    if (quit !== null) return [plain, ...heldEndings([{ predicate: 'works at', values: [quit] }], plain)];
     if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
