@@ -659,6 +659,9 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     ['My new favourite band is Muse.', 'favourite band', 'Muse'],
     ['My number changed to 913 000 111.', 'phone number', '913 000 111'],
     ['My email has changed to maya@sonae.pt', 'email address', 'maya@sonae.pt'],
+    ["my phone number changed, it's now +351 961 222 333", 'phone number', '+351 961 222 333'],
+    ['new phone: +49 151 1234567', 'phone number', '+49 151 1234567'],
+    ['New email: ana@sonae.pt', 'email address', 'ana@sonae.pt'],
     ['My favourite colour has changed to green.', 'favourite colour', 'green'],
     // A person one has one of at a time, by name; a boss is one's manager.
     ['My manager is Tom Reyes.', 'manager', 'Tom Reyes'],
@@ -755,6 +758,7 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'My old number is 912 345 678.',
     'My number has changed.',
     'My number changed to 7.',
+    'new phone: iPhone 15',
     // A relation described rather than named, or one of several; a number that may be no age.
     'My wife is Brazilian.',
     'My wife is Colombian.',

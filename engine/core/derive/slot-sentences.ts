@@ -171,11 +171,12 @@ const heldBack = (sentence: string, valueEnd: number): boolean => {
 /**
  * Words before a colon that someone else's words, or text to work on, follow: "Tom: I work at Google",
  * "Help me reply to this email: Hi, I moved to Denver". Not the speaker's own lead-ins ("Update: I moved
- * to Porto", "Big news: ..."), nor an agent's ("Noted: Ana lives in Braga").
+ * to Porto", "Big news: ..."), nor an agent's ("Noted: Ana lives in Braga"), nor a changed number's
+ * label ("new phone: +49 151 1234567").
  */
 const beforeColon = /^\s*([^:\n]{1,80}?):\s+\S/u;
 const ownLeadIn =
-  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops)s?$/iu;
+  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops|(?:my\s+)?new\s+(?:(?:mobile|cell|phone)\s+)?(?:phone|number|mobile|cell|e-?mail(?:\s+address)?))s?$/iu;
 /** Whether a sentence's words come after a lead-in that makes them another's or a text's (beforeColon). */
 const afterOthersColon = (sentence: string): boolean => {
   const m = beforeColon.exec(sentence);
@@ -759,7 +760,7 @@ export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|als
  */
 const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
 const attributeLead = new RegExp(
-  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to)\s+(?:now\s+)?`,
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]s|\s+is))\s+(?:now\s+)?`,
   'iu',
 );
 /**
@@ -855,6 +856,11 @@ function withoutChatEnd(value: string): string {
   }
   return value.slice(0, kept).trim() === '' ? value : value.slice(0, kept);
 }
+/** "new phone: +49 151 1234567", "New email: ana@sonae.pt": a changed number or address, as a label. */
+const newValueLead = new RegExp(
+  String.raw`^${fillers}(?:my\s+)?new\s+((?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|mobile|cell|phone|e-?mail(?:\s+address)?)\s*:\s*`,
+  'iu',
+);
 /** One's job said as where it is: "My new job is at Stripe", "my job's with Globex now". */
 const jobIsAt = new RegExp(
   String.raw`^${fillers}my\s+(?:(?:new|current|day|first|full-time|part-time)\s+)?job(?:\s+is|['’]s)\s+(?:now\s+)?(?:at|with)\s+${name}(?:\s+now)?${chatEnd}`,
@@ -1122,7 +1128,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     ?.groups!['value']?.replace(/(?<![.!])[.!]+$/u, '')
     .replace(/(?<!\s)\s+now$/iu, '');
   if (job !== undefined && employerName.test(job)) return { predicate: 'works at', value: job };
-  const m = attributeLead.exec(s);
+  const m = attributeLead.exec(s) ?? newValueLead.exec(s);
   if (!m) return null;
   let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
   value = value.replace(trailingTime, '');
