@@ -34,13 +34,14 @@ function asAfterI(verb: string): string {
 }
 
 /**
- * An agent's sentence about the person, said back as she would say it: "you" and the self's whole name
- * read as "I" ("Noted: Ana Costa lives in Braga." is "Noted: I live in Braga."; "Got it, you work at
+ * An agent's sentence about the person, said back as she would say it: "you", "the user" and the self's
+ * whole name read as "I" ("Noted: Ana Costa lives in Braga." is "Noted: I live in Braga."; "Got it, you work at
  * Feedzai." is "Got it, I work at Feedzai."), "your" and "<name>'s" as "my". Read only to find the
  * slot it restates; never stored as said.
  */
 function asSelfWouldSay(s: string, self: SelfEntity): string {
-  const name = escapeRegExp(self.name.trim()).replace(/\s+/gu, '\\s+');
+  // "The user" or "User" is how agents name the person they serve, as by her name.
+  const name = `(?:${escapeRegExp(self.name.trim()).replace(/\s+/gu, '\\s+')}|(?:the\\s+)?user)`;
   return s
     .replace(new RegExp(String.raw`\b(?:${name}['’]s|your)\b`, 'giu'), 'my')
     .replace(new RegExp(String.raw`\b${name}\s+(${adverb})(\p{L}+)\b`, 'giu'), (_m, a: string, v: string) => {

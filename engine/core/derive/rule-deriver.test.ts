@@ -256,6 +256,20 @@ test('a document about the self is hers, sentence by sentence, its home and job 
     assert.deepEqual(doc(title, text), [[text, null, 'unresolved']], title);
 });
 
+test('"she" or "he" just after a sentence of where someone lives is theirs, not the speaker\'s', () => {
+  const said = (text: string) =>
+    claimsOf(text, 'Ana').map((c) => [c.statement, c.subject, c.owner.state, c.predicate]);
+  assert.deepEqual(said("my sister Maya lives in Madrid. she's a nurse"), [
+    ['my sister Maya lives in Madrid.', 'Maya', 'other', 'lives in'],
+    ["she's a nurse", 'Maya', 'other', null],
+  ]);
+  // With nobody named just before, it stays the speaker's words.
+  assert.deepEqual(said("i'm tired. she's a nurse"), [
+    ["i'm tired.", 'Ana', 'self', null],
+    ["she's a nurse", 'Ana', 'self', null],
+  ]);
+});
+
 test('an agent\'s note of "the user" through MCP is about the self; the same words in a note are not', () => {
   const maya = { type: 'person' as const, name: 'Maya Costa' };
   const owners = (text: string, sourceName: string) => {
@@ -276,6 +290,19 @@ test('an agent\'s note of "the user" through MCP is about the self; the same wor
   ])
     assert.deepEqual(owners(text, 'mcp'), [['Maya Costa', 'self']], text);
   assert.deepEqual(owners('User lives in Leeds.', 'mcp'), [['Maya Costa', 'self']]);
+  // Its slots are hers as an agent's read-back's are: they hold an empty slot, never replace a value.
+  const content = { kind: 'document' as const, text: "User lives in Leeds. The user's birthday is July 12." };
+  const claims = createRuleDeriver().derive(
+    { id: 'r', content, text: recordText(content), sourceName: 'mcp', occurredAt: '2024-01-01T00:00:00Z' },
+    { self: maya },
+  );
+  assert.deepEqual(
+    claims.map((c) => [c.statement, c.predicate, c.restated !== undefined]),
+    [
+      ['Maya Costa lives in Leeds', 'lives in', true],
+      ["Maya Costa's birthday is July 12", 'birthday', true],
+    ],
+  );
   // "User" before a noun is about the noun: research, an interface.
   assert.deepEqual(owners('User research notes: Tom lives in Berlin.', 'mcp'), [['mcp', 'unresolved']]);
   assert.deepEqual(owners("User's sister Ana is a nurse.", 'markdown'), [['markdown', 'unresolved']]);

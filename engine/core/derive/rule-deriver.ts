@@ -201,7 +201,9 @@ export function createRuleDeriver(): Deriver {
     // a clause ("my partner is Jordan, we've been together 4 yrs"), "My wife is called Maria", "my
     // wife's name is maria", "My new job is at Stripe", "oh and I'm vegetarian", one's birthday as a
     // slot, and "jk lol, …" opening the next sentence: each held nothing, and the old value (or an
-    // assistant's wrong read-back) stayed current. "I quit Feedzai" ends the job where Feedzai holds it. An agent's note of "the user" through MCP ("User's
+    // assistant's wrong read-back) stayed current. "I quit Feedzai" ends the job where Feedzai holds it.
+    // "she's a nurse" right after "my sister Maya lives in Madrid." is Maya's; an MCP note's "User lives
+    // in Leeds." is read as an agent's read-back. An agent's note of "the user" through MCP ("User's
     // sister Maya is a nurse.") is about the self: its Memories were about "mcp". A line that opens in
     // lower case or says "i" is cut at its full stops as a chat in lower case is ("my sister Maya lives
     // in Madrid. she's a nurse" was one sentence, and went with the home when she moved).
@@ -236,13 +238,19 @@ export function createRuleDeriver(): Deriver {
             said.flatMap((x, i) => (i + 1 < said.length && takesBack(said[i + 1]!.value) ? [x.value] : [])),
           );
           const told = toldBefore(said.map((x) => x.value));
-          return unique(spans).flatMap((s) =>
-            takenBack.has(s)
-              ? [{ statement: s, subject, predicate: null, owner, quote: s }]
-              : agent !== null
-                ? agentClaims(s, subject, owner, agent)
-                : sentenceClaims(s, subject, owner, others, told.get(s)),
-          );
+          const referents = namedJustBefore(said.map((x) => x.value));
+          return unique(spans).flatMap((s) => {
+            if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
+            if (agent !== null) return agentClaims(s, subject, owner, agent);
+            // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
+            const about = referents.get(s);
+            const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
+            if (theirs?.state === 'other' && opensWithHeOrShe.test(s))
+              return [
+                { statement: s, subject: theirs.entity ?? about!, predicate: null, owner: theirs, quote: s },
+              ];
+            return sentenceClaims(s, subject, owner, others, told.get(s));
+          });
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -261,9 +269,15 @@ export function createRuleDeriver(): Deriver {
           if (owner.state === 'self') {
             const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
             const told = toldBefore(stated.map((x) => x.value));
+            // An agent's note through MCP says the person's slots as an agent's message does ("User
+            // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
+            const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
             if (stated.length > 0)
               return unique(stated.map((x) => x.value)).flatMap((x) =>
-                sentenceClaims(x, subject, owner, others, told.get(x)).map((claim) =>
+                (agentNote !== null
+                  ? agentClaims(x, subject, owner, agentNote)
+                  : sentenceClaims(x, subject, owner, others, told.get(x))
+                ).map((claim) =>
                   claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
                 ),
               );
@@ -333,6 +347,22 @@ function quitName(s: string): string | null {
   let name = (cut < 0 ? words : words.slice(0, cut)).join(' ');
   while (/[.!,;:]$/u.test(name)) name = name.slice(0, -1);
   return name === '' ? null : name;
+}
+
+/** A sentence about "she" or "he": "she's a nurse", "He works nights". */
+const opensWithHeOrShe = /^(?:she|he)(?:['’]s|\s)/iu;
+
+/**
+ * For each sentence, the person the sentence just before it said where they live or work ("my sister
+ * Maya lives in Madrid."), whom its "she" or "he" is; a sentence after any other has none.
+ */
+function namedJustBefore(said: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  said.forEach((x, i) => {
+    const who = i > 0 ? otherPersonSlot(said[i - 1]!)?.who : undefined;
+    if (who !== undefined && !out.has(x)) out.set(x, who);
+  });
+  return out;
 }
 
 /** How many sentences after a story of a past partner its "he" or "we" may still be that partner. */
