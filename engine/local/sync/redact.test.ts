@@ -623,8 +623,10 @@ describe('the redactor of redacted_summary copies', () => {
         (groups, [sep, lastSep], before, word, space, after) => {
           const last = groups.length <= 4 ? groups.length - 1 : -1;
           const written = groups.reduce((sum, group, k) => sum + (k === last ? lastSep : sep) + group);
-          // Five digits from 10000 and a dot after "build" read as a Windows build (see the table case).
-          if (/\bbuild:?$/i.test(word) && /^[12]\d{4}\.\d{1,5}$/.test(written)) return;
+          // Right after "build", a Windows build and its revision are kept (see the table case): five
+          // digits from 10000, or one of the four-digit builds of XP to 8.1 ("build 3790.0000").
+          const windowsBuild = /^(?:[12]\d{4}|2600|3790|600[0-3]|760[01]|9200|9600)(?:\.\d{1,5})?$/;
+          if (/\bbuild:?$/i.test(word) && windowsBuild.test(written)) return;
           noDigitGoesUp(`${before}${word}${space}${written}${after}`);
         },
       ),
