@@ -287,7 +287,37 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     method = `${method}; the slot lane's Records first`;
   }
   const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
+  const within = onlyTheTimeAsked(timeIntent, o.terms, laneResults, fused);
+  if (within !== fused) {
+    fused = within;
+    method = `${method}; only Records of the time asked about`;
+  }
   return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent };
+}
+
+/** Words of a question that asks what happened in a time, and nothing more ("what happened …?"). */
+const aboutAnyTime = new Set(
+  `happened happen happening going went did do done doing anything something everything up new news
+   between from until till since during day days week weeks month months year years time times
+   talked talk say said`.split(/\s+/u),
+);
+
+/**
+ * A question that names a time and nothing else to find ("what happened between Nov 23 and Nov 29?",
+ * "anything from last weekend?") is answered by the time lane's Records alone: its other matches are
+ * Records of any time that share a word like "happened", which only pad the Context. None where the
+ * question says more, or names no window.
+ */
+function onlyTheTimeAsked(
+  intent: TimeIntent | null,
+  terms: readonly string[],
+  laneResults: readonly LaneResult[],
+  fused: Fused[],
+): Fused[] {
+  if (intent?.fromMs === undefined) return fused;
+  if (terms.some((t) => !intent.timeWords.includes(t) && !aboutAnyTime.has(t))) return fused;
+  const inTime = new Set(laneResults.find((l) => l.lane === 'time')?.candidates.map((c) => c.recordId));
+  return fused.filter((f) => inTime.has(f.recordId));
 }
 
 /**

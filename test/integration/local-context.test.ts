@@ -408,6 +408,31 @@ describe('local engine: context', () => {
       );
   });
 
+  it('a question of what happened in a time, and nothing else, is answered from that time alone', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-07-01T12:00:00Z') });
+    const say = (text: string, day: number) =>
+      remember({
+        content: { kind: 'message', text, speaker: 'Ana', thread: `d${day}` },
+        occurred_at: `2026-06-${String(day).padStart(2, '0')}T10:00:00Z`,
+      });
+    await say('So much happened at work today, the server fell over', 1);
+    const hike = await say('We hiked up to the lighthouse, windy but lovely', 4);
+    const dinner = await say('Dinner at Rui and Marta’s, they made bacalhau', 5);
+    await say('Nothing much happened, just reading', 20);
+    const cited = async (query: string) =>
+      ready(await engine.createContext(tenant, 'b', { query }, opts))
+        .citations.map((c) => c.record_id)
+        .sort();
+    assert.deepEqual(await cited('what happened between Jun 3 and Jun 5?'), [hike.id, dinner.id].sort());
+    // Nothing then: nothing to cite, said so.
+    const none = ready(
+      await engine.createContext(tenant, 'b', { query: 'what happened between Jun 10 and Jun 12?' }, opts),
+    );
+    assert.deepEqual([none.citations, none.abstained?.reason], [[], 'no_evidence']);
+    // Saying more than the time, it is ranked, not restricted: the lighthouse of another time may answer.
+    assert.ok((await cited('what happened at work between Jun 3 and Jun 5?')).length > 2);
+  });
+
   it('a question naming a topic ("dietary restrictions", "allergies") finds what was said of its members', async () => {
     const { engine, remember } = await withBrain();
     const say = (text: string, m: number) =>
