@@ -1,8 +1,12 @@
 import type { Census, Profile } from '../contract/index.ts';
-import type { NoiseKind } from '../ports/index.ts';
+import type { MemoryRepository, MemoryVersionRow, NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
-import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile-cursor.ts';
+import {
+  decodeProfileCursor,
+  encodeProfileCursor,
+  type ProfilePosition,
+} from '../core/shared/profile-cursor.ts';
 import { nowIso, requireBrain, watermarkOf, type EngineCtx } from './local-ctx.ts';
 import { toMemories } from './memories.ts';
 
@@ -26,7 +30,7 @@ export async function getProfile(
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
   return ctx.units.read(b.uid, async (u) => {
-    const rows = await u.memories.currentOfSelf({ nowMs, shareableOnly: hosted, limit: q.limit + 1, after });
+    const rows = await profileLines(u.memories, { nowMs, shareableOnly: hosted, limit: q.limit + 1, after });
     const shown = rows.slice(0, q.limit);
     const page = await toMemories(u, shown, nowMs, hosted);
     const last = shown.at(-1);
@@ -53,6 +57,27 @@ export async function getProfile(
         : null,
     };
   });
+}
+
+/**
+ * The profile's lines from `after` on, up to `limit`: the self's current Memories that hold a slot,
+ * then the rest, each group read in its index's order (MemoryRepository.currentOfSelf).
+ */
+export async function profileLines(
+  memories: Pick<MemoryRepository, 'currentOfSelf'>,
+  q: { nowMs: number; shareableOnly: boolean; limit: number; after?: ProfilePosition | undefined },
+): Promise<MemoryVersionRow[]> {
+  const { after, ...read } = q;
+  const slotted =
+    after && !after.slotted ? [] : await memories.currentOfSelf({ ...read, slotted: true, after });
+  if (slotted.length >= q.limit) return slotted;
+  const rest = await memories.currentOfSelf({
+    ...read,
+    limit: q.limit - slotted.length,
+    slotted: false,
+    after: after?.slotted ? undefined : after,
+  });
+  return [...slotted, ...rest];
 }
 
 /** What each kind of noise is, in the order kinds of equal count are shown. */

@@ -202,17 +202,17 @@ export interface MemoryReads {
     },
   ): Promise<MemoryVersionRow[]>;
   /**
-   * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of): those
-   * that hold a slot first (where one lives, works, ...: the card's lines), then the rest; in each,
-   * the latest `valid_from` first and, at one `valid_from`, the last written first, up to `limit` (the
-   * profile); `shareableOnly` as for `list`; `after`, those past that position in this order (the
-   * next page).
+   * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of) and
+   * hold a slot (`slotted`) or none, the latest `valid_from` first and, at one `valid_from`, the last
+   * written first, up to `limit`; `shareableOnly` as for `list`; `after`, those past that position in
+   * this order. The profile reads the slot lines, then the rest (profile-census.ts).
    */
   currentOfSelf(query: {
     nowMs: number;
     shareableOnly: boolean;
     limit: number;
-    after?: { slotted: boolean; validFromMs: number; n: number } | undefined;
+    slotted: boolean;
+    after?: { validFromMs: number; n: number } | undefined;
   }): Promise<MemoryVersionRow[]>;
 }
 

@@ -20,6 +20,7 @@ import { tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
 import { createSqliteSlotIndex } from '../../engine/adapters/sqlite/slot-index.ts';
 import { pgSlotIndex } from '../../engine/adapters/postgres/slot-index.ts';
+import { profileLines } from '../../engine/local/profile-census.ts';
 import type {
   BrainRepository,
   BrainUnitOfWork,
@@ -1995,7 +1996,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       ) =>
         (
           await b.units.read(uid, (u) =>
-            u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 10, ...q }),
+            profileLines(u.memories, { nowMs, shareableOnly: false, limit: 10, ...q }),
           )
         ).map((v) => v.id.slice(uid.length + 1));
       assert.deepEqual(await self(), ['fut', 'p3', 'P2', 'loc', 'p1']);
@@ -2014,7 +2015,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       // The next page: past a line's (group, valid_from, write order).
       const later = Date.parse('2026-10-01T00:00:00.000Z');
       const all = await b.units.read(uid, (u) =>
-        u.memories.currentOfSelf({ nowMs: later, shareableOnly: false, limit: 10 }),
+        profileLines(u.memories, { nowMs: later, shareableOnly: false, limit: 10 }),
       );
       const at = (id: string) => {
         const r = all.find((v) => v.id === m(id))!;
@@ -2034,7 +2035,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
       assert.deepEqual(await self({ nowMs: later, limit: 1 }), ['sch']);
       const [row] = await b.units.read(uid, (u) =>
-        u.memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 1 }),
+        profileLines(u.memories, { nowMs, shareableOnly: false, limit: 1 }),
       );
       const fut = memoryRow(uid, m('fut'), rows[3]![1]);
       assert.deepEqual(row, { ...fut, n: row!.n });

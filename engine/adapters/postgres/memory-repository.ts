@@ -156,26 +156,18 @@ export function pgMemories(
       const limit = query.limit !== undefined ? `LIMIT ${p.bind(query.limit)}` : '';
       return select(p, where, `ORDER BY m.seq, m.n ${limit}`);
     },
-    async currentOfSelf({ after, ...query }) {
-      const read = (slotted: boolean, limit: number, from?: { validFromMs: number; n: number }) => {
-        const p = params(brainUid);
-        const where = [
-          'm.brain_uid = $1',
-          "m.owner_state = 'self'",
-          `m.slot IS ${slotted ? 'NOT NULL' : 'NULL'}`,
-          currentSql(p, query.nowMs),
-        ];
-        if (query.shareableOnly) where.push(shareableSql());
-        if (from) where.push(`(m.valid_from_ms, m.n) < (${p.bind(from.validFromMs)}, ${p.bind(from.n)})`);
-        return select(p, where, `ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ${p.bind(limit)}`);
-      };
-      // The slot lines, then the rest: each group read in its index's order.
-      const slotted = after && !after.slotted ? [] : await read(true, query.limit, after);
-      if (slotted.length >= query.limit) return slotted;
-      return [
-        ...slotted,
-        ...(await read(false, query.limit - slotted.length, after?.slotted ? undefined : after)),
+    currentOfSelf(query) {
+      const p = params(brainUid);
+      const where = [
+        'm.brain_uid = $1',
+        "m.owner_state = 'self'",
+        `m.slot IS ${query.slotted ? 'NOT NULL' : 'NULL'}`,
+        currentSql(p, query.nowMs),
       ];
+      if (query.shareableOnly) where.push(shareableSql());
+      if (query.after)
+        where.push(`(m.valid_from_ms, m.n) < (${p.bind(query.after.validFromMs)}, ${p.bind(query.after.n)})`);
+      return select(p, where, `ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ${p.bind(query.limit)}`);
     },
     async insert(row, citations) {
       const values = deferredColumns.memories.map((c) =>

@@ -367,15 +367,9 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         )
         .map(versionOf);
     },
-    async currentOfSelf({ after, ...q }) {
-      const read = (slotted: boolean, limit: number, from?: { validFromMs: number; n: number }) => {
-        const { sql, params } = currentOfSelfSql(brainUid, { ...q, limit, slotted, after: from });
-        return store.all<SqlVersion>(sql, ...params).map(versionOf);
-      };
-      // The slot lines, then the rest: each group read in its index's order.
-      const slotted = after && !after.slotted ? [] : read(true, q.limit, after);
-      if (slotted.length >= q.limit) return slotted;
-      return [...slotted, ...read(false, q.limit - slotted.length, after?.slotted ? undefined : after)];
+    async currentOfSelf(q) {
+      const { sql, params } = currentOfSelfSql(brainUid, q);
+      return store.all<SqlVersion>(sql, ...params).map(versionOf);
     },
   };
 }
