@@ -20,6 +20,7 @@ import { lockDataDir } from '../engine/adapters/sqlite/data-dir-lock.ts';
 import { testStoreKey } from '../engine/adapters/sqlite/testing.ts';
 import { registryPathFor } from './data-dir.ts';
 import { startServer, type ServerOptions } from './start-server.ts';
+import { freePort } from '../test/support/free-port.ts';
 
 // The embedder's worker thread is beside the point here, and slow to load.
 process.env.MNEMO_EMBEDDER = 'none';
@@ -35,14 +36,6 @@ async function occupiedPort(): Promise<number> {
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   after(() => blocker.close());
   return (blocker.address() as { port: number }).port;
-}
-
-async function freePort(): Promise<number> {
-  const probe: Server = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 const local = (dataDir: string) => ({

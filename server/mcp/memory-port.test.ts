@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { createMnemoClient } from '../client/index.ts';
 import { MnemoApiError } from '../client/mnemo-api-error.ts';
 import { clientPort } from './memory-port.ts';
-
-/** A loopback port nothing listens on: one taken and let go. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../../test/support/free-port.ts';
 
 test('a bridge whose MNEMO_URL nothing answers says Mnemo may not be running, and how to point it', async () => {
-  const url = `http://127.0.0.1:${await closedPort()}/v1`;
+  const url = `http://127.0.0.1:${await freePort()}/v1`;
   const port = clientPort(createMnemoClient({ baseUrl: url, apiKey: 'sk_test_home_x', retry: false }), 'me');
   await assert.rejects(port.getProfile({}), (e: unknown) => {
     assert.ok(e instanceof MnemoApiError);
