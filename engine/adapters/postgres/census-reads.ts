@@ -8,18 +8,18 @@ import { cancelled } from './store-failure.ts';
  * A Census's reads of one Brain over PostgreSQL, the SQLite adapter's twins: the counts in one
  * statement, every kind of noise (its count and first ids, bytewise) in another.
  */
-export function pgCensusReads(q: PgQueryable, brainUid: string): CensusReads {
+export function pgCensusReads(q: PgQueryable, brainUid: string, timeoutMs = censusTimeoutMs): CensusReads {
   return {
     async census(o) {
       // A Census reads the whole Brain: planned from statistics a large import has not reached yet, its
       // statements can run for many minutes and hold a connection derivation needs. Bounded, it fails alone.
-      await q.query(`SET LOCAL statement_timeout = ${censusTimeoutMs}`);
+      await q.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
       try {
         return await censusOf(q, brainUid, o);
       } catch (e) {
         if (!cancelled(e)) throw e;
         throw storeUnavailableError(
-          `The Census of this Brain took longer than ${censusTimeoutMs / 1000} s (its database is busy, or ` +
+          `The Census of this Brain took longer than ${timeoutMs / 1000} s (its database is busy, or ` +
             'has not yet gathered statistics after a large import): retry after a pause',
           e,
           { writeKept: false },
