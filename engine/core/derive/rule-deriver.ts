@@ -245,7 +245,7 @@ export function createRuleDeriver(): Deriver {
             // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
             const about = referents.get(s);
             const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
-            if (theirs?.state === 'other' && opensWithHeOrShe.test(s))
+            if (theirs?.state === 'other')
               return [
                 { statement: s, subject: theirs.entity ?? about!, predicate: null, owner: theirs, quote: s },
               ];
@@ -353,14 +353,15 @@ function quitName(s: string): string | null {
 const opensWithHeOrShe = /^(?:she|he)(?:['’]s|\s)/iu;
 
 /**
- * For each sentence, the person the sentence just before it said where they live or work ("my sister
- * Maya lives in Madrid."), whom its "she" or "he" is; a sentence after any other has none.
+ * For each sentence about "she" or "he", the person the sentence just before it said where they live
+ * or work ("my sister Maya lives in Madrid."), whom it is about; other sentences are not read for it.
  */
 function namedJustBefore(said: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   said.forEach((x, i) => {
-    const who = i > 0 ? otherPersonSlot(said[i - 1]!)?.who : undefined;
-    if (who !== undefined && !out.has(x)) out.set(x, who);
+    if (i === 0 || out.has(x) || !opensWithHeOrShe.test(x)) return;
+    const who = otherPersonSlot(said[i - 1]!)?.who;
+    if (who !== undefined) out.set(x, who);
   });
   return out;
 }
