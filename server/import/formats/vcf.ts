@@ -127,11 +127,16 @@ function textOf(value: unknown): string {
     : '';
 }
 
-function typeLabel(p: InstanceType<typeof ICAL.Property>): string {
+/** A property's TYPE values, each comma-separated one apart, in lower case. */
+function typesOf(p: InstanceType<typeof ICAL.Property>): string[] {
   const t = p.getParameter('type');
-  const types = (Array.isArray(t) ? t : t ? [t] : [])
+  return (Array.isArray(t) ? t : t ? [t] : [])
     .flatMap((x) => String(x).split(','))
-    .map((x) => x.toLowerCase())
+    .map((x) => x.toLowerCase());
+}
+
+function typeLabel(p: InstanceType<typeof ICAL.Property>): string {
+  const types = typesOf(p)
     .filter((x) => !['internet', 'pref', 'voice', 'x400'].includes(x))
     .map((x) => (x === 'cell' ? 'mobile' : x));
   return types.length ? ` (${types.join(', ')})` : '';
@@ -265,10 +270,8 @@ function labelOf(p: InstanceType<typeof ICAL.Property>, labels: Map<string, stri
 
 /** The relation a RELATED or X-ABRELATEDNAMES names, as its predicate: "spouse", "child", "godmother". */
 function relationOf(p: InstanceType<typeof ICAL.Property>, labels: Map<string, string>): string {
-  const t = p.getParameter('type');
-  const types = (Array.isArray(t) ? t : t ? [t] : [])
-    .flatMap((x) => String(x).split(','))
-    .map((x) => x.trim().toLowerCase())
+  const types = typesOf(p)
+    .map((x) => x.trim())
     .filter((x) => x !== '' && x !== 'pref');
   return (labelOf(p, labels) ?? types[0] ?? 'related').toLowerCase().slice(0, 200);
 }
