@@ -87,6 +87,12 @@ export async function selectEvidence(
     const r = records.get(f.recordId);
     if (!r) continue;
     const mems = memsOf.get(r.id) ?? [];
+    // A message or note that told of a value to come ("I'm starting at Revolut on Monday") says so in its
+    // own words: evidence before the day, where a fact's bare value ("works at: Revolut") would read as
+    // current.
+    const saidAt = Date.parse(r.occurred_at);
+    const toldAhead = (m: MemState) => m.later && r.kind !== 'fact' && m.validFromMs > saidAt;
+    const holdsHere = (m: MemState) => heldThen(m) || toldAhead(m);
     // In its place, right after it: ids already taken or dropped are left where they are, ids further
     // down are moved up.
     const bringIn = (ids: string[], lane: string) => {
@@ -104,13 +110,13 @@ export async function selectEvidence(
       bringIn([newer], 'revision');
       continue;
     }
-    if (mems.length > 0 && !mems.some((m) => m.served || m.pending || heldThen(m))) {
+    if (mems.length > 0 && !mems.some((m) => m.served || m.pending || holdsHere(m))) {
       dropped.push({ recordId: r.id, reason: dropReason(mems, at.readMs) });
       bringIn(await successorRecords(reads, mems, at), 'successor');
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
-    const quote = bestPassage(r.text, terms, saidOf(mems, heldThen));
+    const quote = bestPassage(r.text, terms, saidOf(mems, holdsHere));
     evidence.push({
       recordId: r.id,
       passage: quote.core,

@@ -136,10 +136,15 @@ export async function admitClaims(
     }
     const slot = slotKey(claim.subject, claim.predicate, claim.owner);
     const versions = await memories.slotVersions(slot);
+    // A value said to start later ("I'm starting at Revolut on Monday") holds from that day.
+    const from =
+      claim.startsAt === undefined
+        ? { at: record.occurredAt, ms: record.occurredMs }
+        : { at: claim.startsAt, ms: Date.parse(claim.startsAt) };
     const same = (
       versions.find(
-        (v) => sameSlotValue(v, claim) && v.valid_from_ms === record.occurredMs && v.status !== 'retracted',
-      ) ?? versions.find((v) => sameSlotValue(v, claim) && inForceAt(timesOf(v), record.occurredMs))
+        (v) => sameSlotValue(v, claim) && v.valid_from_ms === from.ms && v.status !== 'retracted',
+      ) ?? versions.find((v) => sameSlotValue(v, claim) && inForceAt(timesOf(v), from.ms))
     )?.id;
     if (same) {
       await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
@@ -148,7 +153,7 @@ export async function admitClaims(
     }
     // An agent's restatement ("Noted: Ana lives in Braga.") holds no slot that another value holds then:
     // it is not independent evidence against what the person said. It is the agent's statement instead.
-    if (claim.restated !== undefined && anotherValueHolds(versions, claim, record.occurredMs)) {
+    if (claim.restated !== undefined && anotherValueHolds(versions, claim, from.ms)) {
       const s = { claim: claim.restated, from: record, citation, cause: 'derived' as const };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       continue;
@@ -174,8 +179,8 @@ export async function admitClaims(
         predicate: claim.predicate,
         owner: claim.owner,
         sourceKey,
-        validFrom: record.occurredAt,
-        validFromMs: record.occurredMs,
+        validFrom: from.at,
+        validFromMs: from.ms,
         corrects: null,
         seq,
         learnedAt: now,
@@ -187,7 +192,7 @@ export async function admitClaims(
     // A value admitted out of order may change where an ending of a later time belongs.
     if (claim.ends === undefined) {
       const value = { ...claim, owner_state: claim.owner.state, owner_entity: claim.owner.entity ?? null };
-      await placeEndings(memories, value, slot, lineage, record.occurredMs, async () => seq);
+      await placeEndings(memories, value, slot, lineage, from.ms, async () => seq);
     }
   }
   return [...new Set(ids)];

@@ -210,3 +210,72 @@ describe('local engine: correcting a retracted Memory, and re-derivation in the 
     );
   });
 });
+
+describe('local engine: a job or a home said to start on a later day', () => {
+  const said = (text: string, occurred_at: string): RecordCreate => ({
+    content: { kind: 'message', text, speaker: 'user' },
+    occurred_at,
+  });
+  const jobs = async (engine: Awaited<ReturnType<typeof withBrain>>['engine']) =>
+    (
+      await engine.listMemories(tenant, 'b', {
+        subject: 'Ana',
+        status: 'all',
+        limit: 50,
+      })
+    ).data
+      .filter((m) => m.predicate === 'works at')
+      .map((m) => [m.statement, m.status, m.valid_from])
+      .sort();
+
+  it('is scheduled from that day, and the old value holds until it', async () => {
+    // Friday 6 March 2026; the Monday after is the 9th.
+    let now = Date.parse('2026-03-07T10:00:00Z');
+    const { engine, remember } = await withBrain({ clock: () => new Date(now) });
+    await remember(said('i work at feedzai', '2026-01-10T09:00:00Z'));
+    const plan = await remember(said('starting at revolut on monday, so excited', '2026-03-06T18:00:00Z'));
+    assert.deepEqual(await jobs(engine), [
+      ['Ana works at Feedzai', 'active', '2026-01-10T09:00:00Z'],
+      ['Ana works at Revolut', 'scheduled', '2026-03-09T00:00:00.000Z'],
+    ]);
+    const profile = await engine.getProfile(tenant, 'b', { limit: 50 });
+    assert.ok(statements(profile.lines).includes('Ana works at Feedzai'));
+    assert.ok(!statements(profile.lines).includes('Ana works at Revolut'));
+    // The message says in its own words that the job is to come: it answers before the day.
+    const ctx = await engine.createContext(
+      tenant,
+      'b',
+      { query: 'when do I start at Revolut?' },
+      { requestId: 'req_ahead' },
+    );
+    assert.ok(ctx.status === 'ready');
+    assert.ok(ctx.citations.some((c) => c.record_id === plan.id));
+
+    // The Monday comes: Revolut is the job, with nothing written.
+    now = Date.parse('2026-03-10T08:00:00Z');
+    assert.deepEqual(await jobs(engine), [
+      ['Ana works at Feedzai', 'superseded', '2026-01-10T09:00:00Z'],
+      ['Ana works at Revolut', 'active', '2026-03-09T00:00:00.000Z'],
+    ]);
+    // Saying it again on the day cites the same Memory.
+    const again = await remember(said('first day at revolut today!!', '2026-03-09T08:30:00Z'));
+    assert.deepEqual(again.memory_ids, plan.memory_ids);
+  });
+
+  it('a move said with its month is the home from that month', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-09-01T00:00:00Z') });
+    await remember(said('I live in Lisbon', '2026-01-10T09:00:00Z'));
+    await remember(said("We're moving to Porto in July, can't wait", '2026-05-20T12:00:00Z'));
+    const homes = await engine.listMemories(tenant, 'b', { subject: 'Ana', limit: 50 });
+    assert.deepEqual(
+      homes.data.filter((m) => m.predicate === 'lives in').map((m) => [m.statement, m.valid_from]),
+      [['Ana lives in Porto', '2026-07-01T00:00:00.000Z']],
+    );
+    const may = await engine.listMemories(tenant, 'b', {
+      subject: 'Ana',
+      as_of: '2026-06-15T00:00:00Z',
+      limit: 50,
+    });
+    assert.deepEqual(statements(may.data.filter((m) => m.predicate === 'lives in')), ['Ana lives in Lisbon']);
+  });
+});

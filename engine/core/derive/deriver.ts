@@ -15,7 +15,7 @@ export interface OwnerClaim {
   entity?: string;
 }
 
-/** One statement a Record supports. World time (valid_from) is the Record's occurred_at. */
+/** One statement a Record supports. World time (valid_from) is the Record's occurred_at, or `startsAt`. */
 export interface Claim {
   statement: string;
   subject: string;
@@ -50,6 +50,11 @@ export interface Claim {
    * join the value they repeat (a citation) or hold an empty slot, and never replace the person's value.
    */
   restated?: Pick<Claim, 'statement' | 'subject' | 'owner'>;
+  /**
+   * Where a slot value is said to start later than the Record ("I'm starting at Revolut on Monday"): that
+   * day's start (RFC 3339), its world time (valid_from) instead of the Record's. It is scheduled until then.
+   */
+  startsAt?: string;
 }
 
 /** Which values of a slot a held ending or restoration may reach (parting.ts' HeldEnding). */

@@ -459,3 +459,16 @@ test('a parting after a story of an ex is his, near it; after a night out with f
     'five sentences on, the story has moved on',
   );
 });
+
+test('a value said to come starts on its day; a day gone holds no slot', () => {
+  // Said on Monday 1 January 2024.
+  const start = (text: string) => claimsOf(text, 'Ana').map((c) => [c.statement, c.predicate, c.startsAt]);
+  assert.deepEqual(start("I'm starting at Revolut on Friday"), [
+    ['Ana works at Revolut', 'works at', '2024-01-05T00:00:00.000Z'],
+  ]);
+  // Today holds from when it was said, as "I started at Stripe today" does.
+  assert.deepEqual(start('first day at Stripe today!'), [['Ana works at Stripe', 'works at', undefined]]);
+  assert.deepEqual(start("I'm starting at Acme on March 3 2020"), [
+    ["I'm starting at Acme on March 3 2020", null, undefined],
+  ]);
+});

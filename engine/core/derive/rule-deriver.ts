@@ -18,6 +18,7 @@ import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { fencedRanges } from '../shared/fenced-lines.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
+import { startDay } from './start-day.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -207,7 +208,10 @@ export function createRuleDeriver(): Deriver {
     // sister Maya is a nurse.") is about the self: its Memories were about "mcp". A line that opens in
     // lower case or says "i" is cut at its full stops as a chat in lower case is ("my sister Maya lives
     // in Madrid. she's a nurse" was one sentence, and went with the home when she moved).
-    name: 'rules-v44',
+    // v45: a job or a home said to come with its day ("I'm starting at Revolut on Monday", "moving to
+    // berlin next month", "my first day at Stripe is tomorrow") holds its slot from that day; and a
+    // chat's move or job with its "I" left out after the speaker's own lead-in ("update: moved to lisbon").
+    name: 'rules-v45',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -239,7 +243,7 @@ export function createRuleDeriver(): Deriver {
           );
           const told = toldBefore(said.map((x) => x.value));
           const referents = namedJustBefore(said.map((x) => x.value));
-          return unique(spans).flatMap((s) => {
+          const claims = unique(spans).flatMap((s): SaidClaim[] => {
             if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
             if (agent !== null) return agentClaims(s, subject, owner, agent);
             // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
@@ -251,6 +255,7 @@ export function createRuleDeriver(): Deriver {
               ];
             return sentenceClaims(s, subject, owner, others, told.get(s));
           });
+          return withStarts(claims, record.occurredAt);
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -273,13 +278,16 @@ export function createRuleDeriver(): Deriver {
             // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
             const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
             if (stated.length > 0)
-              return unique(stated.map((x) => x.value)).flatMap((x) =>
-                (agentNote !== null
-                  ? agentClaims(x, subject, owner, agentNote)
-                  : sentenceClaims(x, subject, owner, others, told.get(x))
-                ).map((claim) =>
-                  claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
+              return withStarts(
+                unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] =>
+                  (agentNote !== null
+                    ? agentClaims(x, subject, owner, agentNote)
+                    : sentenceClaims(x, subject, owner, others, told.get(x))
+                  ).map((claim) =>
+                    claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
+                  ),
                 ),
+                record.occurredAt,
               );
           }
           return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
@@ -396,7 +404,7 @@ function sentenceClaims(
   others?: (name: string) => OwnerClaim,
   /** A partner of the past an earlier sentence of the same Record told of (toldBefore). */
   told: PastPartner | null = null,
-): Claim[] {
+): SaidClaim[] {
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
   // A home or an employer said by someone known holds a slot: a new one replaces the old.
   if (owner.state === 'unresolved') return [plain];
@@ -436,12 +444,13 @@ function sentenceClaims(
   // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
   // when it is replaced, what else the sentence says is still quoted without the old value.
   const own = slots.length + (ended ? 1 : 0) > 1 || tail !== null;
-  const held: Claim[] = slots.map((slot) => ({
+  const held: SaidClaim[] = slots.map((slot) => ({
     statement: clauseStatement(subject, slot.predicate, slot.value),
     subject,
     predicate: slot.predicate,
     owner,
     quote: own ? s.slice(...slot.clause) : s,
+    ...(slot.when !== undefined ? { startsWhen: slot.when } : {}),
   }));
   // "I no longer work at Acme": it ends Acme where Acme holds the job, and says no new one.
   if (ended)
@@ -476,6 +485,31 @@ function sentenceClaims(
     const more = wordCount(part) > wordCount(s.slice(...clauses[i]!.clause));
     const own = claim.ends === undefined && more && readsBack(part, claim);
     return { ...claim, quote: part, ...(own ? { statement: part } : {}) };
+  });
+}
+
+/** A claim as its sentence says it: a value said to come with its day in the sentence's words. */
+type SaidClaim = Claim & { startsWhen?: string };
+
+/**
+ * Claims with the day a value said to come starts read (start-day.ts) from the Record's time: a day
+ * after it is the value's start (`startsAt`), the day itself holds from when it was said. One no
+ * calendar has, or before the Record ("starting at Acme on March 3 2020" said in 2024), holds no slot:
+ * the sentence is a statement.
+ */
+function withStarts(claims: SaidClaim[], occurredAt: string): Claim[] {
+  return claims.map(({ startsWhen, ...claim }) => {
+    if (startsWhen === undefined) return claim;
+    const day = startDay(startsWhen, occurredAt);
+    if (day === null)
+      return {
+        statement: claim.quote,
+        subject: claim.subject,
+        predicate: null,
+        owner: claim.owner,
+        quote: claim.quote,
+      };
+    return Date.parse(day) > Date.parse(occurredAt) ? { ...claim, startsAt: day } : claim;
   });
 }
 

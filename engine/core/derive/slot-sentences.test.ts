@@ -361,6 +361,7 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     'Write a cover letter saying I work at Google as a senior engineer',
     'Translate to Spanish: I live in Madrid and work at Telefonica',
     'Tom: I work at Google',
+    'Tom: moved to Lisbon',
     'Help me reply to this email: Hi Ana, I moved to Denver last month',
     // Told of one's childhood.
     'Growing up, we moved to Ohio',
@@ -411,6 +412,10 @@ test('a name ends before the next clause, a chat word, or a verb after it', () =
     ['I live in the UK', 'lives in', 'the UK'],
     ['We just moved to the Netherlands!', 'lives in', 'the Netherlands'],
     ['Update: I moved to Porto', 'lives in', 'Porto'],
+    // After the speaker's own lead-in, a chat's move or job with its "I" left out.
+    ['update: moved to lisbon last week', 'lives in', 'Lisbon'],
+    ['Big news: just moved to Porto!', 'lives in', 'Porto'],
+    ['news: got the job at Stripe!!', 'works at', 'Stripe'],
     ['Long story short, I moved to Berlin', 'lives in', 'Berlin'],
     // A "not" or an "if" of a later clause is its own.
     ['I live in Braga, not far from Porto.', 'lives in', 'Braga'],
@@ -567,6 +572,7 @@ test('a home or a job the speaker no longer has is ended, not held', () => {
     ["I've been let go by Acme.", 'works at', 'Acme'],
     ['Unfortunately, I also lost my job at Door Dash this month.', 'works at', 'Door Dash'],
     ['Lost my job at Google yesterday', 'works at', 'Google'],
+    ['update: lost my job at google', 'works at', 'Google'],
     ['Got laid off from Meta yesterday', 'works at', 'Meta'],
     ['Today was my last day at Google', 'works at', 'Google'],
     ['Retired from Acme last year.', 'works at', 'Acme'],
@@ -972,4 +978,48 @@ test('where a named person lives or works, said of them, holds their slot', () =
     'Monday moved to Friday.',
   ])
     assert.equal(otherPersonSlot(s), null, s);
+});
+
+test('a job or a home said to come holds its slot with the day it starts, and only with one', () => {
+  const cases: Array<[string, string, string, string]> = [
+    ["I'm starting at Revolut on Monday", 'works at', 'Revolut', 'on Monday'],
+    ['starting at revolut on monday, handed in my notice', 'works at', 'Revolut', 'on monday'],
+    ['I start my new job at Globex next week', 'works at', 'Globex', 'next week'],
+    ["I'll be working at Acme from the 1st", 'works at', 'Acme', 'from the 1st'],
+    ['my first day at Stripe is tomorrow', 'works at', 'Stripe', 'tomorrow'],
+    ['first day at stripe today!!', 'works at', 'Stripe', 'today'],
+    ['Tomorrow is my first day at Stripe', 'works at', 'Stripe', 'Tomorrow'],
+    ["We're moving to Porto in March", 'lives in', 'Porto', 'in March'],
+    ['moving to berlin next month', 'lives in', 'Berlin', 'next month'],
+    ["Next month I'm moving to Berlin", 'lives in', 'Berlin', 'Next month'],
+    ["I'm moving to Lisbon, in Alfama, on the 15th", 'lives in', 'Lisbon', 'on the 15th'],
+  ];
+  for (const [s, predicate, value, when] of cases)
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => [x.predicate, x.value, x.when]),
+      [[predicate, value, when]],
+      s,
+    );
+  // The home of now and the one to come, each its own clause.
+  assert.deepEqual(
+    slotSentences("I live in Lisbon but I'm moving to Berlin next month").slots.map((x) => [x.value, x.when]),
+    [
+      ['Lisbon', undefined],
+      ['Berlin', 'next month'],
+    ],
+  );
+  for (const s of [
+    "I'm moving to Berlin",
+    "I'm starting at Revolut soon",
+    "I'm not moving to Berlin next month",
+    'I might be moving to Berlin next month',
+    "I'm moving to Berlin next month, I think",
+    'Am I moving to Berlin next month?',
+    "I'm starting at NYU in September",
+    "I'm moving to a new flat next week",
+    "we're moving to slack next week",
+    "I'm moving to Berlin for a year next month",
+    'Tom is moving to Berlin next month',
+  ])
+    assert.deepEqual(slotSentences(s).slots, [], s);
 });

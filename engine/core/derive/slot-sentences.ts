@@ -1,5 +1,6 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
+import { startWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
 /**
@@ -20,6 +21,11 @@ export interface SlotSentence {
   value: string;
   /** Where the clause that states it stands in the sentence, [start, end): "I live in Porto". */
   clause: [number, number];
+  /**
+   * When a value said to come starts, in the sentence's words ("I'm starting at Revolut on Monday": "on
+   * Monday"; start-day.ts reads the day); absent, it holds from when it was said.
+   */
+  when?: string;
 }
 
 /**
@@ -47,13 +53,13 @@ const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s
  * sentence, and a move, or living somewhere now, is the speaker's. Only those: "Living in Porto is …"
  * has its own subject.
  */
-const elidedLead = String.raw`^(?:(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated)|(?:[Cc]urrently|[Nn]ow|[Ss]till)\s+(?=living\s))`;
+const elidedLead = String.raw`^\s*(?:(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated)|(?:[Cc]urrently|[Nn]ow|[Ss]till)\s+(?=living\s))`;
 
 /**
  * "Just started at Globex!", "Got a job at Globex!": a chat leaves its "I" out before a job's start as
  * before a move. Only a start: "Working at Globex is …" has its own subject.
  */
-const elidedJobLead = String.raw`^(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=(?:[Ss]tarted|[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted)\s)`;
+const elidedJobLead = String.raw`^\s*(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=(?:[Ss]tarted|[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted)\s)`;
 
 /** A role's words, up to four: "nurse", "senior data engineer". */
 const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
@@ -111,6 +117,50 @@ const patterns = verbs.map(({ predicate, verb }) => ({
     'gu',
   ),
 }));
+
+/**
+ * A value said to come, with the day it starts (comingClause): "I'm starting at Revolut on Monday", "I
+ * start my new job at Globex next week", "We're moving to Porto in March", "I'll be working at Acme
+ * from the 1st", "moving to Berlin next month" (a chat's "I" left out), "my first day at Stripe is
+ * tomorrow". Without a day it holds nothing ("I'm moving to Berlin" is as often a plan for some day).
+ */
+const comingLead = String.raw`(?:^|[\s,;:(])I(?:['’]?m|\s+am|['’]ll|\s+will)?\s+(?:going\s+to\s+|gonna\s+)?${adverb}`;
+const comingWeLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]re|\s+are|['’]ll|\s+will)?\s+(?:going\s+to\s+|gonna\s+)?${adverb}`;
+const comingElided = String.raw`^\s*(?:[Jj]ust\s+|[Ss]o\s+)?(?=(?:[Ss]tarting|[Mm]oving|[Rr]elocating)\s)`;
+const firstDayLead = String.raw`(?:^\s*(?:[Mm]y\s+)?|(?<=[\s,;:(])[Mm]y\s+)`;
+const comingVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
+  {
+    predicate: 'lives in',
+    verb: String.raw`(?:(?:be\s+)?(?:[Mm]oving|[Rr]elocating)|move|relocate)(?:\s+back)?\s+to\s+${placeName}`,
+  },
+  {
+    predicate: 'works at',
+    verb: String.raw`(?:(?:(?:be\s+)?(?:[Ss]tarting|beginning)|start|begin)(?:\s+(?:(?:a|my|the)\s+)?new\s+(?:job|position|role)|\s+work(?:ing)?)?|be\s+working)\s+(?:at|for|(?<=(?:job|position|role)\s)with)\s+${name}`,
+  },
+];
+const comingPatterns = [
+  ...comingVerbs.map(({ predicate, verb }) => ({
+    predicate,
+    re: new RegExp(
+      `${predicate === 'lives in' ? `(?:${comingLead}|${comingWeLead}|${comingElided})` : `(?:${comingLead}|${comingElided})`}${verb}`,
+      'gu',
+    ),
+  })),
+  {
+    predicate: 'works at' as const,
+    re: new RegExp(String.raw`${firstDayLead}first\s+day\s+(?:at|with)\s+${name}`, 'gu'),
+  },
+];
+/** The day after a coming value: "… at Revolut on Monday", "… to Berlin, next month", "… is tomorrow". */
+const whenAfter = new RegExp(
+  String.raw`^\s*,?\s*(?:(?:is|was|will\s+be)\s+)?(?<when>${startWhen})(?![\p{L}\p{N}])`,
+  'iu',
+);
+/** The day before it, opening the sentence: "Next month I'm moving to Berlin", "tomorrow is my first day at …". */
+const whenBefore = new RegExp(
+  String.raw`^\s*(?<when>${startWhen})(?:\s*,\s*|\s+(?:is|was|will\s+be)\s+|\s+)$`,
+  'iu',
+);
 
 /**
  * A second clause of the speaker's own, its "I" left out, right after the first: "I live in Porto and
@@ -177,6 +227,15 @@ const heldBack = (sentence: string, valueEnd: number): boolean => {
 const beforeColon = /^\s*([^:\n]{1,80}?):\s+\S/u;
 const ownLeadIn =
   /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops|(?:my\s+)?new\s+(?:(?:mobile|cell|phone)\s+)?(?:phone|number|mobile|cell|e-?mail(?:\s+address)?))s?$/iu;
+/**
+ * The sentence with the speaker's own lead-in turned to spaces ("Update: moved to Lisbon", "news: got the
+ * job at Stripe"), so a clause whose "I" a chat leaves out opens after it as it would open the sentence.
+ */
+function withoutOwnLeadIn(sentence: string): string {
+  const m = beforeColon.exec(sentence);
+  if (m === null || !ownLeadIn.test(m[1]!.trim())) return sentence;
+  return blank(sentence, 0, m[0].indexOf(':') + 1);
+}
 /** Whether a sentence's words come after a lead-in that makes them another's or a text's (beforeColon). */
 const afterOthersColon = (sentence: string): boolean => {
   const m = beforeColon.exec(sentence);
@@ -259,7 +318,7 @@ const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
  * retired) from Acme", and as a chat opens a sentence without its "I", "Lost my job at Google", "Got laid
  * off from Meta". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
  */
-const leftJob = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^)${adverb}(?:(?:quit|left|lost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
+const leftJob = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^\s*)${adverb}(?:(?:quit|left|lost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
 /** A job left by its last day, once that day has come: "Today was my last day at Google". */
 const lastDay = String.raw`(?:^|(?<=[\s,;:(]))(?:today\s+(?:was|is)|yesterday\s+was|(?:it|that)\s+was)\s+my\s+last\s+day\s+(?:at|with)\s+${name}`;
 /** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
@@ -357,7 +416,8 @@ function readClause(
   const from = m.groups!['from'];
   if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved, from)) return null;
   // "I started at NYU this fall": a start at a school is a student's, not a job.
-  if (predicate === 'works at' && /[Ss]tarted\s+(?:at|for)\s/u.test(m[0]) && schoolNamed(value)) return null;
+  if (predicate === 'works at' && /[Ss]tart(?:ed|ing)?\s+(?:at|for)\s/u.test(m[0]) && schoolNamed(value))
+    return null;
   // "I've lived in Berlin for 10 years", "… since 2015": until now; "I've lived in Paris": history.
   const perfectFor =
     m.groups!['perfect'] !== undefined &&
@@ -366,6 +426,33 @@ function readClause(
   const ongoing = m.groups!['been'] !== undefined || perfectFor;
   if (/(?<![\p{L}\p{N}])working\s/u.test(m[0]) && !ongoing && forNowAt.test(sentence.slice(end))) return null;
   return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing };
+}
+
+/**
+ * A value said to come (comingPatterns), with its day said right after it or opening the sentence: the
+ * clause reaches over the day ("I'm starting at Revolut on Monday"). Null without a day.
+ */
+function comingClause(
+  sentence: string,
+  predicate: SlotSentence['predicate'],
+  m: RegExpExecArray | RegExpMatchArray,
+  at: number,
+  start: number,
+): Found | null {
+  const found = readClause(sentence, predicate, m, at, start);
+  if (found === null) return null;
+  // After the clause, or after the value where the clause took the day for where in the place ("to
+  // Porto in March").
+  for (const from of [found.clause[1], found.valueEnd]) {
+    const after = whenAfter.exec(sentence.slice(from));
+    if (after !== null) {
+      const end = Math.max(found.clause[1], from + after[0].length);
+      return { ...found, clause: [start, end], when: after.groups!['when']! };
+    }
+  }
+  const before = whenBefore.exec(sentence.slice(0, start));
+  if (before === null) return null;
+  return { ...found, clause: [sentence.search(/\S/u), found.clause[1]], when: before.groups!['when']! };
 }
 
 /**
@@ -437,7 +524,8 @@ const endsALowerName = new Set(
    by in on at to of
    from as so because though while when where which who that this these days last next ago after before until till
    rn atm tho ngl idk imo lmao omg w during like basically mostly part full
-   is isn't was wasn't are were has had have just got gets closes opens sucks pays`.split(/\s+/u),
+   is isn't was wasn't are were has had have just got gets closes opens sucks pays
+   today tonight tomorrow monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/u),
 );
 /**
  * Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ";
@@ -446,7 +534,7 @@ const endsALowerName = new Set(
  * next clause may hold the home ("im from porto but live in braga").
  */
 const lowerTrigger = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|based|work|working|job)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from)\s+`,
+  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|first\s+day)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from)\s+`,
   'gu',
 );
 
@@ -599,7 +687,7 @@ function qualifiesANoun(before: string): boolean {
  */
 export function slotSentences(said: string): SlotReading {
   // A chat all in lower case is read as if cased, every character where it was ("i live in porto").
-  const text = chatCased(said);
+  const text = chatCased(withoutOwnLeadIn(said));
   // An ended clause is read on its own; the rest of the sentence is read as if it were not there (its
   // negation would hold every other clause back), its letters kept in place for the clauses' positions.
   const ended = endedClause(text);
@@ -617,10 +705,20 @@ export function slotSentences(said: string): SlotReading {
     }
     if (last) clauses.push(last);
   }
+  for (const { predicate, re } of comingPatterns) {
+    let last: Found | null = null;
+    for (const m of sentence.matchAll(re)) {
+      const start = m.index + m[0].search(/\p{L}/u);
+      if (qualifiesANoun(sentence.slice(0, start))) continue;
+      last = comingClause(sentence, predicate, m, m.index, start) ?? last;
+    }
+    if (last) clauses.push(last);
+  }
   // "I live in Porto and work at Sonae": the job is the speaker's as much as in "... and I work at".
   // "I'm from Lisbon but live in Porto": where one is from opens such a clause as a slot's does.
   const bornIn = origin.exec(sentence);
-  const firsts = clauses.map((c) => c.clause);
+  // A value said to come opens no such clause: "I'm moving to Berlin next month and work at …" is muddled.
+  const firsts = clauses.filter((c) => c.when === undefined).map((c) => c.clause);
   if (bornIn) firsts.push([bornIn.index, bornIn.index + bornIn[0].length]);
   for (const [start, end] of firsts) {
     if (!/^Im?(?!\p{L})/u.test(sentence.slice(start))) continue;
@@ -642,7 +740,7 @@ export function slotSentences(said: string): SlotReading {
       if (heldBack(sentence, c.valueEnd)) return false;
       return c.ongoing || !notLasting.test(ownWords(after));
     })
-    .map(({ predicate, value, clause }) => ({ predicate, value, clause }));
+    .map(({ predicate, value, clause, when }) => ({ predicate, value, clause, ...(when ? { when } : {}) }));
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))
     rest = rest.slice(0, clause[0]) + ' ' + rest.slice(clause[1]);
