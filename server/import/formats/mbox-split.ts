@@ -2,6 +2,39 @@ import { createReadStream } from 'node:fs';
 
 /** An mbox separator: `From <sender> <asctime date>`; a body line "From here on..." is not one. */
 const fromLine = /^From \S+ .*\b\d{1,2}:\d{2}(?::\d{2})?\b.*\b\d{4}\s*$/;
+const weekdays = new Set(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+const monthNames = new Set([
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+]);
+
+/**
+ * A separator whose date is asctime's, word by word: a weekday's and a month's three letters, a time and
+ * the year last ("From 1790@xxx Fri Mar 08 10:00:00 +0000 2024", "From - Mon Mar  4 09:00:00 2024"). A
+ * body line has none of that: "From 9:00 to 17:00 on Friday 12 April 2024" matches fromLine.
+ */
+export function isAsctimeSeparator(line: string): boolean {
+  const words = line.trimEnd().split(/ +/u);
+  if (words.length < 6 || words[0] !== 'From') return false;
+  const date = words.slice(2);
+  const at = date.findIndex((w) => weekdays.has(w.replace(/,$/u, '')));
+  return (
+    at >= 0 &&
+    monthNames.has(date[at + 1] ?? '') &&
+    date.slice(at + 2).some((w) => /^\d{1,2}:\d{2}(?::\d{2})?$/u.test(w)) &&
+    /^\d{4}$/u.test(date.at(-1)!)
+  );
+}
 
 /**
  * Gmail caps a mail at 50 MB and Outlook at 150 MB; a "message" far beyond that is an mbox whose
@@ -42,8 +75,9 @@ function isQuotedFrom(line: Buffer): boolean {
 
 /**
  * Splits an mbox into messages as its bytes arrive, in chunks cut anywhere (inside a line, a CRLF or
- * a separator). Bytes stay bytes: each message's charset is postal-mime's business. A separator must
- * start the file or follow a blank line. Only the current message and the current line's head are
+ * a separator). Bytes stay bytes: each message's charset is postal-mime's business. A separator with
+ * an asctime date (isAsctimeSeparator) stands anywhere; a looser one must start the file or follow a
+ * blank line. Only the current message and the current line's head are
  * held, so memory follows the largest message, not the file. The bytes of a message are exactly
  * what the whole-file split gave before (the newline that precedes a separator is the separator's),
  * which keeps the content hash that names a mail without a Message-ID stable across versions.
@@ -117,9 +151,11 @@ export class MboxSplitter {
     let end = line.length;
     if (line[end - 1] === LF) end--;
     if (line[end - 1] === CR) end--;
-    if (this.#prevBlank && line.subarray(0, 5).equals(from_)) {
+    if (line.subarray(0, 5).equals(from_)) {
       const text = line.toString('latin1', 0, end);
-      if (fromLine.test(text)) {
+      // After a blank line, the classic test; with none (mails joined by tools that write no blank line
+      // between them), or where the line could be a body's, only an asctime date.
+      if (isAsctimeSeparator(text) || (this.#prevBlank && fromLine.test(text) && !/^From \d/u.test(text))) {
         this.#finish(out, true);
         this.#msg = { line: this.#lineNo + 1, separator: text, parts: [], size: 0, kept: true };
         this.#prevBlank = false;

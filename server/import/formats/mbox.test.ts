@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { collect, writeTree } from '../test-support.ts';
 import { baseSubject, contentIds, parseMbox, separatorDate } from './mbox.ts';
 import { createHash } from 'node:crypto';
-import { MboxSplitter, mboxMessages, type MboxMessage } from './mbox-split.ts';
+import { isAsctimeSeparator, MboxSplitter, mboxMessages, type MboxMessage } from './mbox-split.ts';
 
 /** Bytes as an 8-bit mail client wrote them. */
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
@@ -85,6 +85,35 @@ test('split: separators only after a blank line, >From unquoted once', () => {
     /\nFrom here on, plans are final\./,
     'a body line starting with From is not a separator',
   );
+});
+
+test('split: an asctime separator with no blank line before it opens a mail; a time range in a body does not', () => {
+  const joined = [
+    'From 1790000000000000003@xxx Thu Mar 07 09:00:00 +0000 2024',
+    'Subject: itinerary',
+    '',
+    'See the itinerary.',
+    'From 1790000000000000004@xxx Fri Mar 08 10:00:00 +0000 2024',
+    'X-Gmail-Labels: Spam',
+    'Subject: win',
+    '',
+    'You won.',
+    'From - Sat Mar  9 11:00:00 2024',
+    'Subject: third',
+    '',
+    'Hi Maria,',
+    '',
+    'From 9:00 to 17:00 on Friday 12 April 2024',
+    'the clinic is closed, so come on Saturday.',
+    '',
+    'Ana',
+    '',
+  ].join('\n');
+  const parts = split(latin1(joined)).map((m) => m.raw!.toString('latin1'));
+  assert.equal(parts.length, 3);
+  assert.equal(parts[0], 'Subject: itinerary\n\nSee the itinerary.');
+  assert.match(parts[1]!, /^X-Gmail-Labels: Spam\n/u);
+  assert.match(parts[2]!, /From 9:00 to 17:00 on Friday 12 April 2024\nthe clinic is closed/u);
 });
 
 test('mbox: sender, recipients, subject, thread by References, charsets, attachments, time zones', async () => {
@@ -399,8 +428,8 @@ after
 });
 
 /**
- * The whole-file split of earlier versions. Its bytes name a mail without a Message-ID (content
- * hash), so the streaming split must give the very same bytes or a re-import would duplicate them.
+ * The whole-file split. Its bytes name a mail without a Message-ID (content hash), so the streaming
+ * split must give the very same bytes, however the file is cut, or a re-import would duplicate them.
  */
 function wholeFileSplit(buf: Buffer): { line: number; raw: string }[] {
   const fromLine = /^From \S+ .*\b\d{1,2}:\d{2}(?::\d{2})?\b.*\b\d{4}\s*$/;
@@ -411,7 +440,7 @@ function wholeFileSplit(buf: Buffer): { line: number; raw: string }[] {
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!.replace(/\r$/, '');
     const prevBlank = i === 0 || lines[i - 1]!.replace(/\r$/, '') === '';
-    if (prevBlank && fromLine.test(l)) {
+    if ((prevBlank && fromLine.test(l) && !/^From \d/.test(l)) || isAsctimeSeparator(l)) {
       if (current) out.push({ line: start + 1, raw: current.join('\n') });
       current = [];
       start = i;
