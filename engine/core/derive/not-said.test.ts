@@ -60,8 +60,8 @@ test('what only looks like mail structure is said', () => {
   // Not a header block: the first line is not Subject or From, or the block runs into text.
   assert.deepEqual(unsaid('To: everyone who came, thank you!'), []);
   assert.deepEqual(unsaid('From: Lisbon to Porto by train\nit took three hours'), []);
-  // "wrote:" with no quote after it is the speaker's own sentence.
-  assert.deepEqual(unsaid('Carol wrote:\nthe budget is final.'), []);
+  // "wrote:" at the end of a line of the speaker's own is theirs.
+  assert.deepEqual(unsaid('I know what Carol wrote: the budget is final.'), []);
   assert.deepEqual(unsaid('I think 5 > 3 and that matters.'), []);
   // One header-like line is a chat message; the mail importer writes at least two.
   assert.deepEqual(unsaid('From: Lisbon, finally home'), []);
@@ -224,4 +224,26 @@ test("someone else's words: a quote opens at its attribution, an Outlook thread 
     [],
     'no quote in words of my own',
   );
+});
+
+test("a chat's line that hands over to someone else's words: the rest of the message is theirs", () => {
+  assert.deepEqual(unsaid('forwarding from ines:\nI live in Porto now and work at Farfetch.'), [
+    'forwarding from ines:\nI live in Porto now and work at Farfetch.',
+  ]);
+  for (const opening of [
+    'Fwd from Tom:',
+    'what mum texted me:',
+    'ines said:',
+    'message from Tom:',
+    'copying Ana’s email:',
+  ])
+    assert.equal(unsaid(`${opening}\nI moved to Braga!\nLove, Mum`).length, 1, opening);
+  // The speaker's own lead-ins and words, and such a line with nothing under it.
+  for (const text of [
+    'Update:\nI moved to Porto',
+    'I told him:\nI live in Porto now',
+    'Things to remember:\nbuy milk',
+    'ines said:',
+  ])
+    assert.deepEqual(unsaid(text), [], text);
 });

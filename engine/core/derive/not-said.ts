@@ -97,6 +97,21 @@ function opensReplyAt(lines: readonly Line[], i: number): boolean {
   return next.some((t) => replySent.test(t)) && next.some((t) => replySubject.test(t));
 }
 
+/**
+ * A chat's line, alone, that hands over to someone else's words below it: "forwarding from ines:",
+ * "Fwd from Tom:", "what mum texted me:", "ines said:", "message from Tom:", "copying Ana's email:". Not
+ * the speaker's own lead-ins ("Update:", "Things to remember:") nor words of their own ("I told him:").
+ */
+const handsOver =
+  /^(?:(?:fwd|fw|forward(?:ed|ing)?|copy(?:ing)?|pasting|copy-pasting|quoting)(?![\p{L}\p{N}])[^:\n]{0,60}|(?!i\s)[^:\n]{1,40}?\s(?:texted|messaged|sent|said|says|wrote|writes|posted|replied|emailed|dmed|dm['’]d)(?:\s+(?:me|us|to\s+me))?|(?:message|text|msg|email|e-mail|mail|dm|note)\s+from\s+[^:\n]{1,40}):$/iu;
+
+/** Whether lines below line i hold words, and not a quote's lines (then line i is its attribution). */
+function handsOverTo(lines: readonly Line[], i: number): boolean {
+  let j = i + 1;
+  while (j < lines.length && lines[j]!.text === '') j += 1;
+  return j < lines.length && !isQuoted(lines[j]!);
+}
+
 /** A signature's line: short, and no sentence ("I'll call you tomorrow about the contract."). */
 const signatureLike = (l: Line) =>
   l.text.length <= 80 && !(/[.!?]$/u.test(l.text) && l.text.split(/\s+/u).length >= 5);
@@ -203,6 +218,12 @@ function partsOf(text: string): Part[] {
     if (isQuoted(l)) {
       add(l, l, 'quote');
       continue;
+    }
+    // "forwarding from ines:" alone on its line, with words below it: the rest is hers. (Over quoted
+    // lines it is a quote's attribution, below.)
+    if (!isMail && l.text.endsWith(':') && handsOver.test(l.text) && handsOverTo(lines, i)) {
+      add(l, lines[lines.length - 1]!, 'quote');
+      break;
     }
     // The attribution line is the quote's, when a quoted line follows it (blank lines between allowed).
     if (!l.text.endsWith(':')) continue;

@@ -472,3 +472,11 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
     ["I'm starting at Acme on March 3 2020", null, undefined],
   ]);
 });
+
+test("someone else's words forwarded under a line that hands them over hold none of the speaker's slots", () => {
+  const claims = claimsOf('forwarding from ines:\nI live in Porto now and work at Farfetch.', 'Ana');
+  assert.deepEqual(
+    claims.filter((c) => c.predicate !== null),
+    [],
+  );
+});

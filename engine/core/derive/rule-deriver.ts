@@ -211,6 +211,7 @@ export function createRuleDeriver(): Deriver {
     // v45: a job or a home said to come with its day ("I'm starting at Revolut on Monday", "moving to
     // berlin next month", "my first day at Stripe is tomorrow") holds its slot from that day; and a
     // chat's move or job with its "I" left out after the speaker's own lead-in ("update: moved to lisbon").
+    // Words under a chat's line that hands them over ("forwarding from ines:") are not the speaker's.
     name: 'rules-v45',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
