@@ -13,7 +13,7 @@ import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
 import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
 import { retrieve, type RetrievalIndexing, type RetrievalIndexSet } from '../retrieve/retrieve.ts';
-import { queryTerms } from '../core/retrieve/query-terms.ts';
+import { matchedTerms, queryTerms } from '../core/retrieve/query-terms.ts';
 import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
 import type { BrainUnitOfWork, ContextReadTime, JobQueue } from '../ports/index.ts';
@@ -25,12 +25,17 @@ import { questionsAfterAnswers } from '../core/context/questions-last.ts';
 import { selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import { selectEvidence } from './select-evidence.ts';
+import type { EvidencePassage } from '../core/context/evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import { recordIdsOf } from './trace-buffer.ts';
 import { fusionMethod } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
+/** Lanes that find a Record by what the query names: its words, a person in it, a topic it names. */
+const namingLanes = new Set(['lexical', 'entity', 'topic']);
+
 /** What a Context reads of its Brain: the step its watermark names, Records, Memories, evidence. */
+
 export type ContextUnit = Pick<
   BrainUnitOfWork,
   'sequence' | 'records' | 'memories' | 'context' | 'speakersFirstNamed'
@@ -279,7 +284,17 @@ export async function assembleContext(
     quote: b.quote,
   }));
   const top = fitted.blocks[0]?.evidence;
-  const aboutConflict = top !== undefined && top.memoryIds.some((m) => conflicted.has(m));
+  // The conflict the top evidence holds is what the query asks where the query names it: its words,
+  // a person or a topic it names found that evidence, or found nothing else. "When is my wedding?" was
+  // refused as "the sources disagree" over two disputed birthdays that only a date's likeness ranked
+  // first, above the note of the wedding its topic found.
+  const namedIt = (e: EvidencePassage) =>
+    e.lanes.some((l) => namingLanes.has(l)) ||
+    matchedTerms(`${e.title ?? ''}\n${e.passage}`, terms).length > 0;
+  const aboutConflict =
+    top !== undefined &&
+    top.memoryIds.some((m) => conflicted.has(m)) &&
+    (namedIt(top) || !fitted.blocks.some((b) => namedIt(b.evidence)));
 
   const trace: Partial<Trace> = {
     lanes: laneResults

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { ContextProcessing, ContextReady, MemoryPage, Trace } from '../../engine/contract/index.ts';
 import type { Context } from '../../engine/contract/index.ts';
 import type { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { tenant, withBrain } from './local-helpers.ts';
+import { tempDir, tenant, withBrain } from './local-helpers.ts';
 
 const ready = (c: Context) => {
   assert.equal(c.status, 'ready');
@@ -79,6 +79,35 @@ describe('local engine: context', () => {
     assert.deepEqual([c.subject, c.predicate], ['Ana', 'home_city']);
     assert.deepEqual(c.values.map((v) => v.memory_id).sort(), [...a.memory_ids, ...b.memory_ids].sort());
     assert.ok(c.values.every((v) => v.citations.length === 1 && v.valid_from === at));
+  });
+
+  it('does not abstain over a conflict whose evidence says no word of the query', async () => {
+    const { engine, remember } = await withBrain({ embedder: { provider: 'glove-sif', dataDir: tempDir() } });
+    for (const [value, source] of [
+      ['1990-07-14', 'crm'],
+      ['1990-07-41', 'email'],
+    ] as const)
+      await remember({
+        content: { kind: 'fact', subject: 'Tomás', predicate: 'birthday', value },
+        occurred_at: '2024-03-01T00:00:00Z',
+        source: { name: source },
+      });
+    const note = await remember({
+      content: {
+        kind: 'document',
+        title: 'Big news',
+        text: 'Tomás proposed to me last night. We are getting married in Sevilla on 20 September 2026.',
+      },
+      occurred_at: '2025-02-15T00:00:00Z',
+    });
+    const asked = async (query: string) => ready(await engine.createContext(tenant, 'b', { query }, opts));
+    const unrelated = await asked('When is my wedding?');
+    // The word embedding ranks the disputed birthdays near a wedding; the answer is the note.
+    assert.equal(unrelated.abstained, undefined);
+    assert.ok(unrelated.citations.some((c) => c.record_id === note.id));
+    assert.deepEqual((await asked("When is Tomás's birthday?")).abstained, {
+      reason: 'conflicting_evidence',
+    });
   });
 
   it('a conflict shows only the values the request may see: filtered-out sources neither appear nor abstain', async () => {

@@ -96,6 +96,51 @@ const topics: readonly { name: string; says: readonly string[]; members: readonl
     ],
   },
   {
+    // "who is my partner?" against "my gf is Marta", "I'm seeing Carla now".
+    name: 'partner',
+    says: ['partner', 'partners', 'spouse', 'significant', 'girlfriend', 'boyfriend', 'wife', 'husband'],
+    members: [
+      'partner',
+      'girlfriend',
+      'boyfriend',
+      'gf',
+      'bf',
+      'wife',
+      'husband',
+      'fiancé',
+      'fiancée',
+      'fiance',
+      'fiancee',
+      'dating',
+      'seeing',
+      'married',
+      'engaged',
+      'spouse',
+    ],
+  },
+  {
+    // "When is my wedding?" against "We are getting married in Sevilla on 20 September".
+    name: 'wedding',
+    says: ['wedding', 'weddings', 'marriage', 'marry', 'married'],
+    members: [
+      'wedding',
+      'married',
+      'marry',
+      'marrying',
+      'engaged',
+      'engagement',
+      'proposed',
+      'fiancé',
+      'fiancée',
+    ],
+  },
+  {
+    // "When is my birthday?" against "my bday is 4 march", "I was born on March 4 1992".
+    name: 'birthday',
+    says: ['birthday', 'birthdays', 'bday', 'born'],
+    members: ['birthday', 'bday', 'born'],
+  },
+  {
     name: 'pets',
     says: ['pet', 'pets', 'animals'],
     members: ['dog', 'dogs', 'cat', 'cats', 'puppy', 'kitten', 'hamster', 'parrot', 'rabbit', 'vet'],
