@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { CopyButton } from '../components/copy-button.tsx';
 import { QuoteInContext } from '../components/quote-in-context.tsx';
 import { RevisionTimeline, TruthSpan } from '../components/revision-timeline.tsx';
+import { slug } from '../slug.ts';
 import {
   aboutLabel,
   endsValue,
@@ -390,11 +391,13 @@ function CorrectForm({
   draft: string | null;
   onDraft: (draft: string | null) => void;
 }) {
-  const [statement, setStatement] = useState(draft ?? m.statement);
+  // As the page words it ("Lucía's blood type: A+"), not as stored ("self blood type: A+").
+  const shown = statementLabel(m);
+  const [statement, setStatement] = useState(draft ?? shown);
   const [withdraw, setWithdraw] = useState(false);
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const unchanged = !withdraw && statement.trim() === m.statement;
+  const unchanged = !withdraw && [m.statement, shown].includes(statement.trim());
   const save = () =>
     correct.mutate(
       {
@@ -424,7 +427,7 @@ function CorrectForm({
             value={statement}
             onChange={(e) => {
               setStatement(e.target.value);
-              onDraft(e.target.value.trim() && e.target.value.trim() !== m.statement ? e.target.value : null);
+              onDraft(e.target.value.trim() && e.target.value.trim() !== shown ? e.target.value : null);
             }}
             rows={2}
             disabled={withdraw}
@@ -514,13 +517,6 @@ function WithdrawalOutcome({ m }: { m: MemoryDetail }) {
     </>
   );
 }
-
-const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[^a-z0-9]+|(?<!-)-+$/g, '')
-    .slice(0, 64) || 'item';
 
 function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
   const accept = useAcceptObject(brainId);

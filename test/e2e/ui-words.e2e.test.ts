@@ -34,6 +34,10 @@ test('what a fact is about reads in words on its page and in the Memories table'
   await about.waitFor();
   assert.equal((await about.innerText()).trim(), 'You · phone number');
   assert.equal(await page.getByText('phone_number').count(), 0);
+  // The correction starts from the words the page shows, not the engine's ("self phone_number: …").
+  const heading = (await page.getByRole('heading', { level: 1 }).innerText()).trim();
+  assert.equal(await page.getByLabel('What is actually true').inputValue(), heading);
+  assert.ok(!heading.startsWith('self'), heading);
   assert.deepEqual(problems, []);
 });
 

@@ -19,6 +19,7 @@ import {
 } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
+import { slug } from '../../renderer/slug.ts';
 import { truthCell } from '../../renderer/replaced-at-start.ts';
 import { currentAfterWithdrawal, currentInstead, replacedBy } from '../../renderer/withdrawal.ts';
 import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
@@ -370,4 +371,10 @@ test("the server's field names in a message are said as the screen labels them",
   );
   assert.equal(withFieldLabels('No Brain here', labels), 'No Brain here');
   assert.equal(withFieldLabels('constructor: x', labels), 'constructor: x', 'only the labels given');
+});
+
+test("an Object's type made from a name keeps its letters without their accents", () => {
+  assert.equal(slug('Lucía Fernández'), 'lucia-fernandez');
+  assert.equal(slug('phone_number'), 'phone_number');
+  assert.equal(slug('東京'), 'item');
 });
