@@ -245,7 +245,7 @@ test('a note dated by a day alone, imported in one zone and then another, is sto
   const records = (await client.listRecords('travel', {})).data;
   assert.deepEqual(
     records.map((r) => r.occurred_at),
-    ['2024-04-01T23:00:00.000Z'],
+    ['2024-04-02T00:00:00+01:00'],
     'one Record, dated as first imported',
   );
 });

@@ -39,7 +39,7 @@ test('an Obsidian vault: front matter, tags, wikilinks, one document per note', 
     // A vault's note goes by the vault's folder name and its path in the vault.
     const vaultName = basename(realpathSync(vault.root));
     assert.equal(daily.source.external_id, `${vaultName}/Daily/2024-03-04.md`);
-    assert.equal(daily.occurred_at, '2024-03-04T07:15:00.000Z', 'front matter date, converted to UTC');
+    assert.equal(daily.occurred_at, '2024-03-04T08:15:00+01:00', 'front matter date, with its offset kept');
     assert.ok(typeof daily.content === 'object' && daily.content.kind === 'document');
     assert.equal(daily.content.title, 'Monday');
     assert.match(daily.content.text, /^Ran 5 km with \[\[Ana Souza\|Ana\]\] before work\. #running/);
@@ -183,8 +183,8 @@ test('a note dated by a day alone has one key in every zone; a time keeps its in
       const utc = await read(name, 'UTC');
       assert.equal(
         lisbon.body.occurred_at,
-        '2024-04-01T23:00:00.000Z',
-        `${name}: the day's start in the zone`,
+        '2024-04-02T00:00:00+01:00',
+        `${name}: the day's start in the zone, written with its offset`,
       );
       assert.equal(utc.body.occurred_at, '2024-04-02T00:00:00.000Z');
       assert.equal(lisbon.occurredAtInKey, '2024-04-02T00:00:00.000Z', `${name}: keyed as read in UTC`);
@@ -201,11 +201,26 @@ test('a note dated by a day alone has one key in every zone; a time keeps its in
       importItemKey(await read('slash.md', 'UTC', 'mdy')),
       importItemKey(await read('slash.md', 'UTC', 'dmy')),
     );
-    // A time of day, with or without an offset, is keyed by its instant, as before.
+    // A time of day, with or without an offset, is keyed by its instant as UTC writes it, as before,
+    // whatever offset its occurred_at keeps.
     const [wallLisbon, wallUtc] = [await read('wall.md', 'Europe/Lisbon'), await read('wall.md', 'UTC')];
-    assert.equal(wallLisbon.occurredAtInKey, undefined);
+    assert.equal(wallLisbon.body.occurred_at, '2024-04-02T10:30:00+01:00');
+    assert.equal(wallLisbon.occurredAtInKey, '2024-04-02T09:30:00.000Z');
+    assert.equal(wallUtc.occurredAtInKey, undefined);
     assert.notEqual(importItemKey(wallLisbon), importItemKey(wallUtc));
-    assert.equal((await read('offset.md', 'Asia/Tokyo')).occurredAtInKey, undefined);
+    const offset = await read('offset.md', 'Asia/Tokyo');
+    assert.deepEqual(
+      [offset.body.occurred_at, offset.occurredAtInKey],
+      ['2024-04-02T10:30:00+01:00', '2024-04-02T09:30:00.000Z'],
+    );
+    assert.equal(
+      importItemKey(offset),
+      importItemKey({
+        ...offset,
+        body: { ...offset.body, occurred_at: '2024-04-02T09:30:00.000Z' },
+        occurredAtInKey: undefined,
+      }),
+    );
   } finally {
     t.remove();
   }
@@ -249,13 +264,13 @@ test('front-matter times without an offset are wall-clock time in the import zon
     );
   try {
     assert.deepEqual(await times({ timeZone: 'America/New_York' }), {
-      'date-only.md': '2024-01-05T05:00:00.000Z',
-      'impossible.md': '2024-01-05T15:30:00.000Z',
-      'offset.md': '2024-01-05T09:30:00.000Z',
-      'quoted.md': '2024-01-05T15:30:00.000Z',
-      'string.md': '2024-01-05T15:30:00.000Z',
+      'date-only.md': '2024-01-05T00:00:00-05:00',
+      'impossible.md': '2024-01-05T10:30:00-05:00',
+      'offset.md': '2024-01-05T10:30:00+01:00',
+      'quoted.md': '2024-01-05T10:30:00-05:00',
+      'string.md': '2024-01-05T10:30:00-05:00',
       'utc.md': '2024-01-05T10:30:00.250Z',
-      'yaml-timestamp.md': '2024-01-05T15:30:00.000Z',
+      'yaml-timestamp.md': '2024-01-05T10:30:00-05:00',
     });
     // Without --time-zone, this machine's zone, for both spellings alike (a zone that is not UTC, so
     // the UTC js-yaml gives a timestamp would show).
@@ -263,7 +278,7 @@ test('front-matter times without an offset are wall-clock time in the import zon
     const local = await times({});
     assert.deepEqual(
       [local['yaml-timestamp.md'], local['string.md'], local['date-only.md']],
-      ['2024-01-05T05:00:00.000Z', '2024-01-05T05:00:00.000Z', '2024-01-04T18:30:00.000Z'],
+      ['2024-01-05T10:30:00+05:30', '2024-01-05T10:30:00+05:30', '2024-01-05T00:00:00+05:30'],
     );
   } finally {
     if (machineZone === undefined) delete process.env.TZ;
@@ -444,9 +459,9 @@ test('a daily note is dated by the day its name begins with, as a date alone in 
     return [r.body.occurred_at, r.occurredAtInKey];
   };
   try {
-    // The day's start where the import reads it; the key holds the day itself, whatever the zone.
+    // The day's start where the import reads it, with its offset; the key holds the day itself, whatever the zone.
     assert.deepEqual(await at('Daily/2024-03-04.md'), [
-      '2024-03-03T23:00:00.000Z',
+      '2024-03-04T00:00:00+01:00',
       '2024-03-04T00:00:00.000Z',
     ]);
     assert.deepEqual(await at('Daily/2024-03-04.md', 'UTC'), [
@@ -454,11 +469,11 @@ test('a daily note is dated by the day its name begins with, as a date alone in 
       '2024-03-04T00:00:00.000Z',
     ]);
     assert.deepEqual(await at('journals/2024_03_05.md'), [
-      '2024-03-04T23:00:00.000Z',
+      '2024-03-05T00:00:00+01:00',
       '2024-03-05T00:00:00.000Z',
     ]);
     assert.deepEqual(await at('Daily/2024-03-06 Standup.md'), [
-      '2024-03-05T23:00:00.000Z',
+      '2024-03-06T00:00:00+01:00',
       '2024-03-06T00:00:00.000Z',
     ]);
     // Front matter says when, whatever the name; a name that is no day leaves the file's time.

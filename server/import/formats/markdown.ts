@@ -6,7 +6,14 @@ import { readText } from '../decode-text.ts';
 import { fileTimeOf, skip, type FileTime, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { readAhead } from '../read-ahead.ts';
 import { walkFolder } from '../walk-folder.ts';
-import { isValidWallTime, toIso, wallTimeToDate, type WallTime } from '../zoned-time.ts';
+import {
+  atOffset,
+  isValidWallTime,
+  toIso,
+  wallTimeToDate,
+  wallTimeWithOffset,
+  type WallTime,
+} from '../zoned-time.ts';
 import { isNoteFile } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
 
@@ -137,7 +144,10 @@ export function numericDate(text: string, dateOrder: 'dmy' | 'mdy'): WallTime | 
 
 /** A front-matter date read: the instant, and whether it was a date alone (no time of day). */
 interface FrontMatterDate {
+  /** With the offset of the zone it was read in ("2024-08-15T00:00:00+01:00"), where it was read in one. */
   at: string;
+  /** The same instant as UTC writes it: what a note's key held before `at` kept its offset. */
+  instant: string;
   dateOnly: boolean;
 }
 
@@ -165,17 +175,19 @@ function frontMatterDate(
 ): FrontMatterDate | null {
   const text = typeof value === 'string' ? value.trim() : value instanceof Date ? written : undefined;
   const numeric = text === undefined ? null : numericDate(text, dateOrder);
-  if (numeric)
-    return isValidWallTime(numeric)
-      ? {
-          at: wallTimeToDate(numeric, timeZone).toISOString(),
-          dateOnly: dayMonthYear.exec(text!)![5] === undefined,
-        }
-      : null;
+  if (numeric) {
+    if (!isValidWallTime(numeric)) return null;
+    const instant = wallTimeToDate(numeric, timeZone);
+    return {
+      at: wallTimeWithOffset(numeric, instant),
+      instant: instant.toISOString(),
+      dateOnly: dayMonthYear.exec(text!)![5] === undefined,
+    };
+  }
   const m = text === undefined ? null : writtenTime.exec(text);
   if (!m) {
     const at = toIso(value);
-    return at === null ? null : { at, dateOnly: false };
+    return at === null ? null : { at, instant: at, dateOnly: false };
   }
   const t = {
     year: Number(m[1]),
@@ -188,15 +200,23 @@ function frontMatterDate(
   if (!isValidWallTime(t)) return null;
   const ms = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
   const zone = m[8];
-  if (zone === undefined)
+  if (zone === undefined) {
+    // The day and hour as written, with the zone's offset: the same instant read in UTC is the day
+    // before for a date alone east of Greenwich, and a prompt reads the date as written.
+    const instant = new Date(wallTimeToDate(t, timeZone).getTime() + ms);
     return {
-      at: new Date(wallTimeToDate(t, timeZone).getTime() + ms).toISOString(),
+      at: wallTimeWithOffset(t, instant),
+      instant: instant.toISOString(),
       dateOnly: m[4] === undefined,
     };
+  }
   const [, sign, hh, mm] = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone) ?? [];
   const offsetMin = sign ? (sign === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm ?? 0)) : 0;
   const utc = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, ms);
-  return { at: new Date(utc - offsetMin * 60_000).toISOString(), dateOnly: false };
+  const instant = new Date(utc - offsetMin * 60_000);
+  // "…+01:00" as written (atOffset); "Z" as UTC writes it.
+  const at = sign ? atOffset(instant, offsetMin) : instant.toISOString();
+  return { at, instant: instant.toISOString(), dateOnly: false };
 }
 
 /**
@@ -211,7 +231,8 @@ function writtenNoteTime(fm: FrontMatter, o: ParseOptions): { at: string; inKey?
     const written = rawValue(fm.raw, key);
     const d = frontMatterDate(fm.data[key], written, o.timeZone, o.dateOrder ?? 'mdy');
     if (!d) continue;
-    if (!d.dateOnly) return { at: d.at };
+    // A time keys its instant as UTC writes it, as it did before the offset was kept.
+    if (!d.dateOnly) return d.at === d.instant ? { at: d.at } : { at: d.at, inKey: d.instant };
     return { at: d.at, inKey: frontMatterDate(fm.data[key], written, 'UTC', o.dateOrder ?? 'mdy')!.at };
   }
   return null;
