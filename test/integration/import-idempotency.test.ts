@@ -393,4 +393,49 @@ describe('import through the /v1 API', () => {
     const page = await client.listRecords('mail-zoned-new', { source: 'mbox', limit: 5 });
     assert.equal(page.data[0]!.occurred_at, '2024-03-12T21:17:45-04:00');
   });
+
+  test('Ctrl-C mid-import says what is kept and ends by the signal; the same command again goes on', async () => {
+    const file = join(root, 'WhatsApp Chat with Rui.txt');
+    const lines = Array.from({ length: 2000 }, (_, i) => {
+      const [d, m] = [
+        String((i % 28) + 1).padStart(2, '0'),
+        String((Math.floor(i / 28) % 12) + 1).padStart(2, '0'),
+      ];
+      return `${d}/${m}/2023, 10:${String(i % 60).padStart(2, '0')} - Rui: message number ${i} about the boat`;
+    });
+    writeFileSync(file, lines.join('\n'));
+    const args = ['bin/mnemo.mjs', 'import', file, '--brain', 'rui', '--self', 'Sam', '--concurrency', '2'];
+    const env = { ...process.env, MNEMO_URL: server.url, MNEMO_KEY: key };
+    const child = spawn(process.execPath, args, { env });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal })),
+    );
+    after(() => child.kill('SIGKILL'));
+    // Some Records written, not all.
+    const deadline = Date.now() + 60_000;
+    const written = async () => {
+      try {
+        return (await client.listRecords('rui', { limit: 200 })).data.length;
+      } catch {
+        return 0;
+      }
+    };
+    while ((await written()) < 50 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const result = await ended;
+    assert.deepEqual(result, { code: null, signal: 'SIGINT' }, stderr);
+    assert.match(
+      stderr,
+      /mnemo import: stopped after \d+ of the \d+ items read so far\. What was written is kept; the same command again goes on/,
+    );
+    const again = spawn(process.execPath, args, { env });
+    let stdout = '';
+    again.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    assert.equal(await new Promise((resolve) => again.on('close', resolve)), 0);
+    const [, imported, , unchanged] = /imported (\d+), replaced (\d+), unchanged (\d+)/.exec(stdout) ?? [];
+    assert.equal(Number(imported) + Number(unchanged), lines.length, stdout);
+    assert.ok(Number(unchanged) > 0, stdout);
+  });
 });

@@ -113,8 +113,44 @@ export function formatSummary(s: ImportSummary): string {
   return lines.join('\n');
 }
 
-function progressDisplay(): { update: (p: ImportProgress) => void; stop: () => void } {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+/**
+ * Ctrl-C or a SIGTERM while an import runs: the progress bar gives the terminal its cursor and line
+ * wrapping back, the person is told what is kept and how to go on, and the signal then ends the
+ * process as it would have (exit 130 for Ctrl-C). The bar had hidden the cursor for good, and nothing
+ * was said.
+ */
+function onInterrupt(display: { stop: () => void; last: () => ImportProgress | null }): () => void {
+  const stops: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const interrupted = (signal: NodeJS.Signals) => {
+    for (const s of stops) process.off(s, interrupted);
+    display.stop();
+    const p = display.last();
+    const sofar = p === null ? '' : ` after ${p.done} of the ${p.total} items read so far`;
+    console.error(
+      `\nmnemo import: stopped${sofar}. What was written is kept; the same command again goes on (items already stored count as unchanged).`,
+    );
+    process.kill(process.pid, signal);
+  };
+  for (const s of stops) process.on(s, interrupted);
+  return () => {
+    for (const s of stops) process.off(s, interrupted);
+  };
+}
+
+function progressDisplay(): {
+  update: (p: ImportProgress) => void;
+  stop: () => void;
+  last: () => ImportProgress | null;
+} {
+  let last: ImportProgress | null = null;
+  if (!process.stderr.isTTY)
+    return {
+      update: (p) => {
+        last = p;
+      },
+      stop: () => {},
+      last: () => last,
+    };
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
@@ -129,6 +165,7 @@ function progressDisplay(): { update: (p: ImportProgress) => void; stop: () => v
   let begun = false;
   return {
     update(p) {
+      last = p;
       const rate = (p.done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(0);
       if (!begun) {
         bar.start(p.total, p.done, { rate, skipped: p.skipped, failed: p.failed });
@@ -139,7 +176,11 @@ function progressDisplay(): { update: (p: ImportProgress) => void; stop: () => v
         bar.update(p.done, { rate, skipped: p.skipped, failed: p.failed });
       }
     },
-    stop: () => begun && bar.stop(),
+    stop: () => {
+      if (begun) bar.stop();
+      begun = false;
+    },
+    last: () => last,
   };
 }
 
@@ -296,6 +337,7 @@ export function register(program: Command): void {
         return;
       }
       const display = progressDisplay();
+      const released = onInterrupt(display);
       try {
         const { runImport } = await import('../../import/run-import.ts');
         const summary = await runImport({
@@ -314,6 +356,7 @@ export function register(program: Command): void {
           dryRun: flags.dryRun,
           onProgress: display.update,
         });
+        released();
         display.stop();
         process.stdout.write(`${flags.json ? JSON.stringify(summary) : formatSummary(summary)}\n`);
         if (summary.nothingToImport)
@@ -325,6 +368,7 @@ export function register(program: Command): void {
         // reason, which holds for an export with nothing to import too (each file's reason is listed).
         process.exitCode = summary.failed === 0 ? 0 : 1;
       } catch (e) {
+        released();
         display.stop();
         fail(e);
       }
