@@ -480,3 +480,36 @@ test("someone else's words forwarded under a line that hands them over hold none
     [],
   );
 });
+
+test('a note named after a person: what "she" and "her" say is that person\'s, not the note\'s writer\'s', () => {
+  const note = (title: string, text: string) => {
+    const content = { kind: 'document' as const, title, text };
+    const record = {
+      id: 'rec_1',
+      content,
+      text: recordText(content),
+      sourceName: 'obsidian',
+      occurredAt: '2024-01-01T00:00:00Z',
+    };
+    return createRuleDeriver()
+      .derive(record, { self: { type: 'person', name: 'Maria Santos' } })
+      .map((c) => [c.statement, c.owner.state, c.subject]);
+  };
+  assert.deepEqual(
+    note('Ana Lima', 'Ana Lima is my best friend. She lives in Porto. Her partner is Pedro.'),
+    [
+      ['Ana Lima is my best friend.', 'self', 'Maria Santos'],
+      ['She lives in Porto.', 'other', 'Ana Lima'],
+      ['Her partner is Pedro.', 'other', 'Ana Lima'],
+    ],
+  );
+  // A note named after no one, or after the person herself, keeps its sentences hers.
+  assert.deepEqual(
+    note('Trip Ideas', 'I want to go to Japan. She said it is lovely.').map((c) => c[1]),
+    ['self', 'self'],
+  );
+  assert.deepEqual(
+    note('Maria Santos', 'I live in Lisbon. She is me.').map((c) => c[1]),
+    ['self', 'self'],
+  );
+});

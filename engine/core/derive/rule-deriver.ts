@@ -212,6 +212,8 @@ export function createRuleDeriver(): Deriver {
     // berlin next month", "my first day at Stripe is tomorrow") holds its slot from that day; and a
     // chat's move or job with its "I" left out after the speaker's own lead-in ("update: moved to lisbon").
     // Words under a chat's line that hands them over ("forwarding from ines:") are not the speaker's.
+    // In a note named after a person ("People/Ana Lima.md"), "She lives in Porto", "Her partner is
+    // Pedro" are that person's, not the note's writer's.
     name: 'rules-v45',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -275,19 +277,35 @@ export function createRuleDeriver(): Deriver {
           if (owner.state === 'self') {
             const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
             const told = toldBefore(stated.map((x) => x.value));
+            // "People/Ana Lima.md": "She lives in Porto. Her partner is Pedro." are Ana's, though the
+            // note is the person's own ("Ana Lima is my best friend"); else the person the sentence
+            // before said where they live, as in a message.
+            const titled = personTitled(c.title);
+            const referents = namedJustBefore(stated.map((x) => x.value));
+            const whoseIs = (x: string): OwnerClaim | null => {
+              const about = opensWithTheirs.test(x) ? (titled ?? referents.get(x)) : undefined;
+              const theirs = about === undefined ? null : others(about);
+              return theirs?.state === 'other' ? theirs : null;
+            };
             // An agent's note through MCP says the person's slots as an agent's message does ("User
             // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
             const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
             if (stated.length > 0)
               return withStarts(
-                unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] =>
-                  (agentNote !== null
-                    ? agentClaims(x, subject, owner, agentNote)
-                    : sentenceClaims(x, subject, owner, others, told.get(x))
+                unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
+                  const theirs = whoseIs(x);
+                  if (theirs !== null) {
+                    const statement = withoutMarkup(x, obsidian);
+                    return [{ statement, subject: theirs.entity!, predicate: null, owner: theirs, quote: x }];
+                  }
+                  return (
+                    agentNote !== null
+                      ? agentClaims(x, subject, owner, agentNote)
+                      : sentenceClaims(x, subject, owner, others, told.get(x))
                   ).map((claim) =>
                     claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
-                  ),
-                ),
+                  );
+                }),
                 record.occurredAt,
               );
           }
@@ -360,6 +378,27 @@ function quitName(s: string): string | null {
 
 /** A sentence about "she" or "he": "she's a nurse", "He works nights". */
 const opensWithHeOrShe = /^(?:she|he)(?:['’]s|\s)/iu;
+/** A sentence about "her" or "him" by what is theirs: "Her partner is Pedro.", "His birthday is in May." */
+const opensWithTheirs = /^(?:she|he|her|his)(?:['’]s|\s)/iu;
+
+/**
+ * The person a note is named after, as a contacts or people folder names notes ("Ana Lima", "Dr. João
+ * Silva"): two to four capitalised words of letters alone. A note titled "Trip Ideas" or "Q3 Plan" is
+ * no person's (one word, a digit, or a word of a title's: below).
+ */
+function personTitled(title: string | undefined): string | null {
+  const t = title?.trim() ?? '';
+  const words = t.split(/\s+/u);
+  if (words.length < 2 || words.length > 4) return null;
+  if (!words.every((w) => /^(?:\p{Lu}[\p{Ll}\p{M}'’-]+|Dr\.|Mr\.|Mrs\.|Ms\.)$/u.test(w))) return null;
+  return words.some((w) => notInAName.has(w.toLowerCase())) ? null : t;
+}
+const notInAName = new Set(
+  `ideas notes note plan plans list lists trip trips meeting meetings journal diary log recipes recipe
+   books book reading goals project projects ideas todo tasks shopping gift gifts weekly daily monthly
+   review summary agenda minutes draft home work school travel health budget house garden the of and
+   for with my our about`.split(/\s+/u),
+);
 
 /**
  * For each sentence about "she" or "he", the person the sentence just before it said where they live
