@@ -278,4 +278,18 @@ describe('local engine: a job or a home said to start on a later day', () => {
     });
     assert.deepEqual(statements(may.data.filter((m) => m.predicate === 'lives in')), ['Ana lives in Lisbon']);
   });
+
+  it('a move told with how long ago it was holds from that day', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-09-01T00:00:00Z') });
+    await remember(said('I live in Lisbon', '2026-01-10T09:00:00Z'));
+    await remember(said('we moved to porto 2 weeks ago', '2026-07-20T12:00:00Z'));
+    const home = async (as_of: string) =>
+      statements(
+        (await engine.listMemories(tenant, 'b', { subject: 'Ana', as_of, limit: 50 })).data.filter(
+          (m) => m.predicate === 'lives in',
+        ),
+      );
+    assert.deepEqual(await home('2026-07-01T00:00:00Z'), ['Ana lives in Lisbon']);
+    assert.deepEqual(await home('2026-07-10T00:00:00Z'), ['we moved to porto 2 weeks ago']);
+  });
 });

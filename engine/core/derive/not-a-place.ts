@@ -91,8 +91,10 @@ export function notAPlace(
 ): boolean {
   if (isProduct(value) || webAddress.test(value) || departments.has(value.toLowerCase())) return true;
   if (!moved) return false;
-  // A stage is numbered, a place is not: "We moved to Phase 2", "moved to Round 2".
-  if (/^\s+\d/u.test(sentence.slice(valueEnd))) return true;
+  // A stage is numbered, a place is not: "We moved to Phase 2", "moved to Round 2"; a number that
+  // counts how long ago is a time ("moved to Porto 2 weeks ago").
+  if (/^\s+\d(?!\d*\s+(?:days?|weeks?|months?|years?)\s+ago(?![\p{L}\p{N}]))/u.test(sentence.slice(valueEnd)))
+    return true;
   const after = fromName.exec(sentence.slice(valueEnd))?.[1];
   return [from, after].some((f) => f !== undefined && isProduct(f)) || softwareWords.test(sentence);
 }

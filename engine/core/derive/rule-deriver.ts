@@ -213,7 +213,10 @@ export function createRuleDeriver(): Deriver {
     // chat's move or job with its "I" left out after the speaker's own lead-in ("update: moved to lisbon").
     // Words under a chat's line that hands them over ("forwarding from ines:") are not the speaker's.
     // In a note named after a person ("People/Ana Lima.md"), "She lives in Porto", "Her partner is
-    // Pedro" are that person's, not the note's writer's.
+    // Pedro" are that person's, not the note's writer's. A chat shouting or in Title Case ("GOT THE JOB AT
+    // REVOLUT!!!"), "just started at revolut", "new job at revolut!", "accepted the offer from revolut",
+    // "living in porto now", "finally settled in porto", "moved into the new place in Porto" hold their
+    // slot; "we moved to porto 2 weeks ago" holds it from that day.
     name: 'rules-v45',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -533,7 +536,8 @@ type SaidClaim = Claim & { startsWhen?: string };
 
 /**
  * Claims with the day a value said to come starts read (start-day.ts) from the Record's time: a day
- * after it is the value's start (`startsAt`), the day itself holds from when it was said. One no
+ * after it, or one gone ("we moved to porto 2 weeks ago"), is the value's start (`startsAt`); the day
+ * itself holds from when it was said. One no
  * calendar has, or before the Record ("starting at Acme on March 3 2020" said in 2024), holds no slot:
  * the sentence is a statement.
  */
@@ -549,7 +553,9 @@ function withStarts(claims: SaidClaim[], occurredAt: string): Claim[] {
         owner: claim.owner,
         quote: claim.quote,
       };
-    return Date.parse(day) > Date.parse(occurredAt) ? { ...claim, startsAt: day } : claim;
+    // Said on the day it starts ("first day at Stripe today"), it holds from when it was said.
+    const [starts, said] = [Date.parse(day), Date.parse(occurredAt)];
+    return starts > said || starts + 86_400_000 <= said ? { ...claim, startsAt: day } : claim;
   });
 }
 

@@ -315,7 +315,6 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     "I'm working at Christmas this year.",
     'My mum thinks I live in Paris.',
     'She said "I live in Rome".',
-    'I moved to Lyon three years ago.',
     // Where one is now, but on a trip: "right now", more said of the stay, or no "now" at all.
     "Right now I'm in Denver for a conference.",
     "Now I'm in Paris visiting my mom.",
@@ -1022,4 +1021,45 @@ test('a job or a home said to come holds its slot with the day it starts, and on
     'Tom is moving to Berlin next month',
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
+});
+
+test('a chat shouting, in Title Case, or leaving its "I" out of a new job or home holds the slot', () => {
+  const cases: Array<[string, string, string]> = [
+    ['GOT THE JOB AT REVOLUT!!! 🎉', 'works at', 'Revolut'],
+    ['Got The Job At Revolut!!', 'works at', 'Revolut'],
+    ['just started at revolut', 'works at', 'Revolut'],
+    ['started at revolut last week', 'works at', 'Revolut'],
+    ['new job at revolut!', 'works at', 'Revolut'],
+    ['accepted the offer from revolut!', 'works at', 'Revolut'],
+    ['living in porto now', 'lives in', 'Porto'],
+    ['finally settled in porto', 'lives in', 'Porto'],
+    ['we finally moved into the new place in Porto, boxes everywhere', 'lives in', 'Porto'],
+  ];
+  for (const [s, predicate, value] of cases)
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => [x.predicate, x.value]),
+      [[predicate, value]],
+      s,
+    );
+  for (const s of [
+    'Living in Porto is great',
+    'i settled in quickly',
+    'Ana Silva Lives In Porto',
+    'We moved to Phase 2',
+  ])
+    assert.deepEqual(slotSentences(s).slots, [], s);
+});
+
+test('a move told with how long ago it was holds the home from then', () => {
+  for (const [s, when] of [
+    ['I moved to Lyon three years ago.', 'three years ago'],
+    ['we moved to porto 2 weeks ago', '2 weeks ago'],
+  ] as const)
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => [x.predicate, x.when]),
+      [['lives in', when]],
+      s,
+    );
+  // Lived, not moved: history.
+  assert.deepEqual(slotSentences('I lived in Paris 10 years ago').slots, []);
 });

@@ -1,6 +1,6 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
-import { startWhen } from './start-day.ts';
+import { agoWhen, startWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
 /**
@@ -53,13 +53,13 @@ const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s
  * sentence, and a move, or living somewhere now, is the speaker's. Only those: "Living in Porto is …"
  * has its own subject.
  */
-const elidedLead = String.raw`^\s*(?:(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated)|(?:[Cc]urrently|[Nn]ow|[Ss]till)\s+(?=living\s))`;
+const elidedLead = String.raw`^\s*(?:(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated|[Ss]ettled\s+in\s)|(?=[Ll]iving\s+in\s+\S+(?:\s\S+){0,2}\s+(?:now|these\s+days|nowadays)(?![\p{L}\p{N}]))|(?:[Cc]urrently|[Nn]ow|[Ss]till)\s+(?=living\s))`;
 
 /**
  * "Just started at Globex!", "Got a job at Globex!": a chat leaves its "I" out before a job's start as
  * before a move. Only a start: "Working at Globex is …" has its own subject.
  */
-const elidedJobLead = String.raw`^\s*(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=(?:[Ss]tarted|[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted)\s)`;
+const elidedJobLead = String.raw`^\s*(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=(?:[Ss]tarted|[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|(?:(?:[Mm]y|[Aa])\s+)?[Nn]ew\s+(?:job|position|role))\s)`;
 
 /** A role's words, up to four: "nurse", "senior data engineer". */
 const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
@@ -96,7 +96,8 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
     // "I moved to Boston after college, and now I'm in Denver": where one is now, told as the end of a
     // story of moves (readClause); not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
-    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+(?:in|to))\s+${placeName}`,
+    // "We finally moved into the new place in Porto", "Finally settled in Porto": a home too.
+    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in)\s+${placeName}`,
   },
   {
     predicate: 'works at',
@@ -105,7 +106,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s))\s*(?:at|for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by))\s+${name}`,
+    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s))\s*(?:at|for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from)\s+${name}`,
   },
 ];
 
@@ -254,6 +255,13 @@ const askedUnmarked = (s: string): boolean =>
  */
 const notLasting =
   /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b|\bago\b/iu;
+/**
+ * A move told with how long ago it was is where one lives since ("we moved to porto 2 weeks ago"), as
+ * "I moved to Porto last year" is; a stay that ends or a year is still history.
+ */
+const movedAgo = new RegExp(String.raw`(?<![\p{L}\p{N}])(${agoWhen})(?![\p{L}\p{N}])`, 'iu');
+const notLastingMove =
+  /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b/iu;
 /** A time since which something holds, by its year: history for an ending, until now for a home. */
 const sinceYear = /\bsince\s+(?:19|20)\d\d\b/iu;
 /**
@@ -381,7 +389,7 @@ function endedClause(said: string): SlotSentence | null {
  * `ongoing`: said as lasting until now ("I've been living in Porto for two years"), which no stay or
  * date after it makes history.
  */
-type Found = SlotSentence & { valueEnd: number; ongoing: boolean };
+type Found = SlotSentence & { valueEnd: number; ongoing: boolean; moved?: boolean };
 
 /**
  * Where one is working for now, not employed: "I'm working at Starbucks today", "working at Costa this
@@ -425,7 +433,7 @@ function readClause(
   if (m.groups!['perfect'] !== undefined && !perfectFor) return null;
   const ongoing = m.groups!['been'] !== undefined || perfectFor;
   if (/(?<![\p{L}\p{N}])working\s/u.test(m[0]) && !ongoing && forNowAt.test(sentence.slice(end))) return null;
-  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing };
+  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing, moved };
 }
 
 /**
@@ -477,11 +485,13 @@ function clauseValue(
 /**
  * Lower-case words after a slot's verb that open no name in a chat written all in lower case: what
  * "i work for myself" or "i moved to a new flat" say, a common noun one works at or lives in ("i work
- * at school"), the times of "I work at night" and an idiom's word ("a designer at heart"). A name never
+ * at school"), the times of "I work at night", an idiom's word ("a designer at heart") and how one
+ * settled in ("i settled in quickly"). A name never
  * opens with one of them ("new york city" ends with one).
  */
 const notALowerName = new Set(
   `a an the my our your his her their its this that these those some one any another every no
+   quickly nicely slowly easily fine well ok okay alright great good fast together right
    me myself you yourself him himself her herself us ourselves them themselves it there here
    night nights day days dawn dusk noon midnight lunch weekends weekend times moment
    home work school uni university college church hospital office bank restaurant cafe store shop
@@ -534,7 +544,7 @@ const endsALowerName = new Set(
  * next clause may hold the home ("im from porto but live in braga").
  */
 const lowerTrigger = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|first\s+day)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from)\s+`,
+  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from)\s+`,
   'gu',
 );
 
@@ -581,6 +591,26 @@ function writtenUncased(sentence: string): boolean {
   const rest = sentence.replace(/(?<![\p{L}\p{N}])I(?![\p{L}\p{N}])/gu, '').replace(/^[^\p{L}]*\p{Lu}/u, '');
   return !/\p{Lu}/u.test(rest);
 }
+
+/**
+ * A sentence shouted ("GOT THE JOB AT REVOLUT!!!") or in Title Case ("Got The Job At Revolut") read in
+ * lower case, as a chat without capitals is (chatCased): its capitals say nothing of which words are
+ * names. Only where every word that opens with a letter is so (three words at least, and in Title Case
+ * a small word capitalised past the first: "Ana Silva Lives In Porto" is not a list of names), and
+ * where lower case keeps every character where it was.
+ */
+function unshouted(sentence: string): string {
+  const ws = sentence.match(/\p{L}[\p{L}\p{M}'’]*/gu) ?? [];
+  if (ws.length < 3) return sentence;
+  const shouted = ws.every((w) => w === w.toUpperCase()) && ws.some((w) => w.length > 1);
+  const titled =
+    ws.every((w) => /^\p{Lu}/u.test(w) && w.slice(1) === w.slice(1).toLowerCase()) &&
+    ws.slice(1).some((w) => smallWords.has(w.toLowerCase()));
+  if (!shouted && !titled) return sentence;
+  const lower = sentence.toLowerCase();
+  return lower.length === sentence.length ? lower : sentence;
+}
+const smallWords = new Set(['at', 'in', 'to', 'the', 'for', 'of', 'on', 'and', 'a', 'my', 'from', 'with']);
 
 /**
  * A chat written without capitals (writtenUncased: "i live in porto", "I live in porto"), read as if
@@ -687,7 +717,7 @@ function qualifiesANoun(before: string): boolean {
  */
 export function slotSentences(said: string): SlotReading {
   // A chat all in lower case is read as if cased, every character where it was ("i live in porto").
-  const text = chatCased(withoutOwnLeadIn(said));
+  const text = chatCased(withoutOwnLeadIn(unshouted(said)));
   // An ended clause is read on its own; the rest of the sentence is read as if it were not there (its
   // negation would hold every other clause back), its letters kept in place for the clauses' positions.
   const ended = endedClause(text);
@@ -733,14 +763,16 @@ export function slotSentences(said: string): SlotReading {
   }
   // What follows a value up to the next clause, the role or place too, may make it a stay that ends
   // ("for a week"); a later clause's "for a year" is that clause's.
-  const found: SlotSentence[] = clauses
-    .filter((c) => {
-      const next = Math.min(...clauses.map((o) => o.clause[0]).filter((at) => at > c.clause[0]));
-      const after = sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined);
-      if (heldBack(sentence, c.valueEnd)) return false;
-      return c.ongoing || !notLasting.test(ownWords(after));
-    })
-    .map(({ predicate, value, clause, when }) => ({ predicate, value, clause, ...(when ? { when } : {}) }));
+  const found: SlotSentence[] = clauses.flatMap((c) => {
+    const next = Math.min(...clauses.map((o) => o.clause[0]).filter((at) => at > c.clause[0]));
+    const after = sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined);
+    if (heldBack(sentence, c.valueEnd)) return [];
+    if (!c.ongoing && (c.moved === true ? notLastingMove : notLasting).test(ownWords(after))) return [];
+    // "we moved to porto 2 weeks ago": the home since that day (start-day.ts reads it).
+    const ago = c.moved === true && c.when === undefined ? movedAgo.exec(ownWords(after)) : null;
+    const when = c.when ?? ago?.[1];
+    return [{ predicate: c.predicate, value: c.value, clause: c.clause, ...(when ? { when } : {}) }];
+  });
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))
     rest = rest.slice(0, clause[0]) + ' ' + rest.slice(clause[1]);

@@ -56,3 +56,9 @@ test('words that name no day, or one gone or no calendar has, give none', () => 
   ])
     assert.equal(startDay(when, friday), null, when);
 });
+
+test('how long ago a move was counts back from the day it was said', () => {
+  assert.equal(startDay('2 weeks ago', friday), '2026-02-20T00:00:00.000Z');
+  assert.equal(startDay('three years ago', friday), '2023-03-06T00:00:00.000Z');
+  assert.equal(startDay('a few months ago', friday), '2025-12-06T00:00:00.000Z');
+});

@@ -16,6 +16,10 @@ export const startWhen = String.raw`(?:today|tonight|tomorrow|the\s+day\s+after\
 
 const words = new RegExp(String.raw`^(?:${startWhen})$`, 'iu');
 
+/** How long ago a move was: "2 weeks ago", "a few months ago", "three years ago". */
+export const agoWhen = String.raw`${count}\s+(?:days?|weeks?|months?|years?)\s+ago`;
+const agoWords = new RegExp(String.raw`^(${count})\s+(day|week|month|year)s?\s+ago$`, 'iu');
+
 function countOf(word: string): number {
   if (/^\d+$/u.test(word)) return Number(word);
   const n = word.replace(/\s+/gu, ' ');
@@ -56,18 +60,33 @@ function dateOf(year: number, mi: number, day: number): number | null {
  * Record was said (`occurredAt`, in the offset it is written in): its midnight there, as an RFC 3339
  * UTC time. A weekday is the next one after that day ("on Monday" said on a Monday is a week on), a
  * date without a year the next one on or after it, a month without a day its first day ("in January":
- * the next January; this month's is that day itself), "next week" the Monday after it. Null where the
- * words name no day this reads, or a day before the Record's (a date with its year in the past).
+ * the next January; this month's is that day itself), "next week" the Monday after it; "2 weeks ago"
+ * (agoWhen) the day that long before it. Null where the words name no day this reads, or a day to come
+ * that is before the Record's (a date with its year in the past).
  */
 export function startDay(when: string, occurredAt: string): string | null {
   const said = when.trim().toLowerCase().replace(/\s+/gu, ' ');
-  if (!words.test(said)) return null;
+  const ago = agoWords.exec(said);
+  if (!ago && !words.test(said)) return null;
   const offset = offsetOf(occurredAt) * 60_000;
   const wall = Date.parse(occurredAt) + offset;
   if (!Number.isFinite(wall)) return null;
   const today = wall - (((wall % DAY) + DAY) % DAY);
   const now = new Date(today);
   const [y, mo, d] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
+  if (ago) {
+    // A day gone, counted back as a day to come is counted on.
+    const n = countOf(ago[1]!);
+    const back =
+      ago[2] === 'day'
+        ? today - n * DAY
+        : ago[2] === 'week'
+          ? today - 7 * n * DAY
+          : ago[2] === 'month'
+            ? Math.min(Date.UTC(y, mo - n, d), Date.UTC(y, mo - n + 1, 0))
+            : Math.min(Date.UTC(y - n, mo, d), Date.UTC(y - n, mo + 1, 0));
+    return new Date(back - offset).toISOString();
+  }
   const yearSaid = /(?:19|20)\d\d$/u.exec(said);
   const text = said.replace(/,? (?:19|20)\d\d$/u, '');
   const day = (() => {
