@@ -216,7 +216,8 @@ export function createRuleDeriver(): Deriver {
     // Pedro" are that person's, not the note's writer's. A chat shouting or in Title Case ("GOT THE JOB AT
     // REVOLUT!!!"), "just started at revolut", "new job at revolut!", "accepted the offer from revolut",
     // "living in porto now", "finally settled in porto", "moved into the new place in Porto" hold their
-    // slot; "we moved to porto 2 weeks ago" holds it from that day.
+    // slot; "we moved to porto 2 weeks ago" holds it from that day. "carla is my girlfriend now", "new
+    // number again, its …", "changed my number to …" and "my birthday is march 4 not march 14" hold theirs.
     name: 'rules-v45',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

@@ -1063,3 +1063,29 @@ test('a move told with how long ago it was holds the home from then', () => {
   // Lived, not moved: history.
   assert.deepEqual(slotSentences('I lived in Paris 10 years ago').slots, []);
 });
+
+test('a relation said the other way round, a number changed in a chat, a date denied without its comma', () => {
+  const cases: Array<[string, string, string]> = [
+    ['carla is my girlfriend now', 'girlfriend', 'Carla'],
+    ['Tom Reyes is my new boss', 'manager', 'Tom Reyes'],
+    ['new number again, its +351 966 777 888', 'phone number', '+351 966 777 888'],
+    ['changed my number to 936 111 222', 'phone number', '936 111 222'],
+    ['I changed my email to leo@marques.pt', 'email address', 'leo@marques.pt'],
+    ['actually my birthday is march 4 not march 14, typo', 'birthday', 'march 4'],
+  ];
+  for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+  for (const s of [
+    'He is my boss',
+    'she is my girlfriend now',
+    'That is my dentist',
+    'Who is my dentist',
+    'Is Tom my boss?',
+  ])
+    assert.equal(attributeSentence(s), null, s);
+  // A "not" after a word, not a number, still needs its comma: the diet's ending is read whole.
+  assert.deepEqual(attributeSentence("I'm not vegan anymore"), {
+    predicate: 'diet',
+    value: 'vegan',
+    ends: true,
+  });
+});

@@ -988,7 +988,18 @@ function withoutChatEnd(value: string): string {
 }
 /** "new phone: +49 151 1234567", "New email: ana@sonae.pt": a changed number or address, as a label. */
 const newValueLead = new RegExp(
-  String.raw`^${fillers}(?:my\s+)?new\s+((?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|mobile|cell|phone|e-?mail(?:\s+address)?)\s*:\s*`,
+  String.raw`^${fillers}(?:(?:my\s+)?new\s+((?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|mobile|cell|phone|e-?mail(?:\s+address)?)(?:\s+again)?(?:\s*:\s*|,\s*(?:it['’]?s|it\s+is)\s+)|(?:I\s+)?changed\s+my\s+((?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?)\s+to\s+)`,
+  'iu',
+);
+/** Words before "is my boss" that are no one's name: a pronoun, a pointer, a question's word. */
+const notWho =
+  /^(?:he|she|they|it|this|that|these|those|who|what|which|whoever|someone|somebody|nobody|everyone|there|here|mine|yours)$/iu;
+/**
+ * A relation said the other way round: "carla is my girlfriend now", "Tom Reyes is my new boss", as "my
+ * girlfriend is Carla" says it.
+ */
+const relationAfter = new RegExp(
+  String.raw`^${fillers}(?<value>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,3}?)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?(?<relation>${relations})(?:\s+now)?[!.\s]*$`,
   'iu',
 );
 /** One's job said as where it is: "My new job is at Stripe", "my job's with Globex now". */
@@ -1221,7 +1232,7 @@ function attributeName(raw: string, value: string): string | null {
  * ", not": "My favourite colour is not green" denies its own.
  */
 const valueDenied =
-  /,\s*not\s+(?:the\s+|a\s+|an\s+)?[\p{L}\p{N}+()'’-]+(?:\s+[\p{L}\p{N}+()'’-]+){0,3}[.!]*$/u;
+  /(?:,\s*|(?<=\d)\s+)not\s+(?:the\s+|a\s+|an\s+)?[\p{L}\p{N}+()'’-]+(?:\s+[\p{L}\p{N}+()'’-]+){0,3}[.!]*$/u;
 const withoutValueDenial = (s: string): string => {
   const m = valueDenied.exec(s);
   return m && m.index > 0 ? s.slice(0, m.index) : s;
@@ -1258,6 +1269,18 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     ?.groups!['value']?.replace(/(?<![.!])[.!]+$/u, '')
     .replace(/(?<!\s)\s+now$/iu, '');
   if (job !== undefined && employerName.test(job)) return { predicate: 'works at', value: job };
+  const after = relationAfter.exec(s);
+  if (after && !isQuestion(s) && !notWho.test(after.groups!['value']!)) {
+    const who = after.groups!['value']!;
+    const named =
+      partnerNamed(who, s) && !describes(who)
+        ? personName.test(who)
+          ? who
+          : lowerName(who, 0)?.named
+        : null;
+    const predicate = named ? attributeName(after.groups!['relation']!, named) : null;
+    if (named && predicate) return { predicate, value: named };
+  }
   const m = attributeLead.exec(s) ?? newValueLead.exec(s);
   if (!m) return null;
   let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
@@ -1267,7 +1290,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   const comma = value.indexOf(',');
   const head = comma > 0 ? value.slice(0, comma).trim() : null;
   const predicate = attributeName(
-    m[1]!,
+    m[1] ?? m[2]!,
     head !== null && (phoneShaped(head) || (!dayOfYear.test(value) && dayOfYear.test(head))) ? head : value,
   );
   if (predicate === null) return null;
@@ -1284,7 +1307,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     if (phoneShaped(value)) return { predicate, value };
     if (head !== null && phoneShaped(head)) return sayingMore(head);
   }
-  if (relationWords.test(m[1]!)) {
+  if (relationWords.test(m[1] ?? '')) {
     if (personName.test(value) && !describes(value)) return { predicate, value };
     if (head !== null && personName.test(head) && !describes(head) && !notAName.has(head.toLowerCase()))
       return sayingMore(head);
