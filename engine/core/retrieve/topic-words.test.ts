@@ -9,7 +9,12 @@ test('a query naming a topic gets the words its Records use; one naming none get
   assert.deepEqual(named('does the user have any allergies?'), ['allergies']);
   assert.deepEqual(named('tell me about her family'), ['family']);
   assert.deepEqual(named('where does the user live?'), []);
-  assert.deepEqual(named('when is Jordan’s birthday'), []);
+  assert.deepEqual(named('who is my partner?'), ['partner']);
+  assert.deepEqual(named('When is my wedding?'), ['wedding']);
+  // "my bday is 4 march", "I was born on March 4": a birthday in the words people say it in.
+  assert.deepEqual(topicsOf(queryTerms('when is Jordan’s birthday')), [
+    { name: 'birthday', members: ['bday', 'born'] },
+  ]);
   // A member the query says already is searched by the query itself.
   const diet = topicsOf(queryTerms('is the user vegetarian or on another diet?'))[0]!;
   assert.ok(!diet.members.includes('vegetarian'));
