@@ -135,7 +135,8 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
       <section aria-labelledby="profile">
         <h2 id="profile">Profile</h2>
         <p className="lead">
-          What this Brain currently knows about its owner, newest first. Every line cites its source.
+          What this Brain currently knows about its owner: where they live and work and the like first, then
+          everything else, each newest first. Every line cites its source.
         </p>
         {profile.isPending ? (
           <Loading what="the profile" />

@@ -110,7 +110,9 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
                   {r.source.name ? <span>from {r.source.name}</span> : null}
                   <span>{visibilityLabels[r.visibility]}</span>
                   <MemoryLinks brainId={brainId} ids={r.memory_ids} />
-                  <span className="mono muted">{r.id}</span>
+                  <Link to={paths.record(brainId, r.id)} className="mono muted" title="Open the Record">
+                    {r.id}
+                  </Link>
                 </p>
               </div>
               <div className="item-actions">
@@ -389,7 +391,11 @@ export function ForgetRecordDialog({
       onCancel={onClose}
       onConfirm={() => forget.mutate(record.id, { onSuccess: onForgotten })}
     >
-      <blockquote className="quote">{recordSummary(record.content, selfName)}</blockquote>
+      {/* Its opening words: a long note's whole text made the dialog taller than the screen, its title
+          scrolled out of sight. */}
+      <blockquote className="quote">
+        <ClampedText text={recordSummary(record.content, selfName)} limit={300} />
+      </blockquote>
       <p>
         Its text is removed for good. Memories that rest only on it are removed too
         {record.memory_ids.length

@@ -256,3 +256,22 @@ test('Ask lists the Memories an agent would be given as the engine ranked them, 
   await checkScreen(page, 'ask-ranked-memories');
   assert.deepEqual(problems, []);
 });
+
+test("a long Record's Forget dialog fits the screen, and a Record's id opens its page", async () => {
+  await app().api.createBrain({ id: 'long', name: 'Long', self: { type: 'person', name: 'Ana' } });
+  const text = Array.from({ length: 900 }, (_, i) => `Line ${i} of a very long diary entry.`).join(' ');
+  const { record } = await app().api.rememberRecord('long', { content: { kind: 'document', text } });
+  await derivationSettled(app(), 'long');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/long/records');
+  await page.getByRole('button', { name: `Forget record ${record.id}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Forget this Record?' });
+  await dialog.waitFor();
+  const box = (await dialog.boundingBox())!;
+  assert.ok(box.height < 900, `the dialog is ${box.height} px tall`);
+  assert.ok(await dialog.getByRole('heading', { name: 'Forget this Record?' }).isVisible());
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('link', { name: record.id }).click();
+  await page.waitForURL(new RegExp(`/brains/long/records/${record.id}$`));
+  assert.deepEqual(problems, []);
+});
