@@ -94,8 +94,9 @@ function readFrontMatter(text: string): FrontMatter {
     const data = parsed.data as unknown;
     if (data === null || (typeof data === 'object' && !Array.isArray(data)))
       return { data: (data ?? {}) as Record<string, unknown>, raw: parsed.matter, body: parsed.content };
-    // Valid YAML, but a line of text or a list: nothing Obsidian would show as properties.
-    return { data: {}, raw: '', body: parsed.content, problem: 'it is not a list of properties' };
+    // Valid YAML, but a line of text or a list: no properties, but the note's own words between two
+    // rules ("---" / "Just a rule first." / "---"), as Obsidian shows them. They were dropped.
+    return { data: {}, raw: '', body: text };
   } catch (e) {
     return {
       data: {},
