@@ -926,3 +926,50 @@ test("mbox: Gmail Takeout's Spam and Trash are skipped with the reason, labelled
     t.remove();
   }
 });
+
+test('a mail forwarded as an attachment: its words are in the Record, below a forward marker', async () => {
+  const forwarded = [
+    'From 1 Mon Mar  4 09:00:00 2024',
+    'From: Ana Silva <ana@example.org>',
+    'To: Sam <sam@example.com>',
+    'Subject: Fwd: Flight numbers',
+    'Date: Mon, 4 Mar 2024 09:00:00 +0000',
+    'Message-ID: <fwd-1@example.org>',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b1"',
+    '',
+    '--b1',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'See attached.',
+    '--b1',
+    'Content-Type: message/rfc822',
+    'Content-Disposition: attachment; filename="Flight numbers.eml"',
+    '',
+    'From: Rui Costa <rui@example.net>',
+    'To: Ana Silva <ana@example.org>',
+    'Subject: Flight numbers',
+    'Date: Sun, 3 Mar 2024 18:00:00 +0000',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'My flight is TP1942 landing 11:05.',
+    '--b1--',
+    '',
+  ].join('\n');
+  const t = writeTree({ 'Fwd.mbox': Buffer.from(forwarded, 'utf8') });
+  try {
+    const { records } = await collect(parseMbox(join(t.root, 'Fwd.mbox'), {}));
+    assert.equal(records.length, 1);
+    const content = records[0]!.body.content;
+    assert.ok(typeof content === 'object' && content.kind === 'message');
+    assert.match(
+      content.text,
+      /See attached\.\n\n---------- Forwarded message ---------\nFrom: Rui Costa <rui@example\.net>\n/,
+    );
+    assert.match(content.text, /Subject: Flight numbers\n/);
+    assert.match(content.text, /My flight is TP1942 landing 11:05\.$/);
+    assert.doesNotMatch(content.text, /\[attachment: Flight numbers\.eml/);
+  } finally {
+    t.remove();
+  }
+});

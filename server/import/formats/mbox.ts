@@ -335,6 +335,53 @@ async function withAttachedDates(raw: Buffer, email: Email): Promise<Email> {
   return { ...email, text };
 }
 
+/** Mails attached whole beyond this many are left as attachment lines: a digest's hundreds would be one Record. */
+const maxAttachedMails = 20;
+
+/**
+ * A mail forwarded as an attachment ("Forward as attachment" in Gmail, Outlook and Apple Mail: a
+ * `message/rfc822` part with `Content-Disposition: attachment`), its text written into the mail's below
+ * a forward's marker, with its sender, date and subject, as postal-mime writes one attached inline. Only
+ * "[attachment: Flight numbers.eml (message/rfc822)]" was kept, and what it said was lost. The marker
+ * makes it someone else's words (not-said.ts), found and quoted but owned by no one who only forwarded it.
+ */
+async function withForwardedMails(email: Email): Promise<Email> {
+  const attached = email.attachments.filter(
+    (a) =>
+      a.mimeType === 'message/rfc822' && a.disposition === 'attachment' && a.content instanceof ArrayBuffer,
+  );
+  if (attached.length === 0 || attached.length > maxAttachedMails) return email;
+  const blocks: string[] = [];
+  const read = new Set<unknown>();
+  for (const a of attached) {
+    try {
+      const inner = await PostalMime.parse(a.content as ArrayBuffer);
+      const text = (inner.text?.trim() || (inner.html ? htmlToText(inner.html) : '')).replace(/\r\n/g, '\n');
+      const from = mailboxes(inner.from)[0];
+      const head = [
+        '---------- Forwarded message ---------',
+        from ? `From: ${show(from)}` : '',
+        inner.date ? `Date: ${inner.date}` : '',
+        inner.subject ? `Subject: ${inner.subject.trim()}` : '',
+        mailboxes(inner.to).length ? `To: ${mailboxes(inner.to).map(show).join(', ')}` : '',
+      ].filter(Boolean);
+      blocks.push([head.join('\n'), text].filter(Boolean).join('\n\n'));
+      read.add(a);
+    } catch {
+      // Unreadable: it stays an attachment line.
+    }
+  }
+  if (blocks.length === 0) return email;
+  return {
+    ...email,
+    // The mail's own words as mailToRecord reads them (an HTML-only mail's too), then the forwarded ones.
+    text: [email.text?.trim() || (email.html ? htmlToText(email.html) : ''), ...blocks]
+      .filter(Boolean)
+      .join('\n\n'),
+    attachments: email.attachments.filter((a) => !read.has(a)),
+  };
+}
+
 /** A mail's bytes parsed, or why they cannot be. */
 async function parsedMail(raw: Buffer): Promise<Email | { unreadable: string }> {
   try {
@@ -346,7 +393,7 @@ async function parsedMail(raw: Buffer): Promise<Email | { unreadable: string }> 
       email = await PostalMime.parse(mailForPostalMime(raw, { decodeToCheck: true }), {
         attachmentEncoding: 'arraybuffer',
       });
-    return c1Repaired(await withAttachedDates(raw, email));
+    return c1Repaired(await withForwardedMails(await withAttachedDates(raw, email)));
   } catch (e) {
     return { unreadable: errorMessage(e) };
   }
