@@ -273,6 +273,9 @@ function AddNote({ brainId }: { brainId: string }) {
   const kind: NoteKind = kindChosen ?? (hasSelf ? 'yours' : 'document');
   // A message is someone's: without who said it, its Memories would be nobody's ("unknown speaker").
   const [speaker, setSpeaker] = useState('');
+  // When it happened, where that is not now: "I moved to Valencia in 2018" typed today was dated today,
+  // and replaced what an import had dated since.
+  const [happened, setHappened] = useState('');
   const [saved, setSaved] = useState<MnemoRecord | null>(null);
   // Pressed with nothing but spaces: said, not silently ignored.
   const [blank, setBlank] = useState(false);
@@ -288,11 +291,13 @@ function AddNote({ brainId }: { brainId: string }) {
         : kind === 'message'
           ? { kind, text: text.trim(), speaker: speaker.trim() }
           : { kind, text: text.trim() };
+    const occurredAt = localInputToIso(happened);
     remember.mutate(
-      { content, source: { name: 'Mnemo app' } },
+      { content, source: { name: 'Mnemo app' }, ...(occurredAt ? { occurred_at: occurredAt } : {}) },
       {
         onSuccess: (r) => {
           setText('');
+          setHappened('');
           setSaved(r.record);
         },
       },
@@ -339,6 +344,10 @@ function AddNote({ brainId }: { brainId: string }) {
             />
           </label>
         ) : null}
+        <label>
+          When did it happen? <span className="muted">(optional; now if left empty)</span>
+          <input type="datetime-local" value={happened} onChange={(e) => setHappened(e.target.value)} />
+        </label>
         {restored && text.trim() && !saved ? (
           <p className="hint">Your note from before is still here, not saved yet.</p>
         ) : null}
@@ -350,7 +359,10 @@ function AddNote({ brainId }: { brainId: string }) {
         {remember.isError ? (
           <ErrorNotice
             error={remember.error}
-            fields={{ 'content.text': 'What should this Brain remember?' }}
+            fields={{
+              'content.text': 'What should this Brain remember?',
+              occurred_at: 'When did it happen?',
+            }}
           />
         ) : null}
         <div role="status">

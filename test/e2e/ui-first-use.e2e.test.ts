@@ -191,6 +191,26 @@ test('"Add a note" is on the first screen of Records, however many there are, al
       .first()
       .getByText('Pedro: The gym moved to Thursdays.')
       .waitFor();
+    // A note of what happened before today is dated then (the browser is in Los Angeles' zone).
+    await addNote.getByRole('combobox', { name: 'Kind' }).selectOption('document');
+    await page.getByLabel('What should this Brain remember?').fill('The roof was redone.');
+    await addNote.getByLabel(/When did it happen/).fill('2018-05-01T10:00');
+    await page.getByRole('button', { name: 'Remember this' }).click();
+    await page
+      .getByRole('list', { name: 'Records' })
+      .getByRole('listitem')
+      .first()
+      .getByText(/roof/)
+      .waitFor();
+    const roof = (await app().api.listRecords('many', {})).data.find(
+      (r) => r.content.kind === 'document' && r.content.text.includes('roof'),
+    )!;
+    assert.equal(roof.occurred_at, '2018-05-01T17:00:00.000Z');
+    assert.equal(
+      await addNote.getByLabel(/When did it happen/).inputValue(),
+      '',
+      'cleared for the next note',
+    );
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
   }
