@@ -513,3 +513,10 @@ test('a note named after a person: what "she" and "her" say is that person\'s, n
     ['self', 'self'],
   );
 });
+
+test("an assistant's sentence about the person by her name is about her; called by it, it is the assistant's", () => {
+  const owners = (text: string) => claimsOf(text, 'assistant').map((c) => [c.owner.state, c.subject]);
+  assert.deepEqual(owners('Reminder: Ana prefers window seats on long flights.'), [['self', 'Ana']]);
+  assert.deepEqual(owners("Ana's passport expires in May."), [['self', 'Ana']]);
+  assert.deepEqual(owners('Ana, you should try the new café.'), [['other', 'assistant']]);
+});

@@ -1,6 +1,6 @@
 import { agentSpeaker, restatedSlots } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
-import { resolveOwner } from './resolve-owner.ts';
+import { foldName, resolveOwner } from './resolve-owner.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
@@ -218,6 +218,7 @@ export function createRuleDeriver(): Deriver {
     // "living in porto now", "finally settled in porto", "moved into the new place in Porto" hold their
     // slot; "we moved to porto 2 weeks ago" holds it from that day. "carla is my girlfriend now", "new
     // number again, its …", "changed my number to …" and "my birthday is march 4 not march 14" hold theirs.
+    // An assistant's sentence about the person by her name ("Reminder: Lucía prefers window seats") is hers.
     name: 'rules-v45',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -339,8 +340,12 @@ export function createRuleDeriver(): Deriver {
  */
 function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEntity): Claim[] {
   const slots = restatedSlots(s, self);
-  if (slots.length === 0) return sentenceClaims(s, subject, owner);
   const hers = resolveOwner('self', self);
+  // "Reminder: Lucía prefers window seats.": said of her, by her name, it is about her, as an agent's
+  // note of "the user" is; it was the agent's ("assistant"), and missing from her Profile.
+  if (slots.length === 0 && saysOfSelf(s, self))
+    return [{ statement: s, subject: self.name, predicate: null, owner: hers, quote: s }];
+  if (slots.length === 0) return sentenceClaims(s, subject, owner);
   return slots.map((x) => ({
     statement: valueStatement(self.name, x.predicate, x.value),
     subject: self.name,
@@ -349,6 +354,25 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
     quote: s,
     restated: { statement: s, subject, owner },
   }));
+}
+
+/**
+ * Whether an agent's sentence opens with the person's name as its subject, a lead-in aside
+ * ("Reminder: Lucía prefers window seats.", "Lucía's flight is at 9."): her whole name or her first.
+ * Not her name called ("Lucía, you should try it") nor another word after it in capitals.
+ */
+function saysOfSelf(s: string, self: SelfEntity): boolean {
+  if (self.type !== 'person') return false;
+  const bare = s.replace(/^[\p{L} ]{1,20}:\s+/u, '');
+  const whole = self.name.trim();
+  const first = whole.split(/\s+/u)[0]!;
+  return [whole, first].some(
+    (n) =>
+      n !== '' &&
+      bare.length > n.length &&
+      foldName(bare.slice(0, n.length)) === foldName(n) &&
+      /^(?:['’]s)?\s+\p{Ll}/u.test(bare.slice(n.length)),
+  );
 }
 
 /**
