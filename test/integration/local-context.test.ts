@@ -481,6 +481,13 @@ describe('local engine: context', () => {
     assert.ok(diet.includes(vegetarian.id) && diet.includes(peanuts.id), JSON.stringify(diet));
     const allergies = await cited('does Ana have any allergies?');
     assert.ok(allergies.includes(peanuts.id) && allergies.includes(shellfish.id), JSON.stringify(allergies));
+    // A phone, a partner, a birthday, in the words people say them in.
+    const number = await say('new number again: +351 966 777 888', 6);
+    const gf = await say('my gf Marta says hi', 7);
+    const bday = await say('my bday is 4 march btw', 8);
+    assert.ok((await cited("what's her phone?")).includes(number.id));
+    assert.ok((await cited('who is her partner?')).includes(gf.id));
+    assert.ok((await cited('when is her birthday?')).includes(bday.id));
   });
 
   it('a favourite said again with another value replaces the old one, in Memories and in Context', async () => {

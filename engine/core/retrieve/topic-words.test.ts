@@ -11,6 +11,7 @@ test('a query naming a topic gets the words its Records use; one naming none get
   assert.deepEqual(named('where does the user live?'), []);
   assert.deepEqual(named('who is my partner?'), ['partner']);
   assert.deepEqual(named('When is my wedding?'), ['wedding']);
+  assert.deepEqual(named("what's Ana's phone?"), ['phone']);
   // "my bday is 4 march", "I was born on March 4": a birthday in the words people say it in.
   assert.deepEqual(topicsOf(queryTerms('when is Jordan’s birthday')), [
     { name: 'birthday', members: ['bday', 'born'] },

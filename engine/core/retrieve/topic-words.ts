@@ -141,6 +141,12 @@ const topics: readonly { name: string; says: readonly string[]; members: readonl
     members: ['birthday', 'bday', 'born'],
   },
   {
+    // "what's Ana's phone?" against "My new number is 912 …", a contact's "tel: …".
+    name: 'phone',
+    says: ['phone', 'mobile', 'cell', 'cellphone', 'telephone'],
+    members: ['number', 'phone', 'mobile', 'cell', 'tel', 'telephone', 'whatsapp'],
+  },
+  {
     name: 'pets',
     says: ['pet', 'pets', 'animals'],
     members: ['dog', 'dogs', 'cat', 'cats', 'puppy', 'kitten', 'hamster', 'parrot', 'rabbit', 'vet'],
