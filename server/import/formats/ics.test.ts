@@ -809,12 +809,13 @@ test('a TZID neither defined in the file nor a zone name is read in the import z
       'VERSION:2.0',
       ...event('mars', 'Mars/Olympus'),
       ...event('madrid', 'Europe/Madrid'),
+      ...event('outlook', 'Pacific Standard Time'),
       'END:VCALENDAR',
     ]),
   });
   try {
     const { records } = await collect(parseIcs(join(t.root, 'cal.ics'), { timeZone: 'Europe/Lisbon' }));
-    const [mars, madrid] = records;
+    const [mars, madrid, outlook] = records;
     assert.ok(typeof mars!.body.content === 'object' && mars!.body.content.kind === 'event');
     assert.equal(mars!.body.content.starts_at, '2024-03-04T09:00:00+00:00');
     assert.equal(
@@ -825,6 +826,10 @@ test('a TZID neither defined in the file nor a zone name is read in the import z
     assert.ok(typeof madrid!.body.content === 'object' && madrid!.body.content.kind === 'event');
     assert.equal(madrid!.body.content.starts_at, '2024-03-04T09:00:00+01:00');
     assert.equal(madrid!.note, undefined);
+    // Outlook's Windows zone name, without its VTIMEZONE, as CLDR maps it: Los Angeles.
+    assert.ok(typeof outlook!.body.content === 'object' && outlook!.body.content.kind === 'event');
+    assert.equal(outlook!.body.content.starts_at, '2024-03-04T09:00:00-08:00');
+    assert.equal(outlook!.note, undefined);
   } finally {
     t.remove();
   }

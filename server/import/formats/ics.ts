@@ -3,6 +3,7 @@ import ICAL from 'ical.js';
 import { readFoldedText } from '../decode-text.ts';
 import { icalValueError } from './ical-message.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { findIana } from 'windows-iana';
 import { atOffset, isTimeZone, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
 import { countRealDaysOnly, rolledOverDays } from './rolled-over.ts';
@@ -24,9 +25,20 @@ export const maxRuleSteps = 100_000;
 const wallTimeOnly = (t: IcalTime) => !t.isDate && (!t.zone?.tzid || t.zone.tzid === 'floating');
 
 /**
+ * A TZID as a zone this runtime knows: an IANA name, or the Windows name Outlook and Exchange write
+ * without a VTIMEZONE ("Pacific Standard Time", "W. Europe Standard Time"), as CLDR's windowsZones maps
+ * it (windows-iana). Such times were read in the import's zone, eight hours off for Pacific time.
+ */
+function knownZone(tzid: string | undefined): string | undefined {
+  if (!tzid) return undefined;
+  if (isTimeZone(tzid)) return tzid;
+  return findIana(tzid).find(isTimeZone);
+}
+
+/**
  * An ICAL.Time as an instant. An all-day date is 00:00 UTC of its day. Times with a zone the file
- * defines (VTIMEZONE) or UTC are exact; a TZID the file does not define is read as an IANA name when
- * it is one; floating times use `timeZone` (default: this machine's zone).
+ * defines (VTIMEZONE) or UTC are exact; a TZID the file does not define is read as an IANA name or a
+ * Windows one (knownZone) when it is one; floating times use `timeZone` (default: this machine's zone).
  */
 function instant(t: IcalTime, tzid: string | undefined, o: ParseOptions): Date {
   if (t.isDate) {
@@ -38,7 +50,7 @@ function instant(t: IcalTime, tzid: string | undefined, o: ParseOptions): Date {
     return d;
   }
   if (!wallTimeOnly(t)) return t.toJSDate();
-  const tz = tzid && isTimeZone(tzid) ? tzid : o.timeZone;
+  const tz = knownZone(tzid) ?? o.timeZone;
   return wallTimeToDate(
     { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
     tz,
@@ -50,7 +62,7 @@ function instant(t: IcalTime, tzid: string | undefined, o: ParseOptions): Date {
  * time was read in the import's zone instead, which the part's summary must say, not do silently.
  */
 function unfollowedZone(t: IcalTime, tzid: string | undefined): string | null {
-  return wallTimeOnly(t) && tzid && !isTimeZone(tzid) ? tzid : null;
+  return wallTimeOnly(t) && tzid && knownZone(tzid) === undefined ? tzid : null;
 }
 
 /**
