@@ -219,6 +219,8 @@ export function createRuleDeriver(): Deriver {
     // slot; "we moved to porto 2 weeks ago" holds it from that day. "carla is my girlfriend now", "new
     // number again, its …", "changed my number to …" and "my birthday is march 4 not march 14" hold theirs.
     // An assistant's sentence about the person by her name ("Reminder: Lucía prefers window seats") is hers.
+    // "my gf is Marta", "vegan now", "went vegan last month", "not vegetarian anymore btw", "i'm
+    // vegetarian, have been for like 5 yrs" and "i was born on march 4 1992" hold their slots.
     name: 'rules-v45',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

@@ -1089,3 +1089,22 @@ test('a relation said the other way round, a number changed in a chat, a date de
     ends: true,
   });
 });
+
+test("a chat's diet, partner and birthday in its own words hold their slots", () => {
+  const cases: Array<[string, string, string]> = [
+    ["my gf is Marta, we've been together 2 yrs", 'girlfriend', 'Marta'],
+    ["oh and i'm vegetarian, have been for like 5 yrs", 'diet', 'vegetarian'],
+    ['i was born on march 4 1992', 'birthday', 'march 4 1992'],
+    ['vegan now', 'diet', 'vegan'],
+    ['went vegan last month', 'diet', 'vegan'],
+    ["I'm vegan btw", 'diet', 'vegan'],
+  ];
+  for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+  assert.deepEqual(attributeSentence('not vegetarian anymore btw'), {
+    predicate: 'diet',
+    value: 'vegetarian',
+    ends: true,
+  });
+  for (const s of ['I was born in Lisbon', 'not a fan of vegan food', 'vegan now?', 'is vegan now a thing'])
+    assert.equal(attributeSentence(s), null, s);
+});

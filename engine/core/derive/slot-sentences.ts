@@ -888,7 +888,7 @@ export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|als
  * People one has one of at a time, by their role to the speaker: "My manager is Tom Reyes", "My new
  * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
  */
-const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
+const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
 const attributeLead = new RegExp(
   String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]s|\s+is))\s+(?:now\s+)?`,
   'iu',
@@ -921,6 +921,8 @@ export const relationNames: Readonly<Record<string, string>> = {
   gp: 'doctor',
   'family doctor': 'doctor',
   fiancée: 'fiancé',
+  gf: 'girlfriend',
+  bf: 'boyfriend',
   fiancee: 'fiancé',
   fiance: 'fiancé',
 };
@@ -953,8 +955,8 @@ function lowerCaseName(value: string): string | null {
   return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
 }
 
-/** A chat's laughs, in lower case. */
-const laughs = ['lol', 'haha', 'hehe', 'xd', ':)', ':d'];
+/** A chat's laughs, in lower case, and its "btw" ("I'm vegan btw"), which says nothing more either. */
+const laughs = ['lol', 'haha', 'hehe', 'xd', ':)', ':d', 'btw'];
 /** An emoji's characters: the picture, its skin tone, a flag's letters, the joiner and the selector. */
 const emojiClass = String.raw`[\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}\u{FE0F}\u{200D}]`;
 const emojiPart = new RegExp(`^${emojiClass}$`, 'u');
@@ -989,6 +991,11 @@ function withoutChatEnd(value: string): string {
 /** "new phone: +49 151 1234567", "New email: ana@sonae.pt": a changed number or address, as a label. */
 const newValueLead = new RegExp(
   String.raw`^${fillers}(?:(?:my\s+)?new\s+((?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|mobile|cell|phone|e-?mail(?:\s+address)?)(?:\s+again)?(?:\s*:\s*|,\s*(?:it['’]?s|it\s+is)\s+)|(?:I\s+)?changed\s+my\s+((?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|e-?mail(?:\s+address)?)\s+to\s+)`,
+  'iu',
+);
+/** The day one was born on, to the sentence's end: "I was born on March 4, 1992", "i was born 4 march". */
+const bornOn = new RegExp(
+  String.raw`^${fillers}I\s+was\s+born\s+(?:on\s+)?(?<day>[\p{L}\p{N}][\p{L}\p{N}./, -]{2,40}?)${chatEnd}`,
   'iu',
 );
 /** Words before "is my boss" that are no one's name: a pronoun, a pointer, a question's word. */
@@ -1029,8 +1036,10 @@ const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`
 const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:last|this)\s+(?:week|month|year)))?${chatEnd}`;
 /** How long a state has lasted until now: " for 10 years", " since 2015", " for a while now". */
 const lastingTail = String.raw`(?:\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?(?:\s+now)?`;
+/** How long, said after a comma: "i'm vegetarian, have been for like 5 yrs". */
+const lastingAfter = String.raw`(?:,\s*(?:and\s+)?(?:I(?:['’]?ve|\s+have)\s+|have\s+)?been\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?`;
 const dietSentence = new RegExp(
-  String.raw`^${fillers}I(?:${am}\s+(?:now\s+|also\s+)?(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|turned|became|become)\s+(?:an?\s+)?)${diets}${dietTail}`,
+  String.raw`^${fillers}(?:I(?:${am}\s+(?:now\s+|also\s+)?(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|turned|became|become)\s+(?:an?\s+)?)|(?:just\s+|finally\s+)?(?:went|turned|became)\s+(?:an?\s+)?|(?:an?\s+)?(?=${diets}\s+now(?![\p{L}\p{N}])))${diets}${lastingAfter}${dietTail}`,
   'iu',
 );
 /** A diet kept until now, and for how long: "I've been vegetarian for 10 years", "Been vegan for 3 years now". */
@@ -1044,7 +1053,7 @@ const dietLasting = new RegExp(
  * alone: it says what one never was as often as what one stopped.
  */
 const dietEnded = new RegExp(
-  String.raw`^${fillers}I(?:${am}\s+(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}`,
+  String.raw`^${fillers}(?:(?=not\s)|(?=no\s+longer\s)|I${am}\s+)(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}|^${fillers}I(?:(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}`,
   'iu',
 );
 const dietNames: Readonly<Record<string, string>> = { pescetarian: 'pescatarian' };
@@ -1269,6 +1278,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     ?.groups!['value']?.replace(/(?<![.!])[.!]+$/u, '')
     .replace(/(?<!\s)\s+now$/iu, '');
   if (job !== undefined && employerName.test(job)) return { predicate: 'works at', value: job };
+  // "i was born on march 4 1992": one's birthday, as "my birthday is March 4" says it.
+  const born = bornOn.exec(s)?.groups!['day']?.trim();
+  if (born !== undefined && dayOfYear.test(born)) return { predicate: 'birthday', value: born };
   const after = relationAfter.exec(s);
   if (after && !isQuestion(s) && !notWho.test(after.groups!['value']!)) {
     const who = after.groups!['value']!;
