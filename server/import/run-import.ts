@@ -504,6 +504,22 @@ function noSelfNote(brainId: string): string {
   );
 }
 
+/** Senders named in noSenderIsYouNote, at most: a channel's hundred are no help. */
+const maxSendersNamed = 6;
+
+/**
+ * Messages imported with no sender taken for the person: each is someone else's, and "my …" finds none of
+ * them. A WhatsApp chat imported into a new Brain without --self said nothing of it.
+ */
+function noSenderIsYouNote(senders: ReadonlySet<string>): string {
+  const named = [...senders].map((x) => JSON.stringify(x)).join(', ');
+  return (
+    `no sender was taken for you (no --self, and the Brain has no self), so every message is someone ` +
+    `else's: ${named}${senders.size >= maxSendersNamed ? ', …' : ''}. If one is you, import into a new ` +
+    `Brain with --self "That Name".`
+  );
+}
+
 /**
  * For a server that does not send Idempotent-Replayed: a replayed Record was created before this run
  * began. created_at is the server's clock, so a remote server with a skewed clock blurs the split.
@@ -593,6 +609,10 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   const failedItems: ImportSummary['failedItems'] = [];
   const notes: ImportSummary['notes'] = [];
   let noSelfSaid = false;
+  // Chat senders seen while no sender is the person (no --self and a Brain without one): said once at
+  // the end, so the person knows every message went in as someone else's and how to say which is theirs.
+  const senders = new Set<string>();
+  let sawOwn = false;
   // `total` grows as the export is read: Records are sent while it is still being read, so a mailbox of
   // several GB never has to fit in memory (at most `queued` parsed Records wait to be sent).
   const progress: ImportProgress = {
@@ -712,6 +732,11 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
       try {
         const ensured = await (brain ??= ensureBrain(o.client, o.brainId, existing, o.selfName, o.signal));
         brainCreated = ensured.created;
+        if (ownWords(item.body)) sawOwn = true;
+        else if (!o.selfName && !ensured.hasSelf && senders.size < maxSendersNamed) {
+          const c = item.body.content;
+          if (typeof c === 'object' && c.kind === 'message' && c.speaker) senders.add(c.speaker);
+        }
         if (!ensured.hasSelf && !noSelfSaid && ownWords(item.body)) {
           noSelfSaid = true;
           notes.push({ ref: `brain "${o.brainId}"`, note: noSelfNote(o.brainId) });
@@ -778,6 +803,8 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   if (fatal !== null) throw fatal;
   if (readOutcome.status === 'rejected') throw readOutcome.reason;
   if (o.signal?.aborted) throw o.signal.reason;
+  if (!sawOwn && senders.size > 1)
+    notes.push({ ref: `brain "${o.brainId}"`, note: noSenderIsYouNote(senders) });
   const forgetting = missing
     ? await forgetMissingItems(o, missing, existing !== null, sent, progress.failed, (n) => {
         progress.forgotten = n;

@@ -133,7 +133,10 @@ describe('import through the /v1 API', () => {
     // A zone asked for is a zone used: the same chat read in UTC is other messages.
     const utc = await runImport({ client, brainId: 'travel', path: file, timeZone: 'UTC' });
     assert.deepEqual([utc.imported, utc.unchanged], [5, 0]);
-    assert.equal(utc.notes.length, 0);
+    assert.deepEqual(
+      utc.notes.filter((n) => /times read in/.test(n.note)),
+      [],
+    );
   });
 
   test('a chat whose dates read both ways is read in the date order its earlier import used', async () => {
@@ -313,6 +316,19 @@ describe('import through the /v1 API', () => {
       ['brain "no-self"'],
     );
     assert.match(into.notes[0]!.note, /has no self.*no_attribution.*--self/);
+    // No --self and a new Brain: no sender is taken for the person, and the summary says who they were.
+    const none = await runImport({ client, path: file, timeZone: 'Europe/Lisbon', brainId: 'nobody' });
+    assert.deepEqual(none.notes, []);
+    const two = join(root, 'WhatsApp Chat with Rui.txt');
+    writeFileSync(two, ['13/02/2024, 18:01 - Ana: Dinner at 8?', '13/02/2024, 18:02 - Rui: Yes!'].join('\n'));
+    const both = await runImport({ client, path: two, timeZone: 'Europe/Lisbon', brainId: 'nobody-2' });
+    assert.deepEqual(
+      both.notes.map((n) => n.note),
+      [
+        'no sender was taken for you (no --self, and the Brain has no self), so every message is someone ' +
+          'else\'s: "Ana", "Rui". If one is you, import into a new Brain with --self "That Name".',
+      ],
+    );
   });
 
   test('an mbox imported with CRLF line ends, under the ids of an earlier version, and then as LF: nothing twice', async () => {

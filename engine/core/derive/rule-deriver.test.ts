@@ -520,3 +520,10 @@ test("an assistant's sentence about the person by her name is about her; called 
   assert.deepEqual(owners("Ana's passport expires in May."), [['self', 'Ana']]);
   assert.deepEqual(owners('Ana, you should try the new café.'), [['other', 'assistant']]);
 });
+
+test('"NOT" alone after a sentence takes it back', () => {
+  assert.deepEqual(
+    claimsOf('GOT THE JOB AT REVOLUT... NOT', 'Ana').map((c) => c.predicate),
+    [null],
+  );
+});

@@ -220,7 +220,9 @@ export function createRuleDeriver(): Deriver {
     // number again, its …", "changed my number to …" and "my birthday is march 4 not march 14" hold theirs.
     // An assistant's sentence about the person by her name ("Reminder: Lucía prefers window seats") is hers.
     // "my gf is Marta", "vegan now", "went vegan last month", "not vegetarian anymore btw", "i'm
-    // vegetarian, have been for like 5 yrs" and "i was born on march 4 1992" hold their slots.
+    // vegetarian, have been for like 5 yrs" and "i was born on march 4 1992" hold their slots. News of
+    // someone else's job said so after it ("new job at revolut for carla!", "(my sister, not me)", "— my
+    // sister i mean") holds none, and "NOT" alone after a sentence takes it back.
     name: 'rules-v45',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -594,7 +596,7 @@ function withStarts(claims: SaidClaim[], occurredAt: string): Claim[] {
  */
 const aside = String.raw`(?:[\s.!?,…]|lol|lmao|haha)*`;
 const alone = new RegExp(
-  String.raw`^(?:(?:lol|lmao|haha|ok|okay|well)[\s,.!]*)*(?:jk|j/k|just\s+kidding|kidding|not\s+really|nope|sike|psych|i\s+think|i\s+guess|maybe|idk|or\s+not|sort\s+of|kinda)${aside}$`,
+  String.raw`^(?:(?:lol|lmao|haha|ok|okay|well)[\s,.!]*)*(?:jk|j/k|just\s+kidding|kidding|not\s+really|not|nope|sike|psych|i\s+think|i\s+guess|maybe|idk|or\s+not|sort\s+of|kinda)${aside}$`,
   'iu',
 );
 const butNot =

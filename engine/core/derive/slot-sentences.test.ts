@@ -1108,3 +1108,30 @@ test("a chat's diet, partner and birthday in its own words hold their slots", ()
   for (const s of ['I was born in Lisbon', 'not a fan of vegan food', 'vegan now?', 'is vegan now a thing'])
     assert.equal(attributeSentence(s), null, s);
 });
+
+test("news of someone else's job, said so after it, holds none of the speaker's slots", () => {
+  for (const s of [
+    'new job for ines at revolut',
+    'new job at revolut for carla!',
+    'first day at revolut tomorrow (for carla)',
+    'GOT THE JOB AT GOOGLE!!! (MY SISTER, NOT ME)',
+    'just started at revolut - carla i mean',
+    'started at revolut last week, my sister that is',
+    'starting at revolut on monday — my sister i mean',
+    'started at revolut last week (carla, not me)',
+  ])
+    assert.deepEqual(slotSentences(s).slots, [], s);
+  // The speaker's own, with a "for" or a person after it.
+  for (const [s, value] of [
+    ['I work for Acme', 'Acme'],
+    ['I moved to Berlin for Tom', 'Berlin'],
+    ['I live in Lisbon, my sister too', 'Lisbon'],
+    ['got a new job at Stripe for twice the pay', 'Stripe'],
+    ['got the job at revolut (finally)', 'Revolut'],
+  ])
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => x.value),
+      [value],
+      s,
+    );
+});

@@ -106,7 +106,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s))\s*(?:at|for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from)\s+${name}`,
+    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s))\s*(?:at|(?<![Nn]ew\s+(?:job|position|role)\s)for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from)\s+${name}`,
   },
 ];
 
@@ -219,6 +219,39 @@ const heldBack = (sentence: string, valueEnd: number): boolean => {
   const at = rest.search(clauseBreak);
   return notNowHere.test(sentence.slice(0, valueEnd + (at === -1 ? rest.length : at)));
 };
+/**
+ * A sentence that says, after it, whom it was of when that is not the speaker: "got the job at revolut
+ * (my sister, not me)", "new job at revolut for carla!", "started at revolut last week, my sister that
+ * is", "starting at revolut on monday — my sister i mean", "first day at revolut tomorrow (for carla)".
+ * The job went to the speaker, who had only passed the news on.
+ */
+function saysWhoElse(sentence: string): boolean {
+  const s = sentence.toLowerCase();
+  if (/(?<![\p{L}\p{N}])not\s+me(?![\p{L}\p{N}])/u.test(s)) return true;
+  if (/(?<![\p{L}\p{N}])(?:i\s+mean|i\s+meant|that\s+is)[\s!.)]*$/u.test(s) && /[,—–(-]/u.test(s))
+    return true;
+  if (
+    new RegExp(
+      String.raw`[(—–-]\s*(?:for\s+)?(?:my\s+)?${kinWord}(?![\p{L}\p{N}])[^()]{0,40}\)?[\s!.]*$`,
+      'u',
+    ).test(s)
+  )
+    return true;
+  // "new job at revolut for carla!": a job's news, for someone; "I work for Acme", "I moved to Berlin
+  // for Tom" are the speaker's own.
+  const forWhom = /(?<![\p{L}\p{N}])for\s+(\p{L}+)[\s!.)]*$/u.exec(s)?.[1];
+  if (forWhom !== undefined && jobNews.test(s) && /\sat\s/u.test(s) && !notWhom.has(forWhom)) return true;
+  const inParens = /\(\s*for\s+\p{L}+\s*\)/u.test(s);
+  return inParens;
+}
+const jobNews = /(?<![\p{L}\p{N}])(?:job|position|role|offer|first\s+day|start(?:ed|ing)?)(?![\p{L}\p{N}])/u;
+const kinWord = String.raw`(?:sister|brother|sis|bro|mom|mum|mother|dad|father|friend|bestie|bff|wife|husband|gf|bf|girlfriend|boyfriend|partner|boss|colleague|coworker|cousin|son|daughter|aunt|uncle|niece|nephew|roommate|flatmate)`;
+/** Words after a closing "for" that name no one: "for real", "for good", "for now". */
+const notWhom = new Set(
+  `real good now once sure free fun life ever me myself us a an the it work years months weeks days
+   today tonight tomorrow`.split(/\s+/u),
+);
+
 /**
  * Words before a colon that someone else's words, or text to work on, follow: "Tom: I work at Google",
  * "Help me reply to this email: Hi, I moved to Denver". Not the speaker's own lead-ins ("Update: I moved
@@ -723,7 +756,13 @@ export function slotSentences(said: string): SlotReading {
   const ended = endedClause(text);
   const sentence = withoutDenial(ended ? blank(text, ended.clause[0], ended.clause[1]) : text);
   const none = { slots: [], ended, rest: ended ? words(sentence) : 0, after: null };
-  if (notNowAnywhere.test(sentence) || askedUnmarked(sentence) || afterOthersColon(sentence)) return none;
+  if (
+    notNowAnywhere.test(sentence) ||
+    askedUnmarked(sentence) ||
+    afterOthersColon(sentence) ||
+    saysWhoElse(sentence)
+  )
+    return none;
   const clauses: Found[] = [];
   for (const { predicate, re } of patterns) {
     let last: Found | null = null;
