@@ -31,8 +31,8 @@ import { recordIdsOf } from './trace-buffer.ts';
 import { fusionMethod } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
-/** Lanes that find a Record by what the query names: its words, a person in it, a topic it names. */
-const namingLanes = new Set(['lexical', 'entity', 'topic']);
+/** Lanes that find a Record by what the query names: its words, a person, a topic or a slot it names. */
+const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot']);
 
 /** What a Context reads of its Brain: the step its watermark names, Records, Memories, evidence. */
 

@@ -247,3 +247,14 @@ test("a chat's line that hands over to someone else's words: the rest of the mes
   ])
     assert.deepEqual(unsaid(text), [], text);
 });
+
+test("the speaker's own hand-over lines are theirs, and the speaker's words after a forward are again", () => {
+  for (const text of [
+    'So I said:\nI live in Porto now',
+    "Here's what I posted:\nI live in Porto now",
+    'Forward planning:\nbudget',
+  ])
+    assert.deepEqual(unsaid(text), [], text);
+  const text = 'Forwarding from ines:\nI live in Porto now.\n\nAnyway, I work at Farfetch now.';
+  assert.deepEqual(unsaid(text), ['Forwarding from ines:\nI live in Porto now.']);
+});

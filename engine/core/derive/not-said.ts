@@ -103,7 +103,12 @@ function opensReplyAt(lines: readonly Line[], i: number): boolean {
  * the speaker's own lead-ins ("Update:", "Things to remember:") nor words of their own ("I told him:").
  */
 const handsOver =
-  /^(?:(?:fwd|fw|forward(?:ed|ing)?|copy(?:ing)?|pasting|copy-pasting|quoting)(?![\p{L}\p{N}])[^:\n]{0,60}|(?!i\s)[^:\n]{1,40}?\s(?:texted|messaged|sent|said|says|wrote|writes|posted|replied|emailed|dmed|dm['’]d)(?:\s+(?:me|us|to\s+me))?|(?:message|text|msg|email|e-mail|mail|dm|note)\s+from\s+[^:\n]{1,40}):$/iu;
+  /^(?:(?:fwd|fw|forward(?:ed|ing)?)(?:\s+(?:from|of)\s+[^:\n]{1,40})?|(?:copy(?:ing)?|pasting|copy-pasting|quoting)\s+(?:from\s+)?\p{L}+['’]s?\s[^:\n]{0,30}|[^:\n]{1,40}?\s(?:texted|messaged|sent|said|says|wrote|writes|posted|replied|emailed|dmed|dm['’]d)(?:\s+(?:me|us|to\s+me))?(?:\s+this)?|(?:message|text|msg|email|e-mail|mail|dm|note)\s+from\s+[^:\n]{1,40}):$/iu;
+/** The speaker in such a line ("So I said:", "Here's what I posted:", "my details:"): their own words follow. */
+const ownHandOver = /(?<![\p{L}\p{N}])(?:i|my|we|our)(?![\p{L}\p{N}'’])/iu;
+/** A paragraph after the forwarded words that opens as the speaker's again: "Anyway, I work at …". */
+const backToOwn =
+  /^(?:anyway|anyways|btw|also|so|ok|okay|lol|haha|but|and\s+(?:i|me)|as\s+for\s+me|me\s+too|meanwhile)(?![\p{L}\p{N}])/iu;
 
 /** Whether lines below line i hold words, and not a quote's lines (then line i is its attribution). */
 function handsOverTo(lines: readonly Line[], i: number): boolean {
@@ -221,9 +226,22 @@ function partsOf(text: string): Part[] {
     }
     // "forwarding from ines:" alone on its line, with words below it: the rest is hers. (Over quoted
     // lines it is a quote's attribution, below.)
-    if (!isMail && l.text.endsWith(':') && handsOver.test(l.text) && handsOverTo(lines, i)) {
-      add(l, lines[lines.length - 1]!, 'quote');
-      break;
+    if (
+      !isMail &&
+      l.text.endsWith(':') &&
+      handsOver.test(l.text) &&
+      !ownHandOver.test(l.text) &&
+      handsOverTo(lines, i)
+    ) {
+      // To the end, or to a paragraph that opens as the speaker's again ("Anyway, I …").
+      let j = i + 1;
+      while (j < lines.length && !(lines[j - 1]!.text === '' && backToOwn.test(lines[j]!.text))) j += 1;
+      let last = j - 1;
+      while (last > i && lines[last]!.text === '') last -= 1;
+      add(l, lines[last]!, 'quote');
+      if (j >= lines.length) break;
+      i = j - 1;
+      continue;
     }
     // The attribution line is the quote's, when a quoted line follows it (blank lines between allowed).
     if (!l.text.endsWith(':')) continue;

@@ -527,3 +527,22 @@ test('"NOT" alone after a sentence takes it back', () => {
     [null],
   );
 });
+
+test("an assistant's sentence opening with a word that is also the person's first name is not about her", () => {
+  const content = (text: string) => ({ kind: 'message' as const, text, speaker: 'assistant' });
+  const owner = (text: string) =>
+    createRuleDeriver()
+      .derive(
+        {
+          id: 'r',
+          content: content(text),
+          text: recordText(content(text)),
+          sourceName: null,
+          occurredAt: '2024-01-01T00:00:00Z',
+        },
+        { self: { type: 'person', name: 'Hope Davis' } },
+      )
+      .map((c) => c.owner.state);
+  assert.deepEqual(owner('Hope this helps!'), ['other']);
+  assert.deepEqual(owner('Hope prefers tea.'), ['self']);
+});

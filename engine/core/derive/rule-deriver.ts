@@ -375,7 +375,11 @@ function saysOfSelf(s: string, self: SelfEntity): boolean {
       n !== '' &&
       bare.length > n.length &&
       foldName(bare.slice(0, n.length)) === foldName(n) &&
-      /^(?:['’]s)?\s+\p{Ll}/u.test(bare.slice(n.length)),
+      // Her name then what she is, has or does ("prefers", "is", "'s flight"): "Hope this helps!" or
+      // "Will be done by Friday" open with a word that is also a name.
+      /^(?:['’]s\s+\p{Ll}|\s+(?:is|was|has|had|can|will|would|does|did|doesn['’]t|didn['’]t|isn['’]t|(?!(?:this|his|its|yes|less|plus|us|as|thus|unless|always|perhaps)(?![\p{L}\p{N}]))\p{Ll}+s)(?![\p{L}\p{N}]))/u.test(
+        bare.slice(n.length),
+      ),
   );
 }
 

@@ -1128,10 +1128,27 @@ test("news of someone else's job, said so after it, holds none of the speaker's 
     ['I live in Lisbon, my sister too', 'Lisbon'],
     ['got a new job at Stripe for twice the pay', 'Stripe'],
     ['got the job at revolut (finally)', 'Revolut'],
-  ])
+  ] as const)
     assert.deepEqual(
       slotSentences(s).slots.map((x) => x.value),
       [value],
       s,
     );
+});
+
+test('what looked like a new value and is none: a story of moves, a day at a desk, a school, no name', () => {
+  for (const s of [
+    'I moved to Porto 3 years ago and then to Lisbon last year',
+    'We moved to Porto 2 years ago, then to Braga',
+    "I'll be working at Starbucks tomorrow",
+    'Tomorrow is my first day at Harvard',
+  ])
+    assert.deepEqual(slotSentences(s).slots, [], s);
+  for (const s of ['Apparently Tom is my new boss', 'The CEO is my boss', 'Work is my partner'])
+    assert.equal(attributeSentence(s), null, s);
+  // A run of spaces after a coming value is read in linear time (a quadratic prefix took seconds).
+  const spaces = `I'm moving to Berlin${' '.repeat(50_000)}x`;
+  const t0 = performance.now();
+  slotSentences(spaces);
+  assert.ok(performance.now() - t0 < 2_000);
 });

@@ -136,7 +136,7 @@ const comingVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: s
   },
   {
     predicate: 'works at',
-    verb: String.raw`(?:(?:(?:be\s+)?(?:[Ss]tarting|beginning)|start|begin)(?:\s+(?:(?:a|my|the)\s+)?new\s+(?:job|position|role)|\s+work(?:ing)?)?|be\s+working)\s+(?:at|for|(?<=(?:job|position|role)\s)with)\s+${name}`,
+    verb: String.raw`(?:(?:(?:be\s+)?(?:[Ss]tarting|beginning)|start|begin)(?:\s+(?:(?:a|my|the)\s+)?new\s+(?:job|position|role)|\s+work(?:ing)?)?|(?<working>be\s+working))\s+(?:at|for|(?<=(?:job|position|role)\s)with)\s+${name}`,
   },
 ];
 const comingPatterns = [
@@ -154,7 +154,7 @@ const comingPatterns = [
 ];
 /** The day after a coming value: "… at Revolut on Monday", "… to Berlin, next month", "… is tomorrow". */
 const whenAfter = new RegExp(
-  String.raw`^\s*,?\s*(?:(?:is|was|will\s+be)\s+)?(?<when>${startWhen})(?![\p{L}\p{N}])`,
+  String.raw`^\s*(?:,\s*)?(?:(?:is|was|will\s+be)\s+)?(?<when>${startWhen})(?![\p{L}\p{N}])`,
   'iu',
 );
 /** The day before it, opening the sentence: "Next month I'm moving to Berlin", "tomorrow is my first day at …". */
@@ -293,6 +293,8 @@ const notLasting =
  * "I moved to Porto last year" is; a stay that ends or a year is still history.
  */
 const movedAgo = new RegExp(String.raw`(?<![\p{L}\p{N}])(${agoWhen})(?![\p{L}\p{N}])`, 'iu');
+const movedOnSince =
+  /(?<![\p{L}\p{N}])(?:then|later|since\s+then|after\s+that|moved|left|back|until)(?![\p{L}\p{N}])/iu;
 const notLastingMove =
   /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b/iu;
 /** A time since which something holds, by its year: history for an ending, until now for a home. */
@@ -457,7 +459,12 @@ function readClause(
   const from = m.groups!['from'];
   if (predicate === 'lives in' && notAPlace(sentence, value, valueEnd, moved, from)) return null;
   // "I started at NYU this fall": a start at a school is a student's, not a job.
-  if (predicate === 'works at' && /[Ss]tart(?:ed|ing)?\s+(?:at|for)\s/u.test(m[0]) && schoolNamed(value))
+  // "Tomorrow is my first day at Harvard" too.
+  if (
+    predicate === 'works at' &&
+    /(?:[Ss]tart(?:ed|ing)?|first\s+day)\s+(?:at|for)\s/u.test(m[0]) &&
+    schoolNamed(value)
+  )
     return null;
   // "I've lived in Berlin for 10 years", "… since 2015": until now; "I've lived in Paris": history.
   const perfectFor =
@@ -482,17 +489,20 @@ function comingClause(
 ): Found | null {
   const found = readClause(sentence, predicate, m, at, start);
   if (found === null) return null;
+  // "I'll be working at Starbucks tomorrow" is a desk for a day; "… from the 1st", "… next month" a job.
+  const aDay = (when: string) => !/^(?:from|next\s+(?:week|month|year)|in\s)/iu.test(when);
   // After the clause, or after the value where the clause took the day for where in the place ("to
   // Porto in March").
   for (const from of [found.clause[1], found.valueEnd]) {
     const after = whenAfter.exec(sentence.slice(from));
     if (after !== null) {
+      if (m.groups!['working'] !== undefined && aDay(after.groups!['when']!)) return null;
       const end = Math.max(found.clause[1], from + after[0].length);
       return { ...found, clause: [start, end], when: after.groups!['when']! };
     }
   }
   const before = whenBefore.exec(sentence.slice(0, start));
-  if (before === null) return null;
+  if (before === null || (m.groups!['working'] !== undefined && aDay(before.groups!['when']!))) return null;
   return { ...found, clause: [sentence.search(/\S/u), found.clause[1]], when: before.groups!['when']! };
 }
 
@@ -806,9 +816,11 @@ export function slotSentences(said: string): SlotReading {
     const next = Math.min(...clauses.map((o) => o.clause[0]).filter((at) => at > c.clause[0]));
     const after = sentence.slice(c.valueEnd, Number.isFinite(next) ? next : undefined);
     if (heldBack(sentence, c.valueEnd)) return [];
-    if (!c.ongoing && (c.moved === true ? notLastingMove : notLasting).test(ownWords(after))) return [];
-    // "we moved to porto 2 weeks ago": the home since that day (start-day.ts reads it).
-    const ago = c.moved === true && c.when === undefined ? movedAgo.exec(ownWords(after)) : null;
+    // A move told with how long ago it was holds since then, unless a later move follows it ("... 3
+    // years ago and then to Lisbon", "... but moved back"): then it is history.
+    const sinceAgo = c.moved === true && !movedOnSince.test(sentence.slice(c.valueEnd));
+    if (!c.ongoing && (sinceAgo ? notLastingMove : notLasting).test(ownWords(after))) return [];
+    const ago = sinceAgo && c.when === undefined ? movedAgo.exec(ownWords(after)) : null;
     const when = c.when ?? ago?.[1];
     return [{ predicate: c.predicate, value: c.value, clause: c.clause, ...(when ? { when } : {}) }];
   });
@@ -1039,13 +1051,13 @@ const bornOn = new RegExp(
 );
 /** Words before "is my boss" that are no one's name: a pronoun, a pointer, a question's word. */
 const notWho =
-  /^(?:he|she|they|it|this|that|these|those|who|what|which|whoever|someone|somebody|nobody|everyone|there|here|mine|yours)$/iu;
+  /^(?:he|she|they|it|this|that|these|those|who|what|which|whoever|someone|somebody|nobody|everyone|there|here|mine|yours|the|a|an|my|apparently|now|today|yes|so|well|and|but|also|guess|work|life|music|coffee|god)$/iu;
 /**
  * A relation said the other way round: "carla is my girlfriend now", "Tom Reyes is my new boss", as "my
  * girlfriend is Carla" says it.
  */
 const relationAfter = new RegExp(
-  String.raw`^${fillers}(?<value>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+){0,3}?)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?(?<relation>${relations})(?:\s+now)?[!.\s]*$`,
+  String.raw`^${fillers}(?<value>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+)?)\s+is\s+(?:(?<now>now)\s+)?my\s+(?:(?<new>new)\s+)?(?<relation>${relations})(?:\s+(?<later>now))?[!.\s]*$`,
   'iu',
 );
 /** One's job said as where it is: "My new job is at Stripe", "my job's with Globex now". */
@@ -1321,7 +1333,10 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   const born = bornOn.exec(s)?.groups!['day']?.trim();
   if (born !== undefined && dayOfYear.test(born)) return { predicate: 'birthday', value: born };
   const after = relationAfter.exec(s);
-  if (after && !isQuestion(s) && !notWho.test(after.groups!['value']!)) {
+  // Only said as a change ("now", "new"), of a name: "Work is my partner", "The CEO is my boss" name no one.
+  const changed =
+    after && (after.groups!['now'] ?? after.groups!['new'] ?? after.groups!['later']) !== undefined;
+  if (after && changed && !isQuestion(s) && !notWho.test(after.groups!['value']!.split(/\s+/u)[0]!)) {
     const who = after.groups!['value']!;
     const named =
       partnerNamed(who, s) && !describes(who)
