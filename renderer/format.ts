@@ -69,6 +69,21 @@ export function localInputToIso(value: string): string | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
 
+/**
+ * A datetime-local value as RFC 3339 with this browser's offset ("2018-05-01T10:00:00-07:00"): the day
+ * and hour as the person wrote them, which a Record's readers take its days from (a note dated in the
+ * evening west of Greenwich is not the next day's).
+ */
+export function localInputToOffsetIso(value: string): string | undefined {
+  if (!value) return undefined;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return undefined;
+  const offset = -d.getTimezoneOffset();
+  const two = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  const wall = new Date(d.getTime() + offset * 60_000).toISOString().slice(0, 19);
+  return `${wall}${offset < 0 ? '-' : '+'}${two(offset / 60)}:${two(offset % 60)}`;
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;
 }

@@ -379,6 +379,12 @@ function UnsavedCorrection({
   );
 }
 
+/** A fact line's head, up to and with its ": " ("self blood type: "), or null for a sentence. */
+const headOf = (line: string): string | null => {
+  const at = line.indexOf(': ');
+  return at > 0 ? line.slice(0, at + 2) : null;
+};
+
 function CorrectForm({
   m,
   correct,
@@ -398,11 +404,20 @@ function CorrectForm({
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
   const unchanged = !withdraw && [m.statement, shown].includes(statement.trim());
+  // Sent with the engine's head again ("self blood type: B+"), so the value stays the slot's value a
+  // later fact of the slot is compared with; what the person wrote after the head is kept as written.
+  const shownHead = shown === m.statement ? null : headOf(shown);
+  const storedHead = headOf(m.statement);
+  const written = statement.trim();
+  const sent =
+    shownHead !== null && storedHead !== null && written.startsWith(shownHead)
+      ? storedHead + written.slice(shownHead.length)
+      : written;
   const save = () =>
     correct.mutate(
       {
         memoryId: m.id,
-        ...(withdraw ? {} : { statement: statement.trim() }),
+        ...(withdraw ? {} : { statement: sent }),
         ...(reason.trim() ? { reason: reason.trim() } : {}),
       },
       { onSettled: () => setConfirming(false) },

@@ -19,7 +19,13 @@ import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatAllDay, recordDays } from '../all-day.ts';
-import { formatDateTime, isoToLocalInput, localInputToIso, plural } from '../format.ts';
+import {
+  formatDateTime,
+  isoToLocalInput,
+  localInputToIso,
+  localInputToOffsetIso,
+  plural,
+} from '../format.ts';
 import { recordForgotten } from '../forgotten.ts';
 import { keepNoteDraft, readNoteDraft } from '../note-draft.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
@@ -291,7 +297,7 @@ function AddNote({ brainId }: { brainId: string }) {
         : kind === 'message'
           ? { kind, text: text.trim(), speaker: speaker.trim() }
           : { kind, text: text.trim() };
-    const occurredAt = localInputToIso(happened);
+    const occurredAt = localInputToOffsetIso(happened);
     remember.mutate(
       { content, source: { name: 'Mnemo app' }, ...(occurredAt ? { occurred_at: occurredAt } : {}) },
       {

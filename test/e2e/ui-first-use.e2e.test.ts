@@ -205,7 +205,7 @@ test('"Add a note" is on the first screen of Records, however many there are, al
     const roof = (await app().api.listRecords('many', {})).data.find(
       (r) => r.content.kind === 'document' && r.content.text.includes('roof'),
     )!;
-    assert.equal(roof.occurred_at, '2018-05-01T17:00:00.000Z');
+    assert.equal(roof.occurred_at, '2018-05-01T10:00:00-07:00');
     assert.equal(
       await addNote.getByLabel(/When did it happen/).inputValue(),
       '',

@@ -38,6 +38,17 @@ test('what a fact is about reads in words on its page and in the Memories table'
   const heading = (await page.getByRole('heading', { level: 1 }).innerText()).trim();
   assert.equal(await page.getByLabel('What is actually true').inputValue(), heading);
   assert.ok(!heading.startsWith('self'), heading);
+  // Saved, it is the slot's value as the engine writes a fact's line, so a later fact compares with it.
+  await page.getByLabel('What is actually true').fill(heading.replace('912 345 678', '999 000 111'));
+  await page.getByRole('button', { name: 'Save correction' }).click();
+  const deadline = Date.now() + 20_000;
+  let statements: string[] = [];
+  while (Date.now() < deadline) {
+    statements = (await app().api.listMemories('about')).data.map((m) => m.statement);
+    if (statements.some((x) => x.includes('999 000 111'))) break;
+    await page.waitForTimeout(100);
+  }
+  assert.ok(statements.includes('self phone number: +351 999 000 111'), JSON.stringify(statements));
   assert.deepEqual(problems, []);
 });
 

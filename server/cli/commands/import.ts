@@ -119,7 +119,10 @@ export function formatSummary(s: ImportSummary): string {
  * process as it would have (exit 130 for Ctrl-C). The bar had hidden the cursor for good, and nothing
  * was said.
  */
-function onInterrupt(display: { stop: () => void; last: () => ImportProgress | null }): () => void {
+function onInterrupt(
+  display: { stop: () => void; last: () => ImportProgress | null },
+  dryRun: boolean,
+): () => void {
   const stops: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const interrupted = (signal: NodeJS.Signals) => {
     for (const s of stops) process.off(s, interrupted);
@@ -127,7 +130,9 @@ function onInterrupt(display: { stop: () => void; last: () => ImportProgress | n
     const p = display.last();
     const sofar = p === null ? '' : ` after ${p.done} of the ${p.total} items read so far`;
     console.error(
-      `\nmnemo import: stopped${sofar}. What was written is kept; the same command again goes on (items already stored count as unchanged).`,
+      dryRun
+        ? `\nmnemo import: stopped${sofar}. A dry run: nothing was written.`
+        : `\nmnemo import: stopped${sofar}. What was written is kept; the same command again goes on (items already stored count as unchanged).`,
     );
     process.kill(process.pid, signal);
   };
@@ -337,7 +342,7 @@ export function register(program: Command): void {
         return;
       }
       const display = progressDisplay();
-      const released = onInterrupt(display);
+      const released = onInterrupt(display, flags.dryRun);
       try {
         const { runImport } = await import('../../import/run-import.ts');
         const summary = await runImport({
