@@ -152,6 +152,8 @@ const comingPatterns = [
     re: new RegExp(String.raw`${firstDayLead}first\s+day\s+(?:at|with)\s+${name}`, 'gu'),
   },
 ];
+/** Words every coming clause holds one of: the patterns run only where one is. */
+const comingWords = /(?:start|begin|moving|move|relocat|first\s+day|working)/iu;
 /** The day after a coming value: "… at Revolut on Monday", "… to Berlin, next month", "… is tomorrow". */
 const whenAfter = new RegExp(
   String.raw`^\s*(?:,\s*)?(?:(?:is|was|will\s+be)\s+)?(?<when>${startWhen})(?![\p{L}\p{N}])`,
@@ -226,17 +228,13 @@ const heldBack = (sentence: string, valueEnd: number): boolean => {
  * The job went to the speaker, who had only passed the news on.
  */
 function saysWhoElse(sentence: string): boolean {
+  // Read for every sentence: most have none of the marks and words below.
+  if (!whoElseHint.test(sentence)) return false;
   const s = sentence.toLowerCase();
   if (/(?<![\p{L}\p{N}])not\s+me(?![\p{L}\p{N}])/u.test(s)) return true;
   if (/(?<![\p{L}\p{N}])(?:i\s+mean|i\s+meant|that\s+is)[\s!.)]*$/u.test(s) && /[,—–(-]/u.test(s))
     return true;
-  if (
-    new RegExp(
-      String.raw`[(—–-]\s*(?:for\s+)?(?:my\s+)?${kinWord}(?![\p{L}\p{N}])[^()]{0,40}\)?[\s!.]*$`,
-      'u',
-    ).test(s)
-  )
-    return true;
+  if (kinAfter.test(s)) return true;
   // "new job at revolut for carla!": a job's news, for someone; "I work for Acme", "I moved to Berlin
   // for Tom" are the speaker's own.
   const forWhom = /(?<![\p{L}\p{N}])for\s+(\p{L}+)[\s!.)]*$/u.exec(s)?.[1];
@@ -244,6 +242,16 @@ function saysWhoElse(sentence: string): boolean {
   const inParens = /\(\s*for\s+\p{L}+\s*\)/u.test(s);
   return inParens;
 }
+/** Built once (kinWord is defined below): a kin word in parentheses or after a dash, closing the sentence. */
+let kinAfterRe: RegExp | null = null;
+const kinAfter = {
+  test: (s: string) =>
+    (kinAfterRe ??= new RegExp(
+      String.raw`[(—–-]\s*(?:for\s+)?(?:my\s+)?${kinWord}(?![\p{L}\p{N}])[^()]{0,40}\)?[\s!.]*$`,
+      'u',
+    )).test(s),
+};
+const whoElseHint = /[(—–-]|not\s+me|mean|that\s+is|for\s/iu;
 const jobNews = /(?<![\p{L}\p{N}])(?:job|position|role|offer|first\s+day|start(?:ed|ing)?)(?![\p{L}\p{N}])/u;
 const kinWord = String.raw`(?:sister|brother|sis|bro|mom|mum|mother|dad|father|friend|bestie|bff|wife|husband|gf|bf|girlfriend|boyfriend|partner|boss|colleague|coworker|cousin|son|daughter|aunt|uncle|niece|nephew|roommate|flatmate)`;
 /** Words after a closing "for" that name no one: "for real", "for good", "for now". */
@@ -266,6 +274,7 @@ const ownLeadIn =
  * job at Stripe"), so a clause whose "I" a chat leaves out opens after it as it would open the sentence.
  */
 function withoutOwnLeadIn(sentence: string): string {
+  if (!sentence.includes(':')) return sentence;
   const m = beforeColon.exec(sentence);
   if (m === null || !ownLeadIn.test(m[1]!.trim())) return sentence;
   return blank(sentence, 0, m[0].indexOf(':') + 1);
@@ -643,6 +652,10 @@ function writtenUncased(sentence: string): boolean {
  * where lower case keeps every character where it was.
  */
 function unshouted(sentence: string): string {
+  // Most sentences have fewer than three capitals: nothing to read again.
+  let capitals = 0;
+  for (const m = /\p{Lu}/gu; capitals < 3 && m.test(sentence);) capitals += 1;
+  if (capitals < 3) return sentence;
   const ws = sentence.match(/\p{L}[\p{L}\p{M}'’]*/gu) ?? [];
   if (ws.length < 3) return sentence;
   const shouted = ws.every((w) => w === w.toUpperCase()) && ws.some((w) => w.length > 1);
@@ -784,7 +797,7 @@ export function slotSentences(said: string): SlotReading {
     }
     if (last) clauses.push(last);
   }
-  for (const { predicate, re } of comingPatterns) {
+  for (const { predicate, re } of comingWords.test(sentence) ? comingPatterns : []) {
     let last: Found | null = null;
     for (const m of sentence.matchAll(re)) {
       const start = m.index + m[0].search(/\p{L}/u);
@@ -1330,9 +1343,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     .replace(/(?<!\s)\s+now$/iu, '');
   if (job !== undefined && employerName.test(job)) return { predicate: 'works at', value: job };
   // "i was born on march 4 1992": one's birthday, as "my birthday is March 4" says it.
-  const born = bornOn.exec(s)?.groups!['day']?.trim();
+  const born = s.includes('born') ? bornOn.exec(s)?.groups!['day']?.trim() : undefined;
   if (born !== undefined && dayOfYear.test(born)) return { predicate: 'birthday', value: born };
-  const after = relationAfter.exec(s);
+  const after = / my /iu.test(s) ? relationAfter.exec(s) : null;
   // Only said as a change ("now", "new"), of a name: "Work is my partner", "The CEO is my boss" name no one.
   const changed =
     after && (after.groups!['now'] ?? after.groups!['new'] ?? after.groups!['later']) !== undefined;
