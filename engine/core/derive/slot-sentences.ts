@@ -242,18 +242,14 @@ function saysWhoElse(sentence: string): boolean {
   const inParens = /\(\s*for\s+\p{L}+\s*\)/u.test(s);
   return inParens;
 }
-/** Built once (kinWord is defined below): a kin word in parentheses or after a dash, closing the sentence. */
-let kinAfterRe: RegExp | null = null;
-const kinAfter = {
-  test: (s: string) =>
-    (kinAfterRe ??= new RegExp(
-      String.raw`[(—–-]\s*(?:for\s+)?(?:my\s+)?${kinWord}(?![\p{L}\p{N}])[^()]{0,40}\)?[\s!.]*$`,
-      'u',
-    )).test(s),
-};
 const whoElseHint = /[(—–-]|not\s+me|mean|that\s+is|for\s/iu;
 const jobNews = /(?<![\p{L}\p{N}])(?:job|position|role|offer|first\s+day|start(?:ed|ing)?)(?![\p{L}\p{N}])/u;
 const kinWord = String.raw`(?:sister|brother|sis|bro|mom|mum|mother|dad|father|friend|bestie|bff|wife|husband|gf|bf|girlfriend|boyfriend|partner|boss|colleague|coworker|cousin|son|daughter|aunt|uncle|niece|nephew|roommate|flatmate)`;
+/** A kin word in parentheses or after a dash, closing the sentence: "(my sister, not me)", "— my sister". */
+const kinAfter = new RegExp(
+  String.raw`[(—–-]\s*(?:for\s+)?(?:my\s+)?${kinWord}(?![\p{L}\p{N}])[^()]{0,40}\)?[\s!.]*$`,
+  'u',
+);
 /** Words after a closing "for" that name no one: "for real", "for good", "for now". */
 const notWhom = new Set(
   `real good now once sure free fun life ever me myself us a an the it work years months weeks days
