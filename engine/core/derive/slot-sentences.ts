@@ -763,6 +763,10 @@ function qualifiesANoun(before: string): boolean {
   );
 }
 
+/** The clause patterns with what reads a match of each (readClause, comingClause), built once. */
+const nowReaders = patterns.map((p) => ({ ...p, clause: readClause }));
+const allReaders = [...nowReaders, ...comingPatterns.map((p) => ({ ...p, clause: comingClause }))];
+
 /**
  * The slots a sentence states for its speaker, at most one per predicate (the last, when it states one
  * twice: "I moved to Porto in 2019 and now I live in Braga"), and what the sentence says beyond them.
@@ -783,22 +787,15 @@ export function slotSentences(said: string): SlotReading {
   )
     return none;
   const clauses: Found[] = [];
-  for (const { predicate, re } of patterns) {
+  // Each pattern's last clause: values held now, then values said to come where a word says one may be.
+  const read = comingWords.test(sentence) ? allReaders : nowReaders;
+  for (const { predicate, re, clause } of read) {
     let last: Found | null = null;
     for (const m of sentence.matchAll(re)) {
       // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
       const start = m.index + m[0].search(/\p{L}/u);
       if (qualifiesANoun(sentence.slice(0, start))) continue;
-      last = readClause(sentence, predicate, m, m.index, start) ?? last;
-    }
-    if (last) clauses.push(last);
-  }
-  for (const { predicate, re } of comingWords.test(sentence) ? comingPatterns : []) {
-    let last: Found | null = null;
-    for (const m of sentence.matchAll(re)) {
-      const start = m.index + m[0].search(/\p{L}/u);
-      if (qualifiesANoun(sentence.slice(0, start))) continue;
-      last = comingClause(sentence, predicate, m, m.index, start) ?? last;
+      last = clause(sentence, predicate, m, m.index, start) ?? last;
     }
     if (last) clauses.push(last);
   }
