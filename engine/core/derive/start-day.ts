@@ -1,7 +1,6 @@
-import { months } from '../retrieve/time-expressions.ts';
+import { countOf, months, weekdays } from '../retrieve/time-expressions.ts';
 
 const DAY = 86_400_000;
-const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const weekday = String.raw`(?:sun|mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?)(?:day)?`;
 const month = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 const ordinal = String.raw`\d{1,2}(?:st|nd|rd|th)?`;
@@ -19,26 +18,6 @@ const words = new RegExp(String.raw`^(?:${startWhen})$`, 'iu');
 /** How long ago a move was: "2 weeks ago", "a few months ago", "three years ago". */
 export const agoWhen = String.raw`${count}\s+(?:days?|weeks?|months?|years?)\s+ago`;
 const agoWords = new RegExp(String.raw`^(${count})\s+(day|week|month|year)s?\s+ago$`, 'iu');
-
-function countOf(word: string): number {
-  if (/^\d+$/u.test(word)) return Number(word);
-  const n = word.replace(/\s+/gu, ' ');
-  return (
-    {
-      a: 1,
-      an: 1,
-      one: 1,
-      two: 2,
-      'a couple of': 2,
-      'a couple': 2,
-      three: 3,
-      'a few': 3,
-      four: 4,
-      five: 5,
-      six: 6,
-    }[n] ?? 1
-  );
-}
 
 const monthOf = (w: string) => months.findIndex((m) => m.startsWith(w.slice(0, 3)));
 const weekdayOf = (w: string) => weekdays.findIndex((d) => d.startsWith(w.slice(0, 3)));

@@ -32,7 +32,7 @@ export const months = [
   'december',
 ];
 const monthAbbr = months.map((m) => m.slice(0, 3));
-const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+export const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY = 86_400_000;
 
 function monthIndex(w: string): number {
@@ -76,9 +76,21 @@ function daysUntil(today: number, weekday: string): number {
   return (weekdays.indexOf(weekday) - new Date(today).getUTCDay() + 7) % 7 || 7;
 }
 
-function countOf(word: string): number {
-  if (/^\d+$/.test(word)) return Number(word);
-  return { two: 2, 'a couple of': 2, three: 3, 'a few': 3, four: 4 }[word] ?? 1;
+/** How many a count word says: "3", "two", "a couple of", "a few"; one for "a", "an", "one". */
+export function countOf(word: string): number {
+  if (/^\d+$/u.test(word)) return Number(word);
+  const n = word.replace(/\s+/gu, ' ');
+  const counts: Record<string, number> = {
+    two: 2,
+    'a couple of': 2,
+    'a couple': 2,
+    three: 3,
+    'a few': 3,
+    four: 4,
+    five: 5,
+    six: 6,
+  };
+  return counts[n] ?? 1;
 }
 
 /** Says what is to come: a future tense, or a plan in the present ("is", "have"), with no past tense. */
