@@ -165,6 +165,10 @@ function gmailBin(email: Email): 'Spam' | 'Trash' | null {
   return labels.includes('trash') ? 'Trash' : null;
 }
 
+/** What a mail says: its text part, else its HTML's text, with LF line ends. */
+const bodyText = (email: Pick<Email, 'text' | 'html'>): string =>
+  (email.text?.trim() || (email.html ? htmlToText(email.html) : '')).replace(/\r\n/g, '\n');
+
 /**
  * The Record of one parsed mail: headers a reader needs, then the body, then attachment names.
  * `receivedAt` (the mbox separator's date) dates a mail whose Date: header is missing or unreadable.
@@ -184,7 +188,7 @@ export function mailToRecord(
   const from = mailboxes(email.from)[0];
   const to = mailboxes(email.to);
   const cc = mailboxes(email.cc);
-  const body = (email.text?.trim() || (email.html ? htmlToText(email.html) : '')).replace(/\r\n/g, '\n');
+  const body = bodyText(email);
   const attachments = email.attachments.filter((a) => a.disposition !== 'inline' || a.filename);
   if (!body && attachments.length === 0 && !email.subject)
     return skip(ref, 'message has no subject, body or attachment');
@@ -356,7 +360,7 @@ async function withForwardedMails(email: Email): Promise<Email> {
   for (const a of attached) {
     try {
       const inner = await PostalMime.parse(a.content as ArrayBuffer);
-      const text = (inner.text?.trim() || (inner.html ? htmlToText(inner.html) : '')).replace(/\r\n/g, '\n');
+      const text = bodyText(inner);
       const from = mailboxes(inner.from)[0];
       const head = [
         '---------- Forwarded message ---------',
@@ -375,9 +379,7 @@ async function withForwardedMails(email: Email): Promise<Email> {
   return {
     ...email,
     // The mail's own words as mailToRecord reads them (an HTML-only mail's too), then the forwarded ones.
-    text: [email.text?.trim() || (email.html ? htmlToText(email.html) : ''), ...blocks]
-      .filter(Boolean)
-      .join('\n\n'),
+    text: [bodyText(email), ...blocks].filter(Boolean).join('\n\n'),
     attachments: email.attachments.filter((a) => !read.has(a)),
   };
 }
