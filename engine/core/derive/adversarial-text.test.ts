@@ -34,6 +34,13 @@ const shapes: Record<string, string> = {
   'emoji after a value': `My favourite colour is blue${' 👍🏽 lol'.repeat(n / 8)}`,
   'a school': `I'm a ${'phd '.repeat(n / 4)}student at ${'Aa of '.repeat(n / 6)}x`,
   newlines: `a${'\n'.repeat(n)}b`,
+  'spaces after a coming value': `I'm moving to Berlin${' '.repeat(n)}x`,
+  'a coming day in words': `I'm starting at Acme on the${' the'.repeat(n / 4)} 5th x`,
+  'lines handing over': `${'ines said:\n'.repeat(n / 11)}x`,
+  'handed-over paragraphs': `${'ines said:\nhi\n\nanyway\n'.repeat(n / 25)}x`,
+  'a shout': `${'AB '.repeat(n / 3)}x`,
+  'a relation said after': `${'Aa '.repeat(n / 3)}is my boss now x`,
+  'news of someone else': `got the job at Acme (${'for '.repeat(n / 4)}carla x`,
   'short sentences': 'A. '.repeat(n / 3),
 };
 

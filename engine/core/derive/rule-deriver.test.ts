@@ -1,20 +1,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { TypedContent } from '../../contract/index.ts';
 import { recordText } from './record-text.ts';
 import { createRuleDeriver } from './rule-deriver.ts';
 
-/** The claims of a message in Ana's own Brain. */
-const claimsOf = (text: string, speaker: string | undefined) => {
-  const content = { kind: 'message' as const, text, speaker };
+/** The claims of a Record's content in the Brain of `self` (Ana unless told otherwise). */
+const derived = (content: TypedContent, sourceName: string | null, self = 'Ana') => {
   const record = {
     id: 'rec_1',
     content,
     text: recordText(content),
-    sourceName: null,
+    sourceName,
     occurredAt: '2024-01-01T00:00:00Z',
   };
-  return createRuleDeriver().derive(record, { self: { type: 'person', name: 'Ana' } });
+  return createRuleDeriver().derive(record, { self: { type: 'person', name: self } });
 };
+/** The claims of a message in Ana's own Brain (or `self`'s). */
+const claimsOf = (text: string, speaker: string | undefined, self?: string) =>
+  derived({ kind: 'message', text, speaker }, null, self);
+/** The claims of a note kept in Obsidian in `self`'s Brain. */
+const noteClaims = (title: string, text: string, self: string) =>
+  derived({ kind: 'document', title, text }, 'obsidian', self);
 
 const said = (text: string) => claimsOf(text, 'Ana').map((c) => [c.statement, c.quote]);
 
@@ -214,19 +220,8 @@ test('a chat all in lower case holds the home, named as a name, quoting the chat
 
 test('a document about the self is hers, sentence by sentence, its home and job in their slots', () => {
   const maya = { type: 'person' as const, name: 'Maya Costa' };
-  const doc = (title: string, text: string) => {
-    const content = { kind: 'document' as const, title, text };
-    const record = {
-      id: 'rec_1',
-      content,
-      text: recordText(content),
-      sourceName: 'obsidian',
-      occurredAt: '2024-01-01T00:00:00Z',
-    };
-    return createRuleDeriver()
-      .derive(record, { self: maya })
-      .map((c) => [c.statement, c.predicate, c.owner.state]);
-  };
+  const doc = (title: string, text: string) =>
+    noteClaims(title, text, maya.name).map((c) => [c.statement, c.predicate, c.owner.state]);
   const text = '# About me\n\nI live in Lisbon. I work at Feedzai. I love hiking.';
   for (const title of ['About me', 'about me:', 'Me', 'About myself', 'maya costa', 'About Maya Costa'])
     assert.deepEqual(
@@ -482,19 +477,8 @@ test("someone else's words forwarded under a line that hands them over hold none
 });
 
 test('a note named after a person: what "she" and "her" say is that person\'s, not the note\'s writer\'s', () => {
-  const note = (title: string, text: string) => {
-    const content = { kind: 'document' as const, title, text };
-    const record = {
-      id: 'rec_1',
-      content,
-      text: recordText(content),
-      sourceName: 'obsidian',
-      occurredAt: '2024-01-01T00:00:00Z',
-    };
-    return createRuleDeriver()
-      .derive(record, { self: { type: 'person', name: 'Maria Santos' } })
-      .map((c) => [c.statement, c.owner.state, c.subject]);
-  };
+  const note = (title: string, text: string) =>
+    noteClaims(title, text, 'Maria Santos').map((c) => [c.statement, c.owner.state, c.subject]);
   assert.deepEqual(
     note('Ana Lima', 'Ana Lima is my best friend. She lives in Porto. Her partner is Pedro.'),
     [
@@ -529,20 +513,7 @@ test('"NOT" alone after a sentence takes it back', () => {
 });
 
 test("an assistant's sentence opening with a word that is also the person's first name is not about her", () => {
-  const content = (text: string) => ({ kind: 'message' as const, text, speaker: 'assistant' });
-  const owner = (text: string) =>
-    createRuleDeriver()
-      .derive(
-        {
-          id: 'r',
-          content: content(text),
-          text: recordText(content(text)),
-          sourceName: null,
-          occurredAt: '2024-01-01T00:00:00Z',
-        },
-        { self: { type: 'person', name: 'Hope Davis' } },
-      )
-      .map((c) => c.owner.state);
+  const owner = (text: string) => claimsOf(text, 'assistant', 'Hope Davis').map((c) => c.owner.state);
   assert.deepEqual(owner('Hope this helps!'), ['other']);
   assert.deepEqual(owner('Hope prefers tea.'), ['self']);
 });

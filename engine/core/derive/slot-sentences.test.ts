@@ -1146,9 +1146,4 @@ test('what looked like a new value and is none: a story of moves, a day at a des
     assert.deepEqual(slotSentences(s).slots, [], s);
   for (const s of ['Apparently Tom is my new boss', 'The CEO is my boss', 'Work is my partner'])
     assert.equal(attributeSentence(s), null, s);
-  // A run of spaces after a coming value is read in linear time (a quadratic prefix took seconds).
-  const spaces = `I'm moving to Berlin${' '.repeat(50_000)}x`;
-  const t0 = performance.now();
-  slotSentences(spaces);
-  assert.ok(performance.now() - t0 < 2_000);
 });
