@@ -31,9 +31,15 @@ const wallTimeOnly = (t: IcalTime) => !t.isDate && (!t.zone?.tzid || t.zone.tzid
  */
 function knownZone(tzid: string | undefined): string | undefined {
   if (!tzid) return undefined;
-  if (isTimeZone(tzid)) return tzid;
-  return findIana(tzid).find(isTimeZone);
+  // Asked for every time of every event: a calendar names few zones, and each check makes a formatter.
+  if (!knownZones.has(tzid)) {
+    // Bounded: a file may name as many zones as it likes, and the server imports many files.
+    if (knownZones.size >= 1_000) knownZones.clear();
+    knownZones.set(tzid, isTimeZone(tzid) ? tzid : findIana(tzid).find(isTimeZone));
+  }
+  return knownZones.get(tzid);
 }
+const knownZones = new Map<string, string | undefined>();
 
 /**
  * An ICAL.Time as an instant. An all-day date is 00:00 UTC of its day. Times with a zone the file
