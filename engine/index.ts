@@ -41,7 +41,7 @@ export {
   newStoreKey,
   type ResolvedDbKey,
 } from './adapters/sqlite/resolve-db-key.ts';
-export { isTimeZone, systemTimeZone } from './core/retrieve/time-zone.ts';
+export { atOffset, isTimeZone, systemTimeZone } from './core/retrieve/time-zone.ts';
 export { defaultCacheDir } from './embed/cache-dir.ts';
 export { months } from './core/retrieve/time-expressions.ts';
 export { newId } from './ids.ts';

@@ -136,6 +136,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     traces: storage.traces,
     thorough,
     clock,
+    zone,
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
     // Rows are deleted in the forget's transaction; what PostgreSQL keeps until VACUUM is

@@ -176,6 +176,7 @@ function engineOver(
     traces: options.traceStore ?? createTraceBuffer(options.traceBufferSize ?? 500),
     thorough,
     clock,
+    zone,
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
     emptyLog: () => storage.emptyLog(),

@@ -6,6 +6,7 @@ import { selfOf } from '../core/shared/brain-self.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 import type { BrainRepository, BrainRow, DeviceSyncStore, Storage, TraceStore } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
+import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import type { SqliteUnits } from '../adapters/sqlite/unit-of-work.ts';
 import type { Deployment, Tenant } from '../types.ts';
 import type { WatermarkCodec } from '../watermark.ts';
@@ -39,6 +40,8 @@ export interface EngineCtx {
   /** Thorough Contexts kept for the retry after a 202; null when thorough answers synchronously. */
   thorough: ThoroughSync | null;
   clock: () => Date;
+  /** The person's time zone: a Record written without occurred_at is stamped on its clock. */
+  zone: TimeZone;
   logger: Logger;
   /** Delay before a Memory that lost some support is re-derived (it is hidden meanwhile). */
   rederiveDelayMs: number;

@@ -10,6 +10,7 @@ import { applyCorrection, checkCorrection } from '../derive/apply-correction.ts'
 import { correctionTarget } from '../derive/travelled-correction.ts';
 import { recordText } from '../core/derive/record-text.ts';
 import { isErasable } from '../core/shared/erasable.ts';
+import { isoInZone } from '../core/retrieve/time-zone.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
@@ -17,7 +18,7 @@ import { newId } from '../ids.ts';
 import type { BrainUnitOfWork, RecordRow, RecordState } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { nowIso, requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
+import { requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 import { recordChanges } from './sync/change-feed.ts';
 
 /** A Record as its readers see it: its row and its state (RecordRepository.states). */
@@ -146,8 +147,9 @@ async function appendRecord(
           : null;
       const seq = await u.sequence.next();
       const id = newId('rec');
-      const now = nowIso(ctx);
-      const occurredAt = body.occurred_at ?? now;
+      const at = ctx.clock();
+      const now = at.toISOString();
+      const occurredAt = body.occurred_at ?? isoInZone(ctx.zone, at.getTime());
       const text = recordText(content);
       const row = await u.records.insert({
         id,

@@ -1,3 +1,7 @@
+import { atOffset } from '../../engine/index.ts';
+
+export { atOffset };
+
 /** Wall-clock fields as written in an export that carries no offset. */
 export interface WallTime {
   year: number;
@@ -64,19 +68,6 @@ export function wallTimeToDate(t: WallTime, timeZone?: string): Date {
     .map((offset) => wall - offset)
     .filter((instant) => wall - offsetMs(instant, timeZone) === instant);
   return new Date(holding.length > 0 ? Math.min(...holding) : wall - before);
-}
-
-/**
- * INSTANT as a clock OFFSET minutes from UTC reads it, with that offset: "2024-03-12T21:17:45-04:00"
- * rather than "2024-03-13T01:17:45.000Z", the same instant, which a prompt reads as the next day.
- * Milliseconds only where there are some.
- */
-export function atOffset(instant: Date, offsetMinutes: number): string {
-  const local = new Date(instant.getTime() + offsetMinutes * 60_000).toISOString();
-  const clock = local.endsWith('.000Z') ? local.slice(0, 19) : local.slice(0, 23);
-  const m = Math.abs(offsetMinutes);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${clock}${offsetMinutes < 0 ? '-' : '+'}${two(Math.floor(m / 60))}:${two(m % 60)}`;
 }
 
 /**

@@ -262,6 +262,37 @@ describe('local engine: a job or a home said to start on a later day', () => {
     assert.deepEqual(again.memory_ids, plan.memory_ids);
   });
 
+  it("counts a day from the person's clock when the Record carries no occurred_at", async () => {
+    // 21:00 on Friday 6 March in New York is already Saturday in UTC.
+    const evening = Date.parse('2026-03-07T02:00:00Z');
+    const { engine, remember } = await withBrain({
+      clock: () => new Date(evening),
+      timeZone: 'America/New_York',
+    });
+    await remember(said('i work at feedzai', '2026-01-10T09:00:00Z'));
+    const plan = await remember({
+      content: { kind: 'message', text: 'starting at revolut tomorrow!', speaker: 'user' },
+    });
+    assert.equal(plan.occurred_at, '2026-03-06T21:00:00-05:00');
+    assert.equal(Date.parse(plan.occurred_at), evening);
+    const revolut = (await jobs(engine)).find(([statement]) => statement === 'Ana works at Revolut');
+    assert.ok(revolut, 'the plan holds the slot');
+    assert.equal(
+      Date.parse(revolut[2]!),
+      Date.parse('2026-03-07T05:00:00Z'),
+      "Saturday's midnight in New York",
+    );
+  });
+
+  it('stamps a Record written without occurred_at in UTC where the person lives in UTC', async () => {
+    const { remember } = await withBrain({
+      clock: () => new Date('2026-03-07T02:00:00.250Z'),
+      timeZone: 'UTC',
+    });
+    const r = await remember({ content: { kind: 'message', text: 'hello', speaker: 'user' } });
+    assert.equal(r.occurred_at, '2026-03-07T02:00:00.250Z');
+  });
+
   it('a move said with its month is the home from that month', async () => {
     const { engine, remember } = await withBrain({ clock: () => new Date('2026-09-01T00:00:00Z') });
     await remember(said('I live in Lisbon', '2026-01-10T09:00:00Z'));

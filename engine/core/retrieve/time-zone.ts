@@ -84,3 +84,27 @@ export function timeZone(name: string): TimeZone {
     },
   };
 }
+
+/**
+ * INSTANT as a clock OFFSET minutes from UTC reads it, with that offset: "2024-03-12T21:17:45-04:00"
+ * rather than "2024-03-13T01:17:45.000Z", the same instant, which a prompt reads as the next day.
+ * Milliseconds only where there are some.
+ */
+export function atOffset(instant: Date, offsetMinutes: number): string {
+  const local = new Date(instant.getTime() + offsetMinutes * 60_000).toISOString();
+  const clock = local.endsWith('.000Z') ? local.slice(0, 19) : local.slice(0, 23);
+  const m = Math.abs(offsetMinutes);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${clock}${offsetMinutes < 0 ? '-' : '+'}${two(Math.floor(m / 60))}:${two(m % 60)}`;
+}
+
+/**
+ * An instant as the person's clock in ZONE shows it ("2026-12-03T15:22:36.120-05:00"): a Record
+ * stamped so keeps the day its words were said on, which "tomorrow" and "on Monday" count from. At
+ * offset zero, or one that is not whole minutes, as toISOString writes it.
+ */
+export function isoInZone(zone: TimeZone, instantMs: number): string {
+  const offsetMs = zone.toWall(instantMs) - instantMs;
+  if (offsetMs === 0 || offsetMs % 60_000 !== 0) return new Date(instantMs).toISOString();
+  return atOffset(new Date(instantMs), offsetMs / 60_000);
+}
