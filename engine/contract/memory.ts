@@ -4,7 +4,7 @@ import { Citation, DateTime, pageLimit } from './common.ts';
 export const MemoryStatus = z.enum(['active', 'scheduled', 'superseded', 'retracted']).meta({
   id: 'MemoryStatus',
   description:
-    'active: in force now (one value per slot); scheduled: a slot value dated to start later, which becomes active then without being written again (the active value until then carries valid_to = its start); superseded: a newer version holds the slot; retracted: closed by a correction with no successor.',
+    'active: in force now (one value per slot); scheduled: a slot value dated to start later, which becomes active then without being written again (the active value until then carries valid_to = its start); superseded: a newer version holds the slot; retracted: closed by a correction with no successor, or a scheduled value withdrawn (a plan the person said is off, or gave another day).',
 });
 export type MemoryStatus = z.infer<typeof MemoryStatus>;
 

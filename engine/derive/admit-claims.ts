@@ -8,6 +8,7 @@ import { slotKey } from '../core/derive/slot-key.ts';
 import { endedValue, sameSlotValue } from '../core/derive/slot-value.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { holdsThen, placeEndings } from './place-endings.ts';
+import { callOffPlans, planAhead } from './called-off-plans.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -124,6 +125,12 @@ export async function admitClaims(
   claims: Claim[],
   seq: number,
   now: string,
+  /**
+   * Whether a plan said off or given another day withdraws the plan before it (called-off-plans.ts):
+   * on a Record's first derivation, in write order. Not when the upgrade pass derives one again, when
+   * plans said after it may be stored already.
+   */
+  withdrawsPlans = true,
 ): Promise<string[]> {
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
@@ -132,6 +139,7 @@ export async function admitClaims(
     if (claim.predicate === null) {
       const s = { claim, from: record, citation, cause: 'derived' as const };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
+      if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);
       continue;
     }
     const slot = slotKey(claim.subject, claim.predicate, claim.owner);
@@ -141,13 +149,24 @@ export async function admitClaims(
       claim.startsAt === undefined
         ? { at: record.occurredAt, ms: record.occurredMs }
         : { at: claim.startsAt, ms: Date.parse(claim.startsAt) };
+    // The same plan given another day ("starting at revolut on the 23rd now"): the day it had is
+    // withdrawn, retracted by this Record, as a plan called off is.
+    const moved =
+      claim.startsAt === undefined || !withdrawsPlans
+        ? []
+        : versions.filter(
+            (v) => sameSlotValue(v, claim) && planAhead(v, record.occurredMs) && v.valid_from_ms !== from.ms,
+          );
+    for (const v of moved) await memories.update(v.id, { retracted_by: record.id });
     const same = (
       versions.find(
         (v) => sameSlotValue(v, claim) && v.valid_from_ms === from.ms && v.status !== 'retracted',
-      ) ?? versions.find((v) => sameSlotValue(v, claim) && inForceAt(timesOf(v), from.ms))
+      ) ??
+      versions.find((v) => sameSlotValue(v, claim) && !moved.includes(v) && inForceAt(timesOf(v), from.ms))
     )?.id;
     if (same) {
       await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);
+      if (moved.length > 0) await settleLineage(memories, versions[0]!.lineage, seq);
       ids.push(same);
       continue;
     }

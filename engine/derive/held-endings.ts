@@ -7,7 +7,7 @@ import { endedStatement, valueStatement } from '../core/derive/slot-statement.ts
 import { normalizeStatement } from '../core/derive/record-text.ts';
 
 /** `held` is the value named ("Tom" names "Tom Reyes" too), or any value where none is named. */
-function named(held: string, values: readonly string[] | undefined): boolean {
+export function named(held: string, values: readonly string[] | undefined): boolean {
   if (values === undefined) return true;
   const h = normalizeStatement(held);
   return values.some((v) => {

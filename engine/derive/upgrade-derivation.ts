@@ -163,6 +163,7 @@ export async function rederiveRecord(
     fresh,
     await step(),
     now(),
+    false,
   );
   await requote();
   await settleEndings(uow, cited, step);

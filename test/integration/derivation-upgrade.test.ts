@@ -1220,6 +1220,35 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a job whose plan to change was called off is derived again: no person corrected it', async () => {
+      const old = markedBy(40, (record, c) => c.predicate === 'works at' && /feedzai/u.test(record.text));
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said('i work at feedzai', { occurred_at: '2026-01-10T09:00:00Z' }),
+            said('starting at revolut on monday, so excited', { occurred_at: '2026-03-06T18:00:00Z' }),
+            said('revolut pulled the offer :(', { occurred_at: '2026-03-07T09:00:00Z' }),
+          ),
+        old,
+      );
+      await reopened(store, async (engine, lines) => {
+        const jobs = (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
+          .filter((m) => m.predicate === 'works at')
+          .map((m) => [m.statement, m.status])
+          .sort();
+        assert.deepEqual(jobs, [
+          ['Ana works at Feedzai', 'active'],
+          ['Ana works at Revolut', 'retracted'],
+        ]);
+        assert.deepEqual(
+          upgrades(lines).map((l) => l.fields),
+          [{ deriver: rules.name, looked: 3, changed: 1, kept: 0, left: 0 }],
+        );
+      });
+    });
+
     it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {
       let forgotten!: string;
       const store = await writtenBy(backend, async (engine) => {

@@ -293,6 +293,64 @@ describe('local engine: a job or a home said to start on a later day', () => {
     assert.equal(r.occurred_at, '2026-03-07T02:00:00.250Z');
   });
 
+  it('a plan said to be off is withdrawn, and the old value holds on past its day', async () => {
+    let now = Date.parse('2026-03-07T10:00:00Z');
+    const { engine, remember } = await withBrain({ clock: () => new Date(now) });
+    await remember(said('i work at feedzai', '2026-01-10T09:00:00Z'));
+    const plan = await remember(said('starting at revolut on monday, so excited', '2026-03-06T18:00:00Z'));
+    const off = await remember(said('ugh, revolut pulled the offer :(', '2026-03-07T09:00:00Z'));
+    now = Date.parse('2026-03-20T08:00:00Z');
+    assert.deepEqual(await jobs(engine), [
+      ['Ana works at Feedzai', 'active', '2026-01-10T09:00:00Z'],
+      ['Ana works at Revolut', 'retracted', '2026-03-09T00:00:00.000Z'],
+    ]);
+    const feedzai = (await engine.listMemories(tenant, 'b', { subject: 'Ana', limit: 50 })).data.find(
+      (m) => m.statement === 'Ana works at Feedzai',
+    );
+    assert.equal(feedzai?.valid_to, null, 'nothing is to replace it');
+    const profile = await engine.getProfile(tenant, 'b', { limit: 50 });
+    assert.ok(statements(profile.lines).includes('Ana works at Feedzai'));
+    // The sentence is a Memory of its own, which Context can quote.
+    assert.ok(off.memory_ids.length > 0);
+
+    // Forgetting the Record that called it off brings the plan back.
+    await engine.forgetRecord(tenant, 'b', off.id);
+    await engine.idle();
+    assert.deepEqual(await jobs(engine), [
+      ['Ana works at Feedzai', 'superseded', '2026-01-10T09:00:00Z'],
+      ['Ana works at Revolut', 'active', '2026-03-09T00:00:00.000Z'],
+    ]);
+    assert.deepEqual((await engine.getRecord(tenant, 'b', plan.id)).memory_ids, plan.memory_ids);
+  });
+
+  it('a move called off leaves the home, and one to another place is not touched', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-09-01T00:00:00Z') });
+    await remember(said('I live in Lisbon', '2026-01-10T09:00:00Z'));
+    await remember(said("We're moving to Porto in July, can't wait", '2026-05-20T12:00:00Z'));
+    await remember(said('we are not moving to berlin after all', '2026-05-22T12:00:00Z'));
+    const home = async () =>
+      statements(
+        (await engine.listMemories(tenant, 'b', { subject: 'Ana', limit: 50 })).data.filter(
+          (m) => m.predicate === 'lives in',
+        ),
+      );
+    assert.deepEqual(await home(), ['Ana lives in Porto'], 'Berlin was no plan of hers');
+    await remember(said("we're not moving to porto after all, staying put", '2026-06-01T12:00:00Z'));
+    assert.deepEqual(await home(), ['Ana lives in Lisbon']);
+  });
+
+  it('a plan said again with another day holds from the new day only', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-03-12T10:00:00Z') });
+    await remember(said('i work at feedzai', '2026-01-10T09:00:00Z'));
+    await remember(said('starting at revolut on monday, so excited', '2026-03-06T18:00:00Z'));
+    await remember(said('starting at revolut on the 23rd now, they pushed it', '2026-03-07T09:00:00Z'));
+    assert.deepEqual(await jobs(engine), [
+      ['Ana works at Feedzai', 'active', '2026-01-10T09:00:00Z'],
+      ['Ana works at Revolut', 'retracted', '2026-03-09T00:00:00.000Z'],
+      ['starting at revolut on the 23rd now, they pushed it', 'scheduled', '2026-03-23T00:00:00.000Z'],
+    ]);
+  });
+
   it('a move said with its month is the home from that month', async () => {
     const { engine, remember } = await withBrain({ clock: () => new Date('2026-09-01T00:00:00Z') });
     await remember(said('I live in Lisbon', '2026-01-10T09:00:00Z'));

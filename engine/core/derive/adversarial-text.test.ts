@@ -42,6 +42,11 @@ const shapes: Record<string, string> = {
   'a relation said after': `${'Aa '.repeat(n / 3)}is my boss now x`,
   'news of someone else': `got the job at Acme (${'for '.repeat(n / 4)}carla x`,
   'short sentences': 'A. '.repeat(n / 3),
+  'a plan called off': `the porto move is off${' '.repeat(n)}x`,
+  'lead-ins to a plan called off': `${'ugh, '.repeat(n / 5)}the move is off x`,
+  'words of a plan called off': `the ${'aa '.repeat(n / 3)}move is off x`,
+  'a move not made': `we're not moving to porto${' '.repeat(n)}after all x`,
+  'a plan called off, then more': `revolut pulled the offer${' :('.repeat(n / 3)} x`,
 };
 
 const me = { type: 'person' as const, name: 'Ana' };

@@ -55,6 +55,13 @@ export interface Claim {
    * day's start (RFC 3339), its world time (valid_from) instead of the Record's. It is scheduled until then.
    */
   startsAt?: string;
+  /**
+   * A plan the sentence says is off ("the porto move is off", "revolut pulled the offer"), on a claim of
+   * no slot (the sentence is its statement): the values of `predicate`'s slot, the claim's subject's and
+   * owner's, scheduled to start after the Record's world time (those `values` name; any, when absent) are
+   * withdrawn, retracted by the Record (derive/called-off-plans.ts).
+   */
+  callsOff?: { predicate: string; values?: readonly string[] };
 }
 
 /** Which values of a slot a held ending or restoration may reach (parting.ts' HeldEnding). */

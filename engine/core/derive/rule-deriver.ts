@@ -19,6 +19,7 @@ import { fencedRanges } from '../shared/fenced-lines.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
+import { planCalledOff } from './called-off.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -223,7 +224,10 @@ export function createRuleDeriver(): Deriver {
     // vegetarian, have been for like 5 yrs" and "i was born on march 4 1992" hold their slots. News of
     // someone else's job said so after it ("new job at revolut for carla!", "(my sister, not me)", "— my
     // sister i mean") holds none, and "NOT" alone after a sentence takes it back.
-    name: 'rules-v45',
+    // v46: a plan said to be off ("the porto move is off", "revolut pulled the offer", "we're not moving
+    // to porto after all") withdraws the job or home it was to bring; the old one holds on. A plan given
+    // a new day ("starting at revolut on the 23rd now") replaces the day it had.
+    name: 'rules-v46',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -498,6 +502,9 @@ function sentenceClaims(
     // Twitter or a choir as well: where nothing of that name holds the job, it ends nothing).
     const quit = a === null ? quitName(s) : null;
     if (quit !== null) return [plain, ...heldEndings([{ predicate: 'works at', values: [quit] }], plain)];
+    // "the porto move is off": the sentence, which withdraws the home it was to bring.
+    const off = a === null ? planCalledOff(s) : null;
+    if (off !== null) return [{ ...plain, callsOff: off }];
     if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {

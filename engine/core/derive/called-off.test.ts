@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { planCalledOff } from './called-off.ts';
+
+test('a plan said to be off names the slot it was to hold, and the value where one is named', () => {
+  const cases: [string, ReturnType<typeof planCalledOff>][] = [
+    ['the porto move is off', { predicate: 'lives in', values: ['porto'] }],
+    ['The move to Porto fell through.', { predicate: 'lives in', values: ['Porto'] }],
+    ["we're not moving to porto after all", { predicate: 'lives in', values: ['porto'] }],
+    ['We decided not to move to Porto after all.', { predicate: 'lives in', values: ['Porto'] }],
+    ['not moving anymore lol', { predicate: 'lives in' }],
+    ['the move is off, staying in lisbon', { predicate: 'lives in' }],
+    ["we're staying in lisbon after all", { predicate: 'lives in' }],
+    ['revolut pulled the offer :(', { predicate: 'works at', values: ['revolut'] }],
+    [
+      'ugh, the revolut offer fell through, so i’m staying at feedzai',
+      { predicate: 'works at', values: ['revolut'] },
+    ],
+    ['The job at Sword Health fell through', { predicate: 'works at', values: ['Sword Health'] }],
+    ['the new job fell through', { predicate: 'works at' }],
+    ['they pulled the offer', { predicate: 'works at' }],
+    ["i'm not starting at revolut after all", { predicate: 'works at', values: ['revolut'] }],
+    ["I won't be starting at Revolut", { predicate: 'works at', values: ['Revolut'] }],
+    ["i declined revolut's offer", { predicate: 'works at', values: ['revolut'] }],
+    ["i'm staying at feedzai after all", { predicate: 'works at' }],
+  ];
+  for (const [s, expected] of cases) assert.deepEqual(planCalledOff(s), expected, s);
+});
+
+test('a question, a doubt, a plan taken back, someone else’s plan or anything else is no plan called off', () => {
+  for (const s of [
+    'is the porto move off?',
+    'i think the move might be off',
+    'the porto move is off, jk',
+    "carla's revolut job fell through",
+    'the meeting is off',
+    'The project at work is off',
+    'we are moving to porto after all',
+    'the porto move is on',
+    "I'm not moving",
+    'i turned off the lights',
+  ])
+    assert.equal(planCalledOff(s), null, s);
+});

@@ -1,0 +1,154 @@
+import { isQuestion } from './unmarked-question.ts';
+
+/**
+ * A plan the speaker says is off: the slot it was to hold, and the value named, if one is ("the porto
+ * move is off": Porto; "the offer fell through": whichever job was to come).
+ */
+export interface CalledOff {
+  predicate: 'works at' | 'lives in';
+  values?: string[];
+}
+
+/** Words before it that say nothing of it: "ugh, ", "update: ", "bad news, ", "so yeah ". */
+const opening = String.raw`(?:(?:ugh|update|news|bad\s+news|sad\s+news|so|so\s+yeah|well|welp|yeah|sadly|unfortunately|anyway|anyways|fyi|btw|also|and|ok|okay|guess\s+what|turns\s+out|lol|damn|wow)[\s,:!.—–-]+)*`;
+/** A name of up to three words, none of them someone's ("carla's"): lazy, so the words after it stay. */
+const name = (n: number, own = false) =>
+  String.raw`(?<v${n}>${own ? '' : String.raw`(?![\p{L}\p{M}]+['’]s\s)`}(?!(?:the|my|our|their|new|this|that|a|an|job|offer|move|whole)(?![\p{L}\p{N}]))[\p{L}\p{N}][\p{L}\p{M}\p{N}&.-]*(?:\s+[\p{L}\p{N}][\p{L}\p{M}\p{N}&.-]*){0,2}?)`;
+/** How a plan is said to be off: "is off", "fell through", "got cancelled", "isn't happening". */
+const isOff = String.raw`(?:is|['’]s)\s+(?:off(?:\s+the\s+table)?|cancell?ed|not\s+happening)|got\s+cancell?ed|(?:was\s+)?cancell?ed|fell\s+through|has\s+fallen\s+through|isn['’]?t\s+happening|is\s+dead|didn['’]?t\s+work\s+out|won['’]?t\s+happen`;
+/** "after all", "anymore": what makes "not moving" a plan dropped rather than one never made. */
+const afterAll = String.raw`(?:after\s+all|any\s?more|any\s+longer)`;
+/** A sentence that ends with the plan: its closing marks, a sad face, a "lol". */
+const endsThere = /^(?:[\s.!…]|:\(|:'\(|😭|😢|😞|lol|ugh|sadly)*$/iu;
+/** How it went after a comma, a dash or "so" ("…, so i'm staying at feedzai"). */
+const goesOn = /^(?:\s*[,;—–-]|\s+(?:so|and|because|cause)(?![\p{L}\p{N}]))/iu;
+const takenBack = /(?<![\p{L}\p{N}])(?:jk|just\s+kidding|kidding|not\s+really|back\s+on)(?![\p{L}\p{N}])/iu;
+/** What follows the plan called off leaves it so: nothing more, or how it went, unless that takes it back. */
+const leavesItOff = (rest: string): boolean =>
+  endsThere.test(rest) || (goesOn.test(rest) && !takenBack.test(rest));
+
+const job = String.raw`(?:job|offer|position|role|gig)`;
+const move = String.raw`(?:move|moving\s+plans?|relocation)`;
+const we = String.raw`(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)`;
+
+const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }> = [
+  // "the new job fell through", "the offer is off", "my job offer fell through"
+  {
+    predicate: 'works at',
+    re: new RegExp(
+      String.raw`^${opening}(?:the|my)\s+(?:new\s+)?(?:job\s+)?${job}\s+(?:${isOff})(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "the revolut job fell through", "revolut offer is off", "the job at revolut fell through"
+  {
+    predicate: 'works at',
+    re: new RegExp(
+      String.raw`^${opening}(?:the\s+)?(?:${name(1)}\s+${job}|${job}\s+(?:at|with|from)\s+${name(2)})\s+(?:${isOff})(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "revolut pulled the offer", "they withdrew my offer", "Revolut rescinded their offer"
+  {
+    predicate: 'works at',
+    re: new RegExp(
+      String.raw`^${opening}(?:they|${name(1)})\s+(?:pulled|withdrew|rescinded|retracted|revoked|cancell?ed|took\s+back)\s+(?:the|their|my|its|his|her)\s+(?:job\s+)?offer(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "i'm not starting at revolut after all", "not joining revolut anymore"
+  {
+    predicate: 'works at',
+    re: new RegExp(
+      String.raw`^${opening}(?:${we}\s+)?not\s+(?:starting\s+(?:at|with)|joining|going\s+to)\s+${name(1)}\s+${afterAll}(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "i won't be starting at revolut after all"
+  {
+    predicate: 'works at',
+    re: new RegExp(
+      String.raw`^${opening}(?:i|we)\s+won['’]?t\s+be\s+(?:starting\s+(?:at|with)|joining)\s+${name(1)}(?:\s+${afterAll})?(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "i turned down the revolut offer", "declined revolut's offer", "turned down the offer from revolut"
+  {
+    predicate: 'works at',
+    re: new RegExp(
+      String.raw`^${opening}(?:i\s+)?(?:ended\s+up\s+)?(?:turned\s+down|declined|rejected)\s+(?:the\s+)?(?:${name(1, true)}(?:['’]s)?\s+offer|offer\s+(?:from|at)\s+${name(2)})(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "i'm staying at feedzai after all": the job of now holds on.
+  {
+    predicate: 'works at',
+    re: new RegExp(
+      String.raw`^${opening}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:at|with)\s+\S+(?:\s+\S+)?\s+${afterAll}(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "the move is off", "our moving plans fell through"
+  {
+    predicate: 'lives in',
+    re: new RegExp(
+      String.raw`^${opening}(?:the|our|my)\s+(?:big\s+)?${move}\s+(?:${isOff})(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "the porto move is off", "the move to porto fell through", "our move to porto is cancelled"
+  {
+    predicate: 'lives in',
+    re: new RegExp(
+      String.raw`^${opening}(?:the|our|my)\s+(?:${name(1)}\s+${move}|${move}\s+to\s+${name(2)})\s+(?:${isOff})(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "we're not moving to porto after all", "not moving anymore"
+  {
+    predicate: 'lives in',
+    re: new RegExp(
+      String.raw`^${opening}(?:${we}\s+)?not\s+moving(?:\s+to\s+${name(1)})?\s+${afterAll}(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "we decided not to move to porto", "we decided against moving to porto"
+  {
+    predicate: 'lives in',
+    re: new RegExp(
+      String.raw`^${opening}(?:i|we)\s+decided\s+(?:not\s+to\s+move|against\s+moving)(?:\s+to\s+${name(1)})?(?:\s+${afterAll})?(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "we're staying in lisbon after all", "staying put after all": the home of now holds on.
+  {
+    predicate: 'lives in',
+    re: new RegExp(
+      String.raw`^${opening}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:put|(?:in|here\s+in)\s+\S+(?:\s+\S+)?)\s+${afterAll}(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+];
+
+/**
+ * The plan a sentence of the speaker's own says is off, or null: "the porto move is off", "revolut
+ * pulled the offer :(", "i'm not starting at revolut after all". Not a question, a doubt ("i think the
+ * move might be off") or one taken back in the same sentence ("…, jk").
+ */
+export function planCalledOff(s: string): CalledOff | null {
+  if (!offHint.test(s) || isQuestion(s)) return null;
+  for (const { predicate, re } of patterns) {
+    const m = re.exec(s);
+    if (!m) continue;
+    if (!leavesItOff(s.slice(m[0].length))) return null;
+    const named = Object.entries(m.groups ?? {}).find(([k, v]) => /^v\d$/u.test(k) && v !== undefined);
+    let v = named?.[1];
+    while (v !== undefined && /[.!,;:]$/u.test(v)) v = v.slice(0, -1);
+    return v ? { predicate, values: [v] } : { predicate };
+  }
+  return null;
+}
+
+/** A cheap test of whether any pattern could match: most sentences say none of these words. */
+const offHint =
+  /(?<![\p{L}\p{N}])(?:off|cancell?ed|happening|through|dead|work\s+out|happen|offer|after\s+all|any\s?more|any\s+longer|decided|won['’]?t)(?![\p{L}\p{N}])/iu;
