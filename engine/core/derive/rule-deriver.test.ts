@@ -517,3 +517,55 @@ test("an assistant's sentence opening with a word that is also the person's firs
   assert.deepEqual(owner('Hope this helps!'), ['other']);
   assert.deepEqual(owner('Hope prefers tea.'), ['self']);
 });
+
+test('a job lost is the end of the job held then, of the name given where one is', () => {
+  const held = (text: string) =>
+    claimsOf(text, 'Ana')
+      .filter((c) => c.predicate === 'works at')
+      .map((c) => c.endsHeld);
+  assert.deepEqual(held('got laid off today'), [{}]);
+  assert.deepEqual(held('i got laid off from revolut today :('), [{ values: ['revolut'] }]);
+  assert.deepEqual(held('my last day at revolut was friday'), [{ values: ['revolut'] }]);
+  assert.deepEqual(held('today was my last day at sword health'), [{ values: ['sword health'] }]);
+  assert.deepEqual(held('got fired lol'), [{}]);
+  for (const text of [
+    'i almost got fired',
+    'got fired up about it',
+    'my sister got laid off',
+    'did you get laid off?',
+  ])
+    assert.deepEqual(held(text), [], text);
+});
+
+test('a partner dated or seen now, a number or an address given in a chat’s words, hold their slots', () => {
+  const slots = (text: string) =>
+    claimsOf(text, 'Ana')
+      .filter((c) => c.predicate !== null)
+      .map((c) => [c.predicate, c.statement]);
+  assert.deepEqual(slots("i'm seeing Carla now"), [['partner', "Ana's partner is Carla"]]);
+  assert.deepEqual(slots('been dating carla for a few months, she’s great'), [
+    ['partner', "Ana's partner is Carla"],
+  ]);
+  assert.deepEqual(slots('started dating Carla Mendes'), [['partner', "Ana's partner is Carla Mendes"]]);
+  assert.deepEqual(slots('my number is +351 912 345 678 if u need it'), [
+    ['phone number', "Ana's phone number is +351 912 345 678"],
+  ]);
+  assert.deepEqual(slots('my email is ana@x.com from now on'), [
+    ['email address', "Ana's email address is ana@x.com"],
+  ]);
+  assert.deepEqual(slots('email is ana@x.com'), [['email address', "Ana's email address is ana@x.com"]]);
+  assert.deepEqual(slots('pls use ana.new@gmail.com from now on'), [
+    ['email address', "Ana's email address is ana.new@gmail.com"],
+  ]);
+  for (const text of [
+    "I'm seeing Tom tomorrow",
+    "i'm seeing my therapist now",
+    'my brother is dating carla',
+    "I'm not dating Carla",
+    'dating apps are the worst',
+    'number is 7',
+    'email is down again',
+    'use the stairs from now on',
+  ])
+    assert.deepEqual(slots(text), [], text);
+});

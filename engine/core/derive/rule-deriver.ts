@@ -226,7 +226,10 @@ export function createRuleDeriver(): Deriver {
     // sister i mean") holds none, and "NOT" alone after a sentence takes it back.
     // v46: a plan said to be off ("the porto move is off", "revolut pulled the offer", "we're not moving
     // to porto after all") withdraws the job or home it was to bring; the old one holds on. A plan given
-    // a new day ("starting at revolut on the 23rd now") replaces the day it had.
+    // a new day ("starting at revolut on the 23rd now") replaces the day it had. A job lost ("got laid off
+    // today", "my last day at revolut was friday") ends the job held; "i'm dating carla", "been seeing
+    // carla for 3 months" hold the partner; "my number is … if u need it", "email is …", "pls use … from
+    // now on" hold the number or the address.
     name: 'rules-v46',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -416,6 +419,33 @@ function quitName(s: string): string | null {
   return name === '' ? null : name;
 }
 
+/**
+ * A job one says one lost or left, with the employer's name where given: "got laid off today", "i got
+ * laid off from revolut :(", "I was let go from Acme", "got fired", "my last day at revolut was friday",
+ * "today was my last day at Globex". An ending of the job held then (of that name, where one is given).
+ */
+const jobLostLead =
+  /^(?:(?:ugh|so|well|welp|update|news|bad\s+news|sadly|yeah|lol|damn|fml)[\s,:!.—–-]+)*(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:today|yesterday|friday|monday|tuesday|wednesday|thursday)\s+(?:was|is)\s+)?my\s+last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))/iu;
+function jobLost(s: string): { values?: string[] } | null {
+  if (!/(?:laid|let\s+go|fired|redundant|last\s+day)/iu.test(s)) return null;
+  const m = jobLostLead.exec(s);
+  if (
+    !m ||
+    isQuestion(s) ||
+    /(?<![\p{L}\p{N}])(?:not|never|almost|nearly|might|may|could|if)(?![\p{L}\p{N}])/iu.test(s)
+  )
+    return null;
+  const named = m.groups!['from'] ?? m.groups!['at'];
+  if (named === undefined) return {};
+  const words = named.split(/\s+/u);
+  const cut = words.findIndex(
+    (w) => notOfAName.has(w.toLowerCase()) || /^(?:was|is|on|today|yesterday)$/iu.test(w),
+  );
+  let name = (cut < 0 ? words : words.slice(0, cut)).join(' ');
+  while (/[.!,;:]$/u.test(name)) name = name.slice(0, -1);
+  return name === '' ? {} : { values: [name] };
+}
+
 /** A sentence about "she" or "he": "she's a nurse", "He works nights". */
 const opensWithHeOrShe = /^(?:she|he)(?:['’]s|\s)/iu;
 /** A sentence about "her" or "him" by what is theirs: "Her partner is Pedro.", "His birthday is in May." */
@@ -503,6 +533,9 @@ function sentenceClaims(
     const quit = a === null ? quitName(s) : null;
     if (quit !== null) return [plain, ...heldEndings([{ predicate: 'works at', values: [quit] }], plain)];
     // "the porto move is off": the sentence, which withdraws the home it was to bring.
+    // "got laid off today", "my last day at revolut was friday": the end of the job held then.
+    const lost = a === null ? jobLost(s) : null;
+    if (lost !== null) return [plain, ...heldEndings([{ predicate: 'works at', ...lost }], plain)];
     const off = a === null ? planCalledOff(s) : null;
     if (off !== null) return [{ ...plain, callsOff: off }];
     if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];

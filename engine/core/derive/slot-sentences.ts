@@ -1247,7 +1247,32 @@ const notOneValue =
 const ownedMistake =
   /(?<!\s)\s*(?:[,;(]|[-–—](?=\s))\s*(?:sorry|oops|my bad|typo|(?:I|I['’]ve|I have) (?:had|made) a typo|(?:I|I['’]ve) mistyped(?: it| that)?|(?:that|it|the (?:last|other|old|previous|first) one|the (?:one|number|address) I (?:gave|sent|wrote|said|told)(?: you)?(?: before| earlier)?) (?:was|is) (?:a typo|wrong|incorrect))[.!)]*$/iu;
 const trailingTime =
-  /(?<!\s)\s+(?:now|nowadays|these days|at the moment|right now|currently|by the way|btw)$/iu;
+  /(?<!\s)\s+(?:now|nowadays|these days|at the moment|right now|currently|by the way|btw|from now on|going forward)$/iu;
+/** A courtesy after a number or an address: "my number is 912 345 678 if u need it". */
+const courtesyAfter =
+  /(?<!\s)\s+(?:(?:just\s+)?in\s+case\s+(?:you|u)\s+need\s+(?:it|me)|if\s+(?:you|u|ya)\s+(?:ever\s+)?need\s+(?:it|me|to\s+reach\s+me)|for\s+(?:whatsapp|signal|texts?|emergencies))[.!]*$/iu;
+/** Written as an e-mail address is: one word with an @ and a dot after it. */
+const emailShaped = (value: string) => /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u.test(value);
+/** A number or an address a chat gives without "my": "email is ana@x.com", "use ana@x.com from now on". */
+const contactElided = new RegExp(
+  String.raw`^${fillers}(?:(?:new\s+)?(?:e-?mail(?:\s+address)?|(?:phone\s+)?number|phone|mobile|cell)\s+is\s+(?:now\s+)?|(?:pls\s+|please\s+)?(?:use|text\s+me\s+(?:at|on)|email\s+me\s+at|reach\s+me\s+(?:at|on))\s+(?=\S+(?:\s+\S+){0,4}\s+(?:from\s+now\s+on|going\s+forward|instead|now)(?![\p{L}\p{N}])))`,
+  'iu',
+);
+/**
+ * The number or address a chat gives without "my" ("email is ana@x.com", "pls use ana@x.com from now
+ * on"): the slot it holds by the value's shape, else null.
+ */
+function contactSaid(s: string): AttributeSentence | null {
+  const m = contactElided.exec(s);
+  if (!m || isQuestion(s)) return null;
+  let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
+  value = value
+    .replace(courtesyAfter, '')
+    .replace(trailingTime, '')
+    .replace(/(?<!\s)\s+instead$/iu, '');
+  if (emailShaped(value)) return { predicate: 'email address', value };
+  return phoneShaped(value) ? { predicate: 'phone number', value } : null;
+}
 /** US and UK spellings of an attribute are one attribute. */
 const spellings: Readonly<Record<string, string>> = {
   favorite: 'favourite',
@@ -1304,8 +1329,46 @@ const withoutValueDenial = (s: string): string => {
   return m && m.index > 0 ? s.slice(0, m.index) : s;
 };
 
+/**
+ * "i'm dating carla", "been seeing Carla for 3 months", "i'm seeing carla now": the partner named. Seeing
+ * someone only with "now" or "been" ("I'm seeing Tom tomorrow" is a meeting).
+ */
+const datingLead = new RegExp(
+  String.raw`^${fillers}(?:(?:i['’]?m|im|i\s+am|we['’]re|i['’]ve\s+been|i\s+have\s+been|been|i)\s+)?(?:(?:officially|also|now|just)\s+)?(?:(?:started|start)\s+)?(?:(?<dating>dating)|(?<seeing>seeing))\s+`,
+  'iu',
+);
+const datingAfter =
+  /^(?:\s+(?<now>now|again|officially)|\s+(?<since>for\s+(?:a\s+(?:few|couple\s+of)\s+|\d+\s+|a\s+|an\s+|like\s+\d+\s+|(?:two|three|four|five|six)\s+)(?:weeks?|months?|years?|yrs?)|since\s+\p{L}+))*(?:\s*[,;—–-].*|\s+(?:and|so|but)\s.*)?$/iu;
+function datingSaid(s: string): AttributeSentence | null {
+  const m = datingLead.exec(s);
+  if (!m || isQuestion(s) || notNow.test(s)) return null;
+  const rest = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
+  const cased = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?/u.exec(
+    rest,
+  )?.[0];
+  const who = cased ?? (writtenUncased(s) ? lowerName(rest, 0)?.named.split(/\s+/u)[0] : undefined);
+  if (
+    who === undefined ||
+    notWho.test(who) ||
+    describes(who) ||
+    /^(?:dr|doctor|someone|somebody|a|the|my)$/iu.test(who)
+  )
+    return null;
+  const after = datingAfter.exec(rest.slice(who.length));
+  if (!after) return null;
+  // Seeing someone is a partner only said as now or as lasting; a dating is one either way.
+  if (
+    m.groups!['seeing'] !== undefined &&
+    after.groups!['now'] === undefined &&
+    after.groups!['since'] === undefined &&
+    !/been/iu.test(m[0])
+  )
+    return null;
+  return { predicate: 'partner', value: who };
+}
+
 export function attributeSentence(sentence: string): AttributeSentence | null {
-  const s = withoutValueDenial(sentence.trim().replace(ownedMistake, ''));
+  const s = withoutValueDenial(sentence.trim().replace(ownedMistake, '')).replace(courtesyAfter, '');
   // The diet's ending says its own "not" or "no longer", so it is read before they rule a sentence out.
   // Each pattern below spans the sentence from its "I" or "we" to its end: a question has no room in it.
   const ended = dietEnded.exec(s);
@@ -1354,9 +1417,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     if (named && predicate) return { predicate, value: named };
   }
   const m = attributeLead.exec(s) ?? newValueLead.exec(s);
-  if (!m) return null;
+  if (!m) return contactSaid(s) ?? (/dating|seeing/iu.test(s) ? datingSaid(s) : null);
   let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
-  value = value.replace(trailingTime, '');
+  value = value.replace(courtesyAfter, '').replace(trailingTime, '');
   // "My new number is 913 000 111, the old one is dead", "My partner is Jordan, we've been together 4
   // years": a number or a name, then a clause of its own. The slot's value; the sentence its Memory.
   const comma = value.indexOf(',');
