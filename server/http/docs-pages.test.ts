@@ -15,3 +15,10 @@ test('every error code has a page whose retry advice fits the code, not only its
   assert.match(retryOf('sync_remote_key_refused')!, /records:read and records:write/);
   assert.equal(errorPage('no_such_code'), null);
 });
+
+test('the codes a client raises itself have pages too: a bridge or sync error links to one that exists', () => {
+  for (const code of ['network_error', 'remote_timeout', 'response_too_large', 'remote_redirected'])
+    assert.ok(retryOf(code), code);
+  assert.match(errorPage('network_error')!, /raised by the client/);
+  assert.equal(errorPage('constructor'), null);
+});

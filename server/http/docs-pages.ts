@@ -58,8 +58,45 @@ const retryOfCode: Record<string, string> = {
   sync_remote_unsupported: 'No. Pair with a hosted Mnemo of this version (mnemo serve --deployment hosted).',
 };
 
+/**
+ * Codes no server sends: the typed client, the MCP bridge and sync raise them themselves (status 0),
+ * when an answer never came or could not be read. Their docs_url names a page too.
+ */
+const clientCodes: Readonly<Record<string, { summary: string; retry: string }>> = {
+  network_error: {
+    summary:
+      'The server could not be reached, or took the connection and did not answer in time, or the connection ' +
+      'dropped before its answer. reached_server false: nothing was sent, so nothing was applied.',
+    retry:
+      'Yes, once the server runs (start Mnemo, or check the URL). A write whose request may have reached the ' +
+      'server is retried with the same Idempotency-Key, so it is not applied twice.',
+  },
+  remote_timeout: {
+    summary:
+      'A remote (a hosted Mnemo a Brain syncs with) did not answer within the time allowed; the request was cut.',
+    retry: 'Yes, later: sync runs again by itself.',
+  },
+  response_too_large: {
+    summary: 'An answer was larger than the client reads; it was not read further.',
+    retry: 'No: ask for less (a smaller page).',
+  },
+  remote_redirected: {
+    summary: 'A remote answered with a redirect, which is not followed; location names where it pointed.',
+    retry: 'No: use the address it names, if it is the right server.',
+  },
+};
+
 /** The human-readable page behind every error's docs_url. */
 export function errorPage(code: string): string | null {
+  const own = Object.hasOwn(clientCodes, code) ? clientCodes[code]! : null;
+  if (own)
+    return page(
+      `Mnemo error ${code}`,
+      `<h1><code>${code}</code></h1><p>${esc(own.summary)}</p>` +
+        '<table><tr><th>HTTP status</th><td>0 (no answer from a server: raised by the client)</td></tr>' +
+        `<tr><th>type</th><td><code>internal</code></td></tr><tr><th>Retry?</th><td>${esc(own.retry)}</td></tr></table>` +
+        '<p><a href="/docs">All error codes</a></p>',
+    );
   if (!isErrorCode(code)) return null;
   const info = errorCodes[code];
   return page(
@@ -79,8 +116,16 @@ export function errorIndexPage(): string {
         `<tr><td><a href="/docs/errors/${code}"><code>${code}</code></a></td><td>${i.status}</td><td>${i.type}</td></tr>`,
     )
     .join('');
+  const raised = Object.keys(clientCodes)
+    .map(
+      (code) =>
+        `<tr><td><a href="/docs/errors/${code}"><code>${code}</code></a></td><td>0</td><td>internal</td></tr>`,
+    )
+    .join('');
   return page(
     'Mnemo error codes',
-    `<h1>Mnemo error codes</h1><table><tr><th>code</th><th>status</th><th>type</th></tr>${rows}</table>`,
+    `<h1>Mnemo error codes</h1><table><tr><th>code</th><th>status</th><th>type</th></tr>${rows}</table>` +
+      '<h2>Raised by the client, the MCP bridge and sync</h2><p>No server sends these: the caller found no answer, or one it could not read.</p>' +
+      `<table><tr><th>code</th><th>status</th><th>type</th></tr>${raised}</table>`,
   );
 }

@@ -397,6 +397,16 @@ test('remember with its idempotency_key reused for other content names the argum
       await toolText(client, 'remember', { content: 'B', idempotency_key }),
       'idempotency_conflict (409 conflict): idempotency_key: already used with a different body',
     );
+    const conversation = (text: string) => ({
+      messages: [{ text, speaker: 'user' }],
+      idempotency_key: `${idempotency_key}-conversation`,
+    });
+    const said = await client.callTool({ name: 'remember_conversation', arguments: conversation('A') });
+    assert.equal(said.isError, undefined, JSON.stringify(said.content));
+    assert.equal(
+      await toolText(client, 'remember_conversation', conversation('B')),
+      'idempotency_conflict (409 conflict): messages[0]: idempotency_key: already used with a different body; none was written',
+    );
   }
 });
 
@@ -584,4 +594,46 @@ test('remember_conversation writes each message in order under one thread, and a
     );
     assert.equal((await engine.listRecords(tenant, 'me', { limit: 200 })).data.length, before);
   }
+});
+
+test('a long text comes in windows: the first characters echoed, a page cut, get_record reading on', async () => {
+  // An emoji across each cut: a window never ends between the halves of a surrogate pair.
+  const text = `${'a'.repeat(199)}🙂${'b'.repeat(1_798)}🙂${'c'.repeat(40_000)}`;
+  for (const client of [bridge, hosted]) {
+    const parsed = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      assert.equal(r.isError, undefined, JSON.stringify(r.content));
+      return JSON.parse((r.content as { text: string }[])[0]!.text) as {
+        record: { id: string; content: { text: string }; text_window: unknown };
+        data: { id: string; content: { text: string }; text_window: unknown }[];
+        content: { text: string };
+        text_window: { offset: number; shown: number; total: number; next_offset: number | null };
+      };
+    };
+    const written = await parsed('remember', { content: { kind: 'document', title: 'Long', text } });
+    assert.equal(written.record.content.text, 'a'.repeat(199));
+    assert.deepEqual(written.record.text_window, {
+      offset: 0,
+      shown: 199,
+      total: text.length,
+      next_offset: 199,
+    });
+    const id = written.record.id;
+
+    const page = await parsed('list_records', { kind: 'document', limit: 1 });
+    assert.equal(page.data[0]!.id, id);
+    assert.equal(page.data[0]!.content.text.length, 1_999, 'up to the emoji the cut would split');
+    let read = '';
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const r = await parsed('get_record', { record_id: id, text_offset: offset });
+      assert.equal(r.text_window.offset, offset);
+      read += r.content.text;
+      offset = r.text_window.next_offset;
+    }
+    assert.equal(read, text);
+  }
+  // A short text is whole, with no window.
+  const short = await bridge.callTool({ name: 'remember', arguments: { content: 'I like tea.' } });
+  assert.doesNotMatch((short.content as { text: string }[])[0]!.text, /text_window/);
 });

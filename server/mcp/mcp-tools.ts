@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { textChars, windowed } from './text-window.ts';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
@@ -264,10 +265,12 @@ const agentRecord = (
 });
 
 /** remember's arguments as the Record and key the port writes, whichever side judged the content. */
-function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Promise<unknown> {
-  return port
+async function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Promise<unknown> {
+  const r = await port
     .remember(agentRecord(a.content as RecordBody['content'], a), a.idempotency_key)
     .catch(namingTheKeyArgument);
+  // The caller has the words it sent: the echo is their start.
+  return { ...r, record: windowed(r.record, textChars.written) };
 }
 
 /**
@@ -312,10 +315,12 @@ async function rememberConversation(port: MemoryPort, a: Conversation): Promise<
         thread,
         ...(m.speaker ? { speaker: m.speaker } : {}),
       };
-      const r = await port.remember(
-        agentRecord(content, { occurred_at: m.occurred_at, visibility: a.visibility }),
-        a.idempotency_key ? `${a.idempotency_key}#${n}` : undefined,
-      );
+      const r = await port
+        .remember(
+          agentRecord(content, { occurred_at: m.occurred_at, visibility: a.visibility }),
+          a.idempotency_key ? `${a.idempotency_key}#${n}` : undefined,
+        )
+        .catch(namingTheKeyArgument);
       written.push({ id: r.record.id, replayed: r.replayed });
       watermark = r.watermark ?? watermark;
     } catch (e) {
@@ -344,7 +349,9 @@ const tools: McpTool[] = [
       'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?}. ' +
       'For what the user said, use a message with speaker "user": their "my ..." is then theirs (without a ' +
       'speaker, or as a plain string, whose it is stays unresolved); give anyone else by name. ' +
-      'Set occurred_at for anything historical. Returns the Record and a watermark; pass the watermark to ' +
+      'Set occurred_at for anything historical; without it the Record is dated now (an event too: give its ' +
+      'occurred_at as well as its starts_at to file it under that day). Returns the Record (its text cut to ' +
+      `the first ${textChars.written} characters) and a watermark; pass the watermark to ` +
       'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
       'and nothing new was written). Records are immutable; nothing is updated in place.',
     input: rememberInput,
@@ -511,15 +518,26 @@ const tools: McpTool[] = [
   defineTool('get_record', {
     operation: 'getRecord',
     title: 'Get a Record',
-    description: 'One Record as it entered: content, source, occurred_at and the Memories derived from it.',
+    description:
+      'One Record as it entered: content, source, occurred_at and the Memories derived from it. A text longer ' +
+      `than ${textChars.read.toLocaleString('en')} characters comes in windows: text_window says where this one ` +
+      'starts and ends; call again with text_offset = its next_offset to read on.',
     input: {
       record_id: z
         .string()
         .regex(/^rec_/, 'must be a Record id (rec_...)')
         .describe("A Record id (rec_...), such as a citation's record_id."),
+      text_offset: z
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          "Where in the Record's text to start (a previous answer's text_window.next_offset); default 0.",
+        ),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, { record_id }) => port.getRecord(record_id),
+    call: async (port, { record_id, text_offset }) =>
+      windowed(await port.getRecord(record_id), textChars.read, text_offset ?? 0),
   }),
 
   defineTool('list_records', {
@@ -529,7 +547,8 @@ const tools: McpTool[] = [
       'The Records (raw input: messages, documents, events, facts, corrections) of this Brain, the last ' +
       'written first (an import of old chats lists above what was said yesterday): what was written lately, ' +
       'or with since / until those that occurred in a time range ("what did we talk about last week"). Each ' +
-      'with its content, source and the Memories derived from it. Page with cursor / next_cursor. ' +
+      `with its content (a text cut at ${textChars.listed.toLocaleString('en')} characters, with text_window; ` +
+      'get_record reads on), source and the Memories derived from it. Page with cursor / next_cursor. ' +
       'To answer a question, prefer get_context, which searches and cites.',
     input: {
       kind: rec.kind.describe('Only Records of this kind: message, document, event, fact or correction.'),
@@ -543,7 +562,10 @@ const tools: McpTool[] = [
       limit: pageSize(200).optional().describe('Page size, default 50.'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, q) => port.listRecords(q),
+    call: async (port, q) => {
+      const page = await port.listRecords(q);
+      return { ...page, data: page.data.map((r) => windowed(r, textChars.listed)) };
+    },
   }),
 
   defineTool('get_profile', {

@@ -23,6 +23,33 @@ export interface BridgeOptions {
   defaultUrl: string;
   /** What is wrong with a URL as the API's base, or null (the CLI's check, as `mnemo import` makes it). */
   urlProblem?: (url: string) => string | null;
+  /** How long one request to the server may go unanswered (default bridgeRequestTimeoutMs). */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * A server that takes the connection and never answers (stopped in a debugger, the machine asleep, a
+ * frozen app) left every tool call waiting for ever: the host's own timeout came first, with no word
+ * of why. The client retries a network failure once, so two of these stay under the 60 s an MCP host
+ * commonly waits; a Context that takes longer answers 202 from the server long before.
+ */
+export const bridgeRequestTimeoutMs = 25_000;
+
+/** loopbackFetch that gives up on an answer after `ms`, saying so. */
+function fetchWithin(ms: number): typeof fetch {
+  return async (input, init = {}) => {
+    const timer = AbortSignal.timeout(ms);
+    const signal = init.signal ? AbortSignal.any([init.signal, timer]) : timer;
+    try {
+      return await loopbackFetch(input, { ...init, signal });
+    } catch (e) {
+      if (!timer.aborted || init.signal?.aborted) throw e;
+      throw new Error(
+        `no answer in ${ms / 1000} s: Mnemo took the connection but did not answer (stopped, suspended or ` +
+          'overloaded); whether the call was applied is unknown',
+      );
+    }
+  };
 }
 
 interface Refusal {
@@ -147,7 +174,11 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     await transport.start();
     return closed;
   }
-  const client = createMnemoClient({ baseUrl, apiKey: identity.key, fetch: loopbackFetch });
+  const client = createMnemoClient({
+    baseUrl,
+    apiKey: identity.key,
+    fetch: fetchWithin(o.requestTimeoutMs ?? bridgeRequestTimeoutMs),
+  });
   // What the bridge refuses itself names a call of its own; what /v1 refused keeps /v1's request id.
   const call: ToolCallContext = {
     requestId: () => newId('req'),

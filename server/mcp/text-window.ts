@@ -1,0 +1,57 @@
+import type { MnemoRecord } from '../../engine/contract/index.ts';
+
+/** How much of a Record's text each tool shows: a page of Records, one Record, the echo of a write. */
+export const textChars = { listed: 2_000, read: 20_000, written: 200 } as const;
+
+/** Where a Record's text was cut: read on from `next_offset` with get_record's text_offset. */
+export interface TextWindow {
+  offset: number;
+  shown: number;
+  total: number;
+  next_offset: number | null;
+}
+
+/** The field of a Record's content that may be long: a message's or a document's text, a fact's value. */
+function longField(content: MnemoRecord['content'] | undefined): 'text' | 'value' | null {
+  // A newer server's Record may carry a kind, or a shape, this build does not know: shown as it is.
+  if (typeof content !== 'object' || content === null) return null;
+  if ((content.kind === 'message' || content.kind === 'document') && typeof content.text === 'string')
+    return 'text';
+  if (content.kind === 'fact' && typeof content.value === 'string') return 'value';
+  return null;
+}
+
+/**
+ * A Record as a tool shows it: its long text from `offset`, at most `chars` characters of it, with
+ * `text_window` saying where it was cut. An agent's context is what a tool's answer costs: a million
+ * characters echoed for one write, or fifty such in a page of list_records, would fill it. Whole where
+ * it fits from the start.
+ */
+export function windowed(
+  r: MnemoRecord,
+  chars: number,
+  offset = 0,
+): MnemoRecord & { text_window?: TextWindow } {
+  const field = longField(r.content);
+  if (field === null) return r;
+  const text = (r.content as Record<string, unknown>)[field] as string;
+  if (offset === 0 && text.length <= chars) return r;
+  const from = Math.min(offset, text.length);
+  // Never between the two halves of a surrogate pair: the cut would be a lone surrogate.
+  const cut = (at: number) => {
+    const c = text.charCodeAt(at - 1);
+    return c >= 0xd800 && c <= 0xdbff ? at - 1 : at;
+  };
+  const start = from > 0 ? cut(from) : 0;
+  const end = cut(Math.min(text.length, start + chars));
+  return {
+    ...r,
+    content: { ...r.content, [field]: text.slice(start, end) } as MnemoRecord['content'],
+    text_window: {
+      offset: start,
+      shown: end - start,
+      total: text.length,
+      next_offset: end < text.length ? end : null,
+    },
+  };
+}
