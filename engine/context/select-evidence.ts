@@ -129,6 +129,7 @@ export async function selectEvidence(
       asksOnly: r.kind === 'message' && mems.length === 0 && sentences(r.text).some((s) => asks(s.value)),
       source: r.source_name,
       occurredAt: r.occurred_at,
+      visibility: r.visibility,
       memoryIds: mems.filter((m) => m.served).map((m) => m.id),
       lanes: f.lanes,
       score: f.score,

@@ -25,7 +25,7 @@ export interface ContextReadTime {
 /** A candidate Record as evidence quotes it. */
 export type EvidenceRecord = Pick<
   RecordRow,
-  'id' | 'kind' | 'content' | 'text' | 'source_name' | 'occurred_at'
+  'id' | 'kind' | 'content' | 'text' | 'source_name' | 'occurred_at' | 'visibility'
 >;
 
 /** A Memory version citing a candidate Record, with its state at the read time. */

@@ -137,6 +137,18 @@ describe('local engine: a hosted deployment serves no local_only content through
         [pin.id],
       );
       assert.equal((await local.getCensus(tenant, 'b')).counts.records, 3);
+      // Served to a local agent, and marked as the person's to keep here, passage by passage.
+      const ctx = await local.createContext(
+        tenant,
+        'b',
+        { query: 'What is my bank PIN?' },
+        { requestId: 'req_pin' },
+      );
+      assert.ok(ctx.status === 'ready');
+      const header = ctx.text.split('\n').find((l) => l.includes('local_only'));
+      assert.ok(header?.startsWith('#mnemo-'), ctx.text);
+      assert.match(header, / · visibility: local_only$/);
+      assert.ok(ctx.text.includes('My bank PIN is 9911.'));
     } finally {
       await local.close();
     }

@@ -31,7 +31,8 @@ export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
         }>(
           `SELECT
              (SELECT coalesce(json_agg(json_build_object('id', r.id, 'kind', r.kind, 'content', r.content,
-                       'text', r.text, 'source_name', r.source_name, 'occurred_at', r.occurred_at)), '[]')
+                       'text', r.text, 'source_name', r.source_name, 'occurred_at', r.occurred_at,
+                       'visibility', r.visibility)), '[]')
               FROM records r WHERE r.brain_uid = $1 AND r.id = ANY($2::text[])) AS records,
              (SELECT coalesce(json_agg(json_build_object('id', r.id, 'newer', x.newer)), '[]')
               FROM records r CROSS JOIN LATERAL (

@@ -57,7 +57,7 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
     async evidence(recordIds, at) {
       const json = JSON.stringify(recordIds);
       const records = store.all<EvidenceRecord>(
-        `SELECT id, kind, content, text, source_name, occurred_at FROM records
+        `SELECT id, kind, content, text, source_name, occurred_at, visibility FROM records
          WHERE id IN (SELECT value FROM json_each(?)) AND brain_uid = ?`,
         json,
         brainUid,

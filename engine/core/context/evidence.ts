@@ -14,6 +14,8 @@ export interface EvidencePassage {
   asksOnly: boolean;
   source: string | null;
   occurredAt: string;
+  /** Who may see the Record beyond this device (the spec's visibility): the prompt marks all but shareable. */
+  visibility: 'shareable' | 'redacted_summary' | 'local_only';
   /** Memories served at the read time that this Record supports. */
   memoryIds: string[];
   lanes: string[];

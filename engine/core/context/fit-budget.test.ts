@@ -14,6 +14,7 @@ const passage = (i: number, text: string): EvidencePassage => ({
   kind: 'message',
   title: null,
   speaker: 'Ana',
+  visibility: 'shareable',
   source: 'chat',
   occurredAt: '2023-05-01T10:00:00.000Z',
   memoryIds: [],
@@ -156,6 +157,23 @@ describe('passage headers', () => {
       fitted.text!,
       /\n\n#mnemo-123456789 \[1\] message · date: 2023-05-01T10:00:00Z · speaker: "Ana" \(self\) · source: "chat"\n/,
     );
+  });
+
+  it('mark a passage the person keeps on this device, or shares only redacted; a shareable one is not marked', () => {
+    const fitted = fitBudget(
+      [
+        { ...passage(1, 'I am allergic to penicillin.'), visibility: 'local_only' },
+        { ...passage(2, 'My salary is 70k.'), visibility: 'redacted_summary' },
+        passage(3, 'I like tea.'),
+      ],
+      4000,
+      { self },
+      'mnemo-123456789',
+    );
+    const headers = fitted.text!.split('\n').filter((l) => l.startsWith('#mnemo-123456789'));
+    assert.match(headers[0]!, / · visibility: local_only$/);
+    assert.match(headers[1]!, / · visibility: redacted_summary$/);
+    assert.doesNotMatch(headers[2]!, /visibility/);
   });
 
   it('show the time as written, without a zero fraction of a second', () => {

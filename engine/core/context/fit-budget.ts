@@ -92,6 +92,11 @@ export function formatBlock(i: number, e: EvidencePassage, quote: string, frame:
     `speaker: ${speaker.name === null ? 'unknown' : callerSet(speaker.name)}${speaker.self ? ' (self)' : ''}`,
     `source: ${e.source === null ? 'unknown' : callerSet(e.source)}`,
     ...(e.title ? [`title: ${callerSet(e.title)}`] : []),
+    // The person keeps it on this device (or shared only redacted): an agent that sends the prompt to a
+    // model elsewhere can see so, passage by passage.
+    ...(e.visibility === 'local_only' || e.visibility === 'redacted_summary'
+      ? [`visibility: ${e.visibility}`]
+      : []),
   ];
   const block = `#${frame.boundary} [${i}] ${meta.join(' · ')}\n${quote}`;
   return i === 1 ? `${preamble(frame.boundary)}${separator}${block}` : block;

@@ -17,6 +17,7 @@ const said = (
   kind: 'message',
   title: null,
   speaker,
+  visibility: 'shareable',
   thread: 't',
   asksOnly: false,
   source: 'chat',
