@@ -145,10 +145,11 @@ describe('local engine: a hosted deployment serves no local_only content through
         { requestId: 'req_pin' },
       );
       assert.ok(ctx.status === 'ready');
-      const header = ctx.text.split('\n').find((l) => l.includes('local_only'));
-      assert.ok(header?.startsWith('#mnemo-'), ctx.text);
+      const text = ctx.text ?? '';
+      const header = text.split('\n').find((l) => l.includes('local_only')) ?? '';
+      assert.ok(header.startsWith('#mnemo-'), text);
       assert.match(header, / · visibility: local_only$/);
-      assert.ok(ctx.text.includes('My bank PIN is 9911.'));
+      assert.ok(text.includes('My bank PIN is 9911.'));
     } finally {
       await local.close();
     }

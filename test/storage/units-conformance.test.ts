@@ -1814,6 +1814,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         text: `text of ${m('r1')}`,
         source_name: null,
         occurred_at: '2026-01-01T00:00:00.000Z',
+        visibility: 'shareable',
       });
       const newer = (got: typeof all) => got.newer.map((n) => [n.id, n.newer]).sort();
       assert.deepEqual(newer(all), [
