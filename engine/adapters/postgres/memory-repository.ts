@@ -301,19 +301,29 @@ export function pgMemories(
       ).rows.map((m) => m.lineage),
     async onOlderRevisions(record) {
       if (record.external_id === null) return [];
+      // Older revisions first, alone, through records_external: a fresh import has none, so the common
+      // case is one index probe. In one statement, a Brain the planner had no statistics for yet (a
+      // device's first sync of 1,500 notes) was planned as nested loops over its citations, minutes of
+      // CPU a Record with the Brain's writers waiting behind it.
+      const older = (
+        await q.query<{ id: string }>(
+          `SELECT o.id FROM records o WHERE o.brain_uid = $1 AND o.source_name IS NOT DISTINCT FROM $2
+             AND o.external_id = $3 AND o.n < $4`,
+          [brainUid, record.source_name, record.external_id, record.n],
+        )
+      ).rows.map((o) => o.id);
+      if (older.length === 0) return [];
       return (
         await q.query<{ id: string; lineage: string }>(
           `SELECT DISTINCT m.id, m.lineage FROM citations c
            JOIN memories m ON m.brain_uid = c.brain_uid AND m.id = c.memory_id
-           WHERE c.brain_uid = $1 AND m.revised_by IS NULL
-             AND c.record_id IN (SELECT o.id FROM records o WHERE o.brain_uid = $1
-                                   AND o.source_name IS NOT DISTINCT FROM $2 AND o.external_id = $3 AND o.n < $4)
+           WHERE c.brain_uid = $1 AND m.revised_by IS NULL AND c.record_id = ANY($5::text[])
              AND NOT EXISTS (SELECT 1 FROM citations keep
                              JOIN records k ON k.brain_uid = keep.brain_uid AND k.id = keep.record_id
                              WHERE keep.brain_uid = $1 AND keep.memory_id = m.id
                                AND NOT (k.n < $4 AND k.external_id IS NOT DISTINCT FROM $3
                                         AND k.source_name IS NOT DISTINCT FROM $2))`,
-          [brainUid, record.source_name, record.external_id, record.n],
+          [brainUid, record.source_name, record.external_id, record.n, older],
         )
       ).rows;
     },
