@@ -130,7 +130,7 @@ export interface DeviceSyncStore {
   underOwnId(brainUid: string, ids: readonly string[]): Promise<string[]>;
   /** Names of the people the Brain's Records mention: message speakers, contacts, event participants. */
   people(brainUid: string): Promise<string[]>;
-  /** The store's own secret, from which per-Brain pseudonyms are keyed. */
+  /** The device's own secret, from which per-Brain pseudonyms are keyed; a restore keeps it. */
   secret(): Promise<Uint8Array>;
   /**
    * Keeps, before a batch goes, the id each of its Records will have on the remote (`remoteId`) where

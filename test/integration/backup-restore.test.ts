@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import { restoreStore } from '../../engine/adapters/sqlite/backup-store.ts';
+import { openStore } from '../../engine/adapters/sqlite/store.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 import { tenant } from './local-helpers.ts';
@@ -259,5 +260,29 @@ describe('restoreStore', () => {
     } finally {
       await engine.close();
     }
+  });
+
+  it('keeps the secret device sync keys pseudonyms by, while watermarks get a new one', async () => {
+    const secrets = (dataDir: string) => {
+      const store = openStore({ dataDir, key });
+      try {
+        return {
+          watermark: store.watermarkSecret.toString('hex'),
+          device: store.deviceSecret.toString('hex'),
+        };
+      } finally {
+        store.close();
+      }
+    };
+    const live = join(root, 'pseudonyms');
+    await (await createLocalEngine({ dataDir: live, dbKey: key })).close();
+    const before = secrets(live);
+    // A store made before the device had a secret of its own: its pseudonyms were keyed by the watermark's.
+    assert.equal(before.device, before.watermark);
+    const target = join(root, 'pseudonyms-restored');
+    restoreStore({ dataDir: target, key, from: join(live, 'mnemo.db') });
+    const after = secrets(target);
+    assert.notEqual(after.watermark, before.watermark);
+    assert.equal(after.device, before.device, "a person's pseudonym on the hub stays the same");
   });
 });

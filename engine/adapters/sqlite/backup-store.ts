@@ -328,6 +328,10 @@ function newWatermarkSecret(file: string, key: string | Buffer): void {
   const db = newDatabase(file, { fileMustExist: true });
   try {
     unlockDatabase(db, file, key);
+    // A backup of a store that had no device secret yet keeps the one its pseudonyms were keyed by.
+    db.prepare(
+      "INSERT OR IGNORE INTO meta (key, value) SELECT 'device_secret', value FROM meta WHERE key = 'watermark_secret'",
+    ).run();
     db.prepare("UPDATE meta SET value = ? WHERE key = 'watermark_secret'").run(
       randomBytes(32).toString('hex'),
     );

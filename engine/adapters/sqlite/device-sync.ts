@@ -212,7 +212,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           )
           .map((r) => r.name),
       ),
-    secret: () => atOnce(() => store.watermarkSecret),
+    secret: () => atOnce(() => store.deviceSecret),
     markSending: (brainUid, items) =>
       between(() =>
         store.tx(() => {

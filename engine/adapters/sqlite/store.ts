@@ -48,6 +48,8 @@ export interface Store {
   currentSeq(brainUid: string): number;
   /** Secret for signing watermarks, created with the store and kept inside it (encrypted). */
   readonly watermarkSecret: Buffer;
+  /** Secret of this device's sync (its pseudonyms), kept inside the store; a restore keeps it. */
+  readonly deviceSecret: Buffer;
   /**
    * Moves the WAL into the main file and truncates it, so deleted bytes do not linger in the WAL: true
    * when the WAL was emptied now; else (a reader holds the log, a unit of work is open, the disk is
@@ -125,6 +127,13 @@ export function openStore(opts: OpenStoreOptions): Store {
   );
   const secretHex = (
     db.prepare('SELECT value FROM meta WHERE key = ?').get('watermark_secret') as { value: string }
+  ).value;
+  // Device sync keys its pseudonyms by this. A restore gives the store a new watermark secret, as it
+  // must, and a person's pseudonym on the hub changed with it: one person became two. First set to
+  // the watermark secret, which keyed them before, so the pseudonyms already sent stay as they were.
+  db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('device_secret', secretHex);
+  const deviceHex = (
+    db.prepare('SELECT value FROM meta WHERE key = ?').get('device_secret') as { value: string }
   ).value;
   /**
    * Moves the WAL into the main file and empties it, so forgotten bytes leave the log. A reader holding
@@ -293,6 +302,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     currentSeq: (brainUid) =>
       (prep('SELECT seq FROM brains WHERE uid = ?').get(brainUid) as { seq: number }).seq,
     watermarkSecret: Buffer.from(secretHex, 'hex'),
+    deviceSecret: Buffer.from(deviceHex, 'hex'),
     checkpoint,
     onCommit: (listener) => void commitListeners.push(listener),
     holdCheckpoints: (h) => void (hold = h),

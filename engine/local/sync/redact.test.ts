@@ -1125,6 +1125,44 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(createRedactor(people, secret).redact(message('silva called')).ok, false, 'a shared part');
   });
 
+  it('finds known names however their accents, hyphens and apostrophes are written', () => {
+    const known = { self: 'Ana Lima', others: ['José Álvarez', 'Mary-Jane Watson', "Siobhán O'Neill"] };
+    const redact = (text: string) => {
+      const out = createRedactor(known, secret).redact(message(text));
+      assert.ok(out.ok, text);
+      return (out.replica.content as { text: string }).text;
+    };
+    const tag = (name: string) => createRedactor(known, secret).pseudonym(name);
+    assert.equal(redact('talked to Jose Alvarez today'), `talked to ${tag('José Álvarez')} today`);
+    assert.equal(redact('Alvarez called'), `${tag('José Álvarez')} called`);
+    // Decomposed: "e" and a combining acute accent.
+    assert.equal(redact('José came'), `${tag('José Álvarez')} came`);
+    assert.equal(redact('Mary Jane Watson came'), `${tag('Mary-Jane Watson')} came`);
+    assert.equal(
+      redact('Siobhan ONeill came, then O’Neill'),
+      `${tag("Siobhán O'Neill")} came, then ${tag("Siobhán O'Neill")}`,
+    );
+    assert.equal(redact('Alvarezes and Watsonville'), 'Alvarezes and Watsonville');
+    const speaker = createRedactor(known, secret).redact(message('hi', 'jose alvarez'));
+    assert.ok(speaker.ok);
+    assert.equal((speaker.replica.content as { speaker: string }).speaker, tag('José Álvarez'));
+  });
+
+  it('finds addresses whose @ is written out or encoded', () => {
+    for (const text of [
+      'reach carla.m at corp-mail.net today',
+      'reach carla.m (at) corp-mail.net today',
+      'reach carla.m [at] corp-mail.net today',
+      'reach carla {AT} corp-mail.net today',
+      'reach carla.m%40corp-mail.net today',
+    ])
+      assert.equal(textOf(text), 'reach [email] today', text);
+    assert.equal(textOf('mailto:carla.m%40corp-mail.net'), 'mailto:[email]');
+    // A bare "at" before a site is a place, where the word before it is a plain word.
+    assert.equal(textOf('I work at acme.com now'), 'I work at acme.com now');
+    assert.equal(textOf('we met at 5 at the cafe'), 'we met at 5 at the cafe');
+  });
+
   it('names the copy after its original, the same on every device', () => {
     // Pinned: every device and the hub must compute this same id from the original's.
     assert.equal(redactedCopyId('rec_01M8GA4DNAKFBAD9VVVCSJ3164'), 'rec_01M8GA4DNAQK92AS97XK6CQCCQ');

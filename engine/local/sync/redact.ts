@@ -35,7 +35,8 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
 
   const redactText = (text: string): string => {
     let out = replaceUrls(text);
-    out = replaceEmails(out);
+    out = replaceEmails(withEncodedAts(out));
+    out = replaceObfuscatedEmails(out);
     out = replaceIbans(out);
     out = replaceIps(out);
     out = replaceDigitRuns(out);
@@ -131,8 +132,50 @@ interface NameTable {
 }
 
 const collapse = (name: string) => name.trim().replace(/\s+/g, ' ');
-/** Names are matched whatever their case ("ana", "ANA LIMA"): compared folded, found by the i flag. */
-const fold = (name: string) => name.normalize('NFC').toLowerCase();
+/**
+ * Names are matched whatever their case, accents, hyphens and apostrophes ("ana", "ANA LIMA", "Jose
+ * Alvarez" for José Álvarez, "Mary Jane" for Mary-Jane, "ONeill" for O'Neill): compared folded, found by
+ * namePattern.
+ */
+const fold = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[\s\u002D\u2010\u2011\u2013]+/gu, ' ')
+    .replace(/['’ʼ]/gu, '');
+
+/** Each Latin letter with every accented form of it, by its base letter (NFD's first character). */
+const latinForms: ReadonlyMap<string, string> = (() => {
+  const forms = new Map<string, string>();
+  for (const [from, to] of [
+    [0xc0, 0x24f],
+    [0x1e00, 0x1eff],
+  ] as const)
+    for (let cp = from; cp <= to; cp += 1) {
+      const ch = String.fromCodePoint(cp);
+      const base = ch.normalize('NFD')[0]!.toLowerCase();
+      if (base === ch.toLowerCase() || !/^[a-z]$/u.test(base)) continue;
+      forms.set(base, (forms.get(base) ?? base + base.toUpperCase()) + ch);
+    }
+  return forms;
+})();
+
+/** A name as a regex that finds it as fold compares it: any accent, hyphen or space, apostrophe or none. */
+function namePattern(name: string): RegExp {
+  let source = '';
+  for (const ch of name.normalize('NFC')) {
+    if (/[\s\u002D\u2010\u2011\u2013]/u.test(ch)) {
+      if (!source.endsWith('+')) source += '[\\s\\u002D\\u2010\\u2011\\u2013]+';
+    } else if (/['’ʼ]/u.test(ch)) source += "['’ʼ]?";
+    else {
+      const base = ch.normalize('NFD')[0]!.toLowerCase();
+      const forms = latinForms.get(base);
+      source += forms ? `[${forms}]\\p{M}*` : `${escapeRegExp(ch)}\\p{M}*`;
+    }
+  }
+  return new RegExp(source, 'giu');
+}
 
 function nameTable(people: KnownPeople, pseudonym: (name: string) => string): NameTable {
   const whole = new Map<string, string>();
@@ -170,7 +213,7 @@ function nameTable(people: KnownPeople, pseudonym: (name: string) => string): Na
   // would do to the length of the text; any run of white space stands for the space in a name.
   const words = entries.map((e) => ({
     ...e,
-    pattern: new RegExp(e.word.split(' ').map(escapeRegExp).join('\\s+'), 'giu'),
+    pattern: namePattern(e.word),
   }));
   return { words, whole };
 }
@@ -276,6 +319,44 @@ function replaceEmails(text: string): string {
     while (end > at + 1 && /^[.-]$/.test(compat(text[end - 1]!))) end -= 1;
     const domain = compat(text.slice(at + 1, end));
     if (start === at || !/\.\p{L}{2,}$/u.test(domain)) continue;
+    out += `${text.slice(from, start)}[email]`;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+/** "carla.m%40corp-mail.net", as a mailto: link or a form encodes it: an `@` between an address's characters. */
+const withEncodedAts = (text: string): string =>
+  text.includes('%40') ? text.replace(/(?<=[\p{L}\p{N}._+-])%40(?=[\p{L}\p{N}])/gu, '@') : text;
+
+/** An "at" written for "@" so machines miss it: "(at)", "[at]", "{at}", "<at>", or " at " alone. */
+const writtenAt = /\s?(?:[([{<] ?(?:at|AT) ?[)\]}>])\s?|\s(?:at|AT)\s/gu;
+const localPart = /^[\p{L}\p{N}._%+-]$/u;
+const domainPart = /^[\p{L}\p{N}.-]$/u;
+
+/**
+ * Addresses with their "@" written out: "carla.m [at] corp-mail.net", "carla (at) corp-mail.net",
+ * "carla.m at corp-mail.net". A bracketed "at" takes any local part; a bare one a local part with a
+ * dot, a digit or a sign in it (so "I work at acme.com" keeps its words); both a domain with a dot and
+ * letters after it. Scanned outwards from each "at", without a regex that could backtrack.
+ */
+function replaceObfuscatedEmails(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(writtenAt)) {
+    const at = m.index;
+    if (at < from) continue;
+    let start = at;
+    while (start > from && at - start < 64 && localPart.test(text[start - 1]!)) start -= 1;
+    const after = at + m[0].length;
+    let end = after;
+    while (end < text.length && end - after < 253 && domainPart.test(text[end]!)) end += 1;
+    while (end > after && (text[end - 1] === '.' || text[end - 1] === '-')) end -= 1;
+    const local = text.slice(start, at);
+    const labels = text.slice(after, end).split('.');
+    const domain = labels.length >= 2 && labels.every((l) => l !== '') && /^\p{L}{2,}$/u.test(labels.at(-1)!);
+    const bracketed = /[([{<]/u.test(m[0]);
+    if (local === '' || !domain || (!bracketed && !/[._%+\d-]/u.test(local))) continue;
     out += `${text.slice(from, start)}[email]`;
     from = end;
   }
