@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Brain, BrainCreate, DeletionReceipt } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
+import { syncStatusOptions } from '../api/sync.ts';
 import { useCreateBrain, useForgetBrain } from '../api/mutations.ts';
 import { brainListOptions, censusOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -186,6 +187,9 @@ function ForgetBrainDialog({
   const brainId = brain.id;
   const client = useClient();
   const census = useQuery(censusOptions(client, brainId));
+  // Forgetting a Brain here does not reach the Brain it syncs with, whose Records a new pairing brings back.
+  const sync = useQuery({ ...syncStatusOptions(client, brainId), refetchInterval: false, retry: false });
+  const paired = sync.data?.paired === true ? sync.data : null;
   const forget = useForgetBrain();
   const c = census.data?.counts;
   return (
@@ -198,6 +202,13 @@ function ForgetBrainDialog({
       onConfirm={() => forget.mutate(brainId, { onSuccess: onForgotten })}
     >
       <p>This removes everything in it, for good. It cannot be undone.</p>
+      {paired ? (
+        <p className="notice" data-testid="forget-paired">
+          It syncs with the Brain “{paired.remote_brain}” at {paired.remote}. That Brain keeps what was sent
+          to it: forgetting this one here does not forget it there, and pairing a Brain with it again brings
+          its Records back. To forget it everywhere, forget that Brain too.
+        </p>
+      ) : null}
       {c ? (
         <ul>
           <li>{plural(c.records, 'Record')} (everything written into it)</li>

@@ -170,6 +170,14 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
       .waitFor();
     assert.equal(await page.getByTestId('sync-catching-up').count(), 0);
     await nextRunIsPlanned();
+
+    // Forgetting a paired Brain says the Brain it syncs with keeps what it was sent.
+    await page.getByRole('link', { name: 'Brains' }).first().click();
+    await page.getByRole('button', { name: 'Forget down' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Forget the Brain “Down”?' });
+    const said = (await dialog.getByTestId('forget-paired').textContent()) ?? '';
+    assert.match(said, /^It syncs with the Brain “down” at http:\/\/127\.0\.0\.1:\d+\/v1\. That Brain keeps/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
     assert.deepEqual(problems, []);
   } finally {
     await app.close();
