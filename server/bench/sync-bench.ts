@@ -6,6 +6,10 @@ import { syntheticRecord } from './synthetic.ts';
 export interface SyncBenchOptions {
   records: number;
   concurrency: number;
+  /** The hosted H's engine; the devices are local. */
+  engine?: 'local' | 'postgres';
+  /** H's PostgreSQL database; without one, PGlite in this process. */
+  databaseUrl?: string | undefined;
   out: (line: Record<string, unknown>) => void;
   progress: (line: string) => void;
 }
@@ -24,7 +28,12 @@ export async function runSyncBench(o: SyncBenchOptions): Promise<void> {
   try {
     const a = await startBenchServer({ engine: 'local', sync: byHand });
     started.push(a);
-    const h = await startBenchServer({ engine: 'local', deployment: 'hosted', sync: byHand });
+    const h = await startBenchServer({
+      engine: o.engine ?? 'local',
+      databaseUrl: o.databaseUrl,
+      deployment: 'hosted',
+      sync: byHand,
+    });
     started.push(h);
     const b = await startBenchServer({ engine: 'local', sync: byHand });
     started.push(b);
@@ -64,7 +73,13 @@ export async function runSyncBench(o: SyncBenchOptions): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const answerMs = performance.now() - lastAt;
-    const common = { records: o.records, pushed: pushed.pushed, pulled: pulled.pulled, embedder: b.embedder };
+    const common = {
+      records: o.records,
+      pushed: pushed.pushed,
+      pulled: pulled.pulled,
+      embedder: b.embedder,
+      hub_engine: o.engine ?? 'local',
+    };
     o.out({
       benchmark: 'sync',
       scope: 'push',

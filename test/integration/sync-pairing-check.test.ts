@@ -324,6 +324,26 @@ describe('pairing checks the remote before it stores anything', () => {
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /^Brain ana <-> ana at http:\/\/127\.0\.0\.1:\d+\/v1\n/);
     await d.client.unpairSync('ana');
+
+    // With --json, a refusal is JSON on stdout too: the spec's error body under "error".
+    const refusedJson = await syncAdd(
+      d,
+      ['--brain', 'ana', '--remote', `http://127.0.0.1:${port}/v1`, '--json'],
+      { MNEMO_REMOTE_KEY: h.key },
+    );
+    assert.equal(refusedJson.status, 1);
+    const { error } = JSON.parse(refusedJson.stdout) as {
+      error: { code: string; type: string; message: string };
+    };
+    assert.equal(error.code, 'sync_remote_unavailable');
+    assert.match(error.message, /nothing was paired or changed$/);
+    assert.match(refusedJson.stderr, /^mnemo sync: sync_remote_unavailable: /);
+    const pairedJson = await syncAdd(d, ['--brain', 'ana', '--remote', h.server.url, '--json'], {
+      MNEMO_REMOTE_KEY: h.key,
+    });
+    assert.equal(pairedJson.status, 0, pairedJson.stderr);
+    assert.equal((JSON.parse(pairedJson.stdout) as { paired: boolean }).paired, true);
+    await d.client.unpairSync('ana');
   });
 
   it('refuses a remote URL with a user name or password before asking it, not showing the password', async () => {

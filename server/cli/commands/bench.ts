@@ -160,10 +160,23 @@ export function register(program: Command): void {
     .description("sync A -> hosted H -> B: push and pull records/s, time until B answers from A's last write")
     .option('--records <n>', 'shareable Records on A', positiveInt, 10_000)
     .option('--concurrency <n>', 'write requests in flight while A is filled', positiveInt, 8)
-    .action(async (f: { records: number; concurrency: number }) => {
-      const { runSyncBench } = await import('../../bench/sync-bench.ts');
-      await runSyncBench({ ...f, out, progress });
-    });
+    .addOption(
+      new Option('--engine <engine>', "the hosted H's engine (the devices are local)")
+        .choices(['local', 'postgres'])
+        .default('local'),
+    )
+    .addOption(databaseOption())
+    .action(
+      async (f: {
+        records: number;
+        concurrency: number;
+        engine: 'local' | 'postgres';
+        databaseUrl?: string;
+      }) => {
+        const { runSyncBench } = await import('../../bench/sync-bench.ts');
+        await runSyncBench({ ...f, out, progress });
+      },
+    );
 
   bench
     .command('import')

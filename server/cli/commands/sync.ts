@@ -25,9 +25,20 @@ function localServer(flags: ServerFlags): MnemoClient | null {
   return baseUrl === null ? null : createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch });
 }
 
-function fail(e: unknown): void {
+/**
+ * Says why the command failed on stderr, and with --json on stdout too as one object, `{"error": body}`
+ * (the spec's error body), so a script that reads the output gets JSON either way.
+ */
+function fail(e: unknown, json = false): void {
   const detail = e instanceof MnemoApiError ? `${e.code}: ${e.message}` : errorMessage(e);
   console.error(`mnemo sync: ${detail}`);
+  if (json) {
+    const body =
+      e instanceof MnemoApiError
+        ? e.body
+        : { type: 'internal', code: 'internal_error', message: errorMessage(e) };
+    console.log(JSON.stringify({ error: body }));
+  }
   process.exitCode = 1;
 }
 
@@ -82,27 +93,32 @@ export function register(program: Command): void {
       'a key of the hosted Mnemo (env MNEMO_REMOTE_KEY); kept in the encrypted store only',
     )
     .option('--remote-brain <brain>', 'the Brain there (default: the same id)', bySchema(Slug))
-    .action(async (flags: ServerFlags & { remote: string; remoteKey?: string; remoteBrain?: string }) => {
-      // Keys are pasted or read from files (`$(cat key)`): a line break around one is not part of it.
-      const remoteKey = (flags.remoteKey ?? process.env.MNEMO_REMOTE_KEY)?.trim();
-      if (!remoteKey) {
-        console.error('mnemo sync add: pass --remote-key or set MNEMO_REMOTE_KEY');
-        process.exitCode = 2;
-        return;
-      }
-      const client = localServer(flags);
-      if (!client) return;
-      try {
-        const s = await client.pairSync(flags.brain, {
-          remote: flags.remote,
-          remote_key: remoteKey,
-          ...(flags.remoteBrain ? { remote_brain: flags.remoteBrain } : {}),
-        });
-        console.log(formatStatus(s));
-      } catch (e) {
-        fail(e);
-      }
-    });
+    .option('--json', 'print the status after pairing as one JSON object (an error as {"error": ...})', false)
+    .action(
+      async (
+        flags: ServerFlags & { remote: string; remoteKey?: string; remoteBrain?: string; json: boolean },
+      ) => {
+        // Keys are pasted or read from files (`$(cat key)`): a line break around one is not part of it.
+        const remoteKey = (flags.remoteKey ?? process.env.MNEMO_REMOTE_KEY)?.trim();
+        if (!remoteKey) {
+          console.error('mnemo sync add: pass --remote-key or set MNEMO_REMOTE_KEY');
+          process.exitCode = 2;
+          return;
+        }
+        const client = localServer(flags);
+        if (!client) return;
+        try {
+          const s = await client.pairSync(flags.brain, {
+            remote: flags.remote,
+            remote_key: remoteKey,
+            ...(flags.remoteBrain ? { remote_brain: flags.remoteBrain } : {}),
+          });
+          console.log(flags.json ? JSON.stringify(s) : formatStatus(s));
+        } catch (e) {
+          fail(e, flags.json);
+        }
+      },
+    );
 
   withServer(sync.command('status').description('the pairing, counts, last success and last error'))
     .option('--json', 'print one JSON object', false)
@@ -113,7 +129,7 @@ export function register(program: Command): void {
         const s = await client.getSync(flags.brain);
         console.log(flags.json ? JSON.stringify(s) : formatStatus(s));
       } catch (e) {
-        fail(e);
+        fail(e, flags.json);
       }
     });
 
@@ -138,20 +154,24 @@ export function register(program: Command): void {
           if (!s.catching_up) console.error(`mnemo sync run: the run failed: ${s.last_error}`);
         }
       } catch (e) {
-        fail(e);
+        fail(e, flags.json);
       }
     });
 
-  withServer(sync.command('remove').description('unpair; nothing is deleted on either side')).action(
-    async (flags: ServerFlags) => {
+  withServer(sync.command('remove').description('unpair; nothing is deleted on either side'))
+    .option('--json', 'print the status after unpairing as one JSON object', false)
+    .action(async (flags: ServerFlags & { json: boolean }) => {
       const client = localServer(flags);
       if (!client) return;
       try {
         const s = await client.unpairSync(flags.brain);
-        console.log(`Brain ${s.brain_id} is unpaired; nothing was deleted on either side`);
+        console.log(
+          flags.json
+            ? JSON.stringify(s)
+            : `Brain ${s.brain_id} is unpaired; nothing was deleted on either side`,
+        );
       } catch (e) {
-        fail(e);
+        fail(e, flags.json);
       }
-    },
-  );
+    });
 }
