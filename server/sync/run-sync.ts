@@ -374,6 +374,13 @@ export function movedBase(base: string, e: MnemoApiError): string | null {
   return to.origin + to.pathname.slice(0, -rest.length);
 }
 
+/** A store_unavailable message without the advice to a writer of /v1 that ends it. */
+function beforeAdvice(message: string): string {
+  const at = message.indexOf('A write that failed as it committed');
+  const situation = at < 0 ? message : message.slice(0, at).trimEnd();
+  return situation.endsWith('.') ? situation.slice(0, -1) : situation;
+}
+
 /**
  * A run's error as kept in the status and logged: the key never in it, whatever the remote answered,
  * and the remote's own text (its error code and message, a watermark) on one line and bounded.
@@ -382,6 +389,10 @@ function describe(e: unknown, remote: string, key: string): string {
   const own = (text: string, max: number) => oneLine(withoutKey(text, key), max);
   let what =
     e instanceof MnemoApiError ? `${own(e.code, 100)}: ${own(e.message, 500)}` : own(errorMessage(e), 600);
+  // The remote's advice to a writer of /v1 (resend rememberRecord with the same Idempotency-Key) is
+  // not the person's to follow: sync resends by itself, under its own keys.
+  if (e instanceof MnemoApiError && e.code === 'store_unavailable')
+    what = `${own(e.code, 100)}: ${own(beforeAdvice(e.message), 500)}; sync tries again by itself, and sends nothing twice`;
   if (e instanceof MnemoApiError && e.code === 'remote_redirected') {
     const moved = movedBase(remote, e);
     what += moved

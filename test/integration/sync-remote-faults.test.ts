@@ -224,6 +224,25 @@ describe('a sync run against a remote that misbehaves', () => {
     assert.doesNotMatch(error, /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
     assert.ok(error.length < 1_000, `${error.length} characters`);
   });
+
+  it("says of a hub whose store is down that sync tries again, not the hub's advice to a writer", async () => {
+    const first = await paired('hub-down', (_seen, res) =>
+      res.writeHead(503, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          type: 'internal',
+          code: 'store_unavailable',
+          message:
+            'The database cannot be reached now (connection refused). A write that failed as it committed ' +
+            'may have been kept, so resend rememberRecord with the same Idempotency-Key.',
+        }),
+      ),
+    );
+    assert.match(
+      first.last_error ?? '',
+      /: store_unavailable: The database cannot be reached now \(connection refused\); sync tries again by itself, and sends nothing twice$/,
+    );
+    assert.doesNotMatch(first.last_error ?? '', /Idempotency-Key/);
+  });
 });
 
 describe('the background sync of a Brain whose remote misbehaves', () => {
