@@ -326,6 +326,7 @@ async function correct(
 ): Promise<Outcome> {
   const how = found[by](corrected.id);
   let target: MemoryVersionRow;
+  let over = '';
   try {
     target = await checkCorrection(
       uow.memories,
@@ -335,9 +336,13 @@ async function correct(
       false,
     );
   } catch (e) {
-    if (e instanceof MnemoError)
-      return notApplied(`${how}, but ${e.message.replace(/^content\.corrects: /, '')}`);
-    throw e;
+    if (!(e instanceof MnemoError)) throw e;
+    // Corrected on two sides at once: each had applied its own first, and they disagreed for good. The
+    // correction written later wins on every side, whichever arrives first.
+    const rival = e.code === 'correction_conflict' ? await earlierRival(uow, r.id, corrected, now) : null;
+    if (rival === null) return notApplied(`${how}, but ${e.message.replace(/^content\.corrects: /, '')}`);
+    target = rival.memory;
+    over = `; it had been corrected here by correction ${rival.recordId} (Memory ${rival.memory.id}), written earlier than this one, which wins on every side`;
   }
   const [made] = await applyCorrection(
     uow.memories,
@@ -351,8 +356,34 @@ async function correct(
     state: by === 'statement' ? 'applied' : 'applied_by_fallback',
     matched_by: by,
     memory_id: made ?? target.id,
-    reason: (made ? `${how}: corrected, as Memory ${made}` : `${how}: withdrawn`) + note,
+    reason: (made ? `${how}: corrected, as Memory ${made}` : `${how}: withdrawn`) + over + note,
   };
+}
+
+/**
+ * The Memory in force that another correction made of the very version `corrected`, where that
+ * correction was written before correction `recordId` (by occurred_at, then id: the same order on
+ * every side), with that correction's id; else null.
+ */
+async function earlierRival(
+  uow: BrainUnitOfWork,
+  recordId: string,
+  corrected: MemoryVersionRow,
+  now: string,
+): Promise<{ memory: MemoryVersionRow; recordId: string } | null> {
+  const nowMs = Date.parse(now);
+  const rival = (await uow.memories.lineage(corrected.lineage, { shareableOnly: false })).find(
+    (v) => v.corrects === corrected.id && v.cause === 'correction' && !v.pending && inForce(v, nowMs),
+  );
+  if (!rival) return null;
+  const cited = (await uow.memories.citations([rival.id], { shareableOnly: false })).map((x) => x.record_id);
+  const records = await uow.records.getMany([recordId, ...cited]);
+  const self = records.find((x) => x.id === recordId);
+  const other = records.find((x) => x.id !== recordId && x.kind === 'correction');
+  if (!self || !other) return null;
+  const later =
+    self.occurred_ms > other.occurred_ms || (self.occurred_ms === other.occurred_ms && self.id > other.id);
+  return later ? { memory: rival, recordId: other.id } : null;
 }
 
 /**

@@ -111,6 +111,35 @@ describe('a correction of a Memory on a synced Brain', () => {
       assert.deepEqual(await current(n, 'sails'), ['Ana Lima sails a catamaran'], n.name);
   });
 
+  it('made on a device and on the hub at once, the one written later wins on every side', async () => {
+    await write(a, fact('plays', 'the oboe'));
+    await a.server.engine.idle();
+    await converge();
+    const [onA] = await saying(a, 'plays');
+    const [onH] = await saying(h, 'plays');
+    // Each side corrects its own Memory before either hears of the other's: the hub's is written later.
+    const volvo = await write(a, {
+      content: { kind: 'correction', corrects: onA!.id, statement: 'Ana Lima plays the cello' },
+      occurred_at: '2026-05-01T10:00:00Z',
+    });
+    const tesla = await h.client.rememberRecord('ana', {
+      content: { kind: 'correction', corrects: onH!.id, statement: 'Ana Lima plays the viola' },
+      occurred_at: '2026-05-01T10:05:00Z',
+    });
+    await h.server.engine.idle();
+    await converge();
+    await converge();
+    for (const n of [a, h, b])
+      assert.deepEqual(await current(n, 'plays'), ['Ana Lima plays the viola'], n.name);
+    const onDevice = await outcomeOf(a, tesla.record.id);
+    assert.equal(onDevice?.state, 'applied');
+    assert.match(
+      onDevice?.reason ?? '',
+      new RegExp(`correction ${volvo.id} .*written earlier than this one, which wins on every side`),
+    );
+    assert.equal((await outcomeOf(h, volvo.id))?.state, 'not_applied');
+  });
+
   it('kept home by a version before corrections travelled, goes up on the first run after the upgrade', async () => {
     await write(a, fact('keeps', 'a rowing boat'));
     await write(a, {
