@@ -24,6 +24,7 @@ test('remember checks and passes occurred_at, visibility and the idempotency key
     listRecords: refuse,
     getProfile: refuse,
     forgetRecord: refuse,
+    getTrace: refuse,
   };
   const [a, b] = InMemoryTransport.createLinkedPair();
   await createMcpServer(port).connect(a);

@@ -637,3 +637,28 @@ test('a long text comes in windows: the first characters echoed, a page cut, get
   const short = await bridge.callTool({ name: 'remember', arguments: { content: 'I like tea.' } });
   assert.doesNotMatch((short.content as { text: string }[])[0]!.text, /text_window/);
 });
+
+test('get_trace reads how a get_context answer was made, on both transports; an unknown one is not found', async () => {
+  await engine.rememberRecord(tenant, 'me', { content: 'The spare key is under the blue pot.' }, {});
+  await engine.idle();
+  for (const client of [bridge, hosted]) {
+    const asked = await client.callTool({
+      name: 'get_context',
+      arguments: { query: 'Where is the spare key?' },
+    });
+    assert.equal(asked.isError, undefined, JSON.stringify(asked.content));
+    const { id } = JSON.parse((asked.content as { text: string }[])[0]!.text) as { id: string };
+    const r = await client.callTool({ name: 'get_trace', arguments: { trace_id: id } });
+    assert.equal(r.isError, undefined, JSON.stringify(r.content));
+    const trace = JSON.parse((r.content as { text: string }[])[0]!.text) as Record<string, unknown>;
+    assert.equal(trace['id'], id);
+    assert.match(
+      await toolText(client, 'get_trace', { trace_id: 'ctx_0000000000000000000000000' }),
+      /^trace_not_found /,
+    );
+    assert.match(
+      await toolText(client, 'get_trace', { trace_id: 'mem_1' }),
+      /trace_id: must be a Context id/,
+    );
+  }
+});

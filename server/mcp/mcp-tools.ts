@@ -346,7 +346,7 @@ const tools: McpTool[] = [
     description:
       'Write a Record (raw input) into the memory. content is a plain string (stored as a document) or a typed ' +
       'object tagged by kind: message {text, speaker?, thread?}, document {text, title?}, event {title, starts_at?, ' +
-      'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?}. ' +
+      'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?, reason?}. ' +
       'For what the user said, use a message with speaker "user": their "my ..." is then theirs (without a ' +
       'speaker, or as a plain string, whose it is stays unresolved); give anyone else by name. ' +
       'Set occurred_at for anything historical; without it the Record is dated now (an event too: give its ' +
@@ -515,6 +515,23 @@ const tools: McpTool[] = [
     call: (port, { memory_id }) => port.getMemory(memory_id),
   }),
 
+  defineTool('get_trace', {
+    operation: 'getTrace',
+    title: 'Get the trace of a Context',
+    description:
+      'How a get_context answer was made: the lanes that searched, the candidates and their scores, what was ' +
+      'dropped and why, the budget. trace_id is a Context id (ctx_..., its id) or the trc_... id an error ' +
+      'names. Traces are kept for recent requests only: an old one is trace_not_found.',
+    input: {
+      trace_id: z
+        .string()
+        .regex(/^(?:ctx|trc)_/, 'must be a Context id (ctx_...) or a trace id (trc_...)')
+        .describe("A Context's id (ctx_...), or the trace_id (trc_...) of an error."),
+    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    call: (port, { trace_id }) => port.getTrace(trace_id),
+  }),
+
   defineTool('get_record', {
     operation: 'getRecord',
     title: 'Get a Record',
@@ -595,7 +612,8 @@ const tools: McpTool[] = [
       'Erase a Record that an agent wrote with remember (source "mcp"), and every Memory that rests on it ' +
       'alone, for good: for when the user asks that something they told an agent be forgotten. It cannot be ' +
       "undone. The user's own notes, mail, chats and other imports are theirs to forget in the Mnemo app: " +
-      'this tool refuses them. To say a Memory is wrong instead, remember a correction.',
+      "this tool refuses them (a Record's erasable says whether the /v1 API may erase it, not this tool: " +
+      'only source "mcp" is). To say a Memory is wrong instead, remember a correction.',
     input: {
       record_id: z
         .string()

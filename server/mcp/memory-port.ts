@@ -9,6 +9,7 @@ import type {
   Profile,
   RecordCreate,
   RecordPage,
+  Trace,
 } from '../../engine/contract/index.ts';
 import {
   MemoryListQuery as MemoryListQuerySchema,
@@ -51,6 +52,7 @@ export interface MemoryPort {
   listRecords(q: Omit<RecordListParams, 'since_watermark'>): Promise<RecordPage>;
   getProfile(q: { limit?: number; cursor?: string }): Promise<Profile>;
   forgetRecord(recordId: string): Promise<DeletionReceipt>;
+  getTrace(traceId: string): Promise<Trace>;
 }
 
 /**
@@ -121,6 +123,7 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
     getProfile: async (q) => client.getProfile(brainId, inAddress(q)).catch(missing),
     forgetRecord: async (id) =>
       client.forgetRecord(brainId, inAddress({ record_id: id }).record_id).catch(missing),
+    getTrace: async (id) => client.getTrace(brainId, inAddress({ trace_id: id }).trace_id).catch(missing),
   };
 }
 
@@ -174,6 +177,7 @@ export function enginePort(engine: Engine, principal: Principal & { brain: strin
       return scoped.getProfile(brainId, parseWith(ProfileQuery, q, 'arguments')).catch(missing);
     },
     forgetRecord: async (id) => scoped.forgetRecord(brainId, id).catch(missing),
+    getTrace: async (id) => scoped.getTrace(brainId, id).catch(missing),
   };
 }
 
