@@ -38,6 +38,7 @@ export const mcpToolNames = [
   'list_records',
   'get_profile',
   'forget_record',
+  'get_trace',
 ] as const;
 
 /** The source of the Records agents remember (remember writes no other): the only ones a tool forgets. */
