@@ -2,6 +2,7 @@ import type { Claim } from '../core/derive/deriver.ts';
 import type { MemoryRepository, MemoryVersionRow } from '../ports/index.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { endedValue, slotValueAsSaid } from '../core/derive/slot-value.ts';
+import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { named } from './held-endings.ts';
 import { settleLineage } from './settle-lineage.ts';
 
@@ -29,6 +30,14 @@ export async function callOffPlans(
   const off = claim.callsOff;
   if (off === undefined) return;
   const versions = await memories.slotVersions(slotKey(claim.subject, off.predicate, claim.owner));
+  if (off.keeps !== undefined) {
+    // "Staying in Lisbon after all" keeps the home only where Lisbon is it: "staying in tonight" is no home.
+    const held = versions.find(
+      (v) => v.status !== 'retracted' && endedValue(v) === null && inForceAt(timesOf(v), record.occurredMs),
+    );
+    const value = held ? slotValueAsSaid(held) : null;
+    if (value === null || !named(value, [off.keeps])) return;
+  }
   const lineages = new Set<string>();
   for (const v of versions) {
     if (!planAhead(v, record.occurredMs)) continue;

@@ -335,8 +335,19 @@ describe('local engine: a job or a home said to start on a later day', () => {
         ),
       );
     assert.deepEqual(await home(), ['Ana lives in Porto'], 'Berlin was no plan of hers');
+    await remember(said("we're staying in tonight after all, too tired", '2026-05-23T20:00:00Z'));
+    assert.deepEqual(await home(), ['Ana lives in Porto'], 'staying in for the night keeps no home');
     await remember(said("we're not moving to porto after all, staying put", '2026-06-01T12:00:00Z'));
     assert.deepEqual(await home(), ['Ana lives in Lisbon']);
+  });
+
+  it('staying where one lives after all withdraws the move', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-09-01T00:00:00Z') });
+    await remember(said('I live in Lisbon', '2026-01-10T09:00:00Z'));
+    await remember(said("We're moving to Porto in July, can't wait", '2026-05-20T12:00:00Z'));
+    await remember(said('we decided to stay in lisbon after all', '2026-06-01T12:00:00Z'));
+    const homes = (await engine.listMemories(tenant, 'b', { subject: 'Ana', limit: 50 })).data;
+    assert.deepEqual(statements(homes.filter((m) => m.predicate === 'lives in')), ['Ana lives in Lisbon']);
   });
 
   it('a plan said again with another day holds from the new day only', async () => {

@@ -47,6 +47,7 @@ const shapes: Record<string, string> = {
   'words of a plan called off': `the ${'aa '.repeat(n / 3)}move is off x`,
   'a move not made': `we're not moving to porto${' '.repeat(n)}after all x`,
   'a plan called off, then more': `revolut pulled the offer${' :('.repeat(n / 3)} x`,
+  'lead-ins said two ways': `${'so yeah '.repeat(n / 8)}the move is offx off`,
   'a job lost': `got laid off from ${'Aa '.repeat(n / 3)}x`,
   'a partner dated': `dating carla${' for a month'.repeat(n / 12)} x`,
   'an address to use': `use ana@x.com${' x'.repeat(n / 2)} from now on`,

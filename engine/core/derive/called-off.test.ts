@@ -10,7 +10,7 @@ test('a plan said to be off names the slot it was to hold, and the value where o
     ['We decided not to move to Porto after all.', { predicate: 'lives in', values: ['Porto'] }],
     ['not moving anymore lol', { predicate: 'lives in' }],
     ['the move is off, staying in lisbon', { predicate: 'lives in' }],
-    ["we're staying in lisbon after all", { predicate: 'lives in' }],
+    ["we're staying in lisbon after all", { predicate: 'lives in', keeps: 'lisbon' }],
     ['revolut pulled the offer :(', { predicate: 'works at', values: ['revolut'] }],
     [
       'ugh, the revolut offer fell through, so i’m staying at feedzai',
@@ -22,7 +22,9 @@ test('a plan said to be off names the slot it was to hold, and the value where o
     ["i'm not starting at revolut after all", { predicate: 'works at', values: ['revolut'] }],
     ["I won't be starting at Revolut", { predicate: 'works at', values: ['Revolut'] }],
     ["i declined revolut's offer", { predicate: 'works at', values: ['revolut'] }],
-    ["i'm staying at feedzai after all", { predicate: 'works at' }],
+    ["i'm staying at feedzai after all", { predicate: 'works at', keeps: 'feedzai' }],
+    ['so yeah the new job fell through', { predicate: 'works at' }],
+    ['my job offer fell through', { predicate: 'works at' }],
   ];
   for (const [s, expected] of cases) assert.deepEqual(planCalledOff(s), expected, s);
 });
@@ -39,6 +41,9 @@ test('a question, a doubt, a plan taken back, someone else’s plan or anything 
     'the porto move is on',
     "I'm not moving",
     'i turned off the lights',
+    'my offer fell through',
+    "the offer fell through, we didn't get the flat",
+    'the gig got cancelled',
   ])
     assert.equal(planCalledOff(s), null, s);
 });

@@ -7,10 +7,15 @@ import { isQuestion } from './unmarked-question.ts';
 export interface CalledOff {
   predicate: 'works at' | 'lives in';
   values?: string[];
+  /**
+   * The value said to hold on ("we're staying in lisbon after all"): plans are withdrawn only where it
+   * is the value in force then, so "staying in tonight after all" withdraws nothing.
+   */
+  keeps?: string;
 }
 
 /** Words before it that say nothing of it: "ugh, ", "update: ", "bad news, ", "so yeah ". */
-const opening = String.raw`(?:(?:ugh|update|news|bad\s+news|sad\s+news|so|so\s+yeah|well|welp|yeah|sadly|unfortunately|anyway|anyways|fyi|btw|also|and|ok|okay|guess\s+what|turns\s+out|lol|damn|wow)[\s,:!.—–-]+)*`;
+const opening = String.raw`(?:(?:ugh|update|news|bad\s+news|sad\s+news|so|well|welp|yeah|sadly|unfortunately|anyway|anyways|fyi|btw|also|and|ok|okay|guess\s+what|turns\s+out|lol|damn|wow)[\s,:!.—–-]+)*`;
 /** A name of up to three words, none of them someone's ("carla's"): lazy, so the words after it stay. */
 const name = (n: number, own = false) =>
   String.raw`(?<v${n}>${own ? '' : String.raw`(?![\p{L}\p{M}]+['’]s\s)`}(?!(?:the|my|our|their|new|this|that|a|an|job|offer|move|whole)(?![\p{L}\p{N}]))[\p{L}\p{N}][\p{L}\p{M}\p{N}&.-]*(?:\s+[\p{L}\p{N}][\p{L}\p{M}\p{N}&.-]*){0,2}?)`;
@@ -27,7 +32,9 @@ const takenBack = /(?<![\p{L}\p{N}])(?:jk|just\s+kidding|kidding|not\s+really|ba
 const leavesItOff = (rest: string): boolean =>
   endsThere.test(rest) || (goesOn.test(rest) && !takenBack.test(rest));
 
-const job = String.raw`(?:job|offer|position|role|gig)`;
+const job = String.raw`(?:job|offer|position|role)`;
+/** A job plan named without its employer: a bare "offer" may be a flat's ("the offer fell through"). */
+const jobPlan = String.raw`(?:(?:new\s+)?(?:job|position|role)(?:\s+offer)?|new\s+offer)`;
 const move = String.raw`(?:move|moving\s+plans?|relocation)`;
 const we = String.raw`(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)`;
 
@@ -35,10 +42,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   // "the new job fell through", "the offer is off", "my job offer fell through"
   {
     predicate: 'works at',
-    re: new RegExp(
-      String.raw`^${opening}(?:the|my)\s+(?:new\s+)?(?:job\s+)?${job}\s+(?:${isOff})(?![\p{L}\p{N}])`,
-      'iu',
-    ),
+    re: new RegExp(String.raw`^${opening}(?:the|my)\s+${jobPlan}\s+(?:${isOff})(?![\p{L}\p{N}])`, 'iu'),
   },
   // "the revolut job fell through", "revolut offer is off", "the job at revolut fell through"
   {
@@ -84,7 +88,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'works at',
     re: new RegExp(
-      String.raw`^${opening}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:at|with)\s+\S+(?:\s+\S+)?\s+${afterAll}(?![\p{L}\p{N}])`,
+      String.raw`^${opening}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:at|with)\s+(?<keep1>\S+(?:\s+\S+)?)\s+${afterAll}(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -124,7 +128,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'lives in',
     re: new RegExp(
-      String.raw`^${opening}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:put|(?:in|here\s+in)\s+\S+(?:\s+\S+)?)\s+${afterAll}(?![\p{L}\p{N}])`,
+      String.raw`^${opening}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:put|(?:in|here\s+in)\s+(?<keep2>\S+(?:\s+\S+)?))\s+${afterAll}(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -144,6 +148,8 @@ export function planCalledOff(s: string): CalledOff | null {
     const named = Object.entries(m.groups ?? {}).find(([k, v]) => /^v\d$/u.test(k) && v !== undefined);
     let v = named?.[1];
     while (v !== undefined && /[.!,;:]$/u.test(v)) v = v.slice(0, -1);
+    const keeps = m.groups?.['keep1'] ?? m.groups?.['keep2'];
+    if (keeps !== undefined) return { predicate, keeps };
     return v ? { predicate, values: [v] } : { predicate };
   }
   return null;

@@ -59,9 +59,10 @@ export interface Claim {
    * A plan the sentence says is off ("the porto move is off", "revolut pulled the offer"), on a claim of
    * no slot (the sentence is its statement): the values of `predicate`'s slot, the claim's subject's and
    * owner's, scheduled to start after the Record's world time (those `values` name; any, when absent) are
-   * withdrawn, retracted by the Record (derive/called-off-plans.ts).
+   * withdrawn, retracted by the Record (derive/called-off-plans.ts). With `keeps` ("we're staying in
+   * lisbon after all"), only where that is the value in force then.
    */
-  callsOff?: { predicate: string; values?: readonly string[] };
+  callsOff?: { predicate: string; values?: readonly string[]; keeps?: string };
 }
 
 /** Which values of a slot a held ending or restoration may reach (parting.ts' HeldEnding). */

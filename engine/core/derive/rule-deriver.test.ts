@@ -528,11 +528,17 @@ test('a job lost is the end of the job held then, of the name given where one is
   assert.deepEqual(held('my last day at revolut was friday'), [{ values: ['revolut'] }]);
   assert.deepEqual(held('today was my last day at sword health'), [{ values: ['sword health'] }]);
   assert.deepEqual(held('got fired lol'), [{}]);
+  assert.deepEqual(held('sunday was my last day at revolut'), [{ values: ['revolut'] }]);
+  assert.deepEqual(held('got laid off today, not surprised'), [{}]);
   for (const text of [
     'i almost got fired',
     'got fired up about it',
     'my sister got laid off',
     'did you get laid off?',
+    'my last day at revolut is next month',
+    'my last day at revolut will be in june',
+    'i got laid off from revolut in 2015',
+    "i didn't get laid off",
   ])
     assert.deepEqual(held(text), [], text);
 });
@@ -559,6 +565,9 @@ test('a partner dated or seen now, a number or an address given in a chat’s wo
   ]);
   for (const text of [
     "I'm seeing Tom tomorrow",
+    "I'm seeing Tom again, can't wait",
+    "I've been seeing Dr. Silva for 3 months",
+    'please use billing@acme.com instead',
     "i'm seeing my therapist now",
     'my brother is dating carla',
     "I'm not dating Carla",

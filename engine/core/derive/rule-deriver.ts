@@ -425,21 +425,34 @@ function quitName(s: string): string | null {
  * "today was my last day at Globex". An ending of the job held then (of that name, where one is given).
  */
 const jobLostLead =
-  /^(?:(?:ugh|so|well|welp|update|news|bad\s+news|sadly|yeah|lol|damn|fml)[\s,:!.—–-]+)*(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:today|yesterday|friday|monday|tuesday|wednesday|thursday)\s+(?:was|is)\s+)?my\s+last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))/iu;
+  /^(?:(?:ugh|so|well|welp|update|news|bad\s+news|sadly|yeah|lol|damn|fml)[\s,:!.—–-]+)*(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:was|is)\s+)?my\s+last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))/iu;
 function jobLost(s: string): { values?: string[] } | null {
   if (!/(?:laid|let\s+go|fired|redundant|last\s+day)/iu.test(s)) return null;
   const m = jobLostLead.exec(s);
+  // A doubt or a condition anywhere; a denial only in the news itself ("…, not surprised" is not one).
   if (
     !m ||
     isQuestion(s) ||
-    /(?<![\p{L}\p{N}])(?:not|never|almost|nearly|might|may|could|if)(?![\p{L}\p{N}])/iu.test(s)
+    /(?<![\p{L}\p{N}])(?:might|may|could|if|almost|nearly)(?![\p{L}\p{N}])/iu.test(s) ||
+    // History: "i got laid off from revolut in 2015", "…years ago", "back in the day".
+    /(?<![\p{L}\p{N}])(?:(?:19|20)\d\d|years\s+ago|back\s+in|back\s+then)(?![\p{L}\p{N}])/iu.test(s) ||
+    /(?<![\p{L}\p{N}])(?:not|never|didn['’]?t)(?![\p{L}\p{N}])/iu.test(m[0])
   )
     return null;
   const named = m.groups!['from'] ?? m.groups!['at'];
   if (named === undefined) return {};
+  // A last day to come is no job ended yet: "my last day at revolut is next month".
+  const from = m.index + m[0].length - named.length;
+  if (
+    m.groups!['at'] !== undefined &&
+    /(?<![\p{L}\p{N}])(?:is|will|be|next|tomorrow|soon|gonna|going)(?![\p{L}\p{N}])/iu.test(s.slice(from))
+  )
+    return null;
   const words = named.split(/\s+/u);
   const cut = words.findIndex(
-    (w) => notOfAName.has(w.toLowerCase()) || /^(?:was|is|on|today|yesterday)$/iu.test(w),
+    (w) =>
+      notOfAName.has(w.toLowerCase()) ||
+      /^(?:was|is|on|in|back|will|next|today|yesterday|after|since)$/iu.test(w),
   );
   let name = (cut < 0 ? words : words.slice(0, cut)).join(' ');
   while (/[.!,;:]$/u.test(name)) name = name.slice(0, -1);

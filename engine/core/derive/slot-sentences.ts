@@ -1255,7 +1255,7 @@ const courtesyAfter =
 const emailShaped = (value: string) => /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u.test(value);
 /** A number or an address a chat gives without "my": "email is ana@x.com", "use ana@x.com from now on". */
 const contactElided = new RegExp(
-  String.raw`^${fillers}(?:(?:new\s+)?(?:e-?mail(?:\s+address)?|(?:phone\s+)?number|phone|mobile|cell)\s+is\s+(?:now\s+)?|(?:pls\s+|please\s+)?(?:use|text\s+me\s+(?:at|on)|email\s+me\s+at|reach\s+me\s+(?:at|on))\s+(?=\S+(?:\s+\S+){0,4}\s+(?:from\s+now\s+on|going\s+forward|instead|now)(?![\p{L}\p{N}])))`,
+  String.raw`^${fillers}(?:(?:new\s+)?(?:e-?mail(?:\s+address)?|(?:phone\s+)?number|phone|mobile|cell)\s+is\s+(?:now\s+)?|(?:pls\s+|please\s+)?(?:use|text\s+me\s+(?:at|on)|email\s+me\s+at|reach\s+me\s+(?:at|on))\s+(?=\S+(?:\s+\S+){0,4}\s+(?:from\s+now\s+on|going\s+forward)(?![\p{L}\p{N}])))`,
   'iu',
 );
 /**
@@ -1266,10 +1266,7 @@ function contactSaid(s: string): AttributeSentence | null {
   const m = contactElided.exec(s);
   if (!m || isQuestion(s)) return null;
   let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
-  value = value
-    .replace(courtesyAfter, '')
-    .replace(trailingTime, '')
-    .replace(/(?<!\s)\s+instead$/iu, '');
+  value = value.replace(courtesyAfter, '').replace(trailingTime, '');
   if (emailShaped(value)) return { predicate: 'email address', value };
   return phoneShaped(value) ? { predicate: 'phone number', value } : null;
 }
@@ -1338,14 +1335,14 @@ const datingLead = new RegExp(
   'iu',
 );
 const datingAfter =
-  /^(?:\s+(?<now>now|again|officially)|\s+(?<since>for\s+(?:a\s+(?:few|couple\s+of)\s+|\d+\s+|a\s+|an\s+|like\s+\d+\s+|(?:two|three|four|five|six)\s+)(?:weeks?|months?|years?|yrs?)|since\s+\p{L}+))*(?:\s*[,;—–-].*|\s+(?:and|so|but)\s.*)?$/iu;
+  /^(?:\s+(?<now>now|officially)|\s+(?<since>for\s+(?:a\s+(?:few|couple\s+of)\s+|\d+\s+|a\s+|an\s+|like\s+\d+\s+|(?:two|three|four|five|six)\s+)(?:weeks?|months?|years?|yrs?)|since\s+\p{L}+))*(?:\s*[,;—–-].*|\s+(?:and|so|but)\s.*)?$/iu;
 function datingSaid(s: string): AttributeSentence | null {
   const m = datingLead.exec(s);
   if (!m || isQuestion(s) || notNow.test(s)) return null;
   const rest = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
-  const cased = /^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?/u.exec(
-    rest,
-  )?.[0];
+  // One is seeing a doctor, not dating one: a title before the name is no partner.
+  if (/^(?:dr|mr|mrs|ms|prof|doctor)(?![\p{L}\p{N}])/iu.test(rest)) return null;
+  const cased = /^\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?/u.exec(rest)?.[0];
   const who = cased ?? (writtenUncased(s) ? lowerName(rest, 0)?.named.split(/\s+/u)[0] : undefined);
   if (
     who === undefined ||
