@@ -81,7 +81,10 @@ export interface UpgradeUnit {
   listNaming(first: string, beforeSeq: number): Promise<number>;
   /** The Memories citing the Record. */
   cited(recordId: string): Promise<CitedMemory[]>;
-  /** Whether a person corrected or retracted (by a correction Record) a Memory of any of these lineages. */
+  /**
+   * Whether a Memory of any of these lineages was corrected, or retracted (by a person's correction, or
+   * a plan withdrawn by the Record that called it off: derived again, it would come back).
+   */
   personSaid(lineages: readonly string[]): Promise<boolean>;
   /** How many citations the Memory has, counted up to 2. */
   supportUpTo2(memoryId: string): Promise<number>;

@@ -159,8 +159,7 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
       (
         await tx.query(
           `SELECT 1 FROM memories WHERE brain_uid = $1 AND lineage = ANY($2::text[])
-             AND (corrects IS NOT NULL OR EXISTS (SELECT 1 FROM records r WHERE r.brain_uid = memories.brain_uid
-                    AND r.id = memories.retracted_by AND r.kind = 'correction')) LIMIT 1`,
+             AND (corrects IS NOT NULL OR retracted_by IS NOT NULL) LIMIT 1`,
           [b, lineages],
         )
       ).rows.length > 0,

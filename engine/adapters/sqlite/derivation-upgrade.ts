@@ -51,8 +51,7 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
         () =>
           store.get(
             `SELECT 1 FROM memories WHERE lineage IN (SELECT value FROM json_each(?))
-               AND (corrects IS NOT NULL OR EXISTS (SELECT 1 FROM records r
-                      WHERE r.id = memories.retracted_by AND r.kind = 'correction')) LIMIT 1`,
+               AND (corrects IS NOT NULL OR retracted_by IS NOT NULL) LIMIT 1`,
             JSON.stringify(lineages),
           ) !== undefined,
       ),
