@@ -361,9 +361,10 @@ async function correct(
 }
 
 /**
- * The Memory in force that another correction made of the very version `corrected`, where that
- * correction was written before correction `recordId` (by occurred_at, then id: the same order on
- * every side), with that correction's id; else null.
+ * The Memory in force at the end of the corrections made of the very version `corrected` (each
+ * correcting the one before: a device's, then the hub's over it), where every one of them was written
+ * before correction `recordId` (by occurred_at, then id: the same order on every side), with the
+ * latest of those corrections' ids; else null.
  */
 async function earlierRival(
   uow: BrainUnitOfWork,
@@ -372,18 +373,31 @@ async function earlierRival(
   now: string,
 ): Promise<{ memory: MemoryVersionRow; recordId: string } | null> {
   const nowMs = Date.parse(now);
-  const rival = (await uow.memories.lineage(corrected.lineage, { shareableOnly: false })).find(
-    (v) => v.corrects === corrected.id && v.cause === 'correction' && !v.pending && inForce(v, nowMs),
-  );
-  if (!rival) return null;
-  const cited = (await uow.memories.citations([rival.id], { shareableOnly: false })).map((x) => x.record_id);
-  const records = await uow.records.getMany([recordId, ...cited]);
+  const versions = await uow.memories.lineage(corrected.lineage, { shareableOnly: false });
+  const chain: MemoryVersionRow[] = [];
+  for (let at = corrected; chain.length < versions.length;) {
+    const next = versions.find((v) => v.corrects === at.id && v.cause === 'correction' && !v.pending);
+    if (!next) break;
+    chain.push(next);
+    at = next;
+  }
+  const end = chain.at(-1);
+  if (!end || !inForce(end, nowMs)) return null;
+  const cited = (
+    await uow.memories.citations(
+      chain.map((v) => v.id),
+      { shareableOnly: false },
+    )
+  ).map((x) => x.record_id);
+  const records = await uow.records.getMany([recordId, ...new Set(cited)]);
   const self = records.find((x) => x.id === recordId);
-  const other = records.find((x) => x.id !== recordId && x.kind === 'correction');
-  if (!self || !other) return null;
-  const later =
-    self.occurred_ms > other.occurred_ms || (self.occurred_ms === other.occurred_ms && self.id > other.id);
-  return later ? { memory: rival, recordId: other.id } : null;
+  const others = records.filter((x) => x.id !== recordId && x.kind === 'correction');
+  if (!self || others.length === 0) return null;
+  const before = (a: RecordRow, b: RecordRow) =>
+    a.occurred_ms < b.occurred_ms || (a.occurred_ms === b.occurred_ms && a.id < b.id);
+  if (!others.every((o) => before(o, self))) return null;
+  const latest = others.reduce((x, y) => (before(x, y) ? y : x));
+  return { memory: end, recordId: latest.id };
 }
 
 /**

@@ -111,33 +111,41 @@ describe('a correction of a Memory on a synced Brain', () => {
       assert.deepEqual(await current(n, 'sails'), ['Ana Lima sails a catamaran'], n.name);
   });
 
-  it('made on a device and on the hub at once, the one written later wins on every side', async () => {
+  it('made on both devices and on the hub at once, the one written last wins on every side', async () => {
     await write(a, fact('plays', 'the oboe'));
     await a.server.engine.idle();
     await converge();
     const [onA] = await saying(a, 'plays');
     const [onH] = await saying(h, 'plays');
-    // Each side corrects its own Memory before either hears of the other's: the hub's is written later.
-    const volvo = await write(a, {
+    const [onB] = await saying(b, 'plays');
+    // Each side corrects its own Memory before it hears of the others': B's is written last.
+    const cello = await write(a, {
       content: { kind: 'correction', corrects: onA!.id, statement: 'Ana Lima plays the cello' },
       occurred_at: '2026-05-01T10:00:00Z',
     });
-    const tesla = await h.client.rememberRecord('ana', {
+    const viola = await h.client.rememberRecord('ana', {
       content: { kind: 'correction', corrects: onH!.id, statement: 'Ana Lima plays the viola' },
       occurred_at: '2026-05-01T10:05:00Z',
+    });
+    const harp = await write(b, {
+      content: { kind: 'correction', corrects: onB!.id, statement: 'Ana Lima plays the harp' },
+      occurred_at: '2026-05-01T10:10:00Z',
     });
     await h.server.engine.idle();
     await converge();
     await converge();
     for (const n of [a, h, b])
-      assert.deepEqual(await current(n, 'plays'), ['Ana Lima plays the viola'], n.name);
-    const onDevice = await outcomeOf(a, tesla.record.id);
-    assert.equal(onDevice?.state, 'applied');
+      assert.deepEqual(await current(n, 'plays'), ['Ana Lima plays the harp'], n.name);
+    // On A, the viola went over A's own cello, then the harp over both.
+    assert.equal((await outcomeOf(a, viola.record.id))?.state, 'applied');
+    const last = await outcomeOf(a, harp.id);
+    assert.equal(last?.state, 'applied');
     assert.match(
-      onDevice?.reason ?? '',
-      new RegExp(`correction ${volvo.id} .*written earlier than this one, which wins on every side`),
+      last?.reason ?? '',
+      new RegExp(`correction ${viola.record.id} .*written earlier than this one`),
     );
-    assert.equal((await outcomeOf(h, volvo.id))?.state, 'not_applied');
+    assert.equal((await outcomeOf(h, cello.id))?.state, 'not_applied');
+    assert.equal((await outcomeOf(b, cello.id))?.state, 'not_applied');
   });
 
   it('kept home by a version before corrections travelled, goes up on the first run after the upgrade', async () => {
