@@ -305,11 +305,18 @@ export function pgMemories(
       // case is one index probe. In one statement, a Brain the planner had no statistics for yet (a
       // device's first sync of 1,500 notes) was planned as nested loops over its citations, minutes of
       // CPU a Record with the Brain's writers waiting behind it.
+      // `=` (or IS NULL), not IS NOT DISTINCT FROM, which PostgreSQL 15 cannot use as an index
+      // condition: it read the Brain's whole range of records_external for each note.
       const older = (
         await q.query<{ id: string }>(
-          `SELECT o.id FROM records o WHERE o.brain_uid = $1 AND o.source_name IS NOT DISTINCT FROM $2
-             AND o.external_id = $3 AND o.n < $4`,
-          [brainUid, record.source_name, record.external_id, record.n],
+          record.source_name === null
+            ? `SELECT o.id FROM records o WHERE o.brain_uid = $1 AND o.source_name IS NULL
+                 AND o.external_id = $2 AND o.n < $3`
+            : `SELECT o.id FROM records o WHERE o.brain_uid = $1 AND o.source_name = $4
+                 AND o.external_id = $2 AND o.n < $3`,
+          record.source_name === null
+            ? [brainUid, record.external_id, record.n]
+            : [brainUid, record.external_id, record.n, record.source_name],
         )
       ).rows.map((o) => o.id);
       if (older.length === 0) return [];
