@@ -1126,7 +1126,10 @@ describe('the redactor of redacted_summary copies', () => {
   });
 
   it('finds known names however their accents, hyphens and apostrophes are written', () => {
-    const known = { self: 'Ana Lima', others: ['José Álvarez', 'Mary-Jane Watson', "Siobhán O'Neill"] };
+    const known = {
+      self: 'Ana Lima',
+      others: ['José Álvarez', 'Mary-Jane Watson', "Siobhán O'Neill", 'Łukasz Wałęsa', 'Søren Kierkegaard'],
+    };
     const redact = (text: string) => {
       const out = createRedactor(known, secret).redact(message(text));
       assert.ok(out.ok, text);
@@ -1143,6 +1146,9 @@ describe('the redactor of redacted_summary copies', () => {
       `${tag("Siobhán O'Neill")} came, then ${tag("Siobhán O'Neill")}`,
     );
     assert.equal(redact('Alvarezes and Watsonville'), 'Alvarezes and Watsonville');
+    // Letters NFD does not take apart: a stroke, a slash.
+    assert.equal(redact('Lukasz Walesa called'), `${tag('Łukasz Wałęsa')} called`);
+    assert.equal(redact('Soren came'), `${tag('Søren Kierkegaard')} came`);
     const speaker = createRedactor(known, secret).redact(message('hi', 'jose alvarez'));
     assert.ok(speaker.ok);
     assert.equal((speaker.replica.content as { speaker: string }).speaker, tag('José Álvarez'));
@@ -1158,9 +1164,12 @@ describe('the redactor of redacted_summary copies', () => {
     ])
       assert.equal(textOf(text), 'reach [email] today', text);
     assert.equal(textOf('mailto:carla.m%40corp-mail.net'), 'mailto:[email]');
+    assert.equal(textOf('reach carla.m At corp-mail.net today'), 'reach [email] today');
     // A bare "at" before a site is a place, where the word before it is a plain word.
     assert.equal(textOf('I work at acme.com now'), 'I work at acme.com now');
     assert.equal(textOf('we met at 5 at the cafe'), 'we met at 5 at the cafe');
+    assert.equal(textOf('see you at 10.30 at booking.com'), 'see you at 10.30 at booking.com');
+    assert.equal(textOf('I pushed v2.0 at github.com'), 'I pushed v2.0 at github.com');
   });
 
   it('names the copy after its original, the same on every device', () => {

@@ -142,10 +142,19 @@ const fold = (name: string) =>
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
+    .replace(/[łøđħıŧ]/gu, (ch) => plainOf[ch]!)
     .replace(/[\s\u002D\u2010\u2011\u2013]+/gu, ' ')
     .replace(/['’ʼ]/gu, '');
 
-/** Each Latin letter with every accented form of it, by its base letter (NFD's first character). */
+/** Letters with a stroke or without a dot, which NFD does not take apart: "Łukasz" is written "Lukasz". */
+const plainOf: Readonly<Record<string, string>> = { ł: 'l', ø: 'o', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't' };
+/** A letter's base: its plain letter, else NFD's first character, lower case. */
+const baseOf = (ch: string): string => {
+  const lower = ch.toLowerCase();
+  return plainOf[lower] ?? lower.normalize('NFD')[0]!;
+};
+
+/** Each Latin letter with every accented form of it, by its base letter. */
 const latinForms: ReadonlyMap<string, string> = (() => {
   const forms = new Map<string, string>();
   for (const [from, to] of [
@@ -154,7 +163,7 @@ const latinForms: ReadonlyMap<string, string> = (() => {
   ] as const)
     for (let cp = from; cp <= to; cp += 1) {
       const ch = String.fromCodePoint(cp);
-      const base = ch.normalize('NFD')[0]!.toLowerCase();
+      const base = baseOf(ch);
       if (base === ch.toLowerCase() || !/^[a-z]$/u.test(base)) continue;
       forms.set(base, (forms.get(base) ?? base + base.toUpperCase()) + ch);
     }
@@ -169,8 +178,7 @@ function namePattern(name: string): RegExp {
       if (!source.endsWith('+')) source += '[\\s\\u002D\\u2010\\u2011\\u2013]+';
     } else if (/['’ʼ]/u.test(ch)) source += "['’ʼ]?";
     else {
-      const base = ch.normalize('NFD')[0]!.toLowerCase();
-      const forms = latinForms.get(base);
+      const forms = latinForms.get(baseOf(ch));
       source += forms ? `[${forms}]\\p{M}*` : `${escapeRegExp(ch)}\\p{M}*`;
     }
   }
@@ -330,7 +338,7 @@ const withEncodedAts = (text: string): string =>
   text.includes('%40') ? text.replace(/(?<=[\p{L}\p{N}._+-])%40(?=[\p{L}\p{N}])/gu, '@') : text;
 
 /** An "at" written for "@" so machines miss it: "(at)", "[at]", "{at}", "<at>", or " at " alone. */
-const writtenAt = /\s?(?:[([{<] ?(?:at|AT) ?[)\]}>])\s?|\s(?:at|AT)\s/gu;
+const writtenAt = /\s?(?:[([{<] ?(?:at|At|AT) ?[)\]}>])\s?|\s(?:at|At|AT)\s/gu;
 const localPart = /^[\p{L}\p{N}._%+-]$/u;
 const domainPart = /^[\p{L}\p{N}.-]$/u;
 
@@ -356,7 +364,9 @@ function replaceObfuscatedEmails(text: string): string {
     const labels = text.slice(after, end).split('.');
     const domain = labels.length >= 2 && labels.every((l) => l !== '') && /^\p{L}{2,}$/u.test(labels.at(-1)!);
     const bracketed = /[([{<]/u.test(m[0]);
-    if (local === '' || !domain || (!bracketed && !/[._%+\d-]/u.test(local))) continue;
+    // A bare "at" after a time or a version is a place: "at 10.30 at booking.com", "v2.0 at github.com".
+    const addressLike = /[._%+\d-]/u.test(local) && /\p{L}{2}/u.test(local) && !/^v?\d/iu.test(local);
+    if (local === '' || !domain || (!bracketed && !addressLike)) continue;
     out += `${text.slice(from, start)}[email]`;
     from = end;
   }
