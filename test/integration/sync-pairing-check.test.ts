@@ -344,6 +344,18 @@ describe('pairing checks the remote before it stores anything', () => {
     assert.equal(pairedJson.status, 0, pairedJson.stderr);
     assert.equal((JSON.parse(pairedJson.stdout) as { paired: boolean }).paired, true);
     await d.client.unpairSync('ana');
+    // A usage error too: no remote key given.
+    const noKeyJson = await syncAdd(d, ['--brain', 'ana', '--remote', h.server.url, '--json'], {
+      MNEMO_REMOTE_KEY: '',
+    });
+    assert.equal(noKeyJson.status, 2);
+    assert.deepEqual(JSON.parse(noKeyJson.stdout), {
+      error: {
+        type: 'invalid_request',
+        code: 'invalid_request_body',
+        message: 'remote_key: pass --remote-key or set MNEMO_REMOTE_KEY',
+      },
+    });
   });
 
   it('refuses a remote URL with a user name or password before asking it, not showing the password', async () => {

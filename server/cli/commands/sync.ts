@@ -3,7 +3,7 @@ import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
-import { apiBaseFrom, bySchema, defaultBaseUrl } from '../options.ts';
+import { apiBaseProblem, bySchema, defaultBaseUrl } from '../options.ts';
 
 interface ServerFlags {
   brain: string;
@@ -11,18 +11,40 @@ interface ServerFlags {
   key?: string;
 }
 
+/**
+ * A usage error (exit code 2): said on stderr, and with --json on stdout too, in the error body's shape,
+ * so a script reading the output gets JSON whatever went wrong.
+ */
+function usage(
+  json: boolean,
+  error: { type: 'invalid_request' | 'authentication'; code: string; message: string },
+  line = `mnemo sync: ${error.message}`,
+): void {
+  console.error(line);
+  if (json) console.log(JSON.stringify({ error }));
+  process.exitCode = 2;
+}
+
 /** The running local server's client (`--url`/`--key`, MNEMO_URL/MNEMO_KEY), or null after saying why. */
-function localServer(flags: ServerFlags): MnemoClient | null {
+function localServer(flags: ServerFlags & { json?: boolean }): MnemoClient | null {
+  const json = flags.json === true;
   const apiKey = flags.key ?? process.env.MNEMO_KEY;
   if (!apiKey) {
-    console.error(
-      'mnemo sync: pass --key or set MNEMO_KEY (mnemo keys create --project P --env live makes one)',
-    );
-    process.exitCode = 2;
+    usage(json, {
+      type: 'authentication',
+      code: 'invalid_api_key',
+      message: 'pass --key or set MNEMO_KEY (mnemo keys create --project P --env live makes one)',
+    });
     return null;
   }
-  const baseUrl = apiBaseFrom('sync', flags.url);
-  return baseUrl === null ? null : createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch });
+  const url = flags.url ?? (process.env.MNEMO_URL || defaultBaseUrl);
+  const problem = apiBaseProblem(url);
+  if (problem !== null) {
+    const message = `${flags.url !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}`;
+    usage(json, { type: 'invalid_request', code: 'invalid_request_body', message });
+    return null;
+  }
+  return createMnemoClient({ baseUrl: url, apiKey, fetch: loopbackFetch });
 }
 
 /**
@@ -101,8 +123,15 @@ export function register(program: Command): void {
         // Keys are pasted or read from files (`$(cat key)`): a line break around one is not part of it.
         const remoteKey = (flags.remoteKey ?? process.env.MNEMO_REMOTE_KEY)?.trim();
         if (!remoteKey) {
-          console.error('mnemo sync add: pass --remote-key or set MNEMO_REMOTE_KEY');
-          process.exitCode = 2;
+          usage(
+            flags.json,
+            {
+              type: 'invalid_request',
+              code: 'invalid_request_body',
+              message: 'remote_key: pass --remote-key or set MNEMO_REMOTE_KEY',
+            },
+            'mnemo sync add: pass --remote-key or set MNEMO_REMOTE_KEY',
+          );
           return;
         }
         const client = localServer(flags);
