@@ -16,6 +16,7 @@ import { after, describe, it } from 'node:test';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import { restoreStore } from '../../engine/adapters/sqlite/backup-store.ts';
 import { openStore } from '../../engine/adapters/sqlite/store.ts';
+import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 import { tenant } from './local-helpers.ts';
@@ -274,15 +275,25 @@ describe('restoreStore', () => {
         store.close();
       }
     };
-    const live = join(root, 'pseudonyms');
-    await (await createLocalEngine({ dataDir: live, dbKey: key })).close();
-    const before = secrets(live);
-    // A store made before the device had a secret of its own: its pseudonyms were keyed by the watermark's.
-    assert.equal(before.device, before.watermark);
-    const target = join(root, 'pseudonyms-restored');
-    restoreStore({ dataDir: target, key, from: join(live, 'mnemo.db') });
-    const after = secrets(target);
-    assert.notEqual(after.watermark, before.watermark);
-    assert.equal(after.device, before.device, "a person's pseudonym on the hub stays the same");
+    for (const made of ['now', 'before the device had a secret of its own'] as const) {
+      const live = join(root, `pseudonyms-${made.length}`);
+      await (await createLocalEngine({ dataDir: live, dbKey: key })).close();
+      const before = secrets(live);
+      // Its pseudonyms were keyed by the watermark's secret, which the device's starts as.
+      assert.equal(before.device, before.watermark);
+      if (made !== 'now') {
+        const db = openDatabase({ file: join(live, 'mnemo.db'), key });
+        try {
+          db.exec("DELETE FROM meta WHERE key = 'device_secret'");
+        } finally {
+          db.close();
+        }
+      }
+      const target = join(root, `pseudonyms-${made.length}-restored`);
+      restoreStore({ dataDir: target, key, from: join(live, 'mnemo.db') });
+      const after = secrets(target);
+      assert.notEqual(after.watermark, before.watermark, made);
+      assert.equal(after.device, before.device, `${made}: a person's pseudonym on the hub stays the same`);
+    }
   });
 });
