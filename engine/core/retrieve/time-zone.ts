@@ -101,10 +101,10 @@ export function atOffset(instant: Date, offsetMinutes: number): string {
 /**
  * An instant as the person's clock in ZONE shows it ("2026-12-03T15:22:36.120-05:00"): a Record
  * stamped so keeps the day its words were said on, which "tomorrow" and "on Monday" count from. At
- * offset zero, or one that is not whole minutes, as toISOString writes it.
+ * offset zero as toISOString writes it. (TimeZone's offsets are whole minutes, as RFC 3339 writes them.)
  */
 export function isoInZone(zone: TimeZone, instantMs: number): string {
-  const offsetMs = zone.toWall(instantMs) - instantMs;
-  if (offsetMs === 0 || offsetMs % 60_000 !== 0) return new Date(instantMs).toISOString();
-  return atOffset(new Date(instantMs), offsetMs / 60_000);
+  const offsetMinutes = Math.round((zone.toWall(instantMs) - instantMs) / 60_000);
+  if (offsetMinutes === 0) return new Date(instantMs).toISOString();
+  return atOffset(new Date(instantMs), offsetMinutes);
 }
