@@ -1251,6 +1251,9 @@ const trailingTime =
 /** A courtesy after a number or an address: "my number is 912 345 678 if u need it". */
 const courtesyAfter =
   /(?<!\s)\s+(?:(?:just\s+)?in\s+case\s+(?:you|u)\s+need\s+(?:it|me)|if\s+(?:you|u|ya)\s+(?:ever\s+)?need\s+(?:it|me|to\s+reach\s+me)|for\s+(?:whatsapp|signal|texts?|emergencies))[.!]*$/iu;
+/** A sentence without its courtesy after a number or an address; read only where one could be. */
+const withoutCourtesy = (s: string): string =>
+  /need|whatsapp|signal|text|emergenc/iu.test(s) ? s.replace(courtesyAfter, '') : s;
 /** Written as an e-mail address is: one word with an @ and a dot after it. */
 const emailShaped = (value: string) => /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u.test(value);
 /** A number or an address a chat gives without "my": "email is ana@x.com", "use ana@x.com from now on". */
@@ -1365,7 +1368,7 @@ function datingSaid(s: string): AttributeSentence | null {
 }
 
 export function attributeSentence(sentence: string): AttributeSentence | null {
-  const s = withoutValueDenial(sentence.trim().replace(ownedMistake, '')).replace(courtesyAfter, '');
+  const s = withoutCourtesy(withoutValueDenial(sentence.trim().replace(ownedMistake, '')));
   // The diet's ending says its own "not" or "no longer", so it is read before they rule a sentence out.
   // Each pattern below spans the sentence from its "I" or "we" to its end: a question has no room in it.
   const ended = dietEnded.exec(s);
@@ -1414,7 +1417,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     if (named && predicate) return { predicate, value: named };
   }
   const m = attributeLead.exec(s) ?? newValueLead.exec(s);
-  if (!m) return contactSaid(s) ?? (/dating|seeing/iu.test(s) ? datingSaid(s) : null);
+  // A number or an address is written with digits or an @; most sentences have neither.
+  if (!m)
+    return (/[\d@]/u.test(s) ? contactSaid(s) : null) ?? (/dating|seeing/iu.test(s) ? datingSaid(s) : null);
   let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
   value = value.replace(courtesyAfter, '').replace(trailingTime, '');
   // "My new number is 913 000 111, the old one is dead", "My partner is Jordan, we've been together 4
