@@ -215,12 +215,18 @@ export const SyncStatus = z
       ),
     pulled: z.number().int(),
     held_back: z.number().int().describe('redacted_summary Records the redactor was unsure of: never sent.'),
+    held_back_examples: z
+      .array(z.string())
+      .describe('Up to five of the Records held back, the newest first: their ids, to open and see why.'),
     skipped: z
       .number()
       .int()
       .describe(
         'Records that cannot travel (a correction whose Memory rests on Records that do not travel as they are) or that the remote refused, and pulled Records not taken: not valid replicas, or redacted_summary ones the redactor was unsure of.',
       ),
+    skipped_examples: z
+      .array(z.string())
+      .describe('Up to five of the Records skipped on this side, the newest first: their ids.'),
     corrections: z
       .object({
         applied: z.number().int(),

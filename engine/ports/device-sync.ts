@@ -100,6 +100,8 @@ export interface DeviceSyncStore {
     pairing: PairingRow | undefined;
     pending: number;
     corrections: Record<CorrectionOutcomeRow['state'], number>;
+    /** Up to five Record ids of each fate, the newest first. */
+    examples: { held_back: string[]; skipped: string[] };
   }>;
   /**
    * Pairs the Brain: when `keeps(existing)` says so, the existing pairing takes the new key (and its

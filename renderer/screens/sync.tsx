@@ -7,6 +7,8 @@ import { ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { useFocusIfLost } from '../use-focus-if-lost.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
+import { Link } from '../router.tsx';
+import { paths } from '../routes.ts';
 
 /** Pairing this Brain with a Brain on a hosted Mnemo: the form, the status and its counts, sync now, unpair. */
 export function SyncScreen({ brainId }: { brainId: string }) {
@@ -171,6 +173,9 @@ function Paired({
           </tbody>
         </table>
       </TableScroll>
+      {/* Which ones: a count alone left a person no way to see what did not travel, nor why. */}
+      <RecordsOfFate brainId={brainId} label="Held back, the newest" ids={s.held_back_examples} />
+      <RecordsOfFate brainId={brainId} label="Skipped, the newest" ids={s.skipped_examples} />
       {run.isError ? <ErrorNotice error={run.error} /> : null}
       {unpair.isError ? <ErrorNotice error={unpair.error} /> : null}
       <div className="row">
@@ -193,5 +198,23 @@ function Paired({
       </div>
       <p className="hint">Unpairing deletes nothing, here or there.</p>
     </section>
+  );
+}
+
+/** Records of one fate (held back, skipped), by id, each linking to its page: what did not travel, and why. */
+function RecordsOfFate({ brainId, label, ids }: { brainId: string; label: string; ids: readonly string[] }) {
+  if (ids.length === 0) return null;
+  return (
+    <p className="muted" data-testid="sync-records-of-fate">
+      {label}:{' '}
+      {ids.map((id, i) => (
+        <span key={id}>
+          {i > 0 ? ', ' : null}
+          <Link to={paths.record(brainId, id)} className="mono">
+            {id}
+          </Link>
+        </span>
+      ))}
+    </p>
   );
 }

@@ -25,6 +25,11 @@ test('pair a Brain in the Sync panel (a wrong key refused first), see it push, s
     await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
     await app.api.rememberRecord('me', { content: 'The sailing club meets on Fridays.' });
     await app.api.rememberRecord('me', { content: 'My PIN is 4242.', visibility: 'local_only' });
+    // The redactor is unsure of a handle: held back, and listed by id.
+    const handle = await app.api.rememberRecord('me', {
+      content: 'ping me @someone',
+      visibility: 'redacted_summary',
+    });
     const { page, problems } = await openUi(context(), app);
     const focusedText = () =>
       page.evaluate<string>(
@@ -74,6 +79,11 @@ test('pair a Brain in the Sync panel (a wrong key refused first), see it push, s
     // The form went with the pairing: focus is on what it made, not dropped to <body>.
     assert.match(await focusedText(), /^P Paired with Brain shared at /);
     await page.getByTestId('sync-last-success').filter({ hasNotText: 'not yet' }).waitFor();
+    const heldBack = page.getByTestId('sync-records-of-fate').filter({ hasText: 'Held back, the newest' });
+    await heldBack.getByRole('link', { name: handle.record.id }).click();
+    await page.getByText('ping me @someone').first().waitFor();
+    await page.goBack();
+    await page.getByTestId('sync-last-success').waitFor();
     assert.equal(await page.getByText(h.key).count(), 0, 'the key is never shown');
     await checkScreen(page, 'sync-paired');
 
@@ -151,16 +161,18 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
         .click();
       await page.getByRole('heading', { level: 1, name: 'Sync' }).waitFor();
     };
-    const nextRunIsPlanned = async () => {
+    const nextRunIsPlanned = async (orUnderWay = false) => {
       const text = (await page.getByTestId('sync-next-run').textContent()) ?? '';
       assert.match(text, /^Next sync: /);
-      assert.doesNotMatch(text, /none planned|under way/);
+      assert.doesNotMatch(text, orUnderWay ? /none planned/ : /none planned|under way/);
     };
 
     await open('Big', 'big');
     await page.getByTestId('sync-catching-up').waitFor();
     assert.equal(await page.getByRole('alert').count(), 0, 'a sync under way is no failure');
-    await nextRunIsPlanned();
+    // A run that stopped with more to do is followed soon by the next: on a busy machine it may be under
+    // way already when the panel is read.
+    await nextRunIsPlanned(true);
     await checkScreen(page, 'sync-catching-up');
 
     await open('Down', 'down');

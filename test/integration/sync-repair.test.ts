@@ -88,10 +88,15 @@ describe('a hub Brain deleted and made again', () => {
       await a.client.rememberRecord('ana', { content: text });
     }
     // The redactor is unsure of a handle: held back.
-    await a.client.rememberRecord('ana', { content: 'ping me @someone', visibility: 'redacted_summary' });
+    const handle = await a.client.rememberRecord('ana', {
+      content: 'ping me @someone',
+      visibility: 'redacted_summary',
+    });
     await a.client.pairSync('ana', { remote: hub.server.url, remote_key: hub.key });
     const first = await a.client.runSync('ana');
     assert.deepEqual([first.last_error, first.pushed, first.held_back], [null, 2, 1]);
+    // Which one, to open it: a count alone left no way to find it.
+    assert.deepEqual([first.held_back_examples, first.skipped_examples], [[handle.record.id], []]);
     assert.equal((await allRecords(hub.client, 'ana')).length, 2);
 
     await hub.client.forgetBrain('ana');

@@ -141,7 +141,19 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           brainUid,
         ))
           corrections[row.state] = row.c;
-        return { pairing: p, pending: pending(p, rules), corrections };
+        // Read only where the count says there are some: the scan of the fates is the Brain's.
+        const of = (fate: 'held_back' | 'skipped', count: number | undefined) =>
+          count
+            ? store
+                .all<{ record_id: string }>(
+                  'SELECT record_id FROM sync_records WHERE brain_uid = ? AND fate = ? ORDER BY record_id DESC LIMIT 5',
+                  brainUid,
+                  fate,
+                )
+                .map((r) => r.record_id)
+            : [];
+        const examples = { held_back: of('held_back', p?.held_back), skipped: of('skipped', p?.skipped) };
+        return { pairing: p, pending: pending(p, rules), corrections, examples };
       }),
     pair: (brainUid, next, keeps) =>
       between(() =>

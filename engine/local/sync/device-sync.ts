@@ -66,7 +66,7 @@ export const correctionRules = 1;
 export const pullRules = 1;
 
 export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingStatus> {
-  const { pairing: p, pending, corrections } = await ctx.device.status(b.uid, correctionRules);
+  const { pairing: p, pending, corrections, examples } = await ctx.device.status(b.uid, correctionRules);
   return {
     object: 'sync_status',
     brain_id: b.id,
@@ -80,7 +80,9 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     pushed: p?.pushed ?? 0,
     pulled: p?.pulled ?? 0,
     held_back: p?.held_back ?? 0,
+    held_back_examples: examples.held_back,
     skipped: p?.skipped ?? 0,
+    skipped_examples: examples.skipped,
     corrections,
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,

@@ -79,6 +79,8 @@ export function formatStatus(s: SyncStatus): string {
   return [
     `Brain ${s.brain_id} <-> ${s.remote_brain} at ${s.remote}`,
     `pending ${s.pending}, pushed ${s.pushed}, pulled ${s.pulled}, held back ${s.held_back}, skipped ${s.skipped}`,
+    ...(s.held_back_examples.length > 0 ? [`held back, the newest: ${s.held_back_examples.join(', ')}`] : []),
+    ...(s.skipped_examples.length > 0 ? [`skipped, the newest: ${s.skipped_examples.join(', ')}`] : []),
     ...correctionsLine(s.corrections),
     `last success: ${s.last_success_at ?? 'never'}`,
     ...(s.last_error ? [`last error: ${s.last_error}`] : []),
