@@ -24,6 +24,7 @@ test('a plan said to be off names the slot it was to hold, and the value where o
     ["i declined revolut's offer", { predicate: 'works at', values: ['revolut'] }],
     ["i'm staying at feedzai after all", { predicate: 'works at', keeps: 'feedzai' }],
     ['so yeah the new job fell through', { predicate: 'works at' }],
+    ['honestly the porto move is off', { predicate: 'lives in', values: ['porto'] }],
     ['my job offer fell through', { predicate: 'works at' }],
   ];
   for (const [s, expected] of cases) assert.deepEqual(planCalledOff(s), expected, s);
@@ -44,6 +45,8 @@ test('a question, a doubt, a plan taken back, someone else’s plan or anything 
     'my offer fell through',
     "the offer fell through, we didn't get the flat",
     'the gig got cancelled',
+    'the porto move is off, i think',
+    'we decided to stay in lisbon after all, the hotel in porto was full',
   ])
     assert.equal(planCalledOff(s), null, s);
 });

@@ -15,7 +15,7 @@ export interface CalledOff {
 }
 
 /** Words before it that say nothing of it: "ugh, ", "update: ", "bad news, ", "so yeah ". */
-const opening = String.raw`(?:(?:ugh|update|news|bad\s+news|sad\s+news|so|well|welp|yeah|sadly|unfortunately|anyway|anyways|fyi|btw|also|and|ok|okay|guess\s+what|turns\s+out|lol|damn|wow)[\s,:!.—–-]+)*`;
+const opening = String.raw`(?:(?:ugh|honestly|update|news|bad\s+news|sad\s+news|so|well|welp|yeah|sadly|unfortunately|anyway|anyways|fyi|btw|also|and|ok|okay|guess\s+what|turns\s+out|lol|damn|wow)[\s,:!.—–-]+)*`;
 /** A name of up to three words, none of them someone's ("carla's"): lazy, so the words after it stay. */
 const name = (n: number, own = false) =>
   String.raw`(?<v${n}>${own ? '' : String.raw`(?![\p{L}\p{M}]+['’]s\s)`}(?!(?:the|my|our|their|new|this|that|a|an|job|offer|move|whole)(?![\p{L}\p{N}]))[\p{L}\p{N}][\p{L}\p{M}\p{N}&.-]*(?:\s+[\p{L}\p{N}][\p{L}\p{M}\p{N}&.-]*){0,2}?)`;
@@ -27,7 +27,12 @@ const afterAll = String.raw`(?:after\s+all|any\s?more|any\s+longer)`;
 const endsThere = /^(?:[\s.!…]|:\(|:'\(|😭|😢|😞|lol|ugh|sadly)*$/iu;
 /** How it went after a comma, a dash or "so" ("…, so i'm staying at feedzai"). */
 const goesOn = /^(?:\s*[,;—–-]|\s+(?:so|and|because|cause)(?![\p{L}\p{N}]))/iu;
-const takenBack = /(?<![\p{L}\p{N}])(?:jk|just\s+kidding|kidding|not\s+really|back\s+on)(?![\p{L}\p{N}])/iu;
+/** Words after it that take it back or doubt it: "…, jk", "…, i think", "…, maybe". */
+const takenBack =
+  /(?<![\p{L}\p{N}])(?:jk|just\s+kidding|kidding|not\s+really|back\s+on|i\s+think|i\s+guess|maybe|probably|not\s+sure|idk)(?![\p{L}\p{N}])/iu;
+/** A stay that is a trip's: "we decided to stay in lisbon after all, the hotel in porto was full". */
+const aTrip =
+  /(?<![\p{L}\p{N}])(?:hotel|hostel|airbnb|trip|flight|weekend|holiday|holidays|vacation|christmas|new\s+years?|easter|visit|tonight|the\s+night)(?![\p{L}\p{N}])/iu;
 /** What follows the plan called off leaves it so: nothing more, or how it went, unless that takes it back. */
 const leavesItOff = (rest: string): boolean =>
   endsThere.test(rest) || (goesOn.test(rest) && !takenBack.test(rest));
@@ -149,7 +154,7 @@ export function planCalledOff(s: string): CalledOff | null {
     let v = named?.[1];
     while (v !== undefined && /[.!,;:]$/u.test(v)) v = v.slice(0, -1);
     const keeps = m.groups?.['keep1'] ?? m.groups?.['keep2'];
-    if (keeps !== undefined) return { predicate, keeps };
+    if (keeps !== undefined) return aTrip.test(s) ? null : { predicate, keeps };
     return v ? { predicate, values: [v] } : { predicate };
   }
   return null;

@@ -440,7 +440,7 @@ function jobLost(s: string): { values?: string[] } | null {
   )
     return null;
   const named = m.groups!['from'] ?? m.groups!['at'];
-  if (named === undefined) return {};
+  if (named === undefined) return endsThere(s.slice(m.index + m[0].length)) ? {} : null;
   // A last day to come is no job ended yet: "my last day at revolut is next month".
   const from = m.index + m[0].length - named.length;
   if (
@@ -455,8 +455,27 @@ function jobLost(s: string): { values?: string[] } | null {
       /^(?:was|is|on|in|back|will|next|today|yesterday|after|since)$/iu.test(w),
   );
   let name = (cut < 0 ? words : words.slice(0, cut)).join(' ');
+  if (!endsThere(s.slice(from + name.length))) return null;
   while (/[.!,;:]$/u.test(name)) name = name.slice(0, -1);
   return name === '' ? {} : { values: [name] };
+}
+
+/** When it happened and how one feels, nothing more: "today :(", "was friday", "lol". */
+const whenAndHow =
+  /^(?:\s*(?:today|yesterday|tonight|this\s+(?:morning|afternoon|evening|week)|last\s+(?:night|week)|(?:on|was)\s+(?:today|yesterday|\p{L}+day)|lol|lmao|ugh|smh|fml|:\(|:'\(|😭|😢|😞|[.!…]))*\s*(?:[,;—–-](?<more>[^]*))?$/iu;
+/**
+ * What follows a job lost leaves it lost: when and how ("today :(", "was friday", "…, not surprised"),
+ * not whose or which it was ("from my side gig", "in a dream", "last year") nor a joke owned ("lol jk",
+ * "…, kidding", "NOT").
+ */
+function endsThere(after: string): boolean {
+  const m = whenAndHow.exec(after);
+  if (!m) return false;
+  const more = m.groups?.['more'];
+  return (
+    more === undefined ||
+    !/(?<![\p{L}\p{N}])(?:jk|j\/k|just\s+kidding|kidding|not\s+really|sike)(?![\p{L}\p{N}])/iu.test(more)
+  );
 }
 
 /** A sentence about "she" or "he": "she's a nurse", "He works nights". */

@@ -1356,14 +1356,9 @@ function datingSaid(s: string): AttributeSentence | null {
     return null;
   const after = datingAfter.exec(rest.slice(who.length));
   if (!after) return null;
-  // Seeing someone is a partner only said as now or as lasting; a dating is one either way.
-  if (
-    m.groups!['seeing'] !== undefined &&
-    after.groups!['now'] === undefined &&
-    after.groups!['since'] === undefined &&
-    !/been/iu.test(m[0])
-  )
-    return null;
+  // Seeing someone is a partner only said as lasting ("been seeing carla for 3 months"): one is seeing a
+  // band, a show or red "now", and a friend tomorrow. A dating is one either way.
+  if (m.groups!['seeing'] !== undefined && after.groups!['since'] === undefined) return null;
   return { predicate: 'partner', value: who };
 }
 
@@ -1438,6 +1433,12 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     // "my birthday is on the 9th of May, don't forget": the day, before the clause after it.
     const day = dayOfYear.test(value) ? value : head;
     return { predicate, value: day!.replace(/^on\s+(?:the\s+)?/iu, '') };
+  }
+  // An address is its one word: "ana3@x.com. see u tmrw" is no address, nor "in my bio".
+  if (predicate === 'email address') {
+    let first = value.split(/\s+/u)[0]!;
+    while (/[.,;:!]$/u.test(first)) first = first.slice(0, -1);
+    return emailShaped(first) ? { predicate, value: first } : null;
   }
   // A phone number's brackets ("(555) 010-0199") are part of it, not an aside.
   if (predicate === 'phone number') {
