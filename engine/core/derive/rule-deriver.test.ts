@@ -566,6 +566,9 @@ test('a partner dated or seen for a while, a number or an address given in a cha
     ['email address', "Ana's email address is ana@x.com"],
   ]);
   assert.deepEqual(slots('email is ana@x.com'), [['email address', "Ana's email address is ana@x.com"]]);
+  assert.deepEqual(slots('my number changed, its 911 222 333 now'), [
+    ['phone number', "Ana's phone number is 911 222 333"],
+  ]);
   assert.deepEqual(slots('my email is ana3@x.com. see u tmrw'), [
     ['email address', "Ana's email address is ana3@x.com"],
   ]);

@@ -947,7 +947,7 @@ export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|als
  */
 const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
 const attributeLead = new RegExp(
-  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]s|\s+is))\s+(?:now\s+)?`,
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
   'iu',
 );
 /**
