@@ -11,7 +11,13 @@ import { staleBanner, staleReads } from './api/stale-reads.ts';
 import { bridge } from './api/bridge.ts';
 import { useFollowBrain } from './api/follow-brain.ts';
 import { brainIsGone, brainOptions } from './api/queries.ts';
-import { answerSessionRequests, forgetSession, loadSession, type Session } from './api/session.ts';
+import {
+  answerSessionRequests,
+  endSession,
+  forgetSession,
+  loadSession,
+  type Session,
+} from './api/session.ts';
 import { tokenFromLocation } from './api/token.ts';
 import { brainTabs, pageTitle } from './nav.ts';
 import { Link, useLocation } from './router.tsx';
@@ -169,6 +175,12 @@ function Shell({ stale }: { stale: unknown }) {
             Keys
           </Link>
         </nav>
+        {/* In a browser tab: the desktop app is the person's own, and would hand its key back anyway. */}
+        {bridge() ? null : (
+          <button type="button" className="sign-out" onClick={() => endSession('signed-out')}>
+            Sign out
+          </button>
+        )}
       </header>
       {stale !== null ? (
         <div className="banner warn" role="alert">

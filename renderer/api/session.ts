@@ -36,10 +36,10 @@ export function forgetSession(): void {
   current = null;
 }
 
-export type SignOutReason = 'own-key-revoked';
+export type SignOutReason = 'own-key-revoked' | 'signed-out';
 
 /**
- * Signs this window out on purpose (its own key was just revoked) by loading the app afresh: every
+ * Signs this window out on purpose (its own key was just revoked, or the person asked) by loading the app afresh: every
  * query of the old session goes with the page, so none of them answers with a 401 meanwhile, and the
  * sign-in screen says why it is shown rather than reporting an error.
  */
@@ -48,12 +48,15 @@ export function endSession(reason: SignOutReason): void {
   if (bridge() && current !== null && readStored() === null)
     window.sessionStorage.setItem(shellKeyRevoked, '1');
   forgetSession();
+  // Signing out on purpose leaves nothing of the session in the tab: a note typed and not added either.
+  if (reason === 'signed-out') window.sessionStorage.clear();
   window.sessionStorage.setItem(signOutKey, reason);
   window.location.replace('/');
 }
 
 export function signOutReason(): SignOutReason | null {
-  return window.sessionStorage.getItem(signOutKey) === 'own-key-revoked' ? 'own-key-revoked' : null;
+  const reason = window.sessionStorage.getItem(signOutKey);
+  return reason === 'own-key-revoked' || reason === 'signed-out' ? reason : null;
 }
 
 /** Signed in again: the reason for the last sign-out is no longer news. */

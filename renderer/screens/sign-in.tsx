@@ -41,6 +41,12 @@ export function SignIn({ onSession, reason }: { onSession: (s: Session) => void;
         <CommandLine>mnemo keys create --project local --env live --admin</CommandLine> makes one (with the
         server’s <code>--data-dir</code>, if it was given one).
       </p>
+      {signOutReason() === 'signed-out' ? (
+        <p className="notice" role="status" data-testid="signed-out">
+          You signed out of this window. Its key still works until you revoke it on Keys: paste it again, or
+          open the address <code>mnemo serve --ui</code> printed.
+        </p>
+      ) : null}
       {signOutReason() === 'own-key-revoked' ? (
         <p className="notice" role="status">
           You revoked the key this window was signed in with, so it signed out. To come back in, run{' '}

@@ -295,3 +295,28 @@ test("a long Record's Forget dialog fits the screen, and a Record's id opens its
   await page.waitForURL(new RegExp(`/brains/long/records/${record.id}$`));
   assert.deepEqual(problems, []);
 });
+
+test('Sign out leaves the tab signed out with nothing of its session, until a key is pasted', async () => {
+  await app().api.createBrain({ id: 'out', name: 'Signed out' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/out/records');
+  // A note typed and not added is kept in the tab while signed in: signing out takes it too.
+  await page
+    .getByRole('textbox', { name: 'What should this Brain remember?' })
+    .fill('A draft about the dentist.');
+  const keys = async () =>
+    JSON.parse(await page.evaluate<string>('JSON.stringify(Object.keys(window.sessionStorage))')) as string[];
+  await page.waitForFunction('Object.keys(window.sessionStorage).some((k) => k.includes("draft"))');
+  assert.ok((await keys()).includes('mnemo.session'));
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByTestId('signed-out').waitFor();
+  assert.deepEqual(await keys(), ['mnemo.signed-out']);
+  await page.reload();
+  await page.getByTestId('signed-out').waitFor();
+  assert.equal(await page.getByRole('link', { name: 'Signed out' }).count(), 0);
+  const { key } = await app().server.registry!.create({ env: 'live', project: 'local', label: 'again' });
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('link', { name: 'Signed out' }).waitFor();
+  assert.deepEqual(problems, []);
+});
