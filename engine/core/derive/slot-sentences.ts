@@ -1269,7 +1269,7 @@ function contactSaid(s: string): AttributeSentence | null {
   const m = contactElided.exec(s);
   if (!m || isQuestion(s)) return null;
   let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
-  value = value.replace(courtesyAfter, '').replace(trailingTime, '');
+  value = value.replace(trailingTime, '');
   if (emailShaped(value)) return { predicate: 'email address', value };
   return phoneShaped(value) ? { predicate: 'phone number', value } : null;
 }
@@ -1330,8 +1330,8 @@ const withoutValueDenial = (s: string): string => {
 };
 
 /**
- * "i'm dating carla", "been seeing Carla for 3 months", "i'm seeing carla now": the partner named. Seeing
- * someone only with "now" or "been" ("I'm seeing Tom tomorrow" is a meeting).
+ * "i'm dating carla", "been seeing Carla for 3 months": the partner named. Seeing someone only said as
+ * lasting ("I'm seeing Tom tomorrow" is a meeting, "I'm seeing Coldplay now" a concert).
  */
 const datingLead = new RegExp(
   String.raw`^${fillers}(?:(?:i['’]?m|im|i\s+am|we['’]re|i['’]ve\s+been|i\s+have\s+been|been|i)\s+)?(?:(?:officially|also|now|just)\s+)?(?:(?:started|start)\s+)?(?:(?<dating>dating)|(?<seeing>seeing))\s+`,
@@ -1416,7 +1416,7 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   if (!m)
     return (/[\d@]/u.test(s) ? contactSaid(s) : null) ?? (/dating|seeing/iu.test(s) ? datingSaid(s) : null);
   let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
-  value = value.replace(courtesyAfter, '').replace(trailingTime, '');
+  value = value.replace(trailingTime, '');
   // "My new number is 913 000 111, the old one is dead", "My partner is Jordan, we've been together 4
   // years": a number or a name, then a clause of its own. The slot's value; the sentence its Memory.
   const comma = value.indexOf(',');
