@@ -1,6 +1,6 @@
 import { atOffset } from '../../engine/index.ts';
 
-export { atOffset };
+export { atOffset, isTimeZone } from '../../engine/index.ts';
 
 /** Wall-clock fields as written in an export that carries no offset. */
 export interface WallTime {
@@ -34,16 +34,6 @@ function offsetMs(utcMs: number, timeZone: string): number {
     if (part.type !== 'literal') p[part.type] = Number(part.value);
   const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
   return asUtc - Math.floor(utcMs / 1000) * 1000;
-}
-
-/** True when `timeZone` is an IANA zone this runtime knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const dayMs = 86_400_000;
