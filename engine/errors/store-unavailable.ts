@@ -1,5 +1,9 @@
 import { MnemoError } from './mnemo-error.ts';
 
+/** What a store_unavailable answer that a write may have survived ends with: advice to a writer of /v1. */
+export const writeKeptAdvice =
+  'A write that failed as it committed may have been kept, so resend rememberRecord with the same Idempotency-Key.';
+
 /**
  * `store_unavailable` for a store that cannot take requests now (`situation` says why and what mends
  * it), its cause kept for the server's log. A write that failed as it committed may have been kept,
@@ -13,10 +17,7 @@ export function storeUnavailableError(
 ): MnemoError {
   const err = new MnemoError(
     'store_unavailable',
-    writeKept
-      ? `${situation}. A write that failed as it committed may have been kept, so resend rememberRecord ` +
-          'with the same Idempotency-Key.'
-      : `${situation}.`,
+    writeKept ? `${situation}. ${writeKeptAdvice}` : `${situation}.`,
   );
   err.cause = cause;
   return err;

@@ -6,6 +6,7 @@ import type {
 } from '../../engine/contract/index.ts';
 import type { Tenant } from '../../engine/types.ts';
 import { errorMessage, parseApiKey, type EngineSync } from '../../engine/index.ts';
+import { writeKeptAdvice } from '../../engine/errors/store-unavailable.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/index.ts';
 import { limitedFetch, type FetchLimits } from '../client/limited-fetch.ts';
 import { createLoopbackFetch } from '../client/loopback-fetch.ts';
@@ -376,7 +377,7 @@ export function movedBase(base: string, e: MnemoApiError): string | null {
 
 /** A store_unavailable message without the advice to a writer of /v1 that ends it. */
 function beforeAdvice(message: string): string {
-  const at = message.indexOf('A write that failed as it committed');
+  const at = message.indexOf(writeKeptAdvice);
   const situation = at < 0 ? message : message.slice(0, at).trimEnd();
   return situation.endsWith('.') ? situation.slice(0, -1) : situation;
 }
