@@ -86,46 +86,57 @@ const clientCodes: Readonly<Record<string, { summary: string; retry: string }>> 
   },
 };
 
-/** The human-readable page behind every error's docs_url. */
-export function errorPage(code: string): string | null {
-  const own = Object.hasOwn(clientCodes, code) ? clientCodes[code]! : null;
-  if (own)
-    return page(
-      `Mnemo error ${code}`,
-      `<h1><code>${code}</code></h1><p>${esc(own.summary)}</p>` +
-        '<table><tr><th>HTTP status</th><td>0 (no answer from a server: raised by the client)</td></tr>' +
-        `<tr><th>type</th><td><code>internal</code></td></tr><tr><th>Retry?</th><td>${esc(own.retry)}</td></tr></table>` +
-        '<p><a href="/docs">All error codes</a></p>',
-    );
-  if (!isErrorCode(code)) return null;
-  const info = errorCodes[code];
+/** One code's page: what it means, its status and type, and whether to retry. */
+function codePage(
+  code: string,
+  o: { summary: string; status: string; type: string; retry: string; more?: string },
+) {
   return page(
     `Mnemo error ${code}`,
-    `<h1><code>${code}</code></h1><p>${esc(info.summary)}</p>` +
-      `<table><tr><th>HTTP status</th><td>${info.status}</td></tr><tr><th>type</th><td><code>${info.type}</code></td></tr>` +
-      `<tr><th>Retry?</th><td>${esc(retryOfCode[code] ?? retry[info.type] ?? 'No.')}</td></tr></table>` +
-      '<p>Every error has the body <code>{type, code, message, request_id, docs_url}</code>, plus additive fields. ' +
-      'Branch on <code>type</code> and <code>code</code>; <code>message</code> is for people.</p><p><a href="/docs">All error codes</a></p>',
+    `<h1><code>${code}</code></h1><p>${esc(o.summary)}</p>` +
+      `<table><tr><th>HTTP status</th><td>${o.status}</td></tr><tr><th>type</th><td><code>${o.type}</code></td></tr>` +
+      `<tr><th>Retry?</th><td>${esc(o.retry)}</td></tr></table>${o.more ?? ''}` +
+      '<p><a href="/docs">All error codes</a></p>',
   );
 }
 
+/** The human-readable page behind every error's docs_url. */
+export function errorPage(code: string): string | null {
+  if (Object.hasOwn(clientCodes, code))
+    return codePage(code, {
+      ...clientCodes[code]!,
+      status: '0 (no answer from a server: raised by the client)',
+      type: 'internal',
+    });
+  if (!isErrorCode(code)) return null;
+  const info = errorCodes[code];
+  return codePage(code, {
+    summary: info.summary,
+    status: String(info.status),
+    type: info.type,
+    retry: retryOfCode[code] ?? retry[info.type] ?? 'No.',
+    more:
+      '<p>Every error has the body <code>{type, code, message, request_id, docs_url}</code>, plus additive fields. ' +
+      'Branch on <code>type</code> and <code>code</code>; <code>message</code> is for people.</p>',
+  });
+}
+
+/** A table of codes, each linking to its page. */
+const codeTable = (rows: readonly [code: string, status: number, type: string][]) =>
+  '<table><tr><th>code</th><th>status</th><th>type</th></tr>' +
+  rows
+    .map(
+      ([code, status, type]) =>
+        `<tr><td><a href="/docs/errors/${code}"><code>${code}</code></a></td><td>${status}</td><td>${type}</td></tr>`,
+    )
+    .join('') +
+  '</table>';
+
 export function errorIndexPage(): string {
-  const rows = Object.entries(errorCodes)
-    .map(
-      ([code, i]) =>
-        `<tr><td><a href="/docs/errors/${code}"><code>${code}</code></a></td><td>${i.status}</td><td>${i.type}</td></tr>`,
-    )
-    .join('');
-  const raised = Object.keys(clientCodes)
-    .map(
-      (code) =>
-        `<tr><td><a href="/docs/errors/${code}"><code>${code}</code></a></td><td>0</td><td>internal</td></tr>`,
-    )
-    .join('');
   return page(
     'Mnemo error codes',
-    `<h1>Mnemo error codes</h1><table><tr><th>code</th><th>status</th><th>type</th></tr>${rows}</table>` +
+    `<h1>Mnemo error codes</h1>${codeTable(Object.entries(errorCodes).map(([code, i]) => [code, i.status, i.type]))}` +
       '<h2>Raised by the client, the MCP bridge and sync</h2><p>No server sends these: the caller found no answer, or one it could not read.</p>' +
-      `<table><tr><th>code</th><th>status</th><th>type</th></tr>${raised}</table>`,
+      codeTable(Object.keys(clientCodes).map((code) => [code, 0, 'internal'])),
   );
 }
