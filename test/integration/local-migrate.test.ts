@@ -483,6 +483,31 @@ describe('local engine: migrations', () => {
     }
   });
 
+  it('34: the sync status finds the Records held back and skipped by index, not by reading every fate', () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(db);
+      for (const [fate, index] of [
+        ['held_back', 'sync_records_held_back'],
+        ['skipped', 'sync_records_skipped'],
+      ] as const) {
+        const plan = (
+          db
+            .prepare(
+              `EXPLAIN QUERY PLAN SELECT record_id FROM sync_records WHERE brain_uid = 'brn_x' AND fate = '${fate}' ORDER BY record_id DESC LIMIT 5`,
+            )
+            .all() as { detail: string }[]
+        )
+          .map((r) => r.detail)
+          .join('; ');
+        assert.match(plan, new RegExp(index));
+        assert.doesNotMatch(plan, /TEMP B-TREE/, 'in record order, with no sort');
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it("32: a forget finds a Brain's corrections by index, not by reading all its Records", () => {
     const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
     try {

@@ -141,14 +141,14 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           brainUid,
         ))
           corrections[row.state] = row.c;
-        // Read only where the count says there are some: the scan of the fates is the Brain's.
+        // The fate as a literal, so each reads its own partial index (migration 034); only where the
+        // count says there are some.
         const of = (fate: 'held_back' | 'skipped', count: number | undefined) =>
           count
             ? store
                 .all<{ record_id: string }>(
-                  'SELECT record_id FROM sync_records WHERE brain_uid = ? AND fate = ? ORDER BY record_id DESC LIMIT 5',
+                  `SELECT record_id FROM sync_records WHERE brain_uid = ? AND fate = '${fate}' ORDER BY record_id DESC LIMIT 5`,
                   brainUid,
-                  fate,
                 )
                 .map((r) => r.record_id)
             : [];

@@ -32,6 +32,7 @@ import { unmatchedWithdrawals } from './031-unmatched-withdrawals.ts';
 import { correctionRecords } from './032-correction-records.ts';
 import type { Db } from '../open-database.ts';
 import { selfSlotLines } from './033-self-slot-lines.ts';
+import { syncRecordsUnsent } from './034-sync-records-unsent.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -80,4 +81,5 @@ export const migrations: readonly Migration[] = [
   unmatchedWithdrawals,
   correctionRecords,
   selfSlotLines,
+  syncRecordsUnsent,
 ];
