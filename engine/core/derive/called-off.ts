@@ -14,8 +14,11 @@ export interface CalledOff {
   keeps?: string;
 }
 
-/** Words before it that say nothing of it: "ugh, ", "update: ", "bad news, ", "so yeah ". */
-const opening = String.raw`(?:(?:ugh|honestly|update|news|bad\s+news|sad\s+news|so|well|welp|yeah|sadly|unfortunately|anyway|anyways|fyi|btw|also|and|ok|okay|guess\s+what|turns\s+out|lol|damn|wow)[\s,:!.—–-]+)*`;
+/**
+ * Words before a piece of news that say nothing of it: "ugh, ", "update: ", "bad news, ", "so yeah ".
+ * "so yeah" is read as "so" then "yeah" only: two readings of a repeated lead-in backtrack exponentially.
+ */
+export const newsLeadIns = String.raw`(?:(?:ugh|honestly|update|news|bad\s+news|sad\s+news|so|well|welp|yeah|sadly|unfortunately|anyway|anyways|fyi|btw|also|and|ok|okay|guess\s+what|turns\s+out|lol|damn|wow|fml)[\s,:!.—–-]+)*`;
 /** A name of up to three words, none of them someone's ("carla's"): lazy, so the words after it stay. */
 const name = (n: number, own = false) =>
   String.raw`(?<v${n}>${own ? '' : String.raw`(?![\p{L}\p{M}]+['’]s\s)`}(?!(?:the|my|our|their|new|this|that|a|an|job|offer|move|whole)(?![\p{L}\p{N}]))[\p{L}\p{N}][\p{L}\p{M}\p{N}&.-]*(?:\s+[\p{L}\p{N}][\p{L}\p{M}\p{N}&.-]*){0,2}?)`;
@@ -47,13 +50,13 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   // "the new job fell through", "the offer is off", "my job offer fell through"
   {
     predicate: 'works at',
-    re: new RegExp(String.raw`^${opening}(?:the|my)\s+${jobPlan}\s+(?:${isOff})(?![\p{L}\p{N}])`, 'iu'),
+    re: new RegExp(String.raw`^${newsLeadIns}(?:the|my)\s+${jobPlan}\s+(?:${isOff})(?![\p{L}\p{N}])`, 'iu'),
   },
   // "the revolut job fell through", "revolut offer is off", "the job at revolut fell through"
   {
     predicate: 'works at',
     re: new RegExp(
-      String.raw`^${opening}(?:the\s+)?(?:${name(1)}\s+${job}|${job}\s+(?:at|with|from)\s+${name(2)})\s+(?:${isOff})(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:the\s+)?(?:${name(1)}\s+${job}|${job}\s+(?:at|with|from)\s+${name(2)})\s+(?:${isOff})(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -61,7 +64,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'works at',
     re: new RegExp(
-      String.raw`^${opening}(?:they|${name(1)})\s+(?:pulled|withdrew|rescinded|retracted|revoked|cancell?ed|took\s+back)\s+(?:the|their|my|its|his|her)\s+(?:job\s+)?offer(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:they|${name(1)})\s+(?:pulled|withdrew|rescinded|retracted|revoked|cancell?ed|took\s+back)\s+(?:the|their|my|its|his|her)\s+(?:job\s+)?offer(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -69,7 +72,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'works at',
     re: new RegExp(
-      String.raw`^${opening}(?:${we}\s+)?not\s+(?:starting\s+(?:at|with)|joining|going\s+to)\s+${name(1)}\s+${afterAll}(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:${we}\s+)?not\s+(?:starting\s+(?:at|with)|joining|going\s+to)\s+${name(1)}\s+${afterAll}(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -77,7 +80,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'works at',
     re: new RegExp(
-      String.raw`^${opening}(?:i|we)\s+won['’]?t\s+be\s+(?:starting\s+(?:at|with)|joining)\s+${name(1)}(?:\s+${afterAll})?(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:i|we)\s+won['’]?t\s+be\s+(?:starting\s+(?:at|with)|joining)\s+${name(1)}(?:\s+${afterAll})?(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -85,7 +88,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'works at',
     re: new RegExp(
-      String.raw`^${opening}(?:i\s+)?(?:ended\s+up\s+)?(?:turned\s+down|declined|rejected)\s+(?:the\s+)?(?:${name(1, true)}(?:['’]s)?\s+offer|offer\s+(?:from|at)\s+${name(2)})(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:i\s+)?(?:ended\s+up\s+)?(?:turned\s+down|declined|rejected)\s+(?:the\s+)?(?:${name(1, true)}(?:['’]s)?\s+offer|offer\s+(?:from|at)\s+${name(2)})(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -93,7 +96,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'works at',
     re: new RegExp(
-      String.raw`^${opening}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:at|with)\s+(?<keep1>\S+(?:\s+\S+)?)\s+${afterAll}(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:at|with)\s+(?<keep1>\S+(?:\s+\S+)?)\s+${afterAll}(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -101,7 +104,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'lives in',
     re: new RegExp(
-      String.raw`^${opening}(?:the|our|my)\s+(?:big\s+)?${move}\s+(?:${isOff})(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:the|our|my)\s+(?:big\s+)?${move}\s+(?:${isOff})(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -109,7 +112,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'lives in',
     re: new RegExp(
-      String.raw`^${opening}(?:the|our|my)\s+(?:${name(1)}\s+${move}|${move}\s+to\s+${name(2)})\s+(?:${isOff})(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:the|our|my)\s+(?:${name(1)}\s+${move}|${move}\s+to\s+${name(2)})\s+(?:${isOff})(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -117,7 +120,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'lives in',
     re: new RegExp(
-      String.raw`^${opening}(?:${we}\s+)?not\s+moving(?:\s+to\s+${name(1)})?\s+${afterAll}(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:${we}\s+)?not\s+moving(?:\s+to\s+${name(1)})?\s+${afterAll}(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -125,7 +128,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'lives in',
     re: new RegExp(
-      String.raw`^${opening}(?:i|we)\s+decided\s+(?:not\s+to\s+move|against\s+moving)(?:\s+to\s+${name(1)})?(?:\s+${afterAll})?(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:i|we)\s+decided\s+(?:not\s+to\s+move|against\s+moving)(?:\s+to\s+${name(1)})?(?:\s+${afterAll})?(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -133,7 +136,7 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
   {
     predicate: 'lives in',
     re: new RegExp(
-      String.raw`^${opening}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:put|(?:in|here\s+in)\s+(?<keep2>\S+(?:\s+\S+)?))\s+${afterAll}(?![\p{L}\p{N}])`,
+      String.raw`^${newsLeadIns}(?:${we}\s+|(?:i|we)\s+decided\s+to\s+)?stay(?:ing)?\s+(?:put|(?:in|here\s+in)\s+(?<keep2>\S+(?:\s+\S+)?))\s+${afterAll}(?![\p{L}\p{N}])`,
       'iu',
     ),
   },

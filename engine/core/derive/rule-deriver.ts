@@ -19,7 +19,7 @@ import { fencedRanges } from '../shared/fenced-lines.ts';
 import { passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
-import { planCalledOff } from './called-off.ts';
+import { newsLeadIns, planCalledOff } from './called-off.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -424,8 +424,10 @@ function quitName(s: string): string | null {
  * laid off from revolut :(", "I was let go from Acme", "got fired", "my last day at revolut was friday",
  * "today was my last day at Globex". An ending of the job held then (of that name, where one is given).
  */
-const jobLostLead =
-  /^(?:(?:ugh|so|well|welp|update|news|bad\s+news|sadly|yeah|lol|damn|fml)[\s,:!.—–-]+)*(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:was|is)\s+)?my\s+last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))/iu;
+const jobLostLead = new RegExp(
+  String.raw`^${newsLeadIns}(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:was|is)\s+)?my\s+last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))`,
+  'iu',
+);
 function jobLost(s: string): { values?: string[] } | null {
   if (!/(?:laid|let\s+go|fired|redundant|last\s+day)/iu.test(s)) return null;
   const m = jobLostLead.exec(s);
