@@ -76,6 +76,17 @@ test('a parting names the partner, by role or by name, in any case a chat writes
   ] as const)
     assert.deepEqual(partingSaid(s), named(name), s);
   assert.deepEqual(partingSaid('Tom is no longer my boyfriend'), named('Tom', ['boyfriend']));
+  // A role with its name beside it: that partner in that role; words of when or how are no name.
+  for (const [s, role, name] of [
+    ['I broke up with my boyfriend Tom', 'boyfriend', 'Tom'],
+    ['My boyfriend Tom and I split up', 'boyfriend', 'Tom'],
+    ['i broke up with my bf jake yesterday', 'boyfriend', 'jake'],
+    ['I divorced my husband, Pedro', 'husband', 'Pedro'],
+    ['I broke up with my boyfriend Tom Reyes last week', 'boyfriend', 'Tom Reyes'],
+  ] as const)
+    assert.deepEqual(partingSaid(s), named(name, [role]), s);
+  for (const s of ['I broke up with my boyfriend today', 'I broke up with my boyfriend over text'])
+    assert.deepEqual(partingSaid(s), [{ predicate: 'boyfriend', oneOf: 'partner' }, status], s);
 });
 
 test('what is no parting, or no parting of now, ends nothing', () => {

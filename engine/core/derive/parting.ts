@@ -20,9 +20,12 @@ const togetherStatuses = ['in a relationship', 'engaged'];
 const role = String.raw`(?:partner|girlfriend|boyfriend|gf|bf|fianc[ée]e?|wife|husband)`;
 /** A word of a name: letters, with an apostrophe, a hyphen or an initial's dot inside, never last. */
 const nameWord = String.raw`[\p{L}\p{M}](?:[\p{L}\p{M}'’.-]*[\p{L}\p{M}])?`;
-/** Who one parted from: "my boyfriend", a name of up to three words, or a pronoun (checked apart). */
+/**
+ * Who one parted from: "my boyfriend", "my boyfriend Tom", a name of up to three words, or a pronoun
+ * (checked apart).
+ */
 const who = (n: number) =>
-  String.raw`(?:my\s+(?<role${n}>${role})|(?<who${n}>${nameWord}(?:\s+${nameWord}){0,2}?))`;
+  String.raw`(?:my\s+(?<role${n}>${role})(?:,?\s+(?<named${n}>${nameWord}(?:\s+${nameWord})?))?|(?<who${n}>${nameWord}(?:\s+${nameWord}){0,2}?))`;
 /** Words before it that say nothing of it: "Ugh, we broke up", "So yeah, …", "Long story short, …". */
 const opening = String.raw`${fillers}(?:(?:yeah|lol|omg|ugh|hey|honestly|sadly|unfortunately|anyway|anyways|well|so\s+yeah|long\s+story\s+short|news|guess\s+what)[,:!.-]*\s+)*`;
 /** How or on which day, if said: "over text", "by email", "on my birthday", "on Valentine's Day". */
@@ -84,7 +87,7 @@ const noPartner =
   /^(?:(?:it|this|that|we|you|us|they|them|everyone|someone|everything|all|i|me)$|(?:my|our|your|the|a|an|his|her|their|this|that|then|today|yesterday|apparently|and|but|so)\s)/iu;
 
 /** The one numbered group of `name` ("who3", "role9") that took part in the match. */
-const groupOf = (g: Record<string, string | undefined>, name: 'who' | 'role') =>
+const groupOf = (g: Record<string, string | undefined>, name: 'who' | 'role' | 'named') =>
   Object.entries(g).find(
     ([k, v]) => v !== undefined && k.startsWith(name) && /^\d+$/u.test(k.slice(name.length)),
   )?.[1];
@@ -192,7 +195,7 @@ function partnersOf(
 ): HeldEnding[] | null {
   const said = groupOf(g, 'role');
   const roles = said === undefined ? partnerRoles : [relationNames[said.toLowerCase()] ?? roleName(said)];
-  const named = partedFrom(groupOf(g, 'who'), said, s, told);
+  const named = partedFrom(besideRole(groupOf(g, 'named'), s) ?? groupOf(g, 'who'), said, s, told);
   if (named === null) return null;
   if (named === undefined)
     return [...roles.map((predicate) => ({ predicate, oneOf: 'partner' as const })), status];
@@ -216,6 +219,22 @@ function partedFrom(
   if (named === undefined || pronouns.has(named.toLowerCase()))
     return role === undefined && told !== null ? told.name : undefined;
   return noPartner.test(named) || !partnerNamed(named, s) ? null : named;
+}
+
+/** Words after a role that say when or how, not who: "my boyfriend today", "my bf over text". */
+const notBeside =
+  /^(?:today|yesterday|tonight|recently|again|finally|officially|over|via|by|on|in|at|for|this|last|a|an|the|one|two|three|few|couple|\d+)$/iu;
+
+/**
+ * The name beside a role ("my boyfriend Tom", "my bf jake"): as written, up to two words; in a chat
+ * without capitals one word, where it is no word of when or how. Undefined where there is none.
+ */
+function besideRole(words: string | undefined, s: string): string | undefined {
+  if (words === undefined) return undefined;
+  const name = /^\p{Lu}/u.test(words) ? words : words.split(/\s+/u)[0]!;
+  const first = name.split(/\s+/u)[0]!;
+  if (notBeside.test(first) || pronouns.has(first.toLowerCase())) return undefined;
+  return partnerNamed(name, s) ? name : undefined;
 }
 
 /** "we got back together", "Tom and I are back together", "me and my bf got back together". */

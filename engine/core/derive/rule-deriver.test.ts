@@ -594,3 +594,18 @@ test('a partner dated or seen for a while, a number or an address given in a cha
   ])
     assert.deepEqual(slots(text), [], text);
 });
+
+test('a relation named in passing is the sentence and the relation it names', () => {
+  const claims = (text: string) => claimsOf(text, 'Ana').map((c) => [c.predicate, c.statement, c.quote]);
+  assert.deepEqual(claims('went hiking with my wife Sarah yesterday'), [
+    [null, 'went hiking with my wife Sarah yesterday', 'went hiking with my wife Sarah yesterday'],
+    ['wife', "Ana's wife is Sarah", 'went hiking with my wife Sarah yesterday'],
+  ]);
+  // The parting names that partner, and holds no new one.
+  assert.deepEqual(
+    claimsOf('I broke up with my boyfriend Tom', 'Ana')
+      .filter((c) => c.predicate === 'boyfriend')
+      .map((c) => c.endsHeld),
+    [{ values: ['Tom'], oneOf: 'partner' }],
+  );
+});

@@ -5,7 +5,13 @@ import { clauseStatement, endedStatement, valueStatement } from './slot-statemen
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
-import { attributeSentence, otherPersonSlot, slotSentences, type SlotSentence } from './slot-sentences.ts';
+import {
+  attributeSentence,
+  otherPersonSlot,
+  relationNamedBeside,
+  slotSentences,
+  type SlotSentence,
+} from './slot-sentences.ts';
 import {
   partingSaid,
   partnersEndedBy,
@@ -230,7 +236,12 @@ export function createRuleDeriver(): Deriver {
     // today", "my last day at revolut was friday") ends the job held; "i'm dating carla", "been seeing
     // carla for 3 months" hold the partner; "my number is … if u need it", "email is …", "pls use … from
     // now on" hold the number or the address.
-    name: 'rules-v46',
+    // v47: a relation named in passing ("went hiking with my wife Sarah") holds its slot beside the
+    // sentence, unless the sentence may say it is over; "my partner is tom" in a chat without capitals
+    // holds the partner unless the word says how one is ("my wife is pregnant"); "I broke up with my
+    // boyfriend Tom" ends Tom; "I joined Stripe as a staff engineer" and "back in lisbon for good" hold
+    // the job and the home.
+    name: 'rules-v47',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -572,7 +583,14 @@ function sentenceClaims(
     if (lost !== null) return [plain, ...heldEndings([{ predicate: 'works at', ...lost }], plain)];
     const off = a === null ? planCalledOff(s) : null;
     if (off !== null) return [{ ...plain, callsOff: off }];
-    if (a === null) return others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
+    if (a === null) {
+      const said = others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
+      // "went hiking with my wife Sarah": the sentence, and the relation it names in passing.
+      const beside = relationNamedBeside(s);
+      if (beside === null) return said;
+      const statement = valueStatement(subject, beside.predicate, beside.value);
+      return [...said, { statement, subject, predicate: beside.predicate, owner, quote: s }];
+    }
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
       const statement = endedStatement(subject, a.predicate, a.value);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attributeSentence, otherPersonSlot, slotSentences } from './slot-sentences.ts';
+import { attributeSentence, otherPersonSlot, relationNamedBeside, slotSentences } from './slot-sentences.ts';
 
 test('where one lives or works, said in the first person, holds a slot', () => {
   const cases: Array<[string, string, string]> = [
@@ -772,8 +772,16 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'Imagine my favourite colour is green.',
     'My boss is a nightmare.',
     'My boss is OK.',
-    // Lower case is a name only after a lead that says one follows; what is said of a name is none.
-    'my boss is rita',
+    // What is said of a name is none; in lower case, what says how a person is names no one.
+    'my wife is pregnant',
+    'my boss is annoying',
+    'my bf is drunk lol',
+    'my partner is italian',
+    'my boss is away',
+    'my gf is gorgeous',
+    'my husband is retired',
+    'my boss is toxic',
+    'my boss is my dad',
     "my boss's name is weird",
     "My wife's name is so hard to spell.",
     'My boss is called the Hammer lol',
@@ -1093,6 +1101,9 @@ test('a relation said the other way round, a number changed in a chat, a date de
 test("a chat's diet, partner and birthday in its own words hold their slots", () => {
   const cases: Array<[string, string, string]> = [
     ["my gf is Marta, we've been together 2 yrs", 'girlfriend', 'Marta'],
+    ['my partner is tom', 'partner', 'Tom'],
+    ['my boss is rita now', 'manager', 'Rita'],
+    ['My girlfriend is anna lol', 'girlfriend', 'Anna'],
     ["oh and i'm vegetarian, have been for like 5 yrs", 'diet', 'vegetarian'],
     ['i was born on march 4 1992', 'birthday', 'march 4 1992'],
     ['vegan now', 'diet', 'vegan'],
@@ -1146,4 +1157,63 @@ test('what looked like a new value and is none: a story of moves, a day at a des
     assert.deepEqual(slotSentences(s).slots, [], s);
   for (const s of ['Apparently Tom is my new boss', 'The CEO is my boss', 'Work is my partner'])
     assert.equal(attributeSentence(s), null, s);
+});
+
+test('a relation named beside its role holds its slot, in a sentence cased as written', () => {
+  const cases: Array<[string, string, string]> = [
+    ['went hiking with my wife Sarah yesterday', 'wife', 'Sarah'],
+    ['My boss, Tom Reyes, wants it by Friday', 'manager', 'Tom Reyes'],
+    ["my boss Tom's new car is a Tesla", 'manager', 'Tom'],
+    ['my gf Anna is coming over', 'girlfriend', 'Anna'],
+    ["my GP Dr. Almeida said it's fine", 'doctor', 'Dr. Almeida'],
+  ];
+  for (const [s, predicate, value] of cases)
+    assert.deepEqual(relationNamedBeside(s), { predicate, value }, s);
+  for (const s of [
+    // Lower case, shouted or a question: the words after the role may be anything.
+    'my wife sarah loves hiking',
+    'my boss left early',
+    'WENT HIKING WITH MY WIFE SARAH',
+    'Is my boss Tom coming?',
+    // No name: a pronoun, a day, a month, a nationality, "OK".
+    'I told my boss I quit',
+    'my boss Monday said no',
+    'with my wife May 3rd',
+    "my boss OK'd it",
+    'my partner Italian food is the best',
+    // A relation that is over or may be: no sign the person holds it now.
+    'my ex-wife Sarah called',
+    'my late wife Sarah',
+    'my boyfriend Tom dumped me',
+    'my husband Pedro passed away last year',
+    'my boss Tom got fired today',
+    'I used to work for my boss Tom',
+    'My wife Sarah and I divorced in 2019',
+    'my boss Tom was great',
+  ])
+    assert.equal(relationNamedBeside(s), null, s);
+});
+
+test('an employer joined with an occupation, and a home returned to for good, hold their slots', () => {
+  const held = (s: string) => slotSentences(s).slots.map((x) => [x.predicate, x.value]);
+  for (const [s, predicate, value] of [
+    ['I joined Stripe as a staff engineer last month', 'works at', 'Stripe'],
+    ['joined revolut as a staff eng lol', 'works at', 'Revolut'],
+    ['I just joined Revolut as their new CTO!', 'works at', 'Revolut'],
+    ["I'm back in Lisbon for good", 'lives in', 'Lisbon'],
+    ["we're back in porto for good!", 'lives in', 'Porto'],
+    ['back in lisbon for good', 'lives in', 'Lisbon'],
+  ] as const)
+    assert.deepEqual(held(s), [[predicate, value]], s);
+  for (const s of [
+    'I joined Reddit as a moderator',
+    'I joined the choir as a tenor',
+    'I joined Strava',
+    'i joined the gym as a member',
+    'my sister joined Stripe as an engineer',
+    'back in lisbon for a week',
+    "I'm back in Lisbon",
+    'the stripes are back in fashion for good',
+  ])
+    assert.deepEqual(held(s), [], s);
 });

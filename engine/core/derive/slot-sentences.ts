@@ -1,4 +1,5 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
+import { saysHowAPersonIs } from './how-a-person-is.ts';
 import { notAPlace } from './not-a-place.ts';
 import { agoWhen, startWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
@@ -53,13 +54,13 @@ const weLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]ve| have| are|['’]re)?\s
  * sentence, and a move, or living somewhere now, is the speaker's. Only those: "Living in Porto is …"
  * has its own subject.
  */
-const elidedLead = String.raw`^\s*(?:(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated|[Ss]ettled\s+in\s)|(?=[Ll]iving\s+in\s+\S+(?:\s\S+){0,2}\s+(?:now|these\s+days|nowadays)(?![\p{L}\p{N}]))|(?:[Cc]urrently|[Nn]ow|[Ss]till)\s+(?=living\s))`;
+const elidedLead = String.raw`^\s*(?:(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=[Mm]oved|[Rr]elocated|[Ss]ettled\s+in\s)|(?=[Ll]iving\s+in\s+\S+(?:\s\S+){0,2}\s+(?:now|these\s+days|nowadays)(?![\p{L}\p{N}]))|(?:[Cc]urrently|[Nn]ow|[Ss]till)\s+(?=living\s)|(?=[Bb]ack\s+in\s))`;
 
 /**
  * "Just started at Globex!", "Got a job at Globex!": a chat leaves its "I" out before a job's start as
  * before a move. Only a start: "Working at Globex is …" has its own subject.
  */
-const elidedJobLead = String.raw`^\s*(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+)?(?=(?:[Ss]tarted|[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|(?:(?:[Mm]y|[Aa])\s+)?[Nn]ew\s+(?:job|position|role))\s)`;
+const elidedJobLead = String.raw`^\s*(?:[Jj]ust\s+|[Rr]ecently\s+|[Ff]inally\s+|[Oo]fficially\s+)?(?=(?:[Ss]tarted|[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Jj]oined|(?:(?:[Mm]y|[Aa])\s+)?[Nn]ew\s+(?:job|position|role))\s)`;
 
 /** A role's words, up to four: "nurse", "senior data engineer". */
 const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
@@ -69,8 +70,14 @@ const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
  * senior software engineer at Google", "I'm the CTO at Globex". Only occupations: "I'm a regular at
  * Joe's", "a member at Equinox", "a student at MIT" or "a guest at the Ritz" say no job.
  */
-const occupations = String.raw`(?:engineer|developer|programmer|designer|architect|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|paramedic|vet|veterinarian|teacher|lecturer|professor|tutor|instructor|coach|trainer|researcher|scientist|economist|analyst|consultant|lawyer|attorney|paralegal|accountant|banker|trader|manager|director|executive|officer|administrator|coordinator|specialist|supervisor|assistant|secretary|receptionist|clerk|cashier|barista|waiter|waitress|chef|cook|baker|technician|mechanic|electrician|plumber|pilot|driver|editor|writer|journalist|reporter|producer|photographer|illustrator|marketer|recruiter|librarian|intern|employee|dev|CTO|CEO|CFO|COO|VP|SWE|swe|SDE|sde|PM|pm|RN|rn)`;
+const occupations = String.raw`(?:engineer|developer|programmer|designer|architect|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|paramedic|vet|veterinarian|teacher|lecturer|professor|tutor|instructor|coach|trainer|researcher|scientist|economist|analyst|consultant|lawyer|attorney|paralegal|accountant|banker|trader|manager|director|executive|officer|administrator|coordinator|specialist|supervisor|assistant|secretary|receptionist|clerk|cashier|barista|waiter|waitress|chef|cook|baker|technician|mechanic|electrician|plumber|pilot|driver|editor|writer|journalist|reporter|producer|photographer|illustrator|marketer|recruiter|librarian|intern|employee|dev|eng|SRE|sre|CTO|CEO|CFO|COO|VP|SWE|swe|SDE|sde|PM|pm|RN|rn)`;
 const atWork = String.raw`(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?=\s)`;
+
+/** "I'm back in Lisbon for good": a home returned to, said as lasting (not "back in Lisbon for a week"). */
+const backForGood = String.raw`[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good(?![\p{L}\p{N}]))`;
+
+/** "joined Stripe as a staff engineer": an employer joined, said so by the occupation after it. */
+const joinedAs = String.raw`[Jj]oined(?=\s+\p{Lu}\S*(?:\s+\p{Lu}\S*){0,3}\s+as\s+(?:a|an|the|their)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?![\p{L}\p{N}]))`;
 
 /** A job taken: "got a job", "took a new position as a nurse", "landed the role", "got hired". */
 const newJob = String.raw`(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)\s+(?:a\s+|the\s+|my\s+)?(?:new\s+)?(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:[Gg]ot|was|been)\s+hired)(?=\s)`;
@@ -97,16 +104,17 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // "I moved to Boston after college, and now I'm in Denver": where one is now, told as the end of a
     // story of moves (readClause); not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
     // "We finally moved into the new place in Porto", "Finally settled in Porto": a home too.
-    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in)\s+${placeName}`,
+    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in|${backForGood})\s+${placeName}`,
   },
   {
     predicate: 'works at',
-    // Not "joined": one joins Reddit or a choir as often as an employer.
+    // "Joined" only with an occupation after the name ("I joined Stripe as a staff engineer"): one joins
+    // Reddit or a choir as often as an employer.
     // A role before the employer is part of the clause, as one after it is ("I work as a nurse at …").
     // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s))\s*(?:at|(?<![Nn]ew\s+(?:job|position|role)\s)for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from)\s+${name}`,
+    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s)|${joinedAs})\s*(?:at|(?<![Nn]ew\s+(?:job|position|role)\s)for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from|(?<=[Jj]oined))\s+${name}`,
   },
 ];
 
@@ -588,11 +596,12 @@ const endsALowerName = new Set(
 /**
  * Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ";
  * "Moved to " too, a move that opens the sentence with its "I" left out (its first letter a capital);
- * a job taken or held ("hired by ", "position with ", "nurse at "); where one is from ("im from "), whose
- * next clause may hold the home ("im from porto but live in braga").
+ * a job taken or held ("hired by ", "position with ", "nurse at ", "joined … as "); where one is from
+ * ("im from "), whose next clause may hold the home ("im from porto but live in braga"); a home returned
+ * to for good ("back in … for good").
  */
 const lowerTrigger = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from)\s+`,
+  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from|[Jj]oined(?=\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2}\s+as\s)|[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good))\s+`,
   'gu',
 );
 
@@ -1010,6 +1019,62 @@ function lowerCaseName(value: string): string | null {
   if (words.length > 2 || !words.every((w) => /^\p{Ll}[\p{Ll}\p{M}'’-]*$/u.test(w))) return null;
   if (words.some((w) => saysOfAName.has(w) || describes(w) || notAName.has(w))) return null;
   return words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+}
+
+/**
+ * A name a chat without capitals gives a relation with nothing after it ("my partner is tom"): one word,
+ * cased as a name, unless it says how the person is ("my wife is pregnant", "my boss is away").
+ */
+function lowerCaseSoleName(value: string): string | null {
+  if (!/^\p{Ll}[\p{Ll}\p{M}'’-]*$/u.test(value) || value.length < 2) return null;
+  if (notALowerName.has(value) || endsALowerName.has(value) || notWho.test(value)) return null;
+  if (saysHowAPersonIs(value)) return null;
+  return lowerCaseName(value);
+}
+
+/**
+ * A relation named where it is mentioned: "went hiking with my wife Sarah", "My boss, Tom Reyes, wants it
+ * by Friday". Only a name as written: in lower case the words after "my boss" are as often what the boss
+ * did ("my boss left early").
+ */
+const relationBeside = new RegExp(
+  String.raw`(?<![\p{L}\p{N}'’-])[Mm]y\s+(?:(?:new|current)\s+)?(?<relation>${relations}),?\s+(?<value>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})`,
+  'u',
+);
+const months = /^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/u;
+/** A word of a name as written: "Sarah", "O'Neill"; not "I", "OK", a day, a month or a nationality. */
+const nameWord = (w: string) =>
+  /^\p{Lu}\p{Ll}/u.test(w) &&
+  !notAName.has(w.toLowerCase()) &&
+  !notWho.test(w) &&
+  !describes(w) &&
+  !months.test(w);
+
+/**
+ * What says a relation is over, or may be ("I broke up with my boyfriend Tom", "my boss Tom got fired",
+ * "my wife Sarah was…"): a name beside its role there is no sign the person holds it now.
+ */
+const relationMayBeOver =
+  /(?<![\p{L}'’])(?:dump\p{L}*|left|leav\p{L}*|passed|pass(?:ing)?\s+away|died|dies|dead|death|funeral|fired|sack\p{L}*|laid|quit\p{L}*|retir\p{L}*|resign\p{L}*|broke|break\p{L}*|divorc\p{L}*|split\p{L}*|separat\p{L}*|miss\p{L}*|used|before|former|ex|late|lost|cheat\p{L}*|widow\p{L}*|replac\p{L}*|was|were|had|then|back\s+then|anymore|no\s+longer|until)(?![\p{L}'’])/iu;
+
+/** The relation a sentence names beside its role ("my wife Sarah"), in a sentence cased as written. */
+export function relationNamedBeside(sentence: string): AttributeSentence | null {
+  const m = /[Mm]y\s/u.test(sentence) ? relationBeside.exec(sentence) : null;
+  if (!m || isQuestion(sentence) || unshouted(sentence) !== sentence) return null;
+  if (relationMayBeOver.test(sentence)) return null;
+  const title = /^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+/u.exec(m.groups!['value']!)?.[0] ?? '';
+  const kept: string[] = [];
+  for (const word of m.groups!['value']!.slice(title.length).split(/\s+/u)) {
+    // "my boss Tom's car": the name ends at its possessive.
+    const bare = word.replace(/['’]s$/u, '');
+    if (!nameWord(bare)) break;
+    kept.push(bare);
+    if (bare !== word) break;
+  }
+  if (kept.length === 0) return null;
+  const value = title + kept.join(' ');
+  const predicate = attributeName(m.groups!['relation']!, value);
+  return predicate === null ? null : { predicate, value };
 }
 
 /** A chat's laughs, in lower case, and its "btw" ("I'm vegan btw"), which says nothing more either. */
@@ -1449,7 +1514,11 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     if (personName.test(value) && !describes(value)) return { predicate, value };
     if (head !== null && personName.test(head) && !describes(head) && !notAName.has(head.toLowerCase()))
       return sayingMore(head);
-    const named = namingLead.test(m[0]) ? lowerCaseName(value) : null;
+    const named = namingLead.test(m[0])
+      ? lowerCaseName(value)
+      : writtenUncased(s)
+        ? lowerCaseSoleName(value)
+        : null;
     return named === null ? null : { predicate, value: named };
   }
   const n = value.split(/\s+/u).filter((w) => w !== '').length;
