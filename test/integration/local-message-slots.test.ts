@@ -577,4 +577,22 @@ describe('a later message replaces what an earlier one said of the same slot', (
       [1, 'superseded'],
     );
   });
+
+  it('a new occupation replaces the one before, a fact of it too, and "no longer a nurse" ends it', async () => {
+    const { engine, said, current, record } = await ana();
+    const nurse = await said('I work as a nurse.', '2024-01-01T10:00:00Z');
+    await said('I got promoted to head nurse!', '2024-03-01T10:00:00Z');
+    assert.deepEqual(await current(), ["Ana's occupation is head nurse"]);
+    assert.equal((await engine.getMemory(tenant, 'b', nurse.memory_ids[0]!)).status, 'superseded');
+    await record({
+      content: { kind: 'fact', subject: 'Ana', predicate: 'job_title', value: 'ward manager' },
+      occurred_at: '2024-05-01T10:00:00Z',
+    });
+    assert.deepEqual(await current(), ['Ana job title: ward manager']);
+    await said("I'm no longer a ward manager. Retired in August!", '2024-09-01T10:00:00Z');
+    assert.deepEqual(
+      (await current()).filter((m) => /occupation|job title/u.test(m)),
+      ["Ana's occupation is no longer ward manager"],
+    );
+  });
 });

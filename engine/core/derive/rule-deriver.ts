@@ -12,6 +12,7 @@ import {
   slotSentences,
   type SlotSentence,
 } from './slot-sentences.ts';
+import { occupationSaid } from './occupation.ts';
 import {
   partingSaid,
   partnersEndedBy,
@@ -240,7 +241,8 @@ export function createRuleDeriver(): Deriver {
     // sentence, unless the sentence may say it is over; "my partner is tom" in a chat without capitals
     // holds the partner unless the word says how one is ("my wife is pregnant"); "I broke up with my
     // boyfriend Tom" ends Tom; "I joined Stripe as a staff engineer" and "back in lisbon for good" hold
-    // the job and the home.
+    // the job and the home. What one does for a living ("I work as a nurse", "i'm a software engineer",
+    // "I got promoted to senior engineer") holds an occupation slot of its own (occupation.ts).
     name: 'rules-v47',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -566,7 +568,7 @@ function sentenceClaims(
   const { slots, ended, rest, after } = slotSentences(s);
   if (slots.length === 0 && ended === null) {
     // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
-    const a = attributeSentence(s);
+    const a = attributeSentence(s) ?? occupationSaid(s);
     // "We broke up": the sentence, and the end of whichever partner holds the slot then.
     const parting = a === null ? partingSaid(s, told) : null;
     if (parting !== null) return [plain, ...heldEndings(parting, plain)];

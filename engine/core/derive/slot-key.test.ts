@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { occupationSaid } from './occupation.ts';
 import { slotKey, slotPredicate } from './slot-key.ts';
 import { attributeSentence, slotSentences } from './slot-sentences.ts';
 
@@ -15,7 +16,7 @@ describe('slotKey: one slot per meaning, whether a fact or a sentence said it', 
       assert.equal(slotKey('me', p, self), job, p);
   });
 
-  it('phone, e-mail, favourites, a diet, a marital status and a school read as the sentence reader spells them', () => {
+  it('phone, e-mail, favourites, a diet, a marital status, a school and an occupation read as the sentence reader spells them', () => {
     const of = (s: string) => slotKey('Bo', attributeSentence(s)!.predicate, self);
     assert.equal(slotKey('me', 'phone', self), of('My phone number is 912 345 678.'));
     assert.equal(slotKey('me', 'mobile_number', self), of('My phone number is 912 345 678.'));
@@ -25,13 +26,16 @@ describe('slotKey: one slot per meaning, whether a fact or a sentence said it', 
     assert.equal(slotKey('me', 'dietary_preference', self), of("I'm vegan now."));
     assert.equal(slotKey('me', 'marital_status', self), of('I got married!'));
     assert.equal(slotKey('me', 'university', self), of('I study at MIT.'));
+    const occupation = slotKey('Bo', occupationSaid('I work as a nurse.')!.predicate, self);
+    for (const p of ['job_title', 'occupation', 'profession'])
+      assert.equal(slotKey('me', p, self), occupation, p);
   });
 
   it('a predicate of another meaning keeps its own slot', () => {
     for (const [p, read] of [
       ['hometown', 'hometown'],
       ['home_address', 'home address'],
-      ['job_title', 'job title'],
+      ['job', 'job'],
       ['work', 'work'],
       ['mobile', 'mobile'],
       ['sister', 'sister'],
