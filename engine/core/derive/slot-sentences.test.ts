@@ -1194,7 +1194,7 @@ test('a relation named beside its role holds its slot, in a sentence cased as wr
     assert.equal(relationNamedBeside(s), null, s);
 });
 
-test('an employer joined with an occupation, and a home returned to for good, hold their slots', () => {
+test('an employer joined with an occupation, a home returned to for good or shared, hold their slots', () => {
   const held = (s: string) => slotSentences(s).slots.map((x) => [x.predicate, x.value]);
   for (const [s, predicate, value] of [
     ['I joined Stripe as a staff engineer last month', 'works at', 'Stripe'],
@@ -1203,6 +1203,9 @@ test('an employer joined with an occupation, and a home returned to for good, ho
     ["I'm back in Lisbon for good", 'lives in', 'Lisbon'],
     ["we're back in porto for good!", 'lives in', 'Porto'],
     ['back in lisbon for good', 'lives in', 'Lisbon'],
+    ['we moved in together in Porto', 'lives in', 'Porto'],
+    ['I now live with my parents in Braga', 'lives in', 'Braga'],
+    ["i'm living with my bf in porto now", 'lives in', 'Porto'],
   ] as const)
     assert.deepEqual(held(s), [[predicate, value]], s);
   for (const s of [
@@ -1214,6 +1217,9 @@ test('an employer joined with an occupation, and a home returned to for good, ho
     'back in lisbon for a week',
     "I'm back in Lisbon",
     'the stripes are back in fashion for good',
+    'I live with my parents in mind',
+    'I live with my parents in their house',
+    'we moved in together last month',
   ])
     assert.deepEqual(held(s), [], s);
 });

@@ -73,6 +73,9 @@ const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
 export const occupations = String.raw`(?:engineer|developer|programmer|designer|architect|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|paramedic|vet|veterinarian|teacher|lecturer|professor|tutor|instructor|coach|trainer|researcher|scientist|economist|analyst|consultant|lawyer|attorney|paralegal|accountant|banker|trader|manager|director|executive|officer|administrator|coordinator|specialist|supervisor|assistant|secretary|receptionist|clerk|cashier|barista|waiter|waitress|chef|cook|baker|technician|mechanic|electrician|plumber|pilot|driver|editor|writer|journalist|reporter|producer|photographer|illustrator|marketer|recruiter|librarian|intern|employee|dev|eng|SRE|sre|CTO|CEO|CFO|COO|VP|SWE|swe|SDE|sde|PM|pm|RN|rn)`;
 const atWork = String.raw`(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?=\s)`;
 
+/** Whom one lives with, before where: "I live with my parents in Braga", "living with my bf in Porto". */
+const withWhom = String.raw`(?:\s+with\s+(?:my|our)\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)?`;
+
 /** "I'm back in Lisbon for good": a home returned to, said as lasting (not "back in Lisbon for a week"). */
 const backForGood = String.raw`[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good(?![\p{L}\p{N}]))`;
 
@@ -104,7 +107,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // "I moved to Boston after college, and now I'm in Denver": where one is now, told as the end of a
     // story of moves (readClause); not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
     // "We finally moved into the new place in Porto", "Finally settled in Porto": a home too.
-    verb: String.raw`(?:live\s+in|(?<been>been\s+)?living\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in|${backForGood})\s+${placeName}`,
+    verb: String.raw`(?:live${withWhom}\s+in|(?<been>been\s+)?living${withWhom}\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back|\s+in\s+together)?(?:\s+from\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in|${backForGood})\s+${placeName}`,
   },
   {
     predicate: 'works at',
@@ -553,7 +556,7 @@ const notALowerName = new Set(
    home work school uni university college church hospital office bank restaurant cafe store shop
    factory hotel bar gym startup company place job town city country countryside suburbs village
    apt apartment flat unit room building house dorm
-   free fun money food hire cash tips peanuts minimum living heart best worst large scale risk ease least
+   free fun money food hire cash tips peanuts minimum living heart mind best worst large scale risk ease least
    most first last all once will fault random
    making doing being getting having trying helping keeping taking giving playing watching eating
    sleeping living working thinking feeling looking saving selling fixing changing creating finding
@@ -601,7 +604,7 @@ const endsALowerName = new Set(
  * to for good ("back in … for good").
  */
 const lowerTrigger = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from|[Jj]oined(?=\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2}\s+as\s)|[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good))\s+`,
+  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from|[Jj]oined(?=\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2}\s+as\s)|[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good)|(?:live|living)${withWhom}\s+in)\s+`,
   'gu',
 );
 
