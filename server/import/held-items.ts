@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RecordPage, SourceList } from '../../engine/contract/index.ts';
 import { recordPages, type PageQuery } from './record-pages.ts';
 
@@ -13,15 +14,57 @@ export type SourcePage = (q: { source: string } & PageQuery) => Promise<RecordPa
 export interface HeldItems {
   /** After a write that was not a replay: whether RECORD_ID took the place of a Record the Brain held. */
   replaces(source: string, externalId: string, recordId: string): Promise<boolean>;
+  /**
+   * After a replay of RECORD_ID: the revision of its item written next, null when RECORD_ID is the
+   * item's newest (or its revisions cannot be read). An item edited and then edited back replays its
+   * first revision, which a later one replaced: it must be written again (`revisionKey`).
+   */
+  after(source: string, externalId: string, recordId: string): Promise<string | null>;
+}
+
+/**
+ * The key of an item written again after its key replayed a revision that a later one (AFTER) replaced:
+ * an edit undone ("A", then "B", then "A" again). Chained from the replayed key and the revision after
+ * it, so the next import of the same content follows the same keys to the revision this one writes, and
+ * finds it unchanged.
+ */
+export function revisionKey(key: string, after: string): string {
+  return `imp_${createHash('sha256').update(`${key}\u0000${after}`).digest('base64url')}`;
+}
+
+/** At most this many revisions are followed for one item in one write (each a replay). */
+export const maxRevisionSteps = 32;
+
+/**
+ * Writes an item with KEY and, while the write replays a revision that a later one replaced, again
+ * with the next key of the chain (revisionKey). Returns the final write and whether it was a replay of
+ * the item's newest revision (unchanged).
+ */
+export async function writeRevision<R extends { record: { id: string }; replayed?: boolean | null }>(
+  held: HeldItems,
+  item: { source: string; externalId: string },
+  key: string,
+  write: (key: string) => Promise<R>,
+  replayedOf: (written: R) => boolean = (w) => w.replayed === true,
+): Promise<{ written: R; unchanged: boolean }> {
+  let written = await write(key);
+  for (let step = 0; step < maxRevisionSteps && replayedOf(written); step += 1) {
+    const next = await held.after(item.source, item.externalId, written.record.id);
+    if (next === null) return { written, unchanged: true };
+    key = revisionKey(key, next);
+    written = await write(key);
+  }
+  return { written, unchanged: replayedOf(written) };
 }
 
 /**
  * HeldItems from the Brain's sources as they were before the import wrote anything (`sources`; null
  * when the caller may not read them, or the import made the Brain): a source's Records are read, page by
- * page, only once something of a source the Brain held imported Records of was written anew, once per
- * source. An unchanged re-import and a first import read nothing more. Records this import wrote before
- * that read are among them, so an item replaces another only through a Record other than its own. A
- * read that fails tells nothing: its items count as imported.
+ * page, only once something of a source the Brain held imported Records of was written anew or replayed,
+ * once per source: an unchanged re-import reads each source once, to tell an edit undone (`after`); a
+ * first import reads nothing. Records this import wrote before that read are among them, so an item
+ * replaces another only through a Record other than its own. A read that fails tells nothing: its items
+ * count as imported, or unchanged.
  */
 export function heldItems(sources: SourceList | null, page: SourcePage): HeldItems {
   const held = new Set((sources?.data ?? []).filter((s) => s.reconciled_records > 0).map((s) => s.name));
@@ -44,6 +87,16 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
         bySource.set(source, ids);
       }
       return ((await ids).get(externalId) ?? []).some((id) => id !== recordId);
+    },
+    async after(source, externalId, recordId) {
+      if (!held.has(source)) return null;
+      let ids = bySource.get(source);
+      if (!ids) {
+        ids = read(source).catch(() => new Map<string, string[]>());
+        bySource.set(source, ids);
+      }
+      // Ids sort by when they were written (ids.ts), as the engine orders an item's revisions.
+      return ((await ids).get(externalId) ?? []).filter((id) => id > recordId).sort()[0] ?? null;
     },
   };
 }

@@ -169,6 +169,23 @@ test('a note sent again with a later last_modified and the same text is unchange
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
 });
 
+test('a note edited and then edited back is its first text again, and unchanged after that', async () => {
+  const engine = await brain();
+  const send = (text: string) => importFiles(engine, t, 'b', { files: [file('Notes/plan.md', text)] });
+  const newest = async () =>
+    (await engine.listRecords(t, 'b', { limit: 50 })).data
+      .toSorted((a, b) => (a.id < b.id ? 1 : -1))
+      .map((r) => (r.content.kind === 'document' ? r.content.text : ''))[0];
+  assert.equal((await send('Gym: Holmes Place\n')).imported, 1);
+  assert.equal((await send('Gym: Fitness Hut\n')).replaced, 1);
+  const undone = await send('Gym: Holmes Place\n');
+  assert.deepEqual([undone.imported, undone.replaced, undone.unchanged], [0, 1, 0]);
+  assert.match((await newest())!, /Holmes Place/u);
+  const again = await send('Gym: Holmes Place\n');
+  assert.deepEqual([again.imported, again.replaced, again.unchanged], [0, 0, 1]);
+  assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 3);
+});
+
 test('a note edited and imported again is counted as replaced, not new; a new note beside it is new', async () => {
   const engine = await brain();
   const first = await importFiles(engine, t, 'b', {

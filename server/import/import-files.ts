@@ -22,7 +22,7 @@ import { archiveSkips, isZipName, unpackArchive } from './expand-zip.ts';
 import { uploadUnpackBudget, type UnpackBudget } from './unpack-budget.ts';
 import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
-import { heldItems } from './held-items.ts';
+import { heldItems, writeRevision } from './held-items.ts';
 import { WriteWindow } from './write-window.ts';
 import {
   chosenEntries,
@@ -343,11 +343,15 @@ async function importTargets(
         await writes.add(async () => {
           try {
             const { name, external_id } = item.body.source;
-            const { record, watermark, replayed } = await engine.rememberRecord(t, brainId, item.body, {
-              idempotencyKey: collected.keys[i],
-            });
+            const { written, unchanged } = await writeRevision(
+              held,
+              { source: name, externalId: external_id },
+              collected.keys[i]!,
+              (k) => engine.rememberRecord(t, brainId, item.body, { idempotencyKey: k }),
+            );
+            const { record, watermark } = written;
             result.watermark = watermark;
-            if (replayed) part.unchanged += 1;
+            if (unchanged) part.unchanged += 1;
             else if (await held.replaces(name, external_id, record.id)) part.replaced += 1;
             else part.imported += 1;
           } catch (e) {

@@ -33,7 +33,7 @@ import {
 } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
-import { heldItems } from './held-items.ts';
+import { heldItems, writeRevision } from './held-items.ts';
 import { recordPages } from './record-pages.ts';
 import {
   heldInObjects,
@@ -748,14 +748,19 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
         return;
       }
       try {
-        const { record, replayed } = await o.client.rememberRecord(o.brainId, item.body, {
-          idempotencyKey: key,
-          signal: o.signal,
-        });
-        if (replayed ?? replayedByClock(record, started, brainCreated)) {
+        const { name, external_id } = item.body.source;
+        const { written, unchanged } = await writeRevision(
+          held,
+          { source: name, externalId: external_id },
+          key,
+          (k) => o.client.rememberRecord(o.brainId, item.body, { idempotencyKey: k, signal: o.signal }),
+          (w) => w.replayed ?? replayedByClock(w.record, started, brainCreated),
+        );
+        const { record } = written;
+        if (unchanged) {
           progress.unchanged += 1;
           part.unchanged += 1;
-        } else if (await held.replaces(item.body.source.name, item.body.source.external_id, record.id)) {
+        } else if (await held.replaces(name, external_id, record.id)) {
           progress.replaced += 1;
           part.replaced += 1;
         } else {

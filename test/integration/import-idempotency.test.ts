@@ -91,6 +91,29 @@ describe('import through the /v1 API', () => {
     }
     const active = await client.listMemories('sam', { q: 'queijadas' });
     assert.ok(active.data.some((m) => m.citations.some((c) => c.record_id === newer.id)));
+
+    // The edit undone: the first text is the item's newest revision again, and stays so when re-imported.
+    const current = async () =>
+      (await client.listMemories('sam', { limit: 100 })).data
+        .map((m) => m.statement)
+        .filter((x) => /pastéis|queijadas/u.test(x));
+    for (const [food, replaced, otherFood] of [
+      ['pastéis', 1, 'queijadas'],
+      ['queijadas', 1, 'pastéis'],
+      ['pastéis', 1, 'queijadas'],
+    ] as const) {
+      writeFileSync(file, chat(`03/02/2024, 18:06 - Sam: Great, I will bring the ${food}`));
+      const undone = await runImport(opts);
+      assert.deepEqual([undone.imported, undone.replaced, undone.unchanged], [0, replaced, 3], food);
+      await waitForDerivation(client, 'sam');
+      const now = await current();
+      assert.ok(
+        now.some((x) => x.includes(food)) && !now.some((x) => x.includes(otherFood)),
+        `${food}: ${now}`,
+      );
+      const same = await runImport(opts);
+      assert.deepEqual([same.imported, same.replaced, same.unchanged], [0, 0, 4], `${food} again`);
+    }
   });
 
   test('a chat imported before is read in the zone that import used, on the command line and in the app', async () => {
