@@ -477,3 +477,91 @@ test("ChatGPT: a canvas is the assistant's answer, its reasoning is not; other t
     t.remove();
   }
 });
+
+test("ChatGPT: an answer's source marks read as the export shows them, or go; custom instructions are the user's", async () => {
+  const profile = (about: string) => ({
+    content_type: 'user_editable_context',
+    user_profile: `The user provided the following information about themselves.\nUser profile:\n\`\`\`${about}\`\`\``,
+    user_instructions:
+      'The user provided the additional info about how they would like you to respond:\n```Be concise.```',
+  });
+  const hidden = { is_visually_hidden_from_conversation: true };
+  const conv = (id: string, t: number, about: string) => ({
+    title: id,
+    create_time: t,
+    conversation_id: id,
+    current_node: 'a',
+    mapping: {
+      root: node('root', null, ['ctx'], null),
+      ctx: node('ctx', 'root', ['q'], msg('ctx', 'user', t, profile(about), { metadata: hidden })),
+      q: node(
+        'q',
+        'ctx',
+        ['a'],
+        msg('q', 'user', t + 1, { content_type: 'text', parts: ['How big is Lisbon?'] }),
+      ),
+      a: node(
+        'a',
+        'q',
+        [],
+        msg(
+          'a',
+          'assistant',
+          t + 2,
+          {
+            content_type: 'text',
+            parts: [
+              'About 545,000 residents \ue200cite\ue202turn0search1\ue201, ~2.9 million in the metro area【4:0†source】.',
+            ],
+          },
+          {
+            recipient: 'all',
+            metadata: {
+              content_references: [
+                {
+                  matched_text: '\ue200cite\ue202turn0search1\ue201',
+                  alt: '([Wikipedia](https://en.wikipedia.org/wiki/Lisbon))',
+                },
+                { matched_text: '【4:0†source】', alt: '' },
+              ],
+            },
+          },
+        ),
+      ),
+    },
+  });
+  const t = writeTree({
+    'export/conversations.json': JSON.stringify([
+      conv('c-new', 1709560000, "I'm vegetarian and a PM in Lisbon."),
+      conv('c-old', 1709550000, "I'm vegetarian and a PM in Lisbon."),
+      conv('c-newest', 1709570000, "I'm vegan and a PM in Porto."),
+    ]),
+  });
+  try {
+    const { records } = await collect(parseChatgpt(join(t.root, 'export'), {}));
+    const texts = records.map((r) => (r.body.content as { text: string }).text);
+    assert.equal(
+      texts[1],
+      'About 545,000 residents ([Wikipedia](https://en.wikipedia.org/wiki/Lisbon)), ~2.9 million in the metro area.',
+    );
+    const own = records.filter(
+      (r) => (r.body.content as { thread: string }).thread === 'ChatGPT custom instructions',
+    );
+    assert.deepEqual(
+      own.map((r) => [(r.body.content as { text: string; speaker: string }).text, r.body.occurred_at]),
+      [
+        ["I'm vegetarian and a PM in Lisbon.", '2024-03-04T11:00:00.000Z'],
+        ['Be concise.', '2024-03-04T11:00:00.000Z'],
+        ["I'm vegan and a PM in Porto.", '2024-03-04T16:33:20.000Z'],
+      ],
+    );
+    assert.ok(own.every((r) => (r.body.content as { speaker: string }).speaker === 'self'));
+    assert.equal(
+      records.length,
+      6 + own.length,
+      'each custom instruction once, however many conversations carry it',
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { errorMessage } from '../../../engine/index.ts';
@@ -82,6 +83,53 @@ function canvasText(m: Json): string | null {
   }
 }
 
+/**
+ * ChatGPT's marks of a source inside an answer: "\ue200cite\ue202turn0search1\ue201" (web search) and
+ * "【4:0†source】" (files). They are no words anyone said: each becomes what the export says it shows
+ * (its `content_references` entry's `alt`, "([Wikipedia](https://…))"), else nothing.
+ */
+const citationMark = /(?:\ue200[^\ue200\ue201]{0,2000}\ue201|【[^】\n]{0,200}†[^】\n]{0,200}】)/gu;
+
+function withoutCitationMarks(text: string, metadata: unknown): string {
+  if (!/[\ue200【]/u.test(text)) return text;
+  const shown = new Map<string, string>();
+  const refs =
+    isObj(metadata) && Array.isArray(metadata.content_references) ? metadata.content_references : [];
+  for (const r of refs.filter(isObj)) {
+    const mark = str(r.matched_text);
+    const alt = str(r.alt)?.trim();
+    if (mark && alt) shown.set(mark.trim(), alt);
+  }
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(citationMark)) {
+    // The space before a mark went with it: "545,000 residents \ue200…\ue201." reads "545,000 residents.".
+    let before = text.slice(from, m.index);
+    let end = before.length;
+    while (end > 0 && (before[end - 1] === ' ' || before[end - 1] === '\t')) end -= 1;
+    before = before.slice(0, end);
+    const alt = shown.get(m[0]);
+    out += alt ? `${before} ${alt}` : before;
+    from = m.index + m[0].length;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * The person's own words in ChatGPT's custom instructions ("About me", "How should ChatGPT respond"),
+ * which the export carries as a hidden message of each conversation, inside ChatGPT's framing of them:
+ * the text between its last pair of ``` fences, else the whole field.
+ */
+function customInstructions(content: unknown): string[] {
+  if (!isObj(content) || content.content_type !== 'user_editable_context') return [];
+  return [content.user_profile, content.user_instructions].flatMap((field) => {
+    if (typeof field !== 'string') return [];
+    const fenced = /```([^`]*)```\s*$/u.exec(field)?.[1];
+    const said = (fenced ?? field).trim();
+    return said ? [said] : [];
+  });
+}
+
 /** ChatGPT nodes on the branch the user last saw (root to current_node); other edits are drafts. */
 function chatgptBranch(mapping: Json, current: unknown): Json[] {
   const nodes: Json[] = [];
@@ -107,6 +155,8 @@ function chatgptBranch(mapping: Json, current: unknown): Json[] {
 /** One `message` Record per ChatGPT message (user as `self`); threads are conversations. */
 export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const conversations = await readConversations(path, o);
+  // Each text of the custom instructions once, at the first conversation that carried it.
+  const instructions = new Map<string, { at: string | undefined; ref: string }>();
   for (const [i, conv] of conversations.entries()) {
     const convId = isObj(conv) ? (str(conv.conversation_id) ?? str(conv.id)) : undefined;
     if (!isObj(conv) || !convId || !isObj(conv.mapping)) {
@@ -123,6 +173,11 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
       const ref = `${convId}/${str(m.id) ?? str(node.id) ?? '?'}`;
       const role = isObj(m.author) ? m.author.role : undefined;
       last = epochSecondsToIso(m.create_time) ?? last;
+      for (const said of customInstructions(m.content)) {
+        const seen = instructions.get(said);
+        if (seen === undefined || (last !== undefined && (seen.at === undefined || last < seen.at)))
+          instructions.set(said, { at: last, ref });
+      }
       if (role === 'system' || role === 'tool') continue; // scaffolding, not what was said
       // A canvas the assistant wrote (an essay, code) is addressed to the canvas tool but is its answer.
       const canvas = canvasText(m);
@@ -133,7 +188,7 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
         yield skip(ref, "the model's reasoning, not its answer");
         continue;
       }
-      const text = (canvas ?? chatgptText(m.content, m.metadata)).trim();
+      const text = (canvas ?? withoutCitationMarks(chatgptText(m.content, m.metadata), m.metadata)).trim();
       if (!text) {
         yield skip(ref, 'message has no text');
         continue;
@@ -148,6 +203,19 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
         },
       };
     }
+  }
+
+  for (const [said, { at, ref }] of instructions) {
+    const id = createHash('sha256').update(said).digest('base64url').slice(0, 22);
+    yield {
+      type: 'record',
+      ref: `${ref} (custom instructions)`,
+      body: {
+        content: { kind: 'message', text: said, speaker: 'self', thread: 'ChatGPT custom instructions' },
+        source: { name: 'chatgpt', external_id: `chatgpt:custom-instructions:${id}` },
+        occurred_at: at,
+      },
+    };
   }
 }
 
