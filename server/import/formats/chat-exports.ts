@@ -175,8 +175,9 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
       last = epochSecondsToIso(m.create_time) ?? last;
       for (const said of customInstructions(m.content)) {
         const seen = instructions.get(said);
-        if (seen === undefined || (last !== undefined && (seen.at === undefined || last < seen.at)))
-          instructions.set(said, { at: last, ref });
+        const at = last ?? undefined;
+        if (seen === undefined || (at !== undefined && (seen.at === undefined || at < seen.at)))
+          instructions.set(said, { at, ref });
       }
       if (role === 'system' || role === 'tool') continue; // scaffolding, not what was said
       // A canvas the assistant wrote (an essay, code) is addressed to the canvas tool but is its answer.
