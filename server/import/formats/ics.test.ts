@@ -168,16 +168,8 @@ test('an empty file, or a calendar with no events, is one skip that says so', as
     ['', 'empty file'],
     ['\r\n', 'empty file'],
     [
-      crlf([
-        'BEGIN:VCALENDAR',
-        'VERSION:2.0',
-        'BEGIN:VTODO',
-        'UID:t1',
-        'SUMMARY:Buy milk',
-        'END:VTODO',
-        'END:VCALENDAR',
-      ]),
-      'no events (VEVENT) in this calendar',
+      crlf(['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VFREEBUSY', 'UID:f1', 'END:VFREEBUSY', 'END:VCALENDAR']),
+      'no events, to-dos or journal entries in this calendar',
     ],
   ] as const) {
     const t = writeTree({ 'x.ics': text });
@@ -901,4 +893,75 @@ test('an event that ends before it starts is kept without its end, and the repor
   assert.ok(typeof instant!.body.content === 'object' && instant!.body.content.kind === 'event');
   assert.equal(instant!.body.content.ends_at, '2024-05-02T10:00:00.000Z');
   assert.equal(instant!.note, undefined);
+});
+
+test("a calendar's to-dos and journal entries are documents beside its events; a cancelled one is a skip", async () => {
+  const { records, skips } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:e1',
+      'SUMMARY:Dentist',
+      'DTSTART:20260302T093000Z',
+      'END:VEVENT',
+      'BEGIN:VTODO',
+      'UID:t1',
+      'CREATED:20260110T080000Z',
+      'SUMMARY:Renew passport',
+      'DUE;VALUE=DATE:20260201',
+      'DESCRIPTION:Bring the old one and two photos.',
+      'END:VTODO',
+      'BEGIN:VTODO',
+      'UID:t2',
+      'DTSTAMP:20260111T080000Z',
+      'SUMMARY:Book flights',
+      'STATUS:COMPLETED',
+      'COMPLETED:20260115T120000Z',
+      'END:VTODO',
+      'BEGIN:VTODO',
+      'UID:t3',
+      'SUMMARY:Call the bank',
+      'STATUS:CANCELLED',
+      'END:VTODO',
+      'BEGIN:VJOURNAL',
+      'UID:j1',
+      'DTSTAMP:20260120T210000Z',
+      'DTSTART;VALUE=DATE:20260120',
+      'SUMMARY:Big decision',
+      'DESCRIPTION:Decided to learn Japanese.',
+      'END:VJOURNAL',
+    ),
+  );
+  assert.deepEqual(
+    records.slice(1).map((r) => [r.body.content, r.body.source.external_id, r.body.occurred_at]),
+    [
+      [
+        {
+          kind: 'document',
+          title: 'To-do: Renew passport',
+          text: 'To-do: Renew passport\nDue: 2026-02-01T00:00:00.000Z\nBring the old one and two photos.',
+        },
+        'vtodo:t1',
+        '2026-01-10T08:00:00.000Z',
+      ],
+      [
+        {
+          kind: 'document',
+          title: 'To-do: Book flights',
+          text: 'To-do: Book flights\nDone: 2026-01-15T12:00:00.000Z',
+        },
+        'vtodo:t2',
+        '2026-01-11T08:00:00.000Z',
+      ],
+      [
+        { kind: 'document', title: 'Big decision', text: 'Big decision\nDecided to learn Japanese.' },
+        'vjournal:j1',
+        '2026-01-20T00:00:00.000Z',
+      ],
+    ],
+  );
+  assert.equal((records[0]!.body.content as { kind: string }).kind, 'event');
+  assert.deepEqual(
+    skips.map((x) => x.reason),
+    ['cancelled to-do'],
+  );
 });

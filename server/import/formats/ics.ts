@@ -543,6 +543,88 @@ function* calendarItems(
   for (const [uid, ev] of masters) yield* itemsOrSkip(ev.component, () => masterItems(ev, uid, w, o));
 }
 
+/** A date or date-time property of a to-do or a journal entry, as a Record writes it; null if none or unreadable. */
+function whenOf(c: IcalComponent, property: string, o: ParseOptions): string | null {
+  try {
+    const t = c.getFirstPropertyValue(property);
+    if (!(t instanceof ICAL.Time)) return null;
+    const at = instant(t, tzidOf(c, property), o);
+    return Number.isNaN(at.getTime()) ? null : stamp(t, at);
+  } catch {
+    return null;
+  }
+}
+
+/** Every DESCRIPTION of a component (a journal entry may hold several), joined. */
+function descriptionsOf(c: IcalComponent): string {
+  try {
+    return c
+      .getAllProperties('description')
+      .map((p) => String(p.getFirstValue() ?? '').trim())
+      .filter((x) => x !== '')
+      .join('\n\n');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A calendar's to-dos (VTODO) and journal entries (VJOURNAL), each a `document` of its own: a to-do
+ * titled "To-do: …" with when it is due and whether it was done, an entry by its summary and dated by
+ * its day. They were dropped without a word beside the events of the same file. A cancelled one is a
+ * skip that says so.
+ */
+function* entryItems(cal: IcalComponent, o: ParseOptions): Generator<ImportItem> {
+  for (const [name, what] of [
+    ['vtodo', 'to-do'],
+    ['vjournal', 'journal entry'],
+  ] as const)
+    for (const c of cal.getAllSubcomponents(name)) {
+      const uid = uidOf(c);
+      const summary = textOf(c, 'summary');
+      const ref = `${what} ${uid}${quoted(summary)}`;
+      if (textOf(c, 'status').toUpperCase() === 'CANCELLED') {
+        yield skip(ref, `cancelled ${what}`);
+        continue;
+      }
+      const text = descriptionsOf(c);
+      if (!summary && !text) {
+        yield skip(ref, `${what} without a summary or a description`);
+        continue;
+      }
+      const written = whenOf(c, 'created', o) ?? whenOf(c, 'dtstamp', o);
+      const lines =
+        name === 'vtodo'
+          ? [
+              `To-do: ${summary || '(no title)'}`,
+              ...[whenOf(c, 'due', o)].filter((d) => d !== null).map((d) => `Due: ${d}`),
+              ...(textOf(c, 'status').toUpperCase() === 'COMPLETED' || whenOf(c, 'completed', o) !== null
+                ? [`Done${whenOf(c, 'completed', o) ? `: ${whenOf(c, 'completed', o)}` : ''}`]
+                : []),
+              ...(text ? [text] : []),
+            ]
+          : [summary, text].filter((x) => x !== '');
+      const occurredAt = (name === 'vjournal' ? whenOf(c, 'dtstart', o) : null) ?? written;
+      yield {
+        type: 'record',
+        ref,
+        body: {
+          content: {
+            kind: 'document',
+            title: (name === 'vtodo'
+              ? `To-do: ${summary || '(no title)'}`
+              : summary || 'Journal entry'
+            ).slice(0, 2000),
+            text: lines.join('\n').slice(0, 1_000_000),
+          },
+          source: { name: 'ics', external_id: `${name}:${uid}`.slice(0, 2000) },
+          ...(occurredAt !== null ? { occurred_at: occurredAt } : {}),
+        },
+        item: eventItem(uid),
+      };
+    }
+}
+
 interface CalendarBlock {
   name: 'VEVENT' | 'VTIMEZONE';
   /** 1-based line of its BEGIN. */
@@ -679,17 +761,22 @@ export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<I
   const calendars = roots.map((root) => new ICAL.Component(root as never));
   // An empty file, or a calendar of no events (only tasks, or none at all), is one skip that says so:
   // otherwise its part read as nothing at all, with no reason given, unlike every other format's.
-  if (!calendars.some((c) => c.getFirstSubcomponent('vevent') !== null)) {
+  const holds = (c: IcalComponent) =>
+    ['vevent', 'vtodo', 'vjournal'].some((n) => c.getFirstSubcomponent(n) !== null);
+  if (!calendars.some(holds)) {
     yield skip(
       path,
       text.trim() === ''
         ? 'empty file'
         : calendars.some((c) => c.name === 'vcalendar')
-          ? 'no events (VEVENT) in this calendar'
+          ? 'no events, to-dos or journal entries in this calendar'
           : 'not an iCalendar file: no BEGIN:VCALENDAR',
     );
     return;
   }
   const newest = newestVersions(calendars);
-  for (const cal of calendars) yield* calendarItems(cal, newest, w, o);
+  for (const cal of calendars) {
+    yield* calendarItems(cal, newest, w, o);
+    yield* entryItems(cal, o);
+  }
 }
