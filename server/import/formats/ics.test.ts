@@ -965,3 +965,22 @@ test("a calendar's to-dos and journal entries are documents beside its events; a
     ['cancelled to-do'],
   );
 });
+
+test("an event's HTML description reads as text, its conference block as its join line", async () => {
+  const fence = '-::~:~::~:~:~:~:~:~:~:~:~:~:~:~:~:~::~:~::-';
+  const { records } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:e1',
+      'SUMMARY:Team dinner',
+      'DTSTART:20260302T193000Z',
+      `DESCRIPTION:<b>Dress code</b>: casual<br>Bring &amp; share a dish.\\n\\n${fence}\\nJoin with Google Meet: https://meet.google.com/abc-defg-hij\\nOr dial: +1 555 0100 PIN: 123\\nLearn more about Meet at: https://support.google.com/a/users/answer/9282720\\n\\nPlease do not edit this section.\\n${fence}`,
+      'END:VEVENT',
+    ),
+  );
+  assert.deepEqual(records[1]!.body.content, {
+    kind: 'document',
+    title: 'Team dinner',
+    text: 'Team dinner: Dress code: casual\nBring & share a dish.\n\nJoin with Google Meet: https://meet.google.com/abc-defg-hij',
+  });
+});

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
+import { calendarDescription } from './calendar-description.ts';
 import { readFoldedText } from '../decode-text.ts';
 import { icalValueError } from './ical-message.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
@@ -177,7 +178,7 @@ function descriptionItem(
   occurredAt: string,
   item: string | undefined,
 ): ImportItem[] {
-  const text = textOf(ev.component, 'description');
+  const text = calendarDescription(textOf(ev.component, 'description'));
   if (!text) return [];
   const title = titleOf(ev);
   return [

@@ -1,0 +1,28 @@
+import { htmlToText } from './html-text.ts';
+
+/** Google Calendar's fence around the conference details it writes into a description. */
+const conferenceFence = /-::~[:~]{2,400}::-/gu;
+const joinLine =
+  /^(?:Join (?:with Google Meet|Zoom Meeting|Microsoft Teams Meeting)|Join by video|Meeting link)\b.*$/imu;
+const url = /https?:\/\/\S+/u;
+
+/**
+ * An event's DESCRIPTION as a person reads it: HTML (Google Calendar writes `<b>`, `<br>`, links) as
+ * text, and the block of conference details a calendar writes between its `-::~:~::-` fences ("Join with
+ * Google Meet: …", phone numbers, PINs, "Please do not edit this section.") as its one join line.
+ */
+export function calendarDescription(raw: string): string {
+  let text = raw;
+  const fences = [...text.matchAll(conferenceFence)];
+  if (fences.length >= 2) {
+    const first = fences[0]!;
+    const last = fences[fences.length - 1]!;
+    const block = text.slice(first.index + first[0].length, last.index);
+    const join = joinLine.exec(block)?.[0] ?? url.exec(block)?.[0];
+    text = `${text.slice(0, first.index)}${join ? `\n${join.trim()}\n` : ''}${text.slice(last.index + last[0].length)}`;
+  }
+  // Its line ends are lines too: a calendar mixes them with <br>, where HTML would read them as spaces.
+  if (/<\/?[a-z][a-z0-9]*[\s/>]|&(?:[a-z]+|#\d+);/iu.test(text))
+    text = htmlToText(text.replace(/\r?\n/gu, '<br>'));
+  return text.replace(/\n{3,}/gu, '\n\n').trim();
+}
