@@ -805,7 +805,7 @@ test('a mail without a Message-ID is named the same whatever its line ends, as b
   }
 });
 
-test('mbox: the person\'s mail is theirs under "Last, First" or a bare address they sent from by name', async () => {
+test('mbox: the person\'s mail is theirs under "Last, First" or a bare address; others go by First Last', async () => {
   const mail = (id: string, from: string, body: string) =>
     [
       `From ana@example.com Tue Mar 12 10:00:00 2024`,
@@ -825,6 +825,8 @@ test('mbox: the person\'s mail is theirs under "Last, First" or a bare address t
       mail('b', '"Silva, Ana" <ana@work.example>', 'Second.'),
       mail('c', 'ana@example.com', 'Third.'),
       mail('d', 'Bruno Costa <bruno@example.com>', 'Fourth.'),
+      mail('e', '"Diaz, Carol" <carol@example.com>', 'Fifth.'),
+      mail('f', '"Acme, Inc." <billing@acme.example>', 'Sixth.'),
     ].join(''),
   });
   try {
@@ -835,7 +837,7 @@ test('mbox: the person\'s mail is theirs under "Last, First" or a bare address t
           ? r.body.content.speaker
           : null,
       ),
-      ['self', 'self', 'self', 'Bruno Costa'],
+      ['self', 'self', 'self', 'Bruno Costa', 'Carol Diaz', 'Acme, Inc.'],
     );
   } finally {
     t.remove();

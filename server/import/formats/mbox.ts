@@ -32,6 +32,20 @@ function comparableName(name: string): string {
   return lastFirst ? `${lastFirst[2]} ${lastFirst[1]}` : plain;
 }
 
+/**
+ * A sender's name as people say it: Outlook's "Diaz, Carol" as "Carol Diaz", as the same person's chats,
+ * contacts and calendar name her. Only a name of one or two capitalised words each side, and not a firm
+ * ("Acme, Inc.", "Smith, LLC").
+ */
+export function saidName(name: string): string {
+  const plain = name.replace(/\s+/gu, ' ').trim();
+  const word = String.raw`\p{Lu}[\p{L}\p{M}'’-]*\.?`;
+  const m = new RegExp(`^(${word}(?: ${word})?), (${word}(?: ${word})?)$`, 'u').exec(plain);
+  if (!m || /^(?:inc|llc|ltd|co|corp|gmbh|sa|s\.a|ag|bv|nv|plc|llp|srl|lda|limited)\.?$/iu.test(m[2]!))
+    return plain;
+  return `${m[2]} ${m[1]}`;
+}
+
 /** Whether a sender is the person by name or address (`selfName`, `--self` or the Brain's own person). */
 function namesSelf(from: { name: string; address: string }, selfName: string | undefined): boolean {
   if (!selfName) return false;
@@ -226,8 +240,9 @@ export function mailToRecord(
         kind: 'message',
         text,
         // The person by their name, as chats and contacts name them (the address stays in the From: line);
-        // "Carol Diaz <carol@x>" was an entity of its own beside Slack's and the address book's Carol Diaz.
-        ...(from ? { speaker: isSelf ? 'self' : (from.name || from.address).slice(0, 2000) } : {}),
+        // "Carol Diaz <carol@x>" was an entity of its own beside Slack's and the address book's Carol Diaz,
+        // and so was Outlook's "Diaz, Carol" (saidName).
+        ...(from ? { speaker: isSelf ? 'self' : (saidName(from.name) || from.address).slice(0, 2000) } : {}),
         // Named after the thread's first mail when the file holds it, so a changed "Re:" subject stays in.
         thread: `${baseSubject(subjects.get(rootId) ?? subject) || '(no subject)'} ${rootId}`
           .trim()
