@@ -220,3 +220,36 @@ test('Slack: a file chosen as a Slack export is one skip that says an export is 
     t.remove();
   }
 });
+
+test('Slack: direct and group messages are threads named by the people in them, the person left out', async () => {
+  const dana = { id: 'U03', name: 'dana', real_name: 'Dana Lee', profile: {} };
+  const hello = (user: string, ts: string) => [{ type: 'message', user, text: 'hi there', ts }];
+  const t = writeTree({
+    'users.json': JSON.stringify([...users, dana]),
+    'channels.json': JSON.stringify(channels),
+    'dms.json': JSON.stringify([{ id: 'D01', members: ['U01', 'U02'] }]),
+    'mpims.json': JSON.stringify([
+      { id: 'G01', name: 'mpdm-sam--ana--dana-1', members: ['U01', 'U02', 'U03'] },
+    ]),
+    'D01/2024-03-05.json': JSON.stringify(hello('U02', '1709632800.000100')),
+    'mpdm-sam--ana--dana-1/2024-03-05.json': JSON.stringify(hello('U03', '1709632900.000100')),
+  });
+  try {
+    const threads = async (selfName?: string) =>
+      (await collect(parseSlack(t.root, selfName === undefined ? {} : { selfName }))).records.map((r) => [
+        (r.body.content as { thread: string }).thread,
+        r.body.source.external_id,
+      ]);
+    assert.deepEqual(await threads('sam'), [
+      ['DM with Ana Souza', 'slack:D01:1709632800.000100'],
+      ['Group DM with Ana Souza, Dana Lee', 'slack:G01:1709632900.000100'],
+    ]);
+    // Without --self, everyone in it.
+    assert.deepEqual(
+      (await threads()).map(([thread]) => thread),
+      ['DM with Sam Lee, Ana Souza', 'Group DM with Sam Lee, Ana Souza, Dana Lee'],
+    );
+  } finally {
+    t.remove();
+  }
+});

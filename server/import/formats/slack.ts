@@ -150,9 +150,24 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
     );
   }
   const conversations = new Map<string, string>(); // folder name -> conversation id
+  // A direct message's folder is its id ("D01") and a group's "mpdm-maria--bob--dana-1": its thread is
+  // named by the people in it instead, the person's own name left out.
+  const self = o.selfName?.toLowerCase();
+  const selfId = self === undefined ? undefined : [...aliases].find(([, names]) => names.includes(self))?.[0];
+  const peopleThreads = new Map<string, string>(); // folder name -> "DM with Bob Smith"
   for (const file of ['channels.json', 'groups.json', 'dms.json', 'mpims.json']) {
     for (const c of await readJsonArray(join(path, file))) {
-      if (isObj(c) && str(c.id)) conversations.set(str(c.name) ?? (c.id as string), c.id as string);
+      if (!isObj(c) || !str(c.id)) continue;
+      const folder = str(c.name) ?? (c.id as string);
+      conversations.set(folder, c.id as string);
+      if (file !== 'dms.json' && file !== 'mpims.json') continue;
+      const members = (Array.isArray(c.members) ? c.members : []).filter(
+        (m): m is string => typeof m === 'string',
+      );
+      const others = members.filter((m) => m !== selfId);
+      const named = (others.length > 0 ? others : members).map((m) => users.get(m) ?? m);
+      if (named.length > 0)
+        peopleThreads.set(folder, `${file === 'dms.json' ? 'DM' : 'Group DM'} with ${named.join(', ')}`);
     }
   }
   const entries = await readdir(path, { withFileTypes: true });
@@ -218,7 +233,6 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
           (isObj(m.bot_profile) ? str(m.bot_profile.name) : undefined) ??
           userId ??
           'unknown';
-        const self = o.selfName?.toLowerCase();
         const isSelf =
           self !== undefined &&
           (speaker.toLowerCase() === self || (userId !== undefined && !!aliases.get(userId)?.includes(self)));
@@ -231,7 +245,11 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
               kind: 'message',
               text,
               speaker: isSelf ? 'self' : speaker.slice(0, 2000),
-              thread: `#${folder}${threadTs ? ` thread ${threadTs}` : ''}`.slice(0, 2000),
+              thread:
+                `${peopleThreads.get(folder) ?? `#${folder}`}${threadTs ? ` thread ${threadTs}` : ''}`.slice(
+                  0,
+                  2000,
+                ),
             },
             source: { name: 'slack', external_id: `slack:${channelId}:${ts}` },
             occurred_at: at,
