@@ -518,3 +518,36 @@ test('a note longer than a Record holds is imported in parts cut at paragraphs, 
     vault.remove();
   }
 });
+
+test("a note's properties are its first lines, a note of properties alone is a note; tags once, links outside code", async () => {
+  const vault = writeTree({
+    '.obsidian/workspace.json': '{}',
+    'People/Rita Sousa.md':
+      '---\ntype: person\nbirthday: 1990-01-02\nphone: "+351 900 000 000"\ncompany: "[[Acme Corp]]"\n' +
+      'aliases: [Rita, R. Sousa]\ntags: ["#people"]\ncssclasses: [wide]\n---\n',
+    'Meetings/1on1.md':
+      '---\ntags: ["#work/meetings"]\nstatus: done\n---\nTalked about the raise. #work/meetings\n\n' +
+      'Obsidian links look like `[[this]]`.\n',
+  });
+  try {
+    const { records, skips } = await collect(parseMarkdown(vault.root, {}));
+    assert.deepEqual(skips, []);
+    const text = (title: string) =>
+      (
+        records.find((r) => (r.body.content as { title: string }).title === title)!.body.content as {
+          text: string;
+        }
+      ).text;
+    assert.equal(
+      text('Rita Sousa'),
+      'type: person\nbirthday: 1990-01-02\nphone: +351 900 000 000\ncompany: [[Acme Corp]]\naliases: Rita, R. Sousa\n\n' +
+        'Tags: #people\nLinks: [[Acme Corp]]',
+    );
+    assert.equal(
+      text('1on1'),
+      'status: done\n\nTalked about the raise. #work/meetings\n\nObsidian links look like `[[this]]`.\n\nTags: #work/meetings',
+    );
+  } finally {
+    vault.remove();
+  }
+});

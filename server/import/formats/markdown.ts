@@ -1,7 +1,8 @@
 import matter from 'gray-matter';
+import { propertyLines } from './note-properties.ts';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
-import { errorMessage, fencedLines } from '../../../engine/index.ts';
+import { errorMessage, escapeRegExp, fencedLines } from '../../../engine/index.ts';
 import { readText } from '../decode-text.ts';
 import { fileTimeOf, skip, type FileTime, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { readAhead } from '../read-ahead.ts';
@@ -37,13 +38,17 @@ function outsideFences(body: string): string {
   return lines.filter((_, i) => !fenced[i]).join('\n');
 }
 
-/** `#tag` and `#nested/tag` outside code; headings (`# Title`) are not tags. */
-export function inlineTags(body: string): string[] {
-  const withoutCode = outsideFences(body)
+/** The body without its code: fenced blocks and inline code spans. */
+function withoutCode(body: string): string {
+  return outsideFences(body)
     .replace(/```[\s\S]*?```/g, '')
     .replace(/`[^`\n]*`/g, '');
+}
+
+/** `#tag` and `#nested/tag` outside code; headings (`# Title`) are not tags. */
+export function inlineTags(body: string): string[] {
   const tags = new Set<string>();
-  for (const m of withoutCode.matchAll(/(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu)) {
+  for (const m of withoutCode(body).matchAll(/(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu)) {
     if (!/^\d+$/.test(m[1]!)) tags.add(m[1]!);
   }
   return [...tags];
@@ -302,25 +307,34 @@ async function readNote(
     return [skip(ref, `cannot be read: ${errorMessage(e)}`)];
   }
   const fm = readFrontMatter(text);
-  const body = fm.body.trim();
+  // Properties first, where Obsidian shows them; a note of properties alone (a person's card) is a note.
+  const properties = propertyLines(fm.data, (key) => rawValue(fm.raw, escapeRegExp(key)));
+  const written = fm.body.trim();
+  const body = [properties.join('\n'), written].filter((x) => x !== '').join('\n\n');
   if (!body) return [skip(ref, 'empty note')];
   // Code spans stay: a heading may name code ("# The `useEffect` hook").
-  const heading = /^#[ \t]+(\S.*)$/m.exec(outsideFences(body))?.[1]?.trim();
+  const heading = /^#[ \t]+(\S.*)$/m.exec(outsideFences(written))?.[1]?.trim();
   const title =
     (typeof fm.data.title === 'string' && fm.data.title.trim()) ||
     heading ||
     basename(file).replace(/\.(md|markdown)$/i, '');
+  // One tag once, whether the front matter writes it with its "#" or not.
   const tags = [
-    ...new Set([...asStringList(fm.data.tags), ...asStringList(fm.data.tag), ...inlineTags(body)]),
-  ].map((t) => t.replace(/^#/, ''));
-  const links = wikilinks(body);
+    ...new Set(
+      [...asStringList(fm.data.tags), ...asStringList(fm.data.tag), ...inlineTags(body)].map((t) =>
+        t.replace(/^#/, ''),
+      ),
+    ),
+  ];
+  // Links in code are code ("`[[not a link]]`" in a note about Obsidian's syntax), as tags there are.
+  const links = wikilinks(withoutCode(body));
   const footer = [
     tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
     links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
   ].filter(Boolean);
-  const written = writtenNoteTime(fm, o) ?? namedNoteDay(file, o);
-  const fromFile = written ? null : ((await fileTime(file))?.toISOString() ?? null);
-  const occurred = written?.at ?? fromFile;
+  const dated = writtenNoteTime(fm, o) ?? namedNoteDay(file, o);
+  const fromFile = dated ? null : ((await fileTime(file))?.toISOString() ?? null);
+  const occurred = dated?.at ?? fromFile;
   const tail = footer.length ? `\n\n${footer.join('\n')}` : '';
   // Each part is a Record of its own, the first under the note's own id (so a note that grows past the
   // limit keeps its first Record), and each with the footer, so its tags and links find every part.
@@ -343,7 +357,7 @@ async function readNote(
       source: { name: id.source, external_id: i === 0 ? id.externalId : `${id.externalId}#part-${i + 1}` },
       ...(occurred ? { occurred_at: occurred } : {}),
     },
-    ...(fromFile ? { occurredAtInKey: null } : written?.inKey ? { occurredAtInKey: written.inKey } : {}),
+    ...(fromFile ? { occurredAtInKey: null } : dated?.inKey ? { occurredAtInKey: dated.inKey } : {}),
     ...(problems.length > 0 && i === 0 ? { note: problems.join('; ') } : {}),
   }));
 }
