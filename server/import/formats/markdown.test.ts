@@ -551,3 +551,25 @@ test("a note's properties are its first lines, a note of properties alone is a n
     vault.remove();
   }
 });
+
+test("a vault's daily notes are dated by the format its Daily notes settings name them with", async () => {
+  const vault = writeTree({
+    '.obsidian/daily-notes.json': JSON.stringify({ format: 'DD-MM-YYYY', folder: 'Daily' }),
+    'Daily/04-03-2024.md': 'Ran 5 km.\n',
+    'Projects/Plan.md': 'Ship it.\n',
+  });
+  for (const f of ['Daily/04-03-2024.md', 'Projects/Plan.md'])
+    utimesSync(join(vault.root, f), new Date('2025-01-01T00:00:00Z'), new Date('2025-01-01T00:00:00Z'));
+  try {
+    const { records } = await collect(parseMarkdown(vault.root, { timeZone: 'Europe/Lisbon' }));
+    assert.deepEqual(
+      records.map((r) => [(r.body.content as { title: string }).title, r.body.occurred_at]),
+      [
+        ['04-03-2024', '2024-03-04T00:00:00.000Z'],
+        ['Plan', '2025-01-01T00:00:00.000Z'],
+      ],
+    );
+  } finally {
+    vault.remove();
+  }
+});

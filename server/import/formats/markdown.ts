@@ -1,5 +1,4 @@
 import matter from 'gray-matter';
-import { propertyLines } from './note-properties.ts';
 import { realpath, stat } from 'node:fs/promises';
 import { basename, relative, sep } from 'node:path';
 import { errorMessage, escapeRegExp, fencedLines } from '../../../engine/index.ts';
@@ -15,8 +14,10 @@ import {
   wallTimeWithOffset,
   type WallTime,
 } from '../zoned-time.ts';
+import { dayFromFormat, readDailyNotes, type DailyNotes } from './daily-note-day.ts';
 import { isNoteFile } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
+import { propertyLines } from './note-properties.ts';
 
 // gray-matter can eval `---js` front matter; an imported note must never run code.
 const refuseEngine = () => {
@@ -249,13 +250,37 @@ function writtenNoteTime(fm: FrontMatter, o: ParseOptions): { at: string; inKey?
  * `2024-03-04 Standup.md`), read as a date alone in front matter is: a daily note is about its day,
  * where its file's time is when it was last edited, or the day it was copied or synced.
  */
-function namedNoteDay(file: string, o: ParseOptions): { at: string; inKey: string } | null {
+function namedNoteDay(
+  file: string,
+  o: ParseOptions,
+  daily: { settings: DailyNotes; inVault: string } | null = null,
+): { at: string; inKey: string } | null {
   const m = /^(\d{4})[-_.](\d{2})[-_.](\d{2})(?!\d)/.exec(basename(file));
-  if (!m) return null;
-  const day = `${m[1]}-${m[2]}-${m[3]}`;
+  const vaultDay = m || daily === null ? null : dayInVaultFormat(daily.settings, daily.inVault);
+  if (!m && !vaultDay) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const day = m
+    ? `${m[1]}-${m[2]}-${m[3]}`
+    : `${vaultDay!.year}-${pad(vaultDay!.month)}-${pad(vaultDay!.day)}`;
   const here = frontMatterDate(day, day, o.timeZone, 'mdy');
   const utc = frontMatterDate(day, day, 'UTC', 'mdy');
   return here && utc ? { at: here.at, inKey: utc.at } : null;
+}
+
+/**
+ * The day a vault's Daily notes format names a note by ("DD-MM-YYYY" names "04-03-2024.md"): its file
+ * name, or its path in the daily notes' folder where the format makes folders ("YYYY/MM/DD").
+ */
+function dayInVaultFormat(settings: DailyNotes, inVault: string): ReturnType<typeof dayFromFormat> {
+  const path = inVault.replace(/\.(?:md|markdown)$/iu, '');
+  if (!settings.format.includes('/')) return dayFromFormat(path.split('/').at(-1)!, settings.format);
+  const under =
+    settings.folder === ''
+      ? path
+      : path.startsWith(`${settings.folder}/`)
+        ? path.slice(settings.folder.length + 1)
+        : null;
+  return under === null ? null : dayFromFormat(under, settings.format);
 }
 
 /** Notes read at once (each a few file-system calls): enough to keep the thread pool busy. */
@@ -296,6 +321,7 @@ async function readNote(
   identify: (realFile: string) => Promise<NoteIdentity>,
   fileTime: FileTime,
   o: ParseOptions,
+  dailyNotes: (vault: string) => Promise<DailyNotes | null> = async () => null,
 ): Promise<ImportItem[]> {
   let id: NoteIdentity;
   let text: string;
@@ -332,7 +358,17 @@ async function readNote(
     tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
     links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
   ].filter(Boolean);
-  const dated = writtenNoteTime(fm, o) ?? namedNoteDay(file, o);
+  const settings = id.vault === undefined ? null : await dailyNotes(id.vault);
+  const daily =
+    settings === null || id.vault === undefined
+      ? null
+      : {
+          settings,
+          inVault: relative(id.vault, real ?? (await realpath(file)))
+            .split(sep)
+            .join('/'),
+        };
+  const dated = writtenNoteTime(fm, o) ?? namedNoteDay(file, o, daily);
   const fromFile = dated ? null : ((await fileTime(file))?.toISOString() ?? null);
   const occurred = dated?.at ?? fromFile;
   const tail = footer.length ? `\n\n${footer.join('\n')}` : '';
@@ -365,8 +401,15 @@ async function readNote(
 async function reader(o: ParseOptions) {
   const fileTime = fileTimeOf(o);
   const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null);
+  // Each vault's Daily notes settings, read once.
+  const settings = new Map<string, Promise<DailyNotes | null>>();
+  const dailyNotes = (vault: string) => {
+    let read = settings.get(vault);
+    if (!read) settings.set(vault, (read = readDailyNotes(vault)));
+    return read;
+  };
   return (file: string, ref: string, real: string | null = null) =>
-    readNote(file, real, ref, identify, fileTime, o);
+    readNote(file, real, ref, identify, fileTime, o, dailyNotes);
 }
 
 /**
