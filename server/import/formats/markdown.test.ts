@@ -573,3 +573,26 @@ test("a vault's daily notes are dated by the format its Daily notes settings nam
     vault.remove();
   }
 });
+
+test("a vault's templates and Excalidraw drawings are no notes: each a skip that says what it is", async () => {
+  const vault = writeTree({
+    '.obsidian/templates.json': JSON.stringify({ folder: 'Meta/Templates' }),
+    'Meta/Templates/Daily.md': '# {{title}}\n\n## Tasks\n',
+    'Drawings/Plan.excalidraw.md':
+      '==⚠  Switch to EXCALIDRAW VIEW in the MORE OPTIONS menu of this document. ⚠==\n',
+    'Meta/About.md': 'This vault is mine.\n',
+  });
+  try {
+    const { records, skips } = await collect(parseMarkdown(vault.root, {}));
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { title: string }).title),
+      ['About'],
+    );
+    assert.deepEqual(skips.map((x) => [x.ref, x.reason]).sort(), [
+      ['Drawings/Plan.excalidraw.md', 'an Excalidraw drawing, not a note'],
+      ['Meta/Templates/Daily.md', "a template in the vault's templates folder, not a note"],
+    ]);
+  } finally {
+    vault.remove();
+  }
+});

@@ -14,7 +14,7 @@ import {
   wallTimeWithOffset,
   type WallTime,
 } from '../zoned-time.ts';
-import { dayFromFormat, readDailyNotes, type DailyNotes } from './daily-note-day.ts';
+import { dayFromFormat, readDailyNotes, readTemplateFolders, type DailyNotes } from './vault-settings.ts';
 import { isNoteFile } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
 import { propertyLines } from './note-properties.ts';
@@ -321,7 +321,7 @@ async function readNote(
   identify: (realFile: string) => Promise<NoteIdentity>,
   fileTime: FileTime,
   o: ParseOptions,
-  dailyNotes: (vault: string) => Promise<DailyNotes | null> = async () => null,
+  vaultNotes: (vault: string) => Promise<VaultNotes | null> = async () => null,
 ): Promise<ImportItem[]> {
   let id: NoteIdentity;
   let text: string;
@@ -332,6 +332,16 @@ async function readNote(
   } catch (e) {
     return [skip(ref, `cannot be read: ${errorMessage(e)}`)];
   }
+  const vaultSettings = id.vault === undefined ? null : await vaultNotes(id.vault);
+  const inVault =
+    id.vault === undefined
+      ? null
+      : relative(id.vault, real ?? (await realpath(file)))
+          .split(sep)
+          .join('/');
+  if (/\.excalidraw\.md$/iu.test(file)) return [skip(ref, 'an Excalidraw drawing, not a note')];
+  if (inVault !== null && vaultSettings?.templates.some((t) => inVault.startsWith(`${t}/`)))
+    return [skip(ref, "a template in the vault's templates folder, not a note")];
   const fm = readFrontMatter(text);
   // Properties first, where Obsidian shows them; a note of properties alone (a person's card) is a note.
   const properties = propertyLines(fm.data, (key) => rawValue(fm.raw, escapeRegExp(key)));
@@ -358,16 +368,8 @@ async function readNote(
     tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
     links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
   ].filter(Boolean);
-  const settings = id.vault === undefined ? null : await dailyNotes(id.vault);
-  const daily =
-    settings === null || id.vault === undefined
-      ? null
-      : {
-          settings,
-          inVault: relative(id.vault, real ?? (await realpath(file)))
-            .split(sep)
-            .join('/'),
-        };
+  const settings = vaultSettings?.daily ?? null;
+  const daily = settings === null || inVault === null ? null : { settings, inVault };
   const dated = writtenNoteTime(fm, o) ?? namedNoteDay(file, o, daily);
   const fromFile = dated ? null : ((await fileTime(file))?.toISOString() ?? null);
   const occurred = dated?.at ?? fromFile;
@@ -398,18 +400,30 @@ async function readNote(
   }));
 }
 
+/** What a vault's settings say of its notes: how daily notes are named, where templates are kept. */
+interface VaultNotes {
+  daily: DailyNotes | null;
+  templates: string[];
+}
+
 async function reader(o: ParseOptions) {
   const fileTime = fileTimeOf(o);
   const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null);
-  // Each vault's Daily notes settings, read once.
-  const settings = new Map<string, Promise<DailyNotes | null>>();
-  const dailyNotes = (vault: string) => {
+  // Each vault's settings, read once.
+  const settings = new Map<string, Promise<VaultNotes>>();
+  const vaultNotes = (vault: string) => {
     let read = settings.get(vault);
-    if (!read) settings.set(vault, (read = readDailyNotes(vault)));
+    if (!read) {
+      read = Promise.all([readDailyNotes(vault), readTemplateFolders(vault)]).then(([daily, templates]) => ({
+        daily,
+        templates,
+      }));
+      settings.set(vault, read);
+    }
     return read;
   };
   return (file: string, ref: string, real: string | null = null) =>
-    readNote(file, real, ref, identify, fileTime, o, dailyNotes);
+    readNote(file, real, ref, identify, fileTime, o, vaultNotes);
 }
 
 /**

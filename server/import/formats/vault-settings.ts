@@ -102,3 +102,28 @@ export async function readDailyNotes(vault: string): Promise<DailyNotes | null> 
     return null;
   }
 }
+
+/**
+ * The folders a vault keeps its templates in: the core Templates plugin's (`.obsidian/templates.json`)
+ * and Templater's (`templates_folder`). Their notes are blanks with `{{title}}` in them, not notes.
+ */
+export async function readTemplateFolders(vault: string): Promise<string[]> {
+  const folders: string[] = [];
+  for (const [file, key] of [
+    [join(vault, '.obsidian', 'templates.json'), 'folder'],
+    [join(vault, '.obsidian', 'plugins', 'templater-obsidian', 'data.json'), 'templates_folder'],
+  ] as const) {
+    try {
+      const data: unknown = JSON.parse(await readFile(file, 'utf8'));
+      const folder =
+        typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
+      if (typeof folder === 'string') {
+        const clean = folder.split('/').filter(Boolean).join('/');
+        if (clean !== '') folders.push(clean);
+      }
+    } catch {
+      // No such plugin, or settings it cannot read: no templates folder.
+    }
+  }
+  return folders;
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dayFromFormat } from './daily-note-day.ts';
+import { dayFromFormat } from './vault-settings.ts';
 
 test("a daily note's day is read by the vault's moment.js format, only where the name is a day in it", () => {
   for (const [name, format, day] of [
