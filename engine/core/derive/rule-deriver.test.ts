@@ -609,3 +609,26 @@ test('a relation named in passing is the sentence and the relation it names', ()
     [{ values: ['Tom'], oneOf: 'partner' }],
   );
 });
+
+test("an attribute said of a named person holds that person's slot; of the Brain's own person only in her words", () => {
+  const slots = (text: string, speaker = 'self') =>
+    claimsOf(text, speaker)
+      .filter((c) => c.predicate !== null)
+      .map((c) => [c.subject, c.predicate, c.statement, c.owner.state]);
+  assert.deepEqual(slots("Ana's phone number is +351 900 000 000"), [
+    ['Ana', 'phone number', "Ana's phone number is +351 900 000 000", 'self'],
+  ]);
+  assert.deepEqual(slots("Tom's birthday is March 4"), [
+    ['Tom', 'birthday', "Tom's birthday is March 4", 'other'],
+  ]);
+  assert.deepEqual(slots("Carla's wife is Sarah"), [['Carla', 'wife', "Carla's wife is Sarah", 'other']]);
+  // What others say of her is not hers to hold; nor is what names no one, or no attribute.
+  assert.deepEqual(slots("Ana's phone number is +351 900 000 000", 'Tom'), []);
+  for (const text of [
+    "It's my birthday",
+    "Today's special is ramen",
+    "Tom's boss is annoying",
+    "Tom's car is red",
+  ])
+    assert.deepEqual(slots(text), [], text);
+});

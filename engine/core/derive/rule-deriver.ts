@@ -8,6 +8,7 @@ import { isCourtesy, notSaid, within } from './not-said.ts';
 import {
   attributeSentence,
   otherPersonSlot,
+  possessedAttribute,
   relationNamedBeside,
   slotSentences,
   type SlotSentence,
@@ -242,7 +243,9 @@ export function createRuleDeriver(): Deriver {
     // holds the partner unless the word says how one is ("my wife is pregnant"); "I broke up with my
     // boyfriend Tom" ends Tom; "I joined Stripe as a staff engineer" and "back in lisbon for good" hold
     // the job and the home. What one does for a living ("I work as a nurse", "i'm a software engineer",
-    // "I got promoted to senior engineer") holds an occupation slot of its own (occupation.ts).
+    // "I got promoted to senior engineer") holds an occupation slot of its own (occupation.ts). An
+    // attribute said of a named person ("Tom's birthday is March 4", and "Maya's phone number is …" in
+    // Maya's own words) holds that person's slot.
     name: 'rules-v47',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -586,7 +589,9 @@ function sentenceClaims(
     const off = a === null ? planCalledOff(s) : null;
     if (off !== null) return [{ ...plain, callsOff: off }];
     if (a === null) {
-      const said = others ? (otherPersonClaims(s, others) ?? [plain]) : [plain];
+      const said = others
+        ? (possessedClaims(s, subject, owner, others) ?? otherPersonClaims(s, others) ?? [plain])
+        : [plain];
       // "went hiking with my wife Sarah": the sentence, and the relation it names in passing.
       const beside = relationNamedBeside(s);
       if (beside === null) return said;
@@ -717,6 +722,38 @@ const heldEndings = (
 ): Claim[] => endings.map(({ predicate, ...held }) => ({ ...plain, predicate, [as]: held }));
 
 const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+
+/**
+ * "Tom's birthday is March 4", "Maya's phone number is …": an attribute said of a named person holds
+ * that person's slot, as "my birthday is …" holds the speaker's. Of the Brain's own person only in her
+ * own words (a correction she writes as a note names herself so): what others say of her is not hers
+ * to hold. Null when the sentence says no such attribute.
+ */
+function possessedClaims(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  others: (name: string) => OwnerClaim,
+): Claim[] | null {
+  const said = possessedAttribute(s);
+  if (said === null) return null;
+  const whose = others(said.who);
+  const { predicate, value } = said.attribute;
+  if (whose.state === 'self')
+    return owner.state === 'self'
+      ? [{ statement: valueStatement(subject, predicate, value), subject, predicate, owner, quote: s }]
+      : null;
+  if (whose.state !== 'other') return null;
+  return [
+    {
+      statement: valueStatement(said.who, predicate, value),
+      subject: said.who,
+      predicate,
+      owner: whose,
+      quote: s,
+    },
+  ];
+}
 
 /**
  * "Ana moved to Paris": where a person the speaker names lives or works holds that person's slot, so

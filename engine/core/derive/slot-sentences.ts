@@ -1080,6 +1080,25 @@ export function relationNamedBeside(sentence: string): AttributeSentence | null 
   return predicate === null ? null : { predicate, value };
 }
 
+/** "Maya's phone number is …": whose attribute a sentence opens with, up to three capitalised words. */
+const possessor = /^(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})['’]s\s+(?=\S)/u;
+/** Words before "'s" that name no one ("It's", "Today's special", "Everyone's favourite"). */
+const possessesNothing =
+  /^(?:it|that|this|here|there|let|what|who|where|when|how|today|tomorrow|yesterday|tonight|everyone|everybody|someone|somebody|nobody|no\s+one|one|he|she|god|life)$/iu;
+
+/**
+ * An attribute said of a named person, as one says one's own ("Maya's phone number is +351 900 000
+ * 000", "Tom's birthday is March 4", "Carla's wife is Sarah"): whose it is, and the attribute as
+ * attributeSentence reads "my …". Null for any other sentence, and for an attribute said to be over.
+ */
+export function possessedAttribute(sentence: string): { who: string; attribute: AttributeSentence } | null {
+  const s = sentence.trim();
+  const m = possessor.exec(s);
+  if (!m || possessesNothing.test(m.groups!['who']!)) return null;
+  const attribute = attributeSentence(`my ${s.slice(m[0].length)}`);
+  return attribute === null || attribute.ends ? null : { who: m.groups!['who']!, attribute };
+}
+
 /** A chat's laughs, in lower case, and its "btw" ("I'm vegan btw"), which says nothing more either. */
 const laughs = ['lol', 'haha', 'hehe', 'xd', ':)', ':d', 'btw'];
 /** An emoji's characters: the picture, its skin tone, a flag's letters, the joiner and the selector. */
