@@ -8,6 +8,7 @@ import { formatDateTime } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
+import { importedFileRecord } from '../imported-file-record.ts';
 
 /** What the person's applications took as true: each Object's current version. */
 export function ObjectsScreen({ brainId }: { brainId: string }) {
@@ -44,17 +45,31 @@ export function ObjectsScreen({ brainId }: { brainId: string }) {
                 </tr>
               </thead>
               <tbody>
-                {rows.map((o) => (
-                  <tr key={`${o.type}/${o.key}`}>
-                    <td className="wrap-anywhere">{o.type}</td>
-                    <td className="wrap-anywhere">{o.key}</td>
-                    <td className="wrap-anywhere mono small" dir="auto">
-                      <ClampedText text={JSON.stringify(o.value)} limit={300} />
-                    </td>
-                    <td>{o.version}</td>
-                    <td>{formatDateTime(o.accepted_at)}</td>
-                  </tr>
-                ))}
+                {rows.map((o) => {
+                  const held = importedFileRecord(o);
+                  return (
+                    <tr key={`${o.type}/${o.key}`}>
+                      <td className="wrap-anywhere">
+                        {o.type}
+                        {held === null ? null : (
+                          <span className="muted small"> (Mnemo’s own, for imports)</span>
+                        )}
+                      </td>
+                      <td className="wrap-anywhere">{o.key}</td>
+                      {held === null ? (
+                        <td className="wrap-anywhere mono small" dir="auto">
+                          <ClampedText text={JSON.stringify(o.value)} limit={300} />
+                        </td>
+                      ) : (
+                        <td className="wrap-anywhere small" dir="auto">
+                          {held}
+                        </td>
+                      )}
+                      <td>{o.version}</td>
+                      <td>{formatDateTime(o.accepted_at)}</td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </TableScroll>
