@@ -176,6 +176,9 @@ function MemoryView({
   const next = newer ? (replacedBy(m.revisions, m.id) ?? newer) : undefined;
   // A withdrawn value gives way to whatever the slot holds without it, often an earlier version.
   const instead = m.status === 'retracted' ? currentInstead(m.revisions, m.id) : [];
+  // What holds the slot until a scheduled value starts: the lineage's version current now, if any.
+  const holdsUntil =
+    m.status === 'scheduled' ? m.revisions.filter((r) => r.id !== m.id && r.status === 'active') : [];
   // Worked out from an all-day event: its start is a day of the calendar, not an instant.
   const days = memoryDays(m);
   // The slot's other versions, said as this one is ("Your …" for the Brain's own person).
@@ -234,7 +237,20 @@ function MemoryView({
         ) : m.status === 'scheduled' && !saved ? (
           <p className="notice">
             This value holds from {days ? formatDate(m.valid_from, true) : formatDateTime(m.valid_from)};
-            until then an earlier one is current.
+            until then{' '}
+            {holdsUntil.length === 0 ? (
+              'no other value of it is known.'
+            ) : (
+              <>
+                {holdsUntil.map((r, i) => (
+                  <span key={r.id}>
+                    {i > 0 ? ', ' : ''}
+                    <Link to={paths.memory(brainId, r.id)}>{said(r)}</Link>
+                  </span>
+                ))}{' '}
+                {holdsUntil.length > 1 ? 'are' : 'is'} current.
+              </>
+            )}
           </p>
         ) : saved ? (
           <p className="notice">

@@ -94,6 +94,10 @@ test('a value dated to start later reads "Starts later", not current, and can st
     content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value: 'Globex' },
     occurred_at: '2099-01-01T00:00:00Z',
   });
+  await app().api.rememberRecord('later', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'home_city', value: 'Munich' },
+    occurred_at: '2099-02-01T00:00:00Z',
+  });
   const { page, problems } = await ui();
   await navigateInPlace(page, '/');
   await page.getByRole('link', { name: 'Later', exact: true }).click();
@@ -108,11 +112,19 @@ test('a value dated to start later reads "Starts later", not current, and can st
   await page.locator('.facts').getByText('Starts later').waitFor();
   await page
     .getByRole('status')
-    .getByText(/This value holds from .*; until then an earlier one is current\./)
+    .getByText(/This value holds from .*; until then .*Acme is current\./)
     .waitFor();
   // Replaced by nothing: no "newer version" notice, and it can be corrected like a current value.
   assert.equal(await page.getByText(/A newer version replaces this one/).count(), 0);
   await page.getByRole('button', { name: 'Save correction' }).waitFor();
+  // A value to come with none before it says so, not that an earlier one is current.
+  await page.goBack();
+  await page.getByRole('link', { name: /Munich/ }).click();
+  await page.getByRole('heading', { level: 1, name: 'Ana home city: Munich' }).waitFor();
+  await page
+    .getByRole('status')
+    .getByText(/This value holds from .*; until then no other value of it is known\./)
+    .waitFor();
   assert.deepEqual(problems, []);
 });
 
