@@ -90,16 +90,19 @@ export function RevisionTimeline({
   const [now] = useState(() => Date.now());
   const starts = revisions.map((r) => Date.parse(r.valid_from));
   const closedEnds = revisions.map((r) => (r.valid_to ? Date.parse(r.valid_to) : null));
-  const min = Math.min(...starts);
-  // The right edge is labelled "now" when a version is still open, so the axis must reach now: ended at
-  // the last change, a version open since then would be a sliver at the edge, its predecessor the whole.
+  // A version still open holds to now, so the axis reaches now: ended at the last change, a version
+  // open since then would be a sliver at the edge, its predecessor the whole. Where every version starts
+  // later than now (a move next month), the axis starts at now, and runs on past the last start, so a
+  // value to come is drawn from its day, not as holding already.
   const open = closedEnds.some((t) => t === null);
-  const max = Math.max(
+  const min = Math.min(...starts, ...(open ? [now] : []));
+  const last = Math.max(
     ...starts,
     ...closedEnds.filter((t): t is number => t !== null),
     ...(open ? [now] : []),
     min + 1,
   );
+  const max = open && last > now ? last + (last - min) / 5 : last;
   // Versions of all-day events: the axis is in days of the calendar too.
   const inUtc = revisions.every((r) => memoryDays(r) !== null);
   const W = 600;
@@ -152,12 +155,10 @@ export function RevisionTimeline({
           );
         })}
         <text x={10} y={revisions.length * rowH + 18} className="chart-label">
-          {formatDate(new Date(min).toISOString(), inUtc)}
+          {min === now ? 'now' : formatDate(new Date(min).toISOString(), inUtc)}
         </text>
         <text x={W - 10} y={revisions.length * rowH + 18} textAnchor="end" className="chart-label">
-          {revisions.some((r) => r.valid_to === null)
-            ? 'now'
-            : formatDate(new Date(max).toISOString(), inUtc)}
+          {open && max === now ? 'now' : open ? 'later' : formatDate(new Date(max).toISOString(), inUtc)}
         </text>
       </svg>
       <ol className="revisions" aria-label="Versions, oldest first">

@@ -125,6 +125,8 @@ test('a value dated to start later reads "Starts later", not current, and can st
     .getByRole('status')
     .getByText(/This value holds from .*; until then no other value of it is known\./)
     .waitFor();
+  // Its history's axis runs from now to later, the value drawn from its day on.
+  assert.deepEqual(await page.locator('.timeline text.chart-label').allTextContents(), ['now', 'later']);
   assert.deepEqual(problems, []);
 });
 
