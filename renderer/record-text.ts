@@ -78,7 +78,7 @@ interface LineOf {
  * that holds no slot, left as it is.
  */
 export function statementLabel(m: LineOf): string {
-  if (m.predicate === null || !isSelfSpeaker(m.subject)) return m.statement;
+  if (m.predicate === null) return m.statement;
   const head = `${m.subject} `;
   if (!m.statement.startsWith(head)) return m.statement;
   const line = m.statement.slice(head.length);
@@ -87,8 +87,24 @@ export function statementLabel(m: LineOf): string {
       ? line.slice(0, Math.max(0, line.indexOf(': ')))
       : humanizePredicate(m.predicate);
   if (said === '' || !line.startsWith(`${said}: `)) return m.statement;
+  // A fact's line about someone else by name reads as one about the person does: "Ada's employer: …".
+  if (!isSelfSpeaker(m.subject)) return `${ofName(m.subject, said)}${line.slice(said.length)}`;
   const name = m.owner?.state === 'self' ? m.owner.entity?.trim() : undefined;
   return `${name ? ofName(name, said) : ofYou(said)}${line.slice(said.length)}`;
+}
+
+/**
+ * A line that may be a fact's about the person, worded as statementLabel words it, read by its own
+ * first word and predicate ("self home city: Porto" as "Maya's home city: Porto"): a Trace's cited quote, a version of
+ * a slot a sentence holds that a fact gave another wording. `selfName`: the Brain's person, when known.
+ */
+export function factLineLabel(line: string, selfName?: string): string {
+  // Only "self", the word a fact about the person is written with: "I moved to Porto: finally" or
+  // "user story: …" quoted from a message are words someone said.
+  const subject = line.split(' ')[0] ?? '';
+  if (subject !== 'self' || !line.includes(': ')) return line;
+  const owner = selfName ? { state: 'self', entity: selfName } : undefined;
+  return statementLabel({ statement: line, subject, predicate: undefined, owner });
 }
 
 /**
@@ -102,8 +118,12 @@ export const inOwnWords = (m: LineOf & { citations: readonly { quote: string }[]
 /** Another version of `m`'s slot said as `m` is (its statement read with `m`'s subject and predicate). */
 export const versionLabel =
   (m: Omit<LineOf, 'statement'>) =>
-  (version: { statement: string }): string =>
-    statementLabel({ ...m, statement: version.statement });
+  (version: { statement: string }): string => {
+    const said = statementLabel({ ...m, statement: version.statement });
+    if (said !== version.statement) return said;
+    // A version a fact gave in other words ("self home city: Porto" in the slot "I moved to …" holds).
+    return factLineLabel(version.statement, m.owner?.state === 'self' ? m.owner.entity : undefined);
+  };
 
 /**
  * Whether a version of `m`'s slot is an ending, not a value: "Ana no longer lives in Berlin" holds the

@@ -29,10 +29,10 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
   await checkScreen(page, 'local-memories');
 
   await fact.click();
-  // The fact's Record is the Memory's line word for word: its evidence names the Record instead of
-  // repeating the line under it.
+  // The fact's Record is the Memory's line, which the page words for her ("Ana's city: Lisbon"): its
+  // evidence names the Record as a fact's instead of repeating the line under it.
   const evidence = page.getByRole('region', { name: 'Where this comes from' });
-  await evidence.getByText('said in these words').waitFor();
+  await evidence.getByText('from a fact').waitFor();
   assert.equal(await evidence.locator('mark').count(), 0);
   await page.getByLabel('What is actually true').fill('Ana lives in Faro');
   await page.getByLabel('Why').fill('moved in March');
@@ -108,7 +108,7 @@ test('a value dated to start later reads "Starts later", not current, and can st
   await page.getByLabel('Show').selectOption('scheduled');
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('link', { name: /Globex/ }).click();
-  await page.getByRole('heading', { level: 1, name: 'Ana employer: Globex' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: "Ana's employer: Globex" }).waitFor();
   await page.locator('.facts').getByText('Starts later').waitFor();
   await page
     .getByRole('status')
@@ -120,7 +120,7 @@ test('a value dated to start later reads "Starts later", not current, and can st
   // A value to come with none before it says so, not that an earlier one is current.
   await page.goBack();
   await page.getByRole('link', { name: /Munich/ }).click();
-  await page.getByRole('heading', { level: 1, name: 'Ana home city: Munich' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: "Ana's home city: Munich" }).waitFor();
   await page
     .getByRole('status')
     .getByText(/This value holds from .*; until then no other value of it is known\./)

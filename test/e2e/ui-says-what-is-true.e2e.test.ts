@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { statementLabel } from '../../renderer/record-text.ts';
 import {
   advanceUntil,
   appPerFile,
@@ -44,11 +45,14 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   const porto = all.find((m) => m.statement.includes('Porto'))!;
   const lisbon = all.find((m) => m.statement.includes('Lisbon'))!;
   assert.equal(porto.status, 'active');
+  // Facts about Ana by name read as the page words them: "Ana's city: Porto".
+  const portoSaid = statementLabel(porto);
+  const lisbonSaid = statementLabel(lisbon);
   const { page, problems } = await ui();
   await navigateInPlace(page, `/brains/withdraw/memories/${porto.id}`);
-  await page.getByRole('heading', { level: 1, name: porto.statement }).waitFor();
+  await page.getByRole('heading', { level: 1, name: portoSaid }).waitFor();
   // Opened by link, it was "Loading…" first: focus waited for the heading.
-  assert.equal(await focusedElement(page), `H1 ${porto.statement}`);
+  assert.equal(await focusedElement(page), `H1 ${portoSaid}`);
   // The history says how each version came to be, not what later happened to it.
   const versions = page.getByRole('list', { name: 'Versions, oldest first' }).getByRole('listitem');
   assert.match(await versions.nth(0).innerText(), /worked out from a Record/);
@@ -58,17 +62,17 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   await page.getByRole('button', { name: 'Withdraw Memory' }).click();
   const dialog = page.getByRole('dialog', { name: 'Withdraw this Memory?' });
   await dialog.getByText('The earlier value (version 1) takes its place again').waitFor();
-  await dialog.locator('blockquote', { hasText: lisbon.statement }).waitFor();
+  await dialog.locator('blockquote', { hasText: lisbonSaid }).waitFor();
   assert.equal(await dialog.getByText('nothing takes its place').count(), 0);
   await checkScreen(page, 'withdraw-dialog-earlier-value');
   await dialog.getByRole('button', { name: 'Withdraw Memory' }).click();
 
   const notice = page.getByRole('status').filter({ hasText: 'Saved. This Memory is withdrawn' });
   await notice.getByText(/Current instead:/).waitFor();
-  const link = notice.getByRole('link', { name: lisbon.statement });
+  const link = notice.getByRole('link', { name: lisbonSaid });
   await link.click();
-  await page.getByRole('heading', { level: 1, name: lisbon.statement }).waitFor();
-  assert.equal(await focusedElement(page), `H1 ${lisbon.statement}`);
+  await page.getByRole('heading', { level: 1, name: lisbonSaid }).waitFor();
+  assert.equal(await focusedElement(page), `H1 ${lisbonSaid}`);
   await page.locator('.facts').getByText('Current').waitFor();
   assert.equal((await app().api.getMemory('withdraw', lisbon.id)).status, 'active');
   assert.deepEqual(problems, []);

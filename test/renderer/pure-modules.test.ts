@@ -15,6 +15,8 @@ import {
   quoteLabel,
   recordSummary,
   statementLabel,
+  versionLabel,
+  factLineLabel,
   subjectLabel,
 } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
@@ -178,8 +180,21 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   // A Profile line carries no predicate: its line's first ": " ends it.
   const { predicate: _, ...line } = fact('self', 'favourite_colour', 'green: the dark one');
   assert.equal(statementLabel(line), 'Your favourite colour: green: the dark one');
-  // Someone else's, a Memory that holds no slot, and a correction's own words stay as they are.
-  assert.equal(statementLabel(fact('Ana', 'favourite_colour', 'green')), 'Ana favourite colour: green');
+  // Someone else's fact reads in the same voice, by their name; a Memory that holds no slot and a
+  // correction's own words stay as they are.
+  assert.equal(statementLabel(fact('Ada', 'employer', 'Siemens')), "Ada's employer: Siemens");
+  assert.equal(statementLabel(fact('Ada', 'lives_in', 'Munich')), 'Ada lives in: Munich');
+  // A fact's line read by its own words (a Trace's quote; a version a fact gave another wording).
+  assert.equal(factLineLabel('self employer: Zentrix', 'Maya'), "Maya's employer: Zentrix");
+  assert.equal(factLineLabel('self home city: Porto'), 'Your home city: Porto');
+  for (const said of ['I moved to Porto: finally', 'user story: as a buyer'])
+    assert.equal(factLineLabel(said), said);
+  assert.equal(
+    versionLabel({ subject: 'Maya', predicate: 'lives in', owner: { state: 'self', entity: 'Maya' } })({
+      statement: 'self home city: Porto',
+    }),
+    "Maya's home city: Porto",
+  );
   assert.equal(
     statementLabel({ statement: 'self likes tea', subject: 'self', predicate: null }),
     'self likes tea',
