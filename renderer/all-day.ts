@@ -1,6 +1,6 @@
 import type { TypedContent } from '../engine/contract/index.ts';
-import { allDayDays, textDays as contractTextDays, type Days } from '../engine/contract/all-day.ts';
-import { dateOnlyUtc, formatDateTime } from './format.ts';
+import { allDayDays, textDays as contractTextDays, whenPart, type Days } from '../engine/contract/all-day.ts';
+import { dateOnlyUtc, dateTimeRange, formatDateTime } from './format.ts';
 
 // The rule is the contract's, which the engine's time lane follows too: the viewer shows such a time
 // as its date, read in UTC, with no time (west of UTC it fell on the day before at "17:00").
@@ -37,4 +37,25 @@ export function formatAllDay(d: Days): string {
 export function evidenceWhen(e: { kind: string; text: string | null; occurred_at: string }): string {
   const days = evidenceDays(e);
   return days ? formatAllDay(days) : formatDateTime(e.occurred_at);
+}
+
+/**
+ * An event's line with its times as a person reads them: "Maya's birthday; when: Mar 14, 2027 (all
+ * day)" for "…; when: 2027-03-14T00:00:00.000Z to 2027-03-15T00:00:00.000Z" (which read as two days),
+ * "Portuguese class; when: Nov 17, 2026, 6:00 – 7:30 PM". Any other text as it is.
+ */
+export function eventTimesWorded(text: string): string {
+  const m = whenPart.exec(text);
+  if (!m) return text;
+  const start = Date.parse(m[1]!);
+  const end = m[2] === undefined ? null : Date.parse(m[2]);
+  if (Number.isNaN(start) || (end !== null && Number.isNaN(end))) return text;
+  const days = allDayDays(m[1]!, m[2]);
+  const when = days
+    ? formatAllDay(days)
+    : end === null || end < start
+      ? formatDateTime(m[1])
+      : dateTimeRange(start, end);
+  const lead = m[0].startsWith('; ') ? '; ' : '';
+  return `${text.slice(0, m.index)}${lead}when: ${when}${text.slice(m.index + m[0].length)}`;
 }

@@ -1,5 +1,6 @@
 import { endedHead, factLine, humanizePredicate } from '../engine/contract/fact-line.ts';
 import { selfSpeakerNames, type TypedContent } from '../engine/contract/index.ts';
+import { eventTimesWorded } from './all-day.ts';
 
 /** Whether a speaker is named by one of the engine's words for the Brain's own person ("self", "user"). */
 export const isSelfSpeaker = (speaker: string) => selfSpeakerNames.has(speaker.trim().toLowerCase());
@@ -78,6 +79,11 @@ interface LineOf {
  * that holds no slot, left as it is.
  */
 export function statementLabel(m: LineOf): string {
+  return eventTimesWorded(factWording(m));
+}
+
+/** statementLabel's wording of a fact's line, without an event's times: what tells a line worded. */
+function factWording(m: LineOf): string {
   if (m.predicate === null) return m.statement;
   const head = `${m.subject} `;
   if (!m.statement.startsWith(head)) return m.statement;
@@ -113,7 +119,7 @@ export function factLineLabel(line: string, selfName?: string): string {
  * the engine's statements (and the fact lines the page words for the person, statementLabel).
  */
 export const inOwnWords = (m: LineOf & { citations: readonly { quote: string }[] }): boolean =>
-  statementLabel(m) === m.statement && m.citations.some((c) => !quoteAddsWords(c.quote, m));
+  factWording(m) === m.statement && m.citations.some((c) => !quoteAddsWords(c.quote, m));
 
 /** Another version of `m`'s slot said as `m` is (its statement read with `m`'s subject and predicate). */
 export const versionLabel =
@@ -172,7 +178,7 @@ export const saidInTheseWords = 'said in these words';
  * …", statementLabel) was said in no one's words, so its source is named as what it is.
  */
 export const sameWordsLabel = (m: LineOf): string =>
-  statementLabel(m) === m.statement ? saidInTheseWords : 'from a fact';
+  factWording(m) === m.statement ? saidInTheseWords : 'from a fact';
 
 /**
  * A note's text without the heading that only repeats its title: a note named "Reading list" opening

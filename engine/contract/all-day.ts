@@ -38,7 +38,7 @@ export function allDayDays(startsAt: string | undefined, endsAt: string | undefi
  * as the Citation describes it), which evidence, an event's Memory and a lexical hit carry instead of
  * the Record's content.
  */
-const whenPart = /(?:^|; )when: (\S+?)(?: to (\S+?))?(?=; |$)/;
+export const whenPart = /(?:^|; )when: (\S+?)(?: to (\S+?))?(?=; |$)/;
 
 /**
  * The days an event's text names when they are all-day and begin at `atMs` (its occurred_at, or its

@@ -11,7 +11,7 @@ import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseIcs } from '../../server/import/formats/ics.ts';
 import { birthdayAndDentist, collect, icsOf, writeTree } from '../../server/import/test-support.ts';
 
-const { evidenceWhen, formatAllDay, formatDays, memoryDays, recordDays } =
+const { evidenceWhen, eventTimesWorded, formatAllDay, formatDays, memoryDays, recordDays } =
   await import('../../renderer/all-day.ts');
 const { validitySpan } = await import('../../renderer/format.ts');
 
@@ -122,4 +122,22 @@ test("the calendar importer's all-day event is recognised as one, and its timed 
   } finally {
     t.remove();
   }
+});
+
+test("an event's line reads its times as dates: an all-day one as its day, a timed one as a span", () => {
+  assert.equal(
+    eventTimesWorded("Maya's birthday; when: 2027-03-14T00:00:00.000Z to 2027-03-15T00:00:00.000Z"),
+    "Maya's birthday; when: Mar 14, 2027 (all day)",
+  );
+  // 18:00-19:30 UTC in Los Angeles (this file's zone): 10:00-11:30 AM.
+  assert.match(
+    eventTimesWorded('Portuguese class; when: 2026-11-17T18:00:00Z to 2026-11-17T19:30:00Z; where: Rua X'),
+    /^Portuguese class; when: Nov 17, 2026, 10:00\s?–\s?11:30\sAM; where: Rua X$/u,
+  );
+  for (const text of [
+    'Ana lives in Porto',
+    'Dentist; when: soon',
+    'Dentist; when: 2026-11-17T18:00:00Z to nope',
+  ])
+    assert.equal(eventTimesWorded(text), text);
 });
