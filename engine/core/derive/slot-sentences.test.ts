@@ -1080,8 +1080,16 @@ test('a relation said the other way round, a number changed in a chat, a date de
     ['changed my number to 936 111 222', 'phone number', '936 111 222'],
     ['I changed my email to leo@marques.pt', 'email address', 'leo@marques.pt'],
     ['actually my birthday is march 4 not march 14, typo', 'birthday', 'march 4'],
+    ['My favourite food is now pastel de nata, sorry ramen.', 'favourite food', 'pastel de nata'],
+    ['my favourite band is Muse instead of Radiohead', 'favourite band', 'Muse'],
   ];
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+  // Said with more after it, the relation holds its slot, the sentence its Memory.
+  assert.deepEqual(attributeSentence('tom is my partner now, we met at work'), {
+    predicate: 'partner',
+    value: 'Tom',
+    own: true,
+  });
   for (const s of [
     'He is my boss',
     'she is my girlfriend now',

@@ -1150,7 +1150,7 @@ const notWho =
  * girlfriend is Carla" says it.
  */
 const relationAfter = new RegExp(
-  String.raw`^${fillers}(?<value>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+)?)\s+is\s+(?:(?<now>now)\s+)?my\s+(?:(?<new>new)\s+)?(?<relation>${relations})(?:\s+(?<later>now))?[!.\s]*$`,
+  String.raw`^${fillers}(?<value>[\p{L}\p{M}'’.-]+(?:\s+[\p{L}\p{M}'’.-]+)?)\s+is\s+(?:(?<now>now)\s+)?my\s+(?:(?<new>new)\s+)?(?<relation>${relations})(?:\s+(?<later>now))?(?:(?<more>,\s+[\p{L}\p{N}][^]*)|[!.\s]*)$`,
   'iu',
 );
 /** One's job said as where it is: "My new job is at Stripe", "my job's with Globex now". */
@@ -1407,10 +1407,11 @@ function attributeName(raw: string, value: string): string | null {
  * The value a sentence denies after a comma, at its end: "My favourite food is sushi now, not bacalhau",
  * "My number is 555-0199, not 555-0198". Its "not" would hold the sentence back, and the value given is
  * what it says, as "I live in Braga, not Porto" says Braga (withoutDenial). Only a short value after
- * ", not": "My favourite colour is not green" denies its own.
+ * ", not": "My favourite colour is not green" denies its own. So do ", sorry ramen", ", no longer …",
+ * and "… instead of Radiohead", "… rather than tea".
  */
 const valueDenied =
-  /(?:,\s*|(?<=\d)\s+)not\s+(?:the\s+|a\s+|an\s+)?[\p{L}\p{N}+()'’-]+(?:\s+[\p{L}\p{N}+()'’-]+){0,3}[.!]*$/u;
+  /(?:,\s*(?:not|sorry|instead\s+of|rather\s+than|no\s+longer)|(?<=\d)\s+not|(?<=[\p{L}\p{N}])\s+(?:instead\s+of|rather\s+than))\s+(?:the\s+|a\s+|an\s+)?[\p{L}\p{N}+()'’-]+(?:\s+[\p{L}\p{N}+()'’-]+){0,3}[.!]*$/u;
 const withoutValueDenial = (s: string): string => {
   const m = valueDenied.exec(s);
   return m && m.index > 0 ? s.slice(0, m.index) : s;
@@ -1496,7 +1497,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
           : lowerName(who, 0)?.named
         : null;
     const predicate = named ? attributeName(after.groups!['relation']!, named) : null;
-    if (named && predicate) return { predicate, value: named };
+    // "tom is my partner now, we met at work": the partner, and the sentence as its Memory.
+    const more = after.groups!['more'] !== undefined;
+    if (named && predicate) return { predicate, value: named, ...(more ? { own: true as const } : {}) };
   }
   const m = attributeLead.exec(s) ?? newValueLead.exec(s);
   // A number or an address is written with digits or an @; most sentences have neither.
