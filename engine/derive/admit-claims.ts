@@ -1,6 +1,6 @@
 import { newId } from '../ids.ts';
 import type { Claim } from '../core/derive/deriver.ts';
-import type { MemoryCause, MemoryRepository, SameStatement } from '../ports/index.ts';
+import type { MemoryCause, MemoryRepository, MemoryVersionRow, SameStatement } from '../ports/index.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
@@ -104,6 +104,59 @@ export function anotherValueHolds(
 }
 
 /**
+ * Before a new value of a slot is admitted at an instant: where another source restated the value holding
+ * the slot then at that very instant (a fact from the phone saying Lisbon at 10:00, joined as a citation
+ * to the home "I moved to Lisbon" gave a month before), that restatement becomes a version of its own
+ * there, so the new value (the laptop's Porto at 10:00) meets it as a rival and the two are a conflict,
+ * as when Porto had come first. Without it, Porto started later than the month-old Lisbon and replaced it.
+ */
+async function splitRestatement(
+  memories: MemoryRepository,
+  versions: readonly MemoryVersionRow[],
+  at: { brainUid: string; from: { at: string; ms: number }; sourceKey: string; seq: number; now: string },
+  version: number,
+): Promise<void> {
+  const holder = versions.find(
+    (v) =>
+      v.status === 'active' &&
+      v.valid_from_ms < at.from.ms &&
+      endedValue(v) === null &&
+      inForceAt(timesOf(v), at.from.ms),
+  );
+  if (!holder) return;
+  const rivals = (await memories.citedAt(holder.id, at.from.ms)).filter((c) => c.source_key !== at.sourceKey);
+  // Only another source's, and never all of the holder's support: a version keeps a citation.
+  const bySource = rivals.filter((c) => c.source_key === rivals[0]?.source_key);
+  if (bySource.length === 0 || bySource.length >= bySource[0]!.total) return;
+  await insertMemory(memories, {
+    brainUid: at.brainUid,
+    lineage: holder.lineage,
+    slot: holder.slot,
+    version,
+    statement: holder.statement,
+    norm: holder.norm,
+    subject: holder.subject,
+    predicate: holder.predicate,
+    owner: {
+      state: holder.owner_state,
+      ...(holder.owner_entity !== null ? { entity: holder.owner_entity } : {}),
+    },
+    sourceKey: bySource[0]!.source_key,
+    validFrom: at.from.at,
+    validFromMs: at.from.ms,
+    corrects: null,
+    seq: at.seq,
+    learnedAt: at.now,
+    cause: 'derived',
+    citations: bySource.map((c) => ({ recordId: c.record_id, quote: c.quote })),
+  });
+  await memories.dropCitations(
+    holder.id,
+    bySource.map((c) => c.record_id),
+  );
+}
+
+/**
  * Turns a Record's claims into Memory versions:
  * - a slot claim (fact) joins the slot's lineage: the same value at the same world time, or the same
  *   value as the one holding the slot at the Record's world time, only adds a citation (the same value
@@ -186,12 +239,20 @@ export async function admitClaims(
     }
     // A slot claim joins its slot's lineage (a new version), or starts it.
     const lineage = versions[0]?.lineage ?? newId('lin');
+    if (claim.ends === undefined)
+      await splitRestatement(
+        memories,
+        versions,
+        { brainUid, from, sourceKey, seq, now },
+        nextVersion(versions),
+      );
+    const latest = claim.ends === undefined ? await memories.slotVersions(slot) : versions;
     ids.push(
       await insertMemory(memories, {
         brainUid,
         lineage,
         slot,
-        version: nextVersion(versions),
+        version: nextVersion(latest),
         statement: claim.statement,
         norm: statementKey(claim.statement),
         subject: claim.subject,
@@ -203,7 +264,7 @@ export async function admitClaims(
         corrects: null,
         seq,
         learnedAt: now,
-        cause: versions.length > 0 ? 'superseded_by_record' : 'derived',
+        cause: latest.length > 0 ? 'superseded_by_record' : 'derived',
         citations: [citation],
       }),
     );

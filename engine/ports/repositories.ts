@@ -304,6 +304,14 @@ export interface MemoryRepository extends MemoryReads {
   /** The lineages of versions this Record retracted or revised (forgetting it re-opens them). */
   namedBy(recordId: string): Promise<string[]>;
   /**
+   * This version's citations of Records that occurred at OCCURREDMS, with each Record's source name
+   * ('' for none): another source restating the value at that instant. `total`: all its citations.
+   */
+  citedAt(
+    memoryId: string,
+    occurredMs: number,
+  ): Promise<{ record_id: string; quote: string; source_key: string; total: number }[]>;
+  /**
    * The versions, not revised yet, whose every supporting Record is an older revision of this one's
    * external item (same source name and external id, written before it), by id and lineage.
    */

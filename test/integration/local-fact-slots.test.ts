@@ -66,6 +66,30 @@ describe('a fact and a sentence about the same thing hold one slot', () => {
     assert.deepEqual(await contested(), ['Bo works at BMW', 'me workplace: Siemens']);
   });
 
+  it('a value restated by one source and denied by another at one instant is a conflict, whatever came first', async () => {
+    for (const order of ['restated first', 'denied first'] as const) {
+      const { engine, remember, current, contested } = await brainOfBo();
+      await remember(said('I moved to Lisbon last weekend.', '2024-03-01T00:00:00Z'));
+      const at = '2024-05-01T10:00:00Z';
+      const phone = fact('home_city', 'Lisbon', at, 'phone');
+      const laptop = fact('home_city', 'Porto', at, 'laptop');
+      for (const body of order === 'restated first' ? [phone, laptop] : [laptop, phone]) await remember(body);
+      // Each value once, in the words of the version that holds it there.
+      const cities = (ms: string[]) => ms.map((m) => /Lisbon|Porto/u.exec(m)?.[0]).sort();
+      assert.deepEqual(cities(await contested()), ['Lisbon', 'Porto'], order);
+      assert.deepEqual(cities(await current()), ['Lisbon', 'Porto'], order);
+      // The home said in March held until then, and holds nothing of the phone's restatement.
+      const march = (await engine.listMemories(tenant, 'b', { status: 'all', limit: 50 })).data.find(
+        (m) => m.valid_from === '2024-03-01T00:00:00Z',
+      )!;
+      assert.deepEqual(
+        [march.statement, march.status, march.valid_to],
+        ['Bo lives in Lisbon', 'superseded', at],
+        order,
+      );
+    }
+  });
+
   it('a fact and a sentence giving the same value at one instant are one Memory, not a conflict', async () => {
     const { engine, remember, current, contested } = await brainOfBo();
     const at = '2024-05-01T00:00:00Z';

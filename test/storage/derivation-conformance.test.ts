@@ -105,7 +105,14 @@ function worker(
 }
 
 /** Writes a Record and queues its derivation in one unit, as rememberRecord does. */
-async function remember(b: Backend, brainUid: string, id: string, text: string, occurredAt: string) {
+async function remember(
+  b: Backend,
+  brainUid: string,
+  id: string,
+  text: string,
+  occurredAt: string,
+  source: string | null = null,
+) {
   const content: TypedContent = { kind: 'message', text, speaker: 'Ana' };
   await b.write(brainUid, async (u) => {
     const seq = await u.sequence.next();
@@ -116,7 +123,7 @@ async function remember(b: Backend, brainUid: string, id: string, text: string, 
       kind: 'message',
       content: JSON.stringify(content),
       text: recordText(content),
-      source_name: null,
+      source_name: source,
       external_id: null,
       trust: 'medium',
       visibility: 'shareable',
@@ -187,6 +194,26 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
         ['active', 'rederived', ['rec_4'], '2025-03-01T00:00:00.000Z'],
       );
       assert.equal(await b.queue.nextDueMs(nowMs), null);
+    });
+
+    it('a value restated by one source and denied by another at one instant is a conflict', async () => {
+      const b = await backend();
+      await b.addBrain('brn_d4', 'Ana');
+      const at = '2025-06-01T10:00:00.000Z';
+      await remember(b, 'brn_d4', 'rec_1', 'I moved to Lisbon.', '2025-03-01T00:00:00.000Z', 'chat');
+      await remember(b, 'brn_d4', 'rec_2', 'I live in Lisbon.', at, 'phone');
+      await remember(b, 'brn_d4', 'rec_3', 'I live in Porto.', at, 'laptop');
+      const w = worker(b);
+      w.kick();
+      await w.idle();
+      assert.deepEqual(
+        (await memories(b, 'brn_d4')).map((m) => [m.statement, m.status, m.validFrom, m.cites]),
+        [
+          ['Ana lives in Lisbon', 'superseded', '2025-03-01T00:00:00.000Z', ['rec_1']],
+          ['Ana lives in Lisbon', 'active', at, ['rec_2']],
+          ['Ana lives in Porto', 'active', at, ['rec_3']],
+        ],
+      );
     });
 
     it('records a job that fails on every attempt for Census and takes it off the queue', async () => {

@@ -219,6 +219,17 @@ export function pgMemories(
       ]);
       return true;
     },
+    citedAt: async (memoryId, occurredMs) =>
+      (
+        await q.query<{ record_id: string; quote: string; source_key: string; total: number }>(
+          `SELECT c.record_id, c.quote, COALESCE(r.source_name, '') AS source_key,
+                  (SELECT count(*)::int FROM citations a
+                   WHERE a.brain_uid = c.brain_uid AND a.memory_id = c.memory_id) AS total
+           FROM citations c JOIN records r ON r.brain_uid = c.brain_uid AND r.id = c.record_id
+           WHERE c.brain_uid = $1 AND c.memory_id = $2 AND r.occurred_ms = $3`,
+          [brainUid, memoryId, occurredMs],
+        )
+      ).rows,
     async dropCitations(memoryId, recordIds) {
       if (recordIds.length === 0) return;
       await q.query(

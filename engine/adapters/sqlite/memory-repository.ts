@@ -242,6 +242,16 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       if (added) store.run('UPDATE memories SET seq = ? WHERE id = ?', seq, c.memory_id);
       return added;
     },
+    citedAt: async (memoryId, occurredMs) =>
+      store.all<{ record_id: string; quote: string; source_key: string; total: number }>(
+        `SELECT c.record_id, c.quote, COALESCE(r.source_name, '') AS source_key,
+                (SELECT count(*) FROM citations a WHERE a.memory_id = c.memory_id) AS total
+         FROM citations c JOIN records r ON r.id = c.record_id
+         WHERE c.memory_id = ? AND r.occurred_ms = ? AND r.brain_uid = ?`,
+        memoryId,
+        occurredMs,
+        brainUid,
+      ),
     async dropCitations(memoryId, recordIds) {
       if (recordIds.length === 0) return;
       store.run(
