@@ -385,8 +385,8 @@ const orderName = (order: 'dmy' | 'mdy') => (order === 'mdy' ? 'month first' : '
 /**
  * The options to read a target with: a WhatsApp chat imported before is read in the date order
  * (earlierImportOrder, when its dates read both ways) and the zone (earlierImportZone) that import used,
- * and says so in `note`. A zone asked for is used. An order asked for is used unless the chat was
- * imported before in the other one: its messages' instants are in their identities, so read the other
+ * and says so in `note`. A zone or an order asked for is used unless the chat was imported before in
+ * another one (a zone only where that import's times fit no other reading): its messages' instants are in their identities, so read the other
  * way each would be stored again, months off, beside the first (QA: a chat imported day first, then
  * with --date-order mdy). The note then says how to read it the other way (remove the import first).
  * The chat is read into memory once for all these readings (each was a read and parse of the file).
@@ -429,24 +429,38 @@ export async function readingOptions(
       );
     }
   }
-  if (o.timeZone === undefined) {
-    let found;
-    try {
-      found = await earlierImportZone(chat.parse, target.path, options, earlier, systemTimeZone());
-    } catch {
-      // The API failing leaves the zone as asked.
-      found = null;
-    }
-    if (found !== null) {
-      const { zone, ambiguous } = found;
-      options = { ...options, timeZone: zone };
-      notes.push(
-        `times read in ${zone}, the zone its earlier import used, so its messages keep their identity` +
-          (ambiguous
-            ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
-            : ' (a time zone given for the import overrides it)'),
-      );
-    }
+  let found;
+  try {
+    found = await earlierImportZone(
+      chat.parse,
+      target.path,
+      options,
+      earlier,
+      o.timeZone ?? systemTimeZone(),
+    );
+  } catch {
+    // The API failing leaves the zone as asked.
+    found = null;
+  }
+  if (found !== null && o.timeZone === undefined) {
+    const { zone, ambiguous } = found;
+    options = { ...options, timeZone: zone };
+    notes.push(
+      `times read in ${zone}, the zone its earlier import used, so its messages keep their identity` +
+        (ambiguous
+          ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
+          : ' (a time zone given for the import overrides it)'),
+    );
+  } else if (found !== null) {
+    // A zone asked for that the earlier import did not use: read so, each message would be stored a
+    // second time, hours off, beside the first (as for a date order, above).
+    options = { ...options, timeZone: found.zone };
+    notes.push(
+      `times read in ${found.zone} as its earlier import read them, not ${o.timeZone} as asked: read so, ` +
+        'each of its messages would be stored a second time, hours off, beside the first. To read it in ' +
+        `${o.timeZone}, remove the earlier import first (mnemo import --remove whatsapp, which removes every ` +
+        'WhatsApp chat; in the app: "Remove this import"), then import it again',
+    );
   }
   return { options, note: notes.length > 0 ? notes.join('; ') : null };
 }

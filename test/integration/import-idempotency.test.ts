@@ -153,11 +153,21 @@ describe('import through the /v1 API', () => {
     assert.deepEqual([uploaded.imported, uploaded.unchanged, uploaded.failed], [0, 5, 0]);
     assert.match(uploaded.parts[0]!.note ?? '', new RegExp(`times read in ${earlier}`));
 
-    // A zone asked for is a zone used: the same chat read in UTC is other messages.
+    // A zone asked for that the earlier import did not use is not: read in UTC, each message would be
+    // stored again, hours off. The note says so, and how to read it in UTC.
     const utc = await runImport({ client, brainId: 'travel', path: file, timeZone: 'UTC' });
-    assert.deepEqual([utc.imported, utc.unchanged], [5, 0]);
+    assert.deepEqual([utc.imported, utc.unchanged], [0, 5]);
+    assert.match(
+      utc.notes.map((n) => n.note).join('\n'),
+      new RegExp(
+        `times read in ${earlier} as its earlier import read them, not UTC as asked.*remove the earlier import first`,
+      ),
+    );
+    // Asked for the zone it used, nothing is said.
+    const same = await runImport({ client, brainId: 'travel', path: file, timeZone: earlier });
+    assert.deepEqual([same.imported, same.unchanged], [0, 5]);
     assert.deepEqual(
-      utc.notes.filter((n) => /times read in/.test(n.note)),
+      same.notes.filter((n) => /times read in/.test(n.note)),
       [],
     );
   });
