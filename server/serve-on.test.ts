@@ -5,7 +5,11 @@ import { bindOn } from './serve-on.ts';
 
 test('a request that reaches the socket before its app waits for it, or is answered 503 if start-up fails', async () => {
   const bound = await bindOn({ host: '127.0.0.1', port: 0 });
+  // The request has reached the server (a connection still sending its request is closed by a shutdown
+  // as idle, as for any server: on a loaded machine the fetch could still be on its way after 200 ms).
+  const arrived = new Promise((r) => bound.listener.server.once('request', r));
   const waiting = fetch(`${bound.origin}/v1/health`);
+  await arrived;
   // Not answered while nothing serves it.
   const early = await Promise.race([
     waiting.then(() => 'answered'),
