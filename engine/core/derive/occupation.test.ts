@@ -12,6 +12,7 @@ test('what one does for a living, said alone, holds the occupation; "no longer" 
     ['I have been working as a paramedic for 5 years', 'paramedic'],
     ["I'm working as a barista now", 'barista'],
     ['I work as a driver', 'driver'],
+    ['got promoted to senior staff engineer today 🎉🎉', 'senior staff engineer'],
   ] as const)
     assert.deepEqual(occupationSaid(s), { predicate: 'occupation', value }, s);
   for (const [s, value] of [
@@ -37,6 +38,11 @@ test('how one does a thing, a role for tonight, a hope, a denial or a question i
     "I'm a nurse?",
     'I wanted to be a nurse',
     'my sister is a nurse',
+    "I'm the wife of a pilot",
+    "I'm a mom and a nurse",
+    "I'm a Pokemon trainer",
+    "I'm a rocket scientist",
+    "I'm a Vietnam vet",
   ])
     assert.equal(occupationSaid(s), null, s);
 });

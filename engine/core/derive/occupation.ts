@@ -10,9 +10,9 @@ import { chatEnd, fillers, occupations, type AttributeSentence } from './slot-se
  */
 const role = (n = '') => String.raw`(?<role${n}>(?:[\p{L}-]+\s+){0,3}?${occupations})`;
 const article = String.raw`(?:an?|the)\s+`;
-const until = String.raw`(?:\s+(?:now|these\s+days|nowadays|by\s+trade|by\s+profession|full[-\s]time|part[-\s]time|for\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+(?:years?|yrs?|months?|weeks?)(?:\s+now)?))?`;
+const until = String.raw`(?:\s+(?:now|these\s+days|nowadays|by\s+trade|by\s+profession|full[-\s]time|part[-\s]time|today|yesterday|this\s+week|last\s+week|at\s+last|finally|for\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+(?:years?|yrs?|months?|weeks?)(?:\s+now)?))?`;
 const said = new RegExp(
-  String.raw`^${fillers}(?:I(?:['’]?m|\s+am)\s+(?:now\s+)?${article}|I(?:['’]m|\s+am|['’]ve|\s+have)?\s+(?:now\s+)?(?:still\s+)?(?:work(?:ing)?|been\s+working)\s+as\s+${article}|I\s+(?:just\s+)?got\s+promoted\s+to\s+(?:${article})?)${role()}${until}${chatEnd}`,
+  String.raw`^${fillers}(?:I(?:['’]?m|\s+am)\s+(?:now\s+)?${article}|I(?:['’]m|\s+am|['’]ve|\s+have)?\s+(?:now\s+)?(?:still\s+)?(?:work(?:ing)?|been\s+working)\s+as\s+${article}|(?:I\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+promoted\s+to\s+(?:${article})?)${role()}${until}${chatEnd}`,
   'iu',
 );
 const ended = new RegExp(
@@ -27,9 +27,9 @@ const ended = new RegExp(
 const notAJob = new Set(
   `terrible horrible lousy decent good great bad amazing awesome better worse best worst aspiring wannabe
    would-be former ex retired amateur hobby hobbyist natural born big huge lazy messy nervous backseat
-   night morning weekend sunday home bit total complete real proper ai virtual digital helpful chat`.split(
-    /\s+/u,
-  ),
+   night morning weekend sunday home bit total complete real proper ai virtual digital helpful chat
+   of and or & for to with the a an my your his her their our pokemon pokémon rocket slave getaway
+   armchair household designated wannabe vietnam war army navy veteran`.split(/\s+/u),
 );
 /** Occupations' words that say no job on their own: "I'm an employee", "I'm the driver tonight". */
 const noJobAlone = new Set(['employee', 'driver', 'cook', 'writer', 'coach', 'trainer', 'assistant']);

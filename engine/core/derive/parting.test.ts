@@ -85,7 +85,14 @@ test('a parting names the partner, by role or by name, in any case a chat writes
     ['I broke up with my boyfriend Tom Reyes last week', 'boyfriend', 'Tom Reyes'],
   ] as const)
     assert.deepEqual(partingSaid(s), named(name, [role]), s);
-  for (const s of ['I broke up with my boyfriend today', 'I broke up with my boyfriend over text'])
+  for (const s of [
+    'I broke up with my boyfriend today',
+    'I broke up with my boyfriend over text',
+    'I broke up with my boyfriend, sadly',
+    'i broke up with my bf smh',
+    'I broke up with my boyfriend Christmas Eve',
+    'I broke up with my boyfriend Tuesday',
+  ])
     assert.deepEqual(partingSaid(s), [{ predicate: 'boyfriend', oneOf: 'partner' }, status], s);
 });
 

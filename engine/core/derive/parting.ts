@@ -1,4 +1,5 @@
 import type { HeldSlots } from './deriver.ts';
+import { reactionOnly } from './reactions.ts';
 import { chatEnd, fillers, partnerNamed, relationNames } from './slot-sentences.ts';
 
 /**
@@ -234,8 +235,23 @@ function besideRole(words: string | undefined, s: string): string | undefined {
   const name = /^\p{Lu}/u.test(words) ? words : words.split(/\s+/u)[0]!;
   const first = name.split(/\s+/u)[0]!;
   if (notBeside.test(first) || pronouns.has(first.toLowerCase())) return undefined;
+  // In lower case, a word of how it felt is no name ("…my boyfriend, sadly", "my bf smh", "ugh").
+  if (/^\p{Ll}/u.test(first) && (reactionOnly(first) || /ly$/u.test(first) || notNamesBeside.has(first)))
+    return undefined;
+  // As written, a day or a holiday is when, not who ("my boyfriend Christmas Eve", "… Tuesday").
+  if (
+    /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter|xmas|new)$/iu.test(first)
+  )
+    return undefined;
   return partnerNamed(name, s) ? name : undefined;
 }
+
+/** Chat words after "my boyfriend" that say how, not who. */
+const notNamesBeside = new Set(
+  'smh ugh kinda sorta tho though anyway anyways rip lmao omg idk tbh ngl fr btw finally officially'.split(
+    ' ',
+  ),
+);
 
 /** "we got back together", "Tom and I are back together", "me and my bf got back together". */
 const together = new RegExp(

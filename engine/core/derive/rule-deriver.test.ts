@@ -145,8 +145,21 @@ test('a question is no Memory: a message that asks and states nothing has none',
   // What else a message that asks holds, with no statement, is a word or two: no Memory "Cool!".
   for (const asked of ['Ok. Where to?', 'Cool! What did it look like?'])
     assert.deepEqual(said(asked), [], asked);
-  // A message with no question is still remembered whole, and a statement beside a question as before.
-  assert.deepEqual(said('ok'), [['ok', 'ok']]);
+  // A message with no question is still remembered whole, and a statement beside a question as before;
+  // reactions alone are no Memory ("ok", "lol no", "not really.", "it's fine.").
+  assert.deepEqual(said('see u at 8'), [['see u at 8', 'see u at 8']]);
+  for (const reaction of [
+    'ok',
+    'lol no',
+    'pls dont',
+    'yep 🥹',
+    'not really.',
+    'BIG NEWS.',
+    "it's fine.",
+    '👍',
+  ])
+    assert.deepEqual(said(reaction), [], reaction);
+  assert.deepEqual(said("it's fine. I live in Porto."), [['Ana lives in Porto', 'I live in Porto.']]);
   assert.deepEqual(said('I like Porto. Do you like it?'), [['I like Porto.', 'I like Porto.']]);
 });
 
@@ -572,6 +585,15 @@ test('a partner dated or seen for a while, a number or an address given in a cha
   assert.deepEqual(slots('my email is ana3@x.com. see u tmrw'), [
     ['email address', "Ana's email address is ana3@x.com"],
   ]);
+  assert.deepEqual(slots('my number is 912 345 678 if u ever need to put it in a form'), [
+    ['phone number', "Ana's phone number is 912 345 678"],
+  ]);
+  assert.deepEqual(slots('new number btw since i switched carriers: 933 222 111'), [
+    ['phone number', "Ana's phone number is 933 222 111"],
+  ]);
+  assert.deepEqual(slots("i'm vegetarian now btw, 2 weeks in 💪"), [['diet', "Ana's diet is vegetarian"]]);
+  assert.deepEqual(slots('i went vegetarian 2 weeks ago'), [['diet', "Ana's diet is vegetarian"]]);
+  assert.deepEqual(slots('vegetarian era over lol'), [['diet', "Ana's diet is no longer vegetarian"]]);
   assert.deepEqual(slots('pls use ana.new@gmail.com from now on'), [
     ['email address', "Ana's email address is ana.new@gmail.com"],
   ]);
@@ -591,6 +613,9 @@ test('a partner dated or seen for a while, a number or an address given in a cha
     'number is 7',
     'email is down again',
     'use the stairs from now on',
+    'my number is 7 if you need it',
+    'new phone: iphone 15',
+    'the vegan days are over',
   ])
     assert.deepEqual(slots(text), [], text);
 });

@@ -14,6 +14,7 @@ import {
   type SlotSentence,
 } from './slot-sentences.ts';
 import { occupationSaid } from './occupation.ts';
+import { reactionOnly } from './reactions.ts';
 import {
   partingSaid,
   partnersEndedBy,
@@ -32,14 +33,17 @@ import { newsLeadIns, planCalledOff } from './called-off.ts';
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
 
-/** Sentences that state nothing on their own: questions and one-word replies ("Thanks!", "ok"). */
+/**
+ * Sentences that state nothing on their own: questions, one-word replies ("Thanks!", "ok") and
+ * reactions ("lol no", "not really.", reactions.ts).
+ */
 function isStatement(s: string): boolean {
-  return !asks(s) && s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2;
+  return !asks(s) && s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= 2 && !reactionOnly(s);
 }
 
 /**
- * What a message with no statement is remembered by: the message whole ("ok", "👍"), or its sentences
- * when part of it is someone else's; nothing when it asks. A question states nothing, whoever asks it:
+ * What a message with no statement is remembered by: the message whole ("see u at 8"), or its sentences
+ * when part of it is someone else's; nothing when it asks, or only reacts ("ok", "👍", "lol no"). A question states nothing, whoever asks it:
  * an assistant's "What city do you live in?" or "Would you like me to remember that?" would be a Memory of
  * its own, in the person's list and in Context as if it were known. What else such a message holds is a
  * word or two ("Cool! What did it look like?"), which remembered alone would be a Memory "Cool!" cited
@@ -47,6 +51,8 @@ function isStatement(s: string): boolean {
  */
 function unstatedSpans(said: Span[], partUnsaid: boolean, whole: string): string[] {
   if (said.some((s) => asks(s.value))) return [];
+  // Reactions alone ("lol no", "ok", "👍") are no Memory either: the Record stays evidence.
+  if (said.every((s) => reactionOnly(s.value))) return [];
   return partUnsaid ? said.map((s) => s.value) : [whole];
 }
 
@@ -239,9 +245,8 @@ export function createRuleDeriver(): Deriver {
     // carla for 3 months" hold the partner; "my number is … if u need it", "email is …", "pls use … from
     // now on" hold the number or the address.
     // v47: a relation named in passing ("went hiking with my wife Sarah") holds its slot beside the
-    // sentence, unless the sentence may say it is over; "my partner is tom" in a chat without capitals
-    // holds the partner unless the word says how one is ("my wife is pregnant"); "I broke up with my
-    // boyfriend Tom" ends Tom; "I joined Stripe as a staff engineer" and "back in lisbon for good" hold
+    // sentence, unless the sentence may say it is over or the words are someone else's; "I broke up
+    // with my boyfriend Tom" ends Tom; reactions alone ("lol no", "ok") are no Memory; "I joined Stripe as a staff engineer" and "back in lisbon for good" hold
     // the job and the home. What one does for a living ("I work as a nurse", "i'm a software engineer",
     // "I got promoted to senior engineer") holds an occupation slot of its own (occupation.ts). An
     // attribute said of a named person ("Tom's birthday is March 4", and "Maya's phone number is …" in

@@ -772,7 +772,12 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'Imagine my favourite colour is green.',
     'My boss is a nightmare.',
     'My boss is OK.',
-    // What is said of a name is none; in lower case, what says how a person is names no one.
+    // What is said of a name is none; in lower case, a word alone after "is" may say how a person is as
+    // often as who ("my wife is hungry"): a name only after a lead that says one follows.
+    'my partner is tom',
+    'my wife is hungry',
+    'my husband is tall',
+    'my boss is insane',
     'my wife is pregnant',
     'my boss is annoying',
     'my bf is drunk lol',
@@ -1080,10 +1085,11 @@ test('a relation said the other way round, a number changed in a chat, a date de
     ['changed my number to 936 111 222', 'phone number', '936 111 222'],
     ['I changed my email to leo@marques.pt', 'email address', 'leo@marques.pt'],
     ['actually my birthday is march 4 not march 14, typo', 'birthday', 'march 4'],
-    ['My favourite food is now pastel de nata, sorry ramen.', 'favourite food', 'pastel de nata'],
     ['my favourite band is Muse instead of Radiohead', 'favourite band', 'Muse'],
   ];
   for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+  // ", sorry …" corrects as often as it apologises: it holds neither value.
+  assert.equal(attributeSentence('my favourite color is blue, sorry green'), null);
   // Said with more after it, the relation holds its slot, the sentence its Memory.
   assert.deepEqual(attributeSentence('tom is my partner now, we met at work'), {
     predicate: 'partner',
@@ -1109,9 +1115,6 @@ test('a relation said the other way round, a number changed in a chat, a date de
 test("a chat's diet, partner and birthday in its own words hold their slots", () => {
   const cases: Array<[string, string, string]> = [
     ["my gf is Marta, we've been together 2 yrs", 'girlfriend', 'Marta'],
-    ['my partner is tom', 'partner', 'Tom'],
-    ['my boss is rita now', 'manager', 'Rita'],
-    ['My girlfriend is anna lol', 'girlfriend', 'Anna'],
     ["oh and i'm vegetarian, have been for like 5 yrs", 'diet', 'vegetarian'],
     ['i was born on march 4 1992', 'birthday', 'march 4 1992'],
     ['vegan now', 'diet', 'vegan'],
@@ -1198,6 +1201,13 @@ test('a relation named beside its role holds its slot, in a sentence cased as wr
     'I used to work for my boss Tom',
     'My wife Sarah and I divorced in 2019',
     'my boss Tom was great',
+    // Someone else's words, a role in play, a service or a holiday where a name would be.
+    'Tom said "my wife Sarah is coming"',
+    'Reply to this email: Hi Ana, my manager Rita Gomes asked me to follow up',
+    'Pretend you are my girlfriend Emma',
+    'I told my husband Im going out',
+    'thanks to my doctor Google',
+    'Talked to my dentist Easter weekend',
   ])
     assert.equal(relationNamedBeside(s), null, s);
 });
@@ -1227,6 +1237,9 @@ test('an employer joined with an occupation, a home returned to for good or shar
     'the stripes are back in fashion for good',
     'I live with my parents in mind',
     'I live with my parents in their house',
+    'back in shape for good',
+    "I'm back in therapy for good",
+    'back in Vegas for good times',
     'we moved in together last month',
   ])
     assert.deepEqual(held(s), [], s);

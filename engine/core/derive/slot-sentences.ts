@@ -1,5 +1,4 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
-import { saysHowAPersonIs } from './how-a-person-is.ts';
 import { notAPlace } from './not-a-place.ts';
 import { agoWhen, startWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
@@ -77,7 +76,7 @@ const atWork = String.raw`(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?=\
 const withWhom = String.raw`(?:\s+with\s+(?:my|our)\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)?`;
 
 /** "I'm back in Lisbon for good": a home returned to, said as lasting (not "back in Lisbon for a week"). */
-const backForGood = String.raw`[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good(?![\p{L}\p{N}]))`;
+const backForGood = String.raw`[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good(?:\s+now|\s+this\s+time)?(?![\p{L}\p{N}])(?!\s*[\p{L}\p{N}]))`;
 
 /** "joined Stripe as a staff engineer": an employer joined, said so by the occupation after it. */
 const joinedAs = String.raw`[Jj]oined(?=\s+\p{Lu}\S*(?:\s+\p{Lu}\S*){0,3}\s+as\s+(?:a|an|the|their)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?![\p{L}\p{N}]))`;
@@ -557,6 +556,7 @@ const notALowerName = new Set(
    factory hotel bar gym startup company place job town city country countryside suburbs village
    apt apartment flat unit room building house dorm
    free fun money food hire cash tips peanuts minimum living heart mind best worst large scale risk ease least
+   shape therapy rehab treatment business action style fashion love trouble debt touch charge control
    most first last all once will fault random
    making doing being getting having trying helping keeping taking giving playing watching eating
    sleeping living working thinking feeling looking saving selling fixing changing creating finding
@@ -604,7 +604,7 @@ const endsALowerName = new Set(
  * to for good ("back in … for good").
  */
 const lowerTrigger = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from|[Jj]oined(?=\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2}\s+as\s)|[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good)|(?:live|living)${withWhom}\s+in)\s+`,
+  String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from|[Jj]oined(?=\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2}\s+as\s)|[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good(?:\s+now|\s+this\s+time)?(?![\p{L}\p{N}])(?!\s*[\p{L}\p{N}]))|(?:live|living)${withWhom}\s+in)\s+`,
   'gu',
 );
 
@@ -1025,17 +1025,6 @@ function lowerCaseName(value: string): string | null {
 }
 
 /**
- * A name a chat without capitals gives a relation with nothing after it ("my partner is tom"): one word,
- * cased as a name, unless it says how the person is ("my wife is pregnant", "my boss is away").
- */
-function lowerCaseSoleName(value: string): string | null {
-  if (!/^\p{Ll}[\p{Ll}\p{M}'’-]*$/u.test(value) || value.length < 2) return null;
-  if (notALowerName.has(value) || endsALowerName.has(value) || notWho.test(value)) return null;
-  if (saysHowAPersonIs(value)) return null;
-  return lowerCaseName(value);
-}
-
-/**
  * A relation named where it is mentioned: "went hiking with my wife Sarah", "My boss, Tom Reyes, wants it
  * by Friday". Only a name as written: in lower case the words after "my boss" are as often what the boss
  * did ("my boss left early").
@@ -1045,13 +1034,30 @@ const relationBeside = new RegExp(
   'u',
 );
 const months = /^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/u;
+/**
+ * Capitalised words after "my husband" that are no name: a chat's "Im", holidays, and the services one
+ * jokes are a doctor or a partner ("thanks to my doctor Google", "my husband Netflix binged").
+ */
+const notANameBeside = new Set(
+  `im ive id ill christmas xmas easter thanksgiving halloween hanukkah ramadan eid diwali nye
+   google slack netflix zoom whatsapp facebook instagram spotify amazon apple uber chatgpt siri alexa
+   teams outlook gmail youtube tiktok twitter reddit discord`.split(/\s+/u),
+);
 /** A word of a name as written: "Sarah", "O'Neill"; not "I", "OK", a day, a month or a nationality. */
 const nameWord = (w: string) =>
   /^\p{Lu}\p{Ll}/u.test(w) &&
   !notAName.has(w.toLowerCase()) &&
+  !notANameBeside.has(w.toLowerCase()) &&
   !notWho.test(w) &&
   !describes(w) &&
   !months.test(w);
+/**
+ * Words that put a relation named in someone else's mouth or in play (a quotation: Tom said "my wife
+ * Sarah…"; "Pretend you are my girlfriend Emma", "Example sentence: my partner Alex…"): not the
+ * speaker's own. Reported speech without quotes keeps the speaker's "my" ("my GP Dr. Almeida said…").
+ */
+const notOwnWords =
+  /["“”«»]|(?<![\p{L}\p{N}])(?:pretend|roleplay|role-play|role\s+play|act\s+as|acting\s+as|play\s+as|imagine|example|sentence|reply|draft|template|translate)(?![\p{L}\p{N}])|:\s/iu;
 
 /**
  * What says a relation is over, or may be ("I broke up with my boyfriend Tom", "my boss Tom got fired",
@@ -1064,7 +1070,7 @@ const relationMayBeOver =
 export function relationNamedBeside(sentence: string): AttributeSentence | null {
   const m = /[Mm]y\s/u.test(sentence) ? relationBeside.exec(sentence) : null;
   if (!m || isQuestion(sentence) || unshouted(sentence) !== sentence) return null;
-  if (relationMayBeOver.test(sentence)) return null;
+  if (relationMayBeOver.test(sentence) || notOwnWords.test(sentence)) return null;
   const title = /^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+/u.exec(m.groups!['value']!)?.[0] ?? '';
   const kept: string[] = [];
   for (const word of m.groups!['value']!.slice(title.length).split(/\s+/u)) {
@@ -1177,7 +1183,7 @@ const ageSentence = new RegExp(
  * "I went vegan for a month" say something else.
  */
 const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`;
-const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:last|this)\s+(?:week|month|year)))?${chatEnd}`;
+const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:last|this)\s+(?:week|month|year)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+ago))?(?:\s+btw)?(?:,\s*(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+in)?${chatEnd}`;
 /** How long a state has lasted until now: " for 10 years", " since 2015", " for a while now". */
 const lastingTail = String.raw`(?:\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?(?:\s+now)?`;
 /** How long, said after a comma: "i'm vegetarian, have been for like 5 yrs". */
@@ -1193,11 +1199,11 @@ const dietLasting = new RegExp(
 );
 /**
  * A diet one says one keeps no more: "I'm not vegetarian anymore", "I'm no longer vegan", "I stopped
- * being a vegetarian". It ends that diet where it holds, and says no new one. Not "I'm not vegan"
- * alone: it says what one never was as often as what one stopped.
+ * being a vegetarian", "vegetarian era over lol". It ends that diet where it holds, and says no new
+ * one. Not "I'm not vegan" alone: it says what one never was as often as what one stopped.
  */
 const dietEnded = new RegExp(
-  String.raw`^${fillers}(?:(?=not\s)|(?=no\s+longer\s)|I${am}\s+)(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}|^${fillers}I(?:(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}`,
+  String.raw`^${fillers}(?:(?=not\s)|(?=no\s+longer\s)|I${am}\s+)(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}|^${fillers}I(?:(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}|^${fillers}(?:my\s+)?${diets}\s+(?:era|phase|days|streak|experiment)\s+(?:is\s+|are\s+)?(?:over|done|ended)${chatEnd}`,
   'iu',
 );
 const dietNames: Readonly<Record<string, string>> = { pescetarian: 'pescatarian' };
@@ -1337,7 +1343,7 @@ const trailingTime =
   /(?<!\s)\s+(?:now|nowadays|these days|at the moment|right now|currently|by the way|btw|from now on|going forward)$/iu;
 /** A courtesy after a number or an address: "my number is 912 345 678 if u need it". */
 const courtesyAfter =
-  /(?<!\s)\s+(?:(?:just\s+)?in\s+case\s+(?:you|u)\s+need\s+(?:it|me)|if\s+(?:you|u|ya)\s+(?:ever\s+)?need\s+(?:it|me|to\s+reach\s+me)|for\s+(?:whatsapp|signal|texts?|emergencies))[.!]*$/iu;
+  /(?<!\s)\s+(?:(?:just\s+)?in\s+case\s+(?:you|u)\s+need\s+(?:it|me)|if\s+(?:you|u|ya)\s+(?:ever\s+)?need\s+(?:it|me|to)(?:\s+[\p{L}'’]+){0,8}|for\s+(?:whatsapp|signal|texts?|emergencies))[.!]*$/iu;
 /** A sentence without its courtesy after a number or an address; read only where one could be. */
 const withoutCourtesy = (s: string): string =>
   /need|whatsapp|signal|text|emergenc/iu.test(s) ? s.replace(courtesyAfter, '') : s;
@@ -1348,10 +1354,21 @@ const contactElided = new RegExp(
   String.raw`^${fillers}(?:(?:new\s+)?(?:e-?mail(?:\s+address)?|(?:phone\s+)?number|phone|mobile|cell)\s+is\s+(?:now\s+)?|(?:pls\s+|please\s+)?(?:use|text\s+me\s+(?:at|on)|email\s+me\s+at|reach\s+me\s+(?:at|on))\s+(?=\S+(?:\s+\S+){0,4}\s+(?:from\s+now\s+on|going\s+forward)(?![\p{L}\p{N}])))`,
   'iu',
 );
+/** "new number btw since i switched carriers: ", "my new number, finally: ": a new number's lead to its colon. */
+const newNumberColon =
+  /^(?:my\s+)?new\s+(?:phone\s+|mobile\s+|cell\s+)?(?:number|phone|mobile|cell)(?![\p{L}\p{N}])[^:\d\n]{0,80}:\s*/iu;
 /**
  * The number or address a chat gives without "my" ("email is ana@x.com", "pls use ana@x.com from now
  * on"): the slot it holds by the value's shape, else null.
  */
+/** "new number btw since i switched carriers: 933 222 111": the number after the colon, else null. */
+function newNumberSaid(s: string): AttributeSentence | null {
+  const colon = newNumberColon.exec(s);
+  if (!colon || isQuestion(s)) return null;
+  const value = withoutChatEnd(s.slice(colon[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
+  return phoneShaped(value) ? { predicate: 'phone number', value } : null;
+}
+
 function contactSaid(s: string): AttributeSentence | null {
   const m = contactElided.exec(s);
   if (!m || isQuestion(s)) return null;
@@ -1407,11 +1424,12 @@ function attributeName(raw: string, value: string): string | null {
  * The value a sentence denies after a comma, at its end: "My favourite food is sushi now, not bacalhau",
  * "My number is 555-0199, not 555-0198". Its "not" would hold the sentence back, and the value given is
  * what it says, as "I live in Braga, not Porto" says Braga (withoutDenial). Only a short value after
- * ", not": "My favourite colour is not green" denies its own. So do ", sorry ramen", ", no longer …",
- * and "… instead of Radiohead", "… rather than tea".
+ * ", not": "My favourite colour is not green" denies its own. So do ", no longer …", "… instead of
+ * Radiohead" and "… rather than tea"; not ", sorry …", which corrects as often as it apologises ("blue,
+ * sorry green").
  */
 const valueDenied =
-  /(?:,\s*(?:not|sorry|instead\s+of|rather\s+than|no\s+longer)|(?<=\d)\s+not|(?<=[\p{L}\p{N}])\s+(?:instead\s+of|rather\s+than))\s+(?:the\s+|a\s+|an\s+)?[\p{L}\p{N}+()'’-]+(?:\s+[\p{L}\p{N}+()'’-]+){0,3}[.!]*$/u;
+  /(?:,\s*(?:not|instead\s+of|rather\s+than|no\s+longer)|(?<=\d)\s+not|(?<=[\p{L}\p{N}])\s+(?:instead\s+of|rather\s+than))\s+(?:the\s+|a\s+|an\s+)?[\p{L}\p{N}+()'’-]+(?:\s+[\p{L}\p{N}+()'’-]+){0,3}[.!]*$/u;
 const withoutValueDenial = (s: string): string => {
   const m = valueDenied.exec(s);
   return m && m.index > 0 ? s.slice(0, m.index) : s;
@@ -1464,6 +1482,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const state = notNow.test(head) ? null : stateSaid(head);
     if (state) return { ...state, own: true };
   }
+  // Its colon is the number's, not another speaker's ("new number btw: 933 222 111").
+  const colonNumber = /\d/u.test(s) ? newNumberSaid(s) : null;
+  if (colonNumber) return colonNumber;
   if (notNow.test(s) || afterOthersColon(s)) return null;
   const left = schoolAfter(schoolLeftLead, s);
   if (left !== null) return { predicate: 'studies at', value: left, ends: true };
@@ -1511,9 +1532,15 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   // years": a number or a name, then a clause of its own. The slot's value; the sentence its Memory.
   const comma = value.indexOf(',');
   const head = comma > 0 ? value.slice(0, comma).trim() : null;
+  // "912 345 678 if u ever need to put it in a form": the number, then why it is given.
+  const words = value.split(/\s+/u);
+  const why = words.findIndex((w) => /^(?:if|in|for|so|when|whenever|just)$/iu.test(w));
+  const number = why > 0 && phoneShaped(words.slice(0, why).join(' ')) ? words.slice(0, why).join(' ') : null;
   const predicate = attributeName(
     m[1] ?? m[2]!,
-    head !== null && (phoneShaped(head) || (!dayOfYear.test(value) && dayOfYear.test(head))) ? head : value,
+    head !== null && (phoneShaped(head) || (!dayOfYear.test(value) && dayOfYear.test(head)))
+      ? head
+      : (number ?? value),
   );
   if (predicate === null) return null;
   // The value's own statement, as for the value alone: a sentence of the slot holds one readable value
@@ -1534,16 +1561,13 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   if (predicate === 'phone number') {
     if (phoneShaped(value)) return { predicate, value };
     if (head !== null && phoneShaped(head)) return sayingMore(head);
+    if (number !== null) return sayingMore(number);
   }
   if (relationWords.test(m[1] ?? '')) {
     if (personName.test(value) && !describes(value)) return { predicate, value };
     if (head !== null && personName.test(head) && !describes(head) && !notAName.has(head.toLowerCase()))
       return sayingMore(head);
-    const named = namingLead.test(m[0])
-      ? lowerCaseName(value)
-      : writtenUncased(s)
-        ? lowerCaseSoleName(value)
-        : null;
+    const named = namingLead.test(m[0]) ? lowerCaseName(value) : null;
     return named === null ? null : { predicate, value: named };
   }
   const n = value.split(/\s+/u).filter((w) => w !== '').length;
