@@ -9,6 +9,7 @@ import { endedValue, sameSlotValue } from '../core/derive/slot-value.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { holdsThen, placeEndings } from './place-endings.ts';
 import { callOffPlans, planAhead } from './called-off-plans.ts';
+import { agentSpeaker } from '../core/derive/agent-words.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -124,7 +125,10 @@ async function splitRestatement(
       inForceAt(timesOf(v), at.from.ms),
   );
   if (!holder) return;
-  const rivals = (await memories.citedAt(holder.id, at.from.ms)).filter((c) => c.source_key !== at.sourceKey);
+  // An agent's read-back ("Noted: Ana lives in Lisbon.") is no independent evidence (agent-words.ts).
+  const rivals = (await memories.citedAt(holder.id, at.from.ms)).filter(
+    (c) => c.source_key !== at.sourceKey && !agentSpeaker(c.speaker ?? undefined, c.source_key || null),
+  );
   // Only another source's, and never all of the holder's support: a version keeps a citation.
   const bySource = rivals.filter((c) => c.source_key === rivals[0]?.source_key);
   if (bySource.length === 0 || bySource.length >= bySource[0]!.total) return;

@@ -310,7 +310,9 @@ export interface MemoryRepository extends MemoryReads {
   citedAt(
     memoryId: string,
     occurredMs: number,
-  ): Promise<{ record_id: string; quote: string; source_key: string; total: number }[]>;
+  ): Promise<
+    { record_id: string; quote: string; source_key: string; speaker: string | null; total: number }[]
+  >;
   /**
    * The versions, not revised yet, whose every supporting Record is an older revision of this one's
    * external item (same source name and external id, written before it), by id and lineage.

@@ -112,8 +112,9 @@ async function remember(
   text: string,
   occurredAt: string,
   source: string | null = null,
+  speaker = 'Ana',
 ) {
-  const content: TypedContent = { kind: 'message', text, speaker: 'Ana' };
+  const content: TypedContent = { kind: 'message', text, speaker };
   await b.write(brainUid, async (u) => {
     const seq = await u.sequence.next();
     await u.records.insert({
@@ -212,6 +213,27 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
           ['Ana lives in Lisbon', 'superseded', '2025-03-01T00:00:00.000Z', ['rec_1']],
           ['Ana lives in Lisbon', 'active', at, ['rec_2']],
           ['Ana lives in Porto', 'active', at, ['rec_3']],
+        ],
+      );
+    });
+
+    it("an agent's read-back at that instant is no rival source: the later value replaces the old", async () => {
+      const b = await backend();
+      await b.addBrain('brn_d5', 'Ana');
+      const at = '2025-06-01T10:00:00.000Z';
+      await remember(b, 'brn_d5', 'rec_1', 'I moved to Lisbon.', '2025-03-01T00:00:00.000Z', 'chat');
+      await remember(b, 'brn_d5', 'rec_2', 'Noted: Ana lives in Lisbon.', at, 'chatgpt', 'assistant');
+      await remember(b, 'brn_d5', 'rec_3', 'I live in Porto.', at, 'laptop');
+      const w = worker(b);
+      w.kick();
+      await w.idle();
+      assert.deepEqual(
+        (await memories(b, 'brn_d5'))
+          .filter((m) => m.statement.startsWith('Ana lives'))
+          .map((m) => [m.statement, m.status, m.validFrom]),
+        [
+          ['Ana lives in Lisbon', 'superseded', '2025-03-01T00:00:00.000Z'],
+          ['Ana lives in Porto', 'active', at],
         ],
       );
     });

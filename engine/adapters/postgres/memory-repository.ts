@@ -221,8 +221,15 @@ export function pgMemories(
     },
     citedAt: async (memoryId, occurredMs) =>
       (
-        await q.query<{ record_id: string; quote: string; source_key: string; total: number }>(
+        await q.query<{
+          record_id: string;
+          quote: string;
+          source_key: string;
+          speaker: string | null;
+          total: number;
+        }>(
           `SELECT c.record_id, c.quote, COALESCE(r.source_name, '') AS source_key,
+                  (r.content::jsonb ->> 'speaker') AS speaker,
                   (SELECT count(*)::int FROM citations a
                    WHERE a.brain_uid = c.brain_uid AND a.memory_id = c.memory_id) AS total
            FROM citations c JOIN records r ON r.brain_uid = c.brain_uid AND r.id = c.record_id

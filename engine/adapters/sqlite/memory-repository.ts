@@ -243,8 +243,15 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       return added;
     },
     citedAt: async (memoryId, occurredMs) =>
-      store.all<{ record_id: string; quote: string; source_key: string; total: number }>(
+      store.all<{
+        record_id: string;
+        quote: string;
+        source_key: string;
+        speaker: string | null;
+        total: number;
+      }>(
         `SELECT c.record_id, c.quote, COALESCE(r.source_name, '') AS source_key,
+                json_extract(r.content, '$.speaker') AS speaker,
                 (SELECT count(*) FROM citations a WHERE a.memory_id = c.memory_id) AS total
          FROM citations c JOIN records r ON r.id = c.record_id
          WHERE c.memory_id = ? AND r.occurred_ms = ? AND r.brain_uid = ?`,
