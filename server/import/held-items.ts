@@ -20,7 +20,20 @@ export interface HeldItems {
    * first revision, which a later one replaced: it must be written again (`revisionKey`).
    */
   after(source: string, externalId: string, recordId: string): Promise<string | null>;
+  /**
+   * Whether this import wrote an item of this source and external id before (and notes that it has
+   * now): a calendar's event in two files, a to-do and its override, are two versions in one import,
+   * which is no edit undone.
+   */
+  seenBefore(source: string, externalId: string): boolean;
 }
+
+/**
+ * The sources whose import holds one version of an item, so that a replay of an older revision is an
+ * edit undone: a note by its path, a chat's message by its id. Not a calendar or an address book, where
+ * two files may hold two versions of one UID, nor mail, where two folders may hold one Message-ID.
+ */
+const oneVersionPerImport = new Set(['markdown', 'obsidian', 'slack', 'whatsapp', 'chatgpt', 'claude']);
 
 /**
  * The key of an item written again after its key replayed a revision that a later one (AFTER) replaced:
@@ -47,7 +60,9 @@ export async function writeRevision<R extends { record: { id: string }; replayed
   write: (key: string) => Promise<R>,
   replayedOf: (written: R) => boolean = (w) => w.replayed === true,
 ): Promise<{ written: R; unchanged: boolean }> {
+  const again = held.seenBefore(item.source, item.externalId);
   let written = await write(key);
+  if (again || !oneVersionPerImport.has(item.source)) return { written, unchanged: replayedOf(written) };
   for (let step = 0; step < maxRevisionSteps && replayedOf(written); step += 1) {
     const next = await held.after(item.source, item.externalId, written.record.id);
     if (next === null) return { written, unchanged: true };
@@ -69,6 +84,7 @@ export async function writeRevision<R extends { record: { id: string }; replayed
 export function heldItems(sources: SourceList | null, page: SourcePage): HeldItems {
   const held = new Set((sources?.data ?? []).filter((s) => s.reconciled_records > 0).map((s) => s.name));
   const bySource = new Map<string, Promise<ReadonlyMap<string, readonly string[]>>>();
+  const seen = new Set<string>();
   const read = async (source: string) => {
     const ids = new Map<string, string[]>();
     for await (const p of recordPages(page, { source }))
@@ -87,6 +103,12 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
         bySource.set(source, ids);
       }
       return ((await ids).get(externalId) ?? []).some((id) => id !== recordId);
+    },
+    seenBefore(source, externalId) {
+      const pair = `${source}\u0000${externalId}`;
+      if (seen.has(pair)) return true;
+      seen.add(pair);
+      return false;
     },
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;

@@ -186,6 +186,37 @@ test('a note edited and then edited back is its first text again, and unchanged 
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 3);
 });
 
+test('two versions of one event in two calendar files import the same way every time', async () => {
+  const engine = await brain();
+  const event = (summary: string, sequence: number) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'BEGIN:VEVENT',
+      'UID:dentist-1',
+      `SEQUENCE:${sequence}`,
+      `SUMMARY:${summary}`,
+      'DTSTART:20260302T093000Z',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+  const send = () =>
+    importFiles(engine, t, 'b', {
+      files: [
+        file('work-january.ics', event('Dentist', 0)),
+        file('work-march.ics', event('Dentist (moved)', 1)),
+      ],
+    });
+  await send();
+  const first = (await engine.listRecords(t, 'b', { limit: 50 })).data.length;
+  for (let run = 0; run < 2; run += 1) {
+    const again = await send();
+    assert.deepEqual([again.imported, again.replaced], [0, 0], `run ${run}`);
+    assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, first, `run ${run}`);
+  }
+});
+
 test('a note edited and imported again is counted as replaced, not new; a new note beside it is new', async () => {
   const engine = await brain();
   const first = await importFiles(engine, t, 'b', {
