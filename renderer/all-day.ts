@@ -46,7 +46,10 @@ export function evidenceWhen(e: { kind: string; text: string | null; occurred_at
  */
 export function eventTimesWorded(text: string): string {
   const m = whenPart.exec(text);
-  if (!m) return text;
+  // Only the times the engine writes (RFC 3339 with a time and an offset): "when: 7/8" or a date alone
+  // in someone's own words is theirs, and read as an instant it named another day.
+  const stamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)$/u;
+  if (!m || !stamp.test(m[1]!) || (m[2] !== undefined && !stamp.test(m[2]))) return text;
   const start = Date.parse(m[1]!);
   const end = m[2] === undefined ? null : Date.parse(m[2]);
   if (Number.isNaN(start) || (end !== null && Number.isNaN(end))) return text;

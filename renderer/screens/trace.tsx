@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Trace } from '../../engine/contract/index.ts';
 import { isMnemoApiError } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
-import { brainOptions, traceOptions } from '../api/queries.ts';
+import { traceOptions } from '../api/queries.ts';
 import { useRecordWords } from '../api/record-words.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { ClampedText } from '../components/clamped-text.tsx';
@@ -14,7 +14,6 @@ import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { useSeen } from '../use-seen.ts';
 import { laneLabel, outcomeLabel, stageLabel } from '../trace-words.ts';
-import { factLineLabel } from '../record-text.ts';
 
 /** Record ids share their time prefix; the tail tells them apart in a chart label. */
 const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
@@ -112,8 +111,6 @@ function TraceView({
   words: Map<string, string>;
   want: (ids: readonly string[]) => void;
 }) {
-  // A fact's line about the person is worded with her name, as Ask words it.
-  const selfName = useQuery(brainOptions(useClient(), brainId)).data?.self?.name;
   const timings = Object.entries(t.timings_ms);
   const cut = new Set(t.budget.cut.map((c) => c.record_id));
   const name = (id: string) => words.get(id) ?? shortId(id);
@@ -253,7 +250,7 @@ function TraceView({
           <ul className="list compact">
             {t.citations.map((c, i) => (
               <li key={i}>
-                <mark>{factLineLabel(c.quote, selfName)}</mark>{' '}
+                <mark>{c.quote}</mark>{' '}
                 <RecordLink brainId={brainId} id={c.record_id} className="mono muted small" />
               </li>
             ))}

@@ -138,6 +138,8 @@ test("an event's line reads its times as dates: an all-day one as its day, a tim
     'Ana lives in Porto',
     'Dentist; when: soon',
     'Dentist; when: 2026-11-17T18:00:00Z to nope',
+    'Dinner with Tom; when: 7/8; bring wine',
+    'Party; when: 2024-06-01',
   ])
     assert.equal(eventTimesWorded(text), text);
 });
