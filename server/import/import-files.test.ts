@@ -789,6 +789,11 @@ test('forget_missing forgets the events and cards gone from an uploaded calendar
           .map((u) => `BEGIN:VCARD\r\nVERSION:3.0\r\nUID:${u}\r\nFN:${u}\r\nTEL:1\r\nEND:VCARD\r\n`)
           .join(''),
       );
+    const todos = (...uids: string[]) =>
+      file(
+        'Cal/todo.ics',
+        `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${uids.map((u) => `BEGIN:VTODO\r\nUID:${u}\r\nSUMMARY:${u}\r\nEND:VTODO\r\n`).join('')}END:VCALENDAR\r\n`,
+      );
     const ids = async (source: string) =>
       [
         ...new Set(
@@ -800,22 +805,23 @@ test('forget_missing forgets the events and cards gone from an uploaded calendar
       engine,
       t,
       'b',
-      { files: [calendar('Cal/work.ics', 'e1', 'e2'), cards('u1', 'u2')] },
+      { files: [calendar('Cal/work.ics', 'e1', 'e2'), cards('u1', 'u2'), todos('t1', 't2')] },
       dir,
     );
     const r = await importFiles(
       engine,
       t,
       'b',
-      { files: [calendar('Cal/work.ics', 'e1'), cards('u1')], forget_missing: true },
+      { files: [calendar('Cal/work.ics', 'e1'), cards('u1'), todos('t1')], forget_missing: true },
       dir,
     );
     assert.deepEqual(r.forgotten_items?.map((i) => `${i.source} ${i.external_id}`).sort(), [
       'ics ics:e2',
+      'ics ics:t2#vtodo',
       'vcf vcf:u2:phone',
     ]);
     assert.deepEqual(r.forget_notes, []);
-    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:h1']);
+    assert.deepEqual(await ids('ics'), ['ics:e1', 'ics:h1', 'ics:t1#vtodo']);
     assert.deepEqual(await ids('vcf'), ['vcf:u1:phone']);
   } finally {
     await engine.close();

@@ -449,7 +449,7 @@ export async function readingOptions(
       `times read in ${zone}, the zone its earlier import used, so its messages keep their identity` +
         (ambiguous
           ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
-          : ' (a time zone given for the import overrides it)'),
+          : ' (to read it in another zone, remove the earlier import first)'),
     );
   } else if (found !== null) {
     // A zone asked for that the earlier import did not use: read so, each message would be stored a

@@ -5,6 +5,12 @@ const conferenceFence = /-::~[:~]{2,400}::-/gu;
 const joinLine =
   /^(?:Join (?:with Google Meet|Zoom Meeting|Microsoft Teams Meeting)|Join by video|Meeting link)\b.*$/imu;
 const url = /https?:\/\/\S+/u;
+/**
+ * A tag of the HTML calendars write: "<br>", "<b>", "</b>", "<a href=…". Not "score<b then" nor "Tom
+ * <tom@acme.com>", which are text, and not an entity alone ("Budget &amp; plans").
+ */
+const htmlTag =
+  /<\/(?:p|div|span|b|i|u|em|strong|a|ul|ol|li|h[1-6])>|<br\s*\/?>|<(?:p|div|span|b|i|u|em|strong|ul|ol|li|h[1-6])>|<a\s+href=/iu;
 
 /**
  * An event's DESCRIPTION as a person reads it: HTML (Google Calendar writes `<b>`, `<br>`, links) as
@@ -22,7 +28,6 @@ export function calendarDescription(raw: string): string {
     text = `${text.slice(0, first.index)}${join ? `\n${join.trim()}\n` : ''}${text.slice(last.index + last[0].length)}`;
   }
   // Its line ends are lines too: a calendar mixes them with <br>, where HTML would read them as spaces.
-  if (/<\/?[a-z][a-z0-9]*[\s/>]|&(?:[a-z]+|#\d+);/iu.test(text))
-    text = htmlToText(text.replace(/\r?\n/gu, '<br>'));
+  if (htmlTag.test(text)) text = htmlToText(text.replace(/\r?\n/gu, '<br>'));
   return text.replace(/\n{3,}/gu, '\n\n').trim();
 }

@@ -564,4 +564,28 @@ test("ChatGPT: an answer's source marks read as the export shows them, or go; cu
   } finally {
     t.remove();
   }
+  // Set back to an earlier text, it is dated from its return: the newest, as in ChatGPT. A backtick of
+  // the person's own stays in their words.
+  const back = writeTree({
+    'export/conversations.json': JSON.stringify([
+      conv('c3', 1709570000, 'I live in Lisbon. I use `pnpm`.'),
+      conv('c1', 1709550000, 'I live in Lisbon. I use `pnpm`.'),
+      conv('c2', 1709560000, 'I live in Porto.'),
+    ]),
+  });
+  try {
+    const { records } = await collect(parseChatgpt(join(back.root, 'export'), {}));
+    assert.deepEqual(
+      records
+        .filter((r) => (r.body.content as { thread: string }).thread === 'ChatGPT custom instructions')
+        .map((r) => [(r.body.content as { text: string }).text, r.body.occurred_at])
+        .filter(([text]) => text !== 'Be concise.'),
+      [
+        ['I live in Lisbon. I use `pnpm`.', '2024-03-04T16:33:20.000Z'],
+        ['I live in Porto.', '2024-03-04T13:46:40.000Z'],
+      ],
+    );
+  } finally {
+    back.remove();
+  }
 });

@@ -120,13 +120,19 @@ function withoutCitationMarks(text: string, metadata: unknown): string {
  * which the export carries as a hidden message of each conversation, inside ChatGPT's framing of them:
  * the text between its last pair of ``` fences, else the whole field.
  */
-function customInstructions(content: unknown): string[] {
+function customInstructions(content: unknown): { field: string; said: string }[] {
   if (!isObj(content) || content.content_type !== 'user_editable_context') return [];
-  return [content.user_profile, content.user_instructions].flatMap((field) => {
+  const fields = [
+    ['about', content.user_profile],
+    ['respond', content.user_instructions],
+  ] as const;
+  return fields.flatMap(([name, field]) => {
     if (typeof field !== 'string') return [];
-    const fenced = /```([^`]*)```\s*$/u.exec(field)?.[1];
-    const said = (fenced ?? field).trim();
-    return said ? [said] : [];
+    // Between the last two fences: the person's words may hold a backtick of their own ("use `pnpm`").
+    const close = field.trimEnd().endsWith('```') ? field.trimEnd().length - 3 : -1;
+    const open = close > 0 ? field.lastIndexOf('```', close - 1) : -1;
+    const said = (open >= 0 ? field.slice(open + 3, close) : field).trim();
+    return said ? [{ field: name, said }] : [];
   });
 }
 
@@ -155,8 +161,8 @@ function chatgptBranch(mapping: Json, current: unknown): Json[] {
 /** One `message` Record per ChatGPT message (user as `self`); threads are conversations. */
 export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const conversations = await readConversations(path, o);
-  // Each text of the custom instructions once, at the first conversation that carried it.
-  const instructions = new Map<string, { at: string | undefined; ref: string }>();
+  // The custom instructions each conversation carried, to be dated once all are read.
+  const carried: { field: string; said: string; at: string | undefined; ref: string }[] = [];
   for (const [i, conv] of conversations.entries()) {
     const convId = isObj(conv) ? (str(conv.conversation_id) ?? str(conv.id)) : undefined;
     if (!isObj(conv) || !convId || !isObj(conv.mapping)) {
@@ -173,12 +179,7 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
       const ref = `${convId}/${str(m.id) ?? str(node.id) ?? '?'}`;
       const role = isObj(m.author) ? m.author.role : undefined;
       last = epochSecondsToIso(m.create_time) ?? last;
-      for (const said of customInstructions(m.content)) {
-        const seen = instructions.get(said);
-        const at = last ?? undefined;
-        if (seen === undefined || (at !== undefined && (seen.at === undefined || at < seen.at)))
-          instructions.set(said, { at, ref });
-      }
+      for (const c of customInstructions(m.content)) carried.push({ ...c, at: last ?? undefined, ref });
       if (role === 'system' || role === 'tool') continue; // scaffolding, not what was said
       // A canvas the assistant wrote (an essay, code) is addressed to the canvas tool but is its answer.
       const canvas = canvasText(m);
@@ -206,7 +207,7 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
     }
   }
 
-  for (const [said, { at, ref }] of instructions) {
+  for (const [said, { at, ref }] of instructionsByText(carried)) {
     const id = createHash('sha256').update(said).digest('base64url').slice(0, 22);
     yield {
       type: 'record',
@@ -218,6 +219,25 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
       },
     };
   }
+}
+
+/**
+ * Each text of the custom instructions once, dated where its last stretch as that field's text began,
+ * in the conversations' time order: "About me" set to A, then B, then A again is A from its return, so
+ * it is the newest, as it is in ChatGPT; a text kept unchanged keeps its date, however many
+ * conversations since carried it.
+ */
+function instructionsByText(
+  carried: readonly { field: string; said: string; at: string | undefined; ref: string }[],
+): Map<string, { at: string | undefined; ref: string }> {
+  const inOrder = [...carried].sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
+  const current = new Map<string, string>();
+  const out = new Map<string, { at: string | undefined; ref: string }>();
+  for (const c of inOrder) {
+    if (current.get(c.field) !== c.said || !out.has(c.said)) out.set(c.said, { at: c.at, ref: c.ref });
+    current.set(c.field, c.said);
+  }
+  return out;
 }
 
 /** The files a Claude message carries: their names, and the text Claude read from each, if any. */

@@ -940,7 +940,7 @@ test("a calendar's to-dos and journal entries are documents beside its events; a
           title: 'To-do: Renew passport',
           text: 'To-do: Renew passport\nDue: 2026-02-01T00:00:00.000Z\nBring the old one and two photos.',
         },
-        'vtodo:t1',
+        'ics:t1#vtodo',
         '2026-01-10T08:00:00.000Z',
       ],
       [
@@ -949,12 +949,12 @@ test("a calendar's to-dos and journal entries are documents beside its events; a
           title: 'To-do: Book flights',
           text: 'To-do: Book flights\nDone: 2026-01-15T12:00:00.000Z',
         },
-        'vtodo:t2',
+        'ics:t2#vtodo',
         '2026-01-11T08:00:00.000Z',
       ],
       [
         { kind: 'document', title: 'Big decision', text: 'Big decision\nDecided to learn Japanese.' },
-        'vjournal:j1',
+        'ics:j1#vjournal',
         '2026-01-20T00:00:00.000Z',
       ],
     ],
@@ -983,4 +983,21 @@ test("an event's HTML description reads as text, its conference block as its joi
     title: 'Team dinner',
     text: 'Team dinner: Dress code: casual\nBring & share a dish.\n\nJoin with Google Meet: https://meet.google.com/abc-defg-hij',
   });
+});
+
+test("a plain description's angle brackets and ampersands stay as written", async () => {
+  const { records } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:e2',
+      'SUMMARY:Review',
+      'DTSTART:20260302T193000Z',
+      'DESCRIPTION:Rules: if score<b then fail\\nBudget & plans\\nInvited by Tom Reyes <tom@acme.com>',
+      'END:VEVENT',
+    ),
+  );
+  assert.equal(
+    (records[1]!.body.content as { text: string }).text,
+    'Review: Rules: if score<b then fail\nBudget & plans\nInvited by Tom Reyes <tom@acme.com>',
+  );
 });

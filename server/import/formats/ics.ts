@@ -618,7 +618,9 @@ function* entryItems(cal: IcalComponent, o: ParseOptions): Generator<ImportItem>
             ).slice(0, 2000),
             text: lines.join('\n').slice(0, 1_000_000),
           },
-          source: { name: 'ics', external_id: `${name}:${uid}`.slice(0, 2000) },
+          // Under its UID's item, as an event's description is (`ics:<uid>#…`): forget-missing.ts tells
+          // a to-do gone from the file by it.
+          source: { name: 'ics', external_id: `ics:${uid}#${name}`.slice(0, 2000) },
           ...(occurredAt !== null ? { occurred_at: occurredAt } : {}),
         },
         item: eventItem(uid),

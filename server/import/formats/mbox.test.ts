@@ -827,6 +827,7 @@ test('mbox: the person\'s mail is theirs under "Last, First" or a bare address; 
       mail('d', 'Bruno Costa <bruno@example.com>', 'Fourth.'),
       mail('e', '"Diaz, Carol" <carol@example.com>', 'Fifth.'),
       mail('f', '"Acme, Inc." <billing@acme.example>', 'Sixth.'),
+      mail('g', '"Carol Diaz, PhD" <carol@uni.example>', 'Seventh.'),
     ].join(''),
   });
   try {
@@ -837,7 +838,7 @@ test('mbox: the person\'s mail is theirs under "Last, First" or a bare address; 
           ? r.body.content.speaker
           : null,
       ),
-      ['self', 'self', 'self', 'Bruno Costa', 'Carol Diaz', 'Acme, Inc.'],
+      ['self', 'self', 'self', 'Bruno Costa', 'Carol Diaz', 'Acme, Inc.', 'Carol Diaz, PhD'],
     );
   } finally {
     t.remove();
