@@ -54,7 +54,11 @@ test('a parting names the partner, by role or by name, in any case a chat writes
     status,
   ]);
   // What is said of it after it is how it went, unless it unsays it.
-  for (const s of ["we broke up, he wasn't the one", "We broke up and I'm single again"])
+  for (const s of [
+    "we broke up, he wasn't the one",
+    "We broke up and I'm single again",
+    "it's over between us",
+  ])
     assert.deepEqual(partingSaid(s), anyPartner, s);
   assert.deepEqual(partingSaid('My boyfriend and I are no longer together'), [
     { predicate: 'boyfriend', oneOf: 'partner' },
@@ -72,6 +76,8 @@ test('a parting names the partner, by role or by name, in any case a chat writes
     ['i broke up with tom', 'tom'],
     ['Tom is my ex now', 'Tom'],
     ['I broke up with Facebook', 'Facebook'],
+    ["it's over with tom", 'tom'],
+    ["it's over between tom and me", 'tom'],
     ['Google dumped me', 'Google'],
   ] as const)
     assert.deepEqual(partingSaid(s), named(name), s);
@@ -99,6 +105,8 @@ test('a parting names the partner, by role or by name, in any case a chat writes
 test('what is no parting, or no parting of now, ends nothing', () => {
   for (const s of [
     'We split the bill.',
+    "it's over with the renovation",
+    'the game is over',
     'We split.',
     'It got late. We split.',
     'I broke up with the band',

@@ -79,6 +79,11 @@ const exNow = new RegExp(
   String.raw`^${opening}${who(8)}(?:['’]s|\s+is)\s+(?:no\s+longer\s+my\s+(?<role9>${role})|not\s+my\s+(?<role10>${role})\s+any\s?(?:more|longer)|my\s+ex(?:\s+now)?)${end}`,
   'iu',
 );
+/** "it's over with tom", "it's over between us", "it's really over with my boyfriend". */
+const itsOver = new RegExp(
+  String.raw`^${opening}(?:it['’]?s|it\s+is)\s+(?:so\s+|really\s+|finally\s+|officially\s+)?over\s+(?:with\s+${who(14)}|between\s+(?:us|${who(15)}\s+and\s+(?:me|I)))${end}`,
+  'iu',
+);
 /** "I got dumped", "I just got dumped lol". */
 const gotDumped = new RegExp(String.raw`^${opening}I\s+${soon}got\s+dumped${end}`, 'iu');
 /** One of the partners: not "they", which as often means friends, a group or a firm. */
@@ -168,6 +173,7 @@ export function partingSaid(sentence: string, told: PastPartner | null = null): 
     notWith.exec(s) ??
     theirs.exec(s) ??
     exNow.exec(s) ??
+    itsOver.exec(s) ??
     gotDumped.exec(s);
   if (!m) return null;
   const g = m.groups!;
