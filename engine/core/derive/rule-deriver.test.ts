@@ -657,3 +657,21 @@ test("an attribute said of a named person holds that person's slot; of the Brain
   ])
     assert.deepEqual(slots(text), [], text);
 });
+
+test("an introduction's clauses hold their slots, each quoting its clause", () => {
+  assert.deepEqual(
+    claimsOf('ok so quick intro: software engineer at globex, live in lisbon', 'Ana').map((c) => [
+      c.predicate,
+      c.statement,
+      c.quote,
+    ]),
+    [
+      ['works at', 'Ana works at Globex', 'software engineer at globex'],
+      ['lives in', 'Ana lives in Lisbon', 'live in lisbon'],
+    ],
+  );
+  assert.deepEqual(
+    claimsOf('intro: the talk starts at 5', 'Ana').map((c) => c.predicate),
+    [null],
+  );
+});

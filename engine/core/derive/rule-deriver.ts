@@ -15,6 +15,7 @@ import {
 } from './slot-sentences.ts';
 import { occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
+import { introClauses, type IntroClause } from './intro-clauses.ts';
 import {
   partingSaid,
   partnersEndedBy,
@@ -250,7 +251,8 @@ export function createRuleDeriver(): Deriver {
     // the job and the home. What one does for a living ("I work as a nurse", "i'm a software engineer",
     // "I got promoted to senior engineer") holds an occupation slot of its own (occupation.ts). An
     // attribute said of a named person ("Tom's birthday is March 4", and "Maya's phone number is …" in
-    // Maya's own words) holds that person's slot.
+    // Maya's own words) holds that person's slot. A chat's introduction ("quick intro: software engineer
+    // at globex, live in lisbon") is read clause by clause (intro-clauses.ts).
     name: 'rules-v47',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -573,6 +575,11 @@ function sentenceClaims(
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
   // A home or an employer said by someone known holds a slot: a new one replaces the old.
   if (owner.state === 'unresolved') return [plain];
+  // "quick intro: software engineer at globex, live in lisbon": each clause as said in full, its slot
+  // quoting it. No Memory of the whole sentence beside them: after a move it would still say Lisbon.
+  const intro = introClauses(s);
+  const introduced = intro === null ? [] : intro.flatMap((c) => introClaims(c, s, subject, owner));
+  if (introduced.length > 0) return introduced;
   const { slots, ended, rest, after } = slotSentences(s);
   if (slots.length === 0 && ended === null) {
     // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
@@ -727,6 +734,38 @@ const heldEndings = (
 ): Claim[] => endings.map(({ predicate, ...held }) => ({ ...plain, predicate, [as]: held }));
 
 const wordCount = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+
+/**
+ * The slots one clause of an introduction holds ("software engineer at globex": the job at Globex), read
+ * in the first of its full readings that holds any, quoting the clause alone.
+ */
+function introClaims(c: IntroClause, s: string, subject: string, owner: OwnerClaim): SaidClaim[] {
+  const quote = s.slice(...c.at);
+  for (const reading of c.readings) {
+    const slots = slotSentences(reading).slots;
+    if (slots.length > 0)
+      return slots.map((slot) => ({
+        statement: clauseStatement(subject, slot.predicate, slot.value),
+        subject,
+        predicate: slot.predicate,
+        owner,
+        quote,
+        ...(slot.when !== undefined ? { startsWhen: slot.when } : {}),
+      }));
+    const a = attributeSentence(reading) ?? occupationSaid(reading);
+    if (a !== null && a.ends === undefined)
+      return [
+        {
+          statement: valueStatement(subject, a.predicate, a.value),
+          subject,
+          predicate: a.predicate,
+          owner,
+          quote,
+        },
+      ];
+  }
+  return [];
+}
 
 /**
  * "Tom's birthday is March 4", "Maya's phone number is …": an attribute said of a named person holds
