@@ -14,7 +14,7 @@ export interface WallTime {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function offsetMs(utcMs: number, timeZone: string): number {
+export function offsetMs(utcMs: number, timeZone: string): number {
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {

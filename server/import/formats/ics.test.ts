@@ -1001,3 +1001,34 @@ test("a plain description's angle brackets and ampersands stay as written", asyn
     'Review: Rules: if score<b then fail\nBudget & plans\nInvited by Tom Reyes <tom@acme.com>',
   );
 });
+
+test("a series in a zone the file defines no VTIMEZONE for keeps its last occurrence, on UNTIL's day", async () => {
+  const { records } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:standup',
+      'SUMMARY:Standup',
+      'DTSTART;TZID=Europe/Berlin:20260302T093000',
+      'RRULE:FREQ=DAILY;UNTIL=20260305T083000Z;BYDAY=MO,TU,WE,TH,FR',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:sync',
+      'SUMMARY:Sync',
+      'DTSTART;TZID=America/New_York:20260302T090000',
+      'RRULE:FREQ=DAILY;UNTIL=20260303T130000Z',
+      'END:VEVENT',
+    ),
+    { now: () => new Date('2026-03-01T00:00:00Z') },
+  );
+  assert.deepEqual(
+    records.map((r) => [(r.body.content as { title: string }).title, r.body.occurred_at]),
+    [
+      ['Standup', '2026-03-02T09:30:00+01:00'],
+      ['Standup', '2026-03-03T09:30:00+01:00'],
+      ['Standup', '2026-03-04T09:30:00+01:00'],
+      ['Standup', '2026-03-05T09:30:00+01:00'],
+      // 09:00 New York is 14:00Z, after UNTIL on the 3rd: the 2nd only.
+      ['Sync', '2026-03-02T09:00:00-05:00'],
+    ],
+  );
+});

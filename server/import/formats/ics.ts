@@ -5,7 +5,7 @@ import { readFoldedText } from '../decode-text.ts';
 import { icalValueError } from './ical-message.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { findIana } from 'windows-iana';
-import { atOffset, isTimeZone, wallTimeToDate } from '../zoned-time.ts';
+import { atOffset, isTimeZone, offsetMs, wallTimeToDate } from '../zoned-time.ts';
 import { recurrenceWindow, type RecurrenceWindow } from './recurrence-window.ts';
 import { countRealDaysOnly, rolledOverDays } from './rolled-over.ts';
 import { errorMessage, systemTimeZone } from '../../../engine/index.ts';
@@ -82,6 +82,45 @@ function stamp(t: IcalTime, at: Date): string {
   if (t.isDate || t.zone?.tzid === 'UTC' || Number.isNaN(at.getTime())) return at.toISOString();
   const wall = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
   return atOffset(at, Math.round((wall - at.getTime()) / 60_000));
+}
+
+/**
+ * A series whose DTSTART names a zone the file defines no VTIMEZONE for (an IANA or Windows name read by
+ * knownZone): ical.js expands its rule in floating wall time and compares a UTC UNTIL with those wall
+ * times as if they were UTC, so east of UTC the last occurrence was dropped (09:30 Berlin on the UNTIL
+ * day, 08:30Z) and west of it one past the end kept. The UNTIL is put in that zone's wall time first.
+ */
+function untilInStartZone(c: IcalComponent): void {
+  try {
+    const start = c.getFirstPropertyValue('dtstart');
+    if (!(start instanceof ICAL.Time) || !wallTimeOnly(start)) return;
+    const zone = knownZone(tzidOf(c, 'dtstart'));
+    if (zone === undefined) return;
+    for (const p of c.getAllProperties('rrule')) {
+      const rule = p.getFirstValue();
+      if (
+        !(rule instanceof ICAL.Recur) ||
+        !rule.until ||
+        rule.until.isDate ||
+        rule.until.zone?.tzid !== 'UTC'
+      )
+        continue;
+      const utcMs = rule.until.toUnixTime() * 1000;
+      const wall = new Date(utcMs + offsetMs(utcMs, zone));
+      rule.until = ICAL.Time.fromData({
+        year: wall.getUTCFullYear(),
+        month: wall.getUTCMonth() + 1,
+        day: wall.getUTCDate(),
+        hour: wall.getUTCHours(),
+        minute: wall.getUTCMinutes(),
+        second: wall.getUTCSeconds(),
+        isDate: false,
+      });
+      p.setValue(rule);
+    }
+  } catch {
+    // A rule ical.js cannot read is for the series' own reading to report.
+  }
 }
 
 /** An event's title as its Records carry it. */
@@ -535,6 +574,7 @@ function* calendarItems(
         older.push(olderVersionSkip(uid, c, event));
         return [];
       }
+      untilInStartZone(c);
       masters.set(uid, new ICAL.Event(c, { exceptions: [] }));
       return [];
     });
