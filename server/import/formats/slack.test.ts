@@ -253,3 +253,44 @@ test('Slack: direct and group messages are threads named by the people in them, 
     t.remove();
   }
 });
+
+test("Slack: a person's message of rich-text blocks alone is read from them", async () => {
+  const blocks = [
+    {
+      type: 'rich_text',
+      elements: [
+        {
+          type: 'rich_text_section',
+          elements: [
+            { type: 'text', text: 'Moved the launch to Feb 2, ' },
+            { type: 'user', user_id: 'U02' },
+            { type: 'text', text: ' see ' },
+            { type: 'link', url: 'https://wiki.example/launch', text: 'the plan' },
+            { type: 'emoji', name: 'rocket' },
+          ],
+        },
+        {
+          type: 'rich_text_list',
+          elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'book the room' }] }],
+        },
+      ],
+    },
+  ];
+  const t = writeTree({
+    'users.json': JSON.stringify(users),
+    'channels.json': JSON.stringify(channels),
+    'general/2024-01-15.json': JSON.stringify([
+      { type: 'message', user: 'U01', text: '', blocks, ts: '1705312900.000100' },
+    ]),
+  });
+  try {
+    const { records, skips } = await collect(parseSlack(t.root, {}));
+    assert.deepEqual(skips, []);
+    assert.equal(
+      (records[0]!.body.content as { text: string }).text,
+      'Moved the launch to Feb 2, @Ana Souza see the plan:rocket:\nbook the room',
+    );
+  } finally {
+    t.remove();
+  }
+});

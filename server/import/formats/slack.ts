@@ -105,6 +105,46 @@ export function slackText(text: string, users: Map<string, string>): string {
 }
 
 /**
+ * What a person's message says in its rich-text blocks alone, when its `text` is empty (some exports,
+ * and messages sent from some clients): sections, lists, quotes and code as lines, a mention by the
+ * person's name, a link by its words (or address), an emoji by its name.
+ */
+function richText(m: Record<string, unknown>, users: Map<string, string>): string {
+  const inline = (e: unknown): string => {
+    if (!isObj(e)) return '';
+    switch (e.type) {
+      case 'text':
+        return str(e.text) ?? '';
+      case 'link':
+        return str(e.text) ?? str(e.url) ?? '';
+      case 'user':
+        return `@${users.get(str(e.user_id) ?? '') ?? str(e.user_id) ?? 'someone'}`;
+      case 'channel':
+        return `#${str(e.channel_id) ?? 'channel'}`;
+      case 'emoji':
+        return `:${str(e.name) ?? ''}:`;
+      case 'broadcast':
+        return `@${str(e.range) ?? 'here'}`;
+      default:
+        return '';
+    }
+  };
+  const lines = (el: unknown): string[] => {
+    if (!isObj(el)) return [];
+    const parts = Array.isArray(el.elements) ? el.elements : [];
+    if (el.type === 'rich_text_list' || el.type === 'rich_text') return parts.flatMap(lines);
+    const said = parts.map(inline).join('');
+    return el.type === 'rich_text_quote' ? [`> ${said}`] : [said];
+  };
+  return (Array.isArray(m.blocks) ? m.blocks : [])
+    .filter((b) => isObj(b) && b.type === 'rich_text')
+    .flatMap(lines)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
  * What a bot's message with no text of its own says: its (or an integration's) attachments, each by its
  * pretext, title and text, else its fallback; else its blocks' section texts. A person's message with
  * text keeps only that: its attachments are then link previews, the linked page's words, not theirs.
@@ -215,7 +255,7 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
         const said = slackText(typeof m.text === 'string' ? m.text : '', users).trim();
         // Only a bot's: a person's message of attachments alone shares someone else's words.
         const bot = str(m.bot_id) !== undefined || m.subtype === 'bot_message' || isObj(m.bot_profile);
-        const text = [said || (bot ? slackText(attachedText(m), users).trim() : ''), ...files]
+        const text = [said || (bot ? slackText(attachedText(m), users).trim() : richText(m, users)), ...files]
           .filter(Boolean)
           .join('\n');
         const at = epochSecondsToIso(ts);
