@@ -1,7 +1,7 @@
 /**
- * Words that say how a person is, not who: "my wife is pregnant", "my boss is toxic", "my partner is
- * away". A chat without capitals writes a name the same way ("my partner is tom"), so a single
- * lower-case word after a relation's "is" is a name only where it is none of these.
+ * Words that say how a person is, not what they are: "pregnant", "toxic", "away", "annoying". Before an
+ * occupation's word they say how one does it or is ("I'm a lazy cook", "an exhausted nurse"), not a
+ * job (occupation.ts). Not a list to tell a name from: "hungry", "tall" and most words are missing.
  */
 const howAPersonIs = new Set(
   `sick ill tired bored asleep awake mad sad upset angry busy crazy lazy nice cool sweet kind mean rude

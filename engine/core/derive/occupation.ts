@@ -29,7 +29,7 @@ const notAJob = new Set(
    would-be former ex retired amateur hobby hobbyist natural born big huge lazy messy nervous backseat
    night morning weekend sunday home bit total complete real proper ai virtual digital helpful chat
    of and or & for to with the a an my your his her their our pokemon pokémon rocket slave getaway
-   armchair household designated wannabe vietnam war army navy veteran`.split(/\s+/u),
+   armchair household designated vietnam war army navy veteran`.split(/\s+/u),
 );
 /** Occupations' words that say no job on their own: "I'm an employee", "I'm the driver tonight". */
 const noJobAlone = new Set(['employee', 'driver', 'cook', 'writer', 'coach', 'trainer', 'assistant']);
