@@ -17,6 +17,17 @@ const introLead =
 
 /** A clause's first word that already says who: "i live…", "my job…" read as said, not after "I". */
 const hasSubject = /^(?:i|i'm|im|i’m|my|me|we|our)(?![\p{L}\p{N}])/iu;
+/**
+ * Words that make a clause about someone else, or about what one was ("husband is a nurse at Acme",
+ * "married to a doctor at Acme", "daughter of a teacher", "former engineer at Acme"): read after "I",
+ * its job would be the speaker's.
+ */
+const notOwnClause =
+  /(?<![\p{L}\p{N}])(?:is|are|was|were|of|to|husband|wife|partner|boyfriend|girlfriend|bf|gf|sister|brother|mom|mum|mother|dad|father|son|daughter|friend|boss|colleague|former|ex|retired|used)(?![\p{L}\p{N}])/iu;
+/** A clause that is a name alone ("Tom", "Sara Lopes"): the introduction is of that person. */
+const nameAlone = /^\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)?$/u;
+/** "lives in Rome", "works at Acme": the verb as said after "I". */
+const thirdPerson = /^(lives|works|studies|teaches)(?![\p{L}\p{N}])/iu;
 
 export function introClauses(sentence: string): IntroClause[] | null {
   const lead = introLead.exec(sentence);
@@ -33,10 +44,28 @@ export function introClauses(sentence: string): IntroClause[] | null {
     const to = next && next.index < end ? next.index : end;
     const clause = sentence.slice(from, to).trim();
     if (clause !== '') {
+      // An introduction of someone else ("intro: Tom, engineer at Acme", "this is my friend Tom"): none.
+      // So is one of "my sister, a nurse at …": a person of one's own named alone.
+      if (
+        (nameAlone.test(clause) && !/^I$/u.test(clause)) ||
+        /(?<![\p{L}])this\s+is(?![\p{L}])/iu.test(clause) ||
+        /^(?:my|our)\s+[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]*)?$/iu.test(clause)
+      )
+        return null;
       const start = sentence.indexOf(clause, from);
+      const said = clause.replace(
+        thirdPerson,
+        (verb) =>
+          verb.slice(0, verb.toLowerCase() === 'studies' ? -3 : -1) +
+          (verb.toLowerCase() === 'studies' ? 'y' : ''),
+      );
       out.push({
         at: [start, start + clause.length],
-        readings: hasSubject.test(clause) ? [clause] : [`I ${clause}`, `I'm ${clause}`, `I'm a ${clause}`],
+        readings: hasSubject.test(clause)
+          ? [clause]
+          : notOwnClause.test(clause)
+            ? []
+            : [`I ${said}`, `I'm ${clause}`, `I'm a ${clause}`],
       });
     }
     if (!next || next.index >= end) break;

@@ -671,7 +671,23 @@ test("an introduction's clauses hold their slots, each quoting its clause", () =
     ],
   );
   assert.deepEqual(
-    claimsOf('intro: the talk starts at 5', 'Ana').map((c) => c.predicate),
-    [null],
+    claimsOf('quick intro: engineer at Acme, lives in Rome', 'Ana').map((c) => c.statement),
+    ['Ana works at Acme', 'Ana lives in Rome'],
   );
+  // Someone else introduced, or someone else's job in the clause: none of the speaker's slots.
+  for (const text of [
+    'intro: the talk starts at 5',
+    'intro: husband is a nurse at Acme',
+    'intro: married to a doctor at Acme',
+    'intro: daughter of a teacher at Lincoln High',
+    'quick intro: my sister, a nurse at st marys',
+    'intro: Tom, engineer at Acme, lives in Paris',
+    'quick intro: this is my friend Tom, engineer at Acme',
+    'intro: former engineer at Acme',
+  ])
+    assert.deepEqual(
+      claimsOf(text, 'Ana').map((c) => c.predicate),
+      [null],
+      text,
+    );
 });

@@ -578,8 +578,10 @@ function sentenceClaims(
   // "quick intro: software engineer at globex, live in lisbon": each clause as said in full, its slot
   // quoting it. No Memory of the whole sentence beside them: after a move it would still say Lisbon.
   const intro = introClauses(s);
-  const introduced = intro === null ? [] : intro.flatMap((c) => introClaims(c, s, subject, owner));
-  if (introduced.length > 0) return introduced;
+  const read = intro === null ? [] : intro.map((c) => introClaims(c, s, subject, owner));
+  const introduced = read.flat();
+  // Where a clause holds nothing, the sentence is a Memory too, so what it says is not lost.
+  if (introduced.length > 0) return read.some((c) => c.length === 0) ? [plain, ...introduced] : introduced;
   const { slots, ended, rest, after } = slotSentences(s);
   if (slots.length === 0 && ended === null) {
     // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
