@@ -10,7 +10,7 @@ const url = /https?:\/\/\S+/u;
  * <tom@acme.com>", which are text, and not an entity alone ("Budget &amp; plans").
  */
 const htmlTag =
-  /<\/(?:p|div|span|b|i|u|em|strong|a|ul|ol|li|h[1-6])>|<br\s*\/?>|<(?:p|div|span|b|i|u|em|strong|ul|ol|li|h[1-6])>|<a\s+href=/iu;
+  /<\/(?:html|body|p|div|span|b|i|u|em|strong|a|ul|ol|li|h[1-6]|table|tr|td|th|font)>|<(?:br|hr|img)(?:\s[^<>]{0,300})?\/?>|<(?:html|body|p|div|span|b|i|u|em|strong|ul|ol|li|h[1-6]|table|tr|td|th|font)(?:\s[^<>]{0,300})?>|<a\s+href=/iu;
 
 /**
  * An event's DESCRIPTION as a person reads it: HTML (Google Calendar writes `<b>`, `<br>`, links) as

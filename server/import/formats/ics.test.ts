@@ -1032,3 +1032,46 @@ test("a series in a zone the file defines no VTIMEZONE for keeps its last occurr
     ],
   );
 });
+
+test('a series in a zone the importer does not know is read in the import zone to its last day, and a copy is still a copy', async () => {
+  const standup = (uid: string, tzid: string) => [
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    'SUMMARY:Standup',
+    `DTSTART;TZID=${tzid}:20260302T093000`,
+    'RRULE:FREQ=DAILY;UNTIL=20260304T083000Z',
+    'END:VEVENT',
+  ];
+  const { records, skips } = await parse(
+    vcalendar(
+      ...standup('outlook', 'Customized Time Zone'),
+      ...standup('copy', 'Europe/Berlin'),
+      ...standup('copy', 'Europe/Berlin'),
+    ),
+    { now: () => new Date('2026-03-01T00:00:00Z'), timeZone: 'Europe/Berlin' },
+  );
+  assert.deepEqual(
+    records.filter((r) => r.body.source.external_id.startsWith('ics:outlook')).map((r) => r.body.occurred_at),
+    ['2026-03-02T09:30:00+01:00', '2026-03-03T09:30:00+01:00', '2026-03-04T09:30:00+01:00'],
+  );
+  assert.ok(
+    skips.some((x) => /an exact copy of the event/u.test(x.reason)),
+    skips.map((x) => x.reason).join('\n'),
+  );
+});
+
+test("a description's HTML tables, fonts and whole documents read as text", async () => {
+  const { records } = await parse(
+    vcalendar(
+      'BEGIN:VEVENT',
+      'UID:e3',
+      'SUMMARY:Offsite',
+      'DTSTART:20260302T193000Z',
+      'DESCRIPTION:<html><body><table><tr><td>Room 4 &amp; 5</td><td>Floor 2</td></tr></table><font color="red">urgent</font></body></html>',
+      'END:VEVENT',
+    ),
+  );
+  const text = (records[1]!.body.content as { text: string }).text;
+  assert.match(text, /Room 4 & 5/u);
+  assert.doesNotMatch(text, /<|&amp;/u);
+});

@@ -86,16 +86,21 @@ function stamp(t: IcalTime, at: Date): string {
 
 /**
  * A series whose DTSTART names a zone the file defines no VTIMEZONE for (an IANA or Windows name read by
- * knownZone): ical.js expands its rule in floating wall time and compares a UTC UNTIL with those wall
+ * knownZone, or one it does not know, or none: read in the import's zone): ical.js expands its rule in floating wall time and compares a UTC UNTIL with those wall
  * times as if they were UTC, so east of UTC the last occurrence was dropped (09:30 Berlin on the UNTIL
  * day, 08:30Z) and west of it one past the end kept. The UNTIL is put in that zone's wall time first.
  */
-function untilInStartZone(c: IcalComponent): void {
+function untilInStartZone(event: IcalComponent, o: ParseOptions): IcalComponent {
+  if (!event.hasProperty('rrule')) return event;
   try {
+    // Read and changed in a copy: the event itself is compared with its other versions as written
+    // (olderVersionSkip), and reading a value changes how ical.js writes it.
+    // toJSON is the event's own jCal, not a copy of it.
+    const c = new ICAL.Component(structuredClone(event.toJSON()));
     const start = c.getFirstPropertyValue('dtstart');
-    if (!(start instanceof ICAL.Time) || !wallTimeOnly(start)) return;
-    const zone = knownZone(tzidOf(c, 'dtstart'));
-    if (zone === undefined) return;
+    if (!(start instanceof ICAL.Time) || !wallTimeOnly(start)) return event;
+    // The zone instant() reads its times in: the TZID's, else the import's, else this machine's.
+    const zone = knownZone(tzidOf(c, 'dtstart')) ?? o.timeZone ?? systemTimeZone();
     for (const p of c.getAllProperties('rrule')) {
       const rule = p.getFirstValue();
       if (
@@ -118,8 +123,10 @@ function untilInStartZone(c: IcalComponent): void {
       });
       p.setValue(rule);
     }
+    return c;
   } catch {
     // A rule ical.js cannot read is for the series' own reading to report.
+    return event;
   }
 }
 
@@ -574,8 +581,7 @@ function* calendarItems(
         older.push(olderVersionSkip(uid, c, event));
         return [];
       }
-      untilInStartZone(c);
-      masters.set(uid, new ICAL.Event(c, { exceptions: [] }));
+      masters.set(uid, new ICAL.Event(untilInStartZone(c, o), { exceptions: [] }));
       return [];
     });
   }

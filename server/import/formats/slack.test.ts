@@ -273,6 +273,17 @@ test("Slack: a person's message of rich-text blocks alone is read from them", as
           type: 'rich_text_list',
           elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'book the room' }] }],
         },
+        {
+          type: 'rich_text_quote',
+          elements: [{ type: 'text', text: 'line one\nI live in Berlin now' }],
+        },
+        {
+          type: 'rich_text_section',
+          elements: [
+            { type: 'text', text: 'review by ' },
+            { type: 'date', timestamp: 1705312900, fallback: 'Jan 15' },
+          ],
+        },
       ],
     },
   ];
@@ -288,7 +299,7 @@ test("Slack: a person's message of rich-text blocks alone is read from them", as
     assert.deepEqual(skips, []);
     assert.equal(
       (records[0]!.body.content as { text: string }).text,
-      'Moved the launch to Feb 2, @Ana Souza see the plan:rocket:\nbook the room',
+      'Moved the launch to Feb 2, @Ana Souza see the plan:rocket:\nbook the room\n> line one\n> I live in Berlin now\nreview by Jan 15',
     );
   } finally {
     t.remove();

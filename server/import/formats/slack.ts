@@ -125,6 +125,10 @@ function richText(m: Record<string, unknown>, users: Map<string, string>): strin
         return `:${str(e.name) ?? ''}:`;
       case 'broadcast':
         return `@${str(e.range) ?? 'here'}`;
+      case 'usergroup':
+        return `@${str(e.usergroup_id) ?? 'group'}`;
+      case 'date':
+        return str(e.fallback) ?? '';
       default:
         return '';
     }
@@ -134,7 +138,8 @@ function richText(m: Record<string, unknown>, users: Map<string, string>): strin
     const parts = Array.isArray(el.elements) ? el.elements : [];
     if (el.type === 'rich_text_list' || el.type === 'rich_text') return parts.flatMap(lines);
     const said = parts.map(inline).join('');
-    return el.type === 'rich_text_quote' ? [`> ${said}`] : [said];
+    // Every line of a quote is marked, so none reads as the sender's own words.
+    return el.type === 'rich_text_quote' ? said.split('\n').map((line) => `> ${line}`) : [said];
   };
   return (Array.isArray(m.blocks) ? m.blocks : [])
     .filter((b) => isObj(b) && b.type === 'rich_text')
