@@ -46,7 +46,7 @@ export function revisionKey(key: string, after: string): string {
 }
 
 /** At most this many revisions are followed for one item in one write (each a replay). */
-export const maxRevisionSteps = 32;
+const maxRevisionSteps = 32;
 
 /**
  * Writes an item with KEY and, while the write replays a revision that a later one replaced, again
@@ -60,9 +60,10 @@ export async function writeRevision<R extends { record: { id: string }; replayed
   write: (key: string) => Promise<R>,
   replayedOf: (written: R) => boolean = (w) => w.replayed === true,
 ): Promise<{ written: R; unchanged: boolean }> {
-  const again = held.seenBefore(item.source, item.externalId);
+  // Only sources of one version per item are remembered: a mail import's Message-IDs are not kept.
+  const undoable = oneVersionPerImport.has(item.source) && !held.seenBefore(item.source, item.externalId);
   let written = await write(key);
-  if (again || !oneVersionPerImport.has(item.source)) return { written, unchanged: replayedOf(written) };
+  if (!undoable) return { written, unchanged: replayedOf(written) };
   for (let step = 0; step < maxRevisionSteps && replayedOf(written); step += 1) {
     const next = await held.after(item.source, item.externalId, written.record.id);
     if (next === null) return { written, unchanged: true };
@@ -94,15 +95,19 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
       }
     return ids;
   };
+  /** A held item's Record ids, its source read once (a read that fails holds none). */
+  const revisions = async (source: string, externalId: string): Promise<readonly string[]> => {
+    let ids = bySource.get(source);
+    if (!ids) {
+      ids = read(source).catch(() => new Map<string, string[]>());
+      bySource.set(source, ids);
+    }
+    return (await ids).get(externalId) ?? [];
+  };
   return {
     async replaces(source, externalId, recordId) {
       if (!held.has(source)) return false;
-      let ids = bySource.get(source);
-      if (!ids) {
-        ids = read(source).catch(() => new Map<string, string[]>());
-        bySource.set(source, ids);
-      }
-      return ((await ids).get(externalId) ?? []).some((id) => id !== recordId);
+      return (await revisions(source, externalId)).some((id) => id !== recordId);
     },
     seenBefore(source, externalId) {
       const pair = `${source}\u0000${externalId}`;
@@ -112,13 +117,8 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
     },
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;
-      let ids = bySource.get(source);
-      if (!ids) {
-        ids = read(source).catch(() => new Map<string, string[]>());
-        bySource.set(source, ids);
-      }
       // Ids sort by when they were written (ids.ts), as the engine orders an item's revisions.
-      return ((await ids).get(externalId) ?? []).filter((id) => id > recordId).sort()[0] ?? null;
+      return (await revisions(source, externalId)).filter((id) => id > recordId).sort()[0] ?? null;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
+import { months } from '../retrieve/time-expressions.ts';
 import { agoWhen, startWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
@@ -1033,7 +1034,6 @@ const relationBeside = new RegExp(
   String.raw`(?<![\p{L}\p{N}'’-])[Mm]y\s+(?:(?:new|current)\s+)?(?<relation>${relations}),?\s+(?<value>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})`,
   'u',
 );
-const months = /^(?:January|February|March|April|May|June|July|August|September|October|November|December)$/u;
 /**
  * Capitalised words after "my husband" that are no name: a chat's "Im", holidays, and the services one
  * jokes are a doctor or a partner ("thanks to my doctor Google", "my husband Netflix binged").
@@ -1050,7 +1050,7 @@ const nameWord = (w: string) =>
   !notANameBeside.has(w.toLowerCase()) &&
   !notWho.test(w) &&
   !describes(w) &&
-  !months.test(w);
+  !months.includes(w.toLowerCase());
 /**
  * Words that put a relation named in someone else's mouth or in play (a quotation: Tom said "my wife
  * Sarah…"; "Pretend you are my girlfriend Emma", "Example sentence: my partner Alex…"): not the

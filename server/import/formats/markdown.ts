@@ -121,7 +121,9 @@ const writtenTime =
   /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt]|[ \t]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:[ \t]*(Z|z|[+-]\d{1,2}(?::?\d{2})?))?)?$/;
 
 /** The text of a top-level `key: value` line of the block, comment dropped. */
-function rawValue(raw: string, key: string): string | undefined {
+function rawValue(raw: string, name: string): string | undefined {
+  // A property's name is the note's, which may hold any character.
+  const key = escapeRegExp(name);
   const m = new RegExp(`^(?:${key}|"${key}"|'${key}')[ \\t]*:[ \\t]*(.*)$`, 'm').exec(raw);
   return m?.[1]!.replace(/(?<![ \t])[ \t]+#.*$/, '').trim();
 }
@@ -321,30 +323,31 @@ async function readNote(
   identify: (realFile: string) => Promise<NoteIdentity>,
   fileTime: FileTime,
   o: ParseOptions,
-  vaultNotes: (vault: string) => Promise<VaultNotes | null> = async () => null,
+  vaultNotes: (vault: string) => Promise<VaultNotes>,
 ): Promise<ImportItem[]> {
+  if (/\.excalidraw\.md$/iu.test(file)) return [skip(ref, 'an Excalidraw drawing, not a note')];
   let id: NoteIdentity;
+  let realFile: string;
+  try {
+    realFile = real ?? (await realpath(file));
+    id = await identify(realFile);
+  } catch (e) {
+    return [skip(ref, `cannot be read: ${errorMessage(e)}`)];
+  }
+  const vaultSettings = id.vault === undefined ? null : await vaultNotes(id.vault);
+  const inVault = id.vault === undefined ? null : relative(id.vault, realFile).split(sep).join('/');
+  if (inVault !== null && vaultSettings?.templates.some((t) => inVault.startsWith(`${t}/`)))
+    return [skip(ref, "a template in the vault's templates folder, not a note")];
   let text: string;
   try {
-    id = await identify(real ?? (await realpath(file)));
     // Line ends are one `\n`, as every other format's text is and as the footer below writes them.
     text = (await readText(file)).replace(/\r\n?/g, '\n');
   } catch (e) {
     return [skip(ref, `cannot be read: ${errorMessage(e)}`)];
   }
-  const vaultSettings = id.vault === undefined ? null : await vaultNotes(id.vault);
-  const inVault =
-    id.vault === undefined
-      ? null
-      : relative(id.vault, real ?? (await realpath(file)))
-          .split(sep)
-          .join('/');
-  if (/\.excalidraw\.md$/iu.test(file)) return [skip(ref, 'an Excalidraw drawing, not a note')];
-  if (inVault !== null && vaultSettings?.templates.some((t) => inVault.startsWith(`${t}/`)))
-    return [skip(ref, "a template in the vault's templates folder, not a note")];
   const fm = readFrontMatter(text);
   // Properties first, where Obsidian shows them; a note of properties alone (a person's card) is a note.
-  const properties = propertyLines(fm.data, (key) => rawValue(fm.raw, escapeRegExp(key)));
+  const properties = propertyLines(fm.data, (key) => rawValue(fm.raw, key));
   const written = fm.body.trim();
   const body = [properties.join('\n'), written].filter((x) => x !== '').join('\n\n');
   if (!body) return [skip(ref, 'empty note')];

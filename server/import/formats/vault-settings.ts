@@ -1,20 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-const monthNames = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+import { monthNames } from '../../../engine/index.ts';
 
 /** Moment.js tokens a daily note's format may use, longest first, each as a pattern and what it reads. */
 const tokens: ReadonlyArray<[string, string, 'year' | 'short year' | 'month' | 'month name' | 'day' | null]> =
