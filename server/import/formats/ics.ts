@@ -640,17 +640,17 @@ function* entryItems(cal: IcalComponent, o: ParseOptions): Generator<ImportItem>
         continue;
       }
       const written = whenOf(c, 'created', o) ?? whenOf(c, 'dtstamp', o);
-      const lines =
-        name === 'vtodo'
-          ? [
-              `To-do: ${summary || '(no title)'}`,
-              ...[whenOf(c, 'due', o)].filter((d) => d !== null).map((d) => `Due: ${d}`),
-              ...(textOf(c, 'status').toUpperCase() === 'COMPLETED' || whenOf(c, 'completed', o) !== null
-                ? [`Done${whenOf(c, 'completed', o) ? `: ${whenOf(c, 'completed', o)}` : ''}`]
-                : []),
-              ...(text ? [text] : []),
-            ]
-          : [summary, text].filter((x) => x !== '');
+      const title = name === 'vtodo' ? `To-do: ${summary || '(no title)'}` : summary || 'Journal entry';
+      const due = name === 'vtodo' ? whenOf(c, 'due', o) : null;
+      const completed = name === 'vtodo' ? whenOf(c, 'completed', o) : null;
+      const done =
+        completed !== null || (name === 'vtodo' && textOf(c, 'status').toUpperCase() === 'COMPLETED');
+      const lines = [
+        name === 'vtodo' ? title : summary,
+        due === null ? '' : `Due: ${due}`,
+        done ? `Done${completed === null ? '' : `: ${completed}`}` : '',
+        text,
+      ].filter((x) => x !== '');
       const occurredAt = (name === 'vjournal' ? whenOf(c, 'dtstart', o) : null) ?? written;
       yield {
         type: 'record',
@@ -658,14 +658,9 @@ function* entryItems(cal: IcalComponent, o: ParseOptions): Generator<ImportItem>
         body: {
           content: {
             kind: 'document',
-            title: (name === 'vtodo'
-              ? `To-do: ${summary || '(no title)'}`
-              : summary || 'Journal entry'
-            ).slice(0, 2000),
+            title: title.slice(0, 2000),
             text: lines.join('\n').slice(0, 1_000_000),
           },
-          // Under its UID's item, as an event's description is (`ics:<uid>#…`): forget-missing.ts tells
-          // a to-do gone from the file by it.
           source: { name: 'ics', external_id: `ics:${uid}#${name}`.slice(0, 2000) },
           ...(occurredAt !== null ? { occurred_at: occurredAt } : {}),
         },
