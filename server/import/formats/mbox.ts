@@ -39,14 +39,15 @@ function comparableName(name: string): string {
  */
 export function saidName(name: string): string {
   const plain = name.replace(/\s+/gu, ' ').trim();
-  const word = String.raw`\p{Lu}[\p{L}\p{M}'’-]*\.?`;
-  const m = new RegExp(`^(${word}(?: ${word})?), (${word}(?: ${word})?)$`, 'u').exec(plain);
-  // Not a firm ("Acme, Inc."), nor letters after a name ("Carol Diaz, PhD", "John Smith, MD").
-  const notAGivenName =
-    /^(?:inc|llc|ltd|co|corp|gmbh|sa|s\.a|ag|bv|nv|plc|llp|srl|lda|limited|phd|md|esq|cpa|jr|sr|ii|iii|iv|mba|rn|dds|dvm|do|pe|cfa)\.?$/iu;
+  const m = lastCommaFirst.exec(plain);
   if (!m || notAGivenName.test(m[2]!) || notAGivenName.test(m[1]!.split(' ').at(-1)!)) return plain;
   return `${m[2]} ${m[1]}`;
 }
+const nameWord = String.raw`\p{Lu}[\p{L}\p{M}'’-]*\.?`;
+const lastCommaFirst = new RegExp(`^(${nameWord}(?: ${nameWord})?), (${nameWord}(?: ${nameWord})?)$`, 'u');
+/** Not a firm ("Acme, Inc."), nor letters after a name ("Carol Diaz, PhD", "John Smith, MD"). */
+const notAGivenName =
+  /^(?:inc|llc|ltd|co|corp|gmbh|sa|s\.a|ag|bv|nv|plc|llp|srl|lda|limited|phd|md|esq|cpa|jr|sr|ii|iii|iv|mba|rn|dds|dvm|do|pe|cfa)\.?$/iu;
 
 /** Whether a sender is the person by name or address (`selfName`, `--self` or the Brain's own person). */
 function namesSelf(from: { name: string; address: string }, selfName: string | undefined): boolean {
