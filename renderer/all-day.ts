@@ -39,6 +39,9 @@ export function evidenceWhen(e: { kind: string; text: string | null; occurred_at
   return days ? formatAllDay(days) : formatDateTime(e.occurred_at);
 }
 
+/** A time as the engine writes one: RFC 3339, with a time of day and an offset. */
+const stamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)$/u;
+
 /**
  * An event's line with its times as a person reads them: "Maya's birthday; when: Mar 14, 2027 (all
  * day)" for "…; when: 2027-03-14T00:00:00.000Z to 2027-03-15T00:00:00.000Z" (which read as two days),
@@ -48,7 +51,6 @@ export function eventTimesWorded(text: string): string {
   const m = whenPart.exec(text);
   // Only the times the engine writes (RFC 3339 with a time and an offset): "when: 7/8" or a date alone
   // in someone's own words is theirs, and read as an instant it named another day.
-  const stamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)$/u;
   if (!m || !stamp.test(m[1]!) || (m[2] !== undefined && !stamp.test(m[2]))) return text;
   const start = Date.parse(m[1]!);
   const end = m[2] === undefined ? null : Date.parse(m[2]);

@@ -153,6 +153,24 @@ function CorrectionOfMissingMemory({
   );
 }
 
+/** Versions of the slot named by link, as the page says them, in a list of commas. */
+function VersionLinks({
+  brainId,
+  versions,
+  said,
+}: {
+  brainId: string;
+  versions: readonly MemoryRevision[];
+  said: (r: MemoryRevision) => string;
+}) {
+  return versions.map((r, i) => (
+    <span key={r.id}>
+      {i > 0 ? ', ' : ''}
+      <Link to={paths.memory(brainId, r.id)}>{said(r)}</Link>
+    </span>
+  ));
+}
+
 function MemoryView({
   brainId,
   m,
@@ -224,12 +242,7 @@ function MemoryView({
             ) : (
               <>
                 {instead[0]!.status === 'scheduled' ? 'Starting later instead: ' : 'Current instead: '}
-                {instead.map((r, i) => (
-                  <span key={r.id}>
-                    {i > 0 ? ', ' : ''}
-                    <Link to={paths.memory(brainId, r.id)}>{said(r)}</Link>
-                  </span>
-                ))}
+                <VersionLinks brainId={brainId} versions={instead} said={said} />
                 {instead.length > 1 ? ' (its sources disagree; see Conflicts)' : ''}
               </>
             )}
@@ -242,12 +255,7 @@ function MemoryView({
               'no other value of it is known.'
             ) : (
               <>
-                {holdsUntil.map((r, i) => (
-                  <span key={r.id}>
-                    {i > 0 ? ', ' : ''}
-                    <Link to={paths.memory(brainId, r.id)}>{said(r)}</Link>
-                  </span>
-                ))}{' '}
+                <VersionLinks brainId={brainId} versions={holdsUntil} said={said} />{' '}
                 {holdsUntil.length > 1 ? 'are' : 'is'} current.
               </>
             )}
