@@ -1,11 +1,12 @@
 import { withHeldEndings } from './held-endings.ts';
-import type { TypedContent } from '../contract/index.ts';
+import { withSaidInstead, withdrawSlips } from './said-instead.ts';
 import { deriveContext } from './derive-context.ts';
 import { namesakeArrives } from './namesake.ts';
-import type { BrainUnitOfWork, QueuedJob, RecordRow as StoredRecord } from '../ports/index.ts';
+import type { BrainUnitOfWork, QueuedJob } from '../ports/index.ts';
+import { deriverInput, type RecordRow } from './deriver-input.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
-import type { Claim, Deriver } from '../core/derive/deriver.ts';
+import type { Claim, DeriveContext, Deriver } from '../core/derive/deriver.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
@@ -14,21 +15,20 @@ import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { applyTravelledCorrection } from './travelled-correction.ts';
 
-/** What derivation reads of a stored Record. */
-export type RecordRow = Pick<
-  StoredRecord,
-  'n' | 'external_id' | 'id' | 'kind' | 'content' | 'text' | 'source_name' | 'occurred_at' | 'occurred_ms'
->;
-
-/** What the Deriver reads of a stored Record. */
-export function deriverInput(r: RecordRow) {
-  return {
-    id: r.id,
-    content: JSON.parse(r.content) as TypedContent,
-    text: r.text,
-    sourceName: r.source_name,
-    occurredAt: r.occurred_at,
-  };
+/**
+ * What a stored Record claims, as admission reads it: the deriver's citable claims, a value said in
+ * place of another made the claim of the slot it mends (said-instead.ts), and held endings made the
+ * endings they reach (held-endings.ts). Its first derivation, the upgrade pass and re-derivation after
+ * a forget all read a Record's claims here, so they agree.
+ */
+export async function claimsOf(
+  uow: BrainUnitOfWork,
+  deriver: Deriver,
+  r: RecordRow,
+  ctx: DeriveContext,
+): Promise<Claim[]> {
+  const said = await withSaidInstead(uow, deriver, r, citableClaims(deriver, deriverInput(r), ctx));
+  return withHeldEndings(uow.memories, said, r.occurred_ms);
 }
 
 /**
@@ -68,7 +68,7 @@ export async function runDeriveJob(
     }
     const input = deriverInput(r);
     const ctx = await deriveContext(uow, [input.content]);
-    const claims = await withHeldEndings(uow.memories, citableClaims(deriver, input, ctx), r.occurred_ms);
+    const claims = await claimsOf(uow, deriver, r, ctx);
     const seq = await uow.sequence.next();
     await admitClaims(
       uow.memories,
@@ -78,6 +78,7 @@ export async function runDeriveJob(
       seq,
       now(),
     );
+    await withdrawSlips(uow, r, claims, seq);
     await supersedeOlderRevisions(
       uow.memories,
       { id: r.id, n: r.n, sourceName: r.source_name, externalId: r.external_id },
@@ -134,11 +135,7 @@ export async function restOnSurvivors(
       kept.push({ ...r, statement: null });
       continue;
     }
-    const claims = await withHeldEndings(
-      uow.memories,
-      citableClaims(deriver, deriverInput(r), ctx),
-      r.occurred_ms,
-    );
+    const claims = await claimsOf(uow, deriver, r, ctx);
     // An agent's restatement supports, too, the statement of its own it was admitted as (`restated`).
     const claim =
       claims.find((x) => statementKey(x.statement) === m.norm) ??

@@ -7,11 +7,11 @@ import type {
   UpgradeRecord,
   UpgradeUnit,
 } from '../ports/index.ts';
-import { withHeldEndings } from './held-endings.ts';
 import { admitClaims, anotherValueHolds } from './admit-claims.ts';
 import { deriveContext } from './derive-context.ts';
-import { citableClaims } from '../core/derive/citable-claims.ts';
-import { deriverInput, sameValueOf, type RecordRow } from './derive-jobs.ts';
+import { claimsOf, sameValueOf } from './derive-jobs.ts';
+import { withdrawSlips } from './said-instead.ts';
+import { deriverInput, type RecordRow } from './deriver-input.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
@@ -54,12 +54,7 @@ export async function rederiveRecord(
 ): Promise<Rederived> {
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
-  const input = deriverInput(r);
-  const claims = await withHeldEndings(
-    uow.memories,
-    citableClaims(deriver, input, await deriveContext(uow, [input.content])),
-    r.occurred_ms,
-  );
+  const claims = await claimsOf(uow, deriver, r, await deriveContext(uow, [deriverInput(r).content]));
   const keyOf = new Map(claims.map((c) => [c, statementKey(c.statement)]));
   const stated = new Map<string, Claim>();
   for (const [c, key] of keyOf) if (!stated.has(key)) stated.set(key, c);
@@ -165,6 +160,7 @@ export async function rederiveRecord(
     now(),
     false,
   );
+  await withdrawSlips(uow, r, fresh, await step());
   await requote();
   await settleEndings(uow, cited, step);
   return 'changed';

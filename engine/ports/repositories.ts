@@ -59,6 +59,15 @@ export interface RecordRepository {
    * Records it found. One whose reads are cheap does nothing and answers none.
    */
   prefetch(ids: readonly string[]): Promise<RecordRow[]>;
+  /**
+   * The messages of `thread` before the message `at` (by occurred_ms, then n), newest first: at most
+   * `limit`, none that occurred before `sinceMs`.
+   */
+  threadBefore(
+    thread: string,
+    at: Pick<RecordRow, 'n' | 'occurred_ms'>,
+    opts: { sinceMs: number; limit: number },
+  ): Promise<RecordRow[]>;
   /** The state of each of these Records, in their order (a page reads its Records' states at once). */
   states(ids: readonly string[]): Promise<RecordState[]>;
   /**

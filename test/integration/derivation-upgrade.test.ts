@@ -301,6 +301,39 @@ for (const backend of [local, postgres])
       );
     });
 
+    it('a value said in place of the one before, a sentence of its own before, mends the slot', async () => {
+      const unmarked: Deriver = {
+        name: 'rules-v47',
+        derive: (record, ctx) => rules.derive(record, ctx).map(({ saidInstead: _, ...c }) => c),
+      };
+      const inChat = (text: string, at: string) =>
+        said(text, { content: { kind: 'message', text, speaker: 'user', thread: 'chat' }, occurred_at: at });
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            inChat('my birthday is march 4', '2024-03-01T10:00:00Z'),
+            inChat("wait no, it's march 14", '2024-03-01T10:00:30Z'),
+          ),
+        unmarked,
+      );
+      const slip = "Ana's birthday is march 4";
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()], ["Ana's birthday is march 14"]);
+        const versions = (await engine.getMemory(tenant, 'b', now.get("Ana's birthday is march 14")!.id))
+          .revisions;
+        assert.deepEqual(
+          versions.map((v) => [v.statement, v.status]),
+          [
+            [slip, 'retracted'],
+            ["Ana's birthday is march 14", 'active'],
+          ],
+        );
+      });
+    });
+
     it('a sentence the old rules cut in two becomes one Memory; what they derived alike keeps its id', async () => {
       let before!: Map<string, Memory>;
       let mark!: string;

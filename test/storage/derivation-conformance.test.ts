@@ -113,8 +113,9 @@ async function remember(
   occurredAt: string,
   source: string | null = null,
   speaker = 'Ana',
+  thread?: string,
 ) {
-  const content: TypedContent = { kind: 'message', text, speaker };
+  const content: TypedContent = { kind: 'message', text, speaker, ...(thread ? { thread } : {}) };
   await b.write(brainUid, async (u) => {
     const seq = await u.sequence.next();
     await u.records.insert({
@@ -213,6 +214,27 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
           ['Ana lives in Lisbon', 'superseded', '2025-03-01T00:00:00.000Z', ['rec_1']],
           ['Ana lives in Lisbon', 'active', at, ['rec_2']],
           ['Ana lives in Porto', 'active', at, ['rec_3']],
+        ],
+      );
+    });
+
+    it("a value said in place of the thread's one just before mends its slot and withdraws the slip", async () => {
+      const b = await backend();
+      await b.addBrain('brn_d6', 'Ana');
+      const said = (id: string, text: string, at: string, thread: string) =>
+        remember(b, 'brn_d6', id, text, `2025-06-01T10:00:${at}.000Z`, 'chat', 'Ana', thread);
+      await said('rec_1', 'my birthday is march 4', '00', 't');
+      await said('rec_2', "wait no, it's march 14", '20', 'u');
+      await said('rec_3', "wait no, it's march 14", '30', 't');
+      const w = worker(b);
+      w.kick();
+      await w.idle();
+      assert.deepEqual(
+        (await memories(b, 'brn_d6')).map((m) => [m.statement, m.status, m.cites]),
+        [
+          ["Ana's birthday is march 14", 'active', ['rec_3']],
+          ["Ana's birthday is march 4", 'retracted', ['rec_1']],
+          ["wait no, it's march 14", 'active', ['rec_2']],
         ],
       );
     });

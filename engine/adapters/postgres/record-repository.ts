@@ -84,6 +84,17 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
       for (const row of rows) deferred.recordsAhead.set(row.id, row);
       return rows;
     },
+    // The thread's index (migration 002) serves it.
+    threadBefore: async (thread, at, opts) =>
+      (
+        await q.query<RecordRow>(
+          `SELECT ${columns} FROM records r
+           WHERE r.brain_uid = $1 AND r.kind = 'message' AND (r.content::jsonb ->> 'thread') = $2
+             AND (r.occurred_ms, r.n) < ($3, $4) AND r.occurred_ms >= $5
+           ORDER BY r.occurred_ms DESC, r.n DESC LIMIT $6`,
+          [brainUid, thread, at.occurred_ms, at.n, opts.sinceMs, opts.limit],
+        )
+      ).rows,
     async states(ids) {
       if (ids.length === 0) return [];
       const r = await q.query<{ processing: boolean; memory_ids: string[] }>(

@@ -90,6 +90,21 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
           ),
     // A read here is a statement on the engine's own connection, as cheap one at a time as together.
     prefetch: async () => [],
+    // The Brain's messages in the time span first (records_brain_occurred), then their thread.
+    threadBefore: async (thread, at, opts) =>
+      store.all<RecordRow>(
+        `SELECT ${recordColumns} FROM records r
+         WHERE r.brain_uid = ? AND r.occurred_ms BETWEEN ? AND ? AND r.kind = 'message'
+           AND json_extract(r.content, '$.thread') = ? AND (r.occurred_ms < ? OR r.n < ?)
+         ORDER BY r.occurred_ms DESC, r.n DESC LIMIT ?`,
+        brainUid,
+        opts.sinceMs,
+        at.occurred_ms,
+        thread,
+        at.occurred_ms,
+        at.n,
+        opts.limit,
+      ),
     states: async (ids) =>
       ids.map((id) => {
         if (store.get("SELECT 1 FROM derive_queue WHERE record_id = ? AND job = 'derive'", id))

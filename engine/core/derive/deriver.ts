@@ -1,5 +1,6 @@
 import type { SelfEntity, TypedContent } from '../../contract/index.ts';
 import type { SelfFirstName } from './resolve-owner.ts';
+import type { SaidInstead } from './said-instead.ts';
 
 /** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
 export interface DerivableRecord {
@@ -63,6 +64,19 @@ export interface Claim {
    * lisbon after all"), only where that is the value in force then.
    */
   callsOff?: { predicate: string; values?: readonly string[]; keeps?: string };
+  /**
+   * On a claim of no slot whose statement is the whole message: the message only gives a value in place
+   * of one said just before ("wait no, it's march 14", said-instead.ts). Before admission it becomes
+   * that slot's claim of the new value (`replaces`), where the thread's message just before holds one
+   * slot of that kind; else it stays the statement it is (engine/derive/said-instead.ts).
+   */
+  saidInstead?: SaidInstead;
+  /**
+   * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
+   * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,
+   * retracted by this Record: it was a slip, not a value that held until now.
+   */
+  replaces?: { recordId: string; value: string; statements: readonly string[] };
 }
 
 /** Which values of a slot a held ending or restoration may reach (parting.ts' HeldEnding). */

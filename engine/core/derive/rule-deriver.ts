@@ -15,6 +15,7 @@ import {
 } from './slot-sentences.ts';
 import { occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
+import { saidInstead } from './said-instead.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
 import {
   partingSaid,
@@ -253,7 +254,11 @@ export function createRuleDeriver(): Deriver {
     // attribute said of a named person ("Tom's birthday is March 4", and "Maya's phone number is …" in
     // Maya's own words) holds that person's slot. A chat's introduction ("quick intro: software engineer
     // at globex, live in lisbon") is read clause by clause (intro-clauses.ts).
-    name: 'rules-v47',
+    // v48: a message that only gives a value in place of one said just before ("wait no, it's march
+    // 14", "globex not globant lol", "*Braga") holds the slot the thread's message before it held, of
+    // the same kind or named, and withdraws that slip (said-instead.ts): it was a Memory of no slot, and
+    // the wrong value (or an assistant's wrong read-back) stayed current.
+    name: 'rules-v48',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -297,6 +302,11 @@ export function createRuleDeriver(): Deriver {
               ];
             return sentenceClaims(s, subject, owner, others, told.get(s));
           });
+          // "wait no, it's march 14": a value in place of one the thread said just before, which only
+          // the message before it can say the slot of (engine/derive/said-instead.ts).
+          const only = claims.length === 1 && claims[0]!.predicate === null ? claims[0]! : null;
+          const instead = agent === null && only?.quote === whole ? saidInstead(whole) : null;
+          if (instead !== null) return [{ ...only!, saidInstead: instead }];
           return withStarts(claims, record.occurredAt);
         }
         case 'event':

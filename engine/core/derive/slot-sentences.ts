@@ -1348,7 +1348,7 @@ const courtesyAfter =
 const withoutCourtesy = (s: string): string =>
   /need|whatsapp|signal|text|emergenc/iu.test(s) ? s.replace(courtesyAfter, '') : s;
 /** Written as an e-mail address is: one word with an @ and a dot after it. */
-const emailShaped = (value: string) => /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u.test(value);
+export const emailShaped = (value: string) => /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u.test(value);
 /** A number or an address a chat gives without "my": "email is ana@x.com", "use ana@x.com from now on". */
 const contactElided = new RegExp(
   String.raw`^${fillers}(?:(?:new\s+)?(?:e-?mail(?:\s+address)?|(?:phone\s+)?number|phone|mobile|cell)\s+is\s+(?:now\s+)?|(?:pls\s+|please\s+)?(?:use|text\s+me\s+(?:at|on)|email\s+me\s+at|reach\s+me\s+(?:at|on))\s+(?=\S+(?:\s+\S+){0,4}\s+(?:from\s+now\s+on|going\s+forward)(?![\p{L}\p{N}])))`,

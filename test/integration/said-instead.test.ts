@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { tenant, withBrain } from './local-helpers.ts';
+
+/** A message that only gives a value in place of one said a moment before mends that slot. */
+describe('a value said in place of the one said just before', () => {
+  async function chat() {
+    const { engine, remember } = await withBrain();
+    const said = (text: string, at: string, speaker = 'Ana', thread = 'chat') =>
+      remember({ content: { kind: 'message', text, speaker, thread }, occurred_at: at });
+    const current = async () =>
+      (await engine.listMemories(tenant, 'b', { limit: 50 })).data.map((m) => m.statement).sort();
+    const memory = (id: string) => engine.getMemory(tenant, 'b', id);
+    return { engine, said, current, memory };
+  }
+
+  it('"wait no, it\'s march 14" mends the birthday and withdraws the slip', async () => {
+    const { said, current, memory } = await chat();
+    const slip = await said('my birthday is march 4', '2026-03-01T10:00:00Z');
+    const mend = await said("wait no, it's march 14", '2026-03-01T10:00:40Z');
+    assert.deepEqual(await current(), ["Ana's birthday is march 14"]);
+    const wrong = await memory(slip.memory_ids[0]!);
+    assert.equal(wrong.status, 'retracted');
+    const right = await memory(mend.memory_ids[0]!);
+    assert.deepEqual(
+      [right.slot, right.status, right.citations.map((c) => c.quote)],
+      [wrong.slot, 'active', ["wait no, it's march 14"]],
+    );
+  });
+
+  it("an assistant's wrong read-back is withdrawn, the person's value holds the slot", async () => {
+    const { said, current, memory } = await chat();
+    const readBack = await said('Got it: you work at Globant.', '2026-03-01T10:00:00Z', 'assistant');
+    await said('globex not globant lol', '2026-03-01T10:00:30Z');
+    assert.deepEqual(await current(), ['Ana works at Globex']);
+    assert.equal((await memory(readBack.memory_ids[0]!)).status, 'retracted');
+  });
+
+  it('a read-back that contradicts what she said before is withdrawn; her value keeps its citation', async () => {
+    const { said, current, memory } = await chat();
+    const own = await said('I work at Globex.', '2026-02-01T10:00:00Z', 'Ana', 'older');
+    const readBack = await said('Got it, you work at Globant.', '2026-03-01T10:00:00Z', 'assistant');
+    assert.ok((await current()).includes('Got it, you work at Globant.'));
+    const mend = await said('Globex, not Globant.', '2026-03-01T10:00:30Z');
+    assert.deepEqual(await current(), ['Ana works at Globex']);
+    assert.deepEqual(mend.memory_ids, own.memory_ids);
+    assert.equal((await memory(readBack.memory_ids[0]!)).status, 'retracted');
+  });
+
+  it('a value true for a while elsewhere is superseded, not withdrawn', async () => {
+    const { said, current, memory } = await chat();
+    const porto = await said('I live in Porto.', '2026-01-01T10:00:00Z', 'Ana', 'older');
+    await said('I live in Porto.', '2026-03-01T10:00:00Z');
+    await said('sorry, I meant Braga', '2026-03-01T10:00:20Z');
+    assert.deepEqual(await current(), ['Ana lives in Braga']);
+    assert.equal((await memory(porto.memory_ids[0]!)).status, 'superseded');
+  });
+
+  it('forgetting the mending message brings the value back', async () => {
+    const { engine, said, current } = await chat();
+    await said('My partner is Jake.', '2026-03-01T10:00:00Z');
+    const mend = await said('No, Tom Reyes', '2026-03-01T10:00:10Z');
+    assert.deepEqual(await current(), ["Ana's partner is Tom Reyes"]);
+    await engine.forgetRecord(tenant, 'b', mend.id);
+    await engine.idle();
+    assert.deepEqual(await current(), ["Ana's partner is Jake"]);
+  });
+
+  it('mends nothing from another thread, another speaker, an hour later, or two slots of a kind', async () => {
+    const { said, current } = await chat();
+    await said('I live in Porto.', '2026-03-01T10:00:00Z', 'Ana', 'one');
+    await said('wait no, Braga', '2026-03-01T10:00:10Z', 'Ana', 'two');
+    await said('I work at Sonae.', '2026-03-01T11:00:00Z', 'Ana', 'three');
+    await said('no, Jeronimo Martins', '2026-03-01T11:00:10Z', 'Bob', 'three');
+    await said('my birthday is march 4', '2026-03-01T12:00:00Z', 'Ana', 'four');
+    await said("wait no, it's march 14", '2026-03-01T13:00:01Z', 'Ana', 'four');
+    await said('I live in Porto and work at Sonae.', '2026-03-02T10:00:00Z', 'Ana', 'five');
+    await said('oops, make that Faro', '2026-03-02T10:00:10Z', 'Ana', 'five');
+    assert.deepEqual(await current(), [
+      'Ana lives in Porto',
+      'Ana works at Sonae',
+      "Ana's birthday is march 4",
+      'no, Jeronimo Martins',
+      'oops, make that Faro',
+      'wait no, Braga',
+      "wait no, it's march 14",
+    ]);
+  });
+});
