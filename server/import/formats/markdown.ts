@@ -15,7 +15,7 @@ import {
   type WallTime,
 } from '../zoned-time.ts';
 import { dayFromFormat, readDailyNotes, readTemplateFolders, type DailyNotes } from './vault-settings.ts';
-import { isNoteFile } from './note-file.ts';
+import { isNoteFile, noteName } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
 import { propertyLines } from './note-properties.ts';
 
@@ -312,6 +312,40 @@ export function noteParts(body: string, room: number): string[] {
   return parts;
 }
 
+/** When a note occurred, and what its key holds in that time's place (ImportRecord.occurredAtInKey). */
+type NoteTime = { at: string; inKey?: string };
+
+/** What a note file's text says, read by its kind: what its Record is made of. */
+interface NoteContent {
+  title: string;
+  body: string;
+  /** Tags given beside the text (a note's front matter); those written in it are found in `body`. */
+  tags: string[];
+  /** The time the file's text gives (front matter); null: its name's day, else its file's time. */
+  dated: NoteTime | null;
+  /** What of the file was not read, for the report. */
+  problem?: string;
+}
+
+/** A Markdown note's content, or why it is a skip. */
+function markdownContent(text: string, file: string, o: ParseOptions): NoteContent | string {
+  const fm = readFrontMatter(text);
+  // Properties first, where Obsidian shows them; a note of properties alone (a person's card) is a note.
+  const properties = propertyLines(fm.data, (key) => rawValue(fm.raw, key));
+  const written = fm.body.trim();
+  const body = [properties.join('\n'), written].filter((x) => x !== '').join('\n\n');
+  if (!body) return 'empty note';
+  // Code spans stay: a heading may name code ("# The `useEffect` hook").
+  const heading = /^#[ \t]+(\S.*)$/m.exec(outsideFences(written))?.[1]?.trim();
+  return {
+    title: (typeof fm.data.title === 'string' && fm.data.title.trim()) || heading || noteName(file),
+    body,
+    tags: [...asStringList(fm.data.tags), ...asStringList(fm.data.tag)],
+    dated: writtenNoteTime(fm, o),
+    ...(fm.problem ? { problem: `front matter not read (${fm.problem}); imported without it` } : {}),
+  };
+}
+
 /**
  * One note file as its Records (one, or its parts: noteParts), or a skip with the reason. `real`: its
  * real path, when the walk knows it.
@@ -345,43 +379,40 @@ async function readNote(
   } catch (e) {
     return [skip(ref, `cannot be read: ${errorMessage(e)}`)];
   }
-  const fm = readFrontMatter(text);
-  // Properties first, where Obsidian shows them; a note of properties alone (a person's card) is a note.
-  const properties = propertyLines(fm.data, (key) => rawValue(fm.raw, key));
-  const written = fm.body.trim();
-  const body = [properties.join('\n'), written].filter((x) => x !== '').join('\n\n');
-  if (!body) return [skip(ref, 'empty note')];
-  // Code spans stay: a heading may name code ("# The `useEffect` hook").
-  const heading = /^#[ \t]+(\S.*)$/m.exec(outsideFences(written))?.[1]?.trim();
-  const title =
-    (typeof fm.data.title === 'string' && fm.data.title.trim()) ||
-    heading ||
-    basename(file).replace(/\.(md|markdown)$/i, '');
+  const content = markdownContent(text, file, o);
+  if (typeof content === 'string') return [skip(ref, content)];
+  const settings = vaultSettings?.daily ?? null;
+  const daily = settings === null || inVault === null ? null : { settings, inVault };
+  const dated = content.dated ?? namedNoteDay(file, o, daily);
+  const fromFile = dated ? null : ((await fileTime(file))?.toISOString() ?? null);
+  return noteRecords(ref, id, content, { dated, fromFile });
+}
+
+/**
+ * A note's content as its Records, each with the footer of its tags and links so they stay searchable.
+ * `fromFile`: the file's time, when that is what dates it (no part of its key then).
+ */
+function noteRecords(
+  ref: string,
+  id: NoteIdentity,
+  { title, body, tags: given, problem }: NoteContent,
+  { dated, fromFile }: { dated: NoteTime | null; fromFile: string | null },
+): ImportItem[] {
   // One tag once, whether the front matter writes it with its "#" or not.
-  const tags = [
-    ...new Set(
-      [...asStringList(fm.data.tags), ...asStringList(fm.data.tag), ...inlineTags(body)].map((t) =>
-        t.replace(/^#/, ''),
-      ),
-    ),
-  ];
+  const tags = [...new Set([...given, ...inlineTags(body)].map((t) => t.replace(/^#/, '')))];
   // Links in code are code ("`[[not a link]]`" in a note about Obsidian's syntax), as tags there are.
   const links = wikilinks(withoutCode(body));
   const footer = [
     tags.length ? `Tags: ${tags.map((t) => `#${t}`).join(' ')}` : '',
     links.length ? `Links: ${links.map((l) => `[[${l}]]`).join(' ')}` : '',
   ].filter(Boolean);
-  const settings = vaultSettings?.daily ?? null;
-  const daily = settings === null || inVault === null ? null : { settings, inVault };
-  const dated = writtenNoteTime(fm, o) ?? namedNoteDay(file, o, daily);
-  const fromFile = dated ? null : ((await fileTime(file))?.toISOString() ?? null);
   const occurred = dated?.at ?? fromFile;
   const tail = footer.length ? `\n\n${footer.join('\n')}` : '';
   // Each part is a Record of its own, the first under the note's own id (so a note that grows past the
   // limit keeps its first Record), and each with the footer, so its tags and links find every part.
   const parts = noteParts(body, tail.length);
   const problems = [
-    fm.problem ? `front matter not read (${fm.problem}); imported without it` : '',
+    problem ?? '',
     parts.length > 1
       ? `${body.length.toLocaleString('en')} characters, more than a Record holds: imported in ${parts.length} parts`
       : '',
