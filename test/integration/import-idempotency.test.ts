@@ -232,6 +232,62 @@ describe('import through the /v1 API', () => {
     assert.match(s.skippedItems[0]!.reason, /^unreadable card/);
   });
 
+  test('a canvas in a vault: imported, unchanged, edited, forgotten when gone; a broken one costs only itself', async () => {
+    const vault = join(root, 'Canvas Vault');
+    const write = (rel: string, text: string) => {
+      mkdirSync(join(vault, rel, '..'), { recursive: true });
+      writeFileSync(join(vault, rel), text);
+    };
+    const board = (...texts: string[]) =>
+      JSON.stringify({
+        nodes: texts.map((text, i) => ({
+          id: `n${i}`,
+          type: 'text',
+          x: 0,
+          y: i * 200,
+          width: 200,
+          height: 100,
+          text,
+        })),
+        edges: [],
+      });
+    write('.obsidian/app.json', '{}');
+    write('Home.md', '# Home\n\nWhere the plans are.\n');
+    write('Plans/Launch.canvas', board('Book the venue', 'Invite the press'));
+    write('Plans/Broken.canvas', '{"nodes":[{"id":"a"');
+    const run = (forgetMissing = false) =>
+      runImport({ client, brainId: 'canvas', path: vault, timeZone: 'UTC', forgetMissing });
+    const ids = async () =>
+      (await client.listRecords('canvas', { source: 'obsidian', limit: 50 })).data
+        .map((r) => r.source.external_id)
+        .sort();
+
+    const first = await run();
+    assert.deepEqual([first.imported, first.skipped, first.failed], [2, 1, 0]);
+    assert.match(first.skippedItems[0]!.reason, /^cannot be read: invalid JSON/);
+    assert.deepEqual(await ids(), ['Canvas Vault/Home.md', 'Canvas Vault/Plans/Launch.canvas']);
+
+    const again = await run();
+    assert.deepEqual([again.imported, again.replaced, again.unchanged], [0, 0, 2]);
+
+    write('Plans/Launch.canvas', board('Book the venue', 'Invite the press', 'Order the banners'));
+    const edited = await run();
+    assert.deepEqual([edited.imported, edited.replaced, edited.unchanged], [0, 1, 1]);
+    const launch = (await client.listRecords('canvas', { source: 'obsidian', limit: 50 })).data.find(
+      (r) => r.source.external_id === 'Canvas Vault/Plans/Launch.canvas' && r.content.kind === 'document',
+    )!;
+    assert.ok(launch.content.kind === 'document' && launch.content.text.includes('Order the banners'));
+
+    // The broken canvas is there, though unread: only the deleted one is missing.
+    rmSync(join(vault, 'Plans/Launch.canvas'));
+    const gone = await run(true);
+    assert.deepEqual(
+      gone.forgottenItems.map((i) => `${i.source} ${i.externalId}`),
+      ['obsidian Canvas Vault/Plans/Launch.canvas'],
+    );
+    assert.deepEqual(await ids(), ['Canvas Vault/Home.md']);
+  });
+
   test('mnemo import from the command line: summary, exit codes, no TTY progress', async () => {
     const dir = join(root, 'vault');
     const note = join(dir, 'Recipes', 'Bacalhau.md');

@@ -596,3 +596,180 @@ test("a vault's templates and Excalidraw drawings are no notes: each a skip that
     vault.remove();
   }
 });
+
+/** A JSON Canvas card or group: its id, kind and place, and what it holds. */
+const card = (
+  id: string,
+  type: string,
+  x: number,
+  y: number,
+  more: object = {},
+  width = 200,
+  height = 100,
+) => ({
+  id,
+  type,
+  x,
+  y,
+  width,
+  height,
+  ...more,
+});
+
+test('a canvas is one document: groups by their label, cards top to bottom then left to right, labelled edges', async () => {
+  // Listed out of reading order, as Obsidian saves cards in the order they were made.
+  const launch = {
+    nodes: [
+      card('week1', 'group', 0, 0, { label: 'Week 1' }, 1000, 600),
+      card('risks', 'group', 1200, 0, { label: 'Risks' }, 500, 400),
+      card('design', 'group', 20, 300, { label: 'Design' }, 400, 250),
+      card('sketch', 'text', 40, 320, { text: 'Sketch the landing page' }),
+      card('room', 'text', 300, 40, { text: 'Book the room' }),
+      card('kickoff', 'text', 40, 40, { text: '# Kickoff\r\nInvite [[Ana Souza]] #launch' }),
+      card('roadmap', 'file', 1220, 20, { file: 'Projects/Roadmap.md', subpath: '#Q2' }),
+      card('chart', 'file', 600, 800, { file: 'attachments/chart.png' }),
+      card('brief', 'link', 0, 800, { url: 'https://example.com/brief' }),
+      card('blank', 'text', 0, 900, { text: '   ' }),
+      card('loose', 'group', 0, 1000, {}, 400, 200),
+      card('idea', 'text', 20, 1020, { text: 'Loose idea' }),
+      card('parking', 'group', 0, 1300, { label: 'Parking lot' }, 400, 200),
+      card('lead', 'text', 0, -200, { text: 'Launch plan for May', color: '4' }),
+    ],
+    edges: [
+      { id: 'e1', fromNode: 'kickoff', toNode: 'sketch', label: 'then' },
+      { id: 'e2', fromNode: 'room', toNode: 'roadmap' },
+      { id: 'e3', fromNode: 'roadmap', fromSide: 'bottom', toNode: 'brief', toSide: 'top', label: 'see' },
+      { id: 'e4', fromNode: 'kickoff', toNode: 'gone', label: 'to a card deleted since' },
+    ],
+  };
+  const vault = writeTree({
+    '.obsidian/app.json': '{}',
+    'Plans/Launch.canvas': JSON.stringify(launch, null, '\t'),
+    'Projects/Roadmap.md': '# Roadmap\n\n## Q2\nShip it.\n',
+  });
+  const at = new Date('2024-05-02T08:00:00Z');
+  utimesSync(join(vault.root, 'Plans/Launch.canvas'), at, at);
+  try {
+    const { records, skips } = await collect(parseMarkdown(vault.root, {}));
+    assert.deepEqual(skips, []);
+    assert.deepEqual(records.map((r) => r.ref).sort(), ['Plans/Launch.canvas', 'Projects/Roadmap.md']);
+    const canvas = records.find((r) => r.ref === 'Plans/Launch.canvas')!.body;
+    assert.equal(canvas.source.name, 'obsidian');
+    assert.equal(canvas.source.external_id, `${basename(realpathSync(vault.root))}/Plans/Launch.canvas`);
+    assert.equal(
+      canvas.occurred_at,
+      '2024-05-02T08:00:00.000Z',
+      'dated by its file, as a note without a date',
+    );
+    assert.deepEqual(canvas.content, {
+      kind: 'document',
+      title: 'Launch',
+      text: [
+        'Launch plan for May',
+        '## Week 1',
+        '# Kickoff\nInvite [[Ana Souza]] #launch',
+        'Book the room',
+        '### Design',
+        'Sketch the landing page',
+        '## Risks',
+        '[[Roadmap#Q2]]',
+        'https://example.com/brief',
+        '![[chart.png]]',
+        'Loose idea',
+        'Kickoff → Sketch the landing page: then\n[[Roadmap#Q2]] → https://example.com/brief: see',
+        'Tags: #launch\nLinks: [[Ana Souza]] [[Roadmap]] [[chart.png]]',
+      ].join('\n\n'),
+    });
+  } finally {
+    vault.remove();
+  }
+});
+
+test('an empty canvas and one that is not JSON Canvas are skips with the reason; the rest is read', async () => {
+  const empty = 'empty canvas: no text, file or link on it';
+  const vault = writeTree({
+    '.obsidian/app.json': '{}',
+    'Blank.canvas': '',
+    'New.canvas': '{}',
+    'Cleared.canvas': JSON.stringify({ nodes: [], edges: [] }),
+    'Frames.canvas': JSON.stringify({
+      nodes: [
+        card('g', 'group', 0, 0, { label: 'To do' }, 500, 500),
+        card('t', 'text', 10, 10, { text: '' }),
+      ],
+    }),
+    'Cut.canvas': '{"nodes":[{"id":"a","type":"text","text":"Half',
+    'Odd.canvas': JSON.stringify({ nodes: { a: 1 } }),
+    'List.canvas': '[]',
+    'Board.canvas': JSON.stringify({ nodes: [card('a', 'text', 0, 0, { text: 'Still read' })] }),
+    'Note.md': 'Still read too\n',
+  });
+  try {
+    const { records, skips } = await collect(parseMarkdown(vault.root, {}));
+    assert.deepEqual(records.map((r) => r.ref).sort(), ['Board.canvas', 'Note.md']);
+    const reasons = Object.fromEntries(skips.map((s) => [s.ref, s.reason]));
+    assert.deepEqual(Object.keys(reasons).sort(), [
+      'Blank.canvas',
+      'Cleared.canvas',
+      'Cut.canvas',
+      'Frames.canvas',
+      'List.canvas',
+      'New.canvas',
+      'Odd.canvas',
+    ]);
+    for (const ref of ['Blank.canvas', 'New.canvas', 'Cleared.canvas', 'Frames.canvas'])
+      assert.equal(reasons[ref], empty, ref);
+    assert.match(reasons['Cut.canvas']!, /^cannot be read: invalid JSON \(.+\)$/);
+    assert.equal(reasons['Odd.canvas'], 'cannot be read: not a JSON Canvas: "nodes" is not a list');
+    assert.equal(reasons['List.canvas'], 'cannot be read: not a JSON Canvas: not an object');
+  } finally {
+    vault.remove();
+  }
+});
+
+test('a canvas longer than a Record holds is imported in parts, as a long note is', async () => {
+  const words = (i: number) => `Card ${i}: ${'a step of the plan written out at length. '.repeat(50)}`.trim();
+  const nodes = Array.from({ length: 1100 }, (_, i) => card(`c${i}`, 'text', 0, i * 200, { text: words(i) }));
+  const vault = writeTree({ 'Big.canvas': JSON.stringify({ nodes }) });
+  try {
+    const { records, skips } = await collect(parseMarkdown(vault.root, {}));
+    assert.deepEqual(skips, []);
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { title: string }).title),
+      ['Big (part 1 of 3)', 'Big (part 2 of 3)', 'Big (part 3 of 3)'],
+    );
+    const texts = records.map((r) => (r.body.content as { text: string }).text);
+    for (const t of texts) assert.ok(t.length <= 1_000_000, `${t.length} characters`);
+    for (const i of [0, 550, 1099])
+      assert.equal(texts.filter((t) => t.includes(words(i))).length, 1, `card ${i} whole in one part`);
+    assert.match(records[0]!.note ?? '', /imported in 3 parts/);
+  } finally {
+    vault.remove();
+  }
+});
+
+test('a canvas is keyed as a note is: one item however chosen, touched the same, edited a new revision', async () => {
+  const board = (text: string) => JSON.stringify({ nodes: [card('a', 'text', 0, 0, { text })] });
+  const t = writeTree({ 'Boards/Trip.canvas': board('Pack the tent') });
+  const file = join(t.root, 'Boards/Trip.canvas');
+  const touch = (iso: string) => utimesSync(file, new Date(iso), new Date(iso));
+  const read = async (path: string) => (await collect(parsers.markdown(path, {}))).records[0]!;
+  try {
+    touch('2024-01-01T00:00:00Z');
+    const first = await read(file);
+    assert.equal(first.body.source.name, 'markdown');
+    assert.equal(first.body.source.external_id, realpathSync(file));
+    assert.equal(first.occurredAtInKey, null, "the file's time is no part of its key");
+    assert.equal(importItemKey(await read(join(t.root, 'Boards'))), importItemKey(first), 'from its folder');
+
+    touch('2025-06-01T12:00:00Z');
+    assert.equal(importItemKey(await read(file)), importItemKey(first), 'touched, the same');
+
+    writeFileSync(file, board('Pack the tent and the stove'));
+    const edited = await read(file);
+    assert.equal(edited.body.source.external_id, first.body.source.external_id);
+    assert.notEqual(importItemKey(edited), importItemKey(first), 'edited, a new revision of the same item');
+  } finally {
+    t.remove();
+  }
+});

@@ -15,7 +15,8 @@ import {
   type WallTime,
 } from '../zoned-time.ts';
 import { dayFromFormat, readDailyNotes, readTemplateFolders, type DailyNotes } from './vault-settings.ts';
-import { isNoteFile, noteName } from './note-file.ts';
+import { canvasText } from './canvas.ts';
+import { isCanvasFile, isNoteFile, noteName } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
 import { propertyLines } from './note-properties.ts';
 
@@ -347,6 +348,21 @@ function markdownContent(text: string, file: string, o: ParseOptions): NoteConte
 }
 
 /**
+ * A canvas's content (canvas.ts), or why it is a skip. Its cards carry no title or date: it is named
+ * as Obsidian shows it, by its file, and dated as a note without front matter is.
+ */
+function canvasContent(text: string, file: string): NoteContent | string {
+  let body: string;
+  try {
+    body = canvasText(text);
+  } catch (e) {
+    return `cannot be read: ${errorMessage(e)}`;
+  }
+  if (!body) return 'empty canvas: no text, file or link on it';
+  return { title: noteName(file), body, tags: [], dated: null };
+}
+
+/**
  * One note file as its Records (one, or its parts: noteParts), or a skip with the reason. `real`: its
  * real path, when the walk knows it.
  */
@@ -379,7 +395,7 @@ async function readNote(
   } catch (e) {
     return [skip(ref, `cannot be read: ${errorMessage(e)}`)];
   }
-  const content = markdownContent(text, file, o);
+  const content = isCanvasFile(file) ? canvasContent(text, file) : markdownContent(text, file, o);
   if (typeof content === 'string') return [skip(ref, content)];
   const settings = vaultSettings?.daily ?? null;
   const daily = settings === null || inVault === null ? null : { settings, inVault };
@@ -462,6 +478,7 @@ async function reader(o: ParseOptions) {
 
 /**
  * One `document` Record per note: title from front matter, else the first heading, else the file name;
+ * a JSON Canvas (`.canvas`) is a note too, named by its file, its words its cards' (canvas.ts);
  * occurred_at from front matter (`date`, `created`, `updated`; times without an offset in
  * `o.timeZone`), else the file's time (`fileTime`: by default its modification time; none when that is
  * not known), which then does not count as content; a date alone counts as the date, whatever zone it
