@@ -11,6 +11,7 @@ test('detectFormat tells each export apart by markers, names and first bytes', a
     'vault/.obsidian/app.json': '{}',
     'vault/a.md': 'x',
     'notes/a.md': 'x',
+    'vault/Board.canvas': '{"nodes":[]}',
     'gpt/conversations.json': '[{"title":"t","mapping":{}}]',
     'claude.json': '[{"uuid":"u","chat_messages":[]}]',
     'ios/_chat.txt': '[1/5/24, 9:04:05 PM] Ana: hi',
@@ -29,6 +30,7 @@ test('detectFormat tells each export apart by markers, names and first bytes', a
     assert.deepEqual(await at('slack'), ['slack', 'slack']);
     assert.deepEqual(await at('vault'), ['obsidian', 'vault']);
     assert.deepEqual(await at('notes'), ['markdown', 'notes']);
+    assert.deepEqual(await at('vault/Board.canvas'), ['markdown', 'vault/Board.canvas'], "Obsidian's canvas");
     assert.deepEqual(await at('gpt'), ['chatgpt', 'gpt/conversations.json']);
     assert.deepEqual(await at('claude.json'), ['claude', 'claude.json']);
     assert.deepEqual(await at('ios'), ['whatsapp', 'ios/_chat.txt']);

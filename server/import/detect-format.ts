@@ -55,7 +55,8 @@ export async function detectFormat(path: string): Promise<Detected | null> {
   const info = await stat(path);
   if (info.isDirectory()) return (await exportFolder(path)) ?? { format: 'markdown', path };
   const ext = extname(path).toLowerCase();
-  if (ext === '.md' || ext === '.markdown') return { format: 'markdown', path };
+  // A canvas is Obsidian's, read by the notes' reader as a note is (formats/canvas.ts).
+  if (ext === '.md' || ext === '.markdown' || ext === '.canvas') return { format: 'markdown', path };
   if (ext === '.ics' || ext === '.ical' || ext === '.ifb') return { format: 'ics', path };
   if (ext === '.vcf' || ext === '.vcard') return { format: 'vcf', path };
   // A saved mail (.eml) is read as a mailbox of one: the same mail in an mbox is the same item.

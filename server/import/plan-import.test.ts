@@ -25,6 +25,7 @@ const shown = (root: string, targets: ImportTarget[]) =>
 test('a folder of mixed files: each file in its format, exports inside read whole, the rest reported', async () => {
   const t = writeTree({
     'in/plan.md': '# Plan',
+    'in/board.canvas': '{"nodes":[]}',
     'in/deep/more.md': 'More',
     'in/cal.ics': ics,
     'in/people.vcf': vcf,
@@ -48,7 +49,7 @@ test('a folder of mixed files: each file in its format, exports inside read whol
   symlinkSync(join(t.root, 'missing'), join(root, 'dangling'));
   try {
     assert.deepEqual(shown(root, await planImport(root, 'auto')), [
-      ['', 'markdown', ['deep/more.md', 'linkdir/linked.md', 'plan.md']],
+      ['', 'markdown', ['board.canvas', 'deep/more.md', 'linkdir/linked.md', 'plan.md']],
       ['cal.ics', 'ics', 'cal.ics'],
       ['Chat', 'whatsapp', 'Chat/_chat.txt'],
       ['dangling', null, 'broken link: its target does not exist'],
@@ -148,6 +149,8 @@ test('a vault is read whole, and its other files each in their format or listed 
   const t = writeTree({
     'Vault/.obsidian/app.json': '{}',
     'Vault/Home.md': '# Home',
+    // A canvas is its notes' reader's (formats/canvas.ts), not an attachment.
+    'Vault/Plans/Launch.canvas': '{"nodes":[]}',
     'Vault/notes.txt': 'plain text',
     'Vault/Trips/cal.ics': ics,
     'Vault/attachments/scan': 'no extension',

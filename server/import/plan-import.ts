@@ -28,7 +28,7 @@ export interface PlanOptions {
 const defaultUnknown = 'cannot tell the format of this file; import it on its own with --format';
 // Files that are not text at all: no --format would read them, so saying to try one would mislead.
 const attachment =
-  /\.(?:png|jpe?g|gif|webp|heic|heif|svg|bmp|tiff?|ico|pdf|mp3|m4a|wav|ogg|flac|mp4|mov|m4v|webm|avi|zip|gz|7z|rar|docx?|xlsx?|pptx?|odt|ods|odp|epub|canvas|excalidraw)$/i;
+  /\.(?:png|jpe?g|gif|webp|heic|heif|svg|bmp|tiff?|ico|pdf|mp3|m4a|wav|ogg|flac|mp4|mov|m4v|webm|avi|zip|gz|7z|rar|docx?|xlsx?|pptx?|odt|ods|odp|epub|excalidraw)$/i;
 const attachmentReason = 'not text mnemo reads (images, PDFs, media and other attachments are not imported)';
 
 const archiveReason =
