@@ -8,6 +8,8 @@ const textExtensions = new Set([
   'zip',
   'md',
   'markdown',
+  // Obsidian's canvases are notes too; left out, an upload with forget_missing would forget them.
+  'canvas',
   'txt',
   'json',
   'mbox',

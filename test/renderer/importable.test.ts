@@ -5,6 +5,7 @@ import { isImportable } from '../../renderer/importable.ts';
 test('what the Import screen sends: export text and archives, not hidden files or pictures', () => {
   for (const path of [
     'Vault/Daily/a.md',
+    'Vault/Plans/Launch.canvas',
     'notes.txt',
     'Mail/inbox',
     'Mail/Re lunch.eml',
