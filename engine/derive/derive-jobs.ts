@@ -1,5 +1,5 @@
 import { withHeldEndings } from './held-endings.ts';
-import { withSaidInstead, withdrawSlips } from './said-instead.ts';
+import { withReplies, withdrawSlips } from './replies.ts';
 import { deriveContext } from './derive-context.ts';
 import { namesakeArrives } from './namesake.ts';
 import type { BrainUnitOfWork, QueuedJob } from '../ports/index.ts';
@@ -17,7 +17,7 @@ import { applyTravelledCorrection } from './travelled-correction.ts';
 
 /**
  * What a stored Record claims, as admission reads it: the deriver's citable claims, a value said in
- * place of another made the claim of the slot it mends (said-instead.ts), and held endings made the
+ * place of another or a bare answer made the claim of the slot it reads (replies.ts), and held endings made the
  * endings they reach (held-endings.ts). Its first derivation, the upgrade pass and re-derivation after
  * a forget all read a Record's claims here, so they agree.
  */
@@ -27,7 +27,7 @@ export async function claimsOf(
   r: RecordRow,
   ctx: DeriveContext,
 ): Promise<Claim[]> {
-  const said = await withSaidInstead(uow, deriver, r, citableClaims(deriver, deriverInput(r), ctx));
+  const said = await withReplies(uow, deriver, r, citableClaims(deriver, deriverInput(r), ctx));
   return withHeldEndings(uow.memories, said, r.occurred_ms);
 }
 

@@ -9,7 +9,9 @@ export type RecordRow = Pick<
 >;
 
 /** What the Deriver reads of a stored Record. */
-export function deriverInput(r: RecordRow): DerivableRecord {
+export function deriverInput(
+  r: Pick<RecordRow, 'id' | 'content' | 'text' | 'source_name' | 'occurred_at'>,
+): DerivableRecord {
   return {
     id: r.id,
     content: JSON.parse(r.content) as TypedContent,

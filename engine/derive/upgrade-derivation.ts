@@ -10,7 +10,7 @@ import type {
 import { admitClaims, anotherValueHolds } from './admit-claims.ts';
 import { deriveContext } from './derive-context.ts';
 import { claimsOf, sameValueOf } from './derive-jobs.ts';
-import { withdrawSlips } from './said-instead.ts';
+import { withdrawSlips } from './replies.ts';
 import { deriverInput, type RecordRow } from './deriver-input.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
 import { recordRemoval } from './memory-removal.ts';

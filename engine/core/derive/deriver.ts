@@ -68,9 +68,16 @@ export interface Claim {
    * On a claim of no slot whose statement is the whole message: the message only gives a value in place
    * of one said just before ("wait no, it's march 14", said-instead.ts). Before admission it becomes
    * that slot's claim of the new value (`replaces`), where the thread's message just before holds one
-   * slot of that kind; else it stays the statement it is (engine/derive/said-instead.ts).
+   * slot of that kind; else it stays the statement it is (engine/derive/replies.ts).
    */
   saidInstead?: SaidInstead;
+  /**
+   * On a claim of no slot whose statement is the whole message: the message is a bare value ("Braga",
+   * "march 14"), which answers a question the thread's message just before put to the speaker about
+   * one of their slots ("Where are you based?", answers.ts). Before admission it becomes that slot's
+   * claim, where it does; else it stays the statement it is (engine/derive/replies.ts).
+   */
+  answers?: string;
   /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,

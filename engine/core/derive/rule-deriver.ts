@@ -16,6 +16,7 @@ import {
 import { occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
+import { bareAnswer } from './answers.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
 import {
   partingSaid,
@@ -257,7 +258,9 @@ export function createRuleDeriver(): Deriver {
     // v48: a message that only gives a value in place of one said just before ("wait no, it's march
     // 14", "globex not globant lol", "*Braga") holds the slot the thread's message before it held, of
     // the same kind or named, and withdraws that slip (said-instead.ts): it was a Memory of no slot, and
-    // the wrong value (or an assistant's wrong read-back) stayed current.
+    // the wrong value (or an assistant's wrong read-back) stayed current. A bare value ("Braga", "march
+    // 14") answering the message before it ("Where are you based?", "when's your birthday?") holds
+    // the slot asked about (answers.ts): it was a Memory "Braga" of no slot.
     name: 'rules-v48',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -302,11 +305,15 @@ export function createRuleDeriver(): Deriver {
               ];
             return sentenceClaims(s, subject, owner, others, told.get(s));
           });
-          // "wait no, it's march 14": a value in place of one the thread said just before, which only
-          // the message before it can say the slot of (engine/derive/said-instead.ts).
+          // "wait no, it's march 14" mends the value the thread said just before; "Braga" answers its
+          // "Where are you based?": only the message before can say which slot (engine/derive/replies.ts).
           const only = claims.length === 1 && claims[0]!.predicate === null ? claims[0]! : null;
-          const instead = agent === null && only?.quote === whole ? saidInstead(whole) : null;
-          if (instead !== null) return [{ ...only!, saidInstead: instead }];
+          if (agent === null && only !== null && only.quote === whole) {
+            const instead = saidInstead(whole);
+            if (instead !== null) return [{ ...only, saidInstead: instead }];
+            const answer = bareAnswer(whole);
+            if (answer !== null) return [{ ...only, answers: answer }];
+          }
           return withStarts(claims, record.occurredAt);
         }
         case 'event':

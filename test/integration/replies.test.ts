@@ -87,3 +87,59 @@ describe('a value said in place of the one said just before', () => {
     ]);
   });
 });
+
+/** A bare value answering another speaker's question about one of the person's slots holds that slot. */
+describe('a bare answer to a question about a slot', () => {
+  async function chat() {
+    const { engine, remember } = await withBrain();
+    const said = (text: string, at: string, speaker = 'Ana', thread = 'chat') =>
+      remember({ content: { kind: 'message', text, speaker, thread }, occurred_at: at });
+    const current = async () =>
+      (await engine.listMemories(tenant, 'b', { limit: 50 })).data.map((m) => m.statement).sort();
+    return { engine, said, current };
+  }
+
+  it("answers an assistant's question: the home, the birthday, the partner", async () => {
+    const { engine, said, current } = await chat();
+    await said('Nice to meet you! Where are you based?', '2026-03-01T10:00:00Z', 'assistant');
+    const braga = await said('Braga', '2026-03-01T10:00:20Z');
+    await said("Lovely. When's your birthday?", '2026-03-01T10:01:00Z', 'assistant');
+    await said('march 14', '2026-03-01T10:01:10Z');
+    await said("And what's your wife's name?", '2026-03-01T10:02:00Z', 'assistant');
+    await said('Sarah 😍', '2026-03-01T10:02:10Z');
+    assert.deepEqual(await current(), [
+      'Ana lives in Braga',
+      "Ana's birthday is march 14",
+      "Ana's wife is Sarah",
+      'Nice to meet you!',
+    ]);
+    const home = await engine.getMemory(tenant, 'b', braga.memory_ids[0]!);
+    assert.deepEqual(
+      home.citations.map((c) => c.quote),
+      ['Braga'],
+    );
+  });
+
+  it("a friend's question in a chat, answered later, replaces the value before", async () => {
+    const { said, current } = await chat();
+    await said('I work at Sonae.', '2025-01-01T10:00:00Z', 'Ana', 'older');
+    await said('where do u work these days?', '2026-03-01T10:00:00Z', 'Bob');
+    await said('at globex now', '2026-03-01T10:05:00Z');
+    assert.deepEqual(await current(), ['Ana works at Globex']);
+  });
+
+  it('holds nothing for her own question, another thread, an hour later, two questions or no value', async () => {
+    const { said, current } = await chat();
+    await said('Where do you live?', '2026-03-01T10:00:00Z', 'assistant', 'one');
+    await said('Braga', '2026-03-01T10:00:10Z', 'Ana', 'two');
+    await said('Where are you based?', '2026-03-01T11:00:00Z', 'assistant', 'three');
+    await said('Faro', '2026-03-01T12:00:01Z', 'Ana', 'three');
+    await said('Where do you live and where do you work?', '2026-03-01T13:00:00Z', 'assistant', 'four');
+    await said('Porto', '2026-03-01T13:00:10Z', 'Ana', 'four');
+    await said('Where are you from?', '2026-03-01T14:00:00Z', 'assistant', 'five');
+    await said('Lisbon', '2026-03-01T14:00:10Z', 'Ana', 'five');
+    await said('Where did I park?', '2026-03-01T15:00:00Z', 'Ana', 'six');
+    await said('Level 2', '2026-03-01T15:00:10Z', 'Ana', 'six');
+    assert.deepEqual(await current(), ['Braga', 'Faro', 'Level 2', 'Lisbon', 'Porto']);
+  });
+});

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { askedOf, bareAnswer } from './answers.ts';
+import { createRuleDeriver } from './rule-deriver.ts';
+import { recordText } from './record-text.ts';
+
+test('a question put to the speaker about one slot gives the answer said in full', () => {
+  for (const [question, full] of [
+    ['Nice to meet you! Where are you based?', 'I live in Braga'],
+    ['where do u live these days?', 'I live in Braga'],
+    ['So where do you work now?', 'I work at Braga'],
+    ['what do you do for a living?', 'I work as a Braga'],
+    ["When's your birthday?", 'my birthday is Braga'],
+    ["What's your number?", 'my number is Braga'],
+    ["What's your email address?", 'my email is Braga'],
+    ["And what's your wife's name?", 'my wife is Braga'],
+    ['Who is your manager now?', 'my manager is Braga'],
+    ["what's your favourite colour?", 'my favourite colour is Braga'],
+  ] as const)
+    assert.equal(askedOf(question)?.('Braga'), full, question);
+  assert.equal(askedOf('How old are you?')?.('34'), "I'm 34 years old");
+});
+
+test('a question of no slot, about someone else, or of two slots gives nothing', () => {
+  for (const question of [
+    'Where are you from?',
+    'Where did you go last weekend?',
+    'Where does your sister live?',
+    'Where do you live and where do you work?',
+    'Where do you live? And where do you work?',
+    'I live in Porto. Where do you live',
+  ])
+    assert.equal(askedOf(question), null, question);
+});
+
+test('a bare answer is a value alone, without its "in", "at" or "it\'s"', () => {
+  for (const [answer, value] of [
+    ['Braga', 'Braga'],
+    ['in braga!', 'braga'],
+    ['at Globex', 'Globex'],
+    ["it's march 14th", 'march 14th'],
+    ['hmm, Lisbon', 'Lisbon'],
+    ['Sarah 😍', 'Sarah'],
+    ['a software engineer', 'a software engineer'],
+    ['34', '34'],
+  ] as const)
+    assert.equal(bareAnswer(answer), value, answer);
+  for (const answer of ['not sure', 'idk lol', 'nowhere really', 'I live in Braga', 'why?', 'ok', 'yes'])
+    assert.equal(bareAnswer(answer), null, answer);
+});
+
+test("the rules mark a person's bare value as an answer, not an agent's nor a sentence", () => {
+  const d = createRuleDeriver();
+  const derive = (text: string, speaker: string) => {
+    const content = { kind: 'message' as const, text, speaker, thread: 't' };
+    const record = {
+      id: 'rec_2',
+      content,
+      text: recordText(content),
+      sourceName: null,
+      occurredAt: '2026-03-01T10:00:00Z',
+    };
+    return d.derive(record, { self: { type: 'person', name: 'Ana' } });
+  };
+  assert.equal(derive('Braga', 'Ana')[0]?.answers, 'Braga');
+  assert.equal(derive('Braga', 'assistant')[0]?.answers, undefined);
+  assert.equal(derive('I love Braga', 'Ana')[0]?.answers, undefined);
+  assert.equal(derive('I live in Braga', 'Ana')[0]?.answers, undefined);
+});

@@ -1,0 +1,172 @@
+import type { TypedContent } from '../contract/index.ts';
+import type { Claim, Deriver } from '../core/derive/deriver.ts';
+import { citableClaims } from '../core/derive/citable-claims.ts';
+import { agentSpeaker } from '../core/derive/agent-words.ts';
+import { foldName } from '../core/derive/resolve-owner.ts';
+import { saidInsteadOf } from '../core/derive/said-instead.ts';
+import { askedOf } from '../core/derive/answers.ts';
+import { slotKey } from '../core/derive/slot-key.ts';
+import { valueStatement } from '../core/derive/slot-statement.ts';
+import { sameSlotValue, slotValueAsSaid } from '../core/derive/slot-value.ts';
+import { statementKey } from '../core/derive/statement-key.ts';
+import type { BrainUnitOfWork, RecordRow } from '../ports/index.ts';
+import { deriveContext } from './derive-context.ts';
+import { deriverInput } from './deriver-input.ts';
+import { settleLineage } from './settle-lineage.ts';
+
+/** How long after a message a reply may still read it: a slip is mended, a question answered, at once. */
+export const replyReachMs = 30 * 60_000;
+
+type Derived = Pick<
+  RecordRow,
+  'id' | 'n' | 'content' | 'text' | 'source_name' | 'occurred_at' | 'occurred_ms'
+>;
+type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed'>;
+
+/**
+ * A Record's claims with those only the thread's message just before (said within half an hour) can
+ * say the slot of made the claims of that slot:
+ * - a value said in place of another (`saidInstead`: "wait no, it's march 14") the one that message
+ *   held, said by the same speaker or by an agent saying back the person's slot ("Got it, you work at
+ *   Globant." then "globex not globant lol"), as derived now from that Record;
+ * - a bare value (`answers`: "Braga") what another speaker's question there asked of this one ("Where
+ *   are you based?"): the answer said in full ("I live in Braga") as the rules read it.
+ * Where it holds none, the claim stays the statement it is. Every reader of a Record's claims reads
+ * them so (as held endings), so a Memory it holds compares with what it says.
+ */
+export async function withReplies(
+  uow: Reads,
+  deriver: Deriver,
+  record: Derived,
+  claims: readonly Claim[],
+): Promise<Claim[]> {
+  if (!claims.some((c) => c.saidInstead !== undefined || c.answers !== undefined)) return [...claims];
+  const content = JSON.parse(record.content) as TypedContent;
+  const before = content.kind === 'message' ? await justBefore(uow, record, content) : null;
+  const out: Claim[] = [];
+  for (const c of claims) {
+    const { saidInstead: _mend, answers: _answer, ...statement } = c;
+    const read =
+      before === null || content.kind !== 'message'
+        ? null
+        : c.saidInstead !== undefined
+          ? await mended(uow, deriver, c, before, content)
+          : c.answers !== undefined
+            ? await answered(uow, deriver, c, c.answers, before, record, content)
+            : c;
+    out.push(read ?? statement);
+  }
+  return out;
+}
+
+type Message = Extract<TypedContent, { kind: 'message' }>;
+
+/** The thread's message just before this one, within reach. */
+async function justBefore(uow: Reads, record: Derived, content: Message) {
+  if (content.thread === undefined) return null;
+  const [before] = await uow.records.threadBefore(content.thread, record, {
+    sinceMs: record.occurred_ms - replyReachMs,
+    limit: 1,
+  });
+  if (before === undefined) return null;
+  const input = deriverInput(before);
+  return input.content.kind === 'message' ? { id: before.id, input, said: input.content } : null;
+}
+
+type Before = NonNullable<Awaited<ReturnType<typeof justBefore>>>;
+
+const sameSpeaker = (a: Message, b: Message) => foldName(a.speaker ?? '') === foldName(b.speaker ?? '');
+
+/** The mend's claim, of the slot the message before held (its speaker's own, or an agent's read-back). */
+async function mended(uow: Reads, deriver: Deriver, c: Claim, before: Before, content: Message) {
+  if (!sameSpeaker(before.said, content) && !agentSpeaker(before.said.speaker, before.input.sourceName))
+    return null;
+  const prior = citableClaims(deriver, before.input, await deriveContext(uow, [before.said]));
+  return saidInsteadOf(c, prior, before.id);
+}
+
+/**
+ * The answer's claim: the answer said in full as the question before it asked ("Braga" to "Where are
+ * you based?" is "I live in Braga"), derived as this Record, where that holds one slot; quoting the
+ * answer as written, and saying the slot's value in the engine's words (no sentence was said so).
+ */
+async function answered(
+  uow: Reads,
+  deriver: Deriver,
+  c: Claim,
+  value: string,
+  before: Before,
+  record: Derived,
+  content: Message,
+): Promise<Claim | null> {
+  if (sameSpeaker(before.said, content)) return null;
+  const sentence = askedOf(before.input.text)?.(value);
+  if (!sentence) return null;
+  const full = { ...content, text: sentence };
+  const input = { ...deriverInput(record), content: full, text: sentence };
+  const slots = citableClaims(deriver, input, await deriveContext(uow, [full])).filter(
+    (x) => x.predicate !== null && x.ends === undefined && !x.endsHeld && !x.restoresHeld && !x.callsOff,
+  );
+  const held = slots.length === 1 ? slots[0]! : undefined;
+  const said = held === undefined ? null : slotValueAsSaid(held);
+  if (held === undefined || said === null) return null;
+  return {
+    statement: valueStatement(held.subject, held.predicate!, said),
+    subject: held.subject,
+    predicate: held.predicate,
+    owner: held.owner,
+    quote: c.quote,
+    ...(held.startsAt !== undefined ? { startsAt: held.startsAt } : {}),
+  };
+}
+
+/**
+ * Withdraws the slip a Record's claims mended (`replaces`): each Memory of the other value the mended
+ * Record supports (its slot's version, or an agent's read-back kept as a statement of its own) whose
+ * every supporting Record is a message of this thread from the last half hour is retracted by this
+ * Record, and its lineage settled. It was said in error, not a value that held until now; forgetting
+ * the Record brings it back. Support from elsewhere keeps it: then it was true for a while.
+ */
+export async function withdrawSlips(
+  uow: Pick<BrainUnitOfWork, 'records' | 'memories'>,
+  record: Pick<RecordRow, 'id' | 'content' | 'occurred_ms'>,
+  claims: readonly Claim[],
+  seq: number,
+): Promise<void> {
+  const content = JSON.parse(record.content) as TypedContent;
+  if (content.kind !== 'message' || content.thread === undefined) return;
+  const thread = content.thread;
+  const lineages = new Set<string>();
+  for (const claim of claims) {
+    const slip = claim.replaces;
+    if (slip === undefined || claim.predicate === null) continue;
+    const slot = slotKey(claim.subject, claim.predicate, claim.owner);
+    const keys = new Set(slip.statements.map(statementKey));
+    const wrong = {
+      statement: valueStatement(claim.subject, claim.predicate, slip.value),
+      subject: claim.subject,
+    };
+    for (const { id } of await uow.memories.citing([slip.recordId])) {
+      const m = await uow.memories.get(id);
+      if (m === null || m.retracted_by !== null || m.status === 'retracted') continue;
+      const isSlip =
+        keys.has(m.norm) || (m.slot === slot && sameSlotValue(m, { ...wrong, predicate: claim.predicate }));
+      if (!isSlip) continue;
+      const cites = await uow.memories.citations([m.id], { shareableOnly: false });
+      const support = await uow.records.getMany([...new Set(cites.map((c) => c.record_id))]);
+      const ofThisMoment = support.every((r) => {
+        const c = JSON.parse(r.content) as TypedContent;
+        return (
+          c.kind === 'message' &&
+          c.thread === thread &&
+          r.occurred_ms <= record.occurred_ms &&
+          r.occurred_ms >= record.occurred_ms - replyReachMs
+        );
+      });
+      if (!ofThisMoment) continue;
+      await uow.memories.update(m.id, { retracted_by: record.id });
+      lineages.add(m.lineage);
+    }
+  }
+  for (const l of lineages) await settleLineage(uow.memories, l, seq);
+}
