@@ -30,7 +30,8 @@ type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed'>;
  *   held, said by the same speaker or by an agent saying back the person's slot ("Got it, you work at
  *   Globant." then "globex not globant lol"), as derived now from that Record;
  * - a bare value (`answers`: "Braga") what another speaker's question there asked of this one ("Where
- *   are you based?"): the answer said in full ("I live in Braga") as the rules read it.
+ *   are you based?"): the answer said in full ("I live in Braga") as the rules read it; so is a mend
+ *   of the value a question named ("Do you still live in Porto?" then "no, Braga").
  * Where it holds none, the claim stays the statement it is. Every reader of a Record's claims reads
  * them so (as held endings), so a Memory it holds compares with what it says.
  */
@@ -50,7 +51,9 @@ export async function withReplies(
       before === null || content.kind !== 'message'
         ? null
         : c.saidInstead !== undefined
-          ? await mended(uow, deriver, c, before, content)
+          ? ((await mended(uow, deriver, c, before, content)) ??
+            // "Do you still live in Porto?" then "no, Braga": a mend of the question's value.
+            (await answered(uow, deriver, c, c.saidInstead.value, before, record, content)))
           : c.answers !== undefined
             ? await answered(uow, deriver, c, c.answers, before, record, content)
             : c;

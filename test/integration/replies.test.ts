@@ -128,6 +128,17 @@ describe('a bare answer to a question about a slot', () => {
     assert.deepEqual(await current(), ['Ana works at Globex']);
   });
 
+  it('"no, Braga" to "Do you still live in Porto?" moves her', async () => {
+    const { said, current } = await chat();
+    await said('I live in Porto.', '2025-01-01T10:00:00Z', 'Ana', 'older');
+    await said('I work at Sonae.', '2025-01-01T10:01:00Z', 'Ana', 'older');
+    await said('Do you still live in Porto?', '2026-03-01T10:00:00Z', 'assistant');
+    await said('no, Braga', '2026-03-01T10:00:20Z');
+    await said('Are you still at Sonae?', '2026-03-01T10:01:00Z', 'assistant');
+    await said('Nope, Globex.', '2026-03-01T10:01:20Z');
+    assert.deepEqual(await current(), ['Ana lives in Braga', 'Ana works at Globex']);
+  });
+
   it('holds nothing for her own question, another thread, an hour later, two questions or no value', async () => {
     const { said, current } = await chat();
     await said('Where do you live?', '2026-03-01T10:00:00Z', 'assistant', 'one');

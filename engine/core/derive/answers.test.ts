@@ -19,6 +19,8 @@ test('a question put to the speaker about one slot gives the answer said in full
   ] as const)
     assert.equal(askedOf(question)?.('Braga'), full, question);
   assert.equal(askedOf('How old are you?')?.('34'), "I'm 34 years old");
+  assert.equal(askedOf('Do you still live in Porto?')?.('Braga'), 'I live in Braga');
+  assert.equal(askedOf('Are you still at Sonae?')?.('Globex'), 'I work at Globex');
 });
 
 test('a question of no slot, about someone else, or of two slots gives nothing', () => {

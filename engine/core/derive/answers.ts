@@ -30,6 +30,21 @@ const asked: readonly AskedSlot[] = [
     said: (v) => `I live in ${v}`,
   },
   {
+    // "Do you still live in Porto?": answered "no, Braga" (read as a mend first, said-instead.ts).
+    asked: new RegExp(
+      String.raw`^(?:so\s+)?(?:do\s+${you}\s+still\s+live\s+in|are\s+${you}\s+still\s+(?:living\s+in|based\s+in|in))\s[^?]+$`,
+      'iu',
+    ),
+    said: (v) => `I live in ${v}`,
+  },
+  {
+    asked: new RegExp(
+      String.raw`^(?:so\s+)?(?:do\s+${you}\s+still\s+work\s+(?:at|for)|are\s+${you}\s+still\s+(?:working\s+)?(?:at|with))\s[^?]+$`,
+      'iu',
+    ),
+    said: (v) => `I work at ${v}`,
+  },
+  {
     asked: new RegExp(
       String.raw`^(?:so\s+)?(?:where\s+do\s+${you}\s+work|who\s+do\s+${you}\s+work\s+for|where\s+are\s+${you}\s+working|what\s+company\s+(?:do\s+${you}\s+work\s+(?:at|for)|are\s+${you}\s+(?:at|with)))${now}$`,
       'iu',
