@@ -1,5 +1,6 @@
 import type { TypedContent } from '../contract/index.ts';
-import type { Claim, Deriver } from '../core/derive/deriver.ts';
+import type { Claim, DerivableRecord, DeriveContext, Deriver } from '../core/derive/deriver.ts';
+import { sentences } from '../core/derive/split-text.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { foldName } from '../core/derive/resolve-owner.ts';
@@ -23,15 +24,22 @@ type Derived = Pick<
 >;
 type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed'>;
 
+/** How deep a mend of a mend is read ("march 4", "wait no, march 14", "ugh no, march 15"). */
+const mendDepth = 3;
+
+const marked = (c: Claim) => c.saidInstead !== undefined || c.answers !== undefined;
+const unmarked = ({ saidInstead: _mend, answers: _answer, ...statement }: Claim): Claim => statement;
+
 /**
- * A Record's claims with those only the thread's message just before (said within half an hour) can
+ * A Record's claims with those only the thread's messages just before (said within half an hour) can
  * say the slot of made the claims of that slot:
- * - a value said in place of another (`saidInstead`: "wait no, it's march 14") the one that message
- *   held, said by the same speaker or by an agent saying back the person's slot ("Got it, you work at
- *   Globant." then "globex not globant lol"), as derived now from that Record;
- * - a bare value (`answers`: "Braga") what another speaker's question there asked of this one ("Where
- *   are you based?"): the answer said in full ("I live in Braga") as the rules read it; so is a mend
- *   of the value a question named ("Do you still live in Porto?" then "no, Braga").
+ * - a value said in place of another (`saidInstead`: "wait no, it's march 14") the one the speaker's
+ *   message before held (an agent's reply between them aside), or an agent's read-back of the person's
+ *   slot ("Got it, you work at Globant." then "globex not globant lol"), as derived now from that
+ *   Record, its own replies read (a mend of a mend);
+ * - a bare value (`answers`: "Braga") what another speaker's question just before asked of this one
+ *   ("Where are you based?"): the answer said in full ("I live in Braga") as the rules read it; so is a
+ *   mend of the value a question named ("Do you still live in Porto?" then "no, Braga").
  * Where it holds none, the claim stays the statement it is. Every reader of a Record's claims reads
  * them so (as held endings), so a Memory it holds compares with what it says.
  */
@@ -40,52 +48,89 @@ export async function withReplies(
   deriver: Deriver,
   record: Derived,
   claims: readonly Claim[],
+  depth = 0,
 ): Promise<Claim[]> {
-  if (!claims.some((c) => c.saidInstead !== undefined || c.answers !== undefined)) return [...claims];
+  if (!claims.some(marked)) return [...claims];
   const content = JSON.parse(record.content) as TypedContent;
-  const before = content.kind === 'message' ? await justBefore(uow, record, content) : null;
+  if (content.kind !== 'message' || content.thread === undefined) return claims.map(unmarked);
+  const rows = await uow.records.threadBefore(content.thread, record, {
+    sinceMs: record.occurred_ms - replyReachMs,
+    limit: 2,
+  });
+  const before = rows.flatMap((row) => {
+    const input = deriverInput(row);
+    return input.content.kind === 'message' ? [{ row, input, said: input.content }] : [];
+  });
   const out: Claim[] = [];
   for (const c of claims) {
-    const { saidInstead: _mend, answers: _answer, ...statement } = c;
+    const value = c.saidInstead?.value ?? c.answers;
     const read =
-      before === null || content.kind !== 'message'
-        ? null
-        : c.saidInstead !== undefined
-          ? ((await mended(uow, deriver, c, before, content)) ??
-            // "Do you still live in Porto?" then "no, Braga": a mend of the question's value.
-            (await answered(uow, deriver, c, c.saidInstead.value, before, record, content)))
-          : c.answers !== undefined
-            ? await answered(uow, deriver, c, c.answers, before, record, content)
-            : c;
-    out.push(read ?? statement);
+      value === undefined
+        ? c
+        : ((c.saidInstead !== undefined ? await mended(uow, deriver, c, before, content, depth) : null) ??
+          (await answered(uow, deriver, c, value, before[0], record, content)));
+    out.push(read ?? unmarked(c));
   }
   return out;
 }
 
 type Message = Extract<TypedContent, { kind: 'message' }>;
-
-/** The thread's message just before this one, within reach. */
-async function justBefore(uow: Reads, record: Derived, content: Message) {
-  if (content.thread === undefined) return null;
-  const [before] = await uow.records.threadBefore(content.thread, record, {
-    sinceMs: record.occurred_ms - replyReachMs,
-    limit: 1,
-  });
-  if (before === undefined) return null;
-  const input = deriverInput(before);
-  return input.content.kind === 'message' ? { id: before.id, input, said: input.content } : null;
-}
-
-type Before = NonNullable<Awaited<ReturnType<typeof justBefore>>>;
+type Before = { row: RecordRow; input: DerivableRecord; said: Message };
 
 const sameSpeaker = (a: Message, b: Message) => foldName(a.speaker ?? '') === foldName(b.speaker ?? '');
+const asksSomething = (text: string) => sentences(text).some((s) => s.value.trim().endsWith('?'));
 
-/** The mend's claim, of the slot the message before held (its speaker's own, or an agent's read-back). */
-async function mended(uow: Reads, deriver: Deriver, c: Claim, before: Before, content: Message) {
-  if (!sameSpeaker(before.said, content) && !agentSpeaker(before.said.speaker, before.input.sourceName))
-    return null;
-  const prior = citableClaims(deriver, before.input, await deriveContext(uow, [before.said]));
-  return saidInsteadOf(c, prior, before.id);
+/**
+ * The mend's claim, of the slot a message before held: an agent's read-back just before it, else the
+ * speaker's own message (just before, or before an agent's reply). Only where the message before, its
+ * old value put back to the new one, still holds the slot with it ("I work at Sonae." as "I work at
+ * Globex."): the rules' own readings say what may be a home, a job or a date.
+ */
+async function mended(
+  uow: Reads,
+  deriver: Deriver,
+  c: Claim,
+  before: readonly Before[],
+  content: Message,
+  depth: number,
+): Promise<Claim | null> {
+  const [first, second] = before;
+  if (first === undefined) return null;
+  const candidates: Array<{ b: Before; by: 'same' | 'agent' }> = [];
+  if (sameSpeaker(first.said, content)) candidates.push({ b: first, by: 'same' });
+  else if (agentSpeaker(first.said.speaker, first.input.sourceName)) {
+    candidates.push({ b: first, by: 'agent' });
+    if (second !== undefined && sameSpeaker(second.said, content)) candidates.push({ b: second, by: 'same' });
+  }
+  for (const { b, by } of candidates) {
+    const ctx = await deriveContext(uow, [b.said]);
+    const own = citableClaims(deriver, b.input, ctx);
+    const claims = depth + 1 < mendDepth ? await withReplies(uow, deriver, b.row, own, depth + 1) : own;
+    const found = saidInsteadOf(c, {
+      id: b.row.id,
+      claims,
+      by,
+      asks: by === 'agent' && asksSomething(b.input.text),
+    });
+    if (found !== null && stillHolds(deriver, b, ctx, found.mends, found.claim)) return found.claim;
+  }
+  return null;
+}
+
+/** Whether the mended claim's words, its old value put back to the new one, hold the slot with it. */
+function stillHolds(deriver: Deriver, b: Before, ctx: DeriveContext, mends: Claim, meant: Claim): boolean {
+  const [old, now] = [slotValueAsSaid(mends), slotValueAsSaid(meant)];
+  const at = old === null ? -1 : mends.quote.toLowerCase().indexOf(old.toLowerCase());
+  if (old === null || now === null || at < 0) return false;
+  const text = mends.quote.slice(0, at) + now + mends.quote.slice(at + old.length);
+  const again = citableClaims(deriver, { ...b.input, text, content: { ...b.said, text } }, ctx);
+  // A reply itself ("wait no, march 14", "Braga" to a question) was read so when it was derived.
+  if (again.some(marked)) return true;
+  const slot = slotKey(meant.subject, meant.predicate!, meant.owner);
+  return again.some(
+    (x) =>
+      x.predicate !== null && slotKey(x.subject, x.predicate, x.owner) === slot && sameSlotValue(x, meant),
+  );
 }
 
 /**
@@ -98,11 +143,11 @@ async function answered(
   deriver: Deriver,
   c: Claim,
   value: string,
-  before: Before,
+  before: Before | undefined,
   record: Derived,
   content: Message,
 ): Promise<Claim | null> {
-  if (sameSpeaker(before.said, content)) return null;
+  if (before === undefined || sameSpeaker(before.said, content)) return null;
   const sentence = askedOf(before.input.text)?.(value);
   if (!sentence) return null;
   const full = { ...content, text: sentence };

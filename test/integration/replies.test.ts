@@ -59,11 +59,44 @@ describe('a value said in place of the one said just before', () => {
   it('forgetting the mending message brings the value back', async () => {
     const { engine, said, current } = await chat();
     await said('My partner is Jake.', '2026-03-01T10:00:00Z');
-    const mend = await said('No, Tom Reyes', '2026-03-01T10:00:10Z');
+    const mend = await said('wait no, Tom Reyes', '2026-03-01T10:00:10Z');
     assert.deepEqual(await current(), ["Ana's partner is Tom Reyes"]);
     await engine.forgetRecord(tenant, 'b', mend.id);
     await engine.idle();
     assert.deepEqual(await current(), ["Ana's partner is Jake"]);
+  });
+
+  it("a mend of a mend, and a mend after the assistant's reply, mend the slot", async () => {
+    const { said, current } = await chat();
+    await said('my birthday is march 4', '2026-03-01T10:00:00Z');
+    await said('wait no, march 14', '2026-03-01T10:00:10Z');
+    await said('ugh no, march 15', '2026-03-01T10:00:20Z');
+    await said('I live in Porto.', '2026-03-01T11:00:00Z');
+    await said('Noted! 🏠', '2026-03-01T11:00:05Z', 'assistant');
+    await said('oops, I meant Braga', '2026-03-01T11:00:30Z');
+    assert.deepEqual(await current(), ['Ana lives in Braga', "Ana's birthday is march 15"]);
+  });
+
+  it('replies that say no more than a word hold her values as they were', async () => {
+    const { said, current } = await chat();
+    await said('i live in porto', '2026-03-01T10:00:00Z');
+    await said("ah, it's beautiful", '2026-03-01T10:00:10Z');
+    await said('I work at Sonae.', '2026-03-01T11:00:00Z');
+    await said('No, Maria', '2026-03-01T11:00:10Z');
+    await said('My partner is Jake.', '2026-03-01T12:00:00Z');
+    await said('nope, still together', '2026-03-01T12:00:10Z');
+    await said(
+      'Got it, you work at Sonae. Want me to remind you about the team lunch?',
+      '2026-03-01T13:00:00Z',
+      'assistant',
+    );
+    await said('Nah, Netflix', '2026-03-01T13:00:10Z');
+    await said('Got it: you live in Porto.', '2026-03-01T14:00:00Z', 'assistant');
+    await said('no, Braga', '2026-03-01T14:00:10Z', 'Bob');
+    const now = await current();
+    assert.ok(now.includes('Ana lives in Porto'), now.join(' | '));
+    assert.ok(now.includes('Ana works at Sonae'), now.join(' | '));
+    assert.ok(now.includes("Ana's partner is Jake"), now.join(' | '));
   });
 
   it('mends nothing from another thread, another speaker, an hour later, or two slots of a kind', async () => {

@@ -126,9 +126,8 @@ const trailing = new RegExp(chatEnd, 'u');
 /** Words no answer's value opens with: "not sure", "idk", "nowhere really". */
 const noValue = new Set(
   `not no yes yeah yep nope idk dunno nowhere everywhere somewhere anywhere here there home sure maybe
-   i me my we it that this the why what which who how when where depends kinda sorta secret none`.split(
-    /\s+/u,
-  ),
+   i me my we it that this the why what which who how when where depends kinda sorta secret none nothing
+   brb nvm jk honestly seriously lol haha`.split(/\s+/u),
 );
 
 /**
@@ -136,6 +135,8 @@ const noValue = new Set(
  * null: at most five words, no question, no reaction ("not sure", "idk"), no sentence of its own.
  */
 export function bareAnswer(text: string): string | null {
+  // The length first: a long message is no bare answer, and is never run through the patterns.
+  if (text.length > 200) return null;
   const t = text.trim().replace(trailing, '').trim();
   if (t.length === 0 || t.length > 60 || /[\n?]/u.test(t)) return null;
   const value = t.replace(answerLead, '').trim();

@@ -9,13 +9,21 @@ import { slotValueAsSaid } from './slot-value.ts';
 /**
  * A message that only gives a value in place of one said just before, without saying of what: "wait
  * no, it's march 14", "globex not globant lol", "*Braga", "sorry, I meant Braga". Which slot it is,
- * only the thread's message before it says (engine/derive/said-instead.ts).
+ * only the thread's message before it says (engine/derive/replies.ts).
  */
 export interface SaidInstead {
   /** The value meant, as written. */
   value: string;
   /** The value it is said in place of, where named ("not globant"). */
   instead?: string;
+  /**
+   * How it says so: naming what it replaces ("globex not globant"), a typo's star ("*Braga"), "I meant"
+   * (or "make that", "should be"): each says it mends; "wait no, it's Braga" (`pointed`) or "no, Braga"
+   * (`bare`) say it only where nothing else could be meant.
+   */
+  form: 'named' | 'starred' | 'meant' | 'pointed' | 'bare';
+  /** Its lead owns a slip ("wait", "oops", "sorry", "correction", "typo"), as "no, …" alone does not. */
+  owned: boolean;
 }
 
 /** What a value is: a date is only ever said in place of a date, a name in place of a name. */
@@ -40,82 +48,120 @@ export function valueKind(value: string): ValueKind {
 /** Words that open a taking-back: "wait no, …", "oops, …", "sorry, …", "correction: …". */
 const lead = String.raw`(?:(?:wait|oops|oop|whoops|sorry|soz|ugh|argh|hmm|oh|ah|actually|correction|typo|my\s+bad|no|nope|nah|err|um)(?![\p{L}\p{N}])[\s,.!:—–-]*)`;
 /** What points at the value meant: "it's", "I meant", "make that", "should be". */
-const pointer = String.raw`(?:(?:it|that)(?:['’]?s|\s+is|\s+was)|its|thats|make\s+(?:that|it)|i\s+meant(?:\s+to\s+say)?|i\s+mean|meant|(?:it\s+)?should(?:\s+have)?\s+(?:be|been|say|said|read)|i\s+said)`;
+const pointer = String.raw`(?:(?:it|that)(?:['’]?s|\s+is|\s+was)|its|thats|make\s+that|i\s+meant(?:\s+to\s+say)?|i\s+mean|meant|(?:it\s+)?should(?:\s+have)?\s+(?:be|been|say|said|read)|i\s+said)`;
 /** Up to five words, each opening with a letter, a digit, "+" or "@"; a full stop only inside one. */
 const word = String.raw`[\p{L}\p{N}+@](?:[^\s.!?,;:*()"“”]|\.(?=[^\s.]))*`;
 const value = String.raw`${word}(?:\s+${word}){0,4}`;
 
-const pointed = new RegExp(String.raw`^(${lead}*)${pointer}\s+(?:actually\s+)?(${value})$`, 'iu');
-const butNot = new RegExp(String.raw`^${lead}*(${value}),?\s+not\s+(${value})$`, 'iu');
+const pointed = new RegExp(String.raw`^(${lead}*)(${pointer})\s+(?:actually\s+)?(${value})$`, 'iu');
+const butNot = new RegExp(String.raw`^(${lead}*)(?:${pointer}\s+)?(${value}),?\s+not\s+(${value})$`, 'iu');
 const notBut = new RegExp(
-  String.raw`^${lead}*not\s+(${value}),\s*(?:but\s+|it['’]?s\s+|its\s+)?(${value})$`,
+  String.raw`^(${lead}*)not\s+(${value}),\s*(?:but\s+|it['’]?s\s+|its\s+)?(${value})$`,
   'iu',
 );
-const starred = new RegExp(String.raw`^${lead}*(?:\*\s*(${value})|(${value})\s*\*)$`, 'iu');
+const starred = new RegExp(String.raw`^(${lead}*)(?:\*\s*(${value})|(${value})\s*\*)$`, 'iu');
 const bare = new RegExp(String.raw`^(${lead}+)(${value})$`, 'iu');
+/** "Braga, sorry": the lead said after. */
+const bareAfter = /^([^,]{1,60}),\s*(sorry|my\s+bad|typo|oops)$/iu;
+/** The leads that say "not that" ("no, Globex"): "sorry, Ana" says sorry to Ana. */
+const saysNo = /(?:^|[\s,.!:—–-])(?:no|nope|nah|wait|oops|whoops|correction|typo|my\s+bad)(?![\p{L}\p{N}])/iu;
+/** The leads that own a slip. */
+const ownsSlip =
+  /(?:^|[\s,.!:—–-])(?:wait|oops|oop|whoops|sorry|soz|correction|typo|my\s+bad)(?![\p{L}\p{N}])/iu;
 const trailing = new RegExp(chatEnd, 'u');
-const takingBack =
-  /(?:^|[\s,.!:—–-])(?:no|nope|nah|wait|sorry|oops|whoops|correction|typo|my\s+bad)(?![\p{L}\p{N}])/iu;
 
-/** Words no value opens with: "it's fine", "i meant to say thanks", "no, the other one". */
+/** Words no value opens with: "it's fine", "i meant to say thanks", "no, the other one", "no, honestly". */
 const notAValue = new Set(
   `a an the that this these those it its it's me you him her them us my your his our their to for of in on
    at with and or but so not no yes ok okay fine good great cool nice right wrong true false late early
    over done here there just only really very too all both either any some what which who how why when
    sure thanks thank problem worries way idea one other same kidding joking never always sorry maybe
    i im i'm we he she they monday tuesday wednesday thursday friday saturday sunday today tomorrow
-   yesterday`.split(/\s+/u),
+   yesterday nothing none honestly seriously still brb nvm jk typo lol mom mum dad mama papa babe honey
+   dude bro man guys girl sis everyone everybody nobody someone english`.split(/\s+/u),
 );
+/** Small words of a place's or a firm's name, in lower case in a capitalised name ("São João da Madeira"). */
+const particles = new Set('da de do dos das di du del della van von der den la le y e of'.split(' '));
 
 /** Whether each word opens with a capital ("Braga", "Globex Corp"): a name as a cased message writes it. */
-const capitalised = (v: string) => v.split(/\s+/u).every((w) => /^\p{Lu}/u.test(w));
+const capitalised = (v: string) =>
+  v.split(/\s+/u).every((w, i) => /^\p{Lu}/u.test(w) || (i > 0 && particles.has(w)));
 
 /**
  * The value a message gives in place of one said just before, or null. A name must be written as one
- * (capitalised), or come with what it replaces ("globex not globant") or a typo's star ("*braga"), or
- * after "I meant" / "make that" / "should be": "wait no, it's fine" and "no, thanks" give nothing. A
- * date, a number, a phone or an address is one as written.
+ * (capitalised) where the message only points at it ("wait no, it's Braga", "no, Braga"); in lower case
+ * only where it names what it replaces ("globex not globant"), has a typo's star ("*braga") or follows
+ * "I meant" / "make that" / "should be". "wait no, it's fine", "no, thanks", "no, honestly" give
+ * nothing. A date, a number, a phone or an address is one as written.
  */
 export function saidInstead(text: string): SaidInstead | null {
+  // The length first: a long message is no such reply, and is never run through the patterns.
+  if (text.length > 200) return null;
   const t = text.trim().replace(trailing, '').trim();
   if (t.length === 0 || t.length > 80 || /[\n?]/u.test(t)) return null;
-  const take = (said: string, strong: boolean, instead?: string): SaidInstead | null => {
+  const take = (
+    said: string,
+    form: SaidInstead['form'],
+    leadWords: string,
+    instead?: string,
+  ): SaidInstead | null => {
     const v = said.trim();
     // "we're fine": a word with its "'re", "'s" or "'m" is the word.
     const first = normalizeStatement((v.split(/\s+/u)[0] ?? '').split(/['’]/u)[0]!);
     // "the 14th of March" is a date, though "the" opens no name.
     if (first === '' || (notAValue.has(first) && !(first === 'the' && valueKind(v) === 'date'))) return null;
     if (instead !== undefined && normalizeStatement(instead) === normalizeStatement(v)) return null;
-    // In a chat without capitals a name is as the chat writes it ("wait no its braga").
-    if (valueKind(v) === 'name' && !strong && !capitalised(v) && /\p{Lu}/u.test(t)) return null;
-    return instead === undefined ? { value: v } : { value: v, instead: instead.trim() };
+    const explicit = form === 'named' || form === 'starred' || form === 'meant';
+    if (valueKind(v) === 'name' && !explicit && !capitalised(v)) return null;
+    const owned = ownsSlip.test(leadWords);
+    return instead === undefined
+      ? { value: v, form, owned }
+      : { value: v, instead: instead.trim(), form, owned };
   };
   let m = butNot.exec(t);
-  if (m) return take(m[1]!, true, m[2]!);
+  if (m) return take(m[2]!, 'named', m[1]!, m[3]!);
   m = notBut.exec(t);
-  if (m) return take(m[2]!, true, m[1]!);
+  if (m) return take(m[3]!, 'named', m[1]!, m[2]!);
   m = starred.exec(t);
-  if (m) return take(m[1] ?? m[2]!, true);
+  // A star mends a typo of the word, never adds to it ("*Jake's").
+  if (m) return /['’]/u.test(m[2] ?? m[3]!) ? null : take(m[2] ?? m[3]!, 'starred', m[1]!);
   m = pointed.exec(t);
   if (m) {
+    const [, leadWords, point, said] = m as unknown as [string, string, string, string];
+    const meant = /^(?:make|i\s+meant|should|it\s+should)/iu.test(point);
     // "it's Braga" said alone is no correction ("its amazing here"): only after a lead ("wait no, …").
-    const taking = m[1]!.trim() !== '' || !/^(?:it|that)/iu.test(t.slice(m[1]!.length));
-    if (!taking) return null;
-    return take(m[2]!, /^(?:make|i\s+meant|should|it\s+should)/iu.test(t.slice(m[1]!.length)));
+    if (!meant && leadWords.trim() === '' && /^(?:it|that)/iu.test(point)) return null;
+    return take(said, meant ? 'meant' : 'pointed', leadWords);
   }
   m = bare.exec(t);
-  // "no, Globex", "sorry, March 14": a bare value only after a lead that takes something back, and a
-  // mark after it ("Sorry Tom" says sorry to Tom).
-  if (m && takingBack.test(m[1]!) && /[,.!:—–-]\s*$/u.test(m[1]!)) return take(m[2]!, false);
+  // "no, Globex": a bare value only after a lead that says no, and a mark after it.
+  // "sorry, 912 345 678" mends; "Sorry, Ana" says sorry to Ana.
+  if (
+    m &&
+    /[,.!:—–-]\s*$/u.test(m[1]!) &&
+    (saysNo.test(m[1]!) || (ownsSlip.test(m[1]!) && valueKind(m[2]!) !== 'name'))
+  )
+    return take(m[2]!, 'bare', m[1]!);
+  m = bareAfter.exec(t);
+  if (m) return take(m[1]!, 'bare', m[2]!);
   return null;
 }
 
-/** The value meant, cased as the one it replaces was where the chat wrote it in lower case ("globex"). */
+/**
+ * The value meant, cased as the one it replaces where the chat wrote it in lower case ("globex" as
+ * "Globex", "sap" as "SAP" for "IBM"); a name's small words stay small ("Vila Nova de Gaia").
+ */
 function casedAs(meant: string, replaced: string): string {
   if (valueKind(meant) !== 'name' || /\p{Lu}/u.test(meant) || !/\p{Lu}/u.test(replaced)) return meant;
-  return meant.replace(/(?<![\p{L}\p{N}'’])\p{Ll}/gu, (c) =>
-    c.toUpperCase().length === 1 ? c.toUpperCase() : c,
-  );
+  if (replaced === replaced.toUpperCase() && meant.length <= 4) return meant.toUpperCase();
+  return meant
+    .split(/(\s+)/u)
+    .map((w, i) =>
+      i > 0 && particles.has(w)
+        ? w
+        : w.replace(/^\p{Ll}/u, (c) => (c.toUpperCase().length === 1 ? c.toUpperCase() : c)),
+    )
+    .join('');
 }
 
 /** Whether `value` is the one named ("Globant" for "globant", "Tom Reyes" for "Tom"). */
@@ -124,38 +170,114 @@ const namedAs = (value: string, name: string) => {
   return v === n || v.startsWith(`${n} `);
 };
 
+/** Edits (a letter in, out, changed or two swapped) from a to b. */
+function edits(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/** A typo's mend: the same word with a letter or two otherwise ("Brage" for "Braga"). */
+function typoOf(meant: string, replaced: string): boolean {
+  const [a, b] = [normalizeStatement(meant), normalizeStatement(replaced)];
+  return a !== b && edits(a, b) <= Math.max(2, Math.floor(Math.max(a.length, b.length) / 3));
+}
+
+const dateMention = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:${monthWord}\s+${dayOfMonth}|${dayOfMonth}(?:\s+of)?\s+${monthWord})(?![\p{L}\p{N}])`,
+  'giu',
+);
+
 /**
- * The claim a message said in place of another (`claim.saidInstead`) makes of the claims of the thread's
- * message just before it (`prior`, Record `priorId`): the one slot there whose value it replaces (the one
- * it names, else the one of the same kind: a date for a date), given the new value, or null where no one
- * slot is meant or the value is the same.
+ * Whether the words before say another value of the kind beside the slot's, which the mend may be of
+ * instead ("I work at Sonae with Maria." then "sorry, Marta"; "my birthday is March 4, the party is on
+ * March 10." then "oops, March 11"): a second date, or a capitalised word past a sentence's first that
+ * is no part of the slot's value nor the person's name.
  */
-export function saidInsteadOf(claim: Claim, prior: readonly Claim[], priorId: string): Claim | null {
+function otherOfKind(quote: string, value: string, kind: ValueKind, subject: string): boolean {
+  if (kind === 'date') return (quote.match(dateMention)?.length ?? 0) > 1;
+  if (kind !== 'name') return false;
+  const own = new Set(
+    `${value} ${subject}`
+      .split(/\s+/u)
+      .map((w) => normalizeStatement(w))
+      .filter((w) => w !== ''),
+  );
+  for (const m of quote.matchAll(/(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}\p{M}'’-]*/gu)) {
+    const before = quote.slice(0, m.index).trimEnd();
+    if (before === '' || /[.!?:]$/u.test(before) || /^I(?:['’]\p{L}+)?$/u.test(m[0])) continue;
+    if (!own.has(normalizeStatement(m[0].replace(/['’]s$/u, '')))) return true;
+  }
+  return false;
+}
+
+/** The message a mend may be of, as admission read it (engine/derive/replies.ts). */
+export interface MendedMessage {
+  id: string;
+  /** Its claims, with its own replies read (a mend of a mend). */
+  claims: readonly Claim[];
+  /** Its speaker's: the mend's own, or an agent saying back the person's slot. */
+  by: 'same' | 'agent';
+  /** An agent's message that asks something: "no, Maria" answers it, as often as it mends. */
+  asks: boolean;
+}
+
+/**
+ * The claim a message said in place of another (`claim.saidInstead`) makes of the message before
+ * (`prior`): the one slot there whose value it replaces (the one it names, else the one of the same
+ * kind: a date for a date), given the new value, with the claim it mends; or null where no one slot is
+ * meant, the value is the same, or the message may mean something else. Only a mend that says so
+ * ("globex not globant", "*Braga", "I meant Braga", or a lead that owns a slip: "wait no, …") mends
+ * a name in the speaker's own words or a value an agent's question follows; a mend of an agent's
+ * read-back only of the person's own slot, by her.
+ */
+export function saidInsteadOf(claim: Claim, prior: MendedMessage): { claim: Claim; mends: Claim } | null {
   const said = claim.saidInstead;
   if (said === undefined) return null;
-  const held = prior.flatMap((c) => {
+  const explicit = said.form === 'named' || said.form === 'starred' || said.form === 'meant';
+  const kind = valueKind(said.value);
+  // "no, Maria" after her own words may well speak to Maria; "no, march 15" speaks to no one.
+  if (prior.by === 'same' && !explicit && !said.owned && kind === 'name') return null;
+  if (prior.by === 'agent' && prior.asks && !explicit) return null;
+  const held = prior.claims.flatMap((c) => {
     if (c.predicate === null || c.ends !== undefined || c.endsHeld || c.restoresHeld || c.callsOff) return [];
+    // An agent's read-back is of the person, and only she mends it.
+    if (prior.by === 'agent' && (c.owner.state !== 'self' || claim.owner.state !== 'self')) return [];
     const value = slotValueAsSaid(c);
     return value === null ? [] : [{ c, value, predicate: c.predicate }];
   });
   const meant = held.filter(({ value }) =>
-    said.instead !== undefined ? namedAs(value, said.instead) : valueKind(value) === valueKind(said.value),
+    said.instead !== undefined ? namedAs(value, said.instead) : valueKind(value) === kind,
   );
   const slots = new Set(meant.map(({ c, predicate }) => slotKey(c.subject, predicate, c.owner)));
   const one = slots.size === 1 ? meant[0] : undefined;
-  if (one === undefined || namedAs(one.value, said.value)) return null;
+  if (one === undefined || namedAs(one.value, said.value) || namedAs(said.value, one.c.subject)) return null;
   const { c, value, predicate } = one;
+  if (said.form === 'starred' && !typoOf(said.value, value)) return null;
+  if (said.instead === undefined && said.form !== 'starred' && otherOfKind(c.quote, value, kind, c.subject))
+    return null;
   return {
-    statement: valueStatement(c.subject, predicate, casedAs(said.value, value)),
-    subject: c.subject,
-    predicate,
-    owner: c.owner,
-    quote: claim.quote,
-    ...(c.startsAt !== undefined ? { startsAt: c.startsAt } : {}),
-    replaces: {
-      recordId: priorId,
-      value,
-      statements: meant.flatMap(({ c: m }) => [m.statement, ...(m.restated ? [m.restated.statement] : [])]),
+    mends: c,
+    claim: {
+      statement: valueStatement(c.subject, predicate, casedAs(said.value, value)),
+      subject: c.subject,
+      predicate,
+      owner: c.owner,
+      quote: claim.quote,
+      ...(c.startsAt !== undefined ? { startsAt: c.startsAt } : {}),
+      replaces: {
+        recordId: prior.id,
+        value,
+        statements: meant.flatMap(({ c: m }) => [m.statement, ...(m.restated ? [m.restated.statement] : [])]),
+      },
     },
   };
 }
