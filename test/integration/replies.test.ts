@@ -2,18 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tenant, withBrain } from './local-helpers.ts';
 
+/** Ana's chat in Brain b: each message by its speaker in a thread, derived before the next. */
+async function chat() {
+  const { engine, remember } = await withBrain();
+  const said = (text: string, at: string, speaker = 'Ana', thread = 'chat') =>
+    remember({ content: { kind: 'message', text, speaker, thread }, occurred_at: at });
+  const current = async () =>
+    (await engine.listMemories(tenant, 'b', { limit: 50 })).data.map((m) => m.statement).sort();
+  const memory = (id: string) => engine.getMemory(tenant, 'b', id);
+  return { engine, said, current, memory };
+}
+
 /** A message that only gives a value in place of one said a moment before mends that slot. */
 describe('a value said in place of the one said just before', () => {
-  async function chat() {
-    const { engine, remember } = await withBrain();
-    const said = (text: string, at: string, speaker = 'Ana', thread = 'chat') =>
-      remember({ content: { kind: 'message', text, speaker, thread }, occurred_at: at });
-    const current = async () =>
-      (await engine.listMemories(tenant, 'b', { limit: 50 })).data.map((m) => m.statement).sort();
-    const memory = (id: string) => engine.getMemory(tenant, 'b', id);
-    return { engine, said, current, memory };
-  }
-
   it('"wait no, it\'s march 14" mends the birthday and withdraws the slip', async () => {
     const { said, current, memory } = await chat();
     const slip = await said('my birthday is march 4', '2026-03-01T10:00:00Z');
@@ -123,15 +124,6 @@ describe('a value said in place of the one said just before', () => {
 
 /** A bare value answering another speaker's question about one of the person's slots holds that slot. */
 describe('a bare answer to a question about a slot', () => {
-  async function chat() {
-    const { engine, remember } = await withBrain();
-    const said = (text: string, at: string, speaker = 'Ana', thread = 'chat') =>
-      remember({ content: { kind: 'message', text, speaker, thread }, occurred_at: at });
-    const current = async () =>
-      (await engine.listMemories(tenant, 'b', { limit: 50 })).data.map((m) => m.statement).sort();
-    return { engine, said, current };
-  }
-
   it("answers an assistant's question: the home, the birthday, the partner", async () => {
     const { engine, said, current } = await chat();
     await said('Nice to meet you! Where are you based?', '2026-03-01T10:00:00Z', 'assistant');
