@@ -85,6 +85,20 @@ export const MemoryDetail = Memory.extend({
         'with my partner Tom." or "Ana home city: Lisbon". null when the Memory holds no slot, ends one ' +
         '("Ana no longer lives in Porto"), or its words give no one value (a correction worded freely).',
     ),
+  withdrawn_by: z
+    .object({
+      record_id: z.string(),
+      kind: z.string(),
+      text: z.string().describe('The Record\'s text, cut at 500 characters.'),
+      speaker: z.string().nullable(),
+      occurred_at: DateTime,
+    })
+    .nullable()
+    .describe(
+      'Additive: for a retracted Memory, the Record that withdrew it (a correction, a plan said to be off, ' +
+        'a value mended in the next message: "wait no, it\'s march 14"). null otherwise, or where this ' +
+        'deployment does not serve that Record.',
+    ),
 }).meta({ id: 'MemoryDetail' });
 export type MemoryDetail = z.infer<typeof MemoryDetail>;
 

@@ -174,6 +174,8 @@ export async function toMemories(
   return rows.map((r) => toMemory(r, statusAt(timesOf(r), nowMs), cites.get(r.id) ?? []));
 }
 
+const speakerOf = (content: string) => (JSON.parse(content) as { speaker?: string }).speaker ?? null;
+
 /**
  * One Memory with every version of its slot and the Records citing it. On a hosted deployment a
  * Memory supported only by local_only Records is refused as getRecord refuses such a Record
@@ -229,11 +231,23 @@ export async function getMemory(
         quote: c.quote,
         text: r.text,
         kind: r.kind,
-        speaker: (JSON.parse(r.content) as { speaker?: string }).speaker ?? null,
+        speaker: speakerOf(r.content),
         source_name: r.source_name,
         occurred_at: r.occurred_at,
       });
     }
-    return { ...memory, revisions, evidence, value: slotValueAsSaid(row) };
+    // What withdrew it, as the person reads it on the Memory's page ("wait no, it's march 14").
+    const by = row.retracted_by === null ? null : await u.records.get(row.retracted_by);
+    const withdrawn_by =
+      by === null || (hosted && by.visibility === 'local_only')
+        ? null
+        : {
+            record_id: by.id,
+            kind: by.kind,
+            text: by.text.slice(0, 500),
+            speaker: speakerOf(by.content),
+            occurred_at: by.occurred_at,
+          };
+    return { ...memory, revisions, evidence, value: slotValueAsSaid(row), withdrawn_by };
   });
 }

@@ -560,6 +560,8 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           occurred_at: record.record.occurred_at,
         })),
         value: slotValueAsSaid(m),
+        // The reference engine withdraws nothing.
+        withdrawn_by: null,
       };
     },
 

@@ -237,6 +237,7 @@ function MemoryView({
         ) : m.status === 'retracted' && !(saved && correct.data.record.status === 'processing') ? (
           <p className="notice">
             {saved ? 'Saved. ' : ''}This Memory is withdrawn: agents are no longer told of it.{' '}
+            {m.withdrawn_by && !saved ? <WithdrawnBy brainId={brainId} by={m.withdrawn_by} /> : null}
             {instead.length === 0 ? (
               'No other value takes its place.'
             ) : (
@@ -630,5 +631,24 @@ function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
         </button>
       </form>
     </section>
+  );
+}
+
+/**
+ * What withdrew a Memory, as said: "wait no, it's march 14" mended it, "the porto move is off" called
+ * it off. Linked, so a person who finds the engine misread a reply can open it, and forget it.
+ */
+function WithdrawnBy({ brainId, by }: { brainId: string; by: NonNullable<MemoryDetail['withdrawn_by']> }) {
+  const said = by.text.length > 160 ? `${by.text.slice(0, 159).trimEnd()}…` : by.text;
+  return (
+    <>
+      Withdrawn by{' '}
+      {by.kind === 'correction' ? 'a correction' : by.speaker ? `${by.speaker}'s ${by.kind}` : `a ${by.kind}`}{' '}
+      of {formatDateTime(by.occurred_at)}:{' '}
+      <Link to={paths.record(brainId, by.record_id)} title="Open the Record">
+        <q dir="auto">{said}</q>
+      </Link>
+      .{' '}
+    </>
   );
 }

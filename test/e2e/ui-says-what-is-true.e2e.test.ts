@@ -961,6 +961,38 @@ test("the Census's examples read as the statements and words they are, each stil
   assert.deepEqual(problems, []);
 });
 
+test('a value mended in the next message says which message withdrew it, and opens it', async () => {
+  await app().api.createBrain({ id: 'mended', name: 'Mended', self: { type: 'person', name: 'Ana' } });
+  for (const [text, at] of [
+    ['my birthday is march 4', '2026-03-01T10:00:00Z'],
+    ["wait no, it's march 14", '2026-03-01T10:00:40Z'],
+  ] as const)
+    await app().api.rememberRecord('mended', {
+      content: { kind: 'message', text, speaker: 'Ana', thread: 'chat' },
+      occurred_at: at,
+    });
+  await derivationSettled(app(), 'mended');
+  const all = (await app().api.listMemories('mended', { status: 'all' })).data;
+  const slip = all.find((m) => m.status === 'retracted')!;
+  const mend = (await app().api.listRecords('mended', {})).data.find(
+    (r) => r.content.kind === 'message' && r.content.text.startsWith('wait no'),
+  )!;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/mended/memories/${slip.id}`);
+  const notice = page.getByRole('status').filter({ hasText: 'This Memory is withdrawn' });
+  await notice.getByText(/Withdrawn by Ana's message of/).waitFor();
+  await notice
+    .getByRole('link', { name: /Current instead|birthday is march 14/ })
+    .first()
+    .waitFor();
+  await checkScreen(page, 'withdrawn-by-a-mend');
+  // Clicked as an event: under this file's fake clock a pointer click on the notice did not always land.
+  await notice.getByRole('link', { name: "wait no, it's march 14" }).dispatchEvent('click');
+  await page.getByRole('heading', { level: 1, name: "Ana: wait no, it's march 14" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, `/brains/mended/records/${mend.id}`);
+  assert.deepEqual(problems, []);
+});
+
 test('a link opened in a new tab is signed in by a tab already open; with none open, sign-in is asked', async () => {
   await app().api.createBrain({ id: 'tabs', name: 'Tabs' });
   const { page, problems } = await ui();

@@ -22,6 +22,10 @@ describe('a value said in place of the one said just before', () => {
     assert.deepEqual(await current(), ["Ana's birthday is march 14"]);
     const wrong = await memory(slip.memory_ids[0]!);
     assert.equal(wrong.status, 'retracted');
+    assert.deepEqual(
+      [wrong.withdrawn_by?.record_id, wrong.withdrawn_by?.text],
+      [mend.id, "wait no, it's march 14"],
+    );
     const right = await memory(mend.memory_ids[0]!);
     assert.deepEqual(
       [right.slot, right.status, right.citations.map((c) => c.quote)],
