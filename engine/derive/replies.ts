@@ -148,7 +148,11 @@ async function answered(
   content: Message,
 ): Promise<Claim | null> {
   if (before === undefined || sameSpeaker(before.said, content)) return null;
-  const sentence = askedOf(before.input.text)?.(value);
+  const asked = askedOf(before.input.text);
+  // "Do you still live in Porto?" is answered by a mend ("no, Braga"), not by "Sadly"; "Where do you
+  // work?" by a value, not by "no, Braga" (which mends what came before it, or nothing).
+  if (asked === null || asked.still !== (c.saidInstead !== undefined)) return null;
+  const sentence = asked.said(value);
   if (!sentence) return null;
   const full = { ...content, text: sentence };
   const input = { ...deriverInput(record), content: full, text: sentence };

@@ -82,6 +82,25 @@ describe('a value said in place of the one said just before', () => {
     assert.deepEqual(await current(), ['Ana lives in Braga', "Ana's birthday is march 15"]);
   });
 
+  it("a mend of a bare answer, and of her words after the assistant's reply, mend the slot", async () => {
+    const { said, current } = await chat();
+    await said("When's your birthday?", '2026-03-01T10:00:00Z', 'assistant');
+    await said('march 4', '2026-03-01T10:00:10Z');
+    await said("wait no, it's march 14", '2026-03-01T10:00:20Z');
+    await said('Where are you based?', '2026-03-01T11:00:00Z', 'assistant');
+    await said('Lisbn', '2026-03-01T11:00:10Z');
+    await said('*Lisbon', '2026-03-01T11:00:20Z');
+    await said('I work at Globant', '2026-03-01T12:00:00Z');
+    await said('Congrats on Globant!', '2026-03-01T12:00:05Z', 'assistant');
+    await said('globex not globant', '2026-03-01T12:00:30Z');
+    assert.deepEqual(await current(), [
+      'Ana lives in Lisbon',
+      'Ana works at Globex',
+      "Ana's birthday is march 14",
+      'Congrats on Globant!',
+    ]);
+  });
+
   it('replies that say no more than a word hold her values as they were', async () => {
     const { said, current } = await chat();
     await said('i live in porto', '2026-03-01T10:00:00Z');
@@ -166,6 +185,22 @@ describe('a bare answer to a question about a slot', () => {
     await said('Are you still at Sonae?', '2026-03-01T10:01:00Z', 'assistant');
     await said('Nope, Globex.', '2026-03-01T10:01:20Z');
     assert.deepEqual(await current(), ['Ana lives in Braga', 'Ana works at Globex']);
+  });
+
+  it('a "still" question is answered by a mend, an open one by a value, neither by anything else', async () => {
+    const { said, current } = await chat();
+    await said('I live in Porto.', '2025-01-01T10:00:00Z', 'Ana', 'older');
+    await said('Do you still live in Porto?', '2026-03-01T10:00:00Z', 'assistant');
+    await said('Of course', '2026-03-01T10:00:10Z');
+    await said('Got it, you live in Porto. Where do you work?', '2026-03-01T11:00:00Z', 'assistant');
+    await said('no, Braga', '2026-03-01T11:00:10Z');
+    await said('Where are you based? Wanna grab coffee sometime?', '2026-03-01T12:00:00Z', 'Bob');
+    await said('Tomorrow works', '2026-03-01T12:00:10Z');
+    await said('Where do you work?', '2026-03-01T13:00:00Z', 'assistant');
+    await said('Retired', '2026-03-01T13:00:10Z');
+    const now = await current();
+    assert.ok(now.includes('Ana lives in Porto'), now.join(' | '));
+    assert.equal(now.filter((m) => /^Ana (lives|works)/u.test(m)).length, 1, now.join(' | '));
   });
 
   it('holds nothing for her own question, another thread, an hour later, two questions or no value', async () => {

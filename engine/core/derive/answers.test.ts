@@ -17,10 +17,11 @@ test('a question put to the speaker about one slot gives the answer said in full
     ['Who is your manager now?', 'my manager is Braga'],
     ["what's your favourite colour?", 'my favourite colour is Braga'],
   ] as const)
-    assert.equal(askedOf(question)?.('Braga'), full, question);
-  assert.equal(askedOf('How old are you?')?.('34'), "I'm 34 years old");
-  assert.equal(askedOf('Do you still live in Porto?')?.('Braga'), 'I live in Braga');
-  assert.equal(askedOf('Are you still at Sonae?')?.('Globex'), 'I work at Globex');
+    assert.equal(askedOf(question)?.said('Braga'), full, question);
+  assert.equal(askedOf('How old are you?')?.said('34'), "I'm 34 years old");
+  assert.equal(askedOf('Do you still live in Porto?')?.said('Braga'), 'I live in Braga');
+  assert.equal(askedOf('Do you still live in Porto?')?.still, true);
+  assert.equal(askedOf('Are you still at Sonae?')?.said('Globex'), 'I work at Globex');
 });
 
 test('a question of no slot, about someone else, or of two slots gives nothing', () => {
@@ -31,6 +32,8 @@ test('a question of no slot, about someone else, or of two slots gives nothing',
     'Where do you live and where do you work?',
     'Where do you live? And where do you work?',
     'I live in Porto. Where do you live',
+    'Where are you based? Wanna grab coffee sometime?',
+    'Where are you based? Or are you travelling?',
   ])
     assert.equal(askedOf(question), null, question);
 });
@@ -47,7 +50,49 @@ test('a bare answer is a value alone, without its "in", "at" or "it\'s"', () => 
     ['34', '34'],
   ] as const)
     assert.equal(bareAnswer(answer), value, answer);
-  for (const answer of ['not sure', 'idk lol', 'nowhere really', 'I live in Braga', 'why?', 'ok', 'yes'])
+  for (const [answer, value] of [
+    ['porto wbu', 'porto'],
+    ['Lisbon, and you', 'Lisbon'],
+    ['at globex now', 'globex'],
+    ['er porto', 'porto'],
+    ['Braga, Portugal', 'Braga, Portugal'],
+  ] as const)
+    assert.equal(bareAnswer(answer), value, answer);
+  for (const answer of [
+    'not sure',
+    'idk lol',
+    'nowhere really',
+    'I live in Braga',
+    'why?',
+    'ok',
+    'yes',
+    'Long story',
+    'Hard to say',
+    'Same as you',
+    'Tell you later',
+    'Thanks for asking',
+    'Hold on',
+    'Huh',
+    'Later',
+    'Traveling',
+    'Remote',
+    'Unemployed',
+    'Retired',
+    'Between jobs',
+    'Myself',
+    'Single',
+    'Divorced',
+    'Nobody',
+    'Complicated',
+    'All of them',
+    'Probably blue',
+    'Of course',
+    'Sadly',
+    'Mhm',
+    'Moving to Braga next week',
+    "Maria, but we're separated",
+    'Tomorrow works',
+  ])
     assert.equal(bareAnswer(answer), null, answer);
 });
 

@@ -11,6 +11,8 @@ import { sentences } from './split-text.ts';
  */
 interface AskedSlot {
   asked: RegExp;
+  /** "Do you still live in Porto?": answered by a mend ("no, Braga"), never by a bare word ("Sadly"). */
+  still?: true;
   /** The answer's value said in full, in the first person. */
   said: (value: string, m: RegExpExecArray) => string;
 }
@@ -35,6 +37,7 @@ const asked: readonly AskedSlot[] = [
       String.raw`^(?:so\s+)?(?:do\s+${you}\s+still\s+live\s+in|are\s+${you}\s+still\s+(?:living\s+in|based\s+in|in))\s[^?]+$`,
       'iu',
     ),
+    still: true,
     said: (v) => `I live in ${v}`,
   },
   {
@@ -42,6 +45,7 @@ const asked: readonly AskedSlot[] = [
       String.raw`^(?:so\s+)?(?:do\s+${you}\s+still\s+work\s+(?:at|for)|are\s+${you}\s+still\s+(?:working\s+)?(?:at|with))\s[^?]+$`,
       'iu',
     ),
+    still: true,
     said: (v) => `I work at ${v}`,
   },
   {
@@ -97,51 +101,91 @@ const asked: readonly AskedSlot[] = [
 const opening =
   /^(?:(?:and|also|oh|ok|okay|so|btw|by\s+the\s+way|great|nice|cool|awesome|thanks)[,!.]?\s+)*/iu;
 
+/** What a message asks of the speaker: the answer said in full, and whether it asks "still". */
+export interface Asked {
+  said: (value: string) => string;
+  still: boolean;
+}
+
 /**
- * The sentence a bare answer to `message` says in full, as a function of the answer's value: where
- * one question of the message asks the speaker about one slot ("Nice to meet you! Where are you
- * based?"). Null where it asks none, or more than one.
+ * What `message` asks the speaker about one of their slots ("Nice to meet you! Where are you based?"):
+ * the answer said in full, as a function of its value. Null where it asks nothing of a slot, or asks
+ * anything else as well ("Where are you based? Wanna grab coffee?"): the reply may answer that.
  */
-export function askedOf(message: string): ((value: string) => string) | null {
-  const found: Array<(value: string) => string> = [];
-  for (const { value: s } of sentences(message)) {
-    const q = s.trim();
-    if (!q.endsWith('?')) continue;
-    let end = q.length;
-    while (end > 0 && '?! '.includes(q[end - 1]!)) end -= 1;
-    const bare = q.slice(0, end).replace(opening, '');
-    for (const a of asked) {
-      const m = a.asked.exec(bare);
-      if (m) found.push((v) => a.said(v, m));
-    }
+export function askedOf(message: string): Asked | null {
+  const questions = sentences(message)
+    .map((s) => s.value.trim())
+    .filter((q) => q.endsWith('?'));
+  if (questions.length !== 1) return null;
+  const q = questions[0]!;
+  let end = q.length;
+  while (end > 0 && '?! '.includes(q[end - 1]!)) end -= 1;
+  const bare = q.slice(0, end).replace(opening, '');
+  for (const a of asked) {
+    const m = a.asked.exec(bare);
+    if (m) return { said: (v) => a.said(v, m), still: a.still === true };
   }
-  return found.length === 1 ? found[0]! : null;
+  return null;
 }
 
 /** What an answer opens with that is not its value: "in Braga", "at Globex", "it's march 14". */
 const answerLead =
-  /^(?:(?:oh|um|uh|well|ok|okay|so|haha|lol|hmm)[,!.]?\s+)*(?:(?:i['’]?m\s+)?(?:in|at|for|with)\s+|it['’]?s\s+|its\s+|it\s+is\s+)?/iu;
+  /^(?:(?:oh|um|uh|er|erm|ah|well|ok|okay|so|haha|lol|hmm)[,!.]?\s+)*(?:(?:i['’]?m\s+)?(?:in|at|for|with)\s+|it['’]?s\s+|its\s+|it\s+is\s+)?/iu;
+/** Words an answer ends with that are not its value: "porto wbu", "at globex now", "Lisbon, and you". */
+const tailWords = new Set([
+  'now',
+  'atm',
+  'currently',
+  'you',
+  'u',
+  'wbu',
+  'hbu',
+  'hby',
+  'and',
+  'days',
+  'these',
+]);
+/** The answer without those words (and a comma before them) at its end. */
+function withoutTail(value: string): string {
+  const ws = value.split(/\s+/u);
+  while (ws.length > 1 && tailWords.has(ws.at(-1)!.toLowerCase().replace(/[,.!]/gu, ''))) ws.pop();
+  return ws.join(' ').replace(/,$/u, '');
+}
 const trailing = new RegExp(chatEnd, 'u');
 
-/** Words no answer's value opens with: "not sure", "idk", "nowhere really". */
+/**
+ * Words no answer's value opens with ("not sure", "idk", "Long story", "Same as you", "Retired",
+ * "Single"): each says something of the person other than the value asked for, or nothing.
+ */
 const noValue = new Set(
-  `not no yes yeah yep nope idk dunno nowhere everywhere somewhere anywhere here there home sure maybe
-   i me my we it that this the why what which who how when where depends kinda sorta secret none nothing
-   brb nvm jk honestly seriously lol haha`.split(/\s+/u),
+  `not no yes yeah yep yea ya nope idk dunno nowhere everywhere somewhere anywhere here there home sure
+   maybe i me my we it that this the why what which who how when where depends kinda sorta secret none
+   nothing brb nvm jk honestly seriously lol haha long hard same tell thanks thank hold huh later
+   traveling travelling remote remotely unemployed retired freelance freelancing self myself between
+   single divorced widowed separated nobody complicated all various student mine of ofc correct sadly
+   obviously always mhm yup definitely totally absolutely exactly right true indeed course`.split(/\s+/u),
+);
+/** Words that make an answer more than its value ("Moving to Braga next week", "Maria, but …"). */
+const saysMore = new Set(
+  `but and or not moving starting leaving going next last until soon maybe probably mostly hopefully
+   sometimes usually kinda sorta depends tomorrow`.split(/\s+/u),
 );
 
 /**
  * The value a message gives as a bare answer ("Braga", "in braga!", "at Globex", "march 14", "34"), or
- * null: at most five words, no question, no reaction ("not sure", "idk"), no sentence of its own.
+ * null: at most four words, no question, no reaction, nothing that says more than the value ("Moving
+ * to Braga next week", "Maria, but we're separated") or other than it ("Long story", "Retired").
  */
 export function bareAnswer(text: string): string | null {
   // The length first: a long message is no bare answer, and is never run through the patterns.
   if (text.length > 200) return null;
   const t = text.trim().replace(trailing, '').trim();
-  if (t.length === 0 || t.length > 60 || /[\n?]/u.test(t)) return null;
-  const value = t.replace(answerLead, '').trim();
-  const words = value.split(/\s+/u);
-  if (value === '' || words.length > 5 || reactionOnly(value)) return null;
-  const first = normalizeStatement(words[0]!.split(/['’]/u)[0]!);
-  return first === '' || noValue.has(first) ? null : value;
+  if (t.length === 0 || t.length > 60 || /[\n?;]/u.test(t)) return null;
+  const value = withoutTail(t.replace(answerLead, '').trim()).trim();
+  const words = value.split(/\s+/u).map((w) => normalizeStatement(w.split(/['’]/u)[0]!));
+  if (value === '' || words.length > 4 || reactionOnly(value)) return null;
+  // A comma only between a place and its country ("Braga, Portugal").
+  if (value.includes(',') && !/^\p{Lu}[^,]*,\s*\p{Lu}[^,]*$/u.test(value)) return null;
+  if (words[0] === '' || noValue.has(words[0]!) || words.some((w) => saysMore.has(w))) return null;
+  return value;
 }

@@ -27,7 +27,18 @@ test('a message that only gives a value in place of another is read as one', () 
     ['sorry, 912 345 678', '912 345 678', 'bare', true],
     ["no it's 35 lol", '35', 'pointed', false],
   ] as const)
-    assert.deepEqual(saidInstead(text), { value, ...(instead ? { instead } : {}), form, owned }, text);
+    assert.deepEqual(
+      { ...saidInstead(text), denies: undefined },
+      { value, ...(instead ? { instead } : {}), form, owned, denies: undefined },
+      text,
+    );
+  // Which say no: "no", "nope", "correction"; not "wait" or "sorry" alone.
+  assert.deepEqual(
+    ['no, Globex', 'Correction: Globex', "wait, it's Braga", 'sorry I meant Braga'].map(
+      (t) => saidInstead(t)?.denies,
+    ),
+    [true, true, false, false],
+  );
 });
 
 test('a reaction, an apology, a sentence of its own or a value not written as one is no such message', () => {
@@ -67,6 +78,10 @@ test('a reaction, an apology, a sentence of its own or a value not written as on
     'wait no, Braga?',
     'no it is braga, Portugal',
     'Braga, not braga',
+    'Wait, Tom',
+    'Oops, Autocorrect',
+    'not Porto, nearby',
+    'No, Later',
   ])
     assert.equal(saidInstead(text), null, text);
 });
@@ -168,6 +183,7 @@ test("the rules mark a person's message said in place of another, not an agent's
     value: 'march 14',
     form: 'pointed',
     owned: true,
+    denies: true,
   });
   assert.equal(derive('sorry, I meant Braga', 'assistant')[0]?.saidInstead, undefined);
   assert.equal(derive('I live in Braga, not Porto', 'Ana')[0]?.saidInstead, undefined);

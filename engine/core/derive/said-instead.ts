@@ -24,6 +24,8 @@ export interface SaidInstead {
   form: 'named' | 'starred' | 'meant' | 'pointed' | 'bare';
   /** Its lead owns a slip ("wait", "oops", "sorry", "correction", "typo"), as "no, …" alone does not. */
   owned: boolean;
+  /** Its lead says no ("no", "nope", "nah", "correction", "typo"), as "ah, …" or "wait, …" alone do not. */
+  denies: boolean;
 }
 
 /** What a value is: a date is only ever said in place of a date, a name in place of a name. */
@@ -64,7 +66,7 @@ const bare = new RegExp(String.raw`^(${lead}+)(${value})$`, 'iu');
 /** "Braga, sorry": the lead said after. */
 const bareAfter = /^([^,]{1,60}),\s*(sorry|my\s+bad|typo|oops)$/iu;
 /** The leads that say "not that" ("no, Globex"): "sorry, Ana" says sorry to Ana. */
-const saysNo = /(?:^|[\s,.!:—–-])(?:no|nope|nah|wait|oops|whoops|correction|typo|my\s+bad)(?![\p{L}\p{N}])/iu;
+const saysNo = /(?:^|[\s,.!:—–-])(?:no|nope|nah|correction|typo)(?![\p{L}\p{N}])/iu;
 /** The leads that own a slip. */
 const ownsSlip =
   /(?:^|[\s,.!:—–-])(?:wait|oops|oop|whoops|sorry|soz|correction|typo|my\s+bad)(?![\p{L}\p{N}])/iu;
@@ -78,7 +80,8 @@ const notAValue = new Set(
    sure thanks thank problem worries way idea one other same kidding joking never always sorry maybe
    i im i'm we he she they monday tuesday wednesday thursday friday saturday sunday today tomorrow
    yesterday nothing none honestly seriously still brb nvm jk typo lol mom mum dad mama papa babe honey
-   dude bro man guys girl sis everyone everybody nobody someone english`.split(/\s+/u),
+   dude bro man guys girl sis everyone everybody nobody someone english later nearby near close around
+   outside abroad downtown jesus god lord omg autocorrect`.split(/\s+/u),
 );
 /** Small words of a place's or a firm's name, in lower case in a capitalised name ("São João da Madeira"). */
 const particles = new Set('da de do dos das di du del della van von der den la le y e of'.split(' '));
@@ -113,10 +116,8 @@ export function saidInstead(text: string): SaidInstead | null {
     if (instead !== undefined && normalizeStatement(instead) === normalizeStatement(v)) return null;
     const explicit = form === 'named' || form === 'starred' || form === 'meant';
     if (valueKind(v) === 'name' && !explicit && !capitalised(v)) return null;
-    const owned = ownsSlip.test(leadWords);
-    return instead === undefined
-      ? { value: v, form, owned }
-      : { value: v, instead: instead.trim(), form, owned };
+    const [owned, denies] = [ownsSlip.test(leadWords), saysNo.test(leadWords)];
+    return { value: v, ...(instead === undefined ? {} : { instead: instead.trim() }), form, owned, denies };
   };
   let m = butNot.exec(t);
   if (m) return take(m[2]!, 'named', m[1]!, m[3]!);
@@ -247,6 +248,8 @@ export function saidInsteadOf(claim: Claim, prior: MendedMessage): { claim: Clai
   // "no, Maria" after her own words may well speak to Maria; "no, march 15" speaks to no one.
   if (prior.by === 'same' && !explicit && !said.owned && kind === 'name') return null;
   if (prior.by === 'agent' && prior.asks && !explicit) return null;
+  // "Ah, it's Tom" after "Got it, you work at Sonae." says no more than that it is Tom.
+  if (prior.by === 'agent' && !explicit && !said.owned && !said.denies) return null;
   const held = prior.claims.flatMap((c) => {
     if (c.predicate === null || c.ends !== undefined || c.endsHeld || c.restoresHeld || c.callsOff) return [];
     // An agent's read-back is of the person, and only she mends it.
