@@ -260,7 +260,8 @@ export function createRuleDeriver(): Deriver {
     // the same kind or named, and withdraws that slip (said-instead.ts): it was a Memory of no slot, and
     // the wrong value (or an assistant's wrong read-back) stayed current. A bare value ("Braga", "march
     // 14") answering the message before it ("Where are you based?", "when's your birthday?") holds
-    // the slot asked about (answers.ts): it was a Memory "Braga" of no slot.
+    // the slot asked about (answers.ts): it was a Memory "Braga" of no slot. A name's small words are
+    // in it ("Rio de Janeiro", "Banco do Brasil", "vila nova de gaia"): the home was "Rio".
     name: 'rules-v48',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;

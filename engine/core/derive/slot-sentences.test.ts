@@ -385,6 +385,25 @@ test('history, negation, questions, hypotheticals, reports, short stays, times a
     assert.deepEqual(slotSentences(s).slots, [], s);
 });
 
+test("a name's small words are in it, between its capitals, and in lower case too", () => {
+  const cases: Array<[string, string, string]> = [
+    ['I live in Vila Nova de Gaia', 'lives in', 'Vila Nova de Gaia'],
+    ['I moved to Rio de Janeiro last year', 'lives in', 'Rio de Janeiro'],
+    ['I work at Banco do Brasil', 'works at', 'Banco do Brasil'],
+    ['I work at Caixa Geral de Depósitos', 'works at', 'Caixa Geral de Depósitos'],
+    ['i live in vila nova de gaia', 'lives in', 'Vila Nova de Gaia'],
+    ['i moved to rio de janeiro last year', 'lives in', 'Rio de Janeiro'],
+    // Not a small word after the name: it is no name's.
+    ['I live in Porto de facto', 'lives in', 'Porto'],
+  ];
+  for (const [s, predicate, value] of cases)
+    assert.deepEqual(
+      slotSentences(s).slots.map((x) => [x.predicate, x.value]),
+      [[predicate, value]],
+      s,
+    );
+});
+
 test('a name ends before the next clause, a chat word, or a verb after it', () => {
   const cases: Array<[string, string, string]> = [
     ['I live in Lisbon I love it here', 'lives in', 'Lisbon'],

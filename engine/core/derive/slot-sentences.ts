@@ -34,8 +34,28 @@ export interface SlotSentence {
  * it"), a chat's acronyms ("I work at Google LOL") and the days of the week ("at Google Monday to Friday").
  */
 const endsAName = String.raw`(?:I(?:['’](?:m|ll|ve|d))?|LOL|LMAO|ROFL|BTW|OMG|TBH|IMO|IMHO|FYI|IDK|NGL|ASAP|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?)(?![\p{L}\p{M}'’.&-])`;
-/** Up to four capitalised words ("Porto", "New York", "Globex Corporation"). */
-const capitalised = String.raw`\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+(?!${endsAName})\p{Lu}[\p{L}\p{M}'’.&-]*){0,3}`;
+/** The small words inside a place's or a firm's name: "Rio de Janeiro", "Banco do Brasil". */
+export const nameParticles = [
+  'de',
+  'da',
+  'do',
+  'dos',
+  'das',
+  'del',
+  'della',
+  'di',
+  'du',
+  'van',
+  'von',
+  'der',
+  'den',
+];
+const particle = String.raw`(?:${nameParticles.join('|')})`;
+/**
+ * Up to four capitalised words ("Porto", "New York", "Globex Corporation"), a small word of a name
+ * between two of them ("Vila Nova de Gaia").
+ */
+const capitalised = String.raw`\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+(?:${particle}\s+(?=\p{Lu}))?(?!${endsAName})\p{Lu}[\p{L}\p{M}'’.&-]*){0,3}`;
 /** A name: the value a slot holds. */
 const name = String.raw`(?<value>${capitalised})`;
 /** A home's name, which may open with "the": "the UK", "the Bay Area", "the Netherlands". */
@@ -615,7 +635,10 @@ const upperFirst = (w: string) => {
   return up.length === 1 ? up + w.slice(1) : w;
 };
 /** Up to three lower-case words, after a saint's or a mountain's "st." or "mt." ("st. louis"). */
-const lowerWords = /(?:(?:st|mt|ft)\.\s*)?\p{Ll}[\p{Ll}\p{M}'’-]*(?:\s+\p{Ll}[\p{Ll}\p{M}'’-]*){0,2}/uy;
+const lowerWords = new RegExp(
+  String.raw`(?:(?:st|mt|ft)\.\s*)?\p{Ll}[\p{Ll}\p{M}'’-]*(?:\s+(?:${particle}\s+(?=\p{Ll}))?\p{Ll}[\p{Ll}\p{M}'’-]*){0,2}`,
+  'uy',
+);
 const toAt = /\s+to\s+/uy;
 
 /**
@@ -629,13 +652,18 @@ function lowerName(text: string, from: number): { named: string; end: number } |
   const ws = found[0].split(/\s+/u);
   const stop = ws.findIndex((w) => endsALowerName.has(w));
   const kept = stop < 0 ? ws : ws.slice(0, stop);
+  // A name's small word is inside it, never its end ("vila nova de" cut short is "Vila Nova").
+  while (kept.length > 1 && nameParticles.includes(kept.at(-1)!)) kept.pop();
   if (kept.length === 0 || notALowerName.has(kept[0]!) || kept.some(isState)) return null;
   const span = found[0]
     .split(/(?<=\s)(?=\S)/u)
     .slice(0, kept.length)
     .join('')
     .trimEnd();
-  return { named: span.replace(/\S+/gu, upperFirst), end: from + span.length };
+  const named = span.replace(/\S+/gu, (w: string, at: number) =>
+    at > 0 && nameParticles.includes(w) ? w : upperFirst(w),
+  );
+  return { named, end: from + span.length };
 }
 
 /**
