@@ -2,7 +2,7 @@ import { months } from '../retrieve/time-expressions.ts';
 import type { Claim } from './deriver.ts';
 import { normalizeStatement } from './record-text.ts';
 import { slotKey } from './slot-key.ts';
-import { chatEnd, emailShaped, phoneShaped } from './slot-sentences.ts';
+import { chatEnd, emailShaped, nameParticles, phoneShaped } from './slot-sentences.ts';
 import { valueStatement } from './slot-statement.ts';
 import { slotValueAsSaid } from './slot-value.ts';
 
@@ -84,7 +84,7 @@ const notAValue = new Set(
    outside abroad downtown jesus god lord omg autocorrect`.split(/\s+/u),
 );
 /** Small words of a place's or a firm's name, in lower case in a capitalised name ("São João da Madeira"). */
-const particles = new Set('da de do dos das di du del della van von der den la le y e of'.split(' '));
+const particles = new Set(nameParticles);
 
 /** Whether each word opens with a capital ("Braga", "Globex Corp"): a name as a cased message writes it. */
 const capitalised = (v: string) =>
