@@ -464,6 +464,22 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(third, { statements: ['Coffee is life, three espressos a day.'], next: null });
   });
 
+  it('what she says of someone else is theirs, not a line of her profile', async () => {
+    const { engine, said } = await ana();
+    await said('My sister Inês is a nurse.', '2024-01-01T10:00:00Z');
+    await said('Inês is vegetarian though', '2024-01-01T10:01:00Z');
+    await said('Coffee is life, three espressos a day.', '2024-01-01T10:02:00Z');
+    const profile = (await engine.getProfile(tenant, 'b', { limit: 50 })).lines.map((l) => l.statement);
+    assert.deepEqual(profile, ['Coffee is life, three espressos a day.']);
+    const theirs = (await engine.listMemories(tenant, 'b', { limit: 50 })).data
+      .filter((m) => m.subject === 'Inês')
+      .map((m) => [m.statement, m.owner.state]);
+    assert.deepEqual(theirs.sort(), [
+      ['Inês is vegetarian though', 'other'],
+      ['My sister Inês is a nurse.', 'other'],
+    ]);
+  });
+
   it('an ending imported before the value it ends still ends it: Lisbon is not current', async () => {
     const { engine, said, current } = await ana();
     const profile = async () =>

@@ -16,6 +16,7 @@ import {
 import { occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
+import { aboutAnother } from './about-another.ts';
 import { bareAnswer } from './answers.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
 import {
@@ -261,7 +262,9 @@ export function createRuleDeriver(): Deriver {
     // the wrong value (or an assistant's wrong read-back) stayed current. A bare value ("Braga", "march
     // 14") answering the message before it ("Where are you based?", "when's your birthday?") holds
     // the slot asked about (answers.ts): it was a Memory "Braga" of no slot. A name's small words are
-    // in it ("Rio de Janeiro", "Banco do Brasil", "vila nova de gaia"): the home was "Rio".
+    // in it ("Rio de Janeiro", "Banco do Brasil", "vila nova de gaia"): the home was "Rio". A statement
+    // that opens with another person doing or being what only a person does ("Inês is vegetarian
+    // though", "My sister Inês is a nurse") is theirs (about-another.ts): it was a line of her Profile.
     name: 'rules-v48',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -622,7 +625,9 @@ function sentenceClaims(
     if (off !== null) return [{ ...plain, callsOff: off }];
     if (a === null) {
       const said = others
-        ? (possessedClaims(s, subject, owner, others) ?? otherPersonClaims(s, others) ?? [plain])
+        ? (possessedClaims(s, subject, owner, others) ??
+          otherPersonClaims(s, others) ??
+          anotherPersonsClaims(plain, others) ?? [plain])
         : [plain];
       // "went hiking with my wife Sarah": the sentence, and the relation it names in passing.
       const beside = relationNamedBeside(s);
@@ -834,6 +839,17 @@ function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Cla
   const alone = !/[\p{L}\p{N}]/u.test(s.slice(0, slot.clause[0]) + s.slice(slot.clause[1]));
   const statement = alone ? clauseStatement(slot.who, slot.predicate, slot.value) : s;
   return [{ statement, subject: slot.who, predicate: slot.predicate, owner, quote: s }];
+}
+
+/**
+ * A statement about someone else, who opens it ("Inês is vegetarian though", "My sister Inês is a
+ * nurse"): theirs, as said; not the speaker's (about-another.ts). Null where it opens with no one else.
+ */
+function anotherPersonsClaims(plain: Claim, others: (name: string) => OwnerClaim): Claim[] | null {
+  const who = aboutAnother(plain.statement);
+  const owner = who === null ? null : others(who);
+  if (owner?.state !== 'other') return null;
+  return [{ ...plain, subject: owner.entity ?? who!, owner }];
 }
 
 /**

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { aboutAnother } from './about-another.ts';
+
+test('a sentence that opens with another person as its subject is about them', () => {
+  for (const [s, who] of [
+    ['Inês is vegetarian though', 'Inês'],
+    ['my sister Inês is vegetarian', 'Inês'],
+    ['My wife Sarah is pregnant!', 'Sarah'],
+    ['Tom Reyes said he would come.', 'Tom Reyes'],
+    ["Carla's a nurse now", 'Carla'],
+    ['Inês lives in Braga', 'Inês'],
+    ['Tom is still vegan', 'Tom'],
+    ['My best friend, Joana, moved to Paris.', 'Joana'],
+  ] as const)
+    assert.equal(aboutAnother(s), who, s);
+});
+
+test("a sentence that opens with the speaker, a time, a common word or a pair is nobody else's", () => {
+  for (const s of [
+    'I love hiking',
+    'Tom and I booked a trip to Porto',
+    'Today is a good day',
+    'Monday was rough',
+    'Work is crazy right now',
+    'Coffee is life, three espressos a day.',
+    'Porto was amazing',
+    'Ana Lima is my best friend.',
+    'Everything is fine',
+    'inês is vegetarian though',
+    'TOM IS HERE',
+    'My sister and I went hiking',
+  ])
+    assert.equal(aboutAnother(s), null, s);
+});

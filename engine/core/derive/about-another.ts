@@ -1,0 +1,56 @@
+import { months, weekdays } from '../retrieve/time-expressions.ts';
+import { nameParticles, occupations } from './slot-sentences.ts';
+
+/**
+ * Who a sentence is about where it opens with another person as its subject: "Inês is vegetarian
+ * though", "My sister Inês is a nurse", "Tom has two cats". Said by Maya, each was a Memory of hers, in
+ * her Profile ("is she vegetarian?" then cited Inês's diet as Maya's). The sentence stays as said; only
+ * whose it is changes.
+ */
+
+/** People one names by their relation before their name: "my sister Inês". */
+const relation = String.raw`(?:(?:best|oldest|old|little|big|younger|older|baby)\s+)?(?:sister|brother|sis|bro|mom|mum|mother|dad|father|son|daughter|kid|friend|bff|boss|manager|wife|husband|partner|girlfriend|boyfriend|gf|bf|fianc[ée]e?|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|niece|nephew|colleague|coworker|co-worker|roommate|flatmate|neighbou?r|dog|cat|puppy|kitten)`;
+/** A name as written: one or two capitalised words ("Inês", "Tom Reyes"), a small word between. */
+const word = String.raw`\p{Lu}[\p{Ll}\p{M}-]+(?:['’]\p{Lu}[\p{Ll}\p{M}-]+)?`;
+const name = String.raw`${word}(?:\s+(?:(?:${nameParticles.join('|')})\s+)?${word})?`;
+/** What such a sentence says next of its subject: a verb ("Carla's a nurse": its "'s" too). */
+const verb = String.raw`(?:is|was|isn['’]t|wasn['’]t|has|had|hasn['’]t|lives|lived|works|worked|loves|loved|likes|liked|hates|hated|got|gets|went|goes|just|will|won['’]t|can|can['’]t|could|does|doesn['’]t|did|didn['’]t|said|says|thinks|wants|needs|moved|started|became|eats|drinks|plays|studies|teaches)`;
+/**
+ * What only a person does or is, after a name alone: "Inês lives in Braga", "Tom said …", "Carla is a
+ * nurse", "Inês is vegetarian". "Coffee is life" and "Porto was amazing" open with no one.
+ */
+const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks|thought|wants|wanted|needs|told|texted|called|studies|teaches|became|eats|drinks)`;
+const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)`;
+const opensWithRelation = new RegExp(
+  String.raw`^(?:[Mm]y|[Oo]ur)\s+${relation},?\s+(?<who>${name}),?(?:\s+${verb}|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
+  'u',
+);
+const opensWithName = new RegExp(
+  String.raw`^(?<who>${name})(?:\s+${personVerb}|\s*${personState})(?![\p{L}\p{N}])`,
+  'u',
+);
+
+/** Words a sentence opens with in capitals that name no one: "Today is …", "Work is crazy". */
+const noOne = new Set(
+  `it this that there here today tonight tomorrow yesterday work life everything nothing everyone
+   everybody nobody someone somebody anyone anything something what which who why how when where
+   the a an my our your his her their we i you he she they mine yours ours lunch dinner breakfast
+   weather traffic school college uni home family dinnertime weekend morning evening night time money
+   covid christmas easter halloween thanksgiving god`
+    .split(/\s+/u)
+    .concat(months, weekdays),
+);
+
+/**
+ * The person a stated sentence opens with as its subject ("Inês is vegetarian though": "Inês"; "My
+ * sister Inês is a nurse": "Inês"), or null: where it opens with no name, with a word that names no one
+ * ("Today is …", "Monday was …"), or with one in a sentence written all in capitals.
+ */
+export function aboutAnother(sentence: string): string | null {
+  const s = sentence.trim();
+  if (s.length > 400 || s === s.toUpperCase()) return null;
+  const m = opensWithRelation.exec(s) ?? opensWithName.exec(s);
+  const who = m?.groups?.['who'];
+  if (who === undefined) return null;
+  return noOne.has(who.split(/\s+/u)[0]!.toLowerCase()) ? null : who;
+}
