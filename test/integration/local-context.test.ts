@@ -370,6 +370,25 @@ describe('local engine: context', () => {
     assert.deepEqual(await cited('where does Carol live?'), [carol.id]);
   });
 
+  it("a bare answer's slot is found by a question in other words: the job, the birthday, the partner", async () => {
+    const { engine, remember } = await withBrain();
+    const said = (text: string, minute: number, speaker = 'Ana') =>
+      remember({
+        content: { kind: 'message', text, speaker, thread: 'onboarding' },
+        occurred_at: `2026-03-01T10:${String(minute).padStart(2, '0')}:00Z`,
+      });
+    await said('And what do you do?', 0, 'assistant');
+    const nurse = await said('nurse', 1);
+    await said("What's your boyfriend's name?", 2, 'assistant');
+    const rui = await said('Rui', 3);
+    await said('The weather was lovely today.', 4);
+    const cited = async (query: string) =>
+      ready(await engine.createContext(tenant, 'b', { query }, opts)).citations.map((c) => c.record_id);
+    for (const q of ["what's my job?", 'what do I do for work?', 'What does the user do for a living?'])
+      assert.equal((await cited(q))[0], nurse.id, q);
+    assert.equal((await cited("what's my partner's name?"))[0], rui.id);
+  });
+
   it('a question naming the Brain’s own person finds what they said as "self": their Records come first', async () => {
     const { engine, remember } = await withBrain();
     const at = (m: number) => `2024-06-15T10:0${m}:00Z`;

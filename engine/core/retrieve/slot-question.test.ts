@@ -22,7 +22,22 @@ test('questions about a home or a job, in strong words or in words about much el
     'What is my job?',
     'Who does Carol work for?',
   ])
-    assert.deepEqual(read(q).predicates, ['works at'], q);
+    assert.deepEqual(read(q).predicates, ['works at', 'occupation'], q);
+});
+
+test("one's job, birthday, diet and partner, and what one does for a living, are slots asked about", () => {
+  for (const [q, predicates] of [
+    ['what do I do for work?', ['works at', 'occupation']],
+    ['What does Ana do for a living?', ['works at', 'occupation']],
+    ["what's the user's occupation?", ['works at', 'occupation']],
+    ['when is my birthday?', ['birthday']],
+    ['When was Ana born?', ['birthday']],
+    ['is the user vegetarian?', ['diet']],
+    ["what's my partner's name?", ['partner', 'wife', 'husband', 'girlfriend', 'boyfriend']],
+  ] as const)
+    assert.deepEqual(read(q).predicates, predicates, q);
+  for (const q of ['What did you do yesterday?', 'what should I do about it?'])
+    assert.deepEqual(read(q).predicates, [], q);
 });
 
 test('a word about much else is no question about a home or a job', () => {

@@ -24,34 +24,59 @@ export interface SlotQuestion {
 
 /**
  * The slots whose Memories restate what was said in other words ("I moved to Braga." holds the slot
- * "Ana lives in Braga"), with the query words that ask about them:
- * - `strong` words are about a home or a job whatever else the question says ("live", "employer");
+ * "Ana lives in Braga"; "nurse", answering "what do you do?", holds "Ana's occupation is nurse"), with
+ * the query words that ask about them:
+ * - `strong` words are about the slot whatever else the question says ("live", "employer", "birthday");
  * - `weak` words are about much else as often ("work", "moved", "based"): only in a question asking
  *   where, who or which;
  * - `nouns` too ("home", "job", "city"): in a question asking where, who or which, or closing a
  *   possessive ("what's my job?", "Marta's home town?"), not "did I finish the job?", "when do I get
  *   home?" or "my home wifi password".
+ * A word may ask about several slots ("job": the employer and the occupation; "partner": whoever one's
+ * partner is, as a wife or a boyfriend holds the slot).
  */
-const slotWords: ReadonlyArray<{ predicate: string; strong: string[]; weak: string[]; nouns: string[] }> = [
-  {
-    predicate: 'lives in',
-    strong: 'live lives living lived reside resides residence'.split(' '),
-    weak: 'based moved move relocated'.split(' '),
-    nouns: 'home city town neighbourhood neighborhood address hometown'.split(' '),
-  },
-  {
-    predicate: 'works at',
-    strong: 'employer employed employs workplace'.split(' '),
-    weak: 'work works working worked'.split(' '),
-    nouns: 'job'.split(' '),
-  },
-];
+const slotWords: ReadonlyArray<{ predicates: string[]; strong: string[]; weak: string[]; nouns: string[] }> =
+  [
+    {
+      predicates: ['lives in'],
+      strong: 'live lives living lived reside resides residence'.split(' '),
+      weak: 'based moved move relocated'.split(' '),
+      nouns: 'home city town neighbourhood neighborhood address hometown'.split(' '),
+    },
+    {
+      predicates: ['works at', 'occupation'],
+      strong: 'employer employed employs workplace occupation profession career'.split(' '),
+      weak: 'work works working worked'.split(' '),
+      nouns: 'job occupation profession career'.split(' '),
+    },
+    {
+      predicates: ['birthday'],
+      strong: 'birthday bday born'.split(' '),
+      weak: [],
+      nouns: ['birthday'],
+    },
+    {
+      predicates: ['diet'],
+      strong: 'diet vegetarian vegan pescatarian'.split(' '),
+      weak: [],
+      nouns: ['diet'],
+    },
+    {
+      predicates: ['partner', 'wife', 'husband', 'girlfriend', 'boyfriend'],
+      strong: 'partner wife husband girlfriend boyfriend spouse'.split(' '),
+      weak: [],
+      nouns: 'partner wife husband girlfriend boyfriend spouse'.split(' '),
+    },
+  ];
 const stems = slotWords.map((s) => ({
-  predicate: s.predicate,
+  predicates: s.predicates,
   strong: new Set(s.strong.map(stemPrefix)),
   weak: new Set([...s.weak, ...s.nouns].map(stemPrefix)),
   nouns: new Set(s.nouns),
 }));
+/** "What do I do (for a living / for work)?", "what does Ana do?": the occupation and the employer. */
+const whatOneDoes =
+  /(?<![\p{L}\p{N}])what\s+(?:do|does)\s+(?:\S+\s+){1,2}do(?:\s+for\s+(?:a\s+living|work))?(?![\p{L}\p{N}])/iu;
 
 const word = (alternatives: string) =>
   new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'iu');
@@ -124,12 +149,17 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
   const termStems = new Set(terms.map(stemPrefix));
   const words = wordsOf(query);
   const asks = whereWho.test(query) || which.test(query);
+  const doing = whatOneDoes.test(query);
+  // "for a living" asks what one does, not where one lives.
+  if (/(?<![\p{L}\p{N}])for\s+a\s+living(?![\p{L}\p{N}])/iu.test(query))
+    termStems.delete(stemPrefix('living'));
   const asked = stems.filter(
     (s) =>
       [...termStems].some((t) => s.strong.has(t) || (asks && s.weak.has(t))) ||
-      closesPossessive(words, s.nouns),
+      closesPossessive(words, s.nouns) ||
+      (doing && s.predicates.includes('occupation')),
   );
-  const strong = asked.some((s) => [...termStems].some((t) => s.strong.has(t)));
+  const strong = doing || asked.some((s) => [...termStems].some((t) => s.strong.has(t)));
   // "my home", "my employer", "your workplace": a slot of one's own; "my sister": someone of one's own.
   const slotWord = (w: string | undefined) =>
     w !== undefined &&
@@ -140,7 +170,7 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
   );
   const { names, subject } = namesOf(query);
   return {
-    predicates: asked.map((s) => s.predicate),
+    predicates: asked.flatMap((s) => s.predicates),
     names,
     namesSubject: subject,
     aboutSelf: selfSubject.test(query) || ownSlot || (selfObject.test(query) && !relation),
