@@ -89,7 +89,7 @@ export const MemoryDetail = Memory.extend({
     .object({
       record_id: z.string(),
       kind: z.string(),
-      text: z.string().describe('The Record\'s text, cut at 500 characters.'),
+      text: z.string().describe("The Record's text, cut at 500 characters."),
       speaker: z.string().nullable(),
       occurred_at: DateTime,
     })
