@@ -464,6 +464,27 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(third, { statements: ['Coffee is life, three espressos a day.'], next: null });
   });
 
+  it('a later clause that says an attribute whole holds its slot, and the sentence keeps the rest', async () => {
+    const { said, current } = await ana();
+    await said('i have a cat named Pimenta and my boyfriend is Rui', '2024-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ["Ana's boyfriend is Rui", 'i have a cat named Pimenta']);
+    await said('rui and i broke up', '2024-02-01T10:00:00Z');
+    const now = await current();
+    assert.ok(now.includes("Ana's boyfriend is no longer Rui"), now.join(' | '));
+    assert.ok(!now.some((m) => m.includes('boyfriend is Rui')), now.join(' | '));
+  });
+
+  it('eating meat again ends a meatless diet, said alone or after a comma', async () => {
+    const { said, current } = await ana();
+    await said("I'm vegetarian.", '2024-01-01T10:00:00Z');
+    await said('actually i eat meat again, not vegetarian anymore', '2024-02-01T10:00:00Z');
+    assert.ok((await current()).includes("Ana's diet is no longer vegetarian"));
+    await said("I'm vegan now", '2024-03-01T10:00:00Z');
+    await said('i eat meat again lol', '2024-04-01T10:00:00Z');
+    const now = await current();
+    assert.ok(now.includes("Ana's diet is no longer vegan"), now.join(' | '));
+  });
+
   it('what she says of someone else is theirs, not a line of her profile', async () => {
     const { engine, said } = await ana();
     await said('My sister Inês is a nurse.', '2024-01-01T10:00:00Z');

@@ -265,6 +265,8 @@ export function createRuleDeriver(): Deriver {
     // in it ("Rio de Janeiro", "Banco do Brasil", "vila nova de gaia"): the home was "Rio". A statement
     // that opens with another person doing or being what only a person does ("Inês is vegetarian
     // though", "My sister Inês is a nurse") is theirs (about-another.ts): it was a line of her Profile.
+    // A later clause that says an attribute whole holds it ("i have a cat named Pimenta and my boyfriend
+    // is Rui", "i eat meat again, not vegetarian anymore"), and "i eat meat again" ends a meatless diet.
     name: 'rules-v48',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -629,9 +631,23 @@ function sentenceClaims(
           otherPersonClaims(s, others) ??
           anotherPersonsClaims(plain, others) ?? [plain])
         : [plain];
+      // "i have a cat named Pimenta and my boyfriend is Rui", "i eat meat again, not vegetarian
+      // anymore": a later clause that says an attribute whole, each its slot's claim quoting the clause.
+      const clauses = clauseAttributes(s, subject, owner);
+      // "i eat meat again": whichever meatless diet holds ends.
+      const meat = eatsMeat.test(s) ? heldEndings([{ predicate: 'diet', values: meatless }], plain) : [];
+      const ended = clauses.claims.some((c) => c.ends !== undefined);
+      // The sentence's own Memory is what it says before them: it must not outlive the boyfriend.
+      const kept =
+        clauses.before === null
+          ? said
+          : said.map((c) =>
+              c === plain ? { ...plain, statement: clauses.before!, quote: clauses.before! } : c,
+            );
+      const also = [...clauses.claims, ...(ended ? [] : meat)];
       // "went hiking with my wife Sarah": the sentence, and the relation it names in passing.
       const beside = relationNamedBeside(s);
-      if (beside === null) return said;
+      if (beside === null) return [...kept, ...also];
       const statement = valueStatement(subject, beside.predicate, beside.value);
       return [...said, { statement, subject, predicate: beside.predicate, owner, quote: s }];
     }
@@ -839,6 +855,53 @@ function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Cla
   const alone = !/[\p{L}\p{N}]/u.test(s.slice(0, slot.clause[0]) + s.slice(slot.clause[1]));
   const statement = alone ? clauseStatement(slot.who, slot.predicate, slot.value) : s;
   return [{ statement, subject: slot.who, predicate: slot.predicate, owner, quote: s }];
+}
+
+/** Diets a person who eats meat again keeps no more. */
+const meatless = ['vegetarian', 'vegan', 'pescatarian'];
+/** "i eat meat again", "started eating meat again", "back to eating meat": a meatless diet over. */
+const eatsMeat =
+  /^(?:(?:actually|so|ok|okay|well|update|btw|lol)[,:!]?\s+)*(?:i\s+|i['’]?ve\s+)?(?:(?:eat|eating)\s+meat\s+again|(?:started|start)\s+eating\s+meat\s+again|(?:am\s+|['’]m\s+)?back\s+(?:to|on)\s+(?:eating\s+)?meat)(?![\p{L}\p{N}])/iu;
+
+/**
+ * The attributes later clauses of a sentence say whole ("i have a cat named Pimenta and my boyfriend
+ * is Rui": the boyfriend; "i eat meat again, not vegetarian anymore": the end of the diet), each its
+ * slot's claim quoting its clause, and where they run to the sentence's end, what comes before them
+ * (`before`: "i have a cat named Pimenta"), the sentence's statement without them. Only a clause after
+ * ", ", " and " or ";" that opens with "my", "not" or "no longer", as attributeSentence reads a
+ * sentence of its own.
+ */
+function clauseAttributes(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+): { claims: SaidClaim[]; before: string | null } {
+  const claims: SaidClaim[] = [];
+  if (s.length > 400) return { claims, before: null };
+  let first = -1;
+  let end = 0;
+  for (const m of s.matchAll(/(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer)\s)/giu)) {
+    const from = m.index + m[0].length;
+    const rest = s.slice(from);
+    const next = /,\s|\sand\s|;/u.exec(rest);
+    const clause = (next === null ? rest : rest.slice(0, next.index)).trim();
+    const a = attributeSentence(clause);
+    if (a === null || a.own) continue;
+    if (first < 0) first = m.index;
+    end = from + clause.length;
+    const statement = (a.ends ? endedStatement : valueStatement)(subject, a.predicate, a.value);
+    claims.push({
+      statement,
+      subject,
+      predicate: a.predicate,
+      owner,
+      quote: clause,
+      ...(a.ends ? { ends: a.value } : {}),
+    });
+  }
+  const toEnd = claims.length > 0 && !/[\p{L}\p{N}]/u.test(s.slice(end));
+  const before = toEnd ? s.slice(0, first).trim() : null;
+  return { claims, before: before !== null && isStatement(before) ? before : null };
 }
 
 /**
