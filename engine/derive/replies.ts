@@ -5,7 +5,7 @@ import { citableClaims } from '../core/derive/citable-claims.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { foldName } from '../core/derive/resolve-owner.ts';
 import { saidInsteadOf } from '../core/derive/said-instead.ts';
-import { askedOf } from '../core/derive/answers.ts';
+import { askedOf, lastQuestion } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { valueStatement } from '../core/derive/slot-statement.ts';
 import { sameSlotValue, slotValueAsSaid } from '../core/derive/slot-value.ts';
@@ -27,8 +27,9 @@ type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed'>;
 /** How deep a mend of a mend is read ("march 4", "wait no, march 14", "ugh no, march 15"). */
 const mendDepth = 3;
 
-const marked = (c: Claim) => c.saidInstead !== undefined || c.answers !== undefined;
-const unmarked = ({ saidInstead: _mend, answers: _answer, ...statement }: Claim): Claim => statement;
+const marked = (c: Claim) => c.saidInstead !== undefined || c.answers !== undefined || c.inReply === true;
+const unmarked = ({ saidInstead: _mend, answers: _answer, inReply: _reply, ...statement }: Claim): Claim =>
+  statement;
 
 /**
  * A Record's claims with those only the thread's messages just before (said within half an hour) can
@@ -66,10 +67,10 @@ export async function withReplies(
     const value = c.saidInstead?.value ?? c.answers;
     const read =
       value === undefined
-        ? c
+        ? null
         : ((c.saidInstead !== undefined ? await mended(uow, deriver, c, before, content, depth) : null) ??
           (await answered(uow, deriver, c, value, before[0], record, content)));
-    out.push(read ?? unmarked(c));
+    out.push(read ?? (c.saidInstead === undefined ? exchange(unmarked(c), before[0], content) : unmarked(c)));
   }
   return out;
 }
@@ -131,6 +132,16 @@ function stillHolds(deriver: Deriver, b: Before, ctx: DeriveContext, mends: Clai
     (x) =>
       x.predicate !== null && slotKey(x.subject, x.predicate, x.owner) === slot && sameSlotValue(x, meant),
   );
+}
+
+/**
+ * A short reply's statement as the exchange it ends ("What's Pimenta like? — very fluffy"), where the
+ * message before is another speaker's and ends with one question; quoting the reply as written.
+ */
+function exchange(c: Claim, before: Before | undefined, content: Message): Claim {
+  if (before === undefined || sameSpeaker(before.said, content)) return c;
+  const question = lastQuestion(before.input.text);
+  return question === null ? c : { ...c, statement: `${question} — ${c.statement}` };
 }
 
 /**

@@ -215,6 +215,36 @@ describe('a bare answer to a question about a slot', () => {
     await said('Lisbon', '2026-03-01T14:00:10Z', 'Ana', 'five');
     await said('Where did I park?', '2026-03-01T15:00:00Z', 'Ana', 'six');
     await said('Level 2', '2026-03-01T15:00:10Z', 'Ana', 'six');
-    assert.deepEqual(await current(), ['Braga', 'Faro', 'Level 2', 'Lisbon', 'Porto']);
+    // A reply to another's question is that exchange: "Lisbon" alone said nothing.
+    assert.deepEqual(await current(), [
+      'Braga',
+      'Faro',
+      'Level 2',
+      'Where are you from? — Lisbon',
+      'Where do you live and where do you work? — Porto',
+    ]);
+  });
+
+  it('a short reply that holds no slot is the exchange it ends, quoting the reply as written', async () => {
+    const { engine, said, current } = await chat();
+    await said("When's your birthday?", '2026-03-01T10:00:00Z', 'assistant');
+    const october = await said('probably early october', '2026-03-01T10:00:10Z');
+    await said("What's Pimenta like? Is she shy?", '2026-03-01T11:00:00Z', 'assistant');
+    await said('very fluffy', '2026-03-01T11:00:10Z');
+    await said('Nice weather today.', '2026-03-01T12:00:00Z', 'assistant');
+    await said('so sunny', '2026-03-01T12:00:10Z');
+    await said("I'm not married", '2026-03-01T13:00:10Z');
+    assert.deepEqual(await current(), [
+      "I'm not married",
+      'Nice weather today.',
+      "When's your birthday? — probably early october",
+      'so sunny',
+      'very fluffy',
+    ]);
+    const m = await engine.getMemory(tenant, 'b', october.memory_ids[0]!);
+    assert.deepEqual(
+      m.citations.map((c) => c.quote),
+      ['probably early october'],
+    );
   });
 });

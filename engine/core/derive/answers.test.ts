@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { askedOf, bareAnswer } from './answers.ts';
+import { askedOf, bareAnswer, lastQuestion, shortReply } from './answers.ts';
 import { createRuleDeriver } from './rule-deriver.ts';
 import { recordText } from './record-text.ts';
 
@@ -113,4 +113,19 @@ test("the rules mark a person's bare value as an answer, not an agent's nor a se
   assert.equal(derive('Braga', 'assistant')[0]?.answers, undefined);
   assert.equal(derive('I love Braga', 'Ana')[0]?.answers, undefined);
   assert.equal(derive('I live in Braga', 'Ana')[0]?.answers, undefined);
+});
+
+test('a short reply says little on its own; the question a message ends with is its last sentence', () => {
+  for (const t of ['probably early october', 'very fluffy', 'maya', 'yep, still porto'])
+    assert.equal(shortReply(t), true, t);
+  for (const t of [
+    "I'm not married",
+    'my sister is visiting',
+    'is it raining?',
+    'one two three four five six seven',
+  ])
+    assert.equal(shortReply(t), false, t);
+  assert.equal(lastQuestion("Lovely. When's your birthday?"), "When's your birthday?");
+  assert.equal(lastQuestion("What's Pimenta like? Is she shy?"), null);
+  assert.equal(lastQuestion('Where are you based? I am in Porto.'), null);
 });

@@ -189,3 +189,26 @@ export function bareAnswer(text: string): string | null {
   if (words[0] === '' || noValue.has(words[0]!) || words.some((w) => saysMore.has(w))) return null;
   return value;
 }
+
+/**
+ * A reply that says little without what it answers: at most six words, no question, not opening with
+ * the speaker ("I'm not married" says it whole): "probably early october", "very fluffy", "maya".
+ */
+export function shortReply(text: string): boolean {
+  if (text.length > 80) return false;
+  const t = text.trim();
+  const words = t.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  return (
+    words.length > 0 &&
+    words.length <= 6 &&
+    !t.includes('?') &&
+    !/^(?:i|i['’]m|im|i['’]ve|ive|my|me|we|we['’]re|our)(?![\p{L}\p{N}])/iu.test(t)
+  );
+}
+
+/** The one question `message` ends with ("What's Pimenta like?"), or null where it ends otherwise. */
+export function lastQuestion(message: string): string | null {
+  const said = sentences(message).map((s) => s.value.trim());
+  const last = said.at(-1);
+  return last?.endsWith('?') && said.filter((s) => s.endsWith('?')).length === 1 ? last : null;
+}

@@ -79,6 +79,14 @@ export interface Claim {
    */
   answers?: string;
   /**
+   * On a claim of no slot whose statement is the whole message: a short reply that says little
+   * without what it answers ("probably early october", "very fluffy", "maya"). Where the thread's
+   * message just before, another speaker's, ends with one question, the statement is that exchange
+   * ("When's your birthday? — probably early october"), still quoting the reply as written; a bare
+   * answer (`answers`) that holds no slot is read so too (engine/derive/replies.ts).
+   */
+  inReply?: true;
+  /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,
    * retracted by this Record: it was a slip, not a value that held until now.

@@ -17,7 +17,7 @@ import { occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
 import { aboutAnother } from './about-another.ts';
-import { bareAnswer } from './answers.ts';
+import { bareAnswer, shortReply } from './answers.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
 import {
   partingSaid,
@@ -267,6 +267,8 @@ export function createRuleDeriver(): Deriver {
     // though", "My sister Inês is a nurse") is theirs (about-another.ts): it was a line of her Profile.
     // A later clause that says an attribute whole holds it ("i have a cat named Pimenta and my boyfriend
     // is Rui", "i eat meat again, not vegetarian anymore"), and "i eat meat again" ends a meatless diet.
+    // A short reply to another's question is that exchange ("When's your birthday? — probably early
+    // october"): it was a line "probably early october" of her Profile.
     name: 'rules-v48',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -319,6 +321,7 @@ export function createRuleDeriver(): Deriver {
             if (instead !== null) return [{ ...only, saidInstead: instead }];
             const answer = bareAnswer(whole);
             if (answer !== null) return [{ ...only, answers: answer }];
+            if (shortReply(whole)) return [{ ...only, inReply: true }];
           }
           return withStarts(claims, record.occurredAt);
         }
