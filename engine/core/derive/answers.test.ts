@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { deriveInThread } from './derive-in-thread.testing.ts';
 import { askedOf, bareAnswer, lastQuestion, shortReply } from './answers.ts';
-import { createRuleDeriver } from './rule-deriver.ts';
-import { recordText } from './record-text.ts';
 
 test('a question put to the speaker about one slot gives the answer said in full', () => {
   for (const [question, full] of [
@@ -97,18 +96,7 @@ test('a bare answer is a value alone, without its "in", "at" or "it\'s"', () => 
 });
 
 test("the rules mark a person's bare value as an answer, not an agent's nor a sentence", () => {
-  const d = createRuleDeriver();
-  const derive = (text: string, speaker: string) => {
-    const content = { kind: 'message' as const, text, speaker, thread: 't' };
-    const record = {
-      id: 'rec_2',
-      content,
-      text: recordText(content),
-      sourceName: null,
-      occurredAt: '2026-03-01T10:00:00Z',
-    };
-    return d.derive(record, { self: { type: 'person', name: 'Ana' } });
-  };
+  const derive = deriveInThread;
   assert.equal(derive('Braga', 'Ana')[0]?.answers, 'Braga');
   assert.equal(derive('Braga', 'assistant')[0]?.answers, undefined);
   assert.equal(derive('I love Braga', 'Ana')[0]?.answers, undefined);

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { deriveInThread } from './derive-in-thread.testing.ts';
 import type { Claim } from './deriver.ts';
-import { createRuleDeriver } from './rule-deriver.ts';
-import { recordText } from './record-text.ts';
 import { saidInstead, saidInsteadOf, valueKind } from './said-instead.ts';
 
 test('a message that only gives a value in place of another is read as one', () => {
@@ -167,18 +166,7 @@ test('two slots of one kind, another value of the kind beside it, none, or the s
 });
 
 test("the rules mark a person's message said in place of another, not an agent's", () => {
-  const d = createRuleDeriver();
-  const derive = (text: string, speaker: string) => {
-    const content = { kind: 'message' as const, text, speaker, thread: 't' };
-    const record = {
-      id: 'rec_2',
-      content,
-      text: recordText(content),
-      sourceName: null,
-      occurredAt: '2026-03-01T10:00:00Z',
-    };
-    return d.derive(record, { self: { type: 'person', name: 'Ana' } });
-  };
+  const derive = deriveInThread;
   assert.deepEqual(derive("wait no, it's march 14", 'Ana')[0]?.saidInstead, {
     value: 'march 14',
     form: 'pointed',
