@@ -36,8 +36,28 @@ test("one's job, birthday, diet and partner, and what one does for a living, are
     ["what's my partner's name?", ['partner', 'wife', 'husband', 'girlfriend', 'boyfriend']],
   ] as const)
     assert.deepEqual(read(q).predicates, predicates, q);
-  for (const q of ['What did you do yesterday?', 'what should I do about it?'])
+  for (const q of [
+    'What did you do yesterday?',
+    'what should I do about it?',
+    'what do I do for fun?',
+    'what do I usually do on weekends?',
+    'what does this button do?',
+    'where was I born?',
+    'what did I get for my birthday?',
+    'who came to my birthday party?',
+    "what's my diet plan for the gym?",
+    'what vegetarian recipe did I save?',
+  ])
     assert.deepEqual(read(q).predicates, [], q);
+  // About the partner, not the asker: someone of one's own, whose slot no one here holds.
+  for (const q of ["when is my boyfriend's birthday?", 'is my boyfriend vegetarian?']) {
+    const r = read(q);
+    assert.deepEqual(
+      [r.predicates.includes('boyfriend'), r.aboutSelf, r.aboutOther],
+      [false, false, true],
+      q,
+    );
+  }
 });
 
 test('a word about much else is no question about a home or a job', () => {

@@ -49,18 +49,10 @@ const slotWords: ReadonlyArray<{ predicates: string[]; strong: string[]; weak: s
       weak: 'work works working worked'.split(' '),
       nouns: 'job occupation profession career'.split(' '),
     },
-    {
-      predicates: ['birthday'],
-      strong: 'birthday bday born'.split(' '),
-      weak: [],
-      nouns: ['birthday'],
-    },
-    {
-      predicates: ['diet'],
-      strong: 'diet vegetarian vegan pescatarian'.split(' '),
-      weak: [],
-      nouns: ['diet'],
-    },
+    // A birthday and a diet only where the question asks them (askedWhen, askedDiet): "what did I get
+    // for my birthday?", "where was I born?" and "what vegetarian recipe did I save?" do not.
+    { predicates: ['birthday'], strong: [], weak: [], nouns: [] },
+    { predicates: ['diet'], strong: [], weak: [], nouns: [] },
     {
       predicates: ['partner', 'wife', 'husband', 'girlfriend', 'boyfriend'],
       strong: 'partner wife husband girlfriend boyfriend spouse'.split(' '),
@@ -74,9 +66,18 @@ const stems = slotWords.map((s) => ({
   weak: new Set([...s.weak, ...s.nouns].map(stemPrefix)),
   nouns: new Set(s.nouns),
 }));
-/** "What do I do (for a living / for work)?", "what does Ana do?": the occupation and the employer. */
+/**
+ * "What do I do (for a living / for work)?", "what does Ana do?": the occupation and the employer; not
+ * "what do I do for fun?", "what do I usually do on weekends?" or "what does this button do?".
+ */
 const whatOneDoes =
-  /(?<![\p{L}\p{N}])what\s+(?:do|does)\s+(?:\S+\s+){1,2}do(?:\s+for\s+(?:a\s+living|work))?(?![\p{L}\p{N}])/iu;
+  /^(?:so\s+)?what\s+(?:do|does)\s+(?:i|you|u|he|she|they|we|the\s+user|\p{Lu}[\p{L}'’-]*)\s+do(?:\s+for\s+(?:a\s+living|work)|\s+now|\s+these\s+days|\s+exactly)?\s*\??$/iu;
+/** "When is my birthday?", "when's Ana's bday?", "when was I born?", "what's the user's birthday?". */
+const askedWhen =
+  /^(?:so\s+)?(?:when(?:['’]s|\s+is|\s+was)\s+(?:\S+\s+){0,2}(?:birthday|bday|b-day)|when\s+was\s+\S+(?:\s+\S+)?\s+born|what(?:['’]s|\s+is)\s+(?:\S+\s+){0,2}(?:birthday|bday|date\s+of\s+birth))\s*\??$/iu;
+/** "Is the user vegetarian?", "am I still vegan?", "does Ana eat meat?": the diet. */
+const askedDiet =
+  /^(?:(?:is|am|are)\s+(?:\S+\s+){1,2}(?:still\s+)?(?:an?\s+)?(?:vegetarian|vegan|pescatarian)|(?:does|do)\s+(?:\S+\s+){1,2}eat\s+meat)\s*\??$/iu;
 
 const word = (alternatives: string) =>
   new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives})(?![\\p{L}\\p{N}])`, 'iu');
@@ -149,7 +150,8 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
   const termStems = new Set(terms.map(stemPrefix));
   const words = wordsOf(query);
   const asks = whereWho.test(query) || which.test(query);
-  const doing = whatOneDoes.test(query);
+  const q = query.trim();
+  const [doing, when, diet] = [whatOneDoes.test(q), askedWhen.test(q), askedDiet.test(q)];
   // "for a living" asks what one does, not where one lives.
   if (/(?<![\p{L}\p{N}])for\s+a\s+living(?![\p{L}\p{N}])/iu.test(query))
     termStems.delete(stemPrefix('living'));
@@ -157,12 +159,23 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
     (s) =>
       [...termStems].some((t) => s.strong.has(t) || (asks && s.weak.has(t))) ||
       closesPossessive(words, s.nouns) ||
-      (doing && s.predicates.includes('occupation')),
+      (doing && s.predicates.includes('occupation')) ||
+      (when && s.predicates.includes('birthday')) ||
+      (diet && s.predicates.includes('diet')),
   );
+  // "my boyfriend's birthday", "is my boyfriend vegetarian?": a question about the partner, someone
+  // of one's own, not about who the partner is ("what's my partner's name?").
+  const partner = stems.find((s) => s.predicates.includes('partner'))!;
+  const ofPartner =
+    asked.includes(partner) &&
+    (asked.some((s) => s !== partner) ||
+      words.some((w, i) => partner.nouns.has(w) && words[i + 1] === "'s" && words[i + 2] !== 'name'));
+  if (ofPartner) asked.splice(asked.indexOf(partner), 1);
   const strong = doing || asked.some((s) => [...termStems].some((t) => s.strong.has(t)));
   // "my home", "my employer", "your workplace": a slot of one's own; "my sister": someone of one's own.
   const slotWord = (w: string | undefined) =>
     w !== undefined &&
+    !(ofPartner && partner.nouns.has(w)) &&
     stems.some((s) => s.nouns.has(w) || s.strong.has(stemPrefix(w)) || s.weak.has(stemPrefix(w)));
   const ownSlot = words.some((w, i) => selfPossessives.has(w) && slotWord(words[i + 1]));
   const relation = words.some(
