@@ -3,7 +3,7 @@ import { nameParticles, occupations } from './slot-sentences.ts';
 
 /**
  * Who a sentence is about where it opens with another person as its subject: "Inês is vegetarian
- * though", "My sister Inês is a nurse", "Tom has two cats". Said by Maya, each was a Memory of hers, in
+ * though", "My sister Inês is a nurse", "Inês loves sushi". Said by Maya, each was a Memory of hers, in
  * her Profile ("is she vegetarian?" then cited Inês's diet as Maya's). The sentence stays as said; only
  * whose it is changes.
  */
@@ -19,10 +19,17 @@ const verb = String.raw`(?:is|was|isn['’]t|wasn['’]t|has|had|hasn['’]t|liv
  * What only a person does or is, after a name alone: "Inês lives in Braga", "Tom said …", "Carla is a
  * nurse", "Inês is vegetarian". "Coffee is life" and "Porto was amazing" open with no one.
  */
-const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks|thought|wants|wanted|needs|told|texted|called|studies|teaches|became|eats|drinks)`;
-const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)`;
+const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks|thought|wants|wanted|needs|told|texted|called|studies|teaches|became|eats|drinks|loves|likes|hates|adores|prefers)`;
+/** A state said of a person, whole: "Inês is vegetarian (now)", not "Porto is vegetarian friendly". */
+const stateEnds = String.raw`(?=(?:\s+(?:now|too|though|tho|btw|again|also|lol|haha|as\s+well))*(?:,?\s+(?:and|but)\s.*)?[.!,]*$)`;
+const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|(?:vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)${stateEnds})`;
 const opensWithRelation = new RegExp(
   String.raw`^(?:[Mm]y|[Oo]ur)\s+${relation},?\s+(?<who>${name}),?(?:\s+${verb}|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
+  'u',
+);
+/** "Inês, my sister, is a nurse": the name, then who they are to the speaker. */
+const opensWithApposition = new RegExp(
+  String.raw`^(?<who>${name}),\s+(?:my|our)\s+${relation},\s+${verb}(?![\p{L}\p{N}])`,
   'u',
 );
 const opensWithName = new RegExp(
@@ -36,7 +43,8 @@ const noOne = new Set(
    everybody nobody someone somebody anyone anything something what which who why how when where
    the a an my our your his her their we i you he she they mine yours ours lunch dinner breakfast
    weather traffic school college uni home family dinnertime weekend morning evening night time money
-   covid christmas easter halloween thanksgiving god`
+   covid christmas easter halloween thanksgiving god thanks so oh yeah yes no btw honestly anyway lol
+   ok okay well and but also then actually apparently basically literally seriously`
     .split(/\s+/u)
     .concat(months, weekdays),
 );
@@ -49,8 +57,13 @@ const noOne = new Set(
 export function aboutAnother(sentence: string): string | null {
   const s = sentence.trim();
   if (s.length > 400 || s === s.toUpperCase()) return null;
-  const m = opensWithRelation.exec(s) ?? opensWithName.exec(s);
+  const m = opensWithRelation.exec(s) ?? opensWithApposition.exec(s) ?? opensWithName.exec(s);
   const who = m?.groups?.['who'];
-  if (who === undefined) return null;
-  return noOne.has(who.split(/\s+/u)[0]!.toLowerCase()) ? null : who;
+  if (who === undefined || who.split(/\s+/u).some((w) => noOne.has(w.toLowerCase()))) return null;
+  // "Tom said I should move to Berlin", "Inês is a nurse and I am a teacher": the speaker's too.
+  return speaksOfSelf.test(s.slice(m!.index + m![0].length)) ? null : who;
 }
+
+/** The speaker in what follows: "I", "me", "my", "we", "us", "our", a chat's "im". */
+const speaksOfSelf =
+  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|d|ll)|im|ive|me|my|mine|myself|we|us|our|ours)(?![\p{L}\p{N}'’])/iu;

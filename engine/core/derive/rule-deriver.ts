@@ -7,6 +7,7 @@ import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
 import {
   attributeSentence,
+  chatEnd,
   otherPersonSlot,
   possessedAttribute,
   relationNamedBeside,
@@ -629,30 +630,26 @@ function sentenceClaims(
     const off = a === null ? planCalledOff(s) : null;
     if (off !== null) return [{ ...plain, callsOff: off }];
     if (a === null) {
-      const said = others
+      // "i have a cat named Pimenta and my boyfriend is Rui", "i eat meat again, not vegetarian
+      // anymore": a later clause that says an attribute whole, each its slot's claim quoting the clause,
+      // and the sentence's own Memory what it says before them: it must not outlive the boyfriend.
+      const clauses = clauseAttributes(s, subject, owner);
+      const own =
+        clauses.before === null ? plain : { ...plain, statement: clauses.before, quote: clauses.before };
+      const kept = others
         ? (possessedClaims(s, subject, owner, others) ??
           otherPersonClaims(s, others) ??
-          anotherPersonsClaims(plain, others) ?? [plain])
-        : [plain];
-      // "i have a cat named Pimenta and my boyfriend is Rui", "i eat meat again, not vegetarian
-      // anymore": a later clause that says an attribute whole, each its slot's claim quoting the clause.
-      const clauses = clauseAttributes(s, subject, owner);
+          anotherPersonsClaims(own, others) ?? [own])
+        : [own];
       // "i eat meat again": whichever meatless diet holds ends.
       const meat = eatsMeat.test(s) ? heldEndings([{ predicate: 'diet', values: meatless }], plain) : [];
       const ended = clauses.claims.some((c) => c.ends !== undefined);
-      // The sentence's own Memory is what it says before them: it must not outlive the boyfriend.
-      const kept =
-        clauses.before === null
-          ? said
-          : said.map((c) =>
-              c === plain ? { ...plain, statement: clauses.before!, quote: clauses.before! } : c,
-            );
       const also = [...clauses.claims, ...(ended ? [] : meat)];
       // "went hiking with my wife Sarah": the sentence, and the relation it names in passing.
       const beside = relationNamedBeside(s);
       if (beside === null) return [...kept, ...also];
       const statement = valueStatement(subject, beside.predicate, beside.value);
-      return [...said, { statement, subject, predicate: beside.predicate, owner, quote: s }];
+      return [...kept, ...also, { statement, subject, predicate: beside.predicate, owner, quote: s }];
     }
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
@@ -863,8 +860,19 @@ function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Cla
 /** Diets a person who eats meat again keeps no more. */
 const meatless = ['vegetarian', 'vegan', 'pescatarian'];
 /** "i eat meat again", "started eating meat again", "back to eating meat": a meatless diet over. */
-const eatsMeat =
-  /^(?:(?:actually|so|ok|okay|well|update|btw|lol)[,:!]?\s+)*(?:i\s+|i['’]?ve\s+)?(?:(?:eat|eating)\s+meat\s+again|(?:started|start)\s+eating\s+meat\s+again|(?:am\s+|['’]m\s+)?back\s+(?:to|on)\s+(?:eating\s+)?meat)(?![\p{L}\p{N}])/iu;
+const eatsMeat = new RegExp(
+  String.raw`^(?:(?:actually|so|ok|okay|well|update|btw|lol)[,:!]?\s+)*(?:i\s+|i['’]?ve\s+)?(?:(?:eat|eating)\s+meat\s+again|(?:started|start)\s+eating\s+meat\s+again|(?:am\s+|['’]m\s+)?back\s+(?:to|on)\s+(?:eating\s+)?meat)(?:\s+(?:now|lol|haha|btw|tho|though))*(?=,\s+not\s|${chatEnd.slice(0, -1)}$)`,
+  'iu',
+);
+
+const takesItBack =
+  /(?<![\p{L}\p{N}])(?:jk|j\/k|just\s+kidding|kidding|said\s+no\s*one|not\s+really)(?![\p{L}\p{N}])/iu;
+/** Words before a clause that frame it rather than say something: a wish, a dream, a quote. */
+const framesWhatFollows =
+  /^(?:i\s+wish|i\s+hope|if|imagine|pretend|in\s+(?:my|a|the|your)\s+dreams?)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:said|says|say|thinks|thought|told\s+me|asked|wrote|texted)$/iu;
+/** A sentence the speaker opens as its subject: "I …", "actually i …", "im …". */
+const opensWithSpeaker =
+  /^(?:(?:actually|so|ok|okay|well|update|btw|lol|haha|oh)[,:!]?\s+)*(?:i|i['’](?:m|ve)|im|ive)(?![\p{L}\p{N}'’])/iu;
 
 /**
  * The attributes later clauses of a sentence say whole ("i have a cat named Pimenta and my boyfriend
@@ -880,7 +888,8 @@ function clauseAttributes(
   owner: OwnerClaim,
 ): { claims: SaidClaim[]; before: string | null } {
   const claims: SaidClaim[] = [];
-  if (s.length > 400) return { claims, before: null };
+  // Taken back ("…, just kidding", "…, said no one"): no clause of it holds anything.
+  if (s.length > 400 || takesItBack.test(s)) return { claims, before: null };
   let first = -1;
   let end = 0;
   for (const m of s.matchAll(/(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer)\s)/giu)) {
@@ -890,6 +899,11 @@ function clauseAttributes(
     const clause = (next === null ? rest : rest.slice(0, next.index)).trim();
     const a = attributeSentence(clause);
     if (a === null || a.own) continue;
+    // "i wish, my boyfriend is Tom", "Tom said, my boyfriend is Tom": a frame, not a statement before.
+    const lead = s.slice(0, m.index).trim();
+    if (first < 0 && (wordCount(lead) < 3 || framesWhatFollows.test(lead))) break;
+    // "not vegetarian anymore" says of whom the sentence opens with: only the speaker's own.
+    if (!/^(?:my|our)\s/iu.test(clause) && !opensWithSpeaker.test(s)) continue;
     if (first < 0) first = m.index;
     end = from + clause.length;
     const statement = (a.ends ? endedStatement : valueStatement)(subject, a.predicate, a.value);

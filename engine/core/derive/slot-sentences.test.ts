@@ -395,6 +395,9 @@ test("a name's small words are in it, between its capitals, and in lower case to
     ['i moved to rio de janeiro last year', 'lives in', 'Rio de Janeiro'],
     // Not a small word after the name: it is no name's.
     ['I live in Porto de facto', 'lives in', 'Porto'],
+    ['i work at google de facto', 'works at', 'Google'],
+    ['i moved to lisbon de novo', 'lives in', 'Lisbon'],
+    ['i work at banco do brasil', 'works at', 'Banco do Brasil'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(

@@ -629,6 +629,23 @@ const lowerTrigger = new RegExp(
   'gu',
 );
 
+/** Words after "de", "do" … that are no name's: "de facto", "de novo", "do you". */
+const notAfterParticle = new Set([
+  '',
+  'facto',
+  'novo',
+  'vez',
+  'nada',
+  'todo',
+  'toda',
+  'you',
+  'u',
+  'it',
+  'the',
+  'a',
+  'i',
+]);
+
 /** "porto" as "Porto", in place: a first letter whose capital is two letters ("ß") is kept as it is. */
 const upperFirst = (w: string) => {
   const up = w[0]!.toUpperCase();
@@ -652,7 +669,13 @@ function lowerName(text: string, from: number): { named: string; end: number } |
   const ws = found[0].split(/\s+/u);
   const stop = ws.findIndex((w) => endsALowerName.has(w));
   const kept = stop < 0 ? ws : ws.slice(0, stop);
-  // A name's small word is inside it, never its end ("vila nova de" cut short is "Vila Nova").
+  // A name's small word is inside it, never its end ("vila nova de" cut short is "Vila Nova"), and
+  // only before a word of the name: "porto do you know it", "google de facto", "lisbon de novo" end
+  // before it.
+  const small = kept.findIndex(
+    (w, i) => i > 0 && nameParticles.includes(w) && notAfterParticle.has(kept[i + 1] ?? ''),
+  );
+  if (small > 0) kept.splice(small);
   while (kept.length > 1 && nameParticles.includes(kept.at(-1)!)) kept.pop();
   if (kept.length === 0 || notALowerName.has(kept[0]!) || kept.some(isState)) return null;
   const span = found[0]

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { deriveInThread } from './derive-in-thread.testing.ts';
+
+/** Each claim as [statement, predicate, what it ends or reaches], in order. */
+const read = (text: string) =>
+  deriveInThread(text, 'Ana').map((c) => [
+    c.statement,
+    c.predicate,
+    c.ends ?? c.endsHeld?.values?.join('/') ?? null,
+  ]);
+
+test("a later clause's attribute holds its slot; the sentence keeps what it says before", () => {
+  assert.deepEqual(read('i have a cat named Pimenta and my boyfriend is Rui'), [
+    ['i have a cat named Pimenta', null, null],
+    ["Ana's boyfriend is Rui", 'boyfriend', null],
+  ]);
+  assert.deepEqual(read('actually i eat meat again, not vegetarian anymore'), [
+    ['actually i eat meat again', null, null],
+    ["Ana's diet is no longer vegetarian", 'diet', 'vegetarian'],
+  ]);
+  // Said of someone else first, the sentence is theirs; the boyfriend is still hers.
+  assert.deepEqual(
+    deriveInThread('My sister Inês is a nurse and my boyfriend is Rui', 'Ana').map((c) => [
+      c.statement,
+      c.subject,
+    ]),
+    [
+      ['My sister Inês is a nurse', 'Inês'],
+      ["Ana's boyfriend is Rui", 'Ana'],
+    ],
+  );
+  // Beside a relation named in passing, both hold.
+  assert.deepEqual(
+    read('went hiking with my wife Sarah, my favourite colour is green').map((c) => c[1]),
+    [null, 'favourite colour', 'wife'],
+  );
+});
+
+test('a frame, a wish, a quote, a take-back or someone else as the subject holds no clause', () => {
+  for (const text of [
+    'i wish, my boyfriend is Tom',
+    'in my dream, my boyfriend is Tom',
+    'Tom said, my boyfriend is Tom',
+    'haha, no longer vegan, just kidding',
+    'My sister went vegan, no longer vegetarian',
+    'Inês is vegan now, not vegetarian anymore',
+  ])
+    assert.deepEqual(
+      read(text).filter((c) => c[1] !== null),
+      [],
+      text,
+    );
+});
+
+test('eating meat again ends a meatless diet only as all the sentence says', () => {
+  assert.deepEqual(read('i eat meat again lol')[1], [
+    'i eat meat again lol',
+    'diet',
+    'vegetarian/vegan/pescatarian',
+  ]);
+  for (const text of [
+    'Eating meat again would make me sick',
+    'i started eating meat again for a week, then stopped',
+    'i eat meat again, said no one ever',
+    'back to meat prices: they went up',
+  ])
+    assert.deepEqual(
+      read(text).filter((c) => c[1] !== null),
+      [],
+      text,
+    );
+});
