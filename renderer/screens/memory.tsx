@@ -640,12 +640,19 @@ function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
  */
 function WithdrawnBy({ brainId, by }: { brainId: string; by: NonNullable<MemoryDetail['withdrawn_by']> }) {
   const said = by.text.length > 160 ? `${by.text.slice(0, 159).trimEnd()}…` : by.text;
+  const open = paths.record(brainId, by.record_id);
+  // A correction's text is the engine's own ("retracted mem_…: …"): named, not quoted.
+  if (by.kind === 'correction')
+    return (
+      <>
+        Withdrawn by <Link to={open}>a correction</Link> of {formatDateTime(by.occurred_at)}.{' '}
+      </>
+    );
   return (
     <>
-      Withdrawn by{' '}
-      {by.kind === 'correction' ? 'a correction' : by.speaker ? `${by.speaker}'s ${by.kind}` : `a ${by.kind}`}{' '}
-      of {formatDateTime(by.occurred_at)}:{' '}
-      <Link to={paths.record(brainId, by.record_id)} title="Open the Record">
+      Withdrawn by {by.speaker ? `${by.speaker}'s ${by.kind}` : `a ${by.kind}`} of{' '}
+      {formatDateTime(by.occurred_at)}:{' '}
+      <Link to={open} title="Open the Record">
         <q dir="auto">{said}</q>
       </Link>
       .{' '}

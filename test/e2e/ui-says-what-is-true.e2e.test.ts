@@ -75,6 +75,11 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   assert.equal(await focusedElement(page), `H1 ${lisbonSaid}`);
   await page.locator('.facts').getByText('Current').waitFor();
   assert.equal((await app().api.getMemory('withdraw', lisbon.id)).status, 'active');
+  // Back on the withdrawn one, it names what withdrew it: a correction, not its engine's words.
+  await navigateInPlace(page, `/brains/withdraw/memories/${porto.id}`);
+  const withdrawn = page.getByRole('status').filter({ hasText: 'This Memory is withdrawn' });
+  await withdrawn.getByText(/Withdrawn by a correction of/).waitFor();
+  assert.doesNotMatch(await withdrawn.innerText(), /mem_/);
   assert.deepEqual(problems, []);
 });
 
