@@ -40,8 +40,11 @@ const unmarked = ({ saidInstead: _mend, answers: _answer, inReply: _reply, ...st
  *   Record, its own replies read (a mend of a mend);
  * - a bare value (`answers`: "Braga") what another speaker's question just before asked of this one
  *   ("Where are you based?"): the answer said in full ("I live in Braga") as the rules read it; so is a
- *   mend of the value a question named ("Do you still live in Porto?" then "no, Braga").
- * Where it holds none, the claim stays the statement it is. Every reader of a Record's claims reads
+ *   mend of the value a question named ("Do you still live in Porto?" then "no, Braga");
+ * - a short reply (`inReply`), or an answer that holds no slot, the exchange it ends ("When's your
+ *   birthday? — probably early october") where another speaker's message just before ends with one
+ *   question.
+ * Where none of these holds, the claim stays the statement it is. Every reader of a Record's claims reads
  * them so (as held endings), so a Memory it holds compares with what it says.
  */
 export async function withReplies(
