@@ -3,7 +3,8 @@ import type { Claim, DerivableRecord, DeriveContext, Deriver } from '../core/der
 import { sentences } from '../core/derive/split-text.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
-import { foldName } from '../core/derive/resolve-owner.ts';
+import { foldName, resolveOwner } from '../core/derive/resolve-owner.ts';
+import { heOrSheOf } from '../core/derive/rule-deriver.ts';
 import { saidInsteadOf } from '../core/derive/said-instead.ts';
 import { askedOf, lastQuestion } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
@@ -27,9 +28,15 @@ type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed'>;
 /** How deep a mend of a mend is read ("march 4", "wait no, march 14", "ugh no, march 15"). */
 const mendDepth = 3;
 
-const marked = (c: Claim) => c.saidInstead !== undefined || c.answers !== undefined || c.inReply === true;
-const unmarked = ({ saidInstead: _mend, answers: _answer, inReply: _reply, ...statement }: Claim): Claim =>
-  statement;
+const marked = (c: Claim) =>
+  c.saidInstead !== undefined || c.answers !== undefined || c.inReply === true || c.heOrShe === true;
+const unmarked = ({
+  saidInstead: _mend,
+  answers: _answer,
+  inReply: _reply,
+  heOrShe: _pronoun,
+  ...statement
+}: Claim): Claim => statement;
 
 /**
  * A Record's claims with those only the thread's messages just before (said within half an hour) can
@@ -43,7 +50,8 @@ const unmarked = ({ saidInstead: _mend, answers: _answer, inReply: _reply, ...st
  *   mend of the value a question named ("Do you still live in Porto?" then "no, Braga");
  * - a short reply (`inReply`), or an answer that holds no slot, the exchange it ends ("When's your
  *   birthday? — probably early october") where another speaker's message just before ends with one
- *   question.
+ *   question;
+ * - a statement opening with "she" or "he" (`heOrShe`) the person the speaker's message before names.
  * Where none of these holds, the claim stays the statement it is. Every reader of a Record's claims reads
  * them so (as held endings), so a Memory it holds compares with what it says.
  */
@@ -73,7 +81,9 @@ export async function withReplies(
         ? null
         : ((c.saidInstead !== undefined ? await mended(uow, deriver, c, before, content, depth) : null) ??
           (await answered(uow, deriver, c, value, before[0], record, content)));
-    out.push(read ?? (c.saidInstead === undefined ? exchange(unmarked(c), before[0], content) : unmarked(c)));
+    const plain =
+      read ?? (c.saidInstead === undefined ? exchange(unmarked(c), before[0], content) : unmarked(c));
+    out.push(c.heOrShe ? await theirs(uow, plain, before[0], content) : plain);
   }
   return out;
 }
@@ -135,6 +145,19 @@ function stillHolds(deriver: Deriver, b: Before, ctx: DeriveContext, mends: Clai
     (x) =>
       x.predicate !== null && slotKey(x.subject, x.predicate, x.owner) === slot && sameSlotValue(x, meant),
   );
+}
+
+/**
+ * A statement opening with "she" or "he" as that person's, where the same speaker's message just before
+ * ends naming them ("My sister Inês lives in Madrid." then "she's a nurse"): not the speaker's own.
+ */
+async function theirs(uow: Reads, c: Claim, before: Before | undefined, content: Message): Promise<Claim> {
+  if (before === undefined || !sameSpeaker(before.said, content)) return c;
+  const last = sentences(before.input.text).at(-1)?.value.trim();
+  const who = last === undefined ? null : heOrSheOf(last);
+  if (who === null) return c;
+  const owner = resolveOwner(who, await uow.self());
+  return owner.state === 'other' ? { ...c, subject: owner.entity ?? who, owner } : c;
 }
 
 /**

@@ -145,6 +145,32 @@ describe('a value said in place of the one said just before', () => {
   });
 });
 
+describe('a message that opens with "she" or "he"', () => {
+  it("is the person the speaker's message before named, within it or the message before", async () => {
+    const { engine, said } = await chat();
+    await said('My sister Inês lives in Madrid.', '2026-03-01T10:00:00Z');
+    await said("she's a nurse", '2026-03-01T10:00:20Z');
+    await said('Inês is a nurse. She works at Santa Maria.', '2026-03-01T11:00:00Z', 'Ana', 'other');
+    await said('Tom is vegan', '2026-03-01T12:00:00Z', 'Bob', 'third');
+    await said('she loves pizza', '2026-03-01T12:00:10Z', 'Ana', 'third');
+    const profile = (await engine.getProfile(tenant, 'b', { limit: 50 })).lines.map((l) => l.statement);
+    assert.deepEqual(profile, ['she loves pizza']);
+    const ines = (await engine.listMemories(tenant, 'b', { limit: 50 })).data
+      .filter((m) => m.subject === 'Inês')
+      .map((m) => m.statement)
+      .sort();
+    assert.deepEqual(
+      ines,
+      [
+        'Inês is a nurse.',
+        'She works at Santa Maria.',
+        'My sister Inês lives in Madrid.',
+        "she's a nurse",
+      ].sort(),
+    );
+  });
+});
+
 /** A bare value answering another speaker's question about one of the person's slots holds that slot. */
 describe('a bare answer to a question about a slot', () => {
   it("answers an assistant's question: the home, the birthday, the partner", async () => {

@@ -87,6 +87,12 @@ export interface Claim {
    */
   inReply?: true;
   /**
+   * On a claim of no slot: the message opens with "she" or "he" ("she's a nurse"), whom the same
+   * speaker's message just before may name ("My sister Inês lives in Madrid."): the claim is then that
+   * person's (engine/derive/replies.ts).
+   */
+  heOrShe?: true;
+  /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,
    * retracted by this Record: it was a slip, not a value that held until now.

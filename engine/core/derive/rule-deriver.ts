@@ -269,7 +269,8 @@ export function createRuleDeriver(): Deriver {
     // A later clause that says an attribute whole holds it ("i have a cat named Pimenta and my boyfriend
     // is Rui", "i eat meat again, not vegetarian anymore"), and "i eat meat again" ends a meatless diet.
     // A short reply to another's question is that exchange ("When's your birthday? — probably early
-    // october"): it was a line "probably early october" of her Profile.
+    // october"): it was a line "probably early october" of her Profile. "she's a nurse" after the
+    // speaker's "My sister Inês lives in Madrid." (or "Inês is a nurse.") is Inês's.
     name: 'rules-v48',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -312,7 +313,13 @@ export function createRuleDeriver(): Deriver {
               return [
                 { statement: s, subject: theirs.entity ?? about!, predicate: null, owner: theirs, quote: s },
               ];
-            return sentenceClaims(s, subject, owner, others, told.get(s));
+            const read = sentenceClaims(s, subject, owner, others, told.get(s));
+            // "she's a nurse" opening a message: whose it is, the speaker's message before may say
+            // ("My sister Inês lives in Madrid."; engine/derive/replies.ts).
+            const first = s === said[0]?.value && about === undefined && opensWithHeOrShe.test(s.trim());
+            return first && owner.state !== 'unresolved'
+              ? read.map((c) => (c.predicate === null ? { ...c, heOrShe: true as const } : c))
+              : read;
           });
           // "wait no, it's march 14" mends the value the thread said just before; "Braga" answers its
           // "Where are you based?": only the message before can say which slot (engine/derive/replies.ts).
@@ -558,12 +565,20 @@ const notInAName = new Set(
  * For each sentence about "she" or "he", the person the sentence just before it said where they live
  * or work ("my sister Maya lives in Madrid."), whom it is about; other sentences are not read for it.
  */
+/**
+ * Who a sentence says something of, that a next sentence's "she" or "he" may be: "My sister Maya lives
+ * in Madrid.", "Inês is a nurse."; null for none.
+ */
+export function heOrSheOf(sentence: string): string | null {
+  return otherPersonSlot(sentence)?.who ?? aboutAnother(sentence);
+}
+
 function namedJustBefore(said: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   said.forEach((x, i) => {
     if (i === 0 || out.has(x) || !opensWithHeOrShe.test(x)) return;
-    const who = otherPersonSlot(said[i - 1]!)?.who;
-    if (who !== undefined) out.set(x, who);
+    const who = heOrSheOf(said[i - 1]!);
+    if (who !== null) out.set(x, who);
   });
   return out;
 }
