@@ -6,7 +6,7 @@ import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { foldName, resolveOwner } from '../core/derive/resolve-owner.ts';
 import { heOrSheOf } from '../core/derive/rule-deriver.ts';
 import { saidInsteadOf } from '../core/derive/said-instead.ts';
-import { askedOf, lastQuestion } from '../core/derive/answers.ts';
+import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { valueStatement } from '../core/derive/slot-statement.ts';
 import { sameSlotValue, slotValueAsSaid } from '../core/derive/slot-value.ts';
@@ -75,7 +75,7 @@ export async function withReplies(
   });
   const out: Claim[] = [];
   for (const c of claims) {
-    const value = c.saidInstead?.value ?? c.answers;
+    const value = c.saidInstead?.value ?? c.answers ?? (c.inReply ? c.quote : undefined);
     const read =
       value === undefined
         ? null
@@ -186,10 +186,13 @@ async function answered(
 ): Promise<Claim | null> {
   if (before === undefined || sameSpeaker(before.said, content)) return null;
   const asked = askedOf(before.input.text);
-  // "Do you still live in Porto?" is answered by a mend ("no, Braga"), not by "Sadly"; "Where do you
-  // work?" by a value, not by "no, Braga" (which mends what came before it, or nothing).
-  if (asked === null || asked.still !== (c.saidInstead !== undefined)) return null;
-  const sentence = asked.said(value);
+  // "Do you still live in Porto?" is answered by a mend ("no, Braga") or a yes ("yep, still porto":
+  // Porto again), not by "Sadly"; "Where do you work?" by a value, not by "no, Braga" (which mends what
+  // came before it, or nothing).
+  const yes =
+    asked?.still === true && asked.named !== undefined && c.saidInstead === undefined && saysYes(c.quote);
+  if (asked === null || (!yes && (c.inReply || asked.still !== (c.saidInstead !== undefined)))) return null;
+  const sentence = asked.said(yes ? asked.named! : value);
   if (!sentence) return null;
   const full = { ...content, text: sentence };
   const input = { ...deriverInput(record), content: full, text: sentence };

@@ -213,6 +213,24 @@ describe('a bare answer to a question about a slot', () => {
     assert.deepEqual(await current(), ['Ana lives in Braga', 'Ana works at Globex']);
   });
 
+  it('a yes to a "still" question is the value it names again', async () => {
+    const { engine, said, current } = await chat();
+    const porto = await said('I live in Porto.', '2025-01-01T10:00:00Z', 'Ana', 'older');
+    await said('Do you still live in Porto?', '2026-03-01T10:00:00Z', 'assistant');
+    const yes = await said('yep, still porto', '2026-03-01T10:00:10Z');
+    await said('Where are you based?', '2026-03-01T11:00:00Z', 'assistant');
+    await said('Lisbon mostly', '2026-03-01T11:00:10Z');
+    assert.deepEqual(yes.memory_ids, porto.memory_ids);
+    const now = await current();
+    assert.ok(now.includes('Ana lives in Porto'), now.join(' | '));
+    assert.ok(!now.includes('Ana lives in Lisbon'), now.join(' | '));
+    const m = await engine.getMemory(tenant, 'b', porto.memory_ids[0]!);
+    assert.deepEqual(
+      m.citations.map((c) => c.quote),
+      ['I live in Porto.', 'yep, still porto'],
+    );
+  });
+
   it('a "still" question is answered by a mend, an open one by a value, neither by anything else', async () => {
     const { said, current } = await chat();
     await said('I live in Porto.', '2025-01-01T10:00:00Z', 'Ana', 'older');

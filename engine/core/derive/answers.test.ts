@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deriveInThread } from './derive-in-thread.testing.ts';
-import { askedOf, bareAnswer, lastQuestion, shortReply } from './answers.ts';
+import { askedOf, bareAnswer, lastQuestion, saysYes, shortReply } from './answers.ts';
 
 test('a question put to the speaker about one slot gives the answer said in full', () => {
   for (const [question, full] of [
@@ -116,4 +116,12 @@ test('a short reply says little on its own; the question a message ends with is 
   assert.equal(lastQuestion("Lovely. When's your birthday?"), "When's your birthday?");
   assert.equal(lastQuestion("What's Pimenta like? Is she shy?"), null);
   assert.equal(lastQuestion('Where are you based? I am in Porto.'), null);
+});
+
+test('a yes says yes and nothing against it', () => {
+  for (const t of ['yep, still porto', 'yes', 'of course, still at Sonae', 'still there'])
+    assert.equal(saysYes(t), true, t);
+  for (const t of ['yes but moving soon', 'yeah, not for long', 'nope', 'Lisbon', 'still porto until june'])
+    assert.equal(saysYes(t), false, t);
+  assert.equal(askedOf('Do you still live in Porto?')?.named, 'Porto');
 });

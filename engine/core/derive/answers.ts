@@ -34,7 +34,7 @@ const asked: readonly AskedSlot[] = [
   {
     // "Do you still live in Porto?": answered "no, Braga" (read as a mend first, said-instead.ts).
     asked: new RegExp(
-      String.raw`^(?:so\s+)?(?:do\s+${you}\s+still\s+live\s+in|are\s+${you}\s+still\s+(?:living\s+in|based\s+in|in))\s[^?]+$`,
+      String.raw`^(?:so\s+)?(?:do\s+${you}\s+still\s+live\s+in|are\s+${you}\s+still\s+(?:living\s+in|based\s+in|in))\s(?<named>[^?]+)$`,
       'iu',
     ),
     still: true,
@@ -42,7 +42,7 @@ const asked: readonly AskedSlot[] = [
   },
   {
     asked: new RegExp(
-      String.raw`^(?:so\s+)?(?:do\s+${you}\s+still\s+work\s+(?:at|for)|are\s+${you}\s+still\s+(?:working\s+)?(?:at|with))\s[^?]+$`,
+      String.raw`^(?:so\s+)?(?:do\s+${you}\s+still\s+work\s+(?:at|for)|are\s+${you}\s+still\s+(?:working\s+)?(?:at|with))\s(?<named>[^?]+)$`,
       'iu',
     ),
     still: true,
@@ -105,6 +105,8 @@ const opening =
 export interface Asked {
   said: (value: string) => string;
   still: boolean;
+  /** The value a "still" question names ("Porto" of "Do you still live in Porto?"). */
+  named?: string;
 }
 
 /**
@@ -123,7 +125,8 @@ export function askedOf(message: string): Asked | null {
   const bare = q.slice(0, end).replace(opening, '');
   for (const a of asked) {
     const m = a.asked.exec(bare);
-    if (m) return { said: (v) => a.said(v, m), still: a.still === true };
+    const named = m?.groups?.['named']?.trim();
+    if (m) return { said: (v) => a.said(v, m), still: a.still === true, ...(named ? { named } : {}) };
   }
   return null;
 }
@@ -211,4 +214,15 @@ export function lastQuestion(message: string): string | null {
   const said = sentences(message).map((s) => s.value.trim());
   const last = said.at(-1);
   return last?.endsWith('?') && said.filter((s) => s.endsWith('?')).length === 1 ? last : null;
+}
+
+/** A reply that says yes ("yep, still porto", "yes, still at Sonae", "of course"), and nothing against it. */
+export function saysYes(text: string): boolean {
+  return (
+    text.length <= 80 &&
+    /^(?:yes|yep|yeah|yup|ya|yea|still|correct|of\s+course|ofc|sure|definitely|mhm|indeed|absolutely)(?![\p{L}\p{N}])/iu.test(
+      text.trim(),
+    ) &&
+    !/(?<![\p{L}\p{N}])(?:but|not|no\s+longer|anymore|moving|leaving|until)(?![\p{L}\p{N}])/iu.test(text)
+  );
 }
