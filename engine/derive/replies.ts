@@ -5,7 +5,7 @@ import { citableClaims } from '../core/derive/citable-claims.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { foldName, resolveOwner } from '../core/derive/resolve-owner.ts';
 import { heOrSheOf } from '../core/derive/rule-deriver.ts';
-import { saidInsteadOf } from '../core/derive/said-instead.ts';
+import { namesKind, saidInsteadOf, valueKind } from '../core/derive/said-instead.ts';
 import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { valueStatement } from '../core/derive/slot-statement.ts';
@@ -114,7 +114,16 @@ async function mended(
   if (sameSpeaker(first.said, content)) candidates.push({ b: first, by: 'same' });
   else if (agentSpeaker(first.said.speaker, first.input.sourceName)) {
     candidates.push({ b: first, by: 'agent' });
-    if (second !== undefined && sameSpeaker(second.said, content)) candidates.push({ b: second, by: 'same' });
+    // Her own words before the agent's reply, unless that reply asks something or names a value of the
+    // kind ("Noted! Want me to remind you on November 1?" then "no, October 30" answers the agent).
+    const kind = valueKind(c.saidInstead!.value);
+    if (
+      second !== undefined &&
+      sameSpeaker(second.said, content) &&
+      !asksSomething(first.input.text) &&
+      !namesKind(first.input.text, kind)
+    )
+      candidates.push({ b: second, by: 'same' });
   }
   for (const { b, by } of candidates) {
     const ctx = await deriveContext(uow, [b.said]);

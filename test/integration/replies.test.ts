@@ -101,6 +101,26 @@ describe('a value said in place of the one said just before', () => {
     ]);
   });
 
+  it("a reply to the assistant's question or its own date is no mend of what she said before", async () => {
+    const { said, current } = await chat();
+    await said("Rui's birthday is November 3", '2026-03-01T10:00:00Z');
+    await said('Noted! Want me to remind you on November 1?', '2026-03-01T10:00:05Z', 'assistant');
+    await said('no, October 30', '2026-03-01T10:00:20Z');
+    await said('my number is 912 345 678', '2026-03-01T11:00:00Z');
+    await said("Saved! What's your work number, in case?", '2026-03-01T11:00:05Z', 'assistant');
+    await said("oh it's 226 123 456", '2026-03-01T11:00:20Z');
+    await said('my birthday is march 4', '2026-03-01T12:00:00Z');
+    await said("Noted! I'll remind you on March 3.", '2026-03-01T12:00:05Z', 'assistant');
+    await said('no, March 2', '2026-03-01T12:00:20Z');
+    const now = await current();
+    for (const kept of [
+      "Rui's birthday is November 3",
+      "Ana's phone number is 912 345 678",
+      "Ana's birthday is march 4",
+    ])
+      assert.ok(now.includes(kept), `${kept}: ${now.join(' | ')}`);
+  });
+
   it('replies that say no more than a word hold her values as they were', async () => {
     const { said, current } = await chat();
     await said('i live in porto', '2026-03-01T10:00:00Z');

@@ -91,6 +91,8 @@ test('a bare answer is a value alone, without its "in", "at" or "it\'s"', () => 
     'Moving to Braga next week',
     "Maria, but we're separated",
     'Tomorrow works',
+    'Tokyo trip lol',
+    'Japan in april',
   ])
     assert.equal(bareAnswer(answer), null, answer);
 });

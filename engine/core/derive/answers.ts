@@ -1,4 +1,6 @@
+import { months, weekdays } from '../retrieve/time-expressions.ts';
 import { reactionOnly } from './reactions.ts';
+import { valueKind } from './said-instead.ts';
 import { normalizeStatement } from './record-text.ts';
 import { chatEnd } from './slot-sentences.ts';
 import { sentences } from './split-text.ts';
@@ -171,7 +173,10 @@ const noValue = new Set(
 /** Words that make an answer more than its value ("Moving to Braga next week", "Maria, but …"). */
 const saysMore = new Set(
   `but and or not moving starting leaving going next last until soon maybe probably mostly hopefully
-   sometimes usually kinda sorta depends tomorrow`.split(/\s+/u),
+   sometimes usually kinda sorta depends tomorrow today tonight trip visit visiting vacation holiday
+   holidays weekend week month year`
+    .split(/\s+/u)
+    .concat(months, weekdays),
 );
 
 /**
@@ -189,7 +194,9 @@ export function bareAnswer(text: string): string | null {
   if (value === '' || words.length > 4 || reactionOnly(value)) return null;
   // A comma only between a place and its country ("Braga, Portugal").
   if (value.includes(',') && !/^\p{Lu}[^,]*,\s*\p{Lu}[^,]*$/u.test(value)) return null;
-  if (words[0] === '' || noValue.has(words[0]!) || words.some((w) => saysMore.has(w))) return null;
+  if (words[0] === '' || noValue.has(words[0]!)) return null;
+  // A month says more beside a place ("Japan in april"), not in a date ("march 4").
+  if (valueKind(value) !== 'date' && words.some((w) => saysMore.has(w))) return null;
   return value;
 }
 

@@ -19,6 +19,11 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     ['actually i eat meat again', null, null],
     ["Ana's diet is no longer vegetarian", 'diet', 'vegetarian'],
   ]);
+  // What comes before is read as a sentence of its own.
+  assert.deepEqual(
+    read("i'm vegetarian and my boyfriend is Rui").map((c) => c[1]),
+    ['diet', 'boyfriend'],
+  );
   // Said of someone else first, the sentence is theirs; the boyfriend is still hers.
   assert.deepEqual(
     deriveInThread('My sister Inês is a nurse and my boyfriend is Rui', 'Ana').map((c) => [
@@ -33,7 +38,7 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
   // Beside a relation named in passing, both hold.
   assert.deepEqual(
     read('went hiking with my wife Sarah, my favourite colour is green').map((c) => c[1]),
-    [null, 'favourite colour', 'wife'],
+    [null, 'wife', 'favourite colour'],
   );
 });
 

@@ -649,16 +649,23 @@ function sentenceClaims(
       // anymore": a later clause that says an attribute whole, each its slot's claim quoting the clause,
       // and the sentence's own Memory what it says before them: it must not outlive the boyfriend.
       const clauses = clauseAttributes(s, subject, owner);
-      const own =
-        clauses.before === null ? plain : { ...plain, statement: clauses.before, quote: clauses.before };
+      const ended = clauses.claims.some((c) => c.ends !== undefined);
+      // What it says before them is read as a sentence of its own ("i'm vegetarian and my boyfriend is
+      // Rui": the diet too), with no ending of its own beside the clause's.
+      if (clauses.before !== null)
+        return [
+          ...sentenceClaims(clauses.before, subject, owner, others, told).filter(
+            (c) => !(ended && c.endsHeld !== undefined),
+          ),
+          ...clauses.claims,
+        ];
       const kept = others
         ? (possessedClaims(s, subject, owner, others) ??
           otherPersonClaims(s, others) ??
-          anotherPersonsClaims(own, others) ?? [own])
-        : [own];
+          anotherPersonsClaims(plain, others) ?? [plain])
+        : [plain];
       // "i eat meat again": whichever meatless diet holds ends.
       const meat = eatsMeat.test(s) ? heldEndings([{ predicate: 'diet', values: meatless }], plain) : [];
-      const ended = clauses.claims.some((c) => c.ends !== undefined);
       const also = [...clauses.claims, ...(ended ? [] : meat)];
       // "went hiking with my wife Sarah": the sentence, and the relation it names in passing.
       const beside = relationNamedBeside(s);
@@ -916,7 +923,7 @@ function clauseAttributes(
     if (a === null || a.own) continue;
     // "i wish, my boyfriend is Tom", "Tom said, my boyfriend is Tom": a frame, not a statement before.
     const lead = s.slice(0, m.index).trim();
-    if (first < 0 && (wordCount(lead) < 3 || framesWhatFollows.test(lead))) break;
+    if (first < 0 && (wordCount(lead) < 2 || framesWhatFollows.test(lead))) break;
     // "not vegetarian anymore" says of whom the sentence opens with: only the speaker's own.
     if (!/^(?:my|our)\s/iu.test(clause) && !opensWithSpeaker.test(s)) continue;
     if (first < 0) first = m.index;

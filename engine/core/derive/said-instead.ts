@@ -220,6 +220,18 @@ function otherOfKind(quote: string, value: string, kind: ValueKind, subject: str
   return false;
 }
 
+/**
+ * Whether a message names a value of the kind (a date, a phone, an address): an agent's "I'll remind
+ * you on March 3" or "What's your work number?" may be what a reply of that kind answers.
+ */
+export function namesKind(text: string, kind: ValueKind): boolean {
+  if (text.length > 2000) return true;
+  if (kind === 'date') return (text.match(dateMention)?.length ?? 0) > 0;
+  if (kind === 'phone') return /(?:number|phone|mobile|cell)/iu.test(text) || /\d{3}[\s.-]?\d{3}/u.test(text);
+  if (kind === 'email') return /e-?mail|@/iu.test(text);
+  return false;
+}
+
 /** The message a mend may be of, as admission read it (engine/derive/replies.ts). */
 export interface MendedMessage {
   id: string;

@@ -397,6 +397,7 @@ test("a name's small words are in it, between its capitals, and in lower case to
     ['I live in Porto de facto', 'lives in', 'Porto'],
     ['i work at google de facto', 'works at', 'Google'],
     ['i moved to lisbon de novo', 'lives in', 'Lisbon'],
+    ['i live in lisbon do they even have good bagels here', 'lives in', 'Lisbon'],
     ['i work at banco do brasil', 'works at', 'Banco do Brasil'],
   ];
   for (const [s, predicate, value] of cases)

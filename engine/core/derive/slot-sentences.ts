@@ -630,21 +630,11 @@ const lowerTrigger = new RegExp(
 );
 
 /** Words after "de", "do" … that are no name's: "de facto", "de novo", "do you". */
-const notAfterParticle = new Set([
-  '',
-  'facto',
-  'novo',
-  'vez',
-  'nada',
-  'todo',
-  'toda',
-  'you',
-  'u',
-  'it',
-  'the',
-  'a',
-  'i',
-]);
+const notAfterParticle = new Set(
+  'facto novo vez nada todo toda you u it the a i they we he she people even not so that this'
+    .split(' ')
+    .concat(''),
+);
 
 /** "porto" as "Porto", in place: a first letter whose capital is two letters ("ß") is kept as it is. */
 const upperFirst = (w: string) => {
