@@ -883,7 +883,7 @@ function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Cla
 const meatless = ['vegetarian', 'vegan', 'pescatarian'];
 /** "i eat meat again", "started eating meat again", "back to eating meat": a meatless diet over. */
 const eatsMeat = new RegExp(
-  String.raw`^(?:(?:actually|so|ok|okay|well|update|btw|lol)[,:!]?\s+)*(?:i\s+|i['’]?ve\s+)?(?:(?:eat|eating)\s+meat\s+again|(?:started|start)\s+eating\s+meat\s+again|(?:am\s+|['’]m\s+)?back\s+(?:to|on)\s+(?:eating\s+)?meat)(?:\s+(?:now|lol|haha|btw|tho|though))*(?=,\s+not\s|${chatEnd.slice(0, -1)}$)`,
+  String.raw`^(?:(?:actually|so|ok|okay|well|update|btw|lol)[,:!]?\s+)*(?:i\s+|i['’]?ve\s+)?(?:(?:eat|eating)\s+meat\s+again|(?:started|start)\s+eating\s+meat\s+again|(?:am\s+|['’]m\s+)?back\s+(?:to|on)\s+(?:eating\s+)?meat)(?:\s+(?:now|lol|haha|btw|tho|though))*(?=,\s+not\s|${chatEnd})`,
   'iu',
 );
 
