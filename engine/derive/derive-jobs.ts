@@ -6,7 +6,7 @@ import type { BrainUnitOfWork, QueuedJob } from '../ports/index.ts';
 import { deriverInput, type RecordRow } from './deriver-input.ts';
 import { admitClaims } from './admit-claims.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
-import type { Claim, DeriveContext, Deriver } from '../core/derive/deriver.ts';
+import type { Claim, DerivableRecord, DeriveContext, Deriver } from '../core/derive/deriver.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
@@ -26,8 +26,9 @@ export async function claimsOf(
   deriver: Deriver,
   r: RecordRow,
   ctx: DeriveContext,
+  input: DerivableRecord,
 ): Promise<Claim[]> {
-  const said = await withReplies(uow, deriver, r, citableClaims(deriver, deriverInput(r), ctx));
+  const said = await withReplies(uow, deriver, r, input, citableClaims(deriver, input, ctx));
   return withHeldEndings(uow.memories, said, r.occurred_ms);
 }
 
@@ -68,7 +69,7 @@ export async function runDeriveJob(
     }
     const input = deriverInput(r);
     const ctx = await deriveContext(uow, [input.content]);
-    const claims = await claimsOf(uow, deriver, r, ctx);
+    const claims = await claimsOf(uow, deriver, r, ctx, input);
     const seq = await uow.sequence.next();
     await admitClaims(
       uow.memories,
@@ -122,9 +123,13 @@ export async function restOnSurvivors(
 ): Promise<void> {
   const cites = await uow.memories.citations([m.id], { shareableOnly: false });
   const records = new Map((await uow.records.getMany(cites.map((c) => c.record_id))).map((r) => [r.id, r]));
+  // Each derived Record read once, for the context and for its claims.
+  const inputs = new Map(
+    [...records.values()].flatMap((r) => (r.kind === 'correction' ? [] : [[r.id, deriverInput(r)] as const])),
+  );
   const ctx = await deriveContext(
     uow,
-    [...records.values()].flatMap((r) => (r.kind === 'correction' ? [] : [deriverInput(r).content])),
+    [...inputs.values()].map((i) => i.content),
   );
   const kept: Array<RecordRow & { statement: string | null }> = [];
   const dropped: string[] = [];
@@ -135,7 +140,7 @@ export async function restOnSurvivors(
       kept.push({ ...r, statement: null });
       continue;
     }
-    const claims = await claimsOf(uow, deriver, r, ctx);
+    const claims = await claimsOf(uow, deriver, r, ctx, inputs.get(r.id)!);
     // An agent's restatement supports, too, the statement of its own it was admitted as (`restated`).
     const claim =
       claims.find((x) => statementKey(x.statement) === m.norm) ??

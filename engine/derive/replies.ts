@@ -17,12 +17,10 @@ import { deriverInput } from './deriver-input.ts';
 import { settleLineage } from './settle-lineage.ts';
 
 /** How long after a message a reply may still read it: a slip is mended, a question answered, at once. */
-export const replyReachMs = 30 * 60_000;
+const replyReachMs = 30 * 60_000;
 
-type Derived = Pick<
-  RecordRow,
-  'id' | 'n' | 'content' | 'text' | 'source_name' | 'occurred_at' | 'occurred_ms'
->;
+/** Where a Record stands in its thread. */
+type At = Pick<RecordRow, 'n' | 'occurred_ms'>;
 type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed'>;
 
 /** How deep a mend of a mend is read ("march 4", "wait no, march 14", "ugh no, march 15"). */
@@ -58,20 +56,23 @@ const unmarked = ({
 export async function withReplies(
   uow: Reads,
   deriver: Deriver,
-  record: Derived,
+  at: At,
+  record: DerivableRecord,
   claims: readonly Claim[],
   depth = 0,
 ): Promise<Claim[]> {
   if (!claims.some(marked)) return [...claims];
-  const content = JSON.parse(record.content) as TypedContent;
+  const content = record.content;
   if (content.kind !== 'message' || content.thread === undefined) return claims.map(unmarked);
-  const rows = await uow.records.threadBefore(content.thread, record, {
-    sinceMs: record.occurred_ms - replyReachMs,
+  const rows = await uow.records.threadBefore(content.thread, at, {
+    sinceMs: at.occurred_ms - replyReachMs,
     limit: 2,
   });
-  const before = rows.flatMap((row) => {
+  // Each message before as the readings below need it: parsed, and split into sentences, once.
+  const before = rows.flatMap((row): Before[] => {
     const input = deriverInput(row);
-    return input.content.kind === 'message' ? [{ row, input, said: input.content }] : [];
+    if (input.content.kind !== 'message') return [];
+    return [{ row, input, said: input.content, sentences: sentences(input.text).map((x) => x.value.trim()) }];
   });
   const out: Claim[] = [];
   for (const c of claims) {
@@ -89,10 +90,10 @@ export async function withReplies(
 }
 
 type Message = Extract<TypedContent, { kind: 'message' }>;
-type Before = { row: RecordRow; input: DerivableRecord; said: Message };
+type Before = { row: RecordRow; input: DerivableRecord; said: Message; sentences: readonly string[] };
 
 const sameSpeaker = (a: Message, b: Message) => foldName(a.speaker ?? '') === foldName(b.speaker ?? '');
-const asksSomething = (text: string) => sentences(text).some((s) => s.value.trim().endsWith('?'));
+const asksSomething = (b: Before) => b.sentences.some((x) => x.endsWith('?'));
 
 /**
  * The mend's claim, of the slot a message before held: an agent's read-back just before it, else the
@@ -120,7 +121,7 @@ async function mended(
     if (
       second !== undefined &&
       sameSpeaker(second.said, content) &&
-      !asksSomething(first.input.text) &&
+      !asksSomething(first) &&
       !namesKind(first.input.text, kind)
     )
       candidates.push({ b: second, by: 'same' });
@@ -128,12 +129,13 @@ async function mended(
   for (const { b, by } of candidates) {
     const ctx = await deriveContext(uow, [b.said]);
     const own = citableClaims(deriver, b.input, ctx);
-    const claims = depth + 1 < mendDepth ? await withReplies(uow, deriver, b.row, own, depth + 1) : own;
+    const claims =
+      depth + 1 < mendDepth ? await withReplies(uow, deriver, b.row, b.input, own, depth + 1) : own;
     const found = saidInsteadOf(c, {
       id: b.row.id,
       claims,
       by,
-      asks: by === 'agent' && asksSomething(b.input.text),
+      asks: by === 'agent' && asksSomething(b),
     });
     if (found !== null && stillHolds(deriver, b, ctx, found.mends, found.claim)) return found.claim;
   }
@@ -162,7 +164,7 @@ function stillHolds(deriver: Deriver, b: Before, ctx: DeriveContext, mends: Clai
  */
 async function theirs(uow: Reads, c: Claim, before: Before | undefined, content: Message): Promise<Claim> {
   if (before === undefined || !sameSpeaker(before.said, content)) return c;
-  const last = sentences(before.input.text).at(-1)?.value.trim();
+  const last = before.sentences.at(-1);
   const who = last === undefined ? null : heOrSheOf(last);
   if (who === null) return c;
   const owner = resolveOwner(who, await uow.self());
@@ -175,7 +177,7 @@ async function theirs(uow: Reads, c: Claim, before: Before | undefined, content:
  */
 function exchange(c: Claim, before: Before | undefined, content: Message): Claim {
   if (before === undefined || sameSpeaker(before.said, content)) return c;
-  const question = lastQuestion(before.input.text);
+  const question = lastQuestion(before.sentences);
   return question === null ? c : { ...c, statement: `${question} — ${c.statement}` };
 }
 
@@ -190,11 +192,11 @@ async function answered(
   c: Claim,
   value: string,
   before: Before | undefined,
-  record: Derived,
+  record: DerivableRecord,
   content: Message,
 ): Promise<Claim | null> {
   if (before === undefined || sameSpeaker(before.said, content)) return null;
-  const asked = askedOf(before.input.text);
+  const asked = askedOf(before.sentences);
   // "Do you still live in Porto?" is answered by a mend ("no, Braga") or a yes ("yep, still porto":
   // Porto again), not by "Sadly"; "Where do you work?" by a value, not by "no, Braga" (which mends what
   // came before it, or nothing).
@@ -204,7 +206,7 @@ async function answered(
   const sentence = asked.said(yes ? asked.named! : value);
   if (!sentence) return null;
   const full = { ...content, text: sentence };
-  const input = { ...deriverInput(record), content: full, text: sentence };
+  const input = { ...record, content: full, text: sentence };
   const slots = citableClaims(deriver, input, await deriveContext(uow, [full])).filter(
     (x) => x.predicate !== null && x.ends === undefined && !x.endsHeld && !x.restoresHeld && !x.callsOff,
   );
@@ -234,6 +236,8 @@ export async function withdrawSlips(
   claims: readonly Claim[],
   seq: number,
 ): Promise<void> {
+  // Most Records mend nothing: their content is not read again for it.
+  if (!claims.some((c) => c.replaces !== undefined)) return;
   const content = JSON.parse(record.content) as TypedContent;
   if (content.kind !== 'message' || content.thread === undefined) return;
   const thread = content.thread;

@@ -54,7 +54,8 @@ export async function rederiveRecord(
 ): Promise<Rederived> {
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
-  const claims = await claimsOf(uow, deriver, r, await deriveContext(uow, [deriverInput(r).content]));
+  const input = deriverInput(r);
+  const claims = await claimsOf(uow, deriver, r, await deriveContext(uow, [input.content]), input);
   const keyOf = new Map(claims.map((c) => [c, statementKey(c.statement)]));
   const stated = new Map<string, Claim>();
   for (const [c, key] of keyOf) if (!stated.has(key)) stated.set(key, c);

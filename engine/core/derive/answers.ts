@@ -99,6 +99,10 @@ const asked: readonly AskedSlot[] = [
   },
 ];
 
+/** A message's sentences, trimmed; given already split (a caller that reads them for more), as they are. */
+const sentencesOf = (message: string | readonly string[]): readonly string[] =>
+  typeof message === 'string' ? sentences(message).map((s) => s.value.trim()) : message;
+
 /** Words a question opens with before what it asks: "Nice! And where are you based?" asks the same. */
 const opening =
   /^(?:(?:and|also|oh|ok|okay|so|btw|by\s+the\s+way|great|nice|cool|awesome|thanks)[,!.]?\s+)*/iu;
@@ -112,14 +116,12 @@ export interface Asked {
 }
 
 /**
- * What `message` asks the speaker about one of their slots ("Nice to meet you! Where are you based?"):
+ * What `message` (or its sentences) asks the speaker about one of their slots ("Nice to meet you! Where are you based?"):
  * the answer said in full, as a function of its value. Null where it asks nothing of a slot, or asks
  * anything else as well ("Where are you based? Wanna grab coffee?"): the reply may answer that.
  */
-export function askedOf(message: string): Asked | null {
-  const questions = sentences(message)
-    .map((s) => s.value.trim())
-    .filter((q) => q.endsWith('?'));
+export function askedOf(message: string | readonly string[]): Asked | null {
+  const questions = sentencesOf(message).filter((q) => q.endsWith('?'));
   if (questions.length !== 1) return null;
   const q = questions[0]!;
   let end = q.length;
@@ -217,8 +219,8 @@ export function shortReply(text: string): boolean {
 }
 
 /** The one question `message` ends with ("What's Pimenta like?"), or null where it ends otherwise. */
-export function lastQuestion(message: string): string | null {
-  const said = sentences(message).map((s) => s.value.trim());
+export function lastQuestion(message: string | readonly string[]): string | null {
+  const said = sentencesOf(message);
   const last = said.at(-1);
   return last?.endsWith('?') && said.filter((s) => s.endsWith('?')).length === 1 ? last : null;
 }
