@@ -2,18 +2,12 @@ import type { Claim } from '../core/derive/deriver.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
-import { endedValueAsSaid, slotValueAsSaid } from '../core/derive/slot-value.ts';
+import { endedValueAsSaid, namesValue, slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { endedStatement, valueStatement } from '../core/derive/slot-statement.ts';
-import { normalizeStatement } from '../core/derive/record-text.ts';
 
 /** `held` is the value named ("Tom" names "Tom Reyes" too), or any value where none is named. */
 export function named(held: string, values: readonly string[] | undefined): boolean {
-  if (values === undefined) return true;
-  const h = normalizeStatement(held);
-  return values.some((v) => {
-    const n = normalizeStatement(v);
-    return h === n || h.startsWith(`${n} `);
-  });
+  return values === undefined || values.some((v) => namesValue(held, v));
 }
 
 /**

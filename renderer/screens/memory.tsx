@@ -22,7 +22,7 @@ import {
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
-import { formatDate, formatDateTime, ownerLabel, statusLabels } from '../format.ts';
+import { formatDate, formatDateTime, oneLine, ownerLabel, statusLabels } from '../format.ts';
 import { addToNoteDraft } from '../note-draft.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -639,7 +639,6 @@ function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
  * it off. Linked, so a person who finds the engine misread a reply can open it, and forget it.
  */
 function WithdrawnBy({ brainId, by }: { brainId: string; by: NonNullable<MemoryDetail['withdrawn_by']> }) {
-  const said = by.text.length > 160 ? `${by.text.slice(0, 159).trimEnd()}…` : by.text;
   const open = paths.record(brainId, by.record_id);
   // A correction's text is the engine's own ("retracted mem_…: …"): named, not quoted.
   if (by.kind === 'correction')
@@ -653,7 +652,7 @@ function WithdrawnBy({ brainId, by }: { brainId: string; by: NonNullable<MemoryD
       Withdrawn by {by.speaker ? `${by.speaker}'s ${by.kind}` : `a ${by.kind}`} of{' '}
       {formatDateTime(by.occurred_at)}:{' '}
       <Link to={open} title="Open the Record">
-        <q dir="auto">{said}</q>
+        <q dir="auto">{oneLine(by.text, 160)}</q>
       </Link>
       .{' '}
     </>

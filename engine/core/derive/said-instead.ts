@@ -4,7 +4,7 @@ import { normalizeStatement } from './record-text.ts';
 import { slotKey } from './slot-key.ts';
 import { chatEnd, emailShaped, nameParticles, phoneShaped } from './slot-sentences.ts';
 import { valueStatement } from './slot-statement.ts';
-import { slotValueAsSaid } from './slot-value.ts';
+import { namesValue, slotValueAsSaid } from './slot-value.ts';
 
 /**
  * A message that only gives a value in place of one said just before, without saying of what: "wait
@@ -165,12 +165,6 @@ function casedAs(meant: string, replaced: string): string {
     .join('');
 }
 
-/** Whether `value` is the one named ("Globant" for "globant", "Tom Reyes" for "Tom"). */
-const namedAs = (value: string, name: string) => {
-  const [v, n] = [normalizeStatement(value), normalizeStatement(name)];
-  return v === n || v.startsWith(`${n} `);
-};
-
 /** Edits (a letter in, out, changed or two swapped) from a to b. */
 function edits(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
@@ -270,11 +264,12 @@ export function saidInsteadOf(claim: Claim, prior: MendedMessage): { claim: Clai
     return value === null ? [] : [{ c, value, predicate: c.predicate }];
   });
   const meant = held.filter(({ value }) =>
-    said.instead !== undefined ? namedAs(value, said.instead) : valueKind(value) === kind,
+    said.instead !== undefined ? namesValue(value, said.instead) : valueKind(value) === kind,
   );
   const slots = new Set(meant.map(({ c, predicate }) => slotKey(c.subject, predicate, c.owner)));
   const one = slots.size === 1 ? meant[0] : undefined;
-  if (one === undefined || namedAs(one.value, said.value) || namedAs(said.value, one.c.subject)) return null;
+  if (one === undefined || namesValue(one.value, said.value) || namesValue(said.value, one.c.subject))
+    return null;
   const { c, value, predicate } = one;
   if (said.form === 'starred' && !typoOf(said.value, value)) return null;
   if (said.instead === undefined && said.form !== 'starred' && otherOfKind(c.quote, value, kind, c.subject))

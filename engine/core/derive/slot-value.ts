@@ -91,3 +91,9 @@ export function sameSlotValue(a: SlotStatement, b: SlotStatement): boolean {
   const value = slotValue(a);
   return value !== null && value === slotValue(b);
 }
+
+/** Whether `value` is the one `name` names, as said in passing ("Tom" names "Tom Reyes"; "globant" "Globant"). */
+export function namesValue(value: string, name: string): boolean {
+  const [v, n] = [normalizeStatement(value), normalizeStatement(name)];
+  return v === n || v.startsWith(`${n} `);
+}

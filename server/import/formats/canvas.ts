@@ -1,4 +1,5 @@
 import { errorMessage } from '../../../engine/index.ts';
+import { isObj, str } from './json-fields.ts';
 import { noteName } from './note-file.ts';
 
 /**
@@ -25,9 +26,6 @@ interface CanvasEdge {
   label?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 // A card without a usable place is still read: at the origin, rather than lost.
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -36,7 +34,7 @@ function listOf(canvas: Record<string, unknown>, key: string): Record<string, un
   const v = canvas[key];
   if (v === undefined) return [];
   if (!Array.isArray(v)) throw new Error(`not a JSON Canvas: "${key}" is not a list`);
-  return v.filter(isObject);
+  return v.filter(isObj);
 }
 
 function asNode(n: Record<string, unknown>): CanvasNode | null {
@@ -65,7 +63,7 @@ function parseCanvas(text: string): { nodes: CanvasNode[]; edges: CanvasEdge[] }
   } catch (e) {
     throw new Error(`invalid JSON (${errorMessage(e)})`);
   }
-  if (!isObject(data)) throw new Error('not a JSON Canvas: not an object');
+  if (!isObj(data)) throw new Error('not a JSON Canvas: not an object');
   const nodes = listOf(data, 'nodes')
     .map(asNode)
     .filter((n) => n !== null);
