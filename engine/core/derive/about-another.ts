@@ -64,6 +64,6 @@ export function aboutAnother(sentence: string): string | null {
   return speaksOfSelf.test(s.slice(m!.index + m![0].length)) ? null : who;
 }
 
-/** The speaker in what follows: "I", "me", "my", "we", "us", "our", a chat's "im". */
-const speaksOfSelf =
-  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|d|ll)|im|ive|me|my|mine|myself|we|us|our|ours)(?![\p{L}\p{N}'’])/iu;
+/** A word of the speaker's own: "I", "me", "my", "we", "us", "our", a chat's "im". */
+export const firstPerson = String.raw`(?:i|i['’](?:m|ve|d|ll)|im|ive|me|my|mine|myself|we|we['’](?:re|ve)|us|our|ours)(?![\p{L}\p{N}'’])`;
+const speaksOfSelf = new RegExp(String.raw`(?<![\p{L}\p{N}'’])${firstPerson}`, 'iu');

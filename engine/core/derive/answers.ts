@@ -1,4 +1,5 @@
 import { months, weekdays } from '../retrieve/time-expressions.ts';
+import { firstPerson } from './about-another.ts';
 import { reactionOnly } from './reactions.ts';
 import { valueKind } from './said-instead.ts';
 import { normalizeStatement } from './record-text.ts';
@@ -202,6 +203,8 @@ export function bareAnswer(text: string): string | null {
   return value;
 }
 
+const opensFirstPerson = new RegExp(`^${firstPerson}`, 'iu');
+
 /**
  * A reply that says little without what it answers: at most six words, no question, not opening with
  * the speaker ("I'm not married" says it whole): "probably early october", "very fluffy", "maya".
@@ -210,12 +213,7 @@ export function shortReply(text: string): boolean {
   if (text.length > 80) return false;
   const t = text.trim();
   const words = t.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w));
-  return (
-    words.length > 0 &&
-    words.length <= 6 &&
-    !t.includes('?') &&
-    !/^(?:i|i['’]m|im|i['’]ve|ive|my|me|we|we['’]re|our)(?![\p{L}\p{N}])/iu.test(t)
-  );
+  return words.length > 0 && words.length <= 6 && !t.includes('?') && !opensFirstPerson.test(t);
 }
 
 /** The one question `message` ends with ("What's Pimenta like?"), or null where it ends otherwise. */

@@ -8,6 +8,7 @@ import { isCourtesy, notSaid, within } from './not-said.ts';
 import {
   attributeSentence,
   chatEnd,
+  fillers,
   otherPersonSlot,
   possessedAttribute,
   relationNamedBeside,
@@ -883,7 +884,7 @@ function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Cla
 const meatless = ['vegetarian', 'vegan', 'pescatarian'];
 /** "i eat meat again", "started eating meat again", "back to eating meat": a meatless diet over. */
 const eatsMeat = new RegExp(
-  String.raw`^(?:(?:actually|so|ok|okay|well|update|btw|lol)[,:!]?\s+)*(?:i\s+|i['’]?ve\s+)?(?:(?:eat|eating)\s+meat\s+again|(?:started|start)\s+eating\s+meat\s+again|(?:am\s+|['’]m\s+)?back\s+(?:to|on)\s+(?:eating\s+)?meat)(?:\s+(?:now|lol|haha|btw|tho|though))*(?=,\s+not\s|${chatEnd})`,
+  String.raw`^${fillers}(?:i\s+|i['’]?ve\s+)?(?:(?:eat|eating)\s+meat\s+again|(?:started|start)\s+eating\s+meat\s+again|(?:am\s+|['’]m\s+)?back\s+(?:to|on)\s+(?:eating\s+)?meat)(?:\s+(?:now|lol|haha|btw|tho|though))*(?=,\s+not\s|${chatEnd})`,
   'iu',
 );
 
@@ -893,8 +894,10 @@ const takesItBack =
 const framesWhatFollows =
   /^(?:i\s+wish|i\s+hope|if|imagine|pretend|in\s+(?:my|a|the|your)\s+dreams?)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:said|says|say|thinks|thought|told\s+me|asked|wrote|texted)$/iu;
 /** A sentence the speaker opens as its subject: "I …", "actually i …", "im …". */
-const opensWithSpeaker =
-  /^(?:(?:actually|so|ok|okay|well|update|btw|lol|haha|oh)[,:!]?\s+)*(?:i|i['’](?:m|ve)|im|ive)(?![\p{L}\p{N}'’])/iu;
+const opensWithSpeaker = new RegExp(
+  String.raw`^${fillers}(?:i|i['’](?:m|ve)|im|ive)(?![\p{L}\p{N}'’])`,
+  'iu',
+);
 
 /**
  * The attributes later clauses of a sentence say whole ("i have a cat named Pimenta and my boyfriend
