@@ -631,9 +631,7 @@ const lowerTrigger = new RegExp(
 
 /** Words after "de", "do" … that are no name's: "de facto", "de novo", "do you". */
 const notAfterParticle = new Set(
-  'facto novo vez nada todo toda you u it the a i they we he she people even not so that this'
-    .split(' ')
-    .concat(''),
+  'facto novo vez nada todo toda you u it the a i they we he she people even not so that this'.split(' '),
 );
 
 /** "porto" as "Porto", in place: a first letter whose capital is two letters ("ß") is kept as it is. */
@@ -663,7 +661,7 @@ function lowerName(text: string, from: number): { named: string; end: number } |
   // only before a word of the name: "porto do you know it", "google de facto", "lisbon de novo" end
   // before it.
   const small = kept.findIndex(
-    (w, i) => i > 0 && nameParticles.includes(w) && notAfterParticle.has(kept[i + 1] ?? ''),
+    (w, i) => i > 0 && nameParticles.includes(w) && notAfterParticle.has(kept[i + 1]!),
   );
   if (small > 0) kept.splice(small);
   while (kept.length > 1 && nameParticles.includes(kept.at(-1)!)) kept.pop();
