@@ -158,6 +158,16 @@ describe('bestPassage', () => {
     });
   });
 
+  it('words that still hold within words no longer so are quoted without the rest', () => {
+    const text = "I'm a nurse at Santa Maria.";
+    const said = { gone: [text], held: ["I'm a nurse"] };
+    assert.deepEqual(bestPassage(text, ['work'], said), { core: "I'm a nurse", wide: "I'm a nurse" });
+    // Words no longer so within words that hold keep them: the holding words are the quote.
+    const boss = 'My boss says "I work at Acme."';
+    const kept = bestPassage(boss, ['boss'], { gone: ['I work at Acme.'], held: [boss] });
+    assert.equal(kept.wide, boss);
+  });
+
   it("someone else's words in a reply are quoted with the line that says whose they are", () => {
     const reply =
       'Sounds good, see you then.\n\nOn Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:\n\n' +

@@ -367,13 +367,30 @@ function goneRanges(text: string, said: Said): Array<[number, number]> {
   if (said.gone.length === 0) return [];
   const held = occurrences(text, said.held);
   const merged: Array<[number, number]> = [];
-  for (const r of occurrences(text, said.gone)) {
-    if (held.some(([a, b]) => r[0] < b && r[1] > a)) continue;
+  const gone = occurrences(text, said.gone).flatMap((r) => withoutHeld(r, held));
+  for (const r of gone.sort((x, y) => x[0] - y[0])) {
     const last = merged.at(-1);
     if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
     else merged.push([...r]);
   }
   return merged;
+}
+
+/**
+ * A range no longer so without the words that still hold: none where they hold around it ("My boss says
+ * \"I work at Acme.\""), the rest where they hold within it ("I'm a nurse" of "I'm a nurse at Santa
+ * Maria." once she works elsewhere, so the old employer is not quoted as hers with it).
+ */
+function withoutHeld(r: [number, number], held: Array<[number, number]>): Array<[number, number]> {
+  let pieces: Array<[number, number]> = [r];
+  for (const [a, b] of held) {
+    if (a <= r[0] && r[1] <= b) return [];
+    pieces = pieces.flatMap(([x, y]): Array<[number, number]> => {
+      if (b <= x || a >= y) return [[x, y]];
+      return [...(a > x ? [[x, a] as [number, number]] : []), ...(b < y ? [[b, y] as [number, number]] : [])];
+    });
+  }
+  return pieces;
 }
 
 /**

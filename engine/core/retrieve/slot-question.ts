@@ -97,6 +97,8 @@ const notNames = new Set(
     ' ',
   ),
 );
+/** Words that ask what one does, in a question that also asks where or who ("which job do I have?"). */
+const jobNouns = new Set('job jobs occupation profession career role title'.split(' '));
 /** A capitalised word after one of these is a place or a company, not the person asked about. */
 const prepositions = new Set('in at to from near for with by on of into'.split(' '));
 /** A name after one of these is the subject of the question: "where does Rita live?". */
@@ -182,8 +184,10 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
     (w, i) => possessives.has(w) && words[i + 1] !== undefined && !slotWord(words[i + 1]),
   );
   const { names, subject } = namesOf(query);
+  // "Where do I work?", "who does Rui work for?": the employer, not what one does there.
+  const employerOnly = asks && !doing && !words.some((w) => jobNouns.has(w));
   return {
-    predicates: asked.flatMap((s) => s.predicates),
+    predicates: asked.flatMap((s) => s.predicates).filter((p) => !(employerOnly && p === 'occupation')),
     names,
     namesSubject: subject,
     aboutSelf: selfSubject.test(query) || ownSlot || (selfObject.test(query) && !relation),
