@@ -4,7 +4,7 @@ import { sentences } from '../core/derive/split-text.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { foldName, resolveOwner } from '../core/derive/resolve-owner.ts';
-import { heOrSheOf } from '../core/derive/rule-deriver.ts';
+import { heOrSheClaims, heOrSheOf } from '../core/derive/rule-deriver.ts';
 import { namesKind, saidInsteadOf, valueKind } from '../core/derive/said-instead.ts';
 import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
@@ -84,7 +84,7 @@ export async function withReplies(
           (await answered(uow, deriver, c, value, before[0], record, content)));
     const plain =
       read ?? (c.saidInstead === undefined ? exchange(unmarked(c), before[0], content) : unmarked(c));
-    out.push(c.heOrShe ? await theirs(uow, plain, before[0], content) : plain);
+    out.push(...(c.heOrShe ? await theirs(uow, plain, before[0], content) : [plain]));
   }
   return out;
 }
@@ -162,13 +162,13 @@ function stillHolds(deriver: Deriver, b: Before, ctx: DeriveContext, mends: Clai
  * A statement opening with "she" or "he" as that person's, where the same speaker's message just before
  * ends naming them ("My sister Inês lives in Madrid." then "she's a nurse"): not the speaker's own.
  */
-async function theirs(uow: Reads, c: Claim, before: Before | undefined, content: Message): Promise<Claim> {
-  if (before === undefined || !sameSpeaker(before.said, content)) return c;
+async function theirs(uow: Reads, c: Claim, before: Before | undefined, content: Message): Promise<Claim[]> {
+  if (before === undefined || !sameSpeaker(before.said, content)) return [c];
   const last = before.sentences.at(-1);
   const who = last === undefined ? null : heOrSheOf(last);
-  if (who === null) return c;
+  if (who === null) return [c];
   const owner = resolveOwner(who, await uow.self());
-  return owner.state === 'other' ? { ...c, subject: owner.entity ?? who, owner } : c;
+  return owner.state === 'other' ? heOrSheClaims(c.quote, who, owner) : [c];
 }
 
 /**

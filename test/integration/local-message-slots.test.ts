@@ -632,4 +632,26 @@ describe('a later message replaces what an earlier one said of the same slot', (
       ["Ana's occupation is no longer ward manager"],
     );
   });
+
+  it('a job said with its employer holds both; a new employer leaves the occupation standing', async () => {
+    const { said, current } = await ana();
+    await said("I'm a nurse at Santa Maria.", '2024-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana works at Santa Maria', "Ana's occupation is nurse"]);
+    await said('I work at São João now.', '2024-06-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana works at São João', "Ana's occupation is nurse"]);
+  });
+
+  it("a named person's job is theirs, and a new one replaces it", async () => {
+    const { engine, said, current } = await ana();
+    const nurse = await said('My brother Rui is a nurse.', '2024-01-01T10:00:00Z');
+    const now = await said('Rui works as a paramedic at INEM now.', '2024-06-01T10:00:00Z');
+    assert.deepEqual(await current(), [
+      'Rui works as a paramedic at INEM now.',
+      "Rui's occupation is paramedic",
+    ]);
+    const old = await engine.getMemory(tenant, 'b', nurse.memory_ids[0]!);
+    assert.deepEqual([old.statement, old.status], ['My brother Rui is a nurse.', 'superseded']);
+    const job = await engine.getMemory(tenant, 'b', now.memory_ids.at(-1)!);
+    assert.deepEqual([job.slot, job.citations.map((c) => c.quote)], [old.slot, ['Rui works as a paramedic']]);
+  });
 });

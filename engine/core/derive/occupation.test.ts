@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { occupationSaid } from './occupation.ts';
+import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 
 test('what one does for a living, said alone, holds the occupation; "no longer" ends it', () => {
   for (const [s, value] of [
@@ -13,6 +13,8 @@ test('what one does for a living, said alone, holds the occupation; "no longer" 
     ["I'm working as a barista now", 'barista'],
     ['I work as a driver', 'driver'],
     ['got promoted to senior staff engineer today 🎉🎉', 'senior staff engineer'],
+    ['I got a new job as a data analyst', 'data analyst'],
+    ["I'm the CTO", 'CTO'],
   ] as const)
     assert.deepEqual(occupationSaid(s), { predicate: 'occupation', value }, s);
   for (const [s, value] of [
@@ -45,4 +47,50 @@ test('how one does a thing, a role for tonight, a hope, a denial or a question i
     "I'm a Vietnam vet",
   ])
     assert.equal(occupationSaid(s), null, s);
+});
+
+test("a named person's occupation, said in a sentence that opens with them, is theirs", () => {
+  for (const [s, who, value, alone] of [
+    ['Rui is a nurse.', 'Rui', 'nurse', true],
+    ["Rui's a software engineer now", 'Rui', 'software engineer', true],
+    ['My brother Rui works as an electrician', 'Rui', 'electrician', false],
+    ['Btw Tom Reyes is a pilot', 'Tom Reyes', 'pilot', false],
+  ] as const)
+    assert.deepEqual(occupationOfAnotherSaid(s), { predicate: 'occupation', value, who, alone }, s);
+  assert.deepEqual(occupationOfAnotherSaid('Rui is no longer a nurse'), {
+    predicate: 'occupation',
+    value: 'nurse',
+    ends: true,
+    who: 'Rui',
+    alone: true,
+  });
+  for (const s of [
+    'Today is a nurse',
+    "Rui's a terrible cook",
+    'Is Rui a nurse?',
+    'If Rui is a nurse',
+    'Rui is a nurse?',
+    'rui is a nurse',
+    'Rui is a cook',
+    'Rui wants to be a nurse',
+  ])
+    assert.equal(occupationOfAnotherSaid(s), null, s);
+});
+
+test('the role said with an employer is the occupation, quoting the words that say it', () => {
+  const read = (s: string, clause: [number, number], value: string, who?: string) => {
+    const r = occupationBeforeEmployer(s, { clause, value }, who);
+    return r && [r.job.value, s.slice(...r.quote)];
+  };
+  const s = "I'm a nurse at Santa Maria.";
+  assert.deepEqual(read(s, [0, 26], 'Santa Maria'), ['nurse', "I'm a nurse"]);
+  const z = 'I work at Zalando as a data engineer';
+  assert.deepEqual(read(z, [0, z.length], 'Zalando'), ['data engineer', 'as a data engineer']);
+  const r = 'Rui works as a nurse at Santa Maria';
+  assert.deepEqual(read(r, [0, r.length], 'Santa Maria', 'Rui'), ['nurse', 'Rui works as a nurse']);
+  assert.equal(read(r, [0, r.length], 'Santa Maria', 'Tom'), null);
+  const t = "I'm a terrible cook at Nando's";
+  assert.equal(read(t, [0, t.length], "Nando's"), null);
+  const w = 'I work at Globex';
+  assert.equal(read(w, [0, w.length], 'Globex'), null);
 });

@@ -1,5 +1,13 @@
 import { saysHowAPersonIs } from './how-a-person-is.ts';
-import { chatEnd, fillers, occupations, type AttributeSentence } from './slot-sentences.ts';
+import {
+  chatEnd,
+  fillers,
+  namesAPerson,
+  occupations,
+  otherLead,
+  person,
+  type AttributeSentence,
+} from './slot-sentences.ts';
 
 /**
  * What one does for a living, said alone: "I work as a nurse", "I'm a software engineer", "i'm a
@@ -11,9 +19,18 @@ import { chatEnd, fillers, occupations, type AttributeSentence } from './slot-se
 const role = (n = '') => String.raw`(?<role${n}>(?:[\p{L}-]+\s+){0,3}?${occupations})`;
 const article = String.raw`(?:an?|the)\s+`;
 const until = String.raw`(?:\s+(?:now|these\s+days|nowadays|by\s+trade|by\s+profession|full[-\s]time|part[-\s]time|today|yesterday|this\s+week|last\s+week|at\s+last|finally|for\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+(?:years?|yrs?|months?|weeks?)(?:\s+now)?))?`;
+/** "got a new job as a nurse", "started my new role as a data analyst". */
+const newJobAs = String.raw`(?:I\s+)?(?:just\s+|finally\s+)?(?:got|landed|took|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)\s+as\s+${article}`;
 const said = new RegExp(
-  String.raw`^${fillers}(?:I(?:['’]?m|\s+am)\s+(?:now\s+)?${article}|I(?:['’]m|\s+am|['’]ve|\s+have)?\s+(?:now\s+)?(?:still\s+)?(?:work(?:ing)?|been\s+working)\s+as\s+${article}|(?:I\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+promoted\s+to\s+(?:${article})?)${role()}${until}${chatEnd}`,
+  String.raw`^${fillers}(?:I(?:['’]?m|\s+am)\s+(?:now\s+)?${article}|I(?:['’]m|\s+am|['’]ve|\s+have)?\s+(?:now\s+)?(?:still\s+)?(?:work(?:ing)?|been\s+working)\s+as\s+${article}|(?:I\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+promoted\s+to\s+(?:${article})?|${newJobAs})${role()}${until}${chatEnd}`,
   'iu',
+);
+/** A role said after an employer: "… at Zalando as a data engineer". */
+const asRole = new RegExp(String.raw`\s+as\s+${article}${role()}$`, 'iu');
+/** "Rui is a nurse", "My brother Rui works as an electrician now", "Rui is no longer a nurse". */
+const saidOf = new RegExp(
+  String.raw`${otherLead}${person}(?:(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?${article}|\s+(?:works|is\s+working|has\s+been\s+working)\s+as\s+${article}|(?<over>\s+is\s+no\s+longer\s+${article}))${role()}${until}${chatEnd}`,
+  'u',
 );
 const ended = new RegExp(
   String.raw`^${fillers}I(?:['’]?m|\s+am)\s+(?:no\s+longer\s+${article}${role()}|not\s+${article}${role('2')}\s+(?:any\s?more|any\s+longer))${chatEnd}`,
@@ -39,10 +56,73 @@ export function occupationSaid(sentence: string): AttributeSentence | null {
   const over = ended.exec(sentence);
   const m = over ?? said.exec(sentence);
   if (!m) return null;
-  const value = (m.groups!['role'] ?? m.groups!['role2']!).toLowerCase().replace(/\s+/gu, ' ');
-  const words = value.split(' ');
+  return occupationOf(m[0], m.groups!['role'] ?? m.groups!['role2']!, over !== null);
+}
+
+/** What a person the speaker names does for a living, said of them in a sentence of its own. */
+export interface OccupationOfAnother extends AttributeSentence {
+  /** The person, as named: "Rui", "Tom Reyes". */
+  who: string;
+  /** Whether the sentence is the person and the occupation alone ("Rui is a nurse", not "My brother Rui …"). */
+  alone: boolean;
+}
+
+/**
+ * The occupation a sentence that opens with a named person says they have, or no longer have: "Rui is a
+ * nurse", "My brother Rui works as an electrician now". As narrow as the speaker's own.
+ */
+export function occupationOfAnotherSaid(sentence: string): OccupationOfAnother | null {
+  const m = saidOf.exec(sentence.trim());
+  if (!m) return null;
+  const who = m.groups!['who']!;
+  if (!namesAPerson(who)) return null;
+  const over = m.groups!['over'] !== undefined;
+  const job = occupationOf(m[0], m.groups!['role']!, over);
+  if (job === null) return null;
+  return { ...job, who, alone: m[0].trimStart().startsWith(who) };
+}
+
+/**
+ * The occupation said before an employer ("I'm a nurse" of "I'm a nurse at Santa Maria", "Rui works as
+ * a nurse" of "Rui works as a nurse at Santa Maria"): read from the employer's clause as a sentence of
+ * its own, with where it is in the sentence to quote. `who` for a person the speaker names.
+ */
+export function occupationBeforeEmployer(
+  sentence: string,
+  employer: { clause: readonly [number, number]; value: string },
+  who?: string,
+): { job: AttributeSentence; quote: [number, number] } | null {
+  const [from, to] = employer.clause;
+  const clause = sentence.slice(from, to);
+  // "I work at Zalando as a data engineer": the role the clause ends with, quoting "as a data engineer",
+  // so that once she leaves Zalando the role's evidence does not name it as her employer still.
+  const after = asRole.exec(clause);
+  if (after !== null) {
+    const job = occupationOf(after[0], after.groups!['role']!, false);
+    const start = from + after.index + after[0].length - after[0].trimStart().length;
+    return job === null ? null : { job, quote: [start, to] };
+  }
+  if (!clause.endsWith(employer.value)) return null;
+  const head = clause.slice(0, clause.length - employer.value.length).trimEnd();
+  const by = /\s(?:at|for)$/u.exec(head);
+  if (!by) return null;
+  const said = head.slice(0, by.index).trimEnd();
+  const job = who === undefined ? occupationSaid(said) : occupationOfAnotherSaid(said);
+  if (job === null || job.ends || (who !== undefined && (job as OccupationOfAnother).who !== who))
+    return null;
+  return { job: { predicate: job.predicate, value: job.value }, quote: [from, from + said.length] };
+}
+
+/** An occupation's words as a value, where they say a job at all. */
+function occupationOf(said: string, role: string, over: boolean): AttributeSentence | null {
+  // "CTO", "SRE": an acronym keeps its capitals; "Nurse" is a nurse.
+  const value = role
+    .split(/\s+/u)
+    .map((w) => (/^\p{Lu}{2,}$/u.test(w) ? w : w.toLowerCase()))
+    .join(' ');
+  const words = value.toLowerCase().split(' ');
   if (words.slice(0, -1).some((w) => notAJob.has(w) || saysHowAPersonIs(w))) return null;
   // "I'm the driver": a cook, a writer or a driver alone is as often what one is tonight or by nature.
-  if (words.length === 1 && noJobAlone.has(words[0]!) && !/(?<!\S)as\s/iu.test(m[0])) return null;
+  if (words.length === 1 && noJobAlone.has(words[0]!) && !/(?<!\S)as\s/iu.test(said)) return null;
   return { predicate: 'occupation', value, ...(over ? { ends: true as const } : {}) };
 }

@@ -48,6 +48,7 @@ test('a second slot clause whose "I" is left out is the speaker\'s too, not a Me
   assert.deepEqual(said('I moved to Porto and started a new job at Sonae as a designer.'), [
     ['Ana lives in Porto', 'I moved to Porto'],
     ['Ana works at Sonae', 'started a new job at Sonae as a designer'],
+    ["Ana's occupation is designer", 'as a designer'],
   ]);
 });
 
@@ -115,14 +116,20 @@ test('a role after an employer is part of the job: the sentence is no Memory tha
   assert.deepEqual(said('I live in Berlin and I work at Zalando as a data engineer.'), [
     ['Ana lives in Berlin', 'I live in Berlin'],
     ['Ana works at Zalando', 'I work at Zalando as a data engineer'],
+    ["Ana's occupation is data engineer", 'as a data engineer'],
   ]);
-  // A role before the employer is part of the clause too: no Memory of the sentence outlives the job.
+  // A role before the employer is part of the clause too: no Memory of the sentence outlives the job,
+  // and the occupation quotes its own words, so a new employer leaves it standing.
   assert.deepEqual(said('I work as a nurse at Santa Maria Hospital.'), [
     ['Ana works at Santa Maria Hospital', 'I work as a nurse at Santa Maria Hospital.'],
+    ["Ana's occupation is nurse", 'I work as a nurse'],
   ]);
   // What follows and points back at the job stays with it.
   const whole = 'I work at Globex as a senior engineer and I love it.';
-  assert.deepEqual(said(whole), [[whole, whole]]);
+  assert.deepEqual(said(whole), [
+    [whole, whole],
+    ["Ana's occupation is senior engineer", 'as a senior engineer'],
+  ]);
 });
 
 test('"we moved to Lisbon" is the speaker\'s home too, as "I moved to Lisbon" is', () => {
@@ -269,7 +276,13 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     claimsOf(text, 'Ana').map((c) => [c.statement, c.subject, c.owner.state, c.predicate]);
   assert.deepEqual(said("my sister Maya lives in Madrid. she's a nurse"), [
     ['my sister Maya lives in Madrid.', 'Maya', 'other', 'lives in'],
-    ["she's a nurse", 'Maya', 'other', null],
+    ["Maya's occupation is nurse", 'Maya', 'other', 'occupation'],
+  ]);
+  // What holds a slot of theirs holds it, said with "she" as with the name.
+  assert.deepEqual(said('My brother Rui is a nurse. He works at Santa Maria. He loves it.'), [
+    ['My brother Rui is a nurse.', 'Rui', 'other', 'occupation'],
+    ['Rui works at Santa Maria', 'Rui', 'other', 'works at'],
+    ['He loves it.', 'Rui', 'other', null],
   ]);
   // With nobody named just before, it stays the speaker's words.
   assert.deepEqual(said("i'm tired. she's a nurse"), [

@@ -15,7 +15,7 @@ import {
   slotSentences,
   type SlotSentence,
 } from './slot-sentences.ts';
-import { occupationSaid } from './occupation.ts';
+import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
 import { aboutAnother } from './about-another.ts';
@@ -272,7 +272,10 @@ export function createRuleDeriver(): Deriver {
     // A short reply to another's question is that exchange ("When's your birthday? — probably early
     // october"): it was a line "probably early october" of her Profile. "she's a nurse" after the
     // speaker's "My sister Inês lives in Madrid." (or "Inês is a nurse.") is Inês's.
-    name: 'rules-v48',
+    // v49: the role said with an employer ("I'm a nurse at Santa Maria", "I work at Zalando as a data
+    // engineer") holds the occupation beside the job: it held the employer alone. A named person's
+    // occupation ("Rui is a nurse", "My brother Rui works as a paramedic at INEM") holds theirs.
+    name: 'rules-v49',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -310,10 +313,7 @@ export function createRuleDeriver(): Deriver {
             // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
             const about = referents.get(s);
             const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
-            if (theirs?.state === 'other')
-              return [
-                { statement: s, subject: theirs.entity ?? about!, predicate: null, owner: theirs, quote: s },
-              ];
+            if (theirs?.state === 'other') return heOrSheClaims(s, about!, theirs);
             const read = sentenceClaims(s, subject, owner, others, told.get(s));
             // "she's a nurse" opening a message: whose it is, the speaker's message before may say
             // ("My sister Inês lives in Madrid."; engine/derive/replies.ts).
@@ -567,6 +567,22 @@ const notInAName = new Set(
  * or work ("my sister Maya lives in Madrid."), whom it is about; other sentences are not read for it.
  */
 /**
+ * A sentence opening with "she" or "he" as said of the person it is ("She works at Santa Maria." after
+ * "Inês is a nurse."): where, said with their name, it holds a slot of theirs (otherPersonClaims), that
+ * slot's claims quoting the sentence; else the sentence, theirs.
+ */
+export function heOrSheClaims(s: string, who: string, owner: OwnerClaim): Claim[] {
+  const subject = owner.entity ?? who;
+  const plain = { statement: s, subject, predicate: null, owner, quote: s };
+  const lead = /^\s*(?:she|he)(?![\p{L}\p{N}])/iu.exec(s);
+  if (lead === null) return [plain];
+  const named = who + s.slice(lead[0].length);
+  const read = otherPersonClaims(named, () => owner);
+  if (read === null) return [plain];
+  return read.map((c) => ({ ...c, subject, quote: s, statement: c.statement === named ? s : c.statement }));
+}
+
+/**
  * Who a sentence says something of, that a next sentence's "she" or "he" may be: "My sister Maya lives
  * in Madrid.", "Inês is a nurse."; null for none.
  */
@@ -578,7 +594,8 @@ function namedJustBefore(said: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   said.forEach((x, i) => {
     if (i === 0 || out.has(x) || !opensWithHeOrShe.test(x)) return;
-    const who = heOrSheOf(said[i - 1]!);
+    // "… He works at Santa Maria. He loves it.": the "he" before is still the one meant.
+    const who = heOrSheOf(said[i - 1]!) ?? out.get(said[i - 1]!) ?? null;
     if (who !== null) out.set(x, who);
   });
   return out;
@@ -689,6 +706,26 @@ function sentenceClaims(
     if (a.predicate !== 'relationship status') return [status];
     return [status, ...heldEndings(partnersEndedBy(a.value), plain)];
   }
+  // "I'm a nurse at Santa Maria": the job too, quoting its own words, so a new employer leaves it.
+  const jobs: SaidClaim[] = slots.flatMap((slot) => {
+    const said = slot.predicate === 'works at' ? occupationBeforeEmployer(s, slot) : null;
+    if (said === null) return [];
+    const { predicate, value } = said.job;
+    const statement = valueStatement(subject, predicate, value);
+    const when = slot.when !== undefined ? { startsWhen: slot.when } : {};
+    return [{ statement, subject, predicate, owner, quote: s.slice(...said.quote), ...when }];
+  });
+  return [...slotClaims(s, subject, owner, { slots, ended, rest, after }), ...jobs];
+}
+
+/** The claims of a sentence that holds slots (slot-sentences.ts), read as slotSentences read it. */
+function slotClaims(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  { slots, ended, rest, after }: ReturnType<typeof slotSentences>,
+): SaidClaim[] {
+  const plain = { statement: s, subject, predicate: null, owner, quote: s };
   // What follows the home, when it is a statement of its own (not a question, not a courtesy).
   const joined = after ? s.slice(...after) : null;
   const tail = joined !== null && isStatement(joined) && !isCourtesy(joined) ? joined : null;
@@ -872,12 +909,47 @@ function possessedClaims(
  */
 function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Claim[] | null {
   const slot = otherPersonSlot(s);
-  if (slot === null) return null;
+  if (slot === null) return otherPersonsJob(s, others);
   const owner = others(slot.who);
   if (owner.state !== 'other') return null;
   const alone = !/[\p{L}\p{N}]/u.test(s.slice(0, slot.clause[0]) + s.slice(slot.clause[1]));
   const statement = alone ? clauseStatement(slot.who, slot.predicate, slot.value) : s;
-  return [{ statement, subject: slot.who, predicate: slot.predicate, owner, quote: s }];
+  const claim = { statement, subject: slot.who, predicate: slot.predicate, owner, quote: s };
+  // "Rui works as a nurse at Santa Maria": his job too, quoting its own words.
+  const job = slot.predicate === 'works at' ? occupationBeforeEmployer(s, slot, slot.who) : null;
+  if (job === null) return [claim];
+  const { predicate, value } = job.job;
+  const quote = s.slice(...job.quote);
+  const said = {
+    statement: valueStatement(slot.who, predicate, value),
+    subject: slot.who,
+    predicate,
+    owner,
+    quote,
+  };
+  return [claim, said];
+}
+
+/** "Rui is a nurse", "My brother Rui works as an electrician": his occupation's slot (occupation.ts). */
+function otherPersonsJob(s: string, others: (name: string) => OwnerClaim): Claim[] | null {
+  const job = occupationOfAnotherSaid(s);
+  if (job === null) return null;
+  const owner = others(job.who);
+  if (owner.state !== 'other') return null;
+  const { who, predicate, value } = job;
+  if (job.ends)
+    return [
+      {
+        statement: endedStatement(who, predicate, value),
+        subject: who,
+        predicate,
+        owner,
+        quote: s,
+        ends: value,
+      },
+    ];
+  const statement = job.alone ? valueStatement(who, predicate, value) : s;
+  return [{ statement, subject: who, predicate, owner, quote: s }];
 }
 
 /** Diets a person who eats meat again keeps no more. */

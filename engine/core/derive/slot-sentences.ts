@@ -909,9 +909,9 @@ export interface OtherSlotSentence extends SlotSentence {
 /** Family and friends named before a person's name: "My sister Ana", "our friend Tom". */
 const kin = String.raw`(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|best|old|elder)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|colleague|neighbou?r|partner|wife|husband|boss|manager)`;
 /** What a sentence opens with before the person that says nothing of them: "Btw, …", "Oh, …". */
-const otherLead = String.raw`^(?:(?:[Bb]tw|[Aa]lso|[Oo]h|[Ss]o|[Aa]nd|[Ff]yi|[Gg]uess what)[,!:]?\s+)*(?:${kin}\s+)?`;
+export const otherLead = String.raw`^(?:(?:[Bb]tw|[Aa]lso|[Oo]h|[Ss]o|[Aa]nd|[Ff]yi|[Gg]uess what)[,!:]?\s+)*(?:${kin}\s+)?`;
 /** A first name and a surname at most: "Ana", "Tom Reyes". */
-const person = String.raw`(?<who>\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)`;
+export const person = String.raw`(?<who>\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)`;
 const otherVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
     predicate: 'lives in',
@@ -919,7 +919,7 @@ const otherVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
   },
   {
     predicate: 'works at',
-    verb: String.raw`(?:works\s+(?:at|for)|is\s+(?:now\s+)?working\s+(?:at|for)|(?:got|landed|started)\s+a\s+(?:new\s+)?job\s+at|started\s+working\s+at|got\s+hired\s+(?:at|by))\s+${name}`,
+    verb: String.raw`(?:(?:works|is\s+(?:now\s+)?working)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|for)|is\s+(?:now\s+)?${atWork}\s+(?:at|for)|(?:got|landed|started)\s+a\s+(?:new\s+)?job(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+at|started\s+working\s+at|got\s+hired\s+(?:at|by))\s+${name}`,
   },
 ];
 const otherPatterns = otherVerbs.map(({ predicate, verb }) => ({
@@ -936,6 +936,10 @@ const notAPerson = new Set(
    her their its also so and but or if maybe apparently`.split(/\s+/u),
 );
 
+/** Whether a sentence's opening words, read as a person's name, are one ("Ana", not "Today" or "May"). */
+export const namesAPerson = (who: string): boolean =>
+  !notAPerson.has(who.split(/\s+/u)[0]!.toLowerCase()) && !notName(who);
+
 /**
  * Where a named person other than the speaker lives or works, said of them in a sentence that opens
  * with them: "Ana lives in Madrid", "My sister Ana moved to Paris", "Tom got a new job at Globex". Said
@@ -950,7 +954,7 @@ export function otherPersonSlot(said: string): OtherSlotSentence | null {
     const m = re.exec(sentence);
     if (!m) continue;
     const who = m.groups!['who']!;
-    if (notAPerson.has(who.split(/\s+/u)[0]!.toLowerCase()) || notName(who)) return null;
+    if (!namesAPerson(who)) return null;
     const c = readClause(sentence, predicate, m, 0, m.index + m[0].indexOf(who));
     if (c === null || notLasting.test(sentence.slice(c.valueEnd))) return null;
     return { who, predicate, value: c.value, clause: c.clause };
