@@ -33,6 +33,25 @@ describe('a value said in place of the one said just before', () => {
     );
   });
 
+  it("mends a partner's birthday named with who she is; the evidence left does not say the slip", async () => {
+    const { engine, said, current } = await chat();
+    await said("My partner Priya's birthday is March 4.", '2026-03-01T10:00:00Z');
+    const mend = await said("wait no, it's March 14", '2026-03-01T10:00:30Z');
+    assert.deepEqual(await current(), ["Ana's partner is Priya", "Priya's birthday is March 14"]);
+    const asked = await engine.createContext(
+      tenant,
+      'b',
+      { query: "When is my partner's birthday?" },
+      {
+        requestId: 'req_test',
+      },
+    );
+    assert.equal(asked.status, 'ready');
+    if (asked.status !== 'ready') return;
+    assert.ok(asked.citations.some((c) => c.record_id === mend.id));
+    assert.ok(!asked.text?.includes('March 4'), asked.text ?? '');
+  });
+
   it("an assistant's wrong read-back is withdrawn, the person's value holds the slot", async () => {
     const { said, current, memory } = await chat();
     const readBack = await said('Got it: you work at Globant.', '2026-03-01T10:00:00Z', 'assistant');

@@ -19,6 +19,14 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     ['actually i eat meat again', null, null],
     ["Ana's diet is no longer vegetarian", 'diet', 'vegetarian'],
   ]);
+  // "…, so I'm …": what it comes to is said whole.
+  assert.deepEqual(read("Actually I've dropped fish too, so I'm fully vegetarian now."), [
+    ["Actually I've dropped fish too", null, null],
+    ["Ana's diet is vegetarian", 'diet', null],
+  ]);
+  assert.deepEqual(read("I was tired, so I'm staying home."), [
+    ["I was tired, so I'm staying home.", null, null],
+  ]);
   // What comes before is read as a sentence of its own.
   assert.deepEqual(
     read("i'm vegetarian and my boyfriend is Rui").map((c) => c[1]),

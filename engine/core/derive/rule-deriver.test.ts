@@ -353,6 +353,24 @@ test("a note's list markers, links and emphasis are not its Memories' words; its
     ],
   );
   for (const c of claims) assert.ok(record.text.includes(c.quote), c.quote);
+  // A checklist of sentences without full stops: an item a Memory, no marker in any.
+  const list = {
+    kind: 'document' as const,
+    title: 'Move',
+    text: '- [x] Sign lease for Gloucester Road flat\n- [ ] Register with a GP in Bristol\n- [ ] Update address with the bank (Monzo) and DVLA',
+  };
+  const items = createRuleDeriver().derive(
+    { ...record, content: list, text: recordText(list) },
+    { self: { type: 'person', name: 'Maya Costa' } },
+  );
+  assert.deepEqual(
+    items.map((c) => c.statement),
+    [
+      'Sign lease for Gloucester Road flat',
+      'Register with a GP in Bristol',
+      'Update address with the bank (Monzo) and DVLA',
+    ],
+  );
 });
 
 test("a note's code, tables and lines of tags are no Memories; its prose around them is, quoted exactly", () => {
@@ -637,7 +655,12 @@ test('a relation named in passing is the sentence and the relation it names', ()
   const claims = (text: string) => claimsOf(text, 'Ana').map((c) => [c.predicate, c.statement, c.quote]);
   assert.deepEqual(claims('went hiking with my wife Sarah yesterday'), [
     [null, 'went hiking with my wife Sarah yesterday', 'went hiking with my wife Sarah yesterday'],
-    ['wife', "Ana's wife is Sarah", 'went hiking with my wife Sarah yesterday'],
+    ['wife', "Ana's wife is Sarah", 'my wife Sarah'],
+  ]);
+  // The relation quotes its own words: "March 4" mended leaves no Record naming it as she holds it.
+  assert.deepEqual(claims("My partner Priya's birthday is March 4."), [
+    ['birthday', "Priya's birthday is March 4", "My partner Priya's birthday is March 4."],
+    ['partner', "Ana's partner is Priya", 'My partner Priya'],
   ]);
   // The parting names that partner, and holds no new one.
   assert.deepEqual(
@@ -660,6 +683,10 @@ test("an attribute said of a named person holds that person's slot; of the Brain
     ['Tom', 'birthday', "Tom's birthday is March 4", 'other'],
   ]);
   assert.deepEqual(slots("Carla's wife is Sarah"), [['Carla', 'wife', "Carla's wife is Sarah", 'other']]);
+  // Named with who they are to her: "My partner Priya's …", "my sister Ada's …".
+  assert.deepEqual(slots("My sister Ada's phone number is +351 912 345 678."), [
+    ['Ada', 'phone number', "Ada's phone number is +351 912 345 678", 'other'],
+  ]);
   // What others say of her is not hers to hold; nor is what names no one, or no attribute.
   assert.deepEqual(slots("Ana's phone number is +351 900 000 000", 'Tom'), []);
   for (const text of [

@@ -31,7 +31,7 @@ import {
 } from './parting.ts';
 import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { fencedRanges } from '../shared/fenced-lines.ts';
-import { passages, sentences, type Span } from './split-text.ts';
+import { listItems, passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff } from './called-off.ts';
@@ -274,7 +274,11 @@ export function createRuleDeriver(): Deriver {
     // speaker's "My sister Inês lives in Madrid." (or "Inês is a nurse.") is Inês's.
     // v49: the role said with an employer ("I'm a nurse at Santa Maria", "I work at Zalando as a data
     // engineer") holds the occupation beside the job: it held the employer alone. A named person's
-    // occupation ("Rui is a nurse", "My brother Rui works as a paramedic at INEM") holds theirs.
+    // occupation ("Rui is a nurse", "My brother Rui works as a paramedic at INEM") holds theirs. "she"
+    // or "he" is read with the name it stands for ("Inês is a nurse. She works at Santa Maria."). "My
+    // partner Priya's birthday is …" holds Priya's birthday (it held her name alone), and a relation
+    // named in passing quotes "my partner Priya". "I'm fully vegetarian now", "I've decided to go vegan",
+    // "…, so I'm vegetarian now" hold the diet. A note's checklist is an item a Memory, not one.
     name: 'rules-v49',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -342,7 +346,9 @@ export function createRuleDeriver(): Deriver {
           // Comments ("%% … %%") are Obsidian's: elsewhere "%%" is a printf's or a rate's percent sign.
           const obsidian = record.sourceName === 'obsidian';
           const prose = withoutNonProse(record.text, obsidian);
-          const all = passages(prose).map((p) => record.text.slice(p.start, p.end));
+          const all = passages(prose)
+            .flatMap((p) => listItems(prose, p))
+            .map((p) => record.text.slice(p.start, p.end));
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
           // "About me", or a note of hers in the first person: its statements are the self's as her
@@ -685,11 +691,13 @@ function sentenceClaims(
       // "i eat meat again": whichever meatless diet holds ends.
       const meat = eatsMeat.test(s) ? heldEndings([{ predicate: 'diet', values: meatless }], plain) : [];
       const also = [...clauses.claims, ...(ended ? [] : meat)];
-      // "went hiking with my wife Sarah": the sentence, and the relation it names in passing.
+      // "went hiking with my wife Sarah": the sentence, and the relation it names in passing, quoting
+      // "my wife Sarah" ("My partner Priya's birthday is March 4." may be mended while she is his).
       const beside = relationNamedBeside(s);
       if (beside === null) return [...kept, ...also];
       const statement = valueStatement(subject, beside.predicate, beside.value);
-      return [...kept, ...also, { statement, subject, predicate: beside.predicate, owner, quote: s }];
+      const quote = s.slice(...beside.said);
+      return [...kept, ...also, { statement, subject, predicate: beside.predicate, owner, quote }];
     }
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
@@ -989,7 +997,9 @@ function clauseAttributes(
   if (s.length > 400 || takesItBack.test(s)) return { claims, before: null };
   let first = -1;
   let end = 0;
-  for (const m of s.matchAll(/(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer)\s)/giu)) {
+  for (const m of s.matchAll(
+    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|so\s+(?:now\s+)?i['’]?m)\s)/giu,
+  )) {
     const from = m.index + m[0].length;
     const rest = s.slice(from);
     const next = /,\s|\sand\s|;/u.exec(rest);

@@ -845,6 +845,10 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     ["I've been vegetarian for 10 years", 'vegetarian'],
     ['Been vegan for 3 years now 🌱', 'vegan'],
     ['I went vegetarian last year', 'vegetarian'],
+    // Wholly, or decided on from now.
+    ["I'm fully vegetarian now.", 'vegetarian'],
+    ['I went strictly vegan', 'vegan'],
+    ["I've decided to go vegetarian starting this week.", 'vegetarian'],
   ];
   for (const [s, value] of kept) assert.deepEqual(attributeSentence(s), { predicate: 'diet', value }, s);
   const ended: Array<[string, string]> = [
@@ -876,6 +880,9 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     "I'm vegetarian on weekdays",
     "I'm a vegan chef",
     "I'm vegan x",
+    // Almost is not: "mostly vegetarian" keeps what came before.
+    "I'm mostly vegetarian.",
+    "I've decided to go vegetarian for Lent.",
     // Asked, or the diet itself not said whole before the "so".
     "I'm vegan, so what should I cook?",
     "I'm vegan, so what?!",
@@ -1194,15 +1201,18 @@ test('what looked like a new value and is none: a story of moves, a day at a des
 });
 
 test('a relation named beside its role holds its slot, in a sentence cased as written', () => {
-  const cases: Array<[string, string, string]> = [
-    ['went hiking with my wife Sarah yesterday', 'wife', 'Sarah'],
-    ['My boss, Tom Reyes, wants it by Friday', 'manager', 'Tom Reyes'],
-    ["my boss Tom's new car is a Tesla", 'manager', 'Tom'],
-    ['my gf Anna is coming over', 'girlfriend', 'Anna'],
-    ["my GP Dr. Almeida said it's fine", 'doctor', 'Dr. Almeida'],
+  const cases: Array<[string, string, string, string]> = [
+    ['went hiking with my wife Sarah yesterday', 'wife', 'Sarah', 'my wife Sarah'],
+    ['My boss, Tom Reyes, wants it by Friday', 'manager', 'Tom Reyes', 'My boss, Tom Reyes'],
+    ["my boss Tom's new car is a Tesla", 'manager', 'Tom', 'my boss Tom'],
+    ['my gf Anna is coming over', 'girlfriend', 'Anna', 'my gf Anna'],
+    ["my GP Dr. Almeida said it's fine", 'doctor', 'Dr. Almeida', 'my GP Dr. Almeida'],
+    ["My partner  Priya's birthday is March 4", 'partner', 'Priya', 'My partner  Priya'],
   ];
-  for (const [s, predicate, value] of cases)
-    assert.deepEqual(relationNamedBeside(s), { predicate, value }, s);
+  for (const [s, predicate, value, said] of cases) {
+    const r = relationNamedBeside(s);
+    assert.deepEqual(r && [r.predicate, r.value, s.slice(...r.said)], [predicate, value, said], s);
+  }
   for (const s of [
     // Lower case, shouted or a question: the words after the role may be anything.
     'my wife sarah loves hiking',

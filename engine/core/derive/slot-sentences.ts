@@ -907,7 +907,7 @@ export interface OtherSlotSentence extends SlotSentence {
 }
 
 /** Family and friends named before a person's name: "My sister Ana", "our friend Tom". */
-const kin = String.raw`(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|best|old|elder)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|colleague|neighbou?r|partner|wife|husband|boss|manager)`;
+const kin = String.raw`(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|best|old|elder)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|colleague|neighbou?r|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|boss|manager)`;
 /** What a sentence opens with before the person that says nothing of them: "Btw, …", "Oh, …". */
 export const otherLead = String.raw`^(?:(?:[Bb]tw|[Aa]lso|[Oo]h|[Ss]o|[Aa]nd|[Ff]yi|[Gg]uess what)[,!:]?\s+)*(?:${kin}\s+)?`;
 /** A first name and a surname at most: "Ana", "Tom Reyes". */
@@ -1109,8 +1109,13 @@ const notOwnWords =
 const relationMayBeOver =
   /(?<![\p{L}'’])(?:dump\p{L}*|left|leav\p{L}*|passed|pass(?:ing)?\s+away|died|dies|dead|death|funeral|fired|sack\p{L}*|laid|quit\p{L}*|retir\p{L}*|resign\p{L}*|broke|break\p{L}*|divorc\p{L}*|split\p{L}*|separat\p{L}*|miss\p{L}*|used|before|former|ex|late|lost|cheat\p{L}*|widow\p{L}*|replac\p{L}*|was|were|had|then|back\s+then|anymore|no\s+longer|until)(?![\p{L}'’])/iu;
 
-/** The relation a sentence names beside its role ("my wife Sarah"), in a sentence cased as written. */
-export function relationNamedBeside(sentence: string): AttributeSentence | null {
+/**
+ * The relation a sentence names beside its role ("my wife Sarah"), in a sentence cased as written, with
+ * where those words are (`said`): the rest of the sentence may stop holding while the relation holds.
+ */
+export function relationNamedBeside(
+  sentence: string,
+): (AttributeSentence & { said: [number, number] }) | null {
   const m = /[Mm]y\s/u.test(sentence) ? relationBeside.exec(sentence) : null;
   if (!m || isQuestion(sentence) || unshouted(sentence) !== sentence) return null;
   if (relationMayBeOver.test(sentence) || notOwnWords.test(sentence)) return null;
@@ -1126,11 +1131,19 @@ export function relationNamedBeside(sentence: string): AttributeSentence | null 
   if (kept.length === 0) return null;
   const value = title + kept.join(' ');
   const predicate = attributeName(m.groups!['relation']!, value);
-  return predicate === null ? null : { predicate, value };
+  if (predicate === null) return null;
+  const from = m.index + m[0].length - m.groups!['value']!.length + title.length;
+  const named = new RegExp(`^${kept.map(escapeRegExp).join(String.raw`\s+`)}`, 'u').exec(
+    sentence.slice(from),
+  );
+  return { predicate, value, said: [m.index, from + (named?.[0].length ?? 0)] };
 }
 
 /** "Maya's phone number is …": whose attribute a sentence opens with, up to three capitalised words. */
-const possessor = /^(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})['’]s\s+(?=\S)/u;
+const possessor = new RegExp(
+  String.raw`^(?:${kin}\s+)?(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})['’]s\s+(?=\S)`,
+  'u',
+);
 /** Words before "'s" that name no one ("It's", "Today's special", "Everyone's favourite"). */
 const possessesNothing =
   /^(?:it|that|this|here|there|let|what|who|where|when|how|today|tomorrow|yesterday|tonight|everyone|everybody|someone|somebody|nobody|no\s+one|one|he|she|god|life)$/iu;
@@ -1226,13 +1239,15 @@ const ageSentence = new RegExp(
  * "I went vegan for a month" say something else.
  */
 const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`;
-const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:last|this)\s+(?:week|month|year)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+ago))?(?:\s+btw)?(?:,\s*(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+in)?${chatEnd}`;
+/** "fully vegetarian", "strictly vegan": the diet all the same. Not "mostly" or "basically": almost. */
+const wholly = String.raw`(?:(?:fully|strictly|completely|totally|officially|100%)\s+)?`;
+const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:starting|from)\s+(?:today|now|this\s+week)|(?:last|this)\s+(?:week|month|year)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+ago))?(?:\s+btw)?(?:,\s*(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+in)?${chatEnd}`;
 /** How long a state has lasted until now: " for 10 years", " since 2015", " for a while now". */
 const lastingTail = String.raw`(?:\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?(?:\s+now)?`;
 /** How long, said after a comma: "i'm vegetarian, have been for like 5 yrs". */
 const lastingAfter = String.raw`(?:,\s*(?:and\s+)?(?:I(?:['’]?ve|\s+have)\s+|have\s+)?been\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?`;
 const dietSentence = new RegExp(
-  String.raw`^${fillers}(?:I(?:${am}\s+(?:now\s+|also\s+)?(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:went|gone|turned|became|become)\s+(?:an?\s+)?)|(?:just\s+|finally\s+)?(?:went|turned|became)\s+(?:an?\s+)?|(?:an?\s+)?(?=${diets}\s+now(?![\p{L}\p{N}])))${diets}${lastingAfter}${dietTail}`,
+  String.raw`^${fillers}(?:I(?:${am}\s+(?:now\s+|also\s+)?${wholly}(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:(?:went|gone|turned|became|become)\s+|decided\s+to\s+go\s+)${wholly}(?:an?\s+)?)|(?:just\s+|finally\s+)?(?:went|turned|became)\s+${wholly}(?:an?\s+)?|(?:an?\s+)?(?=${diets}\s+now(?![\p{L}\p{N}])))${diets}${lastingAfter}${dietTail}`,
   'iu',
 );
 /** A diet kept until now, and for how long: "I've been vegetarian for 10 years", "Been vegan for 3 years now". */

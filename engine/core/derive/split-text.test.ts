@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { passages, sentences } from './split-text.ts';
+import { listItems, passages, sentences } from './split-text.ts';
 
 const words = fc.constantFrom(
   'Ana',
@@ -50,6 +50,24 @@ describe('split-text', () => {
         (s) => s.value,
       ),
       ['Hotel: Casa das Flores', 'Book the train', 'Budget', '-5 degrees', '-'],
+    );
+  });
+
+  it("a passage's list items are each its own, without their markers; a line without one goes on", () => {
+    const text = '- [x] Sign the lease\n- [ ] Register with a GP\n- Update the bank\n  and the council';
+    const items = passages(text).flatMap((p) => listItems(text, p));
+    assert.deepEqual(
+      items.map((i) => i.value),
+      ['Sign the lease', 'Register with a GP', 'Update the bank\n  and the council'],
+    );
+    for (const i of items) assert.equal(text.slice(i.start, i.end), i.value);
+    // No list: the passage as it is; "-5 degrees" is no item.
+    const prose = 'It was cold.\n-5 degrees at night.';
+    assert.deepEqual(
+      passages(prose)
+        .flatMap((p) => listItems(prose, p))
+        .map((i) => i.value),
+      ['It was cold.\n-5 degrees at night.'],
     );
   });
 

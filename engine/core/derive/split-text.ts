@@ -149,6 +149,31 @@ export function sentences(text: string): Span[] {
 }
 
 /**
+ * A passage's list items, each a span of its own without its marker or task box ("- [ ] Register with
+ * a GP"), where lines of it open with one: a checklist is one thing a line, not one statement whose
+ * items' markers run through it. A line that opens with none goes on the item before it. The passage
+ * itself where it holds no list.
+ */
+export function listItems(text: string, p: Span): Span[] {
+  const out: Span[] = [];
+  let from = p.start;
+  let offset = p.start;
+  for (const line of p.value.split('\n')) {
+    const lead = /^[ \t]*/u.exec(line)![0].length;
+    const marker = offset > p.start ? listMarker.exec(line.slice(lead)) : null;
+    if (marker) {
+      const item = trimmedSpan(text, from, offset);
+      if (item) out.push(item);
+      from = offset + lead + marker[0].length;
+    }
+    offset += line.length + 1;
+  }
+  const last = trimmedSpan(text, from, p.end);
+  if (last) out.push(last);
+  return out;
+}
+
+/**
  * Passages of at most ~maxChars, made of whole sentences where possible and never spanning a blank
  * line (paragraph break). Each is an exact substring of text, so it can be quoted as is.
  */
