@@ -97,7 +97,11 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
           {more.isError ? <ErrorNotice error={more.error} /> : null}
           {conflicts.length === 0 ? (
             complete ? (
-              <Empty title="No conflicts">Every current Memory agrees with the others.</Empty>
+              // What is checked is two values for one slot, nothing more: said so, not "all agree".
+              <Empty title="No conflicts">
+                No two current Memories give different values for the same thing (someone’s home city, say).
+                Statements that contradict each other in other ways are not looked for here.
+              </Empty>
             ) : (
               // A partial list never claims there are none.
               <Empty title="No conflicts shown yet">{partial}</Empty>

@@ -80,6 +80,11 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await keepLisbon.click();
     await dialog.getByRole('button', { name: 'Keep it, withdraw the other' }).click();
     await page.getByText('No conflicts').waitFor();
+    // It says what was checked, no more: two values for one thing, not every way statements can clash.
+    const none = await page.locator('.status.empty').innerText();
+    assert.match(none, /No two current Memories give different values for the same thing/);
+    assert.match(none, /contradict each other in other ways are not looked for/);
+    assert.doesNotMatch(none, /agrees with the others/);
     // What happened is said, with links to both values, where the card was.
     const done = page.getByRole('status').filter({ hasText: 'Kept' });
     await done.getByRole('link', { name: `“${lisbonSaid}”` }).waitFor();
