@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Brain, BrainCreate, DeletionReceipt } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
@@ -8,6 +8,7 @@ import { brainListOptions, censusOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, plural } from '../format.ts';
+import { brainIdPattern, brainIdProblem } from '../brain-id.ts';
 import { brainForgotten } from '../forgotten.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -104,6 +105,9 @@ function CreateBrainForm() {
   const [name, setName] = useState('');
   const [selfType, setSelfType] = useState<'' | 'person' | 'org'>('');
   const [selfName, setSelfName] = useState('');
+  // An id the rule refuses, said in the form's words rather than the browser's "match the format".
+  const [idProblem, setIdProblem] = useState<string | null>(null);
+  const idInput = useRef<HTMLInputElement>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body: BrainCreate = { id: id.trim() };
@@ -116,15 +120,39 @@ function CreateBrainForm() {
       <h2 id="new-brain">Create a Brain</h2>
       <form onSubmit={submit} className="form">
         <label>
-          Short id <span className="hint">letters, digits, dots, dashes; used in addresses</span>
+          Short id{' '}
+          <span className="hint">
+            letters, digits, dots, dashes and underscores, no spaces; used in addresses
+          </span>
           <input
+            ref={idInput}
             value={id}
-            onChange={(e) => setId(e.target.value)}
+            onChange={(e) => {
+              setId(e.target.value);
+              // Said of the id as it was: once edited, it may do now.
+              if (idProblem) setIdProblem(null);
+            }}
+            onInvalid={(e) => {
+              const problem = brainIdProblem(e.currentTarget.value);
+              if (problem === null) return;
+              // Ours instead of the browser's bubble, which says only to match the requested format.
+              e.preventDefault();
+              setIdProblem(problem);
+              idInput.current?.focus();
+            }}
             required
-            pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,127}"
+            pattern={brainIdPattern}
+            maxLength={128}
             name="id"
+            aria-invalid={idProblem ? true : undefined}
+            aria-describedby={idProblem ? 'brain-id-error' : undefined}
           />
         </label>
+        {idProblem ? (
+          <p className="field-error" id="brain-id-error" role="alert">
+            {idProblem}
+          </p>
+        ) : null}
         <label>
           Name <span className="hint">optional</span>
           <input value={name} onChange={(e) => setName(e.target.value)} name="name" maxLength={200} />

@@ -22,6 +22,8 @@ import {
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
 import { slug } from '../../renderer/slug.ts';
+import { brainIdLike, brainIdPattern, brainIdProblem } from '../../renderer/brain-id.ts';
+import { Slug } from '../../engine/contract/common.ts';
 import { truthCell } from '../../renderer/replaced-at-start.ts';
 import { currentAfterWithdrawal, currentInstead, replacedBy } from '../../renderer/withdrawal.ts';
 import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
@@ -392,4 +394,30 @@ test("an Object's type made from a name keeps its letters without their accents"
   assert.equal(slug('Lucía Fernández'), 'lucia-fernandez');
   assert.equal(slug('phone_number'), 'phone_number');
   assert.equal(slug('東京'), 'item');
+});
+
+test("a Brain's short id: the API's rule, and what is wrong with one it refuses, in the form's words", () => {
+  for (const ok of ['work_notes', 'Work-Notes', 'a.b', 'x', '9lives', 'a'.repeat(128)]) {
+    assert.equal(brainIdProblem(ok), null, ok);
+    assert.ok(Slug.safeParse(ok).success, `${ok}: the API takes it too`);
+  }
+  assert.equal(brainIdProblem(''), null, 'empty is the field’s required, said by the browser');
+  for (const bad of ['Work Notes', '_notes', '-a', 'a'.repeat(129), 'café', 'a/b']) {
+    assert.ok(brainIdProblem(bad), bad);
+    assert.ok(!Slug.safeParse(bad).success, `${bad}: the API refuses it too`);
+    assert.ok(
+      !new RegExp(`^${brainIdPattern}$`, 'v').test(bad),
+      `${bad}: the pattern (v flag, as HTML) refuses it`,
+    );
+  }
+  assert.equal(
+    brainIdProblem('Work Notes'),
+    '“Work Notes” cannot be a short id: it may hold only letters, digits, dots (.), dashes (-) and underscores (_), with no spaces or other signs, since it is part of the Brain’s addresses. For example “Work-Notes”.',
+  );
+  assert.match(
+    brainIdProblem('_notes')!,
+    /^A short id starts with a letter or a digit, not “_”\. For example “notes”\.$/,
+  );
+  assert.match(brainIdProblem('a'.repeat(129))!, /^A short id is at most 128 characters; this one has 129\./);
+  assert.equal(brainIdLike('Café Notes'), 'Cafe-Notes');
 });
