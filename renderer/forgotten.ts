@@ -18,11 +18,22 @@ export function recordForgotten(summary: string, r: DeletionReceipt): string {
   );
 }
 
-/** What forgetting a Brain did, from its receipt. */
-export function brainForgotten(name: string, r: DeletionReceipt): string {
+/**
+ * What forgetting a Brain did, from its receipt. `importersOwn`: how many of its Objects were the
+ * importer's own (read before it was forgotten; the receipt counts every Object alike), which the person
+ * did not accept; null when that is not known, and no Object is then called accepted.
+ */
+export function brainForgotten(name: string, r: DeletionReceipt, importersOwn: number | null): string {
   const { records, memories, objects } = r.deleted;
+  const own = importersOwn === null ? 0 : Math.min(importersOwn, objects);
+  const parts = [
+    plural(records, 'Record'),
+    plural(memories, 'Memory', 'Memories'),
+    importersOwn === null ? plural(objects, 'Object') : plural(objects - own, 'accepted Object'),
+    ...(own > 0 ? [`${plural(own, 'Object')} Mnemo kept for its imports`] : []),
+  ];
   return (
-    `Forgot the Brain “${oneLine(name)}” and everything in it: ${plural(records, 'Record')}, ` +
-    `${plural(memories, 'Memory', 'Memories')} and ${plural(objects, 'accepted Object')}.`
+    `Forgot the Brain “${oneLine(name)}” and everything in it: ` +
+    `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}.`
   );
 }

@@ -1,10 +1,13 @@
+/** The type of the Objects Mnemo's importer keeps (`heldObjectType`, server/import/forget-missing.ts). */
+export const importerObjectType = 'mnemo-import-file';
+
 /**
  * What an Object Mnemo's importer keeps says, in words: which items a calendar or contacts file held
  * when it was last imported, so that an import with "forget missing" can tell what was removed from it.
  * Null for any other Object.
  */
 export function importedFileRecord(o: { type: string; value: unknown }): string | null {
-  if (o.type !== 'mnemo-import-file' || typeof o.value !== 'object' || o.value === null) return null;
+  if (o.type !== importerObjectType || typeof o.value !== 'object' || o.value === null) return null;
   const v = o.value as { source?: unknown; file?: unknown; digests?: unknown; items?: unknown };
   if (typeof v.file !== 'string') return null;
   const listed = Array.isArray(v.digests) ? v.digests : Array.isArray(v.items) ? v.items : [];

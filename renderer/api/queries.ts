@@ -6,6 +6,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Memory } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
 import { isMnemoApiError } from '../../server/client/index.ts';
+import { importedFileRecord, importerObjectType } from '../imported-file-record.ts';
 import { findConflicts, valuesAwaitingOthers } from './conflicts.ts';
 import { backingOff } from './poll.ts';
 
@@ -207,6 +208,29 @@ export const objectListOptions = (client: MnemoClient, brainId: string) =>
     queryFn: ({ signal, pageParam }) =>
       client.listObjects(brainId, { limit: 100, ...after(pageParam) }, { signal }),
     ...byCursor,
+  });
+
+/**
+ * How many of the Brain's Objects are Mnemo's importer's own (what an imported calendar or contacts
+ * file held), by the rule the Objects tab labels them with: the person accepted none of them.
+ */
+export const importersObjectsOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: [...keys.objects(brainId), 'importers-own'] as const,
+    queryFn: async ({ signal }) => {
+      let count = 0;
+      let cursor: string | null = null;
+      do {
+        const page = await client.listObjects(
+          brainId,
+          { type: importerObjectType, limit: 500, ...after(cursor) },
+          { signal },
+        );
+        count += page.data.filter((o) => importedFileRecord(o) !== null).length;
+        cursor = page.has_more ? page.next_cursor : null;
+      } while (cursor !== null);
+      return count;
+    },
   });
 
 export const traceListOptions = (client: MnemoClient, brainId: string) =>

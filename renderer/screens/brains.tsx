@@ -4,7 +4,7 @@ import type { Brain, BrainCreate, DeletionReceipt } from '../../engine/contract/
 import { useClient } from '../api/client.ts';
 import { syncStatusOptions } from '../api/sync.ts';
 import { useCreateBrain, useForgetBrain } from '../api/mutations.ts';
-import { brainListOptions, censusOptions } from '../api/queries.ts';
+import { brainListOptions, censusOptions, importersObjectsOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, plural } from '../format.ts';
@@ -89,9 +89,9 @@ export function BrainsScreen() {
         <ForgetBrainDialog
           brain={forgetting}
           onClose={() => setForgetting(null)}
-          onForgotten={(receipt) => {
+          onForgotten={(receipt, importersOwn) => {
             setForgetting(null);
-            setForgotten(brainForgotten(forgetting.name ?? forgetting.id, receipt));
+            setForgotten(brainForgotten(forgetting.name ?? forgetting.id, receipt, importersOwn));
           }}
         />
       ) : null}
@@ -210,11 +210,14 @@ function ForgetBrainDialog({
 }: {
   brain: Brain;
   onClose: () => void;
-  onForgotten: (receipt: DeletionReceipt) => void;
+  onForgotten: (receipt: DeletionReceipt, importersOwn: number | null) => void;
 }) {
   const brainId = brain.id;
   const client = useClient();
   const census = useQuery(censusOptions(client, brainId));
+  // The census counts every Object; those the importer keeps for itself were accepted by no one.
+  const own = useQuery(importersObjectsOptions(client, brainId));
+  const importersOwn = own.data ?? null;
   // Forgetting a Brain here does not reach the Brain it syncs with, whose Records a new pairing brings back.
   const sync = useQuery({ ...syncStatusOptions(client, brainId), refetchInterval: false, retry: false });
   const paired = sync.data?.paired === true ? sync.data : null;
@@ -227,7 +230,7 @@ function ForgetBrainDialog({
       confirmLabel="Forget this Brain"
       busy={forget.isPending}
       onCancel={onClose}
-      onConfirm={() => forget.mutate(brainId, { onSuccess: onForgotten })}
+      onConfirm={() => forget.mutate(brainId, { onSuccess: (receipt) => onForgotten(receipt, importersOwn) })}
     >
       <p>This removes everything in it, for good. It cannot be undone.</p>
       {paired ? (
@@ -237,14 +240,27 @@ function ForgetBrainDialog({
           its Records back. To forget it everywhere, forget that Brain too.
         </p>
       ) : null}
-      {c ? (
+      {c && !own.isPending ? (
         <ul>
           <li>{plural(c.records, 'Record')} (everything written into it)</li>
           <li>
             {plural(c.memories_active + c.memories_scheduled + c.memories_superseded, 'Memory', 'Memories')},
             including their history
           </li>
-          <li>{plural(c.objects, 'accepted Object')}</li>
+          {importersOwn === null ? (
+            // Not read: every Object, without saying who accepted it.
+            <li>{plural(c.objects, 'Object')}</li>
+          ) : (
+            <>
+              <li>{plural(Math.max(0, c.objects - importersOwn), 'accepted Object')}</li>
+              {importersOwn > 0 ? (
+                <li>
+                  {plural(importersOwn, 'Object')} Mnemo keeps for its imports (what each imported calendar or
+                  contacts file held)
+                </li>
+              ) : null}
+            </>
+          )}
         </ul>
       ) : census.data === undefined || errorHidesData(census) ? (
         <p className="muted">(The counts could not be read; everything is still removed.)</p>

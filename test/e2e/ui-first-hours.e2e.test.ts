@@ -1,12 +1,15 @@
 // Checked in the real UI, from a QA pass over a new user's first hours: an invalid Brain id is refused in
-// the form's words.
+// the form's words; the Forget-Brain dialog does not count the importer's own Objects as accepted ones.
 // One browser for the file; one server for the file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appPerFile, browserPerFile, checkScreen, navigateInPlace } from './harness.ts';
+import { icsOf } from '../../server/import/test-support.ts';
+import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local', { viewport: { width: 1280, height: 900 } });
+
+const base64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 test('a Brain id with a space is refused in the form’s words; an underscore is taken', async () => {
   const { page, problems } = await ui();
@@ -28,5 +31,46 @@ test('a Brain id with a space is refused in the form’s words; an underscore is
   await page.getByRole('button', { name: 'Create Brain' }).click();
   await page.waitForURL(/\/brains\/work_notes/);
   assert.equal((await app().api.getBrain('work_notes')).id, 'work_notes');
+  assert.deepEqual(problems, []);
+});
+
+/** A Brain holding one calendar file with one all-day event two years from now, derived. */
+async function calendarBrain(brainId: string, name: string): Promise<number> {
+  const year = new Date().getUTCFullYear() + 2;
+  await app().api.createBrain({ id: brainId, name, self: { type: 'person', name: 'Ana' } });
+  const ics = icsOf([
+    'UID:maya@example.com',
+    `DTSTART;VALUE=DATE:${year}0314`,
+    `DTEND;VALUE=DATE:${year}0315`,
+    "SUMMARY:Maya's birthday",
+  ]);
+  const imported = await app().api.importFiles(brainId, {
+    files: [{ name: 'family.ics', content_base64: base64(ics) }],
+  });
+  assert.equal(imported.imported, 1);
+  await derivationSettled(app(), brainId);
+  return year;
+}
+
+test("the Forget dialog names the importer's own Objects as such, not as accepted ones", async () => {
+  await calendarBrain('plans', 'Plans');
+  const objects = (await app().api.listObjects('plans')).data;
+  assert.deepEqual(
+    objects.map((o) => o.type),
+    ['mnemo-import-file'],
+    'the importer keeps one Object for the file; the person accepted none',
+  );
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('button', { name: 'Forget plans' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Forget the Brain “Plans”?' });
+  await dialog.getByText('0 accepted Objects').waitFor();
+  await dialog.getByText('1 Object Mnemo keeps for its imports', { exact: false }).waitFor();
+  assert.doesNotMatch(await dialog.innerText(), /1 accepted Object/);
+  await checkScreen(page, 'forget-brain-import-objects');
+  await dialog.getByRole('button', { name: 'Forget this Brain' }).click();
+  const gone = page.getByRole('status').filter({ hasText: 'Forgot the Brain' });
+  await gone.waitFor();
+  assert.match(await gone.innerText(), /0 accepted Objects and 1 Object Mnemo kept for its imports\.$/);
   assert.deepEqual(problems, []);
 });

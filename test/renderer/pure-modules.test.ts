@@ -264,8 +264,22 @@ test('forgetting says what was forgotten, with the Memories the receipt counts',
   );
   assert.ok(long.indexOf('”') - long.indexOf('“') <= 82, 'a long Record is cut to 80 characters');
   assert.equal(
-    brainForgotten('Ana', receipt(12, 30, 0, 1)),
+    brainForgotten('Ana', receipt(12, 30, 0, 1), 0),
     'Forgot the Brain “Ana” and everything in it: 12 Records, 30 Memories and 1 accepted Object.',
+  );
+  // The importer's own Objects (one per calendar or contacts file) are not the person's accepted ones.
+  assert.equal(
+    brainForgotten('Ana', receipt(3, 2, 0, 2), 2),
+    'Forgot the Brain “Ana” and everything in it: 3 Records, 2 Memories, 0 accepted Objects and 2 Objects Mnemo kept for its imports.',
+  );
+  assert.equal(
+    brainForgotten('Ana', receipt(3, 2, 0, 3), 1),
+    'Forgot the Brain “Ana” and everything in it: 3 Records, 2 Memories, 2 accepted Objects and 1 Object Mnemo kept for its imports.',
+  );
+  // Not known which: none is called accepted.
+  assert.equal(
+    brainForgotten('Ana', receipt(3, 2, 0, 2), null),
+    'Forgot the Brain “Ana” and everything in it: 3 Records, 2 Memories and 2 Objects.',
   );
 });
 
