@@ -33,9 +33,24 @@ export function formatDate(iso: string | null | undefined, inUtc = false): strin
  * "since"), "… – …", "on …" within one day, or "never" for a version closed where it began (a
  * correction or withdrawal says it was never right). `inUtc` for a Memory of an all-day event, whose
  * start names a day (all-day.ts memoryDays).
+ *
+ * `status`, the engine's: a Memory dated later that the engine calls `active` is one that holds no
+ * slot (an event, a message): current from when it is known, whatever date it is about
+ * (engine/core/temporal/memory-time.ts statusAt). "from Mar 14, 2027" beside "Current" said both; it
+ * reads "now (about Mar 14, 2027, still to come)". A slot's value dated later is `scheduled`: "from …".
  */
-export function validitySpan(from: string, to: string | null, inUtc = false): string {
-  if (to === null) return `${Date.parse(from) > Date.now() ? 'from' : 'since'} ${formatDate(from, inUtc)}`;
+export function validitySpan(
+  from: string,
+  to: string | null,
+  inUtc = false,
+  status?: 'active' | 'scheduled' | 'superseded' | 'retracted',
+): string {
+  const later = Date.parse(from) > Date.now();
+  if (status === 'active' && later) {
+    const [a, b] = [formatDate(from, inUtc), to === null ? null : formatDate(to, inUtc)];
+    return `now (about ${b === null || a === b ? a : `${a} – ${b}`}, still to come)`;
+  }
+  if (to === null) return `${later ? 'from' : 'since'} ${formatDate(from, inUtc)}`;
   if (heldNoTime({ valid_from: from, valid_to: to })) return 'never';
   const [a, b] = [formatDate(from, inUtc), formatDate(to, inUtc)];
   return a === b ? `on ${a}` : `${a} – ${b}`;
@@ -46,8 +61,13 @@ export const heldNoTime = (r: { valid_from: string; valid_to: string | null }): 
   r.valid_to !== null && Date.parse(r.valid_to) <= Date.parse(r.valid_from);
 
 /** validitySpan as a phrase: "true since …", or "never true". */
-export function truthPhrase(from: string, to: string | null, inUtc = false): string {
-  const span = validitySpan(from, to, inUtc);
+export function truthPhrase(
+  from: string,
+  to: string | null,
+  inUtc = false,
+  status?: Parameters<typeof validitySpan>[3],
+): string {
+  const span = validitySpan(from, to, inUtc, status);
   return span === 'never' ? 'never true' : `true ${span}`;
 }
 

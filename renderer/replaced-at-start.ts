@@ -30,5 +30,5 @@ export function truthCell(
   m: Pick<MemoryRevision, 'id' | 'status' | 'valid_from' | 'valid_to'>,
   inUtc: boolean,
 ): string {
-  return replacedAtStart([], m)?.text ?? validitySpan(m.valid_from, m.valid_to, inUtc);
+  return replacedAtStart([], m)?.text ?? validitySpan(m.valid_from, m.valid_to, inUtc, m.status);
 }

@@ -47,8 +47,8 @@ export function TruthSpan({
     return (
       <>
         {phrase
-          ? truthPhrase(r.valid_from, r.valid_to, inUtc)
-          : validitySpan(r.valid_from, r.valid_to, inUtc)}
+          ? truthPhrase(r.valid_from, r.valid_to, inUtc, r.status)
+          : validitySpan(r.valid_from, r.valid_to, inUtc, r.status)}
       </>
     );
   return (

@@ -283,7 +283,8 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
               <li key={m.id}>
                 <Link to={paths.memory(brainId, m.id)}>{statementLabel(m)}</Link>{' '}
                 <span className="muted small">
-                  {ownerLabel(m.owner)} · {truthPhrase(m.valid_from, m.valid_to, memoryDays(m) !== null)}
+                  {ownerLabel(m.owner)} ·{' '}
+                  {truthPhrase(m.valid_from, m.valid_to, memoryDays(m) !== null, m.status)}
                 </span>
               </li>
             ))}

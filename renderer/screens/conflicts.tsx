@@ -188,7 +188,7 @@ function SlotCard({
             </p>
             <p className="meta">
               <span>{ownerLabel(v.owner)}</span>
-              <span>{truthPhrase(v.valid_from, v.valid_to, memoryDays(v) !== null)}</span>
+              <span>{truthPhrase(v.valid_from, v.valid_to, memoryDays(v) !== null, v.status)}</span>
             </p>
             <ValueEvidence brainId={brainId} memory={v} />
             <button

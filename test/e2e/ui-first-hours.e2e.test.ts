@@ -1,5 +1,6 @@
 // Checked in the real UI, from a QA pass over a new user's first hours: an invalid Brain id is refused in
-// the form's words; the Forget-Brain dialog does not count the importer's own Objects as accepted ones.
+// the form's words; the Forget-Brain dialog does not count the importer's own Objects as accepted ones; a
+// future calendar event's Memory does not read "from …" beside "Current".
 // One browser for the file; one server for the file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,5 +73,26 @@ test("the Forget dialog names the importer's own Objects as such, not as accepte
   const gone = page.getByRole('status').filter({ hasText: 'Forgot the Brain' });
   await gone.waitFor();
   assert.match(await gone.innerText(), /0 accepted Objects and 1 Object Mnemo kept for its imports\.$/);
+  assert.deepEqual(problems, []);
+});
+
+test('a future calendar event\'s Memory is current now, about its day to come, not "from" it', async () => {
+  const year = await calendarBrain('events', 'Events');
+  const maya = (await app().api.listMemories('events')).data.find((m) => m.statement.includes('Maya'))!;
+  assert.ok(maya, "the birthday's Memory");
+  // The engine's word: an event holds no slot, so it is current from when it is known (not scheduled).
+  assert.equal(maya.status, 'active');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/events/memories');
+  const row = page.getByRole('row').filter({ hasText: "Maya's birthday" });
+  await row.waitFor();
+  const [truth, , status] = (await row.getByRole('cell').allInnerTexts()).slice(3);
+  assert.equal(status, 'Current');
+  assert.equal(truth, `now (about Mar 14, ${year}, still to come)`);
+  await navigateInPlace(page, `/brains/events/memories/${maya.id}`);
+  const facts = page.locator('.facts');
+  await facts.getByText('Current').waitFor();
+  assert.match(await facts.innerText(), new RegExp(`True\\s+now \\(about Mar 14, ${year}, still to come\\)`));
+  assert.doesNotMatch(await facts.innerText(), /from Mar 14/);
   assert.deepEqual(problems, []);
 });

@@ -135,6 +135,22 @@ test('validity reads as a person would say it: since, a span, one day, or never'
   const later = new Date(Date.now() + 90 * 86_400_000).toISOString();
   assert.match(validitySpan(later, null), /^from /);
   assert.match(truthPhrase(later, null), /^true from /);
+  assert.match(validitySpan(later, null, false, 'scheduled'), /^from /);
+  // One the engine calls current though dated later holds no slot (a calendar event): current now,
+  // about a day to come, not "from" it beside "Current".
+  const year = new Date().getUTCFullYear() + 2;
+  const day = `${year}-03-14T00:00:00.000Z`;
+  assert.equal(validitySpan(day, null, true, 'active'), `now (about Mar 14, ${year}, still to come)`);
+  assert.equal(truthPhrase(day, null, true, 'active'), `true now (about Mar 14, ${year}, still to come)`);
+  assert.equal(
+    validitySpan(day, `${year}-03-16T00:00:00.000Z`, true, 'active'),
+    `now (about Mar 14, ${year} – Mar 16, ${year}, still to come)`,
+  );
+  assert.equal(
+    validitySpan(later, null, false, 'active'),
+    `now (about ${validitySpan(later, null).slice(5)}, still to come)`,
+  );
+  assert.match(validitySpan(from, null, false, 'active'), /^since /, 'begun: since, as before');
 });
 
 test("shows the Brain's own person as You where a message names them by the engine's word for them", () => {
