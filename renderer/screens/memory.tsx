@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useQuery } from '@tanstack/react-query';
 import type { AcceptedObject, MemoryDetail, MemoryRevision } from '../../engine/contract/index.ts';
 import { isMnemoApiError, useClient } from '../api/client.ts';
@@ -24,6 +25,15 @@ import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { formatDate, formatDateTime, oneLine, ownerLabel, statusLabels } from '../format.ts';
 import { addToNoteDraft } from '../note-draft.ts';
+import {
+  correctionDraft,
+  draftWords,
+  formFromDraft,
+  keepCorrectionDraft,
+  readCorrectionDraft,
+  type CorrectionDraft,
+  type CorrectionForm,
+} from '../correction-draft.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { currentAfterWithdrawal, currentInstead, replacedBy } from '../withdrawal.ts';
@@ -34,13 +44,20 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
   const memory = useQuery(memoryOptions(client, brainId, memoryId));
   // A correction being written, kept here rather than in the form: the Memory can go away under it (its
   // Records forgotten by an agent or in another window) or fail to read again, and the person's words
-  // must outlive the page that showed it. Keyed by the Memory, as this screen stays for the next one.
-  const [kept, setKept] = useState<{ memoryId: string; text: string } | null>(null);
-  const draft = kept?.memoryId === memoryId ? kept.text : null;
+  // must outlive the page that showed it. Kept in the tab's storage too (correction-draft.ts), so a
+  // reload or a sign-in that ended (a server restart) does not lose it either. This screen is keyed by
+  // the Memory (app.tsx): its state is the one Memory's.
+  const [draft, setDraft] = useState(() => readCorrectionDraft(brainId, memoryId));
+  // Found on opening the page: said in the form, as a note kept on Records is.
+  const [restored] = useState(() => draft !== null);
   const onDraft = useCallback(
-    (text: string | null) => setKept(text === null ? null : { memoryId, text }),
-    [memoryId],
+    (next: CorrectionDraft | null) => {
+      setDraft(next);
+      keepCorrectionDraft(brainId, memoryId, next);
+    },
+    [brainId, memoryId],
   );
+  const words = draftWords(draft);
   if (memory.isPending) return <Loading what="this Memory" />;
   if (memory.data === undefined || errorHidesData(memory)) {
     const gone = isMnemoApiError(memory.error) && memory.error.code === 'memory_not_found';
@@ -56,17 +73,17 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
               ? 'This Memory is being worked out again'
               : 'Memory'}
         </h1>
-        {draft !== null ? (
+        {words !== null ? (
           <CorrectionOfMissingMemory
             brainId={brainId}
-            draft={draft}
+            draft={words}
             why={gone ? 'gone' : pending ? 'pending' : 'unread'}
             onKept={() => onDraft(null)}
           />
         ) : null}
         {gone ? (
           <>
-            {draft === null ? (
+            {words === null ? (
               <p className="lead">
                 No Memory here has the id <code>{memoryId}</code>. Either the address is mistyped or cut
                 short, or the Records the Memory came from were forgotten, which removes a Memory with them.
@@ -89,7 +106,7 @@ export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId:
       </>
     );
   }
-  return <MemoryView brainId={brainId} m={memory.data} draft={draft} onDraft={onDraft} />;
+  return <MemoryView brainId={brainId} m={memory.data} draft={draft} restored={restored} onDraft={onDraft} />;
 }
 
 /**
@@ -139,6 +156,9 @@ function CorrectionOfMissingMemory({
             Write it as a new note
           </button>
         ) : null}
+        <button type="button" onClick={onKept}>
+          Discard it
+        </button>
       </div>
       {notKept ? (
         <p className="field-error">
@@ -175,12 +195,14 @@ function MemoryView({
   brainId,
   m,
   draft,
+  restored,
   onDraft,
 }: {
   brainId: string;
   m: MemoryDetail;
-  draft: string | null;
-  onDraft: (draft: string | null) => void;
+  draft: CorrectionDraft | null;
+  restored: boolean;
+  onDraft: (draft: CorrectionDraft | null) => void;
 }) {
   // What replaces a value no longer in force: the newer version in force now, else one starting later.
   // A scheduled value is replaced by nothing (it starts later), nor is a current one.
@@ -350,13 +372,19 @@ function MemoryView({
 
       {inForce ? (
         <div className="two-col">
-          <CorrectForm m={m} correct={correct} draft={draft} onDraft={onDraft} />
+          <CorrectForm m={m} correct={correct} draft={draft} restored={restored} onDraft={onDraft} />
           <AcceptForm brainId={brainId} m={m} />
         </div>
       ) : (
         <>
-          {draft !== null && !saved && !correct.isPending ? (
-            <UnsavedCorrection brainId={brainId} draft={draft} newer={newer} said={said} />
+          {draftWords(draft) !== null && !saved && !correct.isPending ? (
+            <UnsavedCorrection
+              brainId={brainId}
+              draft={draftWords(draft)!}
+              newer={newer}
+              said={said}
+              onDiscard={() => onDraft(null)}
+            />
           ) : null}
           <p className="muted">
             Only a version in force (current, or starting later) can be corrected or accepted.
@@ -376,11 +404,13 @@ function UnsavedCorrection({
   draft,
   newer,
   said,
+  onDiscard,
 }: {
   brainId: string;
   draft: string;
   newer: MemoryRevision | undefined;
   said: (r: MemoryRevision) => string;
+  onDiscard: () => void;
 }) {
   const ref = useFocusIfLost<HTMLDivElement>();
   return (
@@ -400,6 +430,14 @@ function UnsavedCorrection({
       <blockquote className="quote" dir="auto">
         {draft}
       </blockquote>
+      <div className="row">
+        <span>
+          <CopyButton text={draft} what="the text" label="Copy what you wrote" />
+        </span>
+        <button type="button" onClick={onDiscard}>
+          Discard it
+        </button>
+      </div>
     </div>
   );
 }
@@ -414,19 +452,37 @@ function CorrectForm({
   m,
   correct,
   draft,
+  restored,
   onDraft,
 }: {
   m: MemoryDetail;
   correct: ReturnType<typeof useCorrectMemory>;
-  /** Words written before the form went away (the Memory could not be read for a while). */
-  draft: string | null;
-  onDraft: (draft: string | null) => void;
+  /**
+   * What was written before this form was drawn: before a reload or a sign-in that ended, or while the
+   * Memory could not be read for a while.
+   */
+  draft: CorrectionDraft | null;
+  /** The draft was found in the tab's storage when the page opened. */
+  restored: boolean;
+  onDraft: (draft: CorrectionDraft | null) => void;
 }) {
   // As the page words it ("Lucía's blood type: A+"), not as stored ("self blood type: A+").
   const shown = statementLabel(m);
-  const [statement, setStatement] = useState(draft ?? shown);
-  const [withdraw, setWithdraw] = useState(false);
-  const [reason, setReason] = useState('');
+  const [form, setForm] = useState(() => formFromDraft(draft, shown));
+  const { statement, withdraw, reason } = form;
+  // Every change is kept as it is made (nothing when the form is back to the Memory's own words).
+  const change = (next: Partial<CorrectionForm>) => {
+    const changed = { ...form, ...next };
+    setForm(changed);
+    onDraft(correctionDraft(changed, [m.statement, shown]));
+  };
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const discard = () => {
+    // Drawn enabled (a withdrawal unticked) before focus goes back to the words.
+    flushSync(() => setForm(formFromDraft(null, shown)));
+    onDraft(null);
+    textarea.current?.focus();
+  };
   const [confirming, setConfirming] = useState(false);
   const unchanged = !withdraw && [m.statement, shown].includes(statement.trim());
   // Sent with the engine's head again ("self blood type: B+"), so the value stays the slot's value a
@@ -464,11 +520,9 @@ function CorrectForm({
         <label>
           What is actually true
           <textarea
+            ref={textarea}
             value={statement}
-            onChange={(e) => {
-              setStatement(e.target.value);
-              onDraft(e.target.value.trim() && e.target.value.trim() !== shown ? e.target.value : null);
-            }}
+            onChange={(e) => change({ statement: e.target.value })}
             rows={2}
             disabled={withdraw}
             required={!withdraw}
@@ -476,12 +530,21 @@ function CorrectForm({
           />
         </label>
         <label className="check">
-          <input type="checkbox" checked={withdraw} onChange={(e) => setWithdraw(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={withdraw}
+            onChange={(e) => change({ withdraw: e.target.checked })}
+          />
           It is simply wrong: withdraw it without a replacement
         </label>
         <label>
           Why <span className="hint">optional</span>
-          <input value={reason} onChange={(e) => setReason(e.target.value)} name="reason" maxLength={2000} />
+          <input
+            value={reason}
+            onChange={(e) => change({ reason: e.target.value })}
+            name="reason"
+            maxLength={2000}
+          />
         </label>
         {correct.isError ? (
           <ErrorNotice
@@ -493,10 +556,24 @@ function CorrectForm({
             }}
           />
         ) : null}
-        {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
-        <button type="submit" className="primary" aria-disabled={correct.isPending || unchanged || undefined}>
-          {correct.isPending && !confirming ? 'Saving…' : withdraw ? 'Withdraw Memory' : 'Save correction'}
-        </button>
+        {restored && draft !== null && !correct.isSuccess ? (
+          <p className="hint">Your correction from before is still here, not saved yet.</p>
+        ) : null}
+        <div className="row">
+          {/* aria-disabled, not disabled: a disabled button would drop keyboard focus to <body>. */}
+          <button
+            type="submit"
+            className="primary"
+            aria-disabled={correct.isPending || unchanged || undefined}
+          >
+            {correct.isPending && !confirming ? 'Saving…' : withdraw ? 'Withdraw Memory' : 'Save correction'}
+          </button>
+          {draft !== null && !correct.isPending ? (
+            <button type="button" onClick={discard}>
+              Discard changes
+            </button>
+          ) : null}
+        </div>
       </form>
       {confirming ? (
         <ConfirmDialog

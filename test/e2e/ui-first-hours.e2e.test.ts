@@ -1,16 +1,29 @@
 // Checked in the real UI, from a QA pass over a new user's first hours: an invalid Brain id is refused in
 // the form's words; the Forget-Brain dialog does not count the importer's own Objects as accepted ones; a
-// future calendar event's Memory does not read "from …" beside "Current".
+// future calendar event's Memory does not read "from …" beside "Current"; a correction being typed is not
+// lost to a reload.
 // One browser for the file; one server for the file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { icsOf } from '../../server/import/test-support.ts';
-import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
+import {
+  appPerFile,
+  browserPerFile,
+  checkScreen,
+  derivationSettled,
+  focusedElement,
+  navigateInPlace,
+} from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local', { viewport: { width: 1280, height: 900 } });
 
 const base64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const draftKeys = (page: Page) =>
+  page.evaluate<string[]>(
+    'Object.keys(sessionStorage).filter((k) => k.startsWith("mnemo.draft-correction."))',
+  );
 
 test('a Brain id with a space is refused in the form’s words; an underscore is taken', async () => {
   const { page, problems } = await ui();
@@ -94,5 +107,48 @@ test('a future calendar event\'s Memory is current now, about its day to come, n
   await facts.getByText('Current').waitFor();
   assert.match(await facts.innerText(), new RegExp(`True\\s+now \\(about Mar 14, ${year}, still to come\\)`));
   assert.doesNotMatch(await facts.innerText(), /from Mar 14/);
+  assert.deepEqual(problems, []);
+});
+
+test('a correction being typed is there again after a reload, until it is discarded or saved', async () => {
+  await app().api.createBrain({ id: 'fix', name: 'Fix', self: { type: 'person', name: 'Ana' } });
+  await app().api.rememberRecord('fix', {
+    content: { kind: 'fact', subject: 'Ana', predicate: 'city', value: 'Lisbon' },
+    occurred_at: '2024-01-01T00:00:00Z',
+  });
+  await derivationSettled(app(), 'fix');
+  const [lisbon] = (await app().api.listMemories('fix')).data;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/fix/memories/${lisbon!.id}`);
+  const statement = page.getByLabel('What is actually true');
+  const reason = page.getByLabel(/^Why/);
+  await statement.waitFor();
+  const original = await statement.inputValue();
+  await statement.fill("Ana's city: Porto");
+  await reason.fill('I moved in May');
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: original }).waitFor();
+  assert.equal(await statement.inputValue(), "Ana's city: Porto");
+  assert.equal(await reason.inputValue(), 'I moved in May');
+  await page.getByText('Your correction from before is still here, not saved yet.').waitFor();
+  await checkScreen(page, 'correction-draft-restored');
+
+  // Discarded: the Memory's own words again, and nothing kept for the next reload.
+  await page.getByRole('button', { name: 'Discard changes' }).click();
+  assert.equal(await statement.inputValue(), original);
+  assert.equal(await reason.inputValue(), '');
+  assert.match(await focusedElement(page), /^TEXTAREA/);
+  assert.deepEqual(await draftKeys(page), []);
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: original }).waitFor();
+  assert.equal(await statement.inputValue(), original);
+  assert.equal(await page.getByText('Your correction from before is still here').count(), 0);
+
+  // Saved: kept no longer.
+  await statement.fill("Ana's city: Porto");
+  assert.equal((await draftKeys(page)).length, 1);
+  await page.getByRole('button', { name: 'Save correction' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  assert.deepEqual(await draftKeys(page), []);
   assert.deepEqual(problems, []);
 });

@@ -24,6 +24,12 @@ import { parseRoute, paths } from '../../renderer/routes.ts';
 import { slug } from '../../renderer/slug.ts';
 import { brainIdLike, brainIdPattern, brainIdProblem } from '../../renderer/brain-id.ts';
 import { Slug } from '../../engine/contract/common.ts';
+import {
+  correctionDraft,
+  draftWords,
+  formFromDraft,
+  parseCorrectionDraft,
+} from '../../renderer/correction-draft.ts';
 import { truthCell } from '../../renderer/replaced-at-start.ts';
 import { currentAfterWithdrawal, currentInstead, replacedBy } from '../../renderer/withdrawal.ts';
 import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
@@ -450,4 +456,25 @@ test("a Brain's short id: the API's rule, and what is wrong with one it refuses,
   );
   assert.match(brainIdProblem('a'.repeat(129))!, /^A short id is at most 128 characters; this one has 129\./);
   assert.equal(brainIdLike('Café Notes'), 'Cafe-Notes');
+});
+
+test('a correction draft keeps only what differs from the Memory, and reads back only its own fields', () => {
+  const original = ['self city: Lisbon', "Ana's city: Lisbon"];
+  const form = { statement: "Ana's city: Lisbon", reason: '', withdraw: false };
+  assert.equal(correctionDraft(form, original), null, 'as it was: nothing to keep');
+  assert.equal(correctionDraft({ ...form, statement: '  ' }, original), null, 'emptied: nothing to keep');
+  assert.deepEqual(correctionDraft({ ...form, statement: "Ana's city: Porto" }, original), {
+    statement: "Ana's city: Porto",
+  });
+  assert.deepEqual(correctionDraft({ ...form, reason: 'moved' }, original), { reason: 'moved' });
+  assert.deepEqual(correctionDraft({ ...form, withdraw: true }, original), { withdraw: true });
+  assert.deepEqual(formFromDraft({ reason: 'moved' }, "Ana's city: Lisbon"), { ...form, reason: 'moved' });
+  assert.deepEqual(formFromDraft(null, "Ana's city: Lisbon"), form);
+  assert.equal(draftWords({ statement: ' Porto ', reason: 'moved' }), 'Porto\nWhy: moved');
+  assert.equal(draftWords({ withdraw: true }), null);
+  assert.deepEqual(parseCorrectionDraft('{"statement":"Porto","reason":3,"withdraw":"yes","x":1}'), {
+    statement: 'Porto',
+  });
+  for (const raw of [null, '', 'not json', 'null', '[]', '{}', '"text"'])
+    assert.equal(parseCorrectionDraft(raw), null, String(raw));
 });
