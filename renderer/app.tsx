@@ -16,6 +16,7 @@ import {
   endSession,
   forgetSession,
   loadSession,
+  rememberReturnPath,
   type Session,
 } from './api/session.ts';
 import { tokenFromLocation } from './api/token.ts';
@@ -70,7 +71,9 @@ export function App() {
     <Connected
       session={state.session}
       onSignedOut={(reason) => {
+        // The key stopped working (a server restart): drafts stay, and so does where the person was.
         forgetSession();
+        rememberReturnPath();
         setState({ phase: 'signed-out', reason });
       }}
     />

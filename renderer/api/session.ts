@@ -1,5 +1,6 @@
 import { errorFromResponse } from '../../server/client/mnemo-api-error.ts';
 import { bridge } from './bridge.ts';
+import { safeReturnPath } from '../return-path.ts';
 import { tokenFromLocation } from './token.ts';
 
 export interface Session {
@@ -12,6 +13,8 @@ const storageKey = 'mnemo.session';
 const signOutKey = 'mnemo.signed-out';
 /** The desktop shell's key was revoked in this window: the shell would hand the same dead key back. */
 const shellKeyRevoked = 'mnemo.shell-key-revoked';
+/** The page the tab was on when its sign-in ended, to go back to once signed in again. */
+const returnKey = 'mnemo.return-to';
 
 /** The key this window is signed in with, so the Keys screen can tell it apart from the others. */
 let current: string | null = null;
@@ -31,9 +34,31 @@ function remember(session: Session): Session {
   return session;
 }
 
+/**
+ * Forgets the key alone. A sign-in that ended (a server restart revoked the key) comes here: what the
+ * person was writing (a note, a correction; note-draft.ts, correction-draft.ts) stays in the tab for
+ * when they sign in again. Only signing out on purpose (endSession) clears the rest.
+ */
 export function forgetSession(): void {
   window.sessionStorage.removeItem(storageKey);
   current = null;
+}
+
+/**
+ * The sign-in ended where the person was (their key stopped working): remembers the page, so that
+ * opening the new sign-in address in this tab, which lands on `/`, brings them back to it.
+ */
+export function rememberReturnPath(): void {
+  try {
+    window.sessionStorage.setItem(returnKey, window.location.pathname + window.location.search);
+  } catch {
+    // Storage refused: they land on the Brains, as before.
+  }
+}
+
+/** Signed in where the person is: no page to go back to any more. */
+export function clearReturnPath(): void {
+  window.sessionStorage.removeItem(returnKey);
 }
 
 export type SignOutReason = 'own-key-revoked' | 'signed-out';
@@ -48,7 +73,8 @@ export function endSession(reason: SignOutReason): void {
   if (bridge() && current !== null && readStored() === null)
     window.sessionStorage.setItem(shellKeyRevoked, '1');
   forgetSession();
-  // Signing out on purpose leaves nothing of the session in the tab: a note typed and not added either.
+  // Signing out on purpose leaves nothing of the session in the tab: a note or a correction typed and
+  // not saved either.
   if (reason === 'signed-out') window.sessionStorage.clear();
   window.sessionStorage.setItem(signOutKey, reason);
   window.location.replace('/');
@@ -82,7 +108,10 @@ export class SessionError extends Error {
 export async function loadSession(): Promise<Session | null> {
   const session = await findSession();
   current = session?.apiKey ?? null;
-  if (session) clearSignOutReason();
+  if (session) {
+    clearSignOutReason();
+    clearReturnPath();
+  }
   return session;
 }
 
@@ -109,7 +138,13 @@ async function findSession(): Promise<Session | null> {
       message?: string;
       code?: string;
     };
-    if (res.ok && body.api_key) return remember({ baseUrl: apiBase(), apiKey: body.api_key });
+    if (res.ok && body.api_key) {
+      // Signed in again by the new address (it lands on `/`): back to the page the sign-in ended on.
+      const back =
+        url.pathname === '/' ? safeReturnPath(window.sessionStorage.getItem(returnKey), url.origin) : null;
+      if (back) window.history.replaceState(null, '', back);
+      return remember({ baseUrl: apiBase(), apiKey: body.api_key });
+    }
     const stored = readStored();
     if (stored) return stored;
     // Without the server's code, a proxy's 401 would read as "this sign-in link has been used".

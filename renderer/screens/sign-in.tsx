@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { makeClient } from '../api/client.ts';
 import {
+  clearReturnPath,
   clearSignOutReason,
   forgetSession,
   sessionFromKey,
@@ -25,6 +26,8 @@ export function SignIn({ onSession, reason }: { onSession: (s: Session) => void;
     try {
       await makeClient(session).listBrains();
       clearSignOutReason();
+      // Signed in on the page the person is on: nothing to go back to later.
+      clearReturnPath();
       onSession(session);
     } catch (err) {
       forgetSession();

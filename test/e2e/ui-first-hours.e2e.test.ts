@@ -1,12 +1,18 @@
 // Checked in the real UI, from a QA pass over a new user's first hours: an invalid Brain id is refused in
 // the form's words; the Forget-Brain dialog does not count the importer's own Objects as accepted ones; a
 // future calendar event's Memory does not read "from …" beside "Current"; a correction being typed is not
-// lost to a reload.
-// One browser for the file; one server for the file.
+// lost to a reload or a server restart (and signing in again returns to its page).
+// One browser for the file; one server for the file, and the restart's own, started twice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMnemoClient } from '../../server/client/index.ts';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { icsOf } from '../../server/import/test-support.ts';
+import { startServer } from '../../server/start-server.ts';
 import {
   appPerFile,
   browserPerFile,
@@ -151,4 +157,54 @@ test('a correction being typed is there again after a reload, until it is discar
   await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
   assert.deepEqual(await draftKeys(page), []);
   assert.deepEqual(problems, []);
+});
+
+test('a correction typed before the server restarts is there again after signing in, on its own page', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-e2e-restart-'));
+  const keyRegistry = join(dataDir, 'keys.json');
+  FileKeyRegistry.ensure(keyRegistry);
+  const options = {
+    engine: 'local' as const,
+    ui: true,
+    dataDir,
+    keyRegistry,
+    configDir: join(dataDir, 'config'),
+  };
+  let server = await startServer({ ...options, port: 0 });
+  const port = Number(new URL(server.url).port);
+  const page = await context().newPage();
+  try {
+    const key = (await server.registry!.create({ env: 'live', project: 'local', label: 'e2e' })).key;
+    const api = createMnemoClient({ baseUrl: server.url, apiKey: key, retry: false });
+    await api.createBrain({ id: 'restart', name: 'Restart', self: { type: 'person', name: 'Ana' } });
+    await api.rememberRecord('restart', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'city', value: 'Lisbon' },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+    await derivationSettled({ api } as Parameters<typeof derivationSettled>[0], 'restart');
+    const [lisbon] = (await api.listMemories('restart')).data;
+    await page.goto(server.uiUrl!);
+    await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+    const memoryPath = `/brains/restart/memories/${lisbon!.id}`;
+    await navigateInPlace(page, memoryPath);
+    const statement = page.getByLabel('What is actually true');
+    await statement.fill('Ana lives in Porto, near the river');
+    await page.getByLabel(/^Why/).fill('Moved last spring');
+
+    // The server stops and starts again on its address: the UI's key is revoked, the tab is signed out.
+    await server.close();
+    server = await startServer({ ...options, port });
+    await page.getByRole('alert').filter({ hasText: 'This sign-in has ended' }).waitFor({ timeout: 45_000 });
+    // The person opens the new address the server printed, in the same tab.
+    await page.goto(server.uiUrl!);
+    await page.getByRole('heading', { level: 1 }).filter({ hasText: 'Lisbon' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, memoryPath, 'back on the page they were on');
+    assert.equal(await statement.inputValue(), 'Ana lives in Porto, near the river');
+    assert.equal(await page.getByLabel(/^Why/).inputValue(), 'Moved last spring');
+    await page.getByText('Your correction from before is still here, not saved yet.').waitFor();
+  } finally {
+    await page.close();
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -24,6 +24,7 @@ import { parseRoute, paths } from '../../renderer/routes.ts';
 import { slug } from '../../renderer/slug.ts';
 import { brainIdLike, brainIdPattern, brainIdProblem } from '../../renderer/brain-id.ts';
 import { Slug } from '../../engine/contract/common.ts';
+import { safeReturnPath } from '../../renderer/return-path.ts';
 import {
   correctionDraft,
   draftWords,
@@ -456,6 +457,25 @@ test("a Brain's short id: the API's rule, and what is wrong with one it refuses,
   );
   assert.match(brainIdProblem('a'.repeat(129))!, /^A short id is at most 128 characters; this one has 129\./);
   assert.equal(brainIdLike('Café Notes'), 'Cafe-Notes');
+});
+
+test('signing in again goes back only to a page of this app on this origin', () => {
+  const origin = 'http://127.0.0.1:8787';
+  assert.equal(safeReturnPath('/brains/ana/memories/mem_1', origin), '/brains/ana/memories/mem_1');
+  assert.equal(safeReturnPath('/brains/ana/records?kind=note', origin), '/brains/ana/records?kind=note');
+  for (const bad of [
+    null,
+    '',
+    '/',
+    'https://evil.example/brains/a',
+    '//evil.example/brains/a',
+    '/\\evil.example/brains/a',
+    '/\t/evil.example/brains/a',
+    'javascript:alert(1)',
+    '/no/such/page',
+    'brains/a',
+  ])
+    assert.equal(safeReturnPath(bad, origin), null, String(bad));
 });
 
 test('a correction draft keeps only what differs from the Memory, and reads back only its own fields', () => {
