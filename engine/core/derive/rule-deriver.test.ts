@@ -510,6 +510,18 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start("I'm starting at Acme on March 3 2020"), [
     ["I'm starting at Acme on March 3 2020", null, undefined],
   ]);
+  // The day said in the next sentence: the job starts then, and that sentence is no Memory beside it.
+  assert.deepEqual(start('I accepted the offer from Helix Bio! I start on January 15th.'), [
+    ['Ana works at Helix Bio', 'works at', '2024-01-15T00:00:00.000Z'],
+  ]);
+  assert.deepEqual(start('I got a job at Helix Bio! Start date is next Monday 🎉'), [
+    ['Ana works at Helix Bio', 'works at', '2024-01-08T00:00:00.000Z'],
+  ]);
+  // No day read: the job as said, the sentence as said.
+  assert.deepEqual(start('I work at Globex. I start at 9 every day.'), [
+    ['Ana works at Globex', 'works at', undefined],
+    ['I start at 9 every day.', null, undefined],
+  ]);
 });
 
 test("someone else's words forwarded under a line that hands them over hold none of the speaker's slots", () => {
@@ -527,7 +539,7 @@ test('a note named after a person: what "she" and "her" say is that person\'s, n
     note('Ana Lima', 'Ana Lima is my best friend. She lives in Porto. Her partner is Pedro.'),
     [
       ['Ana Lima is my best friend.', 'self', 'Maria Santos'],
-      ['She lives in Porto.', 'other', 'Ana Lima'],
+      ['Ana Lima lives in Porto', 'other', 'Ana Lima'],
       ['Her partner is Pedro.', 'other', 'Ana Lima'],
     ],
   );

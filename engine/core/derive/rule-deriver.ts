@@ -278,7 +278,8 @@ export function createRuleDeriver(): Deriver {
     // or "he" is read with the name it stands for ("Inês is a nurse. She works at Santa Maria."). "My
     // partner Priya's birthday is …" holds Priya's birthday (it held her name alone), and a relation
     // named in passing quotes "my partner Priya". "I'm fully vegetarian now", "I've decided to go vegan",
-    // "…, so I'm vegetarian now" hold the diet. A note's checklist is an item a Memory, not one.
+    // "…, so I'm vegetarian now" hold the diet. A note's checklist is an item a Memory, not one. "I
+    // accepted the offer from Helix Bio! I start on December 1st." starts the job that day.
     name: 'rules-v49',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -336,7 +337,7 @@ export function createRuleDeriver(): Deriver {
             if (answer !== null) return [{ ...only, answers: answer }];
             if (shortReply(whole)) return [{ ...only, inReply: true }];
           }
-          return withStarts(claims, record.occurredAt);
+          return withStarts(startSaidNext(claims, record.occurredAt), record.occurredAt);
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -374,6 +375,9 @@ export function createRuleDeriver(): Deriver {
               return withStarts(
                 unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
                   const theirs = whoseIs(x);
+                  // "She lives in Porto." in "People/Ana Lima.md": her home, as "Ana Lima lives in Porto."
+                  const named = theirs !== null && opensWithHeOrShe.test(x);
+                  if (named) return heOrSheClaims(x, theirs.entity!, theirs);
                   if (theirs !== null) {
                     const statement = withoutMarkup(x, obsidian);
                     return [{ statement, subject: theirs.entity!, predicate: null, owner: theirs, quote: x }];
@@ -786,6 +790,30 @@ function slotClaims(
 
 /** A claim as its sentence says it: a value said to come with its day in the sentence's words. */
 type SaidClaim = Claim & { startsWhen?: string };
+
+/** "I start on December 1st", "start date is Dec 1": when the job a sentence before names begins. */
+const startsOn = new RegExp(
+  String.raw`^(?:and\s+|so\s+)?(?:I\s+start(?:\s+there|\s+work(?:ing)?)?|(?:my\s+)?start\s+date\s+is|(?:my\s+)?first\s+day\s+is)\s+(?<when>(?:on\s+)?[\p{L}\p{N}][\p{L}\p{N} ,]{0,30}?)${chatEnd}`,
+  'iu',
+);
+
+/**
+ * A new job, and the sentence after it that says when it starts ("I accepted the offer from Helix Bio! I
+ * start on December 1st."): the job starts that day (withStarts), and the sentence is no Memory of its
+ * own beside it. It held from the message's day, and the job it replaces ended then.
+ */
+function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
+  const jobs = claims.filter((c) => c.predicate === 'works at' && c.ends === undefined && !c.endsHeld);
+  if (jobs.length !== 1 || jobs[0]!.startsWhen !== undefined) return claims;
+  const at = claims.indexOf(jobs[0]!);
+  const next = claims[at + 1];
+  const when = next?.predicate === null ? startsOn.exec(next.quote.trim())?.groups!['when'] : undefined;
+  const day = when?.replace(/^on\s+/iu, '');
+  // Only a day to come that reads as one: "I start at 9 every day" leaves the job as it was.
+  if (day === undefined || startDay(day, occurredAt) === null) return claims;
+  const job = { ...jobs[0]!, startsWhen: day };
+  return claims.flatMap((c, i) => (i === at ? [job] : i === at + 1 ? [] : [c]));
+}
 
 /**
  * Claims with the day a value said to come starts read (start-day.ts) from the Record's time: a day
