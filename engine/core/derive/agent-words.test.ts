@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentSpeaker, restatedSlots } from './agent-words.ts';
+import { agentCourtesy, agentSpeaker, restatedSlots } from './agent-words.ts';
+import { deriveInThread } from './derive-in-thread.testing.ts';
 
 const ana = { type: 'person' as const, name: 'Ana Costa' };
 const read = (s: string) => restatedSlots(s, ana).map((x) => [x.predicate, x.value]);
@@ -37,4 +38,35 @@ test("an agent's sentence says back her slot in the second or third person, neve
   // Nobody to say it of: no self, or an org.
   assert.deepEqual(restatedSlots('You live in Braga.', null), []);
   assert.deepEqual(restatedSlots('You live in Braga.', { type: 'org', name: 'Acme' }), []);
+});
+
+test("an assistant's service words are no Memory; what it says of the person or knows stays", () => {
+  for (const s of [
+    'Happy to help!',
+    "I'll keep that in mind.",
+    'Let me know if you need anything else.',
+    'Good luck with the move!',
+    'Have a great weekend! 😊',
+    'Congrats on the new job!',
+    'Sure, happy to help.',
+    'Feel free to ask anytime.',
+  ])
+    assert.equal(agentCourtesy(s), true, s);
+  for (const s of [
+    'Noted: you live in Braga.',
+    'Good luck with the interview at Globex on Monday',
+    "I'll remember that you prefer tea.",
+    'Enjoy your trip to Japan!',
+    'Happy to help you plan the Lisbon trip next week.',
+  ])
+    assert.equal(agentCourtesy(s), false, s);
+  assert.deepEqual(deriveInThread('Happy to help! Let me know if you need anything else.', 'assistant'), []);
+  assert.deepEqual(
+    deriveInThread('Noted, you are allergic to penicillin. I will keep that in mind.', 'assistant').map(
+      (c) => c.statement,
+    ),
+    ['Noted, you are allergic to penicillin.'],
+  );
+  // A person's "Good luck with the move!" to a friend is theirs to have said.
+  assert.equal(deriveInThread('Good luck with the move!', 'Ana').length, 1);
 });

@@ -1,7 +1,7 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { foldName } from './resolve-owner.ts';
-import { attributeSentence, slotSentences, type SlotSentence } from './slot-sentences.ts';
+import { attributeSentence, chatEnd, slotSentences, type SlotSentence } from './slot-sentences.ts';
 
 /**
  * Speakers that are an agent, not a person: what the docs tell an agent to write its answers as
@@ -76,4 +76,20 @@ export function restatedSlots(s: string, self: SelfEntity | null): RestatedSlot[
     return read.slots.map((x: SlotSentence) => ({ predicate: x.predicate, value: x.value }));
   const a = attributeSentence(said);
   return a === null || a.ends ? [] : [{ predicate: a.predicate, value: a.value }];
+}
+
+/**
+ * What an assistant says in serving, whole: "Happy to help!", "Let me know if you need anything else.",
+ * "I'll keep that in mind.", "Good luck with the move!", "Have a great weekend!". Nothing of the person's
+ * to remember, and nothing the assistant knows: not "Noted: you live in Braga." (a read-back of her
+ * slot) nor "Good luck with the interview at Globex on Monday" beyond a few words of what it wishes.
+ */
+const servingWords = new RegExp(
+  String.raw`^(?:(?:ok(?:ay)?|sure|great|perfect|got\s+it|noted|of\s+course|absolutely|sounds\s+good|will\s+do|understood|no\s+problem|you['’]re\s+(?:very\s+)?welcome|any\s?time|my\s+pleasure)[,!.]?\s*)*(?:(?:i['’]m\s+)?(?:always\s+)?(?:happy|glad)\s+(?:to|I\s+could)\s+help|(?:just\s+)?let\s+me\s+know\s+if\s+(?:you\s+need|there['’]s|there\s+is|I\s+can\s+(?:help\s+with|do))\s+anything(?:\s+else)?(?:\s+I\s+can\s+(?:help\s+with|do))?|feel\s+free\s+to\s+(?:ask|reach\s+out|come\s+back)(?:\s+(?:anytime|any\s+time|if\s+you\s+need\s+anything))?|(?:I\s+)?hope\s+(?:that|this)\s+helps|I(?:['’]ll|\s+will)\s+(?:keep\s+(?:that|this|it)\s+in\s+mind|remember\s+(?:that|this))|good\s+luck(?:\s+with\s+(?:the|your)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)?|(?:have|enjoy)\s+(?:a|your)\s+(?:great|good|nice|lovely|wonderful|fun|safe)?\s*(?:day|weekend|evening|night|trip|time|holiday|vacation)|congrat(?:s|ulations)(?:\s+on\s+(?:the|your)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)?|take\s+care|enjoy)${chatEnd}`,
+  'iu',
+);
+
+/** Whether an agent's sentence only serves (servingWords): no Memory of it. */
+export function agentCourtesy(sentence: string): boolean {
+  return servingWords.test(sentence.trim());
 }

@@ -1,4 +1,4 @@
-import { agentSpeaker, restatedSlots } from './agent-words.ts';
+import { agentCourtesy, agentSpeaker, restatedSlots } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
@@ -280,6 +280,7 @@ export function createRuleDeriver(): Deriver {
     // named in passing quotes "my partner Priya". "I'm fully vegetarian now", "I've decided to go vegan",
     // "…, so I'm vegetarian now" hold the diet. A note's checklist is an item a Memory, not one. "I
     // accepted the offer from Helix Bio! I start on December 1st." starts the job that day.
+    // An assistant's "Happy to help!", "Let me know if you need anything else." are no Memory.
     name: 'rules-v49',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -295,8 +296,15 @@ export function createRuleDeriver(): Deriver {
           // Quoted mail, headers and signatures are not the speaker's to own, nor code a statement;
           // greetings hold nothing.
           const unsaid = [...notSaid(record.text), ...fencedRanges(record.text)];
+          // An assistant's service words ("Happy to help!", "Let me know if you need anything else.")
+          // hold nothing of the person's either: each was a Memory in her list.
+          const serving = agentSpeaker(c.speaker, record.sourceName);
           const said = sentences(record.text).filter(
-            (s) => !isPlaceholder(s.value) && !within(unsaid, s.start, s.end) && !isCourtesy(s.value),
+            (s) =>
+              !isPlaceholder(s.value) &&
+              !within(unsaid, s.start, s.end) &&
+              !isCourtesy(s.value) &&
+              !(serving && agentCourtesy(s.value)),
           );
           if (said.length === 0) return [];
           const stated = said.filter((s) => isStatement(s.value));
