@@ -581,10 +581,6 @@ const notInAName = new Set(
 );
 
 /**
- * For each sentence about "she" or "he", the person the sentence just before it said where they live
- * or work ("my sister Maya lives in Madrid."), whom it is about; other sentences are not read for it.
- */
-/**
  * A sentence opening with "she" or "he" as said of the person it is ("She works at Santa Maria." after
  * "Inês is a nurse."): where, said with their name, it holds a slot of theirs (otherPersonClaims), that
  * slot's claims quoting the sentence; else the sentence, theirs.
@@ -608,6 +604,11 @@ export function heOrSheOf(sentence: string): string | null {
   return otherPersonSlot(sentence)?.who ?? aboutAnother(sentence);
 }
 
+/**
+ * For each sentence about "she" or "he", the person the sentence just before it said where they live
+ * or work ("my sister Maya lives in Madrid."), whom it is about, or whom that sentence's own "she" was;
+ * other sentences are not read for it.
+ */
 function namedJustBefore(said: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   said.forEach((x, i) => {
