@@ -532,6 +532,37 @@ test("someone else's words forwarded under a line that hands them over hold none
   );
 });
 
+test("a people note's key lines hold that person's slots; her sentences are hers; the rest as any note", () => {
+  const note = (title: string, text: string) =>
+    noteClaims(title, text, 'Maria Santos').map((c) => [c.statement, c.predicate, c.owner.state, c.quote]);
+  assert.deepEqual(
+    note(
+      'Priya Shah',
+      'birthday: 1990-03-14\ncompany: [[Acme Corp]]\n\nMet at the climbing gym\nLoves spicy food.\nShe lives in Bristol.',
+    ),
+    [
+      ["Priya Shah's birthday is 1990-03-14", 'birthday', 'other', 'birthday: 1990-03-14'],
+      ['Priya Shah works at Acme Corp', 'works at', 'other', 'company: [[Acme Corp]]'],
+      [
+        'Met at the climbing gym\nLoves spicy food.',
+        null,
+        'unresolved',
+        'Met at the climbing gym\nLoves spicy food.',
+      ],
+      ['Priya Shah lives in Bristol', 'lives in', 'other', 'She lives in Bristol.'],
+    ],
+  );
+  // A first name alone as the title: a person only where a line gives what only a person has.
+  assert.deepEqual(
+    note('Priya', 'Birthday: 14 March').map((c) => c[0]),
+    ["Priya's birthday is 14 March"],
+  );
+  assert.deepEqual(
+    note('Budget', 'Rent: 900\nFood: 300').map((c) => c[1]),
+    [null],
+  );
+});
+
 test('a note named after a person: what "she" and "her" say is that person\'s, not the note\'s writer\'s', () => {
   const note = (title: string, text: string) =>
     noteClaims(title, text, 'Maria Santos').map((c) => [c.statement, c.owner.state, c.subject]);

@@ -15,6 +15,7 @@ import {
   slotSentences,
   type SlotSentence,
 } from './slot-sentences.ts';
+import { firstNameTitled, personNoteSlot } from './person-note.ts';
 import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
@@ -281,6 +282,7 @@ export function createRuleDeriver(): Deriver {
     // "…, so I'm vegetarian now" hold the diet. A note's checklist is an item a Memory, not one. "I
     // accepted the offer from Helix Bio! I start on December 1st." starts the job that day.
     // An assistant's "Happy to help!", "Let me know if you need anything else." are no Memory.
+    // A note named after a person: its "Birthday: 14 March", "company: [[Acme]]" lines hold theirs.
     name: 'rules-v49',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -401,6 +403,27 @@ export function createRuleDeriver(): Deriver {
                 record.occurredAt,
               );
           }
+          // "People/Priya Shah.md": the lines that give her birthday, partner or employer ("Birthday:
+          // 14 March", a property line "company: [[Acme]]") hold her slots, and "She lives in Bristol."
+          // is said of her; the rest is read as any note is.
+          const person =
+            personTitled(c.title) ??
+            firstNameTitled(
+              c.title,
+              ps.flatMap((p) => p.split('\n')),
+              obsidian,
+            );
+          const theirs = person === null ? null : others(person);
+          if (person !== null && theirs?.state === 'other')
+            return unique(ps).flatMap((p) =>
+              personNotePassage(
+                p,
+                person,
+                theirs,
+                { statement: '', subject, predicate: null, owner, quote: '' },
+                obsidian,
+              ),
+            );
           return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
             statement: withoutMarkup(p, obsidian),
             subject,
@@ -560,6 +583,45 @@ function endsThere(after: string): boolean {
 const opensWithHeOrShe = /^(?:she|he)(?:['’]s|\s)/iu;
 /** A sentence about "her" or "him" by what is theirs: "Her partner is Pedro.", "His birthday is in May." */
 const opensWithTheirs = /^(?:she|he|her|his)(?:['’]s|\s)/iu;
+
+/**
+ * A passage of a note named after a person (personTitled), read line by line: a line giving a slot of
+ * theirs as `key: value` (person-note.ts) holds it, a sentence opening with "she" or "he" is theirs
+ * (heOrSheClaims); what lies between is one Memory as the note's other passages are (`rest`'s subject
+ * and owner), quoting it whole.
+ */
+function personNotePassage(
+  p: string,
+  person: string,
+  owner: OwnerClaim,
+  rest: Claim,
+  obsidian: boolean,
+): Claim[] {
+  const subject = owner.entity ?? person;
+  const out: Claim[] = [];
+  let run: Span[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const quote = p.slice(run[0]!.start, run.at(-1)!.end);
+    out.push({ ...rest, statement: withoutMarkup(quote, obsidian), quote });
+    run = [];
+  };
+  for (const x of sentences(p)) {
+    const slot = personNoteSlot(x.value, person, obsidian);
+    const said = opensWithHeOrShe.test(x.value);
+    if (slot === null && !said) {
+      run.push(x);
+      continue;
+    }
+    flush();
+    if (slot !== null) {
+      const statement = valueStatement(subject, slot.predicate, slot.value);
+      out.push({ statement, subject, predicate: slot.predicate, owner, quote: x.value });
+    } else out.push(...heOrSheClaims(x.value, person, owner));
+  }
+  flush();
+  return out;
+}
 
 /**
  * The person a note is named after, as a contacts or people folder names notes ("Ana Lima", "Dr. João
