@@ -4,7 +4,13 @@ import { sentences } from '../core/derive/split-text.ts';
 import { citableClaims } from '../core/derive/citable-claims.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { foldName, resolveOwner } from '../core/derive/resolve-owner.ts';
-import { heOrSheClaims, heOrSheOf } from '../core/derive/rule-deriver.ts';
+import {
+  clashesWith,
+  heOrSheClaims,
+  heOrSheOf,
+  pronounFits,
+  slotsSaidOf,
+} from '../core/derive/rule-deriver.ts';
 import { namesKind, saidInsteadOf, valueKind } from '../core/derive/said-instead.ts';
 import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
@@ -165,10 +171,15 @@ function stillHolds(deriver: Deriver, b: Before, ctx: DeriveContext, mends: Clai
 async function theirs(uow: Reads, c: Claim, before: Before | undefined, content: Message): Promise<Claim[]> {
   if (before === undefined || !sameSpeaker(before.said, content)) return [c];
   const last = before.sentences.at(-1);
-  const who = last === undefined ? null : heOrSheOf(last);
+  const who = last === undefined || !pronounFits(c.quote, last) ? null : heOrSheOf(last);
   if (who === null) return [c];
   const owner = resolveOwner(who, await uow.self());
-  return owner.state === 'other' ? heOrSheClaims(c.quote, who, owner) : [c];
+  if (owner.state !== 'other') return [c];
+  // "Rui is a doctor." then "she's a nurse": not Rui, whose job was just said otherwise.
+  const read = heOrSheClaims(c.quote, who, owner);
+  const said = slotsSaidOf(last!, owner);
+  const clash = read.some((x) => x.predicate !== null && clashesWith(x, said));
+  return clash ? [{ ...c, subject: owner.entity ?? who, owner }] : read;
 }
 
 /**

@@ -211,6 +211,29 @@ describe('a message that opens with "she" or "he"', () => {
   });
 });
 
+describe('"she" or "he" opening a message, said of the one named before', () => {
+  it("holds that person's slot, unless it would change what was just said of them", async () => {
+    const { engine, said } = await chat();
+    await said('My sister Inês lives in Madrid.', '2026-03-01T10:00:00Z');
+    await said('She works at Santa Maria.', '2026-03-01T10:00:20Z');
+    await said('Rui is a doctor.', '2026-03-01T11:00:00Z', 'Ana', 'other');
+    await said("she's a nurse", '2026-03-01T11:00:20Z', 'Ana', 'other');
+    const of = async (who: string) =>
+      (await engine.listMemories(tenant, 'b', { limit: 50 })).data
+        .filter((m) => m.subject === who)
+        .map((m) => [m.statement, m.slot !== null])
+        .sort();
+    assert.deepEqual(await of('Inês'), [
+      ['Inês works at Santa Maria', true],
+      ['My sister Inês lives in Madrid.', true],
+    ]);
+    assert.deepEqual(await of('Rui'), [
+      ["Rui's occupation is doctor", true],
+      ["she's a nurse", false],
+    ]);
+  });
+});
+
 /** A bare value answering another speaker's question about one of the person's slots holds that slot. */
 describe('a bare answer to a question about a slot', () => {
   it("answers an assistant's question: the home, the birthday, the partner", async () => {

@@ -278,6 +278,17 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     ['my sister Maya lives in Madrid.', 'Maya', 'other', 'lives in'],
     ["Maya's occupation is nurse", 'Maya', 'other', 'occupation'],
   ]);
+  // A "she" after "my dad" is not him; a "she" that would change what was just said of him holds no slot.
+  assert.deepEqual(said('My dad Rui is a doctor. He works at Santa Maria. She is a nurse.').at(-1), [
+    'She is a nurse.',
+    'Ana',
+    'self',
+    null,
+  ]);
+  assert.deepEqual(said('Rui is a doctor. She is a nurse.'), [
+    ["Rui's occupation is doctor", 'Rui', 'other', 'occupation'],
+    ['She is a nurse.', 'Rui', 'other', null],
+  ]);
   // What holds a slot of theirs holds it, said with "she" as with the name.
   assert.deepEqual(said('My brother Rui is a nurse. He works at Santa Maria. He loves it.'), [
     ['My brother Rui is a nurse.', 'Rui', 'other', 'occupation'],

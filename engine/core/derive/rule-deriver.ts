@@ -347,7 +347,8 @@ export function createRuleDeriver(): Deriver {
             if (answer !== null) return [{ ...only, answers: answer }];
             if (shortReply(whole)) return [{ ...only, inReply: true }];
           }
-          return withStarts(startSaidNext(claims, record.occurredAt), record.occurredAt);
+          const kept = withoutPronounClashes(claims);
+          return withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt);
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -675,11 +676,81 @@ function namedJustBefore(said: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   said.forEach((x, i) => {
     if (i === 0 || out.has(x) || !opensWithHeOrShe.test(x)) return;
-    // "… He works at Santa Maria. He loves it.": the "he" before is still the one meant.
-    const who = heOrSheOf(said[i - 1]!) ?? out.get(said[i - 1]!) ?? null;
+    const before = said[i - 1]!;
+    const named = pronounFits(x, before) ? heOrSheOf(before) : null;
+    // "… He works at Santa Maria. He loves it.": the "he" before is still the one meant; not a "she".
+    const still = pronounOf(before) === pronounOf(x) ? out.get(before) : undefined;
+    const who = named ?? still ?? null;
     if (who !== null) out.set(x, who);
   });
   return out;
+}
+
+/**
+ * "Rui is a doctor. She is a nurse.", "Inês moved to Lisbon. She lives in Alfama now.": a "she" whose
+ * slot would change what was just said of the person taken for her may be someone else, so it holds no
+ * slot: the sentence is a statement of theirs, as said. It made Rui a nurse.
+ */
+function withoutPronounClashes(claims: SaidClaim[]): SaidClaim[] {
+  const clashing = new Set(
+    claims.flatMap((c, i) =>
+      c.predicate !== null && pronounOf(c.quote) !== null && clashesWith(c, claims.slice(0, i))
+        ? [c.quote]
+        : [],
+    ),
+  );
+  if (clashing.size === 0) return claims;
+  const done = new Set<string>();
+  return claims.flatMap((c) => {
+    if (!clashing.has(c.quote)) return [c];
+    if (done.has(c.quote)) return [];
+    done.add(c.quote);
+    return [{ statement: c.quote, subject: c.subject, predicate: null, owner: c.owner, quote: c.quote }];
+  });
+}
+
+/** Whether a claim gives another value of a slot one of the claims before it gives. */
+export function clashesWith(c: Claim, before: readonly Claim[]): boolean {
+  return before.some(
+    (e) =>
+      e.subject === c.subject &&
+      e.predicate === c.predicate &&
+      e.ends === undefined &&
+      c.ends === undefined &&
+      e.statement !== c.statement,
+  );
+}
+
+/** What a sentence that names someone says of their slots (otherPersonClaims), owned as given. */
+export function slotsSaidOf(sentence: string, owner: OwnerClaim): Claim[] {
+  return otherPersonClaims(sentence, () => owner) ?? [];
+}
+
+/** The pronoun a sentence opens with: "she", "he", or null. */
+const pronounOf = (s: string): 'she' | 'he' | null =>
+  (/^\s*(she|he)(?![\p{L}\p{N}])/iu.exec(s)?.[1]?.toLowerCase() as 'she' | 'he' | undefined) ?? null;
+
+/** Who one is to the speaker, by the pronoun they take: "my dad" is a "he", "my sister" a "she". */
+const kinPronouns: Readonly<Record<string, 'she' | 'he'>> = Object.fromEntries([
+  ...'dad father brother son husband boyfriend bf uncle nephew grandpa grandfather bro stepdad stepfather'
+    .split(' ')
+    .map((w) => [w, 'he'] as const),
+  ...'mom mum mother sister daughter wife girlfriend gf aunt niece grandma grandmother sis stepmom stepmother'
+    .split(' ')
+    .map((w) => [w, 'she'] as const),
+]);
+const kinBefore =
+  /(?<![\p{L}\p{N}])(?:my|our)\s+(?:(?:little|big|older|younger|best|old|elder|baby)\s+)?(\p{L}+)/giu;
+
+/**
+ * Whether a sentence's opening "she" or "he" may be the person the sentence before names: not where
+ * that sentence names them by who they are to the speaker with the other pronoun's word ("My dad Rui is
+ * a doctor. She is a nurse.": she is not Rui). A name alone says no pronoun.
+ */
+export function pronounFits(sentence: string, before: string): boolean {
+  const pronoun = pronounOf(sentence);
+  const kin = [...before.matchAll(kinBefore)].map((m) => kinPronouns[m[1]!.toLowerCase()]).filter(Boolean);
+  return pronoun === null || kin.length === 0 || kin.includes(pronoun);
 }
 
 /** How many sentences after a story of a past partner its "he" or "we" may still be that partner. */
