@@ -27,6 +27,11 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
   assert.deepEqual(read("I was tired, so I'm staying home."), [
     ["I was tired, so I'm staying home.", null, null],
   ]);
+  // Laughed at, it is a joke.
+  assert.deepEqual(
+    read("I ate a salad today, so I'm vegan now lol").map((c) => c[1]),
+    [null],
+  );
   // What comes before is read as a sentence of its own.
   assert.deepEqual(
     read("i'm vegetarian and my boyfriend is Rui").map((c) => c[1]),

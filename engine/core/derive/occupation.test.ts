@@ -91,6 +91,11 @@ test('the role said with an employer is the occupation, quoting the words that s
   assert.equal(read(r, [0, r.length], 'Santa Maria', 'Tom'), null);
   const t = "I'm a terrible cook at Nando's";
   assert.equal(read(t, [0, t.length], "Nando's"), null);
+  // A part at an event, or "the only nurse", is no job.
+  const wedding = "I'm the photographer at Marta's wedding";
+  assert.equal(read(wedding, [0, 31], "Marta's"), null);
+  const only = "I'm the only nurse at Santa Maria";
+  assert.equal(read(only, [0, only.length], 'Santa Maria'), null);
   const w = 'I work at Globex';
   assert.equal(read(w, [0, w.length], 'Globex'), null);
 });

@@ -25,6 +25,9 @@ const said = new RegExp(
   String.raw`^${fillers}(?:I(?:['’]?m|\s+am)\s+(?:now\s+)?${article}|I(?:['’]m|\s+am|['’]ve|\s+have)?\s+(?:now\s+)?(?:still\s+)?(?:work(?:ing)?|been\s+working)\s+as\s+${article}|(?:I\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+promoted\s+to\s+(?:${article})?|${newJobAs})${role()}${until}${chatEnd}`,
   'iu',
 );
+/** An event the "employer" is one's part at: "at Marta's wedding", "at the Globex party". */
+const eventAfter =
+  /^\s*(?:wedding|party|birthday|funeral|reunion|conference|festival|gig|concert|event|game|match)(?![\p{L}\p{N}])/iu;
 /** A role said after an employer: "… at Zalando as a data engineer". */
 const asRole = new RegExp(String.raw`\s+as\s+${article}${role()}$`, 'iu');
 /** "Rui is a nurse", "My brother Rui works as an electrician now", "Rui is no longer a nurse". */
@@ -46,7 +49,8 @@ const notAJob = new Set(
    would-be former ex retired amateur hobby hobbyist natural born big huge lazy messy nervous backseat
    night morning weekend sunday home bit total complete real proper ai virtual digital helpful chat
    of and or & for to with the a an my your his her their our pokemon pokémon rocket slave getaway
-   armchair household designated vietnam war army navy veteran`.split(/\s+/u),
+   armchair household designated vietnam war army navy veteran only unofficial youngest oldest first
+   last token`.split(/\s+/u),
 );
 /** Occupations' words that say no job on their own: "I'm an employee", "I'm the driver tonight". */
 const noJobAlone = new Set(['employee', 'driver', 'cook', 'writer', 'coach', 'trainer', 'assistant']);
@@ -94,6 +98,8 @@ export function occupationBeforeEmployer(
 ): { job: AttributeSentence; quote: [number, number] } | null {
   const [from, to] = employer.clause;
   const clause = sentence.slice(from, to);
+  // "I'm the photographer at Marta's wedding": a part at an event, not a job.
+  if (/['’]s$/u.test(employer.value) || eventAfter.test(sentence.slice(to))) return null;
   // "I work at Zalando as a data engineer": the role the clause ends with, quoting "as a data engineer",
   // so that once she leaves Zalando the role's evidence does not name it as her employer still.
   const after = asRole.exec(clause);

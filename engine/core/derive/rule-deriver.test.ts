@@ -289,6 +289,14 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     ["Rui's occupation is doctor", 'Rui', 'other', 'occupation'],
     ['She is a nurse.', 'Rui', 'other', null],
   ]);
+  // Another name beside them may be the one meant: no one is taken for the "she".
+  for (const text of [
+    'Rui lives in Porto with Marta. She works at Google.',
+    'My sister Inês lives in Madrid with her husband Paulo. He is a pilot.',
+    'Rui lives in Porto. He has a daughter, Sofia. She is a doctor.',
+    'My dog Max loves Rui. He is a vet.',
+  ])
+    assert.deepEqual(said(text).at(-1)!.slice(2), ['self', null], text);
   // What holds a slot of theirs holds it, said with "she" as with the name.
   assert.deepEqual(said('My brother Rui is a nurse. He works at Santa Maria. He loves it.'), [
     ['My brother Rui is a nurse.', 'Rui', 'other', 'occupation'],

@@ -664,7 +664,18 @@ export function heOrSheClaims(s: string, who: string, owner: OwnerClaim): Claim[
  * in Madrid.", "Inês is a nurse."; null for none.
  */
 export function heOrSheOf(sentence: string): string | null {
-  return otherPersonSlot(sentence)?.who ?? aboutAnother(sentence);
+  const slot = otherPersonSlot(sentence);
+  const who = slot?.who ?? aboutAnother(sentence);
+  if (who === null) return null;
+  // "Rui lives in Porto with Marta.", "He has a daughter, Sofia.", "My dog Max loves Rui.": another
+  // name beside them may be the one meant.
+  const rest = sentence.replace(who, ' ').replace(slot?.value ?? '\u0000', ' ');
+  const later = rest
+    .trim()
+    .split(/\s+/u)
+    .slice(1)
+    .map((w) => w.replace(/[^\p{L}\p{M}'’-]/gu, ''));
+  return later.some((w) => /^\p{Lu}\p{Ll}/u.test(w) && !/^I['’]/u.test(w)) ? null : who;
 }
 
 /**
@@ -1149,6 +1160,9 @@ const opensWithSpeaker = new RegExp(
   'iu',
 );
 
+/** A clause's closing laugh: "lol", "haha", "😂", "jk". */
+const laughedAt = /(?:(?<![\p{L}\p{N}])(?:lol|lmao|haha\p{L}*|jk|xd)|😂|🤣|😅|😜|🙃)[\s.!]*$/iu;
+
 /**
  * The attributes later clauses of a sentence say whole ("i have a cat named Pimenta and my boyfriend
  * is Rui": the boyfriend; "i eat meat again, not vegetarian anymore": the end of the diet), each its
@@ -1176,6 +1190,8 @@ function clauseAttributes(
     const clause = (next === null ? rest : rest.slice(0, next.index)).trim();
     const a = attributeSentence(clause);
     if (a === null || a.own) continue;
+    // "I ate a salad today, so I'm vegan now lol": what it comes to, laughed at, is a joke.
+    if (/^so\s/iu.test(clause) && laughedAt.test(clause)) continue;
     // "i wish, my boyfriend is Tom", "Tom said, my boyfriend is Tom": a frame, not a statement before.
     const lead = s.slice(0, m.index).trim();
     if (first < 0 && (wordCount(lead) < 2 || framesWhatFollows.test(lead))) break;

@@ -61,6 +61,14 @@ describe('split-text', () => {
       ['Sign the lease', 'Register with a GP', 'Update the bank\n  and the council'],
     );
     for (const i of items) assert.equal(text.slice(i.start, i.end), i.value);
+    // An indented item stays with the one it is under.
+    const nested = '- ship v2 on Friday\n  - only if QA signs off\n- tell Rui';
+    assert.deepEqual(
+      passages(nested)
+        .flatMap((p) => listItems(nested, p))
+        .map((i) => i.value),
+      ['ship v2 on Friday\n  - only if QA signs off', 'tell Rui'],
+    );
     // No list: the passage as it is; "-5 degrees" is no item.
     const prose = 'It was cold.\n-5 degrees at night.';
     assert.deepEqual(

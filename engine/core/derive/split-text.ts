@@ -160,11 +160,12 @@ export function listItems(text: string, p: Span): Span[] {
   let offset = p.start;
   for (const line of p.value.split('\n')) {
     const lead = /^[ \t]*/u.exec(line)![0].length;
-    const marker = offset > p.start ? listMarker.exec(line.slice(lead)) : null;
+    // An indented item ("  - not confirmed yet") stays with the one it is under.
+    const marker = offset > p.start && lead === 0 ? listMarker.exec(line) : null;
     if (marker) {
       const item = trimmedSpan(text, from, offset);
       if (item) out.push(item);
-      from = offset + lead + marker[0].length;
+      from = offset + marker[0].length;
     }
     offset += line.length + 1;
   }

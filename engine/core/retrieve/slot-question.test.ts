@@ -19,7 +19,13 @@ test('questions about a home or a job, in strong words or in words about much el
   // Asked where or who, the employer; what one does there is asked by "job" or "what do I do".
   for (const q of ['Where do I work?', "who is Ana's employer?", 'Who does Carol work for?'])
     assert.deepEqual(read(q).predicates, ['works at'], q);
-  for (const q of ['What is my job?', 'Which job do I have now?', 'What is my occupation?'])
+  for (const q of [
+    'What is my job?',
+    'Which job do I have now?',
+    'What is my occupation?',
+    'where does Rui work and what does he do?',
+    'who is my employer and what is my position?',
+  ])
     assert.deepEqual(read(q).predicates, ['works at', 'occupation'], q);
 });
 

@@ -98,7 +98,9 @@ const notNames = new Set(
   ),
 );
 /** Words that ask what one does, in a question that also asks where or who ("which job do I have?"). */
-const jobNouns = new Set('job jobs occupation profession career role title'.split(' '));
+const jobNouns = new Set('job jobs occupation profession career role title position'.split(' '));
+/** "Where does Rui work and what does he do?": what one does asked beside where. */
+const alsoWhatOneDoes = /(?<![\p{L}\p{N}])what\s+(?:do|does)\s+\S+\s+do(?![\p{L}\p{N}])/iu;
 /** A capitalised word after one of these is a place or a company, not the person asked about. */
 const prepositions = new Set('in at to from near for with by on of into'.split(' '));
 /** A name after one of these is the subject of the question: "where does Rita live?". */
@@ -185,7 +187,7 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
   );
   const { names, subject } = namesOf(query);
   // "Where do I work?", "who does Rui work for?": the employer, not what one does there.
-  const employerOnly = asks && !doing && !words.some((w) => jobNouns.has(w));
+  const employerOnly = asks && !doing && !words.some((w) => jobNouns.has(w)) && !alsoWhatOneDoes.test(query);
   return {
     predicates: asked.flatMap((s) => s.predicates).filter((p) => !(employerOnly && p === 'occupation')),
     names,
