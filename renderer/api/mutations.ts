@@ -8,11 +8,11 @@ import {
   useQueryClient,
   type InfiniteData,
   type QueryClient,
-  type QueryKey,
 } from '@tanstack/react-query';
 import type {
   BrainCreate,
   BrainList,
+  DeletionReceipt,
   ImportProgress,
   ImportRequest,
   ImportResult,
@@ -89,27 +89,44 @@ export function useRememberRecord(brainId: string) {
   });
 }
 
-export function useForgetRecord(brainId: string) {
+/** One Record of a forget of several: its receipt, or the error that kept it. */
+export type RecordForget = { id: string; receipt: DeletionReceipt } | { id: string; error: unknown };
+
+/**
+ * Forgets a Record and then, one at a time, the other Records chosen with it. When the first (the
+ * Record the person asked about) fails, nothing else is tried and the mutation fails with its error;
+ * a later one failing is kept in the results and the rest are still forgotten, so the answer says
+ * exactly which went. Each Record leaves the lists as soon as it is gone; the Brain's reads are
+ * invalidated once, at the end (between, a Record's own page would read it gone and close the
+ * dialog mid-way).
+ */
+export function useForgetRecords(brainId: string) {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (recordId: string) => client.forgetRecord(brainId, recordId),
-    onMutate: async (recordId) => {
+    mutationFn: async (recordIds: readonly string[]): Promise<RecordForget[]> => {
       await qc.cancelQueries({ queryKey: keys.records(brainId) });
-      // The lists only: one Record's words (a Trace's, the Census's examples) share the prefix.
-      const previous = qc
-        .getQueriesData<InfiniteData<RecordPage> | MnemoRecord>({ queryKey: keys.records(brainId) })
-        .filter((e): e is [QueryKey, InfiniteData<RecordPage>] => e[1] !== undefined && 'pages' in e[1]);
-      for (const [key, data] of previous) {
-        qc.setQueryData<InfiniteData<RecordPage>>(key, {
-          ...data,
-          pages: data.pages.map((p) => ({ ...p, data: p.data.filter((r) => r.id !== recordId) })),
-        });
+      const results: RecordForget[] = [];
+      for (const [i, id] of recordIds.entries()) {
+        try {
+          results.push({ id, receipt: await client.forgetRecord(brainId, id) });
+        } catch (error) {
+          if (i === 0) throw error;
+          results.push({ id, error });
+          continue;
+        }
+        // The lists only: one Record's words (a Trace's, the Census's examples) share the prefix.
+        for (const [key, data] of qc.getQueriesData<InfiniteData<RecordPage> | MnemoRecord>({
+          queryKey: keys.records(brainId),
+        })) {
+          if (data === undefined || !('pages' in data)) continue;
+          qc.setQueryData<InfiniteData<RecordPage>>(key, {
+            ...data,
+            pages: data.pages.map((p) => ({ ...p, data: p.data.filter((r) => r.id !== id) })),
+          });
+        }
       }
-      return { previous };
-    },
-    onError: (_e, _id, ctx) => {
-      for (const [key, data] of ctx?.previous ?? []) qc.setQueryData(key, data);
+      return results;
     },
     onSettled: () => invalidateBrainData(qc, brainId),
   });

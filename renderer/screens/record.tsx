@@ -8,11 +8,11 @@ import { recordPageOptions } from '../api/queries.ts';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, oneLine } from '../format.ts';
-import { recordForgotten } from '../forgotten.ts';
 import { kindLabels, recordSummary, speakerLabel, visibilityLabels } from '../record-text.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
-import { CorrectionLine, ForgetRecordDialog, MemoryLinks, happenedAt } from './records.tsx';
+import { ForgetRecordDialog } from './forget-record-dialog.tsx';
+import { CorrectionLine, MemoryLinks, happenedAt } from './records.tsx';
 
 /**
  * One Record, opened from a Memory's evidence (or any link to it): its words whole, where and when it
@@ -154,9 +154,9 @@ function RecordView({
           brainId={brainId}
           record={r}
           onClose={() => setForgetting(false)}
-          onForgotten={(receipt) => {
+          onForgotten={(said) => {
             setForgetting(false);
-            onForgotten(recordForgotten(recordSummary(c, selfName), receipt));
+            onForgotten(said);
           }}
         />
       ) : null}

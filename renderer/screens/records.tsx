@@ -3,34 +3,26 @@ import { useSelfName } from '../api/self-name.ts';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type {
   CorrectionOutcome,
-  DeletionReceipt,
   MnemoRecord,
   TypedContent,
   Visibility,
 } from '../../engine/contract/index.ts';
 import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
-import { useForgetRecord, useRememberRecord } from '../api/mutations.ts';
+import { useRememberRecord } from '../api/mutations.ts';
 import { brainOptions, recordListOptions } from '../api/queries.ts';
 import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
 import { ClampedText } from '../components/clamped-text.tsx';
-import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatAllDay, recordDays } from '../all-day.ts';
-import {
-  formatDateTime,
-  isoToLocalInput,
-  localInputToIso,
-  localInputToOffsetIso,
-  plural,
-} from '../format.ts';
-import { recordForgotten } from '../forgotten.ts';
+import { formatDateTime, isoToLocalInput, localInputToIso, localInputToOffsetIso } from '../format.ts';
 import { keepNoteDraft, readNoteDraft } from '../note-draft.ts';
 import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
+import { ForgetRecordDialog } from './forget-record-dialog.tsx';
 import { SourceSelect } from './record-source-select.tsx';
 
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
@@ -152,9 +144,9 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
           brainId={brainId}
           record={forgetting}
           onClose={() => setForgetting(null)}
-          onForgotten={(receipt) => {
+          onForgotten={(said) => {
             setForgetting(null);
-            setForgotten(recordForgotten(recordSummary(forgetting.content, selfName), receipt));
+            setForgotten(said);
           }}
         />
       ) : null}
@@ -384,45 +376,6 @@ function AddNote({ brainId }: { brainId: string }) {
         </button>
       </form>
     </section>
-  );
-}
-
-export function ForgetRecordDialog({
-  brainId,
-  record,
-  onClose,
-  onForgotten,
-}: {
-  brainId: string;
-  record: MnemoRecord;
-  onClose: () => void;
-  onForgotten: (receipt: DeletionReceipt) => void;
-}) {
-  const forget = useForgetRecord(brainId);
-  const selfName = useSelfName(brainId);
-  return (
-    <ConfirmDialog
-      open
-      title="Forget this Record?"
-      confirmLabel="Forget Record"
-      busy={forget.isPending}
-      onCancel={onClose}
-      onConfirm={() => forget.mutate(record.id, { onSuccess: onForgotten })}
-    >
-      {/* Its opening words: a long note's whole text made the dialog taller than the screen, its title
-          scrolled out of sight. */}
-      <blockquote className="quote">
-        <ClampedText text={recordSummary(record.content, selfName)} limit={300} />
-      </blockquote>
-      <p>
-        Its text is removed for good. Memories that rest only on it are removed too
-        {record.memory_ids.length
-          ? ` (this Record supports ${plural(record.memory_ids.length, 'Memory', 'Memories')})`
-          : ''}
-        ; Memories with other support are worked out again from what remains.
-      </p>
-      {forget.isError ? <ErrorNotice error={forget.error} /> : null}
-    </ConfirmDialog>
   );
 }
 
