@@ -641,6 +641,12 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana works at São João', "Ana's occupation is nurse"]);
   });
 
+  it('a job said with its employer in a chat without capitals holds both', async () => {
+    const { said, current } = await ana();
+    await said("i'm the new nurse at santa maria", '2024-01-01T10:00:00Z');
+    assert.deepEqual(await current(), ['Ana works at Santa Maria', "Ana's occupation is nurse"]);
+  });
+
   it("a named person's job is theirs, and a new one replaces it", async () => {
     const { engine, said, current } = await ana();
     const nurse = await said('My brother Rui is a nurse.', '2024-01-01T10:00:00Z');
@@ -653,5 +659,10 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual([old.statement, old.status], ['My brother Rui is a nurse.', 'superseded']);
     const job = await engine.getMemory(tenant, 'b', now.memory_ids.at(-1)!);
     assert.deepEqual([job.slot, job.citations.map((c) => c.quote)], [old.slot, ['Rui works as a paramedic']]);
+    await said("Rui isn't a paramedic anymore.", '2024-09-01T10:00:00Z');
+    assert.deepEqual(
+      (await current()).filter((m) => m.includes('occupation')),
+      ["Rui's occupation is no longer paramedic"],
+    );
   });
 });

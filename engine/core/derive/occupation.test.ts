@@ -15,6 +15,7 @@ test('what one does for a living, said alone, holds the occupation; "no longer" 
     ['got promoted to senior staff engineer today 🎉🎉', 'senior staff engineer'],
     ['I got a new job as a data analyst', 'data analyst'],
     ["I'm the CTO", 'CTO'],
+    ["I'm the new office manager", 'office manager'],
   ] as const)
     assert.deepEqual(occupationSaid(s), { predicate: 'occupation', value }, s);
   for (const [s, value] of [
@@ -55,15 +56,16 @@ test("a named person's occupation, said in a sentence that opens with them, is t
     ["Rui's a software engineer now", 'Rui', 'software engineer', true],
     ['My brother Rui works as an electrician', 'Rui', 'electrician', false],
     ['Btw Tom Reyes is a pilot', 'Tom Reyes', 'pilot', false],
+    ['Rui got a new job as a paramedic', 'Rui', 'paramedic', true],
+    ['My sister Ana just started her new role as a data analyst!', 'Ana', 'data analyst', false],
   ] as const)
     assert.deepEqual(occupationOfAnotherSaid(s), { predicate: 'occupation', value, who, alone }, s);
-  assert.deepEqual(occupationOfAnotherSaid('Rui is no longer a nurse'), {
-    predicate: 'occupation',
-    value: 'nurse',
-    ends: true,
-    who: 'Rui',
-    alone: true,
-  });
+  for (const s of ['Rui is no longer a nurse', "Rui isn't a nurse anymore", 'Rui is not a nurse any longer'])
+    assert.deepEqual(
+      occupationOfAnotherSaid(s),
+      { predicate: 'occupation', value: 'nurse', ends: true, who: 'Rui', alone: true },
+      s,
+    );
   for (const s of [
     'Today is a nurse',
     "Rui's a terrible cook",
@@ -73,6 +75,9 @@ test("a named person's occupation, said in a sentence that opens with them, is t
     'rui is a nurse',
     'Rui is a cook',
     'Rui wants to be a nurse',
+    "Rui isn't a nurse",
+    "Rui isn't a nurse anymore?",
+    'Rui got a new job as a terrible cook',
   ])
     assert.equal(occupationOfAnotherSaid(s), null, s);
 });
@@ -96,6 +101,13 @@ test('the role said with an employer is the occupation, quoting the words that s
   assert.equal(read(wedding, [0, 31], "Marta's"), null);
   const only = "I'm the only nurse at Santa Maria";
   assert.equal(read(only, [0, only.length], 'Santa Maria'), null);
+  // A chat in lower case, and one who just started ("the new nurse").
+  const lower = "i'm a nurse at santa maria";
+  assert.deepEqual(read(lower, [0, lower.length], 'Santa Maria'), ['nurse', "i'm a nurse"]);
+  const fresh = "I'm the new nurse at Santa Maria";
+  assert.deepEqual(read(fresh, [0, fresh.length], 'Santa Maria'), ['nurse', "I'm the new nurse"]);
+  const g = 'Rui got a new job as a nurse at Santa Maria';
+  assert.deepEqual(read(g, [0, g.length], 'Santa Maria', 'Rui'), ['nurse', 'Rui got a new job as a nurse']);
   const w = 'I work at Globex';
   assert.equal(read(w, [0, w.length], 'Globex'), null);
 });

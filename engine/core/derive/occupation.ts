@@ -17,10 +17,13 @@ import {
  * Santa Maria") is the employer's clause, read by slotSentences.
  */
 const role = (n = '') => String.raw`(?<role${n}>(?:[\p{L}-]+\s+){0,3}?${occupations})`;
-const article = String.raw`(?:an?|the)\s+`;
+/** "a", "the", and "the new" of one who just started: "I'm the new nurse at Santa Maria". */
+const article = String.raw`(?:an?|the)\s+(?:new\s+)?`;
 const until = String.raw`(?:\s+(?:now|these\s+days|nowadays|by\s+trade|by\s+profession|full[-\s]time|part[-\s]time|today|yesterday|this\s+week|last\s+week|at\s+last|finally|for\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+(?:years?|yrs?|months?|weeks?)(?:\s+now)?))?`;
 /** "got a new job as a nurse", "started my new role as a data analyst". */
 const newJobAs = String.raw`(?:I\s+)?(?:just\s+|finally\s+)?(?:got|landed|took|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)\s+as\s+${article}`;
+/** The same said of another: "Rui got a new job as a nurse", "Ana just started her new role as …". */
+const newJobAsOf = String.raw`\s+(?:just\s+|finally\s+)?(?:got|landed|took|accepted|started)\s+(?:a|the|his|her|their)\s+(?:new\s+)?(?:job|position|role)\s+as\s+${article}`;
 const said = new RegExp(
   String.raw`^${fillers}(?:I(?:['’]?m|\s+am)\s+(?:now\s+)?${article}|I(?:['’]m|\s+am|['’]ve|\s+have)?\s+(?:now\s+)?(?:still\s+)?(?:work(?:ing)?|been\s+working)\s+as\s+${article}|(?:I\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+promoted\s+to\s+(?:${article})?|${newJobAs})${role()}${until}${chatEnd}`,
   'iu',
@@ -32,7 +35,12 @@ const eventAfter =
 const asRole = new RegExp(String.raw`\s+as\s+${article}${role()}$`, 'iu');
 /** "Rui is a nurse", "My brother Rui works as an electrician now", "Rui is no longer a nurse". */
 const saidOf = new RegExp(
-  String.raw`${otherLead}${person}(?:(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?${article}|\s+(?:works|is\s+working|has\s+been\s+working)\s+as\s+${article}|(?<over>\s+is\s+no\s+longer\s+${article}))${role()}${until}${chatEnd}`,
+  String.raw`${otherLead}${person}(?:(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?${article}|\s+(?:works|is\s+working|has\s+been\s+working)\s+as\s+${article}|${newJobAsOf}|(?<over>\s+is\s+no\s+longer\s+${article}))${role()}${until}${chatEnd}`,
+  'u',
+);
+/** "Rui isn't a nurse anymore", "Ana is not a teacher any longer". */
+const endedOf = new RegExp(
+  String.raw`${otherLead}${person}\s+(?:isn['’]t|is\s+not)\s+${article}${role()}\s+(?:any\s?more|any\s+longer)${chatEnd}`,
   'u',
 );
 const ended = new RegExp(
@@ -76,11 +84,12 @@ export interface OccupationOfAnother extends AttributeSentence {
  * nurse", "My brother Rui works as an electrician now". As narrow as the speaker's own.
  */
 export function occupationOfAnotherSaid(sentence: string): OccupationOfAnother | null {
-  const m = saidOf.exec(sentence.trim());
+  const gone = endedOf.exec(sentence.trim());
+  const m = gone ?? saidOf.exec(sentence.trim());
   if (!m) return null;
   const who = m.groups!['who']!;
   if (!namesAPerson(who)) return null;
-  const over = m.groups!['over'] !== undefined;
+  const over = gone !== null || m.groups!['over'] !== undefined;
   const job = occupationOf(m[0], m.groups!['role']!, over);
   if (job === null) return null;
   return { ...job, who, alone: m[0].trimStart().startsWith(who) };
@@ -108,7 +117,8 @@ export function occupationBeforeEmployer(
     const start = from + after.index + after[0].length - after[0].trimStart().length;
     return job === null ? null : { job, quote: [start, to] };
   }
-  if (!clause.endsWith(employer.value)) return null;
+  // A chat in lower case names "santa maria" where the employer's value reads "Santa Maria".
+  if (!clause.toLowerCase().endsWith(employer.value.toLowerCase())) return null;
   const head = clause.slice(0, clause.length - employer.value.length).trimEnd();
   const by = /\s(?:at|for)$/u.exec(head);
   if (!by) return null;
