@@ -1,3 +1,4 @@
+import { withEchoesJoined } from './echoes.ts';
 import { withHeldEndings } from './held-endings.ts';
 import { withReplies, withdrawSlips } from './replies.ts';
 import { deriveContext } from './derive-context.ts';
@@ -29,7 +30,7 @@ export async function claimsOf(
   input: DerivableRecord,
 ): Promise<Claim[]> {
   const said = await withReplies(uow, deriver, r, input, citableClaims(deriver, input, ctx));
-  return withHeldEndings(uow.memories, said, r.occurred_ms);
+  return withHeldEndings(uow.memories, await withEchoesJoined(uow.memories, said), r.occurred_ms);
 }
 
 /**

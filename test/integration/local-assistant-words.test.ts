@@ -49,3 +49,43 @@ it("an assistant's other value never replaces what she said: it stays the assist
   const m = await engine.getMemory(tenant, 'b', wrong.memory_ids[0]!);
   assert.deepEqual([m.owner, m.slot], [{ state: 'other', entity: 'assistant' }, null]);
 });
+
+it("an assistant's read-back of what she said cites her Memory; forgetting hers leaves it on the read-back", async () => {
+  const { engine, say, current } = await chat();
+  const own = await say('self', "I'm allergic to penicillin.", '2024-01-01T10:00:00Z');
+  const noted = await say('assistant', "Noted, you're allergic to penicillin.", '2024-01-01T10:00:05Z');
+  assert.deepEqual(noted.memory_ids, own.memory_ids);
+  assert.deepEqual(await current(), [["I'm allergic to penicillin.", 'self']]);
+  const m = await engine.getMemory(tenant, 'b', own.memory_ids[0]!);
+  assert.deepEqual(
+    m.citations.map((c) => [c.record_id, c.quote]),
+    [
+      [own.id, "I'm allergic to penicillin."],
+      [noted.id, "Noted, you're allergic to penicillin."],
+    ],
+  );
+  // Forgetting only her Record leaves the fact resting on the read-back, which the person can now see
+  // and forget too, since it cites the same Memory.
+  await engine.forgetRecord(tenant, 'b', own.id);
+  await engine.idle();
+  const left = await engine.getMemory(tenant, 'b', own.memory_ids[0]!);
+  assert.deepEqual(
+    left.citations.map((c) => c.record_id),
+    [noted.id],
+  );
+  await engine.forgetRecord(tenant, 'b', noted.id);
+  await engine.idle();
+  assert.deepEqual(await current(), []);
+});
+
+it("an assistant's read-back of what she never said, or of another's, stays the assistant's", async () => {
+  const { say, current } = await chat();
+  await say('self', 'I love hiking.', '2024-01-01T10:00:00Z');
+  await say('assistant', "Noted, you're allergic to penicillin.", '2024-01-01T10:00:05Z');
+  await say('assistant', 'I think you love hiking too much.', '2024-01-01T10:00:10Z');
+  assert.deepEqual(await current(), [
+    ['I love hiking.', 'self'],
+    ['I think you love hiking too much.', 'other'],
+    ["Noted, you're allergic to penicillin.", 'other'],
+  ]);
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentCourtesy, agentSpeaker, restatedSlots } from './agent-words.ts';
+import { agentCourtesy, agentSpeaker, readBackOfSelf, restatedSlots } from './agent-words.ts';
 import { deriveInThread } from './derive-in-thread.testing.ts';
 
 const ana = { type: 'person' as const, name: 'Ana Costa' };
@@ -69,4 +69,25 @@ test("an assistant's service words are no Memory; what it says of the person or 
   );
   // A person's "Good luck with the move!" to a friend is theirs to have said.
   assert.equal(deriveInThread('Good luck with the move!', 'Ana').length, 1);
+});
+
+test("an agent's read-back of her words is them as she would say them; its own words are none", () => {
+  for (const [s, words] of [
+    ["Noted, you're allergic to penicillin.", 'I am allergic to penicillin.'],
+    ['Got it — you love hiking in the Alps!', 'I love hiking in the Alps!'],
+    ["I'll remember that you're training for a marathon.", 'I am training for a marathon.'],
+    ['Thanks for letting me know! Your sister lives in Madrid.', 'my sister lives in Madrid.'],
+    ['Just to confirm: you have two cats.', 'I have two cats.'],
+    ['Ana is allergic to nuts.', 'I am allergic to nuts.'],
+  ] as const)
+    assert.equal(readBackOfSelf(s, ana), words, s);
+  for (const s of [
+    'I think you are right.',
+    'You should try the Alps, I loved it.',
+    'Anastasia is here.',
+    'Noted!',
+    'The Alps are lovely in June.',
+  ])
+    assert.equal(readBackOfSelf(s, ana), null, s);
+  assert.equal(readBackOfSelf("Noted, you're allergic to penicillin.", { type: 'org', name: 'Acme' }), null);
 });

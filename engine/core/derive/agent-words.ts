@@ -79,6 +79,41 @@ export function restatedSlots(s: string, self: SelfEntity | null): RestatedSlot[
 }
 
 /**
+ * What an agent says before it reads the person's words back: "Noted,", "Got it —", "Thanks for letting
+ * me know.", "I'll remember that", "Just to confirm:".
+ */
+const readBackLead = new RegExp(
+  String.raw`^(?:(?:noted|got\s+it|understood|ok(?:ay)?|sure|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+)*(?:(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+)?(?:I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+(?:that\s+)?)?`,
+  'iu',
+);
+
+/**
+ * The person's own words an agent's sentence of no slot reads back, as she would say them ("Noted,
+ * you're allergic to penicillin." is "I am allergic to penicillin."; "Got it — your sister lives in
+ * Madrid!" is "my sister lives in Madrid!"): where a Memory of hers says them, the agent's sentence
+ * cites it (engine/derive/echoes.ts) rather than standing beside it as the agent's own. Only where,
+ * after the lead, the sentence opens with her ("you", "your", "the user", her name) and says nothing of
+ * its own speaker: "I think you're right" and "You should try the Alps, I loved it" are the agent's.
+ */
+export function readBackOfSelf(s: string, self: SelfEntity | null): string | null {
+  if (self?.type !== 'person') return null;
+  const trimmed = s.trim();
+  let rest = trimmed.slice(readBackLead.exec(trimmed)![0].length);
+  // "Ana is allergic to nuts.": her first name alone is her, read as her whole name is.
+  const whole = self.name.trim();
+  const first = whole.split(/\s+/u)[0]!;
+  const named = (n: string) =>
+    n !== '' &&
+    foldName(rest.slice(0, n.length)) === foldName(n) &&
+    !/^[\p{L}\p{N}]/u.test(rest.slice(n.length));
+  if (!named(whole) && named(first)) rest = whole + rest.slice(first.length);
+  const opensWithHer = /^(?:you|your|(?:the\s+)?user)(?![\p{L}\p{N}])/iu.test(rest) || named(whole);
+  if (!opensWithHer || /(?<![\p{L}\p{N}])(?:I|me|my|mine)(?![\p{L}\p{N}'’])/u.test(rest)) return null;
+  const words = asSelfWouldSay(rest, self);
+  return words === rest ? null : words;
+}
+
+/**
  * What an assistant says in serving, whole: "Happy to help!", "Let me know if you need anything else.",
  * "I'll keep that in mind.", "Good luck with the move!", "Have a great weekend!". Nothing of the person's
  * to remember, and nothing the assistant knows: not "Noted: you live in Braga." (a read-back of her

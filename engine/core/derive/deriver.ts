@@ -52,6 +52,13 @@ export interface Claim {
    */
   restated?: Pick<Claim, 'statement' | 'subject' | 'owner'>;
   /**
+   * On an agent's claim of no slot that reads the person's own words back ("Noted, you're allergic to
+   * penicillin.", agent-words.ts `readBackOfSelf`): those words as she would say them, hers. Before
+   * admission, where a current Memory of hers has their key, the claim becomes that Memory's statement
+   * (a citation of it, quoting the agent's sentence); else it stays what it is (engine/derive/echoes.ts).
+   */
+  echoes?: Pick<Claim, 'statement' | 'subject' | 'owner'>;
+  /**
    * Where a slot value is said to start later than the Record ("I'm starting at Revolut on Monday"): that
    * day's start (RFC 3339), its world time (valid_from) instead of the Record's. It is scheduled until then.
    */

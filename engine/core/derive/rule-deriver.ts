@@ -1,4 +1,4 @@
-import { agentCourtesy, agentSpeaker, restatedSlots } from './agent-words.ts';
+import { agentCourtesy, agentSpeaker, readBackOfSelf, restatedSlots } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
@@ -283,6 +283,8 @@ export function createRuleDeriver(): Deriver {
     // accepted the offer from Helix Bio! I start on December 1st." starts the job that day.
     // An assistant's "Happy to help!", "Let me know if you need anything else." are no Memory.
     // A note named after a person: its "Birthday: 14 March", "company: [[Acme]]" lines hold theirs.
+    // "i'm a nurse at santa maria", "Rui isn't a nurse anymore" hold the occupation. An assistant's
+    // "Noted, you're allergic to penicillin." cites her "I'm allergic to penicillin." (echoes.ts).
     name: 'rules-v49',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -454,9 +456,16 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
   const hers = resolveOwner('self', self);
   // "Reminder: Lucía prefers window seats.": said of her, by her name, it is about her, as an agent's
   // note of "the user" is; it was the agent's ("assistant"), and missing from her Profile.
-  if (slots.length === 0 && saysOfSelf(s, self))
-    return [{ statement: s, subject: self.name, predicate: null, owner: hers, quote: s }];
-  if (slots.length === 0) return sentenceClaims(s, subject, owner);
+  if (slots.length === 0) {
+    // "Noted, you're allergic to penicillin.": where she said so, a citation of what she said.
+    const words = readBackOfSelf(s, self);
+    const echoes = words === null ? {} : { echoes: { statement: words, subject: self.name, owner: hers } };
+    if (saysOfSelf(s, self))
+      return [{ statement: s, subject: self.name, predicate: null, owner: hers, quote: s, ...echoes }];
+    return sentenceClaims(s, subject, owner).map((c) =>
+      c.predicate === null && c.quote === s ? { ...c, ...echoes } : c,
+    );
+  }
   return slots.map((x) => ({
     statement: valueStatement(self.name, x.predicate, x.value),
     subject: self.name,
