@@ -24,6 +24,10 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     ["Actually I've dropped fish too", null, null],
     ["Ana's diet is vegetarian", 'diet', null],
   ]);
+  assert.deepEqual(read('My partner went vegan last month, so I am vegan now too!'), [
+    ['My partner went vegan last month', null, null],
+    ["Ana's diet is vegan", 'diet', null],
+  ]);
   assert.deepEqual(read("I was tired, so I'm staying home."), [
     ["I was tired, so I'm staying home.", null, null],
   ]);

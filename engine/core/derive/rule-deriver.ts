@@ -285,6 +285,7 @@ export function createRuleDeriver(): Deriver {
     // A note named after a person: its "Birthday: 14 March", "company: [[Acme]]" lines hold theirs.
     // "i'm a nurse at santa maria", "Rui isn't a nurse anymore" hold the occupation. An assistant's
     // "Noted, you're allergic to penicillin." cites her "I'm allergic to penicillin." (echoes.ts).
+    // A numbered list's items are each a Memory; "…, so I'm vegan now too" holds the diet.
     name: 'rules-v49',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -1191,7 +1192,7 @@ function clauseAttributes(
   let first = -1;
   let end = 0;
   for (const m of s.matchAll(
-    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|so\s+(?:now\s+)?i['’]?m)\s)/giu,
+    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|so\s+(?:now\s+)?i(?:['’]?m|\s+am))\s)/giu,
   )) {
     const from = m.index + m[0].length;
     const rest = s.slice(from);
@@ -1205,7 +1206,8 @@ function clauseAttributes(
     const lead = s.slice(0, m.index).trim();
     if (first < 0 && (wordCount(lead) < 2 || framesWhatFollows.test(lead))) break;
     // "not vegetarian anymore" says of whom the sentence opens with: only the speaker's own.
-    if (!/^(?:my|our)\s/iu.test(clause) && !opensWithSpeaker.test(s)) continue;
+    // "…, so I'm vegan now too" names the speaker itself, whoever the sentence opened with.
+    if (!/^(?:my|our|so\s)/iu.test(clause) && !opensWithSpeaker.test(s)) continue;
     if (first < 0) first = m.index;
     end = from + clause.length;
     const statement = (a.ends ? endedStatement : valueStatement)(subject, a.predicate, a.value);

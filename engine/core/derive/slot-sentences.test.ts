@@ -849,6 +849,9 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     ["I'm fully vegetarian now.", 'vegetarian'],
     ['I went strictly vegan', 'vegan'],
     ["I've decided to go vegetarian starting this week.", 'vegetarian'],
+    // As someone else is.
+    ["I'm vegan now too", 'vegan'],
+    ['I am vegetarian as well', 'vegetarian'],
   ];
   for (const [s, value] of kept) assert.deepEqual(attributeSentence(s), { predicate: 'diet', value }, s);
   const ended: Array<[string, string]> = [

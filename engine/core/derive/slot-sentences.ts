@@ -1241,7 +1241,7 @@ const ageSentence = new RegExp(
 const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`;
 /** "fully vegetarian", "strictly vegan": the diet all the same. Not "mostly" or "basically": almost. */
 const wholly = String.raw`(?:(?:fully|strictly|completely|totally|officially|100%)\s+)?`;
-const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:starting|from)\s+(?:today|now|this\s+week)|(?:last|this)\s+(?:week|month|year)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+ago))?(?:\s+btw)?(?:,\s*(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+in)?${chatEnd}`;
+const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:starting|from)\s+(?:today|now|this\s+week)|(?:last|this)\s+(?:week|month|year)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+ago))?(?:\s+(?:too|as\s+well))?(?:\s+btw)?(?:,\s*(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+in)?${chatEnd}`;
 /** How long a state has lasted until now: " for 10 years", " since 2015", " for a while now". */
 const lastingTail = String.raw`(?:\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?(?:\s+now)?`;
 /** How long, said after a comma: "i'm vegetarian, have been for like 5 yrs". */

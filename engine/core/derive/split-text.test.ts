@@ -77,6 +77,19 @@ describe('split-text', () => {
         .map((i) => i.value),
       ['It was cold.\n-5 degrees at night.'],
     );
+    // A numbered list's items, numbered "1." or "3)", are each their own; a year opening a line is none.
+    const numbered = 'Moving checklist:\n1. Book the van\n2. Register with a GP\n3) Cancel the gym';
+    assert.deepEqual(
+      passages(numbered)
+        .flatMap((p) => listItems(numbered, p))
+        .map((i) => i.value),
+      ['Moving checklist:', 'Book the van', 'Register with a GP', 'Cancel the gym'],
+    );
+    const year = 'We met in Porto.\n2019. That was a good year.';
+    assert.deepEqual(
+      sentences(year).map((i) => i.value),
+      ['We met in Porto.', '2019.', 'That was a good year.'],
+    );
   });
 
   it('a title or abbreviation before a capital does not end the sentence; a real end still does', () => {

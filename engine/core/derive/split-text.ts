@@ -57,6 +57,11 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
       held.end = end;
       continue;
     }
+    // A numbered list's "1." ends no sentence: ICU cuts after it, and the item's number stood alone.
+    if (held && numberAlone.test(text.slice(Math.max(held.start, held.end - 8), held.end))) {
+      held.end = end;
+      continue;
+    }
     if (held) yield { index: held.start, segment: text.slice(held.start, held.end) };
     held = { start: seg.index, end };
   }
@@ -67,7 +72,9 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
  * A list item's marker and a task's box before a line's words ("- Hotel: Casa das Flores", "* [ ] Book
  * flights", "• Budget"): the list's, not the sentence's, so no Memory opens with it.
  */
-const listMarker = /^(?:[-*+•‣◦]\s+)(?:\[[ xX]\]\s+)?(?=\S)/u;
+const listMarker = /^(?:[-*+•‣◦]\s+|\d{1,3}[.)]\s+)(?:\[[ xX]\]\s+)?(?=\S)/u;
+/** A numbered item's number alone at a line's start, where ICU ends a sentence after it: "\n2. ". */
+const numberAlone = /(?:^|\n)[ \t]*\d{1,3}\.\s*$/u;
 
 /**
  * Short words a chat writes with a full stop inside a sentence, before a lower-case word. Not those
