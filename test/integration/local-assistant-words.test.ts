@@ -78,14 +78,23 @@ it("an assistant's read-back of what she said cites her Memory; forgetting hers 
   assert.deepEqual(await current(), []);
 });
 
-it("an assistant's read-back of what she never said, or of another's, stays the assistant's", async () => {
+it('what an assistant says it notes of her is hers, in her words; its own words and advice stay its own', async () => {
   const { say, current } = await chat();
   await say('self', 'I love hiking.', '2024-01-01T10:00:00Z');
-  await say('assistant', "Noted, you're allergic to penicillin.", '2024-01-01T10:00:05Z');
+  const noted = await say(
+    'assistant',
+    "I'll remember that you're training for a marathon in May.",
+    '2024-01-01T10:00:05Z',
+  );
   await say('assistant', 'I think you love hiking too much.', '2024-01-01T10:00:10Z');
+  await say('assistant', 'Noted, you should rest before the race.', '2024-01-01T10:00:15Z');
   assert.deepEqual(await current(), [
+    ['I am training for a marathon in May.', 'self'],
     ['I love hiking.', 'self'],
     ['I think you love hiking too much.', 'other'],
-    ["Noted, you're allergic to penicillin.", 'other'],
+    ['Noted, you should rest before the race.', 'other'],
   ]);
+  // Her own words later are the same Memory: a citation of it.
+  const own = await say('self', "I'm training for a marathon in May!", '2024-01-02T09:00:00Z');
+  assert.deepEqual(own.memory_ids, noted.memory_ids);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentCourtesy, agentSpeaker, readBackOfSelf, restatedSlots } from './agent-words.ts';
+import { agentCourtesy, agentSpeaker, notedOfSelf, readBackOfSelf, restatedSlots } from './agent-words.ts';
 import { deriveInThread } from './derive-in-thread.testing.ts';
 
 const ana = { type: 'person' as const, name: 'Ana Costa' };
@@ -65,7 +65,8 @@ test("an assistant's service words are no Memory; what it says of the person or 
     deriveInThread('Noted, you are allergic to penicillin. I will keep that in mind.', 'assistant').map(
       (c) => c.statement,
     ),
-    ['Noted, you are allergic to penicillin.'],
+    // What it notes of her is hers, in her words.
+    ['I am allergic to penicillin.'],
   );
   // A person's "Good luck with the move!" to a friend is theirs to have said.
   assert.equal(deriveInThread('Good luck with the move!', 'Ana').length, 1);
@@ -79,6 +80,8 @@ test("an agent's read-back of her words is them as she would say them; its own w
     ['Thanks for letting me know! Your sister lives in Madrid.', 'my sister lives in Madrid.'],
     ['Just to confirm: you have two cats.', 'I have two cats.'],
     ['Ana is allergic to nuts.', 'I am allergic to nuts.'],
+    ['Noted, your boss gave you a raise.', 'my boss gave me a raise.'],
+    ['Got it, you were in Paris and you loved it.', 'I was in Paris and I loved it.'],
   ] as const)
     assert.equal(readBackOfSelf(s, ana), words, s);
   for (const s of [
@@ -90,4 +93,22 @@ test("an agent's read-back of her words is them as she would say them; its own w
   ])
     assert.equal(readBackOfSelf(s, ana), null, s);
   assert.equal(readBackOfSelf("Noted, you're allergic to penicillin.", { type: 'org', name: 'Acme' }), null);
+});
+
+test('what an agent says it notes of her is hers; advice, a question or a plain "sure" is not', () => {
+  for (const [s, words] of [
+    ["I'll remember that you're training for a marathon.", 'I am training for a marathon.'],
+    ["Understood, you don't eat pork.", "I don't eat pork."],
+    ['Got it — your sister lives in Madrid.', 'My sister lives in Madrid.'],
+  ] as const)
+    assert.equal(notedOfSelf(s, ana), words, s);
+  for (const s of [
+    'Noted, you should rest.',
+    'Got it, you need to renew your passport.',
+    'Sure, you can cancel anytime.',
+    "Noted, you're vegan?",
+    'You love hiking.',
+    "I'll remember that.",
+  ])
+    assert.equal(notedOfSelf(s, ana), null, s);
 });

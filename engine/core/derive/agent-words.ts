@@ -109,8 +109,50 @@ export function readBackOfSelf(s: string, self: SelfEntity | null): string | nul
   if (!named(whole) && named(first)) rest = whole + rest.slice(first.length);
   const opensWithHer = /^(?:you|your|(?:the\s+)?user)(?![\p{L}\p{N}])/iu.test(rest) || named(whole);
   if (!opensWithHer || /(?<![\p{L}\p{N}])(?:I|me|my|mine)(?![\p{L}\p{N}'’])/u.test(rest)) return null;
-  const words = asSelfWouldSay(rest, self);
+  const words = asSelfWouldSay(asSubjectWouldSay(rest), self);
   return words === rest ? null : words;
+}
+
+/** Where "you" opens a clause, as its subject: after "and", "that", a comma (the sentence's start aside). */
+const opensClauseBefore = /(?:\b(?:and|but|so|that|because|when|if|while|since|or)|[,;:—–-])\s$/iu;
+/**
+ * "you" as she would say it where it is not the subject ("Tom gave you a raise": "Tom gave me a
+ * raise"), and the verbs that change with it ("you were" is "I was"), before asSelfWouldSay reads
+ * every other "you" as "I".
+ */
+function asSubjectWouldSay(s: string): string {
+  return s
+    .replace(/\byou\b(?!['’])/giu, (m: string, at: number) =>
+      at === 0 || opensClauseBefore.test(s.slice(Math.max(0, at - 9), at).replace(/\s+/gu, ' ')) ? m : 'me',
+    )
+    .replace(/\byou\s+were\b/giu, 'I was')
+    .replace(/\byou\s+weren['’]t\b/giu, "I wasn't")
+    .replace(/\byou\s+aren['’]t\b/giu, 'I am not');
+}
+
+/**
+ * A lead by which an agent says it keeps what follows: "Noted:", "Got it —", "Understood,", "I'll
+ * remember that", "I've made a note that", "Thanks for letting me know:". Not "Sure," or "Great,", which
+ * as often lead advice ("Sure, you can cancel anytime.").
+ */
+const notingLead =
+  /^(?:(?:noted|got\s+it|understood|(?:thanks|thank\s+you)\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))(?![\p{L}\p{N}])|I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+that\s)/iu;
+/** What one may, should or could do: advice, not what one is or does ("Noted, you should rest."). */
+const mayOrShould =
+  /^\S+\s+(?:should|could|might|may|can|must|ought|would|need\s+to|have\s+to)(?![\p{L}\p{N}])/iu;
+
+/**
+ * The person's words an agent says it keeps ("Noted: you're allergic to penicillin.", "I'll remember
+ * that you're training for a marathon in May."), as she would say them: hers, whether or not she said
+ * them in words of her own, as "Reminder: Lucía prefers window seats." is. Null for anything else,
+ * advice after the lead ("Noted, you should rest.") and a question among it.
+ */
+export function notedOfSelf(s: string, self: SelfEntity | null): string | null {
+  const trimmed = s.trim();
+  if (!notingLead.test(trimmed) || trimmed.endsWith('?')) return null;
+  const words = readBackOfSelf(trimmed, self);
+  if (words === null || mayOrShould.test(words)) return null;
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /**

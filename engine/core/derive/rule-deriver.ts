@@ -1,4 +1,4 @@
-import { agentCourtesy, agentSpeaker, readBackOfSelf, restatedSlots } from './agent-words.ts';
+import { agentCourtesy, agentSpeaker, notedOfSelf, readBackOfSelf, restatedSlots } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
@@ -463,6 +463,11 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
     const echoes = words === null ? {} : { echoes: { statement: words, subject: self.name, owner: hers } };
     if (saysOfSelf(s, self))
       return [{ statement: s, subject: self.name, predicate: null, owner: hers, quote: s, ...echoes }];
+    // "I'll remember that you're training for a marathon.": hers, in her words, so that her own
+    // saying it later joins it; it was the assistant's, and missing from her Profile.
+    const noted = notedOfSelf(s, self);
+    if (noted !== null)
+      return [{ statement: noted, subject: self.name, predicate: null, owner: hers, quote: s, ...echoes }];
     return sentenceClaims(s, subject, owner).map((c) =>
       c.predicate === null && c.quote === s ? { ...c, ...echoes } : c,
     );
