@@ -98,3 +98,11 @@ it('what an assistant says it notes of her is hers, in her words; its own words 
   const own = await say('self', "I'm training for a marathon in May!", '2024-01-02T09:00:00Z');
   assert.deepEqual(own.memory_ids, noted.memory_ids);
 });
+
+it("an assistant's read-back of her diet after a lead joins her diet, not a Memory beside it", async () => {
+  const { say, current } = await chat();
+  const own = await say('self', "I'm vegetarian.", '2024-01-01T10:00:00Z');
+  const noted = await say('assistant', "Noted, you're vegetarian.", '2024-01-01T10:00:05Z');
+  assert.deepEqual(noted.memory_ids, own.memory_ids);
+  assert.deepEqual(await current(), [["Ana's diet is vegetarian", 'self']]);
+});

@@ -112,3 +112,17 @@ test('what an agent says it notes of her is hers; advice, a question or a plain 
   ])
     assert.equal(notedOfSelf(s, ana), null, s);
 });
+
+test('a read-back after a lead holds her slot; a guess it asks her to confirm holds nothing of hers', () => {
+  assert.deepEqual(read("Noted, you're vegetarian."), [['diet', 'vegetarian']]);
+  assert.deepEqual(read('Understood, you work at Dell.'), [['works at', 'Dell']]);
+  assert.equal(readBackOfSelf("Sure, you're the boss.", ana), null);
+  assert.equal(readBackOfSelf("You're right, I'm sorry.", ana), null);
+  assert.deepEqual(
+    deriveInThread("You're allergic to penicillin. Is that right?", 'assistant').map((c) => [
+      c.statement,
+      c.subject,
+    ]),
+    [["You're allergic to penicillin.", 'assistant']],
+  );
+});

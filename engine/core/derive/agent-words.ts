@@ -70,20 +70,31 @@ export function restatedSlots(s: string, self: SelfEntity | null): RestatedSlot[
   if (own.slots.length > 0 || own.ended !== null || attributeSentence(s) !== null) return [];
   const said = asSelfWouldSay(s, self);
   if (said === s) return [];
+  const read = slotsSaid(said);
+  if (read !== null) return read;
+  // "Noted, you're vegetarian.", "Got it — you're married to Tom.": her words after the agent's lead.
+  const words = readBackOfSelf(s, self);
+  return (words === null ? null : slotsSaid(words)) ?? [];
+}
+
+/** The slots a sentence in her words holds, none where it ends one; null where it holds none. */
+function slotsSaid(said: string): RestatedSlot[] | null {
   const read = slotSentences(said);
   if (read.ended !== null) return [];
   if (read.slots.length > 0)
     return read.slots.map((x: SlotSentence) => ({ predicate: x.predicate, value: x.value }));
   const a = attributeSentence(said);
-  return a === null || a.ends ? [] : [{ predicate: a.predicate, value: a.value }];
+  if (a === null) return null;
+  return a.ends ? [] : [{ predicate: a.predicate, value: a.value }];
 }
 
 /**
  * What an agent says before it reads the person's words back: "Noted,", "Got it —", "Thanks for letting
- * me know.", "I'll remember that", "Just to confirm:".
+ * me know.", "I'll remember that", "Just to confirm:". Not "Sure,": it leads an idiom or sarcasm as
+ * often ("Sure, you're the boss.", "Sure, you're totally allergic to penicillin. 🙄").
  */
 const readBackLead = new RegExp(
-  String.raw`^(?:(?:noted|got\s+it|understood|ok(?:ay)?|sure|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+)*(?:(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+)?(?:I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+(?:that\s+)?)?`,
+  String.raw`^(?:(?:noted|got\s+it|understood|ok(?:ay)?|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+)*(?:(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+)?(?:I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+(?:that\s+)?)?`,
   'iu',
 );
 
@@ -108,7 +119,7 @@ export function readBackOfSelf(s: string, self: SelfEntity | null): string | nul
     !/^[\p{L}\p{N}]/u.test(rest.slice(n.length));
   if (!named(whole) && named(first)) rest = whole + rest.slice(first.length);
   const opensWithHer = /^(?:you|your|(?:the\s+)?user)(?![\p{L}\p{N}])/iu.test(rest) || named(whole);
-  if (!opensWithHer || /(?<![\p{L}\p{N}])(?:I|me|my|mine)(?![\p{L}\p{N}'’])/u.test(rest)) return null;
+  if (!opensWithHer || /(?<![\p{L}\p{N}])(?:I|me|my|mine)(?![\p{L}\p{N}])/u.test(rest)) return null;
   const words = asSelfWouldSay(asSubjectWouldSay(rest), self);
   return words === rest ? null : words;
 }

@@ -28,6 +28,16 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     ['My partner went vegan last month', null, null],
     ["Ana's diet is vegan", 'diet', null],
   ]);
+  for (const hedged of [
+    "My wife went vegan, so I'm vegan now too, lol",
+    "My wife went vegan, so I'm vegan now too, or so she thinks",
+    "I dropped fish, so I'm vegan now, except for cheese",
+  ])
+    assert.deepEqual(
+      read(hedged).map((c) => c[1]),
+      [null],
+      hedged,
+    );
   assert.deepEqual(read("I was tired, so I'm staying home."), [
     ["I was tired, so I'm staying home.", null, null],
   ]);

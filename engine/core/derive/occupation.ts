@@ -17,13 +17,17 @@ import {
  * Santa Maria") is the employer's clause, read by slotSentences.
  */
 const role = (n = '') => String.raw`(?<role${n}>(?:[\p{L}-]+\s+){0,3}?${occupations})`;
-/** "a", "the", and "the new" of one who just started: "I'm the new nurse at Santa Maria". */
-const article = String.raw`(?:an?|the)\s+(?:new\s+)?`;
+const plainArticle = String.raw`(?:an?|the)\s+`;
+/**
+ * "a", "the", and "the new" of one who just started: "I'm the new nurse at Santa Maria". Only where
+ * one is what one says: "I'm not the new nurse anymore" is a nurse still.
+ */
+const article = String.raw`${plainArticle}(?:new\s+)?`;
 const until = String.raw`(?:\s+(?:now|these\s+days|nowadays|by\s+trade|by\s+profession|full[-\s]time|part[-\s]time|today|yesterday|this\s+week|last\s+week|at\s+last|finally|for\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+(?:years?|yrs?|months?|weeks?)(?:\s+now)?))?`;
 /** "got a new job as a nurse", "started my new role as a data analyst". */
-const newJobAs = String.raw`(?:I\s+)?(?:just\s+|finally\s+)?(?:got|landed|took|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)\s+as\s+${article}`;
+const newJobAs = String.raw`(?:I\s+)?(?:just\s+|finally\s+)?(?:got|landed|took|accepted|started)\s+(?:a|the|my)\s+(?:(?:new\s+)?(?:job|position)|new\s+role)\s+as\s+${article}`;
 /** The same said of another: "Rui got a new job as a nurse", "Ana just started her new role as …". */
-const newJobAsOf = String.raw`\s+(?:just\s+|finally\s+)?(?:got|landed|took|accepted|started)\s+(?:a|the|his|her|their)\s+(?:new\s+)?(?:job|position|role)\s+as\s+${article}`;
+const newJobAsOf = String.raw`\s+(?:just\s+|finally\s+)?(?:got|landed|took|accepted|started)\s+(?:a|the|his|her|their)\s+(?:(?:new\s+)?(?:job|position)|new\s+role)\s+as\s+${article}`;
 const said = new RegExp(
   String.raw`^${fillers}(?:I(?:['’]?m|\s+am)\s+(?:now\s+)?${article}|I(?:['’]m|\s+am|['’]ve|\s+have)?\s+(?:now\s+)?(?:still\s+)?(?:work(?:ing)?|been\s+working)\s+as\s+${article}|(?:I\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+promoted\s+to\s+(?:${article})?|${newJobAs})${role()}${until}${chatEnd}`,
   'iu',
@@ -35,16 +39,16 @@ const eventAfter =
 const asRole = new RegExp(String.raw`\s+as\s+${article}${role()}$`, 'iu');
 /** "Rui is a nurse", "My brother Rui works as an electrician now", "Rui is no longer a nurse". */
 const saidOf = new RegExp(
-  String.raw`${otherLead}${person}(?:(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?${article}|\s+(?:works|is\s+working|has\s+been\s+working)\s+as\s+${article}|${newJobAsOf}|(?<over>\s+is\s+no\s+longer\s+${article}))${role()}${until}${chatEnd}`,
+  String.raw`${otherLead}${person}(?:(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?${article}|\s+(?:works|is\s+working|has\s+been\s+working)\s+as\s+${article}|${newJobAsOf}|(?<over>\s+is\s+no\s+longer\s+${plainArticle}))${role()}${until}${chatEnd}`,
   'u',
 );
 /** "Rui isn't a nurse anymore", "Ana is not a teacher any longer". */
 const endedOf = new RegExp(
-  String.raw`${otherLead}${person}\s+(?:isn['’]t|is\s+not)\s+${article}${role()}\s+(?:any\s?more|any\s+longer)${chatEnd}`,
+  String.raw`${otherLead}${person}\s+(?:isn['’]t|is\s+not)\s+${plainArticle}${role()}\s+(?:any\s?more|any\s+longer)${chatEnd}`,
   'u',
 );
 const ended = new RegExp(
-  String.raw`^${fillers}I(?:['’]?m|\s+am)\s+(?:no\s+longer\s+${article}${role()}|not\s+${article}${role('2')}\s+(?:any\s?more|any\s+longer))${chatEnd}`,
+  String.raw`^${fillers}I(?:['’]?m|\s+am)\s+(?:no\s+longer\s+${plainArticle}${role()}|not\s+${plainArticle}${role('2')}\s+(?:any\s?more|any\s+longer))${chatEnd}`,
   'iu',
 );
 

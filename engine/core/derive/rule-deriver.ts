@@ -323,11 +323,19 @@ export function createRuleDeriver(): Deriver {
           const takenBack = new Set(
             said.flatMap((x, i) => (i + 1 < said.length && takesBack(said[i + 1]!.value) ? [x.value] : [])),
           );
+          // "You're allergic to penicillin. Is that right?": an agent's guess it asks her to confirm is
+          // its own words, nothing of hers.
+          const asked = new Set(
+            said.flatMap((x, i) =>
+              i + 1 < said.length && asksIfRight.test(said[i + 1]!.value.trim()) ? [x.value] : [],
+            ),
+          );
           const told = toldBefore(said.map((x) => x.value));
           const referents = namedJustBefore(said.map((x) => x.value));
           const claims = unique(spans).flatMap((s): SaidClaim[] => {
             if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
-            if (agent !== null) return agentClaims(s, subject, owner, agent);
+            if (agent !== null)
+              return asked.has(s) ? sentenceClaims(s, subject, owner) : agentClaims(s, subject, owner, agent);
             // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
             const about = referents.get(s);
             const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
@@ -442,6 +450,10 @@ export function createRuleDeriver(): Deriver {
     },
   };
 }
+
+/** A question whether what was just said is right: "Is that right?", "Did I get that right?", "Correct?". */
+const asksIfRight =
+  /^(?:(?:is|was)\s+(?:that|this|it)\s+(?:right|correct|true|accurate)|(?:did|have)\s+I\s+(?:got|get|gotten)\s+(?:that|this|it)\s+right|am\s+I\s+right|right|correct|is\s+that\s+what\s+you\s+(?:want|wanted|mean|meant)(?:\s+to\s+hear)?)(?![\p{L}\p{N}])[^?]*\?$/iu;
 
 /**
  * What an agent's (an assistant's) stated sentence claims. Where it says back a slot of the Brain's
@@ -1205,8 +1217,9 @@ function clauseAttributes(
     const clause = (next === null ? rest : rest.slice(0, next.index)).trim();
     const a = attributeSentence(clause);
     if (a === null || a.own) continue;
-    // "I ate a salad today, so I'm vegan now lol": what it comes to, laughed at, is a joke.
-    if (/^so\s/iu.test(clause) && laughedAt.test(clause)) continue;
+    // "I ate a salad today, so I'm vegan now lol": what it comes to, laughed at, is a joke; and it
+    // must end the sentence: "…, so I'm vegan now too, or so she thinks" hedges it.
+    if (/^so\s/iu.test(clause) && (laughedAt.test(clause) || next !== null)) continue;
     // "i wish, my boyfriend is Tom", "Tom said, my boyfriend is Tom": a frame, not a statement before.
     const lead = s.slice(0, m.index).trim();
     if (first < 0 && (wordCount(lead) < 2 || framesWhatFollows.test(lead))) break;

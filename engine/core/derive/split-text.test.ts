@@ -85,6 +85,22 @@ describe('split-text', () => {
         .map((i) => i.value),
       ['Moving checklist:', 'Book the van', 'Register with a GP', 'Cancel the gym'],
     );
+    // A line that opens with a number is an item only where the lines are numbered in order: not a
+    // day ("24. Dezember"), nor a number a hard-wrapped line carried over.
+    for (const kept of [
+      'Geburtstage:\n24. Dezember – Oma\n3. März – Papa',
+      'Landlord on March\n3. Bring the lease',
+    ])
+      assert.deepEqual(
+        passages(kept)
+          .flatMap((p) => listItems(kept, p))
+          .map((i) => i.value),
+        [kept],
+      );
+    assert.deepEqual(
+      sentences('My score: 98.     Great.').map((i) => i.value),
+      ['My score: 98.', 'Great.'],
+    );
     const year = 'We met in Porto.\n2019. That was a good year.';
     assert.deepEqual(
       sentences(year).map((i) => i.value),

@@ -34,6 +34,7 @@ const title = new RegExp(`(?:^|[^\\p{L}\\p{N}.])(?:${titles.join('|')})\\.[ \\t\
 /** The segmenter's sentences as [start, end) of text, with those cut after a title joined again. */
 function* wholeSentences(text: string): Generator<{ index: number; segment: string }> {
   let held: { start: number; end: number } | null = null;
+  const listed = numberedLines(text);
   for (const seg of segmentInWindows(segmenter, text)) {
     const end = seg.index + seg.segment.length;
     // Only the held sentence's end can hold the title: a bounded tail keeps a chain of joins linear.
@@ -58,7 +59,7 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
       continue;
     }
     // A numbered list's "1." ends no sentence: ICU cuts after it, and the item's number stood alone.
-    if (held && numberAlone.test(text.slice(Math.max(held.start, held.end - 8), held.end))) {
+    if (held && numberedItem(text, held, listed)) {
       held.end = end;
       continue;
     }
@@ -72,9 +73,48 @@ function* wholeSentences(text: string): Generator<{ index: number; segment: stri
  * A list item's marker and a task's box before a line's words ("- Hotel: Casa das Flores", "* [ ] Book
  * flights", "• Budget"): the list's, not the sentence's, so no Memory opens with it.
  */
-const listMarker = /^(?:[-*+•‣◦]\s+|\d{1,3}[.)]\s+)(?:\[[ xX]\]\s+)?(?=\S)/u;
-/** A numbered item's number alone at a line's start, where ICU ends a sentence after it: "\n2. ". */
-const numberAlone = /(?:^|\n)[ \t]*\d{1,3}\.\s*$/u;
+const listMarker = /^(?:[-*+•‣◦]\s+)(?:\[[ xX]\]\s+)?(?=\S)/u;
+/**
+ * A numbered item's marker ("1. Book the van", "3) Cancel the gym"): a list's only where the text
+ * numbers its lines in order (numberedLines), since a line may open with a day ("24. Dezember"), a
+ * floor ("2. OG") or the number a hard-wrapped line carried over ("on March\n3. Bring …").
+ */
+const numberMarker = /^(\d{1,3})[.)]\s+(?:\[[ xX]\]\s+)?(?=\S)/u;
+const numberAtLineStart = /(?:^|\n)[ \t]*(\d{1,3})[.)][ \t]/gu;
+
+/** The numbers text's lines open with ("1. …", "2) …"): one is a list's where the next or the one before is too. */
+function numberedLines(text: string): ReadonlySet<number> {
+  const out = new Set<number>();
+  for (const m of text.matchAll(numberAtLineStart)) out.add(Number(m[1]));
+  return out;
+}
+const inOrder = (n: number, listed: ReadonlySet<number>) => listed.has(n - 1) || listed.has(n + 1);
+
+/** The marker a line opens with, a bullet's or a listed number's; null for none. */
+function markerOf(line: string, listed: ReadonlySet<number>): RegExpExecArray | null {
+  const bullet = listMarker.exec(line);
+  if (bullet) return bullet;
+  const numbered = numberMarker.exec(line);
+  return numbered && inOrder(Number(numbered[1]), listed) ? numbered : null;
+}
+
+/**
+ * Whether a held sentence is a listed number alone on its line ("…\n2."), where ICU ends a sentence
+ * after it: the item's words after it are its sentence.
+ */
+function numberedItem(
+  text: string,
+  held: { start: number; end: number },
+  listed: ReadonlySet<number>,
+): boolean {
+  const end = held.start + text.slice(held.start, held.end).trimEnd().length;
+  const lineStart = text.lastIndexOf('\n', end - 1) + 1;
+  const from = Math.max(lineStart, held.start);
+  // A sentence that opens mid-line ("My score: 98.") is no list's number.
+  if (text.slice(lineStart, from).trim() !== '') return false;
+  const m = /^[ \t]*(\d{1,3})\.$/u.exec(text.slice(from, end));
+  return m !== null && inOrder(Number(m[1]), listed);
+}
 
 /**
  * Short words a chat writes with a full stop inside a sentence, before a lower-case word. Not those
@@ -139,6 +179,7 @@ function* lowerCaseSentences(text: string, span: Span): Generator<Span> {
  */
 export function sentences(text: string): Span[] {
   const out: Span[] = [];
+  const listed = numberedLines(text);
   for (const seg of wholeSentences(text)) {
     // The segmenter keeps line breaks inside a "sentence"; lines (lists, chat lines) are units too.
     let offset = seg.index;
@@ -147,7 +188,7 @@ export function sentences(text: string): Span[] {
       offset += line.length + 1;
       if (!whole) continue;
       for (const span of lowerCaseSentences(text, whole)) {
-        const marker = listMarker.exec(span.value);
+        const marker = markerOf(span.value, listed);
         out.push(marker ? trimmedSpan(text, span.start + marker[0].length, span.end)! : span);
       }
     }
@@ -163,12 +204,13 @@ export function sentences(text: string): Span[] {
  */
 export function listItems(text: string, p: Span): Span[] {
   const out: Span[] = [];
+  const listed = numberedLines(p.value);
   let from = p.start;
   let offset = p.start;
   for (const line of p.value.split('\n')) {
     const lead = /^[ \t]*/u.exec(line)![0].length;
     // An indented item ("  - not confirmed yet") stays with the one it is under.
-    const marker = offset > p.start && lead === 0 ? listMarker.exec(line) : null;
+    const marker = offset > p.start && lead === 0 ? markerOf(line, listed) : null;
     if (marker) {
       const item = trimmedSpan(text, from, offset);
       if (item) out.push(item);
