@@ -354,7 +354,9 @@ const tools: McpTool[] = [
       'occurred_at as well as its starts_at to file it under that day). Returns the Record (its text cut to ' +
       `the first ${textChars.written} characters) and a watermark; pass the watermark to ` +
       'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
-      'and nothing new was written). Records are immutable; nothing is updated in place.',
+      'and nothing new was written). Records are immutable; nothing is updated in place. To mend a Memory, ' +
+      'remember a correction of it: with a statement, that statement replaces it; without one, the Memory ' +
+      'is withdrawn (for what the user takes back or says was never true).',
     input: rememberInput,
     annotations: {
       readOnlyHint: false,
@@ -632,10 +634,15 @@ const tools: McpTool[] = [
         const how = record.erasable
           ? `in the Mnemo app, or with DELETE /v1/brains/{brain_id}/records/${record_id}`
           : `in the Mnemo app, or by removing its import (mnemo import --remove ${JSON.stringify(record.source.name)} --brain BRAIN)`;
+        // A Record written over /v1 without a source has none: say so, not "came from null".
+        const from =
+          record.source.name === null
+            ? 'was written over the /v1 API with no source'
+            : `came from ${JSON.stringify(record.source.name)}`;
         throw new MnemoError(
           'record_not_erasable',
-          `record_id: ${record_id} came from ${JSON.stringify(record.source.name)}, not from an agent ` +
-            `(source "mcp"): only the person forgets it, ${how}`,
+          `record_id: ${record_id} ${from}, not through this MCP server (source "mcp"), and this tool ` +
+            `erases only those: the person forgets it, ${how}`,
         );
       }
       return port.forgetRecord(record_id);
