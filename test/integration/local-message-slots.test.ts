@@ -489,6 +489,7 @@ describe('a later message replaces what an earlier one said of the same slot', (
     const { engine, said } = await ana();
     await said('My sister Inês is a nurse.', '2024-01-01T10:00:00Z');
     await said('Inês is vegetarian though', '2024-01-01T10:01:00Z');
+    await said('Inês is allergic to cats.', '2024-01-01T10:01:30Z');
     await said('Coffee is life, three espressos a day.', '2024-01-01T10:02:00Z');
     const profile = (await engine.getProfile(tenant, 'b', { limit: 50 })).lines.map((l) => l.statement);
     assert.deepEqual(profile, ['Coffee is life, three espressos a day.']);
@@ -496,6 +497,7 @@ describe('a later message replaces what an earlier one said of the same slot', (
       .filter((m) => m.subject === 'Inês')
       .map((m) => [m.statement, m.owner.state]);
     assert.deepEqual(theirs.sort(), [
+      ['Inês is allergic to cats.', 'other'],
       ['Inês is vegetarian though', 'other'],
       ['My sister Inês is a nurse.', 'other'],
     ]);

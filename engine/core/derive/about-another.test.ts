@@ -15,6 +15,11 @@ test('a sentence that opens with another person as its subject is about them', (
     ['Inês, my sister, is a nurse', 'Inês'],
     ['Inês is vegetarian now lol', 'Inês'],
     ['My best friend, Joana, moved to Paris.', 'Joana'],
+    // What a person is allergic to, cannot eat or fears is theirs.
+    ['Jordan is allergic to cats.', 'Jordan'],
+    ["Jordan's allergic to peanuts", 'Jordan'],
+    ['Tom is lactose intolerant.', 'Tom'],
+    ['Maya is afraid of dogs', 'Maya'],
   ] as const)
     assert.equal(aboutAnother(s), who, s);
 });

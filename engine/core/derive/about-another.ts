@@ -22,7 +22,7 @@ const verb = String.raw`(?:is|was|isn['’]t|wasn['’]t|has|had|hasn['’]t|liv
 const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks|thought|wants|wanted|needs|told|texted|called|studies|teaches|became|eats|drinks|loves|likes|hates|adores|prefers)`;
 /** A state said of a person, whole: "Inês is vegetarian (now)", not "Porto is vegetarian friendly". */
 const stateEnds = String.raw`(?=(?:\s+(?:now|too|though|tho|btw|again|also|lol|haha|as\s+well))*(?:,?\s+(?:and|but)\s.*)?[.!,]*$)`;
-const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|(?:vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)${stateEnds})`;
+const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|(?:vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)${stateEnds}|(?:allergic|intolerant)(?=\s+to\s+[\p{L}\p{N}])|(?:lactose|gluten)\s+intolerant|afraid(?=\s+of\s+[\p{L}\p{N}]))`;
 const opensWithRelation = new RegExp(
   String.raw`^(?:[Mm]y|[Oo]ur)\s+${relation},?\s+(?<who>${name}),?(?:\s+${verb}|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
   'u',
