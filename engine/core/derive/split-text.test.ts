@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { listItems, passages, sentences } from './split-text.ts';
+import { listItems as itemsOf, numberedLines, passages, sentences, type Span } from './split-text.ts';
+
+const listItems = (text: string, p: Span) => itemsOf(text, p, numberedLines(text));
 
 const words = fc.constantFrom(
   'Ana',
@@ -85,6 +87,16 @@ describe('split-text', () => {
         .map((i) => i.value),
       ['Moving checklist:', 'Book the van', 'Register with a GP', 'Cancel the gym'],
     );
+    // From the text's first line, or indented under a heading: each its own, its number alone no sentence.
+    for (const [list, items] of [
+      ['1. Book the van.\n2. Register with a GP.', ['Book the van.', 'Register with a GP.']],
+      ['Plan:\n  1. Book the van.\n  2. Call mum.', ['Plan:', 'Book the van.', 'Call mum.']],
+    ] as const) {
+      assert.deepEqual(
+        sentences(list).map((i) => i.value),
+        items,
+      );
+    }
     // A line that opens with a number is an item only where the lines are numbered in order: not a
     // day ("24. Dezember"), nor a number a hard-wrapped line carried over.
     for (const kept of [

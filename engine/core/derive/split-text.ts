@@ -83,7 +83,7 @@ const numberMarker = /^(\d{1,3})[.)]\s+(?:\[[ xX]\]\s+)?(?=\S)/u;
 const numberAtLineStart = /(?:^|\n)[ \t]*(\d{1,3})[.)][ \t]/gu;
 
 /** The numbers text's lines open with ("1. …", "2) …"): one is a list's where the next or the one before is too. */
-function numberedLines(text: string): ReadonlySet<number> {
+export function numberedLines(text: string): ReadonlySet<number> {
   const out = new Set<number>();
   for (const m of text.matchAll(numberAtLineStart)) out.add(Number(m[1]));
   return out;
@@ -107,13 +107,18 @@ function numberedItem(
   held: { start: number; end: number },
   listed: ReadonlySet<number>,
 ): boolean {
-  const end = held.start + text.slice(held.start, held.end).trimEnd().length;
-  const lineStart = text.lastIndexOf('\n', end - 1) + 1;
-  const from = Math.max(lineStart, held.start);
-  // A sentence that opens mid-line ("My score: 98.") is no list's number.
-  if (text.slice(lineStart, from).trim() !== '') return false;
-  const m = /^[ \t]*(\d{1,3})\.$/u.exec(text.slice(from, end));
-  return m !== null && inOrder(Number(m[1]), listed);
+  // Only the held sentence's last few characters: a number's line is short, and a bounded tail keeps a
+  // text of many sentences linear.
+  const from = Math.max(held.start, held.end - 12);
+  const tail = text.slice(from, held.end).trimEnd();
+  const nl = tail.lastIndexOf('\n');
+  const m = /^[ \t]*(\d{1,3})\.$/u.exec(nl >= 0 ? tail.slice(nl + 1) : tail);
+  if (m === null || !inOrder(Number(m[1]), listed)) return false;
+  if (nl >= 0) return true;
+  // No line break in the tail: the number is the whole held sentence, which opens a line.
+  const before = text.slice(Math.max(0, held.start - 8), held.start);
+  const atTextStart = held.start === before.length;
+  return from === held.start && (atTextStart ? /(?:^|\n)[ \t]*$/u : /\n[ \t]*$/u).test(before);
 }
 
 /**
@@ -202,9 +207,8 @@ export function sentences(text: string): Span[] {
  * items' markers run through it. A line that opens with none goes on the item before it. The passage
  * itself where it holds no list.
  */
-export function listItems(text: string, p: Span): Span[] {
+export function listItems(text: string, p: Span, listed: ReadonlySet<number>): Span[] {
   const out: Span[] = [];
-  const listed = numberedLines(p.value);
   let from = p.start;
   let offset = p.start;
   for (const line of p.value.split('\n')) {
