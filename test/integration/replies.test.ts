@@ -248,7 +248,6 @@ describe('a bare answer to a question about a slot', () => {
       'Ana lives in Braga',
       "Ana's birthday is march 14",
       "Ana's wife is Sarah",
-      'Nice to meet you!',
     ]);
     const home = await engine.getMemory(tenant, 'b', braga.memory_ids[0]!);
     assert.deepEqual(

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentCourtesy, agentSpeaker, notedOfSelf, readBackOfSelf, restatedSlots } from './agent-words.ts';
+import {
+  agentCourtesy,
+  agentSpeaker,
+  introducesSelf,
+  notedOfSelf,
+  readBackOfSelf,
+  restatedSlots,
+} from './agent-words.ts';
 import { deriveInThread } from './derive-in-thread.testing.ts';
 
 const ana = { type: 'person' as const, name: 'Ana Costa' };
@@ -124,5 +131,26 @@ test('a read-back after a lead holds her slot; a guess it asks her to confirm ho
       c.subject,
     ]),
     [["You're allergic to penicillin.", 'assistant']],
+  );
+});
+
+test('small talk is no Memory: her own name told again, the agent\'s "Nice to meet you" and "Welcome"', () => {
+  const sam = { type: 'person' as const, name: 'Sam Rivera' };
+  for (const s of ["I'm Sam.", "Hi! I'm Sam Rivera", 'My name is Sam', "Hey, it's Sam here"])
+    assert.equal(introducesSelf(s, sam), true, s);
+  for (const s of ["I'm Sam, not Samantha", "I'm Alex", "I'm tired"])
+    assert.equal(introducesSelf(s, sam), false, s);
+  for (const s of [
+    'Nice to meet you, Sam!',
+    'Welcome to Denver!',
+    'Welcome back, Sam.',
+    'Great to meet you too',
+  ])
+    assert.equal(agentCourtesy(s), true, s);
+  assert.equal(agentCourtesy('Welcome to Denver, where the rent is high.'), false);
+  assert.deepEqual(deriveInThread("Hi! I'm Ana.", 'Ana'), []);
+  assert.deepEqual(
+    deriveInThread("Hi! I'm Ana. I live in Porto.", 'Ana').map((c) => c.quote),
+    ['I live in Porto.'],
   );
 });

@@ -168,14 +168,32 @@ export function notedOfSelf(s: string, self: SelfEntity | null): string | null {
 
 /**
  * What an assistant says in serving, whole: "Happy to help!", "Let me know if you need anything else.",
+ * "Nice to meet you, Sam!", "Welcome to Denver!",
  * "I'll keep that in mind.", "Good luck with the move!", "Have a great weekend!". Nothing of the person's
  * to remember, and nothing the assistant knows: not "Noted: you live in Braga." (a read-back of her
  * slot) nor "Good luck with the interview at Globex on Monday" beyond a few words of what it wishes.
  */
 const servingWords = new RegExp(
-  String.raw`^(?:(?:ok(?:ay)?|sure|great|perfect|got\s+it|noted|of\s+course|absolutely|sounds\s+good|will\s+do|understood|no\s+problem|you['’]re\s+(?:very\s+)?welcome|any\s?time|my\s+pleasure)[,!.]?\s*)*(?:(?:i['’]m\s+)?(?:always\s+)?(?:happy|glad)\s+(?:to|I\s+could)\s+help|(?:just\s+)?let\s+me\s+know\s+if\s+(?:you\s+need|there['’]s|there\s+is|I\s+can\s+(?:help\s+with|do))\s+anything(?:\s+else)?(?:\s+I\s+can\s+(?:help\s+with|do))?|feel\s+free\s+to\s+(?:ask|reach\s+out|come\s+back)(?:\s+(?:anytime|any\s+time|if\s+you\s+need\s+anything))?|(?:I\s+)?hope\s+(?:that|this)\s+helps|I(?:['’]ll|\s+will)\s+(?:keep\s+(?:that|this|it)\s+in\s+mind|remember\s+(?:that|this))|good\s+luck(?:\s+with\s+(?:the|your)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)?|(?:have|enjoy)\s+(?:a|your)\s+(?:great|good|nice|lovely|wonderful|fun|safe)?\s*(?:day|weekend|evening|night|trip|time|holiday|vacation)|congrat(?:s|ulations)(?:\s+on\s+(?:the|your)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)?|take\s+care|enjoy)${chatEnd}`,
+  String.raw`^(?:(?:ok(?:ay)?|sure|great|perfect|got\s+it|noted|of\s+course|absolutely|sounds\s+good|will\s+do|understood|no\s+problem|you['’]re\s+(?:very\s+)?welcome|any\s?time|my\s+pleasure)[,!.]?\s*)*(?:(?:i['’]m\s+)?(?:always\s+)?(?:happy|glad)\s+(?:to|I\s+could)\s+help|(?:just\s+)?let\s+me\s+know\s+if\s+(?:you\s+need|there['’]s|there\s+is|I\s+can\s+(?:help\s+with|do))\s+anything(?:\s+else)?(?:\s+I\s+can\s+(?:help\s+with|do))?|feel\s+free\s+to\s+(?:ask|reach\s+out|come\s+back)(?:\s+(?:anytime|any\s+time|if\s+you\s+need\s+anything))?|(?:I\s+)?hope\s+(?:that|this)\s+helps|I(?:['’]ll|\s+will)\s+(?:keep\s+(?:that|this|it)\s+in\s+mind|remember\s+(?:that|this))|good\s+luck(?:\s+with\s+(?:the|your)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)?|(?:have|enjoy)\s+(?:a|your)\s+(?:great|good|nice|lovely|wonderful|fun|safe)?\s*(?:day|weekend|evening|night|trip|time|holiday|vacation)|congrat(?:s|ulations)(?:\s+on\s+(?:the|your)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)?|take\s+care|enjoy|(?:(?:it['’]s|it\s+is)\s+)?(?:nice|great|good|lovely|a\s+pleasure)\s+to\s+meet\s+you(?:\s+too)?(?:,?\s+\p{Lu}[\p{L}-]*)?|welcome(?:\s+back)?(?:\s+to\s+\p{Lu}[\p{L}-]*(?:\s+\p{Lu}[\p{L}-]*)?)?(?:,?\s+\p{Lu}[\p{L}-]*)?)${chatEnd}`,
   'iu',
 );
+
+/**
+ * A person telling the agent the name the Brain already knows her by: "I'm Sam.", "Hi! I'm Sam Rivera",
+ * "My name is Sam". Nothing to remember; it was a line of her Profile. Another name is kept ("I'm Sam,
+ * not Samantha" says more; "I'm Alex" may be a nickname to keep).
+ */
+export function introducesSelf(sentence: string, self: SelfEntity | null): boolean {
+  if (self?.type !== 'person') return false;
+  const m =
+    /^(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?(?:I['’]?m|I\s+am|my\s+name\s+is|it['’]s|this\s+is)\s+(?<name>[\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2}?)(?:\s+here)?[.!]*$/iu.exec(
+      sentence.trim(),
+    );
+  const name = m?.groups?.['name'];
+  if (name === undefined) return false;
+  const whole = foldName(self.name);
+  return foldName(name) === whole || foldName(name) === whole.split(' ')[0];
+}
 
 /** Whether an agent's sentence only serves (servingWords): no Memory of it. */
 export function agentCourtesy(sentence: string): boolean {

@@ -1,4 +1,11 @@
-import { agentCourtesy, agentSpeaker, notedOfSelf, readBackOfSelf, restatedSlots } from './agent-words.ts';
+import {
+  agentCourtesy,
+  agentSpeaker,
+  introducesSelf,
+  notedOfSelf,
+  readBackOfSelf,
+  restatedSlots,
+} from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
@@ -32,7 +39,7 @@ import {
 } from './parting.ts';
 import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { fencedRanges } from '../shared/fenced-lines.ts';
-import { listItems, passages, sentences, type Span } from './split-text.ts';
+import { listItems, numberedLines, passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff } from './called-off.ts';
@@ -309,7 +316,8 @@ export function createRuleDeriver(): Deriver {
               !isPlaceholder(s.value) &&
               !within(unsaid, s.start, s.end) &&
               !isCourtesy(s.value) &&
-              !(serving && agentCourtesy(s.value)),
+              !(serving && agentCourtesy(s.value)) &&
+              !(owner.state === 'self' && introducesSelf(s.value, ctx.self)),
           );
           if (said.length === 0) return [];
           const stated = said.filter((s) => isStatement(s.value));
@@ -369,8 +377,9 @@ export function createRuleDeriver(): Deriver {
           // Comments ("%% … %%") are Obsidian's: elsewhere "%%" is a printf's or a rate's percent sign.
           const obsidian = record.sourceName === 'obsidian';
           const prose = withoutNonProse(record.text, obsidian);
+          const listed = numberedLines(prose);
           const all = passages(prose)
-            .flatMap((p) => listItems(prose, p))
+            .flatMap((p) => listItems(prose, p, listed))
             .map((p) => record.text.slice(p.start, p.end));
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
