@@ -393,3 +393,27 @@ describe('local engine: a job or a home said to start on a later day', () => {
     assert.deepEqual(await home('2026-07-10T00:00:00Z'), ['we moved to porto 2 weeks ago']);
   });
 });
+
+describe('local engine: a new job accepted now and started later', () => {
+  it('leaves the job held until the start day, and the new role with it', async () => {
+    const now = Date.parse('2026-12-02T00:00:00Z');
+    const { engine, remember } = await withBrain({ clock: () => new Date(now) });
+    const say = (text: string, occurred_at: string) =>
+      remember({ content: { kind: 'message', text, speaker: 'Ana', thread: 't' }, occurred_at });
+    await say('I work as a product designer at Dell.', '2026-11-30T09:00:00Z');
+    const offer = await say(
+      'Big news: I accepted an offer from Figma as a senior product designer. My last day at Dell is December 18 and I start at Figma on January 4.',
+      '2026-12-01T09:00:00Z',
+    );
+    const current = statements((await engine.listMemories(tenant, 'b', { limit: 50 })).data).sort();
+    assert.deepEqual(current, ['Ana works at Dell', "Ana's occupation is product designer"]);
+    for (const id of offer.memory_ids) {
+      const m = await engine.getMemory(tenant, 'b', id);
+      assert.deepEqual(
+        [m.status, Date.parse(m.valid_from)],
+        ['scheduled', Date.parse('2027-01-04T00:00:00Z')],
+        m.statement,
+      );
+    }
+  });
+});

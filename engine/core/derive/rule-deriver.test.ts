@@ -536,6 +536,17 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start('I got a job at Helix Bio! Start date is next Monday 🎉'), [
     ['Ana works at Helix Bio', 'works at', '2024-01-08T00:00:00.000Z'],
   ]);
+  // The news and its day later in the message: both start that day, and the role said with the news.
+  assert.deepEqual(
+    start(
+      'Big news: I accepted an offer from Figma as a designer. My last day at Dell is Friday and I start at Figma on January 15.',
+    ).map((c) => [c[1], c[2]]),
+    [
+      ['works at', '2024-01-15T00:00:00.000Z'],
+      ['occupation', '2024-01-15T00:00:00.000Z'],
+      ['works at', '2024-01-15T00:00:00.000Z'],
+    ],
+  );
   // No day read: the job as said, the sentence as said.
   assert.deepEqual(start('I work at Globex. I start at 9 every day.'), [
     ['Ana works at Globex', 'works at', undefined],

@@ -7,6 +7,7 @@ import {
   restatedSlots,
 } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
+import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
@@ -367,7 +368,7 @@ export function createRuleDeriver(): Deriver {
             if (shortReply(whole)) return [{ ...only, inReply: true }];
           }
           const kept = withoutPronounClashes(claims);
-          return withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt);
+          return startsWithItsDay(withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt));
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -1002,6 +1003,34 @@ function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
   if (day === undefined || startDay(day, occurredAt) === null) return claims;
   const job = { ...jobs[0]!, startsWhen: day };
   return claims.flatMap((c, i) => (i === at ? [job] : i === at + 1 ? [] : [c]));
+}
+
+/**
+ * A job the same message says twice, once as news and once with the day it starts ("I accepted an offer
+ * from Figma as a designer. … I start at Figma on January 4."): it starts that day, and so does the
+ * occupation said with the news. The news alone held Figma from the message's day, ending the job
+ * still held until then.
+ */
+function startsWithItsDay(claims: Claim[]): Claim[] {
+  const scheduled = claims.filter((c) => c.predicate === 'works at' && c.startsAt !== undefined && !c.ends);
+  if (scheduled.length === 0) return claims;
+  const dayOf = (c: Claim) => scheduled.find((x) => x.subject === c.subject && sameSlotValue(x, c))?.startsAt;
+  const news = new Map<Claim, string>();
+  for (const c of claims)
+    if (c.predicate === 'works at' && c.startsAt === undefined && !c.ends && !c.endsHeld) {
+      const day = dayOf(c);
+      if (day !== undefined) news.set(c, day);
+    }
+  if (news.size === 0) return claims;
+  return claims.map((c) => {
+    const day =
+      news.get(c) ??
+      // The occupation said in the news's sentence ("… as a senior product designer").
+      (c.predicate === 'occupation' && c.startsAt === undefined
+        ? [...news].find(([job]) => job.subject === c.subject && job.quote.includes(c.quote))?.[1]
+        : undefined);
+    return day === undefined ? c : { ...c, startsAt: day };
+  });
 }
 
 /**
