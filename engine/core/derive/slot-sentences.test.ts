@@ -1035,6 +1035,7 @@ test('a job or a home said to come holds its slot with the day it starts, and on
     ['first day at stripe today!!', 'works at', 'Stripe', 'today'],
     ['Tomorrow is my first day at Stripe', 'works at', 'Stripe', 'Tomorrow'],
     ["We're moving to Porto in March", 'lives in', 'Porto', 'in March'],
+    ['Jordan and I are moving to Denver on Saturday.', 'lives in', 'Denver', 'on Saturday'],
     ['moving to berlin next month', 'lives in', 'Berlin', 'next month'],
     ["Next month I'm moving to Berlin", 'lives in', 'Berlin', 'Next month'],
     ["I'm moving to Lisbon, in Alfama, on the 15th", 'lives in', 'Lisbon', 'on the 15th'],

@@ -156,7 +156,8 @@ const patterns = verbs.map(({ predicate, verb }) => ({
  * from the 1st", "moving to Berlin next month" (a chat's "I" left out), "my first day at Stripe is
  * tomorrow". Without a day it holds nothing ("I'm moving to Berlin" is as often a plan for some day).
  */
-const comingLead = String.raw`(?:^|[\s,;:(])I(?:['’]?m|\s+am|['’]ll|\s+will)?\s+(?:going\s+to\s+|gonna\s+)?${adverb}`;
+/** "I'm moving", "I'll be starting", and with someone "Jordan and I are moving". */
+const comingLead = String.raw`(?:^|[\s,;:(])I(?:['’]?m|\s+am|['’]ll|\s+will|(?<=\band\sI)\s+are)?\s+(?:going\s+to\s+|gonna\s+)?${adverb}`;
 const comingWeLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]re|\s+are|['’]ll|\s+will)?\s+(?:going\s+to\s+|gonna\s+)?${adverb}`;
 const comingElided = String.raw`^\s*(?:[Jj]ust\s+|[Ss]o\s+)?(?=(?:[Ss]tarting|[Mm]oving|[Rr]elocating)\s)`;
 const firstDayLead = String.raw`(?:^\s*(?:[Mm]y\s+)?|(?<=[\s,;:(])[Mm]y\s+)`;
