@@ -12,6 +12,7 @@ import {
   slotsSaidOf,
 } from '../core/derive/rule-deriver.ts';
 import { namesKind, saidInsteadOf, valueKind } from '../core/derive/said-instead.ts';
+import { statementMended } from '../core/derive/statement-mend.ts';
 import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { valueStatement } from '../core/derive/slot-statement.ts';
@@ -144,6 +145,12 @@ async function mended(
       asks: by === 'agent' && asksSomething(b),
     });
     if (found !== null && stillHolds(deriver, b, ctx, found.mends, found.claim)) return found.claim;
+    // A trip's dates or a meeting's hour, in the speaker's own sentence of no slot.
+    const statement =
+      by === 'same' && found === null
+        ? statementMended({ ...c, saidInstead: c.saidInstead! }, { id: b.row.id, claims })
+        : null;
+    if (statement !== null) return statement;
   }
   return null;
 }
@@ -255,18 +262,23 @@ export async function withdrawSlips(
   const lineages = new Set<string>();
   for (const claim of claims) {
     const slip = claim.replaces;
-    if (slip === undefined || claim.predicate === null) continue;
-    const slot = slotKey(claim.subject, claim.predicate, claim.owner);
+    if (slip === undefined) continue;
+    const predicate = claim.predicate;
+    const slot = predicate === null ? null : slotKey(claim.subject, predicate, claim.owner);
     const keys = new Set(slip.statements.map(statementKey));
-    const wrong = {
-      statement: valueStatement(claim.subject, claim.predicate, slip.value),
-      subject: claim.subject,
-    };
+    const wrong =
+      predicate === null
+        ? null
+        : {
+            statement: valueStatement(claim.subject, predicate, slip.value),
+            subject: claim.subject,
+            predicate,
+          };
     for (const { id } of await uow.memories.citing([slip.recordId])) {
       const m = await uow.memories.get(id);
       if (m === null || m.retracted_by !== null || m.status === 'retracted') continue;
-      const isSlip =
-        keys.has(m.norm) || (m.slot === slot && sameSlotValue(m, { ...wrong, predicate: claim.predicate }));
+      // A statement of no slot is the slip by its words alone ("… from March 12 to March 20.").
+      const isSlip = keys.has(m.norm) || (wrong !== null && m.slot === slot && sameSlotValue(m, wrong));
       if (!isSlip) continue;
       const cites = await uow.memories.citations([m.id], { shareableOnly: false });
       const support = await uow.records.getMany([...new Set(cites.map((c) => c.record_id))]);

@@ -184,6 +184,53 @@ describe('a value said in place of the one said just before', () => {
   });
 });
 
+describe('a date, a time or a number said in place of one in a sentence of no slot', () => {
+  it("mends a trip's dates and withdraws the slip; forgetting the mend brings it back", async () => {
+    const { engine, said, current, memory } = await chat();
+    const trip = await said(
+      'My partner Jordan and I are going to Lisbon from March 12 to March 20.',
+      '2026-03-01T10:00:00Z',
+    );
+    const mend = await said("wait no, it's March 14 to March 22", '2026-03-01T10:00:30Z');
+    assert.deepEqual(
+      (await current()).filter((m) => m.includes('Lisbon')),
+      ['My partner Jordan and I are going to Lisbon from March 14 to March 22.'],
+    );
+    const memories = await Promise.all(trip.memory_ids.map(memory));
+    const slip = memories.find((m) => m.statement.includes('Lisbon'))!;
+    assert.deepEqual([slip.status, slip.withdrawn_by?.record_id], ['retracted', mend.id]);
+    const right = await memory(mend.memory_ids[0]!);
+    assert.deepEqual(
+      right.citations.map((c) => c.quote),
+      ["wait no, it's March 14 to March 22"],
+    );
+    await engine.forgetRecord(tenant, 'b', mend.id);
+    await engine.idle();
+    assert.deepEqual(
+      (await current()).filter((m) => m.includes('Lisbon')),
+      ['My partner Jordan and I are going to Lisbon from March 12 to March 20.'],
+    );
+  });
+
+  it('mends an hour; two dates of the shape, or words that are no date, mend nothing', async () => {
+    const { said, current } = await chat();
+    await said('Dentist on Tuesday at 2pm.', '2026-03-01T10:00:00Z');
+    await said('sorry, 3pm', '2026-03-01T10:00:20Z');
+    assert.deepEqual(await current(), ['Dentist on Tuesday at 3pm.']);
+    await said(
+      'Lunch with Tom on March 3 and dinner with Rui on March 5.',
+      '2026-03-02T10:00:00Z',
+      'Ana',
+      'two',
+    );
+    await said("wait no, it's March 4", '2026-03-02T10:00:20Z', 'Ana', 'two');
+    assert.ok(
+      (await current()).includes('Lunch with Tom on March 3 and dinner with Rui on March 5.'),
+      (await current()).join(' | '),
+    );
+  });
+});
+
 describe('a message that opens with "she" or "he"', () => {
   it("is the person the speaker's message before named, within it or the message before", async () => {
     const { engine, said } = await chat();

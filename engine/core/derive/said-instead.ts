@@ -5,6 +5,7 @@ import { slotKey } from './slot-key.ts';
 import { chatEnd, emailShaped, nameParticles, phoneShaped } from './slot-sentences.ts';
 import { valueStatement } from './slot-statement.ts';
 import { namesValue, slotValueAsSaid } from './slot-value.ts';
+import { whenShaped } from './statement-mend.ts';
 
 /**
  * A message that only gives a value in place of one said just before, without saying of what: "wait
@@ -29,7 +30,7 @@ export interface SaidInstead {
 }
 
 /** What a value is: a date is only ever said in place of a date, a name in place of a name. */
-export type ValueKind = 'date' | 'phone' | 'email' | 'number' | 'name';
+export type ValueKind = 'date' | 'phone' | 'email' | 'number' | 'when' | 'name';
 
 const monthWord = String.raw`(?:${months.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?`).join('|')})\.?`;
 const dayOfMonth = String.raw`\d{1,2}(?:st|nd|rd|th)?`;
@@ -44,6 +45,8 @@ export function valueKind(value: string): ValueKind {
   if (emailShaped(v)) return 'email';
   if (phoneShaped(v)) return 'phone';
   if (/^\d+$/u.test(v)) return 'number';
+  // "March 14 to March 22", "3pm", "10:45": a time or a span of days (statement-mend.ts).
+  if (whenShaped(v)) return 'when';
   return 'name';
 }
 
@@ -52,7 +55,7 @@ const lead = String.raw`(?:(?:wait|oops|oop|whoops|sorry|soz|ugh|argh|hmm|oh|ah|
 /** What points at the value meant: "it's", "I meant", "make that", "should be". */
 const pointer = String.raw`(?:(?:it|that)(?:['’]?s|\s+is|\s+was)|its|thats|make\s+that|i\s+meant(?:\s+to\s+say)?|i\s+mean|meant|(?:it\s+)?should(?:\s+have)?\s+(?:be|been|say|said|read)|i\s+said)`;
 /** Up to five words, each opening with a letter, a digit, "+" or "@"; a full stop only inside one. */
-const word = String.raw`[\p{L}\p{N}+@](?:[^\s.!?,;:*()"“”]|\.(?=[^\s.]))*`;
+const word = String.raw`[\p{L}\p{N}+@](?:[^\s.!?,;:*()"“”]|[.:](?=\d)|\.(?=[^\s.\d]))*`;
 const value = String.raw`${word}(?:\s+${word}){0,4}`;
 
 const pointed = new RegExp(String.raw`^(${lead}*)(${pointer})\s+(?:actually\s+)?(${value})$`, 'iu');
