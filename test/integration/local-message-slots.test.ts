@@ -643,6 +643,18 @@ describe('a later message replaces what an earlier one said of the same slot', (
     assert.deepEqual(await current(), ['Ana works at São João', "Ana's occupation is nurse"]);
   });
 
+  it('a diet said in a clause after something else is superseded with the diet', async () => {
+    const { said, current } = await ana();
+    await said("I prefer window seats on flights and I'm vegetarian.", '2024-01-01T10:00:00Z');
+    await said("I'm not vegetarian anymore, I'm pescatarian now.", '2024-06-01T10:00:00Z');
+    const now = await current();
+    assert.ok(now.includes("Ana's diet is pescatarian"), now.join(' | '));
+    assert.ok(
+      !now.some((m) => m.includes('vegetarian.') || m === "Ana's diet is vegetarian"),
+      now.join(' | '),
+    );
+  });
+
   it('a job said with its employer in a chat without capitals holds both', async () => {
     const { said, current } = await ana();
     await said("i'm the new nurse at santa maria", '2024-01-01T10:00:00Z');

@@ -28,6 +28,15 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     ['My partner went vegan last month', null, null],
     ["Ana's diet is vegan", 'diet', null],
   ]);
+  // "…, and I'm vegetarian": a clause of the speaker's own, said whole, holds its slot.
+  assert.deepEqual(read("I prefer window seats on flights and I'm vegetarian."), [
+    ['I prefer window seats on flights', null, null],
+    ["Ana's diet is vegetarian", 'diet', null],
+  ]);
+  assert.deepEqual(
+    read("If it rains, I'm vegan").map((c) => c[1]),
+    [null],
+  );
   for (const hedged of [
     "My wife went vegan, so I'm vegan now too, lol",
     "My wife went vegan, so I'm vegan now too, or so she thinks",

@@ -1247,7 +1247,7 @@ function clauseAttributes(
   let first = -1;
   let end = 0;
   for (const m of s.matchAll(
-    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|so\s+(?:now\s+)?i(?:['’]?m|\s+am))\s)/giu,
+    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|(?:so\s+(?:now\s+)?)?i(?:['’]?m|\s+am))\s)/giu,
   )) {
     const from = m.index + m[0].length;
     const rest = s.slice(from);
@@ -1263,7 +1263,7 @@ function clauseAttributes(
     if (first < 0 && (wordCount(lead) < 2 || framesWhatFollows.test(lead))) break;
     // "not vegetarian anymore" says of whom the sentence opens with: only the speaker's own.
     // "…, so I'm vegan now too" names the speaker itself, whoever the sentence opened with.
-    if (!/^(?:my|our|so\s)/iu.test(clause) && !opensWithSpeaker.test(s)) continue;
+    if (!/^(?:my|our|so\s|i['’]?m\s|i\s+am\s)/iu.test(clause) && !opensWithSpeaker.test(s)) continue;
     if (first < 0) first = m.index;
     end = from + clause.length;
     const statement = (a.ends ? endedStatement : valueStatement)(subject, a.predicate, a.value);
