@@ -13,6 +13,7 @@ import {
 } from '../core/derive/rule-deriver.ts';
 import { namesKind, saidInsteadOf, valueKind } from '../core/derive/said-instead.ts';
 import { statementMended } from '../core/derive/statement-mend.ts';
+import { saysIdea } from '../core/derive/idea-dropped.ts';
 import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { valueStatement } from '../core/derive/slot-statement.ts';
@@ -34,12 +35,17 @@ type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed'>;
 const mendDepth = 3;
 
 const marked = (c: Claim) =>
-  c.saidInstead !== undefined || c.answers !== undefined || c.inReply === true || c.heOrShe === true;
+  c.saidInstead !== undefined ||
+  c.answers !== undefined ||
+  c.inReply === true ||
+  c.heOrShe === true ||
+  c.dropsIdea !== undefined;
 const unmarked = ({
   saidInstead: _mend,
   answers: _answer,
   inReply: _reply,
   heOrShe: _pronoun,
+  dropsIdea: _idea,
   ...statement
 }: Claim): Claim => statement;
 
@@ -91,7 +97,11 @@ export async function withReplies(
           (await answered(uow, deriver, c, value, before[0], record, content)));
     const plain =
       read ?? (c.saidInstead === undefined ? exchange(unmarked(c), before[0], content) : unmarked(c));
-    out.push(...(c.heOrShe ? await theirs(uow, plain, before[0], content) : [plain]));
+    const dropping =
+      c.dropsIdea === undefined
+        ? plain
+        : await droppedIdea(uow, deriver, c.dropsIdea, plain, before, content);
+    out.push(...(c.heOrShe ? await theirs(uow, dropping, before[0], content) : [dropping]));
   }
   return out;
 }
@@ -169,6 +179,33 @@ function stillHolds(deriver: Deriver, b: Before, ctx: DeriveContext, mends: Clai
     (x) =>
       x.predicate !== null && slotKey(x.subject, x.predicate, x.owner) === slot && sameSlotValue(x, meant),
   );
+}
+
+/**
+ * A sentence that drops an idea ("Actually, scratch the cat idea"), replacing the same speaker's
+ * statements of no slot in the message just before (or before another's reply) that say it ("I think
+ * we'll adopt a cat this spring."): withdrawn by this Record as a slip is (withdrawSlips). Nothing where
+ * no such statement is there.
+ */
+async function droppedIdea(
+  uow: Reads,
+  deriver: Deriver,
+  idea: string,
+  c: Claim,
+  before: readonly Before[],
+  content: Message,
+): Promise<Claim> {
+  for (const b of before) {
+    // Past another's reply ("Love that idea!") to the speaker's own words.
+    if (!sameSpeaker(b.said, content)) continue;
+    const ctx = await deriveContext(uow, [b.said]);
+    const said = citableClaims(deriver, b.input, ctx).filter(
+      (x) => x.predicate === null && saysIdea(x.statement, idea),
+    );
+    if (said.length === 0) return c;
+    return { ...c, replaces: { recordId: b.row.id, value: idea, statements: said.map((x) => x.statement) } };
+  }
+  return c;
 }
 
 /**

@@ -231,6 +231,28 @@ describe('a date, a time or a number said in place of one in a sentence of no sl
   });
 });
 
+describe('an idea said to be dropped', () => {
+  it("withdraws the speaker's statement of it just before; another's or an older one stays", async () => {
+    const { engine, said, current } = await chat();
+    await said('I think we will adopt a cat this spring.', '2026-03-01T10:00:00Z');
+    await said('Love that idea!', '2026-03-01T10:00:10Z', 'Jordan');
+    const drop = await said('Actually, scratch the cat idea, Jordan is allergic.', '2026-03-01T10:00:40Z');
+    const now = await current();
+    assert.ok(!now.includes('I think we will adopt a cat this spring.'), now.join(' | '));
+    assert.ok(now.includes('Actually, scratch the cat idea, Jordan is allergic.'), now.join(' | '));
+    await engine.forgetRecord(tenant, 'b', drop.id);
+    await engine.idle();
+    assert.ok(
+      (await current()).includes('I think we will adopt a cat this spring.'),
+      (await current()).join(' | '),
+    );
+    // Said by someone else, or a day before, it is not this slip to withdraw.
+    await said('We could get a dog instead.', '2026-03-02T10:00:00Z', 'Jordan', 'other');
+    await said('Scratch the dog idea.', '2026-03-02T10:00:20Z', 'Ana', 'other');
+    assert.ok((await current()).includes('We could get a dog instead.'), (await current()).join(' | '));
+  });
+});
+
 describe('a message that opens with "she" or "he"', () => {
   it("is the person the speaker's message before named, within it or the message before", async () => {
     const { engine, said } = await chat();

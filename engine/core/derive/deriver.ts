@@ -100,6 +100,12 @@ export interface Claim {
    */
   heOrShe?: true;
   /**
+   * On a claim of no slot: the sentence drops an idea or a plan by its words ("scratch the cat idea",
+   * idea-dropped.ts). The same speaker's statements of no slot just before that say it ("I think we'll
+   * adopt a cat this spring.") are withdrawn by this Record (`replaces`, engine/derive/replies.ts).
+   */
+  dropsIdea?: string;
+  /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,
    * retracted by this Record: it was a slip, not a value that held until now.

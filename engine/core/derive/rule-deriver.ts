@@ -7,6 +7,7 @@ import {
   restatedSlots,
 } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
+import { ideaDropped } from './idea-dropped.ts';
 import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
@@ -341,7 +342,7 @@ export function createRuleDeriver(): Deriver {
           );
           const told = toldBefore(said.map((x) => x.value));
           const referents = namedJustBefore(said.map((x) => x.value));
-          const claims = unique(spans).flatMap((s): SaidClaim[] => {
+          const read = unique(spans).flatMap((s): SaidClaim[] => {
             if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
             if (agent !== null)
               return asked.has(s) ? sentenceClaims(s, subject, owner) : agentClaims(s, subject, owner, agent);
@@ -357,6 +358,8 @@ export function createRuleDeriver(): Deriver {
               ? read.map((c) => (c.predicate === null ? { ...c, heOrShe: true as const } : c))
               : read;
           });
+          // "Actually, scratch the cat idea": what it drops, only the speaker's message before says.
+          const claims = agent === null ? read.map(withIdeaDropped) : read;
           // "wait no, it's march 14" mends the value the thread said just before; "Braga" answers its
           // "Where are you based?": only the message before can say which slot (engine/derive/replies.ts).
           const only = claims.length === 1 && claims[0]!.predicate === null ? claims[0]! : null;
@@ -459,6 +462,12 @@ export function createRuleDeriver(): Deriver {
       }
     },
   };
+}
+
+/** A statement that drops an idea ("scratch the cat idea"), marked with its words for the replies. */
+function withIdeaDropped(c: SaidClaim): SaidClaim {
+  const idea = c.predicate === null ? ideaDropped(c.quote) : null;
+  return idea === null ? c : { ...c, dropsIdea: idea };
 }
 
 /** A question whether what was just said is right: "Is that right?", "Did I get that right?", "Correct?". */
