@@ -106,3 +106,22 @@ it("an assistant's read-back of her diet after a lead joins her diet, not a Memo
   assert.deepEqual(noted.memory_ids, own.memory_ids);
   assert.deepEqual(await current(), [["Ana's diet is vegetarian", 'self']]);
 });
+
+it("her request to keep something in mind is no part of it: the assistant's read-back joins it", async () => {
+  const { say, current } = await chat();
+  const own = await say(
+    'self',
+    "I'm allergic to peanuts, so keep that in mind for any recipes.",
+    '2024-01-01T10:00:00Z',
+  );
+  const noted = await say(
+    'assistant',
+    "Got it, you're allergic to peanuts. I'll avoid them.",
+    '2024-01-01T10:00:05Z',
+  );
+  assert.ok(noted.memory_ids.includes(own.memory_ids[0]!));
+  assert.deepEqual(await current(), [
+    ["I'll avoid them.", 'other'],
+    ["I'm allergic to peanuts", 'self'],
+  ]);
+});

@@ -37,6 +37,12 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     read("If it rains, I'm vegan").map((c) => c[1]),
     [null],
   );
+  // A request to the listener after it is no part of what is said.
+  assert.deepEqual(read("I'm vegetarian, just so you know"), [["Ana's diet is vegetarian", 'diet', null]]);
+  assert.deepEqual(read("I'm allergic to peanuts, so keep that in mind for any recipes."), [
+    ["I'm allergic to peanuts", null, null],
+  ]);
+  assert.deepEqual(read('Just so you know'), [['Just so you know', null, null]]);
   for (const hedged of [
     "My wife went vegan, so I'm vegan now too, lol",
     "My wife went vegan, so I'm vegan now too, or so she thinks",

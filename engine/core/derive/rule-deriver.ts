@@ -323,8 +323,11 @@ export function createRuleDeriver(): Deriver {
           );
           if (said.length === 0) return [];
           const stated = said.filter((s) => isStatement(s.value));
-          const spans =
-            stated.length > 0 ? stated.map((s) => s.value) : unstatedSpans(said, unsaid.length > 0, whole);
+          // "I'm allergic to peanuts, so keep that in mind for any recipes": the request is to the
+          // listener, not what is true; the statement is what comes before it.
+          const spans = (
+            stated.length > 0 ? stated.map((s) => s.value) : unstatedSpans(said, unsaid.length > 0, whole)
+          ).map((s) => (serving ? s : withoutAsideToListener(s)));
           // An assistant's words about the person ("Noted: Ana lives in Braga.") are hers to hold, as a
           // restatement of her slot (agentClaims); the rest of what it says is its own.
           const agent = agentSpeaker(c.speaker, record.sourceName) ? ctx.self : null;
@@ -462,6 +465,22 @@ export function createRuleDeriver(): Deriver {
       }
     },
   };
+}
+
+/**
+ * A request to the listener after what one says ("…, so keep that in mind for any recipes", "… just so
+ * you know", "…, fyi"): the sentence before it, whole, is the statement.
+ */
+const asideToListener =
+  /(?<![\p{L}\p{N}])(?:so\s+|and\s+)?(?:please\s+)?(?:keep\s+(?:that|this|it)\s+in\s+mind|remember\s+(?:that|this)|just\s+so\s+you\s+know|fyi|for\s+your\s+info(?:rmation)?)(?![\p{L}\p{N}])[^.!?]{0,60}[.!]*$/iu;
+function withoutAsideToListener(s: string): string {
+  const m = asideToListener.exec(s);
+  if (m === null) return s;
+  let end = m.index;
+  while (end > 0 && /[\s,;:—–-]/u.test(s[end - 1]!)) end -= 1;
+  const kept = s.slice(0, end);
+  // Nothing left to say ("Just so you know"): the sentence as said.
+  return kept.split(/\s+/u).length < 2 ? s : kept;
 }
 
 /** A statement that drops an idea ("scratch the cat idea"), marked with its words for the replies. */
