@@ -13,7 +13,7 @@ import {
 } from '../core/derive/rule-deriver.ts';
 import { namesKind, saidInsteadOf, valueKind } from '../core/derive/said-instead.ts';
 import { statementMended } from '../core/derive/statement-mend.ts';
-import { saysIdea } from '../core/derive/idea-dropped.ts';
+import { planCue, saysIdea } from '../core/derive/idea-dropped.ts';
 import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { valueStatement } from '../core/derive/slot-statement.ts';
@@ -199,8 +199,14 @@ async function droppedIdea(
     // Past another's reply ("Love that idea!") to the speaker's own words.
     if (!sameSpeaker(b.said, content)) continue;
     const ctx = await deriveContext(uow, [b.said]);
+    // Only a plan or an idea of hers: "Our cat Mimi is sick again." or a trip gone stays.
     const said = citableClaims(deriver, b.input, ctx).filter(
-      (x) => x.predicate === null && saysIdea(x.statement, idea),
+      (x) =>
+        x.predicate === null &&
+        x.subject === c.subject &&
+        x.owner.state === c.owner.state &&
+        planCue.test(x.statement) &&
+        saysIdea(x.statement, idea),
     );
     if (said.length === 0) return c;
     return { ...c, replaces: { recordId: b.row.id, value: idea, statements: said.map((x) => x.statement) } };

@@ -212,6 +212,14 @@ describe('a date, a time or a number said in place of one in a sentence of no sl
     );
   });
 
+  it("a number after the assistant's own is a mend of the assistant's, not of what she said", async () => {
+    const { said, current } = await chat();
+    await said('Dentist appointment is at 2pm on Friday.', '2026-03-01T10:00:00Z');
+    await said("Okay, I'll set a reminder for 1pm.", '2026-03-01T10:00:10Z', 'assistant');
+    await said('no, 12pm', '2026-03-01T10:00:30Z');
+    assert.ok((await current()).includes('Dentist appointment is at 2pm on Friday.'));
+  });
+
   it('mends an hour; two dates of the shape, or words that are no date, mend nothing', async () => {
     const { said, current } = await chat();
     await said('Dentist on Tuesday at 2pm.', '2026-03-01T10:00:00Z');
@@ -246,6 +254,17 @@ describe('an idea said to be dropped', () => {
       (await current()).includes('I think we will adopt a cat this spring.'),
       (await current()).join(' | '),
     );
+    // A fact that names the idea's word is no plan to drop.
+    await said(
+      'Our cat Mimi is sick again. I think we should get a second cat.',
+      '2026-03-03T10:00:00Z',
+      'Ana',
+      'mimi',
+    );
+    await said('Forget the cat idea.', '2026-03-03T10:00:20Z', 'Ana', 'mimi');
+    const mimi = await current();
+    assert.ok(mimi.includes('Our cat Mimi is sick again.'), mimi.join(' | '));
+    assert.ok(!mimi.includes('I think we should get a second cat.'), mimi.join(' | '));
     // Said by someone else, or a day before, it is not this slip to withdraw.
     await said('We could get a dog instead.', '2026-03-02T10:00:00Z', 'Jordan', 'other');
     await said('Scratch the dog idea.', '2026-03-02T10:00:20Z', 'Ana', 'other');

@@ -72,8 +72,8 @@ test("an assistant's service words are no Memory; what it says of the person or 
     deriveInThread('Noted, you are allergic to penicillin. I will keep that in mind.', 'assistant').map(
       (c) => c.statement,
     ),
-    // What it notes of her is hers, in her words.
-    ['I am allergic to penicillin.'],
+    // Acknowledged, not noted: hers only where she said it (a citation of hers, echoes.ts).
+    ['Noted, you are allergic to penicillin.'],
   );
   // A person's "Good luck with the move!" to a friend is theirs to have said.
   assert.equal(deriveInThread('Good luck with the move!', 'Ana').length, 1);
@@ -105,12 +105,17 @@ test("an agent's read-back of her words is them as she would say them; its own w
 test('what an agent says it notes of her is hers; advice, a question or a plain "sure" is not', () => {
   for (const [s, words] of [
     ["I'll remember that you're training for a marathon.", 'I am training for a marathon.'],
-    ["Understood, you don't eat pork.", "I don't eat pork."],
-    ['Got it — your sister lives in Madrid.', 'My sister lives in Madrid.'],
+    ["Noted that you don't eat pork.", "I don't eat pork."],
+    ["I've made a note that your sister lives in Madrid.", 'My sister lives in Madrid.'],
+    ["I'll remember that you're going to Lisbon in May.", 'I am going to Lisbon in May.'],
   ] as const)
     assert.equal(notedOfSelf(s, ana), words, s);
   for (const s of [
     'Noted, you should rest.',
+    "Understood, you don't have to apologize.",
+    "Noted, you'll get an email confirmation shortly.",
+    "Got it, you're going to love Lisbon!",
+    "I'll remember that your flight is at 9am, so you should leave by 6.",
     'Got it, you need to renew your passport.',
     'Sure, you can cancel anytime.',
     "Noted, you're vegan?",

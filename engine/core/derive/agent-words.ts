@@ -94,7 +94,7 @@ function slotsSaid(said: string): RestatedSlot[] | null {
  * often ("Sure, you're the boss.", "Sure, you're totally allergic to penicillin. 🙄").
  */
 const readBackLead = new RegExp(
-  String.raw`^(?:(?:noted|got\s+it|understood|ok(?:ay)?|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+)*(?:(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+)?(?:I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+(?:that\s+)?)?`,
+  String.raw`^(?:(?:noted\s+that|noted|got\s+it|understood|ok(?:ay)?|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+)*(?:(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+)?(?:I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+(?:that\s+)?)?`,
   'iu',
 );
 
@@ -142,21 +142,25 @@ function asSubjectWouldSay(s: string): string {
 }
 
 /**
- * A lead by which an agent says it keeps what follows: "Noted:", "Got it —", "Understood,", "I'll
- * remember that", "I've made a note that", "Thanks for letting me know:". Not "Sure," or "Great,", which
- * as often lead advice ("Sure, you can cancel anytime.").
+ * A lead by which an agent says it keeps what follows as a note of its own: "I'll remember that", "I've
+ * made a note that", "I'll keep in mind that", "Noted that". Not "Noted," or "Got it,", which as often
+ * acknowledge what the agent says next of its own ("Noted, you'll get an email confirmation shortly.",
+ * "Got it, you're going to love Lisbon!"): those join her words only where she said them (echoes.ts).
  */
 const notingLead =
-  /^(?:(?:noted|got\s+it|understood|(?:thanks|thank\s+you)\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))(?![\p{L}\p{N}])|I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+that\s)/iu;
-/** What one may, should or could do: advice, not what one is or does ("Noted, you should rest."). */
+  /^(?:noted\s+that\s|I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+that\s)/iu;
+/**
+ * What one may, should or could do: advice, not what one is or does ("…, so you should leave by 6.").
+ * "may" in lower case only: "in May" is a month.
+ */
 const mayOrShould =
-  /^\S+\s+(?:should|could|might|may|can|must|ought|would|need\s+to|have\s+to)(?![\p{L}\p{N}])/iu;
+  /(?<![\p{L}\p{N}])(?:[Ss]hould|[Cc]ould|[Mm]ight|may|[Cc]an|[Mm]ust|[Oo]ught|[Ww]ould|[Nn]eed\s+to|[Hh]ave\s+to|[Hh]as\s+to)(?![\p{L}\p{N}])/u;
 
 /**
- * The person's words an agent says it keeps ("Noted: you're allergic to penicillin.", "I'll remember
- * that you're training for a marathon in May."), as she would say them: hers, whether or not she said
- * them in words of her own, as "Reminder: Lucía prefers window seats." is. Null for anything else,
- * advice after the lead ("Noted, you should rest.") and a question among it.
+ * The person's words an agent says it keeps a note of ("I'll remember that you're training for a
+ * marathon in May."), as she would say them: hers, whether or not she said them in words of her own, as
+ * "Reminder: Lucía prefers window seats." is. Null for anything else, advice anywhere in it ("…, so
+ * you should leave by 6.") and a question.
  */
 export function notedOfSelf(s: string, self: SelfEntity | null): string | null {
   const trimmed = s.trim();

@@ -33,10 +33,17 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     ['I prefer window seats on flights', null, null],
     ["Ana's diet is vegetarian", 'diet', null],
   ]);
-  assert.deepEqual(
-    read("If it rains, I'm vegan").map((c) => c[1]),
-    [null],
-  );
+  for (const framed of [
+    "If it rains, I'm vegan",
+    "When I'm in India, I'm vegetarian.",
+    "For Lent, I'm vegetarian.",
+    "Jordan kept saying, I'm vegan now.",
+    "I ate two burgers today, and I'm vegetarian, sure.",
+  ])
+    assert.ok(
+      read(framed).every((c) => c[1] === null),
+      framed,
+    );
   // A request to the listener after it is no part of what is said.
   assert.deepEqual(read("I'm vegetarian, just so you know"), [["Ana's diet is vegetarian", 'diet', null]]);
   assert.deepEqual(read("I'm allergic to peanuts, so keep that in mind for any recipes."), [

@@ -17,6 +17,7 @@ test('an idea or a plan dropped by its words is read with them; a doubt, a denia
     'Should we scratch the cat idea?',
     'I love the cat idea',
     'The plan is to adopt a cat',
+    'my mom said to drop the camping idea but I disagree',
   ])
     assert.equal(ideaDropped(s), null, s);
 });

@@ -9,10 +9,16 @@ import { isQuestion } from './unmarked-question.ts';
  */
 
 const what = String.raw`(?<what>[\p{L}-]+(?:\s+[\p{L}-]+)?)`;
+/** What may open the sentence before it: "Actually, …", "ok so …", "ugh, …". */
+const lead = String.raw`^(?:(?:actually|ok(?:ay)?|so|oh|hmm|wait|no|nah|yeah|well|ugh|also|and|but|update)[,.!:—–-]*\s+)*`;
+/** Said by the speaker as her own decision, opening the sentence: not "my mom said to drop the … idea". */
 const dropped = new RegExp(
-  String.raw`(?:^|[\s,;:—–-])(?:scratch|forget(?:\s+about)?|drop|ditch|scrap|never\s?mind|nvm)\s+(?:the|that|my|our)\s+${what}\s+(?:idea|plan)(?![\p{L}\p{N}])|(?:^|[\s,;:—–-])(?:the|that|my|our)\s+${what.replace('what', 'what2')}\s+(?:idea|plan)\s+is\s+(?:off|dead|scrapped|cancell?ed|canceled)(?![\p{L}\p{N}])`,
+  String.raw`${lead}(?:(?:scratch|forget(?:\s+about)?|drop|ditch|scrap|never\s?mind|nvm)\s+(?:the|that|my|our)\s+${what}\s+(?:idea|plan)|(?:the|that|my|our)\s+${what.replace('what', 'what2')}\s+(?:idea|plan)\s+is\s+(?:off|dead|scrapped|cancell?ed|canceled))(?![\p{L}\p{N}])`,
   'iu',
 );
+/** What says a statement is a plan or an idea, not a fact: "we'll", "I think we should", "planning". */
+export const planCue =
+  /(?<![\p{L}\p{N}])(?:will|['’]ll|going\s+to|gonna|might|maybe|should|want|wanna|thinking|planning|plan|idea|let['’]?s|hope|could)(?![\p{L}\p{N}])/iu;
 /** A denial or a doubt before it: "don't scratch the cat idea", "maybe forget the Lisbon plan?". */
 const notSo =
   /(?<![\p{L}\p{N}])(?:don['’]?t|do\s+not|not|never(?!\s?mind)|maybe|might|should\s+we|if)(?![\p{L}\p{N}])/iu;

@@ -1243,10 +1243,14 @@ const eatsMeat = new RegExp(
 );
 
 const takesItBack =
-  /(?<![\p{L}\p{N}])(?:jk|j\/k|just\s+kidding|kidding|said\s+no\s*one|not\s+really)(?![\p{L}\p{N}])/iu;
+  /(?<![\p{L}\p{N}])(?:jk|j\/k|just\s+kidding|kidding|said\s+no\s*one|not\s+really|yeah\s+right)(?![\p{L}\p{N}])|,\s*sure[.!]*$/iu;
 /** Words before a clause that frame it rather than say something: a wish, a dream, a quote. */
+/**
+ * Words before a clause that frame it rather than say something: a wish, a dream, a quote, a time or a
+ * place it holds in only ("When I'm in India, I'm vegetarian", "For Lent, …", "Jordan kept saying, …").
+ */
 const framesWhatFollows =
-  /^(?:i\s+wish|i\s+hope|if|imagine|pretend|in\s+(?:my|a|the|your)\s+dreams?)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:said|says|say|thinks|thought|told\s+me|asked|wrote|texted)$/iu;
+  /^(?:i\s+wish|i\s+hope|if|imagine|pretend|in\s+(?:my|a|the|your)\s+dreams?|when(?:ever)?|while|during|for|unless|until|once|at|on|in)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:said|says|say|saying|thinks|thought|told\s+me|telling\s+(?:me|him|her|them|everyone)|asked|asking|wrote|texted)$/iu;
 /** A sentence the speaker opens as its subject: "I …", "actually i …", "im …". */
 const opensWithSpeaker = new RegExp(
   String.raw`^${fillers}(?:i|i['’](?:m|ve)|im|ive)(?![\p{L}\p{N}'’])`,

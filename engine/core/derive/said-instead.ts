@@ -226,6 +226,8 @@ export function namesKind(text: string, kind: ValueKind): boolean {
   if (kind === 'date') return (text.match(dateMention)?.length ?? 0) > 0;
   if (kind === 'phone') return /(?:number|phone|mobile|cell)/iu.test(text) || /\d{3}[\s.-]?\d{3}/u.test(text);
   if (kind === 'email') return /e-?mail|@/iu.test(text);
+  // "I'll set a reminder for 1pm." then "no, 12pm": the agent's own number or time is what is mended.
+  if (kind === 'when' || kind === 'number') return /\d/u.test(text);
   return false;
 }
 

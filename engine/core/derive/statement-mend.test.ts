@@ -29,6 +29,7 @@ test('a date, a time or a number said in place of one in the sentence before is 
     ['The flight lands at 9:45 on June 2.', 'oops, 10:45', '9:45', 'The flight lands at 10:45 on June 2.'],
     ['We need 12 chairs for the party.', 'wait no, 14', '12', 'We need 14 chairs for the party.'],
     ['Party on the 12th.', '*13th', '12th', 'Party on the 13th.'],
+    ['The meeting is at 3pm.', 'sorry, 3:30pm', '3pm', 'The meeting is at 3:30pm.'],
   ] as const) {
     const m = mended(before, mend);
     assert.deepEqual(

@@ -36,7 +36,7 @@ interface Word {
 }
 
 const wordsOf = (s: string): Word[] =>
-  [...s.matchAll(/[^\s,;:!?()"“”]+/gu)].map((m) => ({
+  [...s.matchAll(/(?:[^\s,;:!?()"“”]|:(?=\d))+/gu)].map((m) => ({
     text: m[0],
     start: m.index,
     end: m.index + m[0].length,
