@@ -62,7 +62,10 @@ const unmarked = ({
  * - a short reply (`inReply`), or an answer that holds no slot, the exchange it ends ("When's your
  *   birthday? — probably early october") where another speaker's message just before ends with one
  *   question;
- * - a statement opening with "she" or "he" (`heOrShe`) the person the speaker's message before names.
+ * - a statement opening with "she" or "he" (`heOrShe`) the person the speaker's message before names;
+ * - a date, a time or a number said in place of one in the speaker's sentence of no slot just before
+ *   (statement-mend.ts) that sentence mended, and an idea dropped by its words (`dropsIdea`) a
+ *   withdrawal of the speaker's statement of it (droppedIdea).
  * Where none of these holds, the claim stays the statement it is. Every reader of a Record's claims reads
  * them so (as held endings), so a Memory it holds compares with what it says.
  */
