@@ -172,8 +172,8 @@ export function notedOfSelf(s: string, self: SelfEntity | null): string | null {
 
 /**
  * What an assistant says in serving, whole: "Happy to help!", "Let me know if you need anything else.",
- * "Nice to meet you, Sam!", "Welcome to Denver!",
- * "I'll keep that in mind.", "Good luck with the move!", "Have a great weekend!". Nothing of the person's
+ * "I'll keep that in mind.", "Good luck with the move!", "Have a great weekend!", "Nice to meet you,
+ * Sam!", "Welcome to Denver!". Nothing of the person's
  * to remember, and nothing the assistant knows: not "Noted: you live in Braga." (a read-back of her
  * slot) nor "Good luck with the interview at Globex on Monday" beyond a few words of what it wishes.
  */
