@@ -80,6 +80,17 @@ describe('a value said in place of the one said just before', () => {
     assert.equal((await memory(porto.memory_ids[0]!)).status, 'superseded');
   });
 
+  it('a surname said in place of the one before mends the name, the first name kept', async () => {
+    const { said, current } = await chat();
+    await said("My partner's name is Jordan Lee.", '2026-03-01T10:00:00Z');
+    await said("No, it's Jordan Reyes, not Lee.", '2026-03-01T10:00:30Z');
+    assert.deepEqual(await current(), ["Ana's partner is Jordan Reyes"]);
+    // Another first name is not a surname's mend.
+    await said('My boss is Tom Silva.', '2026-03-01T11:00:00Z', 'Ana', 't2');
+    await said('Rui Sousa, not Silva', '2026-03-01T11:00:30Z', 'Ana', 't2');
+    assert.ok((await current()).includes("Ana's manager is Tom Silva"));
+  });
+
   it('forgetting the mending message brings the value back', async () => {
     const { engine, said, current } = await chat();
     await said('My partner is Jake.', '2026-03-01T10:00:00Z');

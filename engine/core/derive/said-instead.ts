@@ -231,6 +231,15 @@ export function namesKind(text: string, kind: ValueKind): boolean {
   return false;
 }
 
+/**
+ * "Jordan Reyes, not Lee" of "Jordan Lee": the surname it names instead is the held name's last, and
+ * the first name is the same.
+ */
+function surnameMended(held: string, meant: string, instead: string): boolean {
+  const [h, m] = [normalizeStatement(held).split(' '), normalizeStatement(meant).split(' ')];
+  return h.length >= 2 && m.length >= 2 && h.at(-1) === normalizeStatement(instead) && h[0] === m[0];
+}
+
 /** The message a mend may be of, as admission read it (engine/derive/replies.ts). */
 export interface MendedMessage {
   id: string;
@@ -269,7 +278,9 @@ export function saidInsteadOf(claim: Claim, prior: MendedMessage): { claim: Clai
     return value === null ? [] : [{ c, value, predicate: c.predicate }];
   });
   const meant = held.filter(({ value }) =>
-    said.instead !== undefined ? namesValue(value, said.instead) : valueKind(value) === kind,
+    said.instead !== undefined
+      ? namesValue(value, said.instead) || surnameMended(value, said.value, said.instead)
+      : valueKind(value) === kind,
   );
   const slots = new Set(meant.map(({ c, predicate }) => slotKey(c.subject, predicate, c.owner)));
   const one = slots.size === 1 ? meant[0] : undefined;
