@@ -395,7 +395,7 @@ describe('local engine: a job or a home said to start on a later day', () => {
 });
 
 describe('local engine: a new job accepted now and started later', () => {
-  it('leaves the job held until the start day, and the new role with it', async () => {
+  it('leaves the job held until its last day, the new one and its role from their start', async () => {
     const now = Date.parse('2026-12-02T00:00:00Z');
     const { engine, remember } = await withBrain({ clock: () => new Date(now) });
     const say = (text: string, occurred_at: string) =>
@@ -407,13 +407,17 @@ describe('local engine: a new job accepted now and started later', () => {
     );
     const current = statements((await engine.listMemories(tenant, 'b', { limit: 50 })).data).sort();
     assert.deepEqual(current, ['Ana works at Dell', "Ana's occupation is product designer"]);
+    // The new job and role from January 4; Dell ends after its last day, December 18.
+    const starts = new Map<string, number>();
     for (const id of offer.memory_ids) {
       const m = await engine.getMemory(tenant, 'b', id);
-      assert.deepEqual(
-        [m.status, Date.parse(m.valid_from)],
-        ['scheduled', Date.parse('2027-01-04T00:00:00Z')],
-        m.statement,
-      );
+      assert.equal(m.status, 'scheduled', m.statement);
+      starts.set(m.statement, Date.parse(m.valid_from));
     }
+    assert.equal(starts.get('Ana no longer works at Dell'), Date.parse('2026-12-19T00:00:00Z'));
+    assert.equal(
+      starts.get("Ana's occupation is senior product designer"),
+      Date.parse('2027-01-04T00:00:00Z'),
+    );
   });
 });

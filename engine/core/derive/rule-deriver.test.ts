@@ -536,7 +536,8 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start('I got a job at Helix Bio! Start date is next Monday 🎉'), [
     ['Ana works at Helix Bio', 'works at', '2024-01-08T00:00:00.000Z'],
   ]);
-  // The news and its day later in the message: both start that day, and the role said with the news.
+  // The news and its day later in the message: both start that day, and the role said with the news;
+  // the job held ends after its last day (Friday 5 January), where it is the one held.
   assert.deepEqual(
     start(
       'Big news: I accepted an offer from Figma as a designer. My last day at Dell is Friday and I start at Figma on January 15.',
@@ -545,6 +546,7 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
       ['works at', '2024-01-15T00:00:00.000Z'],
       ['occupation', '2024-01-15T00:00:00.000Z'],
       ['works at', '2024-01-15T00:00:00.000Z'],
+      ['works at', '2024-01-06T00:00:00.000Z'],
     ],
   );
   // No day read: the job as said, the sentence as said.

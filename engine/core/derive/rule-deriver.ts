@@ -374,7 +374,10 @@ export function createRuleDeriver(): Deriver {
             if (shortReply(whole)) return [{ ...only, inReply: true }];
           }
           const kept = withoutPronounClashes(claims);
-          return startsWithItsDay(withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt));
+          const dated = startsWithItsDay(
+            withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt),
+          );
+          return agent === null ? [...dated, ...lastDaysAhead(dated, record.occurredAt)] : dated;
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -1059,6 +1062,40 @@ function startsWithItsDay(claims: Claim[]): Claim[] {
         : undefined);
     return day === undefined ? c : { ...c, startsAt: day };
   });
+}
+
+/** "my last day at Dell is December 18": the employer and the day, in a sentence of the speaker's own. */
+const lastDayAhead =
+  /(?<![\p{L}\p{N}])[Mm]y\s+last\s+day\s+(?:at|with)\s+(?<at>\p{Lu}[\p{L}\p{M}'’&.-]*(?:\s+\p{Lu}[\p{L}\p{M}'’&.-]*){0,2})\s+(?:is|will\s+be)\s+(?<when>(?:on\s+)?[\p{L}\p{N}][\p{L}\p{N} ]{0,24}?)(?=\s+and\s|\s*[,.;!—–-]|\s*$)/u;
+
+/**
+ * A last day at a job said to come ("My last day at Dell is December 18 and I start at Figma on January
+ * 4."): the end of that job, where it is the one held, from the day after (withHeldEndings), so the job
+ * holds until then and no longer. Once per employer; not where the sentence doubts it ("might", "if").
+ */
+function lastDaysAhead(claims: readonly Claim[], occurredAt: string): Claim[] {
+  const out: Claim[] = [];
+  for (const c of claims) {
+    if (c.owner.state !== 'self' || /(?<![\p{L}\p{N}])(?:might|may|if|maybe)(?![\p{L}\p{N}])/iu.test(c.quote))
+      continue;
+    const m = lastDayAhead.exec(c.quote);
+    const day = m === null ? null : startDay(m.groups!['when']!.replace(/^on\s+/iu, ''), occurredAt);
+    // Its end is the next midnight: "is today" ends it tonight; a day gone is jobLost's.
+    const ends = day === null ? NaN : Date.parse(day) + 86_400_000;
+    if (m === null || !(ends > Date.parse(occurredAt))) continue;
+    const at = m.groups!['at']!;
+    if (out.some((x) => x.endsHeld?.values?.[0] === at)) continue;
+    out.push({
+      statement: endedStatement(c.subject, 'works at', at),
+      subject: c.subject,
+      predicate: 'works at',
+      owner: c.owner,
+      quote: m[0],
+      endsHeld: { values: [at] },
+      startsAt: new Date(ends).toISOString(),
+    });
+  }
+  return out;
 }
 
 /**
