@@ -294,7 +294,11 @@ export function createRuleDeriver(): Deriver {
     // A note named after a person: its "Birthday: 14 March", "company: [[Acme]]" lines hold theirs.
     // "i'm a nurse at santa maria", "Rui isn't a nurse anymore" hold the occupation. An assistant's
     // "Noted, you're allergic to penicillin." cites her "I'm allergic to penicillin." (echoes.ts).
-    // A numbered list's items are each a Memory; "…, so I'm vegan now too" holds the diet.
+    // A numbered list's items are each a Memory; "…, so I'm vegan now too" holds the diet. "wait no,
+    // it's March 14 to March 22" mends the dates of the sentence before; "scratch the cat idea"
+    // withdraws it; "No, it's Jordan Reyes, not Lee." mends the surname; "My last day at Dell is
+    // December 18" ends Dell after that day; "I'm allergic to cats, so keep that in mind" is the
+    // allergy alone; "Jordan is allergic to cats." is Jordan's; "I'm Sam." and "Nice to meet you!" none.
     name: 'rules-v49',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
