@@ -918,6 +918,9 @@ test('where one stands in love, said alone, holds a slot', () => {
   // To whom, or what it leads to: the status holds, and the sentence, saying more, is its Memory.
   const more: Array<[string, string]> = [
     ["I'm married to Tom", 'married'],
+    // The sentence's full stop is no part of the name.
+    ["I'm married to Jordan.", 'married'],
+    ['I am married to Dr. Silva.', 'married'],
     ["I'm engaged to Tom Reyes!", 'engaged'],
     ['I got married to Dr. Silva last year', 'married'],
     ["I'm single, so I'm free on Friday", 'single'],

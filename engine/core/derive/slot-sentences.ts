@@ -1310,7 +1310,8 @@ function stateSaid(s: string): AttributeSentence | null {
   const status = statusSentence.exec(s);
   if (!status) return null;
   const value = captured(status);
-  const partner = status.groups!['partner'];
+  // "I'm married to Jordan.": the sentence's full stop is no part of his name ("Dr." keeps its own).
+  const partner = status.groups!['partner']?.replace(/(?<=\p{L}{3})\.$/u, '');
   // "I'm married with two kids": the status, and the sentence as its Memory.
   const more = status.groups!['family'] !== undefined;
   if (partner === undefined)
