@@ -1,6 +1,6 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
-import { foldName } from './resolve-owner.ts';
+import { foldName, selfFirstName } from './resolve-owner.ts';
 import { attributeSentence, chatEnd, slotSentences, type SlotSentence } from './slot-sentences.ts';
 
 /**
@@ -88,13 +88,16 @@ function slotsSaid(said: string): RestatedSlot[] | null {
   return a.ends ? [] : [{ predicate: a.predicate, value: a.value }];
 }
 
+/** An agent saying it keeps a note: "I'll remember", "I've made a note", "I'll keep in mind". */
+const keepsNote = String.raw`I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)`;
+
 /**
  * What an agent says before it reads the person's words back: "Noted,", "Got it —", "Thanks for letting
  * me know.", "I'll remember that", "Just to confirm:". Not "Sure,": it leads an idiom or sarcasm as
  * often ("Sure, you're the boss.", "Sure, you're totally allergic to penicillin. 🙄").
  */
 const readBackLead = new RegExp(
-  String.raw`^(?:(?:noted\s+that|noted|got\s+it|understood|ok(?:ay)?|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+)*(?:(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+)?(?:I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+(?:that\s+)?)?`,
+  String.raw`^(?:(?:noted\s+that|noted|got\s+it|understood|ok(?:ay)?|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+)*(?:(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+)?(?:${keepsNote}\s+(?:that\s+)?)?`,
   'iu',
 );
 
@@ -147,8 +150,7 @@ function asSubjectWouldSay(s: string): string {
  * acknowledge what the agent says next of its own ("Noted, you'll get an email confirmation shortly.",
  * "Got it, you're going to love Lisbon!"): those join her words only where she said them (echoes.ts).
  */
-const notingLead =
-  /^(?:noted\s+that\s|I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remember(?:ed)?|noted|made\s+a\s+note|make\s+a\s+note|keep\s+in\s+mind|kept\s+in\s+mind)\s+that\s)/iu;
+const notingLead = new RegExp(String.raw`^(?:noted|${keepsNote})\s+that\s`, 'iu');
 /**
  * What one may, should or could do: advice, not what one is or does ("…, so you should leave by 6.").
  * "may" in lower case only: "in May" is a month.
@@ -195,8 +197,8 @@ export function introducesSelf(sentence: string, self: SelfEntity | null): boole
     );
   const name = m?.groups?.['name'];
   if (name === undefined) return false;
-  const whole = foldName(self.name);
-  return foldName(name) === whole || foldName(name) === whole.split(' ')[0];
+  const said = foldName(name);
+  return said === foldName(self.name) || said === selfFirstName(self);
 }
 
 /** Whether an agent's sentence only serves (servingWords): no Memory of it. */

@@ -549,6 +549,18 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
       ['works at', '2024-01-06T00:00:00.000Z'],
     ],
   );
+  // A last day in May is a day, not a doubt; "might be" is one.
+  assert.deepEqual(
+    start('My last day at Dell is May 3.').map((c) => [c[1], c[2]]),
+    [
+      [null, undefined],
+      ['works at', '2024-05-04T00:00:00.000Z'],
+    ],
+  );
+  assert.deepEqual(
+    start('My last day at Dell might be Friday.').map((c) => c[1]),
+    [null],
+  );
   // No day read: the job as said, the sentence as said.
   assert.deepEqual(start('I work at Globex. I start at 9 every day.'), [
     ['Ana works at Globex', 'works at', undefined],

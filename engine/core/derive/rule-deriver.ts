@@ -334,19 +334,17 @@ export function createRuleDeriver(): Deriver {
           ).map((s) => (serving ? s : withoutAsideToListener(s)));
           // An assistant's words about the person ("Noted: Ana lives in Braga.") are hers to hold, as a
           // restatement of her slot (agentClaims); the rest of what it says is its own.
-          const agent = agentSpeaker(c.speaker, record.sourceName) ? ctx.self : null;
+          const agent = serving ? ctx.self : null;
           // "we broke up. jk", "i'm vegan... not really": the next sentence takes it back, so it holds
           // no slot, ends none, and is a statement as said.
-          const takenBack = new Set(
-            said.flatMap((x, i) => (i + 1 < said.length && takesBack(said[i + 1]!.value) ? [x.value] : [])),
-          );
+          const followedBy = (test: (next: string) => boolean) =>
+            new Set(
+              said.flatMap((x, i) => (i + 1 < said.length && test(said[i + 1]!.value) ? [x.value] : [])),
+            );
+          const takenBack = followedBy(takesBack);
           // "You're allergic to penicillin. Is that right?": an agent's guess it asks her to confirm is
           // its own words, nothing of hers.
-          const asked = new Set(
-            said.flatMap((x, i) =>
-              i + 1 < said.length && asksIfRight.test(said[i + 1]!.value.trim()) ? [x.value] : [],
-            ),
-          );
+          const asked = followedBy((next) => asksIfRight.test(next.trim()));
           const told = toldBefore(said.map((x) => x.value));
           const referents = namedJustBefore(said.map((x) => x.value));
           const read = unique(spans).flatMap((s): SaidClaim[] => {
@@ -600,6 +598,9 @@ const jobLostLead = new RegExp(
   String.raw`^${newsLeadIns}(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:was|is)\s+)?my\s+last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))`,
   'iu',
 );
+/** A doubt or a condition about a job's end: "might", "if", "almost"; "may" in lower case ("May 3" is a day). */
+const doubted =
+  /(?<![\p{L}\p{N}])(?:[Mm]ight|may|[Mm]aybe|[Cc]ould|[Ii]f|[Aa]lmost|[Nn]early)(?![\p{L}\p{N}])/u;
 function jobLost(s: string): { values?: string[] } | null {
   if (!/(?:laid|let\s+go|fired|redundant|last\s+day)/iu.test(s)) return null;
   const m = jobLostLead.exec(s);
@@ -607,7 +608,7 @@ function jobLost(s: string): { values?: string[] } | null {
   if (
     !m ||
     isQuestion(s) ||
-    /(?<![\p{L}\p{N}])(?:might|may|could|if|almost|nearly)(?![\p{L}\p{N}])/iu.test(s) ||
+    doubted.test(s) ||
     // History: "i got laid off from revolut in 2015", "…years ago", "back in the day".
     /(?<![\p{L}\p{N}])(?:(?:19|20)\d\d|years\s+ago|back\s+in|back\s+then)(?![\p{L}\p{N}])/iu.test(s) ||
     /(?<![\p{L}\p{N}])(?:not|never|didn['’]?t)(?![\p{L}\p{N}])/iu.test(m[0])
@@ -1032,8 +1033,7 @@ function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
   if (jobs.length !== 1 || jobs[0]!.startsWhen !== undefined) return claims;
   const at = claims.indexOf(jobs[0]!);
   const next = claims[at + 1];
-  const when = next?.predicate === null ? startsOn.exec(next.quote.trim())?.groups!['when'] : undefined;
-  const day = when?.replace(/^on\s+/iu, '');
+  const day = next?.predicate === null ? startsOn.exec(next.quote.trim())?.groups!['when'] : undefined;
   // Only a day to come that reads as one: "I start at 9 every day" leaves the job as it was.
   if (day === undefined || startDay(day, occurredAt) === null) return claims;
   const job = { ...jobs[0]!, startsWhen: day };
@@ -1080,10 +1080,9 @@ const lastDayAhead =
 function lastDaysAhead(claims: readonly Claim[], occurredAt: string): Claim[] {
   const out: Claim[] = [];
   for (const c of claims) {
-    if (c.owner.state !== 'self' || /(?<![\p{L}\p{N}])(?:might|may|if|maybe)(?![\p{L}\p{N}])/iu.test(c.quote))
-      continue;
+    if (c.owner.state !== 'self' || doubted.test(c.quote)) continue;
     const m = lastDayAhead.exec(c.quote);
-    const day = m === null ? null : startDay(m.groups!['when']!.replace(/^on\s+/iu, ''), occurredAt);
+    const day = m === null ? null : startDay(m.groups!['when']!, occurredAt);
     // Its end is the next midnight: "is today" ends it tonight; a day gone is jobLost's.
     const ends = day === null ? NaN : Date.parse(day) + 86_400_000;
     if (m === null || !(ends > Date.parse(occurredAt))) continue;
@@ -1285,7 +1284,6 @@ const eatsMeat = new RegExp(
 
 const takesItBack =
   /(?<![\p{L}\p{N}])(?:jk|j\/k|just\s+kidding|kidding|said\s+no\s*one|not\s+really|yeah\s+right)(?![\p{L}\p{N}])|,\s*sure[.!]*$/iu;
-/** Words before a clause that frame it rather than say something: a wish, a dream, a quote. */
 /**
  * Words before a clause that frame it rather than say something: a wish, a dream, a quote, a time or a
  * place it holds in only ("When I'm in India, I'm vegetarian", "For Lent, …", "Jordan kept saying, …").

@@ -32,9 +32,11 @@ const titles = [
 const title = new RegExp(`(?:^|[^\\p{L}\\p{N}.])(?:${titles.join('|')})\\.[ \\t\\u00a0]*$`, 'u');
 
 /** The segmenter's sentences as [start, end) of text, with those cut after a title joined again. */
-function* wholeSentences(text: string): Generator<{ index: number; segment: string }> {
+function* wholeSentences(
+  text: string,
+  listed: ReadonlySet<number>,
+): Generator<{ index: number; segment: string }> {
   let held: { start: number; end: number } | null = null;
-  const listed = numberedLines(text);
   for (const seg of segmentInWindows(segmenter, text)) {
     const end = seg.index + seg.segment.length;
     // Only the held sentence's end can hold the title: a bounded tail keeps a chain of joins linear.
@@ -185,7 +187,7 @@ function* lowerCaseSentences(text: string, span: Span): Generator<Span> {
 export function sentences(text: string): Span[] {
   const out: Span[] = [];
   const listed = numberedLines(text);
-  for (const seg of wholeSentences(text)) {
+  for (const seg of wholeSentences(text, listed)) {
     // The segmenter keeps line breaks inside a "sentence"; lines (lists, chat lines) are units too.
     let offset = seg.index;
     for (const line of seg.segment.split('\n')) {
