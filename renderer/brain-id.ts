@@ -1,9 +1,11 @@
+import { slugPattern } from '../engine/contract/slug-pattern.ts';
+
 /**
  * A Brain's short id, as the API takes it (a Slug, engine/contract/common.ts): 1 to 128 letters,
  * digits, ".", "_" or "-", starting with a letter or digit. The form's `pattern` is this rule, and
  * `brainIdProblem` says in the form's words what is wrong with an id it refuses, with one that would do.
  */
-export const brainIdPattern = '[A-Za-z0-9][A-Za-z0-9._\\-]{0,127}';
+export const brainIdPattern = slugPattern;
 
 const whole = new RegExp(`^${brainIdPattern}$`, 'u');
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { slugPattern } from './slug-pattern.ts';
 
 /**
  * Caller-chosen identifiers (Brain ids, Object type and key): 1-128 characters, letters, digits, `.`,
@@ -7,7 +8,7 @@ import * as z from 'zod';
 export const Slug = z
   .string()
   .regex(
-    /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
+    new RegExp(`^${slugPattern}$`),
     'must be 1-128 characters of letters, digits, ".", "_" or "-", starting with a letter or digit',
   )
   .meta({ id: 'Slug' });
