@@ -1,5 +1,4 @@
-/** The type of the Objects Mnemo's importer keeps (`heldObjectType`, server/import/forget-missing.ts). */
-export const importerObjectType = 'mnemo-import-file';
+import { importerObjectType } from '../engine/contract/importer-objects.ts';
 
 /**
  * What an Object Mnemo's importer keeps says, in words: which items a calendar or contacts file held

@@ -6,7 +6,8 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Memory } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
 import { isMnemoApiError } from '../../server/client/index.ts';
-import { importedFileRecord, importerObjectType } from '../imported-file-record.ts';
+import { importedFileRecord } from '../imported-file-record.ts';
+import { importerObjectType } from '../../engine/contract/importer-objects.ts';
 import { findConflicts, valuesAwaitingOthers } from './conflicts.ts';
 import { backingOff } from './poll.ts';
 

@@ -1,3 +1,4 @@
+import { importerObjectType } from '../../engine/contract/importer-objects.ts';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -668,7 +669,7 @@ export async function recordHeld(missing: MissingItems, store: HeldStore): Promi
 }
 
 /** The Object type what a calendar or contacts file held is recorded under (one Object a file). */
-export const heldObjectType = 'mnemo-import-file';
+export const heldObjectType = importerObjectType;
 
 /** A file's Object key: the source and a digest of the file's name (a Slug holds no path). */
 function heldKey(source: WholeSource, file: string): string {
