@@ -19,7 +19,7 @@ export interface SupportedMemory {
 }
 
 /** One other Record, and the Memories (of those read) it supports with the Record being forgotten. */
-export interface OtherRecord {
+interface OtherRecord {
   recordId: string;
   memories: { id: string; label: string }[];
 }

@@ -90,7 +90,7 @@ export function useRememberRecord(brainId: string) {
 }
 
 /** One Record of a forget of several: its receipt, or the error that kept it. */
-export type RecordForget = { id: string; receipt: DeletionReceipt } | { id: string; error: unknown };
+type RecordForget = { id: string; receipt: DeletionReceipt } | { id: string; error: unknown };
 
 /**
  * Forgets a Record and then, one at a time, the other Records chosen with it. When the first (the

@@ -204,6 +204,7 @@ function MemoryView({
   restored: boolean;
   onDraft: (draft: CorrectionDraft | null) => void;
 }) {
+  const unsaved = draftWords(draft);
   // What replaces a value no longer in force: the newer version in force now, else one starting later.
   // A scheduled value is replaced by nothing (it starts later), nor is a current one.
   const later = m.revisions.filter((r) => r.version > m.version);
@@ -377,10 +378,10 @@ function MemoryView({
         </div>
       ) : (
         <>
-          {draftWords(draft) !== null && !saved && !correct.isPending ? (
+          {unsaved !== null && !saved && !correct.isPending ? (
             <UnsavedCorrection
               brainId={brainId}
-              draft={draftWords(draft)!}
+              draft={unsaved}
               newer={newer}
               said={said}
               onDiscard={() => onDraft(null)}

@@ -23,7 +23,7 @@ import {
 } from './harness.ts';
 
 const context = browserPerFile();
-const { app, ui } = appPerFile(context, 'local', { viewport: { width: 1280, height: 900 } });
+const { app, ui } = appPerFile(context, 'local');
 
 const base64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const draftKeys = (page: Page) =>

@@ -72,9 +72,11 @@ test("forgetting a Record with the assistant's read-back chosen too removes both
     await outcome.innerText(),
     'This removes this Record. “Ana lives in Braga” stays, resting on the Records kept.',
   );
-  // By keyboard: Cancel has focus first; Tab reaches the checkbox, Space chooses it.
+  // By keyboard: Cancel has focus first; the checkbox is reached by Tab keys, Space chooses it.
   assert.equal(await focusedElement(page), 'BUTTON Cancel');
-  await choice.focus();
+  const chosen = () => choice.evaluate((el) => el === el.ownerDocument.activeElement);
+  for (let i = 0; i < 8 && !(await chosen()); i += 1) await page.keyboard.press('Shift+Tab');
+  assert.ok(await chosen(), 'Shift+Tab from Cancel reaches the checkbox');
   await page.keyboard.press('Space');
   assert.equal(await choice.isChecked(), true);
   assert.equal(
@@ -195,10 +197,17 @@ test('many repetitions scroll inside a dialog that fits the window, past the cap
   const list = dialog.locator('.other-records-list');
   const scroll = await list.evaluate((l) => [l.scrollHeight, l.clientHeight]);
   assert.ok(scroll[0]! > scroll[1]!, 'the list scrolls');
-  // The last one is reached by keyboard, scrolled into view.
-  await dialog.getByRole('checkbox').last().focus();
+  // The last one, focused, is scrolled into view within the list, and Space chooses it.
+  const last = dialog.getByRole('checkbox').last();
+  await last.focus();
+  const inView = await last.evaluate((el) => {
+    const list = el.closest('.other-records-list')!.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    return r.top >= list.top && r.bottom <= list.bottom;
+  });
+  assert.ok(inView, 'the focused checkbox is within the list as scrolled');
   await page.keyboard.press('Space');
-  assert.ok(await dialog.getByRole('checkbox').last().isChecked());
+  assert.ok(await last.isChecked());
   await checkScreen(page, 'forget-echoes-many');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   assert.deepEqual(problems, []);

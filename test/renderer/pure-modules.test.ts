@@ -153,9 +153,9 @@ test('validity reads as a person would say it: since, a span, one day, or never'
     validitySpan(day, `${year}-03-16T00:00:00.000Z`, true, 'active'),
     `now (about Mar 14, ${year} – Mar 16, ${year}, still to come)`,
   );
-  assert.equal(
+  assert.match(
     validitySpan(later, null, false, 'active'),
-    `now (about ${validitySpan(later, null).slice(5)}, still to come)`,
+    /^now \(about [A-Z][a-z]{2} \d{1,2}, \d{4}, still to come\)$/,
   );
   assert.match(validitySpan(from, null, false, 'active'), /^since /, 'begun: since, as before');
 });
