@@ -1,4 +1,5 @@
 import { slugPattern } from '../engine/contract/slug-pattern.ts';
+import { slugLike } from './slug.ts';
 
 /**
  * A Brain's short id, as the API takes it (a Slug, engine/contract/common.ts): 1 to 128 letters,
@@ -10,16 +11,7 @@ export const brainIdPattern = slugPattern;
 const whole = new RegExp(`^${brainIdPattern}$`, 'u');
 
 /** The id written as one the rule takes: accents off, every run of other signs (a space) a dash. */
-export function brainIdLike(id: string): string {
-  let like = id
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, 128);
-  while (like.endsWith('-')) like = like.slice(0, -1);
-  return like;
-}
+export const brainIdLike = (id: string): string => slugLike(id, 128);
 
 /** Why ID cannot be a Brain's short id, or null when it can (an empty one is the field's `required`). */
 export function brainIdProblem(id: string): string | null {
