@@ -1,6 +1,5 @@
 import { allKinds } from '../contract/index.ts';
 import { assembleContext } from '../context/assemble-context.ts';
-import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { pendingWrites, writeOps } from '../core/shared/pending-writes.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
@@ -33,7 +32,16 @@ export interface PostgresEngineOptions {
    * where the database has the `vector` extension.
    */
   embedder?: EmbedderOption;
+  /**
+   * Synchronous budget of a thorough Context: past it the request is answered 202 and kept in the
+   * database, so its retry is answered by any process (thorough-contexts.ts).
+   */
   thoroughSyncMs?: number;
+  /**
+   * How long a thorough assembly stays its process's without a renewal: one that dies leaves the
+   * request to the next retry after this. Default 30 s.
+   */
+  thoroughLeaseMs?: number;
   rederiveDelayMs?: number;
   clock?: () => Date;
   logger?: Logger;
@@ -121,7 +129,11 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
   });
   const thorough =
     options.thoroughSyncMs !== undefined && options.thoroughSyncMs > 0
-      ? createThoroughSync({ syncMs: options.thoroughSyncMs, newId: () => newId('ctx') })
+      ? storage.thoroughSync({
+          syncMs: options.thoroughSyncMs,
+          newId: () => newId('ctx'),
+          ...(options.thoroughLeaseMs ? { leaseMs: options.thoroughLeaseMs } : {}),
+        })
       : null;
   const ctx: EngineCtx = {
     brains: storage.brains,

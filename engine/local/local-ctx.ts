@@ -103,7 +103,7 @@ export async function afterForget(
   brainUid: string,
   recordIds: readonly string[] | null,
 ): Promise<void> {
-  ctx.thorough?.forget(thoroughKeyPrefix(brainUid));
+  await ctx.thorough?.forget(thoroughKeyPrefix(brainUid));
   if (recordIds === null) await ctx.traces.purge(brainUid);
   else await ctx.traces.forgetRecords(brainUid, recordIds);
 }

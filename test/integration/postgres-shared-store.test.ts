@@ -76,6 +76,88 @@ describe('engines sharing one PostgreSQL database', () => {
   });
 });
 
+describe('a thorough Context answered 202 by one process', () => {
+  /** A lane that holds every assembly until the test opens it, counting the assemblies. */
+  function heldLane() {
+    let open!: () => void;
+    const opened = new Promise<void>((r) => (open = r));
+    const lane = {
+      calls: 0,
+      name: 'held',
+      search: async () => {
+        lane.calls += 1;
+        await opened;
+        return [];
+      },
+    };
+    return { lane, open };
+  }
+
+  it('is answered by another process: the same id, assembled once, one Trace', async () => {
+    const held = heldLane();
+    const [a, b] = await twoProcesses({ thoroughSyncMs: 30, lanes: [held.lane] });
+    await a.createBrain(tenant, { id: 'b' });
+    await a.rememberRecord(tenant, 'b', said('The spare key is under the blue pot.'), {});
+    await a.idle();
+    const body = { query: 'spare key', mode: 'thorough' as const };
+    const first = await a.createContext(tenant, 'b', body, opts);
+    assert.equal(first.status, 'processing');
+    // Sent again to the other process while the first still assembles it: its 202, the same id.
+    const meanwhile = await b.createContext(tenant, 'b', body, opts);
+    assert.deepEqual([meanwhile.status, meanwhile.id], ['processing', first.id]);
+    held.open();
+    const done = await untilReady(() => b.createContext(tenant, 'b', body, opts));
+    assert.equal(done.id, first.id);
+    assert.match(done.text ?? '', /under the blue pot/);
+    assert.equal(held.lane.calls, 1, 'assembled once, by the process that answered first');
+    const traces = (await b.listTraces(tenant, 'b', { limit: 10 })).data.filter((t) => t.mode === 'thorough');
+    assert.deepEqual(
+      traces.map((t) => [t.id, t.status]),
+      [[first.id, 'ready']],
+    );
+    // Served once: the next identical request is assembled afresh, under a new id.
+    const fresh = await untilReady(() => a.createContext(tenant, 'b', body, opts));
+    assert.notEqual(fresh.id, first.id);
+  });
+
+  it('leaves nothing of the Brain kept in the database once a Record is forgotten', async () => {
+    const held = heldLane();
+    const db = await database();
+    const kept: PgClient = { ...db, close: async () => {} };
+    const open = async () =>
+      (
+        await openPostgresEngine(
+          { open: () => postgresStorageOver(kept) },
+          { thoroughSyncMs: 20, lanes: [held.lane] },
+        )
+      ).engine;
+    const [a, b] = [await open(), await open()];
+    after(async () => {
+      await Promise.all([a.close(), b.close()]);
+      await db.close();
+    });
+    await a.createBrain(tenant, { id: 'b' });
+    const key = (await a.rememberRecord(tenant, 'b', said('The spare key is under the blue pot.'), {})).record
+      .id;
+    await a.idle();
+    const first = await a.createContext(tenant, 'b', { query: 'spare key', mode: 'thorough' }, opts);
+    assert.equal(first.status, 'processing');
+    held.open();
+    for (let i = 0; i < 500 && (await a.getTrace(tenant, 'b', first.id)).status === 'processing'; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    const keptRows = async () =>
+      (
+        await db.query<{ n: number; quoting: number }>(
+          `SELECT count(*)::int AS n, count(*) FILTER (WHERE context::text LIKE '%blue pot%')::int AS quoting
+         FROM thorough_contexts`,
+        )
+      ).rows[0]!;
+    assert.deepEqual(await keptRows(), { n: 1, quoting: 1 }, 'the finished Context waits for its retry');
+    await b.forgetRecord(tenant, 'b', key);
+    assert.deepEqual(await keptRows(), { n: 0, quoting: 0 });
+  });
+});
+
 const withVector = await pgliteDatabases({ migrated: true, vector: true });
 
 /** A Brain told one thing and asked about it: the Context, and the names of its Trace's lanes. */

@@ -135,6 +135,7 @@ describe('compacting after a forget, on a PostgreSQL server', { skip: server.ski
         'traces',
         'derive_failures',
         ...(vectors.t ? ['embeddings'] : []),
+        'thorough_contexts',
       ],
       'every table that can hold the bytes',
     );

@@ -6,7 +6,7 @@ import { shownUrl } from './open-keys.ts';
  * The tables a forgotten Record's bytes can be in: its row (text, content), the turns that held its
  * words (its own, and the versions of its neighbours' from before the forget rewrote them), the
  * Memories derived from it and their citations' quotes, the Traces that named it, derivation
- * failures, its vectors. Their TOAST tables and indexes are rewritten with them.
+ * failures, its vectors, a thorough Context kept for its retry. Their TOAST tables and indexes are rewritten with them.
  */
 export const forgottenBytesTables = [
   'records',
@@ -16,6 +16,7 @@ export const forgottenBytesTables = [
   'traces',
   'derive_failures',
   'embeddings',
+  'thorough_contexts',
 ] as const;
 
 export interface CompactionReport {

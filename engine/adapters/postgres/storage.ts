@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ThoroughSync } from '../../core/context/thorough-sync.ts';
 import type { KeyRegistryPort, Storage, TraceStore, UpgradeList } from '../../ports/index.ts';
 import { pgBrains } from './brain-repository.ts';
 import { pgUpgradeList } from './derivation-upgrade.ts';
@@ -13,6 +14,7 @@ import { migrate } from './migrate.ts';
 import { shownUrl } from './open-keys.ts';
 import { pgThreadIndex } from './thread-index.ts';
 import { pgTraceStore } from './trace-store.ts';
+import { pgThoroughSync, type PgThoroughSyncOptions } from './thorough-contexts.ts';
 import { pgUnitsOfWork } from './unit-of-work.ts';
 import { plannerStats, type PlannerStatsOptions } from './planner-stats.ts';
 import { pgVectorIndex, vectorSupport } from './vector-index.ts';
@@ -30,6 +32,11 @@ export interface PostgresStorage extends Storage {
   readonly migrated: readonly number[];
   /** The Records the derivation upgrade derives again, one list for every process (derivation-upgrade.ts). */
   readonly upgradeList: UpgradeList;
+  /**
+   * The thorough synchronous budget with the requests a 202 answered kept in the database, so any
+   * process answers their retries (thorough-contexts.ts).
+   */
+  thoroughSync(o: PgThoroughSyncOptions): ThoroughSync;
   /** Starts this process's embedding worker over the database (embed-worker.ts). */
   startEmbedding(o: Pick<PgEmbedWorkerOptions, 'embedder' | 'logger'>): PgEmbedWorker;
   /** Resolves once the database answers a trivial query, else rejects (no answer within pingMs too). */
@@ -103,6 +110,7 @@ export async function postgresStorageOver(
     keys: pgKeyRegistry(client, { watch: keyWatch }),
     upgradeList: pgUpgradeList(client),
     semantic,
+    thoroughSync: (o) => pgThoroughSync(client, o),
     startEmbedding: (o) => createPgEmbedWorker({ ...o, client, vectors, semantic }),
     migrated: applied,
     watermarkSecret: async () => secret,

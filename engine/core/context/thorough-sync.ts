@@ -29,7 +29,7 @@ export interface ThoroughSync {
    * Drops every entry whose key starts with the prefix (a Brain's), finished or still assembling: after
    * a forget, a kept Context may cite what no longer exists and must not be served.
    */
-  forget(prefix: string): void;
+  forget(prefix: string): void | Promise<void>;
 }
 
 interface Entry {

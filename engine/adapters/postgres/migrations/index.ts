@@ -26,6 +26,7 @@ import { unmatchedWithdrawals } from './025-unmatched-withdrawals.ts';
 import { correctionRecords } from './026-correction-records.ts';
 import { turnIndexUnbuffered } from './027-turn-index-unbuffered.ts';
 import { selfSlotLines } from './028-self-slot-lines.ts';
+import { thoroughContexts } from './029-thorough-contexts.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -68,6 +69,7 @@ export const migrations: readonly PgMigration[] = [
   correctionRecords,
   turnIndexUnbuffered,
   selfSlotLines,
+  thoroughContexts,
 ];
 
 /**
