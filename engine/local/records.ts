@@ -18,7 +18,9 @@ import { newId } from '../ids.ts';
 import type { BrainUnitOfWork, RecordRow, RecordState } from '../ports/index.ts';
 import type { Tenant, WriteOptions } from '../types.ts';
 import { canonicalHash } from './canonical-hash.ts';
-import { requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
+import { forgetRecordRows } from './forget-cascade.ts';
+import { narrowedRevisions } from './narrowed-revisions.ts';
+import { afterForget, requireBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 import { recordChanges } from './sync/change-feed.ts';
 
 /** A Record as its readers see it: its row and its state (RecordRepository.states). */
@@ -124,7 +126,13 @@ async function appendRecord(
           }
           const r = 'record' in prior.target ? await u.records.get(prior.target.record) : null;
           const [state] = await u.records.states([r!.id]);
-          return { record: toRecord(r!, state!), seq: r!.seq, queued: false, replayed: true };
+          return {
+            record: toRecord(r!, state!),
+            seq: r!.seq,
+            queued: false,
+            replayed: true,
+            narrowed: null,
+          };
         }
       }
       const target =
@@ -177,10 +185,12 @@ async function appendRecord(
           target: { record: id },
         });
       }
+      const wider = content.kind === 'correction' ? [] : await narrowedRevisions(u, row);
+      const narrowed = wider.length > 0 ? { ids: wider, ...(await forgetRecordRows(ctx, u, wider)) } : null;
       // Queued for derivation in this unit: processing, no Memory yet, as toRecord would read it. A
       // correction was applied at once: its citations are read.
       const record = target === null ? newRecord(row) : toRecord(row, (await u.records.states([id]))[0]!);
-      return { record, seq, queued: target === null, replayed: false };
+      return { record, seq: narrowed?.seq ?? seq, queued: target === null, replayed: false, narrowed };
     },
     {
       batch: true,
@@ -190,7 +200,12 @@ async function appendRecord(
           : undefined,
     },
   );
+  if (out.narrowed) {
+    await afterForget(ctx, uid, out.narrowed.ids);
+    await ctx.emptyLog();
+  }
   if (out.queued) ctx.worker.kick({ dueNow: true });
+  else if ((out.narrowed?.pending ?? 0) > 0) ctx.worker.kick();
   return { record: out.record, watermark: watermarkAt(ctx, { uid }, out.seq), replayed: out.replayed };
 }
 
