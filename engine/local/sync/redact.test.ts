@@ -1035,6 +1035,22 @@ describe('the redactor of redacted_summary copies', () => {
     assert.match((withSpeaker.replica.content as { speaker: string }).speaker, /^\[person-/);
   });
 
+  it('finds a known name with invisible characters between its letters, in the text and as a speaker', () => {
+    const plain = textOf('Bob Stone says hi');
+    for (const hidden of [
+      'B\u200bob Stone',
+      'Bo\u00adb Stone',
+      'Bob St\u2060one',
+      'Bob Sto\u200cne',
+      'Bob\u200d Stone',
+    ])
+      assert.equal(textOf(`${hidden} says hi`), plain, JSON.stringify(hidden));
+    assert.equal(textOf('A\u00adna said so'), '[self] said so');
+    const spoken = createRedactor(people, secret).redact(message('hi', 'B\u200bob St\u00adone'));
+    assert.ok(spoken.ok);
+    assert.equal((spoken.replica.content as { speaker: string }).speaker, pseudonymOf('Bob Stone'));
+  });
+
   it('holds a Record back when it is unsure', () => {
     for (const unsure of [
       'ping @bobby tomorrow',

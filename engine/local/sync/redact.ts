@@ -144,7 +144,8 @@ const fold = (name: string) =>
     .toLowerCase()
     .replace(/[łøđħıŧ]/gu, (ch) => plainOf[ch]!)
     .replace(/[\s\u002D\u2010\u2011\u2013]+/gu, ' ')
-    .replace(/['’ʼ]/gu, '');
+    .replace(/['’ʼ]/gu, '')
+    .replace(/\p{Cf}/gu, '');
 
 /** Letters with a stroke or without a dot, which NFD does not take apart: "Łukasz" is written "Lukasz". */
 const plainOf: Readonly<Record<string, string>> = { ł: 'l', ø: 'o', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't' };
@@ -170,10 +171,14 @@ const latinForms: ReadonlyMap<string, string> = (() => {
   return forms;
 })();
 
-/** A name as a regex that finds it as fold compares it: any accent, hyphen or space, apostrophe or none. */
+/**
+ * A name as a regex that finds it as fold compares it: any accent, hyphen or space, apostrophe or none,
+ * and invisible format characters between its letters ("B\u200bob", "Bo\u00adb"), which a reader never
+ * sees and which would otherwise leave the name in clear.
+ */
 function namePattern(name: string): RegExp {
   let source = '';
-  for (const ch of name.normalize('NFC')) {
+  for (const ch of name.normalize('NFC').replace(/\p{Cf}/gu, '')) {
     if (/[\s\u002D\u2010\u2011\u2013]/u.test(ch)) {
       if (!source.endsWith('+')) source += '[\\s\\u002D\\u2010\\u2011\\u2013]+';
     } else if (/['’ʼ]/u.test(ch)) source += "['’ʼ]?";
@@ -181,6 +186,7 @@ function namePattern(name: string): RegExp {
       const forms = latinForms.get(baseOf(ch));
       source += forms ? `[${forms}]\\p{M}*` : `${escapeRegExp(ch)}\\p{M}*`;
     }
+    source += '\\p{Cf}*';
   }
   return new RegExp(source, 'giu');
 }
