@@ -3,13 +3,14 @@
  * assembled it, so the request sent again reaches it through any process (thorough-contexts.ts). The
  * row is the request's (its Brain and a hash of its watermark and body): `assembling` under a lease its
  * process renews, then `ready` with the Context or `failed` with the error, served once and then
- * deleted. `record_ids` names what a kept Context cites: a forget deletes the Brain's rows.
+ * deleted. `record_ids` names what a kept Context cites: a forget deletes the Brain's rows. (IF NOT
+ * EXISTS: tests that set a database back to an older version keep the tables they do not know of.)
  */
 export const thoroughContexts = {
   version: 29,
   name: 'thorough contexts',
   sql: `
-CREATE TABLE thorough_contexts (
+CREATE TABLE IF NOT EXISTS thorough_contexts (
   brain_uid text NOT NULL REFERENCES brains(uid) ON DELETE CASCADE,
   request_hash bytea NOT NULL,
   context_id text COLLATE "C" NOT NULL,
