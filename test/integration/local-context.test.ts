@@ -729,6 +729,22 @@ describe('local engine: context', () => {
     assert.deepEqual([miss.text, miss.abstained?.reason], [null, 'no_evidence']);
   });
 
+  it('a word inside a CJK compound or a Korean word with its particle is found', async () => {
+    const { engine, remember } = await withBrain();
+    const tower = await remember({ content: '東京タワーの近くのカフェで友達に会った。' });
+    const hospital = await remember({ content: '我在北京协和医院工作。' });
+    const seoul = await remember({ content: '서울에 친구가 살아요.' });
+    const station = await remember({ content: '東京駅で待ち合わせ。' });
+    const ask = async (query: string) =>
+      ready(await engine.createContext(tenant, 'b', { query }, opts)).citations.map((c) => c.record_id);
+    assert.deepEqual((await ask('東京')).sort(), [tower.id, station.id].sort());
+    assert.deepEqual(await ask('医院'), [hospital.id]);
+    assert.deepEqual(await ask('서울'), [seoul.id]);
+    assert.deepEqual(await ask('친구'), [seoul.id]);
+    // Asked whole, the compound is still found, ahead of a Record holding only a part of it.
+    assert.deepEqual((await ask('東京タワー'))[0], tower.id);
+  });
+
   it('an emoji selector or a lone accent is no search word: "Do I ❤️ sushi?" misses', async () => {
     const { engine, remember } = await withBrain();
     await remember({ content: 'Thanks for the ride ✌️' });

@@ -9,6 +9,7 @@ import { textKey } from '../../engine/adapters/sqlite/text-key.ts';
 import { statementKeys } from '../../engine/adapters/sqlite/migrations/029-statement-keys.ts';
 import { unmatchedCorrections } from '../../engine/adapters/sqlite/migrations/030-unmatched-corrections.ts';
 import { keyStatements } from '../../engine/adapters/sqlite/statement-keys.ts';
+import { turnText } from '../../engine/adapters/sqlite/turn-table.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
 /**
@@ -506,6 +507,65 @@ describe('local engine: migrations', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('35: turns holding CJK or Hangul are indexed again with the bigrams of their compounds', async () => {
+    const dataDir = tempDir();
+    const tower = '東京タワーの近くのカフェで会った。';
+    const seoul = '서울에 친구가 살아요.';
+    const lunch = 'Lunch at noon';
+    const n: Record<string, number> = {};
+    {
+      const engine = await createLocalEngine({ dataDir, dbKey: key });
+      await engine.createBrain(tenant, { id: 'b' });
+      for (const text of [tower, seoul, lunch])
+        await engine.rememberRecord(tenant, 'b', { content: text }, {});
+      await engine.idle();
+      await engine.close();
+      const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+      for (const r of db.prepare('SELECT n, text FROM records').all() as { n: number; text: string }[])
+        n[r.text] = r.n;
+      // The rows as version 34 wrote them: words, no bigrams.
+      const rows = db.prepare('SELECT rowid AS n, scope FROM turn_fts').all() as {
+        n: number;
+        scope: string;
+      }[];
+      const put = db.prepare(
+        'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      db.prepare('DELETE FROM turn_fts').run();
+      for (const r of rows) {
+        const text = Object.keys(n).find((t) => n[t] === r.n)!;
+        put.run(r.n, turnText(text), '', '', '', r.scope);
+      }
+      db.prepare('DELETE FROM index_queue').run();
+      db.pragma('user_version = 34');
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      await engine.idle();
+      for (const [query, text] of [
+        ['東京', tower],
+        ['서울', seoul],
+      ] as const) {
+        const ctx = await engine.createContext(tenant, 'b', { query }, { requestId: 'req_m35' });
+        assert.ok(ctx.status === 'ready');
+        assert.deepEqual(
+          ctx.citations.map((c) => c.quote),
+          [text],
+          query,
+        );
+      }
+    } finally {
+      await engine.close();
+    }
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    const text = (m: number) =>
+      (db.prepare('SELECT text FROM turn_fts WHERE rowid = ?').get(m) as { text: string }).text;
+    assert.match(text(n[tower]!), /東京タワー 東京 京タ タワ ワー/);
+    assert.equal(text(n[lunch]!), turnText(lunch), 'other rows are not indexed again');
+    db.close();
   });
 
   it("32: a forget finds a Brain's corrections by index, not by reading all its Records", () => {

@@ -1,7 +1,7 @@
 import { contextAfter, contextBefore, maxNeighbourChars } from '../../core/retrieve/turn-shape.ts';
 import type { Store } from './store.ts';
 import { threadSide, type ThreadPlace } from './thread-index.ts';
-import { scopeToken, turnText } from './turn-table.ts';
+import { scopeToken, turnIndexText, turnText } from './turn-table.ts';
 
 /*
  * The SQLite adapter's turn rows: turn_fts, a message with its neighbours' words in its thread (the
@@ -45,15 +45,15 @@ export function writeTurnRow(store: Store, n: number): void {
   if (!r || !rec) return;
   const before = neighbours(store, r, 'before', contextBefore)
     .reverse()
-    .map((x) => turnText(x.text))
+    .map((x) => turnIndexText(x.text))
     .join('\n');
   const after = neighbours(store, r, 'after', contextAfter)
-    .map((x) => turnText(x.text))
+    .map((x) => turnIndexText(x.text))
     .join('\n');
   store.run(
     'INSERT INTO turn_fts (rowid, text, speaker, before, after, scope) VALUES (?, ?, ?, ?, ?, ?)',
     n,
-    turnText(rec.text),
+    turnIndexText(rec.text),
     turnText(r.speaker ?? ''),
     before,
     after,

@@ -1,4 +1,4 @@
-import { segmentWords } from '../../core/retrieve/segment-words.ts';
+import { indexedWords, segmentWords } from '../../core/retrieve/segment-words.ts';
 import { turnWeights as weight } from '../../core/retrieve/turn-shape.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
 
@@ -20,6 +20,12 @@ export const turnTokenizerSql = turnTokenizer.replaceAll("'", "''");
  * stayed "straße" and "strasse" missed it; what it folds itself comes to it folded already.
  */
 export const turnText = (text: string): string => segmentWords(foldText(text));
+
+/**
+ * A turn's words as turn_fts indexes them: turnText, with the bigrams of CJK and Hangul compounds
+ * (indexedWords), so that a word inside one is found.
+ */
+export const turnIndexText = (text: string): string => indexedWords(foldText(text));
 
 /**
  * Column weights of turn_fts for BM25, in turnColumns' order: a turn's parts as the core weighs them

@@ -42,3 +42,28 @@ export function segmentWords(text: string): string {
     (run) => ` ${Array.from(segmentInWindows(words, run), (s) => s.segment).join(' ')} `,
   );
 }
+
+/**
+ * Words of the scripts whose compounds hold other words: Han and kana (a dictionary keeps 東京タワー
+ * and 协和医院 whole, so 東京 and 医院 found nothing) and Hangul (spaced, but a word carries its
+ * particles: 서울에 is Seoul and "in"). Not Thai and the others, whose vowel signs are marks.
+ */
+const compoundWord =
+  /[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\p{Script=Hangul}]{3,}/gu;
+
+/**
+ * The text as the full-text index holds it: segmentWords, then after each word of three characters or
+ * more of those scripts its bigrams (東京タワー 東京 京タ タワ ワー), as CJK search indexes them, so a
+ * word inside a compound is found. Only the index: a query's words are looked up as they are, and a
+ * compound asked for whole still matches the word itself, ranked above a Record holding only its parts.
+ */
+export function indexedWords(text: string): string {
+  const segmented = segmentWords(text);
+  if (!hasUnspaced(segmented) && !/\p{Script=Hangul}/u.test(segmented)) return segmented;
+  return segmented.replace(compoundWord, (word) => {
+    const chars = Array.from(word);
+    const pairs: string[] = [];
+    for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
+    return `${word} ${pairs.join(' ')}`;
+  });
+}
