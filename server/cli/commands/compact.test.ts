@@ -46,7 +46,7 @@ describe("mnemo compact on a hosted Mnemo's database", { skip }, () => {
         new RegExp(
           String.raw`^records {2}\d+ kB -> \d+ kB\nturns .*\nmemories .*\ncitations .*\ntraces .*\nderive_failures .*\n` +
             (vectors ? String.raw`embeddings .*\n` : '') +
-            String.raw`pg_statistic {2}compacted\n$`,
+            String.raw`thorough_contexts .*\npg_statistic {2}compacted\n$`,
         ),
       );
       assert.notEqual(await file(), before, 'records was written anew');
