@@ -2,14 +2,15 @@ import * as z from 'zod';
 import { slugPattern } from './slug-pattern.ts';
 
 /**
- * Caller-chosen identifiers (Brain ids, Object type and key): 1-128 characters, letters, digits, `.`,
- * `_` and `-`, starting with a letter or digit. Case-sensitive. Safe in a URL path segment as is.
+ * Caller-chosen identifiers (Brain ids, Object type and key): 1-128 characters, ASCII letters, digits,
+ * `.`, `_` and `-`, starting with a letter or digit. Case-sensitive. Safe in a URL path segment as is.
  */
 export const Slug = z
   .string()
   .regex(
     new RegExp(`^${slugPattern}$`),
-    'must be 1-128 characters of letters, digits, ".", "_" or "-", starting with a letter or digit',
+    // "ASCII" said: "são-paulo" or "東京" are letters to whoever sent them, and were refused as if not.
+    'must be 1-128 characters of ASCII letters (A-Z, a-z), digits (0-9), ".", "_" or "-", starting with a letter or digit',
   )
   .meta({ id: 'Slug' });
 

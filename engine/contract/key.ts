@@ -8,7 +8,7 @@ export const KeyProject = z
   .string()
   .regex(
     /^[A-Za-z0-9][A-Za-z0-9.-]{0,127}$/,
-    'must be 1-128 characters of letters, digits, "." or "-", starting with a letter or digit ("_" separates the parts of a key)',
+    'must be 1-128 characters of ASCII letters (A-Z, a-z), digits (0-9), "." or "-", starting with a letter or digit ("_" separates the parts of a key)',
   );
 
 /** Key management (additive to the spec; used by the desktop UI, needs an admin key). */

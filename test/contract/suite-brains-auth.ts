@@ -105,6 +105,21 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
         );
         assert.match(String(e.message), /^id: /);
       }
+      // Letters of other alphabets, or accented, are letters to whoever sent them: the message says
+      // which letters a Slug takes.
+      for (const id of ['são-paulo', '東京']) {
+        const e = assertError(
+          await api.post('/brains', { id }),
+          400,
+          'invalid_request',
+          'invalid_request_body',
+        );
+        assert.equal(
+          e.message,
+          'id: must be 1-128 characters of ASCII letters (A-Z, a-z), digits (0-9), ".", "_" or "-", starting with a letter or digit',
+          id,
+        );
+      }
       const e = assertError(
         await api.post('/brains', { id: 'ok', colour: 'red' }),
         400,

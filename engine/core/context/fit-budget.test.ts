@@ -162,6 +162,14 @@ describe('passage headers', () => {
     );
   });
 
+  it("mark the self's words as hers under any spelling of her full name: accents or Unicode form aside", () => {
+    const ines = { self: { type: 'person' as const, name: 'Inês Conceição' } };
+    // Without accents, and decomposed (NFD: "e" then U+0302, "a" then U+0303).
+    for (const said of ['Ines Conceicao', 'Ine\u0302s Concei\u00e7a\u0303o', 'INÊS CONCEIÇÃO'])
+      assert.deepEqual(shownSpeaker(said, ines), { name: 'Inês Conceição', self: true }, said);
+    assert.deepEqual(shownSpeaker('Inês Silva', ines), { name: 'Inês Silva', self: false });
+  });
+
   it('mark a passage the person keeps on this device, or shares only redacted; a shareable one is not marked', () => {
     const fitted = fitBudget(
       [

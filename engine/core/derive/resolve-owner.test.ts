@@ -40,3 +40,28 @@ test("the self's first name alone is the self where the Brain says so, nobody kn
   assert.equal(selfFirstName({ type: 'person', name: 'Ana' }), null);
   assert.equal(selfFirstName({ type: 'person', name: '  José   Costa ' }), 'jose');
 });
+
+test("the self's full name is the self however it is written: accents, case or Unicode form aside", () => {
+  const ines = { type: 'person' as const, name: 'Inês Conceição' };
+  const self = { state: 'self', entity: 'Inês Conceição' };
+  // Composed, upper case, without accents, and decomposed (NFD: "e" then U+0302, "a" then U+0303, and
+  // "c" then a combining cedilla).
+  for (const name of [
+    'Inês Conceição',
+    'INÊS CONCEIÇÃO',
+    'Ines Conceicao',
+    'Ine\u0302s Concei\u00e7a\u0303o',
+    'Ine\u0302s Conceic\u0327a\u0303o',
+  ])
+    assert.deepEqual(resolveOwner(name, ines), self, name);
+  // Decomposed in the Brain's self and composed in the Record: the same person.
+  assert.deepEqual(
+    resolveOwner('Inês Conceição', { type: 'person', name: 'Ine\u0302s Conceic\u0327a\u0303o' }),
+    {
+      state: 'self',
+      entity: 'Ine\u0302s Conceic\u0327a\u0303o',
+    },
+  );
+  // Another person with her first name is still another person.
+  assert.deepEqual(resolveOwner('Inês Silva', ines), { state: 'other', entity: 'Inês Silva' });
+});

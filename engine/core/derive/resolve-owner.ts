@@ -67,9 +67,9 @@ export const spokenBySelf = (speaker: string | null, who: OwnPerson): boolean =>
 
 /**
  * Who a statement belongs to. A name resolves to `self` when it is one of the contract's
- * selfSpeakerNames or equals the Brain's self.name (case- and space-insensitive), but only when the
- * Brain has a self: without one there is nobody to attribute "me" to, so it stays `unresolved`. The
- * self's first name alone (folded: "maya", "Mayá" for "Maya Costa") is the self when the Brain knows no
+ * selfSpeakerNames or equals the Brain's self.name as names are compared (foldName: case, accents,
+ * Unicode form and spaces aside), but only when the Brain has a self: without one there is nobody to
+ * attribute "me" to, so it stays `unresolved`. The self's first name alone (folded: "maya", "Mayá" for "Maya Costa") is the self when the Brain knows no
  * other person by it (`firstName` 'self'), nobody known when it does ('ambiguous': "Maya" may be Maya
  * Silva). Any other name is `other`.
  */
@@ -81,8 +81,9 @@ export function resolveOwner(
   const n = name?.trim();
   if (!n) return { state: 'unresolved' };
   const key = n.toLowerCase().replace(/\s+/g, ' ');
-  const isSelf =
-    selfSpeakerNames.has(key) || (self !== null && self.name.toLowerCase().replace(/\s+/g, ' ') === key);
+  // The self's name folded as its first name is: "Ines Conceicao", and "Inês" written as "e" and a
+  // combining accent (NFD, as macOS file names and some exports write it), are "Inês Conceição".
+  const isSelf = selfSpeakerNames.has(key) || (self !== null && foldName(self.name) === foldName(n));
   if (isSelf) return self ? { state: 'self', entity: self.name } : { state: 'unresolved' };
   if (firstName !== undefined && foldName(n) === selfFirstName(self))
     return firstName === 'self' ? { state: 'self', entity: self!.name } : { state: 'unresolved' };

@@ -299,7 +299,9 @@ export function createRuleDeriver(): Deriver {
     // withdraws it; "No, it's Jordan Reyes, not Lee." mends the surname; "My last day at Dell is
     // December 18" ends Dell after that day; "I'm allergic to cats, so keep that in mind" is the
     // allergy alone; "Jordan is allergic to cats." is Jordan's; "I'm Sam." and "Nice to meet you!" none.
-    name: 'rules-v49',
+    // v50: a speaker or participant who is the self's whole name without its accents ("Ines Conceicao")
+    // or in decomposed form (NFD) is the self, as her first name alone was (resolve-owner.ts).
+    name: 'rules-v50',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
