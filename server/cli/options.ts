@@ -58,6 +58,17 @@ export function postgresUrl(value: string): string {
   return value;
 }
 
+/**
+ * MNEMO_DATABASE_URL, checked as `--database-url` is (commander checks only the flag): refused before
+ * anything connects, in the same words, naming the variable.
+ */
+export function databaseUrlFromEnv(): string | undefined {
+  const value = process.env.MNEMO_DATABASE_URL || undefined;
+  const problem = value === undefined ? null : databaseUrlProblem(value);
+  if (problem !== null) throw new Error(`MNEMO_DATABASE_URL: ${problem}`);
+  return value;
+}
+
 /** commander parser for a repeatable `--public-url`: each checked as it comes, all kept in order. */
 export function publicUrlList(value: string, previous: string[] = []): string[] {
   const problem = publicUrlProblem(value);

@@ -55,6 +55,25 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
     });
   }
 
+  it('a MNEMO_DATABASE_URL it could not read, refused before connecting as the flag would be', () => {
+    const r = mnemoWith(
+      { MNEMO_DATABASE_URL: 'postgres://me:s3cret@/db?host=tmp/pgqa' },
+      'keys',
+      'create',
+      '--project',
+      'p',
+      '--env',
+      'test',
+    );
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      /^mnemo: MNEMO_DATABASE_URL: must have a \?host= that is a host name or the Unix socket/,
+    );
+    assert.ok(!r.stderr.includes('s3cret'), r.stderr);
+    assert.equal(r.stdout, '');
+  });
+
   it('a project with "_", which cannot be one part of a key', () => {
     const r = mnemo('keys', 'create', '--project', 'a_b', '--env', 'test', '--key-registry', registry);
     assert.equal(r.status, 1);
