@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { InvalidArgumentError } from 'commander';
-import { apiBaseProblem, httpUrl } from './options.ts';
+import { apiBaseProblem, httpUrl, postgresUrl } from './options.ts';
 
 test("the API's base is what the listening line prints, ending in /v1", () => {
   for (const ok of [
@@ -103,6 +103,25 @@ test('a --docs-url-base that links cannot be built on, or that holds a password,
     assert.throws(
       () => httpUrl(bad),
       (e: unknown) => e instanceof InvalidArgumentError && /no user, query or fragment/.test(e.message),
+      bad,
+    );
+});
+
+test('--database-url takes a Unix socket with no host before the path, and refuses what pg cannot read', () => {
+  // libpq's and pg's socket form, which WHATWG URL alone refuses (a user with no host).
+  const socket = 'postgresql://postgres@/postgres?host=/tmp/pgqa&port=55433';
+  assert.equal(postgresUrl(socket), socket);
+  for (const [bad, said] of [
+    ['postgres://me:s3cret@?host=/tmp/pgqa', /^must be a postgres:\/\/user:password@host:port\/database URL/],
+    [
+      'postgres://me:s3cret@/mnemo?host=tmp/pgqa',
+      /^must have a \?host= that is a host name or the Unix socket/,
+    ],
+  ] as const)
+    assert.throws(
+      () => postgresUrl(bad),
+      (e: unknown) =>
+        e instanceof InvalidArgumentError && said.test(e.message) && !e.message.includes('s3cret'),
       bad,
     );
 });

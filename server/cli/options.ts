@@ -2,7 +2,7 @@ import { networkInterfaces } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { publicUrlProblem } from '../http/loopback-guard.ts';
 import type * as z from 'zod';
-import { isTimeZone } from '../../engine/index.ts';
+import { databaseUrlProblem, isTimeZone } from '../../engine/index.ts';
 import { plainHttpProblem } from '../../engine/contract/index.ts';
 
 /** A commander parser from a contract schema, so the CLI refuses what the HTTP API refuses, in its words. */
@@ -53,14 +53,19 @@ export function httpUrl(value: string): string {
 
 /** commander parser for a PostgreSQL connection string (postgres:// or postgresql://). */
 export function postgresUrl(value: string): string {
-  let url: URL | null = null;
-  try {
-    url = new URL(value);
-  } catch {
-    // Reported below, without echoing a password it may hold.
-  }
-  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:'))
-    throw new InvalidArgumentError('must be a postgres://user:password@host:port/database URL');
+  const problem = databaseUrlProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(problem);
+  return value;
+}
+
+/**
+ * MNEMO_DATABASE_URL, checked as `--database-url` is (commander checks only the flag): refused before
+ * anything connects, in the same words, naming the variable.
+ */
+export function databaseUrlFromEnv(): string | undefined {
+  const value = process.env.MNEMO_DATABASE_URL || undefined;
+  const problem = value === undefined ? null : databaseUrlProblem(value);
+  if (problem !== null) throw new Error(`MNEMO_DATABASE_URL: ${problem}`);
   return value;
 }
 

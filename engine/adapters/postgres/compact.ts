@@ -1,6 +1,6 @@
 import { connectPostgres, type PgClient } from './client.ts';
 import { newerSchema } from './migrate.ts';
-import { shownUrl } from './open-keys.ts';
+import { shownUrl } from './database-url.ts';
 
 /**
  * The tables a forgotten Record's bytes can be in: its row (text, content), the turns that held its

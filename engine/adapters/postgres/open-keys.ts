@@ -1,4 +1,5 @@
 import { pgBrains } from './brain-repository.ts';
+import { shownUrl } from './database-url.ts';
 import { connectPostgres } from './client.ts';
 import type { KeyRegistryPort, TenantRef } from '../../ports/index.ts';
 import { pgKeyRegistry } from './key-registry.ts';
@@ -11,21 +12,6 @@ export class NoMnemoHere extends Error {
       `the database at ${url} holds no Mnemo (no keys to list or revoke): check the URL; ` +
         '`mnemo serve --engine postgres` or `mnemo keys create` sets one up there',
     );
-  }
-}
-
-/** Query parameters of a connection string that hold a secret (libpq's names). */
-const secretParams = ['password', 'sslpassword'];
-
-/** The URL as it may be shown: without its password, whether in its user part or its query. */
-export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    for (const name of secretParams) if (u.searchParams.has(name)) u.searchParams.set(name, '***');
-    return u.toString();
-  } catch {
-    return 'the database URL (it is not a URL)';
   }
 }
 

@@ -11,7 +11,7 @@ import { pgKeyWatch } from './key-watch.ts';
 import { pgSlotIndex } from './slot-index.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { migrate } from './migrate.ts';
-import { shownUrl } from './open-keys.ts';
+import { shownUrl } from './database-url.ts';
 import { pgThreadIndex } from './thread-index.ts';
 import { pgTraceStore } from './trace-store.ts';
 import { pgThoroughSync, type PgThoroughSyncOptions } from './thorough-contexts.ts';

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { hashKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
-import { PoolBusyError } from './client.ts';
+import { connectPostgres, PoolBusyError } from './client.ts';
+import { pgKeyRegistry } from './key-registry.ts';
 import { asStoreError, overloaded, storeFailure, storeUnavailable, unreachable } from './store-failure.ts';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
@@ -24,6 +29,47 @@ test('a server that cannot be reached is told apart from a statement that failed
   }
   for (const e of [withCode('23505'), withCode('42P01'), new Error('syntax error'), null, 'text'])
     assert.ok(!unreachable(e) && !storeFailure(e), String(e));
+});
+
+test('a server stopped behind a Unix socket (no socket file in its directory) is an outage', async (t) => {
+  // A real pool on a directory no server listens in, as a hosted server on ?host=/dir sees PostgreSQL
+  // stopped: pg fails to connect with `connect ENOENT <dir>/.s.PGSQL.<port>`.
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-nosocket-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const db = connectPostgres(`postgres://mnemo:secret@/mnemo?host=${dir}&port=5432`, {
+    connectionTimeoutMs: 5_000,
+  });
+  t.after(() => db.close());
+  const failed = await db.query('SELECT 1').then(
+    () => assert.fail('connected to a directory with no server'),
+    (e: unknown) => e,
+  );
+  assert.deepEqual(
+    [(failed as { code?: unknown }).code, (failed as { syscall?: unknown }).syscall],
+    ['ENOENT', 'connect'],
+  );
+  assert.ok(unreachable(failed) && storeFailure(failed));
+  const told = asStoreError(failed);
+  assert.ok(told instanceof MnemoError);
+  assert.deepEqual([told.code, told.status], ['store_unavailable', 503]);
+  // A key that must be looked up meanwhile: the registry's own code, not an internal_error.
+  await assert.rejects(pgKeyRegistry(db).byHash(hashKey('sk_test_acme_x')), (e: unknown) => {
+    assert.ok(e instanceof MnemoError);
+    assert.deepEqual([e.code, e.status], ['key_registry_unreadable', 500]);
+    return true;
+  });
+});
+
+test('a socket this process may not open is an outage; a file the URL names that is missing is not', () => {
+  // As pg reports connect() on a socket without write permission (captured running as nobody).
+  const denied = Object.assign(withCode('EACCES'), { syscall: 'connect', address: '/run/pg/.s.PGSQL.5432' });
+  assert.ok(unreachable(denied) && storeFailure(denied));
+  // The same codes from opening a file (an sslrootcert that is not there) are the URL's mistake.
+  for (const code of ['ENOENT', 'EACCES']) {
+    const e = Object.assign(withCode(code), { syscall: 'open', path: '/etc/ssl/missing.crt' });
+    assert.ok(!unreachable(e) && !storeFailure(e), code);
+    assert.equal(asStoreError(e), e);
+  }
 });
 
 test('a database that refuses new connections (dropped, or its role or password changed) is an outage', () => {

@@ -40,6 +40,13 @@ export function unreachable(e: unknown): boolean {
     if ((e as { file?: unknown }).file === 'postinit.c' && !/^53/.test(code)) return true;
     if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)$/.test(code))
       return true;
+    // Through a Unix socket (?host=/dir), what a stopped server leaves is no socket file (ENOENT: it
+    // removes it on shutdown, and a restart makes it anew) and what a socket this process may not open
+    // says is EACCES (unix_socket_permissions or the directory's): the database refusing this server's
+    // connections, as 28000 is. Only from connect: the same codes from reading an sslrootcert the URL
+    // names are a mistake in the URL, not an outage.
+    if ((code === 'ENOENT' || code === 'EACCES') && (e as { syscall?: unknown }).syscall === 'connect')
+      return true;
   }
   const message = e instanceof Error ? e.message : '';
   return /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(

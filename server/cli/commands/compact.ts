@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { compactPostgres } from '../../../engine/index.ts';
-import { postgresUrl } from '../options.ts';
+import { databaseUrlFromEnv, postgresUrl } from '../options.ts';
 
 const kB = (bytes: number) => `${Math.round(bytes / 1024)} kB`;
 
@@ -21,7 +21,7 @@ export function register(program: Command): void {
       postgresUrl,
     )
     .action(async (o: { databaseUrl?: string }) => {
-      const url = o.databaseUrl ?? (process.env.MNEMO_DATABASE_URL || undefined);
+      const url = o.databaseUrl ?? databaseUrlFromEnv();
       if (url === undefined) {
         console.error('mnemo compact: name the database with --database-url URL (or MNEMO_DATABASE_URL)');
         process.exitCode = 1;

@@ -55,6 +55,25 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
     });
   }
 
+  it('a MNEMO_DATABASE_URL it could not read, refused before connecting as the flag would be', () => {
+    const r = mnemoWith(
+      { MNEMO_DATABASE_URL: 'postgres://me:s3cret@/db?host=tmp/pgqa' },
+      'keys',
+      'create',
+      '--project',
+      'p',
+      '--env',
+      'test',
+    );
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      /^mnemo: MNEMO_DATABASE_URL: must have a \?host= that is a host name or the Unix socket/,
+    );
+    assert.ok(!r.stderr.includes('s3cret'), r.stderr);
+    assert.equal(r.stdout, '');
+  });
+
   it('a project with "_", which cannot be one part of a key', () => {
     const r = mnemo('keys', 'create', '--project', 'a_b', '--env', 'test', '--key-registry', registry);
     assert.equal(r.status, 1);
@@ -259,6 +278,35 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
     assert.equal(mnemo('keys', 'revoke', 'key_nope', '--database-url', url).status, 1);
   });
 
+  it('creates and lists keys through a Unix socket named by ?host=, with no host before the path', async () => {
+    const url = new URL(await cluster!.freshDatabase());
+    // The cluster's own socket directory, the shared one's too (its URL names only TCP).
+    const admin = connectPostgres(url.href, { max: 1 });
+    let socketDir: string;
+    try {
+      const dirs = await admin.query<{ d: string }>("SELECT current_setting('unix_socket_directories') AS d");
+      socketDir = dirs.rows[0]!.d.split(',')[0]!.trim();
+    } finally {
+      await admin.close();
+    }
+    assert.ok(socketDir.startsWith('/'), socketDir);
+    // As psql takes it: `postgresql://user@/db?host=/dir&port=N`.
+    const socketUrl = `postgresql://${url.username}@${url.pathname}?host=${socketDir}&port=${url.port}`;
+    const made = mnemo('keys', 'create', '--project', 'acme', '--env', 'test', '--database-url', socketUrl);
+    assert.equal(made.status, 0, made.stderr);
+    const key = made.stdout.trim();
+    const listed = mnemoWith({ MNEMO_DATABASE_URL: socketUrl }, 'keys', 'list');
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.match(listed.stdout, new RegExp(`sk_test_acme_…${key.slice(-4)}  active`));
+    // The same database as its TCP URL names.
+    const client = connectPostgres(url.href, { max: 1 });
+    try {
+      assert.ok(await pgKeyRegistry(client).byHash(hashKey(key)));
+    } finally {
+      await client.close();
+    }
+  });
+
   it('lists or revokes nothing in a database that holds no Mnemo, and leaves it as it was', async () => {
     const url = await cluster!.freshDatabase();
     for (const args of [['list'], ['revoke', 'sk_live_acme_nope1234']]) {
@@ -300,6 +348,19 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
     assert.equal(inQuery.status, 1);
     assert.match(inQuery.stderr, /postgres:\/\/me@127\.0\.0\.1:1\/db\?password=\*\*\*/);
     assert.ok(!inQuery.stderr.includes('s3cret'), inQuery.stderr);
+    // A socket directory no server listens in: named as given, with its empty host, password hidden.
+    const noServer = mkdtempSync(join(tmpdir(), 'mnemo-keys-nosocket-'));
+    try {
+      const socket = mnemo('keys', 'list', '--database-url', `postgres://me:s3cret@/db?host=${noServer}`);
+      assert.equal(socket.status, 1);
+      assert.equal(
+        socket.stderr.split(' could not be used: ')[0],
+        `mnemo: the database at postgres://me:***@/db?host=${noServer}`,
+      );
+      assert.match(socket.stderr, /connect ENOENT/);
+    } finally {
+      rmSync(noServer, { recursive: true, force: true });
+    }
     const other = mnemo('keys', 'list', '--database-url', 'mysql://me@127.0.0.1:1/db');
     assert.equal(other.status, 1);
     assert.match(other.stderr, /--database-url.*must be a postgres:\/\//);

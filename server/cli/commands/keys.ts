@@ -18,7 +18,7 @@ import { KeyProject } from '../../../engine/contract/key.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
-import { bySchema, postgresUrl } from '../options.ts';
+import { bySchema, databaseUrlFromEnv, postgresUrl } from '../options.ts';
 
 interface Where {
   dataDir?: string;
@@ -42,7 +42,7 @@ interface Registry {
 /** --database-url, or MNEMO_DATABASE_URL unless a file registry is named on the command line. */
 function databaseUrlOf(where: Where): string | undefined {
   const fileNamed = where.dataDir !== undefined || where.keyRegistry !== undefined;
-  return where.databaseUrl ?? (fileNamed ? undefined : process.env.MNEMO_DATABASE_URL || undefined);
+  return where.databaseUrl ?? (fileNamed ? undefined : databaseUrlFromEnv());
 }
 
 /** A path as a POSIX shell reads it back whole: quoted where it holds more than plain characters. */

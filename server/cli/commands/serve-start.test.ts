@@ -230,6 +230,12 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
         { MNEMO_DATABASE_URL: 'db.example' },
         /MNEMO_DATABASE_URL: must be a postgres:\/\//,
       ],
+      [
+        'MNEMO_DATABASE_URL with a socket directory that is not an absolute path',
+        [],
+        { MNEMO_DATABASE_URL: 'postgres://me@/db?host=tmp/pgqa' },
+        /MNEMO_DATABASE_URL: must have a \?host= that is a host name or the Unix socket directory/,
+      ],
     ];
     for (const [what, args, extraEnv, said] of postgresUsage) {
       it(`${what}: a usage error`, async () => {
@@ -308,6 +314,22 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
         .match(/^mnemo: the database at postgres:\/\/me@127\.0\.0\.1:1\/db could not be used: /gm);
       assert.equal(said?.length, 1, serve.stderr());
       assert.doesNotMatch(serve.stderr(), /derivation waits/, 'no outage of a server that never started');
+    });
+
+    it('a Unix socket with no server behind it is taken as a URL, and said once as the start failing', async () => {
+      const dir = tempDir();
+      const serve = await refused(['--engine', 'postgres', '--port', '0'], {
+        MNEMO_DATABASE_URL: `postgres://me:s3cret@/db?host=${dir}`,
+      });
+      const said = serve
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('could not be used'));
+      assert.deepEqual(said, [
+        `mnemo: the database at postgres://me:***@/db?host=${dir} could not be used: ` +
+          `connect ENOENT ${dir}/.s.PGSQL.5432`,
+      ]);
+      assert.ok(!serve.stderr().includes('s3cret'), serve.stderr());
     });
 
     for (const base of ['not a url', 'ftp://docs.example/mnemo', '/docs']) {
