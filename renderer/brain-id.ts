@@ -2,7 +2,7 @@ import { slugPattern } from '../engine/contract/slug-pattern.ts';
 import { slugLike } from './slug.ts';
 
 /**
- * A Brain's short id, as the API takes it (a Slug, engine/contract/common.ts): 1 to 128 letters,
+ * A Brain's short id, as the API takes it (a Slug, engine/contract/common.ts): 1 to 128 ASCII letters,
  * digits, ".", "_" or "-", starting with a letter or digit. The form's `pattern` is this rule, and
  * `brainIdProblem` says in the form's words what is wrong with an id it refuses, with one that would do.
  */
@@ -22,7 +22,7 @@ export function brainIdProblem(id: string): string | null {
     return `A short id is at most 128 characters; this one has ${id.length.toLocaleString()}.${instead}`;
   if (/[^A-Za-z0-9._-]/.test(id))
     return (
-      `“${id}” cannot be a short id: it may hold only letters, digits, dots (.), dashes (-) and ` +
+      `“${id}” cannot be a short id: it may hold only letters a–z without accents, digits, dots (.), dashes (-) and ` +
       `underscores (_), with no spaces or other signs, since it is part of the Brain’s addresses.${instead}`
     );
   return `A short id starts with a letter or a digit, not “${id[0]}”.${instead}`;

@@ -122,7 +122,7 @@ function CreateBrainForm() {
         <label>
           Short id{' '}
           <span className="hint">
-            letters, digits, dots, dashes and underscores, no spaces; used in addresses
+            letters a–z without accents, digits, dots, dashes and underscores, no spaces; used in addresses
           </span>
           <input
             ref={idInput}

@@ -449,7 +449,7 @@ test("a Brain's short id: the API's rule, and what is wrong with one it refuses,
   }
   assert.equal(
     brainIdProblem('Work Notes'),
-    '“Work Notes” cannot be a short id: it may hold only letters, digits, dots (.), dashes (-) and underscores (_), with no spaces or other signs, since it is part of the Brain’s addresses. For example “Work-Notes”.',
+    '“Work Notes” cannot be a short id: it may hold only letters a–z without accents, digits, dots (.), dashes (-) and underscores (_), with no spaces or other signs, since it is part of the Brain’s addresses. For example “Work-Notes”.',
   );
   assert.match(
     brainIdProblem('_notes')!,
