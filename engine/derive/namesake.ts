@@ -1,5 +1,5 @@
 import type { SelfEntity, TypedContent } from '../contract/index.ts';
-import { foldName, selfFirstName } from '../core/derive/resolve-owner.ts';
+import { foldName, givenName, sameName, selfFirstName } from '../core/derive/resolve-owner.ts';
 import type { BrainUnitOfWork } from '../ports/index.ts';
 
 /**
@@ -18,11 +18,11 @@ export async function namesakeArrives(
 ): Promise<string | null> {
   if (content.kind !== 'message' || content.speaker === undefined) return null;
   const name = foldName(content.speaker);
-  const word = name.split(' ')[0]!;
-  if (word === name) return null;
+  if (!name.includes(' ')) return null;
+  const word = givenName(name);
   const first = selfFirstName(self);
   const own = foldName(self?.name ?? '');
-  if (first === null || word !== first || name === own) return null;
+  if (first === null || word !== first || sameName(name, own)) return null;
   const before = await uow.speakersFirstNamed(first, seq);
   return before.some((n) => n !== own && n !== first) ? null : first;
 }

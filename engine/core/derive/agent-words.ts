@@ -1,6 +1,6 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
-import { foldName, selfFirstName } from './resolve-owner.ts';
+import { foldName, sameName, selfFirstName } from './resolve-owner.ts';
 import { attributeSentence, chatEnd, slotSentences, type SlotSentence } from './slot-sentences.ts';
 
 /**
@@ -198,7 +198,7 @@ export function introducesSelf(sentence: string, self: SelfEntity | null): boole
   const name = m?.groups?.['name'];
   if (name === undefined) return false;
   const said = foldName(name);
-  return said === foldName(self.name) || said === selfFirstName(self);
+  return sameName(said, foldName(self.name)) || said === selfFirstName(self);
 }
 
 /** Whether an agent's sentence only serves (servingWords): no Memory of it. */

@@ -65,3 +65,18 @@ test("the self's full name is the self however it is written: accents, case or U
   // Another person with her first name is still another person.
   assert.deepEqual(resolveOwner('Inês Silva', ines), { state: 'other', entity: 'Inês Silva' });
 });
+
+test('a name written family name first is the self with or without its space, and by its given name alone', () => {
+  const yuki = { type: 'person' as const, name: '田中 由紀' };
+  const self = { state: 'self', entity: '田中 由紀' };
+  for (const name of ['田中 由紀', '田中由紀', '田中　由紀'])
+    assert.deepEqual(resolveOwner(name, yuki), self, name);
+  assert.equal(selfFirstName(yuki), '由紀');
+  assert.deepEqual(resolveOwner('由紀', yuki, 'self'), self);
+  // The family name alone is the family's: her father as likely as her.
+  assert.deepEqual(resolveOwner('田中', yuki, 'self'), { state: 'other', entity: '田中' });
+  assert.equal(selfFirstName({ type: 'person', name: '김 민준' }), '민준');
+  assert.deepEqual(resolveOwner('김민준', { type: 'person', name: '김 민준' }).state, 'self');
+  // Latin names keep their order, and no space is taken away from them.
+  assert.deepEqual(resolveOwner('AnaSilva', ana), { state: 'other', entity: 'AnaSilva' });
+});

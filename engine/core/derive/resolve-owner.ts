@@ -14,13 +14,36 @@ export type SelfFirstName = 'self' | 'ambiguous';
 export const foldName = (name: string): string => foldText(name).trim().replace(/\s+/gu, ' ');
 
 /**
+ * A name written in Han, kana or Hangul: family name first ("田中 由紀", "김 민준"), and as often
+ * written without the space between them ("田中由紀").
+ */
+const familyFirst =
+  /^[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\p{Script=Hangul} ]+$/u;
+
+/** Whether two names, folded (foldName), are one: equal, or written in those scripts with or without the space. */
+export function sameName(a: string, b: string): boolean {
+  if (a === b) return true;
+  return familyFirst.test(a) && familyFirst.test(b) && a.replaceAll(' ', '') === b.replaceAll(' ', '');
+}
+
+/**
+ * The word of a folded name of two words or more that a person is called by alone: the first ("maya" of
+ * "maya costa"), or the last where the family name comes first ("由紀" of "田中 由紀": 田中 alone is the
+ * family's, as likely her father as her).
+ */
+export function givenName(folded: string): string {
+  const words = folded.split(' ');
+  return familyFirst.test(folded) ? words[words.length - 1]! : words[0]!;
+}
+
+/**
  * The self's first name, folded, where it has one to be called by: a person's name of two words or
  * more ("Maya Costa": "maya"). Null for an org, a one-word name (already the name itself) and no self.
  */
 export function selfFirstName(self: SelfEntity | null): string | null {
   if (self?.type !== 'person') return null;
-  const words = foldName(self.name).split(' ');
-  return words.length >= 2 && words[0] !== '' ? words[0]! : null;
+  const folded = foldName(self.name);
+  return folded.includes(' ') ? givenName(folded) : null;
 }
 
 /**
@@ -83,7 +106,7 @@ export function resolveOwner(
   const key = n.toLowerCase().replace(/\s+/g, ' ');
   // The self's name folded as its first name is: "Ines Conceicao", and "Inês" written as "e" and a
   // combining accent (NFD, as macOS file names and some exports write it), are "Inês Conceição".
-  const isSelf = selfSpeakerNames.has(key) || (self !== null && foldName(self.name) === foldName(n));
+  const isSelf = selfSpeakerNames.has(key) || (self !== null && sameName(foldName(self.name), foldName(n)));
   if (isSelf) return self ? { state: 'self', entity: self.name } : { state: 'unresolved' };
   if (firstName !== undefined && foldName(n) === selfFirstName(self))
     return firstName === 'self' ? { state: 'self', entity: self!.name } : { state: 'unresolved' };

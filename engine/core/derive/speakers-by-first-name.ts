@@ -1,4 +1,4 @@
-import { foldName } from './resolve-owner.ts';
+import { foldName, givenName } from './resolve-owner.ts';
 
 /** A Brain's messages written after `afterSeq`, in the order of their seq: each one's seq and speaker. */
 export type MessageSpeakersSince = (afterSeq: number) => Promise<Array<{ seq: number; speaker: unknown }>>;
@@ -27,7 +27,7 @@ export function speakersByFirstName(): (
       if (typeof r.speaker !== 'string') continue;
       const name = foldName(r.speaker);
       if (name === '') continue;
-      const key = name.split(' ')[0]!;
+      const key = givenName(name);
       const names = b.byFirst.get(key) ?? new Map<string, number>();
       if (!names.has(name)) b.byFirst.set(key, names.set(name, r.seq));
     }
