@@ -199,6 +199,9 @@ export async function admitClaims(
       if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);
       continue;
     }
+    // "Change of plans, I live in Porto now": the plan's day must not end what holds now.
+    if (withdrawsPlans && claim.plansChanged)
+      await callOffPlans(memories, record, { ...claim, callsOff: { predicate: claim.predicate } }, seq);
     const slot = slotKey(claim.subject, claim.predicate, claim.owner);
     const versions = await memories.slotVersions(slot);
     // A value said to start later ("I'm starting at Revolut on Monday") holds from that day.

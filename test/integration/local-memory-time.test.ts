@@ -401,6 +401,22 @@ describe('local engine: a job or a home said to start on a later day', () => {
       assert.deepEqual((await engine.getRecord(tenant, 'b', plan.id)).memory_ids, plan.memory_ids);
     });
 
+    it('to another place after a change of plans is the home from the day said', async () => {
+      const { engine, remember } = await withBrain({ clock: () => new Date('2024-09-01T00:00:00Z') });
+      await remember(said("I'm moving to Lisbon next month!!! 🎉🇵🇹", '2024-07-01T10:00:00Z'));
+      await remember(said('Change of plans, I live in Porto now', '2024-07-19T10:00:00Z'));
+      const current = [
+        [
+          'Change of plans, I live in Porto now',
+          '2024-07-19T10:00:00Z',
+          null,
+          ['Change of plans, I live in Porto now'],
+        ],
+      ];
+      assert.deepEqual(await homes(engine), current);
+      assert.deepEqual(await homes(engine, '2024-07-25T00:00:00Z'), current);
+    });
+
     it('to another place, said without the plan changed, leaves the plan its day', async () => {
       // She may have lived in Porto all along: the plan still holds from its day.
       const { engine, remember } = await withBrain({ clock: () => new Date('2024-09-01T00:00:00Z') });

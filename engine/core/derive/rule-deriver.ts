@@ -44,7 +44,7 @@ import { fencedRanges } from '../shared/fenced-lines.ts';
 import { listItems, numberedLines, passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
-import { newsLeadIns, planCalledOff } from './called-off.ts';
+import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -379,7 +379,9 @@ export function createRuleDeriver(): Deriver {
           const dated = startsWithItsDay(
             withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt),
           );
-          return agent === null ? [...dated, ...lastDaysAhead(dated, record.occurredAt)] : dated;
+          if (agent !== null) return dated;
+          const changed = dated.map((c) => withPlansChanged(c, record.text));
+          return [...changed, ...lastDaysAhead(changed, record.occurredAt)];
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -1099,6 +1101,13 @@ function lastDaysAhead(claims: readonly Claim[], occurredAt: string): Claim[] {
     });
   }
   return out;
+}
+
+/** A job or a home said in place of a plan (called-off.ts `saysPlansChanged`) withdraws the plans of its slot. */
+function withPlansChanged(c: Claim, text: string): Claim {
+  const planned =
+    (c.predicate === 'lives in' || c.predicate === 'works at') && c.ends === undefined && !c.endsHeld;
+  return planned && saysPlansChanged(text, c.quote) ? { ...c, plansChanged: true } : c;
 }
 
 /**
