@@ -299,7 +299,10 @@ export function createRuleDeriver(): Deriver {
     // withdraws it; "No, it's Jordan Reyes, not Lee." mends the surname; "My last day at Dell is
     // December 18" ends Dell after that day; "I'm allergic to cats, so keep that in mind" is the
     // allergy alone; "Jordan is allergic to cats." is Jordan's; "I'm Sam." and "Nice to meet you!" none.
-    name: 'rules-v49',
+    // v50: a home or a job said to hold now ("I live in Lisbon now") before a plan of the same value
+    // begins withdraws that plan, which closed it on its day; "Change of plans, I live in Porto now"
+    // withdraws the plans of its slot to come.
+    name: 'rules-v50',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
