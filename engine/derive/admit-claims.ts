@@ -199,6 +199,9 @@ export async function admitClaims(
       if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);
       continue;
     }
+    // "Change of plans, I live in Porto now": the plan's day must not end what holds now.
+    if (withdrawsPlans && claim.plansChanged)
+      await callOffPlans(memories, record, { ...claim, callsOff: { predicate: claim.predicate } }, seq);
     const slot = slotKey(claim.subject, claim.predicate, claim.owner);
     const versions = await memories.slotVersions(slot);
     // A value said to start later ("I'm starting at Revolut on Monday") holds from that day.
@@ -207,13 +210,18 @@ export async function admitClaims(
         ? { at: record.occurredAt, ms: record.occurredMs }
         : { at: claim.startsAt, ms: Date.parse(claim.startsAt) };
     // The same plan given another day ("starting at revolut on the 23rd now"): the day it had is
-    // withdrawn, retracted by this Record, as a plan called off is.
-    const moved =
-      claim.startsAt === undefined || !withdrawsPlans
-        ? []
-        : versions.filter(
-            (v) => sameSlotValue(v, claim) && planAhead(v, record.occurredMs) && v.valid_from_ms !== from.ms,
-          );
+    // withdrawn, retracted by this Record, as a plan called off is. So is a plan that came early, said
+    // to hold now ("I live in Lisbon now" before the move's day): left, the plan's later start closed
+    // what she says holds now. A plan the same Record says beside it is no earlier word to replace.
+    const moved = !withdrawsPlans
+      ? []
+      : versions.filter(
+          (v) =>
+            sameSlotValue(v, claim) &&
+            planAhead(v, record.occurredMs) &&
+            v.valid_from_ms !== from.ms &&
+            (claim.startsAt !== undefined || !ids.includes(v.id)),
+        );
     for (const v of moved) await memories.update(v.id, { retracted_by: record.id });
     const same = (
       versions.find(

@@ -362,6 +362,75 @@ describe('local engine: a job or a home said to start on a later day', () => {
     ]);
   });
 
+  describe('a move that comes before its day', () => {
+    const homes = async (engine: Awaited<ReturnType<typeof withBrain>>['engine'], as_of?: string) =>
+      (
+        await engine.listMemories(tenant, 'b', {
+          subject: 'Ana',
+          limit: 50,
+          ...(as_of !== undefined ? { as_of } : {}),
+        })
+      ).data
+        .filter((m) => m.predicate === 'lives in')
+        .map((m) => [m.statement, m.valid_from, m.valid_to, m.citations.map((c) => c.quote)]);
+
+    it('to the planned place is the home from the day said, and the plan does not end it', async () => {
+      const { engine, remember } = await withBrain({ clock: () => new Date('2024-09-01T00:00:00Z') });
+      const plan = await remember(said("I'm moving to Lisbon next month!!! 🎉🇵🇹", '2024-07-01T10:00:00Z'));
+      const now = await remember(said('I live in Lisbon now. The move went fine.', '2024-07-19T10:00:00Z'));
+      const current = [['Ana lives in Lisbon', '2024-07-19T10:00:00Z', null, ['I live in Lisbon now.']]];
+      assert.deepEqual(await homes(engine), current);
+      assert.deepEqual(
+        await homes(engine, '2024-07-25T00:00:00Z'),
+        current,
+        'her home before the planned day',
+      );
+      // Context's quote of the Record holds the sentence that answers: while it was a closed value's,
+      // the quote was the sentence beside it ("The move went fine.").
+      const ctx = await engine.createContext(tenant, 'b', { query: 'lisbon' }, { requestId: 'req_home' });
+      assert.ok(ctx.status === 'ready');
+      const quoted = ctx.citations.filter((c) => c.record_id === now.id).map((c) => c.quote);
+      assert.equal(quoted.length, 1);
+      assert.ok(quoted[0]!.includes('I live in Lisbon now.'), quoted[0]);
+      // Forgetting what she said brings the plan back, from its day.
+      await engine.forgetRecord(tenant, 'b', now.id);
+      await engine.idle();
+      assert.deepEqual(await homes(engine), [
+        ['Ana lives in Lisbon', '2024-08-01T00:00:00.000Z', null, ["I'm moving to Lisbon next month!!!"]],
+      ]);
+      assert.deepEqual((await engine.getRecord(tenant, 'b', plan.id)).memory_ids, plan.memory_ids);
+    });
+
+    it('to another place after a change of plans is the home from the day said', async () => {
+      const { engine, remember } = await withBrain({ clock: () => new Date('2024-09-01T00:00:00Z') });
+      await remember(said("I'm moving to Lisbon next month!!! 🎉🇵🇹", '2024-07-01T10:00:00Z'));
+      await remember(said('Change of plans, I live in Porto now', '2024-07-19T10:00:00Z'));
+      const current = [
+        [
+          'Change of plans, I live in Porto now',
+          '2024-07-19T10:00:00Z',
+          null,
+          ['Change of plans, I live in Porto now'],
+        ],
+      ];
+      assert.deepEqual(await homes(engine), current);
+      assert.deepEqual(await homes(engine, '2024-07-25T00:00:00Z'), current);
+    });
+
+    it('to another place, said without the plan changed, leaves the plan its day', async () => {
+      // She may have lived in Porto all along: the plan still holds from its day.
+      const { engine, remember } = await withBrain({ clock: () => new Date('2024-09-01T00:00:00Z') });
+      await remember(said("I'm moving to Lisbon next month!!! 🎉🇵🇹", '2024-07-01T10:00:00Z'));
+      await remember(said('I live in Porto', '2024-07-19T10:00:00Z'));
+      assert.deepEqual(await homes(engine, '2024-07-25T00:00:00Z'), [
+        ['Ana lives in Porto', '2024-07-19T10:00:00Z', '2024-08-01T00:00:00.000Z', ['I live in Porto']],
+      ]);
+      assert.deepEqual(await homes(engine), [
+        ['Ana lives in Lisbon', '2024-08-01T00:00:00.000Z', null, ["I'm moving to Lisbon next month!!!"]],
+      ]);
+    });
+  });
+
   it('a move said with its month is the home from that month', async () => {
     const { engine, remember } = await withBrain({ clock: () => new Date('2026-09-01T00:00:00Z') });
     await remember(said('I live in Lisbon', '2026-01-10T09:00:00Z'));

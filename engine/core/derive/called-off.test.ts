@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { planCalledOff } from './called-off.ts';
+import { planCalledOff, saysPlansChanged } from './called-off.ts';
 
 test('a plan said to be off names the slot it was to hold, and the value where one is named', () => {
   const cases: [string, ReturnType<typeof planCalledOff>][] = [
@@ -49,4 +49,22 @@ test('a question, a doubt, a plan taken back, someone else’s plan or anything 
     'we decided to stay in lisbon after all, the hotel in porto was full',
   ])
     assert.equal(planCalledOff(s), null, s);
+});
+
+test('a value said in place of a plan says so where it opens, just before it or with "instead"', () => {
+  const changed: [string, string][] = [
+    ['Change of plans, I live in Porto now', 'Change of plans, I live in Porto now'],
+    ['Change of plans! I live in Porto now.', 'I live in Porto now.'],
+    ['ok so plans changed. i live in porto now', 'i live in porto now'],
+    ['I moved to Porto instead.', 'I moved to Porto instead.'],
+    ['New plan: I work at Globex', 'New plan: I work at Globex'],
+  ];
+  for (const [text, quote] of changed) assert.equal(saysPlansChanged(text, quote), true, text);
+  const not: [string, string][] = [
+    ['I live in Porto now', 'I live in Porto now'],
+    ['The plans changed the city. Anyway I live in Porto.', 'Anyway I live in Porto.'],
+    ['Change of plans for dinner. I live in Porto.', 'I live in Porto.'],
+    ['I live in Porto. Change of plans though.', 'I live in Porto.'],
+  ];
+  for (const [text, quote] of not) assert.equal(saysPlansChanged(text, quote), false, text);
 });

@@ -166,3 +166,26 @@ export function planCalledOff(s: string): CalledOff | null {
 /** A cheap test of whether any pattern could match: most sentences say none of these words. */
 const offHint =
   /(?<![\p{L}\p{N}])(?:off|cancell?ed|happening|through|dead|work\s+out|happen|offer|after\s+all|any\s?more|any\s+longer|decided|won['’]?t)(?![\p{L}\p{N}])/iu;
+
+/** "Change of plans", "plans changed", "new plan": the plan said before is not the one that holds. */
+const changeOfPlans = String.raw`(?:(?:a\s+)?change\s+of\s+plans?|(?:the\s+|our\s+|my\s+)?plans?\s+(?:have\s+|has\s+)?changed|new\s+plan)`;
+const opensChanged = new RegExp(String.raw`^\s*${newsLeadIns}${changeOfPlans}(?![\p{L}\p{N}])`, 'iu');
+const changedAlone = new RegExp(String.raw`^\s*${newsLeadIns}${changeOfPlans}$`, 'iu');
+const endsInstead = /(?<![\p{L}\p{N}])instead[\s.!…]*$/iu;
+
+/**
+ * Whether the sentence `quote` of `text` is given as what holds in place of a plan: it opens with a
+ * change of plans ("Change of plans, I live in Porto now"), the sentence just before it is one
+ * ("Change of plans! I live in Porto now."), or it ends with "instead" ("I moved to Porto instead").
+ * A value said without it may be the one held until the plan's day ("I live in Porto" a week before
+ * moving to Lisbon); said so, it is the plan's end too.
+ */
+export function saysPlansChanged(text: string, quote: string): boolean {
+  if (opensChanged.test(quote) || endsInstead.test(quote)) return true;
+  // The sentence before, found by hand: a pattern tried at each sentence end of a long text backtracks.
+  let end = text.indexOf(quote);
+  while (end > 0 && /[\s.!…:;,—–-]/u.test(text[end - 1]!)) end--;
+  let start = end;
+  while (start > 0 && !/[.!?…\n]/u.test(text[start - 1]!)) start--;
+  return end > 0 && changedAlone.test(text.slice(start, end));
+}

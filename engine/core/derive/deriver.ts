@@ -72,6 +72,13 @@ export interface Claim {
    */
   callsOff?: { predicate: string; values?: readonly string[]; keeps?: string };
   /**
+   * On a job or a home said in place of a plan ("Change of plans, I live in Porto now", called-off.ts
+   * `saysPlansChanged`): before the claim is admitted, every value of its slot scheduled after the
+   * Record's world time is withdrawn, as a plan called off is (derive/called-off-plans.ts); else the
+   * plan's day would end the value said to hold now.
+   */
+  plansChanged?: true;
+  /**
    * On a claim of no slot whose statement is the whole message: the message only gives a value in place
    * of one said just before ("wait no, it's march 14", said-instead.ts). Before admission it becomes
    * that slot's claim of the new value (`replaces`), where the thread's message just before holds one

@@ -44,7 +44,7 @@ import { fencedRanges } from '../shared/fenced-lines.ts';
 import { listItems, numberedLines, passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
-import { newsLeadIns, planCalledOff } from './called-off.ts';
+import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -300,7 +300,10 @@ export function createRuleDeriver(): Deriver {
     // December 18" ends Dell after that day; "I'm allergic to cats, so keep that in mind" is the
     // allergy alone; "Jordan is allergic to cats." is Jordan's; "I'm Sam." and "Nice to meet you!" none.
     // v50: a speaker or participant who is the self's whole name without its accents ("Ines Conceicao")
-    // or in decomposed form (NFD) is the self, as her first name alone was (resolve-owner.ts).
+    // or in decomposed form (NFD) is the self, as her first name alone was (resolve-owner.ts); a name
+    // written family name first is hers without its space and by its last word; a home or a job said to
+    // hold now ("I live in Lisbon now") before a plan of the same value begins withdraws that plan, which
+    // closed it on its day; "Change of plans, I live in Porto now" withdraws the plans of its slot to come.
     name: 'rules-v50',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -381,7 +384,9 @@ export function createRuleDeriver(): Deriver {
           const dated = startsWithItsDay(
             withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt),
           );
-          return agent === null ? [...dated, ...lastDaysAhead(dated, record.occurredAt)] : dated;
+          if (agent !== null) return dated;
+          const changed = dated.map((c) => withPlansChanged(c, record.text));
+          return [...changed, ...lastDaysAhead(changed, record.occurredAt)];
         }
         case 'event':
           return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
@@ -1101,6 +1106,13 @@ function lastDaysAhead(claims: readonly Claim[], occurredAt: string): Claim[] {
     });
   }
   return out;
+}
+
+/** A job or a home said in place of a plan (called-off.ts `saysPlansChanged`) withdraws the plans of its slot. */
+function withPlansChanged(c: Claim, text: string): Claim {
+  const planned =
+    (c.predicate === 'lives in' || c.predicate === 'works at') && c.ends === undefined && !c.endsHeld;
+  return planned && saysPlansChanged(text, c.quote) ? { ...c, plansChanged: true } : c;
 }
 
 /**
