@@ -33,6 +33,7 @@ import { correctionRecords } from './032-correction-records.ts';
 import type { Db } from '../open-database.ts';
 import { selfSlotLines } from './033-self-slot-lines.ts';
 import { syncRecordsUnsent } from './034-sync-records-unsent.ts';
+import { unsentCountedByRow } from './035-unsent-counted-by-row.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -82,4 +83,5 @@ export const migrations: readonly Migration[] = [
   correctionRecords,
   selfSlotLines,
   syncRecordsUnsent,
+  unsentCountedByRow,
 ];
