@@ -198,14 +198,12 @@ export interface RemoteOf {
 export interface OutboxItem {
   localId: string;
   replica: RecordReplica;
-  /** A correction kept home under older rules, offered again behind the push cursor (counted as skipped). */
-  reoffered?: boolean;
 }
 
 /** The next Records to push, in the Brain's sequence, and what the redactor and the rules kept back. */
 export interface OutboxBatch {
   items: OutboxItem[];
-  kept: { localId: string; fate: 'held_back' | 'skipped'; reason: string; reoffered?: boolean }[];
+  kept: { localId: string; fate: 'held_back' | 'skipped'; reason: string }[];
   /** The step the push cursor moves to once this batch is through. */
   throughSeq: number;
 }

@@ -214,19 +214,28 @@ export const SyncStatus = z
         'Records sent to the remote Brain. This, held_back and skipped count from the pairing, or from when it last started over (the remote Brain was made again).',
       ),
     pulled: z.number().int(),
-    held_back: z.number().int().describe('redacted_summary Records the redactor was unsure of: never sent.'),
+    held_back: z
+      .number()
+      .int()
+      .describe(
+        'redacted_summary Records the redactor was unsure of: never sent. One forgotten since is not counted.',
+      ),
     held_back_examples: z
       .array(z.string())
-      .describe('Up to five of the Records held back, the newest first: their ids, to open and see why.'),
+      .describe(
+        'Up to five of the Records counted in held_back, the newest first: their ids, to open and see why.',
+      ),
     skipped: z
       .number()
       .int()
       .describe(
-        'Records that cannot travel (a correction whose Memory rests on Records that do not travel as they are) or that the remote refused, and pulled Records not taken: not valid replicas, or redacted_summary ones the redactor was unsure of.',
+        'Records that cannot travel (a correction whose Memory rests on Records that do not travel as they are) or that the remote refused, and pulled Records not taken: not valid replicas, or redacted_summary ones the redactor was unsure of. A Record of this side forgotten since is not counted.',
       ),
     skipped_examples: z
       .array(z.string())
-      .describe('Up to five of the Records skipped on this side, the newest first: their ids.'),
+      .describe(
+        'Up to five of the Records counted in skipped that were skipped on this side (by the push), the newest first: their ids.',
+      ),
     corrections: z
       .object({
         applied: z.number().int(),

@@ -35,8 +35,11 @@ export interface PairingRow {
   reread_watermark: string | null;
   pushed: number;
   pulled: number;
-  held_back: number;
-  skipped: number;
+  /**
+   * Records of the feed the pull did not take (they have no row here). What the push held back and
+   * skipped is not summed: it is counted from sync_records (status).
+   */
+  pull_skipped: number;
   last_success_at: string | null;
   last_attempt_at: string | null;
   last_error: string | null;
@@ -90,8 +93,9 @@ export interface DeviceSyncStore {
   /** The Brain's pairing, if any. */
   pairing(brainUid: string): Promise<PairingRow | undefined>;
   /**
-   * The Brain's pairing, how many Records wait in its outbox (`outbox` with `correctionRules`), and how
-   * many corrections from other sides it holds by their outcome here (correction_outcomes).
+   * The Brain's pairing, how many Records wait in its outbox (`outbox` with `correctionRules`), how
+   * many corrections from other sides it holds by their outcome here (correction_outcomes), and the
+   * Records its push held back and skipped: those behind its push cursor, still here.
    */
   status(
     brainUid: string,
@@ -100,8 +104,8 @@ export interface DeviceSyncStore {
     pairing: PairingRow | undefined;
     pending: number;
     corrections: Record<CorrectionOutcomeRow['state'], number>;
-    /** Up to five Record ids of each fate, the newest first. */
-    examples: { held_back: string[]; skipped: string[] };
+    /** How many Records of each fate, and up to five of their ids, the newest first. */
+    unsent: Record<'held_back' | 'skipped', { count: number; newest: string[] }>;
   }>;
   /**
    * Pairs the Brain: when `keeps(existing)` says so, the existing pairing takes the new key (and its
@@ -143,15 +147,14 @@ export interface DeviceSyncStore {
   markSending(brainUid: string, items: readonly { recordId: string; remoteId: string }[]): Promise<void>;
   /**
    * Records a pushed batch under the run's pairing, in one transaction: each Record's fate, and the
-   * push cursor moved to `throughSeq` (never back) with the counts added (`skipped` may be less than
-   * none: a correction offered again that went up; the count stays at zero or more). False, writing
-   * nothing, when the pairing is no longer `pairingId`.
+   * push cursor moved to `throughSeq` (never back) with the Records the remote took (`pushed`) added.
+   * False, writing nothing, when the pairing is no longer `pairingId`.
    */
   markPushed(
     brainUid: string,
     pairingId: string,
     fates: readonly RecordFate[],
-    counts: { pushed: number; skipped: number; heldBack: number },
+    pushed: number,
     throughSeq: number,
   ): Promise<boolean>;
   /** The Brain's tombstones after `after`, by step then Record id, `limit` at most. */

@@ -23,6 +23,8 @@ const undoMigrations15On = `DROP TABLE derive_upgrade; DROP INDEX memories_slot_
 
 /** A store set back to an older version loses the columns later migrations add, as it never had them. */
 function withoutLaterColumns(db: ReturnType<typeof openDatabase>): void {
+  db.exec(`ALTER TABLE sync_pairings RENAME COLUMN pull_skipped TO skipped;
+    ALTER TABLE sync_pairings ADD COLUMN held_back INTEGER NOT NULL DEFAULT 0`); // 36
   db.exec('ALTER TABLE sync_pairings DROP COLUMN catching_up'); // 24
   db.exec('ALTER TABLE record_tombstones DROP COLUMN pulled_by'); // 25
   db.exec('DROP TABLE correction_outcomes'); // 26
@@ -566,6 +568,37 @@ describe('local engine: migrations', () => {
     assert.match(text(n[tower]!), /東京タワー 東京 京タ タワ ワー/);
     assert.equal(text(n[lunch]!), turnText(lunch), 'other rows are not indexed again');
     db.close();
+  });
+
+  it("36: a pairing's skipped count keeps only the pull's, the push's counted from its rows", () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(
+        db,
+        migrations.filter((m) => m.version <= 35),
+      );
+      db.exec(`INSERT INTO brains (uid, project, env, id, name, created_at, seq)
+        VALUES ('brn_a', 'acme', 'test', 'a', 'A', '2024-01-01T00:00:00Z', 3)`);
+      for (const seq of [1, 2, 3])
+        db.exec(`INSERT INTO records (id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+          VALUES ('rec_${seq}', 'brn_a', ${seq}, 'document', '{"kind":"document","text":"t"}', 't', 'medium',
+                  'shareable', '2024-01-01T00:00:00Z', 0, '2024-01-01T00:00:00Z')`);
+      db.exec(`INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id,
+          push_seq, skipped, held_back)
+        VALUES ('brn_a', 'https://hub.example.org/v1', 'a', 'sk', '2024-01-01T00:00:00Z', 'p1', 2, 5, 2)`);
+      // Skipped by the push and counted: rec_1. Not counted: one the cursor has not passed (a fate of
+      // an earlier pairing), and one forgotten.
+      for (const id of ['rec_1', 'rec_3', 'rec_gone'])
+        db.exec(`INSERT INTO sync_records (brain_uid, record_id, fate) VALUES ('brn_a', '${id}', 'skipped')`);
+      migrate(db);
+      assert.deepEqual(db.prepare('SELECT pull_skipped FROM sync_pairings').get(), { pull_skipped: 4 });
+      const columns = (db.prepare('PRAGMA table_info(sync_pairings)').all() as { name: string }[]).map(
+        (c) => c.name,
+      );
+      assert.ok(!columns.includes('held_back') && !columns.includes('skipped'));
+    } finally {
+      db.close();
+    }
   });
 
   it("32: a forget finds a Brain's corrections by index, not by reading all its Records", () => {

@@ -24,8 +24,13 @@ import {
 
 type Db = Parameters<Parameters<typeof editStore>[2]>[0];
 
-/** A store as a version before migration 028 left it: what the pull skipped was kept nowhere. */
+/**
+ * A store as a version before migration 028 left it: what the pull skipped was kept nowhere (and
+ * migration 036's counts not yet split).
+ */
 function beforePullRereads(db: Db): void {
+  db.exec(`ALTER TABLE sync_pairings RENAME COLUMN pull_skipped TO skipped;
+    ALTER TABLE sync_pairings ADD COLUMN held_back INTEGER NOT NULL DEFAULT 0`);
   for (const c of ['pull_skipped_from', 'pull_skipped_under', 'reread_watermark'])
     db.exec(`ALTER TABLE sync_pairings DROP COLUMN ${c}`);
   db.pragma('user_version = 27');
@@ -79,7 +84,9 @@ describe('a correction an older version skipped while pulling', () => {
     );
     assert.equal(page.has_more, false);
     editStore(nodes.root, 'b', (db) => {
-      db.prepare('UPDATE sync_pairings SET pull_watermark = ?, skipped = skipped + 1').run(page.watermark!);
+      db.prepare('UPDATE sync_pairings SET pull_watermark = ?, pull_skipped = pull_skipped + 1').run(
+        page.watermark!,
+      );
       beforePullRereads(db);
     });
     await b.restart();
@@ -120,7 +127,9 @@ describe('a correction an older version skipped while pulling', () => {
   it('is not looked for by a device that pulled before the upgrade and skipped nothing', async () => {
     await a.stop();
     editStore(nodes.root, 'a', (db) => {
-      const p = db.prepare('SELECT pull_watermark AS w, skipped FROM sync_pairings').get() as {
+      const p = db
+        .prepare('SELECT pull_watermark AS w, pull_skipped AS skipped FROM sync_pairings')
+        .get() as {
         w: string | null;
         skipped: number;
       };

@@ -91,7 +91,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
       atOnce(
         () =>
           void store.run(
-            `UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ?, skipped = skipped + ?,
+            `UPDATE sync_pairings SET pull_watermark = ?, pulled = pulled + ?, pull_skipped = pull_skipped + ?,
                pull_skipped_from = CASE WHEN ? > 0 THEN coalesce(pull_skipped_from, pull_watermark, 'start')
                                    ELSE pull_skipped_from END,
                pull_skipped_under = CASE WHEN ? > 0 THEN min(coalesce(pull_skipped_under, ?), ?)
@@ -117,7 +117,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
         if (p?.pairing_id !== pairingId) return;
         const under = skippedAgain ? Math.min(p.pull_skipped_under ?? rules, rules) : p.pull_skipped_under;
         store.run(
-          `UPDATE sync_pairings SET reread_watermark = ?, pulled = pulled + ?, skipped = max(0, skipped - ?),
+          `UPDATE sync_pairings SET reread_watermark = ?, pulled = pulled + ?, pull_skipped = max(0, pull_skipped - ?),
              pull_skipped_from = ?, pull_skipped_under = ? WHERE brain_uid = ? AND pairing_id = ?`,
           watermark,
           pulled,
@@ -141,19 +141,29 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           brainUid,
         ))
           corrections[row.state] = row.c;
-        // The fate as a literal, so each reads its own partial index (migration 034); only where the
-        // count says there are some.
-        const of = (fate: 'held_back' | 'skipped', count: number | undefined) =>
-          count
+        // Counted and named from the same rows: those the pairing's push cursor has passed (each was
+        // written by a batch of this pairing, which passes every Record it reads), of Records still
+        // here. A row outlives its Record and its pairing (the tombstone needs its remote id), so
+        // neither a forgotten Record nor another pairing's fate is counted or named. The fate as a
+        // literal, so each reads its own partial index (migration 034).
+        const of = (fate: 'held_back' | 'skipped') => {
+          if (!p) return { count: 0, newest: [] };
+          const rows = `FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+            WHERE s.brain_uid = ? AND s.fate = '${fate}' AND r.seq <= ?`;
+          const count = store.get<{ c: number }>(`SELECT count(*) AS c ${rows}`, brainUid, p.push_seq)!.c;
+          const newest = count
             ? store
                 .all<{ record_id: string }>(
-                  `SELECT record_id FROM sync_records WHERE brain_uid = ? AND fate = '${fate}' ORDER BY record_id DESC LIMIT 5`,
+                  `SELECT s.record_id ${rows} ORDER BY s.record_id DESC LIMIT 5`,
                   brainUid,
+                  p.push_seq,
                 )
                 .map((r) => r.record_id)
             : [];
-        const examples = { held_back: of('held_back', p?.held_back), skipped: of('skipped', p?.skipped) };
-        return { pairing: p, pending: pending(p, rules), corrections, examples };
+          return { count, newest };
+        };
+        const unsent = { held_back: of('held_back'), skipped: of('skipped') };
+        return { pairing: p, pending: pending(p, rules), corrections, unsent };
       }),
     pair: (brainUid, next, keeps) =>
       between(() =>
@@ -238,19 +248,16 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             );
         }),
       ),
-    markPushed: (brainUid, pairingId, fates, counts, throughSeq) =>
+    markPushed: (brainUid, pairingId, fates, pushed, throughSeq) =>
       between(() =>
         store.tx(() => {
           if (pairingOf(brainUid)?.pairing_id !== pairingId) return false;
           for (const f of fates)
             store.run(fateSql, brainUid, f.recordId, f.fate, f.remoteId, f.skippedUnder ?? null);
           store.run(
-            `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?, skipped = max(0, skipped + ?),
-               held_back = held_back + ? WHERE brain_uid = ? AND pairing_id = ?`,
+            'UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ? WHERE brain_uid = ? AND pairing_id = ?',
             throughSeq,
-            counts.pushed,
-            counts.skipped,
-            counts.heldBack,
+            pushed,
             brainUid,
             pairingId,
           );
@@ -290,13 +297,14 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           // The tombstones go again too: the new Brain never held their Records, but a device that has
           // not learnt of a forget yet would make them again there, and the feed bring them back to
           // every side. So do the removals learnt from the old Brain (pulled_by): the new one knows
-          // none of them. What was pushed, held back and skipped is counted again, for the new Brain:
-          // counted on, one Record held back showed as two.
+          // none of them. What was pushed and what the pull skipped is counted again, for the new Brain:
+          // counted on, one Record pushed showed as two. What the push held back and skipped is counted
+          // from its rows behind the cursor (status), so the cursor's going back starts it again too.
           const kept =
             store.run(
               `UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL, pull_skipped_from = NULL,
                  pull_skipped_under = NULL, reread_watermark = NULL, tombstone_seq = 0, tombstone_after = NULL,
-                 pushed = 0, held_back = 0, skipped = 0
+                 pushed = 0, pull_skipped = 0
                WHERE brain_uid = ? AND pairing_id = ?`,
               brainUid,
               pairingId,

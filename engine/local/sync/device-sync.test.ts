@@ -241,6 +241,88 @@ describe('a redacted_summary Record that did not go up as pushed', () => {
   });
 });
 
+describe('the Records the sync status names, held back and skipped', () => {
+  const engine = engineFor('examples');
+  const hub = { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' };
+  const counted = async (e: Engine) => {
+    const s = await e.sync!.status(t, 'ana');
+    return { held_back: [s.held_back, s.held_back_examples], skipped: [s.skipped, s.skipped_examples] };
+  };
+  /** A batch of a run's push, of `limit` Records at most, each taken but those in `refused`. */
+  const push = async (e: Engine, limit: number, refused: string[] = []) => {
+    const { pairingId } = await e.sync!.remoteOf(t, 'ana');
+    const batch = await e.sync!.outbox(t, 'ana', limit);
+    const outcomes = new Map(
+      batch.items.map((i) => [i.replica.id, refused.includes(i.localId) ? 'conflict' : 'created'] as const),
+    );
+    await e.sync!.markPushed(t, 'ana', pairingId, batch, outcomes);
+  };
+
+  it('are those the counts count, of this pairing: none from the one before, none forgotten', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const heldBack = [
+      await writeAna(e, 'ping @bobby tomorrow', 'redacted_summary'),
+      await writeAna(e, 'ping @carla tomorrow', 'redacted_summary'),
+    ];
+    await sync.pair(t, 'ana', hub);
+    await push(e, 200);
+    const { record } = await e.rememberRecord(t, 'ana', { content: 'A shape to copy.' }, {});
+    await e.forgetRecord(t, 'ana', record.id);
+    const pulled = (id: string) =>
+      ({ ...record, id, content: { kind: 'document', text: `Pulled ${id}.` } }) as RecordPage['data'][number];
+    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const page = { data: [pulled('rec_pulledkept'), pulled('rec_pulledgone')], has_more: false };
+    await sync.applyPulled(t, 'ana', pairingId, { ...page, next_cursor: null, removed: [] });
+    await e.forgetRecord(t, 'ana', 'rec_pulledgone');
+    const both = [...heldBack].sort().reverse();
+    assert.deepEqual(await counted(e), { held_back: [2, both], skipped: [0, []] });
+
+    // Unpaired and paired again with the same hub and key, as QA did: a new pairing, whose push has
+    // gone through the first Record so far.
+    await sync.unpair(t, 'ana');
+    await sync.pair(t, 'ana', hub);
+    await push(e, 1);
+    assert.deepEqual(await counted(e), { held_back: [1, [heldBack[0]]], skipped: [0, []] });
+
+    const refused = await writeAna(e, 'The ferry leaves at seven.');
+    await push(e, 200, [refused]);
+    assert.deepEqual(await counted(e), { held_back: [2, both], skipped: [1, [refused]] });
+  });
+});
+
+describe('a Record held back or skipped, once forgotten', () => {
+  const engine = engineFor('examples-forgotten');
+
+  it('leaves the count it was in, and is named no more', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const heldBack = await writeAna(e, 'ping @bobby tomorrow', 'redacted_summary');
+    const [gone, kept] = [
+      await writeAna(e, 'The ferry leaves at seven.'),
+      await writeAna(e, 'I moved to Porto.'),
+    ];
+    await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const { pairingId } = await sync.remoteOf(t, 'ana');
+    const batch = await sync.outbox(t, 'ana', 200);
+    await sync.markPushed(t, 'ana', pairingId, batch, new Map([gone!, kept!].map((id) => [id, 'conflict'])));
+    const status = await sync.status(t, 'ana');
+    assert.deepEqual(
+      [status.held_back, status.held_back_examples, status.skipped, status.skipped_examples],
+      [1, [heldBack], 2, [gone!, kept!].sort().reverse()],
+    );
+
+    for (const id of [heldBack, gone!]) await e.forgetRecord(t, 'ana', id);
+    const after = await sync.status(t, 'ana');
+    assert.deepEqual(
+      [after.held_back, after.held_back_examples, after.skipped, after.skipped_examples],
+      [0, [], 1, [kept]],
+    );
+  });
+});
+
 describe('an answer to a push that names no outcome for a Record', () => {
   const engine = engineFor('unanswered');
 

@@ -66,7 +66,7 @@ export const correctionRules = 1;
 export const pullRules = 1;
 
 export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingStatus> {
-  const { pairing: p, pending, corrections, examples } = await ctx.device.status(b.uid, correctionRules);
+  const { pairing: p, pending, corrections, unsent } = await ctx.device.status(b.uid, correctionRules);
   return {
     object: 'sync_status',
     brain_id: b.id,
@@ -79,10 +79,10 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     pending,
     pushed: p?.pushed ?? 0,
     pulled: p?.pulled ?? 0,
-    held_back: p?.held_back ?? 0,
-    held_back_examples: examples.held_back,
-    skipped: p?.skipped ?? 0,
-    skipped_examples: examples.skipped,
+    held_back: unsent.held_back.count,
+    held_back_examples: unsent.held_back.newest,
+    skipped: (p?.pull_skipped ?? 0) + unsent.skipped.count,
+    skipped_examples: unsent.skipped.newest,
     corrections,
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
@@ -208,8 +208,7 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
     if (r.visibility === 'local_only') throw new Error(`the outbox read the local_only Record ${r.id}`);
     if (r.kind === 'correction') {
       const replica = await travellingCorrection(ctx, b, r);
-      const reoffered = r.seq <= p.push_seq;
-      if (replica) batch.items.push({ localId: r.id, replica, reoffered });
+      if (replica) batch.items.push({ localId: r.id, replica });
       else
         batch.kept.push({
           localId: r.id,
@@ -217,7 +216,6 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
           reason:
             'a correction travels only shareable, of a Memory that rests on shareable Records (it names ' +
             'that Memory by them)',
-          reoffered,
         });
       continue;
     }
@@ -255,9 +253,9 @@ export async function markPushed(
 ): Promise<void> {
   const forgotten: string[] = [];
   const fates: RecordFate[] = [];
+  // Only what was pushed is summed: what is held back and skipped is counted from the fates (status),
+  // so that a Record forgotten since, or a fate of an earlier pairing, is not.
   let pushed = 0;
-  let skipped = 0;
-  let heldBack = 0;
   // A correction kept home is kept under the rules of now: offered again only when they change.
   const fate = (recordId: string, f: RecordFate['fate'], remoteId: string | null) =>
     fates.push({
@@ -271,11 +269,8 @@ export async function markPushed(
     if (outcome === 'created' || outcome === 'unchanged') {
       fate(item.localId, 'pushed', item.replica.id);
       pushed += 1;
-      // Counted as skipped when it was kept home: it is not any more.
-      if (item.reoffered) skipped -= 1;
     } else if (outcome === 'forgotten') {
       forgotten.push(item.localId);
-      if (item.reoffered) skipped -= 1;
     } else if (outcome === undefined) {
       // Not refused: not answered. Nothing is written and the cursor stays, so the batch goes again.
       throw new Error(
@@ -285,23 +280,14 @@ export async function markPushed(
       // A redacted copy the hub holds other content under (an earlier build's redaction) is still
       // this Record's copy there: its id is kept so that forgetting the Record forgets it.
       fate(item.localId, 'skipped', item.replica.visibility === 'redacted_summary' ? item.replica.id : null);
-      if (!item.reoffered) skipped += 1;
     }
   }
   for (const k of batch.kept) {
     // A held-back Record may have gone up before (pushed by an earlier build, or under an earlier
     // pairing): the id of its copy is kept for the tombstone. A correction never travels in any form.
     fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null);
-    if (k.fate === 'held_back') heldBack += 1;
-    else if (!k.reoffered) skipped += 1;
   }
-  const kept = await ctx.device.markPushed(
-    b.uid,
-    pairingId,
-    fates,
-    { pushed, skipped, heldBack },
-    batch.throughSeq,
-  );
+  const kept = await ctx.device.markPushed(b.uid, pairingId, fates, pushed, batch.throughSeq);
   if (!kept) throw runEnded(b);
   if (forgotten.length > 0) await forgetAsRemoteSaid(ctx, b, pairingId, forgotten);
 }

@@ -34,6 +34,7 @@ import type { Db } from '../open-database.ts';
 import { selfSlotLines } from './033-self-slot-lines.ts';
 import { syncRecordsUnsent } from './034-sync-records-unsent.ts';
 import { compoundBigrams } from './035-compound-bigrams.ts';
+import { unsentCountedByRow } from './036-unsent-counted-by-row.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -84,4 +85,5 @@ export const migrations: readonly Migration[] = [
   selfSlotLines,
   syncRecordsUnsent,
   compoundBigrams,
+  unsentCountedByRow,
 ];
