@@ -51,6 +51,11 @@ export async function compactForgotten(client: PgClient): Promise<CompactionRepo
   const size = async (table: string) =>
     (await client.query<{ b: number }>('SELECT pg_total_relation_size($1::regclass) AS b', [table])).rows[0]!
       .b;
+  // A finished thorough Context waits for its retry only for a while, and a forget whose clearing
+  // failed after its commit (a crash between the two) would leave one quoting what it forgot: a retry
+  // after this assembles the request again, which is all dropping them costs.
+  if (present.has('thorough_contexts'))
+    await client.query("DELETE FROM thorough_contexts WHERE state <> 'assembling'");
   const tables: CompactionReport['tables'] = [];
   for (const table of forgottenBytesTables) {
     if (!present.has(table)) continue;

@@ -74,6 +74,58 @@ describe('thorough Contexts kept in PostgreSQL (pgThoroughSync)', () => {
     assert.deepEqual(await rows('brn_q2'), []);
   });
 
+  it('a retry that waited on an assembly served meanwhile is answered, not told of a spent id', async () => {
+    await addBrain(db, 'brn_q8');
+    const a = pgThoroughSync(db, { syncMs: 2_000, newId });
+    const b = pgThoroughSync(db, { syncMs: 2_000, newId });
+    const key = 'brn_q8\nw\n{}';
+    const end = gate();
+    const first = a.run(key, async (id) => (await end.wait(), ready(id)), processing);
+    for (let i = 0; i < 300 && (await rows('brn_q8')).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 5));
+    const waiting = b.run(key, async (id) => ready(id), processing);
+    await new Promise((r) => setTimeout(r, 50));
+    end.open();
+    assert.equal((await first).status, 'ready');
+    // Its row went with the answer to the first request: the second is answered all the same.
+    assert.equal((await waiting).status, 'ready');
+  });
+
+  it('an assembly whose lease was taken over stores nothing over the one that took it', async () => {
+    await addBrain(db, 'brn_q9');
+    // A's renewals do not reach the database (a slow link, not a dead process): its lease lapses.
+    const slow: PgClient = {
+      ...db,
+      query: (sql, params) =>
+        sql.includes('SET lease_until') ? Promise.reject(new Error('timeout')) : db.query(sql, params),
+    };
+    const a = pgThoroughSync(slow, { syncMs: 20, newId, leaseMs: 150 });
+    const b = pgThoroughSync(db, { syncMs: 20, newId, leaseMs: 150 });
+    const key = 'brn_q9\nw\n{}';
+    const endA = gate();
+    const told: string[] = [];
+    const first = await a.run(
+      key,
+      async () => {
+        await endA.wait();
+        throw new MnemoError('store_unavailable', 'A hiccup');
+      },
+      processing,
+      (id) => void told.push(id),
+    );
+    await new Promise((r) => setTimeout(r, 250));
+    const endB = gate();
+    const taken = await b.run(key, async (id) => (await endB.wait(), ready(id)), processing);
+    assert.deepEqual([taken.status, taken.id], ['processing', first.id]);
+    endB.open();
+    await until('brn_q9', [[first.id, 'ready']]);
+    endA.open();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(await rows('brn_q9'), [[first.id, 'ready']], "A's late failure left it as B stored it");
+    assert.deepEqual(told, [], 'nor replaced its Trace');
+    assert.deepEqual((await b.run(key, async (id) => ready(id), processing)).status, 'ready');
+  });
+
   it("tells the retry on another process of an announced assembly's failure, once", async () => {
     await addBrain(db, 'brn_q3');
     const a = pgThoroughSync(db, { syncMs: 20, newId });

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from '../../contract/index.ts';
 import type { ThoroughSync } from '../../core/context/thorough-sync.ts';
-import { coerceError, MnemoError } from '../../errors/mnemo-error.ts';
+import { coerceError, MnemoError, type ErrorExtra } from '../../errors/mnemo-error.ts';
 import type { ErrorCode } from '../../errors/codes.ts';
 import type { PgClient } from './client.ts';
 
@@ -29,7 +29,7 @@ interface Row {
 
 interface Taken {
   context: Context | null;
-  error: { code: ErrorCode; message: string } | null;
+  error: { code: ErrorCode; message: string; extra?: ErrorExtra } | null;
 }
 
 /** This process's own assemblies, so its own retries wait on the promise rather than on the row. */
@@ -79,30 +79,41 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
       )
     ).rows[0] ?? null;
 
-  /** Claims a new assembly of the request; false when another process claimed it first. */
-  const claim = async (brain: string, hash: Buffer, id: string, refresh: boolean, replacing?: string) => {
-    // What lapsed long ago (finished and never asked for again, or left by a process that died) goes
-    // first, the Brain's only: a cheap delete on the primary key's prefix.
+  /**
+   * Claims a new assembly of the request under a token of its own; null when another process claimed
+   * it first. The token, not the id (a takeover keeps the id its 202s gave), is what the assembly's
+   * renewals and its end must still hold: one whose lease was taken over stores nothing.
+   */
+  const claim = async (
+    brain: string,
+    hash: Buffer,
+    id: string,
+    refresh: boolean,
+    replacing?: string,
+  ): Promise<string | null> => {
+    // What lapsed long ago (finished and never asked for again, or left by a process that died), of
+    // every Brain: the table holds only requests waiting for a retry, so the scan is short.
     await client.query(
-      `DELETE FROM thorough_contexts WHERE brain_uid = $1
-         AND COALESCE(lease_until, settled_at) < clock_timestamp() - make_interval(secs => $2::double precision / 1000)`,
-      [brain, ttlMs],
+      `DELETE FROM thorough_contexts
+       WHERE COALESCE(lease_until, settled_at) < clock_timestamp() - make_interval(secs => $1::double precision / 1000)`,
+      [ttlMs],
     );
+    const owner = randomBytes(12).toString('base64url');
     const r = await client.query(
       replacing === undefined
-        ? `INSERT INTO thorough_contexts (brain_uid, request_hash, context_id, state, refresh, lease_until)
-           VALUES ($1, $2, $3, 'assembling', $4, clock_timestamp() + make_interval(secs => $5::double precision / 1000))
+        ? `INSERT INTO thorough_contexts (brain_uid, request_hash, context_id, owner, state, refresh, lease_until)
+           VALUES ($1, $2, $3, $6, 'assembling', $4, clock_timestamp() + make_interval(secs => $5::double precision / 1000))
            ON CONFLICT DO NOTHING`
-        : `UPDATE thorough_contexts SET context_id = $3, state = 'assembling', refresh = $4, context = NULL,
+        : `UPDATE thorough_contexts SET context_id = $3, owner = $6, state = 'assembling', refresh = $4, context = NULL,
              error = NULL, record_ids = '{}',
              lease_until = clock_timestamp() + make_interval(secs => $5::double precision / 1000)
-           WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $6
+           WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $7
              AND (state <> 'assembling' OR lease_until <= clock_timestamp())`,
       replacing === undefined
-        ? [brain, hash, id, refresh, leaseMs]
-        : [brain, hash, id, refresh, leaseMs, replacing],
+        ? [brain, hash, id, refresh, leaseMs, owner]
+        : [brain, hash, id, refresh, leaseMs, owner, replacing],
     );
-    return (r.rowCount ?? 0) > 0;
+    return (r.rowCount ?? 0) > 0 ? owner : null;
   };
 
   /** Serves a finished row once: the process whose delete returns it answers with it. */
@@ -116,16 +127,17 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
       )
     ).rows[0] ?? null;
 
-  const drop = (brain: string, hash: Buffer, id: string) =>
-    client.query(
-      'DELETE FROM thorough_contexts WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $3',
-      [brain, hash, id],
-    );
+  const drop = (brain: string, hash: Buffer, owner: string) =>
+    client.query('DELETE FROM thorough_contexts WHERE brain_uid = $1 AND request_hash = $2 AND owner = $3', [
+      brain,
+      hash,
+      owner,
+    ]);
 
-  const keepReady = (brain: string, hash: Buffer, id: string, context: Context) => {
+  const keepReady = async (brain: string, hash: Buffer, owner: string, context: Context) => {
     const ids = [...recordIdsIn(context)];
     // The Brain's row before the Records, in the order a unit of work locks them (trace-store.ts).
-    return client.query(
+    await client.query(
       `WITH brain AS MATERIALIZED (SELECT 1 FROM brains WHERE uid = $1 FOR KEY SHARE),
          held AS (SELECT count(*) AS n FROM (
            SELECT 1 FROM records WHERE brain_uid = $1 AND id = ANY($4::text[]) AND EXISTS (SELECT 1 FROM brain)
@@ -134,37 +146,42 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
          kept AS (
            UPDATE thorough_contexts SET state = 'ready', context = $5::json, record_ids = $4::text[],
              lease_until = NULL, settled_at = clock_timestamp()
-           WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $3 AND EXISTS (SELECT 1 FROM go))
-       DELETE FROM thorough_contexts WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $3
-         AND NOT EXISTS (SELECT 1 FROM go)`,
-      [brain, hash, id, ids, JSON.stringify(context)],
+           WHERE brain_uid = $1 AND request_hash = $2 AND owner = $3 AND state = 'assembling'
+             AND EXISTS (SELECT 1 FROM go))
+       DELETE FROM thorough_contexts WHERE brain_uid = $1 AND request_hash = $2 AND owner = $3
+         AND state = 'assembling' AND NOT EXISTS (SELECT 1 FROM go)`,
+      [brain, hash, owner, ids, JSON.stringify(context)],
     );
   };
 
-  const keepFailed = (brain: string, hash: Buffer, id: string, error: unknown) => {
+  /** Stores the failure for the next retry; false when this assembly no longer holds the row. */
+  const keepFailed = async (brain: string, hash: Buffer, owner: string, error: unknown): Promise<boolean> => {
     const e = coerceError(error);
-    return client.query(
+    const r = await client.query(
       `UPDATE thorough_contexts SET state = 'failed', error = $4::json, lease_until = NULL,
          settled_at = clock_timestamp()
-       WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $3`,
-      [brain, hash, id, JSON.stringify({ code: e.code, message: e.message })],
+       WHERE brain_uid = $1 AND request_hash = $2 AND owner = $3 AND state = 'assembling'`,
+      [brain, hash, owner, JSON.stringify({ code: e.code, message: e.message, extra: e.extra })],
     );
+    return (r.rowCount ?? 0) > 0;
   };
 
   const served = (t: Taken): Context => {
-    if (t.error) throw new MnemoError(t.error.code, t.error.message);
+    if (t.error) throw new MnemoError(t.error.code, t.error.message, t.error.extra ?? {});
     return t.context!;
   };
 
   /**
-   * Assembles the request here under `id` (its row claimed): the Context if it is done within the
-   * budget, else the 202, the row then kept up to date until the Context or its failure is stored.
+   * Assembles the request here under `id` (its row claimed with `owner`): the Context if it is done
+   * within the budget, else the 202, the row then kept up to date until the Context or its failure is
+   * stored.
    */
   async function assembleHere(
     key: string,
     brain: string,
     hash: Buffer,
     id: string,
+    owner: string,
     compute: (id: string) => Promise<Context>,
     processing: (id: string) => Context | Promise<Context>,
     failedAfter202: ((id: string, error: unknown) => void | Promise<void>) | undefined,
@@ -175,8 +192,8 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
         void client
           .query(
             `UPDATE thorough_contexts SET lease_until = clock_timestamp() + make_interval(secs => $4::double precision / 1000)
-             WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $3 AND state = 'assembling'`,
-            [brain, hash, id, leaseMs],
+             WHERE brain_uid = $1 AND request_hash = $2 AND owner = $3 AND state = 'assembling'`,
+            [brain, hash, owner, leaseMs],
           )
           .catch(() => {});
       },
@@ -191,11 +208,9 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
     const keep = async () => {
       if (!announced || settled === null || stored) return;
       stored = true;
-      if ('ok' in settled) await keepReady(brain, hash, id, settled.ok);
-      else {
-        await failedAfter202?.(id, settled.error);
-        await keepFailed(brain, hash, id, settled.error);
-      }
+      if ('ok' in settled) await keepReady(brain, hash, owner, settled.ok);
+      // Its Trace only while the row is still this assembly's: one that took it over tells its own.
+      else if (await keepFailed(brain, hash, owner, settled.error)) await failedAfter202?.(id, settled.error);
     };
     // A row that cannot be stored (the database gone a moment) lapses with its lease: the next retry
     // assembles the request again, which is all a lost row costs.
@@ -225,11 +240,11 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
     try {
       const first = await Promise.race([outcome, late]);
       if (first !== null) {
-        await drop(brain, hash, id);
+        await drop(brain, hash, owner);
         return first;
       }
     } catch (error) {
-      await drop(brain, hash, id).catch(() => {});
+      await drop(brain, hash, owner).catch(() => {});
       throw error;
     } finally {
       clearTimeout(timer);
@@ -239,14 +254,18 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
     return processing(id);
   }
 
-  /** Waits out the budget on an assembly under way (here or in another process), then the 202. */
+  /**
+   * Waits out the budget on an assembly under way (here or in another process), then the 202; null when
+   * its row went meanwhile (served to the request that started it, or forgotten) or now holds another
+   * assembly, so that the request is looked at again rather than told of an id nobody will answer.
+   */
   async function awaitAssembly(
     key: string,
     brain: string,
     hash: Buffer,
     id: string,
     processing: (id: string) => Context | Promise<Context>,
-  ): Promise<Context> {
+  ): Promise<Context | null> {
     const deadline = Date.now() + o.syncMs;
     const mine = running.get(key);
     if (mine?.id === id) {
@@ -273,16 +292,14 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
     }
     for (;;) {
       const row = await read(brain, hash);
-      if (row?.context_id !== id) break;
+      if (row?.context_id !== id) return null;
       if (row.state !== 'assembling') {
         const t = await take(brain, hash, id);
-        if (t) return served(t);
-        break;
+        return t ? served(t) : null;
       }
-      if (Date.now() >= deadline) break;
+      if (Date.now() >= deadline) return processing(id);
       await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(1, deadline - Date.now()))));
     }
-    return processing(id);
   }
 
   return {
@@ -295,15 +312,21 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
         const row = await read(brain, hash);
         if (row === null) {
           const id = o.newId();
-          if (await claim(brain, hash, id, false))
-            return assembleHere(key, brain, hash, id, compute, processing, failedAfter202);
+          const owner = await claim(brain, hash, id, false);
+          if (owner !== null)
+            return assembleHere(key, brain, hash, id, owner, compute, processing, failedAfter202);
           continue;
         }
         if (row.state === 'assembling') {
-          if (row.live) return awaitAssembly(key, brain, hash, row.context_id, processing);
+          if (row.live) {
+            const out = await awaitAssembly(key, brain, hash, row.context_id, processing);
+            if (out !== null) return out;
+            continue;
+          }
           // Its process stopped renewing the lease: assembled here, under the id its 202s gave.
-          if (await claim(brain, hash, row.context_id, row.refresh, row.context_id))
-            return assembleHere(key, brain, hash, row.context_id, compute, processing, failedAfter202);
+          const owner = await claim(brain, hash, row.context_id, row.refresh, row.context_id);
+          if (owner !== null)
+            return assembleHere(key, brain, hash, row.context_id, owner, compute, processing, failedAfter202);
           continue;
         }
         if (row.state === 'ready' && !row.refresh && stale) {
@@ -312,8 +335,9 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
           if (!stale(t.context!)) return served(t);
           // Assembled afresh, once: that one is served whatever has changed (thorough-sync.ts).
           const id = o.newId();
-          if (await claim(brain, hash, id, true))
-            return assembleHere(key, brain, hash, id, compute, processing, failedAfter202);
+          const owner = await claim(brain, hash, id, true);
+          if (owner !== null)
+            return assembleHere(key, brain, hash, id, owner, compute, processing, failedAfter202);
           continue;
         }
         const t = await take(brain, hash, row.context_id);

@@ -2,7 +2,7 @@
  * A thorough Context answered `202 processing` is kept in the database, not by the process that
  * assembled it, so the request sent again reaches it through any process (thorough-contexts.ts). The
  * row is the request's (its Brain and a hash of its watermark and body): `assembling` under a lease its
- * process renews, then `ready` with the Context or `failed` with the error, served once and then
+ * process renews (`owner`: the assembly holding it, so one whose lease was taken over stores nothing), then `ready` with the Context or `failed` with the error, served once and then
  * deleted. `record_ids` names what a kept Context cites: a forget deletes the Brain's rows. (IF NOT
  * EXISTS: tests that set a database back to an older version keep the tables they do not know of.)
  */
@@ -14,6 +14,7 @@ CREATE TABLE IF NOT EXISTS thorough_contexts (
   brain_uid text NOT NULL REFERENCES brains(uid) ON DELETE CASCADE,
   request_hash bytea NOT NULL,
   context_id text COLLATE "C" NOT NULL,
+  owner text NOT NULL,
   state text NOT NULL CHECK (state IN ('assembling', 'ready', 'failed')),
   refresh boolean NOT NULL DEFAULT false,
   lease_until timestamptz,
