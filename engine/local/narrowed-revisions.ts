@@ -5,10 +5,10 @@ import type { BrainUnitOfWork, RecordRow } from '../ports/index.ts';
 const reach: Record<Visibility, number> = { local_only: 0, redacted_summary: 1, shareable: 2 };
 
 /**
- * The earlier revisions of an item (its source name and external id) that travel further than the
- * revision just written: an import again with `--visibility local_only` keeps the item on the device,
- * which an earlier shareable revision, still held, would not. They are forgotten with the write, so
- * their tombstones take them back from a paired hub and no later pairing pushes them.
+ * The other revisions of an item (its source name and external id) that travel further than the
+ * revision just written or replayed: an import again with `--visibility local_only` keeps the item on
+ * the device, which an earlier shareable revision, still held, would not. They are forgotten with the
+ * write, so their tombstones take them back from a paired hub and no later pairing pushes them.
  */
 export async function narrowedRevisions(
   u: BrainUnitOfWork,

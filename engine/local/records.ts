@@ -112,6 +112,9 @@ async function appendRecord(
   }
   const content: TypedContent = normalizeContent(body.content);
   const hash = canonicalHash(body);
+  // A hosted deployment keeps no local_only Record and serves redacted_summary as it is: a revision
+  // there travels no less far than another, so it takes nothing back.
+  const narrows = ctx.deployment !== 'hosted';
   const out = await ctx.units.write(
     uid,
     async (u) => {
@@ -125,13 +128,17 @@ async function appendRecord(
             );
           }
           const r = 'record' in prior.target ? await u.records.get(prior.target.record) : null;
+          // Replayed, it still says the item's visibility: a wider revision written since (a shareable
+          // one after the local_only one this key wrote) goes, as it would for a new revision.
+          const wider = narrows && r!.kind !== 'correction' ? await narrowedRevisions(u, r!) : [];
+          const narrowed = wider.length > 0 ? { ids: wider, ...(await forgetRecordRows(ctx, u, wider)) } : null;
           const [state] = await u.records.states([r!.id]);
           return {
             record: toRecord(r!, state!),
-            seq: r!.seq,
+            seq: narrowed?.seq ?? r!.seq,
             queued: false,
             replayed: true,
-            narrowed: null,
+            narrowed,
           };
         }
       }
@@ -185,7 +192,7 @@ async function appendRecord(
           target: { record: id },
         });
       }
-      const wider = content.kind === 'correction' ? [] : await narrowedRevisions(u, row);
+      const wider = !narrows || content.kind === 'correction' ? [] : await narrowedRevisions(u, row);
       const narrowed = wider.length > 0 ? { ids: wider, ...(await forgetRecordRows(ctx, u, wider)) } : null;
       // Queued for derivation in this unit: processing, no Memory yet, as toRecord would read it. A
       // correction was applied at once: its citations are read.
