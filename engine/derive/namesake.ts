@@ -20,6 +20,7 @@ export async function namesakeArrives(
   const name = foldName(content.speaker);
   if (!name.includes(' ')) return null;
   const word = givenName(name);
+  if (word === null) return null;
   const first = selfFirstName(self);
   const own = foldName(self?.name ?? '');
   if (first === null || word !== first || sameName(name, own)) return null;

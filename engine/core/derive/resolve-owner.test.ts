@@ -77,6 +77,12 @@ test('a name written family name first is the self with or without its space, an
   assert.deepEqual(resolveOwner('田中', yuki, 'self'), { state: 'other', entity: '田中' });
   assert.equal(selfFirstName({ type: 'person', name: '김 민준' }), '민준');
   assert.deepEqual(resolveOwner('김민준', { type: 'person', name: '김 민준' }).state, 'self');
+  // A name in kana alone may be a Western one, given name first: neither word alone is hers.
+  const john = { type: 'person' as const, name: 'ジョン スミス' };
+  assert.equal(selfFirstName(john), null);
+  for (const name of ['ジョン', 'スミス'])
+    assert.deepEqual(resolveOwner(name, john, 'self'), { state: 'other', entity: name }, name);
+  assert.deepEqual(resolveOwner('ジョンスミス', john).state, 'self');
   // Latin names keep their order, and no space is taken away from them.
   assert.deepEqual(resolveOwner('AnaSilva', ana), { state: 'other', entity: 'AnaSilva' });
 });

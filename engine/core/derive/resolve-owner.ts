@@ -26,14 +26,19 @@ export function sameName(a: string, b: string): boolean {
   return familyFirst.test(a) && familyFirst.test(b) && a.replaceAll(' ', '') === b.replaceAll(' ', '');
 }
 
+const hanOrHangul = /[\p{Script_Extensions=Han}\p{Script=Hangul}]/u;
+
 /**
  * The word of a folded name of two words or more that a person is called by alone: the first ("maya" of
  * "maya costa"), or the last where the family name comes first ("由紀" of "田中 由紀": 田中 alone is the
- * family's, as likely her father as her).
+ * family's, as likely her father as her). Null for a name in kana alone, as often a Western name written
+ * given name first ("ジョン スミス") as a Japanese one written family name first: neither word is known
+ * to be the one she is called by.
  */
-export function givenName(folded: string): string {
+export function givenName(folded: string): string | null {
   const words = folded.split(' ');
-  return familyFirst.test(folded) ? words[words.length - 1]! : words[0]!;
+  if (!familyFirst.test(folded)) return words[0]!;
+  return hanOrHangul.test(folded) ? words[words.length - 1]! : null;
 }
 
 /**

@@ -28,6 +28,7 @@ export function speakersByFirstName(): (
       const name = foldName(r.speaker);
       if (name === '') continue;
       const key = givenName(name);
+      if (key === null) continue;
       const names = b.byFirst.get(key) ?? new Map<string, number>();
       if (!names.has(name)) b.byFirst.set(key, names.set(name, r.seq));
     }
