@@ -212,7 +212,18 @@ export async function admitClaims(
     // The same plan given another day ("starting at revolut on the 23rd now"): the day it had is
     // withdrawn, retracted by this Record, as a plan called off is. So is a plan that came early, said
     // to hold now ("I live in Lisbon now" before the move's day): left, the plan's later start closed
-    // what she says holds now. A plan the same Record says beside it is no earlier word to replace.
+    // what she says holds now. A plan the same Record says beside it is no earlier word to replace,
+    // nor one another value of the slot begins before (an old message imported late: "I live in Lisbon
+    // now" from before she moved to Porto and planned to go back).
+    const between = (v: MemoryVersionRow) =>
+      versions.some(
+        (w) =>
+          !sameSlotValue(w, claim) &&
+          w.status !== 'retracted' &&
+          w.retracted_by === null &&
+          w.valid_from_ms > record.occurredMs &&
+          w.valid_from_ms < v.valid_from_ms,
+      );
     const moved = !withdrawsPlans
       ? []
       : versions.filter(
@@ -220,7 +231,7 @@ export async function admitClaims(
             sameSlotValue(v, claim) &&
             planAhead(v, record.occurredMs) &&
             v.valid_from_ms !== from.ms &&
-            (claim.startsAt !== undefined || !ids.includes(v.id)),
+            (claim.startsAt !== undefined || (!ids.includes(v.id) && !between(v))),
         );
     for (const v of moved) await memories.update(v.id, { retracted_by: record.id });
     const same = (

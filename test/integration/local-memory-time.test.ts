@@ -417,6 +417,34 @@ describe('local engine: a job or a home said to start on a later day', () => {
       assert.deepEqual(await homes(engine, '2024-07-25T00:00:00Z'), current);
     });
 
+    it('an old message imported after the plan, from before another home, leaves the plan its day', async () => {
+      const { engine, remember } = await withBrain({ clock: () => new Date('2026-09-01T00:00:00Z') });
+      await remember(said('I live in Porto now.', '2025-12-05T10:00:00Z'));
+      await remember(said("I'm moving back to Lisbon on April 1.", '2026-03-01T10:00:00Z'));
+      // A chat imported late: she lived in Lisbon before Porto; it is no plan come early.
+      await remember(said('I live in Lisbon now.', '2025-06-05T10:00:00Z'));
+      assert.deepEqual(
+        (await homes(engine)).map((h) => [h[0], h[1]]),
+        [['Ana lives in Lisbon', '2026-04-01T00:00:00.000Z']],
+      );
+      assert.deepEqual(
+        (await homes(engine, '2026-01-15T00:00:00Z')).map((h) => h[0]),
+        ['Ana lives in Porto'],
+      );
+    });
+
+    it('"instead" beside another home that is no choice leaves the plan its day', async () => {
+      const { engine, remember } = await withBrain({ clock: () => new Date('2024-09-01T00:00:00Z') });
+      await remember(said("I'm moving to Lisbon next month!!! 🎉🇵🇹", '2024-07-01T10:00:00Z'));
+      await remember(
+        said('Most of my friends live in Lisbon. I live in Porto instead.', '2024-07-10T10:00:00Z'),
+      );
+      assert.deepEqual(
+        (await homes(engine)).map((h) => [h[0], h[1]]),
+        [['Ana lives in Lisbon', '2024-08-01T00:00:00.000Z']],
+      );
+    });
+
     it('to another place, said without the plan changed, leaves the plan its day', async () => {
       // She may have lived in Porto all along: the plan still holds from its day.
       const { engine, remember } = await withBrain({ clock: () => new Date('2024-09-01T00:00:00Z') });

@@ -57,6 +57,7 @@ test('a value said in place of a plan says so where it opens, just before it or 
     ['Change of plans! I live in Porto now.', 'I live in Porto now.'],
     ['ok so plans changed. i live in porto now', 'i live in porto now'],
     ['I moved to Porto instead.', 'I moved to Porto instead.'],
+    ['I took the job at Spotify instead', 'I took the job at Spotify instead'],
     ['New plan: I work at Globex', 'New plan: I work at Globex'],
   ];
   for (const [text, quote] of changed) assert.equal(saysPlansChanged(text, quote), true, text);
@@ -65,6 +66,8 @@ test('a value said in place of a plan says so where it opens, just before it or 
     ['The plans changed the city. Anyway I live in Porto.', 'Anyway I live in Porto.'],
     ['Change of plans for dinner. I live in Porto.', 'I live in Porto.'],
     ['I live in Porto. Change of plans though.', 'I live in Porto.'],
+    ['Most of my friends live in Lisbon. I live in Porto instead.', 'I live in Porto instead.'],
+    ['My brother works at Google. I work at Spotify instead.', 'I work at Spotify instead.'],
   ];
   for (const [text, quote] of not) assert.equal(saysPlansChanged(text, quote), false, text);
 });

@@ -172,16 +172,22 @@ const changeOfPlans = String.raw`(?:(?:a\s+)?change\s+of\s+plans?|(?:the\s+|our\
 const opensChanged = new RegExp(String.raw`^\s*${newsLeadIns}${changeOfPlans}(?![\p{L}\p{N}])`, 'iu');
 const changedAlone = new RegExp(String.raw`^\s*${newsLeadIns}${changeOfPlans}$`, 'iu');
 const endsInstead = /(?<![\p{L}\p{N}])instead[\s.!…]*$/iu;
+// "Instead" takes the place of a plan only beside a choice or a move ("I moved to Porto instead", "took
+// the job at Spotify instead"): after a state it is as often a contrast ("Most of my friends live in
+// Lisbon. I live in Porto instead.").
+const choseInstead =
+  /(?<![\p{L}\p{N}])(?:moved|moving|move|relocated|relocating|went|going|took|taking|accepted|chose|chosen|decided|ended\s+up|signed|joined|picked|settled)(?![\p{L}\p{N}])/iu;
 
 /**
  * Whether the sentence `quote` of `text` is given as what holds in place of a plan: it opens with a
  * change of plans ("Change of plans, I live in Porto now"), the sentence just before it is one
- * ("Change of plans! I live in Porto now."), or it ends with "instead" ("I moved to Porto instead").
+ * ("Change of plans! I live in Porto now."), or it ends with "instead" after a choice or a move ("I
+ * moved to Porto instead").
  * A value said without it may be the one held until the plan's day ("I live in Porto" a week before
  * moving to Lisbon); said so, it is the plan's end too.
  */
 export function saysPlansChanged(text: string, quote: string): boolean {
-  if (opensChanged.test(quote) || endsInstead.test(quote)) return true;
+  if (opensChanged.test(quote) || (endsInstead.test(quote) && choseInstead.test(quote))) return true;
   // The sentence before, found by hand: a pattern tried at each sentence end of a long text backtracks.
   let end = text.indexOf(quote);
   while (end > 0 && /[\s.!…:;,—–-]/u.test(text[end - 1]!)) end--;
