@@ -1042,6 +1042,7 @@ describe('the redactor of redacted_summary copies', () => {
       'Bo\u00adb Stone',
       'Bob St\u2060one',
       'Bob Sto\u200cne',
+      'Bob\u3164 Stone',
       'Bob\u200d Stone',
     ])
       assert.equal(textOf(`${hidden} says hi`), plain, JSON.stringify(hidden));

@@ -133,6 +133,12 @@ interface NameTable {
 
 const collapse = (name: string) => name.trim().replace(/\s+/g, ' ');
 /**
+ * What a reader does not see inside a name: format characters (a zero-width space or joiner, a soft
+ * hyphen, a word joiner), and the Hangul fillers, letters that print as nothing.
+ */
+const invisibleClass = '[\\p{Cf}\\u115F\\u1160\\u3164\\uFFA0]';
+const invisible = new RegExp(invisibleClass, 'gu');
+/**
  * Names are matched whatever their case, accents, hyphens and apostrophes ("ana", "ANA LIMA", "Jose
  * Alvarez" for José Álvarez, "Mary Jane" for Mary-Jane, "ONeill" for O'Neill): compared folded, found by
  * namePattern.
@@ -145,7 +151,7 @@ const fold = (name: string) =>
     .replace(/[łøđħıŧ]/gu, (ch) => plainOf[ch]!)
     .replace(/[\s\u002D\u2010\u2011\u2013]+/gu, ' ')
     .replace(/['’ʼ]/gu, '')
-    .replace(/\p{Cf}/gu, '');
+    .replace(invisible, '');
 
 /** Letters with a stroke or without a dot, which NFD does not take apart: "Łukasz" is written "Lukasz". */
 const plainOf: Readonly<Record<string, string>> = { ł: 'l', ø: 'o', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't' };
@@ -178,7 +184,7 @@ const latinForms: ReadonlyMap<string, string> = (() => {
  */
 function namePattern(name: string): RegExp {
   let source = '';
-  for (const ch of name.normalize('NFC').replace(/\p{Cf}/gu, '')) {
+  for (const ch of name.normalize('NFC').replace(invisible, '')) {
     if (/[\s\u002D\u2010\u2011\u2013]/u.test(ch)) {
       if (!source.endsWith('+')) source += '[\\s\\u002D\\u2010\\u2011\\u2013]+';
     } else if (/['’ʼ]/u.test(ch)) source += "['’ʼ]?";
@@ -186,7 +192,7 @@ function namePattern(name: string): RegExp {
       const forms = latinForms.get(baseOf(ch));
       source += forms ? `[${forms}]\\p{M}*` : `${escapeRegExp(ch)}\\p{M}*`;
     }
-    source += '\\p{Cf}*';
+    source += `${invisibleClass}*`;
   }
   return new RegExp(source, 'giu');
 }
