@@ -203,8 +203,13 @@ async function unpackArchives(
       unpacked.push(path);
       notUnpacked.push(...archiveSkips(f.name, expanded));
     } catch (e) {
-      if (e instanceof MnemoError) throw e;
-      throw new MnemoError('invalid_request_body', `files[${i}].name: ${errorMessage(e)}`);
+      if (e instanceof MnemoError || files.length === 1) {
+        if (e instanceof MnemoError) throw e;
+        throw new MnemoError('invalid_request_body', `files[${i}].name: ${errorMessage(e)}`);
+      }
+      // One unreadable archive among other files is skipped and named, as the command line skips it in
+      // a folder: the rest of what the person chose is imported.
+      notUnpacked.push({ name: f.name, format: null, path: f.name, reason: errorMessage(e) });
     }
     await rm(zip);
   }

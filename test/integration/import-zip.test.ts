@@ -105,6 +105,26 @@ describe('importing an archive', () => {
     const err = (await broken.json()) as { code: string; message: string };
     assert.equal(err.code, 'invalid_request_body');
     assert.match(err.message, /files\[0\]\.name: broken\.zip cannot be read as a zip archive/);
+
+    // Beside another file, the broken archive is skipped and named, and the rest is imported.
+    const mixed = await fetch(`${server.url}/brains/uploaded/imports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        files: [
+          { name: 'broken.zip', content_base64: Buffer.from('nope').toString('base64') },
+          { name: 'Trip.md', content_base64: Buffer.from('# Trip\n\nFerry at nine.').toString('base64') },
+        ],
+      }),
+    });
+    const both = (await mixed.json()) as { imported: number; skipped: { item: string; reason: string }[] };
+    assert.equal(mixed.status, 200, JSON.stringify(both));
+    assert.equal(both.imported, 1);
+    assert.deepEqual(
+      both.skipped.map((x) => x.item),
+      ['broken.zip'],
+    );
+    assert.match(both.skipped[0]!.reason, /broken\.zip cannot be read as a zip archive/);
   });
 
   test("iOS's WhatsApp export is named after its archive, with or without media, so a new export adds only what is new", async () => {
