@@ -439,3 +439,58 @@ test('relations: Apple labels, vCard 4 RELATED by name or by a UID of the file, 
     t.remove();
   }
 });
+
+test('a card without END:VCARD is skipped and named, at the end of the file or before the next card', async () => {
+  const t = writeTree({
+    'cut.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Sofia Reis',
+      'EMAIL:sofia@example.org',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Tiago Neves',
+      'TEL:+351 911 222 333',
+    ].join('\r\n'),
+    'joined.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'N:Neves;Tiago;;;',
+      'TEL:+351 911 222 333',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Sofia Reis',
+      'EMAIL:sofia@example.org',
+      'END:VCARD',
+      '',
+    ].join('\r\n'),
+  });
+  try {
+    const cut = await collect(parseVcf(join(t.root, 'cut.vcf'), {}));
+    assert.deepEqual(
+      cut.records.map((r) => r.ref),
+      ['Sofia Reis: email'],
+    );
+    assert.deepEqual(
+      cut.skips.map((s) => [s.ref, s.reason]),
+      [['card at line 6', 'card "Tiago Neves" at line 6 is cut off: no END:VCARD (is the file truncated?)']],
+    );
+    const joined = await collect(parseVcf(join(t.root, 'joined.vcf'), {}));
+    assert.deepEqual(
+      joined.records.map((r) => r.ref),
+      ['Sofia Reis: email'],
+    );
+    assert.deepEqual(
+      joined.skips.map((s) => [s.ref, s.reason]),
+      [
+        [
+          'card at line 1',
+          'card "Tiago Neves" at line 1 is cut off: no END:VCARD before the next card begins at line 5',
+        ],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});

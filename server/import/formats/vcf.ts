@@ -31,23 +31,38 @@ const relations = new Set(['related', 'x-abrelatednames']);
 const bulky = /^(PHOTO|LOGO|SOUND|KEY)[;:]/i;
 
 /**
+ * One card of a .vcf as written: its first line's number and its lines. `cutAt` is set for a card
+ * that never ends: the line at which the next card begins, or null when the file ends first.
+ */
+export interface SplitCard {
+  line: number;
+  lines: string[];
+  cutAt?: number | null;
+}
+
+/**
  * Splits a .vcf into cards, so one broken card is skipped alone. A byte order mark opening a line is
  * dropped: address books exported one file per contact and then joined (`cat *.vcf`) carry one at the
  * start of each card, where it hid the card's BEGIN (the card was lost without a word) or a
- * property's name (the field was).
+ * property's name (the field was). Cards do not nest, so a BEGIN:VCARD inside one means the one before
+ * lost its END; that card is kept, marked cut, to be reported rather than dropped unseen.
  */
-export function splitCards(text: string): { line: number; lines: string[] }[] {
-  const cards: { line: number; lines: string[] }[] = [];
-  let current: { line: number; lines: string[] } | null = null;
+export function splitCards(text: string): SplitCard[] {
+  const cards: SplitCard[] = [];
+  let current: SplitCard | null = null;
   for (const [i, marked] of text.split(/\r\n|\r|\n/).entries()) {
     const line = marked.replace(/^\ufeff+/, '');
-    if (/^BEGIN:VCARD\s*$/i.test(line)) current = { line: i + 1, lines: [] };
+    if (/^BEGIN:VCARD\s*$/i.test(line)) {
+      if (current) cards.push({ ...current, cutAt: i + 1 });
+      current = { line: i + 1, lines: [] };
+    }
     if (current) current.lines.push(line);
     if (current && /^END:VCARD\s*$/i.test(line)) {
       cards.push(current);
       current = null;
     }
   }
+  if (current) cards.push({ ...current, cutAt: null });
   return cards;
 }
 
@@ -308,6 +323,19 @@ function withoutOmittedYear(p: InstanceType<typeof ICAL.Property>, value: string
     : value;
 }
 
+/** ` "Name"` for a card cut off, read as if it had ended where it stops; '' when no name can be read. */
+function cutCardName(
+  lines: string[],
+  parse: (lines: string[]) => InstanceType<typeof ICAL.Component>,
+): string {
+  try {
+    const name = cardName(parse([...lines, 'END:VCARD']));
+    return name ? ` "${name}"` : '';
+  } catch {
+    return '';
+  }
+}
+
 /** One `fact` Record per field of each card: subject is the contact's name, predicate the field. */
 export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   // C1 controls (U+0080-U+009F) in text that was valid UTF-8 are Windows-1252 bytes a tool converted as
@@ -344,6 +372,19 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
       }
     }
   for (const card of cards) {
+    // A card cut off is skipped whole, as the calendar's reader skips an event without END:VEVENT. Its
+    // lines may all look complete, but nothing tells a last line cut inside its value ("TEL:+351 91")
+    // from a whole one, nor says no field was lost after it, and a fact is read as true: a wrong
+    // number stored as the contact's is worse than a card the summary names for the person to fix.
+    if (card.cutAt !== undefined) {
+      const named = cutCardName(card.lines, parse);
+      const end =
+        card.cutAt === null
+          ? 'no END:VCARD (is the file truncated?)'
+          : `no END:VCARD before the next card begins at line ${card.cutAt}`;
+      yield skip(`card at line ${card.line}`, `card${named} at line ${card.line} is cut off: ${end}`);
+      continue;
+    }
     const whole = card.lines.join('\n');
     const first = copies.get(whole);
     if (first !== undefined) {
