@@ -200,16 +200,22 @@ function cardItems(
         ? datedAs(labelOf(p, labels))
         : predicates[p.name];
     if (!base) continue;
+    const unreadable = (why: string) =>
+      skip(
+        `${name}: ${base}`,
+        `card "${name}" at line ${line}: its ${p.name.toUpperCase()} cannot be read and is left out: ${why}`,
+      );
     let value: string;
     try {
-      value = p.getValues().map(textOf).filter(Boolean).join(', ');
+      const values = p.getValues();
+      const wrong = values.map((v) => impossibleDate(v, p)).find((w) => w !== null);
+      if (wrong) {
+        items.push(unreadable(wrong));
+        continue;
+      }
+      value = values.map(textOf).filter(Boolean).join(', ');
     } catch (e) {
-      items.push(
-        skip(
-          `${name}: ${base}`,
-          `card "${name}" at line ${line}: its ${p.name.toUpperCase()} cannot be read and is left out: ${icalValueError(e)}`,
-        ),
-      );
+      items.push(unreadable(icalValueError(e)));
       continue;
     }
     // vCard 4 writes numbers and addresses as URIs ("tel:+351-912-345-678", "mailto:…"): the value people read.
@@ -334,6 +340,44 @@ function cutCardName(
   } catch {
     return '';
   }
+}
+
+const monthName = (month: number) =>
+  new Date(Date.UTC(2000, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+
+function lastDay(month: number, year: number | null): number {
+  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return year === null || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28;
+}
+
+/**
+ * Why a date a card gives is no day of the calendar (1970-02-30, --13-01), or null. ical.js reads a
+ * vCard date by its digits alone, so such a date was stored as the contact's birthday, a fact no one
+ * had; it is a value that cannot be read, skipped and named as one ("12.04.1985") is. A date without
+ * a year (vCard 4's --MM-DD, Apple's made-up year in X-APPLE-OMIT-YEAR) may be 29 February. Apple's
+ * labelled dates (X-ABDATE) are text to ical.js, and checked when they are written as a date.
+ */
+function impossibleDate(v: unknown, p: InstanceType<typeof ICAL.Property>): string | null {
+  let d: { year: number | null; month: number | null; day: number | null };
+  if (v instanceof ICAL.VCardTime) {
+    const t = v as unknown as Record<'year' | 'month' | 'day', number | null>;
+    d = { year: t.year, month: t.month, day: t.day };
+  } else if (p.name === 'x-abdate' && typeof v === 'string') {
+    const m = /^(?:(\d{4})|--)-?(\d{2})-?(\d{2})(?!\d)/.exec(v.trim());
+    if (!m) return null;
+    d = { year: m[1] ? Number(m[1]) : null, month: Number(m[2]), day: Number(m[3]) };
+  } else return null;
+  const omitted = p.getParameter('x-apple-omit-year');
+  if (d.year !== null && String(Array.isArray(omitted) ? omitted[0] : omitted) === String(d.year))
+    d.year = null;
+  const { year, month, day } = d;
+  if (month !== null && (month < 1 || month > 12)) return `not a valid date (there is no month ${month})`;
+  if (day === null) return null;
+  if (month === null) return day < 1 || day > 31 ? `not a valid date (no month has a day ${day})` : null;
+  if (day >= 1 && day <= lastDay(month, year)) return null;
+  return year === null
+    ? `not a valid date (${monthName(month)} has no day ${day} in any year)`
+    : `not a valid date (${monthName(month)} ${year} has no day ${day})`;
 }
 
 /** One `fact` Record per field of each card: subject is the contact's name, predicate the field. */
