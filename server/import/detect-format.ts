@@ -28,8 +28,9 @@ export interface Detected {
 /**
  * The export a folder is by its marker files: Slack's users.json and channels.json, Obsidian's
  * .obsidian, a ChatGPT or Claude conversations.json, WhatsApp's _chat.txt. Such a folder is read whole
- * by its format (its other files are the export's own: attachments, media, settings; a vault's are
- * then planned one by one, plan-import.ts); null for any other folder.
+ * by its format; null for any other folder. What else it holds is not thereby the export's: a vault's
+ * other files, and the files beside a conversations.json that its export did not put there, are
+ * planned one by one (plan-import.ts).
  */
 export async function exportFolder(path: string): Promise<Detected | null> {
   if (await isSlackExport(path)) return { format: 'slack', path };

@@ -857,3 +857,45 @@ test('a calendar and a contacts file are each read once: what they hold is taken
   }
   assert.deepEqual(Object.fromEntries(reads), { 'cal.ics': 1, 'people.vcf': 1 });
 });
+
+test('files chosen beside a conversations.json are each imported in their format, not dropped for the export', async () => {
+  const engine = await brain();
+  const conversations = JSON.stringify([
+    {
+      title: 'Trip',
+      conversation_id: 'c1',
+      current_node: 'm1',
+      mapping: {
+        m1: {
+          id: 'm1',
+          parent: null,
+          children: [],
+          message: {
+            id: 'm1',
+            author: { role: 'user' },
+            create_time: 1709550000,
+            content: { content_type: 'text', parts: ['I fly to Porto on May 3.'] },
+          },
+        },
+      },
+    },
+  ]);
+  const r = await importFiles(engine, t, 'b', {
+    files: [
+      file(
+        'calendar.ics',
+        'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:dentist-1\r\nDTSTART:20240310T090000Z\r\n' +
+          'DTEND:20240310T093000Z\r\nSUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+      ),
+      file('conversations.json', conversations),
+      file('user.json', '{}'),
+    ],
+  });
+  assert.deepEqual(
+    r.parts.map((p) => [p.name, p.format, p.imported, p.skipped]),
+    [
+      ['(all files)', 'chatgpt', 1, 0],
+      ['calendar.ics', 'ics', 1, 0],
+    ],
+  );
+});

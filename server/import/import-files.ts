@@ -48,7 +48,8 @@ const unknownReason = 'cannot tell the format of this file; choose the format an
 
 /**
  * What to read. With auto: an export folder recognised by its marker files (Slack, Obsidian,
- * conversations, WhatsApp) is read whole; otherwise each chosen file or folder is planned on its own
+ * conversations, WhatsApp) is read whole, with the files beside it that its parser does not read each
+ * in its own format (plan-import.ts); otherwise each chosen file or folder is planned on its own
  * (plan-import.ts): a file by its format, a folder file by file. With a format: each chosen file in
  * it, each chosen folder for the files of it, or, for a folder format and several chosen entries, all
  * of them together (a vault's or Slack export's contents chosen without their folder).
@@ -64,8 +65,9 @@ async function targets(root: string, format: ImportFormat | 'auto'): Promise<Imp
     return planImport(root, format, { unknownReason });
   }
   if (entries.length === 1) return each('auto');
-  const whole = await exportFolder(root);
-  if (whole) return [{ name: '', ...whole }];
+  // Chosen together, an export's files are planned as its folder on disk would be: a calendar chosen
+  // with a conversations.json is read as a calendar too, not dropped for the export.
+  if (await exportFolder(root)) return planImport(root, 'auto', { unknownReason });
   return each('auto');
 }
 

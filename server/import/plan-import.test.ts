@@ -214,3 +214,86 @@ test('a folder that cannot be listed is reported and the walk goes on past it', 
     tree.remove();
   }
 });
+
+const chatgpt = JSON.stringify([{ id: 'c1', title: 'Trip', mapping: {}, current_node: null }]);
+const claude = JSON.stringify([{ uuid: 'u1', name: 'Trip', chat_messages: [] }]);
+
+test('files beside a conversations.json are each planned as they would be alone, not left out', async () => {
+  const t = writeTree({
+    'mix/conversations.json': chatgpt,
+    'mix/calendar.ics': ics,
+    'mix/iCloud.vcf': vcf,
+    'mix/Inbox.mbox': 'From a@b Mon Jan  1 00:00:00 2024\nSubject: x\n\nhi\n',
+    'mix/plan.md': '# Plan',
+    'mix/notes.txt': 'plain text',
+    'mix/Vault/.obsidian/app.json': '{}',
+    'mix/Vault/v.md': 'In the vault',
+    'chats/conversations.json': claude,
+    'chats/WhatsApp Chat with Ana.txt': '05/01/2024, 21:04 - Ana: hi\n',
+  });
+  try {
+    const mix = join(t.root, 'mix');
+    assert.deepEqual(shown(mix, await planImport(mix, 'auto')), [
+      ['', 'chatgpt', 'conversations.json'],
+      ['', 'markdown', ['plan.md']],
+      ['calendar.ics', 'ics', 'calendar.ics'],
+      ['iCloud.vcf', 'vcf', 'iCloud.vcf'],
+      ['Inbox.mbox', 'mbox', 'Inbox.mbox'],
+      ['notes.txt', null, 'cannot tell the format of this file; import it on its own with --format'],
+      ['Vault', 'obsidian', 'Vault'],
+    ]);
+    const chats = join(t.root, 'chats');
+    assert.deepEqual(shown(chats, await planImport(chats, 'auto')), [
+      ['', 'claude', 'conversations.json'],
+      ['WhatsApp Chat with Ana.txt', 'whatsapp', 'WhatsApp Chat with Ana.txt'],
+    ]);
+    // Found in a walk, the export's folder is planned the same way.
+    assert.deepEqual(shown(t.root, await planImport(t.root, 'auto')).slice(0, 3), [
+      ['chats', 'claude', 'chats/conversations.json'],
+      ['chats/WhatsApp Chat with Ana.txt', 'whatsapp', 'chats/WhatsApp Chat with Ana.txt'],
+      ['mix', 'chatgpt', 'mix/conversations.json'],
+    ]);
+    // Asked for the export's format, the rest is named as what it is not.
+    assert.deepEqual(shown(t.root, await planImport(chats, 'claude')), [
+      ['', 'claude', 'chats'],
+      ['WhatsApp Chat with Ana.txt', null, 'not claude (it looks like whatsapp)'],
+    ]);
+  } finally {
+    t.remove();
+  }
+});
+
+test("a ChatGPT or Claude export's own files are its, neither planned apart nor listed as skipped", async () => {
+  const t = writeTree({
+    'gpt/conversations.json': chatgpt,
+    'gpt/chat.html': '<html></html>',
+    'gpt/user.json': '{}',
+    'gpt/user_settings.json': '[]',
+    'gpt/message_feedback.json': '[]',
+    'gpt/model_comparisons.json': '[]',
+    'gpt/shared_conversations.json': '[]',
+    'gpt/export_manifest.json': '{}',
+    'gpt/file-1tisCpYYvMfEM8dAbc-plan.pdf': '%PDF',
+    'gpt/file-1tisCpYYvMfEM8dAbc-notes.txt': 'attached to a chat',
+    'gpt/file_00000000a1b2c3d4e5f6-photo.png': 'png',
+    'gpt/dalle-generations/file-abc.webp': 'webp',
+    'gpt/0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9/audio/file_1.wav': 'wav',
+    'gpt/user-AbC123/0123abcd/mnt/data/script.py': 'print(1)',
+    'claude/conversations.json': claude,
+    'claude/users.json': '[]',
+    'claude/projects.json': '[]',
+  });
+  try {
+    assert.deepEqual(shown(t.root, await planImport(join(t.root, 'gpt'), 'auto')), [
+      ['', 'chatgpt', 'gpt/conversations.json'],
+    ]);
+    assert.deepEqual(shown(t.root, await planImport(join(t.root, 'gpt'), 'chatgpt')), [
+      ['', 'chatgpt', 'gpt'],
+    ]);
+    assert.deepEqual(shown(t.root, await planImport(join(t.root, 'claude'), 'auto')), [
+      ['', 'claude', 'claude/conversations.json'],
+    ]);
+  } finally {
+    t.remove();
+  }
+});

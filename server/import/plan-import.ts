@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { extname, join, sep } from 'node:path';
+import { extname, join, relative, sep } from 'node:path';
 import { detectFormat, exportFolder, type Detected } from './detect-format.ts';
 import type { ImportFormat } from './import-item.ts';
 import { walkFolder } from './walk-folder.ts';
@@ -45,14 +45,42 @@ const joinName = (name: string, rel: string) => (name ? `${name}/${rel}` : rel);
  * notes, a WhatsApp export folder (its `_chat.txt`). Null: the folder is walked.
  */
 async function wholeFolder(dir: string, format: ImportFormat | 'auto'): Promise<Detected | null> {
-  if (format === 'auto') return exportFolder(dir);
-  if (wholeFolderFormats.has(format)) return { format, path: dir };
+  if (format !== 'auto' && wholeFolderFormats.has(format)) return { format, path: dir };
+  return exportInside(dir, format);
+}
+
+/**
+ * The export a folder found in a walk is, to read whole, when FORMAT (any, for auto) reads it; null:
+ * the walk goes into it. Only its marker files make it one: the folder imported with --format chatgpt
+ * is taken at its word (wholeFolder), but a folder inside it is not a second ChatGPT export for that.
+ */
+async function exportInside(dir: string, format: ImportFormat | 'auto'): Promise<Detected | null> {
   const found = await exportFolder(dir);
-  if (!found) return null;
+  if (!found || format === 'auto') return found;
   if (format === 'markdown' || format === 'obsidian')
     return found.format === 'obsidian' ? { format, path: dir } : null;
   return found.format === format ? found : null;
 }
+
+/**
+ * What a ChatGPT or Claude export holds beside its conversations, by the names the exports give it:
+ * its other JSON files (user.json, users.json, projects.json, shared_conversations.json, …), ChatGPT's
+ * chat.html (the same conversations as a page), the files attached to chats and the images made in
+ * them (`file-<id>-<name>` at the top, `dalle-generations/`, `user-<id>/`, a conversation's
+ * `<uuid>/` folder) and any other attachment. Its parser reads none of them and the conversations name
+ * their attachments, so they are not listed as left out: they were never anyone's files to import.
+ * Anything else was put beside the export by someone, and is planned as it would be alone.
+ */
+function chatExportOwns(rel: string, isFolder: boolean): boolean {
+  const [top = '', ...below] = rel.split('/');
+  if (isFolder) return below.length === 0 && chatExportFolder.test(top);
+  if (below.length === 0 && (/\.json$/i.test(top) || top === 'chat.html' || chatExportFile.test(top)))
+    return true;
+  return attachment.test(rel);
+}
+const chatExportFolder =
+  /^(?:dalle-generations|user-[0-9A-Za-z]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const chatExportFile = /^file[-_][0-9A-Za-z]{8,}(?:[-_.]|$)/;
 
 /** How a file found in a folder is read with FORMAT asked for, or why it is not. */
 async function fileFormat(
@@ -81,11 +109,12 @@ async function fileFormat(
 
 /**
  * What to read for PATH in FORMAT. A file: itself, detected or as asked (null format when it cannot
- * be told). A folder that is an export (wholeFolder): the folder, as its parser reads it. Any other
- * folder is walked, links followed (walk-folder.ts): each file is detected on its own and read in its
- * format (with a FORMAT given, only the files of that format), an export folder inside is read whole,
- * and what cannot be read is a target with the reason, so nothing is left out silently. Hidden files
- * and folders are not looked at.
+ * be told). A folder that is an export (wholeFolder): the folder, as its parser reads it, and each
+ * file beside what that parser reads as it would be alone (besideTheExport). Any other folder is
+ * walked, links followed (walk-folder.ts): each file is detected on its own and read in its format
+ * (with a FORMAT given, only the files of that format), an export folder inside is read whole, and
+ * what cannot be read is a target with the reason, so nothing is left out silently. Hidden files and
+ * folders are not looked at.
  */
 export async function planImport(
   path: string,
@@ -100,24 +129,47 @@ export async function planImport(
     return [found ? { name, ...found } : { name, format: null, path, reason: unknownReason }];
   }
   const whole = await wholeFolder(path, format);
-  if (whole) return [{ name, ...whole }, ...(await besideTheNotes(whole, name, format, unknownReason))];
+  if (whole)
+    return [{ name, ...whole }, ...(await besideTheExport(whole, path, name, format, unknownReason))];
+  return walkPlan(path, name, format, unknownReason);
+}
 
+/**
+ * The targets of a walk of DIR: notes together as one target named NAME, each other file in its
+ * format or with the reason it is not read, an export inside read whole. What `owned` says is an
+ * export's own (DIR being that export) is left out without a word.
+ */
+async function walkPlan(
+  dir: string,
+  name: string,
+  format: ImportFormat | 'auto',
+  unknownReason: string,
+  owned?: (rel: string, isFolder: boolean) => boolean,
+): Promise<ImportTarget[]> {
   const notes: string[] = [];
   const found: ImportTarget[] = [];
-  const claimed = new Map<string, Detected>();
-  const claims = async (dir: string) => {
-    const d = await wholeFolder(dir, format);
-    if (d) claimed.set(dir, d);
-    return d !== null;
+  // The folders the walk does not go into: an export inside, read whole, or (null) the export's own.
+  const claimed = new Map<string, Detected | null>();
+  const claims = async (sub: string) => {
+    if (owned?.(relative(dir, sub).split(sep).join('/'), true)) claimed.set(sub, null);
+    else {
+      const d = await exportInside(sub, format);
+      if (d) claimed.set(sub, d);
+    }
+    return claimed.has(sub);
   };
-  for await (const e of walkFolder(path, claims)) {
+  for await (const e of walkFolder(dir, claims)) {
     const entryName = joinName(name, e.rel);
     if (e.type === 'skip') {
-      found.push({ name: entryName, format: null, path: join(path, ...e.rel.split('/')), reason: e.reason });
+      found.push({ name: entryName, format: null, path: join(dir, ...e.rel.split('/')), reason: e.reason });
     } else if (e.type === 'folder') {
-      const d = claimed.get(e.path)!;
-      found.push({ name: entryName, ...d }, ...(await besideTheNotes(d, entryName, format, unknownReason)));
-    } else {
+      const d = claimed.get(e.path);
+      if (!d) continue;
+      found.push(
+        { name: entryName, ...d },
+        ...(await besideTheExport(d, e.path, entryName, format, unknownReason)),
+      );
+    } else if (!owned?.(e.rel, false)) {
       const f = await fileFormat(e.path, format, unknownReason);
       if (!('format' in f)) found.push({ name: entryName, format: null, path: e.path, reason: f.reason });
       else if (f.format === 'markdown' || f.format === 'obsidian') notes.push(e.path);
@@ -125,14 +177,34 @@ export async function planImport(
     }
   }
   const noteFormat: ImportFormat = format === 'auto' ? 'markdown' : format;
-  return notes.length ? [{ name, format: noteFormat, path, notes }, ...found] : found;
+  return notes.length ? [{ name, format: noteFormat, path: dir, notes }, ...found] : found;
+}
+
+/**
+ * What an export folder DIR, read whole as WHOLE, holds that its parser does not read. A vault: its
+ * files that are not notes (besideTheNotes). A ChatGPT or Claude export: every file that is not the
+ * export's own (chatExportOwns), planned as it would be alone; a folder holding a conversations.json
+ * is not thereby all one export, and a calendar or mailbox kept beside it was dropped without a word.
+ * Slack and WhatsApp exports are their parsers' to read as they are.
+ */
+async function besideTheExport(
+  whole: Detected,
+  dir: string,
+  name: string,
+  format: ImportFormat | 'auto',
+  unknownReason: string,
+): Promise<ImportTarget[]> {
+  if (whole.format === 'obsidian' || whole.format === 'markdown')
+    return besideTheNotes(whole, name, format, unknownReason);
+  if (whole.format === 'chatgpt' || whole.format === 'claude')
+    return walkPlan(dir, name, format, unknownReason, chatExportOwns);
+  return [];
 }
 
 /**
  * The files of a vault read whole that its notes' reader does not read: without these, a `notes.txt`
  * or a calendar kept in the vault was sent and silently ignored. Each is read in its own format (with a
- * FORMAT given, only in that one), or listed with the reason it is not. Other exports are their
- * parsers' to read as they are.
+ * FORMAT given, only in that one), or listed with the reason it is not.
  */
 async function besideTheNotes(
   whole: Detected,
@@ -140,7 +212,6 @@ async function besideTheNotes(
   format: ImportFormat | 'auto',
   unknownReason: string,
 ): Promise<ImportTarget[]> {
-  if (whole.format !== 'obsidian' && whole.format !== 'markdown') return [];
   const out: ImportTarget[] = [];
   // A vault's pasted images and PDFs are many and all alike: one line for them, not one per file.
   const attachments: string[] = [];

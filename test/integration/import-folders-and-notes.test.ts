@@ -160,6 +160,52 @@ describe('a folder of mixed files', () => {
     );
   });
 
+  test('a ChatGPT or Claude conversations.json does not make the files beside it part of its export', async () => {
+    const root = join(dir, 'with-conversations');
+    const said = (text: string) => ({
+      id: 'm1',
+      parent: null,
+      children: [],
+      message: {
+        id: 'm1',
+        author: { role: 'user' },
+        create_time: 1709550000,
+        content: { content_type: 'text', parts: [text] },
+      },
+    });
+    write(
+      join(root, 'conversations.json'),
+      JSON.stringify([
+        { title: 'Trip', conversation_id: 'c1', current_node: 'm1', mapping: { m1: said('To Porto') } },
+      ]),
+    );
+    write(join(root, 'user.json'), '{}');
+    write(
+      join(root, 'calendar.ics'),
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:dentist-2\r\nDTSTART:20240310T090000Z\r\n' +
+        'SUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+    );
+    write(
+      join(root, 'iCloud.vcf'),
+      'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Sofia Reis\r\nEMAIL:s@example.org\r\nEND:VCARD\r\n',
+    );
+    write(
+      join(root, 'Inbox.mbox'),
+      'From a@b Mon Jan  1 00:00:00 2024\nFrom: Ana <a@b>\nSubject: Lunch\nMessage-ID: <lunch@b>\n\nNoon?\n',
+    );
+
+    const s = await runImport({ client, brainId: 'beside-chats', path: root, timeZone: 'UTC' });
+    assert.deepEqual(
+      s.parts.map((p) => [p.name, p.format, p.imported, p.skipped]),
+      [
+        ['.', 'chatgpt', 1, 0],
+        ['calendar.ics', 'ics', 1, 0],
+        ['iCloud.vcf', 'vcf', 1, 0],
+        ['Inbox.mbox', 'mbox', 1, 0],
+      ],
+    );
+  });
+
   test('a path that is not there is said plainly, before anything is sent (exit 2)', async () => {
     const gone = join(dir, 'no-such-notes');
     const out = await cli([gone, '--brain', 'gone']);

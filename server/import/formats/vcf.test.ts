@@ -439,3 +439,134 @@ test('relations: Apple labels, vCard 4 RELATED by name or by a UID of the file, 
     t.remove();
   }
 });
+
+test('a card without END:VCARD is skipped and named, at the end of the file or before the next card', async () => {
+  const t = writeTree({
+    'cut.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Sofia Reis',
+      'EMAIL:sofia@example.org',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Tiago Neves',
+      'TEL:+351 911 222 333',
+    ].join('\r\n'),
+    'joined.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'N:Neves;Tiago;;;',
+      'TEL:+351 911 222 333',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Sofia Reis',
+      'EMAIL:sofia@example.org',
+      'END:VCARD',
+      '',
+    ].join('\r\n'),
+  });
+  try {
+    const cut = await collect(parseVcf(join(t.root, 'cut.vcf'), {}));
+    assert.deepEqual(
+      cut.records.map((r) => r.ref),
+      ['Sofia Reis: email'],
+    );
+    assert.deepEqual(
+      cut.skips.map((s) => [s.ref, s.reason]),
+      [['card at line 6', 'card "Tiago Neves" at line 6 is cut off: no END:VCARD (is the file truncated?)']],
+    );
+    const joined = await collect(parseVcf(join(t.root, 'joined.vcf'), {}));
+    assert.deepEqual(
+      joined.records.map((r) => r.ref),
+      ['Sofia Reis: email'],
+    );
+    assert.deepEqual(
+      joined.skips.map((s) => [s.ref, s.reason]),
+      [
+        [
+          'card at line 1',
+          'card "Tiago Neves" at line 1 is cut off: no END:VCARD before the next card begins at line 5',
+        ],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});
+
+test('a date no calendar has (30 February, month 13) is skipped and named; 29 February without a year is kept', async () => {
+  const t = writeTree({
+    'dates.vcf': [
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:Ana Lima',
+      'BDAY:19700230',
+      'ANNIVERSARY:20100431',
+      'EMAIL:ana@example.org',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:Bruno Sá',
+      'BDAY:--0230',
+      'ANNIVERSARY:--1301',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:Carla Dias',
+      'BDAY:--0229',
+      'ANNIVERSARY:19700229',
+      'END:VCARD',
+      'BEGIN:VCARD',
+      'VERSION:3.0',
+      'FN:Duarte Melo',
+      'BDAY;X-APPLE-OMIT-YEAR=1900:1900-02-29',
+      'item1.X-ABDATE:2010-02-30',
+      'item1.X-ABLabel:_$!<Anniversary>!$_',
+      'END:VCARD',
+    ].join('\r\n'),
+  });
+  try {
+    const { records, skips } = await collect(parseVcf(join(t.root, 'dates.vcf'), {}));
+    assert.deepEqual(
+      records.map((r) => [r.ref, (r.body.content as { value: string }).value]),
+      [
+        ['Ana Lima: email', 'ana@example.org'],
+        ['Carla Dias: birthday', '--02-29'],
+        // Apple's made-up year is no part of the date: the day is 29 February of any year.
+        ['Duarte Melo: birthday', '--02-29'],
+      ],
+    );
+    assert.deepEqual(
+      skips.map((s) => [s.ref, s.reason]),
+      [
+        [
+          'Ana Lima: birthday',
+          'card "Ana Lima" at line 1: its BDAY cannot be read and is left out: not a valid date (February 1970 has no day 30)',
+        ],
+        [
+          'Ana Lima: anniversary',
+          'card "Ana Lima" at line 1: its ANNIVERSARY cannot be read and is left out: not a valid date (April 2010 has no day 31)',
+        ],
+        [
+          'Bruno Sá: birthday',
+          'card "Bruno Sá" at line 8: its BDAY cannot be read and is left out: not a valid date (February has no day 30 in any year)',
+        ],
+        [
+          'Bruno Sá: anniversary',
+          'card "Bruno Sá" at line 8: its ANNIVERSARY cannot be read and is left out: not a valid date (there is no month 13)',
+        ],
+        [
+          'Carla Dias: anniversary',
+          'card "Carla Dias" at line 14: its ANNIVERSARY cannot be read and is left out: not a valid date (February 1970 has no day 29)',
+        ],
+        [
+          'Duarte Melo: anniversary',
+          'card "Duarte Melo" at line 20: its X-ABDATE cannot be read and is left out: not a valid date (February 2010 has no day 30)',
+        ],
+      ],
+    );
+  } finally {
+    t.remove();
+  }
+});

@@ -31,23 +31,38 @@ const relations = new Set(['related', 'x-abrelatednames']);
 const bulky = /^(PHOTO|LOGO|SOUND|KEY)[;:]/i;
 
 /**
+ * One card of a .vcf as written: its first line's number and its lines. `cutAt` is set for a card
+ * that never ends: the line at which the next card begins, or null when the file ends first.
+ */
+export interface SplitCard {
+  line: number;
+  lines: string[];
+  cutAt?: number | null;
+}
+
+/**
  * Splits a .vcf into cards, so one broken card is skipped alone. A byte order mark opening a line is
  * dropped: address books exported one file per contact and then joined (`cat *.vcf`) carry one at the
  * start of each card, where it hid the card's BEGIN (the card was lost without a word) or a
- * property's name (the field was).
+ * property's name (the field was). Cards do not nest, so a BEGIN:VCARD inside one means the one before
+ * lost its END; that card is kept, marked cut, to be reported rather than dropped unseen.
  */
-export function splitCards(text: string): { line: number; lines: string[] }[] {
-  const cards: { line: number; lines: string[] }[] = [];
-  let current: { line: number; lines: string[] } | null = null;
+export function splitCards(text: string): SplitCard[] {
+  const cards: SplitCard[] = [];
+  let current: SplitCard | null = null;
   for (const [i, marked] of text.split(/\r\n|\r|\n/).entries()) {
     const line = marked.replace(/^\ufeff+/, '');
-    if (/^BEGIN:VCARD\s*$/i.test(line)) current = { line: i + 1, lines: [] };
+    if (/^BEGIN:VCARD\s*$/i.test(line)) {
+      if (current) cards.push({ ...current, cutAt: i + 1 });
+      current = { line: i + 1, lines: [] };
+    }
     if (current) current.lines.push(line);
     if (current && /^END:VCARD\s*$/i.test(line)) {
       cards.push(current);
       current = null;
     }
   }
+  if (current) cards.push({ ...current, cutAt: null });
   return cards;
 }
 
@@ -185,16 +200,22 @@ function cardItems(
         ? datedAs(labelOf(p, labels))
         : predicates[p.name];
     if (!base) continue;
+    const unreadable = (why: string) =>
+      skip(
+        `${name}: ${base}`,
+        `card "${name}" at line ${line}: its ${p.name.toUpperCase()} cannot be read and is left out: ${why}`,
+      );
     let value: string;
     try {
-      value = p.getValues().map(textOf).filter(Boolean).join(', ');
+      const values = p.getValues();
+      const wrong = values.map((v) => impossibleDate(v, p)).find((w) => w !== null);
+      if (wrong) {
+        items.push(unreadable(wrong));
+        continue;
+      }
+      value = values.map(textOf).filter(Boolean).join(', ');
     } catch (e) {
-      items.push(
-        skip(
-          `${name}: ${base}`,
-          `card "${name}" at line ${line}: its ${p.name.toUpperCase()} cannot be read and is left out: ${icalValueError(e)}`,
-        ),
-      );
+      items.push(unreadable(icalValueError(e)));
       continue;
     }
     // vCard 4 writes numbers and addresses as URIs ("tel:+351-912-345-678", "mailto:…"): the value people read.
@@ -308,6 +329,57 @@ function withoutOmittedYear(p: InstanceType<typeof ICAL.Property>, value: string
     : value;
 }
 
+/** ` "Name"` for a card cut off, read as if it had ended where it stops; '' when no name can be read. */
+function cutCardName(
+  lines: string[],
+  parse: (lines: string[]) => InstanceType<typeof ICAL.Component>,
+): string {
+  try {
+    const name = cardName(parse([...lines, 'END:VCARD']));
+    return name ? ` "${name}"` : '';
+  } catch {
+    return '';
+  }
+}
+
+const monthName = (month: number) =>
+  new Date(Date.UTC(2000, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+
+function lastDay(month: number, year: number | null): number {
+  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return year === null || (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28;
+}
+
+/**
+ * Why a date a card gives is no day of the calendar (1970-02-30, --13-01), or null. ical.js reads a
+ * vCard date by its digits alone, so such a date was stored as the contact's birthday, a fact no one
+ * had; it is a value that cannot be read, skipped and named as one ("12.04.1985") is. A date without
+ * a year (vCard 4's --MM-DD, Apple's made-up year in X-APPLE-OMIT-YEAR) may be 29 February. Apple's
+ * labelled dates (X-ABDATE) are text to ical.js, and checked when they are written as a date.
+ */
+function impossibleDate(v: unknown, p: InstanceType<typeof ICAL.Property>): string | null {
+  let d: { year: number | null; month: number | null; day: number | null };
+  if (v instanceof ICAL.VCardTime) {
+    const t = v as unknown as Record<'year' | 'month' | 'day', number | null>;
+    d = { year: t.year, month: t.month, day: t.day };
+  } else if (p.name === 'x-abdate' && typeof v === 'string') {
+    const m = /^(?:(\d{4})|--)-?(\d{2})-?(\d{2})(?!\d)/.exec(v.trim());
+    if (!m) return null;
+    d = { year: m[1] ? Number(m[1]) : null, month: Number(m[2]), day: Number(m[3]) };
+  } else return null;
+  const omitted = p.getParameter('x-apple-omit-year');
+  if (d.year !== null && String(Array.isArray(omitted) ? omitted[0] : omitted) === String(d.year))
+    d.year = null;
+  const { year, month, day } = d;
+  if (month !== null && (month < 1 || month > 12)) return `not a valid date (there is no month ${month})`;
+  if (day === null) return null;
+  if (month === null) return day < 1 || day > 31 ? `not a valid date (no month has a day ${day})` : null;
+  if (day >= 1 && day <= lastDay(month, year)) return null;
+  return year === null
+    ? `not a valid date (${monthName(month)} has no day ${day} in any year)`
+    : `not a valid date (${monthName(month)} ${year} has no day ${day})`;
+}
+
 /** One `fact` Record per field of each card: subject is the contact's name, predicate the field. */
 export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   // C1 controls (U+0080-U+009F) in text that was valid UTF-8 are Windows-1252 bytes a tool converted as
@@ -344,6 +416,19 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
       }
     }
   for (const card of cards) {
+    // A card cut off is skipped whole, as the calendar's reader skips an event without END:VEVENT. Its
+    // lines may all look complete, but nothing tells a last line cut inside its value ("TEL:+351 91")
+    // from a whole one, nor says no field was lost after it, and a fact is read as true: a wrong
+    // number stored as the contact's is worse than a card the summary names for the person to fix.
+    if (card.cutAt !== undefined) {
+      const named = cutCardName(card.lines, parse);
+      const end =
+        card.cutAt === null
+          ? 'no END:VCARD (is the file truncated?)'
+          : `no END:VCARD before the next card begins at line ${card.cutAt}`;
+      yield skip(`card at line ${card.line}`, `card${named} at line ${card.line} is cut off: ${end}`);
+      continue;
+    }
     const whole = card.lines.join('\n');
     const first = copies.get(whole);
     if (first !== undefined) {
