@@ -446,7 +446,8 @@ export async function readingOptions(
     const { zone, ambiguous } = found;
     options = { ...options, timeZone: zone };
     notes.push(
-      `times read in ${zone}, the zone its earlier import used, so its messages keep their identity` +
+      // Found from the earlier import's instants, not kept from it: a zone that reads them alike.
+      `times read in ${zone}, a zone that reads its earlier import's times as they were stored, so its messages keep their identity` +
         (ambiguous
           ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
           : ' (to read it in another zone, remove the earlier import first)'),
