@@ -741,6 +741,9 @@ describe('local engine: context', () => {
     assert.deepEqual(await ask('医院'), [hospital.id]);
     assert.deepEqual(await ask('서울'), [seoul.id]);
     assert.deepEqual(await ask('친구'), [seoul.id]);
+    // A longer word inside a compound, and a Korean word with another particle, by their bigrams.
+    assert.deepEqual(await ask('タワー'), [tower.id]);
+    assert.deepEqual(await ask('서울에서'), [seoul.id]);
     // Asked whole, the compound is still found, ahead of a Record holding only a part of it.
     assert.deepEqual((await ask('東京タワー'))[0], tower.id);
   });

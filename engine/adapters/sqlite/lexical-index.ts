@@ -2,6 +2,7 @@ import type { LexicalHit, LexicalIndex, SearchScope } from '../../ports/index.ts
 import { eligibilitySql } from './eligibility-sql.ts';
 import type { SqlParam, Store } from './store.ts';
 import type { TurnCopies } from './turn-copies.ts';
+import { searchBigrams } from '../../core/retrieve/segment-words.ts';
 import { ftsPhrase, ftsRankingSql, scopeToken, turnText } from './turn-table.ts';
 import { sqliteBackends } from '../../core/retrieve/backends.ts';
 
@@ -47,8 +48,9 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
     backend: sqliteLexicalBackend,
     async search({ terms, scope, cut, limit }) {
       if (terms.length === 0) return [];
-      // Folded and cut as turn_fts's text is.
-      const words = terms.map(turnText);
+      // Folded and cut as turn_fts's text is, with the bigrams a CJK or Korean word may be found by
+      // inside a longer compound.
+      const words = [...new Set(terms.flatMap((t) => [turnText(t), ...searchBigrams(turnText(t))]))];
       const where = scopeSql(scope);
       const ranked = turns?.rank(words, scopeToken(scope.brainUid), cut) ?? null;
       return ranked

@@ -51,19 +51,34 @@ export function segmentWords(text: string): string {
 const compoundWord =
   /[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\p{Script=Hangul}]{3,}/gu;
 
+/** The bigrams of a word (東京タワー: 東京 京タ タワ ワー). */
+function bigrams(word: string): string[] {
+  const chars = Array.from(word);
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
+  return pairs;
+}
+
+const mayHoldCompounds = (text: string) => hasUnspaced(text) || /\p{Script=Hangul}/u.test(text);
+
 /**
  * The text as the full-text index holds it: segmentWords, then after each word of three characters or
  * more of those scripts its bigrams (東京タワー 東京 京タ タワ ワー), as CJK search indexes them, so a
- * word inside a compound is found. Only the index: a query's words are looked up as they are, and a
- * compound asked for whole still matches the word itself, ranked above a Record holding only its parts.
+ * word inside a compound is found. A compound asked for whole still matches the word itself, ranked
+ * above a Record holding only its parts.
  */
 export function indexedWords(text: string): string {
   const segmented = segmentWords(text);
-  if (!hasUnspaced(segmented) && !/\p{Script=Hangul}/u.test(segmented)) return segmented;
-  return segmented.replace(compoundWord, (word) => {
-    const chars = Array.from(word);
-    const pairs: string[] = [];
-    for (let i = 0; i + 1 < chars.length; i++) pairs.push(chars[i]! + chars[i + 1]!);
-    return `${word} ${pairs.join(' ')}`;
-  });
+  if (!mayHoldCompounds(segmented)) return segmented;
+  return segmented.replace(compoundWord, (word) => `${word} ${bigrams(word).join(' ')}`);
+}
+
+/**
+ * The bigrams a search looks up beside a word of segmented text (segmentWords) that may sit inside
+ * another's compound: タワー in 東京タワー, 서울에서 against 서울에 (the index holds only the compound and
+ * its bigrams). None for other words.
+ */
+export function searchBigrams(segmented: string): string[] {
+  if (!mayHoldCompounds(segmented)) return [];
+  return (segmented.match(compoundWord) ?? []).flatMap(bigrams);
 }
