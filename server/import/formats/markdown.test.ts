@@ -597,6 +597,30 @@ test("a vault's templates and Excalidraw drawings are no notes: each a skip that
   }
 });
 
+test("the daily notes plugin's template is no note, wherever it is kept", async () => {
+  const vault = writeTree({
+    '.obsidian/daily-notes.json': JSON.stringify({
+      template: 'Templates/Daily template',
+      format: 'YYYY-MM-DD',
+    }),
+    'Templates/Daily template.md': '# {{date}}\n\n## Tasks\n',
+    'Templates/Meeting.md': 'A note kept beside it, no template.\n',
+  });
+  try {
+    const { records, skips } = await collect(parseMarkdown(vault.root, {}));
+    assert.deepEqual(
+      records.map((r) => (r.body.content as { title: string }).title),
+      ['Meeting'],
+    );
+    assert.deepEqual(
+      skips.map((x) => [x.ref, x.reason]),
+      [['Templates/Daily template.md', "the vault's daily notes template, not a note"]],
+    );
+  } finally {
+    vault.remove();
+  }
+});
+
 /** A JSON Canvas card or group: its id, kind and place, and what it holds. */
 const card = (
   id: string,

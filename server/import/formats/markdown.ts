@@ -14,7 +14,13 @@ import {
   wallTimeWithOffset,
   type WallTime,
 } from '../zoned-time.ts';
-import { dayFromFormat, readDailyNotes, readTemplateFolders, type DailyNotes } from './vault-settings.ts';
+import {
+  dayFromFormat,
+  readDailyNotes,
+  readTemplateFolders,
+  readTemplateNotes,
+  type DailyNotes,
+} from './vault-settings.ts';
 import { canvasText } from './canvas.ts';
 import { isCanvasFile, isNoteFile, noteName } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
@@ -388,6 +394,8 @@ async function readNote(
   const inVault = id.vault === undefined ? null : relative(id.vault, realFile).split(sep).join('/');
   if (inVault !== null && vaultSettings?.templates.some((t) => inVault.startsWith(`${t}/`)))
     return [skip(ref, "a template in the vault's templates folder, not a note")];
+  if (inVault !== null && vaultSettings?.templateNotes.some((t) => inVault.replace(/\.md$/iu, '') === t))
+    return [skip(ref, "the vault's daily notes template, not a note")];
   let text: string;
   try {
     // Line ends are one `\n`, as every other format's text is and as the footer below writes them.
@@ -454,6 +462,7 @@ function noteRecords(
 interface VaultNotes {
   daily: DailyNotes | null;
   templates: string[];
+  templateNotes: string[];
 }
 
 async function reader(o: ParseOptions) {
@@ -464,10 +473,9 @@ async function reader(o: ParseOptions) {
   const vaultNotes = (vault: string) => {
     let read = settings.get(vault);
     if (!read) {
-      read = Promise.all([readDailyNotes(vault), readTemplateFolders(vault)]).then(([daily, templates]) => ({
-        daily,
-        templates,
-      }));
+      read = Promise.all([readDailyNotes(vault), readTemplateFolders(vault), readTemplateNotes(vault)]).then(
+        ([daily, templates, templateNotes]) => ({ daily, templates, templateNotes }),
+      );
       settings.set(vault, read);
     }
     return read;

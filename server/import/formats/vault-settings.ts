@@ -75,18 +75,35 @@ export interface DailyNotes {
 
 /** `.obsidian/daily-notes.json` of a vault, or null where it is absent, unreadable or has no format. */
 export async function readDailyNotes(vault: string): Promise<DailyNotes | null> {
+  const data = await dailyNotesSettings(vault);
+  if (data === null) return null;
+  const { format, folder } = data as { format?: unknown; folder?: unknown };
+  if (typeof format !== 'string' || format.trim() === '') return null;
+  return {
+    format: format.trim(),
+    folder: typeof folder === 'string' ? folder.split('/').filter(Boolean).join('/') : '',
+  };
+}
+
+async function dailyNotesSettings(vault: string): Promise<object | null> {
   try {
     const data: unknown = JSON.parse(await readFile(join(vault, '.obsidian', 'daily-notes.json'), 'utf8'));
-    if (typeof data !== 'object' || data === null) return null;
-    const { format, folder } = data as { format?: unknown; folder?: unknown };
-    if (typeof format !== 'string' || format.trim() === '') return null;
-    return {
-      format: format.trim(),
-      folder: typeof folder === 'string' ? folder.split('/').filter(Boolean).join('/') : '',
-    };
+    return typeof data === 'object' && data !== null ? data : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The notes a vault names as templates one by one: the Daily notes plugin's template
+ * (`.obsidian/daily-notes.json` `template`, "Templates/Daily template"), kept wherever the person put
+ * it, with or without a templates folder of the Templates plugin. Paths in the vault, without `.md`.
+ */
+export async function readTemplateNotes(vault: string): Promise<string[]> {
+  const template = ((await dailyNotesSettings(vault)) as { template?: unknown } | null)?.template;
+  if (typeof template !== 'string') return [];
+  const clean = template.split('/').filter(Boolean).join('/').replace(/\.md$/iu, '');
+  return clean === '' ? [] : [clean];
 }
 
 /**
