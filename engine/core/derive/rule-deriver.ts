@@ -305,7 +305,10 @@ export function createRuleDeriver(): Deriver {
     // written family name first is hers without its space and by its last word; a home or a job said to
     // hold now ("I live in Lisbon now") before a plan of the same value begins withdraws that plan, which
     // closed it on its day; "Change of plans, I live in Porto now" withdraws the plans of its slot to come.
-    name: 'rules-v50',
+    // v51: a note named after another person that the self writes in the first person ("People/Rui
+    // Sousa.md": "My younger brother. Allergic to peanuts!") gives them its key lines and what it says
+    // of no one else; it was all hers. "My younger brother." is hers, as "Rui Sousa is my younger brother."
+    name: 'rules-v51',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
