@@ -65,9 +65,13 @@ export async function rederiveRecord(
   // An ended value ("Ana no longer works at Acme") is a Memory of no slot where the value did not hold.
   // Not by a claim the rules now give nobody known, though in the same words, a Memory of the self's:
   // "Maya"'s "I love hiking." is no longer hers once a "Maya Silva" speaks in the Brain (namesake.ts),
-  // and the self's Profile must not keep what may be another's. (Other changes of owner keep the
-  // Memory's, as written: a self renamed keeps what she said under her old name.)
-  const nobodysNow = (c: Claim, m: CitedMemory) => m.owner_state === 'self' && c.owner.state === 'unresolved';
+  // and the self's Profile must not keep what may be another's. Nor by one the rules now give another
+  // person from a note: "People/Rui Sousa.md" in her words gave her his "Allergic to peanuts!" before
+  // rules-v51. (Other changes of owner keep the Memory's, as written: a self renamed keeps what she
+  // said under her old name.)
+  const ofNote = input.content.kind === 'document';
+  const notHersNow = (c: Claim, m: CitedMemory) =>
+    m.owner_state === 'self' && (c.owner.state === 'unresolved' || (ofNote && c.owner.state === 'other'));
   // An agent's restatement states its own statement where another value holds the slot then, as
   // admission makes it (admit-claims.ts): kept as it is, not derived again on each upgrade.
   const restatedKey = new Map<Claim, string>();
@@ -77,7 +81,7 @@ export async function rederiveRecord(
     if (anotherValueHolds(versions, c, r.occurred_ms)) restatedKey.set(c, statementKey(c.restated.statement));
   }
   const states = (c: Claim, m: CitedMemory) =>
-    !nobodysNow(c, m) &&
+    !notHersNow(c, m) &&
     ((keyOf.get(c) === m.norm && ((c.predicate === null) === (m.slot === null) || c.ends !== undefined)) ||
       sameValueOf(c, m) ||
       (m.slot === null && restatedKey.get(c) === m.norm));
@@ -96,7 +100,7 @@ export async function rederiveRecord(
   const requote = async () => {
     for (const m of cited) {
       const same = stated.get(m.norm);
-      const quote = (same !== undefined && !nobodysNow(same, m) ? same : claims.find((c) => states(c, m)))
+      const quote = (same !== undefined && !notHersNow(same, m) ? same : claims.find((c) => states(c, m)))
         ?.quote;
       if (quote === undefined || quote === m.quote) continue;
       await rows.requote(m.id, r.id, quote);

@@ -543,6 +543,50 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a people note she wrote in the first person, all hers before, gives its person theirs after', async () => {
+      // As version 50 derived it: in a note of hers in the first person, a title naming someone else
+      // named no one, so each line was hers as said.
+      const rulesV50: Deriver = {
+        name: 'rules-v50',
+        derive: (record, ctx) =>
+          rules.derive(
+            record.content.kind === 'document'
+              ? { ...record, content: { kind: 'document', text: record.content.text } }
+              : record,
+            ctx,
+          ),
+      };
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          const text =
+            'birthday: 1990-03-23\n\nMy younger brother. Allergic to peanuts! Lives in Porto.\nI owe him 20 euros.';
+          await old.rememberRecord(
+            tenant,
+            'b',
+            { content: { kind: 'document', title: 'Rui Sousa', text }, source: { name: 'obsidian' } },
+            {},
+          );
+          await old.idle();
+          const owners = (await old.listMemories(tenant, 'b', { limit: 100 })).data.map((m) => m.owner.state);
+          assert.deepEqual(owners, ['self', 'self', 'self', 'self', 'self']);
+        },
+        rulesV50,
+      );
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.values()].map((m) => [m.statement, m.owner.state, m.subject]).sort(), [
+          ['Allergic to peanuts!', 'other', 'Rui Sousa'],
+          ['I owe him 20 euros.', 'self', 'Ana'],
+          ['Lives in Porto.', 'other', 'Rui Sousa'],
+          ['Rui Sousa is my younger brother.', 'self', 'Ana'],
+          ["Rui Sousa's birthday is 1990-03-23", 'other', 'Rui Sousa'],
+        ]);
+        const profile = (await engine.getProfile(tenant, 'b', { limit: 50 })).lines.map((l) => l.statement);
+        assert.deepEqual(profile.sort(), ['I owe him 20 euros.', 'Rui Sousa is my younger brother.']);
+      });
+    });
+
     it("an assistant's restatement of her home, a Memory of its own before, leaves with her home after", async () => {
       // As version 35 derived it: the assistant's sentence, a current Memory of no slot.
       const rulesV35: Deriver = {

@@ -254,3 +254,36 @@ describe('a folder of mixed files', () => {
     assert.match(cal.stdout, /\n {2}a\.ics \(ics\): imported 1.*\n {2}b\.ics \(ics\): imported 1/);
   });
 });
+
+describe("a vault's people notes", () => {
+  test("a person's note she writes in the first person gives that person's properties and sentences to them, not to her", async () => {
+    const vault = join(dir, 'people-vault');
+    mkdirSync(join(vault, '.obsidian'), { recursive: true });
+    write(
+      join(vault, 'People', 'Rui Sousa.md'),
+      '---\nbirthday: 1990-03-23\nphone: +351 912 345 678\n---\n' +
+        'My younger brother. Allergic to peanuts! Lives in Porto.\nI owe him 20 euros.\n',
+    );
+    await client.createBrain({ id: 'ana', self: { type: 'person', name: 'Ana Sousa' } });
+    assert.deepEqual(counts(await runImport({ client, brainId: 'ana', path: vault })), [1, 0, 0, 0]);
+    await engine.idle();
+
+    const memories = (await client.listMemories('ana', { limit: 50 })).data;
+    assert.deepEqual(
+      memories.map((m) => `${m.owner.state}: ${m.owner.entity} | ${m.predicate} | ${m.statement}`).sort(),
+      [
+        "other: Rui Sousa | birthday | Rui Sousa's birthday is 1990-03-23",
+        'other: Rui Sousa | null | Allergic to peanuts!',
+        'other: Rui Sousa | null | Lives in Porto.',
+        "other: Rui Sousa | phone number | Rui Sousa's phone number is +351 912 345 678",
+        'self: Ana Sousa | null | I owe him 20 euros.',
+        'self: Ana Sousa | null | Rui Sousa is my younger brother.',
+      ],
+    );
+    // Her Profile holds who he is to her and what she owes him: nothing of his.
+    assert.deepEqual((await client.getProfile('ana')).lines.map((l) => l.statement).sort(), [
+      'I owe him 20 euros.',
+      'Rui Sousa is my younger brother.',
+    ]);
+  });
+});

@@ -8,8 +8,8 @@ import { nameParticles, occupations } from './slot-sentences.ts';
  * whose it is changes.
  */
 
-/** People one names by their relation before their name: "my sister Inês". */
-const relation = String.raw`(?:(?:best|oldest|old|little|big|younger|older|baby)\s+)?(?:sister|brother|sis|bro|mom|mum|mother|dad|father|son|daughter|kid|friend|bff|boss|manager|wife|husband|partner|girlfriend|boyfriend|gf|bf|fianc[ée]e?|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|niece|nephew|colleague|coworker|co-worker|roommate|flatmate|neighbou?r|dog|cat|puppy|kitten)`;
+/** Who someone is to the speaker, said before their name ("my sister Inês") or alone (rule-deriver.ts). */
+export const relation = String.raw`(?:(?:best|oldest|old|little|big|younger|older|baby)\s+)?(?:sister|brother|sis|bro|mom|mum|mother|dad|father|son|daughter|kid|friend|bff|boss|manager|wife|husband|partner|girlfriend|boyfriend|gf|bf|fianc[ée]e?|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|niece|nephew|colleague|coworker|co-worker|roommate|flatmate|neighbou?r|dog|cat|puppy|kitten)`;
 /** A name as written: one or two capitalised words ("Inês", "Tom Reyes"), a small word between. */
 const word = String.raw`\p{Lu}[\p{Ll}\p{M}-]+(?:['’]\p{Lu}[\p{Ll}\p{M}-]+)?`;
 const name = String.raw`${word}(?:\s+(?:(?:${nameParticles.join('|')})\s+)?${word})?`;

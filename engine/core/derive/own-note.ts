@@ -25,7 +25,7 @@ const clippedTag = /#(?:clippings?|clipped|web-?clip(?:s|pings?)?)(?![\p{L}\p{N}
  * A line that says "I", "we" or "my": not "US" (the country), and a lower-case "i" only before a word
  * ("tom and i booked", as a phone types it), not a numbering's "i." or "i.e.".
  */
-function speaksFirstPerson(line: string): boolean {
+export function speaksFirstPerson(line: string): boolean {
   for (const m of line.matchAll(firstPerson)) {
     if (m[0] === 'US') continue;
     if (m[0] === 'i' && !/^\s+\p{L}/u.test(line.slice(m.index + 1))) continue;

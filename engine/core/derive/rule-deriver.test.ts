@@ -629,6 +629,45 @@ test('a note named after a person: what "she" and "her" say is that person\'s, n
   );
 });
 
+test('a people note the self writes in the first person: its key lines and what it says of them are theirs', () => {
+  const note = (title: string, text: string) =>
+    noteClaims(title, text, 'Ana Sousa').map((c) => [c.statement, c.predicate, c.owner.state, c.subject]);
+  // As Obsidian's import gives "People/Rui Sousa.md": its properties, then the note's own words.
+  assert.deepEqual(
+    note(
+      'Rui Sousa',
+      'birthday: 1990-03-23\nphone: +351 912 345 678\n\nMy younger brother. Allergic to peanuts! Lives in Porto.\nI owe him 20 euros.',
+    ),
+    [
+      ["Rui Sousa's birthday is 1990-03-23", 'birthday', 'other', 'Rui Sousa'],
+      ["Rui Sousa's phone number is +351 912 345 678", 'phone number', 'other', 'Rui Sousa'],
+      // Who he is to her is hers to say, as "Rui Sousa is my younger brother." would be.
+      ['Rui Sousa is my younger brother.', null, 'self', 'Ana Sousa'],
+      ['Allergic to peanuts!', null, 'other', 'Rui Sousa'],
+      ['Lives in Porto.', null, 'other', 'Rui Sousa'],
+      // What she says of herself stays hers.
+      ['I owe him 20 euros.', null, 'self', 'Ana Sousa'],
+    ],
+  );
+  // A sentence that names someone else is still theirs; "he" is still the note's person.
+  assert.deepEqual(note('Rui Sousa', 'My brother. Marta lives in Braga. He works at Sonae.'), [
+    ['Rui Sousa is my brother.', null, 'self', 'Ana Sousa'],
+    ['Marta lives in Braga', 'lives in', 'other', 'Marta'],
+    ['Rui Sousa works at Sonae', 'works at', 'other', 'Rui Sousa'],
+  ]);
+  // A first name alone as the title, where a line gives what only a person has.
+  assert.deepEqual(note('Rui', 'Birthday: 23 March\n\nMy younger brother. Allergic to peanuts!'), [
+    ["Rui's birthday is 23 March", 'birthday', 'other', 'Rui'],
+    ['Rui is my younger brother.', null, 'self', 'Ana Sousa'],
+    ['Allergic to peanuts!', null, 'other', 'Rui'],
+  ]);
+  // Her own first name as the title is no one else's: her note stays hers.
+  assert.deepEqual(
+    note('Ana', 'Birthday: 23 March\n\nMy notes. Allergic to peanuts!').map((c) => c[2]),
+    ['self', 'self', 'self'],
+  );
+});
+
 test("an assistant's sentence about the person by her name is about her; called by it, it is the assistant's", () => {
   const owners = (text: string) => claimsOf(text, 'assistant').map((c) => [c.owner.state, c.subject]);
   assert.deepEqual(owners('Reminder: Ana prefers window seats on long flights.'), [['self', 'Ana']]);

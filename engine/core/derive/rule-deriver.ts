@@ -9,7 +9,7 @@ import {
 import { claimOwner } from './claim-owner.ts';
 import { ideaDropped } from './idea-dropped.ts';
 import { sameSlotValue } from './slot-value.ts';
-import { foldName, resolveOwner } from './resolve-owner.ts';
+import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
@@ -28,7 +28,8 @@ import { firstNameTitled, personNoteSlot } from './person-note.ts';
 import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
-import { aboutAnother } from './about-another.ts';
+import { aboutAnother, relation } from './about-another.ts';
+import { speaksFirstPerson } from './own-note.ts';
 import { bareAnswer, shortReply } from './answers.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
 import {
@@ -304,7 +305,10 @@ export function createRuleDeriver(): Deriver {
     // written family name first is hers without its space and by its last word; a home or a job said to
     // hold now ("I live in Lisbon now") before a plan of the same value begins withdraws that plan, which
     // closed it on its day; "Change of plans, I live in Porto now" withdraws the plans of its slot to come.
-    name: 'rules-v50',
+    // v51: a note named after another person that the self writes in the first person ("People/Rui
+    // Sousa.md": "My younger brother. Allergic to peanuts!") gives them its key lines and what it says
+    // of no one else; it was all hers. "My younger brother." is hers, as "Rui Sousa is my younger brother."
+    name: 'rules-v51',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -410,8 +414,16 @@ export function createRuleDeriver(): Deriver {
             const told = toldBefore(stated.map((x) => x.value));
             // "People/Ana Lima.md": "She lives in Porto. Her partner is Pedro." are Ana's, though the
             // note is the person's own ("Ana Lima is my best friend"); else the person the sentence
-            // before said where they live, as in a message.
-            const titled = personTitled(c.title);
+            // before said where they live, as in a message. Her own first name as the title ("Ana")
+            // may be her own card: nothing says it is another Ana's, so the note stays hers.
+            const named =
+              personTitled(c.title) ??
+              firstNameTitled(
+                c.title,
+                ps.flatMap((p) => p.split('\n')),
+                obsidian,
+              );
+            const titled = named !== null && foldName(named) === selfFirstName(ctx.self) ? null : named;
             const referents = namedJustBefore(stated.map((x) => x.value));
             const whoseIs = (x: string): OwnerClaim | null => {
               const about = opensWithTheirs.test(x) ? (titled ?? referents.get(x)) : undefined;
@@ -421,6 +433,10 @@ export function createRuleDeriver(): Deriver {
             // An agent's note through MCP says the person's slots as an agent's message does ("User
             // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
             const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
+            // "People/Rui Sousa.md" in her words ("My younger brother. Allergic to peanuts!") is about
+            // Rui as it is without them: his birthday line and what it says of no one else were hers.
+            const about = titled === null || agentNote !== null ? null : others(titled);
+            const them = about?.state === 'other' ? about : null;
             if (stated.length > 0)
               return withStarts(
                 unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
@@ -432,6 +448,11 @@ export function createRuleDeriver(): Deriver {
                     const statement = withoutMarkup(x, obsidian);
                     return [{ statement, subject: theirs.entity!, predicate: null, owner: theirs, quote: x }];
                   }
+                  const read = (s: string) => sentenceClaims(s, subject, owner, others, told.get(s));
+                  if (them !== null && titled !== null)
+                    return sentenceOfTheirNote(x, titled, them, read, obsidian).map((claim) =>
+                      claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
+                    );
                   return (
                     agentNote !== null
                       ? agentClaims(x, subject, owner, agentNote)
@@ -702,6 +723,44 @@ function personNotePassage(
   }
   flush();
   return out;
+}
+
+/** Who someone is to the note's writer, said alone: "My younger brother.", "Our neighbour!" */
+const relationAlone = new RegExp(String.raw`^(?:[Mm]y|[Oo]ur)\s+${relation}[.!]*$`, 'u');
+
+/**
+ * A sentence of a note named after another person (`person`, owned as `them`) that the self writes in
+ * the first person, as "People/Rui Sousa.md" keeps him: a `key: value` line holds his slot
+ * (person-note.ts); "My younger brother." is read as "Rui Sousa is my younger brother." would be, hers
+ * to say; what a sentence says of someone else is theirs (`read`: as her sentence is read). The rest is
+ * his where it speaks of her nowhere ("Allergic to peanuts!", "Lives in Porto."): a note of his name
+ * says it of him, and her Profile held it. A sentence that says "I", "my" or "we" ("I owe him 20
+ * euros.") stays hers: it says something of her, and which of them each word is, the rules cannot tell.
+ */
+function sentenceOfTheirNote(
+  x: string,
+  person: string,
+  them: OwnerClaim,
+  read: (s: string) => SaidClaim[],
+  obsidian: boolean,
+): SaidClaim[] {
+  const subject = them.entity ?? person;
+  const slot = personNoteSlot(x, person, obsidian);
+  if (slot !== null) {
+    const statement = valueStatement(subject, slot.predicate, slot.value);
+    return [{ statement, subject, predicate: slot.predicate, owner: them, quote: x }];
+  }
+  const s = x.trim();
+  if (relationAlone.test(s)) {
+    const named = `${person} is ${s[0]!.toLowerCase()}${s.slice(1)}`;
+    // The sentence said is the quote: the named one is not in the note.
+    return read(named).map((c) => ({ ...c, quote: x }));
+  }
+  const claims = read(x);
+  if (speaksFirstPerson(x)) return claims;
+  const ofOthers = claims.filter((c) => c.owner.state !== 'self');
+  if (ofOthers.length === claims.length) return claims;
+  return [{ statement: x, subject, predicate: null, owner: them, quote: x }, ...ofOthers];
 }
 
 /**
