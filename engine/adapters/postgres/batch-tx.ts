@@ -19,6 +19,7 @@ const columns: Record<DeferredTable, readonly string[]> = {
     'occurred_at',
     'occurred_ms',
     'created_at',
+    'words',
   ],
   memories: [
     'brain_uid',

@@ -1,5 +1,6 @@
+import { searchBigrams, segmentWords } from '../../core/retrieve/segment-words.ts';
 import { turnWeights } from '../../core/retrieve/turn-shape.ts';
-import { normName } from '../../core/shared/fold-text.ts';
+import { foldText, normName } from '../../core/shared/fold-text.ts';
 import type { LexicalHit, LexicalIndex, SearchScope } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
 import { params, type Params } from './memory-view.ts';
@@ -120,12 +121,15 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
     backend: pgLexicalBackend,
     async search({ terms, scope, cut, limit }): Promise<LexicalHit[]> {
       if (terms.length === 0 || limit <= 0 || cut <= 0) return [];
-      const p = params(...terms, cut, limit);
-      const at = terms.length + 1;
+      // A long CJK or Korean word is looked up by its bigrams too, which a compound's words hold
+      // (migration 030), as on the local engine.
+      const words = [...new Set(terms.flatMap((t) => [t, ...searchBigrams(segmentWords(foldText(t)))]))];
+      const p = params(...words, cut, limit);
+      const at = words.length + 1;
       const brain = p.bind(scope.brainUid);
       const where = scopeSql(p, scope);
       const rows = await db.query<HitRow>(
-        `${idfRankingSql(terms.length, brain, `$${at}`)}
+        `${idfRankingSql(words.length, brain, `$${at}`)}
          SELECT ${hitCols}, ranked.score
          FROM ranked JOIN records r ON r.brain_uid = ${brain} AND r.n = ranked.n
          WHERE ${where}

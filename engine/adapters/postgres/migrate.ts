@@ -1,6 +1,8 @@
 import type { PgClient, PgQueryable } from './client.ts';
 import { migrations as shipped, vectorSchema, type PgMigration } from './migrations/index.ts';
 import { statementKeys } from './migrations/023-statement-keys.ts';
+import { compoundWords } from './migrations/030-compound-words.ts';
+import { indexCompoundWords } from './compound-words.ts';
 import { keyStatements } from './statement-keys.ts';
 
 /** One key for every Mnemo process on a database: whoever holds it migrates, the others wait. */
@@ -87,6 +89,7 @@ export async function migrate(
     }
     // What the rules compute, which a migration may not: the Memories' keys, in the same transaction.
     if (list.includes(statementKeys)) await keyStatements(tx);
+    if (applied.includes(compoundWords.version)) await indexCompoundWords(tx);
     return { applied, ...(await ensureVector(tx)) };
   });
 }

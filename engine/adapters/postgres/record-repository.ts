@@ -1,3 +1,4 @@
+import { compoundWordsOf } from './compound-words.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { RecordRepository, RecordRow, StepRange } from '../../ports/index.ts';
@@ -52,6 +53,7 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
         row.occurred_at,
         row.occurred_ms,
         row.created_at,
+        compoundWordsOf(row.text),
       ];
       if (deferred) {
         deferred.defer('records', values);
@@ -59,8 +61,8 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
       }
       await q.query(
         `INSERT INTO records (brain_uid, id, seq, kind, content, text, source_name, external_id, trust,
-             visibility, occurred_at, occurred_ms, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+             visibility, occurred_at, occurred_ms, created_at, words)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
         values,
       );
       return { ...row, brain_uid: brainUid };

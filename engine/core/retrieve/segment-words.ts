@@ -59,7 +59,9 @@ function bigrams(word: string): string[] {
   return pairs;
 }
 
-const mayHoldCompounds = (text: string) => hasUnspaced(text) || /\p{Script=Hangul}/u.test(text);
+/** Whether the text holds a letter of the scripts whose compounds the index cuts (indexedWords). */
+export const mayHoldCompounds = (text: string): boolean =>
+  hasUnspaced(text) || /\p{Script=Hangul}/u.test(text);
 
 /**
  * The text as the full-text index holds it: segmentWords, then after each word of three characters or

@@ -27,6 +27,7 @@ import { correctionRecords } from './026-correction-records.ts';
 import { turnIndexUnbuffered } from './027-turn-index-unbuffered.ts';
 import { selfSlotLines } from './028-self-slot-lines.ts';
 import { thoroughContexts } from './029-thorough-contexts.ts';
+import { compoundWords } from './030-compound-words.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -70,6 +71,7 @@ export const migrations: readonly PgMigration[] = [
   turnIndexUnbuffered,
   selfSlotLines,
   thoroughContexts,
+  compoundWords,
 ];
 
 /**
