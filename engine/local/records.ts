@@ -131,7 +131,8 @@ async function appendRecord(
           // Replayed, it still says the item's visibility: a wider revision written since (a shareable
           // one after the local_only one this key wrote) goes, as it would for a new revision.
           const wider = narrows && r!.kind !== 'correction' ? await narrowedRevisions(u, r!) : [];
-          const narrowed = wider.length > 0 ? { ids: wider, ...(await forgetRecordRows(ctx, u, wider)) } : null;
+          const narrowed =
+            wider.length > 0 ? { ids: wider, ...(await forgetRecordRows(ctx, u, wider)) } : null;
           const [state] = await u.records.states([r!.id]);
           return {
             record: toRecord(r!, state!),
