@@ -594,7 +594,10 @@ test('a chat uploaded again by a key that may not read Records reads none of the
   const seeing = await importFiles(counted, t, 'b', { files });
   assert.ok(reads > 0);
   assert.deepEqual([seeing.imported, seeing.unchanged], [0, 1]);
-  assert.match(seeing.parts[0]!.note ?? '', /a zone that reads its earlier import's times as they were stored/);
+  assert.match(
+    seeing.parts[0]!.note ?? '',
+    /a zone that reads its earlier import's times as they were stored/,
+  );
   reads = 0;
   const blind = await importFiles(counted, t, 'b', { files }, undefined, { readsRecords: false });
   assert.equal(reads, 0, 'nothing the Brain holds was read');
