@@ -106,26 +106,41 @@ const kinds: Record<WholeSource, { plural: string; file: string; item: string }>
  * The UIDs a calendar or vCard file's TEXT names, read from its lines (unfolded) rather than parsed: an
  * event the parser skips as unreadable or outside the recurrence window is still in the file. A
  * component whose STATUS is CANCELLED does not hold its UID (another one with that UID, a live
- * occurrence of the series, does): a cancelled event is one the calendar no longer has.
+ * occurrence of the series, does): a cancelled event is one the calendar no longer has. A component
+ * cut off (its END never comes: the next one of its kind begins, or the file ends) still holds its
+ * UID: the import skips it as cut off, and a truncated file must not forget what it still names.
+ * `cutWithoutUid`: a cut-off component named no UID (yet), so which item it is cannot be told.
  */
-function uidsIn(folded: string): string[] {
+function uidsIn(folded: string): { uids: string[]; cutWithoutUid: boolean } {
   const text = folded.replace(/\r?\n[ \t]/g, '');
   const out = new Set<string>();
-  const open: { uid: string; cancelled: boolean }[] = [];
+  let cutWithoutUid = false;
+  const open: { kind: string; uid: string; cancelled: boolean }[] = [];
+  const close = (done: { uid: string; cancelled: boolean } | undefined, cut: boolean) => {
+    if (done?.uid && !done.cancelled) out.add(done.uid);
+    else if (done && cut && !done.uid) cutWithoutUid = true;
+  };
   for (const line of text.split(/\r?\n/)) {
     const m = /^(?:[A-Za-z0-9-]+\.)?([A-Za-z-]+)(?:;[^:]*)?:(.*)$/.exec(line);
     if (!m) continue;
     const name = m[1]!.toUpperCase();
     const value = m[2]!.trim();
     const top = open.at(-1);
-    if (name === 'BEGIN') open.push({ uid: '', cancelled: false });
-    else if (name === 'END') {
-      const done = open.pop();
-      if (done?.uid && !done.cancelled) out.add(done.uid);
-    } else if (name === 'UID' && top) top.uid = value;
+    if (name === 'BEGIN') {
+      const kind = value.toUpperCase();
+      if (top?.kind === kind) close(open.pop(), true);
+      open.push({ kind, uid: '', cancelled: false });
+    } else if (name === 'END') close(open.pop(), false);
+    else if (name === 'UID' && top) top.uid = value;
     else if (name === 'STATUS' && top) top.cancelled = value.toUpperCase() === 'CANCELLED';
   }
-  return [...out];
+  // The file ended inside these: the innermost first (an event is cut, then its calendar).
+  while (open.length > 0) {
+    const done = open.pop()!;
+    // A calendar cut with its event names no UID of its own: only the items inside count.
+    close(done, done.kind !== 'VCALENDAR');
+  }
+  return { uids: [...out], cutWithoutUid };
 }
 
 /**
@@ -260,11 +275,14 @@ export class MissingItems {
     this.unread.add(unread);
     return (text) => {
       this.unread.delete(unread);
-      for (const uid of uidsIn(text)) {
+      const { uids, cutWithoutUid } = uidsIn(text);
+      for (const uid of uids) {
         const item = format === 'ics' ? `ics:${uid}` : `vcf:${uid}:`;
         this.items.get(format)!.add(item);
         here.add(item);
       }
+      if (cutWithoutUid)
+        this.cannotForget(`${path}: an item is cut off before its UID, so which one it is cannot be told`);
     };
   }
 

@@ -832,6 +832,64 @@ test('forget_missing forgets the events and cards gone from an uploaded calendar
   }
 });
 
+test('forget_missing keeps a contact whose card is cut off in the file, and keeps everything when a cut card names no UID', async () => {
+  const { createLocalEngine } = await import('../../engine/local/index.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-upload-cut-'));
+  const engine = await createLocalEngine({
+    dataDir: join(dir, 'data'),
+    dbKey: 'v'.repeat(64),
+    reranker: null,
+  });
+  try {
+    await engine.createBrain(t, { id: 'b' });
+    const card = (uid: string | null, name: string, end = true) =>
+      `BEGIN:VCARD\r\nVERSION:3.0\r\n${uid ? `UID:${uid}\r\n` : ''}FN:${name}\r\nTEL:1\r\n${end ? 'END:VCARD\r\n' : ''}`;
+    const people = (...cards: string[]) => file('people.vcf', cards.join(''));
+    const ids = async () =>
+      [
+        ...new Set(
+          (await engine.listRecords(t, 'b', { limit: 50, source: 'vcf' })).data.map(
+            (r) => r.source.external_id,
+          ),
+        ),
+      ].sort();
+    await importFiles(
+      engine,
+      t,
+      'b',
+      { files: [people(card('ana', 'Ana'), card('bob', 'Bob'), card('cid', 'Cid'))] },
+      dir,
+    );
+    assert.deepEqual(await ids(), ['vcf:ana:phone', 'vcf:bob:phone', 'vcf:cid:phone']);
+    // Bob's END is lost before Cid's card begins; Cid's card is cut off by the end of the file.
+    const cut = await importFiles(
+      engine,
+      t,
+      'b',
+      {
+        files: [people(card('ana', 'Ana'), card('bob', 'Bob', false), card('cid', 'Cid', false))],
+        forget_missing: true,
+      },
+      dir,
+    );
+    assert.deepEqual(cut.forgotten_items ?? [], []);
+    assert.deepEqual(await ids(), ['vcf:ana:phone', 'vcf:bob:phone', 'vcf:cid:phone']);
+    // A cut card that names no UID before it ends cannot be told from any other: nothing is forgotten.
+    const unnamed = await importFiles(
+      engine,
+      t,
+      'b',
+      { files: [people(card('ana', 'Ana'), card(null, 'Bob', false))], forget_missing: true },
+      dir,
+    );
+    assert.deepEqual(unnamed.forgotten_items ?? [], []);
+    assert.deepEqual(await ids(), ['vcf:ana:phone', 'vcf:bob:phone', 'vcf:cid:phone']);
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a calendar and a contacts file are each read once: what they hold is taken from the text the parser reads', async () => {
   const fsp = (await import('node:fs/promises')).default;
   const { syncBuiltinESMExports } = await import('node:module');
