@@ -57,3 +57,18 @@ test('a database URL is shown without its password, a socket URL with its empty 
   ];
   for (const [url, expected] of shown) assert.equal(shownUrl(url), expected, url);
 });
+
+test('a password holding an unencoded "/", "?" or "#" is refused and never shown', () => {
+  for (const bad of [
+    'postgres://me:2024#s3cret@127.0.0.1:1/db',
+    'postgres://me:2024?s3cret@127.0.0.1:1/db',
+    'postgres://me:2024/s3cret@127.0.0.1:1/db',
+    'postgres://me:2024/s3cret@/db?host=/nonexist',
+  ]) {
+    assert.match(databaseUrlProblem(bad) ?? '', /password percent-encoded/, bad);
+    assert.ok(!shownUrl(bad).includes('s3cret'), shownUrl(bad));
+  }
+  // Encoded, it is a password like any other.
+  assert.equal(databaseUrlProblem('postgres://me:2024%23s3cret@127.0.0.1:1/db'), null);
+  assert.ok(!shownUrl('postgres://me:2024%23s3cret@127.0.0.1:1/db').includes('s3cret'));
+});

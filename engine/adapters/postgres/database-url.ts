@@ -15,10 +15,17 @@ const expected =
   'must be a postgres://user:password@host:port/database URL ' +
   '(or postgres://user:password@/database?host=/socket/dir for a Unix socket)';
 
+/**
+ * An `@` after the authority's end: a password holding `/`, `?` or `#` unencoded ("me:2024#s3cret@…"),
+ * which WHATWG reads as a port and a fragment, query or path, where nothing would hide the rest of it.
+ */
+const atPastAuthority = /^[a-z]+:\/\/[^/?#@]*[/?#][^@]*@/i;
+
 /** A connection string parsed, and whether its host was empty (a socket named by `?host=`). */
 function parse(value: string): { url: URL; hostless: boolean } | null {
   // `postgres:db` and `postgres:/db` are URLs to WHATWG, but libpq reads no URL without the `//`.
   if (!/^postgres(ql)?:\/\//i.test(value)) return null;
+  if (atPastAuthority.test(value)) return null;
   try {
     return { url: new URL(value), hostless: false };
   } catch {
@@ -39,6 +46,8 @@ function parse(value: string): { url: URL; hostless: boolean } | null {
  * value, which may hold a password.
  */
 export function databaseUrlProblem(value: string): string | null {
+  if (/^postgres(ql)?:\/\//i.test(value) && atPastAuthority.test(value))
+    return `${expected}, its password percent-encoded (a "/", "?" or "#" in it as %2F, %3F, %23)`;
   const parsed = parse(value);
   if (!parsed) return expected;
   const host = parsed.url.searchParams.get('host');

@@ -55,6 +55,19 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
     });
   }
 
+  it('a --database-url it refuses is not repeated with its password', () => {
+    for (const url of [
+      'postgres://me:s3cret@:5432/db?host=/tmp/pgqa',
+      'postgres://me:2024#s3cret@127.0.0.1:1/db',
+      'postgres:me:s3cret@/db',
+    ]) {
+      const r = mnemo('keys', 'list', '--database-url', url);
+      assert.equal(r.status, 1, r.stderr);
+      assert.match(r.stderr, /--database-url/);
+      assert.ok(!r.stderr.includes('s3cret'), r.stderr);
+    }
+  });
+
   it('a MNEMO_DATABASE_URL it could not read, refused before connecting as the flag would be', () => {
     const r = mnemoWith(
       { MNEMO_DATABASE_URL: 'postgres://me:s3cret@/db?host=tmp/pgqa' },
