@@ -186,6 +186,23 @@ describe('thorough Contexts kept in PostgreSQL (pgThoroughSync)', () => {
     await until('brn_q5', []);
   });
 
+  it('a kept Context citing a Record gone since is served to nobody, and the request assembled again', async () => {
+    await addBrain(db, 'brn_q10');
+    await addRecord(db, 'brn_q10', 'rec_secret');
+    const a = pgThoroughSync(db, { syncMs: 20, newId });
+    const key = 'brn_q10\nw\n{}';
+    const end = gate();
+    const first = await a.run(key, async (id) => (await end.wait(), ready(id, ['rec_secret'])), processing);
+    end.open();
+    await until('brn_q10', [[first.id, 'ready']]);
+    // Gone, and the forget's clearing of the kept rows never ran (a crash between the two).
+    await db.query("DELETE FROM records WHERE brain_uid = 'brn_q10' AND id = 'rec_secret'");
+    const again = await a.run(key, async (id) => ready(id), processing);
+    assert.equal(again.status, 'ready');
+    assert.notEqual(again.id, first.id);
+    assert.deepEqual((again as unknown as { citations: unknown[] }).citations, []);
+  });
+
   it("a forget drops the Brain's rows, finished or under way, and no other Brain's", async () => {
     await addBrain(db, 'brn_q6');
     await addBrain(db, 'brn_q7');

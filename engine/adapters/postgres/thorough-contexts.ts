@@ -108,7 +108,7 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
              error = NULL, record_ids = '{}',
              lease_until = clock_timestamp() + make_interval(secs => $5::double precision / 1000)
            WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $7
-             AND (state <> 'assembling' OR lease_until <= clock_timestamp())`,
+             AND state = 'assembling' AND lease_until <= clock_timestamp()`,
       replacing === undefined
         ? [brain, hash, id, refresh, leaseMs, owner]
         : [brain, hash, id, refresh, leaseMs, owner, replacing],
@@ -116,16 +116,23 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
     return (r.rowCount ?? 0) > 0 ? owner : null;
   };
 
-  /** Serves a finished row once: the process whose delete returns it answers with it. */
-  const take = async (brain: string, hash: Buffer, id: string): Promise<Taken | null> =>
-    (
-      await client.query<Taken>(
-        `DELETE FROM thorough_contexts WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $3
+  /**
+   * Serves a finished row once: the process whose delete returns it answers with it. One citing a
+   * Record gone since is served to nobody (a forget whose clearing of the rows failed after its
+   * commit): the request is assembled again.
+   */
+  const take = async (brain: string, hash: Buffer, id: string): Promise<Taken | null> => {
+    const row = (
+      await client.query<Taken & { intact: boolean }>(
+        `DELETE FROM thorough_contexts t WHERE brain_uid = $1 AND request_hash = $2 AND context_id = $3
            AND state <> 'assembling'
-         RETURNING context, error`,
+         RETURNING context, error, (SELECT count(*) FROM records r
+           WHERE r.brain_uid = t.brain_uid AND r.id = ANY(t.record_ids)) = cardinality(t.record_ids) AS intact`,
         [brain, hash, id],
       )
-    ).rows[0] ?? null;
+    ).rows[0];
+    return row?.intact ? { context: row.context, error: row.error } : null;
+  };
 
   const drop = (brain: string, hash: Buffer, owner: string) =>
     client.query('DELETE FROM thorough_contexts WHERE brain_uid = $1 AND request_hash = $2 AND owner = $3', [
@@ -240,7 +247,8 @@ export function pgThoroughSync(client: PgClient, o: PgThoroughSyncOptions): Thor
     try {
       const first = await Promise.race([outcome, late]);
       if (first !== null) {
-        await drop(brain, hash, owner);
+        // The Context is the caller's whatever: a row left behind lapses with its lease.
+        await drop(brain, hash, owner).catch(() => {});
         return first;
       }
     } catch (error) {
