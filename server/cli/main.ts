@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { shownUrl } from '../../engine/index.ts';
 import { register as registerBackup } from './commands/backup.ts';
 import { register as registerBench } from './commands/bench.ts';
 import { register as registerCompact } from './commands/compact.ts';
@@ -17,7 +18,10 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
     .description('Mnemo: local-first memory for people and their AI agents')
     .version('0.1.0')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // commander repeats a refused option's value ("argument '<value>' is invalid"): a database URL's
+    // may hold its password, so it is shown as the log shows it.
+    .configureOutput({ outputError: (text, write) => write(withoutDatabaseUrls(text, argv)) });
   const commands: Array<(program: Command, context: CommandContext) => void> = [
     registerServe,
     registerKeys,
@@ -49,6 +53,18 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
   } finally {
     reraise(heldSignals);
   }
+}
+
+/** TEXT with every `--database-url` value of ARGV as shownUrl shows it (no password). */
+export function withoutDatabaseUrls(text: string, argv: readonly string[]): string {
+  const values = argv.flatMap((a, i) =>
+    a === '--database-url' && i + 1 < argv.length
+      ? [argv[i + 1]!]
+      : a.startsWith('--database-url=')
+        ? [a.slice('--database-url='.length)]
+        : [],
+  );
+  return values.filter((v) => v !== '').reduce((out, v) => out.split(v).join(shownUrl(v)), text);
 }
 
 /** Node's default for a signal held while nothing could act on it: the process ends by it. */
