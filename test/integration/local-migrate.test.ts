@@ -10,6 +10,7 @@ import { statementKeys } from '../../engine/adapters/sqlite/migrations/029-state
 import { unmatchedCorrections } from '../../engine/adapters/sqlite/migrations/030-unmatched-corrections.ts';
 import { keyStatements } from '../../engine/adapters/sqlite/statement-keys.ts';
 import { turnText } from '../../engine/adapters/sqlite/turn-table.ts';
+import { unsentRows } from '../../engine/adapters/sqlite/device-sync.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
 /**
@@ -505,6 +506,17 @@ describe('local engine: migrations', () => {
           .join('; ');
         assert.match(plan, new RegExp(index));
         assert.doesNotMatch(plan, /TEMP B-TREE/, 'in record order, with no sort');
+        // The status's own statements, joined to the Records still here, read the fate's index first.
+        for (const sql of [
+          `SELECT count(*) ${unsentRows(fate)}`,
+          `SELECT s.record_id ${unsentRows(fate)} ORDER BY s.record_id DESC LIMIT 5`,
+        ]) {
+          const steps = (
+            db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('brn_x', 10) as { detail: string }[]
+          ).map((r) => r.detail);
+          assert.match(steps[0]!, new RegExp(`SEARCH s USING COVERING INDEX ${index}`), steps.join('; '));
+          assert.ok(!steps.some((d) => /TEMP B-TREE/.test(d)), steps.join('; '));
+        }
       }
     } finally {
       db.close();

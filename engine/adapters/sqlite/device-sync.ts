@@ -48,6 +48,17 @@ const tombstonesSql = (within: boolean) => `SELECT t.seq, t.record_id,
  * from outside a unit of work run between units (store.exclusive); `within`'s and
  * originalsOfPushedCopies run in the unit open in their async context, whose calls are its own.
  */
+/**
+ * The rows of a fate the sync status counts and names: sync_records rows the push cursor (second
+ * parameter) has passed, of Records still here (first parameter: the Brain). CROSS JOIN keeps SQLite's
+ * order, the fate's partial index (migration 034) then each Record by its key: left to the planner
+ * on a store without statistics, it walked every Record of the Brain and probed the fates (40 ms a
+ * status at 100,000 pushed Records, 800 ms at 400,000, which the Sync panel polls; 0.02 ms this way).
+ */
+export const unsentRows = (fate: 'held_back' | 'skipped'): string =>
+  `FROM sync_records s CROSS JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+   WHERE s.brain_uid = ? AND s.fate = '${fate}' AND r.seq <= ?`;
+
 export function sqliteDeviceSync(store: Store): DeviceSyncStore {
   const between = <T>(work: () => T): Promise<T> => store.exclusive(work);
   const pairingOf = (brainUid: string) =>
@@ -148,8 +159,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
         // literal, so each reads its own partial index (migration 034).
         const of = (fate: 'held_back' | 'skipped') => {
           if (!p) return { count: 0, newest: [] };
-          const rows = `FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
-            WHERE s.brain_uid = ? AND s.fate = '${fate}' AND r.seq <= ?`;
+          const rows = unsentRows(fate);
           const count = store.get<{ c: number }>(`SELECT count(*) AS c ${rows}`, brainUid, p.push_seq)!.c;
           const newest = count
             ? store
