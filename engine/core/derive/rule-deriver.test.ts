@@ -809,6 +809,14 @@ test("an attribute said of a named person holds that person's slot; of the Brain
     ['Tom', 'birthday', "Tom's birthday is March 4", 'other'],
   ]);
   assert.deepEqual(slots("Carla's wife is Sarah"), [['Carla', 'wife', "Carla's wife is Sarah", 'other']]);
+  // A chat's lead-in is no part of the name ("Actually Tom" is nobody).
+  for (const text of [
+    "Actually Tom's birthday is March 4, not March 14",
+    "Btw Tom's birthday is March 4.",
+    "Oh, Tom's birthday is March 4.",
+    "So Tom's birthday is March 4",
+  ])
+    assert.deepEqual(slots(text), [['Tom', 'birthday', "Tom's birthday is March 4", 'other']], text);
   // Named with who they are to her: "My partner Priya's …", "my sister Ada's …".
   assert.deepEqual(slots("My sister Ada's phone number is +351 912 345 678."), [
     ['Ada', 'phone number', "Ada's phone number is +351 912 345 678", 'other'],

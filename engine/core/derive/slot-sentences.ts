@@ -1145,6 +1145,7 @@ const possessor = new RegExp(
   String.raw`^(?:${kin}\s+)?(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})['’]s\s+(?=\S)`,
   'u',
 );
+const leadIn = new RegExp(`^${fillers}`, 'iu');
 /** Words before "'s" that name no one ("It's", "Today's special", "Everyone's favourite"). */
 const possessesNothing =
   /^(?:it|that|this|here|there|let|what|who|where|when|how|today|tomorrow|yesterday|tonight|everyone|everybody|someone|somebody|nobody|no\s+one|one|he|she|god|life)$/iu;
@@ -1155,7 +1156,9 @@ const possessesNothing =
  * attributeSentence reads "my …". Null for any other sentence, and for an attribute said to be over.
  */
 export function possessedAttribute(sentence: string): { who: string; attribute: AttributeSentence } | null {
-  const s = sentence.trim();
+  // "Actually Tom's birthday is …", "Btw, Tom's …": the lead-in is no part of the name.
+  const trimmed = sentence.trim();
+  const s = trimmed.slice(leadIn.exec(trimmed)?.[0].length ?? 0);
   const m = possessor.exec(s);
   if (!m || possessesNothing.test(m.groups!['who']!)) return null;
   const attribute = attributeSentence(`my ${s.slice(m[0].length)}`);
