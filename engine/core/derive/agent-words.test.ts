@@ -27,6 +27,7 @@ test("an agent's sentence says back her slot in the second or third person, neve
   assert.deepEqual(read('Noted: Ana Costa lives in Braga.'), [['lives in', 'Braga']]);
   assert.deepEqual(read('Got it, you work at Feedzai now.'), [['works at', 'Feedzai']]);
   assert.deepEqual(read('Your number is 555-0198.'), [['phone number', '555-0198']]);
+  assert.deepEqual(read('Your manager at Kobo Design is Haruki Sato.'), [['manager', 'Haruki Sato']]);
   assert.deepEqual(read("You're based in Lisbon."), [['lives in', 'Lisbon']]);
   assert.deepEqual(read("You're vegan now."), [['diet', 'vegan']]);
   assert.deepEqual(read('Ana Costa studies at UCL now.'), [['studies at', 'UCL']]);
@@ -57,6 +58,10 @@ test("an assistant's service words are no Memory; what it says of the person or 
     'Congrats on the new job!',
     'Sure, happy to help.',
     'Feel free to ask anytime.',
+    'Stay dry!',
+    'Feel better soon!',
+    'Drive safe 🚗',
+    'Ok, safe travels!',
   ])
     assert.equal(agentCourtesy(s), true, s);
   for (const s of [
@@ -65,6 +70,7 @@ test("an assistant's service words are no Memory; what it says of the person or 
     "I'll remember that you prefer tea.",
     'Enjoy your trip to Japan!',
     'Happy to help you plan the Lisbon trip next week.',
+    'Stay dry: it will rain in Porto all week.',
   ])
     assert.equal(agentCourtesy(s), false, s);
   assert.deepEqual(deriveInThread('Happy to help! Let me know if you need anything else.', 'assistant'), []);

@@ -700,6 +700,10 @@ test('a favourite, a phone number, an e-mail address, a named relation or an age
     ['My fiancée is Ana Lopes', 'fiancé', 'Ana Lopes'],
     ['My wife is called Maria.', 'wife', 'Maria'],
     ['My boss is named Rita Gomes', 'manager', 'Rita Gomes'],
+    // Where the relation is, named, says no more of who holds it.
+    ['My manager at Kobo Design is Haruki Sato.', 'manager', 'Haruki Sato'],
+    ['my new boss at Globex is Rita Gomes', 'manager', 'Rita Gomes'],
+    ['My doctor at Santa Maria is Dr. Costa', 'doctor', 'Dr. Costa'],
     // Where the lead says a name follows, a chat's lower case is still one.
     ["my wife's name is maria", 'wife', 'Maria'],
     ['my boss is called rita gomes lol', 'manager', 'Rita Gomes'],
@@ -789,6 +793,7 @@ test('what lists, adds, negates, reports or says more than the one value holds n
     'new phone: iPhone 15',
     // A relation described rather than named, or one of several; a number that may be no age.
     'My wife is Brazilian.',
+    'My partner at work is Tom.',
     'My wife is Colombian.',
     'My phone is broken.',
     'My boss is Gen Z.',

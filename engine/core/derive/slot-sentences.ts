@@ -1007,6 +1007,22 @@ const attributeLead = new RegExp(
   String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
   'iu',
 );
+/** "My manager at Kobo Design is Haruki Sato": the relation, where it is, then the one who holds it. */
+const relationAt = new RegExp(
+  String.raw`^(${fillers}my\s+(?:(?:new|current)\s+)?(?:${relations}))\s+at\s+(?<place>[^\s,;:]+(?:\s+[^\s,;:]+){0,3}?)(?=\s+is\s)`,
+  'iu',
+);
+/**
+ * The sentence without the workplace named after a relation ("My manager at Kobo Design is Haruki
+ * Sato" as "My manager is Haruki Sato"): one has one manager, wherever. Only a place written as a name
+ * (capitalised words): "my partner at work is Tom" is no partner of hers to hold.
+ */
+function withoutWorkplace(s: string): string {
+  const m = relationAt.exec(s);
+  if (!m || !/^\p{Lu}[\p{L}\p{M}&.'’-]*(?:\s+\p{Lu}[\p{L}\p{M}&.'’-]*)*$/u.test(m.groups!['place']!))
+    return s;
+  return m[1]! + s.slice(m[0].length);
+}
 /**
  * A person's name as a relation's value: up to four capitalised words, a title before them ("Dr.
  * Almeida"). What describes the person instead ("My wife is Brazilian", "My boss is OK") is no name.
@@ -1435,7 +1451,7 @@ function newNumberSaid(s: string): AttributeSentence | null {
 function contactSaid(s: string): AttributeSentence | null {
   const m = contactElided.exec(s);
   if (!m || isQuestion(s)) return null;
-  let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
+  let value = withoutChatEnd(withoutWorkplace(s).slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
   value = value.replace(trailingTime, '');
   if (emailShaped(value)) return { predicate: 'email address', value };
   return phoneShaped(value) ? { predicate: 'phone number', value } : null;
@@ -1585,11 +1601,11 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const more = after.groups!['more'] !== undefined;
     if (named && predicate) return { predicate, value: named, ...(more ? { own: true as const } : {}) };
   }
-  const m = attributeLead.exec(s) ?? newValueLead.exec(s);
+  const m = attributeLead.exec(withoutWorkplace(s)) ?? newValueLead.exec(s);
   // A number or an address is written with digits or an @; most sentences have neither.
   if (!m)
     return (/[\d@]/u.test(s) ? contactSaid(s) : null) ?? (/dating|seeing/iu.test(s) ? datingSaid(s) : null);
-  let value = withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
+  let value = withoutChatEnd(withoutWorkplace(s).slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
   value = value.replace(trailingTime, '');
   // "My new number is 913 000 111, the old one is dead", "My partner is Jordan, we've been together 4
   // years": a number or a name, then a clause of its own. The slot's value; the sentence its Memory.
