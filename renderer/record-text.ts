@@ -1,6 +1,7 @@
 import { endedHead, factLine, humanizePredicate } from '../engine/contract/fact-line.ts';
 import { selfSpeakerNames, type TypedContent } from '../engine/contract/index.ts';
 import { eventTimesWorded } from './all-day.ts';
+import { oneLine } from './format.ts';
 
 /** Whether a speaker is named by one of the engine's words for the Brain's own person ("self", "user"). */
 export const isSelfSpeaker = (speaker: string) => selfSpeakerNames.has(speaker.trim().toLowerCase());
@@ -213,6 +214,32 @@ export function recordSummary(content: TypedContent, selfName?: string): string 
         (content.reason ? ` (why: ${content.reason})` : '')
       );
   }
+}
+
+/**
+ * A correction Record named with the Memory it changed, where that Memory could be read (`target`, its
+ * statementLabel): "Withdrawal of “Stay dry!”", "Correction of “Ana lives in Porto”: Ana lives in
+ * Braga". Any other Record, or a target unknown, as recordSummary says it.
+ */
+export function correctionSummary(content: TypedContent, target: string | null, selfName?: string): string {
+  if (content.kind !== 'correction' || target === null) return recordSummary(content, selfName);
+  const of = `“${oneLine(target, 120)}”`;
+  return (
+    (content.statement !== undefined ? `Correction of ${of}: ${content.statement}` : `Withdrawal of ${of}`) +
+    (content.reason ? ` (why: ${content.reason})` : '')
+  );
+}
+
+/**
+ * What forgetting a correction Record undoes, said before it is done: the Memory it withdrew or
+ * corrected is as it was again. Null for any other Record.
+ */
+export function correctionUndone(content: TypedContent, target: string | null): string | null {
+  if (content.kind !== 'correction') return null;
+  const memory = target === null ? 'the Memory it names' : `the Memory “${oneLine(target, 120)}”`;
+  return content.statement !== undefined
+    ? `This Record corrected ${memory}: forgetting it brings that Memory back as it was before.`
+    : `This Record withdrew ${memory}: forgetting it brings that Memory back as current.`;
 }
 
 export const kindLabels: Record<TypedContent['kind'], string> = {

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import type { MemoryDetail, MnemoRecord } from '../../engine/contract/index.ts';
 import { isMnemoApiError, useClient } from '../api/client.ts';
 import { useForgetRecords } from '../api/mutations.ts';
@@ -17,7 +17,13 @@ import {
   recordReadCap,
   type SupportedMemory,
 } from '../other-support.ts';
-import { kindLabels, recordSummary, statementLabel } from '../record-text.ts';
+import {
+  correctionSummary,
+  correctionUndone,
+  kindLabels,
+  recordSummary,
+  statementLabel,
+} from '../record-text.ts';
 
 /** An error in words for a notice: the server's message, and its code where it has one. */
 function errorWords(error: unknown): string {
@@ -49,7 +55,17 @@ export function ForgetRecordDialog({
   const selfName = useSelfName(brainId);
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const ids = useId();
-  const summary = recordSummary(record.content, selfName);
+  // A correction names the Memory it changed by id alone: read, so the dialog and its notice can say
+  // which Memory comes back as it was.
+  const corrects = record.content.kind === 'correction' ? record.content.corrects : null;
+  const target = useQuery({
+    ...memoryOptions(client, brainId, corrects ?? ''),
+    enabled: corrects !== null,
+    retry: false,
+  });
+  const targetLabel = target.data ? statementLabel(target.data) : null;
+  const summary = correctionSummary(record.content, targetLabel, selfName);
+  const undone = correctionUndone(record.content, targetLabel);
 
   const memoryIds = record.memory_ids.slice(0, memoryReadCap);
   const memoryReads = useQueries({
@@ -95,15 +111,20 @@ export function ForgetRecordDialog({
     forget.mutateAsync(order).then(
       (results) =>
         onForgotten(
-          recordsForgotten(
-            results.map((r): RecordForgetResult =>
-              'receipt' in r
-                ? { summary: summaries.get(r.id) ?? r.id, receipt: r.receipt }
-                : {
-                    summary: summaries.get(r.id) ?? r.id,
-                    error: errorWords(r.error),
-                    alreadyGone: isMnemoApiError(r.error) && r.error.code === 'record_not_found',
-                  },
+          withTargetBack(
+            results.some((r) => r.id === record.id && 'receipt' in r),
+            targetLabel,
+          )(
+            recordsForgotten(
+              results.map((r): RecordForgetResult =>
+                'receipt' in r
+                  ? { summary: summaries.get(r.id) ?? r.id, receipt: r.receipt }
+                  : {
+                      summary: summaries.get(r.id) ?? r.id,
+                      error: errorWords(r.error),
+                      alreadyGone: isMnemoApiError(r.error) && r.error.code === 'record_not_found',
+                    },
+              ),
             ),
           ),
         ),
@@ -129,6 +150,11 @@ export function ForgetRecordDialog({
       <blockquote className="quote">
         <ClampedText text={summary} limit={300} />
       </blockquote>
+      {undone ? (
+        <p>
+          <strong>{undone}</strong>
+        </p>
+      ) : null}
       <p>
         Its text is removed for good. Memories that rest only on it are removed too
         {record.memory_ids.length
@@ -246,6 +272,12 @@ export function ForgetRecordDialog({
     </ConfirmDialog>
   );
 }
+
+/** The notice after a correction Record is forgotten says the Memory it changed is back as it was. */
+const withTargetBack =
+  (forgotten: boolean, target: string | null) =>
+  (said: string): string =>
+    forgotten && target !== null ? `${said} “${oneLine(target, 120)}” is back as it was.` : said;
 
 const namedMemories = (labels: readonly string[]): string =>
   labels.length > 3

@@ -212,3 +212,37 @@ test('many repetitions scroll inside a dialog that fits the window, past the cap
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   assert.deepEqual(problems, []);
 });
+
+test('forgetting a withdrawal says which Memory comes back, before and after', async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'echo-undo', name: 'echo-undo', self: { type: 'person', name: 'Ana' } });
+  const said = await api.rememberRecord('echo-undo', {
+    content: { kind: 'message', text: 'I live in Braga.', speaker: 'self', thread: 'chat-1' },
+    occurred_at: '2026-03-01T10:00:00Z',
+  });
+  await derivationSettled(app(), 'echo-undo');
+  const [memory] = (await api.getRecord('echo-undo', said.record.id)).memory_ids;
+  const withdrawal = await api.rememberRecord('echo-undo', {
+    content: { kind: 'correction', corrects: memory! },
+  });
+  await derivationSettled(app(), 'echo-undo');
+  assert.equal((await api.getMemory('echo-undo', memory!)).status, 'retracted');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/echo-undo/records/${withdrawal.record.id}`);
+  await page.getByRole('button', { name: 'Forget this Record' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Forget this Record?' });
+  await dialog
+    .getByText(
+      'This Record withdrew the Memory “Ana lives in Braga”: forgetting it brings that Memory back as current.',
+    )
+    .waitFor();
+  assert.match(await dialog.locator('blockquote').innerText(), /^Withdrawal of “Ana lives in Braga”/);
+  await dialog.getByRole('button', { name: 'Forget Record', exact: true }).click();
+  await page
+    .getByRole('status')
+    .getByText(/“Ana lives in Braga” is back as it was\.$/)
+    .waitFor();
+  await derivationSettled(app(), 'echo-undo');
+  assert.equal((await api.getMemory('echo-undo', memory!)).status, 'active');
+  assert.deepEqual(problems, []);
+});

@@ -13,6 +13,8 @@ import {
   endsValue,
   inOwnWords,
   quoteLabel,
+  correctionSummary,
+  correctionUndone,
   recordSummary,
   statementLabel,
   versionLabel,
@@ -158,6 +160,27 @@ test('validity reads as a person would say it: since, a span, one day, or never'
     /^now \(about [A-Z][a-z]{2} \d{1,2}, \d{4}, still to come\)$/,
   );
   assert.match(validitySpan(from, null, false, 'active'), /^since /, 'begun: since, as before');
+});
+
+test('a correction Record is named with the Memory it changed, and forgetting it says that Memory comes back', () => {
+  const withdrawal = { kind: 'correction' as const, corrects: 'mem_1' };
+  const correction = { kind: 'correction' as const, corrects: 'mem_1', statement: 'Ana lives in Braga' };
+  assert.equal(correctionSummary(withdrawal, 'Stay dry!'), 'Withdrawal of “Stay dry!”');
+  assert.equal(
+    correctionSummary(correction, 'Ana lives in Porto'),
+    'Correction of “Ana lives in Porto”: Ana lives in Braga',
+  );
+  // The Memory unread: as the Record says itself.
+  assert.equal(correctionSummary(withdrawal, null), 'Withdrawal of a Memory');
+  assert.equal(
+    correctionUndone(withdrawal, 'Stay dry!'),
+    'This Record withdrew the Memory “Stay dry!”: forgetting it brings that Memory back as current.',
+  );
+  assert.equal(
+    correctionUndone(correction, null),
+    'This Record corrected the Memory it names: forgetting it brings that Memory back as it was before.',
+  );
+  assert.equal(correctionUndone({ kind: 'message', text: 'hi' }, null), null);
 });
 
 test("shows the Brain's own person as You where a message names them by the engine's word for them", () => {
