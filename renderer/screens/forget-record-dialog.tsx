@@ -160,7 +160,8 @@ export function ForgetRecordDialog({
         {record.memory_ids.length
           ? ` (this Record supports ${plural(record.memory_ids.length, 'Memory', 'Memories')})`
           : ''}
-        ; Memories with other support are worked out again from what remains.
+        ; Memories with other support are worked out again from what remains. The Traces of questions that
+        found it go too, since each would show it.
       </p>
       {record.memory_ids.length === 0 ? null : loading ? (
         <p className="hint" role="status">

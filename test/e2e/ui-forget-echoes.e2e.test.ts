@@ -237,6 +237,8 @@ test('forgetting a withdrawal says which Memory comes back, before and after', a
     )
     .waitFor();
   assert.match(await dialog.locator('blockquote').innerText(), /^Withdrawal of “Ana lives in Braga”/);
+  // What else goes is said before: the Traces that would show it.
+  await dialog.getByText(/The Traces of questions that found it go too/).waitFor();
   await dialog.getByRole('button', { name: 'Forget Record', exact: true }).click();
   await page
     .getByRole('status')
