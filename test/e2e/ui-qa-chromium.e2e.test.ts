@@ -1,0 +1,96 @@
+// Checked in the real UI, from a QA pass in Chromium: every button keeps its words readable when
+// hovered, pressed or focused. One server and one browser for the file; each test on its own Brain.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Locator } from 'playwright-core';
+import { appPerFile, browserPerFile, checkScreen, navigateInPlace } from './harness.ts';
+
+const context = browserPerFile();
+const { app, ui } = appPerFile(context, 'local');
+
+type Rgba = [number, number, number, number];
+
+const parse = (css: string): Rgba => {
+  const n = css.match(/[\d.]+/g)?.map(Number) ?? [];
+  assert.ok(n.length >= 3, `a colour: ${css}`);
+  return [n[0]!, n[1]!, n[2]!, n[3] ?? 1];
+};
+const luminance = ([r, g, b]: Rgba) => {
+  const c = [r, g, b].map((v) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
+};
+/** WCAG's contrast ratio of two opaque colours. */
+const contrast = (a: Rgba, b: Rgba) => {
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x! + 0.05) / (y! + 0.05);
+};
+
+/** The button's text colour and the colour behind it (its own, or the first opaque ancestor's). */
+async function colours(button: Locator): Promise<{ text: Rgba; back: Rgba; name: string }> {
+  const read = await button.evaluate((el) => {
+    let back = 'rgba(0, 0, 0, 0)';
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const bg = getComputedStyle(e).backgroundColor;
+      if (!/rgba\(.*, 0\)$/.test(bg) && bg !== 'transparent') {
+        back = bg;
+        break;
+      }
+    }
+    return { text: getComputedStyle(el).color, back, name: el.textContent ?? '' };
+  });
+  return { text: parse(read.text), back: parse(read.back), name: read.name.trim() };
+}
+
+async function readable(button: Locator, state: string): Promise<void> {
+  const { text, back, name } = await colours(button);
+  const ratio = contrast(text, back);
+  assert.ok(ratio >= 4.5, `"${name}" ${state}: contrast ${ratio.toFixed(2)} (${text} on ${back})`);
+}
+
+test('every button keeps its words readable when hovered, pressed and focused', async () => {
+  await app().api.createBrain({ id: 'hover', name: 'Hover' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  // The Brains page holds a plain button (Sign out), a primary one (Create Brain) and a subtle danger one.
+  const forget = page.getByRole('button', { name: 'Forget hover' });
+  await forget.waitFor();
+  for (const button of [
+    page.getByRole('button', { name: 'Sign out' }),
+    page.getByRole('button', { name: 'Create Brain' }),
+    forget,
+  ]) {
+    await readable(button, 'at rest');
+    await button.hover();
+    await readable(button, 'hovered');
+  }
+  await forget.click();
+  const dialog = page.getByRole('dialog');
+  const confirm = dialog.getByRole('button', { name: 'Forget this Brain' });
+  await readable(confirm, 'at rest');
+  await confirm.hover();
+  await readable(confirm, 'hovered');
+  const { text, back } = await colours(confirm);
+  assert.notDeepEqual(back, parse('rgb(240, 242, 244)'), "not the plain buttons' hover grey");
+  assert.deepEqual(text, parse('rgb(255, 255, 255)'));
+  // Pressed, and let go elsewhere: no click, nothing forgotten.
+  await page.mouse.down();
+  await readable(confirm, 'pressed');
+  await dialog.getByRole('heading').hover();
+  await page.mouse.up();
+  await checkScreen(page, 'danger-button-hovered');
+  // Focused from the keyboard (the mouse away), with its focus ring.
+  await page.mouse.move(0, 0);
+  await dialog.getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('Tab');
+  assert.equal(
+    await confirm.evaluate((el) => el === document.activeElement && el.matches(':focus-visible')),
+    true,
+  );
+  await readable(confirm, 'focused');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal((await app().api.getBrain('hover')).id, 'hover');
+  assert.deepEqual(problems, []);
+});
