@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Memory, Profile } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { contestedOptions } from '../api/profile-contested.ts';
-import { censusOptions, profileOptions } from '../api/queries.ts';
+import { censusOptions, importersObjectsOptions, profileOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { CensusExample } from '../components/census-example.tsx';
 import { ShowMore } from '../components/show-more.tsx';
@@ -129,6 +129,9 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
   const self = profile.data?.pages[0]?.self ?? null;
   const lines = profile.data?.pages.flatMap((p) => p.lines) ?? [];
   const census = useQuery(censusOptions(client, brainId));
+  // The census counts every Object, the importer's own too (one per imported calendar or contacts
+  // file), which the person accepted none of: said apart, as the Forget-Brain dialog says them.
+  const own = useQuery(importersObjectsOptions(client, brainId));
   return (
     <>
       <h1 tabIndex={-1}>Profile and Census</h1>
@@ -188,8 +191,32 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
               <dd>{census.data.counts.memories_superseded.toLocaleString()}</dd>
               <dt>Being worked out again</dt>
               <dd>{census.data.counts.memories_pending_rederivation.toLocaleString()}</dd>
-              <dt>Accepted Objects</dt>
-              <dd>{census.data.counts.objects.toLocaleString()}</dd>
+              {own.isPending ? (
+                <>
+                  <dt>Accepted Objects</dt>
+                  <dd className="muted">counting…</dd>
+                </>
+              ) : own.data === undefined ? (
+                // Not read: every Object, without saying who accepted it.
+                <>
+                  <dt>Objects</dt>
+                  <dd>{census.data.counts.objects.toLocaleString()}</dd>
+                </>
+              ) : (
+                <>
+                  <dt>Accepted Objects</dt>
+                  <dd>{Math.max(0, census.data.counts.objects - own.data).toLocaleString()}</dd>
+                  {own.data > 0 ? (
+                    <>
+                      <dt>Objects Mnemo keeps for its imports</dt>
+                      <dd>
+                        {own.data.toLocaleString()}{' '}
+                        <span className="muted">(what each imported calendar or contacts file held)</span>
+                      </dd>
+                    </>
+                  ) : null}
+                </>
+              )}
               <dt>Counted</dt>
               <dd>{formatDateTime(census.data.generated_at)}</dd>
             </dl>
