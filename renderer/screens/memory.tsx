@@ -339,12 +339,15 @@ function MemoryView({
                 {/* A Record whose words are the statement's (rules-v28's sentence, a fact's line)
                     would repeat the heading right under it: the rest of the evidence is said alone. */}
                 {/* A key without records:read is given the quote alone (text null). */}
-                {quoteAddsWords(e.text ?? e.quote, m) ? (
-                  <QuoteInContext text={quoteLabel(e.text ?? e.quote, m)} quote={quoteLabel(e.quote, m)} />
+                {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? (
+                  <QuoteInContext
+                    text={quoteLabel(e.text ?? e.quote, m, e.kind)}
+                    quote={quoteLabel(e.quote, m, e.kind)}
+                  />
                 ) : null}
                 <p className="meta">
                   <span className="badge">{e.kind}</span>
-                  {quoteAddsWords(e.text ?? e.quote, m) ? null : <span>{sameWordsLabel(m)}</span>}
+                  {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? null : <span>{sameWordsLabel(m)}</span>}
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
                   <span>{evidenceWhen(e)}</span>

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Memory, Profile } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { contestedOptions } from '../api/profile-contested.ts';
-import { censusOptions, importersObjectsOptions, profileOptions } from '../api/queries.ts';
+import { censusOptions, importersObjectsOptions, profileOptions, recordOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { CensusExample } from '../components/census-example.tsx';
 import { ShowMore } from '../components/show-more.tsx';
@@ -91,7 +91,11 @@ function LineSources({
     <>
       {adding.map((c, i) => (
         <span key={i} dir="auto">
-          “<mark>{quoteLabel(c.quote, line)}</mark>”
+          “
+          <mark>
+            <LineQuote brainId={brainId} quote={c.quote} recordId={c.record_id} line={line} />
+          </mark>
+          ”
         </span>
       ))}
       {repeating ? (
@@ -101,6 +105,29 @@ function LineSources({
       ) : null}
     </>
   );
+}
+
+/**
+ * A line's quote as shown: a fact Record's line in the words a fact's line is given everywhere
+ * ("Lucía's home city: Tokyo", quoteLabel). A citation does not say its Record's kind, so a quote that
+ * could be a fact's line ("<subject> <predicate>: <value>") reads its Record (cached for good: Records
+ * never change); a message's "self care: went for a run" stays as said.
+ */
+function LineQuote({
+  brainId,
+  quote,
+  recordId,
+  line,
+}: {
+  brainId: string;
+  quote: string;
+  recordId: string;
+  line: Profile['lines'][number] & { owner: { state: string; entity: string } };
+}) {
+  const client = useClient();
+  const mayBeFact = quote !== line.statement && quote.includes(': ');
+  const record = useQuery({ ...recordOptions(client, brainId, recordId), enabled: mayBeFact });
+  return <>{quoteLabel(quote, line, record.data?.content.kind)}</>;
 }
 
 function Disagreement({ brainId, others }: { brainId: string; others: Memory[] }) {

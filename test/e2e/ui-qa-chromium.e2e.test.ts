@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
-import { appPerFile, browserPerFile, checkScreen, navigateInPlace } from './harness.ts';
+import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local');
@@ -92,5 +92,30 @@ test('every button keeps its words readable when hovered, pressed and focused', 
   await readable(confirm, 'focused');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   assert.equal((await app().api.getBrain('hover')).id, 'hover');
+  assert.deepEqual(problems, []);
+});
+
+test("a fact Record cited by a Memory in other words reads in a fact's words on its page and Profile", async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'tokyo', name: 'Tokyo', self: { type: 'person', name: 'Lucía' } });
+  await api.rememberRecord('tokyo', {
+    content: { kind: 'message', speaker: 'self', text: 'I live in Tokyo' },
+  });
+  await derivationSettled(app(), 'tokyo');
+  await api.rememberRecord('tokyo', {
+    content: { kind: 'fact', subject: 'self', predicate: 'home_city', value: 'Tokyo' },
+  });
+  await derivationSettled(app(), 'tokyo');
+  const lives = (await api.listMemories('tokyo')).data.find((m) => m.statement === 'Lucía lives in Tokyo');
+  assert.ok(lives, 'the sentence holds the slot');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/tokyo/memories/${lives.id}`);
+  const evidence = page.locator('section[aria-labelledby="evidence"]');
+  await evidence.getByText("Lucía's home city: Tokyo").waitFor();
+  assert.doesNotMatch(await evidence.innerText(), /self home city/);
+  await navigateInPlace(page, '/brains/tokyo/profile');
+  const profile = page.locator('section[aria-labelledby="profile"]');
+  await profile.getByText("Lucía's home city: Tokyo").waitFor();
+  assert.doesNotMatch(await profile.innerText(), /self home city/);
   assert.deepEqual(problems, []);
 });

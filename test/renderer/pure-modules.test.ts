@@ -12,6 +12,7 @@ import {
   aboutLabel,
   endsValue,
   inOwnWords,
+  quoteAddsWords,
   quoteLabel,
   recordSummary,
   statementLabel,
@@ -260,6 +261,19 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   const anas = { kind: 'fact', subject: 'Ana', predicate: 'favourite_colour', value: 'green' } as const;
   assert.equal(recordSummary(anas), 'Ana favourite colour: green');
   assert.equal(recordSummary(anas), recordText(anas));
+});
+
+test("a fact Record's line cited by a Memory in other words reads as a fact's line does", () => {
+  const lucia = { state: 'self', entity: 'Lucía' };
+  const lives = { statement: 'Lucía lives in Tokyo', subject: 'Lucía', predicate: 'lives in', owner: lucia };
+  assert.equal(quoteLabel('self home city: Tokyo', lives, 'fact'), "Lucía's home city: Tokyo");
+  const tom = { statement: "Tom's birthday is March 14", subject: 'Tom', predicate: 'birthday' };
+  assert.equal(quoteLabel('Tom birthday: March 14', tom, 'fact'), "Tom's birthday: March 14");
+  // Said apart from the heading, it adds words to it.
+  assert.equal(quoteAddsWords('self home city: Tokyo', lives, 'fact'), true);
+  // A message's words stay as said, and so does a line whose Record's kind is not known.
+  assert.equal(quoteLabel('self care: went for a run', lives, 'message'), 'self care: went for a run');
+  assert.equal(quoteLabel('self home city: Tokyo', lives), 'self home city: Tokyo');
 });
 
 test('forgetting says what was forgotten, with the Memories the receipt counts', () => {
