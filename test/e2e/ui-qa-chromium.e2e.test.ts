@@ -1,7 +1,11 @@
 // Checked in the real UI, from a QA pass in Chromium: every button keeps its words readable when
-// hovered, pressed or focused. One server and one browser for the file; each test on its own Brain.
+// hovered, pressed or focused; a fact Record's line reads in a fact's words as evidence; a folder and a
+// file chosen on Import add up. One server and one browser for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
 
@@ -117,5 +121,43 @@ test("a fact Record cited by a Memory in other words reads in a fact's words on 
   const profile = page.locator('section[aria-labelledby="profile"]');
   await profile.getByText("Lucía's home city: Tokyo").waitFor();
   assert.doesNotMatch(await profile.innerText(), /self home city/);
+  assert.deepEqual(problems, []);
+});
+
+test('a folder and then a file chosen on Import add up, and the list says what is sent', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-e2e-choose-'));
+  const vault = join(dir, 'Vault');
+  mkdirSync(vault);
+  for (const name of ['a', 'b', 'c'])
+    writeFileSync(join(vault, `${name}.md`), `# ${name}\n\nNote ${name}.\n`);
+  const lone = join(dir, 'lone.md');
+  writeFileSync(lone, '# Lone\n\nA note on its own.\n');
+  await app().api.createBrain({ id: 'choose', name: 'Choose' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/choose/import');
+  await page.getByLabel('A folder (a vault, a Slack export)').setInputFiles(vault);
+  await page.getByText(/^3 files chosen/).waitFor();
+  await page.getByLabel('Files', { exact: true }).setInputFiles([lone]);
+  await page.getByText(/^4 files chosen/).waitFor();
+  const list = page.getByRole('list', { name: 'Chosen files' });
+  assert.deepEqual((await list.getByRole('listitem').allInnerTexts()).sort(), [
+    'Vault/a.md',
+    'Vault/b.md',
+    'Vault/c.md',
+    'lone.md',
+  ]);
+  await page.getByRole('button', { name: 'Import 4 files' }).click();
+  await page
+    .locator('.import-summary')
+    .getByText(/4 new items imported/)
+    .waitFor();
+  // Sent: the list and both boxes start again, so the next choice is not added to this one.
+  await page.getByText('Nothing chosen yet.').waitFor();
+  for (const label of ['Files', 'A folder (a vault, a Slack export)'])
+    assert.equal(
+      await page.getByLabel(label, { exact: true }).evaluate((i: HTMLInputElement) => i.files?.length),
+      0,
+    );
+  rmSync(dir, { recursive: true, force: true });
   assert.deepEqual(problems, []);
 });
