@@ -161,3 +161,26 @@ test('a folder and then a file chosen on Import add up, and the list says what i
   rmSync(dir, { recursive: true, force: true });
   assert.deepEqual(problems, []);
 });
+
+test("a Record's Forget button and Memory links are named by their words, not ids or numbers", async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'names', name: 'Names', self: { type: 'person', name: 'Ana' } });
+  const { record } = await api.rememberRecord('names', {
+    content: { kind: 'message', speaker: 'self', text: 'I live in Porto and I work at Acme.' },
+  });
+  await derivationSettled(app(), 'names');
+  const { memory_ids: ids } = await api.getRecord('names', record.id);
+  assert.ok(ids.length >= 2, `two Memories from one Record: ${ids.length}`);
+  const statements = await Promise.all(ids.map(async (id) => (await api.getMemory('names', id)).statement));
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/names/records');
+  const row = page.getByRole('list', { name: 'Records' }).getByRole('listitem');
+  await row
+    .getByRole('button', { name: 'Forget “You: I live in Porto and I work at Acme.”', exact: true })
+    .waitFor();
+  assert.equal(await row.getByRole('button', { name: new RegExp(record.id) }).count(), 0);
+  for (const [i, statement] of statements.entries())
+    await row.getByRole('link', { name: `${i + 1} of ${ids.length}: ${statement}`, exact: true }).waitFor();
+  await checkScreen(page, 'records-named-actions');
+  assert.deepEqual(problems, []);
+});

@@ -518,7 +518,11 @@ test('a Record read by a Trace can still be forgotten on Records', async () => {
   await navigateInPlace(page, `/brains/traced/traces/${context.id}`);
   await page.getByText(said).filter({ visible: true }).first().waitFor();
   await navigateInPlace(page, '/brains/traced/records');
-  await page.getByRole('button', { name: `Forget record ${record.id}` }).click();
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: record.id })
+    .getByRole('button', { name: /^Forget “/ })
+    .click();
   await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
   await page
     .getByRole('status')
