@@ -184,3 +184,51 @@ test("a Record's Forget button and Memory links are named by their words, not id
   await checkScreen(page, 'records-named-actions');
   assert.deepEqual(problems, []);
 });
+
+test('at 400 px a chart keeps legible text and a long statement is no page-long heading', async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'narrow', name: 'Narrow', self: { type: 'person', name: 'Ana' } });
+  const motto = Array.from({ length: 40 }, (_, i) => `part ${i} of a very long motto`).join(', ');
+  await api.rememberRecord('narrow', {
+    content: { kind: 'fact', subject: 'self', predicate: 'motto', value: motto },
+  });
+  // A calendar event is not sure whose: the census has a noise chart to draw.
+  await api.rememberRecord('narrow', {
+    content: { kind: 'event', title: 'Team lunch', starts_at: '2026-03-01T12:00:00Z' },
+  });
+  await derivationSettled(app(), 'narrow');
+  const long = (await api.listMemories('narrow')).data.find((m) => m.predicate === 'motto');
+  assert.ok(long);
+  const { page, problems } = await ui();
+  await page.setViewportSize({ width: 400, height: 800 });
+  try {
+    await navigateInPlace(page, '/brains/narrow/profile');
+    const chart = page.locator('figure.chart svg').first();
+    await chart.waitFor();
+    const drawn = await chart.evaluate((svg: SVGSVGElement) => {
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const sizes = [...svg.querySelectorAll('text')].map(
+        (t) => parseFloat(getComputedStyle(t).fontSize) * scale,
+      );
+      return { smallest: Math.min(...sizes), right: svg.getBoundingClientRect().right, window: innerWidth };
+    });
+    assert.ok(drawn.smallest >= 11, `chart text drawn at ${drawn.smallest.toFixed(1)} px`);
+    assert.ok(drawn.right <= drawn.window, `the chart ends at ${drawn.right} px of ${drawn.window}`);
+    await checkScreen(page, 'chart-narrow');
+
+    await navigateInPlace(page, `/brains/narrow/memories/${long.id}`);
+    const heading = page.getByRole('heading', { level: 1 });
+    await heading.waitFor();
+    const lines = await heading.evaluate(
+      (h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight),
+    );
+    assert.ok(lines <= 5, `the heading is ${lines.toFixed(1)} lines`);
+    // The whole statement is one press away, as text.
+    await page.getByText(/^The whole statement/).click();
+    await page.locator('.statement-whole p').getByText('part 39 of a very long motto').waitFor();
+    await checkScreen(page, 'memory-long-statement-narrow');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+  assert.deepEqual(problems, []);
+});

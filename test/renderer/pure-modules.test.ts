@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readSearch, writeSearch } from '../../renderer/address-search.ts';
 import { findConflicts, valuesAwaitingOthers } from '../../renderer/api/conflicts.ts';
 import { tokenFromLocation } from '../../renderer/api/token.ts';
-import { truthPhrase, validitySpan } from '../../renderer/format.ts';
+import { headingOf, truthPhrase, validitySpan } from '../../renderer/format.ts';
+import { barLayout, stackBelowPx } from '../../renderer/components/bar-chart.tsx';
 import { highlightQuotes } from '../../renderer/highlight.ts';
 import { withFieldLabels } from '../../renderer/field-labels.ts';
 import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
@@ -511,4 +512,28 @@ test('a correction draft keeps only what differs from the Memory, and reads back
   });
   for (const raw of [null, '', 'not json', 'null', '[]', '{}', '"text"'])
     assert.equal(parseCorrectionDraft(raw), null, String(raw));
+});
+
+test('a chart is laid out for its width: labels beside their bars when wide, above them when narrow', () => {
+  const wide = barLayout(832);
+  assert.deepEqual([wide.stacked, wide.labelW, wide.barW, wide.width], [false, 320, 240, 832]);
+  const narrow = barLayout(360);
+  assert.equal(narrow.stacked, true);
+  assert.equal(narrow.width, 360, 'drawn at its own width, so its 12 px text is not scaled down');
+  assert.equal(narrow.labelW, 360, 'a label has the whole line');
+  assert.ok(narrow.labelY < narrow.barY && narrow.barY + narrow.barH <= narrow.rowH);
+  assert.equal(barLayout(stackBelowPx).stacked, false);
+});
+
+test("a long statement's heading is its start, and the whole is kept to offer beside it", () => {
+  assert.deepEqual(headingOf('Ana lives in Porto'), {
+    shown: 'Ana lives in Porto',
+    whole: 'Ana lives in Porto',
+    cut: false,
+  });
+  const long = 'word '.repeat(120).trim();
+  const h = headingOf(long);
+  assert.equal(h.cut, true);
+  assert.equal(h.whole, long);
+  assert.ok(h.shown.length <= 141 && h.shown.endsWith('…'), h.shown);
 });
