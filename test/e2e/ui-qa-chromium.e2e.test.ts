@@ -232,3 +232,41 @@ test('at 400 px a chart keeps legible text and a long statement is no page-long 
   }
   assert.deepEqual(problems, []);
 });
+
+test('Whose takes what the table shows, the name without its accent, and the same words in the address', async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'owners', name: 'Owners', self: { type: 'person', name: 'Lucía' } });
+  await api.rememberRecord('owners', {
+    content: { kind: 'fact', subject: 'self', predicate: 'home_city', value: 'Tokyo' },
+  });
+  await api.rememberRecord('owners', { content: { kind: 'document', text: 'Tide tables for June.' } });
+  await derivationSettled(app(), 'owners');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/owners/memories');
+  const table = page.getByRole('table');
+  const mine = table.getByRole('link', { name: "Lucía's home city: Tokyo" });
+  await mine.waitFor();
+  const shown = (
+    await table
+      .getByRole('row')
+      .filter({ hasText: "Lucía's home city: Tokyo" })
+      .getByRole('cell')
+      .nth(1)
+      .innerText()
+  ).trim();
+  assert.equal(shown, 'Lucía (you)');
+  for (const typed of [shown, 'lucia', 'you']) {
+    await navigateInPlace(page, '/brains/owners/memories');
+    await table.getByText('Tide tables for June.').waitFor();
+    await page.getByLabel('Whose').fill(typed);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await table.getByText('Tide tables for June.').waitFor({ state: 'detached' });
+    await mine.waitFor();
+  }
+  for (const owner of ['you', 'Lucía (you)']) {
+    await navigateInPlace(page, `/brains/owners/memories?owner=${encodeURIComponent(owner)}`);
+    await mine.waitFor();
+    assert.equal(await table.getByText('Tide tables for June.').count(), 0, owner);
+  }
+  assert.deepEqual(problems, []);
+});
