@@ -1,6 +1,8 @@
 // Checked in the real UI, from a QA pass in Chromium: every button keeps its words readable when
 // hovered, pressed or focused; a fact Record's line reads in a fact's words as evidence; a folder and a
-// file chosen on Import add up. One server and one browser for the file; each test on its own Brain.
+// file chosen on Import add up; a Record's actions are named by words; charts and long headings stay
+// readable at 400 px; the Whose filter takes what the table shows. One server and one browser for the
+// file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
