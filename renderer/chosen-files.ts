@@ -6,6 +6,8 @@
 import type { ImportFile } from '../engine/contract/index.ts';
 import { importMaxBodyBytes } from '../engine/contract/limits.ts';
 
+export { addChosen } from './add-chosen.ts';
+
 export interface ChosenFile {
   /** Relative path, "/"-separated: "Vault/notes/a.md" for a folder, "a.md" for a lone file. */
   path: string;
@@ -22,20 +24,6 @@ export const maxImportBytes =
 /** Files from an <input type="file">, with their folder path when a folder was chosen. */
 export function fromInput(list: FileList | null): ChosenFile[] {
   return [...(list ?? [])].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
-}
-
-/**
- * What is chosen after `more` is added to `before`: a folder and then a file (or a drop) add up, as the
- * list under the boxes says, instead of the last choice silently replacing the others. A path chosen
- * again is taken once, as last chosen (a folder chosen twice is not sent twice).
- */
-export function addChosen(before: readonly ChosenFile[], more: readonly ChosenFile[]): ChosenFile[] {
-  const byPath = new Map(before.map((f) => [f.path, f]));
-  for (const f of more) {
-    byPath.delete(f.path);
-    byPath.set(f.path, f);
-  }
-  return [...byPath.values()];
 }
 
 function readEntries(reader: FileSystemDirectoryReader): Promise<FileSystemEntry[]> {

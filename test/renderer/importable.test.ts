@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addChosen } from '../../renderer/chosen-files.ts';
+import { addChosen } from '../../renderer/add-chosen.ts';
 import { isImportable } from '../../renderer/importable.ts';
 
 test('what the Import screen sends: export text and archives, not hidden files or pictures', () => {

@@ -5,7 +5,7 @@ import { readSearch, writeSearch } from '../../renderer/address-search.ts';
 import { findConflicts, valuesAwaitingOthers } from '../../renderer/api/conflicts.ts';
 import { tokenFromLocation } from '../../renderer/api/token.ts';
 import { headingOf, truthPhrase, validitySpan } from '../../renderer/format.ts';
-import { barLayout, stackBelowPx } from '../../renderer/components/bar-chart.tsx';
+import { barLayout, stackBelowPx } from '../../renderer/bar-layout.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
 import { withFieldLabels } from '../../renderer/field-labels.ts';
 import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
