@@ -6,6 +6,8 @@
 import type { ImportFile } from '../engine/contract/index.ts';
 import { importMaxBodyBytes } from '../engine/contract/limits.ts';
 
+export { addChosen } from './add-chosen.ts';
+
 export interface ChosenFile {
   /** Relative path, "/"-separated: "Vault/notes/a.md" for a folder, "a.md" for a lone file. */
   path: string;

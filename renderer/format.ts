@@ -134,3 +134,12 @@ export const statusLabels = {
   superseded: 'Replaced',
   retracted: 'Withdrawn',
 } as const;
+
+/**
+ * A statement as a page's heading: whole when it is a heading's length, else its start on one line (cut
+ * at a space, with "…"), `cut` saying the whole is to be offered beside it.
+ */
+export function headingOf(whole: string, max = 160): { shown: string; whole: string; cut: boolean } {
+  if (whole.length <= max) return { shown: whole, whole, cut: false };
+  return { shown: oneLine(whole, max - 20), whole, cut: true };
+}

@@ -145,10 +145,32 @@ export const endsValue =
 /**
  * A quote of a Memory's evidence as shown beside it. A fact's Record has no words of its own: its
  * citable text is the engine's line for it, which is the Memory's statement, so it reads as the
- * statement does ("Your favourite colour: green"). Any other quote is the Record's own words, as they are.
+ * statement does ("Your favourite colour: green"), and so does one that is not the statement when the
+ * Record is known to be a fact (`kind`, the Evidence's). Any other quote is the Record's own words, as
+ * they are.
  */
-export function quoteLabel(quote: string, m: LineOf): string {
-  return quote === m.statement ? statementLabel(m) : quote;
+export function quoteLabel(quote: string, m: LineOf, kind?: string): string {
+  if (quote === m.statement) return statementLabel(m);
+  return kind === 'fact' ? factQuoteLabel(quote, m) : quote;
+}
+
+/**
+ * A fact Record's line cited by a Memory said in other words ("Lucía lives in Tokyo" cites "self home
+ * city: Tokyo"), worded as a fact's line is everywhere else: "Lucía's home city: Tokyo", "Tom's
+ * birthday: March 14". Only where the Record is known to be a fact (`kind`): a message's "self care:
+ * went for a run" is someone's words, and stays as said.
+ */
+function factQuoteLabel(quote: string, m: LineOf): string {
+  if (quote.startsWith(`${m.subject} `)) {
+    const said = statementLabel({
+      statement: quote,
+      subject: m.subject,
+      predicate: undefined,
+      owner: m.owner,
+    });
+    if (said !== quote) return said;
+  }
+  return factLineLabel(quote, m.owner?.state === 'self' ? m.owner.entity : undefined);
 }
 
 /** Words as a reader compares them: case, spacing and a closing mark make no difference. */
@@ -167,8 +189,8 @@ const wordsOf = (s: string) =>
  * is its quote, and a fact's line is its Record's citable line: shown under the line, such a quote
  * repeated it word for word. Compared as both are shown (statementLabel, quoteLabel).
  */
-export const quoteAddsWords = (quote: string, m: LineOf): boolean =>
-  wordsOf(quoteLabel(quote, m)) !== wordsOf(statementLabel(m));
+export const quoteAddsWords = (quote: string, m: LineOf, kind?: string): boolean =>
+  wordsOf(quoteLabel(quote, m, kind)) !== wordsOf(statementLabel(m));
 
 /** What stands for a quote that only repeats its line: the line is the source's own words. */
 export const saidInTheseWords = 'said in these words';

@@ -1,3 +1,6 @@
+import { useCallback, useRef, useState } from 'react';
+import { barLayout } from '../bar-layout.ts';
+
 export interface Bar {
   label: string;
   value: number;
@@ -20,6 +23,26 @@ function fit(text: string, px: number): string {
   return text.length > n ? `${text.slice(0, n - 1)}…` : text;
 }
 
+/** How wide the chart's box is, followed as it changes (a window narrowed, a phone turned). */
+function useWidth(fallback: number): [(el: HTMLElement | null) => void, number] {
+  const [width, setWidth] = useState(fallback);
+  const observer = useRef<ResizeObserver | null>(null);
+  const ref = useCallback(
+    (el: HTMLElement | null) => {
+      observer.current?.disconnect();
+      observer.current = null;
+      if (!el) return;
+      setWidth(el.clientWidth || fallback);
+      observer.current = new ResizeObserver(([entry]) => {
+        if (entry) setWidth(entry.contentRect.width || fallback);
+      });
+      observer.current.observe(el);
+    },
+    [fallback],
+  );
+  return [ref, width];
+}
+
 /**
  * Horizontal bars in plain SVG, every value written as text beside its bar, and the rows in full as a
  * list under it: the chart shortens long labels to fit, its tooltips need a mouse, and a picture says
@@ -38,42 +61,45 @@ export function BarChart({
   /** The engine's own name for what the chart shows (a lane's), as the caption's tooltip. */
   code?: string;
 }) {
-  const rowH = 26;
-  // Labels are what tell the rows apart (three phone numbers of one person): they get the room.
-  const labelW = 320;
-  const barW = 240;
-  const width = labelW + barW + 260;
+  const [box, boxWidth] = useWidth(820);
+  const l = barLayout(boxWidth);
   const max = Math.max(...bars.map((b) => Math.abs(b.value)), 1e-9);
-  const height = Math.max(bars.length, 1) * rowH + 4;
+  const height = Math.max(bars.length, 1) * l.rowH + 4;
   const note = (b: Bar) => b.note ?? `${Number.isInteger(b.value) ? b.value : b.value.toFixed(3)}${unit}`;
   return (
-    <figure className="chart">
+    <figure className="chart" ref={box}>
       <figcaption title={code}>{title}</figcaption>
       <svg
         aria-hidden="true"
         focusable="false"
-        viewBox={`0 0 ${width} ${height}`}
-        width="100%"
-        preserveAspectRatio="xMinYMin meet"
+        viewBox={`0 0 ${l.width} ${height}`}
+        width={l.width}
+        height={height}
       >
         {bars.map((b, i) => {
-          const y = i * rowH + 2;
-          const w = Math.max((Math.abs(b.value) / max) * barW, b.value === 0 ? 0 : 2);
+          const y = i * l.rowH + 2;
+          const w = Math.max((Math.abs(b.value) / max) * l.barW, b.value === 0 ? 0 : 2);
+          const valueX = l.barX + w + 6;
           return (
             <g key={`${b.label}-${i}`}>
-              <text x={labelW - 8} y={y + rowH / 2 + 4} textAnchor="end" className="chart-label">
-                {fit(b.label, labelW - 8)}
+              <text
+                x={l.stacked ? 0 : l.labelW - 8}
+                y={y + l.labelY}
+                textAnchor={l.stacked ? 'start' : 'end'}
+                className="chart-label"
+              >
+                {fit(b.label, l.stacked ? l.width : l.labelW - 8)}
               </text>
               <rect
-                x={labelW}
-                y={y + 4}
+                x={l.barX}
+                y={y + l.barY}
                 width={w}
-                height={rowH - 8}
+                height={l.barH}
                 rx={3}
                 className={`chart-bar ${b.tone ?? 'default'}`}
               />
-              <text x={labelW + w + 6} y={y + rowH / 2 + 4} className="chart-value">
-                {fit(note(b), width - (labelW + w + 6))}
+              <text x={valueX} y={y + l.valueY} className="chart-value">
+                {fit(note(b), l.width - valueX)}
               </text>
               {/* The whole label and note, as a tooltip, where the chart had to shorten them. */}
               <title>{`${b.label}${b.code ? ` (${b.code})` : ''}: ${note(b)}`}</title>

@@ -1,10 +1,17 @@
-import { useState, type DragEvent, type FormEvent } from 'react';
+import { useRef, useState, type DragEvent, type FormEvent } from 'react';
 import type { ImportFormat, ImportResult, Visibility } from '../../engine/contract/index.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { importRunOptions, useImportFiles } from '../api/mutations.ts';
 import { useClient } from '../api/client.ts';
 import { brainOptions, keys } from '../api/queries.ts';
-import { fromDrop, fromInput, maxImportBytes, toImportFiles, type ChosenFile } from '../chosen-files.ts';
+import {
+  addChosen,
+  fromDrop,
+  fromInput,
+  maxImportBytes,
+  toImportFiles,
+  type ChosenFile,
+} from '../chosen-files.ts';
 import { isImportable } from '../importable.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { formatBytes, plural } from '../format.ts';
@@ -75,8 +82,13 @@ function ImportForm({
   // The latest import of this Brain, started here or before the person looked at another tab.
   const run = useQuery(importRunOptions(qc, brainId)).data ?? null;
   const running = run?.status === 'pending';
-  const [chosen, setChosen] = useState<ChosenFile[]>([]);
-  const [leftOut, setLeftOut] = useState(0);
+  // Every file chosen or dropped since the list was last cleared; those worth sending are `chosen`.
+  const [picked, setPicked] = useState<ChosenFile[]>([]);
+  const chosen = picked.filter((f) => isImportable(f.path));
+  const leftOut = picked.length - chosen.length;
+  // The two boxes, emptied with the list so that neither says "3 files" of a list that holds none.
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const [format, setFormat] = useState<ImportFormat | 'auto'>('auto');
   // Left empty, times are read in this computer's zone, except for a chat imported before, which is
@@ -99,13 +111,16 @@ function ImportForm({
   const tooBig = size > maxImportBytes;
 
   const choose = (files: ChosenFile[]) => {
-    const keep = files.filter((f) => isImportable(f.path));
-    setChosen(keep);
+    // Added to what is chosen: a folder and then a file are both sent, as the list says.
+    setPicked((before) => addChosen(before, files));
     setNothingChosen(false);
-    setLeftOut(files.length - keep.length);
     setReadError(null);
     // New files: the last import's summary (not a running one) gives way.
     if (!running) qc.setQueryData(keys.importRun(brainId), null);
+  };
+  const clear = () => {
+    setPicked([]);
+    for (const input of [filesInput.current, folderInput.current]) if (input) input.value = '';
   };
   const drop = (e: DragEvent) => {
     e.preventDefault();
@@ -124,18 +139,22 @@ function ImportForm({
       setReadError(err);
       return;
     }
-    importFiles.mutate({
-      files,
-      format,
-      ...(timeZone.trim() ? { time_zone: timeZone.trim() } : {}),
-      ...(selfName.trim() ? { self_name: selfName.trim() } : {}),
-      ...(dateOrder ? { date_order: dateOrder } : {}),
-      ...(visibility !== 'shareable' ? { visibility } : {}),
-      // Days as chosen here, in this computer's zone: from the first one's start to the last one's end
-      // (the window's end is exclusive, so the To day is in it, and From and To may be one day).
-      ...(eventsFrom ? { recurrence_since: new Date(`${eventsFrom}T00:00`).toISOString() } : {}),
-      ...(eventsTo ? { recurrence_until: dayAfter(eventsTo).toISOString() } : {}),
-    });
+    importFiles.mutate(
+      {
+        files,
+        format,
+        ...(timeZone.trim() ? { time_zone: timeZone.trim() } : {}),
+        ...(selfName.trim() ? { self_name: selfName.trim() } : {}),
+        ...(dateOrder ? { date_order: dateOrder } : {}),
+        ...(visibility !== 'shareable' ? { visibility } : {}),
+        // Days as chosen here, in this computer's zone: from the first one's start to the last one's end
+        // (the window's end is exclusive, so the To day is in it, and From and To may be one day).
+        ...(eventsFrom ? { recurrence_since: new Date(`${eventsFrom}T00:00`).toISOString() } : {}),
+        ...(eventsTo ? { recurrence_until: dayAfter(eventsTo).toISOString() } : {}),
+      },
+      // Sent: the next choice starts a new list (a folder chosen again is not added to the last one).
+      { onSuccess: clear },
+    );
   };
 
   return (
@@ -155,19 +174,38 @@ function ImportForm({
           <div className="row">
             <label>
               Files
-              <input type="file" multiple onChange={(e) => choose(fromInput(e.target.files))} />
+              <input
+                ref={filesInput}
+                type="file"
+                multiple
+                onChange={(e) => choose(fromInput(e.target.files))}
+              />
             </label>
             <label>
               A folder (a vault, a Slack export)
               <input
                 type="file"
-                ref={(el) => el?.setAttribute('webkitdirectory', '')}
+                ref={(el) => {
+                  folderInput.current = el;
+                  el?.setAttribute('webkitdirectory', '');
+                }}
                 onChange={(e) => choose(fromInput(e.target.files))}
               />
             </label>
           </div>
         </div>
-        <ChosenList chosen={chosen} leftOut={leftOut} size={size} onClear={() => choose([])} />
+        <ChosenList
+          chosen={chosen}
+          leftOut={leftOut}
+          size={size}
+          onClear={() => {
+            clear();
+            setNothingChosen(false);
+            setReadError(null);
+            // As a new choice does: the last import's summary (not a running one) gives way.
+            if (!running) qc.setQueryData(keys.importRun(brainId), null);
+          }}
+        />
         {tooBig ? (
           <p className="field-error" role="alert">
             These files are {formatBytes(size)} together; the app imports up to {formatBytes(maxImportBytes)}{' '}

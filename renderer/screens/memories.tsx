@@ -2,6 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
+import { useSelfName } from '../api/self-name.ts';
+import { ownerParam } from '../owner-filter.ts';
 import { memoryListOptions } from '../api/queries.ts';
 import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
@@ -25,7 +27,10 @@ const searchLabels = { q: 'Search', status: 'Show', subject: 'About', owner: 'Wh
 export function MemoriesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const search = useLocation().split('?')[1] ?? '';
-  const params = { ...searchDefaults, ...readSearch(search, searchNames) } as MemoryListParams;
+  const selfName = useSelfName(brainId);
+  const read = { ...searchDefaults, ...readSearch(search, searchNames) } as MemoryListParams;
+  // The address takes the filter's words too (`?owner=you`, `?owner=Lucía (you)`), as the form does.
+  const params = read.owner ? { ...read, owner: ownerParam(read.owner, selfName) } : read;
   const setParams = (p: MemoryListParams) =>
     navigate(`${paths.brain(brainId, 'memories')}${writeSearch(p, searchNames, searchDefaults)}`);
   const memories = useInfiniteQuery(memoryListOptions(client, brainId, params));
@@ -38,7 +43,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       <p className="lead">
         What this Brain has worked out from its Records. Each one cites the words it came from.
       </p>
-      <MemorySearch search={search} initial={params} onChange={setParams} />
+      <MemorySearch search={search} initial={params} selfName={selfName} onChange={setParams} />
       {memories.isPending ? (
         <Loading what="Memories" />
       ) : memories.data === undefined || errorHidesData(memories) ? (
@@ -139,10 +144,12 @@ const asApiName = (name: string) => {
 function MemorySearch({
   search,
   initial,
+  selfName,
   onChange,
 }: {
   search: string;
   initial: MemoryListParams;
+  selfName: string | undefined;
   onChange: (p: MemoryListParams) => void;
 }) {
   const [q, setQ] = useState(initial.q ?? '');
@@ -160,7 +167,7 @@ function MemorySearch({
     const p: MemoryListParams = { status };
     if (q.trim()) p.q = q.trim();
     if (subject.trim()) p.subject = asApiName(subject);
-    if (owner.trim()) p.owner = asApiName(owner);
+    if (owner.trim()) p.owner = ownerParam(owner, selfName);
     onChange(p);
   };
   return (

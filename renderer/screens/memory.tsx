@@ -23,7 +23,7 @@ import {
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
-import { formatDate, formatDateTime, oneLine, ownerLabel, statusLabels } from '../format.ts';
+import { formatDate, formatDateTime, headingOf, oneLine, ownerLabel, statusLabels } from '../format.ts';
 import { addToNoteDraft } from '../note-draft.ts';
 import {
   correctionDraft,
@@ -224,6 +224,7 @@ function MemoryView({
   const days = memoryDays(m);
   // The slot's other versions, said as this one is ("Your …" for the Brain's own person).
   const said = versionLabel(m);
+  const heading = headingOf(statementLabel(m));
   // The correction lives here, not in its form: once saved, the page shows the replaced version and
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
@@ -241,9 +242,17 @@ function MemoryView({
       <p className="crumbs">
         <Link to={paths.brain(brainId, 'memories')}>Memories</Link> / <span className="mono">{m.id}</span>
       </p>
-      <h1 tabIndex={-1} className="statement" dir="auto">
-        {statementLabel(m)}
+      <h1 tabIndex={-1} className="statement" dir="auto" {...(heading.cut ? { title: heading.whole } : {})}>
+        {heading.shown}
       </h1>
+      {heading.cut ? (
+        // A long statement (a whole paragraph a note was read into) made the heading a bold page of its
+        // own, 14 lines at 400 px: the heading is its start, the whole of it one press away.
+        <details className="statement-whole">
+          <summary>The whole statement ({heading.whole.length.toLocaleString()} characters)</summary>
+          <p dir="auto">{heading.whole}</p>
+        </details>
+      ) : null}
       <div role="status" ref={notice} tabIndex={-1}>
         {newer ? (
           <p className="notice">
@@ -339,12 +348,15 @@ function MemoryView({
                 {/* A Record whose words are the statement's (rules-v28's sentence, a fact's line)
                     would repeat the heading right under it: the rest of the evidence is said alone. */}
                 {/* A key without records:read is given the quote alone (text null). */}
-                {quoteAddsWords(e.text ?? e.quote, m) ? (
-                  <QuoteInContext text={quoteLabel(e.text ?? e.quote, m)} quote={quoteLabel(e.quote, m)} />
+                {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? (
+                  <QuoteInContext
+                    text={quoteLabel(e.text ?? e.quote, m, e.kind)}
+                    quote={quoteLabel(e.quote, m, e.kind)}
+                  />
                 ) : null}
                 <p className="meta">
                   <span className="badge">{e.kind}</span>
-                  {quoteAddsWords(e.text ?? e.quote, m) ? null : <span>{sameWordsLabel(m)}</span>}
+                  {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? null : <span>{sameWordsLabel(m)}</span>}
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
                   <span>{evidenceWhen(e)}</span>

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Memory, Profile } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { contestedOptions } from '../api/profile-contested.ts';
-import { censusOptions, profileOptions } from '../api/queries.ts';
+import { censusOptions, importersObjectsOptions, profileOptions, recordOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { CensusExample } from '../components/census-example.tsx';
 import { ShowMore } from '../components/show-more.tsx';
@@ -91,7 +91,11 @@ function LineSources({
     <>
       {adding.map((c, i) => (
         <span key={i} dir="auto">
-          “<mark>{quoteLabel(c.quote, line)}</mark>”
+          “
+          <mark>
+            <LineQuote brainId={brainId} quote={c.quote} recordId={c.record_id} line={line} />
+          </mark>
+          ”
         </span>
       ))}
       {repeating ? (
@@ -101,6 +105,29 @@ function LineSources({
       ) : null}
     </>
   );
+}
+
+/**
+ * A line's quote as shown: a fact Record's line in the words a fact's line is given everywhere
+ * ("Lucía's home city: Tokyo", quoteLabel). A citation does not say its Record's kind, so a quote that
+ * could be a fact's line ("<subject> <predicate>: <value>") reads its Record (cached for good: Records
+ * never change); a message's "self care: went for a run" stays as said.
+ */
+function LineQuote({
+  brainId,
+  quote,
+  recordId,
+  line,
+}: {
+  brainId: string;
+  quote: string;
+  recordId: string;
+  line: Profile['lines'][number] & { owner: { state: string; entity: string } };
+}) {
+  const client = useClient();
+  const mayBeFact = quote !== line.statement && quote.includes(': ');
+  const record = useQuery({ ...recordOptions(client, brainId, recordId), enabled: mayBeFact });
+  return <>{quoteLabel(quote, line, record.data?.content.kind)}</>;
 }
 
 function Disagreement({ brainId, others }: { brainId: string; others: Memory[] }) {
@@ -129,6 +156,9 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
   const self = profile.data?.pages[0]?.self ?? null;
   const lines = profile.data?.pages.flatMap((p) => p.lines) ?? [];
   const census = useQuery(censusOptions(client, brainId));
+  // The census counts every Object, the importer's own too (one per imported calendar or contacts
+  // file), which the person accepted none of: said apart, as the Forget-Brain dialog says them.
+  const own = useQuery(importersObjectsOptions(client, brainId));
   return (
     <>
       <h1 tabIndex={-1}>Profile and Census</h1>
@@ -188,8 +218,32 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
               <dd>{census.data.counts.memories_superseded.toLocaleString()}</dd>
               <dt>Being worked out again</dt>
               <dd>{census.data.counts.memories_pending_rederivation.toLocaleString()}</dd>
-              <dt>Accepted Objects</dt>
-              <dd>{census.data.counts.objects.toLocaleString()}</dd>
+              {own.isPending ? (
+                <>
+                  <dt>Accepted Objects</dt>
+                  <dd className="muted">counting…</dd>
+                </>
+              ) : own.data === undefined ? (
+                // Not read: every Object, without saying who accepted it.
+                <>
+                  <dt>Objects</dt>
+                  <dd>{census.data.counts.objects.toLocaleString()}</dd>
+                </>
+              ) : (
+                <>
+                  <dt>Accepted Objects</dt>
+                  <dd>{Math.max(0, census.data.counts.objects - own.data).toLocaleString()}</dd>
+                  {own.data > 0 ? (
+                    <>
+                      <dt>Objects Mnemo keeps for its imports</dt>
+                      <dd>
+                        {own.data.toLocaleString()}{' '}
+                        <span className="muted">(what each imported calendar or contacts file held)</span>
+                      </dd>
+                    </>
+                  ) : null}
+                </>
+              )}
               <dt>Counted</dt>
               <dd>{formatDateTime(census.data.generated_at)}</dd>
             </dl>

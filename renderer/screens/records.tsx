@@ -10,16 +10,22 @@ import type {
 import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useRememberRecord } from '../api/mutations.ts';
-import { brainOptions, recordListOptions } from '../api/queries.ts';
+import { brainOptions, memoryOptions, recordListOptions } from '../api/queries.ts';
 import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatAllDay, recordDays } from '../all-day.ts';
-import { formatDateTime, isoToLocalInput, localInputToIso, localInputToOffsetIso } from '../format.ts';
+import {
+  formatDateTime,
+  isoToLocalInput,
+  localInputToIso,
+  localInputToOffsetIso,
+  oneLine,
+} from '../format.ts';
 import { keepNoteDraft, readNoteDraft } from '../note-draft.ts';
-import { kindLabels, recordSummary, visibilityLabels } from '../record-text.ts';
+import { kindLabels, recordSummary, statementLabel, visibilityLabels } from '../record-text.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ForgetRecordDialog } from './forget-record-dialog.tsx';
@@ -118,12 +124,15 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
                   <button
                     type="button"
                     className="danger subtle"
+                    // Named by the Record's words, which a person knows it by, not by its id; a label,
+                    // not hidden text, so the row's words are not said (or found) twice.
+                    aria-label={`Forget “${oneLine(recordSummary(r.content, selfName), 60)}”`}
                     onClick={() => {
                       setForgotten(null);
                       setForgetting(r);
                     }}
                   >
-                    Forget<span className="visually-hidden"> record {r.id}</span>
+                    Forget
                   </button>
                 ) : (
                   <span className="muted small">
@@ -453,12 +462,27 @@ export function MemoryLinks({ brainId, ids }: { brainId: string; ids: string[] }
       {ids.map((id, i) => (
         <span key={id}>
           {i > 0 ? ', ' : ''}
-          <Link to={paths.memory(brainId, id)}>
-            {i + 1}
-            <span className="visually-hidden"> of {ids.length}</span>
-          </Link>
+          <MemoryLink brainId={brainId} id={id} n={i + 1} of={ids.length} />
         </span>
       ))}
     </span>
+  );
+}
+
+/**
+ * One of a Record's Memories, shown as its number and named by what it says ("2 of 4: Ana lives in
+ * Porto"): "1 of 4", "2 of 4" told a screen reader nothing. Its words are read with the Memory (cached,
+ * as its page reads it); until then, or when it is gone, the number alone.
+ */
+function MemoryLink({ brainId, id, n, of }: { brainId: string; id: string; n: number; of: number }) {
+  const memory = useQuery({ ...memoryOptions(useClient(), brainId, id), retry: false });
+  const said = memory.data ? oneLine(statementLabel(memory.data), 80) : null;
+  // A label, not hidden text: the Memory's words are often the row's own, which would be said (and
+  // found) twice. It begins with the number shown, as a spoken command would say it.
+  const name = `${n} of ${of}${said ? `: ${said}` : ''}`;
+  return (
+    <Link to={paths.memory(brainId, id)} aria-label={name} {...(said ? { title: said } : {})}>
+      {n}
+    </Link>
   );
 }

@@ -65,7 +65,11 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
   await page.getByRole('link', { name: /cello/ }).click();
   const celloUrl = page.url();
   await page.getByRole('link', { name: 'Records' }).click();
-  await page.getByRole('button', { name: `Forget record ${note.id}` }).click();
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: note.id })
+    .getByRole('button', { name: /^Forget “/ })
+    .click();
   await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
   await page.getByRole('list', { name: 'Records' }).getByText(/cello/).waitFor({ state: 'detached' });
   await page

@@ -53,7 +53,11 @@ test('create a Brain, watch Memories appear, see where one comes from, forget th
     await page.getByRole('heading', { level: 1, name: 'Records' }).waitFor();
     await page.getByText('Ana: Ana moved to Lisbon').waitFor();
     await checkScreen(page, 'records');
-    await page.getByRole('button', { name: `Forget record ${record.id}` }).click();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: record.id })
+      .getByRole('button', { name: /^Forget “/ })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Forget this Record?' });
     await dialog.waitFor();
     await checkScreen(page, 'records-forget-dialog');

@@ -1,6 +1,6 @@
 // Checked in the real UI, from a QA pass over a new user's first hours: an invalid Brain id is refused in
-// the form's words; the Forget-Brain dialog does not count the importer's own Objects as accepted ones; a
-// future calendar event's Memory does not read "from …" beside "Current"; a correction being typed is not
+// the form's words; the Forget-Brain dialog and Census do not count the importer's own Objects as
+// accepted ones; a future calendar event's Memory does not read "from …" beside "Current"; a correction being typed is not
 // lost to a reload or a server restart (and signing in again returns to its page).
 // One browser for the file; one server for the file, and the restart's own, started twice.
 import { test } from 'node:test';
@@ -92,6 +92,20 @@ test("the Forget dialog names the importer's own Objects as such, not as accepte
   const gone = page.getByRole('status').filter({ hasText: 'Forgot the Brain' });
   await gone.waitFor();
   assert.match(await gone.innerText(), /0 accepted Objects and 1 Object Mnemo kept for its imports\.$/);
+  assert.deepEqual(problems, []);
+});
+
+test("Census counts the importer's own Objects apart from accepted ones, as the Forget dialog does", async () => {
+  await calendarBrain('census', 'Census');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/census/profile');
+  const facts = page.locator('section[aria-labelledby="census"] dl.facts');
+  const value = (term: string) =>
+    facts.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]');
+  await value('Objects Mnemo keeps for its imports').waitFor();
+  assert.equal((await value('Accepted Objects').innerText()).trim(), '0');
+  assert.match(await value('Objects Mnemo keeps for its imports').innerText(), /^1 /);
+  await checkScreen(page, 'census-import-objects');
   assert.deepEqual(problems, []);
 });
 

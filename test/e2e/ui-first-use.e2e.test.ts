@@ -103,7 +103,11 @@ test('forgetting a Record or a Brain says what was forgotten, with the Memories 
 
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/tidy/records');
-  await page.getByRole('button', { name: `Forget record ${note.id}` }).click();
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: note.id })
+    .getByRole('button', { name: /^Forget “/ })
+    .click();
   await page
     .getByRole('dialog', { name: 'Forget this Record?' })
     .getByRole('button', { name: 'Forget Record' })
@@ -114,7 +118,11 @@ test('forgetting a Record or a Brain says what was forgotten, with the Memories 
     await said.innerText(),
     `Forgot the Record “You: I live in Porto.”, and ${memories === 1 ? '1 Memory' : `${memories} Memories`} that rested only on it.`,
   );
-  await page.getByRole('button', { name: `Forget record ${note.id}` }).waitFor({ state: 'detached' });
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: note.id })
+    .getByRole('button', { name: /^Forget “/ })
+    .waitFor({ state: 'detached' });
 
   const census = await app().api.getCensus('old');
   await navigateInPlace(page, '/');
@@ -284,7 +292,11 @@ test("a long Record's Forget dialog fits the screen, and a Record's id opens its
   await derivationSettled(app(), 'long');
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/long/records');
-  await page.getByRole('button', { name: `Forget record ${record.id}` }).click();
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: record.id })
+    .getByRole('button', { name: /^Forget “/ })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Forget this Record?' });
   await dialog.waitFor();
   const box = (await dialog.boundingBox())!;

@@ -105,7 +105,11 @@ test('left unchosen, the read-back keeps the Memory, and the receipt says it is 
   const { page, problems } = await ui();
   // From the Records list, the dialog's other home.
   await navigateInPlace(page, '/brains/echo-one/records');
-  await page.getByRole('button', { name: `Forget record ${said}` }).click();
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: said })
+    .getByRole('button', { name: /^Forget “/ })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Forget this Record?' });
   await dialog.getByRole('checkbox', { name: 'assistant: Noted: you live in Braga.' }).waitFor();
   await dialog.getByRole('button', { name: 'Forget Record', exact: true }).click();

@@ -518,7 +518,11 @@ test('a Record read by a Trace can still be forgotten on Records', async () => {
   await navigateInPlace(page, `/brains/traced/traces/${context.id}`);
   await page.getByText(said).filter({ visible: true }).first().waitFor();
   await navigateInPlace(page, '/brains/traced/records');
-  await page.getByRole('button', { name: `Forget record ${record.id}` }).click();
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: record.id })
+    .getByRole('button', { name: /^Forget “/ })
+    .click();
   await page.getByRole('dialog').getByRole('button', { name: 'Forget Record' }).click();
   await page
     .getByRole('status')
@@ -624,7 +628,7 @@ test("a Profile line's statement starts at its box's padding, with no blank line
   assert.deepEqual(problems, []);
 });
 
-test('a very long statement is cut in the Memories table and on Profile, and shown whole on its page', async () => {
+test('a very long statement is cut in the Memories table, on Profile and in its heading, and shown whole on its page', async () => {
   await app().api.createBrain({ id: 'long', name: 'Long', self: { type: 'person', name: 'Ana' } });
   // One sentence of Ana's own, so it is also a line of her Profile.
   const towns = Array.from({ length: 60 }, (_, i) => `the old town of City${i}`).join(', ');
@@ -641,8 +645,12 @@ test('a very long statement is cut in the Memories table and on Profile, and sho
   const shown = await link.innerText();
   assert.ok(shown.length <= 301 && shown.endsWith('…'), `${shown.length} characters in the table`);
   await link.click();
-  await page.getByRole('heading', { level: 1 }).filter({ hasText: 'City59' }).waitFor();
-  assert.equal((await page.getByRole('heading', { level: 1 }).innerText()).length, memory.statement.length);
+  // Its page heads it with its start, and has the whole of it one press away.
+  const heading = page.getByRole('heading', { level: 1 }).filter({ hasText: 'City0' });
+  await heading.waitFor();
+  assert.ok((await heading.innerText()).length <= 141, 'the heading is its start');
+  await page.getByText(/^The whole statement/).click();
+  assert.equal((await page.locator('.statement-whole p').innerText()).length, memory.statement.length);
   await navigateInPlace(page, '/brains/long/profile');
   const line = page.locator('main li.list-item a').first();
   await line.waitFor();

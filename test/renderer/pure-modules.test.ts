@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readSearch, writeSearch } from '../../renderer/address-search.ts';
 import { findConflicts, valuesAwaitingOthers } from '../../renderer/api/conflicts.ts';
 import { tokenFromLocation } from '../../renderer/api/token.ts';
-import { truthPhrase, validitySpan } from '../../renderer/format.ts';
+import { headingOf, truthPhrase, validitySpan } from '../../renderer/format.ts';
+import { barLayout, stackBelowPx } from '../../renderer/bar-layout.ts';
 import { highlightQuotes } from '../../renderer/highlight.ts';
 import { withFieldLabels } from '../../renderer/field-labels.ts';
 import { brainForgotten, recordForgotten } from '../../renderer/forgotten.ts';
@@ -12,6 +13,7 @@ import {
   aboutLabel,
   endsValue,
   inOwnWords,
+  quoteAddsWords,
   quoteLabel,
   correctionSummary,
   correctionUndone,
@@ -285,6 +287,19 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   assert.equal(recordSummary(anas), recordText(anas));
 });
 
+test("a fact Record's line cited by a Memory in other words reads as a fact's line does", () => {
+  const lucia = { state: 'self', entity: 'Lucía' };
+  const lives = { statement: 'Lucía lives in Tokyo', subject: 'Lucía', predicate: 'lives in', owner: lucia };
+  assert.equal(quoteLabel('self home city: Tokyo', lives, 'fact'), "Lucía's home city: Tokyo");
+  const tom = { statement: "Tom's birthday is March 14", subject: 'Tom', predicate: 'birthday' };
+  assert.equal(quoteLabel('Tom birthday: March 14', tom, 'fact'), "Tom's birthday: March 14");
+  // Said apart from the heading, it adds words to it.
+  assert.equal(quoteAddsWords('self home city: Tokyo', lives, 'fact'), true);
+  // A message's words stay as said, and so does a line whose Record's kind is not known.
+  assert.equal(quoteLabel('self care: went for a run', lives, 'message'), 'self care: went for a run');
+  assert.equal(quoteLabel('self home city: Tokyo', lives), 'self home city: Tokyo');
+});
+
 test('forgetting says what was forgotten, with the Memories the receipt counts', () => {
   const receipt = (records: number, memories: number, rederiving: number, objects = 0): DeletionReceipt => ({
     object: 'deletion_receipt',
@@ -520,4 +535,28 @@ test('a correction draft keeps only what differs from the Memory, and reads back
   });
   for (const raw of [null, '', 'not json', 'null', '[]', '{}', '"text"'])
     assert.equal(parseCorrectionDraft(raw), null, String(raw));
+});
+
+test('a chart is laid out for its width: labels beside their bars when wide, above them when narrow', () => {
+  const wide = barLayout(832);
+  assert.deepEqual([wide.stacked, wide.labelW, wide.barW, wide.width], [false, 320, 240, 832]);
+  const narrow = barLayout(360);
+  assert.equal(narrow.stacked, true);
+  assert.equal(narrow.width, 360, 'drawn at its own width, so its 12 px text is not scaled down');
+  assert.equal(narrow.labelW, 360, 'a label has the whole line');
+  assert.ok(narrow.labelY < narrow.barY && narrow.barY + narrow.barH <= narrow.rowH);
+  assert.equal(barLayout(stackBelowPx).stacked, false);
+});
+
+test("a long statement's heading is its start, and the whole is kept to offer beside it", () => {
+  assert.deepEqual(headingOf('Ana lives in Porto'), {
+    shown: 'Ana lives in Porto',
+    whole: 'Ana lives in Porto',
+    cut: false,
+  });
+  const long = 'word '.repeat(120).trim();
+  const h = headingOf(long);
+  assert.equal(h.cut, true);
+  assert.equal(h.whole, long);
+  assert.ok(h.shown.length <= 141 && h.shown.endsWith('…'), h.shown);
 });
