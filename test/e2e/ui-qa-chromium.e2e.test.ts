@@ -36,18 +36,19 @@ const contrast = (a: Rgba, b: Rgba) => {
 
 /** The button's text colour and the colour behind it (its own, or the first opaque ancestor's). */
 async function colours(button: Locator): Promise<{ text: Rgba; back: Rgba; name: string }> {
-  // Written out as the page runs it: this checkout's Node types have no DOM.
-  const read = (await button.evaluate(`(el) => {
+  // The page's globals through the element: the Node types this file is checked with have no DOM.
+  const read = (await button.evaluate((el) => {
+    const view = el.ownerDocument.defaultView!;
     let back = 'rgba(0, 0, 0, 0)';
-    for (let e = el; e; e = e.parentElement) {
-      const bg = getComputedStyle(e).backgroundColor;
-      if (!/rgba\\(.*, 0\\)$/.test(bg) && bg !== 'transparent') {
+    for (let e: typeof el | null = el; e; e = e.parentElement) {
+      const bg = view.getComputedStyle(e).backgroundColor;
+      if (!/rgba\(.*, 0\)$/.test(bg) && bg !== 'transparent') {
         back = bg;
         break;
       }
     }
-    return { text: getComputedStyle(el).color, back, name: el.textContent ?? '' };
-  }`)) as { text: string; back: string; name: string };
+    return { text: view.getComputedStyle(el).color, back, name: el.textContent ?? '' };
+  })) as { text: string; back: string; name: string };
   return { text: parse(read.text), back: parse(read.back), name: read.name.trim() };
 }
 
@@ -93,7 +94,7 @@ test('every button keeps its words readable when hovered, pressed and focused', 
   await dialog.getByRole('button', { name: 'Cancel' }).focus();
   await page.keyboard.press('Tab');
   assert.equal(
-    await confirm.evaluate(`(el) => el === document.activeElement && el.matches(':focus-visible')`),
+    await confirm.evaluate((el) => el === el.ownerDocument.activeElement && el.matches(':focus-visible')),
     true,
   );
   await readable(confirm, 'focused');
@@ -158,7 +159,9 @@ test('a folder and then a file chosen on Import add up, and the list says what i
   await page.getByText('Nothing chosen yet.').waitFor();
   for (const label of ['Files', 'A folder (a vault, a Slack export)'])
     assert.equal(
-      (await page.getByLabel(label, { exact: true }).evaluate('(i) => i.files.length')) as number,
+      (await page
+        .getByLabel(label, { exact: true })
+        .evaluate((i) => (i as { files: { length: number } }).files.length)) as number,
       0,
     );
   rmSync(dir, { recursive: true, force: true });
@@ -208,13 +211,19 @@ test('at 400 px a chart keeps legible text and a long statement is no page-long 
     await navigateInPlace(page, '/brains/narrow/profile');
     const chart = page.locator('figure.chart svg').first();
     await chart.waitFor();
-    const drawn = (await chart.evaluate(`(svg) => {
-      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const drawn = (await chart.evaluate((svg) => {
+      const view = svg.ownerDocument.defaultView!;
+      const box = (svg as unknown as { viewBox: { baseVal: { width: number } } }).viewBox.baseVal;
+      const scale = svg.getBoundingClientRect().width / box.width;
       const sizes = [...svg.querySelectorAll('text')].map(
-        (t) => parseFloat(getComputedStyle(t).fontSize) * scale,
+        (t) => parseFloat(view.getComputedStyle(t).fontSize) * scale,
       );
-      return { smallest: Math.min(...sizes), right: svg.getBoundingClientRect().right, window: innerWidth };
-    }`)) as { smallest: number; right: number; window: number };
+      return {
+        smallest: Math.min(...sizes),
+        right: svg.getBoundingClientRect().right,
+        window: view.innerWidth,
+      };
+    })) as { smallest: number; right: number; window: number };
     assert.ok(drawn.smallest >= 11, `chart text drawn at ${drawn.smallest.toFixed(1)} px`);
     assert.ok(drawn.right <= drawn.window, `the chart ends at ${drawn.right} px of ${drawn.window}`);
     await checkScreen(page, 'chart-narrow');
@@ -222,9 +231,11 @@ test('at 400 px a chart keeps legible text and a long statement is no page-long 
     await navigateInPlace(page, `/brains/narrow/memories/${long.id}`);
     const heading = page.getByRole('heading', { level: 1 });
     await heading.waitFor();
-    const lines = (await heading.evaluate(
-      '(h) => h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight)',
-    )) as number;
+    const lines = await heading.evaluate(
+      (h) =>
+        h.getBoundingClientRect().height /
+        parseFloat(h.ownerDocument.defaultView!.getComputedStyle(h).lineHeight),
+    );
     assert.ok(lines <= 5, `the heading is ${lines.toFixed(1)} lines`);
     // The whole statement is one press away, as text.
     await page.getByText(/^The whole statement/).click();
