@@ -7,7 +7,7 @@ import type { Engine } from '../../engine/types.ts';
 import yazl from 'yazl';
 import { importFiles } from './import-files.ts';
 import { createUnpackBudget } from './unpack-budget.ts';
-import { standups2022Ics } from './test-support.ts';
+import { chatGptExportOf, icsOf, standups2022Ics } from './test-support.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,12 @@ async function brain() {
   const engine = createReferenceEngine();
   await engine.createBrain(t, { id: 'b' });
   return engine;
+}
+
+/** The external ids of Brain b's Records of one source, each once, sorted. */
+async function externalIds(engine: Engine, source: string): Promise<(string | null)[]> {
+  const page = await engine.listRecords(t, 'b', { limit: 50, source });
+  return [...new Set(page.data.map((r) => r.source.external_id))].sort();
 }
 
 test('folders arrive as files with relative paths: an Obsidian vault and a Slack export are each read whole', async () => {
@@ -700,14 +706,7 @@ test('forget_missing forgets the notes gone from each chosen folder, every revis
       file('Vault/.obsidian/app.json', '{}'),
       ...notes.map(([name, text]) => file(`Vault/${name}`, text, at)),
     ];
-    const ids = async () =>
-      [
-        ...new Set(
-          (await engine.listRecords(t, 'b', { limit: 50, source: 'obsidian' })).data.map(
-            (r) => r.source.external_id,
-          ),
-        ),
-      ].sort();
+    const ids = () => externalIds(engine, 'obsidian');
     await importFiles(
       engine,
       t,
@@ -797,12 +796,7 @@ test('forget_missing forgets the events and cards gone from an uploaded calendar
         'Cal/todo.ics',
         `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${uids.map((u) => `BEGIN:VTODO\r\nUID:${u}\r\nSUMMARY:${u}\r\nEND:VTODO\r\n`).join('')}END:VCALENDAR\r\n`,
       );
-    const ids = async (source: string) =>
-      [
-        ...new Set(
-          (await engine.listRecords(t, 'b', { limit: 50, source })).data.map((r) => r.source.external_id),
-        ),
-      ].sort();
+    const ids = (source: string) => externalIds(engine, source);
     await importFiles(engine, t, 'b', { files: [calendar('home.ics', 'h1')] }, dir);
     await importFiles(
       engine,
@@ -845,14 +839,7 @@ test('forget_missing keeps a contact whose card is cut off in the file, and keep
     const card = (uid: string | null, name: string, end = true) =>
       `BEGIN:VCARD\r\nVERSION:3.0\r\n${uid ? `UID:${uid}\r\n` : ''}FN:${name}\r\nTEL:1\r\n${end ? 'END:VCARD\r\n' : ''}`;
     const people = (...cards: string[]) => file('people.vcf', cards.join(''));
-    const ids = async () =>
-      [
-        ...new Set(
-          (await engine.listRecords(t, 'b', { limit: 50, source: 'vcf' })).data.map(
-            (r) => r.source.external_id,
-          ),
-        ),
-      ].sort();
+    const ids = () => externalIds(engine, 'vcf');
     await importFiles(
       engine,
       t,
@@ -921,32 +908,12 @@ test('a calendar and a contacts file are each read once: what they hold is taken
 
 test('files chosen beside a conversations.json are each imported in their format, not dropped for the export', async () => {
   const engine = await brain();
-  const conversations = JSON.stringify([
-    {
-      title: 'Trip',
-      conversation_id: 'c1',
-      current_node: 'm1',
-      mapping: {
-        m1: {
-          id: 'm1',
-          parent: null,
-          children: [],
-          message: {
-            id: 'm1',
-            author: { role: 'user' },
-            create_time: 1709550000,
-            content: { content_type: 'text', parts: ['I fly to Porto on May 3.'] },
-          },
-        },
-      },
-    },
-  ]);
+  const conversations = chatGptExportOf('Trip', 'I fly to Porto on May 3.');
   const r = await importFiles(engine, t, 'b', {
     files: [
       file(
         'calendar.ics',
-        'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:dentist-1\r\nDTSTART:20240310T090000Z\r\n' +
-          'DTEND:20240310T093000Z\r\nSUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
+        icsOf(['UID:dentist-1', 'DTSTART:20240310T090000Z', 'DTEND:20240310T093000Z', 'SUMMARY:Dentist']),
       ),
       file('conversations.json', conversations),
       file('user.json', '{}'),

@@ -29,6 +29,24 @@ export function icsOf(...events: string[][]): string {
   return [...lines, 'END:VCALENDAR', ''].join('\r\n');
 }
 
+/** A ChatGPT export's conversations.json of one conversation: one message of the person's, TEXT. */
+export function chatGptExportOf(title: string, text: string): string {
+  const message = {
+    id: 'm1',
+    author: { role: 'user' },
+    create_time: 1709550000,
+    content: { content_type: 'text', parts: [text] },
+  };
+  return JSON.stringify([
+    {
+      title,
+      conversation_id: 'c1',
+      current_node: 'm1',
+      mapping: { m1: { id: 'm1', parent: null, children: [], message } },
+    },
+  ]);
+}
+
 /** An all-day birthday on 15 April 2024 and a dentist at 17:00Z that day: the all-day shape and not. */
 export const birthdayAndDentist = [
   [

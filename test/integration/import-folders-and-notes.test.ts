@@ -8,6 +8,7 @@ import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
+import { chatGptExportOf } from '../../server/import/test-support.ts';
 import { runImport } from '../../server/import/run-import.ts';
 import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
 
@@ -162,23 +163,7 @@ describe('a folder of mixed files', () => {
 
   test('a ChatGPT or Claude conversations.json does not make the files beside it part of its export', async () => {
     const root = join(dir, 'with-conversations');
-    const said = (text: string) => ({
-      id: 'm1',
-      parent: null,
-      children: [],
-      message: {
-        id: 'm1',
-        author: { role: 'user' },
-        create_time: 1709550000,
-        content: { content_type: 'text', parts: [text] },
-      },
-    });
-    write(
-      join(root, 'conversations.json'),
-      JSON.stringify([
-        { title: 'Trip', conversation_id: 'c1', current_node: 'm1', mapping: { m1: said('To Porto') } },
-      ]),
-    );
+    write(join(root, 'conversations.json'), chatGptExportOf('Trip', 'To Porto'));
     write(join(root, 'user.json'), '{}');
     write(
       join(root, 'calendar.ics'),
