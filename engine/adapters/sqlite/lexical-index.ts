@@ -50,7 +50,14 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
       if (terms.length === 0) return [];
       // Folded and cut as turn_fts's text is, with the bigrams a CJK or Korean word may be found by
       // inside a longer compound.
-      const words = [...new Set(terms.flatMap((t) => [turnText(t), ...searchBigrams(turnText(t))]))];
+      const words = [
+        ...new Set(
+          terms.flatMap((t) => {
+            const word = turnText(t);
+            return [word, ...searchBigrams(word)];
+          }),
+        ),
+      ];
       const where = scopeSql(scope);
       const ranked = turns?.rank(words, scopeToken(scope.brainUid), cut) ?? null;
       return ranked
