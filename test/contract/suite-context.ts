@@ -576,6 +576,41 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
     },
   );
 
+  it(
+    "a question in Portuguese about a day finds what was told of it in Portuguese, and the day's Records",
+    { skip: traits.timeLane ? false : 'this engine has no time lane' },
+    async () => {
+      const server = await factory();
+      try {
+        const api = await brainWithKey(server);
+        const write = async (text: string, at: string) => {
+          const { record } = await remember(api, 'b', {
+            content: { kind: 'message', text, speaker: 'Ana' },
+            occurred_at: at,
+          });
+          await ready(api, 'b', record.id);
+          return record.id;
+        };
+        // Wednesday 12 June 2024: "ontem" is the 11th.
+        const told = await write('Fui ao cinema ontem com a Rita.', '2024-06-12T20:00:00Z');
+        const quiet = await write('Dia longo no escritório.', '2024-06-11T18:00:00Z');
+        const far = await write('Jantar em Lisboa com a Rita.', '2024-03-01T20:00:00Z');
+        const ctx = (await context(api, { query: 'O que fiz no dia 11 de junho de 2024?' }))!;
+        const trace = assertShape(Trace, (await api.get(`/brains/b/traces/${ctx.id}`)).body);
+        const lane = trace.lanes.find((l) => l.name === 'time');
+        const ids = lane?.candidates.map((c) => c.record_id) ?? [];
+        assert.deepEqual(new Set(ids), new Set([told, quiet]), 'the day told of and the day itself');
+        assert.ok(!ids.includes(far));
+        assert.match(
+          lane!.candidates.find((c) => c.record_id === told)!.reason,
+          /tells of 11 de junho de 2024 \("ontem", on 2024-06-12\)/,
+        );
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
   describe('trace buffer', () => {
     let server: RunningServer;
     before(async () => (server = await factory({ traceBuffer: 2 })));

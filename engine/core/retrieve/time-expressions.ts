@@ -1,3 +1,5 @@
+import { inEnglishTime, type ReadPhrase } from './foreign-time.ts';
+import { foldText } from '../shared/fold-text.ts';
 import { utc, type TimeZone } from './time-zone.ts';
 
 /** What a query says about time: a world-time range it points at, and whether it asks for the newest or oldest. */
@@ -57,11 +59,15 @@ function startOfDay(ms: number): number {
  * in N days/weeks/months (never open-ended words: "soon", "later"); and recency words (latest,
  * most recent, recently, lately, currently, last time) or their opposite (first, earliest).
  * Returns null when the query says nothing about time. Days are the calendar days of `zone` (default
- * UTC): "yesterday" in Lisbon starts at midnight in Lisbon.
+ * UTC): "yesterday" in Lisbon starts at midnight in Lisbon. The same times said in Portuguese, Spanish,
+ * French, German or Italian ("há duas semanas", "la semana pasada", "hier") are read as their English
+ * (foreign-time.ts), and the label and time words are the query's own.
  */
 export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): TimeIntent | null {
-  const wall = wallTimeIntent(query, zone.toWall(refMs));
+  const read = inEnglishTime(query);
+  let wall = wallTimeIntent(read.text, zone.toWall(refMs));
   if (wall === null) return null;
+  if (read.phrases.length > 0) wall = saidAsWritten(wall, read.phrases);
   return {
     ...wall,
     fromMs: wall.fromMs === undefined ? undefined : zone.toInstant(wall.fromMs),
@@ -69,6 +75,19 @@ export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): 
     fromDay: wall.fromMs,
     toDay: wall.toMs,
   };
+}
+
+/**
+ * A reading of a text whose time phrases were put in English, told in the text's words: the label says
+ * what the text said ("semana passada", not "last week"), and every word of a phrase read is a time word
+ * of the query ("na", "semana", "passada"), folded as the query's terms are.
+ */
+function saidAsWritten(wall: TimeIntent, phrases: readonly ReadPhrase[]): TimeIntent {
+  let label = wall.label;
+  for (const p of phrases)
+    if (label.includes(p.en.toLowerCase())) label = label.replace(p.en.toLowerCase(), p.said);
+  const words = phrases.flatMap((p) => foldText(p.said).match(/[\p{L}\p{N}]+/gu) ?? []);
+  return { ...wall, label, timeWords: [...new Set([...wall.timeWords, ...words])] };
 }
 
 /** Days from `today` (a wall-clock midnight) to the next `weekday` strictly after it: 1 to 7. */
@@ -293,7 +312,12 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
     const days = daysUntil(today, m[1]!);
     set(today + days * DAY, today + (days + 1) * DAY, m[0], m[1]!);
   }
-  if ((m = aheadMatch(q, /\bin (\d+|a|an|one|two|three|four|a few|a couple of)\s+(day|week|month)s?\b/))) {
+  // "in two weeks" in a sentence about what is to come; "two weeks from now" in any.
+  if (
+    (m =
+      aheadMatch(q, /\bin (\d+|a|an|one|two|three|four|a few|a couple of)\s+(day|week|month)s?\b/) ??
+      /\b(\d+|a|an|one|two|three|four|a few|a couple of)\s+(day|week|month)s?\s+from now\b/.exec(q))
+  ) {
     const n = countOf(m[1]!);
     const unit = m[2] === 'day' ? DAY : m[2] === 'week' ? 7 * DAY : 30 * DAY;
     // That day, give or take what the unit rounds: "in 3 days" is the third day on, "in two weeks"
@@ -320,11 +344,13 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
 
 /**
  * Does the query ask when something happened (or for how long)? "When did ..." does; "what does she do
- * when she is stressed" does not (a clause, not the question).
+ * when she is stressed" does not (a clause, not the question). So does "Quando ...?" and the others
+ * foreign-time.ts reads.
  */
-export function asksWhen(query: string): boolean {
+export function asksWhen(asked: string): boolean {
+  const query = inEnglishTime(asked).text;
   return (
-    /^\s*when\b/i.test(query) ||
+    /^[\s¿¡]*when\b/i.test(query) ||
     /\b(when (did|does|do|is|was|were|will|has|have|had|are)|how long|(what|which) (date|day|week|month|year|time))\b(?!-)/i.test(
       query,
     )
@@ -341,7 +367,14 @@ const timeStatement = new RegExp(
   'i',
 );
 
-/** Does the text say when something happened ("last week", "yesterday", "in May", "2019", "3 years")? */
+/**
+ * Does the text say when something happened ("last week", "yesterday", "in May", "2019", "3 years")?
+ * In the text's words: "semana passada" in Portuguese.
+ */
 export function statesTime(text: string): string | null {
-  return timeStatement.exec(text)?.[0] ?? null;
+  const read = inEnglishTime(text);
+  const said = timeStatement.exec(read.text)?.[0];
+  if (said === undefined) return null;
+  const lower = said.toLowerCase();
+  return read.phrases.find((p) => p.en.toLowerCase().includes(lower))?.said ?? said;
 }

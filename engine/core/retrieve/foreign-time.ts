@@ -1,0 +1,139 @@
+import { foldText } from '../shared/fold-text.ts';
+import { englishFunctionWords, timeLanguages, type TimeLanguage } from './time-languages.ts';
+
+/** A time phrase of another language and the English it was read as. */
+export interface ReadPhrase {
+  said: string;
+  en: string;
+}
+
+export interface InEnglishTime {
+  /** The text with each time phrase of its language put in English; the rest as it was. */
+  text: string;
+  phrases: ReadPhrase[];
+}
+
+const accentsOf: Record<string, string> = {
+  a: 'áàâãä',
+  e: 'éèêë',
+  i: 'íìîï',
+  o: 'óòôõö',
+  u: 'úùûü',
+  c: 'ç',
+  n: 'ñ',
+};
+const bareOf = new Map<string, string>();
+for (const [bare, accented] of Object.entries(accentsOf)) for (const c of accented) bareOf.set(c, bare);
+
+/** A pattern whose accented letters also match their bare ones: "amanhã" finds "amanha". */
+function accentTolerant(pattern: string): string {
+  let out = '';
+  for (const c of pattern) {
+    const bare = bareOf.get(c);
+    out += bare === undefined ? c : `[${c}${bare}]`;
+  }
+  return out;
+}
+
+// Letters, marks and digits on either side end a phrase, in any script ("\b" is ASCII's alone).
+const edge = (p: string) => `(?<![\\p{L}\\p{M}\\p{N}])(?:${p})(?![\\p{L}\\p{M}\\p{N}])`;
+
+interface Compiled {
+  language: TimeLanguage;
+  functionWords: ReadonlySet<string>;
+  cues: ReadonlySet<string>;
+  rewrites: { re: RegExp; en: TimeLanguage['rewrites'][number]['en'] }[];
+}
+
+const fold = (w: string) => foldText(w);
+const compiled: Compiled[] = timeLanguages.map((language) => ({
+  language,
+  functionWords: new Set(language.functionWords.filter(Boolean).map(fold)),
+  cues: new Set(language.cues.filter(Boolean).map(fold)),
+  rewrites: language.rewrites.map((r) => ({ re: new RegExp(edge(accentTolerant(r.re)), 'gu'), en: r.en })),
+}));
+const english = new Set(englishFunctionWords.filter(Boolean));
+const allCues = new Set(compiled.flatMap((c) => [...c.cues]));
+/** Any language's time word, looked for before a text's words are read (most texts hold none). */
+const anyCue = new RegExp(
+  edge(
+    [...new Set(timeLanguages.flatMap((l) => l.cues.filter(Boolean)))]
+      .sort((a, b) => b.length - a.length)
+      .map(accentTolerant)
+      .join('|'),
+  ),
+  'u',
+);
+const notAscii = /[^ -~\t\n\r]/u;
+
+/**
+ * The languages `words` (folded) are most likely in, when that is another than English: the most of
+ * their function words and time words, more than English's, and at least one time word among them
+ * ("Ich war hier" is German, and says no "hier" of French). None when no word could say a time in
+ * another language, which is how most English text is left alone at the cost of one look per word.
+ */
+function languagesOf(words: readonly string[]): Compiled[] {
+  if (!words.some((w) => allCues.has(w))) return [];
+  let englishScore = 0;
+  for (const w of words) if (english.has(w)) englishScore++;
+  let best = englishScore + 1;
+  let chosen: { c: Compiled; cued: boolean }[] = [];
+  for (const c of compiled) {
+    let score = 0;
+    let cued = false;
+    for (const w of words) {
+      if (c.functionWords.has(w)) score++;
+      if (c.cues.has(w)) {
+        score++;
+        cued = true;
+      }
+    }
+    if (score < best) continue;
+    if (score > best) chosen = [];
+    best = score;
+    chosen.push({ c, cued });
+  }
+  return chosen.filter((x) => x.cued).map((x) => x.c);
+}
+
+/**
+ * The text with the time phrases of its language (Portuguese, Spanish, French, German or Italian:
+ * time-languages.ts) written as time-expressions.ts reads them in English, and what each said.
+ * English text, and text that says no time, comes back as it was. Each phrase is read once, by the
+ * first rewrite that takes it, against the text as written (no rewrite reads another's English).
+ */
+export function inEnglishTime(text: string): InEnglishTime {
+  const lower = (notAscii.test(text) ? text.normalize('NFC') : text).toLowerCase();
+  if (!anyCue.test(lower)) return { text, phrases: [] };
+  const words = foldText(lower).match(/[\p{L}\p{N}]+/gu) ?? [];
+  const languages = languagesOf(words);
+  if (languages.length === 0) return { text, phrases: [] };
+  const spans: { from: number; to: number; en: string }[] = [];
+  const free = (from: number, to: number) => spans.every((s) => to <= s.from || from >= s.to);
+  for (const c of languages)
+    for (const r of c.rewrites) {
+      r.re.lastIndex = 0;
+      for (const m of lower.matchAll(r.re)) {
+        const from = m.index;
+        const to = from + m[0].length;
+        if (!free(from, to)) continue;
+        const en =
+          typeof r.en === 'string' ? r.en.replace(/\$(\d)/gu, (_, i: string) => m[Number(i)] ?? '') : r.en(m);
+        spans.push({ from, to, en });
+      }
+    }
+  if (spans.length === 0) return { text, phrases: [] };
+  spans.sort((a, b) => a.from - b.from);
+  let out = '';
+  let at = 0;
+  const phrases: ReadPhrase[] = [];
+  for (const s of spans) {
+    out += lower.slice(at, s.from);
+    const said = lower.slice(s.from, s.to);
+    // A rewrite to nothing holds its words as they are ("guten Morgen" is no "tomorrow").
+    out += s.en === '' ? said : s.en;
+    if (s.en !== '') phrases.push({ said, en: s.en });
+    at = s.to;
+  }
+  return { text: out + lower.slice(at), phrases };
+}

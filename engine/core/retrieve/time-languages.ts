@@ -1,0 +1,475 @@
+import { foldText } from '../shared/fold-text.ts';
+
+/**
+ * How Portuguese, Spanish, French, German and Italian say the times time-expressions.ts reads in
+ * English: each language's function words (to tell which language a text is in), the words that
+ * show it may say a time at all, and rewrites of its time phrases into the English the reader takes.
+ * Patterns are written lower case with their accents; an accented letter also matches its bare one
+ * ("amanha", "proxima", "marz"), as people type on a phone (foreign-time.ts).
+ */
+
+export interface TimeLanguage {
+  code: 'pt' | 'es' | 'fr' | 'de' | 'it';
+  /** Common words no time phrase needs: scored to tell the language of a text. */
+  functionWords: readonly string[];
+  /** Words without which none of `rewrites` can match; one of them must be in the text. */
+  cues: readonly string[];
+  /** In order: a longer phrase before the words it holds ("semana passada" before "passada"). */
+  rewrites: readonly Rewrite[];
+}
+
+/**
+ * A phrase and what it says in English. `en` is a string with `$n` for groups, or a function of the
+ * groups; an empty string keeps the phrase as it is (a form that only looks like a time: "guten
+ * Morgen"). `{N}` in a pattern is the language's count (digits or number words), read as a digit.
+ */
+export interface Rewrite {
+  re: string;
+  en: string | ((g: readonly string[]) => string);
+}
+
+const englishMonths = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const englishWeekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** Month names, January first; weekday names, Sunday first; each entry may list spellings with '|'. */
+interface Names {
+  months: readonly string[];
+  weekdays: readonly string[];
+  /** Number words, one to six, each entry may list spellings with '|'. */
+  counts: readonly string[];
+  units: { day: string; week: string; month: string; year: string };
+}
+
+const alt = (xs: readonly string[]) => xs.join('|');
+/** What `word` (as matched: with its accents or without) is in `to`, by its place in `entries`. */
+const lookup = (entries: readonly string[], to: readonly string[]) => {
+  const at = new Map(entries.flatMap((e, i) => e.split('|').map((w) => [foldText(w), to[i]!] as const)));
+  return (word: string) => at.get(foldText(word)) ?? word;
+};
+
+/** The patterns' shared pieces for one language, with readers of what they matched. */
+function vocabulary(n: Names) {
+  const month = `(${alt(n.months)})`;
+  const weekday = `(${alt(n.weekdays)})`;
+  const count = `(\\d{1,3}|${alt(n.counts)})`;
+  const unit = `(${alt(Object.values(n.units))})`;
+  const monthEn = lookup(n.months, englishMonths);
+  const weekdayEn = lookup(n.weekdays, englishWeekdays);
+  const countEn = lookup(n.counts, ['1', '2', '3', '4', '5', '6']);
+  const unitEn = lookup(Object.values(n.units), Object.keys(n.units));
+  return { month, weekday, count, unit, monthEn, weekdayEn, countEn, unitEn };
+}
+
+const pt = (() => {
+  const v = vocabulary({
+    months: [
+      'janeiro',
+      'fevereiro',
+      'março',
+      'abril',
+      'maio',
+      'junho',
+      'julho',
+      'agosto',
+      'setembro',
+      'outubro',
+      'novembro',
+      'dezembro',
+    ],
+    weekdays: [
+      'domingo',
+      'segunda-feira|segunda',
+      'terça-feira|terça',
+      'quarta-feira|quarta',
+      'quinta-feira|quinta',
+      'sexta-feira|sexta',
+      'sábado',
+    ],
+    counts: ['um|uma', 'dois|duas', 'três', 'quatro', 'cinco', 'seis'],
+    units: { day: 'dias|dia', week: 'semanas|semana', month: 'meses|mês', year: 'anos|ano' },
+  });
+  return {
+    code: 'pt',
+    functionWords:
+      `o a os as um uma de que não nao eu você voce ele ela nós nos em no na nos nas do da dos das
+      ao à com para por foi fui fomos estava tenho tinha meu minha é e mas se isso isto aquele qual quem`.split(
+        /\s+/u,
+      ),
+    cues: `em ontem hoje amanhã anteontem dia dias semana semanas mês meses ano anos passado passada passados passadas próximo
+      próxima há atrás daqui noite quando recente recentemente ultimamente atualmente última último
+      primeira vez fim janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro
+      dezembro domingo segunda terça quarta quinta sexta sábado`.split(/\s+/u),
+    rewrites: [
+      { re: `${v.count} de ${v.month} de (\\d{4})`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)} ${g[3]}` },
+      { re: `${v.month} de (\\d{4})`, en: (g) => `${v.monthEn(g[1]!)} of ${g[2]}` },
+      { re: `(?:dia )?(\\d{1,2}) de ${v.month}`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)}` },
+      { re: `(?:em|no mês de|durante) ${v.month}`, en: (g) => `in ${v.monthEn(g[1]!)}` },
+      { re: `(?:em|no ano de|durante) (\\d{4})`, en: 'in $1' },
+      { re: 'ontem à noite|ontem a noite', en: 'last night' },
+      { re: 'anteontem|antes de ontem', en: '2 days ago' },
+      { re: 'depois de amanhã', en: 'the day after tomorrow' },
+      { re: 'ontem', en: 'yesterday' },
+      { re: 'hoje em dia', en: 'nowadays' },
+      { re: 'hoje', en: 'today' },
+      { re: 'amanhã', en: 'tomorrow' },
+      { re: '(?:n?o )?fim de semana passado', en: 'last weekend' },
+      { re: '(?:n?o )?próximo fim de semana|(?:n?o )?fim de semana que vem', en: 'next weekend' },
+      { re: `(?:n[ao] |[ao] )?${v.weekday} passad[ao]`, en: (g) => `last ${v.weekdayEn(g[1]!)}` },
+      {
+        re: `(?:n[ao] )?próxim[ao] ${v.weekday}|${v.weekday} que vem`,
+        en: (g) => `next ${v.weekdayEn((g[1] ?? g[2])!)}`,
+      },
+      { re: '(?:n?a )?semana passada', en: 'last week' },
+      { re: '(?:n?o )?mês passado', en: 'last month' },
+      { re: '(?:n?o )?ano passado', en: 'last year' },
+      { re: '(?:n?a )?próxima semana|(?:n?a )?semana que vem', en: 'next week' },
+      { re: '(?:n?o )?próximo mês|(?:n?o )?mês que vem', en: 'next month' },
+      { re: '(?:n?o )?próximo ano|(?:n?o )?ano que vem', en: 'next year' },
+      { re: 'esta semana|nesta semana', en: 'this week' },
+      { re: 'este mês|neste mês', en: 'this month' },
+      { re: 'este ano|neste ano', en: 'this year' },
+      { re: 'há (?:uns|alguns|poucos) dias|(?:uns|alguns|poucos) dias atrás', en: 'a few days ago' },
+      { re: `há ${v.count} ${v.unit}`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s ago` },
+      { re: `${v.count} ${v.unit} atrás`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s ago` },
+      {
+        re: `daqui a ${v.count} ${v.unit}|dentro de ${v.count} ${v.unit}`,
+        en: (g) => `${v.countEn((g[1] ?? g[3])!)} ${v.unitEn((g[2] ?? g[4])!)}s from now`,
+      },
+      { re: 'mais recentes?|última vez|recentemente|ultimamente|atualmente', en: 'latest' },
+      { re: 'primeira vez|mais antig[ao]s?', en: 'first time' },
+      { re: 'há quanto tempo|desde quando|quanto tempo', en: 'how long' },
+      { re: 'em que (?:dia|data)', en: 'what date' },
+      { re: '(?<=^|[.!?¿¡]\\s*)quando', en: 'when' },
+    ],
+  } satisfies TimeLanguage;
+})();
+
+const es = (() => {
+  const v = vocabulary({
+    months: [
+      'enero',
+      'febrero',
+      'marzo',
+      'abril',
+      'mayo',
+      'junio',
+      'julio',
+      'agosto',
+      'septiembre|setiembre',
+      'octubre',
+      'noviembre',
+      'diciembre',
+    ],
+    weekdays: ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'],
+    counts: ['un|una|uno', 'dos', 'tres', 'cuatro', 'cinco', 'seis'],
+    units: { day: 'días|día', week: 'semanas|semana', month: 'meses|mes', year: 'años|año' },
+  });
+  return {
+    code: 'es',
+    functionWords: `el la los las un una de que no yo tú usted él ella nosotros en del al con para por fue fui
+      estaba tengo tenía mi mis es y pero si eso esto cuál quién qué hice hizo`.split(/\s+/u),
+    cues: `en ayer hoy mañana anteayer antier anoche día días semana semanas mes meses año años pasado pasada próximo próxima hace dentro
+      viene cuándo cuando reciente recientemente últimamente actualmente última último primera vez fin
+      enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
+      domingo lunes martes miércoles jueves viernes sábado`.split(/\s+/u),
+    rewrites: [
+      {
+        re: `${v.count} de ${v.month} (?:de|del) (\\d{4})`,
+        en: (g) => `${g[1]} ${v.monthEn(g[2]!)} ${g[3]}`,
+      },
+      { re: `${v.month} (?:de|del) (\\d{4})`, en: (g) => `${v.monthEn(g[1]!)} of ${g[2]}` },
+      { re: `(?:el )?(\\d{1,2}) de ${v.month}`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)}` },
+      { re: `(?:en|durante) ${v.month}`, en: (g) => `in ${v.monthEn(g[1]!)}` },
+      { re: `(?:en|durante) (?:el año )?(\\d{4})`, en: 'in $1' },
+      { re: 'anoche|ayer por la noche', en: 'last night' },
+      { re: 'anteayer|antier|antes de ayer', en: '2 days ago' },
+      { re: 'pasado mañana', en: 'the day after tomorrow' },
+      { re: 'ayer', en: 'yesterday' },
+      { re: 'hoy en día', en: 'nowadays' },
+      { re: 'esta mañana', en: 'this morning' },
+      { re: 'hoy', en: 'today' },
+      // "por la mañana", "de la mañana": in the morning, no day.
+      { re: '(?:por|de|en) la mañana|la mañana', en: '' },
+      { re: 'mañana', en: 'tomorrow' },
+      { re: '(?:el )?fin de semana pasado', en: 'last weekend' },
+      { re: '(?:el )?próximo fin de semana|(?:el )?fin de semana que viene', en: 'next weekend' },
+      {
+        re: `(?:el )?${v.weekday} pasado|(?:el )?pasado ${v.weekday}`,
+        en: (g) => `last ${v.weekdayEn((g[1] ?? g[2])!)}`,
+      },
+      {
+        re: `(?:el )?próximo ${v.weekday}|(?:el )?${v.weekday} que viene`,
+        en: (g) => `next ${v.weekdayEn((g[1] ?? g[2])!)}`,
+      },
+      { re: '(?:la )?semana pasada', en: 'last week' },
+      { re: '(?:el )?mes pasado', en: 'last month' },
+      { re: '(?:el )?año pasado', en: 'last year' },
+      { re: '(?:la )?próxima semana|(?:la )?semana que viene', en: 'next week' },
+      { re: '(?:el )?próximo mes|(?:el )?mes que viene', en: 'next month' },
+      { re: '(?:el )?próximo año|(?:el )?año que viene', en: 'next year' },
+      { re: 'esta semana', en: 'this week' },
+      { re: 'este mes', en: 'this month' },
+      { re: 'este año', en: 'this year' },
+      { re: 'hace (?:unos|algunos|pocos) días', en: 'a few days ago' },
+      { re: `hace ${v.count} ${v.unit}`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s ago` },
+      {
+        re: `dentro de ${v.count} ${v.unit}`,
+        en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s from now`,
+      },
+      { re: 'más recientes?|última vez|recientemente|últimamente|actualmente', en: 'latest' },
+      { re: 'primera vez|más antigu[oa]s?', en: 'first time' },
+      { re: 'cuánto tiempo|desde cuándo', en: 'how long' },
+      { re: 'qué (?:día|fecha)', en: 'what date' },
+      { re: '(?<=^|[.!?¿¡]\\s*)cuándo', en: 'when' },
+    ],
+  } satisfies TimeLanguage;
+})();
+
+const fr = (() => {
+  const v = vocabulary({
+    months: [
+      'janvier',
+      'février',
+      'mars',
+      'avril',
+      'mai',
+      'juin',
+      'juillet',
+      'août',
+      'septembre',
+      'octobre',
+      'novembre',
+      'décembre',
+    ],
+    weekdays: ['dimanche', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi'],
+    counts: ['un|une', 'deux', 'trois', 'quatre', 'cinq', 'six'],
+    units: { day: 'jours|jour', week: 'semaines|semaine', month: 'mois', year: 'ans|an|années|année' },
+  });
+  return {
+    code: 'fr',
+    functionWords: `le la les un une des du de que qu ne pas je j tu il elle nous vous ils elles est et
+      mais avec pour sur dans ce cette mon ma mes ai as a été était fait quel quelle qui quoi où`.split(
+      /\s+/u,
+    ),
+    cues: `en hier aujourd demain avant après semaine semaines mois année années ans jour jours dernier
+      dernière passé passée prochain prochaine soir quand récent récemment dernièrement actuellement fois week-end
+      janvier février mars avril mai juin juillet août septembre octobre novembre décembre dimanche
+      lundi mardi mercredi jeudi vendredi samedi`.split(/\s+/u),
+    rewrites: [
+      {
+        re: `(?:le )?${v.count}(?:er)? ${v.month} (\\d{4})`,
+        en: (g) => `${g[1]} ${v.monthEn(g[2]!)} ${g[3]}`,
+      },
+      { re: `${v.month} (\\d{4})`, en: (g) => `${v.monthEn(g[1]!)} of ${g[2]}` },
+      { re: `(?:le )?(\\d{1,2})(?:er)? ${v.month}`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)}` },
+      { re: `(?:en|au mois d'|au mois de |pendant) ?${v.month}`, en: (g) => `in ${v.monthEn(g[1]!)}` },
+      { re: `(?:en|pendant l'année) (\\d{4})`, en: 'in $1' },
+      { re: 'hier soir', en: 'last night' },
+      { re: 'avant-hier|avant hier', en: '2 days ago' },
+      { re: 'après-demain|après demain', en: 'the day after tomorrow' },
+      { re: 'hier', en: 'yesterday' },
+      { re: "aujourd'hui|aujourd’hui|aujourdhui", en: 'today' },
+      { re: 'demain', en: 'tomorrow' },
+      { re: '(?:le )?week-end dernier|(?:le )?week-end passé', en: 'last weekend' },
+      { re: '(?:le )?week-end prochain', en: 'next weekend' },
+      { re: `(?:le )?${v.weekday} (?:dernier|passé)`, en: (g) => `last ${v.weekdayEn(g[1]!)}` },
+      { re: `(?:le )?${v.weekday} prochain`, en: (g) => `next ${v.weekdayEn(g[1]!)}` },
+      { re: '(?:la )?semaine (?:dernière|passée)', en: 'last week' },
+      { re: '(?:le )?mois (?:dernier|passé)', en: 'last month' },
+      { re: "(?:l')?(?:année|an) (?:dernière|dernier|passée|passé)", en: 'last year' },
+      { re: '(?:la )?semaine prochaine', en: 'next week' },
+      { re: '(?:le )?mois prochain', en: 'next month' },
+      { re: "(?:l')?(?:année|an) (?:prochaine|prochain)", en: 'next year' },
+      { re: 'cette semaine', en: 'this week' },
+      { re: 'ce mois-ci|ce mois', en: 'this month' },
+      { re: 'cette année', en: 'this year' },
+      { re: 'il y a (?:quelques|plusieurs) jours', en: 'a few days ago' },
+      { re: `il y a ${v.count} ${v.unit}`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s ago` },
+      { re: `dans ${v.count} ${v.unit}`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s from now` },
+      { re: 'plus récents?|dernière fois|récemment|dernièrement|actuellement', en: 'latest' },
+      { re: 'première fois|plus ancien(?:ne)?s?', en: 'first time' },
+      { re: 'combien de temps|depuis quand', en: 'how long' },
+      { re: 'quel jour|quelle date', en: 'what date' },
+      { re: '(?<=^|[.!?¿¡]\\s*)quand', en: 'when' },
+    ],
+  } satisfies TimeLanguage;
+})();
+
+const de = (() => {
+  const v = vocabulary({
+    months: [
+      'januar|jänner',
+      'februar',
+      'märz',
+      'april',
+      'mai',
+      'juni',
+      'juli',
+      'august',
+      'september',
+      'oktober',
+      'november',
+      'dezember',
+    ],
+    weekdays: ['sonntag', 'montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag|sonnabend'],
+    counts: ['einem|einer|ein|eine', 'zwei', 'drei', 'vier', 'fünf', 'sechs'],
+    units: {
+      day: 'tagen|tag|tage',
+      week: 'wochen|woche',
+      month: 'monaten|monat|monate',
+      year: 'jahren|jahr|jahre',
+    },
+  });
+  const last = '(?:am )?(?:letzten|vergangenen|letzte|vergangene|letztes|vergangenes|letzter)';
+  const next = '(?:am )?(?:nächsten|kommenden|nächste|kommende|nächstes|kommendes|nächster)';
+  return {
+    code: 'de',
+    functionWords: `der die das den dem des ein eine einen und ich du er sie wir ihr nicht ist war bin
+      habe hat hatte mit für auf zu von was wer wo wie welche welcher mein meine aber auch noch`.split(
+      /\s+/u,
+    ),
+    cues: `gestern heute morgen vorgestern übermorgen tag tage tagen woche wochen monat monate monaten
+      jahr jahre jahren letzten letzte letztes vergangenen vergangene vergangenes nächsten nächste
+      nächstes kommenden wann abend neulich kürzlich zuletzt neueste älteste aktuell derzeit wochenende januar jänner februar märz april mai juni juli august
+      september oktober november dezember sonntag montag dienstag mittwoch donnerstag freitag samstag
+      sonnabend`.split(/\s+/u),
+    rewrites: [
+      { re: `(\\d{1,2})\\. ${v.month} (\\d{4})`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)} ${g[3]}` },
+      { re: `${v.month} (\\d{4})`, en: (g) => `${v.monthEn(g[1]!)} of ${g[2]}` },
+      { re: `(?:am )?(\\d{1,2})\\. ${v.month}`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)}` },
+      { re: `im ${v.month}`, en: (g) => `in ${v.monthEn(g[1]!)}` },
+      { re: `im jahr(?:e)? (\\d{4})`, en: 'in $1' },
+      { re: 'gestern abend|gestern nacht', en: 'last night' },
+      { re: 'vorgestern', en: '2 days ago' },
+      { re: 'übermorgen', en: 'the day after tomorrow' },
+      { re: 'gestern', en: 'yesterday' },
+      { re: 'heute morgen|heute früh', en: 'this morning' },
+      { re: 'heute', en: 'today' },
+      // The morning, not tomorrow: "guten Morgen", "am Morgen", "jeden Morgen".
+      { re: '(?:guten|am|jeden|den|der|dem|diesen|eines|morgen) morgen', en: '' },
+      { re: 'morgen', en: 'tomorrow' },
+      { re: `${last} wochenende`, en: 'last weekend' },
+      { re: `${next} wochenende`, en: 'next weekend' },
+      { re: `${last} ${v.weekday}`, en: (g) => `last ${v.weekdayEn(g[1]!)}` },
+      { re: `${next} ${v.weekday}`, en: (g) => `next ${v.weekdayEn(g[1]!)}` },
+      { re: `${last} woche`, en: 'last week' },
+      { re: `${last} monat`, en: 'last month' },
+      { re: `${last} jahr`, en: 'last year' },
+      { re: `${next} woche`, en: 'next week' },
+      { re: `${next} monat`, en: 'next month' },
+      { re: `${next} jahr`, en: 'next year' },
+      { re: 'diese woche', en: 'this week' },
+      { re: 'diesen monat', en: 'this month' },
+      { re: 'dieses jahr', en: 'this year' },
+      { re: 'vor (?:ein paar|einigen|wenigen) tagen', en: 'a few days ago' },
+      { re: `vor ${v.count} ${v.unit}`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s ago` },
+      { re: `in ${v.count} ${v.unit}`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s from now` },
+      {
+        re: 'neueste[nrs]?|letztes mal|zuletzt|kürzlich|neulich|in letzter zeit|derzeit|aktuell',
+        en: 'latest',
+      },
+      { re: 'erstes mal|zum ersten mal|älteste[nrs]?', en: 'first time' },
+      { re: 'wie lange|seit wann', en: 'how long' },
+      { re: 'an welchem tag|welches datum', en: 'what date' },
+      { re: '(?<=^|[.!?¿¡]\\s*)wann', en: 'when' },
+    ],
+  } satisfies TimeLanguage;
+})();
+
+const it = (() => {
+  const v = vocabulary({
+    months: [
+      'gennaio',
+      'febbraio',
+      'marzo',
+      'aprile',
+      'maggio',
+      'giugno',
+      'luglio',
+      'agosto',
+      'settembre',
+      'ottobre',
+      'novembre',
+      'dicembre',
+    ],
+    weekdays: ['domenica', 'lunedì', 'martedì', 'mercoledì', 'giovedì', 'venerdì', 'sabato'],
+    counts: ['un|una|uno', 'due', 'tre', 'quattro', 'cinque', 'sei'],
+    units: { day: 'giorni|giorno', week: 'settimane|settimana', month: 'mesi|mese', year: 'anni|anno' },
+  });
+  return {
+    code: 'it',
+    functionWords: `il lo la i gli le un una che non io tu lui lei noi voi di del della dei delle al alla
+      con per su è e ma sono ho hai ha abbiamo ero era mio mia cosa chi quale dove ho fatto`.split(/\s+/u),
+    cues: `nel ieri oggi domani altroieri dopodomani giorno giorni settimana settimane mese mesi anno anni
+      scorso scorsa scorsi passato passata prossimo prossima sera quando recente recentemente ultimamente attualmente ultima volta
+      fine weekend gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre
+      dicembre domenica lunedì martedì mercoledì giovedì venerdì sabato`.split(/\s+/u),
+    rewrites: [
+      { re: `(?:il )?${v.count} ${v.month} (\\d{4})`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)} ${g[3]}` },
+      { re: `${v.month} (?:del )?(\\d{4})`, en: (g) => `${v.monthEn(g[1]!)} of ${g[2]}` },
+      { re: `(?:il )?(\\d{1,2}) ${v.month}`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)}` },
+      { re: `(?:a|in|durante) ${v.month}`, en: (g) => `in ${v.monthEn(g[1]!)}` },
+      { re: `(?:nel|durante il) (\\d{4})`, en: 'in $1' },
+      { re: 'ieri sera', en: 'last night' },
+      { re: "l'altro ieri|l’altro ieri|altroieri", en: '2 days ago' },
+      { re: 'dopodomani', en: 'the day after tomorrow' },
+      { re: 'ieri', en: 'yesterday' },
+      { re: 'oggi', en: 'today' },
+      { re: 'domani', en: 'tomorrow' },
+      {
+        re: '(?:lo )?scorso (?:fine settimana|weekend)|(?:il )?(?:fine settimana|weekend) scorso',
+        en: 'last weekend',
+      },
+      { re: '(?:il )?prossimo (?:fine settimana|weekend)', en: 'next weekend' },
+      {
+        re: `(?:il |la )?${v.weekday} (?:scors[oa]|passat[oa])|(?:lo |la )?scors[oa] ${v.weekday}`,
+        en: (g) => `last ${v.weekdayEn((g[1] ?? g[2])!)}`,
+      },
+      {
+        re: `(?:il |la )?${v.weekday} prossim[oa]|(?:il |la )?prossim[oa] ${v.weekday}`,
+        en: (g) => `next ${v.weekdayEn((g[1] ?? g[2])!)}`,
+      },
+      { re: '(?:la )?settimana (?:scorsa|passata)|(?:la )?scorsa settimana', en: 'last week' },
+      { re: '(?:il )?mese (?:scorso|passato)|(?:lo )?scorso mese', en: 'last month' },
+      { re: "(?:l')?anno (?:scorso|passato)|(?:lo )?scorso anno", en: 'last year' },
+      { re: '(?:la )?(?:settimana prossima|prossima settimana)', en: 'next week' },
+      { re: '(?:il )?(?:mese prossimo|prossimo mese)', en: 'next month' },
+      { re: "(?:l')?anno prossimo|(?:il )?prossimo anno", en: 'next year' },
+      { re: 'questa settimana', en: 'this week' },
+      { re: 'questo mese', en: 'this month' },
+      { re: "quest'anno|quest’anno|questo anno", en: 'this year' },
+      { re: '(?:qualche|alcuni|pochi) giorni fa', en: 'a few days ago' },
+      { re: `${v.count} ${v.unit} fa`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s ago` },
+      {
+        re: `(?:tra|fra) ${v.count} ${v.unit}`,
+        en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s from now`,
+      },
+      { re: 'più recenti?|ultima volta|recentemente|ultimamente|attualmente', en: 'latest' },
+      { re: 'prima volta|più vecchi[oa]?', en: 'first time' },
+      { re: 'da quanto tempo|per quanto tempo|quanto tempo', en: 'how long' },
+      { re: 'che giorno|quale data|che data', en: 'what date' },
+      { re: '(?<=^|[.!?¿¡]\\s*)quando', en: 'when' },
+    ],
+  } satisfies TimeLanguage;
+})();
+
+export const timeLanguages: readonly TimeLanguage[] = [pt, es, fr, de, it];
+
+/** English's function words, to leave an English text (which may name a "Domingo") as it is. */
+export const englishFunctionWords: readonly string[] = `the a an and or but i you he she we they it my your
+  his her our their me him us them is are was were be been have has had do did does what who when where
+  which why how of to in on at for with from by about this that these those not no yes will would can
+  could should just so if then than there here`.split(/\s+/u);
