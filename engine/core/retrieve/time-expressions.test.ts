@@ -133,6 +133,8 @@ describe('time expressions in queries', () => {
     assert.deepEqual(range('The party is on Saturday!'), ['2024-06-15', '2024-06-16']);
     assert.deepEqual(range('My exam is in two weeks.'), ['2024-06-24', '2024-07-01']);
     assert.deepEqual(range("We're going to Lisbon in 3 days"), ['2024-06-16', '2024-06-17']);
+    // "from now" points forward in any sentence.
+    assert.deepEqual(range('We flew? No: two weeks from now.'), ['2024-06-24', '2024-07-01']);
     // Said of the past, or open-ended: no day.
     assert.equal(range('We met on Friday.'), null);
     assert.equal(range('We watched a film on Friday, it was great.'), null);
