@@ -143,7 +143,15 @@ export type MemoryPage = z.infer<typeof MemoryPage>;
 
 export const MemoryListQuery = z.strictObject({
   subject: z.string().min(1).optional(),
-  owner: z.string().min(1).optional(),
+  owner: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Whose Memories: `self`, `other` or `unresolved` (the owner's state), or a person's name as " +
+        '`owner.entity` gives it, compared as searches compare text: in any case, its accents optional ' +
+        '(`jose` finds `José`).',
+    ),
   as_of: DateTime.optional(),
   // Not min(1): an empty one is a watermark the engine cannot read, `invalid_watermark` as any other.
   since_watermark: z

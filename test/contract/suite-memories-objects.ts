@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { AcceptedObject, MemoryDetail, MemoryPage, ObjectPage } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { assertError, assertShape, client, freshKey, type ServerFactory } from './harness.ts';
-import { brainWithKey, ready, remember } from './suite-records.ts';
+import { brainWithKey, ready, remember, type EngineTraits } from './suite-records.ts';
 
-export function memoryAndObjectChecks(factory: ServerFactory): void {
+export function memoryAndObjectChecks(factory: ServerFactory, traits: EngineTraits): void {
   describe('memories', () => {
     let server: RunningServer;
     before(async () => (server = await factory()));
@@ -159,6 +159,28 @@ export function memoryAndObjectChecks(factory: ServerFactory): void {
         assert.match(String((res.body as { message: string }).message), message);
       }
     });
+
+    it(
+      "the owner filter finds a person's Memories by their name in any case, with or without its accents",
+      { skip: traits.resolvesOwners ? false : 'this engine resolves no owners' },
+      async () => {
+        const api = await brainWithKey(server, 'whose');
+        const { record } = await remember(api, 'whose', {
+          content: { kind: 'message', text: 'I love hiking in the Gerês mountains.', speaker: 'José' },
+        });
+        const theirs = (await ready(api, 'whose', record.id)).memory_ids;
+        assert.ok(theirs.length > 0);
+        const owned = async (owner: string) =>
+          assertShape(
+            MemoryPage,
+            (await api.get(`/brains/whose/memories?owner=${encodeURIComponent(owner)}`)).body,
+          ).data.map((m) => m.id);
+        for (const owner of ['José', 'jose', 'JOSÉ', 'Jose\u0301'])
+          assert.deepEqual(await owned(owner), theirs, owner);
+        assert.deepEqual(await owned('Josef'), []);
+        assert.deepEqual(await owned('Ana'), []);
+      },
+    );
 
     it('a delta read returns only what changed after the watermark, oldest first, with a watermark to send back', async () => {
       const api = await brainWithKey(server);

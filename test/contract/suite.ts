@@ -15,7 +15,7 @@ export function runContractSuite(traits: EngineTraits, factory: ServerFactory): 
   describe(`contract (${traits.name} engine)`, () => {
     brainAndAuthChecks(factory);
     recordChecks(factory, traits);
-    memoryAndObjectChecks(factory);
+    memoryAndObjectChecks(factory, traits);
     deltaRemovalChecks(factory, traits);
     contextChecks(factory, traits);
     sourceChecks(factory);

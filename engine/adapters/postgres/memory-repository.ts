@@ -43,9 +43,7 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
   }
   if (f.owner !== undefined) {
     const owner = p.bind(f.owner);
-    conds.push(
-      `(m.owner_state = ${owner} OR ${unicodeLower('m.owner_entity')} = ${unicodeLower(`${owner}::text`)})`,
-    );
+    conds.push(`(m.owner_state = ${owner} OR mnemo_fold(m.owner_entity) = mnemo_fold(${owner}::text))`);
   }
   if (f.contested === true) {
     // A conflict: current now, and another value of its slot current too (hosted, one hosted serves).

@@ -1,4 +1,5 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
+import { foldText } from '../../core/shared/fold-text.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { MemoryFilter, MemoryRepository, MemoryVersionRow } from '../../ports/index.ts';
@@ -73,7 +74,7 @@ export function memoryFilterSql(brainUid: string, f: MemoryFilter): { conds: str
     );
   }
   if (f.owner !== undefined)
-    add('(m.owner_state = ? OR mnemo_lower(m.owner_entity) = ?)', f.owner, f.owner.toLowerCase());
+    add('(m.owner_state = ? OR mnemo_fold(m.owner_entity) = ?)', f.owner, foldText(f.owner));
   if (f.contested === true) {
     // A conflict: current now, and another value of its slot current too (as the census counts them;
     // hosted, the other value must be one hosted serves).
