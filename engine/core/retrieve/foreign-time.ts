@@ -1,5 +1,6 @@
 import { foldText } from '../shared/fold-text.ts';
-import { englishFunctionWords, timeLanguages, type TimeLanguage } from './time-languages.ts';
+import { languageScores } from './languages.ts';
+import { timeLanguages, type TimeLanguage } from './time-languages.ts';
 
 /** A time phrase of another language and the English it was read as. */
 export interface ReadPhrase {
@@ -40,7 +41,6 @@ const edge = (p: string) => `(?<![\\p{L}\\p{M}\\p{N}])(?:${p})(?![\\p{L}\\p{M}\\
 
 interface Compiled {
   language: TimeLanguage;
-  functionWords: ReadonlySet<string>;
   cues: ReadonlySet<string>;
   rewrites: { re: RegExp; en: TimeLanguage['rewrites'][number]['en'] }[];
 }
@@ -48,11 +48,9 @@ interface Compiled {
 const fold = (w: string) => foldText(w);
 const compiled: Compiled[] = timeLanguages.map((language) => ({
   language,
-  functionWords: new Set(language.functionWords.filter(Boolean).map(fold)),
   cues: new Set(language.cues.filter(Boolean).map(fold)),
   rewrites: language.rewrites.map((r) => ({ re: new RegExp(edge(accentTolerant(r.re)), 'gu'), en: r.en })),
 }));
-const english = new Set(englishFunctionWords.filter(Boolean));
 const allCues = new Set(compiled.flatMap((c) => [...c.cues]));
 /** Any language's time word, looked for before a text's words are read (most texts hold none). */
 const anyCue = new RegExp(
@@ -68,32 +66,29 @@ const notAscii = /[^ -~\t\n\r]/u;
 
 /**
  * The languages `words` (folded) are most likely in, when that is another than English: the most of
- * their function words and time words, more than English's, and at least one time word among them
- * ("Ich war hier" is German, and says no "hier" of French). None when no word could say a time in
+ * their function words and time words, more than English's, and at least one time word among them. None when no word could say a time in
  * another language, which is how most English text is left alone at the cost of one look per word.
  */
 function languagesOf(words: readonly string[]): Compiled[] {
   if (!words.some((w) => allCues.has(w))) return [];
-  let englishScore = 0;
-  for (const w of words) if (english.has(w)) englishScore++;
-  let best = englishScore + 1;
+  const { english, scores } = languageScores(words);
+  let best = english + 1;
   let chosen: { c: Compiled; cued: boolean }[] = [];
   for (const c of compiled) {
-    let score = 0;
+    let score = scores.get(c.language.code) ?? 0;
     let cued = false;
-    for (const w of words) {
-      if (c.functionWords.has(w)) score++;
+    for (const w of words)
       if (c.cues.has(w)) {
         score++;
         cued = true;
       }
-    }
     if (score < best) continue;
     if (score > best) chosen = [];
     best = score;
     chosen.push({ c, cued });
   }
-  return chosen.filter((x) => x.cued).map((x) => x.c);
+  // A language as likely that says no time here ("Ich war hier": German as much as French) leaves it.
+  return chosen.every((x) => x.cued) ? chosen.map((x) => x.c) : [];
 }
 
 /**

@@ -1,17 +1,16 @@
 import { foldText } from '../shared/fold-text.ts';
+import type { LanguageCode } from './languages.ts';
 
 /**
  * How Portuguese, Spanish, French, German and Italian say the times time-expressions.ts reads in
- * English: each language's function words (to tell which language a text is in), the words that
- * show it may say a time at all, and rewrites of its time phrases into the English the reader takes.
+ * English: the words that show a text of the language may say a time at all, and rewrites of its time
+ * phrases into the English the reader takes (which language a text is in: languages.ts).
  * Patterns are written lower case with their accents; an accented letter also matches its bare one
  * ("amanha", "proxima", "marz"), as people type on a phone (foreign-time.ts).
  */
 
 export interface TimeLanguage {
-  code: 'pt' | 'es' | 'fr' | 'de' | 'it';
-  /** Common words no time phrase needs: scored to tell the language of a text. */
-  functionWords: readonly string[];
+  code: LanguageCode;
   /** Words without which none of `rewrites` can match; one of them must be in the text. */
   cues: readonly string[];
   /** In order: a longer phrase before the words it holds ("semana passada" before "passada"). */
@@ -103,12 +102,7 @@ const pt = (() => {
   });
   return {
     code: 'pt',
-    functionWords:
-      `o a os as um uma de que não nao eu você voce ele ela nós nos em no na nos nas do da dos das
-      ao à com para por foi fui fomos estava tenho tinha meu minha é e mas se isso isto aquele qual quem`.split(
-        /\s+/u,
-      ),
-    cues: `em ontem hoje amanhã anteontem dia dias semana semanas mês meses ano anos passado passada passados passadas próximo
+    cues: `em tempo ontem hoje amanhã anteontem dia dias semana semanas mês meses ano anos passado passada passados passadas próximo
       próxima há atrás daqui noite quando recente recentemente ultimamente atualmente última último
       primeira vez fim janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro
       dezembro domingo segunda terça quarta quinta sexta sábado`.split(/\s+/u),
@@ -179,8 +173,6 @@ const es = (() => {
   });
   return {
     code: 'es',
-    functionWords: `el la los las un una de que no yo tú usted él ella nosotros en del al con para por fue fui
-      estaba tengo tenía mi mis es y pero si eso esto cuál quién qué hice hizo`.split(/\s+/u),
     cues: `en ayer hoy mañana anteayer antier anoche día días semana semanas mes meses año años pasado pasada próximo próxima hace dentro
       viene cuándo cuando reciente recientemente últimamente actualmente última último primera vez fin
       enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre
@@ -260,10 +252,6 @@ const fr = (() => {
   });
   return {
     code: 'fr',
-    functionWords: `le la les un une des du de que qu ne pas je j tu il elle nous vous ils elles est et
-      mais avec pour sur dans ce cette mon ma mes ai as a été était fait quel quelle qui quoi où`.split(
-      /\s+/u,
-    ),
     cues: `en hier aujourd demain avant après semaine semaines mois année années ans jour jours dernier
       dernière passé passée prochain prochaine soir quand récent récemment dernièrement actuellement fois week-end
       janvier février mars avril mai juin juillet août septembre octobre novembre décembre dimanche
@@ -337,10 +325,6 @@ const de = (() => {
   const next = '(?:am )?(?:nächsten|kommenden|nächste|kommende|nächstes|kommendes|nächster)';
   return {
     code: 'de',
-    functionWords: `der die das den dem des ein eine einen und ich du er sie wir ihr nicht ist war bin
-      habe hat hatte mit für auf zu von was wer wo wie welche welcher mein meine aber auch noch`.split(
-      /\s+/u,
-    ),
     cues: `gestern heute morgen vorgestern übermorgen tag tage tagen woche wochen monat monate monaten
       jahr jahre jahren letzten letzte letztes vergangenen vergangene vergangenes nächsten nächste
       nächstes kommenden wann abend neulich kürzlich zuletzt neueste älteste aktuell derzeit wochenende januar jänner februar märz april mai juni juli august
@@ -411,9 +395,7 @@ const it = (() => {
   });
   return {
     code: 'it',
-    functionWords: `il lo la i gli le un una che non io tu lui lei noi voi di del della dei delle al alla
-      con per su è e ma sono ho hai ha abbiamo ero era mio mia cosa chi quale dove ho fatto`.split(/\s+/u),
-    cues: `nel ieri oggi domani altroieri dopodomani giorno giorni settimana settimane mese mesi anno anni
+    cues: `nel tempo ieri oggi domani altroieri dopodomani giorno giorni settimana settimane mese mesi anno anni
       scorso scorsa scorsi passato passata prossimo prossima sera quando recente recentemente ultimamente attualmente ultima volta
       fine weekend gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre
       dicembre domenica lunedì martedì mercoledì giovedì venerdì sabato`.split(/\s+/u),
@@ -467,9 +449,3 @@ const it = (() => {
 })();
 
 export const timeLanguages: readonly TimeLanguage[] = [pt, es, fr, de, it];
-
-/** English's function words, to leave an English text (which may name a "Domingo") as it is. */
-export const englishFunctionWords: readonly string[] = `the a an and or but i you he she we they it my your
-  his her our their me him us them is are was were be been have has had do did does what who when where
-  which why how of to in on at for with from by about this that these those not no yes will would can
-  could should just so if then than there here`.split(/\s+/u);

@@ -1,0 +1,109 @@
+import { foldText } from '../shared/fold-text.ts';
+
+export type LanguageCode = 'pt' | 'es' | 'fr' | 'de' | 'it';
+
+/**
+ * A language besides English that a query or a Record may be written in, by its words: the function
+ * words that tell the language apart and carry nothing to search for (articles, pronouns,
+ * prepositions, auxiliaries, question words), and the words of a question that asks only what
+ * happened ("O que aconteceu …?"). Folded, as queries' terms are (fold-text.ts).
+ */
+export interface Language {
+  code: LanguageCode;
+  functionWords: ReadonlySet<string>;
+  happenedWords: ReadonlySet<string>;
+}
+
+const words = (s: string) => new Set(s.split(/\s+/u).filter(Boolean).map(foldText));
+
+// Words English uses as often are left out of the lists they would tip ("was", "an", "in", "am" in
+// German; "i" in Italian): an English text must not read as another language.
+export const languages: readonly Language[] = [
+  {
+    code: 'pt',
+    functionWords: words(`o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela
+      pelos pelas por para com sem sobre entre que se não sim eu tu você vocês ele ela eles elas nós me te
+      lhe lhes meu minha meus minhas teu tua seu sua seus suas nosso nossa isso isto aquilo esse essa este
+      esta aquele aquela é e ou mas foi fui fomos era eram estava estou está estão sou são tenho tem tinha
+      onde quando como qual quais quem porque porquê quanto quanta quantos quantas já também muito mais aqui
+      ali lá`),
+    happenedWords: words(`aconteceu acontecer acontece passou houve fiz fizemos fez fizeram feito fazer
+      algo alguma coisa coisas tudo nada novo nova novidades novidade falamos falámos falei falou disse
+      dissemos disseram conversamos`),
+  },
+  {
+    code: 'es',
+    functionWords: words(`el la los las lo un una unos unas de del al a en por para con sin sobre entre
+      que se no sí yo tú usted ustedes él ella ellos ellas nosotros me te le les mi mis tu tus su sus
+      nuestro nuestra eso esto aquello ese esa este esta es y o pero fue fui era estaba estoy está están
+      soy son tengo tiene tenía hay hubo dónde donde cuándo cuando cómo como cuál cuáles quién quiénes qué
+      cuánto cuánta cuántos ya también muy más aquí allí allá`),
+    happenedWords: words(`pasó ocurrió sucedió hice hicimos hizo hicieron hecho hacer algo alguna cosa
+      cosas todo nada nuevo nueva novedades hablamos hablé habló dije dijimos dijo`),
+  },
+  {
+    code: 'fr',
+    functionWords: words(`le la les l un une des du de d à au aux en dans par pour avec sans sur sous entre
+      que qu qui quoi ne pas oui non je j tu il elle nous vous ils elles on me m te t se s lui leur mon ma
+      mes ton ta tes son sa ses notre nos votre vos ce cet cette ces ça cela est et ou mais été était étais
+      suis sommes sont ai as avons ont avait où quand comment quel quelle quels quelles pourquoi combien
+      déjà aussi très plus ici là`),
+    happenedWords: words(`passé arrivé fait faire fais quelque chose choses tout rien nouveau nouvelle
+      nouvelles parlé dit`),
+  },
+  {
+    code: 'de',
+    functionWords: words(`der die das den dem des ein eine einen einem einer eines und oder aber ich du er
+      sie es wir ihr mich mir dich dir ihn ihm uns euch sein seine ihre ihren mein meine meinen dein deine
+      nicht kein keine ist bin bist sind waren habe hast haben hatte mit für auf zu von bei nach aus im zum
+      zur wer wo wann wie warum welche welcher welches woher wohin schon auch sehr mehr hier dort`),
+    happenedWords: words(`passiert geschehen los gemacht getan machen tun etwas alles nichts neu neues
+      neuigkeiten gesprochen geredet gesagt`),
+  },
+  {
+    code: 'it',
+    functionWords: words(`il lo la gli le un una uno di del della dello dei delle degli al alla allo ai alle
+      a da dal dalla in nel nella nei con su sul sulla per tra fra che chi cosa non sì io tu lui lei noi voi
+      loro mi ti ci vi si mio mia miei mie tuo tua suo sua nostro è e o ma sono sei siamo era ero erano ho
+      hai ha abbiamo hanno avevo dove quando come quale quali perché quanto quanta quanti già anche molto
+      più qui lì là`),
+    happenedWords: words(`successo accaduto capitato fatto fare facevo qualcosa cose tutto niente nulla
+      nuovo nuova novità parlato detto`),
+  },
+];
+
+/** English's function words, to leave an English text (which may name a "Domingo") as it is. */
+export const englishFunctionWords: ReadonlySet<string> = words(`the a an and or but i you he she we they it
+  my your his her our their me him us them is are was were be been have has had do did does what who when
+  where which why how of to in on at for with from by about this that these those not no yes will would
+  can could should just so if then than there here`);
+
+/**
+ * How many of `folded` (a text's words, folded) are each language's function words, English's apart.
+ */
+export function languageScores(folded: readonly string[]): {
+  english: number;
+  scores: Map<LanguageCode, number>;
+} {
+  let english = 0;
+  for (const w of folded) if (englishFunctionWords.has(w)) english++;
+  const scores = new Map<LanguageCode, number>();
+  for (const l of languages) {
+    let n = 0;
+    for (const w of folded) if (l.functionWords.has(w)) n++;
+    scores.set(l.code, n);
+  }
+  return { english, scores };
+}
+
+/**
+ * The languages other than English the words (folded) are most likely in: those with the most function
+ * words, more than English has. Several where they tie (Portuguese and Spanish share "que", "de",
+ * "a"); none for English, or for words that say no language.
+ */
+export function foreignLanguagesOf(folded: readonly string[]): Language[] {
+  const { english, scores } = languageScores(folded);
+  const best = Math.max(...scores.values());
+  if (best <= english) return [];
+  return languages.filter((l) => scores.get(l.code) === best);
+}
