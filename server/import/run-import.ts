@@ -419,8 +419,10 @@ export async function readingOptions(
       notes.push(
         o.dateOrder === undefined
           ? `dates read ${orderName(order)}, the date order its earlier import used, so its messages keep ` +
-              'their identity (a date order given for the import overrides it: --date-order dmy or mdy, ' +
-              '"Dates in WhatsApp chats" in the app)'
+              // A --date-order given here would be refused as well (the branch below): only a removal frees it.
+              'their identity. To read it the other way, remove the earlier import first (mnemo import ' +
+              '--remove whatsapp, which removes every WhatsApp chat; in the app: "Remove this import"), ' +
+              'then import it again with --date-order dmy or mdy ("Dates in WhatsApp chats" in the app)'
           : `dates read ${orderName(order)} as its earlier import read them, not ${orderName(o.dateOrder)} ` +
               `as asked: read so, each of its messages would be stored a second time, months off, beside ` +
               `the first. To read it ${orderName(o.dateOrder)}, remove the earlier import first ` +

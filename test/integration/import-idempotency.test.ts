@@ -189,7 +189,12 @@ describe('import through the /v1 API', () => {
     const again = await runImport({ client, brainId: 'order', path: file });
     assert.deepEqual([again.imported, again.unchanged, again.failed], [0, 3, 0]);
     assert.match(again.notes[0]!.note, /^dates read month first, the date order its earlier import used/);
-    assert.match(again.notes[0]!.note, /--date-order dmy or mdy, "Dates in WhatsApp chats" in the app/);
+    // A date order given next time would not be followed either (below): the note sends to a removal.
+    assert.doesNotMatch(again.notes[0]!.note, /overrides/);
+    assert.match(
+      again.notes[0]!.note,
+      /To read it the other way, remove the earlier import first \(mnemo import --remove whatsapp.*then import it again with --date-order dmy or mdy/,
+    );
     // Any zone at +9 all year fits the earlier import alike (Tokyo, Chita, Seoul, …).
     assert.match(again.notes[0]!.note, /times read in Asia\//);
     const uploaded = await client.importFiles('order', {

@@ -189,6 +189,20 @@ describe('mnemo keys list on a data dir with no registry', () => {
     assert.equal(existsSync(join(dataDir, 'keys.json')), false, 'listing makes no registry');
   });
 
+  it('a store served once, whose registry is there and empty: no keys yet, and how to make one', async () => {
+    const dataDir = join(dir, 'served store');
+    await (await createLocalEngine({ dataDir, dbKey: testStoreKey })).close();
+    // What the server's first start leaves: a registry file with no keys in it.
+    FileKeyRegistry.ensure(join(dataDir, 'keys.json'));
+    const r = mnemo('keys', 'list', '--data-dir', dataDir);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(
+      r.stderr,
+      /^mnemo keys list: no keys yet in .*served store: `mnemo keys create --project local --env live --data-dir '.*served store'` makes one/,
+    );
+  });
+
   it('a dir with no store: no Mnemo there, exit 1', () => {
     const r = mnemo('keys', 'list', '--data-dir', join(dir, 'not-a-store'));
     assert.equal(r.status, 1);

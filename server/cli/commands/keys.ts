@@ -96,11 +96,14 @@ function reportedNoRegistry(where: Where): boolean {
     process.exitCode = 1;
     return true;
   }
+  sayNoKeysYet(dataDir);
+  return true;
+}
+
+const sayNoKeysYet = (dataDir: string) =>
   console.error(
     `mnemo keys list: no keys yet in ${dataDir}: \`mnemo keys create --project local --env live --data-dir ${shellWord(dataDir)}\` makes one`,
   );
-  return true;
-}
 
 async function withRegistry(
   where: Where,
@@ -229,7 +232,12 @@ export function register(program: Command): void {
     .action(async (o: Where & { json?: boolean }) => {
       if (reportedNoRegistry(o)) return;
       await withRegistry(o, false, async (registry) => {
-        for (const e of await registry.list()) {
+        const entries = await registry.list();
+        // The server writes an empty registry at its first start, so a store restored onto a new
+        // machine and served once has one: it has no keys all the same, and says so.
+        if (entries.length === 0 && databaseUrlOf(o) === undefined && o.keyRegistry === undefined)
+          sayNoKeysYet(o.dataDir ?? defaultDataDir());
+        for (const e of entries) {
           if (o.json) {
             const { hash: _hash, ...shown } = e;
             process.stdout.write(`${JSON.stringify(shown)}\n`);
