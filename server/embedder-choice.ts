@@ -10,8 +10,10 @@ import type { ServerOptions } from './start-server.ts';
 export function embedderChoice(options: ServerOptions, dataDir: string): EmbedderChoice | null {
   const env = process.env.MNEMO_EMBEDDER;
   if (env === 'none') return null;
-  const provider: ProviderName | undefined =
-    env === 'hash' || env === 'onnx' || env === 'glove-sif' ? env : undefined;
+  // A misspelt name ran the default in silence, as if the setting had been read.
+  if (env !== undefined && env !== '' && env !== 'hash' && env !== 'onnx' && env !== 'glove-sif')
+    throw new Error(`MNEMO_EMBEDDER must be none, hash, glove-sif or onnx, not "${env}"`);
+  const provider: ProviderName | undefined = env === '' ? undefined : env;
   let shown = -1;
   return {
     provider,
