@@ -223,7 +223,10 @@ export function register(program: Command): void {
       "import notes, chats, mail, calendars or contacts through a running server's /v1 API; " +
         'or list the imports of a Brain (--list), or remove a whole import (--remove SOURCE)',
     )
-    .argument('[path]', 'file or folder of the export; a folder of several files is read file by file')
+    .argument(
+      '[path]',
+      'file or folder of the export; a folder of several files is read file by file, a .zip in it as what it holds',
+    )
     .requiredOption('--brain <brain>', 'Brain to import into (created when missing)', bySchema(Slug))
     .addOption(
       new Option('--format <format>', 'export format').choices(['auto', ...importFormats]).default('auto'),
