@@ -18,6 +18,7 @@ import type {
   RecordCreate,
   RecordListQuery,
   RecordPage,
+  SourceChatList,
   SourceList,
   Trace,
   TracePage,
@@ -145,6 +146,14 @@ export interface Engine {
     sourceName: string,
     externalIds: readonly string[],
   ): Promise<DeletionReceipt>;
+  /** The chats of one source.name, told apart by their items' external ids (chatOfItem; additive). */
+  listSourceChats(t: Tenant, brainId: string, sourceName: string): Promise<SourceChatList>;
+  /**
+   * Forgets every Record of one chat of a source.name, every revision, in one transaction with
+   * forgetRecord's cascade (additive): one WhatsApp chat removed, the source's others kept.
+   * source_not_found when none of the source's Records is of that chat.
+   */
+  forgetSourceChat(t: Tenant, brainId: string, sourceName: string, chat: string): Promise<DeletionReceipt>;
 
   listMemories(t: Tenant, brainId: string, q: MemoryListQuery): Promise<MemoryPage>;
   getMemory(t: Tenant, brainId: string, memoryId: string): Promise<MemoryDetail>;

@@ -150,6 +150,9 @@ export function withPrincipal(engine: Engine, principal: Principal): PrincipalEn
     forgetSource: async (b, name) => engine.forgetSource(t, await check('forgetSource', b), name),
     forgetSourceItems: async (b, name, ids) =>
       engine.forgetSourceItems(t, await check('forgetSourceItems', b), name, ids),
+    listSourceChats: async (b, name) => engine.listSourceChats(t, await check('listSourceChats', b), name),
+    forgetSourceChat: async (b, name, chat) =>
+      engine.forgetSourceChat(t, await check('forgetSourceChat', b), name, chat),
 
     listMemories: async (b, q) => engine.listMemories(t, await check('listMemories', b), q),
     async getMemory(b, id) {

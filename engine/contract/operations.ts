@@ -7,7 +7,14 @@ import { KeyCreate, KeyCreated, KeyInfo, KeyList } from './key.ts';
 import { MemoryDetail, MemoryListQuery, MemoryPage } from './memory.ts';
 import { Census, Profile, ProfileQuery } from './profile.ts';
 import { MnemoRecord, RecordCreate, RecordListQuery, RecordPage } from './record.ts';
-import { ImportProgress, ImportRequest, ImportResult, SourceItemsForget, SourceList } from './source.ts';
+import {
+  ImportProgress,
+  ImportRequest,
+  ImportResult,
+  SourceChatList,
+  SourceItemsForget,
+  SourceList,
+} from './source.ts';
 import { ErrorBody } from './error.ts';
 import {
   ReplicateRequest,
@@ -198,6 +205,34 @@ export const operations: Operation[] = [
     scope: 'records:write',
     responseHeaders: ['Brain-Watermark'],
     success: [{ status: 200, schema: DeletionReceipt, description: forgetReceipt('source_not_found') }],
+    additive: true,
+  },
+  {
+    id: 'listSourceChats',
+    method: 'GET',
+    path: '/brains/{brain_id}/sources/{source_name}/chats',
+    summary:
+      "The chats of one source.name, each with how many messages the Brain holds of it: WhatsApp's, told apart by their messages' ids (additive).",
+    scope: 'records:read',
+    success: [{ status: 200, schema: SourceChatList, description: 'Chats, by name' }],
+    additive: true,
+  },
+  {
+    id: 'forgetSourceChat',
+    method: 'DELETE',
+    path: '/brains/{brain_id}/sources/{source_name}/chats/{chat}',
+    summary:
+      'Forget every Record of one chat of a source.name (one WhatsApp chat of an import of several), every revision, in one transaction; cascades as forgetRecord (additive).',
+    scope: 'records:write',
+    responseHeaders: ['Brain-Watermark'],
+    success: [
+      {
+        status: 200,
+        schema: DeletionReceipt,
+        description:
+          "Receipt (target: the source): the deletion has committed and is final; the source's other chats stay. source_not_found when no Record of the source is of that chat.",
+      },
+    ],
     additive: true,
   },
   {

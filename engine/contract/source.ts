@@ -22,6 +22,29 @@ export const SourceList = z
   .meta({ id: 'SourceList' });
 export type SourceList = z.infer<typeof SourceList>;
 
+/** The sources whose chats listSourceChats tells apart (from their items' external ids). */
+export const chatSources: readonly string[] = ['whatsapp'];
+
+/** One chat of a chat import (additive): WhatsApp's chats, each told apart by its messages' ids. */
+export const SourceChat = z
+  .object({
+    object: z.literal('source_chat'),
+    source: z.string().describe('The source.name its messages carry (whatsapp).'),
+    name: z.string().describe('The chat, as the importer named it from its export ("Porto trip").'),
+    messages: z.int().min(0).describe('Messages of the chat the Brain holds, each once however revised.'),
+  })
+  .meta({ id: 'SourceChat' });
+export type SourceChat = z.infer<typeof SourceChat>;
+
+export const SourceChatList = z
+  .object({
+    data: z
+      .array(SourceChat)
+      .describe('By name; empty for a source whose items are not chats told apart (only whatsapp is).'),
+  })
+  .meta({ id: 'SourceChatList' });
+export type SourceChatList = z.infer<typeof SourceChatList>;
+
 /**
  * forgetSourceItems (additive): the items of one import, by external id, whose every Record goes (each
  * revision of an item carries its id): what an import with forget_missing finds gone from the files.

@@ -8,7 +8,13 @@ import { canonicalJson } from '../core/shared/canonical-json.ts';
 import type { ContextOptions, Engine } from '../types.ts';
 import { createBrain, forgetBrain, listBrains } from './brains.ts';
 import { forgetRecord } from './forget-record.ts';
-import { forgetSource, forgetSourceItems, listSources } from './sources.ts';
+import {
+  forgetSource,
+  forgetSourceChat,
+  forgetSourceItems,
+  listSourceChats,
+  listSources,
+} from './sources.ts';
 import {
   requireBrain,
   thoroughKeyPrefix,
@@ -64,6 +70,8 @@ export function engineOperations(
     listSources: op((t, id) => listSources(ctx, t, id)),
     forgetSource: write((t, id, name) => forgetSource(ctx, t, id, name)),
     forgetSourceItems: write((t, id, name, ids) => forgetSourceItems(ctx, t, id, name, ids)),
+    listSourceChats: op((t, id, name) => listSourceChats(ctx, t, id, name)),
+    forgetSourceChat: write((t, id, name, chat) => forgetSourceChat(ctx, t, id, name, chat)),
     listMemories: op((t, id, q) => listMemories(ctx, t, id, q)),
     getMemory: op((t, id, mid) => getMemory(ctx, t, id, mid)),
     acceptObject: write((t, id, body, o) => acceptObject(ctx, t, id, body, o)),

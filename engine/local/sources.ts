@@ -1,4 +1,6 @@
-import type { DeletionReceipt, SourceList } from '../contract/index.ts';
+import type { DeletionReceipt, SourceChatList, SourceList } from '../contract/index.ts';
+import { chatSources } from '../contract/index.ts';
+import { chatNotFound, chatOfItem, chatsOf } from '../core/shared/source-chat.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
 import type { BrainUnitOfWork } from '../ports/index.ts';
@@ -65,6 +67,43 @@ export async function forgetSourceItems(
   return forgetOfSource(ctx, t, brainId, sourceName, (u) =>
     u.records.idsOfSourceItems(sourceName, externalIds),
   );
+}
+
+/** The chats of one source.name, by name, each with its messages (items, however revised). */
+export async function listSourceChats(
+  ctx: EngineCtx,
+  t: Tenant,
+  brainId: string,
+  sourceName: string,
+): Promise<SourceChatList> {
+  const b = await requireBrain(ctx, t, brainId);
+  const ids = chatSources.includes(sourceName)
+    ? await ctx.units.read(b.uid, (u) =>
+        u.records.externalIdsOfSource(sourceName, { hideLocalOnly: ctx.deployment === 'hosted' }),
+      )
+    : [];
+  return { data: chatsOf(sourceName, ids) };
+}
+
+/**
+ * Forgets every Record of one chat of a source.name (its items by external id, chatOfItem), in one
+ * transaction as forgetSource forgets a whole source; source_not_found when no Record is of the chat.
+ */
+export async function forgetSourceChat(
+  ctx: EngineCtx,
+  t: Tenant,
+  brainId: string,
+  sourceName: string,
+  chat: string,
+): Promise<DeletionReceipt> {
+  // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
+  return forgetOfSource(ctx, t, brainId, sourceName, async (u) => {
+    const items = (await u.records.externalIdsOfSource(sourceName, { hideLocalOnly: false })).filter(
+      (id) => chatOfItem(sourceName, id) === chat,
+    );
+    if (items.length === 0) throw chatNotFound(sourceName, chat);
+    return u.records.idsOfSourceItems(sourceName, items);
+  });
 }
 
 /** Forgets the Records `find` names, in one unit with forgetRecord's cascade, and gives the receipt. */

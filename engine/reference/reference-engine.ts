@@ -21,6 +21,7 @@ import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile
 import { recordText } from '../core/derive/record-text.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { isErasable } from '../core/shared/erasable.ts';
+import { chatNotFound, chatOfItem, chatsOf } from '../core/shared/source-chat.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
 import { WatermarkCodec, type MemoryStepPlace } from '../watermark.ts';
@@ -437,6 +438,30 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           r.record.source.external_id !== null &&
           wanted.has(r.record.source.external_id),
       );
+      return forgetOfSource(s, sourceName, doomed);
+    },
+
+    async listSourceChats(t, brainId, sourceName) {
+      const ids = new Set<string>();
+      for (const { record: r } of state(t, brainId).records.values())
+        if (
+          r.source.name === sourceName &&
+          r.source.external_id !== null &&
+          !hiddenHere(deployment, r.visibility)
+        )
+          ids.add(r.source.external_id);
+      return { data: chatsOf(sourceName, ids) };
+    },
+
+    async forgetSourceChat(t, brainId, sourceName, chat) {
+      const s = state(t, brainId);
+      const doomed = [...s.records.values()].filter(
+        (r) =>
+          r.record.source.name === sourceName &&
+          r.record.source.external_id !== null &&
+          chatOfItem(sourceName, r.record.source.external_id) === chat,
+      );
+      if (doomed.length === 0) throw chatNotFound(sourceName, chat);
       return forgetOfSource(s, sourceName, doomed);
     },
 

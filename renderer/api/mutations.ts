@@ -278,6 +278,16 @@ export function useForgetSource(brainId: string) {
   });
 }
 
+/** One chat of a chat import (WhatsApp's), the source's other chats kept. */
+export function useForgetSourceChat(brainId: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (c: { source: string; chat: string }) => client.forgetSourceChat(brainId, c.source, c.chat),
+    onSettled: () => invalidateBrainData(qc, brainId),
+  });
+}
+
 /** A correction is a Record like any other: `statement` supersedes, no statement retracts. */
 export function useCorrectMemory(brainId: string) {
   const client = useClient();

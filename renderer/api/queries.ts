@@ -28,6 +28,8 @@ export const keys = {
   profile: (brainId: string) => ['profile', brainId] as const,
   census: (brainId: string) => ['census', brainId] as const,
   sources: (brainId: string) => ['sources', brainId] as const,
+  /** Under sources: whatever refreshes a Brain's sources refreshes their chats. */
+  sourceChats: (brainId: string, source: string) => ['sources', brainId, 'chats', source] as const,
   objects: (brainId: string) => ['objects', brainId] as const,
   watermark: (brainId: string) => ['watermark', brainId] as const,
   /** The watermark whose changes the cached reads of a Brain were last brought up to. */
@@ -288,6 +290,12 @@ export const sourceListOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
     queryKey: keys.sources(brainId),
     queryFn: ({ signal }) => client.listSources(brainId, { signal }),
+  });
+
+export const sourceChatsOptions = (client: MnemoClient, brainId: string, source: string) =>
+  queryOptions({
+    queryKey: keys.sourceChats(brainId, source),
+    queryFn: ({ signal }) => client.listSourceChats(brainId, source, { signal }),
   });
 
 export const keyListOptions = (client: MnemoClient) =>

@@ -1,9 +1,14 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { DeletionReceipt, SourceSummary } from '../../engine/contract/index.ts';
+import {
+  chatSources,
+  type DeletionReceipt,
+  type SourceChat,
+  type SourceSummary,
+} from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
-import { useForgetSource } from '../api/mutations.ts';
-import { sourceListOptions } from '../api/queries.ts';
+import { useForgetSource, useForgetSourceChat } from '../api/mutations.ts';
+import { sourceChatsOptions, sourceListOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDate, plural } from '../format.ts';
@@ -18,19 +23,23 @@ function span(s: SourceSummary): string {
   return from === to ? from : `${from} – ${to}`;
 }
 
-/** Imports held by the Brain (sources with reconciled Records), each removable as a whole. */
+/**
+ * Imports held by the Brain (sources with reconciled Records), each removable as a whole; a WhatsApp
+ * import's chats each removable alone too, as every chat is one source.
+ */
 export function ImportedSources({ brainId, partial }: { brainId: string; partial: boolean }) {
   const client = useClient();
   const sources = useQuery(sourceListOptions(client, brainId));
   const [removing, setRemoving] = useState<SourceSummary | null>(null);
-  const [removed, setRemoved] = useState<DeletionReceipt | null>(null);
+  const [removingChat, setRemovingChat] = useState<SourceChat | null>(null);
+  const [removed, setRemoved] = useState<{ receipt: DeletionReceipt; chat?: string } | null>(null);
   const imports = sources.data?.data.filter((s) => s.reconciled_records > 0) ?? [];
   return (
     <section aria-labelledby="imported">
       <h2 id="imported">What has been imported</h2>
       <p className="muted">
         Imported items cannot be forgotten one by one (they would come back with the next import); remove a
-        whole import here instead.
+        whole import here instead, or one chat of a WhatsApp import.
       </p>
       {partial ? (
         <p className="notice">
@@ -40,10 +49,14 @@ export function ImportedSources({ brainId, partial }: { brainId: string; partial
       ) : null}
       {removed ? (
         <p className="notice" role="status">
-          Removed “{labelOf(removed.target.id)}”: {plural(removed.deleted.records, 'Record')} and{' '}
-          {plural(removed.deleted.memories, 'Memory', 'Memories')} forgotten
-          {removed.rederiving.memories
-            ? `; ${plural(removed.rederiving.memories, 'Memory', 'Memories')} that other Records also support ${removed.rederiving.memories === 1 ? 'is' : 'are'} being worked out again`
+          Removed{' '}
+          {removed.chat === undefined
+            ? `“${labelOf(removed.receipt.target.id)}”`
+            : `the chat “${removed.chat}” of ${labelOf(removed.receipt.target.id)}`}
+          : {plural(removed.receipt.deleted.records, 'Record')} and{' '}
+          {plural(removed.receipt.deleted.memories, 'Memory', 'Memories')} forgotten
+          {removed.receipt.rederiving.memories
+            ? `; ${plural(removed.receipt.rederiving.memories, 'Memory', 'Memories')} that other Records also support ${removed.receipt.rederiving.memories === 1 ? 'is' : 'are'} being worked out again`
             : ''}
           .
         </p>
@@ -69,26 +82,38 @@ export function ImportedSources({ brainId, partial }: { brainId: string; partial
             </thead>
             <tbody>
               {imports.map((s) => (
-                <tr key={s.name}>
-                  <td className="wrap-anywhere">
-                    <span className="strong">{labelOf(s.name)}</span>
-                    <div className="muted mono small">{s.name}</div>
-                  </td>
-                  <td>{s.records.toLocaleString()}</td>
-                  <td>{span(s)}</td>
-                  <td className="actions">
-                    <button
-                      type="button"
-                      className="danger subtle"
-                      onClick={() => {
+                <Fragment key={s.name}>
+                  <tr>
+                    <td className="wrap-anywhere">
+                      <span className="strong">{labelOf(s.name)}</span>
+                      <div className="muted mono small">{s.name}</div>
+                    </td>
+                    <td>{s.records.toLocaleString()}</td>
+                    <td>{span(s)}</td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        className="danger subtle"
+                        onClick={() => {
+                          setRemoved(null);
+                          setRemoving(s);
+                        }}
+                      >
+                        Remove this import<span className="visually-hidden"> of {labelOf(s.name)}</span>
+                      </button>
+                    </td>
+                  </tr>
+                  {chatSources.includes(s.name) ? (
+                    <ChatRows
+                      brainId={brainId}
+                      source={s.name}
+                      onRemove={(chat) => {
                         setRemoved(null);
-                        setRemoving(s);
+                        setRemovingChat(chat);
                       }}
-                    >
-                      Remove this import<span className="visually-hidden"> of {labelOf(s.name)}</span>
-                    </button>
-                  </td>
-                </tr>
+                    />
+                  ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>
@@ -101,11 +126,75 @@ export function ImportedSources({ brainId, partial }: { brainId: string; partial
           onClose={() => setRemoving(null)}
           onRemoved={(receipt) => {
             setRemoving(null);
-            setRemoved(receipt);
+            setRemoved({ receipt });
+          }}
+        />
+      ) : null}
+      {removingChat ? (
+        <RemoveChatDialog
+          brainId={brainId}
+          chat={removingChat}
+          onClose={() => setRemovingChat(null)}
+          onRemoved={(receipt) => {
+            setRemovingChat(null);
+            setRemoved({ receipt, chat: removingChat.name });
           }}
         />
       ) : null}
     </section>
+  );
+}
+
+/** The chats of a chat import, a row each under its import's, each removable alone. */
+function ChatRows(props: { brainId: string; source: string; onRemove: (chat: SourceChat) => void }) {
+  const { brainId, source, onRemove } = props;
+  const client = useClient();
+  const chats = useQuery(sourceChatsOptions(client, brainId, source));
+  // A failed read leaves the import's own row, whose removal still works.
+  return (chats.data?.data ?? []).map((c) => (
+    <tr key={c.name} className="sub-row">
+      <td className="wrap-anywhere">
+        <span className="muted">Chat</span> “{c.name}”
+      </td>
+      <td>{plural(c.messages, 'message')}</td>
+      <td />
+      <td className="actions">
+        <button type="button" className="danger subtle" onClick={() => onRemove(c)}>
+          Remove this chat<span className="visually-hidden"> “{c.name}”</span>
+        </button>
+      </td>
+    </tr>
+  ));
+}
+
+function RemoveChatDialog(props: {
+  brainId: string;
+  chat: SourceChat;
+  onClose: () => void;
+  onRemoved: (receipt: DeletionReceipt) => void;
+}) {
+  const { brainId, chat, onClose, onRemoved } = props;
+  const forget = useForgetSourceChat(brainId);
+  return (
+    <ConfirmDialog
+      open
+      title={`Remove the chat “${chat.name}”?`}
+      confirmLabel="Remove chat"
+      busy={forget.isPending}
+      onCancel={onClose}
+      onConfirm={() => forget.mutate({ source: chat.source, chat: chat.name }, { onSuccess: onRemoved })}
+    >
+      <p>
+        This forgets the {plural(chat.messages, 'message')} of the chat “{chat.name}” imported into this
+        Brain, for good. The other chats of {labelOf(chat.source)} stay.
+      </p>
+      <ul>
+        <li>Memories that rest only on them are removed too.</li>
+        <li>Memories that other Records also support stay, and are worked out again from what remains.</li>
+        <li>The files on your computer are not touched: importing the chat again brings it back.</li>
+      </ul>
+      {forget.isError ? <ErrorNotice error={forget.error} /> : null}
+    </ConfirmDialog>
   );
 }
 

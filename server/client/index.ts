@@ -30,6 +30,7 @@ import type {
   RecordCreate,
   RecordListQuery,
   RecordPage,
+  SourceChatList,
   SourceList,
   SyncPairing,
   SyncStatus,
@@ -271,6 +272,23 @@ export function createMnemoClient(options: MnemoClientOptions) {
     forgetSource: (brainId: string, sourceName: string, o: CallOptions = {}) =>
       forget(
         { method: 'DELETE', path: `${brainPath(brainId)}/sources/${seg(sourceName)}`, ...o },
+        'source_not_found',
+      ),
+    /** The chats of one source.name (WhatsApp's), each with its messages (additive). */
+    listSourceChats: (brainId: string, sourceName: string, o: CallOptions = {}) =>
+      json<SourceChatList>({
+        method: 'GET',
+        path: `${brainPath(brainId)}/sources/${seg(sourceName)}/chats`,
+        ...o,
+      }),
+    /** Forgets every Record of one chat of a source.name: one WhatsApp chat, the others kept (additive). */
+    forgetSourceChat: (brainId: string, sourceName: string, chat: string, o: CallOptions = {}) =>
+      forget(
+        {
+          method: 'DELETE',
+          path: `${brainPath(brainId)}/sources/${seg(sourceName)}/chats/${seg(chat)}`,
+          ...o,
+        },
         'source_not_found',
       ),
     /**

@@ -54,6 +54,7 @@ const recordWrites = new Set([
   'forgetRecord',
   'forgetSource',
   'forgetSourceItems',
+  'forgetSourceChat',
   'importFiles',
 ]);
 

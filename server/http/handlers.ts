@@ -220,6 +220,13 @@ export const handlers: Record<string, Handler> = {
     const receipt = await scoped.forgetSourceItems(i.params.brain_id!, i.params.source_name!, external_ids);
     return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
   },
+  async listSourceChats(c, i, { scoped }) {
+    return c.json(await scoped.listSourceChats(i.params.brain_id!, i.params.source_name!));
+  },
+  async forgetSourceChat(c, i, { scoped }) {
+    const receipt = await scoped.forgetSourceChat(i.params.brain_id!, i.params.source_name!, i.params.chat!);
+    return c.json(receipt, 200, receipt.watermark ? { 'Brain-Watermark': receipt.watermark } : {});
+  },
   async importFiles(c, i, deps) {
     deps.scoped.authorize('importFiles', i.params.brain_id!);
     return importResponse(c, i, deps, i.params.brain_id!);

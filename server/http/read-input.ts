@@ -259,6 +259,7 @@ const notFoundBy: Record<string, ErrorCode> = {
   object_type: 'object_not_found',
   object_key: 'object_not_found',
   source_name: 'source_not_found',
+  chat: 'source_not_found',
   key_id: 'http_404',
 };
 

@@ -1,4 +1,4 @@
-import { mkdir, open, readdir, rename, rmdir, stat, utimes } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -184,7 +184,14 @@ export async function unpackArchive(
     )
   )
     throw new Error(`${basename(file)}: ${folder} exists already; unzip it and import the folder`);
-  const expanded = await expandZip(file, folder, limits);
+  let expanded: ExpandedZip;
+  try {
+    expanded = await expandZip(file, folder, limits);
+  } catch (e) {
+    // What was written before it was refused is part of it only: left there, an upload read it as a folder.
+    await rm(folder, { recursive: true, force: true });
+    throw e;
+  }
   const inside = await readdir(folder);
   if (inside.length !== 1) return { path: folder, expanded };
   const only = inside[0]!;

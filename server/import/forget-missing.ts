@@ -8,6 +8,7 @@ import type { ImportRecord } from './import-item.ts';
 import { isIgnored, walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
 import { noteIdentities } from './formats/note-identity.ts';
+import type { ArchivePlaces } from './archive-places.ts';
 
 /**
  * What `--forget-missing` (`forget_missing` on an upload) reconciles, and how
@@ -179,13 +180,19 @@ export class MissingItems {
   /** Calendar and contacts files covered whose text the parser has not handed over (coverFile). */
   private readonly unread = new Set<string>();
 
-  /** UPLOAD_ROOT: the folder an upload's chosen entries were written to (they are named from it down). */
-  constructor(private readonly uploadRoot?: string) {}
+  /**
+   * UPLOAD_ROOT: the folder an upload's chosen entries were written to (they are named from it down).
+   * PLACES: archives found in the folder imported, whose files are named where the archive lies.
+   */
+  constructor(
+    private readonly uploadRoot?: string,
+    private readonly places?: ArchivePlaces,
+  ) {}
 
   /** How the Brain remembers which file held what: its real path, or in an upload its name in it. */
   private async fileName(path: string): Promise<string> {
     const real = await realpath(path);
-    if (this.uploadRoot === undefined) return real;
+    if (this.uploadRoot === undefined) return this.places?.where(real) ?? real;
     return relIn(await realpath(this.uploadRoot), real);
   }
 
@@ -205,7 +212,7 @@ export class MissingItems {
     uploadRoot: string | undefined,
     storedName: (id: string) => Promise<string>,
   ): Promise<void> {
-    const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null);
+    const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null, this.places);
     // Calendar and contacts files lie under each root too (HeldStore names where).
     for (const root of roots) {
       const name = await this.fileName(root);
@@ -233,23 +240,34 @@ export class MissingItems {
         exact: false,
       });
       const vaults = new Set<string>();
-      for await (const e of walkFolder(root)) {
-        if (e.type === 'skip') {
-          if (/cannot be (read|followed)/.test(e.reason)) this.cannotForget(`${e.rel}: ${e.reason}`);
-          continue;
+      const where = (p: string) => this.places?.where(p) ?? p;
+      const walk = async (dir: string) => {
+        for await (const e of walkFolder(dir)) {
+          if (e.type === 'skip') {
+            if (/cannot be (read|followed)/.test(e.reason)) this.cannotForget(`${e.rel}: ${e.reason}`);
+            continue;
+          }
+          // An archive found here is read as the folder it unpacks to (archive-places.ts).
+          const unpacked = e.type === 'file' ? this.places?.unpackedFrom(e.path) : undefined;
+          if (unpacked !== undefined) {
+            if ((await stat(unpacked)).isDirectory()) await walk(unpacked);
+            else if (isNoteFile(unpacked)) await seen(await realpath(unpacked));
+            continue;
+          }
+          if (e.type !== 'file' || !isNoteFile(e.rel)) continue;
+          const id = await seen(e.real);
+          // A vault inside the root is covered whole (one linked in from elsewhere is not).
+          if (id.vault !== undefined && where(id.vault).startsWith(`${real}/`) && !vaults.has(id.vault)) {
+            vaults.add(id.vault);
+            this.scopes.push({
+              source: 'obsidian',
+              prefix: id.externalId.slice(0, -(id.inVault ?? relIn(id.vault, e.real)).length),
+              exact: false,
+            });
+          }
         }
-        if (e.type !== 'file' || !isNoteFile(e.rel)) continue;
-        const id = await seen(e.real);
-        // A vault inside the root is covered whole (one linked in from elsewhere is not).
-        if (id.vault !== undefined && id.vault.startsWith(`${real}/`) && !vaults.has(id.vault)) {
-          vaults.add(id.vault);
-          this.scopes.push({
-            source: 'obsidian',
-            prefix: id.externalId.slice(0, -relIn(id.vault, e.real).length),
-            exact: false,
-          });
-        }
-      }
+      };
+      await walk(root);
     }
   }
 

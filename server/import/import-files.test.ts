@@ -670,6 +670,44 @@ test('an upload whose archives alone hold more than the unpack budget is refused
   assert.equal(budget.held, 0);
 });
 
+test("an uploaded archive's archive is not unpacked, and an archive refused among other files forgets nothing", async () => {
+  const engine = await brain();
+  const zipBytes = async (files: Record<string, string | Buffer>) => {
+    const z = new yazl.ZipFile();
+    for (const [path, body] of Object.entries(files)) z.addBuffer(Buffer.from(body), path);
+    z.end();
+    const chunks: Buffer[] = [];
+    for await (const c of z.outputStream) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  };
+  const inner = await zipBytes({ 'deep.md': '# Deep' });
+  const trip = await zipBytes({ 'trip/a.md': '# A\n\nFerry at nine.\n', 'trip/inner.zip': inner });
+  const upload = (zip: Buffer, forget = false) =>
+    importFiles(engine, t, 'b', {
+      files: [
+        file('Notes/todo.md', '# Todo\n\nBuy bread.\n'),
+        { name: 'Notes/trip.zip', content_base64: zip.toString('base64') },
+      ],
+      ...(forget ? { forget_missing: true } : {}),
+    });
+  const first = await upload(trip);
+  assert.equal(first.imported, 2);
+  assert.deepEqual(first.skipped, [
+    {
+      item: 'Notes/trip/inner.zip',
+      reason: 'an archive inside an archive is not unpacked: unzip the outer archive and import the folder',
+    },
+  ]);
+  // The same archive refused (an entry named to land outside it): what it holds is unknown.
+  const slip = await zipBytes({ 'trip/a.md': '# A', 'xx/evil.md': 'x' });
+  for (let at = slip.indexOf('xx/evil.md'); at >= 0; at = slip.indexOf('xx/evil.md', at + 1))
+    slip.write('../', at, 'latin1');
+  const refused = await upload(slip, true);
+  assert.match(refused.skipped[0]!.reason, /invalid relative path/);
+  assert.equal(refused.forgotten, 0);
+  assert.deepEqual(await externalIds(engine, 'markdown'), ['Notes/todo.md', 'Notes/trip/a.md'].sort());
+});
+
 test('an upload whose writes find the store unreachable ends with store_unavailable, not a failure per item', async () => {
   const engine = await brain();
   let sent = 0;

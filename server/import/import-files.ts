@@ -8,7 +8,7 @@ import type { Engine, Tenant } from '../../engine/types.ts';
 import { exportFolder } from './detect-format.ts';
 import { isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ParseOptions } from './import-item.ts';
-import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
+import { itemLabel, nestedArchiveReason, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { storedIdsAt, type StoredIdsAt } from './former-ids.ts';
@@ -58,16 +58,21 @@ async function targets(root: string, format: ImportFormat | 'auto'): Promise<Imp
   const entries = (await readdir(root)).sort();
   const each = async (f: ImportFormat | 'auto') =>
     (
-      await Promise.all(entries.map((name) => planImport(join(root, name), f, { name, unknownReason })))
+      await Promise.all(
+        entries.map((name) =>
+          planImport(join(root, name), f, { name, unknownReason, archiveReason: nestedArchiveReason }),
+        ),
+      )
     ).flat();
   if (format !== 'auto') {
     if (entries.length === 1 || !folderFormats.has(format)) return each(format);
-    return planImport(root, format, { unknownReason });
+    return planImport(root, format, { unknownReason, archiveReason: nestedArchiveReason });
   }
   if (entries.length === 1) return each('auto');
   // Chosen together, an export's files are planned as its folder on disk would be: a calendar chosen
   // with a conversations.json is read as a calendar too, not dropped for the export.
-  if (await exportFolder(root)) return planImport(root, 'auto', { unknownReason });
+  if (await exportFolder(root))
+    return planImport(root, 'auto', { unknownReason, archiveReason: nestedArchiveReason });
   return each('auto');
 }
 
@@ -211,7 +216,13 @@ async function unpackArchives(
       }
       // One unreadable archive among other files is skipped and named, as the command line skips it in
       // a folder: the rest of what the person chose is imported.
-      notUnpacked.push({ name: f.name, format: null, path: f.name, reason: errorMessage(e) });
+      notUnpacked.push({
+        name: f.name,
+        format: null,
+        path: f.name,
+        reason: errorMessage(e),
+        blocksForgetting: true,
+      });
     }
     await rm(zip);
   }
@@ -302,7 +313,8 @@ async function importTargets(
     };
     result.parts.push(part);
     if (target.format === null) {
-      if (/cannot be (read|followed)/.test(target.reason)) missing?.cannotForget(`${name}: ${target.reason}`);
+      if (target.blocksForgetting || /cannot be (read|followed)/.test(target.reason))
+        missing?.cannotForget(`${name}: ${target.reason}`);
       part.skipped += 1;
       skip(name, target.reason);
       continue;

@@ -5,6 +5,7 @@ import {
   type RecordCreate,
   type Visibility,
 } from '../../engine/contract/index.ts';
+import type { ArchivePlaces } from './archive-places.ts';
 
 /** The formats `mnemo import` reads: the contract's list, so the two cannot drift apart. */
 export const importFormats = ImportFormatSchema.options;
@@ -90,6 +91,8 @@ export interface ParseOptions {
    * above it (note-identity.ts).
    */
   uploadRoot?: string;
+  /** Archives found in the folder imported, unpacked elsewhere: their notes are named where they lie. */
+  archivePlaces?: ArchivePlaces;
   /**
    * The largest ChatGPT or Claude conversations.json read (readJsonExportText); default
    * maxWholeFileBytes. `mnemo import` reads more, in a process of its own; a server keeps the default.

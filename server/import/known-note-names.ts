@@ -6,6 +6,7 @@ import { recordPages, type PageQuery } from './record-pages.ts';
 import { walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
 import { noteIdentities } from './formats/note-identity.ts';
+import type { ArchivePlaces } from './archive-places.ts';
 
 /**
  * Every external id the Brain's plain notes carry, or null when the caller may not read them (a key
@@ -148,13 +149,15 @@ const resolvedAtOnce = 32;
 /**
  * The names the plain notes of TARGETS are written under, read as their reader names them
  * (note-identity.ts) without reading the notes: paths only, one walk of a folder read whole. A note in
- * a vault is the vault's (source obsidian) and not among them. `uploadRoot` as for the import.
+ * a vault is the vault's (source obsidian) and not among them. `uploadRoot` and `places` as for the
+ * import.
  */
 export async function plainNoteNames(
   targets: readonly ImportTarget[],
   uploadRoot: string | undefined,
+  places?: ArchivePlaces,
 ): Promise<Set<string>> {
-  const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null);
+  const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null, places);
   const out = new Set<string>();
   const add = async (real: string) => {
     const id = await identify(real);

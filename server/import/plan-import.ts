@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { extname, join, relative, sep } from 'node:path';
+import { dirname, extname, join, relative, sep } from 'node:path';
 import { detectFormat, exportFolder, type Detected } from './detect-format.ts';
 import type { ImportFormat } from './import-item.ts';
 import { walkFolder } from './walk-folder.ts';
-import { isZipName } from './expand-zip.ts';
+import { archiveSkips, isZipName } from './expand-zip.ts';
+import { foundArchiveName, type FoundArchive } from './archive-places.ts';
 import { isNoteFile } from './formats/note-file.ts';
 import { errorMessage } from '../../engine/index.ts';
 
@@ -16,13 +17,35 @@ import { errorMessage } from '../../engine/index.ts';
  */
 export type ImportTarget =
   | { name: string; format: ImportFormat; path: string; notes?: string[] }
-  | { name: string; format: null; path: string; reason: string };
+  | {
+      name: string;
+      format: null;
+      path: string;
+      reason: string;
+      /** What it holds is unknown (an archive that could not be unpacked): nothing may be taken for gone. */
+      blocksForgetting?: boolean;
+    };
 
 export interface PlanOptions {
   /** The name of PATH itself in the report ('' when it is what was imported). */
   name?: string;
   /** Why a file whose format cannot be told is not imported: how to import it is the caller's. */
   unknownReason?: string;
+  /**
+   * Unpacks an archive (`.zip`) found in a folder (archive-places.ts): what it holds is then planned as
+   * the folder it was made from, named under the archive. Absent: an archive is not unpacked, and
+   * `archiveReason` says why (an archive inside an archive: one level is unpacked, as for uploads).
+   */
+  unpack?: (archive: string) => Promise<FoundArchive>;
+  archiveReason?: string;
+}
+
+/** What planning a folder needs at every level. */
+interface PlanContext {
+  format: ImportFormat | 'auto';
+  unknownReason: string;
+  unpack: ((archive: string) => Promise<FoundArchive>) | undefined;
+  archiveReason: string;
 }
 
 const defaultUnknown = 'cannot tell the format of this file; import it on its own with --format';
@@ -33,6 +56,10 @@ const attachmentReason = 'not text mnemo reads (images, PDFs, media and other at
 
 const archiveReason =
   'an archive inside a folder is not unpacked: import the archive on its own (mnemo import FILE.zip), or unzip it here';
+
+/** Why an archive inside an archive is not unpacked: one level is, as for uploads. */
+export const nestedArchiveReason =
+  'an archive inside an archive is not unpacked: unzip the outer archive and import the folder';
 
 /** Formats whose parser reads a whole export folder. */
 const wholeFolderFormats = new Set<ImportFormat>(['slack', 'chatgpt', 'claude']);
@@ -87,6 +114,7 @@ async function fileFormat(
   path: string,
   format: ImportFormat | 'auto',
   unknownReason: string,
+  zipReason: string = archiveReason,
 ): Promise<{ format: ImportFormat; path: string } | { reason: string }> {
   let found: Detected | null;
   try {
@@ -96,7 +124,7 @@ async function fileFormat(
   }
   // An export downloaded as a zip, kept beside others (Takeout's takeout-001.zip, -002.zip): it is no
   // attachment, and imported on its own it can be read.
-  if (!found && isZipName(path)) return { reason: archiveReason };
+  if (!found && isZipName(path)) return { reason: zipReason };
   if (!found && attachment.test(path)) return { reason: attachmentReason };
   if (format === 'auto') return found ?? { reason: unknownReason };
   const notes = format === 'markdown' || format === 'obsidian';
@@ -122,16 +150,54 @@ export async function planImport(
   opts: PlanOptions = {},
 ): Promise<ImportTarget[]> {
   const name = opts.name ?? '';
-  const unknownReason = opts.unknownReason ?? defaultUnknown;
+  const ctx: PlanContext = {
+    format,
+    unknownReason: opts.unknownReason ?? defaultUnknown,
+    unpack: opts.unpack,
+    archiveReason: opts.archiveReason ?? archiveReason,
+  };
   if (!(await stat(path)).isDirectory()) {
     if (format !== 'auto') return [{ name, format, path }];
     const found = await detectFormat(path);
-    return [found ? { name, ...found } : { name, format: null, path, reason: unknownReason }];
+    return [found ? { name, ...found } : { name, format: null, path, reason: ctx.unknownReason }];
   }
   const whole = await wholeFolder(path, format);
-  if (whole)
-    return [{ name, ...whole }, ...(await besideTheExport(whole, path, name, format, unknownReason))];
-  return walkPlan(path, name, format, unknownReason);
+  if (whole) return [{ name, ...whole }, ...(await besideTheExport(whole, path, name, ctx))];
+  return walkPlan(path, name, ctx);
+}
+
+/**
+ * The targets of an archive found at PATH in a walk, reported as NAME: what it unpacks to, planned as
+ * that folder (or file) would be, with the entries not unpacked; or the archive with the reason it was
+ * not unpacked. Archives inside it are not unpacked.
+ */
+async function archiveTargets(path: string, name: string, ctx: PlanContext): Promise<ImportTarget[]> {
+  const got = await ctx.unpack!(path);
+  if ('reason' in got)
+    return [
+      {
+        name,
+        format: null,
+        path,
+        reason: got.reason,
+        ...(got.blocksForgetting ? { blocksForgetting: true } : {}),
+      },
+    ];
+  const inner = foundArchiveName(name, path, got.path);
+  const skips = archiveSkips(name, got.expanded);
+  if (!(await stat(got.path)).isDirectory()) {
+    // One file alone in it: read as that file found in the folder would be.
+    const f = await fileFormat(got.path, ctx.format, ctx.unknownReason, nestedArchiveReason);
+    if (!('format' in f)) return [{ name: inner, format: null, path: got.path, reason: f.reason }, ...skips];
+    return [
+      f.format === 'markdown' || f.format === 'obsidian'
+        ? { name: inner, format: f.format, path: dirname(got.path), notes: [got.path] }
+        : { name: inner, ...f },
+      ...skips,
+    ];
+  }
+  const opts = { name: inner, unknownReason: ctx.unknownReason, archiveReason: nestedArchiveReason };
+  return [...(await planImport(got.path, ctx.format, opts)), ...skips];
 }
 
 /**
@@ -142,10 +208,10 @@ export async function planImport(
 async function walkPlan(
   dir: string,
   name: string,
-  format: ImportFormat | 'auto',
-  unknownReason: string,
+  ctx: PlanContext,
   owned?: (rel: string, isFolder: boolean) => boolean,
 ): Promise<ImportTarget[]> {
+  const { format, unknownReason } = ctx;
   const notes: string[] = [];
   const found: ImportTarget[] = [];
   // The folders the walk does not go into: an export inside, read whole, or (null) the export's own.
@@ -165,12 +231,11 @@ async function walkPlan(
     } else if (e.type === 'folder') {
       const d = claimed.get(e.path);
       if (!d) continue;
-      found.push(
-        { name: entryName, ...d },
-        ...(await besideTheExport(d, e.path, entryName, format, unknownReason)),
-      );
+      found.push({ name: entryName, ...d }, ...(await besideTheExport(d, e.path, entryName, ctx)));
+    } else if (ctx.unpack && isZipName(e.path)) {
+      found.push(...(await archiveTargets(e.path, entryName, ctx)));
     } else if (!owned?.(e.rel, false)) {
-      const f = await fileFormat(e.path, format, unknownReason);
+      const f = await fileFormat(e.path, format, unknownReason, ctx.archiveReason);
       if (!('format' in f)) found.push({ name: entryName, format: null, path: e.path, reason: f.reason });
       else if (f.format === 'markdown' || f.format === 'obsidian') notes.push(e.path);
       else found.push({ name: entryName, ...f });
@@ -191,13 +256,11 @@ async function besideTheExport(
   whole: Detected,
   dir: string,
   name: string,
-  format: ImportFormat | 'auto',
-  unknownReason: string,
+  ctx: PlanContext,
 ): Promise<ImportTarget[]> {
-  if (whole.format === 'obsidian' || whole.format === 'markdown')
-    return besideTheNotes(whole, name, format, unknownReason);
+  if (whole.format === 'obsidian' || whole.format === 'markdown') return besideTheNotes(whole, name, ctx);
   if (whole.format === 'chatgpt' || whole.format === 'claude')
-    return walkPlan(dir, name, format, unknownReason, chatExportOwns);
+    return walkPlan(dir, name, ctx, chatExportOwns);
   return [];
 }
 
@@ -206,12 +269,8 @@ async function besideTheExport(
  * or a calendar kept in the vault was sent and silently ignored. Each is read in its own format (with a
  * FORMAT given, only in that one), or listed with the reason it is not.
  */
-async function besideTheNotes(
-  whole: Detected,
-  name: string,
-  format: ImportFormat | 'auto',
-  unknownReason: string,
-): Promise<ImportTarget[]> {
+async function besideTheNotes(whole: Detected, name: string, ctx: PlanContext): Promise<ImportTarget[]> {
+  const { format, unknownReason } = ctx;
   const out: ImportTarget[] = [];
   // A vault's pasted images and PDFs are many and all alike: one line for them, not one per file.
   const attachments: string[] = [];
@@ -227,11 +286,15 @@ async function besideTheNotes(
       continue;
     }
     if (e.type !== 'file' || isNoteFile(e.path)) continue;
+    if (ctx.unpack && isZipName(e.path)) {
+      out.push(...(await archiveTargets(e.path, entryName, ctx)));
+      continue;
+    }
     if (attachment.test(e.path)) {
       attachments.push(e.rel);
       continue;
     }
-    const f = await fileFormat(e.path, format, unknownReason);
+    const f = await fileFormat(e.path, format, unknownReason, ctx.archiveReason);
     if (!('format' in f)) out.push({ name: entryName, format: null, path: e.path, reason: f.reason });
     else if (f.format !== 'markdown' && f.format !== 'obsidian') out.push({ name: entryName, ...f });
   }

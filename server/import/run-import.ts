@@ -31,7 +31,8 @@ import {
   type ParseOptions,
   type Parser,
 } from './import-item.ts';
-import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
+import { itemLabel, nestedArchiveReason, planImport, type ImportTarget } from './plan-import.ts';
+import { archivesFound, type FoundArchive } from './archive-places.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
 import { heldItems, writeRevision } from './held-items.ts';
 import { recordPages } from './record-pages.ts';
@@ -581,13 +582,28 @@ export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  return importPath(o, existing);
+  // Archives found in the folder are unpacked elsewhere and read as if unpacked where they lie.
+  const found = archivesFound();
+  try {
+    return await importPath({ ...o, archivePlaces: found.places }, existing, found.unpack);
+  } finally {
+    await found.remove();
+  }
 }
 
-async function importPath(o: ImportOptions, existing: Brain | null): Promise<ImportSummary> {
+async function importPath(
+  o: ImportOptions,
+  existing: Brain | null,
+  unpack?: (archive: string) => Promise<FoundArchive>,
+): Promise<ImportSummary> {
   const started = Date.now();
   const asked = o.format ?? 'auto';
-  const planned = await planImport(o.path, asked);
+  // In an archive given itself, archives are not unpacked again (one level, as for uploads).
+  const planned = await planImport(
+    o.path,
+    asked,
+    unpack ? { unpack } : { archiveReason: nestedArchiveReason },
+  );
   // PATH read as one file or one export, as opposed to a folder of files found by a walk.
   const only = planned.length === 1 ? planned[0]! : null;
   const lone = only !== null && only.name === '' && !(only.format !== null && only.notes);
@@ -599,7 +615,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
   const names = existing
     ? new KnownNoteNames(
         notesThroughApi(o.client, o.brainId, o.signal),
-        await plainNoteNames(targets, o.uploadRoot),
+        await plainNoteNames(targets, o.uploadRoot, o.archivePlaces),
       )
     : undefined;
   // Before anything is sent: a Brain whose names cannot be read fails the import, not a part of it.
@@ -610,7 +626,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
     o.client.listRecords(o.brainId, q, { signal: o.signal }),
   );
   // What the calendar and contacts files hold is recorded by every import (forget-missing.ts).
-  const files = new MissingItems(o.uploadRoot);
+  const files = new MissingItems(o.uploadRoot, o.archivePlaces);
   const missing = o.forgetMissing ? files : undefined;
   await missing?.coverNotes([o.path], o.uploadRoot, (id) => names?.storedName(id) ?? Promise.resolve(id));
   const parts: ImportPartSummary[] = targets.map((t) => ({
@@ -683,7 +699,7 @@ async function importPath(o: ImportOptions, existing: Brain | null): Promise<Imp
       for (const [i, target] of targets.entries()) {
         const part = parts[i]!;
         if (target.format === null) {
-          if (/cannot be (read|followed)/.test(target.reason))
+          if (target.blocksForgetting || /cannot be (read|followed)/.test(target.reason))
             missing?.cannotForget(`${target.name || o.path}: ${target.reason}`);
           skipped(part, target.name, target.reason);
           continue;

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DeletionReceipt, ImportResult, RecordPage, SourceList } from '../../engine/contract/index.ts';
+import {
+  DeletionReceipt,
+  ImportResult,
+  RecordPage,
+  SourceChatList,
+  SourceList,
+} from '../../engine/contract/index.ts';
 import type { MnemoRecord } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { assertError, assertShape, type Client, type ServerFactory } from './harness.ts';
@@ -192,6 +198,52 @@ export function sourceChecks(factory: ServerFactory): void {
       const again = assertShape(DeletionReceipt, (await forget(['Vault/garden.md'])).body);
       assert.equal(again.deleted.records, 0);
       assertError(await forget([]), 400, 'invalid_request', 'invalid_request_body');
+    });
+
+    it('one WhatsApp chat is listed and forgotten alone: the others of the source stay, also one whose name begins the same', async () => {
+      const api = await brainWithKey(server);
+      const chatNamed = (name: string, lines: string[]) => ({
+        name: `WhatsApp Chat with ${name}.txt`,
+        content_base64: b64(lines.map((l) => `12/01/2024, 09:15 - ${l}\n`).join('')),
+      });
+      const result = await importFiles(api, 'b', {
+        files: [
+          chat,
+          chatNamed('Bo: trip', ['Bo: The ferry leaves at nine']),
+          chatNamed('Cy', ['Cy: Bring the maps', 'Ana: Will do', 'Cy: Thanks']),
+        ],
+        time_zone: 'UTC',
+      });
+      assert.equal(result.imported, 6, JSON.stringify(result));
+      const chats = async (source = 'whatsapp') => {
+        const r = await api.get(`/brains/b/sources/${source}/chats`);
+        assert.equal(r.status, 200, r.text);
+        return assertShape(SourceChatList, r.body).data.map((c) => [c.source, c.name, c.messages]);
+      };
+      assert.deepEqual(await chats(), [
+        ['whatsapp', 'Bo', 2],
+        ['whatsapp', 'Bo: trip', 1],
+        ['whatsapp', 'Cy', 3],
+      ]);
+      const r = await api.del(`/brains/b/sources/whatsapp/chats/${encodeURIComponent('Bo')}`);
+      assert.equal(r.status, 200, r.text);
+      const receipt = assertShape(DeletionReceipt, r.body);
+      assert.deepEqual([receipt.target, receipt.deleted.records], [{ type: 'source', id: 'whatsapp' }, 2]);
+      assert.deepEqual(await chats(), [
+        ['whatsapp', 'Bo: trip', 1],
+        ['whatsapp', 'Cy', 3],
+      ]);
+      assert.equal((await recordsOf(api, 'b', 'whatsapp')).length, 4);
+      assertError(await api.del('/brains/b/sources/whatsapp/chats/Bo'), 404, 'not_found', 'source_not_found');
+      // A source whose items are no chats has none to list or forget.
+      await importFiles(api, 'b', { files: [note] });
+      assert.deepEqual(await chats('markdown'), []);
+      const none = await api.del('/brains/b/sources/markdown/chats/Garden');
+      assertError(none, 404, 'not_found', 'source_not_found');
+      assert.match((none.body as { message: string }).message, /keeps no chats apart/);
+      // The whole source still goes at once.
+      const all = assertShape(DeletionReceipt, (await api.del('/brains/b/sources/whatsapp')).body);
+      assert.equal(all.deleted.records, 4);
     });
 
     it('importFiles reports what it cannot read and refuses unsafe names; its body may exceed 4 MiB', async () => {

@@ -259,3 +259,45 @@ test('notes chosen from their folder, then from its parent, then imported from d
   assert.deepEqual([edited.imported, edited.replaced, edited.unchanged], [0, 1, 1]);
   assert.deepEqual(problems, []);
 });
+
+test('one WhatsApp chat of an import is removed alone from the screen; the other chats stay', async () => {
+  const boPath = join(samples, 'WhatsApp Chat with Bo.txt');
+  const cyPath = join(samples, 'WhatsApp Chat with Cy.txt');
+  writeFileSync(boPath, chatText);
+  writeFileSync(cyPath, '13/01/2024, 10:00 - Cy: The hives are calm\n');
+  await app().api.createBrain({ id: 'two-chats', name: 'Two chats' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'Two chats', exact: true }).click();
+  const nav = page.getByRole('navigation', { name: 'Brain two-chats' });
+  await nav.getByRole('link', { name: 'Import' }).click();
+  await page.getByLabel('Files', { exact: true }).setInputFiles([boPath, cyPath]);
+  await page.getByLabel('Time zone').fill('UTC');
+  await page.getByRole('button', { name: 'Import 2 files' }).click();
+  await page
+    .locator('.import-summary')
+    .getByText(/3 new items imported/)
+    .waitFor();
+
+  const imports = page.getByRole('table');
+  await imports.getByRole('row', { name: /Chat “Bo” 2 messages/ }).waitFor();
+  await imports.getByRole('row', { name: /Chat “Cy” 1 message/ }).waitFor();
+  await checkScreen(page, 'import-chats');
+  await page.getByRole('button', { name: 'Remove this chat “Bo”' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove the chat “Bo”?' });
+  await dialog.getByText(/The other chats of WhatsApp chats stay/).waitFor();
+  await dialog.getByRole('button', { name: 'Remove chat' }).click();
+  await page
+    .getByRole('status')
+    .getByText(/Removed the chat “Bo” of WhatsApp chats: 2 Records/)
+    .waitFor();
+  await imports.getByRole('row', { name: /Chat “Bo”/ }).waitFor({ state: 'detached' });
+  await imports.getByRole('row', { name: /Chat “Cy” 1 message/ }).waitFor();
+  await imports.getByText('WhatsApp chats', { exact: true }).waitFor();
+  const left = await app().api.listRecords('two-chats');
+  assert.deepEqual(
+    left.data.map((r) => r.source.external_id),
+    ['whatsapp:Cy:2024-01-13T10:00:00.000Z:Cy:1'],
+  );
+  assert.deepEqual(problems, []);
+});

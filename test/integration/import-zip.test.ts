@@ -1,11 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import yazl from 'yazl';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { runImport } from '../../server/import/run-import.ts';
+import { chatGptExportOf } from '../../server/import/test-support.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 
@@ -198,6 +207,106 @@ describe('importing an archive', () => {
     assert.equal(res.status, 200, JSON.stringify(body));
     assert.deepEqual([body.imported, body.skipped_count], [1, 2]);
     assert.deepEqual(body.skipped, expected);
+  });
+
+  test('archives found in a folder are read as what they hold, named as if unpacked where they lie, the same items again', async () => {
+    const dir = join(root, 'Exports');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'todo.md'), '# Todo\n\nBuy bread for Ana.\n');
+    const chat = '[04/03/2024, 10:15:02] Ana Silva: Flying to Porto on Friday\r\n';
+    await zipOf({ '_chat.txt': chat }, 'Exports/WhatsApp Chat - Porto trip.zip');
+    await zipOf({ 'conversations.json': chatGptExportOf('Bees', 'I keep bees in Braga') }, 'Exports/gpt.zip');
+    await zipOf(
+      { 'loose/plan.md': '# Plan\n\nFerry at nine.\n', 'loose/inner.zip': 'PK\u0003\u0004' },
+      'Exports/notes.zip',
+    );
+    writeFileSync(join(dir, 'broken.zip'), 'not a zip');
+    const unpacked = () => readdirSync(tmpdir()).filter((n) => n.startsWith('mnemo-zips-'));
+    const leftBefore = unpacked();
+
+    const first = await runImport({ client, brainId: 'found', path: dir, timeZone: 'UTC' });
+    assert.deepEqual(unpacked(), leftBefore, 'nothing unpacked is left behind');
+    assert.deepEqual([first.imported, first.failed], [4, 0]);
+    const real = realpathSync(dir);
+    assert.deepEqual(await externalIds('found'), [
+      'chatgpt:chatgpt:c1/m1',
+      `markdown:${real}/loose/plan.md`,
+      `markdown:${real}/todo.md`,
+      'whatsapp:whatsapp:Porto trip:2024-03-04T10:15:02.000Z:Ana Silva:1',
+    ]);
+    // One bad archive is skipped and named; an archive inside an archive is not unpacked.
+    assert.deepEqual(
+      first.skippedItems.map((s) => s.ref),
+      ['broken.zip', 'notes.zip/loose/inner.zip'],
+    );
+    assert.match(first.skippedItems[0]!.reason, /not unpacked.*broken\.zip cannot be read as a zip archive/);
+    assert.match(first.skippedItems[1]!.reason, /an archive inside an archive is not unpacked/);
+
+    const again = await runImport({ client, brainId: 'found', path: dir, timeZone: 'UTC' });
+    assert.deepEqual([again.imported, again.replaced, again.unchanged, again.failed], [0, 0, 4, 0]);
+
+    // The chat and the export given alone are the same items.
+    const alone = await runImport({
+      client,
+      brainId: 'found',
+      path: join(dir, 'WhatsApp Chat - Porto trip.zip'),
+      timeZone: 'UTC',
+    });
+    assert.deepEqual([alone.imported, alone.unchanged], [0, 1]);
+    assert.deepEqual(
+      [(await runImport({ client, brainId: 'found', path: join(dir, 'gpt.zip') })).unchanged],
+      [1],
+    );
+  });
+
+  test('forgetting what is missing covers what an archive in the folder held, and an unreadable one keeps all', async () => {
+    const dir = join(root, 'Kept');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'todo.md'), '# Todo\n\nBuy bread.\n');
+    const notes = { 'trip/a.md': '# A\n\nFerry at nine.\n', 'trip/b.md': '# B\n\nLunch in Gaia.\n' };
+    await zipOf(notes, 'Kept/trip.zip');
+    const real = realpathSync(dir);
+    const first = await runImport({ client, brainId: 'kept', path: dir, forgetMissing: true });
+    assert.deepEqual([first.imported, first.forgotten], [3, 0]);
+
+    // b.md gone from the archive: forgotten. a.md emptied is still there (a skip, not gone), as on disk.
+    await zipOf({ 'trip/a.md': '' }, 'Kept/trip.zip');
+    const second = await runImport({ client, brainId: 'kept', path: dir, forgetMissing: true });
+    assert.deepEqual(
+      [second.unchanged, second.skipped, second.forgottenItems.map((i) => i.externalId)],
+      [1, 1, [`${real}/trip/b.md`]],
+    );
+
+    // The archive refused (an entry named to land outside it): what it holds is unknown, so nothing is
+    // forgotten, though the refusal does not say "cannot be read".
+    await zipOf({ 'trip/a.md': '# A', 'xx/evil.md': 'x' }, 'Kept/trip.zip');
+    const slip = readFileSync(join(dir, 'trip.zip'));
+    for (let at = slip.indexOf('xx/evil.md'); at >= 0; at = slip.indexOf('xx/evil.md', at + 1))
+      slip.write('../', at, 'latin1');
+    writeFileSync(join(dir, 'trip.zip'), slip);
+    const third = await runImport({ client, brainId: 'kept', path: dir, forgetMissing: true });
+    assert.equal(third.forgotten, 0);
+    assert.match(third.skippedItems[0]!.reason, /not unpacked.*invalid relative path/);
+    assert.match(third.forgetNotes.join('\n'), /nothing was forgotten.*trip\.zip/);
+
+    // The archive gone from the folder: its notes are gone too.
+    rmSync(join(dir, 'trip.zip'));
+    const fourth = await runImport({ client, brainId: 'kept', path: dir, forgetMissing: true });
+    assert.deepEqual(
+      fourth.forgottenItems.map((i) => i.externalId),
+      [`${real}/trip/a.md`],
+    );
+    assert.deepEqual(await externalIds('kept'), [`markdown:${real}/todo.md`]);
+  });
+
+  test('an archive already unzipped beside it is not read twice', async () => {
+    const dir = join(root, 'Twice');
+    mkdirSync(join(dir, 'trip'), { recursive: true });
+    writeFileSync(join(dir, 'trip', 'a.md'), '# A\n\nFerry at nine.\n');
+    await zipOf({ 'trip/a.md': '# A\n\nFerry at nine.\n' }, 'Twice/trip.zip');
+    const r = await runImport({ client, brainId: 'twice', path: dir });
+    assert.deepEqual([r.imported, r.skipped], [1, 1]);
+    assert.match(r.skippedItems[0]!.reason, /not unpacked: it would stand in for trip\/ beside it/);
   });
 
   test('an archive that is not one is a clear error, and no Brain is made', async () => {

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
-import { Slug } from '../../../engine/contract/index.ts';
+import { chatSources, Slug } from '../../../engine/contract/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { importFormats, type ImportFormat } from '../../import/import-item.ts';
@@ -35,6 +35,7 @@ interface ImportFlags {
   until?: Date;
   json: boolean;
   remove?: string;
+  chat?: string;
   list: boolean;
   forgetMissing: boolean;
   dryRun: boolean;
@@ -189,26 +190,64 @@ function progressDisplay(): {
   };
 }
 
-/** `--list` and `--remove`: what was imported into a Brain, and removing one import whole. */
+/** A source's chats; none from a server older than the route (404 for the path itself). */
+async function chatsOf(client: MnemoClient, brain: string, source: string) {
+  try {
+    return (await client.listSourceChats(brain, source)).data;
+  } catch (e) {
+    if (e instanceof MnemoApiError && e.code === 'http_404') return [];
+    throw e;
+  }
+}
+
+/**
+ * `--list` and `--remove`: what was imported into a Brain, and removing one import whole, or one chat
+ * of it (`--chat`: WhatsApp keeps every chat under one source, so removing the source took them all).
+ */
 async function manageSources(client: MnemoClient, flags: ImportFlags): Promise<void> {
   try {
     if (flags.list) {
       const { data } = await client.listSources(flags.brain);
-      if (flags.json) process.stdout.write(`${JSON.stringify(data)}\n`);
+      // A chat source's chats are listed under it, by the names --chat takes.
+      const listed = await Promise.all(
+        data.map(async (s) =>
+          chatSources.includes(s.name)
+            ? {
+                ...s,
+                chats: (await chatsOf(client, flags.brain, s.name)).map((c) => ({
+                  name: c.name,
+                  messages: c.messages,
+                })),
+              }
+            : s,
+        ),
+      );
+      if (flags.json) process.stdout.write(`${JSON.stringify(listed)}\n`);
       else if (data.length === 0) process.stdout.write(`brain "${flags.brain}" has no sources\n`);
       else
-        for (const s of data)
+        for (const s of listed) {
           process.stdout.write(
             `${s.name}\t${s.records} Records (${s.reconciled_records} imported)\t` +
               `${s.first_occurred_at.slice(0, 10)} .. ${s.last_occurred_at.slice(0, 10)}\n`,
           );
+          if ('chats' in s)
+            for (const c of s.chats)
+              process.stdout.write(`  chat ${JSON.stringify(c.name)}\t${c.messages} messages\n`);
+        }
       return;
     }
-    const receipt = await client.forgetSource(flags.brain, flags.remove!);
+    const receipt =
+      flags.chat === undefined
+        ? await client.forgetSource(flags.brain, flags.remove!)
+        : await client.forgetSourceChat(flags.brain, flags.remove!, flags.chat);
+    const what =
+      flags.chat === undefined
+        ? `source "${flags.remove}"`
+        : `chat ${JSON.stringify(flags.chat)} of source "${flags.remove}"`;
     process.stdout.write(
       flags.json
         ? `${JSON.stringify(receipt)}\n`
-        : `removed source "${flags.remove}" from brain "${flags.brain}": ${receipt.deleted.records} Records and ` +
+        : `removed ${what} from brain "${flags.brain}": ${receipt.deleted.records} Records and ` +
             `${receipt.deleted.memories} Memories forgotten, ${receipt.rederiving.memories} Memories being worked out again from what remains\n`,
     );
   } catch (e) {
@@ -221,9 +260,13 @@ export function register(program: Command): void {
     .command('import')
     .description(
       "import notes, chats, mail, calendars or contacts through a running server's /v1 API; " +
-        'or list the imports of a Brain (--list), or remove a whole import (--remove SOURCE)',
+        'or list the imports of a Brain (--list), or remove a whole import (--remove SOURCE) or one chat of it ' +
+        '(--remove whatsapp --chat NAME)',
     )
-    .argument('[path]', 'file or folder of the export; a folder of several files is read file by file')
+    .argument(
+      '[path]',
+      'file or folder of the export; a folder of several files is read file by file, a .zip in it as what it holds',
+    )
     .requiredOption('--brain <brain>', 'Brain to import into (created when missing)', bySchema(Slug))
     .addOption(
       new Option('--format <format>', 'export format').choices(['auto', ...importFormats]).default('auto'),
@@ -263,7 +306,15 @@ export function register(program: Command): void {
       '--remove <source>',
       'forget every Record of this source name (e.g. whatsapp, obsidian) in the Brain, and what was derived from them',
     )
-    .option('--list', "list the Brain's sources (source names, Record counts, time span)", false)
+    .option(
+      '--chat <name>',
+      'with --remove whatsapp: forget only this chat (as --list names it, e.g. "Porto trip"); the other chats stay',
+    )
+    .option(
+      '--list',
+      "list the Brain's sources (source names, Record counts, time span) and each WhatsApp chat",
+      false,
+    )
     .option(
       '--forget-missing',
       'also forget what is gone from PATH, once all of it was read and written: notes, and calendar events and ' +
@@ -282,6 +333,14 @@ export function register(program: Command): void {
       const modes = [path !== undefined, flags.remove !== undefined, flags.list].filter(Boolean).length;
       if (modes !== 1) {
         console.error('mnemo import: give exactly one of PATH, --remove SOURCE or --list');
+        process.exitCode = 2;
+        return;
+      }
+      // Ignored, --chat would have the whole source forgotten for good.
+      if (flags.chat !== undefined && flags.remove === undefined) {
+        console.error(
+          'mnemo import: --chat goes with --remove SOURCE (--remove whatsapp --chat NAME); nothing was done',
+        );
         process.exitCode = 2;
         return;
       }

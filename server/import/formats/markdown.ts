@@ -391,7 +391,7 @@ async function readNote(
     return [skip(ref, `cannot be read: ${errorMessage(e)}`)];
   }
   const vaultSettings = id.vault === undefined ? null : await vaultNotes(id.vault);
-  const inVault = id.vault === undefined ? null : relative(id.vault, realFile).split(sep).join('/');
+  const inVault = id.inVault ?? null;
   if (inVault !== null && vaultSettings?.templates.some((t) => inVault.startsWith(`${t}/`)))
     return [skip(ref, "a template in the vault's templates folder, not a note")];
   if (inVault !== null && vaultSettings?.templateNotes.some((t) => inVault.replace(/\.md$/iu, '') === t))
@@ -467,7 +467,7 @@ interface VaultNotes {
 
 async function reader(o: ParseOptions) {
   const fileTime = fileTimeOf(o);
-  const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null);
+  const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null, o.archivePlaces);
   // Each vault's settings, read once.
   const settings = new Map<string, Promise<VaultNotes>>();
   const vaultNotes = (vault: string) => {

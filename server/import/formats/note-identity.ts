@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import type { ArchivePlaces } from '../archive-places.ts';
 
 /** What an imported note is, as its Record says: `source.name` and `source.external_id`. */
 export interface NoteIdentity {
@@ -7,6 +8,8 @@ export interface NoteIdentity {
   externalId: string;
   /** The vault's folder (real), for a note in one. */
   vault?: string;
+  /** The note's path in that vault, `/`-separated. */
+  inVault?: string;
 }
 
 const slashed = (p: string) => p.split(sep).join('/');
@@ -32,35 +35,41 @@ const isDirectory = (p: string) =>
  *
  * Paths given to the returned function must be real (symlinks resolved) and, for an upload, under
  * `uploadRoot` (real too). Which folders are vaults is remembered, so a large vault costs one look
- * per folder.
+ * per folder. A note unpacked from an archive found in a folder (`places`) is named as if the archive
+ * had been unpacked where it lies, and a vault is looked for above the archive too.
  */
-export function noteIdentities(uploadRoot: string | null): (realFile: string) => Promise<NoteIdentity> {
+export function noteIdentities(
+  uploadRoot: string | null,
+  places?: ArchivePlaces,
+): (realFile: string) => Promise<NoteIdentity> {
   const vaults = new Map<string, Promise<string | null>>();
   const vaultOf = (dir: string): Promise<string | null> => {
     let found = vaults.get(dir);
     if (!found) {
       found = (async () => {
         if (await isDirectory(join(dir, '.obsidian'))) return dir;
-        const up = dirname(dir);
+        const up = places?.above(dir) ?? dirname(dir);
         return dir === uploadRoot || up === dir ? null : vaultOf(up);
       })();
       vaults.set(dir, found);
     }
     return found;
   };
+  const where = (real: string) => places?.where(real) ?? real;
   return async (realFile) => {
     const vault = await vaultOf(dirname(realFile));
     if (vault !== null) {
-      const inVault = slashed(relative(vault, realFile));
+      const inVault = slashed(relative(where(vault), where(realFile)));
       return {
         source: 'obsidian',
         externalId: vault === uploadRoot ? inVault : `${basename(vault)}/${inVault}`,
         vault,
+        inVault,
       };
     }
     return {
       source: 'markdown',
-      externalId: slashed(uploadRoot ? relative(uploadRoot, realFile) : realFile),
+      externalId: slashed(uploadRoot ? relative(uploadRoot, realFile) : where(realFile)),
     };
   };
 }

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import yazl from 'yazl';
+import { archivesFound } from './archive-places.ts';
+import { noteIdentities } from './formats/note-identity.ts';
+import { planImport } from './plan-import.ts';
+import { writeTree } from './test-support.ts';
+
+async function zipTo(file: string, files: Record<string, string>): Promise<void> {
+  const z = new yazl.ZipFile();
+  for (const [path, text] of Object.entries(files)) z.addBuffer(Buffer.from(text), path);
+  z.end();
+  const chunks: Buffer[] = [];
+  for await (const c of z.outputStream) chunks.push(c as Buffer);
+  writeFileSync(file, Buffer.concat(chunks));
+}
+
+test('archives found in a folder are held to the limits of each and of all together; one refused skips only itself', async () => {
+  const t = writeTree({ 'in/note.md': '# Note' });
+  const dir = join(t.root, 'in');
+  await zipTo(join(dir, 'a-many.zip'), { 'm/1.md': '1', 'm/2.md': '2', 'm/3.md': '3' });
+  await zipTo(join(dir, 'b-first.zip'), { 'b/one.md': 'x'.repeat(600) });
+  await zipTo(join(dir, 'c-second.zip'), { 'c/two.md': 'y'.repeat(600) });
+  const found = archivesFound({ maxEntries: 2, maxBytes: 1000 }, 1000);
+  try {
+    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
+    const shown = plan.map((p) =>
+      p.format === null ? [p.name, p.reason, p.blocksForgetting ?? false] : [p.name, p.format],
+    );
+    assert.deepEqual(shown, [
+      ['', 'markdown'],
+      [
+        'a-many.zip',
+        'not unpacked, so nothing in it was read: a-many.zip holds 3 entries, more than 2: unzip it and import the folder',
+        true,
+      ],
+      ['b-first.zip/b', 'markdown'],
+      [
+        'c-second.zip',
+        'not unpacked, so nothing in it was read: c-second.zip: the archives in this folder would hold more than 1000 bytes unpacked together: unzip them and import the folders',
+        true,
+      ],
+    ]);
+    assert.equal(found.places.size, 1, 'only the archive unpacked stands in a place');
+  } finally {
+    await found.remove();
+    t.remove();
+  }
+});
+
+test("a note of an archive in a vault is the vault's note, named where the archive lies; the copy goes with remove", async () => {
+  const t = writeTree({ 'Vault/.obsidian/app.json': '{}', 'Vault/Trips/plan.md': '# Plan' });
+  const vault = join(t.root, 'Vault');
+  await zipTo(join(vault, 'Trips', 'porto.zip'), { 'porto/day1.md': '# Day 1' });
+  const found = archivesFound();
+  try {
+    const plan = await planImport(vault, 'auto', { unpack: found.unpack });
+    const inArchive = plan.find((p) => p.name === 'Trips/porto.zip');
+    assert.ok(inArchive && inArchive.format !== null, JSON.stringify(plan));
+    const note = inArchive.notes?.[0] ?? join(inArchive.path, 'day1.md');
+    const id = await noteIdentities(null, found.places)(realpathSync(note));
+    assert.deepEqual(
+      [id.source, id.externalId, id.inVault],
+      ['obsidian', 'Vault/Trips/porto/day1.md', 'Trips/porto/day1.md'],
+    );
+    assert.ok(existsSync(note));
+    await found.remove();
+    assert.ok(!existsSync(note), 'the unpacked copy is removed');
+  } finally {
+    await found.remove();
+    t.remove();
+  }
+});
