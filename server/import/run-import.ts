@@ -422,13 +422,14 @@ export async function readingOptions(
           ? `dates read ${orderName(order)}, the date order its earlier import used, so its messages keep ` +
               // A --date-order given here would be refused as well (the branch below): only a removal frees it.
               'their identity. To read it the other way, remove the earlier import first (mnemo import ' +
-              '--remove whatsapp, which removes every WhatsApp chat; in the app: "Remove this import"), ' +
+              '--remove whatsapp --chat NAME, the chat as mnemo import --list names it; in the app: "Remove ' +
+              'this chat"), ' +
               'then import it again with --date-order dmy or mdy ("Dates in WhatsApp chats" in the app)'
           : `dates read ${orderName(order)} as its earlier import read them, not ${orderName(o.dateOrder)} ` +
               `as asked: read so, each of its messages would be stored a second time, months off, beside ` +
               `the first. To read it ${orderName(o.dateOrder)}, remove the earlier import first ` +
-              '(mnemo import --remove whatsapp, which removes every WhatsApp chat; in the app: ' +
-              '"Remove this import"), then import it again',
+              '(mnemo import --remove whatsapp --chat NAME, the chat as mnemo import --list names it; in ' +
+              'the app: "Remove this chat"), then import it again',
       );
     }
   }
@@ -462,8 +463,8 @@ export async function readingOptions(
     notes.push(
       `times read in ${found.zone} as its earlier import read them, not ${o.timeZone} as asked: read so, ` +
         'each of its messages would be stored a second time, hours off, beside the first. To read it in ' +
-        `${o.timeZone}, remove the earlier import first (mnemo import --remove whatsapp, which removes every ` +
-        'WhatsApp chat; in the app: "Remove this import"), then import it again',
+        `${o.timeZone}, remove the earlier import first (mnemo import --remove whatsapp --chat NAME, the ` +
+        'chat as mnemo import --list names it; in the app: "Remove this chat"), then import it again',
     );
   }
   return { options, note: notes.length > 0 ? notes.join('; ') : null };

@@ -193,7 +193,7 @@ describe('import through the /v1 API', () => {
     assert.doesNotMatch(again.notes[0]!.note, /overrides/);
     assert.match(
       again.notes[0]!.note,
-      /To read it the other way, remove the earlier import first \(mnemo import --remove whatsapp.*then import it again with --date-order dmy or mdy/,
+      /To read it the other way, remove the earlier import first \(mnemo import --remove whatsapp --chat NAME.*"Remove this chat".*then import it again with --date-order dmy or mdy/,
     );
     // Any zone at +9 all year fits the earlier import alike (Tokyo, Chita, Seoul, …).
     assert.match(again.notes[0]!.note, /times read in Asia\//);
@@ -220,7 +220,7 @@ describe('import through the /v1 API', () => {
     assert.deepEqual([dayFirst.imported, dayFirst.unchanged], [0, 3]);
     assert.match(
       dayFirst.notes[0]!.note,
-      /^dates read month first as its earlier import read them, not day first as asked: .*remove the earlier import first \(mnemo import --remove whatsapp/,
+      /^dates read month first as its earlier import read them, not day first as asked: .*remove the earlier import first \(mnemo import --remove whatsapp --chat NAME/,
     );
     assert.equal((await client.listRecords('order')).data.length, 3);
   });
