@@ -11,6 +11,7 @@ import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
 import { rerankFeatures } from './rerank-features.ts';
 import type { Reranker, RetrievalMode } from './reranker.ts';
 import type { TimeIntent } from '../core/retrieve/time-expressions.ts';
+import { languages } from '../core/retrieve/languages.ts';
 
 /**
  * RRF weights per lane, tuned on the LoCoMo dev half (docs/decisions/retrieval.md). Lanes not listed
@@ -295,12 +296,16 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent };
 }
 
-/** Words of a question that asks what happened in a time, and nothing more ("what happened …?"). */
-const aboutAnyTime = new Set(
-  `happened happen happening going went did do done doing anything something everything up new news
+/**
+ * Words of a question that asks what happened in a time, and nothing more ("what happened …?", "o que
+ * aconteceu …?": languages.ts).
+ */
+const aboutAnyTime = new Set([
+  ...`happened happen happening going went did do done doing anything something everything up new news
    between from until till since during day days week weeks month months year years time times
    talked talk say said`.split(/\s+/u),
-);
+  ...languages.flatMap((l) => [...l.happenedWords]),
+]);
 
 /**
  * A question that names a time and nothing else to find ("what happened between Nov 23 and Nov 29?",

@@ -491,6 +491,26 @@ describe('local engine: context', () => {
     assert.ok((await cited('what happened at work between Jun 3 and Jun 5?')).length > 2);
   });
 
+  it('so is one asked in Portuguese, of the time it names in Portuguese', async () => {
+    const { engine, remember } = await withBrain({ clock: () => new Date('2026-07-01T12:00:00Z') });
+    const say = (text: string, day: number) =>
+      remember({
+        content: { kind: 'message', text, speaker: 'Ana', thread: `d${day}` },
+        occurred_at: `2026-06-${String(day).padStart(2, '0')}T10:00:00Z`,
+      });
+    await say('Aconteceu tanta coisa no trabalho hoje, o servidor foi abaixo', 1);
+    const hike = await say('Subimos até ao farol, com vento mas lindo', 26);
+    const dinner = await say('Jantar em casa do Rui e da Marta, fizeram bacalhau', 28);
+    await say('Não aconteceu nada de especial, só li', 12);
+    const cited = async (query: string) =>
+      ready(await engine.createContext(tenant, 'b', { query }, opts))
+        .citations.map((c) => c.record_id)
+        .sort();
+    // 1 July 2026: last week holds the 26th and the 28th, not the 1st nor the 12th.
+    assert.deepEqual(await cited('O que aconteceu na semana passada?'), [hike.id, dinner.id].sort());
+    assert.deepEqual(await cited('O que fizemos na semana passada?'), [hike.id, dinner.id].sort());
+  });
+
   it('a question naming a topic ("dietary restrictions", "allergies") finds what was said of its members', async () => {
     const { engine, remember } = await withBrain();
     const say = (text: string, m: number) =>

@@ -1,5 +1,5 @@
 import { foldText } from '../shared/fold-text.ts';
-import { languageScores } from './languages.ts';
+import { languageScores, wordsForLanguage } from './languages.ts';
 import { timeLanguages, type TimeLanguage } from './time-languages.ts';
 
 /** A time phrase of another language and the English it was read as. */
@@ -100,7 +100,7 @@ function languagesOf(words: readonly string[]): Compiled[] {
 export function inEnglishTime(text: string): InEnglishTime {
   const lower = (notAscii.test(text) ? text.normalize('NFC') : text).toLowerCase();
   if (!anyCue.test(lower)) return { text, phrases: [] };
-  const words = foldText(lower).match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = wordsForLanguage(lower);
   const languages = languagesOf(words);
   if (languages.length === 0) return { text, phrases: [] };
   const spans: { from: number; to: number; en: string }[] = [];

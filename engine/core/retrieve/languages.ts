@@ -22,7 +22,7 @@ export const languages: readonly Language[] = [
   {
     code: 'pt',
     functionWords: words(`o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela
-      pelos pelas por para com sem sobre entre que se não sim eu tu você vocês ele ela eles elas nós me te
+      pelos pelas por para sem sobre entre que se não sim eu tu você vocês ele ela eles elas nós me te
       lhe lhes meu minha meus minhas teu tua seu sua seus suas nosso nossa isso isto aquilo esse essa este
       esta aquele aquela é e ou mas foi fui fomos era eram estava estou está estão sou são tenho tem tinha
       onde quando como qual quais quem porque porquê quanto quanta quantos quantas já também muito mais aqui
@@ -43,8 +43,8 @@ export const languages: readonly Language[] = [
   },
   {
     code: 'fr',
-    functionWords: words(`le la les l un une des du de d à au aux en dans par pour avec sans sur sous entre
-      que qu qui quoi ne pas oui non je j tu il elle nous vous ils elles on me m te t se s lui leur mon ma
+    functionWords: words(`le la les un une des du de à au aux en dans par pour avec sans sur sous entre
+      que qu qui quoi ne pas oui non je tu il elle nous vous ils elles on me te se lui leur mon ma
       mes ton ta tes son sa ses notre nos votre vos ce cet cette ces ça cela est et ou mais été était étais
       suis sommes sont ai as avons ont avait où quand comment quel quelle quels quelles pourquoi combien
       déjà aussi très plus ici là`),
@@ -56,7 +56,8 @@ export const languages: readonly Language[] = [
     functionWords: words(`der die das den dem des ein eine einen einem einer eines und oder aber ich du er
       sie es wir ihr mich mir dich dir ihn ihm uns euch sein seine ihre ihren mein meine meinen dein deine
       nicht kein keine ist bin bist sind waren habe hast haben hatte mit für auf zu von bei nach aus im zum
-      zur wer wo wann wie warum welche welcher welches woher wohin schon auch sehr mehr hier dort`),
+      zur wer wo wann wie warum welche welcher welches woher wohin schon auch sehr mehr hier dort über unter
+      durch gegen ohne während wegen seit bis dass ob wenn weil als noch nur immer hat`),
     happenedWords: words(`passiert geschehen los gemacht getan machen tun etwas alles nichts neu neues
       neuigkeiten gesprochen geredet gesagt`),
   },
@@ -72,11 +73,30 @@ export const languages: readonly Language[] = [
   },
 ];
 
-/** English's function words, to leave an English text (which may name a "Domingo") as it is. */
+/**
+ * English's function words and its commonest others, to leave an English text as it is: "Go get 'em",
+ * "See ya", "like a dream come true", "father and son" are none of Portuguese's "em", Spanish's "ya",
+ * Italian's "come" or French's "son".
+ */
 export const englishFunctionWords: ReadonlySet<string> = words(`the a an and or but i you he she we they it
   my your his her our their me him us them is are was were be been have has had do did does what who when
   where which why how of to in on at for with from by about this that these those not no yes will would
-  can could should just so if then than there here`);
+  can could should just so if then than there here as like well see get got go going come came make made
+  take know think good great new time day way thing things really very much also only even back out up
+  down over all some any one two more most other such own same too now ya yeah em son true love let`);
+
+/** A link or an address, whose parts ("de", "im", "io") are no words of a language. */
+const isLink = (token: string) =>
+  token.includes('://') || token.startsWith('www.') || token.includes('@') || /\.\w+\//u.test(token);
+
+/** A text's words as languageScores reads them: folded, links and addresses left out. */
+export function wordsForLanguage(text: string): string[] {
+  const kept = text
+    .split(/\s+/u)
+    .filter((t) => !isLink(t))
+    .join(' ');
+  return foldText(kept).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
 
 /**
  * How many of `folded` (a text's words, folded) are each language's function words, English's apart.
@@ -85,12 +105,15 @@ export function languageScores(folded: readonly string[]): {
   english: number;
   scores: Map<LanguageCode, number>;
 } {
+  // A word with digits in it (an id's, a time's) says no language. French's elided "l'", "d'", "s'" are
+  // not listed: English's "'s", "'t", "'d" leave the same letters.
+  const scored = folded.filter((w) => !/\d/u.test(w));
   let english = 0;
-  for (const w of folded) if (englishFunctionWords.has(w)) english++;
+  for (const w of scored) if (englishFunctionWords.has(w)) english++;
   const scores = new Map<LanguageCode, number>();
   for (const l of languages) {
     let n = 0;
-    for (const w of folded) if (l.functionWords.has(w)) n++;
+    for (const w of scored) if (l.functionWords.has(w)) n++;
     scores.set(l.code, n);
   }
   return { english, scores };
@@ -98,12 +121,13 @@ export function languageScores(folded: readonly string[]): {
 
 /**
  * The languages other than English the words (folded) are most likely in: those with the most function
- * words, more than English has. Several where they tie (Portuguese and Spanish share "que", "de",
+ * words, two at least and more than English has. Several where they tie (Portuguese and Spanish share "que", "de",
  * "a"); none for English, or for words that say no language.
  */
 export function foreignLanguagesOf(folded: readonly string[]): Language[] {
   const { english, scores } = languageScores(folded);
   const best = Math.max(...scores.values());
-  if (best <= english) return [];
+  // One word is no language: "plus size", "per diem", "con artist" are English.
+  if (best <= english || best < 2) return [];
   return languages.filter((l) => scores.get(l.code) === best);
 }

@@ -6,11 +6,24 @@ import { foldText, foldWithOffsets } from '../shared/fold-text.ts';
 
 describe('query terms', () => {
   it('are folded as the lexical index folds its text', () => {
-    assert.deepEqual(queryTerms('Wo ist die Straße?'), ['wo', 'ist', 'die', 'strasse']);
+    assert.deepEqual(queryTerms('Straße nach Köln'), ['strasse', 'nach', 'koln']);
     assert.deepEqual(queryTerms('Café in MÜNCHEN'), ['cafe', 'munchen']);
     assert.deepEqual(queryTerms('Where is the dentist?'), ['dentist']);
     // The person an agent asks about, as "I" and "my" are.
     assert.deepEqual(queryTerms("Is the user vegan? What's the user's diet?"), ['vegan', 'diet']);
+  });
+
+  it("drop the function words of the query's own language, and only of its own", () => {
+    assert.deepEqual(queryTerms('Wo ist die Straße?'), ['strasse']);
+    assert.deepEqual(queryTerms('O que a Ana disse sobre o trabalho?'), ['ana', 'disse', 'trabalho']);
+    assert.deepEqual(queryTerms('¿Qué dijo Ana del trabajo?'), ['dijo', 'ana', 'trabajo']);
+    assert.deepEqual(queryTerms("Qu'est-ce que Ana a dit de son travail ?"), ['ana', 'dit', 'travail']);
+    assert.deepEqual(queryTerms('Cosa ha detto Ana del lavoro?'), ['detto', 'ana', 'lavoro']);
+    // English keeps its words that are another language's function words, and so does a word or two.
+    assert.deepEqual(queryTerms('When did her dog die?'), ['dog', 'die']);
+    assert.deepEqual(queryTerms('Die Hard was on TV'), ['die', 'hard', 'tv']);
+    assert.deepEqual(queryTerms('plus size dress'), ['plus', 'size', 'dress']);
+    assert.deepEqual(queryTerms('https://example.de/im/de/io'), ['https', 'example', 'de', 'im', 'io']);
   });
 
   it('are found in text whatever its case, accents or ß', () => {

@@ -1,4 +1,5 @@
 import { foldText } from '../shared/fold-text.ts';
+import { foreignLanguagesOf, wordsForLanguage } from './languages.ts';
 import { hasUnspaced, segmentWords } from './segment-words.ts';
 
 // The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
@@ -17,11 +18,15 @@ const stopwords = new Set(
 /**
  * The query's content words: folded as the lexical index folds its text (fold-text.ts), de-duplicated,
  * stopwords dropped (unless nothing else is left). Folded, not lower-cased, so the words a lane found a
- * Record by ("strasse" for "Straße") are also the ones its quote and reasons look for.
+ * Record by ("strasse" for "Straße") are also the ones its quote and reasons look for. A query written
+ * in Portuguese, Spanish, French, German or Italian (languages.ts) drops that language's function words
+ * too: "que", "o", "de" matched nearly every Record of a Portuguese Brain. Only then: "die" and "war"
+ * are words of an English question.
  */
 export function queryTerms(query: string): string[] {
   const words = [...new Set(foldText(segmentWords(query)).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [])];
-  const content = words.filter((w) => !stopwords.has(w));
+  const foreign = foreignLanguagesOf(wordsForLanguage(query));
+  const content = words.filter((w) => !stopwords.has(w) && !foreign.some((l) => l.functionWords.has(w)));
   return content.length > 0 ? content : words;
 }
 
