@@ -65,6 +65,27 @@ export function newStoreKey(): string {
  * does not copy the means to read it.
  */
 export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
+  const found = findDbKey(opts);
+  const raw = rawKeyWarning(found);
+  if (raw === null) return found;
+  return { ...found, warning: found.warning === undefined ? raw : `${found.warning}; ${raw}` };
+}
+
+/**
+ * A key written `raw:` that is not one: the cipher takes anything else after the prefix as a
+ * passphrase, in silence, so "raw:abc" is neither the raw key its writer meant nor refused. Said, not
+ * refused: a store made with it must still open.
+ */
+function rawKeyWarning(found: ResolvedDbKey): string | null {
+  if (!/^raw:/iu.test(found.key) || /^raw:(?:[\da-f]{64}|[\da-f]{96})$/iu.test(found.key)) return null;
+  const from = found.source === 'env' ? 'MNEMO_DB_KEY' : `the key file ${found.path ?? ''}`;
+  return (
+    `${from} starts with raw: but is not 64 hex digits after it (a raw key's 32 bytes), so it is taken as ` +
+    "a passphrase: stretched by the cipher's key derivation at each connection, not used as it is"
+  );
+}
+
+function findDbKey(opts: ResolveDbKeyOptions): ResolvedDbKey {
   const env = opts.env ?? process.env;
   const fromEnv = env.MNEMO_DB_KEY;
   if (fromEnv !== undefined && fromEnv.length > 0) return { key: fromEnv, source: 'env' };
