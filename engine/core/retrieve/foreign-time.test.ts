@@ -93,6 +93,15 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
     assert.deepEqual(window(timeIntent('im Marz', ref)), window(timeIntent('in March', ref)));
   });
 
+  it("reads a long text's language and phrases in its first 20,000 characters", () => {
+    const day = 'Fui ao mercado com a Rita e comprámos fruta para a semana. ';
+    const long = `${day.repeat(Math.ceil(20_000 / day.length))}Ontem fui ao Porto.`;
+    assert.deepEqual(inEnglishTime(long).phrases, []);
+    const read = inEnglishTime(`Ontem fui ao Porto. ${long}`);
+    assert.deepEqual(read.phrases, [{ said: 'ontem', en: 'yesterday' }]);
+    assert.ok(read.text.startsWith('yesterday fui ao porto.') && read.text.endsWith('ontem fui ao porto.'));
+  });
+
   it('a morning is not tomorrow', () => {
     assert.equal(timeIntent('Guten Morgen, wie geht es dir?', ref), null);
     assert.equal(timeIntent('Desayuno por la mañana con Ana', ref), null);
