@@ -416,6 +416,43 @@ for (const [transportName, transport] of transports) {
       );
     });
 
+    /** A client whose first attempt is read and its connection dropped, the server gone before the retry. */
+    async function droppedThenRefused() {
+      const dying = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.socket?.destroy());
+      });
+      await new Promise<void>((r) => dying.listen(0, '127.0.0.1', r));
+      const stop = () =>
+        new Promise<void>((r) => {
+          dying.closeAllConnections();
+          dying.close(() => r());
+        });
+      after(() => (dying.listening ? stop() : undefined));
+      return createMnemoClient({
+        ...transport,
+        baseUrl: `http://127.0.0.1:${(dying.address() as AddressInfo).port}/v1`,
+        apiKey: 'k',
+        retry: { sleep: stop },
+      });
+    }
+
+    test('a write dropped after it was sent, its retry refused, is not said to have sent nothing', async () => {
+      // The server read the write and stopped before answering: it may have applied it, so the refused
+      // retry must not say reached_server false ("nothing was sent, so nothing was applied").
+      const c = await droppedThenRefused();
+      await assert.rejects(
+        c.rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-7' }),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          e.body.reached_server === null &&
+          /ECONNREFUSED.*an earlier attempt of this call was sent and failed .*whether the call was applied is unknown/.test(
+            e.message,
+          ),
+      );
+    });
+
     test('a write refused before it reached the server, then replayed on the retry, was written earlier', async () => {
       // The refused attempt sent nothing, so the replay is of an earlier call's write: replayed, not unknown.
       const c = await refusedFirst((res) =>

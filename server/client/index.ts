@@ -142,7 +142,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
     return res;
   }
 
-  const send = (spec: RequestSpec) => withRetry(() => once(spec), spec.retry ?? retry, spec.signal);
+  const send = (spec: RequestSpec) => sendNoting(spec, { failed: null });
   const json = async <T>(spec: RequestSpec): Promise<T> => readJson<T>(await send(spec));
 
   /** A success body that is not JSON (a proxy's page, a cut stream) is a MnemoApiError too, not retried. */
@@ -160,7 +160,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
   }
 
   /**
-   * send(), noting in `noted` the first failed attempt that may have been applied on the server: an
+   * Sends `spec` under the retry guidance, noting in `noted` the first failed attempt that may have been applied on the server: an
    * `internal` answer or a connection dropped after the request went out. Not rate_limit or validation
    * answers, which come before any write, nor a refused connection, which sent nothing. A write's
    * retry is read knowing it (a replay, a not-found).
@@ -171,8 +171,11 @@ export function createMnemoClient(options: MnemoClientOptions) {
         try {
           return await once(spec);
         } catch (e) {
-          if (e instanceof MnemoApiError && e.type === 'internal' && e.body.reached_server !== false)
-            noted.failed ??= e;
+          if (!(e instanceof MnemoApiError)) throw e;
+          // A retry refused (the server has since stopped) sent nothing, but the attempt before it may
+          // have been applied: reached_server false would tell the caller that nothing was.
+          if (noted.failed && e.body.reached_server === false) throw mayHaveBeenApplied(e, noted.failed);
+          if (e.type === 'internal' && e.body.reached_server !== false) noted.failed ??= e;
           throw e;
         }
       },
@@ -450,6 +453,17 @@ export function createMnemoClient(options: MnemoClientOptions) {
 }
 
 export type MnemoClient = ReturnType<typeof createMnemoClient>;
+
+/** A refused retry of a call whose earlier attempt went out and failed: whether it was applied is unknown. */
+function mayHaveBeenApplied(refused: MnemoApiError, earlier: MnemoApiError): MnemoApiError {
+  return new MnemoApiError(refused.status, {
+    ...refused.body,
+    reached_server: null,
+    message:
+      `${refused.message}; an earlier attempt of this call was sent and failed (${earlier.message}), ` +
+      'so whether the call was applied is unknown',
+  });
+}
 
 /** A random Idempotency-Key; importers derive theirs from the item instead. */
 export function newIdempotencyKey(): string {

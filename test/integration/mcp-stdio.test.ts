@@ -268,3 +268,43 @@ describe('mnemo mcp (stdio bridge)', () => {
     });
   }
 });
+
+test('a write through a Mnemo that froze and died mid-call is not said to have reached nothing', async () => {
+  // The server froze (SIGSTOP) with the write sent to it, then died: the bridge's retry is refused, but
+  // the attempt before it went out, and a server that dies after writing looks the same from here. So
+  // the tool error must not carry reached_server false ("nothing was sent, so nothing was applied").
+  const child = spawn(process.execPath, ['bin/mnemo.mjs', 'serve', '--engine', 'reference', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', MNEMO_LOG: 'silent' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  after(() => child.kill('SIGKILL'));
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  while (!/listening on \S+\n/.test(out)) {
+    assert.equal(child.exitCode, null, 'mnemo serve exited before listening');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const url = /listening on (\S+)\n/.exec(out)![1]!;
+  await createMnemoClient({ baseUrl: url, apiKey: key }).createBrain({ id: 'family' });
+  const { client, transport } = bridge({
+    MNEMO_PROJECT: 'household',
+    MNEMO_BRAIN: 'family',
+    MNEMO_KEY: key,
+    MNEMO_URL: url,
+  });
+  await client.connect(transport);
+  try {
+    assert.equal((await client.callTool({ name: 'get_profile', arguments: {} })).isError, undefined);
+    child.kill('SIGSTOP');
+    setTimeout(() => child.kill('SIGKILL'), 500);
+    const r = await client.callTool({ name: 'remember', arguments: { content: 'Sam parks in bay 12.' } });
+    assert.equal(r.isError, true);
+    // network_error is the client's own code (status 0), outside the server's table: read as it is.
+    const body = r.structuredContent as { code: string; reached_server?: unknown };
+    assert.equal(body.code, 'network_error');
+    assert.equal(body.reached_server, null);
+    assert.match(textOf(r), /whether the call was applied is unknown/);
+  } finally {
+    await client.close();
+  }
+});
