@@ -167,7 +167,7 @@ describe('mnemo mcp (stdio bridge)', () => {
       assert.equal(body.docs_url, `${server.origin}/docs/errors/invalid_watermark`);
       assert.equal(
         textOf(refused).split('\n')[1],
-        `request_id: ${body.request_id}; docs_url: ${body.docs_url}`,
+        `request_id: ${body.request_id}; trace_id: ${String(body.trace_id)}; docs_url: ${body.docs_url}`,
       );
       const trace = await fetch(`${server.url}/brains/family/traces/${String(body.trace_id)}`, {
         headers: { authorization: `Bearer ${key}` },
