@@ -56,12 +56,25 @@ export interface MemoryPort {
 }
 
 /**
+ * The bridge's key is its configuration (MNEMO_KEY): a key the server refuses is named by that setting.
  * The bridge's Brain is named once, in its configuration (MNEMO_BRAIN), and a tool call cannot make it:
  * when it is missing, say where to fix that, not only that it is missing. So is the server it talks to
  * (MNEMO_URL): when nothing listens there, say that Mnemo may not be running.
  */
-function nameTheBrainSetting(brainId: string) {
+function nameTheSettings(brainId: string) {
   return (e: unknown): never => {
+    // The server names the header the bridge sent; the person set MNEMO_KEY, and mends that.
+    if (
+      e instanceof MnemoApiError &&
+      (e.code === 'invalid_api_key' || e.code === 'key_revoked') &&
+      e.message.startsWith('Authorization:')
+    )
+      throw new MnemoApiError(e.status, {
+        ...e.body,
+        message:
+          `MNEMO_KEY:${e.message.slice('Authorization:'.length)}; set MNEMO_KEY to a key this server ` +
+          'issued and has not revoked (mnemo keys create --project P --env test|live)',
+      });
     if (e instanceof MnemoApiError && e.code === 'network_error' && e.body.reached_server === false)
       throw new MnemoApiError(e.status, {
         ...e.body,
@@ -109,7 +122,7 @@ function inAddress<T extends object>(args: T): T {
 
 /** The stdio bridge's port: through a running server's /v1 API, so the server enforces everything. */
 export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
-  const missing = nameTheBrainSetting(brainId);
+  const missing = nameTheSettings(brainId);
   return {
     brainId,
     remember: (body, idempotencyKey) =>

@@ -3,7 +3,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { ErrorBody } from '../../engine/contract/index.ts';
 import { createMnemoClient } from '../../server/client/index.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
@@ -306,5 +310,45 @@ test('a write through a Mnemo that froze and died mid-call is not said to have r
     assert.match(textOf(r), /whether the call was applied is unknown/);
   } finally {
     await client.close();
+  }
+});
+
+test('a key the server refuses is named as the MNEMO_KEY setting to fix, not the Authorization header', async () => {
+  // The person set MNEMO_KEY; "Authorization: …" names a header the bridge sent, which they never see.
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-key-'));
+  const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
+  const guarded = await startServer({ engine: 'reference', port: 0, keyRegistry: join(dir, 'keys.json') });
+  after(async () => {
+    await guarded.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const revoked = (await registry.create({ env: 'test', project: 'household' })).key;
+  await registry.revoke(revoked);
+  for (const [label, k, says] of [
+    [
+      'not issued',
+      'sk_test_household_neverissued',
+      /^invalid_api_key \(401 authentication\): MNEMO_KEY: this key was not issued by this server's key registry; set MNEMO_KEY to a key this server issued/,
+    ],
+    [
+      'revoked',
+      revoked,
+      /^key_revoked \(401 authentication\): MNEMO_KEY: the key sk_test_household_….{4} was revoked; set MNEMO_KEY to a key this server issued/,
+    ],
+  ] as const) {
+    const { client, transport } = bridge({
+      MNEMO_PROJECT: 'household',
+      MNEMO_BRAIN: 'family',
+      MNEMO_KEY: k,
+      MNEMO_URL: guarded.url,
+    });
+    await client.connect(transport);
+    try {
+      const r = await client.callTool({ name: 'get_context', arguments: { query: 'train' } });
+      assert.equal(r.isError, true, label);
+      assert.match(textOf(r), says, label);
+    } finally {
+      await client.close();
+    }
   }
 });
