@@ -462,3 +462,21 @@ for (const [transportName, transport] of transports) {
     });
   });
 }
+
+test('a port the global fetch blocks is named as the reason, and nothing was sent', async () => {
+  // fetch refuses ports such as X11's 6000 before connecting, as "fetch failed" with no code: a server
+  // started with --port 6000 was unreachable for no reason the caller was told.
+  const c = createMnemoClient({
+    baseUrl: 'http://127.0.0.1:6000/v1',
+    apiKey: 'k',
+    retry: { sleep: async () => {} },
+  });
+  await assert.rejects(
+    c.listBrains(),
+    (e: unknown) =>
+      e instanceof MnemoApiError &&
+      e.code === 'network_error' &&
+      e.message === 'cannot reach http://127.0.0.1:6000/v1: fetch failed (bad port)' &&
+      e.body.reached_server === false,
+  );
+});

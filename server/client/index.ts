@@ -88,7 +88,15 @@ interface RequestSpec extends CallOptions {
 }
 
 /** Connection errors that mean the request never left this machine or was refused before any of it was read. */
-const neverSent = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const neverSent = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  // fetch's own refusal of a port it blocks, before any connection.
+  'bad port',
+]);
 
 /** Creates a client. Every method accepts `{signal}` and throws `MnemoApiError` on any failure. */
 export function createMnemoClient(options: MnemoClientOptions) {
@@ -129,7 +137,11 @@ export function createMnemoClient(options: MnemoClientOptions) {
       // A fetch that bounds its requests (limited-fetch.ts) says itself what went wrong.
       if (spec.signal?.aborted || e instanceof MnemoApiError) throw e;
       // A dropped connection is retried like `internal` (once), hence that type.
-      const cause = ((e as { cause?: { code?: unknown } }).cause?.code ?? null) as string | null;
+      // Its code (ECONNREFUSED), else its words: fetch refuses a port it blocks (6000, 5060, ...) as
+      // "fetch failed", saying why only in the cause's message ("bad port").
+      const why = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const cause =
+        typeof why?.code === 'string' ? why.code : typeof why?.message === 'string' ? why.message : null;
       throw new MnemoApiError(0, {
         type: 'internal',
         code: 'network_error',
