@@ -270,6 +270,54 @@ for (const [transportName, transport] of transports) {
       assert.equal(frames.length, 1);
     });
 
+    test('a stream the server stops mid-way is a network_error, not a TypeError or a silent end', async () => {
+      // The server crashed (its socket reset) or ended the stream before the frame that answers it:
+      // fetch rejected with its own TypeError ("terminated"), node:http with "aborted", and a Context
+      // stream that just ended gave its caller no Context and no error.
+      const stages = 'event: stage\ndata: {"stage":"retrieve"}\n\n';
+      const cutOff = (res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(stages, () => setTimeout(() => res.socket?.destroy(), 20));
+      };
+      const frames: unknown[] = [];
+      const drain = async (it: AsyncGenerator<unknown>) => {
+        for await (const f of it) frames.push(f);
+      };
+      handlers.push((_r, res) => cutOff(res));
+      await assert.rejects(
+        drain(client().streamContext('b', { query: 'q' })),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          /^the Context stream from \S+ broke off \(.+\); ask again$/.test(e.message),
+      );
+      assert.equal(frames.length, 1, 'the frames before the cut were yielded');
+      handlers.push((_r, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(stages);
+      });
+      await assert.rejects(
+        drain(client().streamContext('b', { query: 'q' })),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          /ended without the context frame/.test(e.message),
+      );
+      handlers.push((_r, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: progress\ndata: {"object":"import_progress"}\n\n', () =>
+          setTimeout(() => res.socket?.destroy(), 20),
+        );
+      });
+      await assert.rejects(
+        client().importFilesWithProgress('b', { files: [{ name: 'a.md', content_base64: 'eA==' }] }),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          /^the import stream from \S+ broke off \(.+\); what was written stays/.test(e.message),
+      );
+    });
+
     test('streamContext throws the typed error of a refused stream', async () => {
       handlers.push((_r, res) => sendJson(res, 406, err('streaming_not_applicable', 'invalid_request')));
       const it = client().streamContext('b', { query: 'q' });

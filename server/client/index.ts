@@ -326,7 +326,9 @@ export function createMnemoClient(options: MnemoClientOptions) {
       });
       if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body)
         return readJson<ImportResult>(res);
-      for await (const frame of parseEventStream(res.body)) {
+      const cutOff = (why: string) =>
+        `the import stream from ${base} broke off (${why}); what was written stays: import the same files again to finish it`;
+      for await (const frame of framesOf(res.body, o.signal, cutOff)) {
         if (frame.event === 'error') throw errorFromFrame(frame.data);
         if (frame.event === 'result') return frame.data as ImportResult;
         if (frame.event === 'progress') o.onProgress?.(frame.data as ImportProgress);
@@ -405,11 +407,21 @@ export function createMnemoClient(options: MnemoClientOptions) {
         yield { event: 'context', data: await readJson(res) };
         return;
       }
-      for await (const frame of parseEventStream(res.body)) {
+      const cutOff = (why: string) => `the Context stream from ${base} broke off (${why}); ask again`;
+      let answered = false;
+      for await (const frame of framesOf(res.body, o.signal, cutOff)) {
         // A failure after the stream began arrives as an `error` frame carrying the error body.
         if (frame.event === 'error') throw errorFromFrame(frame.data);
+        answered ||= frame.event === 'context';
         yield frame;
       }
+      // The connection ended without the Context (the server stopped, a proxy cut it).
+      if (!answered)
+        throw new MnemoApiError(0, {
+          type: 'internal',
+          code: 'network_error',
+          message: cutOff('it ended without the context frame'),
+        });
     },
 
     listTraces: (brainId: string, q: { limit?: number; cursor?: string } = {}, o: CallOptions = {}) =>
@@ -465,6 +477,28 @@ export function createMnemoClient(options: MnemoClientOptions) {
 }
 
 export type MnemoClient = ReturnType<typeof createMnemoClient>;
+
+/**
+ * The frames of an event stream. A stream that breaks off (the server stopped or crashed, a proxy cut
+ * it) rejected with fetch's own TypeError ("terminated") or node:http's "aborted": a network_error, as
+ * every other failure of the client is a MnemoApiError. The caller's own abort stays its own.
+ */
+async function* framesOf(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  cutOff: (why: string) => string,
+): AsyncGenerator<StreamFrame> {
+  try {
+    yield* parseEventStream(body);
+  } catch (e) {
+    if (signal?.aborted || e instanceof MnemoApiError) throw e;
+    throw new MnemoApiError(0, {
+      type: 'internal',
+      code: 'network_error',
+      message: cutOff(errorMessage(e)),
+    });
+  }
+}
 
 /** A refused retry of a call whose earlier attempt went out and failed: whether it was applied is unknown. */
 function mayHaveBeenApplied(refused: MnemoApiError, earlier: MnemoApiError): MnemoApiError {
