@@ -13,6 +13,7 @@ import { createMnemoClient } from '../../server/client/index.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
 import { mnemoJsonRpcError } from '../../server/mcp/stdio-bridge.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
+import { awayFromMinuteEnd } from '../contract/harness.ts';
 
 // `mnemo mcp` spawned as a real child process, driven by the SDK's own client over stdio, reaching a
 // real server on loopback (reference engine: no registry, so any well-formed key of the project works).
@@ -350,5 +351,39 @@ test('a key the server refuses is named as the MNEMO_KEY setting to fix, not the
     } finally {
       await client.close();
     }
+  }
+});
+
+test('a rate limit is a tool error saying when to call again, not a wait past the host timeout', async () => {
+  // The bridge waited out the limit (up to a minute, five times over) while the host gave up on the
+  // call at its own timeout; the write then went through behind the model's back.
+  const limited = await startServer({ engine: 'reference', port: 0, rateLimit: 2 });
+  after(() => limited.close());
+  const k = 'sk_test_household_ratelimited';
+  await awayFromMinuteEnd(15_000);
+  await createMnemoClient({ baseUrl: limited.url, apiKey: k, retry: false }).createBrain({ id: 'family' });
+  const { client, transport } = bridge({
+    MNEMO_PROJECT: 'household',
+    MNEMO_BRAIN: 'family',
+    MNEMO_KEY: k,
+    MNEMO_URL: limited.url,
+  });
+  await client.connect(transport);
+  try {
+    assert.equal((await client.callTool({ name: 'get_profile', arguments: {} })).isError, undefined);
+    const started = Date.now();
+    const r = await client.callTool({ name: 'remember', arguments: { content: 'Sam parks in bay 12.' } });
+    assert.ok(Date.now() - started < 5_000, `answered after ${Date.now() - started} ms`);
+    assert.equal(r.isError, true);
+    const wait = (r.structuredContent as { retry_after_seconds: number }).retry_after_seconds;
+    assert.ok(wait > 0);
+    assert.match(
+      textOf(r),
+      new RegExp(
+        `^too_many_requests \\(429 rate_limit\\): .*\\nrequest_id: req_\\w+; retry_after_seconds: ${wait}; docs_url: `,
+      ),
+    );
+  } finally {
+    await client.close();
   }
 });
