@@ -72,7 +72,36 @@ export async function buildCli(outFile) {
   return { embedWorker: join(outdir, 'embed-worker.mjs') };
 }
 
+/**
+ * Builds the typed client that package.json exports as `mnemo/client` (and its loopback fetch) to
+ * JavaScript in `outdir`: Node imports no `.ts` (before 22.6 not at all, and never under node_modules),
+ * so a Node app's `import 'mnemo/client'` failed with ERR_UNKNOWN_FILE_EXTENSION. One build with a
+ * shared chunk, so both entries share one MnemoApiError class (instanceof holds across them).
+ */
+export async function buildClient(outdir) {
+  rmSync(outdir, { recursive: true, force: true });
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: {
+      index: 'server/client/index.ts',
+      'loopback-fetch': 'server/client/loopback-fetch.ts',
+    },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    platform: 'node',
+    target: 'node20.19',
+    format: 'esm',
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = process.argv[2] ?? join(root, 'dist', 'cli', 'main.mjs');
   await buildCli(out);
+  if (process.argv[2] === undefined) await buildClient(join(root, 'dist', 'client'));
 }

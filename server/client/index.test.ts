@@ -270,6 +270,54 @@ for (const [transportName, transport] of transports) {
       assert.equal(frames.length, 1);
     });
 
+    test('a stream the server stops mid-way is a network_error, not a TypeError or a silent end', async () => {
+      // The server crashed (its socket reset) or ended the stream before the frame that answers it:
+      // fetch rejected with its own TypeError ("terminated"), node:http with "aborted", and a Context
+      // stream that just ended gave its caller no Context and no error.
+      const stages = 'event: stage\ndata: {"stage":"retrieve"}\n\n';
+      const cutOff = (res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(stages, () => setTimeout(() => res.socket?.destroy(), 20));
+      };
+      const frames: unknown[] = [];
+      const drain = async (it: AsyncGenerator<unknown>) => {
+        for await (const f of it) frames.push(f);
+      };
+      handlers.push((_r, res) => cutOff(res));
+      await assert.rejects(
+        drain(client().streamContext('b', { query: 'q' })),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          /^the Context stream from \S+ broke off \(.+\); ask again$/.test(e.message),
+      );
+      assert.equal(frames.length, 1, 'the frames before the cut were yielded');
+      handlers.push((_r, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(stages);
+      });
+      await assert.rejects(
+        drain(client().streamContext('b', { query: 'q' })),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          /ended without the context frame/.test(e.message),
+      );
+      handlers.push((_r, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: progress\ndata: {"object":"import_progress"}\n\n', () =>
+          setTimeout(() => res.socket?.destroy(), 20),
+        );
+      });
+      await assert.rejects(
+        client().importFilesWithProgress('b', { files: [{ name: 'a.md', content_base64: 'eA==' }] }),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          /^the import stream from \S+ broke off \(.+\); what was written stays/.test(e.message),
+      );
+    });
+
     test('streamContext throws the typed error of a refused stream', async () => {
       handlers.push((_r, res) => sendJson(res, 406, err('streaming_not_applicable', 'invalid_request')));
       const it = client().streamContext('b', { query: 'q' });
@@ -416,6 +464,43 @@ for (const [transportName, transport] of transports) {
       );
     });
 
+    /** A client whose first attempt is read and its connection dropped, the server gone before the retry. */
+    async function droppedThenRefused() {
+      const dying = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.socket?.destroy());
+      });
+      await new Promise<void>((r) => dying.listen(0, '127.0.0.1', r));
+      const stop = () =>
+        new Promise<void>((r) => {
+          dying.closeAllConnections();
+          dying.close(() => r());
+        });
+      after(() => (dying.listening ? stop() : undefined));
+      return createMnemoClient({
+        ...transport,
+        baseUrl: `http://127.0.0.1:${(dying.address() as AddressInfo).port}/v1`,
+        apiKey: 'k',
+        retry: { sleep: stop },
+      });
+    }
+
+    test('a write dropped after it was sent, its retry refused, is not said to have sent nothing', async () => {
+      // The server read the write and stopped before answering: it may have applied it, so the refused
+      // retry must not say reached_server false ("nothing was sent, so nothing was applied").
+      const c = await droppedThenRefused();
+      await assert.rejects(
+        c.rememberRecord('b', { content: 'x' }, { idempotencyKey: 'k-7' }),
+        (e: unknown) =>
+          e instanceof MnemoApiError &&
+          e.code === 'network_error' &&
+          e.body.reached_server === null &&
+          /ECONNREFUSED.*an earlier attempt of this call was sent and failed .*whether the call was applied is unknown/.test(
+            e.message,
+          ),
+      );
+    });
+
     test('a write refused before it reached the server, then replayed on the retry, was written earlier', async () => {
       // The refused attempt sent nothing, so the replay is of an earlier call's write: replayed, not unknown.
       const c = await refusedFirst((res) =>
@@ -425,3 +510,21 @@ for (const [transportName, transport] of transports) {
     });
   });
 }
+
+test('a port the global fetch blocks is named as the reason, and nothing was sent', async () => {
+  // fetch refuses ports such as X11's 6000 before connecting, as "fetch failed" with no code: a server
+  // started with --port 6000 was unreachable for no reason the caller was told.
+  const c = createMnemoClient({
+    baseUrl: 'http://127.0.0.1:6000/v1',
+    apiKey: 'k',
+    retry: { sleep: async () => {} },
+  });
+  await assert.rejects(
+    c.listBrains(),
+    (e: unknown) =>
+      e instanceof MnemoApiError &&
+      e.code === 'network_error' &&
+      e.message === 'cannot reach http://127.0.0.1:6000/v1: fetch failed (bad port)' &&
+      e.body.reached_server === false,
+  );
+});

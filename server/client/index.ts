@@ -89,7 +89,15 @@ interface RequestSpec extends CallOptions {
 }
 
 /** Connection errors that mean the request never left this machine or was refused before any of it was read. */
-const neverSent = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const neverSent = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  // fetch's own refusal of a port it blocks, before any connection.
+  'bad port',
+]);
 
 /** Creates a client. Every method accepts `{signal}` and throws `MnemoApiError` on any failure. */
 export function createMnemoClient(options: MnemoClientOptions) {
@@ -130,7 +138,11 @@ export function createMnemoClient(options: MnemoClientOptions) {
       // A fetch that bounds its requests (limited-fetch.ts) says itself what went wrong.
       if (spec.signal?.aborted || e instanceof MnemoApiError) throw e;
       // A dropped connection is retried like `internal` (once), hence that type.
-      const cause = ((e as { cause?: { code?: unknown } }).cause?.code ?? null) as string | null;
+      // Its code (ECONNREFUSED), else its words: fetch refuses a port it blocks (6000, 5060, ...) as
+      // "fetch failed", saying why only in the cause's message ("bad port").
+      const why = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const cause =
+        typeof why?.code === 'string' ? why.code : typeof why?.message === 'string' ? why.message : null;
       throw new MnemoApiError(0, {
         type: 'internal',
         code: 'network_error',
@@ -143,7 +155,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
     return res;
   }
 
-  const send = (spec: RequestSpec) => withRetry(() => once(spec), spec.retry ?? retry, spec.signal);
+  const send = (spec: RequestSpec) => sendNoting(spec, { failed: null });
   const json = async <T>(spec: RequestSpec): Promise<T> => readJson<T>(await send(spec));
 
   /** A success body that is not JSON (a proxy's page, a cut stream) is a MnemoApiError too, not retried. */
@@ -161,7 +173,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
   }
 
   /**
-   * send(), noting in `noted` the first failed attempt that may have been applied on the server: an
+   * Sends `spec` under the retry guidance, noting in `noted` the first failed attempt that may have been applied on the server: an
    * `internal` answer or a connection dropped after the request went out. Not rate_limit or validation
    * answers, which come before any write, nor a refused connection, which sent nothing. A write's
    * retry is read knowing it (a replay, a not-found).
@@ -172,8 +184,11 @@ export function createMnemoClient(options: MnemoClientOptions) {
         try {
           return await once(spec);
         } catch (e) {
-          if (e instanceof MnemoApiError && e.type === 'internal' && e.body.reached_server !== false)
-            noted.failed ??= e;
+          if (!(e instanceof MnemoApiError)) throw e;
+          // A retry refused (the server has since stopped) sent nothing, but the attempt before it may
+          // have been applied: reached_server false would tell the caller that nothing was.
+          if (noted.failed && e.body.reached_server === false) throw mayHaveBeenApplied(e, noted.failed);
+          if (e.type === 'internal' && e.body.reached_server !== false) noted.failed ??= e;
           throw e;
         }
       },
@@ -329,7 +344,9 @@ export function createMnemoClient(options: MnemoClientOptions) {
       });
       if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body)
         return readJson<ImportResult>(res);
-      for await (const frame of parseEventStream(res.body)) {
+      const cutOff = (why: string) =>
+        `the import stream from ${base} broke off (${why}); what was written stays: import the same files again to finish it`;
+      for await (const frame of framesOf(res.body, o.signal, cutOff)) {
         if (frame.event === 'error') throw errorFromFrame(frame.data);
         if (frame.event === 'result') return frame.data as ImportResult;
         if (frame.event === 'progress') o.onProgress?.(frame.data as ImportProgress);
@@ -408,11 +425,21 @@ export function createMnemoClient(options: MnemoClientOptions) {
         yield { event: 'context', data: await readJson(res) };
         return;
       }
-      for await (const frame of parseEventStream(res.body)) {
+      const cutOff = (why: string) => `the Context stream from ${base} broke off (${why}); ask again`;
+      let answered = false;
+      for await (const frame of framesOf(res.body, o.signal, cutOff)) {
         // A failure after the stream began arrives as an `error` frame carrying the error body.
         if (frame.event === 'error') throw errorFromFrame(frame.data);
+        answered ||= frame.event === 'context';
         yield frame;
       }
+      // The connection ended without the Context (the server stopped, a proxy cut it).
+      if (!answered)
+        throw new MnemoApiError(0, {
+          type: 'internal',
+          code: 'network_error',
+          message: cutOff('it ended without the context frame'),
+        });
     },
 
     listTraces: (brainId: string, q: { limit?: number; cursor?: string } = {}, o: CallOptions = {}) =>
@@ -468,6 +495,39 @@ export function createMnemoClient(options: MnemoClientOptions) {
 }
 
 export type MnemoClient = ReturnType<typeof createMnemoClient>;
+
+/**
+ * The frames of an event stream. A stream that breaks off (the server stopped or crashed, a proxy cut
+ * it) rejected with fetch's own TypeError ("terminated") or node:http's "aborted": a network_error, as
+ * every other failure of the client is a MnemoApiError. The caller's own abort stays its own.
+ */
+async function* framesOf(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  cutOff: (why: string) => string,
+): AsyncGenerator<StreamFrame> {
+  try {
+    yield* parseEventStream(body);
+  } catch (e) {
+    if (signal?.aborted || e instanceof MnemoApiError) throw e;
+    throw new MnemoApiError(0, {
+      type: 'internal',
+      code: 'network_error',
+      message: cutOff(errorMessage(e)),
+    });
+  }
+}
+
+/** A refused retry of a call whose earlier attempt went out and failed: whether it was applied is unknown. */
+function mayHaveBeenApplied(refused: MnemoApiError, earlier: MnemoApiError): MnemoApiError {
+  return new MnemoApiError(refused.status, {
+    ...refused.body,
+    reached_server: null,
+    message:
+      `${refused.message}; an earlier attempt of this call was sent and failed (${earlier.message}), ` +
+      'so whether the call was applied is unknown',
+  });
+}
 
 /** A random Idempotency-Key; importers derive theirs from the item instead. */
 export function newIdempotencyKey(): string {

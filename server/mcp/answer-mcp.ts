@@ -26,7 +26,7 @@ export async function answerMcp(
     docsUrlBase: named.docsUrlBase,
     onFault: (e, requestId) => log(faultReport(e, requestId) ?? String(e)),
   };
-  const server = createMcpServer(enginePort(engine, principal), call);
+  const server = createMcpServer(enginePort(engine, principal, named.requestId), call);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -87,7 +87,10 @@ async function toolText(client: Client, name: string, args?: Record<string, unkn
   const r = await client.callTool({ name, ...(args ? { arguments: args } : {}) });
   assert.equal(r.isError, true, JSON.stringify(r.content));
   const [first, second, ...more] = (r.content as { text: string }[])[0]!.text.split('\n');
-  assert.match(second ?? '', /^request_id: req_\w+; docs_url: \S+\/errors\/[a-z_0-9]+$/);
+  assert.match(
+    second ?? '',
+    /^request_id: req_\w+(?:; trace_id: trc_\w+)?; docs_url: \S+\/errors\/[a-z_0-9]+$/,
+  );
   assert.deepEqual(more, []);
   return first!;
 }

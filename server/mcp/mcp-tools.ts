@@ -85,7 +85,9 @@ const standaloneCall: ToolCallContext = { requestId: () => newId('req'), docsUrl
 
 /**
  * Any failure, as a tool error the model can read and a program can branch on. The text reads
- * `<code> (<status> <type>): <message>` and, on a second line, `request_id: …; docs_url: …`;
+ * `<code> (<status> <type>): <message>` and, on a second line, `request_id: …; docs_url: …` (with
+ * `trace_id: trc_…` between them when a failed Context left a Trace, `retry_after_seconds: N` when a
+ * rate limit was met);
  * `structuredContent` is the spec's one error body, field for field what /v1 answers
  * (`{type, code, message, request_id, docs_url, ...extra}`). An error of /v1 (the stdio bridge's)
  * keeps /v1's request id and docs_url, so it names the call in the server's log. Anything else is a
@@ -97,7 +99,9 @@ export function toolError(e: unknown, call: ToolCallContext = standaloneCall): C
   const known = isToldError(e);
   const own = known && e instanceof MnemoApiError ? e : null;
   const requestId = own?.requestId ?? call.requestId();
-  if (!known) call.onFault?.(e, requestId);
+  // A fault wrapped to carry a failed Context's trace_id is still a fault: its cause is logged.
+  if (!known || (isMnemoError(e) && e.cause !== undefined && !isToldError(e.cause)))
+    call.onFault?.(e, requestId);
   const { code, message } = known ? { code: e.code, message: errorMessage(e) } : coerceError(e);
   const info = isErrorCode(code) ? errorCodes[code] : { status: 500, type: own?.type ?? 'internal' };
   const docsUrl =
@@ -112,12 +116,19 @@ export function toolError(e: unknown, call: ToolCallContext = standaloneCall): C
     request_id: requestId,
     docs_url: docsUrl,
   };
+  // What a model acts on is named where it reads, not only in structuredContent: a failed Context's
+  // Trace (for get_trace), and how long a rate limit asks it to wait.
+  const named =
+    (typeof body['trace_id'] === 'string' ? `; trace_id: ${body['trace_id']}` : '') +
+    (typeof body['retry_after_seconds'] === 'number'
+      ? `; retry_after_seconds: ${body['retry_after_seconds']}`
+      : '');
   return {
     isError: true,
     content: [
       {
         type: 'text',
-        text: `${code} (${info.status} ${info.type}): ${message}\nrequest_id: ${requestId}; docs_url: ${docsUrl}`,
+        text: `${code} (${info.status} ${info.type}): ${message}\nrequest_id: ${requestId}${named}; docs_url: ${docsUrl}`,
       },
     ],
     structuredContent: body,

@@ -25,7 +25,7 @@ import {
 } from '../client/index.ts';
 import { checkKind } from '../http/read-input.ts';
 import { parseWith } from '../http/validate.ts';
-import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 
 /**
  * What the MCP tools may do, for one Brain. Deliberately narrower than the API: no acceptObject (a
@@ -56,12 +56,25 @@ export interface MemoryPort {
 }
 
 /**
+ * The bridge's key is its configuration (MNEMO_KEY): a key the server refuses is named by that setting.
  * The bridge's Brain is named once, in its configuration (MNEMO_BRAIN), and a tool call cannot make it:
  * when it is missing, say where to fix that, not only that it is missing. So is the server it talks to
  * (MNEMO_URL): when nothing listens there, say that Mnemo may not be running.
  */
-function nameTheBrainSetting(brainId: string) {
+function nameTheSettings(brainId: string) {
   return (e: unknown): never => {
+    // The server names the header the bridge sent; the person set MNEMO_KEY, and mends that.
+    if (
+      e instanceof MnemoApiError &&
+      (e.code === 'invalid_api_key' || e.code === 'key_revoked') &&
+      e.message.startsWith('Authorization:')
+    )
+      throw new MnemoApiError(e.status, {
+        ...e.body,
+        message:
+          `MNEMO_KEY:${e.message.slice('Authorization:'.length)}; set MNEMO_KEY to a key this server ` +
+          'issued and has not revoked (mnemo keys create --project P --env test|live)',
+      });
     if (e instanceof MnemoApiError && e.code === 'network_error' && e.body.reached_server === false)
       throw new MnemoApiError(e.status, {
         ...e.body,
@@ -109,7 +122,7 @@ function inAddress<T extends object>(args: T): T {
 
 /** The stdio bridge's port: through a running server's /v1 API, so the server enforces everything. */
 export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
-  const missing = nameTheBrainSetting(brainId);
+  const missing = nameTheSettings(brainId);
   return {
     brainId,
     remember: (body, idempotencyKey) =>
@@ -131,10 +144,35 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
  * The hosted /mcp endpoint's port: the engine in-process as the key may use it (withPrincipal), so the
  * key's scopes are checked per operation exactly as the /v1 routes check them.
  */
-export function enginePort(engine: Engine, principal: Principal & { brain: string }): MemoryPort {
+export function enginePort(
+  engine: Engine,
+  principal: Principal & { brain: string },
+  requestId: string = newId('req'),
+): MemoryPort {
   const scoped = withPrincipal(engine, principal);
   const brainId = principal.brain;
   const missing = nameTheKeysBrain(brainId);
+  /**
+   * As /v1 answers a Context that failed (handlers.ts): it leaves a trc_ Trace, named in the error's
+   * trace_id, which get_trace reads. A fault becomes internal_error, its cause kept to be logged.
+   */
+  const traced =
+    (body: ContextRequest) =>
+    async (e: unknown): Promise<never> => {
+      if (isMnemoError(e) && e.code === 'brain_not_found') return missing(e);
+      const err = coerceError(e);
+      const traceId = await scoped.recordFailedContext(brainId, {
+        requestId,
+        query: body.query,
+        mode: body.mode ?? 'fast',
+        request: body as Record<string, unknown>,
+        error: { code: err.code, message: err.message },
+      });
+      if (!traceId) throw e;
+      const withTrace = new MnemoError(err.code, err.message, { ...err.extra, trace_id: traceId });
+      if (err !== e) withTrace.cause = e;
+      throw withTrace;
+    };
   return {
     brainId,
     may(operationId) {
@@ -154,9 +192,7 @@ export function enginePort(engine: Engine, principal: Principal & { brain: strin
       return scoped.rememberRecord(brainId, body, { idempotencyKey }).catch(missing);
     },
     async context(body, watermark) {
-      const context = await scoped
-        .createContext(brainId, body, { watermark, requestId: newId('req') })
-        .catch(missing);
+      const context = await scoped.createContext(brainId, body, { watermark, requestId }).catch(traced(body));
       return { status: context.status === 'processing' ? 202 : 200, context };
     },
     async listMemories(q) {

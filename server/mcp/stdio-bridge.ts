@@ -178,6 +178,10 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     baseUrl,
     apiKey: identity.key,
     fetch: fetchWithin(o.requestTimeoutMs ?? bridgeRequestTimeoutMs),
+    // A rate limit's wait (up to a minute, five times over) outlasted the host's own timeout, which then
+    // failed the call while the bridge went on to apply it: a model retrying a remember wrote it twice.
+    // The tool error says when to call again instead (retry_after_seconds).
+    retry: { maxRateLimitRetries: 0 },
   });
   // What the bridge refuses itself names a call of its own; what /v1 refused keeps /v1's request id.
   const call: ToolCallContext = {

@@ -60,7 +60,8 @@ function toolErrorText(answer: Record<string, unknown>, requestId?: string): str
   assert.equal(result?.isError, true, JSON.stringify(answer).slice(0, 300));
   const [first, second] = result!.content![0]!.text.split('\n');
   const body = result!.structuredContent!;
-  assert.equal(second, `request_id: ${String(body.request_id)}; docs_url: ${String(body.docs_url)}`);
+  const traced = typeof body.trace_id === 'string' ? `; trace_id: ${body.trace_id}` : '';
+  assert.equal(second, `request_id: ${String(body.request_id)}${traced}; docs_url: ${String(body.docs_url)}`);
   assert.equal(body.docs_url, `${origin}/docs/errors/${String(body.code)}`);
   if (requestId) assert.equal(body.request_id, requestId, 'the /mcp request the tool error answers');
   assert.equal(
@@ -207,6 +208,29 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     });
     assert.equal(r.isError, true);
     assert.match(textOf(r), /^record_not_found \(404 not_found\)/);
+    await client.close();
+  });
+
+  test('a failed get_context leaves a Trace, named where the model reads, that get_trace reads', async () => {
+    // As on /v1 and through the stdio bridge: get_trace says it reads "the trc_... id an error names".
+    const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+    const client = await connect(key);
+    const r = await client.callTool({
+      name: 'get_context',
+      arguments: { query: 'dentist', watermark: 'wm_forged' },
+    });
+    assert.equal(r.isError, true);
+    const body = r.structuredContent as { code: string; request_id: string; trace_id?: string };
+    assert.equal(body.code, 'invalid_watermark');
+    assert.match(body.trace_id ?? '', /^trc_\w+$/);
+    assert.equal(
+      textOf(r).split('\n')[1],
+      `request_id: ${body.request_id}; trace_id: ${body.trace_id}; docs_url: ${origin}/docs/errors/invalid_watermark`,
+    );
+    const trace = JSON.parse(
+      textOf(await client.callTool({ name: 'get_trace', arguments: { trace_id: body.trace_id } })),
+    ) as { id: string; request_id: string; query: string };
+    assert.deepEqual(trace, { ...trace, id: body.trace_id, request_id: body.request_id, query: 'dentist' });
     await client.close();
   });
 
@@ -519,8 +543,15 @@ test("a tool's fault is internal_error without its own words, and is logged with
       said,
       'internal_error (500 internal): An unhandled failure occurred; it was logged on the server.',
     );
-    const requestId = (r.structuredContent as { request_id: string }).request_id;
-    assert.equal(named, `request_id: ${requestId}; docs_url: ${served.origin}/docs/errors/internal_error`);
+    const { request_id: requestId, trace_id: traceId } = r.structuredContent as {
+      request_id: string;
+      trace_id: string;
+    };
+    assert.match(traceId, /^trc_\w+$/, 'a failed Context leaves a Trace, as on /v1');
+    assert.equal(
+      named,
+      `request_id: ${requestId}; trace_id: ${traceId}; docs_url: ${served.origin}/docs/errors/internal_error`,
+    );
     assert.equal(logged.length, 1, logged.join('\n'));
     // Logged under the id the caller was told, so the one can be found from the other.
     assert.ok(

@@ -3,12 +3,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { ErrorBody } from '../../engine/contract/index.ts';
 import { createMnemoClient } from '../../server/client/index.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
 import { mnemoJsonRpcError } from '../../server/mcp/stdio-bridge.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
+import { awayFromMinuteEnd } from '../contract/harness.ts';
 
 // `mnemo mcp` spawned as a real child process, driven by the SDK's own client over stdio, reaching a
 // real server on loopback (reference engine: no registry, so any well-formed key of the project works).
@@ -167,7 +172,7 @@ describe('mnemo mcp (stdio bridge)', () => {
       assert.equal(body.docs_url, `${server.origin}/docs/errors/invalid_watermark`);
       assert.equal(
         textOf(refused).split('\n')[1],
-        `request_id: ${body.request_id}; docs_url: ${body.docs_url}`,
+        `request_id: ${body.request_id}; trace_id: ${String(body.trace_id)}; docs_url: ${body.docs_url}`,
       );
       const trace = await fetch(`${server.url}/brains/family/traces/${String(body.trace_id)}`, {
         headers: { authorization: `Bearer ${key}` },
@@ -266,5 +271,119 @@ describe('mnemo mcp (stdio bridge)', () => {
         await transport.close();
       }
     });
+  }
+});
+
+test('a write through a Mnemo that froze and died mid-call is not said to have reached nothing', async () => {
+  // The server froze (SIGSTOP) with the write sent to it, then died: the bridge's retry is refused, but
+  // the attempt before it went out, and a server that dies after writing looks the same from here. So
+  // the tool error must not carry reached_server false ("nothing was sent, so nothing was applied").
+  const child = spawn(process.execPath, ['bin/mnemo.mjs', 'serve', '--engine', 'reference', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', MNEMO_LOG: 'silent' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  after(() => child.kill('SIGKILL'));
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  while (!/listening on \S+\n/.test(out)) {
+    assert.equal(child.exitCode, null, 'mnemo serve exited before listening');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const url = /listening on (\S+)\n/.exec(out)![1]!;
+  await createMnemoClient({ baseUrl: url, apiKey: key }).createBrain({ id: 'family' });
+  const { client, transport } = bridge({
+    MNEMO_PROJECT: 'household',
+    MNEMO_BRAIN: 'family',
+    MNEMO_KEY: key,
+    MNEMO_URL: url,
+  });
+  await client.connect(transport);
+  try {
+    assert.equal((await client.callTool({ name: 'get_profile', arguments: {} })).isError, undefined);
+    child.kill('SIGSTOP');
+    setTimeout(() => child.kill('SIGKILL'), 500);
+    const r = await client.callTool({ name: 'remember', arguments: { content: 'Sam parks in bay 12.' } });
+    assert.equal(r.isError, true);
+    // network_error is the client's own code (status 0), outside the server's table: read as it is.
+    const body = r.structuredContent as { code: string; reached_server?: unknown };
+    assert.equal(body.code, 'network_error');
+    assert.equal(body.reached_server, null);
+    assert.match(textOf(r), /whether the call was applied is unknown/);
+  } finally {
+    await client.close();
+  }
+});
+
+test('a key the server refuses is named as the MNEMO_KEY setting to fix, not the Authorization header', async () => {
+  // The person set MNEMO_KEY; "Authorization: …" names a header the bridge sent, which they never see.
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-mcp-key-'));
+  const registry = FileKeyRegistry.ensure(join(dir, 'keys.json'));
+  const guarded = await startServer({ engine: 'reference', port: 0, keyRegistry: join(dir, 'keys.json') });
+  after(async () => {
+    await guarded.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const revoked = (await registry.create({ env: 'test', project: 'household' })).key;
+  await registry.revoke(revoked);
+  for (const [label, k, says] of [
+    [
+      'not issued',
+      'sk_test_household_neverissued',
+      /^invalid_api_key \(401 authentication\): MNEMO_KEY: this key was not issued by this server's key registry; set MNEMO_KEY to a key this server issued/,
+    ],
+    [
+      'revoked',
+      revoked,
+      /^key_revoked \(401 authentication\): MNEMO_KEY: the key sk_test_household_….{4} was revoked; set MNEMO_KEY to a key this server issued/,
+    ],
+  ] as const) {
+    const { client, transport } = bridge({
+      MNEMO_PROJECT: 'household',
+      MNEMO_BRAIN: 'family',
+      MNEMO_KEY: k,
+      MNEMO_URL: guarded.url,
+    });
+    await client.connect(transport);
+    try {
+      const r = await client.callTool({ name: 'get_context', arguments: { query: 'train' } });
+      assert.equal(r.isError, true, label);
+      assert.match(textOf(r), says, label);
+    } finally {
+      await client.close();
+    }
+  }
+});
+
+test('a rate limit is a tool error saying when to call again, not a wait past the host timeout', async () => {
+  // The bridge waited out the limit (up to a minute, five times over) while the host gave up on the
+  // call at its own timeout; the write then went through behind the model's back.
+  const limited = await startServer({ engine: 'reference', port: 0, rateLimit: 2 });
+  after(() => limited.close());
+  const k = 'sk_test_household_ratelimited';
+  await awayFromMinuteEnd(15_000);
+  await createMnemoClient({ baseUrl: limited.url, apiKey: k, retry: false }).createBrain({ id: 'family' });
+  const { client, transport } = bridge({
+    MNEMO_PROJECT: 'household',
+    MNEMO_BRAIN: 'family',
+    MNEMO_KEY: k,
+    MNEMO_URL: limited.url,
+  });
+  await client.connect(transport);
+  try {
+    assert.equal((await client.callTool({ name: 'get_profile', arguments: {} })).isError, undefined);
+    const started = Date.now();
+    const r = await client.callTool({ name: 'remember', arguments: { content: 'Sam parks in bay 12.' } });
+    assert.ok(Date.now() - started < 5_000, `answered after ${Date.now() - started} ms`);
+    assert.equal(r.isError, true);
+    const wait = (r.structuredContent as { retry_after_seconds: number }).retry_after_seconds;
+    assert.ok(wait > 0);
+    assert.match(
+      textOf(r),
+      new RegExp(
+        `^too_many_requests \\(429 rate_limit\\): .*\\nrequest_id: req_\\w+; retry_after_seconds: ${wait}; docs_url: `,
+      ),
+    );
+  } finally {
+    await client.close();
   }
 });

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { buildClient } from '../../scripts/build-cli.mjs';
+import { startServer, type RunningServer } from '../start-server.ts';
+
+// `mnemo/client` as a Node app imports it: plain node (no tsx, no loader), the package under the app's
+// node_modules with its package.json and the client built as `npm ci` builds it, a real server.
+const dir = mkdtempSync(join(tmpdir(), 'mnemo-client-export-'));
+let server: RunningServer;
+
+before(async () => {
+  server = await startServer({ engine: 'reference', port: 0 });
+  const pkg = join(dir, 'node_modules', 'mnemo');
+  mkdirSync(pkg, { recursive: true });
+  copyFileSync('package.json', join(pkg, 'package.json'));
+  // The sources too, as an install from the checkout has them: what the exports named before.
+  for (const d of ['server', 'engine']) symlinkSync(join(process.cwd(), d), join(pkg, d));
+  await buildClient(join(pkg, 'dist', 'client'));
+});
+after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const app = `
+import { createMnemoClient, MnemoApiError } from 'mnemo/client';
+import { loopbackFetch } from 'mnemo/client/loopback-fetch';
+const mnemo = createMnemoClient({ baseUrl: process.argv[2], apiKey: 'sk_test_app_secret1', fetch: loopbackFetch });
+await mnemo.createBrain({ id: 'me' });
+const { record, watermark } = await mnemo.rememberRecord('me', {
+  content: { kind: 'message', text: 'My dentist is Dr. Okafor.', speaker: 'user' },
+});
+const ask = { query: 'dentist' };
+let { status, context } = await mnemo.createContext('me', ask, { watermark });
+for (let i = 0; status === 202 && i < 50; i++) {
+  await new Promise((r) => setTimeout(r, 100));
+  ({ status, context } = await mnemo.createContext('me', ask, { watermark }));
+}
+const receipt = await mnemo.forgetRecord('me', record.id);
+const gone = await mnemo.getRecord('me', record.id).catch((e) => e);
+console.log(JSON.stringify({
+  status,
+  cited: context.citations.map((c) => c.record_id).includes(record.id),
+  forgot: receipt.deleted.records,
+  typed: gone instanceof MnemoApiError,
+  code: gone.code,
+}));
+`;
+
+test('a plain Node app imports mnemo/client and remembers, asks, forgets through it', async () => {
+  writeFileSync(join(dir, 'app.mjs'), app);
+  const env = { PATH: process.env.PATH ?? '' };
+  const { stdout } = await promisify(execFile)(process.execPath, ['app.mjs', server.url], { cwd: dir, env });
+  assert.deepEqual(JSON.parse(stdout), {
+    status: 200,
+    cited: true,
+    forgot: 1,
+    typed: true,
+    code: 'record_not_found',
+  });
+});
