@@ -1,4 +1,12 @@
-import { useRef, useState, useSyncExternalStore, type DragEvent, type FormEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type DragEvent,
+  type FormEvent,
+} from 'react';
 import type { ImportFormat, ImportResult, Visibility } from '../../engine/contract/index.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { importRunOptions, useImportFiles } from '../api/mutations.ts';
@@ -115,6 +123,7 @@ function ImportForm({
   const emptyBoxes = () => {
     for (const input of [filesInput.current, folderInput.current]) if (input) input.value = '';
   };
+  const emptied = useCallback(() => filesInput.current, []);
   const clear = () => {
     update({ picked: [] });
     emptyBoxes();
@@ -203,6 +212,13 @@ function ImportForm({
           chosen={chosen}
           leftOut={leftOut}
           size={size}
+          onRemove={(f) => {
+            update((c) => ({ picked: c.picked.filter((p) => p.path !== f.path) }));
+            // A box saying "3 files" of a list of 2 misleads, and a file chosen again fires no change.
+            emptyBoxes();
+            if (!running) qc.setQueryData(keys.importRun(brainId), null);
+          }}
+          emptied={emptied}
           onClear={() => {
             clear();
             setNothingChosen(false);
@@ -319,9 +335,35 @@ function ImportForm({
   );
 }
 
-function ChosenList(props: { chosen: ChosenFile[]; leftOut: number; size: number; onClear: () => void }) {
-  const { chosen, leftOut, size, onClear } = props;
+/** Files listed before "Show all": a folder of thousands would push the form far down. */
+const firstShown = 8;
+
+function ChosenList(props: {
+  chosen: ChosenFile[];
+  leftOut: number;
+  size: number;
+  onClear: () => void;
+  onRemove: (file: ChosenFile) => void;
+  /** Where focus goes when the last file listed was removed: what chooses files again. */
+  emptied: () => HTMLElement | null;
+}) {
+  const { chosen, leftOut, size, onClear, onRemove, emptied } = props;
+  const [all, setAll] = useState(false);
+  const buttons = useRef(new Map<string, HTMLButtonElement>());
+  // A removed file's button goes with it: focus moves to the next one (else the one before), not to <body>.
+  const focusNext = useRef<{ path: string | null } | null>(null);
+  useEffect(() => {
+    const next = focusNext.current;
+    if (next === null) return;
+    focusNext.current = null;
+    (next.path === null ? emptied() : buttons.current.get(next.path))?.focus();
+  });
+  const remove = (i: number) => {
+    focusNext.current = { path: (chosen[i + 1] ?? chosen[i - 1])?.path ?? null };
+    onRemove(chosen[i]!);
+  };
   if (chosen.length === 0 && leftOut === 0) return <p className="muted">Nothing chosen yet.</p>;
+  const shown = all ? chosen : chosen.slice(0, firstShown);
   return (
     <div aria-live="polite">
       <p>
@@ -332,12 +374,34 @@ function ChosenList(props: { chosen: ChosenFile[]; leftOut: number; size: number
           Clear
         </button>
       </p>
-      <ul className="list compact small mono" aria-label="Chosen files">
-        {chosen.slice(0, 8).map((f) => (
-          <li key={f.path}>{f.path}</li>
+      <ul className="list compact small chosen-files" aria-label="Chosen files">
+        {shown.map((f, i) => (
+          <li key={f.path}>
+            <span className="mono">{f.path}</span>
+            <button
+              type="button"
+              className="link-button"
+              // Named by its file (the visible word starts the name): a list of "Remove" says nothing.
+              aria-label={`Remove ${f.path}`}
+              ref={(el) => {
+                if (el) buttons.current.set(f.path, el);
+                else buttons.current.delete(f.path);
+              }}
+              onClick={() => remove(i)}
+            >
+              Remove
+            </button>
+          </li>
         ))}
-        {chosen.length > 8 ? <li>and {chosen.length - 8} more</li> : null}
+        {chosen.length > firstShown && !all ? <li>and {chosen.length - firstShown} more</li> : null}
       </ul>
+      {chosen.length > firstShown ? (
+        <p>
+          <button type="button" className="link-button" onClick={() => setAll(!all)}>
+            {all ? `Show only the first ${firstShown}` : `Show all ${plural(chosen.length, 'file')}`}
+          </button>
+        </p>
+      ) : null}
       {leftOut ? (
         <p className="muted small">
           {plural(leftOut, 'file')} left out: pictures, attachments and other files that hold nothing to

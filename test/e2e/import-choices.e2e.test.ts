@@ -1,10 +1,11 @@
 // The Import form against `mnemo serve --ui` with the local engine: what a person chose (files and
-// options) is still there after a look at another tab, per Brain. One server and one signed-in page
-// for the file, each test on its own Brain.
+// options) is still there after a look at another tab, per Brain, and each chosen file can be removed
+// alone, from the keyboard too. One server and one signed-in page for the file, each test on its own
+// Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { appPerFile, browserPerFile, navigateInPlace } from './harness.ts';
+import { appPerFile, browserPerFile, checkScreen, navigateInPlace } from './harness.ts';
 
 const context = browserPerFile();
 const { app, ui } = appPerFile(context, 'local');
@@ -20,8 +21,12 @@ async function openImport(page: Page, brainId: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
 }
 
+/** The accessible name a focused Remove button carries ("Remove a.md"). */
+const focusedLabel = (page: Page): Promise<string> =>
+  page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""');
+
 const chosenPaths = async (page: Page): Promise<string[]> =>
-  (await page.getByRole('list', { name: 'Chosen files' }).getByRole('listitem').allTextContents()).sort();
+  (await page.getByRole('list', { name: 'Chosen files' }).locator('li .mono').allTextContents()).sort();
 
 test('the files and options chosen on Import are still there after a look at another tab, for that Brain only', async () => {
   await app().api.createBrain({ id: 'keep', name: 'Keep', self: { type: 'person', name: 'Ana' } });
@@ -116,5 +121,57 @@ test('an import that ends while another tab is on screen takes its files off the
     .waitFor({ timeout: 30_000 });
   assert.deepEqual(await chosenPaths(page), ['Later.md']);
   await page.getByRole('button', { name: 'Import 1 file' }).waitFor();
+  assert.deepEqual(problems, []);
+});
+
+test('each chosen file can be removed alone, from the keyboard; focus goes to the next one, then back to Files', async () => {
+  await app().api.createBrain({ id: 'pick', name: 'Pick' });
+  const { page, problems } = await ui();
+  await openImport(page, 'pick');
+  const files = page.getByLabel('Files', { exact: true });
+  await files.setInputFiles([note('a.md', 'Alpha.'), note('b.md', 'Bravo.'), note('c.md', 'Charlie.')]);
+  await page.getByText('3 files chosen').waitFor();
+
+  // Tab from one Remove to the next, Enter on it: b.md goes, and focus is on c.md's.
+  await page.getByRole('button', { name: 'Remove a.md' }).focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await focusedLabel(page), 'Remove b.md');
+  await page.keyboard.press('Enter');
+  await page.getByText('2 files chosen').waitFor();
+  assert.deepEqual(await chosenPaths(page), ['a.md', 'c.md']);
+  assert.equal(await focusedLabel(page), 'Remove c.md');
+  // The box does not go on saying "3 files" of a list of two.
+  assert.equal(await files.inputValue(), '');
+  await checkScreen(page, 'import-chosen-files');
+
+  await page.getByRole('button', { name: 'Import 2 files' }).click();
+  await page
+    .locator('.import-summary')
+    .getByText(/2 new items imported/)
+    .waitFor();
+  const texts = (await app().api.listRecords('pick')).data.map((r) => JSON.stringify(r.content));
+  assert.equal(texts.length, 2);
+  assert.ok(!texts.some((t) => t.includes('Bravo')), 'the removed file was not sent');
+
+  // The last one removed: focus goes back to where files are chosen.
+  await files.setInputFiles([note('d.md', 'Delta.'), note('e.md', 'Echo.')]);
+  await page.getByRole('button', { name: 'Remove e.md' }).press('Enter');
+  assert.equal(await focusedLabel(page), 'Remove d.md');
+  await page.keyboard.press('Enter');
+  await page.getByText('Nothing chosen yet.').waitFor();
+  assert.equal(
+    await page.evaluate<string>('document.activeElement?.getAttribute("type") ?? ""'),
+    'file',
+    'focus is on the Files box',
+  );
+
+  // Past the first eight, "Show all" lists every file, each with its own Remove.
+  await files.setInputFiles(Array.from({ length: 10 }, (_, i) => note(`n${i}.md`, `Note ${i}.`)));
+  await page.getByText('and 2 more').waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Remove n9.md' }).count(), 0);
+  await page.getByRole('button', { name: 'Show all 10 files' }).click();
+  await page.getByRole('button', { name: 'Remove n9.md' }).click();
+  await page.getByText('9 files chosen').waitFor();
+  assert.equal(await page.getByRole('list', { name: 'Chosen files' }).getByText('n9.md').count(), 0);
   assert.deepEqual(problems, []);
 });
