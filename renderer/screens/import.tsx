@@ -1,4 +1,12 @@
-import { useRef, useState, type DragEvent, type FormEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type DragEvent,
+  type FormEvent,
+} from 'react';
 import type { ImportFormat, ImportResult, Visibility } from '../../engine/contract/index.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { importRunOptions, useImportFiles } from '../api/mutations.ts';
@@ -13,6 +21,7 @@ import {
   type ChosenFile,
 } from '../chosen-files.ts';
 import { isImportable } from '../importable.ts';
+import { readImportChoices, subscribeImportChoices, updateImportChoices } from '../import-choices.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { formatBytes, plural } from '../format.ts';
 import { Link } from '../router.tsx';
@@ -82,28 +91,21 @@ function ImportForm({
   // The latest import of this Brain, started here or before the person looked at another tab.
   const run = useQuery(importRunOptions(qc, brainId)).data ?? null;
   const running = run?.status === 'pending';
+  // The form's choices outlive the screen: a look at another tab while choosing loses none of them.
+  const choices = useSyncExternalStore(subscribeImportChoices, () => readImportChoices(brainId));
+  const update = (change: Parameters<typeof updateImportChoices>[1]) => updateImportChoices(brainId, change);
+  const { picked, format, timeZone, dateOrder, visibility, eventsFrom, eventsTo } = choices;
   // Every file chosen or dropped since the list was last cleared; those worth sending are `chosen`.
-  const [picked, setPicked] = useState<ChosenFile[]>([]);
   const chosen = picked.filter((f) => isImportable(f.path));
   const leftOut = picked.length - chosen.length;
   // The two boxes, emptied with the list so that neither says "3 files" of a list that holds none.
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
-  const [format, setFormat] = useState<ImportFormat | 'auto'>('auto');
-  // Left empty, times are read in this computer's zone, except for a chat imported before, which is
-  // read in the zone that import used (so its messages keep their identity after a trip).
-  const [timeZone, setTimeZone] = useState('');
   // Left untouched, the Brain's own person: Ana's own mail was otherwise someone else's ("Ana Silva <…>").
   const brain = useQuery(brainOptions(useClient(), brainId)).data;
   const self = brain?.self?.name ?? '';
-  const [selfNameTyped, setSelfName] = useState<string | null>(null);
-  const selfName = selfNameTyped ?? self;
-  const [dateOrder, setDateOrder] = useState<'' | 'dmy' | 'mdy'>('');
-  const [visibility, setVisibility] = useState<Visibility>('shareable');
-  // Recurring calendar events are expanded within these days (empty: two years back, one ahead).
-  const [eventsFrom, setEventsFrom] = useState('');
-  const [eventsTo, setEventsTo] = useState('');
+  const selfName = choices.selfName ?? self;
   const [readError, setReadError] = useState<unknown>(null);
   // Import pressed with nothing chosen: said, not silently ignored.
   const [nothingChosen, setNothingChosen] = useState(false);
@@ -112,15 +114,19 @@ function ImportForm({
 
   const choose = (files: ChosenFile[]) => {
     // Added to what is chosen: a folder and then a file are both sent, as the list says.
-    setPicked((before) => addChosen(before, files));
+    update((before) => ({ picked: addChosen(before.picked, files) }));
     setNothingChosen(false);
     setReadError(null);
     // New files: the last import's summary (not a running one) gives way.
     if (!running) qc.setQueryData(keys.importRun(brainId), null);
   };
-  const clear = () => {
-    setPicked([]);
+  const emptyBoxes = () => {
     for (const input of [filesInput.current, folderInput.current]) if (input) input.value = '';
+  };
+  const emptied = useCallback(() => filesInput.current, []);
+  const clear = () => {
+    update({ picked: [] });
+    emptyBoxes();
   };
   const drop = (e: DragEvent) => {
     e.preventDefault();
@@ -139,8 +145,9 @@ function ImportForm({
       setReadError(err);
       return;
     }
-    importFiles.mutate(
-      {
+    const sent = new Set(picked);
+    importFiles
+      .mutateAsync({
         files,
         format,
         ...(timeZone.trim() ? { time_zone: timeZone.trim() } : {}),
@@ -151,10 +158,17 @@ function ImportForm({
         // (the window's end is exclusive, so the To day is in it, and From and To may be one day).
         ...(eventsFrom ? { recurrence_since: new Date(`${eventsFrom}T00:00`).toISOString() } : {}),
         ...(eventsTo ? { recurrence_until: dayAfter(eventsTo).toISOString() } : {}),
-      },
-      // Sent: the next choice starts a new list (a folder chosen again is not added to the last one).
-      { onSuccess: clear },
-    );
+      })
+      .then(
+        () => {
+          // Sent: the next choice starts a new list (a folder chosen again is not added to the last one),
+          // also when the import ended while another tab was on screen; files chosen meanwhile stay.
+          update((c) => ({ picked: c.picked.filter((f) => !sent.has(f)) }));
+          emptyBoxes();
+        },
+        // A failure or a cancel is said from the import's state (importRunOptions).
+        () => {},
+      );
   };
 
   return (
@@ -198,6 +212,13 @@ function ImportForm({
           chosen={chosen}
           leftOut={leftOut}
           size={size}
+          onRemove={(f) => {
+            update((c) => ({ picked: c.picked.filter((p) => p.path !== f.path) }));
+            // A box saying "3 files" of a list of 2 misleads, and a file chosen again fires no change.
+            emptyBoxes();
+            if (!running) qc.setQueryData(keys.importRun(brainId), null);
+          }}
+          emptied={emptied}
           onClear={() => {
             clear();
             setNothingChosen(false);
@@ -214,7 +235,10 @@ function ImportForm({
         ) : null}
         <label>
           What kind of export is it?
-          <select value={format} onChange={(e) => setFormat(e.target.value as ImportFormat | 'auto')}>
+          <select
+            value={format}
+            onChange={(e) => update({ format: e.target.value as ImportFormat | 'auto' })}
+          >
             <option value="auto">Tell from the files</option>
             {Object.entries(importFormatText).map(([f, { choice: label }]) => (
               <option key={f} value={f}>
@@ -231,7 +255,7 @@ function ImportForm({
           </span>
           <input
             value={timeZone}
-            onChange={(e) => setTimeZone(e.target.value)}
+            onChange={(e) => update({ timeZone: e.target.value })}
             maxLength={100}
             placeholder={browserTimeZone() || 'e.g. Europe/Lisbon'}
           />
@@ -243,14 +267,17 @@ function ImportForm({
               ? 'this Brain was made without its own person, so your messages cannot be attributed to you here, and questions about "my …" go unanswered'
               : 'optional: your own messages are then known to be yours'}
           </span>
-          <input value={selfName} onChange={(e) => setSelfName(e.target.value)} maxLength={200} />
+          <input value={selfName} onChange={(e) => update({ selfName: e.target.value })} maxLength={200} />
         </label>
         <label>
           Dates in WhatsApp chats{' '}
           <span className="hint">
             a short chat&apos;s 03/04 can be 3 April or 4 March; most chats show which by themselves
           </span>
-          <select value={dateOrder} onChange={(e) => setDateOrder(e.target.value as '' | 'dmy' | 'mdy')}>
+          <select
+            value={dateOrder}
+            onChange={(e) => update({ dateOrder: e.target.value as '' | 'dmy' | 'mdy' })}
+          >
             <option value="">Tell from the chat (day first when it cannot)</option>
             <option value="dmy">Day first (31/12/2024)</option>
             <option value="mdy">Month first (12/31/2024)</option>
@@ -261,7 +288,7 @@ function ImportForm({
           <span className="hint">
             Records imported before keep their own; a Brain paired with a hosted Mnemo sends what is shared
           </span>
-          <select value={visibility} onChange={(e) => setVisibility(e.target.value as Visibility)}>
+          <select value={visibility} onChange={(e) => update({ visibility: e.target.value as Visibility })}>
             <option value="shareable">Shared with a paired hosted Mnemo</option>
             <option value="redacted_summary">
               Shared only redacted (addresses, numbers and names taken out)
@@ -278,11 +305,11 @@ function ImportForm({
           </legend>
           <label>
             From
-            <input type="date" value={eventsFrom} onChange={(e) => setEventsFrom(e.target.value)} />
+            <input type="date" value={eventsFrom} onChange={(e) => update({ eventsFrom: e.target.value })} />
           </label>
           <label>
             To
-            <input type="date" value={eventsTo} onChange={(e) => setEventsTo(e.target.value)} />
+            <input type="date" value={eventsTo} onChange={(e) => update({ eventsTo: e.target.value })} />
           </label>
         </fieldset>
         {nothingChosen && !running ? (
@@ -308,9 +335,35 @@ function ImportForm({
   );
 }
 
-function ChosenList(props: { chosen: ChosenFile[]; leftOut: number; size: number; onClear: () => void }) {
-  const { chosen, leftOut, size, onClear } = props;
+/** Files listed before "Show all": a folder of thousands would push the form far down. */
+const firstShown = 8;
+
+function ChosenList(props: {
+  chosen: ChosenFile[];
+  leftOut: number;
+  size: number;
+  onClear: () => void;
+  onRemove: (file: ChosenFile) => void;
+  /** Where focus goes when the last file listed was removed: what chooses files again. */
+  emptied: () => HTMLElement | null;
+}) {
+  const { chosen, leftOut, size, onClear, onRemove, emptied } = props;
+  const [all, setAll] = useState(false);
+  const buttons = useRef(new Map<string, HTMLButtonElement>());
+  // A removed file's button goes with it: focus moves to the next one (else the one before), not to <body>.
+  const focusNext = useRef<{ path: string | null } | null>(null);
+  useEffect(() => {
+    const next = focusNext.current;
+    if (next === null) return;
+    focusNext.current = null;
+    (next.path === null ? emptied() : buttons.current.get(next.path))?.focus();
+  });
+  const remove = (i: number) => {
+    focusNext.current = { path: (chosen[i + 1] ?? chosen[i - 1])?.path ?? null };
+    onRemove(chosen[i]!);
+  };
   if (chosen.length === 0 && leftOut === 0) return <p className="muted">Nothing chosen yet.</p>;
+  const shown = all ? chosen : chosen.slice(0, firstShown);
   return (
     <div aria-live="polite">
       <p>
@@ -321,12 +374,34 @@ function ChosenList(props: { chosen: ChosenFile[]; leftOut: number; size: number
           Clear
         </button>
       </p>
-      <ul className="list compact small mono" aria-label="Chosen files">
-        {chosen.slice(0, 8).map((f) => (
-          <li key={f.path}>{f.path}</li>
+      <ul className="list compact small chosen-files" aria-label="Chosen files">
+        {shown.map((f, i) => (
+          <li key={f.path}>
+            <span className="mono">{f.path}</span>
+            <button
+              type="button"
+              className="link-button"
+              // Named by its file (the visible word starts the name): a list of "Remove" says nothing.
+              aria-label={`Remove ${f.path}`}
+              ref={(el) => {
+                if (el) buttons.current.set(f.path, el);
+                else buttons.current.delete(f.path);
+              }}
+              onClick={() => remove(i)}
+            >
+              Remove
+            </button>
+          </li>
         ))}
-        {chosen.length > 8 ? <li>and {chosen.length - 8} more</li> : null}
+        {chosen.length > firstShown && !all ? <li>and {chosen.length - firstShown} more</li> : null}
       </ul>
+      {chosen.length > firstShown ? (
+        <p>
+          <button type="button" className="link-button" onClick={() => setAll(!all)}>
+            {all ? `Show only the first ${firstShown}` : `Show all ${plural(chosen.length, 'file')}`}
+          </button>
+        </p>
+      ) : null}
       {leftOut ? (
         <p className="muted small">
           {plural(leftOut, 'file')} left out: pictures, attachments and other files that hold nothing to

@@ -144,7 +144,8 @@ test('a folder and then a file chosen on Import add up, and the list says what i
   await page.getByLabel('Files', { exact: true }).setInputFiles([lone]);
   await page.getByText(/^4 files chosen/).waitFor();
   const list = page.getByRole('list', { name: 'Chosen files' });
-  assert.deepEqual((await list.getByRole('listitem').allInnerTexts()).sort(), [
+  // Each item is its path and its Remove button.
+  assert.deepEqual((await list.getByRole('listitem').locator('.mono').allInnerTexts()).sort(), [
     'Vault/a.md',
     'Vault/b.md',
     'Vault/c.md',
