@@ -55,3 +55,9 @@ export function updateImportChoices(
   kept.set(brainId, { ...before, ...(typeof change === 'function' ? change(before) : change) });
   for (const l of listeners) l();
 }
+
+/** A Brain forgotten takes its choices with it: a new Brain of the same id starts with none. */
+export function dropImportChoices(brainId: string): void {
+  if (!kept.delete(brainId)) return;
+  for (const l of listeners) l();
+}

@@ -26,6 +26,7 @@ import type { KeyListPage } from '../../server/client/index.ts';
 import { useClient } from './client.ts';
 import { clearImportMarker, holdImportLock, writeImportMarker, type ImportMarker } from './import-marker.ts';
 import { dropLastAsked } from './last-asked.ts';
+import { dropImportChoices } from '../import-choices.ts';
 import { keys } from './queries.ts';
 
 export function useCreateBrain() {
@@ -55,8 +56,9 @@ export function useForgetBrain() {
     onError: (_e, _id, ctx) => {
       if (ctx?.previous) qc.setQueryData(keys.brains, ctx.previous);
     },
-    onSettled: (_r, _e, brainId) => {
+    onSettled: (_r, e, brainId) => {
       dropLastAsked(brainId);
+      if (!e) dropImportChoices(brainId);
       qc.removeQueries({ queryKey: keys.brain(brainId) });
       return qc.invalidateQueries({ queryKey: keys.brains });
     },

@@ -175,3 +175,24 @@ test('each chosen file can be removed alone, from the keyboard; focus goes to th
   assert.equal(await page.getByRole('list', { name: 'Chosen files' }).getByText('n9.md').count(), 0);
   assert.deepEqual(problems, []);
 });
+
+test('a Brain forgotten takes its Import choices with it: one made again with its id starts blank', async () => {
+  await app().api.createBrain({ id: 'again', name: 'Again' });
+  const { page, problems } = await ui();
+  await openImport(page, 'again');
+  await page.getByLabel('Files', { exact: true }).setInputFiles([note('Old.md', 'From the first Brain.')]);
+  await page.getByLabel('Time zone').fill('Asia/Tokyo');
+  await page.getByRole('button', { name: 'Import 1 file' }).waitFor();
+
+  await navigateInPlace(page, '/');
+  await page.getByRole('button', { name: 'Forget again' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Forget the Brain/ });
+  await dialog.getByRole('button', { name: 'Forget this Brain' }).click();
+  await page.getByRole('status').filter({ hasText: 'Forgot the Brain' }).waitFor();
+
+  await app().api.createBrain({ id: 'again', name: 'Again' });
+  await openImport(page, 'again');
+  await page.getByText('Nothing chosen yet.').waitFor();
+  assert.equal(await page.getByLabel('Time zone').inputValue(), '');
+  assert.deepEqual(problems, []);
+});
