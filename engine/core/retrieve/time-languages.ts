@@ -52,6 +52,10 @@ interface Names {
   units: { day: string; week: string; month: string; year: string };
 }
 
+// A question word opens a sentence: at the text's start or after its end mark, a few spaces on. Bounded:
+// an unbounded "\s*" looked back over every space before each place, slow past a few thousand of them.
+const sentenceStart = '(?<=^\\s{0,8}|[.!?¿¡]\\s{0,8})';
+
 const alt = (xs: readonly string[]) => xs.join('|');
 /** What `word` (as matched: with its accents or without) is in `to`, by its place in `entries`. */
 const lookup = (entries: readonly string[], to: readonly string[]) => {
@@ -146,7 +150,7 @@ const pt = (() => {
       { re: 'primeira vez|mais antig[ao]s?', en: 'first time' },
       { re: 'há quanto tempo|desde quando|quanto tempo', en: 'how long' },
       { re: 'em que (?:dia|data)', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)quando', en: 'when' },
+      { re: `${sentenceStart}quando`, en: 'when' },
     ],
   } satisfies TimeLanguage;
 })();
@@ -225,7 +229,7 @@ const es = (() => {
       { re: 'primera vez|más antigu[oa]s?', en: 'first time' },
       { re: 'cuánto tiempo|desde cuándo', en: 'how long' },
       { re: 'qué (?:día|fecha)', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)cuándo', en: 'when' },
+      { re: `${sentenceStart}cuándo`, en: 'when' },
     ],
   } satisfies TimeLanguage;
 })();
@@ -291,7 +295,7 @@ const fr = (() => {
       { re: 'première fois|plus ancien(?:ne)?s?', en: 'first time' },
       { re: 'combien de temps|depuis quand', en: 'how long' },
       { re: 'quel jour|quelle date', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)quand', en: 'when' },
+      { re: `${sentenceStart}quand`, en: 'when' },
     ],
   } satisfies TimeLanguage;
 })();
@@ -368,7 +372,7 @@ const de = (() => {
       { re: 'erstes mal|zum ersten mal|älteste[nrs]?', en: 'first time' },
       { re: 'wie lange|seit wann', en: 'how long' },
       { re: 'an welchem tag|welches datum', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)wann', en: 'when' },
+      { re: `${sentenceStart}wann`, en: 'when' },
     ],
   } satisfies TimeLanguage;
 })();
@@ -443,7 +447,7 @@ const it = (() => {
       { re: 'prima volta|più vecchi[oa]?', en: 'first time' },
       { re: 'da quanto tempo|per quanto tempo|quanto tempo', en: 'how long' },
       { re: 'che giorno|quale data|che data', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)quando', en: 'when' },
+      { re: `${sentenceStart}quando`, en: 'when' },
     ],
   } satisfies TimeLanguage;
 })();
