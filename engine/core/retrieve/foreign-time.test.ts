@@ -87,6 +87,22 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
     assert.equal(timeIntent('Cena el 3 de mayo', ref)!.label, 'el 3 de mayo');
   });
 
+  it('reads May named in any of them as the month, which English "in may" is not always', () => {
+    for (const q of [
+      'O que fizemos em maio?',
+      '¿Qué hicimos en mayo?',
+      "Qu'avons-nous fait en mai ?",
+      'Was haben wir im Mai gemacht?',
+      'Cosa abbiamo fatto a maggio?',
+    ])
+      assert.deepEqual(
+        window(timeIntent(q, ref)),
+        { from: Date.UTC(2026, 4, 1), to: Date.UTC(2026, 5, 1), order: undefined },
+        q,
+      );
+    assert.equal(timeIntent('in may be late', ref), null);
+  });
+
   it('reads words typed without their accents', () => {
     assert.deepEqual(window(timeIntent('o que faço amanha', ref)), window(timeIntent('tomorrow', ref)));
     assert.deepEqual(window(timeIntent('proxima semana', ref)), window(timeIntent('next week', ref)));
