@@ -103,6 +103,26 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
     assert.equal(timeIntent('in may be late', ref), null);
   });
 
+  it('a day named without its year is the next one in a sentence of what is to come, as in English', () => {
+    const january = Date.UTC(2026, 0, 15, 12);
+    const on = (q: string) => timeIntent(q, january)?.fromMs;
+    const next = on('What will I do on 3 May?');
+    const last = on('What did I do on 3 May?');
+    assert.equal(next, Date.UTC(2026, 4, 3));
+    for (const q of [
+      'O que vou fazer a 3 de maio?',
+      'Vamos a Lisboa no dia 3 de maio',
+      '¿Qué voy a hacer el 3 de mayo?',
+      'Que ferai-je le 3 mai ?',
+      'Was werde ich am 3. Mai machen?',
+      'Cosa farò il 3 maggio?',
+    ])
+      assert.equal(on(q), next, q);
+    for (const q of ['O que fiz a 3 de maio?', '¿Qué hice el 3 de mayo?', 'Però il 3 maggio era bello'])
+      assert.equal(on(q), last, q);
+    assert.equal(on('o que farei a 29 de fevereiro'), Date.UTC(2028, 1, 29));
+  });
+
   it('reads words typed without their accents', () => {
     assert.deepEqual(window(timeIntent('o que faço amanha', ref)), window(timeIntent('tomorrow', ref)));
     assert.deepEqual(window(timeIntent('proxima semana', ref)), window(timeIntent('next week', ref)));
@@ -153,7 +173,7 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
       'We ate at Oggi, the Italian place',
       'Ich war hier',
     ])
-      assert.deepEqual(inEnglishTime(text), { text, phrases: [] }, text);
+      assert.deepEqual(inEnglishTime(text), { text, phrases: [], ahead: false }, text);
     assert.equal(timeIntent('What did I do on Sunday with Domingo?', ref), null);
     assert.equal(timeIntent('Lisboa é linda', ref), null);
   });

@@ -12,6 +12,8 @@ export interface InEnglishTime {
   /** The text with each time phrase of its language put in English; the rest as it was. */
   text: string;
   phrases: ReadPhrase[];
+  /** Its language's future tense is in it: it speaks of what is to come (TimeLanguage's `future`). */
+  ahead: boolean;
 }
 
 const accentsOf: Record<string, string> = {
@@ -43,6 +45,7 @@ interface Compiled {
   language: TimeLanguage;
   cues: ReadonlySet<string>;
   rewrites: { re: RegExp; en: TimeLanguage['rewrites'][number]['en'] }[];
+  future: RegExp;
 }
 
 const fold = (w: string) => foldText(w);
@@ -50,6 +53,7 @@ const compiled: Compiled[] = timeLanguages.map((language) => ({
   language,
   cues: new Set(language.cues.filter(Boolean).map(fold)),
   rewrites: language.rewrites.map((r) => ({ re: new RegExp(edge(accentTolerant(r.re)), 'gu'), en: r.en })),
+  future: new RegExp(edge(language.future), 'u'),
 }));
 const allCues = new Set(compiled.flatMap((c) => [...c.cues]));
 /** Any language's time word, looked for before a text's words are read (most texts hold none). */
@@ -107,9 +111,9 @@ export function inEnglishTime(text: string): InEnglishTime {
   const lower = (notAscii.test(text) ? text.normalize('NFC') : text).toLowerCase();
   // Its language and its phrases are read in its first characters (readChars); the rest stays as it is.
   const read = lower.length > readChars ? lower.slice(0, readChars) : lower;
-  if (!anyCue.test(read)) return { text, phrases: [] };
+  if (!anyCue.test(read)) return { text, phrases: [], ahead: false };
   const languages = languagesOf(wordsForLanguage(read));
-  if (languages.length === 0) return { text, phrases: [] };
+  if (languages.length === 0) return { text, phrases: [], ahead: false };
   const spans: { from: number; to: number; en: string }[] = [];
   // Characters a phrase already took: a long note's hundreds of phrases are checked in their length.
   const taken = new Uint8Array(read.length);
@@ -127,7 +131,7 @@ export function inEnglishTime(text: string): InEnglishTime {
         taken.fill(1, from, to);
       }
     }
-  if (spans.length === 0) return { text, phrases: [] };
+  if (spans.length === 0) return { text, phrases: [], ahead: false };
   spans.sort((a, b) => a.from - b.from);
   let out = '';
   let at = 0;
@@ -140,5 +144,6 @@ export function inEnglishTime(text: string): InEnglishTime {
     if (s.en !== '') phrases.push({ said, en: s.en });
     at = s.to;
   }
-  return { text: out + lower.slice(at), phrases };
+  const ahead = languages.some((c) => c.future.test(read));
+  return { text: out + lower.slice(at), phrases, ahead };
 }

@@ -67,7 +67,7 @@ export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): 
   const read = inEnglishTime(query);
   // "em maio", "en mayo", "im Mai" name the month, where English's "in may" is as often the verb.
   const mayIsMonth = read.phrases.some((p) => /\bin May\b/u.test(p.en));
-  let wall = wallTimeIntent(read.text, zone.toWall(refMs), mayIsMonth);
+  let wall = wallTimeIntent(read.text, zone.toWall(refMs), mayIsMonth, read.ahead);
   if (wall === null) return null;
   if (read.phrases.length > 0) wall = saidAsWritten(wall, read.phrases);
   return {
@@ -134,7 +134,12 @@ function aheadMatch(q: string, re: RegExp): RegExpExecArray | null {
 }
 
 /** timeIntent on wall-clock time: `refMs` and the bounds returned are read with UTC arithmetic. */
-function wallTimeIntent(query: string, refMs: number, mayIsMonth = false): TimeIntent | null {
+function wallTimeIntent(
+  query: string,
+  refMs: number,
+  mayIsMonth = false,
+  saidAhead = false,
+): TimeIntent | null {
   const q = query.toLowerCase();
   const words: string[] = [];
   let fromMs: number | undefined;
@@ -153,7 +158,8 @@ function wallTimeIntent(query: string, refMs: number, mayIsMonth = false): TimeI
   const today = startOfDay(refMs);
   // A day of the year named without its year: in this year, or the last if that is still to come
   // (a question of the past), or the next if it has gone by (a sentence of what is to come).
-  const ahead = aheadMatch(q, /./) !== null;
+  // Another language's future tense says so too (`saidAhead`: "O que vou fazer a 3 de maio?").
+  const ahead = saidAhead || aheadMatch(q, /./) !== null;
   /** The day named in the year yearless gives it; a 29 February in the nearest leap year that way. */
   const yearlessDay = (mi: number, day: number): number => {
     let d = yearless(Date.UTC(ref.getUTCFullYear(), mi, day));

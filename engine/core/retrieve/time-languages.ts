@@ -15,6 +15,12 @@ export interface TimeLanguage {
   cues: readonly string[];
   /** In order: a longer phrase before the words it holds ("semana passada" before "passada"). */
   rewrites: readonly Rewrite[];
+  /**
+   * A future tense or "going to": the text speaks of what is to come, so a day named without its year
+   * ("3 de maio") is the next such day, as English's "will" makes it (time-expressions.ts). Read as
+   * written, accents and all: bare, "-erá" would be "primavera"'s "-era".
+   */
+  future: string;
 }
 
 /**
@@ -152,6 +158,8 @@ const pt = (() => {
       { re: 'em que (?:dia|data)', en: 'what date' },
       { re: `${sentenceStart}quando`, en: 'when' },
     ],
+    future:
+      'vou|vais|vai|vamos|vão|irei|iremos|farei|faremos|pretendo|pretendemos|planeio|planejo|planeamos|planejamos|\\p{L}{2,}(?:rei|rá|remos|rão)',
   } satisfies TimeLanguage;
 })();
 
@@ -231,6 +239,7 @@ const es = (() => {
       { re: 'qué (?:día|fecha)', en: 'what date' },
       { re: `${sentenceStart}cuándo`, en: 'when' },
     ],
+    future: 'voy a|vas a|va a|vamos a|van a|pienso|planeo|planeamos|\\p{L}{2,}(?:ré|rá|remos|rán)',
   } satisfies TimeLanguage;
 })();
 
@@ -297,6 +306,7 @@ const fr = (() => {
       { re: 'quel jour|quelle date', en: 'what date' },
       { re: `${sentenceStart}quand`, en: 'when' },
     ],
+    future: 'vais|allons|allez|vont|va \\p{L}+(?:er|ir|re)|irai|ira|irons|\\p{L}{2,}(?:rai|rons|rez|ront)',
   } satisfies TimeLanguage;
 })();
 
@@ -374,6 +384,7 @@ const de = (() => {
       { re: 'an welchem tag|welches datum', en: 'what date' },
       { re: `${sentenceStart}wann`, en: 'when' },
     ],
+    future: 'werde|wirst|wird|werden|werdet|vorhaben|habe vor|haben vor|plane|planen',
   } satisfies TimeLanguage;
 })();
 
@@ -449,6 +460,7 @@ const it = (() => {
       { re: 'che giorno|quale data|che data', en: 'what date' },
       { re: `${sentenceStart}quando`, en: 'when' },
     ],
+    future: 'ho in programma|abbiamo in programma|(?!però(?![\\p{L}]))\\p{L}{2,}(?:rò|rà|remo|ranno)',
   } satisfies TimeLanguage;
 })();
 
