@@ -123,6 +123,16 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
     assert.equal(on('o que farei a 29 de fevereiro'), Date.UTC(2028, 1, 29));
   });
 
+  it('reads a time word capitalized in a text of its language, a name only where the text is not', () => {
+    assert.deepEqual(
+      window(timeIntent('Fui a Lisboa em Maio de 2020', ref)),
+      window(timeIntent('May 2020', ref)),
+    );
+    assert.deepEqual(window(timeIntent('Ayer vi a Chris Hoy', ref)), window(timeIntent('yesterday', ref)));
+    assert.deepEqual(window(timeIntent('Fui ao Porto Ontem', ref)), window(timeIntent('yesterday', ref)));
+    assert.equal(timeIntent('Sir Chris Hoy', ref), null);
+  });
+
   it('reads words typed without their accents', () => {
     assert.deepEqual(window(timeIntent('o que faço amanha', ref)), window(timeIntent('tomorrow', ref)));
     assert.deepEqual(window(timeIntent('proxima semana', ref)), window(timeIntent('next week', ref)));
@@ -172,6 +182,10 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
       'Ana said hi to Marco and Mario',
       'We ate at Oggi, the Italian place',
       'Ich war hier',
+      // A name that is another language's time word, in a text with none of that language's words.
+      'Chris Hoy won gold',
+      'Bruno Mars 2016 tour',
+      'Dinner with Sofia Ieri and Marco',
     ])
       assert.deepEqual(inEnglishTime(text), { text, phrases: [], ahead: false }, text);
     assert.equal(timeIntent('What did I do on Sunday with Domingo?', ref), null);
