@@ -121,7 +121,8 @@ export function archivesFound(
           `not unpacked: it would stand in for ${basename(out.path)}/ beside it, ` +
             (beside ? 'which is there and is read itself' : 'as another archive here does') +
             ` (unzip ${basename(archive)} elsewhere to import it too)`,
-          false,
+          // The folder beside it is read under the same names; another archive's notes are not these.
+          !beside,
         );
       standIns.add(standsIn);
       places.add(await realpath(temp), at, archive, out.path);

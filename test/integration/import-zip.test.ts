@@ -310,6 +310,20 @@ describe('importing an archive', () => {
     assert.match(r.skippedItems[0]!.reason, /not unpacked: it would stand in for trip\/ beside it/);
   });
 
+  test('an archive left out for another standing in for the same folder keeps what it held', async () => {
+    const dir = join(root, 'Rivals');
+    mkdirSync(dir);
+    await zipOf({ 'x/a.md': '# A\n\nFerry at nine.\n' }, 'Rivals/x.zip');
+    const first = await runImport({ client, brainId: 'rivals', path: dir, forgetMissing: true });
+    assert.equal(first.imported, 1);
+    // b.zip, sorted first, now unpacks to x/: x.zip is left out, and a.md, still in it, is not gone.
+    await zipOf({ 'x/b.md': '# B\n\nLunch in Gaia.\n' }, 'Rivals/b.zip');
+    const second = await runImport({ client, brainId: 'rivals', path: dir, forgetMissing: true });
+    assert.deepEqual([second.imported, second.forgotten], [1, 0]);
+    assert.match(second.skippedItems[0]!.reason, /as another archive here does/);
+    assert.match(second.forgetNotes.join('\n'), /nothing was forgotten.*x\.zip/);
+  });
+
   test('Ctrl-C mid-import leaves nothing unpacked in the temp dir, for an archive given or found in a folder', async () => {
     const lines = Array.from(
       { length: 800 },
