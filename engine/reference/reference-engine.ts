@@ -21,7 +21,7 @@ import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile
 import { recordText } from '../core/derive/record-text.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { isErasable } from '../core/shared/erasable.ts';
-import { chatNotFound, chatOfItem, chatsOf } from '../core/shared/source-chat.ts';
+import { chatNotFound, chatsOf, isOfChat } from '../core/shared/source-chat.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
 import { WatermarkCodec, type MemoryStepPlace } from '../watermark.ts';
@@ -459,7 +459,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         (r) =>
           r.record.source.name === sourceName &&
           r.record.source.external_id !== null &&
-          chatOfItem(sourceName, r.record.source.external_id) === chat,
+          isOfChat(sourceName, r.record.source.external_id, chat),
       );
       if (doomed.length === 0) throw chatNotFound(sourceName, chat);
       return forgetOfSource(s, sourceName, doomed);

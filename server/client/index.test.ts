@@ -412,7 +412,7 @@ for (const [transportName, transport] of transports) {
       );
     });
 
-    test('an id or name "." or ".." is never sent: the URL would name the Brain itself', async () => {
+    test('an id or name "." or ".." or empty is never sent: the URL would name another resource', async () => {
       // A source may be named ".." (listSources lists it); fetch resolved /brains/b/sources/.. to
       // /brains/b, so forgetSource('b', '..') forgot the whole Brain.
       for (const call of [
@@ -421,6 +421,9 @@ for (const [transportName, transport] of transports) {
         () => client().forgetRecord('b', '..'),
         () => client().getRecord('b', '..'),
         () => client().forgetBrain('..'),
+        () => client().forgetSourceChat('b', 'whatsapp', ''),
+        () => client().forgetSource('b', ''),
+        () => client().forgetBrain(''),
       ])
         await assert.rejects(
           call(),
@@ -428,7 +431,7 @@ for (const [transportName, transport] of transports) {
             e instanceof MnemoApiError &&
             e.code === 'invalid_request_body' &&
             e.type === 'invalid_request' &&
-            /"\." or "\.\." cannot be sent/.test(e.message),
+            /"\." or "\.\." or empty cannot be sent/.test(e.message),
         );
       assert.equal(seen.length, 0, 'nothing reached the server');
       // Names that only hold dots among other characters are sent, encoded as they are.

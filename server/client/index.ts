@@ -110,11 +110,13 @@ export function createMnemoClient(options: MnemoClientOptions) {
   async function once(spec: RequestSpec): Promise<Response> {
     // encodeURIComponent leaves "." and "..", and a URL resolves them (fetch would send the Brain's own
     // path for forgetSource(b, '..'), forgetting the whole Brain): such an id or name is never sent.
-    if (spec.path.split('/').some((s) => s === '.' || s === '..'))
+    // Nor an empty one: forgetSourceChat(b, s, '') named the list of chats, answered 405.
+    const segments = spec.path.split('/').slice(1);
+    if (segments.some((s) => s === '.' || s === '..' || s === ''))
       throw new MnemoApiError(0, {
         type: 'invalid_request',
         code: 'invalid_request_body',
-        message: `${spec.method} ${spec.path}: an id or name "." or ".." cannot be sent in a URL path, which would resolve it to another resource; nothing was sent`,
+        message: `${spec.method} ${spec.path}: an id or name "." or ".." or empty cannot be sent in a URL path, which would resolve it to another resource; nothing was sent`,
         reached_server: false,
       });
     const url = new URL(base + spec.path);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { errorMessage } from '../../engine/index.ts';
 import { archiveFolderName, unpackArchive, type ExpandedZip, type ZipLimits } from './expand-zip.ts';
+import { holdTempFolder } from './temp-folders.ts';
 
 /**
  * Archives a walk found inside a folder, each unpacked into a private temporary folder and read as if
@@ -72,12 +73,16 @@ export function archivesFound(
 } {
   const places = new ArchivePlaces();
   let base: Promise<string> | null = null;
+  let release = () => {};
   let held = 0;
   const standIns = new Set<string>();
   return {
     places,
     async unpack(archive) {
-      base ??= mkdtemp(join(tmpdir(), 'mnemo-zips-'));
+      base ??= mkdtemp(join(tmpdir(), 'mnemo-zips-')).then((dir) => {
+        release = holdTempFolder(dir);
+        return dir;
+      });
       // One folder each: two archives of one name in two folders never meet.
       const temp = await mkdtemp(join(await base, 'a-'));
       let mine = 0;
@@ -116,14 +121,17 @@ export function archivesFound(
           `not unpacked: it would stand in for ${basename(out.path)}/ beside it, ` +
             (beside ? 'which is there and is read itself' : 'as another archive here does') +
             ` (unzip ${basename(archive)} elsewhere to import it too)`,
-          false,
+          // The folder beside it is read under the same names; another archive's notes are not these.
+          !beside,
         );
       standIns.add(standsIn);
       places.add(await realpath(temp), at, archive, out.path);
       return out;
     },
     async remove() {
-      if (base !== null) await rm(await base, { recursive: true, force: true });
+      if (base === null) return;
+      await rm(await base, { recursive: true, force: true });
+      release();
     },
   };
 }

@@ -33,6 +33,7 @@ import {
 } from './import-item.ts';
 import { itemLabel, nestedArchiveReason, planImport, type ImportTarget } from './plan-import.ts';
 import { archivesFound, type FoundArchive } from './archive-places.ts';
+import { holdTempFolder } from './temp-folders.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
 import { heldItems, writeRevision } from './held-items.ts';
 import { recordPages } from './record-pages.ts';
@@ -575,12 +576,14 @@ export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
   // same archive imported again is the same items.
   if (isZipName(o.path) && (await stat(o.path)).isFile()) {
     const dir = await mkdtemp(join(tmpdir(), 'mnemo-zip-'));
+    const release = holdTempFolder(dir);
     try {
       const { path, expanded } = await unpackArchive(o.path, dir);
       const skips = archiveSkips(basename(o.path), expanded);
       return await importPath({ ...o, path, uploadRoot: dirname(path), archiveSkips: skips }, existing);
     } finally {
       await rm(dir, { recursive: true, force: true });
+      release();
     }
   }
   // Archives found in the folder are unpacked elsewhere and read as if unpacked where they lie.

@@ -211,10 +211,12 @@ export function sourceChecks(factory: ServerFactory): void {
           chat,
           chatNamed('Bo: trip', ['Bo: The ferry leaves at nine']),
           chatNamed('Cy', ['Cy: Bring the maps', 'Ana: Will do', 'Cy: Thanks']),
+          // Decomposed, as a name read on macOS may be: listed, and removed, by the name as typed.
+          chatNamed('Joa\u0303o', ['Joao: Olá']),
         ],
         time_zone: 'UTC',
       });
-      assert.equal(result.imported, 6, JSON.stringify(result));
+      assert.equal(result.imported, 7, JSON.stringify(result));
       const chats = async (source = 'whatsapp') => {
         const r = await api.get(`/brains/b/sources/${source}/chats`);
         assert.equal(r.status, 200, r.text);
@@ -224,7 +226,10 @@ export function sourceChecks(factory: ServerFactory): void {
         ['whatsapp', 'Bo', 2],
         ['whatsapp', 'Bo: trip', 1],
         ['whatsapp', 'Cy', 3],
+        ['whatsapp', 'Jo\u00e3o', 1],
       ]);
+      const typed = await api.del(`/brains/b/sources/whatsapp/chats/${encodeURIComponent('Jo\u00e3o')}`);
+      assert.equal(assertShape(DeletionReceipt, typed.body).deleted.records, 1, typed.text);
       const r = await api.del(`/brains/b/sources/whatsapp/chats/${encodeURIComponent('Bo')}`);
       assert.equal(r.status, 200, r.text);
       const receipt = assertShape(DeletionReceipt, r.body);

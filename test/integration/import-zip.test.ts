@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -307,6 +308,58 @@ describe('importing an archive', () => {
     const r = await runImport({ client, brainId: 'twice', path: dir });
     assert.deepEqual([r.imported, r.skipped], [1, 1]);
     assert.match(r.skippedItems[0]!.reason, /not unpacked: it would stand in for trip\/ beside it/);
+  });
+
+  test('an archive left out for another standing in for the same folder keeps what it held', async () => {
+    const dir = join(root, 'Rivals');
+    mkdirSync(dir);
+    await zipOf({ 'x/a.md': '# A\n\nFerry at nine.\n' }, 'Rivals/x.zip');
+    const first = await runImport({ client, brainId: 'rivals', path: dir, forgetMissing: true });
+    assert.equal(first.imported, 1);
+    // b.zip, sorted first, now unpacks to x/: x.zip is left out, and a.md, still in it, is not gone.
+    await zipOf({ 'x/b.md': '# B\n\nLunch in Gaia.\n' }, 'Rivals/b.zip');
+    const second = await runImport({ client, brainId: 'rivals', path: dir, forgetMissing: true });
+    assert.deepEqual([second.imported, second.forgotten], [1, 0]);
+    assert.match(second.skippedItems[0]!.reason, /as another archive here does/);
+    assert.match(second.forgetNotes.join('\n'), /nothing was forgotten.*x\.zip/);
+  });
+
+  test('Ctrl-C mid-import leaves nothing unpacked in the temp dir, for an archive given or found in a folder', async () => {
+    const lines = Array.from(
+      { length: 800 },
+      (_, i) =>
+        `${String((i % 28) + 1).padStart(2, '0')}/01/2023, 10:${String(i % 60).padStart(2, '0')} - Rui: boat ${i}`,
+    );
+    const folder = join(root, 'Interrupted');
+    mkdirSync(folder);
+    await zipOf({ 'WhatsApp Chat with Rui.txt': lines.join('\n') }, 'Interrupted/rui.zip');
+    for (const [path, brain] of [
+      [folder, 'stopped-folder'],
+      [join(folder, 'rui.zip'), 'stopped-zip'],
+    ] as const) {
+      // A temp dir of its own: what it holds after the signal is what the import left.
+      const tmp = mkdtempSync(join(root, 'tmp-'));
+      const args = ['bin/mnemo.mjs', 'import', path, '--brain', brain, '--self', 'Sam', '--concurrency', '2'];
+      const env = { ...process.env, MNEMO_URL: server.url, MNEMO_KEY: apiKey, TMPDIR: tmp };
+      const child = spawn(process.execPath, args, { env });
+      after(() => child.kill('SIGKILL'));
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+        child.on('close', (_, signal) => resolve(signal)),
+      );
+      const written = () =>
+        client.listRecords(brain, { limit: 50 }).then(
+          (p) => p.data.length,
+          () => 0,
+        );
+      const deadline = Date.now() + 60_000;
+      while ((await written()) < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(readdirSync(tmp).length, 1, 'unpacked while it runs');
+      child.kill('SIGINT');
+      assert.equal(await ended, 'SIGINT', stderr);
+      assert.deepEqual(readdirSync(tmp), [], `${path}: ${stderr}`);
+    }
   });
 
   test('an archive that is not one is a clear error, and no Brain is made', async () => {

@@ -12,6 +12,8 @@ export interface InEnglishTime {
   /** The text with each time phrase of its language put in English; the rest as it was. */
   text: string;
   phrases: ReadPhrase[];
+  /** Its language's future tense is in it: it speaks of what is to come (TimeLanguage's `future`). */
+  ahead: boolean;
 }
 
 const accentsOf: Record<string, string> = {
@@ -43,6 +45,7 @@ interface Compiled {
   language: TimeLanguage;
   cues: ReadonlySet<string>;
   rewrites: { re: RegExp; en: TimeLanguage['rewrites'][number]['en'] }[];
+  future: RegExp;
 }
 
 const fold = (w: string) => foldText(w);
@@ -50,6 +53,7 @@ const compiled: Compiled[] = timeLanguages.map((language) => ({
   language,
   cues: new Set(language.cues.filter(Boolean).map(fold)),
   rewrites: language.rewrites.map((r) => ({ re: new RegExp(edge(accentTolerant(r.re)), 'gu'), en: r.en })),
+  future: new RegExp(edge(language.future), 'u'),
 }));
 const allCues = new Set(compiled.flatMap((c) => [...c.cues]));
 /** Any language's time word, looked for before a text's words are read (most texts hold none). */
@@ -71,11 +75,36 @@ const readChars = 20_000;
 const notAscii = /[^ -~\t\n\r]/u;
 
 /**
+ * Whether a language writes its time words in lower case within a sentence, so that a phrase starting
+ * with a capital there is a name's ("Chris Hoy", "Bruno Mars 2016"): all but German, whose nouns and
+ * months are capitalized ("vor zwei Tagen", "im Mai") and whose "Morgen" is often typed for "morgen".
+ */
+const namesCapitalized = (c: Compiled) => c.language.code !== 'de';
+
+/** Characters that open a sentence before a word, past spaces and opening quotes. */
+const sentenceMark = /[.!?¿¡:;\n…]/u;
+const opening = /[\s"'“‘«([]/u;
+
+/**
+ * Which characters of CASED (the text as written) belong to a word capitalized within a sentence: a
+ * name, in the languages that write their time words in lower case (namesCapitalized).
+ */
+function namedWords(cased: string): Uint8Array {
+  const named = new Uint8Array(cased.length);
+  for (const m of cased.matchAll(/(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{L}\p{M}]*/gu)) {
+    let i = m.index - 1;
+    while (i >= 0 && cased[i] !== '\n' && opening.test(cased[i]!)) i--;
+    if (i >= 0 && !sentenceMark.test(cased[i]!)) named.fill(1, m.index, m.index + m[0].length);
+  }
+  return named;
+}
+
+/**
  * The languages `words` (folded) are most likely in, when that is another than English: the most of
  * their function words and time words, more than English's, and at least one time word among them. None when no word could say a time in
  * another language, which is how most English text is left alone at the cost of one look per word.
  */
-function languagesOf(words: readonly string[]): Compiled[] {
+function languagesOf(words: readonly string[]): { c: Compiled; spoken: boolean }[] {
   if (!words.some((w) => allCues.has(w))) return [];
   const { english, scores } = languageScores(words);
   let best = english + 1;
@@ -94,7 +123,9 @@ function languagesOf(words: readonly string[]): Compiled[] {
     chosen.push({ c, cued });
   }
   // A language as likely that says no time here ("Ich war hier": German as much as French) leaves it.
-  return chosen.every((x) => x.cued) ? chosen.map((x) => x.c) : [];
+  return chosen.every((x) => x.cued)
+    ? chosen.map((x) => ({ c: x.c, spoken: (scores.get(x.c.language.code) ?? 0) > 0 }))
+    : [];
 }
 
 /**
@@ -104,30 +135,37 @@ function languagesOf(words: readonly string[]): Compiled[] {
  * first rewrite that takes it, against the text as written (no rewrite reads another's English).
  */
 export function inEnglishTime(text: string): InEnglishTime {
-  const lower = (notAscii.test(text) ? text.normalize('NFC') : text).toLowerCase();
+  const cased = notAscii.test(text) ? text.normalize('NFC') : text;
+  const lower = cased.toLowerCase();
   // Its language and its phrases are read in its first characters (readChars); the rest stays as it is.
   const read = lower.length > readChars ? lower.slice(0, readChars) : lower;
-  if (!anyCue.test(read)) return { text, phrases: [] };
+  if (!anyCue.test(read)) return { text, phrases: [], ahead: false };
   const languages = languagesOf(wordsForLanguage(read));
-  if (languages.length === 0) return { text, phrases: [] };
+  if (languages.length === 0) return { text, phrases: [], ahead: false };
+  // In a text with none of the language's function words, a capitalized time word within a sentence
+  // is a name ("Chris Hoy won gold" is no "today", "Bruno Mars 2016" no March); in one that has them, a
+  // month written "Maio" is still May. Where lower case changed a length ("İ"), the places would not
+  // line up, and nothing is taken for a name.
+  const named =
+    lower.length === cased.length ? namedWords(cased.slice(0, read.length)) : new Uint8Array(read.length);
   const spans: { from: number; to: number; en: string }[] = [];
   // Characters a phrase already took: a long note's hundreds of phrases are checked in their length.
   const taken = new Uint8Array(read.length);
   const free = (from: number, to: number) => !taken.subarray(from, to).includes(1);
-  for (const c of languages)
+  for (const { c, spoken } of languages)
     for (const r of c.rewrites) {
       r.re.lastIndex = 0;
       for (const m of read.matchAll(r.re)) {
         const from = m.index;
         const to = from + m[0].length;
-        if (!free(from, to)) continue;
+        if (!free(from, to) || (named[from] === 1 && !spoken && namesCapitalized(c))) continue;
         const en =
           typeof r.en === 'string' ? r.en.replace(/\$(\d)/gu, (_, i: string) => m[Number(i)] ?? '') : r.en(m);
         spans.push({ from, to, en });
         taken.fill(1, from, to);
       }
     }
-  if (spans.length === 0) return { text, phrases: [] };
+  if (spans.length === 0) return { text, phrases: [], ahead: false };
   spans.sort((a, b) => a.from - b.from);
   let out = '';
   let at = 0;
@@ -140,5 +178,6 @@ export function inEnglishTime(text: string): InEnglishTime {
     if (s.en !== '') phrases.push({ said, en: s.en });
     at = s.to;
   }
-  return { text: out + lower.slice(at), phrases };
+  const ahead = languages.some(({ c }) => c.future.test(read));
+  return { text: out + lower.slice(at), phrases, ahead };
 }

@@ -65,7 +65,9 @@ function startOfDay(ms: number): number {
  */
 export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): TimeIntent | null {
   const read = inEnglishTime(query);
-  let wall = wallTimeIntent(read.text, zone.toWall(refMs));
+  // "em maio", "en mayo", "im Mai" name the month, where English's "in may" is as often the verb.
+  const mayIsMonth = read.phrases.some((p) => /\bin May\b/u.test(p.en));
+  let wall = wallTimeIntent(read.text, zone.toWall(refMs), mayIsMonth, read.ahead);
   if (wall === null) return null;
   if (read.phrases.length > 0) wall = saidAsWritten(wall, read.phrases);
   return {
@@ -132,7 +134,12 @@ function aheadMatch(q: string, re: RegExp): RegExpExecArray | null {
 }
 
 /** timeIntent on wall-clock time: `refMs` and the bounds returned are read with UTC arithmetic. */
-function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
+function wallTimeIntent(
+  query: string,
+  refMs: number,
+  mayIsMonth = false,
+  saidAhead = false,
+): TimeIntent | null {
   const q = query.toLowerCase();
   const words: string[] = [];
   let fromMs: number | undefined;
@@ -151,7 +158,8 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
   const today = startOfDay(refMs);
   // A day of the year named without its year: in this year, or the last if that is still to come
   // (a question of the past), or the next if it has gone by (a sentence of what is to come).
-  const ahead = aheadMatch(q, /./) !== null;
+  // Another language's future tense says so too (`saidAhead`: "O que vou fazer a 3 de maio?").
+  const ahead = saidAhead || aheadMatch(q, /./) !== null;
   /** The day named in the year yearless gives it; a 29 February in the nearest leap year that way. */
   const yearlessDay = (mi: number, day: number): number => {
     let d = yearless(Date.UTC(ref.getUTCFullYear(), mi, day));
@@ -239,7 +247,10 @@ function wallTimeIntent(query: string, refMs: number): TimeIntent | null {
     set(Date.UTC(Number(m[2]), mi, 1), Date.UTC(Number(m[2]), mi + 1, 1), m[0], m[1]!, m[2]!);
   } else if ((m = /\b(?:in|during|since)\s+(19\d{2}|20\d{2})\b/.exec(q))) {
     set(Date.UTC(Number(m[1]), 0, 1), Date.UTC(Number(m[1]) + 1, 0, 1), m[0], m[1]!);
-  } else if ((m = new RegExp(`\\b(?:in|during|last)\\s+${monthRe}\\b`).exec(q)) && m[1] !== 'may') {
+  } else if (
+    (m = new RegExp(`\\b(?:in|during|last)\\s+${monthRe}\\b`).exec(q)) &&
+    (m[1] !== 'may' || mayIsMonth)
+  ) {
     // A bare month: its latest occurrence not after the reference time.
     const mi = monthIndex(m[1]!.slice(0, 3));
     const y = mi <= ref.getUTCMonth() ? ref.getUTCFullYear() : ref.getUTCFullYear() - 1;

@@ -15,6 +15,12 @@ export interface TimeLanguage {
   cues: readonly string[];
   /** In order: a longer phrase before the words it holds ("semana passada" before "passada"). */
   rewrites: readonly Rewrite[];
+  /**
+   * A future tense or "going to": the text speaks of what is to come, so a day named without its year
+   * ("3 de maio") is the next such day, as English's "will" makes it (time-expressions.ts). Read as
+   * written, accents and all: bare, "-erá" would be "primavera"'s "-era".
+   */
+  future: string;
 }
 
 /**
@@ -51,6 +57,10 @@ interface Names {
   counts: readonly string[];
   units: { day: string; week: string; month: string; year: string };
 }
+
+// A question word opens a sentence: at the text's start or after its end mark, a few spaces on. Bounded:
+// an unbounded "\s*" looked back over every space before each place, slow past a few thousand of them.
+const sentenceStart = '(?<=^\\s{0,8}|[.!?¿¡]\\s{0,8})';
 
 const alt = (xs: readonly string[]) => xs.join('|');
 /** What `word` (as matched: with its accents or without) is in `to`, by its place in `entries`. */
@@ -146,8 +156,10 @@ const pt = (() => {
       { re: 'primeira vez|mais antig[ao]s?', en: 'first time' },
       { re: 'há quanto tempo|desde quando|quanto tempo', en: 'how long' },
       { re: 'em que (?:dia|data)', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)quando', en: 'when' },
+      { re: `${sentenceStart}quando`, en: 'when' },
     ],
+    future:
+      'vou|vais|vai|vamos|vão|irei|iremos|farei|faremos|pretendo|pretendemos|planeio|planejo|planeamos|planejamos|\\p{L}{2,}(?:rei|rá|remos|rão)',
   } satisfies TimeLanguage;
 })();
 
@@ -225,8 +237,9 @@ const es = (() => {
       { re: 'primera vez|más antigu[oa]s?', en: 'first time' },
       { re: 'cuánto tiempo|desde cuándo', en: 'how long' },
       { re: 'qué (?:día|fecha)', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)cuándo', en: 'when' },
+      { re: `${sentenceStart}cuándo`, en: 'when' },
     ],
+    future: 'voy a|vas a|va a|vamos a|van a|pienso|planeo|planeamos|\\p{L}{2,}(?:ré|rá|remos|rán)',
   } satisfies TimeLanguage;
 })();
 
@@ -291,8 +304,9 @@ const fr = (() => {
       { re: 'première fois|plus ancien(?:ne)?s?', en: 'first time' },
       { re: 'combien de temps|depuis quand', en: 'how long' },
       { re: 'quel jour|quelle date', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)quand', en: 'when' },
+      { re: `${sentenceStart}quand`, en: 'when' },
     ],
+    future: 'vais|allons|allez|vont|va \\p{L}+(?:er|ir|re)|irai|ira|irons|\\p{L}{2,}(?:rai|rons|rez|ront)',
   } satisfies TimeLanguage;
 })();
 
@@ -368,8 +382,9 @@ const de = (() => {
       { re: 'erstes mal|zum ersten mal|älteste[nrs]?', en: 'first time' },
       { re: 'wie lange|seit wann', en: 'how long' },
       { re: 'an welchem tag|welches datum', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)wann', en: 'when' },
+      { re: `${sentenceStart}wann`, en: 'when' },
     ],
+    future: 'werde|wirst|wird|werden|werdet|vorhaben|habe vor|haben vor|plane|planen',
   } satisfies TimeLanguage;
 })();
 
@@ -443,8 +458,9 @@ const it = (() => {
       { re: 'prima volta|più vecchi[oa]?', en: 'first time' },
       { re: 'da quanto tempo|per quanto tempo|quanto tempo', en: 'how long' },
       { re: 'che giorno|quale data|che data', en: 'what date' },
-      { re: '(?<=^|[.!?¿¡]\\s*)quando', en: 'when' },
+      { re: `${sentenceStart}quando`, en: 'when' },
     ],
+    future: 'ho in programma|abbiamo in programma|(?!però(?![\\p{L}]))\\p{L}{2,}(?:rò|rà|remo|ranno)',
   } satisfies TimeLanguage;
 })();
 

@@ -12,7 +12,14 @@ import { quoted } from '../../errors/shown-value.ts';
 export function chatOfItem(sourceName: string, externalId: string): string | null {
   if (sourceName !== 'whatsapp') return null;
   const m = /^whatsapp:(.*?):[+-]?\d{4,6}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z:/su.exec(externalId);
-  return m ? m[1]! : null;
+  // In NFC, as a name is typed: a file name read on macOS may be decomposed ("João" as "Joa\u0303o"),
+  // and the chat listed so could not be removed by its name typed.
+  return m ? m[1]!.normalize('NFC') : null;
+}
+
+/** Is the item of EXTERNALID one of the chat named CHAT (in either Unicode form)? */
+export function isOfChat(sourceName: string, externalId: string, chat: string): boolean {
+  return chatOfItem(sourceName, externalId) === chat.normalize('NFC');
 }
 
 /** SourceChatList's entries for the distinct external ids of a source. */

@@ -8,6 +8,7 @@ import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { importFormats, type ImportFormat } from '../../import/import-item.ts';
 import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
+import { removeTempFolders } from '../../import/temp-folders.ts';
 import { emptyWindowMessage } from '../../import/formats/recurrence-window.ts';
 import { apiBaseFrom, bySchema, defaultBaseUrl, nonNegativeInt } from '../options.ts';
 import { errorMessage } from '../../../engine/index.ts';
@@ -128,6 +129,8 @@ function onInterrupt(
   const interrupted = (signal: NodeJS.Signals) => {
     for (const s of stops) process.off(s, interrupted);
     display.stop();
+    // Ended by the signal, the import's own clean-up never runs: archives it unpacked go now.
+    removeTempFolders();
     const p = display.last();
     const sofar = p === null ? '' : ` after ${p.done} of the ${p.total} items read so far`;
     console.error(
