@@ -8,9 +8,11 @@ export const MemoryStatus = z.enum(['active', 'scheduled', 'superseded', 'retrac
 });
 export type MemoryStatus = z.infer<typeof MemoryStatus>;
 
+export const OwnerState = z.enum(['self', 'other', 'unresolved']);
+
 export const Owner = z
   .object({
-    state: z.enum(['self', 'other', 'unresolved']),
+    state: OwnerState,
     entity: z.string().optional().describe('Name of the owner; present when resolved.'),
   })
   .meta({ id: 'Owner' });

@@ -1,5 +1,6 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
+import { isOwnerState } from '../../core/shared/owner-state.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type {
   CitationRow,
@@ -41,10 +42,15 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
         OR ${unicodeLower('m.subject')} = ${unicodeLower(`${p.bind(f.subject)}::text`)})`,
     );
   }
-  if (f.owner !== undefined) {
+  // A state asks for its Memories (or an owner by that word, as ever); a name is compared folded, which
+  // costs a fold per row, so not for a state.
+  if (f.owner !== undefined && isOwnerState(f.owner)) {
     const owner = p.bind(f.owner);
-    conds.push(`(m.owner_state = ${owner} OR mnemo_fold(m.owner_entity) = mnemo_fold(${owner}::text))`);
-  }
+    conds.push(
+      `(m.owner_state = ${owner} OR ${unicodeLower('m.owner_entity')} = ${unicodeLower(`${owner}::text`)})`,
+    );
+  } else if (f.owner !== undefined)
+    conds.push(`mnemo_fold(m.owner_entity) = mnemo_fold(${p.bind(f.owner)}::text)`);
   if (f.contested === true) {
     // A conflict: current now, and another value of its slot current too (hosted, one hosted serves).
     conds.push(

@@ -1,5 +1,6 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
+import { isOwnerState } from '../../core/shared/owner-state.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { MemoryFilter, MemoryRepository, MemoryVersionRow } from '../../ports/index.ts';
@@ -73,8 +74,11 @@ export function memoryFilterSql(brainUid: string, f: MemoryFilter): { conds: str
       ...(unicode ? [brainUid, f.subject.toLowerCase()] : []),
     );
   }
-  if (f.owner !== undefined)
-    add('(m.owner_state = ? OR mnemo_fold(m.owner_entity) = ?)', f.owner, foldText(f.owner));
+  // A state asks for its Memories (or an owner by that word, as ever); a name is compared folded, which
+  // costs a fold per row, so not for a state.
+  if (f.owner !== undefined && isOwnerState(f.owner))
+    add('(m.owner_state = ? OR mnemo_lower(m.owner_entity) = ?)', f.owner, f.owner);
+  else if (f.owner !== undefined) add('mnemo_fold(m.owner_entity) = ?', foldText(f.owner));
   if (f.contested === true) {
     // A conflict: current now, and another value of its slot current too (as the census counts them;
     // hosted, the other value must be one hosted serves).
