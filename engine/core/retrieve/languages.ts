@@ -17,7 +17,8 @@ export interface Language {
 const words = (s: string) => new Set(s.split(/\s+/u).filter(Boolean).map(foldText));
 
 // Words English uses as often are left out of the lists they would tip ("was", "an", "in", "am" in
-// German; "i" in Italian): an English text must not read as another language.
+// German; "i" in Italian): an English text must not read as another language. So are they of the
+// words that ask what happened ("todo", "los", "fare"), which hold for any query's terms.
 export const languages: readonly Language[] = [
   {
     code: 'pt',
@@ -39,7 +40,7 @@ export const languages: readonly Language[] = [
       soy son tengo tiene tenía hay hubo dónde donde cuándo cuando cómo como cuál cuáles quién quiénes qué
       cuánto cuánta cuántos ya también muy más aquí allí allá`),
     happenedWords: words(`pasó ocurrió sucedió hice hicimos hizo hicieron hecho hacer algo alguna cosa
-      cosas todo nada nuevo nueva novedades hablamos hablé habló dije dijimos dijo`),
+      cosas nada nuevo nueva novedades hablamos hablé habló dije dijimos dijo`),
   },
   {
     code: 'fr',
@@ -58,7 +59,7 @@ export const languages: readonly Language[] = [
       nicht kein keine ist bin bist sind waren habe hast haben hatte mit für auf zu von bei nach aus im zum
       zur wer wo wann wie warum welche welcher welches woher wohin schon auch sehr mehr hier dort über unter
       durch gegen ohne während wegen seit bis dass ob wenn weil als noch nur immer hat`),
-    happenedWords: words(`passiert geschehen los gemacht getan machen tun etwas alles nichts neu neues
+    happenedWords: words(`passiert geschehen gemacht getan machen tun etwas alles nichts neu neues
       neuigkeiten gesprochen geredet gesagt`),
   },
   {
@@ -68,7 +69,7 @@ export const languages: readonly Language[] = [
       loro mi ti ci vi si mio mia miei mie tuo tua suo sua nostro è e o ma sono sei siamo era ero erano ho
       hai ha abbiamo hanno avevo dove quando come quale quali perché quanto quanta quanti già anche molto
       più qui lì là`),
-    happenedWords: words(`successo accaduto capitato fatto fare facevo qualcosa cose tutto niente nulla
+    happenedWords: words(`successo accaduto capitato fatto facevo qualcosa cose tutto niente nulla
       nuovo nuova novità parlato detto`),
   },
 ];
