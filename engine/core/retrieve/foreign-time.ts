@@ -48,10 +48,9 @@ interface Compiled {
   future: RegExp;
 }
 
-const fold = (w: string) => foldText(w);
 const compiled: Compiled[] = timeLanguages.map((language) => ({
   language,
-  cues: new Set(language.cues.filter(Boolean).map(fold)),
+  cues: new Set(language.cues.filter(Boolean).map((w) => foldText(w))),
   rewrites: language.rewrites.map((r) => ({ re: new RegExp(edge(accentTolerant(r.re)), 'gu'), en: r.en })),
   future: new RegExp(edge(language.future), 'u'),
 }));
@@ -101,7 +100,8 @@ function namedWords(cased: string): Uint8Array {
 
 /**
  * The languages `words` (folded) are most likely in, when that is another than English: the most of
- * their function words and time words, more than English's, and at least one time word among them. None when no word could say a time in
+ * their function words and time words, more than English's, and at least one time word among them
+ * (each with whether any of its function words is there). None when no word could say a time in
  * another language, which is how most English text is left alone at the cost of one look per word.
  */
 function languagesOf(words: readonly string[]): { c: Compiled; spoken: boolean }[] {
