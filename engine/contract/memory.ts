@@ -163,11 +163,19 @@ export const MemoryListQuery = z.strictObject({
       'Delta read: the Memories changed after this boundary, by transaction time, oldest first, with ' +
         '`watermark` and `removed`. A page holds at most `limit` entries of `data` and `removed` together: ' +
         'a step with more (forgetting a source removes all its Memories at one step) goes on in the next ' +
-        'page, from a watermark inside it. Not combined with `cursor` (`conflicting_parameters`). Loop: ' +
+        'page, from a watermark inside it. Not combined with `cursor` or `order` (`conflicting_parameters`). Loop: ' +
         'read a page, apply it, send its `watermark` back, repeat while `has_more`. `start` is the ' +
         "Brain's beginning: a first delta read from it lists every Memory the Brain has.",
     ),
   cursor: z.string().min(1).optional(),
+  order: z
+    .enum(['asc', 'desc'])
+    .optional()
+    .describe(
+      "A full read's order by id (ids follow the order Memories were written): `asc` (default) oldest " +
+        'first, `desc` newest first. A `cursor` continues in the order it is sent with. Not combined with ' +
+        '`since_watermark`, which reads by transaction time, oldest first (`conflicting_parameters`).',
+    ),
   limit: pageLimit(50, 200),
   q: z
     .string()

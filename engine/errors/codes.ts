@@ -76,7 +76,8 @@ export const errorCodes = {
   conflicting_parameters: {
     status: 400,
     type: 'invalid_request',
-    summary: 'since_watermark (a delta read) and cursor (a full read) cannot be combined.',
+    summary:
+      "since_watermark (a delta read) cannot be combined with a full read's cursor or order (nor, on listRecords, its filters).",
   },
   streaming_not_applicable: {
     status: 406,

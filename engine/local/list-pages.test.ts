@@ -32,7 +32,7 @@ describe('list reads use an index of what they read, in their order', () => {
     assert.doesNotMatch(hosted, /TEMP B-TREE/, hosted);
   });
 
-  it('listMemories by id, whatever it filters by, as it serves locally or hosted', () => {
+  it('listMemories by id, either way, whatever it filters by, as it serves locally or hosted', () => {
     const queries: Array<Partial<MemoryListQuery>> = [
       {},
       { cursor: encodeCursor('mem_01') },
@@ -44,12 +44,14 @@ describe('list reads use an index of what they read, in their order', () => {
       { as_of: '2024-01-01T00:00:00Z' },
     ];
     for (const hosted of [false, true])
-      for (const q of queries) {
-        const f = memoryFilter({ limit: 50, ...q } as MemoryListQuery, Date.UTC(2026, 0, 1), hosted, false);
-        const p = plan(memoryPageSql('brn_a', { ...f, limit: 50, cursor: q.cursor }));
-        assert.match(p, /USING INDEX memories_brain_id/, `${JSON.stringify(q)}\n${p}`);
-        assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, `${JSON.stringify(q)}\n${p}`);
-      }
+      for (const q of queries)
+        for (const order of ['asc', 'desc'] as const) {
+          const f = memoryFilter({ limit: 50, ...q } as MemoryListQuery, Date.UTC(2026, 0, 1), hosted, false);
+          const p = plan(memoryPageSql('brn_a', { ...f, limit: 50, cursor: q.cursor, order }));
+          const said = `${JSON.stringify({ ...q, order })}\n${p}`;
+          assert.match(p, /USING INDEX memories_brain_id/, said);
+          assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, said);
+        }
   });
 
   it('listRecords of one source, and listSources', () => {

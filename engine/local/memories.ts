@@ -42,12 +42,7 @@ export async function listMemories(
   q: MemoryListQuery,
 ): Promise<MemoryPage> {
   const b = await requireBrain(ctx, t, brainId);
-  if (q.since_watermark !== undefined && q.cursor !== undefined) {
-    throw new MnemoError(
-      'conflicting_parameters',
-      'since_watermark, cursor: a delta read and a full read cannot be combined',
-    );
-  }
+  conflictingWithDelta(q);
   if (q.cursor !== undefined) decodeIdCursor(q.cursor, 'mem_', 'listMemories');
   const since =
     q.since_watermark !== undefined ? ctx.codec.decodeMemoryPlace(q.since_watermark, b.uid) : undefined;
@@ -72,6 +67,7 @@ export async function listMemories(
       ...memoryFilter(q, nowMs, hosted, false),
       limit: q.limit,
       cursor: q.cursor,
+      order: q.order,
     });
     return {
       data: await toMemories(u, page.rows, nowMs, hosted),
@@ -79,6 +75,20 @@ export async function listMemories(
       next_cursor: page.next,
     };
   });
+}
+
+/**
+ * A delta read is read by transaction time, oldest first, from its watermark: a full read's `cursor`
+ * or `order` (by id) would say another place or order than the one it reads in.
+ */
+function conflictingWithDelta(q: Pick<MemoryListQuery, 'since_watermark' | 'cursor' | 'order'>): void {
+  if (q.since_watermark === undefined) return;
+  const given = (['cursor', 'order'] as const).filter((k) => q[k] !== undefined);
+  if (given.length > 0)
+    throw new MnemoError(
+      'conflicting_parameters',
+      `since_watermark, ${given.join(', ')}: a delta read and a full read cannot be combined`,
+    );
 }
 
 /**

@@ -180,6 +180,13 @@ export interface MemoryFilter {
   shareableOnly: boolean;
 }
 
+/** One page of a full read: `limit` versions after `cursor`, by id in `order` (default `asc`). */
+export type MemoryPageQuery = MemoryFilter & {
+  limit: number;
+  cursor?: string | undefined;
+  order?: 'asc' | 'desc' | undefined;
+};
+
 /** What listMemories, getMemory and a delta read ask of a Brain's Memory versions. */
 export interface MemoryReads {
   /** The version of this id in this Brain, pending or not, or null. */
@@ -194,10 +201,11 @@ export interface MemoryReads {
    * local_only Records.
    */
   citations(memoryIds: readonly string[], opts: { shareableOnly: boolean }): Promise<CitationRow[]>;
-  /** The versions the filter selects, by id, after the page `cursor` names (a full read). */
-  list(
-    query: MemoryFilter & { limit: number; cursor?: string | undefined },
-  ): Promise<RowPage<MemoryVersionRow>>;
+  /**
+   * The versions the filter selects, by id (`desc`: the highest first), past the page `cursor` names
+   * in that order (a full read).
+   */
+  list(query: MemoryPageQuery): Promise<RowPage<MemoryVersionRow>>;
   /**
    * The versions the filter selects that changed after step `afterSeq` (or, with `afterN`, after the
    * version written as `afterN` within it), by step then write order (`n`), up to `limit` (a delta

@@ -467,10 +467,11 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async listMemories(t, brainId, q): Promise<MemoryPage> {
       const s = state(t, brainId);
-      if (q.since_watermark !== undefined && q.cursor) {
+      const fullReadOnly = (['cursor', 'order'] as const).filter((k) => q[k] !== undefined);
+      if (q.since_watermark !== undefined && fullReadOnly.length > 0) {
         throw new MnemoError(
           'conflicting_parameters',
-          'since_watermark, cursor: a delta read and a full read cannot be combined',
+          `since_watermark, ${fullReadOnly.join(', ')}: a delta read and a full read cannot be combined`,
         );
       }
       const hidden = (m: Memory) =>
@@ -536,10 +537,12 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         };
       }
       const after = q.cursor ? decodeIdCursor(q.cursor, 'mem_', 'listMemories') : null;
+      // A cursor is a place in the order it is sent with: past it is after it, or before it for desc.
+      const sign = q.order === 'desc' ? -1 : 1;
       const ordered = rows
         .map((m) => m.memory)
-        .sort((a, b) => (a.id < b.id ? -1 : 1))
-        .filter((m) => !after || m.id > after);
+        .sort((a, b) => (a.id < b.id ? -sign : sign))
+        .filter((m) => !after || (sign > 0 ? m.id > after : m.id < after));
       return pageOf(ordered, q.limit);
     },
 

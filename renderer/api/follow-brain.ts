@@ -17,6 +17,7 @@ import {
   type RecordListParams,
 } from '../../server/client/index.ts';
 import { inListOrder } from './conflicts.ts';
+import { applyDeltaToList, type Delta } from './memory-delta.ts';
 import { useClient } from './client.ts';
 import { dropIfTouched, dropLastAsked, readLastAsked } from './last-asked.ts';
 import {
@@ -116,11 +117,6 @@ async function dropIfTouchedSinceAnswer(client: MnemoClient, brainId: string) {
   else dropLastAsked(brainId);
 }
 
-interface Delta {
-  changed: Memory[];
-  removed: Set<string>;
-}
-
 async function readDelta(
   client: MnemoClient,
   brainId: string,
@@ -150,43 +146,6 @@ async function readDelta(
     mark = page.watermark;
   }
   return null;
-}
-
-const matchesStatus = (m: Memory, status: MemoryListParams['status']) =>
-  status === 'all' || m.status === (status ?? 'active');
-
-/** A Memory list (ordered by id) with a delta applied: changed rows replaced in place, new ones inserted. */
-export function applyDeltaToList(
-  data: InfiniteData<MemoryPage>,
-  delta: Delta,
-  status: MemoryListParams['status'],
-): InfiniteData<MemoryPage> {
-  const changed = new Map(delta.changed.map((m) => [m.id, m]));
-  const last = data.pages.at(-1);
-  const lastId = last?.data.at(-1)?.id;
-  const complete = last ? !last.has_more : true;
-  const pages = data.pages.map((p) => ({
-    ...p,
-    data: p.data.flatMap((m) => {
-      if (delta.removed.has(m.id)) return [];
-      const c = changed.get(m.id);
-      changed.delete(m.id);
-      if (!c) return [m];
-      return matchesStatus(c, status) ? [c] : [];
-    }),
-  }));
-  // New rows: those inside the loaded range go where the id order puts them; past its end, only when
-  // the list is complete (otherwise "Show more" brings them).
-  for (const m of changed.values()) {
-    if (!matchesStatus(m, status)) continue;
-    if (!complete && (lastId === undefined || m.id > lastId)) continue;
-    const page = pages.find((p) => p.data.length && p.data.at(-1)!.id > m.id) ?? pages.at(-1);
-    if (!page) continue;
-    const at = page.data.findIndex((x) => x.id > m.id);
-    if (at === -1) page.data.push(m);
-    else page.data.splice(at, 0, m);
-  }
-  return { ...data, pages };
 }
 
 async function applyMemoryChanges(qc: QueryClient, client: MnemoClient, brainId: string, since: string) {
@@ -231,7 +190,7 @@ async function applyMemoryChanges(qc: QueryClient, client: MnemoClient, brainId:
       continue;
     }
     qc.setQueryData<InfiniteData<MemoryPage>>(q.queryKey, (data) =>
-      data ? applyDeltaToList(data, delta, params.status) : data,
+      data ? applyDeltaToList(data, delta, params.status, params.order) : data,
     );
   }
 }

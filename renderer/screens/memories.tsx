@@ -17,12 +17,12 @@ import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
 
-const searchNames = ['q', 'status', 'subject', 'owner'] as const;
+const searchNames = ['q', 'status', 'subject', 'owner', 'order'] as const;
 /** Characters of a statement shown in the table: a few lines of its column, as a Record's 600 are of a list. */
 const statementChars = 300;
-const searchDefaults = { status: 'active' } as const;
+const searchDefaults = { status: 'active', order: 'asc' } as const;
 /** The search fields as the form labels them, for the server's messages. */
-const searchLabels = { q: 'Search', status: 'Show', subject: 'About', owner: 'Whose' };
+const searchLabels = { q: 'Search', status: 'Show', subject: 'About', owner: 'Whose', order: 'Order' };
 
 export function MemoriesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -156,15 +156,17 @@ function MemorySearch({
   const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>(initial.status ?? 'active');
   const [subject, setSubject] = useState(initial.subject ?? '');
   const [owner, setOwner] = useState(shownOwner(initial.owner ?? ''));
+  const [order, setOrder] = useState<NonNullable<MemoryListParams['order']>>(initial.order ?? 'asc');
   useFollowSearch(search, () => {
     setQ(initial.q ?? '');
     setStatus(initial.status ?? 'active');
     setSubject(initial.subject ?? '');
     setOwner(shownOwner(initial.owner ?? ''));
+    setOrder(initial.order ?? 'asc');
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const p: MemoryListParams = { status };
+    const p: MemoryListParams = { status, order };
     if (q.trim()) p.q = q.trim();
     if (subject.trim()) p.subject = asApiName(subject);
     if (owner.trim()) p.owner = ownerParam(owner, selfName);
@@ -203,6 +205,13 @@ function MemorySearch({
           onChange={(e) => setOwner(e.target.value)}
           placeholder="you, a name, or not sure whose"
         />
+      </label>
+      <label>
+        Order
+        <select value={order} onChange={(e) => setOrder(e.target.value as typeof order)}>
+          <option value="asc">Oldest first</option>
+          <option value="desc">Newest first</option>
+        </select>
       </label>
       <button type="submit">Search</button>
     </form>

@@ -188,6 +188,18 @@ const cases: { tool: string; args?: Record<string, unknown>; http: () => Promise
   },
   {
     tool: 'list_memories',
+    args: { order: 'newest' },
+    http: () => v1('GET', '/memories?order=newest'),
+    says: /^invalid_request_body \(400 invalid_request\): order: must be one of "asc", "desc"$/,
+  },
+  {
+    tool: 'list_memories',
+    args: { since_watermark: 'start', order: 'desc' },
+    http: () => v1('GET', '/memories?since_watermark=start&order=desc'),
+    says: /^conflicting_parameters \(400 invalid_request\): since_watermark, order: /,
+  },
+  {
+    tool: 'list_memories',
     args: { since_watermark: 'w', cursor: 'c' },
     http: () => v1('GET', '/memories?since_watermark=w&cursor=c'),
     says: /^conflicting_parameters \(400 invalid_request\): /,
@@ -279,7 +291,7 @@ test("a tool's result is compact JSON, as /v1 sends it: indentation is tokens a 
   }
 });
 
-test('list_memories takes contested as a model writes it (a JSON boolean) or as the URL does, and slot', async () => {
+test('list_memories takes contested as a model writes it (a JSON boolean) or as the URL does, slot and order', async () => {
   const at = '2024-01-01T00:00:00Z';
   for (const [value, source] of [
     ['Porto', 'phone'],
@@ -312,6 +324,7 @@ test('list_memories takes contested as a model writes it (a JSON boolean) or as 
     assert.deepEqual(asBoolean, asString);
     const slot = asBoolean[0]!.slot!;
     assert.deepEqual(await listed(client, { slot }), asBoolean, 'the slot lists its two values');
+    assert.deepEqual(await listed(client, { slot, order: 'desc' }), [...asBoolean].reverse(), 'newest first');
   }
 });
 

@@ -503,6 +503,10 @@ const tools: McpTool[] = [
         'Delta read: only Memories that changed after this watermark; not with cursor.',
       ),
       cursor: mem.cursor.describe("The previous page's next_cursor, for the next page."),
+      order: mem.order.describe(
+        '"asc" (default): oldest first; "desc": newest first. A cursor goes on in the order sent with it. ' +
+          'Not with since_watermark.',
+      ),
       // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
       limit: pageSize(200).optional().describe('Page size, default 50.'),
     },

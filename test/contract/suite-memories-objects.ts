@@ -142,6 +142,71 @@ export function memoryAndObjectChecks(factory: ServerFactory, traits: EngineTrai
       assert.equal(new Set(seen).size, seen.length, 'no repeats');
     });
 
+    it('order=desc pages newest first: under every filter the same Memories as oldest first, reversed, none twice', async () => {
+      const api = await brainWithKey(server, 'order');
+      const write = async (content: unknown, occurred_at: string, source: string) =>
+        ready(
+          api,
+          'order',
+          (await remember(api, 'order', { content, occurred_at, source: { name: source } })).record.id,
+        );
+      const fact = (predicate: string, value: string) => ({ kind: 'fact', subject: 'me', predicate, value });
+      const said = (text: string) => ({ kind: 'message', text, speaker: 'Ana' });
+      // A superseded home, a contested employer (two current values of one slot), and plain notes.
+      await write(fact('home_city', 'Lisbon'), '2024-01-01T00:00:00Z', 'profile');
+      await write(fact('employer', 'Siemens'), '2024-01-01T00:00:00Z', 'profile');
+      await write(said('I moved to Porto.'), '2024-05-01T00:00:00Z', 'chat');
+      await write(said('I work at BMW now.'), '2024-05-01T00:00:00Z', 'chat');
+      await write(fact('company', 'Acme'), '2024-05-01T00:00:00Z', 'profile');
+      for (const text of ['Alpha note one.', 'Beta note two.', 'Gamma note three.'])
+        await write({ kind: 'document', text }, '2024-06-01T00:00:00Z', 'notes');
+      const read = async (query: string) =>
+        assertShape(MemoryPage, (await api.get(`/brains/order/memories?${query}`)).body);
+      // Every page of a read, two at a time, as its ids.
+      const paged = async (query: string) => {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        for (let i = 0; i < 50; i += 1) {
+          const page = await read(`limit=2&${query}${cursor ? `&cursor=${cursor}` : ''}`);
+          ids.push(...page.data.map((m) => m.id));
+          if (!page.has_more) return ids;
+          cursor = page.next_cursor;
+        }
+        assert.fail(`${query}: more than 50 pages`);
+      };
+      const every = (await read('status=all&limit=200')).data;
+      const slot = every.find((m) => m.slot !== null)?.slot;
+      const filters = [
+        '',
+        'q=note',
+        'status=all',
+        'status=superseded',
+        `subject=${encodeURIComponent(every[0]!.subject)}`,
+        'owner=self',
+        `as_of=${encodeURIComponent(new Date().toISOString())}`,
+        'contested=true',
+        ...(slot ? [`slot=${slot}&status=all`] : []),
+      ];
+      for (const f of filters) {
+        const oldest = await paged(f);
+        assert.deepEqual(oldest, [...oldest].sort(), `${f}: asc is by id`);
+        assert.deepEqual(await paged(`${f}&order=asc`), oldest, `${f}: asc is the default`);
+        const newest = await paged(`${f}&order=desc`);
+        assert.equal(new Set(newest).size, newest.length, `${f}: no repeats`);
+        assert.deepEqual(newest, [...oldest].reverse(), f);
+        if (f === '' || f === 'status=all' || f === 'q=note') assert.ok(oldest.length >= 3, f);
+        if (traits.holdsSlots && /contested|slot|superseded/.test(f)) assert.ok(oldest.length >= 1, f);
+      }
+      // A cursor is a place: sent with the other order, it goes on from there the other way.
+      const ids = await paged('status=all');
+      const second = await read('status=all&limit=2');
+      const back = await read(`status=all&order=desc&cursor=${second.next_cursor}`);
+      assert.deepEqual(
+        back.data.map((m) => m.id),
+        [ids[0]],
+      );
+    });
+
     it("another list's cursor is refused, not read as an empty last page", async () => {
       const api = await brainWithKey(server);
       for (const t of ['Alpha note one.', 'Beta note two.'])
@@ -229,7 +294,7 @@ export function memoryAndObjectChecks(factory: ServerFactory, traits: EngineTrai
       assert.deepEqual(after.data, []);
     });
 
-    it('since_watermark with cursor is conflicting_parameters; undeclared parameters are unknown_query_parameter listing them', async () => {
+    it('since_watermark with cursor or order is conflicting_parameters, an order not asc or desc is refused; undeclared parameters are unknown_query_parameter listing them', async () => {
       const api = await brainWithKey(server);
       const { watermark } = await remember(api, 'b', { content: 'x marks' });
       assertError(
@@ -238,6 +303,25 @@ export function memoryAndObjectChecks(factory: ServerFactory, traits: EngineTrai
         'invalid_request',
         'conflicting_parameters',
       );
+      // order is a full read's: a delta read is by transaction time, whichever order is asked.
+      for (const order of ['asc', 'desc']) {
+        const c = assertError(
+          await api.get(`/brains/b/memories?since_watermark=${watermark}&order=${order}`),
+          400,
+          'invalid_request',
+          'conflicting_parameters',
+        );
+        assert.match(String(c.message), /^since_watermark, order: /);
+      }
+      for (const order of ['newest', 'DESC', '']) {
+        const o = assertError(
+          await api.get(`/brains/b/memories?order=${order}`),
+          400,
+          'invalid_request',
+          'invalid_request_body',
+        );
+        assert.match(String(o.message), /^order: /);
+      }
       const e = assertError(
         await api.get('/brains/b/memories?colour=red&size=2'),
         400,

@@ -285,3 +285,44 @@ test('Whose takes what the table shows, the name without its accent, and the sam
   }
   assert.deepEqual(problems, []);
 });
+
+test('Newest first lists the latest Memory on top, keeps it in the address, and puts a new one on top as it comes', async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'newest', name: 'Newest', self: { type: 'person', name: 'Ana' } });
+  // One at a time, so the Memories' ids follow the order written.
+  for (const text of ['Note one: the boat.', 'Note two: the garden.', 'Note three: the kettle.']) {
+    await api.rememberRecord('newest', { content: { kind: 'document', text } });
+    await derivationSettled(app(), 'newest');
+  }
+  const { page, problems } = await ui();
+  const statements = page.getByRole('table', { name: 'Memories' }).locator('tbody tr td:first-child');
+  /** Waits until the table's statements name these notes, in this order. */
+  const listed = async (notes: string[]) => {
+    const deadline = Date.now() + 10_000;
+    let seen: string[] = [];
+    while (Date.now() < deadline) {
+      seen = (await statements.allInnerTexts()).map((s) => s.match(/Note (\w+)/)?.[1] ?? s);
+      if (JSON.stringify(seen) === JSON.stringify(notes)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(seen, notes);
+  };
+  await navigateInPlace(page, '/brains/newest/memories');
+  await listed(['one', 'two', 'three']);
+  const order = page.getByRole('combobox', { name: /^Order/ });
+  assert.equal(await order.inputValue(), 'asc', 'oldest first unless asked');
+  await order.selectOption({ label: 'Newest first' });
+  await page.getByRole('button', { name: 'Search' }).click();
+  await listed(['three', 'two', 'one']);
+  assert.match(page.url(), /\/brains\/newest\/memories\?order=desc$/);
+  // Learned while the list is open: on top, where the order puts it, not at the bottom.
+  await api.rememberRecord('newest', { content: { kind: 'document', text: 'Note four: the lamp.' } });
+  await listed(['four', 'three', 'two', 'one']);
+  // The address keeps the choice: opened from it, the list and the form say newest first.
+  await navigateInPlace(page, '/brains/newest');
+  await navigateInPlace(page, '/brains/newest/memories?order=desc');
+  await listed(['four', 'three', 'two', 'one']);
+  assert.equal(await order.inputValue(), 'desc');
+  await checkScreen(page, 'memories-newest-first');
+  assert.deepEqual(problems, []);
+});

@@ -144,8 +144,14 @@ export function pgMemories(
     async list(query) {
       const p = params();
       const where = memoryFilterSql(p, p.bind(brainUid), query);
-      if (query.cursor !== undefined) where.push(`m.id COLLATE "C" > ${p.bind(decodeCursor(query.cursor))}`);
-      const rows = await select(p, where, `ORDER BY m.id COLLATE "C" LIMIT ${p.bind(query.limit + 1)}`);
+      const desc = query.order === 'desc';
+      if (query.cursor !== undefined)
+        where.push(`m.id COLLATE "C" ${desc ? '<' : '>'} ${p.bind(decodeCursor(query.cursor))}`);
+      const rows = await select(
+        p,
+        where,
+        `ORDER BY m.id COLLATE "C"${desc ? ' DESC' : ''} LIMIT ${p.bind(query.limit + 1)}`,
+      );
       const page = rows.slice(0, query.limit);
       return { rows: page, next: rows.length > query.limit ? encodeCursor(page.at(-1)!.id) : null };
     },

@@ -3,7 +3,7 @@ import { foldText } from '../../core/shared/fold-text.ts';
 import { isOwnerState } from '../../core/shared/owner-state.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
-import type { MemoryFilter, MemoryRepository, MemoryVersionRow } from '../../ports/index.ts';
+import type { MemoryFilter, MemoryPageQuery, MemoryRepository, MemoryVersionRow } from '../../ports/index.ts';
 import { citationRows, currentSql, servedSql, shareableSql, statusSql } from './memory-view.ts';
 import type { SqlParam, Store } from './store.ts';
 
@@ -103,18 +103,19 @@ export function memoryFilterSql(brainUid: string, f: MemoryFilter): { conds: str
   return { conds, params };
 }
 
-/** One page of a full read (limit + 1 rows, to tell whether more follow), by id. */
-export function memoryPageSql(
-  brainUid: string,
-  q: MemoryFilter & { limit: number; cursor?: string | undefined },
-): { sql: string; params: SqlParam[] } {
+/**
+ * One page of a full read (limit + 1 rows, to tell whether more follow), by id in `order`: either way
+ * a range read of the (brain, id) index.
+ */
+export function memoryPageSql(brainUid: string, q: MemoryPageQuery): { sql: string; params: SqlParam[] } {
   const { conds, params } = memoryFilterSql(brainUid, q);
+  const desc = q.order === 'desc';
   if (q.cursor !== undefined) {
-    conds.push('m.id > ?');
+    conds.push(desc ? 'm.id < ?' : 'm.id > ?');
     params.push(decodeCursor(q.cursor));
   }
   return {
-    sql: `SELECT ${versionColumns} FROM memories m WHERE ${conds.join(' AND ')} ORDER BY m.id LIMIT ?`,
+    sql: `SELECT ${versionColumns} FROM memories m WHERE ${conds.join(' AND ')} ORDER BY m.id${desc ? ' DESC' : ''} LIMIT ?`,
     params: [...params, q.limit + 1],
   };
 }
