@@ -95,14 +95,19 @@ const standaloneCall: ToolCallContext = { requestId: () => newId('req'), docsUrl
  * can hold a file path, a SQL statement or a database host), and handed to `onFault` to be logged
  * with its stack under the request id the caller is told.
  */
-export function toolError(e: unknown, call: ToolCallContext = standaloneCall): CallToolResult {
+export function toolError(e: unknown, call: ToolCallContext = standaloneCall, tool?: string): CallToolResult {
   const known = isToldError(e);
   const own = known && e instanceof MnemoApiError ? e : null;
   const requestId = own?.requestId ?? call.requestId();
   // A fault wrapped to carry a failed Context's trace_id is still a fault: its cause is logged.
   if (!known || (isMnemoError(e) && e.cause !== undefined && !isToldError(e.cause)))
     call.onFault?.(e, requestId);
-  const { code, message } = known ? { code: e.code, message: errorMessage(e) } : coerceError(e);
+  const { code, message: said } = known ? { code: e.code, message: errorMessage(e) } : coerceError(e);
+  // A scope is needed by the /v1 operation a tool calls ("that getRecord needs"): a model knows the tool.
+  const message =
+    code === 'missing_scope' && tool !== undefined
+      ? said.replace(/ that (\w+) needs$/u, ` that the tool ${tool} needs (it calls $1)`)
+      : said;
   const info = isErrorCode(code) ? errorCodes[code] : { status: 500, type: own?.type ?? 'internal' };
   const docsUrl =
     typeof own?.body.docs_url === 'string'
@@ -135,11 +140,15 @@ export function toolError(e: unknown, call: ToolCallContext = standaloneCall): C
   };
 }
 
-const run = async (f: () => Promise<unknown>, call: ToolCallContext): Promise<CallToolResult> => {
+const run = async (
+  f: () => Promise<unknown>,
+  call: ToolCallContext,
+  tool: string,
+): Promise<CallToolResult> => {
   try {
     return ok(await f());
   } catch (e) {
-    return toolError(e, call);
+    return toolError(e, call, tool);
   }
 };
 
@@ -200,6 +209,7 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
       run(
         () => spec.storeJudges?.(port, args) ?? spec.call(port, parseWith(schema, args, 'arguments')),
         call,
+        name,
       ),
   };
 }

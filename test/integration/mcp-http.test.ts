@@ -246,7 +246,16 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     const client = await connect(key);
     const r = await client.callTool({ name: 'remember', arguments: { content: 'x' } });
     assert.equal(r.isError, true);
-    assert.match(textOf(r), /^missing_scope \(403 permission\).*records:write/);
+    assert.match(
+      textOf(r),
+      /^missing_scope \(403 permission\): Authorization: this key lacks the scope "records:write" that the tool remember needs \(it calls rememberRecord\)\n/,
+    );
+    // forget_record reads the Record first: the scope it lacks for that is named as the tool's.
+    const read = await client.callTool({ name: 'forget_record', arguments: { record_id: 'rec_x' } });
+    assert.match(
+      textOf(read),
+      /lacks the scope "records:\w+" that the tool forget_record needs \(it calls \w+\)/,
+    );
     await client.close();
   });
 
