@@ -502,7 +502,7 @@ const tools: McpTool[] = [
       ),
       owner: mem.owner.describe(
         'Only Memories whose owner is this: "self" (the Brain\'s own person), "other", "unresolved", or a ' +
-          'name (case ignored).',
+          'name (case and accents ignored: "jose" is José).',
       ),
       status: mem.status.describe(
         'Which versions: "active" (current), "scheduled" (valid later), "superseded", "retracted", or ' +
