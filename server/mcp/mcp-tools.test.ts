@@ -258,6 +258,27 @@ for (const c of cases) {
   });
 }
 
+test('a date-time argument is listed by its format alone, not with RFC 3339 written out again each time', async () => {
+  const { tools } = await hosted.listTools();
+  const dateTimes: Record<string, unknown>[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (o['format'] === 'date-time') dateTimes.push(o);
+      Object.values(o).forEach(walk);
+    }
+  };
+  tools.forEach((t) => walk(t.inputSchema));
+  assert.ok(dateTimes.length >= 5, `${dateTimes.length} date-time arguments listed`);
+  for (const d of dateTimes) assert.equal(d['pattern'], undefined);
+  // Still checked when the tool runs (the contract's schema).
+  assert.match(
+    await toolText(hosted, 'list_records', { since: '2024-13-01T00:00:00Z' }),
+    /^invalid_request_body \(400 invalid_request\): since: /,
+  );
+});
+
 test('unknown arguments of every tool are a tool error naming them, and the listed schemas forbid them', async () => {
   const { tools } = await hosted.listTools();
   for (const t of tools) {
