@@ -1,3 +1,4 @@
+import { refusedPortWarning } from '../../fetch-refused-ports.ts';
 import { Option, type Command } from 'commander';
 import { constants as osConstants } from 'node:os';
 import { defaultDataDir } from '../../data-dir.ts';
@@ -239,6 +240,8 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
         return;
       }
       process.stdout.write(`listening on ${server.url}\n`);
+      const refusedPort = refusedPortWarning(Number(new URL(server.url).port));
+      if (refusedPort !== null) log(`warn: ${refusedPort}`);
       const zone = server.engine.info.timeZone;
       log(
         `engine ${flags.engine}, deployment ${deployment}${
