@@ -1,6 +1,9 @@
 import { inEnglishTime, type ReadPhrase } from './foreign-time.ts';
 import { foldText } from '../shared/fold-text.ts';
 import { utc, type TimeZone } from './time-zone.ts';
+import { months, weekdays } from './calendar-words.ts';
+
+export { months, weekdays };
 
 /** What a query says about time: a world-time range it points at, and whether it asks for the newest or oldest. */
 export interface TimeIntent {
@@ -18,23 +21,7 @@ export interface TimeIntent {
   label: string;
 }
 
-/** English month names, lower case, January first (index = JavaScript month number). */
-export const months = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 const monthAbbr = months.map((m) => m.slice(0, 3));
-export const weekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY = 86_400_000;
 
 function monthIndex(w: string): number {

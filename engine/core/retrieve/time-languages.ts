@@ -1,4 +1,5 @@
 import { foldText } from '../shared/fold-text.ts';
+import { months, weekdays } from './calendar-words.ts';
 import type { LanguageCode } from './languages.ts';
 
 /**
@@ -26,28 +27,15 @@ export interface TimeLanguage {
 /**
  * A phrase and what it says in English. `en` is a string with `$n` for groups, or a function of the
  * groups; an empty string keeps the phrase as it is (a form that only looks like a time: "guten
- * Morgen"). `{N}` in a pattern is the language's count (digits or number words), read as a digit.
+ * Morgen").
  */
 export interface Rewrite {
   re: string;
   en: string | ((g: readonly string[]) => string);
 }
 
-const englishMonths = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const englishWeekdays = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** Months as the rewrites write them, capitalized: the reader takes "May" for the month, "may" for the verb. */
+const englishMonths = months.map((m) => m[0]!.toUpperCase() + m.slice(1));
 
 /** Month names, January first; weekday names, Sunday first; each entry may list spellings with '|'. */
 interface Names {
@@ -76,7 +64,7 @@ function vocabulary(n: Names) {
   const count = `(\\d{1,3}|${alt(n.counts)})`;
   const unit = `(${alt(Object.values(n.units))})`;
   const monthEn = lookup(n.months, englishMonths);
-  const weekdayEn = lookup(n.weekdays, englishWeekdays);
+  const weekdayEn = lookup(n.weekdays, weekdays);
   const countEn = lookup(n.counts, ['1', '2', '3', '4', '5', '6']);
   const unitEn = lookup(Object.values(n.units), Object.keys(n.units));
   return { month, weekday, count, unit, monthEn, weekdayEn, countEn, unitEn };
