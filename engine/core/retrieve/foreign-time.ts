@@ -16,24 +16,12 @@ export interface InEnglishTime {
   ahead: boolean;
 }
 
-const accentsOf: Record<string, string> = {
-  a: 'áàâãä',
-  e: 'éèêë',
-  i: 'íìîï',
-  o: 'óòôõö',
-  u: 'úùûü',
-  c: 'ç',
-  n: 'ñ',
-};
-const bareOf = new Map<string, string>();
-for (const [bare, accented] of Object.entries(accentsOf)) for (const c of accented) bareOf.set(c, bare);
-
-/** A pattern whose accented letters also match their bare ones: "amanhã" finds "amanha". */
+/** A pattern whose accented letters also match their bare ones (as foldText bares them): "amanhã" finds "amanha". */
 function accentTolerant(pattern: string): string {
   let out = '';
   for (const c of pattern) {
-    const bare = bareOf.get(c);
-    out += bare === undefined ? c : `[${c}${bare}]`;
+    const bare = foldText(c);
+    out += bare.length === 1 && bare !== c && c === c.toLowerCase() ? `[${c}${bare}]` : c;
   }
   return out;
 }
@@ -54,7 +42,6 @@ const compiled: Compiled[] = timeLanguages.map((language) => ({
   rewrites: language.rewrites.map((r) => ({ re: new RegExp(edge(accentTolerant(r.re)), 'gu'), en: r.en })),
   future: new RegExp(edge(language.future), 'u'),
 }));
-const allCues = new Set(compiled.flatMap((c) => [...c.cues]));
 /** Any language's time word, looked for before a text's words are read (most texts hold none). */
 const anyCue = new RegExp(
   edge(
@@ -101,11 +88,10 @@ function namedWords(cased: string): Uint8Array {
 /**
  * The languages `words` (folded) are most likely in, when that is another than English: the most of
  * their function words and time words, more than English's, and at least one time word among them
- * (each with whether any of its function words is there). None when no word could say a time in
- * another language, which is how most English text is left alone at the cost of one look per word.
+ * (each with whether any of its function words is there). Read only for a text anyCue found a time
+ * word of another language in, which is how most English text is left alone.
  */
 function languagesOf(words: readonly string[]): { c: Compiled; spoken: boolean }[] {
-  if (!words.some((w) => allCues.has(w))) return [];
   const { english, scores } = languageScores(words);
   let best = english + 1;
   let chosen: { c: Compiled; cued: boolean }[] = [];
