@@ -1601,11 +1601,12 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const more = after.groups!['more'] !== undefined;
     if (named && predicate) return { predicate, value: named, ...(more ? { own: true as const } : {}) };
   }
-  const m = attributeLead.exec(withoutWorkplace(s)) ?? newValueLead.exec(s);
+  const plain = withoutWorkplace(s);
+  const m = attributeLead.exec(plain) ?? newValueLead.exec(s);
   // A number or an address is written with digits or an @; most sentences have neither.
   if (!m)
     return (/[\d@]/u.test(s) ? contactSaid(s) : null) ?? (/dating|seeing/iu.test(s) ? datingSaid(s) : null);
-  let value = withoutChatEnd(withoutWorkplace(s).slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
+  let value = withoutChatEnd(plain.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, '');
   value = value.replace(trailingTime, '');
   // "My new number is 913 000 111, the old one is dead", "My partner is Jordan, we've been together 4
   // years": a number or a name, then a clause of its own. The slot's value; the sentence its Memory.
