@@ -1,3 +1,4 @@
+import { refuseFullReadInDelta } from '../core/shared/memory-delta-read.ts';
 import { decodeIdCursor } from '../core/shared/page-cursor.ts';
 import type {
   Evidence,
@@ -42,7 +43,7 @@ export async function listMemories(
   q: MemoryListQuery,
 ): Promise<MemoryPage> {
   const b = await requireBrain(ctx, t, brainId);
-  conflictingWithDelta(q);
+  refuseFullReadInDelta(q);
   if (q.cursor !== undefined) decodeIdCursor(q.cursor, 'mem_', 'listMemories');
   const since =
     q.since_watermark !== undefined ? ctx.codec.decodeMemoryPlace(q.since_watermark, b.uid) : undefined;
@@ -75,20 +76,6 @@ export async function listMemories(
       next_cursor: page.next,
     };
   });
-}
-
-/**
- * A delta read is read by transaction time, oldest first, from its watermark: a full read's `cursor`
- * or `order` (by id) would say another place or order than the one it reads in.
- */
-function conflictingWithDelta(q: Pick<MemoryListQuery, 'since_watermark' | 'cursor' | 'order'>): void {
-  if (q.since_watermark === undefined) return;
-  const given = (['cursor', 'order'] as const).filter((k) => q[k] !== undefined);
-  if (given.length > 0)
-    throw new MnemoError(
-      'conflicting_parameters',
-      `since_watermark, ${given.join(', ')}: a delta read and a full read cannot be combined`,
-    );
 }
 
 /**

@@ -22,6 +22,7 @@ import { recordText } from '../core/derive/record-text.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { isErasable } from '../core/shared/erasable.ts';
 import { chatNotFound, chatsOf, isOfChat } from '../core/shared/source-chat.ts';
+import { refuseFullReadInDelta } from '../core/shared/memory-delta-read.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
 import { WatermarkCodec, type MemoryStepPlace } from '../watermark.ts';
@@ -467,13 +468,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async listMemories(t, brainId, q): Promise<MemoryPage> {
       const s = state(t, brainId);
-      const fullReadOnly = (['cursor', 'order'] as const).filter((k) => q[k] !== undefined);
-      if (q.since_watermark !== undefined && fullReadOnly.length > 0) {
-        throw new MnemoError(
-          'conflicting_parameters',
-          `since_watermark, ${fullReadOnly.join(', ')}: a delta read and a full read cannot be combined`,
-        );
-      }
+      refuseFullReadInDelta(q);
       const hidden = (m: Memory) =>
         m.citations.some((c) => hiddenHere(deployment, s.records.get(c.record_id)?.record.visibility));
       const rows = [...s.memories.values()].filter(({ memory: m }) => {
