@@ -73,3 +73,26 @@ test("a note of an archive in a vault is the vault's note, named where the archi
     t.remove();
   }
 });
+
+test("a zip a ChatGPT export wrote is the export's, not unpacked as notes; one put beside it is", async () => {
+  const t = writeTree({
+    'gpt/conversations.json': JSON.stringify([{ id: 'c1', title: 'Trip', mapping: {}, current_node: null }]),
+  });
+  const dir = join(t.root, 'gpt');
+  await zipTo(join(dir, 'file-AbCdEf1234-notes.zip'), { 'notes/todo.md': '# To do' });
+  await zipTo(join(dir, 'mine.zip'), { 'mine/plan.md': '# Plan' });
+  const found = archivesFound();
+  try {
+    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
+    assert.deepEqual(
+      plan.map((p) => [p.name, p.format]),
+      [
+        ['', 'chatgpt'],
+        ['mine.zip', 'markdown'],
+      ],
+    );
+  } finally {
+    await found.remove();
+    t.remove();
+  }
+});

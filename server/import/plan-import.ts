@@ -94,7 +94,8 @@ async function exportInside(dir: string, format: ImportFormat | 'auto'): Promise
  * its other JSON files (user.json, users.json, projects.json, shared_conversations.json, …), ChatGPT's
  * chat.html (the same conversations as a page), the files attached to chats and the images made in
  * them (`file-<id>-<name>` at the top, `dalle-generations/`, `user-<id>/`, a conversation's
- * `<uuid>/` folder) and any other attachment. Its parser reads none of them and the conversations name
+ * `<uuid>/` folder) and any other attachment but a zip not named so (someone's, put beside the
+ * export: unpacked as anywhere else). Its parser reads none of them and the conversations name
  * their attachments, so they are not listed as left out: they were never anyone's files to import.
  * Anything else was put beside the export by someone, and is planned as it would be alone.
  */
@@ -103,7 +104,8 @@ function chatExportOwns(rel: string, isFolder: boolean): boolean {
   if (isFolder) return below.length === 0 && chatExportFolder.test(top);
   if (below.length === 0 && (/\.json$/i.test(top) || top === 'chat.html' || chatExportFile.test(top)))
     return true;
-  return attachment.test(rel);
+  // A zip the export did not write (its own are file-…) is the person's, unpacked as anywhere else.
+  return attachment.test(rel) && !isZipName(rel);
 }
 const chatExportFolder =
   /^(?:dalle-generations|user-[0-9A-Za-z]+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -232,9 +234,11 @@ async function walkPlan(
       const d = claimed.get(e.path);
       if (!d) continue;
       found.push({ name: entryName, ...d }, ...(await besideTheExport(d, e.path, entryName, ctx)));
+    } else if (owned?.(e.rel, false)) {
+      // The export's own (a file given to a chat, a zip among them): its parser's, not read apart.
     } else if (ctx.unpack && isZipName(e.path)) {
       found.push(...(await archiveTargets(e.path, entryName, ctx)));
-    } else if (!owned?.(e.rel, false)) {
+    } else {
       const f = await fileFormat(e.path, format, unknownReason, ctx.archiveReason);
       if (!('format' in f)) found.push({ name: entryName, format: null, path: e.path, reason: f.reason });
       else if (f.format === 'markdown' || f.format === 'obsidian') notes.push(e.path);
