@@ -72,15 +72,21 @@ export function locateDbKey(opts: ResolveDbKeyOptions = {}): ResolvedDbKey {
 }
 
 /**
- * A key written `raw:` that is not one: the cipher takes anything else after the prefix as a
- * passphrase, in silence, so "raw:abc" is neither the raw key its writer meant nor refused. Said, not
- * refused: a store made with it must still open.
+ * A key written `raw:` that is not one: SQLite3MultipleCiphers takes a key as raw only after a
+ * lower-case `raw:`, as 32 or 48 bytes written as themselves or as 64 or 96 hex digits; anything else
+ * (RAW:…, raw:abc) is a passphrase, in silence, so neither the raw key its writer meant nor refused.
+ * Said, not refused: a store made with it must still open.
  */
 function rawKeyWarning(found: ResolvedDbKey): string | null {
-  if (!/^raw:/iu.test(found.key) || /^raw:(?:[\da-f]{64}|[\da-f]{96})$/iu.test(found.key)) return null;
+  if (!/^raw:/iu.test(found.key)) return null;
+  const body = found.key.slice(4);
+  const raw =
+    found.key.startsWith('raw:') &&
+    (body.length === 32 || body.length === 48 || /^(?:[\da-f]{64}|[\da-f]{96})$/iu.test(body));
+  if (raw) return null;
   const from = found.source === 'env' ? 'MNEMO_DB_KEY' : `the key file ${found.path ?? ''}`;
   return (
-    `${from} starts with raw: but is not 64 hex digits after it (a raw key's 32 bytes), so it is taken as ` +
+    `${from} starts with raw: but is not a lower-case raw: and 64 hex digits (a raw key's 32 bytes), so it is taken as ` +
     "a passphrase: stretched by the cipher's key derivation at each connection, not used as it is"
   );
 }
