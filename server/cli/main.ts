@@ -55,7 +55,10 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
   }
 }
 
-/** TEXT with every `--database-url` value of ARGV as shownUrl shows it (no password). */
+/**
+ * TEXT with every `--database-url` value of ARGV as shownUrl shows it (no password), where commander
+ * quotes it ("argument '…' is invalid"): the value's text elsewhere ("s" in "--database-url") stays.
+ */
 export function withoutDatabaseUrls(text: string, argv: readonly string[]): string {
   const values = argv.flatMap((a, i) =>
     a === '--database-url' && i + 1 < argv.length
@@ -64,7 +67,9 @@ export function withoutDatabaseUrls(text: string, argv: readonly string[]): stri
         ? [a.slice('--database-url='.length)]
         : [],
   );
-  return values.filter((v) => v !== '').reduce((out, v) => out.split(v).join(shownUrl(v)), text);
+  return values
+    .filter((v) => v !== '')
+    .reduce((out, v) => out.split(`'${v}'`).join(`'${shownUrl(v)}'`), text);
 }
 
 /** Node's default for a signal held while nothing could act on it: the process ends by it. */
