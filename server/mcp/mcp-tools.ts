@@ -200,9 +200,11 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
         title: spec.title,
         description: spec.description,
         // What the SDK listed: JSON Schema draft-7 of what the tool accepts.
-        inputSchema: withoutDateTimePatterns(
-          z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }),
-        ) as Tool['inputSchema'],
+        inputSchema: z.toJSONSchema(schema, {
+          target: 'draft-7',
+          io: 'input',
+          override: withoutDateTimePattern,
+        }) as Tool['inputSchema'],
         annotations: spec.annotations,
       };
       return definition;
@@ -220,18 +222,13 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * A JSON Schema with no `pattern` beside `format: "date-time"`: zod writes RFC 3339's 317-character
- * expression beside the format, ten times in the listing (3.2 KB of its 22.5), and every session of a
- * model pays the listing in its context. The format says the same to a model; the arguments are still
- * checked against the contract's own schema when a tool runs.
+ * No `pattern` beside `format: "date-time"` (zod's override hook, as openapi.ts adjusts the pattern):
+ * zod writes RFC 3339's 317-character expression beside the format, ten times in the listing (3.2 KB of
+ * its 22.5), and every session of a model pays the listing in its context. The format says the same to
+ * a model; the arguments are still checked against the contract's own schema when a tool runs.
  */
-function withoutDateTimePatterns(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutDateTimePatterns);
-  if (!isObject(schema)) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema))
-    if (!(k === 'pattern' && schema['format'] === 'date-time')) out[k] = withoutDateTimePatterns(v);
-  return out;
+function withoutDateTimePattern(ctx: { jsonSchema: { format?: string; pattern?: string } }): void {
+  if (ctx.jsonSchema.format === 'date-time') delete ctx.jsonSchema.pattern;
 }
 
 const req = ContextRequest.shape;
