@@ -99,9 +99,9 @@ export function toolError(e: unknown, call: ToolCallContext = standaloneCall, to
   const known = isToldError(e);
   const own = known && e instanceof MnemoApiError ? e : null;
   const requestId = own?.requestId ?? call.requestId();
-  // A fault wrapped to carry a failed Context's trace_id is still a fault: its cause is logged.
-  if (!known || (isMnemoError(e) && e.cause !== undefined && !isToldError(e.cause)))
-    call.onFault?.(e, requestId);
+  // A fault wrapped to carry a failed Context's trace_id is still a fault, and logged; an error told on
+  // purpose with a cause (store_unavailable) is not, as /v1 logs only internal_error (faultReport).
+  if (!known || (isMnemoError(e) && e.code === 'internal_error')) call.onFault?.(e, requestId);
   const { code, message: said } = known ? { code: e.code, message: errorMessage(e) } : coerceError(e);
   // A scope is needed by the /v1 operation a tool calls ("that getRecord needs"): a model knows the tool.
   const message =

@@ -12,6 +12,7 @@ import { awayFromMinuteEnd } from '../contract/harness.ts';
 import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
 import { maxJsonDepth } from '../../server/http/json-depth.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
+import { storeUnavailableError } from '../../engine/errors/store-unavailable.ts';
 import { serveApp, type ServedApp } from '../../server/http/testing/serve-app.ts';
 
 // The /v1 app with /mcp mounted, on a real loopback socket, with a real key registry file.
@@ -521,15 +522,11 @@ test('/mcp and /v1 count against one rate limit per key: a key over it on /v1 ca
   }
 });
 
-test("a tool's fault is internal_error without its own words, and is logged with its stack", async () => {
-  // A store's own exception (not one of Mnemo's errors) carries what a caller must not read: a path,
-  // a statement, a database host.
-  const fault = new Error('SQLITE_IOERR: disk I/O error reading /home/ana/.mnemo/mnemo.db');
+/** TOOL over /mcp against an engine whose METHOD fails with FAILURE, and what was logged. */
+async function toolFailing(method: string, tool: string, args: Record<string, unknown>, failure: unknown) {
   const broken = new Proxy(engine, {
     get: (target, name, receiver) =>
-      name === 'createContext'
-        ? () => Promise.reject(fault)
-        : (Reflect.get(target, name, receiver) as unknown),
+      name === method ? () => Promise.reject(failure) : (Reflect.get(target, name, receiver) as unknown),
   });
   const logged: string[] = [];
   const served = await serveApp({
@@ -545,33 +542,57 @@ test("a tool's fault is internal_error without its own words, and is logged with
         requestInit: { headers: { Authorization: `Bearer ${key}` } },
       }),
     );
-    const r = await client.callTool({ name: 'get_context', arguments: { query: 'dentist' } });
-    assert.equal(r.isError, true);
-    const [said, named] = textOf(r).split('\n');
-    assert.equal(
-      said,
-      'internal_error (500 internal): An unhandled failure occurred; it was logged on the server.',
-    );
-    const { request_id: requestId, trace_id: traceId } = r.structuredContent as {
-      request_id: string;
-      trace_id: string;
-    };
-    assert.match(traceId, /^trc_\w+$/, 'a failed Context leaves a Trace, as on /v1');
-    assert.equal(
-      named,
-      `request_id: ${requestId}; trace_id: ${traceId}; docs_url: ${served.origin}/docs/errors/internal_error`,
-    );
-    assert.equal(logged.length, 1, logged.join('\n'));
-    // Logged under the id the caller was told, so the one can be found from the other.
-    assert.ok(
-      logged[0]!.startsWith(
-        `internal_error ${requestId}: Error: SQLITE_IOERR: disk I/O error reading /home/ana`,
-      ),
-      logged[0],
-    );
-    assert.ok(logged[0]!.includes('\n    at '), 'with its stack');
+    const r = await client.callTool({ name: tool, arguments: args });
     await client.close();
+    return { r, logged, origin: served.origin };
   } finally {
     await served.close();
+  }
+}
+
+test("a tool's fault is internal_error without its own words, and is logged with its stack", async () => {
+  // A store's own exception (not one of Mnemo's errors) carries what a caller must not read: a path,
+  // a statement, a database host.
+  const { r, logged, origin } = await toolFailing(
+    'createContext',
+    'get_context',
+    { query: 'dentist' },
+    new Error('SQLITE_IOERR: disk I/O error reading /home/ana/.mnemo/mnemo.db'),
+  );
+  assert.equal(r.isError, true);
+  const [said, named] = textOf(r).split('\n');
+  assert.equal(
+    said,
+    'internal_error (500 internal): An unhandled failure occurred; it was logged on the server.',
+  );
+  const { request_id: requestId, trace_id: traceId } = r.structuredContent as {
+    request_id: string;
+    trace_id: string;
+  };
+  assert.match(traceId, /^trc_\w+$/, 'a failed Context leaves a Trace, as on /v1');
+  assert.equal(
+    named,
+    `request_id: ${requestId}; trace_id: ${traceId}; docs_url: ${origin}/docs/errors/internal_error`,
+  );
+  assert.equal(logged.length, 1, logged.join('\n'));
+  // Logged under the id the caller was told, so the one can be found from the other.
+  assert.ok(
+    logged[0]!.startsWith(
+      `internal_error ${requestId}: Error: SQLITE_IOERR: disk I/O error reading /home/ana`,
+    ),
+    logged[0],
+  );
+  assert.ok(logged[0]!.includes('\n    at '), 'with its stack');
+});
+
+test('an error told on purpose, with its cause kept, is no fault to log, as on /v1', async () => {
+  const full = storeUnavailableError('the disk is full', new Error('SQLITE_FULL: database or disk is full'));
+  for (const [method, tool, args] of [
+    ['listMemories', 'list_memories', {}],
+    ['createContext', 'get_context', { query: 'dentist' }],
+  ] as const) {
+    const { r, logged } = await toolFailing(method, tool, args, full);
+    assert.match(textOf(r), /^store_unavailable \(503 internal\): the disk is full\./, tool);
+    assert.deepEqual(logged, [], tool);
   }
 });
