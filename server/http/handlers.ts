@@ -25,10 +25,11 @@ import type {
   TombstoneRequest,
 } from '../../engine/contract/index.ts';
 import { isLoopback } from '../../engine/contract/index.ts';
-import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { quoted } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { SyncService } from '../sync/sync-service.ts';
+import { failedContext } from './failed-context.ts';
 import { importResponse } from './import-response.ts';
 import { streamOnceStarted } from './stream-once-started.ts';
 import type { AppEnv, Principal } from './app-env.ts';
@@ -305,21 +306,7 @@ export const handlers: Record<string, Handler> = {
     const requestId = c.get('requestId');
     // A failed request leaves a trc_ Trace named in the error body, whatever failed: the engine, the
     // Accept header, or an unhandled fault (whose stack the app's error handler logs from `cause`).
-    const failed = async (e: unknown): Promise<never> => {
-      if (e instanceof MnemoError && e.code === 'brain_not_found') throw e;
-      const err = coerceError(e);
-      const traceId = await deps.scoped.recordFailedContext(brainId, {
-        requestId,
-        query: body.query,
-        mode: body.mode ?? 'fast',
-        request: body as Record<string, unknown>,
-        error: { code: err.code, message: err.message },
-      });
-      if (!traceId) throw e;
-      const withTrace = new MnemoError(err.code, err.message, { ...err.extra, trace_id: traceId });
-      if (err !== e) withTrace.cause = e;
-      throw withTrace;
-    };
+    const failed = (e: unknown) => failedContext(deps.scoped, brainId, requestId, body, e);
     if (i.refusesJson && body.mode !== 'thorough') {
       await failed(
         new MnemoError(

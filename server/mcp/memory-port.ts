@@ -1,3 +1,4 @@
+import { failedContext } from '../http/failed-context.ts';
 import type {
   Context,
   ContextRequest,
@@ -25,7 +26,7 @@ import {
 } from '../client/index.ts';
 import { checkKind } from '../http/read-input.ts';
 import { parseWith } from '../http/validate.ts';
-import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 
 /**
  * What the MCP tools may do, for one Brain. Deliberately narrower than the API: no acceptObject (a
@@ -158,21 +159,10 @@ export function enginePort(
    */
   const traced =
     (body: ContextRequest) =>
-    async (e: unknown): Promise<never> => {
-      if (isMnemoError(e) && e.code === 'brain_not_found') return missing(e);
-      const err = coerceError(e);
-      const traceId = await scoped.recordFailedContext(brainId, {
-        requestId,
-        query: body.query,
-        mode: body.mode ?? 'fast',
-        request: body as Record<string, unknown>,
-        error: { code: err.code, message: err.message },
-      });
-      if (!traceId) throw e;
-      const withTrace = new MnemoError(err.code, err.message, { ...err.extra, trace_id: traceId });
-      if (err !== e) withTrace.cause = e;
-      throw withTrace;
-    };
+    (e: unknown): Promise<never> =>
+      isMnemoError(e) && e.code === 'brain_not_found'
+        ? missing(e)
+        : failedContext(scoped, brainId, requestId, body, e);
   return {
     brainId,
     may(operationId) {
