@@ -17,7 +17,7 @@ import {
   ProfileQuery,
   RecordListQuery,
 } from '../../engine/contract/index.ts';
-import { newId, withPrincipal, type Engine, type Principal } from '../../engine/index.ts';
+import { withPrincipal, type Engine, type Principal } from '../../engine/index.ts';
 import {
   MnemoApiError,
   type MemoryListParams,
@@ -148,7 +148,7 @@ export function clientPort(client: MnemoClient, brainId: string): MemoryPort {
 export function enginePort(
   engine: Engine,
   principal: Principal & { brain: string },
-  requestId: string = newId('req'),
+  requestId: string,
 ): MemoryPort {
   const scoped = withPrincipal(engine, principal);
   const brainId = principal.brain;
