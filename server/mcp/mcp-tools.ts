@@ -25,6 +25,7 @@ import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo
 import { MnemoApiError } from '../client/index.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
+import { isToldError, reworded } from './reworded.ts';
 import { errorMessage, newId } from '../../engine/index.ts';
 
 /** The tools a model gets. acceptObject is absent on purpose: a model may never call it. */
@@ -50,21 +51,6 @@ const agentSource = 'mcp';
  */
 function ok(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
-}
-
-/** One of Mnemo's errors: the engine's, or the server's through the client. */
-const isToldError = (e: unknown): e is MnemoError | MnemoApiError =>
-  isMnemoError(e) || e instanceof MnemoApiError;
-
-/**
- * The same error in other words (a field renamed for the tool's caller, the message it stopped at): a
- * /v1 error keeps its request id, docs_url and additive fields, so the call can still be found in the
- * server's log.
- */
-function reworded(e: MnemoError | MnemoApiError, message: string): MnemoError | MnemoApiError {
-  return e instanceof MnemoApiError
-    ? new MnemoApiError(e.status, { ...e.body, message })
-    : new MnemoError(e.code, message, e.extra);
 }
 
 /** What a tool error names besides its code, as a /v1 error does: the call, and its code's page. */

@@ -18,6 +18,7 @@ import {
   RecordListQuery,
 } from '../../engine/contract/index.ts';
 import { withPrincipal, type Engine, type Principal } from '../../engine/index.ts';
+import { reworded } from './reworded.ts';
 import {
   MnemoApiError,
   type MemoryListParams,
@@ -70,28 +71,25 @@ function nameTheSettings(brainId: string) {
       (e.code === 'invalid_api_key' || e.code === 'key_revoked') &&
       e.message.startsWith('Authorization:')
     )
-      throw new MnemoApiError(e.status, {
-        ...e.body,
-        message:
-          `MNEMO_KEY:${e.message.slice('Authorization:'.length)}; set MNEMO_KEY to a key this server ` +
+      throw reworded(
+        e,
+        `MNEMO_KEY:${e.message.slice('Authorization:'.length)}; set MNEMO_KEY to a key this server ` +
           'issued and has not revoked (mnemo keys create --project P --env test|live)',
-      });
+      );
     if (e instanceof MnemoApiError && e.code === 'network_error' && e.body.reached_server === false)
-      throw new MnemoApiError(e.status, {
-        ...e.body,
-        message:
-          `${e.message}; nothing answers at MNEMO_URL: start Mnemo (the desktop app, or mnemo serve) ` +
+      throw reworded(
+        e,
+        `${e.message}; nothing answers at MNEMO_URL: start Mnemo (the desktop app, or mnemo serve) ` +
           'or set MNEMO_URL to the address its listening line prints (ending in /v1)',
-      });
+      );
     if (e instanceof MnemoApiError && e.code === 'brain_not_found')
-      throw new MnemoApiError(e.status, {
-        ...e.body,
-        message:
-          `${e.message}; MNEMO_BRAIN names "${brainId}": if MNEMO_KEY is bound to one Brain, set ` +
+      throw reworded(
+        e,
+        `${e.message}; MNEMO_BRAIN names "${brainId}": if MNEMO_KEY is bound to one Brain, set ` +
           `MNEMO_BRAIN to that Brain (a bound key reaches no other); else create "${brainId}" first ` +
           `(Create Brain in the app, or POST /v1/brains with {"id":"${brainId}"}), or set MNEMO_BRAIN ` +
           'to a Brain of this project',
-      });
+      );
     throw e;
   };
 }
