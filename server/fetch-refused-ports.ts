@@ -10,9 +10,9 @@ const refused = new Set([
   3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
 
-/** What to warn of when a server listens on a port browsers and fetch refuse; null for any other. */
+/** What to warn of when a server listens on PORT (the one it bound) and browsers and fetch refuse it; null for any other. */
 export function refusedPortWarning(port: number): string | null {
-  if (port === 0 || !refused.has(port)) return null;
+  if (!refused.has(port)) return null;
   return (
     `port ${port} is one browsers and fetch refuse to reach (the Fetch standard's blocked ports): the app's ` +
     'UI and clients built on fetch cannot reach this server there; choose another with --port'

@@ -240,7 +240,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
         return;
       }
       process.stdout.write(`listening on ${server.url}\n`);
-      const refusedPort = refusedPortWarning(Number(new URL(server.url).port));
+      const refusedPort = refusedPortWarning(server.port);
       if (refusedPort !== null) log(`warn: ${refusedPort}`);
       const zone = server.engine.info.timeZone;
       log(
