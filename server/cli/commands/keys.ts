@@ -80,15 +80,20 @@ function storeLookup(dataDir: string): BrainLookup['has'] {
   };
 }
 
+/** The data dir whose registry WHERE names (none for a database's or a --key-registry named). */
+const dataDirRegistry = (where: Where): string | undefined =>
+  databaseUrlOf(where) !== undefined || where.keyRegistry !== undefined
+    ? undefined
+    : (where.dataDir ?? defaultDataDir());
+
 /**
  * Says so, and is true, where the data dir has no registry to list: one with a store and no registry
  * yet (restored onto a new machine, or never given a key) has no keys, and how to make one is said
  * (exit 0); one with neither is no Mnemo's (exit 1). A --key-registry named is read as given.
  */
 function reportedNoRegistry(where: Where): boolean {
-  if (databaseUrlOf(where) !== undefined || where.keyRegistry !== undefined) return false;
-  const dataDir = where.dataDir ?? defaultDataDir();
-  if (existsSync(registryPathFor(dataDir))) return false;
+  const dataDir = dataDirRegistry(where);
+  if (dataDir === undefined || existsSync(registryPathFor(dataDir))) return false;
   if (!existsSync(join(dataDir, storeFileName))) {
     console.error(
       `mnemo keys list: no Mnemo store in ${dataDir}: give the --data-dir that \`mnemo serve\` uses`,
@@ -235,8 +240,8 @@ export function register(program: Command): void {
         const entries = await registry.list();
         // The server writes an empty registry at its first start, so a store restored onto a new
         // machine and served once has one: it has no keys all the same, and says so.
-        if (entries.length === 0 && databaseUrlOf(o) === undefined && o.keyRegistry === undefined)
-          sayNoKeysYet(o.dataDir ?? defaultDataDir());
+        const dataDir = dataDirRegistry(o);
+        if (entries.length === 0 && dataDir !== undefined) sayNoKeysYet(dataDir);
         for (const e of entries) {
           if (o.json) {
             const { hash: _hash, ...shown } = e;
