@@ -177,32 +177,31 @@ describe('mnemo keys revoke', () => {
 });
 
 describe('mnemo keys list on a data dir with no registry', () => {
-  it('a store with no keys yet (restored onto a new machine): none to list, and how to make one', async () => {
-    const dataDir = join(dir, 'restored store');
+  /** `mnemo keys list` on a store of NAME made as KEPT leaves its registry: none to list, and how to make one. */
+  const listsNoKeysYet = async (name: string, kept: (registry: string) => void) => {
+    const dataDir = join(dir, name);
     await (await createLocalEngine({ dataDir, dbKey: testStoreKey })).close();
-    rmSync(join(dataDir, 'keys.json'), { force: true });
+    kept(join(dataDir, 'keys.json'));
     const r = mnemo('keys', 'list', '--data-dir', dataDir);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, '');
     assert.match(
       r.stderr,
-      /^mnemo keys list: no keys yet in .*restored store: `mnemo keys create --project local --env live --data-dir '.*restored store'` makes one/,
+      new RegExp(
+        `^mnemo keys list: no keys yet in .*${name}: \`mnemo keys create --project local --env live --data-dir '.*${name}'\` makes one`,
+      ),
     );
+    return dataDir;
+  };
+
+  it('a store with no keys yet (restored onto a new machine): none to list, and how to make one', async () => {
+    const dataDir = await listsNoKeysYet('restored store', (registry) => rmSync(registry, { force: true }));
     assert.equal(existsSync(join(dataDir, 'keys.json')), false, 'listing makes no registry');
   });
 
   it('a store served once, whose registry is there and empty: no keys yet, and how to make one', async () => {
-    const dataDir = join(dir, 'served store');
-    await (await createLocalEngine({ dataDir, dbKey: testStoreKey })).close();
     // What the server's first start leaves: a registry file with no keys in it.
-    FileKeyRegistry.ensure(join(dataDir, 'keys.json'));
-    const r = mnemo('keys', 'list', '--data-dir', dataDir);
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, '');
-    assert.match(
-      r.stderr,
-      /^mnemo keys list: no keys yet in .*served store: `mnemo keys create --project local --env live --data-dir '.*served store'` makes one/,
-    );
+    await listsNoKeysYet('served store', (registry) => FileKeyRegistry.ensure(registry));
   });
 
   it('a dir with no store: no Mnemo there, exit 1', () => {
