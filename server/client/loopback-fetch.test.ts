@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
@@ -185,17 +184,4 @@ test('a request after the server closed the idle socket goes out on a new one', 
   } finally {
     await new Promise<void>((r) => short.server.close(() => r()));
   }
-});
-
-test('agents import it as mnemo/client/loopback-fetch: in Node, the JavaScript npm ci builds', () => {
-  // Node imports no .ts from a package: its condition names the build (client-export.test.ts imports
-  // it from a plain Node app); types and bundlers get this source.
-  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
-    exports: Record<string, Record<string, string>>;
-  };
-  assert.deepEqual(pkg.exports['./client/loopback-fetch'], {
-    types: './server/client/loopback-fetch.ts',
-    node: './dist/client/loopback-fetch.mjs',
-    default: './server/client/loopback-fetch.ts',
-  });
 });
