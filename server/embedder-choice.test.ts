@@ -17,8 +17,12 @@ describe('MNEMO_EMBEDDER', () => {
   it('names the provider, none for no semantic lane, the default when unset or empty', () => {
     assert.equal(choose('none'), null);
     for (const p of ['hash', 'glove-sif', 'onnx'] as const) assert.equal(choose(p)?.provider, p);
-    assert.equal(choose(undefined)?.provider, undefined);
-    assert.equal(choose('')?.provider, undefined);
+    // The default: a choice with no provider named (null would be none at all).
+    for (const unset of [undefined, '']) {
+      const chosen = choose(unset);
+      assert.notEqual(chosen, null);
+      assert.equal(chosen?.provider, undefined);
+    }
   });
 
   it('refuses a name it does not know, saying which it takes, rather than run the default in silence', () => {
