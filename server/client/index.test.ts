@@ -314,7 +314,9 @@ for (const [transportName, transport] of transports) {
         (e: unknown) =>
           e instanceof MnemoApiError &&
           e.code === 'network_error' &&
-          /^the import stream from \S+ broke off \(.+\); what was written stays/.test(e.message),
+          /^the import stream from \S+ broke off \(.+\); what was written stays: import the same files again to finish it$/.test(
+            e.message,
+          ),
       );
     });
 
