@@ -14,6 +14,7 @@ import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
 import { mnemoJsonRpcError } from '../../server/mcp/stdio-bridge.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 import { awayFromMinuteEnd } from '../contract/harness.ts';
+import { serveProcess } from './serve-process.ts';
 
 // `mnemo mcp` spawned as a real child process, driven by the SDK's own client over stdio, reaching a
 // real server on loopback (reference engine: no registry, so any well-formed key of the project works).
@@ -44,6 +45,10 @@ function bridge(env: Record<string, string>): {
   transport.stderr?.on('data', (c: Buffer) => (err += c.toString('utf8')));
   return { client: new Client({ name: 'mcp-stdio-test', version: '1.0.0' }), transport, stderr: () => err };
 }
+
+/** The bridge of project "household" to Brain "family" of the server at URL, with this file's key. */
+const householdBridge = (url: string, env: Record<string, string> = {}) =>
+  bridge({ MNEMO_PROJECT: 'household', MNEMO_BRAIN: 'family', MNEMO_KEY: key, MNEMO_URL: url, ...env });
 
 const textOf = (r: Awaited<ReturnType<Client['callTool']>>) =>
   (r.content as { type: string; text: string }[])[0]!.text;
@@ -108,12 +113,7 @@ describe('mnemo mcp (stdio bridge)', () => {
   });
 
   test('an SDK client remembers and recalls through the bridge', async () => {
-    const { client, transport } = bridge({
-      MNEMO_PROJECT: 'household',
-      MNEMO_BRAIN: 'family',
-      MNEMO_KEY: key,
-      MNEMO_URL: server.url,
-    });
+    const { client, transport } = householdBridge(server.url);
     await client.connect(transport);
     // Closed however the test ends: a bridge left running keeps the test file from ending.
     try {
@@ -207,12 +207,7 @@ describe('mnemo mcp (stdio bridge)', () => {
   });
 
   test('a Brain that does not exist is named as the MNEMO_BRAIN setting to fix, on every tool', async () => {
-    const { client, transport } = bridge({
-      MNEMO_PROJECT: 'household',
-      MNEMO_BRAIN: 'nobrain',
-      MNEMO_KEY: key,
-      MNEMO_URL: server.url,
-    });
+    const { client, transport } = householdBridge(server.url, { MNEMO_BRAIN: 'nobrain' });
     await client.connect(transport);
     for (const [name, args] of [
       ['remember', { content: 'Sam takes the 7:40 train on Mondays.' }],
@@ -278,25 +273,12 @@ test('a write through a Mnemo that froze and died mid-call is not said to have r
   // The server froze (SIGSTOP) with the write sent to it, then died: the bridge's retry is refused, but
   // the attempt before it went out, and a server that dies after writing looks the same from here. So
   // the tool error must not carry reached_server false ("nothing was sent, so nothing was applied").
-  const child = spawn(process.execPath, ['bin/mnemo.mjs', 'serve', '--engine', 'reference', '--port', '0'], {
-    env: { PATH: process.env.PATH ?? '', MNEMO_LOG: 'silent' },
-    stdio: ['ignore', 'pipe', 'ignore'],
+  const { child, url } = await serveProcess(['--engine', 'reference'], {
+    PATH: process.env.PATH ?? '',
+    MNEMO_LOG: 'silent',
   });
-  after(() => child.kill('SIGKILL'));
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  while (!/listening on \S+\n/.test(out)) {
-    assert.equal(child.exitCode, null, 'mnemo serve exited before listening');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const url = /listening on (\S+)\n/.exec(out)![1]!;
   await createMnemoClient({ baseUrl: url, apiKey: key }).createBrain({ id: 'family' });
-  const { client, transport } = bridge({
-    MNEMO_PROJECT: 'household',
-    MNEMO_BRAIN: 'family',
-    MNEMO_KEY: key,
-    MNEMO_URL: url,
-  });
+  const { client, transport } = householdBridge(url);
   await client.connect(transport);
   try {
     assert.equal((await client.callTool({ name: 'get_profile', arguments: {} })).isError, undefined);
@@ -337,12 +319,7 @@ test('a key the server refuses is named as the MNEMO_KEY setting to fix, not the
       /^key_revoked \(401 authentication\): MNEMO_KEY: the key sk_test_household_….{4} was revoked; set MNEMO_KEY to a key this server issued/,
     ],
   ] as const) {
-    const { client, transport } = bridge({
-      MNEMO_PROJECT: 'household',
-      MNEMO_BRAIN: 'family',
-      MNEMO_KEY: k,
-      MNEMO_URL: guarded.url,
-    });
+    const { client, transport } = householdBridge(guarded.url, { MNEMO_KEY: k });
     await client.connect(transport);
     try {
       const r = await client.callTool({ name: 'get_context', arguments: { query: 'train' } });
@@ -362,12 +339,7 @@ test('a rate limit is a tool error saying when to call again, not a wait past th
   const k = 'sk_test_household_ratelimited';
   await awayFromMinuteEnd(15_000);
   await createMnemoClient({ baseUrl: limited.url, apiKey: k, retry: false }).createBrain({ id: 'family' });
-  const { client, transport } = bridge({
-    MNEMO_PROJECT: 'household',
-    MNEMO_BRAIN: 'family',
-    MNEMO_KEY: k,
-    MNEMO_URL: limited.url,
-  });
+  const { client, transport } = householdBridge(limited.url, { MNEMO_KEY: k });
   await client.connect(transport);
   try {
     assert.equal((await client.callTool({ name: 'get_profile', arguments: {} })).isError, undefined);

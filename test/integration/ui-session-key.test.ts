@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
@@ -9,6 +8,7 @@ import { hashKey } from '../../engine/auth/api-key.ts';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { registryPathFor } from '../../server/data-dir.ts';
 import { startServer } from '../../server/start-server.ts';
+import { serveProcess } from './serve-process.ts';
 
 test('the one-time UI token yields an admin key once, and that key is revoked when the server stops', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-'));
@@ -72,32 +72,10 @@ test('a sign-in body trickled slower than its deadline has its connection closed
 const cliEnv = { ...process.env, MNEMO_LOG: '', MNEMO_EMBEDDER: 'none', MNEMO_DB_KEY: 'b'.repeat(64) };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `mnemo serve` in a child process, as a person runs it; killed when the test file ends. */
-async function serveProcess(args: string[]) {
-  const child = spawn(process.execPath, ['bin/mnemo.mjs', 'serve', '--port', '0', ...args], {
-    env: cliEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  after(() => child.kill('SIGKILL'));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/listening on \S+\n/.test(stdout) && child.exitCode === null && Date.now() < deadline)
-    await sleep(25);
-  const url = /listening on (\S+)\n/.exec(stdout)?.[1];
-  assert.ok(url, `serve did not start: ${stderr}`);
-  // The ui: line follows the listening line on stderr.
-  while (args.includes('--ui') && !/ui_token=\S+\n/.test(stderr) && Date.now() < deadline) await sleep(25);
-  return { child, exited, url, stderr: () => stderr };
-}
-
 test('a UI key left active by a server killed with SIGKILL is revoked when the next server starts on that data dir', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-crash-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
-  const first = await serveProcess(['--data-dir', dataDir, '--ui']);
+  const first = await serveProcess(['--data-dir', dataDir, '--ui'], cliEnv);
   const token = /ui_token=(\S+)\n/.exec(first.stderr())![1]!;
   const origin = new URL(first.url).origin;
   const exchanged = await fetch(`${origin}/ui/session`, {
@@ -122,7 +100,7 @@ test('a UI key left active by a server killed with SIGKILL is revoked when the n
     label: 'desktop UI session',
   });
 
-  const second = await serveProcess(['--data-dir', dataDir]);
+  const second = await serveProcess(['--data-dir', dataDir], cliEnv);
   const refused = await fetch(`${second.url}/keys`, { headers: { Authorization: `Bearer ${key}` } });
   assert.equal(refused.status, 401);
   assert.equal(((await refused.json()) as { code: string }).code, 'key_revoked');
