@@ -24,6 +24,21 @@ const filesBeside = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector'];
 /** The benchmark clients bundled beside the command: through tsx, each took ~1.6 CPU s to start. */
 const benchClients = ['write-client', 'scale-client'];
 
+/** What both builds are: ES modules for the Node the package supports, split into chunks/ in OUTDIR. */
+const nodeModules = (outdir) => ({
+  absWorkingDir: root,
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  platform: 'node',
+  target: 'node20.19',
+  format: 'esm',
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+
 /**
  * Builds the CLI's bundle to `outFile`, the embedding worker's beside it (returned: every server starts
  * that worker, ~0.45 CPU seconds through tsx against ~0.1 bundled), and the list of the files both were
@@ -37,27 +52,17 @@ export async function buildCli(outFile) {
   rmSync(join(outdir, 'chunks'), { recursive: true, force: true });
   const esbuild = await import('esbuild');
   const built = await esbuild.build({
-    absWorkingDir: root,
     entryPoints: {
       [basename(outFile, '.mjs')]: 'server/cli/main.ts',
       'embed-worker': 'engine/embed/embed-worker.ts',
       // The benchmarks' HTTP clients, each forked as a process of its own (server/bench/client-entry.mjs).
       ...Object.fromEntries(benchClients.map((name) => [`bench-${name}`, `server/bench/${name}.ts`])),
     },
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
-    platform: 'node',
-    target: 'node20.19',
-    format: 'esm',
+    ...nodeModules(outdir),
     external: [...externalPackages, ...filesBeside],
     banner: { js: esmBanner },
     plugins: [ownImportMeta(esbuild, /\.ts$/)],
     metafile: true,
-    logLevel: 'warning',
-    legalComments: 'none',
   });
   const files = Object.keys(built.metafile.inputs)
     .filter((f) => !f.includes(':'))
@@ -82,21 +87,11 @@ export async function buildClient(outdir) {
   rmSync(outdir, { recursive: true, force: true });
   const esbuild = await import('esbuild');
   await esbuild.build({
-    absWorkingDir: root,
     entryPoints: {
       index: 'server/client/index.ts',
       'loopback-fetch': 'server/client/loopback-fetch.ts',
     },
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
-    platform: 'node',
-    target: 'node20.19',
-    format: 'esm',
-    logLevel: 'warning',
-    legalComments: 'none',
+    ...nodeModules(outdir),
   });
 }
 
