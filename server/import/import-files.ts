@@ -8,7 +8,7 @@ import type { Engine, Tenant } from '../../engine/types.ts';
 import { exportFolder } from './detect-format.ts';
 import { isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ParseOptions } from './import-item.ts';
-import { itemLabel, nestedArchiveReason, planImport, type ImportTarget } from './plan-import.ts';
+import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { storedIdsAt, type StoredIdsAt } from './former-ids.ts';
@@ -58,21 +58,16 @@ async function targets(root: string, format: ImportFormat | 'auto'): Promise<Imp
   const entries = (await readdir(root)).sort();
   const each = async (f: ImportFormat | 'auto') =>
     (
-      await Promise.all(
-        entries.map((name) =>
-          planImport(join(root, name), f, { name, unknownReason, archiveReason: nestedArchiveReason }),
-        ),
-      )
+      await Promise.all(entries.map((name) => planImport(join(root, name), f, { name, unknownReason })))
     ).flat();
   if (format !== 'auto') {
     if (entries.length === 1 || !folderFormats.has(format)) return each(format);
-    return planImport(root, format, { unknownReason, archiveReason: nestedArchiveReason });
+    return planImport(root, format, { unknownReason });
   }
   if (entries.length === 1) return each('auto');
   // Chosen together, an export's files are planned as its folder on disk would be: a calendar chosen
   // with a conversations.json is read as a calendar too, not dropped for the export.
-  if (await exportFolder(root))
-    return planImport(root, 'auto', { unknownReason, archiveReason: nestedArchiveReason });
+  if (await exportFolder(root)) return planImport(root, 'auto', { unknownReason });
   return each('auto');
 }
 

@@ -72,7 +72,7 @@ test('a folder of mixed files: each file in its format, exports inside read whol
   }
 });
 
-test('a zip kept in a folder is named as an archive to import on its own, not as an attachment', async () => {
+test("a zip kept in a folder planned without unpacking (an archive's own folder) is named as an archive, not an attachment", async () => {
   const t = writeTree({
     'Downloads/takeout-001.zip': 'PK\u0003\u0004 an archive',
     'Downloads/cal.ics': ics,
@@ -84,7 +84,7 @@ test('a zip kept in a folder is named as an archive to import on its own, not as
       [
         'takeout-001.zip',
         null,
-        'an archive inside a folder is not unpacked: import the archive on its own (mnemo import FILE.zip), or unzip it here',
+        'an archive inside an archive is not unpacked: unzip the outer archive and import the folder',
       ],
     ]);
   } finally {

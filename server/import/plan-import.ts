@@ -33,11 +33,10 @@ export interface PlanOptions {
   unknownReason?: string;
   /**
    * Unpacks an archive (`.zip`) found in a folder (archive-places.ts): what it holds is then planned as
-   * the folder it was made from, named under the archive. Absent: an archive is not unpacked, and
-   * `archiveReason` says why (an archive inside an archive: one level is unpacked, as for uploads).
+   * the folder it was made from, named under the archive. Absent (the folder is an archive's, unpacked
+   * already): an archive in it is not unpacked, one level being, as for uploads (nestedArchiveReason).
    */
   unpack?: (archive: string) => Promise<FoundArchive>;
-  archiveReason?: string;
 }
 
 /** What planning a folder needs at every level. */
@@ -45,7 +44,6 @@ interface PlanContext {
   format: ImportFormat | 'auto';
   unknownReason: string;
   unpack: ((archive: string) => Promise<FoundArchive>) | undefined;
-  archiveReason: string;
 }
 
 const defaultUnknown = 'cannot tell the format of this file; import it on its own with --format';
@@ -54,11 +52,8 @@ const attachment =
   /\.(?:png|jpe?g|gif|webp|heic|heif|svg|bmp|tiff?|ico|pdf|mp3|m4a|wav|ogg|flac|mp4|mov|m4v|webm|avi|zip|gz|7z|rar|docx?|xlsx?|pptx?|odt|ods|odp|epub|excalidraw)$/i;
 const attachmentReason = 'not text mnemo reads (images, PDFs, media and other attachments are not imported)';
 
-const archiveReason =
-  'an archive inside a folder is not unpacked: import the archive on its own (mnemo import FILE.zip), or unzip it here';
-
 /** Why an archive inside an archive is not unpacked: one level is, as for uploads. */
-export const nestedArchiveReason =
+const nestedArchiveReason =
   'an archive inside an archive is not unpacked: unzip the outer archive and import the folder';
 
 /** Formats whose parser reads a whole export folder. */
@@ -116,7 +111,6 @@ async function fileFormat(
   path: string,
   format: ImportFormat | 'auto',
   unknownReason: string,
-  zipReason: string = archiveReason,
 ): Promise<{ format: ImportFormat; path: string } | { reason: string }> {
   let found: Detected | null;
   try {
@@ -126,7 +120,7 @@ async function fileFormat(
   }
   // An export downloaded as a zip, kept beside others (Takeout's takeout-001.zip, -002.zip): it is no
   // attachment, and imported on its own it can be read.
-  if (!found && isZipName(path)) return { reason: zipReason };
+  if (!found && isZipName(path)) return { reason: nestedArchiveReason };
   if (!found && attachment.test(path)) return { reason: attachmentReason };
   if (format === 'auto') return found ?? { reason: unknownReason };
   const notes = format === 'markdown' || format === 'obsidian';
@@ -156,7 +150,6 @@ export async function planImport(
     format,
     unknownReason: opts.unknownReason ?? defaultUnknown,
     unpack: opts.unpack,
-    archiveReason: opts.archiveReason ?? archiveReason,
   };
   if (!(await stat(path)).isDirectory()) {
     if (format !== 'auto') return [{ name, format, path }];
@@ -189,7 +182,7 @@ async function archiveTargets(path: string, name: string, ctx: PlanContext): Pro
   const skips = archiveSkips(name, got.expanded);
   if (!(await stat(got.path)).isDirectory()) {
     // One file alone in it: read as that file found in the folder would be.
-    const f = await fileFormat(got.path, ctx.format, ctx.unknownReason, nestedArchiveReason);
+    const f = await fileFormat(got.path, ctx.format, ctx.unknownReason);
     if (!('format' in f)) return [{ name: inner, format: null, path: got.path, reason: f.reason }, ...skips];
     return [
       f.format === 'markdown' || f.format === 'obsidian'
@@ -198,7 +191,7 @@ async function archiveTargets(path: string, name: string, ctx: PlanContext): Pro
       ...skips,
     ];
   }
-  const opts = { name: inner, unknownReason: ctx.unknownReason, archiveReason: nestedArchiveReason };
+  const opts = { name: inner, unknownReason: ctx.unknownReason };
   return [...(await planImport(got.path, ctx.format, opts)), ...skips];
 }
 
@@ -239,7 +232,7 @@ async function walkPlan(
     } else if (ctx.unpack && isZipName(e.path)) {
       found.push(...(await archiveTargets(e.path, entryName, ctx)));
     } else {
-      const f = await fileFormat(e.path, format, unknownReason, ctx.archiveReason);
+      const f = await fileFormat(e.path, format, unknownReason);
       if (!('format' in f)) found.push({ name: entryName, format: null, path: e.path, reason: f.reason });
       else if (f.format === 'markdown' || f.format === 'obsidian') notes.push(e.path);
       else found.push({ name: entryName, ...f });
@@ -298,7 +291,7 @@ async function besideTheNotes(whole: Detected, name: string, ctx: PlanContext): 
       attachments.push(e.rel);
       continue;
     }
-    const f = await fileFormat(e.path, format, unknownReason, ctx.archiveReason);
+    const f = await fileFormat(e.path, format, unknownReason);
     if (!('format' in f)) out.push({ name: entryName, format: null, path: e.path, reason: f.reason });
     else if (f.format !== 'markdown' && f.format !== 'obsidian') out.push({ name: entryName, ...f });
   }

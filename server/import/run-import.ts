@@ -31,7 +31,7 @@ import {
   type ParseOptions,
   type Parser,
 } from './import-item.ts';
-import { itemLabel, nestedArchiveReason, planImport, type ImportTarget } from './plan-import.ts';
+import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { archivesFound, type FoundArchive } from './archive-places.ts';
 import { holdTempFolder } from './temp-folders.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
@@ -603,11 +603,7 @@ async function importPath(
   const started = Date.now();
   const asked = o.format ?? 'auto';
   // In an archive given itself, archives are not unpacked again (one level, as for uploads).
-  const planned = await planImport(
-    o.path,
-    asked,
-    unpack ? { unpack } : { archiveReason: nestedArchiveReason },
-  );
+  const planned = await planImport(o.path, asked, unpack ? { unpack } : {});
   // PATH read as one file or one export, as opposed to a folder of files found by a walk.
   const only = planned.length === 1 ? planned[0]! : null;
   const lone = only !== null && only.name === '' && !(only.format !== null && only.notes);
