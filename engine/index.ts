@@ -50,6 +50,7 @@ export { errorMessage } from './core/shared/error-message.ts';
 export { escapeRegExp } from './core/shared/escape-reg-exp.ts';
 export { months as monthNames } from './core/retrieve/time-expressions.ts';
 export { fencedLines } from './core/shared/fenced-lines.ts';
+export { whatsappItemId } from './core/shared/source-chat.ts';
 /** Loads the tokenizer a Context's budget needs (once; a server warms it up after it starts listening). */
 export { loadTokenizer as preloadTokenizer } from './core/shared/count-tokens.ts';
 export type { EngineSync } from './types.ts';

@@ -1,6 +1,6 @@
 import type { DeletionReceipt, SourceChatList, SourceList } from '../contract/index.ts';
 import { chatSources } from '../contract/index.ts';
-import { chatNotFound, chatsOf, isOfChat } from '../core/shared/source-chat.ts';
+import { chatNotFound, chatsOf, ofChat } from '../core/shared/source-chat.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
 import type { BrainUnitOfWork } from '../ports/index.ts';
@@ -98,8 +98,8 @@ export async function forgetSourceChat(
 ): Promise<DeletionReceipt> {
   // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
   return forgetOfSource(ctx, t, brainId, sourceName, async (u) => {
-    const items = (await u.records.externalIdsOfSource(sourceName, { hideLocalOnly: false })).filter((id) =>
-      isOfChat(sourceName, id, chat),
+    const items = (await u.records.externalIdsOfSource(sourceName, { hideLocalOnly: false })).filter(
+      ofChat(sourceName, chat),
     );
     if (items.length === 0) throw chatNotFound(sourceName, chat);
     return u.records.idsOfSourceItems(sourceName, items);

@@ -21,7 +21,7 @@ import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile
 import { recordText } from '../core/derive/record-text.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { isErasable } from '../core/shared/erasable.ts';
-import { chatNotFound, chatsOf, isOfChat } from '../core/shared/source-chat.ts';
+import { chatNotFound, chatsOf, ofChat } from '../core/shared/source-chat.ts';
 import { refuseFullReadInDelta } from '../core/shared/memory-delta-read.ts';
 import { normalizeContent } from '../core/shared/record-text.ts';
 import type { Deployment, Engine, Tenant } from '../types.ts';
@@ -456,11 +456,12 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
 
     async forgetSourceChat(t, brainId, sourceName, chat) {
       const s = state(t, brainId);
+      const isOfChat = ofChat(sourceName, chat);
       const doomed = [...s.records.values()].filter(
         (r) =>
           r.record.source.name === sourceName &&
           r.record.source.external_id !== null &&
-          isOfChat(sourceName, r.record.source.external_id, chat),
+          isOfChat(r.record.source.external_id),
       );
       if (doomed.length === 0) throw chatNotFound(sourceName, chat);
       return forgetOfSource(s, sourceName, doomed);

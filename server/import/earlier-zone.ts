@@ -1,5 +1,6 @@
 import type { RecordPage } from '../../engine/contract/index.ts';
 import type { ImportItem, ParseOptions, Parser } from './import-item.ts';
+import { whatsappItemId } from '../../engine/index.ts';
 import { recordPages, type PageQuery } from './record-pages.ts';
 import { wallTimeToDate } from './zoned-time.ts';
 
@@ -33,9 +34,6 @@ export function earlierRecords(listPage: (q: EarlierQuery) => Promise<RecordPage
   };
 }
 
-// `whatsapp:<chat>:<instant>:<sender>:<n>`: the instant is ISO with milliseconds and Z, which the chat
-// name and the sender (text before the first ': ' of a line) cannot hide.
-const whatsappId = /^whatsapp:(.*):(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z):(.*):(\d+)$/;
 const slack = 15 * 3_600_000; // every UTC offset in use lies within ±14 h
 const mostPairs = 500;
 /** The Brain's Records read at most: a chat imported for the first time beside many others pairs none. */
@@ -55,12 +53,12 @@ async function wallTimes(
   let last = -Infinity;
   for await (const item of parse(path, { ...o, timeZone: 'UTC' }) as AsyncIterable<ImportItem>) {
     if (item.type !== 'record' || !item.body.source?.external_id || !item.body.occurred_at) continue;
-    const id = whatsappId.exec(item.body.source.external_id);
+    const id = whatsappItemId(item.body.source.external_id);
     const c = item.body.content;
     const text = typeof c === 'object' && c.kind === 'message' ? c.text : null;
     if (!id || text === null) continue;
-    const wall = Date.parse(id[2]!);
-    const key = pairKey(id[1]!, id[3]!, id[4]!, text);
+    const wall = Date.parse(id.instant);
+    const key = pairKey(id.chat, id.sender, id.n, text);
     walls.set(key, [...(walls.get(key) ?? []), wall]);
     first = Math.min(first, wall);
     last = Math.max(last, wall);
@@ -96,10 +94,10 @@ export async function earlierImportOrder(
   let [dmyHits, mdyHits, scanned] = [0, 0, 0];
   for await (const r of earlier(since, until)) {
     if (++scanned > mostScanned) break;
-    const id = whatsappId.exec(r.externalId);
-    const pair = id ? differing.get(pairKey(id[1]!, id[3]!, id[4]!, r.text)) : undefined;
+    const id = whatsappItemId(r.externalId);
+    const pair = id ? differing.get(pairKey(id.chat, id.sender, id.n, r.text)) : undefined;
     if (!pair) continue;
-    const instant = Date.parse(id![2]!);
+    const instant = Date.parse(id!.instant);
     if (near(pair.dmy, instant)) dmyHits += 1;
     if (near(pair.mdy, instant)) mdyHits += 1;
     if (dmyHits + mdyHits >= mostPairs) break;
@@ -135,10 +133,10 @@ export async function earlierImportZone(
   let scanned = 0;
   for await (const r of earlier(since, until)) {
     if (++scanned > mostScanned) break;
-    const id = whatsappId.exec(r.externalId);
+    const id = whatsappItemId(r.externalId);
     if (!id) continue;
-    const instant = Date.parse(id[2]!);
-    for (const wall of walls.get(pairKey(id[1]!, id[3]!, id[4]!, r.text)) ?? [])
+    const instant = Date.parse(id.instant);
+    for (const wall of walls.get(pairKey(id.chat, id.sender, id.n, r.text)) ?? [])
       if (Math.abs(wall - instant) <= slack) pairs.push({ wall, instant });
     if (pairs.length >= mostPairs) break;
   }

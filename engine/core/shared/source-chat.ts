@@ -2,24 +2,42 @@ import { chatSources, type SourceChat } from '../../contract/index.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { quoted } from '../../errors/shown-value.ts';
 
+/** A WhatsApp message's external id, as the importer writes it: `whatsapp:<chat>:<instant>:<sender>:<n>`. */
+export interface WhatsappItemId {
+  chat: string;
+  /** As `toISOString` writes it, which neither the chat's name nor the sender's can hide. */
+  instant: string;
+  sender: string;
+  /** Its ordinal among the same sender's messages of that instant. */
+  n: string;
+}
+
+const whatsappIdPattern = /^whatsapp:(.*?):([+-]?\d{4,6}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z):(.*):(\d+)$/su;
+
 /**
- * The chat an imported message belongs to, read from its external id; null when its source keeps no
- * chats apart this way. A WhatsApp export carries no ids, so the importer names each message
- * `whatsapp:<chat>:<instant>:<sender>:<n>` (server/import/formats/whatsapp.ts), the instant as
- * `toISOString` writes it: the chat is what comes before the first `:<instant>:`, which a chat's name
- * (a file or folder name) does not hold. So one chat can be told apart, and removed, without a column.
+ * A WhatsApp export carries no ids, so the importer names each message (server/import/formats/
+ * whatsapp.ts) by its chat, instant, sender and ordinal; null for an id not written so.
+ */
+export function whatsappItemId(externalId: string): WhatsappItemId | null {
+  const m = whatsappIdPattern.exec(externalId);
+  return m ? { chat: m[1]!, instant: m[2]!, sender: m[3]!, n: m[4]! } : null;
+}
+
+/**
+ * The chat an imported message belongs to, read from its external id (whatsappItemId); null when its
+ * source keeps no chats apart this way. So one chat can be told apart, and removed, without a column.
+ * In NFC, as a name is typed: a file name read on macOS may be decomposed ("João" as "Joa\u0303o"), and
+ * the chat listed so could not be removed by its name typed.
  */
 export function chatOfItem(sourceName: string, externalId: string): string | null {
   if (sourceName !== 'whatsapp') return null;
-  const m = /^whatsapp:(.*?):[+-]?\d{4,6}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z:/su.exec(externalId);
-  // In NFC, as a name is typed: a file name read on macOS may be decomposed ("João" as "Joa\u0303o"),
-  // and the chat listed so could not be removed by its name typed.
-  return m ? m[1]!.normalize('NFC') : null;
+  return whatsappItemId(externalId)?.chat.normalize('NFC') ?? null;
 }
 
-/** Is the item of EXTERNALID one of the chat named CHAT (in either Unicode form)? */
-export function isOfChat(sourceName: string, externalId: string, chat: string): boolean {
-  return chatOfItem(sourceName, externalId) === chat.normalize('NFC');
+/** Whether an item of SOURCENAME, by its external id, is one of the chat named CHAT (either Unicode form). */
+export function ofChat(sourceName: string, chat: string): (externalId: string) => boolean {
+  const wanted = chat.normalize('NFC');
+  return (externalId) => chatOfItem(sourceName, externalId) === wanted;
 }
 
 /** SourceChatList's entries for the distinct external ids of a source. */
