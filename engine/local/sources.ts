@@ -1,3 +1,4 @@
+import { sourceExternalIds } from './records.ts';
 import type { DeletionReceipt, SourceChatList, SourceList } from '../contract/index.ts';
 import { chatSources } from '../contract/index.ts';
 import { chatNotFound, chatsOf, ofChat } from '../core/shared/source-chat.ts';
@@ -76,13 +77,10 @@ export async function listSourceChats(
   brainId: string,
   sourceName: string,
 ): Promise<SourceChatList> {
-  const b = await requireBrain(ctx, t, brainId);
-  const ids = chatSources.includes(sourceName)
-    ? await ctx.units.read(b.uid, (u) =>
-        u.records.externalIdsOfSource(sourceName, { hideLocalOnly: ctx.deployment === 'hosted' }),
-      )
-    : [];
-  return { data: chatsOf(sourceName, ids) };
+  if (chatSources.includes(sourceName))
+    return { data: chatsOf(sourceName, await sourceExternalIds(ctx, t, brainId, sourceName)) };
+  await requireBrain(ctx, t, brainId);
+  return { data: [] };
 }
 
 /**

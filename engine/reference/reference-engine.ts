@@ -117,6 +117,19 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     };
   }
 
+  /** The distinct external ids of SOURCENAME's Records that this deployment serves. */
+  function externalIdsOf(s: BrainState, sourceName: string): Set<string> {
+    const ids = new Set<string>();
+    for (const { record: r } of s.records.values())
+      if (
+        r.source.name === sourceName &&
+        r.source.external_id !== null &&
+        !hiddenHere(deployment, r.visibility)
+      )
+        ids.add(r.source.external_id);
+    return ids;
+  }
+
   /** Forgets `doomed` (Records of `sourceName`) with what rests on them alone: forgetSource and its items. */
   async function forgetOfSource(
     s: BrainState,
@@ -357,15 +370,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     },
 
     async sourceExternalIds(t, brainId, sourceName) {
-      const ids = new Set<string>();
-      for (const { record: r } of state(t, brainId).records.values())
-        if (
-          r.source.name === sourceName &&
-          r.source.external_id !== null &&
-          !hiddenHere(deployment, r.visibility)
-        )
-          ids.add(r.source.external_id);
-      return [...ids];
+      return [...externalIdsOf(state(t, brainId), sourceName)];
     },
 
     async forgetRecord(t, brainId, recordId) {
@@ -443,15 +448,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     },
 
     async listSourceChats(t, brainId, sourceName) {
-      const ids = new Set<string>();
-      for (const { record: r } of state(t, brainId).records.values())
-        if (
-          r.source.name === sourceName &&
-          r.source.external_id !== null &&
-          !hiddenHere(deployment, r.visibility)
-        )
-          ids.add(r.source.external_id);
-      return { data: chatsOf(sourceName, ids) };
+      return { data: chatsOf(sourceName, externalIdsOf(state(t, brainId), sourceName)) };
     },
 
     async forgetSourceChat(t, brainId, sourceName, chat) {
