@@ -244,7 +244,7 @@ export class MissingItems {
       const walk = async (dir: string) => {
         for await (const e of walkFolder(dir)) {
           if (e.type === 'skip') {
-            if (/cannot be (read|followed)/.test(e.reason)) this.cannotForget(`${e.rel}: ${e.reason}`);
+            if (e.unread) this.cannotForget(`${e.rel}: ${e.reason}`);
             continue;
           }
           // An archive found here is read as the folder it unpacks to (archive-places.ts).

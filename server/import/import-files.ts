@@ -308,8 +308,7 @@ async function importTargets(
     };
     result.parts.push(part);
     if (target.format === null) {
-      if (target.blocksForgetting || /cannot be (read|followed)/.test(target.reason))
-        missing?.cannotForget(`${name}: ${target.reason}`);
+      if (target.blocksForgetting) missing?.cannotForget(`${name}: ${target.reason}`);
       part.skipped += 1;
       skip(name, target.reason);
       continue;

@@ -203,11 +203,15 @@ test('a folder that cannot be listed is reported and the walk goes on past it', 
   }) as typeof fsp.readdir);
   syncBuiltinESMExports();
   try {
-    assert.deepEqual(shown(root, await planImport(root, 'auto')), [
+    const plan = await planImport(root, 'auto');
+    assert.deepEqual(shown(root, plan), [
       ['', 'markdown', ['a.md']],
       ['locked', null, `folder cannot be read: EACCES: permission denied, scandir '${locked}'`],
       ['z.ics', 'ics', 'z.ics'],
     ]);
+    // What it holds is unknown: an import that forgets what is missing forgets nothing for it.
+    const skipped = plan.find((p) => p.name === 'locked');
+    assert.ok(skipped?.format === null && skipped.blocksForgetting === true);
   } finally {
     t.mock.restoreAll();
     syncBuiltinESMExports();

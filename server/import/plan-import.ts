@@ -22,7 +22,10 @@ export type ImportTarget =
       format: null;
       path: string;
       reason: string;
-      /** What it holds is unknown (an archive that could not be unpacked): nothing may be taken for gone. */
+      /**
+       * What it holds is unknown (a file, folder or link that could not be read, an archive not
+       * unpacked): nothing may be taken for gone.
+       */
       blocksForgetting?: boolean;
     };
 
@@ -111,12 +114,12 @@ async function fileFormat(
   path: string,
   format: ImportFormat | 'auto',
   unknownReason: string,
-): Promise<{ format: ImportFormat; path: string } | { reason: string }> {
+): Promise<{ format: ImportFormat; path: string } | { reason: string; blocksForgetting?: true }> {
   let found: Detected | null;
   try {
     found = await detectFormat(path);
   } catch (e) {
-    return { reason: `cannot be read: ${errorMessage(e)}` };
+    return { reason: `cannot be read: ${errorMessage(e)}`, blocksForgetting: true };
   }
   // An export downloaded as a zip, kept beside others (Takeout's takeout-001.zip, -002.zip): it is no
   // attachment, and imported on its own it can be read.
@@ -183,7 +186,7 @@ async function archiveTargets(path: string, name: string, ctx: PlanContext): Pro
   if (!(await stat(got.path)).isDirectory()) {
     // One file alone in it: read as that file found in the folder would be.
     const f = await fileFormat(got.path, ctx.format, ctx.unknownReason);
-    if (!('format' in f)) return [{ name: inner, format: null, path: got.path, reason: f.reason }, ...skips];
+    if (!('format' in f)) return [{ name: inner, format: null, path: got.path, ...f }, ...skips];
     return [
       f.format === 'markdown' || f.format === 'obsidian'
         ? { name: inner, format: f.format, path: dirname(got.path), notes: [got.path] }
@@ -222,7 +225,13 @@ async function walkPlan(
   for await (const e of walkFolder(dir, claims)) {
     const entryName = joinName(name, e.rel);
     if (e.type === 'skip') {
-      found.push({ name: entryName, format: null, path: join(dir, ...e.rel.split('/')), reason: e.reason });
+      found.push({
+        name: entryName,
+        format: null,
+        path: join(dir, ...e.rel.split('/')),
+        reason: e.reason,
+        ...(e.unread ? { blocksForgetting: true } : {}),
+      });
     } else if (e.type === 'folder') {
       const d = claimed.get(e.path);
       if (!d) continue;
@@ -233,7 +242,7 @@ async function walkPlan(
       found.push(...(await archiveTargets(e.path, entryName, ctx)));
     } else {
       const f = await fileFormat(e.path, format, unknownReason);
-      if (!('format' in f)) found.push({ name: entryName, format: null, path: e.path, reason: f.reason });
+      if (!('format' in f)) found.push({ name: entryName, format: null, path: e.path, ...f });
       else if (f.format === 'markdown' || f.format === 'obsidian') notes.push(e.path);
       else found.push({ name: entryName, ...f });
     }
@@ -279,6 +288,7 @@ async function besideTheNotes(whole: Detected, name: string, ctx: PlanContext): 
         format: null,
         path: join(whole.path, ...e.rel.split('/')),
         reason: e.reason,
+        ...(e.unread ? { blocksForgetting: true } : {}),
       });
       continue;
     }
@@ -292,7 +302,7 @@ async function besideTheNotes(whole: Detected, name: string, ctx: PlanContext): 
       continue;
     }
     const f = await fileFormat(e.path, format, unknownReason);
-    if (!('format' in f)) out.push({ name: entryName, format: null, path: e.path, reason: f.reason });
+    if (!('format' in f)) out.push({ name: entryName, format: null, path: e.path, ...f });
     else if (f.format !== 'markdown' && f.format !== 'obsidian') out.push({ name: entryName, ...f });
   }
   if (attachments.length > 0) {

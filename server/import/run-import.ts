@@ -699,8 +699,7 @@ async function importPath(
       for (const [i, target] of targets.entries()) {
         const part = parts[i]!;
         if (target.format === null) {
-          if (target.blocksForgetting || /cannot be (read|followed)/.test(target.reason))
-            missing?.cannotForget(`${target.name || o.path}: ${target.reason}`);
+          if (target.blocksForgetting) missing?.cannotForget(`${target.name || o.path}: ${target.reason}`);
           skipped(part, target.name, target.reason);
           continue;
         }

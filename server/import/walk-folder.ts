@@ -10,7 +10,13 @@ import { errorMessage } from '../../engine/index.ts';
 export type WalkEntry =
   | { type: 'file'; path: string; rel: string; real: string }
   | { type: 'folder'; path: string; rel: string }
-  | { type: 'skip'; rel: string; reason: string };
+  | {
+      type: 'skip';
+      rel: string;
+      reason: string;
+      /** What it holds could not be read (a folder, a link): nothing under it may be taken for gone. */
+      unread?: true;
+    };
 
 /** Hidden entries are tool state (.obsidian, .git, .trash, .DS_Store), as is node_modules: never content. */
 export const isIgnored = (name: string) => name.startsWith('.') || name === 'node_modules';
@@ -58,7 +64,12 @@ export async function* walkFolder(
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {
-      yield { type: 'skip', rel: relDir || '.', reason: `folder cannot be read: ${errorMessage(e)}` };
+      yield {
+        type: 'skip',
+        rel: relDir || '.',
+        reason: `folder cannot be read: ${errorMessage(e)}`,
+        unread: true,
+      };
       return;
     }
     entries.sort((a, b) => a.name.localeCompare(b.name));
@@ -77,11 +88,15 @@ export async function* walkFolder(
           isFile = target.isFile();
           real = await realpath(path);
         } catch (err) {
-          const reason =
-            errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ELOOP'
-              ? 'broken link: its target does not exist'
-              : `link cannot be followed: ${errorMessage(err)}`;
-          yield { type: 'skip', rel, reason };
+          if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ELOOP')
+            yield { type: 'skip', rel, reason: 'broken link: its target does not exist' };
+          else
+            yield {
+              type: 'skip',
+              rel,
+              reason: `link cannot be followed: ${errorMessage(err)}`,
+              unread: true,
+            };
           continue;
         }
         const refused = refusedTarget(realRoot, real);
