@@ -2,7 +2,14 @@ import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { errorMessage } from '../../engine/index.ts';
-import { archiveFolderName, unpackArchive, type ExpandedZip, type ZipLimits } from './expand-zip.ts';
+import {
+  archiveFolderName,
+  defaultZipLimits,
+  eachZipLimits,
+  unpackArchive,
+  type ExpandedZip,
+  type ZipLimits,
+} from './expand-zip.ts';
 import { holdTempFolder } from './temp-folders.ts';
 
 /**
@@ -52,20 +59,14 @@ export type FoundArchive =
   { path: string; expanded: ExpandedZip } | { reason: string; blocksForgetting: boolean };
 
 /**
- * Per archive found in a folder, as for one uploaded: at most 100,000 entries and 1 GiB unpacked
- * (import-files.ts), and together at most 4 GiB, the most one archive given to `mnemo import` holds.
- */
-export const foundZipLimits = { maxEntries: 100_000, maxBytes: 1024 ** 3 };
-export const foundZipsMaxBytes = 4 * 1024 ** 3;
-
-/**
  * Unpacks archives found while a folder is walked (planImport's `unpack`) into one private temporary
- * folder, recording where each stands in (ArchivePlaces); `remove` deletes what was unpacked. An
+ * folder, each held to what an uploaded one is (eachZipLimits) and all together to what one archive
+ * given to `mnemo import` may hold (defaultZipLimits), recording where each stands in (ArchivePlaces); `remove` deletes what was unpacked. An
  * archive that cannot be unpacked is a reason, never a failure of the import.
  */
 export function archivesFound(
-  limits: ZipLimits = foundZipLimits,
-  maxBytes: number = foundZipsMaxBytes,
+  limits: ZipLimits = eachZipLimits,
+  maxBytes: number = defaultZipLimits.maxBytes,
 ): {
   places: ArchivePlaces;
   unpack: (archive: string) => Promise<FoundArchive>;

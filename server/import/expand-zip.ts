@@ -17,6 +17,9 @@ export interface ZipLimits {
 /** Generous for real exports (a Slack workspace, a Takeout, a vault with its attachments). */
 export const defaultZipLimits: ZipLimits = { maxEntries: 200_000, maxBytes: 4 * 1024 ** 3 };
 
+/** Each of several archives (uploaded, or found in a folder) holds at most this unpacked. */
+export const eachZipLimits: ZipLimits = { maxEntries: 100_000, maxBytes: 1024 ** 3 };
+
 export interface ExpandedZip {
   files: number;
   bytes: number;

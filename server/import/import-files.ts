@@ -18,7 +18,7 @@ import { emptyWindowMessage } from './formats/recurrence-window.ts';
 import { errorMessage } from '../../engine/index.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
 import { materialize } from './materialize-upload.ts';
-import { archiveSkips, isZipName, unpackArchive } from './expand-zip.ts';
+import { archiveSkips, eachZipLimits, isZipName, unpackArchive } from './expand-zip.ts';
 import { uploadUnpackBudget, type UnpackBudget } from './unpack-budget.ts';
 import { ImportCancelled } from './import-cancelled.ts';
 import { ImportWatch, type ImportWatchOptions } from './import-watch.ts';
@@ -182,9 +182,6 @@ function partNote(notes: (string | undefined)[]): string | null {
   return distinct.slice(0, listedNotes).join('; ') + (more > 0 ? `; and ${more} more notes` : '');
 }
 
-/** Unpacked, an upload archive may hold at most this (an upload is at most 32 MiB). */
-const uploadZipLimits = { maxEntries: 100_000, maxBytes: 1024 ** 3 };
-
 /**
  * Each uploaded `.zip` (an export as downloaded) is unpacked where it was, as the folder it was made
  * from (expand-zip.ts), and removed. Returns the paths of what was unpacked, and the entries that were
@@ -201,7 +198,7 @@ async function unpackArchives(
     if (!isZipName(f.name)) continue;
     const zip = join(root, ...f.name.split('/'));
     try {
-      const { path, expanded } = await unpackArchive(zip, dirname(zip), { ...uploadZipLimits, take });
+      const { path, expanded } = await unpackArchive(zip, dirname(zip), { ...eachZipLimits, take });
       unpacked.push(path);
       notUnpacked.push(...archiveSkips(f.name, expanded));
     } catch (e) {
