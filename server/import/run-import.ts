@@ -384,6 +384,11 @@ async function chatParser(path: string): Promise<{ parse: Parser; readsBothWays:
 
 const orderName = (order: 'dmy' | 'mdy') => (order === 'mdy' ? 'month first' : 'day first');
 
+/** How a chat imported before is read another way: its messages' identities hold how it was read. */
+const removeTheChatFirst =
+  'remove the earlier import first (mnemo import --remove whatsapp --chat NAME, the chat as mnemo ' +
+  'import --list names it; in the app: "Remove this chat")';
+
 /**
  * The options to read a target with: a WhatsApp chat imported before is read in the date order
  * (earlierImportOrder, when its dates read both ways) and the zone (earlierImportZone) that import used,
@@ -422,15 +427,11 @@ export async function readingOptions(
         o.dateOrder === undefined
           ? `dates read ${orderName(order)}, the date order its earlier import used, so its messages keep ` +
               // A --date-order given here would be refused as well (the branch below): only a removal frees it.
-              'their identity. To read it the other way, remove the earlier import first (mnemo import ' +
-              '--remove whatsapp --chat NAME, the chat as mnemo import --list names it; in the app: "Remove ' +
-              'this chat"), ' +
-              'then import it again with --date-order dmy or mdy ("Dates in WhatsApp chats" in the app)'
+              `their identity. To read it the other way, ${removeTheChatFirst}, then import it again with ` +
+              '--date-order dmy or mdy ("Dates in WhatsApp chats" in the app)'
           : `dates read ${orderName(order)} as its earlier import read them, not ${orderName(o.dateOrder)} ` +
               `as asked: read so, each of its messages would be stored a second time, months off, beside ` +
-              `the first. To read it ${orderName(o.dateOrder)}, remove the earlier import first ` +
-              '(mnemo import --remove whatsapp --chat NAME, the chat as mnemo import --list names it; in ' +
-              'the app: "Remove this chat"), then import it again',
+              `the first. To read it ${orderName(o.dateOrder)}, ${removeTheChatFirst}, then import it again`,
       );
     }
   }
@@ -455,7 +456,7 @@ export async function readingOptions(
       `times read in ${zone}, a zone that reads its earlier import's times as they were stored, so its messages keep their identity` +
         (ambiguous
           ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
-          : ' (to read it in another zone, remove the earlier import first)'),
+          : ` (to read it in another zone, ${removeTheChatFirst})`),
     );
   } else if (found !== null) {
     // A zone asked for that the earlier import did not use: read so, each message would be stored a
@@ -464,8 +465,7 @@ export async function readingOptions(
     notes.push(
       `times read in ${found.zone} as its earlier import read them, not ${o.timeZone} as asked: read so, ` +
         'each of its messages would be stored a second time, hours off, beside the first. To read it in ' +
-        `${o.timeZone}, remove the earlier import first (mnemo import --remove whatsapp --chat NAME, the ` +
-        'chat as mnemo import --list names it; in the app: "Remove this chat"), then import it again',
+        `${o.timeZone}, ${removeTheChatFirst}, then import it again`,
     );
   }
   return { options, note: notes.length > 0 ? notes.join('; ') : null };
