@@ -2,19 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import yazl from 'yazl';
 import { archivesFound } from './archive-places.ts';
 import { noteIdentities } from './formats/note-identity.ts';
 import { planImport } from './plan-import.ts';
-import { writeTree } from './test-support.ts';
+import { writeTree, zipBytes } from './test-support.ts';
 
 async function zipTo(file: string, files: Record<string, string>): Promise<void> {
-  const z = new yazl.ZipFile();
-  for (const [path, text] of Object.entries(files)) z.addBuffer(Buffer.from(text), path);
-  z.end();
-  const chunks: Buffer[] = [];
-  for await (const c of z.outputStream) chunks.push(c as Buffer);
-  writeFileSync(file, Buffer.concat(chunks));
+  writeFileSync(file, await zipBytes(files));
 }
 
 test('archives found in a folder are held to the limits of each and of all together; one refused skips only itself', async () => {

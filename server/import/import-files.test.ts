@@ -4,10 +4,9 @@ import { ImportRequest } from '../../engine/contract/index.ts';
 import { MnemoError as MnemoErrorClass, type MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
 import type { Engine } from '../../engine/types.ts';
-import yazl from 'yazl';
 import { importFiles } from './import-files.ts';
 import { createUnpackBudget } from './unpack-budget.ts';
-import { chatGptExportOf, icsOf, standups2022Ics } from './test-support.ts';
+import { chatGptExportOf, icsOf, slipped, standups2022Ics, zipBytes } from './test-support.ts';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -612,14 +611,10 @@ test('a chat uploaded again by a key that may not read Records reads none of the
 
 test("uploads together hold at most the server's unpack budget: one past it is too_many_requests, and each gives back its share", async () => {
   const engine = await brain();
-  const zipped = async (files: Record<string, string>) => {
-    const z = new yazl.ZipFile();
-    for (const [path, text] of Object.entries(files)) z.addBuffer(Buffer.from(text), path);
-    z.end();
-    const chunks: Buffer[] = [];
-    for await (const c of z.outputStream) chunks.push(c as Buffer);
-    return { name: 'notes.zip', content_base64: Buffer.concat(chunks).toString('base64') };
-  };
+  const zipped = async (files: Record<string, string>) => ({
+    name: 'notes.zip',
+    content_base64: (await zipBytes(files)).toString('base64'),
+  });
   const budget = createUnpackBudget(1_000);
   const small = await zipped({ 'notes/a.md': 'Ana keeps bees in Braga.\n'.repeat(10) });
   // Another upload holds most of it, as one still importing would.
@@ -643,14 +638,10 @@ test("uploads together hold at most the server's unpack budget: one past it is t
 
 test('an upload whose archives alone hold more than the unpack budget is refused for good, not told to wait', async () => {
   const engine = await brain();
-  const zipped = async (name: string, files: Record<string, string>) => {
-    const z = new yazl.ZipFile();
-    for (const [path, text] of Object.entries(files)) z.addBuffer(Buffer.from(text), path);
-    z.end();
-    const chunks: Buffer[] = [];
-    for await (const c of z.outputStream) chunks.push(c as Buffer);
-    return { name, content_base64: Buffer.concat(chunks).toString('base64') };
-  };
+  const zipped = async (name: string, files: Record<string, string>) => ({
+    name,
+    content_base64: (await zipBytes(files)).toString('base64'),
+  });
   const budget = createUnpackBudget(1_000);
   // No other upload holds anything: waiting would free nothing, so a 429 would be retried for ever.
   const two = [
@@ -672,14 +663,6 @@ test('an upload whose archives alone hold more than the unpack budget is refused
 
 test("an uploaded archive's archive is not unpacked, and an archive refused among other files forgets nothing", async () => {
   const engine = await brain();
-  const zipBytes = async (files: Record<string, string | Buffer>) => {
-    const z = new yazl.ZipFile();
-    for (const [path, body] of Object.entries(files)) z.addBuffer(Buffer.from(body), path);
-    z.end();
-    const chunks: Buffer[] = [];
-    for await (const c of z.outputStream) chunks.push(c as Buffer);
-    return Buffer.concat(chunks);
-  };
   const inner = await zipBytes({ 'deep.md': '# Deep' });
   const trip = await zipBytes({ 'trip/a.md': '# A\n\nFerry at nine.\n', 'trip/inner.zip': inner });
   const upload = (zip: Buffer, forget = false) =>
@@ -699,9 +682,7 @@ test("an uploaded archive's archive is not unpacked, and an archive refused amon
     },
   ]);
   // The same archive refused (an entry named to land outside it): what it holds is unknown.
-  const slip = await zipBytes({ 'trip/a.md': '# A', 'xx/evil.md': 'x' });
-  for (let at = slip.indexOf('xx/evil.md'); at >= 0; at = slip.indexOf('xx/evil.md', at + 1))
-    slip.write('../', at, 'latin1');
+  const slip = slipped(await zipBytes({ 'trip/a.md': '# A', 'xx/evil.md': 'x' }), 'xx/evil.md');
   const refused = await upload(slip, true);
   assert.match(refused.skipped[0]!.reason, /invalid relative path/);
   assert.equal(refused.forgotten, 0);

@@ -1,6 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import yazl from 'yazl';
 import type { ImportItem, ImportRecord, ImportSkip } from './import-item.ts';
 
 /** Drains a parser into records and skips (tests only). */
@@ -71,3 +72,23 @@ export const standups2022Ics = [
   'END:VCALENDAR',
   '',
 ].join('\r\n');
+
+/** A real zip archive, written by yazl: each path with its body (every entry's time MTIME when given). */
+export async function zipBytes(files: Record<string, string | Buffer>, mtime?: Date): Promise<Buffer> {
+  const z = new yazl.ZipFile();
+  for (const [path, body] of Object.entries(files))
+    z.addBuffer(Buffer.from(body), path, mtime === undefined ? {} : { mtime });
+  z.end();
+  const chunks: Buffer[] = [];
+  for await (const c of z.outputStream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * ZIP with the entry NAME (a path under a three-letter folder, "xx/evil.md") named to land outside the
+ * archive ("../evil.md"), as a zip-slip archive is: rewritten in place, in every header that names it.
+ */
+export function slipped(zip: Buffer, name: string): Buffer {
+  for (let at = zip.indexOf(name); at >= 0; at = zip.indexOf(name, at + 1)) zip.write('../', at, 'latin1');
+  return zip;
+}

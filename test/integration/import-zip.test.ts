@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import yazl from 'yazl';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { runImport } from '../../server/import/run-import.ts';
-import { chatGptExportOf } from '../../server/import/test-support.ts';
+import { chatGptExportOf, slipped, zipBytes } from '../../server/import/test-support.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 
@@ -33,14 +33,8 @@ const vault: Record<string, string> = {
 };
 
 async function zipOf(files: Record<string, string>, name: string): Promise<string> {
-  const z = new yazl.ZipFile();
-  const when = new Date(2024, 2, 5, 9, 0, 0);
-  for (const [path, text] of Object.entries(files)) z.addBuffer(Buffer.from(text), path, { mtime: when });
-  z.end();
-  const chunks: Buffer[] = [];
-  for await (const c of z.outputStream) chunks.push(c as Buffer);
   const file = join(root, name);
-  writeFileSync(file, Buffer.concat(chunks));
+  writeFileSync(file, await zipBytes(files, new Date(2024, 2, 5, 9, 0, 0)));
   return file;
 }
 
@@ -281,10 +275,7 @@ describe('importing an archive', () => {
     // The archive refused (an entry named to land outside it): what it holds is unknown, so nothing is
     // forgotten, though the refusal does not say "cannot be read".
     await zipOf({ 'trip/a.md': '# A', 'xx/evil.md': 'x' }, 'Kept/trip.zip');
-    const slip = readFileSync(join(dir, 'trip.zip'));
-    for (let at = slip.indexOf('xx/evil.md'); at >= 0; at = slip.indexOf('xx/evil.md', at + 1))
-      slip.write('../', at, 'latin1');
-    writeFileSync(join(dir, 'trip.zip'), slip);
+    writeFileSync(join(dir, 'trip.zip'), slipped(readFileSync(join(dir, 'trip.zip')), 'xx/evil.md'));
     const third = await runImport({ client, brainId: 'kept', path: dir, forgetMissing: true });
     assert.equal(third.forgotten, 0);
     assert.match(third.skippedItems[0]!.reason, /not unpacked.*invalid relative path/);
