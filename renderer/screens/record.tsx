@@ -135,7 +135,7 @@ function RecordView({
         <dd>{r.status === 'processing' ? 'Being worked into Memories' : 'Ready'}</dd>
         <dt>Memories</dt>
         <dd>
-          <MemoryLinks brainId={brainId} ids={r.memory_ids} />
+          <MemoryLinks brainId={brainId} ids={r.memory_ids} read />
         </dd>
       </dl>
       {r.erasable ? (

@@ -447,8 +447,20 @@ export function CorrectionLine({
   );
 }
 
-/** The Memories a Record supports, each a link. */
-export function MemoryLinks({ brainId, ids }: { brainId: string; ids: string[] }) {
+/**
+ * The Memories a Record supports, each a link. `read`: each Memory is read for its link's words (a
+ * Record's own page); else only what is cached names them (a list of Records, where reading every
+ * row's Memories was a request per Memory, again on each return to the window).
+ */
+export function MemoryLinks({
+  brainId,
+  ids,
+  read = false,
+}: {
+  brainId: string;
+  ids: string[];
+  read?: boolean;
+}) {
   if (ids.length === 0) return <span>no Memories</span>;
   if (ids.length === 1)
     return (
@@ -462,7 +474,7 @@ export function MemoryLinks({ brainId, ids }: { brainId: string; ids: string[] }
       {ids.map((id, i) => (
         <span key={id}>
           {i > 0 ? ', ' : ''}
-          <MemoryLink brainId={brainId} id={id} n={i + 1} of={ids.length} />
+          <MemoryLink brainId={brainId} id={id} n={i + 1} of={ids.length} read={read} />
         </span>
       ))}
     </span>
@@ -471,11 +483,23 @@ export function MemoryLinks({ brainId, ids }: { brainId: string; ids: string[] }
 
 /**
  * One of a Record's Memories, shown as its number and named by what it says ("2 of 4: Ana lives in
- * Porto"): "1 of 4", "2 of 4" told a screen reader nothing. Its words are read with the Memory (cached,
- * as its page reads it); until then, or when it is gone, the number alone.
+ * Porto"): "1 of 4", "2 of 4" told a screen reader little. Its words are the Memory's as its page reads
+ * it (read here with `read`, else as cached); until then, or when it is gone, the number alone.
  */
-function MemoryLink({ brainId, id, n, of }: { brainId: string; id: string; n: number; of: number }) {
-  const memory = useQuery({ ...memoryOptions(useClient(), brainId, id), retry: false });
+function MemoryLink({
+  brainId,
+  id,
+  n,
+  of,
+  read,
+}: {
+  brainId: string;
+  id: string;
+  n: number;
+  of: number;
+  read: boolean;
+}) {
+  const memory = useQuery({ ...memoryOptions(useClient(), brainId, id), retry: false, enabled: read });
   const said = memory.data ? oneLine(statementLabel(memory.data), 80) : null;
   // A label, not hidden text: the Memory's words are often the row's own, which would be said (and
   // found) twice. It begins with the number shown, as a spoken command would say it.
