@@ -110,8 +110,9 @@ function LineSources({
 /**
  * A line's quote as shown: a fact Record's line in the words a fact's line is given everywhere
  * ("Lucía's home city: Tokyo", quoteLabel). A citation does not say its Record's kind, so a quote that
- * could be a fact's line ("<subject> <predicate>: <value>") reads its Record (cached for good: Records
- * never change); a message's "self care: went for a run" stays as said.
+ * could be a fact's line, one quoteLabel would word ("self <predicate>: <value>" or the line's subject
+ * first), reads its Record (cached for good: Records never change); any other quote reads nothing, and
+ * a message's "self care: went for a run" stays as said.
  */
 function LineQuote({
   brainId,
@@ -125,7 +126,10 @@ function LineQuote({
   line: Profile['lines'][number] & { owner: { state: string; entity: string } };
 }) {
   const client = useClient();
-  const mayBeFact = quote !== line.statement && quote.includes(': ');
+  const mayBeFact =
+    quote !== line.statement &&
+    quote.includes(': ') &&
+    (quote.startsWith('self ') || quote.startsWith(`${line.subject} `));
   const record = useQuery({ ...recordOptions(client, brainId, recordId), enabled: mayBeFact });
   return <>{quoteLabel(quote, line, record.data?.content.kind)}</>;
 }
