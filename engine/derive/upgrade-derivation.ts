@@ -67,11 +67,14 @@ export async function rederiveRecord(
   // "Maya"'s "I love hiking." is no longer hers once a "Maya Silva" speaks in the Brain (namesake.ts),
   // and the self's Profile must not keep what may be another's. Nor by one the rules now give another
   // person from a note: "People/Rui Sousa.md" in her words gave her his "Allergic to peanuts!" before
-  // rules-v51. (Other changes of owner keep the Memory's, as written: a self renamed keeps what she
-  // said under her old name.)
+  // rules-v51. Nor a note's Memory of nobody's by a claim the rules now give the person it opens with:
+  // an untitled note's "Sam prefers the window seat." was the source's ("mcp") before rules-v52. (Other
+  // changes of owner keep the Memory's, as written: a self renamed keeps what she said under her old
+  // name.)
   const ofNote = input.content.kind === 'document';
-  const notHersNow = (c: Claim, m: CitedMemory) =>
-    m.owner_state === 'self' && (c.owner.state === 'unresolved' || (ofNote && c.owner.state === 'other'));
+  const ownedOtherwiseNow = (c: Claim, m: CitedMemory) =>
+    (m.owner_state === 'self' && (c.owner.state === 'unresolved' || (ofNote && c.owner.state === 'other'))) ||
+    (ofNote && m.owner_state === 'unresolved' && c.owner.state === 'other');
   // An agent's restatement states its own statement where another value holds the slot then, as
   // admission makes it (admit-claims.ts): kept as it is, not derived again on each upgrade.
   const restatedKey = new Map<Claim, string>();
@@ -81,7 +84,7 @@ export async function rederiveRecord(
     if (anotherValueHolds(versions, c, r.occurred_ms)) restatedKey.set(c, statementKey(c.restated.statement));
   }
   const states = (c: Claim, m: CitedMemory) =>
-    !notHersNow(c, m) &&
+    !ownedOtherwiseNow(c, m) &&
     ((keyOf.get(c) === m.norm && ((c.predicate === null) === (m.slot === null) || c.ends !== undefined)) ||
       sameValueOf(c, m) ||
       (m.slot === null && restatedKey.get(c) === m.norm));
@@ -100,8 +103,9 @@ export async function rederiveRecord(
   const requote = async () => {
     for (const m of cited) {
       const same = stated.get(m.norm);
-      const quote = (same !== undefined && !notHersNow(same, m) ? same : claims.find((c) => states(c, m)))
-        ?.quote;
+      const quote = (
+        same !== undefined && !ownedOtherwiseNow(same, m) ? same : claims.find((c) => states(c, m))
+      )?.quote;
       if (quote === undefined || quote === m.quote) continue;
       await rows.requote(m.id, r.id, quote);
       await rows.moveTo(m.id, await step());

@@ -587,6 +587,49 @@ for (const backend of [local, postgres])
       });
     });
 
+    it("an untitled note's passage about another person, the source's before, is theirs after", async () => {
+      // As version 51 derived it: an untitled note's passages were about its source's name.
+      const rulesV51: Deriver = {
+        name: 'rules-v51',
+        derive: (record, ctx) =>
+          rules.derive(
+            record.content.kind === 'document' && record.content.title === undefined
+              ? { ...record, content: { ...record.content, title: record.sourceName ?? 'document' } }
+              : record,
+            ctx,
+          ),
+      };
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          const text = 'Sam prefers the window seat.\n\nPorto is lovely in May.';
+          await old.rememberRecord(
+            tenant,
+            'b',
+            { content: { kind: 'document', text }, source: { name: 'mcp' } },
+            {},
+          );
+          await old.idle();
+          const read = (await old.listMemories(tenant, 'b', { limit: 100 })).data;
+          assert.deepEqual(
+            read.map((m) => [m.subject, m.owner.state]),
+            [
+              ['mcp', 'unresolved'],
+              ['mcp', 'unresolved'],
+            ],
+          );
+        },
+        rulesV51,
+      );
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.values()].map((m) => [m.statement, m.owner.state, m.subject]).sort(), [
+          ['Porto is lovely in May.', 'unresolved', 'mcp'],
+          ['Sam prefers the window seat.', 'other', 'Sam'],
+        ]);
+      });
+    });
+
     it("an assistant's restatement of her home, a Memory of its own before, leaves with her home after", async () => {
       // As version 35 derived it: the assistant's sentence, a current Memory of no slot.
       const rulesV35: Deriver = {

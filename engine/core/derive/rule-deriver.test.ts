@@ -346,7 +346,43 @@ test('an agent\'s note of "the user" through MCP is about the self; the same wor
   // "User" before a noun is about the noun: research, an interface.
   assert.deepEqual(owners('User research notes: Tom lives in Berlin.', 'mcp'), [['mcp', 'unresolved']]);
   assert.deepEqual(owners("User's sister Ana is a nurse.", 'markdown'), [['markdown', 'unresolved']]);
-  assert.deepEqual(owners('Ana is a nurse.', 'mcp'), [['mcp', 'unresolved']]);
+  // Another person named by the note is theirs, not the self's (below).
+  assert.deepEqual(owners('Ana is a nurse.', 'mcp'), [['Ana', 'other']]);
+});
+
+test("an untitled note's passage that opens with another person is theirs; a titled one keeps its title", () => {
+  const maya = { type: 'person' as const, name: 'Maya Costa' };
+  const read = (text: string, sourceName: string, title?: string) => {
+    const content = { kind: 'document' as const, text, ...(title === undefined ? {} : { title }) };
+    const record = {
+      id: 'r',
+      content,
+      text: recordText(content),
+      sourceName,
+      occurredAt: '2024-01-01T00:00:00Z',
+    };
+    return createRuleDeriver()
+      .derive(record, { self: maya })
+      .map((c) => [c.statement, c.subject, c.owner.state, c.predicate]);
+  };
+  assert.deepEqual(read('Sam prefers the window seat.', 'mcp'), [
+    ['Sam prefers the window seat.', 'Sam', 'other', null],
+  ]);
+  // A slot said of them is held as a message's would be.
+  assert.deepEqual(read('Sam lives in Leeds.', 'api'), [['Sam lives in Leeds', 'Sam', 'other', 'lives in']]);
+  // Each passage by its own opening.
+  assert.deepEqual(read('Sam prefers the window seat.\n\nPorto is lovely in May.', 'mcp'), [
+    ['Sam prefers the window seat.', 'Sam', 'other', null],
+    ['Porto is lovely in May.', 'mcp', 'unresolved', null],
+  ]);
+  // A place, a lead-in or "the user's" names no other person.
+  assert.deepEqual(read('User research notes: Tom lives in Berlin.', 'mcp'), [
+    ['User research notes: Tom lives in Berlin.', 'mcp', 'unresolved', null],
+  ]);
+  // A title says what the note is about: its passages keep it.
+  assert.deepEqual(read('Sam prefers the window seat.', 'markdown', 'Trip'), [
+    ['Sam prefers the window seat.', 'Trip', 'unresolved', null],
+  ]);
 });
 
 test("a note's list markers, links and emphasis are not its Memories' words; its quotes keep them", () => {

@@ -308,7 +308,9 @@ export function createRuleDeriver(): Deriver {
     // v51: a note named after another person that the self writes in the first person ("People/Rui
     // Sousa.md": "My younger brother. Allergic to peanuts!") gives them its key lines and what it says
     // of no one else; it was all hers. "My younger brother." is hers, as "Rui Sousa is my younger brother."
-    name: 'rules-v51',
+    // v52: an untitled note's passage that opens with another person ("Sam prefers the window seat.",
+    // an agent's note through MCP) is theirs, a slot said of them held; it was the source's ("mcp").
+    name: 'rules-v52',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -485,13 +487,19 @@ export function createRuleDeriver(): Deriver {
                 obsidian,
               ),
             );
-          return unique(ps.length > 0 ? ps : [whole]).map((p) => ({
-            statement: withoutMarkup(p, obsidian),
-            subject,
-            predicate: null,
-            owner,
-            quote: p,
-          }));
+          const untitled = !c.title?.trim();
+          return unique(ps.length > 0 ? ps : [whole]).flatMap((p): Claim[] => {
+            const plain = {
+              statement: withoutMarkup(p, obsidian),
+              subject,
+              predicate: null,
+              owner,
+              quote: p,
+            };
+            // An untitled note's subject is only its source's name ("mcp"): a passage that opens with
+            // another person ("Sam prefers the window seat.") is about them, as in a message.
+            return untitled ? (ofAnotherPerson(plain, others) ?? [plain]) : [plain];
+          });
         }
         case 'correction':
           return [];
@@ -1434,6 +1442,15 @@ function anotherPersonsClaims(plain: Claim, others: (name: string) => OwnerClaim
   const owner = who === null ? null : others(who);
   if (owner?.state !== 'other') return null;
   return [{ ...plain, subject: owner.entity ?? who!, owner }];
+}
+
+/**
+ * A note's passage about someone else who opens it: a sentence alone holds their slot where it says
+ * one ("Ana is a nurse", "Sam lives in Leeds"), as a message's would; else the passage is theirs.
+ */
+function ofAnotherPerson(plain: Claim, others: (name: string) => OwnerClaim): Claim[] | null {
+  const alone = sentences(plain.quote).length === 1;
+  return (alone ? otherPersonClaims(plain.quote, others) : null) ?? anotherPersonsClaims(plain, others);
 }
 
 /**
