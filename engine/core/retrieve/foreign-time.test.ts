@@ -130,6 +130,8 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
     );
     assert.deepEqual(window(timeIntent('Ayer vi a Chris Hoy', ref)), window(timeIntent('yesterday', ref)));
     assert.deepEqual(window(timeIntent('Fui ao Porto Ontem', ref)), window(timeIntent('yesterday', ref)));
+    // Two of its words, capitalized as a sentence opens: its own, though no other word is.
+    assert.deepEqual(window(timeIntent('Mardi dernier', ref)), window(timeIntent('last Tuesday', ref)));
     assert.equal(timeIntent('Sir Chris Hoy', ref), null);
   });
 
@@ -175,6 +177,10 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
       'Chris Hoy won gold',
       'Bruno Mars 2016 tour',
       'Dinner with Sofia Ieri and Marco',
+      // One opening a sentence, where nothing else is of its language.
+      'Mars 2020 landed!',
+      'Domani, 8pm at the bar',
+      'Great launch. Mars 2020 is next',
     ])
       assert.deepEqual(inEnglishTime(text), { text, phrases: [], ahead: false }, text);
     assert.equal(timeIntent('What did I do on Sunday with Domingo?', ref), null);

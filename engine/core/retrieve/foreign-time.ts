@@ -132,8 +132,12 @@ export function inEnglishTime(text: string): InEnglishTime {
   // is a name ("Chris Hoy won gold" is no "today", "Bruno Mars 2016" no March); in one that has them, a
   // month written "Maio" is still May. Where lower case changed a length ("İ"), the places would not
   // line up, and nothing is taken for a name.
-  const named =
-    lower.length === cased.length ? namedWords(cased.slice(0, read.length)) : new Uint8Array(read.length);
+  // With none of them, a one-word phrase opening a sentence is as likely an English name or word ("Mars
+  // 2020 landed!", "Domani, 8pm"); two of the language's words ("Mardi dernier") say it is theirs.
+  const lined = lower.length === cased.length;
+  const named = lined ? namedWords(cased.slice(0, read.length)) : new Uint8Array(read.length);
+  const oneWordCapital = (phrase: string, at: number) =>
+    lined && cased[at] !== lower[at] && (phrase.match(/\p{L}+/gu) ?? []).length === 1;
   const spans: { from: number; to: number; en: string }[] = [];
   // Characters a phrase already took: a long note's hundreds of phrases are checked in their length.
   const taken = new Uint8Array(read.length);
@@ -144,7 +148,11 @@ export function inEnglishTime(text: string): InEnglishTime {
       for (const m of read.matchAll(r.re)) {
         const from = m.index;
         const to = from + m[0].length;
-        if (!free(from, to) || (named[from] === 1 && !spoken && namesCapitalized(c))) continue;
+        if (
+          !free(from, to) ||
+          (!spoken && namesCapitalized(c) && (named[from] === 1 || oneWordCapital(m[0], from)))
+        )
+          continue;
         const en =
           typeof r.en === 'string' ? r.en.replace(/\$(\d)/gu, (_, i: string) => m[Number(i)] ?? '') : r.en(m);
         spans.push({ from, to, en });
