@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { listedChars, listedPage, listedPageSize } from './listed-memory.ts';
 import { textChars, windowed } from './text-window.ts';
 import {
   CallToolRequestSchema,
@@ -482,13 +483,10 @@ const tools: McpTool[] = [
     operation: 'listMemories',
     title: 'List or search Memories',
     description:
-      'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
-      'filtering by subject, owner (self, other or unresolved), status or as_of; contested "true" lists the ' +
-      'conflicts (current values sharing a slot with another; values with the same slot disagree), and slot ' +
-      "lists one slot's values (with status all, its history). Page with cursor / next_cursor. To follow " +
-      'changes, pass since_watermark (a watermark from remember, get_context or an earlier delta page, or ' +
-      '"start" for everything from the beginning): only the ' +
-      'Memories learned or revised after it, oldest first, with a watermark to send back next time.',
+      'List or search the Memories (inferred statements, each resting on cited Records) of this Brain: by ' +
+      'default a short form of each, to choose from (get_memory gives one whole, get_record a cited Record). ' +
+      'Page with cursor / next_cursor. To follow changes, pass since_watermark: only the Memories learned or ' +
+      'revised after it, oldest first, and a watermark to send back next time.',
     input: {
       q: mem.q,
       // The query's own flag reads a string (from a URL); a model writes a JSON boolean: both are taken.
@@ -510,7 +508,8 @@ const tools: McpTool[] = [
       ),
       as_of: mem.as_of.describe('The Memories valid at this time (RFC 3339). Default: now.'),
       since_watermark: mem.since_watermark.describe(
-        'Delta read: only Memories that changed after this watermark; not with cursor.',
+        'Delta read: only Memories learned or revised after this watermark (from remember, get_context or ' +
+          'an earlier delta page; "start": from the beginning), oldest first; not with cursor.',
       ),
       cursor: mem.cursor.describe("The previous page's next_cursor, for the next page."),
       order: mem.order.describe(
@@ -518,14 +517,25 @@ const tools: McpTool[] = [
           'Not with since_watermark.',
       ),
       // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
-      limit: pageSize(200).optional().describe('Page size, default 50.'),
+      limit: pageSize(200).optional().describe(`Page size, default ${listedPageSize}.`),
+      detail: z
+        .enum(['short', 'full'])
+        .optional()
+        .describe(
+          `"short" (default): each Memory's id, statement (cut at ${listedChars.statement} characters), ` +
+            'subject, predicate, slot, owner, status, validity, citation_count and first_citation. ' +
+            '"full": as /v1 gives it, every citation whole.',
+        ),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, { contested, ...q }) =>
-      port.listMemories({
+    call: async (port, { contested, detail, limit, ...q }) => {
+      const page = await port.listMemories({
         ...q,
+        limit: limit ?? listedPageSize,
         ...(contested === undefined ? {} : { contested: String(contested) as 'true' | 'false' }),
-      }),
+      });
+      return detail === 'full' ? page : listedPage(page);
+    },
   }),
 
   defineTool('get_memory', {

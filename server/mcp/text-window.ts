@@ -3,6 +3,12 @@ import type { MnemoRecord } from '../../engine/contract/index.ts';
 /** How much of a Record's text each tool shows: a page of Records, one Record, the echo of a write. */
 export const textChars = { listed: 2_000, read: 20_000, written: 200 } as const;
 
+/** `at`, or one before it: never between the two halves of a surrogate pair (a lone surrogate). */
+export function pairSafe(text: string, at: number): number {
+  const c = text.charCodeAt(at - 1);
+  return c >= 0xd800 && c <= 0xdbff ? at - 1 : at;
+}
+
 /** Where a Record's text was cut: read on from `next_offset` with get_record's text_offset. */
 export interface TextWindow {
   offset: number;
@@ -37,11 +43,7 @@ export function windowed(
   const text = (r.content as Record<string, unknown>)[field] as string;
   if (offset === 0 && text.length <= chars) return r;
   const from = Math.min(offset, text.length);
-  // Never between the two halves of a surrogate pair: the cut would be a lone surrogate.
-  const cut = (at: number) => {
-    const c = text.charCodeAt(at - 1);
-    return c >= 0xd800 && c <= 0xdbff ? at - 1 : at;
-  };
+  const cut = (at: number) => pairSafe(text, at);
   const start = from > 0 ? cut(from) : 0;
   const end = cut(Math.min(text.length, start + chars));
   return {
