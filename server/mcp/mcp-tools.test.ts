@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -277,6 +278,44 @@ test('a date-time argument is listed by its format alone, not with RFC 3339 writ
     await toolText(hosted, 'list_records', { since: '2024-13-01T00:00:00Z' }),
     /^invalid_request_body \(400 invalid_request\): since: /,
   );
+});
+
+test("tools/list writes each definition where it is used, and a client's validator reads the schemas as the tools do", async () => {
+  const listing = await hosted.listTools();
+  const text = JSON.stringify(listing);
+  // Every session of a model pays the listing; a definition's description for /v1's readers (333 bytes
+  // of Visibility, twice) went beside the argument's own. Raise this only for words a model needs.
+  assert.ok(Buffer.byteLength(text) < 18_000, `tools/list is ${Buffer.byteLength(text)} bytes`);
+  assert.doesNotMatch(text, /"\$ref"|"definitions"|"\$schema"/);
+  const schemaOf = (name: string) => listing.tools.find((t) => t.name === name)!.inputSchema;
+  for (const name of ['remember', 'remember_conversation'])
+    assert.deepEqual(schemaOf(name).properties?.['visibility'], {
+      type: 'string',
+      enum: ['local_only', 'redacted_summary', 'shareable'],
+      description:
+        'Where the Record may go when the Brain syncs: "shareable" (default), "redacted_summary", or "local_only" (this device only).',
+    });
+  // The SDK's own validator (draft-07, as the SDK client validates with): what a tool takes, it takes.
+  const validator = new AjvJsonSchemaValidator();
+  const valid = (name: string, args: unknown) => validator.getValidator(schemaOf(name))(args).valid;
+  assert.equal(
+    valid('remember', { content: { kind: 'fact', subject: 'Ana', predicate: 'tea', value: 3 } }),
+    true,
+  );
+  assert.equal(
+    valid('remember', { content: { kind: 'event', title: 'Dentist', starts_at: '2024-05-01T10:00:00Z' } }),
+    true,
+  );
+  assert.equal(valid('remember', { content: 'I like tea.', visibility: 'local_only' }), true);
+  assert.equal(valid('remember', { content: { kind: 'fact', subject: 'Ana' } }), false);
+  assert.equal(valid('remember', { content: 'I like tea.', visibility: 'public' }), false);
+  assert.equal(
+    valid('remember_conversation', { messages: [{ text: 'hi', speaker: 'user' }], visibility: 'shareable' }),
+    true,
+  );
+  assert.equal(valid('remember_conversation', { messages: [{ text: 'hi' }], visibility: 'everyone' }), false);
+  assert.equal(valid('list_memories', { detail: 'full', limit: 5 }), true);
+  assert.equal(valid('list_memories', { detail: 'everything' }), false);
 });
 
 test('unknown arguments of every tool are a tool error naming them, and the listed schemas forbid them', async () => {

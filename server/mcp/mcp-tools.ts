@@ -186,12 +186,14 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
         name,
         title: spec.title,
         description: spec.description,
-        // What the SDK listed: JSON Schema draft-7 of what the tool accepts.
-        inputSchema: z.toJSONSchema(schema, {
-          target: 'draft-7',
-          io: 'input',
-          override: withoutDateTimePattern,
-        }) as Tool['inputSchema'],
+        // What the SDK listed: JSON Schema draft-7 of what the tool accepts, each definition in place.
+        inputSchema: inlined(
+          z.toJSONSchema(schema, {
+            target: 'draft-7',
+            io: 'input',
+            override: withoutDateTimePattern,
+          }),
+        ) as Tool['inputSchema'],
         annotations: spec.annotations,
       };
       return definition;
@@ -216,6 +218,45 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  */
 function withoutDateTimePattern(ctx: { jsonSchema: { format?: string; pattern?: string } }): void {
   if (ctx.jsonSchema.format === 'date-time') delete ctx.jsonSchema.pattern;
+}
+
+/**
+ * A tool's schema with each contract definition written where it is used, and no `$schema`: a
+ * definition's own description (Visibility's, 333 bytes, for /v1's readers) was listed beside the
+ * argument's, which says it for a model, in remember and remember_conversation alike. Without
+ * `definitions` the schema reads the same in draft-7 and in 2020-12, MCP's default dialect. A
+ * definition that refers to itself stays a definition.
+ */
+function inlined(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: dialect, definitions, ...root } = schema;
+  const defs = isObject(definitions) ? definitions : {};
+  let kept = false;
+  const resolving = new Set<string>();
+  const definition = (ref: unknown): Record<string, unknown> | null => {
+    const name = typeof ref === 'string' ? /^#\/definitions\/([^/]+)$/u.exec(ref)?.[1] : undefined;
+    const def = name === undefined ? undefined : defs[name];
+    if (name === undefined || !isObject(def) || resolving.has(name)) return null;
+    resolving.add(name);
+    const out = walk(def) as Record<string, unknown>;
+    resolving.delete(name);
+    return out;
+  };
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isObject(v)) return v;
+    const { $ref, allOf, ...rest } = v;
+    // zod writes a reference with a description of its own as {description, allOf: [{$ref}]}.
+    const wrapped = Array.isArray(allOf) && allOf.length === 1 && isObject(allOf[0]) ? allOf[0] : null;
+    const target = $ref ?? (wrapped && Object.keys(wrapped).length === 1 ? wrapped['$ref'] : undefined);
+    if (target !== undefined) {
+      const def = definition(target);
+      if (def) return { ...def, ...Object.fromEntries(Object.entries(rest).map(([k, x]) => [k, walk(x)])) };
+      kept = true;
+    }
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+  };
+  const out = walk(root) as Record<string, unknown>;
+  return kept ? { $schema: dialect, ...out, definitions } : out;
 }
 
 const req = ContextRequest.shape;
@@ -488,7 +529,10 @@ const tools: McpTool[] = [
       'Page with cursor / next_cursor. To follow changes, pass since_watermark: only the Memories learned or ' +
       'revised after it, oldest first, and a watermark to send back next time.',
     input: {
-      q: mem.q,
+      // Without the contract's word on a blank q: the error says it to a model that sends one.
+      q: mem.q.describe(
+        'Words that must all occur in the statement, in any order; case and accents are ignored.',
+      ),
       // The query's own flag reads a string (from a URL); a model writes a JSON boolean: both are taken.
       contested: z
         .union([z.boolean(), z.enum(['true', 'false'])])
