@@ -13,6 +13,7 @@ import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Memory } from '../../engine/contract/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { mountMcp } from './mount-mcp.ts';
+import type { TextWindow } from './text-window.ts';
 import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
 
 // The local engine (an encrypted SQLite file) behind /v1 and /mcp on loopback; `mnemo mcp` spawned
@@ -885,5 +886,39 @@ test("a listed Memory's first quote is shown where it is not the statement's wor
     );
   } finally {
     await client.close();
+  }
+});
+
+test("get_memory gives a cited Record's text as the window around its quote, which get_record reads on from", async () => {
+  const filler = 'Lorem ipsum dolor sit amet consectetur. '.repeat(1_250);
+  const said = 'My dentist is Dr. Xylander on Elm Street.';
+  const text = `${filler}\n\n${said}\n\n${filler}`;
+  await engine.rememberRecord(tenant, 'me', { content: { kind: 'document', title: 'Notes', text } }, {});
+  await engine.idle();
+  const [memory] = (await v1Memories('q=Xylander')).data;
+  assert.ok(memory, 'the sentence became a Memory');
+  for (const client of [bridge, hosted]) {
+    const r = await client.callTool({ name: 'get_memory', arguments: { memory_id: memory.id } });
+    const answer = (r.content as { text: string }[])[0]!.text;
+    assert.ok(Buffer.byteLength(answer) < 8_000, `${Buffer.byteLength(answer)} bytes`);
+    const { evidence } = JSON.parse(answer) as {
+      evidence: { record_id: string; quote: string; text: string; text_window: TextWindow }[];
+    };
+    const [cited] = evidence;
+    assert.equal(cited!.quote, said);
+    assert.ok(cited!.text.includes(said), 'the quote is in the window');
+    assert.equal(cited!.text.length, 2_000);
+    assert.deepEqual(cited!.text_window, {
+      offset: cited!.text_window.offset,
+      shown: 2_000,
+      total: text.length,
+      next_offset: cited!.text_window.offset + 2_000,
+    });
+    assert.ok(cited!.text_window.offset > 0);
+    const read = await answered<{ content: { text: string } }>(client, 'get_record', {
+      record_id: cited!.record_id,
+      text_offset: cited!.text_window.offset,
+    });
+    assert.ok(read.content.text.startsWith(cited!.text), 'the same offsets as get_record');
   }
 });

@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { listedChars, listedPage, listedPageSize } from './listed-memory.ts';
-import { textChars, windowed } from './text-window.ts';
+import { evidenceWindowed, textChars, windowed } from './text-window.ts';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
@@ -586,7 +586,9 @@ const tools: McpTool[] = [
     operation: 'getMemory',
     title: 'Get a Memory',
     description:
-      'One Memory with its revisions (every version of its slot) and evidence (the cited Records).',
+      'One Memory whole, with its revisions (every version of its slot) and evidence (the cited Records: ' +
+      `each text cut to the ${textChars.listed.toLocaleString('en')} characters around its quote, with ` +
+      "text_window; get_record reads a message's or document's on).",
     input: {
       memory_id: z
         .string()
@@ -594,7 +596,10 @@ const tools: McpTool[] = [
         .describe('A Memory id (mem_...), from list_memories or get_context with include ["memories"].'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, { memory_id }) => port.getMemory(memory_id),
+    call: async (port, { memory_id }) => {
+      const memory = await port.getMemory(memory_id);
+      return { ...memory, evidence: memory.evidence.map(evidenceWindowed) };
+    },
   }),
 
   defineTool('get_trace', {

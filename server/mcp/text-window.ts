@@ -57,3 +57,32 @@ export function windowed(
     },
   };
 }
+
+/**
+ * A cited Record's text as get_memory shows it: at most `textChars.listed` characters, the quote and
+ * what surrounds it, with `text_window` saying where it was cut. A Memory cited in a long document
+ * gave the document whole, once for each Record citing it. Whole where it fits.
+ */
+export function evidenceWindowed<E extends { text: string | null; quote: string }>(
+  e: E,
+): E & { text_window?: TextWindow } {
+  const { text, quote } = e;
+  const chars = textChars.listed;
+  if (text === null || text.length <= chars) return e;
+  const at = Math.max(0, text.indexOf(quote));
+  const centred = quote.length >= chars ? at : at - Math.floor((chars - quote.length) / 2);
+  const from = Math.max(0, Math.min(centred, text.length - chars));
+  // Past a pair's second half rather than before its first: the window then still ends where it did.
+  const start = pairSafe(text, from) === from ? from : from + 1;
+  const end = pairSafe(text, Math.min(text.length, start + chars));
+  return {
+    ...e,
+    text: text.slice(start, end),
+    text_window: {
+      offset: start,
+      shown: end - start,
+      total: text.length,
+      next_offset: end < text.length ? end : null,
+    },
+  };
+}
