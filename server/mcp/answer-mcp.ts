@@ -1,9 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { faultReport } from '../http/error-response.ts';
+import { readLimited } from '../http/read-limited.ts';
 import type { Engine } from '../../engine/types.ts';
 import { enginePort } from './memory-port.ts';
-import { createMcpServer, type ToolCallContext } from './mcp-tools.ts';
+import { createMcpServer, toolError, type ToolCallContext } from './mcp-tools.ts';
 import { guardToolCalls } from './tool-call-params.ts';
 
 /**
@@ -108,4 +109,42 @@ async function asMnemoError(res: Response): Promise<MnemoError> {
         `The MCP transport refused the request (${res.status}): ${said}`,
       );
   }
+}
+
+/** The most bytes of a body the transport reads (the SDK's DEFAULT_MAX_REQUEST_BODY_SIZE). */
+const mcpBodyBytes = 4 * 1024 * 1024;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A tools/call over the key's rate limit, answered as that tool's error, as the stdio bridge answers
+ * one: `too_many_requests (429 rate_limit): …` with `retry_after_seconds` where the model reads, and
+ * the spec's error body as structuredContent. As an HTTP 429 the SDK client threw a transport error
+ * that a host shows as the call failing, without the wait. Null for anything else (initialize, a
+ * listing, a batch, a body that is not one JSON-RPC request), which stays the 429.
+ */
+export async function answerRateLimited(
+  request: Request,
+  limited: MnemoError,
+  named: { requestId: string; docsUrlBase: string },
+): Promise<Response | null> {
+  let message: unknown;
+  try {
+    message = JSON.parse(new TextDecoder().decode(await readLimited(request, mcpBodyBytes)));
+  } catch {
+    return null;
+  }
+  if (
+    !isObject(message) ||
+    message['jsonrpc'] !== '2.0' ||
+    message['method'] !== 'tools/call' ||
+    !(typeof message['id'] === 'string' || typeof message['id'] === 'number') ||
+    !isObject(message['params']) ||
+    typeof message['params']['name'] !== 'string'
+  )
+    return null;
+  const call: ToolCallContext = { requestId: () => named.requestId, docsUrlBase: named.docsUrlBase };
+  const result = toolError(limited, call, message['params']['name']);
+  return Response.json({ jsonrpc: '2.0', id: message['id'], result });
 }

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { createLocalEngine } from '../../engine/local/index.ts';
 import type { Memory } from '../../engine/contract/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import { mountMcp } from './mount-mcp.ts';
+import type { TextWindow } from './text-window.ts';
 import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
 
 // The local engine (an encrypted SQLite file) behind /v1 and /mcp on loopback; `mnemo mcp` spawned
@@ -277,6 +279,44 @@ test('a date-time argument is listed by its format alone, not with RFC 3339 writ
     await toolText(hosted, 'list_records', { since: '2024-13-01T00:00:00Z' }),
     /^invalid_request_body \(400 invalid_request\): since: /,
   );
+});
+
+test("tools/list writes each definition where it is used, and a client's validator reads the schemas as the tools do", async () => {
+  const listing = await hosted.listTools();
+  const text = JSON.stringify(listing);
+  // Every session of a model pays the listing; a definition's description for /v1's readers (333 bytes
+  // of Visibility, twice) went beside the argument's own. Raise this only for words a model needs.
+  assert.ok(Buffer.byteLength(text) < 18_000, `tools/list is ${Buffer.byteLength(text)} bytes`);
+  assert.doesNotMatch(text, /"\$ref"|"definitions"|"\$schema"/);
+  const schemaOf = (name: string) => listing.tools.find((t) => t.name === name)!.inputSchema;
+  for (const name of ['remember', 'remember_conversation'])
+    assert.deepEqual(schemaOf(name).properties?.['visibility'], {
+      type: 'string',
+      enum: ['local_only', 'redacted_summary', 'shareable'],
+      description:
+        'Where the Record may go when the Brain syncs: "shareable" (default), "redacted_summary", or "local_only" (this device only).',
+    });
+  // The SDK's own validator (draft-07, as the SDK client validates with): what a tool takes, it takes.
+  const validator = new AjvJsonSchemaValidator();
+  const valid = (name: string, args: unknown) => validator.getValidator(schemaOf(name))(args).valid;
+  assert.equal(
+    valid('remember', { content: { kind: 'fact', subject: 'Ana', predicate: 'tea', value: 3 } }),
+    true,
+  );
+  assert.equal(
+    valid('remember', { content: { kind: 'event', title: 'Dentist', starts_at: '2024-05-01T10:00:00Z' } }),
+    true,
+  );
+  assert.equal(valid('remember', { content: 'I like tea.', visibility: 'local_only' }), true);
+  assert.equal(valid('remember', { content: { kind: 'fact', subject: 'Ana' } }), false);
+  assert.equal(valid('remember', { content: 'I like tea.', visibility: 'public' }), false);
+  assert.equal(
+    valid('remember_conversation', { messages: [{ text: 'hi', speaker: 'user' }], visibility: 'shareable' }),
+    true,
+  );
+  assert.equal(valid('remember_conversation', { messages: [{ text: 'hi' }], visibility: 'everyone' }), false);
+  assert.equal(valid('list_memories', { detail: 'full', limit: 5 }), true);
+  assert.equal(valid('list_memories', { detail: 'everything' }), false);
 });
 
 test('unknown arguments of every tool are a tool error naming them, and the listed schemas forbid them', async () => {
@@ -703,5 +743,182 @@ test('get_trace reads how a get_context answer was made, on both transports; an 
       await toolText(client, 'get_trace', { trace_id: 'mem_1' }),
       /trace_id: must be a Context id/,
     );
+  }
+});
+
+/** A tool's answer, parsed from its text. */
+async function answered<T>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
+  const r = await client.callTool({ name, arguments: args });
+  assert.equal(r.isError, undefined, JSON.stringify(r.content));
+  assert.equal(r.structuredContent, undefined, 'the data is in the text, once');
+  return JSON.parse((r.content as { text: string }[])[0]!.text) as T;
+}
+
+/** The page /v1 serves for this query. */
+async function v1Memories(query: string): Promise<{ data: Memory[] }> {
+  const res = await fetch(`${origin}/v1/brains/me/memories?${query}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()) as { data: Memory[] };
+}
+
+test('list_memories lists each Memory in short, 20 to a page, with its citations counted; detail "full" as /v1 does', async () => {
+  for (let k = 0; k < 24; k += 1)
+    await engine.rememberRecord(
+      tenant,
+      'me',
+      { content: { kind: 'fact', subject: 'Quinn', predicate: `hobby ${k}`, value: `craft ${k}` } },
+      {},
+    );
+  for (const source of ['phone', 'laptop', 'tablet'])
+    await engine.rememberRecord(
+      tenant,
+      'me',
+      {
+        content: { kind: 'fact', subject: 'Quinn', predicate: 'favourite tea', value: 'sencha' },
+        source: { name: source },
+      },
+      {},
+    );
+  await engine.idle();
+  const whole = (await v1Memories('subject=Quinn&limit=200')).data;
+  assert.equal(whole.length, 25);
+  const tea = whole.find((m) => m.predicate === 'favourite tea')!;
+  assert.equal(tea.citations.length, 3, 'one Memory, cited by each of its three Records');
+  for (const client of [bridge, hosted]) {
+    type Page = { data: Record<string, unknown>[]; has_more: boolean; next_cursor: string | null };
+    const first = await answered<Page>(client, 'list_memories', { subject: 'Quinn' });
+    assert.equal(first.data.length, 20);
+    assert.equal(first.has_more, true);
+    const rest = await answered<Page>(client, 'list_memories', {
+      subject: 'Quinn',
+      cursor: first.next_cursor,
+    });
+    assert.equal(rest.has_more, false);
+    // A fact's quote is its statement, said once: the short form names the Record it is in.
+    assert.deepEqual(
+      [...first.data, ...rest.data],
+      whole.map((m) => ({
+        id: m.id,
+        statement: m.statement,
+        subject: m.subject,
+        predicate: m.predicate,
+        slot: m.slot,
+        owner: m.owner,
+        status: m.status,
+        valid_from: m.valid_from,
+        valid_to: m.valid_to,
+        citation_count: m.citations.length,
+        first_citation: { record_id: m.citations[0]!.record_id },
+      })),
+    );
+    const full = await answered<Page>(client, 'list_memories', {
+      subject: 'Quinn',
+      detail: 'full',
+      limit: 200,
+    });
+    assert.deepEqual(full.data, whole, 'the old shape, as /v1 gives it');
+  }
+});
+
+test('a Memory of a long message is listed in under 1 KB, its statement cut, and get_memory gives it whole', async () => {
+  // A chat message with no sentence end is its own statement, and each time it was said a citation
+  // quoting all of it: ~8 KB of one Memory in a page that a model reads whole.
+  const said = `so the zanzibarish plan is that ${Array.from({ length: 60 }, (_, i) => `we stop at place ${i} on the way`).join(' and then ')}`;
+  for (let k = 0; k < 3; k += 1)
+    await engine.rememberRecord(
+      tenant,
+      'me',
+      { content: { kind: 'message', text: said, speaker: 'user' } },
+      {},
+    );
+  await engine.idle();
+  const [memory] = (await v1Memories('q=zanzibarish')).data;
+  assert.ok(
+    memory && memory.statement.length > 1_500 && memory.citations.length === 3,
+    JSON.stringify(memory),
+  );
+  for (const client of [bridge, hosted]) {
+    const r = await client.callTool({ name: 'list_memories', arguments: { q: 'zanzibarish' } });
+    const text = (r.content as { text: string }[])[0]!.text;
+    const full = await client.callTool({
+      name: 'list_memories',
+      arguments: { q: 'zanzibarish', detail: 'full' },
+    });
+    const fullText = (full.content as { text: string }[])[0]!.text;
+    assert.ok(Buffer.byteLength(text) < 1_000, `${Buffer.byteLength(text)} bytes`);
+    assert.ok(Buffer.byteLength(fullText) > 8_000, `${Buffer.byteLength(fullText)} bytes in full`);
+    const listed = (JSON.parse(text) as { data: Record<string, unknown>[] }).data[0]!;
+    assert.equal(listed['statement'], `${memory.statement.slice(0, 300)}…`);
+    assert.equal(listed['statement_cut'], true);
+    assert.equal(listed['citation_count'], 3);
+    const whole: { statement: string } = await answered(client, 'get_memory', { memory_id: memory.id });
+    assert.equal(whole.statement, memory.statement);
+  }
+});
+
+test("a listed Memory's first quote is shown where it is not the statement's words", async () => {
+  await engine.createBrain(tenant, { id: 'quoted', self: { type: 'person', name: 'Ana' } });
+  const anaKey = (await registry.create({ ...tenant, brain: 'quoted' })).key;
+  const client = new Client({ name: 'mcp-quote-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${anaKey}` } },
+    }),
+  );
+  try {
+    await engine.rememberRecord(
+      tenant,
+      'quoted',
+      { content: { kind: 'message', text: 'My birthday is March 14.', speaker: 'user' } },
+      {},
+    );
+    await engine.idle();
+    const page = await answered<{ data: { statement: string; first_citation: { quote?: string } }[] }>(
+      client,
+      'list_memories',
+      { q: 'birthday' },
+    );
+    assert.deepEqual(
+      page.data.map((m) => [m.statement, m.first_citation.quote]),
+      [["Ana's birthday is March 14", 'My birthday is March 14.']],
+    );
+  } finally {
+    await client.close();
+  }
+});
+
+test("get_memory gives a cited Record's text as the window around its quote, which get_record reads on from", async () => {
+  const filler = 'Lorem ipsum dolor sit amet consectetur. '.repeat(1_250);
+  const said = 'My dentist is Dr. Xylander on Elm Street.';
+  const text = `${filler}\n\n${said}\n\n${filler}`;
+  await engine.rememberRecord(tenant, 'me', { content: { kind: 'document', title: 'Notes', text } }, {});
+  await engine.idle();
+  const [memory] = (await v1Memories('q=Xylander')).data;
+  assert.ok(memory, 'the sentence became a Memory');
+  for (const client of [bridge, hosted]) {
+    const r = await client.callTool({ name: 'get_memory', arguments: { memory_id: memory.id } });
+    const answer = (r.content as { text: string }[])[0]!.text;
+    assert.ok(Buffer.byteLength(answer) < 8_000, `${Buffer.byteLength(answer)} bytes`);
+    const { evidence } = JSON.parse(answer) as {
+      evidence: { record_id: string; quote: string; text: string; text_window: TextWindow }[];
+    };
+    const [cited] = evidence;
+    assert.equal(cited!.quote, said);
+    assert.ok(cited!.text.includes(said), 'the quote is in the window');
+    assert.equal(cited!.text.length, 2_000);
+    assert.deepEqual(cited!.text_window, {
+      offset: cited!.text_window.offset,
+      shown: 2_000,
+      total: text.length,
+      next_offset: cited!.text_window.offset + 2_000,
+    });
+    assert.ok(cited!.text_window.offset > 0);
+    const read = await answered<{ content: { text: string } }>(client, 'get_record', {
+      record_id: cited!.record_id,
+      text_offset: cited!.text_window.offset,
+    });
+    assert.ok(read.content.text.startsWith(cited!.text), 'the same offsets as get_record');
   }
 });

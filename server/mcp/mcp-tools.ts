@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { textChars, windowed } from './text-window.ts';
+import { listedChars, listedPage, listedPageSize } from './listed-memory.ts';
+import { evidenceWindowed, textChars, windowed } from './text-window.ts';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
@@ -185,12 +186,14 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
         name,
         title: spec.title,
         description: spec.description,
-        // What the SDK listed: JSON Schema draft-7 of what the tool accepts.
-        inputSchema: z.toJSONSchema(schema, {
-          target: 'draft-7',
-          io: 'input',
-          override: withoutDateTimePattern,
-        }) as Tool['inputSchema'],
+        // What the SDK listed: JSON Schema draft-7 of what the tool accepts, each definition in place.
+        inputSchema: inlined(
+          z.toJSONSchema(schema, {
+            target: 'draft-7',
+            io: 'input',
+            override: withoutDateTimePattern,
+          }),
+        ) as Tool['inputSchema'],
         annotations: spec.annotations,
       };
       return definition;
@@ -215,6 +218,45 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  */
 function withoutDateTimePattern(ctx: { jsonSchema: { format?: string; pattern?: string } }): void {
   if (ctx.jsonSchema.format === 'date-time') delete ctx.jsonSchema.pattern;
+}
+
+/**
+ * A tool's schema with each contract definition written where it is used, and no `$schema`: a
+ * definition's own description (Visibility's, 333 bytes, for /v1's readers) was listed beside the
+ * argument's, which says it for a model, in remember and remember_conversation alike. Without
+ * `definitions` the schema reads the same in draft-7 and in 2020-12, MCP's default dialect. A
+ * definition that refers to itself stays a definition.
+ */
+function inlined(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: dialect, definitions, ...root } = schema;
+  const defs = isObject(definitions) ? definitions : {};
+  let kept = false;
+  const resolving = new Set<string>();
+  const definition = (ref: unknown): Record<string, unknown> | null => {
+    const name = typeof ref === 'string' ? /^#\/definitions\/([^/]+)$/u.exec(ref)?.[1] : undefined;
+    const def = name === undefined ? undefined : defs[name];
+    if (name === undefined || !isObject(def) || resolving.has(name)) return null;
+    resolving.add(name);
+    const out = walk(def) as Record<string, unknown>;
+    resolving.delete(name);
+    return out;
+  };
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isObject(v)) return v;
+    const { $ref, allOf, ...rest } = v;
+    // zod writes a reference with a description of its own as {description, allOf: [{$ref}]}.
+    const wrapped = Array.isArray(allOf) && allOf.length === 1 && isObject(allOf[0]) ? allOf[0] : null;
+    const target = $ref ?? (wrapped && Object.keys(wrapped).length === 1 ? wrapped['$ref'] : undefined);
+    if (target !== undefined) {
+      const def = definition(target);
+      if (def) return { ...def, ...Object.fromEntries(Object.entries(rest).map(([k, x]) => [k, walk(x)])) };
+      kept = true;
+    }
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+  };
+  const out = walk(root) as Record<string, unknown>;
+  return kept ? { $schema: dialect, ...out, definitions } : out;
 }
 
 const req = ContextRequest.shape;
@@ -482,15 +524,15 @@ const tools: McpTool[] = [
     operation: 'listMemories',
     title: 'List or search Memories',
     description:
-      'List the Memories (inferred statements, each with citations) of this Brain, optionally searching with q and ' +
-      'filtering by subject, owner (self, other or unresolved), status or as_of; contested "true" lists the ' +
-      'conflicts (current values sharing a slot with another; values with the same slot disagree), and slot ' +
-      "lists one slot's values (with status all, its history). Page with cursor / next_cursor. To follow " +
-      'changes, pass since_watermark (a watermark from remember, get_context or an earlier delta page, or ' +
-      '"start" for everything from the beginning): only the ' +
-      'Memories learned or revised after it, oldest first, with a watermark to send back next time.',
+      'List or search the Memories (inferred statements, each resting on cited Records) of this Brain: by ' +
+      'default a short form of each, to choose from (get_memory gives one whole, get_record a cited Record). ' +
+      'Page with cursor / next_cursor. To follow changes, pass since_watermark: only the Memories learned or ' +
+      'revised after it, oldest first, and a watermark to send back next time.',
     input: {
-      q: mem.q,
+      // Without the contract's word on a blank q: the error says it to a model that sends one.
+      q: mem.q.describe(
+        'Words that must all occur in the statement, in any order; case and accents are ignored.',
+      ),
       // The query's own flag reads a string (from a URL); a model writes a JSON boolean: both are taken.
       contested: z
         .union([z.boolean(), z.enum(['true', 'false'])])
@@ -510,7 +552,8 @@ const tools: McpTool[] = [
       ),
       as_of: mem.as_of.describe('The Memories valid at this time (RFC 3339). Default: now.'),
       since_watermark: mem.since_watermark.describe(
-        'Delta read: only Memories that changed after this watermark; not with cursor.',
+        'Delta read: only Memories learned or revised after this watermark (from remember, get_context or ' +
+          'an earlier delta page; "start": from the beginning), oldest first; not with cursor.',
       ),
       cursor: mem.cursor.describe("The previous page's next_cursor, for the next page."),
       order: mem.order.describe(
@@ -518,21 +561,34 @@ const tools: McpTool[] = [
           'Not with since_watermark.',
       ),
       // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
-      limit: pageSize(200).optional().describe('Page size, default 50.'),
+      limit: pageSize(200).optional().describe(`Page size, default ${listedPageSize}.`),
+      detail: z
+        .enum(['short', 'full'])
+        .optional()
+        .describe(
+          `"short" (default): each Memory's id, statement (cut at ${listedChars.statement} characters), ` +
+            'subject, predicate, slot, owner, status, validity, citation_count and first_citation. ' +
+            '"full": as /v1 gives it, every citation whole.',
+        ),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, { contested, ...q }) =>
-      port.listMemories({
+    call: async (port, { contested, detail, limit, ...q }) => {
+      const page = await port.listMemories({
         ...q,
+        limit: limit ?? listedPageSize,
         ...(contested === undefined ? {} : { contested: String(contested) as 'true' | 'false' }),
-      }),
+      });
+      return detail === 'full' ? page : listedPage(page);
+    },
   }),
 
   defineTool('get_memory', {
     operation: 'getMemory',
     title: 'Get a Memory',
     description:
-      'One Memory with its revisions (every version of its slot) and evidence (the cited Records).',
+      'One Memory whole, with its revisions (every version of its slot) and evidence (the cited Records: ' +
+      `each text cut to the ${textChars.listed.toLocaleString('en')} characters around its quote, with ` +
+      "text_window; get_record reads a message's or document's on).",
     input: {
       memory_id: z
         .string()
@@ -540,7 +596,10 @@ const tools: McpTool[] = [
         .describe('A Memory id (mem_...), from list_memories or get_context with include ["memories"].'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, { memory_id }) => port.getMemory(memory_id),
+    call: async (port, { memory_id }) => {
+      const memory = await port.getMemory(memory_id);
+      return { ...memory, evidence: memory.evidence.map(evidenceWindowed) };
+    },
   }),
 
   defineTool('get_trace', {

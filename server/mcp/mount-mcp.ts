@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { KeyRegistryPort } from '../../engine/index.ts';
-import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { authenticate } from '../http/authenticate.ts';
@@ -55,7 +55,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     }
     const principal = await authenticate(c.req.header('authorization'), deps.registry);
     c.set('principal', principal);
-    c.get('countRequest')(principal);
+    const limited = overTheLimit(() => c.get('countRequest')(principal));
+    if (limited && (!principal.brain || c.req.method !== 'POST')) throw limited;
     if (!principal.brain) {
       throw new MnemoError(
         'mcp_brain_unbound',
@@ -72,12 +73,30 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     // The MCP SDK (its zod schemas, ajv) costs ~0.4 CPU s to load: paid by the first /mcp request,
     // not by every server's start.
     answering ??= import('./answer-mcp.ts');
-    return (await answering).answerMcp(
+    const answer = await answering;
+    const named = { requestId: c.get('requestId'), docsUrlBase: c.get('docsUrlBase')?.() ?? '' };
+    if (limited) {
+      const told = await answer.answerRateLimited(c.req.raw, limited, named);
+      if (told) return told;
+      throw limited;
+    }
+    return answer.answerMcp(
       c.req.raw,
       deps.engine,
       { ...principal, brain: principal.brain },
-      { requestId: c.get('requestId'), docsUrlBase: c.get('docsUrlBase')?.() ?? '' },
+      named,
       deps.log,
     );
   });
+}
+
+/** The rate limit's refusal, if `count` met it; any other failure is thrown. */
+function overTheLimit(count: () => void): MnemoError | null {
+  try {
+    count();
+    return null;
+  } catch (e) {
+    if (isMnemoError(e) && e.code === 'too_many_requests') return e;
+    throw e;
+  }
 }

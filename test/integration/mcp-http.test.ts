@@ -522,6 +522,49 @@ test('/mcp and /v1 count against one rate limit per key: a key over it on /v1 ca
   }
 });
 
+test('a tools/call over the rate limit on /mcp is a tool error naming retry_after_seconds, as over stdio; nothing is written', async () => {
+  const limited = await serveApp({
+    engine,
+    registry,
+    rateLimit: 4,
+    mounts: [(a) => mountMcp(a, { engine, registry })],
+  });
+  const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+  const client = new Client({ name: 'mcp-limit-test', version: '1.0.0' });
+  try {
+    await awayFromMinuteEnd();
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${limited.origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    // Reads until the limit is met (connecting took some of it: initialize, its notification, a GET).
+    for (let calls = 1; !(await client.callTool({ name: 'get_profile', arguments: {} })).isError; calls += 1)
+      assert.ok(calls < 4, 'the limit of 4 was met');
+    const tenant = { project: 'acme', env: 'test' } as const;
+    const before = (await engine.listRecords(tenant, 'notes', { limit: 200 })).data.length;
+    const r = await client.callTool({ name: 'remember', arguments: { content: 'Sam parks in bay 12.' } });
+    assert.equal(r.isError, true);
+    const body = r.structuredContent as { code: string; type: string; retry_after_seconds: number };
+    assert.equal(body.code, 'too_many_requests');
+    assert.equal(body.type, 'rate_limit');
+    assert.ok(Number.isInteger(body.retry_after_seconds) && body.retry_after_seconds > 0);
+    assert.match(
+      textOf(r),
+      new RegExp(
+        `^too_many_requests \\(429 rate_limit\\): Rate limit of 4 requests per minute for this key exceeded\\n` +
+          `request_id: req_\\w+; retry_after_seconds: ${body.retry_after_seconds}; docs_url: ${limited.origin}/docs/errors/too_many_requests$`,
+      ),
+    );
+    assert.equal((await engine.listRecords(tenant, 'notes', { limit: 200 })).data.length, before);
+    // What is not a tool's call has no tool error to be: the listing stays the HTTP 429.
+    await assert.rejects(client.listTools(), /429|too_many_requests/);
+  } finally {
+    await client.close();
+    await limited.close();
+  }
+});
+
 /** TOOL over /mcp against an engine whose METHOD fails with FAILURE, and what was logged. */
 async function toolFailing(method: string, tool: string, args: Record<string, unknown>, failure: unknown) {
   const broken = new Proxy(engine, {

@@ -1,0 +1,66 @@
+import type { Memory, MemoryPage, Owner } from '../../engine/contract/index.ts';
+import { pairSafe } from './text-window.ts';
+
+/** How much of a statement and of a quote a page of list_memories shows; get_memory shows them whole. */
+export const listedChars = { statement: 300, quote: 200 } as const;
+
+/** list_memories' page size when none is given: a page is read whole into a model's context. */
+export const listedPageSize = 20;
+
+/**
+ * A Memory as list_memories shows it by default: what a model needs to choose one (and to call
+ * get_memory or get_record on it), not every citation whole. `object` and `version` are dropped
+ * (get_memory has the revisions).
+ */
+export interface ListedMemory {
+  id: string;
+  /** Cut at listedChars.statement, ending in "…", with statement_cut: true. */
+  statement: string;
+  statement_cut?: true;
+  subject: string;
+  predicate: string | null;
+  slot: string | null;
+  owner: Owner;
+  status: Memory['status'];
+  valid_from: string;
+  valid_to: string | null;
+  citation_count: number;
+  /** Its quote only where it says more than the statement: most quote a sentence as said. */
+  first_citation?: { record_id: string; quote?: string };
+}
+
+/** `text` whole when it fits in `chars`, else its start and "…". */
+function shortened(text: string, chars: number): { text: string; cut: boolean } {
+  if (text.length <= chars) return { text, cut: false };
+  return { text: `${text.slice(0, pairSafe(text, chars))}…`, cut: true };
+}
+
+export function listedMemory(m: Memory): ListedMemory {
+  const statement = shortened(m.statement, listedChars.statement);
+  // The contract gives every Memory a citation; a newer server's page is shown as it comes.
+  const first = m.citations[0];
+  return {
+    id: m.id,
+    statement: statement.text,
+    ...(statement.cut ? { statement_cut: true as const } : {}),
+    subject: m.subject,
+    predicate: m.predicate,
+    slot: m.slot,
+    owner: m.owner,
+    status: m.status,
+    valid_from: m.valid_from,
+    valid_to: m.valid_to,
+    citation_count: m.citations.length,
+    ...(first
+      ? {
+          first_citation: {
+            record_id: first.record_id,
+            ...(first.quote === m.statement ? {} : { quote: shortened(first.quote, listedChars.quote).text }),
+          },
+        }
+      : {}),
+  };
+}
+
+/** A page of Memories with each in its listed form; cursors, watermark and removals as they came. */
+export const listedPage = (page: MemoryPage) => ({ ...page, data: page.data.map(listedMemory) });
