@@ -56,7 +56,7 @@ test('a tool call to a server that never answers ends in a tool error saying so,
     assert.equal(result.isError, true);
     assert.match(
       result.content[0]!.text,
-      /^network_error .*no answer in 0\.15 s: Mnemo took the connection but did not answer/,
+      /^network_error \(no HTTP answer\): .*no answer in 0\.15 s: Mnemo took the connection but did not answer/,
     );
     assert.ok(held.length >= 1, 'the request reached the silent server');
   } finally {

@@ -95,7 +95,11 @@ export function toolError(e: unknown, call: ToolCallContext = standaloneCall, to
     code === 'missing_scope' && tool !== undefined
       ? said.replace(/ that (\w+) needs$/u, ` that the tool ${tool} needs (it calls $1)`)
       : said;
-  const info = isErrorCode(code) ? errorCodes[code] : { status: 500, type: own?.type ?? 'internal' };
+  const info = isErrorCode(code)
+    ? errorCodes[code]
+    : { status: own?.status ?? 500, type: own?.type ?? 'internal' };
+  // The client's own codes (network_error) have status 0: no HTTP answer came, so none is named.
+  const answered = info.status === 0 ? 'no HTTP answer' : `${info.status} ${info.type}`;
   const docsUrl =
     typeof own?.body.docs_url === 'string'
       ? own.body.docs_url
@@ -120,7 +124,7 @@ export function toolError(e: unknown, call: ToolCallContext = standaloneCall, to
     content: [
       {
         type: 'text',
-        text: `${code} (${info.status} ${info.type}): ${message}\nrequest_id: ${requestId}${named}; docs_url: ${docsUrl}`,
+        text: `${code} (${answered}): ${message}\nrequest_id: ${requestId}${named}; docs_url: ${docsUrl}`,
       },
     ],
     structuredContent: body,
