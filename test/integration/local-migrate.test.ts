@@ -613,6 +613,67 @@ describe('local engine: migrations', () => {
     }
   });
 
+  it("37: Memories written before have their owner's name folded, and a name finds them without accents", async () => {
+    const dataDir = tempDir();
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    try {
+      migrate(
+        db,
+        migrations.filter((m) => m.version <= 36),
+      );
+      db.exec(`INSERT INTO brains (uid, project, env, id, name, created_at, seq)
+        VALUES ('brn_a', 'acme', 'test', 'b', 'B', '2024-01-01T00:00:00Z', 1)`);
+      db.exec(`INSERT INTO records (id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+        VALUES ('rec_1', 'brn_a', 1, 'document', '{"kind":"document","text":"t"}', 't', 'medium', 'shareable',
+                '2024-01-01T00:00:00Z', 0, '2024-01-01T00:00:00Z')`);
+      for (const [id, state, entity] of [
+        ['mem_1', 'other', 'Zoë'],
+        ['mem_2', 'other', 'ZOË'],
+        ['mem_3', 'other', 'Ana'],
+        ['mem_4', 'self', null],
+      ] as const)
+        // Its citation first, in one transaction: a Memory with none is refused.
+        db.transaction(() => {
+          db.prepare("INSERT INTO citations (memory_id, record_id, quote) VALUES (?, 'rec_1', 't')").run(id);
+          db.prepare(
+            `INSERT INTO memories (id, brain_uid, lineage, version, statement, norm, subject, owner_state, owner_entity,
+             source_key, valid_from, valid_from_ms, status, seq, learned_at, cause)
+           VALUES (?, 'brn_a', ?, 1, 't', 't', 'x', ?, ?, '', '2024-01-01T00:00:00Z', 0, 'active', 1,
+                   '2024-01-01T00:00:00Z', 'derived')`,
+          ).run(id, id, state, entity);
+        })();
+      const folded = () => db.prepare('SELECT id, owner_folded AS f FROM memories ORDER BY id').all();
+      const want = [
+        { id: 'mem_1', f: 'zoe' },
+        { id: 'mem_2', f: 'zoe' },
+        { id: 'mem_3', f: 'ana' },
+        { id: 'mem_4', f: null },
+      ];
+      assert.deepEqual(migrate(db), [37]);
+      assert.deepEqual(folded(), want);
+      assert.equal(db.prepare("SELECT value FROM meta WHERE key = 'owner_folds'").get(), undefined, 'done');
+      // A store set back runs it again.
+      db.pragma('user_version = 36');
+      assert.deepEqual(migrate(db), [37]);
+      assert.deepEqual(folded(), want);
+    } finally {
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      const page = await engine.listMemories(tenant, 'b', { limit: 10, owner: 'zoe' });
+      assert.deepEqual(
+        page.data.map((m) => [m.id, m.owner.entity]),
+        [
+          ['mem_1', 'Zoë'],
+          ['mem_2', 'ZOË'],
+        ],
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+
   it("32: a forget finds a Brain's corrections by index, not by reading all its Records", () => {
     const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
     try {

@@ -135,21 +135,14 @@ function sqliteBackend(): Backend {
           memoryId,
         );
       }),
-    addMemory: async (row, recordIds) =>
-      store.tx(() => {
-        for (const r of recordIds)
-          store.run(
-            'INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?)',
-            row.id,
-            r,
-            `q:${r}`,
-          );
-        const columns = Object.keys(row);
-        store.run(
-          `INSERT INTO memories (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-          ...Object.values({ ...row, pending: row.pending ? 1 : 0 }),
-        );
-      }),
+    // Through the repository: it writes what the row does not hold (the folded owner).
+    addMemory: (row, recordIds) =>
+      units.write(row.brain_uid, (u) =>
+        u.memories.insert(
+          row,
+          recordIds.map((r) => ({ record_id: r, quote: `q:${r}` })),
+        ),
+      ),
     leftovers: async (brainUid) => ({
       citations: store
         .all<{ memory_id: string; record_id: string }>(
@@ -1337,6 +1330,49 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.deepEqual(await ids({ shareableOnly: true, slot: lineage, status: 'scheduled' }), []);
       assert.deepEqual(await ids({ contested: true }), []);
       await assert.rejects(list({ cursor: 'nonsense' }), { code: 'invalid_request_body' });
+    });
+
+    it("lists a person's Memories by name folded, page by page; a state word by its state, unfolded", async () => {
+      const uid = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      const r1 = m('r1');
+      await b.units.write(uid, (u) => u.records.insert(recordRow(uid, r1)));
+      const owned = {
+        z1: ['other', 'Zoë'],
+        z2: ['other', 'ZOË'],
+        z3: ['other', 'zoe'],
+        z4: ['other', 'Zoe Ann'],
+        s1: ['other', 'Sélf'],
+        s2: ['self', 'Ana'],
+        s3: ['other', 'SELF'],
+        st: ['other', 'Strauß'],
+        u1: ['unresolved', null],
+      } as const;
+      for (const [k, [state, entity]] of Object.entries(owned))
+        await b.addMemory(memoryRow(uid, m(k), { owner_state: state, owner_entity: entity }), [r1]);
+      const pages = async (owner: string) => {
+        const seen: string[][] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await b.units.read(uid, (u) =>
+            u.memories.list({ nowMs, status: 'current', shareableOnly: false, owner, limit: 2, cursor }),
+          );
+          seen.push(page.rows.map((row) => row.id.slice(uid.length + 1)));
+          cursor = page.next ?? undefined;
+        } while (cursor !== undefined);
+        return seen;
+      };
+      for (const zoe of ['zoe', 'ZOE', 'Zoë', 'zoë'])
+        assert.deepEqual(await pages(zoe), [['z1', 'z2'], ['z3']], zoe);
+      assert.deepEqual(await pages('strauss'), [['st']]);
+      assert.deepEqual(await pages('STRAUß'), [['st']]);
+      // A state word is the state, or an owner by that very word in any case, not one it folds to.
+      assert.deepEqual(await pages('self'), [['s2', 's3']]);
+      assert.deepEqual(await pages('unresolved'), [['u1']]);
+      // Not a state word: a name, folded.
+      assert.deepEqual(await pages('sélf'), [['s1', 's3']]);
+      assert.deepEqual(await pages('Ana'), [['s2']]);
+      assert.deepEqual(await pages('zo'), [[]]);
     });
 
     it('reads the Memories that changed after a step, through a step, by step then write order', async () => {

@@ -42,8 +42,8 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
         OR ${unicodeLower('m.subject')} = ${unicodeLower(`${p.bind(f.subject)}::text`)})`,
     );
   }
-  // A state asks for its Memories (or an owner by that word, as ever); a name is compared folded, which
-  // costs a fold per row, so not for a state.
+  // A state asks for its Memories (or an owner by that word, as ever); a name is compared folded, on
+  // migration 031's index of this very expression (another spelling of it would fold every row).
   if (f.owner !== undefined && isOwnerState(f.owner)) {
     const owner = p.bind(f.owner);
     conds.push(

@@ -4,12 +4,20 @@ import { migrate, tablesMade } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { keyStatements } from './statement-keys.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
+import { pgMemories } from './memory-repository.ts';
 import { pgThreadIndex } from './thread-index.ts';
 import { addBrain, serverForTests } from './testing/fixtures.ts';
 import { pglite, pgliteDatabases } from './testing/pglite.ts';
 import { insertMemory, insertRecord } from './testing/records.ts';
 
 const versions = migrations.map((m) => m.version);
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+const planNodes = (p: PlanNode): PlanNode[] => [p, ...(p.Plans ?? []).flatMap(planNodes)];
 // Each test gets a never-migrated database of its own, started from the kept data directory (a clone
 // of a running one would first dump it).
 const blank = await pgliteDatabases();
@@ -398,6 +406,78 @@ describe('migrations on an embedded PostgreSQL', () => {
       jobs.rows.map((r) => r.record_id),
       ['rec_withdrawal'],
     );
+  });
+
+  it("31: an owner's page by name reads the folded owners' index, first and by cursor, as before", async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 30),
+    );
+    await addBrain(db, 'brn_owners');
+    await insertRecord(db, { brainUid: 'brn_owners', id: 'rec_1', text: 'hello' });
+    // 3,000 Memories of 50 people, 6 of them Zoë's, spelt three ways.
+    await db.query(
+      `WITH m AS (
+         INSERT INTO memories (brain_uid, id, lineage, version, statement, norm, subject, owner_state, owner_entity,
+                               source_key, valid_from, valid_from_ms, status, seq, learned_at, cause)
+         SELECT 'brn_owners', 'mem_' || lpad(i::text, 5, '0'), 'mem_' || lpad(i::text, 5, '0'), 1, 'a fact',
+                'a fact', 'someone', 'other',
+                CASE WHEN i % 500 = 7 THEN (ARRAY['Zoë', 'ZOË', 'zoe'])[i % 3 + 1] ELSE 'Ana ' || i % 50 END,
+                'k', '2026-01-01T00:00:00Z', 0, 'active', 1, '2026-01-01T00:00:00Z', 'derived'
+         FROM generate_series(1, 3000) i RETURNING id)
+       INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT 'brn_owners', id, 'rec_1', 'q' FROM m`,
+    );
+    const seen: { sql: string; params: readonly unknown[] }[] = [];
+    const memories = pgMemories(
+      {
+        query: (sql, params = []) => {
+          seen.push({ sql, params });
+          return db.query(sql, params);
+        },
+        exec: (sql) => db.exec(sql),
+      },
+      'brn_owners',
+    );
+    const pages = async () => {
+      const ids: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await memories.list({
+          owner: 'zoe',
+          limit: 4,
+          cursor,
+          nowMs: 0,
+          status: 'all',
+          shareableOnly: true,
+        });
+        ids.push(page.rows.map((r) => r.id));
+        cursor = page.next ?? undefined;
+      } while (cursor !== undefined);
+      return ids;
+    };
+    const before = await pages();
+    assert.deepEqual(before, [
+      ['mem_00007', 'mem_00507', 'mem_01007', 'mem_01507'],
+      ['mem_02007', 'mem_02507'],
+    ]);
+
+    assert.deepEqual((await migrate(db)).applied, [31]);
+    await db.query('ANALYZE memories');
+    seen.length = 0;
+    assert.deepEqual(await pages(), before);
+    assert.equal(seen.length, 2, 'a first page and one by cursor');
+    // Hosted (shareableOnly): the Memories are read in id order off the index, joined to their Records.
+    for (const s of seen) {
+      const plan = (
+        await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.params)
+      ).rows[0]!['QUERY PLAN'][0].Plan;
+      const steps = planNodes(plan);
+      assert.ok(
+        steps.some((n) => n['Index Name'] === 'memories_owner_folded'),
+        steps.map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`).join(' > '),
+      );
+    }
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Visibility } from '../../contract/index.ts';
+import { encodeCursor } from '../../core/shared/page-cursor.ts';
+import { foldText } from '../../core/shared/fold-text.ts';
 import type { MemoryFilter, MemoryVersionRow } from '../../ports/index.ts';
 import type { Store } from './store.ts';
-import { sameStatementSql } from './memory-repository.ts';
+import { memoryPageSql, sameStatementSql } from './memory-repository.ts';
 import { queryPlan, storeWithBrains, tempStore } from './testing.ts';
 import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
 
@@ -51,9 +53,9 @@ function memory(store: Store, v: Version, ...recordIds: string[]) {
       store.run('INSERT INTO citations (memory_id, record_id, quote) VALUES (?, ?, ?)', v.id, r, `q ${v.id}`);
     store.run(
       `INSERT INTO memories (id, brain_uid, lineage, slot, version, statement, norm, subject, owner_state,
-                             owner_entity, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms, status,
-                             pending, revised_by, seq, learned_at, cause)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', 'derived')`,
+                             owner_entity, owner_folded, source_key, valid_from, valid_from_ms, valid_to,
+                             valid_to_ms, status, pending, revised_by, seq, learned_at, cause)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z', 'derived')`,
       v.id,
       brain,
       v.lineage ?? `lin_${v.id}`,
@@ -64,6 +66,8 @@ function memory(store: Store, v: Version, ...recordIds: string[]) {
       v.subject ?? 'ana',
       v.owner_state ?? 'self',
       v.owner_entity ?? null,
+      // As the repository writes it.
+      v.owner_entity != null ? foldText(v.owner_entity) : null,
       new Date(from).toISOString(),
       from,
       v.valid_to_ms != null ? new Date(v.valid_to_ms).toISOString() : null,
@@ -263,6 +267,24 @@ describe('the Memories of a unit of work over SQLite', () => {
     assert.deepEqual(await since(2, undefined), ['mem_a', 'mem_b', 'mem_c']);
     assert.deepEqual(await since(3, 1), ['mem_b']);
     assert.deepEqual(await since(2, undefined, true), ['mem_a', 'mem_c']);
+  });
+});
+
+describe("the Memories' list", () => {
+  it("reads an owner's page by name off the folded owners' index, in id order, first and by cursor", () => {
+    const store = tempStore('mnemo-owner-');
+    for (const [cursor, range] of [
+      [undefined, ''],
+      [encodeCursor('mem_x'), ' AND id>?'],
+    ] as const) {
+      const q = { ...filter({ owner: 'Zoë', status: 'current' }), limit: 50, cursor };
+      const { sql, params } = memoryPageSql('brn_1', q);
+      // One step, sorting nothing: no "USE TEMP B-TREE FOR ORDER BY".
+      assert.equal(
+        queryPlan(store, sql, ...params),
+        `SEARCH m USING INDEX memories_owner_folded (brain_uid=? AND owner_folded=?${range})`,
+      );
+    }
   });
 });
 

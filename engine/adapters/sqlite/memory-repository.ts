@@ -74,11 +74,11 @@ export function memoryFilterSql(brainUid: string, f: MemoryFilter): { conds: str
       ...(unicode ? [brainUid, f.subject.toLowerCase()] : []),
     );
   }
-  // A state asks for its Memories (or an owner by that word, as ever); a name is compared folded, which
-  // costs a fold per row, so not for a state.
+  // A state asks for its Memories (or an owner by that word, as ever); a name is compared folded, on
+  // the index of the folded owner each Memory is written with (migration 037).
   if (f.owner !== undefined && isOwnerState(f.owner))
     add('(m.owner_state = ? OR mnemo_lower(m.owner_entity) = ?)', f.owner, f.owner);
-  else if (f.owner !== undefined) add('mnemo_fold(m.owner_entity) = ?', foldText(f.owner));
+  else if (f.owner !== undefined) add('m.owner_folded = ?', foldText(f.owner));
   if (f.contested === true) {
     // A conflict: current now, and another value of its slot current too (as the census counts them;
     // hosted, the other value must be one hosted serves).
@@ -188,9 +188,9 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       for (const c of citations) cite(row.id, c.record_id, c.quote);
       store.run(
         `INSERT INTO memories (id, brain_uid, lineage, slot, version, statement, norm, subject, predicate,
-           owner_state, owner_entity, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms, status,
-           pending, corrects, retracted_by, revised_by, seq, learned_at, cause)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           owner_state, owner_entity, owner_folded, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms,
+           status, pending, corrects, retracted_by, revised_by, seq, learned_at, cause)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         row.id,
         brainUid,
         row.lineage,
@@ -202,6 +202,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         row.predicate,
         row.owner_state,
         row.owner_entity,
+        row.owner_entity === null ? null : foldText(row.owner_entity),
         row.source_key,
         row.valid_from,
         row.valid_from_ms,

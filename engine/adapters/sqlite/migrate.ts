@@ -1,13 +1,16 @@
 import type { Db } from './open-database.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
 import { statementKeys } from './migrations/029-statement-keys.ts';
+import { ownerFolded } from './migrations/037-owner-folded.ts';
+import { foldOwners } from './owner-folds.ts';
 import { keyStatements } from './statement-keys.ts';
 
 /**
  * Brings the database up to the newest schema (a new one in one transaction, an existing one a migration
  * per transaction), recording progress in PRAGMA user_version. A file from a newer Mnemo is refused
  * rather than half-understood. Then every Memory is keyed again, in a transaction of its own, if its
- * keys are another version's (statement-keys.ts).
+ * keys are another version's (statement-keys.ts), and the owners of those migration 037 left unfolded
+ * are folded (owner-folds.ts).
  * Returns the versions applied.
  */
 export function migrate(db: Db, migrations: readonly Migration[] = allMigrations): number[] {
@@ -38,6 +41,8 @@ export function migrate(db: Db, migrations: readonly Migration[] = allMigrations
   else for (const m of pending) db.transaction(() => apply(m))();
   // What the rules compute, which a migration may not: the Memories' keys, before any is looked up.
   if (migrations.includes(statementKeys)) keyStatements(db);
+  // And the owners' names of the Memories written before migration 037, folded.
+  if (migrations.includes(ownerFolded)) foldOwners(db);
   return pending.map((m) => m.version);
 }
 

@@ -112,10 +112,6 @@ export function openStore(opts: OpenStoreOptions): Store {
   db.function('mnemo_lower', { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? text.toLowerCase() : null,
   );
-  // Text folded as searches fold it (foldText): a person's name found without its accents ("Jose").
-  db.function('mnemo_fold', { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? foldText(text) : null,
-  );
   const cache = new Map<string, Statement>();
   const prep = (sql: string): Statement => {
     let s = cache.get(sql);

@@ -14,7 +14,8 @@ const notAscii = /[^\u0020-\u007e\t\n\r]/;
  *   "σ" (so does "Σ" wherever it stands), and the old Cyrillic letter forms to their letters.
  * The marks of other scripts (Indic vowel signs, Hebrew points) are letters' parts and stay.
  * PostgreSQL folds the same way in the SQL function mnemo_fold (its migration 018); a test holds the two
- * together.
+ * together. Stored folds depend on it (SQLite's memories.owner_folded, PostgreSQL's indexes on
+ * mnemo_fold): a change here needs a migration that folds them again.
  */
 export function foldText(text: string): string {
   // Most text is ASCII, where folding is lower case alone, ten times cheaper than normalizing.

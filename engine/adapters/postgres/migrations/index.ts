@@ -28,6 +28,7 @@ import { turnIndexUnbuffered } from './027-turn-index-unbuffered.ts';
 import { selfSlotLines } from './028-self-slot-lines.ts';
 import { thoroughContexts } from './029-thorough-contexts.ts';
 import { compoundWords } from './030-compound-words.ts';
+import { ownerFolded } from './031-owner-folded.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -72,6 +73,7 @@ export const migrations: readonly PgMigration[] = [
   selfSlotLines,
   thoroughContexts,
   compoundWords,
+  ownerFolded,
 ];
 
 /**

@@ -35,6 +35,7 @@ import { selfSlotLines } from './033-self-slot-lines.ts';
 import { syncRecordsUnsent } from './034-sync-records-unsent.ts';
 import { compoundBigrams } from './035-compound-bigrams.ts';
 import { unsentCountedByRow } from './036-unsent-counted-by-row.ts';
+import { ownerFolded } from './037-owner-folded.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -86,4 +87,5 @@ export const migrations: readonly Migration[] = [
   syncRecordsUnsent,
   compoundBigrams,
   unsentCountedByRow,
+  ownerFolded,
 ];
