@@ -297,12 +297,13 @@ export function createMnemoClient(options: MnemoClientOptions) {
       spec.signal,
     ).catch((e: unknown) => {
       // The retry's own refusal (a rate limit, a store away) says nothing of the attempt before it,
-      // which may have been applied.
+      // which went out and had no answer (or failed on the server), so may have been applied.
       if (
         written &&
         e instanceof MnemoApiError &&
         noted.failed !== null &&
         e !== noted.failed &&
+        isOutcomeUnknown(noted.failed) &&
         !isOutcomeUnknown(e)
       )
         throw mayHaveBeenApplied(e, noted.failed);
