@@ -6,9 +6,11 @@
 // the command (MNEMO_TEST_CLI_BUNDLE). Every source file keeps its own import.meta.url, so paths found
 // beside a module (the reranker model, the embedding worker, the UI, benchmark clients) are the source
 // tree's, as when tsx runs it.
+import { execFile } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { esmBanner, externalPackages } from './build-electron.mjs';
 import { ownImportMeta } from './own-import-meta.mjs';
 
@@ -81,18 +83,31 @@ export async function buildCli(outFile) {
  * Builds the typed client that package.json exports as `mnemo/client` (and its loopback fetch) to
  * JavaScript in `outdir`: Node imports no `.ts` (before 22.6 not at all, and never under node_modules),
  * so a Node app's `import 'mnemo/client'` failed with ERR_UNKNOWN_FILE_EXTENSION. One build with a
- * shared chunk, so both entries share one MnemoApiError class (instanceof holds across them).
+ * shared chunk, so both entries share one MnemoApiError class (instanceof holds across them). Their
+ * declarations go to `outdir/types` (package.json's `types`): the `.ts` sources named there before made
+ * a consumer's tsc refuse them without allowImportingTsExtensions. The native tsc emits them in ~1 s.
  */
 export async function buildClient(outdir) {
   rmSync(outdir, { recursive: true, force: true });
   const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: {
-      index: 'server/client/index.ts',
-      'loopback-fetch': 'server/client/loopback-fetch.ts',
-    },
-    ...nodeModules(outdir),
+  const tsc = join(root, 'node_modules', 'typescript-native', 'bin', 'tsc');
+  const types = promisify(execFile)(
+    process.execPath,
+    [tsc, '-p', 'server/client/tsconfig.types.json', '--outDir', join(outdir, 'types')],
+    { cwd: root },
+  ).catch((e) => {
+    throw new Error(`the client's declarations were not emitted: ${e.stdout || e.message}`);
   });
+  await Promise.all([
+    esbuild.build({
+      entryPoints: {
+        index: 'server/client/index.ts',
+        'loopback-fetch': 'server/client/loopback-fetch.ts',
+      },
+      ...nodeModules(outdir),
+    }),
+    types,
+  ]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

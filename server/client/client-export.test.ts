@@ -64,3 +64,56 @@ test('a plain Node app imports mnemo/client and remembers, asks, forgets through
     code: 'record_not_found',
   });
 });
+
+// A TypeScript app's own tsc, as `tsc --init` sets it up: strict, no allowImportingTsExtensions.
+const tsApp = `
+import { createMnemoClient, isOutcomeUnknown, MnemoApiError } from 'mnemo/client';
+import { loopbackFetch } from 'mnemo/client/loopback-fetch';
+const mnemo = createMnemoClient({ baseUrl: 'http://127.0.0.1:7821', apiKey: 'k', fetch: loopbackFetch, timeoutMs: 5_000 });
+export async function remember(text: string): Promise<string> {
+  try {
+    const { record } = await mnemo.rememberRecord('me', { content: { kind: 'message', text, speaker: 'user' } });
+    return record.id;
+  } catch (e) {
+    if (e instanceof MnemoApiError && isOutcomeUnknown(e)) return e.idempotencyKey ?? e.code;
+    throw e;
+  }
+}
+// Typed, not any: a misuse is caught.
+// @ts-expect-error content is a string or a typed object
+void mnemo.rememberRecord('me', { content: 42 });
+`;
+
+test('a TypeScript app type-checks against mnemo/client under node16 and bundler resolution', async () => {
+  // What the package's declarations name, beside it as an install of it brings it.
+  symlinkSync(join(process.cwd(), 'node_modules', 'zod'), join(dir, 'node_modules', 'zod'));
+  const tsc = join(process.cwd(), 'node_modules', 'typescript', 'bin', 'tsc');
+  const check = async (module: string, moduleResolution: string) => {
+    const app = join(dir, `ts-${moduleResolution}`);
+    mkdirSync(join(app, 'node_modules', '@types'), { recursive: true });
+    symlinkSync(join(dir, 'node_modules', 'mnemo'), join(app, 'node_modules', 'mnemo'));
+    symlinkSync(
+      join(process.cwd(), 'node_modules', '@types', 'node'),
+      join(app, 'node_modules', '@types', 'node'),
+    );
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', type: 'module', private: true }));
+    writeFileSync(join(app, 'app.ts'), tsApp);
+    // The package's declarations are checked too (skipLibCheck off).
+    const compilerOptions = {
+      module,
+      moduleResolution,
+      target: 'es2022',
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+    };
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['app.ts'] }));
+    return promisify(execFile)(process.execPath, [tsc, '-p', '.'], { cwd: app }).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
+    );
+  };
+  const [node16, bundler] = await Promise.all([check('node16', 'node16'), check('esnext', 'bundler')]);
+  assert.equal(node16, '');
+  assert.equal(bundler, '');
+});

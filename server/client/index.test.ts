@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { MnemoApiError, createMnemoClient, isProxyAnswer } from './index.ts';
+import { MnemoApiError, createMnemoClient, isOutcomeUnknown, isProxyAnswer } from './index.ts';
 import { loopbackFetch } from './loopback-fetch.ts';
 
 interface Seen {
@@ -364,6 +364,208 @@ for (const [transportName, transport] of transports) {
     });
   });
 
+  describe(`a server that takes the call and never answers, over ${transportName}`, () => {
+    // Held until the test ends: the server took the request and says nothing.
+    let held: ServerResponse[] = [];
+    const silent: Handler = (_r, res) => held.push(res);
+    beforeEach(() => (held = []));
+    const release = () => held.forEach((res) => res.socket?.destroy());
+    const client = (o: { timeoutMs?: number | false } = {}) =>
+      createMnemoClient({
+        ...transport,
+        baseUrl,
+        apiKey: 'k',
+        retry: { sleep: async () => {} },
+        ...o,
+      });
+    const isTimeout = (ms: number, message: RegExp) => (e: unknown) =>
+      e instanceof MnemoApiError &&
+      e.status === 0 &&
+      e.type === 'internal' &&
+      e.code === 'network_error' &&
+      e.body.reached_server === null &&
+      e.body.timeout_ms === ms &&
+      message.test(e.message);
+
+    test(
+      'a write times out as network_error whose outcome is unknown, and names the key it sent',
+      { timeout: 20_000 },
+      async () => {
+        handlers.push(silent, silent);
+        try {
+          const e = await client({ timeoutMs: 100 })
+            .rememberRecord('b', { content: 'x' })
+            .catch((x: unknown) => x);
+          assert.ok(
+            isTimeout(
+              100,
+              /^no answer in 0\.1 s from \S+: Mnemo took the connection but did not answer .*; whether the call was applied is unknown$/,
+            )(e),
+            String(e),
+          );
+          assert.ok(e instanceof MnemoApiError && isOutcomeUnknown(e));
+          assert.equal(seen.length, 2, 'retried once, as a dropped connection is');
+          const sent = seen.map((s) => s.headers['idempotency-key']);
+          assert.match(String(sent[0]), /^idem_/);
+          assert.equal(sent[1], sent[0], 'the retry resent the generated key');
+          assert.equal(e.idempotencyKey, sent[0], 'the error names the key to replay the write with');
+        } finally {
+          release();
+        }
+      },
+    );
+
+    test('a read times out too, without a word of anything applied', { timeout: 20_000 }, async () => {
+      handlers.push(silent, silent);
+      try {
+        await assert.rejects(
+          client({ timeoutMs: 100 }).getBrain('b'),
+          isTimeout(100, /did not answer \(stopped, suspended or overloaded\)$/),
+        );
+      } finally {
+        release();
+      }
+    });
+
+    test(
+      "a call's own timeoutMs overrides the client's, and false waits for the answer",
+      { timeout: 20_000 },
+      async () => {
+        handlers.push(silent, silent);
+        try {
+          await assert.rejects(
+            client({ timeoutMs: false }).listBrains({ timeoutMs: 100 }),
+            isTimeout(100, /no answer in 0\.1 s/),
+          );
+        } finally {
+          release();
+        }
+        // Answered well after the client's own timeout would have cut the call.
+        handlers.push((_r, res) =>
+          setTimeout(() => sendJson(res, 200, { data: [], has_more: false, next_cursor: null }), 300),
+        );
+        const page = await client({ timeoutMs: 50 }).listBrains({ timeoutMs: false });
+        assert.deepEqual(page.data, []);
+      },
+    );
+
+    test(
+      'a stream counts silence, not its whole length: a reader slow between frames is not cut',
+      { timeout: 20_000 },
+      async () => {
+        handlers.push((_r, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end(
+            'event: stage\ndata: {"stage":"retrieve"}\n\nevent: stage\ndata: {"stage":"fuse"}\n\n' +
+              'event: context\ndata: {"id":"ctx_1"}\n\n',
+          );
+        });
+        const frames: unknown[] = [];
+        for await (const f of client({ timeoutMs: 100 }).streamContext('b', { query: 'q' })) {
+          frames.push(f);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        assert.equal(frames.length, 3);
+      },
+    );
+
+    test('a stream that falls silent is cut and said to have broken off', { timeout: 20_000 }, async () => {
+      const onceThenSilent =
+        (frame: string): Handler =>
+        (_r, res) => {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(frame);
+          held.push(res);
+        };
+      handlers.push(onceThenSilent('event: stage\ndata: {"stage":"retrieve"}\n\n'));
+      const frames: unknown[] = [];
+      try {
+        await assert.rejects(
+          (async () => {
+            for await (const f of client({ timeoutMs: 150 }).streamContext('b', { query: 'q' }))
+              frames.push(f);
+          })(),
+          isTimeout(150, /^the Context stream from \S+ broke off \(nothing came for 0\.15 s\); ask again$/),
+        );
+        assert.equal(frames.length, 1);
+        handlers.push(onceThenSilent('event: progress\ndata: {"object":"import_progress"}\n\n'));
+        await assert.rejects(
+          client().importFilesWithProgress(
+            'b',
+            { files: [{ name: 'a.md', content_base64: 'eA==' }] },
+            { timeoutMs: 150 },
+          ),
+          isTimeout(
+            150,
+            /^the import stream from \S+ broke off \(nothing came for 0\.15 s\); what was written stays/,
+          ),
+        );
+        // A stream whose answer never starts is cut as any call is.
+        handlers.push(silent, silent);
+        await assert.rejects(
+          client({ timeoutMs: 100 }).streamContext('b', { query: 'q' }).next(),
+          isTimeout(100, /^no answer in 0\.1 s .*overloaded\)$/),
+        );
+      } finally {
+        release();
+      }
+    });
+
+    test('a timeout that is not a positive number of ms is refused before anything is sent', () => {
+      for (const timeoutMs of [0, -1, Number.NaN])
+        assert.throws(
+          () => createMnemoClient({ baseUrl, apiKey: 'k', timeoutMs }),
+          (e: unknown) =>
+            e instanceof MnemoApiError &&
+            e.code === 'invalid_request_body' &&
+            /^createMnemoClient: timeoutMs: \S+ is not a timeout/.test(e.message),
+        );
+      return assert
+        .rejects(
+          client().getBrain('b', { timeoutMs: 0 }),
+          (e: unknown) => e instanceof MnemoApiError && e.body.reached_server === false,
+        )
+        .then(() => assert.equal(seen.length, 0));
+    });
+  });
+
+  describe(`a failed write names the key to replay it with, over ${transportName}`, () => {
+    const client = () =>
+      createMnemoClient({ ...transport, baseUrl, apiKey: 'k', retry: { sleep: async () => {} } });
+
+    test('a write dropped after it was sent, its retry answered store_unavailable, is unknown, with its key', async () => {
+      // The store's refusal of the retry says nothing of the first attempt, which the server may have applied.
+      handlers.push((_r, res) => res.socket?.destroy());
+      handlers.push((_r, res) => sendJson(res, 503, err('store_unavailable', 'internal')));
+      const e = await client()
+        .rememberRecord('b', { content: 'x' })
+        .catch((x: unknown) => x);
+      assert.ok(e instanceof MnemoApiError && e.code === 'store_unavailable', String(e));
+      assert.equal(e.body.reached_server, null);
+      assert.ok(isOutcomeUnknown(e));
+      assert.match(
+        e.message,
+        /an earlier attempt of this call was sent and failed .*whether the call was applied is unknown/,
+      );
+      assert.equal(e.idempotencyKey, seen[0]!.headers['idempotency-key']);
+    });
+
+    test('every failed write carries its key; a refusal before any write is not unknown', async () => {
+      handlers.push((_r, res) => sendJson(res, 409, err('stale_version', 'conflict')));
+      const e = await client()
+        .acceptObject('b', { type: 't', key: 'k', value: 1, if_version: 1 }, { idempotencyKey: 'k-obj' })
+        .catch((x: unknown) => x);
+      assert.ok(e instanceof MnemoApiError);
+      assert.equal(e.idempotencyKey, 'k-obj');
+      assert.equal(isOutcomeUnknown(e), false);
+      handlers.push((_r, res) => sendJson(res, 404, err('brain_not_found', 'not_found')));
+      const read = await client()
+        .getBrain('b')
+        .catch((x: unknown) => x);
+      assert.ok(read instanceof MnemoApiError && read.idempotencyKey === null);
+    });
+  });
+
   describe(`answers a caller could misread, over ${transportName}`, () => {
     const client = () =>
       createMnemoClient({
@@ -532,4 +734,16 @@ test('a port the global fetch blocks is named as the reason, and nothing was sen
       e.message === 'cannot reach http://127.0.0.1:6000/v1: fetch failed (bad port)' &&
       e.body.reached_server === false,
   );
+});
+
+test("a base without /v1 (the server's root) is the server's /v1, not an http_404 on every call", async () => {
+  const root = baseUrl.replace(/\/v1\/$/, '');
+  for (const base of [root, `${root}/`, `${root}/v1`, `${root}/v1/`]) {
+    seen = [];
+    handlers.push((_r, res) => sendJson(res, 200, { data: [], has_more: false, next_cursor: null }));
+    const c = createMnemoClient({ baseUrl: base, apiKey: 'k' });
+    assert.equal(c.baseUrl, `${root}/v1`, base);
+    await c.listBrains();
+    assert.equal(seen[0]!.url, '/v1/brains', base);
+  }
 });

@@ -40,26 +40,46 @@ import type {
   ReplicateResult,
   TombstoneResult,
 } from '../../engine/contract/index.ts';
-import { MnemoApiError, errorFromFrame, errorFromResponse } from './mnemo-api-error.ts';
+import { MnemoApiError, errorFromFrame, errorFromResponse, isOutcomeUnknown } from './mnemo-api-error.ts';
 import { withRetry, type RetryOptions } from './retry.ts';
 import { parseEventStream, type StreamFrame } from './sse.ts';
 import { errorMessage } from '../../engine/core/shared/error-message.ts';
 
-export { MnemoApiError, httpStatus, isMnemoApiError, isProxyAnswer, proxyStatus } from './mnemo-api-error.ts';
+export {
+  MnemoApiError,
+  httpStatus,
+  isMnemoApiError,
+  isOutcomeUnknown,
+  isProxyAnswer,
+  proxyStatus,
+} from './mnemo-api-error.ts';
 export type { RetryOptions } from './retry.ts';
 export type { StreamFrame } from './sse.ts';
 
 export interface MnemoClientOptions {
-  /** The base the server's listening line prints, ending in `/v1`. */
+  /**
+   * The base the server's listening line prints, ending in `/v1`; the server's root (`http://127.0.0.1:7821`)
+   * is taken too, and `/v1` added.
+   */
   baseUrl: string;
   apiKey: string;
   fetch?: typeof fetch;
   /** Retry guidance of the spec; `false` turns every retry off. */
   retry?: RetryOptions | false;
+  /**
+   * How long, in ms, each attempt of a call waits for its whole answer (default 30,000); a stream
+   * (streamContext) waits this long for its start and then for each next piece, however long it
+   * runs. Calls whose work grows with the Brain or the upload (importFiles, importFilesWithProgress,
+   * the forgets of a Brain, a source, a chat or a source's items, runSync) wait 10 minutes, or this
+   * if longer. `false`: no call times out. A call's own `timeoutMs` overrides it.
+   */
+  timeoutMs?: number | false;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** This call's timeout in ms (MnemoClientOptions.timeoutMs); `false`: none. */
+  timeoutMs?: number | false;
 }
 export interface WriteCallOptions extends CallOptions {
   idempotencyKey?: string;
@@ -86,7 +106,22 @@ interface RequestSpec extends CallOptions {
   body?: unknown;
   headers?: Record<string, string>;
   retry?: RetryOptions | false;
+  /** A POST that only reads (a Context): no timeout of it leaves a write's outcome unknown. */
+  read?: boolean;
+  /** Its work grows with the data: the longer default timeout. */
+  slow?: boolean;
+  /** An event stream may answer: the timeout counts silence, not the whole answer. */
+  stream?: boolean;
 }
+
+/** An ordinary call's default timeout, and that of a call whose work grows with the data. */
+const defaultTimeoutMs = 30_000;
+const slowCallTimeoutMs = 10 * 60_000;
+/** setTimeout's longest delay: a longer timeout is none (a larger delay would fire at once). */
+const maxTimerMs = 2 ** 31 - 1;
+
+/** Statuses whose Response must have a null body (the constructor throws otherwise). */
+const nullBodyStatus = new Set([101, 103, 204, 205, 304]);
 
 /** Connection errors that mean the request never left this machine or was refused before any of it was read. */
 const neverSent = new Set([
@@ -101,7 +136,10 @@ const neverSent = new Set([
 
 /** Creates a client. Every method accepts `{signal}` and throws `MnemoApiError` on any failure. */
 export function createMnemoClient(options: MnemoClientOptions) {
-  const base = options.baseUrl.replace(/(?<!\/)\/+$/, '');
+  // The server's root (no /v1) answered http_404 to every call, which named nothing to mend.
+  const trimmed = options.baseUrl.replace(/(?<!\/)\/+$/, '');
+  const base = /\/v1$/.test(trimmed) ? trimmed : `${trimmed}/v1`;
+  badTimeout(options.timeoutMs, 'createMnemoClient: timeoutMs');
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   const retry = options.retry;
   const seg = (s: string) => encodeURIComponent(s);
@@ -133,10 +171,14 @@ export function createMnemoClient(options: MnemoClientOptions) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(spec.body);
     }
+    const ms = timeoutOf(spec);
+    const timer = ms === false ? null : new Deadline(ms, spec.signal, () => noAnswer(spec, ms));
+    if (timer) init.signal = timer.signal;
     let res: Response;
     try {
-      res = await doFetch(url, init);
+      res = await (timer ? timer.race(doFetch(url, init)) : doFetch(url, init));
     } catch (e) {
+      timer?.stop();
       // A fetch that bounds its requests (limited-fetch.ts) says itself what went wrong.
       if (spec.signal?.aborted || e instanceof MnemoApiError) throw e;
       // A dropped connection is retried like `internal` (once), hence that type.
@@ -153,8 +195,64 @@ export function createMnemoClient(options: MnemoClientOptions) {
         reached_server: cause !== null && neverSent.has(cause) ? false : null,
       });
     }
-    if (!res.ok) throw await errorFromResponse(res);
-    return res;
+    if (timer === null) {
+      if (!res.ok) throw await errorFromResponse(res);
+      return res;
+    }
+    if (spec.stream && res.ok && res.body && isEventStream(res)) return quietFor(res, timer);
+    // Any other answer is read whole within the timeout: a server that sends its headers and then
+    // stops would otherwise hold the call at res.text().
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await timer.race(res.arrayBuffer());
+    } catch (e) {
+      void res.body?.cancel().catch(() => undefined);
+      if (spec.signal?.aborted || e instanceof MnemoApiError) throw e;
+      throw new MnemoApiError(0, {
+        type: 'internal',
+        code: 'network_error',
+        message: `the answer from ${base} broke off (${errorMessage(e)})${unknownIfWrite(spec)}`,
+        reached_server: null,
+      });
+    } finally {
+      timer.stop();
+    }
+    const read = new Response(nullBodyStatus.has(res.status) ? null : bytes, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+    if (!read.ok) throw await errorFromResponse(read);
+    return read;
+  }
+
+  /** A call's timeout: its own, else the client's, else the default for its kind. */
+  function timeoutOf(spec: RequestSpec): number | false {
+    badTimeout(spec.timeoutMs, `${spec.method} ${spec.path}: timeoutMs`);
+    const own = options.timeoutMs;
+    const ms =
+      spec.timeoutMs !== undefined
+        ? spec.timeoutMs
+        : own === false
+          ? false
+          : spec.slow
+            ? Math.max(slowCallTimeoutMs, own ?? 0)
+            : (own ?? defaultTimeoutMs);
+    return ms === false || ms > maxTimerMs ? false : ms;
+  }
+
+  /** The error of an attempt that had no answer within MS: whether a write was applied is unknown. */
+  function noAnswer(spec: RequestSpec, ms: number): MnemoApiError {
+    return new MnemoApiError(0, {
+      type: 'internal',
+      code: 'network_error',
+      message:
+        `no answer in ${seconds(ms)} s from ${base}: Mnemo took the connection but did not answer ` +
+        `(stopped, suspended or overloaded)${unknownIfWrite(spec)}`,
+      // The connection was taken: the request may have been read, and applied.
+      reached_server: null,
+      timeout_ms: ms,
+    });
   }
 
   const send = (spec: RequestSpec) => sendNoting(spec, { failed: null });
@@ -181,6 +279,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
    * retry is read knowing it (a replay, a not-found).
    */
   function sendNoting(spec: RequestSpec, noted: { failed: MnemoApiError | null }): Promise<Response> {
+    const written = spec.method !== 'GET' && !spec.read;
     return withRetry(
       async () => {
         try {
@@ -196,8 +295,30 @@ export function createMnemoClient(options: MnemoClientOptions) {
       },
       spec.retry ?? retry,
       spec.signal,
-    );
+    ).catch((e: unknown) => {
+      // The retry's own refusal (a rate limit, a store away) says nothing of the attempt before it,
+      // which went out and had no answer (or failed on the server), so may have been applied.
+      if (
+        written &&
+        e instanceof MnemoApiError &&
+        noted.failed !== null &&
+        e !== noted.failed &&
+        isOutcomeUnknown(noted.failed) &&
+        !isOutcomeUnknown(e)
+      )
+        throw mayHaveBeenApplied(e, noted.failed);
+      throw e;
+    });
   }
+
+  /** A write's failure, carrying the Idempotency-Key it sent: the same call with it replays safely. */
+  const keyed =
+    (spec: RequestSpec) =>
+    (e: unknown): never => {
+      const key = spec.headers?.['idempotency-key'];
+      if (!(e instanceof MnemoApiError) || key === undefined) throw e;
+      throw new MnemoApiError(e.status, e.body, { idempotencyKey: key });
+    };
 
   /**
    * A forget whose first attempt may have been applied, its receipt lost: a retry answering that the
@@ -225,19 +346,22 @@ export function createMnemoClient(options: MnemoClientOptions) {
 
     listBrains: (o: CallOptions = {}) => json<BrainList>({ method: 'GET', path: '/brains', ...o }),
     /** Not retried on `internal`: creation is deliberately not idempotent (a retry could see brain_exists). */
-    createBrain: (body: BrainCreate, o: WriteCallOptions = {}) =>
-      json<Brain>({
+    createBrain: (body: BrainCreate, o: WriteCallOptions = {}) => {
+      const spec: RequestSpec = {
         method: 'POST',
         path: '/brains',
         body,
         signal: o.signal,
+        timeoutMs: o.timeoutMs,
         headers: o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : {},
         retry: retry === false ? false : { ...retry, maxInternalRetries: 0 },
-      }),
+      };
+      return json<Brain>(spec).catch(keyed(spec));
+    },
     getBrain: (brainId: string, o: CallOptions = {}) =>
       json<Brain>({ method: 'GET', path: brainPath(brainId), ...o }),
     forgetBrain: (brainId: string, o: CallOptions = {}) =>
-      forget({ method: 'DELETE', path: brainPath(brainId), ...o }, 'brain_not_found'),
+      forget({ method: 'DELETE', path: brainPath(brainId), slow: true, ...o }, 'brain_not_found'),
     getProfile: (brainId: string, q: { limit?: number; cursor?: string } = {}, o: CallOptions = {}) =>
       json<Profile>({ method: 'GET', path: `${brainPath(brainId)}/profile`, query: q, ...o }),
     getCensus: (brainId: string, o: CallOptions = {}) =>
@@ -249,7 +373,8 @@ export function createMnemoClient(options: MnemoClientOptions) {
      * `replayed`: the server's Idempotent-Replayed (the key returned an earlier Record, nothing was
      * written); null when the server does not send it, and when it says true after an attempt of this
      * very call failed on `internal` or a dropped connection (that attempt may have written the Record
-     * being replayed, so whether this call wrote it is unknown).
+     * being replayed, so whether this call wrote it is unknown). A failure carries the key as
+     * `idempotencyKey`: after an unknown outcome (isOutcomeUnknown), the same call with it replays safely.
      */
     async rememberRecord(
       brainId: string,
@@ -261,16 +386,22 @@ export function createMnemoClient(options: MnemoClientOptions) {
         path: `${brainPath(brainId)}/records`,
         body,
         signal: o.signal,
+        timeoutMs: o.timeoutMs,
         headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
       };
       const noted: { failed: MnemoApiError | null } = { failed: null };
-      const res = await sendNoting(spec, noted);
-      const header = res.headers.get('idempotent-replayed');
-      return {
-        record: await readJson<MnemoRecord>(res),
-        watermark: res.headers.get('brain-watermark'),
-        replayed: header === null || (header === 'true' && noted.failed !== null) ? null : header === 'true',
-      };
+      try {
+        const res = await sendNoting(spec, noted);
+        const header = res.headers.get('idempotent-replayed');
+        return {
+          record: await readJson<MnemoRecord>(res),
+          watermark: res.headers.get('brain-watermark'),
+          replayed:
+            header === null || (header === 'true' && noted.failed !== null) ? null : header === 'true',
+        };
+      } catch (e) {
+        return keyed(spec)(e);
+      }
     },
     getRecord: (brainId: string, recordId: string, o: CallOptions = {}) =>
       json<MnemoRecord>({ method: 'GET', path: `${brainPath(brainId)}/records/${seg(recordId)}`, ...o }),
@@ -288,7 +419,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
     /** Forgets every Record of one source.name: removes a whole import (additive). */
     forgetSource: (brainId: string, sourceName: string, o: CallOptions = {}) =>
       forget(
-        { method: 'DELETE', path: `${brainPath(brainId)}/sources/${seg(sourceName)}`, ...o },
+        { method: 'DELETE', path: `${brainPath(brainId)}/sources/${seg(sourceName)}`, slow: true, ...o },
         'source_not_found',
       ),
     /** The chats of one source.name (WhatsApp's), each with its messages (additive). */
@@ -304,6 +435,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
         {
           method: 'DELETE',
           path: `${brainPath(brainId)}/sources/${seg(sourceName)}/chats/${seg(chat)}`,
+          slow: true,
           ...o,
         },
         'source_not_found',
@@ -317,6 +449,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
         method: 'POST',
         path: `${brainPath(brainId)}/sources/${seg(sourceName)}/forget`,
         body: { external_ids: externalIds },
+        slow: true,
         ...o,
       }),
     /**
@@ -324,7 +457,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
      * every item's Idempotency-Key derives from its content, so a repeat writes nothing new.
      */
     importFiles: (brainId: string, body: ImportRequest, o: CallOptions = {}) =>
-      json<ImportResult>({ method: 'POST', path: `${brainPath(brainId)}/imports`, body, ...o }),
+      json<ImportResult>({ method: 'POST', path: `${brainPath(brainId)}/imports`, body, slow: true, ...o }),
     /**
      * importFiles as an event stream (additive): `onProgress` hears each `progress` frame and this
      * resolves with the `result` frame, the ImportResult importFiles returns; an `error` frame throws
@@ -342,7 +475,10 @@ export function createMnemoClient(options: MnemoClientOptions) {
         path: `${brainPath(brainId)}/imports`,
         body,
         signal: o.signal,
+        timeoutMs: o.timeoutMs,
         headers: { accept: 'text/event-stream' },
+        slow: true,
+        stream: true,
       });
       if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body)
         return readJson<ImportResult>(res);
@@ -371,14 +507,17 @@ export function createMnemoClient(options: MnemoClientOptions) {
      * For the application's own code only: a model may never call acceptObject. Returns the accepted
      * version; the server's Idempotent-Replayed is not surfaced here (a replay returns the same version).
      */
-    acceptObject: (brainId: string, body: ObjectAccept, o: WriteCallOptions = {}) =>
-      json<AcceptedObject>({
+    acceptObject: (brainId: string, body: ObjectAccept, o: WriteCallOptions = {}) => {
+      const spec: RequestSpec = {
         method: 'POST',
         path: `${brainPath(brainId)}/objects`,
         body,
         signal: o.signal,
+        timeoutMs: o.timeoutMs,
         headers: { 'idempotency-key': o.idempotencyKey ?? newIdempotencyKey() },
-      }),
+      };
+      return json<AcceptedObject>(spec).catch(keyed(spec));
+    },
     listObjects: (brainId: string, q: ObjectListParams = {}, o: CallOptions = {}) =>
       json<ObjectPage>({ method: 'GET', path: `${brainPath(brainId)}/objects`, query: q, ...o }),
     getObject: (brainId: string, type: string, key: string, o: CallOptions = {}) =>
@@ -399,6 +538,8 @@ export function createMnemoClient(options: MnemoClientOptions) {
         path: `${brainPath(brainId)}/context`,
         body,
         signal: o.signal,
+        timeoutMs: o.timeoutMs,
+        read: true,
         headers: typeof o.watermark === 'string' ? { 'brain-watermark': o.watermark } : {},
       });
       return { status: res.status === 202 ? 202 : 200, context: await readJson<Context>(res) };
@@ -419,7 +560,10 @@ export function createMnemoClient(options: MnemoClientOptions) {
         path: `${brainPath(brainId)}/context`,
         body: { ...body, mode: 'thorough' },
         signal: o.signal,
+        timeoutMs: o.timeoutMs,
         headers,
+        read: true,
+        stream: true,
       });
       const type = res.headers.get('content-type') ?? '';
       if (!type.includes('text/event-stream') || !res.body) {
@@ -479,7 +623,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       json<SyncStatus>({ method: 'DELETE', path: `${brainPath(brainId)}/sync`, ...o }),
     /** Syncs now; the status after the run (its last_error says why a run failed). */
     runSync: (brainId: string, o: CallOptions = {}) =>
-      json<SyncStatus>({ method: 'POST', path: `${brainPath(brainId)}/sync/run`, ...o }),
+      json<SyncStatus>({ method: 'POST', path: `${brainPath(brainId)}/sync/run`, slow: true, ...o }),
 
     /** Key management (additive /v1/keys routes; needs an admin key). */
     listKeys: (o: CallOptions = {}) => json<KeyListPage>({ method: 'GET', path: '/keys', ...o }),
@@ -516,8 +660,131 @@ async function* framesOf(
       type: 'internal',
       code: 'network_error',
       message: cutOff(errorMessage(e)),
+      ...(e instanceof Silence ? { reached_server: null, timeout_ms: e.ms } : {}),
     });
   }
+}
+
+/** A stream that said nothing for `ms`: cut, and reported by framesOf as the stream breaking off. */
+class Silence extends Error {
+  constructor(readonly ms: number) {
+    super(`nothing came for ${seconds(ms)} s`);
+  }
+}
+
+/**
+ * One attempt's timeout: `signal` (the caller's, forwarded by hand: AbortSignal.any over a long-lived
+ * signal is not released on every Node 20) aborts when `ms` pass while armed, which closes the
+ * connection; `race` also settles then, for a fetch that does not heed its signal.
+ */
+class Deadline {
+  private readonly cut = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private fire: (e: unknown) => void = () => {};
+  private readonly expired: Promise<never>;
+  fired: unknown = null;
+
+  constructor(
+    readonly ms: number,
+    private readonly caller: AbortSignal | undefined,
+    private readonly error: () => unknown,
+  ) {
+    this.expired = new Promise<never>((_, reject) => (this.fire = reject));
+    this.expired.catch(() => undefined);
+    if (caller?.aborted) this.cut.abort(caller.reason);
+    else caller?.addEventListener('abort', this.onAbort, { once: true });
+    this.arm();
+  }
+
+  get signal(): AbortSignal {
+    return this.cut.signal;
+  }
+
+  private readonly onAbort = () => this.cut.abort(this.caller?.reason);
+
+  /** (Re)starts the clock. */
+  arm(error: () => unknown = this.error): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.fired = error();
+      this.stop();
+      this.cut.abort(this.fired);
+      this.fire(this.fired);
+    }, this.ms);
+    // A process with nothing else to do ends; an open request keeps it alive by its socket.
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Stops the clock while nothing is awaited (a stream's reader busy with the last frame). */
+  pause(): void {
+    clearTimeout(this.timer);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.caller?.removeEventListener('abort', this.onAbort);
+  }
+
+  race<T>(p: Promise<T>): Promise<T> {
+    return Promise.race([p, this.expired]);
+  }
+}
+
+/**
+ * RES with a body that counts silence: the clock runs only while a piece is awaited, so a caller slow
+ * to read the frames is not cut; when it runs out, the connection is closed and the body errors.
+ */
+function quietFor(res: Response, timer: Deadline): Response {
+  timer.pause();
+  const reader = res.body!.getReader();
+  const silent = () => new Silence(timer.ms);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        timer.arm(silent);
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await timer.race(reader.read());
+        } catch (e) {
+          timer.stop();
+          void reader.cancel().catch(() => undefined);
+          controller.error(timer.fired ?? e);
+          return;
+        }
+        timer.pause();
+        if (chunk.done) {
+          timer.stop();
+          controller.close();
+        } else controller.enqueue(chunk.value);
+      },
+      cancel(why) {
+        timer.stop();
+        return reader.cancel(why);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+const isEventStream = (res: Response) =>
+  (res.headers.get('content-type') ?? '').includes('text/event-stream');
+
+const seconds = (ms: number) => +(ms / 1000).toFixed(2);
+
+/** What a timeout or cut answer leaves unknown, said of a call that may have written. */
+const unknownIfWrite = (spec: { method: string; read?: boolean }) =>
+  spec.method === 'GET' || spec.read ? '' : '; whether the call was applied is unknown';
+
+/** Refuses a timeout that is not a positive number of ms (or false), before anything is sent. */
+function badTimeout(value: unknown, what: string): void {
+  if (value === undefined || value === false || (typeof value === 'number' && value > 0)) return;
+  throw new MnemoApiError(0, {
+    type: 'invalid_request',
+    code: 'invalid_request_body',
+    message: `${what}: ${JSON.stringify(value) ?? String(value)} is not a timeout: give a positive number of milliseconds, or false for none; nothing was sent`,
+    reached_server: false,
+  });
 }
 
 /** A refused retry of a call whose earlier attempt went out and failed: whether it was applied is unknown. */

@@ -13,8 +13,18 @@ export class MnemoApiError extends Error {
   /** The whole error body, including additive fields such as `current_version`. */
   readonly body: Record<string, unknown>;
   readonly retryAfterSeconds: number | null;
+  /**
+   * The Idempotency-Key the failed write sent (rememberRecord, acceptObject, a createBrain given one),
+   * else null. After an unknown outcome (`reached_server` not false), the same call with this key
+   * replays it safely: it returns what the lost attempt wrote, or writes it once.
+   */
+  readonly idempotencyKey: string | null;
 
-  constructor(status: number, body: Partial<Record<keyof ErrorBody, unknown>> & Record<string, unknown>) {
+  constructor(
+    status: number,
+    body: Partial<Record<keyof ErrorBody, unknown>> & Record<string, unknown>,
+    o: { idempotencyKey?: string | null } = {},
+  ) {
     super(typeof body.message === 'string' ? body.message : `HTTP ${status}`);
     this.name = 'MnemoApiError';
     this.status = status;
@@ -23,6 +33,7 @@ export class MnemoApiError extends Error {
     this.requestId = typeof body.request_id === 'string' ? body.request_id : null;
     this.body = body;
     this.retryAfterSeconds = typeof body.retry_after_seconds === 'number' ? body.retry_after_seconds : null;
+    this.idempotencyKey = o.idempotencyKey ?? null;
   }
 }
 
@@ -60,6 +71,18 @@ export function proxyStatus(e: MnemoApiError): string {
 /** Whether E is an answer without Mnemo's error shape (errorFromResponse): a proxy's, not the server's. */
 export function isProxyAnswer(e: MnemoApiError): boolean {
   return e.body.answered_by_proxy === true;
+}
+
+/**
+ * Whether a failed call may still have been applied: the request went out and no answer came
+ * (`network_error`, a timeout included), the server failed on it (`internal_error`), a proxy in front
+ * of it failed (a 5xx not in Mnemo's shape), or an earlier attempt of the same call was sent and
+ * failed (`reached_server: null`). A write is then replayed with its `idempotencyKey`.
+ */
+export function isOutcomeUnknown(e: MnemoApiError): boolean {
+  if (e.body.reached_server === null) return true;
+  if (e.body.reached_server === false) return false;
+  return e.code === 'network_error' || e.code === 'internal_error' || (isProxyAnswer(e) && e.status >= 500);
 }
 
 /** Reads an error response; a body that is not the spec's shape still yields a typed error. */

@@ -4,10 +4,23 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { runStdioBridge } from './stdio-bridge.ts';
 
-// A server that takes the connection and never answers: a frozen app, one stopped in a debugger.
-test('a tool call to a server that never answers ends in a tool error saying so, not a wait for ever', async () => {
+/**
+ * The bridge in front of a server that takes the connection and never answers (a frozen app, one
+ * stopped in a debugger): `call` sends a tools/call and returns its result, `received` what the
+ * server was sent.
+ */
+async function silentBridge(
+  run: (o: {
+    call: (name: string, args: object) => Promise<ToolResult>;
+    received: () => string;
+  }) => Promise<void>,
+) {
   const held: Socket[] = [];
-  const silent = createServer((s) => held.push(s));
+  let received = '';
+  const silent = createServer((s) => {
+    held.push(s);
+    s.on('data', (c: Buffer) => (received += c.toString('utf8')));
+  });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const { port } = silent.address() as { port: number };
   const input = new PassThrough();
@@ -36,33 +49,74 @@ test('a tool call to a server that never answers ends in a tool error saying so,
   });
   const send = (m: object) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
   const answer = async (id: number) => {
-    for (let i = 0; i < 200; i += 1) {
+    for (let i = 0; i < 400; i += 1) {
       const found = lines.find((l) => l['id'] === id);
       if (found) return found;
       await new Promise((r) => setTimeout(r, 25));
     }
     assert.fail(`no answer to request ${id}`);
   };
+  let id = 1;
   try {
     send({
-      id: 1,
+      id,
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
     });
-    await answer(1);
+    await answer(id);
     send({ method: 'notifications/initialized' });
-    send({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
-    const result = (await answer(2))['result'] as { isError?: boolean; content: { text: string }[] };
-    assert.equal(result.isError, true);
-    assert.match(
-      result.content[0]!.text,
-      /^network_error \(no HTTP answer\): .*no answer in 0\.15 s: Mnemo took the connection but did not answer/,
-    );
-    assert.ok(held.length >= 1, 'the request reached the silent server');
+    await run({
+      call: async (name, args) => {
+        id += 1;
+        send({ id, method: 'tools/call', params: { name, arguments: args } });
+        return (await answer(id))['result'] as ToolResult;
+      },
+      received: () => received,
+    });
+    assert.ok(held.length >= 1, 'the requests reached the silent server');
   } finally {
     input.end();
     await running;
     for (const s of held) s.destroy();
     silent.close();
   }
+}
+
+interface ToolResult {
+  isError?: boolean;
+  content: { text: string }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+test('a tool call to a server that never answers ends in a tool error saying so, not a wait for ever', async () => {
+  await silentBridge(async ({ call }) => {
+    const result = await call('get_profile', {});
+    assert.equal(result.isError, true);
+    assert.match(
+      result.content[0]!.text,
+      /^network_error \(no HTTP answer\): no answer in 0\.15 s from \S+: Mnemo took the connection but did not answer/,
+    );
+  });
+});
+
+test('a remember without idempotency_key whose outcome is unknown names the key it sent, to replay it', async () => {
+  await silentBridge(async ({ call, received }) => {
+    const result = await call('remember', { content: 'My dentist is Dr. Okafor.' });
+    assert.equal(result.isError, true);
+    const sent = [...received().matchAll(/^idempotency-key: (\S+)\r$/gim)].map((m) => m[1]);
+    assert.equal(sent.length, 2, 'the client retried once, with the same key');
+    assert.equal(sent[1], sent[0]);
+    const key = sent[0]!;
+    assert.match(key, /^idem_/);
+    assert.ok(
+      result.content[0]!.text.includes(
+        `whether the Record was written is unknown: call remember again with the same arguments and ` +
+          `idempotency_key ${JSON.stringify(key)}`,
+      ),
+      result.content[0]!.text,
+    );
+    assert.equal(result.structuredContent?.['idempotency_key'], key);
+    assert.equal(result.structuredContent?.['code'], 'network_error');
+    assert.equal(result.structuredContent?.['reached_server'], null);
+  });
 });

@@ -23,7 +23,7 @@ import {
 import { contractVersion } from '../../engine/contract/version.ts';
 import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { MnemoApiError } from '../client/index.ts';
+import { isOutcomeUnknown, MnemoApiError } from '../client/index.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
 import { isToldError, reworded } from './reworded.ts';
@@ -336,9 +336,34 @@ const agentRecord = (
 async function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Promise<unknown> {
   const r = await port
     .remember(agentRecord(a.content as RecordBody['content'], a), a.idempotency_key)
-    .catch(namingTheKeyArgument);
+    .catch(namingTheKeyArgument)
+    .catch(namingTheKeyToReplay(a.idempotency_key));
   // The caller has the words it sent: the echo is their start.
   return { ...r, record: windowed(r.record, textChars.written) };
+}
+
+/**
+ * A remember whose outcome is unknown (no answer came, the server failed on it) names the
+ * Idempotency-Key it sent, the one the client made when the model gave none: called again with it, the
+ * write is replayed, not made twice. In the text and as `idempotency_key` in structuredContent.
+ */
+function namingTheKeyToReplay(given: string | undefined) {
+  return (e: unknown): never => {
+    if (!(e instanceof MnemoApiError) || e.idempotencyKey === null || !isOutcomeUnknown(e)) throw e;
+    const key = e.idempotencyKey;
+    const how = given === undefined ? `idempotency_key ${JSON.stringify(key)}` : 'the same idempotency_key';
+    throw new MnemoApiError(
+      e.status,
+      {
+        ...e.body,
+        message:
+          `${e.message}; whether the Record was written is unknown: call remember again with the same ` +
+          `arguments and ${how}, which returns the Record if it was written and writes it once if not`,
+        idempotency_key: key,
+      },
+      { idempotencyKey: key },
+    );
+  };
 }
 
 /**

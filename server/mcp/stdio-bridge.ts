@@ -35,23 +35,6 @@ export interface BridgeOptions {
  */
 export const bridgeRequestTimeoutMs = 25_000;
 
-/** loopbackFetch that gives up on an answer after `ms`, saying so. */
-function fetchWithin(ms: number): typeof fetch {
-  return async (input, init = {}) => {
-    const timer = AbortSignal.timeout(ms);
-    const signal = init.signal ? AbortSignal.any([init.signal, timer]) : timer;
-    try {
-      return await loopbackFetch(input, { ...init, signal });
-    } catch (e) {
-      if (!timer.aborted || init.signal?.aborted) throw e;
-      throw new Error(
-        `no answer in ${ms / 1000} s: Mnemo took the connection but did not answer (stopped, suspended or ` +
-          'overloaded); whether the call was applied is unknown',
-      );
-    }
-  };
-}
-
 interface Refusal {
   code: ErrorCode;
   message: string;
@@ -177,7 +160,8 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   const client = createMnemoClient({
     baseUrl,
     apiKey: identity.key,
-    fetch: fetchWithin(o.requestTimeoutMs ?? bridgeRequestTimeoutMs),
+    fetch: loopbackFetch,
+    timeoutMs: o.requestTimeoutMs ?? bridgeRequestTimeoutMs,
     // A rate limit's wait (up to a minute, five times over) outlasted the host's own timeout, which then
     // failed the call while the bridge went on to apply it: a model retrying a remember wrote it twice.
     // The tool error says when to call again instead (retry_after_seconds).

@@ -112,6 +112,9 @@ export async function runSync(
     // is tried once more; a remote that stays away (or breaks a limit) is the service's backoff's to
     // wait for.
     retry: { maxInternalRetries: 1, maxRateLimitRetries: 2 },
+    // The limits below bound every request (remote_timeout); the client's own 30 s would cut a large
+    // batch on a slow uplink first.
+    timeoutMs: false,
     fetch: limitedFetch(
       o.fetch ?? createLoopbackFetch({ maxResponseBytes: limits.maxResponseBytes }),
       limits,
