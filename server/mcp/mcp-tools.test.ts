@@ -822,6 +822,29 @@ test('list_memories lists each Memory in short, 20 to a page, with its citations
   }
 });
 
+test('list_records gives 20 Records a page unless asked for more, as list_memories does', async () => {
+  for (let k = 0; k < 23; k += 1)
+    await engine.rememberRecord(
+      tenant,
+      'me',
+      { content: { kind: 'document', text: `page note ${k}` }, source: { name: 'paged' } },
+      {},
+    );
+  for (const client of [bridge, hosted]) {
+    type Page = { data: { id: string }[]; has_more: boolean; next_cursor: string | null };
+    const first = await answered<Page>(client, 'list_records', { source: 'paged' });
+    assert.equal(first.data.length, 20);
+    assert.equal(first.has_more, true);
+    const rest = await answered<Page>(client, 'list_records', { source: 'paged', cursor: first.next_cursor });
+    assert.equal(rest.data.length, 3);
+    const all = await answered<Page>(client, 'list_records', { source: 'paged', limit: 50 });
+    assert.deepEqual(
+      all.data.map((r) => r.id),
+      [...first.data, ...rest.data].map((r) => r.id),
+    );
+  }
+});
+
 test('a Memory of a long message is listed in under 1 KB, its statement cut, and get_memory gives it whole', async () => {
   // A chat message with no sentence end is its own statement, and each time it was said a citation
   // quoting all of it: ~8 KB of one Memory in a page that a model reads whole.

@@ -692,11 +692,12 @@ const tools: McpTool[] = [
       since: rec.since,
       until: rec.until,
       cursor: rec.cursor.describe("The previous page's next_cursor, for the next (older) page."),
-      limit: pageSize(200).optional().describe('Page size, default 50.'),
+      // Each Record's text is up to textChars.listed characters: 50 of them were ~100 KB for a model.
+      limit: pageSize(200).optional().describe(`Page size, default ${listedPageSize}.`),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: async (port, q) => {
-      const page = await port.listRecords(q);
+    call: async (port, { limit, ...q }) => {
+      const page = await port.listRecords({ ...q, limit: limit ?? listedPageSize });
       return { ...page, data: page.data.map((r) => windowed(r, textChars.listed)) };
     },
   }),
