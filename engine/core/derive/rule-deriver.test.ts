@@ -385,6 +385,37 @@ test("an untitled note's passage that opens with another person is theirs; a tit
   ]);
 });
 
+test("an agent's note of the user's: a sentence that opens with another person is theirs, not hers", () => {
+  const maya = { type: 'person' as const, name: 'Maya Costa' };
+  const read = (text: string) => {
+    const content = { kind: 'document' as const, text };
+    const record = {
+      id: 'r',
+      content,
+      text: recordText(content),
+      sourceName: 'mcp',
+      occurredAt: '2024-01-01T00:00:00Z',
+    };
+    return createRuleDeriver()
+      .derive(record, { self: maya })
+      .map((c) => [c.statement, c.owner.state, c.predicate, c.restated !== undefined]);
+  };
+  // Sam's seat was in her Profile once the note also said something of her.
+  assert.deepEqual(read('Sam prefers the window seat. User prefers the aisle.'), [
+    ['Sam prefers the window seat.', 'other', null, false],
+    ['User prefers the aisle.', 'self', null, false],
+  ]);
+  assert.deepEqual(read('Sam lives in Leeds. User lives in Porto.'), [
+    ['Sam lives in Leeds', 'other', 'lives in', false],
+    ['Maya Costa lives in Porto', 'self', 'lives in', true],
+  ]);
+  // Her own slot said by her name is still only restated.
+  assert.deepEqual(read("Maya Costa's birthday is March 4. User lives in Porto."), [
+    ["Maya Costa's birthday is March 4", 'self', 'birthday', true],
+    ['Maya Costa lives in Porto', 'self', 'lives in', true],
+  ]);
+});
+
 test("a note's list markers, links and emphasis are not its Memories' words; its quotes keep them", () => {
   const content = {
     kind: 'document' as const,

@@ -309,7 +309,8 @@ export function createRuleDeriver(): Deriver {
     // Sousa.md": "My younger brother. Allergic to peanuts!") gives them its key lines and what it says
     // of no one else; it was all hers. "My younger brother." is hers, as "Rui Sousa is my younger brother."
     // v52: an untitled note's passage that opens with another person ("Sam prefers the window seat.",
-    // an agent's note through MCP) is theirs, a slot said of them held; it was the source's ("mcp").
+    // an agent's note through MCP) is theirs, a slot said of them held; it was the source's ("mcp"). So
+    // is such a sentence of an agent's note that also says something of the user: it was hers.
     name: 'rules-v52',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -457,7 +458,7 @@ export function createRuleDeriver(): Deriver {
                     );
                   return (
                     agentNote !== null
-                      ? agentClaims(x, subject, owner, agentNote)
+                      ? agentClaims(x, subject, owner, agentNote, others)
                       : sentenceClaims(x, subject, owner, others, told.get(x))
                   ).map((claim) =>
                     claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
@@ -541,9 +542,16 @@ const asksIfRight =
  * wrote it. Its citation names the agent's Record. It is no independent evidence, so where another
  * value holds the slot at its time it is the agent's own statement instead (`restated`, admit-claims.ts):
  * it never replaces what she said, nor sits beside her home as a current Memory of no slot. Anything
- * else it says is the agent's own, as another speaker's is.
+ * else it says is the agent's own, as another speaker's is. `others`, for an agent's note: a sentence
+ * that opens with another person is theirs, as in a note that does not name her.
  */
-function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEntity): Claim[] {
+function agentClaims(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  self: SelfEntity,
+  others?: (name: string) => OwnerClaim,
+): Claim[] {
   const slots = restatedSlots(s, self);
   const hers = resolveOwner('self', self);
   // "Reminder: Lucía prefers window seats.": said of her, by her name, it is about her, as an agent's
@@ -559,7 +567,14 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
     const noted = notedOfSelf(s, self);
     if (noted !== null)
       return [{ statement: noted, subject: self.name, predicate: null, owner: hers, quote: s, ...echoes }];
-    return sentenceClaims(s, subject, owner).map((c) =>
+    // Only another person's: her own slots an agent restates, never replaces (above).
+    const theirs =
+      others &&
+      ((name: string): OwnerClaim => {
+        const o = others(name);
+        return o.state === 'other' ? o : { state: 'unresolved' };
+      });
+    return sentenceClaims(s, subject, owner, theirs).map((c) =>
       c.predicate === null && c.quote === s ? { ...c, ...echoes } : c,
     );
   }
