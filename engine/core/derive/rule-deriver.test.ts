@@ -385,6 +385,27 @@ test("an untitled note's passage that opens with another person is theirs; a tit
   ]);
 });
 
+test("an untitled note's passage of two people is neither's; one of one person, with a pronoun, is theirs", () => {
+  const read = (text: string) => {
+    const content = { kind: 'document' as const, text };
+    const record = {
+      id: 'r',
+      content,
+      text: recordText(content),
+      sourceName: 'api',
+      occurredAt: '2024-01-01T00:00:00Z',
+    };
+    return createRuleDeriver()
+      .derive(record, { self: { type: 'person', name: 'Maya Costa' } })
+      .map((c) => [c.subject, c.owner.state]);
+  };
+  // Ana's job was Sam's, in his Memory.
+  assert.deepEqual(read('Sam lives in Leeds.\nAna is a nurse.'), [['api', 'unresolved']]);
+  assert.deepEqual(read('Sam moved to Paris. Ana moved to Rome.'), [['api', 'unresolved']]);
+  assert.deepEqual(read('Sam prefers the window seat. He hates turbulence.'), [['Sam', 'other']]);
+  assert.deepEqual(read('Sam Lee lives in Leeds. Sam works at Acme.'), [['Sam Lee', 'other']]);
+});
+
 test("an agent's note of the user's: a sentence that opens with another person is theirs, not hers", () => {
   const maya = { type: 'person' as const, name: 'Maya Costa' };
   const read = (text: string) => {

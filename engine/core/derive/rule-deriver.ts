@@ -310,7 +310,8 @@ export function createRuleDeriver(): Deriver {
     // of no one else; it was all hers. "My younger brother." is hers, as "Rui Sousa is my younger brother."
     // v52: an untitled note's passage that opens with another person ("Sam prefers the window seat.",
     // an agent's note through MCP) is theirs, a slot said of them held; it was the source's ("mcp"). So
-    // is such a sentence of an agent's note that also says something of the user: it was hers.
+    // is such a sentence of an agent's note that also says something of the user: it was hers. A passage
+    // whose later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse.") stays the source's.
     name: 'rules-v52',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -1462,10 +1463,19 @@ function anotherPersonsClaims(plain: Claim, others: (name: string) => OwnerClaim
 /**
  * A note's passage about someone else who opens it: a sentence alone holds their slot where it says
  * one ("Ana is a nurse", "Sam lives in Leeds"), as a message's would; else the passage is theirs.
+ * Not one where a later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse."):
+ * Ana's job is not Sam's.
  */
 function ofAnotherPerson(plain: Claim, others: (name: string) => OwnerClaim): Claim[] | null {
-  const alone = sentences(plain.quote).length === 1;
-  return (alone ? otherPersonClaims(plain.quote, others) : null) ?? anotherPersonsClaims(plain, others);
+  const said = sentences(plain.statement);
+  if (said.length === 1) return otherPersonClaims(plain.quote, others) ?? anotherPersonsClaims(plain, others);
+  const first = (name: string) => name.split(/\s+/u)[0];
+  const who = aboutAnother(plain.statement);
+  const another = said.slice(1).some((x) => {
+    const next = aboutAnother(x.value);
+    return next !== null && who !== null && first(next) !== first(who);
+  });
+  return another ? null : anotherPersonsClaims(plain, others);
 }
 
 /**
