@@ -351,20 +351,12 @@ test('an agent\'s note of "the user" through MCP is about the self; the same wor
 });
 
 test("an untitled note's passage that opens with another person is theirs; a titled one keeps its title", () => {
-  const maya = { type: 'person' as const, name: 'Maya Costa' };
-  const read = (text: string, sourceName: string, title?: string) => {
-    const content = { kind: 'document' as const, text, ...(title === undefined ? {} : { title }) };
-    const record = {
-      id: 'r',
-      content,
-      text: recordText(content),
+  const read = (text: string, sourceName: string, title?: string) =>
+    derived(
+      { kind: 'document', text, ...(title === undefined ? {} : { title }) },
       sourceName,
-      occurredAt: '2024-01-01T00:00:00Z',
-    };
-    return createRuleDeriver()
-      .derive(record, { self: maya })
-      .map((c) => [c.statement, c.subject, c.owner.state, c.predicate]);
-  };
+      'Maya Costa',
+    ).map((c) => [c.statement, c.subject, c.owner.state, c.predicate]);
   assert.deepEqual(read('Sam prefers the window seat.', 'mcp'), [
     ['Sam prefers the window seat.', 'Sam', 'other', null],
   ]);
@@ -382,6 +374,40 @@ test("an untitled note's passage that opens with another person is theirs; a tit
   // A title says what the note is about: its passages keep it.
   assert.deepEqual(read('Sam prefers the window seat.', 'markdown', 'Trip'), [
     ['Sam prefers the window seat.', 'Trip', 'unresolved', null],
+  ]);
+});
+
+test("an untitled note's passage of two people is neither's; one of one person, with a pronoun, is theirs", () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [c.subject, c.owner.state]);
+  // Ana's job was Sam's, in his Memory.
+  assert.deepEqual(read('Sam lives in Leeds.\nAna is a nurse.'), [['api', 'unresolved']]);
+  assert.deepEqual(read('Sam moved to Paris. Ana moved to Rome.'), [['api', 'unresolved']]);
+  assert.deepEqual(read('Sam prefers the window seat. He hates turbulence.'), [['Sam', 'other']]);
+  assert.deepEqual(read('Sam Lee lives in Leeds. Sam works at Acme.'), [['Sam Lee', 'other']]);
+});
+
+test("an agent's note of the user's: a sentence that opens with another person is theirs, not hers", () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'mcp', 'Maya Costa').map((c) => [
+      c.statement,
+      c.owner.state,
+      c.predicate,
+      c.restated !== undefined,
+    ]);
+  // Sam's seat was in her Profile once the note also said something of her.
+  assert.deepEqual(read('Sam prefers the window seat. User prefers the aisle.'), [
+    ['Sam prefers the window seat.', 'other', null, false],
+    ['User prefers the aisle.', 'self', null, false],
+  ]);
+  assert.deepEqual(read('Sam lives in Leeds. User lives in Porto.'), [
+    ['Sam lives in Leeds', 'other', 'lives in', false],
+    ['Maya Costa lives in Porto', 'self', 'lives in', true],
+  ]);
+  // Her own slot said by her name is still only restated.
+  assert.deepEqual(read("Maya Costa's birthday is March 4. User lives in Porto."), [
+    ["Maya Costa's birthday is March 4", 'self', 'birthday', true],
+    ['Maya Costa lives in Porto', 'self', 'lives in', true],
   ]);
 });
 

@@ -309,7 +309,9 @@ export function createRuleDeriver(): Deriver {
     // Sousa.md": "My younger brother. Allergic to peanuts!") gives them its key lines and what it says
     // of no one else; it was all hers. "My younger brother." is hers, as "Rui Sousa is my younger brother."
     // v52: an untitled note's passage that opens with another person ("Sam prefers the window seat.",
-    // an agent's note through MCP) is theirs, a slot said of them held; it was the source's ("mcp").
+    // an agent's note through MCP) is theirs, a slot said of them held; it was the source's ("mcp"). So
+    // is such a sentence of an agent's note that also says something of the user: it was hers. A passage
+    // whose later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse.") stays the source's.
     name: 'rules-v52',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -457,7 +459,7 @@ export function createRuleDeriver(): Deriver {
                     );
                   return (
                     agentNote !== null
-                      ? agentClaims(x, subject, owner, agentNote)
+                      ? agentClaims(x, subject, owner, agentNote, others)
                       : sentenceClaims(x, subject, owner, others, told.get(x))
                   ).map((claim) =>
                     claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
@@ -541,9 +543,16 @@ const asksIfRight =
  * wrote it. Its citation names the agent's Record. It is no independent evidence, so where another
  * value holds the slot at its time it is the agent's own statement instead (`restated`, admit-claims.ts):
  * it never replaces what she said, nor sits beside her home as a current Memory of no slot. Anything
- * else it says is the agent's own, as another speaker's is.
+ * else it says is the agent's own, as another speaker's is. `others`, for an agent's note: a sentence
+ * that opens with another person is theirs, as in a note that does not name her.
  */
-function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEntity): Claim[] {
+function agentClaims(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  self: SelfEntity,
+  others?: (name: string) => OwnerClaim,
+): Claim[] {
   const slots = restatedSlots(s, self);
   const hers = resolveOwner('self', self);
   // "Reminder: Lucía prefers window seats.": said of her, by her name, it is about her, as an agent's
@@ -559,7 +568,14 @@ function agentClaims(s: string, subject: string, owner: OwnerClaim, self: SelfEn
     const noted = notedOfSelf(s, self);
     if (noted !== null)
       return [{ statement: noted, subject: self.name, predicate: null, owner: hers, quote: s, ...echoes }];
-    return sentenceClaims(s, subject, owner).map((c) =>
+    // Only another person's: her own slots an agent restates, never replaces (above).
+    const theirs =
+      others &&
+      ((name: string): OwnerClaim => {
+        const o = others(name);
+        return o.state === 'other' ? o : { state: 'unresolved' };
+      });
+    return sentenceClaims(s, subject, owner, theirs).map((c) =>
       c.predicate === null && c.quote === s ? { ...c, ...echoes } : c,
     );
   }
@@ -1447,10 +1463,19 @@ function anotherPersonsClaims(plain: Claim, others: (name: string) => OwnerClaim
 /**
  * A note's passage about someone else who opens it: a sentence alone holds their slot where it says
  * one ("Ana is a nurse", "Sam lives in Leeds"), as a message's would; else the passage is theirs.
+ * Not one where a later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse."):
+ * Ana's job is not Sam's.
  */
 function ofAnotherPerson(plain: Claim, others: (name: string) => OwnerClaim): Claim[] | null {
-  const alone = sentences(plain.quote).length === 1;
-  return (alone ? otherPersonClaims(plain.quote, others) : null) ?? anotherPersonsClaims(plain, others);
+  const said = sentences(plain.statement);
+  if (said.length === 1) return otherPersonClaims(plain.quote, others) ?? anotherPersonsClaims(plain, others);
+  const first = (name: string) => name.split(/\s+/u)[0];
+  const who = aboutAnother(plain.statement);
+  const another = said.slice(1).some((x) => {
+    const next = aboutAnother(x.value);
+    return next !== null && who !== null && first(next) !== first(who);
+  });
+  return another ? null : anotherPersonsClaims(plain, others);
 }
 
 /**

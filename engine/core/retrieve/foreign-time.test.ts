@@ -132,6 +132,17 @@ describe('time said in Portuguese, Spanish, French, German and Italian', () => {
     assert.deepEqual(window(timeIntent('Fui ao Porto Ontem', ref)), window(timeIntent('yesterday', ref)));
     // Two of its words, capitalized as a sentence opens: its own, though no other word is.
     assert.deepEqual(window(timeIntent('Mardi dernier', ref)), window(timeIntent('last Tuesday', ref)));
+    // One of its words alone, capitalized as a phone types a query's first letter: its own.
+    for (const [q, en] of [
+      ['Ontem?', 'yesterday'],
+      ['Ayer?', 'yesterday'],
+      ['Ieri?', 'yesterday'],
+      ['Hoje?', 'today'],
+      ['Mañana', 'tomorrow'],
+      ['Demain ?', 'tomorrow'],
+      ['Ayer 8pm', 'yesterday'],
+    ] as const)
+      assert.deepEqual(window(timeIntent(q, ref)), window(timeIntent(en, ref)), q);
     assert.equal(timeIntent('Sir Chris Hoy', ref), null);
   });
 

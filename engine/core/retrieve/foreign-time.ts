@@ -133,11 +133,13 @@ export function inEnglishTime(text: string): InEnglishTime {
   // month written "Maio" is still May. Where lower case changed a length ("İ"), the places would not
   // line up, and nothing is taken for a name.
   // With none of them, a one-word phrase opening a sentence is as likely an English name or word ("Mars
-  // 2020 landed!", "Domani, 8pm"); two of the language's words ("Mardi dernier") say it is theirs.
+  // 2020 landed!", "Domani, 8pm at the bar"); two of the language's words ("Mardi dernier") say it is
+  // theirs, and so does a text that is the word alone: a query "Ontem?", capitalized as phones type it.
   const lined = lower.length === cased.length;
   const named = lined ? namedWords(cased.slice(0, read.length)) : new Uint8Array(read.length);
+  const words = read.match(/(?<![\p{L}\p{M}\p{N}])\p{L}/gu)?.length ?? 0;
   const oneWordCapital = (phrase: string, at: number) =>
-    lined && cased[at] !== lower[at] && (phrase.match(/\p{L}+/gu) ?? []).length === 1;
+    lined && words > 1 && cased[at] !== lower[at] && (phrase.match(/\p{L}+/gu) ?? []).length === 1;
   const spans: { from: number; to: number; en: string }[] = [];
   // Characters a phrase already took: a long note's hundreds of phrases are checked in their length.
   const taken = new Uint8Array(read.length);
