@@ -47,6 +47,14 @@ test("a sentence that opens with the speaker, a time, a common word or a pair is
     'inês is vegetarian though',
     'TOM IS HERE',
     'My sister and I went hiking',
+    // A thing or a team, as a note opens a sentence with a name.
+    'Meeting moved to Thursday.',
+    'Client wants the report by Friday.',
+    'Team prefers async updates.',
+    'Postgres needs a restart after the upgrade.',
+    'Google said no.',
   ])
     assert.equal(aboutAnother(s), null, s);
+  // A tool's name that is also a given name is still a name.
+  assert.equal(aboutAnother('Ruby lives in Leeds.'), 'Ruby');
 });

@@ -1,4 +1,5 @@
 import { months, weekdays } from '../retrieve/time-expressions.ts';
+import { products } from './not-a-place.ts';
 import { nameParticles, occupations } from './slot-sentences.ts';
 
 /**
@@ -37,6 +38,19 @@ const opensWithName = new RegExp(
   'u',
 );
 
+/**
+ * What a note or a chat opens a sentence with, as a name would, that names no one: "Meeting moved to
+ * Thursday.", "Client wants the report by Friday.", "Postgres needs a restart." (an agent's notes are
+ * written so). Of the tools and services people move to (not-a-place.ts), those that are also given
+ * names stay names.
+ */
+const commonNouns = `meeting meetings deadline deadlines client clients customer customers team teams staff
+  staging production prod server servers build release project budget company office app website site
+  code deploy deployment database backend frontend design marketing sales finance support legal
+  management leadership report plan trip flight train bus package delivery order invoice payment rent
+  landlord car house kitchen party wedding appointment class course exam boss`.split(/\s+/u);
+const givenNames = new Set(['ruby', 'claude', 'jenkins']);
+
 /** Words a sentence opens with in capitals that name no one: "Today is …", "Work is crazy". */
 const noOne = new Set(
   `it this that there here today tonight tomorrow yesterday work life everything nothing everyone
@@ -46,7 +60,12 @@ const noOne = new Set(
    covid christmas easter halloween thanksgiving god thanks so oh yeah yes no btw honestly anyway lol
    ok okay well and but also then actually apparently basically literally seriously`
     .split(/\s+/u)
-    .concat(months, weekdays),
+    .concat(
+      months,
+      weekdays,
+      commonNouns,
+      [...products].filter((p) => !givenNames.has(p)),
+    ),
 );
 
 /**

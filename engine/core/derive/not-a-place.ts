@@ -19,7 +19,7 @@
  * ("Google Docs", "Microsoft Teams", "GitHub Actions"), is no place. None is a place people move to:
  * Java, Phoenix and Swift are left out for the island and the cities.
  */
-const products = new Set(
+export const products = new Set(
   `slack teams discord zoom skype webex whatsapp telegram mattermost zulip hipchat element messenger
    imessage facetime hangouts threema viber wechat irc mastodon bluesky threads twitter tiktok instagram
    facebook linkedin substack medium wordpress squarespace wix webflow shopify etsy patreon youtube twitch
