@@ -67,14 +67,15 @@ export async function rederiveRecord(
   // "Maya"'s "I love hiking." is no longer hers once a "Maya Silva" speaks in the Brain (namesake.ts),
   // and the self's Profile must not keep what may be another's. Nor by one the rules now give another
   // person from a note: "People/Rui Sousa.md" in her words gave her his "Allergic to peanuts!" before
-  // rules-v51. Nor a note's Memory of nobody's by a claim the rules now give the person it opens with:
-  // an untitled note's "Sam prefers the window seat." was the source's ("mcp") before rules-v52. (Other
+  // rules-v51. Nor a note's Memory of nobody's by a claim the rules now give someone: an agent's
+  // untitled "Sam prefers the window seat." or "Maya prefers tea." was the source's ("mcp") before
+  // rules-v52. (Other
   // changes of owner keep the Memory's, as written: a self renamed keeps what she said under her old
   // name.)
   const ofNote = input.content.kind === 'document';
   const ownedOtherwiseNow = (c: Claim, m: CitedMemory) =>
     (m.owner_state === 'self' && (c.owner.state === 'unresolved' || (ofNote && c.owner.state === 'other'))) ||
-    (ofNote && m.owner_state === 'unresolved' && c.owner.state === 'other');
+    (ofNote && m.owner_state === 'unresolved' && c.owner.state !== 'unresolved');
   // An agent's restatement states its own statement where another value holds the slot then, as
   // admission makes it (admit-claims.ts): kept as it is, not derived again on each upgrade.
   const restatedKey = new Map<Claim, string>();

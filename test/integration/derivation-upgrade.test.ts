@@ -587,33 +587,35 @@ for (const backend of [local, postgres])
       });
     });
 
-    it("an untitled note's passage about another person, the source's before, is theirs after", async () => {
-      // As version 51 derived it: an untitled note's passages were about its source's name.
+    it("an untitled note's passage about someone, the source's before, is theirs after", async () => {
+      // As version 51 derived it: an untitled note's passages were about its source's name, an agent's
+      // naming the person too.
       const rulesV51: Deriver = {
         name: 'rules-v51',
         derive: (record, ctx) =>
-          rules.derive(
-            record.content.kind === 'document' && record.content.title === undefined
-              ? { ...record, content: { ...record.content, title: record.sourceName ?? 'document' } }
-              : record,
-            ctx,
-          ),
+          record.content.kind === 'document' && record.content.title === undefined
+            ? rules.derive(
+                { ...record, content: { ...record.content, title: record.sourceName ?? 'document' } },
+                { self: null },
+              )
+            : rules.derive(record, ctx),
       };
       const store = await writtenBy(
         backend,
         async (old) => {
-          const text = 'Sam prefers the window seat.\n\nPorto is lovely in May.';
-          await old.rememberRecord(
-            tenant,
-            'b',
-            { content: { kind: 'document', text }, source: { name: 'mcp' } },
-            {},
-          );
+          for (const text of ['Sam prefers the window seat.\n\nPorto is lovely in May.', 'Ana prefers tea.'])
+            await old.rememberRecord(
+              tenant,
+              'b',
+              { content: { kind: 'document', text }, source: { name: 'mcp' } },
+              {},
+            );
           await old.idle();
           const read = (await old.listMemories(tenant, 'b', { limit: 100 })).data;
           assert.deepEqual(
             read.map((m) => [m.subject, m.owner.state]),
             [
+              ['mcp', 'unresolved'],
               ['mcp', 'unresolved'],
               ['mcp', 'unresolved'],
             ],
@@ -624,6 +626,7 @@ for (const backend of [local, postgres])
       await reopened(store, async (engine) => {
         const now = await current(engine);
         assert.deepEqual([...now.values()].map((m) => [m.statement, m.owner.state, m.subject]).sort(), [
+          ['Ana prefers tea.', 'self', 'Ana'],
           ['Porto is lovely in May.', 'unresolved', 'mcp'],
           ['Sam prefers the window seat.', 'other', 'Sam'],
         ]);

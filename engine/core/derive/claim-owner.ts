@@ -2,6 +2,8 @@ import type { SelfEntity } from '../../contract/index.ts';
 import type { Claim, DerivableRecord, DeriveContext } from './deriver.ts';
 import { ownNote } from './own-note.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
+import { saysOfSelf } from './says-of-self.ts';
+import { sentences } from './split-text.ts';
 
 /** Whom a claim is about (its subject) and whose it is (its owner). */
 export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
@@ -51,7 +53,8 @@ export function claimOwner(
         self !== null &&
         (aboutSelf(c.title, self) ||
           ownNote(c, record.sourceName, self) ||
-          agentNoteOfUser(c.text, record.sourceName))
+          agentNoteOfUser(c.text, record.sourceName) ||
+          agentNoteNamingSelf(c.text, record.sourceName, self))
       )
         return { subject: self.name, owner: resolveOwner('self', self) };
       return { subject: c.title ?? record.sourceName ?? 'document', owner: { state: 'unresolved' } };
@@ -71,6 +74,14 @@ const opensWithUser =
   /(?:^|[.!?][ \t]+|\n[ \t]*(?:[-*][ \t]+)?)(?:the\s+user(?:['’]s)?|user['’]s|user\s+(?:is|was|has|had|does|did|doesn['’]t|didn['’]t|can|can['’]t|will|would|said|says|told|likes|loves|hates|prefers|wants|needs|lives|works|moved|got|went|mentioned|asked|studies|plays|owns|uses|eats|drinks|is(?:n['’]t)?))\s/iu;
 const agentNoteOfUser = (text: string, sourceName: string | null): boolean =>
   sourceName === agentSource && opensWithUser.test(text);
+
+/**
+ * An agent's note through MCP that says something of the person by her name, as an agent's message
+ * does (says-of-self.ts): "Maya prefers tea.", "Reminder: Maya Costa's flight is at 9." It was the
+ * tool's ("mcp"), and missing from her Profile.
+ */
+const agentNoteNamingSelf = (text: string, sourceName: string | null, self: SelfEntity): boolean =>
+  sourceName === agentSource && sentences(text).some((x) => saysOfSelf(x.value, self));
 
 /** Titles that say a document is its writer's about herself, folded. */
 const aboutMeTitles = new Set(['me', 'about me', 'all about me', 'myself', 'about myself']);

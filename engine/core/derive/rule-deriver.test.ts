@@ -377,6 +377,29 @@ test("an untitled note's passage that opens with another person is theirs; a tit
   ]);
 });
 
+test("an agent's note that names the person by her name is hers, as its message would be", () => {
+  const read = (text: string, sourceName = 'mcp') =>
+    derived({ kind: 'document', text }, sourceName, 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.owner.state,
+    ]);
+  assert.deepEqual(read('Maya prefers tea.'), [['Maya prefers tea.', 'Maya Costa', 'self']]);
+  assert.deepEqual(read('Reminder: Maya Costa is allergic to penicillin.'), [
+    ['Reminder: Maya Costa is allergic to penicillin.', 'Maya Costa', 'self'],
+  ]);
+  // Beside another person's: each is whose it is.
+  assert.deepEqual(read('Maya prefers tea. Sam prefers coffee.'), [
+    ['Maya prefers tea.', 'Maya Costa', 'self'],
+    ['Sam prefers coffee.', 'Sam', 'other'],
+  ]);
+  // Her name called, or another's note, is not about her.
+  assert.deepEqual(read('Maya, try the new cafe on Rua Augusta.'), [
+    ['Maya, try the new cafe on Rua Augusta.', 'mcp', 'unresolved'],
+  ]);
+  assert.deepEqual(read('Maya prefers tea.', 'markdown'), [['Maya prefers tea.', 'markdown', 'unresolved']]);
+});
+
 test("an untitled note's passage of two people is neither's; one of one person, with a pronoun, is theirs", () => {
   const read = (text: string) =>
     derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [c.subject, c.owner.state]);

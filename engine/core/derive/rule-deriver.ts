@@ -10,6 +10,7 @@ import { claimOwner } from './claim-owner.ts';
 import { ideaDropped } from './idea-dropped.ts';
 import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
+import { saysOfSelf } from './says-of-self.ts';
 import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
@@ -490,6 +491,11 @@ export function createRuleDeriver(): Deriver {
               ),
             );
           const untitled = !c.title?.trim();
+          // Her first name alone in a note is hers as likely as another's of that name: nobody's, as
+          // before, not a namesake's.
+          const herFirst = selfFirstName(ctx.self);
+          const notHers = (name: string): OwnerClaim =>
+            foldName(name) === herFirst ? { state: 'unresolved' } : others(name);
           return unique(ps.length > 0 ? ps : [whole]).flatMap((p): Claim[] => {
             const plain = {
               statement: withoutMarkup(p, obsidian),
@@ -500,7 +506,7 @@ export function createRuleDeriver(): Deriver {
             };
             // An untitled note's subject is only its source's name ("mcp"): a passage that opens with
             // another person ("Sam prefers the window seat.") is about them, as in a message.
-            return untitled ? (ofAnotherPerson(plain, others) ?? [plain]) : [plain];
+            return untitled ? (ofAnotherPerson(plain, notHers) ?? [plain]) : [plain];
           });
         }
         case 'correction':
@@ -587,29 +593,6 @@ function agentClaims(
     quote: s,
     restated: { statement: s, subject, owner },
   }));
-}
-
-/**
- * Whether an agent's sentence opens with the person's name as its subject, a lead-in aside
- * ("Reminder: Lucía prefers window seats.", "Lucía's flight is at 9."): her whole name or her first.
- * Not her name called ("Lucía, you should try it") nor another word after it in capitals.
- */
-function saysOfSelf(s: string, self: SelfEntity): boolean {
-  if (self.type !== 'person') return false;
-  const bare = s.replace(/^[\p{L} ]{1,20}:\s+/u, '');
-  const whole = self.name.trim();
-  const first = whole.split(/\s+/u)[0]!;
-  return [whole, first].some(
-    (n) =>
-      n !== '' &&
-      bare.length > n.length &&
-      foldName(bare.slice(0, n.length)) === foldName(n) &&
-      // Her name then what she is, has or does ("prefers", "is", "'s flight"): "Hope this helps!" or
-      // "Will be done by Friday" open with a word that is also a name.
-      /^(?:['’]s\s+\p{Ll}|\s+(?:is|was|has|had|can|will|would|does|did|doesn['’]t|didn['’]t|isn['’]t|(?!(?:this|his|its|yes|less|plus|us|as|thus|unless|always|perhaps)(?![\p{L}\p{N}]))\p{Ll}+s)(?![\p{L}\p{N}]))/u.test(
-        bare.slice(n.length),
-      ),
-  );
 }
 
 /**
