@@ -125,3 +125,31 @@ it("her request to keep something in mind is no part of it: the assistant's read
     ["I'm allergic to peanuts", 'self'],
   ]);
 });
+
+it("an agent's note of another person's slot holds it where it is empty, and never replaces hers", async () => {
+  const { engine, remember } = await withBrain();
+  const note = (text: string, at: string) =>
+    remember({ content: { kind: 'document', text }, source: { name: 'mcp' }, occurred_at: at });
+  const homes = async (q: string) =>
+    (await engine.listMemories(tenant, 'b', { limit: 50, owner: 'Sam', q })).data.map((m) => [
+      m.statement,
+      m.slot !== null,
+    ]);
+  await note('Sam lives in Leeds.', '2024-01-01T10:00:00Z');
+  assert.deepEqual(await homes('lives'), [['Sam lives in Leeds', true]]);
+  // Ana's own word replaces it, as it would an assistant's restatement of hers.
+  await remember({
+    content: { kind: 'message', text: 'Sam moved to York last month.', speaker: 'self' },
+    occurred_at: '2024-03-01T10:00:00Z',
+  });
+  // The agent's later note of another city is its statement, not a move.
+  await note('Sam lives in Bristol.', '2024-04-01T10:00:00Z');
+  const current = (await engine.listMemories(tenant, 'b', { limit: 50, owner: 'Sam' })).data.map((m) => [
+    m.statement,
+    m.slot !== null,
+  ]);
+  assert.deepEqual(current.sort(), [
+    ['Sam lives in Bristol.', false],
+    ['Sam moved to York last month.', true],
+  ]);
+});

@@ -423,8 +423,9 @@ test("an agent's note of the user's: a sentence that opens with another person i
     ['Sam prefers the window seat.', 'other', null, false],
     ['User prefers the aisle.', 'self', null, false],
   ]);
+  // His slot as an agent says it: held where it is empty, never replacing what was said (below).
   assert.deepEqual(read('Sam lives in Leeds. User lives in Porto.'), [
-    ['Sam lives in Leeds', 'other', 'lives in', false],
+    ['Sam lives in Leeds', 'other', 'lives in', true],
     ['Maya Costa lives in Porto', 'self', 'lives in', true],
   ]);
   // Her own slot said by her name is still only restated.

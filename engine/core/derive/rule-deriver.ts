@@ -506,7 +506,9 @@ export function createRuleDeriver(): Deriver {
             };
             // An untitled note's subject is only its source's name ("mcp"): a passage that opens with
             // another person ("Sam prefers the window seat.") is about them, as in a message.
-            return untitled ? (ofAnotherPerson(plain, notHers) ?? [plain]) : [plain];
+            if (!untitled) return [plain];
+            const read = ofAnotherPerson(plain, notHers) ?? [plain];
+            return record.sourceName === 'mcp' ? read.map(agentsWordOfAnother) : read;
           });
         }
         case 'correction':
@@ -581,9 +583,10 @@ function agentClaims(
         const o = others(name);
         return o.state === 'other' ? o : { state: 'unresolved' };
       });
-    return sentenceClaims(s, subject, owner, theirs).map((c) =>
+    const read = sentenceClaims(s, subject, owner, theirs).map((c) =>
       c.predicate === null && c.quote === s ? { ...c, ...echoes } : c,
     );
+    return theirs ? read.map(agentsWordOfAnother) : read;
   }
   return slots.map((x) => ({
     statement: valueStatement(self.name, x.predicate, x.value),
@@ -1441,6 +1444,18 @@ function anotherPersonsClaims(plain: Claim, others: (name: string) => OwnerClaim
   const owner = who === null ? null : others(who);
   if (owner?.state !== 'other') return null;
   return [{ ...plain, subject: owner.entity ?? who!, owner }];
+}
+
+/**
+ * Another person's slot as an agent's note says it ("Sam lives in Bristol." through MCP): as the
+ * person's own slots an agent restates, it holds the slot where it is empty or repeats its value, and
+ * never replaces what the person said ("Sam lives in Leeds." in her chat): it is the agent's statement
+ * instead. An ending or a restored value is left as it is.
+ */
+function agentsWordOfAnother(c: Claim): Claim {
+  if (c.predicate === null || c.owner.state !== 'other' || c.restated !== undefined) return c;
+  if (c.ends !== undefined || c.endsHeld !== undefined || c.restoresHeld !== undefined) return c;
+  return { ...c, restated: { statement: c.quote, subject: c.subject, owner: c.owner } };
 }
 
 /**
