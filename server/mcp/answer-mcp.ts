@@ -111,8 +111,12 @@ async function asMnemoError(res: Response): Promise<MnemoError> {
   }
 }
 
-/** The most bytes of a body the transport reads (the SDK's DEFAULT_MAX_REQUEST_BODY_SIZE). */
-const mcpBodyBytes = 4 * 1024 * 1024;
+/**
+ * The most bytes of an over-the-limit request read to find its tool: a key over its limit must cost
+ * little to refuse, and a tool's call is a few hundred bytes. A larger one (a long document to
+ * remember) stays the 429.
+ */
+const limitedBodyBytes = 64 * 1024;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -122,7 +126,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * one: `too_many_requests (429 rate_limit): …` with `retry_after_seconds` where the model reads, and
  * the spec's error body as structuredContent. As an HTTP 429 the SDK client threw a transport error
  * that a host shows as the call failing, without the wait. Null for anything else (initialize, a
- * listing, a batch, a body that is not one JSON-RPC request), which stays the 429.
+ * listing, a batch, a body that is not one JSON-RPC request or is over limitedBodyBytes), which stays
+ * the 429.
  */
 export async function answerRateLimited(
   request: Request,
@@ -131,7 +136,7 @@ export async function answerRateLimited(
 ): Promise<Response | null> {
   let message: unknown;
   try {
-    message = JSON.parse(new TextDecoder().decode(await readLimited(request, mcpBodyBytes)));
+    message = JSON.parse(new TextDecoder().decode(await readLimited(request, limitedBodyBytes)));
   } catch {
     return null;
   }

@@ -556,6 +556,11 @@ test('a tools/call over the rate limit on /mcp is a tool error naming retry_afte
           `request_id: req_\\w+; retry_after_seconds: ${body.retry_after_seconds}; docs_url: ${limited.origin}/docs/errors/too_many_requests$`,
       ),
     );
+    // A call too long to be worth reading over the limit (64 KiB) is refused unread.
+    await assert.rejects(
+      client.callTool({ name: 'remember', arguments: { content: 'Sam parks in bay 12. '.repeat(4_000) } }),
+      /429|too_many_requests/,
+    );
     assert.equal((await engine.listRecords(tenant, 'notes', { limit: 200 })).data.length, before);
     // What is not a tool's call has no tool error to be: the listing stays the HTTP 429.
     await assert.rejects(client.listTools(), /429|too_many_requests/);
