@@ -27,7 +27,10 @@ test('a long statement and a long quote are cut, never between the halves of a s
   assert.deepEqual(listed.first_citation, {
     record_id: 'rec_00',
     quote: `${'q'.repeat(listedChars.quote - 1)}…`,
+    quote_cut: true,
   });
+  // A revision says so: a delta read tells it from a new Memory.
+  assert.equal(listed.version, 2);
   assert.equal(listed.citation_count, 2);
 });
 

@@ -9,8 +9,8 @@ export const listedPageSize = 20;
 
 /**
  * A Memory as list_memories shows it by default: what a model needs to choose one (and to call
- * get_memory or get_record on it), not every citation whole. `object` and `version` are dropped
- * (get_memory has the revisions).
+ * get_memory or get_record on it), not every citation whole. `object` is dropped; `version` stays,
+ * so a delta read tells a revision from a new Memory (get_memory has the revisions).
  */
 export interface ListedMemory {
   id: string;
@@ -22,11 +22,15 @@ export interface ListedMemory {
   slot: string | null;
   owner: Owner;
   status: Memory['status'];
+  version: number;
   valid_from: string;
   valid_to: string | null;
   citation_count: number;
-  /** Its quote only where it says more than the statement: most quote a sentence as said. */
-  first_citation?: { record_id: string; quote?: string };
+  /**
+   * Its quote only where it says more than the statement (most quote a sentence as said), cut at
+   * listedChars.quote with quote_cut: true.
+   */
+  first_citation?: { record_id: string; quote?: string; quote_cut?: true };
 }
 
 /** `text` whole when it fits in `chars`, else its start and "…". */
@@ -39,6 +43,8 @@ export function listedMemory(m: Memory): ListedMemory {
   const statement = shortened(m.statement, listedChars.statement);
   // The contract gives every Memory a citation; a newer server's page is shown as it comes.
   const first = m.citations[0];
+  const quote =
+    first === undefined || first.quote === m.statement ? null : shortened(first.quote, listedChars.quote);
   return {
     id: m.id,
     statement: statement.text,
@@ -48,6 +54,7 @@ export function listedMemory(m: Memory): ListedMemory {
     slot: m.slot,
     owner: m.owner,
     status: m.status,
+    version: m.version,
     valid_from: m.valid_from,
     valid_to: m.valid_to,
     citation_count: m.citations.length,
@@ -55,7 +62,9 @@ export function listedMemory(m: Memory): ListedMemory {
       ? {
           first_citation: {
             record_id: first.record_id,
-            ...(first.quote === m.statement ? {} : { quote: shortened(first.quote, listedChars.quote).text }),
+            ...(quote === null
+              ? {}
+              : { quote: quote.text, ...(quote.cut ? { quote_cut: true as const } : {}) }),
           },
         }
       : {}),

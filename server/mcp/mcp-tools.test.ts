@@ -807,6 +807,7 @@ test('list_memories lists each Memory in short, 20 to a page, with its citations
         slot: m.slot,
         owner: m.owner,
         status: m.status,
+        version: m.version,
         valid_from: m.valid_from,
         valid_to: m.valid_to,
         citation_count: m.citations.length,
