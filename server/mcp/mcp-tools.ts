@@ -596,7 +596,7 @@ const tools: McpTool[] = [
         .optional()
         .describe(
           `"short" (default): each Memory's id, statement (cut at ${listedChars.statement} characters), ` +
-            'subject, predicate, slot, owner, status, validity, citation_count and first_citation. ' +
+            'subject, predicate, slot, owner, status, version, validity, citation_count and first_citation. ' +
             '"full": as /v1 gives it, every citation whole.',
         ),
     },
