@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { archivesFound } from './archive-places.ts';
@@ -38,6 +38,33 @@ test('archives found in a folder are held to the limits of each and of all toget
       ],
     ]);
     assert.equal(found.places.size, 1, 'only the archive unpacked stands in a place');
+  } finally {
+    await found.remove();
+    t.remove();
+  }
+});
+
+test('archives found in a folder are held to a number of files together; one refused gives its count back', async () => {
+  const t = writeTree({});
+  const dir = join(t.root, 'in');
+  mkdirSync(dir);
+  await zipTo(join(dir, 'a.zip'), { 'a/1.md': '', 'a/2.md': '' });
+  await zipTo(join(dir, 'b.zip'), { 'b/1.md': '', 'b/2.md': '' });
+  await zipTo(join(dir, 'c.zip'), { 'c/1.md': '' });
+  // Empty files: no byte limit is near.
+  const found = archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 3);
+  try {
+    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
+    const shown = plan.map((p) => (p.format === null ? [p.name, p.reason] : [p.name, p.format]));
+    assert.deepEqual(shown, [
+      ['a.zip', 'markdown'],
+      [
+        'b.zip',
+        'not unpacked, so nothing in it was read: b.zip: the archives in this folder would hold more than 3 files together: unzip them and import the folders',
+      ],
+      // b's one file written before it was refused is not counted against c.
+      ['c.zip', 'markdown'],
+    ]);
   } finally {
     await found.remove();
     t.remove();

@@ -61,12 +61,13 @@ export type FoundArchive =
 /**
  * Unpacks archives found while a folder is walked (planImport's `unpack`) into one private temporary
  * folder, each held to what an uploaded one is (eachZipLimits) and all together to what one archive
- * given to `mnemo import` may hold (defaultZipLimits), recording where each stands in (ArchivePlaces); `remove` deletes what was unpacked. An
+ * given to `mnemo import` may hold (defaultZipLimits: its bytes and its files), recording where each stands in (ArchivePlaces); `remove` deletes what was unpacked. An
  * archive that cannot be unpacked is a reason, never a failure of the import.
  */
 export function archivesFound(
   limits: ZipLimits = eachZipLimits,
   maxBytes: number = defaultZipLimits.maxBytes,
+  maxEntries: number = defaultZipLimits.maxEntries,
 ): {
   places: ArchivePlaces;
   unpack: (archive: string) => Promise<FoundArchive>;
@@ -76,6 +77,9 @@ export function archivesFound(
   let base: Promise<string> | null = null;
   let release = () => {};
   let held = 0;
+  // Files written, in all: empty ones hold no bytes, and a folder of archives of 100,000 each could
+  // fill the temp folder's inodes.
+  let files = 0;
   const standIns = new Set<string>();
   return {
     places,
@@ -87,18 +91,27 @@ export function archivesFound(
       // One folder each: two archives of one name in two folders never meet.
       const temp = await mkdtemp(join(await base, 'a-'));
       let mine = 0;
+      let mineFiles = 0;
       const take = (bytes: number) => {
         if (held + bytes > maxBytes)
           throw new Error(
             `the archives in this folder would hold more than ${sizeOf(maxBytes)} unpacked ` +
               'together: unzip them and import the folders',
           );
+        if (files + 1 > maxEntries)
+          throw new Error(
+            `the archives in this folder would hold more than ${maxEntries.toLocaleString('en')} files ` +
+              'together: unzip them and import the folders',
+          );
         held += bytes;
         mine += bytes;
+        files += 1;
+        mineFiles += 1;
         limits.take?.(bytes);
       };
       const refuse = async (reason: string, blocksForgetting: boolean): Promise<FoundArchive> => {
         held -= mine;
+        files -= mineFiles;
         await rm(temp, { recursive: true, force: true });
         return { reason, blocksForgetting };
       };
