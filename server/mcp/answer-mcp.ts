@@ -126,14 +126,22 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * one: `too_many_requests (429 rate_limit): …` with `retry_after_seconds` where the model reads, and
  * the spec's error body as structuredContent. As an HTTP 429 the SDK client threw a transport error
  * that a host shows as the call failing, without the wait. Null for anything else (initialize, a
- * listing, a batch, a body that is not one JSON-RPC request or is over limitedBodyBytes), which stays
- * the 429.
+ * listing, a batch, a body that is not one JSON-RPC request or is over limitedBodyBytes, a request the
+ * transport would refuse), which stays the 429.
  */
 export async function answerRateLimited(
   request: Request,
   limited: MnemoError,
   named: { requestId: string; docsUrlBase: string },
 ): Promise<Response | null> {
+  // What the transport would refuse under the limit (406, 415) is no tool's call over it either.
+  const accept = request.headers.get('accept') ?? '';
+  if (
+    !(request.headers.get('content-type') ?? '').includes('application/json') ||
+    !accept.includes('application/json') ||
+    !accept.includes('text/event-stream')
+  )
+    return null;
   let message: unknown;
   try {
     message = JSON.parse(new TextDecoder().decode(await readLimited(request, limitedBodyBytes)));

@@ -556,6 +556,18 @@ test('a tools/call over the rate limit on /mcp is a tool error naming retry_afte
           `request_id: req_\\w+; retry_after_seconds: ${body.retry_after_seconds}; docs_url: ${limited.origin}/docs/errors/too_many_requests$`,
       ),
     );
+    // One the transport would refuse under the limit (406: it takes no event stream) is no tool's call.
+    const raw = await fetch(`${limited.origin}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/html' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 99,
+        method: 'tools/call',
+        params: { name: 'get_profile', arguments: {} },
+      }),
+    });
+    assert.equal(raw.status, 429);
     // A call too long to be worth reading over the limit (64 KiB) is refused unread.
     await assert.rejects(
       client.callTool({ name: 'remember', arguments: { content: 'Sam parks in bay 12. '.repeat(4_000) } }),
