@@ -153,3 +153,25 @@ it("an agent's note of another person's slot holds it where it is empty, and nev
     ['Sam moved to York last month.', true],
   ]);
 });
+
+it("an agent's note that another person's slot has ended never ends what she said of them", async () => {
+  const { engine, remember } = await withBrain();
+  const job = async () =>
+    (await engine.listMemories(tenant, 'b', { limit: 50, owner: 'Sam' })).data
+      .map((m) => [m.statement, m.slot !== null])
+      .sort();
+  await remember({
+    content: { kind: 'message', text: 'Sam is a nurse.', speaker: 'self' },
+    occurred_at: '2024-01-01T10:00:00Z',
+  });
+  // As an agent does not end hers ("you no longer work at Acme"): its statement, the job as she said.
+  await remember({
+    content: { kind: 'document', text: "Sam isn't a nurse anymore." },
+    source: { name: 'mcp' },
+    occurred_at: '2024-02-01T10:00:00Z',
+  });
+  assert.deepEqual(await job(), [
+    ["Sam isn't a nurse anymore.", false],
+    ["Sam's occupation is nurse", true],
+  ]);
+});

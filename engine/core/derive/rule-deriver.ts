@@ -1450,11 +1450,16 @@ function anotherPersonsClaims(plain: Claim, others: (name: string) => OwnerClaim
  * Another person's slot as an agent's note says it ("Sam lives in Bristol." through MCP): as the
  * person's own slots an agent restates, it holds the slot where it is empty or repeats its value, and
  * never replaces what the person said ("Sam lives in Leeds." in her chat): it is the agent's statement
- * instead. An ending or a restored value is left as it is.
+ * instead. Nor does it end one ("Sam isn't a nurse anymore."), as an agent does not end hers
+ * (agent-words.ts): that is its statement, of no slot. A restored value is left as it is.
  */
 function agentsWordOfAnother(c: Claim): Claim {
   if (c.predicate === null || c.owner.state !== 'other' || c.restated !== undefined) return c;
-  if (c.ends !== undefined || c.endsHeld !== undefined || c.restoresHeld !== undefined) return c;
+  if (c.ends !== undefined || c.endsHeld !== undefined) {
+    const { ends: _ends, endsHeld: _endsHeld, ...said } = c;
+    return { ...said, statement: c.quote, predicate: null };
+  }
+  if (c.restoresHeld !== undefined) return c;
   return { ...c, restated: { statement: c.quote, subject: c.subject, owner: c.owner } };
 }
 
