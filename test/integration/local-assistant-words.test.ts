@@ -175,3 +175,23 @@ it("an agent's note that another person's slot has ended never ends what she sai
     ["Sam's occupation is nurse", true],
   ]);
 });
+
+it("an agent's note of two slots of another person held otherwise is one statement of its sentence", async () => {
+  const { engine, remember } = await withBrain();
+  await remember({
+    content: { kind: 'message', text: 'Rui is a teacher. Rui works at Globex.', speaker: 'self' },
+    occurred_at: '2024-01-01T10:00:00Z',
+  });
+  await remember({
+    content: { kind: 'document', text: 'Rui works as a nurse at Santa Maria.' },
+    source: { name: 'mcp' },
+    occurred_at: '2024-02-01T10:00:00Z',
+  });
+  // Not a Memory of its clause "Rui works as a nurse" beside it.
+  const of = (await engine.listMemories(tenant, 'b', { limit: 50, owner: 'Rui' })).data;
+  assert.deepEqual(of.map((m) => [m.statement, m.slot !== null]).sort(), [
+    ['Rui works as a nurse at Santa Maria.', false],
+    ['Rui works at Globex', true],
+    ["Rui's occupation is teacher", true],
+  ]);
+});
