@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { archivesFound } from './archive-places.ts';
 import { noteIdentities } from './formats/note-identity.ts';
 import { planImport } from './plan-import.ts';
+import yazl from 'yazl';
 import { writeTree, zipBytes } from './test-support.ts';
 
 async function zipTo(file: string, files: Record<string, string>): Promise<void> {
@@ -60,10 +61,41 @@ test('archives found in a folder are held to a number of files together; one ref
       ['a.zip', 'markdown'],
       [
         'b.zip',
-        'not unpacked, so nothing in it was read: b.zip: the archives in this folder would hold more than 3 files together: unzip them and import the folders',
+        'not unpacked, so nothing in it was read: b.zip: the archives in this folder would hold more than 3 files and folders together: unzip them and import the folders',
       ],
       // b's one file written before it was refused is not counted against c.
       ['c.zip', 'markdown'],
+    ]);
+  } finally {
+    await found.remove();
+    t.remove();
+  }
+});
+
+test('archives found in a folder are held to a number of entries together, their folders counted', async () => {
+  const t = writeTree({});
+  const dir = join(t.root, 'in');
+  mkdirSync(dir);
+  // Folders hold no bytes and were not counted: archives of 100,000 of them each filled the inodes.
+  for (const name of ['a', 'b']) {
+    const z = new yazl.ZipFile();
+    for (const sub of ['x', 'y']) z.addEmptyDirectory(`${name}/${sub}`);
+    z.addBuffer(Buffer.from('# Note'), `${name}/1.md`);
+    z.end();
+    const chunks: Buffer[] = [];
+    for await (const c of z.outputStream) chunks.push(c as Buffer);
+    writeFileSync(join(dir, `${name}.zip`), Buffer.concat(chunks));
+  }
+  const found = archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 4);
+  try {
+    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
+    const shown = plan.map((p) => (p.format === null ? [p.name, p.reason] : [p.name, p.format]));
+    assert.deepEqual(shown, [
+      ['a.zip', 'markdown'],
+      [
+        'b.zip',
+        'not unpacked, so nothing in it was read: b.zip: the archives in this folder would hold more than 4 files and folders together: unzip them and import the folders',
+      ],
     ]);
   } finally {
     await found.remove();
