@@ -45,6 +45,19 @@ test('archives found in a folder are held to the limits of each and of all toget
   }
 });
 
+/** What planImport makes of `dir`, its archives unpacked by `found`; what was unpacked goes after. */
+async function plannedWith(dir: string, found: ReturnType<typeof archivesFound>) {
+  try {
+    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
+    return plan.map((p) => (p.format === null ? [p.name, p.reason] : [p.name, p.format]));
+  } finally {
+    await found.remove();
+  }
+}
+
+const overEntries = (archive: string, most: number) =>
+  `not unpacked, so nothing in it was read: ${archive}: the archives in this folder would hold more than ${most} files and folders together: unzip them and import the folders`;
+
 test('archives found in a folder are held to a number of files together; one refused gives its count back', async () => {
   const t = writeTree({});
   const dir = join(t.root, 'in');
@@ -52,22 +65,15 @@ test('archives found in a folder are held to a number of files together; one ref
   await zipTo(join(dir, 'a.zip'), { 'a/1.md': '', 'a/2.md': '' });
   await zipTo(join(dir, 'b.zip'), { 'b/1.md': '', 'b/2.md': '' });
   await zipTo(join(dir, 'c.zip'), { 'c/1.md': '' });
-  // Empty files: no byte limit is near.
-  const found = archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 3);
   try {
-    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
-    const shown = plan.map((p) => (p.format === null ? [p.name, p.reason] : [p.name, p.format]));
-    assert.deepEqual(shown, [
+    // Empty files: no byte limit is near.
+    assert.deepEqual(await plannedWith(dir, archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 3)), [
       ['a.zip', 'markdown'],
-      [
-        'b.zip',
-        'not unpacked, so nothing in it was read: b.zip: the archives in this folder would hold more than 3 files and folders together: unzip them and import the folders',
-      ],
+      ['b.zip', overEntries('b.zip', 3)],
       // b's one file written before it was refused is not counted against c.
       ['c.zip', 'markdown'],
     ]);
   } finally {
-    await found.remove();
     t.remove();
   }
 });
@@ -86,19 +92,12 @@ test('archives found in a folder are held to a number of entries together, their
     for await (const c of z.outputStream) chunks.push(c as Buffer);
     writeFileSync(join(dir, `${name}.zip`), Buffer.concat(chunks));
   }
-  const found = archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 4);
   try {
-    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
-    const shown = plan.map((p) => (p.format === null ? [p.name, p.reason] : [p.name, p.format]));
-    assert.deepEqual(shown, [
+    assert.deepEqual(await plannedWith(dir, archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 4)), [
       ['a.zip', 'markdown'],
-      [
-        'b.zip',
-        'not unpacked, so nothing in it was read: b.zip: the archives in this folder would hold more than 4 files and folders together: unzip them and import the folders',
-      ],
+      ['b.zip', overEntries('b.zip', 4)],
     ]);
   } finally {
-    await found.remove();
     t.remove();
   }
 });
