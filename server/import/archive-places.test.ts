@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { archivesFound } from './archive-places.ts';
 import { noteIdentities } from './formats/note-identity.ts';
 import { planImport } from './plan-import.ts';
+import yazl from 'yazl';
 import { writeTree, zipBytes } from './test-support.ts';
 
 async function zipTo(file: string, files: Record<string, string>): Promise<void> {
@@ -44,6 +45,19 @@ test('archives found in a folder are held to the limits of each and of all toget
   }
 });
 
+/** What planImport makes of `dir`, its archives unpacked by `found`; what was unpacked goes after. */
+async function plannedWith(dir: string, found: ReturnType<typeof archivesFound>) {
+  try {
+    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
+    return plan.map((p) => (p.format === null ? [p.name, p.reason] : [p.name, p.format]));
+  } finally {
+    await found.remove();
+  }
+}
+
+const overEntries = (archive: string, most: number) =>
+  `not unpacked, so nothing in it was read: ${archive}: the archives in this folder would hold more than ${most} files and folders together: unzip them and import the folders`;
+
 test('archives found in a folder are held to a number of files together; one refused gives its count back', async () => {
   const t = writeTree({});
   const dir = join(t.root, 'in');
@@ -51,22 +65,39 @@ test('archives found in a folder are held to a number of files together; one ref
   await zipTo(join(dir, 'a.zip'), { 'a/1.md': '', 'a/2.md': '' });
   await zipTo(join(dir, 'b.zip'), { 'b/1.md': '', 'b/2.md': '' });
   await zipTo(join(dir, 'c.zip'), { 'c/1.md': '' });
-  // Empty files: no byte limit is near.
-  const found = archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 3);
   try {
-    const plan = await planImport(dir, 'auto', { unpack: found.unpack });
-    const shown = plan.map((p) => (p.format === null ? [p.name, p.reason] : [p.name, p.format]));
-    assert.deepEqual(shown, [
+    // Empty files: no byte limit is near.
+    assert.deepEqual(await plannedWith(dir, archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 3)), [
       ['a.zip', 'markdown'],
-      [
-        'b.zip',
-        'not unpacked, so nothing in it was read: b.zip: the archives in this folder would hold more than 3 files together: unzip them and import the folders',
-      ],
+      ['b.zip', overEntries('b.zip', 3)],
       // b's one file written before it was refused is not counted against c.
       ['c.zip', 'markdown'],
     ]);
   } finally {
-    await found.remove();
+    t.remove();
+  }
+});
+
+test('archives found in a folder are held to a number of entries together, their folders counted', async () => {
+  const t = writeTree({});
+  const dir = join(t.root, 'in');
+  mkdirSync(dir);
+  // Folders hold no bytes and were not counted: archives of 100,000 of them each filled the inodes.
+  for (const name of ['a', 'b']) {
+    const z = new yazl.ZipFile();
+    for (const sub of ['x', 'y']) z.addEmptyDirectory(`${name}/${sub}`);
+    z.addBuffer(Buffer.from('# Note'), `${name}/1.md`);
+    z.end();
+    const chunks: Buffer[] = [];
+    for await (const c of z.outputStream) chunks.push(c as Buffer);
+    writeFileSync(join(dir, `${name}.zip`), Buffer.concat(chunks));
+  }
+  try {
+    assert.deepEqual(await plannedWith(dir, archivesFound({ maxEntries: 10, maxBytes: 1000 }, 1000, 4)), [
+      ['a.zip', 'markdown'],
+      ['b.zip', overEntries('b.zip', 4)],
+    ]);
+  } finally {
     t.remove();
   }
 });

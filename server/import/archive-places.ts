@@ -77,8 +77,8 @@ export function archivesFound(
   let base: Promise<string> | null = null;
   let release = () => {};
   let held = 0;
-  // Files written, in all: empty ones hold no bytes, and a folder of archives of 100,000 each could
-  // fill the temp folder's inodes.
+  // Entries written, in all (files and folders): empty ones hold no bytes, and a folder of archives of
+  // 100,000 each could fill the temp folder's inodes.
   let files = 0;
   const standIns = new Set<string>();
   return {
@@ -100,7 +100,7 @@ export function archivesFound(
           );
         if (files + 1 > maxEntries)
           throw new Error(
-            `the archives in this folder would hold more than ${maxEntries.toLocaleString('en')} files ` +
+            `the archives in this folder would hold more than ${maxEntries.toLocaleString('en')} files and folders ` +
               'together: unzip them and import the folders',
           );
         held += bytes;

@@ -10,7 +10,10 @@ export interface ZipLimits {
   maxEntries: number;
   /** Most bytes written in all: what the entries say they hold, checked again as they are read. */
   maxBytes: number;
-  /** Told what each entry holds before it is written; throws to refuse it (unpack-budget.ts). */
+  /**
+   * Told what each entry holds before it is written (a folder: 0); throws to refuse it
+   * (unpack-budget.ts).
+   */
   take?: (bytes: number) => void;
 }
 
@@ -95,7 +98,13 @@ export async function expandZip(
         if (inside.startsWith('..') || inside === '' || resolve(root, inside) !== target)
           throw new Error(`the entry ${JSON.stringify(name)} would land outside the archive's folder`);
         if (name.endsWith('/')) {
-          if (!bookkeeping(name)) await mkdir(target, { recursive: true, mode: 0o700 });
+          if (bookkeeping(name)) {
+            // Nothing to say: no one made these.
+          } else {
+            // A folder holds no bytes, but is an entry written: archives of folders alone fill inodes.
+            limits.take?.(0);
+            await mkdir(target, { recursive: true, mode: 0o700 });
+          }
         } else if (bookkeeping(name)) {
           // Nothing to say: no one made these.
         } else if (isLink(entry)) {

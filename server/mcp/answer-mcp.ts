@@ -1,4 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { faultReport } from '../http/error-response.ts';
 import { readLimited } from '../http/read-limited.ts';
@@ -134,12 +136,15 @@ export async function answerRateLimited(
   limited: MnemoError,
   named: { requestId: string; docsUrlBase: string },
 ): Promise<Response | null> {
-  // What the transport would refuse under the limit (406, 415) is no tool's call over it either.
+  // What the transport would refuse under the limit (406, 415, 400 for a protocol version it does not
+  // speak) is no tool's call over it either: its own checks, as it makes them.
   const accept = request.headers.get('accept') ?? '';
+  const version = request.headers.get('mcp-protocol-version');
   if (
-    !(request.headers.get('content-type') ?? '').includes('application/json') ||
+    !isJsonContentType(request.headers.get('content-type')) ||
     !accept.includes('application/json') ||
-    !accept.includes('text/event-stream')
+    !accept.includes('text/event-stream') ||
+    (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
   )
     return null;
   let message: unknown;

@@ -153,3 +153,40 @@ it("an agent's note of another person's slot holds it where it is empty, and nev
     ['Sam moved to York last month.', true],
   ]);
 });
+
+/** Ana's own words in a chat, an agent's untitled notes through MCP, and the Memories of one person. */
+async function saidAndNoted() {
+  const { engine, remember } = await withBrain();
+  const say = (text: string, at: string) =>
+    remember({ content: { kind: 'message', text, speaker: 'self' }, occurred_at: at });
+  const note = (text: string, at: string) =>
+    remember({ content: { kind: 'document', text }, source: { name: 'mcp' }, occurred_at: at });
+  const of = async (owner: string) =>
+    (await engine.listMemories(tenant, 'b', { limit: 50, owner })).data
+      .map((m) => [m.statement, m.slot !== null])
+      .sort();
+  return { say, note, of };
+}
+
+it("an agent's note that another person's slot has ended never ends what she said of them", async () => {
+  const { say, note, of } = await saidAndNoted();
+  await say('Sam is a nurse.', '2024-01-01T10:00:00Z');
+  // As an agent does not end hers ("you no longer work at Acme"): its statement, the job as she said.
+  await note("Sam isn't a nurse anymore.", '2024-02-01T10:00:00Z');
+  assert.deepEqual(await of('Sam'), [
+    ["Sam isn't a nurse anymore.", false],
+    ["Sam's occupation is nurse", true],
+  ]);
+});
+
+it("an agent's note of two slots of another person held otherwise is one statement of its sentence", async () => {
+  const { say, note, of } = await saidAndNoted();
+  await say('Rui is a teacher. Rui works at Globex.', '2024-01-01T10:00:00Z');
+  await note('Rui works as a nurse at Santa Maria.', '2024-02-01T10:00:00Z');
+  // Not a Memory of its clause "Rui works as a nurse" beside it.
+  assert.deepEqual(await of('Rui'), [
+    ['Rui works as a nurse at Santa Maria.', false],
+    ['Rui works at Globex', true],
+    ["Rui's occupation is teacher", true],
+  ]);
+});

@@ -556,18 +556,30 @@ test('a tools/call over the rate limit on /mcp is a tool error naming retry_afte
           `request_id: req_\\w+; retry_after_seconds: ${body.retry_after_seconds}; docs_url: ${limited.origin}/docs/errors/too_many_requests$`,
       ),
     );
-    // One the transport would refuse under the limit (406: it takes no event stream) is no tool's call.
-    const raw = await fetch(`${limited.origin}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/html' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 99,
-        method: 'tools/call',
-        params: { name: 'get_profile', arguments: {} },
-      }),
-    });
-    assert.equal(raw.status, 429);
+    // One the transport would refuse under the limit is no tool's call: 406 (it takes no event stream),
+    // 415 (a media type that only opens with JSON's), 400 (a protocol version it does not speak).
+    for (const refused of [
+      { accept: 'text/html' } as Record<string, string>,
+      { 'content-type': 'application/json-rpc' },
+      { 'mcp-protocol-version': '1999-01-01' },
+    ]) {
+      const raw = await fetch(`${limited.origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...refused,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 99,
+          method: 'tools/call',
+          params: { name: 'get_profile', arguments: {} },
+        }),
+      });
+      assert.equal(raw.status, 429, JSON.stringify(refused));
+    }
     // A call too long to be worth reading over the limit (64 KiB) is refused unread.
     await assert.rejects(
       client.callTool({ name: 'remember', arguments: { content: 'Sam parks in bay 12. '.repeat(4_000) } }),

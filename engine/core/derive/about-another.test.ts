@@ -57,4 +57,6 @@ test("a sentence that opens with the speaker, a time, a common word or a pair is
     assert.equal(aboutAnother(s), null, s);
   // A tool's name that is also a given name is still a name.
   assert.equal(aboutAnother('Ruby lives in Leeds.'), 'Ruby');
+  for (const name of ['Cassandra', 'Miro', 'Django', 'Haskell'])
+    assert.equal(aboutAnother(`${name} lives in Leeds.`), name);
 });

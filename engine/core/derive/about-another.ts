@@ -49,7 +49,7 @@ const commonNouns = `meeting meetings deadline deadlines client clients customer
   code deploy deployment database backend frontend design marketing sales finance support legal
   management leadership report plan trip flight train bus package delivery order invoice payment rent
   landlord car house kitchen party wedding appointment class course exam boss`.split(/\s+/u);
-const givenNames = new Set(['ruby', 'claude', 'jenkins']);
+const givenNames = new Set(['ruby', 'claude', 'jenkins', 'cassandra', 'miro', 'django', 'haskell']);
 
 /** Words a sentence opens with in capitals that name no one: "Today is …", "Work is crazy". */
 const noOne = new Set(

@@ -508,7 +508,7 @@ export function createRuleDeriver(): Deriver {
             // another person ("Sam prefers the window seat.") is about them, as in a message.
             if (!untitled) return [plain];
             const read = ofAnotherPerson(plain, notHers) ?? [plain];
-            return record.sourceName === 'mcp' ? read.map(agentsWordOfAnother) : read;
+            return record.sourceName === 'mcp' ? read.map(agentsWordOfAnother(plain.statement)) : read;
           });
         }
         case 'correction':
@@ -586,7 +586,7 @@ function agentClaims(
     const read = sentenceClaims(s, subject, owner, theirs).map((c) =>
       c.predicate === null && c.quote === s ? { ...c, ...echoes } : c,
     );
-    return theirs ? read.map(agentsWordOfAnother) : read;
+    return theirs ? read.map(agentsWordOfAnother(s)) : read;
   }
   return slots.map((x) => ({
     statement: valueStatement(self.name, x.predicate, x.value),
@@ -1450,13 +1450,22 @@ function anotherPersonsClaims(plain: Claim, others: (name: string) => OwnerClaim
  * Another person's slot as an agent's note says it ("Sam lives in Bristol." through MCP): as the
  * person's own slots an agent restates, it holds the slot where it is empty or repeats its value, and
  * never replaces what the person said ("Sam lives in Leeds." in her chat): it is the agent's statement
- * instead. An ending or a restored value is left as it is.
+ * instead. Nor does it end one ("Sam isn't a nurse anymore."), as an agent does not end hers
+ * (agent-words.ts): that is its statement, of no slot. A restored value is left as it is. Its
+ * statement is the sentence `said`, as for hers: a slot's quote may be a clause of it ("Rui works as a
+ * nurse" of "Rui works as a nurse at Santa Maria."), a Memory of half a sentence beside the whole.
  */
-function agentsWordOfAnother(c: Claim): Claim {
-  if (c.predicate === null || c.owner.state !== 'other' || c.restated !== undefined) return c;
-  if (c.ends !== undefined || c.endsHeld !== undefined || c.restoresHeld !== undefined) return c;
-  return { ...c, restated: { statement: c.quote, subject: c.subject, owner: c.owner } };
-}
+const agentsWordOfAnother =
+  (said: string) =>
+  (c: Claim): Claim => {
+    if (c.predicate === null || c.owner.state !== 'other' || c.restated !== undefined) return c;
+    if (c.ends !== undefined || c.endsHeld !== undefined) {
+      const { ends: _ends, endsHeld: _endsHeld, ...rest } = c;
+      return { ...rest, statement: said, predicate: null };
+    }
+    if (c.restoresHeld !== undefined) return c;
+    return { ...c, restated: { statement: said, subject: c.subject, owner: c.owner } };
+  };
 
 /**
  * A note's passage about someone else who opens it: a sentence alone holds their slot where it says
