@@ -385,6 +385,9 @@ test("an agent's note that names the person by her name is hers, as its message 
       c.owner.state,
     ]);
   assert.deepEqual(read('Maya prefers tea.'), [['Maya prefers tea.', 'Maya Costa', 'self']]);
+  assert.deepEqual(read('Maya said she prefers the aisle.'), [
+    ['Maya said she prefers the aisle.', 'Maya Costa', 'self'],
+  ]);
   assert.deepEqual(read('Reminder: Maya Costa is allergic to penicillin.'), [
     ['Reminder: Maya Costa is allergic to penicillin.', 'Maya Costa', 'self'],
   ]);
@@ -759,6 +762,9 @@ test("an assistant's sentence about the person by her name is about her; called 
   assert.deepEqual(owners('Reminder: Ana prefers window seats on long flights.'), [['self', 'Ana']]);
   assert.deepEqual(owners("Ana's passport expires in May."), [['self', 'Ana']]);
   assert.deepEqual(owners('Ana, you should try the new café.'), [['other', 'assistant']]);
+  // What she did, as what she does.
+  assert.deepEqual(owners('Ana moved to Lisbon last year.'), [['self', 'Ana']]);
+  assert.deepEqual(owners('Ana said she would call back.'), [['self', 'Ana']]);
 });
 
 test('"NOT" alone after a sentence takes it back', () => {
@@ -772,6 +778,8 @@ test("an assistant's sentence opening with a word that is also the person's firs
   const owner = (text: string) => claimsOf(text, 'assistant', 'Hope Davis').map((c) => c.owner.state);
   assert.deepEqual(owner('Hope the trip goes well!'), ['other']);
   assert.deepEqual(owner('Hope prefers tea.'), ['self']);
+  assert.deepEqual(owner('Hope needed no help there.'), ['self']);
+  assert.deepEqual(owner('Hope red is fine for the invite.'), ['other']);
 });
 
 test('a job lost is the end of the job held then, of the name given where one is', () => {

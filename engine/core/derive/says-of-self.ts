@@ -16,9 +16,9 @@ export function saysOfSelf(s: string, self: SelfEntity): boolean {
       n !== '' &&
       bare.length > n.length &&
       foldName(bare.slice(0, n.length)) === foldName(n) &&
-      // Her name then what she is, has or does ("prefers", "is", "'s flight"): "Hope this helps!" or
-      // "Will be done by Friday" open with a word that is also a name.
-      /^(?:['’]s\s+\p{Ll}|\s+(?:is|was|has|had|can|will|would|does|did|doesn['’]t|didn['’]t|isn['’]t|(?!(?:this|his|its|yes|less|plus|us|as|thus|unless|always|perhaps)(?![\p{L}\p{N}]))\p{Ll}+s)(?![\p{L}\p{N}]))/u.test(
+      // Her name then what she is, has, does or did ("prefers", "is", "'s flight", "moved", "said"):
+      // "Hope this helps!" or "Will be done by Friday" open with a word that is also a name.
+      /^(?:['’]s\s+\p{Ll}|\s+(?:is|was|has|had|can|will|would|does|did|doesn['’]t|didn['’]t|isn['’]t|said|went|got|told|left|met|took|made|bought|came|became|began|found|gave|kept|lost|paid|sent|spent|won|wrote|flew|sold|(?!(?:this|his|its|yes|less|plus|us|as|thus|unless|always|perhaps)(?![\p{L}\p{N}]))\p{Ll}+s|\p{Ll}{2,}ed)(?![\p{L}\p{N}]))/u.test(
         bare.slice(n.length),
       ),
   );
