@@ -57,6 +57,9 @@ test("a sentence that opens with the speaker, a time, a common word or a pair is
     assert.equal(aboutAnother(s), null, s);
   // A tool's name that is also a given name is still a name.
   assert.equal(aboutAnother('Ruby lives in Leeds.'), 'Ruby');
+  // Only as a name's first word: a surname that is also a noun or a tool is a person's.
+  assert.equal(aboutAnother('Tom House lives in Leeds.'), 'Tom House');
+  assert.equal(aboutAnother('Anna Rust is a nurse.'), 'Anna Rust');
   for (const name of ['Cassandra', 'Miro', 'Django', 'Haskell'])
     assert.equal(aboutAnother(`${name} lives in Leeds.`), name);
 });

@@ -38,18 +38,22 @@ const opensWithName = new RegExp(
   'u',
 );
 
+const givenNames = new Set(['ruby', 'claude', 'jenkins', 'cassandra', 'miro', 'django', 'haskell']);
 /**
  * What a note or a chat opens a sentence with, as a name would, that names no one: "Meeting moved to
  * Thursday.", "Client wants the report by Friday.", "Postgres needs a restart." (an agent's notes are
  * written so). Of the tools and services people move to (not-a-place.ts), those that are also given
- * names stay names.
+ * names stay names. Only as a name's first word: "Tom House", "Anna Rust" are people.
  */
-const commonNouns = `meeting meetings deadline deadlines client clients customer customers team teams staff
+const thingsFirst = new Set(
+  `meeting meetings deadline deadlines client clients customer customers team teams staff
   staging production prod server servers build release project budget company office app website site
   code deploy deployment database backend frontend design marketing sales finance support legal
   management leadership report plan trip flight train bus package delivery order invoice payment rent
-  landlord car house kitchen party wedding appointment class course exam boss`.split(/\s+/u);
-const givenNames = new Set(['ruby', 'claude', 'jenkins', 'cassandra', 'miro', 'django', 'haskell']);
+  landlord car house kitchen party wedding appointment class course exam boss`
+    .split(/\s+/u)
+    .concat([...products].filter((p) => !givenNames.has(p))),
+);
 
 /** Words a sentence opens with in capitals that name no one: "Today is …", "Work is crazy". */
 const noOne = new Set(
@@ -60,12 +64,7 @@ const noOne = new Set(
    covid christmas easter halloween thanksgiving god thanks so oh yeah yes no btw honestly anyway lol
    ok okay well and but also then actually apparently basically literally seriously`
     .split(/\s+/u)
-    .concat(
-      months,
-      weekdays,
-      commonNouns,
-      [...products].filter((p) => !givenNames.has(p)),
-    ),
+    .concat(months, weekdays),
 );
 
 /**
@@ -78,7 +77,8 @@ export function aboutAnother(sentence: string): string | null {
   if (s.length > 400 || s === s.toUpperCase()) return null;
   const m = opensWithRelation.exec(s) ?? opensWithApposition.exec(s) ?? opensWithName.exec(s);
   const who = m?.groups?.['who'];
-  if (who === undefined || who.split(/\s+/u).some((w) => noOne.has(w.toLowerCase()))) return null;
+  const words = who?.toLowerCase().split(/\s+/u) ?? [];
+  if (who === undefined || words.some((w) => noOne.has(w)) || thingsFirst.has(words[0]!)) return null;
   // "Tom said I should move to Berlin", "Inês is a nurse and I am a teacher": the speaker's too.
   return speaksOfSelf.test(s.slice(m!.index + m![0].length)) ? null : who;
 }
