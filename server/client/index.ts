@@ -279,7 +279,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
    * retry is read knowing it (a replay, a not-found).
    */
   function sendNoting(spec: RequestSpec, noted: { failed: MnemoApiError | null }): Promise<Response> {
-    const written = spec.method !== 'GET' && !spec.read;
+    const written = writes(spec);
     return withRetry(
       async () => {
         try {
@@ -480,8 +480,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
         slow: true,
         stream: true,
       });
-      if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body)
-        return readJson<ImportResult>(res);
+      if (!isEventStream(res) || !res.body) return readJson<ImportResult>(res);
       const cutOff = (why: string) =>
         `the import stream from ${base} broke off (${why}); what was written stays: import the same files again to finish it`;
       for await (const frame of framesOf(res.body, o.signal, cutOff)) {
@@ -565,8 +564,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
         read: true,
         stream: true,
       });
-      const type = res.headers.get('content-type') ?? '';
-      if (!type.includes('text/event-stream') || !res.body) {
+      if (!isEventStream(res) || !res.body) {
         // A server may answer a plain JSON Context (202 processing, say): surface it as the final frame.
         yield { event: 'context', data: await readJson(res) };
         return;
@@ -772,9 +770,12 @@ const isEventStream = (res: Response) =>
 
 const seconds = (ms: number) => +(ms / 1000).toFixed(2);
 
+/** Whether a call may write: not a GET, nor a POST that only reads (a Context). */
+const writes = (spec: { method: string; read?: boolean }) => spec.method !== 'GET' && !spec.read;
+
 /** What a timeout or cut answer leaves unknown, said of a call that may have written. */
 const unknownIfWrite = (spec: { method: string; read?: boolean }) =>
-  spec.method === 'GET' || spec.read ? '' : '; whether the call was applied is unknown';
+  writes(spec) ? '; whether the call was applied is unknown' : '';
 
 /** Refuses a timeout that is not a positive number of ms (or false), before anything is sent. */
 function badTimeout(value: unknown, what: string): void {
