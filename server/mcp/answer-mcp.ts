@@ -6,7 +6,7 @@ import { faultReport } from '../http/error-response.ts';
 import { readLimited } from '../http/read-limited.ts';
 import type { Engine } from '../../engine/types.ts';
 import { enginePort } from './memory-port.ts';
-import { createMcpServer, toolError, type ToolCallContext } from './mcp-tools.ts';
+import { createMcpServer, isObject, toolError, type ToolCallContext } from './mcp-tools.ts';
 import { guardToolCalls } from './tool-call-params.ts';
 
 /**
@@ -119,9 +119,6 @@ async function asMnemoError(res: Response): Promise<MnemoError> {
  * remember) stays the 429.
  */
 const limitedBodyBytes = 64 * 1024;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A tools/call over the key's rate limit, answered as that tool's error, as the stdio bridge answers

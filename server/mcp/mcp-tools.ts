@@ -211,7 +211,8 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
   };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+/** A JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**

@@ -11,10 +11,7 @@ import { walkJson } from '../http/json-walk.ts';
 import { maxJsonDepth, nestedDeeperThan, tooDeepMessage } from '../http/json-depth.ts';
 import { illFormedTextProblem } from '../http/well-formed-text.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { toolArguments, toolError, type ToolCallContext } from './mcp-tools.ts';
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject, toolArguments, toolError, type ToolCallContext } from './mcp-tools.ts';
 
 /**
  * What is wrong with the params of a `tools/call` as a request, if anything: no tool name, or
