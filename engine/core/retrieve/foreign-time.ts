@@ -137,9 +137,11 @@ export function inEnglishTime(text: string): InEnglishTime {
   // theirs, and so does a text that is the word alone: a query "Ontem?", capitalized as phones type it.
   const lined = lower.length === cased.length;
   const named = lined ? namedWords(cased.slice(0, read.length)) : new Uint8Array(read.length);
-  const words = read.match(/(?<![\p{L}\p{M}\p{N}])\p{L}/gu)?.length ?? 0;
+  // Counted only where a phrase is in question: a text of the language's own words never asks.
+  let words: number | undefined;
+  const moreThanOneWord = () => (words ??= read.match(/(?<![\p{L}\p{M}\p{N}])\p{L}/gu)?.length ?? 0) > 1;
   const oneWordCapital = (phrase: string, at: number) =>
-    lined && words > 1 && cased[at] !== lower[at] && (phrase.match(/\p{L}+/gu) ?? []).length === 1;
+    lined && cased[at] !== lower[at] && (phrase.match(/\p{L}+/gu) ?? []).length === 1 && moreThanOneWord();
   const spans: { from: number; to: number; en: string }[] = [];
   // Characters a phrase already took: a long note's hundreds of phrases are checked in their length.
   const taken = new Uint8Array(read.length);
