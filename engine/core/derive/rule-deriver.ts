@@ -1439,8 +1439,11 @@ function clauseAttributes(
  * A statement about someone else, who opens it ("Inês is vegetarian though", "My sister Inês is a
  * nurse"): theirs, as said; not the speaker's (about-another.ts). Null where it opens with no one else.
  */
-function anotherPersonsClaims(plain: Claim, others: (name: string) => OwnerClaim): Claim[] | null {
-  const who = aboutAnother(plain.statement);
+function anotherPersonsClaims(
+  plain: Claim,
+  others: (name: string) => OwnerClaim,
+  who: string | null = aboutAnother(plain.statement),
+): Claim[] | null {
   const owner = who === null ? null : others(who);
   if (owner?.state !== 'other') return null;
   return [{ ...plain, subject: owner.entity ?? who!, owner }];
@@ -1482,7 +1485,7 @@ function ofAnotherPerson(plain: Claim, others: (name: string) => OwnerClaim): Cl
     const next = aboutAnother(x.value);
     return next !== null && who !== null && first(next) !== first(who);
   });
-  return another ? null : anotherPersonsClaims(plain, others);
+  return another ? null : anotherPersonsClaims(plain, others, who);
 }
 
 /**
