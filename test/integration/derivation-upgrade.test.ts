@@ -633,6 +633,54 @@ for (const backend of [local, postgres])
       });
     });
 
+    it("an untitled note's passage about someone, one Memory of theirs before, holds their slots after", async () => {
+      const text = 'Sam lives in Leeds. He works at Acme.';
+      // As version 52 derived it: the passage whole, Sam's, of no slot.
+      const rulesV52: Deriver = {
+        name: 'rules-v52',
+        derive: (record, ctx) =>
+          record.text === text
+            ? [
+                {
+                  statement: text,
+                  subject: 'Sam',
+                  predicate: null,
+                  owner: { state: 'other', entity: 'Sam' },
+                  quote: text,
+                },
+              ]
+            : rules.derive(record, ctx),
+      };
+      const store = await writtenBy(
+        backend,
+        async (old) => {
+          await old.rememberRecord(
+            tenant,
+            'b',
+            { content: { kind: 'document', text }, source: { name: 'api' } },
+            {},
+          );
+          await old.idle();
+          const read = (await old.listMemories(tenant, 'b', { limit: 100 })).data;
+          assert.deepEqual(
+            read.map((m) => [m.statement, m.slot]),
+            [[text, null]],
+          );
+        },
+        rulesV52,
+      );
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual(
+          [...now.values()].map((m) => [m.statement, m.owner.state, m.subject, m.predicate]).sort(),
+          [
+            ['Sam lives in Leeds', 'other', 'Sam', 'lives in'],
+            ['Sam works at Acme', 'other', 'Sam', 'works at'],
+          ],
+        );
+      });
+    });
+
     it("an assistant's restatement of her home, a Memory of its own before, leaves with her home after", async () => {
       // As version 35 derived it: the assistant's sentence, a current Memory of no slot.
       const rulesV35: Deriver = {

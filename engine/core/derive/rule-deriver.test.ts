@@ -410,7 +410,50 @@ test("an untitled note's passage of two people is neither's; one of one person, 
   assert.deepEqual(read('Sam lives in Leeds.\nAna is a nurse.'), [['api', 'unresolved']]);
   assert.deepEqual(read('Sam moved to Paris. Ana moved to Rome.'), [['api', 'unresolved']]);
   assert.deepEqual(read('Sam prefers the window seat. He hates turbulence.'), [['Sam', 'other']]);
-  assert.deepEqual(read('Sam Lee lives in Leeds. Sam works at Acme.'), [['Sam Lee', 'other']]);
+});
+
+test("an untitled note's passage about another person holds the slots its sentences say of them", () => {
+  const read = (text: string, sourceName = 'api') =>
+    derived({ kind: 'document', text }, sourceName, 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.predicate,
+      c.quote,
+    ]);
+  // By name or as "he": each slot as a message's sentence holds it; the passage's name is its subject.
+  assert.deepEqual(read('Sam Lee lives in Leeds. Sam works at Acme.'), [
+    ['Sam Lee lives in Leeds', 'Sam Lee', 'lives in', 'Sam Lee lives in Leeds.'],
+    ['Sam works at Acme', 'Sam Lee', 'works at', 'Sam works at Acme.'],
+  ]);
+  // What holds none is theirs as it was said, a Memory for each run of such sentences.
+  assert.deepEqual(
+    read('Sam prefers the window seat. He lives in Leeds. He hates turbulence. He likes tea.'),
+    [
+      ['Sam prefers the window seat.', 'Sam', null, 'Sam prefers the window seat.'],
+      ['Sam lives in Leeds', 'Sam', 'lives in', 'He lives in Leeds.'],
+      ['He hates turbulence. He likes tea.', 'Sam', null, 'He hates turbulence. He likes tea.'],
+    ],
+  );
+  // Read from the words as they show, quoting the note's own characters.
+  assert.deepEqual(read('**Sam** lives in Leeds.'), [
+    ['Sam lives in Leeds', 'Sam', 'lives in', '**Sam** lives in Leeds.'],
+  ]);
+  assert.deepEqual(read('**Sam** lives in Leeds. *He* works at Acme.'), [
+    ['Sam lives in Leeds', 'Sam', 'lives in', '**Sam** lives in Leeds.'],
+    ['Sam works at Acme', 'Sam', 'works at', '*He* works at Acme.'],
+  ]);
+  // A "he" that would move them again just after is not taken for them.
+  assert.deepEqual(read('Sam lives in Leeds. He lives in York.'), [
+    ['Sam lives in Leeds', 'Sam', 'lives in', 'Sam lives in Leeds.'],
+    ['He lives in York.', 'Sam', null, 'He lives in York.'],
+  ]);
+  // An agent's note restates each in a sentence that stands alone.
+  const restated = derived(
+    { kind: 'document', text: 'Sam prefers tea. He lives in Leeds.' },
+    'mcp',
+    'Maya Costa',
+  ).map((c) => c.restated?.statement ?? null);
+  assert.deepEqual(restated, [null, 'Sam lives in Leeds.']);
 });
 
 test("an agent's note of the user's: a sentence that opens with another person is theirs, not hers", () => {

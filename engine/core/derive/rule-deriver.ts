@@ -313,7 +313,7 @@ export function createRuleDeriver(): Deriver {
     // an agent's note through MCP) is theirs, a slot said of them held; it was the source's ("mcp"). So
     // is such a sentence of an agent's note that also says something of the user: it was hers. A passage
     // whose later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse.") stays the source's.
-    name: 'rules-v52',
+    name: 'rules-v53',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -507,8 +507,8 @@ export function createRuleDeriver(): Deriver {
             // An untitled note's subject is only its source's name ("mcp"): a passage that opens with
             // another person ("Sam prefers the window seat.") is about them, as in a message.
             if (!untitled) return [plain];
-            const read = ofAnotherPerson(plain, notHers) ?? [plain];
-            return record.sourceName === 'mcp' ? read.map(agentsWordOfAnother(plain.statement)) : read;
+            const unmark = (x: string) => withoutMarkup(x, obsidian);
+            return ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp') ?? [plain];
           });
         }
         case 'correction':
@@ -1471,21 +1471,72 @@ const agentsWordOfAnother =
   };
 
 /**
- * A note's passage about someone else who opens it: a sentence alone holds their slot where it says
- * one ("Ana is a nurse", "Sam lives in Leeds"), as a message's would; else the passage is theirs.
- * Not one where a later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse."):
- * Ana's job is not Sam's.
+ * A note's passage about someone else who opens it: a sentence that says one of their slots by their
+ * name or as "he" or "she" ("Ana is a nurse", "Sam lives in Leeds. He works at Acme.") holds it, as a
+ * message's would; the sentences between are one Memory of theirs each run, quoting it whole. Not one
+ * where a later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse."): Ana's job is
+ * not Sam's. Slots are read from the words as they show (`unmark`: "**Sam** lives in Leeds."), quoting
+ * the note's own characters. An agent's note (`agents`) restates them (agentsWordOfAnother).
  */
-function ofAnotherPerson(plain: Claim, others: (name: string) => OwnerClaim): Claim[] | null {
-  const said = sentences(plain.statement);
-  if (said.length === 1) return otherPersonClaims(plain.quote, others) ?? anotherPersonsClaims(plain, others);
+function ofAnotherPerson(
+  plain: Claim,
+  others: (name: string) => OwnerClaim,
+  unmark: (s: string) => string,
+  agents: boolean,
+): Claim[] | null {
+  const said = sentences(plain.quote).map((x) => ({ ...x, words: unmark(x.value) }));
+  const word = (c: Claim, sentence: string) => (agents ? agentsWordOfAnother(sentence)(c) : c);
+  const quoted = (claims: Claim[], x: (typeof said)[number]) =>
+    x.words === x.value ? claims : claims.map((c) => ({ ...c, quote: x.value }));
+  if (said.length <= 1) {
+    const x = said[0] ?? { start: 0, end: plain.quote.length, value: plain.quote, words: plain.statement };
+    const slots = otherPersonClaims(x.words, others);
+    if (slots !== null) return quoted(slots, x).map((c) => word(c, plain.statement));
+    return anotherPersonsClaims(plain, others);
+  }
   const first = (name: string) => name.split(/\s+/u)[0];
   const who = aboutAnother(plain.statement);
   const another = said.slice(1).some((x) => {
-    const next = aboutAnother(x.value);
+    const next = aboutAnother(x.words);
     return next !== null && who !== null && first(next) !== first(who);
   });
-  return another ? null : anotherPersonsClaims(plain, others, who);
+  const whole = another ? null : anotherPersonsClaims(plain, others, who);
+  if (whole === null || who === null) return whole;
+  const { subject, owner } = whole[0]!;
+  const referents = namedJustBefore(said.map((x) => x.words));
+  const slotsOf = (x: (typeof said)[number]): Claim[] | null => {
+    const theirs = (cs: Claim[] | null) => (cs?.some((c) => c.predicate !== null) ? cs : null);
+    if (opensWithHeOrShe.test(x.words))
+      return first(referents.get(x.words) ?? '') === first(who)
+        ? theirs(heOrSheClaims(x.words, who, owner))
+        : null;
+    const named = aboutAnother(x.words);
+    if (named === null || first(named) !== first(who)) return null;
+    return theirs(otherPersonClaims(x.words, () => owner));
+  };
+  const out: Claim[] = [];
+  let run: typeof said = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const quote = plain.quote.slice(run[0]!.start, run.at(-1)!.end);
+    out.push({ ...plain, statement: unmark(quote), subject, owner, quote });
+    run = [];
+  };
+  let held = false;
+  for (const x of said) {
+    const slots = slotsOf(x);
+    if (slots === null) {
+      run.push(x);
+      continue;
+    }
+    flush();
+    held = true;
+    // A restatement stands alone: "He works at Acme." is said as "Sam works at Acme."
+    const sentence = x.words.replace(/^\s*(?:she|he)(?![\p{L}\p{N}])/iu, who);
+    out.push(...quoted(slots, x).map((c) => word({ ...c, subject, owner }, sentence)));
+  }
+  flush();
+  return held ? withoutPronounClashes(out) : whole;
 }
 
 /**
