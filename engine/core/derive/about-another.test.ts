@@ -53,6 +53,10 @@ test("a sentence that opens with the speaker, a time, a common word or a pair is
     'Team prefers async updates.',
     'Postgres needs a restart after the upgrade.',
     'Google said no.',
+    // An organisation by its name's last word, or by what is "its".
+    'Globex Inc wants the report.',
+    'Acme moved its HQ to Berlin.',
+    'Lisbon moved its airport.',
   ])
     assert.equal(aboutAnother(s), null, s);
   // A tool's name that is also a given name is still a name.

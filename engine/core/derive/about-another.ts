@@ -1,6 +1,6 @@
 import { months, weekdays } from '../retrieve/time-expressions.ts';
 import { products } from './not-a-place.ts';
-import { nameParticles, occupations } from './slot-sentences.ts';
+import { nameParticles, namesAPerson, occupations } from './slot-sentences.ts';
 
 /**
  * Who a sentence is about where it opens with another person as its subject: "Inês is vegetarian
@@ -78,9 +78,18 @@ export function aboutAnother(sentence: string): string | null {
   const m = opensWithRelation.exec(s) ?? opensWithApposition.exec(s) ?? opensWithName.exec(s);
   const who = m?.groups?.['who'];
   const words = who?.toLowerCase().split(/\s+/u) ?? [];
-  if (who === undefined || words.some((w) => noOne.has(w)) || thingsFirst.has(words[0]!)) return null;
+  if (
+    who === undefined ||
+    words.some((w) => noOne.has(w)) ||
+    thingsFirst.has(words[0]!) ||
+    !namesAPerson(who)
+  )
+    return null;
+  const rest = s.slice(m!.index + m![0].length);
+  // "Acme moved its HQ", "Lisbon wants its trams back": what is "its" is no one's.
+  if (/^\s+its(?![\p{L}\p{N}])/u.test(rest)) return null;
   // "Tom said I should move to Berlin", "Inês is a nurse and I am a teacher": the speaker's too.
-  return speaksOfSelf.test(s.slice(m!.index + m![0].length)) ? null : who;
+  return speaksOfSelf.test(rest) ? null : who;
 }
 
 /** A word of the speaker's own: "I", "me", "my", "we", "us", "our", a chat's "im". */

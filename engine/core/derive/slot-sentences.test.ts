@@ -1029,6 +1029,9 @@ test('where a named person lives or works, said of them, holds their slot', () =
     "Ana doesn't live in Paris anymore.",
     'If Ana moved to Paris, I would visit.',
     'Monday moved to Friday.',
+    // An organisation by its name's last word.
+    'Acme Corp moved to Berlin.',
+    'Globex Inc moved to Dublin.',
   ])
     assert.equal(otherPersonSlot(s), null, s);
 });

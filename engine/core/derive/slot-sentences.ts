@@ -937,9 +937,22 @@ const notAPerson = new Set(
    her their its also so and but or if maybe apparently`.split(/\s+/u),
 );
 
-/** Whether a sentence's opening words, read as a person's name, are one ("Ana", not "Today" or "May"). */
-export const namesAPerson = (who: string): boolean =>
-  !notAPerson.has(who.split(/\s+/u)[0]!.toLowerCase()) && !notName(who);
+/** The last word of an organisation's name: "Acme Corp", "Globex Inc", "Porto City Council". */
+const organisationLast = new Set(
+  `corp corporation inc incorporated ltd llc plc gmbh co company group labs lab bank university college
+   school hospital clinic airlines airways council ministry studio studios foundation institute agency
+   partners holdings systems technologies software media capital ventures`.split(/\s+/u),
+);
+
+/**
+ * Whether a sentence's opening words, read as a person's name, are one ("Ana", not "Today", "May" or
+ * "Acme Corp").
+ */
+export function namesAPerson(who: string): boolean {
+  const words = who.toLowerCase().split(/\s+/u);
+  if (words.length > 1 && organisationLast.has(words.at(-1)!)) return false;
+  return !notAPerson.has(words[0]!) && !notName(who);
+}
 
 /**
  * Where a named person other than the speaker lives or works, said of them in a sentence that opens
