@@ -403,13 +403,36 @@ test("an agent's note that names the person by her name is hers, as its message 
   assert.deepEqual(read('Maya prefers tea.', 'markdown'), [['Maya prefers tea.', 'markdown', 'unresolved']]);
 });
 
-test("an untitled note's passage of two people is neither's; one of one person, with a pronoun, is theirs", () => {
+test("an untitled note's passage of two people gives each what opens with them; of one, with a pronoun, is theirs", () => {
   const read = (text: string) =>
-    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [c.subject, c.owner.state]);
-  // Ana's job was Sam's, in his Memory.
-  assert.deepEqual(read('Sam lives in Leeds.\nAna is a nurse.'), [['api', 'unresolved']]);
-  assert.deepEqual(read('Sam moved to Paris. Ana moved to Rome.'), [['api', 'unresolved']]);
-  assert.deepEqual(read('Sam prefers the window seat. He hates turbulence.'), [['Sam', 'other']]);
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.owner.state,
+    ]);
+  // Ana's job is hers, not Sam's.
+  assert.deepEqual(read('Sam lives in Leeds.\nAna is a nurse.'), [
+    ['Sam lives in Leeds', 'Sam', 'other'],
+    ["Ana's occupation is nurse", 'Ana', 'other'],
+  ]);
+  assert.deepEqual(read('Sam moved to Paris. Ana moved to Rome.'), [
+    ['Sam lives in Paris', 'Sam', 'other'],
+    ['Ana lives in Rome', 'Ana', 'other'],
+  ]);
+  // What follows a person's sentence without naming anyone goes with them.
+  assert.deepEqual(read('Porto is lovely in May. Ana is a nurse. She loves it.'), [
+    ['Porto is lovely in May.', 'api', 'unresolved'],
+    ["Ana's occupation is nurse", 'Ana', 'other'],
+    ['She loves it.', 'Ana', 'other'],
+  ]);
+  // Her own first name is no one's, not a namesake's.
+  assert.deepEqual(read('Sam lives in Leeds. Maya is a nurse.'), [
+    ['Sam lives in Leeds', 'Sam', 'other'],
+    ['Maya is a nurse.', 'api', 'unresolved'],
+  ]);
+  assert.deepEqual(read('Sam prefers the window seat. He hates turbulence.'), [
+    ['Sam prefers the window seat. He hates turbulence.', 'Sam', 'other'],
+  ]);
 });
 
 test("an untitled note's passage about another person holds the slots its sentences say of them", () => {

@@ -1473,10 +1473,11 @@ const agentsWordOfAnother =
 /**
  * A note's passage about someone else who opens it: a sentence that says one of their slots by their
  * name or as "he" or "she" ("Ana is a nurse", "Sam lives in Leeds. He works at Acme.") holds it, as a
- * message's would; the sentences between are one Memory of theirs each run, quoting it whole. Not one
- * where a later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse."): Ana's job is
- * not Sam's. Slots are read from the words as they show (`unmark`: "**Sam** lives in Leeds."), quoting
- * the note's own characters. An agent's note (`agents`) restates them (agentsWordOfAnother).
+ * message's would; the sentences between are one Memory of theirs each run, quoting it whole. A later
+ * sentence that opens with someone else ("Sam lives in Leeds.\nAna is a nurse.") starts what is theirs:
+ * Ana's job is not Sam's. Slots are read from the words as they show (`unmark`: "**Sam** lives in
+ * Leeds."), quoting the note's own characters. An agent's note (`agents`) restates them
+ * (agentsWordOfAnother). Null where the passage opens with no other person and names none after.
  */
 function ofAnotherPerson(
   plain: Claim,
@@ -1485,8 +1486,9 @@ function ofAnotherPerson(
   agents: boolean,
 ): Claim[] | null {
   const said = sentences(plain.quote).map((x) => ({ ...x, words: unmark(x.value) }));
+  type Said = (typeof said)[number];
   const word = (c: Claim, sentence: string) => (agents ? agentsWordOfAnother(sentence)(c) : c);
-  const quoted = (claims: Claim[], x: (typeof said)[number]) =>
+  const quoted = (claims: Claim[], x: Said) =>
     x.words === x.value ? claims : claims.map((c) => ({ ...c, quote: x.value }));
   if (said.length <= 1) {
     const x = said[0] ?? { start: 0, end: plain.quote.length, value: plain.quote, words: plain.statement };
@@ -1495,48 +1497,65 @@ function ofAnotherPerson(
     return anotherPersonsClaims(plain, others);
   }
   const first = (name: string) => name.split(/\s+/u)[0];
-  const who = aboutAnother(plain.statement);
-  const another = said.slice(1).some((x) => {
-    const next = aboutAnother(x.words);
-    return next !== null && who !== null && first(next) !== first(who);
-  });
-  const whole = another ? null : anotherPersonsClaims(plain, others, who);
-  if (whole === null || who === null) return whole;
-  const { subject, owner } = whole[0]!;
-  const referents = namedJustBefore(said.map((x) => x.words));
-  const slotsOf = (x: (typeof said)[number]): Claim[] | null => {
-    const theirs = (cs: Claim[] | null) => (cs?.some((c) => c.predicate !== null) ? cs : null);
-    if (opensWithHeOrShe.test(x.words))
-      return first(referents.get(x.words) ?? '') === first(who)
-        ? theirs(heOrSheClaims(x.words, who, owner))
-        : null;
-    const named = aboutAnother(x.words);
-    if (named === null || first(named) !== first(who)) return null;
-    return theirs(otherPersonClaims(x.words, () => owner));
-  };
-  const out: Claim[] = [];
-  let run: typeof said = [];
-  const flush = () => {
-    if (run.length === 0) return;
-    const quote = plain.quote.slice(run[0]!.start, run.at(-1)!.end);
-    out.push({ ...plain, statement: unmark(quote), subject, owner, quote });
-    run = [];
-  };
-  let held = false;
+  // The passage by whom each sentence opens with: a sentence naming no one goes on the run before it.
+  const runs: Array<{ who: string | null; said: Said[] }> = [];
   for (const x of said) {
-    const slots = slotsOf(x);
-    if (slots === null) {
-      run.push(x);
-      continue;
+    const named = aboutAnother(x.words);
+    const last = runs.at(-1);
+    if (last !== undefined && (named === null || (last.who !== null && first(named) === first(last.who))))
+      last.said.push(x);
+    else runs.push({ who: named, said: [x] });
+  }
+  const referents = namedJustBefore(said.map((x) => x.words));
+  const passageOf = (xs: Said[], claim: Omit<Claim, 'statement' | 'quote'>): Claim => {
+    const quote = plain.quote.slice(xs[0]!.start, xs.at(-1)!.end);
+    return { ...claim, statement: unmark(quote), quote };
+  };
+  if (runs.length === 1) {
+    const whole = anotherPersonsClaims(plain, others, runs[0]!.who);
+    if (whole === null) return null;
+    const read = ofOnePerson(runs[0]!.said, runs[0]!.who!, whole[0]!);
+    return read.some((c) => c.predicate !== null) ? withoutPronounClashes(read) : whole;
+  }
+  /** A run about `who`: its sentences that hold their slots apart, the rest one Memory each stretch. */
+  function ofOnePerson(xs: Said[], who: string, theirs: Claim): Claim[] {
+    const { subject, owner } = theirs;
+    const slotsOf = (x: Said): Claim[] | null => {
+      const held = (cs: Claim[] | null) => (cs?.some((c) => c.predicate !== null) ? cs : null);
+      if (opensWithHeOrShe.test(x.words))
+        return first(referents.get(x.words) ?? '') === first(who)
+          ? held(heOrSheClaims(x.words, who, owner))
+          : null;
+      const named = aboutAnother(x.words);
+      if (named === null || first(named) !== first(who)) return null;
+      return held(otherPersonClaims(x.words, () => owner));
+    };
+    const out: Claim[] = [];
+    let stretch: Said[] = [];
+    const flush = () => {
+      if (stretch.length > 0) out.push(passageOf(stretch, { ...plain, subject, owner }));
+      stretch = [];
+    };
+    for (const x of xs) {
+      const slots = slotsOf(x);
+      if (slots === null) {
+        stretch.push(x);
+        continue;
+      }
+      flush();
+      // A restatement stands alone: "He works at Acme." is said as "Sam works at Acme."
+      const sentence = x.words.replace(/^\s*(?:she|he)(?![\p{L}\p{N}])/iu, who);
+      out.push(...quoted(slots, x).map((c) => word({ ...c, subject, owner }, sentence)));
     }
     flush();
-    held = true;
-    // A restatement stands alone: "He works at Acme." is said as "Sam works at Acme."
-    const sentence = x.words.replace(/^\s*(?:she|he)(?![\p{L}\p{N}])/iu, who);
-    out.push(...quoted(slots, x).map((c) => word({ ...c, subject, owner }, sentence)));
+    return out;
   }
-  flush();
-  return held ? withoutPronounClashes(out) : whole;
+  const read = runs.flatMap(({ who, said: xs }) => {
+    const owner = who === null ? null : others(who);
+    if (owner?.state !== 'other') return [passageOf(xs, plain)];
+    return ofOnePerson(xs, who!, { ...plain, subject: owner.entity ?? who!, owner });
+  });
+  return read.some((c) => c.owner.state === 'other') ? withoutPronounClashes(read) : null;
 }
 
 /**
