@@ -57,6 +57,10 @@ test("a sentence that opens with the speaker, a time, a common word or a pair is
     'Globex Inc wants the report.',
     'Acme moved its HQ to Berlin.',
     'Lisbon moved its airport.',
+    // A sentence that drops its "I" opens with an adverb, no name.
+    'Just wanted to say hi!',
+    'Really wants a dog.',
+    'Sometimes works from home.',
   ])
     assert.equal(aboutAnother(s), null, s);
   // A tool's name that is also a given name is still a name.

@@ -1032,6 +1032,9 @@ test('where a named person lives or works, said of them, holds their slot', () =
     // An organisation by its name's last word.
     'Acme Corp moved to Berlin.',
     'Globex Inc moved to Dublin.',
+    // An adverb where a dropped "I" was.
+    'Still lives in Leeds.',
+    'Finally moved to Berlin!',
   ])
     assert.equal(otherPersonSlot(s), null, s);
 });

@@ -934,7 +934,18 @@ const otherPatterns = otherVerbs.map(({ predicate, verb }) => ({
 const notAPerson = new Set(
   `i we you he she they it this that these those there here then now today yesterday tomorrow everyone
    everybody someone somebody nobody no one who what where when why how which the a an my our your his
-   her their its also so and but or if maybe apparently`.split(/\s+/u),
+   her their its also so and but or if maybe apparently`
+    .split(/\s+/u)
+    // A sentence that drops its "I" opens with its adverb: "Just moved to Berlin!", "Still lives in Leeds".
+    .concat(
+      `just still really totally sometimes usually always never often finally recently lately
+       definitely probably hopefully luckily sadly unfortunately fortunately obviously clearly currently
+       already again even only kinda sorta absolutely certainly surely suddenly soon later eventually
+       mostly almost nearly barely rarely occasionally generally typically normally supposedly somehow
+       anyways besides meanwhile otherwise instead literally seriously actually basically honestly`.split(
+        /\s+/u,
+      ),
+    ),
 );
 
 /** The last word of an organisation's name: "Acme Corp", "Globex Inc", "Porto City Council". */
