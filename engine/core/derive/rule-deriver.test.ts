@@ -465,6 +465,15 @@ test("an untitled note's passage about another person holds the slots its senten
     ['Sam lives in Leeds', 'Sam', 'lives in', '**Sam** lives in Leeds.'],
     ['Sam works at Acme', 'Sam', 'works at', '*He* works at Acme.'],
   ]);
+  // A "she" that may be someone else keeps the passage whole, as said.
+  assert.deepEqual(read('Sam lives in Leeds with Ana. She is a nurse.'), [
+    [
+      'Sam lives in Leeds with Ana. She is a nurse.',
+      'Sam',
+      null,
+      'Sam lives in Leeds with Ana. She is a nurse.',
+    ],
+  ]);
   // A "he" that would move them again just after is not taken for them.
   assert.deepEqual(read('Sam lives in Leeds. He lives in York.'), [
     ['Sam lives in Leeds', 'Sam', 'lives in', 'Sam lives in Leeds.'],

@@ -1530,6 +1530,12 @@ function ofAnotherPerson(
       if (named === null || first(named) !== first(who)) return null;
       return held(otherPersonClaims(x.words, () => owner));
     };
+    // "Sam lives in Leeds with Ana. She is a nurse.": a "she" that may be someone else keeps the run
+    // whole, as said, rather than a Memory of Sam's that reads "She is a nurse.".
+    const unsure = xs.some(
+      (x) => opensWithHeOrShe.test(x.words) && first(referents.get(x.words) ?? '') !== first(who),
+    );
+    if (unsure) return [passageOf(xs, theirs)];
     const out: Claim[] = [];
     let stretch: Said[] = [];
     const flush = () => {
