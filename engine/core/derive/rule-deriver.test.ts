@@ -425,6 +425,15 @@ test("an untitled note's passage of two people gives each what opens with them; 
     ["Ana's occupation is nurse", 'Ana', 'other'],
     ['She loves it.', 'Ana', 'other'],
   ]);
+  // What opens with the user, the writer or her first name is not the person's before it.
+  assert.deepEqual(read('Sam lives in Leeds. The user visits him often.'), [
+    ['Sam lives in Leeds', 'Sam', 'other'],
+    ['The user visits him often.', 'api', 'unresolved'],
+  ]);
+  assert.deepEqual(read('Sam lives in Leeds. Maya visits him often. He loves it.'), [
+    ['Sam lives in Leeds', 'Sam', 'other'],
+    ['Maya visits him often. He loves it.', 'api', 'unresolved'],
+  ]);
   // Her own first name is no one's, not a namesake's.
   assert.deepEqual(read('Sam lives in Leeds. Maya is a nurse.'), [
     ['Sam lives in Leeds', 'Sam', 'other'],

@@ -508,7 +508,8 @@ export function createRuleDeriver(): Deriver {
             // another person ("Sam prefers the window seat.") is about them, as in a message.
             if (!untitled) return [plain];
             const unmark = (x: string) => withoutMarkup(x, obsidian);
-            return ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp') ?? [plain];
+            const ofHer = (word: string) => foldName(word) === herFirst;
+            return ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp', ofHer) ?? [plain];
           });
         }
         case 'correction':
@@ -1470,6 +1471,9 @@ const agentsWordOfAnother =
     return { ...c, restated: { statement: said, subject: c.subject, owner: c.owner } };
   };
 
+/** A sentence that opens with the writer or the user: "I …", "My …", "We …", "The user …". */
+const sayerFirst = /^\s*(?:i|my|we|our|(?:the\s+)?user)(?:['’]\p{L}+)?(?![\p{L}\p{N}])/iu;
+
 /**
  * A note's passage about someone else who opens it: a sentence that says one of their slots by their
  * name or as "he" or "she" ("Ana is a nurse", "Sam lives in Leeds. He works at Acme.") holds it, as a
@@ -1484,6 +1488,7 @@ function ofAnotherPerson(
   others: (name: string) => OwnerClaim,
   unmark: (s: string) => string,
   agents: boolean,
+  ofHer: (firstWord: string) => boolean,
 ): Claim[] | null {
   const said = sentences(plain.quote).map((x) => ({ ...x, words: unmark(x.value) }));
   type Said = (typeof said)[number];
@@ -1502,6 +1507,14 @@ function ofAnotherPerson(
   for (const x of said) {
     const named = aboutAnother(x.words);
     const last = runs.at(-1);
+    // "Sam lives in Leeds. The user visits him often.": hers to say, not Sam's.
+    if (
+      named === null &&
+      (sayerFirst.test(x.words) || ofHer(/^\s*[\p{L}\p{M}'’-]+/u.exec(x.words)?.[0] ?? ''))
+    ) {
+      runs.push({ who: null, said: [x] });
+      continue;
+    }
     if (last !== undefined && (named === null || (last.who !== null && first(named) === first(last.who))))
       last.said.push(x);
     else runs.push({ who: named, said: [x] });
