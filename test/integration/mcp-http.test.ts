@@ -522,6 +522,42 @@ test('/mcp and /v1 count against one rate limit per key: a key over it on /v1 ca
   }
 });
 
+test("the GET an MCP client sends on connecting is answered 405 and spends none of the key's rate limit", async () => {
+  const limited = await serveApp({
+    engine,
+    registry,
+    rateLimit: 3,
+    mounts: [(a) => mountMcp(a, { engine, registry })],
+  });
+  const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+  const client = new Client({ name: 'mcp-get-test', version: '1.0.0' });
+  const get = async () =>
+    (
+      await fetch(`${limited.origin}/mcp`, {
+        headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+      })
+    ).status;
+  try {
+    await awayFromMinuteEnd();
+    // initialize and its notification are two POSTs of the three; the client's GET follows them.
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${limited.origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    // As a client reconnecting sends it, again and again.
+    for (let i = 0; i < 3; i++) assert.equal(await get(), 405);
+    const r = await client.callTool({ name: 'get_profile', arguments: {} });
+    assert.equal(r.isError, undefined, textOf(r));
+    const over = await client.callTool({ name: 'get_profile', arguments: {} });
+    assert.equal((over.structuredContent as { code: string }).code, 'too_many_requests');
+    assert.equal(await get(), 405, 'a GET over the limit is still the 405 it is, not a 429');
+  } finally {
+    await client.close();
+    await limited.close();
+  }
+});
+
 test('a tools/call over the rate limit on /mcp is a tool error naming retry_after_seconds, as over stdio; nothing is written', async () => {
   const limited = await serveApp({
     engine,
@@ -538,7 +574,7 @@ test('a tools/call over the rate limit on /mcp is a tool error naming retry_afte
         requestInit: { headers: { Authorization: `Bearer ${key}` } },
       }),
     );
-    // Reads until the limit is met (connecting took some of it: initialize, its notification, a GET).
+    // Reads until the limit is met (connecting took some of it: initialize and its notification).
     for (let calls = 1; !(await client.callTool({ name: 'get_profile', arguments: {} })).isError; calls += 1)
       assert.ok(calls < 4, 'the limit of 4 was met');
     const tenant = { project: 'acme', env: 'test' } as const;
