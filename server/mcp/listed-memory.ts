@@ -4,7 +4,7 @@ import { pairSafe } from './text-window.ts';
 /** How much of a statement and of a quote a page of list_memories shows; get_memory shows them whole. */
 export const listedChars = { statement: 300, quote: 200 } as const;
 
-/** list_memories' page size when none is given: a page is read whole into a model's context. */
+/** The page size of list_memories, list_records and get_profile when none is given: a page is read whole into a model's context. */
 export const listedPageSize = 20;
 
 /**

@@ -846,6 +846,45 @@ test('list_records gives 20 Records a page unless asked for more, as list_memori
   }
 });
 
+test('get_profile gives 20 lines a page unless asked for more, as list_memories does, its cursor reading on', async () => {
+  await engine.createBrain(tenant, { id: 'card', self: { type: 'person', name: 'Ana' } });
+  const cardKey = (await registry.create({ ...tenant, brain: 'card' })).key;
+  for (let k = 0; k < 23; k += 1)
+    await engine.rememberRecord(
+      tenant,
+      'card',
+      { content: { kind: 'fact', subject: 'Ana', predicate: `hobby ${k}`, value: `craft ${k}` } },
+      {},
+    );
+  await engine.idle();
+  const client = new Client({ name: 'mcp-profile-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${cardKey}` } },
+    }),
+  );
+  try {
+    type Card = { lines: { memory_id: string }[]; has_more: boolean; next_cursor: string | null };
+    const first = await answered<Card>(client, 'get_profile', {});
+    assert.equal(first.lines.length, 20);
+    assert.equal(first.has_more, true);
+    const rest = await answered<Card>(client, 'get_profile', { cursor: first.next_cursor });
+    assert.equal(rest.lines.length, 3);
+    assert.equal(rest.has_more, false);
+    const all = await answered<Card>(client, 'get_profile', { limit: 50 });
+    assert.deepEqual(
+      all.lines.map((l) => l.memory_id),
+      [...first.lines, ...rest.lines].map((l) => l.memory_id),
+    );
+    const v1 = await fetch(`${origin}/v1/brains/card/profile`, {
+      headers: { authorization: `Bearer ${cardKey}` },
+    });
+    assert.equal(((await v1.json()) as Card).lines.length, 23, '/v1 keeps its 50');
+  } finally {
+    await client.close();
+  }
+});
+
 test('a Memory of a long message is listed in under 1 KB, its statement cut, and get_memory gives it whole', async () => {
   // A chat message with no sentence end is its own statement, and each time it was said a citation
   // quoting all of it: ~8 KB of one Memory in a page that a model reads whole.

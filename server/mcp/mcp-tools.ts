@@ -717,10 +717,11 @@ const tools: McpTool[] = [
         .min(1, 'must not be empty')
         .optional()
         .describe("The previous page's next_cursor, for the lines after it."),
-      limit: pageSize(200).optional().describe('Lines per page, default 50.'),
+      // /v1's default is 50: each line carries its citations whole, and a page is read whole.
+      limit: pageSize(200).optional().describe(`Lines per page, default ${listedPageSize}.`),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, q) => port.getProfile(q),
+    call: (port, { limit, ...q }) => port.getProfile({ ...q, limit: limit ?? listedPageSize }),
   }),
 
   defineTool('forget_record', {
