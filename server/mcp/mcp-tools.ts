@@ -23,7 +23,8 @@ import {
 import { contractVersion } from '../../engine/contract/version.ts';
 import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { isOutcomeUnknown, MnemoApiError } from '../client/index.ts';
+import { isOutcomeUnknown, MnemoApiError, newIdempotencyKey } from '../client/index.ts';
+import { writeKeptAdvice } from '../../engine/errors/store-unavailable.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
 import { isToldError, reworded } from './reworded.ts';
@@ -335,36 +336,73 @@ const agentRecord = (
 
 /** remember's arguments as the Record and key the port writes, whichever side judged the content. */
 async function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Promise<unknown> {
+  // Made here when the model gave none (on /mcp no client makes one), so that a failure whose outcome
+  // is unknown can name it: the same call with it then replays the write, not makes it twice.
+  const key = a.idempotency_key ?? newIdempotencyKey();
+  const again =
+    a.idempotency_key === undefined ? `idempotency_key ${JSON.stringify(key)}` : 'the same idempotency_key';
   const r = await port
-    .remember(agentRecord(a.content as RecordBody['content'], a), a.idempotency_key)
+    .remember(agentRecord(a.content as RecordBody['content'], a), key)
     .catch(namingTheKeyArgument)
-    .catch(namingTheKeyToReplay(a.idempotency_key));
+    .catch((e: unknown): never => {
+      if (!outcomeUnknown(e)) throw e;
+      throw toldAgain(
+        e,
+        (said) =>
+          `${said}; whether the Record was written is unknown: call remember again with the same ` +
+          `arguments and ${again}, which returns the Record if it was written and writes it once if not`,
+        { idempotency_key: key },
+      );
+    });
   // The caller has the words it sent: the echo is their start.
   return { ...r, record: windowed(r.record, textChars.written) };
 }
 
+/** A store_unavailable's word that a write may have been kept: whether it was, a tool says itself. */
+const keptMaybe = (e: MnemoError | MnemoApiError) =>
+  e.code === 'store_unavailable' && e.message.endsWith(writeKeptAdvice);
+
 /**
- * A remember whose outcome is unknown (no answer came, the server failed on it) names the
- * Idempotency-Key it sent, the one the client made when the model gave none: called again with it, the
- * write is replayed, not made twice. In the text and as `idempotency_key` in structuredContent.
+ * Whether a failed write may have been made all the same, so that only its replay (the same call,
+ * the same key) is safe to send: over the bridge, no answer came or the server failed on it
+ * (isOutcomeUnknown); on /mcp, the engine's own fault, which may come after its commit (the steps
+ * after it, or a commit whose answer was lost); on either, a store_unavailable saying that a write
+ * may have been kept. A refusal is made before anything is written.
  */
-function namingTheKeyToReplay(given: string | undefined) {
-  return (e: unknown): never => {
-    if (!(e instanceof MnemoApiError) || e.idempotencyKey === null || !isOutcomeUnknown(e)) throw e;
-    const key = e.idempotencyKey;
-    const how = given === undefined ? `idempotency_key ${JSON.stringify(key)}` : 'the same idempotency_key';
-    throw new MnemoApiError(
-      e.status,
-      {
-        ...e.body,
-        message:
-          `${e.message}; whether the Record was written is unknown: call remember again with the same ` +
-          `arguments and ${how}, which returns the Record if it was written and writes it once if not`,
-        idempotency_key: key,
-      },
-      { idempotencyKey: key },
+function outcomeUnknown(e: unknown): boolean {
+  if (e instanceof MnemoApiError) return isOutcomeUnknown(e) || keptMaybe(e);
+  if (!isMnemoError(e)) return true;
+  return e.code === 'internal_error' || keptMaybe(e);
+}
+
+/**
+ * A write's failure in the tool's words (`say` is given what it said), with `extra` (how to send it
+ * again: the key, and what else the tool chose) in structuredContent too. /v1's advice after a
+ * store_unavailable names a header and an operation a model does not have: the tool's words replace
+ * it. A /v1 error keeps its request id and docs_url; a fault keeps its cause, logged as a fault is.
+ */
+function toldAgain(
+  e: unknown,
+  say: (said: string) => string,
+  extra: Record<string, string>,
+): MnemoError | MnemoApiError {
+  const told = isToldError(e) ? e : coerceError(e);
+  // Its full stop goes, the tool's words going on after a semicolon, and the client's own clause
+  // that the outcome is unknown: the tool says so, and what to do.
+  const own = (keptMaybe(told) ? told.message.slice(0, -writeKeptAdvice.length) : told.message)
+    .trimEnd()
+    .replace(/\.$/u, '')
+    .replace(/; whether the call was applied is unknown$/u, '');
+  const message = say(own);
+  if (told instanceof MnemoApiError)
+    return new MnemoApiError(
+      told.status,
+      { ...told.body, message, ...extra },
+      { idempotencyKey: extra['idempotency_key'] ?? told.idempotencyKey },
     );
-  };
+  const out = new MnemoError(told.code, message, { ...told.extra, ...extra });
+  out.cause = told === e ? (told.cause ?? told) : e;
+  return out;
 }
 
 /**

@@ -704,3 +704,83 @@ test('an error told on purpose, with its cause kept, is no fault to log, as on /
     assert.deepEqual(logged, [], tool);
   }
 });
+
+test('a remember the engine failed on after its commit names the key that replays it on /mcp, and the replay writes nothing twice', async () => {
+  // The engine commits, then fails before it answers (a step after the commit, an answer lost): in
+  // process, as after the bridge's dropped connection, whether the Record was written is unknown.
+  const faults = { left: 0 };
+  const broken = new Proxy(engine, {
+    get: (target, name, receiver) =>
+      name === 'rememberRecord'
+        ? async (...args: Parameters<typeof engine.rememberRecord>) => {
+            const done = await engine.rememberRecord(...args);
+            if (faults.left > 0) {
+              faults.left -= 1;
+              throw new Error('connection reset as the commit was answered');
+            }
+            return done;
+          }
+        : (Reflect.get(target, name, receiver) as unknown),
+  });
+  const logged: string[] = [];
+  const served = await serveApp({
+    engine: broken,
+    registry,
+    mounts: [(a) => mountMcp(a, { engine: broken, registry, log: (l) => logged.push(l) })],
+  });
+  const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+  const client = new Client({ name: 'mcp-replay-test', version: '1.0.0' });
+  const tenant = { project: 'acme', env: 'test' } as const;
+  const count = async () => (await engine.listRecords(tenant, 'notes', { limit: 200 })).data.length;
+  try {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${served.origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    const before = await count();
+    faults.left = 1;
+    const args = { content: 'Sam parks in bay 14.' };
+    const failed = await client.callTool({ name: 'remember', arguments: args });
+    const body = failed.structuredContent as { code: string; idempotency_key: string };
+    assert.equal(body.code, 'internal_error');
+    assert.match(body.idempotency_key, /^idem_/);
+    assert.equal(
+      textOf(failed).split('\n')[0],
+      'internal_error (500 internal): An unhandled failure occurred; it was logged on the server; whether the ' +
+        'Record was written is unknown: call remember again with the same arguments and idempotency_key ' +
+        `${JSON.stringify(body.idempotency_key)}, which returns the Record if it was written and writes it once if not`,
+    );
+    assert.equal(logged.length, 1, 'the fault is logged');
+    assert.match(logged[0]!, /connection reset as the commit was answered/);
+    assert.equal(await count(), before + 1, 'it was written');
+    const again = await client.callTool({
+      name: 'remember',
+      arguments: { ...args, idempotency_key: body.idempotency_key },
+    });
+    assert.equal((JSON.parse(textOf(again)) as { replayed: boolean }).replayed, true);
+    assert.equal(await count(), before + 1, 'and not twice');
+  } finally {
+    await client.close();
+    await served.close();
+  }
+});
+
+test('a store_unavailable on a remember on /mcp names the key to replay it, in the words of the tool', async () => {
+  const full = storeUnavailableError('the disk is full', new Error('SQLITE_FULL: database or disk is full'));
+  const { r, logged } = await toolFailing(
+    'rememberRecord',
+    'remember',
+    { content: 'Sam parks in bay 16.' },
+    full,
+  );
+  const key = (r.structuredContent as { idempotency_key: string }).idempotency_key;
+  assert.match(key, /^idem_/);
+  assert.equal(
+    textOf(r).split('\n')[0],
+    'store_unavailable (503 internal): the disk is full; whether the Record was written is unknown: call ' +
+      `remember again with the same arguments and idempotency_key ${JSON.stringify(key)}, which returns the ` +
+      'Record if it was written and writes it once if not',
+  );
+  assert.deepEqual(logged, [], 'told on purpose: no fault to log');
+});
