@@ -433,10 +433,19 @@ interface Conversation {
  * Writes a conversation's messages in order, each as remember writes one (source "mcp"), under one
  * thread. Each message has an Idempotency-Key of its own made from the call's (`<key>#<n>`), so a call
  * that stopped part way and is sent again replays what it wrote and writes the rest. A failure names the
- * message, and the Records written before it.
+ * message, the Records written before it and, where a second call is to write the rest or may replay
+ * what was written, how to make it the same call: the key (made here when the model gave none) and the
+ * thread chosen, in the text and in structuredContent.
  */
 async function rememberConversation(port: MemoryPort, a: Conversation): Promise<unknown> {
-  const thread = a.thread ?? (a.idempotency_key ? `mcp:${a.idempotency_key}` : `mcp:${newId('thr')}`);
+  const key = a.idempotency_key ?? newIdempotencyKey();
+  // From the key, given or made: the same key makes the same thread, and so the same messages.
+  const thread = a.thread ?? `mcp:${key}`;
+  const made = { idempotency_key: key, ...(a.thread === undefined ? { thread } : {}) };
+  const again =
+    a.idempotency_key !== undefined
+      ? 'the same idempotency_key'
+      : `idempotency_key ${JSON.stringify(key)}${a.thread === undefined ? ` and thread ${JSON.stringify(thread)}` : ''}`;
   const written: { id: string; replayed: boolean | null }[] = [];
   let watermark: string | null = null;
   for (const [n, m] of a.messages.entries()) {
@@ -450,21 +459,31 @@ async function rememberConversation(port: MemoryPort, a: Conversation): Promise<
       const r = await port
         .remember(
           agentRecord(content, { occurred_at: m.occurred_at, visibility: a.visibility }),
-          a.idempotency_key ? `${a.idempotency_key}#${n}` : undefined,
+          `${key}#${n}`,
         )
         .catch(namingTheKeyArgument);
       written.push({ id: r.record.id, replayed: r.replayed });
       watermark = r.watermark ?? watermark;
     } catch (e) {
-      if (!isToldError(e)) throw e;
       const before =
         written.length === 0
-          ? 'none was written'
-          : `the ${n} before it ${n === 1 ? 'was' : 'were'} written (${written.map((w) => w.id).join(', ')})` +
-            (a.idempotency_key
-              ? ': send the call again with the same idempotency_key to write the rest'
-              : '; without an idempotency_key, sending the call again writes them twice');
-      throw reworded(e, `messages[${n}]: ${errorMessage(e)}; ${before}`);
+          ? null
+          : `the ${n} before it ${n === 1 ? 'was' : 'were'} written (${written.map((w) => w.id).join(', ')})`;
+      if (outcomeUnknown(e))
+        throw toldAgain(
+          e,
+          (said) =>
+            `messages[${n}]: ${said}; whether it was written is unknown${before ? ` (${before})` : ''}: call ` +
+            `remember_conversation again with the same arguments and ${again}, which writes each message once`,
+          made,
+        );
+      if (!isToldError(e)) throw e;
+      if (before === null) throw reworded(e, `messages[${n}]: ${errorMessage(e)}; none was written`);
+      throw toldAgain(
+        e,
+        (said) => `messages[${n}]: ${said}; ${before}: send the call again with ${again} to write the rest`,
+        made,
+      );
     }
   }
   return { thread, records: written, watermark };
@@ -514,8 +533,8 @@ const tools: McpTool[] = [
       'message each: what remember does for one message, for up to 200 at once. Give speaker "user" for what ' +
       'the user said (their "my ..." is then theirs) and a name for anyone else. The messages share thread ' +
       '(the conversation), so later context keeps them together. Returns the Records written and the ' +
-      'watermark of the last, which covers them all for get_context. If it stops part way, it says which ' +
-      'were written: call again with the same idempotency_key, and those are not written twice.',
+      'watermark of the last, which covers them all for get_context. If it stops part way or cannot tell ' +
+      'what was written, it says which were, and how to call again so that none is written twice.',
     input: {
       messages: z
         .array(

@@ -705,16 +705,28 @@ test('an error told on purpose, with its cause kept, is no fault to log, as on /
   }
 });
 
-test('a remember the engine failed on after its commit names the key that replays it on /mcp, and the replay writes nothing twice', async () => {
-  // The engine commits, then fails before it answers (a step after the commit, an answer lost): in
-  // process, as after the bridge's dropped connection, whether the Record was written is unknown.
-  const faults = { left: 0 };
+/**
+ * RUN with a client of /mcp against an engine that commits each remembered Record and then, while
+ * `faults.left` (after `faults.skip` more writes), fails before it answers: a step after the commit,
+ * an answer lost. In process, as after the bridge's dropped connection, whether it was written is
+ * unknown. `count` is how many Records the Brain holds; `logged` what the server logged.
+ */
+async function failingAfterCommit(
+  run: (o: {
+    client: Client;
+    faults: { skip: number; left: number };
+    logged: string[];
+    count: () => Promise<number>;
+  }) => Promise<void>,
+) {
+  const faults = { skip: 0, left: 0 };
   const broken = new Proxy(engine, {
     get: (target, name, receiver) =>
       name === 'rememberRecord'
         ? async (...args: Parameters<typeof engine.rememberRecord>) => {
             const done = await engine.rememberRecord(...args);
-            if (faults.left > 0) {
+            if (faults.skip > 0) faults.skip -= 1;
+            else if (faults.left > 0) {
               faults.left -= 1;
               throw new Error('connection reset as the commit was answered');
             }
@@ -738,6 +750,15 @@ test('a remember the engine failed on after its commit names the key that replay
         requestInit: { headers: { Authorization: `Bearer ${key}` } },
       }),
     );
+    await run({ client, faults, logged, count });
+  } finally {
+    await client.close();
+    await served.close();
+  }
+}
+
+test('a remember the engine failed on after its commit names the key that replays it on /mcp, and the replay writes nothing twice', async () => {
+  await failingAfterCommit(async ({ client, faults, logged, count }) => {
     const before = await count();
     faults.left = 1;
     const args = { content: 'Sam parks in bay 14.' };
@@ -760,10 +781,44 @@ test('a remember the engine failed on after its commit names the key that replay
     });
     assert.equal((JSON.parse(textOf(again)) as { replayed: boolean }).replayed, true);
     assert.equal(await count(), before + 1, 'and not twice');
-  } finally {
-    await client.close();
-    await served.close();
-  }
+  });
+});
+
+test('a remember_conversation without idempotency_key that failed after a commit names the key and thread that replay it', async () => {
+  await failingAfterCommit(async ({ client, faults, count }) => {
+    const before = await count();
+    const messages = [
+      { speaker: 'user', text: 'I moved to bay 15.' },
+      { speaker: 'assistant', text: 'Noted: bay 15.' },
+      { speaker: 'user', text: 'Until June.' },
+    ];
+    // The second message's write fails after its commit.
+    Object.assign(faults, { skip: 1, left: 1 });
+    const stopped = await client.callTool({ name: 'remember_conversation', arguments: { messages } });
+    const told = stopped.structuredContent as { code: string; idempotency_key: string; thread: string };
+    assert.match(told.idempotency_key, /^idem_/);
+    assert.equal(told.thread, `mcp:${told.idempotency_key}`);
+    assert.match(
+      textOf(stopped).split('\n')[0]!,
+      new RegExp(
+        '^internal_error \\(500 internal\\): messages\\[1\\]: .*; whether it was written is unknown \\(the 1 ' +
+          'before it was written \\(rec_\\w+\\)\\): call remember_conversation again with the same arguments and ' +
+          `idempotency_key "${told.idempotency_key}" and thread "${told.thread}", which writes each message once$`,
+      ),
+    );
+    assert.equal(await count(), before + 2, 'two were written');
+    const replayed = await client.callTool({
+      name: 'remember_conversation',
+      arguments: { messages, idempotency_key: told.idempotency_key, thread: told.thread },
+    });
+    const done = JSON.parse(textOf(replayed)) as { thread: string; records: { replayed: boolean }[] };
+    assert.equal(done.thread, told.thread);
+    assert.deepEqual(
+      done.records.map((r) => r.replayed),
+      [true, true, false],
+    );
+    assert.equal(await count(), before + 3, 'the third once, the first two not again');
+  });
 });
 
 test('a store_unavailable on a remember on /mcp names the key to replay it, in the words of the tool', async () => {
