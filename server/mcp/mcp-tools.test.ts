@@ -921,6 +921,51 @@ test('a Memory of a long message is listed in under 1 KB, its statement cut, and
   }
 });
 
+test("get_memory's revisions give a statement only where it is not the Memory's, cut as list_memories cuts one", async () => {
+  const motto = (word: string) =>
+    `${word} ${Array.from({ length: 40 }, (_, i) => `and step ${i}`).join(' ')}`;
+  for (const word of ['Slowly', 'Boldly'])
+    await engine.rememberRecord(
+      tenant,
+      'me',
+      { content: { kind: 'fact', subject: 'Rosa', predicate: 'motto', value: motto(word) } },
+      {},
+    );
+  await engine.idle();
+  const [memory] = (await v1Memories('subject=Rosa&status=active')).data;
+  assert.ok(memory && memory.statement.includes('Boldly'), JSON.stringify(memory));
+  const v1 = (await (
+    await fetch(`${origin}/v1/brains/me/memories/${memory.id}`, {
+      headers: { authorization: `Bearer ${key}` },
+    })
+  ).json()) as { revisions: { id: string; statement: string }[] };
+  const [older, current] = v1.revisions;
+  assert.equal(v1.revisions.length, 2, 'both versions of the slot, as /v1 gives them');
+  assert.equal(current!.id, memory.id);
+  assert.ok(older!.statement.length > 300 && older!.statement.includes('Slowly'));
+  for (const client of [bridge, hosted]) {
+    const r = await client.callTool({ name: 'get_memory', arguments: { memory_id: memory.id } });
+    const text = (r.content as { text: string }[])[0]!.text;
+    const { statement, revisions } = JSON.parse(text) as {
+      statement: string;
+      revisions: Record<string, unknown>[];
+    };
+    assert.equal(statement, memory.statement, 'the Memory whole');
+    const { statement: _cut, statement_cut: _flag, ...olderRest } = revisions[0]!;
+    assert.deepEqual(revisions, [
+      { ...olderRest, statement: `${older!.statement.slice(0, 300)}…`, statement_cut: true },
+      Object.fromEntries(Object.entries(current!).filter(([k]) => k !== 'statement')),
+    ]);
+    assert.deepEqual(
+      olderRest,
+      Object.fromEntries(Object.entries(older!).filter(([k]) => k !== 'statement')),
+    );
+    // The older version whole, by its id.
+    const whole: { statement: string } = await answered(client, 'get_memory', { memory_id: older!.id });
+    assert.equal(whole.statement, older!.statement);
+  }
+});
+
 test("a listed Memory's first quote is shown where it is not the statement's words", async () => {
   await engine.createBrain(tenant, { id: 'quoted', self: { type: 'person', name: 'Ana' } });
   const anaKey = (await registry.create({ ...tenant, brain: 'quoted' })).key;

@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { listedChars, listedPage, listedPageSize } from './listed-memory.ts';
+import { listedChars, listedPage, listedPageSize, shownRevision } from './listed-memory.ts';
 import { evidenceWindowed, textChars, windowed } from './text-window.ts';
 import {
   CallToolRequestSchema,
@@ -673,7 +673,8 @@ const tools: McpTool[] = [
     operation: 'getMemory',
     title: 'Get a Memory',
     description:
-      'One Memory whole, with its revisions (every version of its slot) and evidence (the cited Records: ' +
+      'One Memory whole, with its revisions (every version of its slot; a statement only where not this ' +
+      `one's, cut at ${listedChars.statement} characters) and evidence (the cited Records: ` +
       `each text cut to the ${textChars.listed.toLocaleString('en')} characters around its quote, with ` +
       "text_window; get_record reads a message's or document's on).",
     input: {
@@ -685,7 +686,11 @@ const tools: McpTool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     call: async (port, { memory_id }) => {
       const memory = await port.getMemory(memory_id);
-      return { ...memory, evidence: memory.evidence.map(evidenceWindowed) };
+      return {
+        ...memory,
+        revisions: memory.revisions.map((r) => shownRevision(r, memory.statement)),
+        evidence: memory.evidence.map(evidenceWindowed),
+      };
     },
   }),
 
