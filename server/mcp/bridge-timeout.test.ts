@@ -120,3 +120,28 @@ test('a remember without idempotency_key whose outcome is unknown names the key 
     assert.equal(result.structuredContent?.['reached_server'], null);
   });
 });
+
+test('a remember_conversation without idempotency_key whose outcome is unknown names the key and thread it used, to replay it', async () => {
+  await silentBridge(async ({ call, received }) => {
+    const messages = [{ speaker: 'user', text: 'My dentist is Dr. Okafor.' }, { text: 'Noted.' }];
+    const result = await call('remember_conversation', { messages });
+    assert.equal(result.isError, true);
+    const key = result.structuredContent?.['idempotency_key'];
+    const thread = result.structuredContent?.['thread'];
+    assert.ok(typeof key === 'string' && key.startsWith('idem_'), String(key));
+    assert.equal(thread, `mcp:${key}`);
+    // What was sent is what a second call with these makes: the first message's key, in that thread.
+    const sent = [...received().matchAll(/^idempotency-key: (\S+)\r$/gim)].map((m) => m[1]);
+    assert.deepEqual(sent, [`${key}#0`, `${key}#0`], 'the client retried once, with the same key');
+    assert.ok(received().includes(`"thread":${JSON.stringify(thread)}`));
+    assert.match(
+      result.content[0]!.text,
+      new RegExp(
+        `^network_error \\(no HTTP answer\\): messages\\[0\\]: no answer in 0\\.15 s .*; whether it was ` +
+          'written is unknown: call remember_conversation again with the same arguments and idempotency_key ' +
+          `"${key}" and thread "${thread}", which writes each message once\\n`,
+      ),
+    );
+    assert.equal(result.structuredContent?.['code'], 'network_error');
+  });
+});

@@ -1,10 +1,10 @@
-import type { Memory, MemoryPage, Owner } from '../../engine/contract/index.ts';
+import type { Memory, MemoryPage, MemoryRevision, Owner } from '../../engine/contract/index.ts';
 import { pairSafe } from './text-window.ts';
 
 /** How much of a statement and of a quote a page of list_memories shows; get_memory shows them whole. */
 export const listedChars = { statement: 300, quote: 200 } as const;
 
-/** list_memories' page size when none is given: a page is read whole into a model's context. */
+/** The page size of list_memories, list_records and get_profile when none is given: a page is read whole into a model's context. */
 export const listedPageSize = 20;
 
 /**
@@ -73,3 +73,25 @@ export function listedMemory(m: Memory): ListedMemory {
 
 /** A page of Memories with each in its listed form; cursors, watermark and removals as they came. */
 export const listedPage = (page: MemoryPage) => ({ ...page, data: page.data.map(listedMemory) });
+
+/** A version of a Memory's slot as get_memory lists it. */
+export type ShownRevision = Omit<MemoryRevision, 'statement'> & { statement?: string; statement_cut?: true };
+
+/**
+ * A revision as get_memory lists it: its statement only where it is not the Memory's own (the Memory
+ * itself is one of its revisions, and a version re-derived says the same), cut as list_memories cuts
+ * one (get_memory on the revision's id gives it whole). A Memory of a long message repeated its
+ * statement whole in its revisions, and each older version its own.
+ */
+export function shownRevision(r: MemoryRevision, statement: string): ShownRevision {
+  const { id, version, statement: said, ...rest } = r;
+  if (said === statement) return { id, version, ...rest };
+  const shown = shortened(said, listedChars.statement);
+  return {
+    id,
+    version,
+    statement: shown.text,
+    ...(shown.cut ? { statement_cut: true as const } : {}),
+    ...rest,
+  };
+}

@@ -846,6 +846,45 @@ test('list_records gives 20 Records a page unless asked for more, as list_memori
   }
 });
 
+test('get_profile gives 20 lines a page unless asked for more, as list_memories does, its cursor reading on', async () => {
+  await engine.createBrain(tenant, { id: 'card', self: { type: 'person', name: 'Ana' } });
+  const cardKey = (await registry.create({ ...tenant, brain: 'card' })).key;
+  for (let k = 0; k < 23; k += 1)
+    await engine.rememberRecord(
+      tenant,
+      'card',
+      { content: { kind: 'fact', subject: 'Ana', predicate: `hobby ${k}`, value: `craft ${k}` } },
+      {},
+    );
+  await engine.idle();
+  const client = new Client({ name: 'mcp-profile-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${cardKey}` } },
+    }),
+  );
+  try {
+    type Card = { lines: { memory_id: string }[]; has_more: boolean; next_cursor: string | null };
+    const first = await answered<Card>(client, 'get_profile', {});
+    assert.equal(first.lines.length, 20);
+    assert.equal(first.has_more, true);
+    const rest = await answered<Card>(client, 'get_profile', { cursor: first.next_cursor });
+    assert.equal(rest.lines.length, 3);
+    assert.equal(rest.has_more, false);
+    const all = await answered<Card>(client, 'get_profile', { limit: 50 });
+    assert.deepEqual(
+      all.lines.map((l) => l.memory_id),
+      [...first.lines, ...rest.lines].map((l) => l.memory_id),
+    );
+    const v1 = await fetch(`${origin}/v1/brains/card/profile`, {
+      headers: { authorization: `Bearer ${cardKey}` },
+    });
+    assert.equal(((await v1.json()) as Card).lines.length, 23, '/v1 keeps its 50');
+  } finally {
+    await client.close();
+  }
+});
+
 test('a Memory of a long message is listed in under 1 KB, its statement cut, and get_memory gives it whole', async () => {
   // A chat message with no sentence end is its own statement, and each time it was said a citation
   // quoting all of it: ~8 KB of one Memory in a page that a model reads whole.
@@ -879,6 +918,51 @@ test('a Memory of a long message is listed in under 1 KB, its statement cut, and
     assert.equal(listed['citation_count'], 3);
     const whole: { statement: string } = await answered(client, 'get_memory', { memory_id: memory.id });
     assert.equal(whole.statement, memory.statement);
+  }
+});
+
+test("get_memory's revisions give a statement only where it is not the Memory's, cut as list_memories cuts one", async () => {
+  const motto = (word: string) =>
+    `${word} ${Array.from({ length: 40 }, (_, i) => `and step ${i}`).join(' ')}`;
+  for (const word of ['Slowly', 'Boldly'])
+    await engine.rememberRecord(
+      tenant,
+      'me',
+      { content: { kind: 'fact', subject: 'Rosa', predicate: 'motto', value: motto(word) } },
+      {},
+    );
+  await engine.idle();
+  const [memory] = (await v1Memories('subject=Rosa&status=active')).data;
+  assert.ok(memory && memory.statement.includes('Boldly'), JSON.stringify(memory));
+  const v1 = (await (
+    await fetch(`${origin}/v1/brains/me/memories/${memory.id}`, {
+      headers: { authorization: `Bearer ${key}` },
+    })
+  ).json()) as { revisions: { id: string; statement: string }[] };
+  const [older, current] = v1.revisions;
+  assert.equal(v1.revisions.length, 2, 'both versions of the slot, as /v1 gives them');
+  assert.equal(current!.id, memory.id);
+  assert.ok(older!.statement.length > 300 && older!.statement.includes('Slowly'));
+  for (const client of [bridge, hosted]) {
+    const r = await client.callTool({ name: 'get_memory', arguments: { memory_id: memory.id } });
+    const text = (r.content as { text: string }[])[0]!.text;
+    const { statement, revisions } = JSON.parse(text) as {
+      statement: string;
+      revisions: Record<string, unknown>[];
+    };
+    assert.equal(statement, memory.statement, 'the Memory whole');
+    const { statement: _cut, statement_cut: _flag, ...olderRest } = revisions[0]!;
+    assert.deepEqual(revisions, [
+      { ...olderRest, statement: `${older!.statement.slice(0, 300)}…`, statement_cut: true },
+      Object.fromEntries(Object.entries(current!).filter(([k]) => k !== 'statement')),
+    ]);
+    assert.deepEqual(
+      olderRest,
+      Object.fromEntries(Object.entries(older!).filter(([k]) => k !== 'statement')),
+    );
+    // The older version whole, by its id.
+    const whole: { statement: string } = await answered(client, 'get_memory', { memory_id: older!.id });
+    assert.equal(whole.statement, older!.statement);
   }
 });
 

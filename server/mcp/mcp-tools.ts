@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { listedChars, listedPage, listedPageSize } from './listed-memory.ts';
+import { listedChars, listedPage, listedPageSize, shownRevision } from './listed-memory.ts';
 import { evidenceWindowed, textChars, windowed } from './text-window.ts';
 import {
   CallToolRequestSchema,
@@ -23,7 +23,8 @@ import {
 import { contractVersion } from '../../engine/contract/version.ts';
 import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
-import { isOutcomeUnknown, MnemoApiError } from '../client/index.ts';
+import { isOutcomeUnknown, MnemoApiError, newIdempotencyKey } from '../client/index.ts';
+import { writeKeptAdvice } from '../../engine/errors/store-unavailable.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
 import { isToldError, reworded } from './reworded.ts';
@@ -335,36 +336,73 @@ const agentRecord = (
 
 /** remember's arguments as the Record and key the port writes, whichever side judged the content. */
 async function remembered(port: MemoryPort, a: z.output<typeof rememberForStore>): Promise<unknown> {
+  // Made here when the model gave none (on /mcp no client makes one), so that a failure whose outcome
+  // is unknown can name it: the same call with it then replays the write, not makes it twice.
+  const key = a.idempotency_key ?? newIdempotencyKey();
+  const again =
+    a.idempotency_key === undefined ? `idempotency_key ${JSON.stringify(key)}` : 'the same idempotency_key';
   const r = await port
-    .remember(agentRecord(a.content as RecordBody['content'], a), a.idempotency_key)
+    .remember(agentRecord(a.content as RecordBody['content'], a), key)
     .catch(namingTheKeyArgument)
-    .catch(namingTheKeyToReplay(a.idempotency_key));
+    .catch((e: unknown): never => {
+      if (!outcomeUnknown(e)) throw e;
+      throw toldAgain(
+        e,
+        (said) =>
+          `${said}; whether the Record was written is unknown: call remember again with the same ` +
+          `arguments and ${again}, which returns the Record if it was written and writes it once if not`,
+        { idempotency_key: key },
+      );
+    });
   // The caller has the words it sent: the echo is their start.
   return { ...r, record: windowed(r.record, textChars.written) };
 }
 
+/** A store_unavailable's word that a write may have been kept: whether it was, a tool says itself. */
+const keptMaybe = (e: MnemoError | MnemoApiError) =>
+  e.code === 'store_unavailable' && e.message.endsWith(writeKeptAdvice);
+
 /**
- * A remember whose outcome is unknown (no answer came, the server failed on it) names the
- * Idempotency-Key it sent, the one the client made when the model gave none: called again with it, the
- * write is replayed, not made twice. In the text and as `idempotency_key` in structuredContent.
+ * Whether a failed write may have been made all the same, so that only its replay (the same call,
+ * the same key) is safe to send: over the bridge, no answer came or the server failed on it
+ * (isOutcomeUnknown); on /mcp, the engine's own fault, which may come after its commit (the steps
+ * after it, or a commit whose answer was lost); on either, a store_unavailable saying that a write
+ * may have been kept. A refusal is made before anything is written.
  */
-function namingTheKeyToReplay(given: string | undefined) {
-  return (e: unknown): never => {
-    if (!(e instanceof MnemoApiError) || e.idempotencyKey === null || !isOutcomeUnknown(e)) throw e;
-    const key = e.idempotencyKey;
-    const how = given === undefined ? `idempotency_key ${JSON.stringify(key)}` : 'the same idempotency_key';
-    throw new MnemoApiError(
-      e.status,
-      {
-        ...e.body,
-        message:
-          `${e.message}; whether the Record was written is unknown: call remember again with the same ` +
-          `arguments and ${how}, which returns the Record if it was written and writes it once if not`,
-        idempotency_key: key,
-      },
-      { idempotencyKey: key },
+function outcomeUnknown(e: unknown): boolean {
+  if (e instanceof MnemoApiError) return isOutcomeUnknown(e) || keptMaybe(e);
+  if (!isMnemoError(e)) return true;
+  return e.code === 'internal_error' || keptMaybe(e);
+}
+
+/**
+ * A write's failure in the tool's words (`say` is given what it said), with `extra` (how to send it
+ * again: the key, and what else the tool chose) in structuredContent too. /v1's advice after a
+ * store_unavailable names a header and an operation a model does not have: the tool's words replace
+ * it. A /v1 error keeps its request id and docs_url; a fault keeps its cause, logged as a fault is.
+ */
+function toldAgain(
+  e: unknown,
+  say: (said: string) => string,
+  extra: Record<string, string>,
+): MnemoError | MnemoApiError {
+  const told = isToldError(e) ? e : coerceError(e);
+  // Its full stop goes, the tool's words going on after a semicolon, and the client's own clause
+  // that the outcome is unknown: the tool says so, and what to do.
+  const own = (keptMaybe(told) ? told.message.slice(0, -writeKeptAdvice.length) : told.message)
+    .trimEnd()
+    .replace(/\.$/u, '')
+    .replace(/; whether the call was applied is unknown$/u, '');
+  const message = say(own);
+  if (told instanceof MnemoApiError)
+    return new MnemoApiError(
+      told.status,
+      { ...told.body, message, ...extra },
+      { idempotencyKey: extra['idempotency_key'] ?? told.idempotencyKey },
     );
-  };
+  const out = new MnemoError(told.code, message, { ...told.extra, ...extra });
+  out.cause = told === e ? (told.cause ?? told) : e;
+  return out;
 }
 
 /**
@@ -395,10 +433,19 @@ interface Conversation {
  * Writes a conversation's messages in order, each as remember writes one (source "mcp"), under one
  * thread. Each message has an Idempotency-Key of its own made from the call's (`<key>#<n>`), so a call
  * that stopped part way and is sent again replays what it wrote and writes the rest. A failure names the
- * message, and the Records written before it.
+ * message, the Records written before it and, where a second call is to write the rest or may replay
+ * what was written, how to make it the same call: the key (made here when the model gave none) and the
+ * thread chosen, in the text and in structuredContent.
  */
 async function rememberConversation(port: MemoryPort, a: Conversation): Promise<unknown> {
-  const thread = a.thread ?? (a.idempotency_key ? `mcp:${a.idempotency_key}` : `mcp:${newId('thr')}`);
+  const key = a.idempotency_key ?? newIdempotencyKey();
+  // From the key, given or made: the same key makes the same thread, and so the same messages.
+  const thread = a.thread ?? `mcp:${key}`;
+  const made = { idempotency_key: key, ...(a.thread === undefined ? { thread } : {}) };
+  const again =
+    a.idempotency_key !== undefined
+      ? 'the same idempotency_key'
+      : `idempotency_key ${JSON.stringify(key)}${a.thread === undefined ? ` and thread ${JSON.stringify(thread)}` : ''}`;
   const written: { id: string; replayed: boolean | null }[] = [];
   let watermark: string | null = null;
   for (const [n, m] of a.messages.entries()) {
@@ -412,21 +459,31 @@ async function rememberConversation(port: MemoryPort, a: Conversation): Promise<
       const r = await port
         .remember(
           agentRecord(content, { occurred_at: m.occurred_at, visibility: a.visibility }),
-          a.idempotency_key ? `${a.idempotency_key}#${n}` : undefined,
+          `${key}#${n}`,
         )
         .catch(namingTheKeyArgument);
       written.push({ id: r.record.id, replayed: r.replayed });
       watermark = r.watermark ?? watermark;
     } catch (e) {
-      if (!isToldError(e)) throw e;
       const before =
         written.length === 0
-          ? 'none was written'
-          : `the ${n} before it ${n === 1 ? 'was' : 'were'} written (${written.map((w) => w.id).join(', ')})` +
-            (a.idempotency_key
-              ? ': send the call again with the same idempotency_key to write the rest'
-              : '; without an idempotency_key, sending the call again writes them twice');
-      throw reworded(e, `messages[${n}]: ${errorMessage(e)}; ${before}`);
+          ? null
+          : `the ${n} before it ${n === 1 ? 'was' : 'were'} written (${written.map((w) => w.id).join(', ')})`;
+      if (outcomeUnknown(e))
+        throw toldAgain(
+          e,
+          (said) =>
+            `messages[${n}]: ${said}; whether it was written is unknown${before ? ` (${before})` : ''}: call ` +
+            `remember_conversation again with the same arguments and ${again}, which writes each message once`,
+          made,
+        );
+      if (!isToldError(e)) throw e;
+      if (before === null) throw reworded(e, `messages[${n}]: ${errorMessage(e)}; none was written`);
+      throw toldAgain(
+        e,
+        (said) => `messages[${n}]: ${said}; ${before}: send the call again with ${again} to write the rest`,
+        made,
+      );
     }
   }
   return { thread, records: written, watermark };
@@ -476,8 +533,8 @@ const tools: McpTool[] = [
       'message each: what remember does for one message, for up to 200 at once. Give speaker "user" for what ' +
       'the user said (their "my ..." is then theirs) and a name for anyone else. The messages share thread ' +
       '(the conversation), so later context keeps them together. Returns the Records written and the ' +
-      'watermark of the last, which covers them all for get_context. If it stops part way, it says which ' +
-      'were written: call again with the same idempotency_key, and those are not written twice.',
+      'watermark of the last, which covers them all for get_context. If it stops part way or cannot tell ' +
+      'what was written, it says which were, and how to call again so that none is written twice.',
     input: {
       messages: z
         .array(
@@ -616,7 +673,8 @@ const tools: McpTool[] = [
     operation: 'getMemory',
     title: 'Get a Memory',
     description:
-      'One Memory whole, with its revisions (every version of its slot) and evidence (the cited Records: ' +
+      'One Memory whole, with its revisions (every version of its slot; a statement only where not this ' +
+      `one's, cut at ${listedChars.statement} characters) and evidence (the cited Records: ` +
       `each text cut to the ${textChars.listed.toLocaleString('en')} characters around its quote, with ` +
       "text_window; get_record reads a message's or document's on).",
     input: {
@@ -628,7 +686,11 @@ const tools: McpTool[] = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     call: async (port, { memory_id }) => {
       const memory = await port.getMemory(memory_id);
-      return { ...memory, evidence: memory.evidence.map(evidenceWindowed) };
+      return {
+        ...memory,
+        revisions: memory.revisions.map((r) => shownRevision(r, memory.statement)),
+        evidence: memory.evidence.map(evidenceWindowed),
+      };
     },
   }),
 
@@ -717,10 +779,11 @@ const tools: McpTool[] = [
         .min(1, 'must not be empty')
         .optional()
         .describe("The previous page's next_cursor, for the lines after it."),
-      limit: pageSize(200).optional().describe('Lines per page, default 50.'),
+      // /v1's default is 50: each line carries its citations whole, and a page is read whole.
+      limit: pageSize(200).optional().describe(`Lines per page, default ${listedPageSize}.`),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, q) => port.getProfile(q),
+    call: (port, { limit, ...q }) => port.getProfile({ ...q, limit: limit ?? listedPageSize }),
   }),
 
   defineTool('forget_record', {

@@ -55,8 +55,10 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     }
     const principal = await authenticate(c.req.header('authorization'), deps.registry);
     c.set('principal', principal);
-    const limited = overTheLimit(() => c.get('countRequest')(principal));
-    if (limited && (!principal.brain || c.req.method !== 'POST')) throw limited;
+    // Only a POST does work: the GET an MCP client sends on connecting, to open a stream this server
+    // does not offer, is answered 405 and costs the key nothing, or it spent a call of its limit.
+    const limited = c.req.method === 'POST' ? overTheLimit(() => c.get('countRequest')(principal)) : null;
+    if (limited && !principal.brain) throw limited;
     if (!principal.brain) {
       throw new MnemoError(
         'mcp_brain_unbound',

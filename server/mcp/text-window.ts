@@ -61,15 +61,19 @@ export function windowed(
 /**
  * A cited Record's text as get_memory shows it: at most `textChars.listed` characters, the quote and
  * what surrounds it, with `text_window` saying where it was cut. A Memory cited in a long document
- * gave the document whole, once for each Record citing it. Whole where it fits.
+ * gave the document whole, once for each Record citing it. Whole where it fits. A quote not in the
+ * text (the contract says it is, but a store may differ) leaves the window at the start, marked
+ * `quote_found: false`, so that a model does not read that start as what was quoted. A quote said
+ * twice is shown where it is first: a Citation has no offset to say which was meant.
  */
 export function evidenceWindowed<E extends { text: string | null; quote: string }>(
   e: E,
-): E & { text_window?: TextWindow } {
+): E & { text_window?: TextWindow & { quote_found?: false } } {
   const { text, quote } = e;
   const chars = textChars.listed;
   if (text === null || text.length <= chars) return e;
-  const at = Math.max(0, text.indexOf(quote));
+  const found = text.indexOf(quote);
+  const at = Math.max(0, found);
   const centred = quote.length >= chars ? at : at - Math.floor((chars - quote.length) / 2);
   const from = Math.max(0, Math.min(centred, text.length - chars));
   // Past a pair's second half rather than before its first: the window then still ends where it did.
@@ -83,6 +87,7 @@ export function evidenceWindowed<E extends { text: string | null; quote: string 
       shown: end - start,
       total: text.length,
       next_offset: end < text.length ? end : null,
+      ...(found < 0 ? { quote_found: false as const } : {}),
     },
   };
 }

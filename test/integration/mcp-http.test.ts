@@ -522,6 +522,42 @@ test('/mcp and /v1 count against one rate limit per key: a key over it on /v1 ca
   }
 });
 
+test("the GET an MCP client sends on connecting is answered 405 and spends none of the key's rate limit", async () => {
+  const limited = await serveApp({
+    engine,
+    registry,
+    rateLimit: 3,
+    mounts: [(a) => mountMcp(a, { engine, registry })],
+  });
+  const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+  const client = new Client({ name: 'mcp-get-test', version: '1.0.0' });
+  const get = async () =>
+    (
+      await fetch(`${limited.origin}/mcp`, {
+        headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+      })
+    ).status;
+  try {
+    await awayFromMinuteEnd();
+    // initialize and its notification are two POSTs of the three; the client's GET follows them.
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${limited.origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    // As a client reconnecting sends it, again and again.
+    for (let i = 0; i < 3; i++) assert.equal(await get(), 405);
+    const r = await client.callTool({ name: 'get_profile', arguments: {} });
+    assert.equal(r.isError, undefined, textOf(r));
+    const over = await client.callTool({ name: 'get_profile', arguments: {} });
+    assert.equal((over.structuredContent as { code: string }).code, 'too_many_requests');
+    assert.equal(await get(), 405, 'a GET over the limit is still the 405 it is, not a 429');
+  } finally {
+    await client.close();
+    await limited.close();
+  }
+});
+
 test('a tools/call over the rate limit on /mcp is a tool error naming retry_after_seconds, as over stdio; nothing is written', async () => {
   const limited = await serveApp({
     engine,
@@ -538,7 +574,7 @@ test('a tools/call over the rate limit on /mcp is a tool error naming retry_afte
         requestInit: { headers: { Authorization: `Bearer ${key}` } },
       }),
     );
-    // Reads until the limit is met (connecting took some of it: initialize, its notification, a GET).
+    // Reads until the limit is met (connecting took some of it: initialize and its notification).
     for (let calls = 1; !(await client.callTool({ name: 'get_profile', arguments: {} })).isError; calls += 1)
       assert.ok(calls < 4, 'the limit of 4 was met');
     const tenant = { project: 'acme', env: 'test' } as const;
@@ -667,4 +703,139 @@ test('an error told on purpose, with its cause kept, is no fault to log, as on /
     assert.match(textOf(r), /^store_unavailable \(503 internal\): the disk is full\./, tool);
     assert.deepEqual(logged, [], tool);
   }
+});
+
+/**
+ * RUN with a client of /mcp against an engine that commits each remembered Record and then, while
+ * `faults.left` (after `faults.skip` more writes), fails before it answers: a step after the commit,
+ * an answer lost. In process, as after the bridge's dropped connection, whether it was written is
+ * unknown. `count` is how many Records the Brain holds; `logged` what the server logged.
+ */
+async function failingAfterCommit(
+  run: (o: {
+    client: Client;
+    faults: { skip: number; left: number };
+    logged: string[];
+    count: () => Promise<number>;
+  }) => Promise<void>,
+) {
+  const faults = { skip: 0, left: 0 };
+  const broken = new Proxy(engine, {
+    get: (target, name, receiver) =>
+      name === 'rememberRecord'
+        ? async (...args: Parameters<typeof engine.rememberRecord>) => {
+            const done = await engine.rememberRecord(...args);
+            if (faults.skip > 0) faults.skip -= 1;
+            else if (faults.left > 0) {
+              faults.left -= 1;
+              throw new Error('connection reset as the commit was answered');
+            }
+            return done;
+          }
+        : (Reflect.get(target, name, receiver) as unknown),
+  });
+  const logged: string[] = [];
+  const served = await serveApp({
+    engine: broken,
+    registry,
+    mounts: [(a) => mountMcp(a, { engine: broken, registry, log: (l) => logged.push(l) })],
+  });
+  const key = (await registry.create({ env: 'test', project: 'acme', brain: 'notes' })).key;
+  const client = new Client({ name: 'mcp-replay-test', version: '1.0.0' });
+  const tenant = { project: 'acme', env: 'test' } as const;
+  const count = async () => (await engine.listRecords(tenant, 'notes', { limit: 200 })).data.length;
+  try {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${served.origin}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+    await run({ client, faults, logged, count });
+  } finally {
+    await client.close();
+    await served.close();
+  }
+}
+
+test('a remember the engine failed on after its commit names the key that replays it on /mcp, and the replay writes nothing twice', async () => {
+  await failingAfterCommit(async ({ client, faults, logged, count }) => {
+    const before = await count();
+    faults.left = 1;
+    const args = { content: 'Sam parks in bay 14.' };
+    const failed = await client.callTool({ name: 'remember', arguments: args });
+    const body = failed.structuredContent as { code: string; idempotency_key: string };
+    assert.equal(body.code, 'internal_error');
+    assert.match(body.idempotency_key, /^idem_/);
+    assert.equal(
+      textOf(failed).split('\n')[0],
+      'internal_error (500 internal): An unhandled failure occurred; it was logged on the server; whether the ' +
+        'Record was written is unknown: call remember again with the same arguments and idempotency_key ' +
+        `${JSON.stringify(body.idempotency_key)}, which returns the Record if it was written and writes it once if not`,
+    );
+    assert.equal(logged.length, 1, 'the fault is logged');
+    assert.match(logged[0]!, /connection reset as the commit was answered/);
+    assert.equal(await count(), before + 1, 'it was written');
+    const again = await client.callTool({
+      name: 'remember',
+      arguments: { ...args, idempotency_key: body.idempotency_key },
+    });
+    assert.equal((JSON.parse(textOf(again)) as { replayed: boolean }).replayed, true);
+    assert.equal(await count(), before + 1, 'and not twice');
+  });
+});
+
+test('a remember_conversation without idempotency_key that failed after a commit names the key and thread that replay it', async () => {
+  await failingAfterCommit(async ({ client, faults, count }) => {
+    const before = await count();
+    const messages = [
+      { speaker: 'user', text: 'I moved to bay 15.' },
+      { speaker: 'assistant', text: 'Noted: bay 15.' },
+      { speaker: 'user', text: 'Until June.' },
+    ];
+    // The second message's write fails after its commit.
+    Object.assign(faults, { skip: 1, left: 1 });
+    const stopped = await client.callTool({ name: 'remember_conversation', arguments: { messages } });
+    const told = stopped.structuredContent as { code: string; idempotency_key: string; thread: string };
+    assert.match(told.idempotency_key, /^idem_/);
+    assert.equal(told.thread, `mcp:${told.idempotency_key}`);
+    assert.match(
+      textOf(stopped).split('\n')[0]!,
+      new RegExp(
+        '^internal_error \\(500 internal\\): messages\\[1\\]: .*; whether it was written is unknown \\(the 1 ' +
+          'before it was written \\(rec_\\w+\\)\\): call remember_conversation again with the same arguments and ' +
+          `idempotency_key "${told.idempotency_key}" and thread "${told.thread}", which writes each message once$`,
+      ),
+    );
+    assert.equal(await count(), before + 2, 'two were written');
+    const replayed = await client.callTool({
+      name: 'remember_conversation',
+      arguments: { messages, idempotency_key: told.idempotency_key, thread: told.thread },
+    });
+    const done = JSON.parse(textOf(replayed)) as { thread: string; records: { replayed: boolean }[] };
+    assert.equal(done.thread, told.thread);
+    assert.deepEqual(
+      done.records.map((r) => r.replayed),
+      [true, true, false],
+    );
+    assert.equal(await count(), before + 3, 'the third once, the first two not again');
+  });
+});
+
+test('a store_unavailable on a remember on /mcp names the key to replay it, in the words of the tool', async () => {
+  const full = storeUnavailableError('the disk is full', new Error('SQLITE_FULL: database or disk is full'));
+  const { r, logged } = await toolFailing(
+    'rememberRecord',
+    'remember',
+    { content: 'Sam parks in bay 16.' },
+    full,
+  );
+  const key = (r.structuredContent as { idempotency_key: string }).idempotency_key;
+  assert.match(key, /^idem_/);
+  assert.equal(
+    textOf(r).split('\n')[0],
+    'store_unavailable (503 internal): the disk is full; whether the Record was written is unknown: call ' +
+      `remember again with the same arguments and idempotency_key ${JSON.stringify(key)}, which returns the ` +
+      'Record if it was written and writes it once if not',
+  );
+  assert.deepEqual(logged, [], 'told on purpose: no fault to log');
 });

@@ -359,3 +359,33 @@ test('a rate limit is a tool error saying when to call again, not a wait past th
     await client.close();
   }
 });
+
+test('a remember_conversation stopped part way by a rate limit names the key and thread that write the rest', async () => {
+  // Each message is a request of /v1 through the bridge: the third meets a limit of three.
+  const limited = await startServer({ engine: 'reference', port: 0, rateLimit: 3 });
+  after(() => limited.close());
+  const k = 'sk_test_household_ratelimitedtalk';
+  await awayFromMinuteEnd(15_000);
+  await createMnemoClient({ baseUrl: limited.url, apiKey: k, retry: false }).createBrain({ id: 'family' });
+  const { client, transport } = householdBridge(limited.url, { MNEMO_KEY: k });
+  await client.connect(transport);
+  try {
+    const messages = ['I moved to bay 15.', 'Noted.', 'Until June.'].map((text) => ({ text }));
+    const r = await client.callTool({ name: 'remember_conversation', arguments: { messages } });
+    assert.equal(r.isError, true);
+    const body = r.structuredContent as { code: string; idempotency_key: string; thread: string };
+    assert.equal(body.code, 'too_many_requests');
+    assert.match(body.idempotency_key, /^idem_/);
+    assert.equal(body.thread, `mcp:${body.idempotency_key}`);
+    assert.match(
+      textOf(r),
+      new RegExp(
+        '^too_many_requests \\(429 rate_limit\\): messages\\[2\\]: .*; the 2 before it were written ' +
+          `\\(rec_\\w+, rec_\\w+\\): send the call again with idempotency_key "${body.idempotency_key}" and ` +
+          `thread "${body.thread}" to write the rest\\n`,
+      ),
+    );
+  } finally {
+    await client.close();
+  }
+});
