@@ -28,6 +28,25 @@ describe('time expressions in queries', () => {
     assert.deepEqual([iso(iso8601.fromMs), iso(iso8601.toMs)], ['2023-03-02', '2023-03-03']);
   });
 
+  it('reads a date in numbers where its parts say which is the day', () => {
+    const day = (q: string) => {
+      const i = timeIntent(q, ref);
+      return i === null ? null : [iso(i.fromMs), iso(i.toMs)];
+    };
+    assert.deepEqual(day('what happened on 25/12/2022?'), ['2022-12-25', '2022-12-26']);
+    assert.deepEqual(day('what happened on 12/25/2022?'), ['2022-12-25', '2022-12-26']);
+    assert.deepEqual(day('Was war am 03.05.2022?'), ['2022-05-03', '2022-05-04']);
+    assert.deepEqual(day('o que fiz em 25-12-2022'), ['2022-12-25', '2022-12-26']);
+    assert.deepEqual(timeIntent('what happened on 25/12/2022?', ref)!.timeWords, ['25', '12', '2022']);
+    // Either way round, or no day at all: not read.
+    assert.equal(day('what happened on 03/05/2022?'), null);
+    assert.equal(day('on 31/02/2022'), null);
+    assert.equal(day('13/14/2022'), null);
+    // A version or a longer run of numbers is no date.
+    assert.equal(day('upgrade to 1.2.3.2022'), null);
+    assert.equal(day('serial 12/25/2022/7'), null);
+  });
+
   it('places a day named without its year in the year it was last, or next when said of what is to come', () => {
     const day = (q: string) => {
       const i = timeIntent(q, ref)!;

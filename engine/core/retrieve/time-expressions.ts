@@ -39,7 +39,8 @@ function startOfDay(ms: number): number {
 }
 
 /**
- * Reads time expressions in English: explicit dates (2023-05-08, 8 May 2023, May 8, 2023), months
+ * Reads time expressions in English: explicit dates (2023-05-08, 8 May 2023, May 8, 2023, 25/12/2023 and
+ * 12/25/2023 where a part over 12 says which is the day, 08.05.2023 day first), months
  * with or without a year, years, and expressions relative to `refMs` (as_of or now): yesterday,
  * today, last/this week/month/year, N days/weeks/months/years ago; forward: tomorrow, next
  * <weekday>/weekend/week/month/year, and, in a sentence about what is to come, on/this <weekday> and
@@ -167,6 +168,17 @@ function wallTimeIntent(
   if ((m = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(q))) {
     const d = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
     set(d, d + DAY, m[0], m[1]!, m[2]!, m[3]!);
+  }
+  // A date in numbers with its year ("25/12/2024", "12/25/2024", "03.05.2025"): day and month told apart
+  // by a part over 12, or by dots, which write it day first; "03/05/2025" is either and is read as none.
+  if ((m = /(?<![\d./-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?![\d./-]*\d)/.exec(q))) {
+    const [a, b] = [Number(m[1]), Number(m[3])];
+    const dayFirst = a > 12 ? b <= 12 : b > 12 ? false : m[2] === '.' ? true : null;
+    const [day, mi] = dayFirst ? [a, b - 1] : [b, a - 1];
+    if (dayFirst !== null && realDay(mi, day)) {
+      const d = Date.UTC(Number(m[4]), mi, day);
+      set(d, d + DAY, m[0], m[1]!, m[3]!, m[4]!);
+    }
   }
   const monthRe =
     '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
