@@ -22,3 +22,11 @@ export function storeUnavailableError(
   err.cause = cause;
   return err;
 }
+
+/**
+ * `message` without the advice to resend a write, for an answer to a request that writes nothing (a
+ * GET, a read-only tool): there it only misleads.
+ */
+export function withoutWriteAdvice(message: string): string {
+  return message.endsWith(` ${writeKeptAdvice}`) ? message.slice(0, -writeKeptAdvice.length - 1) : message;
+}

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { coerceError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { newId } from '../../engine/index.ts';
+import { withoutWriteAdvice } from '../../engine/errors/store-unavailable.ts';
 import type { AppEnv } from './app-env.ts';
 
 /**
@@ -31,7 +32,10 @@ export function faultReport(e: unknown, requestId: string): string | null {
 }
 
 export function errorBody(c: Context<AppEnv>, e: MnemoError): Record<string, unknown> {
-  return errorBodyFor(e, c.get('requestId'), c.get('docsUrlBase')?.() ?? '');
+  const body = errorBodyFor(e, c.get('requestId'), c.get('docsUrlBase')?.() ?? '');
+  // A read wrote nothing to resend.
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') body['message'] = withoutWriteAdvice(e.message);
+  return body;
 }
 
 /** The one error body, for failures met outside the app, where there is no Hono context. */

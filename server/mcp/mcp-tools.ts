@@ -24,7 +24,7 @@ import { contractVersion } from '../../engine/contract/version.ts';
 import { errorCodes, isErrorCode } from '../../engine/errors/codes.ts';
 import { coerceError, isMnemoError, MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { isOutcomeUnknown, MnemoApiError, newIdempotencyKey } from '../client/index.ts';
-import { writeKeptAdvice } from '../../engine/errors/store-unavailable.ts';
+import { withoutWriteAdvice, writeKeptAdvice } from '../../engine/errors/store-unavailable.ts';
 import { parseWith } from '../http/validate.ts';
 import type { MemoryPort } from './memory-port.ts';
 import { isToldError, reworded } from './reworded.ts';
@@ -83,7 +83,12 @@ const standaloneCall: ToolCallContext = { requestId: () => newId('req'), docsUrl
  * can hold a file path, a SQL statement or a database host), and handed to `onFault` to be logged
  * with its stack under the request id the caller is told.
  */
-export function toolError(e: unknown, call: ToolCallContext = standaloneCall, tool?: string): CallToolResult {
+export function toolError(
+  e: unknown,
+  call: ToolCallContext = standaloneCall,
+  tool?: string,
+  reads = false,
+): CallToolResult {
   const known = isToldError(e);
   const own = known && e instanceof MnemoApiError ? e : null;
   const requestId = own?.requestId ?? call.requestId();
@@ -92,10 +97,13 @@ export function toolError(e: unknown, call: ToolCallContext = standaloneCall, to
   if (!known || (isMnemoError(e) && e.code === 'internal_error')) call.onFault?.(e, requestId);
   const { code, message: said } = known ? { code: e.code, message: errorMessage(e) } : coerceError(e);
   // A scope is needed by the /v1 operation a tool calls ("that getRecord needs"): a model knows the tool.
+  // A read-only tool wrote nothing that /v1's advice to resend a write could mean.
   const message =
     code === 'missing_scope' && tool !== undefined
       ? said.replace(/ that (\w+) needs$/u, ` that the tool ${tool} needs (it calls $1)`)
-      : said;
+      : reads
+        ? withoutWriteAdvice(said)
+        : said;
   const info = isErrorCode(code)
     ? errorCodes[code]
     : { status: own?.status ?? 500, type: own?.type ?? 'internal' };
@@ -136,11 +144,12 @@ const run = async (
   f: () => Promise<unknown>,
   call: ToolCallContext,
   tool: string,
+  reads: boolean,
 ): Promise<CallToolResult> => {
   try {
     return ok(await f());
   } catch (e) {
-    return toolError(e, call, tool);
+    return toolError(e, call, tool, reads);
   }
 };
 
@@ -208,6 +217,7 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
         () => spec.storeJudges?.(port, args) ?? spec.call(port, parseWith(schema, args, 'arguments')),
         call,
         name,
+        spec.annotations.readOnlyHint === true,
       ),
   };
 }

@@ -693,7 +693,7 @@ test("a tool's fault is internal_error without its own words, and is logged with
   assert.ok(logged[0]!.includes('\n    at '), 'with its stack');
 });
 
-test('an error told on purpose, with its cause kept, is no fault to log, as on /v1', async () => {
+test('an error told on purpose, with its cause kept, is no fault to log, as on /v1; a read is not told to resend', async () => {
   const full = storeUnavailableError('the disk is full', new Error('SQLITE_FULL: database or disk is full'));
   for (const [method, tool, args] of [
     ['listMemories', 'list_memories', {}],
@@ -701,6 +701,8 @@ test('an error told on purpose, with its cause kept, is no fault to log, as on /
   ] as const) {
     const { r, logged } = await toolFailing(method, tool, args, full);
     assert.match(textOf(r), /^store_unavailable \(503 internal\): the disk is full\./, tool);
+    // A read-only tool wrote nothing: /v1's advice to resend a write is not for it.
+    assert.doesNotMatch(textOf(r), /Idempotency-Key|rememberRecord/, tool);
     assert.deepEqual(logged, [], tool);
   }
 });
