@@ -1009,9 +1009,15 @@ test("get_memory gives a cited Record's text as the window around its quote, whi
     const r = await client.callTool({ name: 'get_memory', arguments: { memory_id: memory.id } });
     const answer = (r.content as { text: string }[])[0]!.text;
     assert.ok(Buffer.byteLength(answer) < 8_000, `${Buffer.byteLength(answer)} bytes`);
-    const { evidence } = JSON.parse(answer) as {
+    const { evidence, ...rest } = JSON.parse(answer) as {
       evidence: { record_id: string; quote: string; text: string; text_window: TextWindow }[];
     };
+    // Each citation once, in evidence with its Record.
+    assert.equal('citations' in rest, false);
+    assert.deepEqual(
+      evidence.map((e) => ({ record_id: e.record_id, quote: e.quote })),
+      memory.citations,
+    );
     const [cited] = evidence;
     assert.equal(cited!.quote, said);
     assert.ok(cited!.text.includes(said), 'the quote is in the window');

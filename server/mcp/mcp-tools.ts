@@ -684,7 +684,7 @@ const tools: McpTool[] = [
     title: 'Get a Memory',
     description:
       'One Memory whole, with its revisions (every version of its slot; a statement only where not this ' +
-      `one's, cut at ${listedChars.statement} characters) and evidence (the cited Records: ` +
+      `one's, cut at ${listedChars.statement} characters) and evidence (each citation's quote and Record: ` +
       `each text cut to the ${textChars.listed.toLocaleString('en')} characters around its quote, with ` +
       "text_window; get_record reads a message's or document's on).",
     input: {
@@ -695,7 +695,8 @@ const tools: McpTool[] = [
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
     call: async (port, { memory_id }) => {
-      const memory = await port.getMemory(memory_id);
+      // Each citation is in evidence, its quote and Record beside it: listed twice, a long quote was too.
+      const { citations: _inEvidence, ...memory } = await port.getMemory(memory_id);
       return {
         ...memory,
         revisions: memory.revisions.map((r) => shownRevision(r, memory.statement)),

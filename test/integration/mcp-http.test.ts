@@ -169,9 +169,9 @@ describe('hosted MCP endpoint /mcp (Streamable HTTP)', () => {
     const memory = JSON.parse(
       textOf(await client.callTool({ name: 'get_memory', arguments: { memory_id: page.data[0]!.id } })),
     ) as {
-      citations: { record_id: string }[];
+      evidence: { record_id: string }[];
     };
-    assert.equal(memory.citations[0]!.record_id, written.record.id);
+    assert.equal(memory.evidence[0]!.record_id, written.record.id);
     const record = JSON.parse(
       textOf(await client.callTool({ name: 'get_record', arguments: { record_id: written.record.id } })),
     ) as {
