@@ -444,6 +444,30 @@ test("an untitled note's passage of two people gives each what opens with them; 
   ]);
 });
 
+test("an untitled note's second person of the same first name is not the one before", () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.predicate,
+    ]);
+  // Sam Jones's home was Sam Lee's, moving him to York.
+  assert.deepEqual(read('Sam Lee lives in Leeds. Sam Jones lives in York.'), [
+    ['Sam Lee lives in Leeds', 'Sam Lee', 'lives in'],
+    ['Sam Jones lives in York', 'Sam Jones', 'lives in'],
+  ]);
+  assert.deepEqual(read('Sam lives in Leeds. Sam Jones lives in York. He works at Acme.'), [
+    ['Sam lives in Leeds', 'Sam', 'lives in'],
+    ['Sam Jones lives in York', 'Sam Jones', 'lives in'],
+    ['Sam Jones works at Acme', 'Sam Jones', 'works at'],
+  ]);
+  // The first name alone after the whole is still them.
+  assert.deepEqual(read('Sam Lee lives in Leeds. Sam works at Acme.'), [
+    ['Sam Lee lives in Leeds', 'Sam Lee', 'lives in'],
+    ['Sam works at Acme', 'Sam Lee', 'works at'],
+  ]);
+});
+
 test("an untitled note's passage about another person holds the slots its sentences say of them", () => {
   const read = (text: string, sourceName = 'api') =>
     derived({ kind: 'document', text }, sourceName, 'Maya Costa').map((c) => [
