@@ -29,7 +29,7 @@ import { firstNameTitled, personNoteSlot } from './person-note.ts';
 import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
-import { aboutAnother, relation } from './about-another.ts';
+import { aboutAnother, opensWithAName, relation } from './about-another.ts';
 import { speaksFirstPerson } from './own-note.ts';
 import { bareAnswer, shortReply } from './answers.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
@@ -315,7 +315,9 @@ export function createRuleDeriver(): Deriver {
     // whose later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse.") stays the source's.
     // v53: such a passage holds each slot its sentences say of the person, by name or "he"/"she"; a
     // later sentence that opens with someone else starts what is theirs.
-    // v54: "Sam Jones" after "Sam Lee" is someone else, not him: his home was Sam Lee's.
+    // v54: "Sam Jones" after "Sam Lee" is someone else, not him: his home was Sam Lee's. A later
+    // sentence that opens with another name, a person's or not ("Acme Corp moved to Berlin.", "Ana has
+    // two kids."), and says no "he" or "her", is the source's, not the person's before it.
     name: 'rules-v54',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -1474,6 +1476,9 @@ const agentsWordOfAnother =
     return { ...c, restated: { statement: said, subject: c.subject, owner: c.owner } };
   };
 
+/** A word for a person already named: "he", "his", "her", … */
+const saysHeOrShe = /(?<![\p{L}\p{N}])(?:he|him|his|she|her|hers)(?![\p{L}\p{N}])/iu;
+
 /** A sentence that opens with the writer or the user: "I …", "My …", "We …", "The user …". */
 const sayerFirst = /^\s*(?:i|my|we|our|(?:the\s+)?user)(?:['’]\p{L}+)?(?![\p{L}\p{N}])/iu;
 
@@ -1515,10 +1520,19 @@ function ofAnotherPerson(
   for (const x of said) {
     const named = aboutAnother(x.words);
     const last = runs.at(-1);
-    // "Sam lives in Leeds. The user visits him often.": hers to say, not Sam's.
+    // "Sam lives in Leeds. The user visits him often.": hers to say, not Sam's. "Sam works at Acme.
+    // Acme Corp moved to Berlin.", "Sam lives in Leeds. Ana has two kids.": what opens with another
+    // name, a person's or not, and says no "he" or "his" that may be theirs, is not theirs either.
+    const thing = named === null ? opensWithAName(x.words) : null;
     if (
       named === null &&
-      (sayerFirst.test(x.words) || ofHer(/^\s*[\p{L}\p{M}'’-]+/u.exec(x.words)?.[0] ?? ''))
+      (sayerFirst.test(x.words) ||
+        ofHer(/^\s*[\p{L}\p{M}'’-]+/u.exec(x.words)?.[0] ?? '') ||
+        (thing !== null &&
+          last !== undefined &&
+          last.who !== null &&
+          !sameOne(thing, last.who) &&
+          !saysHeOrShe.test(x.words)))
     ) {
       runs.push({ who: null, said: [x] });
       continue;
