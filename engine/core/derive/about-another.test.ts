@@ -79,6 +79,7 @@ test("the name a sentence opens with as its subject is found, a person's or not;
     ['Stripe is moving to Dublin.', 'Stripe'],
     ['Leeds is lovely in spring.', 'Leeds'],
     ['Tom Reyes is his manager.', 'Tom Reyes'],
+    ['Ana and Tom live in York.', 'Ana and Tom'],
   ] as const)
     assert.equal(opensWithAName(s), who, s);
   for (const s of [

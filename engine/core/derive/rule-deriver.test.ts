@@ -488,6 +488,10 @@ test("an untitled note's sentence that opens with another name, a person's or no
     ['Sam lives in Leeds', 'Sam', 'other'],
     ['Ana has two kids.', 'api', 'unresolved'],
   ]);
+  assert.deepEqual(read('Sam lives in Leeds. Ana and Tom live in York.'), [
+    ['Sam lives in Leeds', 'Sam', 'other'],
+    ['Ana and Tom live in York.', 'api', 'unresolved'],
+  ]);
   assert.deepEqual(read('Sam prefers tea. Leeds is lovely in spring.'), [
     ['Sam prefers tea.', 'Sam', 'other'],
     ['Leeds is lovely in spring.', 'api', 'unresolved'],
