@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aboutAnother } from './about-another.ts';
+import { aboutAnother, opensWithAName } from './about-another.ts';
 
 test('a sentence that opens with another person as its subject is about them', () => {
   for (const [s, who] of [
@@ -70,4 +70,26 @@ test("a sentence that opens with the speaker, a time, a common word or a pair is
   assert.equal(aboutAnother('Anna Rust is a nurse.'), 'Anna Rust');
   for (const name of ['Cassandra', 'Miro', 'Django', 'Haskell'])
     assert.equal(aboutAnother(`${name} lives in Leeds.`), name);
+});
+
+test("the name a sentence opens with as its subject is found, a person's or not; a common word is none", () => {
+  for (const [s, who] of [
+    ['Ana has two kids.', 'Ana'],
+    ['Acme Corp moved to Berlin.', 'Acme Corp'],
+    ['Stripe is moving to Dublin.', 'Stripe'],
+    ['Leeds is lovely in spring.', 'Leeds'],
+    ['Tom Reyes is his manager.', 'Tom Reyes'],
+    ['Ana and Tom live in York.', 'Ana and Tom'],
+  ] as const)
+    assert.equal(opensWithAName(s), who, s);
+  for (const s of [
+    'It is beautiful.',
+    'He has two kids.',
+    'May is a good month to visit.',
+    'The company moved to Berlin.',
+    'Night shifts are hard.',
+    'Will you call him tomorrow?',
+    'ACME IS HIRING.',
+  ])
+    assert.equal(opensWithAName(s), null, s);
 });

@@ -92,6 +92,30 @@ export function aboutAnother(sentence: string): string | null {
   return speaksOfSelf.test(rest) ? null : who;
 }
 
+/** What a thing or a person does or is, after the name it opens with: "Acme Corp moved", "Ana has". */
+const anyVerb = String.raw`(?:${verb}|${personVerb}|are|were|aren['’]t|weren['’]t|have|haven['’]t|would|should|might|must|may|also|still|never|raised|hired|announced|launched|opened|closed|acquired|bought|sold|released|owns|runs|plans|grew|live|work|love|like|want|need|prefer|have)`;
+const opensWithAnyName = new RegExp(
+  String.raw`^(?<who>${name}(?:\s+(?:and|&)\s+${name})?)\s+${anyVerb}(?![\p{L}\p{N}])`,
+  'u',
+);
+
+/**
+ * The name a sentence opens with as its subject, a person's or not: "Ana has two kids.", "Acme Corp
+ * moved to Berlin.", "Leeds is rainy.", "Ana and Tom live in York." (aboutAnother gives only one
+ * person's, said as only a person does). Null where it opens with a word that names no one ("It is …",
+ * "May is …", "He has …").
+ */
+export function opensWithAName(sentence: string): string | null {
+  const s = sentence.trim();
+  if (s === s.toUpperCase()) return null;
+  const who = opensWithAnyName.exec(s)?.groups?.['who'];
+  // "Ana and Tom": each name's words, not the "and" between them.
+  const words = (who?.split(/\s+/u) ?? [])
+    .filter((w) => w !== 'and' && w !== '&')
+    .map((w) => w.toLowerCase());
+  return who === undefined || words.some((w) => noOne.has(w)) ? null : who;
+}
+
 /** A word of the speaker's own: "I", "me", "my", "we", "us", "our", a chat's "im". */
 export const firstPerson = String.raw`(?:i|i['’](?:m|ve|d|ll)|im|ive|me|my|mine|myself|we|we['’](?:re|ve)|us|our|ours)(?![\p{L}\p{N}'’])`;
 const speaksOfSelf = new RegExp(String.raw`(?<![\p{L}\p{N}'’])${firstPerson}`, 'iu');

@@ -444,6 +444,73 @@ test("an untitled note's passage of two people gives each what opens with them; 
   ]);
 });
 
+test("an untitled note's second person of the same first name is not the one before", () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.predicate,
+    ]);
+  // Sam Jones's home was Sam Lee's, moving him to York.
+  assert.deepEqual(read('Sam Lee lives in Leeds. Sam Jones lives in York.'), [
+    ['Sam Lee lives in Leeds', 'Sam Lee', 'lives in'],
+    ['Sam Jones lives in York', 'Sam Jones', 'lives in'],
+  ]);
+  assert.deepEqual(read('Sam lives in Leeds. Sam Jones lives in York. He works at Acme.'), [
+    ['Sam lives in Leeds', 'Sam', 'lives in'],
+    ['Sam Jones lives in York', 'Sam Jones', 'lives in'],
+    ['Sam Jones works at Acme', 'Sam Jones', 'works at'],
+  ]);
+  // The first name alone after the whole is still them.
+  assert.deepEqual(read('Sam Lee lives in Leeds. Sam works at Acme.'), [
+    ['Sam Lee lives in Leeds', 'Sam Lee', 'lives in'],
+    ['Sam works at Acme', 'Sam Lee', 'works at'],
+  ]);
+});
+
+test("an untitled note's sentence that opens with another name, a person's or not, is not the one's before", () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.owner.state,
+    ]);
+  // Each was a Memory of Sam's or Sarah's.
+  assert.deepEqual(read('Sam works at Acme Corp. Acme Corp moved to Berlin.'), [
+    ['Sam works at Acme Corp', 'Sam', 'other'],
+    ['Acme Corp moved to Berlin.', 'api', 'unresolved'],
+  ]);
+  assert.deepEqual(read('Sarah works at Stripe. Stripe is moving to Dublin.'), [
+    ['Sarah works at Stripe', 'Sarah', 'other'],
+    ['Stripe is moving to Dublin.', 'api', 'unresolved'],
+  ]);
+  assert.deepEqual(read('Sam lives in Leeds. Ana has two kids.'), [
+    ['Sam lives in Leeds', 'Sam', 'other'],
+    ['Ana has two kids.', 'api', 'unresolved'],
+  ]);
+  assert.deepEqual(read('Sam lives in Leeds. Ana and Tom live in York.'), [
+    ['Sam lives in Leeds', 'Sam', 'other'],
+    ['Ana and Tom live in York.', 'api', 'unresolved'],
+  ]);
+  assert.deepEqual(read('Sam prefers tea. Leeds is lovely in spring.'), [
+    ['Sam prefers tea.', 'Sam', 'other'],
+    ['Leeds is lovely in spring.', 'api', 'unresolved'],
+  ]);
+  // One that says "his" or "him" may be of them; one naming no one goes with them, as before.
+  assert.deepEqual(read('Sam works at Acme. Tom Reyes is his manager.'), [
+    ['Sam works at Acme', 'Sam', 'other'],
+    ['Tom Reyes is his manager.', 'Sam', 'other'],
+  ]);
+  assert.deepEqual(read('Sam lives in Leeds. It rains a lot there.'), [
+    ['Sam lives in Leeds', 'Sam', 'other'],
+    ['It rains a lot there.', 'Sam', 'other'],
+  ]);
+  assert.deepEqual(read('Sam Lee lives in Leeds. Sam has two kids.'), [
+    ['Sam Lee lives in Leeds', 'Sam Lee', 'other'],
+    ['Sam has two kids.', 'Sam Lee', 'other'],
+  ]);
+});
+
 test("an untitled note's passage about another person holds the slots its sentences say of them", () => {
   const read = (text: string, sourceName = 'api') =>
     derived({ kind: 'document', text }, sourceName, 'Maya Costa').map((c) => [

@@ -29,7 +29,7 @@ import { firstNameTitled, personNoteSlot } from './person-note.ts';
 import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
-import { aboutAnother, relation } from './about-another.ts';
+import { aboutAnother, opensWithAName, relation } from './about-another.ts';
 import { speaksFirstPerson } from './own-note.ts';
 import { bareAnswer, shortReply } from './answers.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
@@ -313,7 +313,12 @@ export function createRuleDeriver(): Deriver {
     // an agent's note through MCP) is theirs, a slot said of them held; it was the source's ("mcp"). So
     // is such a sentence of an agent's note that also says something of the user: it was hers. A passage
     // whose later sentence opens with someone else ("Sam lives in Leeds.\nAna is a nurse.") stays the source's.
-    name: 'rules-v53',
+    // v53: such a passage holds each slot its sentences say of the person, by name or "he"/"she"; a
+    // later sentence that opens with someone else starts what is theirs.
+    // v54: "Sam Jones" after "Sam Lee" is someone else, not him: his home was Sam Lee's. A later
+    // sentence that opens with another name, a person's or not ("Acme Corp moved to Berlin.", "Ana has
+    // two kids."), and says no "he" or "her", is the source's, not the person's before it.
+    name: 'rules-v54',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -1471,6 +1476,9 @@ const agentsWordOfAnother =
     return { ...c, restated: { statement: said, subject: c.subject, owner: c.owner } };
   };
 
+/** A word for a person already named: "he", "his", "her", … */
+const saysHeOrShe = /(?<![\p{L}\p{N}])(?:he|him|his|she|her|hers)(?![\p{L}\p{N}])/iu;
+
 /** A sentence that opens with the writer or the user: "I …", "My …", "We …", "The user …". */
 const sayerFirst = /^\s*(?:i|my|we|our|(?:the\s+)?user)(?:['’]\p{L}+)?(?![\p{L}\p{N}])/iu;
 
@@ -1501,21 +1509,35 @@ function ofAnotherPerson(
     if (slots !== null) return quoted(slots, x).map((c) => word(c, plain.statement));
     return anotherPersonsClaims(plain, others);
   }
-  const first = (name: string) => name.split(/\s+/u)[0];
+  // "Sam" after "Sam Lee" is him; "Sam Jones" is not, nor is "Sam Jones" the "Sam" before.
+  const words = (name: string) => foldName(name).split(/\s+/u);
+  const sameOne = (later: string, who: string) => {
+    const [a, b] = [words(later), words(who)];
+    return a.length <= b.length && a.every((w, i) => w === b[i]);
+  };
   // The passage by whom each sentence opens with: a sentence naming no one goes on the run before it.
   const runs: Array<{ who: string | null; said: Said[] }> = [];
   for (const x of said) {
     const named = aboutAnother(x.words);
     const last = runs.at(-1);
-    // "Sam lives in Leeds. The user visits him often.": hers to say, not Sam's.
+    // "Sam lives in Leeds. The user visits him often.": hers to say, not Sam's. "Sam works at Acme.
+    // Acme Corp moved to Berlin.", "Sam lives in Leeds. Ana has two kids.": what opens with another
+    // name, a person's or not, and says no "he" or "his" that may be theirs, is not theirs either.
+    const thing = named === null ? opensWithAName(x.words) : null;
     if (
       named === null &&
-      (sayerFirst.test(x.words) || ofHer(/^\s*[\p{L}\p{M}'’-]+/u.exec(x.words)?.[0] ?? ''))
+      (sayerFirst.test(x.words) ||
+        ofHer(/^\s*[\p{L}\p{M}'’-]+/u.exec(x.words)?.[0] ?? '') ||
+        (thing !== null &&
+          last !== undefined &&
+          last.who !== null &&
+          !sameOne(thing, last.who) &&
+          !saysHeOrShe.test(x.words)))
     ) {
       runs.push({ who: null, said: [x] });
       continue;
     }
-    if (last !== undefined && (named === null || (last.who !== null && first(named) === first(last.who))))
+    if (last !== undefined && (named === null || (last.who !== null && sameOne(named, last.who))))
       last.said.push(x);
     else runs.push({ who: named, said: [x] });
   }
@@ -1536,17 +1558,15 @@ function ofAnotherPerson(
     const slotsOf = (x: Said): Claim[] | null => {
       const held = (cs: Claim[] | null) => (cs?.some((c) => c.predicate !== null) ? cs : null);
       if (opensWithHeOrShe.test(x.words))
-        return first(referents.get(x.words) ?? '') === first(who)
-          ? held(heOrSheClaims(x.words, who, owner))
-          : null;
+        return sameOne(referents.get(x.words) ?? '', who) ? held(heOrSheClaims(x.words, who, owner)) : null;
       const named = aboutAnother(x.words);
-      if (named === null || first(named) !== first(who)) return null;
+      if (named === null || !sameOne(named, who)) return null;
       return held(otherPersonClaims(x.words, () => owner));
     };
     // "Sam lives in Leeds with Ana. She is a nurse.": a "she" that may be someone else keeps the run
     // whole, as said, rather than a Memory of Sam's that reads "She is a nurse.".
     const unsure = xs.some(
-      (x) => opensWithHeOrShe.test(x.words) && first(referents.get(x.words) ?? '') !== first(who),
+      (x) => opensWithHeOrShe.test(x.words) && !sameOne(referents.get(x.words) ?? '', who),
     );
     if (unsure) return [passageOf(xs, theirs)];
     const out: Claim[] = [];
