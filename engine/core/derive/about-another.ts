@@ -1,6 +1,6 @@
 import { months, weekdays } from '../retrieve/time-expressions.ts';
 import { products } from './not-a-place.ts';
-import { nameParticles, namesAPerson, occupations } from './slot-sentences.ts';
+import { kinOf, nameParticles, namesAPerson, occupations } from './slot-sentences.ts';
 
 /**
  * Who a sentence is about where it opens with another person as its subject: "Inês is vegetarian
@@ -25,7 +25,7 @@ const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks
 const stateEnds = String.raw`(?=(?:\s+(?:now|too|though|tho|btw|again|also|lol|haha|as\s+well))*(?:,?\s+(?:and|but)\s.*)?[.!,]*$)`;
 const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|(?:vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)${stateEnds}|(?:allergic|intolerant)(?=\s+to\s+[\p{L}\p{N}])|(?:lactose|gluten)\s+intolerant|afraid(?=\s+of\s+[\p{L}\p{N}]))`;
 const opensWithRelation = new RegExp(
-  String.raw`^(?:[Mm]y|[Oo]ur)\s+${relation},?\s+(?<who>${name}),?(?:\s+${verb}|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
+  String.raw`^${kinOf}\s+${relation},?\s+(?<who>${name}),?(?:\s+${verb}|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
   'u',
 );
 /** "Inês, my sister, is a nurse": the name, then who they are to the speaker. */

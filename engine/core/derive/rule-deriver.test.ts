@@ -323,12 +323,13 @@ test('an agent\'s note of "the user" through MCP is about the self; the same wor
       )
       .map((c) => [c.subject, c.owner.state]);
   };
-  for (const text of [
-    "User's sister Ana is a nurse and lives in Valencia.",
-    'The user prefers green tea.',
-    'Preferences:\n- user is allergic to peanuts',
-  ])
+  for (const text of ['The user prefers green tea.', 'Preferences:\n- user is allergic to peanuts'])
     assert.deepEqual(owners(text, 'mcp'), [['Maya Costa', 'self']], text);
+  // Her kin named as the user's are theirs, as "My sister Ana is a nurse." in her words is Ana's.
+  assert.deepEqual(owners("User's sister Ana is a nurse. The user visits her in Valencia.", 'mcp'), [
+    ['Ana', 'other'],
+    ['Maya Costa', 'self'],
+  ]);
   assert.deepEqual(owners('User lives in Leeds.', 'mcp'), [['Maya Costa', 'self']]);
   // Its slots are hers as an agent's read-back's are: they hold an empty slot, never replace a value.
   const content = { kind: 'document' as const, text: "User lives in Leeds. The user's birthday is July 12." };
@@ -345,7 +346,28 @@ test('an agent\'s note of "the user" through MCP is about the self; the same wor
   );
   // "User" before a noun is about the noun: research, an interface.
   assert.deepEqual(owners('User research notes: Tom lives in Berlin.', 'mcp'), [['mcp', 'unresolved']]);
-  assert.deepEqual(owners("User's sister Ana is a nurse.", 'markdown'), [['markdown', 'unresolved']]);
+  // Her kin's slots, said as the user's, are held as her own words would hold them ("she" too).
+  const kin = { kind: 'document' as const, text: "User's sister Ana lives in Madrid. She is a nurse." };
+  assert.deepEqual(
+    createRuleDeriver()
+      .derive(
+        {
+          id: 'r',
+          content: kin,
+          text: recordText(kin),
+          sourceName: 'mcp',
+          occurredAt: '2024-01-01T00:00:00Z',
+        },
+        { self: maya },
+      )
+      .map((c) => [c.subject, c.owner.state, c.predicate]),
+    [
+      ['Ana', 'other', 'lives in'],
+      ['Ana', 'other', 'occupation'],
+    ],
+  );
+  // Not hers in a note of another source either: Ana's, as another person's sentence is there.
+  assert.deepEqual(owners("User's sister Ana is a nurse.", 'markdown'), [['Ana', 'other']]);
   // Another person named by the note is theirs, not the self's (below).
   assert.deepEqual(owners('Ana is a nurse.', 'mcp'), [['Ana', 'other']]);
 });

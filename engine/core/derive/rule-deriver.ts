@@ -318,7 +318,9 @@ export function createRuleDeriver(): Deriver {
     // v54: "Sam Jones" after "Sam Lee" is someone else, not him: his home was Sam Lee's. A later
     // sentence that opens with another name, a person's or not ("Acme Corp moved to Berlin.", "Ana has
     // two kids."), and says no "he" or "her", is the source's, not the person's before it.
-    name: 'rules-v54',
+    // v55: the user's kin as an agent's note names them ("User's sister Ana lives in Madrid.") are
+    // theirs, as "My sister Ana …" in her words is; the sentence was hers, in her Profile.
+    name: 'rules-v55',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

@@ -907,8 +907,13 @@ export interface OtherSlotSentence extends SlotSentence {
   who: string;
 }
 
+/**
+ * Whose kin a sentence names: the speaker's ("My sister Ana", "our friend Tom"), or the user's, as an
+ * agent's note says it ("User's sister Ana", "The user's boss Rita").
+ */
+export const kinOf = String.raw`(?:[Mm]y|[Oo]ur|(?:[Tt]he\s+)?[Uu]ser['’]s)`;
 /** Family and friends named before a person's name: "My sister Ana", "our friend Tom". */
-const kin = String.raw`(?:[Mm]y|[Oo]ur)\s+(?:(?:little|big|older|younger|best|old|elder)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|colleague|neighbou?r|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|boss|manager)`;
+const kin = String.raw`${kinOf}\s+(?:(?:little|big|older|younger|best|old|elder)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|colleague|neighbou?r|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|boss|manager)`;
 /** What a sentence opens with before the person that says nothing of them: "Btw, …", "Oh, …". */
 export const otherLead = String.raw`^(?:(?:[Bb]tw|[Aa]lso|[Oo]h|[Ss]o|[Aa]nd|[Ff]yi|[Gg]uess what)[,!:]?\s+)*(?:${kin}\s+)?`;
 /** A first name and a surname at most: "Ana", "Tom Reyes". */
