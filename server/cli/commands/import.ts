@@ -132,7 +132,12 @@ function onInterrupt(
     // Ended by the signal, the import's own clean-up never runs: archives it unpacked go now.
     removeTempFolders();
     const p = display.last();
-    const sofar = p === null ? '' : ` after ${p.done} of the ${p.total} items read so far`;
+    const sofar =
+      p === null
+        ? ''
+        : p.expected === undefined
+          ? ` after ${p.done} of the ${p.total} items read so far`
+          : ` after ${p.done} of about ${p.expected} items`;
     console.error(
       dryRun
         ? `\nmnemo import: stopped${sofar}. A dry run: nothing was written.`
