@@ -364,3 +364,82 @@ test('a note the import read counts as there, though the walk before it did not 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** The progress reports of a dry import of FILE; `expected` as the report gives it, else `total`. */
+async function progressOf(file: string): Promise<{ first: number; expected: number[]; done: number }> {
+  const client = {
+    getBrain: () => Promise.resolve({}),
+    listSources: () => Promise.resolve({ data: [] }),
+    rememberRecord: async () => {
+      await new Promise((r) => setImmediate(r));
+      return { record: {}, replayed: false };
+    },
+    // What a contacts file held is recorded as an Object (forget-missing.ts).
+    listObjects: () => Promise.resolve({ data: [], next_cursor: null }),
+    acceptObject: () => Promise.resolve({}),
+  } as unknown as MnemoClient;
+  const expected: number[] = [];
+  let first = -1;
+  const summary = await runImport({
+    client,
+    brainId: 'b',
+    path: file,
+    timeZone: 'UTC',
+    onProgress: (p) => {
+      expected.push(p.expected ?? p.total);
+      if (first === -1 && p.done > 0) first = p.total;
+    },
+  });
+  return { first, expected, done: summary.done };
+}
+
+test('progress expects every item of a chat, mailbox, address book or calendar while only a queue of it is read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    const n = 3000;
+    const chat = join(dir, 'WhatsApp Chat with Ana.txt');
+    writeFileSync(
+      chat,
+      Array.from(
+        { length: n },
+        (_, i) => `01/02/2024, 10:${String(i % 60).padStart(2, '0')} - Ana: hi ${i}`,
+      ).join('\n'),
+    );
+    const mbox = join(dir, 'mail.mbox');
+    writeFileSync(
+      mbox,
+      Array.from(
+        { length: 1000 },
+        (_, i) =>
+          `From ana@example.com Thu Feb  1 10:00:00 2024\nFrom: Ana <ana@example.com>\nSubject: note ${i}\n` +
+          `Message-ID: <m${i}@example.com>\nDate: Thu, 1 Feb 2024 10:00:00 +0000\n\nBody ${i}\n`,
+      ).join('\n'),
+    );
+    const vcf = join(dir, 'contacts.vcf');
+    writeFileSync(
+      vcf,
+      Array.from(
+        { length: 600 },
+        (_, i) => `BEGIN:VCARD\nVERSION:3.0\nFN:Person ${i}\nEMAIL:p${i}@example.com\nUID:c${i}\nEND:VCARD\n`,
+      ).join(''),
+    );
+    const ics = join(dir, 'calendar.ics');
+    const events = Array.from(
+      { length: 600 },
+      (_, i) =>
+        `BEGIN:VEVENT\nUID:e${i}\nDTSTAMP:20240101T000000Z\nDTSTART:20240201T${String(i % 24).padStart(2, '0')}0000Z\n` +
+        `SUMMARY:Meeting ${i}\nEND:VEVENT\n`,
+    );
+    writeFileSync(ics, `BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//t//EN\n${events.join('')}END:VCALENDAR\n`);
+    for (const file of [chat, mbox, vcf, ics]) {
+      const { first, expected, done } = await progressOf(file);
+      assert.ok(first < done / 2, `${file}: sent while read (${first} of ${done} read at the first)`);
+      // Every report once a tenth was written expects the file's items, give or take 5%.
+      const late = expected.slice(Math.ceil(expected.length / 10));
+      const off = late.filter((e) => Math.abs(e - done) > done * 0.05);
+      assert.deepEqual(off.slice(0, 3), [], `${file}: ${off.length} reports expect other than ${done}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -90,6 +90,12 @@ export interface ImportProgress {
   failed: number;
   /** Items forgotten so far because they are missing from the files (forgetMissing). */
   forgotten: number;
+  /**
+   * The items the run expects once the file being read is read to its end: `total`, plus what the
+   * part of it not yet read holds at the rate of the part read (ParseOptions.onRead). `total` alone
+   * grows as the export is read, a queue ahead of `done`. Absent: no more expected than `total`.
+   */
+  expected?: number;
 }
 
 /** How one file or export found under PATH was read. */
@@ -658,7 +664,14 @@ async function importPath(
     failed: 0,
     forgotten: 0,
   };
-  const report = () => o.onProgress?.({ ...progress });
+  // How far through the part being read its parser is (onRead), and the items read before it.
+  let partRead = 0;
+  let partStart = 0;
+  const report = () => {
+    const here = progress.total - partStart;
+    const expected = partRead > 0 ? partStart + Math.max(here, Math.round(here / partRead)) : progress.total;
+    o.onProgress?.({ ...progress, ...(expected > progress.total ? { expected } : {}) });
+  };
   const skipped = (part: ImportPartSummary, ref: string, reason: string) => {
     skippedItems.push({ ref, reason });
     part.skipped += 1;
@@ -710,6 +723,11 @@ async function importPath(
             : undefined;
         const label = itemLabel(target, o.path);
         let readHere = 0;
+        partStart = progress.total;
+        partRead = 0;
+        const onRead = (fraction: number) => {
+          partRead = fraction;
+        };
         try {
           const readable = { ...target, format: target.format };
           const { options, note } = await readingOptions(
@@ -721,7 +739,7 @@ async function importPath(
           const items = seenBy(
             files,
             target.path,
-            targetItems(readable, onText ? { ...options, onText } : options, names, former),
+            targetItems(readable, { ...options, onRead, ...(onText ? { onText } : {}) }, names, former),
           );
           for await (const x of screenItems(items, seenKeys, label)) {
             if (fatal !== null || o.signal?.aborted) return;
@@ -734,7 +752,9 @@ async function importPath(
               if (!(await queue.put({ item: x.item, key: x.key, part, label }))) return;
             }
           }
+          partRead = 0;
         } catch (e) {
+          partRead = 0;
           missing?.cannotForget(`${target.name || o.path}: ${errorMessage(e)}`);
           if (readHere > 0) {
             // Part of it is already on its way: the summary must say so, and that the rest was not read,

@@ -536,10 +536,12 @@ describe('import through the /v1 API', () => {
     child.kill('SIGINT');
     const result = await ended;
     assert.deepEqual(result, { code: null, signal: 'SIGINT' }, stderr);
-    assert.match(
-      stderr,
-      /mnemo import: stopped after \d+ of the \d+ items read so far\. What was written is kept; the same command again goes on/,
-    );
+    const stopped =
+      /mnemo import: stopped after \d+ of about (\d+) items\. What was written is kept; the same command again goes on/.exec(
+        stderr,
+      );
+    // How far it got is told against the chat's messages, not against the few read ahead of the writes.
+    assert.ok(stopped && Math.abs(Number(stopped[1]) - lines.length) <= 8, stderr);
     const again = spawn(process.execPath, args, { env });
     let stdout = '';
     again.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

@@ -132,7 +132,12 @@ function onInterrupt(
     // Ended by the signal, the import's own clean-up never runs: archives it unpacked go now.
     removeTempFolders();
     const p = display.last();
-    const sofar = p === null ? '' : ` after ${p.done} of the ${p.total} items read so far`;
+    const sofar =
+      p === null
+        ? ''
+        : p.expected === undefined
+          ? ` after ${p.done} of the ${p.total} items read so far`
+          : ` after ${p.done} of about ${p.expected} items`;
     console.error(
       dryRun
         ? `\nmnemo import: stopped${sofar}. A dry run: nothing was written.`
@@ -176,12 +181,14 @@ function progressDisplay(): {
     update(p) {
       last = p;
       const rate = (p.done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(0);
+      // Records are sent as they are parsed, so `total` is a queue ahead of `done` until the last is
+      // read: the bar's end is what the file is expected to hold.
+      const total = Math.max(p.total, p.expected ?? 0);
       if (!begun) {
-        bar.start(p.total, p.done, { rate, skipped: p.skipped, failed: p.failed });
+        bar.start(total, p.done, { rate, skipped: p.skipped, failed: p.failed });
         begun = true;
       } else {
-        // The total grows while the export is still being read (Records are sent as they are parsed).
-        bar.setTotal(p.total);
+        bar.setTotal(total);
         bar.update(p.done, { rate, skipped: p.skipped, failed: p.failed });
       }
     },

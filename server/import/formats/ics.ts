@@ -587,7 +587,12 @@ function* calendarItems(
   }
   yield* older;
   for (const c of overrides) yield* itemsOrSkip(c, () => overrideItems(c, masters, o));
-  for (const [uid, ev] of masters) yield* itemsOrSkip(ev.component, () => masterItems(ev, uid, w, o));
+  let done = 0;
+  for (const [uid, ev] of masters) {
+    // A series' occurrences are most of a calendar's items: how far through is told by its events.
+    o.onRead?.(done++ / masters.size);
+    yield* itemsOrSkip(ev.component, () => masterItems(ev, uid, w, o));
+  }
 }
 
 /** A date or date-time property of a to-do or a journal entry, as a Record writes it; null if none or unreadable. */
@@ -819,8 +824,10 @@ export async function* parseIcs(path: string, o: ParseOptions): AsyncGenerator<I
     return;
   }
   const newest = newestVersions(calendars);
-  for (const cal of calendars) {
-    yield* calendarItems(cal, newest, w, o);
+  for (const [i, cal] of calendars.entries()) {
+    const onRead = o.onRead;
+    const inFile = onRead && ((f: number) => onRead((i + f) / calendars.length));
+    yield* calendarItems(cal, newest, w, inFile ? { ...o, onRead: inFile } : o);
     yield* entryItems(cal, o);
   }
 }

@@ -297,7 +297,7 @@ const ownCopy = (s: string) => JSON.parse(JSON.stringify(s)) as string;
 async function threadSubjects(
   path: string,
   selfName: string | undefined,
-): Promise<{ subjects: Map<string, string>; selfAddresses: Set<string> } | null> {
+): Promise<{ subjects: Map<string, string>; selfAddresses: Set<string>; messages: number } | null> {
   const subjects = new Map<string, string>();
   const selfAddresses = new Set<string>();
   let messages = 0;
@@ -316,7 +316,7 @@ async function threadSubjects(
       // The second pass parses the whole message and reports it as unreadable.
     }
   }
-  return messages === 0 ? null : { subjects, selfAddresses };
+  return messages === 0 ? null : { subjects, selfAddresses, messages };
 }
 
 /**
@@ -434,7 +434,10 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
       : skip(path, 'no "From " separator line: not an mbox file'));
     return;
   }
+  let index = 0;
   for await (const { line, separator, raw, size } of readMbox(path)) {
+    // The first pass counted the messages.
+    o.onRead?.(Math.min(1, index++ / read.messages));
     const ref = `line ${line}`;
     if (!raw) {
       yield skip(

@@ -415,7 +415,8 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
         // Said when the card is read below.
       }
     }
-  for (const card of cards) {
+  for (const [i, card] of cards.entries()) {
+    o.onRead?.(i / cards.length);
     // A card cut off is skipped whole, as the calendar's reader skips an event without END:VEVENT. Its
     // lines may all look complete, but nothing tells a last line cut inside its value ("TEL:+351 91")
     // from a whole one, nor says no field was lost after it, and a fact is read as true: a wrong

@@ -229,7 +229,8 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
       ? peopleOf(msgs, prefixes, o.selfNameByDefault ? undefined : o.selfName)
       : chatName(path);
   const ordinals = new Map<string, number>();
-  for (const m of msgs) {
+  for (const [i, m] of msgs.entries()) {
+    o.onRead?.(i / msgs.length);
     const ref = `line ${m.line}`;
     const [day, month, y] =
       order === 'dmy' ? [m.a, m.b, m.c] : order === 'mdy' ? [m.b, m.a, m.c] : [m.c, m.b, m.a];
