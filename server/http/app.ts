@@ -76,6 +76,14 @@ function allowedMethods(path: string): string[] {
 }
 
 /**
+ * The OpenAPI document, built on the first request for it and then kept for the process: ~0.07-0.1
+ * CPU s (every schema to JSON Schema) that each server spent at start, and a process starts many
+ * (the desktop app restarts its server; a test file, dozens).
+ */
+let openApiDocument: ReturnType<typeof buildOpenApi> | undefined;
+const openApiContract = () => (openApiDocument ??= buildOpenApi());
+
+/**
  * The /v1 HTTP adapter. Order of checks (the Host guard runs before them, in listen.ts): request id;
  * Origin guard (before auth); auth (before routing, so an unknown path without a key is 401); rate limit;
  * route or 404/405; scope; media type; body and query validation; the engine. Every failure leaves
@@ -84,15 +92,16 @@ function allowedMethods(path: string): string[] {
 export function createApp(options: AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const limiter = new FixedWindowLimiter(options.rateLimit, options.now);
-  const contract = buildOpenApi();
   // Built on the first request, when the port is known; a generated client then points at this server.
   let openapi: string | null = null;
-  const servedOpenApi = () =>
-    (openapi ??= JSON.stringify(
+  const servedOpenApi = () => {
+    const contract = openApiContract();
+    return (openapi ??= JSON.stringify(
       options.apiBases ? { ...contract, servers: options.apiBases().map((url) => ({ url })) } : contract,
       null,
       2,
     ));
+  };
   const log = options.logger ?? (() => {});
   const countRequest = (principal: Principal) => {
     const wait = limiter.hit(principal.rateKey);

@@ -15,6 +15,7 @@ import type { Engine } from '../../engine/types.ts';
 import { mountMcp } from './mount-mcp.ts';
 import type { TextWindow } from './text-window.ts';
 import { serveApp, type ServedApp } from '../http/testing/serve-app.ts';
+import { cliBundleEnv } from '../../test/support/cli-env.ts';
 
 // The local engine (an encrypted SQLite file) behind /v1 and /mcp on loopback; `mnemo mcp` spawned
 // against it. Each bad tool call must read as the documented tool error, as /v1 words the same input.
@@ -43,6 +44,7 @@ before(async () => {
       env: {
         PATH: process.env.PATH ?? '',
         MNEMO_LOG: 'silent',
+        ...cliBundleEnv,
         MNEMO_PROJECT: tenant.project,
         MNEMO_BRAIN: 'me',
         MNEMO_KEY: key,

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { createMnemoClient } from '../../server/client/index.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
+import { cliBundleEnv } from '../support/cli-env.ts';
 
 // Fuzzed stdin never produces a byte on stdout that is not a JSON-RPC message, and never kills the
 // bridge: after the garbage, a well-formed initialize still gets its answer.
@@ -56,7 +57,7 @@ const line = fc.oneof(
 
 async function fuzzBridge(env: Record<string, string>, seed: number): Promise<void> {
   const child = spawn(process.execPath, ['bin/mnemo.mjs', 'mcp'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', ...cliBundleEnv, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -14,6 +14,7 @@ import { mcpToolNames } from '../../server/mcp/mcp-tools.ts';
 import { mnemoJsonRpcError } from '../../server/mcp/stdio-bridge.ts';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
 import { awayFromMinuteEnd } from '../contract/harness.ts';
+import { cliBundleEnv } from '../support/cli-env.ts';
 import { serveProcess } from './serve-process.ts';
 
 // `mnemo mcp` spawned as a real child process, driven by the SDK's own client over stdio, reaching a
@@ -38,7 +39,7 @@ function bridge(env: Record<string, string>): {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['bin/mnemo.mjs', 'mcp'],
-    env: { PATH: process.env.PATH ?? '', MNEMO_LOG: 'silent', ...env },
+    env: { PATH: process.env.PATH ?? '', MNEMO_LOG: 'silent', ...cliBundleEnv, ...env },
     stderr: 'pipe',
   });
   let err = '';
@@ -59,6 +60,7 @@ describe('mnemo mcp (stdio bridge)', () => {
       env: {
         PATH: process.env.PATH ?? '',
         MNEMO_LOG: 'silent',
+        ...cliBundleEnv,
         MNEMO_PROJECT: 'household',
         MNEMO_BRAIN: 'family',
         MNEMO_KEY: key,
@@ -276,6 +278,7 @@ test('a write through a Mnemo that froze and died mid-call is not said to have r
   const { child, url } = await serveProcess(['--engine', 'reference'], {
     PATH: process.env.PATH ?? '',
     MNEMO_LOG: 'silent',
+    ...cliBundleEnv,
   });
   await createMnemoClient({ baseUrl: url, apiKey: key }).createBrain({ id: 'family' });
   const { client, transport } = householdBridge(url);

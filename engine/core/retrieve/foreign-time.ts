@@ -32,26 +32,44 @@ const edge = (p: string) => `(?<![\\p{L}\\p{M}\\p{N}])(?:${p})(?![\\p{L}\\p{M}\\
 interface Compiled {
   language: TimeLanguage;
   cues: ReadonlySet<string>;
-  rewrites: { re: RegExp; en: TimeLanguage['rewrites'][number]['en'] }[];
-  future: RegExp;
+  /** Compiled on the first text read in the language: see `compiledLanguages`. */
+  rewrites?: { re: RegExp; en: TimeLanguage['rewrites'][number]['en'] }[];
+  future?: RegExp;
 }
 
-const compiled: Compiled[] = timeLanguages.map((language) => ({
-  language,
-  cues: new Set(language.cues.filter(Boolean).map((w) => foldText(w))),
-  rewrites: language.rewrites.map((r) => ({ re: new RegExp(edge(accentTolerant(r.re)), 'gu'), en: r.en })),
-  future: new RegExp(edge(language.future), 'u'),
-}));
-/** Any language's time word, looked for before a text's words are read (most texts hold none). */
-const anyCue = new RegExp(
-  edge(
-    [...new Set(timeLanguages.flatMap((l) => l.cues.filter(Boolean)))]
-      .sort((a, b) => b.length - a.length)
-      .map(accentTolerant)
-      .join('|'),
-  ),
-  'u',
-);
+/**
+ * The languages' cues and their one pattern, made on the first text read, and each language's
+ * rewrites on the first text in it: made when this module loaded, they cost every process that
+ * imports the engine ~0.1 CPU s (167 Unicode patterns), most of which never read a foreign word.
+ */
+let compiledLanguages: { languages: Compiled[]; anyCue: RegExp } | undefined;
+function compiled(): { languages: Compiled[]; anyCue: RegExp } {
+  compiledLanguages ??= {
+    languages: timeLanguages.map((language) => ({
+      language,
+      cues: new Set(language.cues.filter(Boolean).map((w) => foldText(w))),
+    })),
+    /** Any language's time word, looked for before a text's words are read (most texts hold none). */
+    anyCue: new RegExp(
+      edge(
+        [...new Set(timeLanguages.flatMap((l) => l.cues.filter(Boolean)))]
+          .sort((a, b) => b.length - a.length)
+          .map(accentTolerant)
+          .join('|'),
+      ),
+      'u',
+    ),
+  };
+  return compiledLanguages;
+}
+function rewritesOf(c: Compiled): Required<Compiled> {
+  c.rewrites ??= c.language.rewrites.map((r) => ({
+    re: new RegExp(edge(accentTolerant(r.re)), 'gu'),
+    en: r.en,
+  }));
+  c.future ??= new RegExp(edge(c.language.future), 'u');
+  return c as Required<Compiled>;
+}
 /**
  * A text's language and phrases are read in its first this many characters: read whole, a 200 KB
  * journal in Portuguese cost ~100-300 ms a reading (its words folded and scored, every rule's scan),
@@ -95,7 +113,7 @@ function languagesOf(words: readonly string[]): { c: Compiled; spoken: boolean }
   const { english, scores } = languageScores(words);
   let best = english + 1;
   let chosen: { c: Compiled; cued: boolean }[] = [];
-  for (const c of compiled) {
+  for (const c of compiled().languages) {
     let score = scores.get(c.language.code) ?? 0;
     let cued = false;
     for (const w of words)
@@ -125,7 +143,7 @@ export function inEnglishTime(text: string): InEnglishTime {
   const lower = cased.toLowerCase();
   // Its language and its phrases are read in its first characters (readChars); the rest stays as it is.
   const read = lower.length > readChars ? lower.slice(0, readChars) : lower;
-  if (!anyCue.test(read)) return { text, phrases: [], ahead: false };
+  if (!compiled().anyCue.test(read)) return { text, phrases: [], ahead: false };
   const languages = languagesOf(wordsForLanguage(read));
   if (languages.length === 0) return { text, phrases: [], ahead: false };
   // In a text with none of the language's function words, a capitalized time word within a sentence
@@ -147,7 +165,7 @@ export function inEnglishTime(text: string): InEnglishTime {
   const taken = new Uint8Array(read.length);
   const free = (from: number, to: number) => !taken.subarray(from, to).includes(1);
   for (const { c, spoken } of languages)
-    for (const r of c.rewrites) {
+    for (const r of rewritesOf(c).rewrites) {
       r.re.lastIndex = 0;
       for (const m of read.matchAll(r.re)) {
         const from = m.index;
@@ -176,6 +194,6 @@ export function inEnglishTime(text: string): InEnglishTime {
     if (s.en !== '') phrases.push({ said, en: s.en });
     at = s.to;
   }
-  const ahead = languages.some(({ c }) => c.future.test(read));
+  const ahead = languages.some(({ c }) => rewritesOf(c).future.test(read));
   return { text: out + lower.slice(at), phrases, ahead };
 }

@@ -54,3 +54,44 @@ describe('a reused PGlite database', () => {
     await Promise.all([a.close(), b.close()]);
   });
 });
+
+const blankDatabase = await reusedPgliteDatabases();
+
+describe('a reused blank PGlite database', () => {
+  const tablesIn = async (db: Awaited<ReturnType<typeof blankDatabase>>) =>
+    (
+      await db.query<{ t: string }>(
+        "SELECT schemaname || '.' || tablename AS t FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1",
+      )
+    ).rows.map((r) => r.t);
+
+  it('is handed out blank again after its test migrated it and made a schema of its own', async () => {
+    const first = await blankDatabase();
+    assert.deepEqual(await tablesIn(first), []);
+    const searchPath = async (db: typeof first) =>
+      (await db.query<{ search_path: string }>('SHOW search_path')).rows[0]?.search_path;
+    const path = await searchPath(first);
+    const versions = (await migrate(first)).applied;
+    await first.exec('CREATE SCHEMA mnemo; SET search_path = mnemo');
+    assert.deepEqual((await migrate(first)).applied, versions);
+    await first.close();
+
+    const second = await blankDatabase();
+    assert.deepEqual(await tablesIn(second), []);
+    assert.equal(await searchPath(second), path);
+    assert.deepEqual((await migrate(second)).applied, versions);
+    await second.close();
+  });
+
+  it('is refused, not handed out, when what its test left cannot be put back', async () => {
+    const first = await blankDatabase();
+    // A role is the cluster's, not a schema's: dropping the schemas leaves it.
+    await first.exec('CREATE ROLE left_behind');
+    await first.close();
+    await assert.rejects(blankDatabase(), /a reused PGlite database is not blank again/);
+    // The next is a new one.
+    const fresh = await blankDatabase();
+    assert.deepEqual(await tablesIn(fresh), []);
+    await fresh.close();
+  });
+});
