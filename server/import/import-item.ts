@@ -110,6 +110,12 @@ export interface ParseOptions {
    * the whole import (ImportProgress.expected).
    */
   onRead?: (fraction: number) => void;
+  /**
+   * Hears how far a first pass over the file is (the share of its bytes), where a parser reads the
+   * whole file once before its first item (a mailbox's thread subjects): minutes of a large one in
+   * which nothing else would be heard.
+   */
+  onScan?: (fraction: number) => void;
 }
 
 export type Parser = (

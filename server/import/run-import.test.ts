@@ -366,7 +366,9 @@ test('a note the import read counts as there, though the walk before it did not 
 });
 
 /** The progress reports of a dry import of FILE; `expected` as the report gives it, else `total`. */
-async function progressOf(file: string): Promise<{ first: number; expected: number[]; done: number }> {
+async function progressOf(
+  file: string,
+): Promise<{ first: number; expected: number[]; done: number; reports: ImportProgress[] }> {
   const client = {
     getBrain: () => Promise.resolve({}),
     listSources: () => Promise.resolve({ data: [] }),
@@ -379,6 +381,7 @@ async function progressOf(file: string): Promise<{ first: number; expected: numb
     acceptObject: () => Promise.resolve({}),
   } as unknown as MnemoClient;
   const expected: number[] = [];
+  const reports: ImportProgress[] = [];
   let first = -1;
   const summary = await runImport({
     client,
@@ -386,11 +389,13 @@ async function progressOf(file: string): Promise<{ first: number; expected: numb
     path: file,
     timeZone: 'UTC',
     onProgress: (p) => {
+      reports.push(p);
+      if (p.scanning !== undefined) return;
       expected.push(p.expected ?? p.total);
       if (first === -1 && p.done > 0) first = p.total;
     },
   });
-  return { first, expected, done: summary.done };
+  return { first, expected, done: summary.done, reports };
 }
 
 test('progress expects every item of a chat, mailbox, address book or calendar while only a queue of it is read', async () => {
@@ -431,6 +436,20 @@ test('progress expects every item of a chat, mailbox, address book or calendar w
         `SUMMARY:Meeting ${i}\nEND:VEVENT\n`,
     );
     writeFileSync(ics, `BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//t//EN\n${events.join('')}END:VCALENDAR\n`);
+    // A mailbox is read once for its threads before its first mail is sent: how far is heard, a report
+    // a percent at most, each before any item.
+    const { reports } = await progressOf(mbox);
+    const scans = reports.flatMap((p) => (p.scanning ? [p] : []));
+    assert.ok(scans.length >= 50 && scans.length <= 101, `${scans.length} reports of the first pass`);
+    assert.ok(scans.every((p) => p.done === 0 && p.scanning!.ref === mbox));
+    const fractions = scans.map((p) => p.scanning!.fraction);
+    assert.deepEqual(
+      fractions,
+      [...fractions].sort((a, b) => a - b),
+      'in order',
+    );
+    assert.ok(fractions.at(-1)! > 0.98 && fractions.at(-1)! <= 1, String(fractions.at(-1)));
+    assert.ok(reports.indexOf(scans.at(-1)!) < reports.findIndex((p) => p.done > 0));
     for (const file of [chat, mbox, vcf, ics]) {
       const { first, expected, done } = await progressOf(file);
       assert.ok(first < done / 2, `${file}: sent while read (${first} of ${done} read at the first)`);

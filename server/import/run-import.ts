@@ -96,6 +96,11 @@ export interface ImportProgress {
    * grows as the export is read, a queue ahead of `done`. Absent: no more expected than `total`.
    */
   expected?: number;
+  /**
+   * While a file is read once before its first item is (a mailbox's first pass): which, and the share
+   * of its bytes read. Absent otherwise.
+   */
+  scanning?: { ref: string; fraction: number };
 }
 
 /** How one file or export found under PATH was read. */
@@ -728,6 +733,14 @@ async function importPath(
         const onRead = (fraction: number) => {
           partRead = fraction;
         };
+        // At most a report a percent: a first pass hears of every mail.
+        let scanned = -1;
+        const onScan = (fraction: number) => {
+          const percent = Math.floor(fraction * 100);
+          if (percent === scanned) return;
+          scanned = percent;
+          o.onProgress?.({ ...progress, scanning: { ref: target.name || o.path, fraction } });
+        };
         try {
           const readable = { ...target, format: target.format };
           const { options, note } = await readingOptions(
@@ -739,7 +752,12 @@ async function importPath(
           const items = seenBy(
             files,
             target.path,
-            targetItems(readable, { ...options, onRead, ...(onText ? { onText } : {}) }, names, former),
+            targetItems(
+              readable,
+              { ...options, onRead, onScan, ...(onText ? { onText } : {}) },
+              names,
+              former,
+            ),
           );
           for await (const x of screenItems(items, seenKeys, label)) {
             if (fatal !== null || o.signal?.aborted) return;

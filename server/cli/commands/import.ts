@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
@@ -135,9 +136,11 @@ function onInterrupt(
     const sofar =
       p === null
         ? ''
-        : p.expected === undefined
-          ? ` after ${p.done} of the ${p.total} items read so far`
-          : ` after ${p.done} of about ${p.expected} items`;
+        : p.scanning !== undefined && p.done === 0
+          ? ` while reading ${basename(p.scanning.ref)} (${Math.floor(p.scanning.fraction * 100)}%), before any item`
+          : p.expected === undefined
+            ? ` after ${p.done} of the ${p.total} items read so far`
+            : ` after ${p.done} of about ${p.expected} items`;
     console.error(
       dryRun
         ? `\nmnemo import: stopped${sofar}. A dry run: nothing was written.`
@@ -177,9 +180,23 @@ function progressDisplay(): {
   );
   const started = Date.now();
   let begun = false;
+  let scanShown = false;
   return {
     update(p) {
       last = p;
+      // A file read once before its first item (a large mailbox): said on one line, redrawn, until
+      // the bar starts.
+      if (p.scanning !== undefined) {
+        if (begun) return;
+        const percent = Math.floor(p.scanning.fraction * 100);
+        process.stderr.write(`\r\x1b[2Kreading ${basename(p.scanning.ref)} before importing: ${percent}%`);
+        scanShown = true;
+        return;
+      }
+      if (scanShown) {
+        process.stderr.write('\r\x1b[2K');
+        scanShown = false;
+      }
       const rate = (p.done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(0);
       // Records are sent as they are parsed, so `total` is a queue ahead of `done` until the last is
       // read: the bar's end is what the file is expected to hold.
@@ -194,7 +211,9 @@ function progressDisplay(): {
     },
     stop: () => {
       if (begun) bar.stop();
+      else if (scanShown) process.stderr.write('\n');
       begun = false;
+      scanShown = false;
     },
     last: () => last,
   };

@@ -297,12 +297,18 @@ const ownCopy = (s: string) => JSON.parse(JSON.stringify(s)) as string;
 async function threadSubjects(
   path: string,
   selfName: string | undefined,
+  onScan: ((fraction: number) => void) | undefined,
 ): Promise<{ subjects: Map<string, string>; selfAddresses: Set<string>; messages: number } | null> {
   const subjects = new Map<string, string>();
   const selfAddresses = new Set<string>();
   let messages = 0;
-  for await (const { raw } of readMbox(path)) {
+  // A Takeout mailbox of several GB takes minutes to read once before its first mail is sent.
+  const bytes = onScan ? (await stat(path)).size : 0;
+  let seen = 0;
+  for await (const { raw, size, separator } of readMbox(path)) {
     messages++;
+    seen += size + separator.length + 2;
+    if (onScan && bytes > 0) onScan(Math.min(1, seen / bytes));
     if (!raw) continue;
     try {
       const head = await PostalMime.parse(mailForPostalMime(headerBlock(raw)));
@@ -427,7 +433,7 @@ async function parsedMail(raw: Buffer): Promise<Email | { unreadable: string }> 
  * one mail, named as it would be inside an mbox.
  */
 export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  const read = await threadSubjects(path, o.selfName);
+  const read = await threadSubjects(path, o.selfName, o.onScan);
   if (!read) {
     yield await ((await isOneMail(path))
       ? oneMail(path, o)
