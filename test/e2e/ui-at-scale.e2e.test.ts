@@ -81,3 +81,57 @@ test('a Records list three pages deep reads again only the page holding a Record
     await app.close();
   }
 });
+
+test('a Memory 60 Records repeat draws its first 20 sources, on its page and in Conflicts, and all on request', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    const at = '2024-01-01T00:00:00Z';
+    // One value from 60 devices at one instant, another from one more: a conflict whose first value
+    // cites 60 Records.
+    for (let i = 0; i < 60; i++)
+      await app.api.rememberRecord('me', {
+        content: { kind: 'fact', subject: 'user', predicate: 'home_city', value: 'Porto' },
+        source: { name: `device ${i}` },
+        occurred_at: at,
+      });
+    await app.api.rememberRecord('me', {
+      content: { kind: 'fact', subject: 'user', predicate: 'home_city', value: 'Lisbon' },
+      source: { name: 'laptop' },
+      occurred_at: at,
+    });
+    const deadline = Date.now() + 60_000;
+    while ((await processingCount(app, 'me')) > 0) {
+      assert.ok(Date.now() < deadline, 'the Records are derived');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const porto = (await app.api.listMemories('me', { contested: 'true' })).data.find((m) =>
+      m.statement.includes('Porto'),
+    );
+    assert.equal(porto?.citations.length, 60);
+
+    const { page, problems } = await openUi(context(), app);
+    await navigateInPlace(page, `/brains/me/memories/${porto.id}`);
+    const section = page.getByRole('region', { name: 'Where this comes from' });
+    const sources = section.locator('li.evidence');
+    await sources.first().waitFor();
+    // Before, all 60 were drawn (seven DOM nodes each; 2,200 for a Memory cited 300 times).
+    assert.equal(await sources.count(), 20);
+    await section.getByRole('button', { name: 'Show all 60 sources' }).click();
+    assert.equal(await sources.count(), 60);
+    await section.getByRole('button', { name: 'Show the first 20 only' }).click();
+    assert.equal(await sources.count(), 20);
+
+    await navigateInPlace(page, '/brains/me/conflicts');
+    const card = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'You · home city' }) });
+    await card.getByText('from laptop').waitFor();
+    assert.equal(await card.getByText(/^from device \d+$/).count(), 20);
+    await card.getByRole('button', { name: 'Show all 60 sources' }).click();
+    assert.equal(await card.getByText(/^from device \d+$/).count(), 60);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
