@@ -34,5 +34,6 @@ export async function createLocalEngineFromOptions(
     timeZone: options.timeZone,
     logger: options.log ? lineLogger(options.log) : undefined,
     ...(options.deriver ? { deriver: options.deriver } : {}),
+    ...(options.deriveRetryDelaysMs ? { deriveRetryDelaysMs: options.deriveRetryDelaysMs } : {}),
   });
 }

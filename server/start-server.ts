@@ -85,6 +85,8 @@ export interface ServerOptions {
    * whose deriver was upgraded before the other's, or a hub of another engine, has.
    */
   deriver?: Deriver;
+  /** The pauses before a failed derivation is tried again (the local engine's; tests hold a Record in processing). */
+  deriveRetryDelaysMs?: readonly number[];
 }
 
 export interface RunningServer {

@@ -66,9 +66,8 @@ export const recordListOptions = (client: MnemoClient, brainId: string, filters:
     queryFn: ({ signal, pageParam }) =>
       client.listRecords(brainId, { ...filters, ...after(pageParam) }, { signal }),
     ...byCursor,
-    // Records still processing turn ready in the background: look again until none are left.
-    refetchInterval: (q) =>
-      q.state.data?.pages.some((p) => p.data.some((r) => r.status === 'processing')) ? 1000 : false,
+    // Records still processing turn ready in the background: the screen reads again the pages holding
+    // one (usePendingRows), not every page loaded.
   });
 
 export const memoryListOptions = (client: MnemoClient, brainId: string, params: MemoryListParams) =>
@@ -242,9 +241,8 @@ export const traceListOptions = (client: MnemoClient, brainId: string) =>
     queryFn: ({ signal, pageParam }) =>
       client.listTraces(brainId, { limit: 50, ...after(pageParam) }, { signal }),
     ...byCursor,
-    // A thorough question answered 202 is assembled in the background: look again until it is done.
-    refetchInterval: (q) =>
-      q.state.data?.pages.some((p) => p.data.some((t) => t.status === 'processing')) ? 2000 : false,
+    // A thorough question answered 202 is assembled in the background: the screen reads again the
+    // page holding it (usePendingRows) until it is done.
   });
 
 export const traceOptions = (client: MnemoClient, brainId: string, traceId: string) =>

@@ -21,6 +21,7 @@ import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { aboutLabel, quoteAddsWords, quoteLabel, sameWordsLabel, statementLabel } from '../record-text.ts';
 import { ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
+import { useFolded } from '../components/folded-list.tsx';
 import { paths } from '../routes.ts';
 
 export function ConflictsScreen({ brainId }: { brainId: string }) {
@@ -237,8 +238,11 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
   const client = useClient();
   const detail = useQuery(memoryOptions(client, brainId, memory.id));
   const evidence = detail.data?.evidence;
+  // A value many Records repeat: its first few sources are drawn, as on the Memory's page.
+  const evidenceFold = useFolded(evidence ?? [], 'sources');
+  const citationFold = useFolded(memory.citations, 'sources');
   if (!evidence) {
-    return memory.citations.map((c, i) => (
+    const quotes = citationFold.shown.map((c, i) => (
       <blockquote key={i} className="quote">
         {quoteAddsWords(c.quote, memory) ? (
           <mark>{quoteLabel(c.quote, memory)}</mark>
@@ -248,8 +252,14 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
         <RecordLink brainId={brainId} id={c.record_id} className="mono muted small" />
       </blockquote>
     ));
+    return (
+      <>
+        {quotes}
+        {citationFold.toggle}
+      </>
+    );
   }
-  return evidence.map((e) => (
+  const quotes = evidenceFold.shown.map((e) => (
     <blockquote key={e.record_id} className="quote">
       {quoteAddsWords(e.quote, memory, e.kind) ? <mark>{quoteLabel(e.quote, memory, e.kind)}</mark> : null}
       <span className="meta small">
@@ -260,4 +270,10 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
       </span>
     </blockquote>
   ));
+  return (
+    <>
+      {quotes}
+      {evidenceFold.toggle}
+    </>
+  );
 }

@@ -22,6 +22,7 @@ import {
 } from '../record-text.ts';
 import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
+import { useFolded } from '../components/folded-list.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { formatDate, formatDateTime, headingOf, oneLine, ownerLabel, statusLabels } from '../format.ts';
 import { addToNoteDraft } from '../note-draft.ts';
@@ -228,6 +229,9 @@ function MemoryView({
   // The correction lives here, not in its form: once saved, the page shows the replaced version and
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
+  // A Memory a year of messages repeats can cite hundreds of Records: the first few are drawn.
+  const evidence = useFolded(m.evidence, 'sources');
+  const citations = useFolded(m.citations, 'sources');
   const saved = correct.isSuccess;
   const inForce = m.status === 'active' || m.status === 'scheduled';
   const notice = useRef<HTMLDivElement>(null);
@@ -327,7 +331,7 @@ function MemoryView({
         <h2 id="evidence">Where this comes from</h2>
         {m.evidence.length === 0 ? (
           <ul className="list">
-            {m.citations.map((c, i) => (
+            {citations.shown.map((c, i) => (
               <li key={i} className="list-item">
                 {quoteAddsWords(c.quote, m) ? (
                   <blockquote className="quote">
@@ -343,7 +347,7 @@ function MemoryView({
           </ul>
         ) : (
           <ul className="list">
-            {m.evidence.map((e, i) => (
+            {evidence.shown.map((e, i) => (
               <li key={`${e.record_id}-${i}`} className="list-item evidence">
                 {/* A Record whose words are the statement's (rules-v28's sentence, a fact's line)
                     would repeat the heading right under it: the rest of the evidence is said alone. */}
@@ -366,6 +370,7 @@ function MemoryView({
             ))}
           </ul>
         )}
+        {m.evidence.length === 0 ? citations.toggle : evidence.toggle}
       </section>
 
       <section aria-labelledby="history">

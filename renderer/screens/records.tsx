@@ -10,6 +10,7 @@ import type {
 import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useRememberRecord } from '../api/mutations.ts';
+import { usePendingRows } from '../api/pending-rows.ts';
 import { brainOptions, memoryOptions, recordListOptions } from '../api/queries.ts';
 import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
@@ -51,7 +52,14 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
   const filters = readSearch(search, filterNames) as RecordListParams;
   const setFilters = (f: RecordListParams) =>
     navigate(`${paths.brain(brainId, 'records')}${writeSearch(f, filterNames)}`);
-  const records = useInfiniteQuery(recordListOptions(client, brainId, filters));
+  const listOptions = recordListOptions(client, brainId, filters);
+  const records = useInfiniteQuery(listOptions);
+  usePendingRows(
+    listOptions.queryKey,
+    records.data,
+    (cursor) => client.listRecords(brainId, { ...filters, ...(cursor ? { cursor } : {}) }),
+    1000,
+  );
   const [forgetting, setForgetting] = useState<MnemoRecord | null>(null);
   // What the last forget did, said where the person looks after the row has gone.
   const [forgotten, setForgotten] = useState<string | null>(null);

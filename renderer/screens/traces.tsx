@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.ts';
 import { traceListOptions } from '../api/queries.ts';
+import { usePendingRows } from '../api/pending-rows.ts';
 import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
@@ -11,7 +12,14 @@ import { TableScroll } from '../components/table-scroll.tsx';
 
 export function TracesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
-  const traces = useInfiniteQuery(traceListOptions(client, brainId));
+  const listOptions = traceListOptions(client, brainId);
+  const traces = useInfiniteQuery(listOptions);
+  usePendingRows(
+    listOptions.queryKey,
+    traces.data,
+    (cursor) => client.listTraces(brainId, { limit: 50, ...(cursor ? { cursor } : {}) }),
+    2000,
+  );
   const rows = traces.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <>

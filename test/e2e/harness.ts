@@ -98,7 +98,10 @@ export interface RunningApp {
 
 export async function startApp(
   engine: 'reference' | 'local',
-  extra: Pick<Parameters<typeof startServer>[0], 'thoroughSyncMs' | 'sync'> = {},
+  extra: Pick<
+    Parameters<typeof startServer>[0],
+    'thoroughSyncMs' | 'sync' | 'deriver' | 'deriveRetryDelaysMs'
+  > = {},
 ): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), `mnemo-e2e-${engine}-`));
   const keyRegistry = join(dataDir, 'keys.json');
