@@ -93,7 +93,7 @@ export function aboutAnother(sentence: string): string | null {
 }
 
 /** What a thing or a person does or is, after the name it opens with: "Acme Corp moved", "Ana has". */
-const anyVerb = String.raw`(?:${verb}|${personVerb}|are|were|aren['’]t|weren['’]t|have|haven['’]t|would|should|might|must|may|also|still|never|raised|hired|announced|launched|opened|closed|acquired|bought|sold|released|owns|runs|plans|grew|live|work|love|like|want|need|prefer|have)`;
+const anyVerb = String.raw`(?:${verb}|${personVerb}|are|were|aren['’]t|weren['’]t|have|haven['’]t|would|should|might|must|may|also|still|never|raised|hired|announced|launched|opened|closed|acquired|bought|sold|released|owns|runs|plans|grew|live|work|love|like|want|need|prefer)`;
 const opensWithAnyName = new RegExp(
   String.raw`^(?<who>${name}(?:\s+(?:and|&)\s+${name})?)\s+${anyVerb}(?![\p{L}\p{N}])`,
   'u',
