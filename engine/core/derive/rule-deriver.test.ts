@@ -346,26 +346,41 @@ test('an agent\'s note of "the user" through MCP is about the self; the same wor
   );
   // "User" before a noun is about the noun: research, an interface.
   assert.deepEqual(owners('User research notes: Tom lives in Berlin.', 'mcp'), [['mcp', 'unresolved']]);
-  // Her kin's slots, said as the user's, are held as her own words would hold them ("she" too).
-  const kin = { kind: 'document' as const, text: "User's sister Ana lives in Madrid. She is a nurse." };
-  assert.deepEqual(
-    createRuleDeriver()
+  // Her kin's slots, said as the user's or by her name, are held as her own words would hold them
+  // ("she" too), each an agent's restatement that never replaces what was said, in the note's words.
+  const agentsNote = (text: string) => {
+    const note = { kind: 'document' as const, text };
+    return createRuleDeriver()
       .derive(
         {
           id: 'r',
-          content: kin,
-          text: recordText(kin),
+          content: note,
+          text: recordText(note),
           sourceName: 'mcp',
           occurredAt: '2024-01-01T00:00:00Z',
         },
         { self: maya },
       )
-      .map((c) => [c.subject, c.owner.state, c.predicate]),
+      .map((c) => [c.subject, c.owner.state, c.predicate, c.quote, c.restated?.statement ?? null]);
+  };
+  assert.deepEqual(agentsNote("User's sister Ana lives in Madrid. She is a nurse."), [
+    ['Ana', 'other', 'lives in', "User's sister Ana lives in Madrid.", "User's sister Ana lives in Madrid."],
+    ['Ana', 'other', 'occupation', 'She is a nurse.', 'Ana is a nurse.'],
+  ]);
+  assert.deepEqual(agentsNote("Maya's brother Sam works at Google. He lives in Leeds."), [
     [
-      ['Ana', 'other', 'lives in'],
-      ['Ana', 'other', 'occupation'],
+      'Sam',
+      'other',
+      'works at',
+      "Maya's brother Sam works at Google.",
+      "Maya's brother Sam works at Google.",
     ],
-  );
+    ['Sam', 'other', 'lives in', 'He lives in Leeds.', 'Sam lives in Leeds.'],
+  ]);
+  // Her own things by her name stay hers.
+  assert.deepEqual(agentsNote("Maya's flight is at 9."), [
+    ['Maya Costa', 'self', null, "Maya's flight is at 9.", null],
+  ]);
   // Not hers in a note of another source either: Ana's, as another person's sentence is there.
   assert.deepEqual(owners("User's sister Ana is a nurse.", 'markdown'), [['Ana', 'other']]);
   // Another person named by the note is theirs, not the self's (below).

@@ -30,6 +30,7 @@ import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } fro
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
 import { aboutAnother, opensWithAName, relation } from './about-another.ts';
+import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { speaksFirstPerson } from './own-note.ts';
 import { bareAnswer, shortReply } from './answers.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
@@ -320,7 +321,9 @@ export function createRuleDeriver(): Deriver {
     // two kids."), and says no "he" or "her", is the source's, not the person's before it.
     // v55: the user's kin as an agent's note names them ("User's sister Ana lives in Madrid.") are
     // theirs, as "My sister Ana …" in her words is; the sentence was hers, in her Profile.
-    name: 'rules-v55',
+    // v56: her kin by her name in an agent's note ("Maya's brother Sam works at Google.") as the
+    // user's; another person's slot an agent's note says as "he"/"she" is its restatement, as by name.
+    name: 'rules-v56',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -436,15 +439,17 @@ export function createRuleDeriver(): Deriver {
                 obsidian,
               );
             const titled = named !== null && foldName(named) === selfFirstName(ctx.self) ? null : named;
-            const referents = namedJustBefore(stated.map((x) => x.value));
+            // An agent's note through MCP says the person's slots as an agent's message does ("User
+            // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
+            const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
+            // "Maya's brother Sam works at Google.": her kin by her name, read as "User's brother Sam".
+            const kinRead = (x: string) => (agentNote === null ? x : asUsersKin(x, agentNote));
+            const referents = namedJustBefore(stated.map((x) => kinRead(x.value)));
             const whoseIs = (x: string): OwnerClaim | null => {
               const about = opensWithTheirs.test(x) ? (titled ?? referents.get(x)) : undefined;
               const theirs = about === undefined ? null : others(about);
               return theirs?.state === 'other' ? theirs : null;
             };
-            // An agent's note through MCP says the person's slots as an agent's message does ("User
-            // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
-            const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
             // "People/Rui Sousa.md" in her words ("My younger brother. Allergic to peanuts!") is about
             // Rui as it is without them: his birthday line and what it says of no one else were hers.
             const about = titled === null || agentNote !== null ? null : others(titled);
@@ -455,7 +460,13 @@ export function createRuleDeriver(): Deriver {
                   const theirs = whoseIs(x);
                   // "She lives in Porto." in "People/Ana Lima.md": her home, as "Ana Lima lives in Porto."
                   const named = theirs !== null && opensWithHeOrShe.test(x);
-                  if (named) return heOrSheClaims(x, theirs.entity!, theirs);
+                  if (named) {
+                    const claims = heOrSheClaims(x, theirs.entity!, theirs);
+                    // An agent's word of another, as by name: restated, never replacing what was said.
+                    if (agentNote === null) return claims;
+                    const alone = x.replace(/^\s*(?:she|he)(?![\p{L}\p{N}])/iu, theirs.entity!);
+                    return claims.map(agentsWordOfAnother(alone));
+                  }
                   if (theirs !== null) {
                     const statement = withoutMarkup(x, obsidian);
                     return [{ statement, subject: theirs.entity!, predicate: null, owner: theirs, quote: x }];
@@ -465,9 +476,10 @@ export function createRuleDeriver(): Deriver {
                     return sentenceOfTheirNote(x, titled, them, read, obsidian).map((claim) =>
                       claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
                     );
+                  const y = kinRead(x);
                   return (
                     agentNote !== null
-                      ? agentClaims(x, subject, owner, agentNote, others)
+                      ? agentClaims(y, subject, owner, agentNote, others).map((c) => inItsWords(c, y, x))
                       : sentenceClaims(x, subject, owner, others, told.get(x))
                   ).map((claim) =>
                     claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
@@ -1477,6 +1489,32 @@ const agentsWordOfAnother =
     if (c.restoresHeld !== undefined) return c;
     return { ...c, restated: { statement: said, subject: c.subject, owner: c.owner } };
   };
+
+/**
+ * A sentence of an agent's note that names the person's kin by her name ("Maya's brother Sam works at
+ * Google.", "Maya Costa's sister Ana …"), as "User's brother Sam …", which the rules read as her "My
+ * brother Sam …" (slot-sentences.ts `kinOf`); else the sentence as it is.
+ */
+function asUsersKin(s: string, self: SelfEntity): string {
+  const whole = self.name.trim();
+  const names = [whole, whole.split(/\s+/u)[0]!].filter((n) => n !== '').map(escapeRegExp);
+  const m = new RegExp(String.raw`^(?:${names.join('|')})['’]s\s+(?=${relation}(?![\p{L}\p{N}]))`, 'iu').exec(
+    s,
+  );
+  return m === null ? s : `User's ${s.slice(m[0].length)}`;
+}
+
+/** A claim read from `read` (asUsersKin) told in the sentence's own words, `said`. */
+function inItsWords<C extends Claim>(c: C, read: string, said: string): C {
+  if (read === said) return c;
+  const own = (t: string) => (t === read ? said : t);
+  return {
+    ...c,
+    statement: own(c.statement),
+    quote: said.includes(c.quote) ? c.quote : said,
+    ...(c.restated ? { restated: { ...c.restated, statement: own(c.restated.statement) } } : {}),
+  };
+}
 
 /** A word for a person already named: "he", "his", "her", … */
 const saysHeOrShe = /(?<![\p{L}\p{N}])(?:he|him|his|she|her|hers)(?![\p{L}\p{N}])/iu;
