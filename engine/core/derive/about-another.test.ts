@@ -68,6 +68,8 @@ test("a sentence that opens with the speaker, a time, a common word or a pair is
   // Only as a name's first word: a surname that is also a noun or a tool is a person's.
   assert.equal(aboutAnother('Tom House lives in Leeds.'), 'Tom House');
   assert.equal(aboutAnother('Anna Rust is a nurse.'), 'Anna Rust');
+  // A title with its dot is part of the name.
+  assert.equal(aboutAnother('Dr. Patel is a dentist.'), 'Dr. Patel');
   for (const name of ['Cassandra', 'Miro', 'Django', 'Haskell'])
     assert.equal(aboutAnother(`${name} lives in Leeds.`), name);
 });

@@ -13,7 +13,8 @@ import { kinOf, nameParticles, namesAPerson, occupations } from './slot-sentence
 export const relation = String.raw`(?:(?:best|oldest|old|little|big|younger|older|baby)\s+)?(?:sister|brother|sis|bro|mom|mum|mother|dad|father|son|daughter|kid|friend|bff|boss|manager|wife|husband|partner|girlfriend|boyfriend|gf|bf|fianc[ée]e?|cousin|aunt|uncle|grandma|grandpa|grandmother|grandfather|niece|nephew|colleague|coworker|co-worker|roommate|flatmate|neighbou?r|dog|cat|puppy|kitten)`;
 /** A name as written: one or two capitalised words ("Inês", "Tom Reyes"), a small word between. */
 const word = String.raw`\p{Lu}[\p{Ll}\p{M}-]+(?:['’]\p{Lu}[\p{Ll}\p{M}-]+)?`;
-const name = String.raw`${word}(?:\s+(?:(?:${nameParticles.join('|')})\s+)?${word})?`;
+/** "Dr. Patel", "Mr. Smith": a title with its dot is part of the name. */
+const name = String.raw`(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?${word}(?:\s+(?:(?:${nameParticles.join('|')})\s+)?${word})?`;
 /** What such a sentence says next of its subject: a verb ("Carla's a nurse": its "'s" too). */
 const verb = String.raw`(?:is|was|isn['’]t|wasn['’]t|has|had|hasn['’]t|lives|lived|works|worked|loves|loved|likes|liked|hates|hated|got|gets|went|goes|just|will|won['’]t|can|can['’]t|could|does|doesn['’]t|did|didn['’]t|said|says|thinks|wants|needs|moved|started|became|eats|drinks|plays|studies|teaches)`;
 /**

@@ -323,7 +323,8 @@ export function createRuleDeriver(): Deriver {
     // theirs, as "My sister Ana …" in her words is; the sentence was hers, in her Profile.
     // v56: her kin by her name in an agent's note ("Maya's brother Sam works at Google.") as the
     // user's; another person's slot an agent's note says as "he"/"she" is its restatement, as by name.
-    name: 'rules-v56',
+    // v57: a title with its dot is part of a name ("Dr. Patel lives in Leeds.").
+    name: 'rules-v57',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;

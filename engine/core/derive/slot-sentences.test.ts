@@ -1008,6 +1008,9 @@ test('where a named person lives or works, said of them, holds their slot', () =
     ['Tom got a new job at Globex!', 'Tom', 'works at', 'Globex'],
     ['Ana just relocated to New York.', 'Ana', 'lives in', 'New York'],
     ['Ana lives in Madrid with her husband.', 'Ana', 'lives in', 'Madrid'],
+    // A title with its dot is part of the name.
+    ['Dr. Patel lives in Leeds.', 'Dr. Patel', 'lives in', 'Leeds'],
+    ['Mr. Smith works at Acme.', 'Mr. Smith', 'works at', 'Acme'],
   ];
   for (const [s, who, predicate, value] of cases) {
     const found = otherPersonSlot(s);

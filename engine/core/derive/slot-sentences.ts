@@ -916,8 +916,8 @@ export const kinOf = String.raw`(?:[Mm]y|[Oo]ur|(?:[Tt]he\s+)?[Uu]ser['’]s)`;
 const kin = String.raw`${kinOf}\s+(?:(?:little|big|older|younger|best|old|elder)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|friend|colleague|neighbou?r|partner|wife|husband|girlfriend|boyfriend|fianc[ée]e?|boss|manager)`;
 /** What a sentence opens with before the person that says nothing of them: "Btw, …", "Oh, …". */
 export const otherLead = String.raw`^(?:(?:[Bb]tw|[Aa]lso|[Oo]h|[Ss]o|[Aa]nd|[Ff]yi|[Gg]uess what)[,!:]?\s+)*(?:${kin}\s+)?`;
-/** A first name and a surname at most: "Ana", "Tom Reyes". */
-export const person = String.raw`(?<who>\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)`;
+/** A first name and a surname at most, a title with its dot before them: "Ana", "Tom Reyes", "Dr. Patel". */
+export const person = String.raw`(?<who>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)`;
 const otherVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
     predicate: 'lives in',
