@@ -465,8 +465,7 @@ export function createRuleDeriver(): Deriver {
                     const claims = heOrSheClaims(x, theirs.entity!, theirs);
                     // An agent's word of another, as by name: restated, never replacing what was said.
                     if (agentNote === null) return claims;
-                    const alone = x.replace(/^\s*(?:she|he)(?![\p{L}\p{N}])/iu, theirs.entity!);
-                    return claims.map(agentsWordOfAnother(alone));
+                    return claims.map(agentsWordOfAnother(byName(x, theirs.entity!)));
                   }
                   if (theirs !== null) {
                     const statement = withoutMarkup(x, obsidian);
@@ -821,13 +820,15 @@ const notInAName = new Set(
 export function heOrSheClaims(s: string, who: string, owner: OwnerClaim): Claim[] {
   const subject = owner.entity ?? who;
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
-  const lead = /^\s*(?:she|he)(?![\p{L}\p{N}])/iu.exec(s);
-  if (lead === null) return [plain];
-  const named = who + s.slice(lead[0].length);
+  const named = byName(s, who);
+  if (named === s) return [plain];
   const read = otherPersonClaims(named, () => owner);
   if (read === null) return [plain];
   return read.map((c) => ({ ...c, subject, quote: s, statement: c.statement === named ? s : c.statement }));
 }
+
+/** A sentence that opens with "she" or "he" said with `who` in its place ("He works at Acme." as "Sam works at Acme."); else as it is. */
+const byName = (s: string, who: string): string => s.replace(/^\s*(?:she|he)(?![\p{L}\p{N}])/iu, who);
 
 /**
  * Who a sentence says something of, that a next sentence's "she" or "he" may be: "My sister Maya lives
@@ -1624,8 +1625,7 @@ function ofAnotherPerson(
       }
       flush();
       // A restatement stands alone: "He works at Acme." is said as "Sam works at Acme."
-      const sentence = x.words.replace(/^\s*(?:she|he)(?![\p{L}\p{N}])/iu, who);
-      out.push(...quoted(slots, x).map((c) => word({ ...c, subject, owner }, sentence)));
+      out.push(...quoted(slots, x).map((c) => word({ ...c, subject, owner }, byName(x.words, who))));
     }
     flush();
     return out;
