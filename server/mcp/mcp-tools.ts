@@ -399,7 +399,7 @@ function toldAgain(
   const told = isToldError(e) ? e : coerceError(e);
   // Its full stop goes, the tool's words going on after a semicolon, and the client's own clause
   // that the outcome is unknown: the tool says so, and what to do.
-  const own = (keptMaybe(told) ? told.message.slice(0, -writeKeptAdvice.length) : told.message)
+  const own = withoutWriteAdvice(told.message)
     .trimEnd()
     .replace(/\.$/u, '')
     .replace(/; whether the call was applied is unknown$/u, '');
