@@ -5,6 +5,8 @@ import { useClient } from '../api/client.ts';
 import { syncStatusOptions } from '../api/sync.ts';
 import { useCreateBrain, useForgetBrain } from '../api/mutations.ts';
 import { brainListOptions, censusOptions, importersObjectsOptions } from '../api/queries.ts';
+import { currentApiKey } from '../api/session.ts';
+import { CommandLine } from '../components/command-line.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, plural } from '../format.ts';
@@ -13,6 +15,23 @@ import { brainForgotten } from '../forgotten.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
+
+/**
+ * Whose Brains the list holds: a Brain belongs to the project (and environment) of the key that made
+ * it, so an agent given a key of another project writes where this window never looks.
+ */
+function ProjectsBrains() {
+  // sk_<env>_<project>_<secret>
+  const [, env, project] = currentApiKey()?.split('_') ?? [];
+  if (!env || !project) return null;
+  return (
+    <>
+      This window shows the Brains of project <code>{project}</code> ({env}); an agent’s Brains appear here
+      when its key is of the same project:{' '}
+      <CommandLine>{`mnemo keys create --project ${project} --env ${env}`}</CommandLine>
+    </>
+  );
+}
 
 export function BrainsScreen() {
   const client = useClient();
@@ -34,7 +53,9 @@ export function BrainsScreen() {
         ) : brains.data === undefined || errorHidesData(brains) ? (
           <ErrorNotice error={brains.error} />
         ) : brains.data.data.length === 0 ? (
-          <Empty title="No Brains yet">Create your first one below.</Empty>
+          <Empty title="No Brains yet">
+            Create your first one below. <ProjectsBrains />
+          </Empty>
         ) : (
           <TableScroll label="Brains">
             <table className="table">

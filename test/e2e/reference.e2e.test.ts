@@ -17,6 +17,8 @@ test('create a Brain, watch Memories appear, see where one comes from, forget th
   try {
     const { page, problems } = await openUi(context(), empty);
     await page.getByText('No Brains yet').waitFor();
+    // Whose Brains these are, and the key that writes where this window looks.
+    await page.getByText('mnemo keys create --project local --env live').waitFor();
     await checkScreen(page, 'brains-empty');
 
     await page.getByLabel('Short id').fill('home');
