@@ -104,8 +104,8 @@ export interface ParseOptions {
    */
   onText?: (text: string) => void;
   /**
-   * Hears how far through its file the parser is: the share (0 to 1) of its messages, cards or events
-   * whose items it has all yielded. An export is sent as it is read, so the items read so far tell
+   * Hears how far through its file the parser is: the share (0 to 1) of its messages, cards, events or
+   * notes (of a Slack export, of its days' bytes) whose items it has all yielded. An export is sent as it is read, so the items read so far tell
    * nothing of how many are to come: the progress bar of a 50,000-mail mbox stood at 99%, "ETA 1s", for
    * the whole import (ImportProgress.expected).
    */

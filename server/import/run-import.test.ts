@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import type { ImportProgress } from './run-import.ts';
@@ -379,6 +379,8 @@ async function progressOf(
     // What a contacts file held is recorded as an Object (forget-missing.ts).
     listObjects: () => Promise.resolve({ data: [], next_cursor: null }),
     acceptObject: () => Promise.resolve({}),
+    // The notes already stored, which an import of notes reads first (known-note-names.ts): none.
+    listRecords: () => Promise.resolve({ data: [], has_more: false, next_cursor: null }),
   } as unknown as MnemoClient;
   const expected: number[] = [];
   const reports: ImportProgress[] = [];
@@ -457,6 +459,88 @@ test('progress expects every item of a chat, mailbox, address book or calendar w
       const late = expected.slice(Math.ceil(expected.length / 10));
       const off = late.filter((e) => Math.abs(e - done) > done * 0.05);
       assert.deepEqual(off.slice(0, 3), [], `${file}: ${off.length} reports expect other than ${done}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('progress expects every item of a notes folder, a Slack export and a ChatGPT or Claude export while only a queue of it is read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    const notes = join(dir, 'vault');
+    for (let i = 0; i < 900; i++) {
+      const folder = join(notes, `f${i % 9}`);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, `note ${i}.md`), `# Note ${i}\n\nSomething worth keeping, number ${i}.\n`);
+      // Files beside the notes are not read, and must not count as part of what is read.
+      if (i % 3 === 0) writeFileSync(join(folder, `picture ${i}.png`), 'not a note');
+    }
+    const slack = join(dir, 'slack');
+    mkdirSync(join(slack, 'general'), { recursive: true });
+    writeFileSync(join(slack, 'users.json'), JSON.stringify([{ id: 'U01', name: 'ana', real_name: 'Ana' }]));
+    writeFileSync(join(slack, 'channels.json'), JSON.stringify([{ id: 'C01', name: 'general' }]));
+    // Days of one message to fifteen: a count of days would misjudge what is left.
+    for (let d = 0; d < 120; d++) {
+      const day = new Date(Date.UTC(2024, 0, 1) + d * 86_400_000).toISOString().slice(0, 10);
+      const messages = Array.from({ length: 1 + ((d * 7) % 15) }, (_, i) => ({
+        type: 'message',
+        user: 'U01',
+        text: `day ${d} message ${i}`,
+        ts: `${1704067200 + d * 86_400 + i}.000100`,
+      }));
+      writeFileSync(join(slack, 'general', `${day}.json`), JSON.stringify(messages));
+    }
+    const sizes = (n: number) => Array.from({ length: n }, (_, c) => 1 + ((c * 13) % 24));
+    const chatgpt = join(dir, 'chatgpt', 'conversations.json');
+    mkdirSync(dirname(chatgpt));
+    writeFileSync(
+      chatgpt,
+      JSON.stringify(
+        sizes(80).map((n, c) => {
+          const mapping: Record<string, unknown> = {};
+          for (let i = 0; i < n; i++)
+            mapping[`m${i}`] = {
+              id: `m${i}`,
+              parent: i === 0 ? null : `m${i - 1}`,
+              children: i + 1 < n ? [`m${i + 1}`] : [],
+              message: {
+                id: `m${i}`,
+                author: { role: i % 2 === 0 ? 'user' : 'assistant' },
+                create_time: 1709550000 + c * 1000 + i,
+                content: { content_type: 'text', parts: [`conversation ${c} message ${i}`] },
+              },
+            };
+          return { title: `c${c}`, conversation_id: `c${c}`, current_node: `m${n - 1}`, mapping };
+        }),
+      ),
+    );
+    const claude = join(dir, 'claude', 'conversations.json');
+    mkdirSync(dirname(claude));
+    writeFileSync(
+      claude,
+      JSON.stringify(
+        sizes(80).map((n, c) => ({
+          uuid: `c${c}`,
+          name: `c${c}`,
+          created_at: '2024-04-01T09:00:00Z',
+          chat_messages: Array.from({ length: n }, (_, i) => ({
+            uuid: `c${c}m${i}`,
+            sender: i % 2 === 0 ? 'human' : 'assistant',
+            text: `conversation ${c} message ${i}`,
+            created_at: '2024-04-01T09:00:05Z',
+          })),
+        })),
+      ),
+    );
+    for (const path of [notes, slack, chatgpt, claude]) {
+      const { first, expected, done } = await progressOf(path);
+      assert.ok(done > 800, `${path}: ${done} items`);
+      assert.ok(first < done / 2, `${path}: sent while read (${first} of ${done} read at the first)`);
+      // Every report once a tenth was written expects the export's items, give or take 5%.
+      const late = expected.slice(Math.ceil(expected.length / 10));
+      const off = late.filter((e) => Math.abs(e - done) > done * 0.05);
+      assert.deepEqual(off.slice(0, 3), [], `${path}: ${off.length} reports expect other than ${done}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

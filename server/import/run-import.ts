@@ -92,8 +92,9 @@ export interface ImportProgress {
   forgotten: number;
   /**
    * The items the run expects once the file being read is read to its end: `total`, plus what the
-   * part of it not yet read holds at the rate of the part read (ParseOptions.onRead). `total` alone
-   * grows as the export is read, a queue ahead of `done`. Absent: no more expected than `total`.
+   * part of it not yet read holds at the rate of the part read (ParseOptions.onRead), plus a skip for
+   * each file ahead that is not read (a picture beside notes). `total` alone grows as the export is
+   * read, a queue ahead of `done`. Absent: no more expected than `total`.
    */
   expected?: number;
   /**
@@ -672,9 +673,12 @@ async function importPath(
   // How far through the part being read its parser is (onRead), and the items read before it.
   let partRead = 0;
   let partStart = 0;
+  // The parts not yet read that are one skip each (a vault's pictures beside its notes): known before.
+  let skipsAhead = 0;
   const report = () => {
     const here = progress.total - partStart;
-    const expected = partRead > 0 ? partStart + Math.max(here, Math.round(here / partRead)) : progress.total;
+    const expected =
+      (partRead > 0 ? partStart + Math.max(here, Math.round(here / partRead)) : progress.total) + skipsAhead;
     o.onProgress?.({ ...progress, ...(expected > progress.total ? { expected } : {}) });
   };
   const skipped = (part: ImportPartSummary, ref: string, reason: string) => {
@@ -714,9 +718,11 @@ async function importPath(
 
   const read = async () => {
     try {
+      skipsAhead = targets.filter((t) => t.format === null).length;
       for (const [i, target] of targets.entries()) {
         const part = parts[i]!;
         if (target.format === null) {
+          skipsAhead -= 1;
           if (target.blocksForgetting) missing?.cannotForget(`${target.name || o.path}: ${target.reason}`);
           skipped(part, target.name, target.reason);
           continue;

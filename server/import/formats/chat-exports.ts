@@ -158,12 +158,37 @@ function chatgptBranch(mapping: Json, current: unknown): Json[] {
     );
 }
 
+/**
+ * Says the share of the export's messages read (ParseOptions.onRead) when called with a conversation's
+ * index and how many of its messages were read: a conversation holds one message or thousands.
+ */
+function sharesRead(
+  conversations: readonly unknown[],
+  messagesOf: (conv: unknown) => number,
+  o: ParseOptions,
+): (conversation: number, messages: number) => void {
+  const counts = conversations.map((c) => Math.max(1, messagesOf(c)));
+  const all = counts.reduce((a, b) => a + b, 0);
+  const starts: number[] = [];
+  counts.reduce((at, n, i) => ((starts[i] = at), at + n), 0);
+  return (i, j) => {
+    const read = starts[i]! + Math.min(j, counts[i]!);
+    if (read > 0) o.onRead?.(read / all);
+  };
+}
+
 /** One `message` Record per ChatGPT message (user as `self`); threads are conversations. */
 export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const conversations = await readConversations(path, o);
   // The custom instructions each conversation carried, to be dated once all are read.
   const carried: { field: string; said: string; at: string | undefined; ref: string }[] = [];
+  const readTo = sharesRead(
+    conversations,
+    (conv) => (isObj(conv) && isObj(conv.mapping) ? Object.keys(conv.mapping).length : 1),
+    o,
+  );
   for (const [i, conv] of conversations.entries()) {
+    readTo(i, 0);
     const convId = isObj(conv) ? (str(conv.conversation_id) ?? str(conv.id)) : undefined;
     if (!isObj(conv) || !convId || !isObj(conv.mapping)) {
       yield skip(`conversation #${i + 1}`, 'not a ChatGPT conversation (no id or mapping)');
@@ -173,7 +198,8 @@ export async function* parseChatgpt(path: string, o: ParseOptions): AsyncGenerat
     // A message without a time of its own is dated with the one before it, not the conversation's
     // start: an answer must not be dated before the question it answers.
     let last = epochSecondsToIso(conv.create_time) ?? epochSecondsToIso(conv.update_time);
-    for (const node of chatgptBranch(conv.mapping, conv.current_node)) {
+    for (const [j, node] of chatgptBranch(conv.mapping, conv.current_node).entries()) {
+      readTo(i, j);
       const m = node.message;
       if (!isObj(m)) continue; // the synthetic root carries no message
       const ref = `${convId}/${str(m.id) ?? str(node.id) ?? '?'}`;
@@ -333,7 +359,13 @@ export const maxAttachmentChars = 200_000;
 /** One `message` Record per Claude message (the human as `self`); threads are conversations. */
 export async function* parseClaude(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
   const conversations = await readConversations(path, o);
+  const readTo = sharesRead(
+    conversations,
+    (conv) => (isObj(conv) && Array.isArray(conv.chat_messages) ? conv.chat_messages.length : 1),
+    o,
+  );
   for (const [i, conv] of conversations.entries()) {
+    readTo(i, 0);
     const convId = isObj(conv) ? str(conv.uuid) : undefined;
     if (!isObj(conv) || !convId || !Array.isArray(conv.chat_messages)) {
       yield skip(`conversation #${i + 1}`, 'not a Claude conversation (no uuid or chat_messages)');
@@ -341,6 +373,7 @@ export async function* parseClaude(path: string, o: ParseOptions): AsyncGenerato
     }
     const thread = threadName(str(conv.name), convId);
     for (const [j, m] of conv.chat_messages.entries()) {
+      readTo(i, j);
       const msgId = isObj(m) ? str(m.uuid) : undefined;
       const ref = `${convId}/${msgId ?? `#${j + 1}`}`;
       if (!isObj(m) || !msgId) {

@@ -5,7 +5,7 @@ import { errorMessage, escapeRegExp, fencedLines } from '../../../engine/index.t
 import { readText } from '../decode-text.ts';
 import { fileTimeOf, skip, type FileTime, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { readAhead } from '../read-ahead.ts';
-import { walkFolder } from '../walk-folder.ts';
+import { walkFolder, type WalkEntry } from '../walk-folder.ts';
 import {
   atOffset,
   isValidWallTime,
@@ -502,11 +502,36 @@ export async function* parseMarkdown(path: string, o: ParseOptions): AsyncGenera
     yield* await read(path, basename(path));
     return;
   }
-  const notes = readAhead(walkFolder(path), readAheadNotes, async (e) => {
-    if (e.type === 'skip') return [skip(e.rel, e.reason)];
-    return e.type === 'file' && isNoteFile(e.rel) ? read(e.path, e.rel, e.real) : null;
-  });
-  for await (const items of notes) yield* items;
+  const { entries, failure } = await notesUnder(path);
+  const notes = readAhead(entries, readAheadNotes, async (e) =>
+    e.type === 'skip' ? [skip(e.rel, e.reason)] : read(e.path, e.rel, e.real),
+  );
+  let done = 0;
+  for await (const items of notes) {
+    yield* items;
+    o.onRead?.(++done / entries.length);
+  }
+  if (failure !== null) throw failure.error;
+}
+
+/**
+ * The walk's notes and unreadable entries, all found before the first note is read, so that the share
+ * read is known (ParseOptions.onRead): a vault's walk is a directory listing per folder, cheap beside
+ * reading its notes. A walk that fails part way hands over what it found and, once those are read, its
+ * error, as reading while walking did.
+ */
+async function notesUnder(path: string): Promise<{
+  entries: Array<Exclude<WalkEntry, { type: 'folder' }>>;
+  failure: { error: unknown } | null;
+}> {
+  const entries: Array<Exclude<WalkEntry, { type: 'folder' }>> = [];
+  try {
+    for await (const e of walkFolder(path))
+      if (e.type === 'skip' || (e.type === 'file' && isNoteFile(e.rel))) entries.push(e);
+  } catch (error) {
+    return { entries, failure: { error } };
+  }
+  return { entries, failure: null };
 }
 
 /** The given note files, each named by its path under ROOT (a folder that also holds other files). */
@@ -519,5 +544,9 @@ export async function* parseNoteFiles(
   const notes = readAhead(files, readAheadNotes, (file) =>
     read(file, relative(root, file).split(sep).join('/')),
   );
-  for await (const items of notes) yield* items;
+  let done = 0;
+  for await (const items of notes) {
+    yield* items;
+    o.onRead?.(++done / files.length);
+  }
 }

@@ -224,83 +224,96 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
     yield skip(path, 'no conversation folders: not a Slack export');
     return;
   }
+  // Every day's file and its size before the first is read: the share of the export read is the share
+  // of its bytes (ParseOptions.onRead), as a day's messages are a day's bytes.
+  const dayFiles: Array<{ folder: string; day: string; bytes: number }> = [];
   for (const folder of folders) {
-    const channelId = conversations.get(folder) ?? folder;
     const days = (await readdir(join(path, folder)))
       .filter((f) => /^\d{4}-\d{2}-\d{2}\.json$/.test(f))
       .sort();
-    for (const day of days) {
-      const file = join(path, folder, day);
-      let messages: unknown;
-      try {
-        messages = JSON.parse(await readText(file));
-      } catch (e) {
-        yield skip(`${folder}/${day}`, `unreadable JSON: ${errorMessage(e)}`);
+    for (const day of days)
+      dayFiles.push({
+        folder,
+        day,
+        bytes: (await stat(join(path, folder, day)).catch(() => null))?.size ?? 0,
+      });
+  }
+  const allBytes = dayFiles.reduce((n, f) => n + f.bytes, 0);
+  let bytesRead = 0;
+  for (const [n, { folder, day, bytes }] of dayFiles.entries()) {
+    if (n > 0) o.onRead?.(allBytes > 0 ? bytesRead / allBytes : n / dayFiles.length);
+    bytesRead += bytes;
+    const channelId = conversations.get(folder) ?? folder;
+    const file = join(path, folder, day);
+    let messages: unknown;
+    try {
+      messages = JSON.parse(await readText(file));
+    } catch (e) {
+      yield skip(`${folder}/${day}`, `unreadable JSON: ${errorMessage(e)}`);
+      continue;
+    }
+    if (!Array.isArray(messages)) {
+      yield skip(`${folder}/${day}`, 'expected an array of messages');
+      continue;
+    }
+    for (const [i, m] of messages.entries()) {
+      const ts = isObj(m) ? str(m.ts) : undefined;
+      const ref = `${folder}/${day}#${ts ?? i + 1}`;
+      if (!isObj(m) || !ts) {
+        yield skip(ref, 'message has no ts');
         continue;
       }
-      if (!Array.isArray(messages)) {
-        yield skip(`${folder}/${day}`, 'expected an array of messages');
+      const subtype = str(m.subtype);
+      if (subtype && noticeSubtypes.has(subtype)) {
+        yield skip(ref, `Slack notice (${subtype})`);
         continue;
       }
-      for (const [i, m] of messages.entries()) {
-        const ts = isObj(m) ? str(m.ts) : undefined;
-        const ref = `${folder}/${day}#${ts ?? i + 1}`;
-        if (!isObj(m) || !ts) {
-          yield skip(ref, 'message has no ts');
-          continue;
-        }
-        const subtype = str(m.subtype);
-        if (subtype && noticeSubtypes.has(subtype)) {
-          yield skip(ref, `Slack notice (${subtype})`);
-          continue;
-        }
-        const files = (Array.isArray(m.files) ? m.files : [])
-          .filter(isObj)
-          .map((f) => `[attachment: ${str(f.name) ?? str(f.title) ?? 'file'}]`);
-        const said = slackText(typeof m.text === 'string' ? m.text : '', users).trim();
-        // Only a bot's: a person's message of attachments alone shares someone else's words.
-        const bot = str(m.bot_id) !== undefined || m.subtype === 'bot_message' || isObj(m.bot_profile);
-        const text = [said || (bot ? slackText(attachedText(m), users).trim() : richText(m, users)), ...files]
-          .filter(Boolean)
-          .join('\n');
-        const at = epochSecondsToIso(ts);
-        if (!text || !at) {
-          yield skip(ref, text ? 'unreadable ts' : 'message has no text');
-          continue;
-        }
-        const profile = isObj(m.user_profile) ? m.user_profile : {};
-        const userId = str(m.user);
-        const speaker =
-          (userId && users.get(userId)) ??
-          str(profile.real_name) ??
-          str(profile.display_name) ??
-          str(m.username) ??
-          (isObj(m.bot_profile) ? str(m.bot_profile.name) : undefined) ??
-          userId ??
-          'unknown';
-        const isSelf =
-          self !== undefined &&
-          (speaker.toLowerCase() === self || (userId !== undefined && !!aliases.get(userId)?.includes(self)));
-        const threadTs = str(m.thread_ts);
-        yield {
-          type: 'record',
-          ref,
-          body: {
-            content: {
-              kind: 'message',
-              text,
-              speaker: isSelf ? 'self' : speaker.slice(0, 2000),
-              thread:
-                `${peopleThreads.get(folder) ?? `#${folder}`}${threadTs ? ` thread ${threadTs}` : ''}`.slice(
-                  0,
-                  2000,
-                ),
-            },
-            source: { name: 'slack', external_id: `slack:${channelId}:${ts}` },
-            occurred_at: at,
+      const files = (Array.isArray(m.files) ? m.files : [])
+        .filter(isObj)
+        .map((f) => `[attachment: ${str(f.name) ?? str(f.title) ?? 'file'}]`);
+      const said = slackText(typeof m.text === 'string' ? m.text : '', users).trim();
+      // Only a bot's: a person's message of attachments alone shares someone else's words.
+      const bot = str(m.bot_id) !== undefined || m.subtype === 'bot_message' || isObj(m.bot_profile);
+      const text = [said || (bot ? slackText(attachedText(m), users).trim() : richText(m, users)), ...files]
+        .filter(Boolean)
+        .join('\n');
+      const at = epochSecondsToIso(ts);
+      if (!text || !at) {
+        yield skip(ref, text ? 'unreadable ts' : 'message has no text');
+        continue;
+      }
+      const profile = isObj(m.user_profile) ? m.user_profile : {};
+      const userId = str(m.user);
+      const speaker =
+        (userId && users.get(userId)) ??
+        str(profile.real_name) ??
+        str(profile.display_name) ??
+        str(m.username) ??
+        (isObj(m.bot_profile) ? str(m.bot_profile.name) : undefined) ??
+        userId ??
+        'unknown';
+      const isSelf =
+        self !== undefined &&
+        (speaker.toLowerCase() === self || (userId !== undefined && !!aliases.get(userId)?.includes(self)));
+      const threadTs = str(m.thread_ts);
+      yield {
+        type: 'record',
+        ref,
+        body: {
+          content: {
+            kind: 'message',
+            text,
+            speaker: isSelf ? 'self' : speaker.slice(0, 2000),
+            thread:
+              `${peopleThreads.get(folder) ?? `#${folder}`}${threadTs ? ` thread ${threadTs}` : ''}`.slice(
+                0,
+                2000,
+              ),
           },
-        };
-      }
+          source: { name: 'slack', external_id: `slack:${channelId}:${ts}` },
+          occurred_at: at,
+        },
+      };
     }
   }
 }
