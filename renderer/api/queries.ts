@@ -287,10 +287,10 @@ export function followedWatermark(qc: QueryClient, brainId: string): string | un
  * otherwise as any read.
  */
 const freshAsOf =
-  (qc: QueryClient | undefined, brainId: string, marks: (data: never) => readonly string[]) =>
-  (q: { state: { data: unknown } }): number => {
+  <D>(qc: QueryClient | undefined, brainId: string, marks: (data: D) => readonly string[]) =>
+  (q: { state: { data: D | undefined } }): number => {
     const now = qc ? followedWatermark(qc, brainId) : undefined;
-    const data = q.state.data as never;
+    const data = q.state.data;
     if (now === undefined || data === undefined) return defaultStaleMs;
     const seen = marks(data);
     return seen.length > 0 && seen.every((w) => w === now) ? Infinity : defaultStaleMs;
