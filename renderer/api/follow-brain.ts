@@ -5,7 +5,10 @@
  * - Memories: one delta read (`since_watermark`) is applied to every loaded list, so a list with many
  *   pages shown is not read again page by page; the Conflicts list reads again the slots it touched;
  * - Records and Traces (newest first): the first page is read and put on top of what is loaded;
- * - the profile, census, sources, Objects and the Brain itself: read again if on screen, else marked stale.
+ * - the Profile: the same delta is applied to its loaded pages (only a new line whose place is not known
+ *   is read for, from the top until found); its disagreements are read again when a change touched a
+ *   slot of the self's;
+ * - the census, sources, Objects and the Brain itself: read again if on screen, else marked stale.
  */
 import { useEffect } from 'react';
 import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
@@ -18,6 +21,8 @@ import {
 } from '../../server/client/index.ts';
 import { inListOrder } from './conflicts.ts';
 import { applyDeltaToList, type Delta } from './memory-delta.ts';
+import { applyDeltaToProfile, spliceFresh, stampProfile, type ProfileData } from './profile-delta.ts';
+import { contestedKey } from './profile-contested.ts';
 import { useClient } from './client.ts';
 import { dropIfTouched, dropLastAsked, readLastAsked } from './last-asked.ts';
 import {
@@ -35,6 +40,10 @@ const maxDeltaPages = 3;
 const maxSlotReads = 10;
 /** The last update of each Brain's Conflicts list: the next one starts when it ends. */
 const conflictUpdates = new Map<string, Promise<unknown>>();
+/** The same for each Brain's Profile. */
+const profileUpdates = new Map<string, Promise<unknown>>();
+/** Reading the Profile again from the top to place new lines stops after this many pages. */
+const maxProfileReads = 10;
 
 export function useFollowBrain(brainId: string): void {
   const client = useClient();
@@ -53,16 +62,21 @@ export function useFollowBrain(brainId: string): void {
     qc.setQueryDefaults(keys.applied(brainId), { gcTime: Infinity });
     const seen = qc.getQueryData<string>(keys.applied(brainId));
     qc.setQueryData(keys.applied(brainId), now);
-    if (seen !== undefined && seen !== now) void applyChanges(qc, client, brainId, seen);
+    if (seen !== undefined && seen !== now) void applyChanges(qc, client, brainId, seen, now);
     // Traces do not move the watermark (asking writes no Record): an open Traces list looks at its
     // first page on each poll instead.
     else void refreshHeads(qc, keys.traces(brainId), () => client.listTraces(brainId, { limit: 50 }), true);
   }, [now, dataUpdatedAt, qc, client, brainId]);
 }
 
-async function applyChanges(qc: QueryClient, client: MnemoClient, brainId: string, since: string) {
+async function applyChanges(
+  qc: QueryClient,
+  client: MnemoClient,
+  brainId: string,
+  since: string,
+  now: string,
+) {
   for (const key of [
-    keys.profile(brainId),
     keys.census(brainId),
     keys.sources(brainId),
     keys.objects(brainId),
@@ -76,9 +90,10 @@ async function applyChanges(qc: QueryClient, client: MnemoClient, brainId: strin
   void refreshHeads(qc, keys.traces(brainId), () => client.listTraces(brainId, { limit: 50 }));
   void dropIfTraceGone(client, brainId);
   try {
-    await applyMemoryChanges(qc, client, brainId, since);
+    await applyMemoryChanges(qc, client, brainId, since, now);
   } catch {
     void qc.invalidateQueries({ queryKey: keys.memories(brainId) });
+    void qc.invalidateQueries({ queryKey: keys.profile(brainId) });
   }
 }
 
@@ -148,13 +163,27 @@ async function readDelta(
   return null;
 }
 
-async function applyMemoryChanges(qc: QueryClient, client: MnemoClient, brainId: string, since: string) {
+async function applyMemoryChanges(
+  qc: QueryClient,
+  client: MnemoClient,
+  brainId: string,
+  since: string,
+  now: string,
+) {
   const all = await readDelta(client, brainId, since, {});
   void dropIfTouchedSinceAnswer(client, brainId);
   if (!all) {
+    void qc.invalidateQueries({ queryKey: keys.profile(brainId) });
     await qc.invalidateQueries({ queryKey: keys.memories(brainId) });
     return;
   }
+  const previousProfile = profileUpdates.get(brainId) ?? Promise.resolve();
+  profileUpdates.set(
+    brainId,
+    previousProfile
+      .then(() => applyProfileChanges(qc, client, brainId, all, now))
+      .catch(() => qc.invalidateQueries({ queryKey: keys.profile(brainId) })),
+  );
   // Alongside the lists, which need not wait for its slot reads; after the Brain's previous update of
   // it, as two overlapping reads of one slot could land out of order and put back what was settled.
   const previous = conflictUpdates.get(brainId) ?? Promise.resolve();
@@ -285,4 +314,78 @@ async function applyConflictChanges(qc: QueryClient, client: MnemoClient, brainI
     const memories = inListOrder([...kept, ...[...fresh.values()].flat()]);
     return { ...old, memories };
   });
+}
+
+/**
+ * The Profile: the delta applied to its loaded pages, so a change costs no read of them unless a new
+ * line's place is not known (then the Profile is read from the top until the read has it and meets
+ * the loaded lines). Its disagreements are read again only when the change touched a slot of the
+ * self's or removed a value among them. Read or being read meanwhile (a "Show more", a refetch), it is
+ * read again as a whole instead.
+ */
+async function applyProfileChanges(
+  qc: QueryClient,
+  client: MnemoClient,
+  brainId: string,
+  delta: Delta,
+  now: string,
+) {
+  const contested = qc.getQueryData<Memory[]>(contestedKey(brainId));
+  if (
+    contested &&
+    (delta.changed.some((m) => m.slot !== null && m.owner.state === 'self') ||
+      contested.some((m) => delta.removed.has(m.id)))
+  )
+    void qc.invalidateQueries({ queryKey: contestedKey(brainId), exact: true });
+  const key = keys.profile(brainId);
+  const query = qc.getQueryCache().find<ProfileData>({ queryKey: key, exact: true });
+  const start = query?.state.data;
+  if (!query || !start) return;
+  const whole = () => qc.invalidateQueries({ queryKey: key, exact: true });
+  if (query.state.fetchStatus !== 'idle') return whole();
+  const nowMs = Date.now();
+  let applied = applyDeltaToProfile(start, delta, nowMs);
+  const last = applied.data.pages.flatMap((p) => p.lines).at(-1);
+  if (applied.unplaced.length > 0 && last) {
+    // Whether the last loaded line holds a slot says where many new lines go (one small read).
+    const slot = await client.getMemory(brainId, last.memory_id).then(
+      (m) => m.slot,
+      () => undefined,
+    );
+    if (slot !== undefined) applied = applyDeltaToProfile(start, delta, nowMs, slot !== null);
+  }
+  let next: ProfileData | null = applied.data;
+  if (applied.unplaced.length > 0) {
+    // Not on screen: read when shown.
+    if (query.getObserversCount() === 0)
+      return qc.invalidateQueries({ queryKey: key, exact: true, refetchType: 'none' });
+    next = await readUntilPlaced(
+      client,
+      brainId,
+      applied.data,
+      applied.unplaced.map((m) => m.id),
+    );
+  }
+  // Changed meanwhile ("Show more", a refetch): what was read here may not fit it.
+  if (next === null || qc.getQueryData(key) !== start) return whole();
+  qc.setQueryData<ProfileData>(key, stampProfile(next, now));
+}
+
+async function readUntilPlaced(
+  client: MnemoClient,
+  brainId: string,
+  loaded: ProfileData,
+  unplaced: readonly string[],
+): Promise<ProfileData | null> {
+  const fresh: ProfileData = { pages: [], pageParams: [] };
+  let cursor: string | null = null;
+  for (let i = 0; i < maxProfileReads; i += 1) {
+    const page = await client.getProfile(brainId, { limit: 100, ...(cursor ? { cursor } : {}) });
+    fresh.pages.push(page);
+    fresh.pageParams.push(cursor);
+    const joined = spliceFresh(loaded, fresh.pages, fresh.pageParams, unplaced);
+    if (joined) return joined;
+    cursor = page.next_cursor;
+  }
+  return null;
 }

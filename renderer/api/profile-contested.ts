@@ -10,12 +10,15 @@ import { keys, readContested } from './queries.ts';
 const maxShown = 1000;
 
 /**
- * Under the profile's key, so whatever refreshes the profile (a change in the Brain) refreshes this
- * with it.
+ * Under the profile's key, so whatever refreshes the profile as a whole (a write made in the app)
+ * refreshes this with it; a change followed from the Brain reads it again only when it touched a
+ * slot of the self's (useFollowBrain).
  */
+export const contestedKey = (brainId: string) => [...keys.profile(brainId), 'contested'] as const;
+
 export const contestedOptions = (client: MnemoClient, brainId: string) =>
   queryOptions({
-    queryKey: [...keys.profile(brainId), 'contested'] as const,
+    queryKey: contestedKey(brainId),
     queryFn: async ({ signal }) =>
       (await readContested(client, brainId, null, maxShown, signal, { owner: 'self' })).memories,
   });

@@ -2,7 +2,7 @@
  * TanStack Query factories: one per read, each passing the query's `signal` so leaving a screen
  * cancels its requests. Components call `useQuery(memoryListOptions(client, ...))`.
  */
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { Memory } from '../../engine/contract/index.ts';
 import type { MemoryListParams, MnemoClient, RecordListParams } from '../../server/client/index.ts';
 import { isMnemoApiError } from '../../server/client/index.ts';
@@ -269,19 +269,58 @@ export const watermarkOptions = (client: MnemoClient, brainId: string) =>
     refetchInterval: (q) => (brainIsGone(q.state.error) ? false : watermarkPace(q)),
   });
 
-/** The profile's lines, a page at a time (its self and watermark are on every page). */
-export const profileOptions = (client: MnemoClient, brainId: string) =>
+/**
+ * The Brain's watermark while its poll runs (the Brain's pages are open, useFollowBrain): every change
+ * up to it has been applied to the reads of the Brain kept current by the poll, or marked them stale.
+ * undefined when the Brain is not followed (its watermark may be old).
+ */
+export function followedWatermark(qc: QueryClient, brainId: string): string | undefined {
+  const q = qc.getQueryCache().find<string>({ queryKey: keys.watermark(brainId), exact: true });
+  if (!q || q.getObserversCount() === 0 || q.state.status !== 'success') return undefined;
+  return q.state.data;
+}
+
+/**
+ * How long a read of the Brain that says its watermark stays fresh: for good while it is as of the
+ * watermark the Brain's poll last read (the poll reads it again, or applies the change to it, when the
+ * Brain moves on), so a screen opened, or the window focused, reads nothing the cache has as of now;
+ * otherwise as any read.
+ */
+const freshAsOf =
+  <D>(qc: QueryClient | undefined, brainId: string, marks: (data: D) => readonly string[]) =>
+  (q: { state: { data: D | undefined } }): number => {
+    const now = qc ? followedWatermark(qc, brainId) : undefined;
+    const data = q.state.data;
+    if (now === undefined || data === undefined) return defaultStaleMs;
+    const seen = marks(data);
+    return seen.length > 0 && seen.every((w) => w === now) ? Infinity : defaultStaleMs;
+  };
+
+/** The app's default staleTime (app.tsx), for reads not known to be current. */
+const defaultStaleMs = 2000;
+
+/**
+ * The profile's lines, a page at a time (its self and watermark are on every page). A change in the
+ * Brain is applied to the loaded pages (useFollowBrain, `applyDeltaToProfile`), which are then marked
+ * as of the poll's watermark.
+ */
+export const profileOptions = (client: MnemoClient, brainId: string, qc?: QueryClient) =>
   infiniteQueryOptions({
     queryKey: keys.profile(brainId),
     queryFn: ({ signal, pageParam }) =>
       client.getProfile(brainId, { limit: 100, ...after(pageParam) }, { signal }),
     ...byCursor,
+    staleTime: freshAsOf(qc, brainId, (d: { pages: { watermark: string }[] }) =>
+      d.pages.map((p) => p.watermark),
+    ),
   });
 
-export const censusOptions = (client: MnemoClient, brainId: string) =>
+/** One census per Brain and watermark, whichever screen shows it (Profile, Conflicts, Brains). */
+export const censusOptions = (client: MnemoClient, brainId: string, qc?: QueryClient) =>
   queryOptions({
     queryKey: keys.census(brainId),
     queryFn: ({ signal }) => client.getCensus(brainId, { signal }),
+    staleTime: freshAsOf(qc, brainId, (d: { watermark: string }) => [d.watermark]),
   });
 
 export const sourceListOptions = (client: MnemoClient, brainId: string) =>

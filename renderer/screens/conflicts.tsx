@@ -32,7 +32,7 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
     conflictsOptions(client, brainId, () => qc.getQueryData<ConflictList>(conflictListKey(brainId))),
   );
   // The census counts every contested value: how many there are in all, while the list is partial.
-  const census = useQuery(censusOptions(client, brainId));
+  const census = useQuery(censusOptions(client, brainId, qc));
   const counted = census.data?.noise.find((n) => n.kind === 'conflicts')?.count ?? null;
   const complete = list.data ? list.data.cursor === null : false;
   const conflicts = list.data?.conflicts ?? [];

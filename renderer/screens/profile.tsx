@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Memory, Profile } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { contestedOptions } from '../api/profile-contested.ts';
@@ -156,10 +156,15 @@ function Disagreement({ brainId, others }: { brainId: string; others: Memory[] }
 
 export function ProfileScreen({ brainId }: { brainId: string }) {
   const client = useClient();
-  const profile = useInfiniteQuery(profileOptions(client, brainId));
+  const qc = useQueryClient();
+  const profile = useInfiniteQuery(profileOptions(client, brainId, qc));
   const self = profile.data?.pages[0]?.self ?? null;
-  const lines = profile.data?.pages.flatMap((p) => p.lines) ?? [];
-  const census = useQuery(censusOptions(client, brainId));
+  // Each line once: a line put among the loaded ones by a change (useFollowBrain) where the server
+  // would put it a little further on can come again with "Show more".
+  const lines = [
+    ...new Map((profile.data?.pages.flatMap((p) => p.lines) ?? []).map((l) => [l.memory_id, l])).values(),
+  ];
+  const census = useQuery(censusOptions(client, brainId, qc));
   // The census counts every Object, the importer's own too (one per imported calendar or contacts
   // file), which the person accepted none of: said apart, as the Forget-Brain dialog says them.
   const own = useQuery(importersObjectsOptions(client, brainId));

@@ -135,3 +135,126 @@ test('a Memory 60 Records repeat draws its first 20 sources, on its page and in 
     await app.close();
   }
 });
+
+test('a Profile three pages deep follows writes and forgets without reading its pages again, in the server’s order', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'ana', name: 'Ana', self: { type: 'person', name: 'Ana' } });
+    const hour = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString();
+    // 350 values of the self's, one an hour: the Profile lists them newest first, 100 a page.
+    const written: string[] = [];
+    for (let i = 0; i < 350; i += 25)
+      written.push(
+        ...(
+          await Promise.all(
+            Array.from({ length: 25 }, (_, j) =>
+              app.api.rememberRecord('ana', {
+                content: {
+                  kind: 'fact',
+                  subject: 'user',
+                  predicate: `trait_${i + j}`,
+                  value: `value ${i + j}`,
+                },
+                occurred_at: hour(i + j),
+              }),
+            ),
+          )
+        ).map((r) => r.record.id),
+      );
+    const deadline = Date.now() + 90_000;
+    while ((await processingCount(app, 'ana')) > 0) {
+      assert.ok(Date.now() < deadline, 'the Records are derived');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const { page, problems } = await openUi(context(), app);
+    await navigateInPlace(page, '/brains/ana/profile');
+    const lines = page.locator('section[aria-labelledby="profile"] li.list-item');
+    await lines.first().waitFor();
+    for (const shown of [200, 300]) {
+      await page.getByRole('button', { name: 'Show more' }).click();
+      await lines.nth(shown - 1).waitFor();
+    }
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/v1/brains/ana/profile' && u.searchParams.get('limit') !== '1')
+        reads.push(u.searchParams.get('cursor') ?? 'first');
+      if (u.pathname === '/v1/brains/ana/census') reads.push('census');
+    });
+    const shownIds = () =>
+      lines
+        .locator('p.record-line a')
+        .evaluateAll((as) => as.map((a) => (a.getAttribute('href') ?? '').split('/').at(-1)));
+    /** The server's Profile, as many lines as are shown. */
+    const serverIds = async (n: number) => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      while (ids.length < n) {
+        const p = await app.api.getProfile('ana', { limit: 200, ...(cursor ? { cursor } : {}) });
+        ids.push(...p.lines.map((l) => l.memory_id));
+        if (!p.next_cursor) break;
+        cursor = p.next_cursor;
+      }
+      return ids.slice(0, n);
+    };
+
+    // A value newer than every line: on top, with no page read again.
+    await app.api.rememberRecord('ana', {
+      content: { kind: 'fact', subject: 'user', predicate: 'favourite_colour', value: 'teal' },
+      occurred_at: '2025-06-01T00:00:00Z',
+    });
+    await lines.first().getByText('teal').waitFor({ timeout: 15_000 });
+    assert.equal(await lines.count(), 301);
+    assert.deepEqual(
+      reads.filter((r) => r !== 'census'),
+      [],
+      'before, every loaded page was read again',
+    );
+
+    // A Record forgotten: its line goes, still with no page read again.
+    const forgotten = written[300]!;
+    await app.api.forgetRecord('ana', forgotten);
+    await lines.filter({ hasText: 'value 300' }).waitFor({ state: 'detached', timeout: 15_000 });
+    assert.equal(await lines.count(), 300);
+    assert.deepEqual(
+      reads.filter((r) => r !== 'census'),
+      [],
+    );
+
+    // A value dated as a loaded line, on the second page: lines of one date are in write order, which a
+    // line does not carry, so the Profile is read from the top as far as that line.
+    await app.api.rememberRecord('ana', {
+      content: { kind: 'fact', subject: 'user', predicate: 'middle_name', value: 'Rosa' },
+      occurred_at: hour(180),
+    });
+    await lines.filter({ hasText: 'Rosa' }).waitFor({ timeout: 15_000 });
+    assert.equal(await lines.count(), 301);
+    assert.deepEqual(
+      await shownIds(),
+      await serverIds(301),
+      'the lines shown are the server’s, in its order',
+    );
+    assert.ok(
+      reads.filter((r) => r !== 'census').length <= 2,
+      `read as far as the new line: ${reads.join(', ')}`,
+    );
+
+    // Show more goes on from where the Profile was: the rest once each.
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await lines.nth(350).waitFor();
+    await page.getByText('That is the whole list.').waitFor();
+    assert.deepEqual(await shownIds(), await serverIds(1000));
+
+    // Conflicts shares the census the Profile read, as of the same watermark.
+    reads.length = 0;
+    await navigateInPlace(page, '/brains/ana/conflicts');
+    await page.getByText('No conflicts', { exact: true }).waitFor();
+    await navigateInPlace(page, '/brains/ana/profile');
+    await lines.nth(350).waitFor();
+    assert.deepEqual(reads, [], 'no census or Profile page read again');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});

@@ -1,0 +1,176 @@
+// A Memories delta applied to the loaded Profile (renderer/api/profile-delta.ts), under Node.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Memory, Profile } from '../../engine/contract/index.ts';
+import {
+  applyDeltaToProfile,
+  spliceFresh,
+  stampProfile,
+  type ProfileData,
+} from '../../renderer/api/profile-delta.ts';
+import { mem } from './memory-fixture.ts';
+
+const now = Date.parse('2025-01-01T00:00:00Z');
+const day = (d: number) => new Date(Date.UTC(2024, 0, d)).toISOString();
+
+/** A Memory of the self dated day `d`; `slotted` holds a slot. */
+const m = (id: string, d: number, slotted = true, status: Memory['status'] = 'active'): Memory => ({
+  ...mem(id, 'Ana', slotted ? `p_${id}` : null, `line ${id}`, status),
+  valid_from: day(d),
+});
+
+const line = (x: Memory): Profile['lines'][number] => ({
+  memory_id: x.id,
+  statement: x.statement,
+  subject: x.subject,
+  valid_from: x.valid_from,
+  citations: x.citations,
+});
+
+/** A loaded Profile: pages of Memories, the last with `more` when "Show more" would read on. */
+const profile = (pages: Memory[][], more = false): ProfileData => ({
+  pages: pages.map((ms, i) => ({
+    object: 'profile',
+    brain_id: 'b',
+    self: { type: 'person', name: 'Ana' },
+    watermark: 'wm_1',
+    lines: ms.map(line),
+    has_more: i === pages.length - 1 ? more : true,
+    next_cursor: i === pages.length - 1 && !more ? null : `c${i}`,
+  })),
+  pageParams: pages.map((_, i) => (i === 0 ? null : `c${i - 1}`)),
+});
+
+const ids = (d: ProfileData) => d.pages.map((p) => p.lines.map((l) => l.memory_id));
+const delta = (changed: Memory[], removed: string[] = []) => ({ changed, removed: new Set(removed) });
+
+const a = m('a', 30);
+const b = m('b', 20);
+const c = m('c', 10);
+const d = m('d', 5);
+
+test('a line removed, withdrawn or no longer the self’s leaves the Profile; one changed in place is replaced', () => {
+  const out = applyDeltaToProfile(
+    profile(
+      [
+        [a, b],
+        [c, d],
+      ],
+      true,
+    ),
+    delta(
+      [
+        { ...b, status: 'retracted' },
+        { ...c, owner: { state: 'other' } },
+        { ...d, statement: 'now d' },
+      ],
+      ['a'],
+    ),
+    now,
+  );
+  assert.deepEqual(ids(out.data), [[], ['d']]);
+  assert.equal(out.data.pages[1]!.lines[0]!.statement, 'now d');
+  assert.deepEqual(out.unplaced, []);
+  // Cursors are kept: "Show more" goes on from where it was.
+  assert.equal(out.data.pages[1]!.next_cursor, 'c1');
+});
+
+test('a slot’s value newer than every loaded line goes on top; a value dated later than now is not a line', () => {
+  const e = m('e', 40);
+  const future = { ...m('f', 40), valid_from: '2030-01-01T00:00:00Z' };
+  const out = applyDeltaToProfile(profile([[a, b], [c]], true), delta([e, future]), now);
+  assert.deepEqual(ids(out.data), [['e', 'a', 'b'], ['c']]);
+  assert.deepEqual(out.unplaced, []);
+});
+
+test('a line whose place a line does not tell (no slot, or older than the top) is left for a read', () => {
+  const note = m('n', 40, false);
+  const older = m('o', 15);
+  const tie = m('t', 30);
+  const out = applyDeltaToProfile(profile([[a, b], [c]], true), delta([note, older, tie]), now);
+  assert.deepEqual(ids(out.data), [['a', 'b'], ['c']]);
+  assert.deepEqual(out.unplaced.map((x) => x.id).sort(), ['n', 'o', 't']);
+});
+
+test('every loaded line holding a slot: a value goes by its date, one older than them or holding none comes with Show more', () => {
+  const mid = m('m', 15);
+  const old = m('o', 1);
+  const note = m('n', 40, false);
+  const tie = m('t', 20);
+  const out = applyDeltaToProfile(profile([[a, b], [c]], true), delta([mid, old, note, tie]), now, true);
+  assert.deepEqual(ids(out.data).flat(), ['a', 'b', 'm', 'c']);
+  assert.deepEqual(
+    out.unplaced.map((x) => x.id),
+    ['t'],
+  );
+  // Read to its end: after them, slots' values first.
+  const whole = applyDeltaToProfile(profile([[a, b], [c]]), delta([old, note]), now, true);
+  assert.deepEqual(ids(whole.data), [
+    ['a', 'b'],
+    ['c', 'o', 'n'],
+  ]);
+});
+
+test('the last loaded line holding no slot: a line holding none and older comes with Show more', () => {
+  const n1 = m('n1', 8, false);
+  const out = applyDeltaToProfile(profile([[a, b], [m('x', 9, false)]], true), delta([n1]), now, false);
+  assert.deepEqual(ids(out.data), [['a', 'b'], ['x']]);
+  assert.deepEqual(out.unplaced, []);
+  const newer = applyDeltaToProfile(
+    profile([[a], [m('x', 9, false)]], true),
+    delta([m('n2', 12, false)]),
+    now,
+    false,
+  );
+  assert.deepEqual(
+    newer.unplaced.map((x) => x.id),
+    ['n2'],
+  );
+});
+
+test('an empty Profile read to its end takes the new lines, slots’ values first', () => {
+  const out = applyDeltaToProfile(profile([[]]), delta([m('n', 40, false), m('s', 1)]), now);
+  assert.deepEqual(ids(out.data), [['s', 'n']]);
+});
+
+test('pages read again from the top join the loaded ones once they hold the new line and meet a loaded line', () => {
+  const loaded = profile(
+    [
+      [a, b],
+      [c, d],
+    ],
+    true,
+  );
+  const n = m('n', 25, false);
+  const x = m('x', 3);
+  const fresh1 = profile([[a, n]], true).pages;
+  // The new line read, but the read's last line is not a loaded one yet: read on.
+  assert.equal(spliceFresh(loaded, fresh1, [null], ['n', 'x']), null);
+  const fresh2 = profile([[a, n], [b]], true).pages;
+  const joined = spliceFresh(loaded, fresh2, [null, 'c0'], ['n']);
+  assert.ok(joined);
+  assert.deepEqual(ids(joined), [['a', 'n'], ['b'], ['c', 'd']]);
+  assert.equal(joined.pages.at(-1)!.next_cursor, 'c1');
+  // Each page with the cursor it was read from.
+  assert.deepEqual(joined.pageParams, [null, 'c0', 'c0']);
+  // Read as far as was loaded without meeting the line: the read is the Profile.
+  const all = profile(
+    [
+      [a, b],
+      [c, x],
+    ],
+    true,
+  ).pages;
+  assert.deepEqual(ids(spliceFresh(loaded, all, [null, 'c0'], ['n'])!), [
+    ['a', 'b'],
+    ['c', 'x'],
+  ]);
+});
+
+test('a Profile brought up to a watermark says so on every page', () => {
+  const out = stampProfile(profile([[a], [b]]), 'wm_9');
+  assert.deepEqual(
+    out.pages.map((p) => p.watermark),
+    ['wm_9', 'wm_9'],
+  );
+});
