@@ -399,6 +399,12 @@ const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
  * off from Meta". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
  */
 const leftJob = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^\s*)${adverb}(?:(?:quit|left|lost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
+/**
+ * A home the speaker says they left, with no negation: "I moved out of Porto", "I've moved away from
+ * Lisbon", "Moved out of Berlin last year". Not "I left Porto" alone: one leaves a city for a weekend
+ * in the same words.
+ */
+const leftHome = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^\s*)${adverb}moved\s+(?:out\s+of|away\s+from)\s+${name}`;
 /** A job left by its last day, once that day has come: "Today was my last day at Google". */
 const lastDay = String.raw`(?:^|(?<=[\s,;:(]))(?:today\s+(?:was|is)|yesterday\s+was|(?:it|that)\s+was)\s+my\s+last\s+day\s+(?:at|with)\s+${name}`;
 /** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
@@ -423,6 +429,11 @@ const endedPatterns = [
     re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))(?:${leftJob})`, 'u'),
   },
   { predicate: 'works at' as const, needsAnymore: false, re: new RegExp(lastDay, 'u') },
+  {
+    predicate: 'lives in' as const,
+    needsAnymore: false,
+    re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))(?:${leftHome})`, 'u'),
+  },
 ];
 
 /**
