@@ -19,6 +19,64 @@ const claims = (content: TypedContent) =>
     )
     .map((c) => [c.statement, c.subject, c.owner.state, c.predicate, c.quote, c.ends ?? null]);
 const ofMessage = (text: string) => claims({ kind: 'message', text, speaker: 'Rui' });
+const ofNote = (text: string) => claims({ kind: 'document', text });
+/** What Rui's message says his kin are, as [statement, subject, owner, quote]. */
+const kinOf = (text: string) =>
+  ofMessage(text)
+    .filter((c) => c[3] === null && / is /u.test(String(c[0])) && String(c[0]).startsWith("Rui's "))
+    .map(([statement, subject, owner, , quote]) => [statement, subject, owner, quote]);
+
+test("kin named beside their role are the speaker's Memory of no slot, about them, beside what is said of them", () => {
+  const said = 'My sister Marta started a new job at Siemens in Munich.';
+  for (const read of [ofMessage(said), ofNote(said)])
+    assert.deepEqual(read, [
+      [said, 'Marta', 'other', 'works at', said, null],
+      ["Rui's sister is Marta", 'Marta', 'self', null, 'My sister Marta', null],
+    ]);
+  assert.deepEqual(kinOf('My brother Tiago is a nurse in Lisbon.'), [
+    ["Rui's brother is Tiago", 'Tiago', 'self', 'My brother Tiago'],
+  ]);
+  assert.deepEqual(kinOf('Went hiking with my best friend Tom Reyes yesterday.'), [
+    ["Rui's best friend is Tom Reyes", 'Tom Reyes', 'self', 'my best friend Tom Reyes'],
+  ]);
+  // The name ends at its possessive.
+  assert.deepEqual(kinOf("My brother Tiago's wife is Sara."), [
+    ["Rui's brother is Tiago", 'Tiago', 'self', 'My brother Tiago'],
+  ]);
+  // Beside a home of the speaker's too.
+  assert.deepEqual(kinOf('I live in Lisbon with my sister Marta.'), [
+    ["Rui's sister is Marta", 'Marta', 'self', 'my sister Marta'],
+  ]);
+});
+
+test('a name with its role set off by commas is kin too, but not one spoken to', () => {
+  assert.deepEqual(kinOf('Marta, my sister, started at Siemens.'), [
+    ["Rui's sister is Marta", 'Marta', 'self', 'Marta, my sister'],
+  ]);
+  assert.deepEqual(kinOf('Caroline, my friend, thanks!'), []);
+  assert.deepEqual(kinOf('Caroline, my friend, you are the best.'), []);
+});
+
+test("no kin from someone else's kin, quoted or played words, questions, or a friendship said to be over", () => {
+  for (const said of [
+    "My friend's sister Ana is a nurse.",
+    'Tom said "my sister Ana is a doctor".',
+    'Pretend you are my sister Ana.',
+    'Is my sister Ana coming?',
+    'My friend Tom and I fell out, he left.',
+    'my sister ana lives in madrid',
+    'Today, my sister, is special.',
+  ])
+    assert.deepEqual(kinOf(said), [], said);
+  // A wife is a relation's slot, as before: no second Memory of no slot beside it.
+  assert.deepEqual(
+    ofMessage('Went hiking with my wife Inês.').map((c) => [c[0], c[3]]),
+    [
+      ['Went hiking with my wife Inês.', null],
+      ["Rui's wife is Inês", 'wife'],
+    ],
+  );
+});
 
 test('moving out of a place ends the home there; out of a flat, or for a while, ends nothing', () => {
   for (const said of ['I moved out of Porto.', 'Just moved away from Porto.'])

@@ -22,6 +22,7 @@ import {
   otherPersonSlot,
   possessedAttribute,
   relationNamedBeside,
+  kinNamedBeside,
   slotSentences,
   type SlotSentence,
 } from './slot-sentences.ts';
@@ -1022,10 +1023,11 @@ function sentenceClaims(
       // "went hiking with my wife Sarah": the sentence, and the relation it names in passing, quoting
       // "my wife Sarah" ("My partner Priya's birthday is March 4." may be mended while she is his).
       const beside = relationNamedBeside(s);
-      if (beside === null) return [...kept, ...also];
+      const kin = kinClaims(s, subject, owner);
+      if (beside === null) return [...kept, ...also, ...kin];
       const statement = valueStatement(subject, beside.predicate, beside.value);
       const quote = s.slice(...beside.said);
-      return [...kept, ...also, { statement, subject, predicate: beside.predicate, owner, quote }];
+      return [...kept, ...also, { statement, subject, predicate: beside.predicate, owner, quote }, ...kin];
     }
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
@@ -1051,7 +1053,24 @@ function sentenceClaims(
     const when = slot.when !== undefined ? { startsWhen: slot.when } : {};
     return [{ statement, subject, predicate, owner, quote: s.slice(...said.quote), ...when }];
   });
-  return [...slotClaims(s, subject, owner, { slots, ended, rest, after }), ...jobs];
+  return [
+    ...slotClaims(s, subject, owner, { slots, ended, rest, after }),
+    ...jobs,
+    ...kinClaims(s, subject, owner),
+  ];
+}
+
+/**
+ * "My sister Marta started a new job at Siemens": who Marta is to the speaker, a Memory of no slot
+ * beside what the sentence says ("Rui's sister is Marta"), the speaker's, about Marta, quoting "My
+ * sister Marta". One has several sisters, so none replaces another. The job alone was derived, and once
+ * it was superseded nothing said Marta was his sister.
+ */
+function kinClaims(s: string, subject: string, owner: OwnerClaim): SaidClaim[] {
+  const said = kinNamedBeside(s);
+  if (said === null || owner.state === 'unresolved' || said.who === subject) return [];
+  const statement = `${subject}'s ${said.kin} is ${said.who}`;
+  return [{ statement, subject: said.who, predicate: null, owner, quote: s.slice(...said.said) }];
 }
 
 /** The claims of a sentence that holds slots (slot-sentences.ts), read as slotSentences read it. */

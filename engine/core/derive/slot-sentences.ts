@@ -1196,6 +1196,69 @@ export function relationNamedBeside(
   return { predicate, value, said: [m.index, from + (named?.[0].length ?? 0)] };
 }
 
+/**
+ * Family and friends one has several of, by their role to the speaker: "my sister", "my best friend".
+ * No slot (a sister does not replace a sister), unlike `relations`; "-in-law" is part of the role.
+ */
+const kinWords = String.raw`(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|baby|twin|best|old|close)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|grandson|granddaughter|stepmom|stepmother|stepdad|stepfather|stepson|stepdaughter|stepsister|stepbrother|friend|colleague|coworker|co-worker|neighbou?r|roommate|flatmate)(?:-in-law)?`;
+/** Kin that is family: one's sister stays one's sister whatever the sentence says happened. */
+const family =
+  /(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grand\p{L}+|step\p{L}+)(?:-in-law)?$/u;
+/** "my sister Marta", "my best friend, Tom Reyes": the role, then the name as written. */
+const kinBeside = new RegExp(
+  String.raw`(?<![\p{L}\p{N}'’-])[Mm]y\s+(?<kin>${kinWords}),?\s+(?<value>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})`,
+  'u',
+);
+/** Words after "Caroline, my friend," that speak to her, not of her: "…, thanks!", "…, you rock". */
+const addressed = String.raw`(?:thanks|thank|thx|ty|please|pls|you|your|you['’]\p{L}+|i|i['’]\p{L}+|im|ive|how|what|why|where|when|who|hope|glad|so|and|but|welcome|congrats|congratulations|good|great|nice|happy|love|cheers|hey|hi|hello|oh|wow|haha|lol|that|this|it|it['’]s|its|let['’]?s|see|take|have|enjoy|keep|stay|don['’]t|do)`;
+/**
+ * "Marta, my sister, started at Siemens": the name, then the role set off by commas, then a clause of
+ * what she did ("Caroline, my friend, thanks!" speaks to her).
+ */
+const kinAfterName = new RegExp(
+  String.raw`^(?<value>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?),\s+my\s+(?<kin>${kinWords})(?=,\s+(?!${addressed}(?![\p{L}\p{N}]))\p{Ll})`,
+  'u',
+);
+
+/**
+ * Who a person the speaker names is to them, where the role is one they may have several of ("My sister
+ * Marta started a new job at Siemens", "Marta, my sister, started at Siemens"): the role as said
+ * ("sister", "best friend"), the name, and where those words are (`said`). Null where
+ * the words may be someone else's (a quotation, a role-play) or asked, and, for a friend, a colleague or
+ * a neighbour, where the sentence may say that is over ("my friend Tom and I fell out", "my old
+ * colleague Ana, before she left"): family stays family. "my friend's sister Ana" names no sister of
+ * the speaker's, nor "my sister-in-law Ana" a sister.
+ */
+export function kinNamedBeside(
+  sentence: string,
+): { kin: string; who: string; said: [number, number] } | null {
+  if (!/[Mm]y\s/u.test(sentence) || isQuestion(sentence) || unshouted(sentence) !== sentence) return null;
+  if (notOwnWords.test(sentence)) return null;
+  const s = sentence.trimEnd();
+  const whole = kinAfterName.exec(s);
+  const m = whole ?? kinBeside.exec(s);
+  if (!m) return null;
+  const kin = m.groups!['kin']!.replace(/\s+/gu, ' ');
+  if (!family.test(kin) && relationMayBeOver.test(sentence)) return null;
+  const written = m.groups!['value']!.split(/\s+/u);
+  const kept: string[] = [];
+  for (const word of written) {
+    // "my brother Tiago's wife": the name ends at its possessive.
+    const bare = word.replace(/['’]s$/u, '');
+    if (!nameWord(bare)) break;
+    kept.push(bare);
+    if (bare !== word) break;
+  }
+  // Before the role, every word is the name ("Today, my sister, …" names no one); after it, as many
+  // words as are a name ("my sister Marta Monday" is Marta).
+  if (kept.length === 0 || (whole !== null && kept.length !== written.length)) return null;
+  const who = kept.join(' ');
+  const from = m.index + m[0].indexOf(m.groups!['value']!);
+  // "Marta, my sister" or "my sister Marta": the name and the role, not what the sentence says of her.
+  const said: [number, number] = whole !== null ? [0, m[0].length] : [m.index, from + who.length];
+  return { kin, who, said };
+}
+
 /** "Maya's phone number is …": whose attribute a sentence opens with, up to three capitalised words. */
 const possessor = new RegExp(
   String.raw`^(?:${kin}\s+)?(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})['’]s\s+(?=\S)`,
