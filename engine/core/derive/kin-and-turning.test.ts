@@ -78,6 +78,38 @@ test("no kin from someone else's kin, quoted or played words, questions, or a fr
   );
 });
 
+test('a birthday said by the age turned on a day of the year holds that birthday', () => {
+  assert.deepEqual(ofMessage('Ana turns 30 on 12 March.'), [
+    ["Ana's birthday is 12 March", 'Ana', 'other', 'birthday', 'Ana turns 30 on 12 March.', null],
+  ]);
+  // A parent by role alone: the speaker's slot, one father.
+  for (const said of ['Dad turns 70 on 12 March.', 'My dad is turning 70 on 12 March!'])
+    assert.deepEqual(ofMessage(said), [
+      ["Rui's father's birthday is 12 March", 'Rui', 'self', "father's birthday", said, null],
+    ]);
+  assert.deepEqual(
+    ofNote('My mum turns 65 on the 3rd of May.').map((c) => c[0]),
+    ["Rui's mother's birthday is 3rd of May"],
+  );
+  assert.deepEqual(ofMessage('My sister Ana turns 30 on March 12.').slice(0, 1), [
+    ["Ana's birthday is March 12", 'Ana', 'other', 'birthday', 'My sister Ana turns 30 on March 12.', null],
+  ]);
+});
+
+test('an age turned on a day of the week, or doubted, or asked, holds no birthday', () => {
+  for (const said of [
+    'Ana turns 30 on Friday.',
+    'Dad turns 70 tomorrow.',
+    'If Ana turns 30 on 12 March we party.',
+    'Does Ana turn 30 on 12 March?',
+    'Today turns 5 on March 1.',
+  ])
+    assert.ok(
+      ofMessage(said).every((c) => c[3] === null),
+      said,
+    );
+});
+
 test('moving out of a place ends the home there; out of a flat, or for a while, ends nothing', () => {
   for (const said of ['I moved out of Porto.', 'Just moved away from Porto.'])
     assert.deepEqual(ofMessage(said), [

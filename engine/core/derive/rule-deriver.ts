@@ -21,6 +21,7 @@ import {
   fillers,
   otherPersonSlot,
   possessedAttribute,
+  birthdayTurning,
   relationNamedBeside,
   kinNamedBeside,
   slotSentences,
@@ -1326,7 +1327,22 @@ function possessedClaims(
   owner: OwnerClaim,
   others: (name: string) => OwnerClaim,
 ): Claim[] | null {
-  const said = possessedAttribute(s);
+  const turning = birthdayTurning(s);
+  // "My dad turns 70 on March 12": the speaker's father's birthday, a slot of theirs (one has one
+  // father), in the engine's words ("Rui's father's birthday is March 12"), quoting the sentence.
+  if (turning !== null && 'parent' in turning) {
+    if (owner.state === 'unresolved') return null;
+    const predicate = `${turning.parent}'s birthday`;
+    return [
+      { statement: valueStatement(subject, predicate, turning.value), subject, predicate, owner, quote: s },
+    ];
+  }
+  // "Ana turns 30 on 12 March": her birthday, as "Ana's birthday is 12 March" holds it.
+  const said =
+    possessedAttribute(s) ??
+    (turning === null
+      ? null
+      : { who: turning.who, attribute: { predicate: 'birthday', value: turning.value } });
   if (said === null) return null;
   const whose = others(said.who);
   const { predicate, value } = said.attribute;

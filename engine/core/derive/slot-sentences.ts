@@ -1294,6 +1294,45 @@ const emojiPart = new RegExp(`^${emojiClass}$`, 'u');
  * "im single again lol"), which say nothing more.
  */
 export const chatEnd = String.raw`(?:[.!\s]|${laughs.map(escapeRegExp).join('|')}|${emojiClass})*$`;
+/** One's parents, named by their role alone ("Dad", "my mum"): one has one of each. */
+const parents: Readonly<Record<string, 'mother' | 'father'>> = {
+  mum: 'mother',
+  mom: 'mother',
+  mother: 'mother',
+  dad: 'father',
+  father: 'father',
+};
+/**
+ * "Ana turns 30 on 12 March", "My dad turns 70 on March 12", "Dad is turning 70 on the 12th of March":
+ * who, a parent ("my dad", or "Dad" as a name) or a person by name (after their role: "my sister Ana"),
+ * and the day, which is a day of the year only as a birthday is given ("on Friday" is none).
+ */
+const turnsOn = new RegExp(
+  String.raw`^(?:(?:[Mm]y\s+(?<parent>mum|mom|mother|dad|father))|(?<called>Mum|Mom|Mother|Dad|Father)|(?:[Mm]y\s+${kinWords},?\s+)?(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?))\s+(?:turns|turned|is\s+turning|will\s+turn|will\s+be|['’]ll\s+be)\s+\d{1,3}(?:\s+years?\s+old)?\s+on\s+(?<day>[^,;:!?]+?)${chatEnd}`,
+  'u',
+);
+
+/**
+ * A birthday said by the age a person turns on it ("Ana turns 30 on 12 March", "My dad turns 70 on
+ * March 12"): the person, named (`who`) or a parent by role (`parent`: "mother", "father"), and the
+ * day as "Tom's birthday is March 4" gives it. Null where the day is no day of the year ("on Friday",
+ * "on Saturday the 12th": this year's day, not the birthday's), and for anything doubted or asked.
+ */
+export function birthdayTurning(
+  sentence: string,
+): { who: string; value: string } | { parent: 'mother' | 'father'; value: string } | null {
+  const trimmed = sentence.trim();
+  const s = trimmed.slice(leadIn.exec(trimmed)?.[0].length ?? 0);
+  const m = turnsOn.exec(s);
+  if (m === null || notNow.test(s) || isQuestion(s)) return null;
+  const day = m.groups!['day']!.trim();
+  if (!dayOfYear.test(day)) return null;
+  const value = day.replace(/^(?:the\s+)/iu, '');
+  const parent = m.groups!['parent'] ?? m.groups!['called'];
+  if (parent !== undefined) return { parent: parents[parent.toLowerCase()]!, value };
+  const who = m.groups!['who']!;
+  return namesAPerson(who) && who.split(/\s+/u).every(nameWord) ? { who, value } : null;
+}
 /**
  * A value without a chat's laugh or emoji after it, which is none of it ("My new boss is Rita Gomes 🙄",
  * "my favourite colour is blue lol"). Read back from the end, a character or a laugh at a time, so a
