@@ -126,3 +126,21 @@ test('moving out of a place ends the home there; out of a flat, or for a while, 
       said,
     );
 });
+
+test("a named person's occupation said with the place it is done in holds the occupation, in the sentence's words", () => {
+  const said = 'My brother Tiago is a nurse in Lisbon.';
+  assert.deepEqual(ofMessage(said), [
+    [said, 'Tiago', 'other', 'occupation', said, null],
+    ["Rui's brother is Tiago", 'Tiago', 'self', null, 'My brother Tiago', null],
+  ]);
+  // The place is no part of the value, nor a home of his.
+  assert.deepEqual(
+    ofMessage('Tiago is a nurse in New York City.').map((c) => c[3]),
+    ['occupation'],
+  );
+  // Words after "in" that are no place's name keep the sentence as it was: no slot.
+  assert.deepEqual(
+    ofMessage('Tiago is a nurse in training.').map((c) => c[3]),
+    [null],
+  );
+});
