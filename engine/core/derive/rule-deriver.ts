@@ -326,7 +326,12 @@ export function createRuleDeriver(): Deriver {
     // v56: her kin by her name in an agent's note ("Maya's brother Sam works at Google.") as the
     // user's; another person's slot an agent's note says as "he"/"she" is its restatement, as by name.
     // v57: a title with its dot is part of a name ("Dr. Patel lives in Leeds.").
-    name: 'rules-v57',
+    // v58: kin named beside their role ("My sister Marta started at Siemens", "Marta, my sister, …") are
+    // a Memory of no slot, the speaker's, about them ("Rui's sister is Marta"): only her job was held. A
+    // birthday said by the age turned on it ("Ana turns 30 on 12 March", "My dad turns 70 on March 12")
+    // holds it. "I moved out of Porto" ends the home where Porto holds it. "My brother Tiago is a nurse
+    // in Lisbon." holds his occupation.
+    name: 'rules-v58',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
