@@ -115,6 +115,12 @@ test('moving out of a place ends the home there; out of a flat, or for a while, 
     assert.deepEqual(ofMessage(said), [
       ['Rui no longer lives in Porto', 'Rui', 'self', 'lives in', said, 'Porto'],
     ]);
+  // Said with where to, it is a move: the new home ends the old one.
+  for (const said of ['I moved out of Porto to Lisbon.', 'I moved away from New York to Boston.'])
+    assert.deepEqual(
+      ofMessage(said).map((c) => [c[0], c[3], c[5]]),
+      [[`Rui lives in ${said.split(' ').at(-1)!.slice(0, -1)}`, 'lives in', null]],
+    );
   for (const said of [
     'I moved out of my flat.',
     'I moved out of Porto for the summer.',

@@ -122,12 +122,12 @@ const nowIn = String.raw`(?:(?<=(?:^|[,;]\s*|[\s(]and\s+)[Nn]ow,?\s+I(?:['’]?m
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
     predicate: 'lives in',
-    // "I moved from Lisbon to Porto": the home is where the move went.
+    // "I moved from Lisbon to Porto", "… out of Lisbon to Porto": the home is where the move went.
     // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
     // "I moved to Boston after college, and now I'm in Denver": where one is now, told as the end of a
     // story of moves (readClause); not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
     // "We finally moved into the new place in Porto", "Finally settled in Porto": a home too.
-    verb: String.raw`(?:live${withWhom}\s+in|(?<been>been\s+)?living${withWhom}\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back|\s+in\s+together)?(?:\s+from\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in|${backForGood})\s+${placeName}`,
+    verb: String.raw`(?:live${withWhom}\s+in|(?<been>been\s+)?living${withWhom}\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back|\s+in\s+together)?(?:\s+(?:from|out\s+of|away\s+from)\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in|${backForGood})\s+${placeName}`,
   },
   {
     predicate: 'works at',
@@ -402,7 +402,8 @@ const leftJob = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^\s*)${adverb}(?:(?:quit
 /**
  * A home the speaker says they left, with no negation: "I moved out of Porto", "I've moved away from
  * Lisbon", "Moved out of Berlin last year". Not "I left Porto" alone: one leaves a city for a weekend
- * in the same words.
+ * in the same words. Nor where it goes on to say where to ("… out of Porto to Lisbon"): that is a move,
+ * whose new home ends the old one.
  */
 const leftHome = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^\s*)${adverb}moved\s+(?:out\s+of|away\s+from)\s+${name}`;
 /** A job left by its last day, once that day has come: "Today was my last day at Google". */
@@ -433,8 +434,11 @@ const endedPatterns = [
     predicate: 'lives in' as const,
     needsAnymore: false,
     re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))(?:${leftHome})`, 'u'),
+    saysNoWhereTo: true,
   },
 ];
+/** "… to Lisbon" after the place moved out of, in the same sentence: where the move went. */
+const toWhere = /^[^.!?;]*?\sto\s+\p{Lu}/u;
 
 /**
  * The home or employer a sentence says the speaker no longer has, with the clause that says so ("I
@@ -450,10 +454,11 @@ function endedClause(said: string): SlotSentence | null {
     /^([^\p{L}]*)(?!I(?:m|ve)?(?![\p{L}\p{N}]))(\p{Lu})/u,
     (_, lead: string, c: string) => lead + c.toLowerCase(),
   );
-  for (const { predicate, needsAnymore, re } of endedPatterns) {
+  for (const { predicate, needsAnymore, re, ...more } of endedPatterns) {
     const m = re.exec(sentence);
     if (!m) continue;
     const { value, valueEnd, end: clauseEnd } = clauseValue(sentence, predicate, m, m.index);
+    if ('saysNoWhereTo' in more && toWhere.test(sentence.slice(valueEnd))) continue;
     const after = anymore.exec(sentence.slice(clauseEnd));
     if (needsAnymore && !after) continue;
     const end = clauseEnd + (after?.[0].length ?? 0);
