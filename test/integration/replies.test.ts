@@ -292,14 +292,19 @@ describe('a message that opens with "she" or "he"', () => {
     await said('Tom is vegan', '2026-03-01T12:00:00Z', 'Bob', 'third');
     await said('she loves pizza', '2026-03-01T12:00:10Z', 'Ana', 'third');
     const profile = (await engine.getProfile(tenant, 'b', { limit: 50 })).lines.map((l) => l.statement);
-    assert.deepEqual(profile, ['she loves pizza']);
+    assert.deepEqual(profile, ['she loves pizza', "Ana's sister is Inês"]);
     const ines = (await engine.listMemories(tenant, 'b', { limit: 50 })).data
       .filter((m) => m.subject === 'Inês')
       .map((m) => m.statement)
       .sort();
     assert.deepEqual(
       ines,
-      ['Inês works at Santa Maria', "Inês's occupation is nurse", 'My sister Inês lives in Madrid.'].sort(),
+      [
+        "Ana's sister is Inês",
+        'Inês works at Santa Maria',
+        "Inês's occupation is nurse",
+        'My sister Inês lives in Madrid.',
+      ].sort(),
     );
     // "she's a nurse" and "Inês is a nurse." hold one slot of hers, citing both.
     const job = (await engine.listMemories(tenant, 'b', { limit: 50 })).data.find(
@@ -323,6 +328,7 @@ describe('"she" or "he" opening a message, said of the one named before', () => 
         .map((m) => [m.statement, m.slot !== null])
         .sort();
     assert.deepEqual(await of('Inês'), [
+      ["Ana's sister is Inês", false],
       ['Inês works at Santa Maria', true],
       ['My sister Inês lives in Madrid.', true],
     ]);

@@ -81,6 +81,7 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     ]),
     [
       ['My sister Inês is a nurse', 'Inês'],
+      ["Ana's sister is Inês", 'Inês'],
       ["Ana's boyfriend is Rui", 'Ana'],
     ],
   );

@@ -37,9 +37,17 @@ const eventAfter =
   /^\s*(?:wedding|party|birthday|funeral|reunion|conference|festival|gig|concert|event|game|match)(?![\p{L}\p{N}])/iu;
 /** A role said after an employer: "… at Zalando as a data engineer". */
 const asRole = new RegExp(String.raw`\s+as\s+${article}${role()}$`, 'iu');
-/** "Rui is a nurse", "My brother Rui works as an electrician now", "Rui is no longer a nurse". */
+/**
+ * Where a person does their job, said after it as a place's name ("… a nurse in Lisbon"): no part of
+ * the occupation, and no home (one may work in a city one does not live in).
+ */
+const inPlace = String.raw`(?<where>\s+in\s+\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})?`;
+/**
+ * "Rui is a nurse", "My brother Rui works as an electrician now", "Rui is no longer a nurse", "My brother
+ * Tiago is a nurse in Lisbon".
+ */
 const saidOf = new RegExp(
-  String.raw`${otherLead}${person}(?:(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?${article}|\s+(?:works|is\s+working|has\s+been\s+working)\s+as\s+${article}|${newJobAsOf}|(?<over>\s+is\s+no\s+longer\s+${plainArticle}))${role()}${until}${chatEnd}`,
+  String.raw`${otherLead}${person}(?:(?:\s+is|['’]s)\s+(?:now\s+|still\s+)?${article}|\s+(?:works|is\s+working|has\s+been\s+working)\s+as\s+${article}|${newJobAsOf}|(?<over>\s+is\s+no\s+longer\s+${plainArticle}))${role()}${inPlace}${until}${chatEnd}`,
   'u',
 );
 /** "Rui isn't a nurse anymore", "Ana is not a teacher any longer". */
@@ -79,7 +87,10 @@ export function occupationSaid(sentence: string): AttributeSentence | null {
 export interface OccupationOfAnother extends AttributeSentence {
   /** The person, as named: "Rui", "Tom Reyes". */
   who: string;
-  /** Whether the sentence is the person and the occupation alone ("Rui is a nurse", not "My brother Rui …"). */
+  /**
+   * Whether the sentence is the person and the occupation alone ("Rui is a nurse", not "My brother Rui …"
+   * nor "Rui is a nurse in Lisbon").
+   */
   alone: boolean;
 }
 
@@ -96,7 +107,8 @@ export function occupationOfAnotherSaid(sentence: string): OccupationOfAnother |
   const over = gone !== null || m.groups!['over'] !== undefined;
   const job = occupationOf(m[0], m.groups!['role']!, over);
   if (job === null) return null;
-  return { ...job, who, alone: m[0].trimStart().startsWith(who) };
+  const alone = m[0].trimStart().startsWith(who) && m.groups!['where'] === undefined;
+  return { ...job, who, alone };
 }
 
 /**

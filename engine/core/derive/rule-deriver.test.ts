@@ -54,11 +54,15 @@ test('a second slot clause whose "I" is left out is the speaker\'s too, not a Me
 
 test('what is no statement of its own, or leans on the home, keeps the sentence whole', () => {
   // The home quotes the sentence, in the sentence's own words: no Memory of it outlives a move.
-  for (const whole of [
-    'I live in Porto, and thanks for asking!',
-    'I live in Porto and so does my sister Rita.',
-  ])
-    assert.deepEqual(said(whole), [[whole, whole]]);
+  assert.deepEqual(said('I live in Porto, and thanks for asking!'), [
+    ['I live in Porto, and thanks for asking!', 'I live in Porto, and thanks for asking!'],
+  ]);
+  // Who Rita is to her is a Memory of its own, with no home in it.
+  const sister = 'I live in Porto and so does my sister Rita.';
+  assert.deepEqual(said(sister), [
+    [sister, sister],
+    ["Ana's sister is Rita", 'my sister Rita'],
+  ]);
 });
 
 test("a home said with more holds the slot in the sentence's words, not beside a Memory of its own", () => {
@@ -276,6 +280,7 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     claimsOf(text, 'Ana').map((c) => [c.statement, c.subject, c.owner.state, c.predicate]);
   assert.deepEqual(said("my sister Maya lives in Madrid. she's a nurse"), [
     ['my sister Maya lives in Madrid.', 'Maya', 'other', 'lives in'],
+    ["Ana's sister is Maya", 'Maya', 'self', null],
     ["Maya's occupation is nurse", 'Maya', 'other', 'occupation'],
   ]);
   // A "she" after "my dad" is not him; a "she" that would change what was just said of him holds no slot.
@@ -300,6 +305,7 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
   // What holds a slot of theirs holds it, said with "she" as with the name.
   assert.deepEqual(said('My brother Rui is a nurse. He works at Santa Maria. He loves it.'), [
     ['My brother Rui is a nurse.', 'Rui', 'other', 'occupation'],
+    ["Ana's brother is Rui", 'Rui', 'self', null],
     ['Rui works at Santa Maria', 'Rui', 'other', 'works at'],
     ['He loves it.', 'Rui', 'other', null],
   ]);

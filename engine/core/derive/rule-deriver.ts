@@ -21,7 +21,9 @@ import {
   fillers,
   otherPersonSlot,
   possessedAttribute,
+  birthdayTurning,
   relationNamedBeside,
+  kinNamedBeside,
   slotSentences,
   type SlotSentence,
 } from './slot-sentences.ts';
@@ -324,7 +326,12 @@ export function createRuleDeriver(): Deriver {
     // v56: her kin by her name in an agent's note ("Maya's brother Sam works at Google.") as the
     // user's; another person's slot an agent's note says as "he"/"she" is its restatement, as by name.
     // v57: a title with its dot is part of a name ("Dr. Patel lives in Leeds.").
-    name: 'rules-v57',
+    // v58: kin named beside their role ("My sister Marta started at Siemens", "Marta, my sister, …") are
+    // a Memory of no slot, the speaker's, about them ("Rui's sister is Marta"): only her job was held. A
+    // birthday said by the age turned on it ("Ana turns 30 on 12 March", "My dad turns 70 on March 12")
+    // holds it. "I moved out of Porto" ends the home where Porto holds it. "My brother Tiago is a nurse
+    // in Lisbon." holds his occupation.
+    name: 'rules-v58',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -1022,10 +1029,11 @@ function sentenceClaims(
       // "went hiking with my wife Sarah": the sentence, and the relation it names in passing, quoting
       // "my wife Sarah" ("My partner Priya's birthday is March 4." may be mended while she is his).
       const beside = relationNamedBeside(s);
-      if (beside === null) return [...kept, ...also];
+      const kin = kinClaims(s, subject, owner);
+      if (beside === null) return [...kept, ...also, ...kin];
       const statement = valueStatement(subject, beside.predicate, beside.value);
       const quote = s.slice(...beside.said);
-      return [...kept, ...also, { statement, subject, predicate: beside.predicate, owner, quote }];
+      return [...kept, ...also, { statement, subject, predicate: beside.predicate, owner, quote }, ...kin];
     }
     // "I'm not vegan anymore": it ends vegan where vegan holds the diet, and says no new one.
     if (a.ends) {
@@ -1051,7 +1059,24 @@ function sentenceClaims(
     const when = slot.when !== undefined ? { startsWhen: slot.when } : {};
     return [{ statement, subject, predicate, owner, quote: s.slice(...said.quote), ...when }];
   });
-  return [...slotClaims(s, subject, owner, { slots, ended, rest, after }), ...jobs];
+  return [
+    ...slotClaims(s, subject, owner, { slots, ended, rest, after }),
+    ...jobs,
+    ...kinClaims(s, subject, owner),
+  ];
+}
+
+/**
+ * "My sister Marta started a new job at Siemens": who Marta is to the speaker, a Memory of no slot
+ * beside what the sentence says ("Rui's sister is Marta"), the speaker's, about Marta, quoting "My
+ * sister Marta". One has several sisters, so none replaces another. The job alone was derived, and once
+ * it was superseded nothing said Marta was his sister.
+ */
+function kinClaims(s: string, subject: string, owner: OwnerClaim): SaidClaim[] {
+  const said = kinNamedBeside(s);
+  if (said === null || owner.state === 'unresolved' || said.who === subject) return [];
+  const statement = `${subject}'s ${said.kin} is ${said.who}`;
+  return [{ statement, subject: said.who, predicate: null, owner, quote: s.slice(...said.said) }];
 }
 
 /** The claims of a sentence that holds slots (slot-sentences.ts), read as slotSentences read it. */
@@ -1307,7 +1332,22 @@ function possessedClaims(
   owner: OwnerClaim,
   others: (name: string) => OwnerClaim,
 ): Claim[] | null {
-  const said = possessedAttribute(s);
+  const turning = birthdayTurning(s);
+  // "My dad turns 70 on March 12": the speaker's father's birthday, a slot of theirs (one has one
+  // father), in the engine's words ("Rui's father's birthday is March 12"), quoting the sentence.
+  if (turning !== null && 'parent' in turning) {
+    if (owner.state === 'unresolved') return null;
+    const predicate = `${turning.parent}'s birthday`;
+    return [
+      { statement: valueStatement(subject, predicate, turning.value), subject, predicate, owner, quote: s },
+    ];
+  }
+  // "Ana turns 30 on 12 March": her birthday, as "Ana's birthday is 12 March" holds it.
+  const said =
+    possessedAttribute(s) ??
+    (turning === null
+      ? null
+      : { who: turning.who, attribute: { predicate: 'birthday', value: turning.value } });
   if (said === null) return null;
   const whose = others(said.who);
   const { predicate, value } = said.attribute;

@@ -122,12 +122,12 @@ const nowIn = String.raw`(?:(?<=(?:^|[,;]\s*|[\s(]and\s+)[Nn]ow,?\s+I(?:['’]?m
 const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
     predicate: 'lives in',
-    // "I moved from Lisbon to Porto": the home is where the move went.
+    // "I moved from Lisbon to Porto", "… out of Lisbon to Porto": the home is where the move went.
     // "I'm based in Berlin", "I'm based out of Berlin": where one lives and works from.
     // "I moved to Boston after college, and now I'm in Denver": where one is now, told as the end of a
     // story of moves (readClause); not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
     // "We finally moved into the new place in Porto", "Finally settled in Porto": a home too.
-    verb: String.raw`(?:live${withWhom}\s+in|(?<been>been\s+)?living${withWhom}\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back|\s+in\s+together)?(?:\s+from\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in|${backForGood})\s+${placeName}`,
+    verb: String.raw`(?:live${withWhom}\s+in|(?<been>been\s+)?living${withWhom}\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back|\s+in\s+together)?(?:\s+(?:from|out\s+of|away\s+from)\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in|${backForGood})\s+${placeName}`,
   },
   {
     predicate: 'works at',
@@ -399,6 +399,13 @@ const endedVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
  * off from Meta". Not "I left Acme" alone: one leaves Lisbon or a party in the same words.
  */
 const leftJob = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^\s*)${adverb}(?:(?:quit|left|lost)\s+my\s+(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|with)|(?:quit|left|stopped)\s+working\s+(?:at|for)|(?:resigned|retired)\s+from|(?:was|got|been)\s+(?:just\s+)?(?:laid\s+off|fired|let\s+go)\s+(?:from|by|at))\s+${name}`;
+/**
+ * A home the speaker says they left, with no negation: "I moved out of Porto", "I've moved away from
+ * Lisbon", "Moved out of Berlin last year". Not "I left Porto" alone: one leaves a city for a weekend
+ * in the same words. Nor where it goes on to say where to ("… out of Porto to Lisbon"): that is a move,
+ * whose new home ends the old one.
+ */
+const leftHome = String.raw`(?:I(?:['’]ve|\s+have)?\s+|^\s*)${adverb}moved\s+(?:out\s+of|away\s+from)\s+${name}`;
 /** A job left by its last day, once that day has come: "Today was my last day at Google". */
 const lastDay = String.raw`(?:^|(?<=[\s,;:(]))(?:today\s+(?:was|is)|yesterday\s+was|(?:it|that)\s+was)\s+my\s+last\s+day\s+(?:at|with)\s+${name}`;
 /** "I no longer …", "I'm no longer …": the negation says the value ended, with no "anymore" needed. */
@@ -423,7 +430,15 @@ const endedPatterns = [
     re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))(?:${leftJob})`, 'u'),
   },
   { predicate: 'works at' as const, needsAnymore: false, re: new RegExp(lastDay, 'u') },
+  {
+    predicate: 'lives in' as const,
+    needsAnymore: false,
+    re: new RegExp(String.raw`(?:^|(?<=[\s,;:(]))(?:${leftHome})`, 'u'),
+    saysNoWhereTo: true,
+  },
 ];
+/** "… to Lisbon" after the place moved out of, in the same sentence: where the move went. */
+const toWhere = /^[^.!?;]*?\sto\s+\p{Lu}/u;
 
 /**
  * The home or employer a sentence says the speaker no longer has, with the clause that says so ("I
@@ -439,10 +454,11 @@ function endedClause(said: string): SlotSentence | null {
     /^([^\p{L}]*)(?!I(?:m|ve)?(?![\p{L}\p{N}]))(\p{Lu})/u,
     (_, lead: string, c: string) => lead + c.toLowerCase(),
   );
-  for (const { predicate, needsAnymore, re } of endedPatterns) {
+  for (const { predicate, needsAnymore, re, ...more } of endedPatterns) {
     const m = re.exec(sentence);
     if (!m) continue;
     const { value, valueEnd, end: clauseEnd } = clauseValue(sentence, predicate, m, m.index);
+    if ('saysNoWhereTo' in more && toWhere.test(sentence.slice(valueEnd))) continue;
     const after = anymore.exec(sentence.slice(clauseEnd));
     if (needsAnymore && !after) continue;
     const end = clauseEnd + (after?.[0].length ?? 0);
@@ -1185,6 +1201,69 @@ export function relationNamedBeside(
   return { predicate, value, said: [m.index, from + (named?.[0].length ?? 0)] };
 }
 
+/**
+ * Family and friends one has several of, by their role to the speaker: "my sister", "my best friend".
+ * No slot (a sister does not replace a sister), unlike `relations`; "-in-law" is part of the role.
+ */
+const kinWords = String.raw`(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|baby|twin|best|old|close)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|grandson|granddaughter|stepmom|stepmother|stepdad|stepfather|stepson|stepdaughter|stepsister|stepbrother|friend|colleague|coworker|co-worker|neighbou?r|roommate|flatmate)(?:-in-law)?`;
+/** Kin that is family: one's sister stays one's sister whatever the sentence says happened. */
+const family =
+  /(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grand\p{L}+|step\p{L}+)(?:-in-law)?$/u;
+/** "my sister Marta", "my best friend, Tom Reyes": the role, then the name as written. */
+const kinBeside = new RegExp(
+  String.raw`(?<![\p{L}\p{N}'’-])[Mm]y\s+(?<kin>${kinWords}),?\s+(?<value>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})`,
+  'u',
+);
+/** Words after "Caroline, my friend," that speak to her, not of her: "…, thanks!", "…, you rock". */
+const addressed = String.raw`(?:thanks|thank|thx|ty|please|pls|you|your|you['’]\p{L}+|i|i['’]\p{L}+|im|ive|how|what|why|where|when|who|hope|glad|so|and|but|welcome|congrats|congratulations|good|great|nice|happy|love|cheers|hey|hi|hello|oh|wow|haha|lol|that|this|it|it['’]s|its|let['’]?s|see|take|have|enjoy|keep|stay|don['’]t|do)`;
+/**
+ * "Marta, my sister, started at Siemens": the name, then the role set off by commas, then a clause of
+ * what she did ("Caroline, my friend, thanks!" speaks to her).
+ */
+const kinAfterName = new RegExp(
+  String.raw`^(?<value>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?),\s+my\s+(?<kin>${kinWords})(?=,\s+(?!${addressed}(?![\p{L}\p{N}]))\p{Ll})`,
+  'u',
+);
+
+/**
+ * Who a person the speaker names is to them, where the role is one they may have several of ("My sister
+ * Marta started a new job at Siemens", "Marta, my sister, started at Siemens"): the role as said
+ * ("sister", "best friend"), the name, and where those words are (`said`). Null where
+ * the words may be someone else's (a quotation, a role-play) or asked, and, for a friend, a colleague or
+ * a neighbour, where the sentence may say that is over ("my friend Tom and I fell out", "my old
+ * colleague Ana, before she left"): family stays family. "my friend's sister Ana" names no sister of
+ * the speaker's, nor "my sister-in-law Ana" a sister.
+ */
+export function kinNamedBeside(
+  sentence: string,
+): { kin: string; who: string; said: [number, number] } | null {
+  if (!/[Mm]y\s/u.test(sentence) || isQuestion(sentence) || unshouted(sentence) !== sentence) return null;
+  if (notOwnWords.test(sentence)) return null;
+  const s = sentence.trimEnd();
+  const whole = kinAfterName.exec(s);
+  const m = whole ?? kinBeside.exec(s);
+  if (!m) return null;
+  const kin = m.groups!['kin']!.replace(/\s+/gu, ' ');
+  if (!family.test(kin) && relationMayBeOver.test(sentence)) return null;
+  const written = m.groups!['value']!.split(/\s+/u);
+  const kept: string[] = [];
+  for (const word of written) {
+    // "my brother Tiago's wife": the name ends at its possessive.
+    const bare = word.replace(/['’]s$/u, '');
+    if (!nameWord(bare)) break;
+    kept.push(bare);
+    if (bare !== word) break;
+  }
+  // Before the role, every word is the name ("Today, my sister, …" names no one); after it, as many
+  // words as are a name ("my sister Marta Monday" is Marta).
+  if (kept.length === 0 || (whole !== null && kept.length !== written.length)) return null;
+  const who = kept.join(' ');
+  const from = m.index + m[0].indexOf(m.groups!['value']!);
+  // "Marta, my sister" or "my sister Marta": the name and the role, not what the sentence says of her.
+  const said: [number, number] = whole !== null ? [0, m[0].length] : [m.index, from + who.length];
+  return { kin, who, said };
+}
+
 /** "Maya's phone number is …": whose attribute a sentence opens with, up to three capitalised words. */
 const possessor = new RegExp(
   String.raw`^(?:${kin}\s+)?(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})['’]s\s+(?=\S)`,
@@ -1220,6 +1299,45 @@ const emojiPart = new RegExp(`^${emojiClass}$`, 'u');
  * "im single again lol"), which say nothing more.
  */
 export const chatEnd = String.raw`(?:[.!\s]|${laughs.map(escapeRegExp).join('|')}|${emojiClass})*$`;
+/** One's parents, named by their role alone ("Dad", "my mum"): one has one of each. */
+const parents: Readonly<Record<string, 'mother' | 'father'>> = {
+  mum: 'mother',
+  mom: 'mother',
+  mother: 'mother',
+  dad: 'father',
+  father: 'father',
+};
+/**
+ * "Ana turns 30 on 12 March", "My dad turns 70 on March 12", "Dad is turning 70 on the 12th of March":
+ * who, a parent ("my dad", or "Dad" as a name) or a person by name (after their role: "my sister Ana"),
+ * and the day, which is a day of the year only as a birthday is given ("on Friday" is none).
+ */
+const turnsOn = new RegExp(
+  String.raw`^(?:(?:[Mm]y\s+(?<parent>mum|mom|mother|dad|father))|(?<called>Mum|Mom|Mother|Dad|Father)|(?:[Mm]y\s+${kinWords},?\s+)?(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?))\s+(?:turns|turned|is\s+turning|will\s+turn|will\s+be|['’]ll\s+be)\s+\d{1,3}(?:\s+years?\s+old)?\s+on\s+(?<day>[^,;:!?]+?)${chatEnd}`,
+  'u',
+);
+
+/**
+ * A birthday said by the age a person turns on it ("Ana turns 30 on 12 March", "My dad turns 70 on
+ * March 12"): the person, named (`who`) or a parent by role (`parent`: "mother", "father"), and the
+ * day as "Tom's birthday is March 4" gives it. Null where the day is no day of the year ("on Friday",
+ * "on Saturday the 12th": this year's day, not the birthday's), and for anything doubted or asked.
+ */
+export function birthdayTurning(
+  sentence: string,
+): { who: string; value: string } | { parent: 'mother' | 'father'; value: string } | null {
+  const trimmed = sentence.trim();
+  const s = trimmed.slice(leadIn.exec(trimmed)?.[0].length ?? 0);
+  const m = turnsOn.exec(s);
+  if (m === null || notNow.test(s) || isQuestion(s)) return null;
+  const day = m.groups!['day']!.trim();
+  if (!dayOfYear.test(day)) return null;
+  const value = day.replace(/^(?:the\s+)/iu, '');
+  const parent = m.groups!['parent'] ?? m.groups!['called'];
+  if (parent !== undefined) return { parent: parents[parent.toLowerCase()]!, value };
+  const who = m.groups!['who']!;
+  return namesAPerson(who) && who.split(/\s+/u).every(nameWord) ? { who, value } : null;
+}
 /**
  * A value without a chat's laugh or emoji after it, which is none of it ("My new boss is Rita Gomes 🙄",
  * "my favourite colour is blue lol"). Read back from the end, a character or a laugh at a time, so a
