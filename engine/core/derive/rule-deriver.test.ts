@@ -1147,3 +1147,21 @@ test("an introduction's clauses hold their slots, each quoting its clause", () =
       text,
     );
 });
+
+test('a name that is also a month or a hedge holds the slot only a person has', () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.predicate,
+    ]);
+  // Each was a Memory of no slot, the note's or nobody's.
+  assert.deepEqual(read('May is a nurse.'), [["May's occupation is nurse", 'May', 'occupation']]);
+  assert.deepEqual(read('Hope lives in Lisbon.'), [['Hope lives in Lisbon', 'Hope', 'lives in']]);
+  assert.deepEqual(read('May lives in Porto. She works at Acme.'), [
+    ['May lives in Porto', 'May', 'lives in'],
+    ['May works at Acme', 'May', 'works at'],
+  ]);
+  for (const s of ['May is a busy month.', 'Hope you are well.', 'June is hot in Lisbon.'])
+    assert.deepEqual(read(s), [[s, 'api', null]], s);
+});

@@ -1011,11 +1011,18 @@ test('where a named person lives or works, said of them, holds their slot', () =
     // A title with its dot is part of the name.
     ['Dr. Patel lives in Leeds.', 'Dr. Patel', 'lives in', 'Leeds'],
     ['Mr. Smith works at Acme.', 'Mr. Smith', 'works at', 'Acme'],
+    // A name that is also a month or a hedge, doing what only a person does.
+    ['Hope lives in Lisbon.', 'Hope', 'lives in', 'Lisbon'],
+    ['May lives in Porto.', 'May', 'lives in', 'Porto'],
+    ['June works at Acme.', 'June', 'works at', 'Acme'],
+    ['April moved to Berlin.', 'April', 'lives in', 'Berlin'],
   ];
   for (const [s, who, predicate, value] of cases) {
     const found = otherPersonSlot(s);
     assert.deepEqual([found?.who, found?.predicate, found?.value], [who, predicate, value], s);
   }
+  // A hedge about the name still holds the sentence back.
+  assert.equal(otherPersonSlot('I hope Ana moves to Porto.'), null);
   for (const s of [
     // No one named, or not at the sentence's start.
     'She moved to Paris.',
@@ -1032,6 +1039,7 @@ test('where a named person lives or works, said of them, holds their slot', () =
     "Ana doesn't live in Paris anymore.",
     'If Ana moved to Paris, I would visit.',
     'Monday moved to Friday.',
+    'May moved to Thursday.',
     // An organisation by its name's last word.
     'Acme Corp moved to Berlin.',
     'Globex Inc moved to Dublin.',

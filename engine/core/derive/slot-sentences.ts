@@ -960,14 +960,19 @@ const organisationLast = new Set(
    partners holdings systems technologies software media capital ventures`.split(/\s+/u),
 );
 
+/** Months that are also given names: "May is a nurse", "June works at Acme". */
+export const monthsAsNames = new Set(['april', 'may', 'june', 'august']);
+
 /**
  * Whether a sentence's opening words, read as a person's name, are one ("Ana", not "Today", "May" or
- * "Acme Corp").
+ * "Acme Corp"). `personOnly`: what the sentence says next only a person does or is ("lives in", "works
+ * at", "is a nurse"), so a month that is also a given name is that person ("May lives in Porto").
  */
-export function namesAPerson(who: string): boolean {
+export function namesAPerson(who: string, personOnly = false): boolean {
   const words = who.toLowerCase().split(/\s+/u);
   if (words.length > 1 && organisationLast.has(words.at(-1)!)) return false;
-  return !notAPerson.has(words[0]!) && !notName(who);
+  if (notAPerson.has(words[0]!)) return false;
+  return !notName(who) || (personOnly && monthsAsNames.has(words[0]!));
 }
 
 /**
@@ -979,13 +984,17 @@ export function namesAPerson(who: string): boolean {
  */
 export function otherPersonSlot(said: string): OtherSlotSentence | null {
   const sentence = said.trim();
-  if (notNow.test(sentence) || askedUnmarked(sentence)) return null;
+  if (askedUnmarked(sentence)) return null;
   for (const { predicate, re } of otherPatterns) {
     const m = re.exec(sentence);
     if (!m) continue;
     const who = m.groups!['who']!;
-    if (!namesAPerson(who)) return null;
-    const c = readClause(sentence, predicate, m, 0, m.index + m[0].indexOf(who));
+    const at = m.index + m[0].indexOf(who);
+    // "Hope lives in Lisbon": a name that is also a hedge ("hope", "said") holds nothing back; the
+    // words around it still do.
+    if (notNow.test(sentence.slice(0, at) + ' ' + sentence.slice(at + who.length))) return null;
+    if (!namesAPerson(who, true)) return null;
+    const c = readClause(sentence, predicate, m, 0, at);
     if (c === null || notLasting.test(sentence.slice(c.valueEnd))) return null;
     return { who, predicate, value: c.value, clause: c.clause };
   }
