@@ -1165,3 +1165,45 @@ test('a name that is also a month or a hedge holds the slot only a person has', 
   for (const s of ['May is a busy month.', 'Hope you are well.', 'June is hot in Lisbon.'])
     assert.deepEqual(read(s), [[s, 'api', null]], s);
 });
+
+test('a name that is also a month or a hedge holds the slot only a person has', () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.predicate,
+    ]);
+  // Each was a Memory of no slot, the note's or nobody's.
+  assert.deepEqual(read('May is a nurse.'), [["May's occupation is nurse", 'May', 'occupation']]);
+  assert.deepEqual(read('Hope lives in Lisbon.'), [['Hope lives in Lisbon', 'Hope', 'lives in']]);
+  assert.deepEqual(read('May lives in Porto. She works at Acme.'), [
+    ['May lives in Porto', 'May', 'lives in'],
+    ['May works at Acme', 'May', 'works at'],
+  ]);
+  for (const s of ['May is a busy month.', 'Hope you are well.', 'June is hot in Lisbon.'])
+    assert.deepEqual(read(s), [[s, 'api', null]], s);
+});
+
+test('in an agent\'s note that names her, the "she" that stands for her name is hers, not a namesake\'s', () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'mcp', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.owner.state,
+    ]);
+  // "She prefers the aisle." was a Memory of another person "Maya", and her job that person's.
+  assert.deepEqual(read('Maya lives in Lisbon. She prefers the aisle.'), [
+    ['Maya lives in Lisbon.', 'Maya Costa', 'self'],
+    ['She prefers the aisle.', 'Maya Costa', 'self'],
+  ]);
+  assert.deepEqual(read('Maya Costa is a nurse. She works at Santa Maria.'), [
+    ['Maya Costa is a nurse.', 'Maya Costa', 'self'],
+    ['Maya Costa works at Santa Maria', 'Maya Costa', 'self'],
+  ]);
+  // Another person's "she" stays theirs.
+  assert.deepEqual(read('Maya prefers tea. Ana lives in Porto. She works at Acme.'), [
+    ['Maya prefers tea.', 'Maya Costa', 'self'],
+    ['Ana lives in Porto', 'Ana', 'other'],
+    ['Ana works at Acme', 'Ana', 'other'],
+  ]);
+});

@@ -446,9 +446,18 @@ export function createRuleDeriver(): Deriver {
             // "Maya's brother Sam works at Google.": her kin by her name, read as "User's brother Sam".
             const kinRead = (x: string) => (agentNote === null ? x : asUsersKin(x, agentNote));
             const referents = namedJustBefore(stated.map((x) => kinRead(x.value)));
+            // "Maya lives in Lisbon. She prefers the aisle.": in an agent's note her name is hers
+            // (agentNoteNamingSelf), and so is the "she" that stands for it, not a namesake's.
+            const hersByName = (name: string) =>
+              agentNote !== null &&
+              [foldName(agentNote.name), selfFirstName(agentNote)].includes(foldName(name));
+            const hersAfter = (x: string) => {
+              const about = opensWithHeOrShe.test(x) ? referents.get(kinRead(x)) : undefined;
+              return titled === null && about !== undefined && hersByName(about);
+            };
             const whoseIs = (x: string): OwnerClaim | null => {
               const about = opensWithTheirs.test(x) ? (titled ?? referents.get(x)) : undefined;
-              const theirs = about === undefined ? null : others(about);
+              const theirs = about === undefined || hersAfter(x) ? null : others(about);
               return theirs?.state === 'other' ? theirs : null;
             };
             // "People/Rui Sousa.md" in her words ("My younger brother. Allergic to peanuts!") is about
@@ -476,7 +485,9 @@ export function createRuleDeriver(): Deriver {
                     return sentenceOfTheirNote(x, titled, them, read, obsidian).map((claim) =>
                       claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
                     );
-                  const y = kinRead(x);
+                  // Her "she" read as the name it stands for ("She works at Feedzai." after "Maya Costa
+                  // …" as "Maya Costa works at Feedzai."), hers as that name is.
+                  const y = hersAfter(x) ? byName(x, referents.get(kinRead(x))!) : kinRead(x);
                   return (
                     agentNote !== null
                       ? agentClaims(y, subject, owner, agentNote, others).map((c) => inItsWords(c, y, x))
