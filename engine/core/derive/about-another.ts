@@ -58,6 +58,10 @@ const thingsFirst = new Set(
     .concat([...products].filter((p) => !givenNames.has(p))),
 );
 
+/** Whether a sentence opens with a thing said as a name would be: "Rent is high there.", "Meeting moved …". */
+export const opensWithAThing = (sentence: string): boolean =>
+  thingsFirst.has(/^\s*([\p{L}\p{M}'’-]+)/u.exec(sentence)?.[1]?.toLowerCase() ?? '');
+
 /** Words a sentence opens with in capitals that name no one: "Today is …", "Work is crazy". */
 const noOne = new Set(
   `it this that there here today tonight tomorrow yesterday work life everything nothing everyone

@@ -538,9 +538,9 @@ test("an untitled note's sentence that opens with another name, a person's or no
     ['Sam works at Acme', 'Sam', 'other'],
     ['Tom Reyes is his manager.', 'Sam', 'other'],
   ]);
+  // What says only what his place is like goes with his home (withPlaceSaidAfter).
   assert.deepEqual(read('Sam lives in Leeds. It rains a lot there.'), [
     ['Sam lives in Leeds', 'Sam', 'other'],
-    ['It rains a lot there.', 'Sam', 'other'],
   ]);
   assert.deepEqual(read('Sam Lee lives in Leeds. Sam has two kids.'), [
     ['Sam Lee lives in Leeds', 'Sam Lee', 'other'],
@@ -1148,22 +1148,47 @@ test("an introduction's clauses hold their slots, each quoting its clause", () =
     );
 });
 
-test('a name that is also a month or a hedge holds the slot only a person has', () => {
-  const read = (text: string) =>
-    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [
-      c.statement,
-      c.subject,
-      c.predicate,
+test('what only says what the place or the employer just said is like goes with that claim, quoted by it', () => {
+  const note = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [c.statement, c.subject, c.quote]);
+  const chat = (text: string) =>
+    claimsOf(text, 'Maya Costa', 'Maya Costa').map((c) => [c.statement, c.subject, c.quote]);
+  // It was a Memory of its own: the speaker's, Ana's or the note's, about nobody, outliving the home.
+  for (const read of [note, chat]) {
+    assert.deepEqual(read('Ana lives in Porto. It is beautiful.'), [
+      ['Ana lives in Porto', 'Ana', 'Ana lives in Porto. It is beautiful.'],
     ]);
-  // Each was a Memory of no slot, the note's or nobody's.
-  assert.deepEqual(read('May is a nurse.'), [["May's occupation is nurse", 'May', 'occupation']]);
-  assert.deepEqual(read('Hope lives in Lisbon.'), [['Hope lives in Lisbon', 'Hope', 'lives in']]);
-  assert.deepEqual(read('May lives in Porto. She works at Acme.'), [
-    ['May lives in Porto', 'May', 'lives in'],
-    ['May works at Acme', 'May', 'works at'],
+    assert.deepEqual(read('Ana lives in Porto. Rent is high there. It rains a lot.'), [
+      ['Ana lives in Porto', 'Ana', 'Ana lives in Porto. Rent is high there. It rains a lot.'],
+    ]);
+    assert.deepEqual(read('Sam works at Acme. The pay is good there.'), [
+      ['Sam works at Acme', 'Sam', 'Sam works at Acme. The pay is good there.'],
+    ]);
+  }
+  assert.deepEqual(chat('I live in Porto. It is beautiful.'), [
+    ['Maya Costa lives in Porto', 'Maya Costa', 'I live in Porto. It is beautiful.'],
   ]);
-  for (const s of ['May is a busy month.', 'Hope you are well.', 'June is hot in Lisbon.'])
-    assert.deepEqual(read(s), [[s, 'api', null]], s);
+  // Someone's own words, another person, a question, a day gone or no slot before it: as they were.
+  assert.deepEqual(chat('Ana lives in Porto. I love it there.'), [
+    ['Ana lives in Porto', 'Ana', 'Ana lives in Porto.'],
+    ['I love it there.', 'Maya Costa', 'I love it there.'],
+  ]);
+  assert.deepEqual(note('Sam lives in Leeds. Ana lives there too.'), [
+    ['Sam lives in Leeds', 'Sam', 'Sam lives in Leeds.'],
+    ['Ana lives there too.', 'Ana', 'Ana lives there too.'],
+  ]);
+  assert.deepEqual(note('Sam works at Acme. It was a long day.'), [
+    ['Sam works at Acme', 'Sam', 'Sam works at Acme.'],
+    ['It was a long day.', 'Sam', 'It was a long day.'],
+  ]);
+  assert.deepEqual(chat('Ana lives in Porto. Is it nice there?'), [
+    ['Ana lives in Porto', 'Ana', 'Ana lives in Porto.'],
+  ]);
+  assert.deepEqual(note('Ana lives in Porto. It is her favourite city.'), [
+    ['Ana lives in Porto', 'Ana', 'Ana lives in Porto.'],
+    ['It is her favourite city.', 'Ana', 'It is her favourite city.'],
+  ]);
+  assert.deepEqual(note('It is beautiful.'), [['It is beautiful.', 'api', 'It is beautiful.']]);
 });
 
 test('a name that is also a month or a hedge holds the slot only a person has', () => {

@@ -29,7 +29,7 @@ import { firstNameTitled, personNoteSlot } from './person-note.ts';
 import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
-import { aboutAnother, opensWithAName, relation } from './about-another.ts';
+import { aboutAnother, firstPerson, opensWithAName, opensWithAThing, relation } from './about-another.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { speaksFirstPerson } from './own-note.ts';
 import { bareAnswer, shortReply } from './answers.ts';
@@ -404,8 +404,9 @@ export function createRuleDeriver(): Deriver {
           const dated = startsWithItsDay(
             withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt),
           );
-          if (agent !== null) return dated;
-          const changed = dated.map((c) => withPlansChanged(c, record.text));
+          const placed = withPlaceSaidAfter(dated, record.text);
+          if (agent !== null) return placed;
+          const changed = placed.map((c) => withPlansChanged(c, record.text));
           return [...changed, ...lastDaysAhead(changed, record.occurredAt)];
         }
         case 'event':
@@ -464,8 +465,9 @@ export function createRuleDeriver(): Deriver {
             // Rui as it is without them: his birthday line and what it says of no one else were hers.
             const about = titled === null || agentNote !== null ? null : others(titled);
             const them = about?.state === 'other' ? about : null;
-            if (stated.length > 0)
-              return withStarts(
+            if (stated.length > 0) {
+              // What a home is like, said after it, goes with it (withPlaceSaidAfter).
+              const read = withStarts(
                 unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
                   const theirs = whoseIs(x);
                   // "She lives in Porto." in "People/Ana Lima.md": her home, as "Ana Lima lives in Porto."
@@ -498,6 +500,8 @@ export function createRuleDeriver(): Deriver {
                 }),
                 record.occurredAt,
               );
+              return withPlaceSaidAfter(read, record.text);
+            }
           }
           // "People/Priya Shah.md": the lines that give her birthday, partner or employer ("Birthday:
           // 14 March", a property line "company: [[Acme]]") hold her slots, and "She lives in Bristol."
@@ -539,7 +543,8 @@ export function createRuleDeriver(): Deriver {
             if (!untitled) return [plain];
             const unmark = (x: string) => withoutMarkup(x, obsidian);
             const ofHer = (word: string) => foldName(word) === herFirst;
-            return ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp', ofHer) ?? [plain];
+            const read = ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp', ofHer);
+            return read === null ? [plain] : withPlaceSaidAfter(read, record.text);
           });
         }
         case 'correction':
@@ -1687,6 +1692,61 @@ function readsBack(part: string, claim: Claim): boolean {
     clauseStatement(claim.subject, found[0]!.predicate, found[0]!.value) === claim.statement
   );
 }
+
+/**
+ * A sentence about the place or the employer just said, not about anyone: "It is beautiful.", "It's
+ * lovely in May.", "Rent is high there.", "The pay is good there." Not one with a person in it ("I love
+ * it there", "She loves it", "It is her favourite city"): that one is someone's to say.
+ */
+const itOpens = /^it(?:['’]s|\s+(?:is|has|feels|looks|seems|gets|rains|snows))(?![\p{L}\p{N}])/iu;
+const thereEnds = /(?<![\p{L}\p{N}])there(?:\s+(?:too|now|though|tho|lol|haha))*[.!]*$/iu;
+const somebody = new RegExp(
+  String.raw`(?<![\p{L}\p{N}'’])(?:${firstPerson}|you|your|yours|he|him|his|she|her|hers|they|them|their)(?![\p{L}\p{N}])`,
+  'iu',
+);
+function aboutThePlace(quote: string): boolean {
+  // A note's run of such sentences is one claim ("Rent is high there. It rains a lot.").
+  return sentences(quote).every((x) => sentenceOfThePlace(x.value));
+}
+function sentenceOfThePlace(sentence: string): boolean {
+  const s = sentence.trim();
+  if (asks(s) || somebody.test(s) || aboutAnother(s) !== null) return false;
+  return itOpens.test(s) || (thereEnds.test(s) && (opensWithAName(s) === null || opensWithAThing(s)));
+}
+
+/**
+ * "Ana lives in Porto. It is beautiful.": the sentence after a home or a job that only says what the
+ * place is like goes with it, quoted by its claim, rather than a Memory of its own about nobody (or the
+ * speaker's, or the source's) that outlives the home. The claim's statement stays the slot's.
+ */
+function withPlaceSaidAfter<C extends Claim>(claims: C[], text: string): C[] {
+  const out: C[] = [];
+  // Where the last claim's quote starts in the text, found once for a home's or a job's.
+  let from = -1;
+  for (const c of claims) {
+    const last = out.at(-1);
+    const slot = last?.predicate === 'lives in' || last?.predicate === 'works at';
+    if (last !== undefined && slot && last.ends === undefined && from >= 0 && plainStatement(c)) {
+      const end = from + last.quote.length;
+      let at = end;
+      while (at < text.length && /\s/u.test(text[at]!)) at += 1;
+      if (at > end && text.startsWith(c.quote, at) && aboutThePlace(c.quote)) {
+        out[out.length - 1] = { ...last, quote: text.slice(from, at + c.quote.length) };
+        continue;
+      }
+    }
+    out.push(c);
+    from = c.predicate === 'lives in' || c.predicate === 'works at' ? text.indexOf(c.quote) : -1;
+  }
+  return out;
+}
+
+/** A claim of no slot that is its sentence and nothing else (no reply, plan or idea to read). */
+const plainStatement = (c: Claim): boolean =>
+  c.predicate === null &&
+  Object.keys(c).every((k) =>
+    ['statement', 'subject', 'predicate', 'owner', 'quote', 'startsWhen'].includes(k),
+  );
 
 function unique(xs: string[]): string[] {
   return [...new Set(xs)].filter((x) => x.length > 0);
