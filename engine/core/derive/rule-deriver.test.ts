@@ -1209,6 +1209,31 @@ test('a name that is also a month or a hedge holds the slot only a person has', 
     assert.deepEqual(read(s), [[s, 'api', null]], s);
 });
 
+test("a move told with its year holds the person's home from that year's first day", () => {
+  const text = 'Sam works at Acme. He moved to York in 2023.';
+  const note = derived({ kind: 'document', text }, 'api', 'Maya Costa');
+  const chat = claimsOf(text, 'Maya Costa', 'Maya Costa');
+  for (const claims of [note, chat])
+    assert.deepEqual(
+      claims.map((c) => [c.statement, c.predicate, c.startsAt]),
+      [
+        ['Sam works at Acme', 'works at', undefined],
+        ['Sam lives in York', 'lives in', '2023-01-01T00:00:00.000Z'],
+      ],
+    );
+  // The Record's own year is as good as no year; one to come, or another move after it, holds none.
+  assert.deepEqual(
+    claimsOf('I moved to York in 2024.', 'Ana').map((c) => [c.statement, c.predicate, c.startsAt]),
+    [['Ana lives in York', 'lives in', undefined]],
+  );
+  for (const s of ['Sam moved to York in 2030.', 'Sam moved to York in 2023, then back to Leeds.'])
+    assert.deepEqual(
+      claimsOf(s, 'Ana').map((c) => c.predicate),
+      [null],
+      s,
+    );
+});
+
 test('in an agent\'s note that names her, the "she" that stands for her name is hers, not a namesake\'s', () => {
   const read = (text: string) =>
     derived({ kind: 'document', text }, 'mcp', 'Maya Costa').map((c) => [

@@ -515,14 +515,17 @@ export function createRuleDeriver(): Deriver {
             );
           const theirs = person === null ? null : others(person);
           if (person !== null && theirs?.state === 'other')
-            return unique(ps).flatMap((p) =>
-              personNotePassage(
-                p,
-                person,
-                theirs,
-                { statement: '', subject, predicate: null, owner, quote: '' },
-                obsidian,
+            return withStarts(
+              unique(ps).flatMap((p) =>
+                personNotePassage(
+                  p,
+                  person,
+                  theirs,
+                  { statement: '', subject, predicate: null, owner, quote: '' },
+                  obsidian,
+                ),
               ),
+              record.occurredAt,
             );
           const untitled = !c.title?.trim();
           // Her first name alone in a note is hers as likely as another's of that name: nobody's, as
@@ -544,7 +547,10 @@ export function createRuleDeriver(): Deriver {
             const unmark = (x: string) => withoutMarkup(x, obsidian);
             const ofHer = (word: string) => foldName(word) === herFirst;
             const read = ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp', ofHer);
-            return read === null ? [plain] : withPlaceSaidAfter(read, record.text);
+            // "Sam moved to York in 2023": his home from that year's day.
+            return read === null
+              ? [plain]
+              : withPlaceSaidAfter(withStarts(read, record.occurredAt), record.text);
           });
         }
         case 'correction':
@@ -1350,14 +1356,24 @@ function possessedClaims(
  * statement is the engine's words where the sentence is the clause alone ("Ana lives in Paris"), else
  * the sentence, which keeps "my sister". Null when the sentence says no such slot.
  */
-function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Claim[] | null {
+function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): SaidClaim[] | null {
   const slot = otherPersonSlot(s);
   if (slot === null) return otherPersonsJob(s, others);
   const owner = others(slot.who);
   if (owner.state !== 'other') return null;
-  const alone = !/[\p{L}\p{N}]/u.test(s.slice(0, slot.clause[0]) + s.slice(slot.clause[1]));
+  // "Sam moved to York in 2023": the year reads as the sentence's own words, not as more said.
+  const bare = slot.when === undefined ? s : s.replace(slot.when, ' ');
+  const alone = !/[\p{L}\p{N}]/u.test(bare.slice(0, slot.clause[0]) + bare.slice(slot.clause[1]));
   const statement = alone ? clauseStatement(slot.who, slot.predicate, slot.value) : s;
-  const claim = { statement, subject: slot.who, predicate: slot.predicate, owner, quote: s };
+  const claim = {
+    statement,
+    subject: slot.who,
+    predicate: slot.predicate,
+    owner,
+    quote: s,
+    // Read into its day where the Record's time is known (withStarts).
+    ...(slot.when !== undefined ? { startsWhen: slot.when } : {}),
+  };
   // "Rui works as a nurse at Santa Maria": his job too, quoting its own words.
   const job = slot.predicate === 'works at' ? occupationBeforeEmployer(s, slot, slot.who) : null;
   if (job === null) return [claim];

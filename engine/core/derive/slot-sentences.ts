@@ -1,7 +1,7 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
 import { months } from '../retrieve/time-expressions.ts';
-import { agoWhen, startWhen } from './start-day.ts';
+import { agoWhen, startWhen, yearWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
 /**
@@ -327,13 +327,16 @@ const notLasting =
   /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b|\bago\b/iu;
 /**
  * A move told with how long ago it was is where one lives since ("we moved to porto 2 weeks ago"), as
- * "I moved to Porto last year" is; a stay that ends or a year is still history.
+ * "I moved to Porto last year" is, and so is one told with its year ("Sam moved to York in 2023",
+ * since that year); a stay that ends is still history.
  */
-const movedAgo = new RegExp(String.raw`(?<![\p{L}\p{N}])(${agoWhen})(?![\p{L}\p{N}])`, 'iu');
+const movedAgo = new RegExp(String.raw`(?<![\p{L}\p{N}])(${agoWhen}|${yearWhen})(?![\p{L}\p{N}])`, 'iu');
 const movedOnSince =
   /(?<![\p{L}\p{N}])(?:then|later|since\s+then|after\s+that|moved|left|back|until)(?![\p{L}\p{N}])/iu;
 const notLastingMove =
-  /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b/iu;
+  /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b/iu;
+/** A move's year after its place: "… to York in 2023". */
+const yearIn = new RegExp(String.raw`(?<![\p{L}\p{N}])(${yearWhen})(?![\p{L}\p{N}])`, 'iu');
 /** A time since which something holds, by its year: history for an ending, until now for a home. */
 const sinceYear = /\bsince\s+(?:19|20)\d\d\b/iu;
 /**
@@ -995,8 +998,13 @@ export function otherPersonSlot(said: string): OtherSlotSentence | null {
     if (notNow.test(sentence.slice(0, at) + ' ' + sentence.slice(at + who.length))) return null;
     if (!namesAPerson(who, true)) return null;
     const c = readClause(sentence, predicate, m, 0, at);
-    if (c === null || notLasting.test(sentence.slice(c.valueEnd))) return null;
-    return { who, predicate, value: c.value, clause: c.clause };
+    if (c === null) return null;
+    const after = sentence.slice(c.valueEnd);
+    // "Sam moved to York in 2023": his home since that year, as the speaker's own move would be.
+    const since = c.moved === true && !movedOnSince.test(after) ? yearIn.exec(after) : null;
+    if (since === null && notLasting.test(after)) return null;
+    if (since !== null && notLasting.test(after.replace(since[0], ' '))) return null;
+    return { who, predicate, value: c.value, clause: c.clause, ...(since ? { when: since[1]! } : {}) };
   }
   return null;
 }
