@@ -324,7 +324,12 @@ export function createRuleDeriver(): Deriver {
     // v56: her kin by her name in an agent's note ("Maya's brother Sam works at Google.") as the
     // user's; another person's slot an agent's note says as "he"/"she" is its restatement, as by name.
     // v57: a title with its dot is part of a name ("Dr. Patel lives in Leeds.").
-    name: 'rules-v57',
+    // v58: "May is a nurse.", "Hope lives in Lisbon." hold May's and Hope's slots (a month or a hedge
+    // that is a name, before what only a person does). In an agent's note, the "she" after her name is
+    // hers, not a namesake's. "It is beautiful.", "Rent is high there." after a home or a job are
+    // quoted by its claim, not a Memory of their own. "He moved to York in 2023." holds the home from
+    // that year's first day (a year after a move was history).
+    name: 'rules-v58',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
