@@ -95,3 +95,23 @@ test("the name a sentence opens with as its subject is found, a person's or not;
   ])
     assert.equal(opensWithAName(s), null, s);
 });
+
+test('a month that is also a given name is a person where only a person does what follows', () => {
+  for (const [s, who] of [
+    ['May is a nurse.', 'May'],
+    ['May lives in Porto.', 'May'],
+    ['June works at Acme.', 'June'],
+    ['My sister April loves sushi.', 'April'],
+    ['May Lee lives in Leeds.', 'May Lee'],
+  ])
+    assert.equal(aboutAnother(s!), who, s);
+  for (const s of [
+    'May is a busy month.',
+    'May moved to Thursday.',
+    'June loves Porto.',
+    'August is a great month to visit.',
+    'May I come?',
+    'March is a nurse.',
+  ])
+    assert.equal(aboutAnother(s), null, s);
+});

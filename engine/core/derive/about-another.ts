@@ -1,6 +1,6 @@
 import { months, weekdays } from '../retrieve/time-expressions.ts';
 import { products } from './not-a-place.ts';
-import { kinOf, nameParticles, namesAPerson, occupations } from './slot-sentences.ts';
+import { kinOf, monthsAsNames, nameParticles, namesAPerson, occupations } from './slot-sentences.ts';
 
 /**
  * Who a sentence is about where it opens with another person as its subject: "Inês is vegetarian
@@ -34,6 +34,8 @@ const opensWithApposition = new RegExp(
   String.raw`^(?<who>${name}),\s+(?:my|our)\s+${relation},\s+${verb}(?![\p{L}\p{N}])`,
   'u',
 );
+/** What only a person does or is, after a month that is a name: "May lives …", "June is a nurse". */
+const monthAsPerson = new RegExp(String.raw`^(?:\s+(?:lives|lived|works|worked)\s|\s*${personState})`, 'u');
 const opensWithName = new RegExp(
   String.raw`^(?<who>${name})(?:\s+${personVerb}|\s*${personState})(?![\p{L}\p{N}])`,
   'u',
@@ -56,6 +58,10 @@ const thingsFirst = new Set(
     .concat([...products].filter((p) => !givenNames.has(p))),
 );
 
+/** Whether a sentence opens with a thing said as a name would be: "Rent is high there.", "Meeting moved …". */
+export const opensWithAThing = (sentence: string): boolean =>
+  thingsFirst.has(/^\s*([\p{L}\p{M}'’-]+)/u.exec(sentence)?.[1]?.toLowerCase() ?? '');
+
 /** Words a sentence opens with in capitals that name no one: "Today is …", "Work is crazy". */
 const noOne = new Set(
   `it this that there here today tonight tomorrow yesterday work life everything nothing everyone
@@ -76,14 +82,19 @@ const noOne = new Set(
 export function aboutAnother(sentence: string): string | null {
   const s = sentence.trim();
   if (s.length > 400 || s === s.toUpperCase()) return null;
-  const m = opensWithRelation.exec(s) ?? opensWithApposition.exec(s) ?? opensWithName.exec(s);
+  const kin = opensWithRelation.exec(s) ?? opensWithApposition.exec(s);
+  const m = kin ?? opensWithName.exec(s);
   const who = m?.groups?.['who'];
   const words = who?.toLowerCase().split(/\s+/u) ?? [];
+  // "May lives in Porto", "June is a nurse": only a person does so, so the month is her name; "May is
+  // a busy month", "May moved to Thursday" say neither, and "My sister May" is hers whatever follows.
+  const named = (w: string, i: number) =>
+    i === 0 && monthsAsNames.has(w) && (kin !== null || monthAsPerson.test(s.slice(who!.length)));
   if (
     who === undefined ||
-    words.some((w) => noOne.has(w)) ||
+    words.some((w, i) => noOne.has(w) && !named(w, i)) ||
     thingsFirst.has(words[0]!) ||
-    !namesAPerson(who)
+    !namesAPerson(who, true)
   )
     return null;
   const rest = s.slice(m!.index + m![0].length);

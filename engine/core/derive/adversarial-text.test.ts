@@ -53,6 +53,9 @@ const shapes: Record<string, string> = {
   'an address to use': `use ana@x.com${' x'.repeat(n / 2)} from now on`,
   'lead-ins before a home': `${'ok. '.repeat(n / 4)}I live in Porto`,
   'a change of plans, then more': `change of plans${' '.repeat(n)}x. I live in Porto`,
+  'what a home is like, said after it': `Ana lives in Porto. ${'It is nice. '.repeat(n / 12)}x`,
+  'a place said again and again': `Ana lives in Porto. Rent is high${' there'.repeat(n / 6)} too x`,
+  'a month as a name': `May lives in ${'Aa '.repeat(n / 3)}in 2023 x`,
   'a courtesy after a number': `my number is 912 345 678${' '.repeat(n)}if u need it x`,
 };
 

@@ -58,6 +58,8 @@ test("a named person's occupation, said in a sentence that opens with them, is t
     ['Btw Tom Reyes is a pilot', 'Tom Reyes', 'pilot', false],
     ['Rui got a new job as a paramedic', 'Rui', 'paramedic', true],
     ['My sister Ana just started her new role as a data analyst!', 'Ana', 'data analyst', false],
+    // A month that is a given name: only a person has an occupation.
+    ['May is a nurse.', 'May', 'nurse', true],
   ] as const)
     assert.deepEqual(occupationOfAnotherSaid(s), { predicate: 'occupation', value, who, alone }, s);
   for (const s of ['Rui is no longer a nurse', "Rui isn't a nurse anymore", 'Rui is not a nurse any longer'])
@@ -68,6 +70,8 @@ test("a named person's occupation, said in a sentence that opens with them, is t
     );
   for (const s of [
     'Today is a nurse',
+    'Monday is a nurse',
+    'May is a good time to visit',
     "Rui's a terrible cook",
     'Is Rui a nurse?',
     'If Rui is a nurse',

@@ -103,7 +103,8 @@ export function occupationOfAnotherSaid(sentence: string): OccupationOfAnother |
   const m = gone ?? saidOf.exec(sentence.trim());
   if (!m) return null;
   const who = m.groups!['who']!;
-  if (!namesAPerson(who)) return null;
+  // "May is a nurse": an occupation is only a person's, so a month that is a name is theirs.
+  if (!namesAPerson(who, true)) return null;
   const over = gone !== null || m.groups!['over'] !== undefined;
   const job = occupationOf(m[0], m.groups!['role']!, over);
   if (job === null) return null;

@@ -544,9 +544,9 @@ test("an untitled note's sentence that opens with another name, a person's or no
     ['Sam works at Acme', 'Sam', 'other'],
     ['Tom Reyes is his manager.', 'Sam', 'other'],
   ]);
+  // What says only what his place is like goes with his home (withPlaceSaidAfter).
   assert.deepEqual(read('Sam lives in Leeds. It rains a lot there.'), [
     ['Sam lives in Leeds', 'Sam', 'other'],
-    ['It rains a lot there.', 'Sam', 'other'],
   ]);
   assert.deepEqual(read('Sam Lee lives in Leeds. Sam has two kids.'), [
     ['Sam Lee lives in Leeds', 'Sam Lee', 'other'],
@@ -1152,4 +1152,114 @@ test("an introduction's clauses hold their slots, each quoting its clause", () =
       [null],
       text,
     );
+});
+
+test('what only says what the place or the employer just said is like goes with that claim, quoted by it', () => {
+  const note = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [c.statement, c.subject, c.quote]);
+  const chat = (text: string) =>
+    claimsOf(text, 'Maya Costa', 'Maya Costa').map((c) => [c.statement, c.subject, c.quote]);
+  // It was a Memory of its own: the speaker's, Ana's or the note's, about nobody, outliving the home.
+  for (const read of [note, chat]) {
+    assert.deepEqual(read('Ana lives in Porto. It is beautiful.'), [
+      ['Ana lives in Porto', 'Ana', 'Ana lives in Porto. It is beautiful.'],
+    ]);
+    assert.deepEqual(read('Ana lives in Porto. Rent is high there. It rains a lot.'), [
+      ['Ana lives in Porto', 'Ana', 'Ana lives in Porto. Rent is high there. It rains a lot.'],
+    ]);
+    assert.deepEqual(read('Sam works at Acme. The pay is good there.'), [
+      ['Sam works at Acme', 'Sam', 'Sam works at Acme. The pay is good there.'],
+    ]);
+  }
+  assert.deepEqual(chat('I live in Porto. It is beautiful.'), [
+    ['Maya Costa lives in Porto', 'Maya Costa', 'I live in Porto. It is beautiful.'],
+  ]);
+  // Someone's own words, another person, a question, a day gone or no slot before it: as they were.
+  assert.deepEqual(chat('Ana lives in Porto. I love it there.'), [
+    ['Ana lives in Porto', 'Ana', 'Ana lives in Porto.'],
+    ['I love it there.', 'Maya Costa', 'I love it there.'],
+  ]);
+  assert.deepEqual(note('Sam lives in Leeds. Ana lives there too.'), [
+    ['Sam lives in Leeds', 'Sam', 'Sam lives in Leeds.'],
+    ['Ana lives there too.', 'Ana', 'Ana lives there too.'],
+  ]);
+  assert.deepEqual(note('Sam works at Acme. It was a long day.'), [
+    ['Sam works at Acme', 'Sam', 'Sam works at Acme.'],
+    ['It was a long day.', 'Sam', 'It was a long day.'],
+  ]);
+  assert.deepEqual(chat('Ana lives in Porto. Is it nice there?'), [
+    ['Ana lives in Porto', 'Ana', 'Ana lives in Porto.'],
+  ]);
+  assert.deepEqual(note('Ana lives in Porto. It is her favourite city.'), [
+    ['Ana lives in Porto', 'Ana', 'Ana lives in Porto.'],
+    ['It is her favourite city.', 'Ana', 'It is her favourite city.'],
+  ]);
+  assert.deepEqual(note('It is beautiful.'), [['It is beautiful.', 'api', 'It is beautiful.']]);
+});
+
+test('a name that is also a month or a hedge holds the slot only a person has', () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'api', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.predicate,
+    ]);
+  // Each was a Memory of no slot, the note's or nobody's.
+  assert.deepEqual(read('May is a nurse.'), [["May's occupation is nurse", 'May', 'occupation']]);
+  assert.deepEqual(read('Hope lives in Lisbon.'), [['Hope lives in Lisbon', 'Hope', 'lives in']]);
+  assert.deepEqual(read('May lives in Porto. She works at Acme.'), [
+    ['May lives in Porto', 'May', 'lives in'],
+    ['May works at Acme', 'May', 'works at'],
+  ]);
+  for (const s of ['May is a busy month.', 'Hope you are well.', 'June is hot in Lisbon.'])
+    assert.deepEqual(read(s), [[s, 'api', null]], s);
+});
+
+test("a move told with its year holds the person's home from that year's first day", () => {
+  const text = 'Sam works at Acme. He moved to York in 2023.';
+  const note = derived({ kind: 'document', text }, 'api', 'Maya Costa');
+  const chat = claimsOf(text, 'Maya Costa', 'Maya Costa');
+  for (const claims of [note, chat])
+    assert.deepEqual(
+      claims.map((c) => [c.statement, c.predicate, c.startsAt]),
+      [
+        ['Sam works at Acme', 'works at', undefined],
+        ['Sam lives in York', 'lives in', '2023-01-01T00:00:00.000Z'],
+      ],
+    );
+  // The Record's own year is as good as no year; one to come, or another move after it, holds none.
+  assert.deepEqual(
+    claimsOf('I moved to York in 2024.', 'Ana').map((c) => [c.statement, c.predicate, c.startsAt]),
+    [['Ana lives in York', 'lives in', undefined]],
+  );
+  for (const s of ['Sam moved to York in 2030.', 'Sam moved to York in 2023, then back to Leeds.'])
+    assert.deepEqual(
+      claimsOf(s, 'Ana').map((c) => c.predicate),
+      [null],
+      s,
+    );
+});
+
+test('in an agent\'s note that names her, the "she" that stands for her name is hers, not a namesake\'s', () => {
+  const read = (text: string) =>
+    derived({ kind: 'document', text }, 'mcp', 'Maya Costa').map((c) => [
+      c.statement,
+      c.subject,
+      c.owner.state,
+    ]);
+  // "She prefers the aisle." was a Memory of another person "Maya", and her job that person's.
+  assert.deepEqual(read('Maya lives in Lisbon. She prefers the aisle.'), [
+    ['Maya lives in Lisbon.', 'Maya Costa', 'self'],
+    ['She prefers the aisle.', 'Maya Costa', 'self'],
+  ]);
+  assert.deepEqual(read('Maya Costa is a nurse. She works at Santa Maria.'), [
+    ['Maya Costa is a nurse.', 'Maya Costa', 'self'],
+    ['Maya Costa works at Santa Maria', 'Maya Costa', 'self'],
+  ]);
+  // Another person's "she" stays theirs.
+  assert.deepEqual(read('Maya prefers tea. Ana lives in Porto. She works at Acme.'), [
+    ['Maya prefers tea.', 'Maya Costa', 'self'],
+    ['Ana lives in Porto', 'Ana', 'other'],
+    ['Ana works at Acme', 'Ana', 'other'],
+  ]);
 });

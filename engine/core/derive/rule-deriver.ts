@@ -31,7 +31,7 @@ import { firstNameTitled, personNoteSlot } from './person-note.ts';
 import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
-import { aboutAnother, opensWithAName, relation } from './about-another.ts';
+import { aboutAnother, firstPerson, opensWithAName, opensWithAThing, relation } from './about-another.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { speaksFirstPerson } from './own-note.ts';
 import { bareAnswer, shortReply } from './answers.ts';
@@ -331,7 +331,12 @@ export function createRuleDeriver(): Deriver {
     // birthday said by the age turned on it ("Ana turns 30 on 12 March", "My dad turns 70 on March 12")
     // holds it. "I moved out of Porto" ends the home where Porto holds it. "My brother Tiago is a nurse
     // in Lisbon." holds his occupation.
-    name: 'rules-v58',
+    // v59: "May is a nurse.", "Hope lives in Lisbon." hold May's and Hope's slots (a month or a hedge
+    // that is a name, before what only a person does). In an agent's note, the "she" after her name is
+    // hers, not a namesake's. "It is beautiful.", "Rent is high there." after a home or a job are
+    // quoted by its claim, not a Memory of their own. "He moved to York in 2023." holds the home from
+    // that year's first day (a year after a move was history).
+    name: 'rules-v59',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -411,8 +416,9 @@ export function createRuleDeriver(): Deriver {
           const dated = startsWithItsDay(
             withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt),
           );
-          if (agent !== null) return dated;
-          const changed = dated.map((c) => withPlansChanged(c, record.text));
+          const placed = withPlaceSaidAfter(dated, record.text);
+          if (agent !== null) return placed;
+          const changed = placed.map((c) => withPlansChanged(c, record.text));
           return [...changed, ...lastDaysAhead(changed, record.occurredAt)];
         }
         case 'event':
@@ -453,17 +459,27 @@ export function createRuleDeriver(): Deriver {
             // "Maya's brother Sam works at Google.": her kin by her name, read as "User's brother Sam".
             const kinRead = (x: string) => (agentNote === null ? x : asUsersKin(x, agentNote));
             const referents = namedJustBefore(stated.map((x) => kinRead(x.value)));
+            // "Maya lives in Lisbon. She prefers the aisle.": in an agent's note her name is hers
+            // (agentNoteNamingSelf), and so is the "she" that stands for it, not a namesake's.
+            const hersByName = (name: string) =>
+              agentNote !== null &&
+              [foldName(agentNote.name), selfFirstName(agentNote)].includes(foldName(name));
+            const hersAfter = (x: string) => {
+              const about = opensWithHeOrShe.test(x) ? referents.get(kinRead(x)) : undefined;
+              return titled === null && about !== undefined && hersByName(about);
+            };
             const whoseIs = (x: string): OwnerClaim | null => {
               const about = opensWithTheirs.test(x) ? (titled ?? referents.get(x)) : undefined;
-              const theirs = about === undefined ? null : others(about);
+              const theirs = about === undefined || hersAfter(x) ? null : others(about);
               return theirs?.state === 'other' ? theirs : null;
             };
             // "People/Rui Sousa.md" in her words ("My younger brother. Allergic to peanuts!") is about
             // Rui as it is without them: his birthday line and what it says of no one else were hers.
             const about = titled === null || agentNote !== null ? null : others(titled);
             const them = about?.state === 'other' ? about : null;
-            if (stated.length > 0)
-              return withStarts(
+            if (stated.length > 0) {
+              // What a home is like, said after it, goes with it (withPlaceSaidAfter).
+              const read = withStarts(
                 unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
                   const theirs = whoseIs(x);
                   // "She lives in Porto." in "People/Ana Lima.md": her home, as "Ana Lima lives in Porto."
@@ -483,7 +499,9 @@ export function createRuleDeriver(): Deriver {
                     return sentenceOfTheirNote(x, titled, them, read, obsidian).map((claim) =>
                       claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
                     );
-                  const y = kinRead(x);
+                  // Her "she" read as the name it stands for ("She works at Feedzai." after "Maya Costa
+                  // …" as "Maya Costa works at Feedzai."), hers as that name is.
+                  const y = hersAfter(x) ? byName(x, referents.get(kinRead(x))!) : kinRead(x);
                   return (
                     agentNote !== null
                       ? agentClaims(y, subject, owner, agentNote, others).map((c) => inItsWords(c, y, x))
@@ -494,6 +512,8 @@ export function createRuleDeriver(): Deriver {
                 }),
                 record.occurredAt,
               );
+              return withPlaceSaidAfter(read, record.text);
+            }
           }
           // "People/Priya Shah.md": the lines that give her birthday, partner or employer ("Birthday:
           // 14 March", a property line "company: [[Acme]]") hold her slots, and "She lives in Bristol."
@@ -507,14 +527,17 @@ export function createRuleDeriver(): Deriver {
             );
           const theirs = person === null ? null : others(person);
           if (person !== null && theirs?.state === 'other')
-            return unique(ps).flatMap((p) =>
-              personNotePassage(
-                p,
-                person,
-                theirs,
-                { statement: '', subject, predicate: null, owner, quote: '' },
-                obsidian,
+            return withStarts(
+              unique(ps).flatMap((p) =>
+                personNotePassage(
+                  p,
+                  person,
+                  theirs,
+                  { statement: '', subject, predicate: null, owner, quote: '' },
+                  obsidian,
+                ),
               ),
+              record.occurredAt,
             );
           const untitled = !c.title?.trim();
           // Her first name alone in a note is hers as likely as another's of that name: nobody's, as
@@ -535,7 +558,11 @@ export function createRuleDeriver(): Deriver {
             if (!untitled) return [plain];
             const unmark = (x: string) => withoutMarkup(x, obsidian);
             const ofHer = (word: string) => foldName(word) === herFirst;
-            return ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp', ofHer) ?? [plain];
+            const read = ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp', ofHer);
+            // "Sam moved to York in 2023": his home from that year's day.
+            return read === null
+              ? [plain]
+              : withPlaceSaidAfter(withStarts(read, record.occurredAt), record.text);
           });
         }
         case 'correction':
@@ -1374,14 +1401,24 @@ function possessedClaims(
  * statement is the engine's words where the sentence is the clause alone ("Ana lives in Paris"), else
  * the sentence, which keeps "my sister". Null when the sentence says no such slot.
  */
-function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Claim[] | null {
+function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): SaidClaim[] | null {
   const slot = otherPersonSlot(s);
   if (slot === null) return otherPersonsJob(s, others);
   const owner = others(slot.who);
   if (owner.state !== 'other') return null;
-  const alone = !/[\p{L}\p{N}]/u.test(s.slice(0, slot.clause[0]) + s.slice(slot.clause[1]));
+  // "Sam moved to York in 2023": the year reads as the sentence's own words, not as more said.
+  const bare = slot.when === undefined ? s : s.replace(slot.when, ' ');
+  const alone = !/[\p{L}\p{N}]/u.test(bare.slice(0, slot.clause[0]) + bare.slice(slot.clause[1]));
   const statement = alone ? clauseStatement(slot.who, slot.predicate, slot.value) : s;
-  const claim = { statement, subject: slot.who, predicate: slot.predicate, owner, quote: s };
+  const claim = {
+    statement,
+    subject: slot.who,
+    predicate: slot.predicate,
+    owner,
+    quote: s,
+    // Read into its day where the Record's time is known (withStarts).
+    ...(slot.when !== undefined ? { startsWhen: slot.when } : {}),
+  };
   // "Rui works as a nurse at Santa Maria": his job too, quoting its own words.
   const job = slot.predicate === 'works at' ? occupationBeforeEmployer(s, slot, slot.who) : null;
   if (job === null) return [claim];
@@ -1716,6 +1753,61 @@ function readsBack(part: string, claim: Claim): boolean {
     clauseStatement(claim.subject, found[0]!.predicate, found[0]!.value) === claim.statement
   );
 }
+
+/**
+ * A sentence about the place or the employer just said, not about anyone: "It is beautiful.", "It's
+ * lovely in May.", "Rent is high there.", "The pay is good there." Not one with a person in it ("I love
+ * it there", "She loves it", "It is her favourite city"): that one is someone's to say.
+ */
+const itOpens = /^it(?:['’]s|\s+(?:is|has|feels|looks|seems|gets|rains|snows))(?![\p{L}\p{N}])/iu;
+const thereEnds = /(?<![\p{L}\p{N}])there(?:\s+(?:too|now|though|tho|lol|haha))*[.!]*$/iu;
+const somebody = new RegExp(
+  String.raw`(?<![\p{L}\p{N}'’])(?:${firstPerson}|you|your|yours|he|him|his|she|her|hers|they|them|their)(?![\p{L}\p{N}])`,
+  'iu',
+);
+function aboutThePlace(quote: string): boolean {
+  // A note's run of such sentences is one claim ("Rent is high there. It rains a lot.").
+  return sentences(quote).every((x) => sentenceOfThePlace(x.value));
+}
+function sentenceOfThePlace(sentence: string): boolean {
+  const s = sentence.trim();
+  if (asks(s) || somebody.test(s) || aboutAnother(s) !== null) return false;
+  return itOpens.test(s) || (thereEnds.test(s) && (opensWithAName(s) === null || opensWithAThing(s)));
+}
+
+/**
+ * "Ana lives in Porto. It is beautiful.": the sentence after a home or a job that only says what the
+ * place is like goes with it, quoted by its claim, rather than a Memory of its own about nobody (or the
+ * speaker's, or the source's) that outlives the home. The claim's statement stays the slot's.
+ */
+function withPlaceSaidAfter<C extends Claim>(claims: C[], text: string): C[] {
+  const out: C[] = [];
+  // Where the last claim's quote starts in the text, found once for a home's or a job's.
+  let from = -1;
+  for (const c of claims) {
+    const last = out.at(-1);
+    const slot = last?.predicate === 'lives in' || last?.predicate === 'works at';
+    if (last !== undefined && slot && last.ends === undefined && from >= 0 && plainStatement(c)) {
+      const end = from + last.quote.length;
+      let at = end;
+      while (at < text.length && /\s/u.test(text[at]!)) at += 1;
+      if (at > end && text.startsWith(c.quote, at) && aboutThePlace(c.quote)) {
+        out[out.length - 1] = { ...last, quote: text.slice(from, at + c.quote.length) };
+        continue;
+      }
+    }
+    out.push(c);
+    from = c.predicate === 'lives in' || c.predicate === 'works at' ? text.indexOf(c.quote) : -1;
+  }
+  return out;
+}
+
+/** A claim of no slot that is its sentence and nothing else (no reply, plan or idea to read). */
+const plainStatement = (c: Claim): boolean =>
+  c.predicate === null &&
+  Object.keys(c).every((k) =>
+    ['statement', 'subject', 'predicate', 'owner', 'quote', 'startsWhen'].includes(k),
+  );
 
 function unique(xs: string[]): string[] {
   return [...new Set(xs)].filter((x) => x.length > 0);

@@ -170,8 +170,11 @@ test('where one lives or works, said in the first person, holds a slot', () => {
       ['Porto'],
       s,
     );
-  for (const s of ['I moved to Porto in 2019 and I love it.', 'I moved to Porto for a year, and I hated it.'])
-    assert.deepEqual(slotSentences(s).slots, [], s);
+  assert.deepEqual(slotSentences('I moved to Porto for a year, and I hated it.').slots, []);
+  // A move told with its year is where one lives since then (start-day.ts reads its day).
+  assert.deepEqual(slotSentences('I moved to Porto in 2019 and I love it.').slots, [
+    { predicate: 'lives in', value: 'Porto', clause: [0, 16], when: 'in 2019' },
+  ]);
   // Where one is from holds nothing, but opens a clause that does.
   for (const s of [
     "I'm from Lisbon but live in Porto.",
@@ -216,8 +219,12 @@ test('where in the place is part of the home, not more said beside it', () => {
   const dentist = 'I live in Berlin, near the canal, and my dentist is Carla Silva.';
   const r = slotSentences(dentist);
   assert.equal(dentist.slice(...r.after!), 'my dentist is Carla Silva.');
-  // A year is no place, and a stay that ends is still no home; more than a place is said beside it.
-  assert.deepEqual(slotSentences('I moved to Porto, in the north, in 2019.').slots, []);
+  // A year is no place but the move's time, and a stay that ends is still no home; more than a place
+  // is said beside it.
+  assert.deepEqual(
+    slotSentences('I moved to Porto, in the north, in 2019.').slots.map((x) => [x.value, x.when]),
+    [['Porto', 'in 2019']],
+  );
   assert.deepEqual(slotSentences('I moved to Porto, near my sister, for a month.').slots, []);
   assert.equal(slotSentences('I live in Berlin near the canal with my girlfriend and our cat.').rest, 9);
 });
@@ -1011,11 +1018,21 @@ test('where a named person lives or works, said of them, holds their slot', () =
     // A title with its dot is part of the name.
     ['Dr. Patel lives in Leeds.', 'Dr. Patel', 'lives in', 'Leeds'],
     ['Mr. Smith works at Acme.', 'Mr. Smith', 'works at', 'Acme'],
+    // A name that is also a month or a hedge, doing what only a person does.
+    ['Hope lives in Lisbon.', 'Hope', 'lives in', 'Lisbon'],
+    ['May lives in Porto.', 'May', 'lives in', 'Porto'],
+    ['June works at Acme.', 'June', 'works at', 'Acme'],
+    ['April moved to Berlin.', 'April', 'lives in', 'Berlin'],
   ];
   for (const [s, who, predicate, value] of cases) {
     const found = otherPersonSlot(s);
     assert.deepEqual([found?.who, found?.predicate, found?.value], [who, predicate, value], s);
   }
+  // A move told with its year holds the home since then, unless another move follows it.
+  assert.equal(otherPersonSlot('Ana moved from Lisbon to Porto in 2019.')?.when, 'in 2019');
+  assert.equal(otherPersonSlot('Sam moved to York in 2023, then back to Leeds.'), null);
+  // A hedge about the name still holds the sentence back.
+  assert.equal(otherPersonSlot('I hope Ana moves to Porto.'), null);
   for (const s of [
     // No one named, or not at the sentence's start.
     'She moved to Paris.',
@@ -1024,7 +1041,7 @@ test('where a named person lives or works, said of them, holds their slot', () =
     'Ana and Tom moved to Porto.',
     // As narrow as the speaker's own: a stay, history, a state, a tool, a question, a report, a negation.
     'Ana moved to Paris for a month.',
-    'Ana moved from Lisbon to Porto in 2019.',
+    'Ana moved from Lisbon to Porto in 2019, then to Rome.',
     'Ana lives in fear.',
     'Ana moved to Slack.',
     'Does Ana live in Paris?',
@@ -1032,6 +1049,7 @@ test('where a named person lives or works, said of them, holds their slot', () =
     "Ana doesn't live in Paris anymore.",
     'If Ana moved to Paris, I would visit.',
     'Monday moved to Friday.',
+    'May moved to Thursday.',
     // An organisation by its name's last word.
     'Acme Corp moved to Berlin.',
     'Globex Inc moved to Dublin.',

@@ -1,7 +1,7 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
 import { months } from '../retrieve/time-expressions.ts';
-import { agoWhen, startWhen } from './start-day.ts';
+import { agoWhen, startWhen, yearWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 
 /**
@@ -327,13 +327,16 @@ const notLasting =
   /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b|\bago\b/iu;
 /**
  * A move told with how long ago it was is where one lives since ("we moved to porto 2 weeks ago"), as
- * "I moved to Porto last year" is; a stay that ends or a year is still history.
+ * "I moved to Porto last year" is, and so is one told with its year ("Sam moved to York in 2023",
+ * since that year); a stay that ends is still history.
  */
-const movedAgo = new RegExp(String.raw`(?<![\p{L}\p{N}])(${agoWhen})(?![\p{L}\p{N}])`, 'iu');
+const movedAgo = new RegExp(String.raw`(?<![\p{L}\p{N}])(${agoWhen}|${yearWhen})(?![\p{L}\p{N}])`, 'iu');
 const movedOnSince =
   /(?<![\p{L}\p{N}])(?:then|later|since\s+then|after\s+that|moved|left|back|until)(?![\p{L}\p{N}])/iu;
 const notLastingMove =
-  /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b|\bin\s+(?:19|20)\d\d\b/iu;
+  /\bfor\s+(?:a|an|the|one|two|three|few|couple|some|\d+)\b[^.!;]*?\b(?:days?|nights?|weeks?|weekends?|months?|summers?|winters?|semesters?|terms?|years?)\b/iu;
+/** A move's year after its place: "… to York in 2023". */
+const yearIn = new RegExp(String.raw`(?<![\p{L}\p{N}])(${yearWhen})(?![\p{L}\p{N}])`, 'iu');
 /** A time since which something holds, by its year: history for an ending, until now for a home. */
 const sinceYear = /\bsince\s+(?:19|20)\d\d\b/iu;
 /**
@@ -976,14 +979,19 @@ const organisationLast = new Set(
    partners holdings systems technologies software media capital ventures`.split(/\s+/u),
 );
 
+/** Months that are also given names: "May is a nurse", "June works at Acme". */
+export const monthsAsNames = new Set(['april', 'may', 'june', 'august']);
+
 /**
  * Whether a sentence's opening words, read as a person's name, are one ("Ana", not "Today", "May" or
- * "Acme Corp").
+ * "Acme Corp"). `personOnly`: what the sentence says next only a person does or is ("lives in", "works
+ * at", "is a nurse"), so a month that is also a given name is that person ("May lives in Porto").
  */
-export function namesAPerson(who: string): boolean {
+export function namesAPerson(who: string, personOnly = false): boolean {
   const words = who.toLowerCase().split(/\s+/u);
   if (words.length > 1 && organisationLast.has(words.at(-1)!)) return false;
-  return !notAPerson.has(words[0]!) && !notName(who);
+  if (notAPerson.has(words[0]!)) return false;
+  return !notName(who) || (personOnly && monthsAsNames.has(words[0]!));
 }
 
 /**
@@ -995,15 +1003,24 @@ export function namesAPerson(who: string): boolean {
  */
 export function otherPersonSlot(said: string): OtherSlotSentence | null {
   const sentence = said.trim();
-  if (notNow.test(sentence) || askedUnmarked(sentence)) return null;
+  if (askedUnmarked(sentence)) return null;
   for (const { predicate, re } of otherPatterns) {
     const m = re.exec(sentence);
     if (!m) continue;
     const who = m.groups!['who']!;
-    if (!namesAPerson(who)) return null;
-    const c = readClause(sentence, predicate, m, 0, m.index + m[0].indexOf(who));
-    if (c === null || notLasting.test(sentence.slice(c.valueEnd))) return null;
-    return { who, predicate, value: c.value, clause: c.clause };
+    const at = m.index + m[0].indexOf(who);
+    // "Hope lives in Lisbon": a name that is also a hedge ("hope", "said") holds nothing back; the
+    // words around it still do.
+    if (notNow.test(sentence.slice(0, at) + ' ' + sentence.slice(at + who.length))) return null;
+    if (!namesAPerson(who, true)) return null;
+    const c = readClause(sentence, predicate, m, 0, at);
+    if (c === null) return null;
+    const after = sentence.slice(c.valueEnd);
+    // "Sam moved to York in 2023": his home since that year, as the speaker's own move would be.
+    const since = c.moved === true && !movedOnSince.test(after) ? yearIn.exec(after) : null;
+    if (since === null && notLasting.test(after)) return null;
+    if (since !== null && notLasting.test(after.replace(since[0], ' '))) return null;
+    return { who, predicate, value: c.value, clause: c.clause, ...(since ? { when: since[1]! } : {}) };
   }
   return null;
 }

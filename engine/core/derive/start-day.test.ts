@@ -62,3 +62,11 @@ test('how long ago a move was counts back from the day it was said', () => {
   assert.equal(startDay('three years ago', friday), '2023-03-06T00:00:00.000Z');
   assert.equal(startDay('a few months ago', friday), '2025-12-06T00:00:00.000Z');
 });
+
+test("a move's year is that year's first day, this year's the day it was said, a year to come none", () => {
+  assert.equal(startDay('in 2023', friday), '2023-01-01T00:00:00.000Z');
+  assert.equal(startDay('in 2026', friday), '2026-03-06T00:00:00.000Z');
+  assert.equal(startDay('in 2027', friday), null);
+  // In the offset the Record was written in, as any other day.
+  assert.equal(startDay('in 2023', '2026-03-06T18:00:00+01:00'), '2022-12-31T23:00:00.000Z');
+});

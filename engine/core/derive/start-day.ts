@@ -17,6 +17,9 @@ const words = new RegExp(String.raw`^(?:${startWhen})$`, 'iu');
 
 /** How long ago a move was: "2 weeks ago", "a few months ago", "three years ago". */
 export const agoWhen = String.raw`${count}\s+(?:days?|weeks?|months?|years?)\s+ago`;
+/** The year a move was made: "in 2023". */
+export const yearWhen = String.raw`in\s+(?:19|20)\d\d`;
+const yearWords = /^in ((?:19|20)\d\d)$/u;
 const agoWords = new RegExp(String.raw`^(${count})\s+(day|week|month|year)s?\s+ago$`, 'iu');
 
 const monthOf = (w: string) => months.findIndex((m) => m.startsWith(w.slice(0, 3)));
@@ -40,19 +43,27 @@ function dateOf(year: number, mi: number, day: number): number | null {
  * UTC time. A weekday is the next one after that day ("on Monday" said on a Monday is a week on), a
  * date without a year the next one on or after it, a month without a day its first day ("in January":
  * the next January; this month's is that day itself), "next week" the Monday after it; "2 weeks ago"
- * (agoWhen) the day that long before it. Null where the words name no day this reads, or a day to come
+ * (agoWhen) the day that long before it, "in 2023" (yearWhen) that year's first day. Null where the words name no day this reads, or a day to come
  * that is before the Record's (a date with its year in the past).
  */
 export function startDay(when: string, occurredAt: string): string | null {
   const said = when.trim().toLowerCase().replace(/\s+/gu, ' ');
   const ago = agoWords.exec(said);
-  if (!ago && !words.test(said)) return null;
+  if (!ago && !yearWords.test(said) && !words.test(said)) return null;
   const offset = offsetOf(occurredAt) * 60_000;
   const wall = Date.parse(occurredAt) + offset;
   if (!Number.isFinite(wall)) return null;
   const today = wall - (((wall % DAY) + DAY) % DAY);
   const now = new Date(today);
   const [y, mo, d] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
+  const year = yearWords.exec(said);
+  if (year) {
+    // "moved to York in 2023": since that year's first day; this year's, since it was said (no day
+    // this year is surer than that); a year to come names no day gone.
+    const n = Number(year[1]);
+    if (n > y) return null;
+    return new Date((n === y ? today : Date.UTC(n, 0, 1)) - offset).toISOString();
+  }
   if (ago) {
     // A day gone, counted back as a day to come is counted on.
     const n = countOf(ago[1]!);
