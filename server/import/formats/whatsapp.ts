@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import {
   decodedText,
+  detached,
   fileBytes,
   textEncodingOf,
   textLines,
@@ -252,8 +253,11 @@ export async function readChat(
     const prefix = prefixOf(m);
     said = null;
     if (prefix) {
-      prefixes.set(prefix, (prefixes.get(prefix) ?? 0) + 1);
-      said = { prefix, index: count, odd: oddQuotes(m.rest[0]!.slice(prefix.length + 2)) };
+      const seen = prefixes.get(prefix);
+      // Kept for the whole chat: not as a view of the chunk of text it was read from (detached).
+      const key = seen === undefined ? detached(prefix) : prefix;
+      prefixes.set(key, (seen ?? 0) + 1);
+      said = { prefix: key, index: count, odd: oddQuotes(m.rest[0]!.slice(prefix.length + 2)) };
     }
     count += 1;
   }
@@ -296,7 +300,7 @@ class Ordinals {
     const seconds = (ms - this.#base) / 1000;
     if (Number.isInteger(seconds) && Math.abs(seconds) < 2 ** 30) {
       let counts = this.#bySender.get(sender);
-      if (counts === undefined) this.#bySender.set(sender, (counts = new Map()));
+      if (counts === undefined) this.#bySender.set(detached(sender), (counts = new Map()));
       const n = (counts.get(seconds) ?? 0) + 1;
       counts.set(seconds, n);
       return n;
