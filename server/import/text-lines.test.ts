@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { binaryText, decodeText, looksBinary } from './decode-text.ts';
-import { decodedText, textEncodingOf, textLines, type ByteSource } from './text-lines.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { binaryText, decodeText, looksBinary, readFoldedText } from './decode-text.ts';
+import { writeTree } from './test-support.ts';
+import { decodedText, foldedTextOf, textEncodingOf, textLines, type ByteSource } from './text-lines.ts';
 
 /** BYTES cut into chunks of SIZE bytes (the last shorter), each call a new read. */
 const chunksOf = (bytes: Uint8Array, size: number): ByteSource =>
@@ -64,4 +67,38 @@ test('a binary file is refused as when read whole, however it is cut; a NUL-heav
     await assert.rejects(textEncodingOf(chunksOf(binary, size)), { message: binaryText });
   const utf16 = utf16le('a\nb\n'.repeat(100));
   assert.equal(await textEncodingOf(chunksOf(utf16, 1)), 'utf-16le');
+});
+
+test('a calendar or vCard file read in chunks is read as readFoldedText reads it whole, unfolded when that makes it UTF-8', async () => {
+  const e = Buffer.from('é');
+  const folded = (end: string) =>
+    Buffer.concat([
+      Buffer.from(`FN:Jos`),
+      e.subarray(0, 1),
+      Buffer.from(`${end} `),
+      e.subarray(1),
+      Buffer.from(`${end}NOTE:a${end}\tb${end}`),
+    ]);
+  const inputs: [string, Uint8Array][] = [
+    ['folded inside a character, CRLF', folded('\r\n')],
+    ['folded inside a character, LF', folded('\n')],
+    ['Windows-1252 with folds', Buffer.from([0x46, 0x4e, 0x3a, 0xe9, 0x0d, 0x0a, 0x20, 0x93, 0x0a, 0x41])],
+    ['UTF-8 with folds kept', Buffer.from('FN:Zoë\r\n Ørsted\r\n')],
+  ];
+  const t = writeTree({});
+  try {
+    for (const [what, bytes] of inputs) {
+      const path = join(t.root, 'x.vcf');
+      writeFileSync(path, bytes);
+      const whole = (await readFoldedText(path)).split(/\r\n|\r|\n/);
+      for (const size of [1, 2, 3, 5, bytes.length]) {
+        const read = await foldedTextOf(chunksOf(bytes, size));
+        const lines: string[] = [];
+        for await (const line of textLines(decodedText(read.bytes, read.encoding))) lines.push(line);
+        assert.deepEqual(lines, whole, `${what}, chunks of ${size}`);
+      }
+    }
+  } finally {
+    t.remove();
+  }
 });

@@ -27,8 +27,7 @@ export async function textEncodingOf(
   onBytes?: (n: number) => void,
 ): Promise<TextEncoding> {
   let head = Buffer.alloc(0);
-  let carry = Buffer.alloc(0);
-  let utf8 = true;
+  const utf8 = new Utf8Check();
   let read = 0;
   for await (const part of bytes()) {
     const chunk = asBuffer(part);
@@ -40,19 +39,48 @@ export async function textEncodingOf(
       if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
     }
     // Not UTF-8, and the head is read: nothing more to learn.
-    if (!utf8) {
-      if (head.length >= binaryHeadBytes) break;
-      continue;
-    }
-    // A character cut by the chunk's end is checked whole, with the next chunk.
-    const joined = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-    const whole = wholeUtf8(joined);
-    utf8 = isUtf8(whole);
-    carry = Buffer.from(joined.subarray(whole.length));
+    if (!utf8.push(chunk) && head.length >= binaryHeadBytes) break;
   }
-  utf8 &&= carry.length === 0;
-  if (headLooksBinary(head, () => utf8)) throw new Error(binaryText);
-  return utf8 ? 'utf-8' : 'windows-1252';
+  const isUtf8 = utf8.end();
+  if (headLooksBinary(head, () => isUtf8)) throw new Error(binaryText);
+  return isUtf8 ? 'utf-8' : 'windows-1252';
+}
+
+/** Whether bytes arriving in chunks are UTF-8, a character cut by a chunk's end checked whole. */
+class Utf8Check {
+  #carry = Buffer.alloc(0);
+  #valid = true;
+
+  /** Whether the bytes are UTF-8 so far. */
+  push(chunk: Buffer): boolean {
+    if (!this.#valid) return false;
+    const joined = this.#carry.length > 0 ? Buffer.concat([this.#carry, chunk]) : chunk;
+    const whole = wholeUtf8(joined);
+    this.#valid = isUtf8(whole);
+    this.#carry = Buffer.from(joined.subarray(whole.length));
+    return this.#valid;
+  }
+
+  end(): boolean {
+    return this.#valid && this.#carry.length === 0;
+  }
+}
+
+/**
+ * How readFoldedText reads a calendar or vCard file, decided in passes that hold a chunk at a time:
+ * as textEncodingOf says, except bytes that are not UTF-8 but are once their folds are taken out (a
+ * writer folded inside a character), which are read unfolded, as UTF-8.
+ */
+export async function foldedTextOf(
+  bytes: ByteSource,
+): Promise<{ bytes: ByteSource; encoding: TextEncoding }> {
+  const encoding = await textEncodingOf(bytes);
+  if (encoding !== 'windows-1252') return { bytes, encoding };
+  let folds = 0;
+  const unfolded = unfoldedBytes(bytes, () => (folds += 1));
+  const utf8 = new Utf8Check();
+  for await (const chunk of unfolded()) if (!utf8.push(asBuffer(chunk))) break;
+  return utf8.end() && folds > 0 ? { bytes: unfolded, encoding: 'utf-8' } : { bytes, encoding };
 }
 
 /**
@@ -102,17 +130,63 @@ function withoutMark(start: Buffer, encoding: TextEncoding): Buffer {
  * line being read is held.
  */
 export async function* textLines(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const { line } of textLinesWithEnds(chunks)) yield line;
+}
+
+/** textLines, each line with the line end that followed it ("" for the last). */
+export async function* textLinesWithEnds(
+  chunks: AsyncIterable<string>,
+): AsyncGenerator<{ line: string; end: string }> {
   let carry = '';
   for await (const chunk of chunks) {
     let text = carry + chunk;
     // A CR at the end may be the first half of a CRLF: it waits for the next chunk.
     const heldCr = text.endsWith('\r');
     if (heldCr) text = text.slice(0, -1);
-    const lines = text.split(/\r\n|\r|\n/);
-    carry = lines.pop()! + (heldCr ? '\r' : '');
-    for (const line of lines) yield line;
+    const parts = text.split(/(\r\n|\r|\n)/);
+    carry = parts.pop()! + (heldCr ? '\r' : '');
+    for (let i = 0; i < parts.length; i += 2) yield { line: parts[i]!, end: parts[i + 1]! };
   }
-  for (const line of carry.split(/\r\n|\r|\n/)) yield line;
+  const parts = carry.split(/(\r\n|\r|\n)/);
+  for (let i = 0; i < parts.length; i += 2) yield { line: parts[i]!, end: parts[i + 1] ?? '' };
+}
+
+const isFoldSpace = (b: number | undefined) => b === 0x20 || b === 0x09;
+
+/**
+ * The bytes with every CRLF or LF followed by a space or tab taken out, with that space or tab (as
+ * decode-text.ts's unfoldBytes does to a whole file), as they arrive: a line end that may begin a fold
+ * waits for the byte after it. `onFold` hears each fold taken out.
+ */
+export function unfoldedBytes(bytes: ByteSource, onFold?: () => void): ByteSource {
+  return async function* () {
+    let held = Buffer.alloc(0);
+    for await (const part of bytes()) {
+      const buf = held.length > 0 ? Buffer.concat([held, asBuffer(part)]) : asBuffer(part);
+      const out = Buffer.alloc(buf.length);
+      let n = 0;
+      let i = 0;
+      for (; i < buf.length; i++) {
+        const b = buf[i]!;
+        if (b !== 0x0d && b !== 0x0a) {
+          out[n++] = b;
+          continue;
+        }
+        const lf = b === 0x0d ? (buf[i + 1] === 0x0a ? i + 1 : -1) : i;
+        // A CR, CRLF or LF at the end: what follows decides.
+        if ((b === 0x0d && i + 1 >= buf.length) || (lf >= 0 && lf + 1 >= buf.length)) break;
+        if (lf >= 0 && isFoldSpace(buf[lf + 1])) {
+          onFold?.();
+          i = lf + 1;
+          continue;
+        }
+        out[n++] = b;
+      }
+      held = Buffer.from(buf.subarray(i));
+      if (n > 0) yield out.subarray(0, n);
+    }
+    if (held.length > 0) yield held;
+  };
 }
 
 /**
