@@ -134,22 +134,34 @@ async function readWhole(path: string, max: number): Promise<Buffer> {
  * note of mojibake and two dozen Memories of it.
  */
 export function looksBinary(buf: Uint8Array): boolean {
-  if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) return false;
-  const head = buf.subarray(0, 8192);
+  return headLooksBinary(buf.subarray(0, binaryHeadBytes), () => isUtf8(buf));
+}
+
+/** How much of a file's start looksBinary counts control bytes in. */
+export const binaryHeadBytes = 8192;
+
+/**
+ * looksBinary for a file read in parts: its first binaryHeadBytes (all of it when shorter), and whether
+ * the whole file is UTF-8, asked only when the head leaves it open.
+ */
+export function headLooksBinary(head: Uint8Array, wholeIsUtf8: () => boolean): boolean {
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return false;
   let controls = 0;
   for (const b of head)
     if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f) controls += 1;
   if (controls < 2) return false;
-  return controls * 3 > head.length || (controls * 20 > head.length && !isUtf8(buf));
+  return controls * 3 > head.length || (controls * 20 > head.length && !wholeIsUtf8());
 }
 
 /** The bytes of a text file read whole (readWhole), refused when they are binary data (looksBinary). */
 async function readTextBytes(path: string, max: number): Promise<Buffer> {
   const buf = await readWhole(path, max);
-  if (looksBinary(buf))
-    throw new Error('it holds binary data, not text (an image or an archive saved under this name?)');
+  if (looksBinary(buf)) throw new Error(binaryText);
   return buf;
 }
+
+/** Why a file read as text is refused when it looksBinary. */
+export const binaryText = 'it holds binary data, not text (an image or an archive saved under this name?)';
 
 export async function readText(path: string, max = maxWholeFileBytes): Promise<string> {
   return decodeText(await readTextBytes(path, max));
@@ -192,7 +204,7 @@ function unfoldBytes(buf: Uint8Array): Uint8Array {
  * decodeText would then read all of it as Windows-1252, turning the U+200E marks that lead some
  * WhatsApp lines into mojibake the detection patterns do not match.
  */
-function wholeUtf8(buf: Buffer): Buffer {
+export function wholeUtf8(buf: Buffer): Buffer {
   let lead = buf.length - 1;
   while (lead >= 0 && buf.length - lead <= 4 && (buf[lead]! & 0xc0) === 0x80) lead -= 1;
   if (lead < 0 || buf.length - lead > 4) return buf;

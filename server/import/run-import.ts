@@ -382,13 +382,13 @@ function notesThroughApi(client: MnemoClient, brainId: string, signal?: AbortSig
     });
 }
 
-/** A reading of a WhatsApp chat read into memory once (readChat), as the parser's items are sent. */
+/** A reading of a WhatsApp chat read through once (readChat), as the parser's items are sent. */
 async function chatParser(path: string): Promise<{ parse: Parser; readsBothWays: boolean }> {
   const { readChat, chatItems, readsBothWays } = await import('./formats/whatsapp.ts');
   const chat = await readChat(path);
   return {
-    parse: function* (p, options) {
-      for (const item of chatItems(chat, p, options)) yield asSent(item, options);
+    parse: async function* (p, options) {
+      for await (const item of chatItems(chat, p, options)) yield asSent(item, options);
     },
     readsBothWays: readsBothWays(chat),
   };
@@ -408,7 +408,7 @@ const removeTheChatFirst =
  * another one (a zone only where that import's times fit no other reading): its messages' instants are in their identities, so read the other
  * way each would be stored again, months off, beside the first (QA: a chat imported day first, then
  * with --date-order mdy). The note then says how to read it the other way (remove the import first).
- * The chat is read into memory once for all these readings (each was a read and parse of the file).
+ * The chat is read through once for all these readings, then once more for each (chatItems).
  */
 export async function readingOptions(
   target: ImportTarget & { format: ImportFormat },

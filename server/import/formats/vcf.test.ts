@@ -252,6 +252,64 @@ test('an exact copy of a card is reported as skipped, naming the card it repeats
   }
 });
 
+test('photos are not read, yet a card is an exact copy of another only with the same photo; lines keep their numbers', async () => {
+  // vCard 2.1 writes a photo's base64 on unindented lines up to a blank one; 3.0 folds it.
+  const card = (photo: string[]) => [
+    'BEGIN:VCARD',
+    'VERSION:2.1',
+    'FN:Ana Silva',
+    'TEL;CELL:+351 912 000 002',
+    `PHOTO;ENCODING=BASE64;TYPE=JPEG:${photo[0]}`,
+    ...photo.slice(1),
+    '',
+    'END:VCARD',
+  ];
+  const zoe = [
+    'BEGIN:VCARD',
+    'VERSION:3.0',
+    'FN:Zoë',
+    'UID:z1',
+    'PHOTO;ENCODING=b:QUFB',
+    ' QkJC',
+    'EMAIL:z@x.org',
+  ];
+  const t = writeTree({
+    'contacts.vcf': [
+      ...card(['AAAA', 'BBBB']),
+      ...card(['AAAA', 'BBBB']),
+      ...card(['AAAA', 'CCCC']),
+      ...zoe,
+      ...zoe,
+      'END:VCARD',
+      '',
+    ].join('\r\n'),
+  });
+  try {
+    let text = '';
+    const { records, skips } = await collect(
+      parseVcf(join(t.root, 'contacts.vcf'), { fileTime: async () => null, onText: (x) => (text = x) }),
+    );
+    assert.deepEqual(
+      records.map((r) => r.body.source.external_id),
+      ['vcf:Ana Silva:phone (mobile)', 'vcf:Ana Silva #2:phone (mobile)', 'vcf:z1:email'],
+    );
+    assert.deepEqual(
+      skips.map((s) => [s.ref, s.reason]),
+      [
+        ['card at line 9', 'an exact copy of the card at line 1'],
+        [
+          'card at line 25',
+          'card "Zoë" at line 25 is cut off: no END:VCARD before the next card begins at line 32',
+        ],
+      ],
+    );
+    assert.doesNotMatch(text, /QUFB|QkJC|AAAA|BBBB/, 'the text handed on holds no photo');
+    assert.match(text, /UID:z1\r\nEMAIL:z@x.org/);
+  } finally {
+    t.remove();
+  }
+});
+
 test('a quoted-printable value without a CHARSET that is not UTF-8 reads as Windows-1252, not as U+FFFD', async () => {
   const t = writeTree({
     'old-phone.vcf': [

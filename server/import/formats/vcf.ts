@@ -1,6 +1,8 @@
+import { createHash, type Hash } from 'node:crypto';
 import ICAL from 'ical.js';
-import { c1AsWindows1252, readFoldedText, utf8OrWindows1252 } from '../decode-text.ts';
+import { c1AsWindows1252, utf8OrWindows1252 } from '../decode-text.ts';
 import { fileTimeOf, skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import { decodedText, detached, fileBytes, foldedTextOf, textLinesWithEnds } from '../text-lines.ts';
 import { toIso } from '../zoned-time.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { icalValueError } from './ical-message.ts';
@@ -48,13 +50,18 @@ export interface SplitCard {
  * lost its END; that card is kept, marked cut, to be reported rather than dropped unseen.
  */
 export function splitCards(text: string): SplitCard[] {
+  return cardsOf(text.split(/\r\n|\r|\n/).map((line, i) => [i + 1, line]));
+}
+
+/** splitCards over the file's lines, each with its number. */
+function cardsOf(lines: Iterable<[number, string]>): SplitCard[] {
   const cards: SplitCard[] = [];
   let current: SplitCard | null = null;
-  for (const [i, marked] of text.split(/\r\n|\r|\n/).entries()) {
+  for (const [no, marked] of lines) {
     const line = marked.replace(/^\ufeff+/, '');
     if (/^BEGIN:VCARD\s*$/i.test(line)) {
-      if (current) cards.push({ ...current, cutAt: i + 1 });
-      current = { line: i + 1, lines: [] };
+      if (current) cards.push({ ...current, cutAt: no });
+      current = { line: no, lines: [] };
     }
     if (current) current.lines.push(line);
     if (current && /^END:VCARD\s*$/i.test(line)) {
@@ -64,6 +71,46 @@ export function splitCards(text: string): SplitCard[] {
   }
   if (current) cards.push({ ...current, cutAt: null });
   return cards;
+}
+
+/**
+ * The lines of the .vcf at PATH, each with its number, as parseVcf read them from the whole text
+ * (readFoldedText, C1 controls as Windows-1252), but read a chunk at a time and with each bulky
+ * property (a photo: often most of the file) replaced as it arrives by one line of its name and a
+ * digest of its lines: normalizeCard drops it all the same, and a card is still an exact copy of
+ * another only when their photos are too. `text`: the file's text without those properties, which
+ * names the same UIDs (ParseOptions.onText). A vCard of photos was held whole several times over.
+ */
+async function readCardLines(path: string): Promise<{ lines: [number, string][]; text: string }> {
+  const { bytes, encoding } = await foldedTextOf(fileBytes(path));
+  const lines: [number, string][] = [];
+  const kept: string[] = [];
+  let bulk: { no: number; name: string; hash: Hash } | null = null;
+  const endBulk = () => {
+    if (bulk !== null) lines.push([bulk.no, `${bulk.name}:${bulk.hash.digest('hex')}`]);
+    bulk = null;
+  };
+  let no = 0;
+  for await (const { line: raw, end } of textLinesWithEnds(decodedText(bytes, encoding))) {
+    no += 1;
+    const line = c1AsWindows1252(raw);
+    const unmarked = line.replace(/^\ufeff+/, '');
+    // normalizeCard's rule for what a bulky property's value runs on to.
+    if (bulk !== null && (/^[ \t]/.test(unmarked) || (unmarked.trim() !== '' && !unmarked.includes(':')))) {
+      bulk.hash.update(`\n${unmarked}`);
+      continue;
+    }
+    endBulk();
+    const name = bulky.exec(unmarked)?.[1];
+    if (name !== undefined) {
+      bulk = { no, name, hash: createHash('sha256').update(unmarked) };
+      continue;
+    }
+    lines.push([no, detached(line)]);
+    kept.push(detached(raw), end);
+  }
+  endBulk();
+  return { lines, text: kept.join('') };
 }
 
 /**
@@ -385,9 +432,9 @@ export async function* parseVcf(path: string, o: ParseOptions): AsyncGenerator<I
   // C1 controls (U+0080-U+009F) in text that was valid UTF-8 are Windows-1252 bytes a tool converted as
   // if they were Latin-1 ("\u0093Bordeaux\u0094" for the curly quotes): no address book means them as
   // text, so they are read as Windows-1252 meant them, as a file that is not UTF-8 is.
-  const text = await readFoldedText(path);
-  o.onText?.(text);
-  const cards = splitCards(c1AsWindows1252(text));
+  const read = await readCardLines(path);
+  o.onText?.(read.text);
+  const cards = cardsOf(read.lines);
   // A card without REV is as of the file: an address book exported years ago no longer replaces what was
   // said since (dated at the import, it superseded newer values and hid a real disagreement).
   const fileTime = (await fileTimeOf(o)(path))?.toISOString();

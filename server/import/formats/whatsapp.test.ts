@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { collect, writeTree } from '../test-support.ts';
-import { parseWhatsapp } from './whatsapp.ts';
+import { readFileSync } from 'node:fs';
+import type { ImportItem, ParseOptions } from '../import-item.ts';
+import type { ByteSource } from '../text-lines.ts';
+import { chatItems, parseWhatsapp, readChat } from './whatsapp.ts';
 
 // Android export, day-month order, 24 h, CRLF, a BOM; Berlin summer and winter time.
 const android = [
@@ -345,6 +348,108 @@ test('iOS: the notices of a group whose name holds ": " are notices', async () =
       skips.map((s) => s.reason),
       ['system message', 'system message'],
     );
+  } finally {
+    t.remove();
+  }
+});
+
+/** The chat at PATH read in chunks of SIZE bytes: its items, and the progress heard before each. */
+async function readInChunks(path: string, size: number, o: ParseOptions) {
+  const bytes = readFileSync(path);
+  const source: ByteSource = async function* () {
+    for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+  };
+  const heard: number[] = [];
+  const items: ImportItem[] = [];
+  for await (const item of chatItems(await readChat(path, undefined, source), path, {
+    ...o,
+    onRead: (f) => heard.push(f),
+  }))
+    items.push(item);
+  return { items, heard };
+}
+
+// Every message of it depends on more than its own lines: the first message (a group's name holding
+// ": "), a later one (the date order, told only by the last), the people (the name of a lone upload),
+// the count of a prefix (a quoted ": "), the messages before it (ordinals). CRLF and a BOM, with
+// characters of two to four bytes (and LRMs) that chunks cut.
+const tricky = [
+  '\ufeffExported by WhatsApp',
+  '[03/04/24, 09:00:00] Porto trip: April: \u200eMessages and calls are end-to-end encrypted.',
+  '[03/04/24, 09:00:05] Porto trip: April: \u200eZoë added Jürgen',
+  '[03/04/24, 09:01:00] Zoë Ørsted: Olá 🙂 “Trip: Rome',
+  'second line” and a third',
+  '',
+  '[03/04/24, 09:01:00] Zoë Ørsted: Olá 🙂 “Trip: Rome',
+  '[03/04/24, 09:01:30] \u200eJürgen: \u200e<attached: 00000012-PHOTO.jpg>',
+  '[03/04/24, 09:02:00] Jürgen created group “Trip: Rome”',
+  '[03/04/24, 09:03:00] Jürgen: 日本語のテキスト\u200e',
+  '[13/04/24, 21:04:05] Zoë Ørsted: the date order is told here',
+  '',
+].join('\r\n');
+
+test('a chat read in chunks cut anywhere gives the items and progress of the file read in one', async () => {
+  const t = writeTree({ 'Porto trip: April/_chat.txt': tricky });
+  const path = join(t.root, 'Porto trip: April/_chat.txt');
+  try {
+    for (const o of [
+      { timeZone: 'Europe/Lisbon', selfName: 'Jürgen' },
+      // A lone upload is named after its people, found over the whole chat.
+      { timeZone: 'UTC', uploadRoot: join(t.root, 'Porto trip: April') },
+    ]) {
+      const whole = await readInChunks(path, Buffer.byteLength(tricky) + 1, o);
+      const chat = o.uploadRoot ? 'Porto trip, Zoë Ørsted, Jürgen' : 'Porto trip: April';
+      // Lisbon is an hour ahead of UTC in April.
+      const at = (day: number, h: number, ms: string) =>
+        `2024-04-${String(day).padStart(2, '0')}T${String(o.uploadRoot ? h : h - 1).padStart(2, '0')}:${ms}.000Z`;
+      assert.deepEqual(
+        whole.items.map((i) => (i.type === 'record' ? i.body.source.external_id : `${i.ref}: ${i.reason}`)),
+        [
+          'line 1: text before the first message',
+          'line 2: system message',
+          'line 3: system message',
+          `whatsapp:${chat}:${at(3, 9, '01:00')}:Zoë Ørsted:1`,
+          `whatsapp:${chat}:${at(3, 9, '01:00')}:Zoë Ørsted:2`,
+          `whatsapp:${chat}:${at(3, 9, '01:30')}:Jürgen:1`,
+          'line 9: system message (no sender)',
+          `whatsapp:${chat}:${at(3, 9, '03:00')}:Jürgen:1`,
+          `whatsapp:${chat}:${at(13, 21, '04:05')}:Zoë Ørsted:1`,
+        ],
+      );
+      assert.deepEqual(
+        whole.heard,
+        [0, 1, 2, 3, 4, 5, 6, 7].map((i) => i / 8),
+      );
+      for (const size of [1, 2, 3, 5, 7, 64])
+        assert.deepEqual(await readInChunks(path, size, o), whole, `chunks of ${size}`);
+    }
+  } finally {
+    t.remove();
+  }
+});
+
+test('an import stopped after its first message stops reading the file there', async () => {
+  const t = writeTree({ 'Porto trip: April/_chat.txt': tricky });
+  const path = join(t.root, 'Porto trip: April/_chat.txt');
+  try {
+    const bytes = readFileSync(path);
+    const reads = { started: 0, ended: 0, chunks: 0 };
+    const source: ByteSource = async function* () {
+      reads.started += 1;
+      try {
+        for (let at = 0; at < bytes.length; at += 16) {
+          reads.chunks += 1;
+          yield bytes.subarray(at, at + 16);
+        }
+      } finally {
+        reads.ended += 1;
+      }
+    };
+    const chat = await readChat(path, undefined, source);
+    const whole = reads.chunks;
+    for await (const item of chatItems(chat, path, { timeZone: 'UTC' })) if (item.type === 'record') break;
+    assert.deepEqual(reads.started, reads.ended, 'every read of the file was closed');
+    assert.ok(reads.chunks - whole < whole / 2, `read ${reads.chunks - whole} of ${whole} chunks`);
   } finally {
     t.remove();
   }

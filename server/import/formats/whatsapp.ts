@@ -1,6 +1,15 @@
+import { stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import { readText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
+import {
+  decodedText,
+  detached,
+  fileBytes,
+  textEncodingOf,
+  textLines,
+  type ByteSource,
+  type TextEncoding,
+} from '../text-lines.ts';
 import { isValidWallTime, wallTimeToDate, wallTimeWithOffset } from '../zoned-time.ts';
 
 /**
@@ -24,11 +33,23 @@ interface Raw {
 }
 
 /** Which of the first two date fields is the day, as the chat's own dates tell: any value over 12. */
-function decidedOrder(msgs: Raw[]): 'dmy' | 'mdy' | 'ymd' | null {
-  if (msgs.some((m) => m.a > 31)) return 'ymd';
-  if (msgs.some((m) => m.a > 12)) return 'dmy';
-  if (msgs.some((m) => m.b > 12)) return 'mdy';
-  return null;
+class DateOrder {
+  #year = false;
+  #dayFirst = false;
+  #monthFirst = false;
+
+  see(m: Raw): void {
+    this.#year ||= m.a > 31;
+    this.#dayFirst ||= m.a > 12;
+    this.#monthFirst ||= m.b > 12;
+  }
+
+  get decided(): 'dmy' | 'mdy' | 'ymd' | null {
+    if (this.#year) return 'ymd';
+    if (this.#dayFirst) return 'dmy';
+    if (this.#monthFirst) return 'mdy';
+    return null;
+  }
 }
 
 /**
@@ -36,8 +57,7 @@ function decidedOrder(msgs: Raw[]): 'dmy' | 'mdy' | 'ymd' | null {
  * to 12) and no order was asked for: read the other way, every message would be months off. Its times
  * are in its messages' identities, so importing it again the other way needs this import removed first.
  */
-function ambiguousDatesNote(msgs: Raw[]): string | null {
-  const example = msgs.find((m) => m.a !== m.b);
+function ambiguousDatesNote(example: { a: number; b: number } | null): string | null {
   if (!example) return null;
   const [a, b] = [example.a, example.b];
   const month = (n: number) =>
@@ -76,15 +96,10 @@ const quoteMarks = /["\u201c\u201d\u201e\u00ab\u00bb]/g;
 
 const oddQuotes = (text: string) => (text.match(quoteMarks)?.length ?? 0) % 2 === 1;
 
-/** How many messages begin with each text before their first ": " (a sender's name, most of the time). */
-function prefixCounts(msgs: Raw[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const m of msgs) {
-    const first = m.rest[0] ?? '';
-    const prefix = first.slice(0, Math.max(0, first.indexOf(': ')));
-    if (prefix) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
-  }
-  return counts;
+/** A message's text before its first ": " on its first line (a sender's name, most of the time), or "". */
+function prefixOf(m: Raw): string {
+  const first = m.rest[0] ?? '';
+  return first.slice(0, Math.max(0, first.indexOf(': ')));
 }
 
 /**
@@ -99,24 +114,18 @@ function split(m: Raw, prefixes: Map<string, number>): { sender: string; text: s
   if (colon <= 0 || full.slice(0, colon).includes('\n')) return null;
   const prefix = full.slice(0, colon);
   if (oddQuotes(prefix) && oddQuotes(full.slice(colon + 2)) && (prefixes.get(prefix) ?? 0) <= 1) return null;
-  const sender = full
-    .slice(0, colon)
-    .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
-    .trim();
-  return { sender, text: full.slice(colon + 2) };
+  return { sender: senderName(prefix), text: full.slice(colon + 2) };
 }
 
 /** The chat's people other than the user, in the order they first wrote (at most five named). */
-function peopleOf(msgs: Raw[], prefixes: Map<string, number>, selfName: string | undefined): string {
-  const seen = new Set<string>();
-  for (const m of msgs) {
-    const s = split(m, prefixes)?.sender;
-    if (s && s.toLowerCase() !== selfName?.toLowerCase()) seen.add(s);
-  }
-  const people = [...seen];
+function peopleOf(senders: string[], selfName: string | undefined): string {
+  const people = senders.filter((s) => s.toLowerCase() !== selfName?.toLowerCase());
   if (people.length === 0) return 'chat';
   return people.length > 5 ? `${people.slice(0, 5).join(', ')} and others` : people.join(', ');
 }
+
+/** The name split (below) reads from a message's text before its ": ". */
+const senderName = (prefix: string) => prefix.replace(/[\u200e\u200f\u202a-\u202e]/g, '').trim();
 
 /**
  * What WhatsApp writes in a message's place, in the languages whose exports were checked (English,
@@ -149,51 +158,158 @@ function cleanText(text: string): string {
     .trim();
 }
 
-/** A chat export's lines, read into messages: what every reading of it (order, zone) starts from. */
-export interface Chat {
-  msgs: Raw[];
-  /** Lines with text before the first message. */
-  leading: number[];
+/** A header line read into a message, its text's first line in `rest`; null for any other line. */
+function headerOf(line: string, lineNo: number): Raw | null {
+  const m = header.exec(line);
+  if (!m) return null;
+  let hour = Number(m[4]);
+  if (m[7]) hour = (hour % 12) + (m[7].toLowerCase() === 'p' ? 12 : 0);
+  return {
+    line: lineNo,
+    a: Number(m[1]),
+    b: Number(m[2]),
+    c: Number(m[3]),
+    hour,
+    minute: Number(m[5]),
+    second: Number(m[6] ?? 0),
+    rest: [m[8] ?? ''],
+  };
 }
 
 /**
- * The chat at PATH read into messages, once: the import reads it in the order and zone an earlier
- * import used, which are found by reading it several ways (earlier-zone.ts), each from this.
+ * What a chat export says of itself as a whole: all its items depend on beyond the message being read,
+ * found in a first pass that holds one line at a time (readChat). Each reading of the chat (an order, a
+ * zone: earlier-zone.ts) then reads the file once more, message by message (chatItems), so a chat of
+ * any length is read in bounded memory; it was read whole, some eight times its size in memory.
  */
-export async function readChat(path: string): Promise<Chat> {
-  const lines = (await readText(path)).split(/\r\n|\r|\n/);
-  const msgs: Raw[] = [];
-  const leading: number[] = [];
-  for (const [i, line] of lines.entries()) {
-    const m = header.exec(line);
-    if (m) {
-      let hour = Number(m[4]);
-      if (m[7]) hour = (hour % 12) + (m[7].toLowerCase() === 'p' ? 12 : 0);
-      msgs.push({
-        line: i + 1,
-        a: Number(m[1]),
-        b: Number(m[2]),
-        c: Number(m[3]),
-        hour,
-        minute: Number(m[5]),
-        second: Number(m[6] ?? 0),
-        rest: [m[8] ?? ''],
-      });
-    } else if (msgs.length > 0) msgs[msgs.length - 1]!.rest.push(line);
-    else if (line.trim()) leading.push(i + 1);
+export interface Chat {
+  bytes: ByteSource;
+  encoding: TextEncoding;
+  /** How many messages (header lines) it holds. */
+  count: number;
+  /** The order its own dates tell (DateOrder), or null when they read both ways. */
+  order: 'dmy' | 'mdy' | 'ymd' | null;
+  /** Its first message whose first two date fields differ (ambiguousDatesNote). */
+  example: { a: number; b: number } | null;
+  /** How many messages begin with each text before their first ": " (split). */
+  prefixes: Map<string, number>;
+  /** The first message, whole (groupWithColon). */
+  first: Raw | null;
+  /** Who wrote, in the order they first did: each sender split finds (peopleOf). */
+  senders: string[];
+}
+
+/**
+ * The chat at PATH read once through (see Chat). `onScan` hears the share of its bytes read; `bytes`,
+ * the file's bytes as they are read (tests cut them into chunks of any size).
+ */
+export async function readChat(
+  path: string,
+  onScan?: (fraction: number) => void,
+  bytes: ByteSource = fileBytes(path),
+): Promise<Chat> {
+  const size = onScan ? (await stat(path)).size : 0;
+  // Two passes over the bytes (the encoding is only known once all are read): each half the scan.
+  const heard = (half: number) => (n: number) => {
+    if (size > 0) onScan!(Math.min(1, (half + Math.min(1, n / size)) / 2));
+  };
+  const encoding = await textEncodingOf(bytes, heard(0));
+  const hearDecoded = heard(1);
+  const counted: ByteSource = async function* () {
+    let n = 0;
+    for await (const chunk of bytes()) {
+      n += chunk.length;
+      hearDecoded(n);
+      yield chunk;
+    }
+  };
+  const order = new DateOrder();
+  const prefixes = new Map<string, number>();
+  // Each prefix's first message, and whether split reads no sender there when no other message has it.
+  const firstOf = new Map<string, { index: number; quoted: boolean }>();
+  let example: Chat['example'] = null;
+  let first: Raw | null = null;
+  let count = 0;
+  // The current message's prefix, and the parity of the quotation marks after its ": " so far.
+  let said: { prefix: string; index: number; odd: boolean } | null = null;
+  const finish = () => {
+    if (said !== null && !firstOf.has(said.prefix))
+      firstOf.set(said.prefix, { index: said.index, quoted: oddQuotes(said.prefix) && said.odd });
+  };
+  let lineNo = 0;
+  for await (const line of textLines(decodedText(counted, encoding))) {
+    lineNo += 1;
+    const m = headerOf(line, lineNo);
+    if (m === null) {
+      if (count === 1) first!.rest.push(line);
+      // Joined by "\n", which is no quotation mark: the parity of the whole is that of its lines.
+      if (said !== null && oddQuotes(line)) said.odd = !said.odd;
+      continue;
+    }
+    finish();
+    order.see(m);
+    if (example === null && m.a !== m.b) example = { a: m.a, b: m.b };
+    first ??= m;
+    const prefix = prefixOf(m);
+    said = null;
+    if (prefix) {
+      const seen = prefixes.get(prefix);
+      // Kept for the whole chat: not as a view of the chunk of text it was read from (detached).
+      const key = seen === undefined ? detached(prefix) : prefix;
+      prefixes.set(key, (seen ?? 0) + 1);
+      said = { prefix: key, index: count, odd: oddQuotes(m.rest[0]!.slice(prefix.length + 2)) };
+    }
+    count += 1;
   }
-  return { msgs, leading };
+  finish();
+  // A prefix split reads as a sender: on every message when more than one has it, else unless quoted.
+  const firstWrote = new Map<string, number>();
+  for (const [prefix, { index, quoted }] of firstOf) {
+    const sender = senderName(prefix);
+    if (!sender || (quoted && prefixes.get(prefix)! <= 1)) continue;
+    firstWrote.set(sender, Math.min(index, firstWrote.get(sender) ?? Infinity));
+  }
+  const senders = [...firstWrote].sort((x, y) => x[1] - y[1]).map(([sender]) => sender);
+  return { bytes, encoding, count, order: order.decided, example, prefixes, first, senders };
 }
 
 /** Whether the chat's dates read both ways (all on days 1 to 12): its order is then chosen, not read. */
-export const readsBothWays = (chat: Chat) => decidedOrder(chat.msgs) === null;
+export const readsBothWays = (chat: Chat) => chat.order === null;
 
 /**
  * One `message` Record per chat message; continuation lines belong to the message above. Times carry no
  * offset in these exports: they are read in `timeZone` (default: this machine's zone).
  */
 export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  yield* chatItems(await readChat(path), path, o);
+  yield* chatItems(await readChat(path, o.onScan), path, o);
+}
+
+/**
+ * The ordinal of a message among those of the same instant and sender so far, which its identity
+ * holds. Every message is counted for the rest of the chat (its clock may go back), in a small entry:
+ * seconds from the chat's first instant, by sender; a string key only for an instant off the second.
+ */
+class Ordinals {
+  #base: number | null = null;
+  #bySender = new Map<string, Map<number, number>>();
+  #other = new Map<string, number>();
+
+  next(instant: Date, sender: string): number {
+    const ms = instant.getTime();
+    this.#base ??= ms;
+    const seconds = (ms - this.#base) / 1000;
+    if (Number.isInteger(seconds) && Math.abs(seconds) < 2 ** 30) {
+      let counts = this.#bySender.get(sender);
+      if (counts === undefined) this.#bySender.set(detached(sender), (counts = new Map()));
+      const n = (counts.get(seconds) ?? 0) + 1;
+      counts.set(seconds, n);
+      return n;
+    }
+    const slot = `${instant.toISOString()}|${sender}`;
+    const n = (this.#other.get(slot) ?? 0) + 1;
+    this.#other.set(slot, n);
+    return n;
+  }
 }
 
 /**
@@ -210,40 +326,38 @@ function groupWithColon(first: Raw, prefixes: Map<string, number>): string | nul
     : null;
 }
 
-/** The items of a chat read (readChat) from PATH, in the order and zone O says. */
-export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOptions): Generator<ImportItem> {
-  if (msgs.length === 0) {
+/** The items of a chat read (readChat) from PATH, in the order and zone O says, read as the file is. */
+export async function* chatItems(chat: Chat, path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  if (chat.count === 0 || chat.first === null) {
     yield skip(path, 'no WhatsApp message lines found');
     return;
   }
-  for (const line of leading) yield skip(`line ${line}`, 'text before the first message');
-  const decided = decidedOrder(msgs);
-  const order = decided ?? o.dateOrder ?? 'dmy';
-  let note = decided === null && o.dateOrder === undefined ? ambiguousDatesNote(msgs) : null;
+  const order = chat.order ?? o.dateOrder ?? 'dmy';
+  let note = chat.order === null && o.dateOrder === undefined ? ambiguousDatesNote(chat.example) : null;
+  const { prefixes } = chat;
+  const group = groupWithColon(chat.first, prefixes);
   // A lone `_chat.txt` uploaded in the app has no folder of its own to be named after: its people are
   // its name, or every such chat would be one thread ("upload") and share message identities.
-  const prefixes = prefixCounts(msgs);
-  const group = groupWithColon(msgs[0]!, prefixes);
-  const chat =
+  const name =
     o.uploadRoot !== undefined && resolve(dirname(path)) === resolve(o.uploadRoot) && isBareChatFile(path)
-      ? peopleOf(msgs, prefixes, o.selfNameByDefault ? undefined : o.selfName)
+      ? peopleOf(chat.senders, o.selfNameByDefault ? undefined : o.selfName)
       : chatName(path);
-  const ordinals = new Map<string, number>();
-  for (const [i, m] of msgs.entries()) {
-    o.onRead?.(i / msgs.length);
+  const ordinals = new Ordinals();
+  let read = 0;
+
+  const itemOf = (m: Raw): ImportItem => {
+    o.onRead?.(Math.min(1, read++ / chat.count));
     const ref = `line ${m.line}`;
     const [day, month, y] =
       order === 'dmy' ? [m.a, m.b, m.c] : order === 'mdy' ? [m.b, m.a, m.c] : [m.c, m.b, m.a];
     const year = y < 100 ? 2000 + y : y;
     const wall = { year, month, day, hour: m.hour, minute: m.minute, second: m.second };
     if (!isValidWallTime(wall)) {
-      yield skip(ref, 'invalid date or time in the message header');
-      continue;
+      return skip(ref, 'invalid date or time in the message header');
     }
     const said = split(m, prefixes);
     if (said === null) {
-      yield skip(ref, 'system message (no sender)');
-      continue;
+      return skip(ref, 'system message (no sender)');
     }
     const { sender, text: spoken } = said;
     // The export's last line ends with a line break, read as an empty line of the last message: an
@@ -263,31 +377,25 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
       !/^\u200e\s*(?:<attached:|\w[\w ]* omitted$)/i.test(marked) &&
       !/https?:\/\//i.test(marked)
     ) {
-      yield skip(ref, 'system message');
-      continue;
+      return skip(ref, 'system message');
     }
     const text = cleanText(rawText);
     if (!text) {
-      yield skip(ref, 'empty message');
-      continue;
+      return skip(ref, 'empty message');
     }
     if (deletedMessage.test(text)) {
-      yield skip(ref, 'deleted message');
-      continue;
+      return skip(ref, 'deleted message');
     }
     if (noMessage(text)) {
-      yield skip(ref, 'no message: a view-once photo, or one not yet received');
-      continue;
+      return skip(ref, 'no message: a view-once photo, or one not yet received');
     }
     const instant = wallTimeToDate(wall, o.timeZone);
     const at = instant.toISOString();
     const written = wallTimeWithOffset(wall, instant);
     // No message ids in these exports: time, sender and position among equals identify a message.
-    const slot = `${at}|${sender}`;
-    const n = (ordinals.get(slot) ?? 0) + 1;
-    ordinals.set(slot, n);
+    const n = ordinals.next(instant, sender);
     const isSelf = o.selfName !== undefined && sender.toLowerCase() === o.selfName.toLowerCase();
-    yield {
+    const item: ImportItem = {
       type: 'record',
       ref,
       body: {
@@ -295,9 +403,9 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
           kind: 'message',
           text,
           speaker: isSelf ? 'self' : sender.slice(0, 2000),
-          thread: `WhatsApp: ${chat}`.slice(0, 2000),
+          thread: `WhatsApp: ${name}`.slice(0, 2000),
         },
-        source: { name: 'whatsapp', external_id: `whatsapp:${chat}:${at}:${sender}:${n}`.slice(0, 2000) },
+        source: { name: 'whatsapp', external_id: `whatsapp:${name}:${at}:${sender}:${n}`.slice(0, 2000) },
         occurred_at: written,
       },
       // Keyed by the instant as before the offset was kept, so a message imported then is unchanged.
@@ -305,5 +413,19 @@ export function* chatItems({ msgs, leading }: Chat, path: string, o: ParseOption
       ...(note !== null ? { note } : {}),
     };
     note = null;
+    return item;
+  };
+
+  let message: Raw | null = null;
+  let lineNo = 0;
+  for await (const line of textLines(decodedText(chat.bytes, chat.encoding))) {
+    lineNo += 1;
+    const m = headerOf(line, lineNo);
+    if (m !== null) {
+      if (message !== null) yield itemOf(message);
+      message = m;
+    } else if (message !== null) message.rest.push(line);
+    else if (line.trim()) yield skip(`line ${lineNo}`, 'text before the first message');
   }
+  if (message !== null) yield itemOf(message);
 }
