@@ -51,8 +51,7 @@ async function seedBigBrain(): Promise<void> {
   // A large Brain: 300 messages (one import, the fastest way to write them), then a conflict that is
   // newer than all of them. More than the Memories list and the Profile show in four and two steps of
   // Show more (below). The conflict is found from the server's list, never by reading Memories (the
-  // first test fails on any other read), so more Memories would prove nothing more: the 2,010 this
-  // once wrote were past the 2,000 an earlier screen scanned, each written and derived here.
+  // first test fails on any other read), so more Memories would prove nothing more.
   await app().api.createBrain({ id: 'big', name: 'Big', self: { type: 'person', name: 'Bo' } });
   const lines = Array.from(
     { length: 300 },

@@ -509,7 +509,7 @@ describe('import through the /v1 API', () => {
     // Enough that the import is stopped while the chat is still being read (the reader stays at most its
     // queue of 256 ahead of ~30 written), so the summary tells "of about N" from the file, not "of the N
     // read so far"; each line past that is one more write and derivation, by the stopped import or the
-    // one that goes on (it was 800).
+    // one that goes on.
     const lines = Array.from({ length: 500 }, (_, i) => {
       const [d, m] = [
         String((i % 28) + 1).padStart(2, '0'),
