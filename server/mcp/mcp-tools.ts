@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { listedChars, listedPage, listedPageSize, shownRevision } from './listed-memory.ts';
 import { evidenceWindowed, textChars, windowed } from './text-window.ts';
+import { shownContext } from './shown-context.ts';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
@@ -587,9 +588,10 @@ const tools: McpTool[] = [
     title: 'Get Context for a task',
     description:
       'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
-      '(null when nothing answers), citations {record_id, quote}, conflicts, unknowns and, when it abstains, the ' +
-      'reason. Text null with budget.truncated true and no abstention: evidence was found but none fitted the ' +
-      'budget; ask with a larger budget.tokens. The result is the Context itself; its status "processing" means the watermark is not ' +
+      '(null when nothing answers) in numbered blocks [n], each quoting one Record; citations {record_id, block: n} ' +
+      "naming each block's Record; conflicts, unknowns and, when it abstains, the reason. Text null with " +
+      'budget.truncated true and no abstention: evidence was found but none fitted the budget; ask with a ' +
+      'larger budget.tokens. Its status "processing" means the watermark is not ' +
       'reached yet, or a thorough answer is still being put together: call again shortly with exactly the same ' +
       'arguments, until status is "ready".',
     input: {
@@ -600,7 +602,7 @@ const tools: McpTool[] = [
       ),
       budget: contextBudget,
       include: req.include.describe(
-        'Extra parts: "memories" adds the cited Memories (inferred statements) behind the evidence; ' +
+        'Extra parts: "memories" adds the Memories (inferred statements) behind the evidence, short; ' +
           '"explain" adds how retrieval ranked it. Citations, conflicts and unknowns always come.',
       ),
       filter: contextFilter,
@@ -612,9 +614,10 @@ const tools: McpTool[] = [
       watermark: z.string().optional().describe('A watermark from remember: answer at or after that write.'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    // The Context as /v1 serves it; its own status says ready or processing (the HTTP 200/202 adds nothing).
+    // The Context (its quotes once, in its text); its own status says ready or processing (the HTTP
+    // 200/202 adds nothing).
     call: async (port, { watermark, ...body }) =>
-      (await port.context(body, watermark).catch(namingTheWatermarkArgument)).context,
+      shownContext((await port.context(body, watermark).catch(namingTheWatermarkArgument)).context),
   }),
 
   defineTool('list_memories', {
