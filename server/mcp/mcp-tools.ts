@@ -514,8 +514,8 @@ const tools: McpTool[] = [
       'Set occurred_at for anything historical; without it the Record is dated now (an event too: give its ' +
       'occurred_at as well as its starts_at to file it under that day). Returns the Record (its text cut to ' +
       `the first ${textChars.written} characters) and a watermark; pass the watermark to ` +
-      'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
-      'and nothing new was written). Records are immutable; nothing is updated in place. To mend a Memory, ' +
+      'get_context to read your own write (replayed: true when an idempotency_key returned an earlier ' +
+      'Record). Records are immutable. To mend a Memory, ' +
       'remember a correction of it: with a statement, that statement replaces it; without one, the Memory ' +
       'is withdrawn (for what the user takes back or says was never true).',
     input: rememberInput,
@@ -591,7 +591,9 @@ const tools: McpTool[] = [
       '(null when nothing answers) in numbered blocks [n], each quoting one Record; citations {record_id, block: n} ' +
       "naming each block's Record; conflicts, unknowns and, when it abstains, the reason. Text null with " +
       'budget.truncated true and no abstention: evidence was found but none fitted the budget; ask with a ' +
-      'larger budget.tokens. Its status "processing" means the watermark is not ' +
+      'larger budget.tokens. It serves what holds now (or at as_of); for what held before (a ' +
+      'previous job), set as_of to then, or list_memories with status "superseded". ' +
+      'Its status "processing" means the watermark is not ' +
       'reached yet, or a thorough answer is still being put together: call again shortly with exactly the same ' +
       'arguments, until status is "ready".',
     input: {
@@ -807,8 +809,8 @@ const tools: McpTool[] = [
       'Erase a Record that an agent wrote with remember (source "mcp"), and every Memory that rests on it ' +
       'alone, for good: for when the user asks that something they told an agent be forgotten. It cannot be ' +
       "undone. The user's own notes, mail, chats and other imports are theirs to forget in the Mnemo app: " +
-      "this tool refuses them (a Record's erasable says whether the /v1 API may erase it, not this tool: " +
-      'only source "mcp" is). To say a Memory is wrong instead, remember a correction.',
+      "this tool refuses them, whatever a Record's erasable says. To say a Memory is wrong " +
+      'instead, remember a correction.',
     input: {
       record_id: z
         .string()

@@ -106,3 +106,45 @@ test('quotedBlocks reads the numbered blocks of a Context text, a quote with bla
   );
   assert.equal(quotedBlocks('Some other framing [1]\nx').size, 0);
 });
+
+test('get_context tells a model that it serves what holds now, and the ways it names to ask for what held before work', async () => {
+  const { tools } = await client.listTools();
+  const description = tools.find((t) => t.name === 'get_context')!.description ?? '';
+  // A Record whose every Memory was superseded is left out of a Context: "What was my previous job?"
+  // abstained with no_evidence in a Brain that knew it. Only the description can send a model on.
+  assert.match(description, /as_of/);
+  assert.match(description, /list_memories with status "superseded"/);
+  await engine.createBrain(tenant, { id: 'job', self: { type: 'person', name: 'Ana' } });
+  const principal = { tenant, scopes: allScopes, brain: 'job', admin: false };
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(enginePort(engine, principal, 'req_test')).connect(a);
+  const job = new Client({ name: 'shown-context-test', version: '1.0.0' });
+  await job.connect(b);
+  const said = async (name: string, args: Record<string, unknown>) => {
+    const r = await job.callTool({ name, arguments: args });
+    const text = (r.content as { text: string }[])[0]!.text;
+    assert.ok(!r.isError, text);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  await said('remember', {
+    content: { kind: 'message', speaker: 'user', text: 'I work as a nurse at Lisbon General Hospital.' },
+    occurred_at: '2024-03-10T10:00:00Z',
+  });
+  const { watermark } = await said('remember', {
+    content: { kind: 'message', speaker: 'user', text: 'I now work as a software developer at Farfetch.' },
+    occurred_at: '2025-06-01T09:00:00Z',
+  });
+  const ask = async (args: Record<string, unknown>) => {
+    let ctx = await said('get_context', { ...args, watermark });
+    for (let i = 0; ctx['status'] === 'processing' && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ctx = await said('get_context', { ...args, watermark });
+    }
+    return String(ctx['text']);
+  };
+  assert.doesNotMatch(await ask({ query: 'Where do I work?' }), /nurse/);
+  assert.match(await ask({ query: 'Where do I work?', as_of: '2024-06-01T00:00:00Z' }), /nurse/);
+  const before = await said('list_memories', { status: 'superseded' });
+  assert.match(JSON.stringify(before['data']), /Lisbon General Hospital|nurse/);
+  await job.close();
+});
