@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { listedChars, listedPage, listedPageSize, shownRevision } from './listed-memory.ts';
+import { listedChars, listedPage, listedPageSize, shownProfile, shownRevision } from './listed-memory.ts';
 import { evidenceWindowed, textChars, windowed } from './text-window.ts';
 import { shownContext } from './shown-context.ts';
 import {
@@ -799,7 +799,8 @@ const tools: McpTool[] = [
       limit: pageSize(200).optional().describe(`Lines per page, default ${listedPageSize}.`),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, { limit, ...q }) => port.getProfile({ ...q, limit: limit ?? listedPageSize }),
+    call: async (port, { limit, ...q }) =>
+      shownProfile(await port.getProfile({ ...q, limit: limit ?? listedPageSize })),
   }),
 
   defineTool('forget_record', {
