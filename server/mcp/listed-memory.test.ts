@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Memory } from '../../engine/contract/index.ts';
-import { listedChars, listedMemory } from './listed-memory.ts';
+import type { Memory, Profile } from '../../engine/contract/index.ts';
+import { listedChars, listedMemory, shownProfile } from './listed-memory.ts';
 
 const memory = (statement: string, quotes: string[]): Memory => ({
   id: 'mem_01',
@@ -39,4 +39,35 @@ test('a statement that fits is whole, unflagged, and a quote of its very words i
   assert.equal(listed.statement, 'I live in Lisbon.');
   assert.equal('statement_cut' in listed, false);
   assert.deepEqual(listed.first_citation, { record_id: 'rec_00' });
+});
+
+test("shownProfile keeps a line's quote where it says more than the statement, cut at listedChars.quote", () => {
+  const long = `I now work at the harbour office, ${'by the river where the boats come in, '.repeat(10)}daily.`;
+  const profile: Profile = {
+    object: 'profile',
+    brain_id: 'me',
+    self: null,
+    watermark: 'wm_x',
+    lines: [
+      {
+        memory_id: 'mem_1',
+        statement: 'Ana works at the harbour office',
+        subject: 'Ana',
+        valid_from: '2024-01-01T00:00:00Z',
+        citations: [
+          { record_id: 'rec_1', quote: long },
+          { record_id: 'rec_2', quote: 'Ana works at the harbour office' },
+          { record_id: 'rec_3', quote: 'I work at the harbour.' },
+        ],
+      },
+    ],
+    has_more: false,
+    next_cursor: null,
+  };
+  const [line] = shownProfile(profile).lines;
+  const [cut, same, short] = line!.citations;
+  assert.equal(cut!.quote_cut, true);
+  assert.equal(cut!.quote, `${long.slice(0, listedChars.quote)}…`);
+  assert.deepEqual(same, { record_id: 'rec_2' });
+  assert.deepEqual(short, { record_id: 'rec_3', quote: 'I work at the harbour.' });
 });

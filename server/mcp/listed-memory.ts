@@ -1,4 +1,4 @@
-import type { Memory, MemoryPage, MemoryRevision, Owner } from '../../engine/contract/index.ts';
+import type { Memory, MemoryPage, MemoryRevision, Owner, Profile } from '../../engine/contract/index.ts';
 import { pairSafe } from './text-window.ts';
 
 /** How much of a statement and of a quote a page of list_memories shows; get_memory shows them whole. */
@@ -93,5 +93,32 @@ export function shownRevision(r: MemoryRevision, statement: string): ShownRevisi
     statement: shown.text,
     ...(shown.cut ? { statement_cut: true as const } : {}),
     ...rest,
+  };
+}
+
+/** A citation of a get_profile line: its quote only where it says more than the line, cut as listed. */
+export type ShownProfileCitation = { record_id: string; quote?: string; quote_cut?: true };
+
+/**
+ * A page of the Profile as get_profile gives it: each line's citations as list_memories gives a
+ * Memory's first one, a quote left out where it is the line's statement word for word (a fact's line,
+ * a short message's) and cut at listedChars.quote otherwise. /v1's lines carry each quote whole: a
+ * card of 20 lines said most statements twice, and one citing a long message gave the message.
+ */
+export function shownProfile(p: Profile) {
+  return {
+    ...p,
+    lines: p.lines.map((l) => ({
+      ...l,
+      citations: l.citations.map((c): ShownProfileCitation => {
+        if (c.quote === l.statement) return { record_id: c.record_id };
+        const quote = shortened(c.quote, listedChars.quote);
+        return {
+          record_id: c.record_id,
+          quote: quote.text,
+          ...(quote.cut ? { quote_cut: true as const } : {}),
+        };
+      }),
+    })),
   };
 }

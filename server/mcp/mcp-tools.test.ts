@@ -10,7 +10,8 @@ import { after, before, test } from 'node:test';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
-import type { Memory } from '../../engine/contract/index.ts';
+import type { Memory, Profile } from '../../engine/contract/index.ts';
+import { shownProfile } from './listed-memory.ts';
 import type { Engine } from '../../engine/types.ts';
 import { mountMcp } from './mount-mcp.ts';
 import type { TextWindow } from './text-window.ts';
@@ -526,7 +527,7 @@ test('remember tells a model how to keep what the user said as theirs, and that 
   await ana.close();
 });
 
-test('list_records and get_profile answer as /v1 does, on both transports, paging with their cursors', async () => {
+test("list_records and get_profile answer as /v1 does (a Profile line's quotes shown short), on both transports, paging with their cursors", async () => {
   const notes = ['First note.', 'Second note.', 'Third note.'];
   for (const [i, text] of notes.entries())
     await engine.rememberRecord(
@@ -567,7 +568,10 @@ test('list_records and get_profile answer as /v1 does, on both transports, pagin
       until: '2024-05-02T23:59:59Z',
     });
     assert.deepEqual(texts(may), ['Second note.']);
-    assert.deepEqual(await answer(client, 'get_profile', { limit: 5 }), await v1Json('/profile?limit=5'));
+    assert.deepEqual(
+      await answer(client, 'get_profile', { limit: 5 }),
+      shownProfile((await v1Json('/profile?limit=5')) as Profile),
+    );
     // The change feed is sync's, not a tool's.
     assert.match(
       await toolText(client, 'list_records', { since_watermark: 'start' }),

@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { listedChars, listedPage, listedPageSize, shownRevision } from './listed-memory.ts';
+import { listedChars, listedPage, listedPageSize, shownProfile, shownRevision } from './listed-memory.ts';
 import { evidenceWindowed, textChars, windowed } from './text-window.ts';
+import { shownContext } from './shown-context.ts';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
@@ -513,8 +514,8 @@ const tools: McpTool[] = [
       'Set occurred_at for anything historical; without it the Record is dated now (an event too: give its ' +
       'occurred_at as well as its starts_at to file it under that day). Returns the Record (its text cut to ' +
       `the first ${textChars.written} characters) and a watermark; pass the watermark to ` +
-      'get_context to read your own write (replayed is true when an idempotency_key returned an earlier Record ' +
-      'and nothing new was written). Records are immutable; nothing is updated in place. To mend a Memory, ' +
+      'get_context to read your own write (replayed: true when an idempotency_key returned an earlier ' +
+      'Record). Records are immutable. To mend a Memory, ' +
       'remember a correction of it: with a statement, that statement replaces it; without one, the Memory ' +
       'is withdrawn (for what the user takes back or says was never true).',
     input: rememberInput,
@@ -587,9 +588,12 @@ const tools: McpTool[] = [
     title: 'Get Context for a task',
     description:
       'Ask the memory for cited, budgeted context for a task or question. Returns text for direct use in a prompt ' +
-      '(null when nothing answers), citations {record_id, quote}, conflicts, unknowns and, when it abstains, the ' +
-      'reason. Text null with budget.truncated true and no abstention: evidence was found but none fitted the ' +
-      'budget; ask with a larger budget.tokens. The result is the Context itself; its status "processing" means the watermark is not ' +
+      '(null when nothing answers) in numbered blocks [n], each quoting one Record; citations {record_id, block: n} ' +
+      "naming each block's Record; conflicts, unknowns and, when it abstains, the reason. Text null with " +
+      'budget.truncated true and no abstention: evidence was found but none fitted the budget; ask with a ' +
+      'larger budget.tokens. It serves what holds now (or at as_of); for what held before (a ' +
+      'previous job), set as_of to then, or list_memories with status "superseded". ' +
+      'Its status "processing" means the watermark is not ' +
       'reached yet, or a thorough answer is still being put together: call again shortly with exactly the same ' +
       'arguments, until status is "ready".',
     input: {
@@ -600,7 +604,7 @@ const tools: McpTool[] = [
       ),
       budget: contextBudget,
       include: req.include.describe(
-        'Extra parts: "memories" adds the cited Memories (inferred statements) behind the evidence; ' +
+        'Extra parts: "memories" adds the Memories (inferred statements) behind the evidence, short; ' +
           '"explain" adds how retrieval ranked it. Citations, conflicts and unknowns always come.',
       ),
       filter: contextFilter,
@@ -612,9 +616,10 @@ const tools: McpTool[] = [
       watermark: z.string().optional().describe('A watermark from remember: answer at or after that write.'),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    // The Context as /v1 serves it; its own status says ready or processing (the HTTP 200/202 adds nothing).
+    // The Context (its quotes once, in its text); its own status says ready or processing (the HTTP
+    // 200/202 adds nothing).
     call: async (port, { watermark, ...body }) =>
-      (await port.context(body, watermark).catch(namingTheWatermarkArgument)).context,
+      shownContext((await port.context(body, watermark).catch(namingTheWatermarkArgument)).context),
   }),
 
   defineTool('list_memories', {
@@ -794,7 +799,8 @@ const tools: McpTool[] = [
       limit: pageSize(200).optional().describe(`Lines per page, default ${listedPageSize}.`),
     },
     annotations: { readOnlyHint: true, openWorldHint: false },
-    call: (port, { limit, ...q }) => port.getProfile({ ...q, limit: limit ?? listedPageSize }),
+    call: async (port, { limit, ...q }) =>
+      shownProfile(await port.getProfile({ ...q, limit: limit ?? listedPageSize })),
   }),
 
   defineTool('forget_record', {
@@ -804,8 +810,8 @@ const tools: McpTool[] = [
       'Erase a Record that an agent wrote with remember (source "mcp"), and every Memory that rests on it ' +
       'alone, for good: for when the user asks that something they told an agent be forgotten. It cannot be ' +
       "undone. The user's own notes, mail, chats and other imports are theirs to forget in the Mnemo app: " +
-      "this tool refuses them (a Record's erasable says whether the /v1 API may erase it, not this tool: " +
-      'only source "mcp" is). To say a Memory is wrong instead, remember a correction.',
+      "this tool refuses them, whatever a Record's erasable says. To say a Memory is wrong " +
+      'instead, remember a correction.',
     input: {
       record_id: z
         .string()
