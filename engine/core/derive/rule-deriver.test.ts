@@ -309,6 +309,13 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     ['Rui works at Santa Maria', 'Rui', 'other', 'works at'],
     ['He loves it.', 'Rui', 'other', null],
   ]);
+  // A place named in the sentence is where, not who: the "she" is still the person it is about.
+  assert.deepEqual(said('My sister Marta works at Siemens in Munich. She hates the commute.').at(-1), [
+    'She hates the commute.',
+    'Marta',
+    'other',
+    null,
+  ]);
   // With nobody named just before, it stays the speaker's words.
   assert.deepEqual(said("i'm tired. she's a nurse"), [
     ["i'm tired.", 'Ana', 'self', null],

@@ -336,7 +336,9 @@ export function createRuleDeriver(): Deriver {
     // hers, not a namesake's. "It is beautiful.", "Rent is high there." after a home or a job are
     // quoted by its claim, not a Memory of their own. "He moved to York in 2023." holds the home from
     // that year's first day (a year after a move was history).
-    name: 'rules-v59',
+    // v60: a place named after "in" ("My sister Marta works at Siemens in Munich. She …") is where,
+    // not another person the "she" may be: the "she" is Marta's, as without the place.
+    name: 'rules-v60',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -875,11 +877,13 @@ export function heOrSheOf(sentence: string): string | null {
   // "Rui lives in Porto with Marta.", "He has a daughter, Sofia.", "My dog Max loves Rui.": another
   // name beside them may be the one meant.
   const rest = sentence.replace(who, ' ').replace(slot?.value ?? '\u0000', ' ');
-  const later = rest
-    .trim()
-    .split(/\s+/u)
+  const words = rest.trim().split(/\s+/u);
+  const later = words
+    .map((w, i) => ({ w: w.replace(/[^\p{L}\p{M}'’-]/gu, ''), after: words[i - 1]?.toLowerCase() }))
     .slice(1)
-    .map((w) => w.replace(/[^\p{L}\p{M}'’-]/gu, ''));
+    // "My sister Marta works at Siemens in Munich.": a name after "in" is where, not who.
+    .filter(({ after }) => after !== 'in')
+    .map(({ w }) => w);
   return later.some((w) => /^\p{Lu}\p{Ll}/u.test(w) && !/^I['’]/u.test(w)) ? null : who;
 }
 
