@@ -400,6 +400,19 @@ async function progressOf(
   return { first, expected, done: summary.done, reports };
 }
 
+/**
+ * Imports PATH dry and checks that it was sent while read and that every report once a tenth was
+ * written expected its items, give or take 5%; the number of items.
+ */
+async function expectsItsItems(path: string): Promise<number> {
+  const { first, expected, done } = await progressOf(path);
+  assert.ok(first < done / 2, `${path}: sent while read (${first} of ${done} read at the first)`);
+  const late = expected.slice(Math.ceil(expected.length / 10));
+  const off = late.filter((e) => Math.abs(e - done) > done * 0.05);
+  assert.deepEqual(off.slice(0, 3), [], `${path}: ${off.length} reports expect other than ${done}`);
+  return done;
+}
+
 test('progress expects every item of a chat, mailbox, address book or calendar while only a queue of it is read', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
   try {
@@ -452,14 +465,7 @@ test('progress expects every item of a chat, mailbox, address book or calendar w
     );
     assert.ok(fractions.at(-1)! > 0.98 && fractions.at(-1)! <= 1, String(fractions.at(-1)));
     assert.ok(reports.indexOf(scans.at(-1)!) < reports.findIndex((p) => p.done > 0));
-    for (const file of [chat, mbox, vcf, ics]) {
-      const { first, expected, done } = await progressOf(file);
-      assert.ok(first < done / 2, `${file}: sent while read (${first} of ${done} read at the first)`);
-      // Every report once a tenth was written expects the file's items, give or take 5%.
-      const late = expected.slice(Math.ceil(expected.length / 10));
-      const off = late.filter((e) => Math.abs(e - done) > done * 0.05);
-      assert.deepEqual(off.slice(0, 3), [], `${file}: ${off.length} reports expect other than ${done}`);
-    }
+    for (const file of [chat, mbox, vcf, ics]) await expectsItsItems(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -533,15 +539,7 @@ test('progress expects every item of a notes folder, a Slack export and a ChatGP
         })),
       ),
     );
-    for (const path of [notes, slack, chatgpt, claude]) {
-      const { first, expected, done } = await progressOf(path);
-      assert.ok(done > 800, `${path}: ${done} items`);
-      assert.ok(first < done / 2, `${path}: sent while read (${first} of ${done} read at the first)`);
-      // Every report once a tenth was written expects the export's items, give or take 5%.
-      const late = expected.slice(Math.ceil(expected.length / 10));
-      const off = late.filter((e) => Math.abs(e - done) > done * 0.05);
-      assert.deepEqual(off.slice(0, 3), [], `${path}: ${off.length} reports expect other than ${done}`);
-    }
+    for (const path of [notes, slack, chatgpt, claude]) assert.ok((await expectsItsItems(path)) > 800, path);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -20,6 +20,14 @@ const claims = (content: TypedContent) =>
     .map((c) => [c.statement, c.subject, c.owner.state, c.predicate, c.quote, c.ends ?? null]);
 const ofMessage = (text: string) => claims({ kind: 'message', text, speaker: 'Rui' });
 const ofNote = (text: string) => claims({ kind: 'document', text });
+/** Each of Rui's messages holds no slot. */
+const holdNoSlot = (said: readonly string[]) => {
+  for (const text of said)
+    assert.ok(
+      ofMessage(text).every((c) => c[3] === null),
+      text,
+    );
+};
 /** What Rui's message says his kin are, as [statement, subject, owner, quote]. */
 const kinOf = (text: string) =>
   ofMessage(text)
@@ -97,17 +105,13 @@ test('a birthday said by the age turned on a day of the year holds that birthday
 });
 
 test('an age turned on a day of the week, or doubted, or asked, holds no birthday', () => {
-  for (const said of [
+  holdNoSlot([
     'Ana turns 30 on Friday.',
     'Dad turns 70 tomorrow.',
     'If Ana turns 30 on 12 March we party.',
     'Does Ana turn 30 on 12 March?',
     'Today turns 5 on March 1.',
-  ])
-    assert.ok(
-      ofMessage(said).every((c) => c[3] === null),
-      said,
-    );
+  ]);
 });
 
 test('moving out of a place ends the home there; out of a flat, or for a while, ends nothing', () => {
@@ -121,16 +125,12 @@ test('moving out of a place ends the home there; out of a flat, or for a while, 
       ofMessage(said).map((c) => [c[0], c[3], c[5]]),
       [[`Rui lives in ${said.split(' ').at(-1)!.slice(0, -1)}`, 'lives in', null]],
     );
-  for (const said of [
+  holdNoSlot([
     'I moved out of my flat.',
     'I moved out of Porto for the summer.',
     'My sister moved out of Porto.',
     'If I moved out of Porto I would miss it.',
-  ])
-    assert.ok(
-      ofMessage(said).every((c) => c[3] === null),
-      said,
-    );
+  ]);
 });
 
 test("a named person's occupation said with the place it is done in holds the occupation, in the sentence's words", () => {

@@ -168,9 +168,12 @@ function sharesRead(
   o: ParseOptions,
 ): (conversation: number, messages: number) => void {
   const counts = conversations.map((c) => Math.max(1, messagesOf(c)));
-  const all = counts.reduce((a, b) => a + b, 0);
   const starts: number[] = [];
-  counts.reduce((at, n, i) => ((starts[i] = at), at + n), 0);
+  let all = 0;
+  for (const n of counts) {
+    starts.push(all);
+    all += n;
+  }
   return (i, j) => {
     const read = starts[i]! + Math.min(j, counts[i]!);
     if (read > 0) o.onRead?.(read / all);
