@@ -44,11 +44,11 @@ export {
 } from './adapters/sqlite/resolve-db-key.ts';
 export { atOffset, isTimeZone, systemTimeZone } from './core/retrieve/time-zone.ts';
 export { defaultCacheDir } from './embed/cache-dir.ts';
-export { months } from './core/retrieve/time-expressions.ts';
+export { months } from './core/retrieve/calendar-words.ts';
 export { newId } from './ids.ts';
 export { errorMessage } from './core/shared/error-message.ts';
 export { escapeRegExp } from './core/shared/escape-reg-exp.ts';
-export { months as monthNames } from './core/retrieve/time-expressions.ts';
+export { months as monthNames } from './core/retrieve/calendar-words.ts';
 export { fencedLines } from './core/shared/fenced-lines.ts';
 export { whatsappItemId } from './core/shared/source-chat.ts';
 /** Loads the tokenizer a Context's budget needs (once; a server warms it up after it starts listening). */

@@ -1,10 +1,13 @@
-import * as z from 'zod';
+import type * as z from 'zod';
+// One locale by its own path: `z.locales` as a value would bundle all fifty of zod's locales (~300 KB
+// that every `mnemo` start compiled).
+import en from 'zod/v4/locales/en.js';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { shortened } from '../../engine/errors/shown-value.ts';
 import { largestDouble } from '../../engine/contract/common.ts';
 
 /** zod's own English wording, to tell a message zod made up from one a schema chose. */
-const zodWording = z.locales.en().localeError;
+const zodWording = en().localeError;
 
 function isZodWording(issue: z.core.$ZodIssue, input: unknown): boolean {
   // zod words some issues by the value it saw, which a finished issue no longer carries.

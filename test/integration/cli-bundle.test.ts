@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { freshCliBundle } from '../../bin/cli-bundle.mjs';
@@ -72,3 +72,46 @@ describe('the CLI bundle bin/mnemo.mjs runs', () => {
     );
   });
 });
+
+/** The files MAIN imports before it runs (its static imports, transitively), and the packages among them. */
+function loadedAtStart(main: string): { files: string[]; packages: Set<string> } {
+  const files: string[] = [];
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.includes(file)) return;
+    files.push(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(
+      /^(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm,
+    )) {
+      if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!));
+      else if (!spec!.startsWith('node:')) packages.add(spec!);
+    }
+  };
+  visit(main);
+  return { files, packages };
+}
+
+describe(
+  'the CLI bundle a command starts with',
+  { skip: !process.env.MNEMO_TEST_CLI_BUNDLE && 'no CLI bundle built' },
+  () => {
+    const { files, packages } = loadedAtStart(process.env.MNEMO_TEST_CLI_BUNDLE!);
+    it('loads no native module and no store until a command opens one', () => {
+      assert.ok(files.length > 1, 'main.mjs imports its shared chunks');
+      for (const native of ['better-sqlite3-multiple-ciphers', 'sqlite-vec', 'onnxruntime-node', 'pg'])
+        assert.ok(!packages.has(native), `${native} is loaded by every command: ${[...packages].join(', ')}`);
+    });
+
+    it("holds one of zod's locales, the English its messages are compared with", () => {
+      const locales = files.flatMap((f) => [
+        ...readFileSync(f, 'utf8').matchAll(
+          /^\/\/ (?:\S*\/)?node_modules\/zod\/v4\/locales\/([\w-]+)\.js$/gm,
+        ),
+      ]);
+      assert.deepEqual(
+        locales.map((m) => m[1]),
+        ['en'],
+      );
+    });
+  },
+);

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { processAlive } from './data-dir-lock.ts';
-import { storeFileName } from './store.ts';
+import { processAlive } from './process-alive.ts';
+import { storeFileName } from './store-file-name.ts';
 
 /**
  * The drafts a backup or a restore killed midway (kill -9, a crash, a power loss) leaves behind: a

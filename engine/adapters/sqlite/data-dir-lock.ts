@@ -12,6 +12,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { keepTempDataInMemory } from './temp-store.ts';
+import { processAlive } from './process-alive.ts';
 
 export const lockFileName = 'mnemo.lock';
 /** Who holds the lock, for the refusal's message only: the lock itself is the OS lock on mnemo.lock. */
@@ -111,17 +112,6 @@ function readHolder(dataDir: string): Holder | null {
     return h;
   } catch {
     return null;
-  }
-}
-
-/** Whether a process of this machine with that id exists (under any user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists under another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

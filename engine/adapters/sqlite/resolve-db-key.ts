@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { storeFileName } from './store.ts';
+import { storeFileName } from './store-file-name.ts';
 
 export interface ResolveDbKeyOptions {
   env?: Record<string, string | undefined>;
