@@ -14,3 +14,27 @@ const bundles = process.env.MNEMO_TEST_BUNDLES;
 const main = process.argv[1];
 if (!(bundles && main && resolve(main).startsWith(resolve(bundles) + sep)))
   register('./test-loader-hooks.mjs', import.meta.url);
+
+// `MNEMO_TEST_CPU_LOG=FILE npm test` appends each test process's CPU seconds, its own and its
+// reaped children's (CLI servers, initdb), to FILE: wall times rank files by how long they wait as much
+// as by what they cost the two cores every file shares.
+const cpuLog = process.env.MNEMO_TEST_CPU_LOG;
+if (cpuLog && main) {
+  const { isMainThread } = await import('node:worker_threads');
+  if (isMainThread) {
+    const { appendFileSync, readFileSync } = await import('node:fs');
+    process.on('exit', () => {
+      try {
+        // utime, stime, cutime, cstime: fields 14-17 of /proc/self/stat, after the command's ")".
+        const stat = readFileSync('/proc/self/stat', 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const ticks = [11, 12, 13, 14].map((i) => Number(f[i]));
+        const self = (ticks[0] + ticks[1]) / 100;
+        const kids = (ticks[2] + ticks[3]) / 100;
+        appendFileSync(cpuLog, `${main}\t${self.toFixed(2)}\t${kids.toFixed(2)}\n`);
+      } catch {
+        // Not Linux, or /proc unreadable: nothing to log.
+      }
+    });
+  }
+}
