@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -29,10 +29,23 @@ const keyFile = join(root, 'db.key');
 writeFileSync(keyFile, 'backup-test-key\n', { mode: 0o600 });
 const marker = 'Zanzibar-lighthouse-7731';
 
-function mnemo(...args: string[]) {
+/**
+ * The command, run while this process's event loop goes on: the servers these tests start run in this
+ * process, and a loop held through a slow start (a loaded machine) let a kept-alive connection's
+ * timeout close it under the next request, which then failed with ECONNRESET.
+ */
+function mnemo(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   // No MNEMO_DB_KEY from the environment: the key is the file named on the command line.
   const env = { ...process.env, MNEMO_DB_KEY: '', XDG_CONFIG_HOME: join(root, 'config') };
-  return spawnSync(process.execPath, ['bin/mnemo.mjs', ...args], { encoding: 'utf8', timeout: 60_000, env });
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['bin/mnemo.mjs', ...args],
+      { encoding: 'utf8', timeout: 60_000, env },
+      (error, stdout, stderr) =>
+        done({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
 }
 
 async function serve(dataDir: string) {
@@ -70,7 +83,7 @@ describe('mnemo backup and mnemo restore', () => {
       assert.equal((await call('POST', '/brains/life/records', remember(text))).status, 202);
     await server.engine.idle();
 
-    const r = mnemo('backup', '--data-dir', dataDir, '--db-key-file', keyFile, '--out', backup);
+    const r = await mnemo('backup', '--data-dir', dataDir, '--db-key-file', keyFile, '--out', backup);
     assert.equal(r.status, 0, r.stderr);
     assert.match(
       r.stdout,
@@ -90,14 +103,14 @@ describe('mnemo backup and mnemo restore', () => {
     assert.equal((await call('POST', '/brains/life/records', remember('I moved the bike.'))).status, 202);
     await server.engine.idle();
 
-    const again = mnemo('backup', '--data-dir', dataDir, '--db-key-file', keyFile, '--out', backup);
+    const again = await mnemo('backup', '--data-dir', dataDir, '--db-key-file', keyFile, '--out', backup);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /exists already: a backup never overwrites a file/);
     assert.deepEqual(readFileSync(backup), bytes, 'the first backup is untouched');
 
     const wrongKey = join(root, 'wrong.key');
     writeFileSync(wrongKey, 'not-the-key\n', { mode: 0o600 });
-    const refused = mnemo(
+    const refused = await mnemo(
       'backup',
       '--data-dir',
       dataDir,
@@ -110,15 +123,15 @@ describe('mnemo backup and mnemo restore', () => {
     assert.match(refused.stderr, /the database key is wrong/);
     assert.ok(!existsSync(join(root, 'x')));
 
-    const noKey = mnemo('backup', '--data-dir', dataDir, '--out', join(root, 'y'));
+    const noKey = await mnemo('backup', '--data-dir', dataDir, '--out', join(root, 'y'));
     assert.equal(noKey.status, 1);
     assert.match(noKey.stderr, /no database key for the store .*mnemo.db: its key is not in/);
     assert.ok(!existsSync(join(root, 'config', 'mnemo', 'db.key')), 'no new key was made up for it');
   });
 
-  it('refuses to restore over a store a server is using, and changes nothing', () => {
+  it('refuses to restore over a store a server is using, and changes nothing', async () => {
     const before = readFileSync(join(dataDir, 'mnemo.db'));
-    const r = mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', backup);
+    const r = await mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', backup);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /in use|another process/i);
     assert.deepEqual(readFileSync(join(dataDir, 'mnemo.db')), before);
@@ -128,7 +141,7 @@ describe('mnemo backup and mnemo restore', () => {
     await running!.close();
     running = null;
     const fresh = join(root, 'elsewhere');
-    const r = mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', backup);
+    const r = await mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', backup);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /^restored 1 Brain, 2 Records, 2 Memories from /);
     assert.doesNotMatch(r.stdout, /replaced/);
@@ -146,7 +159,7 @@ describe('mnemo backup and mnemo restore', () => {
   });
 
   it('restores over a stopped store, keeping the one it replaced beside it', async () => {
-    const r = mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', backup);
+    const r = await mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', backup);
     assert.equal(r.status, 0, r.stderr);
     const replaced = /the store it replaced is at (\S+)\n$/.exec(r.stdout)?.[1];
     assert.ok(replaced && existsSync(replaced), r.stdout);
@@ -158,36 +171,36 @@ describe('mnemo backup and mnemo restore', () => {
     }
     // The replaced store still opens and holds the Record written after the backup.
     const moved = join(root, 'moved');
-    const back = mnemo('restore', '--data-dir', moved, '--db-key-file', keyFile, '--from', replaced!);
+    const back = await mnemo('restore', '--data-dir', moved, '--db-key-file', keyFile, '--from', replaced!);
     assert.equal(back.status, 0, back.stderr);
     assert.match(back.stdout, /3 Records/);
   });
 
-  it('refuses a file that is not a Mnemo store, or one read with another key, and leaves the store', () => {
+  it('refuses a file that is not a Mnemo store, or one read with another key, and leaves the store', async () => {
     const junk = join(root, 'junk.bin');
     writeFileSync(junk, 'just some text, not a database at all');
     const before = readFileSync(join(dataDir, 'mnemo.db'));
-    const r = mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', junk);
+    const r = await mnemo('restore', '--data-dir', dataDir, '--db-key-file', keyFile, '--from', junk);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /key is wrong \(or the file is not a Mnemo database\)/);
     const wrongKey = join(root, 'wrong.key');
-    const w = mnemo('restore', '--data-dir', dataDir, '--db-key-file', wrongKey, '--from', backup);
+    const w = await mnemo('restore', '--data-dir', dataDir, '--db-key-file', wrongKey, '--from', backup);
     assert.equal(w.status, 1);
     assert.deepEqual(readFileSync(join(dataDir, 'mnemo.db')), before, 'the store is as it was');
     assert.equal(readdirSync(dataDir).filter((f) => f.includes('restoring')).length, 0);
   });
 
-  it('a failed restore into a new data dir leaves no dir behind, and names a cut-off backup', () => {
+  it('a failed restore into a new data dir leaves no dir behind, and names a cut-off backup', async () => {
     const fresh = join(root, 'never-made');
     const junk = join(root, 'junk-again.bin');
     writeFileSync(junk, 'not a database');
-    const r = mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', junk);
+    const r = await mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', junk);
     assert.equal(r.status, 1);
     assert.equal(existsSync(fresh), false, 'no data dir (nor lock file) left by the refusal');
     // A backup cut off part way (a copy that did not finish): the message names the file.
     const cut = join(root, 'cut.mnemo-backup');
     writeFileSync(cut, readFileSync(backup).subarray(0, 20_000));
-    const c = mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', cut);
+    const c = await mnemo('restore', '--data-dir', fresh, '--db-key-file', keyFile, '--from', cut);
     assert.equal(c.status, 1);
     assert.ok(c.stderr.includes(cut), c.stderr);
     assert.equal(existsSync(fresh), false);
@@ -196,7 +209,7 @@ describe('mnemo backup and mnemo restore', () => {
   it('a damaged store: backup and the engine refuse it naming it and the way back, and leave it', async () => {
     const damaged = join(root, 'damaged');
     assert.equal(
-      mnemo('restore', '--data-dir', damaged, '--db-key-file', keyFile, '--from', backup).status,
+      (await mnemo('restore', '--data-dir', damaged, '--db-key-file', keyFile, '--from', backup)).status,
       0,
     );
     const store = join(damaged, 'mnemo.db');
@@ -207,7 +220,7 @@ describe('mnemo backup and mnemo restore', () => {
       `the Mnemo store ${store.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged .*mnemo restore --from FILE`,
     );
     const out = join(root, 'of-damaged.mnemo-backup');
-    const r = mnemo('backup', '--data-dir', damaged, '--db-key-file', keyFile, '--out', out);
+    const r = await mnemo('backup', '--data-dir', damaged, '--db-key-file', keyFile, '--out', out);
     assert.equal(r.status, 1);
     assert.match(r.stderr, /no backup was written/);
     assert.match(r.stderr, says);
