@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import type { ImportProgress } from './run-import.ts';
-import { parsers, runImport } from './run-import.ts';
+import { parsers, readingOptions, runImport } from './run-import.ts';
+import type { ByteSource } from './text-lines.ts';
+import { collect } from './test-support.ts';
 import { MissingItems } from './forget-missing.ts';
 import { formatSummary } from '../cli/commands/import.ts';
 
@@ -540,6 +542,56 @@ test('progress expects every item of a notes folder, a Slack export and a ChatGP
       ),
     );
     for (const path of [notes, slack, chatgpt, claude]) assert.ok((await expectsItsItems(path)) > 800, path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a WhatsApp import reads its chat three times, whatever an earlier import asks: its first pass, the look for that import, the import', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    // All on days 1 to 12: the order is looked for as well as the zone, each in both readings.
+    const lines = Array.from(
+      { length: 40 },
+      (_, i) => `0${1 + (i % 9)}/02/2024, 10:${10 + i} - Ana: note ${i}`,
+    );
+    const path = join(dir, 'WhatsApp Chat with Ana.txt');
+    writeFileSync(path, lines.join('\n'));
+    const bytes = readFileSync(path);
+    const target = { name: '', format: 'whatsapp' as const, path };
+    // Imported before month first, in Tokyo: both the order and the zone are followed.
+    const before = await collect(parsers.whatsapp(path, { timeZone: 'Asia/Tokyo', dateOrder: 'mdy' }));
+    const stored = before.records.map((r) => ({
+      externalId: r.body.source.external_id,
+      text: (r.body.content as { text: string }).text,
+    }));
+    for (const earlier of [[], stored]) {
+      let reads = 0;
+      const counted: ByteSource = async function* () {
+        reads += 1;
+        yield bytes;
+      };
+      const reading = await readingOptions(
+        target,
+        {},
+        async function* () {
+          yield* earlier;
+        },
+        counted,
+      );
+      const { records } = await collect(parsers.whatsapp(path, reading.options));
+      // Reading the bytes twice is the first pass: the encoding is known once all of them are read.
+      assert.equal(reads, 4, 'the first pass (two reads), the look for an earlier import, the import');
+      assert.equal(records.length, 40);
+      if (earlier.length > 0) {
+        assert.equal(reading.options.dateOrder, 'mdy');
+        assert.deepEqual(
+          records.map((r) => r.body.source.external_id),
+          stored.map((r) => r.externalId),
+          'read as the earlier import was',
+        );
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
