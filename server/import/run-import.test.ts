@@ -596,3 +596,46 @@ test('a WhatsApp import reads its chat three times, whatever an earlier import a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a copy read after its first is out of the duplicate window is sent under the same key and stores nothing twice', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    const event = (uid: string) => [
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      `SUMMARY:${uid}`,
+      'DTSTART:20240305T090000Z',
+      'END:VEVENT',
+    ];
+    const calendar = (...uids: string[]) =>
+      ['BEGIN:VCALENDAR', 'VERSION:2.0', ...uids.flatMap(event), 'END:VCALENDAR', ''].join('\r\n');
+    // The dentist again, in a second calendar, after three other events.
+    const file = join(dir, 'calendars');
+    mkdirSync(file);
+    writeFileSync(join(file, 'a.ics'), calendar('dentist', 'gym', 'school', 'bank'));
+    writeFileSync(join(file, 'b.ics'), calendar('dentist'));
+    // A store that answers a key it has seen with the Record it holds, as the server's Idempotency-Key does.
+    const stored = new Map<string, { record: { id: string } }>();
+    const client = {
+      getBrain: () => Promise.resolve({}),
+      listSources: () => Promise.resolve({ data: [] }),
+      rememberRecord: (_b: string, _body: unknown, o: { idempotencyKey: string }) => {
+        const held = stored.get(o.idempotencyKey);
+        if (held) return Promise.resolve({ ...held, replayed: true });
+        const written = { record: { id: `rec_${stored.size}` } };
+        stored.set(o.idempotencyKey, written);
+        return Promise.resolve({ ...written, replayed: false });
+      },
+      listObjects: () => Promise.resolve({ data: [], has_more: false, next_cursor: null }),
+      acceptObject: () => Promise.resolve({}),
+    } as unknown as MnemoClient;
+    const within = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC', duplicateWindow: 4 });
+    assert.deepEqual([within.imported, within.unchanged, within.skipped], [4, 0, 1], 'a skip, as before');
+    stored.clear();
+    const beyond = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC', duplicateWindow: 3 });
+    assert.deepEqual([beyond.imported, beyond.unchanged, beyond.skipped], [4, 1, 0], 'sent, and replayed');
+    assert.equal(stored.size, 4, 'each event stored once');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -12,6 +12,7 @@ import { earlierReading, earlierRecords, type EarlierReading, type EarlierRecord
 import type { ByteSource } from './text-lines.ts';
 import type { Chat } from './formats/whatsapp.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
+import { SeenKeys } from './seen-keys.ts';
 import {
   KnownNoteNames,
   pagedNoteNames,
@@ -173,6 +174,11 @@ export interface ImportOptions extends ParseOptions {
   forgetMissing?: boolean;
   /** Read everything and write nothing: report what would be sent and (forgetMissing) forgotten. */
   dryRun?: boolean;
+  /**
+   * How many of the items read last are remembered to skip a duplicate (SeenKeys; default
+   * duplicateWindow): the memory an import holds for it, whatever the export's size.
+   */
+  duplicateWindow?: number;
 }
 
 /** Errors that would fail every item alike: stop instead of reporting 10,000 copies of one problem. */
@@ -214,11 +220,11 @@ type Screened =
 /**
  * Each parsed item as it comes, checked: validated against the contract (a malformed item is a skip with
  * the reason), keyed by its Idempotency-Key, and a skip "duplicate of ..." when an earlier item had the
- * same key. Nothing is held but the keys seen.
+ * same key, while its key is kept (SeenKeys). Nothing is held but the keys seen last.
  */
 async function* screenItems(
   items: AsyncIterable<ImportItem> | Iterable<ImportItem>,
-  seenKeys: Map<string, string>,
+  seenKeys: SeenKeys,
   label: (ref: string) => string,
 ): AsyncGenerator<Screened> {
   for await (const item of items) {
@@ -232,13 +238,13 @@ async function* screenItems(
       continue;
     }
     const key = importItemKey(item);
-    const twin = seenKeys.get(key);
+    const twin = seenKeys.twinOf(key);
     if (twin !== undefined) {
       yield { type: 'skip', ref: item.ref, reason: `duplicate of ${twin} in this export` };
       continue;
     }
     // Kept as the report names it: the twin may lie in another file of the same import.
-    seenKeys.set(key, label(item.ref));
+    seenKeys.add(key, label(item.ref));
     yield { type: 'record', item, key };
   }
 }
@@ -248,7 +254,7 @@ export type OnItemRead = () => void | Promise<void>;
 
 async function collectItems(
   items: AsyncIterable<ImportItem> | Iterable<ImportItem>,
-  seenKeys: Map<string, string>,
+  seenKeys: SeenKeys,
   label: (ref: string) => string,
   onItem?: OnItemRead,
 ): Promise<CollectedRecords> {
@@ -290,7 +296,7 @@ export async function collectRecords(
   format: ImportFormat,
   path: string,
   o: ParseOptions,
-  seenKeys: Map<string, string> = new Map(),
+  seenKeys = new SeenKeys(),
 ): Promise<CollectedRecords> {
   return collectItems(parsers[format](path, o), seenKeys, (ref) => ref);
 }
@@ -304,7 +310,7 @@ export async function collectRecords(
 export async function collectTarget(
   target: ImportTarget & { format: ImportFormat },
   o: ParseOptions,
-  seenKeys: Map<string, string>,
+  seenKeys: SeenKeys,
   label: (ref: string) => string,
   names: KnownNoteNames,
   former: StoredIdsAt | undefined,
@@ -604,7 +610,7 @@ async function importPath(
   if (lone && only.format === null) throw new Error(`${o.path}: cannot tell the format; pass --format`);
   const targets = [...planned, ...(o.archiveSkips ?? [])];
 
-  const seenKeys = new Map<string, string>();
+  const seenKeys = new SeenKeys(o.duplicateWindow);
   // A Brain made by this import holds no notes to name them after.
   const names = existing
     ? new KnownNoteNames(
