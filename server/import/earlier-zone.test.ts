@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { earlierReading, type EarlierRecord } from './earlier-zone.ts';
+import type { ParseOptions } from './import-item.ts';
 import { chatReadings, parseWhatsapp, readChat, readsBothWays } from './formats/whatsapp.ts';
 import { collect, writeTree } from './test-support.ts';
 
@@ -18,10 +19,10 @@ async function recordsOf(
   }));
 }
 
-/** The Brain's Records as EarlierRecords, each look at them (its range) told to `looks`. */
+/** The Brain's Records as EarlierRecords, each look at a range of them told to `looks`. */
 const from = (records: EarlierRecord[], looks: [string, string][] = []) =>
-  async function* (since: string, until: string) {
-    looks.push([since, until]);
+  async function* (since?: string, until?: string) {
+    if (since !== undefined && until !== undefined) looks.push([since, until]);
     yield* records;
   };
 
@@ -141,5 +142,33 @@ test('a long chat is paired with the Brain a batch of messages at a time, and an
     for (const [since, until] of looks) assert.ok(hours(since, until) <= 48 + 30, `${since} to ${until}`);
   } finally {
     t.remove();
+  }
+});
+
+test('a Brain without a WhatsApp message is not looked at, nor the chat read, for an earlier import', async () => {
+  const { root, remove } = writeTree({ 'WhatsApp Chat with Ana.txt': chat.join('\n') });
+  try {
+    const path = `${root}/WhatsApp Chat with Ana.txt`;
+    let reads = 0;
+    const read = (readings: readonly ParseOptions[]) => {
+      reads += 1;
+      return chatReadings(chatRead, path, readings);
+    };
+    const chatRead = await readChat(path);
+    const looks: [string, string][] = [];
+    assert.deepEqual(await earlierReading(read, {}, from([], looks), 'UTC', true), {
+      order: null,
+      zone: null,
+    });
+    assert.deepEqual([reads, looks.length], [0, 0]);
+    const other = await recordsOf(path, 'Asia/Tokyo');
+    const otherChat = other.map((r) => ({ ...r, externalId: r.externalId.replace(':Ana:', ':Bo:') }));
+    assert.deepEqual(await earlierReading(read, {}, from(otherChat, looks), 'UTC', true), {
+      order: null,
+      zone: null,
+    });
+    assert.deepEqual([reads, looks.length], [1, 1], 'another chat of the Brain: this one is read, once');
+  } finally {
+    remove();
   }
 });

@@ -10,14 +10,14 @@ export interface EarlierRecord {
   text: string;
 }
 
-/** The Brain's WhatsApp Records whose occurred_at lies in [since, until] (ISO instants). */
-export type EarlierRecords = (since: string, until: string) => AsyncIterable<EarlierRecord>;
+/** The Brain's WhatsApp Records whose occurred_at lies in [since, until] (ISO instants); no range: all. */
+export type EarlierRecords = (since?: string, until?: string) => AsyncIterable<EarlierRecord>;
 
 /** The listRecords query an EarlierRecords reads with, page by page. */
 export interface EarlierQuery extends PageQuery {
   source: 'whatsapp';
-  since: string;
-  until: string;
+  since?: string;
+  until?: string;
 }
 
 /**
@@ -26,7 +26,8 @@ export interface EarlierQuery extends PageQuery {
  */
 export function earlierRecords(listPage: (q: EarlierQuery) => Promise<RecordPage | null>): EarlierRecords {
   return async function* (since, until) {
-    for await (const page of recordPages(listPage, { source: 'whatsapp' as const, since, until })) {
+    const range = { ...(since !== undefined ? { since } : {}), ...(until !== undefined ? { until } : {}) };
+    for await (const page of recordPages(listPage, { source: 'whatsapp' as const, ...range })) {
       for (const r of page?.data ?? [])
         if (r.source?.external_id && r.content.kind === 'message')
           yield { externalId: r.source.external_id, text: r.content.text };
@@ -138,6 +139,12 @@ export async function earlierReading(
   readsBothWays: boolean,
   batch = batchMessages,
 ): Promise<EarlierReading> {
+  // A Brain without a WhatsApp message has no earlier import to follow: the chat is not read for one.
+  const holdsAny = async () => {
+    for await (const _ of earlier()) return true;
+    return false;
+  };
+  if (!(await holdsAny())) return { order: null, zone: null };
   // Read as if the wall times were UTC, and said nothing of: the import's own read reports its progress.
   const { onRead: _onRead, onScan: _onScan, ...plain } = o;
   const utc = { ...plain, timeZone: 'UTC' };

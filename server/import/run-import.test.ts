@@ -547,7 +547,7 @@ test('progress expects every item of a notes folder, a Slack export and a ChatGP
   }
 });
 
-test('a WhatsApp import reads its chat three times, whatever an earlier import asks: its first pass, the look for that import, the import', async () => {
+test('a WhatsApp import reads its chat as few times as it needs: its first pass, the look for an earlier import, the import', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
   try {
     // All on days 1 to 12: the order is looked for as well as the zone, each in both readings.
@@ -580,8 +580,13 @@ test('a WhatsApp import reads its chat three times, whatever an earlier import a
         counted,
       );
       const { records } = await collect(parsers.whatsapp(path, reading.options));
-      // Reading the bytes twice is the first pass: the encoding is known once all of them are read.
-      assert.equal(reads, 4, 'the first pass (two reads), the look for an earlier import, the import');
+      // Reading the bytes twice is the first pass: the encoding is known once all of them are read. A
+      // Brain without a WhatsApp message has no earlier import to look for.
+      assert.equal(
+        reads,
+        earlier.length > 0 ? 4 : 3,
+        'the first pass (two reads), the look for an earlier import, the import',
+      );
       assert.equal(records.length, 40);
       if (earlier.length > 0) {
         assert.equal(reading.options.dateOrder, 'mdy');
