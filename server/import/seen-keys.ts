@@ -11,6 +11,12 @@ export const duplicateWindow = 100_000;
  */
 export class SeenKeys {
   readonly #labels = new Map<string, string>();
+  /**
+   * The keys kept, in a ring: the oldest is at `#next` once it is full. Asking the Map for its first key
+   * instead walks past every entry deleted since it last compacted: 500,000 items took 52 s, not 4 s.
+   */
+  readonly #ring: string[] = [];
+  #next = 0;
 
   constructor(readonly capacity = duplicateWindow) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity ${capacity}: at least 1`);
@@ -25,11 +31,14 @@ export class SeenKeys {
     return this.#labels.get(key);
   }
 
-  /** KEY was read, for the item named LABEL. */
+  /** KEY was read, for the item named LABEL (a key kept already keeps its first item). */
   add(key: string, label: string): void {
-    if (this.#labels.size >= this.capacity && !this.#labels.has(key)) {
-      // A Map iterates in insertion order: its first key is the oldest.
-      this.#labels.delete(this.#labels.keys().next().value!);
+    if (this.#labels.has(key)) return;
+    if (this.#ring.length < this.capacity) this.#ring.push(key);
+    else {
+      this.#labels.delete(this.#ring[this.#next]!);
+      this.#ring[this.#next] = key;
+      this.#next = (this.#next + 1) % this.capacity;
     }
     this.#labels.set(key, label);
   }
