@@ -200,11 +200,11 @@ export async function earlierReading(
     }
     batched += 1;
     if (batched >= batch || chars >= batchChars) {
-      await pairBatch();
+      // Once nothing more is to be paired, the rest is still read: the sample of wall times that tells
+      // the zones apart (chooseZone) is the whole export's.
+      if (!done()) await pairBatch();
       for (const r of readings) r.endBatch();
       [batched, chars] = [0, 0];
-      // Nothing more to learn: the rest of the export is not read.
-      if (done()) break;
     }
   }
   if (!done()) await pairBatch();
