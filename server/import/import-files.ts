@@ -10,6 +10,7 @@ import { isUnchangedConflict } from './idempotency-key.ts';
 import type { ImportFormat, ParseOptions } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { collectTarget, readingOptions, type CollectedRecords } from './run-import.ts';
+import { SeenKeys } from './seen-keys.ts';
 import { earlierRecords, type EarlierRecords } from './earlier-zone.ts';
 import { storedIdsAt, type StoredIdsAt } from './former-ids.ts';
 import { KnownNoteNames, plainNoteNames, plainNotes, type StoredNoteNames } from './known-note-names.ts';
@@ -254,7 +255,7 @@ async function importTargets(
   files: number,
   watchOptions: ImportFilesOptions & { forgetMissing: boolean },
 ): Promise<ImportResult> {
-  const seenKeys = new Map<string, string>();
+  const seenKeys = new SeenKeys();
   const mayRead = watchOptions.readsRecords ?? true;
   const names = new KnownNoteNames(
     notesInEngine(engine, t, brainId, mayRead),

@@ -5,6 +5,7 @@ import {
   type RecordCreate,
   type Visibility,
 } from '../../engine/contract/index.ts';
+import type { Chat } from './formats/whatsapp.ts';
 import type { ArchivePlaces } from './archive-places.ts';
 
 /** The formats `mnemo import` reads: the contract's list, so the two cannot drift apart. */
@@ -116,6 +117,12 @@ export interface ParseOptions {
    * which nothing else would be heard.
    */
   onScan?: (fraction: number) => void;
+  /**
+   * A WhatsApp chat's first pass (readChat), made before the import to find how to read it
+   * (readingOptions): the parser reads the chat on from it, not from a first pass of its own. Read for
+   * another file, it is not used.
+   */
+  whatsappChat?: Chat;
 }
 
 export type Parser = (

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
 import type { ImportProgress } from './run-import.ts';
-import { parsers, runImport } from './run-import.ts';
+import { parsers, readingOptions, runImport } from './run-import.ts';
+import type { ByteSource } from './text-lines.ts';
+import { collect } from './test-support.ts';
 import { MissingItems } from './forget-missing.ts';
 import { formatSummary } from '../cli/commands/import.ts';
 
@@ -540,6 +542,104 @@ test('progress expects every item of a notes folder, a Slack export and a ChatGP
       ),
     );
     for (const path of [notes, slack, chatgpt, claude]) assert.ok((await expectsItsItems(path)) > 800, path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a WhatsApp import reads its chat as few times as it needs: its first pass, the look for an earlier import, the import', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    // All on days 1 to 12: the order is looked for as well as the zone, each in both readings.
+    const lines = Array.from(
+      { length: 40 },
+      (_, i) => `0${1 + (i % 9)}/02/2024, 10:${10 + i} - Ana: note ${i}`,
+    );
+    const path = join(dir, 'WhatsApp Chat with Ana.txt');
+    writeFileSync(path, lines.join('\n'));
+    const bytes = readFileSync(path);
+    const target = { name: '', format: 'whatsapp' as const, path };
+    // Imported before month first, in Tokyo: both the order and the zone are followed.
+    const before = await collect(parsers.whatsapp(path, { timeZone: 'Asia/Tokyo', dateOrder: 'mdy' }));
+    const stored = before.records.map((r) => ({
+      externalId: r.body.source.external_id,
+      text: (r.body.content as { text: string }).text,
+    }));
+    for (const earlier of [[], stored]) {
+      let reads = 0;
+      const counted: ByteSource = async function* () {
+        reads += 1;
+        yield bytes;
+      };
+      const reading = await readingOptions(
+        target,
+        {},
+        async function* () {
+          yield* earlier;
+        },
+        counted,
+      );
+      const { records } = await collect(parsers.whatsapp(path, reading.options));
+      // Reading the bytes twice is the first pass: the encoding is known once all of them are read. A
+      // Brain without a WhatsApp message has no earlier import to look for.
+      assert.equal(
+        reads,
+        earlier.length > 0 ? 4 : 3,
+        'the first pass (two reads), the look for an earlier import, the import',
+      );
+      assert.equal(records.length, 40);
+      if (earlier.length > 0) {
+        assert.equal(reading.options.dateOrder, 'mdy');
+        assert.deepEqual(
+          records.map((r) => r.body.source.external_id),
+          stored.map((r) => r.externalId),
+          'read as the earlier import was',
+        );
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a copy read after its first is out of the duplicate window is sent under the same key and stores nothing twice', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    const event = (uid: string) => [
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      `SUMMARY:${uid}`,
+      'DTSTART:20240305T090000Z',
+      'END:VEVENT',
+    ];
+    const calendar = (...uids: string[]) =>
+      ['BEGIN:VCALENDAR', 'VERSION:2.0', ...uids.flatMap(event), 'END:VCALENDAR', ''].join('\r\n');
+    // The dentist again, in a second calendar, after three other events.
+    const file = join(dir, 'calendars');
+    mkdirSync(file);
+    writeFileSync(join(file, 'a.ics'), calendar('dentist', 'gym', 'school', 'bank'));
+    writeFileSync(join(file, 'b.ics'), calendar('dentist'));
+    // A store that answers a key it has seen with the Record it holds, as the server's Idempotency-Key does.
+    const stored = new Map<string, { record: { id: string } }>();
+    const client = {
+      getBrain: () => Promise.resolve({}),
+      listSources: () => Promise.resolve({ data: [] }),
+      rememberRecord: (_b: string, _body: unknown, o: { idempotencyKey: string }) => {
+        const held = stored.get(o.idempotencyKey);
+        if (held) return Promise.resolve({ ...held, replayed: true });
+        const written = { record: { id: `rec_${stored.size}` } };
+        stored.set(o.idempotencyKey, written);
+        return Promise.resolve({ ...written, replayed: false });
+      },
+      listObjects: () => Promise.resolve({ data: [], has_more: false, next_cursor: null }),
+      acceptObject: () => Promise.resolve({}),
+    } as unknown as MnemoClient;
+    const within = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC', duplicateWindow: 4 });
+    assert.deepEqual([within.imported, within.unchanged, within.skipped], [4, 0, 1], 'a skip, as before');
+    stored.clear();
+    const beyond = await runImport({ client, brainId: 'b', path: file, timeZone: 'UTC', duplicateWindow: 3 });
+    assert.deepEqual([beyond.imported, beyond.unchanged, beyond.skipped], [4, 1, 0], 'sent, and replayed');
+    assert.equal(stored.size, 4, 'each event stored once');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

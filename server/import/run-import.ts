@@ -8,13 +8,11 @@ import { validationMessage } from '../http/validate.ts';
 import { BoundedQueue } from './bounded-queue.ts';
 import { maxUtf8WholeFileBytes } from './decode-text.ts';
 import { archiveSkips, isZipName, unpackArchive } from './expand-zip.ts';
-import {
-  earlierImportOrder,
-  earlierImportZone,
-  earlierRecords,
-  type EarlierRecords,
-} from './earlier-zone.ts';
+import { earlierReading, earlierRecords, type EarlierReading, type EarlierRecords } from './earlier-zone.ts';
+import type { ByteSource } from './text-lines.ts';
+import type { Chat } from './formats/whatsapp.ts';
 import { importItemKey, isUnchangedConflict } from './idempotency-key.ts';
+import { SeenKeys } from './seen-keys.ts';
 import {
   KnownNoteNames,
   pagedNoteNames,
@@ -176,6 +174,11 @@ export interface ImportOptions extends ParseOptions {
   forgetMissing?: boolean;
   /** Read everything and write nothing: report what would be sent and (forgetMissing) forgotten. */
   dryRun?: boolean;
+  /**
+   * How many of the items read last are remembered to skip a duplicate (SeenKeys; default
+   * duplicateWindow): the memory an import holds for it, whatever the export's size.
+   */
+  duplicateWindow?: number;
 }
 
 /** Errors that would fail every item alike: stop instead of reporting 10,000 copies of one problem. */
@@ -217,11 +220,11 @@ type Screened =
 /**
  * Each parsed item as it comes, checked: validated against the contract (a malformed item is a skip with
  * the reason), keyed by its Idempotency-Key, and a skip "duplicate of ..." when an earlier item had the
- * same key. Nothing is held but the keys seen.
+ * same key, while its key is kept (SeenKeys). Nothing is held but the keys seen last.
  */
 async function* screenItems(
   items: AsyncIterable<ImportItem> | Iterable<ImportItem>,
-  seenKeys: Map<string, string>,
+  seenKeys: SeenKeys,
   label: (ref: string) => string,
 ): AsyncGenerator<Screened> {
   for await (const item of items) {
@@ -235,13 +238,13 @@ async function* screenItems(
       continue;
     }
     const key = importItemKey(item);
-    const twin = seenKeys.get(key);
+    const twin = seenKeys.twinOf(key);
     if (twin !== undefined) {
       yield { type: 'skip', ref: item.ref, reason: `duplicate of ${twin} in this export` };
       continue;
     }
     // Kept as the report names it: the twin may lie in another file of the same import.
-    seenKeys.set(key, label(item.ref));
+    seenKeys.add(key, label(item.ref));
     yield { type: 'record', item, key };
   }
 }
@@ -251,7 +254,7 @@ export type OnItemRead = () => void | Promise<void>;
 
 async function collectItems(
   items: AsyncIterable<ImportItem> | Iterable<ImportItem>,
-  seenKeys: Map<string, string>,
+  seenKeys: SeenKeys,
   label: (ref: string) => string,
   onItem?: OnItemRead,
 ): Promise<CollectedRecords> {
@@ -293,7 +296,7 @@ export async function collectRecords(
   format: ImportFormat,
   path: string,
   o: ParseOptions,
-  seenKeys: Map<string, string> = new Map(),
+  seenKeys = new SeenKeys(),
 ): Promise<CollectedRecords> {
   return collectItems(parsers[format](path, o), seenKeys, (ref) => ref);
 }
@@ -307,7 +310,7 @@ export async function collectRecords(
 export async function collectTarget(
   target: ImportTarget & { format: ImportFormat },
   o: ParseOptions,
-  seenKeys: Map<string, string>,
+  seenKeys: SeenKeys,
   label: (ref: string) => string,
   names: KnownNoteNames,
   former: StoredIdsAt | undefined,
@@ -382,18 +385,6 @@ function notesThroughApi(client: MnemoClient, brainId: string, signal?: AbortSig
     });
 }
 
-/** A reading of a WhatsApp chat read through once (readChat), as the parser's items are sent. */
-async function chatParser(path: string): Promise<{ parse: Parser; readsBothWays: boolean }> {
-  const { readChat, chatItems, readsBothWays } = await import('./formats/whatsapp.ts');
-  const chat = await readChat(path);
-  return {
-    parse: async function* (p, options) {
-      for await (const item of chatItems(chat, p, options)) yield asSent(item, options);
-    },
-    readsBothWays: readsBothWays(chat),
-  };
-}
-
 const orderName = (order: 'dmy' | 'mdy') => (order === 'mdy' ? 'month first' : 'day first');
 
 /** How a chat imported before is read another way: its messages' identities hold how it was read. */
@@ -402,66 +393,63 @@ const removeTheChatFirst =
   'import --list names it; in the app: "Remove this chat")';
 
 /**
- * The options to read a target with: a WhatsApp chat imported before is read in the date order
- * (earlierImportOrder, when its dates read both ways) and the zone (earlierImportZone) that import used,
- * and says so in `note`. A zone or an order asked for is used unless the chat was imported before in
- * another one (a zone only where that import's times fit no other reading): its messages' instants are in their identities, so read the other
- * way each would be stored again, months off, beside the first (QA: a chat imported day first, then
- * with --date-order mdy). The note then says how to read it the other way (remove the import first).
- * The chat is read through once for all these readings, then once more for each (chatItems).
+ * The options to read a target with: a WhatsApp chat imported before is read in the date order (when
+ * its dates read both ways) and the zone that import used (earlierReading), and says so in `note`. A
+ * zone or an order asked for is used unless the chat was imported before in another one (a zone only
+ * where that import's times fit no other reading): its messages' instants are in their identities, so
+ * read the other way each would be stored again, months off, beside the first (QA: a chat imported day
+ * first, then with --date-order mdy). The note then says how to read it the other way (remove the import
+ * first). The chat's first pass (readChat, `o.onScan` hears it) is made once, here, and handed to the
+ * import in the options (`whatsappChat`); the look for an earlier import reads the chat once more, every reading it needs at
+ * once, and the import once after it. `bytes`: the chat's bytes as they are read (the file's).
  */
 export async function readingOptions(
   target: ImportTarget & { format: ImportFormat },
   o: ParseOptions,
   earlier: EarlierRecords,
+  bytes?: ByteSource,
 ): Promise<{ options: ParseOptions; note: string | null }> {
   if (target.format !== 'whatsapp') return { options: o, note: null };
-  let chat;
+  const { readChat, chatReadings, readsBothWays } = await import('./formats/whatsapp.ts');
+  let chat: Chat;
   try {
-    chat = await chatParser(target.path);
+    chat = await readChat(target.path, o.onScan, bytes);
   } catch {
     // The file itself failing is for the import's own read to report (read_failed, a skip).
     return { options: o, note: null };
   }
-  const notes: string[] = [];
-  let options = o;
-  if (chat.readsBothWays) {
-    let order;
-    try {
-      order = await earlierImportOrder(chat.parse, target.path, o, earlier);
-    } catch {
-      // As for the zone below: the API failing leaves it as asked.
-      order = null;
-    }
-    if (order !== null && order !== o.dateOrder) {
-      options = { ...options, dateOrder: order };
-      notes.push(
-        o.dateOrder === undefined
-          ? `dates read ${orderName(order)}, the date order its earlier import used, so its messages keep ` +
-              // A --date-order given here would be refused as well (the branch below): only a removal frees it.
-              `their identity. To read it the other way, ${removeTheChatFirst}, then import it again with ` +
-              '--date-order dmy or mdy ("Dates in WhatsApp chats" in the app)'
-          : `dates read ${orderName(order)} as its earlier import read them, not ${orderName(o.dateOrder)} ` +
-              `as asked: read so, each of its messages would be stored a second time, months off, beside ` +
-              `the first. To read it ${orderName(o.dateOrder)}, ${removeTheChatFirst}, then import it again`,
-      );
-    }
-  }
-  let found;
+  let found: EarlierReading;
   try {
-    found = await earlierImportZone(
-      chat.parse,
-      target.path,
-      options,
+    found = await earlierReading(
+      (readings) => chatReadings(chat, target.path, readings),
+      o,
       earlier,
       o.timeZone ?? systemTimeZone(),
+      readsBothWays(chat),
     );
   } catch {
-    // The API failing leaves the zone as asked.
-    found = null;
+    // The API failing leaves the order and the zone as asked.
+    found = { order: null, zone: null };
   }
-  if (found !== null && o.timeZone === undefined) {
-    const { zone, ambiguous } = found;
+  const notes: string[] = [];
+  let options: ParseOptions = { ...o, whatsappChat: chat };
+  const { order } = found;
+  if (order !== null && order !== o.dateOrder) {
+    options = { ...options, dateOrder: order };
+    notes.push(
+      o.dateOrder === undefined
+        ? `dates read ${orderName(order)}, the date order its earlier import used, so its messages keep ` +
+            // A --date-order given here would be refused as well (the branch below): only a removal frees it.
+            `their identity. To read it the other way, ${removeTheChatFirst}, then import it again with ` +
+            '--date-order dmy or mdy ("Dates in WhatsApp chats" in the app)'
+        : `dates read ${orderName(order)} as its earlier import read them, not ${orderName(o.dateOrder)} ` +
+            `as asked: read so, each of its messages would be stored a second time, months off, beside ` +
+            `the first. To read it ${orderName(o.dateOrder)}, ${removeTheChatFirst}, then import it again`,
+    );
+  }
+  const { zone: foundZone } = found;
+  if (foundZone !== null && o.timeZone === undefined) {
+    const { zone, ambiguous } = foundZone;
     options = { ...options, timeZone: zone };
     notes.push(
       // Found from the earlier import's instants, not kept from it: a zone that reads them alike.
@@ -470,12 +458,12 @@ export async function readingOptions(
           ? '; other zones fit that import too and read some of these messages an hour apart (daylight saving time): a time zone given for the import chooses'
           : ` (to read it in another zone, ${removeTheChatFirst})`),
     );
-  } else if (found !== null) {
+  } else if (foundZone !== null) {
     // A zone asked for that the earlier import did not use: read so, each message would be stored a
     // second time, hours off, beside the first (as for a date order, above).
-    options = { ...options, timeZone: found.zone };
+    options = { ...options, timeZone: foundZone.zone };
     notes.push(
-      `times read in ${found.zone} as its earlier import read them, not ${o.timeZone} as asked: read so, ` +
+      `times read in ${foundZone.zone} as its earlier import read them, not ${o.timeZone} as asked: read so, ` +
         'each of its messages would be stored a second time, hours off, beside the first. To read it in ' +
         `${o.timeZone}, ${removeTheChatFirst}, then import it again`,
     );
@@ -622,7 +610,7 @@ async function importPath(
   if (lone && only.format === null) throw new Error(`${o.path}: cannot tell the format; pass --format`);
   const targets = [...planned, ...(o.archiveSkips ?? [])];
 
-  const seenKeys = new Map<string, string>();
+  const seenKeys = new SeenKeys(o.duplicateWindow);
   // A Brain made by this import holds no notes to name them after.
   const names = existing
     ? new KnownNoteNames(
@@ -751,7 +739,7 @@ async function importPath(
           const readable = { ...target, format: target.format };
           const { options, note } = await readingOptions(
             readable,
-            o,
+            { ...o, onScan },
             earlierThroughApi(o.client, o.brainId, o.signal),
           );
           if (note !== null) notes.push({ ref: target.name || o.path, note });

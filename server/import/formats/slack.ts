@@ -167,6 +167,37 @@ function attachedText(m: Record<string, unknown>): string {
   return texts.filter(Boolean).join('\n');
 }
 
+/** The stats made at once while an export's days are listed. */
+const statsAtOnce = 64;
+
+/**
+ * The day files (`YYYY-MM-DD.json`) of each conversation folder, in order, each with its size (0 when it
+ * cannot be told): the sizes are asked for as the folders are listed, many at once. One awaited after
+ * another, before the first message was read, they held it back (30,000 days: seconds).
+ */
+async function listDays(
+  path: string,
+  folders: readonly string[],
+): Promise<Array<{ folder: string; day: string; bytes: number }>> {
+  const days = await Promise.all(
+    folders.map(async (folder) =>
+      (await readdir(join(path, folder)))
+        .filter((f) => /^\d{4}-\d{2}-\d{2}\.json$/.test(f))
+        .sort()
+        .map((day) => ({ folder, day, bytes: 0 })),
+    ),
+  ).then((each) => each.flat());
+  let next = 0;
+  const sizeNext = async (): Promise<void> => {
+    for (let i = next++; i < days.length; i = next++) {
+      const d = days[i]!;
+      d.bytes = (await stat(join(path, d.folder, d.day)).catch(() => null))?.size ?? 0;
+    }
+  };
+  await Promise.all(Array.from({ length: statsAtOnce }, sizeNext));
+  return days;
+}
+
 /**
  * Slack workspace export folder: users.json names people; channels.json, groups.json, dms.json and
  * mpims.json name conversations; each conversation folder holds one JSON array per day. One `message`
@@ -226,18 +257,7 @@ export async function* parseSlack(path: string, o: ParseOptions): AsyncGenerator
   }
   // Every day's file and its size before the first is read: the share of the export read is the share
   // of its bytes (ParseOptions.onRead), as a day's messages are a day's bytes.
-  const dayFiles: Array<{ folder: string; day: string; bytes: number }> = [];
-  for (const folder of folders) {
-    const days = (await readdir(join(path, folder)))
-      .filter((f) => /^\d{4}-\d{2}-\d{2}\.json$/.test(f))
-      .sort();
-    for (const day of days)
-      dayFiles.push({
-        folder,
-        day,
-        bytes: (await stat(join(path, folder, day)).catch(() => null))?.size ?? 0,
-      });
-  }
+  const dayFiles = await listDays(path, folders);
   const allBytes = dayFiles.reduce((n, f) => n + f.bytes, 0);
   let bytesRead = 0;
   for (const [n, { folder, day, bytes }] of dayFiles.entries()) {

@@ -178,11 +178,14 @@ function headerOf(line: string, lineNo: number): Raw | null {
 
 /**
  * What a chat export says of itself as a whole: all its items depend on beyond the message being read,
- * found in a first pass that holds one line at a time (readChat). Each reading of the chat (an order, a
- * zone: earlier-zone.ts) then reads the file once more, message by message (chatItems), so a chat of
+ * found in a first pass that holds one line at a time (readChat), once for an import. The import then
+ * reads the file once more, message by message (chatItems), and so does the look for an earlier
+ * import's order and zone, in every reading it needs at once (chatReadings, earlier-zone.ts): a chat of
  * any length is read in bounded memory; it was read whole, some eight times its size in memory.
  */
 export interface Chat {
+  /** The file it was read from. */
+  path: string;
   bytes: ByteSource;
   encoding: TextEncoding;
   /** How many messages (header lines) it holds. */
@@ -270,7 +273,7 @@ export async function readChat(
     firstWrote.set(sender, Math.min(index, firstWrote.get(sender) ?? Infinity));
   }
   const senders = [...firstWrote].sort((x, y) => x[1] - y[1]).map(([sender]) => sender);
-  return { bytes, encoding, count, order: order.decided, example, prefixes, first, senders };
+  return { path, bytes, encoding, count, order: order.decided, example, prefixes, first, senders };
 }
 
 /** Whether the chat's dates read both ways (all on days 1 to 12): its order is then chosen, not read. */
@@ -278,10 +281,12 @@ export const readsBothWays = (chat: Chat) => chat.order === null;
 
 /**
  * One `message` Record per chat message; continuation lines belong to the message above. Times carry no
- * offset in these exports: they are read in `timeZone` (default: this machine's zone).
+ * offset in these exports: they are read in `timeZone` (default: this machine's zone). The chat's first
+ * pass is `o.whatsappChat` when one was made of it (readingOptions), else made here.
  */
 export async function* parseWhatsapp(path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
-  yield* chatItems(await readChat(path, o.onScan), path, o);
+  const read = o.whatsappChat?.path === path ? o.whatsappChat : undefined;
+  yield* chatItems(read ?? (await readChat(path, o.onScan)), path, o);
 }
 
 /**
@@ -328,14 +333,47 @@ function groupWithColon(first: Raw, prefixes: Map<string, number>): string | nul
 
 /** The items of a chat read (readChat) from PATH, in the order and zone O says, read as the file is. */
 export async function* chatItems(chat: Chat, path: string, o: ParseOptions): AsyncGenerator<ImportItem> {
+  for await (const items of chatReadings(chat, path, [o])) yield items[0]!;
+}
+
+/**
+ * The chat read (readChat) from PATH once more, each message read in every one of READINGS (an order,
+ * a zone) side by side: the items of one message, one a reading, index for index. The looks for an
+ * earlier import's order and zone (earlier-zone.ts) need two readings of each message; read apart,
+ * each was a read of the file.
+ */
+export async function* chatReadings(
+  chat: Chat,
+  path: string,
+  readings: readonly ParseOptions[],
+): AsyncGenerator<ImportItem[]> {
   if (chat.count === 0 || chat.first === null) {
-    yield skip(path, 'no WhatsApp message lines found');
+    yield readings.map(() => skip(path, 'no WhatsApp message lines found'));
     return;
   }
+  const first = chat.first;
+  const readers = readings.map((o) => messageReader(chat, first, path, o));
+  const each = (m: Raw) => readers.map((itemOf) => itemOf(m));
+  let message: Raw | null = null;
+  let lineNo = 0;
+  for await (const line of textLines(decodedText(chat.bytes, chat.encoding))) {
+    lineNo += 1;
+    const m = headerOf(line, lineNo);
+    if (m !== null) {
+      if (message !== null) yield each(message);
+      message = m;
+    } else if (message !== null) message.rest.push(line);
+    else if (line.trim()) yield readings.map(() => skip(`line ${lineNo}`, 'text before the first message'));
+  }
+  if (message !== null) yield each(message);
+}
+
+/** Each message of a chat, whose first is FIRST, as one reading (O's order and zone) makes it an item. */
+function messageReader(chat: Chat, first: Raw, path: string, o: ParseOptions): (m: Raw) => ImportItem {
   const order = chat.order ?? o.dateOrder ?? 'dmy';
   let note = chat.order === null && o.dateOrder === undefined ? ambiguousDatesNote(chat.example) : null;
   const { prefixes } = chat;
-  const group = groupWithColon(chat.first, prefixes);
+  const group = groupWithColon(first, prefixes);
   // A lone `_chat.txt` uploaded in the app has no folder of its own to be named after: its people are
   // its name, or every such chat would be one thread ("upload") and share message identities.
   const name =
@@ -345,7 +383,7 @@ export async function* chatItems(chat: Chat, path: string, o: ParseOptions): Asy
   const ordinals = new Ordinals();
   let read = 0;
 
-  const itemOf = (m: Raw): ImportItem => {
+  return (m: Raw): ImportItem => {
     o.onRead?.(Math.min(1, read++ / chat.count));
     const ref = `line ${m.line}`;
     const [day, month, y] =
@@ -415,17 +453,4 @@ export async function* chatItems(chat: Chat, path: string, o: ParseOptions): Asy
     note = null;
     return item;
   };
-
-  let message: Raw | null = null;
-  let lineNo = 0;
-  for await (const line of textLines(decodedText(chat.bytes, chat.encoding))) {
-    lineNo += 1;
-    const m = headerOf(line, lineNo);
-    if (m !== null) {
-      if (message !== null) yield itemOf(message);
-      message = m;
-    } else if (message !== null) message.rest.push(line);
-    else if (line.trim()) yield skip(`line ${lineNo}`, 'text before the first message');
-  }
-  if (message !== null) yield itemOf(message);
 }
