@@ -67,6 +67,36 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       for (const v of Object.values(ctx.cost)) assert.equal(typeof v, 'number');
     });
 
+    it(
+      'a Record whose only Memory was superseded is still evidence for what else it says, marked and after what replaced it',
+      { skip: traits.holdsSlots ? false : 'this engine holds no slots' },
+      async () => {
+        const moved = await brainWithKey(server);
+        const say = async (text: string, occurred_at: string) => {
+          const { record } = await remember(moved, 'b', {
+            content: { kind: 'message', text, speaker: 'user', thread: 'chat' },
+            occurred_at,
+          });
+          return ready(moved, 'b', record.id);
+        };
+        const lisbon = await say('I live in Lisbon with my husband Rui.', '2024-01-01T10:00:00Z');
+        const porto = await say('I moved to Porto.', '2024-06-01T10:00:00Z');
+        const rui = (await context(moved, { query: 'Who is Rui?', include: ['memories'] }))!;
+        const ids = rui.citations.map((c) => c.record_id);
+        assert.ok(ids.includes(lisbon.id), JSON.stringify(rui.citations));
+        // What replaced its home comes first; the old home is marked as no longer so, never served.
+        assert.ok(ids.indexOf(porto.id) >= 0 && ids.indexOf(porto.id) < ids.indexOf(lisbon.id));
+        const block = rui.text!.split('\n\n').find((b) => b.includes('husband Rui'))!;
+        assert.match(block.split('\n')[0]!, / · superseded$/u);
+        assert.ok(!rui.memories!.some((m) => m.statement.includes('Lisbon')));
+        assert.equal(rui.abstained, undefined);
+        // Asked where she lives, the new home answers alone: the old one says nothing more of that.
+        const home = (await context(moved, { query: 'Where do I live?' }))!;
+        assert.ok(home.citations.some((c) => c.record_id === porto.id));
+        assert.ok(!home.citations.some((c) => c.record_id === lisbon.id), JSON.stringify(home.citations));
+      },
+    );
+
     it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {
       const ctx = (await context(api, { query: 'xylophone quartz' }))!;
       assert.equal(ctx.text, null);
