@@ -97,6 +97,40 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       },
     );
 
+    it("what only a resemblance of the question's commonest word found is no evidence: it abstains", async (t) => {
+      const chat = await brainWithKey(server);
+      const say = async (speaker: string, text: string, occurred_at: string) => {
+        const { record } = await remember(chat, 'b', {
+          content: { kind: 'message', text, speaker, thread: 'chat' },
+          occurred_at,
+        });
+        return ready(chat, 'b', record.id);
+      };
+      await say('assistant', 'Hello! How can I help you today?', '2024-01-01T10:00:00Z');
+      await say('user', 'My favourite colour is green.', '2024-01-01T10:00:10Z');
+      const asked = async () => (await context(chat, { query: "What is my dog's name?" }))!;
+      // Once the Records' vectors are in (the PostgreSQL engine writes them after the Record is ready):
+      // the semantic lane found the colour, or found it only for it to be narrowed away.
+      const { ctx: none, off } = await eventually('the semantic lane to find the colour', async () => {
+        const ctx = await asked();
+        const trace = assertShape(Trace, (await chat.get(`/brains/b/traces/${ctx.id}`)).body);
+        const off = trace.lanes.some((l) => l.name.startsWith('semantic (not run'));
+        const seen = trace.lanes.some((l) => l.name === 'semantic' && l.candidates.length > 0);
+        return (off || seen || trace.fusion.method.includes('similarity alone')) && { ctx, off };
+      });
+      // A database without the vector extension runs no semantic lane: nothing resembles anything.
+      if (off) return t.skip('this database runs no semantic lane');
+      assert.deepEqual(none.abstained, { reason: 'no_evidence' }, JSON.stringify(none.citations));
+      assert.deepEqual(none.citations, []);
+      // The same question is answered by what resembles what it asks about, though no word is shared.
+      const dog = await say('user', 'I have a golden retriever called Max.', '2024-01-01T10:00:30Z');
+      const answered = await eventually('the retriever to answer', async () => {
+        const ctx = await asked();
+        return ctx.citations.some((c) => c.record_id === dog.id) && ctx;
+      });
+      assert.equal(answered.abstained, undefined);
+    });
+
     it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {
       const ctx = (await context(api, { query: 'xylophone quartz' }))!;
       assert.equal(ctx.text, null);
