@@ -1,5 +1,6 @@
 import { passages, sentences, trimmedSpan, type Span } from '../core/derive/split-text.ts';
 import { asks } from '../core/derive/rule-deriver.ts';
+import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { quoteOpening, quotes, type Range } from '../core/derive/not-said.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
@@ -20,6 +21,10 @@ const windowChars = 1500;
  * them: `at.scope`). The query matched the old value; the current one is the answer, though its
  * Record may share no word with the query: "where do I live?" matched "I live in Porto." and nothing
  * matched "I moved to Braga.", so the Context had said no_evidence of something the Brain knew.
+ *
+ * Such a Record that says more the query asks about than its superseded Memories' values (saysMore) is
+ * kept too, after them and marked `superseded`, with no Memory served: "Who is Rui?" after "I live in
+ * Lisbon with my husband Rui." and a move to Porto.
  *
  * An edited note imported again is a new Record, a newer revision of the same item; the passages both
  * versions share keep one Memory citing both, so the older one is dropped for the newest revision
@@ -64,6 +69,9 @@ export async function selectEvidence(
       list.push({
         id: m.memoryId,
         quote: m.quote,
+        statement: m.statement,
+        subject: m.subject,
+        predicate: m.predicate,
         served: m.served,
         pending: m.pending,
         retracted: m.retracted,
@@ -75,6 +83,9 @@ export async function selectEvidence(
     }
   };
   const queue = [...fused];
+  // Records kept though every Memory of theirs is superseded (saysMore), queued again after what
+  // superseded them.
+  const pastKept = new Set<Fused>();
   let loaded = 0;
   for (let i = 0; i < queue.length; i++) {
     if (evidence.length >= maxRecords) break;
@@ -110,9 +121,17 @@ export async function selectEvidence(
       bringIn([newer], 'revision');
       continue;
     }
-    if (mems.length > 0 && !mems.some((m) => m.served || m.pending || holdsHere(m))) {
-      dropped.push({ recordId: r.id, reason: dropReason(mems, at.readMs) });
-      bringIn(await successorRecords(reads, mems, at), 'successor');
+    const past = pastKept.has(f);
+    if (!past && mems.length > 0 && !mems.some((m) => m.served || m.pending || holdsHere(m))) {
+      const successors = await successorRecords(reads, mems, at);
+      bringIn(successors, 'successor');
+      if (await saysMore(reads, r.text, terms, mems, successors, at)) {
+        // After what superseded it, marked: what it says of the superseded Memory is read as past.
+        const after = Math.max(i, ...successors.map((id) => queue.findIndex((x) => x.recordId === id)));
+        const again = { ...f };
+        queue.splice(after + 1, 0, again);
+        pastKept.add(again);
+      } else dropped.push({ recordId: r.id, reason: dropReason(mems, at.readMs) });
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
@@ -131,6 +150,7 @@ export async function selectEvidence(
       occurredAt: r.occurred_at,
       visibility: r.visibility,
       memoryIds: mems.filter((m) => m.served).map((m) => m.id),
+      superseded: past,
       lanes: f.lanes,
       score: f.score,
       rerankScore: f.rerankScore ?? null,
@@ -157,9 +177,44 @@ async function successorRecords(
   return reads.successors(gone, at, successorsPerDrop);
 }
 
+/**
+ * Whether a Record every Memory of which is superseded still answers the query beyond them: a query
+ * word it holds that neither the values served now of those Memories' slots nor the Records of what
+ * superseded them say. "I live in Lisbon with my husband Rui." became one "lives in" Memory; after "I
+ * moved to Porto." superseded it, "Who is Rui?" lost the only Record naming Rui. "Where do I live?"
+ * asks what the new value says ("Ana lives in Porto"), and is answered by it alone.
+ */
+async function saysMore(
+  reads: ContextReads,
+  text: string,
+  terms: string[],
+  mems: MemState[],
+  successors: string[],
+  at: ContextReadTime,
+): Promise<boolean> {
+  const own = matchedTerms(text, terms);
+  if (own.length === 0) return false;
+  // A correction says the old words never held: no other word of its Record is kept with them.
+  const gone = mems.filter((m) => !m.retracted && !m.later && !m.pending).map((m) => m.id);
+  if (gone.length === 0 || gone.length < mems.length) return false;
+  // What the superseded versions said of their slots: the value (the rest of the sentence is the
+  // Record's own), or, for a version that is no one slot's value, all its words.
+  const said = mems.map((m) => slotValueAsSaid(m) ?? m.statement);
+  const now = [
+    ...said,
+    ...(await reads.slotValues(gone, at)).map((v) => v.statement),
+    ...(successors.length > 0 ? (await reads.evidence(successors, at)).records.map((r) => r.text) : []),
+  ];
+  const covered = new Set(now.flatMap((t) => matchedTerms(t, own)));
+  return own.some((t) => !covered.has(t));
+}
+
 interface MemState {
   id: string;
   quote: string;
+  statement: string;
+  subject: string;
+  predicate: string | null;
   served: boolean;
   pending: boolean;
   retracted: boolean;

@@ -34,6 +34,10 @@ export interface CitingVersion {
   memoryId: string;
   /** The citation's quote of the Record. */
   quote: string;
+  /** What the version says, of whom, and the slot's predicate (null: no slot value): its slot's value. */
+  statement: string;
+  subject: string;
+  predicate: string | null;
   /** Served at the read time (servedAt). */
   served: boolean;
   /** Waiting to be derived again. */

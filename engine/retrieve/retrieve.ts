@@ -203,6 +203,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const queryVector = embedding ? await embedding : null;
   if (embedding) timings['embed_wait'] = performance.now() - t;
   for (const lane of o.lanes) if (lane.needsQueryVector) await runLane(lane, queryVector);
+  const alone = over() ? null : await similarityAlone(o, results, base, queryVector);
   // The Trace lists the lanes in their configured order, whichever ran first.
   const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
   let fused = fuse(laneResults, rrfK, laneWeights);
@@ -282,6 +283,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
       o.emit('rerank', { model: o.reranker.id, candidates: Math.min(o.reranker.depth, fused.length) });
     }
   }
+  if (alone) method = `${method}; ${alone}`;
   const led = slotFirst(laneResults, fused);
   if (led !== fused) {
     fused = led;
@@ -294,6 +296,53 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     method = `${method}; only Records of the time asked about`;
   }
   return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent };
+}
+
+/**
+ * Where no lane but those that need the query's vector found anything (nothing in the Brain shares a
+ * word, a name, a time, a slot or a topic with the question), a Record they found stays only if the
+ * question's main word, embedded alone, finds it too (over the same floor): the word whose vector is
+ * nearest the question's, the one its embedding weighs most. Similarity to the whole question can be
+ * carried by a common word: "What is my dog's name?" in a Brain that never mentions a dog met "My
+ * favourite colour is green." at cosine 0.38 (glove-sif, over its 0.35 floor) through "name"; "dog"
+ * alone meets it at 0.26, and "I have a golden retriever called Max." at 0.53. Any one word would be
+ * too weak ("name" still meets the colour) and every word too strict ("go" of "Where did we go on
+ * holiday?" meets nothing). The lanes' candidates are narrowed in place; returns what the fusion
+ * method then says, or null.
+ */
+async function similarityAlone(
+  o: RetrieveInput,
+  results: Map<Lane, LaneResult>,
+  base: Omit<LaneInput, 'terms'>,
+  queryVector: Float32Array | null,
+): Promise<string | null> {
+  const found = [...results.entries()].filter(([, r]) => r.candidates.length > 0);
+  if (found.length === 0 || found.some(([lane]) => !lane.needsQueryVector)) return null;
+  const embedder = o.indexer?.embedder() ?? null;
+  if (!embedder || !queryVector || o.terms.length < 2) return null;
+  const vectors = await embedder.embed(o.terms).catch(() => null);
+  if (vectors === null || vectors.length !== o.terms.length) return null;
+  o.ledger.charge('embedding', 1);
+  const closeness = vectors.map((v) => cosine(v, queryVector));
+  const main = closeness.indexOf(Math.max(...closeness));
+  for (const [lane, r] of found) {
+    const near = await lane.search({ ...base, queryVector: vectors[main]!, terms: o.terms });
+    const ids = new Set(near.map((c) => c.recordId));
+    r.candidates = r.candidates.filter((c) => ids.has(c.recordId));
+  }
+  return `similarity alone found it, so only Records near its main word ("${o.terms[main]}")`;
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    ab += a[i]! * b[i]!;
+    aa += a[i]! * a[i]!;
+    bb += b[i]! * b[i]!;
+  }
+  return aa === 0 || bb === 0 ? -Infinity : ab / Math.sqrt(aa * bb);
 }
 
 /**

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { includeValues } from '../../engine/contract/context.ts';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
 import { createLocalEngine } from '../../engine/local/index.ts';
@@ -1041,4 +1042,13 @@ test("get_memory gives a cited Record's text as the window around its quote, whi
     });
     assert.ok(read.content.text.startsWith(cited!.text), 'the same offsets as get_record');
   }
+});
+
+test("get_trace's description sends a model to explain for what selection dropped, which a Trace does not hold", async () => {
+  const listing = await hosted.listTools();
+  const described = listing.tools.find((t) => t.name === 'get_trace')!.description ?? '';
+  // A Trace holds the budget's cuts only (budget.cut); why a Record was dropped is in explain.dropped.
+  assert.match(described, /what it cut/u);
+  assert.match(described, /what else was dropped and why: get_context include explain/u);
+  assert.ok(includeValues.includes('explain'));
 });

@@ -714,9 +714,9 @@ const tools: McpTool[] = [
     operation: 'getTrace',
     title: 'Get the trace of a Context',
     description:
-      'How a get_context answer was made: the lanes that searched, the candidates and their scores, what was ' +
-      'dropped and why, the budget. trace_id is a Context id (ctx_..., its id) or the trc_... id an error ' +
-      'names. Traces are kept for recent requests only: an old one is trace_not_found.',
+      'How a get_context answer was made: the lanes that searched, their candidates and scores, the budget ' +
+      'and what it cut (what else was dropped and why: get_context include explain). trace_id is a Context ' +
+      "id (ctx_...) or an error's trc_... id. Recent traces only: an old one is trace_not_found.",
     input: {
       trace_id: z
         .string()

@@ -42,7 +42,8 @@ export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
                 ORDER BY nr.n DESC LIMIT 1) x
               WHERE r.brain_uid = $1 AND r.id = ANY($2::text[]) AND r.external_id IS NOT NULL) AS newer,
              (SELECT coalesce(json_agg(json_build_object('recordId', c.record_id, 'memoryId', m.id,
-                       'quote', c.quote, 'served', ${served}, 'pending', m.pending,
+                       'quote', c.quote, 'statement', m.statement, 'subject', m.subject,
+                       'predicate', m.predicate, 'served', ${served}, 'pending', m.pending,
                        'retracted', m.status = 'retracted', 'later', ${later},
                        'validFromMs', m.valid_from_ms, 'validToMs', m.valid_to_ms)
                      ORDER BY c.record_id COLLATE "C", c.memory_id COLLATE "C"), '[]')

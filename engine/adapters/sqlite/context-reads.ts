@@ -77,6 +77,9 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
           record_id: string;
           id: string;
           quote: string;
+          statement: string;
+          subject: string;
+          predicate: string | null;
           served: Flag;
           pending: Flag;
           retracted: Flag;
@@ -84,7 +87,7 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
           valid_from_ms: number;
           valid_to_ms: number | null;
         }>(
-          `SELECT c.record_id, c.quote, m.id, (${served.sql}) AS served, m.pending,
+          `SELECT c.record_id, c.quote, m.statement, m.subject, m.predicate, m.id, (${served.sql}) AS served, m.pending,
              m.status = 'retracted' AS retracted, ${later.sql} AS later, m.valid_from_ms, m.valid_to_ms
            FROM citations c JOIN memories m ON m.id = c.memory_id
            WHERE c.record_id IN (SELECT value FROM json_each(?)) AND +m.brain_uid = ?`,
@@ -97,6 +100,9 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
           recordId: m.record_id,
           memoryId: m.id,
           quote: m.quote,
+          statement: m.statement,
+          subject: m.subject,
+          predicate: m.predicate,
           served: m.served === 1,
           pending: m.pending === 1,
           retracted: m.retracted === 1,

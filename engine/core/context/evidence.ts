@@ -18,6 +18,11 @@ export interface EvidencePassage {
   visibility: 'shareable' | 'redacted_summary' | 'local_only';
   /** Memories served at the read time that this Record supports. */
   memoryIds: string[];
+  /**
+   * Every Memory it supports is superseded, yet it says more the query asks about (select-evidence.ts):
+   * the prompt marks it, so what it states is read as what held then, not now. Absent: false.
+   */
+  superseded?: boolean;
   lanes: string[];
   score: number;
   /** The reranker's score when it ordered this Record (the order follows it, not `score`). */

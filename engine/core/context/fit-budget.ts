@@ -92,6 +92,8 @@ export function formatBlock(i: number, e: EvidencePassage, quote: string, frame:
     `speaker: ${speaker.name === null ? 'unknown' : callerSet(speaker.name)}${speaker.self ? ' (self)' : ''}`,
     `source: ${e.source === null ? 'unknown' : callerSet(e.source)}`,
     ...(e.title ? [`title: ${callerSet(e.title)}`] : []),
+    // What it states was replaced since (by a block above it): kept for what else it says.
+    ...(e.superseded ? ['superseded'] : []),
     // The person keeps it on this device (or shared only redacted): an agent that sends the prompt to a
     // model elsewhere can see so, passage by passage.
     ...(e.visibility === 'local_only' || e.visibility === 'redacted_summary'
