@@ -537,6 +537,14 @@ describe('local engine: context', () => {
     assert.ok((await cited("what's her phone?")).includes(number.id));
     assert.ok((await cited('who is her partner?')).includes(gf.id));
     assert.ok((await cited('when is her birthday?')).includes(bday.id));
+    // Kin by the word a question uses for them.
+    const sister = await say('My sister Marta is a teacher.', 9);
+    const son = await say(
+      'Tomás started school this week, my little boy is growing up. Our son loves it.',
+      10,
+    );
+    assert.ok((await cited('does Ana have any siblings?')).includes(sister.id));
+    assert.ok((await cited('how old are her children?')).includes(son.id));
   });
 
   it('a favourite said again with another value replaces the old one, in Memories and in Context', async () => {

@@ -10,6 +10,10 @@ test('a query naming a topic gets the words its Records use; one naming none get
   assert.deepEqual(named('tell me about her family'), ['family']);
   assert.deepEqual(named('where does the user live?'), []);
   assert.deepEqual(named('who is my partner?'), ['partner']);
+  assert.deepEqual(named('Does she have any siblings?'), ['siblings']);
+  assert.deepEqual(named('who is my sibling?'), ['siblings']);
+  assert.deepEqual(named('what are her parents called?'), ['parents']);
+  assert.deepEqual(named('how old are his kids?'), ['children']);
   assert.deepEqual(named('When is my wedding?'), ['wedding']);
   assert.deepEqual(named("what's Ana's phone?"), ['phone']);
   // "my bday is 4 march": a birthday in the words people say it in; "where was she born?" asks a place.

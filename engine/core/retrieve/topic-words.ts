@@ -96,6 +96,23 @@ const topics: readonly { name: string; says: readonly string[]; members: readonl
     ],
   },
   {
+    // "Does she have siblings?" against "My sister Marta is a teacher.": the kin word a question uses is
+    // seldom the one its answer does, and "sibling" meets "sister" at a cosine under the semantic floor.
+    name: 'siblings',
+    says: ['sibling', 'siblings'],
+    members: ['sister', 'sisters', 'brother', 'brothers', 'twin'],
+  },
+  {
+    name: 'parents',
+    says: ['parent', 'parents'],
+    members: ['mom', 'mum', 'mother', 'dad', 'father', 'stepmother', 'stepfather'],
+  },
+  {
+    name: 'children',
+    says: ['child', 'children', 'kid', 'kids'],
+    members: ['son', 'sons', 'daughter', 'daughters', 'baby', 'kid', 'kids', 'stepson', 'stepdaughter'],
+  },
+  {
     // "who is my partner?" against "my gf is Marta", "I'm seeing Carla now".
     name: 'partner',
     says: ['partner', 'partners', 'spouse', 'significant', 'girlfriend', 'boyfriend', 'wife', 'husband'],
