@@ -78,10 +78,16 @@ export const memoryListOptions = (client: MnemoClient, brainId: string, params: 
     ...byCursor,
   });
 
-export const memoryOptions = (client: MnemoClient, brainId: string, memoryId: string) =>
+/**
+ * One Memory in full. With `qc`, fresh for good while the Brain is followed: every change to it (a
+ * write, a forget, the clock passing its start or end) reads it again by its id (useFollowBrain), so
+ * a Memory's page, Conflicts' evidence and the census's examples are not read again on each opening.
+ */
+export const memoryOptions = (client: MnemoClient, brainId: string, memoryId: string, qc?: QueryClient) =>
   queryOptions({
     queryKey: keys.memory(brainId, memoryId),
     queryFn: ({ signal }) => client.getMemory(brainId, memoryId, { signal }),
+    staleTime: () => (qc && followedWatermark(qc, brainId) !== undefined ? Infinity : defaultStaleMs),
   });
 
 /** One Record: it never changes (it can only be forgotten, which invalidates every read of Records). */

@@ -64,19 +64,31 @@ test('a note, a correction and a forget made in the app update a Memories list t
     await note.getByText('Ready', { exact: true }).waitFor({ timeout: 20_000 });
     await navigateInPlace(page, '/brains/ana/memories?order=desc');
     await rows.first().getByText(/Porto/).waitFor({ timeout: 15_000 });
+    assert.deepEqual(reads, [], 'before, every loaded page was read again');
     assert.equal(await rows.count(), 151);
     await sameAsServer();
-    assert.deepEqual(reads, [], 'before, every loaded page was read again');
 
     // A correction on the Memory's page: the page says it is saved and shows the replacement.
     await rows.first().getByRole('link').click();
     await page.getByLabel('What is actually true').fill('Ana lives in Faro');
     await page.getByRole('button', { name: 'Save correction' }).click();
-    await page.getByRole('status').getByRole('link', { name: /Faro/ }).waitFor({ timeout: 20_000 });
+    await page.getByRole('status').getByRole('link', { name: /Faro/ }).click();
+    const faro = page.getByRole('heading', { level: 1, name: /Faro/ });
+    await faro.waitFor();
+    const faroPage = page.url();
     await navigateInPlace(page, '/brains/ana/memories?order=desc');
     await rows.first().getByText(/Faro/).waitFor({ timeout: 15_000 });
     assert.equal(await rows.filter({ hasText: 'Porto' }).count(), 0, 'the replaced value is not current');
     await sameAsServer();
+    // A Memory's page opened again: nothing about it changed, so it is not read again.
+    const detailReads: string[] = [];
+    page.on('request', (r) => {
+      if (/\/memories\/mem_/.test(new URL(r.url()).pathname)) detailReads.push(r.url());
+    });
+    await navigateInPlace(page, new URL(faroPage).pathname);
+    await faro.waitFor();
+    await page.waitForTimeout(2500);
+    assert.deepEqual(detailReads, [], 'before, each opening read the Memory again');
 
     // The note forgotten on Records.
     await navigateInPlace(page, '/brains/ana/records');
