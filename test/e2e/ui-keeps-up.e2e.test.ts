@@ -159,3 +159,53 @@ test('a value dated a few seconds later shows on the open Profile when it begins
     await app.close();
   }
 });
+
+test('a Memories list read to its end draws only the rows near the window, every one reachable by scrolling', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'many', name: 'Many', self: { type: 'person', name: 'Ana' } });
+    for (let i = 0; i < 400; i += 50)
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          app.api.rememberRecord('many', {
+            content: { kind: 'fact', subject: 'user', predicate: `trait_${i + j}`, value: `value ${i + j}` },
+            occurred_at: new Date(Date.UTC(2024, 0, 1) + (i + j) * 3_600_000).toISOString(),
+          }),
+        ),
+      );
+    await derivationSettled(app, 'many');
+    const all: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const p = await app.api.listMemories('many', { limit: 200, ...(cursor ? { cursor } : {}) });
+      all.push(...p.data.map((m) => m.id));
+      cursor = p.next_cursor ?? undefined;
+    } while (cursor);
+    assert.equal(all.length, 400);
+
+    const { page, problems } = await openUi(context(), app);
+    await navigateInPlace(page, '/brains/many/memories');
+    const table = page.getByRole('table', { name: 'Memories' });
+    const drawn = table.locator('tbody tr:not([data-spacer])');
+    await drawn.first().waitFor();
+    while (!(await page.getByText('That is the whole list.').isVisible()))
+      await page.getByRole('button', { name: 'Show more' }).click();
+    assert.equal(await table.getAttribute('aria-rowcount'), '401');
+    const count = await drawn.count();
+    // Before, all 400 (about nine DOM nodes each).
+    assert.ok(count < 150, `${count} rows drawn`);
+
+    const link = (id: string) => table.locator(`a[href$="/${id}"]`);
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    await link(all[399]!).waitFor();
+    assert.equal(await link(all[399]!).locator('xpath=ancestor::tr').getAttribute('aria-rowindex'), '401');
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight / 2)');
+    await link(all[200]!).waitFor();
+    await page.evaluate('window.scrollTo(0, 0)');
+    await link(all[0]!).waitFor();
+    assert.ok((await drawn.count()) < 150);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
