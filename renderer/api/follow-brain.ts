@@ -18,7 +18,7 @@ import {
   type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
-import type { Memory, MemoryPage } from '../../engine/contract/index.ts';
+import type { Memory, MemoryPage, MnemoRecord, RecordPage } from '../../engine/contract/index.ts';
 import {
   isMnemoApiError,
   type MemoryListParams,
@@ -90,6 +90,7 @@ async function applyChanges(
   brainId: string,
   since: string,
   now: string,
+  written?: MnemoRecord,
 ) {
   for (const key of [
     keys.census(brainId),
@@ -99,9 +100,11 @@ async function applyChanges(
     [...keys.records(brainId), 'page'],
   ])
     void qc.invalidateQueries({ queryKey: key });
-  const records = refreshHeads(qc, keys.records(brainId), (key) =>
-    client.listRecords(brainId, (key[2] ?? {}) as RecordListParams),
-  );
+  const records = written
+    ? Promise.resolve(putOnTop(qc, brainId, written))
+    : refreshHeads(qc, keys.records(brainId), (key) =>
+        client.listRecords(brainId, (key[2] ?? {}) as RecordListParams),
+      );
   void refreshHeads(qc, keys.traces(brainId), () => client.listTraces(brainId, { limit: 50 }));
   void dropIfTraceGone(client, brainId);
   try {
@@ -126,6 +129,7 @@ export async function followWrite(
   client: MnemoClient,
   brainId: string,
   watermark?: string | null,
+  written?: MnemoRecord,
 ): Promise<void> {
   const seen = qc.getQueryData<string>(keys.applied(brainId));
   if (followedWatermark(qc, brainId) === undefined || seen === undefined) {
@@ -142,7 +146,30 @@ export async function followWrite(
   // The poll's effect then finds its watermark applied and reads nothing more for it.
   qc.setQueryData(keys.applied(brainId), now);
   qc.setQueryData(keys.watermark(brainId), now);
-  if (seen !== now) await applyChanges(qc, client, brainId, seen, now);
+  if (seen !== now) await applyChanges(qc, client, brainId, seen, now, written);
+}
+
+/**
+ * A Record written in the app, from the write's answer: on top of every unfiltered Records list (the
+ * newest first), where its first page was read again before. A filtered list is read again (the
+ * server matches the filters), on screen or when shown. Another write that moved the watermark
+ * meanwhile comes with the next move, whose first-page read brings it.
+ */
+function putOnTop(qc: QueryClient, brainId: string, written: MnemoRecord) {
+  for (const q of qc.getQueryCache().findAll({ queryKey: keys.records(brainId) })) {
+    const data = q.state.data as InfiniteData<RecordPage> | undefined;
+    if (data?.pages === undefined) continue;
+    const filters = (q.queryKey[2] ?? {}) as RecordListParams;
+    if (Object.values(filters).some((v) => v !== undefined && v !== '')) {
+      void qc.invalidateQueries({ queryKey: q.queryKey, exact: true });
+      continue;
+    }
+    if (data.pages.some((p) => p.data.some((r) => r.id === written.id))) continue;
+    qc.setQueryData<InfiniteData<RecordPage>>(q.queryKey, {
+      ...data,
+      pages: data.pages.map((p, i) => (i === 0 ? { ...p, data: [written, ...p.data] } : p)),
+    });
+  }
 }
 
 /** Every read a write can change, read again (on screen) or marked stale. */

@@ -77,7 +77,7 @@ function followBrainWrite(
   client: MnemoClient,
   brainId: string,
   watermark: string | null | undefined,
-  o: { forgot?: boolean } = {},
+  o: { forgot?: boolean; written?: MnemoRecord } = {},
 ) {
   dropLastAsked(brainId);
   if (o.forgot) {
@@ -88,7 +88,7 @@ function followBrainWrite(
       predicate: (q) => q.queryKey[2] === 'detail',
     });
   }
-  return followWrite(qc, client, brainId, watermark);
+  return followWrite(qc, client, brainId, watermark, o.written);
 }
 
 export function useRememberRecord(brainId: string) {
@@ -96,7 +96,9 @@ export function useRememberRecord(brainId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: RecordCreate) => client.rememberRecord(brainId, body),
-    onSettled: (written) => followBrainWrite(qc, client, brainId, written?.watermark),
+    // The Record from the answer goes on top of the Records lists; its Memories come with derivation.
+    onSettled: (written) =>
+      followBrainWrite(qc, client, brainId, written?.watermark, written ? { written: written.record } : {}),
   });
 }
 

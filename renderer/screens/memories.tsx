@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useSelfName } from '../api/self-name.ts';
@@ -34,7 +34,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
   const params = read.owner ? { ...read, owner: ownerParam(read.owner, selfName) } : read;
   const setParams = (p: MemoryListParams) =>
     navigate(`${paths.brain(brainId, 'memories')}${writeSearch(p, searchNames, searchDefaults)}`);
-  const memories = useInfiniteQuery(memoryListOptions(client, brainId, params));
+  const memories = useInfiniteQuery(memoryListOptions(client, brainId, params, useQueryClient()));
   // New Records turn into Memories in the background: the Brain's navigation follows its changes
   // (useFollowBrain) and applies them to this list.
   const rows = memories.data?.pages.flatMap((p) => p.data) ?? [];

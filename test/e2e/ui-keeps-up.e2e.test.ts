@@ -62,6 +62,9 @@ test('a note, a correction and a forget made in the app update a Memories list t
     await page.getByText('Note saved').waitFor();
     const note = page.getByRole('list', { name: 'Records' }).getByRole('listitem').first();
     await note.getByText('Ready', { exact: true }).waitFor({ timeout: 20_000 });
+    // Past the app's default staleTime (2 s) since the list last changed: before, coming back to it then
+    // read every loaded page again, whatever had changed.
+    await page.waitForTimeout(2500);
     await navigateInPlace(page, '/brains/ana/memories?order=desc');
     await rows.first().getByText(/Porto/).waitFor({ timeout: 15_000 });
     assert.deepEqual(reads, [], 'before, every loaded page was read again');
