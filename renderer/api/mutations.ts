@@ -77,9 +77,13 @@ function followBrainWrite(
   client: MnemoClient,
   brainId: string,
   watermark: string | null | undefined,
-  o: { forgot?: boolean; written?: MnemoRecord } = {},
+  o: { forgot?: 'records' | 'many'; written?: MnemoRecord } = {},
 ) {
   dropLastAsked(brainId);
+  // Records forgotten by source, chat or import are not known one by one here: a Records list keeps
+  // the rows below its first page on a change, so it is read again whole (Records forgotten one by
+  // one left the lists already).
+  if (o.forgot === 'many') void qc.invalidateQueries({ queryKey: keys.records(brainId) });
   if (o.forgot) {
     void qc.invalidateQueries({ queryKey: keys.traces(brainId) });
     // A Record's words are cached for good (they never change), so one forgotten must be asked again.
@@ -141,7 +145,8 @@ export function useForgetRecords(brainId: string) {
       }
       return results;
     },
-    onSettled: (results) => followBrainWrite(qc, client, brainId, lastWatermark(results), { forgot: true }),
+    onSettled: (results) =>
+      followBrainWrite(qc, client, brainId, lastWatermark(results), { forgot: 'records' }),
   });
 }
 
@@ -283,7 +288,7 @@ export function useImportFiles(brainId: string) {
           ? { status: 'cancelled', files: body.files.length, progress: error.progress }
           : { status: 'error', files: body.files.length, progress: null, error },
       ),
-    onSettled: (result) => followBrainWrite(qc, client, brainId, result?.watermark, { forgot: true }),
+    onSettled: (result) => followBrainWrite(qc, client, brainId, result?.watermark, { forgot: 'many' }),
   });
 }
 
@@ -293,7 +298,7 @@ export function useForgetSource(brainId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (sourceName: string) => client.forgetSource(brainId, sourceName),
-    onSettled: (receipt) => followBrainWrite(qc, client, brainId, receipt?.watermark, { forgot: true }),
+    onSettled: (receipt) => followBrainWrite(qc, client, brainId, receipt?.watermark, { forgot: 'many' }),
   });
 }
 
@@ -303,7 +308,7 @@ export function useForgetSourceChat(brainId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (c: { source: string; chat: string }) => client.forgetSourceChat(brainId, c.source, c.chat),
-    onSettled: (receipt) => followBrainWrite(qc, client, brainId, receipt?.watermark, { forgot: true }),
+    onSettled: (receipt) => followBrainWrite(qc, client, brainId, receipt?.watermark, { forgot: 'many' }),
   });
 }
 
