@@ -11,8 +11,14 @@
  * - the census, sources, Objects and the Brain itself: read again if on screen, else marked stale.
  */
 import { useEffect } from 'react';
-import { useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { Memory, MemoryPage } from '../../engine/contract/index.ts';
+import {
+  queryOptions,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
+import type { Memory, MemoryPage, MnemoRecord, RecordPage } from '../../engine/contract/index.ts';
 import {
   isMnemoApiError,
   type MemoryListParams,
@@ -21,7 +27,15 @@ import {
 } from '../../server/client/index.ts';
 import { inListOrder } from './conflicts.ts';
 import { applyDeltaToList, type Delta } from './memory-delta.ts';
-import { applyDeltaToProfile, spliceFresh, stampProfile, type ProfileData } from './profile-delta.ts';
+import {
+  applyDeltaToProfile,
+  applyDeltaToUpcoming,
+  dueByClock,
+  nextClockChange,
+  spliceFresh,
+  stampProfile,
+  type ProfileData,
+} from './profile-delta.ts';
 import { contestedKey } from './profile-contested.ts';
 import { useClient } from './client.ts';
 import { dropIfTouched, dropLastAsked, readLastAsked } from './last-asked.ts';
@@ -29,6 +43,7 @@ import {
   brainIsGone,
   conflictListKey,
   keys,
+  followedWatermark,
   readContestedSlot,
   watermarkOptions,
   type ConflictList,
@@ -75,6 +90,7 @@ async function applyChanges(
   brainId: string,
   since: string,
   now: string,
+  written?: MnemoRecord,
 ) {
   for (const key of [
     keys.census(brainId),
@@ -84,9 +100,11 @@ async function applyChanges(
     [...keys.records(brainId), 'page'],
   ])
     void qc.invalidateQueries({ queryKey: key });
-  void refreshHeads(qc, keys.records(brainId), (key) =>
-    client.listRecords(brainId, (key[2] ?? {}) as RecordListParams),
-  );
+  const records = written
+    ? Promise.resolve(putOnTop(qc, brainId, written))
+    : refreshHeads(qc, keys.records(brainId), (key) =>
+        client.listRecords(brainId, (key[2] ?? {}) as RecordListParams),
+      );
   void refreshHeads(qc, keys.traces(brainId), () => client.listTraces(brainId, { limit: 50 }));
   void dropIfTraceGone(client, brainId);
   try {
@@ -95,6 +113,78 @@ async function applyChanges(
     void qc.invalidateQueries({ queryKey: keys.memories(brainId) });
     void qc.invalidateQueries({ queryKey: keys.profile(brainId) });
   }
+  await records;
+}
+
+/**
+ * A write made in the app (a note, a correction, a forget, an import) is followed as any other
+ * change: the delta from the watermark the cached reads were brought up to, to the write's own
+ * (`watermark`, from its response; read when the write gave none, as a correction waited on does).
+ * Before, every Memories list, Records list and Profile page loaded was read again. The Memories a
+ * note is worked into come later, with the watermark's next move, which the poll follows.
+ * A Brain not followed (its poll not running) has its reads invalidated as before.
+ */
+export async function followWrite(
+  qc: QueryClient,
+  client: MnemoClient,
+  brainId: string,
+  watermark?: string | null,
+  written?: MnemoRecord,
+): Promise<void> {
+  const seen = qc.getQueryData<string>(keys.applied(brainId));
+  if (followedWatermark(qc, brainId) === undefined || seen === undefined) {
+    await invalidateBrainReads(qc, brainId);
+    return;
+  }
+  let now = watermark ?? undefined;
+  try {
+    now ??= (await client.getProfile(brainId, { limit: 1 })).watermark;
+  } catch {
+    await invalidateBrainReads(qc, brainId);
+    return;
+  }
+  // The poll's effect then finds its watermark applied and reads nothing more for it.
+  qc.setQueryData(keys.applied(brainId), now);
+  qc.setQueryData(keys.watermark(brainId), now);
+  if (seen !== now) await applyChanges(qc, client, brainId, seen, now, written);
+}
+
+/**
+ * A Record written in the app, from the write's answer: on top of every unfiltered Records list (the
+ * newest first), where its first page was read again before. A filtered list is read again (the
+ * server matches the filters), on screen or when shown. Another write that moved the watermark
+ * meanwhile comes with the next move, whose first-page read brings it.
+ */
+function putOnTop(qc: QueryClient, brainId: string, written: MnemoRecord) {
+  for (const q of qc.getQueryCache().findAll({ queryKey: keys.records(brainId) })) {
+    const data = q.state.data as InfiniteData<RecordPage> | undefined;
+    if (data?.pages === undefined) continue;
+    const filters = (q.queryKey[2] ?? {}) as RecordListParams;
+    if (Object.values(filters).some((v) => v !== undefined && v !== '')) {
+      void qc.invalidateQueries({ queryKey: q.queryKey, exact: true });
+      continue;
+    }
+    if (data.pages.some((p) => p.data.some((r) => r.id === written.id))) continue;
+    qc.setQueryData<InfiniteData<RecordPage>>(q.queryKey, {
+      ...data,
+      pages: data.pages.map((p, i) => (i === 0 ? { ...p, data: [written, ...p.data] } : p)),
+    });
+  }
+}
+
+/** Every read a write can change, read again (on screen) or marked stale. */
+function invalidateBrainReads(qc: QueryClient, brainId: string) {
+  return Promise.all(
+    [
+      keys.traces(brainId),
+      keys.records(brainId),
+      keys.memories(brainId),
+      keys.profile(brainId),
+      keys.census(brainId),
+      keys.sources(brainId),
+      keys.objects(brainId),
+    ].map((queryKey) => qc.invalidateQueries({ queryKey })),
+  );
 }
 
 /**
@@ -178,24 +268,22 @@ async function applyMemoryChanges(
     return;
   }
   const previousProfile = profileUpdates.get(brainId) ?? Promise.resolve();
-  profileUpdates.set(
-    brainId,
-    previousProfile
-      .then(() => applyProfileChanges(qc, client, brainId, all, now))
-      .catch(() => qc.invalidateQueries({ queryKey: keys.profile(brainId) })),
-  );
+  const profile = previousProfile
+    .then(() => applyProfileChanges(qc, client, brainId, all, now))
+    .catch(() => qc.invalidateQueries({ queryKey: keys.profile(brainId) }));
+  profileUpdates.set(brainId, profile);
   // Alongside the lists, which need not wait for its slot reads; after the Brain's previous update of
   // it, as two overlapping reads of one slot could land out of order and put back what was settled.
   const previous = conflictUpdates.get(brainId) ?? Promise.resolve();
-  conflictUpdates.set(
-    brainId,
-    previous
-      .then(() => applyConflictChanges(qc, client, brainId, all))
-      .catch(() => qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true })),
+  const conflicts = previous
+    .then(() => applyConflictChanges(qc, client, brainId, all))
+    .catch(() => qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true }));
+  conflictUpdates.set(brainId, conflicts);
+  // A Memory's own page: read again if it changed (awaited: a write made in the app shows its result
+  // on that page once this is done).
+  const details = [...all.changed.map((m) => m.id), ...all.removed].map((id) =>
+    qc.invalidateQueries({ queryKey: keys.memory(brainId, id) }),
   );
-  // A Memory's own page: read again if it changed.
-  for (const id of [...all.changed.map((m) => m.id), ...all.removed])
-    void qc.invalidateQueries({ queryKey: keys.memory(brainId, id) });
   // The lists: an unfiltered one takes the delta as read; a filtered one on screen reads its own
   // (the server matches the words); one not on screen is read again when shown.
   const lists = qc.getQueryCache().findAll({ queryKey: [...keys.memories(brainId), 'list'] });
@@ -222,6 +310,9 @@ async function applyMemoryChanges(
       data ? applyDeltaToList(data, delta, params.status, params.order) : data,
     );
   }
+  // Done when every read it changes is: a write made in the app is shown done then (a value kept on
+  // Conflicts has its card gone, so focus is not left on a button about to go).
+  await Promise.all([...details, profile, conflicts]);
 }
 
 interface Page<T extends { id: string }> {
@@ -337,6 +428,7 @@ async function applyProfileChanges(
       contested.some((m) => delta.removed.has(m.id)))
   )
     void qc.invalidateQueries({ queryKey: contestedKey(brainId), exact: true });
+  qc.setQueryData<Memory[]>(upcomingKey(brainId), (old) => old && applyDeltaToUpcoming(old, delta));
   const key = keys.profile(brainId);
   const query = qc.getQueryCache().find<ProfileData>({ queryKey: key, exact: true });
   const start = query?.state.data;
@@ -388,4 +480,124 @@ async function readUntilPlaced(
     cursor = page.next_cursor;
   }
   return null;
+}
+
+/** Whatever is read for one change by the clock: more slots than this read the Profile again. */
+const maxClockSlots = 10;
+/** setTimeout's longest wait (about 24 days) is far off: a wait past a day is taken a day at a time. */
+const maxClockWaitMs = 86_400_000;
+/** After an instant, so the server's clock has passed it too. */
+const clockMarginMs = 1000;
+
+/**
+ * The self's Memories whose status changes with the clock alone (a value dated later, the value in
+ * force until it starts), kept current by the Brain's deltas. Its value in force until then is read
+ * with it only through the deltas: its end is the later value's start, which this read holds.
+ */
+export const upcomingKey = (brainId: string) => [...keys.profile(brainId), 'upcoming'] as const;
+
+export const upcomingOptions = (client: MnemoClient, brainId: string) =>
+  queryOptions({
+    queryKey: upcomingKey(brainId),
+    queryFn: async ({ signal }) => {
+      const found: Memory[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 3; i += 1) {
+        const page: MemoryPage = await client.listMemories(
+          brainId,
+          { owner: 'self', status: 'scheduled', limit: 200, ...(cursor ? { cursor } : {}) },
+          { signal },
+        );
+        found.push(...page.data);
+        cursor = page.has_more ? page.next_cursor : null;
+        if (cursor === null) break;
+      }
+      return found;
+    },
+    // Kept current by the deltas; kept as long as the Profile it times may be, so an instant that
+    // passed while the Profile was not on screen is still known when it is shown again.
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+
+/**
+ * A value dated later that begins, or the value whose end passes, moves no watermark: the open
+ * Profile (and the Memories lists, Conflicts) is brought up to date at the next such instant its self's
+ * Memories hold, by reading the slots that change then, not the Profile.
+ */
+export function useProfileClock(brainId: string): void {
+  const client = useClient();
+  const qc = useQueryClient();
+  const { data } = useQuery(upcomingOptions(client, brainId));
+  useEffect(() => {
+    const next = data ? nextClockChange(data) : null;
+    if (next === null) return;
+    const wait = Math.min(Math.max(next - Date.now(), 0) + clockMarginMs, maxClockWaitMs);
+    const timer = setTimeout(() => void followClock(qc, client, brainId), wait);
+    return () => clearTimeout(timer);
+  }, [data, qc, client, brainId]);
+}
+
+async function followClock(qc: QueryClient, client: MnemoClient, brainId: string) {
+  const key = upcomingKey(brainId);
+  const upcoming = qc.getQueryData<Memory[]>(key) ?? [];
+  const due = dueByClock(upcoming, Date.now());
+  const slots = [...new Set(due.flatMap((m) => (m.slot === null ? [] : [m.slot])))];
+  const mark = qc.getQueryData<string>(keys.applied(brainId));
+  const changed: Memory[] = [];
+  let complete = mark !== undefined && slots.length <= maxClockSlots;
+  for (const slot of complete ? slots : []) {
+    try {
+      const page = await client.listMemories(brainId, { slot, status: 'all', limit: 200 });
+      changed.push(...page.data);
+      if (page.has_more) complete = false;
+    } catch {
+      complete = false;
+    }
+    if (!complete) break;
+  }
+  if (!complete || mark === undefined) {
+    // Read again as a whole (the upcoming values with it, under the Profile's key).
+    void qc.invalidateQueries({ queryKey: keys.memories(brainId) });
+    void qc.invalidateQueries({ queryKey: keys.census(brainId) });
+    await qc.invalidateQueries({ queryKey: keys.profile(brainId) });
+    return;
+  }
+  // Nothing due (a wait cut to a day): a new array, so the clock is set again.
+  if (due.length === 0) {
+    qc.setQueryData<Memory[]>(key, [...upcoming]);
+    return;
+  }
+  await applyDelta(qc, client, brainId, { changed, removed: new Set() }, mark);
+}
+
+/**
+ * A delta not read from a watermark (the clock's): applied to the Profile, Conflicts, the Memories
+ * lists that take it as it is (unfiltered; a filtered one is read again) and the Memories' own pages.
+ */
+async function applyDelta(qc: QueryClient, client: MnemoClient, brainId: string, delta: Delta, mark: string) {
+  void qc.invalidateQueries({ queryKey: keys.census(brainId) });
+  const previousProfile = profileUpdates.get(brainId) ?? Promise.resolve();
+  const profile = previousProfile
+    .then(() => applyProfileChanges(qc, client, brainId, delta, mark))
+    .catch(() => qc.invalidateQueries({ queryKey: keys.profile(brainId) }));
+  profileUpdates.set(brainId, profile);
+  const previous = conflictUpdates.get(brainId) ?? Promise.resolve();
+  const conflicts = previous
+    .then(() => applyConflictChanges(qc, client, brainId, delta))
+    .catch(() => qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true }));
+  conflictUpdates.set(brainId, conflicts);
+  for (const m of delta.changed) void qc.invalidateQueries({ queryKey: keys.memory(brainId, m.id) });
+  for (const q of qc.getQueryCache().findAll({ queryKey: [...keys.memories(brainId), 'list'] })) {
+    const params = (q.queryKey[3] ?? {}) as MemoryListParams;
+    if (params.q || params.subject || params.owner) {
+      void qc.invalidateQueries({ queryKey: q.queryKey, exact: true });
+      continue;
+    }
+    qc.setQueryData<InfiniteData<MemoryPage>>(q.queryKey, (data) =>
+      data ? applyDeltaToList(data, delta, params.status, params.order) : data,
+    );
+  }
+  await Promise.all([profile, conflicts]);
 }

@@ -22,11 +22,12 @@ import type {
   RecordCreate,
   RecordPage,
 } from '../../engine/contract/index.ts';
-import type { KeyListPage } from '../../server/client/index.ts';
+import type { KeyListPage, MnemoClient } from '../../server/client/index.ts';
 import { useClient } from './client.ts';
 import { clearImportMarker, holdImportLock, writeImportMarker, type ImportMarker } from './import-marker.ts';
 import { dropLastAsked } from './last-asked.ts';
 import { dropImportChoices } from '../import-choices.ts';
+import { followWrite } from './follow-brain.ts';
 import { keys } from './queries.ts';
 
 export function useCreateBrain() {
@@ -66,20 +67,32 @@ export function useForgetBrain() {
 }
 
 /**
- * Everything a Record feeds: its Memories, the Brain's profile, census and conflicts, and the traces
- * (forgetting a Record drops the traces that quote it).
+ * After a write to a Brain: Ask's last answer goes (any change the app makes drops it), and the
+ * change is followed as one from an agent is (`followWrite`): the delta read up to the write's
+ * watermark, not every loaded page again. A forget also drops the Traces that quoted what went,
+ * which no watermark delta names.
  */
-function invalidateBrainData(qc: ReturnType<typeof useQueryClient>, brainId: string) {
+function followBrainWrite(
+  qc: QueryClient,
+  client: MnemoClient,
+  brainId: string,
+  watermark: string | null | undefined,
+  o: { forgot?: 'records' | 'many'; written?: MnemoRecord } = {},
+) {
   dropLastAsked(brainId);
-  return Promise.all([
-    qc.invalidateQueries({ queryKey: keys.traces(brainId) }),
-    qc.invalidateQueries({ queryKey: keys.records(brainId) }),
-    qc.invalidateQueries({ queryKey: keys.memories(brainId) }),
-    qc.invalidateQueries({ queryKey: keys.profile(brainId) }),
-    qc.invalidateQueries({ queryKey: keys.census(brainId) }),
-    qc.invalidateQueries({ queryKey: keys.sources(brainId) }),
-    qc.invalidateQueries({ queryKey: keys.objects(brainId) }),
-  ]);
+  // Records forgotten by source, chat or import are not known one by one here: a Records list keeps
+  // the rows below its first page on a change, so it is read again whole (Records forgotten one by
+  // one left the lists already).
+  if (o.forgot === 'many') void qc.invalidateQueries({ queryKey: keys.records(brainId) });
+  if (o.forgot) {
+    void qc.invalidateQueries({ queryKey: keys.traces(brainId) });
+    // A Record's words are cached for good (they never change), so one forgotten must be asked again.
+    void qc.invalidateQueries({
+      queryKey: keys.records(brainId),
+      predicate: (q) => q.queryKey[2] === 'detail',
+    });
+  }
+  return followWrite(qc, client, brainId, watermark, o.written);
 }
 
 export function useRememberRecord(brainId: string) {
@@ -87,7 +100,9 @@ export function useRememberRecord(brainId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: RecordCreate) => client.rememberRecord(brainId, body),
-    onSettled: () => invalidateBrainData(qc, brainId),
+    // The Record from the answer goes on top of the Records lists; its Memories come with derivation.
+    onSettled: (written) =>
+      followBrainWrite(qc, client, brainId, written?.watermark, written ? { written: written.record } : {}),
   });
 }
 
@@ -130,8 +145,15 @@ export function useForgetRecords(brainId: string) {
       }
       return results;
     },
-    onSettled: () => invalidateBrainData(qc, brainId),
+    onSettled: (results) =>
+      followBrainWrite(qc, client, brainId, lastWatermark(results), { forgot: 'records' }),
   });
+}
+
+/** The watermark after the last of several forgets that went through. */
+function lastWatermark(results: RecordForget[] | undefined): string | null | undefined {
+  for (const r of [...(results ?? [])].reverse()) if ('receipt' in r) return r.receipt.watermark;
+  return undefined;
 }
 
 /** The latest import into a Brain: running, finished, failed or stopped by the person. */
@@ -266,7 +288,7 @@ export function useImportFiles(brainId: string) {
           ? { status: 'cancelled', files: body.files.length, progress: error.progress }
           : { status: 'error', files: body.files.length, progress: null, error },
       ),
-    onSettled: () => invalidateBrainData(qc, brainId),
+    onSettled: (result) => followBrainWrite(qc, client, brainId, result?.watermark, { forgot: 'many' }),
   });
 }
 
@@ -276,7 +298,7 @@ export function useForgetSource(brainId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (sourceName: string) => client.forgetSource(brainId, sourceName),
-    onSettled: () => invalidateBrainData(qc, brainId),
+    onSettled: (receipt) => followBrainWrite(qc, client, brainId, receipt?.watermark, { forgot: 'many' }),
   });
 }
 
@@ -286,7 +308,7 @@ export function useForgetSourceChat(brainId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (c: { source: string; chat: string }) => client.forgetSourceChat(brainId, c.source, c.chat),
-    onSettled: () => invalidateBrainData(qc, brainId),
+    onSettled: (receipt) => followBrainWrite(qc, client, brainId, receipt?.watermark, { forgot: 'many' }),
   });
 }
 
@@ -313,7 +335,8 @@ export function useCorrectMemory(brainId: string) {
       }
       return { ...written, record };
     },
-    onSettled: () => invalidateBrainData(qc, brainId),
+    // The Record is ready by now (or still processing): the watermark is read, not the write's.
+    onSettled: () => followBrainWrite(qc, client, brainId, undefined),
   });
 }
 

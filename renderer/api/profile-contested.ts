@@ -10,9 +10,9 @@ import { keys, readContested } from './queries.ts';
 const maxShown = 1000;
 
 /**
- * Under the profile's key, so whatever refreshes the profile as a whole (a write made in the app)
- * refreshes this with it; a change followed from the Brain reads it again only when it touched a
- * slot of the self's (useFollowBrain).
+ * Under the profile's key, so whatever reads the profile again as a whole reads this with it; a
+ * change followed from the Brain (an agent's or the app's own write) reads it again only when it
+ * touched a slot of the self's (useFollowBrain).
  */
 export const contestedKey = (brainId: string) => [...keys.profile(brainId), 'contested'] as const;
 

@@ -154,3 +154,39 @@ export const stampProfile = (data: ProfileData, watermark: string): ProfileData 
   ...data,
   pages: data.pages.map((p) => ({ ...p, watermark })),
 });
+
+/**
+ * The self's Memories whose status the clock alone changes, with no write to move the watermark: a
+ * slot's value dated later (`scheduled`, current from its `valid_from`) and a value in force until a
+ * later one starts (`active` with a `valid_to`, which is that start). The Profile changes then, and only
+ * a read would tell an open one.
+ */
+export const changesByClock = (m: Memory): boolean =>
+  m.owner.state === 'self' && (m.status === 'scheduled' || (m.status === 'active' && m.valid_to !== null));
+
+/** The instant a Memory of `changesByClock` changes status: its start, or the end of the one in force. */
+const clockInstant = (m: Memory): number =>
+  Date.parse(m.status === 'scheduled' ? m.valid_from : (m.valid_to ?? ''));
+
+/** The earliest instant any of them changes, or null when none will. */
+export function nextClockChange(upcoming: readonly Memory[]): number | null {
+  let next: number | null = null;
+  for (const m of upcoming) {
+    const t = clockInstant(m);
+    if (!Number.isNaN(t) && (next === null || t < next)) next = t;
+  }
+  return next;
+}
+
+/** Those whose instant has come by `nowMs`. */
+export const dueByClock = (upcoming: readonly Memory[], nowMs: number): Memory[] =>
+  upcoming.filter((m) => clockInstant(m) <= nowMs);
+
+/** The upcoming set with a delta applied: what changed is as the delta gives it now, what left goes. */
+export function applyDeltaToUpcoming(upcoming: readonly Memory[], delta: Delta): Memory[] {
+  const changed = new Set(delta.changed.map((m) => m.id));
+  return [
+    ...upcoming.filter((m) => !changed.has(m.id) && !delta.removed.has(m.id)),
+    ...delta.changed.filter(changesByClock),
+  ];
+}

@@ -60,28 +60,57 @@ export const brainOptions = (client: MnemoClient, brainId: string) =>
     queryFn: ({ signal }) => client.getBrain(brainId, { signal }),
   });
 
-export const recordListOptions = (client: MnemoClient, brainId: string, filters: RecordListParams) =>
+/**
+ * How long a read the Brain's changes keep current stays fresh: for good while its poll runs (each
+ * change is applied to it, or it is invalidated, which makes it stale whatever this says), so a list
+ * many pages deep is not read again page by page on each return to its screen; otherwise as any read.
+ */
+const freshWhileFollowed = (qc: QueryClient | undefined, brainId: string) => () =>
+  qc && followedWatermark(qc, brainId) !== undefined ? Infinity : defaultStaleMs;
+
+export const recordListOptions = (
+  client: MnemoClient,
+  brainId: string,
+  filters: RecordListParams,
+  qc?: QueryClient,
+) =>
   infiniteQueryOptions({
     queryKey: [...keys.records(brainId), filters] as const,
     queryFn: ({ signal, pageParam }) =>
       client.listRecords(brainId, { ...filters, ...after(pageParam) }, { signal }),
     ...byCursor,
+    // Its first page is read again on each change (useFollowBrain), the rows below it kept.
+    staleTime: freshWhileFollowed(qc, brainId),
     // Records still processing turn ready in the background: the screen reads again the pages holding
     // one (usePendingRows), not every page loaded.
   });
 
-export const memoryListOptions = (client: MnemoClient, brainId: string, params: MemoryListParams) =>
+export const memoryListOptions = (
+  client: MnemoClient,
+  brainId: string,
+  params: MemoryListParams,
+  qc?: QueryClient,
+) =>
   infiniteQueryOptions({
     queryKey: [...keys.memories(brainId), 'list', params] as const,
     queryFn: ({ signal, pageParam }) =>
       client.listMemories(brainId, { ...params, ...after(pageParam) }, { signal }),
     ...byCursor,
+    // Each change is applied to it (useFollowBrain): a list 60 pages deep was read again whole (1.2 MB)
+    // on each return to Memories.
+    staleTime: freshWhileFollowed(qc, brainId),
   });
 
-export const memoryOptions = (client: MnemoClient, brainId: string, memoryId: string) =>
+/**
+ * One Memory in full. With `qc`, fresh for good while the Brain is followed: every change to it (a
+ * write, a forget, the clock passing its start or end) reads it again by its id (useFollowBrain), so
+ * a Memory's page, Conflicts' evidence and the census's examples are not read again on each opening.
+ */
+export const memoryOptions = (client: MnemoClient, brainId: string, memoryId: string, qc?: QueryClient) =>
   queryOptions({
     queryKey: keys.memory(brainId, memoryId),
     queryFn: ({ signal }) => client.getMemory(brainId, memoryId, { signal }),
+    staleTime: freshWhileFollowed(qc, brainId),
   });
 
 /** One Record: it never changes (it can only be forgotten, which invalidates every read of Records). */

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelfName } from '../api/self-name.ts';
 import { useClient } from '../api/client.ts';
 import { memoryOptions, recordOptions } from '../api/queries.ts';
@@ -16,7 +16,11 @@ export function CensusExample({ brainId, id }: { brainId: string; id: string }) 
   const client = useClient();
   const selfName = useSelfName(brainId);
   const isMemory = id.startsWith('mem_');
-  const memory = useQuery({ ...memoryOptions(client, brainId, id), enabled: isMemory, retry: false });
+  const memory = useQuery({
+    ...memoryOptions(client, brainId, id, useQueryClient()),
+    enabled: isMemory,
+    retry: false,
+  });
   const record = useQuery({ ...recordOptions(client, brainId, id), enabled: id.startsWith('rec_') });
   if (isMemory) {
     // Said as everywhere else: "Ana's home city: Porto", not the stored "self home city: Porto".

@@ -236,7 +236,7 @@ function SlotCard({
  */
 function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory }) {
   const client = useClient();
-  const detail = useQuery(memoryOptions(client, brainId, memory.id));
+  const detail = useQuery(memoryOptions(client, brainId, memory.id, useQueryClient()));
   const evidence = detail.data?.evidence;
   // A value many Records repeat: its first few sources are drawn, as on the Memory's page.
   const evidenceFold = useFolded(evidence ?? [], 'sources');

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useSelfName } from '../api/self-name.ts';
@@ -16,6 +16,7 @@ import { truthCell } from '../replaced-at-start.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
+import { useWindowRows } from '../use-window-rows.ts';
 
 const searchNames = ['q', 'status', 'subject', 'owner', 'order'] as const;
 /** Characters of a statement shown in the table: a few lines of its column, as a Record's 600 are of a list. */
@@ -33,10 +34,13 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
   const params = read.owner ? { ...read, owner: ownerParam(read.owner, selfName) } : read;
   const setParams = (p: MemoryListParams) =>
     navigate(`${paths.brain(brainId, 'memories')}${writeSearch(p, searchNames, searchDefaults)}`);
-  const memories = useInfiniteQuery(memoryListOptions(client, brainId, params));
+  const memories = useInfiniteQuery(memoryListOptions(client, brainId, params, useQueryClient()));
   // New Records turn into Memories in the background: the Brain's navigation follows its changes
   // (useFollowBrain) and applies them to this list.
   const rows = memories.data?.pages.flatMap((p) => p.data) ?? [];
+  // Read to its end, a large Brain's list is thousands of rows: only those near the window are drawn.
+  const body = useRef<HTMLTableSectionElement>(null);
+  const shown = useWindowRows(rows.length, body);
   return (
     <>
       <h1 tabIndex={-1}>Memories</h1>
@@ -52,7 +56,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
         <NoMemories brainId={brainId} params={params} />
       ) : (
         <TableScroll label="Memories">
-          <table className="table memories-table" aria-label="Memories">
+          <table className="table memories-table" aria-label="Memories" aria-rowcount={rows.length + 1}>
             <thead>
               <tr>
                 <th scope="col">Statement</th>
@@ -63,9 +67,11 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
                 <th scope="col">Status</th>
               </tr>
             </thead>
-            <tbody>
-              {rows.map((m) => (
-                <tr key={m.id}>
+            <tbody ref={body}>
+              {shown.above > 0 ? <Spacer height={shown.above} /> : null}
+              {rows.slice(shown.start, shown.end).map((m, i) => (
+                // Counted from the header row, so a screen reader says where in the whole list a row is.
+                <tr key={m.id} aria-rowindex={shown.start + i + 2}>
                   <td className="wrap-anywhere" dir="auto">
                     {/* A whole document can be one statement: its start here, all of it on its page. */}
                     <Link to={paths.memory(brainId, m.id)}>{oneLine(statementLabel(m), statementChars)}</Link>
@@ -81,12 +87,22 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
                   </td>
                 </tr>
               ))}
+              {shown.below > 0 ? <Spacer height={shown.below} /> : null}
             </tbody>
           </table>
         </TableScroll>
       )}
       <ShowMore list={memories} label="Show more" />
     </>
+  );
+}
+
+/** Stands in for rows not drawn: their height, nothing to read. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr aria-hidden="true" data-spacer="true" className="row-spacer">
+      <td colSpan={6} style={{ height, padding: 0, border: 0 }} />
+    </tr>
   );
 }
 

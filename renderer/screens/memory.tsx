@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AcceptedObject, MemoryDetail, MemoryRevision } from '../../engine/contract/index.ts';
 import { isMnemoApiError, useClient } from '../api/client.ts';
 import { useAcceptObject, useCorrectMemory } from '../api/mutations.ts';
@@ -42,7 +42,7 @@ import { useFocusIfLost } from '../use-focus-if-lost.ts';
 
 export function MemoryScreen({ brainId, memoryId }: { brainId: string; memoryId: string }) {
   const client = useClient();
-  const memory = useQuery(memoryOptions(client, brainId, memoryId));
+  const memory = useQuery(memoryOptions(client, brainId, memoryId, useQueryClient()));
   // A correction being written, kept here rather than in the form: the Memory can go away under it (its
   // Records forgotten by an agent or in another window) or fail to read again, and the person's words
   // must outlive the page that showed it. Kept in the tab's storage too (correction-draft.ts), so a

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Memory, Profile } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
+import { useProfileClock } from '../api/follow-brain.ts';
 import { contestedOptions } from '../api/profile-contested.ts';
 import { censusOptions, importersObjectsOptions, profileOptions, recordOptions } from '../api/queries.ts';
 import { BarChart } from '../components/bar-chart.tsx';
@@ -158,6 +159,8 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
   const client = useClient();
   const qc = useQueryClient();
   const profile = useInfiniteQuery(profileOptions(client, brainId, qc));
+  // A value dated later begins (or one in force ends) with no write: shown when it does.
+  useProfileClock(brainId);
   const self = profile.data?.pages[0]?.self ?? null;
   // Each line once: a line put among the loaded ones by a change (useFollowBrain) where the server
   // would put it a little further on can come again with "Show more".

@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSelfName } from '../api/self-name.ts';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CorrectionOutcome,
   MnemoRecord,
@@ -52,7 +52,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
   const filters = readSearch(search, filterNames) as RecordListParams;
   const setFilters = (f: RecordListParams) =>
     navigate(`${paths.brain(brainId, 'records')}${writeSearch(f, filterNames)}`);
-  const listOptions = recordListOptions(client, brainId, filters);
+  const listOptions = recordListOptions(client, brainId, filters, useQueryClient());
   const records = useInfiniteQuery(listOptions);
   usePendingRows(
     listOptions.queryKey,

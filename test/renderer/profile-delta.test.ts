@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import type { Memory, Profile } from '../../engine/contract/index.ts';
 import {
   applyDeltaToProfile,
+  applyDeltaToUpcoming,
+  dueByClock,
+  nextClockChange,
   spliceFresh,
   stampProfile,
   type ProfileData,
@@ -172,5 +175,31 @@ test('a Profile brought up to a watermark says so on every page', () => {
   assert.deepEqual(
     out.pages.map((p) => p.watermark),
     ['wm_9', 'wm_9'],
+  );
+});
+
+test('the Profile’s next change by the clock is the earliest start of a value dated later, or end of one in force', () => {
+  const later = { ...m('later', 400, true, 'scheduled'), valid_from: '2025-03-01T00:00:00Z' };
+  const sooner = { ...m('sooner', 400, true, 'scheduled'), valid_from: '2025-02-01T00:00:00Z' };
+  const ending = { ...m('ending', 1), valid_to: '2025-01-15T00:00:00Z' };
+  assert.equal(nextClockChange([]), null);
+  assert.equal(nextClockChange([later, sooner]), Date.parse('2025-02-01T00:00:00Z'));
+  assert.equal(nextClockChange([later, sooner, ending]), Date.parse('2025-01-15T00:00:00Z'));
+  assert.deepEqual(
+    dueByClock([later, sooner, ending], Date.parse('2025-02-01T00:00:00Z')).map((x) => x.id),
+    ['sooner', 'ending'],
+  );
+});
+
+test('a delta keeps the values the clock will change: new ones join, begun or removed ones leave', () => {
+  const s1 = { ...m('s1', 400, true, 'scheduled'), valid_from: '2025-03-01T00:00:00Z' };
+  const s2 = { ...m('s2', 400, true, 'scheduled'), valid_from: '2025-04-01T00:00:00Z' };
+  const s3 = { ...m('s3', 400, true, 'scheduled'), valid_from: '2025-05-01T00:00:00Z' };
+  const other = { ...s3, id: 'o', owner: { state: 'other' as const, entity: 'Tom' } };
+  const out = applyDeltaToUpcoming([s1, s2], delta([{ ...s1, status: 'active' }, s3, other, a], ['s2']));
+  assert.deepEqual(
+    out.map((x) => x.id),
+    ['s3'],
+    'another’s value dated later, or a current one with no end, changes no line of the Profile',
   );
 });

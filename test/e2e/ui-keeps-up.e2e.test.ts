@@ -1,0 +1,214 @@
+// The UI keeps up with a Brain by its changes, not by reading again what it has loaded: writes made in
+// the app itself (a note, a correction, a forget) and values that begin with the clock, which move no
+// watermark. Counted in requests, against the server's own lists.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { browserPerFile, derivationSettled, navigateInPlace, openUi, startApp } from './harness.ts';
+
+const context = browserPerFile();
+
+/** Every read of a Memories list or Profile page the page makes, but the watermark poll and deltas. */
+function pageReads(page: Page, brainId: string): string[] {
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    const p = u.searchParams;
+    if (u.pathname === `/v1/brains/${brainId}/profile` && p.get('limit') !== '1')
+      reads.push(`profile ${p.get('cursor') ?? 'first'}`);
+    if (u.pathname === `/v1/brains/${brainId}/memories` && !p.has('since_watermark') && !p.has('slot'))
+      reads.push(`memories ${u.search}`);
+  });
+  return reads;
+}
+
+test('a note, a correction and a forget made in the app update a Memories list three pages deep without reading its pages again', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'ana', name: 'Ana', self: { type: 'person', name: 'Ana' } });
+    for (let i = 0; i < 160; i += 40)
+      await Promise.all(
+        Array.from({ length: 40 }, (_, j) =>
+          app.api.rememberRecord('ana', {
+            content: { kind: 'fact', subject: 'user', predicate: `trait_${i + j}`, value: `value ${i + j}` },
+            occurred_at: new Date(Date.UTC(2024, 0, 1) + (i + j) * 3_600_000).toISOString(),
+          }),
+        ),
+      );
+    await derivationSettled(app, 'ana');
+
+    const { page, problems } = await openUi(context(), app);
+    await navigateInPlace(page, '/brains/ana/memories?order=desc');
+    const rows = page.locator('main table tbody tr');
+    await rows.first().waitFor();
+    for (const shown of [100, 150]) {
+      await page.getByRole('button', { name: 'Show more' }).click();
+      await rows.nth(shown - 1).waitFor();
+    }
+    const reads = pageReads(page, 'ana');
+    /** The first rows shown, against the server's newest-first list. */
+    const sameAsServer = async () => {
+      const shown = await rows
+        .locator('td:first-child a')
+        .evaluateAll((as) => as.slice(0, 20).map((a) => (a.getAttribute('href') ?? '').split('/').at(-1)));
+      const server = (await app.api.listMemories('ana', { order: 'desc', limit: 20 })).data.map((m) => m.id);
+      assert.deepEqual(shown, server, 'the rows shown are the server’s, in its order');
+    };
+
+    // A note in the person's own words: its Memory comes on top of the list left three pages deep.
+    await navigateInPlace(page, '/brains/ana/records');
+    await page.getByLabel('What should this Brain remember?').fill('I live in Porto.');
+    await page.getByRole('button', { name: 'Remember this' }).click();
+    await page.getByText('Note saved').waitFor();
+    const note = page.getByRole('list', { name: 'Records' }).getByRole('listitem').first();
+    await note.getByText('Ready', { exact: true }).waitFor({ timeout: 20_000 });
+    // Past the app's default staleTime (2 s) since the list last changed: before, coming back to it then
+    // read every loaded page again, whatever had changed.
+    await page.waitForTimeout(2500);
+    await navigateInPlace(page, '/brains/ana/memories?order=desc');
+    await rows.first().getByText(/Porto/).waitFor({ timeout: 15_000 });
+    assert.deepEqual(reads, [], 'before, every loaded page was read again');
+    assert.equal(await rows.count(), 151);
+    await sameAsServer();
+
+    // A correction on the Memory's page: the page says it is saved and shows the replacement.
+    await rows.first().getByRole('link').click();
+    await page.getByLabel('What is actually true').fill('Ana lives in Faro');
+    await page.getByRole('button', { name: 'Save correction' }).click();
+    await page.getByRole('status').getByRole('link', { name: /Faro/ }).click();
+    const faro = page.getByRole('heading', { level: 1, name: /Faro/ });
+    await faro.waitFor();
+    const faroPage = page.url();
+    await navigateInPlace(page, '/brains/ana/memories?order=desc');
+    await rows.first().getByText(/Faro/).waitFor({ timeout: 15_000 });
+    assert.equal(await rows.filter({ hasText: 'Porto' }).count(), 0, 'the replaced value is not current');
+    await sameAsServer();
+    // A Memory's page opened again: nothing about it changed, so it is not read again.
+    const detailReads: string[] = [];
+    page.on('request', (r) => {
+      if (/\/memories\/mem_/.test(new URL(r.url()).pathname)) detailReads.push(r.url());
+    });
+    await navigateInPlace(page, new URL(faroPage).pathname);
+    await faro.waitFor();
+    await page.waitForTimeout(2500);
+    assert.deepEqual(detailReads, [], 'before, each opening read the Memory again');
+
+    // The note forgotten on Records.
+    await navigateInPlace(page, '/brains/ana/records');
+    const porto = page
+      .getByRole('list', { name: 'Records' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Porto' });
+    await porto.getByRole('button', { name: /^Forget “/ }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Forget/ })
+      .last()
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Forgot the Record/ })
+      .waitFor();
+    await navigateInPlace(page, '/brains/ana/memories?order=desc');
+    await rows.nth(149).waitFor();
+    await sameAsServer();
+    assert.deepEqual(reads, [], 'no Memories page read again after a correction or a forget');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('a value dated a few seconds later shows on the open Profile when it begins, with no Profile page read again', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'ana', name: 'Ana', self: { type: 'person', name: 'Ana' } });
+    await app.api.rememberRecord('ana', {
+      content: { kind: 'fact', subject: 'user', predicate: 'home_city', value: 'Lisbon' },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+    await derivationSettled(app, 'ana');
+    const { page, problems } = await openUi(context(), app);
+    await navigateInPlace(page, '/brains/ana/profile');
+    const lines = page.locator('section[aria-labelledby="profile"] li.list-item');
+    await lines.filter({ hasText: 'Lisbon' }).waitFor();
+    const reads = pageReads(page, 'ana');
+
+    // Written by an agent while the Profile is open, to begin 8 s from now: no write moves the
+    // watermark when it does.
+    const starts = Date.now() + 8000;
+    await app.api.rememberRecord('ana', {
+      content: { kind: 'fact', subject: 'user', predicate: 'home_city', value: 'Porto' },
+      occurred_at: new Date(starts).toISOString(),
+    });
+    await derivationSettled(app, 'ana');
+    await page.waitForTimeout(2500);
+    assert.equal(await lines.filter({ hasText: 'Porto' }).count(), 0, 'not current before it begins');
+    await lines.filter({ hasText: 'Porto' }).waitFor({ timeout: 20_000 });
+    assert.ok(Date.now() >= starts, 'shown once it began');
+    await lines.filter({ hasText: 'Lisbon' }).waitFor({ state: 'detached' });
+    assert.deepEqual(
+      await lines.locator('p.record-line a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      (await app.api.getProfile('ana')).lines.map((l) => `/brains/ana/memories/${l.memory_id}`),
+      'the lines shown are the server’s',
+    );
+    assert.deepEqual(
+      reads.filter((r) => r.startsWith('profile')),
+      [],
+      'no Profile page read again',
+    );
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('a Memories list read to its end draws only the rows near the window, every one reachable by scrolling', async () => {
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'many', name: 'Many', self: { type: 'person', name: 'Ana' } });
+    for (let i = 0; i < 400; i += 50)
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          app.api.rememberRecord('many', {
+            content: { kind: 'fact', subject: 'user', predicate: `trait_${i + j}`, value: `value ${i + j}` },
+            occurred_at: new Date(Date.UTC(2024, 0, 1) + (i + j) * 3_600_000).toISOString(),
+          }),
+        ),
+      );
+    await derivationSettled(app, 'many');
+    const all: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const p = await app.api.listMemories('many', { limit: 200, ...(cursor ? { cursor } : {}) });
+      all.push(...p.data.map((m) => m.id));
+      cursor = p.next_cursor ?? undefined;
+    } while (cursor);
+    assert.equal(all.length, 400);
+
+    const { page, problems } = await openUi(context(), app);
+    await navigateInPlace(page, '/brains/many/memories');
+    const table = page.getByRole('table', { name: 'Memories' });
+    const drawn = table.locator('tbody tr:not([data-spacer])');
+    await drawn.first().waitFor();
+    while (!(await page.getByText('That is the whole list.').isVisible()))
+      await page.getByRole('button', { name: 'Show more' }).click();
+    assert.equal(await table.getAttribute('aria-rowcount'), '401');
+    const count = await drawn.count();
+    // Before, all 400 (about nine DOM nodes each).
+    assert.ok(count < 150, `${count} rows drawn`);
+
+    const link = (id: string) => table.locator(`a[href$="/${id}"]`);
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    await link(all[399]!).waitFor();
+    assert.equal(await link(all[399]!).locator('xpath=ancestor::tr').getAttribute('aria-rowindex'), '401');
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight / 2)');
+    await link(all[200]!).waitFor();
+    await page.evaluate('window.scrollTo(0, 0)');
+    await link(all[0]!).waitFor();
+    assert.ok((await drawn.count()) < 150);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
