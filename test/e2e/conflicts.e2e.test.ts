@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Memory } from '../../engine/contract/index.ts';
-import { checkScreen, browserPerFile, openUi, startApp, type RunningApp } from './harness.ts';
+import { checkScreen, browserPerFile, openUi, pageUntil, startApp, type RunningApp } from './harness.ts';
 
 const context = browserPerFile();
 
@@ -69,13 +69,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     // Focus comes back on the next turn of the event loop (the dialog is unmounted first): wait for it.
-    await page.waitForFunction(
-      '/^Keep this one.*Lisbon/.test(document.activeElement?.textContent ?? "")',
-      null,
-      {
-        timeout: 2_000,
-      },
-    );
+    await pageUntil(page, '/^Keep this one.*Lisbon/.test(document.activeElement?.textContent ?? "")', 2_000);
     assert.equal((await activeHomeCities(app)).length, 2, 'Cancel withdrew nothing');
     await keepLisbon.click();
     await dialog.getByRole('button', { name: 'Keep it, withdraw the other' }).click();
@@ -90,7 +84,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await done.getByRole('link', { name: `“${lisbonSaid}”` }).waitFor();
     await done.getByRole('link', { name: `“${portoSaid}”` }).waitFor();
     // Focus falls to the heading, not to <body>, when the opener is gone.
-    await page.waitForFunction("document.activeElement?.tagName === 'H1'", null, { timeout: 2_000 });
+    await pageUntil(page, "document.activeElement?.tagName === 'H1'", 2_000);
 
     const current = await activeHomeCities(app);
     assert.deepEqual(

@@ -307,6 +307,18 @@ export async function advanceUntil(
   }
 }
 
+/**
+ * Waits until a page expression is true, evaluated from here every 50 ms: waitForFunction's string
+ * form is evaluated in the page, which the UI's CSP (no unsafe-eval) refuses once it has to poll.
+ */
+export async function pageUntil(page: Page, expression: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
+    assert.ok(Date.now() < deadline, `timed out waiting for ${expression}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The focused element: its tag and the start of its text (80 characters). */
 export const focusedElement = (page: Page): Promise<string> =>
   page.evaluate<string>(`(() => {

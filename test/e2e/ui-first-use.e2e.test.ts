@@ -4,7 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { birthdayAndDentist, icsOf } from '../../server/import/test-support.ts';
-import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
+import {
+  appPerFile,
+  browserPerFile,
+  checkScreen,
+  derivationSettled,
+  navigateInPlace,
+  pageUntil,
+} from './harness.ts';
 
 const context = browserPerFile({ timezoneId: 'America/Los_Angeles' });
 const { app, ui } = appPerFile(context, 'local', { viewport: { width: 1280, height: 900 } });
@@ -318,7 +325,7 @@ test('Sign out leaves the tab signed out with nothing of its session, until a ke
     .fill('A draft about the dentist.');
   const keys = async () =>
     JSON.parse(await page.evaluate<string>('JSON.stringify(Object.keys(window.sessionStorage))')) as string[];
-  await page.waitForFunction('Object.keys(window.sessionStorage).some((k) => k.includes("draft"))');
+  await pageUntil(page, 'Object.keys(window.sessionStorage).some((k) => k.includes("draft"))');
   assert.ok((await keys()).includes('mnemo.session'));
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByTestId('signed-out').waitFor();

@@ -4,7 +4,7 @@
 // One server, one browser and one signed-in page for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import type { Memory } from '../../engine/contract/index.ts';
 import {
   advanceUntil,
@@ -14,6 +14,7 @@ import {
   derivationSettled,
   focusedElement,
   navigateInPlace,
+  pageUntil,
 } from './harness.ts';
 
 const context = browserPerFile({ fakeClock: true });
@@ -23,15 +24,6 @@ const { app, ui } = appPerFile(context, 'local', {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits for a page expression to be true (waitForFunction's string form is refused by the UI's CSP). */
-async function until(page: Page, expression: string, ms = 5_000) {
-  const deadline = Date.now() + ms;
-  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
-    assert.ok(Date.now() < deadline, `timed out waiting for ${expression}`);
-    await sleep(50);
-  }
-}
 
 /** Two sources state different values for one slot at the same time: a conflict. */
 async function disagree(brainId: string, subject: string, values: [string, string]) {
@@ -134,7 +126,7 @@ test('more conflicts than one step: the rest wait for "Show the next", and a par
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Show the next 100' }).click();
   await note.waitFor({ state: 'detached' });
-  await until(page, "document.querySelectorAll('main ul.list > li').length === 60");
+  await pageUntil(page, "document.querySelectorAll('main ul.list > li').length === 60");
   assert.deepEqual(problems, []);
 });
 
@@ -147,7 +139,7 @@ test('Show more keeps focus; an agent write reaches the list with one delta read
   for (let pages = 2; pages <= 4; pages += 1) {
     await more.focus();
     await page.keyboard.press('Enter');
-    await until(page, `document.querySelectorAll('main tbody tr').length === ${pages * 50}`);
+    await pageUntil(page, `document.querySelectorAll('main tbody tr').length === ${pages * 50}`);
     // Focus stays on the button, not on <body> (the next Tab would go to "Skip to content").
     assert.equal(await focusedElement(page), 'BUTTON Show more');
   }
@@ -180,11 +172,11 @@ test('the Profile reads past its first page with Show more, each line once', asy
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/big/profile');
   const items = 'section[aria-labelledby="profile"] ul.list > li';
-  await until(page, `document.querySelectorAll('${items}').length === 100`, 10_000);
+  await pageUntil(page, `document.querySelectorAll('${items}').length === 100`, 10_000);
   const more = page.locator('section[aria-labelledby="profile"]').getByRole('button', { name: 'Show more' });
   await more.focus();
   await page.keyboard.press('Enter');
-  await until(page, `document.querySelectorAll('${items}').length === 200`);
+  await pageUntil(page, `document.querySelectorAll('${items}').length === 200`);
   assert.equal(await focusedElement(page), 'BUTTON Show more');
   const links = await page.evaluate<string[]>(
     `[...document.querySelectorAll('${items} .item-main > p:first-child a')].map((a) => a.getAttribute('href'))`,
@@ -330,7 +322,7 @@ test('confirmations are said and focus stays where the person is', async () => {
   await page.keyboard.press('Enter');
   const saved = page.getByRole('status').filter({ hasText: 'Saved.' });
   await saved.getByRole('link', { name: 'Di lives in Faro' }).waitFor();
-  await until(page, "document.activeElement?.textContent?.startsWith('Saved.')");
+  await pageUntil(page, "document.activeElement?.textContent?.startsWith('Saved.')");
 
   // Withdrawing asks first; Cancel keeps the Memory.
   await navigateInPlace(page, `/brains/keys/memories/${pet.id}`);
