@@ -1092,7 +1092,7 @@ test('a relation named in passing is the sentence and the relation it names', ()
   );
 });
 
-test("an attribute said of a named person holds that person's slot; of the Brain's own person only in her words", () => {
+test("an attribute said of a named person holds that person's slot; of the Brain's own person, hers as who said it", () => {
   const slots = (text: string, speaker = 'self') =>
     claimsOf(text, speaker)
       .filter((c) => c.predicate !== null)
@@ -1116,8 +1116,11 @@ test("an attribute said of a named person holds that person's slot; of the Brain
   assert.deepEqual(slots("My sister Ada's phone number is +351 912 345 678."), [
     ['Ada', 'phone number', "Ada's phone number is +351 912 345 678", 'other'],
   ]);
-  // What others say of her is not hers to hold; nor is what names no one, or no attribute.
-  assert.deepEqual(slots("Ana's phone number is +351 900 000 000", 'Tom'), []);
+  // What others say of her is her slot's, in words that say who said it; what names no one, or no
+  // attribute, holds none.
+  assert.deepEqual(slots("Ana's phone number is +351 900 000 000", 'Tom'), [
+    ['Ana', 'phone number', "Tom says Ana's phone number is +351 900 000 000", 'self'],
+  ]);
   for (const text of [
     "It's my birthday",
     "Today's special is ramen",
