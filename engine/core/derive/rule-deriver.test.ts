@@ -814,6 +814,10 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start("I'm starting at Revolut on Friday"), [
     ['Ana works at Revolut', 'works at', '2024-01-05T00:00:00.000Z'],
   ]);
+  // The new job named with its day: held from that day, one claim.
+  assert.deepEqual(start('My new job at Google starts Monday.'), [
+    ['Ana works at Google', 'works at', '2024-01-08T00:00:00.000Z'],
+  ]);
   // Today holds from when it was said, as "I started at Stripe today" does.
   assert.deepEqual(start('first day at Stripe today!'), [['Ana works at Stripe', 'works at', undefined]]);
   assert.deepEqual(start("I'm starting at Acme on March 3 2020"), [

@@ -342,6 +342,8 @@ export function createRuleDeriver(): Deriver {
     // birthday is May 3rd", "Ana is a nurse" in Rui's words) is hers, in her slot, in words that say
     // who said it ("Rui says Ana lives in Porto"): it was his Memory of no slot, which never met hers.
     // The same value joins hers; another contests it, a conflict, and never replaces it (settle-lineage.ts).
+    // Also v61: "My new job at Google starts Monday." holds the job from that day (it held nothing), and
+    // "New job at Google starts next week!" holds it from then, no longer from when it was said.
     name: 'rules-v61',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
