@@ -294,6 +294,30 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     ["Rui's occupation is doctor", 'Rui', 'other', 'occupation'],
     ['She is a nurse.', 'Rui', 'other', null],
   ]);
+  // A move says itself that the home changed: the new home is his, after the one just said.
+  assert.deepEqual(said('Sam lives in Leeds. He moved to York.'), [
+    ['Sam lives in Leeds', 'Sam', 'other', 'lives in'],
+    ['Sam lives in York', 'Sam', 'other', 'lives in'],
+  ]);
+  assert.deepEqual(said('My sister Marta lives in Leeds. She just moved to York.').at(-1), [
+    'Marta lives in York',
+    'Marta',
+    'other',
+    'lives in',
+  ]);
+  // Not a home said after one ("lives in Alfama now"), nor a move with its day, which may be before.
+  assert.deepEqual(said('Inês moved to Lisbon. She lives in Alfama now.').at(-1), [
+    'She lives in Alfama now.',
+    'Inês',
+    'other',
+    null,
+  ]);
+  assert.deepEqual(said('Sam lives in Leeds. He moved to York in 2023.').at(-1), [
+    'He moved to York in 2023.',
+    'Sam',
+    'other',
+    null,
+  ]);
   // Another name beside them may be the one meant: no one is taken for the "she".
   for (const text of [
     'Rui lives in Porto with Marta. She works at Google.',

@@ -344,6 +344,8 @@ export function createRuleDeriver(): Deriver {
     // The same value joins hers; another contests it, a conflict, and never replaces it (settle-lineage.ts).
     // Also v61: "My new job at Google starts Monday." holds the job from that day (it held nothing), and
     // "New job at Google starts next week!" holds it from then, no longer from when it was said.
+    // And "Sam lives in Leeds. He moved to York." holds York as his home: a move with no day said with
+    // "he" or "she" is no clash with the home said just before (it was a Memory of no slot).
     name: 'rules-v61',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -915,12 +917,14 @@ function namedJustBefore(said: readonly string[]): Map<string, string> {
 /**
  * "Rui is a doctor. She is a nurse.", "Inês moved to Lisbon. She lives in Alfama now.": a "she" whose
  * slot would change what was just said of the person taken for her may be someone else, so it holds no
- * slot: the sentence is a statement of theirs, as said. It made Rui a nurse.
+ * slot: the sentence is a statement of theirs, as said. It made Rui a nurse. Not a move with no day
+ * ("Sam lives in Leeds. He moved to York."): it says itself that the home changed, so it is his new
+ * one, not a clash; it was a Memory of no slot, and Leeds stayed his home.
  */
 function withoutPronounClashes(claims: SaidClaim[]): SaidClaim[] {
   const clashing = new Set(
     claims.flatMap((c, i) =>
-      c.predicate !== null && pronounOf(c.quote) !== null && clashesWith(c, claims.slice(0, i))
+      c.predicate !== null && pronounOf(c.quote) !== null && !movesOn(c) && clashesWith(c, claims.slice(0, i))
         ? [c.quote]
         : [],
     ),
@@ -934,6 +938,17 @@ function withoutPronounClashes(claims: SaidClaim[]): SaidClaim[] {
     return [{ statement: c.quote, subject: c.subject, predicate: null, owner: c.owner, quote: c.quote }];
   });
 }
+
+/**
+ * "He moved to York.", "She's just moved back to Porto": a "he" or "she" whose home changes by a move
+ * said with no day (a day may be before the home said with it: "He moved to York in 2023").
+ */
+const movesOn = (c: SaidClaim): boolean =>
+  c.predicate === 'lives in' &&
+  c.startsWhen === undefined &&
+  /^\s*(?:she|he)(?:\s+has|['’]s)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)(?:\s+back)?\s+to\s/iu.test(
+    c.quote,
+  );
 
 /** Whether a claim gives another value of a slot one of the claims before it gives. */
 export function clashesWith(c: Claim, before: readonly Claim[]): boolean {
