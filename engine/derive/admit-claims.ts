@@ -6,6 +6,7 @@ import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { endedValue, sameSlotValue } from '../core/derive/slot-value.ts';
+import { saidBy } from '../core/derive/slot-statement.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { holdsThen, placeEndings } from './place-endings.ts';
 import { callOffPlans, planAhead } from './called-off-plans.ts';
@@ -234,11 +235,24 @@ export async function admitClaims(
             (claim.startsAt !== undefined || (!ids.includes(v.id) && !between(v))),
         );
     for (const v of moved) await memories.update(v.id, { retracted_by: record.id });
+    // Her own word never joins what someone else said of her ("Rui says Ana lives in Porto"): it is a
+    // version of its own, which closes that one (settle-lineage.ts); else his words stayed her value's.
+    const joins = (v: MemoryVersionRow) =>
+      sameSlotValue(v, claim) && (saidBy(claim) !== null || saidBy(v) === null);
+    // Said again after someone contested it ("Rui says Ana's birthday is May 3rd"), her value is a
+    // version of its own from then, which closes his: she answered him.
+    const answers = (v: MemoryVersionRow) =>
+      saidBy(claim) === null &&
+      versions.some(
+        (h) =>
+          h.status === 'active' &&
+          saidBy(h) !== null &&
+          h.valid_from_ms > v.valid_from_ms &&
+          h.valid_from_ms <= from.ms,
+      );
     const same = (
-      versions.find(
-        (v) => sameSlotValue(v, claim) && v.valid_from_ms === from.ms && v.status !== 'retracted',
-      ) ??
-      versions.find((v) => sameSlotValue(v, claim) && !moved.includes(v) && inForceAt(timesOf(v), from.ms))
+      versions.find((v) => joins(v) && v.valid_from_ms === from.ms && v.status !== 'retracted') ??
+      versions.find((v) => joins(v) && !moved.includes(v) && inForceAt(timesOf(v), from.ms) && !answers(v))
     )?.id;
     if (same) {
       await memories.addCitation({ memory_id: same, record_id: record.id, quote: claim.quote }, seq);

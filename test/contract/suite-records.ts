@@ -501,6 +501,72 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       },
     );
 
+    it(
+      "what another speaker says of the Brain's person by name contests her own value, never replaces it",
+      { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine holds no slots of hers' },
+      async () => {
+        const api = await brainWithKey(server);
+        const say = async (speaker: string, text: string, occurred_at: string) =>
+          ready(
+            api,
+            'b',
+            (
+              await remember(api, 'b', {
+                content: { kind: 'message', text, speaker, thread: 'chat' },
+                occurred_at,
+                source: { name: 'chat' },
+              })
+            ).record.id,
+          );
+        const memories = async (q: string) =>
+          assertShape(MemoryPage, (await api.get(`/brains/b/memories?limit=50${q}`)).body).data;
+        const own = await say('Ana', 'My birthday is April 12th 1988.', '2024-01-01T10:00:00Z');
+        await say('Ana', 'I live in Lisbon.', '2024-01-01T10:01:00Z');
+        const rui = await say('Rui', "Ana's birthday is May 3rd.", '2024-01-02T10:00:00Z');
+        const agrees = await say('Rui', 'Ana lives in Lisbon.', '2024-01-02T10:01:00Z');
+
+        // Rui's birthday is hers, cited to his Record, beside hers: both current, a conflict.
+        const contested = await memories('&contested=true');
+        assert.deepEqual(contested.map((m) => [m.statement, m.owner.state, m.valid_to]).sort(), [
+          ["Ana's birthday is April 12th 1988", 'self', null],
+          ["Rui says Ana's birthday is May 3rd", 'self', null],
+        ]);
+        const his = contested.find((m) => m.statement.startsWith('Rui says'))!;
+        assert.deepEqual(his.citations, [{ record_id: rui.id, quote: "Ana's birthday is May 3rd." }]);
+        assert.deepEqual(
+          contested.find((m) => m.statement.startsWith("Ana's"))!.citations.map((c) => c.record_id),
+          [own.id],
+        );
+        const ctx = await api.post<{ conflicts: { values: { statement: string }[] }[] }>(
+          '/brains/b/context',
+          {
+            query: "When is Ana's birthday?",
+          },
+        );
+        assert.equal(ctx.status, 200, ctx.text);
+        assert.deepEqual(
+          ctx.body.conflicts.map((c) => c.values.map((v) => v.statement).sort()),
+          [["Ana's birthday is April 12th 1988", "Rui says Ana's birthday is May 3rd"]],
+        );
+
+        // The same home agrees: one Memory of hers, citing both, no conflict.
+        const home = (await memories('')).filter((m) => / lives in /.test(m.statement));
+        assert.deepEqual(
+          home.map((m) => [m.statement, m.citations.some((c) => c.record_id === agrees.id)]),
+          [['Ana lives in Lisbon', true]],
+        );
+
+        // Her own word said after his settles it: her value again, his closed.
+        await say('Ana', 'My birthday is April 12th 1988.', '2024-01-03T10:00:00Z');
+        assert.deepEqual(await memories('&contested=true'), []);
+        const now = (await memories('')).filter((m) => /birthday/.test(m.statement));
+        assert.deepEqual(
+          now.map((m) => m.statement),
+          ["Ana's birthday is April 12th 1988"],
+        );
+      },
+    );
+
     it('listRecords is newest first and filters by kind and by an inclusive since/until span', async () => {
       const api = await brainWithKey(server);
       const a = await remember(api, 'b', {

@@ -388,9 +388,25 @@ describe('a later message replaces what an earlier one said of the same slot', (
       [old.status, old.statement, now.slot === old.slot, now.owner],
       ['superseded', 'My sister Carla lives in Madrid.', true, { state: 'other', entity: 'Carla' }],
     );
-    // What another speaker says of the Brain's own person is not hers to hold.
+    // What another speaker says of the Brain's own person contests her home, and never replaces it.
     await said('Ana moved to Berlin.', '2024-06-01T10:00:00Z', 'Tom');
-    assert.ok((await current()).includes('Ana lives in Lisbon'));
+    const told = await current();
+    assert.ok(
+      told.includes('Ana lives in Lisbon') && told.includes('Tom says Ana lives in Berlin'),
+      `${told}`,
+    );
+  });
+
+  it('"He moved to York." after where he lives, in one message, is his home now', async () => {
+    const { engine, said } = await ana();
+    await said('Sam lives in Leeds. He moved to York.', '2024-01-01T10:00:00Z');
+    const sams = await engine.listMemories(tenant, 'b', { subject: 'Sam', limit: 50 });
+    assert.deepEqual(
+      sams.data.map((m) => m.statement),
+      ['Sam lives in York'],
+    );
+    // Leeds is his home's history, not a conflict of one message with itself.
+    assert.deepEqual((await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data, []);
   });
 
   it('"I don\'t live in Lisbon anymore" after a move ends nothing: the new home stays current', async () => {

@@ -294,6 +294,30 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     ["Rui's occupation is doctor", 'Rui', 'other', 'occupation'],
     ['She is a nurse.', 'Rui', 'other', null],
   ]);
+  // A move says itself that the home changed: the new home is his, after the one just said.
+  assert.deepEqual(said('Sam lives in Leeds. He moved to York.'), [
+    ['Sam lives in Leeds', 'Sam', 'other', 'lives in'],
+    ['Sam lives in York', 'Sam', 'other', 'lives in'],
+  ]);
+  assert.deepEqual(said('My sister Marta lives in Leeds. She just moved to York.').at(-1), [
+    'Marta lives in York',
+    'Marta',
+    'other',
+    'lives in',
+  ]);
+  // Not a home said after one ("lives in Alfama now"), nor a move with its day, which may be before.
+  assert.deepEqual(said('Inês moved to Lisbon. She lives in Alfama now.').at(-1), [
+    'She lives in Alfama now.',
+    'Inês',
+    'other',
+    null,
+  ]);
+  assert.deepEqual(said('Sam lives in Leeds. He moved to York in 2023.').at(-1), [
+    'He moved to York in 2023.',
+    'Sam',
+    'other',
+    null,
+  ]);
   // Another name beside them may be the one meant: no one is taken for the "she".
   for (const text of [
     'Rui lives in Porto with Marta. She works at Google.',
@@ -814,6 +838,10 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start("I'm starting at Revolut on Friday"), [
     ['Ana works at Revolut', 'works at', '2024-01-05T00:00:00.000Z'],
   ]);
+  // The new job named with its day: held from that day, one claim.
+  assert.deepEqual(start('My new job at Google starts Monday.'), [
+    ['Ana works at Google', 'works at', '2024-01-08T00:00:00.000Z'],
+  ]);
   // Today holds from when it was said, as "I started at Stripe today" does.
   assert.deepEqual(start('first day at Stripe today!'), [['Ana works at Stripe', 'works at', undefined]]);
   assert.deepEqual(start("I'm starting at Acme on March 3 2020"), [
@@ -1092,7 +1120,7 @@ test('a relation named in passing is the sentence and the relation it names', ()
   );
 });
 
-test("an attribute said of a named person holds that person's slot; of the Brain's own person only in her words", () => {
+test("an attribute said of a named person holds that person's slot; of the Brain's own person, hers as who said it", () => {
   const slots = (text: string, speaker = 'self') =>
     claimsOf(text, speaker)
       .filter((c) => c.predicate !== null)
@@ -1116,8 +1144,11 @@ test("an attribute said of a named person holds that person's slot; of the Brain
   assert.deepEqual(slots("My sister Ada's phone number is +351 912 345 678."), [
     ['Ada', 'phone number', "Ada's phone number is +351 912 345 678", 'other'],
   ]);
-  // What others say of her is not hers to hold; nor is what names no one, or no attribute.
-  assert.deepEqual(slots("Ana's phone number is +351 900 000 000", 'Tom'), []);
+  // What others say of her is her slot's, in words that say who said it; what names no one, or no
+  // attribute, holds none.
+  assert.deepEqual(slots("Ana's phone number is +351 900 000 000", 'Tom'), [
+    ['Ana', 'phone number', "Tom says Ana's phone number is +351 900 000 000", 'self'],
+  ]);
   for (const text of [
     "It's my birthday",
     "Today's special is ramen",

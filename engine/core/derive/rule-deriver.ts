@@ -11,7 +11,7 @@ import { ideaDropped } from './idea-dropped.ts';
 import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
 import { saysOfSelf } from './says-of-self.ts';
-import { clauseStatement, endedStatement, valueStatement } from './slot-statement.ts';
+import { clauseStatement, endedStatement, saidByStatement, valueStatement } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
@@ -338,7 +338,15 @@ export function createRuleDeriver(): Deriver {
     // that year's first day (a year after a move was history).
     // v60: a place named after "in" ("My sister Marta works at Siemens in Munich. She …") is where,
     // not another person the "she" may be: the "she" is Marta's, as without the place.
-    name: 'rules-v60',
+    // v61: what another speaker says of the Brain's person by her name ("Ana lives in Porto", "Ana's
+    // birthday is May 3rd", "Ana is a nurse" in Rui's words) is hers, in her slot, in words that say
+    // who said it ("Rui says Ana lives in Porto"): it was his Memory of no slot, which never met hers.
+    // The same value joins hers; another contests it, a conflict, and never replaces it (settle-lineage.ts).
+    // Also v61: "My new job at Google starts Monday." holds the job from that day (it held nothing), and
+    // "New job at Google starts next week!" holds it from then, no longer from when it was said.
+    // And "Sam lives in Leeds. He moved to York." holds York as his home: a move with no day said with
+    // "he" or "she" is no clash with the home said just before (it was a Memory of no slot).
+    name: 'rules-v61',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -909,12 +917,14 @@ function namedJustBefore(said: readonly string[]): Map<string, string> {
 /**
  * "Rui is a doctor. She is a nurse.", "Inês moved to Lisbon. She lives in Alfama now.": a "she" whose
  * slot would change what was just said of the person taken for her may be someone else, so it holds no
- * slot: the sentence is a statement of theirs, as said. It made Rui a nurse.
+ * slot: the sentence is a statement of theirs, as said. It made Rui a nurse. Not a move with no day
+ * ("Sam lives in Leeds. He moved to York."): it says itself that the home changed, so it is his new
+ * one, not a clash; it was a Memory of no slot, and Leeds stayed his home.
  */
 function withoutPronounClashes(claims: SaidClaim[]): SaidClaim[] {
   const clashing = new Set(
     claims.flatMap((c, i) =>
-      c.predicate !== null && pronounOf(c.quote) !== null && clashesWith(c, claims.slice(0, i))
+      c.predicate !== null && pronounOf(c.quote) !== null && !movesOn(c) && clashesWith(c, claims.slice(0, i))
         ? [c.quote]
         : [],
     ),
@@ -928,6 +938,17 @@ function withoutPronounClashes(claims: SaidClaim[]): SaidClaim[] {
     return [{ statement: c.quote, subject: c.subject, predicate: null, owner: c.owner, quote: c.quote }];
   });
 }
+
+/**
+ * "He moved to York.", "She's just moved back to Porto": a "he" or "she" whose home changes by a move
+ * said with no day (a day may be before the home said with it: "He moved to York in 2023").
+ */
+const movesOn = (c: SaidClaim): boolean =>
+  c.predicate === 'lives in' &&
+  c.startsWhen === undefined &&
+  /^\s*(?:she|he)(?:\s+has|['’]s)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)(?:\s+back)?\s+to\s/iu.test(
+    c.quote,
+  );
 
 /** Whether a claim gives another value of a slot one of the claims before it gives. */
 export function clashesWith(c: Claim, before: readonly Claim[]): boolean {
@@ -1051,7 +1072,7 @@ function sentenceClaims(
         ];
       const kept = others
         ? (possessedClaims(s, subject, owner, others) ??
-          otherPersonClaims(s, others) ??
+          otherPersonClaims(s, others, owner) ??
           anotherPersonsClaims(plain, others) ?? [plain])
         : [plain];
       // "i eat meat again": whichever meatless diet holds ends.
@@ -1382,10 +1403,13 @@ function possessedClaims(
   if (said === null) return null;
   const whose = others(said.who);
   const { predicate, value } = said.attribute;
-  if (whose.state === 'self')
-    return owner.state === 'self'
-      ? [{ statement: valueStatement(subject, predicate, value), subject, predicate, owner, quote: s }]
-      : null;
+  if (whose.state === 'self') {
+    if (owner.state === 'self')
+      return [{ statement: valueStatement(subject, predicate, value), subject, predicate, owner, quote: s }];
+    // "Ana's birthday is May 3rd" in Rui's words: her birthday as he says it.
+    const by = saidOfSelfBy(whose, owner);
+    return by === null ? null : [saidOfSelf({ predicate, value }, whose, by, s)];
+  }
   if (whose.state !== 'other') return null;
   return [
     {
@@ -1399,16 +1423,60 @@ function possessedClaims(
 }
 
 /**
- * "Ana moved to Paris": where a person the speaker names lives or works holds that person's slot, so
- * it replaces "My sister Ana lives in Madrid" said before (slot-sentences.ts, otherPersonSlot). Only
- * for someone other than the Brain's own person: what others say of her is not hers to hold. Its
- * statement is the engine's words where the sentence is the clause alone ("Ana lives in Paris"), else
- * the sentence, which keeps "my sister". Null when the sentence says no such slot.
+ * Who says a value of the Brain's person's slot of her by her name (`whose`, resolved to her): the
+ * speaker, another known person (`said`), else nobody (null). Her own words of herself in the third
+ * person are hers as ever; a speaker nobody resolves is no one to cite as having said it.
  */
-function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): SaidClaim[] | null {
+const nobody: OwnerClaim = { state: 'unresolved' };
+
+function saidOfSelfBy(whose: OwnerClaim, speaker: OwnerClaim): string | null {
+  return whose.state === 'self' && speaker.state === 'other' && speaker.entity !== undefined
+    ? speaker.entity
+    : null;
+}
+
+/**
+ * A value of the Brain's person's slot that someone else says of her by name ("Ana lives in Porto",
+ * "Ana's birthday is May 3rd" in Rui's words): hers, in her slot, so that it meets what she said of
+ * herself, the same value as a citation of hers and another as a conflict. Its statement says who
+ * said it ("Rui says Ana lives in Porto", slot-statement.ts `saidByStatement`): it contests her own
+ * word and never replaces it (settle-lineage.ts), and only her own word replaces it. It was the
+ * speaker's Memory of no slot, which never met hers.
+ */
+function saidOfSelf(
+  said: { predicate: string; value: string; when?: string },
+  self: OwnerClaim,
+  by: string,
+  quote: string,
+): SaidClaim {
+  const subject = self.entity!;
+  const statement = saidByStatement(by, valueStatement(subject, said.predicate, said.value));
+  const when = said.when !== undefined ? { startsWhen: said.when } : {};
+  return { statement, subject, predicate: said.predicate, owner: self, quote, ...when };
+}
+
+/**
+ * "Ana moved to Paris": where a person the speaker names lives or works holds that person's slot, so
+ * it replaces "My sister Ana lives in Madrid" said before (slot-sentences.ts, otherPersonSlot). Its
+ * statement is the engine's words where the sentence is the clause alone ("Ana lives in Paris"), else
+ * the sentence, which keeps "my sister". Where the person named is the Brain's own, it is what the
+ * speaker says of her (saidOfSelf). Null when the sentence says no such slot.
+ */
+function otherPersonClaims(
+  s: string,
+  others: (name: string) => OwnerClaim,
+  /** Who says it, where that may be someone other than whom it names. */
+  speaker: OwnerClaim = nobody,
+): SaidClaim[] | null {
   const slot = otherPersonSlot(s);
-  if (slot === null) return otherPersonsJob(s, others);
+  if (slot === null) return otherPersonsJob(s, others, speaker);
   const owner = others(slot.who);
+  const by = saidOfSelfBy(owner, speaker);
+  if (by !== null) {
+    const claim = saidOfSelf(slot, owner, by, s);
+    const job = slot.predicate === 'works at' ? occupationBeforeEmployer(s, slot, slot.who) : null;
+    return job === null ? [claim] : [claim, saidOfSelf(job.job, owner, by, s.slice(...job.quote))];
+  }
   if (owner.state !== 'other') return null;
   // "Sam moved to York in 2023": the year reads as the sentence's own words, not as more said.
   const bare = slot.when === undefined ? s : s.replace(slot.when, ' ');
@@ -1439,12 +1507,19 @@ function otherPersonClaims(s: string, others: (name: string) => OwnerClaim): Sai
 }
 
 /** "Rui is a nurse", "My brother Rui works as an electrician": his occupation's slot (occupation.ts). */
-function otherPersonsJob(s: string, others: (name: string) => OwnerClaim): Claim[] | null {
+function otherPersonsJob(
+  s: string,
+  others: (name: string) => OwnerClaim,
+  speaker: OwnerClaim = nobody,
+): Claim[] | null {
   const job = occupationOfAnotherSaid(s);
   if (job === null) return null;
   const owner = others(job.who);
-  if (owner.state !== 'other') return null;
   const { who, predicate, value } = job;
+  // "Ana is a nurse" in Rui's words: her occupation as he says it; an ending of hers is hers to say.
+  const by = saidOfSelfBy(owner, speaker);
+  if (by !== null) return job.ends ? null : [saidOfSelf({ predicate, value }, owner, by, s)];
+  if (owner.state !== 'other') return null;
   if (job.ends)
     return [
       {

@@ -1,5 +1,6 @@
 import type { MemoryChanges, SettlingVersion } from '../../ports/index.ts';
-import { endedValue, slotValue } from './slot-value.ts';
+import { endedValue, sameSlotValue, slotValue } from './slot-value.ts';
+import { saidBy } from './slot-statement.ts';
 
 /** What settling reads of a version. */
 type VersionRow = Pick<
@@ -40,7 +41,11 @@ interface Target {
  *   a conflict, until a person's correction there settles it (only corrections then stay
  *   active). An ending there ("Ana no longer works at Acme") that ends no value given at that start
  *   contradicts none of them: a value given there holds, and the ending is closed at its own start
- *   (idleEndings).
+ *   (idleEndings);
+ * - a value someone else said of the person ("Rui says Ana lives in Porto", slot-statement.ts
+ *   `saidBy`) is no step of that timeline: it closes none of her own values, so beside the one in force
+ *   it stays active, a conflict; the next later start of any version closes it, and her own value of
+ *   the same words leaves it closed at its start (it agreed).
  * Forgetting a correction or a newer fact therefore re-opens what it had closed.
  *
  * The result does not depend on the clock: a value that starts in the future closes its predecessor
@@ -78,6 +83,43 @@ export function settlement(
     else timeline.push(r);
   }
   timeline.sort((a, b) => a.valid_from_ms - b.valid_from_ms || a.n - b.n);
+  // What someone else says of the person ("Rui says Ana lives in Porto") contests her own word and
+  // never closes it: it is closed by whatever the slot is given after it, and the rest settle without it.
+  const own = timeline.filter((r) => saidBy(r) === null);
+  settleOwn(own, targets);
+  // Where her own value is the same (hers said after, or imported late), it only agrees: no conflict
+  // of one value with itself.
+  const agreed = (r: VersionRow) =>
+    own.some((x) => targets.get(x.id)?.status === 'active' && endedValue(x) === null && sameSlotValue(x, r));
+  const heard = timeline.filter((r) => saidBy(r) !== null);
+  for (const r of heard) {
+    const next = timeline.find((x) => x.valid_from_ms > r.valid_from_ms);
+    const last = heard
+      .filter((x) => x.valid_from_ms === r.valid_from_ms && x.source_key === r.source_key)
+      .at(-1);
+    if (next !== undefined)
+      targets.set(r.id, { status: 'superseded', validTo: next.valid_from, validToMs: next.valid_from_ms });
+    else if (last === r && !agreed(r))
+      targets.set(r.id, { status: 'active', validTo: null, validToMs: null });
+    else targets.set(r.id, { status: 'superseded', validTo: r.valid_from, validToMs: r.valid_from_ms });
+  }
+  const changed: ReturnType<typeof settlement> = [];
+  for (const r of rows) {
+    const t = targets.get(r.id)!;
+    if (t.status === r.status && t.validTo === r.valid_to) continue;
+    changed.push({
+      id: r.id,
+      lifecycle: { status: t.status, valid_to: t.validTo, valid_to_ms: t.validToMs },
+    });
+  }
+  return changed;
+}
+
+/**
+ * The timeline of a slot's values by world time, someone else's word of the person aside (settlement):
+ * each closed by the next later start, and at the latest, one value per source active.
+ */
+function settleOwn(timeline: readonly VersionRow[], targets: Map<string, Target>): void {
   const latest = timeline.length > 0 ? timeline[timeline.length - 1]!.valid_from_ms : 0;
   const idle = idleEndings(timeline.filter((r) => r.valid_from_ms === latest));
   const winners = new Map<string, VersionRow>();
@@ -109,16 +151,6 @@ export function settlement(
       targets.set(r.id, { status: 'superseded', validTo: r.valid_from, validToMs: r.valid_from_ms });
     }
   }
-  const changed: ReturnType<typeof settlement> = [];
-  for (const r of rows) {
-    const t = targets.get(r.id)!;
-    if (t.status === r.status && t.validTo === r.valid_to) continue;
-    changed.push({
-      id: r.id,
-      lifecycle: { status: t.status, valid_to: t.validTo, valid_to_ms: t.validToMs },
-    });
-  }
-  return changed;
 }
 
 /**

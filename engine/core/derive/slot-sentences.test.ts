@@ -1074,6 +1074,11 @@ test('a job or a home said to come holds its slot with the day it starts, and on
     ['moving to berlin next month', 'lives in', 'Berlin', 'next month'],
     ["Next month I'm moving to Berlin", 'lives in', 'Berlin', 'Next month'],
     ["I'm moving to Lisbon, in Alfama, on the 15th", 'lives in', 'Lisbon', 'on the 15th'],
+    // The job named with the day it starts, one clause, not also the job of now inside it.
+    ['My new job at Google starts Monday.', 'works at', 'Google', 'Monday'],
+    ['my new job at google starts on monday', 'works at', 'Google', 'on monday'],
+    ['New job at Google starts next week!', 'works at', 'Google', 'next week'],
+    ['My new position with Acme begins on the 1st.', 'works at', 'Acme', 'on the 1st'],
   ];
   for (const [s, predicate, value, when] of cases)
     assert.deepEqual(
@@ -1101,6 +1106,9 @@ test('a job or a home said to come holds its slot with the day it starts, and on
     "we're moving to slack next week",
     "I'm moving to Berlin for a year next month",
     'Tom is moving to Berlin next month',
+    'My new job at Google starts soon.',
+    "Tom's new job at Google starts Monday.",
+    'Does my new job at Google start Monday?',
   ])
     assert.deepEqual(slotSentences(s).slots, [], s);
 });

@@ -154,12 +154,14 @@ const patterns = verbs.map(({ predicate, verb }) => ({
  * A value said to come, with the day it starts (comingClause): "I'm starting at Revolut on Monday", "I
  * start my new job at Globex next week", "We're moving to Porto in March", "I'll be working at Acme
  * from the 1st", "moving to Berlin next month" (a chat's "I" left out), "my first day at Stripe is
- * tomorrow". Without a day it holds nothing ("I'm moving to Berlin" is as often a plan for some day).
+ * tomorrow", "My new job at Google starts Monday". Without a day it holds nothing ("I'm moving to Berlin" is as often a plan for some day).
  */
 /** "I'm moving", "I'll be starting", and with someone "Jordan and I are moving". */
 const comingLead = String.raw`(?:^|[\s,;:(])I(?:['’]?m|\s+am|['’]ll|\s+will|(?<=\band\sI)\s+are)?\s+(?:going\s+to\s+|gonna\s+)?${adverb}`;
 const comingWeLead = String.raw`(?:^|[\s,;:(])[Ww]e(?:['’]re|\s+are|['’]ll|\s+will)?\s+(?:going\s+to\s+|gonna\s+)?${adverb}`;
 const comingElided = String.raw`^\s*(?:[Jj]ust\s+|[Ss]o\s+)?(?=(?:[Ss]tarting|[Mm]oving|[Rr]elocating)\s)`;
+/** What says a job named before it starts: "(my new job at Google) starts Monday". */
+const startsVerb = String.raw`(?:starts|begins|will\s+(?:start|begin)|is\s+starting)`;
 const firstDayLead = String.raw`(?:^\s*(?:[Mm]y\s+)?|(?<=[\s,;:(])[Mm]y\s+)`;
 const comingVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string }> = [
   {
@@ -183,12 +185,23 @@ const comingPatterns = [
     predicate: 'works at' as const,
     re: new RegExp(String.raw`${firstDayLead}first\s+day\s+(?:at|with)\s+${name}`, 'gu'),
   },
+  // "My new job at Google starts Monday": the job, from the day it starts.
+  {
+    predicate: 'works at' as const,
+    re: new RegExp(
+      String.raw`${firstDayLead}[Nn]ew\s+(?:job|position|role)\s+(?:at|with)\s+${name}(?=\s+${startsVerb}\s)`,
+      'gu',
+    ),
+  },
 ];
 /** Words every coming clause holds one of: the patterns run only where one is. */
 const comingWords = /(?:start|begin|moving|move|relocat|first\s+day|working)/iu;
-/** The day after a coming value: "… at Revolut on Monday", "… to Berlin, next month", "… is tomorrow". */
+/**
+ * The day after a coming value: "… at Revolut on Monday", "… to Berlin, next month", "… is tomorrow",
+ * "(my new job at Google) starts Monday".
+ */
 const whenAfter = new RegExp(
-  String.raw`^\s*(?:,\s*)?(?:(?:is|was|will\s+be)\s+)?(?<when>${startWhen})(?![\p{L}\p{N}])`,
+  String.raw`^\s*(?:,\s*)?(?:(?:is|was|will\s+be|${startsVerb})\s+)?(?<when>${startWhen})(?![\p{L}\p{N}])`,
   'iu',
 );
 /** The day before it, opening the sentence: "Next month I'm moving to Berlin", "tomorrow is my first day at …". */
@@ -627,14 +640,14 @@ const isState = (w: string) => states.has(w) || abstractForm.test(w);
 /**
  * Words that end a lower-case name: "i live in porto now", "i work at sonae with my sister", a chat's
  * "i live in london rn"; and a verb after the place ("the city i live in is porto", "the company i work
- * for just got acquired"), which none opens.
+ * for just got acquired", "my new job at google starts monday"), which none opens.
  */
 const endsALowerName = new Set(
   `now too also again already still anymore any longer lol haha tbh btw and but or with for since near
    by in on at to of
    from as so because though while when where which who that this these days last next ago after before until till
    rn atm tho ngl idk imo lmao omg w during like basically mostly part full
-   is isn't was wasn't are were has had have just got gets closes opens sucks pays
+   is isn't was wasn't are were has had have just got gets closes opens sucks pays starts begins
    today tonight tomorrow monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/u),
 );
 /**
@@ -871,6 +884,17 @@ export function slotSentences(said: string): SlotReading {
     }
     if (last) clauses.push(last);
   }
+  // "New job at Google starts next week": one job said to come, not also the job held now inside it.
+  const inComing = (c: Found) =>
+    c.when === undefined &&
+    clauses.some(
+      (o) =>
+        o.when !== undefined &&
+        o.predicate === c.predicate &&
+        o.clause[0] <= c.clause[0] &&
+        c.clause[1] <= o.clause[1],
+    );
+  clauses.splice(0, clauses.length, ...clauses.filter((c) => !inComing(c)));
   // "I live in Porto and work at Sonae": the job is the speaker's as much as in "... and I work at".
   // "I'm from Lisbon but live in Porto": where one is from opens such a clause as a slot's does.
   const bornIn = origin.exec(sentence);

@@ -30,3 +30,26 @@ export const valueStatement = (subject: string, predicate: string, value: string
 /** "Ana no longer lives in Lisbon": a slot's value the speaker says has ended ("I don't live in …"). */
 export const endedStatement = (subject: string, predicate: string, value: string): string =>
   endedHead(subject, predicate) + value;
+
+/**
+ * "Rui says Ana lives in Porto": a value of the Brain's person's slot that someone else said of her
+ * by name (rule-deriver.ts `saidOfSelf`). Her slot holds it, so that it meets what she said herself,
+ * but its words keep who said it: a reader, and the slot's settling (settle-lineage.ts), tell it from
+ * her own word by them.
+ */
+export const saidByStatement = (by: string, statement: string): string => `${by}${saidByJoin}${statement}`;
+const saidByJoin = ' says ';
+
+/**
+ * Who said a slot's statement of its subject, where someone else did (saidByStatement), and the
+ * statement as said: null for anyone's own words. Only where what follows "says" opens with the
+ * subject, so "Ana says hi" of no slot, or her own "I live where Rui says" is no such statement.
+ */
+export function saidBy(s: { statement: string; subject: string }): { by: string; statement: string } | null {
+  const at = s.statement.indexOf(saidByJoin);
+  if (at <= 0) return null;
+  const statement = s.statement.slice(at + saidByJoin.length);
+  return statement.startsWith(`${s.subject} `) || statement.startsWith(`${s.subject}'s `)
+    ? { by: s.statement.slice(0, at), statement }
+    : null;
+}

@@ -1,7 +1,7 @@
 import { normalizeStatement } from './record-text.ts';
 import { slotPredicate } from './slot-key.ts';
 import { otherPersonSlot, phoneShaped, slotSentences } from './slot-sentences.ts';
-import { endedStatement, slotStatementHeads } from './slot-statement.ts';
+import { endedStatement, saidBy, slotStatementHeads } from './slot-statement.ts';
 
 /** What a slot's statement is read from: its words, and the subject and predicate it was written with. */
 export interface SlotStatement {
@@ -24,10 +24,12 @@ function phoneDigits(value: string): string {
  * fact's line ("me home city: Lisbon"), a sentence's slot ("Ana lives in Lisbon"), a favourite, phone
  * or e-mail said alone ("Ana's favourite colour is blue") and a home or employer in the speaker's own
  * sentence ("I live in Lisbon with my partner Tom": "Lisbon"; "My sister Ana lives in Madrid":
- * "Madrid"). Null for any other words (an ending, a person's correction that names no one value). What
+ * "Madrid"), and any of them as someone else said it of her ("Rui says Ana lives in Porto": "Porto"). Null for any other words (an ending, a person's correction that names no one value). What
  * a Memory's page shows as its slot's value, and what slotValue compares.
  */
-export function slotValueAsSaid(s: SlotStatement): string | null {
+export function slotValueAsSaid(said: SlotStatement): string | null {
+  // "Rui says Ana lives in Porto" gives the value "Ana lives in Porto" does: it meets hers by it.
+  const s = { ...said, statement: saidBy(said)?.statement ?? said.statement };
   if (s.predicate === null || endedValue(s) !== null) return null;
   const form = slotStatementHeads(s.subject, s.predicate).find((f) => s.statement.startsWith(f));
   const value =

@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TypedContent } from '../../contract/index.ts';
+import { recordText } from './record-text.ts';
+import { createRuleDeriver } from './rule-deriver.ts';
+import { settlement } from './settle-lineage.ts';
+import { saidBy } from './slot-statement.ts';
+import { sameSlotValue, slotValue } from './slot-value.ts';
+
+/** Each slot claim of a Record in a Brain whose person is `self`, as [statement, subject, owner, slot, quote]. */
+const slotsOf = (content: TypedContent, self = 'Ana') =>
+  createRuleDeriver()
+    .derive(
+      {
+        id: 'rec_1',
+        content,
+        text: recordText(content),
+        sourceName: null,
+        occurredAt: '2026-03-01T10:00:00Z',
+      },
+      { self: { type: 'person', name: self } },
+    )
+    .filter((c) => c.predicate !== null)
+    .map((c) => [c.statement, c.subject, c.owner.state, c.predicate, c.quote]);
+const said = (speaker: string, text: string, self?: string) =>
+  slotsOf({ kind: 'message', text, speaker }, self);
+
+test("what another speaker says of the Brain's person by name holds her slot, saying who said it", () => {
+  assert.deepEqual(said('Rui', "Ana's birthday is May 3rd."), [
+    ["Rui says Ana's birthday is May 3rd", 'Ana', 'self', 'birthday', "Ana's birthday is May 3rd."],
+  ]);
+  assert.deepEqual(said('Rui', 'Ana lives in Porto.'), [
+    ['Rui says Ana lives in Porto', 'Ana', 'self', 'lives in', 'Ana lives in Porto.'],
+  ]);
+  // A move is the home it brings, in the engine's words, so it meets hers by its value.
+  assert.deepEqual(said('Rui', 'Ana moved to Porto.'), [
+    ['Rui says Ana lives in Porto', 'Ana', 'self', 'lives in', 'Ana moved to Porto.'],
+  ]);
+  assert.deepEqual(said('Rui', 'Ana works at Google.'), [
+    ['Rui says Ana works at Google', 'Ana', 'self', 'works at', 'Ana works at Google.'],
+  ]);
+  assert.deepEqual(said('Rui', 'Ana is a nurse.'), [
+    ["Rui says Ana's occupation is nurse", 'Ana', 'self', 'occupation', 'Ana is a nurse.'],
+  ]);
+  // Her whole name, where that is how the Brain knows her.
+  assert.deepEqual(said('Rui', 'Ana Costa lives in Porto.', 'Ana Costa'), [
+    ['Rui says Ana Costa lives in Porto', 'Ana Costa', 'self', 'lives in', 'Ana Costa lives in Porto.'],
+  ]);
+});
+
+test('her own words, another person, a namesake and a question are read as before', () => {
+  // Her own word of herself is hers as ever, with nobody named as having said it.
+  assert.deepEqual(said('Ana', 'My birthday is April 12th 1988.'), [
+    ["Ana's birthday is April 12th 1988", 'Ana', 'self', 'birthday', 'My birthday is April 12th 1988.'],
+  ]);
+  // Someone else's slot is theirs.
+  assert.deepEqual(said('Rui', 'Tom lives in Porto.'), [
+    ['Tom lives in Porto', 'Tom', 'other', 'lives in', 'Tom lives in Porto.'],
+  ]);
+  // "Ana" alone is not "Ana Costa" unless the Brain says so: another Ana's home.
+  assert.deepEqual(said('Rui', 'Ana lives in Porto.', 'Ana Costa'), [
+    ['Ana lives in Porto', 'Ana', 'other', 'lives in', 'Ana lives in Porto.'],
+  ]);
+  for (const text of ['Does Ana live in Porto?', "Is Ana's birthday May 3rd?"])
+    assert.deepEqual(said('Rui', text), [], text);
+  // A note nobody is known to have written names no one who said it.
+  assert.deepEqual(slotsOf({ kind: 'document', text: "Ana's birthday is May 3rd." }), []);
+});
+
+test('who said it is read back from the statement, and the value is hers to compare', () => {
+  const his = { statement: 'Rui says Ana lives in Porto', subject: 'Ana', predicate: 'lives in' };
+  assert.deepEqual(saidBy(his), { by: 'Rui', statement: 'Ana lives in Porto' });
+  assert.equal(slotValue(his), 'porto');
+  assert.ok(sameSlotValue(his, { statement: 'Ana lives in Porto', subject: 'Ana', predicate: 'lives in' }));
+  assert.ok(!sameSlotValue(his, { statement: 'Ana lives in Lisbon', subject: 'Ana', predicate: 'lives in' }));
+  // Only where what follows "says" is about the subject.
+  assert.equal(saidBy({ statement: 'Ana lives in Lisbon', subject: 'Ana' }), null);
+  assert.equal(saidBy({ statement: 'Rui says hi', subject: 'Ana' }), null);
+});
+
+/** A version of Ana's home slot, written n-th, from `day` (January 2024). */
+const version = (n: number, statement: string, day: number) => {
+  const at = `2024-01-${String(day).padStart(2, '0')}T00:00:00.000Z`;
+  return {
+    n,
+    id: `mem_${n}`,
+    valid_from: at,
+    valid_from_ms: Date.parse(at),
+    valid_to: null,
+    status: 'active' as const,
+    corrects: null,
+    cause: 'derived' as const,
+    retracted_by: null,
+    source_key: 'chat',
+    revised_at: null,
+    revised_ms: null,
+    statement,
+    subject: 'Ana',
+    predicate: 'lives in',
+  };
+};
+/** Each version's status after settling, [id, status, valid_to day or null]. */
+const settled = (rows: ReturnType<typeof version>[]) => {
+  const changed = new Map(settlement(rows).map((c) => [c.id, c.lifecycle]));
+  return rows.map((r) => {
+    const l = changed.get(r.id) ?? { status: r.status, valid_to: r.valid_to };
+    return [r.id, l.status, l.valid_to?.slice(8, 10) ?? null];
+  });
+};
+
+test("another's word of her contests her value and closes none of hers; her own word after it closes it", () => {
+  const hers = version(1, 'Ana lives in Lisbon', 1);
+  const his = version(2, 'Rui says Ana lives in Porto', 2);
+  // Both current: a conflict, not a move.
+  assert.deepEqual(settled([hers, his]), [
+    ['mem_1', 'active', null],
+    ['mem_2', 'active', null],
+  ]);
+  // Her word after his closes it, whatever its value.
+  assert.deepEqual(settled([hers, his, version(3, 'Ana lives in Braga', 3)]), [
+    ['mem_1', 'superseded', '03'],
+    ['mem_2', 'superseded', '03'],
+    ['mem_3', 'active', null],
+  ]);
+  // Said before anything of hers, it holds the slot until she says otherwise.
+  assert.deepEqual(
+    settled([version(1, 'Rui says Ana lives in Porto', 1), version(2, 'Ana lives in Lisbon', 2)]),
+    [
+      ['mem_1', 'superseded', '02'],
+      ['mem_2', 'active', null],
+    ],
+  );
+  // Her own value of the same words, imported after his, leaves no conflict of one value with itself.
+  assert.deepEqual(
+    settled([version(1, 'Rui says Ana lives in Porto', 2), version(2, 'Ana lives in Porto', 1)]),
+    [
+      ['mem_1', 'superseded', '02'],
+      ['mem_2', 'active', null],
+    ],
+  );
+});
