@@ -531,6 +531,60 @@ describe('connections one address may hold open', () => {
   });
 });
 
+test('a request sent on a kept-alive connection while the server was stalled is served, not reset', async () => {
+  const listener = await loopbackListener(() => Response.json({ ok: true }), {
+    limits: { ...connectionLimits, keepAliveTimeoutMs: 100 },
+  });
+  try {
+    const socket = connect(listener.port, '127.0.0.1');
+    let out = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (out += d));
+    const closed = new Promise<string>((resolve) => {
+      socket.on('error', (e) => resolve(`error: ${e.message}`));
+      socket.on('close', () => resolve('closed'));
+    });
+    const get = (close: boolean) =>
+      `GET /v1/x HTTP/1.1\r\nHost: 127.0.0.1:${listener.port}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
+    socket.write(get(false));
+    while (!out.includes('{"ok":true}')) await new Promise((r) => setTimeout(r, 5));
+    // Sent well within the connection's idle time; then this process, the server's too, stalls past it
+    // (a long synchronous step, a loaded machine) before the server reads the request. Stalled after
+    // the poll for I/O, as a step the server runs on its own is: the next turn of the event loop runs
+    // the expired timers before it reads what arrived.
+    setImmediate(() => {
+      socket.write(get(true));
+      const until = Date.now() + 1_600;
+      while (Date.now() < until);
+    });
+    assert.equal(await closed, 'closed');
+    assert.deepEqual(
+      [...out.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]),
+      ['200', '200'],
+      out,
+    );
+  } finally {
+    await listener.shutdown(0, Promise.resolve());
+  }
+});
+
+test('a kept-alive connection left idle is closed after its time', async () => {
+  const listener = await loopbackListener(() => Response.json({ ok: true }), {
+    limits: { ...connectionLimits, keepAliveTimeoutMs: 100 },
+  });
+  try {
+    const socket = connect(listener.port, '127.0.0.1');
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(`GET /v1/x HTTP/1.1\r\nHost: 127.0.0.1:${listener.port}\r\n\r\n`);
+    socket.resume();
+    const started = Date.now();
+    await closed;
+    assert.ok(Date.now() - started < 3_000, 'the idle connection was kept open');
+  } finally {
+    await listener.shutdown(0, Promise.resolve());
+  }
+});
+
 test('every server gets the connection limits and timeouts docs/decisions.md gives', async () => {
   const listener = await loopbackListener(() => Response.json({}));
   try {

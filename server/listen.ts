@@ -209,6 +209,18 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   };
 
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  // A kept-alive connection idle past its time is closed as Node would, but only once the event loop
+  // has read what arrived: after a stall (a long synchronous step, a loaded machine) the expired timer
+  // runs before the poll for I/O, and closing then reset a request its client had sent in time
+  // (ECONNRESET: a write the client cannot know was not applied). With a listener, Node leaves a
+  // timed-out socket to it.
+  server.on('timeout', (socket: Socket) => {
+    const read = socket.bytesRead;
+    setImmediate(() => {
+      if (!socket.destroyed && socket.bytesRead === read && (busySockets.get(socket) ?? 0) === 0)
+        socket.destroy();
+    });
+  });
   server.maxConnections = limits.total;
   const openPerAddress = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
