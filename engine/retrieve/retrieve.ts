@@ -205,6 +205,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   if (embedding) timings['embed_wait'] = performance.now() - t;
   for (const lane of o.lanes) if (lane.needsQueryVector) await runLane(lane, queryVector);
   const alone = over() ? null : await similarityAlone(o, results, base, queryVector);
+  const slotAnswered = nothingAloneBesideSlot(results);
   // The Trace lists the lanes in their configured order, whichever ran first.
   const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
   let fused = fuse(laneResults, rrfK, laneWeights);
@@ -286,6 +287,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     }
   }
   if (alone) method = `${method}; ${alone}`;
+  if (slotAnswered) method = `${method}; ${slotAnswered}`;
   const led = slotFirst(laneResults, fused);
   if (led !== fused) {
     fused = led;
@@ -338,6 +340,38 @@ async function similarityAlone(
     r.candidates = r.candidates.filter((c) => ids.has(c.recordId));
   }
   return `similarity alone found it, so only Records near its main word ("${o.terms[main]}")`;
+}
+
+/**
+ * Where the slot lane found the value asked about, the Records that only the lanes needing the query's
+ * vector found are left out of their candidates (in place): they share no word, name, time, slot or
+ * topic with the question, only a likeness of meaning, and beside the answer they are filler. "Where do
+ * I do my job?" in a small Brain drew "Hello! How can I help you today?" and "Is that your third one?"
+ * next to "I work as a nurse at Hospital Santa Maria." (glove-sif puts "help" near "job"); testing each
+ * against the question's main word, as similarityAlone does, cannot tell them apart when "job" is the
+ * question's only word. A Record saying more of the slot in other words ("My ward is on the third
+ * floor") is lost with them. The slot lane never fires on LoCoMo, so its figures cannot move. Returns
+ * what the fusion method then says, or null.
+ */
+function nothingAloneBesideSlot(results: Map<Lane, LaneResult>): string | null {
+  const entries = [...results.entries()];
+  const slot = entries.find(([lane]) => lane.name === 'slot')?.[1];
+  if (!slot || slot.candidates.length === 0) return null;
+  const named = new Set(
+    entries
+      .filter(([lane]) => !lane.needsQueryVector)
+      .flatMap(([, r]) => r.candidates.map((c) => c.recordId)),
+  );
+  let left = 0;
+  for (const [lane, r] of entries) {
+    if (!lane.needsQueryVector) continue;
+    const kept = r.candidates.filter((c) => named.has(c.recordId));
+    left += r.candidates.length - kept.length;
+    r.candidates = kept;
+  }
+  return left === 0
+    ? null
+    : 'the slot lane found the value asked about, so nothing found by similarity alone';
 }
 
 function cosine(a: Float32Array, b: Float32Array): number {
