@@ -304,7 +304,9 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
       msg('The poetry reading was about loss, identity and connection.', 'Ana', '2023-05-01T10:02:00Z'),
       msg('Sounds wonderful.', 'Bob', '2023-05-01T10:03:00Z'),
     ]);
-    const ctx = await ask(engine, 'b', 'poetry reading');
+    // The answer says the reading but not what it was like: it needs the question it answers. (Had the
+    // query been all the answer's words, "poetry reading", the answer would stand alone without it.)
+    const ctx = await ask(engine, 'b', 'what was the poetry reading like?');
     const trace = await engine.getTrace(tenant, 'b', ctx.id);
     const lane = laneOf(trace, 'prompt');
     assert.equal(lane.candidates[0]!.record_id, prompt);
@@ -315,7 +317,9 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.ok(cited.includes(prompt!));
 
     // A prompt outside the requested window is not evidence, however strong its answer.
-    const since = await ask(engine, 'b', 'poetry reading', { filter: { since: '2023-05-01T10:02:00Z' } });
+    const since = await ask(engine, 'b', 'what was the poetry reading like?', {
+      filter: { since: '2023-05-01T10:02:00Z' },
+    });
     const t2 = await engine.getTrace(tenant, 'b', since.id);
     assert.ok(!laneOf(t2, 'prompt').candidates.some((c) => c.record_id === prompt));
     assert.ok(!since.citations.some((c) => c.record_id === prompt));

@@ -2,7 +2,7 @@ import { sameBackends, type RetrievalBackends } from '../core/retrieve/backends.
 import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { LexicalIndex, SlotIndex, ThreadIndex, VectorIndex, VectorModelRef } from '../ports/index.ts';
 import { feedbackTerms } from './expand-query.ts';
-import { promptCandidates } from './prompt-lane.ts';
+import { promptCandidates, type PromptCandidate } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
 import { namedSpeakers, withoutSpeakers } from './entity-lane.ts';
 import type { Eligibility, Lane, LaneInput } from './lane.ts';
@@ -12,6 +12,7 @@ import { rerankFeatures } from './rerank-features.ts';
 import type { Reranker, RetrievalMode } from './reranker.ts';
 import type { TimeIntent } from '../core/retrieve/time-expressions.ts';
 import { languages } from '../core/retrieve/languages.ts';
+import { matchedTerms, queryTerms } from '../core/retrieve/query-terms.ts';
 
 /**
  * RRF weights per lane, tuned on the LoCoMo dev half (docs/decisions/retrieval.md). Lanes not listed
@@ -204,6 +205,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   if (embedding) timings['embed_wait'] = performance.now() - t;
   for (const lane of o.lanes) if (lane.needsQueryVector) await runLane(lane, queryVector);
   const alone = over() ? null : await similarityAlone(o, results, base, queryVector);
+  const slotAnswered = nothingAloneBesideSlot(results);
   // The Trace lists the lanes in their configured order, whichever ran first.
   const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
   let fused = fuse(laneResults, rrfK, laneWeights);
@@ -247,11 +249,12 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     await pause();
   } else if (o.mode === 'thorough' && over()) skipped.push('feedback');
 
+  let prompts: PromptCandidate[] = [];
   if (over()) skipped.push('prompt');
   else if (fused.length > 0) {
     t = performance.now();
     o.emit('lane', { lane: 'prompt' });
-    const prompts = await promptCandidates(base.threads, o.eligibility, fused);
+    prompts = await promptCandidates(base.threads, o.eligibility, fused);
     o.ledger.charge('processing', prompts.length / 1000);
     laneResults.push({ lane: 'prompt', candidates: prompts, ms: performance.now() - t });
     fused = fuse(laneResults, rrfK, laneWeights);
@@ -284,6 +287,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     }
   }
   if (alone) method = `${method}; ${alone}`;
+  if (slotAnswered) method = `${method}; ${slotAnswered}`;
   const led = slotFirst(laneResults, fused);
   if (led !== fused) {
     fused = led;
@@ -294,6 +298,11 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   if (within !== fused) {
     fused = within;
     method = `${method}; only Records of the time asked about`;
+  }
+  const needed = await withoutFiller(lexical, o.eligibility.brainUid, o.terms, laneResults, prompts, fused);
+  if (needed !== fused) {
+    fused = needed;
+    method = `${method}; no prompt before a Record that answers alone`;
   }
   return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent };
 }
@@ -331,6 +340,38 @@ async function similarityAlone(
     r.candidates = r.candidates.filter((c) => ids.has(c.recordId));
   }
   return `similarity alone found it, so only Records near its main word ("${o.terms[main]}")`;
+}
+
+/**
+ * Where the slot lane found the value asked about, the Records that only the lanes needing the query's
+ * vector found are left out of their candidates (in place): they share no word, name, time, slot or
+ * topic with the question, only a likeness of meaning, and beside the answer they are filler. "Where do
+ * I do my job?" in a small Brain drew "Hello! How can I help you today?" and "Is that your third one?"
+ * next to "I work as a nurse at Hospital Santa Maria." (glove-sif puts "help" near "job"); testing each
+ * against the question's main word, as similarityAlone does, cannot tell them apart when "job" is the
+ * question's only word. A Record saying more of the slot in other words ("My ward is on the third
+ * floor") is lost with them. The slot lane never fires on LoCoMo, so its figures cannot move. Returns
+ * what the fusion method then says, or null.
+ */
+function nothingAloneBesideSlot(results: Map<Lane, LaneResult>): string | null {
+  const entries = [...results.entries()];
+  const slot = entries.find(([lane]) => lane.name === 'slot')?.[1];
+  if (!slot || slot.candidates.length === 0) return null;
+  const named = new Set(
+    entries
+      .filter(([lane]) => !lane.needsQueryVector)
+      .flatMap(([, r]) => r.candidates.map((c) => c.recordId)),
+  );
+  let left = 0;
+  for (const [lane, r] of entries) {
+    if (!lane.needsQueryVector) continue;
+    const kept = r.candidates.filter((c) => named.has(c.recordId));
+    left += r.candidates.length - kept.length;
+    r.candidates = kept;
+  }
+  return left === 0
+    ? null
+    : 'the slot lane found the value asked about, so nothing found by similarity alone';
 }
 
 function cosine(a: Float32Array, b: Float32Array): number {
@@ -372,6 +413,55 @@ function onlyTheTimeAsked(
   if (terms.some((t) => !intent.timeWords.includes(t) && !aboutAnyTime.has(t))) return fused;
   const inTime = new Set(laneResults.find((l) => l.lane === 'time')?.candidates.map((c) => c.recordId));
   return fused.filter((f) => inTime.has(f.recordId));
+}
+
+/** Lanes that can find a message through its thread neighbours' words rather than its own. */
+const throughNeighbours = new Set(['prompt', 'lexical', 'feedback']);
+
+/**
+ * The message just before a strong match is evidence when the match needs it to be read ("What was it
+ * about?" before "It was about loss and identity"), filler when the match answers alone: the
+ * assistant's "Hello! How can I help you today?" before "My favourite colour is green." cost a model's
+ * tokens and attention for "What is my favourite colour?". A match answers alone when its own text
+ * holds every word of the query, or when the slot lane found it (the deriver read it as the value of
+ * the slot asked about: "I work as a nurse at Hospital Santa Maria." for "Where do I do my job?"). Only
+ * a prompt that nothing found on its own is left out: none of the query's words in its text (the
+ * lexical lane finds a message through its neighbours' words too), and no other lane's (its speaker
+ * named, its time asked about, its meaning near the query's), and that the match does not take up (a
+ * reply repeating a word of the message before it answers that message). Statements are prompts too, as
+ * often evidence as questions (docs/decisions/retrieval.md), so the rule looks at the match, not the
+ * prompt's form.
+ */
+async function withoutFiller(
+  lexical: LexicalIndex,
+  brainUid: string,
+  terms: readonly string[],
+  laneResults: readonly LaneResult[],
+  prompts: readonly PromptCandidate[],
+  fused: Fused[],
+): Promise<Fused[]> {
+  const answerOf = new Map(prompts.map((p) => [p.recordId, p.answer]));
+  const onlyPrompted = fused.filter(
+    (f) => answerOf.has(f.recordId) && f.lanes.every((l) => throughNeighbours.has(l)),
+  );
+  if (onlyPrompted.length === 0) return fused;
+  const slot = new Set(laneResults.find((l) => l.lane === 'slot')?.candidates.map((c) => c.recordId));
+  const ids = [...new Set(onlyPrompted.flatMap((f) => [f.recordId, answerOf.get(f.recordId)!]))];
+  const text = new Map((await lexical.texts(brainUid, ids)).map((r) => [r.recordId, r.text]));
+  const said = (id: string) => text.get(id) ?? '';
+  const holds = (id: string) => matchedTerms(said(id), [...terms]).length;
+  const answersAlone = (id: string) => slot.has(id) || (terms.length > 0 && holds(id) === terms.length);
+  const takesUp = (answer: string, prompt: string) =>
+    matchedTerms(said(answer), queryTerms(said(prompt))).length > 0;
+  const filler = new Set(
+    onlyPrompted
+      .filter((f) => {
+        const answer = answerOf.get(f.recordId)!;
+        return holds(f.recordId) === 0 && answersAlone(answer) && !takesUp(answer, f.recordId);
+      })
+      .map((f) => f.recordId),
+  );
+  return filler.size === 0 ? fused : fused.filter((f) => !filler.has(f.recordId));
 }
 
 /**

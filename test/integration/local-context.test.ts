@@ -930,4 +930,33 @@ describe('local engine: context', () => {
     for (const c of ctx.citations.filter((x) => x.record_id === said.id))
       assert.doesNotMatch(c.quote, /Carla/);
   });
+
+  for (const [name, extra] of [
+    ['lexical lanes only', {}],
+    ['with the word embedding', { embedder: { provider: 'glove-sif', dataDir: tempDir() } }],
+  ] as const)
+    it(`a greeting before a statement that answers alone is not evidence; a prompt an answer needs is (${name})`, async () => {
+      const { engine, remember } = await withBrain(extra);
+      const say = (speaker: string, text: string, thread: string, at: string) =>
+        remember({
+          content: { kind: 'message', text, speaker, thread },
+          occurred_at: at,
+          source: { name: 'chat' },
+        });
+      const cited = async (query: string) =>
+        ready(await engine.createContext(tenant, 'b', { query }, opts)).citations.map((c) => c.quote);
+      await say('assistant', 'Hello! How can I help you today?', 'colour', '2024-03-01T10:00:00Z');
+      await say('user', 'My favourite colour is green.', 'colour', '2024-03-01T10:00:05Z');
+      await say('assistant', 'Hello! How can I help you today?', 'job', '2024-03-02T10:00:00Z');
+      await say('user', 'I work as a nurse at Hospital Santa Maria.', 'job', '2024-03-02T10:00:05Z');
+      await say('assistant', 'Is that your third one?', 'book', '2024-03-03T10:00:00Z');
+      await say('user', "Yep! It's about loss, identity and connection.", 'book', '2024-03-03T10:00:05Z');
+      assert.deepEqual(await cited('What is my favourite colour?'), ['My favourite colour is green.']);
+      // The slot lane's Record: the value of the slot asked about, in words the query does not use.
+      assert.deepEqual(await cited('Where do I do my job?'), ['I work as a nurse at Hospital Santa Maria.']);
+      // "It's about …" does not say what it is: the question it answers does.
+      const book = await cited('What book about identity am I reading?');
+      assert.ok(book.includes('Is that your third one?'), JSON.stringify(book));
+      assert.ok(book.includes("Yep! It's about loss, identity and connection."), JSON.stringify(book));
+    });
 });
