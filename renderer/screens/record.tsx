@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSelfName } from '../api/self-name.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { MnemoRecord } from '../../engine/contract/index.ts';
@@ -25,11 +25,19 @@ export function RecordScreen({ brainId, recordId }: { brainId: string; recordId:
   // What this page's own forget did, said once the Record is gone.
   const [forgotten, setForgotten] = useState<string | null>(null);
   const gone = isMnemoApiError(record.error) && record.error.code === 'record_not_found';
+  const shownGone = !record.isPending && (record.data === undefined || errorHidesData(record));
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // The forget's dialog gives focus back to its opener, which this page removes once the Record is
+    // gone (sooner or later than the dialog closes): focus left on nothing goes to the heading.
+    const now = document.activeElement;
+    if (forgotten && shownGone && (!now || now === document.body)) heading.current?.focus();
+  }, [forgotten, shownGone]);
   if (record.isPending) return <Loading what="this Record" />;
-  if (record.data === undefined || errorHidesData(record))
+  if (shownGone)
     return (
       <>
-        <h1 tabIndex={-1}>
+        <h1 tabIndex={-1} ref={heading}>
           {forgotten ? 'Record forgotten' : gone ? 'This Record is not in this Brain' : 'Record'}
         </h1>
         <div role="status">{forgotten ? <p className="notice">{forgotten}</p> : null}</div>
