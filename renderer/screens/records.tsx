@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSelfName } from '../api/self-name.ts';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
@@ -30,6 +30,7 @@ import { kindLabels, recordSummary, statementLabel, visibilityLabels } from '../
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ForgetRecordDialog } from './forget-record-dialog.tsx';
+import { useWindowRows } from '../use-window-rows.ts';
 import { SourceSelect } from './record-source-select.tsx';
 
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
@@ -64,6 +65,10 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
   // What the last forget did, said where the person looks after the row has gone.
   const [forgotten, setForgotten] = useState<string | null>(null);
   const rows = records.data?.pages.flatMap((p) => p.data) ?? [];
+  // Read back to the first, a Brain's Records are thousands of cards: only those near the window are
+  // drawn (3,000 were 39,000 DOM nodes, laid out again on every change).
+  const body = useRef<HTMLUListElement>(null);
+  const shown = useWindowRows(rows.length, body);
   return (
     <>
       <h1 tabIndex={-1}>Records</h1>
@@ -98,9 +103,16 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
           )}
         </Empty>
       ) : (
-        <ul className="list" aria-label="Records">
-          {rows.map((r) => (
-            <li key={r.id} className="list-item">
+        <ul className="list" aria-label="Records" ref={body}>
+          {shown.above > 0 ? <ListSpacer height={shown.above} /> : null}
+          {rows.slice(shown.start, shown.end).map((r, i) => (
+            // Its place in the whole list, for a screen reader, when not every item is drawn.
+            <li
+              key={r.id}
+              className="list-item"
+              aria-setsize={rows.length}
+              aria-posinset={shown.start + i + 1}
+            >
               <div className="item-main">
                 <p className="record-line" dir="auto">
                   {r.content.kind === 'correction' ? (
@@ -153,6 +165,7 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
               </div>
             </li>
           ))}
+          {shown.below > 0 ? <ListSpacer height={shown.below} /> : null}
         </ul>
       )}
       <ShowMore list={records} label="Show older Records" />
@@ -169,6 +182,11 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
       ) : null}
     </>
   );
+}
+
+/** Stands in for the items not drawn: their height, nothing to read. */
+function ListSpacer({ height }: { height: number }) {
+  return <li aria-hidden="true" data-spacer="true" style={{ height }} />;
 }
 
 function RecordFilters({
