@@ -104,68 +104,71 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
         </Empty>
       ) : (
         <ul className="list" aria-label="Records" ref={body}>
-          {shown.above > 0 ? <ListSpacer height={shown.above} /> : null}
-          {rows.slice(shown.start, shown.end).map((r, i) => (
-            // Its place in the whole list, for a screen reader, when not every item is drawn.
-            <li
-              key={r.id}
-              className="list-item"
-              aria-setsize={rows.length}
-              aria-posinset={shown.start + i + 1}
-            >
-              <div className="item-main">
-                <p className="record-line" dir="auto">
-                  {r.content.kind === 'correction' ? (
-                    <CorrectionLine brainId={brainId} content={r.content} outcome={r.correction_outcome} />
-                  ) : (
-                    <ClampedText text={recordSummary(r.content, selfName)} />
-                  )}
-                </p>
-                <p className="meta">
-                  <span className="badge">{kindLabels[r.kind]}</span>
-                  {r.status === 'processing' ? (
-                    <span className="badge warn">Processing</span>
-                  ) : (
-                    <span className="badge ok">Ready</span>
-                  )}
-                  {/* The list's order is when each was written; when it happened is said beside it. */}
-                  <span>written {formatDateTime(r.created_at)}</span>
-                  <Happened record={r} />
-                  {r.source.name ? <span>from {r.source.name}</span> : null}
-                  <span>{visibilityLabels[r.visibility]}</span>
-                  <MemoryLinks brainId={brainId} ids={r.memory_ids} />
-                  <Link to={paths.record(brainId, r.id)} className="mono muted" title="Open the Record">
-                    {r.id}
-                  </Link>
-                </p>
-              </div>
-              <div className="item-actions">
-                {r.erasable ? (
-                  <button
-                    type="button"
-                    className="danger subtle"
-                    // Named by the Record's words, which a person knows it by, not by its id; a label,
-                    // not hidden text, so the row's words are not said (or found) twice.
-                    aria-label={`Forget “${oneLine(recordSummary(r.content, selfName), 60)}”`}
-                    onClick={() => {
-                      setForgotten(null);
-                      setForgetting(r);
-                    }}
-                  >
-                    Forget
-                  </button>
-                ) : (
-                  <span className="muted small">
-                    Imported:{' '}
-                    <Link to={paths.brain(brainId, 'import')}>
-                      remove the whole import<span className="visually-hidden"> of {r.source.name}</span>
+          {shown.map((slot) => {
+            if ('gap' in slot) return <ListSpacer key={slot.key} height={slot.gap} />;
+            const r = rows[slot.row]!;
+            return (
+              // Its place in the whole list, for a screen reader, when not every item is drawn.
+              <li
+                key={r.id}
+                className="list-item"
+                data-index={slot.row}
+                aria-setsize={rows.length}
+                aria-posinset={slot.row + 1}
+              >
+                <div className="item-main">
+                  <p className="record-line" dir="auto">
+                    {r.content.kind === 'correction' ? (
+                      <CorrectionLine brainId={brainId} content={r.content} outcome={r.correction_outcome} />
+                    ) : (
+                      <ClampedText text={recordSummary(r.content, selfName)} />
+                    )}
+                  </p>
+                  <p className="meta">
+                    <span className="badge">{kindLabels[r.kind]}</span>
+                    {r.status === 'processing' ? (
+                      <span className="badge warn">Processing</span>
+                    ) : (
+                      <span className="badge ok">Ready</span>
+                    )}
+                    {/* The list's order is when each was written; when it happened is said beside it. */}
+                    <span>written {formatDateTime(r.created_at)}</span>
+                    <Happened record={r} />
+                    {r.source.name ? <span>from {r.source.name}</span> : null}
+                    <span>{visibilityLabels[r.visibility]}</span>
+                    <MemoryLinks brainId={brainId} ids={r.memory_ids} />
+                    <Link to={paths.record(brainId, r.id)} className="mono muted" title="Open the Record">
+                      {r.id}
                     </Link>
-                  </span>
-                )}
-              </div>
-            </li>
-          ))}
-          {shown.below > 0 ? <ListSpacer height={shown.below} /> : null}
+                  </p>
+                </div>
+                <div className="item-actions">
+                  {r.erasable ? (
+                    <button
+                      type="button"
+                      className="danger subtle"
+                      // Named by the Record's words, which a person knows it by, not by its id; a label,
+                      // not hidden text, so the row's words are not said (or found) twice.
+                      aria-label={`Forget “${oneLine(recordSummary(r.content, selfName), 60)}”`}
+                      onClick={() => {
+                        setForgotten(null);
+                        setForgetting(r);
+                      }}
+                    >
+                      Forget
+                    </button>
+                  ) : (
+                    <span className="muted small">
+                      Imported:{' '}
+                      <Link to={paths.brain(brainId, 'import')}>
+                        remove the whole import<span className="visually-hidden"> of {r.source.name}</span>
+                      </Link>
+                    </span>
+                  )}
+                </div>
+              </li>
+            );
+          })}
         </ul>
       )}
       <ShowMore list={records} label="Show older Records" />

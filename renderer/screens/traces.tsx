@@ -56,29 +56,31 @@ export function TracesScreen({ brainId }: { brainId: string }) {
                 </tr>
               </thead>
               <tbody ref={body}>
-                {shown.above > 0 ? <Spacer height={shown.above} /> : null}
-                {rows.slice(shown.start, shown.end).map((t, i) => (
-                  // Counted from the header row, so a screen reader says where in the whole list a row is.
-                  <tr key={t.id} aria-rowindex={shown.start + i + 2}>
-                    <td className="wrap-anywhere" dir="auto">
-                      <Link to={paths.trace(brainId, t.id)}>{t.query}</Link>
-                    </td>
-                    <td>{formatDateTime(t.created_at)}</td>
-                    <td>{t.mode}</td>
-                    <td>
-                      {t.status === 'failed' ? (
-                        <span className="badge warn">Failed: {t.error_code}</span>
-                      ) : t.abstained ? (
-                        <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
-                      ) : (
-                        <span className="badge ok">{outcomeLabel(t.status)}</span>
-                      )}
-                    </td>
-                    <td>{t.citations}</td>
-                    <td>{t.total_ms.toFixed(1)} ms</td>
-                  </tr>
-                ))}
-                {shown.below > 0 ? <Spacer height={shown.below} /> : null}
+                {shown.map((slot) => {
+                  if ('gap' in slot) return <Spacer key={slot.key} height={slot.gap} />;
+                  const t = rows[slot.row]!;
+                  return (
+                    // Counted from the header row, so a screen reader says where in the whole list a row is.
+                    <tr key={t.id} data-index={slot.row} aria-rowindex={slot.row + 2}>
+                      <td className="wrap-anywhere" dir="auto">
+                        <Link to={paths.trace(brainId, t.id)}>{t.query}</Link>
+                      </td>
+                      <td>{formatDateTime(t.created_at)}</td>
+                      <td>{t.mode}</td>
+                      <td>
+                        {t.status === 'failed' ? (
+                          <span className="badge warn">Failed: {t.error_code}</span>
+                        ) : t.abstained ? (
+                          <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
+                        ) : (
+                          <span className="badge ok">{outcomeLabel(t.status)}</span>
+                        )}
+                      </td>
+                      <td>{t.citations}</td>
+                      <td>{t.total_ms.toFixed(1)} ms</td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </TableScroll>
