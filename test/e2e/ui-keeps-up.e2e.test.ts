@@ -275,6 +275,30 @@ test('Records and Traces read to their end draw only the items near the window, 
     await pageUntil(page, `${firstDrawn(items, 'aria-posinset')} === '1'`);
     assert.ok((await drawn.count()) < 150);
 
+    // The rows not drawn are stood in for by their height, margins between cards included: the page is
+    // as long as the whole list. Before, the cards' margins were left out (8% short).
+    const [height, pitch] = await page.evaluate<[number, number]>(`(() => {
+      const drawn = [...document.querySelectorAll(${JSON.stringify(items)})].map((li) => li.getBoundingClientRect());
+      const ul = document.querySelector('ul[aria-label="Records"]').getBoundingClientRect();
+      return [ul.height, (drawn.at(-1).top - drawn[0].top) / (drawn.length - 1)];
+    })()`);
+    assert.ok(
+      Math.abs(height - n * pitch) < 0.02 * n * pitch,
+      `${height} px for ${n} cards ${pitch} px apart`,
+    );
+
+    // Paged far down from a focused item, focus stays on it: before, its row was no longer drawn and
+    // focus fell to the page.
+    await drawn.first().getByRole('link').last().focus();
+    for (let k = 0; k < 10; k++) {
+      await page.keyboard.press('PageDown');
+      await page.waitForTimeout(50);
+    }
+    await pageUntil(page, `${firstDrawn(items, 'aria-posinset')} === '1' && scrollY > 5000`);
+    assert.ok((await drawn.count()) < 150);
+    assert.equal(await focusedItem(page), 1);
+    await page.evaluate('window.scrollTo(0, 0)');
+
     // Tab from the last item drawn goes on through the items below it, never out of the list.
     const last = Number(await drawn.last().getAttribute('aria-posinset'));
     await drawn.last().getByRole('link').last().focus();
