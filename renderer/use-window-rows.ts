@@ -4,6 +4,8 @@ import { useEffect, useState, type RefObject } from 'react';
 export const windowedFrom = 300;
 /** Rows drawn beyond each edge of the window, so a scroll shows drawn rows while the next are drawn. */
 const overscan = 25;
+/** Rows drawn either side of the focused row, wherever the window is. */
+const focusNeighbours = 3;
 
 /** What a windowed list draws, in order: rows of the list (by index), and spacers of a height, in px. */
 export type RowSlot = { row: number } | { gap: number; key: string };
@@ -16,7 +18,8 @@ export type RowSlot = { row: number } | { gap: number; key: string };
  * spacers: a table's body, or a list (`ul`) whose spacers are items; each row carries its index in the
  * whole list as `data-index`, each spacer `data-spacer`. A short list is drawn whole.
  *
- * The row holding focus stays drawn wherever the window goes: scrolled away from (PageDown, the wheel),
+ * The row holding focus stays drawn, and the rows either side of it (for the next Tab or Shift+Tab,
+ * however fast the keys come), wherever the window goes: scrolled away from (PageDown, the wheel),
  * it was removed, focus fell to <body>, and the next Tab started from wherever the browser put it.
  */
 export function useWindowRows(count: number, body: RefObject<HTMLElement | null>): RowSlot[] {
@@ -78,10 +81,18 @@ export function useWindowRows(count: number, body: RefObject<HTMLElement | null>
   const start = Math.min(shown.start, count);
   const end = Math.min(shown.end, count);
   const slots: RowSlot[] = [];
-  // Runs of rows [from, to), the rows between them stood in for.
-  const runs: Array<[number, number]> = [[start, end]];
-  if (focused !== null && focused < count && (focused < start || focused >= end))
-    runs.splice(focused < start ? 0 : 1, 0, [focused, focused + 1]);
+  // Runs of rows [from, to), the rows between them stood in for: the window's, and the focused row's
+  // with its neighbours, so that Tab and Shift+Tab find the next row drawn whatever the window does.
+  let runs: Array<[number, number]> = [[start, end]];
+  if (focused !== null && focused < count) {
+    const near: [number, number] = [
+      Math.max(0, focused - focusNeighbours),
+      Math.min(count, focused + focusNeighbours + 1),
+    ];
+    if (near[1] < start) runs = [near, [start, end]];
+    else if (near[0] > end) runs = [[start, end], near];
+    else runs = [[Math.min(start, near[0]), Math.max(end, near[1])]];
+  }
   let next = 0;
   // Keyed by their order, so a spacer is kept, not made again, as the window moves.
   let gaps = 0;
