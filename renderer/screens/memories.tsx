@@ -68,26 +68,30 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
               </tr>
             </thead>
             <tbody ref={body}>
-              {shown.above > 0 ? <Spacer height={shown.above} /> : null}
-              {rows.slice(shown.start, shown.end).map((m, i) => (
-                // Counted from the header row, so a screen reader says where in the whole list a row is.
-                <tr key={m.id} aria-rowindex={shown.start + i + 2}>
-                  <td className="wrap-anywhere" dir="auto">
-                    {/* A whole document can be one statement: its start here, all of it on its page. */}
-                    <Link to={paths.memory(brainId, m.id)}>{oneLine(statementLabel(m), statementChars)}</Link>
-                  </td>
-                  <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
-                  <td className="wrap-anywhere">{aboutLabel(m)}</td>
-                  <td>{truthCell(m, memoryDays(m) !== null)}</td>
-                  <td>{m.version}</td>
-                  <td>
-                    <span className={`badge ${m.status === 'active' ? 'ok' : 'muted'}`}>
-                      {statusLabels[m.status]}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-              {shown.below > 0 ? <Spacer height={shown.below} /> : null}
+              {shown.map((slot) => {
+                if ('gap' in slot) return <Spacer key={slot.key} height={slot.gap} />;
+                const m = rows[slot.row]!;
+                return (
+                  // Counted from the header row, so a screen reader says where in the whole list a row is.
+                  <tr key={m.id} data-index={slot.row} aria-rowindex={slot.row + 2}>
+                    <td className="wrap-anywhere" dir="auto">
+                      {/* A whole document can be one statement: its start here, all of it on its page. */}
+                      <Link to={paths.memory(brainId, m.id)}>
+                        {oneLine(statementLabel(m), statementChars)}
+                      </Link>
+                    </td>
+                    <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
+                    <td className="wrap-anywhere">{aboutLabel(m)}</td>
+                    <td>{truthCell(m, memoryDays(m) !== null)}</td>
+                    <td>{m.version}</td>
+                    <td>
+                      <span className={`badge ${m.status === 'active' ? 'ok' : 'muted'}`}>
+                        {statusLabels[m.status]}
+                      </span>
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </TableScroll>

@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useSelfName } from '../api/self-name.ts';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
@@ -30,6 +30,7 @@ import { kindLabels, recordSummary, statementLabel, visibilityLabels } from '../
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ForgetRecordDialog } from './forget-record-dialog.tsx';
+import { useWindowRows } from '../use-window-rows.ts';
 import { SourceSelect } from './record-source-select.tsx';
 
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
@@ -64,6 +65,10 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
   // What the last forget did, said where the person looks after the row has gone.
   const [forgotten, setForgotten] = useState<string | null>(null);
   const rows = records.data?.pages.flatMap((p) => p.data) ?? [];
+  // Read back to the first, a Brain's Records are thousands of cards: only those near the window are
+  // drawn (3,000 were 39,000 DOM nodes, laid out again on every change).
+  const body = useRef<HTMLUListElement>(null);
+  const shown = useWindowRows(rows.length, body);
   return (
     <>
       <h1 tabIndex={-1}>Records</h1>
@@ -98,61 +103,72 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
           )}
         </Empty>
       ) : (
-        <ul className="list" aria-label="Records">
-          {rows.map((r) => (
-            <li key={r.id} className="list-item">
-              <div className="item-main">
-                <p className="record-line" dir="auto">
-                  {r.content.kind === 'correction' ? (
-                    <CorrectionLine brainId={brainId} content={r.content} outcome={r.correction_outcome} />
-                  ) : (
-                    <ClampedText text={recordSummary(r.content, selfName)} />
-                  )}
-                </p>
-                <p className="meta">
-                  <span className="badge">{kindLabels[r.kind]}</span>
-                  {r.status === 'processing' ? (
-                    <span className="badge warn">Processing</span>
-                  ) : (
-                    <span className="badge ok">Ready</span>
-                  )}
-                  {/* The list's order is when each was written; when it happened is said beside it. */}
-                  <span>written {formatDateTime(r.created_at)}</span>
-                  <Happened record={r} />
-                  {r.source.name ? <span>from {r.source.name}</span> : null}
-                  <span>{visibilityLabels[r.visibility]}</span>
-                  <MemoryLinks brainId={brainId} ids={r.memory_ids} />
-                  <Link to={paths.record(brainId, r.id)} className="mono muted" title="Open the Record">
-                    {r.id}
-                  </Link>
-                </p>
-              </div>
-              <div className="item-actions">
-                {r.erasable ? (
-                  <button
-                    type="button"
-                    className="danger subtle"
-                    // Named by the Record's words, which a person knows it by, not by its id; a label,
-                    // not hidden text, so the row's words are not said (or found) twice.
-                    aria-label={`Forget “${oneLine(recordSummary(r.content, selfName), 60)}”`}
-                    onClick={() => {
-                      setForgotten(null);
-                      setForgetting(r);
-                    }}
-                  >
-                    Forget
-                  </button>
-                ) : (
-                  <span className="muted small">
-                    Imported:{' '}
-                    <Link to={paths.brain(brainId, 'import')}>
-                      remove the whole import<span className="visually-hidden"> of {r.source.name}</span>
+        <ul className="list" aria-label="Records" ref={body}>
+          {shown.map((slot) => {
+            if ('gap' in slot) return <ListSpacer key={slot.key} height={slot.gap} />;
+            const r = rows[slot.row]!;
+            return (
+              // Its place in the whole list, for a screen reader, when not every item is drawn.
+              <li
+                key={r.id}
+                className="list-item"
+                data-index={slot.row}
+                aria-setsize={rows.length}
+                aria-posinset={slot.row + 1}
+              >
+                <div className="item-main">
+                  <p className="record-line" dir="auto">
+                    {r.content.kind === 'correction' ? (
+                      <CorrectionLine brainId={brainId} content={r.content} outcome={r.correction_outcome} />
+                    ) : (
+                      <ClampedText text={recordSummary(r.content, selfName)} />
+                    )}
+                  </p>
+                  <p className="meta">
+                    <span className="badge">{kindLabels[r.kind]}</span>
+                    {r.status === 'processing' ? (
+                      <span className="badge warn">Processing</span>
+                    ) : (
+                      <span className="badge ok">Ready</span>
+                    )}
+                    {/* The list's order is when each was written; when it happened is said beside it. */}
+                    <span>written {formatDateTime(r.created_at)}</span>
+                    <Happened record={r} />
+                    {r.source.name ? <span>from {r.source.name}</span> : null}
+                    <span>{visibilityLabels[r.visibility]}</span>
+                    <MemoryLinks brainId={brainId} ids={r.memory_ids} />
+                    <Link to={paths.record(brainId, r.id)} className="mono muted" title="Open the Record">
+                      {r.id}
                     </Link>
-                  </span>
-                )}
-              </div>
-            </li>
-          ))}
+                  </p>
+                </div>
+                <div className="item-actions">
+                  {r.erasable ? (
+                    <button
+                      type="button"
+                      className="danger subtle"
+                      // Named by the Record's words, which a person knows it by, not by its id; a label,
+                      // not hidden text, so the row's words are not said (or found) twice.
+                      aria-label={`Forget “${oneLine(recordSummary(r.content, selfName), 60)}”`}
+                      onClick={() => {
+                        setForgotten(null);
+                        setForgetting(r);
+                      }}
+                    >
+                      Forget
+                    </button>
+                  ) : (
+                    <span className="muted small">
+                      Imported:{' '}
+                      <Link to={paths.brain(brainId, 'import')}>
+                        remove the whole import<span className="visually-hidden"> of {r.source.name}</span>
+                      </Link>
+                    </span>
+                  )}
+                </div>
+              </li>
+            );
+          })}
         </ul>
       )}
       <ShowMore list={records} label="Show older Records" />
@@ -169,6 +185,11 @@ export function RecordsScreen({ brainId }: { brainId: string }) {
       ) : null}
     </>
   );
+}
+
+/** Stands in for the items not drawn: their height, nothing to read. */
+function ListSpacer({ height }: { height: number }) {
+  return <li aria-hidden="true" data-spacer="true" style={{ height }} />;
 }
 
 function RecordFilters({

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useClient } from '../api/client.ts';
 import { traceListOptions } from '../api/queries.ts';
@@ -9,6 +10,7 @@ import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { outcomeLabel } from '../trace-words.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
+import { useWindowRows } from '../use-window-rows.ts';
 
 export function TracesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -21,6 +23,9 @@ export function TracesScreen({ brainId }: { brainId: string }) {
     2000,
   );
   const rows = traces.data?.pages.flatMap((p) => p.data) ?? [];
+  // Paged back to the oldest kept, hundreds of rows: only those near the window are drawn.
+  const body = useRef<HTMLTableSectionElement>(null);
+  const shown = useWindowRows(rows.length, body);
   return (
     <>
       <h1 tabIndex={-1}>Traces</h1>
@@ -39,7 +44,7 @@ export function TracesScreen({ brainId }: { brainId: string }) {
       ) : (
         <>
           <TableScroll label="Recent questions">
-            <table className="table" aria-label="Recent questions">
+            <table className="table" aria-label="Recent questions" aria-rowcount={rows.length + 1}>
               <thead>
                 <tr>
                   <th scope="col">Question</th>
@@ -50,27 +55,32 @@ export function TracesScreen({ brainId }: { brainId: string }) {
                   <th scope="col">Time</th>
                 </tr>
               </thead>
-              <tbody>
-                {rows.map((t) => (
-                  <tr key={t.id}>
-                    <td className="wrap-anywhere" dir="auto">
-                      <Link to={paths.trace(brainId, t.id)}>{t.query}</Link>
-                    </td>
-                    <td>{formatDateTime(t.created_at)}</td>
-                    <td>{t.mode}</td>
-                    <td>
-                      {t.status === 'failed' ? (
-                        <span className="badge warn">Failed: {t.error_code}</span>
-                      ) : t.abstained ? (
-                        <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
-                      ) : (
-                        <span className="badge ok">{outcomeLabel(t.status)}</span>
-                      )}
-                    </td>
-                    <td>{t.citations}</td>
-                    <td>{t.total_ms.toFixed(1)} ms</td>
-                  </tr>
-                ))}
+              <tbody ref={body}>
+                {shown.map((slot) => {
+                  if ('gap' in slot) return <Spacer key={slot.key} height={slot.gap} />;
+                  const t = rows[slot.row]!;
+                  return (
+                    // Counted from the header row, so a screen reader says where in the whole list a row is.
+                    <tr key={t.id} data-index={slot.row} aria-rowindex={slot.row + 2}>
+                      <td className="wrap-anywhere" dir="auto">
+                        <Link to={paths.trace(brainId, t.id)}>{t.query}</Link>
+                      </td>
+                      <td>{formatDateTime(t.created_at)}</td>
+                      <td>{t.mode}</td>
+                      <td>
+                        {t.status === 'failed' ? (
+                          <span className="badge warn">Failed: {t.error_code}</span>
+                        ) : t.abstained ? (
+                          <span className="badge muted">No answer ({t.abstained.replace(/_/g, ' ')})</span>
+                        ) : (
+                          <span className="badge ok">{outcomeLabel(t.status)}</span>
+                        )}
+                      </td>
+                      <td>{t.citations}</td>
+                      <td>{t.total_ms.toFixed(1)} ms</td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </TableScroll>
@@ -78,5 +88,14 @@ export function TracesScreen({ brainId }: { brainId: string }) {
         </>
       )}
     </>
+  );
+}
+
+/** Stands in for rows not drawn: their height, nothing to read. */
+function Spacer({ height }: { height: number }) {
+  return (
+    <tr aria-hidden="true" data-spacer="true" className="row-spacer">
+      <td colSpan={6} style={{ height, padding: 0, border: 0 }} />
+    </tr>
   );
 }

@@ -4,7 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { browserPerFile, derivationSettled, navigateInPlace, openUi, startApp } from './harness.ts';
+import {
+  browserPerFile,
+  derivationSettled,
+  navigateInPlace,
+  openUi,
+  pageUntil,
+  startApp,
+} from './harness.ts';
 
 const context = browserPerFile();
 
@@ -207,6 +214,130 @@ test('a Memories list read to its end draws only the rows near the window, every
     await page.evaluate('window.scrollTo(0, 0)');
     await link(all[0]!).waitFor();
     assert.ok((await drawn.count()) < 150);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+/** Page expressions: an attribute of the first, or the last, element drawn that `selector` finds. */
+const firstDrawn = (selector: string, attr: string) =>
+  `document.querySelector(${JSON.stringify(selector)})?.getAttribute('${attr}')`;
+const lastDrawn = (selector: string, attr: string) =>
+  `[...document.querySelectorAll(${JSON.stringify(selector)})].at(-1)?.getAttribute('${attr}')`;
+
+/** A page expression: the items `selector` finds are one run from the list's first. */
+const drawnFromTop = (selector: string) =>
+  `(() => { const l = [...document.querySelectorAll(${JSON.stringify(selector)})];
+    return l.length > 0 && l.every((li, i) => li.getAttribute('aria-posinset') === String(i + 1)); })()`;
+
+/** Clicks `more` until the whole list is in: the button goes when the last page comes. */
+async function readToEnd(page: Page, more: string): Promise<void> {
+  const end = page.getByText('That is the whole list.');
+  for (;;) {
+    await page.getByRole('button', { name: more }).or(end).waitFor();
+    if (await end.isVisible()) return;
+    await page.getByRole('button', { name: more }).click();
+  }
+}
+
+/** Where focus is in a windowed list: its item's aria-posinset, or null when focus is not in an item. */
+const focusedItem = (page: Page): Promise<number | null> =>
+  page.evaluate<number | null>(`(() => {
+    const item = document.activeElement?.closest('li[aria-posinset]');
+    return item ? Number(item.getAttribute('aria-posinset')) : null;
+  })()`);
+
+test('Records and Traces read to their end draw only the items near the window, each reachable by scrolling and by Tab', async () => {
+  const app = await startApp('local');
+  try {
+    // Past the 300 rows from which a list is windowed: seven pages of Records, seven of Traces.
+    const n = 350;
+    await app.api.createBrain({ id: 'many', name: 'Many' });
+    for (let i = 0; i < n; i += 50)
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          app.api.rememberRecord('many', { content: { kind: 'document', text: `Note ${i + j}.` } }),
+        ),
+      );
+    await derivationSettled(app, 'many');
+    await app.api.createBrain({ id: 'asked', name: 'Asked' });
+    await app.api.rememberRecord('asked', { content: 'The boiler was serviced in March.' });
+    for (let i = 0; i < n; i += 50)
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          app.api.createContext('asked', { query: `boiler question ${i + j}` }),
+        ),
+      );
+
+    const { page, problems } = await openUi(context(), app);
+    await navigateInPlace(page, '/brains/many/records');
+    const list = page.getByRole('list', { name: 'Records' });
+    const drawn = list.locator('li:not([data-spacer])');
+    await drawn.first().waitFor();
+    await readToEnd(page, 'Show older Records');
+    const count = await drawn.count();
+    // Before, all 350 (about thirteen DOM nodes each).
+    assert.ok(count < 150, `${count} Records drawn`);
+    assert.equal(await drawn.first().getAttribute('aria-setsize'), String(n));
+
+    // Scrolled to the end and back, the last and first items are drawn, at their places in the list.
+    const items = 'ul[aria-label="Records"] > li:not([data-spacer])';
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    await pageUntil(page, `${lastDrawn(items, 'aria-posinset')} === '${n}'`);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await pageUntil(page, `${firstDrawn(items, 'aria-posinset')} === '1'`);
+    assert.ok((await drawn.count()) < 150);
+
+    // The rows not drawn are stood in for by their height, margins between cards included: the page is
+    // as long as the whole list. Before, the cards' margins were left out (8% short).
+    const [height, pitch] = await page.evaluate<[number, number]>(`(() => {
+      const drawn = [...document.querySelectorAll(${JSON.stringify(items)})].map((li) => li.getBoundingClientRect());
+      const ul = document.querySelector('ul[aria-label="Records"]').getBoundingClientRect();
+      return [ul.height, (drawn.at(-1).top - drawn[0].top) / (drawn.length - 1)];
+    })()`);
+    assert.ok(
+      Math.abs(height - n * pitch) < 0.02 * n * pitch,
+      `${height} px for ${n} cards ${pitch} px apart`,
+    );
+
+    // Paged far down from a focused item, focus stays on it: before, its row was no longer drawn and
+    // focus fell to the page.
+    await drawn.first().getByRole('link').last().focus();
+    for (let k = 0; k < 10; k++) {
+      await page.keyboard.press('PageDown');
+      await page.waitForTimeout(50);
+    }
+    await pageUntil(page, `${firstDrawn(items, 'aria-posinset')} === '1' && scrollY > 5000`);
+    assert.ok((await drawn.count()) < 150);
+    assert.equal(await focusedItem(page), 1);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await pageUntil(page, `${drawnFromTop(items)}`);
+
+    // Tab from the last item drawn goes on through the items below it, never out of the list.
+    const last = Number(await drawn.last().getAttribute('aria-posinset'));
+    await drawn.last().getByRole('link').last().focus();
+    let at = last;
+    while (at < last + 30) {
+      await page.keyboard.press('Tab');
+      const now = await focusedItem(page);
+      assert.ok(now !== null && now >= at && now <= at + 1, `Tab from item ${at} went to ${now}`);
+      at = now;
+    }
+
+    await navigateInPlace(page, '/brains/asked/traces');
+    const table = page.getByRole('table', { name: 'Recent questions' });
+    const rows = table.locator('tbody tr:not([data-spacer])');
+    await rows.first().waitFor();
+    await readToEnd(page, 'Show older questions');
+    assert.equal(await table.getAttribute('aria-rowcount'), String(n + 1));
+    const traces = await rows.count();
+    assert.ok(traces < 150, `${traces} Traces drawn`);
+    const tableRows = 'table[aria-label="Recent questions"] tbody tr:not([data-spacer])';
+    await page.evaluate('window.scrollTo(0, document.documentElement.scrollHeight)');
+    await pageUntil(page, `${lastDrawn(tableRows, 'aria-rowindex')} === '${n + 1}'`);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await pageUntil(page, `${firstDrawn(tableRows, 'aria-rowindex')} === '2'`);
     assert.deepEqual(problems, []);
   } finally {
     await app.close();
