@@ -96,8 +96,8 @@ export const memoryListOptions = (
     queryFn: ({ signal, pageParam }) =>
       client.listMemories(brainId, { ...params, ...after(pageParam) }, { signal }),
     ...byCursor,
-    // Each change is applied to it (useFollowBrain): a list 60 pages deep was read again whole (1.2 MB)
-    // on each return to Memories.
+    // Each change is applied to it (useFollowBrain), so it stays fresh while followed: read again, a
+    // list 60 pages deep is 1.2 MB on each return to Memories.
     staleTime: freshWhileFollowed(qc, brainId),
   });
 

@@ -69,8 +69,8 @@ test('a note, a correction and a forget made in the app update a Memories list t
     await page.getByText('Note saved').waitFor();
     const note = page.getByRole('list', { name: 'Records' }).getByRole('listitem').first();
     await note.getByText('Ready', { exact: true }).waitFor({ timeout: 20_000 });
-    // Past the app's default staleTime (2 s) since the list last changed: before, coming back to it then
-    // read every loaded page again, whatever had changed.
+    // Past the app's default staleTime (2 s) since the list last changed: a list not kept fresh by the
+    // Brain's changes would read every loaded page again on coming back to it.
     await page.waitForTimeout(2500);
     await navigateInPlace(page, '/brains/ana/memories?order=desc');
     await rows.first().getByText(/Porto/).waitFor({ timeout: 15_000 });
@@ -201,7 +201,7 @@ test('a Memories list read to its end draws only the rows near the window, every
     await readToEnd(page, 'Show more');
     assert.equal(await table.getAttribute('aria-rowcount'), '401');
     const count = await drawn.count();
-    // Before, all 400 (about nine DOM nodes each).
+    // Drawn whole, all 400 would be (about nine DOM nodes each).
     assert.ok(count < 150, `${count} rows drawn`);
 
     const link = (id: string) => table.locator(`a[href$="/${id}"]`);
@@ -276,7 +276,7 @@ test('Records and Traces read to their end draw only the items near the window, 
     await drawn.first().waitFor();
     await readToEnd(page, 'Show older Records');
     const count = await drawn.count();
-    // Before, all 350 (about thirteen DOM nodes each).
+    // Drawn whole, all 350 would be (about thirteen DOM nodes each).
     assert.ok(count < 150, `${count} Records drawn`);
     assert.equal(await drawn.first().getAttribute('aria-setsize'), String(n));
 
@@ -289,7 +289,7 @@ test('Records and Traces read to their end draw only the items near the window, 
     assert.ok((await drawn.count()) < 150);
 
     // The rows not drawn are stood in for by their height, margins between cards included: the page is
-    // as long as the whole list. Before, the cards' margins were left out (8% short).
+    // as long as the whole list (without the margins it would be 8% short).
     const [height, pitch] = await page.evaluate<[number, number]>(`(() => {
       const drawn = [...document.querySelectorAll(${JSON.stringify(items)})].map((li) => li.getBoundingClientRect());
       const ul = document.querySelector('ul[aria-label="Records"]').getBoundingClientRect();
@@ -300,8 +300,8 @@ test('Records and Traces read to their end draw only the items near the window, 
       `${height} px for ${n} cards ${pitch} px apart`,
     );
 
-    // Paged far down from a focused item, focus stays on it: before, its row was no longer drawn and
-    // focus fell to the page.
+    // Paged far down from a focused item, focus stays on it: its row stays drawn, so focus does not
+    // fall to the page.
     await drawn.first().getByRole('link').last().focus();
     for (let k = 0; k < 10; k++) {
       await page.keyboard.press('PageDown');
