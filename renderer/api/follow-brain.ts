@@ -253,6 +253,29 @@ async function readDelta(
   return null;
 }
 
+/**
+ * The delta applied to the Profile and to Conflicts, each after the Brain's previous update of it (two
+ * overlapping reads of one slot could land out of order and put back what was settled), alongside the
+ * lists, which need not wait for their slot reads. A failure reads that screen's data again instead.
+ */
+function queueProfileAndConflicts(
+  qc: QueryClient,
+  client: MnemoClient,
+  brainId: string,
+  delta: Delta,
+  mark: string,
+): { profile: Promise<unknown>; conflicts: Promise<unknown> } {
+  const profile = (profileUpdates.get(brainId) ?? Promise.resolve())
+    .then(() => applyProfileChanges(qc, client, brainId, delta, mark))
+    .catch(() => qc.invalidateQueries({ queryKey: keys.profile(brainId) }));
+  profileUpdates.set(brainId, profile);
+  const conflicts = (conflictUpdates.get(brainId) ?? Promise.resolve())
+    .then(() => applyConflictChanges(qc, client, brainId, delta))
+    .catch(() => qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true }));
+  conflictUpdates.set(brainId, conflicts);
+  return { profile, conflicts };
+}
+
 async function applyMemoryChanges(
   qc: QueryClient,
   client: MnemoClient,
@@ -267,18 +290,7 @@ async function applyMemoryChanges(
     await qc.invalidateQueries({ queryKey: keys.memories(brainId) });
     return;
   }
-  const previousProfile = profileUpdates.get(brainId) ?? Promise.resolve();
-  const profile = previousProfile
-    .then(() => applyProfileChanges(qc, client, brainId, all, now))
-    .catch(() => qc.invalidateQueries({ queryKey: keys.profile(brainId) }));
-  profileUpdates.set(brainId, profile);
-  // Alongside the lists, which need not wait for its slot reads; after the Brain's previous update of
-  // it, as two overlapping reads of one slot could land out of order and put back what was settled.
-  const previous = conflictUpdates.get(brainId) ?? Promise.resolve();
-  const conflicts = previous
-    .then(() => applyConflictChanges(qc, client, brainId, all))
-    .catch(() => qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true }));
-  conflictUpdates.set(brainId, conflicts);
+  const { profile, conflicts } = queueProfileAndConflicts(qc, client, brainId, all, now);
   // A Memory's own page: read again if it changed (awaited: a write made in the app shows its result
   // on that page once this is done).
   const details = [...all.changed.map((m) => m.id), ...all.removed].map((id) =>
@@ -578,16 +590,7 @@ async function followClock(qc: QueryClient, client: MnemoClient, brainId: string
  */
 async function applyDelta(qc: QueryClient, client: MnemoClient, brainId: string, delta: Delta, mark: string) {
   void qc.invalidateQueries({ queryKey: keys.census(brainId) });
-  const previousProfile = profileUpdates.get(brainId) ?? Promise.resolve();
-  const profile = previousProfile
-    .then(() => applyProfileChanges(qc, client, brainId, delta, mark))
-    .catch(() => qc.invalidateQueries({ queryKey: keys.profile(brainId) }));
-  profileUpdates.set(brainId, profile);
-  const previous = conflictUpdates.get(brainId) ?? Promise.resolve();
-  const conflicts = previous
-    .then(() => applyConflictChanges(qc, client, brainId, delta))
-    .catch(() => qc.invalidateQueries({ queryKey: conflictListKey(brainId), exact: true }));
-  conflictUpdates.set(brainId, conflicts);
+  const { profile, conflicts } = queueProfileAndConflicts(qc, client, brainId, delta, mark);
   for (const m of delta.changed) void qc.invalidateQueries({ queryKey: keys.memory(brainId, m.id) });
   for (const q of qc.getQueryCache().findAll({ queryKey: [...keys.memories(brainId), 'list'] })) {
     const params = (q.queryKey[3] ?? {}) as MemoryListParams;
