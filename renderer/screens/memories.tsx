@@ -17,6 +17,7 @@ import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
 import { useWindowRows } from '../use-window-rows.ts';
+import { RowSpacer } from '../components/row-spacer.tsx';
 
 const searchNames = ['q', 'status', 'subject', 'owner', 'order'] as const;
 /** Characters of a statement shown in the table: a few lines of its column, as a Record's 600 are of a list. */
@@ -69,7 +70,7 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
             </thead>
             <tbody ref={body}>
               {shown.map((slot) => {
-                if ('gap' in slot) return <Spacer key={slot.key} height={slot.gap} />;
+                if ('gap' in slot) return <RowSpacer key={slot.key} height={slot.gap} columns={6} />;
                 const m = rows[slot.row]!;
                 return (
                   // Counted from the header row, so a screen reader says where in the whole list a row is.
@@ -98,15 +99,6 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
       )}
       <ShowMore list={memories} label="Show more" />
     </>
-  );
-}
-
-/** Stands in for rows not drawn: their height, nothing to read. */
-function Spacer({ height }: { height: number }) {
-  return (
-    <tr aria-hidden="true" data-spacer="true" className="row-spacer">
-      <td colSpan={6} style={{ height, padding: 0, border: 0 }} />
-    </tr>
   );
 }
 

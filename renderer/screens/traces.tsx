@@ -11,6 +11,7 @@ import { paths } from '../routes.ts';
 import { outcomeLabel } from '../trace-words.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
 import { useWindowRows } from '../use-window-rows.ts';
+import { RowSpacer } from '../components/row-spacer.tsx';
 
 export function TracesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -57,7 +58,7 @@ export function TracesScreen({ brainId }: { brainId: string }) {
               </thead>
               <tbody ref={body}>
                 {shown.map((slot) => {
-                  if ('gap' in slot) return <Spacer key={slot.key} height={slot.gap} />;
+                  if ('gap' in slot) return <RowSpacer key={slot.key} height={slot.gap} columns={6} />;
                   const t = rows[slot.row]!;
                   return (
                     // Counted from the header row, so a screen reader says where in the whole list a row is.
@@ -88,14 +89,5 @@ export function TracesScreen({ brainId }: { brainId: string }) {
         </>
       )}
     </>
-  );
-}
-
-/** Stands in for rows not drawn: their height, nothing to read. */
-function Spacer({ height }: { height: number }) {
-  return (
-    <tr aria-hidden="true" data-spacer="true" className="row-spacer">
-      <td colSpan={6} style={{ height, padding: 0, border: 0 }} />
-    </tr>
   );
 }
