@@ -1,23 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TypedContent } from '../../contract/index.ts';
-import { recordText } from './record-text.ts';
-import { createRuleDeriver } from './rule-deriver.ts';
+import { deriveContent } from './derive-in-thread.testing.ts';
 
 /** Each claim of Rui's own message (or note) as [statement, subject, owner, slot, quote, ends]. */
 const claims = (content: TypedContent) =>
-  createRuleDeriver()
-    .derive(
-      {
-        id: 'rec_1',
-        content,
-        text: recordText(content),
-        sourceName: null,
-        occurredAt: '2026-03-01T10:00:00Z',
-      },
-      { self: { type: 'person', name: 'Rui' } },
-    )
-    .map((c) => [c.statement, c.subject, c.owner.state, c.predicate, c.quote, c.ends ?? null]);
+  deriveContent(content, 'Rui').map((c) => [
+    c.statement,
+    c.subject,
+    c.owner.state,
+    c.predicate,
+    c.quote,
+    c.ends ?? null,
+  ]);
 const ofMessage = (text: string) => claims({ kind: 'message', text, speaker: 'Rui' });
 const ofNote = (text: string) => claims({ kind: 'document', text });
 /** Each of Rui's messages holds no slot. */

@@ -1,25 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TypedContent } from '../../contract/index.ts';
-import { recordText } from './record-text.ts';
-import { createRuleDeriver } from './rule-deriver.ts';
+import { deriveContent } from './derive-in-thread.testing.ts';
 import { settlement } from './settle-lineage.ts';
 import { saidBy } from './slot-statement.ts';
 import { sameSlotValue, slotValue } from './slot-value.ts';
 
 /** Each slot claim of a Record in a Brain whose person is `self`, as [statement, subject, owner, slot, quote]. */
 const slotsOf = (content: TypedContent, self = 'Ana') =>
-  createRuleDeriver()
-    .derive(
-      {
-        id: 'rec_1',
-        content,
-        text: recordText(content),
-        sourceName: null,
-        occurredAt: '2026-03-01T10:00:00Z',
-      },
-      { self: { type: 'person', name: self } },
-    )
+  deriveContent(content, self)
     .filter((c) => c.predicate !== null)
     .map((c) => [c.statement, c.subject, c.owner.state, c.predicate, c.quote]);
 const said = (speaker: string, text: string, self?: string) =>
