@@ -1,4 +1,5 @@
 import { sameBackends, type RetrievalBackends } from '../core/retrieve/backends.ts';
+import { dot } from '../embed/embedder.ts';
 import type { CostLedger } from '../core/context/cost-ledger.ts';
 import type { LexicalIndex, SlotIndex, ThreadIndex, VectorIndex, VectorModelRef } from '../ports/index.ts';
 import { feedbackTerms } from './expand-query.ts';
@@ -332,7 +333,8 @@ async function similarityAlone(
   const vectors = await embedder.embed(o.terms).catch(() => null);
   if (vectors === null || vectors.length !== o.terms.length) return null;
   o.ledger.charge('embedding', 1);
-  const closeness = vectors.map((v) => cosine(v, queryVector));
+  // Both L2-normalised (the Embedder's contract): their dot product is their cosine.
+  const closeness = vectors.map((v) => dot(v, queryVector));
   const main = closeness.indexOf(Math.max(...closeness));
   for (const [lane, r] of found) {
     const near = await lane.search({ ...base, queryVector: vectors[main]!, terms: o.terms });
@@ -372,18 +374,6 @@ function nothingAloneBesideSlot(results: Map<Lane, LaneResult>): string | null {
   return left === 0
     ? null
     : 'the slot lane found the value asked about, so nothing found by similarity alone';
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let ab = 0;
-  let aa = 0;
-  let bb = 0;
-  for (let i = 0; i < a.length && i < b.length; i++) {
-    ab += a[i]! * b[i]!;
-    aa += a[i]! * a[i]!;
-    bb += b[i]! * b[i]!;
-  }
-  return aa === 0 || bb === 0 ? -Infinity : ab / Math.sqrt(aa * bb);
 }
 
 /**
