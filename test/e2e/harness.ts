@@ -251,6 +251,31 @@ export async function navigateInPlace(page: Page, path: string): Promise<void> {
 }
 
 /**
+ * Writes `count` facts of the Brain's person (`trait_<i>`: `value <i>`, an hour apart from 2024-01-01),
+ * `batch` at a time; returns their Records' ids in that order.
+ */
+export async function rememberTraits(
+  app: RunningApp,
+  brainId: string,
+  count: number,
+  batch: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += batch) {
+    const written = await Promise.all(
+      Array.from({ length: Math.min(batch, count - i) }, (_, j) =>
+        app.api.rememberRecord(brainId, {
+          content: { kind: 'fact', subject: 'user', predicate: `trait_${i + j}`, value: `value ${i + j}` },
+          occurred_at: new Date(Date.UTC(2024, 0, 1) + (i + j) * 3_600_000).toISOString(),
+        }),
+      ),
+    );
+    ids.push(...written.map((r) => r.record.id));
+  }
+  return ids;
+}
+
+/**
  * Waits for derivation to finish. The deadline only ends a wait that would never end: CI runs two files
  * at once on two cores, and 2,000 Records may take a while there (speed is the benchmarks' to hold).
  */

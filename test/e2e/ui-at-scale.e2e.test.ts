@@ -5,7 +5,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import type { Deriver } from '../../engine/core/derive/deriver.ts';
-import { browserPerFile, navigateInPlace, openUi, startApp, type RunningApp } from './harness.ts';
+import {
+  browserPerFile,
+  navigateInPlace,
+  openUi,
+  rememberTraits,
+  startApp,
+  type RunningApp,
+} from './harness.ts';
 
 const context = browserPerFile();
 
@@ -142,25 +149,7 @@ test('a Profile three pages deep follows writes and forgets without reading its 
     await app.api.createBrain({ id: 'ana', name: 'Ana', self: { type: 'person', name: 'Ana' } });
     const hour = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString();
     // 350 values of the self's, one an hour: the Profile lists them newest first, 100 a page.
-    const written: string[] = [];
-    for (let i = 0; i < 350; i += 25)
-      written.push(
-        ...(
-          await Promise.all(
-            Array.from({ length: 25 }, (_, j) =>
-              app.api.rememberRecord('ana', {
-                content: {
-                  kind: 'fact',
-                  subject: 'user',
-                  predicate: `trait_${i + j}`,
-                  value: `value ${i + j}`,
-                },
-                occurred_at: hour(i + j),
-              }),
-            ),
-          )
-        ).map((r) => r.record.id),
-      );
+    const written = await rememberTraits(app, 'ana', 350, 25);
     const deadline = Date.now() + 90_000;
     while ((await processingCount(app, 'ana')) > 0) {
       assert.ok(Date.now() < deadline, 'the Records are derived');

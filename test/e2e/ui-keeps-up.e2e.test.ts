@@ -9,6 +9,7 @@ import {
   derivationSettled,
   navigateInPlace,
   openUi,
+  rememberTraits,
   pageUntil,
   startApp,
 } from './harness.ts';
@@ -33,15 +34,7 @@ test('a note, a correction and a forget made in the app update a Memories list t
   const app = await startApp('local');
   try {
     await app.api.createBrain({ id: 'ana', name: 'Ana', self: { type: 'person', name: 'Ana' } });
-    for (let i = 0; i < 160; i += 40)
-      await Promise.all(
-        Array.from({ length: 40 }, (_, j) =>
-          app.api.rememberRecord('ana', {
-            content: { kind: 'fact', subject: 'user', predicate: `trait_${i + j}`, value: `value ${i + j}` },
-            occurred_at: new Date(Date.UTC(2024, 0, 1) + (i + j) * 3_600_000).toISOString(),
-          }),
-        ),
-      );
+    await rememberTraits(app, 'ana', 160, 40);
     await derivationSettled(app, 'ana');
 
     const { page, problems } = await openUi(context(), app);
@@ -174,15 +167,7 @@ test('a Memories list read to its end draws only the rows near the window, every
   const app = await startApp('local');
   try {
     await app.api.createBrain({ id: 'many', name: 'Many', self: { type: 'person', name: 'Ana' } });
-    for (let i = 0; i < 400; i += 50)
-      await Promise.all(
-        Array.from({ length: 50 }, (_, j) =>
-          app.api.rememberRecord('many', {
-            content: { kind: 'fact', subject: 'user', predicate: `trait_${i + j}`, value: `value ${i + j}` },
-            occurred_at: new Date(Date.UTC(2024, 0, 1) + (i + j) * 3_600_000).toISOString(),
-          }),
-        ),
-      );
+    await rememberTraits(app, 'many', 400, 50);
     await derivationSettled(app, 'many');
     const all: string[] = [];
     let cursor: string | undefined;
