@@ -99,6 +99,12 @@ const candidates = { fast: 50, thorough: 150 } as const;
 /** How long a Context without budget.ms waits for an embedder that is still loading. */
 const embedderLoadWaitMs = 1000;
 
+/** The query's vector, and its words' (in `terms` order) where it has two or more. */
+interface QueryVectors {
+  query: Float32Array;
+  words: Float32Array[] | null;
+}
+
 function timeout(ms: number): Promise<'timeout'> {
   return new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, ms)).unref());
 }
@@ -143,14 +149,17 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const { lexical, slots, threads, vectors } = o.indexes;
   // The query is embedded in a worker thread while this one runs the lanes that do not need its
   // vector (SQLite work, synchronous): the embedding's time hides behind theirs instead of adding to it.
-  let embedding: Promise<Float32Array | null> | null = null;
+  let embedding: Promise<QueryVectors | null> | null = null;
   if (embedder && vectorModel) {
     t = performance.now();
     // The speakers' names are the entity lane's: in the sentence vector they would outweigh the topic.
     const text = withoutSpeakers(o.query, await namedSpeakers({ ...o, threads, slots, memo }));
     o.emit('embed', { provider: embedder.provider, model: embedder.model, text });
+    // The question's words go in the same call, for similarityAlone: a fast Context makes one model
+    // call (the spec's guarantee), and which Contexts need the words is known only after the lanes ran.
+    const words = o.terms.length >= 2 ? o.terms : [];
     // A failed call (the worker gone, say) costs the lanes that need the vector, not the Context.
-    const call = embedder.embed([text]).catch((e: unknown) => ({ failed: String(e) }));
+    const call = embedder.embed([text, ...words]).catch((e: unknown) => ({ failed: String(e) }));
     o.ledger.charge('embedding', 1);
     const started = t;
     embedding = (async () => {
@@ -166,7 +175,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
       else if ('failed' in got)
         for (const lane of vectorLanes)
           unavailable.push({ lane, reason: `the query embedding failed: ${got.failed}` });
-      else return got[0] ?? null;
+      else if (got[0]) return { query: got[0], words: got.length === words.length + 1 ? got.slice(1) : null };
       return null;
     })();
   }
@@ -202,10 +211,11 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   };
   for (const lane of o.lanes) if (!lane.needsQueryVector) await runLane(lane, null);
   t = performance.now();
-  const queryVector = embedding ? await embedding : null;
+  const embedded = embedding ? await embedding : null;
+  const queryVector = embedded?.query ?? null;
   if (embedding) timings['embed_wait'] = performance.now() - t;
   for (const lane of o.lanes) if (lane.needsQueryVector) await runLane(lane, queryVector);
-  const alone = over() ? null : await similarityAlone(o, results, base, queryVector);
+  const alone = over() ? null : await similarityAlone(o, results, base, embedded);
   const slotAnswered = nothingAloneBesideSlot(results);
   // The Trace lists the lanes in their configured order, whichever ran first.
   const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
@@ -324,17 +334,14 @@ async function similarityAlone(
   o: RetrieveInput,
   results: Map<Lane, LaneResult>,
   base: Omit<LaneInput, 'terms'>,
-  queryVector: Float32Array | null,
+  embedded: QueryVectors | null,
 ): Promise<string | null> {
   const found = [...results.entries()].filter(([, r]) => r.candidates.length > 0);
   if (found.length === 0 || found.some(([lane]) => !lane.needsQueryVector)) return null;
-  const embedder = o.indexer?.embedder() ?? null;
-  if (!embedder || !queryVector || o.terms.length < 2) return null;
-  const vectors = await embedder.embed(o.terms).catch(() => null);
-  if (vectors === null || vectors.length !== o.terms.length) return null;
-  o.ledger.charge('embedding', 1);
+  const vectors = embedded?.words;
+  if (!embedded || !vectors || vectors.length !== o.terms.length) return null;
   // Both L2-normalised (the Embedder's contract): their dot product is their cosine.
-  const closeness = vectors.map((v) => dot(v, queryVector));
+  const closeness = vectors.map((v) => dot(v, embedded.query));
   const main = closeness.indexOf(Math.max(...closeness));
   for (const [lane, r] of found) {
     const near = await lane.search({ ...base, queryVector: vectors[main]!, terms: o.terms });

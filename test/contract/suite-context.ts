@@ -131,6 +131,18 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
         return ctx.citations.some((c) => c.record_id === dog.id) && ctx;
       });
       assert.equal(answered.abstained, undefined);
+      // Either way one model call, the query's embedding: the main word's look needs no call of its own.
+      for (const ctx of [none, answered]) {
+        const { generative_calls, embedding_calls, model_calls_total } = ctx.cost;
+        assert.deepEqual(
+          { generative_calls, embedding_calls, model_calls_total },
+          {
+            generative_calls: 0,
+            embedding_calls: 1,
+            model_calls_total: 1,
+          },
+        );
+      }
     });
 
     it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {
