@@ -61,7 +61,7 @@ describe('countTokens', () => {
       );
       fc.assert(
         fc.property(text, (t) => countTokens(t) === exact(t)),
-        { numRuns: 3_000 },
+        { numRuns: 1_000 },
       );
     });
 
@@ -94,7 +94,7 @@ describe('countTokens', () => {
           const t = parts.join('');
           return countTokens(t) === exact(t) && countTokens(`${t}\n\n`) === exact(`${t}\n\n`);
         }),
-        { numRuns: 3_000 },
+        { numRuns: 1_000 },
       );
     });
   });
