@@ -180,6 +180,22 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
         const ctx = (await context(chat, { query: 'Where did I go on holiday last summer?' }))!;
         assert.equal(ctx.citations[0]?.record_id, ids[holidayLine], cited(ctx).join('\n'));
       });
+
+      it('a question naming only what was said before it abstains: no message is cited for "about" or "that"', async () => {
+        for (const query of ['What was it about?', 'Tell me more about that']) {
+          const ctx = (await context(chat, { query }))!;
+          assert.deepEqual(ctx.citations, [], cited(ctx).join('\n'));
+          assert.equal(ctx.text, null);
+          assert.deepEqual(ctx.unknowns, [query]);
+          assert.deepEqual(ctx.abstained, { reason: 'no_evidence' });
+        }
+        // Naming what it is about is a question like any other.
+        const named = (await context(chat, { query: 'What was the novel about?' }))!;
+        assert.ok(
+          named.citations.some((c) => c.record_id === ids[novelLine]),
+          cited(named).join('\n'),
+        );
+      });
     });
 
     it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {
