@@ -230,10 +230,17 @@ describe('withoutBystanders', () => {
     lanes: Record<string, string[]>,
     terms: string[],
     speakers: Record<string, string> = {},
+    unsettled: string[] = [],
   ) => {
     const dropped: Dropped[] = [];
     const evidence = Object.keys(texts).map((id) => message(id, lanes[id]!, speakers[id]));
-    const out = withoutBystanders(evidence, new Map(Object.entries(texts)), terms, dropped);
+    const out = withoutBystanders(
+      evidence,
+      new Map(Object.entries(texts)),
+      terms,
+      dropped,
+      new Set(unsettled),
+    );
     return { kept: out.map((e) => e.recordId), dropped: dropped.map((d) => d.recordId) };
   };
 
@@ -289,5 +296,13 @@ describe('withoutBystanders', () => {
       kept: ['drives', 'vinyl'],
       dropped: ['nature'],
     });
+  });
+
+  it('a statement saying something no longer so answers nothing alone: the mend beside it stays', () => {
+    const texts = { slip: "My partner Priya's birthday is March 4.", mend: "wait no, it's March 14" };
+    const lanes = { slip: ['lexical', 'slot'], mend: ['lexical', 'prompt'] };
+    const terms = ['partner', 'birthday'];
+    assert.deepEqual(kept(texts, lanes, terms, {}, ['slip']), { kept: ['slip', 'mend'], dropped: [] });
+    assert.deepEqual(kept(texts, lanes, terms), { kept: ['slip'], dropped: ['mend'] });
   });
 });

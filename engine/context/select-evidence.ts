@@ -86,6 +86,8 @@ export async function selectEvidence(
   // Records kept though every Memory of theirs is superseded (saysMore), queued again after what
   // superseded them.
   const pastKept = new Set<Fused>();
+  // Kept Records that say something no longer so (superseded, withdrawn by a mend).
+  const unsettled = new Set<string>();
   let loaded = 0;
   for (let i = 0; i < queue.length; i++) {
     if (evidence.length >= maxRecords) break;
@@ -135,7 +137,9 @@ export async function selectEvidence(
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
-    const quote = bestPassage(r.text, terms, saidOf(mems, holdsHere));
+    const said = saidOf(mems, holdsHere);
+    if (past || said.gone.length > 0) unsettled.add(r.id);
+    const quote = bestPassage(r.text, terms, said);
     evidence.push({
       recordId: r.id,
       passage: quote.core,
@@ -157,7 +161,7 @@ export async function selectEvidence(
     });
   }
   const texts = new Map(evidence.map((e) => [e.recordId, records.get(e.recordId)!.text]));
-  return { evidence: withoutBystanders(evidence, texts, terms, dropped), dropped };
+  return { evidence: withoutBystanders(evidence, texts, terms, dropped, unsettled), dropped };
 }
 
 const wordPattern = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
@@ -181,6 +185,12 @@ export function withoutBystanders(
   texts: Map<string, string>,
   terms: string[],
   dropped: Dropped[],
+  /**
+   * Records saying something no longer so: no answer by themselves, since what replaced it may be a
+   * message of none of the query's words ("My partner Priya's birthday is March 4." then "wait no,
+   * it's March 14").
+   */
+  unsettled: ReadonlySet<string> = new Set(),
 ): EvidencePassage[] {
   // A query naming one of the speakers asks about that person, whose answers are spread over their own
   // messages in their own words, found through the entity lane and the neighbours ("What does Calvin do
@@ -189,6 +199,7 @@ export function withoutBystanders(
   const speakerWords = new Set(evidence.flatMap((e) => foldText(e.speaker ?? '').match(wordPattern) ?? []));
   if (terms.some((t) => speakerWords.has(t))) return evidence;
   const answer = evidence.find((e) => {
+    if (unsettled.has(e.recordId)) return false;
     const stated = sentences(texts.get(e.recordId) ?? '')
       .filter((s) => !asks(s.value))
       .map((s) => s.value)
