@@ -13,7 +13,7 @@ import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
 import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
 import { retrieve, type RetrievalIndexing, type RetrievalIndexSet } from '../retrieve/retrieve.ts';
-import { matchedTerms, queryTerms } from '../core/retrieve/query-terms.ts';
+import { matchedTerms, pointsOnlyBack, queryTerms } from '../core/retrieve/query-terms.ts';
 import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
 import type { BrainUnitOfWork, ContextReadTime, JobQueue } from '../ports/index.ts';
@@ -210,6 +210,17 @@ export async function assembleContext(
 
   if (brain.self === null && possessive.test(body.query)) {
     return finish(miss('no_attribution', `ownership of: ${body.query}`), {});
+  }
+  // "What was it about?", "Tell me more about that": what "it" is lies in the asker's conversation, which
+  // a request does not carry, and the words left ("about", "that") matched most messages. Answering with
+  // the Brain's latest thread would guess: the latest Record may be a mail or a note, not the talk the
+  // asker is in. So the miss says the question could not be answered as asked; the asker, who knows
+  // what "it" is, can name it.
+  if (pointsOnlyBack(body.query)) {
+    const reason = 'the question names nothing but something said before it';
+    return finish(miss('no_evidence', body.query), {
+      lanes: [{ name: `retrieval (not run: ${reason})`, ms: 0, candidates: [] }],
+    });
   }
 
   emit('retrieve');

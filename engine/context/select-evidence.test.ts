@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bestPassage, densestHits, quoteChars } from './select-evidence.ts';
+import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
+import { bestPassage, densestHits, quoteChars, withoutBystanders } from './select-evidence.ts';
 
 const filler = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `Line ${i} about ${topic} goes on for a while here.`).join(' ');
@@ -203,5 +204,105 @@ describe('bestPassage', () => {
     const q = bestPassage(text, ['boss', 'dentist'], { gone: ['I work at Acme.'], held: [held] });
     assert.equal(q.core, held);
     assert.equal(q.wide, held);
+  });
+});
+
+describe('withoutBystanders', () => {
+  const message = (recordId: string, lanes: string[], speaker = 'user'): EvidencePassage => ({
+    recordId,
+    passage: '',
+    wide: '',
+    kind: 'message',
+    title: null,
+    speaker,
+    thread: 'chat',
+    asksOnly: false,
+    source: 'chat',
+    occurredAt: '2024-05-10T08:00:00Z',
+    visibility: 'shareable',
+    memoryIds: [],
+    lanes,
+    score: 1,
+    rerankScore: null,
+  });
+  const kept = (
+    texts: Record<string, string>,
+    lanes: Record<string, string[]>,
+    terms: string[],
+    speakers: Record<string, string> = {},
+    unsettled: string[] = [],
+  ) => {
+    const dropped: Dropped[] = [];
+    const evidence = Object.keys(texts).map((id) => message(id, lanes[id]!, speakers[id]));
+    const out = withoutBystanders(
+      evidence,
+      new Map(Object.entries(texts)),
+      terms,
+      dropped,
+      new Set(unsettled),
+    );
+    return { kept: out.map((e) => e.recordId), dropped: dropped.map((d) => d.recordId) };
+  };
+
+  it('a statement saying every word of the query leaves out what only stood next to it', () => {
+    const texts = {
+      colour: 'My favourite colour is green.',
+      nurse: 'I work as a nurse at the hospital.',
+      asked: 'Noted! What do you do for work?',
+      cat: 'We had a grey cat called Pepper.',
+      paint: 'Which colour should the wall be?',
+    };
+    const lanes = {
+      colour: ['lexical', 'entity', 'semantic'],
+      nurse: ['lexical', 'entity'],
+      asked: ['lexical', 'prompt'],
+      cat: ['semantic', 'prompt'],
+      paint: ['lexical'],
+    };
+    assert.deepEqual(kept(texts, lanes, ['favourite', 'colour']), {
+      // What resembles it is found by what it says; a word of the query in a question is its own word.
+      kept: ['colour', 'cat', 'paint'],
+      dropped: ['nurse', 'asked'],
+    });
+  });
+
+  it('words said only in a question leave its reply in: the reply is the answer', () => {
+    const texts = {
+      question: 'Where did you go on holiday last summer?',
+      reply: 'Lisbon, with my sister.',
+    };
+    const lanes = { question: ['lexical'], reply: ['lexical', 'prompt'] };
+    const terms = ['go', 'holiday', 'last', 'summer'];
+    assert.deepEqual(kept(texts, lanes, terms), { kept: ['question', 'reply'], dropped: [] });
+    // Nor does a statement holding only some of the words.
+    const partial = { ...texts, question: 'I love a summer holiday.' };
+    assert.deepEqual(kept(partial, lanes, terms), { kept: ['question', 'reply'], dropped: [] });
+  });
+
+  it('a query naming a speaker keeps every message of theirs: their answers are in their own words', () => {
+    const texts = {
+      drives: 'Long drives really help me relax.',
+      nature: 'Embracing nature has been really calming for me too.',
+      vinyl: 'Cool, Calvin! I listen to vinyl to relax.',
+    };
+    const lanes = { drives: ['lexical', 'entity'], nature: ['lexical', 'entity'], vinyl: ['lexical'] };
+    const speakers = { drives: 'Calvin', nature: 'Calvin', vinyl: 'Dave' };
+    assert.deepEqual(kept(texts, lanes, ['calvin', 'relax'], speakers), {
+      kept: ['drives', 'nature', 'vinyl'],
+      dropped: [],
+    });
+    // The same messages asked about without the name: the statement answers, its neighbour does not.
+    assert.deepEqual(kept(texts, lanes, ['relax'], speakers), {
+      kept: ['drives', 'vinyl'],
+      dropped: ['nature'],
+    });
+  });
+
+  it('a statement saying something no longer so answers nothing alone: the mend beside it stays', () => {
+    const texts = { slip: "My partner Priya's birthday is March 4.", mend: "wait no, it's March 14" };
+    const lanes = { slip: ['lexical', 'slot'], mend: ['lexical', 'prompt'] };
+    const terms = ['partner', 'birthday'];
+    assert.deepEqual(kept(texts, lanes, terms, {}, ['slip']), { kept: ['slip', 'mend'], dropped: [] });
+    assert.deepEqual(kept(texts, lanes, terms), { kept: ['slip'], dropped: ['mend'] });
   });
 });

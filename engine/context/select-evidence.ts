@@ -4,7 +4,7 @@ import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { quoteOpening, quotes, type Range } from '../core/derive/not-said.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
-import { foldWithOffsets } from '../core/shared/fold-text.ts';
+import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
 import type { ContextReads, ContextReadTime, EvidenceRecord } from '../ports/index.ts';
 
@@ -86,6 +86,8 @@ export async function selectEvidence(
   // Records kept though every Memory of theirs is superseded (saysMore), queued again after what
   // superseded them.
   const pastKept = new Set<Fused>();
+  // Kept Records that say something no longer so (superseded, withdrawn by a mend).
+  const unsettled = new Set<string>();
   let loaded = 0;
   for (let i = 0; i < queue.length; i++) {
     if (evidence.length >= maxRecords) break;
@@ -135,7 +137,9 @@ export async function selectEvidence(
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
-    const quote = bestPassage(r.text, terms, saidOf(mems, holdsHere));
+    const said = saidOf(mems, holdsHere);
+    if (past || said.gone.length > 0) unsettled.add(r.id);
+    const quote = bestPassage(r.text, terms, said);
     evidence.push({
       recordId: r.id,
       passage: quote.core,
@@ -156,7 +160,65 @@ export async function selectEvidence(
       rerankScore: f.rerankScore ?? null,
     });
   }
-  return { evidence, dropped };
+  const texts = new Map(evidence.map((e) => [e.recordId, records.get(e.recordId)!.text]));
+  return { evidence: withoutBystanders(evidence, texts, terms, dropped, unsettled), dropped };
+}
+
+const wordPattern = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+
+/** Lanes that find a message by the messages around it or by who said it, not by what it says. */
+const besideLanes = new Set(['lexical', 'entity', 'prompt', 'recency', 'when']);
+
+/**
+ * Evidence without the messages that only stood next to the answer, when a statement among the evidence
+ * says every word of the query itself. A message is indexed with its neighbours' words (two before, one
+ * after: a reply is found through the question it answers) and the prompt lane brings in the message
+ * before each match; so "What is my favourite colour?" also cited "I work as a nurse…", said two
+ * messages after "My favourite colour is green", and the assistant's question before it. Once a
+ * statement holds the query's words, a message holding none of them and found only that way
+ * (besideLanes) answers nothing: dropped, with the reason. Where the words are in a question ("Where
+ * did you go on holiday last summer?") the reply after it is the answer and stays, as does anything a
+ * lane found by what it says or means (semantic, time, slot, topic, a successor).
+ */
+export function withoutBystanders(
+  evidence: EvidencePassage[],
+  texts: Map<string, string>,
+  terms: string[],
+  dropped: Dropped[],
+  /**
+   * Records saying something no longer so: no answer by themselves, since what replaced it may be a
+   * message of none of the query's words ("My partner Priya's birthday is March 4." then "wait no,
+   * it's March 14").
+   */
+  unsettled: ReadonlySet<string> = new Set(),
+): EvidencePassage[] {
+  // A query naming one of the speakers asks about that person, whose answers are spread over their own
+  // messages in their own words, found through the entity lane and the neighbours ("What does Calvin do
+  // to relax?": "Fixing cars really calms me down"); another's message naming them ("Cool, Calvin! … I
+  // listen to vinyl to relax") is no statement of theirs. Such a query keeps its evidence whole.
+  const speakerWords = new Set(evidence.flatMap((e) => foldText(e.speaker ?? '').match(wordPattern) ?? []));
+  if (terms.some((t) => speakerWords.has(t))) return evidence;
+  const answer = evidence.find((e) => {
+    if (unsettled.has(e.recordId)) return false;
+    const stated = sentences(texts.get(e.recordId) ?? '')
+      .filter((s) => !asks(s.value))
+      .map((s) => s.value)
+      .join('\n');
+    return matchedTerms(stated, terms).length === terms.length;
+  });
+  if (!answer) return evidence;
+  return evidence.filter((e) => {
+    const beside =
+      e.kind === 'message' &&
+      e.lanes.every((l) => besideLanes.has(l)) &&
+      matchedTerms(texts.get(e.recordId) ?? '', terms).length === 0;
+    if (beside)
+      dropped.push({
+        recordId: e.recordId,
+        reason: `beside the answer: it says none of the query's words, only the messages around it do, and ${answer.recordId} says them all`,
+      });
+    return !beside;
+  });
 }
 
 /** How many Records of what superseded a dropped one come in its place (the newest first). */

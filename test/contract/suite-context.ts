@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { z } from 'zod';
 import {
   Census,
   ContextProcessing,
@@ -20,12 +21,16 @@ import {
   type ServerFactory,
 } from './harness.ts';
 import { brainWithKey, ready, remember, type EngineTraits } from './suite-records.ts';
+import { colourLine, everydayChat, holidayLine, novelLine } from './everyday-chat.ts';
 
 async function context(api: Client, body: unknown, headers?: Record<string, string>) {
   const r = await api.post('/brains/b/context', body, headers);
   assert.ok(r.status === 200 || r.status === 202, r.text);
   return r.status === 200 ? assertShape(ContextReady, r.body) : null;
 }
+
+const Dropped = z.array(z.object({ record_id: z.string(), reason: z.string() }));
+const scanOnly = "the reference engine's Context is one substring scan";
 
 export function contextChecks(factory: ServerFactory, traits: EngineTraits): void {
   describe('context', () => {
@@ -143,6 +148,66 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
           },
         );
       }
+    });
+
+    describe('a chat of everyday talk', { skip: traits.entityLane ? false : scanOnly }, () => {
+      let chat: Client;
+      const ids: string[] = [];
+      before(async () => {
+        chat = await brainWithKey(server);
+        // Two days of talk, a minute and a half apart, in one thread, as the desktop app records a chat.
+        let at = Date.parse('2024-05-10T08:00:00Z');
+        for (const [i, line] of everydayChat.entries()) {
+          at += i === 28 ? 10 * 3_600_000 : 90_000;
+          const { record } = await remember(chat, 'b', {
+            content: { kind: 'message', text: line.text, speaker: line.speaker, thread: 'chat' },
+            source: { name: 'chat' },
+            occurred_at: new Date(at).toISOString(),
+          });
+          ids.push(record.id);
+        }
+        await ready(chat, 'b', ids.at(-1)!);
+      });
+      const cited = (ctx: ContextReady) =>
+        ctx.citations.map((c) => {
+          const i = ids.indexOf(c.record_id);
+          return `${i}: ${everydayChat[i]?.text ?? c.record_id}`;
+        });
+
+      it('cites the message that says the favourite colour first, and not the messages around it', async () => {
+        const ctx = (await context(chat, { query: 'What is my favourite colour?', include: ['explain'] }))!;
+        const got = cited(ctx);
+        assert.equal(ctx.citations[0]?.record_id, ids[colourLine], got.join('\n'));
+        // The assistant's questions before and after it, the job said two messages later and the reply
+        // to that question: they share none of its words, only its neighbourhood.
+        for (let i = colourLine - 2; i <= colourLine + 3; i++)
+          if (i !== colourLine) assert.ok(!ctx.citations.some((c) => c.record_id === ids[i]), got.join('\n'));
+        // The explanation says why the job was left out.
+        const dropped = Dropped.parse(ctx.explain?.['dropped']);
+        const nurse = dropped.find((d) => d.record_id === ids[colourLine + 2]);
+        assert.match(nurse?.reason ?? '', /^beside the answer/u, JSON.stringify(dropped));
+      });
+
+      it('still finds a reply through the question it answers', async () => {
+        const ctx = (await context(chat, { query: 'Where did I go on holiday last summer?' }))!;
+        assert.equal(ctx.citations[0]?.record_id, ids[holidayLine], cited(ctx).join('\n'));
+      });
+
+      it('a question naming only what was said before it abstains: no message is cited for "about" or "that"', async () => {
+        for (const query of ['What was it about?', 'Tell me more about that']) {
+          const ctx = (await context(chat, { query }))!;
+          assert.deepEqual(ctx.citations, [], cited(ctx).join('\n'));
+          assert.equal(ctx.text, null);
+          assert.deepEqual(ctx.unknowns, [query]);
+          assert.deepEqual(ctx.abstained, { reason: 'no_evidence' });
+        }
+        // Naming what it is about is a question like any other.
+        const named = (await context(chat, { query: 'What was the novel about?' }))!;
+        assert.ok(
+          named.citations.some((c) => c.record_id === ids[novelLine]),
+          cited(named).join('\n'),
+        );
+      });
     });
 
     it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {

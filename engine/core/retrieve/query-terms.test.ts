@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { matchedTerms, queryTerms } from './query-terms.ts';
+import { matchedTerms, pointsOnlyBack, queryTerms } from './query-terms.ts';
 import { foldText, foldWithOffsets } from '../shared/fold-text.ts';
 
 describe('query terms', () => {
@@ -11,6 +11,28 @@ describe('query terms', () => {
     assert.deepEqual(queryTerms('Where is the dentist?'), ['dentist']);
     // The person an agent asks about, as "I" and "my" are.
     assert.deepEqual(queryTerms("Is the user vegan? What's the user's diet?"), ['vegan', 'diet']);
+  });
+
+  it('a question naming only something said before it is told from one naming what it asks about', () => {
+    for (const q of [
+      'What was it about?',
+      'Tell me more about that',
+      'Who is she?',
+      "What's that?",
+      'What did he mean?',
+    ])
+      assert.equal(pointsOnlyBack(q), true, q);
+    // A word of its own to search by, no word pointing back, or another language: searched as ever.
+    for (const q of [
+      'What was the novel about?',
+      'Tell me more about that cat',
+      'What do you know about me?',
+      'What did we talk about last week?',
+      'Is it vegan?',
+      'O que foi isso?',
+      '',
+    ])
+      assert.equal(pointsOnlyBack(q), false, q);
   });
 
   it("drop the function words of the query's own language, and only of its own", () => {

@@ -30,6 +30,31 @@ export function queryTerms(query: string): string[] {
   return content.length > 0 ? content : words;
 }
 
+// Words that point at something said before the question, which the question itself does not name.
+const pointers = new Set(
+  'it that this those these them there then he she they him her his hers their its'.split(' '),
+);
+// Words that ask for more of something, or for it again, and name nothing themselves.
+const askingMore = new Set(
+  `more else again please exactly mean meant said say saying explain elaborate detail details happened
+   happen continue remind remember recall thing things stuff one talk talked talking discuss discussed`.split(
+    /\s+/,
+  ),
+);
+
+/**
+ * Whether a question names nothing but something said before it ("What was it about?", "Tell me more
+ * about that", "Who is she?"): every word a stopword or a request for more, and one of them pointing
+ * back. A Context request carries no conversation, so what "it" is lies with the asker; its words alone
+ * ("about", "that") match most Records. Only English is read so: a question in another language is
+ * searched as ever.
+ */
+export function pointsOnlyBack(query: string): boolean {
+  const words = foldText(segmentWords(query)).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [];
+  if (words.length === 0 || foreignLanguagesOf(wordsForLanguage(query)).length > 0) return false;
+  return words.some((w) => pointers.has(w)) && words.every((w) => stopwords.has(w) || askingMore.has(w));
+}
+
 /** A crude stem (suffix-stripped prefix) for matching query words in text outside FTS5. */
 export function stemPrefix(term: string): string {
   const stripped = term.replace(/(ing|edly|ed|es|s|ly|ies)$/u, '');
