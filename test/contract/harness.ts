@@ -60,7 +60,15 @@ export function client(server: RunningServer, key: string | null) {
     assert.equal(res.headers.get('access-control-allow-origin'), null, 'never a permissive CORS header');
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
-    if (res.status >= 400) assertErrorShape(server, parsed, res.status);
+    if (res.status >= 400) {
+      assertErrorShape(server, parsed, res.status);
+      // The spec's request_id "identifies the call": the same id the response's header gives.
+      assert.equal(
+        (parsed as { request_id: string }).request_id,
+        res.headers.get('x-request-id'),
+        `${method} ${path}: the error names its own request`,
+      );
+    }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
   return {
