@@ -10,6 +10,8 @@ export interface ServerFactoryOptions {
   /** Use this registry file (reference engine: otherwise none; local engine: otherwise its own). */
   keyRegistry?: string;
   traceBuffer?: number;
+  /** How long a thorough Context may assemble before it is answered `202 processing`. */
+  thoroughSyncMs?: number;
   /** IANA zone of the engine's calendar ("on 4 July" in a query); default this machine's. */
   timeZone?: string;
 }
