@@ -103,6 +103,42 @@ export function guaranteeChecks(factory: ServerFactory, traits: EngineTraits): v
       assert.equal((await api.get<{ data: unknown[] }>('/brains/uq/records')).body.data.length, 1);
     });
 
+    it('page sizes and the Idempotency-Key length are bounded as docs/decisions.md gives them, not clamped', async () => {
+      const api = await brainWithKey(server, 'pg');
+      const bounds: Array<[string, number]> = [
+        ['memories', 200],
+        ['records', 200],
+        ['profile', 200],
+        ['traces', 100],
+        ['objects', 500],
+      ];
+      for (const [list, max] of bounds) {
+        assert.equal((await api.get(`/brains/pg/${list}?limit=${max}`)).status, 200, list);
+        for (const limit of [max + 1, 0]) {
+          const e = assertError(
+            await api.get(`/brains/pg/${list}?limit=${limit}`),
+            400,
+            'invalid_request',
+            'invalid_request_body',
+          );
+          assert.equal(e.message, `limit: must be an integer between 1 and ${max}`, `${list} ${limit}`);
+        }
+      }
+      for (let i = 0; i < 21; i += 1)
+        assert.equal((await api.post('/brains/pg/context', { query: `question ${i}` })).status, 200);
+      const traces = assertShape(TracePage, (await api.get('/brains/pg/traces')).body);
+      assert.deepEqual([traces.data.length, traces.has_more], [20, true], 'listTraces pages 20 by default');
+
+      const refused = assertError(
+        await api.post('/brains/pg/records', { content: 'x' }, { 'Idempotency-Key': 'k'.repeat(256) }),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(refused.message), /^Idempotency-Key: /);
+      await remember(api, 'pg', { content: 'x' }, { 'Idempotency-Key': 'k'.repeat(255) });
+    });
+
     it('a schema is answered as unavailable structured output, never malformed; budget.ms is echoed', async () => {
       const api = await brainWithKey(server, 'sc');
       const r = await api.post('/brains/sc/context', {
