@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  Brain,
   ContextReady,
   MemoryDetail,
   MemoryPage,
   MnemoRecord,
+  Trace,
   TracePage,
 } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
-import { assertError, assertShape, eventually, type ServerFactory } from './harness.ts';
+import { assertError, assertShape, client, eventually, freshKey, type ServerFactory } from './harness.ts';
 import { brainWithKey, ready, remember, type EngineTraits } from './suite-records.ts';
 
 /**
@@ -137,6 +139,29 @@ export function guaranteeChecks(factory: ServerFactory, traits: EngineTraits): v
       );
       assert.match(String(refused.message), /^Idempotency-Key: /);
       await remember(api, 'pg', { content: 'x' }, { 'Idempotency-Key': 'k'.repeat(255) });
+    });
+
+    it('a Trace records the request, the filters Context does not enforce included', async () => {
+      const api = await brainWithKey(server, 'tr');
+      const request = {
+        query: 'where is the canoe',
+        purpose: 'planning',
+        as_of: '2030-01-01T00:00:00Z',
+        filter: { subjects: ['Ana'], owner: 'self', sensitivity_lte: 'low' },
+      };
+      const ctx = assertShape(ContextReady, (await api.post('/brains/tr/context', request)).body);
+      const trace = assertShape(Trace, (await api.get(`/brains/tr/traces/${ctx.id}`)).body);
+      assert.deepEqual([trace.id, trace.query, trace.purpose], [ctx.id, request.query, 'planning']);
+      const recorded = trace.request as Record<string, unknown>;
+      assert.equal(recorded.as_of, request.as_of, 'the as_of boundary is recorded');
+      assert.deepEqual(recorded.filter, request.filter);
+    });
+
+    it('a Brain created without name or self reports both as null', async () => {
+      const api = client(server, await freshKey(server));
+      const created = assertShape(Brain, (await api.post('/brains', { id: 'bare' })).body);
+      assert.deepEqual([created.name, created.self], [null, null]);
+      assert.deepEqual((await api.get('/brains/bare')).body, created);
     });
 
     it('a schema is answered as unavailable structured output, never malformed; budget.ms is echoed', async () => {
