@@ -221,10 +221,15 @@ export function guaranteeChecks(factory: ServerFactory, traits: EngineTraits): v
           assert.ok((p.unknowns as string[]).includes(processing.query));
           assert.match(String(p.id), /^ctx_/);
           assert.match(String(p.watermark), /^wm_/);
-          const done = await eventually('the same request to be answered ready', async () => {
-            const r = await api.post('/brains/th/context', { query: processing.query, mode: 'thorough' });
-            return r.status === 200 && assertShape(ContextReady, r.body);
-          });
+          // A loaded machine may take a while to finish the assembly in the background.
+          const done = await eventually(
+            'the same request to be answered ready',
+            async () => {
+              const r = await api.post('/brains/th/context', { query: processing.query, mode: 'thorough' });
+              return r.status === 200 && assertShape(ContextReady, r.body);
+            },
+            60_000,
+          );
           assert.deepEqual([done.id, done.status], [p.id, 'ready']);
         } finally {
           await slow.close();
