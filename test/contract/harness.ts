@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type * as z from 'zod';
 import { ErrorBody, type Scope } from '../../engine/contract/index.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
 import type { Deployment } from '../../engine/types.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 
@@ -12,6 +13,8 @@ export interface ServerFactoryOptions {
   traceBuffer?: number;
   /** How long a thorough Context may assemble before it is answered `202 processing`. */
   thoroughSyncMs?: number;
+  /** Derives Records in place of the engine's rules (local and PostgreSQL engines). */
+  deriver?: Deriver;
   /** IANA zone of the engine's calendar ("on 4 July" in a query); default this machine's. */
   timeZone?: string;
 }

@@ -9,6 +9,8 @@ import {
   Trace,
   TracePage,
 } from '../../engine/contract/index.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { assertError, assertShape, client, eventually, freshKey, type ServerFactory } from './harness.ts';
 import { brainWithKey, ready, remember, type EngineTraits } from './suite-records.ts';
@@ -289,6 +291,71 @@ export function guaranteeChecks(factory: ServerFactory, traits: EngineTraits): v
           assertShape(MemoryDetail, (await api.get(`/brains/fix/memories/${successor}`)).body).status,
           'active',
         );
+      },
+    );
+
+    it(
+      'a Memory waiting for re-derivation is memory_pending_rederivation and left out of reads, then served under its id',
+      { skip: traits.sharesMemories ? false : 'no Memory of this engine is supported by two Records' },
+      async () => {
+        // The engine's own rules, refusing to derive while the test holds them: a re-derivation that
+        // fails is tried again 1 s later, so the Memory stays pending until the test lets it go.
+        const rules = createRuleDeriver();
+        let held = false;
+        const deriver: Deriver = {
+          name: rules.name,
+          derive: (record, ctx) => {
+            if (held) throw new Error('held by the test');
+            return rules.derive(record, ctx);
+          },
+        };
+        const own = await factory({ deriver });
+        try {
+          const api = await brainWithKey(own, 'pend');
+          const said = (text: string) => ({ content: { kind: 'message', text, speaker: 'user' } });
+          const a = await remember(api, 'pend', said('I like sailing. The locker code is 7731.'));
+          const ra = await ready(api, 'pend', a.record.id);
+          const rb = await ready(
+            api,
+            'pend',
+            (await remember(api, 'pend', said('I like sailing.'))).record.id,
+          );
+          const shared = ra.memory_ids.filter((id) => rb.memory_ids.includes(id));
+          assert.equal(shared.length, 1, 'the two Records support one Memory');
+          const id = shared[0]!;
+
+          held = true;
+          const r = await api.del(`/brains/pend/records/${a.record.id}`);
+          assert.equal(r.status, 200, r.text);
+          assert.equal((r.body as { rederiving: { memories: number } }).rederiving.memories, 1);
+          const e = assertError(
+            await api.get(`/brains/pend/memories/${id}`),
+            404,
+            'not_found',
+            'memory_pending_rederivation',
+          );
+          assert.match(String(e.message), new RegExp(id));
+          const listed = assertShape(MemoryPage, (await api.get('/brains/pend/memories?limit=200')).body);
+          assert.ok(!listed.data.some((m) => m.id === id), 'excluded from every read');
+
+          held = false;
+          const back = await eventually(
+            'the Memory derived again',
+            async () => {
+              const g = await api.get(`/brains/pend/memories/${id}`);
+              return g.status === 200 && assertShape(MemoryDetail, g.body);
+            },
+            30_000,
+          );
+          assert.deepEqual(
+            back.citations.map((c) => c.record_id),
+            [rb.id],
+            'derived from the surviving Record only',
+          );
+        } finally {
+          held = false;
+          await own.close();
+        }
       },
     );
 
