@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type * as z from 'zod';
 import { ErrorBody, type Scope } from '../../engine/contract/index.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
 import type { Deployment } from '../../engine/types.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 
@@ -10,6 +11,10 @@ export interface ServerFactoryOptions {
   /** Use this registry file (reference engine: otherwise none; local engine: otherwise its own). */
   keyRegistry?: string;
   traceBuffer?: number;
+  /** How long a thorough Context may assemble before it is answered `202 processing`. */
+  thoroughSyncMs?: number;
+  /** Derives Records in place of the engine's rules (local and PostgreSQL engines). */
+  deriver?: Deriver;
   /** IANA zone of the engine's calendar ("on 4 July" in a query); default this machine's. */
   timeZone?: string;
 }
@@ -60,7 +65,15 @@ export function client(server: RunningServer, key: string | null) {
     assert.equal(res.headers.get('access-control-allow-origin'), null, 'never a permissive CORS header');
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
-    if (res.status >= 400) assertErrorShape(server, parsed, res.status);
+    if (res.status >= 400) {
+      assertErrorShape(server, parsed, res.status);
+      // The spec's request_id "identifies the call": the same id the response's header gives.
+      assert.equal(
+        (parsed as { request_id: string }).request_id,
+        res.headers.get('x-request-id'),
+        `${method} ${path}: the error names its own request`,
+      );
+    }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
   return {

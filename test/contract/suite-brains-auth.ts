@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Brain, BrainList, DeletionReceipt } from '../../engine/contract/index.ts';
+import { Brain, BrainList, DeletionReceipt, type Scope } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import {
   assertError,
@@ -270,6 +270,71 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
         'brain_not_found',
       );
       assertError(await api.get('/brains/nowhere/memories'), 404, 'not_found', 'brain_not_found');
+    });
+
+    it('each operation needs the scope docs/decisions.md gives it: without it 403 missing_scope naming it, with it alone no scope refusal', async () => {
+      const project = 'perop';
+      const full = client(server, (await server.registry!.create({ env: 'test', project })).key);
+      assert.equal((await full.post('/brains', { id: 'sc' })).status, 201);
+      const all: Scope[] = [
+        'records:write',
+        'records:read',
+        'memories:read',
+        'objects:write',
+        'objects:read',
+        'context:read',
+      ];
+      const keyWith = async (scopes: Scope[]) =>
+        client(server, (await server.registry!.create({ env: 'test', project, scopes })).key);
+      // Brain-level reads take any valid key.
+      const narrow = await keyWith(['objects:read']);
+      assert.equal((await narrow.get('/brains/sc')).status, 200);
+      assert.equal((await narrow.get('/brains')).status, 200);
+      // The decision's table ("Scope per operation"), written out here so that a change to the router's
+      // table that the decision does not make fails.
+      const table: Array<[string, string, Scope, Scope[]?]> = [
+        ['POST', '/brains', 'records:write'],
+        ['POST', '/brains/sc/records', 'records:write'],
+        ['DELETE', '/brains/sc/records/rec_x', 'records:write'],
+        ['DELETE', '/brains/sc/sources/src', 'records:write'],
+        ['POST', '/brains/sc/sources/src/forget', 'records:write'],
+        ['POST', '/brains/sc/imports', 'records:write'],
+        ['GET', '/brains/sc/records/rec_x', 'records:read'],
+        ['GET', '/brains/sc/records', 'records:read'],
+        ['GET', '/brains/sc/sources', 'records:read'],
+        ['GET', '/brains/sc/memories', 'memories:read'],
+        ['GET', '/brains/sc/memories/mem_x', 'memories:read'],
+        ['GET', '/brains/sc/profile', 'memories:read'],
+        ['GET', '/brains/sc/census', 'memories:read'],
+        ['POST', '/brains/sc/objects', 'objects:write'],
+        ['GET', '/brains/sc/objects/t/k', 'objects:read'],
+        ['GET', '/brains/sc/objects', 'objects:read'],
+        ['POST', '/brains/sc/context', 'context:read'],
+        ['GET', '/brains/sc/traces', 'context:read'],
+        ['GET', '/brains/sc/traces/ctx_x', 'context:read'],
+        ['POST', '/brains/sc/sync', 'records:write', ['records:read']],
+        ['DELETE', '/brains/sc/sync', 'records:write'],
+        ['POST', '/brains/sc/sync/run', 'records:write'],
+        ['POST', '/brains/sc/sync/records', 'records:write'],
+        ['GET', '/brains/sc/sync', 'records:read'],
+        // Last: with its scope it forgets the Brain, and a missing Brain is brain_not_found, not 403.
+        ['DELETE', '/brains/sc', 'records:write'],
+      ];
+      for (const [method, path, scope, also = []] of table) {
+        for (const needed of [scope, ...also]) {
+          const without = await keyWith(all.filter((s) => s !== needed));
+          const e = assertError(
+            await without.call(method, path, method === 'POST' ? {} : undefined),
+            403,
+            'permission',
+            'missing_scope',
+          );
+          assert.match(String(e.message), new RegExp(needed), `${method} ${path}`);
+        }
+        const only = await keyWith([scope, ...also]);
+        const r = await only.call(method, path, method === 'POST' ? {} : undefined);
+        assert.notEqual((r.body as { code?: string }).code, 'missing_scope', `${method} ${path}: ${r.text}`);
+      }
     });
 
     it('a key bound to one Brain sees only that Brain', async () => {

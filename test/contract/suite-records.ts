@@ -31,6 +31,8 @@ export interface EngineTraits {
   resolvesOwners?: boolean;
   /** Facts and a known speaker's home or job hold slots (the reference engine has none). */
   holdsSlots?: boolean;
+  /** A Context is assembled in one synchronous step, so no thorough request outlasts its budget. */
+  assemblesAtOnce?: boolean;
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {

@@ -3,6 +3,7 @@ import type { ServerFactory } from './harness.ts';
 import { brainAndAuthChecks } from './suite-brains-auth.ts';
 import { contextChecks } from './suite-context.ts';
 import { deltaRemovalChecks } from './suite-delta-removals.ts';
+import { guaranteeChecks } from './suite-guarantees.ts';
 import { memoryAndObjectChecks } from './suite-memories-objects.ts';
 import { recordChecks, type EngineTraits } from './suite-records.ts';
 import { sourceChecks } from './suite-sources.ts';
@@ -19,5 +20,6 @@ export function runContractSuite(traits: EngineTraits, factory: ServerFactory): 
     deltaRemovalChecks(factory, traits);
     contextChecks(factory, traits);
     sourceChecks(factory);
+    guaranteeChecks(factory, traits);
   });
 }

@@ -470,3 +470,58 @@ describe('serve --public-url', () => {
     await within(serve.exited, 60_000);
   });
 });
+
+describe('mnemo serve flags of the CLI spec', () => {
+  it('--deployment hosted, --rate-limit, --trace-buffer and --docs-url-base take effect; one stdout line; SIGTERM exits 0', async () => {
+    const serve = mnemo([
+      'serve',
+      '--engine',
+      'reference',
+      '--port',
+      '0',
+      '--deployment',
+      'hosted',
+      '--rate-limit',
+      '4',
+      '--trace-buffer',
+      '1',
+      '--docs-url-base',
+      'https://docs.example.com/mnemo',
+    ]);
+    const url = await serve.url();
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    // The fixed window is the clock's minute: requests counted across its end fall in two windows.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 10_000) await sleep(left + 50);
+    // No registry: any well-formed key is accepted (the spec's Authentication 5). One key per limit.
+    const call = async (key: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const a = 'sk_test_cli_first';
+    assert.equal((await call(a, 'POST', '/brains', { id: 'b' })).status, 201);
+    const refused = await call(a, 'POST', '/brains/b/records', { content: 'x', visibility: 'local_only' });
+    assert.deepEqual(
+      [refused.status, refused.body.code, refused.body.docs_url],
+      [403, 'local_only_record', 'https://docs.example.com/mnemo/errors/local_only_record'],
+    );
+    const first = await call(a, 'POST', '/brains/b/context', { query: 'one' });
+    const second = await call(a, 'POST', '/brains/b/context', { query: 'two' });
+    assert.equal(second.status, 200);
+    const over = await call(a, 'GET', '/brains');
+    assert.deepEqual([over.status, over.body.code], [429, 'too_many_requests'], 'the fifth request');
+    // Another key of the same project counts on its own; the buffer of one holds only the newest Trace.
+    const b = 'sk_test_cli_second';
+    const evicted = await call(b, 'GET', `/brains/b/traces/${String(first.body.id)}`);
+    assert.deepEqual([evicted.status, evicted.body.code], [404, 'trace_not_found']);
+    assert.equal((await call(b, 'GET', `/brains/b/traces/${String(second.body.id)}`)).status, 200);
+    serve.child.kill('SIGTERM');
+    const exit = await within(serve.exited, 60_000);
+    assert.deepEqual(exit, { code: 0, signal: null });
+    assert.equal(serve.stdout(), `listening on ${url}\n`, 'stdout holds the listening line alone');
+  });
+});
