@@ -224,7 +224,8 @@ async function droppedIdea(
 async function theirs(uow: Reads, c: Claim, before: Before | undefined, content: Message): Promise<Claim[]> {
   if (before === undefined || !sameSpeaker(before.said, content)) return [c];
   const last = before.sentences.at(-1);
-  const who = last === undefined || !pronounFits(c.quote, last) ? null : heOrSheOf(last);
+  const about = last === undefined ? null : heOrSheOf(last);
+  const who = about !== null && pronounFits(c.quote, before.sentences, about) ? about : null;
   if (who === null) return [c];
   const owner = resolveOwner(who, await uow.self());
   if (owner.state !== 'other') return [c];

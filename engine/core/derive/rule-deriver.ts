@@ -346,7 +346,11 @@ export function createRuleDeriver(): Deriver {
     // "New job at Google starts next week!" holds it from then, no longer from when it was said.
     // And "Sam lives in Leeds. He moved to York." holds York as his home: a move with no day said with
     // "he" or "she" is no clash with the home said just before (it was a Memory of no slot).
-    name: 'rules-v61',
+    // v62: a "she" or "he" is not the person the text gives the other pronoun ("My brother Rui …",
+    // "Rui lives with his wife.", a "he" of his before), and a move with no day said with a pronoun
+    // replaces the home just said only where the text says the pronoun is theirs ("My brother Sam lives
+    // in Leeds. He moved to York."): "Rui lives in Porto. She moved to Lisbon." moved Rui.
+    name: 'rules-v62',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -393,7 +397,7 @@ export function createRuleDeriver(): Deriver {
           // its own words, nothing of hers.
           const asked = followedBy((next) => asksIfRight.test(next.trim()));
           const told = toldBefore(said.map((x) => x.value));
-          const referents = namedJustBefore(said.map((x) => x.value));
+          const { who: referents, sure } = referentsOf(said.map((x) => x.value));
           const read = unique(spans).flatMap((s): SaidClaim[] => {
             if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
             if (agent !== null)
@@ -422,7 +426,7 @@ export function createRuleDeriver(): Deriver {
             if (answer !== null) return [{ ...only, answers: answer }];
             if (shortReply(whole)) return [{ ...only, inReply: true }];
           }
-          const kept = withoutPronounClashes(claims);
+          const kept = withoutPronounClashes(claims, sure);
           const dated = startsWithItsDay(
             withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt),
           );
@@ -901,30 +905,51 @@ export function heOrSheOf(sentence: string): string | null {
  * other sentences are not read for it.
  */
 function namedJustBefore(said: readonly string[]): Map<string, string> {
+  return referentsOf(said).who;
+}
+
+/**
+ * Whom each sentence's "she" or "he" is (namedJustBefore), and which of those sentences the text
+ * itself says take that pronoun (`sure`): where what was said of them before gives it ("My sister
+ * Marta …", "Rui, my brother, …"). A pronoun the text gives them otherwise
+ * is not theirs: "My brother Rui lives in Porto. She moved to Lisbon.", "Rui lives in Porto with his
+ * wife. She …", "Rui lives in Porto. He works at Acme. She …" (pronounFits).
+ */
+function referentsOf(said: readonly string[]): { who: Map<string, string>; sure: Set<string> } {
   const out = new Map<string, string>();
+  const sure = new Set<string>();
   said.forEach((x, i) => {
     if (i === 0 || out.has(x) || !opensWithHeOrShe.test(x)) return;
     const before = said[i - 1]!;
-    const named = pronounFits(x, before) ? heOrSheOf(before) : null;
+    const about = heOrSheOf(before);
+    const earlier = said.slice(0, i);
+    const named = about !== null && pronounFits(x, earlier, about, out) ? about : null;
     // "… He works at Santa Maria. He loves it.": the "he" before is still the one meant; not a "she".
     const still = pronounOf(before) === pronounOf(x) ? out.get(before) : undefined;
     const who = named ?? still ?? null;
-    if (who !== null) out.set(x, who);
+    if (who === null) return;
+    out.set(x, who);
+    if (pronounsTaken(who, earlier, out).sure.has(pronounOf(x)!)) sure.add(x);
   });
-  return out;
+  return { who: out, sure };
 }
 
 /**
  * "Rui is a doctor. She is a nurse.", "Inês moved to Lisbon. She lives in Alfama now.": a "she" whose
  * slot would change what was just said of the person taken for her may be someone else, so it holds no
  * slot: the sentence is a statement of theirs, as said. It made Rui a nurse. Not a move with no day
- * ("Sam lives in Leeds. He moved to York."): it says itself that the home changed, so it is his new
- * one, not a clash; it was a Memory of no slot, and Leeds stayed his home.
+ * where the text says the pronoun is theirs (`sure`, referentsOf: "My brother Sam lives in Leeds. He
+ * moved to York."): it says itself that the home changed, so it is his new one, not a clash. Where
+ * nothing says it ("Rui lives in Porto. She moved to Lisbon."), taking the "she" for Rui is a guess,
+ * and a wrong one replaces a home that was true: the move holds no slot, and Porto stays his home.
  */
-function withoutPronounClashes(claims: SaidClaim[]): SaidClaim[] {
+function withoutPronounClashes(claims: SaidClaim[], sure: ReadonlySet<string> = new Set()): SaidClaim[] {
   const clashing = new Set(
     claims.flatMap((c, i) =>
-      c.predicate !== null && pronounOf(c.quote) !== null && !movesOn(c) && clashesWith(c, claims.slice(0, i))
+      c.predicate !== null &&
+      pronounOf(c.quote) !== null &&
+      !(movesOn(c) && sure.has(c.quote)) &&
+      clashesWith(c, claims.slice(0, i))
         ? [c.quote]
         : [],
     ),
@@ -980,18 +1005,72 @@ const kinPronouns: Readonly<Record<string, 'she' | 'he'>> = Object.fromEntries([
     .split(' ')
     .map((w) => [w, 'she'] as const),
 ]);
+const kinWords = Object.keys(kinPronouns).join('|');
 const kinBefore =
   /(?<![\p{L}\p{N}])(?:my|our)\s+(?:(?:little|big|older|younger|best|old|elder|baby)\s+)?(\p{L}+)/giu;
 
 /**
- * Whether a sentence's opening "she" or "he" may be the person the sentence before names: not where
- * that sentence names them by who they are to the speaker with the other pronoun's word ("My dad Rui is
- * a doctor. She is a nurse.": she is not Rui). A name alone says no pronoun.
+ * Whether a sentence's opening "she" or "he" may be `who`, whom the sentences before it (`before`)
+ * name: not where what they say of them gives them the other pronoun (pronounsTaken: "My dad Rui is a
+ * doctor. She is a nurse.": she is not Rui). A name alone says no pronoun. `bound` is whom the earlier
+ * sentences' own "she" or "he" was, where known.
  */
-export function pronounFits(sentence: string, before: string): boolean {
+export function pronounFits(
+  sentence: string,
+  before: readonly string[],
+  who: string,
+  bound: ReadonlyMap<string, string> = new Map(),
+): boolean {
   const pronoun = pronounOf(sentence);
-  const kin = [...before.matchAll(kinBefore)].map((m) => kinPronouns[m[1]!.toLowerCase()]).filter(Boolean);
-  return pronoun === null || kin.length === 0 || kin.includes(pronoun);
+  if (pronoun === null) return true;
+  const { sure, seen } = pronounsTaken(who, before, bound);
+  return sure.has(pronoun) || (!sure.has(otherPronoun[pronoun]) && !seen.has(otherPronoun[pronoun]));
+}
+
+const otherPronoun = { she: 'he', he: 'she' } as const;
+type HeOrShe = 'she' | 'he';
+
+/**
+ * The pronouns what is said of `who` in `said` gives them: `sure`, where it names them by who they are
+ * to the speaker ("my brother Rui", "Rui, my brother") or by a word only they can be ("Rui hurt
+ * himself"); `seen`, where a sentence about them says a word that may be theirs or someone else's
+ * ("Rui lives with his wife", "My dad and Rui …"), or a sentence before called them "he" or "she"
+ * (`bound`: whom its pronoun was taken for, itself a reading): enough to doubt the other pronoun, not to
+ * be sure of this one ("Rui met her sister. She …" may be the sister).
+ */
+function pronounsTaken(
+  who: string,
+  said: readonly string[],
+  bound: ReadonlyMap<string, string>,
+): { sure: Set<HeOrShe>; seen: Set<HeOrShe> } {
+  const sure = new Set<HeOrShe>();
+  const seen = new Set<HeOrShe>();
+  const name = who.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  const kin = String.raw`(?:my|our)\s+(?:(?:little|big|older|younger|best|old|elder|baby)\s+)?(\p{L}+)`;
+  const kinNaming = new RegExp(
+    String.raw`(?<![\p{L}\p{N}])(?:${kin}\s+${name}|${name},?\s+${kin})(?![\p{L}\p{N}])`,
+    'iu',
+  );
+  const names = new RegExp(String.raw`(?<![\p{L}\p{N}])${name}(?![\p{L}\p{N}])`, 'u');
+  for (const x of said) {
+    const pronoun = pronounOf(x);
+    // A "he" taken for them before was itself a reading: it doubts a "she", and is sure of nothing.
+    if (pronoun !== null && bound.get(x) === who) seen.add(pronoun);
+    if (!names.test(x)) continue;
+    const m = kinNaming.exec(x);
+    const kinOf = m === null ? undefined : kinPronouns[(m[1] ?? m[2])!.toLowerCase()];
+    if (kinOf !== undefined) sure.add(kinOf);
+    for (const k of x.matchAll(kinBefore)) {
+      const p = kinPronouns[k[1]!.toLowerCase()];
+      if (p !== undefined) seen.add(p);
+    }
+    if (/(?<![\p{L}\p{N}])himself(?![\p{L}\p{N}])/iu.test(x)) sure.add('he');
+    if (/(?<![\p{L}\p{N}])herself(?![\p{L}\p{N}])/iu.test(x)) sure.add('she');
+    if (/(?<![\p{L}\p{N}])his(?![\p{L}\p{N}])/iu.test(x)) seen.add('he');
+    if (new RegExp(String.raw`(?<![\p{L}\p{N}])her\s+(?:own|${kinWords})(?![\p{L}\p{N}])`, 'iu').test(x))
+      seen.add('she');
+  }
+  return { sure, seen };
 }
 
 /** How many sentences after a story of a past partner its "he" or "we" may still be that partner. */
