@@ -11,7 +11,13 @@ import { ideaDropped } from './idea-dropped.ts';
 import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
 import { saysOfSelf } from './says-of-self.ts';
-import { clauseStatement, endedStatement, saidByStatement, valueStatement } from './slot-statement.ts';
+import {
+  clauseStatement,
+  endedStatement,
+  saidBy,
+  saidByStatement,
+  valueStatement,
+} from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
@@ -397,7 +403,10 @@ export function createRuleDeriver(): Deriver {
           // its own words, nothing of hers.
           const asked = followedBy((next) => asksIfRight.test(next.trim()));
           const told = toldBefore(said.map((x) => x.value));
-          const { who: referents, sure } = referentsOf(said.map((x) => x.value));
+          const { who: referents, sure } = referentsOf(
+            said.map((x) => x.value),
+            owner.state === 'other' ? ctx.self : null,
+          );
           const read = unique(spans).flatMap((s): SaidClaim[] => {
             if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
             if (agent !== null)
@@ -406,6 +415,11 @@ export function createRuleDeriver(): Deriver {
             const about = referents.get(s);
             const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
             if (theirs?.state === 'other') return heOrSheClaims(s, about!, theirs);
+            // "Ana got a new job. She works at Google now." in Rui's words: her slot as he says it
+            // (saidOfSelf), and the speaker's words, as before, where it holds none or clashes.
+            const hers = theirs?.state === 'self' ? heOrSheClaims(s, about!, theirs, owner) : [];
+            if (hers.some((c) => c.predicate !== null && saidBy(c) !== null))
+              return hers.map((c) => ({ ...c, unheld: { subject, owner } }));
             const read = sentenceClaims(s, subject, owner, others, told.get(s));
             // "she's a nurse" opening a message: whose it is, the speaker's message before may say
             // ("My sister Inês lives in Madrid."; engine/derive/replies.ts).
@@ -865,12 +879,18 @@ const notInAName = new Set(
  * "Inês is a nurse."): where, said with their name, it holds a slot of theirs (otherPersonClaims), that
  * slot's claims quoting the sentence; else the sentence, theirs.
  */
-export function heOrSheClaims(s: string, who: string, owner: OwnerClaim): Claim[] {
+export function heOrSheClaims(
+  s: string,
+  who: string,
+  owner: OwnerClaim,
+  /** Who says it, where the person is the Brain's own and someone else says it of her (saidOfSelf). */
+  speaker: OwnerClaim = nobody,
+): Claim[] {
   const subject = owner.entity ?? who;
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
   const named = byName(s, who);
   if (named === s) return [plain];
-  const read = otherPersonClaims(named, () => owner);
+  const read = otherPersonClaims(named, () => owner, speaker);
   if (read === null) return [plain];
   return read.map((c) => ({ ...c, subject, quote: s, statement: c.statement === named ? s : c.statement }));
 }
@@ -915,13 +935,17 @@ function namedJustBefore(said: readonly string[]): Map<string, string> {
  * is not theirs: "My brother Rui lives in Porto. She moved to Lisbon.", "Rui lives in Porto with his
  * wife. She …", "Rui lives in Porto. He works at Acme. She …" (pronounFits).
  */
-function referentsOf(said: readonly string[]): { who: Map<string, string>; sure: Set<string> } {
+function referentsOf(
+  said: readonly string[],
+  /** The Brain's person, where another speaker's "she" may be her (selfNamedIn). */
+  self: SelfEntity | null = null,
+): { who: Map<string, string>; sure: Set<string> } {
   const out = new Map<string, string>();
   const sure = new Set<string>();
   said.forEach((x, i) => {
     if (i === 0 || out.has(x) || !opensWithHeOrShe.test(x)) return;
     const before = said[i - 1]!;
-    const about = heOrSheOf(before);
+    const about = heOrSheOf(before) ?? selfNamedIn(before, self);
     const earlier = said.slice(0, i);
     const named = about !== null && pronounFits(x, earlier, about, out) ? about : null;
     // "… He works at Santa Maria. He loves it.": the "he" before is still the one meant; not a "she".
@@ -932,6 +956,20 @@ function referentsOf(said: readonly string[]): { who: Map<string, string>; sure:
     if (pronounsTaken(who, earlier, out).sure.has(pronounOf(x)!)) sure.add(x);
   });
   return { who: out, sure };
+}
+
+/**
+ * The Brain's person's name, where a sentence says something of her by it with nobody else named
+ * beside her ("Ana got a new job.", says-of-self.ts): in someone else's words, what a "she" after it
+ * may be. heOrSheOf knows only what holds a slot or what only a person does.
+ */
+export function selfNamedIn(sentence: string, self: SelfEntity | null): string | null {
+  if (self === null || !saysOfSelf(sentence, self)) return null;
+  const bare = sentence.replace(/^[\p{L} ]{1,20}:\s+/u, '');
+  const whole = self.name.trim();
+  const said = foldName(bare.slice(0, whole.length)) === foldName(whole) ? whole : whole.split(/\s+/u)[0]!;
+  const rest = bare.slice(said.length).split(/\s+/u);
+  return rest.some((w) => /^\p{Lu}\p{Ll}/u.test(w)) ? null : self.name;
 }
 
 /**
@@ -954,13 +992,14 @@ function withoutPronounClashes(claims: SaidClaim[], sure: ReadonlySet<string> = 
         : [],
     ),
   );
-  if (clashing.size === 0) return claims;
+  if (clashing.size === 0) return claims.map(({ unheld: _, ...c }) => c);
   const done = new Set<string>();
-  return claims.flatMap((c) => {
+  return claims.flatMap(({ unheld, ...c }) => {
     if (!clashing.has(c.quote)) return [c];
     if (done.has(c.quote)) return [];
     done.add(c.quote);
-    return [{ statement: c.quote, subject: c.subject, predicate: null, owner: c.owner, quote: c.quote }];
+    const { subject, owner } = unheld ?? c;
+    return [{ statement: c.quote, subject, predicate: null, owner, quote: c.quote }];
   });
 }
 
@@ -987,9 +1026,12 @@ export function clashesWith(c: Claim, before: readonly Claim[]): boolean {
   );
 }
 
-/** What a sentence that names someone says of their slots (otherPersonClaims), owned as given. */
-export function slotsSaidOf(sentence: string, owner: OwnerClaim): Claim[] {
-  return otherPersonClaims(sentence, () => owner) ?? [];
+/**
+ * What a sentence that names someone says of their slots (otherPersonClaims), owned as given; said by
+ * `speaker`, where the one named is the Brain's person (saidOfSelf).
+ */
+export function slotsSaidOf(sentence: string, owner: OwnerClaim, speaker: OwnerClaim = nobody): Claim[] {
+  return otherPersonClaims(sentence, () => owner, speaker) ?? [];
 }
 
 /** The pronoun a sentence opens with: "she", "he", or null. */
@@ -1269,7 +1311,14 @@ function slotClaims(
 }
 
 /** A claim as its sentence says it: a value said to come with its day in the sentence's words. */
-type SaidClaim = Claim & { startsWhen?: string };
+type SaidClaim = Claim & {
+  startsWhen?: string;
+  /**
+   * Whose the sentence is where its slot is not held (withoutPronounClashes): the speaker's, for a
+   * "she" read as the Brain's person in someone else's words; else the claim's own subject and owner.
+   */
+  unheld?: Pick<Claim, 'subject' | 'owner'>;
+};
 
 /** "I start on December 1st", "start date is Dec 1": when the job a sentence before names begins. */
 const startsOn = new RegExp(

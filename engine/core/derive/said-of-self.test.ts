@@ -37,6 +37,39 @@ test("what another speaker says of the Brain's person by name holds her slot, sa
   ]);
 });
 
+test('a "she" just after her name in another speaker\'s words is her, as he says it', () => {
+  assert.deepEqual(said('Rui', 'Ana got a new job. She works at Google now.').at(-1), [
+    'Rui says Ana works at Google',
+    'Ana',
+    'self',
+    'works at',
+    'She works at Google now.',
+  ]);
+  assert.deepEqual(said('Rui', 'Ana is great. She is a nurse.').at(-1), [
+    "Rui says Ana's occupation is nurse",
+    'Ana',
+    'self',
+    'occupation',
+    'She is a nurse.',
+  ]);
+  // A "she" that changes what he just said of her, or that may be another named beside her, holds
+  // no slot of hers: his words, as before.
+  for (const text of [
+    'Ana lives in Porto. She moved to Lisbon.',
+    'Ana met Marta. She works at Google now.',
+    'Ana got a new job. She is so happy.',
+  ])
+    assert.deepEqual(
+      deriveContent({ kind: 'message', text, speaker: 'Rui' })
+        .map((c) => [c.owner.state, c.predicate])
+        .at(-1),
+      ['other', null],
+      text,
+    );
+  // In her own words it is as it was.
+  assert.deepEqual(said('Ana', 'Ana got a new job. She works at Google now.'), []);
+});
+
 test('her own words, another person, a namesake and a question are read as before', () => {
   // Her own word of herself is hers as ever, with nobody named as having said it.
   assert.deepEqual(said('Ana', 'My birthday is April 12th 1988.'), [
