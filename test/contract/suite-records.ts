@@ -568,7 +568,7 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
     );
 
     it(
-      'a "she" after her name in another speaker\'s words is her: it agrees with her value or contests it',
+      'a "she" after her name, or an end of her job, in another speaker\'s words contests or agrees with hers',
       { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine holds no slots of hers' },
       async () => {
         const api = await brainWithKey(server);
@@ -601,6 +601,24 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
         assert.deepEqual(
           contested.find((m) => m.statement === 'Ana works at Acme')!.citations.map((c) => c.record_id),
           [own.id],
+        );
+        // An ending he says of her contests the job she holds; it closes nothing.
+        const ended = await say('Rui', "Ana doesn't work at Acme anymore.", '2024-01-02T11:00:00Z');
+        const jobs = async () =>
+          (await memories('&contested=true'))
+            .filter((m) => / works at /.test(m.statement))
+            .map((m) => [m.statement, m.citations.map((c) => c.record_id)])
+            .sort();
+        assert.deepEqual(await jobs(), [
+          ['Ana works at Acme', [own.id]],
+          ['Rui says Ana no longer works at Acme', [ended.id]],
+        ]);
+        // Her own word after it settles the slot.
+        await say('Ana', 'I work at Acme.', '2024-01-02T12:00:00Z');
+        assert.deepEqual(await jobs(), []);
+        assert.deepEqual(
+          (await memories('')).filter((m) => / works at /.test(m.statement)).map((m) => m.statement),
+          ['Ana works at Acme'],
         );
         // His two messages: the "she" of the second is her, and her home the same: it agrees.
         await say('Rui', 'Ana got back from her trip.', '2024-01-03T10:00:00Z');

@@ -1193,6 +1193,7 @@ function sentenceClaims(
         ];
       const kept = others
         ? (possessedClaims(s, subject, owner, others) ??
+          endingSaidOfSelf(plain, others) ??
           otherPersonClaims(s, others, owner) ??
           anotherPersonsClaims(plain, others) ?? [plain])
         : [plain];
@@ -1582,6 +1583,50 @@ function saidOfSelf(
   const when = said.when !== undefined ? { startsWhen: said.when } : {};
   return { statement, subject, predicate: said.predicate, owner: self, quote, ...when };
 }
+
+/**
+ * "Ana doesn't work at Acme anymore", "Ana no longer lives in Porto", "Ana isn't working at Acme any
+ * more" in Rui's words: the end of her job or home as he says it ("Rui says Ana no longer works at
+ * Acme"), read as her own "I don't work at Acme anymore" is (slotSentences' `ended`). Like his value, it
+ * contests hers and never closes it (settle-lineage.ts), and only where Acme holds her slot then
+ * (admit-claims.ts, as her own ending). It was his Memory of no slot. Null for any other sentence, and
+ * for anyone else's name (another person's ending is read nowhere yet).
+ */
+function endingSaidOfSelf(plain: SaidClaim, others: (name: string) => OwnerClaim): SaidClaim[] | null {
+  const { quote: s, owner: speaker } = plain;
+  const m = endedOfAnother.exec(s);
+  if (m === null || speaker.state !== 'other') return null;
+  const whose = others(m.groups!['who']!);
+  const by = saidOfSelfBy(whose, speaker);
+  if (by === null) return null;
+  const neg = m.groups!['neg']!.toLowerCase().replace(/\s+/gu, ' ');
+  const verb = m.groups!['verb']!.replace(/^(work|live)s$/iu, '$1');
+  const lead = neg.startsWith('doesn')
+    ? "don't"
+    : neg === 'does not'
+      ? 'do not'
+      : neg.replace(/^is(?:n['’]t| not)$/u, 'am not').replace(/^is /u, 'am ');
+  const mine = `I ${lead} ${verb}${s.slice(m[0].length)}`;
+  const ended = slotSentences(mine).ended;
+  if (ended === null) return null;
+  const subject = whose.entity!;
+  const statement = saidByStatement(by, endedStatement(subject, ended.predicate, ended.value));
+  const ending = {
+    statement,
+    subject,
+    predicate: ended.predicate,
+    owner: whose,
+    quote: s,
+    ends: ended.value,
+  };
+  // "… anymore, she moved to Lisbon": what he goes on to say stays his words, as said.
+  const after = mine.slice(ended.clause[1]).replace(/\bany\s*(?:more|longer)\b/giu, '');
+  return /[\p{L}\p{N}]/u.test(after) ? [ending, plain] : [ending];
+}
+const endedOfAnother = new RegExp(
+  String.raw`^(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?)\s+(?<neg>doesn['’]t|does\s+not|no\s+longer|is\s+no\s+longer|isn['’]t|is\s+not)\s+(?<verb>works?|lives?|working|living|based)(?![\p{L}\p{N}])`,
+  'u',
+);
 
 /**
  * "Ana moved to Paris": where a person the speaker names lives or works holds that person's slot, so
