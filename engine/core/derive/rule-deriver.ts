@@ -969,7 +969,8 @@ export function selfNamedIn(sentence: string, self: SelfEntity | null): string |
   const whole = self.name.trim();
   const said = foldName(bare.slice(0, whole.length)) === foldName(whole) ? whole : whole.split(/\s+/u)[0]!;
   const rest = bare.slice(said.length).split(/\s+/u);
-  return rest.some((w) => /^\p{Lu}\p{Ll}/u.test(w)) ? null : self.name;
+  // Her name as written: her first name alone is hers only where the Brain knows nobody else by it.
+  return rest.some((w) => /^\p{Lu}\p{Ll}/u.test(w)) ? null : bare.slice(0, said.length);
 }
 
 /**

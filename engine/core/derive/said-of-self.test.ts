@@ -68,6 +68,11 @@ test('a "she" just after her name in another speaker\'s words is her, as he says
     );
   // In her own words it is as it was.
   assert.deepEqual(said('Ana', 'Ana got a new job. She works at Google now.'), []);
+  // "Ana" alone is not "Ana Costa" unless the Brain says so: no slot of hers.
+  assert.deepEqual(
+    said('Rui', 'Ana got a new job. She works at Google now.', 'Ana Costa').map((c) => c[2]),
+    ['other'],
+  );
 });
 
 test('an end of her job or home said by someone else is hers as he says it, ending what it names', () => {
