@@ -355,7 +355,10 @@ export function createRuleDeriver(): Deriver {
     // v62: a "she" or "he" is not the person the text gives the other pronoun ("My brother Rui …",
     // "Rui lives with his wife.", a "he" of his before), and a move with no day said with a pronoun
     // replaces the home just said only where the text says the pronoun is theirs ("My brother Sam lives
-    // in Leeds. He moved to York."): "Rui lives in Porto. She moved to Lisbon." moved Rui.
+    // in Leeds. He moved to York."): "Rui lives in Porto. She moved to Lisbon." moved Rui. In another
+    // speaker's words, a "she" after the Brain's person's name ("Ana got a new job. She works at Google
+    // now.") and an end of her job or home ("Ana doesn't work at Acme anymore.") are hers as he says
+    // them, contesting her value: both were his Memories of no slot.
     name: 'rules-v62',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
