@@ -9,6 +9,7 @@ import {
   heOrSheClaims,
   heOrSheOf,
   pronounFits,
+  selfNamedIn,
   slotsSaidOf,
 } from '../core/derive/rule-deriver.ts';
 import { namesKind, saidInsteadOf, valueKind } from '../core/derive/said-instead.ts';
@@ -16,7 +17,7 @@ import { statementMended } from '../core/derive/statement-mend.ts';
 import { planCue, saysIdea } from '../core/derive/idea-dropped.ts';
 import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
-import { valueStatement } from '../core/derive/slot-statement.ts';
+import { saidBy, valueStatement } from '../core/derive/slot-statement.ts';
 import { sameSlotValue, slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import type { BrainUnitOfWork, RecordRow } from '../ports/index.ts';
@@ -224,9 +225,23 @@ async function droppedIdea(
 async function theirs(uow: Reads, c: Claim, before: Before | undefined, content: Message): Promise<Claim[]> {
   if (before === undefined || !sameSpeaker(before.said, content)) return [c];
   const last = before.sentences.at(-1);
-  const who = last === undefined || !pronounFits(c.quote, last) ? null : heOrSheOf(last);
+  const self = await uow.self();
+  const about =
+    last === undefined
+      ? null
+      : (heOrSheOf(last) ?? selfNamedIn(last, c.owner.state === 'other' ? self : null));
+  const who = about !== null && pronounFits(c.quote, before.sentences, about) ? about : null;
   if (who === null) return [c];
-  const owner = resolveOwner(who, await uow.self());
+  const owner = resolveOwner(who, self);
+  // "Ana got a new job." then "she works at Google now" in Rui's words: her slot as he says it, unless
+  // it changes what he just said of her.
+  if (owner.state === 'self' && c.owner.state === 'other') {
+    const hers = heOrSheClaims(c.quote, who, owner, c.owner).filter(
+      (x) => x.predicate !== null && saidBy(x) !== null,
+    );
+    const said = slotsSaidOf(last!, owner, c.owner);
+    return hers.length === 0 || hers.some((x) => clashesWith(x, said)) ? [c] : hers;
+  }
   if (owner.state !== 'other') return [c];
   // "Rui is a doctor." then "she's a nurse": not Rui, whose job was just said otherwise.
   const read = heOrSheClaims(c.quote, who, owner);

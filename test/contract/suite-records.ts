@@ -569,6 +569,70 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       },
     );
 
+    it(
+      'a "she" after her name, or an end of her job, in another speaker\'s words contests or agrees with hers',
+      { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine holds no slots of hers' },
+      async () => {
+        const api = await brainWithKey(server);
+        const say = async (speaker: string, text: string, occurred_at: string) =>
+          ready(
+            api,
+            'b',
+            (
+              await remember(api, 'b', {
+                content: { kind: 'message', text, speaker, thread: 'chat' },
+                occurred_at,
+                source: { name: 'chat' },
+              })
+            ).record.id,
+          );
+        const memories = async (q: string) =>
+          assertShape(MemoryPage, (await api.get(`/brains/b/memories?limit=50${q}`)).body).data;
+        const own = await say('Ana', 'I work at Acme.', '2024-01-01T10:00:00Z');
+        await say('Ana', 'I live in Lisbon.', '2024-01-01T10:01:00Z');
+        // One message of his: the job he says is hers, beside hers, a conflict.
+        const job = await say('Rui', 'Ana got a new job. She works at Google now.', '2024-01-02T10:00:00Z');
+        const contested = await memories('&contested=true');
+        assert.deepEqual(contested.map((m) => [m.statement, m.owner.state]).sort(), [
+          ['Ana works at Acme', 'self'],
+          ['Rui says Ana works at Google', 'self'],
+        ]);
+        assert.deepEqual(contested.find((m) => m.statement.startsWith('Rui says'))!.citations, [
+          { record_id: job.id, quote: 'She works at Google now.' },
+        ]);
+        assert.deepEqual(
+          contested.find((m) => m.statement === 'Ana works at Acme')!.citations.map((c) => c.record_id),
+          [own.id],
+        );
+        // An ending he says of her contests the job she holds; it closes nothing.
+        const ended = await say('Rui', "Ana doesn't work at Acme anymore.", '2024-01-02T11:00:00Z');
+        const jobs = async () =>
+          (await memories('&contested=true'))
+            .filter((m) => / works at /.test(m.statement))
+            .map((m) => [m.statement, m.citations.map((c) => c.record_id)])
+            .sort();
+        assert.deepEqual(await jobs(), [
+          ['Ana works at Acme', [own.id]],
+          ['Rui says Ana no longer works at Acme', [ended.id]],
+        ]);
+        // Her own word after it settles the slot.
+        await say('Ana', 'I work at Acme.', '2024-01-02T12:00:00Z');
+        assert.deepEqual(await jobs(), []);
+        assert.deepEqual(
+          (await memories('')).filter((m) => / works at /.test(m.statement)).map((m) => m.statement),
+          ['Ana works at Acme'],
+        );
+        // His two messages: the "she" of the second is her, and her home the same: it agrees.
+        await say('Rui', 'Ana got back from her trip.', '2024-01-03T10:00:00Z');
+        const home = await say('Rui', 'She lives in Lisbon.', '2024-01-03T10:01:00Z');
+        const homes = (await memories('')).filter((m) => / lives in /.test(m.statement));
+        assert.deepEqual(
+          homes.map((m) => [m.statement, m.citations.some((c) => c.record_id === home.id)]),
+          [['Ana lives in Lisbon', true]],
+        );
+      },
+    );
+
     it('listRecords is newest first and filters by kind and by an inclusive since/until span', async () => {
       const api = await brainWithKey(server);
       const a = await remember(api, 'b', {

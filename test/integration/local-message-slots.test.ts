@@ -397,16 +397,30 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
-  it('"He moved to York." after where he lives, in one message, is his home now', async () => {
+  it('"He moved to York." after where her brother lives, in one message, is his home now', async () => {
     const { engine, said } = await ana();
-    await said('Sam lives in Leeds. He moved to York.', '2024-01-01T10:00:00Z');
+    await said('My brother Sam lives in Leeds. He moved to York.', '2024-01-01T10:00:00Z');
     const sams = await engine.listMemories(tenant, 'b', { subject: 'Sam', limit: 50 });
     assert.deepEqual(
-      sams.data.map((m) => m.statement),
+      sams.data.filter((m) => m.owner.state === 'other').map((m) => m.statement),
       ['Sam lives in York'],
     );
     // Leeds is his home's history, not a conflict of one message with itself.
     assert.deepEqual((await engine.listMemories(tenant, 'b', { contested: 'true', limit: 50 })).data, []);
+  });
+
+  it('a "she" nothing says is Rui\'s moves nobody: his home stays', async () => {
+    const { engine, said } = await ana();
+    await said('Rui lives in Porto. She moved to Lisbon.', '2024-01-01T10:00:00Z');
+    // One speaker's two messages, his "his" in the first: the "she" of the second is not his.
+    await said('Tiago lives in Faro with his wife.', '2024-01-02T10:00:00Z');
+    await said('She works at Google.', '2024-01-02T10:01:00Z');
+    const of = async (subject: string) =>
+      (await engine.listMemories(tenant, 'b', { subject, limit: 50 })).data
+        .filter((m) => m.slot !== null)
+        .map((m) => [m.statement, m.status]);
+    assert.deepEqual(await of('Rui'), [['Rui lives in Porto', 'active']]);
+    assert.deepEqual(await of('Tiago'), [['Tiago lives in Faro with his wife.', 'active']]);
   });
 
   it('"I don\'t live in Lisbon anymore" after a move ends nothing: the new home stays current', async () => {

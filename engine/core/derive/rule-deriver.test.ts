@@ -294,11 +294,33 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     ["Rui's occupation is doctor", 'Rui', 'other', 'occupation'],
     ['She is a nurse.', 'Rui', 'other', null],
   ]);
-  // A move says itself that the home changed: the new home is his, after the one just said.
-  assert.deepEqual(said('Sam lives in Leeds. He moved to York.'), [
-    ['Sam lives in Leeds', 'Sam', 'other', 'lives in'],
-    ['Sam lives in York', 'Sam', 'other', 'lives in'],
+  // A move says itself that the home changed: the new home is his, after the one just said, where the
+  // text says he is a "he".
+  assert.deepEqual(said('My brother Sam lives in Leeds. He moved to York.').at(-1), [
+    'Sam lives in York',
+    'Sam',
+    'other',
+    'lives in',
   ]);
+  assert.deepEqual(said('Sam, my brother, lives in Leeds. He moved to York.').at(-1), [
+    'Sam lives in York',
+    'Sam',
+    'other',
+    'lives in',
+  ]);
+  // Where nothing says it, the "he" may be anyone's: no move replaces the home just said.
+  for (const [text, home] of [
+    ['Sam lives in Leeds. He moved to York.', 'Sam lives in Leeds'],
+    ['Rui lives in Porto. She moved to Lisbon.', 'Rui lives in Porto'],
+    ['Rui lives in Porto. He works at Acme. He moved to Lisbon.', 'Rui lives in Porto'],
+  ] as const)
+    assert.deepEqual(
+      said(text)
+        .filter((c) => c[3] === 'lives in')
+        .map((c) => c[0]),
+      [home],
+      text,
+    );
   assert.deepEqual(said('My sister Marta lives in Leeds. She just moved to York.').at(-1), [
     'Marta lives in York',
     'Marta',
@@ -340,6 +362,16 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     'other',
     null,
   ]);
+  // A "she" is not the person the text gives "he": his kin word, his "his", a "he" of his before.
+  for (const text of [
+    'My brother Rui lives in Porto. She moved to Lisbon.',
+    'Rui, my brother, lives in Porto. She works at Google.',
+    'Rui lives in Porto with his wife. She works at Google.',
+    'Rui lives in Porto. He works at Acme. She is a nurse.',
+    'My sister Marta lives in Leeds. He works at Acme.',
+    'Marta lives in Leeds with her husband. He moved to York.',
+  ])
+    assert.deepEqual(said(text).at(-1)!.slice(1), ['Ana', 'self', null], text);
   // With nobody named just before, it stays the speaker's words.
   assert.deepEqual(said("i'm tired. she's a nurse"), [
     ["i'm tired.", 'Ana', 'self', null],

@@ -11,7 +11,13 @@ import { ideaDropped } from './idea-dropped.ts';
 import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
 import { saysOfSelf } from './says-of-self.ts';
-import { clauseStatement, endedStatement, saidByStatement, valueStatement } from './slot-statement.ts';
+import {
+  clauseStatement,
+  endedStatement,
+  saidBy,
+  saidByStatement,
+  valueStatement,
+} from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, notSaid, within } from './not-said.ts';
@@ -346,7 +352,14 @@ export function createRuleDeriver(): Deriver {
     // "New job at Google starts next week!" holds it from then, no longer from when it was said.
     // And "Sam lives in Leeds. He moved to York." holds York as his home: a move with no day said with
     // "he" or "she" is no clash with the home said just before (it was a Memory of no slot).
-    name: 'rules-v61',
+    // v62: a "she" or "he" is not the person the text gives the other pronoun ("My brother Rui …",
+    // "Rui lives with his wife.", a "he" of his before), and a move with no day said with a pronoun
+    // replaces the home just said only where the text says the pronoun is theirs ("My brother Sam lives
+    // in Leeds. He moved to York."): "Rui lives in Porto. She moved to Lisbon." moved Rui. In another
+    // speaker's words, a "she" after the Brain's person's name ("Ana got a new job. She works at Google
+    // now.") and an end of her job or home ("Ana doesn't work at Acme anymore.") are hers as he says
+    // them, contesting her value: both were his Memories of no slot.
+    name: 'rules-v62',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -393,7 +406,10 @@ export function createRuleDeriver(): Deriver {
           // its own words, nothing of hers.
           const asked = followedBy((next) => asksIfRight.test(next.trim()));
           const told = toldBefore(said.map((x) => x.value));
-          const referents = namedJustBefore(said.map((x) => x.value));
+          const { who: referents, sure } = referentsOf(
+            said.map((x) => x.value),
+            owner.state === 'other' ? ctx.self : null,
+          );
           const read = unique(spans).flatMap((s): SaidClaim[] => {
             if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
             if (agent !== null)
@@ -402,6 +418,11 @@ export function createRuleDeriver(): Deriver {
             const about = referents.get(s);
             const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
             if (theirs?.state === 'other') return heOrSheClaims(s, about!, theirs);
+            // "Ana got a new job. She works at Google now." in Rui's words: her slot as he says it
+            // (saidOfSelf), and the speaker's words, as before, where it holds none or clashes.
+            const hers = theirs?.state === 'self' ? heOrSheClaims(s, about!, theirs, owner) : [];
+            if (hers.some((c) => c.predicate !== null && saidBy(c) !== null))
+              return hers.map((c) => ({ ...c, unheld: { subject, owner } }));
             const read = sentenceClaims(s, subject, owner, others, told.get(s));
             // "she's a nurse" opening a message: whose it is, the speaker's message before may say
             // ("My sister Inês lives in Madrid."; engine/derive/replies.ts).
@@ -422,7 +443,7 @@ export function createRuleDeriver(): Deriver {
             if (answer !== null) return [{ ...only, answers: answer }];
             if (shortReply(whole)) return [{ ...only, inReply: true }];
           }
-          const kept = withoutPronounClashes(claims);
+          const kept = withoutPronounClashes(claims, sure);
           const dated = startsWithItsDay(
             withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt),
           );
@@ -861,12 +882,18 @@ const notInAName = new Set(
  * "Inês is a nurse."): where, said with their name, it holds a slot of theirs (otherPersonClaims), that
  * slot's claims quoting the sentence; else the sentence, theirs.
  */
-export function heOrSheClaims(s: string, who: string, owner: OwnerClaim): Claim[] {
+export function heOrSheClaims(
+  s: string,
+  who: string,
+  owner: OwnerClaim,
+  /** Who says it, where the person is the Brain's own and someone else says it of her (saidOfSelf). */
+  speaker: OwnerClaim = nobody,
+): Claim[] {
   const subject = owner.entity ?? who;
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
   const named = byName(s, who);
   if (named === s) return [plain];
-  const read = otherPersonClaims(named, () => owner);
+  const read = otherPersonClaims(named, () => owner, speaker);
   if (read === null) return [plain];
   return read.map((c) => ({ ...c, subject, quote: s, statement: c.statement === named ? s : c.statement }));
 }
@@ -901,41 +928,82 @@ export function heOrSheOf(sentence: string): string | null {
  * other sentences are not read for it.
  */
 function namedJustBefore(said: readonly string[]): Map<string, string> {
+  return referentsOf(said).who;
+}
+
+/**
+ * Whom each sentence's "she" or "he" is (namedJustBefore), and which of those sentences the text
+ * itself says take that pronoun (`sure`): where what was said of them before gives it ("My sister
+ * Marta …", "Rui, my brother, …"). A pronoun the text gives them otherwise
+ * is not theirs: "My brother Rui lives in Porto. She moved to Lisbon.", "Rui lives in Porto with his
+ * wife. She …", "Rui lives in Porto. He works at Acme. She …" (pronounFits).
+ */
+function referentsOf(
+  said: readonly string[],
+  /** The Brain's person, where another speaker's "she" may be her (selfNamedIn). */
+  self: SelfEntity | null = null,
+): { who: Map<string, string>; sure: Set<string> } {
   const out = new Map<string, string>();
+  const sure = new Set<string>();
   said.forEach((x, i) => {
     if (i === 0 || out.has(x) || !opensWithHeOrShe.test(x)) return;
     const before = said[i - 1]!;
-    const named = pronounFits(x, before) ? heOrSheOf(before) : null;
+    const about = heOrSheOf(before) ?? selfNamedIn(before, self);
+    const earlier = said.slice(0, i);
+    const named = about !== null && pronounFits(x, earlier, about, out) ? about : null;
     // "… He works at Santa Maria. He loves it.": the "he" before is still the one meant; not a "she".
     const still = pronounOf(before) === pronounOf(x) ? out.get(before) : undefined;
     const who = named ?? still ?? null;
-    if (who !== null) out.set(x, who);
+    if (who === null) return;
+    out.set(x, who);
+    if (pronounsTaken(who, earlier, out).sure.has(pronounOf(x)!)) sure.add(x);
   });
-  return out;
+  return { who: out, sure };
+}
+
+/**
+ * The Brain's person's name, where a sentence says something of her by it with nobody else named
+ * beside her ("Ana got a new job.", says-of-self.ts): in someone else's words, what a "she" after it
+ * may be. heOrSheOf knows only what holds a slot or what only a person does.
+ */
+export function selfNamedIn(sentence: string, self: SelfEntity | null): string | null {
+  if (self === null || !saysOfSelf(sentence, self)) return null;
+  const bare = sentence.replace(/^[\p{L} ]{1,20}:\s+/u, '');
+  const whole = self.name.trim();
+  const said = foldName(bare.slice(0, whole.length)) === foldName(whole) ? whole : whole.split(/\s+/u)[0]!;
+  const rest = bare.slice(said.length).split(/\s+/u);
+  // Her name as written: her first name alone is hers only where the Brain knows nobody else by it.
+  return rest.some((w) => /^\p{Lu}\p{Ll}/u.test(w)) ? null : bare.slice(0, said.length);
 }
 
 /**
  * "Rui is a doctor. She is a nurse.", "Inês moved to Lisbon. She lives in Alfama now.": a "she" whose
  * slot would change what was just said of the person taken for her may be someone else, so it holds no
  * slot: the sentence is a statement of theirs, as said. It made Rui a nurse. Not a move with no day
- * ("Sam lives in Leeds. He moved to York."): it says itself that the home changed, so it is his new
- * one, not a clash; it was a Memory of no slot, and Leeds stayed his home.
+ * where the text says the pronoun is theirs (`sure`, referentsOf: "My brother Sam lives in Leeds. He
+ * moved to York."): it says itself that the home changed, so it is his new one, not a clash. Where
+ * nothing says it ("Rui lives in Porto. She moved to Lisbon."), taking the "she" for Rui is a guess,
+ * and a wrong one replaces a home that was true: the move holds no slot, and Porto stays his home.
  */
-function withoutPronounClashes(claims: SaidClaim[]): SaidClaim[] {
+function withoutPronounClashes(claims: SaidClaim[], sure: ReadonlySet<string> = new Set()): SaidClaim[] {
   const clashing = new Set(
     claims.flatMap((c, i) =>
-      c.predicate !== null && pronounOf(c.quote) !== null && !movesOn(c) && clashesWith(c, claims.slice(0, i))
+      c.predicate !== null &&
+      pronounOf(c.quote) !== null &&
+      !(movesOn(c) && sure.has(c.quote)) &&
+      clashesWith(c, claims.slice(0, i))
         ? [c.quote]
         : [],
     ),
   );
-  if (clashing.size === 0) return claims;
+  if (clashing.size === 0) return claims.map(({ unheld: _, ...c }) => c);
   const done = new Set<string>();
-  return claims.flatMap((c) => {
+  return claims.flatMap(({ unheld, ...c }) => {
     if (!clashing.has(c.quote)) return [c];
     if (done.has(c.quote)) return [];
     done.add(c.quote);
-    return [{ statement: c.quote, subject: c.subject, predicate: null, owner: c.owner, quote: c.quote }];
+    const { subject, owner } = unheld ?? c;
+    return [{ statement: c.quote, subject, predicate: null, owner, quote: c.quote }];
   });
 }
 
@@ -962,9 +1030,12 @@ export function clashesWith(c: Claim, before: readonly Claim[]): boolean {
   );
 }
 
-/** What a sentence that names someone says of their slots (otherPersonClaims), owned as given. */
-export function slotsSaidOf(sentence: string, owner: OwnerClaim): Claim[] {
-  return otherPersonClaims(sentence, () => owner) ?? [];
+/**
+ * What a sentence that names someone says of their slots (otherPersonClaims), owned as given; said by
+ * `speaker`, where the one named is the Brain's person (saidOfSelf).
+ */
+export function slotsSaidOf(sentence: string, owner: OwnerClaim, speaker: OwnerClaim = nobody): Claim[] {
+  return otherPersonClaims(sentence, () => owner, speaker) ?? [];
 }
 
 /** The pronoun a sentence opens with: "she", "he", or null. */
@@ -980,18 +1051,72 @@ const kinPronouns: Readonly<Record<string, 'she' | 'he'>> = Object.fromEntries([
     .split(' ')
     .map((w) => [w, 'she'] as const),
 ]);
+const kinWords = Object.keys(kinPronouns).join('|');
 const kinBefore =
   /(?<![\p{L}\p{N}])(?:my|our)\s+(?:(?:little|big|older|younger|best|old|elder|baby)\s+)?(\p{L}+)/giu;
 
 /**
- * Whether a sentence's opening "she" or "he" may be the person the sentence before names: not where
- * that sentence names them by who they are to the speaker with the other pronoun's word ("My dad Rui is
- * a doctor. She is a nurse.": she is not Rui). A name alone says no pronoun.
+ * Whether a sentence's opening "she" or "he" may be `who`, whom the sentences before it (`before`)
+ * name: not where what they say of them gives them the other pronoun (pronounsTaken: "My dad Rui is a
+ * doctor. She is a nurse.": she is not Rui). A name alone says no pronoun. `bound` is whom the earlier
+ * sentences' own "she" or "he" was, where known.
  */
-export function pronounFits(sentence: string, before: string): boolean {
+export function pronounFits(
+  sentence: string,
+  before: readonly string[],
+  who: string,
+  bound: ReadonlyMap<string, string> = new Map(),
+): boolean {
   const pronoun = pronounOf(sentence);
-  const kin = [...before.matchAll(kinBefore)].map((m) => kinPronouns[m[1]!.toLowerCase()]).filter(Boolean);
-  return pronoun === null || kin.length === 0 || kin.includes(pronoun);
+  if (pronoun === null) return true;
+  const { sure, seen } = pronounsTaken(who, before, bound);
+  return sure.has(pronoun) || (!sure.has(otherPronoun[pronoun]) && !seen.has(otherPronoun[pronoun]));
+}
+
+const otherPronoun = { she: 'he', he: 'she' } as const;
+type HeOrShe = 'she' | 'he';
+
+/**
+ * The pronouns what is said of `who` in `said` gives them: `sure`, where it names them by who they are
+ * to the speaker ("my brother Rui", "Rui, my brother") or by a word only they can be ("Rui hurt
+ * himself"); `seen`, where a sentence about them says a word that may be theirs or someone else's
+ * ("Rui lives with his wife", "My dad and Rui …"), or a sentence before called them "he" or "she"
+ * (`bound`: whom its pronoun was taken for, itself a reading): enough to doubt the other pronoun, not to
+ * be sure of this one ("Rui met her sister. She …" may be the sister).
+ */
+function pronounsTaken(
+  who: string,
+  said: readonly string[],
+  bound: ReadonlyMap<string, string>,
+): { sure: Set<HeOrShe>; seen: Set<HeOrShe> } {
+  const sure = new Set<HeOrShe>();
+  const seen = new Set<HeOrShe>();
+  const name = who.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  const kin = String.raw`(?:my|our)\s+(?:(?:little|big|older|younger|best|old|elder|baby)\s+)?(\p{L}+)`;
+  const kinNaming = new RegExp(
+    String.raw`(?<![\p{L}\p{N}])(?:${kin}\s+${name}|${name},?\s+${kin})(?![\p{L}\p{N}])`,
+    'iu',
+  );
+  const names = new RegExp(String.raw`(?<![\p{L}\p{N}])${name}(?![\p{L}\p{N}])`, 'u');
+  for (const x of said) {
+    const pronoun = pronounOf(x);
+    // A "he" taken for them before was itself a reading: it doubts a "she", and is sure of nothing.
+    if (pronoun !== null && bound.get(x) === who) seen.add(pronoun);
+    if (!names.test(x)) continue;
+    const m = kinNaming.exec(x);
+    const kinOf = m === null ? undefined : kinPronouns[(m[1] ?? m[2])!.toLowerCase()];
+    if (kinOf !== undefined) sure.add(kinOf);
+    for (const k of x.matchAll(kinBefore)) {
+      const p = kinPronouns[k[1]!.toLowerCase()];
+      if (p !== undefined) seen.add(p);
+    }
+    if (/(?<![\p{L}\p{N}])himself(?![\p{L}\p{N}])/iu.test(x)) sure.add('he');
+    if (/(?<![\p{L}\p{N}])herself(?![\p{L}\p{N}])/iu.test(x)) sure.add('she');
+    if (/(?<![\p{L}\p{N}])his(?![\p{L}\p{N}])/iu.test(x)) seen.add('he');
+    if (new RegExp(String.raw`(?<![\p{L}\p{N}])her\s+(?:own|${kinWords})(?![\p{L}\p{N}])`, 'iu').test(x))
+      seen.add('she');
+  }
+  return { sure, seen };
 }
 
 /** How many sentences after a story of a past partner its "he" or "we" may still be that partner. */
@@ -1072,6 +1197,7 @@ function sentenceClaims(
         ];
       const kept = others
         ? (possessedClaims(s, subject, owner, others) ??
+          endingSaidOfSelf(plain, others) ??
           otherPersonClaims(s, others, owner) ??
           anotherPersonsClaims(plain, others) ?? [plain])
         : [plain];
@@ -1190,7 +1316,14 @@ function slotClaims(
 }
 
 /** A claim as its sentence says it: a value said to come with its day in the sentence's words. */
-type SaidClaim = Claim & { startsWhen?: string };
+type SaidClaim = Claim & {
+  startsWhen?: string;
+  /**
+   * Whose the sentence is where its slot is not held (withoutPronounClashes): the speaker's, for a
+   * "she" read as the Brain's person in someone else's words; else the claim's own subject and owner.
+   */
+  unheld?: Pick<Claim, 'subject' | 'owner'>;
+};
 
 /** "I start on December 1st", "start date is Dec 1": when the job a sentence before names begins. */
 const startsOn = new RegExp(
@@ -1454,6 +1587,50 @@ function saidOfSelf(
   const when = said.when !== undefined ? { startsWhen: said.when } : {};
   return { statement, subject, predicate: said.predicate, owner: self, quote, ...when };
 }
+
+/**
+ * "Ana doesn't work at Acme anymore", "Ana no longer lives in Porto", "Ana isn't working at Acme any
+ * more" in Rui's words: the end of her job or home as he says it ("Rui says Ana no longer works at
+ * Acme"), read as her own "I don't work at Acme anymore" is (slotSentences' `ended`). Like his value, it
+ * contests hers and never closes it (settle-lineage.ts), and only where Acme holds her slot then
+ * (admit-claims.ts, as her own ending). It was his Memory of no slot. Null for any other sentence, and
+ * for anyone else's name (another person's ending is read nowhere yet).
+ */
+function endingSaidOfSelf(plain: SaidClaim, others: (name: string) => OwnerClaim): SaidClaim[] | null {
+  const { quote: s, owner: speaker } = plain;
+  const m = endedOfAnother.exec(s);
+  if (m === null || speaker.state !== 'other') return null;
+  const whose = others(m.groups!['who']!);
+  const by = saidOfSelfBy(whose, speaker);
+  if (by === null) return null;
+  const neg = m.groups!['neg']!.toLowerCase().replace(/\s+/gu, ' ');
+  const verb = m.groups!['verb']!.replace(/^(work|live)s$/iu, '$1');
+  const lead = neg.startsWith('doesn')
+    ? "don't"
+    : neg === 'does not'
+      ? 'do not'
+      : neg.replace(/^is(?:n['’]t| not)$/u, 'am not').replace(/^is /u, 'am ');
+  const mine = `I ${lead} ${verb}${s.slice(m[0].length)}`;
+  const ended = slotSentences(mine).ended;
+  if (ended === null) return null;
+  const subject = whose.entity!;
+  const statement = saidByStatement(by, endedStatement(subject, ended.predicate, ended.value));
+  const ending = {
+    statement,
+    subject,
+    predicate: ended.predicate,
+    owner: whose,
+    quote: s,
+    ends: ended.value,
+  };
+  // "… anymore, she moved to Lisbon": what he goes on to say stays his words, as said.
+  const after = mine.slice(ended.clause[1]).replace(/\bany\s*(?:more|longer)\b/giu, '');
+  return /[\p{L}\p{N}]/u.test(after) ? [ending, plain] : [ending];
+}
+const endedOfAnother = new RegExp(
+  String.raw`^(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?)\s+(?<neg>doesn['’]t|does\s+not|no\s+longer|is\s+no\s+longer|isn['’]t|is\s+not)\s+(?<verb>works?|lives?|working|living|based)(?![\p{L}\p{N}])`,
+  'u',
+);
 
 /**
  * "Ana moved to Paris": where a person the speaker names lives or works holds that person's slot, so

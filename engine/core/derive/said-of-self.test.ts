@@ -4,7 +4,7 @@ import type { TypedContent } from '../../contract/index.ts';
 import { deriveContent } from './derive-in-thread.testing.ts';
 import { settlement } from './settle-lineage.ts';
 import { saidBy } from './slot-statement.ts';
-import { sameSlotValue, slotValue } from './slot-value.ts';
+import { endedValue, sameSlotValue, slotValue } from './slot-value.ts';
 
 /** Each slot claim of a Record in a Brain whose person is `self`, as [statement, subject, owner, slot, quote]. */
 const slotsOf = (content: TypedContent, self = 'Ana') =>
@@ -35,6 +35,89 @@ test("what another speaker says of the Brain's person by name holds her slot, sa
   assert.deepEqual(said('Rui', 'Ana Costa lives in Porto.', 'Ana Costa'), [
     ['Rui says Ana Costa lives in Porto', 'Ana Costa', 'self', 'lives in', 'Ana Costa lives in Porto.'],
   ]);
+});
+
+test('a "she" just after her name in another speaker\'s words is her, as he says it', () => {
+  assert.deepEqual(said('Rui', 'Ana got a new job. She works at Google now.').at(-1), [
+    'Rui says Ana works at Google',
+    'Ana',
+    'self',
+    'works at',
+    'She works at Google now.',
+  ]);
+  assert.deepEqual(said('Rui', 'Ana is great. She is a nurse.').at(-1), [
+    "Rui says Ana's occupation is nurse",
+    'Ana',
+    'self',
+    'occupation',
+    'She is a nurse.',
+  ]);
+  // A "she" that changes what he just said of her, or that may be another named beside her, holds
+  // no slot of hers: his words, as before.
+  for (const text of [
+    'Ana lives in Porto. She moved to Lisbon.',
+    'Ana met Marta. She works at Google now.',
+    'Ana got a new job. She is so happy.',
+  ])
+    assert.deepEqual(
+      deriveContent({ kind: 'message', text, speaker: 'Rui' })
+        .map((c) => [c.owner.state, c.predicate])
+        .at(-1),
+      ['other', null],
+      text,
+    );
+  // In her own words it is as it was.
+  assert.deepEqual(said('Ana', 'Ana got a new job. She works at Google now.'), []);
+  // "Ana" alone is not "Ana Costa" unless the Brain says so: no slot of hers.
+  assert.deepEqual(
+    said('Rui', 'Ana got a new job. She works at Google now.', 'Ana Costa').map((c) => c[2]),
+    ['other'],
+  );
+});
+
+test('an end of her job or home said by someone else is hers as he says it, ending what it names', () => {
+  const ending = (text: string) =>
+    deriveContent({ kind: 'message', text, speaker: 'Rui' }).map((c) => [
+      c.statement,
+      c.owner.state,
+      c.predicate,
+      c.ends,
+    ]);
+  for (const text of [
+    "Ana doesn't work at Acme anymore.",
+    'Ana no longer works at Acme!',
+    "Ana isn't working at Acme any more.",
+  ])
+    assert.deepEqual(
+      ending(text),
+      [['Rui says Ana no longer works at Acme', 'self', 'works at', 'Acme']],
+      text,
+    );
+  assert.deepEqual(ending('Ana does not live in Porto anymore.'), [
+    ['Rui says Ana no longer lives in Porto', 'self', 'lives in', 'Porto'],
+  ]);
+  // What he goes on to say stays his words.
+  assert.deepEqual(ending("Ana doesn't live in Porto anymore, she moved to Lisbon.").at(-1), [
+    "Ana doesn't live in Porto anymore, she moved to Lisbon.",
+    'other',
+    null,
+    undefined,
+  ]);
+  // Not without "anymore", not another person's, and not her own words of herself.
+  for (const [speaker, text] of [
+    ['Rui', "Ana doesn't work at Acme."],
+    ['Rui', "Tom doesn't work at Acme anymore."],
+    ['Ana', "Ana doesn't work at Acme anymore."],
+  ] as const)
+    assert.deepEqual(
+      deriveContent({ kind: 'message', text, speaker }).map((c) => c.predicate),
+      [null],
+      text,
+    );
+  // Read back, it is an ending of her slot, not a value of it.
+  const his = { statement: 'Rui says Ana no longer works at Acme', subject: 'Ana', predicate: 'works at' };
+  assert.equal(endedValue(his), 'acme');
+  assert.equal(slotValue(his), null);
 });
 
 test('her own words, another person, a namesake and a question are read as before', () => {

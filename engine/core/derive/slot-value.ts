@@ -74,7 +74,9 @@ export function endedValue(s: SlotStatement): string | null {
 }
 
 /** The value an ending says has ended, as it was written ("Tom Reyes"); null for any other version. */
-export function endedValueAsSaid(s: SlotStatement): string | null {
+export function endedValueAsSaid(said: SlotStatement): string | null {
+  // "Rui says Ana no longer works at Acme" ends what "Ana no longer works at Acme" does.
+  const s = { ...said, statement: saidBy(said)?.statement ?? said.statement };
   if (s.predicate === null) return null;
   const head = endedStatement(s.subject, s.predicate, '');
   if (!s.statement.startsWith(head)) return null;
