@@ -46,7 +46,7 @@ import {
 } from './parting.ts';
 import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { fencedRanges } from '../shared/fenced-lines.ts';
-import { listItems, numberedLines, passages, sentences, type Span } from './split-text.ts';
+import { headingsApart, listItems, numberedLines, passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
@@ -346,7 +346,11 @@ export function createRuleDeriver(): Deriver {
     // "New job at Google starts next week!" holds it from then, no longer from when it was said.
     // And "Sam lives in Leeds. He moved to York." holds York as his home: a move with no day said with
     // "he" or "she" is no clash with the home said just before (it was a Memory of no slot).
-    name: 'rules-v61',
+    // v62: a time word before a favourite's "is" ("My favorite coffee now is a cortado") is no part of
+    // the attribute: the sentence holds "favourite coffee", replacing the one said before, where it
+    // held a slot "favourite coffee now" of its own. A note's heading on the line above its words ("##
+    // Bacalhau à Brás\nPotatoes, …") is no Memory, as one in a paragraph of its own is not.
+    name: 'rules-v62',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -442,6 +446,7 @@ export function createRuleDeriver(): Deriver {
           const listed = numberedLines(prose);
           const all = passages(prose)
             .flatMap((p) => listItems(prose, p, listed))
+            .flatMap((p) => headingsApart(prose, p))
             .map((p) => record.text.slice(p.start, p.end));
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];
