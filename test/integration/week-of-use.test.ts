@@ -104,6 +104,29 @@ describe('a week of use over /v1', () => {
     });
   }
 
+  for (const [when, from] of [
+    ['last month', '2026-11-05T00:00:00.000Z'],
+    ['last week', '2026-11-28T00:00:00.000Z'],
+    ['last year', '2025-12-05T00:00:00.000Z'],
+    ['yesterday', '2026-12-04T00:00:00.000Z'],
+  ] as const) {
+    it(`"I moved to Porto ${when}" is her home from ${when}, not from when she said it`, async () => {
+      const b = await newBrain();
+      await remember(b, {
+        content: { kind: 'message', speaker: 'Maria Silva', text: `I moved to Porto ${when} for work.` },
+        occurred_at: '2026-12-05T10:00:00Z',
+      });
+      const [home] = (await memories(b)).filter((m) => m.predicate === 'lives in');
+      // It held from the moment it was said: "Where did I live in November?" (as_of) found no home.
+      assert.equal((home as (Memory & { valid_from: string }) | undefined)?.valid_from, from);
+      const then = await memories(b, `&as_of=${encodeURIComponent(from)}`);
+      assert.deepEqual(
+        then.filter((m) => m.predicate === 'lives in').map((m) => m.id),
+        [home!.id],
+      );
+    });
+  }
+
   it("a note's heading on the line above its words is no Memory, in her notes or another's", async () => {
     const b = await newBrain();
     const recipes = await remember(b, {

@@ -349,7 +349,9 @@ export function createRuleDeriver(): Deriver {
     // v62: a time word before a favourite's "is" ("My favorite coffee now is a cortado") is no part of
     // the attribute: the sentence holds "favourite coffee", replacing the one said before, where it
     // held a slot "favourite coffee now" of its own. A note's heading on the line above its words ("##
-    // Bacalhau à Brás\nPotatoes, …") is no Memory, as one in a paragraph of its own is not.
+    // Bacalhau à Brás\nPotatoes, …") is no Memory, as one in a paragraph of its own is not. A move
+    // said "yesterday", "last week", "last month" or "last year" holds the home from then, as "a month
+    // ago" does; it held from when it was said.
     name: 'rules-v62',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
