@@ -242,7 +242,8 @@ function TruthCell({ m }: { m: Parameters<typeof truthCell>[0] & { statement: st
       {dates.map((d, i) => (
         <Fragment key={i}>
           {i > 0 ? ' – ' : null}
-          <span className="nowrap">{d}</span>
+          {d.lead}
+          <span className="nowrap">{d.date}</span>
         </Fragment>
       ))}
     </>
