@@ -43,14 +43,14 @@ test('the Memories list keeps each date of the "True" column whole beside long s
   // their text's boxes).
   const cells = await table.locator('tbody tr td:nth-child(4)').evaluateAll((tds) =>
     tds.map((td) => {
-      const lines = (node: Node) => {
-        const range = document.createRange();
+      const lines = (node: typeof td) => {
+        const range = td.ownerDocument.createRange();
         range.selectNodeContents(node);
         return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
       };
       const date = td.querySelector('.nowrap');
       return {
-        text: (td as HTMLElement).innerText,
+        text: td.textContent ?? '',
         lines: lines(td),
         dateLines: date === null ? null : lines(date),
       };
