@@ -32,3 +32,25 @@ export function truthCell(
 ): string {
   return replacedAtStart([], m)?.text ?? validitySpan(m.valid_from, m.valid_to, inUtc, m.status);
 }
+
+/**
+ * truthCell's dates, each to be laid out whole, where the cell is one date or a span of two ("since Nov
+ * 23, 2026", "Nov 2, 2026 – Nov 9, 2026"): beside long statements and subjects the Memories table gave
+ * its "True" column a word's width, and every row read "since / Nov 23, / 2026" over four lines. The
+ * word before a date ("since", "from", "on") is its `lead`, free to stand on the line above where the
+ * column is narrow: held to its date, the column took room the statement keeps. Null where the cell is
+ * a phrase, free to wrap ("replaced from its start by a correction", "now (about …, still to come)").
+ */
+export function truthCellDates(
+  m: Pick<MemoryRevision, 'id' | 'status' | 'valid_from' | 'valid_to'>,
+  inUtc: boolean,
+): { lead: string; date: string }[] | null {
+  if (replacedAtStart([], m) !== null) return null;
+  if (m.status === 'active' && Date.parse(m.valid_from) > Date.now()) return null;
+  return truthCell(m, inUtc)
+    .split(' – ')
+    .map((piece) => {
+      const [, lead = '', date = piece] = /^((?:since|from|on) )?(.*)$/u.exec(piece) ?? [];
+      return { lead, date };
+    });
+}

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { Fragment, useRef, useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
@@ -12,7 +12,7 @@ import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/statu
 import { memoryDays } from '../all-day.ts';
 import { aboutLabel, statementLabel } from '../record-text.ts';
 import { oneLine, ownerLabel, statusLabels } from '../format.ts';
-import { truthCell } from '../replaced-at-start.ts';
+import { truthCell, truthCellDates } from '../replaced-at-start.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
@@ -83,7 +83,9 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
                     </td>
                     <td className="wrap-anywhere">{ownerLabel(m.owner)}</td>
                     <td className="wrap-anywhere">{aboutLabel(m)}</td>
-                    <td>{truthCell(m, memoryDays(m) !== null)}</td>
+                    <td>
+                      <TruthCell m={m} />
+                    </td>
                     <td>{m.version}</td>
                     <td>
                       <span className={`badge ${m.status === 'active' ? 'ok' : 'muted'}`}>
@@ -227,5 +229,23 @@ function MemorySearch({
       </label>
       <button type="submit">Search</button>
     </form>
+  );
+}
+
+/** When a Memory held, each of its dates on one line (truthCellDates); a phrase wraps as text does. */
+function TruthCell({ m }: { m: Parameters<typeof truthCell>[0] & { statement: string } }) {
+  const inUtc = memoryDays(m) !== null;
+  const dates = truthCellDates(m, inUtc);
+  if (dates === null) return <>{truthCell(m, inUtc)}</>;
+  return (
+    <>
+      {dates.map((d, i) => (
+        <Fragment key={i}>
+          {i > 0 ? ' – ' : null}
+          {d.lead}
+          <span className="nowrap">{d.date}</span>
+        </Fragment>
+      ))}
+    </>
   );
 }

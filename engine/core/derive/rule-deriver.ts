@@ -52,7 +52,7 @@ import {
 } from './parting.ts';
 import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { fencedRanges } from '../shared/fenced-lines.ts';
-import { listItems, numberedLines, passages, sentences, type Span } from './split-text.ts';
+import { headingsApart, listItems, numberedLines, passages, sentences, type Span } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
@@ -359,7 +359,13 @@ export function createRuleDeriver(): Deriver {
     // speaker's words, a "she" after the Brain's person's name ("Ana got a new job. She works at Google
     // now.") and an end of her job or home ("Ana doesn't work at Acme anymore.") are hers as he says
     // them, contesting her value: both were his Memories of no slot.
-    name: 'rules-v62',
+    // v63: a time word before a favourite's "is" ("My favorite coffee now is a cortado") is no part of
+    // the attribute: the sentence holds "favourite coffee", replacing the one said before, where it
+    // held a slot "favourite coffee now" of its own. A note's heading on the line above its words ("##
+    // Bacalhau à Brás\nPotatoes, …") is no Memory, as one in a paragraph of its own is not. A move
+    // said "yesterday", "last week", "last month" or "last year" holds the home from then, as "a month
+    // ago" does; it held from when it was said.
+    name: 'rules-v63',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const whole = record.text.trim() || record.text;
@@ -463,6 +469,7 @@ export function createRuleDeriver(): Deriver {
           const listed = numberedLines(prose);
           const all = passages(prose)
             .flatMap((p) => listItems(prose, p, listed))
+            .flatMap((p) => headingsApart(prose, p))
             .map((p) => record.text.slice(p.start, p.end));
           const ps = notePassages(all);
           if (all.length > 0 && ps.length === 0) return [];

@@ -1089,8 +1089,15 @@ export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|als
  * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
  */
 const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
+/**
+ * A time word between an attribute and its "is" ("My favourite coffee now is a cortado", "my favorite
+ * tea these days is sencha"): it says the value holds now, as after the value it does (`trailingTime`).
+ * Read as a second word of the attribute, it made a slot "favourite coffee now" of its own, which never
+ * replaced the favourite coffee said before.
+ */
+const timeBeforeIs = String.raw`(?:now|nowadays|currently|these\s+days|right\s+now|at\s+the\s+moment)`;
 const attributeLead = new RegExp(
-  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s)[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s|${timeBeforeIs}(?![\p{L}\p{N}]))[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+${timeBeforeIs})?(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
   'iu',
 );
 /** "My manager at Kobo Design is Haruki Sato": the relation, where it is, then the one who holds it. */

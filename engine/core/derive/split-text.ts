@@ -230,6 +230,30 @@ export function listItems(text: string, p: Span, listed: ReadonlySet<number>): S
 }
 
 /**
+ * A passage cut at its Markdown headings, each heading line a span of its own: a note that puts a
+ * heading on the line right above its words ("## Bacalhau à Brás\nPotatoes, eggs…") has it in the
+ * same paragraph, where the heading was a sentence and a Memory, "## Bacalhau à Brás", and in a note
+ * of no one's a passage ran through its headings. The heading alone is what `notePassages` leaves out.
+ */
+export function headingsApart(text: string, p: Span): Span[] {
+  const out: Span[] = [];
+  let from = p.start;
+  let offset = p.start;
+  for (const line of p.value.split('\n')) {
+    if (/^#{1,6}\s+\S/u.test(line)) {
+      for (const span of [trimmedSpan(text, from, offset), trimmedSpan(text, offset, offset + line.length)])
+        if (span) out.push(span);
+      from = offset + line.length;
+    }
+    offset += line.length + 1;
+  }
+  if (from === p.start) return [p];
+  const last = trimmedSpan(text, from, p.end);
+  if (last) out.push(last);
+  return out;
+}
+
+/**
  * Passages of at most ~maxChars, made of whole sentences where possible and never spanning a blank
  * line (paragraph break). Each is an exact substring of text, so it can be quoted as is.
  */

@@ -15,8 +15,13 @@ export const startWhen = String.raw`(?:today|tonight|tomorrow|the\s+day\s+after\
 
 const words = new RegExp(String.raw`^(?:${startWhen})$`, 'iu');
 
-/** How long ago a move was: "2 weeks ago", "a few months ago", "three years ago". */
-export const agoWhen = String.raw`${count}\s+(?:days?|weeks?|months?|years?)\s+ago`;
+/**
+ * How long ago a move was: "2 weeks ago", "a few months ago", "three years ago", and "yesterday", "last
+ * week", "last month", "last year", counted as "a day ago" … "a year ago" are: "I moved to Porto last
+ * month", said on December 5, held from when it was said, and "Where did I live in November?" found no
+ * home.
+ */
+export const agoWhen = String.raw`(?:${count}\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday|last\s+(?:week|month|year))`;
 /** The year a move was made: "in 2023". */
 export const yearWhen = String.raw`in\s+(?:19|20)\d\d`;
 const yearWords = /^in ((?:19|20)\d\d)$/u;
@@ -47,7 +52,12 @@ function dateOf(year: number, mi: number, day: number): number | null {
  * that is before the Record's (a date with its year in the past).
  */
 export function startDay(when: string, occurredAt: string): string | null {
-  const said = when.trim().toLowerCase().replace(/\s+/gu, ' ');
+  const said = when
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/gu, ' ')
+    .replace(/^yesterday$/u, 'a day ago')
+    .replace(/^last (week|month|year)$/u, 'a $1 ago');
   const ago = agoWords.exec(said);
   if (!ago && !yearWords.test(said) && !words.test(said)) return null;
   const offset = offsetOf(occurredAt) * 60_000;

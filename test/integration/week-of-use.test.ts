@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { RunningServer } from '../../server/start-server.ts';
+import { tempDir } from './local-helpers.ts';
+import { serveLocal } from './serve-local.ts';
+
+/**
+ * What a week of a person's life written over `/v1` showed (`rules-v63`, docs/decisions/local-engine.md):
+ * each case is a Record a person or an agent writes every day, read back as they read it, over a real
+ * server on loopback and its encrypted store.
+ */
+describe('a week of use over /v1', () => {
+  const root = tempDir();
+  let local: { server: RunningServer; auth: Record<string, string> };
+  let brain = 0;
+  before(async () => {
+    local = await serveLocal(root);
+  });
+  after(() => local.server.close());
+
+  interface Memory {
+    id: string;
+    statement: string;
+    status: string;
+    slot: string | null;
+    predicate: string | null;
+  }
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(local.server.url + path, {
+      method,
+      headers: local.auth,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  /** A Brain of Maria's of its own, so no case reads another's Memories. */
+  const newBrain = async () => {
+    const id = `maria-${++brain}`;
+    await call('POST', '/brains', { id, self: { type: 'person', name: 'Maria Silva' } });
+    return id;
+  };
+  /** Writes a Record and waits until it is derived, as a client polling getRecord does. */
+  const remember = async (b: string, body: unknown) => {
+    const r = (await call('POST', `/brains/${b}/records`, body)) as { id: string };
+    for (let i = 0; i < 200; i++) {
+      const got = (await call('GET', `/brains/${b}/records/${r.id}`)) as {
+        status: string;
+        memory_ids: string[];
+      };
+      if (got.status === 'ready') return got;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.fail(`${r.id} was not derived`);
+  };
+  const memories = async (b: string, query = '') =>
+    ((await call('GET', `/brains/${b}/memories?limit=200${query}`)) as { data: Memory[] }).data;
+
+  it('"my favorite coffee now is a cortado" replaces the favourite coffee a fact gave, in one slot', async () => {
+    const b = await newBrain();
+    await remember(b, {
+      content: { kind: 'fact', subject: 'Maria Silva', predicate: 'favorite coffee', value: 'flat white' },
+      occurred_at: '2026-11-27T08:00:00Z',
+    });
+    await remember(b, {
+      content: {
+        kind: 'message',
+        speaker: 'Maria Silva',
+        text: 'Actually my favorite coffee now is a cortado, not a flat white.',
+      },
+      occurred_at: '2026-11-28T09:00:00Z',
+    });
+    const current = (await memories(b)).filter((m) => /coffee/u.test(m.statement));
+    // The "now" was read as part of the attribute ("favourite coffee now"): a slot of its own, so the
+    // Profile held two current favourite coffees and the flat white was never replaced.
+    assert.deepEqual(
+      current.map((m) => m.statement),
+      ["Maria Silva's favourite coffee is a cortado"],
+    );
+    assert.equal(current[0]!.predicate, 'favourite coffee');
+    const all = await memories(b, '&status=all');
+    const flatWhite = all.find((m) => /flat white/u.test(m.statement) && m.predicate === 'favorite coffee');
+    assert.equal(flatWhite?.status, 'superseded');
+    assert.equal(flatWhite?.slot, current[0]!.slot);
+  });
+
+  for (const [when, text] of [
+    ['these days', 'My favourite tea these days is sencha.'],
+    ['right now', 'My favourite tea right now is sencha.'],
+    ['currently', 'my favorite tea currently is sencha'],
+  ] as const) {
+    it(`a favourite with "${when}" before its "is" holds the favourite's own slot`, async () => {
+      const b = await newBrain();
+      await remember(b, {
+        content: { kind: 'message', speaker: 'Maria Silva', text: 'My favourite tea is oolong.' },
+      });
+      await remember(b, { content: { kind: 'message', speaker: 'Maria Silva', text } });
+      const teas = (await memories(b)).filter((m) => /tea/u.test(m.statement));
+      assert.deepEqual(
+        teas.map((m) => [m.predicate, m.statement]),
+        [['favourite tea', "Maria Silva's favourite tea is sencha"]],
+      );
+    });
+  }
+
+  for (const [when, from] of [
+    ['last month', '2026-11-05T00:00:00.000Z'],
+    ['last week', '2026-11-28T00:00:00.000Z'],
+    ['last year', '2025-12-05T00:00:00.000Z'],
+    ['yesterday', '2026-12-04T00:00:00.000Z'],
+  ] as const) {
+    it(`"I moved to Porto ${when}" is her home from ${when}, not from when she said it`, async () => {
+      const b = await newBrain();
+      await remember(b, {
+        content: { kind: 'message', speaker: 'Maria Silva', text: `I moved to Porto ${when} for work.` },
+        occurred_at: '2026-12-05T10:00:00Z',
+      });
+      const [home] = (await memories(b)).filter((m) => m.predicate === 'lives in');
+      // It held from the moment it was said: "Where did I live in November?" (as_of) found no home.
+      assert.equal((home as (Memory & { valid_from: string }) | undefined)?.valid_from, from);
+      const then = await memories(b, `&as_of=${encodeURIComponent(from)}`);
+      assert.deepEqual(
+        then.filter((m) => m.predicate === 'lives in').map((m) => m.id),
+        [home!.id],
+      );
+    });
+  }
+
+  it("a note's heading on the line above its words is no Memory, in her notes or another's", async () => {
+    const b = await newBrain();
+    const recipes = await remember(b, {
+      content: {
+        kind: 'document',
+        title: 'Recipes',
+        text: "# Recipes\n\n## Bacalhau à Brás\nPotatoes, eggs, onion, salt cod. My grandmother's recipe.",
+      },
+    });
+    const trip = await remember(b, {
+      content: {
+        kind: 'document',
+        title: 'Trip',
+        text: 'The ferry leaves at 9.\n### Day two\nThe museum opens at 10.\n#### Packing\n- passport\n- charger',
+      },
+    });
+    const said = await memories(b);
+    const statements = said.map((m) => m.statement);
+    assert.deepEqual(
+      statements.filter((s) => /(?:^|\n)#{1,6}\s/u.test(s)),
+      [],
+      `no heading is a statement: ${JSON.stringify(statements)}`,
+    );
+    // What the headings stood over is still remembered, each quoted as the note has it.
+    for (const words of [
+      'Potatoes, eggs, onion, salt cod.',
+      'The ferry leaves at 9.',
+      'The museum opens at 10.',
+    ])
+      assert.ok(
+        statements.some((s) => s.includes(words)),
+        `${words} is remembered: ${JSON.stringify(statements)}`,
+      );
+    for (const r of [recipes, trip]) assert.ok(r.memory_ids.length > 0, 'each note has its Memories');
+  });
+});
