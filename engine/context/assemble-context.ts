@@ -12,7 +12,12 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
 import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
-import { retrieve, type RetrievalIndexing, type RetrievalIndexSet } from '../retrieve/retrieve.ts';
+import {
+  retrieve,
+  type RetrievalIndexing,
+  type RetrievalIndexSet,
+  type RetrieveInput,
+} from '../retrieve/retrieve.ts';
 import { matchedTerms, pointsOnlyBack, queryTerms } from '../core/retrieve/query-terms.ts';
 import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
@@ -28,7 +33,7 @@ import { selectEvidence } from './select-evidence.ts';
 import type { EvidencePassage } from '../core/context/evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import { recordIdsOf } from './trace-buffer.ts';
-import { fusionMethod } from '../retrieve/fuse.ts';
+import { fusionMethod, type Fused } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
 /** Lanes that find a Record by what the query names: its words, a person, a topic or a slot it names. */
@@ -70,6 +75,34 @@ export const defaultBudgetTokens = 4000;
 const maxEvidenceRecords = 40;
 // First person, singular or plural: "our dog" needs to know who "we" are as much as "my dog" does.
 const possessive = /\b(my|mine|myself|our|ours|ourselves)\b/iu;
+
+/**
+ * The purpose of a Context that leaves the device: an agent sending it to a model or service
+ * elsewhere. Only `shareable` Records are its evidence; a `local_only` one stays on the device and a
+ * `redacted_summary` one leaves only redacted (as sync sends it), which a quote cannot be.
+ */
+export const offDevicePurpose = 'off_device';
+const offDeviceRule = 'purpose off_device: only shareable Records are evidence';
+
+/**
+ * Whether an off-device Context that found no evidence missed only because of its purpose: the lanes
+ * that need no model call, run again over every Record the request may otherwise see, find one the
+ * first run did not (so not shareable). Then it abstains `out_of_policy`, not `no_evidence`: the Brain
+ * knows, and keeps it on the device. The vector lanes are left out so the answer costs no second
+ * model call; what only they would find is a `no_evidence`.
+ */
+async function withheldFromOffDevice(input: RetrieveInput, found: readonly Fused[]): Promise<boolean> {
+  const seen = new Set(found.map((f) => f.recordId));
+  const again = await retrieve({
+    ...input,
+    lanes: input.lanes.filter((l) => !l.needsQueryVector),
+    indexer: null,
+    reranker: null,
+    eligibility: { ...input.eligibility, shareableOnly: undefined },
+    emit: () => {},
+  });
+  return again.fused.some((f) => !seen.has(f.recordId));
+}
 
 /**
  * Assembles one Context: cited evidence within a token budget, conflicts, unknowns and abstention,
@@ -193,7 +226,7 @@ export async function assembleContext(
   const include = new Set(body.include ?? []);
   /** No answer: abstained for `reason`, or (null) evidence found that the budget could not hold. */
   const miss = (
-    reason: 'no_evidence' | 'no_attribution' | null,
+    reason: 'no_evidence' | 'no_attribution' | 'out_of_policy' | null,
     unknown: string,
     truncated = false,
   ): ContextReady => ({
@@ -224,16 +257,18 @@ export async function assembleContext(
   }
 
   emit('retrieve');
+  const offDevice = body.purpose === offDevicePurpose;
   const eligibility: Eligibility = {
     brainUid: brain.uid,
     excludeLocalOnly: deps.deployment === 'hosted',
+    shareableOnly: offDevice || undefined,
     sinceMs: body.filter?.since ? Date.parse(body.filter.since) : undefined,
     untilMs: body.filter?.until ? Date.parse(body.filter.until) : undefined,
     sources: body.filter?.sources,
     asOfMs,
   };
   const terms = queryTerms(body.query);
-  const retrieved = await retrieve({
+  const retrieveInput = {
     lanes: deps.lanes,
     indexes: deps.indexes,
     reranker: deps.reranker ?? null,
@@ -245,7 +280,8 @@ export async function assembleContext(
     mode,
     deadline: body.budget?.ms !== undefined ? started + body.budget.ms : undefined,
     emit,
-  });
+  };
+  const retrieved = await retrieve(retrieveInput);
   const { laneResults, fused } = retrieved;
   skippedStages = retrieved.skipped;
   const tRetrieve = performance.now() - started;
@@ -333,7 +369,7 @@ export async function assembleContext(
         })),
       ),
     fusion: {
-      method: retrieved.method,
+      method: offDevice ? `${retrieved.method}; ${offDeviceRule}` : retrieved.method,
       results: fused.map((f) => ({
         record_id: f.recordId,
         score: f.score,
@@ -355,8 +391,11 @@ export async function assembleContext(
   };
   // Evidence that a budget too small to hold any of it cut is no miss of the Brain's: the Context says
   // it was truncated, and does not abstain as if nothing were known.
-  if (fitted.blocks.length === 0)
-    return finish(miss(fitted.truncated ? null : 'no_evidence', body.query, fitted.truncated), trace);
+  if (fitted.blocks.length === 0) {
+    const withheld = offDevice && !fitted.truncated && (await withheldFromOffDevice(retrieveInput, fused));
+    const reason = fitted.truncated ? null : withheld ? 'out_of_policy' : 'no_evidence';
+    return finish(miss(reason, body.query, fitted.truncated), trace);
+  }
 
   const ctx: ContextReady = {
     ...base,

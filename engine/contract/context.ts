@@ -24,7 +24,9 @@ export const ContextRequest = z
       .string()
       .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'must be one lower-case word')
       .optional()
-      .describe('One word naming the class of task; recorded on the trace.'),
+      .describe(
+        'One word naming the class of task; recorded on the trace. `off_device`: the Context leaves this device, so only `shareable` Records are evidence; it abstains `out_of_policy` where only others would answer. Other words set no policy.',
+      ),
     as_of: DateTime.optional(),
     budget: z
       .strictObject({

@@ -8,6 +8,8 @@
 export interface SearchScope {
   brainUid: string;
   excludeLocalOnly: boolean;
+  /** Only `shareable` Records (neither local_only nor redacted_summary). */
+  shareableOnly?: boolean | undefined;
   sinceMs?: number | undefined;
   untilMs?: number | undefined;
   asOfMs?: number | undefined;

@@ -6,6 +6,8 @@ export interface Eligibility {
   brainUid: string;
   /** Hosted deployments never serve local_only Records. */
   excludeLocalOnly: boolean;
+  /** Only `shareable` Records: a Context that leaves the device (purpose `off_device`). */
+  shareableOnly?: boolean | undefined;
   sinceMs?: number | undefined;
   untilMs?: number | undefined;
   sources?: string[] | undefined;

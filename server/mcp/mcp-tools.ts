@@ -598,7 +598,7 @@ const tools: McpTool[] = [
       'arguments, until status is "ready".',
     input: {
       query: req.query.describe('The task or question, in words: what the context is for.'),
-      purpose: req.purpose,
+      purpose: req.purpose.describe('off_device: leaves this device; shareable Records only.'),
       as_of: req.as_of.describe(
         'Answer as things stood at this time (RFC 3339): Memories valid then. Default: now.',
       ),

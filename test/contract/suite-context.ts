@@ -210,6 +210,49 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       });
     });
 
+    it(
+      'a Context for off the device quotes only shareable Records, and says when its purpose withheld the answer',
+      { skip: traits.holdsSlots ? false : scanOnly },
+      async () => {
+        const kept = await brainWithKey(server);
+        const say = async (text: string, visibility: string) => {
+          const { record } = await remember(kept, 'b', {
+            content: { kind: 'message', text, speaker: 'user' },
+            visibility,
+            occurred_at: '2024-02-01T10:00:00Z',
+          });
+          return ready(kept, 'b', record.id);
+        };
+        const pin = await say('The code of my bike lock is 4721.', 'local_only');
+        const therapist = await say('My therapist is Dr. Marta Silva.', 'redacted_summary');
+        const hiking = await say('I love hiking in the Gerês mountains.', 'shareable');
+        const ask = async (query: string, purpose?: string) =>
+          (await context(kept, { query, ...(purpose ? { purpose } : {}) }))!;
+        // On the device every Record is evidence.
+        const here = await ask('What is the code of my bike lock?');
+        assert.ok(here.citations.some((c) => c.record_id === pin.id));
+        for (const [query, id] of [
+          ['What is the code of my bike lock?', pin.id],
+          ['Who is my therapist?', therapist.id],
+        ] as const) {
+          const away = await ask(query, 'off_device');
+          assert.ok(!away.citations.some((c) => c.record_id === id), query);
+          assert.equal(away.text?.includes('4721') ?? false, false);
+          assert.deepEqual(away.abstained, { reason: 'out_of_policy' }, query);
+          assert.deepEqual(away.unknowns, [query]);
+          const trace = assertShape(Trace, (await kept.get(`/brains/b/traces/${away.id}`)).body);
+          assert.equal(trace.purpose, 'off_device');
+          assert.match(trace.fusion.method, /only shareable Records are evidence/);
+        }
+        // What is shareable still goes; what the Brain does not know is still no_evidence.
+        const hike = await ask('Where do I love hiking?', 'off_device');
+        assert.ok(hike.citations.some((c) => c.record_id === hiking.id));
+        assert.equal(hike.abstained, undefined);
+        const none = await ask('xylophone quartz', 'off_device');
+        assert.deepEqual(none.abstained, { reason: 'no_evidence' });
+      },
+    );
+
     it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {
       const ctx = (await context(api, { query: 'xylophone quartz' }))!;
       assert.equal(ctx.text, null);

@@ -35,6 +35,7 @@ export function scopeSql(p: Params, scope: SearchScope, alias = 'r'): string {
   ];
   const at = (cond: string, ms: number) => conds.push(`${r}.occurred_ms ${cond} ${p.bind(ms)}::bigint`);
   if (scope.excludeLocalOnly) conds.push(`${r}.visibility <> 'local_only'`);
+  if (scope.shareableOnly) conds.push(`${r}.visibility = 'shareable'`);
   if (scope.sinceMs !== undefined) at('>=', scope.sinceMs);
   if (scope.untilMs !== undefined) at('<=', scope.untilMs);
   if (scope.asOfMs !== undefined) at('<=', scope.asOfMs);

@@ -3,7 +3,7 @@ import type { SqlParam } from './store.ts';
 
 /**
  * SQL conditions (AND-ed, for a records alias) that enforce the eligibility of evidence: the scope's
- * Brain, since, until, as_of, sources and hosted local_only (not the search's own window). A bare
+ * Brain, since, until, as_of, sources, hosted local_only and an off-device Context's shareable-only (not the search's own window). A bare
  * correction (one no Memory cites) is never evidence.
  */
 export function eligibilitySql(e: SearchScope, alias = 'r'): { sql: string; params: SqlParam[] } {
@@ -13,6 +13,7 @@ export function eligibilitySql(e: SearchScope, alias = 'r'): { sql: string; para
   ];
   const params: SqlParam[] = [e.brainUid];
   if (e.excludeLocalOnly) conds.push(`${alias}.visibility <> 'local_only'`);
+  if (e.shareableOnly) conds.push(`${alias}.visibility = 'shareable'`);
   if (e.sinceMs !== undefined) {
     conds.push(`${alias}.occurred_ms >= ?`);
     params.push(e.sinceMs);
