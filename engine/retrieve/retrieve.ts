@@ -251,7 +251,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     timings['rewrite_wait'] = performance.now() - t;
     const words = [...new Set(rewrites.flatMap((p) => queryTerms(p)))].slice(0, maxRewriteTerms);
     o.emit('rewrite', { model: o.rewriter?.id, phrasings: rewrites, terms: words });
-    if (words.length > 0) {
+    // In time for the model's answer, but no further stage starts once budget.ms has run out.
+    if (words.length > 0 && over()) skipped.push('rewrite');
+    else if (words.length > 0) {
       const rows = await searchTurns({ ...base, terms: o.terms }, { terms: words, limit });
       laneResults.push({
         lane: 'rewrite',

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { maxPhrasingChars, maxPhrasings, phrasingsOf } from './query-rewriter.ts';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { maxPhrasingChars, maxPhrasings, openAiCompatibleRewriter, phrasingsOf } from './query-rewriter.ts';
 
 describe("phrasingsOf: only search words are taken from a generative model's answer", () => {
   test('JSON lines of {"search"} or bare strings are read; prose, fences and other fields are not', () => {
@@ -35,5 +37,17 @@ describe("phrasingsOf: only search words are taken from a generative model's ans
   test('an answer with nothing usable gives nothing', () => {
     assert.deepEqual(phrasingsOf('I cannot help with that.'), []);
     assert.deepEqual(phrasingsOf('{"search": "!!! ???"}'), []);
+  });
+});
+
+test('an endpoint that cannot be reached is refused with its cause, not a bare "fetch failed"', async () => {
+  // A port just let go of: nothing listens on it.
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  const rewriter = openAiCompatibleRewriter({ url: `http://127.0.0.1:${port}/v1/`, model: 'm' });
+  await assert.rejects(rewriter.rewrite('What car do I drive?', { signal: AbortSignal.timeout(5000) }), {
+    message: "the generative model's endpoint could not be reached: ECONNREFUSED",
   });
 });

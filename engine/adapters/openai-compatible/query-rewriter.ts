@@ -39,21 +39,30 @@ export function openAiCompatibleRewriter(o: OpenAiCompatibleRewriterOptions): Qu
     async rewrite(question, { signal }) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (o.apiKey) headers.Authorization = `Bearer ${o.apiKey}`;
-      const res = await fetch(endpoint, {
-        method: 'POST',
-        headers,
-        signal,
-        body: JSON.stringify({
-          model: o.model,
-          temperature: 0,
-          max_tokens: 200,
-          messages: [
-            { role: 'system', content: instructions },
-            { role: 'user', content: JSON.stringify({ question }) },
-          ],
-        }),
-      });
-      const text = await res.text();
+      let res: Response;
+      let text: string;
+      try {
+        res = await fetch(endpoint, {
+          method: 'POST',
+          headers,
+          signal,
+          body: JSON.stringify({
+            model: o.model,
+            temperature: 0,
+            max_tokens: 200,
+            messages: [
+              { role: 'system', content: instructions },
+              { role: 'user', content: JSON.stringify({ question }) },
+            ],
+          }),
+        });
+        text = await res.text();
+      } catch (e) {
+        // fetch says only "fetch failed"; its cause names what went wrong (ECONNREFUSED, a DNS miss).
+        const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
+        const why = cause?.code ?? cause?.message ?? (e as Error).message;
+        throw new Error(`the generative model's endpoint could not be reached: ${String(why)}`);
+      }
       // The body is not quoted: it may echo the request, and the reason lands in a Trace.
       if (!res.ok) throw new Error(`the generative model's endpoint answered HTTP ${res.status}`);
       if (text.length > maxAnswerChars)
