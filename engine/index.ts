@@ -56,6 +56,8 @@ export { loadTokenizer as preloadTokenizer } from './core/shared/count-tokens.ts
 export type { EngineSync } from './types.ts';
 /** What Memories are derived by: the rules, or other rules a test gives a side. */
 export type { Deriver } from './core/derive/deriver.ts';
+export type { QueryRewriter } from './ports/query-rewriter.ts';
+export { openAiCompatibleRewriter } from './adapters/openai-compatible/query-rewriter.ts';
 export { withPrincipal, type Principal, type PrincipalEngine } from './with-principal.ts';
 
 /** The encrypted SQLite store in a data dir: the local engine. */

@@ -6,6 +6,7 @@ import {
   type KeyRegistryPort,
 } from '../engine/index.ts';
 import { embedderChoice } from './embedder-choice.ts';
+import { queryRewriterChoice } from './query-rewriter-choice.ts';
 import { lineLogger } from './line-logger.ts';
 import type { ServerOptions } from './start-server.ts';
 
@@ -38,6 +39,7 @@ export async function openHostedEngine(
     thoroughSyncMs: options.thoroughSyncMs,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     logger: lineLogger(log),
+    queryRewriter: queryRewriterChoice({ ...options, log }),
     // Models and tables derived from the install go to the cache dir: this engine has no data dir.
     embedder: embedderChoice(options, options.dataDir ?? defaultCacheDir()),
     ...leaseFromEnv(process.env.MNEMO_DERIVE_LEASE_MS),

@@ -1,6 +1,7 @@
 import { createEngine, locateDbKey, type Deployment, type Engine } from '../engine/index.ts';
 import { defaultDataDir } from './data-dir.ts';
 import { embedderChoice } from './embedder-choice.ts';
+import { queryRewriterChoice } from './query-rewriter-choice.ts';
 import { lineLogger } from './line-logger.ts';
 import type { ServerOptions } from './start-server.ts';
 
@@ -32,6 +33,7 @@ export async function createLocalEngineFromOptions(
     thoroughSyncMs: options.thoroughSyncMs,
     embedder: embedderChoice(options, dataDir),
     timeZone: options.timeZone,
+    queryRewriter: queryRewriterChoice(options),
     logger: options.log ? lineLogger(options.log) : undefined,
     ...(options.deriver ? { deriver: options.deriver } : {}),
     ...(options.deriveRetryDelaysMs ? { deriveRetryDelaysMs: options.deriveRetryDelaysMs } : {}),

@@ -59,6 +59,12 @@ export interface ServerOptions {
   dbKey?: string;
   configDir?: string;
   embeddingModel?: string;
+  /**
+   * An OpenAI-compatible chat-completions API (its base URL) and model that rewrite thorough Contexts'
+   * questions into search phrasings; the key is MNEMO_REWRITE_KEY's. Neither: no rewrite.
+   */
+  rewriteUrl?: string;
+  rewriteModel?: string;
   /** IANA zone of the local engine's calendar (default: this machine's). */
   timeZone?: string;
   /** How long close() lets in-flight requests finish before answering them 500 (default 30 s). */

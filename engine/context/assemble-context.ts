@@ -21,7 +21,7 @@ import {
 import { matchedTerms, pointsOnlyBack, queryTerms } from '../core/retrieve/query-terms.ts';
 import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
-import type { BrainUnitOfWork, ContextReadTime, JobQueue } from '../ports/index.ts';
+import type { BrainUnitOfWork, ContextReadTime, JobQueue, QueryRewriter } from '../ports/index.ts';
 import type { WatermarkCodec } from '../watermark.ts';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { findConflicts, visibleRecords } from './find-conflicts.ts';
@@ -60,6 +60,8 @@ export interface ContextDeps {
   reranker?: Reranker | null;
   /** Brings the indexes up to date and holds the embedder; null runs the lanes without vectors. */
   indexer?: RetrievalIndexing | null;
+  /** Rewrites a thorough question into search phrasings; null or absent: the rewrite lane does not run. */
+  rewriter?: QueryRewriter | null;
   traces: TraceStore;
   now: () => Date;
 }
@@ -272,6 +274,7 @@ export async function assembleContext(
     lanes: deps.lanes,
     indexes: deps.indexes,
     reranker: deps.reranker ?? null,
+    rewriter: deps.rewriter ?? null,
     indexer: deps.indexer ?? null,
     query: body.query,
     terms,

@@ -18,6 +18,7 @@ import { requireBrain } from '../local/local-ctx.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import { defaultLanes } from '../retrieve/default-lanes.ts';
 import { shippedReranker, type Reranker } from '../retrieve/reranker.ts';
+import type { QueryRewriter } from '../ports/query-rewriter.ts';
 import type { Deployment, Engine, EngineSync } from '../types.ts';
 import { WatermarkCodec } from '../watermark.ts';
 import { brainUids } from '../local/brain-uids.ts';
@@ -48,6 +49,8 @@ export interface PostgresEngineOptions {
   lanes?: Lane[];
   timeZone?: string;
   reranker?: Reranker | null;
+  /** The generative model of thorough Contexts' query rewrite; absent: none (the Trace says so). */
+  queryRewriter?: QueryRewriter | null;
   deriver?: Deriver;
   deriveRetryDelaysMs?: readonly number[];
   /**
@@ -227,6 +230,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
           deployment,
           lanes: ctx.lanes,
           reranker,
+          rewriter: options.queryRewriter ?? null,
           indexer: embedding,
           traces: storage.traces,
           now: clock,

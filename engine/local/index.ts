@@ -4,6 +4,7 @@ import { assembleContext } from '../context/assemble-context.ts';
 import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import { createTraceBuffer } from '../context/trace-buffer.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
+import type { QueryRewriter } from '../ports/query-rewriter.ts';
 import { createDerivation } from '../derive/derivation.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
@@ -68,6 +69,11 @@ export interface LocalEngineOptions {
    * (engine/retrieve/reranker-model.json); null: the fusion's order.
    */
   reranker?: Reranker | null;
+  /**
+   * The generative model of thorough Contexts' query rewrite (ports/query-rewriter.ts); absent: none,
+   * and thorough Traces list the rewrite as not run.
+   */
+  queryRewriter?: QueryRewriter | null;
   deriver?: Deriver;
   /** Pauses before each further attempt of a derivation job that failed (default 1 s, then 10 s). */
   deriveRetryDelaysMs?: readonly number[];
@@ -257,6 +263,7 @@ function engineOver(
           deployment,
           lanes: ctx.lanes,
           reranker: ctx.reranker,
+          rewriter: options.queryRewriter ?? null,
           indexer,
           traces: ctx.traces,
           now: clock,

@@ -17,3 +17,4 @@ export type * from './key-registry.ts';
 export type * from './trace-store.ts';
 export type * from './unit-of-work.ts';
 export type * from './storage.ts';
+export type * from './query-rewriter.ts';

@@ -1,7 +1,15 @@
 import { sameBackends, type RetrievalBackends } from '../core/retrieve/backends.ts';
 import { dot } from '../embed/embedder.ts';
 import type { CostLedger } from '../core/context/cost-ledger.ts';
-import type { LexicalIndex, SlotIndex, ThreadIndex, VectorIndex, VectorModelRef } from '../ports/index.ts';
+import type {
+  LexicalIndex,
+  QueryRewriter,
+  SlotIndex,
+  ThreadIndex,
+  VectorIndex,
+  VectorModelRef,
+} from '../ports/index.ts';
+import { errorMessage } from '../core/shared/error-message.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates, type PromptCandidate } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
@@ -26,6 +34,7 @@ export const laneWeights: Readonly<Record<string, number>> = {
   recency: 0.5,
   semantic: 0.3,
   feedback: 0.25,
+  rewrite: 0.5,
   when: 0.5,
   prompt: 0.4,
   slot: 1,
@@ -72,6 +81,11 @@ export interface RetrieveInput {
   mode: RetrievalMode;
   /** Reorders the best fused candidates last; null keeps the fusion's order. */
   reranker?: Reranker | null | undefined;
+  /**
+   * The generative model that rewrites a thorough question into search phrasings (the rewrite lane);
+   * null or absent: thorough Traces list the lane as not run. Fast mode never calls it.
+   */
+  rewriter?: QueryRewriter | null | undefined;
   /** The backends the lanes search with (default: the lexical and vector indexes'); the reranker must know them. */
   backends?: RetrievalBackends | undefined;
   /** performance.now() after which no further stage starts (budget.ms); the best so far is kept. */
@@ -86,6 +100,8 @@ export interface Retrieved {
   method: string;
   /** Words added by pseudo-relevance feedback (thorough only). */
   expansion: string[];
+  /** The generative model's search phrasings (thorough with a rewriter that answered in time). */
+  rewrites: string[];
   /** Stages left out because budget.ms ran out. */
   skipped: string[];
   /** Lanes that could not run, and why (the embedder still loading, or its call failing). */
@@ -96,6 +112,10 @@ export interface Retrieved {
 }
 
 const candidates = { fast: 50, thorough: 150 } as const;
+/** How long a thorough Context without budget.ms waits for the query rewrite. */
+export const rewriteWaitMs = 5000;
+/** Words of the rewrites searched at most: a handful of short phrasings. */
+const maxRewriteTerms = 16;
 /** How long a Context without budget.ms waits for an embedder that is still loading. */
 const embedderLoadWaitMs = 1000;
 
@@ -180,6 +200,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     })();
   }
 
+  // Asked now, so the model's answer is awaited while the lanes run rather than after them.
+  const rewriting = o.mode === 'thorough' ? startRewrite(o, unavailable, skipped) : null;
+
   const limit = candidates[o.mode];
   const base: Omit<LaneInput, 'terms'> = {
     lexical,
@@ -220,6 +243,30 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   // The Trace lists the lanes in their configured order, whichever ran first.
   const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
   let fused = fuse(laneResults, rrfK, laneWeights);
+
+  let rewrites: string[] = [];
+  if (rewriting) {
+    t = performance.now();
+    rewrites = await rewriting;
+    timings['rewrite_wait'] = performance.now() - t;
+    const words = [...new Set(rewrites.flatMap((p) => queryTerms(p)))].slice(0, maxRewriteTerms);
+    o.emit('rewrite', { model: o.rewriter?.id, phrasings: rewrites, terms: words });
+    // In time for the model's answer, but no further stage starts once budget.ms has run out.
+    if (words.length > 0 && over()) skipped.push('rewrite');
+    else if (words.length > 0) {
+      const rows = await searchTurns({ ...base, terms: o.terms }, { terms: words, limit });
+      laneResults.push({
+        lane: 'rewrite',
+        candidates: rows.map((r) => ({
+          recordId: r.recordId,
+          score: r.score,
+          reason: sharedReason(r.text, words),
+        })),
+        ms: performance.now() - t,
+      });
+      fused = fuse(laneResults, rrfK, laneWeights);
+    }
+  }
 
   const expansion: string[] = [];
   if (o.mode === 'thorough' && !over() && fused.length > 0) {
@@ -315,7 +362,52 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = needed;
     method = `${method}; no prompt before a Record that answers alone`;
   }
-  return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent };
+  return { laneResults, fused, method, expansion, rewrites, skipped, unavailable, timings, timeIntent };
+}
+
+/**
+ * Asks the rewriter for the question's search phrasings, charging the ledger one generative call. The
+ * answer is awaited within budget.ms (else rewriteWaitMs); one too late, or unusable, is listed as not
+ * run with its reason and the Context goes on without it. Resolves to the phrasings, or none.
+ */
+function startRewrite(
+  o: RetrieveInput,
+  unavailable: Array<{ lane: string; reason: string }>,
+  skipped: string[],
+): Promise<string[]> | null {
+  const rewriter = o.rewriter;
+  if (!rewriter) {
+    unavailable.push({ lane: 'rewrite', reason: 'no generative model configured' });
+    return null;
+  }
+  const wait =
+    o.deadline === undefined ? rewriteWaitMs : Math.min(rewriteWaitMs, o.deadline - performance.now());
+  if (wait <= 0) {
+    skipped.push('rewrite');
+    return null;
+  }
+  const controller = new AbortController();
+  o.ledger.charge('generative', 1);
+  const call = rewriter.rewrite(o.query, { signal: controller.signal }).then(
+    (phrasings) => ({ phrasings }),
+    (e: unknown) => ({ failed: errorMessage(e) }),
+  );
+  return (async () => {
+    const got = await Promise.race([call, timeout(wait)]);
+    if (got === 'timeout') {
+      controller.abort();
+      unavailable.push({
+        lane: 'rewrite',
+        reason: `the generative model (${rewriter.id}) did not answer within ${Math.round(wait)} ms`,
+      });
+      return [];
+    }
+    if ('failed' in got) {
+      unavailable.push({ lane: 'rewrite', reason: `the query rewrite failed: ${got.failed}` });
+      return [];
+    }
+    return got.phrasings;
+  })();
 }
 
 /**
@@ -413,7 +505,7 @@ function onlyTheTimeAsked(
 }
 
 /** Lanes that can find a message through its thread neighbours' words rather than its own. */
-const throughNeighbours = new Set(['prompt', 'lexical', 'feedback']);
+const throughNeighbours = new Set(['prompt', 'lexical', 'feedback', 'rewrite']);
 
 /**
  * The message just before a strong match is evidence when the match needs it to be read ("What was it

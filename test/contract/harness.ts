@@ -17,6 +17,9 @@ export interface ServerFactoryOptions {
   deriver?: Deriver;
   /** IANA zone of the engine's calendar ("on 4 July" in a query); default this machine's. */
   timeZone?: string;
+  /** An OpenAI-compatible API base and model for thorough Contexts' query rewrite (--rewrite-url, --rewrite-model). */
+  rewriteUrl?: string;
+  rewriteModel?: string;
 }
 
 export type ServerFactory = (options?: ServerFactoryOptions) => Promise<RunningServer>;

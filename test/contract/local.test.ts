@@ -21,6 +21,7 @@ runContractSuite(
     timeLane: true,
     resolvesOwners: true,
     holdsSlots: true,
+    rewritesQueries: true,
   },
   (o = {}) => {
     n += 1;

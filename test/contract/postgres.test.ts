@@ -20,6 +20,7 @@ const traits = {
   timeLane: true,
   resolvesOwners: true,
   holdsSlots: true,
+  rewritesQueries: true,
 };
 
 // Each server closes its database before the next starts: one PGlite, put back to the migrated state

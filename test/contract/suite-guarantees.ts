@@ -14,6 +14,7 @@ import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { assertError, assertShape, client, eventually, freshKey, type ServerFactory } from './harness.ts';
 import { brainWithKey, ready, remember, type EngineTraits } from './suite-records.ts';
+import { startChatCompletionsStandIn } from '../support/chat-completions-stand-in.ts';
 
 /**
  * Guarantees of the spec (and of docs/decisions.md where the spec leaves a choice open) that no other
@@ -394,5 +395,44 @@ export function guaranteeChecks(factory: ServerFactory, traits: EngineTraits): v
       }
       assertShape(MnemoRecord, done);
     });
+    it(
+      'thorough adds a generative query rewrite: its own lane, one generative call; fast never calls the model',
+      { skip: traits.rewritesQueries ? false : 'this engine has no query rewrite' },
+      async () => {
+        const llm = await startChatCompletionsStandIn();
+        const withModel = await factory({ rewriteUrl: llm.url, rewriteModel: 'stand-in' });
+        try {
+          const api = await brainWithKey(withModel, 'rw');
+          const { record } = await remember(api, 'rw', { content: 'My vehicle is a blue Volvo.' });
+          await ready(api, 'rw', record.id);
+          llm.behave({ kind: 'phrasings', lines: ['vehicle'] });
+          const fast = assertShape(
+            ContextReady,
+            (await api.post('/brains/rw/context', { query: 'What car do I drive?' })).body,
+          );
+          assert.equal(llm.requests.length, 0, 'fast never calls the generative model');
+          assert.equal(fast.cost.generative_calls, 0);
+          assert.equal(fast.cost.model_calls_total, fast.cost.embedding_calls);
+
+          const r = await api.post('/brains/rw/context', { query: 'What car do I drive?', mode: 'thorough' });
+          assert.equal(r.status, 200, r.text);
+          const thorough = assertShape(ContextReady, r.body);
+          assert.equal(llm.requests.length, 1);
+          assert.equal(thorough.cost.generative_calls, 1);
+          assert.equal(thorough.cost.model_calls_total, 1 + thorough.cost.embedding_calls);
+          const trace = assertShape(Trace, (await api.get(`/brains/rw/traces/${thorough.id}`)).body);
+          const lane = trace.lanes.find((l) => l.name === 'rewrite');
+          assert.deepEqual(
+            lane?.candidates.map((c) => [c.record_id, c.reason]),
+            [[record.id, 'shared words: vehicle']],
+            trace.lanes.map((l) => l.name).join(' | '),
+          );
+          assert.ok(thorough.citations.some((c) => c.record_id === record.id));
+        } finally {
+          await withModel.close();
+          await llm.close();
+        }
+      },
+    );
   });
 }

@@ -33,6 +33,8 @@ export interface EngineTraits {
   holdsSlots?: boolean;
   /** A Context is assembled in one synchronous step, so no thorough request outlasts its budget. */
   assemblesAtOnce?: boolean;
+  /** Thorough Contexts run a configured generative query rewrite (the reference engine has none). */
+  rewritesQueries?: boolean;
 }
 
 export async function brainWithKey(server: RunningServer, id = 'b'): Promise<Client> {

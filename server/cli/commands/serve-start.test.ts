@@ -422,6 +422,21 @@ describe('mnemo serve help and warnings', () => {
     assert.match(help.stdout().replace(/\s+/g, ' '), /0 = no limit, it always answers 200 when done/);
   });
 
+  it('--rewrite-url and --rewrite-model go together, and the key is no flag', async () => {
+    const help = mnemo(['serve', '--help']);
+    assert.equal((await help.exited).code, 0);
+    assert.match(help.stdout().replace(/\s+/g, ' '), /--rewrite-url <url> .* key from MNEMO_REWRITE_KEY/);
+    assert.doesNotMatch(help.stdout(), /--rewrite-key/);
+    for (const half of [
+      ['--rewrite-url', 'http://127.0.0.1:9/v1'],
+      ['--rewrite-model', 'llama3.2'],
+    ]) {
+      const serve = mnemo(['serve', '--port', '0', '--data-dir', tempDir(), ...half]);
+      assert.equal((await serve.exited).code, 1, half.join(' '));
+      assert.match(serve.stderr(), /--rewrite-url and --rewrite-model go together/);
+    }
+  });
+
   it('warns when bound beyond loopback, and only then', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.5', 'mnemo.lan'])
       assert.match(exposureWarning(host) ?? '', /reachable from other machines/, host);

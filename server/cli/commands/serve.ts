@@ -24,6 +24,8 @@ interface ServeFlags {
   ui: boolean;
   dbKeyFile?: string;
   embeddingModel?: string;
+  rewriteUrl?: string;
+  rewriteModel?: string;
   timeZone?: string;
   shutdownGraceMs: number;
 }
@@ -100,6 +102,13 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       'sentence-transformers ONNX model directory (model.onnx + tokenizer.json)',
     )
     .option(
+      '--rewrite-url <url>',
+      'OpenAI-compatible API base (e.g. http://127.0.0.1:11434/v1) whose model rewrites thorough ' +
+        "Contexts' questions into search phrasings; needs --rewrite-model; key from MNEMO_REWRITE_KEY",
+      httpUrl,
+    )
+    .option('--rewrite-model <name>', 'the model --rewrite-url runs the query rewrite with')
+    .option(
       '--time-zone <zone>',
       'IANA zone whose days "yesterday" or "on 3 May" mean in queries (default: this machine\'s)',
       timeZoneName,
@@ -134,6 +143,10 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
           );
       } else if (flags.databaseUrl)
         command.error('error: --database-url is for --engine postgres', { exitCode: 1 });
+      if ((flags.rewriteUrl === undefined) !== (flags.rewriteModel === undefined))
+        command.error('error: --rewrite-url and --rewrite-model go together', { exitCode: 1 });
+      if (flags.rewriteUrl !== undefined && flags.engine === 'reference')
+        command.error('error: --rewrite-url is for the local and postgres engines', { exitCode: 1 });
 
       // Flags were checked as commander read them; the variable is checked here.
       const publicUrls = flags.publicUrl ?? publicUrlsFromEnv(process.env.MNEMO_PUBLIC_URL);
