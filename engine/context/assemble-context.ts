@@ -90,8 +90,8 @@ const offDeviceRule = 'purpose off_device: only shareable Records are evidence';
  * Whether an off-device Context that found no evidence missed only because of its purpose: the lanes
  * that need no model call, run again over every Record the request may otherwise see, find one the
  * first run did not (so not shareable). Then it abstains `out_of_policy`, not `no_evidence`: the Brain
- * knows, and keeps it on the device. The vector lanes are left out so the answer costs no second
- * model call; what only they would find is a `no_evidence`.
+ * knows, and keeps it on the device. The vector lanes and the rewrite are left out so the answer costs
+ * no second model call; what only they would find is a `no_evidence`.
  */
 async function withheldFromOffDevice(input: RetrieveInput, found: readonly Fused[]): Promise<boolean> {
   const seen = new Set(found.map((f) => f.recordId));
@@ -100,6 +100,7 @@ async function withheldFromOffDevice(input: RetrieveInput, found: readonly Fused
     lanes: input.lanes.filter((l) => !l.needsQueryVector),
     indexer: null,
     reranker: null,
+    rewriter: null,
     eligibility: { ...input.eligibility, shareableOnly: undefined },
     emit: () => {},
   });
