@@ -120,7 +120,15 @@ export function factLineLabel(line: string, selfName?: string): string {
  * the engine's statements (and the fact lines the page words for the person, statementLabel).
  */
 export const inOwnWords = (m: LineOf & { citations: readonly { quote: string }[] }): boolean =>
-  factWording(m) === m.statement && m.citations.some((c) => !quoteAddsWords(c.quote, m));
+  !wordedForThePerson(m) && m.citations.some((c) => !quoteAddsWords(c.quote, m));
+
+/**
+ * Whether the page words a line from a structured Record's fields, so it is nobody's own words: a
+ * fact's line ("Ana's phone number: …") or an event's, whose times the engine writes as instants
+ * ("Dinner with Tomás; when: 2026-12-05T19:00:00Z; …", shown as a date).
+ */
+export const wordedForThePerson = (m: LineOf): boolean =>
+  factWording(m) !== m.statement || eventTimesWorded(m.statement) !== m.statement;
 
 /** Another version of `m`'s slot said as `m` is (its statement read with `m`'s subject and predicate). */
 export const versionLabel =
@@ -197,11 +205,15 @@ export const saidInTheseWords = 'said in these words';
 
 /**
  * What stands for a quote that only repeats `m`'s line, as the line is shown: "said in these words"
- * where it is shown word for word; a fact's line the page words for the person ("Ana's phone number:
- * …", statementLabel) was said in no one's words, so its source is named as what it is.
+ * where it is shown word for word; a line the page words for the person (wordedForThePerson) was said
+ * in no one's words, so its source is named as what it is: a fact, an event, or a correction (which
+ * keeps the wording of the fact it corrects). `kind`: the quoted Record's, where the caller knows it.
  */
-export const sameWordsLabel = (m: LineOf): string =>
-  factWording(m) === m.statement ? saidInTheseWords : 'from a fact';
+export function sameWordsLabel(m: LineOf, kind?: string): string {
+  if (!wordedForThePerson(m)) return saidInTheseWords;
+  if (kind === 'correction') return 'from a correction';
+  return eventTimesWorded(m.statement) !== m.statement ? 'from an event' : 'from a fact';
+}
 
 /**
  * A note's text without the heading that only repeats its title: a note named "Reading list" opening

@@ -263,7 +263,7 @@ function ValueEvidence({ brainId, memory }: { brainId: string; memory: Memory })
     <blockquote key={e.record_id} className="quote">
       {quoteAddsWords(e.quote, memory, e.kind) ? <mark>{quoteLabel(e.quote, memory, e.kind)}</mark> : null}
       <span className="meta small">
-        {quoteAddsWords(e.quote, memory, e.kind) ? null : <span>{sameWordsLabel(memory)}</span>}
+        {quoteAddsWords(e.quote, memory, e.kind) ? null : <span>{sameWordsLabel(memory, e.kind)}</span>}
         <span>{e.source_name ? `from ${e.source_name}` : 'no source given'}</span>
         <span>{evidenceWhen(e)}</span>
         <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />

@@ -360,7 +360,9 @@ function MemoryView({
                 ) : null}
                 <p className="meta">
                   <span className="badge">{e.kind}</span>
-                  {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? null : <span>{sameWordsLabel(m)}</span>}
+                  {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? null : (
+                    <span>{sameWordsLabel(m, e.kind)}</span>
+                  )}
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
                   <span>{evidenceWhen(e)}</span>

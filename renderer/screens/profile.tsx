@@ -10,7 +10,14 @@ import { ShowMore } from '../components/show-more.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { disagreements } from '../disagreements.ts';
 import { memoryDays } from '../all-day.ts';
-import { inOwnWords, quoteAddsWords, quoteLabel, sameWordsLabel, statementLabel } from '../record-text.ts';
+import {
+  inOwnWords,
+  quoteAddsWords,
+  quoteLabel,
+  sameWordsLabel,
+  statementLabel,
+  wordedForThePerson,
+} from '../record-text.ts';
 import { formatDate, formatDateTime, oneLine } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -99,12 +106,31 @@ function LineSources({
           ”
         </span>
       ))}
-      {repeating ? (
-        <Link to={paths.record(brainId, repeating.record_id)} title="Open the Record">
-          {sameWordsLabel(line)}
-        </Link>
-      ) : null}
+      {repeating ? <SameWordsLink brainId={brainId} recordId={repeating.record_id} line={line} /> : null}
     </>
+  );
+}
+
+/**
+ * The link to the Record a line repeats word for word, named for what it is (sameWordsLabel). A line
+ * the page worded reads its Record's kind (cached for good: Records never change), so a correction
+ * that keeps a fact's wording is not called a fact; a line in its own words reads nothing.
+ */
+function SameWordsLink({
+  brainId,
+  recordId,
+  line,
+}: {
+  brainId: string;
+  recordId: string;
+  line: Profile['lines'][number] & { owner: { state: string; entity: string } };
+}) {
+  const client = useClient();
+  const record = useQuery({ ...recordOptions(client, brainId, recordId), enabled: wordedForThePerson(line) });
+  return (
+    <Link to={paths.record(brainId, recordId)} title="Open the Record">
+      {sameWordsLabel(line, record.data?.content.kind)}
+    </Link>
   );
 }
 

@@ -155,20 +155,51 @@ test("Profile lines speak of the person in one voice, and the person's own words
   await app().api.rememberRecord('voice', {
     content: { kind: 'fact', subject: 'self', predicate: 'phone_number', value: '+351 912 345 678' },
   });
+  await app().api.rememberRecord('voice', {
+    content: { kind: 'fact', subject: 'self', predicate: 'email', value: 'ana@old.pt' },
+  });
+  await app().api.rememberRecord('voice', {
+    content: {
+      kind: 'event',
+      title: 'Dinner with Tomás',
+      starts_at: '2026-01-20T19:00:00Z',
+      participants: ['Ana', 'Tomás'],
+    },
+  });
+  await derivationSettled(app(), 'voice');
+  const email = await memoryOf('voice', 'self email: ana@old.pt');
+  await app().api.rememberRecord('voice', {
+    content: { kind: 'correction', corrects: email.id, statement: 'self email: ana@new.pt' },
+  });
   await derivationSettled(app(), 'voice');
   const colour = await memoryOf('voice', "Ana's favourite colour is green");
   const phone = await memoryOf('voice', 'self phone number: +351 912 345 678');
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/voice/profile');
   const lines = page.locator('section[aria-labelledby="profile"] .record-line');
-  await lines.nth(2).waitFor();
-  // The engine's statements, as written; the fact's line in their voice, by the owner's name; the
-  // sentence that holds its slot in the person's words, as a quotation of them.
-  assert.deepEqual((await lines.allInnerTexts()).map((t) => t.trim()).sort(), [
-    "Ana's favourite colour is green",
-    "Ana's phone number: +351 912 345 678",
-    `“${own}”`,
-  ]);
+  await lines.nth(4).waitFor();
+  // The engine's statements, as written; the facts' lines in their voice, by the owner's name; an
+  // event's line with its time as a date, as nobody's words; the sentence that holds its slot in the
+  // person's words, as a quotation of them.
+  const texts = (await lines.allInnerTexts()).map((t) => t.trim()).sort();
+  assert.deepEqual(
+    texts.filter((t) => !t.startsWith('Dinner')),
+    [
+      "Ana's email: ana@new.pt",
+      "Ana's favourite colour is green",
+      "Ana's phone number: +351 912 345 678",
+      `“${own}”`,
+    ],
+  );
+  assert.match(
+    texts.find((t) => t.startsWith('Dinner'))!,
+    /^Dinner with Tomás; when: \S/,
+  );
+  // Nor were the event's words, or the correction's (it keeps the corrected fact's wording), said.
+  const dinnerItem = page.locator('.list-item').filter({ hasText: 'Dinner with Tomás' });
+  await dinnerItem.getByRole('link', { name: 'from an event' }).waitFor();
+  const emailItem = page.locator('.list-item').filter({ hasText: "Ana's email" });
+  await emailItem.getByRole('link', { name: 'from a correction' }).waitFor();
   assert.equal(await lines.filter({ hasText: 'Your ' }).count(), 0);
   // Nobody said "Ana's phone number": its source is named as a fact, not as words said.
   const phoneItem = page.locator('.list-item').filter({ hasText: "Ana's phone number" });

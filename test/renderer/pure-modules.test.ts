@@ -13,6 +13,7 @@ import {
   aboutLabel,
   endsValue,
   inOwnWords,
+  sameWordsLabel,
   quoteAddsWords,
   quoteLabel,
   correctionSummary,
@@ -267,6 +268,28 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   );
   const phone = { ...fact('self', 'phone_number', '+351'), owner: ana };
   assert.equal(inOwnWords({ ...phone, citations: cite(phone.statement) }), false);
+  // An event's line is the engine's, worded from its fields: nobody said it, nor is it a fact.
+  const dinner = recordText({
+    kind: 'event',
+    title: 'Dinner with Tomás',
+    starts_at: '2026-12-05T19:00:00Z',
+    participants: ['Tomás'],
+  });
+  const event = { statement: dinner, subject: 'Ana', predicate: null };
+  assert.equal(inOwnWords({ ...event, citations: cite(dinner) }), false);
+  assert.equal(sameWordsLabel(event), 'from an event');
+  assert.equal(sameWordsLabel(phone), 'from a fact');
+  assert.equal(sameWordsLabel({ statement: own, subject: 'Ana' }), 'said in these words');
+  // Where the Record's kind is known it names the source: a correction keeps the wording of the fact
+  // it corrects, and is no fact. A line shown as its Record words it is as said, whatever the kind.
+  assert.equal(sameWordsLabel(phone, 'correction'), 'from a correction');
+  assert.equal(sameWordsLabel(phone, 'fact'), 'from a fact');
+  assert.equal(sameWordsLabel(event, 'event'), 'from an event');
+  assert.equal(sameWordsLabel({ statement: own, subject: 'Ana' }, 'correction'), 'said in these words');
+  assert.equal(
+    sameWordsLabel({ statement: 'Ana lives in: Braga', subject: 'Ana' }, 'fact'),
+    'said in these words',
+  );
   assert.equal(subjectLabel('self'), 'You');
   assert.equal(subjectLabel('Ana'), 'Ana');
   // What a Memory is about reads as words too, not as the engine's key.
