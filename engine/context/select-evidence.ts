@@ -173,7 +173,7 @@ const besideLanes = new Set(['lexical', 'entity', 'prompt', 'recency', 'when']);
  * Evidence without the messages that only stood next to the answer, when a statement among the evidence
  * says every word of the query itself. A message is indexed with its neighbours' words (two before, one
  * after: a reply is found through the question it answers) and the prompt lane brings in the message
- * before each match; so "What is my favourite colour?" also cited "I work as a nurse…", said two
+ * before each match; so "What is my favourite colour?" would also cite "I work as a nurse…", said two
  * messages after "My favourite colour is green", and the assistant's question before it. Once a
  * statement holds the query's words, a message holding none of them and found only that way
  * (besideLanes) answers nothing: dropped, with the reason. Where the words are in a question ("Where

@@ -1,6 +1,6 @@
-// The Memories list as a person reads it on a laptop's window (1280 px): a week of use found its
-// "True" column squeezed to a word's width, so every row read "since / Nov 23, / 2026" over four
-// lines, while the columns of free text took the room. One server and one browser for the file.
+// The Memories list as a person reads it on a laptop's window (1280 px): the "True" column keeps each
+// date on one line ("since / Nov 23, / 2026" over four lines made every row four lines tall) while the
+// columns of free text wrap. One server and one browser for the file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';

@@ -72,8 +72,8 @@ describe('a week of use over /v1', () => {
       occurred_at: '2026-11-28T09:00:00Z',
     });
     const current = (await memories(b)).filter((m) => /coffee/u.test(m.statement));
-    // The "now" was read as part of the attribute ("favourite coffee now"): a slot of its own, so the
-    // Profile held two current favourite coffees and the flat white was never replaced.
+    // The "now" is no part of the attribute: read as "favourite coffee now", a slot of its own, the
+    // Profile would hold two current favourite coffees and the flat white would never be replaced.
     assert.deepEqual(
       current.map((m) => m.statement),
       ["Maria Silva's favourite coffee is a cortado"],
@@ -117,7 +117,7 @@ describe('a week of use over /v1', () => {
         occurred_at: '2026-12-05T10:00:00Z',
       });
       const [home] = (await memories(b)).filter((m) => m.predicate === 'lives in');
-      // It held from the moment it was said: "Where did I live in November?" (as_of) found no home.
+      // Held from the day the words name, so a question as of that day (as_of) finds it.
       assert.equal((home as (Memory & { valid_from: string }) | undefined)?.valid_from, from);
       const then = await memories(b, `&as_of=${encodeURIComponent(from)}`);
       assert.deepEqual(

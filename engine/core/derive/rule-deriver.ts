@@ -1600,7 +1600,7 @@ function saidOfSelf(
  * more" in Rui's words: the end of her job or home as he says it ("Rui says Ana no longer works at
  * Acme"), read as her own "I don't work at Acme anymore" is (slotSentences' `ended`). Like his value, it
  * contests hers and never closes it (settle-lineage.ts), and only where Acme holds her slot then
- * (admit-claims.ts, as her own ending). It was his Memory of no slot. Null for any other sentence, and
+ * (admit-claims.ts, as her own ending). Null for any other sentence, and
  * for anyone else's name (another person's ending is read nowhere yet).
  */
 function endingSaidOfSelf(plain: SaidClaim, others: (name: string) => OwnerClaim): SaidClaim[] | null {

@@ -1092,8 +1092,8 @@ const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|hu
 /**
  * A time word between an attribute and its "is" ("My favourite coffee now is a cortado", "my favorite
  * tea these days is sencha"): it says the value holds now, as after the value it does (`trailingTime`).
- * Read as a second word of the attribute, it made a slot "favourite coffee now" of its own, which never
- * replaced the favourite coffee said before.
+ * Read as a second word of the attribute, it would make a slot "favourite coffee now" of its own, which
+ * would never replace the favourite coffee said before.
  */
 const timeBeforeIs = String.raw`(?:now|nowadays|currently|these\s+days|right\s+now|at\s+the\s+moment)`;
 const attributeLead = new RegExp(

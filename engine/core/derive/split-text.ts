@@ -232,8 +232,9 @@ export function listItems(text: string, p: Span, listed: ReadonlySet<number>): S
 /**
  * A passage cut at its Markdown headings, each heading line a span of its own: a note that puts a
  * heading on the line right above its words ("## Bacalhau à Brás\nPotatoes, eggs…") has it in the
- * same paragraph, where the heading was a sentence and a Memory, "## Bacalhau à Brás", and in a note
- * of no one's a passage ran through its headings. The heading alone is what `notePassages` leaves out.
+ * same paragraph, where the heading would be a sentence and a Memory, "## Bacalhau à Brás", and in a
+ * note of no one's a passage would run through its headings. The heading alone is what `notePassages`
+ * leaves out.
  */
 export function headingsApart(text: string, p: Span): Span[] {
   const out: Span[] = [];

@@ -18,8 +18,7 @@ const words = new RegExp(String.raw`^(?:${startWhen})$`, 'iu');
 /**
  * How long ago a move was: "2 weeks ago", "a few months ago", "three years ago", and "yesterday", "last
  * week", "last month", "last year", counted as "a day ago" … "a year ago" are: "I moved to Porto last
- * month", said on December 5, held from when it was said, and "Where did I live in November?" found no
- * home.
+ * month", said on December 5, holds from November 5, so "Where did I live in November?" finds it.
  */
 export const agoWhen = String.raw`(?:${count}\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday|last\s+(?:week|month|year))`;
 /** The year a move was made: "in 2023". */
