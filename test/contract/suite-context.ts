@@ -20,7 +20,7 @@ import {
   type Client,
   type ServerFactory,
 } from './harness.ts';
-import { brainWithKey, ready, remember, type EngineTraits } from './suite-records.ts';
+import { brainWithKey, chatWriter, ready, remember, type EngineTraits } from './suite-records.ts';
 import { colourLine, everydayChat, holidayLine, novelLine } from './everyday-chat.ts';
 
 async function context(api: Client, body: unknown, headers?: Record<string, string>) {
@@ -104,13 +104,7 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
 
     it("what only a resemblance of the question's commonest word found is no evidence: it abstains", async (t) => {
       const chat = await brainWithKey(server);
-      const say = async (speaker: string, text: string, occurred_at: string) => {
-        const { record } = await remember(chat, 'b', {
-          content: { kind: 'message', text, speaker, thread: 'chat' },
-          occurred_at,
-        });
-        return ready(chat, 'b', record.id);
-      };
+      const say = chatWriter(chat);
       await say('assistant', 'Hello! How can I help you today?', '2024-01-01T10:00:00Z');
       await say('user', 'My favourite colour is green.', '2024-01-01T10:00:10Z');
       const asked = async () => (await context(chat, { query: "What is my dog's name?" }))!;

@@ -57,6 +57,26 @@ export async function ready(api: Client, brain: string, recordId: string) {
   });
 }
 
+/**
+ * Writes messages of one chat thread to Brain b, each returned once ready; `source` names where they
+ * came from, where the case needs one.
+ */
+export function chatWriter(api: Client, source?: string) {
+  return async (speaker: string, text: string, occurred_at: string) => {
+    const { record } = await remember(api, 'b', {
+      content: { kind: 'message', text, speaker, thread: 'chat' },
+      occurred_at,
+      ...(source ? { source: { name: source } } : {}),
+    });
+    return ready(api, 'b', record.id);
+  };
+}
+
+/** Brain b's first 50 Memories, `q` appended to the query ("&contested=true"). */
+export async function memoriesOf(api: Client, q = '') {
+  return assertShape(MemoryPage, (await api.get(`/brains/b/memories?limit=50${q}`)).body).data;
+}
+
 export function recordChecks(factory: ServerFactory, traits: EngineTraits): void {
   describe('records', () => {
     let server: RunningServer;
@@ -496,10 +516,7 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
         await write(said('I moved to Porto.'), '2024-05-01T00:00:00Z', 'chat');
         await write(said('I work at BMW now.'), '2024-05-01T00:00:00Z', 'chat');
         await write(fact('company', 'Acme'), '2024-05-01T00:00:00Z', 'profile');
-        const page = async (q: string) =>
-          assertShape(MemoryPage, (await api.get(`/brains/b/memories?limit=50${q}`)).body)
-            .data.map((m) => m.statement)
-            .sort();
+        const page = async (q: string) => (await memoriesOf(api, q)).map((m) => m.statement).sort();
         assert.deepEqual(await page(''), ['Ana lives in Porto', 'Ana works at BMW', 'me company: Acme']);
         assert.deepEqual(await page('&contested=true'), ['Ana works at BMW', 'me company: Acme']);
       },
@@ -510,20 +527,8 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine holds no slots of hers' },
       async () => {
         const api = await brainWithKey(server);
-        const say = async (speaker: string, text: string, occurred_at: string) =>
-          ready(
-            api,
-            'b',
-            (
-              await remember(api, 'b', {
-                content: { kind: 'message', text, speaker, thread: 'chat' },
-                occurred_at,
-                source: { name: 'chat' },
-              })
-            ).record.id,
-          );
-        const memories = async (q: string) =>
-          assertShape(MemoryPage, (await api.get(`/brains/b/memories?limit=50${q}`)).body).data;
+        const say = chatWriter(api, 'chat');
+        const memories = (q: string) => memoriesOf(api, q);
         const own = await say('Ana', 'My birthday is April 12th 1988.', '2024-01-01T10:00:00Z');
         await say('Ana', 'I live in Lisbon.', '2024-01-01T10:01:00Z');
         const rui = await say('Rui', "Ana's birthday is May 3rd.", '2024-01-02T10:00:00Z');
@@ -576,20 +581,8 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine holds no slots of hers' },
       async () => {
         const api = await brainWithKey(server);
-        const say = async (speaker: string, text: string, occurred_at: string) =>
-          ready(
-            api,
-            'b',
-            (
-              await remember(api, 'b', {
-                content: { kind: 'message', text, speaker, thread: 'chat' },
-                occurred_at,
-                source: { name: 'chat' },
-              })
-            ).record.id,
-          );
-        const memories = async (q: string) =>
-          assertShape(MemoryPage, (await api.get(`/brains/b/memories?limit=50${q}`)).body).data;
+        const say = chatWriter(api, 'chat');
+        const memories = (q: string) => memoriesOf(api, q);
         const own = await say('Ana', 'I work at Acme.', '2024-01-01T10:00:00Z');
         await say('Ana', 'I live in Lisbon.', '2024-01-01T10:01:00Z');
         // One message of his: the job he says is hers, beside hers, a conflict.

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ContextReady, Trace } from '../../engine/contract/index.ts';
-import { newStoreKey } from '../../engine/adapters/sqlite/resolve-db-key.ts';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import type { RunningServer } from '../../server/start-server.ts';
 import type { Client } from '../contract/harness.ts';
 import { assertShape } from '../contract/harness.ts';
 import { brainWithKey, ready, remember } from '../contract/suite-records.ts';
+import { serveLocal } from './serve-local.ts';
 import {
   startChatCompletionsStandIn,
   type ChatCompletionsStandIn,
@@ -24,19 +24,10 @@ const root = mkdtempSync(join(tmpdir(), 'mnemo-query-rewrite-'));
 let n = 0;
 async function server(o: { rewriteUrl?: string; rewriteModel?: string }, log?: (l: string) => void) {
   n += 1;
-  const keyFile = join(root, `s${n}.key`);
-  writeFileSync(keyFile, `${newStoreKey()}\n`, { mode: 0o600 });
-  return startServer({
-    engine: 'local',
-    port: 0,
-    rateLimit: 0,
-    thoroughSyncMs: 0,
-    dataDir: join(root, `s${n}`, 'data'),
-    dbKeyFile: keyFile,
-    configDir: join(root, `s${n}`, 'config'),
-    ...(log ? { log } : {}),
-    ...o,
-  });
+  const dir = join(root, `s${n}`);
+  mkdirSync(dir);
+  const more = { thoroughSyncMs: 0, ...o };
+  return (await serveLocal(dir, { more, ...(log ? { log } : {}) })).server;
 }
 
 let llm: ChatCompletionsStandIn;

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newStoreKey } from '../../engine/adapters/sqlite/resolve-db-key.ts';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../../server/start-server.ts';
 
 /**
  * A server as `mnemo serve` runs one, over a data dir in `root`: the local engine on an encrypted
@@ -10,7 +10,14 @@ import { startServer, type RunningServer } from '../../server/start-server.ts';
  */
 export async function serveLocal(
   root: string,
-  o: { dataDir?: string; keyFile?: string; log?: (line: string) => void; timeZone?: string } = {},
+  o: {
+    dataDir?: string;
+    keyFile?: string;
+    log?: (line: string) => void;
+    timeZone?: string;
+    /** Any other option of the server (the query rewrite's, a thorough budget). */
+    more?: Partial<ServerOptions>;
+  } = {},
 ): Promise<{ server: RunningServer; key: string; auth: Record<string, string> }> {
   const keyFile = o.keyFile ?? join(root, 'db.key');
   // A key as Mnemo makes one, taken as the key itself: a passphrase costs an Argon2id derivation on
@@ -25,6 +32,7 @@ export async function serveLocal(
     configDir: join(root, 'config'),
     log: o.log ?? (() => {}),
     ...(o.timeZone ? { timeZone: o.timeZone } : {}),
+    ...o.more,
   });
   const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
   return { server, key, auth: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } };
