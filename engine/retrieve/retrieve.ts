@@ -100,8 +100,6 @@ export interface Retrieved {
   method: string;
   /** Words added by pseudo-relevance feedback (thorough only). */
   expansion: string[];
-  /** The generative model's search phrasings (thorough with a rewriter that answered in time). */
-  rewrites: string[];
   /** Stages left out because budget.ms ran out. */
   skipped: string[];
   /** Lanes that could not run, and why (the embedder still loading, or its call failing). */
@@ -244,10 +242,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
   let fused = fuse(laneResults, rrfK, laneWeights);
 
-  let rewrites: string[] = [];
   if (rewriting) {
     t = performance.now();
-    rewrites = await rewriting;
+    const rewrites = await rewriting;
     timings['rewrite_wait'] = performance.now() - t;
     const words = [...new Set(rewrites.flatMap((p) => queryTerms(p)))].slice(0, maxRewriteTerms);
     o.emit('rewrite', { model: o.rewriter?.id, phrasings: rewrites, terms: words });
@@ -255,15 +252,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     if (words.length > 0 && over()) skipped.push('rewrite');
     else if (words.length > 0) {
       const rows = await searchTurns({ ...base, terms: o.terms }, { terms: words, limit });
-      laneResults.push({
-        lane: 'rewrite',
-        candidates: rows.map((r) => ({
-          recordId: r.recordId,
-          score: r.score,
-          reason: sharedReason(r.text, words),
-        })),
-        ms: performance.now() - t,
-      });
+      laneResults.push(searchedLane('rewrite', rows, words, t));
       fused = fuse(laneResults, rrfK, laneWeights);
     }
   }
@@ -288,19 +277,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     );
     o.emit('expand', { method: 'pseudo_relevance_feedback', terms: expansion });
     if (expansion.length > 0) {
-      const rows = await searchTurns(
-        { ...base, terms: o.terms },
-        { terms: [...o.terms, ...expansion], limit },
-      );
-      laneResults.push({
-        lane: 'feedback',
-        candidates: rows.map((r) => ({
-          recordId: r.recordId,
-          score: r.score,
-          reason: sharedReason(r.text, [...o.terms, ...expansion]),
-        })),
-        ms: performance.now() - t,
-      });
+      const words = [...o.terms, ...expansion];
+      const rows = await searchTurns({ ...base, terms: o.terms }, { terms: words, limit });
+      laneResults.push(searchedLane('feedback', rows, words, t));
       fused = fuse(laneResults, rrfK, laneWeights);
     }
     timings['expand'] = performance.now() - t;
@@ -362,7 +341,25 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = needed;
     method = `${method}; no prompt before a Record that answers alone`;
   }
-  return { laneResults, fused, method, expansion, rewrites, skipped, unavailable, timings, timeIntent };
+  return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent };
+}
+
+/** A lexical search of `words` beyond the query's own (thorough's rewrite and feedback) as a lane's result. */
+function searchedLane(
+  lane: string,
+  rows: readonly { recordId: string; score: number; text: string }[],
+  words: string[],
+  startedAt: number,
+): LaneResult {
+  return {
+    lane,
+    candidates: rows.map((r) => ({
+      recordId: r.recordId,
+      score: r.score,
+      reason: sharedReason(r.text, words),
+    })),
+    ms: performance.now() - startedAt,
+  };
 }
 
 /**
