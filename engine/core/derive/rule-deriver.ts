@@ -957,13 +957,16 @@ function referentsOf(
     const before = said[i - 1]!;
     const about = heOrSheOf(before) ?? selfNamedIn(before, self);
     const earlier = said.slice(0, i);
-    const named = about !== null && pronounFits(x, earlier, about, out) ? about : null;
+    const pronoun = pronounOf(x)!;
+    const aboutTaken = about === null ? null : pronounsTaken(about, earlier, out);
+    const named = aboutTaken !== null && takesPronoun(pronoun, aboutTaken) ? about : null;
     // "… He works at Santa Maria. He loves it.": the "he" before is still the one meant; not a "she".
-    const still = pronounOf(before) === pronounOf(x) ? out.get(before) : undefined;
+    const still = pronounOf(before) === pronoun ? out.get(before) : undefined;
     const who = named ?? still ?? null;
     if (who === null) return;
+    const taken = who === about && aboutTaken !== null ? aboutTaken : pronounsTaken(who, earlier, out);
     out.set(x, who);
-    if (pronounsTaken(who, earlier, out).sure.has(pronounOf(x)!)) sure.add(x);
+    if (taken.sure.has(pronoun)) sure.add(x);
   });
   return { who: out, sure };
 }
@@ -1075,8 +1078,11 @@ export function pronounFits(
   bound: ReadonlyMap<string, string> = new Map(),
 ): boolean {
   const pronoun = pronounOf(sentence);
-  if (pronoun === null) return true;
-  const { sure, seen } = pronounsTaken(who, before, bound);
+  return pronoun === null || takesPronoun(pronoun, pronounsTaken(who, before, bound));
+}
+
+/** Whether what is said of someone (pronounsTaken) lets `pronoun` be theirs. */
+function takesPronoun(pronoun: HeOrShe, { sure, seen }: { sure: Set<HeOrShe>; seen: Set<HeOrShe> }): boolean {
   return sure.has(pronoun) || (!sure.has(otherPronoun[pronoun]) && !seen.has(otherPronoun[pronoun]));
 }
 
