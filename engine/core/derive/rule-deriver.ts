@@ -60,6 +60,7 @@ import {
   sentences,
   taskItems,
   type Span,
+  type TaskItem,
 } from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
@@ -632,9 +633,30 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
 function withTaskState(claims: Claim[], text: string): Claim[] {
   const tasks = taskItems(text);
   if (tasks.length === 0) return claims;
+  // The task whose words hold `at`: tasks are in text order, so the last that starts at or before it.
+  // (A note of thousands of tasks is read in a search, not a scan per claim.)
+  const taskAt = (at: number) => {
+    let lo = 0;
+    let hi = tasks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (tasks[mid]!.start <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    const t = tasks[lo]!;
+    return at >= t.start && at < t.end ? t : undefined;
+  };
+  // A task's words are most claims' quotes: found by them, and the text searched only for the rest.
+  const byWords = new Map<string, TaskItem>();
+  for (const t of tasks) {
+    const words = text.slice(t.start, t.end);
+    if (!byWords.has(words)) byWords.set(words, t);
+  }
   const taskOf = (quote: string) => {
+    const same = byWords.get(quote);
+    if (same) return same;
     for (let at = text.indexOf(quote); at >= 0; at = text.indexOf(quote, at + 1)) {
-      const task = tasks.find((t) => at >= t.start && at < t.end);
+      const task = taskAt(at);
       if (task) return task;
     }
     return undefined;

@@ -255,7 +255,9 @@ export function taskItems(text: string): TaskItem[] {
     const m = taskLine.exec(line);
     if (m) {
       const start = offset + m[0].length;
-      const first = sentences(line.slice(m[0].length))[0];
+      // Most tasks are one sentence: the segmenter only for a line with a stop inside it.
+      const words = line.slice(m[0].length);
+      const first = /[.!?。！？]\s*\S/u.test(words.trimEnd()) ? sentences(words)[0] : undefined;
       const end = first === undefined ? offset + line.trimEnd().length : start + first.end;
       out.push({ start, end, done: m[1] !== ' ' });
     }
