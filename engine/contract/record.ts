@@ -241,6 +241,14 @@ export const RecordListQuery = z
     // An empty name would otherwise read as "no filter" and hand a client with an unset variable the
     // whole Brain; the other filters refuse empty values the same way.
     source: z.string().min(1, 'must not be empty').optional(),
+    has_source: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe(
+        'false: only Records written with no `source.name` (as a client of this API writes them when it ' +
+          'names none); true: only those with one; absent: no such filter. `false` with `source`: ' +
+          '`conflicting_parameters`.',
+      ),
     visibility: Visibility.optional(),
     status: RecordStatus.optional(),
     since: DateTime.optional().describe(

@@ -77,7 +77,7 @@ export const errorCodes = {
     status: 400,
     type: 'invalid_request',
     summary:
-      "since_watermark (a delta read) cannot be combined with a full read's cursor or order (nor, on listRecords, its filters).",
+      "since_watermark (a delta read) cannot be combined with a full read's cursor or order (nor, on listRecords, its filters); on listRecords, has_source=false not with a source name.",
   },
   streaming_not_applicable: {
     status: 406,

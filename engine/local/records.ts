@@ -1,4 +1,5 @@
 import { decodeIdCursor } from '../core/shared/page-cursor.ts';
+import { sourceFilterAgrees } from '../core/shared/source-filter.ts';
 import type {
   MnemoRecord,
   RecordCreate,
@@ -262,12 +263,14 @@ export async function listRecords(
   const b = await requireBrain(ctx, t, brainId);
   if (q.since_watermark !== undefined) return recordChanges(ctx, b, q);
   if (q.cursor !== undefined) decodeIdCursor(q.cursor, 'rec_', 'listRecords');
+  sourceFilterAgrees(q);
   return ctx.units.read(b.uid, async (u) => {
     const page = await u.records.list({
       limit: q.limit,
       cursor: q.cursor,
       kind: q.kind,
       sourceName: q.source,
+      hasSource: q.has_source === undefined ? undefined : q.has_source === 'true',
       visibility: q.visibility,
       status: q.status,
       sinceMs: q.since ? Date.parse(q.since) : undefined,

@@ -79,6 +79,8 @@ export interface RecordRepository {
     cursor?: string | undefined;
     kind?: Kind | undefined;
     sourceName?: string | undefined;
+    /** false: only Records with no source.name; true: only those with one. */
+    hasSource?: boolean | undefined;
     visibility?: Visibility | undefined;
     /** processing: a derivation still queued; ready: none. */
     status?: 'processing' | 'ready' | undefined;

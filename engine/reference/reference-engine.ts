@@ -17,6 +17,7 @@ import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
 import { newId } from '../ids.ts';
 import { canonicalJson } from '../core/shared/canonical-json.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../core/shared/page-cursor.ts';
+import { sourceFilterAgrees } from '../core/shared/source-filter.ts';
 import { decodeProfileCursor, encodeProfileCursor } from '../core/shared/profile-cursor.ts';
 import { recordText } from '../core/derive/record-text.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
@@ -356,10 +357,12 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         throw new MnemoError('not_implemented', 'since_watermark: the reference engine keeps no change feed');
       const s = state(t, brainId);
       const before = q.cursor ? decodeIdCursor(q.cursor, 'rec_', 'listRecords') : null;
+      sourceFilterAgrees(q);
       const rows = [...s.records.values()]
         .map((r) => r.record)
         .filter((r) => !hiddenHere(deployment, r.visibility))
         .filter((r) => (!q.kind || r.kind === q.kind) && (!q.source || r.source.name === q.source))
+        .filter((r) => !q.has_source || (q.has_source === 'true') === Boolean(r.source.name))
         .filter(
           (r) => (!q.visibility || r.visibility === q.visibility) && (!q.status || r.status === q.status),
         )

@@ -12,7 +12,13 @@ function sourceLabel(s: SourceSummary): string {
 }
 
 /**
- * The Brain's own sources to pick from: the filter matches a source name exactly, and a guess ("mail"
+ * The choice of Records with no source name (written over /v1 by a client that names none): the API's
+ * `has_source=false`. A source name never holds a NUL (the server refuses one), so this is no name.
+ */
+export const noSource = '\u0000';
+
+/**
+ * The Brain's own sources to pick from, and Records with none (`noSource`): the filter matches a source name exactly, and a guess ("mail"
  * for `mbox`, "Phone" for `phone`) finds nothing. A name from the address that the Brain does not
  * hold (any more) stays a choice, so the form still shows what is applied.
  */
@@ -32,12 +38,15 @@ export function SourceSelect({
       Source
       <select value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">Any</option>
+        <option value={noSource}>None (written through the API)</option>
         {sources.map((s) => (
           <option key={s.name} value={s.name}>
             {sourceLabel(s)}
           </option>
         ))}
-        {value && !sources.some((s) => s.name === value) ? <option value={value}>{value}</option> : null}
+        {value && value !== noSource && !sources.some((s) => s.name === value) ? (
+          <option value={value}>{value}</option>
+        ) : null}
       </select>
     </label>
   );

@@ -31,20 +31,24 @@ import { Link, navigate, useLocation } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ForgetRecordDialog } from './forget-record-dialog.tsx';
 import { useWindowRows } from '../use-window-rows.ts';
-import { SourceSelect } from './record-source-select.tsx';
+import { SourceSelect, noSource } from './record-source-select.tsx';
 
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
-const filterNames = ['kind', 'source', 'visibility', 'status', 'since', 'until'] as const;
+const filterNames = ['kind', 'source', 'has_source', 'visibility', 'status', 'since', 'until'] as const;
 /** The filters as the form labels them, for the server's messages. */
 const filterLabels = {
   kind: 'Kind',
   source: 'Source',
+  has_source: 'Source',
   visibility: 'Visibility',
   status: 'Status',
   since: 'Happened from',
   until: 'Happened until',
 };
+
+/** The Source menu's choice for the filters in the address: a name, Records with none, or any. */
+const sourceChoice = (f: RecordListParams) => (f.has_source === 'false' ? noSource : (f.source ?? ''));
 
 export function RecordsScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -204,7 +208,7 @@ function RecordFilters({
   onChange: (f: RecordListParams) => void;
 }) {
   const [kind, setKind] = useState<string>(initial.kind ?? '');
-  const [source, setSource] = useState(initial.source ?? '');
+  const [source, setSource] = useState(sourceChoice(initial));
   const [visibility, setVisibility] = useState<string>(initial.visibility ?? '');
   const [status, setStatus] = useState<string>(initial.status ?? '');
   const [since, setSince] = useState(isoToLocalInput(initial.since));
@@ -213,7 +217,7 @@ function RecordFilters({
   const [backwards, setBackwards] = useState(false);
   useFollowSearch(search, () => {
     setKind(initial.kind ?? '');
-    setSource(initial.source ?? '');
+    setSource(sourceChoice(initial));
     setVisibility(initial.visibility ?? '');
     setStatus(initial.status ?? '');
     setSince(isoToLocalInput(initial.since));
@@ -229,7 +233,8 @@ function RecordFilters({
     e.preventDefault();
     const f: RecordListParams = {};
     if (kind) f.kind = kind as RecordListParams['kind'];
-    if (source.trim()) f.source = source.trim();
+    if (source === noSource) f.has_source = 'false';
+    else if (source.trim()) f.source = source.trim();
     if (visibility) f.visibility = visibility as Visibility;
     if (status) f.status = status as 'processing' | 'ready';
     const s = localInputToIso(since);

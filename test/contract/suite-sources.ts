@@ -74,6 +74,36 @@ export function sourceChecks(factory: ServerFactory): void {
       assertError(await api.get('/brains/nope/sources'), 404, 'not_found', 'brain_not_found');
     });
 
+    it('listRecords with has_source=false lists the Records written with no source name, and true the rest', async () => {
+      const api = await brainWithKey(server);
+      await remember(api, 'b', { content: 'typed by an agent', source: { name: 'mcp' } });
+      await remember(api, 'b', { content: 'no source at all' });
+      await remember(api, 'b', { content: 'an id but no name', source: { external_id: 'x-1' } });
+      const texts = async (query: string) => {
+        const r = await api.get(`/brains/b/records?${query}&limit=200`);
+        assert.equal(r.status, 200, r.text);
+        return assertShape(RecordPage, r.body)
+          .data.map((rec) => ('text' in rec.content ? rec.content.text : ''))
+          .sort();
+      };
+      assert.deepEqual(await texts('has_source=false'), ['an id but no name', 'no source at all']);
+      assert.deepEqual(await texts('has_source=true'), ['typed by an agent']);
+      assert.deepEqual(await texts('has_source=true&source=mcp'), ['typed by an agent']);
+      // A name and "no name" at once would be an empty page that reads as "none written".
+      assertError(
+        await api.get('/brains/b/records?has_source=false&source=mcp'),
+        400,
+        'invalid_request',
+        'conflicting_parameters',
+      );
+      assertError(
+        await api.get('/brains/b/records?has_source=no'),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+    });
+
     it('forgetSource removes every Record of the source and their Memories; others stay; then source_not_found', async () => {
       const api = await brainWithKey(server);
       const kept = await remember(api, 'b', {

@@ -1,6 +1,6 @@
 // On one local server and one browser: revoking the window's own key, a Memory cited from a long
-// document, disagreeing Profile lines, the Records source filter, and how a Trace reads the Records it
-// names.
+// document, disagreeing Profile lines, the Records source filter (a source's name, or none), and how a
+// Trace reads the Records it names.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -305,6 +305,35 @@ test('Records offer the Brain’s own sources to filter by', async () => {
   await page.reload();
   await records.getByText(/Porto/).waitFor();
   assert.equal(await source.inputValue(), 'phone', 'the applied source is shown after a reload');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('Records written with no source have a Source choice of their own', async () => {
+  const { page, problems } = await openAt('/brains/ana/records');
+  const records = page.getByRole('list', { name: 'Records' });
+  await records.getByRole('listitem').first().waitFor();
+  const source = page.getByRole('form', { name: 'Filter Records' }).getByLabel('Source');
+  await source.selectOption({ label: 'None (written through the API)' });
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.waitForURL(/\/records\?has_source=false$/);
+  // The long document was written with no source; the phone's and the laptop's homes were not.
+  await records
+    .getByText(/Review log|Note 0:/)
+    .first()
+    .waitFor();
+  assert.equal(await records.getByRole('listitem').count(), 1);
+  assert.equal(await records.getByText(/Porto|Lisbon/).count(), 0);
+  await page.reload();
+  await records
+    .getByText(/Review log|Note 0:/)
+    .first()
+    .waitFor();
+  assert.equal(
+    await source.locator('option:checked').textContent(),
+    'None (written through the API)',
+    'the choice is shown after a reload',
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });

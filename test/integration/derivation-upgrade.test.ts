@@ -334,6 +334,35 @@ for (const backend of [local, postgres])
       });
     });
 
+    it("a checklist's tasks the old rules read alike say, once derived again, which are done", async () => {
+      // rules-v63 dropped a task's box with its bullet: a ticked task and an open one read the same.
+      const unboxed: Deriver = {
+        name: 'rules-v63',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) => ({ ...c, statement: c.statement.replace(/^(?:Done|To do): /u, '') })),
+      };
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(engine, {
+            content: {
+              kind: 'document',
+              title: 'To do',
+              text: '- [x] renew passport\n- [ ] send Priya the onboarding doc',
+            },
+          }),
+        unboxed,
+      );
+      await reopened(store, async (engine) => {
+        assert.deepEqual([...(await current(engine)).keys()].sort(), [
+          'Done: renew passport',
+          'To do: send Priya the onboarding doc',
+        ]);
+      });
+    });
+
     it('a sentence the old rules cut in two becomes one Memory; what they derived alike keeps its id', async () => {
       let before!: Map<string, Memory>;
       let mark!: string;

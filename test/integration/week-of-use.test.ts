@@ -5,7 +5,7 @@ import { tempDir } from './local-helpers.ts';
 import { serveLocal } from './serve-local.ts';
 
 /**
- * What a week of a person's life written over `/v1` showed (`rules-v63`, docs/decisions/local-engine.md):
+ * What a week of a person's life written over `/v1` showed (`rules-v64`, docs/decisions/local-engine.md):
  * each case is a Record a person or an agent writes every day, read back as they read it, over a real
  * server on loopback and its encrypted store.
  */
@@ -161,5 +161,31 @@ describe('a week of use over /v1', () => {
         `${words} is remembered: ${JSON.stringify(statements)}`,
       );
     for (const r of [recipes, trip]) assert.ok(r.memory_ids.length > 0, 'each note has its Memories');
+  });
+
+  it("a note's ticked task is done and its open one still to do, in its Memories and a Context", async () => {
+    const b = await newBrain();
+    await remember(b, {
+      content: {
+        kind: 'document',
+        title: 'To do',
+        text: '- [x] renew passport\n- [ ] send Priya the onboarding doc',
+      },
+    });
+    assert.deepEqual((await memories(b)).map((m) => m.statement).sort(), [
+      'Done: renew passport',
+      'To do: send Priya the onboarding doc',
+    ]);
+    // What an agent is handed says it: the Memories it cites, beside the note's lines as written.
+    const ctx = (await call('POST', `/brains/${b}/context`, {
+      query: 'did I renew my passport?',
+      include: ['memories'],
+    })) as { text: string | null; memories: Memory[] };
+    assert.match(ctx.text ?? '', /- \[x\] renew passport/u);
+    assert.ok(
+      ctx.memories.some((m) => m.statement === 'Done: renew passport'),
+      JSON.stringify(ctx.memories.map((m) => m.statement)),
+    );
+    assert.ok(!ctx.memories.some((m) => m.statement === 'renew passport'));
   });
 });

@@ -119,6 +119,7 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
       if (query.hideLocalOnly) conds.push("r.visibility <> 'local_only'");
       if (query.kind) add((p) => `r.kind = ${p}`, query.kind);
       if (query.sourceName) add((p) => `r.source_name = ${p}`, query.sourceName);
+      if (query.hasSource !== undefined) conds.push(`r.source_name IS ${query.hasSource ? 'NOT ' : ''}NULL`);
       if (query.visibility) add((p) => `r.visibility = ${p}`, query.visibility);
       if (query.status === 'processing') conds.push(queued);
       if (query.status === 'ready') conds.push(`NOT ${queued}`);

@@ -21,6 +21,7 @@ export function recordPageSql(brainUid: string, q: RecordListFilter): { sql: str
   if (q.hideLocalOnly) add("r.visibility <> 'local_only'");
   if (q.kind) add('r.kind = ?', q.kind);
   if (q.sourceName) add('r.source_name = ?', q.sourceName);
+  if (q.hasSource !== undefined) add(`r.source_name IS ${q.hasSource ? 'NOT ' : ''}NULL`);
   if (q.visibility) add('r.visibility = ?', q.visibility);
   if (q.status === 'processing')
     add("EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");

@@ -713,12 +713,13 @@ test("a note's list markers, links and emphasis are not its Memories' words; its
     claims.map((c) => [c.statement, c.quote]),
     [
       ['Hotel: Casa das Flores', 'Hotel: Casa das Flores'],
-      ['Book the train', 'Book the train'],
+      ['To do: Book the train', 'Book the train'],
       ['We visit Ana in May.', 'We visit [[Ana Costa|Ana]] in **May**.'],
     ],
   );
   for (const c of claims) assert.ok(record.text.includes(c.quote), c.quote);
-  // A checklist of sentences without full stops: an item a Memory, no marker in any.
+  // A checklist of sentences without full stops: an item a Memory, no marker in any; its box said in
+  // words, so a ticked task is not one still to do.
   const list = {
     kind: 'document' as const,
     title: 'Move',
@@ -731,10 +732,56 @@ test("a note's list markers, links and emphasis are not its Memories' words; its
   assert.deepEqual(
     items.map((c) => c.statement),
     [
-      'Sign lease for Gloucester Road flat',
-      'Register with a GP in Bristol',
-      'Update address with the bank (Monzo) and DVLA',
+      'Done: Sign lease for Gloucester Road flat',
+      'To do: Register with a GP in Bristol',
+      'To do: Update address with the bank (Monzo) and DVLA',
     ],
+  );
+});
+
+test('a ticked task is done and an open one still to do, in her notes, an untitled one and a message', () => {
+  const tasks = '- [x] renew passport\n- [ ] send Priya the onboarding doc';
+  const expected = [
+    ['Done: renew passport', 'renew passport'],
+    ['To do: send Priya the onboarding doc', 'send Priya the onboarding doc'],
+  ];
+  for (const [title, sourceName] of [
+    ['To do', 'markdown'],
+    ['', 'markdown'],
+    ['Week', 'obsidian'],
+  ] as const)
+    assert.deepEqual(
+      derived({ kind: 'document', title, text: tasks }, sourceName, 'Maria Silva').map((c) => [
+        c.statement,
+        c.quote,
+      ]),
+      expected,
+      `${sourceName} "${title}"`,
+    );
+  assert.deepEqual(
+    claimsOf(`My list:\n${tasks}`, 'Maria Silva', 'Maria Silva')
+      .slice(1)
+      .map((c) => [c.statement, c.quote]),
+    expected,
+  );
+  // "[X]" ticks too. A note of no one's keeps a passage whole; in her own words, where each sentence
+  // is its own Memory, the box ticks the task's first sentence, not what is said of it after.
+  assert.deepEqual(
+    noteClaims('Week', '- [X] Call mum. She sounded tired.\n- [ ] TODO book the dentist', 'Maria Silva').map(
+      (c) => c.statement,
+    ),
+    ['Done: Call mum. She sounded tired.', 'TODO book the dentist'],
+  );
+  assert.deepEqual(
+    noteClaims('Week', 'I live in Porto.\n- [X] I called mum. She sounded tired.', 'Maria Silva').map(
+      (c) => c.statement,
+    ),
+    ['Maria Silva lives in Porto', 'Done: I called mum.', 'She sounded tired.'],
+  );
+  // A list with no boxes is no checklist: its items say nothing of being done.
+  assert.deepEqual(
+    noteClaims('Trip', '- passport\n- charger', 'Maria Silva').map((c) => c.statement),
+    ['passport', 'charger'],
   );
 });
 

@@ -52,7 +52,16 @@ import {
 } from './parting.ts';
 import { withoutMarkup, withoutNonProse } from './note-markup.ts';
 import { fencedRanges } from '../shared/fenced-lines.ts';
-import { headingsApart, listItems, numberedLines, passages, sentences, type Span } from './split-text.ts';
+import {
+  headingsApart,
+  listItems,
+  numberedLines,
+  passages,
+  sentences,
+  taskItems,
+  type Span,
+  type TaskItem,
+} from './split-text.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
@@ -365,250 +374,308 @@ export function createRuleDeriver(): Deriver {
     // Bacalhau à Brás\nPotatoes, …") is no Memory, as one in a paragraph of its own is not. A move
     // said "yesterday", "last week", "last month" or "last year" holds the home from then, as "a month
     // ago" does; it held from when it was said.
-    name: 'rules-v63',
+    // v64: a checklist's task says whether it is done ("- [x] renew passport" is "Done: renew
+    // passport", "- [ ] send Priya the doc" is "To do: send Priya the doc"): both were "renew
+    // passport", an open task and a ticked one alike, and a question of what is still to do could not
+    // tell them apart.
+    name: 'rules-v64',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
+      const claims = claimsOfRecord(record, ctx);
       const c = record.content;
-      const whole = record.text.trim() || record.text;
-      // Whom each claim is about and whose it is: one rule, which a correction from another side
-      // stated here follows too (claim-owner.ts).
-      const { subject, owner } = claimOwner(record, ctx);
-      const others = (name: string) => resolveOwner(name, ctx.self, ctx.selfFirstName);
-      switch (c.kind) {
-        case 'fact':
-          return [{ statement: record.text, subject, predicate: c.predicate, owner, quote: record.text }];
-        case 'message': {
-          // Quoted mail, headers and signatures are not the speaker's to own, nor code a statement;
-          // greetings hold nothing.
-          const unsaid = [...notSaid(record.text), ...fencedRanges(record.text)];
-          // An assistant's service words ("Happy to help!", "Let me know if you need anything else.")
-          // hold nothing of the person's either: each was a Memory in her list.
-          const serving = agentSpeaker(c.speaker, record.sourceName);
-          const said = sentences(record.text).filter(
-            (s) =>
-              !isPlaceholder(s.value) &&
-              !within(unsaid, s.start, s.end) &&
-              !isCourtesy(s.value) &&
-              !(serving && agentCourtesy(s.value)) &&
-              !(owner.state === 'self' && introducesSelf(s.value, ctx.self)),
-          );
-          if (said.length === 0) return [];
-          const stated = said.filter((s) => isStatement(s.value));
-          // "I'm allergic to peanuts, so keep that in mind for any recipes": the request is to the
-          // listener, not what is true; the statement is what comes before it.
-          const spans = (
-            stated.length > 0 ? stated.map((s) => s.value) : unstatedSpans(said, unsaid.length > 0, whole)
-          ).map((s) => (serving ? s : withoutAsideToListener(s)));
-          // An assistant's words about the person ("Noted: Ana lives in Braga.") are hers to hold, as a
-          // restatement of her slot (agentClaims); the rest of what it says is its own.
-          const agent = serving ? ctx.self : null;
-          // "we broke up. jk", "i'm vegan... not really": the next sentence takes it back, so it holds
-          // no slot, ends none, and is a statement as said.
-          const followedBy = (test: (next: string) => boolean) =>
-            new Set(
-              said.flatMap((x, i) => (i + 1 < said.length && test(said[i + 1]!.value) ? [x.value] : [])),
-            );
-          const takenBack = followedBy(takesBack);
-          // "You're allergic to penicillin. Is that right?": an agent's guess it asks her to confirm is
-          // its own words, nothing of hers.
-          const asked = followedBy((next) => asksIfRight.test(next.trim()));
-          const told = toldBefore(said.map((x) => x.value));
-          const { who: referents, sure } = referentsOf(
-            said.map((x) => x.value),
-            owner.state === 'other' ? ctx.self : null,
-          );
-          const read = unique(spans).flatMap((s): SaidClaim[] => {
-            if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
-            if (agent !== null)
-              return asked.has(s) ? sentenceClaims(s, subject, owner) : agentClaims(s, subject, owner, agent);
-            // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
-            const about = referents.get(s);
-            const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
-            if (theirs?.state === 'other') return heOrSheClaims(s, about!, theirs);
-            // "Ana got a new job. She works at Google now." in Rui's words: her slot as he says it
-            // (saidOfSelf), and the speaker's words, as before, where it holds none or clashes.
-            const hers = theirs?.state === 'self' ? heOrSheClaims(s, about!, theirs, owner) : [];
-            if (hers.some((c) => c.predicate !== null && saidBy(c) !== null))
-              return hers.map((c) => ({ ...c, unheld: { subject, owner } }));
-            const read = sentenceClaims(s, subject, owner, others, told.get(s));
-            // "she's a nurse" opening a message: whose it is, the speaker's message before may say
-            // ("My sister Inês lives in Madrid."; engine/derive/replies.ts).
-            const first = s === said[0]?.value && about === undefined && opensWithHeOrShe.test(s.trim());
-            return first && owner.state !== 'unresolved'
-              ? read.map((c) => (c.predicate === null ? { ...c, heOrShe: true as const } : c))
-              : read;
-          });
-          // "Actually, scratch the cat idea": what it drops, only the speaker's message before says.
-          const claims = agent === null ? read.map(withIdeaDropped) : read;
-          // "wait no, it's march 14" mends the value the thread said just before; "Braga" answers its
-          // "Where are you based?": only the message before can say which slot (engine/derive/replies.ts).
-          const only = claims.length === 1 && claims[0]!.predicate === null ? claims[0]! : null;
-          if (agent === null && only !== null && only.quote === whole) {
-            const instead = saidInstead(whole);
-            if (instead !== null) return [{ ...only, saidInstead: instead }];
-            const answer = bareAnswer(whole);
-            if (answer !== null) return [{ ...only, answers: answer }];
-            if (shortReply(whole)) return [{ ...only, inReply: true }];
-          }
-          const kept = withoutPronounClashes(claims, sure);
-          const dated = startsWithItsDay(
-            withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt),
-          );
-          const placed = withPlaceSaidAfter(dated, record.text);
-          if (agent !== null) return placed;
-          const changed = placed.map((c) => withPlansChanged(c, record.text));
-          return [...changed, ...lastDaysAhead(changed, record.occurredAt)];
-        }
-        case 'event':
-          return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
-        case 'document': {
-          // Code, tables and tag lines are no statements: read around them (their lines blanked, each
-          // passage still an exact substring of the Record).
-          // Comments ("%% … %%") are Obsidian's: elsewhere "%%" is a printf's or a rate's percent sign.
-          const obsidian = record.sourceName === 'obsidian';
-          const prose = withoutNonProse(record.text, obsidian);
-          const listed = numberedLines(prose);
-          const all = passages(prose)
-            .flatMap((p) => listItems(prose, p, listed))
-            .flatMap((p) => headingsApart(prose, p))
-            .map((p) => record.text.slice(p.start, p.end));
-          const ps = notePassages(all);
-          if (all.length > 0 && ps.length === 0) return [];
-          // "About me", or a note of hers in the first person: its statements are the self's as her
-          // messages' are, each sentence its own Memory, a home or a job holding its slot ("I live in
-          // Lisbon. I work at Feedzai.").
-          if (owner.state === 'self') {
-            const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
-            const told = toldBefore(stated.map((x) => x.value));
-            // "People/Ana Lima.md": "She lives in Porto. Her partner is Pedro." are Ana's, though the
-            // note is the person's own ("Ana Lima is my best friend"); else the person the sentence
-            // before said where they live, as in a message. Her own first name as the title ("Ana")
-            // may be her own card: nothing says it is another Ana's, so the note stays hers.
-            const named =
-              personTitled(c.title) ??
-              firstNameTitled(
-                c.title,
-                ps.flatMap((p) => p.split('\n')),
-                obsidian,
-              );
-            const titled = named !== null && foldName(named) === selfFirstName(ctx.self) ? null : named;
-            // An agent's note through MCP says the person's slots as an agent's message does ("User
-            // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
-            const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
-            // "Maya's brother Sam works at Google.": her kin by her name, read as "User's brother Sam".
-            const kinRead = (x: string) => (agentNote === null ? x : asUsersKin(x, agentNote));
-            const referents = namedJustBefore(stated.map((x) => kinRead(x.value)));
-            // "Maya lives in Lisbon. She prefers the aisle.": in an agent's note her name is hers
-            // (agentNoteNamingSelf), and so is the "she" that stands for it, not a namesake's.
-            const hersByName = (name: string) =>
-              agentNote !== null &&
-              [foldName(agentNote.name), selfFirstName(agentNote)].includes(foldName(name));
-            const hersAfter = (x: string) => {
-              const about = opensWithHeOrShe.test(x) ? referents.get(kinRead(x)) : undefined;
-              return titled === null && about !== undefined && hersByName(about);
-            };
-            const whoseIs = (x: string): OwnerClaim | null => {
-              const about = opensWithTheirs.test(x) ? (titled ?? referents.get(x)) : undefined;
-              const theirs = about === undefined || hersAfter(x) ? null : others(about);
-              return theirs?.state === 'other' ? theirs : null;
-            };
-            // "People/Rui Sousa.md" in her words ("My younger brother. Allergic to peanuts!") is about
-            // Rui as it is without them: his birthday line and what it says of no one else were hers.
-            const about = titled === null || agentNote !== null ? null : others(titled);
-            const them = about?.state === 'other' ? about : null;
-            if (stated.length > 0) {
-              // What a home is like, said after it, goes with it (withPlaceSaidAfter).
-              const read = withStarts(
-                unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
-                  const theirs = whoseIs(x);
-                  // "She lives in Porto." in "People/Ana Lima.md": her home, as "Ana Lima lives in Porto."
-                  const named = theirs !== null && opensWithHeOrShe.test(x);
-                  if (named) {
-                    const claims = heOrSheClaims(x, theirs.entity!, theirs);
-                    // An agent's word of another, as by name: restated, never replacing what was said.
-                    if (agentNote === null) return claims;
-                    return claims.map(agentsWordOfAnother(byName(x, theirs.entity!)));
-                  }
-                  if (theirs !== null) {
-                    const statement = withoutMarkup(x, obsidian);
-                    return [{ statement, subject: theirs.entity!, predicate: null, owner: theirs, quote: x }];
-                  }
-                  const read = (s: string) => sentenceClaims(s, subject, owner, others, told.get(s));
-                  if (them !== null && titled !== null)
-                    return sentenceOfTheirNote(x, titled, them, read, obsidian).map((claim) =>
-                      claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
-                    );
-                  // Her "she" read as the name it stands for ("She works at Feedzai." after "Maya Costa
-                  // …" as "Maya Costa works at Feedzai."), hers as that name is.
-                  const y = hersAfter(x) ? byName(x, referents.get(kinRead(x))!) : kinRead(x);
-                  return (
-                    agentNote !== null
-                      ? agentClaims(y, subject, owner, agentNote, others).map((c) => inItsWords(c, y, x))
-                      : sentenceClaims(x, subject, owner, others, told.get(x))
-                  ).map((claim) =>
-                    claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
-                  );
-                }),
-                record.occurredAt,
-              );
-              return withPlaceSaidAfter(read, record.text);
-            }
-          }
-          // "People/Priya Shah.md": the lines that give her birthday, partner or employer ("Birthday:
-          // 14 March", a property line "company: [[Acme]]") hold her slots, and "She lives in Bristol."
-          // is said of her; the rest is read as any note is.
-          const person =
-            personTitled(c.title) ??
-            firstNameTitled(
-              c.title,
-              ps.flatMap((p) => p.split('\n')),
-              obsidian,
-            );
-          const theirs = person === null ? null : others(person);
-          if (person !== null && theirs?.state === 'other')
-            return withStarts(
-              unique(ps).flatMap((p) =>
-                personNotePassage(
-                  p,
-                  person,
-                  theirs,
-                  { statement: '', subject, predicate: null, owner, quote: '' },
-                  obsidian,
-                ),
-              ),
-              record.occurredAt,
-            );
-          const untitled = !c.title?.trim();
-          // Her first name alone in a note is hers as likely as another's of that name: nobody's, as
-          // before, not a namesake's.
-          const herFirst = selfFirstName(ctx.self);
-          const notHers = (name: string): OwnerClaim =>
-            foldName(name) === herFirst ? { state: 'unresolved' } : others(name);
-          return unique(ps.length > 0 ? ps : [whole]).flatMap((p): Claim[] => {
-            const plain = {
-              statement: withoutMarkup(p, obsidian),
-              subject,
-              predicate: null,
-              owner,
-              quote: p,
-            };
-            // An untitled note's subject is only its source's name ("mcp"): a passage that opens with
-            // another person ("Sam prefers the window seat.") is about them, as in a message.
-            if (!untitled) return [plain];
-            const unmark = (x: string) => withoutMarkup(x, obsidian);
-            const ofHer = (word: string) => foldName(word) === herFirst;
-            const read = ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp', ofHer);
-            // "Sam moved to York in 2023": his home from that year's day.
-            return read === null
-              ? [plain]
-              : withPlaceSaidAfter(withStarts(read, record.occurredAt), record.text);
-          });
-        }
-        case 'correction':
-          return [];
-      }
+      return c.kind === 'document' || c.kind === 'message' ? withTaskState(claims, record.text) : claims;
     },
   };
 }
+
+/** A Record's claims, before a checklist's tasks say whether they are done (withTaskState). */
+function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
+  const c = record.content;
+  const whole = record.text.trim() || record.text;
+  // Whom each claim is about and whose it is: one rule, which a correction from another side
+  // stated here follows too (claim-owner.ts).
+  const { subject, owner } = claimOwner(record, ctx);
+  const others = (name: string) => resolveOwner(name, ctx.self, ctx.selfFirstName);
+  switch (c.kind) {
+    case 'fact':
+      return [{ statement: record.text, subject, predicate: c.predicate, owner, quote: record.text }];
+    case 'message': {
+      // Quoted mail, headers and signatures are not the speaker's to own, nor code a statement;
+      // greetings hold nothing.
+      const unsaid = [...notSaid(record.text), ...fencedRanges(record.text)];
+      // An assistant's service words ("Happy to help!", "Let me know if you need anything else.")
+      // hold nothing of the person's either: each was a Memory in her list.
+      const serving = agentSpeaker(c.speaker, record.sourceName);
+      const said = sentences(record.text).filter(
+        (s) =>
+          !isPlaceholder(s.value) &&
+          !within(unsaid, s.start, s.end) &&
+          !isCourtesy(s.value) &&
+          !(serving && agentCourtesy(s.value)) &&
+          !(owner.state === 'self' && introducesSelf(s.value, ctx.self)),
+      );
+      if (said.length === 0) return [];
+      const stated = said.filter((s) => isStatement(s.value));
+      // "I'm allergic to peanuts, so keep that in mind for any recipes": the request is to the
+      // listener, not what is true; the statement is what comes before it.
+      const spans = (
+        stated.length > 0 ? stated.map((s) => s.value) : unstatedSpans(said, unsaid.length > 0, whole)
+      ).map((s) => (serving ? s : withoutAsideToListener(s)));
+      // An assistant's words about the person ("Noted: Ana lives in Braga.") are hers to hold, as a
+      // restatement of her slot (agentClaims); the rest of what it says is its own.
+      const agent = serving ? ctx.self : null;
+      // "we broke up. jk", "i'm vegan... not really": the next sentence takes it back, so it holds
+      // no slot, ends none, and is a statement as said.
+      const followedBy = (test: (next: string) => boolean) =>
+        new Set(said.flatMap((x, i) => (i + 1 < said.length && test(said[i + 1]!.value) ? [x.value] : [])));
+      const takenBack = followedBy(takesBack);
+      // "You're allergic to penicillin. Is that right?": an agent's guess it asks her to confirm is
+      // its own words, nothing of hers.
+      const asked = followedBy((next) => asksIfRight.test(next.trim()));
+      const told = toldBefore(said.map((x) => x.value));
+      const { who: referents, sure } = referentsOf(
+        said.map((x) => x.value),
+        owner.state === 'other' ? ctx.self : null,
+      );
+      const read = unique(spans).flatMap((s): SaidClaim[] => {
+        if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
+        if (agent !== null)
+          return asked.has(s) ? sentenceClaims(s, subject, owner) : agentClaims(s, subject, owner, agent);
+        // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
+        const about = referents.get(s);
+        const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
+        if (theirs?.state === 'other') return heOrSheClaims(s, about!, theirs);
+        // "Ana got a new job. She works at Google now." in Rui's words: her slot as he says it
+        // (saidOfSelf), and the speaker's words, as before, where it holds none or clashes.
+        const hers = theirs?.state === 'self' ? heOrSheClaims(s, about!, theirs, owner) : [];
+        if (hers.some((c) => c.predicate !== null && saidBy(c) !== null))
+          return hers.map((c) => ({ ...c, unheld: { subject, owner } }));
+        const read = sentenceClaims(s, subject, owner, others, told.get(s));
+        // "she's a nurse" opening a message: whose it is, the speaker's message before may say
+        // ("My sister Inês lives in Madrid."; engine/derive/replies.ts).
+        const first = s === said[0]?.value && about === undefined && opensWithHeOrShe.test(s.trim());
+        return first && owner.state !== 'unresolved'
+          ? read.map((c) => (c.predicate === null ? { ...c, heOrShe: true as const } : c))
+          : read;
+      });
+      // "Actually, scratch the cat idea": what it drops, only the speaker's message before says.
+      const claims = agent === null ? read.map(withIdeaDropped) : read;
+      // "wait no, it's march 14" mends the value the thread said just before; "Braga" answers its
+      // "Where are you based?": only the message before can say which slot (engine/derive/replies.ts).
+      const only = claims.length === 1 && claims[0]!.predicate === null ? claims[0]! : null;
+      if (agent === null && only !== null && only.quote === whole) {
+        const instead = saidInstead(whole);
+        if (instead !== null) return [{ ...only, saidInstead: instead }];
+        const answer = bareAnswer(whole);
+        if (answer !== null) return [{ ...only, answers: answer }];
+        if (shortReply(whole)) return [{ ...only, inReply: true }];
+      }
+      const kept = withoutPronounClashes(claims, sure);
+      const dated = startsWithItsDay(withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt));
+      const placed = withPlaceSaidAfter(dated, record.text);
+      if (agent !== null) return placed;
+      const changed = placed.map((c) => withPlansChanged(c, record.text));
+      return [...changed, ...lastDaysAhead(changed, record.occurredAt)];
+    }
+    case 'event':
+      return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
+    case 'document': {
+      // Code, tables and tag lines are no statements: read around them (their lines blanked, each
+      // passage still an exact substring of the Record).
+      // Comments ("%% … %%") are Obsidian's: elsewhere "%%" is a printf's or a rate's percent sign.
+      const obsidian = record.sourceName === 'obsidian';
+      const prose = withoutNonProse(record.text, obsidian);
+      const listed = numberedLines(prose);
+      const all = passages(prose)
+        .flatMap((p) => listItems(prose, p, listed))
+        .flatMap((p) => headingsApart(prose, p))
+        .map((p) => record.text.slice(p.start, p.end));
+      const ps = notePassages(all);
+      if (all.length > 0 && ps.length === 0) return [];
+      // "About me", or a note of hers in the first person: its statements are the self's as her
+      // messages' are, each sentence its own Memory, a home or a job holding its slot ("I live in
+      // Lisbon. I work at Feedzai.").
+      if (owner.state === 'self') {
+        const stated = ps.flatMap((p) => sentences(p).filter((x) => isStatement(x.value)));
+        const told = toldBefore(stated.map((x) => x.value));
+        // "People/Ana Lima.md": "She lives in Porto. Her partner is Pedro." are Ana's, though the
+        // note is the person's own ("Ana Lima is my best friend"); else the person the sentence
+        // before said where they live, as in a message. Her own first name as the title ("Ana")
+        // may be her own card: nothing says it is another Ana's, so the note stays hers.
+        const named =
+          personTitled(c.title) ??
+          firstNameTitled(
+            c.title,
+            ps.flatMap((p) => p.split('\n')),
+            obsidian,
+          );
+        const titled = named !== null && foldName(named) === selfFirstName(ctx.self) ? null : named;
+        // An agent's note through MCP says the person's slots as an agent's message does ("User
+        // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
+        const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
+        // "Maya's brother Sam works at Google.": her kin by her name, read as "User's brother Sam".
+        const kinRead = (x: string) => (agentNote === null ? x : asUsersKin(x, agentNote));
+        const referents = namedJustBefore(stated.map((x) => kinRead(x.value)));
+        // "Maya lives in Lisbon. She prefers the aisle.": in an agent's note her name is hers
+        // (agentNoteNamingSelf), and so is the "she" that stands for it, not a namesake's.
+        const hersByName = (name: string) =>
+          agentNote !== null && [foldName(agentNote.name), selfFirstName(agentNote)].includes(foldName(name));
+        const hersAfter = (x: string) => {
+          const about = opensWithHeOrShe.test(x) ? referents.get(kinRead(x)) : undefined;
+          return titled === null && about !== undefined && hersByName(about);
+        };
+        const whoseIs = (x: string): OwnerClaim | null => {
+          const about = opensWithTheirs.test(x) ? (titled ?? referents.get(x)) : undefined;
+          const theirs = about === undefined || hersAfter(x) ? null : others(about);
+          return theirs?.state === 'other' ? theirs : null;
+        };
+        // "People/Rui Sousa.md" in her words ("My younger brother. Allergic to peanuts!") is about
+        // Rui as it is without them: his birthday line and what it says of no one else were hers.
+        const about = titled === null || agentNote !== null ? null : others(titled);
+        const them = about?.state === 'other' ? about : null;
+        if (stated.length > 0) {
+          // What a home is like, said after it, goes with it (withPlaceSaidAfter).
+          const read = withStarts(
+            unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
+              const theirs = whoseIs(x);
+              // "She lives in Porto." in "People/Ana Lima.md": her home, as "Ana Lima lives in Porto."
+              const named = theirs !== null && opensWithHeOrShe.test(x);
+              if (named) {
+                const claims = heOrSheClaims(x, theirs.entity!, theirs);
+                // An agent's word of another, as by name: restated, never replacing what was said.
+                if (agentNote === null) return claims;
+                return claims.map(agentsWordOfAnother(byName(x, theirs.entity!)));
+              }
+              if (theirs !== null) {
+                const statement = withoutMarkup(x, obsidian);
+                return [{ statement, subject: theirs.entity!, predicate: null, owner: theirs, quote: x }];
+              }
+              const read = (s: string) => sentenceClaims(s, subject, owner, others, told.get(s));
+              if (them !== null && titled !== null)
+                return sentenceOfTheirNote(x, titled, them, read, obsidian).map((claim) =>
+                  claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
+                );
+              // Her "she" read as the name it stands for ("She works at Feedzai." after "Maya Costa
+              // …" as "Maya Costa works at Feedzai."), hers as that name is.
+              const y = hersAfter(x) ? byName(x, referents.get(kinRead(x))!) : kinRead(x);
+              return (
+                agentNote !== null
+                  ? agentClaims(y, subject, owner, agentNote, others).map((c) => inItsWords(c, y, x))
+                  : sentenceClaims(x, subject, owner, others, told.get(x))
+              ).map((claim) =>
+                claim.statement === x ? { ...claim, statement: withoutMarkup(x, obsidian) } : claim,
+              );
+            }),
+            record.occurredAt,
+          );
+          return withPlaceSaidAfter(read, record.text);
+        }
+      }
+      // "People/Priya Shah.md": the lines that give her birthday, partner or employer ("Birthday:
+      // 14 March", a property line "company: [[Acme]]") hold her slots, and "She lives in Bristol."
+      // is said of her; the rest is read as any note is.
+      const person =
+        personTitled(c.title) ??
+        firstNameTitled(
+          c.title,
+          ps.flatMap((p) => p.split('\n')),
+          obsidian,
+        );
+      const theirs = person === null ? null : others(person);
+      if (person !== null && theirs?.state === 'other')
+        return withStarts(
+          unique(ps).flatMap((p) =>
+            personNotePassage(
+              p,
+              person,
+              theirs,
+              { statement: '', subject, predicate: null, owner, quote: '' },
+              obsidian,
+            ),
+          ),
+          record.occurredAt,
+        );
+      const untitled = !c.title?.trim();
+      // Her first name alone in a note is hers as likely as another's of that name: nobody's, as
+      // before, not a namesake's.
+      const herFirst = selfFirstName(ctx.self);
+      const notHers = (name: string): OwnerClaim =>
+        foldName(name) === herFirst ? { state: 'unresolved' } : others(name);
+      return unique(ps.length > 0 ? ps : [whole]).flatMap((p): Claim[] => {
+        const plain = {
+          statement: withoutMarkup(p, obsidian),
+          subject,
+          predicate: null,
+          owner,
+          quote: p,
+        };
+        // An untitled note's subject is only its source's name ("mcp"): a passage that opens with
+        // another person ("Sam prefers the window seat.") is about them, as in a message.
+        if (!untitled) return [plain];
+        const unmark = (x: string) => withoutMarkup(x, obsidian);
+        const ofHer = (word: string) => foldName(word) === herFirst;
+        const read = ofAnotherPerson(plain, notHers, unmark, record.sourceName === 'mcp', ofHer);
+        // "Sam moved to York in 2023": his home from that year's day.
+        return read === null ? [plain] : withPlaceSaidAfter(withStarts(read, record.occurredAt), record.text);
+      });
+    }
+    case 'correction':
+      return [];
+  }
+}
+
+/**
+ * A checklist's tasks with their box said in words: "Done: renew passport" for "- [x] renew passport",
+ * "To do: send Priya the onboarding doc" for "- [ ] …". The box is the list's, left out of the
+ * sentence (split-text.ts), and without it a ticked task read as one still to do. Only a statement of
+ * no slot, as the line says it; its quote stays the task's words. A statement that already says so
+ * ("- [x] Done: …", "- [ ] TODO call the bank") is left as it is.
+ */
+function withTaskState(claims: Claim[], text: string): Claim[] {
+  const tasks = taskItems(text);
+  if (tasks.length === 0) return claims;
+  // The task whose words hold `at`: tasks are in text order, so the last that starts at or before it.
+  // (A note of thousands of tasks is read in a search, not a scan per claim.)
+  const taskAt = (at: number) => {
+    let lo = 0;
+    let hi = tasks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (tasks[mid]!.start <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    const t = tasks[lo]!;
+    return at >= t.start && at < t.end ? t : undefined;
+  };
+  // A task's words are most claims' quotes: found by them, and the text searched only for the rest.
+  const byWords = new Map<string, TaskItem>();
+  for (const t of tasks) {
+    const words = text.slice(t.start, t.end);
+    if (!byWords.has(words)) byWords.set(words, t);
+  }
+  const taskOf = (quote: string) => {
+    const same = byWords.get(quote);
+    if (same) return same;
+    for (let at = text.indexOf(quote); at >= 0; at = text.indexOf(quote, at + 1)) {
+      const task = taskAt(at);
+      if (task) return task;
+    }
+    return undefined;
+  };
+  return claims.map((claim) => {
+    const plain =
+      claim.predicate === null &&
+      claim.ends === undefined &&
+      claim.endsHeld === undefined &&
+      claim.restoresHeld === undefined &&
+      claim.callsOff === undefined &&
+      claim.echoes === undefined;
+    if (!plain || claim.quote === '' || saysTaskState.test(claim.statement)) return claim;
+    const task = taskOf(claim.quote);
+    if (task === undefined) return claim;
+    return { ...claim, statement: `${task.done ? 'Done' : 'To do'}: ${claim.statement}` };
+  });
+}
+const saysTaskState = /^(?:done|to[ -]?do|finished|completed)\b/iu;
 
 /**
  * A request to the listener after what one says ("…, so keep that in mind for any recipes", "… just so

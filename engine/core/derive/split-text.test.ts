@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { listItems as itemsOf, numberedLines, passages, sentences, type Span } from './split-text.ts';
+import {
+  listItems as itemsOf,
+  numberedLines,
+  passages,
+  sentences,
+  taskItems,
+  type Span,
+} from './split-text.ts';
 
 const listItems = (text: string, p: Span) => itemsOf(text, p, numberedLines(text));
 
@@ -53,6 +60,21 @@ describe('split-text', () => {
       ),
       ['Hotel: Casa das Flores', 'Book the train', 'Budget', '-5 degrees', '-'],
     );
+  });
+
+  it("a checklist's tasks are its boxed lines' first sentences, ticked or not", () => {
+    const text =
+      'Errands\n- [x] Sign the lease. Keys Friday.\n  * [ ] Register with a GP\n2) [X] Call mum\n- plain\n[ ] no bullet';
+    const tasks = taskItems(text);
+    assert.deepEqual(
+      tasks.map((t) => [text.slice(t.start, t.end), t.done]),
+      [
+        ['Sign the lease.', true],
+        ['Register with a GP', false],
+        ['Call mum', true],
+      ],
+    );
+    assert.deepEqual(taskItems('- [] empty box\n- [y] not a box\n- [ ]'), []);
   });
 
   it("a passage's list items are each its own, without their markers; a line without one goes on", () => {

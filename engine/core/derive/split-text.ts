@@ -229,6 +229,43 @@ export function listItems(text: string, p: Span, listed: ReadonlySet<number>): S
   return out;
 }
 
+/** A task's line: its bullet or number, its box, and the item's words after it ("- [x] Renew passport"). */
+const taskLine = /^[ \t]*(?:[-*+•‣◦]|\d{1,3}[.)])[ \t]+\[([ xX])\][ \t]+(?=\S)/u;
+
+/**
+ * A task of a checklist: where its words stand in the text, and whether its box is ticked. `end` is
+ * where its first sentence ends: what the box ticks ("- [x] Call mum. She sounded tired." ticks the
+ * call; the rest is what was said of it).
+ */
+export interface TaskItem {
+  start: number;
+  end: number;
+  done: boolean;
+}
+
+/**
+ * The tasks of a text's checklists ("- [x] renew passport", "- [ ] send Priya the doc", "1. [ ] …"),
+ * each the words on its line after the box. A box is a task's wherever a line opens with one after a
+ * bullet or a number: unlike a number alone, "[ ]" and "[x]" after one say nothing else.
+ */
+export function taskItems(text: string): TaskItem[] {
+  const out: TaskItem[] = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const m = taskLine.exec(line);
+    if (m) {
+      const start = offset + m[0].length;
+      // Most tasks are one sentence: the segmenter only for a line with a stop inside it.
+      const words = line.slice(m[0].length);
+      const first = /[.!?。！？]\s*\S/u.test(words.trimEnd()) ? sentences(words)[0] : undefined;
+      const end = first === undefined ? offset + line.trimEnd().length : start + first.end;
+      out.push({ start, end, done: m[1] !== ' ' });
+    }
+    offset += line.length + 1;
+  }
+  return out;
+}
+
 /**
  * A passage cut at its Markdown headings, each heading line a span of its own: a note that puts a
  * heading on the line right above its words ("## Bacalhau à Brás\nPotatoes, eggs…") has it in the
