@@ -27,6 +27,7 @@ import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { questionsAfterAnswers } from '../core/context/questions-last.ts';
+import { asksPresentState, latestFirstInThreads } from '../core/context/latest-first.ts';
 import { selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import { selectEvidence } from './select-evidence.ts';
@@ -319,7 +320,10 @@ export async function assembleContext(
         (first) => u.speakersFirstNamed(first),
       ),
     };
-    const ordered = questionsAfterAnswers(selected.evidence, who);
+    // A question about how things stand now reads a conversation's latest sitting first: a plan
+    // said in an earlier one may have changed since.
+    const ranked = asksPresentState(body.query) ? latestFirstInThreads(selected.evidence) : selected.evidence;
+    const ordered = questionsAfterAnswers(ranked, who);
     const fitted = fitBudget(ordered, requested, who);
     const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
     const found = await findConflicts(u, servedIds, at);

@@ -247,6 +247,41 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       },
     );
 
+    it(
+      'asked whether a plan still holds, the later message that changed it comes before the plan',
+      { skip: traits.entityLane ? false : scanOnly },
+      async () => {
+        const plans = await brainWithKey(server);
+        const say = async (speaker: string, text: string, thread: string, occurred_at: string) => {
+          const { record } = await remember(plans, 'b', {
+            content: { kind: 'message', text, speaker, thread },
+            occurred_at,
+          });
+          return ready(plans, 'b', record.id);
+        };
+        await say('Ana', 'My sister Inês is visiting next weekend.', 'notes', '2024-03-04T08:00:00Z');
+        const stillOn = await say('Inês', 'Still on for next weekend?', 'ines', '2024-03-04T10:00:00Z');
+        await say('Ana', "Yes! Can't wait to see you.", 'ines', '2024-03-04T10:05:00Z');
+        const flight = await say('Inês', 'my flight lands at 18:40', 'ines', '2024-03-04T10:06:00Z');
+        await say('Ana', 'The gym locker code is 4312.', 'notes', '2024-03-06T08:00:00Z');
+        const cancel = await say(
+          'Inês',
+          'Sorry, I have to cancel, work came up',
+          'ines',
+          '2024-03-08T18:00:00Z',
+        );
+        await say('Ana', 'Oh no, that is a pity. Another time!', 'ines', '2024-03-08T18:10:00Z');
+        const ctx = (await context(plans, { query: 'Is Inês still coming next weekend?' }))!;
+        const ids = ctx.citations.map((c) => c.record_id);
+        const quotes = JSON.stringify(ctx.citations.map((c) => c.quote));
+        assert.equal(ids[0], cancel.id, quotes);
+        for (const old of [stillOn, flight]) assert.ok(ids.indexOf(old.id) > 0, quotes);
+        // Asked what was said, not how it stands, the ranking's own order holds: the plan first.
+        const said = (await context(plans, { query: 'When does Inês land next weekend?' }))!;
+        assert.equal(said.citations[0]?.record_id, flight.id, JSON.stringify(said.citations));
+      },
+    );
+
     it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {
       const ctx = (await context(api, { query: 'xylophone quartz' }))!;
       assert.equal(ctx.text, null);
