@@ -43,7 +43,8 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
     ...engineChoice(o),
     log: undefined,
   });
-  const scored: Array<ScoredQuestion & { ms: number }> = [];
+  // `abstained`: the Context abstained, for any reason.
+  const scored: Array<ScoredQuestion & { ms: number; abstained: boolean }> = [];
   let ingestMs = 0;
   let embedder = 'none';
   if (o.dump) writeFileSync(o.dump, '');
@@ -85,7 +86,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
           const dia = byRecord.get(c.record_id);
           if (dia && !ranked.includes(dia)) ranked.push(dia);
         }
-        scored.push({ category: q.category, evidence: q.evidence, ranked, ms });
+        scored.push({ category: q.category, evidence: q.evidence, ranked, ms, abstained: !!ctx.abstained });
         if (o.dump) {
           const top = new Set(ranked.slice(0, 10));
           const row = {
@@ -95,6 +96,7 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
             evidence: q.evidence,
             missed_at_10: q.evidence.filter((e) => !top.has(e)),
             ranked: ranked.slice(0, 25),
+            abstained: ctx.abstained?.reason ?? null,
             ms: round(ms, 2),
           };
           appendFileSync(o.dump, `${JSON.stringify(row)}\n`);
@@ -115,13 +117,15 @@ export async function runLocomo(o: LocomoOptions): Promise<void> {
     mode: o.mode ?? 'fast',
     turns_as: o.turnsAs ?? 'messages',
   };
-  const line = (scope: string, qs: Array<ScoredQuestion & { ms: number }>) => {
+  const line = (scope: string, qs: Array<ScoredQuestion & { ms: number; abstained: boolean }>) => {
     const ms = qs.map((q) => q.ms);
     const latency = { p50_ms: percentile(ms, 50), p95_ms: percentile(ms, 95), p99_ms: percentile(ms, 99) };
     o.out({
       benchmark: 'locomo',
       scope,
       questions: qs.length,
+      // How many Contexts abstained (any reason): every LoCoMo question has its evidence in the Brain.
+      abstained: qs.filter((q) => q.abstained).length,
       ...aggregate(qs, cutOffs(o.ks)),
       ...latency,
       ...common,

@@ -81,6 +81,7 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
       assert.equal(l['benchmark'], 'locomo');
       for (const f of [
         'questions',
+        'abstained',
         'frac@5',
         'frac@10',
         'frac@25',
@@ -99,6 +100,8 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
     }
     const by = Object.fromEntries(lines.map((l) => [l['scope'], l]));
     assert.equal(by['cat1-4']!['turns_as'], 'messages');
+    // Every cat1-4 question's evidence is found (below), so no Context abstained.
+    assert.equal(by['cat1-4']!['abstained'], 0);
     // The question with evidence naming no turn is skipped: 4 scored per conversation, 3 of them cat1-4.
     assert.equal(by['cat1-4']!['questions'], 6);
     assert.equal(by['cat3']!['questions'], 0);
@@ -122,6 +125,7 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
             evidence: string[];
             ranked: string[];
             missed_at_10: string[];
+            abstained: string | null;
           },
       );
     assert.equal(rows.length, 8);
@@ -129,6 +133,7 @@ describe('bench locomo harness (reference engine, synthetic two-conversation fil
     assert.deepEqual(cello.evidence, ['D2:1']);
     assert.equal(cello.ranked[0], 'D2:1');
     assert.deepEqual(cello.missed_at_10, []);
+    assert.equal(cello.abstained, null);
   });
 
   it('runs as `mnemo bench locomo`: JSON lines on stdout, progress on stderr; --turns-as documents', () => {
