@@ -37,8 +37,11 @@ import { recordIdsOf } from './trace-buffer.ts';
 import { fusionMethod, type Fused } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
-/** Lanes that find a Record by what the query names: its words, a person, a topic or a slot it names. */
-const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot']);
+/**
+ * Lanes that find a Record by what the query names: its words, a person, a topic, a slot or the tasks
+ * it names.
+ */
+const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot', 'tasks']);
 
 /** What a Context reads of its Brain: the step its watermark names, Records, Memories, evidence. */
 

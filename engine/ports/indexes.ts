@@ -107,15 +107,20 @@ export interface SlotIndex {
   selfName(brainUid: string): Promise<string | null>;
   /**
    * The Records of `scope` behind the first `limit` Memories served at `readTimeMs` (current at
-   * `nowMs` when undefined) that hold one of `slots`, or any slot of one of `predicates`, and have a
-   * Record in the scope: those of the Brain's own person first, then the latest `valid_from`; each
-   * holder's Records by id.
+   * `nowMs` when undefined) that hold one of `slots`, or any slot of one of `predicates`, or (slot or
+   * not) whose statement starts with `statementStart.statement` and whose statement key (`norm`) with
+   * `statementStart.key` ("To do: " and "to do": a checklist's open tasks), and have a Record in the
+   * scope: those of the Brain's own person first, then the latest `valid_from`; each holder's Records
+   * by id.
    */
   holdings(q: {
     scope: SearchScope;
     nowMs: number;
     readTimeMs: number | undefined;
-    by: { slots: readonly string[] } | { predicates: readonly string[] };
+    by:
+      | { slots: readonly string[] }
+      | { predicates: readonly string[] }
+      | { statementStart: { statement: string; key: string } };
     limit: number;
   }): Promise<SlotHolding[]>;
 }

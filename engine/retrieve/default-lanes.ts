@@ -4,6 +4,7 @@ import type { Lane } from './lane.ts';
 import { createRecencyLane } from './recency-lane.ts';
 import { createSemanticLane } from './semantic-lane.ts';
 import { createSlotLane } from './slot-lane.ts';
+import { createTaskLane } from './task-lane.ts';
 import { createTimeLane } from './time-lane.ts';
 import { createTopicLane } from './topic-lane.ts';
 import { createTurnLexicalLane } from './turn-lexical-lane.ts';
@@ -18,6 +19,7 @@ export function defaultLanes(clock: () => Date, zone: TimeZone, extra: readonly 
     createRecencyLane(clock, zone),
     createWhenLane(),
     createSlotLane(clock, zone),
+    createTaskLane(clock),
     createTopicLane(),
     createSemanticLane(),
     ...extra,

@@ -38,6 +38,7 @@ export const laneWeights: Readonly<Record<string, number>> = {
   when: 0.5,
   prompt: 0.4,
   slot: 1,
+  tasks: 1,
   topic: 0.5,
 };
 

@@ -248,6 +248,43 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
     );
 
     it(
+      "asked what is still to do, a checklist's open tasks answer; asked what is done, its ticked ones",
+      { skip: traits.holdsSlots ? false : scanOnly },
+      async () => {
+        const lists = await brainWithKey(server);
+        const note = async (title: string, text: string) => {
+          const { record } = await remember(lists, 'b', { content: { kind: 'document', title, text } });
+          return ready(lists, 'b', record.id);
+        };
+        const errands = await note(
+          'Errands',
+          '- [x] renew passport\n- [ ] send Priya the onboarding doc\n- [ ] book the car service',
+        );
+        const packed = await note('Packing', '- [x] laundry\n- [X] charger');
+        await note('Journal', 'I ran 10 km this morning in 52 minutes. My knee felt fine.');
+        await note('Work', 'Priya is my manager at Lumen Labs. The team offsite is in Porto in March.');
+        const cited = async (query: string) => {
+          const ctx = (await context(lists, { query }))!;
+          const trace = assertShape(Trace, (await lists.get(`/brains/b/traces/${ctx.id}`)).body);
+          const tasks = trace.lanes.find((l) => l.name === 'tasks')?.candidates.map((c) => c.record_id);
+          return { ids: ctx.citations.map((c) => c.record_id), tasks, quotes: JSON.stringify(ctx.citations) };
+        };
+        // Its words meet none of the list's: the tasks its Memories say are open answer it.
+        for (const query of ['What is still on my to-do list?', 'What do I still have to do?']) {
+          const { ids, tasks, quotes } = await cited(query);
+          assert.equal(ids[0], errands.id, `${query}: ${quotes}`);
+          assert.deepEqual(tasks, [errands.id], query);
+        }
+        // A list whose tasks are all ticked holds nothing still to do; both hold tasks done (one of
+        // them a one-word task, whose statement key is made another way).
+        const done = await cited('Which tasks are done?');
+        assert.deepEqual(new Set(done.tasks), new Set([errands.id, packed.id]), done.quotes);
+        // Asked how to do something, not what is on a list: the lane finds nothing.
+        assert.deepEqual((await cited('What do I need to do to renew a passport?')).tasks, []);
+      },
+    );
+
+    it(
       'asked whether a plan still holds, the later message that changed it comes before the plan',
       { skip: traits.entityLane ? false : scanOnly },
       async () => {

@@ -35,8 +35,11 @@ export function pgSlotIndex(q: PgQueryable): SlotIndex {
       const p = params(scope.brainUid);
       const which =
         'slots' in by
-          ? `m.slot = ANY(${p.bind([...by.slots])}::text[])`
-          : `${predicateOf('m.slot')} = ANY(${p.bind([...by.predicates])}::text[])`;
+          ? `m.slot IS NOT NULL AND m.slot = ANY(${p.bind([...by.slots])}::text[])`
+          : 'predicates' in by
+            ? `m.slot IS NOT NULL AND ${predicateOf('m.slot')} = ANY(${p.bind([...by.predicates])}::text[])`
+            : // starts_with, not a range: the norm index compares in the database's collation.
+              `starts_with(m.norm, ${p.bind(by.statementStart.key)}) AND starts_with(m.statement, ${p.bind(by.statementStart.statement)})`;
       const served = servedSql(p, readTimeMs, nowMs, 'm');
       const holder = scopeSql(p, scope, 'er');
       const held = p.bind(limit);
@@ -45,7 +48,7 @@ export function pgSlotIndex(q: PgQueryable): SlotIndex {
         `WITH held AS (
            SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self
              FROM memories m
-            WHERE m.brain_uid = $1 AND m.slot IS NOT NULL AND ${which} AND ${served}
+            WHERE m.brain_uid = $1 AND ${which} AND ${served}
               AND EXISTS (SELECT 1 FROM citations ec
                           JOIN records er ON er.brain_uid = ec.brain_uid AND er.id = ec.record_id
                           WHERE ec.brain_uid = m.brain_uid AND ec.memory_id = m.id AND ${holder})

@@ -9,6 +9,10 @@ import type { SqlParam, Store } from './store.ts';
  */
 const predicateOf = (slot: string) => `substr(${slot}, instr(${slot}, char(31)) + 1)`;
 
+/** The least string above every string that starts with `prefix` (bytewise, as SQLite's BINARY compares). */
+const after = (prefix: string) =>
+  prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
 /**
  * The slot lane's reads over SQLite. Each query names its index: the store keeps no table statistics,
  * so the planner's pick among fitting indexes would be arbitrary.
@@ -47,18 +51,33 @@ export function createSqliteSlotIndex(store: Store): SlotIndex {
       const eligibleHolder = eligibilitySql(scope, 'er');
       const [index, where, params]: [string, string, SqlParam[]] =
         'slots' in by
-          ? ['memories_brain_slot', 'm.slot IN (SELECT value FROM json_each(?))', [JSON.stringify(by.slots)]]
-          : [
-              'memories_slot_predicate',
-              `${predicateOf('m.slot')} IN (SELECT value FROM json_each(?))`,
-              [JSON.stringify(by.predicates)],
-            ];
+          ? [
+              'memories_brain_slot',
+              'm.slot IS NOT NULL AND m.slot IN (SELECT value FROM json_each(?))',
+              [JSON.stringify(by.slots)],
+            ]
+          : 'predicates' in by
+            ? [
+                'memories_slot_predicate',
+                `m.slot IS NOT NULL AND ${predicateOf('m.slot')} IN (SELECT value FROM json_each(?))`,
+                [JSON.stringify(by.predicates)],
+              ]
+            : [
+                'memories_brain_norm',
+                'm.norm >= ? AND m.norm < ? AND substr(m.statement, 1, length(?)) = ?',
+                [
+                  by.statementStart.key,
+                  after(by.statementStart.key),
+                  by.statementStart.statement,
+                  by.statementStart.statement,
+                ],
+              ];
       // The holders are ranked before their Records are read.
       return store.all<SlotHolding>(
         `WITH held AS (
            SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self
              FROM memories m INDEXED BY ${index}
-            WHERE m.brain_uid = ? AND m.slot IS NOT NULL AND ${where} AND ${served.sql}
+            WHERE m.brain_uid = ? AND ${where} AND ${served.sql}
               -- Only holders with a Record this request may see, before the limit: 50 newer holders
               -- from chat would otherwise hide the one from mail that filter.sources asks for.
               AND EXISTS (SELECT 1 FROM citations ec CROSS JOIN records er ON er.id = ec.record_id

@@ -62,6 +62,7 @@ import {
   type Span,
   type TaskItem,
 } from './split-text.ts';
+import { taskStatement } from './task-statement.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
@@ -672,7 +673,7 @@ function withTaskState(claims: Claim[], text: string): Claim[] {
     if (!plain || claim.quote === '' || saysTaskState.test(claim.statement)) return claim;
     const task = taskOf(claim.quote);
     if (task === undefined) return claim;
-    return { ...claim, statement: `${task.done ? 'Done' : 'To do'}: ${claim.statement}` };
+    return { ...claim, statement: taskStatement(task.done, claim.statement) };
   });
 }
 const saysTaskState = /^(?:done|to[ -]?do|finished|completed)\b/iu;

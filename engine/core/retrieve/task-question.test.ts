@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readTaskQuestion } from './task-question.ts';
+
+test('a question naming a list of tasks, or what is left to do, asks for the open tasks', () => {
+  for (const q of [
+    'What is still on my to-do list?',
+    "What's on my todo list?",
+    'any todos?',
+    'What tasks are open?',
+    'Show me my checklist',
+    'What do I still have to do?',
+    "What's left to do this week?",
+    'What do I need to do today?',
+  ])
+    assert.deepEqual(readTaskQuestion(q), { open: true, done: false }, q);
+});
+
+test('asked what is done or ticked off, the done tasks; with what is left too, both', () => {
+  for (const q of ['Which tasks are done?', 'What have I ticked off?', 'What did I check off my to-do list?'])
+    assert.deepEqual(readTaskQuestion(q), { open: false, done: true }, q);
+  for (const q of ["Which tasks aren't done yet?", "What's done and what do I still have to do?"])
+    assert.deepEqual(readTaskQuestion(q), { open: true, done: true }, q);
+});
+
+test('a question asking how to do something, or done of anything but a list, asks nothing of tasks', () => {
+  for (const q of [
+    'What do I need to do to renew a passport?',
+    'What did I do last weekend?',
+    'Is the renovation done?',
+    'What should I do about my knee?',
+    'Who did Priya say to talk to?',
+  ])
+    assert.equal(readTaskQuestion(q), null, q);
+});
