@@ -204,6 +204,49 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       });
     });
 
+    describe('notes a person wrote in passing', { skip: traits.entityLane ? false : scanOnly }, () => {
+      let notes: Client;
+      const id: Record<string, string> = {};
+      before(async () => {
+        notes = await brainWithKey(server);
+        // Separate notes, a day apart, as the desktop app's quick notes are written: no thread joins them.
+        const written: Array<[string, string]> = [
+          ['book', 'Book club tonight: we are on chapter four, the plot is slow but I like the characters.'],
+          ['dentist', 'I booked a dentist appointment for Thursday at 3pm.'],
+          ['run', 'I ran 10 km this morning in 52 minutes.'],
+          ['lunch', 'We ate sushi near the office with the new team.'],
+          ['ticket', 'I bought the train ticket to Porto for next Friday.'],
+          ['meeting', 'The quarterly planning meeting moved to the big room.'],
+        ];
+        let at = Date.parse('2026-11-20T09:00:00Z');
+        for (const [key, text] of written) {
+          at += 86_400_000;
+          const { record } = await remember(notes, 'b', {
+            content: { kind: 'message', text, speaker: 'user' },
+            occurred_at: new Date(at).toISOString(),
+          });
+          id[key] = record.id;
+        }
+        for (const recordId of Object.values(id)) await ready(notes, 'b', recordId);
+      });
+      const firstCited = async (query: string) => {
+        const ctx = (await context(notes, { query }))!;
+        const names = ctx.citations.map((c) => Object.keys(id).find((k) => id[k] === c.record_id));
+        return { first: ctx.citations[0]?.record_id, names: JSON.stringify(names) };
+      };
+
+      it('a verb asked in one form finds the note that says it in an irregular one', async () => {
+        for (const [query, key] of [
+          ['When did I go running and how fast?', 'run'],
+          ['Where did we eat?', 'lunch'],
+          ['What did I buy?', 'ticket'],
+        ] as const) {
+          const { first, names } = await firstCited(query);
+          assert.equal(first, id[key], `${query} -> ${names}`);
+        }
+      });
+    });
+
     it(
       'a Context for off the device quotes only shareable Records, and says when its purpose withheld the answer',
       { skip: traits.holdsSlots ? false : scanOnly },

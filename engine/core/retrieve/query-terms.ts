@@ -1,6 +1,7 @@
 import { foldText } from '../shared/fold-text.ts';
 import { foreignLanguagesOf, wordsForLanguage } from './languages.ts';
 import { hasUnspaced, segmentWords } from './segment-words.ts';
+import { verbForms } from './verb-forms.ts';
 
 // The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
 // apostrophe, and as terms they match nearly every Record (a possessive question found Records by "s").
@@ -63,10 +64,16 @@ export function stemPrefix(term: string): string {
 
 const wordChar = /[\p{L}\p{M}\p{N}]/u;
 
-/** Where a term's stem prefix is looked for, and whether it may start inside a word. */
+/**
+ * Where a term is looked for: its stem prefix at a word start (anywhere, for a script written without
+ * spaces), or, for a form of a verb the stemmers leave apart from its past (verb-forms.ts), any of the
+ * verb's forms as a whole word. The forms are one term: "running" is met by "I ran", and a question
+ * whose every word must be met ("running" and "fast") still asks for two, not three.
+ */
 interface TermProbe {
   prefix: string;
   anywhere: boolean;
+  forms: readonly string[];
 }
 
 // One Context asks matchedTerms about the same few terms for hundreds of texts (every lane's reasons,
@@ -78,29 +85,45 @@ function probeOf(term: string): TermProbe {
   let probe = probes.get(term);
   if (probe) return probe;
   const prefix = stemPrefix(term);
-  probe = { prefix, anywhere: hasUnspaced(prefix[0] ?? '') };
+  const forms = verbForms(term).filter((f) => !f.startsWith(prefix));
+  probe = { prefix, anywhere: hasUnspaced(prefix[0] ?? ''), forms };
   if (probes.size >= 4096) probes.clear();
   probes.set(term, probe);
   return probe;
 }
 
-/** The first offset at or after `from` where the probe's prefix starts a word of lower; -1 if none. */
-function nextStart(lower: string, { prefix, anywhere }: TermProbe, from: number): number {
-  for (let i = lower.indexOf(prefix, from); i !== -1; i = lower.indexOf(prefix, i + 1))
-    if (anywhere || i === 0 || !wordChar.test(lower[i - 1]!)) return i;
+/** The first offset at or after `from` where `word` starts a word of lower (any offset if anywhere). */
+function startOf(lower: string, word: string, from: number, anywhere: boolean, whole: boolean): number {
+  for (let i = lower.indexOf(word, from); i !== -1; i = lower.indexOf(word, i + 1))
+    if (
+      (anywhere || i === 0 || !wordChar.test(lower[i - 1]!)) &&
+      (!whole || !wordChar.test(lower[i + word.length] ?? ''))
+    )
+      return i;
   return -1;
 }
 
+/** The first offset at or after `from` where the probe meets a word of lower; -1 if none. */
+function nextStart(lower: string, { prefix, anywhere, forms }: TermProbe, from: number): number {
+  let first = startOf(lower, prefix, from, anywhere, false);
+  for (const form of forms) {
+    const at = startOf(lower, form, from, false, true);
+    if (at !== -1 && (first === -1 || at < first)) first = at;
+  }
+  return first;
+}
+
 /**
- * Where a term occurs in folded text (foldText): each offset of its stem prefix at a word start. A word of a
- * script written without spaces (京都) starts wherever it occurs: its neighbours are letters too.
+ * Where a term occurs in folded text (foldText): each offset of its stem prefix at a word start, or of a
+ * form of its verb (TermProbe). A word of a script written without spaces (京都) starts wherever it
+ * occurs: its neighbours are letters too.
  */
 export function* termStarts(lower: string, term: string): Generator<number> {
   const probe = probeOf(term);
   for (let i = nextStart(lower, probe, 0); i !== -1; i = nextStart(lower, probe, i + 1)) yield i;
 }
 
-/** Which of the (folded) terms occur in text, folded (by stem prefix at a word start). */
+/** Which of the (folded) terms occur in text, folded (by stem prefix at a word start, or verb form). */
 export function matchedTerms(text: string, terms: string[]): string[] {
   const lower = foldText(text);
   return terms.filter((t) => nextStart(lower, probeOf(t), 0) !== -1);
