@@ -17,6 +17,7 @@ import { namedSpeakers, withoutSpeakers } from './entity-lane.ts';
 import type { Eligibility, Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
+import { similarityFloor } from './semantic-lane.ts';
 import { rerankFeatures } from './rerank-features.ts';
 import type { Reranker, RetrievalMode } from './reranker.ts';
 import type { TimeIntent } from '../core/retrieve/time-expressions.ts';
@@ -419,6 +420,12 @@ function startRewrite(
  * too weak ("name" still meets the colour) and every word too strict ("go" of "Where did we go on
  * holiday?" meets nothing). The lanes' candidates are narrowed in place; returns what the fusion
  * method then says, or null.
+ *
+ * A main word near most of the Brain singles out nothing (nearEverything): then none of them stays, and
+ * the Context is a miss. "What's my mom's name?" in a Brain that never names her met, through "mom",
+ * a favourite coffee (0.41), a ramen place (0.50), a surfing plan (0.45) and a sister's visit (0.40):
+ * glove-sif puts that everyday word near everyday talk (30 of the 50 lines of an everyday chat nearest
+ * it over the floor), where "dog" meets 9 and "mother" 8.
  */
 async function similarityAlone(
   o: RetrieveInput,
@@ -428,11 +435,22 @@ async function similarityAlone(
 ): Promise<string | null> {
   const found = [...results.entries()].filter(([, r]) => r.candidates.length > 0);
   if (found.length === 0 || found.some(([lane]) => !lane.needsQueryVector)) return null;
-  const vectors = embedded?.words;
-  if (!embedded || !vectors || vectors.length !== o.terms.length) return null;
+  if (!embedded) return null;
+  // A question of one word is that word: its own vector stands for it.
+  if (o.terms.length === 1) {
+    if (!(await nearEverything(base, embedded.query))) return null;
+    for (const [, r] of found) r.candidates = [];
+    return nearEverythingSays(o.terms[0]!);
+  }
+  const vectors = embedded.words;
+  if (!vectors || vectors.length !== o.terms.length) return null;
   // Both L2-normalised (the Embedder's contract): their dot product is their cosine.
   const closeness = vectors.map((v) => dot(v, embedded.query));
   const main = closeness.indexOf(Math.max(...closeness));
+  if (await nearEverything(base, vectors[main]!)) {
+    for (const [, r] of found) r.candidates = [];
+    return nearEverythingSays(o.terms[main]!);
+  }
   for (const [lane, r] of found) {
     const near = await lane.search({ ...base, queryVector: vectors[main]!, terms: o.terms });
     const ids = new Set(near.map((c) => c.recordId));
@@ -440,6 +458,40 @@ async function similarityAlone(
   }
   return `similarity alone found it, so only Records near its main word ("${o.terms[main]}")`;
 }
+
+/** Of the Records nearest a word, how many, and what share of them, over the floor make it near everything. */
+const nearEverythingCount = 5;
+const nearEverythingShare = 1 / 4;
+/** How many of the Brain's Records nearest the word are looked at. */
+const nearEverythingProbe = 50;
+
+/**
+ * Whether a word's vector meets over the similarity floor at least a quarter of the Brain's Records
+ * nearest it (of the first 50; all of a smaller Brain's), and at least five: it resembles talk in
+ * general, not something in particular. Measured with glove-sif over two Brains of everyday talk (25
+ * messages and facts of a person's week; the 50 nearest of the 60-line everyday chat): "mom" met 9/25
+ * and 30/50, "dad" 9/25 and 25/50; of 29 other everyday nouns ("dog", "mother", "birthday", "relax",
+ * "holiday", "food", ...) none more than 4/25 or 10/50. Five, so that a Brain of a few Records keeps
+ * the one its word singles out ("dog" meets "I have a golden retriever called Max." in a Brain of three).
+ */
+async function nearEverything(base: Omit<LaneInput, 'terms'>, word: Float32Array): Promise<boolean> {
+  const model = base.vectorModel;
+  if (!model) return false;
+  const near = await base.vectors.nearest(
+    model,
+    'record',
+    base.eligibility.brainUid,
+    word,
+    nearEverythingProbe,
+  );
+  base.ledger.charge('processing', near.length / 1000);
+  const floor = similarityFloor(model.provider);
+  const over = near.filter((h) => 1 - h.distance >= floor).length;
+  return over >= nearEverythingCount && over >= near.length * nearEverythingShare;
+}
+
+const nearEverythingSays = (word: string) =>
+  `similarity alone found it, and its main word ("${word}") is near a quarter or more of the Brain: no evidence`;
 
 /**
  * Where the slot lane found the value asked about, the Records that only the lanes needing the query's

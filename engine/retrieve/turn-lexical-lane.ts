@@ -1,7 +1,7 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { hidesRecords } from '../core/retrieve/hides-records.ts';
 import { matchedTerms } from '../core/retrieve/query-terms.ts';
-import { withVerbForms } from '../core/retrieve/verb-forms.ts';
+import { withOtherForms } from '../core/retrieve/verb-forms.ts';
 import type { LexicalHit, SearchScope } from '../ports/index.ts';
 
 export interface TurnSearch {
@@ -47,13 +47,13 @@ async function search(input: LaneInput, s: TurnSearch): Promise<TurnRow[]> {
   const deep = s.fromMs !== undefined || s.toMs !== undefined || hidesRecords(e);
   const cut = deep ? 10 * s.limit : s.limit;
   const found = await input.lexical.search({ terms: s.terms, scope, cut, limit: s.limit });
-  // A verb's forms the stemmers leave apart ("ran" for "running", verb-forms.ts) fill the places the
-  // words as asked left: a Record holding the word as asked comes first, one holding only another
-  // form of its verb after all of those. Searching all the forms at once instead let every "went" and
-  // "made" of a chat compete with what the question's own words found (LoCoMo dev frac@5 0.7975 ->
-  // 0.788). Searched here and not indexed, so both engines' indexes stay as they are and search the
-  // same words.
-  const forms = withVerbForms(s.terms);
+  // A verb's forms the stemmers leave apart ("ran" for "running", verb-forms.ts), and the other words
+  // for a kin ("mother" for "mom", kin-words.ts), fill the places the words as asked left: a Record
+  // holding the word as asked comes first, one holding only another form after all of those.
+  // Searching all the forms at once instead let every "went" and "made" of a chat compete with what
+  // the question's own words found (LoCoMo dev frac@5 0.7975 -> 0.788). Searched here and not indexed,
+  // so both engines' indexes stay as they are and search the same words.
+  const forms = withOtherForms(s.terms);
   if (found.length >= s.limit || forms.length === s.terms.length) return found;
   const more = await input.lexical.search({ terms: forms, scope, cut, limit: s.limit });
   const seen = new Set(found.map((r) => r.recordId));

@@ -290,6 +290,61 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       },
     );
 
+    it('a question whose main word resembles all everyday talk is a miss; a word that singles one out, or a word for the same kin, answers', async (t) => {
+      const week = await brainWithKey(server);
+      const say = chatWriter(week);
+      // A person's week of everyday talk, none of it about her mother: glove-sif puts "mom" over the
+      // similarity floor for most of it (a coffee, a ramen place, a surfing plan, a sister's visit).
+      const lines = [
+        'I booked a dentist appointment for Thursday at 3pm.',
+        'My favorite coffee is a flat white.',
+        'I ran 10 km this morning in 52 minutes.',
+        'My sister Inês is visiting next weekend.',
+        'I work at Lumen Labs as a product designer.',
+        'The gym locker code is 4312.',
+        'Book club meets on Tuesdays; we are reading a slow novel this month.',
+        'My manager Priya likes hiking in Gerês.',
+        'I need to renew my passport before March.',
+        'Dinner with Tomás on Saturday at 8pm at Cantinho.',
+        'Sure, ramen sounds good.',
+        'I am allergic to peanuts.',
+        'My cat is called Bolacha.',
+        'I want to learn to surf next summer.',
+        'Oh no, that is a pity. Another time!',
+        "Yes! Can't wait to see you.",
+      ];
+      for (const [i, text] of lines.entries())
+        await say('user', text, new Date(Date.parse('2024-03-01T09:00:00Z') + i * 3_600_000).toISOString());
+      const mom = "What's my mom's name?";
+      const { ctx, off } = await eventually('the semantic lane to look', async () => {
+        const ctx = (await context(week, { query: mom }))!;
+        const trace = assertShape(Trace, (await week.get(`/brains/b/traces/${ctx.id}`)).body);
+        const loading = trace.lanes.some((l) => l.name.includes('the embedder is still loading'));
+        const off = !loading && !trace.lanes.some((l) => l.name === 'semantic');
+        const seen = trace.lanes.some((l) => l.name === 'semantic' && l.candidates.length > 0);
+        return (off || seen || trace.fusion.method.includes('similarity alone')) && { ctx, off };
+      });
+      if (off) return t.skip('this engine runs no semantic lane');
+      assert.deepEqual(ctx.citations, [], JSON.stringify(ctx.citations));
+      assert.equal(ctx.text, null);
+      assert.deepEqual(ctx.unknowns, [mom]);
+      assert.deepEqual(ctx.abstained, { reason: 'no_evidence' });
+      const trace = assertShape(Trace, (await week.get(`/brains/b/traces/${ctx.id}`)).body);
+      assert.match(trace.fusion.method, /main word \("mom"\) is near a quarter or more of the Brain/u);
+      // In the same Brain a word that singles out what it asks about still finds it in other words.
+      const dog = await say('user', 'I have a golden retriever called Max.', '2024-03-02T09:00:00Z');
+      const answered = await eventually('the retriever to answer', async () => {
+        const c = (await context(week, { query: "What's my dog's name?" }))!;
+        return c.citations.some((x) => x.record_id === dog.id) && c;
+      });
+      assert.equal(answered.abstained, undefined);
+      // And once her mother is named, in other words than the question's, the question finds her.
+      const mother = await say('user', 'My mother Ana is a teacher.', '2024-03-02T10:00:00Z');
+      const named = (await context(week, { query: mom }))!;
+      assert.equal(named.citations[0]?.record_id, mother.id, JSON.stringify(named.citations));
+      assert.equal(named.abstained, undefined);
+    });
+
     it(
       "asked what is still to do, a checklist's open tasks answer; asked what is done, its ticked ones",
       { skip: traits.holdsSlots ? false : scanOnly },

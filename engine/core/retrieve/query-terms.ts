@@ -1,6 +1,7 @@
 import { foldText } from '../shared/fold-text.ts';
 import { foreignLanguagesOf, wordsForLanguage } from './languages.ts';
 import { hasUnspaced, segmentWords } from './segment-words.ts';
+import { kinWords } from './kin-words.ts';
 import { verbForms } from './verb-forms.ts';
 
 // The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
@@ -67,8 +68,9 @@ const wordChar = /[\p{L}\p{M}\p{N}]/u;
 /**
  * Where a term is looked for: its stem prefix at a word start (anywhere, for a script written without
  * spaces), or, for a form of a verb the stemmers leave apart from its past (verb-forms.ts), any of the
- * verb's forms as a whole word. The forms are one term: "running" is met by "I ran", and a question
- * whose every word must be met ("running" and "fast") still asks for two, not three.
+ * verb's forms as a whole word, and for a word of kin any word for the same kin (kin-words.ts). The
+ * forms are one term: "running" is met by "I ran", "mom" by "my mother", and a question whose every
+ * word must be met ("running" and "fast") still asks for two, not three.
  */
 interface TermProbe {
   prefix: string;
@@ -85,7 +87,7 @@ function probeOf(term: string): TermProbe {
   let probe = probes.get(term);
   if (probe) return probe;
   const prefix = stemPrefix(term);
-  const forms = verbForms(term).filter((f) => !f.startsWith(prefix));
+  const forms = [...verbForms(term), ...kinWords(term)].filter((f) => !f.startsWith(prefix));
   probe = { prefix, anywhere: hasUnspaced(prefix[0] ?? ''), forms };
   if (probes.size >= 4096) probes.clear();
   probes.set(term, probe);

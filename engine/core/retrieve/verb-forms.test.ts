@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { matchedTerms, termStarts } from './query-terms.ts';
-import { searchedForms, withVerbForms } from './verb-forms.ts';
+import { searchedForms, withOtherForms } from './verb-forms.ts';
 
 describe('verb forms the stemmers leave apart', () => {
   it('a form of a verb is searched with the forms no stemmer brings to it, and only those', () => {
@@ -13,7 +13,7 @@ describe('verb forms the stemmers leave apart', () => {
     assert.deepEqual(searchedForms('flying'), ['flew', 'flown']);
     // Another word, a verb left out (its past is half of any chat) or a noun in -ing: searched alone.
     for (const w of ['dentist', 'book', 'say', 'said', 'meeting']) assert.deepEqual(searchedForms(w), [], w);
-    assert.deepEqual(withVerbForms(['running', 'fast', 'ran']), ['running', 'ran', 'fast', 'run']);
+    assert.deepEqual(withOtherForms(['running', 'fast', 'ran']), ['running', 'ran', 'fast', 'run']);
   });
 
   it('a term is met by any form of its verb, as one term, and only as a whole word', () => {

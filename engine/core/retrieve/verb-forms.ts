@@ -1,3 +1,5 @@
+import { searchedKinWords } from './kin-words.ts';
+
 /**
  * English verbs whose past forms no stemmer brings back to them: both lexical indexes stem (FTS5's
  * porter, PostgreSQL's english snowball), and both make "running" and "runs" of "run", but "ran" stays
@@ -84,7 +86,10 @@ export function verbForms(term: string): readonly string[] {
   return v ? [...v.regular, ...v.irregular] : [];
 }
 
-/** The terms with the forms each is searched by besides itself (searchedForms), de-duplicated. */
-export function withVerbForms(terms: readonly string[]): string[] {
-  return [...new Set(terms.flatMap((t) => [t, ...searchedForms(t)]))];
+/**
+ * The terms with the words each is searched by besides itself, de-duplicated: its verb's forms
+ * (searchedForms) or the other words for its kin (kin-words.ts).
+ */
+export function withOtherForms(terms: readonly string[]): string[] {
+  return [...new Set(terms.flatMap((t) => [t, ...searchedForms(t), ...searchedKinWords(t)]))];
 }
