@@ -548,12 +548,12 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
             unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
               const theirs = whoseIs(x);
               // "She lives in Porto." in "People/Ana Lima.md": her home, as "Ana Lima lives in Porto."
-              const named = theirs !== null && opensWithHeOrShe.test(x);
-              const claims = named ? heOrSheClaims(x, theirs.entity!, theirs) : null;
-              if (claims !== null && !toldTheSpeaker(x, claims)) {
+              const named = theirs !== null && opensWithHeOrShe.test(x) ? theirs : null;
+              const claims = named === null ? null : heOrSheClaims(x, named.entity!, named);
+              if (named !== null && claims !== null && !toldTheSpeaker(x, claims)) {
                 // An agent's word of another, as by name: restated, never replacing what was said.
                 if (agentNote === null) return claims;
-                return claims.map(agentsWordOfAnother(byName(x, theirs.entity!)));
+                return claims.map(agentsWordOfAnother(byName(x, named.entity!)));
               }
               if (theirs !== null && claims === null) {
                 const statement = withoutMarkup(x, obsidian);
