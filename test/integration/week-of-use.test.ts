@@ -5,7 +5,7 @@ import { tempDir } from './local-helpers.ts';
 import { serveLocal } from './serve-local.ts';
 
 /**
- * What a week of a person's life written over `/v1` showed (`rules-v64`, docs/decisions/local-engine.md):
+ * What a week of a person's life written over `/v1` showed (`rules-v65`, docs/decisions/local-engine.md):
  * each case is a Record a person or an agent writes every day, read back as they read it, over a real
  * server on loopback and its encrypted store.
  */
@@ -187,5 +187,49 @@ describe('a week of use over /v1', () => {
       JSON.stringify(ctx.memories.map((m) => m.statement)),
     );
     assert.ok(!ctx.memories.some((m) => m.statement === 'renew passport'));
+  });
+
+  it("Inês's cancelled trip, said in Maria's words, is Inês's and out of Maria's Profile", async () => {
+    const b = await newBrain();
+    const message = (text: string, at: string) =>
+      remember(b, { content: { kind: 'message', speaker: 'Maria Silva', text }, occurred_at: at });
+    await message('My sister Inês is visiting next weekend.', '2026-11-30T09:00:00Z');
+    await message('Inês cancelled her trip, she will come in January instead.', '2026-12-02T09:00:00Z');
+    await message('Inês and I went to Porto.', '2026-12-03T09:00:00Z');
+    await message("I told Inês I'd come.", '2026-12-04T09:00:00Z');
+    const all = (await memories(b)) as Array<Memory & { subject: string; owner: { state: string } }>;
+    const of = (statement: string) => {
+      const m = all.find((x) => x.statement === statement);
+      return m === undefined ? undefined : [m.subject, m.owner.state];
+    };
+    assert.deepEqual(of('My sister Inês is visiting next weekend.'), ['Inês', 'other']);
+    assert.deepEqual(of('Inês cancelled her trip, she will come in January instead.'), ['Inês', 'other']);
+    // What Maria did with her, or told her, is still Maria's.
+    assert.deepEqual(of('Inês and I went to Porto.'), ['Maria Silva', 'self']);
+    assert.deepEqual(of("I told Inês I'd come."), ['Maria Silva', 'self']);
+    const profile = (await call('GET', `/brains/${b}/profile?limit=50`)) as {
+      lines: Array<{ statement: string }>;
+    };
+    const lines = profile.lines.map((l) => l.statement);
+    assert.ok(!lines.some((l) => /cancelled/u.test(l)), JSON.stringify(lines));
+    assert.ok(lines.includes('Inês and I went to Porto.'), JSON.stringify(lines));
+  });
+
+  it("a note named after Priya: what she likes is hers; who she is to Maria, and what she told her, Maria's", async () => {
+    const b = await newBrain();
+    await remember(b, {
+      content: {
+        kind: 'document',
+        title: 'Priya Nair',
+        text: 'My manager at Lumen Labs.\nLikes hiking in Gerês.\nShe told me the team offsite is in Porto.',
+      },
+      source: { name: 'markdown' },
+    });
+    const all = (await memories(b)) as Array<Memory & { subject: string; owner: { state: string } }>;
+    assert.deepEqual(all.map((m) => [m.statement, m.subject, m.owner.state]).sort(), [
+      ['Likes hiking in Gerês.', 'Priya Nair', 'other'],
+      ['Priya Nair is my manager at Lumen Labs.', 'Maria Silva', 'self'],
+      ['She told me the team offsite is in Porto.', 'Maria Silva', 'self'],
+    ]);
   });
 });

@@ -115,3 +115,30 @@ test('a month that is also a given name is a person where only a person does wha
   ])
     assert.equal(aboutAnother(s), null, s);
 });
+
+test('a name that does something to what is "hers" or "his" is a person, whatever the verb', () => {
+  for (const [s, who] of [
+    ['Inês cancelled her trip, she will come in January instead.', 'Inês'],
+    ['Tom booked his flights for March.', 'Tom'],
+    ['My sister Inês cancelled her trip.', 'Inês'],
+    ['Ana got her visa yesterday.', 'Ana'],
+    ['Rui finally booked his car in for a service.', 'Rui'],
+    // Who they are to the writer says they are a person: any verb in -ed will do.
+    ['My sister Inês cancelled the trip.', 'Inês'],
+  ] as const)
+    assert.equal(aboutAnother(s), who, s);
+  for (const s of [
+    // What names no one the sentence makes a person.
+    'Inês cancelled the trip.',
+    'Acme cancelled the order, and she was furious.',
+    'Lisbon changed a lot.',
+    // After "is" the "his" is someone else's: Tom is his manager.
+    'Tom Reyes is his manager.',
+    // The writer is in it: hers too.
+    "Inês cancelled her trip, so I'll stay home.",
+    'Inês and I cancelled our trip.',
+    'Acme cancelled its order.',
+    'Meeting moved her slot to Friday.',
+  ])
+    assert.equal(aboutAnother(s), null, s);
+});

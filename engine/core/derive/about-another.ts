@@ -26,7 +26,7 @@ const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks
 const stateEnds = String.raw`(?=(?:\s+(?:now|too|though|tho|btw|again|also|lol|haha|as\s+well))*(?:,?\s+(?:and|but)\s.*)?[.!,]*$)`;
 const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|(?:vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)${stateEnds}|(?:allergic|intolerant)(?=\s+to\s+[\p{L}\p{N}])|(?:lactose|gluten)\s+intolerant|afraid(?=\s+of\s+[\p{L}\p{N}]))`;
 const opensWithRelation = new RegExp(
-  String.raw`^${kinOf}\s+${relation},?\s+(?<who>${name}),?(?:\s+${verb}|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
+  String.raw`^${kinOf}\s+${relation},?\s+(?<who>${name}),?(?:\s+(?:${verb}|\p{Ll}{2,}ed)|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
   'u',
 );
 /** "Inês, my sister, is a nurse": the name, then who they are to the speaker. */
@@ -40,6 +40,21 @@ const opensWithName = new RegExp(
   String.raw`^(?<who>${name})(?:\s+${personVerb}|\s*${personState})(?![\p{L}\p{N}])`,
   'u',
 );
+/**
+ * A name and what they did, any verb but "is" or "was" ("Inês cancelled her trip", "Tom booked his
+ * flights", "Ana got her visa"): whether the name is a person's, the sentence must say itself
+ * (`personally`). "Tom Reyes is his manager": after "is", "his" is someone else's.
+ */
+const opensWithNameActing = new RegExp(
+  String.raw`^(?<who>${name})\s+(?:(?:just|already|finally|also|never)\s+)?(?:(?!(?:is|was|isn['’]t|wasn['’]t)(?![\p{L}\p{N}]))${verb}|\p{Ll}{2,}ed)(?![\p{L}\p{N}'’])`,
+  'u',
+);
+/**
+ * What says the name is a person's, after its verb: their "her" or "his" as what they did it to
+ * ("cancelled her trip"). "Acme cancelled the order", "Lisbon changed a lot" say no one; nor does
+ * a "she" after them ("Acme cancelled the order and she was furious": she may be anyone).
+ */
+const personally = /^\s+(?:her|his)\s+\p{L}/u;
 
 const givenNames = new Set(['ruby', 'claude', 'jenkins', 'cassandra', 'miro', 'django', 'haskell']);
 /**
@@ -83,7 +98,7 @@ export function aboutAnother(sentence: string): string | null {
   const s = sentence.trim();
   if (s.length > 400 || s === s.toUpperCase()) return null;
   const kin = opensWithRelation.exec(s) ?? opensWithApposition.exec(s);
-  const m = kin ?? opensWithName.exec(s);
+  const m = kin ?? opensWithName.exec(s) ?? actingAsAPerson(s);
   const who = m?.groups?.['who'];
   const words = who?.toLowerCase().split(/\s+/u) ?? [];
   // "May lives in Porto", "June is a nurse": only a person does so, so the month is her name; "May is
@@ -102,6 +117,17 @@ export function aboutAnother(sentence: string): string | null {
   if (/^\s+its(?![\p{L}\p{N}])/u.test(rest)) return null;
   // "Tom said I should move to Berlin", "Inês is a nurse and I am a teacher": the speaker's too.
   return speaksOfSelf.test(rest) ? null : who;
+}
+
+/**
+ * A sentence that opens with a name and what it did, where what follows speaks of it as "she" or
+ * "he" ("Inês cancelled her trip, she will come in January instead."): said by Maria, it was hers, in
+ * her Profile, though "My sister Inês is visiting" before it was Inês's. Only where the sentence
+ * itself makes the name a person's: "Lisbon changed a lot" and "Acme cancelled the order" say no one.
+ */
+function actingAsAPerson(s: string): RegExpExecArray | null {
+  const m = opensWithNameActing.exec(s);
+  return m !== null && personally.test(s.slice(m[0].length)) ? m : null;
 }
 
 /** What a thing or a person does or is, after the name it opens with: "Acme Corp moved", "Ana has". */

@@ -1380,3 +1380,65 @@ test('in an agent\'s note that names her, the "she" that stands for her name is 
     ['Ana works at Acme', 'Ana', 'other'],
   ]);
 });
+
+test("another person by name doing something to what is theirs is about them; the writer's own words stay hers", () => {
+  const said = (text: string) =>
+    claimsOf(text, 'Maria Silva', 'Maria Silva').map((c) => [c.statement, c.subject, c.owner.state]);
+  assert.deepEqual(said('Inês cancelled her trip, she will come in January instead.'), [
+    ['Inês cancelled her trip, she will come in January instead.', 'Inês', 'other'],
+  ]);
+  // The "she" after it is hers too.
+  assert.deepEqual(said('Inês cancelled her trip. She will come in January instead.'), [
+    ['Inês cancelled her trip.', 'Inês', 'other'],
+    ['She will come in January instead.', 'Inês', 'other'],
+  ]);
+  // What the writer did with her, or told her, is the writer's.
+  for (const text of [
+    'Inês and I went to Porto.',
+    "I told Inês I'd come.",
+    "Inês cancelled her trip, so I'll stay home.",
+    // Nothing says the name is a person's.
+    'Inês cancelled the trip.',
+  ])
+    assert.deepEqual(said(text), [[text, 'Maria Silva', 'self']], text);
+});
+
+test('a "she" sentence that also says the writer, news she was told, is the writer\'s, as by name', () => {
+  const said = (text: string) =>
+    claimsOf(text, 'Maria Silva', 'Maria Silva').map((c) => [c.statement, c.subject, c.owner.state]);
+  assert.deepEqual(said('Priya lives in Braga. She told me the team offsite is in Porto.').at(-1), [
+    'She told me the team offsite is in Porto.',
+    'Maria Silva',
+    'self',
+  ]);
+  assert.deepEqual(said('Priya lives in Braga. She likes hiking.').at(-1), [
+    'She likes hiking.',
+    'Priya',
+    'other',
+  ]);
+  // A slot of hers is still hers, with the writer in it.
+  assert.deepEqual(
+    claimsOf(
+      'My sister Inês lives in Madrid. She works at Google with my cousin.',
+      'Maria Silva',
+      'Maria Silva',
+    )
+      .filter((c) => c.predicate === 'works at')
+      .map((c) => [c.subject, c.owner.state]),
+    [['Inês', 'other']],
+  );
+  // In a note named after her, in the writer's own words: what the writer is to her, and what she
+  // told the writer, are the writer's; what she likes is hers.
+  assert.deepEqual(
+    noteClaims(
+      'Priya Nair',
+      'My manager at Lumen Labs.\nLikes hiking in Gerês.\nShe told me the team offsite is in Porto.',
+      'Maria Silva',
+    ).map((c) => [c.statement, c.subject, c.owner.state]),
+    [
+      ['Priya Nair is my manager at Lumen Labs.', 'Maria Silva', 'self'],
+      ['Likes hiking in Gerês.', 'Priya Nair', 'other'],
+      ['She told me the team offsite is in Porto.', 'Maria Silva', 'self'],
+    ],
+  );
+});

@@ -379,7 +379,15 @@ export function createRuleDeriver(): Deriver {
     // passport", "- [ ] send Priya the doc" is "To do: send Priya the doc"): both were "renew
     // passport", an open task and a ticked one alike, and a question of what is still to do could not
     // tell them apart.
-    name: 'rules-v64',
+    // v65: a sentence of the person's own that opens with another person by name doing something to
+    // what is theirs ("Inês cancelled her trip, she will come in January instead.", "Tom booked his
+    // flights.") is theirs, as "My sister Inês is visiting" is: it was hers, in her Profile, the verb
+    // being none that only a person does. A "she" or "he" sentence that also says the writer ("She told
+    // me the team offsite is in Porto.", "He and I went to Porto.") and holds no slot of theirs stays
+    // the writer's, as "Priya told me …" does: it was the other person's. In a note named after
+    // another person, "My manager at Lumen Labs." is read as "Priya Nair is my manager at Lumen
+    // Labs.", as "My younger brother." was: where from, who they are is still hers to say.
+    name: 'rules-v65',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const claims = claimsOfRecord(record, ctx);
       const c = record.content;
@@ -444,7 +452,8 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
         const about = referents.get(s);
         const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
-        if (theirs?.state === 'other') return heOrSheClaims(s, about!, theirs);
+        const ofThem = theirs?.state === 'other' ? heOrSheClaims(s, about!, theirs) : null;
+        if (ofThem !== null && !toldTheSpeaker(s, ofThem)) return ofThem;
         // "Ana got a new job. She works at Google now." in Rui's words: her slot as he says it
         // (saidOfSelf), and the speaker's words, as before, where it holds none or clashes.
         const hers = theirs?.state === 'self' ? heOrSheClaims(s, about!, theirs, owner) : [];
@@ -539,14 +548,14 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
             unique(stated.map((x) => x.value)).flatMap((x): SaidClaim[] => {
               const theirs = whoseIs(x);
               // "She lives in Porto." in "People/Ana Lima.md": her home, as "Ana Lima lives in Porto."
-              const named = theirs !== null && opensWithHeOrShe.test(x);
-              if (named) {
-                const claims = heOrSheClaims(x, theirs.entity!, theirs);
+              const named = theirs !== null && opensWithHeOrShe.test(x) ? theirs : null;
+              const claims = named === null ? null : heOrSheClaims(x, named.entity!, named);
+              if (named !== null && claims !== null && !toldTheSpeaker(x, claims)) {
                 // An agent's word of another, as by name: restated, never replacing what was said.
                 if (agentNote === null) return claims;
-                return claims.map(agentsWordOfAnother(byName(x, theirs.entity!)));
+                return claims.map(agentsWordOfAnother(byName(x, named.entity!)));
               }
-              if (theirs !== null) {
+              if (theirs !== null && claims === null) {
                 const statement = withoutMarkup(x, obsidian);
                 return [{ statement, subject: theirs.entity!, predicate: null, owner: theirs, quote: x }];
               }
@@ -895,8 +904,14 @@ function personNotePassage(
   return out;
 }
 
-/** Who someone is to the note's writer, said alone: "My younger brother.", "Our neighbour!" */
-const relationAlone = new RegExp(String.raw`^(?:[Mm]y|[Oo]ur)\s+${relation}[.!]*$`, 'u');
+/**
+ * Who someone is to the note's writer, said alone: "My younger brother.", "Our neighbour!", "My
+ * manager at Lumen Labs.", "My friend from school." (where from, what the relation is, is hers too).
+ */
+const relationAlone = new RegExp(
+  String.raw`^(?:[Mm]y|[Oo]ur)\s+${relation}(?:\s+(?:at|from|in)\s+[^.!?\n]+)?[.!]*$`,
+  'u',
+);
 
 /**
  * A sentence of a note named after another person (`person`, owned as `them`) that the self writes in
@@ -972,6 +987,15 @@ export function heOrSheClaims(
   if (read === null) return [plain];
   return read.map((c) => ({ ...c, subject, quote: s, statement: c.statement === named ? s : c.statement }));
 }
+
+/**
+ * A "she" or "he" sentence that says the writer too and holds no slot of theirs ("She told me the
+ * team offsite is in Porto.", "He and I went to Porto."): the writer's, as "Priya told me …" is
+ * (about-another.ts): it is news she was told or did, and which of them each word is, the rules cannot
+ * tell. It was the other person's, and left out of the writer's Profile what she knows.
+ */
+const toldTheSpeaker = (s: string, claims: readonly Claim[]): boolean =>
+  speaksFirstPerson(s) && claims.every((c) => c.predicate === null);
 
 /** A sentence that opens with "she" or "he" said with `who` in its place ("He works at Acme." as "Sam works at Acme."); else as it is. */
 const byName = (s: string, who: string): string => s.replace(/^\s*(?:she|he)(?![\p{L}\p{N}])/iu, who);
