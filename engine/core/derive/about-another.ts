@@ -120,10 +120,10 @@ export function aboutAnother(sentence: string): string | null {
 }
 
 /**
- * A sentence that opens with a name and what it did, where what follows speaks of it as "she" or
- * "he" ("Inês cancelled her trip, she will come in January instead."): said by Maria, it was hers, in
- * her Profile, though "My sister Inês is visiting" before it was Inês's. Only where the sentence
- * itself makes the name a person's: "Lisbon changed a lot" and "Acme cancelled the order" say no one.
+ * A sentence that opens with a name and what it did to her or his own thing ("Inês cancelled her
+ * trip, she will come in January instead."): it is Inês's, as "My sister Inês is visiting" is, not
+ * the writer's. Only where the sentence itself makes the name a person's: "Lisbon changed a lot" and
+ * "Acme cancelled the order" say no one.
  */
 function actingAsAPerson(s: string): RegExpExecArray | null {
   const m = opensWithNameActing.exec(s);

@@ -992,7 +992,7 @@ export function heOrSheClaims(
  * A "she" or "he" sentence that says the writer too and holds no slot of theirs ("She told me the
  * team offsite is in Porto.", "He and I went to Porto."): the writer's, as "Priya told me …" is
  * (about-another.ts): it is news she was told or did, and which of them each word is, the rules cannot
- * tell. It was the other person's, and left out of the writer's Profile what she knows.
+ * tell; the writer's Profile keeps what she knows.
  */
 const toldTheSpeaker = (s: string, claims: readonly Claim[]): boolean =>
   speaksFirstPerson(s) && claims.every((c) => c.predicate === null);
