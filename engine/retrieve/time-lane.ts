@@ -2,6 +2,7 @@ import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { timeIntent, type TimeIntent } from '../core/retrieve/time-expressions.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { allDayDate } from '../core/retrieve/all-day.ts';
+import { allDayDays, whenPart } from '../contract/all-day.ts';
 import { namedSpeakers } from './entity-lane.ts';
 import { searchQuery, searchTurns, sharedReason, type TurnRow } from './turn-lexical-lane.ts';
 
@@ -47,7 +48,38 @@ export function eventRange(
   return { fromMs: t.fromMs, toMs: t.toMs, said: t.label };
 }
 
-type Placed = { row: TurnRow; how: 'told'; said: string } | { row: TurnRow; how: 'occurred' };
+type Placed =
+  | { row: TurnRow; how: 'told'; said: string }
+  | { row: TurnRow; how: 'occurred' }
+  | { row: TurnRow; how: 'scheduled'; on: string };
+
+/**
+ * The span an event's own times name ("<title>; when: <starts_at>[ to <ends_at>]", its citable text),
+ * as the window's days or instants hold it: an agent writing a plan leaves `occurred_at` to the moment
+ * it wrote it, weeks before the day, and the event is still on its day. All-day events (whose `when`
+ * is a UTC midnight and whole days) by their dates, as `place` reads an imported one.
+ */
+function scheduledSpan(row: TurnRow, intent: TimeIntent): { inWindow: boolean; on: string } | null {
+  if (row.kind !== 'event') return null;
+  const m = whenPart.exec(row.text);
+  if (!m) return null;
+  const days = allDayDays(m[1], m[2]);
+  if (days)
+    return {
+      inWindow:
+        days.first < (intent.toDay ?? intent.toMs ?? Infinity) &&
+        days.last >= (intent.fromDay ?? intent.fromMs ?? -Infinity),
+      on: new Date(days.first).toISOString().slice(0, 10),
+    };
+  const start = Date.parse(m[1]!);
+  if (!Number.isFinite(start)) return null;
+  const endParsed = m[2] === undefined ? NaN : Date.parse(m[2]);
+  const end = Number.isFinite(endParsed) && endParsed > start ? endParsed : start + 1;
+  return {
+    inWindow: start < (intent.toMs ?? Infinity) && end > (intent.fromMs ?? -Infinity),
+    on: m[1]!,
+  };
+}
 
 /**
  * Where a Record sits against the query's window: it tells of something inside it ("yesterday", said
@@ -65,7 +97,10 @@ function place(row: TurnRow, intent: TimeIntent, zone: TimeZone): Placed | null 
     date === null
       ? row.occurredMs >= from && row.occurredMs < to
       : date >= (intent.fromDay ?? -Infinity) && date < (intent.toDay ?? Infinity);
-  return inWindow ? { row, how: 'occurred' } : null;
+  if (inWindow) return { row, how: 'occurred' };
+  // After "occurred", so an imported calendar's events (occurred_at is their start) rank as before.
+  const scheduled = scheduledSpan(row, intent);
+  return scheduled?.inWindow ? { row, how: 'scheduled', on: scheduled.on } : null;
 }
 
 /** Records of the Brain that occurred in [fromMs, toMs), earliest first, under the eligibility rules. */
@@ -134,7 +169,8 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
           .filter((p) => p !== null);
         // Told-of first (a Record saying what happened then), the named person's first within each.
         const rank = (p: Placed) =>
-          (p.how === 'told' ? 0 : 2) + (names.length > 0 && !names.includes(p.row.speakerNorm ?? '') ? 1 : 0);
+          (p.how === 'occurred' ? 2 : 0) +
+          (names.length > 0 && !names.includes(p.row.speakerNorm ?? '') ? 1 : 0);
         keepPlaced(window.sort((a, b) => rank(a) - rank(b)).slice(0, input.limit));
       }
       if (intent.order) {
@@ -147,7 +183,9 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
         reason:
           p.how === 'told'
             ? `tells of ${intent.label} ("${p.said}", on ${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`
-            : `occurred ${intent.label} (${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`,
+            : p.how === 'scheduled'
+              ? `is on ${intent.label} (${p.on}); ${sharedReason(p.row.text, input.terms)}`
+              : `occurred ${intent.label} (${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`,
       }));
       input.ledger.charge('processing', (out.length + seen.size) / 1000);
       return out;

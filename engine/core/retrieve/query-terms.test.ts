@@ -11,6 +11,8 @@ describe('query terms', () => {
     assert.deepEqual(queryTerms('Where is the dentist?'), ['dentist']);
     // The person an agent asks about, as "I" and "my" are.
     assert.deepEqual(queryTerms("Is the user vegan? What's the user's diet?"), ['vegan', 'diet']);
+    // "am" is "is" said of oneself: as a term it met every "I am ..." a person wrote.
+    assert.deepEqual(queryTerms('What am I doing on December 19?'), ['doing', 'december', '19']);
   });
 
   it('a question naming only something said before it is told from one naming what it asks about', () => {

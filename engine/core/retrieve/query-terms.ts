@@ -8,9 +8,10 @@ import { verbForms } from './verb-forms.ts';
 // apostrophe, and as terms they match nearly every Record (a possessive question found Records by "s").
 // So do the particles of Japanese and the commonest function characters of Chinese once their text is
 // cut into words (segment-words.ts). "user" is how an agent names the person it asks about ("is the
-// user vegan?"), as "I" is: as a term it matched every turn written with the speaker "user".
+// user vegan?"), as "I" is: as a term it matched every turn written with the speaker "user". "am" is
+// "is" said of oneself ("What am I doing on the 19th?" met every "I am allergic to …").
 const stopwords = new Set(
-  `a an and are as at be been but by can could did do does for from had has have he her hers him his how i user
+  `a am an and are as at be been but by can could did do does for from had has have he her hers him his how i user
    if in into is it its me my mine of on or our ours she so than that the their them then there these they
    this those to us was we were what when where which who whom whose why will with would you your yours
    about any all also just not no yes tell know s t m d ll re ve

@@ -79,6 +79,24 @@ describe('time expressions in queries', () => {
     assert.equal(timeIntent('in may be late', ref), null);
   });
 
+  it('reads a month said "for", "mid", "early" or "late", and one to come in its next year', () => {
+    const dec5 = Date.UTC(2026, 11, 5, 14);
+    const month = (q: string) => {
+      const t = timeIntent(q, dec5)!;
+      return [iso(t.fromMs), iso(t.toMs)];
+    };
+    assert.deepEqual(month('What are my plans for December?'), ['2026-12-01', '2027-01-01']);
+    assert.deepEqual(month('Where did I live in mid October?'), ['2026-10-01', '2026-11-01']);
+    assert.deepEqual(month('What did we do in mid-October?'), ['2026-10-01', '2026-11-01']);
+    assert.deepEqual(month('What happened early November?'), ['2026-11-01', '2026-12-01']);
+    // A month of what is to come is its next one, as a day of the year said so is ("on 3 May").
+    assert.deepEqual(month('What am I doing in January?'), ['2027-01-01', '2027-02-01']);
+    assert.deepEqual(month('What will I do for February?'), ['2027-02-01', '2027-03-01']);
+    assert.deepEqual(month('What did I do in January?'), ['2026-01-01', '2026-02-01']);
+    // Words of the time, which the lanes do not search the Records by.
+    assert.deepEqual(timeIntent('Where did I live in mid-October?', dec5)!.timeWords, ['october', 'mid']);
+  });
+
   it('counts relative times from the reference (as_of or now)', () => {
     const y = timeIntent('what did Bob say yesterday', ref)!;
     assert.deepEqual([iso(y.fromMs), iso(y.toMs)], ['2023-07-14', '2023-07-15']);

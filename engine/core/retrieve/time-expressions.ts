@@ -247,13 +247,26 @@ function wallTimeIntent(
   } else if ((m = /\b(?:in|during|since)\s+(19\d{2}|20\d{2})\b/.exec(q))) {
     set(Date.UTC(Number(m[1]), 0, 1), Date.UTC(Number(m[1]) + 1, 0, 1), m[0], m[1]!);
   } else if (
-    (m = new RegExp(`\\b(?:in|during|last)\\s+${monthRe}\\b`).exec(q)) &&
+    (m = new RegExp(
+      `\\b(?:(?:in|during|last|for)\\s+(?:(?:early|mid|late)[\\s-]+)?|(?:early|mid|late)[\\s-]+)${monthRe}\\b`,
+    ).exec(q)) &&
     (m[1] !== 'may' || mayIsMonth)
   ) {
-    // A bare month: its latest occurrence not after the reference time.
+    // A bare month ("in March", "plans for December", "in mid-October": the whole month, as people
+    // round): its latest occurrence not after the reference time, or, in a sentence of what is to come
+    // ("What am I doing in January?" asked in December), its next, as a day of the year said so is.
     const mi = monthIndex(m[1]!.slice(0, 3));
-    const y = mi <= ref.getUTCMonth() ? ref.getUTCFullYear() : ref.getUTCFullYear() - 1;
-    set(Date.UTC(y, mi, 1), Date.UTC(y, mi + 1, 1), m[0], m[1]!);
+    const thisYear = ref.getUTCFullYear();
+    const y = ahead
+      ? mi >= ref.getUTCMonth()
+        ? thisYear
+        : thisYear + 1
+      : mi <= ref.getUTCMonth()
+        ? thisYear
+        : thisYear - 1;
+    // "mid" is a word of the time, not one to search the Records by.
+    const part = /\b(early|mid|late)\b/.exec(m[0])?.[1];
+    set(Date.UTC(y, mi, 1), Date.UTC(y, mi + 1, 1), m[0], m[1]!, ...(part ? [part] : []));
   }
 
   if (/\byesterday\b/.test(q)) set(today - DAY, today, 'yesterday', 'yesterday');
