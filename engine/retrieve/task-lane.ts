@@ -9,6 +9,8 @@ import { readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lan
  * their tasks derive, which share no word with it. Open tasks before done ones, the Brain's own person's
  * first, then the newest; nothing for other queries.
  */
+const tasksPerRecord = 20;
+
 export function createTaskLane(now: () => Date): Lane {
   return {
     name: 'tasks',
@@ -22,7 +24,8 @@ export function createTaskLane(now: () => Date): Lane {
           nowMs,
           readTimeMs: readTimeMs(input.eligibility, nowMs),
           by: { statementStart: taskStatementStart(done) },
-          limit: input.limit,
+          // Each task is a Memory and a note holds many: enough of them for `limit` Records.
+          limit: Math.min(input.limit * tasksPerRecord, 2_000),
         });
       const rows: Array<SlotHolding & { open: boolean }> = [
         ...(asked.open ? (await read(false)).map((r) => ({ ...r, open: true })) : []),

@@ -379,6 +379,11 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
         assert.deepEqual(new Set(done.tasks), new Set([errands.id, packed.id]), done.quotes);
         // Asked how to do something, not what is on a list: the lane finds nothing.
         assert.deepEqual((await cited('What do I need to do to renew a passport?')).tasks, []);
+        // A long list written since does not hide the older one.
+        const long = Array.from({ length: 120 }, (_, i) => `- [ ] file receipt ${i + 1}`).join('\n');
+        const receipts = await note('Receipts', long);
+        const both = await cited('What is still on my to-do list?');
+        assert.deepEqual(both.tasks, [receipts.id, errands.id], both.quotes);
       },
     );
 
