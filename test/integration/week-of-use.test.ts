@@ -5,7 +5,7 @@ import { tempDir } from './local-helpers.ts';
 import { serveLocal } from './serve-local.ts';
 
 /**
- * What a week of a person's life written over `/v1` showed (`rules-v65`, docs/decisions/local-engine.md):
+ * What a week of a person's life written over `/v1` showed (`rules-v66`, docs/decisions/local-engine.md):
  * each case is a Record a person or an agent writes every day, read back as they read it, over a real
  * server on loopback and its encrypted store.
  */
@@ -213,6 +213,59 @@ describe('a week of use over /v1', () => {
     const lines = profile.lines.map((l) => l.statement);
     assert.ok(!lines.some((l) => /cancelled/u.test(l)), JSON.stringify(lines));
     assert.ok(lines.includes('Inês and I went to Porto.'), JSON.stringify(lines));
+  });
+
+  it('"my favorite tea is hojicha now, I am tired of genmaicha" replaces the fact\'s genmaicha in its slot', async () => {
+    const b = await newBrain();
+    await remember(b, {
+      content: { kind: 'fact', subject: 'Maria Silva', predicate: 'favorite tea', value: 'genmaicha' },
+      occurred_at: '2026-10-12T08:00:00Z',
+    });
+    await remember(b, {
+      content: {
+        kind: 'message',
+        speaker: 'Maria Silva',
+        text: 'My favorite tea is hojicha now, I am tired of genmaicha.',
+      },
+      occurred_at: '2026-11-20T09:00:00Z',
+    });
+    const teas = (await memories(b)).filter((m) => /tea/u.test(m.statement));
+    // Read as a sentence of no slot, both teas were current and the Profile listed both.
+    assert.deepEqual(
+      teas.map((m) => [m.predicate, m.statement]),
+      [['favourite tea', "Maria Silva's favourite tea is hojicha"]],
+    );
+    const genmaicha = (await memories(b, '&status=all')).find((m) => m.predicate === 'favorite tea');
+    assert.equal(genmaicha?.status, 'superseded');
+    const profile = (await call('GET', `/brains/${b}/profile?limit=50`)) as {
+      lines: Array<{ statement: string }>;
+    };
+    assert.ok(!profile.lines.some((l) => /genmaicha/u.test(l.statement)), JSON.stringify(profile.lines));
+  });
+
+  it("Leo's allergy and Leo's competition, said with what follows for Maria, are Leo's", async () => {
+    const b = await newBrain();
+    const message = (text: string, at: string) =>
+      remember(b, { content: { kind: 'message', speaker: 'Maria Silva', text }, occurred_at: at });
+    await message('Leo is allergic to cats, so we cannot adopt the kitten.', '2026-11-10T09:00:00Z');
+    await message("Leo can't make it, he has a climbing competition.", '2026-11-11T09:00:00Z');
+    await message('Leo and I are allergic to dust.', '2026-11-12T09:00:00Z');
+    await message("I told Leo I'm allergic to penicillin.", '2026-11-13T09:00:00Z');
+    const all = (await memories(b)) as Array<Memory & { subject: string; owner: { state: string } }>;
+    const of = (statement: string) => {
+      const m = all.find((x) => x.statement === statement);
+      return m === undefined ? undefined : [m.subject, m.owner.state];
+    };
+    assert.deepEqual(of('Leo is allergic to cats, so we cannot adopt the kitten.'), ['Leo', 'other']);
+    assert.deepEqual(of("Leo can't make it, he has a climbing competition."), ['Leo', 'other']);
+    // Said of both, or what Maria told him of herself, is still Maria's.
+    assert.deepEqual(of('Leo and I are allergic to dust.'), ['Maria Silva', 'self']);
+    assert.deepEqual(of("I told Leo I'm allergic to penicillin."), ['Maria Silva', 'self']);
+    const profile = (await call('GET', `/brains/${b}/profile?limit=50`)) as {
+      lines: Array<{ statement: string }>;
+    };
+    const lines = profile.lines.map((l) => l.statement);
+    assert.ok(!lines.some((l) => /cats|climbing/u.test(l)), JSON.stringify(lines));
   });
 
   it("a note named after Priya: what she likes is hers; who she is to Maria, and what she told her, Maria's", async () => {

@@ -142,3 +142,43 @@ test('a name that does something to what is "hers" or "his" is a person, whateve
   ])
     assert.equal(aboutAnother(s), null, s);
 });
+
+test("another person's state stays theirs when a clause of its consequence follows", () => {
+  for (const [s, who] of [
+    ['Leo is allergic to cats, so we cannot adopt the kitten.', 'Leo'],
+    ['Inês is vegetarian, so we cook without meat.', 'Inês'],
+    ["My brother Leo is allergic to cats, so we can't get a cat.", 'Leo'],
+    ['Tom is lactose intolerant, which means we order the vegan cake.', 'Tom'],
+  ] as const)
+    assert.equal(aboutAnother(s), who, s);
+  for (const s of [
+    // The same said of the speaker too: both of theirs, as "Leo and I" is.
+    'Leo is allergic to cats, and so am I.',
+    'Inês is vegetarian, so am I.',
+    'Leo and I are allergic to cats.',
+    'I told Leo I am allergic to cats.',
+    // What another did, then what the speaker will do: the speaker's plan.
+    "Inês cancelled her trip, so I'll stay home.",
+    'Tom said I should move, so I did.',
+  ])
+    assert.equal(aboutAnother(s), null, s);
+});
+
+test('a name then a clause of what "he" or "she" has or is makes the name a person', () => {
+  for (const [s, who] of [
+    ["Leo can't make it, he has a climbing competition.", 'Leo'],
+    ["Leo can't make it, he's sick.", 'Leo'],
+    ["Ana couldn't come, she had a deadline.", 'Ana'],
+  ] as const)
+    assert.equal(aboutAnother(s), who, s);
+  for (const s of [
+    // Reported, after an "and", or how anyone took it: she may be anyone.
+    "Leo can't make it, he said.",
+    'Acme cancelled the order, and she was furious.',
+    'Acme cancelled the order, she was furious.',
+    // The speaker is in it: hers too.
+    "Leo can't make it, he has a competition with me.",
+    "Leo can't make it.",
+  ])
+    assert.equal(aboutAnother(s), null, s);
+});

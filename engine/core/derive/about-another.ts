@@ -16,14 +16,14 @@ const word = String.raw`\p{Lu}[\p{Ll}\p{M}-]+(?:['’]\p{Lu}[\p{Ll}\p{M}-]+)?`;
 /** "Dr. Patel", "Mr. Smith": a title with its dot is part of the name. */
 const name = String.raw`(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?${word}(?:\s+(?:(?:${nameParticles.join('|')})\s+)?${word})?`;
 /** What such a sentence says next of its subject: a verb ("Carla's a nurse": its "'s" too). */
-const verb = String.raw`(?:is|was|isn['’]t|wasn['’]t|has|had|hasn['’]t|lives|lived|works|worked|loves|loved|likes|liked|hates|hated|got|gets|went|goes|just|will|won['’]t|can|can['’]t|could|does|doesn['’]t|did|didn['’]t|said|says|thinks|wants|needs|moved|started|became|eats|drinks|plays|studies|teaches)`;
+const verb = String.raw`(?:is|was|isn['’]t|wasn['’]t|has|had|hasn['’]t|lives|lived|works|worked|loves|loved|likes|liked|hates|hated|got|gets|went|goes|just|will|won['’]t|can|can['’]t|cannot|could|couldn['’]t|does|doesn['’]t|did|didn['’]t|said|says|thinks|wants|needs|moved|started|became|eats|drinks|plays|studies|teaches)`;
 /**
  * What only a person does or is, after a name alone: "Inês lives in Braga", "Tom said …", "Carla is a
  * nurse", "Inês is vegetarian". "Coffee is life" and "Porto was amazing" open with no one.
  */
 const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks|thought|wants|wanted|needs|told|texted|called|studies|teaches|became|eats|drinks|loves|likes|hates|adores|prefers)`;
 /** A state said of a person, whole: "Inês is vegetarian (now)", not "Porto is vegetarian friendly". */
-const stateEnds = String.raw`(?=(?:\s+(?:now|too|though|tho|btw|again|also|lol|haha|as\s+well))*(?:,?\s+(?:and|but)\s.*)?[.!,]*$)`;
+const stateEnds = String.raw`(?=(?:\s+(?:now|too|though|tho|btw|again|also|lol|haha|as\s+well))*(?:,?\s+(?:and|but|so)\s.*)?[.!,]*$)`;
 const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|(?:vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)${stateEnds}|(?:allergic|intolerant)(?=\s+to\s+[\p{L}\p{N}])|(?:lactose|gluten)\s+intolerant|afraid(?=\s+of\s+[\p{L}\p{N}]))`;
 const opensWithRelation = new RegExp(
   String.raw`^${kinOf}\s+${relation},?\s+(?<who>${name}),?(?:\s+(?:${verb}|\p{Ll}{2,}ed)|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
@@ -55,6 +55,14 @@ const opensWithNameActing = new RegExp(
  * a "she" after them ("Acme cancelled the order and she was furious": she may be anyone).
  */
 const personally = /^\s+(?:her|his)\s+\p{L}/u;
+/**
+ * A next clause, right after the comma that ends the first, telling what "he" or "she" has, is or
+ * must do: "Leo can't make it, he has a climbing competition." tells why of the one named. Not after
+ * an "and" ("Acme cancelled the order, and she was furious": she may be anyone), nor a "he said" that
+ * reports it, nor a "she was" that may be how anyone took it.
+ */
+const heOrSheGoesOn =
+  /^[^,;.!?]*,\s+(?:he|she)(?:['’](?:s|ll|d)|\s+(?:has|had|is|isn['’]t|hasn['’]t|got|needs|must|will|won['’]t|can|can['’]t|cannot|doesn['’]t|does|feels|works|lives))(?![\p{L}\p{N}])/u;
 
 const givenNames = new Set(['ruby', 'claude', 'jenkins', 'cassandra', 'miro', 'django', 'haskell']);
 /**
@@ -115,19 +123,38 @@ export function aboutAnother(sentence: string): string | null {
   const rest = s.slice(m!.index + m![0].length);
   // "Acme moved its HQ", "Lisbon wants its trams back": what is "its" is no one's.
   if (/^\s+its(?![\p{L}\p{N}])/u.test(rest)) return null;
-  // "Tom said I should move to Berlin", "Inês is a nurse and I am a teacher": the speaker's too.
-  return speaksOfSelf.test(rest) ? null : who;
+  // "Tom said I should move to Berlin", "Inês is a nurse and I am a teacher": the speaker's too. What
+  // follows a state of theirs as its consequence ("Leo is allergic to cats, so we cannot adopt the
+  // kitten") is the speaker's only as the state's outcome: the state stays theirs.
+  const stated = personStateAfter.test(s.slice(m!.index + m![0].indexOf(who) + who.length));
+  return speaksOfSelf.test(stated ? beforeConsequence(rest) : rest) ? null : who;
 }
+
+/** A state said of a person right after their name: "is allergic to cats", "'s a nurse". */
+const personStateAfter = new RegExp(String.raw`^,?\s*${personState}`, 'u');
+/**
+ * Where a clause of consequence opens ("…, so we cannot adopt the kitten", "… which means we stay in"),
+ * not "so am I" or "so do we", which say the same of the speaker.
+ */
+const consequence =
+  /(?<=[,\s])(?:(?:and\s+)?so|which\s+means|that['’]s\s+why|therefore|hence)(?!\s+(?:am|do|did|have|was|will|can|is|are)\s)(?![\p{L}\p{N}'’])/iu;
+const beforeConsequence = (rest: string): string => {
+  const at = rest.search(consequence);
+  return at === -1 ? rest : rest.slice(0, at);
+};
 
 /**
  * A sentence that opens with a name and what it did to her or his own thing ("Inês cancelled her
- * trip, she will come in January instead."): it is Inês's, as "My sister Inês is visiting" is, not
- * the writer's. Only where the sentence itself makes the name a person's: "Lisbon changed a lot" and
- * "Acme cancelled the order" say no one.
+ * trip, she will come in January instead."), or that goes on with what "he" or "she" has or is ("Leo
+ * can't make it, he has a climbing competition."): it is Inês's, as "My sister Inês is visiting" is,
+ * not the writer's. Only where the sentence itself makes the name a person's: "Lisbon changed a lot"
+ * and "Acme cancelled the order" say no one.
  */
 function actingAsAPerson(s: string): RegExpExecArray | null {
   const m = opensWithNameActing.exec(s);
-  return m !== null && personally.test(s.slice(m[0].length)) ? m : null;
+  if (m === null) return null;
+  const after = s.slice(m[0].length);
+  return personally.test(after) || heOrSheGoesOn.test(after) ? m : null;
 }
 
 /** What a thing or a person does or is, after the name it opens with: "Acme Corp moved", "Ana has". */

@@ -387,7 +387,13 @@ export function createRuleDeriver(): Deriver {
     // the writer's, as "Priya told me …" does: it was the other person's. In a note named after
     // another person, "My manager at Lumen Labs." is read as "Priya Nair is my manager at Lumen
     // Labs.", as "My younger brother." was: where from, who they are is still hers to say.
-    name: 'rules-v65',
+    // v66: a favourite then how the speaker feels of it or of the one before ("My favorite tea is
+    // hojicha now, I am tired of genmaicha.", "…, it's so good") holds the favourite's slot, replacing
+    // the old value: it was a sentence of no slot beside it, both current. Another person's state
+    // followed by its consequence ("Leo is allergic to cats, so we cannot adopt the kitten.") and a
+    // name followed by what "he" or "she" has or is ("Leo can't make it, he has a climbing
+    // competition.") are theirs: the "we" after "so", or nothing at all, made them the writer's.
+    name: 'rules-v66',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const claims = claimsOfRecord(record, ctx);
       const c = record.content;

@@ -773,6 +773,32 @@ test('a birthday said of oneself holds a slot; a day that is no date of the year
     assert.equal(attributeSentence(s), null, s);
 });
 
+test('a favourite then how the speaker feels of it or of the one before holds the slot', () => {
+  const cases: [string, string, string][] = [
+    ['My favorite tea is hojicha now, I am tired of genmaicha.', 'favourite tea', 'hojicha'],
+    ['My favorite tea is now hojicha, I am tired of genmaicha.', 'favourite tea', 'hojicha'],
+    ["My favourite coffee is a flat white, I'm bored of lattes.", 'favourite coffee', 'a flat white'],
+    ["My favourite album is Blue, it's so good!", 'favourite album', 'Blue'],
+    ['my favorite snack is mochi, love it', 'favourite snack', 'mochi'],
+  ];
+  for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+  for (const s of [
+    // Tired of the value itself: no favourite.
+    "My favourite tea is hojicha, I'm tired of it.",
+    "My favourite tea is hojicha, I'm tired of hojicha.",
+    // A clause that says more, or of someone else.
+    'My favourite band is Muse, they are amazing live.',
+    'My favourite food is sushi, my sister loves pizza.',
+    "My favourite food is sushi, I'm tired of pizza and pasta and rice and bread.",
+  ])
+    assert.equal(attributeSentence(s), null, s);
+  // A denial after the value keeps its meaning.
+  assert.deepEqual(attributeSentence('My favourite food is sushi now, not bacalhau'), {
+    predicate: 'favourite food',
+    value: 'sushi',
+  });
+});
+
 test('what lists, adds, negates, reports or says more than the one value holds no slot', () => {
   for (const s of [
     // More than one value, or an addition to one.

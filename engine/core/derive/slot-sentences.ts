@@ -1846,6 +1846,22 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     return named === null ? null : { predicate, value: named };
   }
   const n = value.split(/\s+/u).filter((w) => w !== '').length;
-  if (n === 0 || n > 6 || notOneValue.test(value)) return null;
-  return { predicate, value };
+  if (n > 0 && n <= 6 && !notOneValue.test(value)) return { predicate, value };
+  // "My favorite tea is hojicha now, I am tired of genmaicha": the value, then only how the speaker
+  // feels of it or of the one it replaces. The slot's value; the sentence its quote.
+  const feeling =
+    head !== null && predicate.startsWith('favourite ') ? feelingAfter.exec(value.slice(comma)) : null;
+  const felt = feeling ? head!.replace(trailingTime, '') : null;
+  // "hojicha, I'm tired of hojicha" is no favourite: what one is tired of is the value it replaced.
+  const tiredOf = feeling?.groups!['old']?.toLowerCase();
+  if (felt === null || tiredOf === felt.toLowerCase()) return null;
+  return felt.split(/\s+/u).length <= 6 && !notOneValue.test(felt) ? sayingMore(felt) : null;
 }
+
+/**
+ * A clause after a value that tells how the speaker feels, of it or of the value it replaces, and says
+ * no value of its own: ", I am tired of genmaicha" (not "tired of it", which is the value), ", I'm bored of lattes", ", it's so good", ", love
+ * it". "…, they are amazing live" or "…, my sister loves pizza" say more, and the sentence holds no slot.
+ */
+const feelingAfter =
+  /^,\s*(?:(?:I\s+am|I['’]?m|I\s+got|I['’]?ve\s+(?:got|gotten|grown)|getting|got)\s+(?:(?:so|really|a\s+bit|kinda|kind\s+of|just|totally)\s+)?(?:tired|bored|sick)\s+of\s+(?!(?:it|this|that|them|its)(?![\p{L}\p{N}]))(?<old>[\p{L}\p{N}'’-]+(?:\s+[\p{L}\p{N}'’-]+){0,3})|(?:it['’]?s|it\s+is)\s+(?:(?:so|really|just|very|soo+)\s+)?(?:good|great|amazing|delicious|tasty|lovely|yummy|the\s+best)|(?:I\s+)?(?:love|adore)\s+it(?:\s+so\s+much)?)(?:\s+(?:now|tbh|honestly|lol|haha))?[.!\s]*$/iu;
