@@ -196,8 +196,8 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     assert.ok(!ids.includes(before!) && !ids.includes(far!));
     assert.equal(ctx.citations[0]!.record_id, told);
 
-    // A month's reasons read as said: not "tells of in mid october" nor "occurred in mid october"
-    // without its preposition after "occurred".
+    // A month's reasons read as said: "tells of mid October" (not "tells of in mid october"), and
+    // "occurred" with the month's preposition.
     const month = laneOf(
       await engine.getTrace(
         tenant,
