@@ -348,7 +348,7 @@ export function register(program: Command): void {
     )
     .option(
       '--list',
-      "list the Brain's sources (source names, Record counts, time span) and each WhatsApp chat",
+      "list the Brain's sources (source names, items and replaced versions, time span) and each WhatsApp chat",
       false,
     )
     .option(
