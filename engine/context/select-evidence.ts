@@ -1,5 +1,5 @@
 import { passages, sentences, trimmedSpan, type Span } from '../core/derive/split-text.ts';
-import { asks } from '../core/derive/rule-deriver.ts';
+import { asks, placeholderNames } from '../core/derive/rule-deriver.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { quoteOpening, quotes, type Range } from '../core/derive/not-said.ts';
 import type { Fused } from '../retrieve/fuse.ts';
@@ -34,6 +34,9 @@ const windowChars = 1500;
  * Memory that held within that window is evidence though superseded since. The job said in September
  * was dropped as superseded, and the Context answered with the one taken in November. (Not one
  * retracted or corrected: a correction says it never held.)
+ *
+ * A Record of no Memory that is only an attachment's placeholder is dropped too, with the reason,
+ * unless a name it gives holds a query word: the Record stays, it is what was sent.
  */
 export async function selectEvidence(
   reads: ContextReads,
@@ -100,6 +103,17 @@ export async function selectEvidence(
     const r = records.get(f.recordId);
     if (!r) continue;
     const mems = memsOf.get(r.id) ?? [];
+    // An attachment's placeholder ("[attachment: omitted media]") is what was sent, not what was said:
+    // found beside the answer in its thread, it was served as evidence of nothing. Kept where a name it
+    // gives holds a query word ("the lease pdf").
+    const names = mems.length === 0 ? placeholderNames(r.text) : null;
+    if (names !== null && matchedTerms(names.join('\n'), terms).length === 0) {
+      dropped.push({
+        recordId: r.id,
+        reason: "placeholder: it only stands for an attachment, and names none of the query's words",
+      });
+      continue;
+    }
     // A message or note that told of a value to come ("I'm starting at Revolut on Monday") says so in its
     // own words: evidence before the day, where a fact's bare value ("works at: Revolut") would read as
     // current.

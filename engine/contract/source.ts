@@ -11,6 +11,12 @@ export const SourceSummary = z
       .int()
       .min(0)
       .describe('Records carrying a source.external_id (imported, not erasable one by one).'),
+    items: z
+      .int()
+      .min(0)
+      .describe(
+        "What the source holds now: each imported item once however many versions of it were written (an edited note's earlier version stays in the history: `records - items` are such versions), and each Record without a source.external_id.",
+      ),
     first_occurred_at: DateTime,
     last_occurred_at: DateTime,
   })

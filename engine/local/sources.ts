@@ -21,6 +21,7 @@ export async function listSources(ctx: EngineCtx, t: Tenant, brainId: string): P
       name: r.name,
       records: r.records,
       reconciled_records: r.reconciled,
+      items: r.items,
       first_occurred_at: new Date(r.first_ms).toISOString(),
       last_occurred_at: new Date(r.last_ms).toISOString(),
     })),

@@ -94,7 +94,9 @@ export interface RecordRepository {
    */
   sources(opts: {
     hideLocalOnly: boolean;
-  }): Promise<{ name: string; records: number; reconciled: number; first_ms: number; last_ms: number }[]>;
+  }): Promise<
+    { name: string; records: number; reconciled: number; items: number; first_ms: number; last_ms: number }[]
+  >;
   /** The ids of every Record of one source.name, local_only ones too, by write order (forgetSource). */
   idsOfSource(sourceName: string): Promise<string[]>;
   /** The ids of the Records of one source.name carrying one of these external ids, local_only too. */

@@ -403,22 +403,30 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async listSources(t, brainId) {
       const s = state(t, brainId);
       const by = new Map<string, SourceSummary>();
+      // The external ids seen per source: an item's revisions are one item.
+      const ids = new Map<string, Set<string>>();
       for (const { record: r } of s.records.values()) {
         if (r.source.name === null || hiddenHere(deployment, r.visibility)) continue;
         const cur = by.get(r.source.name);
         const at = new Date(r.occurred_at).toISOString();
+        const seen = ids.get(r.source.name) ?? new Set<string>();
+        ids.set(r.source.name, seen);
+        const revision = r.source.external_id !== null && seen.has(r.source.external_id);
+        if (r.source.external_id !== null) seen.add(r.source.external_id);
         if (!cur) {
           by.set(r.source.name, {
             object: 'source',
             name: r.source.name,
             records: 1,
             reconciled_records: r.source.external_id === null ? 0 : 1,
+            items: 1,
             first_occurred_at: at,
             last_occurred_at: at,
           });
           continue;
         }
         cur.records += 1;
+        if (!revision) cur.items += 1;
         if (r.source.external_id !== null) cur.reconciled_records += 1;
         if (at < cur.first_occurred_at) cur.first_occurred_at = at;
         if (at > cur.last_occurred_at) cur.last_occurred_at = at;

@@ -186,15 +186,34 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const time = laneOf(trace, 'time');
     const ids = time.candidates.map((c) => c.record_id);
     assert.equal(ids[0], told, 'the Record telling of that day ("yesterday", said the next day) first');
-    assert.match(time.candidates[0]!.reason, /tells of october 3, 2023 \("yesterday", on 2023-10-04\)/);
+    assert.match(time.candidates[0]!.reason, /tells of October 3, 2023 \("yesterday", on 2023-10-04\)/);
     assert.deepEqual(
       ids.slice(1),
       [quiet, othersQuiet],
       "then the day's own Records, the named person's first",
     );
-    assert.match(time.candidates[1]!.reason, /occurred october 3, 2023 \(2023-10-03\)/);
+    assert.match(time.candidates[1]!.reason, /occurred on October 3, 2023 \(2023-10-03\)/);
     assert.ok(!ids.includes(before!) && !ids.includes(far!));
     assert.equal(ctx.citations[0]!.record_id, told);
+
+    // A month's reasons read as said: "tells of mid October" (not "tells of in mid october"), and
+    // "occurred" with the month's preposition.
+    const month = laneOf(
+      await engine.getTrace(
+        tenant,
+        'b',
+        (await ask(engine, 'b', 'Where was Calvin in mid October?', { as_of: '2023-12-01T00:00:00Z' })).id,
+      ),
+      'time',
+    ).candidates.map((c) => c.reason);
+    assert.ok(
+      month.some((r) => r.startsWith('tells of mid October ("yesterday", on 2023-10-04)')),
+      month.join('\n'),
+    );
+    assert.ok(
+      month.some((r) => r.startsWith('occurred in mid October (2023-10-03)')),
+      month.join('\n'),
+    );
 
     const range = await engine.getTrace(
       tenant,
@@ -229,7 +248,7 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     };
     const onDay = await timeIds('What do I have on 2024-06-18?');
     assert.deepEqual(new Set(onDay.ids), new Set([dentist, tomorrow]));
-    assert.ok(onDay.reasons.some((r) => /tells of 2024-06-18 \("next tuesday", on 2024-06-13\)/.test(r)));
+    assert.ok(onDay.reasons.some((r) => /tells of 2024-06-18 \("next Tuesday", on 2024-06-13\)/.test(r)));
     assert.ok(!onDay.ctx.abstained);
     assert.ok(onDay.ctx.citations.some((c) => c.record_id === dentist));
 

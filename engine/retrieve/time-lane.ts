@@ -1,5 +1,5 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { timeIntent, type TimeIntent } from '../core/retrieve/time-expressions.ts';
+import { months, timeIntent, weekdays, type TimeIntent } from '../core/retrieve/time-expressions.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { allDayDate } from '../core/retrieve/all-day.ts';
 import { allDayDays, whenPart } from '../contract/all-day.ts';
@@ -16,6 +16,50 @@ const tellingLag = 15 * DAY;
 const planningLead = 31 * DAY;
 /** At most this many Records of the window are read when the query's words alone find too few. */
 const windowScan = 400;
+
+const monthWords = `(?:${months.join('|')}|${months.map((m) => m.slice(0, 3)).join('|')}|sept)`;
+/** A month or weekday name, written out or cut short ("oct", "sept"), in a lower-cased time phrase. */
+const calendarName = new RegExp(`\\b(?:${monthWords}|${weekdays.join('|')})\\b`, 'gu');
+const leadingPreposition = /^(in|during|for|on|at)\s+/u;
+/** A time phrase naming one day: "2024-06-18", "the 3rd of october", "october 3, 2023", "friday". */
+const oneDay = new RegExp(
+  [
+    '\\d{4}-\\d{2}-\\d{2}\\b',
+    `(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${monthWords}\\b`,
+    `${monthWords}\\.?\\s+(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)?\\b`,
+    `(?:${weekdays.join('|')})\\b`,
+  ]
+    .map((p) => `^${p}`)
+    .join('|'),
+  'u',
+);
+/** A time phrase naming a month or a year: "mid october", "mid-october", "december", "2023". */
+const monthOrYear = new RegExp(`^(?:\\d{4}\\b|(?:early|mid|late)\\b|${monthWords}\\b)`, 'u');
+
+/** A time phrase of the query, lower-cased when read, with its month and weekday names capitalised. */
+const named = (phrase: string) => phrase.replace(calendarName, (w) => w[0]!.toUpperCase() + w.slice(1));
+
+/**
+ * The query's time phrase after "tells of": without the preposition the query put before it. "tells of
+ * in mid october" read as a slip in every Trace of a question about a month.
+ */
+export function toldOfLabel(label: string): string {
+  return named(label.replace(leadingPreposition, ''));
+}
+
+/**
+ * The query's time phrase after "occurred" or "is": with the preposition its kind of time takes: "on"
+ * a day ("on October 3, 2023", "on 2024-06-18", "on Friday"), "in" a month or a year ("in mid
+ * October", also for the query's "for December"), else as the query said it ("during March",
+ * "yesterday", "last week", "between 2 and 4 October").
+ */
+export function occurredLabel(label: string): string {
+  const prep = leadingPreposition.exec(label);
+  const bare = prep ? label.slice(prep[0].length) : label;
+  if (oneDay.test(bare)) return `on ${named(bare)}`;
+  if (prep?.[1] !== 'during' && monthOrYear.test(bare)) return `in ${named(bare)}`;
+  return named(label);
+}
 
 /** The calendar day of a Record where the person lives (an all-day event's own date), as the Trace shows it. */
 const day = (row: TurnRow, zone: TimeZone) =>
@@ -182,10 +226,10 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
         score: placed.length - i,
         reason:
           p.how === 'told'
-            ? `tells of ${intent.label} ("${p.said}", on ${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`
+            ? `tells of ${toldOfLabel(intent.label)} ("${named(p.said)}", on ${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`
             : p.how === 'scheduled'
-              ? `is on ${intent.label} (${p.on}); ${sharedReason(p.row.text, input.terms)}`
-              : `occurred ${intent.label} (${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`,
+              ? `is ${occurredLabel(intent.label)} (${p.on}); ${sharedReason(p.row.text, input.terms)}`
+              : `occurred ${occurredLabel(intent.label)} (${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`,
       }));
       input.ledger.charge('processing', (out.length + seen.size) / 1000);
       return out;

@@ -247,6 +247,59 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       });
     });
 
+    describe(
+      'a chat with a photo left out of its export',
+      { skip: traits.entityLane ? false : scanOnly },
+      () => {
+        let chat: Client;
+        const id: Record<string, string> = {};
+        before(async () => {
+          chat = await brainWithKey(server);
+          // As the WhatsApp importer writes "<Media omitted>": the message stays a Record, saying nothing.
+          const said: Array<[string, string, string]> = [
+            ['mum', 'Ana', 'Mum is home from the hospital and doing much better.'],
+            ['media', 'Ana', '[attachment: omitted media]'],
+            ['reply', 'Maya', 'So glad to hear it!'],
+            ['named', 'Ana', '[attachment: mum-garden.jpg]'],
+          ];
+          let at = Date.parse('2026-11-20T18:00:00Z');
+          for (const [key, speaker, text] of said) {
+            at += 60_000;
+            const { record } = await remember(chat, 'b', {
+              content: { kind: 'message', text, speaker, thread: 'Ana' },
+              source: { name: 'whatsapp' },
+              occurred_at: new Date(at).toISOString(),
+            });
+            id[key] = record.id;
+          }
+          for (const recordId of Object.values(id)) await ready(chat, 'b', recordId);
+        });
+
+        it("an omitted attachment's placeholder is no evidence beside the answer, and the Trace says why", async () => {
+          const ctx = (await context(chat, { query: 'What did Ana say about Mum?', include: ['explain'] }))!;
+          const names = JSON.stringify(
+            ctx.citations.map((c) => Object.keys(id).find((k) => id[k] === c.record_id)),
+          );
+          assert.equal(ctx.citations[0]?.record_id, id['mum'], names);
+          assert.ok(!ctx.citations.some((c) => c.record_id === id['media']), names);
+          assert.doesNotMatch(ctx.text ?? '', /omitted media/u);
+          const dropped = Dropped.parse(ctx.explain?.['dropped']);
+          const media = dropped.find((d) => d.record_id === id['media']);
+          assert.match(media?.reason ?? '', /^placeholder: /u, JSON.stringify(dropped));
+          // The Record itself stays: it is what was said.
+          assert.equal((await chat.get(`/brains/b/records/${id['media']}`)).status, 200);
+        });
+
+        it('an attachment named by a word of the query is still evidence', async () => {
+          const ctx = (await context(chat, { query: "Did Ana send a photo of Mum's garden?" }))!;
+          assert.ok(
+            ctx.citations.some((c) => c.record_id === id['named']),
+            JSON.stringify(ctx.citations.map((c) => Object.keys(id).find((k) => id[k] === c.record_id))),
+          );
+        });
+      },
+    );
+
     it(
       'a Context for off the device quotes only shareable Records, and says when its purpose withheld the answer',
       { skip: traits.holdsSlots ? false : scanOnly },

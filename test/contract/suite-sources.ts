@@ -46,7 +46,7 @@ export function sourceChecks(factory: ServerFactory): void {
     before(async () => (server = await factory()));
     after(() => server.close());
 
-    it('listSources names each source.name with counts and the span of occurred_at', async () => {
+    it('listSources names each source.name with counts, items (revisions of one once) and the span of occurred_at', async () => {
       const api = await brainWithKey(server);
       await remember(api, 'b', {
         content: 'note one',
@@ -58,14 +58,20 @@ export function sourceChecks(factory: ServerFactory): void {
         source: { name: 'obsidian', external_id: 'b.md' },
         occurred_at: '2023-05-06T00:00:00Z',
       });
+      // a.md edited: its replaced version stays a Record; the source still holds two notes.
+      await remember(api, 'b', {
+        content: 'note one, edited',
+        source: { name: 'obsidian', external_id: 'a.md' },
+        occurred_at: '2023-09-01T00:00:00Z',
+      });
       await remember(api, 'b', { content: 'typed by an agent', source: { name: 'mcp' } });
       await remember(api, 'b', { content: 'no source at all' });
       const list = assertShape(SourceList, (await api.get('/brains/b/sources')).body);
       assert.deepEqual(
-        list.data.map((s) => [s.name, s.records, s.reconciled_records]),
+        list.data.map((s) => [s.name, s.records, s.reconciled_records, s.items]),
         [
-          ['mcp', 1, 0],
-          ['obsidian', 2, 2],
+          ['mcp', 1, 0, 1],
+          ['obsidian', 3, 3, 2],
         ],
       );
       const obsidian = list.data.find((s) => s.name === 'obsidian')!;

@@ -333,10 +333,11 @@ describe('import through the /v1 API', () => {
     assert.equal(denied.status, 1);
     assert.match(denied.stderr, /invalid_api_key/);
 
-    // --list names the import; --remove forgets it whole; a second --remove finds nothing.
+    // --list names the import by what it holds now, one note, its replaced version said apart;
+    // --remove forgets it whole; a second --remove finds nothing.
     const listed = await run(key, ['--list']);
     assert.equal(listed.status, 0, listed.stderr);
-    assert.match(listed.stdout, /^obsidian\t2 Records \(2 imported\)\t/);
+    assert.match(listed.stdout, /^obsidian\t1 item \(1 imported\), 1 replaced version\t/);
     // --dry-run reads PATH only: with --remove it is refused, never ignored while the import goes.
     for (const flag of ['--dry-run', '--forget-missing']) {
       const dry = await run(key, ['--remove', 'obsidian', flag]);

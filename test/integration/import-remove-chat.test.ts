@@ -51,7 +51,7 @@ test('one WhatsApp chat is removed alone with --chat, as --list names it; --remo
   assert.equal(listed.status, 0, listed.stderr);
   assert.match(
     listed.stdout,
-    /^whatsapp\t3 Records \(3 imported\)\t2024-03-04 \.\. 2024-03-05\n {2}chat "Bees"\t1 messages\n {2}chat "Porto trip"\t2 messages\n$/,
+    /^whatsapp\t3 items \(3 imported\)\t2024-03-04 \.\. 2024-03-05\n {2}chat "Bees"\t1 messages\n {2}chat "Porto trip"\t2 messages\n$/,
   );
   const json = JSON.parse((await run(['--list', '--json'])).stdout) as { chats?: unknown }[];
   assert.deepEqual(json[0]!.chats, [

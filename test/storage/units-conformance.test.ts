@@ -756,7 +756,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.deepEqual(await states([a]), [{ processing: false, memoryIds: [`${uid}_ma`] }]);
     });
 
-    it('counts the Records of each source, by name bytewise, hiding local_only from a hosted reader', async () => {
+    it('counts the Records and items of each source (revisions of one item once), by name bytewise, hiding local_only from a hosted reader', async () => {
       const uid = await brain();
       const other = await brain();
       await b.units.write(uid, async (u) => {
@@ -767,6 +767,8 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         await add('3', { source_name: 'Zeta', visibility: 'local_only' });
         await add('4', { source_name: 'chat', external_id: 'c1', occurred_at: '2026-02-01T00:00:00.000Z' });
         await add('5', {});
+        // c1 edited: a second revision of the same item.
+        await add('6', { source_name: 'chat', external_id: 'c1', occurred_at: '2026-02-01T00:00:00.000Z' });
       });
       await b.units.write(other, (u) =>
         u.records.insert(recordRow(other, `${other}_1`, { source_name: 'mail' })),
@@ -779,13 +781,15 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
           name: 'Zeta',
           records: 1,
           reconciled: 0,
+          items: 1,
           first_ms: ms('2026-01-01T00:00:00.000Z'),
           last_ms: ms('2026-01-01T00:00:00.000Z'),
         },
         {
           name: 'chat',
-          records: 1,
-          reconciled: 1,
+          records: 2,
+          reconciled: 2,
+          items: 1,
           first_ms: ms('2026-02-01T00:00:00.000Z'),
           last_ms: ms('2026-02-01T00:00:00.000Z'),
         },
@@ -793,6 +797,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
           name: 'mail',
           records: 2,
           reconciled: 1,
+          items: 2,
           first_ms: ms('2026-01-01T00:00:00.000Z'),
           last_ms: ms('2026-03-01T00:00:00.000Z'),
         },

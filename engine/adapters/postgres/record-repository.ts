@@ -143,10 +143,12 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
           name: string;
           records: number;
           reconciled: number;
+          items: number;
           first_ms: number;
           last_ms: number;
         }>(
           `SELECT source_name AS name, count(*) AS records, count(external_id) AS reconciled,
+                  count(DISTINCT external_id) + count(*) - count(external_id) AS items,
                   min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
            FROM records WHERE brain_uid = $1 AND source_name IS NOT NULL
              ${opts.hideLocalOnly ? "AND visibility <> 'local_only'" : ''}

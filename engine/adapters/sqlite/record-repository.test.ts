@@ -138,7 +138,7 @@ describe('the Records of a unit of work over SQLite', () => {
     assert.deepEqual(await ids({ untilMs: Date.parse('2026-02-01T00:00:00.000Z') }), ['rec_2', 'rec_1']);
   });
 
-  it('counts the Records of each source, hiding local_only ones from a hosted reader', async () => {
+  it('counts the Records and items of each source (revisions of one item once), hiding local_only ones from a hosted reader', async () => {
     const store = await withBrains();
     const units = sqliteUnits(store);
     await units.write('brn_1', async (u) => {
@@ -150,6 +150,12 @@ describe('the Records of a unit of work over SQLite', () => {
       await remember(u, 'rec_2', { source_name: 'mail', occurred_at: '2026-01-01T00:00:00.000Z' });
       await remember(u, 'rec_3', { source_name: 'chat', visibility: 'local_only' });
       await remember(u, 'rec_4');
+      // m1 edited: a second revision of the same item.
+      await remember(u, 'rec_6', {
+        source_name: 'mail',
+        external_id: 'm1',
+        occurred_at: '2026-02-01T00:00:00.000Z',
+      });
     });
     await units.write('brn_2', (u) => remember(u, 'rec_5', { source_name: 'mail' }));
     const sources = (hideLocalOnly: boolean) =>
@@ -159,13 +165,15 @@ describe('the Records of a unit of work over SQLite', () => {
         name: 'chat',
         records: 1,
         reconciled: 0,
+        items: 1,
         first_ms: Date.parse('2026-01-01T00:00:00.000Z'),
         last_ms: Date.parse('2026-01-01T00:00:00.000Z'),
       },
       {
         name: 'mail',
-        records: 2,
-        reconciled: 1,
+        records: 3,
+        reconciled: 2,
+        items: 2,
         first_ms: Date.parse('2026-01-01T00:00:00.000Z'),
         last_ms: Date.parse('2026-03-01T00:00:00.000Z'),
       },

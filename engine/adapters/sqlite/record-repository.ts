@@ -37,11 +37,13 @@ export function recordPageSql(brainUid: string, q: RecordListFilter): { sql: str
 }
 
 /**
- * Per source.name of a Brain's Records: its counts and the span of occurred_at, by name. A hosted
+ * Per source.name of a Brain's Records: its counts (`items`: the revisions of one external id once)
+ * and the span of occurred_at, by name. A hosted
  * reader is not shown local_only Records, so they are not counted for it either.
  */
 export const sourceListSql = (hideLocalOnly: boolean) =>
   `SELECT source_name AS name, count(*) AS records, count(external_id) AS reconciled,
+          count(DISTINCT external_id) + count(*) - count(external_id) AS items,
           min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
    FROM records WHERE brain_uid = ? AND source_name IS NOT NULL ${hideLocalOnly ? "AND visibility <> 'local_only'" : ''}
    GROUP BY source_name ORDER BY source_name`;
@@ -149,10 +151,14 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
       };
     },
     sources: async (opts) =>
-      store.all<{ name: string; records: number; reconciled: number; first_ms: number; last_ms: number }>(
-        sourceListSql(opts.hideLocalOnly),
-        brainUid,
-      ),
+      store.all<{
+        name: string;
+        records: number;
+        reconciled: number;
+        items: number;
+        first_ms: number;
+        last_ms: number;
+      }>(sourceListSql(opts.hideLocalOnly), brainUid),
     idsOfSource: async (sourceName) =>
       store
         .all<{ id: string }>(

@@ -105,7 +105,20 @@ const onlyLines = (re: RegExp) => (s: string) =>
     .map((l) => l.trim())
     .filter((l) => l !== '')
     .every((l) => re.test(l));
-const isPlaceholder = onlyLines(/^\[attachment: [^\]\n]*\]$/u);
+const placeholderLine = /^\[attachment: ([^\]\n]*)\]$/u;
+const isPlaceholder = onlyLines(placeholderLine);
+
+/**
+ * The names a text made only of attachment placeholders gives its files ("[attachment: lease.pdf]"),
+ * none for WhatsApp's "omitted media", which names nothing; null for a text that says anything else.
+ */
+export function placeholderNames(text: string): string[] | null {
+  if (text.trim() === '' || !isPlaceholder(text)) return null;
+  return text
+    .split('\n')
+    .map((l) => placeholderLine.exec(l.trim())?.[1])
+    .filter((n): n is string => n !== undefined && n !== 'omitted media');
+}
 const isFooter = onlyLines(/^(?:Tags: #|Links: \[\[|(?:[Ss]ee also|Related|Linked)(?: notes?)?:? \[\[).*$/u);
 const isHeading = onlyLines(/^#{1,6}\s.*$/u);
 

@@ -229,6 +229,8 @@ async function chatsOf(client: MnemoClient, brain: string, source: string) {
   }
 }
 
+const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 /**
  * `--list` and `--remove`: what was imported into a Brain, and removing one import whole, or one chat
  * of it (`--chat`: WhatsApp keeps every chat under one source, so removing the source took them all).
@@ -255,9 +257,14 @@ async function manageSources(client: MnemoClient, flags: ImportFlags): Promise<v
       else if (data.length === 0) process.stdout.write(`brain "${flags.brain}" has no sources\n`);
       else
         for (const s of listed) {
+          // What the source holds now, by item: an edited note's replaced version stays a Record of it
+          // (its history), so "3 Records" was said of 2 notes. Replaced versions are said apart.
+          const replaced = s.records - s.items;
+          const imported = s.items - (s.records - s.reconciled_records);
           process.stdout.write(
-            `${s.name}\t${s.records} Records (${s.reconciled_records} imported)\t` +
-              `${s.first_occurred_at.slice(0, 10)} .. ${s.last_occurred_at.slice(0, 10)}\n`,
+            `${s.name}\t${counted(s.items, 'item')} (${imported} imported)` +
+              (replaced > 0 ? `, ${counted(replaced, 'replaced version')}` : '') +
+              `\t${s.first_occurred_at.slice(0, 10)} .. ${s.last_occurred_at.slice(0, 10)}\n`,
           );
           if ('chats' in s)
             for (const c of s.chats)
@@ -341,7 +348,7 @@ export function register(program: Command): void {
     )
     .option(
       '--list',
-      "list the Brain's sources (source names, Record counts, time span) and each WhatsApp chat",
+      "list the Brain's sources (source names, items and replaced versions, time span) and each WhatsApp chat",
       false,
     )
     .option(
