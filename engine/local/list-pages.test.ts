@@ -4,7 +4,12 @@ import type { MemoryListQuery } from '../contract/index.ts';
 import { encodeCursor } from '../core/shared/page-cursor.ts';
 import type { SqlParam } from '../adapters/sqlite/store.ts';
 import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
-import { recordPageSql, sourceListSql, type RecordListFilter } from '../adapters/sqlite/record-repository.ts';
+import {
+  recordPageSql,
+  sourceItemsSql,
+  sourceListSql,
+  type RecordListFilter,
+} from '../adapters/sqlite/record-repository.ts';
 import { currentOfSelfSql, memoryPageSql } from '../adapters/sqlite/memory-repository.ts';
 import { censusView, memoryTallySql, noiseQueries } from '../adapters/sqlite/census-reads.ts';
 import { memoryFilter } from './memories.ts';
@@ -62,6 +67,9 @@ describe('list reads use an index of what they read, in their order', () => {
       const sources = plan({ sql: sourceListSql(hosted), params: ['brn_a'] });
       assert.match(sources, /USING INDEX records_brain_source \(brain_uid=\? AND source_name>\?\)/, sources);
       assert.doesNotMatch(sources, /TEMP B-TREE/, sources);
+      const items = plan({ sql: sourceItemsSql(hosted), params: ['brn_a'] });
+      assert.match(items, /USING (?:COVERING )?INDEX records_external \(brain_uid=\?\)/, items);
+      assert.doesNotMatch(items, /TEMP B-TREE/, items);
     }
   });
 
