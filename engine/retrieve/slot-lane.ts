@@ -74,19 +74,32 @@ export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
       } else if (question.aboutOther) rows = [];
       else if (question.aboutAnyone) rows = await held({ predicates });
       else rows = [];
-      const seen = new Set<string>();
-      const out: LaneCandidate[] = [];
-      for (const r of rows) {
-        if (seen.has(r.recordId) || out.length >= input.limit) continue;
-        seen.add(r.recordId);
-        out.push({
-          recordId: r.recordId,
-          score: rows.length - out.length,
-          reason: `holds the slot: ${r.statement} (Memory ${r.memoryId})`,
-        });
-      }
+      const out = holdingCandidates(rows, input.limit, (r) => `holds the slot: ${r.statement}`);
       input.ledger.charge('processing', out.length / 1000);
       return out;
     },
   };
+}
+
+/**
+ * The Records behind Memories read in rank order, each once (a Record may be behind several), up to
+ * `limit`, scored by that order; `says` tells what its Memory is, and the reason names the Memory.
+ */
+export function holdingCandidates<T extends SlotHolding>(
+  rows: readonly T[],
+  limit: number,
+  says: (r: T) => string,
+): LaneCandidate[] {
+  const seen = new Set<string>();
+  const out: LaneCandidate[] = [];
+  for (const r of rows) {
+    if (seen.has(r.recordId) || out.length >= limit) continue;
+    seen.add(r.recordId);
+    out.push({
+      recordId: r.recordId,
+      score: rows.length - out.length,
+      reason: `${says(r)} (Memory ${r.memoryId})`,
+    });
+  }
+  return out;
 }

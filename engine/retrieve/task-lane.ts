@@ -2,6 +2,12 @@ import { taskStatementStart } from '../core/derive/task-statement.ts';
 import { readTaskQuestion } from '../core/retrieve/task-question.ts';
 import type { SlotHolding } from '../ports/index.ts';
 import { readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
+import { holdingCandidates } from './slot-lane.ts';
+
+/** Tasks read for each Record the lane may return: a note holds many. */
+const tasksPerRecord = 20;
+/** How open and done tasks' Memories begin: the same for every request. */
+const starts = { open: taskStatementStart(false), done: taskStatementStart(true) };
 
 /**
  * Tasks lane: a question about the person's to-do list ("What's still on my to-do list?", "Which tasks
@@ -9,8 +15,6 @@ import { readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lan
  * their tasks derive, which share no word with it. Open tasks before done ones, the Brain's own person's
  * first, then the newest; nothing for other queries.
  */
-const tasksPerRecord = 20;
-
 export function createTaskLane(now: () => Date): Lane {
   return {
     name: 'tasks',
@@ -23,25 +27,18 @@ export function createTaskLane(now: () => Date): Lane {
           scope: input.eligibility,
           nowMs,
           readTimeMs: readTimeMs(input.eligibility, nowMs),
-          by: { statementStart: taskStatementStart(done) },
-          // Each task is a Memory and a note holds many: enough of them for `limit` Records.
+          by: { statementStart: done ? starts.done : starts.open },
           limit: Math.min(input.limit * tasksPerRecord, 2_000),
         });
       const rows: Array<SlotHolding & { open: boolean }> = [
         ...(asked.open ? (await read(false)).map((r) => ({ ...r, open: true })) : []),
         ...(asked.done ? (await read(true)).map((r) => ({ ...r, open: false })) : []),
       ];
-      const seen = new Set<string>();
-      const out: LaneCandidate[] = [];
-      for (const r of rows) {
-        if (seen.has(r.recordId) || out.length >= input.limit) continue;
-        seen.add(r.recordId);
-        out.push({
-          recordId: r.recordId,
-          score: rows.length - out.length,
-          reason: `${r.open ? 'an open task' : 'a task done'}: ${r.statement} (Memory ${r.memoryId})`,
-        });
-      }
+      const out = holdingCandidates(
+        rows,
+        input.limit,
+        (r) => `${r.open ? 'an open task' : 'a task done'}: ${r.statement}`,
+      );
       input.ledger.charge('processing', out.length / 1000);
       return out;
     },
