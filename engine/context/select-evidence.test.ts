@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
 import { bestPassage, densestHits, quoteChars, withoutBystanders } from './select-evidence.ts';
+import { evidencePassage } from '../core/context/testing.ts';
 
 const filler = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `Line ${i} about ${topic} goes on for a while here.`).join(' ');
@@ -208,23 +209,15 @@ describe('bestPassage', () => {
 });
 
 describe('withoutBystanders', () => {
-  const message = (recordId: string, lanes: string[], speaker = 'user'): EvidencePassage => ({
-    recordId,
-    passage: '',
-    wide: '',
-    kind: 'message',
-    title: null,
-    speaker,
-    thread: 'chat',
-    asksOnly: false,
-    source: 'chat',
-    occurredAt: '2024-05-10T08:00:00Z',
-    visibility: 'shareable',
-    memoryIds: [],
-    lanes,
-    score: 1,
-    rerankScore: null,
-  });
+  const message = (recordId: string, lanes: string[], speaker = 'user'): EvidencePassage =>
+    evidencePassage(recordId, {
+      passage: '',
+      wide: '',
+      speaker,
+      thread: 'chat',
+      occurredAt: '2024-05-10T08:00:00Z',
+      lanes,
+    });
   const kept = (
     texts: Record<string, string>,
     lanes: Record<string, string[]>,

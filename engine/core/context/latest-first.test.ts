@@ -2,30 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EvidencePassage } from './evidence.ts';
 import { asksPresentState, latestFirstInThreads } from './latest-first.ts';
+import { evidencePassage } from './testing.ts';
 
-const said = (
-  id: string,
-  thread: string | null,
-  day: number,
-  lanes: string[],
-  hour = 10,
-): EvidencePassage => ({
-  recordId: id,
-  passage: id,
-  wide: id,
-  kind: 'message',
-  title: null,
-  speaker: 'Inês',
-  visibility: 'shareable',
-  thread,
-  asksOnly: false,
-  source: 'chat',
-  occurredAt: `2024-05-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`,
-  memoryIds: [],
-  lanes,
-  score: 1,
-  rerankScore: null,
-});
+const said = (id: string, thread: string | null, day: number, lanes: string[], hour = 10): EvidencePassage =>
+  evidencePassage(id, {
+    speaker: 'Inês',
+    thread,
+    occurredAt: `2024-05-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`,
+    lanes,
+  });
 
 describe('asksPresentState', () => {
   it('reads a question about how things stand now, not one about what was said', () => {

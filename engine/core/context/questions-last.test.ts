@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EvidencePassage } from './evidence.ts';
 import { questionsAfterAnswers } from './questions-last.ts';
+import { evidencePassage } from './testing.ts';
 
 const ana = { type: 'person', name: 'Ana' } as const;
 
@@ -10,24 +11,7 @@ const said = (
   speaker: string,
   at: string,
   extra: Partial<EvidencePassage> = {},
-): EvidencePassage => ({
-  recordId: id,
-  passage: id,
-  wide: id,
-  kind: 'message',
-  title: null,
-  speaker,
-  visibility: 'shareable',
-  thread: 't',
-  asksOnly: false,
-  source: 'chat',
-  occurredAt: `2024-05-01T10:00:${at}Z`,
-  memoryIds: [],
-  lanes: ['lexical'],
-  score: 1,
-  rerankScore: null,
-  ...extra,
-});
+): EvidencePassage => evidencePassage(id, { speaker, occurredAt: `2024-05-01T10:00:${at}Z`, ...extra });
 const ids = (e: EvidencePassage[]) => e.map((x) => x.recordId);
 
 describe('questions whose answer is evidence go last', () => {
