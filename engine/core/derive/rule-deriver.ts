@@ -520,6 +520,14 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         .map((p) => record.text.slice(p.start, p.end));
       const ps = notePassages(all);
       if (all.length > 0 && ps.length === 0) return [];
+      // Whom the note is named after ("People/Ana Lima.md"; a first name its lines bear out), if anyone.
+      const person =
+        personTitled(c.title) ??
+        firstNameTitled(
+          c.title,
+          ps.flatMap((p) => p.split('\n')),
+          obsidian,
+        );
       // "About me", or a note of hers in the first person: its statements are the self's as her
       // messages' are, each sentence its own Memory, a home or a job holding its slot ("I live in
       // Lisbon. I work at Feedzai.").
@@ -530,14 +538,7 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         // note is the person's own ("Ana Lima is my best friend"); else the person the sentence
         // before said where they live, as in a message. Her own first name as the title ("Ana")
         // may be her own card: nothing says it is another Ana's, so the note stays hers.
-        const named =
-          personTitled(c.title) ??
-          firstNameTitled(
-            c.title,
-            ps.flatMap((p) => p.split('\n')),
-            obsidian,
-          );
-        const titled = named !== null && foldName(named) === selfFirstName(ctx.self) ? null : named;
+        const titled = person !== null && foldName(person) === selfFirstName(ctx.self) ? null : person;
         // An agent's note through MCP says the person's slots as an agent's message does ("User
         // lives in Leeds."): as her slot where it is empty or repeats its value, never replacing it.
         const agentNote = record.sourceName === 'mcp' && ctx.self?.type === 'person' ? ctx.self : null;
@@ -602,13 +603,6 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       // "People/Priya Shah.md": the lines that give her birthday, partner or employer ("Birthday:
       // 14 March", a property line "company: [[Acme]]") hold her slots, and "She lives in Bristol."
       // is said of her; the rest is read as any note is.
-      const person =
-        personTitled(c.title) ??
-        firstNameTitled(
-          c.title,
-          ps.flatMap((p) => p.split('\n')),
-          obsidian,
-        );
       const theirs = person === null ? null : others(person);
       if (person !== null && theirs?.state === 'other')
         return withStarts(

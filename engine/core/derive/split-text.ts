@@ -231,6 +231,8 @@ export function listItems(text: string, p: Span, listed: ReadonlySet<number>): S
 
 /** A task's line: its bullet or number, its box, and the item's words after it ("- [x] Renew passport"). */
 const taskLine = /^[ \t]*(?:[-*+•‣◦]|\d{1,3}[.)])[ \t]+\[([ xX])\][ \t]+(?=\S)/u;
+/** A box anywhere: a text without one holds no task. */
+const taskBox = /\[[ xX]\]/u;
 
 /**
  * A task of a checklist: where its words stand in the text, and whether its box is ticked. `end` is
@@ -249,6 +251,8 @@ export interface TaskItem {
  * bullet or a number: unlike a number alone, "[ ]" and "[x]" after one say nothing else.
  */
 export function taskItems(text: string): TaskItem[] {
+  // Every note and message is read for tasks, and almost none holds a box: no split for those.
+  if (!taskBox.test(text)) return [];
   const out: TaskItem[] = [];
   let offset = 0;
   for (const line of text.split('\n')) {
