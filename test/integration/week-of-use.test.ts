@@ -57,6 +57,22 @@ describe('a week of use over /v1', () => {
   const memories = async (b: string, query = '') =>
     ((await call('GET', `/brains/${b}/memories?limit=200${query}`)) as { data: Memory[] }).data;
 
+  /** Maria's message in Brain `b`, said at `at`. */
+  const mariaSays = (b: string) => (text: string, at: string) =>
+    remember(b, { content: { kind: 'message', speaker: 'Maria Silva', text }, occurred_at: at });
+  /** Whom each current Memory of `b` is about, and whose it is, by its statement. */
+  const whoseIn = async (b: string) => {
+    const all = (await memories(b)) as Array<Memory & { subject: string; owner: { state: string } }>;
+    return (statement: string) => {
+      const m = all.find((x) => x.statement === statement);
+      return m === undefined ? undefined : [m.subject, m.owner.state];
+    };
+  };
+  const profileLines = async (b: string) =>
+    (
+      (await call('GET', `/brains/${b}/profile?limit=50`)) as { lines: Array<{ statement: string }> }
+    ).lines.map((l) => l.statement);
+
   it('"my favorite coffee now is a cortado" replaces the favourite coffee a fact gave, in one slot', async () => {
     const b = await newBrain();
     await remember(b, {
@@ -191,26 +207,18 @@ describe('a week of use over /v1', () => {
 
   it("Inês's cancelled trip, said in Maria's words, is Inês's and out of Maria's Profile", async () => {
     const b = await newBrain();
-    const message = (text: string, at: string) =>
-      remember(b, { content: { kind: 'message', speaker: 'Maria Silva', text }, occurred_at: at });
+    const message = mariaSays(b);
     await message('My sister Inês is visiting next weekend.', '2026-11-30T09:00:00Z');
     await message('Inês cancelled her trip, she will come in January instead.', '2026-12-02T09:00:00Z');
     await message('Inês and I went to Porto.', '2026-12-03T09:00:00Z');
     await message("I told Inês I'd come.", '2026-12-04T09:00:00Z');
-    const all = (await memories(b)) as Array<Memory & { subject: string; owner: { state: string } }>;
-    const of = (statement: string) => {
-      const m = all.find((x) => x.statement === statement);
-      return m === undefined ? undefined : [m.subject, m.owner.state];
-    };
+    const of = await whoseIn(b);
     assert.deepEqual(of('My sister Inês is visiting next weekend.'), ['Inês', 'other']);
     assert.deepEqual(of('Inês cancelled her trip, she will come in January instead.'), ['Inês', 'other']);
     // What Maria did with her, or told her, is still Maria's.
     assert.deepEqual(of('Inês and I went to Porto.'), ['Maria Silva', 'self']);
     assert.deepEqual(of("I told Inês I'd come."), ['Maria Silva', 'self']);
-    const profile = (await call('GET', `/brains/${b}/profile?limit=50`)) as {
-      lines: Array<{ statement: string }>;
-    };
-    const lines = profile.lines.map((l) => l.statement);
+    const lines = await profileLines(b);
     assert.ok(!lines.some((l) => /cancelled/u.test(l)), JSON.stringify(lines));
     assert.ok(lines.includes('Inês and I went to Porto.'), JSON.stringify(lines));
   });
@@ -230,41 +238,31 @@ describe('a week of use over /v1', () => {
       occurred_at: '2026-11-20T09:00:00Z',
     });
     const teas = (await memories(b)).filter((m) => /tea/u.test(m.statement));
-    // Read as a sentence of no slot, both teas were current and the Profile listed both.
+    // One tea holds the slot: the one said last.
     assert.deepEqual(
       teas.map((m) => [m.predicate, m.statement]),
       [['favourite tea', "Maria Silva's favourite tea is hojicha"]],
     );
     const genmaicha = (await memories(b, '&status=all')).find((m) => m.predicate === 'favorite tea');
     assert.equal(genmaicha?.status, 'superseded');
-    const profile = (await call('GET', `/brains/${b}/profile?limit=50`)) as {
-      lines: Array<{ statement: string }>;
-    };
-    assert.ok(!profile.lines.some((l) => /genmaicha/u.test(l.statement)), JSON.stringify(profile.lines));
+    const lines = await profileLines(b);
+    assert.ok(!lines.some((l) => /genmaicha/u.test(l)), JSON.stringify(lines));
   });
 
   it("Leo's allergy and Leo's competition, said with what follows for Maria, are Leo's", async () => {
     const b = await newBrain();
-    const message = (text: string, at: string) =>
-      remember(b, { content: { kind: 'message', speaker: 'Maria Silva', text }, occurred_at: at });
+    const message = mariaSays(b);
     await message('Leo is allergic to cats, so we cannot adopt the kitten.', '2026-11-10T09:00:00Z');
     await message("Leo can't make it, he has a climbing competition.", '2026-11-11T09:00:00Z');
     await message('Leo and I are allergic to dust.', '2026-11-12T09:00:00Z');
     await message("I told Leo I'm allergic to penicillin.", '2026-11-13T09:00:00Z');
-    const all = (await memories(b)) as Array<Memory & { subject: string; owner: { state: string } }>;
-    const of = (statement: string) => {
-      const m = all.find((x) => x.statement === statement);
-      return m === undefined ? undefined : [m.subject, m.owner.state];
-    };
+    const of = await whoseIn(b);
     assert.deepEqual(of('Leo is allergic to cats, so we cannot adopt the kitten.'), ['Leo', 'other']);
     assert.deepEqual(of("Leo can't make it, he has a climbing competition."), ['Leo', 'other']);
     // Said of both, or what Maria told him of herself, is still Maria's.
     assert.deepEqual(of('Leo and I are allergic to dust.'), ['Maria Silva', 'self']);
     assert.deepEqual(of("I told Leo I'm allergic to penicillin."), ['Maria Silva', 'self']);
-    const profile = (await call('GET', `/brains/${b}/profile?limit=50`)) as {
-      lines: Array<{ statement: string }>;
-    };
-    const lines = profile.lines.map((l) => l.statement);
+    const lines = await profileLines(b);
     assert.ok(!lines.some((l) => /cats|climbing/u.test(l)), JSON.stringify(lines));
   });
 
