@@ -3,8 +3,8 @@ import type { SqlParam } from './store.ts';
 
 /**
  * SQL conditions (AND-ed, for a records alias) that enforce the eligibility of evidence: the scope's
- * Brain, since, until, as_of, sources, hosted local_only and an off-device Context's shareable-only (not the search's own window). A bare
- * correction (one no Memory cites) is never evidence.
+ * Brain, since, until, as_of, sources, hosted local_only and an off-device Context's shareable-only
+ * (not the search's own window). A bare correction (one no Memory cites) is never evidence.
  */
 export function eligibilitySql(e: SearchScope, alias = 'r'): { sql: string; params: SqlParam[] } {
   const conds = [
