@@ -1,7 +1,7 @@
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { hidesRecords } from '../core/retrieve/hides-records.ts';
 import { matchedTerms } from '../core/retrieve/query-terms.ts';
-import { withOtherForms } from '../core/retrieve/verb-forms.ts';
+import { withOtherForms } from '../core/retrieve/other-forms.ts';
 import type { LexicalHit, SearchScope } from '../ports/index.ts';
 
 export interface TurnSearch {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { matchedTerms } from './query-terms.ts';
-import { withOtherForms } from './verb-forms.ts';
+import { withOtherForms } from './other-forms.ts';
 
 test('a word for a kin is met by any word for the same kin, as a whole word, and is still one term', () => {
   assert.deepEqual(matchedTerms('My mother Ana is a teacher.', ['mom', 'name']), ['mom']);

@@ -1,8 +1,7 @@
 import { foldText } from '../shared/fold-text.ts';
 import { foreignLanguagesOf, wordsForLanguage } from './languages.ts';
 import { hasUnspaced, segmentWords } from './segment-words.ts';
-import { kinWords } from './kin-words.ts';
-import { verbForms } from './verb-forms.ts';
+import { otherForms } from './other-forms.ts';
 
 // The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
 // apostrophe, and as terms they match nearly every Record (a possessive question found Records by "s").
@@ -88,7 +87,7 @@ function probeOf(term: string): TermProbe {
   let probe = probes.get(term);
   if (probe) return probe;
   const prefix = stemPrefix(term);
-  const forms = [...verbForms(term), ...kinWords(term)].filter((f) => !f.startsWith(prefix));
+  const forms = otherForms(term).filter((f) => !f.startsWith(prefix));
   probe = { prefix, anywhere: hasUnspaced(prefix[0] ?? ''), forms };
   if (probes.size >= 4096) probes.clear();
   probes.set(term, probe);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { matchedTerms, termStarts } from './query-terms.ts';
-import { searchedForms, withOtherForms } from './verb-forms.ts';
+import { withOtherForms } from './other-forms.ts';
+import { searchedForms } from './verb-forms.ts';
 
 describe('verb forms the stemmers leave apart', () => {
   it('a form of a verb is searched with the forms no stemmer brings to it, and only those', () => {

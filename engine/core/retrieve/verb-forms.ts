@@ -1,5 +1,3 @@
-import { searchedKinWords } from './kin-words.ts';
-
 /**
  * English verbs whose past forms no stemmer brings back to them: both lexical indexes stem (FTS5's
  * porter, PostgreSQL's english snowball), and both make "running" and "runs" of "run", but "ran" stays
@@ -84,12 +82,4 @@ export function searchedForms(term: string): string[] {
 export function verbForms(term: string): readonly string[] {
   const v = verbOf.get(term);
   return v ? [...v.regular, ...v.irregular] : [];
-}
-
-/**
- * The terms with the words each is searched by besides itself, de-duplicated: its verb's forms
- * (searchedForms) or the other words for its kin (kin-words.ts).
- */
-export function withOtherForms(terms: readonly string[]): string[] {
-  return [...new Set(terms.flatMap((t) => [t, ...searchedForms(t), ...searchedKinWords(t)]))];
 }
