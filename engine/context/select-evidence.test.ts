@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
 import { bestPassage, densestHits, quoteChars, withoutBystanders } from './select-evidence.ts';
-import { evidencePassage } from '../core/context/testing.ts';
+import { evidencePassage } from '../core/context/testing/evidence-passage.ts';
 
 const filler = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `Line ${i} about ${topic} goes on for a while here.`).join(' ');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EvidencePassage } from './evidence.ts';
 import { asksPresentState, latestFirstInThreads } from './latest-first.ts';
-import { evidencePassage } from './testing.ts';
+import { evidencePassage } from './testing/evidence-passage.ts';
 
 const said = (id: string, thread: string | null, day: number, lanes: string[], hour = 10): EvidencePassage =>
   evidencePassage(id, {

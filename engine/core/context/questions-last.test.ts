@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EvidencePassage } from './evidence.ts';
 import { questionsAfterAnswers } from './questions-last.ts';
-import { evidencePassage } from './testing.ts';
+import { evidencePassage } from './testing/evidence-passage.ts';
 
 const ana = { type: 'person', name: 'Ana' } as const;
 

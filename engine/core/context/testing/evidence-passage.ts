@@ -1,4 +1,4 @@
-import type { EvidencePassage } from './evidence.ts';
+import type { EvidencePassage } from '../evidence.ts';
 
 /**
  * A message's passage for the tests of what orders and selects evidence: every field set, the text its
