@@ -12,7 +12,7 @@ export function ShowMore({
   list: {
     hasNextPage: boolean;
     isFetchingNextPage: boolean;
-    fetchNextPage: () => Promise<unknown>;
+    fetchNextPage: (options?: { cancelRefetch?: boolean }) => Promise<unknown>;
     data?: { pages: unknown[] } | undefined;
   };
   label: string;
@@ -39,7 +39,9 @@ export function ShowMore({
       onClick={(e) => {
         if (busy) return;
         hadFocus.current = document.activeElement === e.currentTarget;
-        void list.fetchNextPage();
+        // A second click before the label turns to "Loading…" waits for the page on its way, rather
+        // than cancel it and ask for the same page again.
+        void list.fetchNextPage({ cancelRefetch: false });
       }}
     >
       {busy ? 'Loading…' : label}
