@@ -11,6 +11,7 @@ import { settleLineage } from './settle-lineage.ts';
 import { holdsThen, placeEndings } from './place-endings.ts';
 import { callOffPlans, planAhead } from './called-off-plans.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
+import { admitMovedPlan } from './moved-plans.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -184,7 +185,8 @@ export async function admitClaims(
   seq: number,
   now: string,
   /**
-   * Whether a plan said off or given another day withdraws the plan before it (called-off-plans.ts):
+   * Whether a plan said off or given another day withdraws the plan before it (called-off-plans.ts), and
+   * a plan said moved supersedes it (moved-plans.ts):
    * on a Record's first derivation, in write order. Not when the upgrade pass derives one again, when
    * plans said after it may be stored already.
    */
@@ -195,6 +197,12 @@ export async function admitClaims(
   for (const claim of claims) {
     const citation = { recordId: record.id, quote: claim.quote };
     if (claim.predicate === null) {
+      // "The dentist moved my appointment to Friday": the plan's next version, where the plan is found.
+      const moved = withdrawsPlans ? await admitMovedPlan(memories, brainUid, record, claim, seq, now) : null;
+      if (moved !== null) {
+        ids.push(moved);
+        continue;
+      }
       const s = { claim, from: record, citation, cause: 'derived' as const };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);

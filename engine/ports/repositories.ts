@@ -272,6 +272,13 @@ export type SettlingVersion = MemoryVersionRow & { revised_at: string | null; re
 /** What an identical statement is looked up by (MemoryRepository.sameStatement). */
 export type SameStatement = Pick<MemoryVersionRow, 'norm' | 'subject' | 'owner_state' | 'owner_entity'>;
 
+/** What `statementsSaying` looks for. */
+export type StatementsSaying = Pick<MemoryVersionRow, 'owner_state' | 'owner_entity'> & {
+  word: string;
+  beforeMs: number;
+  limit: number;
+};
+
 /**
  * One Brain's Memory versions, their citations and their lifecycle. The temporal view (what is served
  * at an instant) is the core's rule; an adapter translates it into its own query and is held to it by
@@ -314,6 +321,14 @@ export interface MemoryRepository extends MemoryReads {
    * transaction changes a Memory. One whose reads are cheap does nothing.
    */
   prefetchSame(qs: readonly SameStatement[]): Promise<void>;
+  /**
+   * The active versions of no slot of this owner, begun before `beforeMs`, whose statement holds `word`
+   * (case-blind, anywhere in it: the caller reads whole words), the latest begun first, at most
+   * `limit`: where a plan said moved may be (derive/moved-plans.ts). Rare, so a scan of the Brain's.
+   */
+  statementsSaying(
+    q: StatementsSaying,
+  ): Promise<Array<Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement'>>>;
   /** Every version of one lineage, by write order, as settling it reads them. */
   settling(lineage: string): Promise<SettlingVersion[]>;
   /**

@@ -577,6 +577,64 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
     );
 
     it(
+      'a plan said moved to another time supersedes the plan it names; forgetting the move brings it back',
+      { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine reads no plans of hers' },
+      async () => {
+        const api = await brainWithKey(server);
+        const say = chatWriter(api, 'chat');
+        const current = async () => (await memoriesOf(api)).map((m) => m.statement).sort();
+        const booked = await say(
+          'Ana',
+          'I booked a dentist appointment for Thursday at 3pm.',
+          '2024-03-01T10:00:00Z',
+        );
+        await say('Ana', "I'm planning a trip to Kyoto next March.", '2024-03-01T10:01:00Z');
+        await say('Ana', 'Lunch with Tom on Thursday.', '2024-03-01T10:02:00Z');
+        await say('Ana', 'I have a vet appointment on Monday.', '2024-03-01T10:03:00Z');
+        const moved = await say(
+          'Ana',
+          'The dentist moved my appointment to Friday at 10am instead of Thursday.',
+          '2024-03-02T09:00:00Z',
+        );
+        await say(
+          'Ana',
+          'We changed the Kyoto trip: we are going in May instead of March.',
+          '2024-03-03T09:00:00Z',
+        );
+        assert.deepEqual(await current(), [
+          'I have a vet appointment on Monday.',
+          'Lunch with Tom on Thursday.',
+          'The dentist moved my appointment to Friday at 10am instead of Thursday.',
+          'We changed the Kyoto trip: we are going in May instead of March.',
+        ]);
+        // One Memory, two versions: the booking held until the move.
+        const detail = (
+          await api.get<{ revisions: { statement: string; status: string; valid_to: string | null }[] }>(
+            `/brains/b/memories/${moved.memory_ids[0]!}`,
+          )
+        ).body;
+        assert.deepEqual(
+          detail.revisions.map((r) => [
+            r.statement,
+            r.status,
+            r.valid_to && new Date(r.valid_to).toISOString(),
+          ]),
+          [
+            ['I booked a dentist appointment for Thursday at 3pm.', 'superseded', '2024-03-02T09:00:00.000Z'],
+            ['The dentist moved my appointment to Friday at 10am instead of Thursday.', 'active', null],
+          ],
+        );
+        assert.equal(
+          (await api.get<{ status: string }>(`/brains/b/memories/${booked.memory_ids[0]!}`)).body.status,
+          'superseded',
+        );
+
+        assert.equal((await api.del(`/brains/b/records/${moved.id}`)).status, 200);
+        assert.ok((await current()).includes('I booked a dentist appointment for Thursday at 3pm.'));
+      },
+    );
+
+    it(
       'a "she" after her name, or an end of her job, in another speaker\'s words contests or agrees with hers',
       { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine holds no slots of hers' },
       async () => {

@@ -250,6 +250,41 @@ describe('a date, a time or a number said in place of one in a sentence of no sl
   });
 });
 
+describe('a plan said moved', () => {
+  it('supersedes the plan it names; its time mended a moment later, the mend holds it', async () => {
+    const { engine, said, current, memory } = await chat();
+    const booked = await said('I booked a dentist appointment for Thursday at 3pm.', '2026-03-01T10:00:00Z');
+    await said(
+      'The dentist moved my appointment to Friday at 10am instead of Thursday.',
+      '2026-03-02T09:00:00Z',
+    );
+    const mend = await said('sorry, 11am', '2026-03-02T09:00:20Z');
+    assert.deepEqual(await current(), [
+      'The dentist moved my appointment to Friday at 11am instead of Thursday.',
+    ]);
+    const plan = await memory(mend.memory_ids[0]!);
+    assert.deepEqual(
+      plan.revisions.map((r) => [r.version, r.status]),
+      [
+        [1, 'superseded'],
+        [2, 'retracted'],
+        [3, 'active'],
+      ],
+    );
+    assert.equal((await memory(booked.memory_ids[0]!)).valid_to, '2026-03-02T09:00:20Z');
+    const asked = await engine.createContext(
+      tenant,
+      'b',
+      { query: 'When is my dentist appointment?' },
+      { requestId: 'req_test' },
+    );
+    assert.equal(asked.status, 'ready');
+    if (asked.status !== 'ready') return;
+    assert.ok(asked.citations.some((c) => c.record_id === mend.id));
+    assert.ok(!asked.text?.includes('Thursday at 3pm'), asked.text ?? '');
+  });
+});
+
 describe('an idea said to be dropped', () => {
   it("withdraws the speaker's statement of it just before; another's or an older one stays", async () => {
     const { engine, said, current } = await chat();

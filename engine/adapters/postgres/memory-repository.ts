@@ -298,6 +298,18 @@ export function pgMemories(
       for (const row of rows) if (!found.has(sameKey(row))) found.set(sameKey(row), row.id);
       for (const x of qs) deferred.sameAhead.set(sameKey(x), found.get(sameKey(x)) ?? null);
     },
+    // A plain query: rows a write queued are written first, so a plan said in the same batch is seen.
+    statementsSaying: async (s) =>
+      (
+        await q.query<{ id: string; lineage: string; statement: string }>(
+          `SELECT id, lineage, statement FROM memories
+           WHERE brain_uid = $1 AND slot IS NULL AND status = 'active' AND NOT pending AND owner_state = $2
+             AND owner_entity IS NOT DISTINCT FROM $3 AND valid_from_ms < $4
+             AND strpos(${unicodeLower('statement')}, $5) > 0
+           ORDER BY valid_from_ms DESC, n DESC LIMIT $6`,
+          [brainUid, s.owner_state, s.owner_entity, s.beforeMs, s.word.toLowerCase(), s.limit],
+        )
+      ).rows,
     settling: async (lineage) =>
       (
         await q.query<SettlingVersion>(

@@ -296,6 +296,19 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
     sameStatement: async (q) =>
       store.get<{ id: string }>(sameStatementSql, brainUid, q.norm, q.subject, q.owner_state, q.owner_entity)
         ?.id ?? null,
+    statementsSaying: async (q) =>
+      store.all<{ id: string; lineage: string; statement: string }>(
+        `SELECT id, lineage, statement FROM memories
+         WHERE brain_uid = ? AND slot IS NULL AND status = 'active' AND pending = 0 AND owner_state = ?
+           AND owner_entity IS ? AND valid_from_ms < ? AND instr(mnemo_lower(statement), ?) > 0
+         ORDER BY valid_from_ms DESC, n DESC LIMIT ?`,
+        brainUid,
+        q.owner_state,
+        q.owner_entity,
+        q.beforeMs,
+        q.word.toLowerCase(),
+        q.limit,
+      ),
     settling: async (lineage) =>
       store
         .all<SqlVersion & { revised_at: string | null; revised_ms: number | null }>(

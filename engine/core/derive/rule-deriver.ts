@@ -66,6 +66,7 @@ import { taskStatement } from './task-statement.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
+import { planMoved } from './plan-moved.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -1298,6 +1299,9 @@ function sentenceClaims(
     if (lost !== null) return [plain, ...heldEndings([{ predicate: 'works at', ...lost }], plain)];
     const off = a === null ? planCalledOff(s) : null;
     if (off !== null) return [{ ...plain, callsOff: off }];
+    // "The dentist moved my appointment to Friday": the sentence, in place of the plan it moves.
+    const moved = a === null ? planMoved(s) : null;
+    if (moved !== null) return [{ ...plain, movesPlan: moved }];
     if (a === null) {
       // "i have a cat named Pimenta and my boyfriend is Rui", "i eat meat again, not vegetarian
       // anymore": a later clause that says an attribute whole, each its slot's claim quoting the clause,

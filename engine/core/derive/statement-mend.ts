@@ -101,5 +101,7 @@ export function statementMended(
     owner: c.owner,
     quote: mend.quote,
     replaces: { recordId: prior.id, value: old, statements: [c.statement] },
+    // A move mended ("moved my appointment to Friday at 10am", "sorry, 11am") still moves the plan.
+    ...(c.movesPlan !== undefined ? { movesPlan: c.movesPlan } : {}),
   };
 }

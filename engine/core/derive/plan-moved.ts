@@ -1,0 +1,216 @@
+import { months, statesTime, weekdays } from '../retrieve/time-expressions.ts';
+import { newsLeadIns } from './called-off.ts';
+import { isQuestion } from './unmarked-question.ts';
+
+/*
+ * A plan said to be moved to another time: "The dentist moved my appointment to Friday at 10am instead
+ * of Thursday.", "my haircut got pushed to next week", "We changed the Kyoto trip: we are going in May
+ * instead of March." A plan of no slot (an appointment, a trip) is a statement of its own, and both the
+ * plan and its move stayed current, the old day quoted first. What the move names is read against the
+ * speaker's current statements (engine/derive/moved-plans.ts): the plan it moves is superseded by it.
+ * A move or a job's plan that holds a slot is handled by called-off.ts and the slot's own versions.
+ */
+
+/** What a sentence says was moved. */
+export interface PlanMoved {
+  /** The plan's noun ("appointment", "trip"), lower case, as said (singular or plural). */
+  plan: string;
+  /** Words that say which one ("dentist", "kyoto"): the plan moved says one of them, where any is given. */
+  naming: string[];
+  /** The time it had, where the sentence says it ("instead of Thursday"): the plan moved says it. */
+  from?: string;
+}
+
+/** Plans of a day and an hour, or of days: what one books, goes on or meets for. */
+const planNouns = [
+  'appointment',
+  'appt',
+  'meeting',
+  'call',
+  'trip',
+  'flight',
+  'dinner',
+  'lunch',
+  'brunch',
+  'breakfast',
+  'party',
+  'visit',
+  'interview',
+  'session',
+  'lesson',
+  'class',
+  'checkup',
+  'check-up',
+  'haircut',
+  'surgery',
+  'exam',
+  'test',
+  'date',
+  'wedding',
+  'reservation',
+  'booking',
+  'holiday',
+  'vacation',
+  'concert',
+  'match',
+  'game',
+  'playdate',
+  'sleepover',
+  'demo',
+  'presentation',
+  'review',
+  'deadline',
+  'launch',
+  'drinks',
+  'catch-up',
+  'shift',
+  'treatment',
+  'scan',
+  'cleaning',
+  'consultation',
+  'viewing',
+  'delivery',
+];
+const noun = String.raw`(?<plan>${planNouns.join('|')})(?:e?s)?`;
+/** Up to two words before the noun that may say which plan ("dentist", "kyoto", "team"). */
+const qualified = String.raw`(?<q>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*\s+){0,2}?)${noun}`;
+const owned = String.raw`(?:the|my|our|his|her|their|this|that|tomorrow['’]s|today['’]s|friday['’]s)\s+`;
+/** The verbs of a move in time. "changed" only where the sentence goes on to the new time. */
+const moveVerb = String.raw`(?<verb>moved|rescheduled|re-scheduled|postponed|pushed(?:\s+back)?|bumped|shifted|delayed|brought\s+forward|changed|put\s+off)`;
+/** Words after the plan that lead to its new time: "to Friday", "back a week", "till May", ": we are…". */
+const toWhen = String.raw`(?:\s+(?:to|till|until|back|forward|by|from|for)(?![\p{L}\p{N}])|\s*[:,—–-])`;
+
+const patterns: readonly RegExp[] = [
+  // "The dentist moved my appointment to Friday", "I rescheduled the team dinner to Saturday",
+  // "We changed the Kyoto trip: we are going in May"
+  new RegExp(
+    String.raw`^${newsLeadIns}(?<who>i|we|they|he|she|(?:(?:the|my|our|his|her)\s+)?[\p{L}][\p{L}\p{M}'’-]*)\s+(?:just\s+|finally\s+|had\s+to\s+|have\s+to\s+|got\s+to\s+)?${moveVerb}\s+${owned}${qualified}${toWhen}`,
+    'iu',
+  ),
+  // "My dentist appointment got moved to Friday", "the Kyoto trip is postponed until May"
+  new RegExp(
+    String.raw`^${newsLeadIns}(?:${owned})?${qualified}\s+(?:has\s+been|have\s+been|had\s+been|was|were|got|gets|is|are|just\s+got)?\s*(?:just\s+)?${moveVerb}${toWhen}`,
+    'iu',
+  ),
+];
+
+/** Not a move made: wished, asked for or doubted ("I need to move my appointment", "can we push the call?"). */
+const notDone =
+  /(?<![\p{L}\p{N}])(?:not|n['’]t|never|need\s+to|needs\s+to|want\s+to|wants\s+to|wanna|might|may|maybe|should|could|would|will|['’]ll|gonna|going\s+to|trying\s+to|try\s+to|if|whether|asked|ask|hoping|hope|can|please)(?![\p{L}\p{N}])/iu;
+
+/** Words before a plan's noun that say nothing of which plan it is. */
+const noNaming = new Set([
+  'the',
+  'my',
+  'our',
+  'a',
+  'an',
+  'next',
+  'this',
+  'that',
+  'new',
+  'big',
+  'little',
+  'first',
+  'usual',
+  'weekly',
+  'monthly',
+  'annual',
+  'whole',
+  'own',
+]);
+/** Who moved it, when that is no one the plan may be named after. */
+const noOne = new Set(['i', 'we', 'they', 'he', 'she', 'it', 'someone', 'somebody', 'everyone']);
+
+const insteadOf = /(?<![\p{L}\p{N}])instead\s+of\s+(?<from>[^,.;!?]+)/iu;
+
+/**
+ * The plan a sentence of the speaker's says was moved to another time, or null. The sentence must name
+ * the new time ("to Friday", "in May instead of March"): "I moved the meeting notes to Drive" moves no plan.
+ */
+export function planMoved(sentence: string): PlanMoved | null {
+  const s = sentence.trim();
+  if (s.length > 300 || !moveHint.test(s) || isQuestion(s)) return null;
+  for (const re of patterns) {
+    const m = re.exec(s);
+    if (m === null) continue;
+    const head = s.slice(0, m.index + m[0].length);
+    if (notDone.test(head.slice(0, head.search(moveWord)))) return null;
+    const after = s.slice(m.index + m[0].length);
+    // "changed the game for me" is no move in time: changed, it is one only to a time or in place of one.
+    if (/^changed$/iu.test(m.groups!['verb']!) && !/\sto$/iu.test(m[0]) && !insteadOf.test(after))
+      return null;
+    if (statesTime(after) === null && !clockTime.test(after)) return null;
+    const who = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
+    const naming = (m.groups!['q'] ?? '')
+      .toLowerCase()
+      .split(/\s+/u)
+      .filter((w) => w !== '' && !noNaming.has(w))
+      .concat(who !== undefined && !noOne.has(who) ? [who] : []);
+    const from = insteadOf.exec(after)?.groups!['from']?.trim();
+    return {
+      plan: m.groups!['plan']!.toLowerCase(),
+      naming: [...new Set(naming)],
+      ...(from ? { from } : {}),
+    };
+  }
+  return null;
+}
+
+const moveWord = new RegExp(String.raw`(?<![\p{L}\p{N}])${moveVerb}(?![\p{L}\p{N}])`, 'iu');
+/** A cheap test of whether any pattern could match: most sentences say none of these words. */
+const moveHint = moveWord;
+const clockTime =
+  /(?<![\p{L}\p{N}])\d{1,2}(?::\d{2})?\s*(?:am|pm)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}:])\d{1,2}:\d{2}(?![\p{L}\p{N}])/iu;
+
+/** Whether a statement says a word, or its plural, whole ("appointment" in "two appointments"). */
+export function saysWord(statement: string, word: string): boolean {
+  const w = word.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  return new RegExp(String.raw`(?<![\p{L}\p{N}])${w}(?:e?s)?(?![\p{L}\p{N}])`, 'iu').test(statement);
+}
+
+/**
+ * Whether a statement may be the plan a move names: it says the plan's noun and a time (a plan is
+ * dated: "for Thursday at 3pm", "next March"), one of its naming words where any is given, and the time
+ * the plan had where the move says it.
+ */
+export function isPlanMoved(statement: string, moved: PlanMoved): boolean {
+  if (!saysWord(statement, moved.plan)) return false;
+  if (statesTime(statement) === null && !clockTime.test(statement)) return false;
+  if (moved.naming.length > 0 && !moved.naming.some((w) => saysWord(statement, w))) return false;
+  return moved.from === undefined || fromWords(moved.from).every((w) => saysWord(statement, w));
+}
+
+/**
+ * The words of the time a plan had that it must say: its days, months, numbers and hours ("instead of
+ * next Thursday": Thursday), else its words but the small ones.
+ */
+function fromWords(from: string): string[] {
+  const words = from
+    .toLowerCase()
+    .split(/[\s,]+/u)
+    .filter((w) => w !== '');
+  const timeWords = words.filter((w) => timeWord.test(w));
+  return timeWords.length > 0 ? timeWords : words.filter((w) => !smallWords.has(w));
+}
+
+const timeWord = new RegExp(
+  String.raw`^(?:${[...weekdays, ...months].join('|')}|\d+(?:st|nd|rd|th|am|pm|:\d{2})?)$`,
+  'u',
+);
+const smallWords = new Set([
+  'the',
+  'a',
+  'an',
+  'at',
+  'on',
+  'in',
+  'of',
+  'for',
+  'to',
+  'my',
+  'our',
+  'next',
+  'this',
+  'last',
+]);

@@ -1,0 +1,69 @@
+import type { Claim } from '../core/derive/deriver.ts';
+import { isPlanMoved } from '../core/derive/plan-moved.ts';
+import { statementKey } from '../core/derive/statement-key.ts';
+import type { MemoryRepository } from '../ports/index.ts';
+import type { AdmittedRecord } from './admit-claims.ts';
+import { insertMemory, nextVersion } from './insert-memory.ts';
+import { settleLineage } from './settle-lineage.ts';
+
+/** How many of the owner's statements saying the plan's noun are read: the latest begun. */
+const reach = 50;
+
+/**
+ * Admits a claim that moves a plan (`movesPlan`: "The dentist moved my appointment to Friday instead of
+ * Thursday.") as the next version of the plan it moves: the owner's latest current statement of no slot,
+ * begun before the Record, that says the plan (plan-moved.ts `isPlanMoved`: "I booked a dentist
+ * appointment for Thursday at 3pm."). It holds from the Record's world time and closes the plan there
+ * (settle-lineage.ts): the plan was so until it moved. Returns the new version's id, or null where no
+ * plan is found (the claim is then a statement of its own). Forgetting the Record removes the version
+ * and the plan holds again; moved twice, the second move supersedes the first.
+ */
+export async function admitMovedPlan(
+  memories: MemoryRepository,
+  brainUid: string,
+  record: AdmittedRecord,
+  claim: Claim,
+  seq: number,
+  now: string,
+): Promise<string | null> {
+  const moved = claim.movesPlan;
+  if (moved === undefined) return null;
+  const said = await memories.statementsSaying({
+    owner_state: claim.owner.state,
+    owner_entity: claim.owner.entity ?? null,
+    word: moved.plan.replace(/e?s$/u, ''),
+    beforeMs: record.occurredMs,
+    limit: reach,
+  });
+  const norm = statementKey(claim.statement);
+  const plan = said.find((m) => isPlanMoved(m.statement, moved));
+  if (plan === undefined) return null;
+  const versions = await memories.lineage(plan.lineage, { shareableOnly: false });
+  // The move said again (an agent's read-back, an import of the same chat) joins the version it made.
+  const same = versions.find((v) => v.norm === norm && v.status === 'active');
+  if (same !== undefined) {
+    await memories.addCitation({ memory_id: same.id, record_id: record.id, quote: claim.quote }, seq);
+    return same.id;
+  }
+  const id = await insertMemory(memories, {
+    brainUid,
+    lineage: plan.lineage,
+    slot: null,
+    version: nextVersion(versions),
+    statement: claim.statement,
+    norm,
+    subject: claim.subject,
+    predicate: null,
+    owner: claim.owner,
+    sourceKey: record.sourceName ?? '',
+    validFrom: record.occurredAt,
+    validFromMs: record.occurredMs,
+    corrects: null,
+    seq,
+    learnedAt: now,
+    cause: 'superseded_by_record',
+    citations: [{ recordId: record.id, quote: claim.quote }],
+  });
+  await settleLineage(memories, plan.lineage, seq);
+  return id;
+}
