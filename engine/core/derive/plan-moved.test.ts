@@ -18,6 +18,9 @@ test('a plan said moved to a time is read with its noun, the words that name it 
     ['I rescheduled the vet appointment for next Wednesday.', { plan: 'appointment', naming: ['vet'] }],
     ['the team dinner was postponed to December 12', { plan: 'dinner', naming: ['team'] }],
     ['I changed my flight to Tuesday.', { plan: 'flight', naming: [] }],
+    ['Moved my dentist appointment to Friday.', { plan: 'appointment', naming: ['dentist'] }],
+    ['Dentist appointment moved to Friday 9am.', { plan: 'appointment', naming: ['dentist'] }],
+    ['I pushed the meeting with Sarah to next week.', { plan: 'meeting', naming: ['sarah'] }],
   ] as const)
     assert.deepEqual(planMoved(s), moved, s);
 });

@@ -73,7 +73,7 @@ const planNouns = [
 ];
 const noun = String.raw`(?<plan>${planNouns.join('|')})(?:e?s)?`;
 /** Up to two words before the noun that may say which plan ("dentist", "kyoto", "team"). */
-const qualified = String.raw`(?<q>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*\s+){0,2}?)${noun}`;
+const qualified = String.raw`(?<q>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*\s+){0,2}?)${noun}(?:\s+with\s+(?:my\s+|the\s+|our\s+)?(?<with>[\p{L}][\p{L}\p{M}'’-]*))?`;
 const owned = String.raw`(?:the|my|our|his|her|their|this|that|tomorrow['’]s|today['’]s|friday['’]s)\s+`;
 /** The verbs of a move in time. "changed" only where the sentence goes on to the new time. */
 const moveVerb = String.raw`(?<verb>moved|rescheduled|re-scheduled|postponed|pushed(?:\s+back)?|bumped|shifted|delayed|brought\s+forward|changed|put\s+off)`;
@@ -84,7 +84,7 @@ const patterns: readonly RegExp[] = [
   // "The dentist moved my appointment to Friday", "I rescheduled the team dinner to Saturday",
   // "We changed the Kyoto trip: we are going in May"
   new RegExp(
-    String.raw`^${newsLeadIns}(?<who>i|we|they|he|she|(?:(?:the|my|our|his|her)\s+)?[\p{L}][\p{L}\p{M}'’-]*)\s+(?:just\s+|finally\s+|had\s+to\s+|have\s+to\s+|got\s+to\s+)?${moveVerb}\s+${owned}${qualified}${toWhen}`,
+    String.raw`^${newsLeadIns}(?:(?<who>i|we|they|he|she|(?:(?:the|my|our|his|her)\s+)?[\p{L}][\p{L}\p{M}'’-]*)\s+)?(?:just\s+|finally\s+|had\s+to\s+|have\s+to\s+|got\s+to\s+)?${moveVerb}\s+${owned}${qualified}${toWhen}`,
     'iu',
   ),
   // "My dentist appointment got moved to Friday", "the Kyoto trip is postponed until May"
@@ -142,7 +142,7 @@ export function planMoved(sentence: string): PlanMoved | null {
       return null;
     if (statesTime(after) === null && !clockTime.test(after)) return null;
     const who = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
-    const naming = (m.groups!['q'] ?? '')
+    const naming = `${m.groups!['q'] ?? ''} ${m.groups!['with'] ?? ''}`
       .toLowerCase()
       .split(/\s+/u)
       .filter((w) => w !== '' && !noNaming.has(w))
