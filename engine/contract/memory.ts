@@ -4,7 +4,7 @@ import { Citation, DateTime, pageLimit } from './common.ts';
 export const MemoryStatus = z.enum(['active', 'scheduled', 'superseded', 'retracted']).meta({
   id: 'MemoryStatus',
   description:
-    'active: in force now (one value per slot); scheduled: a slot value dated to start later, which becomes active then without being written again (the active value until then carries valid_to = its start); superseded: a newer version holds the slot, or a plan of no slot was said moved to another time (the move is its next version); retracted: closed by a correction with no successor, a scheduled value withdrawn (a plan the person said is off, or gave another day), or a value said by mistake and mended in the next message ("my birthday is march 4", then "wait no, march 14").',
+    'active: in force now (one value per slot); scheduled: a slot value dated to start later, which becomes active then without being written again (the active value until then carries valid_to = its start); superseded: a newer version holds the slot, or a plan of no slot was said moved to another time or called off (the change is its next version); retracted: closed by a correction with no successor, a scheduled value withdrawn (a plan the person said is off, or gave another day), or a value said by mistake and mended in the next message ("my birthday is march 4", then "wait no, march 14").',
 });
 export type MemoryStatus = z.infer<typeof MemoryStatus>;
 

@@ -11,7 +11,7 @@ import { settleLineage } from './settle-lineage.ts';
 import { holdsThen, placeEndings } from './place-endings.ts';
 import { callOffPlans, planAhead } from './called-off-plans.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
-import { admitMovedPlan } from './moved-plans.ts';
+import { admitChangedPlan } from './changed-plans.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -186,7 +186,7 @@ export async function admitClaims(
   now: string,
   /**
    * Whether a plan said off or given another day withdraws the plan before it (called-off-plans.ts), and
-   * a plan said moved supersedes it (moved-plans.ts):
+   * a plan of no slot said moved or called off is superseded (changed-plans.ts):
    * on a Record's first derivation, in write order. Not when the upgrade pass derives one again, when
    * plans said after it may be stored already.
    */
@@ -198,9 +198,11 @@ export async function admitClaims(
     const citation = { recordId: record.id, quote: claim.quote };
     if (claim.predicate === null) {
       // "The dentist moved my appointment to Friday": the plan's next version, where the plan is found.
-      const moved = withdrawsPlans ? await admitMovedPlan(memories, brainUid, record, claim, seq, now) : null;
-      if (moved !== null) {
-        ids.push(moved);
+      const changed = withdrawsPlans
+        ? await admitChangedPlan(memories, brainUid, record, claim, seq, now)
+        : null;
+      if (changed !== null) {
+        ids.push(changed);
         continue;
       }
       const s = { claim, from: record, citation, cause: 'derived' as const };

@@ -324,7 +324,7 @@ export interface MemoryRepository extends MemoryReads {
   /**
    * The active versions of no slot of this owner, begun before `beforeMs`, whose statement holds `word`
    * (case-blind, anywhere in it: the caller reads whole words), the latest begun first, at most
-   * `limit`: where a plan said moved may be (derive/moved-plans.ts). Rare, so a scan of the Brain's.
+   * `limit`: where a plan said moved may be (derive/changed-plans.ts). Rare, so a scan of the Brain's.
    */
   statementsSaying(
     q: StatementsSaying,

@@ -577,7 +577,7 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
     );
 
     it(
-      'a plan said moved to another time supersedes the plan it names; forgetting the move brings it back',
+      'a plan said moved to another time or called off supersedes the plan it names; forgetting the move brings it back',
       { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine reads no plans of hers' },
       async () => {
         const api = await brainWithKey(server);
@@ -601,8 +601,9 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
           'We changed the Kyoto trip: we are going in May instead of March.',
           '2024-03-03T09:00:00Z',
         );
+        await say('Ana', 'I cancelled the vet appointment.', '2024-03-03T10:00:00Z');
         assert.deepEqual(await current(), [
-          'I have a vet appointment on Monday.',
+          'I cancelled the vet appointment.',
           'Lunch with Tom on Thursday.',
           'The dentist moved my appointment to Friday at 10am instead of Thursday.',
           'We changed the Kyoto trip: we are going in May instead of March.',

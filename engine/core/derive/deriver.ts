@@ -1,7 +1,7 @@
 import type { SelfEntity, TypedContent } from '../../contract/index.ts';
 import type { SelfFirstName } from './resolve-owner.ts';
 import type { SaidInstead } from './said-instead.ts';
-import type { PlanMoved } from './plan-moved.ts';
+import type { PlanChange } from './plan-changed.ts';
 
 /** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
 export interface DerivableRecord {
@@ -114,13 +114,13 @@ export interface Claim {
    */
   dropsIdea?: string;
   /**
-   * On a claim of no slot: the sentence says a plan was moved to another time ("The dentist moved my
-   * appointment to Friday instead of Thursday.", plan-moved.ts). On a Record's first derivation, the
-   * owner's latest current statement of that plan said before it is superseded by this claim, a new
-   * version of its lineage from the Record's world time (engine/derive/moved-plans.ts); else the claim
-   * is a statement of its own.
+   * On a claim of no slot: the sentence says a plan was moved to another time or called off ("The dentist
+   * moved my appointment to Friday instead of Thursday.", "I cancelled my dentist appointment.",
+   * plan-changed.ts). On a Record's first derivation, the owner's latest current statement of that plan
+   * said before it is superseded by this claim, a new version of its lineage from the Record's world
+   * time (engine/derive/changed-plans.ts); else the claim is a statement of its own.
    */
-  movesPlan?: PlanMoved;
+  changesPlan?: PlanChange;
   /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,

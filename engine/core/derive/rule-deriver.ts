@@ -66,7 +66,7 @@ import { taskStatement } from './task-statement.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
-import { planMoved } from './plan-moved.ts';
+import { planChanged } from './plan-changed.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -1269,6 +1269,23 @@ function sentenceClaims(
   /** A partner of the past an earlier sentence of the same Record told of (toldBefore). */
   told: PastPartner | null = null,
 ): SaidClaim[] {
+  const claims = claimsOfSentence(s, subject, owner, others, told);
+  // "The dentist moved my appointment to Friday", "I cancelled the dentist": the sentence, whoever's
+  // it is ("Inês cancelled her trip" is hers), in place of the plan it changes.
+  const whole = (c: SaidClaim) =>
+    c.predicate === null && c.quote === s && !c.callsOff && !c.endsHeld && !c.restoresHeld;
+  const changed = claims.some(whole) ? planChanged(s) : null;
+  return changed === null ? claims : claims.map((c) => (whole(c) ? { ...c, changesPlan: changed } : c));
+}
+
+/** What one sentence says (sentenceClaims), before a plan it changes is read. */
+function claimsOfSentence(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  others?: (name: string) => OwnerClaim,
+  told: PastPartner | null = null,
+): SaidClaim[] {
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
   // A home or an employer said by someone known holds a slot: a new one replaces the old.
   if (owner.state === 'unresolved') return [plain];
@@ -1299,9 +1316,6 @@ function sentenceClaims(
     if (lost !== null) return [plain, ...heldEndings([{ predicate: 'works at', ...lost }], plain)];
     const off = a === null ? planCalledOff(s) : null;
     if (off !== null) return [{ ...plain, callsOff: off }];
-    // "The dentist moved my appointment to Friday": the sentence, in place of the plan it moves.
-    const moved = a === null ? planMoved(s) : null;
-    if (moved !== null) return [{ ...plain, movesPlan: moved }];
     if (a === null) {
       // "i have a cat named Pimenta and my boyfriend is Rui", "i eat meat again, not vegetarian
       // anymore": a later clause that says an attribute whole, each its slot's claim quoting the clause,

@@ -102,6 +102,6 @@ export function statementMended(
     quote: mend.quote,
     replaces: { recordId: prior.id, value: old, statements: [c.statement] },
     // A move mended ("moved my appointment to Friday at 10am", "sorry, 11am") still moves the plan.
-    ...(c.movesPlan !== undefined ? { movesPlan: c.movesPlan } : {}),
+    ...(c.changesPlan !== undefined ? { changesPlan: c.changesPlan } : {}),
   };
 }

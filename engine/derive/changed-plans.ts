@@ -1,5 +1,5 @@
 import type { Claim } from '../core/derive/deriver.ts';
-import { isPlanMoved } from '../core/derive/plan-moved.ts';
+import { isPlanChanged } from '../core/derive/plan-changed.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
@@ -10,15 +10,16 @@ import { settleLineage } from './settle-lineage.ts';
 const reach = 50;
 
 /**
- * Admits a claim that moves a plan (`movesPlan`: "The dentist moved my appointment to Friday instead of
- * Thursday.") as the next version of the plan it moves: the owner's latest current statement of no slot,
- * begun before the Record, that says the plan (plan-moved.ts `isPlanMoved`: "I booked a dentist
- * appointment for Thursday at 3pm."). It holds from the Record's world time and closes the plan there
- * (settle-lineage.ts): the plan was so until it moved. Returns the new version's id, or null where no
- * plan is found (the claim is then a statement of its own). Forgetting the Record removes the version
- * and the plan holds again; moved twice, the second move supersedes the first.
+ * Admits a claim that changes a plan (`changesPlan`: "The dentist moved my appointment to Friday instead
+ * of Thursday.", "I cancelled my dentist appointment.") as the next version of the plan it changes: the
+ * owner's latest current statement of no slot, begun before the Record, that says the plan
+ * (plan-changed.ts `isPlanChanged`: "I booked a dentist appointment for Thursday at 3pm."). It holds
+ * from the Record's world time and closes the plan there (settle-lineage.ts): the plan was so until it
+ * changed. Returns the new version's id, or null where no plan is found (the claim is then a statement
+ * of its own). Forgetting the Record removes the version and the plan holds again; moved twice, the
+ * second move supersedes the first.
  */
-export async function admitMovedPlan(
+export async function admitChangedPlan(
   memories: MemoryRepository,
   brainUid: string,
   record: AdmittedRecord,
@@ -26,20 +27,20 @@ export async function admitMovedPlan(
   seq: number,
   now: string,
 ): Promise<string | null> {
-  const moved = claim.movesPlan;
-  if (moved === undefined) return null;
+  const change = claim.changesPlan;
+  if (change === undefined) return null;
   const said = await memories.statementsSaying({
     owner_state: claim.owner.state,
     owner_entity: claim.owner.entity ?? null,
-    word: moved.plan.replace(/e?s$/u, ''),
+    word: change.plan.replace(/e?s$/u, ''),
     beforeMs: record.occurredMs,
     limit: reach,
   });
   const norm = statementKey(claim.statement);
-  const plan = said.find((m) => isPlanMoved(m.statement, moved));
+  const plan = said.find((m) => isPlanChanged(m.statement, change));
   if (plan === undefined) return null;
   const versions = await memories.lineage(plan.lineage, { shareableOnly: false });
-  // The move said again (an agent's read-back, an import of the same chat) joins the version it made.
+  // The change said again (an agent's read-back, an import of the same chat) joins the version it made.
   const same = versions.find((v) => v.norm === norm && v.status === 'active');
   if (same !== undefined) {
     await memories.addCitation({ memory_id: same.id, record_id: record.id, quote: claim.quote }, seq);

@@ -3,20 +3,22 @@ import { newsLeadIns } from './called-off.ts';
 import { isQuestion } from './unmarked-question.ts';
 
 /*
- * A plan said to be moved to another time: "The dentist moved my appointment to Friday at 10am instead
- * of Thursday.", "my haircut got pushed to next week", "We changed the Kyoto trip: we are going in May
- * instead of March." A plan of no slot (an appointment, a trip) is a statement of its own, and both the
- * plan and its move stayed current, the old day quoted first. What the move names is read against the
- * speaker's current statements (engine/derive/moved-plans.ts): the plan it moves is superseded by it.
- * A move or a job's plan that holds a slot is handled by called-off.ts and the slot's own versions.
+ * A plan said to be moved to another time or called off: "The dentist moved my appointment to Friday at
+ * 10am instead of Thursday.", "my haircut got pushed to next week", "We changed the Kyoto trip: we are
+ * going in May instead of March.", "I cancelled my dentist appointment.", "The Kyoto trip is off." A plan
+ * of no slot (an appointment, a trip) is a statement of its own, and both the plan and its change stayed
+ * current, the old day quoted first. What the change names is read against the speaker's current
+ * statements (engine/derive/changed-plans.ts): the plan it changes is superseded by it. A move or a
+ * job's plan that holds a slot is called off by called-off.ts, and moved by the slot's own versions.
  */
 
-/** What a sentence says was moved. */
-export interface PlanMoved {
+/** What a sentence says of a plan: moved to another time, or called off. */
+export interface PlanChange {
+  how: 'moved' | 'cancelled';
   /** The plan's noun ("appointment", "trip"), lower case, as said (singular or plural). */
   plan: string;
-  /** Words that say which one ("dentist", "kyoto"): the plan moved says one of them, where any is given. */
-  naming: string[];
+  /** Words that say which one ("dentist", "kyoto"): the plan changed says one of them, where any is given. */
+  naming: readonly string[];
   /** The time it had, where the sentence says it ("instead of Thursday"): the plan moved says it. */
   from?: string;
 }
@@ -77,26 +79,45 @@ const qualified = String.raw`(?<q>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*\s+){0,2
 const owned = String.raw`(?:the|my|our|his|her|their|this|that|tomorrow['’]s|today['’]s|friday['’]s)\s+`;
 /** The verbs of a move in time. "changed" only where the sentence goes on to the new time. */
 const moveVerb = String.raw`(?<verb>moved|rescheduled|re-scheduled|postponed|pushed(?:\s+back)?|bumped|shifted|delayed|brought\s+forward|changed|put\s+off)`;
+const cancelVerb = String.raw`(?<verb>cancell?ed|called\s+off|scrapped)`;
 /** Words after the plan that lead to its new time: "to Friday", "back a week", "till May", ": we are…". */
 const toWhen = String.raw`(?:\s+(?:to|till|until|back|forward|by|from|for)(?![\p{L}\p{N}])|\s*[:,—–-])`;
+const who = String.raw`(?:(?<who>i|we|they|he|she|(?:(?:the|my|our|his|her)\s+)?[\p{L}][\p{L}\p{M}'’-]*)\s+)?(?:just\s+|finally\s+|had\s+to\s+|have\s+to\s+|got\s+to\s+)?`;
+const passive = String.raw`(?:['’]s\s+|\s+(?:(?:has|have|had)\s+been\s+|was\s+|were\s+|got\s+|gets\s+|is\s+|are\s+|just\s+got\s+)?)(?:just\s+)?`;
 
-const patterns: readonly RegExp[] = [
+const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp }> = [
   // "The dentist moved my appointment to Friday", "I rescheduled the team dinner to Saturday",
   // "We changed the Kyoto trip: we are going in May"
-  new RegExp(
-    String.raw`^${newsLeadIns}(?:(?<who>i|we|they|he|she|(?:(?:the|my|our|his|her)\s+)?[\p{L}][\p{L}\p{M}'’-]*)\s+)?(?:just\s+|finally\s+|had\s+to\s+|have\s+to\s+|got\s+to\s+)?${moveVerb}\s+${owned}${qualified}${toWhen}`,
-    'iu',
-  ),
+  {
+    how: 'moved',
+    re: new RegExp(String.raw`^${newsLeadIns}${who}${moveVerb}\s+${owned}${qualified}${toWhen}`, 'iu'),
+  },
   // "My dentist appointment got moved to Friday", "the Kyoto trip is postponed until May"
-  new RegExp(
-    String.raw`^${newsLeadIns}(?:${owned})?${qualified}\s+(?:has\s+been|have\s+been|had\s+been|was|were|got|gets|is|are|just\s+got)?\s*(?:just\s+)?${moveVerb}${toWhen}`,
-    'iu',
-  ),
+  {
+    how: 'moved',
+    re: new RegExp(String.raw`^${newsLeadIns}(?:${owned})?${qualified}${passive}${moveVerb}${toWhen}`, 'iu'),
+  },
+  // "I cancelled my dentist appointment", "Sam called off dinner", "we scrapped the Kyoto trip"
+  {
+    how: 'cancelled',
+    re: new RegExp(
+      String.raw`^${newsLeadIns}${who}${cancelVerb}\s+(?:${owned})?${qualified}(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "The Kyoto trip is off.", "Dinner with Sam got cancelled"
+  {
+    how: 'cancelled',
+    re: new RegExp(
+      String.raw`^${newsLeadIns}(?:${owned})?${qualified}${passive}(?<verb>(?:cancell?ed|called\s+off)(?=$|[\s.!…,;:—–-])|off(?=\s*(?:$|[.!…,;:—–-])))`,
+      'iu',
+    ),
+  },
 ];
 
-/** Not a move made: wished, asked for or doubted ("I need to move my appointment", "can we push the call?"). */
+/** Not a change made: wished, asked for or doubted ("I need to move my appointment", "can we push the call?"). */
 const notDone =
-  /(?<![\p{L}\p{N}])(?:not|n['’]t|never|need\s+to|needs\s+to|want\s+to|wants\s+to|wanna|might|may|maybe|should|could|would|will|['’]ll|gonna|going\s+to|trying\s+to|try\s+to|if|whether|asked|ask|hoping|hope|can|please)(?![\p{L}\p{N}])/iu;
+  /(?<![\p{L}\p{N}])(?:not|n['’]t|never|need\s+to|needs\s+to|want\s+to|wants\s+to|wanna|might|maybe|should|could|would|will|['’]ll|gonna|going\s+to|trying\s+to|try\s+to|if|whether|asked|ask|hoping|hope|can|please)(?![\p{L}\p{N}])/iu;
 
 /** Words before a plan's noun that say nothing of which plan it is. */
 const noNaming = new Set([
@@ -119,36 +140,40 @@ const noNaming = new Set([
   'whole',
   'own',
 ]);
-/** Who moved it, when that is no one the plan may be named after. */
+/** Who changed it, when that is no one the plan may be named after. */
 const noOne = new Set(['i', 'we', 'they', 'he', 'she', 'it', 'someone', 'somebody', 'everyone']);
 
 const insteadOf = /(?<![\p{L}\p{N}])instead\s+of\s+(?<from>[^,.;!?]+)/iu;
 
 /**
- * The plan a sentence of the speaker's says was moved to another time, or null. The sentence must name
- * the new time ("to Friday", "in May instead of March"): "I moved the meeting notes to Drive" moves no plan.
+ * What a sentence of the speaker's says of a plan, or null. A move must name the new time ("to Friday",
+ * "in May instead of March"): "I moved the meeting notes to Drive" moves no plan. "is off" must end the
+ * clause: "the meeting is off to a good start" calls nothing off.
  */
-export function planMoved(sentence: string): PlanMoved | null {
+export function planChanged(sentence: string): PlanChange | null {
   const s = sentence.trim();
-  if (s.length > 300 || !moveHint.test(s) || isQuestion(s)) return null;
-  for (const re of patterns) {
+  if (s.length > 300 || !changeHint.test(s) || isQuestion(s)) return null;
+  for (const { how, re } of patterns) {
     const m = re.exec(s);
     if (m === null) continue;
+    const verb = m.groups!['verb']!;
     const head = s.slice(0, m.index + m[0].length);
-    if (notDone.test(head.slice(0, head.search(moveWord)))) return null;
+    if (notDone.test(head.slice(0, head.lastIndexOf(verb)))) return null;
     const after = s.slice(m.index + m[0].length);
-    // "changed the game for me" is no move in time: changed, it is one only to a time or in place of one.
-    if (/^changed$/iu.test(m.groups!['verb']!) && !/\sto$/iu.test(m[0]) && !insteadOf.test(after))
-      return null;
-    if (statesTime(after) === null && !clockTime.test(after)) return null;
-    const who = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
+    if (how === 'moved') {
+      // "changed the game for me" is no move in time: changed, it is one only to a time or in place of one.
+      if (/^changed$/iu.test(verb) && !/\sto$/iu.test(m[0]) && !insteadOf.test(after)) return null;
+      if (statesTime(after) === null && !clockTime.test(after)) return null;
+    } else if (takenBack.test(after)) return null;
+    const by = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
     const naming = `${m.groups!['q'] ?? ''} ${m.groups!['with'] ?? ''}`
       .toLowerCase()
       .split(/\s+/u)
       .filter((w) => w !== '' && !noNaming.has(w))
-      .concat(who !== undefined && !noOne.has(who) ? [who] : []);
-    const from = insteadOf.exec(after)?.groups!['from']?.trim();
+      .concat(by !== undefined && !noOne.has(by) ? [by] : []);
+    const from = how === 'moved' ? insteadOf.exec(after)?.groups!['from']?.trim() : undefined;
     return {
+      how,
       plan: m.groups!['plan']!.toLowerCase(),
       naming: [...new Set(naming)],
       ...(from ? { from } : {}),
@@ -157,9 +182,15 @@ export function planMoved(sentence: string): PlanMoved | null {
   return null;
 }
 
-const moveWord = new RegExp(String.raw`(?<![\p{L}\p{N}])${moveVerb}(?![\p{L}\p{N}])`, 'iu');
+/** Words after a plan called off that doubt it or take it back: "…, jk", "…, I think", "… for now?". */
+const takenBack =
+  /(?<![\p{L}\p{N}])(?:jk|just\s+kidding|kidding|i\s+think|i\s+guess|maybe|probably|not\s+sure|idk|or\s+not|back\s+on)(?![\p{L}\p{N}])/iu;
+
 /** A cheap test of whether any pattern could match: most sentences say none of these words. */
-const moveHint = moveWord;
+const changeHint = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off)(?![\p{L}\p{N}])`,
+  'iu',
+);
 const clockTime =
   /(?<![\p{L}\p{N}])\d{1,2}(?::\d{2})?\s*(?:am|pm)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}:])\d{1,2}:\d{2}(?![\p{L}\p{N}])/iu;
 
@@ -170,11 +201,11 @@ export function saysWord(statement: string, word: string): boolean {
 }
 
 /**
- * Whether a statement may be the plan a move names: it says the plan's noun and a time (a plan is
+ * Whether a statement may be the plan a change names: it says the plan's noun and a time (a plan is
  * dated: "for Thursday at 3pm", "next March"), one of its naming words where any is given, and the time
  * the plan had where the move says it.
  */
-export function isPlanMoved(statement: string, moved: PlanMoved): boolean {
+export function isPlanChanged(statement: string, moved: PlanChange): boolean {
   if (!saysWord(statement, moved.plan)) return false;
   if (statesTime(statement) === null && !clockTime.test(statement)) return false;
   if (moved.naming.length > 0 && !moved.naming.some((w) => saysWord(statement, w))) return false;

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isPlanChanged, planChanged, type PlanChange } from './plan-changed.ts';
+
+test('a plan said moved to a time is read with its noun, the words that name it and the time it had', () => {
+  for (const [s, moved] of [
+    [
+      'The dentist moved my appointment to Friday at 10am instead of Thursday.',
+      { how: 'moved', plan: 'appointment', naming: ['dentist'], from: 'Thursday' },
+    ],
+    [
+      'We changed the Kyoto trip: we are going in May instead of March.',
+      { how: 'moved', plan: 'trip', naming: ['kyoto'], from: 'March' },
+    ],
+    ['My haircut got pushed to next Tuesday.', { how: 'moved', plan: 'haircut', naming: [] }],
+    [
+      'My boss moved our weekly sync meeting to Monday.',
+      { how: 'moved', plan: 'meeting', naming: ['sync', 'boss'] },
+    ],
+    ['ugh, the flight got delayed until 9pm', { how: 'moved', plan: 'flight', naming: [] }],
+    [
+      'I rescheduled the vet appointment for next Wednesday.',
+      { how: 'moved', plan: 'appointment', naming: ['vet'] },
+    ],
+    ['the team dinner was postponed to December 12', { how: 'moved', plan: 'dinner', naming: ['team'] }],
+    ['I changed my flight to Tuesday.', { how: 'moved', plan: 'flight', naming: [] }],
+    ['Moved my dentist appointment to Friday.', { how: 'moved', plan: 'appointment', naming: ['dentist'] }],
+    ['Dentist appointment moved to Friday 9am.', { how: 'moved', plan: 'appointment', naming: ['dentist'] }],
+    ['I pushed the meeting with Sarah to next week.', { how: 'moved', plan: 'meeting', naming: ['sarah'] }],
+  ] as const)
+    assert.deepEqual(planChanged(s), moved as PlanChange, s);
+});
+
+test('a plan said called off is read with its noun and the words that name it', () => {
+  for (const [s, naming] of [
+    ['I cancelled my dentist appointment.', ['dentist']],
+    ['Sam called off dinner.', ['sam']],
+    ['ugh, we scrapped the Kyoto trip', ['kyoto']],
+    ['The Kyoto trip is off.', ['kyoto']],
+    ["The May trip's off, sadly.", ['may']],
+    ['Dinner with Sam got cancelled because of the storm.', ['sam']],
+    ["Tomorrow's meeting is cancelled", []],
+  ] as const)
+    assert.deepEqual(planChanged(s), { how: 'cancelled', plan: planChanged(s)?.plan, naming }, s);
+  assert.equal(planChanged('Dinner with Sam got cancelled because of the storm.')?.plan, 'dinner');
+});
+
+test('a move wished, asked, denied, without a time, or of no plan is not read', () => {
+  for (const s of [
+    'I moved the meeting notes to Drive.',
+    'I need to move my appointment to Friday.',
+    'Can we push the call to Friday?',
+    "They haven't moved my appointment to Friday.",
+    'I might have rescheduled the dentist appointment to Monday.',
+    'My game tournament got pushed back, so I tried out some cooking.',
+    'Incorporating strength training really changed the game for me last year.',
+    'We moved to Porto in May.',
+    'I need to cancel my dentist appointment.',
+    "I haven't cancelled the trip.",
+    'Is the trip off?',
+    'The meeting is off to a good start.',
+    'The trip is off, I think.',
+    'I cancelled my Netflix subscription.',
+    'If the trip is off we stay home.',
+  ])
+    assert.equal(planChanged(s), null, s);
+});
+
+test('the plan moved says its noun and a time, a naming word where any, and the time it had where said', () => {
+  const dentist = planChanged('The dentist moved my appointment to Friday at 10am instead of Thursday.')!;
+  assert.equal(isPlanChanged('I booked a dentist appointment for Thursday at 3pm.', dentist), true);
+  assert.equal(isPlanChanged('Dentist appointments on Thursday, 3pm.', dentist), true);
+  // Another day than the one it had, another appointment, or no day at all.
+  assert.equal(isPlanChanged('I booked a dentist appointment for Monday.', dentist), false);
+  assert.equal(isPlanChanged('I have a vet appointment on Thursday.', dentist), false);
+  assert.equal(isPlanChanged('The dentist appointment went fine.', dentist), false);
+  const haircut = planChanged('My haircut got pushed to next Tuesday.')!;
+  assert.equal(isPlanChanged('Haircut with Rita on Saturday at 11.', haircut), true);
+  assert.equal(isPlanChanged('I need a haircut.', haircut), false);
+  const trip = planChanged('We changed the Kyoto trip: we are going in May instead of March.')!;
+  assert.equal(isPlanChanged("I'm planning a trip to Kyoto next March.", trip), true);
+  assert.equal(isPlanChanged('A trip to Lisbon next March.', trip), false);
+});
