@@ -206,6 +206,20 @@ describe('bestPassage', () => {
     assert.equal(q.core, held);
     assert.equal(q.wide, held);
   });
+
+  it('meeting no query word, a checklist with tasks done since is quoted where what still holds is', () => {
+    const text =
+      'Errands\n- [ ] renew passport\n- [ ] send Priya the doc\n- [ ] call the plumber\n- [x] book flights';
+    const said = {
+      gone: ['renew passport', 'send Priya the doc'],
+      held: ['Errands', 'call the plumber', 'book flights'],
+    };
+    const q = bestPassage(text, ['still', 'list'], said);
+    assert.ok(q.core.includes('call the plumber') && q.core.includes('book flights'), q.core);
+    assert.ok(!q.wide.includes('renew passport'), q.wide);
+    // A query word met still chooses the passage that meets it.
+    assert.ok(bestPassage(text, ['errands'], said).core.startsWith('Errands'));
+  });
 });
 
 describe('withoutBystanders', () => {

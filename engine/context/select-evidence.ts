@@ -432,6 +432,9 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
     const more = matched[i]!.length - matched[best]!.length;
     if (more > 0 || (more === 0 && quoteAt(best) && !quoteAt(i))) best = i;
   }
+  // No query word anywhere, and words cut that are no longer so (a checklist's tasks done since):
+  // the passage that says most of what still holds, not what is left of the first.
+  if (gone.length > 0 && matched.every((m) => m.length === 0)) best = mostHeld(spans, said.held);
   // Headings take the first passage under them that is not one: with it when both fit, else it alone.
   // A run of headings longer than a quote is an outline; the matching heading stays the quote.
   let lo = best;
@@ -461,6 +464,14 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
   const from = Math.min(opened ?? Infinity, spans[lo]!.start);
   // The opening line can take the wide quote past a quote's size: then it is the core alone.
   return { core, wide: spans[hi]!.end - from <= quoteChars ? text.slice(from, spans[hi]!.end) : core };
+}
+
+/** The first of the spans that holds the most of these quotes whole. */
+function mostHeld(spans: readonly Span[], held: readonly string[]): number {
+  const count = (s: Span) => held.filter((q) => s.value.includes(q)).length;
+  let best = 0;
+  for (let i = 1; i < spans.length; i++) if (count(spans[i]!) > count(spans[best]!)) best = i;
+  return best;
 }
 
 /**

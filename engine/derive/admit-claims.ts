@@ -12,6 +12,7 @@ import { holdsThen, placeEndings } from './place-endings.ts';
 import { callOffPlans, planAhead } from './called-off-plans.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { admitChangedPlan } from './changed-plans.ts';
+import { admitDoneTask } from './done-tasks.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -186,7 +187,8 @@ export async function admitClaims(
   now: string,
   /**
    * Whether a plan said off or given another day withdraws the plan before it (called-off-plans.ts), and
-   * a plan of no slot said moved or called off is superseded (changed-plans.ts):
+   * a plan of no slot said moved or called off is superseded (changed-plans.ts), and an open task said
+   * done is done (done-tasks.ts):
    * on a Record's first derivation, in write order. Not when the upgrade pass derives one again, when
    * plans said after it may be stored already.
    */
@@ -197,14 +199,15 @@ export async function admitClaims(
   for (const claim of claims) {
     const citation = { recordId: record.id, quote: claim.quote };
     if (claim.predicate === null) {
+      // "I renewed my passport": the open task's next version, done, where the task is found.
+      const done = withdrawsPlans ? await admitDoneTask(memories, brainUid, record, claim, seq, now) : null;
+      if (done !== null) ids.push(done);
       // "The dentist moved my appointment to Friday": the plan's next version, where the plan is found.
       const changed = withdrawsPlans
         ? await admitChangedPlan(memories, brainUid, record, claim, seq, now)
         : null;
-      if (changed !== null) {
-        ids.push(changed);
-        continue;
-      }
+      if (changed !== null) ids.push(changed);
+      if (done !== null || changed !== null) continue;
       const s = { claim, from: record, citation, cause: 'derived' as const };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);

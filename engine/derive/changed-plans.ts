@@ -5,6 +5,7 @@ import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
 import { insertMemory, nextVersion } from './insert-memory.ts';
 import { settleLineage } from './settle-lineage.ts';
+import { ownersReached } from './owners-reached.ts';
 
 /** How many of the owner's statements saying the plan's noun are read: the latest begun. */
 const reach = 50;
@@ -12,7 +13,7 @@ const reach = 50;
 /**
  * Admits a claim that changes a plan (`changesPlan`: "The dentist moved my appointment to Friday instead
  * of Thursday.", "I cancelled my dentist appointment.") as the next version of the plan it changes: the
- * owner's latest current statement of no slot, begun before the Record, that says the plan
+ * owner's latest current statement of no slot (ownersReached), begun before the Record, that says the plan
  * (plan-changed.ts `isPlanChanged`: "I booked a dentist appointment for Thursday at 3pm."). It holds
  * from the Record's world time and closes the plan there (settle-lineage.ts): the plan was so until it
  * changed. Returns the new version's id, or null where no plan is found (the claim is then a statement
@@ -29,16 +30,19 @@ export async function admitChangedPlan(
 ): Promise<string | null> {
   const change = claim.changesPlan;
   if (change === undefined) return null;
-  const said = await memories.statementsSaying({
-    owner_state: claim.owner.state,
-    owner_entity: claim.owner.entity ?? null,
-    word: change.plan.replace(/e?s$/u, ''),
-    beforeMs: record.occurredMs,
-    limit: reach,
-  });
-  const norm = statementKey(claim.statement);
-  const plan = said.find((m) => isPlanChanged(m.statement, change));
+  let plan: { lineage: string } | undefined;
+  for (const owner of ownersReached(claim.owner)) {
+    const said = await memories.statementsSaying({
+      ...owner,
+      word: change.plan.replace(/e?s$/u, ''),
+      beforeMs: record.occurredMs,
+      limit: reach,
+    });
+    plan = said.find((m) => isPlanChanged(m.statement, change));
+    if (plan !== undefined) break;
+  }
   if (plan === undefined) return null;
+  const norm = statementKey(claim.statement);
   const versions = await memories.lineage(plan.lineage, { shareableOnly: false });
   // The change said again (an agent's read-back, an import of the same chat) joins the version it made.
   const same = versions.find((v) => v.norm === norm && v.status === 'active');

@@ -329,6 +329,15 @@ export interface MemoryRepository extends MemoryReads {
   statementsSaying(
     q: StatementsSaying,
   ): Promise<Array<Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement'>>>;
+  /**
+   * The active versions of no slot of this owner, begun before `beforeMs`, whose statement key (`norm`)
+   * starts with `keyStart` ("to do renew "), the latest begun first, at most `limit`: the open tasks a
+   * deed said done may be (derive/done-tasks.ts). A range of the statement-key index: asked of many
+   * sentences, it must not read the Brain's other Memories.
+   */
+  statementsStarting(
+    q: Omit<StatementsSaying, 'word'> & { keyStart: string },
+  ): Promise<Array<Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement'>>>;
   /** Every version of one lineage, by write order, as settling it reads them. */
   settling(lineage: string): Promise<SettlingVersion[]>;
   /**

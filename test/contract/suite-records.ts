@@ -636,6 +636,48 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
     );
 
     it(
+      "a deed said done does the open task of the person's checklist it names; the list quotes what is left",
+      { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine reads no tasks' },
+      async () => {
+        const api = await brainWithKey(server);
+        const say = chatWriter(api, 'chat');
+        const list = '- [ ] renew passport\n- [ ] send Priya the onboarding doc\n- [ ] call the plumber';
+        const note = await remember(api, 'b', {
+          content: { kind: 'document', title: 'Errands', text: list },
+          occurred_at: '2024-03-01T09:00:00Z',
+        });
+        await ready(api, 'b', note.record.id);
+        const renewed = await say('Ana', 'I renewed my passport today!', '2024-03-02T10:00:00Z');
+        await say('Ana', 'Finally sent Priya the doc.', '2024-03-02T11:00:00Z');
+        await say('Ana', 'I called my mum.', '2024-03-02T12:00:00Z');
+        const tasks = (await memoriesOf(api))
+          .map((m) => m.statement)
+          .filter((t) => /^(?:To do|Done): /u.test(t))
+          .sort();
+        assert.deepEqual(tasks, [
+          'Done: renew passport',
+          'Done: send Priya the onboarding doc',
+          'To do: call the plumber',
+        ]);
+        const done = (
+          await api.get<{ citations: { record_id: string; quote: string }[] }>(
+            `/brains/b/memories/${renewed.memory_ids[0]!}`,
+          )
+        ).body;
+        assert.deepEqual(
+          done.citations.map((c) => [c.record_id, c.quote]),
+          [[renewed.id, 'I renewed my passport today!']],
+        );
+        const ctx = await api.post<{ text: string | null }>('/brains/b/context', {
+          query: 'What is still on my to-do list?',
+        });
+        assert.equal(ctx.status, 200, ctx.text);
+        assert.ok(ctx.body.text?.includes('call the plumber'), ctx.body.text ?? '');
+        assert.ok(!ctx.body.text.includes('renew passport'), ctx.body.text);
+      },
+    );
+
+    it(
       'a "she" after her name, or an end of her job, in another speaker\'s words contests or agrees with hers',
       { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine holds no slots of hers' },
       async () => {

@@ -9,6 +9,7 @@ import type {
   MemoryVersionRow,
   SameStatement,
   SettlingVersion,
+  StatementsSaying,
 } from '../../ports/index.ts';
 import { deferredColumns, type UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
@@ -18,6 +19,10 @@ import { currentSql, params, servedSql, shareableSql, statusSql, type Params } f
 export const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
   m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
   m.valid_to_ms, m.status, m.pending, m.corrects, m.retracted_by, m.revised_by, m.seq, m.learned_at, m.cause`;
+
+/** The least string above every string that starts with `prefix`, as COLLATE "C" compares. */
+const keysAfter = (prefix: string) =>
+  prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 /** Unicode's lower case, as the SQLite adapter's mnemo_lower(): ICU's root locale, not the database's. */
 const unicodeLower = (expr: string) => `lower(${expr} COLLATE "und-x-icu")`;
@@ -77,6 +82,9 @@ const sameStatementSql = `SELECT id FROM memories
     AND owner_entity IS NOT DISTINCT FROM $5 AND status = 'active'
   ORDER BY n LIMIT 1`;
 
+/** What statementsSaying and statementsStarting read of a version. */
+type StatementRow = { id: string; lineage: string; statement: string; valid_from_ms: number | string };
+
 const sameKey = (s: SameStatement) => JSON.stringify([s.norm, s.subject, s.owner_state, s.owner_entity]);
 
 /** Where a queued Memory's values (BatchTx) hold what an identical statement is looked up by. */
@@ -112,6 +120,47 @@ export function pgMemories(
         p.values,
       )
     ).rows;
+  /**
+   * The active versions of no slot of an owner, begun before `beforeMs`, that `where` holds of ($6 on;
+   * `queuedHolds` of a queued one), the latest begun first: statementsSaying, statementsStarting.
+   */
+  const statementsOf = async (
+    s: Omit<StatementsSaying, 'word'>,
+    where: string,
+    params: readonly unknown[],
+    queuedHolds: (v: readonly unknown[]) => boolean,
+  ) => {
+    const sql = `SELECT id, lineage, statement, valid_from_ms FROM memories
+      WHERE brain_uid = $1 AND slot IS NULL AND status = 'active' AND NOT pending AND owner_state = $2
+        AND owner_entity IS NOT DISTINCT FROM $3 AND valid_from_ms < $4 AND ${where}
+      ORDER BY valid_from_ms DESC, n DESC LIMIT $5`;
+    const values = [brainUid, s.owner_state, s.owner_entity, s.beforeMs, s.limit, ...params];
+    const stored = deferred
+      ? (await deferred.readAround<StatementRow>(sql, values)).rows
+      : (await q.query<StatementRow>(sql, values)).rows;
+    const queued = (deferred?.queued('memories') ?? [])
+      .filter(
+        (v) =>
+          v[at['slot']!] === null &&
+          v[at['status']!] === 'active' &&
+          !v[at['pending']!] &&
+          v[at['owner_state']!] === s.owner_state &&
+          (v[at['owner_entity']!] ?? null) === s.owner_entity &&
+          Number(v[at['valid_from_ms']!]) < s.beforeMs &&
+          queuedHolds(v),
+      )
+      .map((v) => ({
+        id: String(v[at['id']!]),
+        lineage: String(v[at['lineage']!]),
+        statement: String(v[at['statement']!]),
+        valid_from_ms: Number(v[at['valid_from_ms']!]),
+      }));
+    // Queued versions were written after every stored one: first among those begun at the same instant.
+    return [...queued, ...stored.map((r) => ({ ...r, valid_from_ms: Number(r.valid_from_ms) }))]
+      .sort((a, b) => b.valid_from_ms - a.valid_from_ms)
+      .slice(0, s.limit)
+      .map(({ id, lineage, statement }) => ({ id, lineage, statement }));
+  };
   return {
     get: async (id) =>
       (
@@ -298,18 +347,20 @@ export function pgMemories(
       for (const row of rows) if (!found.has(sameKey(row))) found.set(sameKey(row), row.id);
       for (const x of qs) deferred.sameAhead.set(sameKey(x), found.get(sameKey(x)) ?? null);
     },
-    // A plain query: rows a write queued are written first, so a plan said in the same batch is seen.
+    // Read around a write's queue (BatchTx), as sameStatement is: asked of many sentences, a lookup that
+    // wrote the queue first would undo the batching. What is queued is looked at here.
     statementsSaying: async (s) =>
-      (
-        await q.query<{ id: string; lineage: string; statement: string }>(
-          `SELECT id, lineage, statement FROM memories
-           WHERE brain_uid = $1 AND slot IS NULL AND status = 'active' AND NOT pending AND owner_state = $2
-             AND owner_entity IS NOT DISTINCT FROM $3 AND valid_from_ms < $4
-             AND strpos(${unicodeLower('statement')}, $5) > 0
-           ORDER BY valid_from_ms DESC, n DESC LIMIT $6`,
-          [brainUid, s.owner_state, s.owner_entity, s.beforeMs, s.word.toLowerCase(), s.limit],
-        )
-      ).rows,
+      statementsOf(s, `strpos(${unicodeLower('statement')}, $6) > 0`, [s.word.toLowerCase()], (v) =>
+        String(v[at['statement']!]).toLowerCase().includes(s.word.toLowerCase()),
+      ),
+    // In bytes (COLLATE "C", migration 032's index): a range of the database's collation is no prefix.
+    statementsStarting: async (s) =>
+      statementsOf(
+        s,
+        `(norm COLLATE "C") >= $6 AND (norm COLLATE "C") < $7`,
+        [s.keyStart, keysAfter(s.keyStart)],
+        (v) => String(v[at['norm']!]).startsWith(s.keyStart),
+      ),
     settling: async (lineage) =>
       (
         await q.query<SettlingVersion>(

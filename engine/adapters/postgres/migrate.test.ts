@@ -469,7 +469,15 @@ describe('migrations on an embedded PostgreSQL', () => {
       ['mem_02007', 'mem_02507'],
     ]);
 
-    assert.deepEqual((await migrate(db)).applied, [31]);
+    assert.deepEqual(
+      (
+        await migrate(
+          db,
+          migrations.filter((m) => m.version <= 31),
+        )
+      ).applied,
+      [31],
+    );
     await db.query('ANALYZE memories');
     seen.length = 0;
     assert.deepEqual(await pages(), before);
@@ -485,6 +493,67 @@ describe('migrations on an embedded PostgreSQL', () => {
         steps.map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`).join(' > '),
       );
     }
+  });
+
+  it("32: the open tasks a deed may have done are a range of the statement keys' bytes", async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 31),
+    );
+    await addBrain(db, 'brn_tasks');
+    await insertRecord(db, { brainUid: 'brn_tasks', id: 'rec_1', text: 'hello' });
+    // 3,000 Memories, three of them open tasks that start with renewing; one is someone else's.
+    await db.query(
+      `WITH m AS (
+         INSERT INTO memories (brain_uid, id, lineage, version, statement, norm, subject, owner_state, owner_entity,
+                               source_key, valid_from, valid_from_ms, status, seq, learned_at, cause)
+         SELECT 'brn_tasks', 'mem_' || lpad(i::text, 5, '0'), 'lin_' || i, 1, s.statement, lower(s.statement),
+                'Ana', CASE WHEN i = 2000 THEN 'other' ELSE 'self' END, CASE WHEN i = 2000 THEN 'Rui' END,
+                'k', '2026-01-01T00:00:00Z', i, 'active', 1, '2026-01-01T00:00:00Z', 'derived'
+         FROM generate_series(1, 3000) i
+         CROSS JOIN LATERAL (SELECT CASE WHEN i IN (7, 1500, 2000) THEN 'to do renew passport ' || i
+                                         WHEN i = 8 THEN 'to do-renew passport'
+                                         WHEN i = 9 THEN 'to do renewal forms'
+                                         ELSE 'a fact ' || i END AS statement) s
+         RETURNING id)
+       INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT 'brn_tasks', id, 'rec_1', 'q' FROM m`,
+    );
+    assert.deepEqual((await migrate(db)).applied, [32]);
+    await db.query('ANALYZE memories');
+    const seen: { sql: string; params: readonly unknown[] }[] = [];
+    const memories = pgMemories(
+      {
+        query: (sql, params = []) => {
+          seen.push({ sql, params });
+          return db.query(sql, params);
+        },
+        exec: (sql) => db.exec(sql),
+      },
+      'brn_tasks',
+    );
+    const found = await memories.statementsStarting({
+      keyStart: 'to do renew ',
+      owner_state: 'self',
+      owner_entity: null,
+      beforeMs: 3000,
+      limit: 10,
+    });
+    assert.deepEqual(
+      found.map((m) => m.id),
+      ['mem_01500', 'mem_00007'],
+    );
+    const plan = (
+      await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${seen[0]!.sql}`,
+        seen[0]!.params,
+      )
+    ).rows[0]!['QUERY PLAN'][0].Plan;
+    const steps = planNodes(plan);
+    assert.ok(
+      steps.some((n) => n['Index Name'] === 'memories_brain_norm_bytes'),
+      steps.map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`).join(' > '),
+    );
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

@@ -26,6 +26,10 @@ export const versionOf = <R extends SqlVersion>(r: R): Omit<R, 'pending'> & { pe
  * index it once took (dropped in migration 010) read every Memory about the subject, for every claim
  * (at 100,000 Records writes slowed from 193 to 74 per second).
  */
+/** The least string above every string that starts with `prefix` (bytewise, as SQLite's BINARY compares). */
+const keysAfter = (prefix: string) =>
+  prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
 export const sameStatementSql = `SELECT id FROM memories INDEXED BY memories_brain_norm
   WHERE brain_uid = ? AND norm = ? AND slot IS NULL AND subject = ?
     AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`;
@@ -307,6 +311,20 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         q.owner_entity,
         q.beforeMs,
         q.word.toLowerCase(),
+        q.limit,
+      ),
+    statementsStarting: async (q) =>
+      store.all<{ id: string; lineage: string; statement: string }>(
+        `SELECT id, lineage, statement FROM memories INDEXED BY memories_brain_norm
+         WHERE brain_uid = ? AND norm >= ? AND norm < ? AND slot IS NULL AND status = 'active'
+           AND pending = 0 AND owner_state = ? AND owner_entity IS ? AND valid_from_ms < ?
+         ORDER BY valid_from_ms DESC, n DESC LIMIT ?`,
+        brainUid,
+        q.keyStart,
+        keysAfter(q.keyStart),
+        q.owner_state,
+        q.owner_entity,
+        q.beforeMs,
         q.limit,
       ),
     settling: async (lineage) =>

@@ -2,6 +2,7 @@ import type { SelfEntity, TypedContent } from '../../contract/index.ts';
 import type { SelfFirstName } from './resolve-owner.ts';
 import type { SaidInstead } from './said-instead.ts';
 import type { PlanChange } from './plan-changed.ts';
+import type { TaskDone } from './task-done.ts';
 
 /** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
 export interface DerivableRecord {
@@ -121,6 +122,13 @@ export interface Claim {
    * time (engine/derive/changed-plans.ts); else the claim is a statement of its own.
    */
   changesPlan?: PlanChange;
+  /**
+   * On a claim of no slot: the sentence says a deed done ("I renewed my passport today!", task-done.ts).
+   * On a Record's first derivation, the owner's latest open task it does ("To do: renew passport") is
+   * done: its next version "Done: renew passport", quoting the sentence (engine/derive/done-tasks.ts),
+   * which is then no statement of its own; else the claim is what it was.
+   */
+  doesTask?: TaskDone;
   /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,

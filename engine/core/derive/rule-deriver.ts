@@ -67,6 +67,7 @@ import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 import { planChanged } from './plan-changed.ts';
+import { taskDone } from './task-done.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -1274,8 +1275,20 @@ function sentenceClaims(
   // it is ("Inês cancelled her trip" is hers), in place of the plan it changes.
   const whole = (c: SaidClaim) =>
     c.predicate === null && c.quote === s && !c.callsOff && !c.endsHeld && !c.restoresHeld;
-  const changed = claims.some(whole) ? planChanged(s) : null;
-  return changed === null ? claims : claims.map((c) => (whole(c) ? { ...c, changesPlan: changed } : c));
+  if (!claims.some(whole)) return claims;
+  // "I renewed my passport today!": a deed, which may do an open task of a checklist.
+  const changed = planChanged(s);
+  const done = taskDone(s);
+  if (changed === null && done === null) return claims;
+  return claims.map((c) =>
+    whole(c)
+      ? {
+          ...c,
+          ...(changed !== null ? { changesPlan: changed } : {}),
+          ...(done !== null ? { doesTask: done } : {}),
+        }
+      : c,
+  );
 }
 
 /** What one sentence says (sentenceClaims), before a plan it changes is read. */

@@ -29,6 +29,7 @@ import { selfSlotLines } from './028-self-slot-lines.ts';
 import { thoroughContexts } from './029-thorough-contexts.ts';
 import { compoundWords } from './030-compound-words.ts';
 import { ownerFolded } from './031-owner-folded.ts';
+import { statementKeyPrefixes } from './032-statement-key-prefixes.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -74,6 +75,7 @@ export const migrations: readonly PgMigration[] = [
   thoroughContexts,
   compoundWords,
   ownerFolded,
+  statementKeyPrefixes,
 ];
 
 /**

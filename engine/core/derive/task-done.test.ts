@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isTaskDone, pastOf, taskDone } from './task-done.ts';
+
+test("a past form is read back to the verbs it may be, regular or not; another word is none's", () => {
+  assert.deepEqual(pastOf('renewed'), ['renew', 'renewe']);
+  assert.ok(pastOf('scheduled').includes('schedule'));
+  assert.ok(pastOf('submitted').includes('submit'));
+  assert.ok(pastOf('replied').includes('reply'));
+  assert.deepEqual(pastOf('sent'), ['send']);
+  assert.deepEqual(pastOf('bought'), ['buy']);
+  for (const w of ['send', 'sending', 'passport', 'red', 'bed']) assert.deepEqual(pastOf(w), [], w);
+});
+
+test('a deed said done is read with the words after its verb; one denied, wished or asked is not', () => {
+  assert.deepEqual(taskDone('I renewed my passport today!'), {
+    verbs: ['renew', 'renewe'],
+    words: ['passport'],
+  });
+  assert.deepEqual(taskDone('Finally sent Priya the doc.')?.words, ['priya', 'doc']);
+  assert.deepEqual(taskDone("ok I've booked the flights")?.verbs.includes('book'), true);
+  for (const s of [
+    "I haven't renewed my passport.",
+    'I never called the plumber.',
+    'Did I renew my passport?',
+    'I need to renew my passport.',
+    'I forgot to call the plumber.',
+    'I almost missed the train.',
+    'Yesterday was long.',
+    'Renewed.',
+  ])
+    assert.equal(taskDone(s), null, s);
+});
+
+test('an open task is done by a deed of its verb that says its words, all but one of three or more', () => {
+  const renewed = taskDone('I renewed my passport today!')!;
+  assert.equal(isTaskDone('renew passport', renewed), true);
+  assert.equal(isTaskDone('renew the car insurance', renewed), false);
+  assert.equal(isTaskDone('call passport office', renewed), false);
+  const sent = taskDone('Finally sent Priya the doc.')!;
+  assert.equal(isTaskDone('send Priya the onboarding doc', sent), true);
+  assert.equal(isTaskDone('send Priya the invoice', sent), false);
+  const called = taskDone('I called my mum.')!;
+  assert.equal(isTaskDone('call the plumber about the sink', called), false);
+  assert.equal(isTaskDone('call mum', called), true);
+});
