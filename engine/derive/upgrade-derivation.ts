@@ -24,6 +24,7 @@ import { placeEndings } from './place-endings.ts';
 import { settlement } from '../core/derive/settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { rematchUnmatched } from './travelled-correction.ts';
+import { isDoneBy } from '../core/derive/task-done.ts';
 
 /** What deriving a Record again did. */
 export type Rederived =
@@ -84,11 +85,14 @@ export async function rederiveRecord(
     const versions = await uow.memories.slotVersions(slotKey(c.subject, c.predicate, c.owner));
     if (anotherValueHolds(versions, c, r.occurred_ms)) restatedKey.set(c, statementKey(c.restated.statement));
   }
+  // A deed said done states the task it did ("I renewed my passport today!": "Done: renew passport",
+  // done-tasks.ts), which admission made of it in other words.
   const states = (c: Claim, m: CitedMemory) =>
     !ownedOtherwiseNow(c, m) &&
     ((keyOf.get(c) === m.norm && ((c.predicate === null) === (m.slot === null) || c.ends !== undefined)) ||
       sameValueOf(c, m) ||
-      (m.slot === null && restatedKey.get(c) === m.norm));
+      (m.slot === null && restatedKey.get(c) === m.norm) ||
+      (m.slot === null && c.doesTask !== undefined && isDoneBy(m.statement, c.doesTask)));
   const lost = cited.filter((m) => !claims.some((c) => states(c, m)));
   const fresh = claims.filter((c) => !cited.some((m) => states(c, m)));
   const moves = slotMoves(cited, stated);

@@ -1453,6 +1453,40 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a task done and a plan moved stay so when the Records that did them are derived again', async () => {
+      const store = await writtenBy(backend, (engine) =>
+        sayAll(
+          engine,
+          {
+            content: {
+              kind: 'document',
+              title: 'Errands',
+              text: '- [ ] renew passport\n- [ ] call the plumber',
+            },
+            occurred_at: '2026-03-01T09:00:00Z',
+          },
+          said('I booked a dentist appointment for Thursday at 3pm.', {
+            occurred_at: '2026-03-01T10:00:00Z',
+          }),
+          said('I renewed my passport today!', { occurred_at: '2026-03-02T10:00:00Z' }),
+          said('The dentist moved my appointment to Friday instead of Thursday.', {
+            occurred_at: '2026-03-03T10:00:00Z',
+          }),
+        ),
+      );
+      await reopened(store, async (engine, lines) => {
+        assert.deepEqual([...(await current(engine)).keys()].sort(), [
+          'Done: renew passport',
+          'The dentist moved my appointment to Friday instead of Thursday.',
+          'To do: call the plumber',
+        ]);
+        assert.deepEqual(
+          upgrades(lines).map((l) => l.fields),
+          [{ deriver: rules.name, looked: 4, changed: 0, kept: 0, left: 0 }],
+        );
+      });
+    });
+
     it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {
       let forgotten!: string;
       const store = await writtenBy(backend, async (engine) => {

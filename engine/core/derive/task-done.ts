@@ -1,6 +1,7 @@
 import { verbForms } from '../retrieve/verb-forms.ts';
 import { newsLeadIns } from './called-off.ts';
 import { isQuestion } from './unmarked-question.ts';
+import { taskStatementStart } from './task-statement.ts';
 
 /*
  * A task said done in the past tense: "I renewed my passport today!", "Finally called the plumber.",
@@ -87,4 +88,10 @@ export function isTaskDone(task: string, done: TaskDone): boolean {
   const said = new Set(done.words.flatMap((w) => [w, w.replace(/e?s$/u, '')]));
   const missing = want.filter((w) => !said.has(w) && !said.has(w.replace(/e?s$/u, ''))).length;
   return missing === 0 || (missing === 1 && want.length >= 3);
+}
+
+/** Whether a statement is a task done by this deed ("Done: renew passport" by "I renewed my passport"). */
+export function isDoneBy(statement: string, done: TaskDone): boolean {
+  const start = taskStatementStart(true).statement;
+  return statement.startsWith(start) && isTaskDone(statement.slice(start.length), done);
 }
