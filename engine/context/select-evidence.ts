@@ -169,6 +169,7 @@ export async function selectEvidence(
       visibility: r.visibility,
       memoryIds: mems.filter((m) => m.served).map((m) => m.id),
       superseded: past,
+      held: heldShown(mems, heldThen, asked),
       lanes: f.lanes,
       score: f.score,
       rerankScore: f.rerankScore ?? null,
@@ -283,6 +284,23 @@ async function saysMore(
   ];
   const covered = new Set(now.flatMap((t) => matchedTerms(t, own)));
   return own.some((t) => !covered.has(t));
+}
+
+/**
+ * When the slot value a Record states held, for a query naming a time (`asked`): a value that held
+ * then and is no longer so, else one served now that began after the time's start (the value since,
+ * beside the one of then). Other Records, and every Record of a query naming no time: none.
+ */
+function heldShown(
+  mems: MemState[],
+  heldThen: (m: MemState) => boolean,
+  asked: { fromMs: number; toMs: number } | undefined,
+): EvidencePassage['held'] {
+  if (asked === undefined) return undefined;
+  const then = mems.find((m) => m.predicate !== null && heldThen(m));
+  if (then) return { fromMs: then.validFromMs, toMs: then.validToMs };
+  const since = mems.find((m) => m.predicate !== null && m.served && m.validFromMs > asked.fromMs);
+  return since ? { fromMs: since.validFromMs, toMs: since.validToMs } : undefined;
 }
 
 interface MemState {

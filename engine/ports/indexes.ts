@@ -112,11 +112,16 @@ export interface SlotIndex {
    * `statementStart.key` ("To do: " and "to do": a checklist's open tasks), and have a Record in the
    * scope: those of the Brain's own person first, then the latest `valid_from`; each holder's Records
    * by id.
+   *
+   * With `during`, the Memories served at some instant of that span instead (as `readTimeMs` would
+   * serve them at that instant; `readTimeMs` is then not read): what held then, though superseded since.
+   * The Brain's own person's first, then those that held the longest part of the span, then the latest.
    */
   holdings(q: {
     scope: SearchScope;
     nowMs: number;
     readTimeMs: number | undefined;
+    during?: { fromMs: number; toMs: number } | undefined;
     by:
       | { slots: readonly string[] }
       | { predicates: readonly string[] }

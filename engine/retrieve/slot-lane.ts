@@ -2,6 +2,7 @@ import { slotPrefix } from '../core/derive/slot-key.ts';
 import type { SlotHolding } from '../ports/index.ts';
 import { readTimeMs, type Lane, type LaneCandidate, type LaneInput } from './lane.ts';
 import { readSlotQuestion } from '../core/retrieve/slot-question.ts';
+import { heldSpan } from '../core/retrieve/held-span.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { queryTimeIntent } from './time-lane.ts';
 
@@ -27,8 +28,13 @@ function wordRuns(query: string): string[] {
  * - else, one about someone it does not name ("my sister", "she") is answered with nobody's;
  * - else, a question asking where or who about people in general gets every holder of the slot, the
  *   Brain's own person first.
- * Held when: at the read time, or, when the query names a time that has ended ("Where did I work in
- * September?", `zone` given), at that window's end: the holder then, not the one since.
+ * Held when: at the read time, or, when the query names a time in the past (`zone` given: the time
+ * lane's reading, core/retrieve/held-span.ts says which), at any instant of it: every value in force
+ * then, the one that held the longest part of it first. It read the holder at the window's end
+ * instead: "Where did I live in mid October?", asked in December after a move dated 1 November (UTC),
+ * read the end of October in New York, hours after the move, and a loose window ("two months ago"
+ * reaches into November) ended after it too; the value of then was left out and the current one led.
+ * Nothing after the read time (`as_of`, which still wins) is read.
  */
 export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
   return {
@@ -41,15 +47,20 @@ export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
       const { slots } = input;
       const nowMs = now().getTime();
       const readMs = readTimeMs(e, nowMs);
-      const intent = zone ? queryTimeIntent(input, now, zone) : null;
-      const asked = intent?.toMs;
-      const heldAt = asked !== undefined && asked <= (readMs ?? nowMs) ? asked - 1 : readMs;
+      const during = zone ? heldSpan(input.query, queryTimeIntent(input, now, zone), readMs ?? nowMs) : null;
       /**
        * The Records behind the holders `by` picks out, read as the Context reads Memories (served at
-       * the read time), the Brain's own person first, then the newest.
+       * the read time, or during the span asked about), the Brain's own person first.
        */
       const held = (by: { slots: readonly string[] } | { predicates: readonly string[] }) =>
-        slots.holdings({ scope: e, nowMs, readTimeMs: heldAt, by, limit: input.limit });
+        slots.holdings({
+          scope: e,
+          nowMs,
+          readTimeMs: readMs,
+          during: during ?? undefined,
+          by,
+          limit: input.limit,
+        });
       const keysOf = (subjects: string[]) =>
         subjects.flatMap((s) => predicates.map((p) => slotPrefix(s) + p));
 

@@ -978,12 +978,13 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       const scope = { brainUid: uid, excludeLocalOnly: false };
       const holders = (
         by: Parameters<SlotIndex['holdings']>[0]['by'],
-        o: { readTimeMs?: number; limit?: number; hosted?: boolean } = {},
+        o: { readTimeMs?: number; limit?: number; hosted?: boolean; during?: [string, string] } = {},
       ) =>
         slots.holdings({
           scope: { ...scope, excludeLocalOnly: o.hosted ?? false },
           nowMs,
           readTimeMs: o.readTimeMs,
+          during: o.during && { fromMs: Date.parse(o.during[0]), toMs: Date.parse(o.during[1]) },
           by,
           limit: o.limit ?? 10,
         });
@@ -997,6 +998,33 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         ids(await holders({ slots: [anaLivesIn] }, { readTimeMs: Date.parse('2025-03-01T00:00:00.000Z') })),
         [[m('lisbon'), r1]],
         'as of a world time, the holder then',
+      );
+      assert.deepEqual(
+        ids(await holders({ slots: [anaLivesIn] }, { during: ['2025-03-01', '2025-07-01'] })),
+        [
+          [m('lisbon'), r1],
+          [m('porto'), r2],
+          [m('porto'), r4],
+        ],
+        'during a span, every holder then, the one that held the longest part of it first',
+      );
+      assert.deepEqual(
+        ids(await holders({ slots: [anaLivesIn] }, { during: ['2025-06-01', '2025-06-02'] })),
+        [
+          [m('porto'), r2],
+          [m('porto'), r4],
+        ],
+        'a holder whose interval ends where the span begins did not hold in it',
+      );
+      assert.deepEqual(
+        ids(await holders({ predicates: ['lives in'] }, { during: ['2025-05-01', '2025-09-01'] })),
+        [
+          [m('porto'), r2],
+          [m('porto'), r4],
+          [m('lisbon'), r1],
+          [m('bob'), r3],
+        ],
+        "during a span too, the Brain's own person first",
       );
       assert.deepEqual(
         ids(await holders({ predicates: ['lives in'] })),

@@ -31,8 +31,16 @@ export function pgSlotIndex(q: PgQueryable): SlotIndex {
           brainUid,
         ])
       ).rows[0]?.name ?? null,
-    async holdings({ scope, nowMs, readTimeMs, by, limit }) {
+    async holdings({ scope, nowMs, readTimeMs, during, by, limit }) {
       const p = params(scope.brainUid);
+      // As SQLite's: served at some instant of the span, and how much of it each held, for the order.
+      const span = during && {
+        from: `${p.bind(during.fromMs)}::bigint`,
+        to: `${p.bind(during.toMs)}::bigint`,
+      };
+      const longest = span
+        ? `LEAST(COALESCE(m.valid_to_ms, ${span.to}), ${span.to}) - GREATEST(m.valid_from_ms, ${span.from})`
+        : '0';
       const which =
         'slots' in by
           ? `m.slot IS NOT NULL AND m.slot = ANY(${p.bind([...by.slots])}::text[])`
@@ -40,26 +48,29 @@ export function pgSlotIndex(q: PgQueryable): SlotIndex {
             ? `m.slot IS NOT NULL AND ${predicateOf('m.slot')} = ANY(${p.bind([...by.predicates])}::text[])`
             : // starts_with, not a range: the norm index compares in the database's collation.
               `starts_with(m.norm, ${p.bind(by.statementStart.key)}) AND starts_with(m.statement, ${p.bind(by.statementStart.statement)})`;
-      const served = servedSql(p, readTimeMs, nowMs, 'm');
+      const served = span
+        ? `(NOT m.pending AND m.status <> 'retracted' AND m.valid_from_ms < ${span.to}
+            AND (m.valid_to_ms IS NULL OR m.valid_to_ms > GREATEST(m.valid_from_ms, ${span.from})))`
+        : servedSql(p, readTimeMs, nowMs, 'm');
       const holder = scopeSql(p, scope, 'er');
       const held = p.bind(limit);
       const eligible = scopeSql(p, scope, 'r');
       const r = await q.query<SlotHolding>(
         `WITH held AS (
-           SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self
+           SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self, ${longest} AS longest
              FROM memories m
             WHERE m.brain_uid = $1 AND ${which} AND ${served}
               AND EXISTS (SELECT 1 FROM citations ec
                           JOIN records er ON er.brain_uid = ec.brain_uid AND er.id = ec.record_id
                           WHERE ec.brain_uid = m.brain_uid AND ec.memory_id = m.id AND ${holder})
-            ORDER BY self DESC, m.valid_from_ms DESC
+            ORDER BY self DESC, longest DESC, m.valid_from_ms DESC
             LIMIT ${held})
          SELECT r.id AS "recordId", h.id AS "memoryId", h.statement
            FROM held h
            JOIN citations c ON c.brain_uid = $1 AND c.memory_id = h.id
            JOIN records r ON r.brain_uid = c.brain_uid AND r.id = c.record_id
           WHERE ${eligible}
-          ORDER BY h.self DESC, h.valid_from_ms DESC, r.id COLLATE "C"`,
+          ORDER BY h.self DESC, h.longest DESC, h.valid_from_ms DESC, r.id COLLATE "C"`,
         p.values,
       );
       return r.rows;

@@ -14,6 +14,26 @@ const after = (prefix: string) =>
   prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 /**
+ * Served at some instant of [fromMs, toMs): as servedSql at that instant (not pending, not retracted,
+ * begun by it, not ended at it), so an empty interval (a corrected version's) never is.
+ */
+function heldDuringSql(span: { fromMs: number; toMs: number }): { sql: string; params: SqlParam[] } {
+  return {
+    sql: `m.pending = 0 AND m.status <> 'retracted' AND m.valid_from_ms < ?
+          AND (m.valid_to_ms IS NULL OR m.valid_to_ms > max(m.valid_from_ms, ?))`,
+    params: [span.toMs, span.fromMs],
+  };
+}
+
+/** How much of the span the version held (its interval cut to the span), for the order. */
+function longestSql(span: { fromMs: number; toMs: number }): { sql: string; params: SqlParam[] } {
+  return {
+    sql: 'min(coalesce(m.valid_to_ms, ?), ?) - max(m.valid_from_ms, ?)',
+    params: [span.toMs, span.toMs, span.fromMs],
+  };
+}
+
+/**
  * The slot lane's reads over SQLite. Each query names its index: the store keeps no table statistics,
  * so the planner's pick among fitting indexes would be arbitrary.
  */
@@ -45,8 +65,9 @@ export function createSqliteSlotIndex(store: Store): SlotIndex {
     selfName: async (brainUid) =>
       store.get<{ name: string | null }>('SELECT self_name AS name FROM brains WHERE uid = ?', brainUid)
         ?.name ?? null,
-    async holdings({ scope, nowMs, readTimeMs, by, limit }) {
-      const served = servedSql(readTimeMs, nowMs, 'm');
+    async holdings({ scope, nowMs, readTimeMs, during, by, limit }) {
+      const served = during ? heldDuringSql(during) : servedSql(readTimeMs, nowMs, 'm');
+      const longest = during ? longestSql(during) : { sql: '0', params: [] };
       const eligible = eligibilitySql(scope, 'r');
       const eligibleHolder = eligibilitySql(scope, 'er');
       const [index, where, params]: [string, string, SqlParam[]] =
@@ -75,21 +96,23 @@ export function createSqliteSlotIndex(store: Store): SlotIndex {
       // The holders are ranked before their Records are read.
       return store.all<SlotHolding>(
         `WITH held AS (
-           SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self
+           SELECT m.id, m.statement, m.valid_from_ms, m.owner_state = 'self' AS self,
+                  ${longest.sql} AS longest
              FROM memories m INDEXED BY ${index}
             WHERE m.brain_uid = ? AND ${where} AND ${served.sql}
               -- Only holders with a Record this request may see, before the limit: 50 newer holders
               -- from chat would otherwise hide the one from mail that filter.sources asks for.
               AND EXISTS (SELECT 1 FROM citations ec CROSS JOIN records er ON er.id = ec.record_id
                           WHERE ec.memory_id = m.id AND ${eligibleHolder.sql})
-            ORDER BY self DESC, m.valid_from_ms DESC
+            ORDER BY self DESC, longest DESC, m.valid_from_ms DESC
             LIMIT ?)
          SELECT r.id AS recordId, h.id AS memoryId, h.statement
            FROM held h
            CROSS JOIN citations c ON c.memory_id = h.id
            CROSS JOIN records r ON r.id = c.record_id
           WHERE ${eligible.sql}
-          ORDER BY h.self DESC, h.valid_from_ms DESC, r.id`,
+          ORDER BY h.self DESC, h.longest DESC, h.valid_from_ms DESC, r.id`,
+        ...longest.params,
         scope.brainUid,
         ...params,
         ...served.params,

@@ -23,6 +23,12 @@ export interface EvidencePassage {
    * the prompt marks it, so what it states is read as what held then, not now. Absent: false.
    */
   superseded?: boolean;
+  /**
+   * When the value it states held, for a query that names a time in the past: a slot value no longer
+   * so (to its end), or one begun inside that time (toMs null: still so). The prompt says so, so the
+   * value of then is read as then's and the current one as begun since. Absent: not such a value.
+   */
+  held?: { fromMs: number; toMs: number | null } | undefined;
   lanes: string[];
   score: number;
   /** The reranker's score when it ordered this Record (the order follows it, not `score`). */

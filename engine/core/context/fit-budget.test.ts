@@ -193,6 +193,22 @@ describe('passage headers', () => {
     assert.equal(shownDate('2024-03-12T09:15:00.250Z'), '2024-03-12T09:15:00.250Z');
     assert.equal(shownDate('2024-03-12T09:15:00Z'), '2024-03-12T09:15:00Z');
   });
+
+  it('say when a value held: from when to when, or from when if it still does', () => {
+    const held = (fromMs: number, toMs: number | null) =>
+      formatBlock(
+        2,
+        { ...passage(2, 'I live in Lisbon.'), held: { fromMs, toMs } },
+        'I live in Lisbon.',
+        frame,
+      );
+    assert.match(
+      held(Date.parse('2025-03-01T10:00:00Z'), Date.parse('2026-11-01T00:00:00Z')).split('\n')[0]!,
+      / · source: "chat" · held: 2025-03-01T10:00:00Z to 2026-11-01T00:00:00Z$/,
+    );
+    assert.match(held(Date.parse('2026-11-01T00:00:00Z'), null), / · held: from 2026-11-01T00:00:00Z\n/);
+    assert.doesNotMatch(formatBlock(2, passage(2, 'I live in Lisbon.'), 'I live in Lisbon.', frame), /held/);
+  });
 });
 
 describe('fitBudget: wider quotes with the room left', () => {

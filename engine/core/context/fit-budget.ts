@@ -76,6 +76,17 @@ export function shownSpeaker(speaker: string | null, who: OwnPerson): { name: st
   return spokenBySelf(speaker, who) ? { name: who.self!.name, self: true } : { name: speaker, self: false };
 }
 
+/**
+ * When a value held, as a header shows it: "held: <from> to <to>" (ended), "held: from <from>" (still
+ * so); instants as a Record's date is shown.
+ */
+export function heldLabel(held: { fromMs: number; toMs: number | null }): string {
+  const at = (ms: number) => shownDate(new Date(ms).toISOString());
+  return held.toMs === null
+    ? `held: from ${at(held.fromMs)}`
+    : `held: ${at(held.fromMs)} to ${at(held.toMs)}`;
+}
+
 /** A value the Record's writer set, as a header shows it: JSON-quoted, so no newline or quote escapes. */
 const callerSet = (value: string) => JSON.stringify(value);
 
@@ -94,6 +105,7 @@ export function formatBlock(i: number, e: EvidencePassage, quote: string, frame:
     ...(e.title ? [`title: ${callerSet(e.title)}`] : []),
     // What it states was replaced since (by a block above it): kept for what else it says.
     ...(e.superseded ? ['superseded'] : []),
+    ...(e.held ? [heldLabel(e.held)] : []),
     // The person keeps it on this device (or shared only redacted): an agent that sends the prompt to a
     // model elsewhere can see so, passage by passage.
     ...(e.visibility === 'local_only' || e.visibility === 'redacted_summary'
