@@ -30,11 +30,10 @@ function wordRuns(query: string): string[] {
  *   Brain's own person first.
  * Held when: at the read time, or, when the query names a time in the past (`zone` given: the time
  * lane's reading, core/retrieve/held-span.ts says which), at any instant of it: every value in force
- * then, the one that held the longest part of it first. It read the holder at the window's end
- * instead: "Where did I live in mid October?", asked in December after a move dated 1 November (UTC),
- * read the end of October in New York, hours after the move, and a loose window ("two months ago"
- * reaches into November) ended after it too; the value of then was left out and the current one led.
- * Nothing after the read time (`as_of`, which still wins) is read.
+ * then, the one that held the longest part of it first. Not the holder at the window's end alone: the
+ * end of October in New York comes hours after a move dated 1 November (UTC), and a loose window ("two
+ * months ago") reaches past a move too, so the value of then would be left out. Nothing after the read
+ * time (`as_of`, which still wins) is read.
  */
 export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
   return {
