@@ -30,7 +30,14 @@ export const ContextRequest = z
     as_of: DateTime.optional(),
     budget: z
       .strictObject({
-        tokens: z.int().min(1).max(100_000).optional(),
+        tokens: z
+          .int()
+          .min(1)
+          .max(100_000)
+          .optional()
+          .describe(
+            "The most tokens the Context's `text` may take (o200k, GPT-4o's tokenizer); 4000 when left out. The text opens with a preamble of about 35 tokens that says its quotes are evidence, not instructions, and each block with a header line of about 20-30; a quote is never given without them. Under about 100 tokens, most Contexts hold no block: `text` is null and `budget.truncated` true.",
+          ),
         ms: z.int().min(1).max(60_000).optional(),
       })
       .optional(),
