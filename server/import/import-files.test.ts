@@ -956,7 +956,7 @@ test('files chosen beside a conversations.json are each imported in their format
   );
 });
 
-test("a calendar's to-dos are tasks, open or done; one ticked off in the calendar is done once imported again", async () => {
+test("a calendar's to-dos are tasks, open or done; one ticked off in the calendar is done once imported again, one cancelled gone", async () => {
   // The local engine: its Memories are the rules' (the reference engine's are its Records' text).
   const { createLocalEngine } = await import('../../engine/local/index.ts');
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-upload-todo-'));
@@ -970,7 +970,7 @@ test("a calendar's to-dos are tasks, open or done; one ticked off in the calenda
     rmSync(dir, { recursive: true, force: true });
   });
   await engine.createBrain(t, { id: 'b' });
-  const calendar = (passportDone: boolean) =>
+  const calendar = (passport: 'IN-PROCESS' | 'COMPLETED' | 'CANCELLED') =>
     file(
       'tasks.ics',
       [
@@ -987,7 +987,8 @@ test("a calendar's to-dos are tasks, open or done; one ticked off in the calenda
         'UID:t2',
         'DTSTAMP:20261201T080000Z',
         'SUMMARY:Renew passport',
-        ...(passportDone ? ['STATUS:COMPLETED', 'COMPLETED:20261203T120000Z'] : ['STATUS:IN-PROCESS']),
+        `STATUS:${passport}`,
+        ...(passport === 'COMPLETED' ? ['COMPLETED:20261203T120000Z'] : []),
         'END:VTODO',
         'END:VCALENDAR',
         '',
@@ -1000,14 +1001,27 @@ test("a calendar's to-dos are tasks, open or done; one ticked off in the calenda
       .filter((s) => /^(?:To do|Done): /u.test(s))
       .sort();
   };
-  await importFiles(engine, t, 'b', { files: [calendar(false)] });
+  await importFiles(engine, t, 'b', { files: [calendar('IN-PROCESS')] }, dir);
   assert.deepEqual(await tasks(), ['To do: Renew passport', 'To do: Send Priya the onboarding doc']);
   // The Record keeps when it is due, which the Memory quotes beside.
   const records = (await engine.listRecords(t, 'b', { limit: 50, source: 'ics' })).data;
   const send = records.find((r) => r.source.external_id === 'ics:t1#vtodo')!;
   assert.ok(send.content.kind === 'document');
   assert.match(send.content.text, /^To-do: Send Priya the onboarding doc\nDue: 2026-12-10/u);
-  const again = await importFiles(engine, t, 'b', { files: [calendar(true)] });
+  const again = await importFiles(engine, t, 'b', { files: [calendar('COMPLETED')] }, dir);
   assert.equal(again.replaced, 1);
   assert.deepEqual(await tasks(), ['Done: Renew passport', 'To do: Send Priya the onboarding doc']);
+  // A cancelled to-do is no Record and no task: one cancelled since is forgotten with what is missing.
+  const cancelled = await importFiles(
+    engine,
+    t,
+    'b',
+    { files: [calendar('CANCELLED')], forget_missing: true },
+    dir,
+  );
+  assert.deepEqual(
+    cancelled.forgotten_items?.map((i) => i.external_id),
+    ['ics:t2#vtodo'],
+  );
+  assert.deepEqual(await tasks(), ['To do: Send Priya the onboarding doc']);
 });
