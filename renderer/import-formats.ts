@@ -1,4 +1,5 @@
 import type { ImportFormat } from '../engine/contract/index.ts';
+import { plural } from './format.ts';
 
 /**
  * How the UI names each import format: as a choice in the import form, as a phrase in the summary
@@ -36,3 +37,26 @@ export const importFormatText: Record<ImportFormat, { choice: string; phrase: st
 /** An importer's source as a person knows it (`mbox` is "Mail"); any other source name as it is. */
 export const sourceTitle = (name: string): string =>
   Object.hasOwn(importFormatText, name) ? importFormatText[name as ImportFormat].source : name;
+
+/**
+ * What one item of an importer's source is, where a person would count them so: a mail, a chat's
+ * message, a note (a note past a Record's size is an item per part, as rare as a note of a million
+ * characters). Elsewhere an item is no one thing: a calendar's event and its description are two, and
+ * a contact is an item per field.
+ */
+const itemNoun: Partial<Record<ImportFormat, [string, string]>> = {
+  markdown: ['note', 'notes'],
+  obsidian: ['note', 'notes'],
+  mbox: ['mail', 'mails'],
+  whatsapp: ['message', 'messages'],
+  slack: ['message', 'messages'],
+};
+
+/** How many items a source holds, named as a person knows them ("312 mails"), else "items". */
+export const sourceItems = (name: string, items: number): string => {
+  const [one, many] = (Object.hasOwn(itemNoun, name) ? itemNoun[name as ImportFormat] : undefined) ?? [
+    'item',
+    'items',
+  ];
+  return plural(items, one, many);
+};

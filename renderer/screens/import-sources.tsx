@@ -12,7 +12,7 @@ import { sourceChatsOptions, sourceListOptions } from '../api/queries.ts';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDate, plural } from '../format.ts';
-import { sourceTitle } from '../import-formats.ts';
+import { sourceItems, sourceTitle } from '../import-formats.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
 
 const labelOf = sourceTitle;
@@ -73,7 +73,7 @@ export function ImportedSources({ brainId, partial }: { brainId: string; partial
             <thead>
               <tr>
                 <th scope="col">Import</th>
-                <th scope="col">Records</th>
+                <th scope="col">Items</th>
                 <th scope="col">Covers</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -88,7 +88,13 @@ export function ImportedSources({ brainId, partial }: { brainId: string; partial
                       <span className="strong">{labelOf(s.name)}</span>
                       <div className="muted mono small">{s.name}</div>
                     </td>
-                    <td>{s.records.toLocaleString()}</td>
+                    <td>
+                      {sourceItems(s.name, s.items)}
+                      {/* An edited note's earlier version stays a Record of it, and goes with the import. */}
+                      {s.records > s.items ? (
+                        <div className="muted small">{plural(s.records - s.items, 'replaced version')}</div>
+                      ) : null}
+                    </td>
                     <td>{span(s)}</td>
                     <td className="actions">
                       <button

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { ImportRequest } from '../../engine/contract/index.ts';
 import { MnemoError as MnemoErrorClass, type MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { createReferenceEngine } from '../../engine/reference/index.ts';
@@ -954,4 +954,74 @@ test('files chosen beside a conversations.json are each imported in their format
       ['calendar.ics', 'ics', 1, 0],
     ],
   );
+});
+
+test("a calendar's to-dos are tasks, open or done; one ticked off in the calendar is done once imported again, one cancelled gone", async () => {
+  // The local engine: its Memories are the rules' (the reference engine's are its Records' text).
+  const { createLocalEngine } = await import('../../engine/local/index.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-upload-todo-'));
+  const engine = await createLocalEngine({
+    dataDir: join(dir, 'data'),
+    dbKey: 'v'.repeat(64),
+    reranker: null,
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await engine.createBrain(t, { id: 'b' });
+  const calendar = (passport: 'IN-PROCESS' | 'COMPLETED' | 'CANCELLED') =>
+    file(
+      'tasks.ics',
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'BEGIN:VTODO',
+        'UID:t1',
+        'DTSTAMP:20261201T080000Z',
+        'SUMMARY:Send Priya the onboarding doc',
+        'DUE;VALUE=DATE:20261210',
+        'STATUS:NEEDS-ACTION',
+        'END:VTODO',
+        'BEGIN:VTODO',
+        'UID:t2',
+        'DTSTAMP:20261201T080000Z',
+        'SUMMARY:Renew passport',
+        `STATUS:${passport}`,
+        ...(passport === 'COMPLETED' ? ['COMPLETED:20261203T120000Z'] : []),
+        'END:VTODO',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n'),
+    );
+  const tasks = async () => {
+    await engine.idle();
+    return (await engine.listMemories(t, 'b', { limit: 50 })).data
+      .map((m) => m.statement)
+      .filter((s) => /^(?:To do|Done): /u.test(s))
+      .sort();
+  };
+  await importFiles(engine, t, 'b', { files: [calendar('IN-PROCESS')] }, dir);
+  assert.deepEqual(await tasks(), ['To do: Renew passport', 'To do: Send Priya the onboarding doc']);
+  // The Record keeps when it is due, which the Memory quotes beside.
+  const records = (await engine.listRecords(t, 'b', { limit: 50, source: 'ics' })).data;
+  const send = records.find((r) => r.source.external_id === 'ics:t1#vtodo')!;
+  assert.ok(send.content.kind === 'document');
+  assert.match(send.content.text, /^To-do: Send Priya the onboarding doc\nDue: 2026-12-10/u);
+  const again = await importFiles(engine, t, 'b', { files: [calendar('COMPLETED')] }, dir);
+  assert.equal(again.replaced, 1);
+  assert.deepEqual(await tasks(), ['Done: Renew passport', 'To do: Send Priya the onboarding doc']);
+  // A cancelled to-do is no Record and no task: one cancelled since is forgotten with what is missing.
+  const cancelled = await importFiles(
+    engine,
+    t,
+    'b',
+    { files: [calendar('CANCELLED')], forget_missing: true },
+    dir,
+  );
+  assert.deepEqual(
+    cancelled.forgotten_items?.map((i) => i.external_id),
+    ['ics:t2#vtodo'],
+  );
+  assert.deepEqual(await tasks(), ['To do: Send Priya the onboarding doc']);
 });

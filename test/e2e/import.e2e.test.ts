@@ -66,6 +66,9 @@ test('import a note and a WhatsApp chat from the screen; re-import adds nothing;
   const imports = page.getByRole('table');
   await imports.getByText('WhatsApp chats', { exact: true }).waitFor();
   await imports.getByText('Markdown notes', { exact: true }).waitFor();
+  // Each import counts what a person brought in, by what it is.
+  await imports.getByRole('row', { name: /^Markdown notes markdown 1 note / }).waitFor();
+  await imports.getByRole('row', { name: /^WhatsApp chats whatsapp 2 messages / }).waitFor();
   await checkScreen(page, 'import');
 
   await nav.getByRole('link', { name: 'Records' }).click();
@@ -244,6 +247,11 @@ test('notes chosen from their folder, then from its parent, then imported from d
     /0 new items imported, 1 item replaced with its new version, 1 item already here/,
   );
   await summary.getByText(/: read as .* — 0 new, 1 replaced, 1 already here, 0 skipped\./).waitFor();
+  // Two notes, not three Records: the edited note's earlier version is said apart.
+  await page
+    .getByRole('table')
+    .getByRole('row', { name: /^Markdown notes markdown 2 notes 1 replaced version / })
+    .waitFor();
   const records = (await app().api.listRecords('folders', { source: 'markdown' })).data;
   assert.deepEqual(
     [...new Set(records.map((r) => r.source.external_id))].sort(),

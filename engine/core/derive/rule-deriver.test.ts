@@ -785,6 +785,51 @@ test('a ticked task is done and an open one still to do, in her notes, an untitl
   );
 });
 
+test("a calendar's to-do is a task as a checklist's is, open or done; its description its own", () => {
+  // As server/import/formats/ics.ts writes a VTODO: the Record keeps when it is due and when it was
+  // done; the Memory is the task, quoting its words.
+  const todo = (text: string, sourceName = 'ics') =>
+    derived({ kind: 'document', title: text.split('\n')[0], text }, sourceName, 'Maria Silva').map((c) => [
+      c.statement,
+      c.quote,
+    ]);
+  assert.deepEqual(
+    todo('To-do: Renew passport\nDue: 2026-02-01T00:00:00.000Z\nBring the old one and two photos.'),
+    [
+      ['To do: Renew passport', 'Renew passport'],
+      ['Bring the old one and two photos.', 'Bring the old one and two photos.'],
+    ],
+  );
+  assert.deepEqual(todo('To-do: Book flights\nDone: 2026-01-15T12:00:00.000Z'), [
+    ['Done: Book flights', 'Book flights'],
+  ]);
+  assert.deepEqual(todo('To-do: Book flights\nDone'), [['Done: Book flights', 'Book flights']]);
+  // Its description may hold a checklist of its own.
+  assert.deepEqual(todo('To-do: Move\nDue: 2026-05-01\n- [x] Sign the lease\n- [ ] Book the van'), [
+    ['To do: Move', 'Move'],
+    ['Done: Sign the lease', 'Sign the lease'],
+    ['To do: Book the van', 'Book the van'],
+  ]);
+  // A note a person opens so is a task too, however she spells it; one that opens a list, or with
+  // something else, is read as before.
+  assert.deepEqual(todo('TODO: call the bank about the mortgage', 'markdown'), [
+    ['To do: call the bank about the mortgage', 'call the bank about the mortgage'],
+  ]);
+  assert.deepEqual(todo('To do:\n- [ ] call the bank', 'markdown'), [
+    ['To do:', 'To do:'],
+    ['To do: call the bank', 'call the bank'],
+  ]);
+  assert.deepEqual(todo('Errands\n\nTo-do: call the bank', 'markdown'), [
+    ['Errands', 'Errands'],
+    ['To-do: call the bank', 'To-do: call the bank'],
+  ]);
+  // A message saying so is no to-do's Record.
+  assert.deepEqual(
+    claimsOf('To-do: call the bank', 'Maria Silva', 'Maria Silva').map((c) => c.statement),
+    ['To-do: call the bank'],
+  );
+});
+
 test("a note's code, tables and lines of tags are no Memories; its prose around them is, quoted exactly", () => {
   const text = [
     '# 4 March',

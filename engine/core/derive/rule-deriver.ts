@@ -59,8 +59,10 @@ import {
   passages,
   sentences,
   taskItems,
+  todoEntry,
   type Span,
   type TaskItem,
+  type TodoEntry,
 } from './split-text.ts';
 import { taskStatement } from './task-statement.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
@@ -408,13 +410,40 @@ export function createRuleDeriver(): Deriver {
     // followed by its consequence ("Leo is allergic to cats, so we cannot adopt the kitten.") and a
     // name followed by what "he" or "she" has or is ("Leo can't make it, he has a climbing
     // competition.") are theirs: the "we" after "so", or nothing at all, made them the writer's.
-    name: 'rules-v66',
+    // v67: a calendar's to-do as imported ("To-do: Renew passport\nDue: …", a `document`), or a note
+    // that opens "To-do: call the bank", is a task as a checklist's is: "To do: Renew passport", or
+    // "Done: Book flights" under a "Done" line. It was one Memory of its lines, "To-do: … Due: …",
+    // which a question of what is still to do never found, and a done one read as still to do.
+    name: 'rules-v67',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
-      const claims = claimsOfRecord(record, ctx);
       const c = record.content;
+      const todo = c.kind === 'document' ? todoEntry(record.text) : null;
+      const claims =
+        todo === null
+          ? claimsOfRecord(record, ctx)
+          : [todoClaim(record, todo, ctx), ...afterTodo(record, todo, ctx)];
       return c.kind === 'document' || c.kind === 'message' ? withTaskState(claims, record.text) : claims;
     },
   };
+}
+
+/** A to-do's task, as a checklist's: "To do: Renew passport", quoting its words. */
+function todoClaim(record: DerivableRecord, todo: TodoEntry, ctx: DeriveContext): Claim {
+  const { subject, owner } = claimOwner(record, ctx);
+  const words = record.text.slice(todo.start, todo.end);
+  const statement = taskStatement(todo.done, withoutMarkup(words, record.sourceName === 'obsidian'));
+  return { statement, subject, predicate: null, owner, quote: words };
+}
+
+/**
+ * What a to-do's Record says after its opening and its due and done lines (its description), read as
+ * the rest of a note is: those lines blanked, so each quote is still the Record's own text.
+ */
+function afterTodo(record: DerivableRecord, todo: TodoEntry, ctx: DeriveContext): Claim[] {
+  const rest = record.text.slice(todo.through);
+  if (rest.trim() === '') return [];
+  const text = record.text.slice(0, todo.through).replace(/[^\n]/gu, ' ') + rest;
+  return claimsOfRecord({ ...record, text }, ctx);
 }
 
 /** A Record's claims, before a checklist's tasks say whether they are done (withTaskState). */

@@ -7,6 +7,7 @@ import {
   passages,
   sentences,
   taskItems,
+  todoEntry,
   type Span,
 } from './split-text.ts';
 
@@ -75,6 +76,46 @@ describe('split-text', () => {
       ],
     );
     assert.deepEqual(taskItems('- [] empty box\n- [y] not a box\n- [ ]'), []);
+  });
+
+  it('a text that opens with a to-do is that task, its due and done lines under it part of it', () => {
+    const read = (text: string) => {
+      const t = todoEntry(text);
+      return t === null ? null : [text.slice(t.start, t.end), t.done, text.slice(0, t.through)];
+    };
+    // As a calendar's to-dos are imported: open, with a due line and a description after it.
+    assert.deepEqual(read('To-do: Renew passport\nDue: 2026-02-01T00:00:00.000Z\nBring the old one.'), [
+      'Renew passport',
+      false,
+      'To-do: Renew passport\nDue: 2026-02-01T00:00:00.000Z',
+    ]);
+    // Done with when, done without it, done after its due line.
+    assert.deepEqual(read('To-do: Book flights\nDone: 2026-01-15T12:00:00.000Z'), [
+      'Book flights',
+      true,
+      'To-do: Book flights\nDone: 2026-01-15T12:00:00.000Z',
+    ]);
+    assert.deepEqual(read('To-do: Book flights\nDone'), ['Book flights', true, 'To-do: Book flights\nDone']);
+    assert.deepEqual(read('To-do: Pay rent\nDue: 2026-03-01\nDone\nPaid early.'), [
+      'Pay rent',
+      true,
+      'To-do: Pay rent\nDue: 2026-03-01\nDone',
+    ]);
+    // As a person writes one.
+    assert.deepEqual(read('TODO: call the bank  \n'), ['call the bank', false, 'TODO: call the bank  ']);
+    assert.deepEqual(read('To do: call the bank'), ['call the bank', false, 'To do: call the bank']);
+    // "Done" below a description is what it says, not whether the to-do is done.
+    assert.deepEqual(read('To-do: Pay rent\nAsk Sam.\nDone'), ['Pay rent', false, 'To-do: Pay rent']);
+    // A list named over its items, a to-do further down, one without a title, a word that only
+    // begins so: no to-do.
+    for (const text of [
+      'To-do:\n- [ ] call the bank',
+      'Errands\nTo-do: call the bank',
+      'To-do: (no title)\nBring the forms.',
+      'Todos: call the bank',
+      'To-doing: nothing',
+    ])
+      assert.equal(read(text), null, text);
   });
 
   it("a passage's list items are each its own, without their markers; a line without one goes on", () => {

@@ -271,6 +271,52 @@ export function taskItems(text: string): TaskItem[] {
 }
 
 /**
+ * A to-do's opening line: "To-do: renew passport", as a calendar's to-do (VTODO) is imported
+ * (server/import/formats/ics.ts), or as a person opens a note of one thing to do ("Todo: call the
+ * bank"). Words after the colon on the same line: "To do:" over a checklist names the list.
+ */
+const todoOpening = /^[ \t]*to[- ]?do[ \t]*:[ \t]+(?=\S)/iu;
+/** What the importer writes under a to-do's opening: when it is due, and that (or when) it was done. */
+const dueLine = /^Due:[ \t]+\S/u;
+const doneLine = /^Done(?::[ \t]+\S.*)?$/u;
+
+/**
+ * A to-do that a whole Record is: its words (`start`, `end`) and whether it is done, as a checklist's
+ * task; `through` is where its opening and the lines that say when it is due and whether it was done
+ * end ("To-do: Renew passport\nDue: 2026-02-01…\nDone: 2026-01-30…"), which are the task and no
+ * statements of their own. What follows them (a to-do's description) is the Record's other text.
+ */
+export interface TodoEntry extends TaskItem {
+  through: number;
+}
+
+/**
+ * The to-do a text is, when it opens with one (todoOpening) on its first line; null otherwise. A done
+ * line directly under the opening (after a due line or not) makes it done: the importer writes one
+ * for a to-do COMPLETED or given a COMPLETED time. A to-do with no summary is imported as "To-do: (no
+ * title)", which says no task: its description is read as any note's.
+ */
+export function todoEntry(text: string): TodoEntry | null {
+  const m = todoOpening.exec(text);
+  if (m === null) return null;
+  const lines = text.split('\n');
+  const first = lines[0]!;
+  const start = m[0].length;
+  const end = first.trimEnd().length;
+  if (text.slice(start, end) === '(no title)') return null;
+  let through = first.length;
+  let due = false;
+  let done = false;
+  for (const line of lines.slice(1)) {
+    if (!due && dueLine.test(line)) due = true;
+    else if (!done && doneLine.test(line.trimEnd())) done = true;
+    else break;
+    through += 1 + line.length;
+  }
+  return { start, end, done, through };
+}
+
+/**
  * A passage cut at its Markdown headings, each heading line a span of its own: a note that puts a
  * heading on the line right above its words ("## Bacalhau à Brás\nPotatoes, eggs…") has it in the
  * same paragraph, where the heading would be a sentence and a Memory, "## Bacalhau à Brás", and in a
