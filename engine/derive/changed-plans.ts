@@ -1,24 +1,22 @@
 import type { Claim } from '../core/derive/deriver.ts';
 import { isPlanChanged } from '../core/derive/plan-changed.ts';
-import { statementKey } from '../core/derive/statement-key.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
-import { insertMemory, nextVersion } from './insert-memory.ts';
-import { settleLineage } from './settle-lineage.ts';
+import { admitNextStatement } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
 
 /** How many of the owner's statements saying the plan's noun are read: the latest begun. */
 const reach = 50;
 
 /**
- * Admits a claim that changes a plan (`changesPlan`: "The dentist moved my appointment to Friday instead
- * of Thursday.", "I cancelled my dentist appointment.") as the next version of the plan it changes: the
- * owner's latest current statement of no slot (ownersReached), begun before the Record, that says the plan
- * (plan-changed.ts `isPlanChanged`: "I booked a dentist appointment for Thursday at 3pm."). It holds
- * from the Record's world time and closes the plan there (settle-lineage.ts): the plan was so until it
- * changed. Returns the new version's id, or null where no plan is found (the claim is then a statement
- * of its own). Forgetting the Record removes the version and the plan holds again; moved twice, the
- * second move supersedes the first.
+ * Admits a claim that changes a plan (`changesPlan`: "The dentist moved my appointment to Friday
+ * instead of Thursday.", "I cancelled my dentist appointment.") as the next version of the plan it
+ * changes: the owner's latest current statement of no slot (ownersReached), begun before the Record,
+ * that says the plan (plan-changed.ts `isPlanChanged`: "I booked a dentist appointment for Thursday at
+ * 3pm."). It holds from the Record's world time and closes the plan there (next-statement.ts): the plan
+ * was so until it changed. Returns the new version's id, or null where no plan is found (the claim is
+ * then a statement of its own). Forgetting the Record removes the version and the plan holds again;
+ * moved twice, the second move supersedes the first.
  */
 export async function admitChangedPlan(
   memories: MemoryRepository,
@@ -42,33 +40,14 @@ export async function admitChangedPlan(
     if (plan !== undefined) break;
   }
   if (plan === undefined) return null;
-  const norm = statementKey(claim.statement);
-  const versions = await memories.lineage(plan.lineage, { shareableOnly: false });
-  // The change said again (an agent's read-back, an import of the same chat) joins the version it made.
-  const same = versions.find((v) => v.norm === norm && v.status === 'active');
-  if (same !== undefined) {
-    await memories.addCitation({ memory_id: same.id, record_id: record.id, quote: claim.quote }, seq);
-    return same.id;
-  }
-  const id = await insertMemory(memories, {
+  const statement = claim.statement;
+  return admitNextStatement(memories, {
     brainUid,
     lineage: plan.lineage,
-    slot: null,
-    version: nextVersion(versions),
-    statement: claim.statement,
-    norm,
-    subject: claim.subject,
-    predicate: null,
-    owner: claim.owner,
-    sourceKey: record.sourceName ?? '',
-    validFrom: record.occurredAt,
-    validFromMs: record.occurredMs,
-    corrects: null,
+    statement,
+    record,
+    claim,
     seq,
-    learnedAt: now,
-    cause: 'superseded_by_record',
-    citations: [{ recordId: record.id, quote: claim.quote }],
+    now,
   });
-  await settleLineage(memories, plan.lineage, seq);
-  return id;
 }

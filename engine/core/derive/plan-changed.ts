@@ -76,7 +76,7 @@ const planNouns = [
 const noun = String.raw`(?<plan>${planNouns.join('|')})(?:e?s)?`;
 /** Up to two words before the noun that may say which plan ("dentist", "kyoto", "team"). */
 const qualified = String.raw`(?<q>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*\s+){0,2}?)${noun}(?:\s+with\s+(?:my\s+|the\s+|our\s+)?(?<with>[\p{L}][\p{L}\p{M}'’-]*))?`;
-const owned = String.raw`(?:the|my|our|his|her|their|this|that|tomorrow['’]s|today['’]s|friday['’]s)\s+`;
+const owned = String.raw`(?:the|my|our|his|her|their|this|that|(?:${['today', 'tonight', 'tomorrow', ...weekdays].join('|')})['’]s)\s+`;
 /** The verbs of a move in time. "changed" only where the sentence goes on to the new time. */
 const moveVerb = String.raw`(?<verb>moved|rescheduled|re-scheduled|postponed|pushed(?:\s+back)?|bumped|shifted|delayed|brought\s+forward|changed|put\s+off)`;
 const cancelVerb = String.raw`(?<verb>cancell?ed|called\s+off|scrapped)`;
@@ -195,7 +195,7 @@ const clockTime =
   /(?<![\p{L}\p{N}])\d{1,2}(?::\d{2})?\s*(?:am|pm)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}:])\d{1,2}:\d{2}(?![\p{L}\p{N}])/iu;
 
 /** Whether a statement says a word, or its plural, whole ("appointment" in "two appointments"). */
-export function saysWord(statement: string, word: string): boolean {
+function saysWord(statement: string, word: string): boolean {
   const w = word.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
   return new RegExp(String.raw`(?<![\p{L}\p{N}])${w}(?:e?s)?(?![\p{L}\p{N}])`, 'iu').test(statement);
 }
@@ -205,11 +205,11 @@ export function saysWord(statement: string, word: string): boolean {
  * dated: "for Thursday at 3pm", "next March"), one of its naming words where any is given, and the time
  * the plan had where the move says it.
  */
-export function isPlanChanged(statement: string, moved: PlanChange): boolean {
-  if (!saysWord(statement, moved.plan)) return false;
+export function isPlanChanged(statement: string, change: PlanChange): boolean {
+  if (!saysWord(statement, change.plan)) return false;
   if (statesTime(statement) === null && !clockTime.test(statement)) return false;
-  if (moved.naming.length > 0 && !moved.naming.some((w) => saysWord(statement, w))) return false;
-  return moved.from === undefined || fromWords(moved.from).every((w) => saysWord(statement, w));
+  if (change.naming.length > 0 && !change.naming.some((w) => saysWord(statement, w))) return false;
+  return change.from === undefined || fromWords(change.from).every((w) => saysWord(statement, w));
 }
 
 /**
