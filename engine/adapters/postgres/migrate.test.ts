@@ -19,6 +19,38 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 const planNodes = (p: PlanNode): PlanNode[] => [p, ...(p.Plans ?? []).flatMap(planNodes)];
+
+/** A Brain's Memory repository over `db` that keeps each query it sends, to explain them after. */
+function recordedMemories(db: PgClient, brainUid: string) {
+  const seen: { sql: string; params: readonly unknown[] }[] = [];
+  const memories = pgMemories(
+    {
+      query: (sql, params = []) => {
+        seen.push({ sql, params });
+        return db.query(sql, params);
+      },
+      exec: (sql) => db.exec(sql),
+    },
+    brainUid,
+  );
+  return { memories, seen };
+}
+
+/** Asserts that PostgreSQL's plan for a query sent reads `index`. */
+async function assertReadsIndex(
+  db: PgClient,
+  sent: { sql: string; params: readonly unknown[] },
+  index: string,
+): Promise<void> {
+  const plan = (
+    await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${sent.sql}`, sent.params)
+  ).rows[0]!['QUERY PLAN'][0].Plan;
+  const steps = planNodes(plan);
+  assert.ok(
+    steps.some((n) => n['Index Name'] === index),
+    steps.map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`).join(' > '),
+  );
+}
 // Each test gets a never-migrated database: the one the test before had, put back to blank (its
 // catalog checked to be as it was first opened), instead of a new PGlite each (~0.9 CPU s).
 const blankDatabases = await reusedPgliteDatabases();
@@ -435,17 +467,7 @@ describe('migrations on an embedded PostgreSQL', () => {
          FROM generate_series(1, 3000) i RETURNING id)
        INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT 'brn_owners', id, 'rec_1', 'q' FROM m`,
     );
-    const seen: { sql: string; params: readonly unknown[] }[] = [];
-    const memories = pgMemories(
-      {
-        query: (sql, params = []) => {
-          seen.push({ sql, params });
-          return db.query(sql, params);
-        },
-        exec: (sql) => db.exec(sql),
-      },
-      'brn_owners',
-    );
+    const { memories, seen } = recordedMemories(db, 'brn_owners');
     const pages = async () => {
       const ids: string[][] = [];
       let cursor: string | undefined;
@@ -483,16 +505,7 @@ describe('migrations on an embedded PostgreSQL', () => {
     assert.deepEqual(await pages(), before);
     assert.equal(seen.length, 2, 'a first page and one by cursor');
     // Hosted (shareableOnly): the Memories are read in id order off the index, joined to their Records.
-    for (const s of seen) {
-      const plan = (
-        await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.params)
-      ).rows[0]!['QUERY PLAN'][0].Plan;
-      const steps = planNodes(plan);
-      assert.ok(
-        steps.some((n) => n['Index Name'] === 'memories_owner_folded'),
-        steps.map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`).join(' > '),
-      );
-    }
+    for (const sent of seen) await assertReadsIndex(db, sent, 'memories_owner_folded');
   });
 
   it("32: the open tasks a deed may have done are a range of the statement keys' bytes", async () => {
@@ -521,17 +534,7 @@ describe('migrations on an embedded PostgreSQL', () => {
     );
     assert.deepEqual((await migrate(db)).applied, [32]);
     await db.query('ANALYZE memories');
-    const seen: { sql: string; params: readonly unknown[] }[] = [];
-    const memories = pgMemories(
-      {
-        query: (sql, params = []) => {
-          seen.push({ sql, params });
-          return db.query(sql, params);
-        },
-        exec: (sql) => db.exec(sql),
-      },
-      'brn_tasks',
-    );
+    const { memories, seen } = recordedMemories(db, 'brn_tasks');
     const found = await memories.statementsStarting({
       keyStart: 'to do renew ',
       owner_state: 'self',
@@ -543,17 +546,7 @@ describe('migrations on an embedded PostgreSQL', () => {
       found.map((m) => m.id),
       ['mem_01500', 'mem_00007'],
     );
-    const plan = (
-      await db.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-        `EXPLAIN (FORMAT JSON) ${seen[0]!.sql}`,
-        seen[0]!.params,
-      )
-    ).rows[0]!['QUERY PLAN'][0].Plan;
-    const steps = planNodes(plan);
-    assert.ok(
-      steps.some((n) => n['Index Name'] === 'memories_brain_norm_bytes'),
-      steps.map((n) => `${n['Node Type']} ${n['Index Name'] ?? ''}`).join(' > '),
-    );
+    await assertReadsIndex(db, seen[0]!, 'memories_brain_norm_bytes');
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {
