@@ -636,7 +636,7 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
     );
 
     it(
-      "a deed said done does the open task of the person's checklist it names; the list quotes what is left",
+      'a task said or ticked in a checklist is done by a deed said later that names it; the list quotes what is left',
       { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine reads no tasks' },
       async () => {
         const api = await brainWithKey(server);
@@ -647,9 +647,12 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
           occurred_at: '2024-03-01T09:00:00Z',
         });
         await ready(api, 'b', note.record.id);
+        await say('Ana', 'Yes, and remind me to water the tomatoes on the balcony.', '2024-03-01T10:00:00Z');
+        await say('Ana', 'Note to self: book the vet for Luna', '2024-03-01T10:01:00Z');
         const renewed = await say('Ana', 'I renewed my passport today!', '2024-03-02T10:00:00Z');
         await say('Ana', 'Finally sent Priya the doc.', '2024-03-02T11:00:00Z');
         await say('Ana', 'I called my mum.', '2024-03-02T12:00:00Z');
+        await say('Ana', 'I watered the tomatoes.', '2024-03-02T13:00:00Z');
         const tasks = (await memoriesOf(api))
           .map((m) => m.statement)
           .filter((t) => /^(?:To do|Done): /u.test(t))
@@ -657,6 +660,8 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
         assert.deepEqual(tasks, [
           'Done: renew passport',
           'Done: send Priya the onboarding doc',
+          'Done: water the tomatoes on the balcony',
+          'To do: book the vet for Luna',
           'To do: call the plumber',
         ]);
         const done = (

@@ -823,10 +823,10 @@ test("a calendar's to-do is a task as a checklist's is, open or done; its descri
     ['Errands', 'Errands'],
     ['To-do: call the bank', 'To-do: call the bank'],
   ]);
-  // A message saying so is no to-do's Record.
+  // A message is no to-do's Record, but it says a task as a sentence does (task-said.ts).
   assert.deepEqual(
-    claimsOf('To-do: call the bank', 'Maria Silva', 'Maria Silva').map((c) => c.statement),
-    ['To-do: call the bank'],
+    claimsOf('To-do: call the bank', 'Maria Silva', 'Maria Silva').map((c) => [c.statement, c.quote]),
+    [['To do: call the bank', 'call the bank']],
   );
 });
 

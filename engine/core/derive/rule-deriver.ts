@@ -70,6 +70,7 @@ import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 import { planChanged } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
+import { taskSaid } from './task-said.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -414,7 +415,10 @@ export function createRuleDeriver(): Deriver {
     // that opens "To-do: call the bank", is a task as a checklist's is: "To do: Renew passport", or
     // "Done: Book flights" under a "Done" line. It was one Memory of its lines, "To-do: … Due: …",
     // which a question of what is still to do never found, and a done one read as still to do.
-    name: 'rules-v67',
+    // v68: a task said in a sentence ("remind me to water the tomatoes", "note to self: book the
+    // vet", "I still need to call the bank", "add oat milk to my to-do list") is "To do: …", quoting
+    // the task's words: it was the sentence, which the to-do question never found.
+    name: 'rules-v68',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -1305,6 +1309,12 @@ function sentenceClaims(
   const whole = (c: SaidClaim) =>
     c.predicate === null && c.quote === s && !c.callsOff && !c.endsHeld && !c.restoresHeld;
   if (!claims.some(whole)) return claims;
+  // "remind me to water the tomatoes": a task, as a checklist's box says one.
+  const task = taskSaid(s);
+  if (task !== null) {
+    const quote = s.slice(...task);
+    return claims.map((c) => (whole(c) ? { ...c, statement: taskStatement(false, quote), quote } : c));
+  }
   // "I renewed my passport today!": a deed, which may do an open task of a checklist.
   const changed = planChanged(s);
   const done = taskDone(s);

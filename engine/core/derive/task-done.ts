@@ -73,7 +73,9 @@ export function taskDone(sentence: string): TaskDone | null {
 }
 
 /**
- * Whether an open task is the one done: it opens with one of the verbs, and the sentence says its every
+ * Whether an open task is the one done: it opens with one of the verbs, and the sentence says what it
+ * is done to, the task's words before any word that says where, when or about what ("water the
+ * tomatoes on the balcony" is done by "I watered the tomatoes"); a task with none of those, its every
  * word after the verb, but one where it has three or more ("send Priya the onboarding doc" is done by
  * "I sent Priya the doc").
  */
@@ -83,12 +85,19 @@ export function isTaskDone(task: string, done: TaskDone): boolean {
     .split(/\s+/u)
     .filter((w) => w !== '');
   if (verb === undefined || !done.verbs.includes(verb.replace(/[^\p{L}]/gu, ''))) return false;
-  const want = wordsOf(rest.join(' '));
+  const at = rest.findIndex((w) => besides.has(w));
+  const object = at > 0 ? wordsOf(rest.slice(0, at).join(' ')) : [];
+  const want = object.length > 0 ? object : wordsOf(rest.join(' '));
   if (want.length === 0) return false;
   const said = new Set(done.words.flatMap((w) => [w, w.replace(/e?s$/u, '')]));
   const missing = want.filter((w) => !said.has(w) && !said.has(w.replace(/e?s$/u, ''))).length;
-  return missing === 0 || (missing === 1 && want.length >= 3);
+  return missing === 0 || (missing === 1 && want.length >= 3 && object.length === 0);
 }
+
+/** Words after what a task is done to that say where, when or about what: "on the balcony", "about the sink". */
+const besides = new Set(
+  'about at on in for with before after by from to into onto until till during'.split(' '),
+);
 
 /** Whether a statement is a task done by this deed ("Done: renew passport" by "I renewed my passport"). */
 export function isDoneBy(statement: string, done: TaskDone): boolean {
