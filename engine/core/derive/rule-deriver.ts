@@ -1304,8 +1304,8 @@ function sentenceClaims(
   told: PastPartner | null = null,
 ): SaidClaim[] {
   const claims = claimsOfSentence(s, subject, owner, others, told);
-  // "The dentist moved my appointment to Friday", "I cancelled the dentist": the sentence, whoever's
-  // it is ("Inês cancelled her trip" is hers), in place of the plan it changes.
+  // The sentence's own claim, whoever's it is ("Inês cancelled her trip" is hers), may say a task, a
+  // plan changed or a deed done; read once the rest is.
   const whole = (c: SaidClaim) =>
     c.predicate === null && c.quote === s && !c.callsOff && !c.endsHeld && !c.restoresHeld;
   if (!claims.some(whole)) return claims;
@@ -1315,7 +1315,8 @@ function sentenceClaims(
     const quote = s.slice(...task);
     return claims.map((c) => (whole(c) ? { ...c, statement: taskStatement(false, quote), quote } : c));
   }
-  // "I renewed my passport today!": a deed, which may do an open task of a checklist.
+  // "The dentist moved my appointment to Friday", "I cancelled the dentist": in place of the plan it
+  // changes. "I renewed my passport today!": a deed, which may do an open task.
   const changed = planChanged(s);
   const done = taskDone(s);
   if (changed === null && done === null) return claims;
@@ -1330,7 +1331,7 @@ function sentenceClaims(
   );
 }
 
-/** What one sentence says (sentenceClaims), before a plan it changes is read. */
+/** What one sentence says (sentenceClaims), before a task, a plan changed or a deed done is read. */
 function claimsOfSentence(
   s: string,
   subject: string,
