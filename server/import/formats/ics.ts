@@ -685,8 +685,8 @@ interface CalendarBlock {
 
 /**
  * The VTIMEZONE and VEVENT blocks of each VCALENDAR, found line by line without parsing: for a file
- * ical.js cannot read whole, so each block is read on its own. Anything else is left out (VTODO and
- * the like are not imported anyway; a calendar's own properties are not used).
+ * ical.js cannot read whole, so each block is read on its own. Anything else is left out: such a
+ * file's to-dos and journal entries are not recovered, and a calendar's own properties are not used.
  */
 function splitCalendars(text: string): CalendarBlock[][] {
   const calendars: CalendarBlock[][] = [];
