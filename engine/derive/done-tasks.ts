@@ -1,5 +1,5 @@
 import type { Claim } from '../core/derive/deriver.ts';
-import { isTaskDone } from '../core/derive/task-done.ts';
+import { anyVerb, isTaskDone } from '../core/derive/task-done.ts';
 import { taskStatement, taskStatementStart } from '../core/derive/task-statement.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
@@ -32,7 +32,7 @@ export async function admitDoneTask(
   for (const owner of ownersReached(claim.owner))
     for (const verb of done.verbs) {
       const tasks = await memories.statementsStarting({
-        keyStart: `${open.key} ${verb} `,
+        keyStart: verb === anyVerb ? `${open.key} ` : `${open.key} ${verb} `,
         ...owner,
         beforeMs: record.occurredMs,
         limit: reach,

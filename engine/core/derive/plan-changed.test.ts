@@ -27,6 +27,7 @@ test('a plan said moved to a time is read with its noun, the words that name it 
     ['Moved my dentist appointment to Friday.', { how: 'moved', plan: 'appointment', naming: ['dentist'] }],
     ['Dentist appointment moved to Friday 9am.', { how: 'moved', plan: 'appointment', naming: ['dentist'] }],
     ['I pushed the meeting with Sarah to next week.', { how: 'moved', plan: 'meeting', naming: ['sarah'] }],
+    ['Lunch with Sam moved to Thursday.', { how: 'moved', plan: 'lunch', naming: ['sam'] }],
   ] as const)
     assert.deepEqual(planChanged(s), moved as PlanChange, s);
 });

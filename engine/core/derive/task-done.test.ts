@@ -45,6 +45,11 @@ test('an open task is done by a deed of its verb that says its words, all but on
   assert.equal(isTaskDone('water the roses on the balcony', watered), false);
   const plumber = taskDone('Called the plumber, he comes Monday.')!;
   assert.equal(isTaskDone('call the plumber about the kitchen sink', plumber), true);
+  // What was done first, then its past form; "done" and its kin do a task of any verb.
+  assert.equal(isTaskDone('renew passport', taskDone('Passport renewed!')!), true);
+  assert.equal(isTaskDone('file taxes', taskDone('Taxes done.')!), true);
+  assert.equal(isTaskDone('file taxes', taskDone('Done with the taxes.')!), true);
+  assert.equal(isTaskDone('file taxes', taskDone('Passport renewed!')!), false);
   const called = taskDone('I called my mum.')!;
   assert.equal(isTaskDone('call the plumber about the sink', called), false);
   assert.equal(isTaskDone('call mum', called), true);

@@ -13,7 +13,10 @@ import { taskStatementStart } from './task-statement.ts';
 
 /** What a sentence says was done: the verbs it may be a past form of, and the words after it. */
 export interface TaskDone {
-  /** The verb's base forms it may be ("renewed": renew, renewe), as a task would open with one. */
+  /**
+   * The verb's base forms it may be ("renewed": renew, renewe), as a task would open with one; `anyVerb`
+   * for a word that says a task done whatever its verb ("Taxes done.").
+   */
   verbs: readonly string[];
   /** The words after the verb, lower case, but the small ones ("my passport today": passport, today). */
   words: readonly string[];
@@ -63,14 +66,29 @@ const notDone =
 export function taskDone(sentence: string): TaskDone | null {
   const s = sentence.trim();
   if (s.length > 200 || isQuestion(s)) return null;
-  const m = opening.exec(s);
-  if (m === null) return null;
-  const verbs = pastOf(m.groups!['verb']!);
-  if (verbs.length === 0) return null;
-  if (notDone.test(s.slice(0, m.index + m[0].length))) return null;
-  const words = wordsOf(m.groups!['rest']!);
-  return words.length > 0 ? { verbs, words } : null;
+  for (const re of [opening, objectFirst]) {
+    const m = re.exec(s);
+    if (m === null) continue;
+    const verb = m.groups!['verb']!.toLowerCase();
+    const verbs = finished.has(verb) ? [anyVerb] : pastOf(verb);
+    if (verbs.length === 0) continue;
+    if (notDone.test(s.slice(0, m.index + m[0].length))) return null;
+    const words = wordsOf(m.groups!['rest']!);
+    return words.length > 0 ? { verbs, words } : null;
+  }
+  return null;
 }
+
+/** "Passport renewed!", "Taxes done.": what was done, then its past form, the sentence's end. */
+const objectFirst = new RegExp(
+  String.raw`^${newsLeadIns}(?:(?:the|my|our)\s)?(?<rest>[\p{L}\p{N}'’-]+(?:\s[\p{L}\p{N}'’-]+){0,4})\s(?:(?:is|are|was|were|got|all|finally)\s)?(?<verb>\p{L}+)[\s.!…]*$`,
+  'iu',
+);
+
+/** Words that say a task is done whatever its verb ("Taxes done.", "Report finished!"). */
+const finished = new Set(['done', 'finished', 'completed', 'sorted', 'handled']);
+/** Stands for any verb in `TaskDone.verbs`: a task that opens with any verb may be the one done. */
+export const anyVerb = '*';
 
 /**
  * Whether an open task is the one done: it opens with one of the verbs, and the sentence says what it
@@ -84,7 +102,8 @@ export function isTaskDone(task: string, done: TaskDone): boolean {
     .toLowerCase()
     .split(/\s+/u)
     .filter((w) => w !== '');
-  if (verb === undefined || !done.verbs.includes(verb.replace(/[^\p{L}]/gu, ''))) return false;
+  if (verb === undefined) return false;
+  if (!done.verbs.includes(anyVerb) && !done.verbs.includes(verb.replace(/[^\p{L}]/gu, ''))) return false;
   const at = rest.findIndex((w) => besides.has(w));
   const object = at > 0 ? wordsOf(rest.slice(0, at).join(' ')) : [];
   const want = object.length > 0 ? object : wordsOf(rest.join(' '));
