@@ -331,6 +331,45 @@ test('a malformed line or a cut-off download loses only the events it damages', 
     ],
   );
 
+  // A to-do and a journal entry after the damage are read too; a cut-off one is named.
+  const entries = await parse(
+    damaged.replace(
+      'END:VCALENDAR\r\n',
+      crlf([
+        'BEGIN:VTODO',
+        'UID:passport',
+        'SUMMARY:Renew passport',
+        'BEGIN:VALARM',
+        'ACTION:DISPLAY',
+        'TRIGGER:-PT1H',
+        'END:VALARM',
+        'END:VTODO',
+        'BEGIN:VJOURNAL',
+        'UID:day',
+        'SUMMARY:A long day',
+        'DTSTART;VALUE=DATE:20240110',
+        'END:VJOURNAL',
+        'BEGIN:VTODO',
+        'UID:cut-todo',
+        'SUMMARY:Call the ba',
+      ]),
+    ),
+    window,
+  );
+  assert.deepEqual(
+    entries.records
+      .filter((r) => (r.body.content as { kind: string }).kind === 'document')
+      .map((r) => [r.body.source.external_id, (r.body.content as { text: string }).text]),
+    [
+      ['ics:passport#vtodo', 'To-do: Renew passport'],
+      ['ics:day#vjournal', 'A long day'],
+    ],
+  );
+  assert.deepEqual(
+    entries.skips.map((s) => s.ref).filter((r) => r.startsWith('to-do')),
+    ['to-do cut-todo'],
+  );
+
   const nothing = await parse(vcalendar(...westEurope).slice(0, 200));
   assert.equal(nothing.records.length, 0);
   assert.equal(nothing.skips.length, 1, 'nothing readable: one skip for the file');

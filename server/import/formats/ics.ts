@@ -675,7 +675,7 @@ function* entryItems(cal: IcalComponent, o: ParseOptions): Generator<ImportItem>
 }
 
 interface CalendarBlock {
-  name: 'VEVENT' | 'VTIMEZONE';
+  name: 'VEVENT' | 'VTIMEZONE' | 'VTODO' | 'VJOURNAL';
   /** 1-based line of its BEGIN. */
   line: number;
   lines: string[];
@@ -684,9 +684,9 @@ interface CalendarBlock {
 }
 
 /**
- * The VTIMEZONE and VEVENT blocks of each VCALENDAR, found line by line without parsing: for a file
- * ical.js cannot read whole, so each block is read on its own. Anything else is left out: such a
- * file's to-dos and journal entries are not recovered, and a calendar's own properties are not used.
+ * The VTIMEZONE, VEVENT, VTODO and VJOURNAL blocks of each VCALENDAR, found line by line without
+ * parsing: for a file ical.js cannot read whole, so each block is read on its own. A calendar's own
+ * properties are not used.
  */
 function splitCalendars(text: string): CalendarBlock[][] {
   const calendars: CalendarBlock[][] = [];
@@ -700,7 +700,7 @@ function splitCalendars(text: string): CalendarBlock[][] {
     open = null;
   };
   for (const [i, line] of text.split(/\r\n|\r|\n/).entries()) {
-    const m = /^(BEGIN|END):(VCALENDAR|VEVENT|VTIMEZONE)\s*$/i.exec(line);
+    const m = /^(BEGIN|END):(VCALENDAR|VEVENT|VTIMEZONE|VTODO|VJOURNAL)\s*$/i.exec(line);
     const verb = m?.[1]?.toUpperCase();
     const name = m?.[2]?.toUpperCase();
     if (name === 'VCALENDAR') {
@@ -708,7 +708,7 @@ function splitCalendars(text: string): CalendarBlock[][] {
       calendar = null;
       if (verb === 'BEGIN') calendars.push((calendar = []));
     } else if (verb === 'BEGIN') {
-      // Neither nests, so a BEGIN inside one means the one before lost its END.
+      // None of them nests, so a BEGIN inside one means the one before lost its END.
       close(false);
       open = { name: name as CalendarBlock['name'], line: i + 1, lines: [line], complete: false };
     } else if (open) {
@@ -738,10 +738,18 @@ function rawText(lines: string[], property: string): string {
   return '';
 }
 
+/** How a block of a file ical.js cannot read whole is named in a skip. */
+const blockNames: Record<CalendarBlock['name'], { id: string; what: string }> = {
+  VEVENT: { id: 'UID', what: 'event' },
+  VTODO: { id: 'UID', what: 'to-do' },
+  VJOURNAL: { id: 'UID', what: 'journal entry' },
+  VTIMEZONE: { id: 'TZID', what: 'time zone' },
+};
+
 /**
- * For a file ical.js cannot read whole (one malformed line, a download cut off): each VEVENT is read
- * on its own with its calendar's VTIMEZONEs, and only the ones that cannot be read are skipped, each
- * named. A file without a single VEVENT block is one skip, as before.
+ * For a file ical.js cannot read whole (one malformed line, a download cut off): each VEVENT, VTODO
+ * and VJOURNAL is read on its own with its calendar's VTIMEZONEs, and only the ones that cannot be
+ * read are skipped, each named. A file without a single one of them is one skip, as before.
  */
 function* recoveredItems(
   text: string,
@@ -751,7 +759,7 @@ function* recoveredItems(
   o: ParseOptions,
 ): Generator<ImportItem> {
   const calendars = splitCalendars(text);
-  if (!calendars.some((blocks) => blocks.some((b) => b.name === 'VEVENT'))) {
+  if (!calendars.some((blocks) => blocks.some((b) => b.name !== 'VTIMEZONE'))) {
     yield skip(path, `not an iCalendar file: ${parseError}`);
     return;
   }
@@ -759,13 +767,16 @@ function* recoveredItems(
   for (const blocks of calendars) {
     const components: unknown[] = [];
     for (const b of blocks) {
-      const isEvent = b.name === 'VEVENT';
-      const id = rawText(b.lines, isEvent ? 'UID' : 'TZID');
-      const ref = isEvent ? id || `event at line ${b.line}` : `VTIMEZONE ${id || `at line ${b.line}`}`;
-      const what = isEvent
-        ? `event${quoted(rawText(b.lines, 'SUMMARY'))} at line ${b.line}`
-        : `time zone${quoted(id)} at line ${b.line}`;
-      const after = isEvent ? '' : '; times in it are read as the IANA zone of that name, else as floating';
+      const zone = b.name === 'VTIMEZONE';
+      const named = blockNames[b.name];
+      const id = rawText(b.lines, named.id);
+      const ref = zone
+        ? `VTIMEZONE ${id || `at line ${b.line}`}`
+        : b.name === 'VEVENT'
+          ? id || `event at line ${b.line}`
+          : `${named.what} ${id || `at line ${b.line}`}`;
+      const what = `${named.what}${quoted(zone ? id : rawText(b.lines, 'SUMMARY'))} at line ${b.line}`;
+      const after = zone ? '; times in it are read as the IANA zone of that name, else as floating' : '';
       if (!b.complete) {
         yield skip(ref, `${what} is cut off: no END:${b.name} (is the file truncated?)${after}`);
         continue;
@@ -782,7 +793,10 @@ function* recoveredItems(
     read.push(new ICAL.Component(['vcalendar', [], components] as never));
   }
   const newest = newestVersions(read);
-  for (const cal of read) yield* calendarItems(cal, newest, w, o);
+  for (const cal of read) {
+    yield* calendarItems(cal, newest, w, o);
+    yield* entryItems(cal, o);
+  }
 }
 
 /**
