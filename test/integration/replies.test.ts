@@ -285,6 +285,19 @@ describe('a plan said moved', () => {
   });
 });
 
+describe('a plan named by one word', () => {
+  it('is called off by that word, and another plan that does not say it stays', async () => {
+    const { said, current } = await chat();
+    await said('Physio with Dr. Lee on Tuesday at 9.', '2026-03-01T10:00:00Z');
+    await said('Dentist cleaning on Thursday at 4pm.', '2026-03-01T10:01:00Z');
+    await said('Cancelled my physio, feeling much better.', '2026-03-02T09:00:00Z', 'Ana', 'other');
+    assert.deepEqual(await current(), [
+      'Cancelled my physio, feeling much better.',
+      'Dentist cleaning on Thursday at 4pm.',
+    ]);
+  });
+});
+
 describe('an idea said to be dropped', () => {
   it("withdraws the speaker's statement of it just before; another's or an older one stays", async () => {
     const { engine, said, current } = await chat();

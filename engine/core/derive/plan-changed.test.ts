@@ -46,6 +46,26 @@ test('a plan said called off is read with its noun and the words that name it', 
   assert.equal(planChanged('Dinner with Sam got cancelled because of the storm.')?.plan, 'dinner');
 });
 
+test('a plan named by one word is read where its new time follows at once, or its call-off ends there', () => {
+  assert.deepEqual(planChanged('I moved the dentist to Friday.'), {
+    how: 'moved',
+    plan: 'dentist',
+    naming: [],
+  });
+  assert.deepEqual(planChanged('Rescheduled my physio for next Monday'), {
+    how: 'moved',
+    plan: 'physio',
+    naming: [],
+  });
+  assert.deepEqual(planChanged('Cancelled my physio, feeling better.'), {
+    how: 'cancelled',
+    plan: 'physio',
+    naming: [],
+  });
+  for (const s of ['I moved my car to the garage on Friday.', 'I cancelled my Netflix subscription.'])
+    assert.equal(planChanged(s), null, s);
+});
+
 test('a move wished, asked, denied, without a time, or of no plan is not read', () => {
   for (const s of [
     'I moved the meeting notes to Drive.',

@@ -83,6 +83,10 @@ const cancelVerb = String.raw`(?<verb>cancell?ed|called\s+off|scrapped)`;
 /** Words after the plan that lead to its new time: "to Friday", "back a week", "till May", ": we are…". */
 const toWhen = String.raw`(?:\s+(?:to|till|until|back|forward|by|from|for)(?![\p{L}\p{N}])|\s*[:,—–-])`;
 const who = String.raw`(?:(?<who>i|we|they|he|she|(?:(?:the|my|our|his|her)\s+)?[\p{L}][\p{L}\p{M}'’-]*)\s+)?(?:just\s+|finally\s+|had\s+to\s+|have\s+to\s+|got\s+to\s+)?`;
+/** A plan named by one word ("the dentist", "my physio"). */
+const oneWord = String.raw`[\p{L}][\p{L}\p{M}'’-]*`;
+/** A time said at once: "Friday", "next Monday", "the 12th", "3pm", "tomorrow". */
+const timeNext = String.raw`\s*(?:(?:next|this|on|at|in|the)\s+)?(?:${['today', 'tonight', 'tomorrow', 'noon', ...weekdays, ...months].join('|')}|\d)`;
 const passive = String.raw`(?:['’]s\s+|\s+(?:(?:has|have|had)\s+been\s+|was\s+|were\s+|got\s+|gets\s+|is\s+|are\s+|just\s+got\s+)?)(?:just\s+)?`;
 
 const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp }> = [
@@ -102,6 +106,24 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp }> = [
     how: 'cancelled',
     re: new RegExp(
       String.raw`^${newsLeadIns}${who}${cancelVerb}\s+(?:${owned})?${qualified}(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "I moved the dentist to Friday", "rescheduled my physio for next Monday": a plan named by one word,
+  // only where its new time follows at once (not "moved my car to the garage on Friday").
+  {
+    how: 'moved',
+    re: new RegExp(
+      String.raw`^${newsLeadIns}${who}${moveVerb}\s+(?:the|my|our)\s+(?<plan>${oneWord})${toWhen}(?=${timeNext})`,
+      'iu',
+    ),
+  },
+  // "I cancelled the dentist.", "cancelled my physio, feeling better": one word, then the clause ends
+  // (not "I cancelled my Netflix subscription").
+  {
+    how: 'cancelled',
+    re: new RegExp(
+      String.raw`^${newsLeadIns}${who}${cancelVerb}\s+(?:the|my|our)\s+(?<plan>${oneWord})(?=\s*(?:$|[.!…,;:—–-]))`,
       'iu',
     ),
   },
