@@ -32,11 +32,17 @@ export function ideaDropped(sentence: string): string | null {
   return (m.groups!['what'] ?? m.groups!['what2'])!.toLowerCase();
 }
 
-/** Whether a statement says the idea's every word (a plural too: "cat" in "two cats"). */
+/**
+ * Whether a statement says the idea's every word, whole (a plural too: "cat" in "two cats"); a word is
+ * matched as written, so "3.30pm" needs its dot.
+ */
 export function saysIdea(statement: string, idea: string): boolean {
   return idea
     .split(/\s+/u)
     .every((w) =>
-      new RegExp(String.raw`(?<![\p{L}\p{N}])${w}(?:s|es)?(?![\p{L}\p{N}])`, 'iu').test(statement),
+      new RegExp(String.raw`(?<![\p{L}\p{N}])${asWritten(w)}(?:s|es)?(?![\p{L}\p{N}])`, 'iu').test(statement),
     );
 }
+
+/** A word as a pattern that matches it as written. */
+const asWritten = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');

@@ -1,5 +1,6 @@
 import { months, statesTime, weekdays } from '../retrieve/time-expressions.ts';
 import { newsLeadIns } from './called-off.ts';
+import { saysIdea } from './idea-dropped.ts';
 import { isQuestion } from './unmarked-question.ts';
 
 /*
@@ -216,22 +217,16 @@ const changeHint = new RegExp(
 const clockTime =
   /(?<![\p{L}\p{N}])\d{1,2}(?::\d{2})?\s*(?:am|pm)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}:])\d{1,2}:\d{2}(?![\p{L}\p{N}])/iu;
 
-/** Whether a statement says a word, or its plural, whole ("appointment" in "two appointments"). */
-function saysWord(statement: string, word: string): boolean {
-  const w = word.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-  return new RegExp(String.raw`(?<![\p{L}\p{N}])${w}(?:e?s)?(?![\p{L}\p{N}])`, 'iu').test(statement);
-}
-
 /**
  * Whether a statement may be the plan a change names: it says the plan's noun and a time (a plan is
  * dated: "for Thursday at 3pm", "next March"), one of its naming words where any is given, and the time
  * the plan had where the move says it.
  */
 export function isPlanChanged(statement: string, change: PlanChange): boolean {
-  if (!saysWord(statement, change.plan)) return false;
+  if (!saysIdea(statement, change.plan)) return false;
   if (statesTime(statement) === null && !clockTime.test(statement)) return false;
-  if (change.naming.length > 0 && !change.naming.some((w) => saysWord(statement, w))) return false;
-  return change.from === undefined || fromWords(change.from).every((w) => saysWord(statement, w));
+  if (change.naming.length > 0 && !change.naming.some((w) => saysIdea(statement, w))) return false;
+  return change.from === undefined || fromWords(change.from).every((w) => saysIdea(statement, w));
 }
 
 /**
