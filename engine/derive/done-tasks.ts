@@ -6,7 +6,7 @@ import type { AdmittedRecord } from './admit-claims.ts';
 import { admitNextStatement } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
 
-/** How many open tasks that open with one verb are read: the latest begun. */
+/** How many open tasks that open as the deed's verb may are read: the latest begun. */
 const reach = 20;
 
 /**
@@ -29,30 +29,37 @@ export async function admitDoneTask(
   const done = claim.doesTask;
   if (done === undefined) return null;
   const open = taskStatementStart(false);
-  for (const owner of ownersReached(claim.owner))
-    for (const verb of done.verbs) {
-      const tasks = await memories.statementsStarting({
-        keyStart: verb === anyVerb ? `${open.key} ` : `${open.key} ${verb} `,
-        ...owner,
-        beforeMs: record.occurredMs,
-        limit: reach,
-      });
-      const task = tasks.find(
-        (t) =>
-          t.statement.startsWith(open.statement) &&
-          isTaskDone(t.statement.slice(open.statement.length), done),
-      );
-      if (task === undefined) continue;
-      const statement = taskStatement(true, task.statement.slice(open.statement.length));
-      return admitNextStatement(memories, {
-        brainUid,
-        lineage: task.lineage,
-        statement,
-        record,
-        claim,
-        seq,
-        now,
-      });
-    }
+  // One range for every verb the past form may be ("renewed": renew, renewe): their shared start.
+  const stem = done.verbs.includes(anyVerb) ? '' : sharedStart(done.verbs);
+  for (const owner of ownersReached(claim.owner)) {
+    const tasks = await memories.statementsStarting({
+      keyStart: `${open.key} ${stem}`,
+      ...owner,
+      beforeMs: record.occurredMs,
+      limit: reach,
+    });
+    const task = tasks.find(
+      (t) =>
+        t.statement.startsWith(open.statement) && isTaskDone(t.statement.slice(open.statement.length), done),
+    );
+    if (task === undefined) continue;
+    const statement = taskStatement(true, task.statement.slice(open.statement.length));
+    return admitNextStatement(memories, {
+      brainUid,
+      lineage: task.lineage,
+      statement,
+      record,
+      claim,
+      seq,
+      now,
+    });
+  }
   return null;
+}
+
+/** The longest start every word shares ("call", "calle", "cal": "cal"). */
+function sharedStart(words: readonly string[]): string {
+  let start = words[0] ?? '';
+  for (const w of words) while (!w.startsWith(start)) start = start.slice(0, -1);
+  return start;
 }
