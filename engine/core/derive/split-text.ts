@@ -270,12 +270,15 @@ export function taskItems(text: string): TaskItem[] {
   return out;
 }
 
+/** "To-do", "todo", "to do", "TODO": a to-do named so, in a note's first line or a sentence (task-said.ts). */
+export const todoWord = String.raw`to[- ]?do`;
+
 /**
  * A to-do's opening line: "To-do: renew passport", as a calendar's to-do (VTODO) is imported
  * (server/import/formats/ics.ts), or as a person opens a note of one thing to do ("Todo: call the
  * bank"). Words after the colon on the same line: "To do:" over a checklist names the list.
  */
-const todoOpening = /^[ \t]*to[- ]?do[ \t]*:[ \t]+(?=\S)/iu;
+const todoOpening = new RegExp(String.raw`^[ \t]*${todoWord}[ \t]*:[ \t]+(?=\S)`, 'iu');
 /** What the importer writes under a to-do's opening: when it is due, and that (or when) it was done. */
 const dueLine = /^Due:[ \t]+\S/u;
 const doneLine = /^Done(?::[ \t]+\S.*)?$/u;

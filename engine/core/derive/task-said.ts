@@ -1,3 +1,5 @@
+import { todoWord } from './split-text.ts';
+
 /*
  * A task said in a sentence, as a checklist's box says one: "remind me to water the tomatoes", "note to
  * self: book the vet", "add oat milk to my to-do list", "I still need to call the bank", "todo: renew
@@ -16,7 +18,7 @@ const patterns: readonly RegExp[] = [
     'iu',
   ),
   new RegExp(String.raw`${lead}note\s+to\s+self(?:\s*[:,—–-]\s*|\s+)(?<task>\S)`, 'iu'),
-  new RegExp(String.raw`${lead}(?:to-?do|todo)\s*:\s*(?<task>\S)`, 'iu'),
+  new RegExp(String.raw`${lead}${todoWord}\s*:\s*(?<task>\S)`, 'iu'),
   new RegExp(
     String.raw`${lead}i\s+(?:still\s+(?:need|have)\s+to|need\s+to\s+remember\s+to|must\s+remember\s+to)\s+(?<task>\S)`,
     'iu',
@@ -24,7 +26,7 @@ const patterns: readonly RegExp[] = [
 ];
 /** "add oat milk to my to-do list": the task is what is added, between these two. */
 const adds = new RegExp(String.raw`${lead}(?:please\s+)?(?:add|put)\s+`, 'iu');
-const toTheList = /\s(?:to|on)\s+my\s+(?:to-?do|todo|task)s?\s+list[\s.!…]*$/iu;
+const toTheList = new RegExp(String.raw`\s(?:to|on)\s+my\s+(?:${todoWord}|task)s?\s+list[\s.!…]*$`, 'iu');
 
 /** Where the task's words end: a clause after it ("…, they look thirsty") says why, not what. */
 const clauseEnd = /[,;:!?…]|\s[—–-]\s|\s(?:because|since|so\s+that|cause|as)\s|\.(?:\s|$)/iu;
