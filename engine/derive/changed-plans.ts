@@ -1,5 +1,5 @@
 import type { Claim } from '../core/derive/deriver.ts';
-import { isPlanChanged } from '../core/derive/plan-changed.ts';
+import { isPlanChanged, planWords } from '../core/derive/plan-changed.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
 import { admitNextStatement } from './next-statement.ts';
@@ -16,7 +16,8 @@ const reach = 50;
  * 3pm."). It holds from the Record's world time and closes the plan there (next-statement.ts): the plan
  * was so until it changed. Returns the new version's id, or null where no plan is found (the claim is
  * then a statement of its own). Forgetting the Record removes the version and the plan holds again;
- * moved twice, the second move supersedes the first.
+ * moved twice, the second move supersedes the first. A plan its person calls off ("Inês can't make
+ * it") is that person's latest (`of`), whoever says so.
  */
 export async function admitChangedPlan(
   memories: MemoryRepository,
@@ -29,10 +30,16 @@ export async function admitChangedPlan(
   const change = claim.changesPlan;
   if (change === undefined) return null;
   let plan: { lineage: string } | undefined;
-  for (const owner of ownersReached(claim.owner)) {
+  const owners =
+    change.person === undefined
+      ? ownersReached(claim.owner)
+      : change.of === undefined
+        ? []
+        : [{ owner_state: change.of.state, owner_entity: change.of.entity ?? null }];
+  for (const owner of owners) {
     const said = await memories.statementsSaying({
       ...owner,
-      word: change.plan.replace(/e?s$/u, ''),
+      words: planWords(change),
       beforeMs: record.occurredMs,
       limit: reach,
     });
@@ -46,7 +53,8 @@ export async function admitChangedPlan(
     lineage: plan.lineage,
     statement,
     record,
-    claim,
+    // Still the person's plan, called off in the speaker's words.
+    claim: change.person !== undefined && change.of !== undefined ? { ...claim, owner: change.of } : claim,
     seq,
     now,
   });

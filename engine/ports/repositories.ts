@@ -274,7 +274,8 @@ export type SameStatement = Pick<MemoryVersionRow, 'norm' | 'subject' | 'owner_s
 
 /** What `statementsSaying` looks for. */
 export type StatementsSaying = Pick<MemoryVersionRow, 'owner_state' | 'owner_entity'> & {
-  word: string;
+  /** Any of these, anywhere in the statement; none: any statement. */
+  words: readonly string[];
   beforeMs: number;
   limit: number;
 };
@@ -322,8 +323,8 @@ export interface MemoryRepository extends MemoryReads {
    */
   prefetchSame(qs: readonly SameStatement[]): Promise<void>;
   /**
-   * The active versions of no slot of this owner, begun before `beforeMs`, whose statement holds `word`
-   * (case-blind, anywhere in it: the caller reads whole words), the latest begun first, at most
+   * The active versions of no slot of this owner, begun before `beforeMs`, whose statement holds one
+   * of `words` (case-blind, anywhere in it: the caller reads whole words), the latest begun first, at most
    * `limit`: where a plan said moved may be (derive/changed-plans.ts). Rare, so a scan of the Brain's.
    */
   statementsSaying(
@@ -336,7 +337,7 @@ export interface MemoryRepository extends MemoryReads {
    * sentences, it must not read the Brain's other Memories.
    */
   statementsStarting(
-    q: Omit<StatementsSaying, 'word'> & { keyStart: string },
+    q: Omit<StatementsSaying, 'words'> & { keyStart: string },
   ): Promise<Array<Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement'>>>;
   /** Every version of one lineage, by write order, as settling it reads them. */
   settling(lineage: string): Promise<SettlingVersion[]>;

@@ -285,6 +285,41 @@ describe('a plan said moved', () => {
   });
 });
 
+describe('a plan its person calls off', () => {
+  it("supersedes that person's plan, whoever passes it on; a guest who cannot come calls off no party", async () => {
+    const { engine, said, current, memory } = await chat();
+    const visit = await said(
+      'My sister Inês is visiting next weekend, her flight lands at 18:40.',
+      '2026-03-01T10:00:00Z',
+    );
+    await said("We're having a party on Saturday at 8pm.", '2026-03-01T10:01:00Z');
+    const off = await said(
+      'Sorry, Inês just told me she has to cancel, she will come in January instead.',
+      '2026-03-03T09:00:00Z',
+    );
+    await said("Sam can't make it.", '2026-03-03T09:01:00Z');
+    const now = await current();
+    assert.ok(
+      !now.includes('My sister Inês is visiting next weekend, her flight lands at 18:40.'),
+      now.join(' | '),
+    );
+    assert.ok(now.includes("We're having a party on Saturday at 8pm."), now.join(' | '));
+    const plan = await memory(off.memory_ids[0]!);
+    assert.deepEqual(
+      [plan.version, plan.owner, plan.revisions.map((r) => r.status)],
+      [2, { state: 'other', entity: 'Inês' }, ['superseded', 'active']],
+    );
+    // The visit's own Memory is the version before.
+    assert.ok(visit.memory_ids.includes(plan.revisions[0]!.id), JSON.stringify(plan.revisions));
+    await engine.forgetRecord(tenant, 'b', off.id);
+    await engine.idle();
+    assert.ok(
+      (await current()).includes('My sister Inês is visiting next weekend, her flight lands at 18:40.'),
+      (await current()).join(' | '),
+    );
+  });
+});
+
 describe('a plan named by one word', () => {
   it('is called off by that word, and another plan that does not say it stays', async () => {
     const { said, current } = await chat();

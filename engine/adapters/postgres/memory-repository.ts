@@ -125,7 +125,7 @@ export function pgMemories(
    * `queuedHolds` of a queued one), the latest begun first: statementsSaying, statementsStarting.
    */
   const statementsOf = async (
-    s: Omit<StatementsSaying, 'word'>,
+    s: Omit<StatementsSaying, 'words'>,
     where: string,
     params: readonly unknown[],
     queuedHolds: (v: readonly unknown[]) => boolean,
@@ -349,10 +349,16 @@ export function pgMemories(
     },
     // Read around a write's queue (BatchTx), as sameStatement is: asked of many sentences, a lookup that
     // wrote the queue first would undo the batching. What is queued is looked at here.
-    statementsSaying: async (s) =>
-      statementsOf(s, `strpos(${unicodeLower('statement')}, $6) > 0`, [s.word.toLowerCase()], (v) =>
-        String(v[at['statement']!]).toLowerCase().includes(s.word.toLowerCase()),
-      ),
+    statementsSaying: async (s) => {
+      const words = s.words.map((w) => w.toLowerCase());
+      if (words.length === 0) return statementsOf(s, 'true', [], () => true);
+      return statementsOf(
+        s,
+        `EXISTS (SELECT 1 FROM unnest($6::text[]) w WHERE strpos(${unicodeLower('statement')}, w) > 0)`,
+        [words],
+        (v) => words.some((w) => String(v[at['statement']!]).toLowerCase().includes(w)),
+      );
+    },
     // In bytes (COLLATE "C", migration 032's index): a range of the database's collation is no prefix.
     statementsStarting: async (s) =>
       statementsOf(

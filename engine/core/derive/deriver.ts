@@ -119,9 +119,11 @@ export interface Claim {
    * moved my appointment to Friday instead of Thursday.", "I cancelled my dentist appointment.",
    * plan-changed.ts). On a Record's first derivation, the owner's latest current statement of that plan
    * said before it is superseded by this claim, a new version of its lineage from the Record's world
-   * time (engine/derive/changed-plans.ts); else the claim is a statement of its own.
+   * time (engine/derive/changed-plans.ts); else the claim is a statement of its own. A plan a person
+   * calls off as their own ("Inês can't make it") is looked for among `of`'s statements alone: that
+   * person, as the Brain resolves the name (none where it cannot: no plan is changed).
    */
-  changesPlan?: PlanChange;
+  changesPlan?: PlanChange & { of?: OwnerClaim };
   /**
    * On a claim of no slot: the sentence says a deed done ("I renewed my passport today!", task-done.ts).
    * On a Record's first derivation, the owner's latest open task it does ("To do: renew passport") is

@@ -102,3 +102,55 @@ test('the plan moved says its noun and a time, a naming word where any, and the 
   assert.equal(isPlanChanged("I'm planning a trip to Kyoto next March.", trip), true);
   assert.equal(isPlanChanged('A trip to Lisbon next March.', trip), false);
 });
+
+test("a person's own plan called off by them is read with their name, its noun where said", () => {
+  for (const [s, plan] of [
+    ['Inês has to cancel, she will come in January instead.', ''],
+    ['Sorry, Inês just told me she has to cancel.', ''],
+    ["Inês isn't coming next weekend anymore.", 'visit'],
+    ["Inês won't be visiting after all.", 'visit'],
+    ["Sam can't make it.", ''],
+    ['Sam bailed on us again.', ''],
+    ["Tom can't make it to dinner on Friday.", 'dinner'],
+    ['Inês told me she cancelled her trip.', 'trip'],
+    ["My sister Inês can't come over this weekend, she's sick.", 'visit'],
+  ] as const)
+    assert.deepEqual(
+      planChanged(s),
+      { how: 'cancelled', plan, naming: [], person: /Sam|Tom/u.exec(s)?.[0] ?? 'Inês' },
+      s,
+    );
+});
+
+test('not coming to something else, doubted, past or by no one named calls off no plan', () => {
+  for (const s of [
+    "Inês can't come to the phone right now.",
+    "Inês isn't coming to work today.",
+    "Inês can't come up with a name.",
+    "Inês can't visit Porto in May.",
+    "Inês couldn't come last time.",
+    "Maybe Inês can't come.",
+    'If Inês cancels we stay home.',
+    "Inês isn't coming, I think.",
+    "I can't make it.",
+    'She cancelled.',
+    'Nobody is coming.',
+    "The plumber isn't coming today.",
+  ])
+    assert.equal(planChanged(s), null, s);
+});
+
+test("a person's plan called off is one they said with a time, not one that has been", () => {
+  const off = planChanged("Inês isn't coming next weekend anymore.")!;
+  assert.equal(
+    isPlanChanged('My sister Inês is visiting next weekend, her flight lands at 18:40.', off),
+    true,
+  );
+  assert.equal(isPlanChanged('Inês is coming on Saturday.', off), true);
+  assert.equal(isPlanChanged('Inês was visiting us last weekend.', off), false);
+  assert.equal(isPlanChanged('Inês is visiting.', off), false);
+  assert.equal(isPlanChanged('Inês has a job interview on Monday.', off), false);
+  const any = planChanged('Inês has to cancel.')!;
+  assert.equal(isPlanChanged('Inês has a job interview on Monday.', any), true);
+  assert.equal(isPlanChanged('Inês works at Acme since March.', any), false);
+});

@@ -11,17 +11,25 @@ import { isQuestion } from './unmarked-question.ts';
  * current, the old day quoted first. What the change names is read against the speaker's current
  * statements (engine/derive/changed-plans.ts): the plan it changes is superseded by it. A move or a
  * job's plan that holds a slot is called off by called-off.ts, and moved by the slot's own versions.
+ * Someone else's plan is called off by them in fewer words: "Inês has to cancel", "Sam can't make it",
+ * "Inês just told me she isn't coming after all": their own latest plan, never the speaker's (a guest
+ * who cannot come calls off no party).
  */
 
 /** What a sentence says of a plan: moved to another time, or called off. */
 export interface PlanChange {
   how: 'moved' | 'cancelled';
-  /** The plan's noun ("appointment", "trip"), lower case, as said (singular or plural). */
+  /**
+   * The plan's noun ("appointment", "trip"), lower case, as said (singular or plural); "visit" for one
+   * said by coming ("isn't coming"); empty where none is said ("Inês has to cancel"): any plan.
+   */
   plan: string;
   /** Words that say which one ("dentist", "kyoto"): the plan changed says one of them, where any is given. */
   naming: readonly string[];
   /** The time it had, where the sentence says it ("instead of Thursday"): the plan moved says it. */
   from?: string;
+  /** Whose own plan it is, as named ("Inês" of "Inês can't make it"): only their statements hold it. */
+  person?: string;
 }
 
 /** Plans of a day and an hour, or of days: what one books, goes on or meets for. */
@@ -88,9 +96,15 @@ const who = String.raw`(?:(?<who>i|we|they|he|she|(?:(?:the|my|our|his|her)\s+)?
 const oneWord = String.raw`[\p{L}][\p{L}\p{M}'’-]*`;
 /** A time said at once: "Friday", "next Monday", "the 12th", "3pm", "tomorrow". */
 const timeNext = String.raw`\s*(?:(?:next|this|on|at|in|the)\s+)?(?:${['today', 'tonight', 'tomorrow', 'noon', ...weekdays, ...months].join('|')}|\d)`;
+/** Someone's word passed on before what they said of their plan: "Inês just told me she …". */
+const reported = String.raw`(?<teller>[\p{L}][\p{L}\p{M}'’-]*)\s+(?:just\s+)?(?:told\s+(?:me|us)|said|says|texted(?:\s+(?:me|us))?|messaged(?:\s+(?:me|us))?|wrote|let\s+(?:me|us)\s+know)\s+(?:that\s+)?(?:she|he|they)\s+`;
+/** A person who calls off their own plan, by name ("Inês", "my sister Inês") or passed on (reported). */
+const person = String.raw`(?:sorry|oh\s+no|argh)?[\s,:!.—–-]*(?:${reported}|(?:(?:my|our)\s+[\p{L}]+\s+)?(?<who>[\p{L}][\p{L}\p{M}'’-]*)\s+)(?:just\s+|also\s+)?`;
+/** Where a plan called off by its person ends: the clause, or words of when it was called off. */
+const calledOffEnd = String.raw`(?=\s*(?:$|[.!…,;:—–-])|\s+(?:again|after\s+all|last\s+minute|at\s+the\s+last\s+minute|on\s+(?:me|us)))`;
 const passive = String.raw`(?:['’]s\s+|\s+(?:(?:has|have|had)\s+been\s+|was\s+|were\s+|got\s+|gets\s+|is\s+|are\s+|just\s+got\s+)?)(?:just\s+)?`;
 
-const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp }> = [
+const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: true }> = [
   // "The dentist moved my appointment to Friday", "I rescheduled the team dinner to Saturday",
   // "We changed the Kyoto trip: we are going in May"
   {
@@ -136,6 +150,25 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp }> = [
       'iu',
     ),
   },
+  // "Inês has to cancel", "Sam bailed on us again", "Inês just told me she had to cancel": their plan.
+  {
+    how: 'cancelled',
+    person: true,
+    re: new RegExp(
+      String.raw`^${newsLeadIns}${person}(?<verb>(?:has|have|had)\s+to\s+cancel|cancell?ed|bailed|pulled\s+out|dropped\s+out)(?:\s+(?:${owned})?${qualified})?${calledOffEnd}`,
+      'iu',
+    ),
+  },
+  // "Inês isn't coming after all", "Sam can't make it to dinner", "Inês won't be visiting": their plan,
+  // or the one named after it where it is theirs.
+  {
+    how: 'cancelled',
+    person: true,
+    re: new RegExp(
+      String.raw`^${newsLeadIns}${person}(?<verb>(?:is|are)\s+not|isn['’]?t|aren['’]?t|won['’]?t|will\s+not|can\s*not|can['’]?t|is\s+no\s+longer)\s+(?:be\s+|going\s+to\s+)?(?<come>coming|come|visiting|visit|make\s+it)(?:\s+(?:to|for)\s+(?:${owned})?${qualified})?(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
 ];
 
 /** Not a change made: wished, asked for or doubted ("I need to move my appointment", "can we push the call?"). */
@@ -176,13 +209,14 @@ const insteadOf = /(?<![\p{L}\p{N}])instead\s+of\s+(?<from>[^,.;!?]+)/iu;
 export function planChanged(sentence: string): PlanChange | null {
   const s = sentence.trim();
   if (s.length > 300 || !changeHint.test(s) || isQuestion(s)) return null;
-  for (const { how, re } of patterns) {
+  for (const { how, re, person } of patterns) {
     const m = re.exec(s);
     if (m === null) continue;
     const verb = m.groups!['verb']!;
     const head = s.slice(0, m.index + m[0].length);
     if (notDone.test(head.slice(0, head.lastIndexOf(verb)))) return null;
     const after = s.slice(m.index + m[0].length);
+    if (person) return personsPlanOff(m.groups!, after);
     if (how === 'moved') {
       // "changed the game for me" is no move in time: changed, it is one only to a time or in place of one.
       if (/^changed$/iu.test(verb) && !/\sto$/iu.test(m[0]) && !insteadOf.test(after)) return null;
@@ -205,13 +239,65 @@ export function planChanged(sentence: string): PlanChange | null {
   return null;
 }
 
+/** Words that start a sentence as a name does but name no one. */
+const noName = new Set([
+  ...noOne,
+  'you',
+  'nobody',
+  'noone',
+  'no',
+  'the',
+  'this',
+  'that',
+  'there',
+  'here',
+  'who',
+  'which',
+  'what',
+  'but',
+  'and',
+  'so',
+]);
+
+/** A person's own plan called off ("Inês isn't coming after all"), where a name says whose it is. */
+function personsPlanOff(groups: Record<string, string | undefined>, after: string): PlanChange | null {
+  const name = groups['teller'] ?? groups['who'];
+  if (name === undefined || !/^\p{Lu}/u.test(name) || noName.has(name.toLowerCase())) return null;
+  if (takenBack.test(after)) return null;
+  // Not coming to anything else: "can't come to the phone", "isn't coming to work", "can't visit Porto".
+  if (groups['come'] !== undefined && !comingEnds(after)) return null;
+  const naming = `${groups['q'] ?? ''} ${groups['with'] ?? ''}`
+    .toLowerCase()
+    .split(/\s+/u)
+    .filter((w) => w !== '' && !noNaming.has(w));
+  const plan =
+    groups['plan']?.toLowerCase() ??
+    (groups['come'] !== undefined && !/^make/iu.test(groups['come']) ? 'visit' : '');
+  return { how: 'cancelled', plan, naming: [...new Set(naming)], person: name };
+}
+
+/** Words that may follow "isn't coming" in its clause: when, and how final. */
+const comingTail = new Set([
+  ...weekdays,
+  ...months,
+  ...['over', 'down', 'by', 'round', 'around', 'home', 'after', 'all', 'anymore', 'any', 'more', 'either'],
+  ...['again', 'sadly', 'now', 'on', 'at', 'in', 'the', 'this', 'next', 'today', 'tonight', 'tomorrow'],
+  ...['weekend', 'week', 'month', 'year', 'time', 'morning', 'afternoon', 'evening', 'night', 'then'],
+]);
+/** Whether the clause after "isn't coming" says only when, or how final it is. */
+const comingEnds = (after: string) =>
+  (after.split(/[.,;:!?…—–]/u)[0] ?? '')
+    .toLowerCase()
+    .split(/\s+/u)
+    .every((w) => w === '' || comingTail.has(w) || /^\d/u.test(w));
+
 /** Words after a plan called off that doubt it or take it back: "…, jk", "…, I think", "… for now?". */
 const takenBack =
   /(?<![\p{L}\p{N}])(?:jk|just\s+kidding|kidding|i\s+think|i\s+guess|maybe|probably|not\s+sure|idk|or\s+not|back\s+on)(?![\p{L}\p{N}])/iu;
 
 /** A cheap test of whether any pattern could match: most sentences say none of these words. */
 const changeHint = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off)(?![\p{L}\p{N}])`,
+  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|cancel|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
   'iu',
 );
 const clockTime =
@@ -223,11 +309,39 @@ const clockTime =
  * the plan had where the move says it.
  */
 export function isPlanChanged(statement: string, change: PlanChange): boolean {
-  if (!saysIdea(statement, change.plan)) return false;
+  if (
+    !planWords(change).some((w) => saysIdea(statement, w)) &&
+    !(change.plan === '' && anyPlan.test(statement))
+  )
+    return false;
   if (statesTime(statement) === null && !clockTime.test(statement)) return false;
+  // What was dated in the past is done, not a plan to change ("Inês visited last weekend").
+  if (change.person !== undefined && pastTime.test(statement)) return false;
   if (change.naming.length > 0 && !change.naming.some((w) => saysIdea(statement, w))) return false;
   return change.from === undefined || fromWords(change.from).every((w) => saysIdea(statement, w));
 }
+
+/** Words a visit is said in: "Inês is visiting", "Sam is coming over on Friday". */
+const visitWords = ['visit', 'visiting', 'coming', 'come', 'staying'];
+
+/**
+ * The words of which the plan changed says one (singular: statementsSaying reads them anywhere in a
+ * word); none for any plan of its person's.
+ */
+export function planWords(change: Pick<PlanChange, 'plan'>): string[] {
+  if (change.plan === '') return [];
+  const noun = change.plan.replace(/e?s$/u, '');
+  // A trip is a visit where one goes to someone: "Inês cancelled her trip" of "Inês is visiting".
+  return noun === 'visit' || noun === 'trip' ? ['trip', ...visitWords] : [noun];
+}
+
+/** Any plan: its noun, or coming ("My sister is visiting next weekend"). */
+const anyPlan = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:${[...planNouns, ...visitWords].join('|')})(?:e?s)?(?![\p{L}\p{N}])`,
+  'iu',
+);
+const pastTime =
+  /(?<![\p{L}\p{N}])(?:yesterday|ago|last\s+(?:night|week|weekend|month|year|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday))(?![\p{L}\p{N}])/iu;
 
 /**
  * The words of the time a plan had that it must say: its days, months, numbers and hours ("instead of

@@ -68,7 +68,7 @@ import { taskStatement } from './task-statement.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
-import { planChanged } from './plan-changed.ts';
+import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
 import { taskSaid } from './task-said.ts';
 
@@ -418,7 +418,9 @@ export function createRuleDeriver(): Deriver {
     // v68: a task said in a sentence ("remind me to water the tomatoes", "note to self: book the
     // vet", "I still need to call the bank", "add oat milk to my to-do list") is "To do: …", quoting
     // the task's words: it was the sentence, which the to-do question never found.
-    name: 'rules-v68',
+    // v69: a person who calls off their own plan ("Inês has to cancel", "Sam can't make it", "Inês just
+    // told me she isn't coming after all") supersedes their latest plan; both stayed current.
+    name: 'rules-v69',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -1324,11 +1326,18 @@ function sentenceClaims(
     whole(c)
       ? {
           ...c,
-          ...(changed !== null ? { changesPlan: changed } : {}),
+          ...(changed !== null ? { changesPlan: changedBy(changed, others) } : {}),
           ...(done !== null ? { doesTask: done } : {}),
         }
       : c,
   );
+}
+
+/** A plan changed, with whose it is where its person calls it off ("Inês can't make it"). */
+function changedBy(change: PlanChange, others?: (name: string) => OwnerClaim): Claim['changesPlan'] {
+  return change.person !== undefined && others !== undefined
+    ? { ...change, of: others(change.person) }
+    : change;
 }
 
 /** What one sentence says (sentenceClaims), before a task, a plan changed or a deed done is read. */
