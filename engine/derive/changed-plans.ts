@@ -17,7 +17,8 @@ const reach = 50;
  * was so until it changed. Returns the new version's id, or null where no plan is found (the claim is
  * then a statement of its own). Forgetting the Record removes the version and the plan holds again;
  * moved twice, the second move supersedes the first. A plan its person calls off ("Inês can't make
- * it") is that person's latest (`of`), whoever says so.
+ * it") is that person's latest (`of`), whoever says so; one changed by someone named ("Inês cancelled
+ * the trip") may be theirs where the speaker has none.
  */
 export async function admitChangedPlan(
   memories: MemoryRepository,
@@ -29,13 +30,14 @@ export async function admitChangedPlan(
 ): Promise<string | null> {
   const change = claim.changesPlan;
   if (change === undefined) return null;
-  let plan: { lineage: string } | undefined;
+  const of = change.of;
+  const named = of === undefined ? [] : [{ owner_state: of.state, owner_entity: of.entity ?? null }];
+  const isNamed = (o: (typeof named)[number]) =>
+    named.some((n) => n.owner_state === o.owner_state && n.owner_entity === o.owner_entity);
   const owners =
-    change.person === undefined
-      ? ownersReached(claim.owner)
-      : change.of === undefined
-        ? []
-        : [{ owner_state: change.of.state, owner_entity: change.of.entity ?? null }];
+    change.person !== undefined
+      ? named
+      : [...ownersReached(claim.owner).filter((o) => !isNamed(o)), ...named];
   for (const owner of owners) {
     const said = await memories.statementsSaying({
       ...owner,
@@ -43,19 +45,18 @@ export async function admitChangedPlan(
       beforeMs: record.occurredMs,
       limit: reach,
     });
-    plan = said.find((m) => isPlanChanged(m.statement, change));
-    if (plan !== undefined) break;
+    const plan = said.find((m) => isPlanChanged(m.statement, change));
+    if (plan === undefined) continue;
+    return admitNextStatement(memories, {
+      brainUid,
+      lineage: plan.lineage,
+      statement: claim.statement,
+      record,
+      // A named person's plan stays theirs, changed in the speaker's words.
+      claim: of !== undefined && isNamed(owner) ? { ...claim, owner: of } : claim,
+      seq,
+      now,
+    });
   }
-  if (plan === undefined) return null;
-  const statement = claim.statement;
-  return admitNextStatement(memories, {
-    brainUid,
-    lineage: plan.lineage,
-    statement,
-    record,
-    // Still the person's plan, called off in the speaker's words.
-    claim: change.person !== undefined && change.of !== undefined ? { ...claim, owner: change.of } : claim,
-    seq,
-    now,
-  });
+  return null;
 }

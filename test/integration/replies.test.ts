@@ -320,6 +320,18 @@ describe('a plan its person calls off', () => {
   });
 });
 
+describe('a plan someone named changes', () => {
+  it("may be that person's own where the speaker has none, and stays theirs", async () => {
+    const { said, current, memory } = await chat();
+    await said('My sister Inês is visiting next weekend.', '2026-03-01T10:00:00Z');
+    const off = await said('Inês cancelled the trip.', '2026-03-03T09:00:00Z');
+    const now = await current();
+    assert.ok(!now.includes('My sister Inês is visiting next weekend.'), now.join(' | '));
+    const plan = await memory(off.memory_ids[0]!);
+    assert.deepEqual([plan.version, plan.owner], [2, { state: 'other', entity: 'Inês' }]);
+  });
+});
+
 describe('a plan named by one word', () => {
   it('is called off by that word, and another plan that does not say it stays', async () => {
     const { said, current } = await chat();

@@ -119,9 +119,10 @@ export interface Claim {
    * moved my appointment to Friday instead of Thursday.", "I cancelled my dentist appointment.",
    * plan-changed.ts). On a Record's first derivation, the owner's latest current statement of that plan
    * said before it is superseded by this claim, a new version of its lineage from the Record's world
-   * time (engine/derive/changed-plans.ts); else the claim is a statement of its own. A plan a person
-   * calls off as their own ("Inês can't make it") is looked for among `of`'s statements alone: that
-   * person, as the Brain resolves the name (none where it cannot: no plan is changed).
+   * time (engine/derive/changed-plans.ts); else the claim is a statement of its own. `of` is the person
+   * the change names (`person` or `by`), as the Brain resolves the name: a plan a person calls off as
+   * their own ("Inês can't make it") is looked for among their statements alone, one changed by someone
+   * named ("Inês cancelled the trip") among the speaker's, then theirs.
    */
   changesPlan?: PlanChange & { of?: OwnerClaim };
   /**

@@ -28,6 +28,17 @@ test('a plan said moved to a time is read with its noun, the words that name it 
     ['Dentist appointment moved to Friday 9am.', { how: 'moved', plan: 'appointment', naming: ['dentist'] }],
     ['I pushed the meeting with Sarah to next week.', { how: 'moved', plan: 'meeting', naming: ['sarah'] }],
     ['Lunch with Sam moved to Thursday.', { how: 'moved', plan: 'lunch', naming: ['sam'] }],
+    ["The meeting's been moved up to 2pm.", { how: 'moved', plan: 'meeting', naming: [] }],
+    ['I rebooked my flight for Sunday.', { how: 'moved', plan: 'flight', naming: [] }],
+    ['The standup is moved to 10am from now on.', { how: 'moved', plan: 'standup', naming: [] }],
+    ['The offsite got pushed to March 19.', { how: 'moved', plan: 'offsite', naming: [] }],
+    // No verb of moving: the new time said with "now".
+    ['The dinner with Sam is now on Saturday.', { how: 'moved', plan: 'dinner', naming: ['sam'] }],
+    ['The party is on Saturday now.', { how: 'moved', plan: 'party', naming: [] }],
+    [
+      'My haircut is tomorrow now instead of Friday.',
+      { how: 'moved', plan: 'haircut', naming: [], from: 'Friday' },
+    ],
   ] as const)
     assert.deepEqual(planChanged(s), moved as PlanChange, s);
 });
@@ -42,7 +53,15 @@ test('a plan said called off is read with its noun and the words that name it', 
     ['Dinner with Sam got cancelled because of the storm.', ['sam']],
     ["Tomorrow's meeting is cancelled", []],
   ] as const)
-    assert.deepEqual(planChanged(s), { how: 'cancelled', plan: planChanged(s)?.plan, naming }, s);
+    assert.deepEqual(
+      planChanged(s),
+      { how: 'cancelled', plan: planChanged(s)?.plan, naming, ...(s.startsWith('Sam') ? { by: 'Sam' } : {}) },
+      s,
+    );
+  // Who changed it, where a name says so: their own plans may be the one.
+  assert.equal(planChanged('Inês cancelled the trip.')?.by, 'Inês');
+  assert.equal(planChanged('The dentist moved my appointment to Friday.')?.by, undefined);
+  assert.equal(planChanged('She cancelled the trip.')?.by, undefined);
   assert.equal(planChanged('Dinner with Sam got cancelled because of the storm.')?.plan, 'dinner');
 });
 
@@ -83,6 +102,10 @@ test('a move wished, asked, denied, without a time, or of no plan is not read', 
     'The trip is off, I think.',
     'I cancelled my Netflix subscription.',
     'If the trip is off we stay home.',
+    'The meeting is now over.',
+    'The meeting is now in room 4.',
+    "The party is now at Sam's place.",
+    'Dinner is now ready.',
   ])
     assert.equal(planChanged(s), null, s);
 });

@@ -30,6 +30,11 @@ export interface PlanChange {
   from?: string;
   /** Whose own plan it is, as named ("Inês" of "Inês can't make it"): only their statements hold it. */
   person?: string;
+  /**
+   * Who changed it, where a name says so ("Sam" of "Sam called off dinner", "Inês" of "Inês cancelled the
+   * trip"): their own plans are looked at after the speaker's.
+   */
+  by?: string;
 }
 
 /** Plans of a day and an hour, or of days: what one books, goes on or meets for. */
@@ -81,13 +86,48 @@ const planNouns = [
   'consultation',
   'viewing',
   'delivery',
+  'standup',
+  'stand-up',
+  'sync',
+  'check-in',
+  'rehearsal',
+  'recital',
+  'practice',
+  'training',
+  'tournament',
+  'ceremony',
+  'picnic',
+  'barbecue',
+  'bbq',
+  'workshop',
+  'conference',
+  'webinar',
+  'seminar',
+  'massage',
+  'inspection',
+  'pickup',
+  'pick-up',
+  'offsite',
+  'off-site',
+  'retreat',
+  'kickoff',
+  'kick-off',
+  'hackathon',
+  'meetup',
+  'meet-up',
+  'reunion',
+  'gathering',
+  'get-together',
+  'potluck',
+  'gig',
+  'graduation',
 ];
 const noun = String.raw`(?<plan>${planNouns.join('|')})(?:e?s)?`;
 /** Up to two words before the noun that may say which plan ("dentist", "kyoto", "team"). */
 const qualified = String.raw`(?<q>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*\s+){0,2}?)${noun}(?:\s+with\s+(?:my\s+|the\s+|our\s+)?(?<with>[\p{L}][\p{L}\p{M}'’-]*))?`;
 const owned = String.raw`(?:the|my|our|his|her|their|this|that|(?:${['today', 'tonight', 'tomorrow', ...weekdays].join('|')})['’]s)\s+`;
 /** The verbs of a move in time. "changed" only where the sentence goes on to the new time. */
-const moveVerb = String.raw`(?<verb>moved|rescheduled|re-scheduled|postponed|pushed(?:\s+back)?|bumped|shifted|delayed|brought\s+forward|changed|put\s+off)`;
+const moveVerb = String.raw`(?<verb>moved(?:\s+up)?|rescheduled|re-scheduled|rebooked|re-booked|postponed|pushed(?:\s+back)?|bumped(?:\s+up)?|shifted|delayed|brought\s+forward|changed|put\s+off)`;
 const cancelVerb = String.raw`(?<verb>cancell?ed|called\s+off|scrapped)`;
 /** Words after the plan that lead to its new time: "to Friday", "back a week", "till May", ": we are…". */
 const toWhen = String.raw`(?:\s+(?:to|till|until|back|forward|by|from|for)(?![\p{L}\p{N}])|\s*[:,—–-])`;
@@ -102,7 +142,7 @@ const reported = String.raw`(?<teller>[\p{L}][\p{L}\p{M}'’-]*)\s+(?:just\s+)?(
 const person = String.raw`(?:sorry|oh\s+no|argh)?[\s,:!.—–-]*(?:${reported}|(?:(?:my|our)\s+[\p{L}]+\s+)?(?<who>[\p{L}][\p{L}\p{M}'’-]*)\s+)(?:just\s+|also\s+)?`;
 /** Where a plan called off by its person ends: the clause, or words of when it was called off. */
 const calledOffEnd = String.raw`(?=\s*(?:$|[.!…,;:—–-])|\s+(?:again|after\s+all|last\s+minute|at\s+the\s+last\s+minute|on\s+(?:me|us)))`;
-const passive = String.raw`(?:['’]s\s+|\s+(?:(?:has|have|had)\s+been\s+|was\s+|were\s+|got\s+|gets\s+|is\s+|are\s+|just\s+got\s+)?)(?:just\s+)?`;
+const passive = String.raw`(?:['’]s\s+(?:been\s+)?|\s+(?:(?:has|have|had)\s+been\s+|was\s+|were\s+|got\s+|gets\s+|is\s+|are\s+|just\s+got\s+)?)(?:just\s+)?`;
 
 const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: true }> = [
   // "The dentist moved my appointment to Friday", "I rescheduled the team dinner to Saturday",
@@ -139,6 +179,15 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: tru
     how: 'cancelled',
     re: new RegExp(
       String.raw`^${newsLeadIns}${who}${cancelVerb}\s+(?:the|my|our)\s+(?<plan>${oneWord})(?=\s*(?:$|[.!…,;:—–-]))`,
+      'iu',
+    ),
+  },
+  // "The dinner with Sam is now on Saturday", "my haircut is tomorrow now instead of Friday": no verb
+  // of moving, the new time said with "now".
+  {
+    how: 'moved',
+    re: new RegExp(
+      String.raw`^${newsLeadIns}(?:${owned})?${qualified}(?:['’]s|\s+(?:is|are))\s+(?:(?=${timeNext})[^,.;!?]*?\s)?(?<verb>now)(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -220,7 +269,9 @@ export function planChanged(sentence: string): PlanChange | null {
     if (how === 'moved') {
       // "changed the game for me" is no move in time: changed, it is one only to a time or in place of one.
       if (/^changed$/iu.test(verb) && !/\sto$/iu.test(m[0]) && !insteadOf.test(after)) return null;
-      if (statesTime(after) === null && !clockTime.test(after)) return null;
+      // "is on Saturday now": the new time may come before its "now".
+      const when = /^now$/iu.test(verb) ? m[0].slice(m[0].lastIndexOf(m.groups!['plan']!)) + after : after;
+      if (statesTime(when) === null && !clockTime.test(when)) return null;
     } else if (takenBack.test(after)) return null;
     const by = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
     const naming = `${m.groups!['q'] ?? ''} ${m.groups!['with'] ?? ''}`
@@ -229,11 +280,13 @@ export function planChanged(sentence: string): PlanChange | null {
       .filter((w) => w !== '' && !noNaming.has(w))
       .concat(by !== undefined && !noOne.has(by) ? [by] : []);
     const from = how === 'moved' ? insteadOf.exec(after)?.groups!['from']?.trim() : undefined;
+    const name = m.groups!['who'];
     return {
       how,
       plan: m.groups!['plan']!.toLowerCase(),
       naming: [...new Set(naming)],
       ...(from ? { from } : {}),
+      ...(name !== undefined && isName(name) ? { by: name } : {}),
     };
   }
   return null;
@@ -259,10 +312,13 @@ const noName = new Set([
   'so',
 ]);
 
+/** Whether words that open a sentence are a person's name ("Inês", not "She", "The dentist"). */
+const isName = (words: string) => /^\p{Lu}[\p{L}\p{M}'’-]*$/u.test(words) && !noName.has(words.toLowerCase());
+
 /** A person's own plan called off ("Inês isn't coming after all"), where a name says whose it is. */
 function personsPlanOff(groups: Record<string, string | undefined>, after: string): PlanChange | null {
   const name = groups['teller'] ?? groups['who'];
-  if (name === undefined || !/^\p{Lu}/u.test(name) || noName.has(name.toLowerCase())) return null;
+  if (name === undefined || !isName(name)) return null;
   if (takenBack.test(after)) return null;
   // Not coming to anything else: "can't come to the phone", "isn't coming to work", "can't visit Porto".
   if (groups['come'] !== undefined && !comingEnds(after)) return null;
@@ -297,7 +353,7 @@ const takenBack =
 
 /** A cheap test of whether any pattern could match: most sentences say none of these words. */
 const changeHint = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|cancel|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
+  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|now|cancel|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
   'iu',
 );
 const clockTime =

@@ -1333,11 +1333,10 @@ function sentenceClaims(
   );
 }
 
-/** A plan changed, with whose it is where its person calls it off ("Inês can't make it"). */
+/** A plan changed, with who the person named is ("Inês can't make it", "Sam called off dinner"). */
 function changedBy(change: PlanChange, others?: (name: string) => OwnerClaim): Claim['changesPlan'] {
-  return change.person !== undefined && others !== undefined
-    ? { ...change, of: others(change.person) }
-    : change;
+  const name = change.person ?? change.by;
+  return name !== undefined && others !== undefined ? { ...change, of: others(name) } : change;
 }
 
 /** What one sentence says (sentenceClaims), before a task, a plan changed or a deed done is read. */
