@@ -15,7 +15,8 @@ import { serveLocal } from './serve-local.ts';
 const DAY = 86_400_000;
 const now = new Date();
 const month = months[now.getUTCMonth()]!;
-const Month = month[0]!.toUpperCase() + month.slice(1);
+// Bare "May" reads as the verb ("What may I ..."), not the month: with its year it is the month.
+const Month = month[0]!.toUpperCase() + month.slice(1) + (month === 'may' ? ` ${now.getUTCFullYear()}` : '');
 const on = (day: number, hour: number) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), day, hour)).toISOString();
 
