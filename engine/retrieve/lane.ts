@@ -42,6 +42,12 @@ export interface LaneCandidate {
   recordId: string;
   score: number;
   reason: string;
+  /**
+   * Set by the time lane on an event whose own times fall in the window the query names: the instant
+   * it starts (an all-day event, its first date). Its date is what it says, unlike a message's, which
+   * only tells when it was said; retrieve.ts lets such events lead (datedFirst).
+   */
+  datedMs?: number;
 }
 
 /**

@@ -327,12 +327,17 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   }
   if (alone) method = `${method}; ${alone}`;
   if (slotAnswered) method = `${method}; ${slotAnswered}`;
+  const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
+  const dated = await datedFirst(lexical, o.eligibility.brainUid, timeIntent, o.terms, laneResults, fused);
+  if (dated !== fused) {
+    fused = dated;
+    method = `${method}; the events dated in the time asked about first`;
+  }
   const led = slotFirst(laneResults, fused);
   if (led !== fused) {
     fused = led;
     method = `${method}; the slot lane's Records first`;
   }
-  const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
   const within = onlyTheTimeAsked(timeIntent, o.terms, laneResults, fused);
   if (within !== fused) {
     fused = within;
@@ -552,6 +557,61 @@ function onlyTheTimeAsked(
   if (terms.some((t) => !intent.timeWords.includes(t) && !aboutAnyTime.has(t))) return fused;
   const inTime = new Set(laneResults.find((l) => l.lane === 'time')?.candidates.map((c) => c.recordId));
   return fused.filter((f) => inTime.has(f.recordId));
+}
+
+/**
+ * Words of a question that asks what is on in a time, beside the time itself ("What are my plans for
+ * December?", "What's on my calendar next week?", "What is coming up this month?"). English only.
+ */
+const agendaWords = new Set(
+  `plan plans planned planning schedule scheduled calendar agenda diary event events appointment
+   appointments booked upcoming coming up next this on`.split(/\s+/u),
+);
+
+/**
+ * The events dated inside the window the question names lead the order, earliest first (the time
+ * lane's datedMs): "What are my plans for December?" is answered by the events on December's days. The
+ * reranker never saw an event Record (it was trained on LoCoMo's messages) and it put the December
+ * events, found by the time lane alone, below every message saying "planning" (scored -5.7 to -6.5
+ * against -2.3 to -3.1). Where the question asks more than the time ("What did Ana say about Kyoto in
+ * December?"), only the events sharing one of its other words lead, so a full calendar does not bury
+ * the message asked about. Unchanged when no window is named ("What are my plans?") or no event of it
+ * was found; LoCoMo holds no events, so its figures cannot move.
+ */
+async function datedFirst(
+  lexical: LexicalIndex,
+  brainUid: string,
+  intent: TimeIntent | null,
+  terms: readonly string[],
+  laneResults: readonly LaneResult[],
+  fused: Fused[],
+): Promise<Fused[]> {
+  if (intent?.fromMs === undefined) return fused;
+  const datedMs = new Map<string, number>();
+  for (const c of laneResults.find((l) => l.lane === 'time')?.candidates ?? [])
+    if (c.datedMs !== undefined) datedMs.set(c.recordId, c.datedMs);
+  if (datedMs.size === 0) return fused;
+  const asked = terms.filter(
+    (t) => !intent.timeWords.includes(t) && !aboutAnyTime.has(t) && !agendaWords.has(t),
+  );
+  let lead = fused.filter((f) => datedMs.has(f.recordId));
+  if (asked.length > 0) {
+    const text = new Map(
+      (
+        await lexical.texts(
+          brainUid,
+          lead.map((f) => f.recordId),
+        )
+      ).map((r) => [r.recordId, r.text]),
+    );
+    lead = lead.filter((f) => matchedTerms(text.get(f.recordId) ?? '', asked).length > 0);
+  }
+  if (lead.length === 0) return fused;
+  // Stable: events of one instant keep the order they had.
+  lead.sort((a, b) => datedMs.get(a.recordId)! - datedMs.get(b.recordId)!);
+  if (lead.every((f, i) => fused[i] === f)) return fused;
+  const ids = new Set(lead.map((f) => f.recordId));
+  return [...lead, ...fused.filter((f) => !ids.has(f.recordId))];
 }
 
 /** Lanes that can find a message through its thread neighbours' words rather than its own. */

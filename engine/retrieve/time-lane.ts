@@ -126,6 +126,18 @@ function scheduledSpan(row: TurnRow, intent: TimeIntent): { inWindow: boolean; o
 }
 
 /**
+ * An event's own start, when its times fall in the query's window, as a lane candidate's `datedMs`:
+ * whichever way the lane placed it (an event written today for a day of the window "occurred" today
+ * too, and one whose title tells of another time is still on its own day), and none for an event
+ * written in the window for a day outside it.
+ */
+function datedIn(row: TurnRow, intent: TimeIntent): { datedMs?: number } {
+  const own = scheduledSpan(row, intent);
+  const at = own?.inWindow ? Date.parse(own.on) : NaN;
+  return Number.isFinite(at) ? { datedMs: at } : {};
+}
+
+/**
  * Where a Record sits against the query's window: it tells of something inside it ("yesterday", said
  * the day after), or it occurred inside it; or neither. An all-day event occurred on its date, which
  * is in the window when the window's dates hold it: stored at 00:00 UTC, it lies outside the local
@@ -224,6 +236,7 @@ export function createTimeLane(now: () => Date, zone: TimeZone): Lane {
       const out = placed.slice(0, input.limit).map((p, i) => ({
         recordId: p.row.recordId,
         score: placed.length - i,
+        ...datedIn(p.row, intent),
         reason:
           p.how === 'told'
             ? `tells of ${toldOfLabel(intent.label)} ("${named(p.said)}", on ${day(p.row, zone)}); ${sharedReason(p.row.text, input.terms)}`

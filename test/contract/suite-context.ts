@@ -1025,6 +1025,56 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
     },
   );
 
+  it(
+    'a question about the plans of a month cites the events dated in it first, earliest first; without a month, the chats about planning lead',
+    { skip: traits.timeLane ? false : 'this engine has no time lane' },
+    async () => {
+      const server = await factory({ timeZone: 'UTC' });
+      try {
+        const api = await brainWithKey(server);
+        const write = async (content: Record<string, unknown>, at: string) => {
+          const { record } = await remember(api, 'b', { content, occurred_at: at });
+          await ready(api, 'b', record.id);
+          return record.id;
+        };
+        // Written in November, as an agent writes a plan: dated by their own times, not by occurred_at.
+        const party = await write(
+          { kind: 'event', title: 'Globex holiday party', starts_at: '2024-12-10T18:00:00Z' },
+          '2024-11-02T09:00:00Z',
+        );
+        const market = await write(
+          {
+            kind: 'event',
+            title: 'Christmas market',
+            starts_at: '2024-12-12T00:00:00Z',
+            ends_at: '2024-12-13T00:00:00Z',
+          },
+          '2024-11-02T09:01:00Z',
+        );
+        const lesson = await write(
+          { kind: 'event', title: 'Spanish lesson', starts_at: '2024-12-01T17:00:00Z' },
+          '2024-11-02T09:02:00Z',
+        );
+        const planning: string[] = [];
+        for (const [i, text] of [
+          "I'm planning a trip to Kyoto next March",
+          'Berlin planning call went well',
+          'Globex planning doc is due',
+          'We are planning the garden for spring',
+        ].entries())
+          planning.push(await write({ kind: 'message', text, speaker: 'Ana' }, `2024-09-1${i}T10:00:00Z`));
+        const cited = async (query: string) =>
+          (await context(api, { query }))!.citations.map((c) => c.record_id);
+        const december = await cited('What are my plans for December 2024?');
+        assert.deepEqual(december.slice(0, 3), [lesson, party, market], december.join(', '));
+        const any = await cited('What are my plans?');
+        assert.deepEqual(new Set(any.slice(0, planning.length)), new Set(planning), any.join(', '));
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
   describe('trace buffer', () => {
     let server: RunningServer;
     before(async () => (server = await factory({ traceBuffer: 2 })));
