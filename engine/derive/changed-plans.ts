@@ -1,4 +1,4 @@
-import type { Claim } from '../core/derive/deriver.ts';
+import type { Claim, OwnerClaim } from '../core/derive/deriver.ts';
 import { isPlanChanged, planWords } from '../core/derive/plan-changed.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
@@ -28,6 +28,29 @@ export async function admitChangedPlan(
   seq: number,
   now: string,
 ): Promise<string | null> {
+  const plan = await changedPlanOf(memories, claim, record.occurredMs);
+  if (plan === null) return null;
+  return admitNextStatement(memories, {
+    brainUid,
+    lineage: plan.lineage,
+    statement: claim.statement,
+    record,
+    claim: { ...claim, owner: plan.owner },
+    seq,
+    now,
+  });
+}
+
+/**
+ * The plan a claim changes (admitChangedPlan), said before `beforeMs`: its lineage, and whose the
+ * version that changes it is (a named person's plan stays theirs, changed in the speaker's words), or
+ * null.
+ */
+export async function changedPlanOf(
+  memories: MemoryRepository,
+  claim: Claim,
+  beforeMs: number,
+): Promise<{ lineage: string; owner: OwnerClaim } | null> {
   const change = claim.changesPlan;
   if (change === undefined) return null;
   const of = change.of;
@@ -42,21 +65,12 @@ export async function admitChangedPlan(
     const said = await memories.statementsSaying({
       ...owner,
       words: planWords(change),
-      beforeMs: record.occurredMs,
+      beforeMs,
       limit: reach,
     });
     const plan = said.find((m) => isPlanChanged(m.statement, change));
-    if (plan === undefined) continue;
-    return admitNextStatement(memories, {
-      brainUid,
-      lineage: plan.lineage,
-      statement: claim.statement,
-      record,
-      // A named person's plan stays theirs, changed in the speaker's words.
-      claim: of !== undefined && isNamed(owner) ? { ...claim, owner: of } : claim,
-      seq,
-      now,
-    });
+    if (plan !== undefined)
+      return { lineage: plan.lineage, owner: of !== undefined && isNamed(owner) ? of : claim.owner };
   }
   return null;
 }

@@ -25,6 +25,7 @@ import { settlement } from '../core/derive/settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { rematchUnmatched } from './travelled-correction.ts';
 import { isDoneBy } from '../core/derive/task-done.ts';
+import { changedPlanOf } from './changed-plans.ts';
 
 /** What deriving a Record again did. */
 export type Rederived =
@@ -119,6 +120,7 @@ export async function rederiveRecord(
   if (lost.length === 0 && fresh.length === 0 && moves.length === 0 && twins.length === 0) {
     await requote();
     await settleEndings(uow, cited, step);
+    await joinChangedPlans(rows, uow, r, claims, step);
     return 'same';
   }
   if (await rows.personSaid([...new Set(cited.map((m) => m.lineage))])) return 'kept';
@@ -177,7 +179,43 @@ export async function rederiveRecord(
   await withdrawSlips(uow, r, fresh, await step());
   await requote();
   await settleEndings(uow, cited, step);
+  await joinChangedPlans(rows, uow, r, claims, step);
   return 'changed';
+}
+
+/**
+ * A Memory this Record states that changes a plan (changed-plans.ts), still a lineage of its own
+ * because the rules that read the change came after the Record's first derivation: it becomes the
+ * plan's next version, closing the plan where it begins, as a first derivation admits it now. Only a
+ * version alone in its lineage: one a correction, a mend or another change already placed stays.
+ */
+async function joinChangedPlans(
+  rows: UpgradeUnit,
+  uow: BrainUnitOfWork,
+  r: RecordRow,
+  claims: readonly Claim[],
+  step: () => Promise<number>,
+): Promise<void> {
+  const changes = claims.filter((c) => c.changesPlan !== undefined);
+  if (changes.length === 0) return;
+  for (const m of await rows.cited(r.id)) {
+    if (m.slot !== null || m.status !== 'active') continue;
+    const claim = changes.find((c) => statementKey(c.statement) === m.norm);
+    if (claim === undefined) continue;
+    if ((await uow.memories.lineage(m.lineage, { shareableOnly: false })).length > 1) continue;
+    const plan = await changedPlanOf(uow.memories, claim, r.occurred_ms);
+    if (plan === null || plan.lineage === m.lineage) continue;
+    const versions = await uow.memories.lineage(plan.lineage, { shareableOnly: false });
+    await uow.memories.update(m.id, {
+      lineage: plan.lineage,
+      version: nextVersion(versions),
+      cause: 'superseded_by_record',
+      owner_state: plan.owner.state,
+      owner_entity: plan.owner.entity ?? null,
+      seq: await step(),
+    });
+    await settleLineage(uow.memories, plan.lineage, await step());
+  }
 }
 
 /**

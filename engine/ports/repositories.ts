@@ -263,6 +263,8 @@ export type MemoryChanges = Partial<
     | 'seq'
     | 'learned_at'
     | 'cause'
+    | 'owner_state'
+    | 'owner_entity'
   >
 >;
 

@@ -1487,6 +1487,47 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a plan changed under rules that did not read the change is superseded once derived again', async () => {
+      // Before rules-v69 a person calling off their own plan was a statement of its own beside it.
+      const unread: Deriver = {
+        name: 'rules-v68',
+        derive: (record, ctx) => rules.derive(record, ctx).map(({ changesPlan: _, ...c }) => c),
+      };
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said('My sister Inês is visiting next weekend.', { occurred_at: '2026-03-01T10:00:00Z' }),
+            said('Sorry, Inês just told me she has to cancel.', { occurred_at: '2026-03-03T10:00:00Z' }),
+          ),
+        unread,
+      );
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()].sort(), [
+          "Ana's sister is Inês",
+          'Sorry, Inês just told me she has to cancel.',
+        ]);
+        const off = await engine.getMemory(
+          tenant,
+          'b',
+          now.get('Sorry, Inês just told me she has to cancel.')!.id,
+        );
+        assert.deepEqual(
+          [off.version, off.owner, off.revisions.map((r) => [r.statement, r.status, r.valid_to])],
+          [
+            2,
+            { state: 'other', entity: 'Inês' },
+            [
+              ['My sister Inês is visiting next weekend.', 'superseded', '2026-03-03T10:00:00Z'],
+              ['Sorry, Inês just told me she has to cancel.', 'active', null],
+            ],
+          ],
+        );
+      });
+    });
+
     it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {
       let forgotten!: string;
       const store = await writtenBy(backend, async (engine) => {

@@ -23,6 +23,8 @@ export const memoryChangeFields = [
   'seq',
   'learned_at',
   'cause',
+  'owner_state',
+  'owner_entity',
 ] as const satisfies readonly (keyof MemoryChanges)[];
 
 // A field added to MemoryChanges but not here would never be written: this fails to compile then.
