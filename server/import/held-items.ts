@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { RecordPage, SourceList } from '../../engine/contract/index.ts';
+import type { MnemoRecord, RecordPage, SourceList } from '../../engine/contract/index.ts';
+import { stableJson } from './idempotency-key.ts';
 import { recordPages, type PageQuery } from './record-pages.ts';
 
 /** One page of a source's Records (listRecords of the engine or of the API client). */
@@ -16,8 +17,11 @@ export interface HeldItems {
   replaces(source: string, externalId: string, recordId: string): Promise<boolean>;
   /**
    * After a replay of RECORD_ID: the revision of its item written next, null when RECORD_ID is the
-   * item's newest (or its revisions cannot be read). An item edited and then edited back replays its
-   * first revision, which a later one replaced: it must be written again (`revisionKey`).
+   * item's newest, or the newest says just what RECORD_ID says (or its revisions cannot be read). An
+   * item edited and then edited back replays its first revision, which a later one replaced: it must be
+   * written again (`revisionKey`). A newest revision with the same content, occurred_at and visibility
+   * is the same item imported on another device and pulled by sync (pulled Records carry no
+   * Idempotency-Key): writing it again would make every device's re-import replace the others'.
    */
   after(source: string, externalId: string, recordId: string): Promise<string | null>;
   /**
@@ -86,12 +90,17 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
   const held = new Set((sources?.data ?? []).filter((s) => s.reconciled_records > 0).map((s) => s.name));
   const bySource = new Map<string, Promise<ReadonlyMap<string, readonly string[]>>>();
   const seen = new Set<string>();
+  const bySourceSays = new Map<string, ReadonlyMap<string, string>>();
   const read = async (source: string) => {
     const ids = new Map<string, string[]>();
+    const says = new Map<string, string>();
+    bySourceSays.set(source, says);
     for await (const p of recordPages(page, { source }))
       for (const r of p?.data ?? []) {
         const id = r.source.external_id;
-        if (id !== null) ids.set(id, [...(ids.get(id) ?? []), r.id]);
+        if (id === null) continue;
+        ids.set(id, [...(ids.get(id) ?? []), r.id]);
+        says.set(r.id, whatItSays(r));
       }
     return ids;
   };
@@ -118,7 +127,26 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;
       // Ids sort by when they were written (ids.ts), as the engine orders an item's revisions.
-      return (await revisions(source, externalId)).filter((id) => id > recordId).sort()[0] ?? null;
+      const later = (await revisions(source, externalId)).filter((id) => id > recordId).sort();
+      if (later.length === 0) return null;
+      const says = bySourceSays.get(source);
+      const replayed = says?.get(recordId);
+      if (replayed !== undefined && says?.get(later.at(-1)!) === replayed) return null;
+      return later[0]!;
     },
   };
+}
+
+/** What a Record says as an import writes it: content, when it occurred (the instant) and visibility. */
+function whatItSays(r: MnemoRecord): string {
+  const at = Date.parse(r.occurred_at);
+  return createHash('sha256')
+    .update(
+      stableJson({
+        content: r.content,
+        occurred_at: Number.isNaN(at) ? r.occurred_at : at,
+        visibility: r.visibility,
+      }),
+    )
+    .digest('base64url');
 }

@@ -191,6 +191,29 @@ test('a note edited and then edited back is its first text again, and unchanged 
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 3);
 });
 
+test('a note another device imported the same, pulled by sync, is unchanged here, not written again', async () => {
+  const engine = await brain();
+  const send = () => importFiles(engine, t, 'b', { files: [file('Notes/plan.md', 'Gym: Holmes Place\n')] });
+  assert.equal((await send()).imported, 1);
+  // Sync brings the other device's Record of the same note: same source, content and instant, but
+  // written there under that device's own Idempotency-Key, which never travels.
+  const [mine] = (await engine.listRecords(t, 'b', { limit: 50 })).data;
+  await engine.rememberRecord(
+    t,
+    'b',
+    {
+      content: mine!.content,
+      source: { name: mine!.source.name!, external_id: mine!.source.external_id! },
+      occurred_at: mine!.occurred_at,
+      visibility: mine!.visibility,
+    },
+    {},
+  );
+  const again = await send();
+  assert.deepEqual([again.imported, again.replaced, again.unchanged], [0, 0, 1]);
+  assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
+});
+
 test('two versions of one event in two calendar files import the same way every time', async () => {
   const engine = await brain();
   const event = (summary: string, sequence: number) =>
