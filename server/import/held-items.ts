@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MnemoRecord, RecordPage, SourceList } from '../../engine/contract/index.ts';
+import type { MnemoRecord, RecordCreate, RecordPage, SourceList } from '../../engine/contract/index.ts';
 import { stableJson } from './idempotency-key.ts';
 import { recordPages, type PageQuery } from './record-pages.ts';
 
@@ -30,6 +30,19 @@ export interface HeldItems {
    * which is no edit undone.
    */
   seenBefore(source: string, externalId: string): boolean;
+  /**
+   * Whether the item's newest revision the Brain holds says just what BODY says (content, instant and
+   * visibility): the same item imported on another device and pulled by sync, under that device's
+   * Idempotency-Key, which never travels. Writing it here would add a revision of the same text.
+   */
+  newestSays(source: string, externalId: string, body: ItemBody): Promise<boolean>;
+}
+
+/** What an import sends of an item, as far as whatItSays reads it. */
+export interface ItemBody {
+  readonly content: RecordCreate['content'];
+  readonly occurred_at?: string | undefined;
+  readonly visibility?: MnemoRecord['visibility'] | undefined;
 }
 
 /**
@@ -59,13 +72,15 @@ const maxRevisionSteps = 32;
  */
 export async function writeRevision<R extends { record: { id: string }; replayed?: boolean | null }>(
   held: HeldItems,
-  item: { source: string; externalId: string },
+  item: { source: string; externalId: string; body: ItemBody },
   key: string,
   write: (key: string) => Promise<R>,
   replayedOf: (written: R) => boolean = (w) => w.replayed === true,
-): Promise<{ written: R; unchanged: boolean }> {
+): Promise<{ written: R | null; unchanged: boolean }> {
   // Only sources of one version per item are remembered: a mail import's Message-IDs are not kept.
   const undoable = oneVersionPerImport.has(item.source) && !held.seenBefore(item.source, item.externalId);
+  if (await held.newestSays(item.source, item.externalId, item.body))
+    return { written: null, unchanged: true };
   let written = await write(key);
   if (!undoable) return { written, unchanged: replayedOf(written) };
   for (let step = 0; step < maxRevisionSteps && replayedOf(written); step += 1) {
@@ -124,6 +139,16 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
       seen.add(pair);
       return false;
     },
+    async newestSays(source, externalId, body) {
+      // Without its instant an item is stamped when written: nothing to compare it with.
+      if (!held.has(source) || body.occurred_at === undefined) return false;
+      const newest = (await revisions(source, externalId)).toSorted().at(-1);
+      if (newest === undefined) return false;
+      return (
+        bySourceSays.get(source)?.get(newest) ===
+        whatItSays({ ...body, visibility: body.visibility ?? 'shareable' })
+      );
+    },
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;
       // Ids sort by when they were written (ids.ts), as the engine orders an item's revisions.
@@ -138,8 +163,12 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
 }
 
 /** What a Record says as an import writes it: content, when it occurred (the instant) and visibility. */
-function whatItSays(r: MnemoRecord): string {
-  const at = Date.parse(r.occurred_at);
+function whatItSays(r: {
+  content: RecordCreate['content'];
+  visibility: MnemoRecord['visibility'];
+  occurred_at?: string | undefined;
+}): string {
+  const at = Date.parse(r.occurred_at ?? '');
   return createHash('sha256')
     .update(
       stableJson({
