@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { RecordPage, SourceList } from '../../engine/contract/index.ts';
+import type { MnemoRecord, RecordCreate, RecordPage, SourceList } from '../../engine/contract/index.ts';
+import { stableJson } from './idempotency-key.ts';
 import { recordPages, type PageQuery } from './record-pages.ts';
 
 /** One page of a source's Records (listRecords of the engine or of the API client). */
@@ -16,8 +17,11 @@ export interface HeldItems {
   replaces(source: string, externalId: string, recordId: string): Promise<boolean>;
   /**
    * After a replay of RECORD_ID: the revision of its item written next, null when RECORD_ID is the
-   * item's newest (or its revisions cannot be read). An item edited and then edited back replays its
-   * first revision, which a later one replaced: it must be written again (`revisionKey`).
+   * item's newest, or the newest says just what RECORD_ID says (or its revisions cannot be read). An
+   * item edited and then edited back replays its first revision, which a later one replaced: it must be
+   * written again (`revisionKey`). A newest revision with the same content, occurred_at and visibility
+   * is the same item imported on another device and pulled by sync (pulled Records carry no
+   * Idempotency-Key): writing it again would make every device's re-import replace the others'.
    */
   after(source: string, externalId: string, recordId: string): Promise<string | null>;
   /**
@@ -26,6 +30,19 @@ export interface HeldItems {
    * which is no edit undone.
    */
   seenBefore(source: string, externalId: string): boolean;
+  /**
+   * Whether the item's newest revision the Brain holds says just what BODY says (content, instant and
+   * visibility): the same item imported on another device and pulled by sync, under that device's
+   * Idempotency-Key, which never travels. Writing it here would add a revision of the same text.
+   */
+  newestSays(source: string, externalId: string, body: ItemBody): Promise<boolean>;
+}
+
+/** What an import sends of an item, as far as whatItSays reads it. */
+export interface ItemBody {
+  readonly content: RecordCreate['content'];
+  readonly occurred_at?: string | undefined;
+  readonly visibility?: MnemoRecord['visibility'] | undefined;
 }
 
 /**
@@ -55,13 +72,15 @@ const maxRevisionSteps = 32;
  */
 export async function writeRevision<R extends { record: { id: string }; replayed?: boolean | null }>(
   held: HeldItems,
-  item: { source: string; externalId: string },
+  item: { source: string; externalId: string; body: ItemBody },
   key: string,
   write: (key: string) => Promise<R>,
   replayedOf: (written: R) => boolean = (w) => w.replayed === true,
-): Promise<{ written: R; unchanged: boolean }> {
+): Promise<{ written: R | null; unchanged: boolean }> {
   // Only sources of one version per item are remembered: a mail import's Message-IDs are not kept.
   const undoable = oneVersionPerImport.has(item.source) && !held.seenBefore(item.source, item.externalId);
+  if (await held.newestSays(item.source, item.externalId, item.body))
+    return { written: null, unchanged: true };
   let written = await write(key);
   if (!undoable) return { written, unchanged: replayedOf(written) };
   for (let step = 0; step < maxRevisionSteps && replayedOf(written); step += 1) {
@@ -86,12 +105,17 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
   const held = new Set((sources?.data ?? []).filter((s) => s.reconciled_records > 0).map((s) => s.name));
   const bySource = new Map<string, Promise<ReadonlyMap<string, readonly string[]>>>();
   const seen = new Set<string>();
+  const bySourceSays = new Map<string, ReadonlyMap<string, string>>();
   const read = async (source: string) => {
     const ids = new Map<string, string[]>();
+    const says = new Map<string, string>();
+    bySourceSays.set(source, says);
     for await (const p of recordPages(page, { source }))
       for (const r of p?.data ?? []) {
         const id = r.source.external_id;
-        if (id !== null) ids.set(id, [...(ids.get(id) ?? []), r.id]);
+        if (id === null) continue;
+        ids.set(id, [...(ids.get(id) ?? []), r.id]);
+        says.set(r.id, whatItSays(r));
       }
     return ids;
   };
@@ -115,10 +139,43 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
       seen.add(pair);
       return false;
     },
+    async newestSays(source, externalId, body) {
+      // Without its instant an item is stamped when written: nothing to compare it with.
+      if (!held.has(source) || body.occurred_at === undefined) return false;
+      const newest = (await revisions(source, externalId)).toSorted().at(-1);
+      if (newest === undefined) return false;
+      return (
+        bySourceSays.get(source)?.get(newest) ===
+        whatItSays({ ...body, visibility: body.visibility ?? 'shareable' })
+      );
+    },
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;
       // Ids sort by when they were written (ids.ts), as the engine orders an item's revisions.
-      return (await revisions(source, externalId)).filter((id) => id > recordId).sort()[0] ?? null;
+      const later = (await revisions(source, externalId)).filter((id) => id > recordId).sort();
+      if (later.length === 0) return null;
+      const says = bySourceSays.get(source);
+      const replayed = says?.get(recordId);
+      if (replayed !== undefined && says?.get(later.at(-1)!) === replayed) return null;
+      return later[0]!;
     },
   };
+}
+
+/** What a Record says as an import writes it: content, when it occurred (the instant) and visibility. */
+function whatItSays(r: {
+  content: RecordCreate['content'];
+  visibility: MnemoRecord['visibility'];
+  occurred_at?: string | undefined;
+}): string {
+  const at = Date.parse(r.occurred_at ?? '');
+  return createHash('sha256')
+    .update(
+      stableJson({
+        content: r.content,
+        occurred_at: Number.isNaN(at) ? r.occurred_at : at,
+        visibility: r.visibility,
+      }),
+    )
+    .digest('base64url');
 }

@@ -191,6 +191,61 @@ test('a note edited and then edited back is its first text again, and unchanged 
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 3);
 });
 
+test('a note another device imported the same, pulled by sync, is unchanged here, not written again', async () => {
+  const engine = await brain();
+  const send = () => importFiles(engine, t, 'b', { files: [file('Notes/plan.md', 'Gym: Holmes Place\n')] });
+  assert.equal((await send()).imported, 1);
+  // Sync brings the other device's Record of the same note: same source, content and instant, but
+  // written there under that device's own Idempotency-Key, which never travels.
+  const [mine] = (await engine.listRecords(t, 'b', { limit: 50 })).data;
+  await engine.rememberRecord(
+    t,
+    'b',
+    {
+      content: mine!.content,
+      source: { name: mine!.source.name!, external_id: mine!.source.external_id! },
+      occurred_at: mine!.occurred_at,
+      visibility: mine!.visibility,
+    },
+    {},
+  );
+  const again = await send();
+  assert.deepEqual([again.imported, again.replaced, again.unchanged], [0, 0, 1]);
+  assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
+});
+
+test('a device that only pulled an import finds the same files unchanged: nothing is written again', async () => {
+  const chat = '21/11/2026, 18:03 - Inês: Are you coming to Coimbra?\n21/11/2026, 18:05 - Maria: Yes!\n';
+  const send = (engine: Engine) =>
+    importFiles(engine, t, 'b', {
+      files: [
+        file('WhatsApp Chat with Inês.txt', chat),
+        file('Notes/plan.md', 'Gym: Holmes Place\n', '2026-11-20T08:00:00Z'),
+      ],
+      time_zone: 'UTC',
+    });
+  const there = await brain();
+  assert.equal((await send(there)).imported, 3);
+  // Sync copies the other device's Records here as they are, without the Idempotency-Keys they were
+  // written under.
+  const here = await brain();
+  for (const r of (await there.listRecords(t, 'b', { limit: 50 })).data.toReversed())
+    await here.rememberRecord(
+      t,
+      'b',
+      {
+        content: r.content,
+        source: { name: r.source.name!, external_id: r.source.external_id! },
+        occurred_at: r.occurred_at,
+        visibility: r.visibility,
+      },
+      {},
+    );
+  const again = await send(here);
+  assert.deepEqual([again.imported, again.replaced, again.unchanged], [0, 0, 3]);
+  assert.equal((await here.listRecords(t, 'b', { limit: 50 })).data.length, 3);
+});
+
 test('two versions of one event in two calendar files import the same way every time', async () => {
   const engine = await brain();
   const event = (summary: string, sequence: number) =>

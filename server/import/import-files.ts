@@ -356,14 +356,13 @@ async function importTargets(
             const { name, external_id } = item.body.source;
             const { written, unchanged } = await writeRevision(
               held,
-              { source: name, externalId: external_id },
+              { source: name, externalId: external_id, body: item.body },
               collected.keys[i]!,
               (k) => engine.rememberRecord(t, brainId, item.body, { idempotencyKey: k }),
             );
-            const { record, watermark } = written;
-            result.watermark = watermark;
-            if (unchanged) part.unchanged += 1;
-            else if (await held.replaces(name, external_id, record.id)) part.replaced += 1;
+            if (written !== null) result.watermark = written.watermark;
+            if (unchanged || written === null) part.unchanged += 1;
+            else if (await held.replaces(name, external_id, written.record.id)) part.replaced += 1;
             else part.imported += 1;
           } catch (e) {
             // A store that cannot be reached fails every item alike, each after the pool's wait.

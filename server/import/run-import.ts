@@ -815,16 +815,15 @@ async function importPath(
         const { name, external_id } = item.body.source;
         const { written, unchanged } = await writeRevision(
           held,
-          { source: name, externalId: external_id },
+          { source: name, externalId: external_id, body: item.body },
           key,
           (k) => o.client.rememberRecord(o.brainId, item.body, { idempotencyKey: k, signal: o.signal }),
           (w) => w.replayed ?? replayedByClock(w.record, started, brainCreated),
         );
-        const { record } = written;
-        if (unchanged) {
+        if (unchanged || written === null) {
           progress.unchanged += 1;
           part.unchanged += 1;
-        } else if (await held.replaces(name, external_id, record.id)) {
+        } else if (await held.replaces(name, external_id, written.record.id)) {
           progress.replaced += 1;
           part.replaced += 1;
         } else {
