@@ -61,3 +61,20 @@ test('a boundary decided by what follows it is decided with the text after it, a
     );
   }
 });
+
+test('a sentence longer than a window is cut after a full stop or a space in it, not inside a word', () => {
+  // ICU reads no break at a full stop before a lower-case letter: a chat in lower case is one "sentence".
+  const text = 'the quick brown fox jumps over the lazy dog. '.repeat(300);
+  const cut = Array.from(segmentInWindows(sentences, text), (s) => s.segment);
+  assert.ok(cut.length > 1);
+  assert.equal(cut.join(''), text);
+  for (const s of cut) assert.match(s, /^the quick .* dog\. $/u);
+  const spaced = 'word '.repeat(1000);
+  for (const s of Array.from(segmentInWindows(sentences, spaced, 256), (x) => x.segment))
+    assert.match(s, /^(?:word )+$/u);
+  // One word longer than the window has no better place: its window's end.
+  assert.deepEqual(
+    Array.from(segmentInWindows(sentences, 'x'.repeat(5000)), (s) => s.segment.length),
+    [2048, 2048, 904],
+  );
+});

@@ -20,7 +20,8 @@ const lookahead = 256;
  * the server's event loop. The segments that end near a window's end are left for the next window,
  * which starts where the first of them does, so each boundary is decided with as much text after it
  * as the whole text gives (up to `lookahead` characters): the segments are the whole text's, except
- * that a segment longer than a window is cut at the window's end.
+ * that a segment longer than a window is cut in it: after its last full stop or space past the
+ * window's middle, else at its end.
  */
 export function* segmentInWindows(
   segmenter: Intl.Segmenter,
@@ -44,10 +45,30 @@ export function* segmentInWindows(
       break;
     }
     const settled = found.filter((s) => start + s.index + s.segment.length <= end - margin);
-    // One segment filling (nearly) the whole window: taken as it is, cut at the window's end if so.
+    const first = found[0]!;
+    if (settled.length === 0 && first.segment.length === end - start) {
+      // One segment longer than the window (a chat in lower case: its full stops are no breaks to ICU):
+      // cut after a full stop or a space in its second half, not inside a word.
+      const cut = lastBreak(first.segment, Math.floor(windowChars / 2));
+      yield { segment: first.segment.slice(0, cut), index: start, isWordLike: first.isWordLike };
+      start += cut;
+      continue;
+    }
+    // One segment filling nearly the whole window: taken as it is.
     const taken = settled.length > 0 ? settled : found.slice(0, 1);
     yield* taken.map(at);
     const last = taken[taken.length - 1]!;
     start += last.index + last.segment.length;
   }
+}
+
+/**
+ * Where to cut a piece too long for its window: after its last full stop and the spaces after it past
+ * `from`, else after its last spaces; its end where there are none (one word that long).
+ */
+function lastBreak(piece: string, from: number): number {
+  // A break at the very end would cut nothing off.
+  const tail = piece.slice(from, -1);
+  const stop = /^[\s\S]*[.!?…]\s+/u.exec(tail) ?? /^[\s\S]*\s/u.exec(tail);
+  return stop ? from + stop[0].length : piece.length;
 }
