@@ -9,6 +9,7 @@ import { register as registerMcp } from './commands/mcp.ts';
 import { register as registerServe } from './commands/serve.ts';
 import { register as registerSync } from './commands/sync.ts';
 import { dropOutputOnceStdoutCloses } from './closed-stdout.ts';
+import { UsageError } from './options.ts';
 import { noHeldSignals, type CommandContext, type HeldSignals } from './held-signals.ts';
 
 /** `mnemo`: the command line fixed by cli-and-harness.md. */
@@ -41,7 +42,9 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
-      process.exitCode = e.exitCode;
+      // A call commander refuses (an unknown option, a bad value, a missing argument) exits 2, as
+      // Mnemo's own usage checks do: 1 is a command that failed, which a script must tell apart.
+      process.exitCode = e.exitCode === 0 ? 0 : 2;
       return;
     }
     const cause = (e as Error).cause;
@@ -49,7 +52,7 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
     // Local detail an API client must not see (a file's path or contents): here the user is at home.
     if (cause instanceof Error && !(e as Error).message.includes(cause.message))
       console.error(`mnemo: (${cause.message})`);
-    process.exitCode = 1;
+    process.exitCode = e instanceof UsageError ? 2 : 1;
   } finally {
     reraise(heldSignals);
   }

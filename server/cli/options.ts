@@ -65,9 +65,15 @@ export function postgresUrl(value: string): string {
 export function databaseUrlFromEnv(): string | undefined {
   const value = process.env.MNEMO_DATABASE_URL || undefined;
   const problem = value === undefined ? null : databaseUrlProblem(value);
-  if (problem !== null) throw new Error(`MNEMO_DATABASE_URL: ${problem}`);
+  if (problem !== null) throw new UsageError(`MNEMO_DATABASE_URL: ${problem}`);
   return value;
 }
+
+/**
+ * A call refused before anything was done, for a setting that stands for a flag (MNEMO_DATABASE_URL):
+ * `mnemo` exits 2 with it, as for a flag commander refuses; 1 is a command that failed.
+ */
+export class UsageError extends Error {}
 
 /** commander parser for a repeatable `--public-url`: each checked as it comes, all kept in order. */
 export function publicUrlList(value: string, previous: string[] = []): string[] {

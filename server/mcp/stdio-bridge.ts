@@ -127,9 +127,10 @@ export function bridgeDocsUrlBase(apiBase: string): string {
 
 /**
  * `mnemo mcp`: the MCP server over stdio, for one Brain, reaching the store through the running
- * server at MNEMO_URL with MNEMO_KEY. Resolves when stdin closes.
+ * server at MNEMO_URL with MNEMO_KEY. Resolves when stdin closes: whether it served the Brain, or only
+ * refused every request for a setting it could not use (mcp_identity_unconfigured).
  */
-export async function runStdioBridge(o: BridgeOptions): Promise<void> {
+export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refused'> {
   const transport = new LineTransport(o.input, o.output, o.log);
   const closed = new Promise<void>((resolve) => {
     const prior = transport.onclose;
@@ -145,7 +146,8 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     o.log(`mnemo mcp: ${identity.refusal.code}: ${identity.refusal.message}`);
     refuse(transport, identity.refusal, docsUrlBase);
     await transport.start();
-    return closed;
+    await closed;
+    return 'refused';
   }
   // The server's root instead of its /v1 made every tool answer http_404, "The requested path does not
   // exist", and nothing said which setting was wrong: refused at connect, as a bad identity is.
@@ -155,7 +157,8 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     o.log(`mnemo mcp: ${refusal.code}: ${refusal.message}`);
     refuse(transport, refusal, docsUrlBase);
     await transport.start();
-    return closed;
+    await closed;
+    return 'refused';
   }
   const client = createMnemoClient({
     baseUrl,
@@ -178,5 +181,6 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   await server.connect(transport);
   guardToolCalls(transport, call, () => transport.currentLine);
   o.log(`mnemo mcp: serving Brain "${identity.brain}" of project "${identity.project}" through ${baseUrl}`);
-  return closed;
+  await closed;
+  return 'served';
 }

@@ -271,6 +271,24 @@ describe('mnemo mcp (stdio bridge)', () => {
   }
 });
 
+test('a bridge that could only refuse exits 2 when its host goes; one that served exits 0', async () => {
+  // The host closes stdin at once: the exit code is all a host that watches only that sees.
+  const run = (env: Record<string, string>) =>
+    new Promise<number | null>((done) => {
+      const child = spawn(process.execPath, ['bin/mnemo.mjs', 'mcp'], {
+        env: { PATH: process.env.PATH ?? '', MNEMO_LOG: 'silent', ...cliBundleEnv, ...env },
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      child.stdin.end();
+      child.on('close', (code) => done(code));
+    });
+  assert.equal(await run({ MNEMO_PROJECT: 'household', MNEMO_KEY: key, MNEMO_URL: server.url }), 2);
+  assert.equal(
+    await run({ MNEMO_PROJECT: 'household', MNEMO_BRAIN: 'family', MNEMO_KEY: key, MNEMO_URL: server.url }),
+    0,
+  );
+});
+
 test('a write through a Mnemo that froze and died mid-call is not said to have reached nothing', async () => {
   // The server froze (SIGSTOP) with the write sent to it, then died: the bridge's retry is refused, but
   // the attempt before it went out, and a server that dies after writing looks the same from here. So

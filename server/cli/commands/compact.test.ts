@@ -16,13 +16,13 @@ function mnemo(env: NodeJS.ProcessEnv, ...args: string[]) {
 describe('mnemo compact', () => {
   it('needs a database', () => {
     const r = mnemo({}, 'compact');
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 2);
     assert.match(r.stderr, /name the database with --database-url URL \(or MNEMO_DATABASE_URL\)/);
   });
 
   it('refuses a MNEMO_DATABASE_URL it could not read before connecting, as it refuses the flag', () => {
     const r = mnemo({ MNEMO_DATABASE_URL: 'postgres://me:s3cret@/db?host=tmp/pgqa' }, 'compact');
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 2);
     assert.match(
       r.stderr,
       /^mnemo: MNEMO_DATABASE_URL: must have a \?host= that is a host name or the Unix socket/,

@@ -24,7 +24,7 @@ export function register(program: Command): void {
       const url = o.databaseUrl ?? databaseUrlFromEnv();
       if (url === undefined) {
         console.error('mnemo compact: name the database with --database-url URL (or MNEMO_DATABASE_URL)');
-        process.exitCode = 1;
+        process.exitCode = 2;
         return;
       }
       const report = await compactPostgres(url);

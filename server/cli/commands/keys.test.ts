@@ -30,7 +30,7 @@ function mnemoWith(env: NodeJS.ProcessEnv, ...args: string[]) {
 const create = (...extra: string[]) =>
   mnemo('keys', 'create', '--project', 'p', '--env', 'test', '--key-registry', registry, ...extra);
 
-describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () => {
+describe('mnemo keys create refuses bad arguments (exit 2, nothing issued)', () => {
   const refusals: [string, string[], RegExp][] = [
     ['an empty --scopes', ['--scopes', ''], /--scopes.*name at least one scope/],
     ['a --scopes of separators only', ['--scopes', ' , '], /--scopes.*name at least one scope/],
@@ -45,7 +45,7 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
   for (const [name, extra, message] of refusals) {
     it(name, async () => {
       const r = create(...extra);
-      assert.equal(r.status, 1, r.stderr);
+      assert.equal(r.status, 2, r.stderr);
       assert.equal(r.stdout, '');
       assert.match(r.stderr, message);
       assert.ok(
@@ -64,7 +64,7 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
       's',
     ]) {
       const r = mnemo('keys', 'list', '--database-url', url);
-      assert.equal(r.status, 1, r.stderr);
+      assert.equal(r.status, 2, r.stderr);
       assert.match(r.stderr, /--database-url/);
       assert.ok(!r.stderr.includes('s3cret'), r.stderr);
     }
@@ -80,7 +80,7 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
       '--env',
       'test',
     );
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 2);
     assert.match(
       r.stderr,
       /^mnemo: MNEMO_DATABASE_URL: must have a \?host= that is a host name or the Unix socket/,
@@ -91,7 +91,7 @@ describe('mnemo keys create refuses bad arguments (exit 1, nothing issued)', () 
 
   it('a project with "_", which cannot be one part of a key', () => {
     const r = mnemo('keys', 'create', '--project', 'a_b', '--env', 'test', '--key-registry', registry);
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 2);
     assert.match(r.stderr, /--project.*"_" separates the parts of a key/);
   });
 
@@ -362,7 +362,7 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
       '--key-registry',
       registry,
     );
-    assert.equal(both.status, 1);
+    assert.equal(both.status, 2);
     assert.match(both.stderr, /--database-url.*cannot be used with.*--key-registry/);
     const down = mnemo('keys', 'list', '--database-url', 'postgres://me:s3cret@127.0.0.1:1/db');
     assert.equal(down.status, 1);
@@ -390,7 +390,7 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
       rmSync(noServer, { recursive: true, force: true });
     }
     const other = mnemo('keys', 'list', '--database-url', 'mysql://me@127.0.0.1:1/db');
-    assert.equal(other.status, 1);
+    assert.equal(other.status, 2);
     assert.match(other.stderr, /--database-url.*must be a postgres:\/\//);
   });
 });

@@ -21,7 +21,7 @@ export function register(program: Command): void {
       // A client that goes away mid-write must not crash the bridge with EPIPE.
       process.stdout.on('error', (e) => process.stderr.write(`mnemo mcp: stdout: ${e.message}\n`));
       const { runStdioBridge } = await import('../../mcp/stdio-bridge.ts');
-      await runStdioBridge({
+      const ran = await runStdioBridge({
         env: process.env,
         input: process.stdin,
         output: process.stdout,
@@ -30,6 +30,8 @@ export function register(program: Command): void {
         urlProblem: apiBaseProblem,
       });
       // stdin closed: the client is gone. Sockets kept alive by fetch must not hold the process open.
-      process.exit(0);
+      // A bridge that could only refuse (its settings unusable) says so to a host that reads the exit
+      // code alone, as a usage error: 2.
+      process.exit(ran === 'served' ? 0 : 2);
     });
 }

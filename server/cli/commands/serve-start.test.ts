@@ -128,7 +128,7 @@ describe('mnemo serve --engine reference', () => {
   });
 });
 
-describe('mnemo serve start-up failures exit 1 promptly', () => {
+describe('mnemo serve start-up failures exit promptly: 1 for a start that failed, 2 for a usage error', () => {
   it('a port in use: exit 1, with the default embedder configured', async () => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -182,11 +182,14 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
 
   // Each is a process of its own that exits at once: they run side by side.
   describe('usage errors', { concurrency: true }, () => {
-    /** Runs `mnemo serve ...args` to its end, which must be exit 1, not a start. */
-    const refused = async (args: string[], extraEnv: Record<string, string> = {}) => {
+    /**
+     * Runs `mnemo serve ...args` to its end, which must be exit 2 (a usage error), not a start; exit 1
+     * where the call was right and the start failed.
+     */
+    const refused = async (args: string[], extraEnv: Record<string, string> = {}, code = 2) => {
       const serve = mnemo(['serve', ...args], extraEnv);
       const result = await within(serve.exited, 60_000);
-      assert.deepEqual(result, { code: 1, signal: null }, `it started: ${serve.stdout()}${serve.stderr()}`);
+      assert.deepEqual(result, { code, signal: null }, `it started: ${serve.stdout()}${serve.stderr()}`);
       return serve;
     };
     for (const port of ['65536', '70000']) {
@@ -301,14 +304,11 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
     });
 
     it('a database that cannot be reached at start is said once, as the start failing', async () => {
-      const serve = await refused([
-        '--engine',
-        'postgres',
-        '--port',
-        '0',
-        '--database-url',
-        'postgres://me@127.0.0.1:1/db',
-      ]);
+      const serve = await refused(
+        ['--engine', 'postgres', '--port', '0', '--database-url', 'postgres://me@127.0.0.1:1/db'],
+        {},
+        1,
+      );
       const said = serve
         .stderr()
         .match(/^mnemo: the database at postgres:\/\/me@127\.0\.0\.1:1\/db could not be used: /gm);
@@ -318,9 +318,11 @@ describe('mnemo serve start-up failures exit 1 promptly', () => {
 
     it('a Unix socket with no server behind it is taken as a URL, and said once as the start failing', async () => {
       const dir = tempDir();
-      const serve = await refused(['--engine', 'postgres', '--port', '0'], {
-        MNEMO_DATABASE_URL: `postgres://me:s3cret@/db?host=${dir}`,
-      });
+      const serve = await refused(
+        ['--engine', 'postgres', '--port', '0'],
+        { MNEMO_DATABASE_URL: `postgres://me:s3cret@/db?host=${dir}` },
+        1,
+      );
       const said = serve
         .stderr()
         .split('\n')
@@ -432,7 +434,7 @@ describe('mnemo serve help and warnings', () => {
       ['--rewrite-model', 'llama3.2'],
     ]) {
       const serve = mnemo(['serve', '--port', '0', '--data-dir', tempDir(), ...half]);
-      assert.equal((await serve.exited).code, 1, half.join(' '));
+      assert.equal((await serve.exited).code, 2, half.join(' '));
       assert.match(serve.stderr(), /--rewrite-url and --rewrite-model go together/);
     }
   });

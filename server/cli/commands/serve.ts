@@ -121,7 +121,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
     )
     .action(async (flags: ServeFlags, command: Command) => {
       if (uiFlags.size > 1)
-        command.error("error: option '--ui' cannot be used with option '--no-ui'", { exitCode: 1 });
+        command.error("error: option '--ui' cannot be used with option '--no-ui'", { exitCode: 2 });
       const deployment = flags.deployment ?? (flags.engine === 'postgres' ? 'hosted' : 'local');
       const databaseUrl = flags.databaseUrl ?? (process.env.MNEMO_DATABASE_URL || undefined);
       if (flags.engine === 'postgres') {
@@ -132,21 +132,21 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
         try {
           postgresUrl(databaseUrl);
         } catch (e) {
-          command.error(`error: MNEMO_DATABASE_URL: ${(e as Error).message}`, { exitCode: 1 });
+          command.error(`error: MNEMO_DATABASE_URL: ${(e as Error).message}`, { exitCode: 2 });
         }
         // Keys live in the database, where every process reads them and a revoke reaches them all: a
         // registry file would give one process keys of its own that no revoke in the database touches.
         if (flags.keyRegistry !== undefined)
           command.error(
             'error: --key-registry is not used with --engine postgres: its keys live in the database (mnemo keys ... --database-url URL)',
-            { exitCode: 1 },
+            { exitCode: 2 },
           );
       } else if (flags.databaseUrl)
-        command.error('error: --database-url is for --engine postgres', { exitCode: 1 });
+        command.error('error: --database-url is for --engine postgres', { exitCode: 2 });
       if ((flags.rewriteUrl === undefined) !== (flags.rewriteModel === undefined))
-        command.error('error: --rewrite-url and --rewrite-model go together', { exitCode: 1 });
+        command.error('error: --rewrite-url and --rewrite-model go together', { exitCode: 2 });
       if (flags.rewriteUrl !== undefined && flags.engine === 'reference')
-        command.error('error: --rewrite-url is for the local and postgres engines', { exitCode: 1 });
+        command.error('error: --rewrite-url is for the local and postgres engines', { exitCode: 2 });
 
       // Flags were checked as commander read them; the variable is checked here.
       const publicUrls = flags.publicUrl ?? publicUrlsFromEnv(process.env.MNEMO_PUBLIC_URL);
@@ -155,7 +155,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
           try {
             parsePublicUrl(url);
           } catch (e) {
-            command.error(`error: MNEMO_PUBLIC_URL: ${(e as Error).message}`, { exitCode: 1 });
+            command.error(`error: MNEMO_PUBLIC_URL: ${(e as Error).message}`, { exitCode: 2 });
           }
         }
       }
@@ -170,7 +170,7 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
         if (reach !== null)
           command.error(
             `error: --engine reference without --key-registry accepts any well-formed key, so it serves only this machine: give --key-registry PATH ${reach}`,
-            { exitCode: 1 },
+            { exitCode: 2 },
           );
       }
       const quiet = process.env.MNEMO_LOG === 'silent';
