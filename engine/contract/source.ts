@@ -24,7 +24,16 @@ export const SourceSummary = z
 export type SourceSummary = z.infer<typeof SourceSummary>;
 
 export const SourceList = z
-  .object({ data: z.array(SourceSummary).describe('By name; Records without a source.name are not listed.') })
+  .object({
+    data: z.array(SourceSummary).describe('By name; Records without a source.name are not listed here.'),
+    without_source: z
+      .object({ records: z.int().min(1), first_occurred_at: DateTime, last_occurred_at: DateTime })
+      .nullable()
+      .optional()
+      .describe(
+        'Additive: the Records written with no source.name (over /v1, not by an import or the app), which forgetSource cannot name; null when there are none.',
+      ),
+  })
   .meta({ id: 'SourceList' });
 export type SourceList = z.infer<typeof SourceList>;
 

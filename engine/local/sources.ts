@@ -12,8 +12,9 @@ import { afterForget, nowIso, requireBrain, watermarkAt, watermarkOf, type Engin
 /** The source.name values of a Brain's Records, by name, with counts and the span of occurred_at. */
 export async function listSources(ctx: EngineCtx, t: Tenant, brainId: string): Promise<SourceList> {
   const b = await requireBrain(ctx, t, brainId);
-  const rows = await ctx.units.read(b.uid, (u) =>
-    u.records.sources({ hideLocalOnly: ctx.deployment === 'hosted' }),
+  const hideLocalOnly = ctx.deployment === 'hosted';
+  const [rows, none] = await ctx.units.read(b.uid, (u) =>
+    Promise.all([u.records.sources({ hideLocalOnly }), u.records.withoutSource({ hideLocalOnly })]),
   );
   return {
     data: rows.map((r) => ({
@@ -25,6 +26,14 @@ export async function listSources(ctx: EngineCtx, t: Tenant, brainId: string): P
       first_occurred_at: new Date(r.first_ms).toISOString(),
       last_occurred_at: new Date(r.last_ms).toISOString(),
     })),
+    without_source:
+      none === null
+        ? null
+        : {
+            records: none.records,
+            first_occurred_at: new Date(none.first_ms).toISOString(),
+            last_occurred_at: new Date(none.last_ms).toISOString(),
+          },
   };
 }
 

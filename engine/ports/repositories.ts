@@ -97,6 +97,10 @@ export interface RecordRepository {
   }): Promise<
     { name: string; records: number; reconciled: number; items: number; first_ms: number; last_ms: number }[]
   >;
+  /** How many Records have no source.name, and the span of their occurred_at; null when none (listSources). */
+  withoutSource(opts: {
+    hideLocalOnly: boolean;
+  }): Promise<{ records: number; first_ms: number; last_ms: number } | null>;
   /** The ids of every Record of one source.name, local_only ones too, by write order (forgetSource). */
   idsOfSource(sourceName: string): Promise<string[]>;
   /** The ids of the Records of one source.name carrying one of these external ids, local_only too. */

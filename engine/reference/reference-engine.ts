@@ -9,6 +9,7 @@ import type {
   MemoryRemoval,
   MnemoRecord,
   RecordPage,
+  SourceList,
   SourceSummary,
 } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
@@ -405,8 +406,20 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const by = new Map<string, SourceSummary>();
       // The external ids seen per source: an item's revisions are one item.
       const ids = new Map<string, Set<string>>();
+      const none: NonNullable<SourceList['without_source']> = {
+        records: 0,
+        first_occurred_at: '',
+        last_occurred_at: '',
+      };
       for (const { record: r } of s.records.values()) {
-        if (r.source.name === null || hiddenHere(deployment, r.visibility)) continue;
+        if (hiddenHere(deployment, r.visibility)) continue;
+        if (r.source.name === null) {
+          const at = new Date(r.occurred_at).toISOString();
+          if (none.records === 0 || at < none.first_occurred_at) none.first_occurred_at = at;
+          if (none.records === 0 || at > none.last_occurred_at) none.last_occurred_at = at;
+          none.records += 1;
+          continue;
+        }
         const cur = by.get(r.source.name);
         const at = new Date(r.occurred_at).toISOString();
         const seen = ids.get(r.source.name) ?? new Set<string>();
@@ -431,7 +444,10 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         if (at < cur.first_occurred_at) cur.first_occurred_at = at;
         if (at > cur.last_occurred_at) cur.last_occurred_at = at;
       }
-      return { data: [...by.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+      return {
+        data: [...by.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+        without_source: none.records > 0 ? none : null,
+      };
     },
 
     async forgetSource(t, brainId, sourceName) {

@@ -77,6 +77,20 @@ export function sourceChecks(factory: ServerFactory): void {
       const obsidian = list.data.find((s) => s.name === 'obsidian')!;
       assert.equal(obsidian.first_occurred_at, '2023-05-06T00:00:00.000Z');
       assert.equal(obsidian.last_occurred_at, '2024-01-02T09:00:00.000Z');
+      // The Record written with no source is counted apart, not lost from the list.
+      assert.equal(list.without_source?.records, 1, JSON.stringify(list));
+      const other = await brainWithKey(server);
+      await remember(other, 'b', { content: 'imported', source: { name: 'obsidian', external_id: 'c.md' } });
+      await remember(other, 'b', { content: 'by a script, long ago', occurred_at: '2021-03-04T05:06:07Z' });
+      await remember(other, 'b', { content: 'by a script, later', occurred_at: '2022-03-04T05:06:07Z' });
+      assert.deepEqual(assertShape(SourceList, (await other.get('/brains/b/sources')).body).without_source, {
+        records: 2,
+        first_occurred_at: '2021-03-04T05:06:07.000Z',
+        last_occurred_at: '2022-03-04T05:06:07.000Z',
+      });
+      const named = await brainWithKey(server);
+      await remember(named, 'b', { content: 'typed by an agent', source: { name: 'mcp' } });
+      assert.equal(assertShape(SourceList, (await named.get('/brains/b/sources')).body).without_source, null);
       assertError(await api.get('/brains/nope/sources'), 404, 'not_found', 'brain_not_found');
     });
 

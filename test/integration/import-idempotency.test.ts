@@ -358,6 +358,17 @@ describe('import through the /v1 API', () => {
     const again = await run(key, ['--remove', 'obsidian']);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /source_not_found/);
+    // A Record written over /v1 with no source is no import, yet --list says it is there.
+    await client.rememberRecord('kitchen', {
+      content: 'The bike lock code is 4512.',
+      occurred_at: '2024-05-06T07:08:09Z',
+    });
+    const unsourced = await run(key, ['--list']);
+    assert.equal(unsourced.status, 0, unsourced.stderr);
+    assert.equal(
+      unsourced.stdout,
+      'brain "kitchen" has no sources\nwritten over the API with no source: 1 Record\t2024-05-06 .. 2024-05-06\n',
+    );
     const both = await run(key, [dir, '--remove', 'obsidian']);
     assert.equal(both.status, 2);
     assert.match(both.stderr, /exactly one of PATH, --remove SOURCE or --list/);

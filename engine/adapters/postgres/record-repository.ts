@@ -156,6 +156,19 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
           [brainUid],
         )
       ).rows,
+    withoutSource: async (opts) => {
+      const [row] = (
+        await q.query<{ records: number; first_ms: number; last_ms: number }>(
+          `SELECT count(*) AS records, min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
+           FROM records WHERE brain_uid = $1 AND source_name IS NULL
+             ${opts.hideLocalOnly ? "AND visibility <> 'local_only'" : ''}`,
+          [brainUid],
+        )
+      ).rows;
+      return row && Number(row.records) > 0
+        ? { records: Number(row.records), first_ms: Number(row.first_ms), last_ms: Number(row.last_ms) }
+        : null;
+    },
     idsOfSource: async (sourceName) =>
       (
         await q.query<{ id: string }>(

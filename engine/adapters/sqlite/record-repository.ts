@@ -46,6 +46,11 @@ export const sourceListSql = (hideLocalOnly: boolean) =>
    FROM records WHERE brain_uid = ? AND source_name IS NOT NULL ${hideLocalOnly ? "AND visibility <> 'local_only'" : ''}
    GROUP BY source_name ORDER BY source_name`;
 
+/** The Records with no source.name: a scan of the Brain's Records, as sourceListSql's of the named. */
+export const withoutSourceSql = (hideLocalOnly: boolean) =>
+  `SELECT count(*) AS records, min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
+   FROM records WHERE brain_uid = ? AND source_name IS NULL ${hideLocalOnly ? "AND visibility <> 'local_only'" : ''}`;
+
 /**
  * Per source.name, how many external ids its Records carry, each once however many revisions of it
  * were written: a read of `records_external` in its order. In sourceListSql, the distinct count
@@ -174,6 +179,13 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
           // An item is an external id once, or a Record with none.
           .map((r) => ({ ...r, items: (distinct.get(r.name) ?? 0) + r.records - r.reconciled }))
       );
+    },
+    withoutSource: async (opts) => {
+      const row = store.get<{ records: number; first_ms: number; last_ms: number }>(
+        withoutSourceSql(opts.hideLocalOnly),
+        brainUid,
+      );
+      return row && row.records > 0 ? row : null;
     },
     idsOfSource: async (sourceName) =>
       store

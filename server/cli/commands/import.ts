@@ -238,7 +238,7 @@ const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`
 async function manageSources(client: MnemoClient, flags: ImportFlags): Promise<void> {
   try {
     if (flags.list) {
-      const { data } = await client.listSources(flags.brain);
+      const { data, without_source: unsourced = null } = await client.listSources(flags.brain);
       // A chat source's chats are listed under it, by the names --chat takes.
       const listed = await Promise.all(
         data.map(async (s) =>
@@ -253,9 +253,16 @@ async function manageSources(client: MnemoClient, flags: ImportFlags): Promise<v
             : s,
         ),
       );
+      // Records written over /v1 with no source are no import, and --remove cannot name them; but left
+      // out, a Brain of only those read as empty. Said apart, after the sources.
+      const apart =
+        unsourced === null
+          ? ''
+          : `written over the API with no source: ${counted(unsourced.records, 'Record')}` +
+            `\t${unsourced.first_occurred_at.slice(0, 10)} .. ${unsourced.last_occurred_at.slice(0, 10)}\n`;
       if (flags.json) process.stdout.write(`${JSON.stringify(listed)}\n`);
-      else if (data.length === 0) process.stdout.write(`brain "${flags.brain}" has no sources\n`);
-      else
+      else if (data.length === 0) process.stdout.write(`brain "${flags.brain}" has no sources\n${apart}`);
+      else {
         for (const s of listed) {
           // What the source holds now, by item: an edited note's replaced version stays a Record of it
           // (its history), so "3 Records" was said of 2 notes. Replaced versions are said apart.
@@ -270,6 +277,8 @@ async function manageSources(client: MnemoClient, flags: ImportFlags): Promise<v
             for (const c of s.chats)
               process.stdout.write(`  chat ${JSON.stringify(c.name)}\t${c.messages} messages\n`);
         }
+        process.stdout.write(apart);
+      }
       return;
     }
     const receipt =
@@ -348,7 +357,7 @@ export function register(program: Command): void {
     )
     .option(
       '--list',
-      "list the Brain's sources (source names, items and replaced versions, time span) and each WhatsApp chat",
+      "list the Brain's sources (source names, items and replaced versions, time span), each WhatsApp chat, and how many Records were written with no source",
       false,
     )
     .option(
