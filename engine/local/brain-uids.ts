@@ -1,5 +1,5 @@
 import { MnemoError } from '../errors/mnemo-error.ts';
-import { shortened } from '../errors/shown-value.ts';
+import { quoted } from '../errors/shown-value.ts';
 import type { BrainRepository } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 
@@ -19,7 +19,7 @@ export interface BrainUids {
 
 /** What an operation answers for a Brain id the tenant has none of (another tenant's is none too). */
 export const noSuchBrain = (brainId: string) =>
-  new MnemoError('brain_not_found', `brain_id: no Brain ${shortened(brainId)} in this project`);
+  new MnemoError('brain_not_found', `brain_id: no Brain ${quoted(brainId)} in this project`);
 
 const gone = (e: unknown) => e instanceof MnemoError && e.code === 'brain_not_found';
 
