@@ -55,7 +55,7 @@ const line = fc.oneof(
   ),
 );
 
-async function fuzzBridge(env: Record<string, string>, seed: number): Promise<void> {
+async function fuzzBridge(env: Record<string, string>, seed: number, exitCode = 0): Promise<void> {
   const child = spawn(process.execPath, ['bin/mnemo.mjs', 'mcp'], {
     env: { PATH: process.env.PATH ?? '', ...cliBundleEnv, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -91,11 +91,12 @@ async function fuzzBridge(env: Record<string, string>, seed: number): Promise<vo
   assert.ok(stdout.split('\n').length > 10, 'fuzzed requests were answered');
   child.stdin.end();
   await new Promise((r) => child.once('exit', r));
-  assert.equal(child.exitCode, 0, 'closing stdin ends the bridge cleanly');
+  // 2: a bridge that could only refuse says so to a host that reads the exit code alone.
+  assert.equal(child.exitCode, exitCode, 'closing stdin ends the bridge cleanly');
 }
 
 describe('mnemo mcp under fuzzed stdin', () => {
   test('configured bridge', () =>
     fuzzBridge({ MNEMO_PROJECT: 'fuzz', MNEMO_BRAIN: 'b', MNEMO_KEY: key, MNEMO_URL: server.url }, 20261122));
-  test('unconfigured bridge (answers with mcp_identity_unconfigured)', () => fuzzBridge({}, 7));
+  test('unconfigured bridge (answers with mcp_identity_unconfigured)', () => fuzzBridge({}, 7, 2));
 });
