@@ -15,8 +15,8 @@ import { serveLocal } from './serve-local.ts';
 const DAY = 86_400_000;
 const now = new Date();
 const month = months[now.getUTCMonth()]!;
-// Bare "May" reads as the verb ("What may I ..."), not the month: with its year it is the month.
-const Month = month[0]!.toUpperCase() + month.slice(1) + (month === 'may' ? ` ${now.getUTCFullYear()}` : '');
+// Written with its capital after "for", even "May" is the month (time-expressions.ts).
+const Month = month[0]!.toUpperCase() + month.slice(1);
 const on = (day: number, hour: number) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), day, hour)).toISOString();
 

@@ -75,8 +75,13 @@ describe('time expressions in queries', () => {
   it('places a bare month at its latest occurrence before the reference time', () => {
     assert.equal(iso(timeIntent('dinner plans in March', ref)!.fromMs), '2023-03-01');
     assert.equal(iso(timeIntent('what did we do in September', ref)!.fromMs), '2022-09-01');
-    // "may" is a verb far more often than a month.
+    // "may" is a verb far more often than a month: it is one written as the month is, after a word
+    // that leads to one.
     assert.equal(timeIntent('in may be late', ref), null);
+    assert.equal(timeIntent('what might happen in may', ref), null);
+    assert.equal(timeIntent('May I ask about the trip?', ref), null);
+    assert.equal(iso(timeIntent('What did I do in May?', ref)!.fromMs), '2023-05-01');
+    assert.equal(iso(timeIntent('Where was I in mid-May?', ref)!.fromMs), '2023-05-01');
   });
 
   it('reads a month said "for", "mid", "early" or "late", and one to come in its next year', () => {

@@ -53,8 +53,11 @@ function startOfDay(ms: number): number {
  */
 export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): TimeIntent | null {
   const read = inEnglishTime(query);
-  // "em maio", "en mayo", "im Mai" name the month, where English's "in may" is as often the verb.
-  const mayIsMonth = read.phrases.some((p) => /\bin May\b/u.test(p.en));
+  // "em maio", "en mayo", "im Mai" name the month, where English's "in may" is as often the verb; so
+  // does "May" written with its capital after a word that leads to a month ("plans for May").
+  const mayIsMonth =
+    read.phrases.some((p) => /\bin May\b/u.test(p.en)) ||
+    /\b(?:in|for|during|last|early|mid|late)[\s-]+May\b/u.test(query);
   let wall = wallTimeIntent(read.text, zone.toWall(refMs), mayIsMonth, read.ahead);
   if (wall === null) return null;
   if (read.phrases.length > 0) wall = saidAsWritten(wall, read.phrases);
