@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { isQuestion } from './unmarked-question.ts';
 
 /*
@@ -40,9 +41,8 @@ export function saysIdea(statement: string, idea: string): boolean {
   return idea
     .split(/\s+/u)
     .every((w) =>
-      new RegExp(String.raw`(?<![\p{L}\p{N}])${asWritten(w)}(?:s|es)?(?![\p{L}\p{N}])`, 'iu').test(statement),
+      new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(w)}(?:s|es)?(?![\p{L}\p{N}])`, 'iu').test(
+        statement,
+      ),
     );
 }
-
-/** A word as a pattern that matches it as written. */
-const asWritten = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
