@@ -274,11 +274,7 @@ export function planChanged(sentence: string): PlanChange | null {
       if (statesTime(when) === null && !clockTime.test(when)) return null;
     } else if (takenBack.test(after)) return null;
     const by = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
-    const naming = `${m.groups!['q'] ?? ''} ${m.groups!['with'] ?? ''}`
-      .toLowerCase()
-      .split(/\s+/u)
-      .filter((w) => w !== '' && !noNaming.has(w))
-      .concat(by !== undefined && !noOne.has(by) ? [by] : []);
+    const naming = namingWords(m.groups!).concat(by !== undefined && !noOne.has(by) ? [by] : []);
     const from = how === 'moved' ? insteadOf.exec(after)?.groups!['from']?.trim() : undefined;
     const name = m.groups!['who'];
     return {
@@ -291,6 +287,13 @@ export function planChanged(sentence: string): PlanChange | null {
   }
   return null;
 }
+
+/** The words before a plan's noun and after its "with" that say which plan it is ("dentist", "sam"). */
+const namingWords = (groups: Record<string, string | undefined>): string[] =>
+  `${groups['q'] ?? ''} ${groups['with'] ?? ''}`
+    .toLowerCase()
+    .split(/\s+/u)
+    .filter((w) => w !== '' && !noNaming.has(w));
 
 /** Words that start a sentence as a name does but name no one. */
 const noName = new Set([
@@ -322,10 +325,7 @@ function personsPlanOff(groups: Record<string, string | undefined>, after: strin
   if (takenBack.test(after)) return null;
   // Not coming to anything else: "can't come to the phone", "isn't coming to work", "can't visit Porto".
   if (groups['come'] !== undefined && !comingEnds(after)) return null;
-  const naming = `${groups['q'] ?? ''} ${groups['with'] ?? ''}`
-    .toLowerCase()
-    .split(/\s+/u)
-    .filter((w) => w !== '' && !noNaming.has(w));
+  const naming = namingWords(groups);
   const plan =
     groups['plan']?.toLowerCase() ??
     (groups['come'] !== undefined && !/^make/iu.test(groups['come']) ? 'visit' : '');
@@ -365,11 +365,9 @@ const clockTime =
  * the plan had where the move says it.
  */
 export function isPlanChanged(statement: string, change: PlanChange): boolean {
-  if (
-    !planWords(change).some((w) => saysIdea(statement, w)) &&
-    !(change.plan === '' && anyPlan.test(statement))
-  )
-    return false;
+  const saysPlan =
+    change.plan === '' ? anyPlan.test(statement) : planWords(change).some((w) => saysIdea(statement, w));
+  if (!saysPlan) return false;
   if (statesTime(statement) === null && !clockTime.test(statement)) return false;
   // What was dated in the past is done, not a plan to change ("Inês visited last weekend").
   if (change.person !== undefined && pastTime.test(statement)) return false;
