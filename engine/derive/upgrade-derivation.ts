@@ -120,7 +120,7 @@ export async function rederiveRecord(
   if (lost.length === 0 && fresh.length === 0 && moves.length === 0 && twins.length === 0) {
     await requote();
     await settleEndings(uow, cited, step);
-    await joinChangedPlans(rows, uow, r, claims, step);
+    await joinChangedPlans(rows, uow, r, keyOf, step);
     return 'same';
   }
   if (await rows.personSaid([...new Set(cited.map((m) => m.lineage))])) return 'kept';
@@ -179,7 +179,7 @@ export async function rederiveRecord(
   await withdrawSlips(uow, r, fresh, await step());
   await requote();
   await settleEndings(uow, cited, step);
-  await joinChangedPlans(rows, uow, r, claims, step);
+  await joinChangedPlans(rows, uow, r, keyOf, step);
   return 'changed';
 }
 
@@ -193,14 +193,15 @@ async function joinChangedPlans(
   rows: UpgradeUnit,
   uow: BrainUnitOfWork,
   r: RecordRow,
-  claims: readonly Claim[],
+  /** The Record's claims now, each with its statement's key. */
+  keyOf: ReadonlyMap<Claim, string>,
   step: () => Promise<number>,
 ): Promise<void> {
-  const changes = claims.filter((c) => c.changesPlan !== undefined);
+  const changes = [...keyOf].filter(([c]) => c.changesPlan !== undefined);
   if (changes.length === 0) return;
   for (const m of await rows.cited(r.id)) {
     if (m.slot !== null || m.status !== 'active') continue;
-    const claim = changes.find((c) => statementKey(c.statement) === m.norm);
+    const claim = changes.find(([, key]) => key === m.norm)?.[0];
     if (claim === undefined) continue;
     if ((await uow.memories.lineage(m.lineage, { shareableOnly: false })).length > 1) continue;
     const plan = await changedPlanOf(uow.memories, claim, r.occurred_ms);
