@@ -47,7 +47,7 @@ export const sourceListSql = (hideLocalOnly: boolean) =>
    GROUP BY source_name ORDER BY source_name`;
 
 /** The Records with no source.name: a scan of the Brain's Records, as sourceListSql's of the named. */
-export const withoutSourceSql = (hideLocalOnly: boolean) =>
+const withoutSourceSql = (hideLocalOnly: boolean) =>
   `SELECT count(*) AS records, min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
    FROM records WHERE brain_uid = ? AND source_name IS NULL ${hideLocalOnly ? "AND visibility <> 'local_only'" : ''}`;
 
