@@ -95,21 +95,19 @@ export async function writeRevision<R extends { record: { id: string }; replayed
 /**
  * HeldItems from the Brain's sources as they were before the import wrote anything (`sources`; null
  * when the caller may not read them, or the import made the Brain): a source's Records are read, page by
- * page, only once something of a source the Brain held imported Records of was written anew or replayed,
- * once per source: an unchanged re-import reads each source once, to tell an edit undone (`after`); a
- * first import reads nothing. Records this import wrote before that read are among them, so an item
+ * page, once per source, when the first item of a source the Brain held imported Records of is about to
+ * be written (to tell the same item pulled from another device, `newestSays`), written anew or replayed
+ * (to tell an edit undone, `after`); a first import reads nothing. Records this import wrote before that read are among them, so an item
  * replaces another only through a Record other than its own. A read that fails tells nothing: its items
  * count as imported, or unchanged.
  */
 export function heldItems(sources: SourceList | null, page: SourcePage): HeldItems {
   const held = new Set((sources?.data ?? []).filter((s) => s.reconciled_records > 0).map((s) => s.name));
-  const bySource = new Map<string, Promise<ReadonlyMap<string, readonly string[]>>>();
+  const bySource = new Map<string, Promise<HeldSource>>();
   const seen = new Set<string>();
-  const bySourceSays = new Map<string, ReadonlyMap<string, string>>();
-  const read = async (source: string) => {
+  const read = async (source: string): Promise<HeldSource> => {
     const ids = new Map<string, string[]>();
     const says = new Map<string, string>();
-    bySourceSays.set(source, says);
     for await (const p of recordPages(page, { source }))
       for (const r of p?.data ?? []) {
         const id = r.source.external_id;
@@ -117,21 +115,26 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
         ids.set(id, [...(ids.get(id) ?? []), r.id]);
         says.set(r.id, whatItSays(r));
       }
-    return ids;
+    return { ids, says };
   };
-  /** A held item's Record ids, its source read once (a read that fails holds none). */
-  const revisions = async (source: string, externalId: string): Promise<readonly string[]> => {
-    let ids = bySource.get(source);
-    if (!ids) {
-      ids = read(source).catch(() => new Map<string, string[]>());
-      bySource.set(source, ids);
+  /** A held source's items, read once (a read that fails holds none). */
+  const heldSource = (source: string): Promise<HeldSource> => {
+    let got = bySource.get(source);
+    if (!got) {
+      got = read(source).catch(() => ({ ids: new Map(), says: new Map() }));
+      bySource.set(source, got);
     }
-    return (await ids).get(externalId) ?? [];
+    return got;
+  };
+  /** A held item's Record ids, by when they were written (ids.ts), as the engine orders its revisions. */
+  const revisions = async (source: string, externalId: string) => {
+    const { ids, says } = await heldSource(source);
+    return { ids: (ids.get(externalId) ?? []).toSorted(), says };
   };
   return {
     async replaces(source, externalId, recordId) {
       if (!held.has(source)) return false;
-      return (await revisions(source, externalId)).some((id) => id !== recordId);
+      return (await revisions(source, externalId)).ids.some((id) => id !== recordId);
     },
     seenBefore(source, externalId) {
       const pair = `${source}\u0000${externalId}`;
@@ -142,24 +145,27 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
     async newestSays(source, externalId, body) {
       // Without its instant an item is stamped when written: nothing to compare it with.
       if (!held.has(source) || body.occurred_at === undefined) return false;
-      const newest = (await revisions(source, externalId)).toSorted().at(-1);
+      const { ids, says } = await revisions(source, externalId);
+      const newest = ids.at(-1);
       if (newest === undefined) return false;
-      return (
-        bySourceSays.get(source)?.get(newest) ===
-        whatItSays({ ...body, visibility: body.visibility ?? 'shareable' })
-      );
+      return says.get(newest) === whatItSays({ ...body, visibility: body.visibility ?? 'shareable' });
     },
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;
-      // Ids sort by when they were written (ids.ts), as the engine orders an item's revisions.
-      const later = (await revisions(source, externalId)).filter((id) => id > recordId).sort();
+      const { ids, says } = await revisions(source, externalId);
+      const later = ids.filter((id) => id > recordId);
       if (later.length === 0) return null;
-      const says = bySourceSays.get(source);
-      const replayed = says?.get(recordId);
-      if (replayed !== undefined && says?.get(later.at(-1)!) === replayed) return null;
+      const replayed = says.get(recordId);
+      if (replayed !== undefined && says.get(later.at(-1)!) === replayed) return null;
       return later[0]!;
     },
   };
+}
+
+/** A source's held items: each external id's Record ids, and what each Record says (whatItSays). */
+interface HeldSource {
+  ids: ReadonlyMap<string, readonly string[]>;
+  says: ReadonlyMap<string, string>;
 }
 
 /** What a Record says as an import writes it: content, when it occurred (the instant) and visibility. */
