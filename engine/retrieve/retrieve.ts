@@ -554,10 +554,14 @@ function onlyTheTimeAsked(
   fused: Fused[],
 ): Fused[] {
   if (intent?.fromMs === undefined) return fused;
-  if (terms.some((t) => !intent.timeWords.includes(t) && !aboutAnyTime.has(t))) return fused;
+  if (besideTheTime(intent, terms).length > 0) return fused;
   const inTime = new Set(laneResults.find((l) => l.lane === 'time')?.candidates.map((c) => c.recordId));
   return fused.filter((f) => inTime.has(f.recordId));
 }
+
+/** The question's words beside its time and the words that ask of any time ("happened", "doing"). */
+const besideTheTime = (intent: TimeIntent, terms: readonly string[]) =>
+  terms.filter((t) => !intent.timeWords.includes(t) && !aboutAnyTime.has(t));
 
 /**
  * Words of a question that asks what is on in a time, beside the time itself ("What are my plans for
@@ -591,9 +595,7 @@ async function datedFirst(
   for (const c of laneResults.find((l) => l.lane === 'time')?.candidates ?? [])
     if (c.datedMs !== undefined) datedMs.set(c.recordId, c.datedMs);
   if (datedMs.size === 0) return fused;
-  const asked = terms.filter(
-    (t) => !intent.timeWords.includes(t) && !aboutAnyTime.has(t) && !agendaWords.has(t),
-  );
+  const asked = besideTheTime(intent, terms).filter((t) => !agendaWords.has(t));
   let lead = fused.filter((f) => datedMs.has(f.recordId));
   if (asked.length > 0) {
     const text = new Map(
