@@ -30,6 +30,7 @@ export type { EmbedderChoice, ProviderName } from './embed/resolve-embedder.ts';
 export type { BackupSummary, DraftsRemoved, RestoreSummary } from './adapters/sqlite/backup-store.ts';
 export { leftDraftLine } from './adapters/sqlite/backup-drafts.ts';
 export { storeFileName } from './adapters/sqlite/store-file-name.ts';
+export { nameWithoutReplacing } from './files/name-without-replacing.ts';
 export { databaseUrlProblem, shownUrl } from './adapters/postgres/database-url.ts';
 export { FileKeyRegistry, type KeyEntry } from './auth/key-registry.ts';
 export type { KeyRecord, KeyRegistryPort } from './ports/key-registry.ts';

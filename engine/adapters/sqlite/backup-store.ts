@@ -20,6 +20,10 @@ import { latestSchemaVersion } from './migrate.ts';
 import { storeOpenFailure } from './open-failure.ts';
 import { openStoreReadOnly, unlockDatabase } from './open-database.ts';
 import { storeFileName } from './store.ts';
+import { nameWithoutReplacing } from '../../files/name-without-replacing.ts';
+
+const neverOverwrites = (out: string) =>
+  `${out} exists already: a backup never overwrites a file; name another`;
 
 /** What a backup holds, read from the copy itself once it was written. */
 export interface BackupSummary {
@@ -79,26 +83,6 @@ function fsyncDir(path: string): void {
   }
 }
 
-/**
- * Gives `draft` the name `out` unless a file of that name exists: a hard link fails rather than replace
- * one that appeared meanwhile; where the file system has no hard links (FAT, exFAT, some network
- * shares) a rename after a last look.
- */
-function nameWithoutReplacing(draft: string, out: string): void {
-  try {
-    linkSync(draft, out);
-    unlinkSync(draft);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST')
-      throw new Error(`${out} exists already: a backup never overwrites a file; name another`);
-    if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EINVAL'].includes(code ?? '')) throw e;
-    if (existsSync(out))
-      throw new Error(`${out} exists already: a backup never overwrites a file; name another`);
-    renameSync(draft, out);
-  }
-}
-
 /** A self-contained copy of a store file (with what its WAL holds, if one is beside it) into an empty `draft`. */
 function copyStore(from: string, draft: string, key: string | Buffer): void {
   const db = openStoreReadOnly(from, key, { vectors: true });
@@ -126,8 +110,7 @@ export function backupStore(opts: {
   if (!existsSync(source))
     throw new Error(`there is no Mnemo store in ${opts.dataDir} (no ${storeFileName})`);
   const out = resolve(opts.out);
-  if (existsSync(out))
-    throw new Error(`${out} exists already: a backup never overwrites a file; name another`);
+  if (existsSync(out)) throw new Error(neverOverwrites(out));
   if (!existsSync(dirname(out))) throw new Error(`the folder ${dirname(out)} does not exist`);
   const draft = `${out}.partial-${process.pid}`;
   // Those of backups killed midway go; this one's is noted first, so that the next backup or start
@@ -141,7 +124,7 @@ export function backupStore(opts: {
       copyStore(source, draft, opts.key);
       const summary = inspect(draft, opts.key);
       fsyncFile(draft);
-      nameWithoutReplacing(draft, out);
+      nameWithoutReplacing(draft, out, neverOverwrites(out));
       fsyncDir(dirname(out));
       return { ...summary, file: out, removedDrafts };
     } catch (e) {
