@@ -3,6 +3,7 @@ import { shownUrl } from '../../engine/index.ts';
 import { register as registerBackup } from './commands/backup.ts';
 import { register as registerBench } from './commands/bench.ts';
 import { register as registerCompact } from './commands/compact.ts';
+import { register as registerExport } from './commands/export.ts';
 import { register as registerImport } from './commands/import.ts';
 import { register as registerKeys } from './commands/keys.ts';
 import { register as registerMcp } from './commands/mcp.ts';
@@ -27,6 +28,7 @@ export async function main(argv: string[], heldSignals: HeldSignals = noHeldSign
     registerServe,
     registerKeys,
     registerImport,
+    registerExport,
     registerMcp,
     registerSync,
     registerBackup,
