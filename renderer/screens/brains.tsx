@@ -12,6 +12,7 @@ import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/statu
 import { formatDateTime, plural } from '../format.ts';
 import { brainIdPattern, brainIdProblem } from '../brain-id.ts';
 import { brainForgotten } from '../forgotten.ts';
+import { downloadBrain } from '../brain-download.ts';
 import { Link, navigate } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { TableScroll } from '../components/table-scroll.tsx';
@@ -37,8 +38,25 @@ export function BrainsScreen() {
   const client = useClient();
   const brains = useQuery(brainListOptions(client));
   const [forgetting, setForgetting] = useState<Brain | null>(null);
-  // What the last forget did, said where the person looks after the row has gone.
+  // What the last forget or export did, said where the person looks after the row has gone.
   const [forgotten, setForgotten] = useState<string | null>(null);
+  const [exporting, setExporting] = useState<string | null>(null);
+  const [exportFailed, setExportFailed] = useState<unknown>(null);
+  const exportBrain = (b: Brain) => {
+    setForgotten(null);
+    setExportFailed(null);
+    setExporting(b.id);
+    downloadBrain(client, b.id)
+      .then(({ end, fileName }) =>
+        setForgotten(
+          `Exported ${plural(end.records, 'Record')}, ${plural(end.memories, 'Memory', 'Memories')} and ` +
+            `${plural(end.objects, 'Object')} of “${b.name ?? b.id}” as ${fileName}. The file is not encrypted: ` +
+            'keep it where you keep private papers.',
+        ),
+      )
+      .catch((e: unknown) => setExportFailed(e ?? new Error('the export failed')))
+      .finally(() => setExporting(null));
+  };
   return (
     <>
       <h1 tabIndex={-1}>Brains</h1>
@@ -46,6 +64,7 @@ export function BrainsScreen() {
         A Brain is one memory: everything written into it stays inside it. Open one to see what it remembers.
       </p>
       <div role="status">{forgotten ? <p className="notice">{forgotten}</p> : null}</div>
+      {exportFailed ? <ErrorNotice error={exportFailed} /> : null}
       <section aria-labelledby="brain-list">
         <h2 id="brain-list">Your Brains</h2>
         {brains.isPending ? (
@@ -87,6 +106,16 @@ export function BrainsScreen() {
                     </td>
                     <td>{formatDateTime(b.created_at)}</td>
                     <td className="actions">
+                      <button
+                        type="button"
+                        className="subtle"
+                        disabled={exporting !== null}
+                        title="Download every Record, Memory and Object of this Brain as a JSON Lines file (not encrypted)"
+                        onClick={() => exportBrain(b)}
+                      >
+                        {exporting === b.id ? 'Exporting…' : 'Export'}
+                        <span className="visually-hidden"> {b.id}</span>
+                      </button>
                       <button
                         type="button"
                         className="danger subtle"

@@ -340,3 +340,52 @@ test('Sign out leaves the tab signed out with nothing of its session, until a ke
   await page.getByRole('link', { name: 'Signed out' }).waitFor();
   assert.deepEqual(problems, []);
 });
+
+test('Export downloads the whole Brain as mnemo export writes it, and says what it held', async () => {
+  await app().api.createBrain({ id: 'kept', name: 'Kept', self: { type: 'person', name: 'Ana' } });
+  const { record } = await app().api.rememberRecord('kept', {
+    content: { kind: 'message', speaker: 'self', text: 'I moved to Braga in 2022.' },
+    visibility: 'local_only',
+  });
+  await app().api.acceptObject('kept', { type: 'prefs', key: 'units', value: 'metric', if_version: null });
+  await derivationSettled(app(), 'kept');
+  const memories = (await app().api.listMemories('kept', { status: 'all' })).data;
+  assert.ok(memories.length > 0);
+
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export kept' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'kept.jsonl');
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  const lines = Buffer.concat(chunks)
+    .toString('utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { object: string; id?: string });
+  assert.deepEqual(
+    lines.map((l) => l.object),
+    ['mnemo_export', 'record', ...memories.map(() => 'memory'), 'object', 'export_end'],
+  );
+  // The person's own export holds what stays on this device too.
+  assert.equal(lines[1]!.id, record.id);
+  assert.deepEqual(lines.at(-1), {
+    object: 'export_end',
+    records: 1,
+    memories: memories.length,
+    objects: 1,
+    left_out: { records: 0, memories: 0 },
+  });
+  const said = page.getByRole('status').filter({ hasText: 'Exported' });
+  await said.waitFor();
+  assert.equal(
+    await said.innerText(),
+    `Exported 1 Record, ${memories.length === 1 ? '1 Memory' : `${memories.length} Memories`} and 1 Object of “Kept” as kept.jsonl. ` +
+      'The file is not encrypted: keep it where you keep private papers.',
+  );
+  await page.getByRole('button', { name: 'Export kept' }).waitFor();
+  assert.deepEqual(problems, []);
+});

@@ -6,7 +6,7 @@ import { Slug } from '../../../engine/contract/index.ts';
 import { errorMessage, nameWithoutReplacing } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
-import { exportBrain, type ExportEnd, type ExportLine } from '../../export/brain-export.ts';
+import { exportBrain, writeExport, type ExportEnd } from '../../client/brain-export.ts';
 import { apiBaseFrom, bySchema, defaultBaseUrl } from '../options.ts';
 
 interface ExportFlags {
@@ -14,27 +14,6 @@ interface ExportFlags {
   url?: string;
   key?: string;
   localOnly: boolean;
-}
-
-/** Writes LINES, one JSON object a line, through WRITE; resolves to the export's last line. */
-async function writeLines(
-  lines: AsyncIterable<ExportLine>,
-  write: (chunk: string) => Promise<void> | void,
-): Promise<ExportEnd> {
-  let last: ExportLine | null = null;
-  let pending: string[] = [];
-  for await (const line of lines) {
-    pending.push(`${JSON.stringify(line)}\n`);
-    last = line;
-    // A page at a time: one write call a line costs more than the JSON.
-    if (pending.length >= 200) {
-      await write(pending.join(''));
-      pending = [];
-    }
-  }
-  if (pending.length > 0) await write(pending.join(''));
-  if (last?.object !== 'export_end') throw new Error('the export ended without its last line');
-  return last as ExportEnd;
 }
 
 /** Standard output as a pipe takes it: waits when the reader is slower than the export. */
@@ -126,12 +105,12 @@ export function register(program: Command): void {
       try {
         let end: ExportEnd;
         if (out === null || draft === null) {
-          end = await writeLines(lines, toStdout);
+          end = await writeExport(lines, toStdout);
         } else {
           const fd = openSync(draft, 'wx', 0o600);
           const release = removeOnSignal(draft);
           try {
-            end = await writeLines(lines, (chunk) => void writeSync(fd, chunk));
+            end = await writeExport(lines, (chunk) => void writeSync(fd, chunk));
             fsyncSync(fd);
           } finally {
             closeSync(fd);

@@ -1,5 +1,5 @@
 import type { AcceptedObject, Brain, Memory, MnemoRecord } from '../../engine/contract/index.ts';
-import type { MnemoClient } from '../client/index.ts';
+import type { MnemoClient } from './index.ts';
 
 /**
  * `mnemo export`'s format: JSON Lines, each line one resource exactly as `/v1` serves it and named by its
@@ -111,4 +111,27 @@ export async function* exportBrain(
     cursor = page.next_cursor;
   }
   yield end;
+}
+
+/**
+ * Writes LINES, one JSON object a line, through WRITE, a page of lines at a time; resolves to the
+ * export's last line, and throws when the lines end without it.
+ */
+export async function writeExport(
+  lines: AsyncIterable<ExportLine>,
+  write: (chunk: string) => Promise<void> | void,
+): Promise<ExportEnd> {
+  let last: ExportLine | null = null;
+  let pending: string[] = [];
+  for await (const line of lines) {
+    pending.push(`${JSON.stringify(line)}\n`);
+    last = line;
+    if (pending.length >= 200) {
+      await write(pending.join(''));
+      pending = [];
+    }
+  }
+  if (pending.length > 0) await write(pending.join(''));
+  if (last?.object !== 'export_end') throw new Error('the export ended without its last line');
+  return last;
 }
