@@ -553,4 +553,15 @@ describe('a bare answer to a question about a slot', () => {
       ['probably early october'],
     );
   });
+
+  it("a short reply's exchange quotes the question asked, not what the asker said of themselves before it", async () => {
+    const { engine, said } = await chat();
+    await said('I will be out sick today, can you cover the standup?', '2026-03-02T09:00:00Z', 'Sam');
+    const reply = await said('Sure, get well soon.', '2026-03-02T09:02:00Z');
+    const m = await engine.getMemory(tenant, 'b', reply.memory_ids[0]!);
+    assert.deepEqual(
+      [m.statement, m.owner.state, m.citations.map((c) => c.quote)],
+      ['Can you cover the standup? — Sure, get well soon.', 'self', ['Sure, get well soon.']],
+    );
+  });
 });
