@@ -423,6 +423,8 @@ export function createRuleDeriver(): Deriver {
     // v70: a short reply's exchange quotes the clause that asks ("Can you cover the standup? — Sure,
     // get well soon."), not what the asker said of themselves before it in the same sentence: "I will
     // be out sick today, can you cover the standup? — Sure, …" was the replier's, in her Profile.
+    // "Marko has a new number: +385 …" holds Marko's phone number, as "Marko's new number is …" does:
+    // it was the speaker's sentence, and his old number stayed his.
     name: 'rules-v70',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
