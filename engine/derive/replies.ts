@@ -15,7 +15,7 @@ import {
 import { namesKind, saidInsteadOf, valueKind } from '../core/derive/said-instead.ts';
 import { statementMended } from '../core/derive/statement-mend.ts';
 import { planCue, saysIdea } from '../core/derive/idea-dropped.ts';
-import { askedOf, lastQuestion, saysYes } from '../core/derive/answers.ts';
+import { askedOf, lastQuestion, questionClause, saysYes } from '../core/derive/answers.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import { saidBy, valueStatement } from '../core/derive/slot-statement.ts';
 import { sameSlotValue, slotValueAsSaid } from '../core/derive/slot-value.ts';
@@ -257,7 +257,9 @@ async function theirs(uow: Reads, c: Claim, before: Before | undefined, content:
 function exchange(c: Claim, before: Before | undefined, content: Message): Claim {
   if (before === undefined || sameSpeaker(before.said, content)) return c;
   const question = lastQuestion(before.sentences);
-  return question === null ? c : { ...c, statement: `${question} — ${c.statement}` };
+  // The asking clause alone: what the asker said of themselves in the same sentence is theirs, and the
+  // exchange is the replier's Memory.
+  return question === null ? c : { ...c, statement: `${questionClause(question)} — ${c.statement}` };
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { tenant, withBrain } from './local-helpers.ts';
+import { rememberReady, tenant, withBrain } from './local-helpers.ts';
 
 /** Ana's chat in Brain b: each message by its speaker in a thread, derived before the next. */
 async function chat() {
@@ -552,5 +552,33 @@ describe('a bare answer to a question about a slot', () => {
       m.citations.map((c) => c.quote),
       ['probably early october'],
     );
+  });
+
+  it("a short reply's exchange quotes the question asked, not what the asker said of themselves before it", async () => {
+    const { engine, said } = await chat();
+    await said('I will be out sick today, can you cover the standup?', '2026-03-02T09:00:00Z', 'Sam');
+    const reply = await said('Sure, get well soon.', '2026-03-02T09:02:00Z');
+    const m = await engine.getMemory(tenant, 'b', reply.memory_ids[0]!);
+    assert.deepEqual(
+      [m.statement, m.owner.state, m.citations.map((c) => c.quote)],
+      ['Can you cover the standup? — Sure, get well soon.', 'self', ['Sure, get well soon.']],
+    );
+  });
+});
+
+describe("a person's number given as news", () => {
+  it('"Marko has a new number: …" replaces his old one, and holds once an agent\'s fact of it is forgotten', async () => {
+    const { engine, said } = await chat();
+    await said("Marko's number is +385 91 234 5678 if you need him.", '2026-11-28T09:15:00Z');
+    const fact = await rememberReady(engine, {
+      content: { kind: 'fact', subject: 'Marko', predicate: 'phone number', value: '+385 98 765 4321' },
+      occurred_at: '2026-12-02T18:15:00Z',
+    });
+    await said('Marko has a new number: +385 98 765 4321. The old one is gone.', '2026-12-02T18:00:00Z');
+    await engine.forgetRecord(tenant, 'b', fact.id);
+    const current = (await engine.listMemories(tenant, 'b', { limit: 50 })).data
+      .filter((m) => m.predicate === 'phone number')
+      .map((m) => [m.subject, m.statement]);
+    assert.deepEqual(current, [['Marko', "Marko's phone number is +385 98 765 4321"]]);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deriveInThread } from './derive-in-thread.testing.ts';
-import { askedOf, bareAnswer, lastQuestion, saysYes, shortReply } from './answers.ts';
+import { askedOf, bareAnswer, lastQuestion, questionClause, saysYes, shortReply } from './answers.ts';
 
 test('a question put to the speaker about one slot gives the answer said in full', () => {
   for (const [question, full] of [
@@ -118,6 +118,16 @@ test('a short reply says little on its own; the question a message ends with is 
   assert.equal(lastQuestion("Lovely. When's your birthday?"), "When's your birthday?");
   assert.equal(lastQuestion("What's Pimenta like? Is she shy?"), null);
   assert.equal(lastQuestion('Where are you based? I am in Porto.'), null);
+});
+
+test("a question's asking clause is read without what the asker said of themselves before it", () => {
+  assert.equal(
+    questionClause('I will be out sick today, can you cover the standup?'),
+    'Can you cover the standup?',
+  );
+  assert.equal(questionClause("Lovely, when's your birthday?"), "When's your birthday?");
+  assert.equal(questionClause("When's your birthday?"), "When's your birthday?");
+  assert.equal(questionClause('Cats, dogs or both?'), 'Cats, dogs or both?');
 });
 
 test('a yes says yes and nothing against it', () => {

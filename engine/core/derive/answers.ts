@@ -223,6 +223,26 @@ export function lastQuestion(message: string | readonly string[]): string | null
   return last?.endsWith('?') && said.filter((s) => s.endsWith('?')).length === 1 ? last : null;
 }
 
+/**
+ * Where a question's own clause opens after words that say something of the asker ("I will be out sick
+ * today, can you cover the standup?"): at a comma, semicolon or colon before a question word.
+ */
+const questionOpens =
+  /[,;:]\s+(?=(?:can|could|would|will|do|does|did|are|is|was|were|have|has|should|shall|may|what|what['’]s|when|when['’]s|where|where['’]s|who|who['’]s|why|how|how['’]s|which)(?![\p{L}\p{N}]))/giu;
+
+/**
+ * The clause of question `q` that asks, without what the asker said of themselves before it: a short
+ * reply ("Sure, get well soon.") answers "can you cover the standup?", and is no word that the replier
+ * will be out sick. The question whole where no such clause opens it.
+ */
+export function questionClause(q: string): string {
+  let at = 0;
+  for (const m of q.matchAll(questionOpens)) at = m.index + m[0].length;
+  if (at === 0) return q;
+  const clause = q.slice(at);
+  return clause.charAt(0).toUpperCase() + clause.slice(1);
+}
+
 /** A reply that says yes ("yep, still porto", "yes, still at Sonae", "of course"), and nothing against it. */
 export function saysYes(text: string): boolean {
   return (

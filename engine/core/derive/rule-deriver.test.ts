@@ -1256,6 +1256,17 @@ test("an attribute said of a named person holds that person's slot; of the Brain
     ['Tom', 'birthday', "Tom's birthday is March 4", 'other'],
   ]);
   assert.deepEqual(slots("Carla's wife is Sarah"), [['Carla', 'wife', "Carla's wife is Sarah", 'other']]);
+  // A number given as news is the person's, as "Marko's new number is …" is.
+  for (const text of [
+    'Marko has a new number: +385 98 765 4321.',
+    'Marko has a new phone number, +385 98 765 4321',
+  ])
+    assert.deepEqual(
+      slots(text).map(([who, predicate, , owner]) => [who, predicate, owner]),
+      [['Marko', 'phone number', 'other']],
+      text,
+    );
+  assert.deepEqual(slots('It has a new number: 4'), []);
   // A chat's lead-in is no part of the name ("Actually Tom" is nobody).
   for (const text of [
     "Actually Tom's birthday is March 4, not March 14",

@@ -420,7 +420,12 @@ export function createRuleDeriver(): Deriver {
     // the task's words: it was the sentence, which the to-do question never found.
     // v69: a person who calls off their own plan ("Inês has to cancel", "Sam can't make it", "Inês just
     // told me she isn't coming after all") supersedes their latest plan; both stayed current.
-    name: 'rules-v69',
+    // v70: a short reply's exchange quotes the clause that asks ("Can you cover the standup? — Sure,
+    // get well soon."), not what the asker said of themselves before it in the same sentence: "I will
+    // be out sick today, can you cover the standup? — Sure, …" was the replier's, in her Profile.
+    // "Marko has a new number: +385 …" holds Marko's phone number, as "Marko's new number is …" does:
+    // it was the speaker's sentence, and his old number stayed his.
+    name: 'rules-v70',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;

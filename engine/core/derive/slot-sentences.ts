@@ -1331,11 +1331,22 @@ export function possessedAttribute(sentence: string): { who: string; attribute: 
   // "Actually Tom's birthday is …", "Btw, Tom's …": the lead-in is no part of the name.
   const trimmed = sentence.trim();
   const s = trimmed.slice(leadIn.exec(trimmed)?.[0].length ?? 0);
-  const m = possessor.exec(s);
+  const m = possessor.exec(s) ?? hasNewNumber.exec(s);
   if (!m || possessesNothing.test(m.groups!['who']!)) return null;
-  const attribute = attributeSentence(`my ${s.slice(m[0].length)}`);
+  const said = m.groups!['number'] === undefined ? '' : `new ${m.groups!['number']} is `;
+  const attribute = attributeSentence(`my ${said}${s.slice(m[0].length)}`);
   return attribute === null || attribute.ends ? null : { who: m.groups!['who']!, attribute };
 }
+
+/**
+ * "Marko has a new number: +385 …", "Ana has a new phone number, …": a person's number given as news,
+ * read as "Marko's new number is …". It was the speaker's Memory of no slot, and the number it replaced
+ * stayed Marko's (and came back first once an agent's fact of the new one was forgotten).
+ */
+const hasNewNumber = new RegExp(
+  String.raw`^(?<who>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2})\s+has\s+a\s+new\s+(?<number>(?:(?:phone|mobile|cell)\s+)?number)(?:[:,]\s*|\s+)(?=[+(\d])`,
+  'u',
+);
 
 /** A chat's laughs, in lower case, and its "btw" ("I'm vegan btw"), which says nothing more either. */
 const laughs = ['lol', 'haha', 'hehe', 'xd', ':)', ':d', 'btw'];
