@@ -13,6 +13,9 @@ describe('query terms', () => {
     assert.deepEqual(queryTerms("Is the user vegan? What's the user's diet?"), ['vegan', 'diet']);
     // "am" is "is" said of oneself: as a term it met every "I am ..." a person wrote.
     assert.deepEqual(queryTerms('What am I doing on December 19?'), ['doing', 'december', '19']);
+    // Modal verbs name nothing, as "would" and "could" do: "should" met every "We should …".
+    assert.deepEqual(queryTerms('What should I not cook for Lena?'), ['cook', 'lena']);
+    assert.deepEqual(queryTerms('Shall we meet, or might it rain?'), ['meet', 'rain']);
   });
 
   it('a question naming only something said before it is told from one naming what it asks about', () => {

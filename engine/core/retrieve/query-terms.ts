@@ -12,7 +12,8 @@ import { otherForms } from './other-forms.ts';
 const stopwords = new Set(
   `a am an and are as at be been but by can could did do does for from had has have he her hers him his how i user
    if in into is it its me my mine of on or our ours she so than that the their them then there these they
-   this those to us was we were what when where which who whom whose why will with would you your yours
+   this those to us was we were what when where which who whom whose why will with would should shall might
+   you your yours
    about any all also just not no yes tell know s t m d ll re ve
    の に は を が で と も へ や か ね よ 的 了 是`.split(/\s+/),
 );

@@ -9,6 +9,9 @@ test('a query naming a topic gets the words its Records use; one naming none get
   assert.deepEqual(named('does the user have any allergies?'), ['allergies']);
   assert.deepEqual(named('tell me about her family'), ['family']);
   assert.deepEqual(named('where does the user live?'), []);
+  // Cooking for someone asks what they eat and cannot.
+  assert.deepEqual(named('What should I not cook for Lena?'), ['diet']);
+  assert.deepEqual(named('any recipes she would like?'), ['diet']);
   assert.deepEqual(named('who is my partner?'), ['partner']);
   assert.deepEqual(named('Does she have any siblings?'), ['siblings']);
   assert.deepEqual(named('who is my sibling?'), ['siblings']);

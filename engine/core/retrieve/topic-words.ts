@@ -8,7 +8,26 @@
 const topics: readonly { name: string; says: readonly string[]; members: readonly string[] }[] = [
   {
     name: 'diet',
-    says: ['diet', 'diets', 'dietary', 'food', 'foods', 'eat', 'eats', 'eating', 'meal', 'meals', 'cooking'],
+    says: [
+      'diet',
+      'diets',
+      'dietary',
+      'food',
+      'foods',
+      'eat',
+      'eats',
+      'eating',
+      'meal',
+      'meals',
+      'cook',
+      'cooks',
+      'cooking',
+      'bake',
+      'baking',
+      'recipe',
+      'recipes',
+      'menu',
+    ],
     members: [
       'vegetarian',
       'vegan',
