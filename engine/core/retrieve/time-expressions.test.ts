@@ -70,6 +70,16 @@ describe('time expressions in queries', () => {
     assert.deepEqual(day('what happened on Feb 29?'), ['2020-02-29', '2020-03-01']);
     assert.deepEqual(day('on the 3rd of March'), ['2023-03-03', '2023-03-04']);
     assert.deepEqual(day('on the 3rd of March 2021'), ['2021-03-03', '2021-03-04']);
+    // A plan put in place for a day, though said in the past tense: the day to come.
+    assert.deepEqual(day('I booked the dentist for Tuesday August 8 at 9:00'), ['2023-08-08', '2023-08-09']);
+    assert.deepEqual(day('My appointment moved from Monday to Thursday July 20'), [
+      '2023-07-20',
+      '2023-07-21',
+    ]);
+    assert.deepEqual(day('Booked the restaurant for the 4th of August'), ['2023-08-04', '2023-08-05']);
+    // Not a move to a place, nor a booking that names no day of its own.
+    assert.deepEqual(day('I moved to Porto on July 20'), ['2022-07-20', '2022-07-21']);
+    assert.deepEqual(day('I booked it on July 20'), ['2022-07-20', '2022-07-21']);
   });
 
   it('places a bare month at its latest occurrence before the reference time', () => {

@@ -110,6 +110,15 @@ const future =
   /\b(will|won't|shall|going to|gonna|plan(?:s|ning)? to|about to|can't wait|looking forward)\b|\w['\u2019]ll\b/;
 const present = /\b(is|are|am|have|has|(?:i|we|it|she|he|they|you|that|there)['\u2019](?:m|re|s))\b/;
 const past = /\b(was|were|did|had|went|ago|last|yesterday|\w+[^e\W]ed)\b/;
+/**
+ * A plan put in place, in the past tense, for the time it names: "I booked the dentist for December 8",
+ * "my appointment moved to Thursday December 10", "the call is set for Monday". The time is the plan's,
+ * still to come when it was said, though "booked" and "moved" read as the past.
+ */
+const putInPlace = new RegExp(
+  String.raw`\b(?:booked|(?:re)?scheduled|reserved|moved|postponed|pushed(?: back)?|bumped|set|planned|arranged|confirmed)\b` +
+    String.raw`[^.!?;\n]*\b(?:for|to|until)\s+(?:the\s+)?(?:${[...weekdays, ...months].join('|')}|\d)`,
+);
 
 /**
  * `re` in the first sentence that speaks of what is to come: a future tense, or the present ("is",
@@ -119,7 +128,11 @@ const past = /\b(was|were|did|had|went|ago|last|yesterday|\w+[^e\W]ed)\b/;
 function aheadMatch(q: string, re: RegExp): RegExpExecArray | null {
   for (const sentence of q.split(/[.!?;\n]+/)) {
     const m = re.exec(sentence);
-    if (m && (future.test(sentence) || (present.test(sentence) && !past.test(sentence)))) return m;
+    if (
+      m &&
+      (future.test(sentence) || putInPlace.test(sentence) || (present.test(sentence) && !past.test(sentence)))
+    )
+      return m;
   }
   return null;
 }
