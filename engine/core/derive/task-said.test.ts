@@ -30,6 +30,8 @@ test('a need the speaker says of a deed is a task: "I need to", "I have to", "I 
     ['Need to get a new charger.', 'get a new charger'],
     ["I mustn't forget to water the plants.", 'water the plants'],
     ['Gotta check the size & floor quality too.', 'check the size & floor quality too'],
+    ['I have to find a plumber before Friday.', 'find a plumber before Friday'],
+    ['I need to figure out which flight to take.', 'figure out which flight to take'],
   ] as const)
     assert.deepEqual(said(s), [task], s);
 });
@@ -99,6 +101,8 @@ test('a need that is no deed one ticks off is no task: a telling, a way of being
     'Gotta keep growing and striving to be a strong player.',
     'I gotta have faith and patience.',
     'I need to get better at saying no.',
+    "Gotta figure out how to balance it all, but it's going well.",
+    'Just gotta find a way to tough it out and keep things flowing.',
   ])
     assert.deepEqual(said(s), [], s);
 });

@@ -139,7 +139,7 @@ const notDeeds = new Set(
     'say admit confess agree tell thank apologise apologize mention ask wonder',
     'be stay keep remain feel seem look sound believe trust think know hope wish love like enjoy',
     'relax rest sleep chill calm breathe focus grow strive improve practice practise exercise eat',
-    'try start stop quit learn remember forget figure balance make take have get',
+    'try start stop quit learn remember forget figure balance make take have get find',
   ]
     .join(' ')
     .split(' '),
@@ -149,7 +149,10 @@ const deedAfter: Readonly<Record<string, RegExp>> = {
   make: /^(?:an?\s+appointment|a\s+(?:booking|reservation|call|payment|doctor['’]s)|the\s+(?:booking|reservation|payment|call)|dinner|a\s+cake)\b/iu,
   take: /^(?:the\s+(?:car|dog|cat|bins?|trash|rubbish|kids?)|out\s+the\s+(?:bins?|trash|rubbish)|back\s+)\b/iu,
   get: /^(?:a|an|the|my|some|new)\s+(?!(?:better|chance|idea|feeling|sense|grip|life|rest|sleep)\b)\p{L}/iu,
-  figure: /^out\s+(?:the|my|which|where|when|how)\s/iu,
+  // "figure out which flight to take" is a deed; "figure out how to balance it all" a struggle.
+  figure: /^out\s+(?:the|my|which|where|when)\s/iu,
+  // "find a plumber" is a deed; "find a way to tough it out", "find time to…" are a wish.
+  find: /^(?!(?:a\s+way|ways|a\s+balance|balance|time|the\s+time|the\s+strength|the\s+energy|peace|joy|motivation)\b)\p{L}/iu,
   // "tell him about the leak" is a deed; "I gotta tell you about…" is a telling now.
   tell: /^(?!(?:you|ya|u)\b)\p{L}/iu,
 };
