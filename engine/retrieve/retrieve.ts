@@ -333,10 +333,15 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = dated;
     method = `${method}; the events dated in the time asked about first`;
   }
-  const led = slotFirst(laneResults, fused);
+  const led = laneFirst('slot', laneResults, fused);
   if (led !== fused) {
     fused = led;
     method = `${method}; the slot lane's Records first`;
+  }
+  const tasksLed = laneFirst('tasks', laneResults, fused);
+  if (tasksLed !== fused) {
+    fused = tasksLed;
+    method = `${method}; the tasks lane's Records first`;
   }
   const within = onlyTheTimeAsked(timeIntent, o.terms, laneResults, fused);
   if (within !== fused) {
@@ -669,14 +674,17 @@ async function withoutFiller(
  * The slot lane's Records lead the order, in the lane's order: they are what the deriver read as the
  * value holding the slot asked about at the read time ("Where does Ana work?": the Record of "I now work
  * at Feedzai"). The reranker never saw the lane (it does not fire on LoCoMo, which it was trained on), and
- * it put that Record eighth, below the Record of the employer she had left and her sister's. Unchanged
- * when the lane found nothing, so the order of every other question is the fusion's or the reranker's.
+ * it put that Record eighth, below the Record of the employer she had left and her sister's. So do the
+ * tasks lane's, after them, for a question of what is still to do: the tasks the deriver read, open
+ * first. The reranker never saw that lane either, and put "I still eat it though." first for "What is
+ * still to do?", by its one word. Unchanged when the lane found nothing, so the order of every other
+ * question is the fusion's or the reranker's.
  */
-function slotFirst(laneResults: readonly LaneResult[], fused: Fused[]): Fused[] {
-  const slot = laneResults.find((l) => l.lane === 'slot');
-  if (!slot || slot.candidates.length === 0) return fused;
+function laneFirst(lane: 'slot' | 'tasks', laneResults: readonly LaneResult[], fused: Fused[]): Fused[] {
+  const found = laneResults.find((l) => l.lane === lane);
+  if (!found || found.candidates.length === 0) return fused;
   const byId = new Map(fused.map((f) => [f.recordId, f]));
-  const lead = slot.candidates.flatMap((c) => byId.get(c.recordId) ?? []);
+  const lead = found.candidates.flatMap((c) => byId.get(c.recordId) ?? []);
   if (lead.length === 0 || lead.every((f, i) => fused[i] === f)) return fused;
   const ids = new Set(lead.map((f) => f.recordId));
   return [...lead, ...fused.filter((f) => !ids.has(f.recordId))];

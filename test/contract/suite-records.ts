@@ -683,6 +683,49 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
     );
 
     it(
+      'a deed the speaker says she needs to do is a task, one for each she lists, done by her deed alone',
+      { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine reads no tasks' },
+      async () => {
+        const api = await brainWithKey(server);
+        const say = chatWriter(api, 'chat');
+        await say('Ana', 'I need to renew my passport before January.', '2024-03-01T10:00:00Z');
+        await say('Ana', 'I need to sleep more.', '2024-03-01T10:01:00Z');
+        await say(
+          'Ana',
+          'I still need to buy the vase for Petra and call the bank about the mortgage.',
+          '2024-03-01T10:02:00Z',
+        );
+        await say('Rui', 'Gotta fix the bike before Sunday.', '2024-03-01T10:03:00Z');
+        await say('Rui', 'Noted. I still eat it though.', '2024-03-01T10:04:00Z');
+        // His deed, and a vase for someone else: her task stays open.
+        await say('Rui', 'Bought the vase for mum, 55 EUR.', '2024-03-02T09:00:00Z');
+        await say('Ana', 'Renewed my passport today, finally done.', '2024-03-02T10:00:00Z');
+        await say('Ana', "I've called the bank.", '2024-03-02T11:00:00Z');
+        const all = await memoriesOf(api);
+        const tasks = all
+          .filter((m) => /^(?:To do|Done): /u.test(m.statement))
+          .map((m) => [m.statement, m.owner.entity ?? m.owner.state])
+          .sort();
+        assert.deepEqual(tasks, [
+          ['Done: call the bank about the mortgage', 'Ana'],
+          ['Done: renew my passport before January', 'Ana'],
+          ['To do: buy the vase for Petra', 'Ana'],
+          ['To do: fix the bike before Sunday', 'Rui'],
+        ]);
+        // A need that is never done, only kept up, is what she said.
+        assert.ok(all.some((m) => m.statement === 'I need to sleep more.'));
+        const ctx = await api.post<{ text: string | null }>('/brains/b/context', {
+          query: 'What is still to do?',
+        });
+        assert.equal(ctx.status, 200, ctx.text);
+        const text = ctx.body.text ?? '';
+        const at = (s: string) => (text.includes(s) ? text.indexOf(s) : Infinity);
+        assert.ok(at('buy the vase for Petra') < at('I still eat it'), text);
+        assert.ok(!text.includes('renew my passport'), text);
+      },
+    );
+
+    it(
       'a "she" after her name, or an end of her job, in another speaker\'s words contests or agrees with hers',
       { skip: traits.holdsSlots && traits.resolvesOwners ? false : 'this engine holds no slots of hers' },
       async () => {

@@ -70,7 +70,7 @@ import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
-import { taskSaid } from './task-said.ts';
+import { tasksSaid } from './task-said.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -425,7 +425,13 @@ export function createRuleDeriver(): Deriver {
     // be out sick today, can you cover the standup? — Sure, …" was the replier's, in her Profile.
     // "Marko has a new number: +385 …" holds Marko's phone number, as "Marko's new number is …" does:
     // it was the speaker's sentence, and his old number stayed his.
-    name: 'rules-v70',
+    // v71: a deed the speaker says they need to do ("I need to renew my passport", "I have to pick up
+    // the kids", "gotta call the plumber", "I must book the flights") is "To do: …", as "I still need
+    // to" was, so "Renewed my passport today" ticks it off: it was a sentence, and ticked nothing. A
+    // need that is no deed ("I need to sleep more", "I have to admit…", "I need to go now") stays one.
+    // Tasks listed in one sentence ("I still need to buy the vase for Petra and call the bank") are a
+    // Memory each: they were one task, which a deed of either did in full.
+    name: 'rules-v71',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -1317,11 +1323,17 @@ function sentenceClaims(
     c.predicate === null && c.quote === s && !c.callsOff && !c.endsHeld && !c.restoresHeld;
   if (!claims.some(whole)) return claims;
   // "remind me to water the tomatoes": a task, as a checklist's box says one.
-  const task = taskSaid(s);
-  if (task !== null) {
-    const quote = s.slice(...task);
-    return claims.map((c) => (whole(c) ? { ...c, statement: taskStatement(false, quote), quote } : c));
-  }
+  // "I still need to buy the vase and call the bank": one for each task it lists.
+  const tasks = tasksSaid(s);
+  if (tasks.length > 0)
+    return claims.flatMap((c) =>
+      whole(c)
+        ? tasks.map((at) => {
+            const quote = s.slice(...at);
+            return { ...c, statement: taskStatement(false, quote), quote };
+          })
+        : [c],
+    );
   // "The dentist moved my appointment to Friday", "I cancelled the dentist": in place of the plan it
   // changes. "I renewed my passport today!": a deed, which may do an open task.
   const changed = planChanged(s);

@@ -12,6 +12,13 @@ test('a question naming a list of tasks, or what is left to do, asks for the ope
     'What do I still have to do?',
     "What's left to do this week?",
     'What do I need to do today?',
+    'What is still to do?',
+    "What's still to do this week?",
+    'what do I still need to do?',
+    'So what is there yet to do?',
+    'What remains to be done?',
+    'What still needs doing?',
+    'What needs to be done today?',
   ])
     assert.deepEqual(readTaskQuestion(q), { open: true, done: false }, q);
 });
@@ -30,6 +37,10 @@ test('a question asking how to do something, or done of anything but a list, ask
     'Is the renovation done?',
     'What should I do about my knee?',
     'Who did Priya say to talk to?',
+    'What is there to do in Lisbon?',
+    'What is still to do in Lisbon if we go again?',
+    'What needs to be done to renew a passport?',
+    'Is there still a lot to do on the house?',
   ])
     assert.equal(readTaskQuestion(q), null, q);
 });

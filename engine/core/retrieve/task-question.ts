@@ -15,11 +15,12 @@ const listNamed =
   /(?<![\p{L}\p{N}])(?:to[- ]?dos?(?=[\s?.!,]*(?:list|$|\?))|todos?|tasks?|checklists?)(?![\p{L}\p{N}])/iu;
 /**
  * What is left to do, asked without naming a list: "what do I still have to do?", "what's left to do
- * this week?". The words after "to do" must end the question or say when: "what do I need to do to
+ * this week?", "what is still to do?", "what remains to be done?", "what still needs doing?". "still" is
+ * a word of the question, not of what it asks: read as a search word it found "I still eat it" first. The words after "to do" must end the question or say when: "what do I need to do to
  * renew a passport?" asks how, not what is on a list.
  */
 const leftToDo =
-  /(?<![\p{L}\p{N}])(?:have|need|got|left|remaining|pending|outstanding)\s+(?:left\s+)?to\s+do(?=\s*(?:[?.!]|$|today|tonight|tomorrow|this\s|next\s|later|still|before\s|by\s))/iu;
+  /(?<![\p{L}\p{N}])(?:(?:have|need|got|left|remaining|pending|outstanding)\s+(?:left\s+)?to\s+do|(?:still|yet|left|remains?|remaining)\s+to\s+(?:do|be\s+done)|needs?\s+(?:to\s+be\s+done|doing))(?=\s*(?:[?.!]|$|today|tonight|tomorrow|this\s|next\s|later|still|before\s|by\s))/iu;
 /** Done, asked of a list or of ticking it: "which tasks are done?", "what have I ticked off?". */
 const doneWords =
   /(?<![\p{L}\p{N}])(?:done|finished|completed|complete|(?:tick|check|cross)(?:ed)?\s+off)(?![\p{L}\p{N}])/iu;
