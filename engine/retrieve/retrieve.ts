@@ -333,15 +333,16 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = dated;
     method = `${method}; the events dated in the time asked about first`;
   }
-  const led = laneFirst('slot', laneResults, fused);
-  if (led !== fused) {
-    fused = led;
-    method = `${method}; the slot lane's Records first`;
-  }
+  // The tasks lane's Records, then the slot lane's in front of them: the slot's lead.
   const tasksLed = laneFirst('tasks', laneResults, fused);
   if (tasksLed !== fused) {
     fused = tasksLed;
     method = `${method}; the tasks lane's Records first`;
+  }
+  const led = laneFirst('slot', laneResults, fused);
+  if (led !== fused) {
+    fused = led;
+    method = `${method}; the slot lane's Records first`;
   }
   const within = onlyTheTimeAsked(timeIntent, o.terms, laneResults, fused);
   if (within !== fused) {
