@@ -114,21 +114,20 @@ test('notes uploaded from their folder, from its parent and imported from disk a
       { item: 'Parent/Notes/todo.md', external_id: 'Notes/todo.md' },
     ],
   });
-  // From disk the notes are named by their absolute paths, and their files have another time.
+  // From disk the notes are named from the folder imported, as its upload names them, and their
+  // files have another time.
   const fromDisk = await runImport({ client, brainId: 'chosen', path: parent });
   assert.deepEqual(counts(fromDisk), [0, 2, 0]);
   assert.deepEqual(fromDisk.matchedNotes, {
     count: 2,
     examples: [
-      { item: ideas, name: 'Notes/ideas.md' },
-      { item: todo, name: 'Notes/todo.md' },
+      { item: 'Parent/Notes/ideas.md', name: 'Notes/ideas.md' },
+      { item: 'Parent/Notes/todo.md', name: 'Notes/todo.md' },
     ],
   });
   assert.match(
     formatSummary(fromDisk),
-    new RegExp(
-      `2 notes were written under the name the brain already had[^\n]*\n.*\n  ${todo} -> Notes/todo.md`,
-    ),
+    /2 notes were written under the name the brain already had[^\n]*\n.*\n {2}Parent\/Notes\/todo.md -> Notes\/todo.md/,
   );
   assert.deepEqual(await items('chosen'), { ids: ['Notes/ideas.md', 'Notes/todo.md'], records: 2 });
 
@@ -152,23 +151,28 @@ test('notes imported from disk and then uploaded are the same items; an edit upl
   writeFileSync(todo, '# Todo\nCall ETAITEM about the roof\n');
   const edited = await upload('disk', join(notes, '..', '..'), [todo]);
   assert.deepEqual([edited.replaced, ...counts(edited)], [1, 0, 0, 0], 'the edit replaced, not new');
-  assert.deepEqual(await items('disk'), { ids: [todo], records: 2 });
+  assert.deepEqual(await items('disk'), { ids: ['Notes/todo.md'], records: 2 });
   await waitForDerivation(client, 'disk');
   assert.deepEqual(await active('disk', 'ZETAITEM'), []);
   assert.equal((await active('disk', 'ETAITEM')).length, 1);
 });
 
-test('two todo.md in folders of the same name stay two items; an upload that could be either is a third', async () => {
+test('two todo.md in folders of the same name stay two items: the second goes by its parent too; an upload of the name is the first', async () => {
   const work = note(join(dir, 'two', 'Work', 'Notes', 'todo.md'), '# Todo\nSend the THETAITEM invoice\n');
   const home = note(join(dir, 'two', 'Home', 'Notes', 'todo.md'), '# Todo\nWater the IOTAITEM ferns\n');
   assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: work })), [1, 0, 0]);
   assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: home })), [1, 0, 0]);
-  // The browser says "Notes/todo.md": either of them. Neither is replaced.
+  assert.deepEqual(await items('two'), { ids: ['Home/Notes/todo.md', 'Notes/todo.md'], records: 2 });
+  // Each again, in either order: each keeps its own name.
+  assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: home })), [0, 1, 0]);
+  assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: work })), [0, 1, 0]);
+  // The browser says "Notes/todo.md": the name the first folder holds, as on every device.
   const edited = note(join(dir, 'two', 'upload', 'Notes', 'todo.md'), '# Todo\nSend the KAPPAITEM invoice\n');
-  assert.deepEqual(counts(await upload('two', join(dir, 'two', 'upload'), [edited])), [1, 0, 0]);
-  assert.deepEqual(await items('two'), { ids: [home, work, 'Notes/todo.md'].sort(), records: 3 });
+  const uploaded = await upload('two', join(dir, 'two', 'upload'), [edited]);
+  assert.deepEqual([uploaded.replaced, ...counts(uploaded)], [1, 0, 0, 0]);
+  assert.deepEqual(await items('two'), { ids: ['Home/Notes/todo.md', 'Notes/todo.md'], records: 3 });
   await waitForDerivation(client, 'two');
-  for (const word of ['THETAITEM', 'IOTAITEM', 'KAPPAITEM'])
+  for (const word of ['IOTAITEM', 'KAPPAITEM'])
     assert.equal((await active('two', word)).length, 1, `${word} is current`);
 });
 
@@ -189,11 +193,14 @@ test('from disk, two notes that could each take a stored name leave it to neithe
   await client.createBrain({ id: 'rivals' });
   assert.deepEqual(counts(await upload('rivals', parent, [current])), [1, 0, 0]);
   // Archive/ is walked first; either Notes/todo.md could be the one uploaded.
-  const old = note(join(parent, 'Archive', 'Notes', 'todo.md'), '# Todo\nSand the XIITEM door\n');
+  note(join(parent, 'Archive', 'Notes', 'todo.md'), '# Todo\nSand the XIITEM door\n');
   const run = await runImport({ client, brainId: 'rivals', path: parent });
   assert.deepEqual(counts(run), [2, 0, 0]);
   // One Record each: Archive's text did not become a revision of the stored note.
-  assert.deepEqual(await items('rivals'), { ids: [old, current, 'Notes/todo.md'].sort(), records: 3 });
+  assert.deepEqual(await items('rivals'), {
+    ids: ['Notes/todo.md', 'Parent/Archive/Notes/todo.md', 'Parent/Notes/todo.md'],
+    records: 3,
+  });
   assert.equal(run.matchedNotes.count, 0);
 });
 
@@ -222,7 +229,7 @@ test('a key that may write but not read Records imports notes under their own na
   const writer = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: key });
   const run = await runImport({ client: writer, brainId: 'blind', path: parent });
   assert.deepEqual([...counts(run), run.matchedNotes.count], [1, 0, 0, 0]);
-  assert.deepEqual(await items('blind'), { ids: [todo, 'Notes/todo.md'].sort(), records: 2 });
+  assert.deepEqual(await items('blind'), { ids: ['Notes/todo.md', 'Parent/Notes/todo.md'], records: 2 });
 });
 
 test('a note dated by a day alone, imported in one zone and then another, is stored once', async () => {
