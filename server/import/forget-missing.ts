@@ -7,7 +7,7 @@ import { errorMessage } from '../../engine/index.ts';
 import type { ImportRecord } from './import-item.ts';
 import { isIgnored, walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
-import { noteIdentities } from './formats/note-identity.ts';
+import { formerNoteName, isDiskPath, noteIdentities } from './formats/note-identity.ts';
 import type { ArchivePlaces } from './archive-places.ts';
 
 /**
@@ -256,11 +256,11 @@ export class MissingItems {
       if (!(await stat(real)).isDirectory()) {
         if (!isNoteFile(real)) continue;
         const id = await seen(real);
-        this.scopes.push({ source: id.source, prefix: id.externalId, exact: true });
+        this.coverAlso({ source: id.source, prefix: id.externalId, exact: true });
         continue;
       }
       const inside = await identify(join(real, probe));
-      this.scopes.push({
+      this.coverAlso({
         source: inside.source,
         prefix: inside.externalId.slice(0, -probe.length),
         exact: false,
@@ -295,6 +295,20 @@ export class MissingItems {
       };
       await walk(root);
     }
+  }
+
+  /**
+   * SCOPE covered, and for plain notes named from the folder imported, where the same notes lay as a
+   * Mnemo before named them (by their real paths: formerNoteName), which is where they are stored
+   * when they were imported then.
+   */
+  private coverAlso(scope: NoteScope): void {
+    this.scopes.push(scope);
+    if (scope.source !== 'markdown' || this.namedFrom === undefined || isDiskPath(scope.prefix)) return;
+    const bare = scope.exact ? scope.prefix : scope.prefix.replace(/\/$/u, '');
+    if (bare === '') return;
+    const former = formerNoteName(this.namedFrom, bare);
+    this.scopes.push({ ...scope, prefix: scope.exact ? former : `${former}/` });
   }
 
   /**
@@ -735,7 +749,7 @@ export async function recordHeld(missing: MissingItems, store: HeldStore): Promi
 export const heldObjectType = importerObjectType;
 
 /** A file's Object key: the source and a digest of the file's name (a Slug holds no path). */
-function heldKey(source: WholeSource, file: string): string {
+export function heldKey(source: WholeSource, file: string): string {
   return `${source}-${createHash('sha256').update(file).digest('hex').slice(0, 40)}`;
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -255,4 +255,70 @@ test('a note dated by a day alone, imported in one zone and then another, is sto
     ['2024-04-02T00:00:00+01:00'],
     'one Record, dated as first imported',
   );
+});
+
+/**
+ * BRAIN holding FOLDER's notes as a Mnemo before this one wrote them: each under its real absolute
+ * path, with the text and time an import gives it now (read from an import into a scratch Brain).
+ */
+async function importedAsBefore(brain: string, folder: string, device?: string): Promise<string[]> {
+  const scratch = `${brain}-scratch`;
+  await runImport({ client, brainId: scratch, path: folder });
+  const ids: string[] = [];
+  for (const r of (await client.listRecords(scratch, { source: 'markdown', limit: 200 })).data) {
+    const id = join(realpathSync(join(folder, '..')), r.source.external_id!)
+      .split('\\')
+      .join('/');
+    const at = device === undefined ? id : id.replace(realpathSync(dir), device);
+    await client.rememberRecord(brain, {
+      content: r.content,
+      source: { name: 'markdown', external_id: at },
+      ...(r.occurred_at ? { occurred_at: r.occurred_at } : {}),
+    });
+    ids.push(at);
+  }
+  return ids.sort();
+}
+
+test('notes imported under their absolute paths before are the same items: unchanged, edited, removed', async () => {
+  const folder = join(dir, 'upgrade', 'Notes');
+  const todo = note(join(folder, 'todo.md'), '# Todo\nRenew the TAUITEM permit\n');
+  note(join(folder, 'ideas.md'), '# Ideas\nA shed for the UPSILONITEM bikes\n');
+  const gone = note(join(folder, 'gone.md'), '# Gone\nThe PHIITEM note\n');
+  await client.createBrain({ id: 'upgrade' });
+  const before = await importedAsBefore('upgrade', folder);
+  // Another device's copy of the folder, imported before too, at its own path: this device's is taken.
+  await importedAsBefore('upgrade', folder, '/Users/lena/Documents');
+  const again = await runImport({ client, brainId: 'upgrade', path: folder });
+  assert.deepEqual([again.replaced, ...counts(again)], [0, 0, 3, 0], 'no note is new');
+
+  writeFileSync(todo, '# Todo\nRenew the CHIITEM permit\n');
+  rmSync(gone);
+  const edited = await runImport({ client, brainId: 'upgrade', path: folder, forgetMissing: true });
+  assert.deepEqual([edited.replaced, ...counts(edited)], [1, 0, 1, 0]);
+  assert.deepEqual(
+    edited.forgottenItems.map((i) => i.externalId),
+    [before.find((id) => id.endsWith('/gone.md'))],
+  );
+  const held = await items('upgrade');
+  assert.equal(held.records, 6 - 1 + 1, "the removed note's Record forgotten, the edit one more");
+  assert.ok(!held.ids.some((id) => id.startsWith('Notes/')), 'nothing was written under a new name');
+  await waitForDerivation(client, 'upgrade');
+  assert.deepEqual(await active('upgrade', 'TAUITEM').then((m) => m.length), 1, "the other device's");
+  assert.equal((await active('upgrade', 'CHIITEM')).length, 1);
+});
+
+test("another folder's note imported before under its absolute path is not this folder's note of that name", async () => {
+  const work = join(dir, 'apart', 'Work', 'Notes');
+  note(join(work, 'todo.md'), '# Todo\nFile the PSIITEM report\n');
+  await client.createBrain({ id: 'apart' });
+  const [workId] = await importedAsBefore('apart', work);
+  // Imported now, Home/Notes is the first folder this device names "Notes".
+  const home = join(dir, 'apart', 'Home', 'Notes');
+  note(join(home, 'todo.md'), '# Todo\nFeed the OMEGAITEM cat\n');
+  const run = await runImport({ client, brainId: 'apart', path: home });
+  assert.deepEqual([run.replaced, ...counts(run)], [0, 1, 0, 0]);
+  assert.deepEqual(await items('apart'), { ids: ['Notes/todo.md', workId!].sort(), records: 2 });
+  await waitForDerivation(client, 'apart');
+  assert.equal((await active('apart', 'PSIITEM')).length, 1, "Work's note is current");
 });
