@@ -836,7 +836,12 @@ async function importPath(
         const { name, external_id } = item.body.source;
         const { written, unchanged } = await writeRevision(
           held,
-          { source: name, externalId: external_id, body: item.body },
+          {
+            source: name,
+            externalId: external_id,
+            body: item.body,
+            timeFromFile: item.occurredAtInKey === null,
+          },
           key,
           (k) => o.client.rememberRecord(o.brainId, item.body, { idempotencyKey: k, signal: o.signal }),
           (w) => w.replayed ?? replayedByClock(w.record, started, brainCreated),
