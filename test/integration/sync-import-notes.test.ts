@@ -98,7 +98,7 @@ describe('a notes folder at another path on each of two paired devices', () => {
     assert.deepEqual((await importOn(a, onA, 'device-a')).unchanged, 4);
   });
 
-  it("lists no place on either disk in the importer's Objects, which sync too", async () => {
+  it("lists no place on either disk in either device's importer Objects", async () => {
     for (const n of [a, b]) {
       const objects = (await n.client.listObjects('ana', { type: 'mnemo-import-file', limit: 500 })).data;
       assert.ok(objects.length > 0);
