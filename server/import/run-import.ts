@@ -966,7 +966,7 @@ async function importedFolder(path: string): Promise<string | null> {
 /**
  * Which folders each device named how (folder-names.ts), in the Brain's Objects through the API. A key
  * that may not read them reads nothing (every folder then goes by its own name); one that may not write
- * them records nothing.
+ * them, or a dry run, records nothing.
  */
 function folderNamesThroughApi(o: ImportOptions): FolderNameStore {
   return folderNamesInObjects(
@@ -983,6 +983,8 @@ function folderNamesThroughApi(o: ImportOptions): FolderNameStore {
       }
     },
     async (body) => {
+      // A dry run writes nothing, nor which folder took a name.
+      if (o.dryRun) return null;
       try {
         await o.client.acceptObject(o.brainId, body, { signal: o.signal });
         return null;
