@@ -1,13 +1,13 @@
 import { importerObjectType } from '../../engine/contract/importer-objects.ts';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { ObjectAccept, ObjectPage } from '../../engine/contract/index.ts';
 import { errorMessage } from '../../engine/index.ts';
 import type { ImportRecord } from './import-item.ts';
 import { isIgnored, walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
-import { noteIdentities } from './formats/note-identity.ts';
+import { formerNoteName, isDiskPath, noteIdentities } from './formats/note-identity.ts';
 import type { ArchivePlaces } from './archive-places.ts';
 
 /**
@@ -54,6 +54,23 @@ export interface HeldEntry {
   digests: ReadonlySet<string>;
   /** Recorded by a Mnemo before digests (`items`): written again as digests by the next import. */
   plain?: boolean;
+  /**
+   * Recorded under the file's absolute path, as Mnemo named files before (heldFileName): written again
+   * under its name by the next import that reads the file, and the record under the path retired.
+   */
+  renamed?: boolean;
+}
+
+/**
+ * A calendar or contacts file's name in what the Brain records (HeldStore) for its real path REAL
+ * (where it lies, archives placed): its path from NAMED_FROM, the folder that holds what was imported,
+ * with `/`; its path itself when it lies outside, or there is none. Objects are read by agents and
+ * sync to the other devices: a name from the folder says no more than the Records' own names do.
+ */
+export function heldFileName(real: string, namedFrom: string | undefined): string {
+  if (namedFrom === undefined) return real;
+  const from = namedFrom.endsWith(sep) ? namedFrom : namedFrom + sep;
+  return real.startsWith(from) ? real.slice(from.length).split(sep).join('/') : real;
 }
 
 /**
@@ -187,12 +204,17 @@ export class MissingItems {
   constructor(
     private readonly uploadRoot?: string,
     private readonly places?: ArchivePlaces,
+    private readonly namedFrom?: string,
   ) {}
 
-  /** How the Brain remembers which file held what: its real path, or in an upload its name in it. */
+  /**
+   * How the Brain remembers which file held what: as its notes are named (note-identity.ts), its path
+   * from the folder that holds what was imported ("Calendars/work.ics"), in an upload its name in it;
+   * its real path only when it lies outside (a link followed out of the folder).
+   */
   private async fileName(path: string): Promise<string> {
     const real = await realpath(path);
-    if (this.uploadRoot === undefined) return this.places?.where(real) ?? real;
+    if (this.uploadRoot === undefined) return heldFileName(this.places?.where(real) ?? real, this.namedFrom);
     return relIn(await realpath(this.uploadRoot), real);
   }
 
@@ -212,7 +234,11 @@ export class MissingItems {
     uploadRoot: string | undefined,
     storedName: (id: string) => Promise<string>,
   ): Promise<void> {
-    const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null, this.places);
+    const identify = noteIdentities(
+      uploadRoot ? await realpath(uploadRoot) : null,
+      this.places,
+      this.namedFrom ?? null,
+    );
     // Calendar and contacts files lie under each root too (HeldStore names where).
     for (const root of roots) {
       const name = await this.fileName(root);
@@ -230,11 +256,11 @@ export class MissingItems {
       if (!(await stat(real)).isDirectory()) {
         if (!isNoteFile(real)) continue;
         const id = await seen(real);
-        this.scopes.push({ source: id.source, prefix: id.externalId, exact: true });
+        this.coverAlso({ source: id.source, prefix: id.externalId, exact: true });
         continue;
       }
       const inside = await identify(join(real, probe));
-      this.scopes.push({
+      this.coverAlso({
         source: inside.source,
         prefix: inside.externalId.slice(0, -probe.length),
         exact: false,
@@ -269,6 +295,20 @@ export class MissingItems {
       };
       await walk(root);
     }
+  }
+
+  /**
+   * SCOPE covered, and for plain notes named from the folder imported, where the same notes lay as a
+   * Mnemo before named them (by their real paths: formerNoteName), which is where they are stored
+   * when they were imported then.
+   */
+  private coverAlso(scope: NoteScope): void {
+    this.scopes.push(scope);
+    if (scope.source !== 'markdown' || this.namedFrom === undefined || isDiskPath(scope.prefix)) return;
+    const bare = scope.exact ? scope.prefix : scope.prefix.replace(/\/$/u, '');
+    if (bare === '') return;
+    const former = formerNoteName(this.namedFrom, bare);
+    this.scopes.push({ ...scope, prefix: scope.exact ? former : `${former}/` });
   }
 
   /**
@@ -541,6 +581,7 @@ function changedHeld(before: ReadonlyMap<string, HeldEntry>, after: HeldFile[]):
     if (was === undefined) return h.digests.length > 0;
     return (
       was.plain === true ||
+      was.renamed === true ||
       was.digests.size !== h.digests.length ||
       h.digests.some((d) => !was.digests.has(d))
     );
@@ -708,7 +749,7 @@ export async function recordHeld(missing: MissingItems, store: HeldStore): Promi
 export const heldObjectType = importerObjectType;
 
 /** A file's Object key: the source and a digest of the file's name (a Slug holds no path). */
-function heldKey(source: WholeSource, file: string): string {
+export function heldKey(source: WholeSource, file: string): string {
   return `${source}-${createHash('sha256').update(file).digest('hex').slice(0, 40)}`;
 }
 
@@ -733,10 +774,24 @@ export const noObjectWrites = "this key may not write the Brain's Objects: objec
 export function heldInObjects(
   list: (cursor: string | undefined) => Promise<ObjectPage | null>,
   accept: (body: ObjectAccept) => Promise<string | null>,
+  namedFrom?: string,
 ): HeldStore {
+  // Records under an absolute path, by the name the file has now (heldFileName), to retire when it is
+  // recorded under that name: the path is then no longer what the Object says.
+  const formerly = new Map<string, string>();
   return {
     async read(source) {
       const out = new Map<string, HeldEntry>();
+      const add = (file: string, entry: HeldEntry) => {
+        const name = heldFileName(file, namedFrom);
+        if (name !== file) formerly.set(`${source}\u0000${name}`, file);
+        const other = out.get(name);
+        // A file recorded both under its name and under its path held what either says.
+        const digests = other ? new Set([...other.digests, ...entry.digests]) : entry.digests;
+        const plain = entry.plain === true || other?.plain === true;
+        const renamed = name !== file || other?.renamed === true;
+        out.set(name, { digests, ...(plain ? { plain } : {}), ...(renamed ? { renamed } : {}) });
+      };
       let cursor: string | undefined;
       do {
         const page = await list(cursor);
@@ -750,9 +805,9 @@ export function heldInObjects(
           } | null;
           if (v?.source !== source || typeof v.file !== 'string') continue;
           const strings = (a: unknown[]) => a.filter((i): i is string => typeof i === 'string');
-          if (Array.isArray(v.digests)) out.set(v.file, { digests: new Set(strings(v.digests)) });
+          if (Array.isArray(v.digests)) add(v.file, { digests: new Set(strings(v.digests)) });
           else if (Array.isArray(v.items))
-            out.set(v.file, { digests: new Set(strings(v.items).map(itemDigest)), plain: true });
+            add(v.file, { digests: new Set(strings(v.items).map(itemDigest)), plain: true });
         }
         cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
       } while (cursor !== undefined);
@@ -761,7 +816,16 @@ export function heldInObjects(
     async write(source, file, digests) {
       if (digests.length > maxHeldItems)
         return `it holds ${digests.length} ${kinds[source].plural}, more than the ${maxHeldItems} one file's record may hold; split it into smaller files`;
-      return accept({ type: heldObjectType, key: heldKey(source, file), value: { source, file, digests } });
+      const why = await accept({
+        type: heldObjectType,
+        key: heldKey(source, file),
+        value: { source, file, digests },
+      });
+      const former = formerly.get(`${source}\u0000${file}`);
+      if (why !== null || former === undefined) return why;
+      // Its newest version says nothing: the path leaves what is listed and what syncs from now on.
+      formerly.delete(`${source}\u0000${file}`);
+      return accept({ type: heldObjectType, key: heldKey(source, former), value: null });
     },
   };
 }

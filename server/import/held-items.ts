@@ -34,8 +34,11 @@ export interface HeldItems {
    * Whether the item's newest revision the Brain holds says just what BODY says (content, instant and
    * visibility): the same item imported on another device and pulled by sync, under that device's
    * Idempotency-Key, which never travels. Writing it here would add a revision of the same text.
+   * TIME_FROM_FILE: the item's instant is its file's (a note without a date of its own), which is no
+   * part of what it says (ImportRecord.occurredAtInKey): a copy of the folder on another device,
+   * its files written there at other times, says the same when its content and visibility do.
    */
-  newestSays(source: string, externalId: string, body: ItemBody): Promise<boolean>;
+  newestSays(source: string, externalId: string, body: ItemBody, timeFromFile?: boolean): Promise<boolean>;
 }
 
 /** What an import sends of an item, as far as whatItSays reads it. */
@@ -72,14 +75,14 @@ const maxRevisionSteps = 32;
  */
 export async function writeRevision<R extends { record: { id: string }; replayed?: boolean | null }>(
   held: HeldItems,
-  item: { source: string; externalId: string; body: ItemBody },
+  item: { source: string; externalId: string; body: ItemBody; timeFromFile?: boolean },
   key: string,
   write: (key: string) => Promise<R>,
   replayedOf: (written: R) => boolean = (w) => w.replayed === true,
 ): Promise<{ written: R | null; unchanged: boolean }> {
   // Only sources of one version per item are remembered: a mail import's Message-IDs are not kept.
   const undoable = oneVersionPerImport.has(item.source) && !held.seenBefore(item.source, item.externalId);
-  if (await held.newestSays(item.source, item.externalId, item.body))
+  if (await held.newestSays(item.source, item.externalId, item.body, item.timeFromFile))
     return { written: null, unchanged: true };
   let written = await write(key);
   if (!undoable) return { written, unchanged: replayedOf(written) };
@@ -108,28 +111,30 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
   const read = async (source: string): Promise<HeldSource> => {
     const ids = new Map<string, string[]>();
     const says = new Map<string, string>();
+    const saysTimeless = new Map<string, string>();
     for await (const p of recordPages(page, { source }))
       for (const r of p?.data ?? []) {
         const id = r.source.external_id;
         if (id === null) continue;
         ids.set(id, [...(ids.get(id) ?? []), r.id]);
         says.set(r.id, whatItSays(r));
+        saysTimeless.set(r.id, whatItSays({ ...r, occurred_at: undefined }));
       }
-    return { ids, says };
+    return { ids, says, saysTimeless };
   };
   /** A held source's items, read once (a read that fails holds none). */
   const heldSource = (source: string): Promise<HeldSource> => {
     let got = bySource.get(source);
     if (!got) {
-      got = read(source).catch(() => ({ ids: new Map(), says: new Map() }));
+      got = read(source).catch(() => ({ ids: new Map(), says: new Map(), saysTimeless: new Map() }));
       bySource.set(source, got);
     }
     return got;
   };
   /** A held item's Record ids, by when they were written (ids.ts), as the engine orders its revisions. */
   const revisions = async (source: string, externalId: string) => {
-    const { ids, says } = await heldSource(source);
-    return { ids: (ids.get(externalId) ?? []).toSorted(), says };
+    const { ids, says, saysTimeless } = await heldSource(source);
+    return { ids: (ids.get(externalId) ?? []).toSorted(), says, saysTimeless };
   };
   return {
     async replaces(source, externalId, recordId) {
@@ -142,13 +147,16 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
       seen.add(pair);
       return false;
     },
-    async newestSays(source, externalId, body) {
+    async newestSays(source, externalId, body, timeFromFile = false) {
       // Without its instant an item is stamped when written: nothing to compare it with.
       if (!held.has(source) || body.occurred_at === undefined) return false;
-      const { ids, says } = await revisions(source, externalId);
+      const { ids, says, saysTimeless } = await revisions(source, externalId);
       const newest = ids.at(-1);
       if (newest === undefined) return false;
-      return says.get(newest) === whatItSays({ ...body, visibility: body.visibility ?? 'shareable' });
+      const visibility = body.visibility ?? 'shareable';
+      if (timeFromFile)
+        return saysTimeless.get(newest) === whatItSays({ ...body, occurred_at: undefined, visibility });
+      return says.get(newest) === whatItSays({ ...body, visibility });
     },
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;
@@ -166,6 +174,8 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
 interface HeldSource {
   ids: ReadonlyMap<string, readonly string[]>;
   says: ReadonlyMap<string, string>;
+  /** What each Record says but for its instant (newestSays of an item dated by its file). */
+  saysTimeless: ReadonlyMap<string, string>;
 }
 
 /** What a Record says as an import writes it: content, when it occurred (the instant) and visibility. */

@@ -214,6 +214,32 @@ test('a note another device imported the same, pulled by sync, is unchanged here
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
 });
 
+test('a note without a date that another device imported, its file written there at another time, is unchanged here', async () => {
+  const engine = await brain();
+  const send = () =>
+    importFiles(engine, t, 'b', {
+      files: [file('Notes/plan.md', 'Gym: Holmes Place\n', '2026-11-20T08:00:00Z')],
+    });
+  assert.equal((await send()).imported, 1);
+  // The other device's copy of the folder was written there later (a clone, a copy): its Record, pulled
+  // by sync, is dated by that file's time, which is no part of what the note says.
+  const [mine] = (await engine.listRecords(t, 'b', { limit: 50 })).data;
+  await engine.rememberRecord(
+    t,
+    'b',
+    {
+      content: mine!.content,
+      source: { name: mine!.source.name!, external_id: mine!.source.external_id! },
+      occurred_at: '2026-12-01T17:45:00.000Z',
+      visibility: mine!.visibility,
+    },
+    {},
+  );
+  const again = await send();
+  assert.deepEqual([again.imported, again.replaced, again.unchanged], [0, 0, 1]);
+  assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
+});
+
 test('a device that only pulled an import finds the same files unchanged: nothing is written again', async () => {
   const chat = '21/11/2026, 18:03 - Inês: Are you coming to Coimbra?\n21/11/2026, 18:05 - Maria: Yes!\n';
   const send = (engine: Engine) =>

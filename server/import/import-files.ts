@@ -356,7 +356,12 @@ async function importTargets(
             const { name, external_id } = item.body.source;
             const { written, unchanged } = await writeRevision(
               held,
-              { source: name, externalId: external_id, body: item.body },
+              {
+                source: name,
+                externalId: external_id,
+                body: item.body,
+                timeFromFile: item.occurredAtInKey === null,
+              },
               collected.keys[i]!,
               (k) => engine.rememberRecord(t, brainId, item.body, { idempotencyKey: k }),
             );

@@ -92,6 +92,12 @@ export interface ParseOptions {
    * above it (note-identity.ts).
    */
   uploadRoot?: string;
+  /**
+   * The real folder that holds what was imported from disk: plain notes (note-identity.ts) and the
+   * calendar and contacts files whose items are recorded (forget-missing.ts) are named by their path
+   * from it, never by where it lies on this disk.
+   */
+  namedFrom?: string;
   /** Archives found in the folder imported, unpacked elsewhere: their notes are named where they lie. */
   archivePlaces?: ArchivePlaces;
   /**

@@ -5,7 +5,7 @@ import type { ImportTarget } from './plan-import.ts';
 import { recordPages, type PageQuery } from './record-pages.ts';
 import { walkFolder } from './walk-folder.ts';
 import { isNoteFile } from './formats/note-file.ts';
-import { noteIdentities } from './formats/note-identity.ts';
+import { formerNoteName, isDiskPath, noteIdentities } from './formats/note-identity.ts';
 import type { ArchivePlaces } from './archive-places.ts';
 
 /**
@@ -70,9 +70,20 @@ export class KnownNoteNames {
   private names: Promise<Map<string, string>> | null = null;
   readonly matches: NoteMatches = { count: 0, examples: [] };
 
+  /**
+   * NAMED_FROM: the folder that holds what was imported from disk (note-identity.ts), whose notes were
+   * named by their absolute paths before. Such a note's former name, when the Brain has it and not
+   * its own, is taken first: a note imported before is the same item, and another folder's note of the
+   * same name never is. A stored absolute path that is a file on this disk is another note here, never
+   * one of this import's (each is its own former name): only one that is not here (another device's
+   * copy of the folder, a folder since moved) can be the same note at another place. TAKEN_BY: names
+   * this device gave other folders ("Notes/", folder-names.ts), under which no note is this import's.
+   */
   constructor(
     private readonly stored: StoredNoteNames,
     private readonly ownNames: ReadonlySet<string>,
+    private readonly namedFrom?: string,
+    private readonly takenBy: readonly string[] = [],
   ) {}
 
   /** Reads the Brain's names now, so that a failure to read them stops the import before it writes. */
@@ -112,9 +123,20 @@ export class KnownNoteNames {
     }
     const agreeing = new Map<string, string[][]>();
     const claimants = new Map<string, number>();
+    const namedFrom = this.namedFrom;
     for (const id of own) {
+      if (namedFrom !== undefined && !ids.has(id)) {
+        const former = formerNoteName(namedFrom, id);
+        if (ids.has(former)) {
+          out.set(id, former);
+          continue;
+        }
+      }
       const mine = segments(id);
-      const found = (byTail.get(tailOf(mine)) ?? []).filter((s) => endsWith(mine, s) || endsWith(s, mine));
+      let found = (byTail.get(tailOf(mine)) ?? []).filter((s) => endsWith(mine, s) || endsWith(s, mine));
+      if (namedFrom !== undefined) found = await notOnThisDisk(found);
+      const taken = this.takenBy;
+      if (taken.length > 0) found = found.filter((s) => !taken.some((t) => s.join('/').startsWith(t)));
       for (const s of found) claimants.set(s.join('/'), (claimants.get(s.join('/')) ?? 0) + 1);
       if (!ids.has(id) && found.length > 0) agreeing.set(id, found);
     }
@@ -127,6 +149,22 @@ export class KnownNoteNames {
     }
     return out;
   }
+}
+
+/** Of stored names (as segments), those that are no file on this disk. */
+async function notOnThisDisk(found: string[][]): Promise<string[][]> {
+  const here = await Promise.all(
+    found.map((s) => {
+      const id = s.join('/');
+      return isDiskPath(id)
+        ? stat(id).then(
+            () => true,
+            () => false,
+          )
+        : false;
+    }),
+  );
+  return found.filter((_, i) => !here[i]);
 }
 
 /** Every stored name, read a page at a time by LISTPAGE (listRecords); null when it answers null. */
@@ -149,15 +187,16 @@ const resolvedAtOnce = 32;
 /**
  * The names the plain notes of TARGETS are written under, read as their reader names them
  * (note-identity.ts) without reading the notes: paths only, one walk of a folder read whole. A note in
- * a vault is the vault's (source obsidian) and not among them. `uploadRoot` and `places` as for the
- * import.
+ * a vault is the vault's (source obsidian) and not among them. `uploadRoot`, `places` and `namedFrom`
+ * as for the import.
  */
 export async function plainNoteNames(
   targets: readonly ImportTarget[],
   uploadRoot: string | undefined,
   places?: ArchivePlaces,
+  namedFrom?: string,
 ): Promise<Set<string>> {
-  const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null, places);
+  const identify = noteIdentities(uploadRoot ? await realpath(uploadRoot) : null, places, namedFrom ?? null);
   const out = new Set<string>();
   const add = async (real: string) => {
     const id = await identify(real);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -114,21 +114,20 @@ test('notes uploaded from their folder, from its parent and imported from disk a
       { item: 'Parent/Notes/todo.md', external_id: 'Notes/todo.md' },
     ],
   });
-  // From disk the notes are named by their absolute paths, and their files have another time.
+  // From disk the notes are named from the folder imported, as its upload names them, and their
+  // files have another time.
   const fromDisk = await runImport({ client, brainId: 'chosen', path: parent });
   assert.deepEqual(counts(fromDisk), [0, 2, 0]);
   assert.deepEqual(fromDisk.matchedNotes, {
     count: 2,
     examples: [
-      { item: ideas, name: 'Notes/ideas.md' },
-      { item: todo, name: 'Notes/todo.md' },
+      { item: 'Parent/Notes/ideas.md', name: 'Notes/ideas.md' },
+      { item: 'Parent/Notes/todo.md', name: 'Notes/todo.md' },
     ],
   });
   assert.match(
     formatSummary(fromDisk),
-    new RegExp(
-      `2 notes were written under the name the brain already had[^\n]*\n.*\n  ${todo} -> Notes/todo.md`,
-    ),
+    /2 notes were written under the name the brain already had[^\n]*\n.*\n {2}Parent\/Notes\/todo.md -> Notes\/todo.md/,
   );
   assert.deepEqual(await items('chosen'), { ids: ['Notes/ideas.md', 'Notes/todo.md'], records: 2 });
 
@@ -152,23 +151,28 @@ test('notes imported from disk and then uploaded are the same items; an edit upl
   writeFileSync(todo, '# Todo\nCall ETAITEM about the roof\n');
   const edited = await upload('disk', join(notes, '..', '..'), [todo]);
   assert.deepEqual([edited.replaced, ...counts(edited)], [1, 0, 0, 0], 'the edit replaced, not new');
-  assert.deepEqual(await items('disk'), { ids: [todo], records: 2 });
+  assert.deepEqual(await items('disk'), { ids: ['Notes/todo.md'], records: 2 });
   await waitForDerivation(client, 'disk');
   assert.deepEqual(await active('disk', 'ZETAITEM'), []);
   assert.equal((await active('disk', 'ETAITEM')).length, 1);
 });
 
-test('two todo.md in folders of the same name stay two items; an upload that could be either is a third', async () => {
+test('two todo.md in folders of the same name stay two items: the second goes by its parent too; an upload of the name is the first', async () => {
   const work = note(join(dir, 'two', 'Work', 'Notes', 'todo.md'), '# Todo\nSend the THETAITEM invoice\n');
   const home = note(join(dir, 'two', 'Home', 'Notes', 'todo.md'), '# Todo\nWater the IOTAITEM ferns\n');
   assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: work })), [1, 0, 0]);
   assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: home })), [1, 0, 0]);
-  // The browser says "Notes/todo.md": either of them. Neither is replaced.
+  assert.deepEqual(await items('two'), { ids: ['Home/Notes/todo.md', 'Notes/todo.md'], records: 2 });
+  // Each again, in either order: each keeps its own name.
+  assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: home })), [0, 1, 0]);
+  assert.deepEqual(counts(await runImport({ client, brainId: 'two', path: work })), [0, 1, 0]);
+  // The browser says "Notes/todo.md": the name the first folder holds, as on every device.
   const edited = note(join(dir, 'two', 'upload', 'Notes', 'todo.md'), '# Todo\nSend the KAPPAITEM invoice\n');
-  assert.deepEqual(counts(await upload('two', join(dir, 'two', 'upload'), [edited])), [1, 0, 0]);
-  assert.deepEqual(await items('two'), { ids: [home, work, 'Notes/todo.md'].sort(), records: 3 });
+  const uploaded = await upload('two', join(dir, 'two', 'upload'), [edited]);
+  assert.deepEqual([uploaded.replaced, ...counts(uploaded)], [1, 0, 0, 0]);
+  assert.deepEqual(await items('two'), { ids: ['Home/Notes/todo.md', 'Notes/todo.md'], records: 3 });
   await waitForDerivation(client, 'two');
-  for (const word of ['THETAITEM', 'IOTAITEM', 'KAPPAITEM'])
+  for (const word of ['IOTAITEM', 'KAPPAITEM'])
     assert.equal((await active('two', word)).length, 1, `${word} is current`);
 });
 
@@ -189,11 +193,14 @@ test('from disk, two notes that could each take a stored name leave it to neithe
   await client.createBrain({ id: 'rivals' });
   assert.deepEqual(counts(await upload('rivals', parent, [current])), [1, 0, 0]);
   // Archive/ is walked first; either Notes/todo.md could be the one uploaded.
-  const old = note(join(parent, 'Archive', 'Notes', 'todo.md'), '# Todo\nSand the XIITEM door\n');
+  note(join(parent, 'Archive', 'Notes', 'todo.md'), '# Todo\nSand the XIITEM door\n');
   const run = await runImport({ client, brainId: 'rivals', path: parent });
   assert.deepEqual(counts(run), [2, 0, 0]);
   // One Record each: Archive's text did not become a revision of the stored note.
-  assert.deepEqual(await items('rivals'), { ids: [old, current, 'Notes/todo.md'].sort(), records: 3 });
+  assert.deepEqual(await items('rivals'), {
+    ids: ['Notes/todo.md', 'Parent/Archive/Notes/todo.md', 'Parent/Notes/todo.md'],
+    records: 3,
+  });
   assert.equal(run.matchedNotes.count, 0);
 });
 
@@ -222,7 +229,7 @@ test('a key that may write but not read Records imports notes under their own na
   const writer = createMnemoClient({ baseUrl: `${server.origin}/v1`, apiKey: key });
   const run = await runImport({ client: writer, brainId: 'blind', path: parent });
   assert.deepEqual([...counts(run), run.matchedNotes.count], [1, 0, 0, 0]);
-  assert.deepEqual(await items('blind'), { ids: [todo, 'Notes/todo.md'].sort(), records: 2 });
+  assert.deepEqual(await items('blind'), { ids: ['Notes/todo.md', 'Parent/Notes/todo.md'], records: 2 });
 });
 
 test('a note dated by a day alone, imported in one zone and then another, is stored once', async () => {
@@ -248,4 +255,70 @@ test('a note dated by a day alone, imported in one zone and then another, is sto
     ['2024-04-02T00:00:00+01:00'],
     'one Record, dated as first imported',
   );
+});
+
+/**
+ * BRAIN holding FOLDER's notes as a Mnemo before this one wrote them: each under its real absolute
+ * path, with the text and time an import gives it now (read from an import into a scratch Brain).
+ */
+async function importedAsBefore(brain: string, folder: string, device?: string): Promise<string[]> {
+  const scratch = `${brain}-scratch`;
+  await runImport({ client, brainId: scratch, path: folder });
+  const ids: string[] = [];
+  for (const r of (await client.listRecords(scratch, { source: 'markdown', limit: 200 })).data) {
+    const id = join(realpathSync(join(folder, '..')), r.source.external_id!)
+      .split('\\')
+      .join('/');
+    const at = device === undefined ? id : id.replace(realpathSync(dir), device);
+    await client.rememberRecord(brain, {
+      content: r.content,
+      source: { name: 'markdown', external_id: at },
+      ...(r.occurred_at ? { occurred_at: r.occurred_at } : {}),
+    });
+    ids.push(at);
+  }
+  return ids.sort();
+}
+
+test('notes imported under their absolute paths before are the same items: unchanged, edited, removed', async () => {
+  const folder = join(dir, 'upgrade', 'Notes');
+  const todo = note(join(folder, 'todo.md'), '# Todo\nRenew the TAUITEM permit\n');
+  note(join(folder, 'ideas.md'), '# Ideas\nA shed for the UPSILONITEM bikes\n');
+  const gone = note(join(folder, 'gone.md'), '# Gone\nThe PHIITEM note\n');
+  await client.createBrain({ id: 'upgrade' });
+  const before = await importedAsBefore('upgrade', folder);
+  // Another device's copy of the folder, imported before too, at its own path: this device's is taken.
+  await importedAsBefore('upgrade', folder, '/Users/lena/Documents');
+  const again = await runImport({ client, brainId: 'upgrade', path: folder });
+  assert.deepEqual([again.replaced, ...counts(again)], [0, 0, 3, 0], 'no note is new');
+
+  writeFileSync(todo, '# Todo\nRenew the CHIITEM permit\n');
+  rmSync(gone);
+  const edited = await runImport({ client, brainId: 'upgrade', path: folder, forgetMissing: true });
+  assert.deepEqual([edited.replaced, ...counts(edited)], [1, 0, 1, 0]);
+  assert.deepEqual(
+    edited.forgottenItems.map((i) => i.externalId),
+    [before.find((id) => id.endsWith('/gone.md'))],
+  );
+  const held = await items('upgrade');
+  assert.equal(held.records, 6 - 1 + 1, "the removed note's Record forgotten, the edit one more");
+  assert.ok(!held.ids.some((id) => id.startsWith('Notes/')), 'nothing was written under a new name');
+  await waitForDerivation(client, 'upgrade');
+  assert.deepEqual(await active('upgrade', 'TAUITEM').then((m) => m.length), 1, "the other device's");
+  assert.equal((await active('upgrade', 'CHIITEM')).length, 1);
+});
+
+test("another folder's note imported before under its absolute path is not this folder's note of that name", async () => {
+  const work = join(dir, 'apart', 'Work', 'Notes');
+  note(join(work, 'todo.md'), '# Todo\nFile the PSIITEM report\n');
+  await client.createBrain({ id: 'apart' });
+  const [workId] = await importedAsBefore('apart', work);
+  // Imported now, Home/Notes is the first folder this device names "Notes".
+  const home = join(dir, 'apart', 'Home', 'Notes');
+  note(join(home, 'todo.md'), '# Todo\nFeed the OMEGAITEM cat\n');
+  const run = await runImport({ client, brainId: 'apart', path: home });
+  assert.deepEqual([run.replaced, ...counts(run)], [0, 1, 0, 0]);
+  assert.deepEqual(await items('apart'), { ids: ['Notes/todo.md', workId!].sort(), records: 2 });
+  await waitForDerivation(client, 'apart');
+  assert.equal((await active('apart', 'PSIITEM')).length, 1, "Work's note is current");
 });

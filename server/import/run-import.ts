@@ -1,4 +1,6 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { importerObjectType } from '../../engine/contract/importer-objects.ts';
+import { folderNamesInObjects, nameFolder, type FolderNameStore } from './folder-names.ts';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { errorMessage, systemTimeZone } from '../../engine/index.ts';
@@ -179,6 +181,11 @@ export interface ImportOptions extends ParseOptions {
    * duplicateWindow): the memory an import holds for it, whatever the export's size.
    */
   duplicateWindow?: number;
+  /**
+   * This device, as the Brain's record of which folder each device named how tells devices apart
+   * (folder-names.ts); default thisDevice(). Two servers of a test on one machine are two devices.
+   */
+  device?: string;
 }
 
 /** Errors that would fail every item alike: stop instead of reporting 10,000 copies of one problem. */
@@ -596,26 +603,40 @@ export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
 }
 
 async function importPath(
-  o: ImportOptions,
+  given: ImportOptions,
   existing: Brain | null,
   unpack?: (archive: string) => Promise<FoundArchive>,
 ): Promise<ImportSummary> {
   const started = Date.now();
-  const asked = o.format ?? 'auto';
+  const asked = given.format ?? 'auto';
   // In an archive given itself, archives are not unpacked again (one level, as for uploads).
-  const planned = await planImport(o.path, asked, unpack ? { unpack } : {});
+  const planned = await planImport(given.path, asked, unpack ? { unpack } : {});
   // PATH read as one file or one export, as opposed to a folder of files found by a walk.
   const only = planned.length === 1 ? planned[0]! : null;
   const lone = only !== null && only.name === '' && !(only.format !== null && only.notes);
-  if (lone && only.format === null) throw new Error(`${o.path}: cannot tell the format; pass --format`);
-  const targets = [...planned, ...(o.archiveSkips ?? [])];
+  if (lone && only.format === null) throw new Error(`${given.path}: cannot tell the format; pass --format`);
+  const targets = [...planned, ...(given.archiveSkips ?? [])];
+  // From disk, notes and files are named from the folder imported (or the one a file lies in), not by
+  // where it lies on this disk; an upload's are named as chosen (uploadRoot). Only notes, calendars
+  // and contacts are named by their files; chats and mail by what they hold.
+  const root =
+    given.uploadRoot === undefined && targets.some((t) => t.format !== null && namedFormats.has(t.format))
+      ? await importedFolder(given.path)
+      : null;
+  const naming =
+    root === null
+      ? null
+      : await nameFolder(root, existing ? folderNamesThroughApi(given) : undefined, given.device);
+  const o: ImportOptions = naming?.namedFrom ? { ...given, namedFrom: naming.namedFrom } : given;
 
   const seenKeys = new SeenKeys(o.duplicateWindow);
   // A Brain made by this import holds no notes to name them after.
   const names = existing
     ? new KnownNoteNames(
         notesThroughApi(o.client, o.brainId, o.signal),
-        await plainNoteNames(targets, o.uploadRoot, o.archivePlaces),
+        await plainNoteNames(targets, o.uploadRoot, o.archivePlaces, o.namedFrom),
+        o.namedFrom,
+        naming?.takenBy,
       )
     : undefined;
   // Before anything is sent: a Brain whose names cannot be read fails the import, not a part of it.
@@ -626,7 +647,7 @@ async function importPath(
     o.client.listRecords(o.brainId, q, { signal: o.signal }),
   );
   // What the calendar and contacts files hold is recorded by every import (forget-missing.ts).
-  const files = new MissingItems(o.uploadRoot, o.archivePlaces);
+  const files = new MissingItems(o.uploadRoot, o.archivePlaces, o.namedFrom);
   const missing = o.forgetMissing ? files : undefined;
   await missing?.coverNotes([o.path], o.uploadRoot, (id) => names?.storedName(id) ?? Promise.resolve(id));
   const parts: ImportPartSummary[] = targets.map((t) => ({
@@ -815,7 +836,12 @@ async function importPath(
         const { name, external_id } = item.body.source;
         const { written, unchanged } = await writeRevision(
           held,
-          { source: name, externalId: external_id, body: item.body },
+          {
+            source: name,
+            externalId: external_id,
+            body: item.body,
+            timeFromFile: item.occurredAtInKey === null,
+          },
           key,
           (k) => o.client.rememberRecord(o.brainId, item.body, { idempotencyKey: k, signal: o.signal }),
           (w) => w.replayed ?? replayedByClock(w.record, started, brainCreated),
@@ -885,6 +911,9 @@ async function importPath(
     !o.dryRun && brainThere && (existing === null || !missing)
       ? await recordHeld(files, heldThroughApi(o))
       : [];
+  // A Brain this import made had no record of its folders' names: this folder takes its own now.
+  if (existing === null && brainThere && root !== null)
+    await nameFolder(root, folderNamesThroughApi(o), o.device).catch(() => undefined);
   progress.forgotten = forgetting.items.length;
   const formats = [...new Set(parts.map((p) => p.format).filter((f): f is ImportFormat => f !== null))];
   return {
@@ -919,6 +948,53 @@ async function* seenBy(
     if (item.type === 'record') missing.sawRecord(item, path);
     yield item;
   }
+}
+
+/** The formats whose items, or what their files held, are named by their path (note-identity.ts). */
+const namedFormats = new Set<string>(['markdown', 'obsidian', 'ics', 'vcf']);
+
+/** The real folder PATH is or lies in; null when it cannot be resolved (its reading then says why). */
+async function importedFolder(path: string): Promise<string | null> {
+  try {
+    const real = await realpath(path);
+    return (await stat(real)).isDirectory() ? real : dirname(real);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Which folders each device named how (folder-names.ts), in the Brain's Objects through the API. A key
+ * that may not read them reads nothing (every folder then goes by its own name); one that may not write
+ * them, or a dry run, records nothing.
+ */
+function folderNamesThroughApi(o: ImportOptions): FolderNameStore {
+  return folderNamesInObjects(
+    async (cursor) => {
+      try {
+        return await o.client.listObjects(
+          o.brainId,
+          { type: importerObjectType, limit: 500, ...(cursor ? { cursor } : {}) },
+          { signal: o.signal },
+        );
+      } catch (e) {
+        if (e instanceof MnemoApiError && (e.code === 'missing_scope' || !isFatal(e))) return null;
+        throw e;
+      }
+    },
+    async (body) => {
+      // A dry run writes nothing, nor which folder took a name.
+      if (o.dryRun) return null;
+      try {
+        await o.client.acceptObject(o.brainId, body, { signal: o.signal });
+        return null;
+      } catch (e) {
+        if (e instanceof MnemoApiError && (e.code === 'missing_scope' || !isFatal(e)))
+          return `${e.code}: ${e.message}`;
+        throw e;
+      }
+    },
+  );
 }
 
 /**
@@ -956,6 +1032,7 @@ function heldThroughApi(o: ImportOptions): HeldStore {
         throw e;
       }
     },
+    o.namedFrom,
   );
 }
 

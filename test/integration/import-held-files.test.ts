@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ImportRequest, ImportResult, Scope } from '../../engine/contract/index.ts';
 import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { runImport } from '../../server/import/run-import.ts';
+import { heldKey } from '../../server/import/forget-missing.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 
@@ -71,8 +72,11 @@ async function post(brain: string, apiKey: string, body: ImportRequest): Promise
   return json;
 }
 
+/** What the Brain records of each calendar and contacts file (not of folders' names: folder-names.ts). */
 async function heldObjects(brain: string) {
-  return (await client.listObjects(brain, { type: heldType, limit: 500 })).data;
+  return (await client.listObjects(brain, { type: heldType, limit: 500 })).data.filter(
+    (o) => (o.value as { source?: unknown } | null)?.source !== 'folder',
+  );
 }
 
 async function eventIds(brain: string): Promise<string[]> {
@@ -251,4 +255,75 @@ test('an occurrence deleted from a series is forgotten by an upload and by mnemo
   });
   assert.equal(again.forgotten, 1);
   assert.deepEqual(await eventIds('cli-series'), [at('01')]);
+});
+
+test('mnemo import records a file by its path from the folder imported: the Objects name no place on this disk', async () => {
+  await client.createBrain({ id: 'paths' });
+  const folder = join(root, 'home-of-lena', 'Calendars');
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, 'work.ics');
+  writeFileSync(file, calendar('p1', 'p2', 'p3'));
+  const run = (forgetMissing = false) =>
+    runImport({
+      client,
+      brainId: 'paths',
+      path: folder,
+      timeZone: 'UTC',
+      windowStart: new Date('2023-01-01T00:00:00Z'),
+      forgetMissing,
+    });
+  assert.equal((await run()).imported, 3);
+  const listed = (await client.listObjects('paths', { type: heldType, limit: 500 })).data;
+  assert.ok(listed.length > 0);
+  assert.doesNotMatch(JSON.stringify(listed), /home-of-lena/u, 'no Object says where the folder lies');
+  assert.deepEqual(
+    (await heldObjects('paths')).map((o) => (o.value as { file: string }).file),
+    ['Calendars/work.ics'],
+  );
+  writeFileSync(file, calendar('p1', 'p3'));
+  assert.deepEqual(
+    (await run(true)).forgottenItems.map((i) => i.externalId),
+    ['ics:p2'],
+  );
+});
+
+test('a file recorded under its absolute path by an earlier Mnemo is read, recorded again by its name, and the path retired', async () => {
+  await client.createBrain({ id: 'retired' });
+  const folder = join(root, 'lena-was-here', 'Calendars');
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, 'home.ics');
+  writeFileSync(file, calendar('r1', 'r2', 'r3'));
+  const run = (forgetMissing = false) =>
+    runImport({
+      client,
+      brainId: 'retired',
+      path: folder,
+      timeZone: 'UTC',
+      windowStart: new Date('2023-01-01T00:00:00Z'),
+      forgetMissing,
+    });
+  assert.equal((await run()).imported, 3);
+  // As the Mnemo before named the file: by its real path, and nothing under its name.
+  const [now] = await heldObjects('retired');
+  const digests = (now!.value as { digests: string[] }).digests;
+  const abs = realpathSync(file);
+  await client.acceptObject('retired', { type: heldType, key: now!.key, value: null });
+  await client.acceptObject('retired', {
+    type: heldType,
+    key: heldKey('ics', abs),
+    value: { source: 'ics', file: abs, digests },
+  });
+  writeFileSync(file, calendar('r1', 'r3'));
+  const r = await run(true);
+  assert.deepEqual(r.forgetNotes, []);
+  assert.deepEqual(
+    r.forgottenItems.map((i) => i.externalId),
+    ['ics:r2'],
+    "what the path's record held is still known as the file's",
+  );
+  const after = new Map((await heldObjects('retired')).map((o) => [o.key, o.value]));
+  assert.equal(after.get(heldKey('ics', abs)), null, 'the record under the path says nothing now');
+  const named = after.get(now!.key) as { file: string; digests: string[] };
+  assert.deepEqual([named.file, named.digests.length], ['Calendars/home.ics', 2]);
+  assert.doesNotMatch(JSON.stringify([...after.values()]), /lena-was-here/u);
 });

@@ -16,3 +16,15 @@ test("the importer's own Object reads as what the file held and why; any other O
   );
   assert.equal(importedFileRecord({ type: 'self', value: { employer: 'Zentrix' } }), null);
 });
+
+test("the importer's record of a folder's name and one it retired read as Mnemo's own, not as a person's", () => {
+  assert.match(
+    importedFileRecord({
+      type: 'mnemo-import-file',
+      value: { source: 'folder', name: 'Notes', devices: ['d'], places: ['p'] },
+    })!,
+    /^Which folders were imported as “Notes”/u,
+  );
+  assert.match(importedFileRecord({ type: 'mnemo-import-file', value: null })!, /no longer uses/u);
+  assert.equal(importedFileRecord({ type: 'self', value: null }), null);
+});

@@ -467,7 +467,11 @@ interface VaultNotes {
 
 async function reader(o: ParseOptions) {
   const fileTime = fileTimeOf(o);
-  const identify = noteIdentities(o.uploadRoot ? await realpath(o.uploadRoot) : null, o.archivePlaces);
+  const identify = noteIdentities(
+    o.uploadRoot ? await realpath(o.uploadRoot) : null,
+    o.archivePlaces,
+    o.namedFrom ?? null,
+  );
   // Each vault's settings, read once.
   const settings = new Map<string, Promise<VaultNotes>>();
   const vaultNotes = (vault: string) => {

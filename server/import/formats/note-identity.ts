@@ -28,7 +28,11 @@ const isDirectory = (p: string) =>
  * - in an Obsidian vault (the nearest folder around it that holds `.obsidian/`): source `obsidian`,
  *   `<vault folder name>/<path in the vault>`, how Obsidian itself addresses a note
  *   (`obsidian://open?vault=…&file=…`), so moving the vault elsewhere keeps its notes' names;
- * - otherwise, on disk: source `markdown`, the file's real absolute path;
+ * - otherwise, on disk: source `markdown`, its path from `namedFrom` (the folder that holds what was
+ *   imported: "Notes/todo.md" for the folder Notes), as an upload of the same folder names it, so the
+ *   same folder at another place (another device, another user name) holds the same names. A note that
+ *   lies outside it (a link followed out of the folder), or with no `namedFrom`, is named by its real
+ *   absolute path, as every plain note on disk was before (formerNoteName);
  * - otherwise, uploaded (`uploadRoot` is the folder the upload was written to, which has no place
  *   of its own): source `markdown`, the path as chosen ("Notes/todo.md"). No vault is looked for
  *   above the upload; when the upload is itself a vault's contents, its notes go by their paths in it.
@@ -41,7 +45,9 @@ const isDirectory = (p: string) =>
 export function noteIdentities(
   uploadRoot: string | null,
   places?: ArchivePlaces,
+  namedFrom: string | null = null,
 ): (realFile: string) => Promise<NoteIdentity> {
+  const from = namedFrom === null ? null : namedFrom.endsWith(sep) ? namedFrom : namedFrom + sep;
   const vaults = new Map<string, Promise<string | null>>();
   const vaultOf = (dir: string): Promise<string | null> => {
     let found = vaults.get(dir);
@@ -67,9 +73,23 @@ export function noteIdentities(
         inVault,
       };
     }
+    if (uploadRoot) return { source: 'markdown', externalId: slashed(relative(uploadRoot, realFile)) };
+    const at = where(realFile);
     return {
       source: 'markdown',
-      externalId: slashed(uploadRoot ? relative(uploadRoot, realFile) : where(realFile)),
+      externalId: slashed(from !== null && at.startsWith(from) ? at.slice(from.length) : at),
     };
   };
+}
+
+/** Whether a plain note's name is a path on a disk ("/home/ana/Notes/todo.md", "C:/Notes/todo.md"). */
+export const isDiskPath = (id: string): boolean => id.startsWith('/') || /^[A-Za-z]:\//u.test(id);
+
+/**
+ * The name a plain note named ID from NAMED_FROM (noteIdentities) was imported under before notes on
+ * disk were named from the folder imported: its real absolute path. An ID that is such a path already
+ * is its own former name.
+ */
+export function formerNoteName(namedFrom: string, id: string): string {
+  return isDiskPath(id) ? id : slashed(join(namedFrom, ...id.split('/')));
 }
