@@ -1,5 +1,11 @@
 import type { TypedContent } from '../engine/contract/index.ts';
-import { allDayDays, textDays as contractTextDays, whenPart, type Days } from '../engine/contract/all-day.ts';
+import {
+  allDayDays,
+  textDays as contractTextDays,
+  whenDays,
+  whenPart,
+  type Days,
+} from '../engine/contract/all-day.ts';
 import { dateOnlyUtc, dateTimeRange, formatDateTime } from './format.ts';
 
 // The rule is the contract's, which the engine's time lane follows too: the viewer shows such a time
@@ -44,23 +50,27 @@ const stamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)
 
 /**
  * An event's line with its times as a person reads them: "Maya's birthday; when: Mar 14, 2027 (all
- * day)" for "…; when: 2027-03-14T00:00:00.000Z to 2027-03-15T00:00:00.000Z" (which read as two days),
+ * day)" for "…; when: 2027-03-14" (or, written before, "…; when: 2027-03-14T00:00:00.000Z to
+ * 2027-03-15T00:00:00.000Z", which read as two days),
  * "Portuguese class; when: Nov 17, 2026, 6:00 – 7:30 PM". Any other text as it is.
  */
 export function eventTimesWorded(text: string): string {
   const m = whenPart.exec(text);
-  // Only the times the engine writes (RFC 3339 with a time and an offset): "when: 7/8" or a date alone
-  // in someone's own words is theirs, and read as an instant it named another day.
-  if (!m || !stamp.test(m[1]!) || (m[2] !== undefined && !stamp.test(m[2]))) return text;
-  const start = Date.parse(m[1]!);
-  const end = m[2] === undefined ? null : Date.parse(m[2]);
-  if (Number.isNaN(start) || (end !== null && Number.isNaN(end))) return text;
-  const days = allDayDays(m[1]!, m[2]);
-  const when = days
-    ? formatAllDay(days)
-    : end === null || end < start
-      ? formatDateTime(m[1])
-      : dateTimeRange(start, end);
+  if (!m) return text;
+  // An all-day event's dates ("2027-03-14", the last inclusive) or, as Records written before say
+  // them, its UTC midnights: read as days, never as instants, which named another day west of UTC.
+  const days = whenDays(m[1], m[2]);
+  let when: string;
+  if (days) when = formatAllDay(days);
+  else {
+    // Else only the times the engine writes (RFC 3339 with a time and an offset): "when: 7/8" in
+    // someone's own words is theirs.
+    if (!stamp.test(m[1]!) || (m[2] !== undefined && !stamp.test(m[2]))) return text;
+    const start = Date.parse(m[1]!);
+    const end = m[2] === undefined ? null : Date.parse(m[2]);
+    if (Number.isNaN(start) || (end !== null && Number.isNaN(end))) return text;
+    when = end === null || end < start ? formatDateTime(m[1]) : dateTimeRange(start, end);
+  }
   const lead = m[0].startsWith('; ') ? '; ' : '';
   return `${text.slice(0, m.index)}${lead}when: ${when}${text.slice(m.index + m[0].length)}`;
 }

@@ -86,7 +86,9 @@ export const Citation = z
       .describe(
         "An exact substring of the cited Record's citable text: a message's or document's text as sent; for a " +
           "fact, one line '<subject> <predicate with spaces>: <value>'; for an event, '<title>; when: <starts_at>[ to " +
-          "<ends_at>]; where: <place>; who: <participants, comma-separated>' (parts present only when set); for a " +
+          "<ends_at>]; where: <place>; who: <participants, comma-separated>' (parts present only when set; an " +
+          "all-day event's times, UTC midnights a whole number of days apart, as its dates with the last day " +
+          "inclusive: 'when: 2026-12-23 to 2026-12-26', one day 'when: 2026-12-23'); for a " +
           "correction, its statement, or 'retracted <memory id>[: <reason>]'.",
       ),
   })

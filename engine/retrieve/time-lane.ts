@@ -2,7 +2,7 @@ import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { months, timeIntent, weekdays, type TimeIntent } from '../core/retrieve/time-expressions.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { allDayDate } from '../core/retrieve/all-day.ts';
-import { allDayDays, whenPart } from '../contract/all-day.ts';
+import { whenDays, whenPart } from '../contract/all-day.ts';
 import { namedSpeakers } from './entity-lane.ts';
 import { searchQuery, searchTurns, sharedReason, type TurnRow } from './turn-lexical-lane.ts';
 
@@ -101,13 +101,14 @@ type Placed =
  * The span an event's own times name ("<title>; when: <starts_at>[ to <ends_at>]", its citable text),
  * as the window's days or instants hold it: an agent writing a plan leaves `occurred_at` to the moment
  * it wrote it, weeks before the day, and the event is still on its day. All-day events (whose `when`
- * is a UTC midnight and whole days) by their dates, as `place` reads an imported one.
+ * is dates, the last inclusive, or in Records written before, UTC midnights and whole days) by their
+ * dates, as `place` reads an imported one.
  */
 function scheduledSpan(row: TurnRow, intent: TimeIntent): { inWindow: boolean; on: string } | null {
   if (row.kind !== 'event') return null;
   const m = whenPart.exec(row.text);
   if (!m) return null;
-  const days = allDayDays(m[1], m[2]);
+  const days = whenDays(m[1], m[2]);
   if (days)
     return {
       inWindow:
@@ -146,7 +147,10 @@ function datedIn(row: TurnRow, intent: TimeIntent): { datedMs?: number } {
 function place(row: TurnRow, intent: TimeIntent, zone: TimeZone): Placed | null {
   const from = intent.fromMs ?? -Infinity;
   const to = intent.toMs ?? Infinity;
-  const ev = eventRange(row.text, row.occurredMs, zone);
+  // An event's own times are no telling of a time: its dates ("when: 2026-12-23 to 2026-12-26") read
+  // as one would tell of the first day, in the server's zone. They are scheduledSpan's to read.
+  const told = row.kind === 'event' ? row.text.replace(whenPart, '') : row.text;
+  const ev = eventRange(told, row.occurredMs, zone);
   if (ev && ev.fromMs < to && ev.toMs > from) return { row, how: 'told', said: ev.said };
   const date = allDayDate(row);
   const inWindow =

@@ -117,8 +117,8 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
         const id = r.source.external_id;
         if (id === null) continue;
         ids.set(id, [...(ids.get(id) ?? []), r.id]);
-        says.set(r.id, whatItSays(r));
-        saysTimeless.set(r.id, whatItSays({ ...r, occurred_at: undefined }));
+        says.set(r.id, whatItSays(source, r));
+        saysTimeless.set(r.id, whatItSays(source, { ...r, occurred_at: undefined }));
       }
     return { ids, says, saysTimeless };
   };
@@ -155,8 +155,10 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
       if (newest === undefined) return false;
       const visibility = body.visibility ?? 'shareable';
       if (timeFromFile)
-        return saysTimeless.get(newest) === whatItSays({ ...body, occurred_at: undefined, visibility });
-      return says.get(newest) === whatItSays({ ...body, visibility });
+        return (
+          saysTimeless.get(newest) === whatItSays(source, { ...body, occurred_at: undefined, visibility })
+        );
+      return says.get(newest) === whatItSays(source, { ...body, visibility });
     },
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;
@@ -178,17 +180,45 @@ interface HeldSource {
   saysTimeless: ReadonlyMap<string, string>;
 }
 
-/** What a Record says as an import writes it: content, when it occurred (the instant) and visibility. */
-function whatItSays(r: {
-  content: RecordCreate['content'];
-  visibility: MnemoRecord['visibility'];
-  occurred_at?: string | undefined;
-}): string {
+/**
+ * A calendar to-do's lines under its title ("Due: …", "Done: …", as ics.ts writes them) with a date
+ * that was written as its 00:00Z ("Due: 2026-12-15T00:00:00.000Z", before dates were written as dates)
+ * said as the date: the to-dos imported before say the same as the file says now. A date-time due at
+ * exactly 00:00Z reads as that date too, on both sides, so it stays the same; only a to-do changed
+ * from one to the other on the same day would be missed, which the old text could not tell either.
+ */
+function todoDays(source: string, content: RecordCreate['content']): RecordCreate['content'] {
+  if (
+    source !== 'ics' ||
+    typeof content === 'string' ||
+    content.kind !== 'document' ||
+    !content.text.startsWith('To-do: ')
+  )
+    return content;
+  const lines = content.text.split('\n');
+  // The lines under the title that say when, as todoEntry (engine/core/derive/split-text.ts) reads them.
+  for (let i = 1; i < lines.length && /^(?:Due|Done)(?::|$)/u.test(lines[i]!); i += 1)
+    lines[i] = lines[i]!.replace(/^((?:Due|Done): \d{4}-\d\d-\d\d)T00:00:00\.000Z$/u, '$1');
+  return { ...content, text: lines.join('\n') };
+}
+
+/**
+ * What a Record of SOURCE says as an import writes it: content, when it occurred (the instant) and
+ * visibility; a calendar to-do's dates said one way (todoDays).
+ */
+function whatItSays(
+  source: string,
+  r: {
+    content: RecordCreate['content'];
+    visibility: MnemoRecord['visibility'];
+    occurred_at?: string | undefined;
+  },
+): string {
   const at = Date.parse(r.occurred_at ?? '');
   return createHash('sha256')
     .update(
       stableJson({
-        content: r.content,
+        content: todoDays(source, r.content),
         occurred_at: Number.isNaN(at) ? r.occurred_at : at,
         visibility: r.visibility,
       }),

@@ -272,6 +272,52 @@ test('a device that only pulled an import finds the same files unchanged: nothin
   assert.equal((await here.listRecords(t, 'b', { limit: 50 })).data.length, 3);
 });
 
+test("a calendar's to-do imported when its date was written as 00:00Z is unchanged; one due on another day is replaced", async () => {
+  const calendar = (due: string) =>
+    [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'BEGIN:VTODO',
+      'UID:passport',
+      'DTSTAMP:20261201T080000Z',
+      'SUMMARY:Renew passport',
+      `DUE;VALUE=DATE:${due}`,
+      'END:VTODO',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+  const send = (engine: Engine, due: string) =>
+    importFiles(engine, t, 'b', { files: [file('tasks.ics', calendar(due))] });
+  // What an import wrote before dates were written as dates, under the key of that body.
+  const before = async () => {
+    const engine = await brain();
+    await engine.rememberRecord(
+      t,
+      'b',
+      {
+        content: {
+          kind: 'document',
+          title: 'To-do: Renew passport',
+          text: 'To-do: Renew passport\nDue: 2026-12-15T00:00:00.000Z',
+        },
+        source: { name: 'ics', external_id: 'ics:passport#vtodo' },
+        occurred_at: '2026-12-01T08:00:00.000Z',
+      },
+      {},
+    );
+    return engine;
+  };
+  const same = await before();
+  const again = await send(same, '20261215');
+  assert.deepEqual([again.imported, again.replaced, again.unchanged], [0, 0, 1]);
+  assert.equal((await same.listRecords(t, 'b', { limit: 50 })).data.length, 1);
+  const moved = await before();
+  const later = await send(moved, '20261216');
+  assert.deepEqual([later.imported, later.replaced, later.unchanged], [0, 1, 0]);
+  const [newest] = (await moved.listRecords(t, 'b', { limit: 50 })).data;
+  assert.equal((newest!.content as { text: string }).text, 'To-do: Renew passport\nDue: 2026-12-16');
+});
+
 test('two versions of one event in two calendar files import the same way every time', async () => {
   const engine = await brain();
   const event = (summary: string, sequence: number) =>

@@ -6,6 +6,7 @@ import {
   Census,
   ContextProcessing,
   ContextReady,
+  Memory,
   Profile,
   Trace,
   TracePage,
@@ -936,6 +937,16 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
           content: { kind: 'event', title: 'Lake cabin', starts_at: '2024-07-05T00:00:00.000Z' },
           occurred_at: '2024-07-05T00:00:00.000Z',
         },
+        // 10 to 12 July: DTEND, the 13th, is the day after it.
+        trip: {
+          content: {
+            kind: 'event',
+            title: 'Road trip',
+            starts_at: '2024-07-10T00:00:00.000Z',
+            ends_at: '2024-07-13T00:00:00.000Z',
+          },
+          occurred_at: '2024-07-10T00:00:00.000Z',
+        },
         dinner: {
           content: {
             kind: 'event',
@@ -957,11 +968,21 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
           try {
             const api = await brainWithKey(server);
             const ids = new Map<string, Name>();
+            const statements = new Map<Name, string>();
             for (const [name, body] of Object.entries(records)) {
               const { record } = await remember(api, 'b', body);
-              await ready(api, 'b', record.id);
+              const { memory_ids } = await ready(api, 'b', record.id);
               ids.set(record.id, name as Name);
+              const m = assertShape(Memory, (await api.get(`/brains/b/memories/${memory_ids[0]}`)).body);
+              statements.set(name as Name, m.statement);
             }
+            // Its days as dates, the last inclusive: as UTC midnights, an agent read the 13th and an hour.
+            assert.equal(statements.get('trip'), 'Road trip; when: 2024-07-10 to 2024-07-12');
+            assert.equal(statements.get('picnic'), 'Independence Day picnic; when: 2024-07-04');
+            assert.equal(
+              statements.get('dinner'),
+              'Dinner with Sam; when: 2024-07-04T17:00:00-07:00 to 2024-07-04T19:00:00-07:00',
+            );
             const timeLane = async (query: string) => {
               const ctx = (await context(api, { query, budget: { tokens: 8000 } }))!;
               const trace = assertShape(Trace, (await api.get(`/brains/b/traces/${ctx.id}`)).body);
@@ -977,6 +998,9 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
             assert.ok(!on3.has('picnic') && !to3.has('picnic'), 'not on the day before');
             assert.ok(!on5.has('picnic'));
             assert.ok(on5.has('cabin') && !on4.has('cabin'), 'an all-day event without an end is one day');
+            const on12 = await timeLane('What did I do on 12 July 2024?');
+            const on13 = await timeLane('What did I do on 13 July 2024?');
+            assert.ok(on12.has('trip') && !on13.has('trip'), 'on its last day, not on the day of its end');
             if (zone === 'America/Los_Angeles') {
               // 00:00Z is the evening of 4 July here: a timed event or a message then is not moved to the 5th.
               assert.ok(on4.has('dinner') && on4.has('roof'), `4 July: ${[...on4].join(', ')}`);

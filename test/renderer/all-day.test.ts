@@ -11,7 +11,7 @@ import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseIcs } from '../../server/import/formats/ics.ts';
 import { birthdayAndDentist, collect, icsOf, writeTree } from '../../server/import/test-support.ts';
 
-const { evidenceWhen, eventTimesWorded, formatAllDay, formatDays, memoryDays, recordDays } =
+const { evidenceDays, evidenceWhen, eventTimesWorded, formatAllDay, formatDays, memoryDays, recordDays } =
   await import('../../renderer/all-day.ts');
 const { validitySpan } = await import('../../renderer/format.ts');
 
@@ -139,7 +139,43 @@ test("an event's line reads its times as dates: an all-day one as its day, a tim
     'Dentist; when: soon',
     'Dentist; when: 2026-11-17T18:00:00Z to nope',
     'Dinner with Tom; when: 7/8; bring wine',
-    'Party; when: 2024-06-01',
+    'Dinner; when: 2024-06-01 to 2024-05-30',
+    'Dinner; when: 2024-06-01 to 2024-06-02T00:00:00.000Z',
   ])
     assert.equal(eventTimesWorded(text), text);
+});
+
+test("an all-day event's line says its days as dates, the last inclusive; a timed one its instants", () => {
+  const at = '2026-12-23T00:00:00.000Z';
+  const trip = { ...event(at, '2026-12-27T00:00:00.000Z'), title: 'Trip to Porto' };
+  assert.equal(recordText(trip), 'Trip to Porto; when: 2026-12-23 to 2026-12-26');
+  assert.equal(recordText(event(at, '2026-12-24T00:00:00.000Z')), "Mum's birthday; when: 2026-12-23");
+  assert.equal(recordText(event(at, at)), "Mum's birthday; when: 2026-12-23", 'an end at its start: one day');
+  assert.equal(recordText(event(at)), "Mum's birthday; when: 2026-12-23");
+  assert.equal(
+    recordText(event('2026-12-23T09:00:00+01:00', '2026-12-23T10:00:00+01:00')),
+    "Mum's birthday; when: 2026-12-23T09:00:00+01:00 to 2026-12-23T10:00:00+01:00",
+  );
+  assert.equal(
+    recordText(event(at, '2026-12-23T01:00:00.000Z')),
+    "Mum's birthday; when: 2026-12-23T00:00:00.000Z to 2026-12-23T01:00:00.000Z",
+  );
+});
+
+test('an all-day event reads as the same days in the text written now and in the text written before', () => {
+  const at = '2026-12-23T00:00:00.000Z';
+  const days = { first: day('2026-12-23'), last: day('2026-12-26') };
+  const now = 'Trip to Porto; when: 2026-12-23 to 2026-12-26; where: Porto';
+  const before = 'Trip to Porto; when: 2026-12-23T00:00:00.000Z to 2026-12-27T00:00:00.000Z; where: Porto';
+  for (const text of [now, before]) {
+    assert.deepEqual(textDays(text, at), days);
+    assert.deepEqual(memoryDays({ statement: text, valid_from: at }), days);
+    assert.deepEqual(evidenceDays({ kind: 'event', text, occurred_at: at }), days);
+    assert.match(eventTimesWorded(text), /^Trip to Porto; when: Dec 23\s–\s26, 2026; where: Porto$/u);
+  }
+  assert.equal(
+    eventTimesWorded("Maya's birthday; when: 2027-03-14"),
+    "Maya's birthday; when: Mar 14, 2027 (all day)",
+  );
+  assert.equal(textDays('Trip; when: 2026-12-23', at)?.last, day('2026-12-23'));
 });

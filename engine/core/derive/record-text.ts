@@ -1,3 +1,4 @@
+import { whenWords } from '../../contract/all-day.ts';
 import { factLine } from '../../contract/fact-line.ts';
 import type { TypedContent } from '../../contract/index.ts';
 
@@ -15,8 +16,8 @@ export function recordText(content: TypedContent): string {
       return factLine(content);
     case 'event': {
       const parts = [content.title];
-      if (content.starts_at)
-        parts.push(`when: ${content.starts_at}${content.ends_at ? ` to ${content.ends_at}` : ''}`);
+      // An all-day event's days as dates (engine/contract/all-day.ts), not as UTC midnights.
+      if (content.starts_at) parts.push(`when: ${whenWords(content.starts_at, content.ends_at)}`);
       else if (content.ends_at) parts.push(`until: ${content.ends_at}`);
       if (content.place) parts.push(`where: ${content.place}`);
       if (content.participants && content.participants.length > 0)

@@ -18,6 +18,20 @@ describe('allDayDate', () => {
     assert.equal(allDayDate(event('2024-07-04T00:00:00+00:00 to 2024-07-07T00:00:00+00:00')), july4);
   });
 
+  it('is the first date of an event whose text says its days as dates, as the engine now writes them', () => {
+    assert.equal(allDayDate(event('2024-07-04')), july4);
+    assert.equal(allDayDate(event('2024-07-04 to 2024-07-06')), july4);
+    assert.equal(
+      allDayDate(event('2024-07-04', Date.parse('2024-07-05T00:00:00Z'))),
+      null,
+      'dated elsewhere',
+    );
+    assert.equal(allDayDate(event('2024-07-04 to 2024-07-03')), null, 'ends before it starts');
+    assert.equal(allDayDate(event('2024-07-04 to 2024-07-05T00:00:00.000Z')), null, 'a date and an instant');
+    assert.equal(allDayDate(event('2024-02-30')), null, 'no such date');
+    assert.equal(allDayDate({ kind: 'message', text: 'Picnic; when: 2024-07-04', occurredMs: july4 }), null);
+  });
+
   it('is null for a timed event, an event dated elsewhere, and any other kind at 00:00Z', () => {
     // 17:00 in Los Angeles is 00:00Z: a wall time with its own offset names no date.
     assert.equal(allDayDate(event('2024-07-03T17:00:00-07:00 to 2024-07-03T18:00:00-07:00')), null);

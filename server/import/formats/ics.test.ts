@@ -935,6 +935,7 @@ test('an event that ends before it starts is kept without its end, and the repor
 });
 
 test("a calendar's to-dos and journal entries are documents beside its events; a cancelled one is a skip", async () => {
+  // An all-day DUE is said as its date ("Due: 2026-02-01"), not as 00:00Z, which is another day west of UTC.
   const { records, skips } = await parse(
     vcalendar(
       'BEGIN:VEVENT',
@@ -977,7 +978,7 @@ test("a calendar's to-dos and journal entries are documents beside its events; a
         {
           kind: 'document',
           title: 'To-do: Renew passport',
-          text: 'To-do: Renew passport\nDue: 2026-02-01T00:00:00.000Z\nBring the old one and two photos.',
+          text: 'To-do: Renew passport\nDue: 2026-02-01\nBring the old one and two photos.',
         },
         'ics:t1#vtodo',
         '2026-01-10T08:00:00.000Z',
@@ -1003,6 +1004,31 @@ test("a calendar's to-dos and journal entries are documents beside its events; a
     skips.map((x) => x.reason),
     ['cancelled to-do'],
   );
+});
+
+test('a to-do due at a time of day says that time; one due on a date, in any zone, says the date', async () => {
+  const todo = (uid: string, due: string) => [
+    'BEGIN:VTODO',
+    `UID:${uid}`,
+    'DTSTAMP:20261201T080000Z',
+    `SUMMARY:${uid}`,
+    due,
+    'END:VTODO',
+  ];
+  const dueLines = async (timeZone: string) => {
+    const { records } = await parse(
+      vcalendar(
+        ...todo('date', 'DUE;VALUE=DATE:20261215'),
+        ...todo('midnight', 'DUE:20261215T000000Z'),
+        ...todo('afternoon', 'DUE:20261215T170000Z'),
+      ),
+      { timeZone },
+    );
+    return records.map((r) => (r.body.content as { text: string }).text.split('\n')[1]);
+  };
+  const expected = ['Due: 2026-12-15', 'Due: 2026-12-15T00:00:00.000Z', 'Due: 2026-12-15T17:00:00.000Z'];
+  assert.deepEqual(await dueLines('America/New_York'), expected);
+  assert.deepEqual(await dueLines('Asia/Tokyo'), expected);
 });
 
 test("an event's HTML description reads as text, its conference block as its join line", async () => {

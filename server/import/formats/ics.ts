@@ -607,6 +607,25 @@ function whenOf(c: IcalComponent, property: string, o: ParseOptions): string | n
   }
 }
 
+/**
+ * When a to-do is due or was done, as its text says it: a DATE as that date ("Due: 2026-12-15"), which
+ * as 00:00Z ("Due: 2026-12-15T00:00:00.000Z") read as an instant, another day west or east of UTC; a
+ * date-time as whenOf writes it. To-dos imported before say the instant: held-items.ts reads the two as
+ * one when the import meets them again.
+ */
+function dayOrWhenOf(c: IcalComponent, property: string, o: ParseOptions): string | null {
+  try {
+    const t = c.getFirstPropertyValue(property);
+    if (t instanceof ICAL.Time && t.isDate) {
+      const date = `${String(t.year).padStart(4, '0')}-${String(t.month).padStart(2, '0')}-${String(t.day).padStart(2, '0')}`;
+      if (/^\d{4}-\d\d-\d\d$/u.test(date)) return date;
+    }
+  } catch {
+    // Unreadable: whenOf says null.
+  }
+  return whenOf(c, property, o);
+}
+
 /** Every DESCRIPTION of a component (a journal entry may hold several), joined. */
 function descriptionsOf(c: IcalComponent): string {
   try {
@@ -646,8 +665,8 @@ function* entryItems(cal: IcalComponent, o: ParseOptions): Generator<ImportItem>
       }
       const written = whenOf(c, 'created', o) ?? whenOf(c, 'dtstamp', o);
       const title = name === 'vtodo' ? `To-do: ${summary || '(no title)'}` : summary || 'Journal entry';
-      const due = name === 'vtodo' ? whenOf(c, 'due', o) : null;
-      const completed = name === 'vtodo' ? whenOf(c, 'completed', o) : null;
+      const due = name === 'vtodo' ? dayOrWhenOf(c, 'due', o) : null;
+      const completed = name === 'vtodo' ? dayOrWhenOf(c, 'completed', o) : null;
       const done =
         completed !== null || (name === 'vtodo' && textOf(c, 'status').toUpperCase() === 'COMPLETED');
       const lines = [
