@@ -196,6 +196,14 @@ test('news passed on by whom it came from is read, the caller kept as who the ap
       'The dentist called to say my appointment is cancelled.',
       { how: 'cancelled', plan: 'appointment', naming: [], caller: 'dentist' },
     ],
+    [
+      "Dr. Horvat's office emailed to say that my appointment is moved to Friday.",
+      { how: 'moved', plan: 'appointment', naming: [], caller: 'horvat' },
+    ],
+    [
+      'The dentist called and said my appointment moved to Friday.',
+      { how: 'moved', plan: 'appointment', naming: [], caller: 'dentist' },
+    ],
     ['Sam called: dinner moved to Saturday.', { how: 'moved', plan: 'dinner', naming: [], caller: 'sam' }],
     ['Heads up, the standup moved to 10am.', { how: 'moved', plan: 'standup', naming: [] }],
     ['Heads up: the team meeting moved to 3pm.', { how: 'moved', plan: 'meeting', naming: ['team'] }],

@@ -153,7 +153,7 @@ const calledOffEnd = String.raw`(?=\s*(?:$|[.!…,;:—–-])|\s+(?:again|after\
  * Who gave the news before it, and how: "The dentist called: …", "Heads up, the clinic rang —",
  * "Just heard from the airline: …", "Dr. Horvat's office emailed to say that …".
  */
-const callerLeadIn = String.raw`(?:(?:(?:the|my|our)\s+)?(?<caller>[\p{L}][\p{L}\p{M}'’-]*)(?:['’]s\s+(?:office|practice|clinic|secretary|assistant|team))?\s+(?:just\s+)?(?:called|rang|phoned|texted|emailed|e-mailed|wrote|messaged|mailed|confirmed)(?:\s+(?:me|us))?(?:\s+to\s+say(?:\s+that)?|\s+(?:and|that)\s+(?:said\s+)?)?|just\s+(?:heard|got\s+word)\s+from\s+(?:the\s+|my\s+)?(?<heard>[\p{L}][\p{L}\p{M}'’-]*))\s*[:,;!—–-]?\s+`;
+const callerLeadIn = String.raw`(?:(?:(?:the|my|our)\s+)?(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?(?<caller>[\p{L}][\p{L}\p{M}'’-]*)(?:['’]s\s+(?:office|practice|clinic|secretary|assistant|team))?\s+(?:just\s+)?(?:called|rang|phoned|texted|emailed|e-mailed|wrote|messaged|mailed|confirmed)(?:\s+(?:me|us))?(?:\s+to\s+say(?:\s+that)?|\s+(?:and|that)(?:\s+said)?)?|just\s+(?:heard|got\s+word)\s+from\s+(?:the\s+|my\s+)?(?<heard>[\p{L}][\p{L}\p{M}'’-]*))\s*[:,;!—–-]?\s+`;
 /** The lead-ins of news, and of who gave it, in either order: "Ok, the dentist called: …". */
 const lead = String.raw`(?:heads\s+up\s*[:,!—–-]\s*)?${newsLeadIns}(?:${callerLeadIn}${newsLeadIns})?`;
 /** A one-word plan that moves, not a person or a thing said "I", "we", "it". */
