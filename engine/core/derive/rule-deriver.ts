@@ -425,7 +425,12 @@ export function createRuleDeriver(): Deriver {
     // be out sick today, can you cover the standup? — Sure, …" was the replier's, in her Profile.
     // "Marko has a new number: +385 …" holds Marko's phone number, as "Marko's new number is …" does:
     // it was the speaker's sentence, and his old number stayed his.
-    name: 'rules-v70',
+    // v71: a plan moved or called off in the words of news passed on ("The dentist called: my
+    // appointment moved from Tuesday to Thursday …", "Heads up: the standup moved to 10am", "the
+    // trip is not happening") supersedes the plan, an appointment found by whom it is with ("I booked
+    // the dentist for Tuesday"); the same plan also written unowned (an agent's or a calendar's event,
+    // "Dentist (Dr. Horvat)") is superseded too. Both stayed current beside the move.
+    name: 'rules-v71',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
