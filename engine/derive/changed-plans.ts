@@ -51,7 +51,8 @@ export async function admitChangedPlan(
 
 /**
  * The plan a claim changes (admitChangedPlan), said before `beforeMs`: its lineage, and whose the
- * version that changes it is (a named person's plan stays theirs, changed in the speaker's words), or
+ * version that changes it is (a named person's plan stays theirs, changed in the speaker's words), and
+ * `also` the lineage of the same plan written unowned after the speaker's own (a calendar's event), or
  * null.
  */
 export async function changedPlanOf(
