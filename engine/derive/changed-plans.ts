@@ -18,7 +18,11 @@ const reach = 50;
  * then a statement of its own). Forgetting the Record removes the version and the plan holds again;
  * moved twice, the second move supersedes the first. A plan its person calls off ("Inês can't make
  * it") is that person's latest (`of`), whoever says so; one changed by someone named ("Inês cancelled
- * the trip") may be theirs where the speaker has none.
+ * the trip") may be theirs where the speaker has none. The same plan written unowned as well (an
+ * agent's or a calendar's event, "Dentist (Dr. Horvat); when: 2026-12-08T09:00:00Z", beside her "I
+ * booked the dentist for Tuesday") is changed too: the change is also that lineage's next version, so
+ * the event is superseded, its history saying by what, and a forgotten change restores it as it does
+ * the plan.
  */
 export async function admitChangedPlan(
   memories: MemoryRepository,
@@ -30,27 +34,32 @@ export async function admitChangedPlan(
 ): Promise<string | null> {
   const plan = await changedPlanOf(memories, claim, record.occurredMs);
   if (plan === null) return null;
-  return admitNextStatement(memories, {
-    brainUid,
-    lineage: plan.lineage,
-    statement: claim.statement,
-    record,
-    claim: { ...claim, owner: plan.owner },
-    seq,
-    now,
-  });
+  const next = (lineage: string) =>
+    admitNextStatement(memories, {
+      brainUid,
+      lineage,
+      statement: claim.statement,
+      record,
+      claim: { ...claim, owner: plan.owner },
+      seq,
+      now,
+    });
+  const id = await next(plan.lineage);
+  for (const lineage of plan.also) await next(lineage);
+  return id;
 }
 
 /**
  * The plan a claim changes (admitChangedPlan), said before `beforeMs`: its lineage, and whose the
- * version that changes it is (a named person's plan stays theirs, changed in the speaker's words), or
+ * version that changes it is (a named person's plan stays theirs, changed in the speaker's words), and
+ * `also` the lineage of the same plan written unowned after the speaker's own (a calendar's event), or
  * null.
  */
 export async function changedPlanOf(
   memories: MemoryRepository,
   claim: Claim,
   beforeMs: number,
-): Promise<{ lineage: string; owner: OwnerClaim } | null> {
+): Promise<{ lineage: string; owner: OwnerClaim; also: string[] } | null> {
   const change = claim.changesPlan;
   if (change === undefined) return null;
   const of = change.of;
@@ -61,16 +70,30 @@ export async function changedPlanOf(
     change.person !== undefined
       ? named
       : [...ownersReached(claim.owner).filter((o) => !isNamed(o)), ...named];
-  for (const owner of owners) {
+  const latest = async (owner: (typeof owners)[number]) => {
     const said = await memories.statementsSaying({
       ...owner,
       words: planWords(change),
       beforeMs,
       limit: reach,
     });
-    const plan = said.find((m) => isPlanChanged(m.statement, change));
-    if (plan !== undefined)
-      return { lineage: plan.lineage, owner: of !== undefined && isNamed(owner) ? of : claim.owner };
+    return said.find((m) => isPlanChanged(m.statement, change));
+  };
+  for (const [i, owner] of owners.entries()) {
+    const plan = await latest(owner);
+    if (plan === undefined) continue;
+    // The unowned (a calendar's event) the owners after it reach: the same plan, written again.
+    const also: string[] = [];
+    for (const rest of owners.slice(i + 1)) {
+      if (rest.owner_state !== 'unresolved') continue;
+      const same = await latest(rest);
+      if (same !== undefined && same.lineage !== plan.lineage) also.push(same.lineage);
+    }
+    return {
+      lineage: plan.lineage,
+      owner: of !== undefined && isNamed(owner) ? of : claim.owner,
+      also,
+    };
   }
   return null;
 }

@@ -26,6 +26,7 @@ import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { rematchUnmatched } from './travelled-correction.ts';
 import { isDoneBy } from '../core/derive/task-done.ts';
 import { changedPlanOf } from './changed-plans.ts';
+import { admitNextStatement } from './next-statement.ts';
 
 /** What deriving a Record again did. */
 export type Rederived =
@@ -120,7 +121,7 @@ export async function rederiveRecord(
   if (lost.length === 0 && fresh.length === 0 && moves.length === 0 && twins.length === 0) {
     await requote();
     await settleEndings(uow, cited, step);
-    await joinChangedPlans(rows, uow, r, keyOf, step);
+    await joinChangedPlans(rows, uow, r, keyOf, step, now);
     return 'same';
   }
   if (await rows.personSaid([...new Set(cited.map((m) => m.lineage))])) return 'kept';
@@ -179,7 +180,7 @@ export async function rederiveRecord(
   await withdrawSlips(uow, r, fresh, await step());
   await requote();
   await settleEndings(uow, cited, step);
-  await joinChangedPlans(rows, uow, r, keyOf, step);
+  await joinChangedPlans(rows, uow, r, keyOf, step, now);
   return 'changed';
 }
 
@@ -196,6 +197,7 @@ async function joinChangedPlans(
   /** The Record's claims now, each with its statement's key. */
   keyOf: ReadonlyMap<Claim, string>,
   step: () => Promise<number>,
+  now: () => string,
 ): Promise<void> {
   const changes = [...keyOf].filter(([c]) => c.changesPlan !== undefined);
   if (changes.length === 0) return;
@@ -216,6 +218,17 @@ async function joinChangedPlans(
       seq: await step(),
     });
     await settleLineage(uow.memories, plan.lineage, await step());
+    // The unowned event of the same plan takes the change as its next version, as admission gives it.
+    for (const lineage of plan.also)
+      await admitNextStatement(uow.memories, {
+        brainUid: uow.brainUid,
+        lineage,
+        statement: m.statement,
+        record: { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
+        claim: { ...claim, owner: plan.owner },
+        seq: await step(),
+        now: now(),
+      });
   }
 }
 

@@ -482,6 +482,50 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       },
     );
 
+    it(
+      'an appointment moved in news passed on leads before the booking and the calendar event it moved',
+      { skip: traits.entityLane ? false : scanOnly },
+      async () => {
+        const plans = await brainWithKey(server);
+        const write = async (content: unknown, occurred_at: string) => {
+          const { record } = await remember(plans, 'b', { content, occurred_at });
+          return ready(plans, 'b', record.id);
+        };
+        const event = await write(
+          {
+            kind: 'event',
+            title: 'Dentist (Dr. Horvat)',
+            starts_at: '2026-12-08T09:00:00Z',
+            ends_at: '2026-12-08T10:00:00Z',
+          },
+          '2026-11-28T10:10:00Z',
+        );
+        const say = (text: string, at: string) => write({ kind: 'message', text, speaker: 'Ana' }, at);
+        const booked = await say(
+          'I booked the dentist for Tuesday December 8 at 9:00.',
+          '2026-11-28T11:00:00Z',
+        );
+        await say('The gym locker code is 4312.', '2026-11-30T08:00:00Z');
+        const moved = await say(
+          'The dentist called: my appointment moved from Tuesday to Thursday December 10 at 14:30.',
+          '2026-12-01T08:30:00Z',
+        );
+        const ctx = (await context(plans, { query: 'When is the dentist?' }))!;
+        const ids = ctx.citations.map((c) => c.record_id);
+        const quotes = JSON.stringify(ctx.citations.map((c) => c.quote));
+        assert.equal(ids[0], moved.id, quotes);
+        for (const old of [booked, event])
+          assert.ok(!ids.includes(old.id) || ids.indexOf(old.id) > 0, quotes);
+        const statuses = (await plans.get('/brains/b/memories?status=all&limit=100')).body as {
+          data: Array<{ status: string; citations: Array<{ record_id: string }> }>;
+        };
+        const of = (id: string) =>
+          statuses.data.filter((m) => m.citations.some((c) => c.record_id === id)).map((m) => m.status);
+        assert.deepEqual(of(booked.id), ['superseded']);
+        assert.deepEqual(of(event.id), ['superseded']);
+      },
+    );
+
     it('a miss is not a denial: text null, unknowns names the query, abstained no_evidence', async () => {
       const ctx = (await context(api, { query: 'xylophone quartz' }))!;
       assert.equal(ctx.text, null);

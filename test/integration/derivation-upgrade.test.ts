@@ -1528,6 +1528,49 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a move read only by newer rules supersedes both the booking and the calendar event once derived again', async () => {
+      // Before rules-v71 "The dentist called: …" was a statement of its own beside the booking and the event.
+      const unread: Deriver = {
+        name: 'rules-v70',
+        derive: (record, ctx) => rules.derive(record, ctx).map(({ changesPlan: _, ...c }) => c),
+      };
+      const move = 'The dentist called: my appointment moved from Tuesday to Thursday December 10 at 14:30.';
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            {
+              content: {
+                kind: 'event',
+                title: 'Dentist (Dr. Horvat)',
+                starts_at: '2026-12-08T09:00:00Z',
+                ends_at: '2026-12-08T10:00:00Z',
+              },
+              occurred_at: '2026-11-28T10:10:00Z',
+            },
+            said('I booked the dentist for Tuesday December 8 at 9:00.', {
+              occurred_at: '2026-11-28T09:10:00Z',
+            }),
+            said(move, { occurred_at: '2026-12-01T08:30:00Z' }),
+          ),
+        unread,
+      );
+      const statuses = async (engine: Engine) =>
+        (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
+          .map((m) => [m.statement.replace(/;.*/u, ''), m.status])
+          .sort();
+      const after = [
+        ['Dentist (Dr. Horvat)', 'superseded'],
+        ['I booked the dentist for Tuesday December 8 at 9:00.', 'superseded'],
+        [move, 'active'],
+        [move, 'active'],
+      ];
+      await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+      // Derived again under the same rules (a Record's turn repeated), the same result, nothing more.
+      await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+    });
+
     it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {
       let forgotten!: string;
       const store = await writtenBy(backend, async (engine) => {

@@ -177,3 +177,68 @@ test("a person's plan called off is one they said with a time, not one that has 
   assert.equal(isPlanChanged('Inês has a job interview on Monday.', any), true);
   assert.equal(isPlanChanged('Inês works at Acme since March.', any), false);
 });
+
+test('news passed on by whom it came from is read, the caller kept as who the appointment is with', () => {
+  for (const [s, change] of [
+    [
+      'The dentist called: my appointment moved from Tuesday to Thursday December 10 at 14:30.',
+      { how: 'moved', plan: 'appointment', naming: [], from: 'Tuesday', caller: 'dentist' },
+    ],
+    [
+      'The dentist called, my appointment is now Thursday at 14:30.',
+      { how: 'moved', plan: 'appointment', naming: [], caller: 'dentist' },
+    ],
+    [
+      'Just heard from the clinic: the appointment is moved to Friday.',
+      { how: 'moved', plan: 'appointment', naming: [], caller: 'clinic' },
+    ],
+    [
+      'The dentist called to say my appointment is cancelled.',
+      { how: 'cancelled', plan: 'appointment', naming: [], caller: 'dentist' },
+    ],
+    [
+      "Dr. Horvat's office emailed to say that my appointment is moved to Friday.",
+      { how: 'moved', plan: 'appointment', naming: [], caller: 'horvat' },
+    ],
+    [
+      'The dentist called and said my appointment moved to Friday.',
+      { how: 'moved', plan: 'appointment', naming: [], caller: 'dentist' },
+    ],
+    ['Sam called: dinner moved to Saturday.', { how: 'moved', plan: 'dinner', naming: [], caller: 'sam' }],
+    ['Heads up, the standup moved to 10am.', { how: 'moved', plan: 'standup', naming: [] }],
+    ['Heads up: the team meeting moved to 3pm.', { how: 'moved', plan: 'meeting', naming: ['team'] }],
+    ['My appointment was moved to Thursday.', { how: 'moved', plan: 'appointment', naming: [] }],
+    ['The meeting has been pushed to Monday.', { how: 'moved', plan: 'meeting', naming: [] }],
+    ['We moved dinner to Saturday.', { how: 'moved', plan: 'dinner', naming: [] }],
+    ['The dentist moved me to Thursday at 14:30.', { how: 'moved', plan: 'dentist', naming: [] }],
+    ['Dentist moved to Thursday.', { how: 'moved', plan: 'dentist', naming: [] }],
+    ['The Lisbon trip is not happening.', { how: 'cancelled', plan: 'trip', naming: ['lisbon'] }],
+    ['The Kyoto trip fell through.', { how: 'cancelled', plan: 'trip', naming: ['kyoto'] }],
+  ] as const)
+    assert.deepEqual(planChanged(s), change as PlanChange, s);
+  for (const s of [
+    'We moved to the 3rd floor.',
+    'Mum called, she moved to Graz on Friday.',
+    'It moved to Friday.',
+    'The dentist called to ask if we can move my appointment to Friday.',
+  ])
+    assert.equal(planChanged(s), null, s);
+});
+
+test('an appointment is the plan said by whom it is with, on the day it had, a calendar date read as its day', () => {
+  const moved = planChanged(
+    'The dentist called: my appointment moved from Tuesday to Thursday December 10 at 14:30.',
+  )!;
+  assert.equal(
+    isPlanChanged('I booked the dentist for Tuesday December 8 at 9:00, Dr. Horvat.', moved),
+    true,
+  );
+  // 2026-12-08 is a Tuesday; 2026-12-09 a Wednesday.
+  const event = (day: string) => `Dentist (Dr. Horvat); when: ${day}T09:00:00Z to ${day}T10:00:00Z`;
+  assert.equal(isPlanChanged(event('2026-12-08'), moved), true);
+  assert.equal(isPlanChanged(event('2026-12-09'), moved), false);
+  // Another plan with the caller in it is not the appointment.
+  const sam = planChanged('Sam called: my appointment moved to Friday.')!;
+  assert.equal(isPlanChanged('Dinner with Sam on Thursday at 19:00.', sam), false);
+  assert.equal(isPlanChanged('I have a vet appointment with Sam on Thursday at 9.', sam), true);
+});

@@ -1,4 +1,5 @@
-import { months, statesTime, weekdays } from '../retrieve/time-expressions.ts';
+import { months, weekdays } from '../retrieve/calendar-words.ts';
+import { statesTime } from '../retrieve/time-expressions.ts';
 import { newsLeadIns } from './called-off.ts';
 import { saysIdea } from './idea-dropped.ts';
 import { isQuestion } from './unmarked-question.ts';
@@ -28,6 +29,12 @@ export interface PlanChange {
   naming: readonly string[];
   /** The time it had, where the sentence says it ("instead of Thursday"): the plan moved says it. */
   from?: string;
+  /**
+   * Who gave the news, where the sentence opens with them ("dentist" of "The dentist called: my
+   * appointment moved …"): an appointment is often said by whom it is with ("I booked the dentist for
+   * Tuesday"), so a plan saying them is the appointment moved, though no naming word is required.
+   */
+  caller?: string;
   /** Whose own plan it is, as named ("Inês" of "Inês can't make it"): only their statements hold it. */
   person?: string;
   /**
@@ -142,6 +149,14 @@ const reported = String.raw`(?<teller>[\p{L}][\p{L}\p{M}'’-]*)\s+(?:just\s+)?(
 const person = String.raw`(?:sorry|oh\s+no|argh)?[\s,:!.—–-]*(?:${reported}|(?:(?:my|our)\s+[\p{L}]+\s+)?(?<who>[\p{L}][\p{L}\p{M}'’-]*)\s+)(?:just\s+|also\s+)?`;
 /** Where a plan called off by its person ends: the clause, or words of when it was called off. */
 const calledOffEnd = String.raw`(?=\s*(?:$|[.!…,;:—–-])|\s+(?:again|after\s+all|last\s+minute|at\s+the\s+last\s+minute|on\s+(?:me|us)))`;
+/**
+ * Who gave the news before it, and how: "The dentist called: …", "Heads up, the clinic rang —",
+ * "Just heard from the airline: …", "Dr. Horvat's office emailed to say that …".
+ */
+const callerLeadIn = String.raw`(?:(?:(?:the|my|our)\s+)?(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?(?<caller>[\p{L}][\p{L}\p{M}'’-]*)(?:['’]s\s+(?:office|practice|clinic|secretary|assistant|team))?\s+(?:just\s+)?(?:called|rang|phoned|texted|emailed|e-mailed|wrote|messaged|mailed|confirmed)(?:\s+(?:me|us))?(?:\s+to\s+say(?:\s+that)?|\s+(?:and|that)(?:\s+said)?)?|just\s+(?:heard|got\s+word)\s+from\s+(?:the\s+|my\s+)?(?<heard>[\p{L}][\p{L}\p{M}'’-]*))\s*[:,;!—–-]?\s+`;
+/** The lead-ins of news, and of who gave it, in either order: "Ok, the dentist called: …". */
+const lead = String.raw`(?:heads\s+up\s*[:,!—–-]\s*)?${newsLeadIns}(?:${callerLeadIn}${newsLeadIns})?`;
+/** A one-word plan that moves, not a person or a thing said "I", "we", "it". */
 const passive = String.raw`(?:['’]s\s+(?:been\s+)?|\s+(?:(?:has|have|had)\s+been\s+|was\s+|were\s+|got\s+|gets\s+|is\s+|are\s+|just\s+got\s+)?)(?:just\s+)?`;
 
 const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: true }> = [
@@ -149,27 +164,24 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: tru
   // "We changed the Kyoto trip: we are going in May"
   {
     how: 'moved',
-    re: new RegExp(String.raw`^${newsLeadIns}${who}${moveVerb}\s+${owned}${qualified}${toWhen}`, 'iu'),
+    re: new RegExp(String.raw`^${lead}${who}${moveVerb}\s+(?:${owned})?${qualified}${toWhen}`, 'iu'),
   },
   // "My dentist appointment got moved to Friday", "the Kyoto trip is postponed until May"
   {
     how: 'moved',
-    re: new RegExp(String.raw`^${newsLeadIns}(?:${owned})?${qualified}${passive}${moveVerb}${toWhen}`, 'iu'),
+    re: new RegExp(String.raw`^${lead}(?:${owned})?${qualified}${passive}${moveVerb}${toWhen}`, 'iu'),
   },
   // "I cancelled my dentist appointment", "Sam called off dinner", "we scrapped the Kyoto trip"
   {
     how: 'cancelled',
-    re: new RegExp(
-      String.raw`^${newsLeadIns}${who}${cancelVerb}\s+(?:${owned})?${qualified}(?![\p{L}\p{N}])`,
-      'iu',
-    ),
+    re: new RegExp(String.raw`^${lead}${who}${cancelVerb}\s+(?:${owned})?${qualified}(?![\p{L}\p{N}])`, 'iu'),
   },
   // "I moved the dentist to Friday", "rescheduled my physio for next Monday": a plan named by one word,
   // only where its new time follows at once (not "moved my car to the garage on Friday").
   {
     how: 'moved',
     re: new RegExp(
-      String.raw`^${newsLeadIns}${who}${moveVerb}\s+(?:the|my|our)\s+(?<plan>${oneWord})${toWhen}(?=${timeNext})`,
+      String.raw`^${lead}${who}${moveVerb}\s+(?:the|my|our)\s+(?<plan>${oneWord})${toWhen}(?=${timeNext})`,
       'iu',
     ),
   },
@@ -178,7 +190,7 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: tru
   {
     how: 'cancelled',
     re: new RegExp(
-      String.raw`^${newsLeadIns}${who}${cancelVerb}\s+(?:the|my|our)\s+(?<plan>${oneWord})(?=\s*(?:$|[.!…,;:—–-]))`,
+      String.raw`^${lead}${who}${cancelVerb}\s+(?:the|my|our)\s+(?<plan>${oneWord})(?=\s*(?:$|[.!…,;:—–-]))`,
       'iu',
     ),
   },
@@ -187,7 +199,7 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: tru
   {
     how: 'moved',
     re: new RegExp(
-      String.raw`^${newsLeadIns}(?:${owned})?${qualified}(?:['’]s|\s+(?:is|are))\s+(?:(?=${timeNext})[^,.;!?]*?\s)?(?<verb>now)(?![\p{L}\p{N}])`,
+      String.raw`^${lead}(?:${owned})?${qualified}(?:['’]s|\s+(?:is|are))\s+(?:(?=${timeNext})[^,.;!?]*?\s)?(?<verb>now)(?![\p{L}\p{N}])`,
       'iu',
     ),
   },
@@ -195,7 +207,16 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: tru
   {
     how: 'cancelled',
     re: new RegExp(
-      String.raw`^${newsLeadIns}(?:${owned})?${qualified}${passive}(?<verb>(?:cancell?ed|called\s+off)(?=$|[\s.!…,;:—–-])|off(?=\s*(?:$|[.!…,;:—–-])))`,
+      String.raw`^${lead}(?:${owned})?${qualified}(?:\s+(?:is|are|has|have)(?=\s+(?:not|no\s+longer)\s))?${passive}(?<verb>(?:cancell?ed|called\s+off|fell\s+through|(?:not|no\s+longer)\s+happening)(?=$|[\s.!…,;:—–-])|off(?=\s*(?:$|[.!…,;:—–-])))`,
+      'iu',
+    ),
+  },
+  // "The dentist moved me to Thursday at 14:30.", "Dentist moved to Thursday.": a plan named by one word
+  // that moves (with its person) at once to a time; not "We moved to the 3rd floor" (noName).
+  {
+    how: 'moved',
+    re: new RegExp(
+      String.raw`^${lead}(?:(?:the|my|our)\s+)?(?<plan>${oneWord})\s+(?:has\s+|have\s+|just\s+)?(?<verb>moved|rescheduled|re-scheduled|rebooked|pushed(?:\s+back)?|bumped|shifted|postponed)(?:\s+(?:me|us))?${toWhen}(?=${timeNext})`,
       'iu',
     ),
   },
@@ -266,6 +287,8 @@ export function planChanged(sentence: string): PlanChange | null {
     if (notDone.test(head.slice(0, head.lastIndexOf(verb)))) return null;
     const after = s.slice(m.index + m[0].length);
     if (person) return personsPlanOff(m.groups!, after);
+    const plan = m.groups!['plan']!.toLowerCase();
+    if (noName.has(plan)) return null;
     if (how === 'moved') {
       // "changed the game for me" is no move in time: changed, it is one only to a time or in place of one.
       if (/^changed$/iu.test(verb) && !/\sto$/iu.test(m[0]) && !insteadOf.test(after)) return null;
@@ -275,17 +298,28 @@ export function planChanged(sentence: string): PlanChange | null {
     } else if (takenBack.test(after)) return null;
     const by = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
     const naming = namingWords(m.groups!).concat(by !== undefined && !noOne.has(by) ? [by] : []);
-    const from = how === 'moved' ? insteadOf.exec(after)?.groups!['from']?.trim() : undefined;
+    // "moved from Tuesday to Thursday": the time it had, as "instead of Tuesday" says it.
+    const fromTo = /\sfrom$/iu.test(m[0]) ? timeBeforeTo(after) : undefined;
+    const from = how === 'moved' ? (fromTo ?? insteadOf.exec(after)?.groups!['from']?.trim()) : undefined;
+    const caller = (m.groups!['caller'] ?? m.groups!['heard'])?.toLowerCase();
     const name = m.groups!['who'];
     return {
       how,
-      plan: m.groups!['plan']!.toLowerCase(),
+      plan,
       naming: [...new Set(naming)],
       ...(from ? { from } : {}),
+      ...(caller !== undefined && !noName.has(caller) ? { caller } : {}),
       ...(name !== undefined && isName(name) ? { by: name } : {}),
     };
   }
   return null;
+}
+
+/** The time before "to" of "from Tuesday to Thursday" (up to four words of one clause), or undefined. */
+function timeBeforeTo(after: string): string | undefined {
+  const words = (after.split(/[,.;!?]/u)[0] ?? '').trim().split(/\s+/u);
+  const to = words.findIndex((w) => /^(?:to|till|until)$/iu.test(w));
+  return to > 0 && to <= 4 ? words.slice(0, to).join(' ') : undefined;
 }
 
 /** The words before a plan's noun and after its "with" that say which plan it is ("dentist", "sam"). */
@@ -353,7 +387,7 @@ const takenBack =
 
 /** A cheap test of whether any pattern could match: most sentences say none of these words. */
 const changeHint = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|now|cancel|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
+  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|now|cancel|happening|fell\s+through|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
   'iu',
 );
 const clockTime =
@@ -365,14 +399,32 @@ const clockTime =
  * the plan had where the move says it.
  */
 export function isPlanChanged(statement: string, change: PlanChange): boolean {
-  const saysPlan =
-    change.plan === '' ? anyPlan.test(statement) : planWords(change).some((w) => saysIdea(statement, w));
+  const words = planWords(change);
+  const saysPlan = change.plan === '' ? anyPlan.test(statement) : words.some((w) => saysIdea(statement, w));
   if (!saysPlan) return false;
+  // Said only by whom it is with ("the dentist"), it is the appointment where it is no other plan:
+  // "Sam called: my appointment moved" moves no "dinner with Sam".
+  const noun = words[0] ?? '';
+  if (byWhom.has(noun) && !saysIdea(statement, noun) && otherPlan(statement, noun)) return false;
   if (statesTime(statement) === null && !clockTime.test(statement)) return false;
   // What was dated in the past is done, not a plan to change ("Inês visited last weekend").
   if (change.person !== undefined && pastTime.test(statement)) return false;
   if (change.naming.length > 0 && !change.naming.some((w) => saysIdea(statement, w))) return false;
-  return change.from === undefined || fromWords(change.from).every((w) => saysIdea(statement, w));
+  if (change.from === undefined) return true;
+  // A calendar's event says its day as a date ("when: 2026-12-08T09:00:00Z"): "from Tuesday" is its day.
+  const dated = isoDateWords(statement);
+  return fromWords(change.from).every((w) => saysIdea(statement, w) || dated.has(w));
+}
+
+/** The weekday, month and day of each ISO date a statement says ("2026-12-08T09:00" → tuesday, december, 8). */
+function isoDateWords(statement: string): Set<string> {
+  const words = new Set<string>();
+  for (const d of statement.matchAll(/(?<![\p{L}\p{N}])(\d{4})-(\d{2})-(\d{2})T/gu)) {
+    const day = new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3])));
+    if (Number.isNaN(day.getTime())) continue;
+    words.add(weekdays[day.getUTCDay()]!).add(months[day.getUTCMonth()]!).add(String(day.getUTCDate()));
+  }
+  return words;
 }
 
 /** Words a visit is said in: "Inês is visiting", "Sam is coming over on Friday". */
@@ -382,18 +434,37 @@ const visitWords = ['visit', 'visiting', 'coming', 'come', 'staying'];
  * The words of which the plan changed says one (singular: statementsSaying reads them anywhere in a
  * word); none for any plan of its person's.
  */
-export function planWords(change: Pick<PlanChange, 'plan'>): string[] {
+export function planWords(change: Pick<PlanChange, 'plan'> & Partial<PlanChange>): string[] {
   if (change.plan === '') return [];
   const noun = change.plan.replace(/e?s$/u, '');
+  // An appointment is said by whom it is with: "I booked the dentist for Tuesday", "Dentist (Dr. Horvat)".
+  if (byWhom.has(noun))
+    return [noun, ...(change.naming ?? []), ...(change.caller !== undefined ? [change.caller] : [])];
   // A trip is a visit where one goes to someone: "Inês cancelled her trip" of "Inês is visiting".
   return noun === 'visit' || noun === 'trip' ? ['trip', ...visitWords] : [noun];
 }
+
+/** Plans said by whom they are with as often as by their noun ("the dentist" for the appointment). */
+const byWhom = new Set([
+  'appointment',
+  'appt',
+  'booking',
+  'reservation',
+  'checkup',
+  'check-up',
+  'consultation',
+]);
 
 /** Any plan: its noun, or coming ("My sister is visiting next weekend"). */
 const anyPlan = new RegExp(
   String.raw`(?<![\p{L}\p{N}])(?:${[...planNouns, ...visitWords].join('|')})(?:e?s)?(?![\p{L}\p{N}])`,
   'iu',
 );
+/** Whether a statement says a plan's noun other than `noun`'s. */
+const otherPlan = (statement: string, noun: string) =>
+  [...statement.matchAll(new RegExp(anyPlan.source, 'giu'))].some(
+    (m) => m[0].toLowerCase().replace(/e?s$/u, '') !== noun,
+  );
 const pastTime =
   /(?<![\p{L}\p{N}])(?:yesterday|ago|last\s+(?:night|week|weekend|month|year|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday))(?![\p{L}\p{N}])/iu;
 

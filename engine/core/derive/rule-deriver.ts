@@ -431,6 +431,11 @@ export function createRuleDeriver(): Deriver {
     // need that is no deed ("I need to sleep more", "I have to admit…", "I need to go now") stays one.
     // Tasks listed in one sentence ("I still need to buy the vase for Petra and call the bank") are a
     // Memory each: they were one task, which a deed of either did in full.
+    // Also v71: a plan moved or called off in the words of news passed on ("The dentist called: my
+    // appointment moved from Tuesday to Thursday …", "Heads up: the standup moved to 10am", "the
+    // trip is not happening") supersedes the plan, an appointment found by whom it is with ("I booked
+    // the dentist for Tuesday"); the same plan also written unowned (an agent's or a calendar's event,
+    // "Dentist (Dr. Horvat)") is superseded too. Both stayed current beside the move.
     name: 'rules-v71',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
