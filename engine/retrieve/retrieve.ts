@@ -614,10 +614,14 @@ async function datedFirst(
     );
     lead = lead.filter((f) => matchedTerms(text.get(f.recordId) ?? '', asked).length > 0);
   }
-  if (lead.length === 0) return fused;
   // Stable: events of one instant keep the order they had.
   lead.sort((a, b) => datedMs.get(a.recordId)! - datedMs.get(b.recordId)!);
-  if (lead.every((f, i) => fused[i] === f)) return fused;
+  return inFront(lead, fused);
+}
+
+/** FUSED with LEAD (some of its own entries) in front, in LEAD's order; FUSED itself when nothing moves. */
+function inFront(lead: readonly Fused[], fused: Fused[]): Fused[] {
+  if (lead.length === 0 || lead.every((f, i) => fused[i] === f)) return fused;
   const ids = new Set(lead.map((f) => f.recordId));
   return [...lead, ...fused.filter((f) => !ids.has(f.recordId))];
 }
@@ -685,10 +689,10 @@ function laneFirst(lane: 'slot' | 'tasks', laneResults: readonly LaneResult[], f
   const found = laneResults.find((l) => l.lane === lane);
   if (!found || found.candidates.length === 0) return fused;
   const byId = new Map(fused.map((f) => [f.recordId, f]));
-  const lead = found.candidates.flatMap((c) => byId.get(c.recordId) ?? []);
-  if (lead.length === 0 || lead.every((f, i) => fused[i] === f)) return fused;
-  const ids = new Set(lead.map((f) => f.recordId));
-  return [...lead, ...fused.filter((f) => !ids.has(f.recordId))];
+  return inFront(
+    found.candidates.flatMap((c) => byId.get(c.recordId) ?? []),
+    fused,
+  );
 }
 
 /**
