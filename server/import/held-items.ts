@@ -110,31 +110,33 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
   const seen = new Set<string>();
   const read = async (source: string): Promise<HeldSource> => {
     const ids = new Map<string, string[]>();
-    const says = new Map<string, string>();
-    const saysTimeless = new Map<string, string>();
+    const says = new Map<string, Said>();
     for await (const p of recordPages(page, { source }))
       for (const r of p?.data ?? []) {
         const id = r.source.external_id;
         if (id === null) continue;
-        ids.set(id, [...(ids.get(id) ?? []), r.id]);
+        const revisions = ids.get(id);
+        if (revisions) revisions.push(r.id);
+        else ids.set(id, [r.id]);
         says.set(r.id, whatItSays(source, r));
-        saysTimeless.set(r.id, whatItSays(source, { ...r, occurred_at: undefined }));
       }
-    return { ids, says, saysTimeless };
+    // By when they were written (ids.ts), as the engine orders an item's revisions.
+    for (const revisions of ids.values()) revisions.sort();
+    return { ids, says };
   };
   /** A held source's items, read once (a read that fails holds none). */
   const heldSource = (source: string): Promise<HeldSource> => {
     let got = bySource.get(source);
     if (!got) {
-      got = read(source).catch(() => ({ ids: new Map(), says: new Map(), saysTimeless: new Map() }));
+      got = read(source).catch(() => ({ ids: new Map(), says: new Map() }));
       bySource.set(source, got);
     }
     return got;
   };
-  /** A held item's Record ids, by when they were written (ids.ts), as the engine orders its revisions. */
+  /** A held item's Record ids, oldest first, and what each Record of its source says. */
   const revisions = async (source: string, externalId: string) => {
-    const { ids, says, saysTimeless } = await heldSource(source);
-    return { ids: (ids.get(externalId) ?? []).toSorted(), says, saysTimeless };
+    const { ids, says } = await heldSource(source);
+    return { ids: ids.get(externalId) ?? [], says };
   };
   return {
     async replaces(source, externalId, recordId) {
@@ -150,15 +152,12 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
     async newestSays(source, externalId, body, timeFromFile = false) {
       // Without its instant an item is stamped when written: nothing to compare it with.
       if (!held.has(source) || body.occurred_at === undefined) return false;
-      const { ids, says, saysTimeless } = await revisions(source, externalId);
+      const { ids, says } = await revisions(source, externalId);
       const newest = ids.at(-1);
       if (newest === undefined) return false;
-      const visibility = body.visibility ?? 'shareable';
-      if (timeFromFile)
-        return (
-          saysTimeless.get(newest) === whatItSays(source, { ...body, occurred_at: undefined, visibility })
-        );
-      return says.get(newest) === whatItSays(source, { ...body, visibility });
+      const item = whatItSays(source, { ...body, visibility: body.visibility ?? 'shareable' });
+      // An item dated by its file is the same whatever that file's time on this disk.
+      return sameSaid(says.get(newest), item, !timeFromFile);
     },
     async after(source, externalId, recordId) {
       if (!held.has(source)) return null;
@@ -166,19 +165,29 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
       const later = ids.filter((id) => id > recordId);
       if (later.length === 0) return null;
       const replayed = says.get(recordId);
-      if (replayed !== undefined && says.get(later.at(-1)!) === replayed) return null;
+      if (replayed !== undefined && sameSaid(says.get(later.at(-1)!), replayed, true)) return null;
       return later[0]!;
     },
   };
 }
 
-/** A source's held items: each external id's Record ids, and what each Record says (whatItSays). */
+/** A source's held items: each external id's Record ids, oldest first, and what each Record says. */
 interface HeldSource {
   ids: ReadonlyMap<string, readonly string[]>;
-  says: ReadonlyMap<string, string>;
-  /** What each Record says but for its instant (newestSays of an item dated by its file). */
-  saysTimeless: ReadonlyMap<string, string>;
+  says: ReadonlyMap<string, Said>;
 }
+
+/** What a Record says as an import writes it (whatItSays): its content and visibility, and its instant. */
+interface Said {
+  /** A digest of the content and visibility. */
+  body: string;
+  /** When it occurred, as an instant where it reads as one. */
+  at: number | string | undefined;
+}
+
+/** Whether A and B say the same: the same body, and the same instant when `withTime`. */
+const sameSaid = (a: Said | undefined, b: Said, withTime: boolean): boolean =>
+  a !== undefined && a.body === b.body && (!withTime || a.at === b.at);
 
 /**
  * A calendar to-do's lines under its title ("Due: …", "Done: …", as ics.ts writes them) with a date
@@ -203,8 +212,9 @@ function todoDays(source: string, content: RecordCreate['content']): RecordCreat
 }
 
 /**
- * What a Record of SOURCE says as an import writes it: content, when it occurred (the instant) and
- * visibility; a calendar to-do's dates said one way (todoDays).
+ * What a Record of SOURCE says as an import writes it: a digest of its content and visibility (a
+ * calendar to-do's dates said one way, todoDays) and, apart, when it occurred (the instant), so an item
+ * dated by its file is compared without it and no second digest is made.
  */
 function whatItSays(
   source: string,
@@ -213,15 +223,12 @@ function whatItSays(
     visibility: MnemoRecord['visibility'];
     occurred_at?: string | undefined;
   },
-): string {
+): Said {
   const at = Date.parse(r.occurred_at ?? '');
-  return createHash('sha256')
-    .update(
-      stableJson({
-        content: todoDays(source, r.content),
-        occurred_at: Number.isNaN(at) ? r.occurred_at : at,
-        visibility: r.visibility,
-      }),
-    )
-    .digest('base64url');
+  return {
+    body: createHash('sha256')
+      .update(stableJson({ content: todoDays(source, r.content), visibility: r.visibility }))
+      .digest('base64url'),
+    at: Number.isNaN(at) ? r.occurred_at : at,
+  };
 }
