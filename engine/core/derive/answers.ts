@@ -228,7 +228,7 @@ export function lastQuestion(message: string | readonly string[]): string | null
  * today, can you cover the standup?"): at a comma, semicolon or colon before a question word.
  */
 const questionOpens =
-  /[,;:]\s+(?=(?:can|could|would|will|do|does|did|are|is|was|were|have|has|should|shall|may|what|what['’]s|when|when['’]s|where|where['’]s|who|who['’]s|why|how|how['’]s|which)(?![\p{L}\p{N}]))/giu;
+  /[,;:]\s+(?=(?:can|could|would|will|do|does|did|are|is|was|were|have|has|should|shall|may|what|when|where|who|why|how|which)(?![\p{L}\p{N}]))/giu;
 
 /**
  * The clause of question `q` that asks, without what the asker said of themselves before it: a short

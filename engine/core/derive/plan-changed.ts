@@ -400,12 +400,17 @@ const clockTime =
  */
 export function isPlanChanged(statement: string, change: PlanChange): boolean {
   const words = planWords(change);
-  const saysPlan = change.plan === '' ? anyPlan.test(statement) : words.some((w) => saysIdea(statement, w));
+  // planWords puts the plan's own noun first.
+  const noun = words[0] ?? '';
+  const saysNoun = noun !== '' && saysIdea(statement, noun);
+  const saysPlan =
+    change.plan === ''
+      ? anyPlan.test(statement)
+      : saysNoun || words.slice(1).some((w) => saysIdea(statement, w));
   if (!saysPlan) return false;
   // Said only by whom it is with ("the dentist"), it is the appointment where it is no other plan:
   // "Sam called: my appointment moved" moves no "dinner with Sam".
-  const noun = words[0] ?? '';
-  if (byWhom.has(noun) && !saysIdea(statement, noun) && otherPlan(statement, noun)) return false;
+  if (byWhom.has(noun) && !saysNoun && otherPlan(statement, noun)) return false;
   if (statesTime(statement) === null && !clockTime.test(statement)) return false;
   // What was dated in the past is done, not a plan to change ("Inês visited last weekend").
   if (change.person !== undefined && pastTime.test(statement)) return false;
@@ -460,11 +465,11 @@ const anyPlan = new RegExp(
   String.raw`(?<![\p{L}\p{N}])(?:${[...planNouns, ...visitWords].join('|')})(?:e?s)?(?![\p{L}\p{N}])`,
   'iu',
 );
+/** anyPlan, for every noun a statement says (matchAll copies it, so one is shared). */
+const everyPlan = new RegExp(anyPlan.source, 'giu');
 /** Whether a statement says a plan's noun other than `noun`'s. */
 const otherPlan = (statement: string, noun: string) =>
-  [...statement.matchAll(new RegExp(anyPlan.source, 'giu'))].some(
-    (m) => m[0].toLowerCase().replace(/e?s$/u, '') !== noun,
-  );
+  [...statement.matchAll(everyPlan)].some((m) => m[0].toLowerCase().replace(/e?s$/u, '') !== noun);
 const pastTime =
   /(?<![\p{L}\p{N}])(?:yesterday|ago|last\s+(?:night|week|weekend|month|year|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday))(?![\p{L}\p{N}])/iu;
 
