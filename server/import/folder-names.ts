@@ -19,7 +19,7 @@ export interface FolderNameStore {
 }
 
 /** This device, as the records tell devices apart: its host name and the user importing. */
-export function thisDevice(): string {
+function thisDevice(): string {
   let user = '';
   try {
     user = userInfo().username;
@@ -30,7 +30,7 @@ export function thisDevice(): string {
 }
 
 /** The Object key NAME's record is kept under (a Slug holds no path). */
-export function folderNameKey(name: string): string {
+function folderNameKey(name: string): string {
   return `folder-${createHash('sha256').update(name).digest('hex').slice(0, 40)}`;
 }
 

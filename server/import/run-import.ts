@@ -964,24 +964,33 @@ async function importedFolder(path: string): Promise<string | null> {
 }
 
 /**
+ * CALL's answer, or null where the key may not read Objects or the server cannot list them: then
+ * nothing is recorded as held, and nothing of it forgotten.
+ */
+async function unlessUnreadable<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof MnemoApiError && (e.code === 'missing_scope' || !isFatal(e))) return null;
+    throw e;
+  }
+}
+
+/**
  * Which folders each device named how (folder-names.ts), in the Brain's Objects through the API. A key
  * that may not read them reads nothing (every folder then goes by its own name); one that may not write
  * them, or a dry run, records nothing.
  */
 function folderNamesThroughApi(o: ImportOptions): FolderNameStore {
   return folderNamesInObjects(
-    async (cursor) => {
-      try {
-        return await o.client.listObjects(
+    (cursor) =>
+      unlessUnreadable(() =>
+        o.client.listObjects(
           o.brainId,
           { type: importerObjectType, limit: 500, ...(cursor ? { cursor } : {}) },
           { signal: o.signal },
-        );
-      } catch (e) {
-        if (e instanceof MnemoApiError && (e.code === 'missing_scope' || !isFatal(e))) return null;
-        throw e;
-      }
-    },
+        ),
+      ),
     async (body) => {
       // A dry run writes nothing, nor which folder took a name.
       if (o.dryRun) return null;
@@ -1003,18 +1012,9 @@ function folderNamesThroughApi(o: ImportOptions): FolderNameStore {
  * that may not write them records nothing, and the import goes on.
  */
 function heldThroughApi(o: ImportOptions): HeldStore {
-  const scoped = async <T>(call: () => Promise<T>): Promise<T | null> => {
-    try {
-      return await call();
-    } catch (e) {
-      // A key without the scope, or a server without Objects' listing: nothing recorded, nothing forgotten.
-      if (e instanceof MnemoApiError && (e.code === 'missing_scope' || !isFatal(e))) return null;
-      throw e;
-    }
-  };
   return heldInObjects(
     (cursor) =>
-      scoped(() =>
+      unlessUnreadable(() =>
         o.client.listObjects(
           o.brainId,
           { type: heldObjectType, limit: 500, ...(cursor ? { cursor } : {}) },
