@@ -26,7 +26,6 @@ function objectsStore(): { store: () => FolderNameStore; objects: Map<string, Ob
       }),
       async (body) => {
         objects.set(body.key, body);
-        return null;
       },
     );
   return { store, objects };

@@ -14,8 +14,8 @@ import { itemDigest } from './forget-missing.ts';
 export interface FolderNameStore {
   /** What is recorded for NAME; null when nothing, or when it may not be read. */
   read(name: string): Promise<{ devices: string[]; places: string[] } | null>;
-  /** Records NAME's devices and places; says why not when it was not, else null. */
-  write(name: string, value: { devices: string[]; places: string[] }): Promise<string | null>;
+  /** Records NAME's devices and places (where the key may: a name not recorded only goes unrecorded). */
+  write(name: string, value: { devices: string[]; places: string[] }): Promise<void>;
 }
 
 /** This device, as the records tell devices apart: its host name and the user importing. */
@@ -89,7 +89,7 @@ export async function nameFolder(
  */
 export function folderNamesInObjects(
   list: (cursor: string | undefined) => Promise<ObjectPage | null>,
-  accept: (body: ObjectAccept) => Promise<string | null>,
+  accept: (body: ObjectAccept) => Promise<void>,
 ): FolderNameStore {
   const strings = (a: unknown) =>
     Array.isArray(a) ? a.filter((i): i is string => typeof i === 'string') : [];

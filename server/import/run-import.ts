@@ -964,8 +964,9 @@ async function importedFolder(path: string): Promise<string | null> {
 }
 
 /**
- * CALL's answer, or null where the key may not read Objects or the server cannot list them: then
- * nothing is recorded as held, and nothing of it forgotten.
+ * CALL's answer (a read or write of the importer's Objects), or null where the key lacks the scope or
+ * the server cannot do it and the import can go on without: what is not read holds nothing, so nothing
+ * of it is forgotten; what is not written goes unrecorded.
  */
 async function unlessUnreadable<T>(call: () => Promise<T>): Promise<T | null> {
   try {
@@ -993,15 +994,9 @@ function folderNamesThroughApi(o: ImportOptions): FolderNameStore {
       ),
     async (body) => {
       // A dry run writes nothing, nor which folder took a name.
-      if (o.dryRun) return null;
-      try {
-        await o.client.acceptObject(o.brainId, body, { signal: o.signal });
-        return null;
-      } catch (e) {
-        if (e instanceof MnemoApiError && (e.code === 'missing_scope' || !isFatal(e)))
-          return `${e.code}: ${e.message}`;
-        throw e;
-      }
+      if (o.dryRun) return;
+      // Unrecorded where the key may not write Objects: the next import names the folder the same.
+      await unlessUnreadable(() => o.client.acceptObject(o.brainId, body, { signal: o.signal }));
     },
   );
 }
