@@ -46,8 +46,11 @@ export async function selectEvidence(
   maxRecords: number,
   asked?: { fromMs: number; toMs: number },
 ): Promise<{ evidence: EvidencePassage[]; dropped: Dropped[] }> {
+  // A slot's value only: a plan that was moved or called off ("I booked the dentist for Tuesday",
+  // then "moved to Thursday") is no plan of the time asked about, though its Memory held in it.
   const heldThen = (m: MemState) =>
     asked !== undefined &&
+    m.predicate !== null &&
     !m.served &&
     !m.pending &&
     !m.retracted &&

@@ -116,6 +116,19 @@ describe('a plan moved or called off in everyday words', () => {
       assert.ok(!order.includes(ids[old]!) || order.indexOf(ids[old]!) > 0, old);
   });
 
+  it('"What are my plans for December 2026?" gives the moved appointment, not the booking it replaced', async () => {
+    const { context } = await client.createContext('me', { query: 'What are my plans for December 2026?' });
+    assert.ok(context.status === 'ready');
+    const order = context.citations.map((c) => c.record_id);
+    assert.ok(order.includes(ids['moved']!), JSON.stringify(order));
+    // The booking's Memory held on 1 December, till the move: no plan of December's since.
+    for (const old of ['booked', 'event'])
+      assert.ok(!order.includes(ids[old]!) || order.indexOf(ids[old]!) > order.indexOf(ids['moved']!), old);
+    // Quoted at all, it is marked as past.
+    const header = /\n([^\n]*)\nMorning! I booked the dentist/u.exec(context.text ?? '')?.[1];
+    if (header !== undefined) assert.match(header, /superseded|held: /u);
+  });
+
   it('"Ok, I cancelled the Lisbon trip." supersedes the shared trip event, not Jonas\'s booked flights', async () => {
     assert.deepEqual(await statusOf('trip'), ['superseded']);
     // His booking is what he did, still so: the cancellation is beside it, not in its place.
