@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -152,6 +152,31 @@ describe('mnemo keys create --brain for a Brain the store does not hold', () => 
     }
     const bound = (await new FileKeyRegistry(join(dataDir, 'keys.json')).list()).map((e) => e.brain);
     assert.deepEqual(bound, ['ana', 'ana', 'anna', 'ana'], 'every key was issued');
+  });
+
+  it('checks a store keyed by a file with --db-key-file, and says so when it has no key to check with', async () => {
+    const dataDir = mkdtempSync(join(dir, 'store-'));
+    const keyFile = join(dataDir, 'db.key');
+    writeFileSync(keyFile, `${testStoreKey}\n`, { mode: 0o600 });
+    const engine = await createLocalEngine({ dataDir, dbKey: testStoreKey });
+    await engine.close();
+    const createFor = (brain: string, ...extra: string[]) =>
+      mnemoWith(
+        { MNEMO_DB_KEY: '', XDG_CONFIG_HOME: join(dataDir, 'no-config') },
+        ...['keys', 'create', '--project', 'p', '--env', 'test', '--brain', brain, '--data-dir', dataDir],
+        ...extra,
+      );
+    const checked = createFor('ana', '--db-key-file', keyFile);
+    assert.equal(checked.status, 0, checked.stderr);
+    assert.match(checked.stderr, /warning: there is no Brain "ana" in project p \(test\)/);
+    const unchecked = createFor('ana');
+    assert.equal(unchecked.status, 0, unchecked.stderr);
+    assert.match(unchecked.stdout, /^sk_test_p_\S+\n$/);
+    assert.match(
+      unchecked.stderr,
+      /^mnemo keys create: note: did not check that Brain "ana" is in .+ \(its store's key is not here: give --db-key-file or set MNEMO_DB_KEY\); the key is bound to it all the same\n$/,
+    );
+    assert.equal((await new FileKeyRegistry(join(dataDir, 'keys.json')).list()).length, 2);
   });
 
   it('says nothing when it cannot tell: a --key-registry file names no store', () => {

@@ -24,12 +24,15 @@ interface Where {
   dataDir?: string;
   keyRegistry?: string;
   databaseUrl?: string;
+  /** The data dir's store key, to check a --brain in it (create only). */
+  dbKeyFile?: string;
 }
 
-/** Whether the store the keys are for holds a Brain (null: it cannot tell), and where that is. */
+/** Whether the store the keys are for holds a Brain, and where that is. */
 interface BrainLookup {
   where: string;
-  has(tenant: Tenant, brainId: string): Promise<boolean | null>;
+  /** A string says why it cannot tell. */
+  has(tenant: Tenant, brainId: string): Promise<boolean | string>;
 }
 
 interface Registry {
@@ -62,20 +65,36 @@ async function registryFrom(where: Where, create: boolean): Promise<Registry> {
   const registry = create ? FileKeyRegistry.ensure(path) : new FileKeyRegistry(path);
   if (where.keyRegistry !== undefined) return { registry, close: async () => {} };
   const dataDir = where.dataDir ?? defaultDataDir();
-  return { registry, brains: { where: dataDir, has: storeLookup(dataDir) }, close: async () => {} };
+  return {
+    registry,
+    brains: { where: dataDir, has: storeLookup(dataDir, where.dbKeyFile) },
+    close: async () => {},
+  };
 }
 
 /**
- * The data dir's store, read with its key where this user's environment has it; null when it cannot
- * be read (no key here: the desktop app keeps its own in the system keychain).
+ * The data dir's store, read with its key where this user's environment has it (MNEMO_DB_KEY,
+ * --db-key-file, the config dir); why not when it cannot be read (no key here: the desktop app keeps
+ * its own in the system keychain).
  */
-function storeLookup(dataDir: string): BrainLookup['has'] {
+function storeLookup(dataDir: string, dbKeyFile: string | undefined): BrainLookup['has'] {
   return async (tenant, brainId) => {
+    let keyless = false;
+    const key = () => {
+      try {
+        return locateDbKey({ dbKeyFile, create: false, dataDir }).key;
+      } catch (e) {
+        keyless = true;
+        throw e;
+      }
+    };
     try {
-      const key = () => locateDbKey({ create: false, dataDir }).key;
       return await storeHasBrain({ dataDir, key, tenant, brainId });
-    } catch {
-      return null;
+    } catch (e) {
+      // Said short: locateDbKey's own words are for a server that cannot start without the key.
+      return keyless
+        ? "its store's key is not here: give --db-key-file or set MNEMO_DB_KEY"
+        : (e as Error).message;
     }
   };
 }
@@ -171,7 +190,13 @@ export function register(program: Command): void {
       .option('--scopes <list>', 'comma-separated scopes (default: all six)', scopeList)
       .option('--brain <brain>', 'bind the key to one Brain (needed for hosted /mcp)', bySchema(Slug))
       .option('--label <label>', 'a note to recognise the key by')
-      .option('--admin', 'may manage keys over /v1/keys', false),
+      .option('--admin', 'may manage keys over /v1/keys', false)
+      .addOption(
+        new Option(
+          '--db-key-file <path>',
+          "the data dir's database key, to check that --brain is there (else MNEMO_DB_KEY, else the config dir's)",
+        ).conflicts(['keyRegistry', 'databaseUrl']),
+      ),
   ).action(
     async (
       o: Where & {
@@ -187,10 +212,10 @@ export function register(program: Command): void {
         // Asked first, said after the key: a typo'd Brain would otherwise make a key that reaches nothing,
         // silently. Not refused: a key bound to a Brain may create it (mnemo import does), so one made
         // before its Brain is right.
-        const missing =
+        const found =
           o.brain !== undefined && brains !== undefined
-            ? (await brains.has({ project: o.project, env: o.env }, o.brain)) === false
-            : false;
+            ? await brains.has({ project: o.project, env: o.env }, o.brain)
+            : true;
         const { key } = await registry.create({
           env: o.env,
           project: o.project,
@@ -200,9 +225,13 @@ export function register(program: Command): void {
           admin: o.admin,
         });
         process.stdout.write(`${key}\n`);
-        if (missing)
+        if (found === false)
           console.error(
             `mnemo keys create: warning: ${missingBrainWarning({ brain: o.brain!, project: o.project, env: o.env, where: brains!.where })}`,
+          );
+        else if (typeof found === 'string')
+          console.error(
+            `mnemo keys create: note: did not check that Brain "${o.brain!}" is in ${brains!.where} (${found}); the key is bound to it all the same`,
           );
       });
     },
