@@ -102,3 +102,60 @@ describe('a taste or habit said to have ended', () => {
     );
   });
 });
+
+// use4 H7's second case: an agent's typed fact of Lena's gym membership, then her own later word.
+describe("a thing's end date said again in her words", () => {
+  let root: string;
+  let server: RunningServer;
+  let client: MnemoClient;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'mnemo-ends-'));
+    const served = await serveLocal(root, { timeZone: 'UTC' });
+    server = served.server;
+    client = createMnemoClient({ baseUrl: server.url, apiKey: served.key });
+    await client.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Lena Kovac' } });
+    const remember = async (key: string, body: RecordCreate) => {
+      ids[key] = (await client.rememberRecord('me', body)).record.id;
+    };
+    await remember('fact', {
+      content: {
+        kind: 'fact',
+        subject: 'Lena Kovac',
+        predicate: 'gym membership ends',
+        value: 'January 31, 2027',
+      },
+      source: { name: 'mcp' },
+      occurred_at: '2026-11-28T09:00:00Z',
+    });
+    await remember('said', {
+      content: {
+        kind: 'message',
+        speaker: 'Lena Kovac',
+        text: 'My gym membership runs until the end of February.',
+      },
+      occurred_at: '2026-12-02T18:00:00Z',
+    });
+    await waitForDerivation(client, 'me');
+  });
+  after(async () => {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('her later "My gym membership runs until the end of February." supersedes the fact in its slot', async () => {
+    const all = (await client.listMemories('me', { limit: 100, status: 'all' } as never)).data;
+    const of = (key: string) => all.filter((m) => m.citations.some((c) => c.record_id === ids[key]));
+    const [fact, said] = [of('fact'), of('said')];
+    assert.deepEqual(
+      fact.map((m) => m.status),
+      ['superseded'],
+    );
+    assert.deepEqual(
+      said.map((m) => [m.statement, m.status, m.slot]),
+      [['My gym membership runs until the end of February.', 'active', fact[0]!.slot]],
+    );
+    assert.notEqual(fact[0]!.slot, null);
+  });
+});

@@ -440,6 +440,9 @@ export function createRuleDeriver(): Deriver {
     // v72: a taste or habit the speaker says is over ("I don't drink tea anymore", "I no longer eat
     // meat", "I stopped playing tennis", "I switched from tea to coffee") supersedes their latest
     // statement of it ("I prefer tea in the morning."): both stayed current, the old one quoted as so.
+    // Also v72: "My gym membership runs until the end of February." (a membership, lease, visa, …
+    // said to end, run or be valid until a day) holds the slot "gym membership ends", so it replaces
+    // an agent's fact of that slot; it was a sentence beside it.
     name: 'rules-v72',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
