@@ -13,6 +13,7 @@ import { callOffPlans, planAhead } from './called-off-plans.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { admitChangedPlan } from './changed-plans.ts';
 import { admitDoneTask } from './done-tasks.ts';
+import { admitEndedTaste } from './ended-tastes.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -187,8 +188,8 @@ export async function admitClaims(
   now: string,
   /**
    * Whether a plan said off or given another day withdraws the plan before it (called-off-plans.ts), and
-   * a plan of no slot said moved or called off is superseded (changed-plans.ts), and an open task said
-   * done is done (done-tasks.ts):
+   * a plan of no slot said moved or called off is superseded (changed-plans.ts), an open task said
+   * done is done (done-tasks.ts), and a taste said over is superseded (ended-tastes.ts):
    * on a Record's first derivation, in write order. Not when the upgrade pass derives one again, when
    * plans said after it may be stored already.
    */
@@ -207,7 +208,13 @@ export async function admitClaims(
         ? await admitChangedPlan(memories, brainUid, record, claim, seq, now)
         : null;
       if (changed !== null) ids.push(changed);
-      if (done !== null || changed !== null) continue;
+      // "I don't drink tea anymore": the next version of her statement of that taste, where found.
+      const ended =
+        withdrawsPlans && done === null && changed === null
+          ? await admitEndedTaste(memories, brainUid, record, claim, seq, now)
+          : null;
+      if (ended !== null) ids.push(ended);
+      if (done !== null || changed !== null || ended !== null) continue;
       const s = { claim, from: record, citation, cause: 'derived' as const };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);

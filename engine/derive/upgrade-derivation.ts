@@ -26,6 +26,7 @@ import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { rematchUnmatched } from './travelled-correction.ts';
 import { isDoneBy } from '../core/derive/task-done.ts';
 import { changedPlanOf } from './changed-plans.ts';
+import { endedTasteOf } from './ended-tastes.ts';
 import { admitNextStatement } from './next-statement.ts';
 
 /** What deriving a Record again did. */
@@ -185,9 +186,9 @@ export async function rederiveRecord(
 }
 
 /**
- * A Memory this Record states that changes a plan (changed-plans.ts), still a lineage of its own
- * because the rules that read the change came after the Record's first derivation: it becomes the
- * plan's next version, closing the plan where it begins, as a first derivation admits it now. Only a
+ * A Memory this Record states that changes a plan (changed-plans.ts) or ends a taste (ended-tastes.ts,
+ * rules-v72), still a lineage of its own because the rules that read the change came after the Record's
+ * first derivation: it becomes the plan's (the taste's) next version, closing the plan where it begins, as a first derivation admits it now. Only a
  * version alone in its lineage: one a correction, a mend or another change already placed stays.
  */
 async function joinChangedPlans(
@@ -199,14 +200,17 @@ async function joinChangedPlans(
   step: () => Promise<number>,
   now: () => string,
 ): Promise<void> {
-  const changes = [...keyOf].filter(([c]) => c.changesPlan !== undefined);
+  const changes = [...keyOf].filter(([c]) => c.changesPlan !== undefined || c.endsTaste !== undefined);
   if (changes.length === 0) return;
   for (const m of await rows.cited(r.id)) {
     if (m.slot !== null || m.status !== 'active') continue;
     const claim = changes.find(([, key]) => key === m.norm)?.[0];
     if (claim === undefined) continue;
     if ((await uow.memories.lineage(m.lineage, { shareableOnly: false })).length > 1) continue;
-    const plan = await changedPlanOf(uow.memories, claim, r.occurred_ms);
+    const plan =
+      claim.changesPlan !== undefined
+        ? await changedPlanOf(uow.memories, claim, r.occurred_ms)
+        : await endedTasteOf(uow.memories, claim, r.occurred_ms);
     if (plan === null || plan.lineage === m.lineage) continue;
     const versions = await uow.memories.lineage(plan.lineage, { shareableOnly: false });
     await uow.memories.update(m.id, {

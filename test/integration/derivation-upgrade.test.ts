@@ -334,6 +334,38 @@ for (const backend of [local, postgres])
       });
     });
 
+    it('a taste said over, a statement of its own before, supersedes the taste once derived again', async () => {
+      // rules-v71 read no ending of a taste: "I don't drink tea anymore" stood beside the tea it ended.
+      const untasted: Deriver = {
+        name: 'rules-v71',
+        derive: (record, ctx) => rules.derive(record, ctx).map(({ endsTaste: _, ...c }) => c),
+      };
+      const tea = 'I prefer tea in the morning, green tea mostly.';
+      const coffee = "I've switched to coffee in the mornings, I don't drink tea anymore.";
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said(tea, { occurred_at: '2024-11-28T08:00:00Z' }),
+            said(coffee, { occurred_at: '2024-12-01T08:00:00Z' }),
+          ),
+        untasted,
+      );
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.deepEqual([...now.keys()], [coffee]);
+        const versions = (await engine.getMemory(tenant, 'b', now.get(coffee)!.id)).revisions;
+        assert.deepEqual(
+          versions.map((v) => [v.statement, v.status]),
+          [
+            [tea, 'superseded'],
+            [coffee, 'active'],
+          ],
+        );
+      });
+    });
+
     it("a checklist's tasks the old rules read alike say, once derived again, which are done", async () => {
       // rules-v63 dropped a task's box with its bullet: a ticked task and an open one read the same.
       const unboxed: Deriver = {

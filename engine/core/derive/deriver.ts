@@ -3,6 +3,7 @@ import type { SelfFirstName } from './resolve-owner.ts';
 import type { SaidInstead } from './said-instead.ts';
 import type { PlanChange } from './plan-changed.ts';
 import type { TaskDone } from './task-done.ts';
+import type { TasteEnded } from './taste-ended.ts';
 
 /** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
 export interface DerivableRecord {
@@ -132,6 +133,14 @@ export interface Claim {
    * which is then no statement of its own; else the claim is what it was.
    */
   doesTask?: TaskDone;
+  /**
+   * On a claim of no slot of a known speaker's: the sentence says a taste or habit of theirs is over ("I
+   * don't drink tea anymore", taste-ended.ts). On a Record's first derivation, the owner's latest current
+   * statement of no slot said before it that states that taste ("I prefer tea in the morning.") is
+   * superseded by this claim, its lineage's next version from the Record's world time
+   * (engine/derive/ended-tastes.ts); else the claim is a statement of its own.
+   */
+  endsTaste?: TasteEnded;
   /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,

@@ -1498,3 +1498,19 @@ test('a "she" sentence that also says the writer, news she was told, is the writ
     ],
   );
 });
+
+test("a known speaker's taste said over marks the sentence's claim; an unresolved one's does not", () => {
+  const switched = "I've switched to coffee in the mornings, I don't drink tea anymore.";
+  assert.deepEqual(
+    claimsOf(switched, 'Ana').map((c) => [c.statement, c.predicate, c.endsTaste]),
+    [[switched, null, { verb: 'drink', object: 'tea' }]],
+  );
+  assert.deepEqual(
+    claimsOf(switched, undefined).map((c) => c.endsTaste),
+    [undefined],
+  );
+  assert.deepEqual(
+    claimsOf('I prefer tea in the morning, green tea mostly.', 'Ana').map((c) => c.endsTaste),
+    [undefined],
+  );
+});

@@ -70,6 +70,7 @@ import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
+import { tasteEnded } from './taste-ended.ts';
 import { tasksSaid } from './task-said.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
@@ -436,7 +437,13 @@ export function createRuleDeriver(): Deriver {
     // trip is not happening") supersedes the plan, an appointment found by whom it is with ("I booked
     // the dentist for Tuesday"); the same plan also written unowned (an agent's or a calendar's event,
     // "Dentist (Dr. Horvat)") is superseded too. Both stayed current beside the move.
-    name: 'rules-v71',
+    // v72: a taste or habit the speaker says is over ("I don't drink tea anymore", "I no longer eat
+    // meat", "I stopped playing tennis", "I switched from tea to coffee") supersedes their latest
+    // statement of it ("I prefer tea in the morning."): both stayed current, the old one quoted as so.
+    // Also v72: "My gym membership runs until the end of February." (a membership, lease, visa, …
+    // said to end, run or be valid until a day) holds the slot "gym membership ends", so it replaces
+    // an agent's fact of that slot; it was a sentence beside it.
+    name: 'rules-v72',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -1343,13 +1350,17 @@ function sentenceClaims(
   // changes. "I renewed my passport today!": a deed, which may do an open task.
   const changed = planChanged(s);
   const done = taskDone(s);
-  if (changed === null && done === null) return claims;
+  // "I don't drink tea anymore": a taste or habit of the speaker's over. Only a known speaker's: an
+  // unresolved one has no earlier word of its own to end.
+  const ended = owner.state === 'unresolved' ? null : tasteEnded(s);
+  if (changed === null && done === null && ended === null) return claims;
   return claims.map((c) =>
     whole(c)
       ? {
           ...c,
           ...(changed !== null ? { changesPlan: changedBy(changed, others) } : {}),
           ...(done !== null ? { doesTask: done } : {}),
+          ...(ended !== null && c.owner.state !== 'unresolved' ? { endsTaste: ended } : {}),
         }
       : c,
   );

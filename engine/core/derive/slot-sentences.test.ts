@@ -1350,3 +1350,22 @@ test('an employer joined with an occupation, a home returned to for good or shar
   ])
     assert.deepEqual(held(s), [], s);
 });
+
+test("a thing of one's own said to run to a day holds its end, in her words; a day it never names holds none", () => {
+  for (const [s, predicate, value] of [
+    ['My gym membership runs until the end of February.', 'gym membership ends', 'the end of February'],
+    ['My gym membership ends on January 31, 2027.', 'gym membership ends', 'January 31, 2027'],
+    ['My lease expires in March', 'lease ends', 'March'],
+    ['Actually my Netflix subscription is valid until 31.1.2027', 'netflix subscription ends', '31.1.2027'],
+  ] as const)
+    assert.deepEqual(attributeSentence(s), { predicate, value, own: true }, s);
+  for (const s of [
+    'My gym membership runs until I find a better gym.',
+    'My shift ends at six.',
+    'My contract ends soon.',
+    "Mum's gym membership runs until February.",
+    'If my lease ends in March, we move.',
+    'Does my gym membership run until February?',
+  ])
+    assert.equal(attributeSentence(s), null, s);
+});

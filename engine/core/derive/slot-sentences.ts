@@ -1753,6 +1753,29 @@ function datingSaid(s: string): AttributeSentence | null {
   return { predicate: 'partner', value: who };
 }
 
+/**
+ * Things of one's own that run to a day: a membership, a lease, a visa. One has one end at a time, so
+ * "My gym membership runs until the end of February." is the slot "gym membership ends", as an agent's
+ * fact `gym membership ends: January 31, 2027` holds it, and the later word replaces the earlier.
+ */
+const runningThings = String.raw`membership|subscription|contract|lease|tenancy|visa|passport|insurance|warranty|licen[cs]e|permit|probation`;
+const endDate = new RegExp(
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(?<thing>(?:[\p{L}-]+\s+){0,2}?(?:${runningThings}))\s+(?:(?:ends|expires)(?:\s+(?:on|in))?|runs\s+out(?:\s+(?:on|in))?|(?:runs|lasts|goes|is\s+valid|is\s+good)\s+(?:until|till|through))\s+(?<value>[^\s,;:!?](?:[^,;:!?]|,(?=\s?\d{4}))*)$`,
+  'iu',
+);
+/** A day, a month or a year: "January 31, 2027", "the end of February", "31.1.2027", "March". */
+const aDay =
+  /\d|(?<![\p{L}])(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?![\p{L}])/iu;
+
+/** "My gym membership runs until the end of February.": the thing's end, its day the value, her words its Memory. */
+export function endDateSaid(s: string): AttributeSentence | null {
+  const m = endDate.exec(s);
+  if (m === null) return null;
+  const value = m.groups!['value']!.replace(/(?<![.!\s])[.!\s]+$/u, '');
+  if (!aDay.test(value) || value.split(/\s+/u).length > 6) return null;
+  return { predicate: `${m.groups!['thing']!.toLowerCase()} ends`, value, own: true };
+}
+
 export function attributeSentence(sentence: string): AttributeSentence | null {
   const s = withoutCourtesy(withoutValueDenial(sentence.trim().replace(ownedMistake, '')));
   // The diet's ending says its own "not" or "no longer", so it is read before they rule a sentence out.
@@ -1771,6 +1794,8 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
   const colonNumber = /\d/u.test(s) ? newNumberSaid(s) : null;
   if (colonNumber) return colonNumber;
   if (notNow.test(s) || afterOthersColon(s)) return null;
+  const until = endDateSaid(s);
+  if (until !== null) return until;
   const left = schoolAfter(schoolLeftLead, s);
   if (left !== null) return { predicate: 'studies at', value: left, ends: true };
   const school = schoolAfter(schoolLead, s);

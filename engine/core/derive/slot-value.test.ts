@@ -59,3 +59,22 @@ test("an attribute's ending gives the value it ends, and no value of the slot", 
   assert.equal(slotValueAsSaid(diet("Ana's diet is vegan")), 'vegan');
   assert.equal(endedValue(diet("Ana's diet is vegan")), null);
 });
+
+test("an end date in her words is the day a fact's line of the slot gives", () => {
+  const fact = {
+    statement: 'Lena Kovac gym membership ends: January 31, 2027',
+    subject: 'Lena Kovac',
+    predicate: 'gym membership ends',
+  };
+  const said = (statement: string) => ({
+    statement,
+    subject: 'Lena Kovac',
+    predicate: 'gym membership ends',
+  });
+  assert.ok(sameSlotValue(fact, said('My gym membership ends on January 31, 2027.')));
+  assert.ok(!sameSlotValue(fact, said('My gym membership runs until the end of February.')));
+  assert.equal(
+    slotValueAsSaid(said('My gym membership runs until the end of February.')),
+    'the end of February',
+  );
+});

@@ -1,6 +1,6 @@
 import { normalizeStatement } from './record-text.ts';
 import { slotPredicate } from './slot-key.ts';
-import { otherPersonSlot, phoneShaped, slotSentences } from './slot-sentences.ts';
+import { endDateSaid, otherPersonSlot, phoneShaped, slotSentences } from './slot-sentences.ts';
 import { endedStatement, saidBy, slotStatementHeads } from './slot-statement.ts';
 
 /** What a slot's statement is read from: its words, and the subject and predicate it was written with. */
@@ -60,7 +60,10 @@ function sentenceValue(statement: string, predicate: string): string | null {
   if (values.length === 1) return values[0]!.value;
   // "My sister Ana lives in Madrid.": another person's slot in the speaker's words.
   const other = values.length === 0 ? otherPersonSlot(statement) : null;
-  return other?.predicate === predicate ? other.value : null;
+  if (other?.predicate === predicate) return other.value;
+  // "My gym membership ends on January 31, 2027.": the day, as a fact's line of the slot gives it.
+  const until = values.length === 0 ? endDateSaid(statement) : null;
+  return until?.predicate === predicate ? until.value : null;
 }
 
 /**

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { anyTaste, saysTaste, tasteEnded } from './taste-ended.ts';
+
+test('a taste or habit said to be over is read with its verb and the head of its object', () => {
+  for (const [s, verb, object] of [
+    ["I've switched to coffee in the mornings, I don't drink tea anymore.", 'drink', 'tea'],
+    ["I don't drink tea anymore", 'drink', 'tea'],
+    ["I don't mind it, but I don't drink tea anymore these days", 'drink', 'tea'],
+    ["Honestly I don't really like coffee any more.", 'like', 'coffee'],
+    ['I do not eat meat any longer.', 'eat', 'meat'],
+    ['I no longer eat red meat.', 'eat', 'meat'],
+    ['I no longer play tennis on Sundays', 'play', 'tennis'],
+    ['I stopped drinking coffee last month.', 'drink', 'coffee'],
+    ["I've quit smoking cigars.", 'smoke', 'cigars'],
+    ['I have stopped eating sugar', 'eat', 'sugar'],
+    ['I gave up coffee in January.', anyTaste, 'coffee'],
+    ["I've given up drinking soda", 'drink', 'soda'],
+    ['I switched from tea to coffee.', anyTaste, 'tea'],
+  ] as const)
+    assert.deepEqual(tasteEnded(s), { verb, object }, s);
+});
+
+test('no ending is read where the words do not say the speaker stopped', () => {
+  for (const s of [
+    "I've switched to coffee.",
+    "Mum thinks I don't drink tea anymore.",
+    "If I don't drink tea anymore, what do I bring?",
+    'Do you not drink tea anymore?',
+    "I don't drink tea.",
+    'I stopped smoking.',
+    'I gave up on running',
+    "Lena doesn't drink tea anymore.",
+    "I don't work at Acme anymore.",
+    'I quit my job at Acme.',
+  ])
+    assert.equal(tasteEnded(s), null, s);
+});
+
+test('a first-person statement of the same thing, by a verb the ending reaches, states the taste', () => {
+  const tea = { verb: 'drink', object: 'tea' };
+  for (const s of [
+    'I prefer tea in the morning, green tea mostly.',
+    'I love green tea.',
+    'Actually I like tea again in the evenings, chamomile, but mornings stay coffee.',
+    'I usually drink tea with breakfast.',
+    'I really enjoy drinking tea.',
+    'Mornings are busy, so I drink teas from the office kitchen.',
+  ])
+    assert.equal(saysTaste(s, tea), true, s);
+  for (const s of [
+    'The tea shop on Herrengasse closed.',
+    'I love the tea shop on Herrengasse.',
+    'I like coffee and tea.',
+    "I don't like tea.",
+    'I used to drink tea.',
+    'My kids drink tea.',
+    'Mum thinks I like tea.',
+    "I've switched to coffee in the mornings, I don't drink tea anymore.",
+  ])
+    assert.equal(saysTaste(s, tea), false, s);
+});
+
+test('a habit is ended only by its own verb; tasting and taking food and drink reach each other', () => {
+  assert.equal(saysTaste('I play tennis every week.', { verb: 'play', object: 'tennis' }), true);
+  assert.equal(saysTaste('I play tennis every week.', { verb: 'watch', object: 'tennis' }), false);
+  assert.equal(saysTaste('I love tennis.', { verb: 'play', object: 'tennis' }), false);
+  assert.equal(saysTaste('I love playing tennis.', { verb: 'play', object: 'tennis' }), true);
+  assert.equal(saysTaste('I eat a lot of sugar.', { verb: anyTaste, object: 'sugar' }), true);
+  assert.equal(saysTaste('I smoke cigars.', { verb: anyTaste, object: 'cigars' }), false);
+  assert.equal(saysTaste('I smoke a cigar on Fridays.', { verb: 'smoke', object: 'cigars' }), true);
+});

@@ -1,0 +1,168 @@
+import { isQuestion } from './unmarked-question.ts';
+
+/*
+ * A taste or a habit the speaker says is over, in so many words: "I don't drink tea anymore", "I no
+ * longer eat meat", "I stopped playing tennis", "I've given up coffee", "I switched from tea to coffee".
+ * Read against the same speaker's earlier statements of no slot (engine/derive/ended-tastes.ts): the
+ * latest one that states that taste or habit of the same thing in the first person ("I prefer tea in the
+ * morning.") is superseded by the sentence, which is its next version. Deliberately narrow, since a
+ * superseded line leaves Context: the object must be the head of what the earlier verb takes ("green
+ * tea", not "the tea shop" nor "coffee and tea"), and the verbs must be one verb or both of tasting and
+ * taking food and drink ("I love tea" and "I don't drink tea anymore"; not "I play tennis" and "I don't
+ * watch tennis anymore"). Knowing that steak is meat is not the rules' (docs/decisions/local-engine.md).
+ */
+
+/** What a sentence says the speaker does no more: the verb (base form, or `anyTaste`) and its object. */
+export interface TasteEnded {
+  /** The verb's base form ("drink"), or `anyTaste` where only the thing is said ("I gave up coffee"). */
+  verb: string;
+  /** The head word of what the verb took, lower case: "tea" of "green tea". */
+  object: string;
+}
+
+/** The verb of an ending that names only the thing given up: any verb of tasting or taking food and drink. */
+export const anyTaste = '*';
+
+/**
+ * Verbs of liking and of taking food and drink: an ending said by one of them ends a statement by any
+ * other ("I prefer tea", then "I don't drink tea anymore").
+ */
+const tastes = ['like', 'love', 'enjoy', 'prefer', 'adore', 'drink', 'eat'];
+/** Habits: an ending ends only a statement by the same verb ("I play tennis", "I no longer play tennis"). */
+const habits = ['play', 'smoke', 'watch', 'cook', 'bake', 'wear', 'practise', 'practice', 'use'];
+const verbs = [...tastes, ...habits];
+
+/** A verb's "-ing" form ("drinking", "smoking", "preferring"). */
+function ingOf(verb: string): string {
+  if (verb === 'prefer') return 'preferring';
+  if (/[^e]e$/u.test(verb)) return `${verb.slice(0, -1)}ing`;
+  return `${verb}ing`;
+}
+
+const baseForms = verbs.join('|');
+const ingForms = verbs.map(ingOf).join('|');
+const baseOfIng = new Map(verbs.map((v) => [ingOf(v), v]));
+
+/** Words that end what a verb takes: prepositions, conjunctions, adverbs of time and degree. */
+const stops = new Set(
+  `in on at for with from to of by and or but nor so than as when while if because since during before
+  after until every each most mostly usually always often sometimes never anymore any more longer now
+  nowadays these those days lately again too also either instead anyway all much daily really then
+  just only over there here though tho lol haha last next yesterday today tonight
+  tomorrow ago`.split(/\s+/u),
+);
+/** Words before the thing, not of it: "the", "my", "a lot of". */
+const determiners = /^(?:(?:a\s+lot\s+of|lots\s+of|a|an|the|my|this|that|some|any|much|more)\s+)*/iu;
+
+/**
+ * The head word of what a verb takes, from the words after it ("green tea in the morning": tea; "the
+ * tea shop": shop; "coffee and tea": coffee), or null where no word of a thing follows.
+ */
+function headOf(after: string): string | null {
+  const rest = after.replace(determiners, '');
+  const words: string[] = [];
+  for (const m of rest.matchAll(/[\p{L}'’-]+|[^\p{L}\s]/gu)) {
+    const w = m[0].toLowerCase();
+    if (!/^\p{L}/u.test(w) || stops.has(w) || words.length === 3) break;
+    words.push(w);
+  }
+  return words.at(-1) ?? null;
+}
+
+/** Where a clause of the speaker's own may open: the sentence's start, a stop mark or "and", "but", "so". */
+const opens = String.raw`(?:^|[,;:—–]\s*|(?<![\p{L}])(?:and|but|so|now|actually|honestly)\s+)`;
+/** What may stand before the speaker's "I" at the sentence's start: "Actually, …", "ok so …". */
+const lead = String.raw`(?:(?:actually|ok(?:ay)?|so|oh|well|yeah|also|and|but|update|honestly|fyi|btw|fun\s+fact)[,:!.—–-]*\s+)*`;
+const adverbs = String.raw`(?:(?:really|just|finally|recently|totally|completely|basically|pretty\s+much)\s+)*`;
+
+/** "I don't drink tea anymore", "I don't really like coffee any more", "I do not eat meat any longer". */
+const dontAnymore = new RegExp(
+  String.raw`${opens}${lead}I\s+(?:do\s+not|don['’]?t)\s+${adverbs}(?<verb>${baseForms})\s+(?<what>[^\s,.;!?][^,.;!?]*)`,
+  'giu',
+);
+/** "I no longer eat meat", "I no longer play tennis". */
+const noLonger = new RegExp(
+  String.raw`${opens}${lead}I\s+no\s+longer\s+${adverbs}(?<verb>${baseForms})\s+(?<what>[^\s,.;!?][^,.;!?]*)`,
+  'giu',
+);
+/** "I stopped drinking coffee", "I've quit smoking cigars", "I have stopped eating meat". */
+const stopped = new RegExp(
+  String.raw`${opens}${lead}I(?:['’]ve|\s+have)?\s+${adverbs}(?:stopped|quit)\s+(?<ing>${ingForms})\s+(?<what>[^\s,.;!?][^,.;!?]*)`,
+  'giu',
+);
+/** "I gave up coffee", "I've given up drinking coffee", "I switched from tea to coffee". */
+const gaveUp = new RegExp(
+  String.raw`${opens}${lead}I(?:['’]ve|\s+have)?\s+${adverbs}(?:(?:gave|given)\s+up|switched\s+(?:over\s+)?from)\s+(?:(?<ing>${ingForms})\s+)?(?<what>[^\s,.;!?][^,.;!?]*)`,
+  'giu',
+);
+
+/** The taste or habit a sentence of the speaker's says is over, or null. */
+export function tasteEnded(sentence: string): TasteEnded | null {
+  const s = sentence.trim();
+  if (s.length > 300 || isQuestion(s)) return null;
+  for (const re of [dontAnymore, noLonger, stopped, gaveUp])
+    for (const m of s.matchAll(re)) {
+      const g = m.groups!;
+      const verb =
+        g['verb'] !== undefined
+          ? g['verb'].toLowerCase()
+          : g['ing'] !== undefined
+            ? baseOfIng.get(g['ing'].toLowerCase())!
+            : anyTaste;
+      let what = g['what']!;
+      if (re === dontAnymore) {
+        // "I don't drink tea anymore these days": the thing is before the "anymore", which must be said.
+        const end = /(?<![\p{L}])(?:any\s?more|any\s+longer)(?![\p{L}])/iu.exec(what);
+        if (end === null) continue;
+        what = what.slice(0, end.index);
+      }
+      // "switched from tea to coffee": what was left is before the "to".
+      what = what.split(/\sto\s/iu)[0]!;
+      const object = headOf(what);
+      if (object !== null) return { verb, object };
+    }
+  return null;
+}
+
+/** One word of a thing, in the singular or the plural ("cigar", "cigars"; "tomato", "tomatoes"). */
+const sameThing = (a: string, b: string) =>
+  a === b || a === `${b}s` || b === `${a}s` || a === `${b}es` || b === `${a}es`;
+
+/** Whether one verb's statement is ended by an ending said with another ("prefer" by "drink"). */
+function verbEnded(said: string, ended: string): boolean {
+  if (said === ended) return true;
+  const tasteOf = (v: string) => v === anyTaste || tastes.includes(v);
+  return tastes.includes(said) && tasteOf(ended);
+}
+
+/** A clause that says a taste or habit: "I prefer tea", "I usually drink green tea", "I love drinking tea". */
+const saysTasteClause = new RegExp(
+  String.raw`${opens}${lead}I\s+(?:(?:usually|always|mostly|mainly|really|still|also|just|totally|absolutely|definitely|normally|generally|only|often|do)\s+)*(?<verb>${baseForms})\s+(?:(?:to\s+(?<to>${baseForms})|(?<ing>${ingForms}))\s+)?(?<what>[^\s,.;!?][^,.;!?]*)`,
+  'giu',
+);
+
+/**
+ * Whether a statement of the speaker's states the taste or habit the ending ends ("I prefer tea in the
+ * morning, green tea mostly." for "I don't drink tea anymore"): a clause of theirs, not negated, whose
+ * verb the ending reaches and whose object's head is the thing, in the first person: a message's
+ * statement is its sentence as said. Whose it is, admission checks.
+ */
+export function saysTaste(statement: string, ended: TasteEnded): boolean {
+  if (tasteEnded(statement) !== null) return false;
+  for (const m of statement.matchAll(saysTasteClause)) {
+    const g = m.groups!;
+    const said = g['verb']!.toLowerCase();
+    // "I like drinking tea", "I love to eat sushi": the verb of the thing is the second.
+    const inner = g['to'] ?? (g['ing'] !== undefined ? baseOfIng.get(g['ing'].toLowerCase()) : undefined);
+    const verbsSaid = inner === undefined ? [said] : [said, inner.toLowerCase()];
+    if (!verbsSaid.some((v) => verbEnded(v, ended.verb))) continue;
+    const head = headOf(g['what']!);
+    if (head !== null && sameThing(head, ended.object)) return true;
+  }
+  return false;
+}
+
+/** The words a statement of the taste must hold, for the store's search: the thing, in both numbers. */
+export function tasteWords(ended: TasteEnded): string[] {
+  return [ended.object];
+}
