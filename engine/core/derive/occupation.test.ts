@@ -16,6 +16,9 @@ test('what one does for a living, said alone, holds the occupation; "no longer" 
     ['I got a new job as a data analyst', 'data analyst'],
     ["I'm the CTO", 'CTO'],
     ["I'm the new office manager", 'office manager'],
+    // A job title in capitals needs no article.
+    ["I'm now Lead Data Scientist", 'lead data scientist'],
+    ["I'm CTO", 'CTO'],
   ] as const)
     assert.deepEqual(occupationSaid(s), { predicate: 'occupation', value }, s);
   for (const [s, value] of [
@@ -114,4 +117,10 @@ test('the role said with an employer is the occupation, quoting the words that s
   assert.deepEqual(read(g, [0, g.length], 'Santa Maria', 'Rui'), ['nurse', 'Rui got a new job as a nurse']);
   const w = 'I work at Globex';
   assert.equal(read(w, [0, w.length], 'Globex'), null);
+  // The day it starts, said after the employer, is no part of the role.
+  const starting = "I'm now Lead Data Scientist at Brightwave, starting January 1";
+  assert.deepEqual(read(starting, [0, starting.length], 'Brightwave'), [
+    'lead data scientist',
+    "I'm now Lead Data Scientist",
+  ]);
 });

@@ -1,11 +1,13 @@
 import { saysHowAPersonIs } from './how-a-person-is.ts';
 import {
   chatEnd,
+  clauseBeforeItsStart,
   fillers,
   namesAPerson,
   occupations,
   otherLead,
   person,
+  titledOccupation,
   type AttributeSentence,
 } from './slot-sentences.ts';
 
@@ -31,6 +33,11 @@ const newJobAsOf = String.raw`\s+(?:just\s+|finally\s+)?(?:got|landed|took|accep
 const said = new RegExp(
   String.raw`^${fillers}(?:I(?:['’]?m|\s+am)\s+(?:now\s+)?${article}|I(?:['’]m|\s+am|['’]ve|\s+have)?\s+(?:now\s+)?(?:still\s+)?(?:work(?:ing)?|been\s+working)\s+as\s+${article}|(?:I\s+)?(?:just\s+|finally\s+|officially\s+)?got\s+promoted\s+to\s+(?:${article})?|${newJobAs})${role()}${until}${chatEnd}`,
   'iu',
+);
+/** "I'm Lead Data Scientist", "I'm now CTO": a title in capitals, with no article (titledOccupation). */
+const saidTitled = new RegExp(
+  String.raw`^${fillers}I(?:['’]?m|\s+am)\s+(?:now\s+)?(?<role>${titledOccupation})${until}${chatEnd}`,
+  'u',
 );
 /** An event the "employer" is one's part at: "at Marta's wedding", "at the Globex party". */
 const eventAfter =
@@ -78,7 +85,7 @@ const noJobAlone = new Set(['employee', 'driver', 'cook', 'writer', 'coach', 'tr
 /** The occupation a sentence says the speaker has, or no longer has; null for any other sentence. */
 export function occupationSaid(sentence: string): AttributeSentence | null {
   const over = ended.exec(sentence);
-  const m = over ?? said.exec(sentence);
+  const m = over ?? said.exec(sentence) ?? saidTitled.exec(sentence);
   if (!m) return null;
   return occupationOf(m[0], m.groups!['role'] ?? m.groups!['role2']!, over !== null);
 }
@@ -122,7 +129,7 @@ export function occupationBeforeEmployer(
   employer: { clause: readonly [number, number]; value: string },
   who?: string,
 ): { job: AttributeSentence; quote: [number, number] } | null {
-  const [from, to] = employer.clause;
+  const [from, to] = clauseBeforeItsStart(sentence, employer.clause);
   const clause = sentence.slice(from, to);
   // "I'm the photographer at Marta's wedding": a part at an event, not a job.
   if (/['’]s$/u.test(employer.value) || eventAfter.test(sentence.slice(to))) return null;

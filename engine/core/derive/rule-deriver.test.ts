@@ -971,6 +971,19 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start("I'm starting at Acme on March 3 2020"), [
     ["I'm starting at Acme on March 3 2020", null, undefined],
   ]);
+  // The day said after the value, "starting …": the job and the role said with it start then.
+  assert.deepEqual(start("I got promoted! I'm now Lead Data Scientist at Brightwave, starting January 15."), [
+    ['I got promoted!', null, undefined],
+    ['Ana works at Brightwave', 'works at', '2024-01-15T00:00:00.000Z'],
+    ["Ana's occupation is lead data scientist", 'occupation', '2024-01-15T00:00:00.000Z'],
+  ]);
+  assert.deepEqual(start('I live in Porto, as of next month.'), [
+    ['Ana lives in Porto', 'lives in', '2024-02-01T00:00:00.000Z'],
+  ]);
+  // Days of the week one works are no start.
+  assert.deepEqual(start('I work at Acme, starting Monday to Friday.'), [
+    ['I work at Acme, starting Monday to Friday.', 'works at', undefined],
+  ]);
   // The day said in the next sentence: the job starts then, and that sentence is no Memory beside it.
   assert.deepEqual(start('I accepted the offer from Helix Bio! I start on January 15th.'), [
     ['Ana works at Helix Bio', 'works at', '2024-01-15T00:00:00.000Z'],

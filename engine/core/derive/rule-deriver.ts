@@ -443,7 +443,11 @@ export function createRuleDeriver(): Deriver {
     // Also v72: "My gym membership runs until the end of February." (a membership, lease, visa, …
     // said to end, run or be valid until a day) holds the slot "gym membership ends", so it replaces
     // an agent's fact of that slot; it was a sentence beside it.
-    name: 'rules-v72',
+    // v73: the day a value starts said after it ("I'm now Lead Data Scientist at Brightwave, starting
+    // January 1", "I live in Porto, as of next month") holds it from that day, the role said with it
+    // too: it held from when it was said. A job title in capitals needs no article ("I'm CTO at
+    // Globex"): it held no job at all.
+    name: 'rules-v73',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;

@@ -90,8 +90,20 @@ const roleWords = String.raw`\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}`;
  * senior software engineer at Google", "I'm the CTO at Globex". Only occupations: "I'm a regular at
  * Joe's", "a member at Equinox", "a student at MIT" or "a guest at the Ritz" say no job.
  */
-export const occupations = String.raw`(?:engineer|developer|programmer|designer|architect|nurse|doctor|physician|surgeon|dentist|pharmacist|therapist|paramedic|vet|veterinarian|teacher|lecturer|professor|tutor|instructor|coach|trainer|researcher|scientist|economist|analyst|consultant|lawyer|attorney|paralegal|accountant|banker|trader|manager|director|executive|officer|administrator|coordinator|specialist|supervisor|assistant|secretary|receptionist|clerk|cashier|barista|waiter|waitress|chef|cook|baker|technician|mechanic|electrician|plumber|pilot|driver|editor|writer|journalist|reporter|producer|photographer|illustrator|marketer|recruiter|librarian|intern|employee|dev|eng|SRE|sre|CTO|CEO|CFO|COO|VP|SWE|swe|SDE|sde|PM|pm|RN|rn)`;
-const atWork = String.raw`(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?=\s)`;
+const occupationWords =
+  `engineer developer programmer designer architect nurse doctor physician surgeon dentist pharmacist therapist paramedic vet veterinarian teacher lecturer professor tutor instructor coach trainer researcher scientist economist analyst consultant lawyer attorney paralegal accountant banker trader manager director executive officer administrator coordinator specialist supervisor assistant secretary receptionist clerk cashier barista waiter waitress chef cook baker technician mechanic electrician plumber pilot driver editor writer journalist reporter producer photographer illustrator marketer recruiter librarian intern employee dev eng SRE sre CTO CEO CFO COO VP SWE swe SDE sde PM pm RN rn`.split(
+    ' ',
+  );
+export const occupations = `(?:${occupationWords.join('|')})`;
+/**
+ * The same as a job title is written without an article, in capitals: "I'm Lead Data Scientist at
+ * Brightwave", "I'm now Senior Engineer at Globex". Only in capitals, and the last word an occupation's:
+ * "I'm new at Globex" or "I'm Ana at the desk" say no job.
+ */
+export const titledOccupation = String.raw`(?:\p{Lu}[\p{L}-]*\s+){0,3}(?:${[
+  ...new Set(occupationWords.map((w) => w[0]!.toUpperCase() + w.slice(1))),
+].join('|')})`;
+const atWork = String.raw`(?:(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}|${titledOccupation})(?=\s)`;
 
 /** Whom one lives with, before where: "I live with my parents in Braga", "living with my bf in Porto". */
 const withWhom = String.raw`(?:\s+with\s+(?:my|our)\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)?`;
@@ -209,6 +221,30 @@ const whenBefore = new RegExp(
   String.raw`^\s*(?<when>${startWhen})(?:\s*,\s*|\s+(?:is|was|will\s+be)\s+|\s+)$`,
   'iu',
 );
+
+/**
+ * The day a value held now starts, said after it: "I'm a nurse at Hospital Santa Maria, starting January
+ * 1", "I got a new job at Revolut, starting next month", "… as of the 1st". Not a bare "from" ("I work
+ * at Acme from Monday to Friday" tells the days of the week one works).
+ */
+const startingAfter = new RegExp(
+  String.raw`^\s*,?\s+(?:starting|beginning|effective|as\s+of)\s+(?<when>${startWhen})(?![\p{L}\p{N}])(?!\s+(?:to|until|till|through)\s)`,
+  'iu',
+);
+
+const startingTail = new RegExp(
+  String.raw`\s*,?\s+(?:starting|beginning|effective|as\s+of)\s+(?:${startWhen})$`,
+  'iu',
+);
+
+/** A slot's clause without the day it starts said after it (startingAfter), for what reads the clause's words. */
+export function clauseBeforeItsStart(
+  sentence: string,
+  [from, to]: readonly [number, number],
+): [number, number] {
+  const tail = startingTail.exec(sentence.slice(from, to));
+  return tail === null ? [from, to] : [from, from + tail.index];
+}
 
 /**
  * A second clause of the speaker's own, its "I" left out, right after the first: "I live in Porto and
@@ -923,8 +959,11 @@ export function slotSentences(said: string): SlotReading {
     const sinceAgo = c.moved === true && !movedOnSince.test(sentence.slice(c.valueEnd));
     if (!c.ongoing && (sinceAgo ? notLastingMove : notLasting).test(ownWords(after))) return [];
     const ago = sinceAgo && c.when === undefined ? movedAgo.exec(ownWords(after)) : null;
-    const when = c.when ?? ago?.[1];
-    return [{ predicate: c.predicate, value: c.value, clause: c.clause, ...(when ? { when } : {}) }];
+    const starting =
+      c.when === undefined && !c.ongoing ? startingAfter.exec(sentence.slice(c.clause[1])) : null;
+    const when = c.when ?? ago?.[1] ?? starting?.groups!['when'];
+    const clause: [number, number] = starting ? [c.clause[0], c.clause[1] + starting[0].length] : c.clause;
+    return [{ predicate: c.predicate, value: c.value, clause, ...(when ? { when } : {}) }];
   });
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))
