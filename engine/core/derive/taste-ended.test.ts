@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { anyTaste, saysTaste, tasteEnded } from './taste-ended.ts';
+import { anyTaste, saysTaste, tasteEnded, tasteWords } from './taste-ended.ts';
 
 test('a taste or habit said to be over is read with its verb and the head of its object', () => {
   for (const [s, verb, object] of [
@@ -69,4 +69,11 @@ test('a habit is ended only by its own verb; tasting and taking food and drink r
   assert.equal(saysTaste('I eat a lot of sugar.', { verb: anyTaste, object: 'sugar' }), true);
   assert.equal(saysTaste('I smoke cigars.', { verb: anyTaste, object: 'cigars' }), false);
   assert.equal(saysTaste('I smoke a cigar on Fridays.', { verb: 'smoke', object: 'cigars' }), true);
+});
+
+test('the words searched for a taste find its statement in either number', () => {
+  assert.deepEqual(tasteWords({ verb: 'smoke', object: 'cigars' }), ['cigar']);
+  assert.deepEqual(tasteWords({ verb: 'eat', object: 'tomatoes' }), ['tomato']);
+  assert.deepEqual(tasteWords({ verb: 'play', object: 'bus' }), ['bus']);
+  assert.deepEqual(tasteWords({ verb: 'drink', object: 'tea' }), ['tea']);
 });

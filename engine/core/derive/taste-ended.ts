@@ -162,7 +162,12 @@ export function saysTaste(statement: string, ended: TasteEnded): boolean {
   return false;
 }
 
-/** The words a statement of the taste must hold, for the store's search: the thing, in both numbers. */
+/**
+ * The words a statement of the taste must hold, for the store's search (anywhere in the statement): the
+ * thing, and its singular where it ends as a plural may ("cigars" is found by "cigar" too).
+ */
 export function tasteWords(ended: TasteEnded): string[] {
-  return [ended.object];
+  // The stem holds both: "cigar" is in "cigars", "tomato" in "tomatoes".
+  const stem = ended.object.replace(/e?s$/u, '');
+  return [stem.length > 2 ? stem : ended.object];
 }
