@@ -6,6 +6,9 @@ import { heldSpan } from '../core/retrieve/held-span.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { queryTimeIntent } from './time-lane.ts';
 
+/** How far ahead a value said to come is read: a year. */
+const comingReach = 366 * 86_400_000;
+
 /** Every run of one to four of the query's words, without a possessive 's: the subjects it may name. */
 function wordRuns(query: string): string[] {
   const words =
@@ -33,7 +36,8 @@ function wordRuns(query: string): string[] {
  * then, the one that held the longest part of it first. Not the holder at the window's end alone: the
  * end of October in New York comes hours after a move dated 1 November (UTC), and a loose window ("two
  * months ago") reaches past a move too, so the value of then would be left out. Nothing after the read
- * time (`as_of`, which still wins) is read.
+ * time (`as_of`, which still wins) is read. Asked of now, the values said to come within a year follow
+ * the current ones ("…, starting January 1").
  */
 export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
   return {
@@ -75,16 +79,38 @@ export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
           20,
         ))
           named.add(slot);
-      let rows: SlotHolding[];
-      if (named.size > 0) rows = await held({ slots: [...named] });
-      else if (question.namesSubject) rows = [];
+      let by: { slots: readonly string[] } | { predicates: readonly string[] } | null = null;
+      if (named.size > 0) by = { slots: [...named] };
+      else if (question.namesSubject) by = null;
       else if (question.aboutSelf) {
         const self = await slots.selfName(e.brainUid);
-        rows = self ? await held({ slots: keysOf([self]) }) : [];
-      } else if (question.aboutOther) rows = [];
-      else if (question.aboutAnyone) rows = await held({ predicates });
-      else rows = [];
+        by = self ? { slots: keysOf([self]) } : null;
+      } else if (question.aboutOther) by = null;
+      else if (question.aboutAnyone) by = { predicates };
+      if (by === null) return [];
+      const rows = await held(by);
       const out = holdingCandidates(rows, input.limit, (r) => `holds the slot: ${r.statement}`);
+      // Asked of now: the values said to come after it, behind what holds now ("I'm a nurse at Santa
+      // Maria, starting January 1" beside the job held until then). Not at an `as_of` or of a time
+      // asked about, which read what held then.
+      if (readMs === undefined && during === null) {
+        const now = new Set(rows.map((r) => r.memoryId));
+        const later = await slots.holdings({
+          scope: e,
+          nowMs,
+          readTimeMs: undefined,
+          during: { fromMs: nowMs, toMs: nowMs + comingReach },
+          by,
+          limit: input.limit,
+        });
+        const seen = new Set(out.map((c) => c.recordId));
+        const coming = holdingCandidates(
+          later.filter((r) => !now.has(r.memoryId) && !seen.has(r.recordId)),
+          input.limit - out.length,
+          (r) => `holds the slot from a day to come: ${r.statement}`,
+        );
+        out.push(...coming.map((c) => ({ ...c, score: c.score / (coming.length + 1) })));
+      }
       input.ledger.charge('processing', out.length / 1000);
       return out;
     },

@@ -25,6 +25,8 @@ test('questions about a home or a job, in strong words or in words about much el
     'What is my occupation?',
     'where does Rui work and what does he do?',
     'who is my employer and what is my position?',
+    "What is Lena's job title?",
+    "what's my job title",
   ])
     assert.deepEqual(read(q).predicates, ['works at', 'occupation'], q);
 });
@@ -51,6 +53,7 @@ test("one's job, birthday, diet and partner, and what one does for a living, are
     'who came to my birthday party?',
     "what's my diet plan for the gym?",
     'what vegetarian recipe did I save?',
+    "What is my book's title?",
   ])
     assert.deepEqual(read(q).predicates, [], q);
   // About the partner, not the asker: someone of one's own, whose slot no one here holds.

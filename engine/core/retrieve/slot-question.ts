@@ -106,11 +106,14 @@ const prepositions = new Set('in at to from near for with by on of into'.split('
 /** A name after one of these is the subject of the question: "where does Rita live?". */
 const auxiliaries = new Set('does did do is was has had will would can could'.split(' '));
 
-/** The query's words, lower-cased, with any possessive 's kept apart as its own word. */
+/**
+ * The query's words, lower-cased, with any possessive 's kept apart as its own word; a "job title" read
+ * as the job it names ("What is Lena's job title?"), not "title" alone ("my book's title").
+ */
 function wordsOf(query: string): string[] {
-  return (query.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).flatMap((w) =>
-    /['’]s$/u.test(w) ? [w.slice(0, -2), "'s"] : [w],
-  );
+  return (query.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [])
+    .flatMap((w) => (/['’]s$/u.test(w) ? [w.slice(0, -2), "'s"] : [w]))
+    .filter((w, i, all) => !(w === 'title' && all[i - 1] === 'job'));
 }
 
 /** The slot nouns that close a possessive: "my home city?", "Marta's job", "your home town". */
