@@ -1110,6 +1110,32 @@ test('a people note the self writes in the first person: its key lines and what 
   );
 });
 
+test("a people note of one heading a person: each section's lines are that person's, not the title's", () => {
+  const text =
+    '# People\n\n## Ana Kovač\n- Birthday: March 12\n- Phone: +385 91 555 1234\n- Best friend since university.\n\n' +
+    '## Mum (Vesna Marić)\n- Birthday: December 19\n\n## Shopping\n- Milk and eggs for Sunday.\n\nTags: #people';
+  const claims = noteClaims('People', text, 'Ivo Marić');
+  assert.deepEqual(
+    claims.map((c) => [c.statement, c.predicate, c.owner.state, c.subject]),
+    [
+      ['Milk and eggs for Sunday.', null, 'unresolved', 'People'],
+      ["Ana Kovač's birthday is March 12", 'birthday', 'other', 'Ana Kovač'],
+      ["Ana Kovač's phone number is +385 91 555 1234", 'phone number', 'other', 'Ana Kovač'],
+      ['Best friend since university.', null, 'unresolved', 'Ana Kovač'],
+      ["Vesna Marić's birthday is December 19", 'birthday', 'other', 'Vesna Marić'],
+    ],
+  );
+  // Quotes are the note's own words, where they stand in it.
+  for (const c of claims) assert.ok(text.includes(c.quote), c.quote);
+  // A note with no person's heading is read whole, as before: its headings name no one.
+  assert.deepEqual(
+    noteClaims('Recipes', '# Recipes\n\n## Lentil soup\nSimmer the lentils 25 minutes.', 'Ivo Marić').map(
+      (c) => c.statement,
+    ),
+    ['Simmer the lentils 25 minutes.'],
+  );
+});
+
 test("an assistant's sentence about the person by her name is about her; called by it, it is the assistant's", () => {
   const owners = (text: string) => claimsOf(text, 'assistant').map((c) => [c.owner.state, c.subject]);
   assert.deepEqual(owners('Reminder: Ana prefers window seats on long flights.'), [['self', 'Ana']]);

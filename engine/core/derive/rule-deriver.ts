@@ -34,6 +34,7 @@ import {
   type SlotSentence,
 } from './slot-sentences.ts';
 import { firstNameTitled, personNoteSlot } from './person-note.ts';
+import { personSections } from './person-sections.ts';
 import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
@@ -436,7 +437,11 @@ export function createRuleDeriver(): Deriver {
     // trip is not happening") supersedes the plan, an appointment found by whom it is with ("I booked
     // the dentist for Tuesday"); the same plan also written unowned (an agent's or a calendar's event,
     // "Dentist (Dr. Horvat)") is superseded too. Both stayed current beside the move.
-    name: 'rules-v71',
+    // v72: a note that keeps several people under headings of their names ("People.md": "## Ana
+    // Kovač", "- Birthday: March 12", "## Mum (Vesna Marić)", …) gives each section's key lines to the
+    // person its heading names: the note was read as one person's, its title's ("People", taken for a
+    // first name by a birthday line), each birthday and phone replacing the one before in one slot.
+    name: 'rules-v72',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -561,6 +566,13 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
     case 'event':
       return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
     case 'document': {
+      // "People.md" of "## Ana Kovač", "- Birthday: March 12", "## Marko Babić", …: each section is
+      // read as a note named after its person, the rest as the note it is.
+      const sections = personSections(record.text, c.title, personTitled, record.sourceName === 'obsidian');
+      if (sections !== null)
+        return sections.flatMap((s) =>
+          claimsOfRecord({ ...record, text: s.text, content: { ...c, title: s.person ?? c.title } }, ctx),
+        );
       // Code, tables and tag lines are no statements: read around them (their lines blanked, each
       // passage still an exact substring of the Record).
       // Comments ("%% … %%") are Obsidian's: elsewhere "%%" is a printf's or a rate's percent sign.
