@@ -441,6 +441,8 @@ export function createRuleDeriver(): Deriver {
     // Kovač", "- Birthday: March 12", "## Mum (Vesna Marić)", …) gives each section's key lines to the
     // person its heading names: the note was read as one person's, its title's ("People", taken for a
     // first name by a birthday line), each birthday and phone replacing the one before in one slot.
+    // Also v72: "is actually" reads as "is" where a value is said ("Marko's birthday is actually July
+    // 3, not July 2.", "my number is actually …"): it held no slot, or "actually sushi" as a favourite.
     name: 'rules-v72',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
