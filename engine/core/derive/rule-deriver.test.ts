@@ -617,6 +617,27 @@ test("an untitled note's sentence that opens with another name, a person's or no
   ]);
 });
 
+test('a daily note titled by its date is read as an untitled one: a passage opening with a person is theirs', () => {
+  const daily = (title: string, text: string) =>
+    derived({ kind: 'document', title, text: `${text}\n\nTags: #journal` }, 'markdown', 'Ivo Marić').map(
+      (c) => [c.statement, c.subject, c.predicate, c.owner.state],
+    );
+  for (const title of ['2026-11-13', '13.11.2026'])
+    assert.deepEqual(
+      daily(title, 'Marko works at Span now.'),
+      [['Marko works at Span now.', 'Marko', 'works at', 'other']],
+      title,
+    );
+  // What opens with no person keeps the note's date as what it is about, as before.
+  assert.deepEqual(daily('2026-11-02', 'Started the week slow.'), [
+    ['Started the week slow.', '2026-11-02', null, 'unresolved'],
+  ]);
+  // A title that is more than a date is a title.
+  assert.deepEqual(daily('Trip 2026-11-13', 'Marko works at Span now.'), [
+    ['Marko works at Span now.', 'Trip 2026-11-13', null, 'unresolved'],
+  ]);
+});
+
 test("an untitled note's passage about another person holds the slots its sentences say of them", () => {
   const read = (text: string, sourceName = 'api') =>
     derived({ kind: 'document', text }, sourceName, 'Maya Costa').map((c) => [

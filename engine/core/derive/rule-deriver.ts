@@ -443,6 +443,9 @@ export function createRuleDeriver(): Deriver {
     // first name by a birthday line), each birthday and phone replacing the one before in one slot.
     // Also v72: "is actually" reads as "is" where a value is said ("Marko's birthday is actually July
     // 3, not July 2.", "my number is actually …"): it held no slot, or "actually sushi" as a favourite.
+    // Also v72: a daily note titled by its day alone ("2026-11-13") is read as an untitled one, so a
+    // passage opening with a person ("Marko works at Span now.") is theirs: it was the note's, about
+    // "2026-11-13".
     name: 'rules-v72',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -684,7 +687,8 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
           ),
           record.occurredAt,
         );
-      const untitled = !c.title?.trim();
+      // A daily note's title is its day ("2026-11-13"): it says no more of whom it is about than none.
+      const untitled = !c.title?.trim() || dayTitle.test(c.title.trim());
       // Her first name alone in a note is hers as likely as another's of that name: nobody's, as
       // before, not a namesake's.
       const herFirst = selfFirstName(ctx.self);
@@ -1027,6 +1031,9 @@ function sentenceOfTheirNote(
   if (ofOthers.length === claims.length) return claims;
   return [{ statement: x, subject, predicate: null, owner: them, quote: x }, ...ofOthers];
 }
+
+/** A daily note's title, its day alone: "2026-11-13", "13.11.2026", "11/13/2026". */
+const dayTitle = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{4})$/u;
 
 /**
  * The person a note is named after, as a contacts or people folder names notes ("Ana Lima", "Dr. João
