@@ -1148,6 +1148,13 @@ test("a people note of one heading a person: each section's lines are that perso
   );
   // Quotes are the note's own words, where they stand in it.
   for (const c of claims) assert.ok(text.includes(c.quote), c.quote);
+  // Two capitalised words under which nothing only a person has is said are no one: "Key Decisions".
+  assert.deepEqual(
+    noteClaims('Garden App', '# Garden App\n\n## Key Decisions\n- Use PostgreSQL for sync.', 'Ivo Marić').map(
+      (c) => [c.statement, c.subject, c.owner.state],
+    ),
+    [['Use PostgreSQL for sync.', 'Garden App', 'unresolved']],
+  );
   // A note with no person's heading is read whole, as before: its headings name no one.
   assert.deepEqual(
     noteClaims('Recipes', '# Recipes\n\n## Lentil soup\nSimmer the lentils 25 minutes.', 'Ivo Marić').map(
