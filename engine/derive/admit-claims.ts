@@ -5,6 +5,7 @@ import { insertMemory, nextVersion } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
+import { closedOnOlderRevisions, saidAgain } from './said-again.ts';
 import { endedValue, sameSlotValue } from '../core/derive/slot-value.ts';
 import { saidBy } from '../core/derive/slot-statement.ts';
 import { settleLineage } from './settle-lineage.ts';
@@ -20,6 +21,8 @@ export interface AdmittedRecord {
   occurredAt: string;
   occurredMs: number;
   sourceName: string | null;
+  /** The ids of the older revisions of the same item (source name, external id), if any. */
+  olderRevisions?: readonly string[];
 }
 
 /** What a statement is looked up by: its words, its subject and its owner (a claim's, or a correction's). */
@@ -197,8 +200,16 @@ export async function admitClaims(
 ): Promise<string[]> {
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
+  const closed = await closedOnOlderRevisions(memories, record.olderRevisions ?? []);
   for (const claim of claims) {
     const citation = { recordId: record.id, quote: claim.quote };
+    // Said again by a newer revision of its item, a Memory closed since stays closed, citing it too.
+    const again = saidAgain(closed, claim);
+    if (again !== null) {
+      await memories.addCitation({ memory_id: again.id, record_id: record.id, quote: claim.quote }, seq);
+      ids.push(again.id);
+      continue;
+    }
     if (claim.predicate === null) {
       // "I renewed my passport": the open task's next version, done, where the task is found.
       const done = withdrawsPlans ? await admitDoneTask(memories, brainUid, record, claim, seq, now) : null;

@@ -72,10 +72,22 @@ export async function runDeriveJob(
     const ctx = await deriveContext(uow, [input.content]);
     const claims = await claimsOf(uow, deriver, r, ctx, input);
     const seq = await uow.sequence.next();
+    // The item's revisions by write order: those before this one.
+    const revisions =
+      r.source_name === null || r.external_id === null
+        ? []
+        : await uow.records.idsOfSourceItems(r.source_name, [r.external_id]);
+    const olderRevisions = revisions.slice(0, Math.max(0, revisions.indexOf(r.id)));
     await admitClaims(
       uow.memories,
       job.brainUid,
-      { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
+      {
+        id: r.id,
+        occurredAt: r.occurred_at,
+        occurredMs: r.occurred_ms,
+        sourceName: r.source_name,
+        olderRevisions,
+      },
       claims,
       seq,
       now(),

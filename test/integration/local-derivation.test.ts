@@ -444,6 +444,44 @@ describe('local engine: derivation', () => {
     ]);
   });
 
+  it('a note edited elsewhere and imported again keeps a correction, and a newer value, over its untouched lines', async () => {
+    const { engine, remember } = await withBrain();
+    const people = (extra: string, occurred_at: string) => ({
+      content: {
+        kind: 'document' as const,
+        title: 'People',
+        text: `# People\n\n## Marko Babić\n- Birthday: July 2\n- Getting married in June.\n\n## Ana Kovač\n- Phone: +385 91 555 1234\n${extra}`,
+      },
+      source: { name: 'obsidian', external_id: 'People.md' },
+      occurred_at,
+    });
+    const first = await remember(people('', '2026-10-01T10:00:00Z'));
+    const memories = await Promise.all(first.memory_ids.map((id) => engine.getMemory(tenant, 'b', id)));
+    const birthday = memories.find((m) => m.statement === "Marko Babić's birthday is July 2")!;
+    const married = memories.find((m) => m.statement === 'Getting married in June.')!;
+    assert.ok(birthday && married, JSON.stringify(memories.map((m) => m.statement)));
+    // The person corrects one line, and withdraws another; Ana's new number comes by mail.
+    await remember({
+      content: { kind: 'correction', corrects: birthday.id, statement: "Marko Babić's birthday is July 3" },
+    });
+    await remember({ content: { kind: 'correction', corrects: married.id } });
+    await remember({
+      content: { kind: 'message', speaker: 'Ana Kovač', text: 'My number is now +385 99 777 8899.' },
+      occurred_at: '2026-11-01T10:00:00Z',
+    });
+    // The note is edited elsewhere (a line added) and imported again: its other lines are as they were.
+    await remember(people('\n## Petra Jurić\n- Email: petra@sprout.io\n', '2026-12-01T10:00:00Z'));
+    const current = async (subject: string) =>
+      (await engine.listMemories(tenant, 'b', { subject, limit: 50 })).data.map((m) => m.statement).sort();
+    assert.deepEqual(await current('Marko Babić'), ["Marko Babić's birthday is July 3"]);
+    assert.deepEqual(await current('Ana Kovač'), ["Ana Kovač's phone number is +385 99 777 8899"]);
+    assert.deepEqual(await current('Petra Jurić'), ["Petra Jurić's email address is petra@sprout.io"]);
+    // The corrected version stays replaced, citing the new revision too; nothing is written twice.
+    const after = await engine.getMemory(tenant, 'b', birthday.id);
+    assert.equal(after.status, 'superseded');
+    assert.equal((await engine.getMemory(tenant, 'b', married.id)).status, 'retracted');
+  });
+
   it('a sentence with a title ("Dr. Silva") is one Memory, so correcting it leaves no part of it current', async () => {
     const { engine, remember } = await withBrain();
     const said = await remember({

@@ -34,6 +34,15 @@ export function personNoteSlot(line: string, person: string, obsidian: boolean):
 const ownedByPeople = new Set(['birthday', 'phone number', 'email address', 'partner', 'wife', 'husband']);
 
 /**
+ * Whether a note's line gives the person a slot only a person has ("Birthday: March 12", "- Phone: …"),
+ * its list marker aside.
+ */
+export function givesWhatOnlyAPersonHas(line: string, person: string, obsidian: boolean): boolean {
+  const bare = line.replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/u, '');
+  return ownedByPeople.has(personNoteSlot(bare, person, obsidian)?.predicate ?? '');
+}
+
+/**
  * The person a note titled with a first name alone is about ("Priya"), where one of its lines gives a
  * slot only a person has ("Birthday: 14 March", "Phone: …"): a one-word title is as often "Ideas" or
  * "Budget", so the word alone says nothing. Null otherwise.

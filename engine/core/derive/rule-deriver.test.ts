@@ -617,6 +617,27 @@ test("an untitled note's sentence that opens with another name, a person's or no
   ]);
 });
 
+test('a daily note titled by its date is read as an untitled one: a passage opening with a person is theirs', () => {
+  const daily = (title: string, text: string) =>
+    derived({ kind: 'document', title, text: `${text}\n\nTags: #journal` }, 'markdown', 'Ivo Marić').map(
+      (c) => [c.statement, c.subject, c.predicate, c.owner.state],
+    );
+  for (const title of ['2026-11-13', '13.11.2026'])
+    assert.deepEqual(
+      daily(title, 'Marko works at Span now.'),
+      [['Marko works at Span now.', 'Marko', 'works at', 'other']],
+      title,
+    );
+  // What opens with no person keeps the note's date as what it is about, as before.
+  assert.deepEqual(daily('2026-11-02', 'Started the week slow.'), [
+    ['Started the week slow.', '2026-11-02', null, 'unresolved'],
+  ]);
+  // A title that is more than a date is a title.
+  assert.deepEqual(daily('Trip 2026-11-13', 'Marko works at Span now.'), [
+    ['Marko works at Span now.', 'Trip 2026-11-13', null, 'unresolved'],
+  ]);
+});
+
 test("an untitled note's passage about another person holds the slots its sentences say of them", () => {
   const read = (text: string, sourceName = 'api') =>
     derived({ kind: 'document', text }, sourceName, 'Maya Costa').map((c) => [
@@ -1120,6 +1141,39 @@ test('a people note the self writes in the first person: its key lines and what 
   assert.deepEqual(
     note('Ana', 'Birthday: 23 March\n\nMy notes. Allergic to peanuts!').map((c) => c[2]),
     ['self', 'self', 'self'],
+  );
+});
+
+test("a people note of one heading a person: each section's lines are that person's, not the title's", () => {
+  const text =
+    '# People\n\n## Ana Kovač\n- Birthday: March 12\n- Phone: +385 91 555 1234\n- Best friend since university.\n\n' +
+    '## Mum (Vesna Marić)\n- Birthday: December 19\n\n## Shopping\n- Milk and eggs for Sunday.\n\nTags: #people';
+  const claims = noteClaims('People', text, 'Ivo Marić');
+  assert.deepEqual(
+    claims.map((c) => [c.statement, c.predicate, c.owner.state, c.subject]),
+    [
+      ['Milk and eggs for Sunday.', null, 'unresolved', 'People'],
+      ["Ana Kovač's birthday is March 12", 'birthday', 'other', 'Ana Kovač'],
+      ["Ana Kovač's phone number is +385 91 555 1234", 'phone number', 'other', 'Ana Kovač'],
+      ['Best friend since university.', null, 'unresolved', 'Ana Kovač'],
+      ["Vesna Marić's birthday is December 19", 'birthday', 'other', 'Vesna Marić'],
+    ],
+  );
+  // Quotes are the note's own words, where they stand in it.
+  for (const c of claims) assert.ok(text.includes(c.quote), c.quote);
+  // Two capitalised words under which nothing only a person has is said are no one: "Key Decisions".
+  assert.deepEqual(
+    noteClaims('Garden App', '# Garden App\n\n## Key Decisions\n- Use PostgreSQL for sync.', 'Ivo Marić').map(
+      (c) => [c.statement, c.subject, c.owner.state],
+    ),
+    [['Use PostgreSQL for sync.', 'Garden App', 'unresolved']],
+  );
+  // A note with no person's heading is read whole, as before: its headings name no one.
+  assert.deepEqual(
+    noteClaims('Recipes', '# Recipes\n\n## Lentil soup\nSimmer the lentils 25 minutes.', 'Ivo Marić').map(
+      (c) => c.statement,
+    ),
+    ['Simmer the lentils 25 minutes.'],
   );
 });
 

@@ -34,6 +34,7 @@ import {
   type SlotSentence,
 } from './slot-sentences.ts';
 import { firstNameTitled, personNoteSlot } from './person-note.ts';
+import { personSections } from './person-sections.ts';
 import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
@@ -447,7 +448,16 @@ export function createRuleDeriver(): Deriver {
     // January 1", "I live in Porto, as of next month") holds it from that day, the role said with it
     // too: it held from when it was said. A job title in capitals needs no article ("I'm CTO at
     // Globex"): it held no job at all.
-    name: 'rules-v73',
+    // v74: a note that keeps several people under headings of their names ("People.md": "## Ana
+    // Kovač", "- Birthday: March 12", "## Mum (Vesna Marić)", …) gives each section's key lines to the
+    // person its heading names: the note was read as one person's, its title's ("People", taken for a
+    // first name by a birthday line), each birthday and phone replacing the one before in one slot.
+    // Also v74: "is actually" reads as "is" where a value is said ("Marko's birthday is actually July
+    // 3, not July 2.", "my number is actually …"): it held no slot, or "actually sushi" as a favourite.
+    // Also v74: a daily note titled by its day alone ("2026-11-13") is read as an untitled one, so a
+    // passage opening with a person ("Marko works at Span now.") is theirs: it was the note's, about
+    // "2026-11-13".
+    name: 'rules-v74',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -572,6 +582,13 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
     case 'event':
       return [{ statement: whole, subject, predicate: null, owner, quote: whole }];
     case 'document': {
+      // "People.md" of "## Ana Kovač", "- Birthday: March 12", "## Marko Babić", …: each section is
+      // read as a note named after its person, the rest as the note it is.
+      const sections = personSections(record.text, c.title, personTitled, record.sourceName === 'obsidian');
+      if (sections !== null)
+        return sections.flatMap((s) =>
+          claimsOfRecord({ ...record, text: s.text, content: { ...c, title: s.person ?? c.title } }, ctx),
+        );
       // Code, tables and tag lines are no statements: read around them (their lines blanked, each
       // passage still an exact substring of the Record).
       // Comments ("%% … %%") are Obsidian's: elsewhere "%%" is a printf's or a rate's percent sign.
@@ -681,7 +698,8 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
           ),
           record.occurredAt,
         );
-      const untitled = !c.title?.trim();
+      // A daily note's title is its day ("2026-11-13"): it says no more of whom it is about than none.
+      const untitled = !c.title?.trim() || dayTitle.test(c.title.trim());
       // Her first name alone in a note is hers as likely as another's of that name: nobody's, as
       // before, not a namesake's.
       const herFirst = selfFirstName(ctx.self);
@@ -1024,6 +1042,9 @@ function sentenceOfTheirNote(
   if (ofOthers.length === claims.length) return claims;
   return [{ statement: x, subject, predicate: null, owner: them, quote: x }, ...ofOthers];
 }
+
+/** A daily note's title, its day alone: "2026-11-13", "13.11.2026", "11/13/2026". */
+const dayTitle = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{4})$/u;
 
 /**
  * The person a note is named after, as a contacts or people folder names notes ("Ana Lima", "Dr. João

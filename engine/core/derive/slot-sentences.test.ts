@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attributeSentence, otherPersonSlot, relationNamedBeside, slotSentences } from './slot-sentences.ts';
+import {
+  attributeSentence,
+  otherPersonSlot,
+  possessedAttribute,
+  relationNamedBeside,
+  slotSentences,
+} from './slot-sentences.ts';
 
 test('where one lives or works, said in the first person, holds a slot', () => {
   const cases: Array<[string, string, string]> = [
@@ -771,6 +777,19 @@ test('a birthday said of oneself holds a slot; a day that is no date of the year
     'My birthday is March 45',
   ])
     assert.equal(attributeSentence(s), null, s);
+});
+
+test('a value said to be "actually" another holds the slot; "actually" is no part of the value', () => {
+  const cases: [string, string, string][] = [
+    ['my birthday is actually July 3, not July 2.', 'birthday', 'July 3'],
+    ['My number is actually +385 99 777 8899', 'phone number', '+385 99 777 8899'],
+    ['my favourite food is actually sushi', 'favourite food', 'sushi'],
+  ];
+  for (const [s, predicate, value] of cases) assert.deepEqual(attributeSentence(s), { predicate, value }, s);
+  assert.deepEqual(possessedAttribute("Marko's birthday is actually July 3, not July 2."), {
+    who: 'Marko',
+    attribute: { predicate: 'birthday', value: 'July 3' },
+  });
 });
 
 test('a favourite then how the speaker feels of it or of the one before holds the slot', () => {

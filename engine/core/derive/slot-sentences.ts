@@ -1754,6 +1754,12 @@ function attributeName(raw: string, value: string): string | null {
  */
 const valueDenied =
   /(?:,\s*(?:not|instead\s+of|rather\s+than|no\s+longer)|(?<=\d)\s+not|(?<=[\p{L}\p{N}])\s+(?:instead\s+of|rather\s+than))\s+(?:the\s+|a\s+|an\s+)?[\p{L}\p{N}+()'’-]+(?:\s+[\p{L}\p{N}+()'’-]+){0,3}[.!]*$/u;
+/**
+ * "My number is actually …", "my birthday is actually July 3, not July 2": how a value is said to be
+ * another, its "actually" no part of it. The sentence held no slot ("actually" stood before the
+ * number or the day), or held "actually sushi" as the favourite.
+ */
+const isActually = /(\bis)\s+actually(?=\s)/iu;
 const withoutValueDenial = (s: string): string => {
   const m = valueDenied.exec(s);
   return m && m.index > 0 ? s.slice(0, m.index) : s;
@@ -1816,7 +1822,9 @@ export function endDateSaid(s: string): AttributeSentence | null {
 }
 
 export function attributeSentence(sentence: string): AttributeSentence | null {
-  const s = withoutCourtesy(withoutValueDenial(sentence.trim().replace(ownedMistake, '')));
+  const s = withoutCourtesy(
+    withoutValueDenial(sentence.trim().replace(ownedMistake, '').replace(isActually, '$1')),
+  );
   // The diet's ending says its own "not" or "no longer", so it is read before they rule a sentence out.
   // Each pattern below spans the sentence from its "I" or "we" to its end: a question has no room in it.
   const ended = dietEnded.exec(s);
