@@ -447,7 +447,10 @@ export function createRuleDeriver(): Deriver {
     // January 1", "I live in Porto, as of next month") holds it from that day, the role said with it
     // too: it held from when it was said. A job title in capitals needs no article ("I'm CTO at
     // Globex"): it held no job at all.
-    name: 'rules-v73',
+    // v74: the self's first name in another's words ("Lena's birthday is May 4." for Lena Kovac) is
+    // hers where nobody else known has it (derive-context.ts), as her whole name was: her slot as he
+    // says it, where it was a person "Lena" beside her.
+    name: 'rules-v74',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
