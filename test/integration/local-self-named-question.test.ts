@@ -49,6 +49,9 @@ describe('a question naming the self by her first name in her own Brain', () => 
             `${query} ${mode}: ${top.join(' | ')}`,
           );
         }
+      // Another person's name still finds what they said.
+      const cats = "Saved. By the way, I'm allergic to cats, remember that when we visit Klara.";
+      assert.equal((await cited('What is Jonas allergic to?'))[0], cats);
     } finally {
       await engine.close();
     }
