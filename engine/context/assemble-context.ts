@@ -290,7 +290,7 @@ export async function assembleContext(
     emit,
   };
   const retrieved = await retrieve(retrieveInput);
-  const { laneResults, fused } = retrieved;
+  const { laneResults, fused, terms: searched } = retrieved;
   skippedStages = retrieved.skipped;
   const tRetrieve = performance.now() - started;
 
@@ -311,7 +311,7 @@ export async function assembleContext(
       : undefined;
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
   const { dropped, fitted, conflicts, conflicted, memories } = await deps.units.read(brain.uid, async (u) => {
-    const selected = await selectEvidence(u.context, fused, terms, at, maxEvidenceRecords, asked);
+    const selected = await selectEvidence(u.context, fused, searched, at, maxEvidenceRecords, asked);
     // Whose words a passage is, by derivation's rule: "Maya" is the self "Maya Costa" unless a "Maya
     // Silva" speaks in the Brain too. The store is asked only when a passage's speaker is that first
     // name alone, and then reads the messages written since it was last asked.
@@ -348,7 +348,7 @@ export async function assembleContext(
   // first, above the note of the wedding its topic found.
   const namedIt = (e: EvidencePassage) =>
     e.lanes.some((l) => namingLanes.has(l)) ||
-    matchedTerms(`${e.title ?? ''}\n${e.passage}`, terms).length > 0;
+    matchedTerms(`${e.title ?? ''}\n${e.passage}`, searched).length > 0;
   const aboutConflict =
     top !== undefined &&
     top.memoryIds.some((m) => conflicted.has(m)) &&
@@ -425,7 +425,7 @@ export async function assembleContext(
   if (memories !== undefined) ctx.memories = memories;
   if (include.has('explain')) {
     ctx.explain = {
-      terms,
+      terms: searched,
       lanes: laneResults.map((r) => ({ name: r.lane, candidates: r.candidates.length, ms: r.ms })),
       fusion: retrieved.method,
       expansion: retrieved.expansion,

@@ -1,6 +1,6 @@
 import type { TypedContent } from '../contract/index.ts';
 import type { DeriveContext } from '../core/derive/deriver.ts';
-import { selfFirstNameOf } from '../core/derive/resolve-owner.ts';
+import { namesFirstName, selfFirstName, selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import type { BrainUnitOfWork } from '../ports/index.ts';
 
 /**
@@ -11,17 +11,26 @@ import type { BrainUnitOfWork } from '../ports/index.ts';
  * read too). Asked only then: most Records never name it, and it reads the messages written since it
  * was last asked (core/derive/speakers-by-first-name.ts). Each Record is derived by what the Brain
  * held when its turn came; a namesake's first message lists "Maya"'s earlier Records to be derived
- * again (namesake.ts).
+ * again (namesake.ts). A message whose words name her by it ("Maya's birthday is May 4." in her
+ * partner's) has it read as hers too, only where it is hers (`self`).
  */
 export async function deriveContext(
   uow: Pick<BrainUnitOfWork, 'self' | 'speakersFirstNamed'>,
   contents: readonly TypedContent[],
 ): Promise<DeriveContext> {
   const self = await uow.self();
-  const selfFirstName = await selfFirstNameOf(self, contents.flatMap(namesIn), (first) =>
-    uow.speakersFirstNamed(first),
-  );
-  return selfFirstName === undefined ? { self } : { self, selfFirstName };
+  const ask = (name: string) => uow.speakersFirstNamed(name);
+  const spoken = await selfFirstNameOf(self, contents.flatMap(namesIn), ask);
+  if (spoken !== undefined) return { self, selfFirstName: spoken };
+  // Her first name in a message's words is hers where nobody else known has it. Where somebody does,
+  // it stays another person's name, as it was before words were read for it ("Maya's birthday …" of
+  // a "Maya"): a speaker "Maya" alone is nobody known then, which says no more.
+  const first = selfFirstName(self);
+  const written =
+    first !== null && contents.some((c) => c.kind === 'message' && namesFirstName(c.text, first))
+      ? await selfFirstNameOf(self, [first], ask)
+      : undefined;
+  return written === 'self' ? { self, selfFirstName: written } : { self };
 }
 
 /** Whom a Record names as a person: a message's speaker, an event's participants. */

@@ -75,8 +75,9 @@ export interface UpgradeUnit {
   unlist(n: number): Promise<void>;
   /**
    * Lists the Brain's messages whose speaker, and events one of whose participants, is `first` alone
-   * (folded as foldName folds), written before step `beforeSeq`, to be derived again: how many. What
-   * they said was derived as the self's, and a namesake has spoken since (derive/namesake.ts).
+   * (folded as foldName folds), and messages whose words name it (namesFirstName; more may be listed,
+   * never fewer), written before step `beforeSeq`, to be derived again: how many. What they said was
+   * derived as the self's, and a namesake has spoken since (derive/namesake.ts).
    */
   listNaming(first: string, beforeSeq: number): Promise<number>;
   /** The Memories citing the Record. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { withoutSpeakers } from './entity-lane.ts';
+import type { LaneInput } from './lane.ts';
+import { selfNameWords, withoutSpeakers } from './entity-lane.ts';
 
 describe('withoutSpeakers (the query as the semantic lane embeds it)', () => {
   it('drops the named speakers, possessives and full names included', () => {
@@ -25,5 +26,38 @@ describe('withoutSpeakers (the query as the semantic lane embeds it)', () => {
     assert.equal(withoutSpeakers('What did José paint?', ['jose']), 'What did paint?');
     assert.equal(withoutSpeakers("Where is ZOË's studio?", ['zoe']), 'Where is studio?');
     assert.equal(withoutSpeakers('Did Jürgen Groß call?', ['jurgen gross']), 'Did call?');
+  });
+});
+
+describe("selfNameWords (the self's name a question in her own Brain is searched without)", () => {
+  /** A Brain of `self` whose speakers are `speakers` (folded), asked `query`. */
+  const asked = (query: string, self: string | null, speakers: string[]) =>
+    selfNameWords({
+      query,
+      eligibility: { brainUid: 'b' },
+      memo: new Map(),
+      threads: { speakers: async (_b: string, names: string[]) => speakers.filter((s) => names.includes(s)) },
+      slots: { selfName: async () => self },
+    } as unknown as Pick<LaneInput, 'threads' | 'slots' | 'query' | 'eligibility' | 'memo'>);
+  const speakers = ['lena kovac', 'jonas weber', 'sam ortiz'];
+
+  it('her first name or her whole name, as the query says it', async () => {
+    assert.deepEqual(await asked('What should I not cook for Lena?', 'Lena Kovac', speakers), ['lena']);
+    assert.deepEqual(await asked("Where does Lena Kovac's sister live?", 'Lena Kovac', speakers), [
+      'lena',
+      'kovac',
+    ]);
+    assert.deepEqual(await asked('Is LÉNA vegetarian?', 'Léna Kovač', ['lena kovac']), ['lena']);
+  });
+
+  it('none beside another speaker, for another person, or in a Brain without a self', async () => {
+    // A speaker as a chat export names him.
+    assert.deepEqual(
+      await asked('What did Jonas tell Lena about dinner?', 'Lena Kovac', ['lena kovac', 'jonas']),
+      [],
+    );
+    assert.deepEqual(await asked('What should I not cook for Jonas?', 'Lena Kovac', speakers), []);
+    assert.deepEqual(await asked('What should I not cook for Lena?', null, speakers), []);
+    assert.deepEqual(await asked('What does Magdalena cook?', 'Lena Kovac', speakers), []);
   });
 });

@@ -16,10 +16,39 @@ const firstPerson =
  * agent writes the user's messages as "self", so "Is Ana vegetarian?" found no speaker, and what Ana
  * said counted for no more than a greeting that named her.
  */
-export function namedSpeakers(
+export async function namedSpeakers(
   input: Pick<LaneInput, 'threads' | 'slots' | 'query' | 'eligibility' | 'memo'>,
 ): Promise<string[]> {
-  const memo = input.memo?.get('namedSpeakers') as Promise<string[]> | undefined;
+  return (await speakersNamed(input)).speakers;
+}
+
+/**
+ * The words of the Brain's own person's name as the query names her ("lena" of "What should I not cook
+ * for Lena?" in Lena Kovac's Brain; "lena", "kovac" for her whole name), folded; none where it does
+ * not name her. In her own Brain her name says whom the question is about, as "I" and "my" do, not
+ * what: as a search word it met every Record she wrote (the index holds each Record's speaker), and the
+ * entity lane lifted them all, a vase and a dentist above her walnut allergy. retrieve() searches
+ * without them; the entity lane still reads her Records first, as for a question in the first person.
+ * None where the query names another speaker too: "What did Jonas tell Lena?" asks what names her.
+ */
+export async function selfNameWords(
+  input: Pick<LaneInput, 'threads' | 'slots' | 'query' | 'eligibility' | 'memo'>,
+): Promise<string[]> {
+  const self = (await speakersNamed(input)).self;
+  return self === null ? [] : self.split(' ');
+}
+
+interface SpeakersNamed {
+  /** namedSpeakers. */
+  speakers: string[];
+  /** The self's name as the query says it, folded: her whole name or her first name; null if neither. */
+  self: string | null;
+}
+
+function speakersNamed(
+  input: Pick<LaneInput, 'threads' | 'slots' | 'query' | 'eligibility' | 'memo'>,
+): Promise<SpeakersNamed> {
+  const memo = input.memo?.get('namedSpeakers') as Promise<SpeakersNamed> | undefined;
   if (memo) return memo;
   const words = foldText(input.query).match(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu) ?? [];
   const tokens = words.map((w) => w.replace(/['’]s$/u, ''));
@@ -28,7 +57,7 @@ export function namedSpeakers(
     if (t.length > 1) candidates.add(t);
     if (i + 1 < tokens.length) candidates.add(`${t} ${tokens[i + 1]}`);
   });
-  const found = (async () => {
+  const found = (async (): Promise<SpeakersNamed> => {
     const brainUid = input.eligibility.brainUid;
     const named = await input.threads.speakers(brainUid, [...candidates]);
     const self = await input.slots.selfName(brainUid);
@@ -40,12 +69,15 @@ export function namedSpeakers(
     // vegan came first).
     // Not beside another speaker it names: "what did Tom tell me?" is about what Tom said.
     const inFirstPerson = self !== null && named.length === 0 && firstPerson.test(foldText(input.query));
-    if (asSelf === null && !inFirstPerson) return named;
+    if (asSelf === null && !inFirstPerson) return { speakers: named, self: null };
     const aliases = await input.threads.speakers(brainUid, [...selfSpeakerNames, full]);
     // The name as the query says it too, so the query's embedding is made without it, as for others.
-    return [...new Set([...named, ...aliases, ...(asSelf === null ? [] : [asSelf])])].sort((a, b) =>
-      a < b ? -1 : a > b ? 1 : 0,
+    const speakers = [...new Set([...named, ...aliases, ...(asSelf === null ? [] : [asSelf])])].sort(
+      (a, b) => (a < b ? -1 : a > b ? 1 : 0),
     );
+    // Beside another speaker ("What did Jonas tell Lena?") her name in his words is what is asked.
+    const onlyHers = named.every((n) => n === full || n === first || selfSpeakerNames.has(n));
+    return { speakers, self: onlyHers ? asSelf : null };
   })();
   input.memo?.set('namedSpeakers', found);
   return found;

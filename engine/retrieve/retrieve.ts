@@ -13,7 +13,7 @@ import { errorMessage } from '../core/shared/error-message.ts';
 import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates, type PromptCandidate } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
-import { namedSpeakers, withoutSpeakers } from './entity-lane.ts';
+import { namedSpeakers, selfNameWords, withoutSpeakers } from './entity-lane.ts';
 import type { Eligibility, Lane, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
@@ -109,6 +109,8 @@ export interface Retrieved {
   timings: Record<string, number>;
   /** What the query says about time, as the time and recency lanes read it; null: nothing, or no such lane ran. */
   timeIntent: TimeIntent | null;
+  /** The query's words as the lanes searched them: without the self's name in her own Brain (selfNameWords). */
+  terms: string[];
 }
 
 const candidates = { fast: 50, thorough: 150 } as const;
@@ -127,6 +129,13 @@ interface QueryVectors {
 
 function timeout(ms: number): Promise<'timeout'> {
   return new Promise((r) => setTimeout(() => r('timeout'), Math.max(0, ms)).unref());
+}
+
+/** The terms without `words`, unless nothing else is left ("Who is Lena?" searches her name). */
+function withoutWords(terms: string[], words: readonly string[]): string[] {
+  if (words.length === 0) return terms;
+  const rest = terms.filter((t) => !words.includes(t));
+  return rest.length > 0 ? rest : terms;
 }
 
 /**
@@ -166,6 +175,10 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   const embedder = o.indexer?.embedder() ?? null;
   const vectorModel = o.indexer?.vectorModel() ?? null;
   const memo = new Map<string, unknown>();
+  // In her own Brain the self's name says whom the question is about, not what it asks: searched
+  // without it, as a question in the first person is (entity-lane.ts selfNameWords).
+  const selfWords = await selfNameWords({ ...o, ...o.indexes, memo });
+  o = { ...o, terms: withoutWords(o.terms, selfWords) };
   const { lexical, slots, threads, vectors } = o.indexes;
   // The query is embedded in a worker thread while this one runs the lanes that do not need its
   // vector (SQLite work, synchronous): the embedding's time hides behind theirs instead of adding to it.
@@ -354,7 +367,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = needed;
     method = `${method}; no prompt before a Record that answers alone`;
   }
-  return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent };
+  return { laneResults, fused, method, expansion, skipped, unavailable, timings, timeIntent, terms: o.terms };
 }
 
 /** A lexical search of `words` beyond the query's own (thorough's rewrite and feedback) as a lane's result. */

@@ -115,8 +115,14 @@ describe("the self's first name alone is the self, unless another person has it"
         content: { kind: 'event', title: 'Dinner at Tasca', participants: ['MAYA', 'Rui'] },
         occurred_at: '2024-01-02T20:00:00Z',
       });
+      // Another's words naming her by it are hers too, as said by him.
+      const birthday = await said("Maya's birthday is May 4.", 'Rui', '2024-01-02T21:00:00Z');
       const owner = async (id: string) => (await engine.getMemory(tenant, 'b', id)).owner.state;
-      assert.deepEqual(await profile(), ['Dinner at Tasca; who: MAYA, Rui', 'Maya Costa lives in Porto']);
+      assert.deepEqual(await profile(), [
+        'Dinner at Tasca; who: MAYA, Rui',
+        'Maya Costa lives in Porto',
+        "Rui says Maya Costa's birthday is May 4",
+      ]);
       assert.equal(await owner(dinner.memory_ids[0]!), 'self');
 
       await said('Good morning, everyone.', 'Maya Silva', '2024-01-03T09:00:00Z');
@@ -127,6 +133,13 @@ describe("the self's first name alone is the self, unless another person has it"
       assert.deepEqual([now.length, m.statement, m.owner.state], [1, 'I live in Porto.', 'unresolved']);
       const event = (await engine.getRecord(tenant, 'b', dinner.id)).memory_ids;
       assert.equal(await owner(event[0]!), 'unresolved');
+      // His words are then of a "Maya", as they were before her first name in words was read as hers.
+      const his = (await engine.getRecord(tenant, 'b', birthday.id)).memory_ids;
+      const m2 = await engine.getMemory(tenant, 'b', his[0]!);
+      assert.deepEqual(
+        [his.length, m2.statement, m2.owner],
+        [1, "Maya's birthday is May 4", { state: 'other', entity: 'Maya' }],
+      );
       await engine.close();
     });
 

@@ -1,4 +1,4 @@
-import { foldName } from '../../core/derive/resolve-owner.ts';
+import { foldName, namesFirstName } from '../../core/derive/resolve-owner.ts';
 import type { CitedMemory, UpgradeList, UpgradeRecord, UpgradeUnit } from '../../ports/index.ts';
 import { shareableSql } from './memory-view.ts';
 import type { Store } from './store.ts';
@@ -166,8 +166,15 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
    */
   function listNaming(brainUid: string, first: string, beforeSeq: number): Promise<number> {
     return atOnce(() => {
-      const rows = store.all<{ n: number; speaker: unknown; participants: unknown }>(
-        `SELECT n, json_extract(content, '$.speaker') AS speaker, json_extract(content, '$.participants') AS participants
+      const rows = store.all<{
+        n: number;
+        kind: string;
+        text: string;
+        speaker: unknown;
+        participants: unknown;
+      }>(
+        `SELECT n, kind, text, json_extract(content, '$.speaker') AS speaker,
+         json_extract(content, '$.participants') AS participants
          FROM records WHERE brain_uid = ? AND seq < ? AND kind IN ('message', 'event')`,
         brainUid,
         beforeSeq,
@@ -176,6 +183,7 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
       const naming = rows.filter(
         (r) =>
           alone(r.speaker) ||
+          (r.kind === 'message' && namesFirstName(r.text, first)) ||
           (typeof r.participants === 'string' && (JSON.parse(r.participants) as unknown[]).some(alone)),
       );
       for (const r of naming) store.run('INSERT OR IGNORE INTO derive_upgrade (n) VALUES (?)', r.n);

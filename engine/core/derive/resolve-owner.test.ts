@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { resolveOwner, selfFirstName } from './resolve-owner.ts';
+import { namesFirstName, resolveOwner, selfFirstName } from './resolve-owner.ts';
 
 const ana = { type: 'person' as const, name: 'Ana Silva' };
 
@@ -85,4 +85,24 @@ test('a name written family name first is the self with or without its space, an
   assert.deepEqual(resolveOwner('ジョンスミス', john).state, 'self');
   // Latin names keep their order, and no space is taken away from them.
   assert.deepEqual(resolveOwner('AnaSilva', ana), { state: 'other', entity: 'AnaSilva' });
+});
+
+test("a message's words name the self's first name only as a word of its own", () => {
+  for (const text of [
+    "Lena's birthday is May 4.",
+    'Lena lives in Graz.',
+    'lena is allergic to walnuts',
+    'Morning Léna, the plumber comes at 10.',
+    'Thanks, Lena!',
+    'Ask Lena',
+  ])
+    assert.ok(namesFirstName(text, 'lena'), text);
+  for (const text of [
+    'Magdalena lives in Graz.',
+    'Lenart called.',
+    'Anne-Lena is here.',
+    'Lena2 is a bot',
+    '',
+  ])
+    assert.ok(!namesFirstName(text, 'lena'), text);
 });

@@ -52,6 +52,26 @@ export function selfFirstName(self: SelfEntity | null): string | null {
 }
 
 /**
+ * Whether `text` names `first` (a folded first name, selfFirstName) as a word of its own: "Lena's
+ * birthday is May 4.", "lena lives in Graz" for "lena", not "Magdalena" or "Lenart". The rules then read
+ * a name that opens a sentence as the self's when it is her first name (resolveOwner); a greeting or a
+ * request to her ("Morning Lena, …", "Lena, can you …") holds nothing of hers whoever it names.
+ */
+export function namesFirstName(text: string, first: string): boolean {
+  const folded = foldName(text);
+  for (let at = folded.indexOf(first); at !== -1; at = folded.indexOf(first, at + 1)) {
+    const before = folded[at - 1];
+    const after = folded[at + first.length];
+    if ((before === undefined || !wordChar.test(before)) && (after === undefined || !wordChar.test(after)))
+      return true;
+  }
+  return false;
+}
+
+/** A letter, a digit or a joiner of a name ("Anne-Marie"), which a word of a name does not end beside. */
+const wordChar = /[\p{L}\p{M}\p{N}_-]/u;
+
+/**
  * What the Brain says of the self's first name alone where one of `names` is it (a message's speaker,
  * an event's participant, a Context passage's speaker): `self` unless another speaker of the Brain has
  * that first name ("Maya Silva"), `ambiguous` when one does. Asked of `speakersFirstNamed` (the store's

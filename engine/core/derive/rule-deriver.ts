@@ -457,7 +457,10 @@ export function createRuleDeriver(): Deriver {
     // Also v74: a daily note titled by its day alone ("2026-11-13") is read as an untitled one, so a
     // passage opening with a person ("Marko works at Span now.") is theirs: it was the note's, about
     // "2026-11-13".
-    name: 'rules-v74',
+    // v75: the self's first name in another's words ("Lena's birthday is May 4." for Lena Kovac) is
+    // hers where nobody else known has it (derive-context.ts), as her whole name was: her slot as he
+    // says it, where it was a person "Lena" beside her.
+    name: 'rules-v75',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
