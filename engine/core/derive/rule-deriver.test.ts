@@ -998,6 +998,21 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
     ['Ana works at Brightwave', 'works at', '2024-01-15T00:00:00.000Z'],
     ["Ana's occupation is lead data scientist", 'occupation', '2024-01-15T00:00:00.000Z'],
   ]);
+  assert.deepEqual(start('I have a new job at Infobip starting in March.'), [
+    ['Ana works at Infobip', 'works at', '2024-03-01T00:00:00.000Z'],
+  ]);
+  // Said of another, theirs from then.
+  assert.deepEqual(
+    claimsOf('Rui has a new job at Infobip, starting next week.', 'Ana').map((c) => [
+      c.statement,
+      c.subject,
+      c.startsAt,
+    ]),
+    [['Rui works at Infobip', 'Rui', '2024-01-08T00:00:00.000Z']],
+  );
+  assert.deepEqual(start('I have a new job interview at Infobip.'), [
+    ['I have a new job interview at Infobip.', null, undefined],
+  ]);
   assert.deepEqual(start('I live in Porto, as of next month.'), [
     ['Ana lives in Porto', 'lives in', '2024-02-01T00:00:00.000Z'],
   ]);

@@ -460,7 +460,10 @@ export function createRuleDeriver(): Deriver {
     // v75: the self's first name in another's words ("Lena's birthday is May 4." for Lena Kovac) is
     // hers where nobody else known has it (derive-context.ts), as her whole name was: her slot as he
     // says it, where it was a person "Lena" beside her.
-    name: 'rules-v75',
+    // v76: "I have a new job at Infobip" and "Ana has a new job at Infobip" hold the job, and said of
+    // another, a day it starts said after it ("…, starting in January") holds from then: both were
+    // the speaker's sentences.
+    name: 'rules-v76',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;

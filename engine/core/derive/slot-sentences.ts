@@ -115,7 +115,7 @@ const backForGood = String.raw`[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good
 const joinedAs = String.raw`[Jj]oined(?=\s+\p{Lu}\S*(?:\s+\p{Lu}\S*){0,3}\s+as\s+(?:a|an|the|their)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?![\p{L}\p{N}]))`;
 
 /** A job taken: "got a job", "took a new position as a nurse", "landed the role", "got hired". */
-const newJob = String.raw`(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)\s+(?:a\s+|the\s+|my\s+)?(?:new\s+)?(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:[Gg]ot|was|been)\s+hired)(?=\s)`;
+const newJob = String.raw`(?:(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)\s+(?:a\s+|the\s+|my\s+)?(?:new\s+)?|(?:[Hh]ave|[Hh]as)\s+a\s+new\s+)(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:[Gg]ot|was|been)\s+hired)(?=\s)`;
 
 /**
  * A present perfect's participle, after "I've" or "I have": "I've lived in Berlin for 10 years". Said
@@ -1007,7 +1007,7 @@ const otherVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
   },
   {
     predicate: 'works at',
-    verb: String.raw`(?:(?:works|is\s+(?:now\s+)?working)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|for)|is\s+(?:now\s+)?${atWork}\s+(?:at|for)|(?:got|landed|started)\s+a\s+(?:new\s+)?job(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+at|started\s+working\s+at|got\s+hired\s+(?:at|by))\s+${name}`,
+    verb: String.raw`(?:(?:works|is\s+(?:now\s+)?working)(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+(?:at|for)|is\s+(?:now\s+)?${atWork}\s+(?:at|for)|(?:(?:got|landed|started)\s+a\s+(?:new\s+)?|has\s+a\s+new\s+)job(?:\s+as\s+(?:a|an)\s+${roleWords})?\s+at|started\s+working\s+at|got\s+hired\s+(?:at|by))\s+${name}`,
   },
 ];
 const otherPatterns = otherVerbs.map(({ predicate, verb }) => ({
@@ -1083,7 +1083,11 @@ export function otherPersonSlot(said: string): OtherSlotSentence | null {
     const since = c.moved === true && !movedOnSince.test(after) ? yearIn.exec(after) : null;
     if (since === null && notLasting.test(after)) return null;
     if (since !== null && notLasting.test(after.replace(since[0], ' '))) return null;
-    return { who, predicate, value: c.value, clause: c.clause, ...(since ? { when: since[1]! } : {}) };
+    // "Ana has a new job at Infobip, starting in January": hers from then, as the speaker's would be.
+    const starting = since === null ? startingAfter.exec(sentence.slice(c.clause[1])) : null;
+    const when = since?.[1] ?? starting?.groups!['when'];
+    const clause: [number, number] = starting ? [c.clause[0], c.clause[1] + starting[0].length] : c.clause;
+    return { who, predicate, value: c.value, clause, ...(when ? { when } : {}) };
   }
   return null;
 }
