@@ -325,7 +325,9 @@ export async function assembleContext(
     };
     // A question about how things stand now reads a conversation's latest sitting first: a plan
     // said in an earlier one may have changed since.
-    const ranked = asksPresentState(body.query) ? latestFirstInThreads(selected.evidence) : selected.evidence;
+    const ranked = asksPresentState(body.query)
+      ? latestFirstInThreads(selected.evidence, who)
+      : selected.evidence;
     const ordered = questionsAfterAnswers(ranked, who);
     const fitted = fitBudget(ordered, requested, who);
     const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];

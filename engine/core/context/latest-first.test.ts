@@ -67,4 +67,29 @@ describe('latestFirstInThreads', () => {
       ['b', 'words', 'elsewhere', 'none', 'a'],
     );
   });
+
+  it("reorders the Brain's own person's messages only where the slot lane found them, not the entity lane", () => {
+    const her = (id: string, day: number, lanes: string[]) => ({
+      ...said(id, 'home', day, lanes),
+      speaker: 'Lena Kovac',
+    });
+    const move = her('move', 1, ['lexical', 'entity', 'semantic']);
+    const number = her('number', 2, ['lexical', 'entity']);
+    const who = { self: { type: 'person' as const, name: 'Lena Kovac' } };
+    assert.deepEqual(
+      latestFirstInThreads([move, number], who).map((e) => e.recordId),
+      ['move', 'number'],
+    );
+    // Without a self, "Lena Kovac" is a person asked about like any other.
+    assert.deepEqual(
+      latestFirstInThreads([move, number]).map((e) => e.recordId),
+      ['number', 'move'],
+    );
+    const job = her('job', 1, ['slot']);
+    const newJob = her('new-job', 4, ['slot', 'entity']);
+    assert.deepEqual(
+      latestFirstInThreads([job, newJob], who).map((e) => e.recordId),
+      ['new-job', 'job'],
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { spokenBySelf, type OwnPerson } from '../derive/resolve-owner.ts';
 import type { EvidencePassage } from './evidence.ts';
 
 // Words asking how things stand now, as against what was ever said: "Is Inês still coming?", "Do I
@@ -11,12 +12,9 @@ export function asksPresentState(query: string): boolean {
   return presentState.test(query);
 }
 
-/**
- * Lanes that find a message as said by the person the query names (or by its first person: entity), or
- * as the value of the slot it asks about (slot). Not the lexical lane: it finds a message through its
- * neighbours' words too, and in a long chat of many topics the newest such message is any message.
- */
-const aboutLanes = new Set(['entity', 'slot']);
+// Lanes that find a message as said by the person the query names (entity), or as the value of the
+// slot it asks about (slot). Not the lexical lane: it finds a message through its neighbours' words
+// too, and in a long chat of many topics the newest such message is any message.
 
 /** A pause in a thread this long starts another sitting of its conversation. */
 const sittingGapMs = 6 * 3_600_000;
@@ -32,13 +30,21 @@ const sittingGapMs = 6 * 3_600_000;
  * messages: within one talk the newest message by the person is any of the things they said (LoCoMo's
  * "What book is Jon currently reading?" lost its answer from first to eighth place, under a later
  * message of Jon's in the same session, when every message was). Other messages, documents, and what
- * only words or a resemblance found stay where the ranking put them.
+ * only words or a resemblance found stay where the ranking put them. The Brain's own person's
+ * messages are not found as hers by the entity lane for this (`who`): nearly every message in her
+ * Brain is, so her latest sitting's put any of her words first ("When is my dentist appointment
+ * now?" led with her newer "Marko has a new number", the dentist's move third).
  */
-export function latestFirstInThreads(evidence: readonly EvidencePassage[]): EvidencePassage[] {
+export function latestFirstInThreads(
+  evidence: readonly EvidencePassage[],
+  who: OwnPerson = { self: null },
+): EvidencePassage[] {
   const out = [...evidence];
   const places = new Map<string, number[]>();
+  const about = (e: EvidencePassage) =>
+    e.lanes.includes('slot') || (e.lanes.includes('entity') && !spokenBySelf(e.speaker, who));
   out.forEach((e, i) => {
-    if (e.kind !== 'message' || e.thread === null || !e.lanes.some((l) => aboutLanes.has(l))) return;
+    if (e.kind !== 'message' || e.thread === null || !about(e)) return;
     places.set(e.thread, [...(places.get(e.thread) ?? []), i]);
   });
   for (const at of places.values()) {
