@@ -154,7 +154,9 @@ export async function selectEvidence(
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
-    const said = saidOf(mems, holdsHere);
+    // Kept for what else it says, marked superseded: a plan's words are quoted too, where that else
+    // stands ("…, Dr. Horvat."), as a slot's value alone is not.
+    const said = saidOf(mems, past ? (m) => holdsHere(m) || m.predicate === null : holdsHere);
     if (past || said.gone.length > 0) unsettled.add(r.id);
     const quote = bestPassage(r.text, terms, said);
     evidence.push({
@@ -278,8 +280,10 @@ async function saysMore(
   const gone = mems.filter((m) => !m.retracted && !m.later && !m.pending).map((m) => m.id);
   if (gone.length === 0 || gone.length < mems.length) return false;
   // What the superseded versions said of their slots: the value (the rest of the sentence is the
-  // Record's own), or, for a version that is no one slot's value, all its words.
-  const said = mems.map((m) => slotValueAsSaid(m) ?? m.statement);
+  // Record's own), or all its words where no value is read. A version of no slot (a plan moved, a
+  // task done) is said again by what superseded it, where it is: "Who is Dr. Horvat?" is answered by
+  // the booking with him alone, after its move.
+  const said = mems.flatMap((m) => (m.predicate === null ? [] : [slotValueAsSaid(m) ?? m.statement]));
   const now = [
     ...said,
     ...(await reads.slotValues(gone, at)).map((v) => v.statement),

@@ -129,6 +129,17 @@ describe('a plan moved or called off in everyday words', () => {
     if (header !== undefined) assert.match(header, /superseded|held: /u);
   });
 
+  it('"Who is Dr. Horvat?" keeps the moved booking, the only word of him, after its move and marked', async () => {
+    const { context } = await client.createContext('me', { query: 'Who is Dr. Horvat?' });
+    assert.ok(context.status === 'ready');
+    const order = context.citations.map((c) => c.record_id);
+    assert.ok(order.indexOf(ids['booked']!) > order.indexOf(ids['moved']!), JSON.stringify(order));
+    const booked = context.citations.find((c) => c.record_id === ids['booked'])!;
+    assert.match(booked.quote, /Dr\. Horvat/u);
+    const header = /\n([^\n]*)\nMorning! I booked the dentist/u.exec(context.text ?? '')?.[1];
+    assert.match(header ?? '', / · superseded/u);
+  });
+
   it('"Ok, I cancelled the Lisbon trip." supersedes the shared trip event, not Jonas\'s booked flights', async () => {
     assert.deepEqual(await statusOf('trip'), ['superseded']);
     // His booking is what he did, still so: the cancellation is beside it, not in its place.
