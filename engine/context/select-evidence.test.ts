@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
-import { bestPassage, densestHits, quoteChars, withoutBystanders } from './select-evidence.ts';
+import {
+  bestPassage,
+  densestHits,
+  quoteChars,
+  quotedFromWhoSaidIt,
+  withoutBystanders,
+} from './select-evidence.ts';
 import { evidencePassage } from '../core/context/testing/evidence-passage.ts';
 
 const filler = (topic: string, n: number) =>
@@ -284,6 +290,45 @@ describe('bestPassage of a message', () => {
     });
     // The same words in a note are no quote of anyone's: its blockquote is the note's own.
     assert.deepEqual(bestPassage(`Rent notes\n\n> ${landlord}`, ['rent', 'february']).quoted, undefined);
+  });
+});
+
+describe('quotedFromWhoSaidIt', () => {
+  const landlord =
+    'Subject: Rent\nFrom: Petar Horvat <petar@x>\nTo: Ivo Maric <ivo@x>\n\nDear Ivo,\n\nWe will raise the rent ' +
+    'for the flat\nfrom 650 EUR to 720 EUR per month from February.\n\nKind regards,\nPetar';
+  const outlook =
+    'Subject: RE: Rent\nFrom: Ivo Maric <ivo@x>\nTo: Petar Horvat <petar@x>\n\nCould we agree on 700 EUR?\n\n' +
+    '-----Original Message-----\nFrom: Petar Horvat\nSent: Tuesday, 4 November 2026 09:12\nSubject: Rent\n\n' +
+    'We will raise the rent for the flat from 650 EUR to 720 EUR per month from February.';
+  const terms = ['rent', 'february'];
+
+  /** The evidence as selectEvidence builds it, then the quotes after quotedFromWhoSaidIt. */
+  function quotesAfter(texts: Record<string, string>) {
+    const evidence = Object.entries(texts).map(([id, text]) => {
+      const q = bestPassage(text, terms, undefined, {});
+      return evidencePassage(id, { passage: q.core, wide: q.wide, ...(q.quoted ? { quoted: true } : {}) });
+    });
+    quotedFromWhoSaidIt(evidence, new Map(Object.entries(texts)), terms, new Map());
+    return Object.fromEntries(
+      evidence.map((e) => [e.recordId, { quote: e.passage, quoted: e.quoted ?? false }]),
+    );
+  }
+
+  it('a reply quoting a mail among the evidence is quoted by its own words, however the lines were wrapped', () => {
+    assert.deepEqual(quotesAfter({ reply: outlook, original: landlord }).reply, {
+      quote: 'Could we agree on 700 EUR?',
+      quoted: false,
+    });
+  });
+
+  it('quoted words no other Record says as its own stay the quote, marked', () => {
+    const alone = quotesAfter({ reply: outlook });
+    assert.equal(alone.reply!.quoted, true);
+    assert.match(alone.reply!.quote, /^From: Petar Horvat\nSent: /u);
+    // Another reply quoting the same words does not say them.
+    const quoting = `Subject: Re: Rent\n${'From: Ana <ana@x>\nTo: Ivo <ivo@x>'}\n\nOk.\n\nOn Tue, Petar wrote:\n> We will raise the rent for the flat from 650 EUR to 720 EUR per month from February.`;
+    assert.equal(quotesAfter({ reply: outlook, other: quoting }).reply!.quoted, true);
   });
 });
 

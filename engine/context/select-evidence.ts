@@ -201,7 +201,7 @@ export async function selectEvidence(
  * rent from February?", the old figure under Ivo's name, beside the landlord's mail itself. A message
  * with no words of its own, or whose quoted words no Record here says, keeps its quote, marked quoted.
  */
-function quotedFromWhoSaidIt(
+export function quotedFromWhoSaidIt(
   evidence: EvidencePassage[],
   texts: ReadonlyMap<string, string>,
   terms: string[],
