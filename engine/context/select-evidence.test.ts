@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
-import { bestPassage, densestHits, quoteChars, withoutBystanders } from './select-evidence.ts';
+import {
+  bestPassage,
+  densestHits,
+  quoteChars,
+  quotedFromWhoSaidIt,
+  withoutBystanders,
+} from './select-evidence.ts';
 import { evidencePassage } from '../core/context/testing/evidence-passage.ts';
 
 const filler = (topic: string, n: number) =>
@@ -219,6 +225,110 @@ describe('bestPassage', () => {
     assert.ok(!q.wide.includes('renew passport'), q.wide);
     // A query word met still chooses the passage that meets it.
     assert.ok(bestPassage(text, ['errands'], said).core.startsWith('Errands'));
+  });
+});
+
+describe('bestPassage of a message', () => {
+  const header = 'Subject: Re: Rent from February\nFrom: Ivo Maric <ivo@x>\nTo: Petar Horvat <petar@x>';
+  const attribution = 'On Tue, 4 Nov 2026 at 09:12, Petar Horvat <petar@x> wrote:';
+  const landlord = 'as announced, we will raise the rent from 650 EUR to 720 EUR per month from February.';
+  const own = 'That is more than I can pay. Could we agree on 700 EUR?';
+  const reply = `${header}\n\nHi Petar,\n\n${own}\n\n${attribution}\n> Dear Ivo,\n>\n> ${landlord}\n`;
+
+  /** Both forms exact substrings, the narrow one inside the wide one. */
+  function mailQuote(text: string, terms: string[], ownOnly = false) {
+    const q = bestPassage(text, terms, undefined, ownOnly ? { ownOnly } : {});
+    assert.ok(text.includes(q.wide) && q.wide.includes(q.core), JSON.stringify(q));
+    return q;
+  }
+
+  it('its own words with a tie, widened over its own words only: not the header lines, not the mail it quotes', () => {
+    assert.deepEqual(mailQuote(reply, ['pay', 'rent']), {
+      core: own,
+      wide: `Hi Petar,\n\n${own}`,
+      quoted: false,
+    });
+    // Only the subject holds the words: the speaker's own words, not the header lines nor a greeting.
+    assert.deepEqual(mailQuote(reply, ['subject']), {
+      core: own,
+      wide: `Hi Petar,\n\n${own}`,
+      quoted: false,
+    });
+  });
+
+  it("someone else's words it quotes, when only they hold the query's words: that quote alone, from whose they are", () => {
+    const whole = `${attribution}\n> Dear Ivo,\n>\n> ${landlord}`;
+    assert.deepEqual(mailQuote(reply, ['rent', 'february']), { core: whole, wide: whole, quoted: true });
+    // Its own words only, asked for: they are the quote though they hold none of the query's words.
+    assert.deepEqual(mailQuote(reply, ['rent', 'february'], true), {
+      core: own,
+      wide: `Hi Petar,\n\n${own}`,
+      quoted: false,
+    });
+  });
+
+  it('an attribution line right under the reply, no blank line between, still parts the two', () => {
+    const tight = `${header}\n\n${own}\n${attribution}\n> ${landlord}`;
+    assert.deepEqual(mailQuote(tight, ['pay']), { core: own, wide: own, quoted: false });
+    const theirs = `${attribution}\n> ${landlord}`;
+    assert.deepEqual(mailQuote(tight, ['rent']), { core: theirs, wide: theirs, quoted: true });
+  });
+
+  it('a message of header lines alone, or of quoted words alone, is quoted by what it has', () => {
+    const bare = 'Subject: Rent\nFrom: Ivo Maric <ivo@x>\nTo: Petar Horvat <petar@x>';
+    assert.equal(mailQuote(bare, ['rent']).core, bare);
+    const forward = `${header}\n\n${attribution}\n> ${landlord}`;
+    assert.equal(mailQuote(forward, ['rent'], true).quoted, true);
+  });
+
+  it('a chat message without quotes is quoted as any text', () => {
+    const chat = 'Hi!\n\nThe rent goes up in February.';
+    assert.deepEqual(mailQuote(chat, ['rent']), {
+      core: 'The rent goes up in February.',
+      wide: chat,
+      quoted: false,
+    });
+    // The same words in a note are no quote of anyone's: its blockquote is the note's own.
+    assert.deepEqual(bestPassage(`Rent notes\n\n> ${landlord}`, ['rent', 'february']).quoted, undefined);
+  });
+});
+
+describe('quotedFromWhoSaidIt', () => {
+  const landlord =
+    'Subject: Rent\nFrom: Petar Horvat <petar@x>\nTo: Ivo Maric <ivo@x>\n\nDear Ivo,\n\nWe will raise the rent ' +
+    'for the flat\nfrom 650 EUR to 720 EUR per month from February.\n\nKind regards,\nPetar';
+  const outlook =
+    'Subject: RE: Rent\nFrom: Ivo Maric <ivo@x>\nTo: Petar Horvat <petar@x>\n\nCould we agree on 700 EUR?\n\n' +
+    '-----Original Message-----\nFrom: Petar Horvat\nSent: Tuesday, 4 November 2026 09:12\nSubject: Rent\n\n' +
+    'We will raise the rent for the flat from 650 EUR to 720 EUR per month from February.';
+  const terms = ['rent', 'february'];
+
+  /** The evidence as selectEvidence builds it, then the quotes after quotedFromWhoSaidIt. */
+  function quotesAfter(texts: Record<string, string>) {
+    const evidence = Object.entries(texts).map(([id, text]) => {
+      const q = bestPassage(text, terms, undefined, {});
+      return evidencePassage(id, { passage: q.core, wide: q.wide, ...(q.quoted ? { quoted: true } : {}) });
+    });
+    quotedFromWhoSaidIt(evidence, new Map(Object.entries(texts)), terms, new Map());
+    return Object.fromEntries(
+      evidence.map((e) => [e.recordId, { quote: e.passage, quoted: e.quoted ?? false }]),
+    );
+  }
+
+  it('a reply quoting a mail among the evidence is quoted by its own words, however the lines were wrapped', () => {
+    assert.deepEqual(quotesAfter({ reply: outlook, original: landlord }).reply, {
+      quote: 'Could we agree on 700 EUR?',
+      quoted: false,
+    });
+  });
+
+  it('quoted words no other Record says as its own stay the quote, marked', () => {
+    const alone = quotesAfter({ reply: outlook });
+    assert.equal(alone.reply!.quoted, true);
+    assert.match(alone.reply!.quote, /^From: Petar Horvat\nSent: /u);
+    // Another reply quoting the same words does not say them.
+    const quoting = `Subject: Re: Rent\n${'From: Ana <ana@x>\nTo: Ivo <ivo@x>'}\n\nOk.\n\nOn Tue, Petar wrote:\n> We will raise the rent for the flat from 650 EUR to 720 EUR per month from February.`;
+    assert.equal(quotesAfter({ reply: outlook, other: quoting }).reply!.quoted, true);
   });
 });
 

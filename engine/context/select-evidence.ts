@@ -1,7 +1,7 @@
 import { passages, sentences, trimmedSpan, type Span } from '../core/derive/split-text.ts';
 import { asks, placeholderNames } from '../core/derive/rule-deriver.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
-import { quoteOpening, quotes, type Range } from '../core/derive/not-said.ts';
+import { isCourtesy, mailHeader, quoteOpening, quotes, type Range } from '../core/derive/not-said.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
 import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
@@ -14,7 +14,10 @@ const windowChars = 1500;
  * From fused candidates to evidence: a Record none of whose Memories is served at the read time
  * (superseded, retracted, or scheduled to start later) is dropped, with the reason, so older or future
  * evidence is never presented as current; each kept Record is quoted
- * by bestPassage (its best passage, and a wider quote for when the budget has room).
+ * by bestPassage (its best passage, and a wider quote for when the budget has room). A message is quoted
+ * by its own words or by one quote of someone else's in it, never both, and never by a mail's header
+ * lines (the subject goes to the block header); by its own words where another Record here says what it
+ * quotes (quotedFromWhoSaidIt).
  *
  * A Record dropped because what it said was superseded brings in, in its place, the Records of what
  * superseded it (the versions of the same lineage served at the read time, as this request may see
@@ -94,6 +97,8 @@ export async function selectEvidence(
   const pastKept = new Set<Fused>();
   // Kept Records that say something no longer so (superseded, withdrawn by a mend).
   const unsettled = new Set<string>();
+  // What each message quoted from someone else was quoted with: the words no longer so and those that hold.
+  const saidBy = new Map<string, Said>();
   let loaded = 0;
   for (let i = 0; i < queue.length; i++) {
     if (evidence.length >= maxRecords) break;
@@ -158,7 +163,10 @@ export async function selectEvidence(
     // stands ("…, Dr. Horvat."), as a slot's value alone is not.
     const said = saidOf(mems, past ? (m) => holdsHere(m) || m.predicate === null : holdsHere);
     if (past || said.gone.length > 0) unsettled.add(r.id);
-    const quote = bestPassage(r.text, terms, said);
+    const message = r.kind === 'message' ? {} : undefined;
+    const quote = bestPassage(r.text, terms, said, message);
+    if (quote.quoted) saidBy.set(r.id, said);
+    const subject = message ? mailHeader(r.text.slice(0, headerScanChars))?.subject : null;
     evidence.push({
       recordId: r.id,
       passage: quote.core,
@@ -175,14 +183,71 @@ export async function selectEvidence(
       memoryIds: mems.filter((m) => m.served).map((m) => m.id),
       superseded: past,
       held: heldShown(mems, heldThen, asked),
+      ...(subject ? { subject } : {}),
+      ...(quote.quoted ? { quoted: true } : {}),
       lanes: f.lanes,
       score: f.score,
       rerankScore: f.rerankScore ?? null,
     });
   }
   const texts = new Map(evidence.map((e) => [e.recordId, records.get(e.recordId)!.text]));
+  quotedFromWhoSaidIt(evidence, texts, terms, saidBy);
   return { evidence: withoutBystanders(evidence, texts, terms, dropped, unsettled), dropped };
 }
+
+/**
+ * A message quoted by someone else's words (a mail's quoted reply) that another Record among the
+ * evidence says as its own (the mail answered, which a thread usually holds) is quoted by its own
+ * words instead: that Record quotes them under the one who said them. Ivo's reply quoting the
+ * landlord's "we will raise the rent … to 720 EUR … from February" was block [1] for "How much is my
+ * rent from February?", the old figure under Ivo's name, beside the landlord's mail itself. A message
+ * with no words of its own, or whose quoted words no Record here says, keeps its quote, marked quoted.
+ */
+export function quotedFromWhoSaidIt(
+  evidence: EvidencePassage[],
+  texts: ReadonlyMap<string, string>,
+  terms: string[],
+  saidBy: ReadonlyMap<string, Said>,
+): void {
+  if (!evidence.some((e) => e.quoted)) return;
+  const ownWords = new Map(
+    [...texts].map(([id, text]) => {
+      let own = '';
+      let at = 0;
+      for (const q of quotes(text)) {
+        own += `${text.slice(at, q.start)}\n`;
+        at = q.end;
+      }
+      return [id, spaced(own + text.slice(at))];
+    }),
+  );
+  for (const e of evidence) {
+    if (!e.quoted) continue;
+    // Its lines without the one saying whose they are ("On … wrote:", an Outlook "From: …" block).
+    const lines = e.passage
+      .split('\n')
+      .map((l) => l.replace(quoteMarks, '').trim())
+      .filter((l) => !l.endsWith(':') && !labelLine.test(l));
+    const said = sentences(lines.join('\n'))
+      .map((x) => spaced(x.value))
+      .filter((x) => matchedTerms(x, terms).length > 0);
+    if (said.length === 0) continue;
+    const elsewhere = (x: string) => [...ownWords].some(([id, own]) => id !== e.recordId && own.includes(x));
+    if (!said.every(elsewhere)) continue;
+    const own = bestPassage(texts.get(e.recordId)!, terms, saidBy.get(e.recordId), { ownOnly: true });
+    if (own.quoted) continue;
+    e.passage = own.core;
+    e.wide = own.wide;
+    delete e.quoted;
+  }
+}
+
+/** A quoted line's marks ("> ", ">> "). */
+const quoteMarks = /^[ \t]*(?:>[ \t]?)+/u;
+/** Whitespace runs as one space: a client wraps quoted lines where the mail it quotes did not. */
+const spaced = (text: string) => text.replace(/\s+/gu, ' ').trim();
+/** An Outlook header line over a quoted mail ("From: Petar Horvat", "Sent: Tuesday"): not its words. */
+const labelLine = /^[\p{L}]{2,12}: /u;
 
 const wordPattern = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 
@@ -408,7 +473,24 @@ export interface Quote {
    * heading just above it, within quoteChars.
    */
   wide: string;
+  /**
+   * A message's quotes only (bestPassage's `message`): the core is someone else's words the message
+   * quotes (a mail's quoted reply, a forwarded mail), opened where it fits by the line saying whose.
+   */
+  quoted?: boolean;
 }
+
+/** How a message is quoted (bestPassage). */
+export interface MessageQuote {
+  /**
+   * Its own words only, never someone else's it quotes: those are quoted from the Record that said
+   * them. A message with no words of its own is quoted as without this.
+   */
+  ownOnly?: boolean;
+}
+
+/** How far into a message its mail header block is looked for: header lines, however many recipients. */
+const headerScanChars = 20_000;
 
 /** Quotes of a Record's Memories: those no longer so at the read time, and those that still hold. */
 export interface Said {
@@ -424,7 +506,12 @@ export interface Said {
  * are part of words that still hold (`said.held`: "My boss says \"I work at Acme.\"" keeps its words
  * when the employer it quotes was corrected).
  */
-export function bestPassage(text: string, terms: string[], said: Said = { gone: [], held: [] }): Quote {
+export function bestPassage(
+  text: string,
+  terms: string[],
+  said: Said = { gone: [], held: [] },
+  message?: MessageQuote,
+): Quote {
   let base = 0;
   let scope = text;
   if (text.length > windowChars * 4) {
@@ -433,11 +520,18 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
     scope = text.slice(base, Math.min(text.length, at + windowChars * 1.5));
   }
   const gone = goneRanges(text, said);
-  const { spans, cut } = leavingOut(
+  const quoted = quotes(scope).map((q) => ({ start: base + q.start, end: base + q.end }));
+  // A message's parts apart: its mail header lines and each quote of someone else's words. Passages
+  // are cut at their edges (a client writes "On … wrote:" right under the reply, no blank line between).
+  const header = message ? mailHeader(text.slice(0, headerScanChars)) : null;
+  const apart = message ? [...(header ? [header.range] : []), ...quoted] : [];
+  const segmented = cutAt(
     text,
     passages(scope).map((p) => ({ start: base + p.start, end: base + p.end, value: p.value })),
-    gone,
+    apart,
   );
+  const left = leavingOut(text, segmented, gone);
+  const { spans, cut } = message ? messageSpans(left, header?.range ?? null, quoted, message) : left;
   // Nothing but words no longer so where the query's words gather: the words of a Memory it still
   // serves (the reason it is kept), else the first passage.
   if (spans.length === 0) {
@@ -450,12 +544,17 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
   const matched = spans.map((s) => matchedTerms(s.value, terms));
   // Someone else's words (a mail's quoted reply) sit under this Record's speaker: on a tie, the
   // speaker's own passage is the quote.
-  const quoted = quotes(scope).map((q) => ({ start: base + q.start, end: base + q.end }));
   const quoteAt = (i: number) => quoted.find((q) => q.start <= spans[i]!.start && spans[i]!.start < q.end);
+  // In a mail, a passage that only greets or signs off ("Hi Petar,") gives way on a tie too.
+  const courtesy = (i: number) =>
+    message !== undefined && sentences(spans[i]!.value).every((x) => isCourtesy(x.value));
   let best = 0;
   for (let i = 1; i < spans.length; i++) {
     const more = matched[i]!.length - matched[best]!.length;
-    if (more > 0 || (more === 0 && quoteAt(best) && !quoteAt(i))) best = i;
+    const own = (j: number) => !quoteAt(j);
+    const ownWins = own(i) && !own(best);
+    const saysWins = own(i) === own(best) && courtesy(best) && !courtesy(i);
+    if (more > 0 || (more === 0 && (ownWins || saysWins))) best = i;
   }
   // No query word anywhere, and words cut that are no longer so (a checklist's tasks done since):
   // the passage that says most of what still holds, not what is left of the first.
@@ -472,8 +571,21 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
   }
   const opened = openedQuote(text, quoteAt(lo), spans[lo]!.start, spans[hi]!.end, gone);
   const core = text.slice(opened ?? spans[lo]!.start, spans[hi]!.end);
+  const isQuoted = message ? { quoted: quoteAt(lo) !== undefined } : {};
   const whole = text.trim();
-  if (whole.length <= quoteChars && gone.length === 0) return { core, wide: whole };
+  if (whole.length <= quoteChars && gone.length === 0 && apart.length === 0)
+    return { core, wide: whole, ...isQuoted };
+  // A message quotes its own words, or one quote of someone else's, whole when that fits; each widens
+  // only within itself (cut marks their edges).
+  if (apart.length > 0) {
+    let a = lo;
+    let b = hi;
+    while (a > 0 && !cut[a]) a -= 1;
+    while (b + 1 < spans.length && !cut[b + 1]) b += 1;
+    const from = Math.min(opened ?? Infinity, spans[a]!.start);
+    if (spans[b]!.end - from <= quoteChars)
+      return { core, wide: text.slice(from, spans[b]!.end), ...isQuoted };
+  }
   const covered = new Set(matched.slice(lo, hi + 1).flat());
   const adds = (i: number) => matched[i]!.filter((t) => !covered.has(t)).length;
   for (;;) {
@@ -488,7 +600,59 @@ export function bestPassage(text: string, terms: string[], said: Said = { gone: 
   while (lo > 0 && isHeading(spans[lo - 1]!) && fits(lo - 1, hi)) lo -= 1;
   const from = Math.min(opened ?? Infinity, spans[lo]!.start);
   // The opening line can take the wide quote past a quote's size: then it is the core alone.
-  return { core, wide: spans[hi]!.end - from <= quoteChars ? text.slice(from, spans[hi]!.end) : core };
+  return {
+    core,
+    wide: spans[hi]!.end - from <= quoteChars ? text.slice(from, spans[hi]!.end) : core,
+    ...isQuoted,
+  };
+}
+
+/** Spans cut at the edges of these ranges, each piece trimmed; the spans as they are when there are none. */
+function cutAt(text: string, spans: Span[], ranges: readonly Range[]): Span[] {
+  if (ranges.length === 0) return spans;
+  const edges = [...new Set(ranges.flatMap((r) => [r.start, r.end]))].sort((a, b) => a - b);
+  const out: Span[] = [];
+  for (const s of spans) {
+    let from = s.start;
+    for (const e of edges) {
+      if (e <= from || e >= s.end) continue;
+      pushTrimmed(text, out, from, e);
+      from = e;
+    }
+    pushTrimmed(text, out, from, s.end);
+  }
+  return out;
+}
+
+/**
+ * A message's spans as a quote may take them: without its mail header lines (the block's header line
+ * shows the subject and the speaker; a quote of them is a quarter of a short mail), and without
+ * someone else's words when `ownOnly`; either kept when nothing else is left. `cut[i]` now also marks
+ * where span i is of another part than span i - 1 (its own words, or which quote), so no quote joins
+ * the speaker's words to someone else's, and where spans were left out between them.
+ */
+function messageSpans(
+  left: { spans: Span[]; cut: boolean[] },
+  header: Range | null,
+  quoted: readonly Range[],
+  message: MessageQuote,
+): { spans: Span[]; cut: boolean[] } {
+  const partOf = (s: Span) =>
+    header && s.start >= header.start && s.start < header.end
+      ? -2
+      : quoted.findIndex((q) => q.start <= s.start && s.start < q.end);
+  const parts = left.spans.map(partOf);
+  const keep = (drop: (part: number) => boolean) =>
+    left.spans.map((_, i) => i).filter((i) => !drop(parts[i]!));
+  let kept = keep((p) => p === -2 || (message.ownOnly === true && p >= 0));
+  if (kept.length === 0) kept = keep((p) => p === -2);
+  if (kept.length === 0) return left;
+  const cut = kept.map((j, k) => {
+    if (k === 0) return false;
+    const prev = kept[k - 1]!;
+    return j > prev + 1 || parts[j] !== parts[prev] || left.cut.slice(prev + 1, j + 1).includes(true);
+  });
+  return { spans: kept.map((j) => left.spans[j]!), cut };
 }
 
 /** The first of the spans that holds the most of these quotes whole. */

@@ -29,6 +29,16 @@ export interface EvidencePassage {
    * value of then is read as then's and the current one as begun since. Absent: not such a value.
    */
   held?: { fromMs: number; toMs: number | null } | undefined;
+  /**
+   * A mail's subject (the Subject line of the importer's header block, which the quotes leave out): the
+   * prompt shows it in the block's header. Absent: not a mail, or a mail without one.
+   */
+  subject?: string;
+  /**
+   * The quote is someone else's words that this message quotes (a mail's quoted reply, a forwarded
+   * mail), not its speaker's: the prompt marks it. Absent: false.
+   */
+  quoted?: boolean;
   lanes: string[];
   score: number;
   /** The reranker's score when it ordered this Record (the order follows it, not `score`). */

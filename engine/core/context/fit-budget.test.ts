@@ -187,6 +187,21 @@ describe('passage headers', () => {
     assert.doesNotMatch(headers[2]!, /visibility/);
   });
 
+  it("show a mail's subject, quoted, and mark a quote of someone else's words a message quotes", () => {
+    const mail = { ...passage(2, 'Could we agree on 700 EUR?'), source: 'mbox', subject: 'Re: Rent\n[3]' };
+    const own = formatBlock(2, mail, mail.passage, frame).split('\n')[0]!;
+    assert.match(own, / · source: "mbox" · subject: "Re: Rent\\n\[3\]"$/);
+    const quoted = formatBlock(2, { ...mail, quoted: true }, '> The rent goes up.', frame).split('\n')[0]!;
+    assert.match(quoted, / · subject: "Re: Rent\\n\[3\]" · quoted$/);
+    assert.doesNotMatch(formatBlock(2, passage(2, 'x'), 'x', frame), /subject|quoted/);
+    // The boundary is drawn again when a subject holds it, as any header field.
+    const draws = [111_111_111, 222_222_222];
+    assert.equal(
+      newBoundary([{ ...mail, subject: 'mnemo-111111111' }], () => draws.shift()!),
+      'mnemo-222222222',
+    );
+  });
+
   it('show the time as written, without a zero fraction of a second', () => {
     assert.equal(shownDate('2024-03-12T09:15:00.000Z'), '2024-03-12T09:15:00Z');
     assert.equal(shownDate('2024-03-12T09:15:00.000+01:00'), '2024-03-12T09:15:00+01:00');

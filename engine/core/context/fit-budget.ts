@@ -43,7 +43,7 @@ export function newBoundary(evidence: readonly EvidencePassage[], draw: () => nu
   for (;;) {
     const boundary = `mnemo-${draw()}`;
     const held = evidence.some((e) =>
-      [e.passage, e.wide, e.title, e.speaker, e.source].some((t) => t?.includes(boundary)),
+      [e.passage, e.wide, e.title, e.subject, e.speaker, e.source].some((t) => t?.includes(boundary)),
     );
     if (!held) return boundary;
   }
@@ -103,6 +103,9 @@ export function formatBlock(i: number, e: EvidencePassage, quote: string, frame:
     `speaker: ${speaker.name === null ? 'unknown' : callerSet(speaker.name)}${speaker.self ? ' (self)' : ''}`,
     `source: ${e.source === null ? 'unknown' : callerSet(e.source)}`,
     ...(e.title ? [`title: ${callerSet(e.title)}`] : []),
+    ...(e.subject ? [`subject: ${callerSet(e.subject)}`] : []),
+    // The quote is words the speaker quoted from someone else (its opening line, where it fits, says whose).
+    ...(e.quoted ? ['quoted'] : []),
     // What it states was replaced since (by a block above it): kept for what else it says.
     ...(e.superseded ? ['superseded'] : []),
     ...(e.held ? [heldLabel(e.held)] : []),

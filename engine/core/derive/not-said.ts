@@ -160,6 +160,18 @@ export function quotes(text: string): Range[] {
 }
 
 /**
+ * The mail importer's header block opening a message ("Subject: …" / "From: …" / "To: …"), and its
+ * subject as written (null when the block has no Subject line); null for a text without one. Its lines
+ * are no one's words: Context shows the subject in a block's header line and quotes the body.
+ */
+export function mailHeader(text: string): { range: Range; subject: string | null } | null {
+  const header = partsOf(text).find((p) => p.kind === 'header');
+  if (!header) return null;
+  const subject = /^Subject: (.+)$/mu.exec(text.slice(header.start, header.end));
+  return { range: { start: header.start, end: header.end }, subject: subject ? subject[1]!.trim() : null };
+}
+
+/**
  * Where the words of someone else at `at` open, `at` lying in `quote` (one of quotes(text)): the line
  * that introduces them ("On … Carol wrote:", "-----Original Message-----", an Outlook "From:" line; the
  * nearest such line above `at`, for a thread quoted mail under mail), else the quote's first line.
