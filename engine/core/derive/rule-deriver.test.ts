@@ -628,6 +628,14 @@ test('a daily note titled by its date is read as an untitled one: a passage open
       [['Marko works at Span now.', 'Marko', 'works at', 'other']],
       title,
     );
+  // A passage whose first sentence says another's slot by any verb is theirs, the rest with it.
+  assert.deepEqual(
+    daily('2026-12-04', 'Ana has a new job at Infobip starting in January. Celebrated with cake.'),
+    [
+      ['Ana works at Infobip', 'Ana', 'works at', 'other'],
+      ['Celebrated with cake.', 'Ana', null, 'other'],
+    ],
+  );
   // What opens with no person keeps the note's date as what it is about, as before.
   assert.deepEqual(daily('2026-11-02', 'Started the week slow.'), [
     ['Started the week slow.', '2026-11-02', null, 'unresolved'],

@@ -463,7 +463,10 @@ export function createRuleDeriver(): Deriver {
     // v76: "I have a new job at Infobip" and "Ana has a new job at Infobip" hold the job, and said of
     // another, a day it starts said after it ("…, starting in January") holds from then: both were
     // the speaker's sentences.
-    name: 'rules-v76',
+    // v77: a note's passage whose first sentence says another person's slot by any verb ("Ana got a
+    // new job at Infobip. Celebrated with cake.") is theirs, as "Ana works at Infobip. …" was: it
+    // was the note's passage, of no slot.
+    name: 'rules-v77',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -2119,6 +2122,13 @@ const saysHeOrShe = /(?<![\p{L}\p{N}])(?:he|him|his|she|her|hers)(?![\p{L}\p{N}]
 const sayerFirst = /^\s*(?:i|my|we|our|(?:the\s+)?user)(?:['’]\p{L}+)?(?![\p{L}\p{N}])/iu;
 
 /**
+ * Whom a sentence opens with as its subject (aboutAnother), or whose slot it says, whatever its verb
+ * ("Ana got a new job at Infobip.").
+ */
+const personOpening = (sentence: string): string | null =>
+  aboutAnother(sentence) ?? otherPersonSlot(sentence)?.who ?? null;
+
+/**
  * A note's passage about someone else who opens it: a sentence that says one of their slots by their
  * name or as "he" or "she" ("Ana is a nurse", "Sam lives in Leeds. He works at Acme.") holds it, as a
  * message's would; the sentences between are one Memory of theirs each run, quoting it whole. A later
@@ -2154,7 +2164,7 @@ function ofAnotherPerson(
   // The passage by whom each sentence opens with: a sentence naming no one goes on the run before it.
   const runs: Array<{ who: string | null; said: Said[] }> = [];
   for (const x of said) {
-    const named = aboutAnother(x.words);
+    const named = personOpening(x.words);
     const last = runs.at(-1);
     // "Sam lives in Leeds. The user visits him often.": hers to say, not Sam's. "Sam works at Acme.
     // Acme Corp moved to Berlin.", "Sam lives in Leeds. Ana has two kids.": what opens with another
@@ -2195,7 +2205,7 @@ function ofAnotherPerson(
       const held = (cs: Claim[] | null) => (cs?.some((c) => c.predicate !== null) ? cs : null);
       if (opensWithHeOrShe.test(x.words))
         return sameOne(referents.get(x.words) ?? '', who) ? held(heOrSheClaims(x.words, who, owner)) : null;
-      const named = aboutAnother(x.words);
+      const named = personOpening(x.words);
       if (named === null || !sameOne(named, who)) return null;
       return held(otherPersonClaims(x.words, () => owner));
     };
