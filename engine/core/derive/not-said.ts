@@ -11,8 +11,11 @@ export interface Range {
   end: number;
 }
 
-/** A header line of the mail importer's own form (server/import/formats/mbox.ts). */
-const headerLine = /^(?:Subject|From|To|Cc|Date): \S/u;
+/**
+ * A header line of the mail importer's own form (server/import/formats/mbox.ts); "Precedence: bulk" marks
+ * mail sent to a list of subscribers (since rules-v77).
+ */
+const headerLine = /^(?:Subject|From|To|Cc|Date): \S|^Precedence: bulk$/u;
 /**
  * The line that introduces a quote: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:", or with
  * the name after the verb, "Am Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <ana@x>:".

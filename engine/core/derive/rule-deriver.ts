@@ -463,7 +463,10 @@ export function createRuleDeriver(): Deriver {
     // v76: "I have a new job at Infobip" and "Ana has a new job at Infobip" hold the job, and said of
     // another, a day it starts said after it ("…, starting in January") holds from then: both were
     // the speaker's sentences.
-    name: 'rules-v76',
+    // v77: "Precedence: bulk", the line the mail importer writes for mail sent to a list of subscribers
+    // (a newsletter), is a header line of the mail's block: the block ended there, and its Subject and
+    // From lines became Memories.
+    name: 'rules-v77',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
