@@ -201,3 +201,22 @@ test('derivation: a newsletter’s header lines make no Memories, and what it sa
   const tip = memories.find((m) => m.statement.includes('rent a flat'));
   assert.equal(tip?.owner.entity, 'Fly Deals Weekly', JSON.stringify(tip));
 });
+
+test('context: a newsletter’s block header says it is bulk mail; a person’s mail’s does not', async () => {
+  const { engine } = await importedBrain();
+  const ctx = await engine.createContext(
+    tenant,
+    'ivo',
+    { query: 'What did the Medium digest say about PostgreSQL?', budget: { tokens: 4000 } },
+    { requestId: 'req_test' },
+  );
+  assert.ok(ctx.status === 'ready' && ctx.text !== null);
+  const headers = ctx.text.split('\n').filter((l) => /^#mnemo-\d+ \[\d+\]/u.test(l));
+  const digest = headers.find((l) => l.includes('speaker: "Medium Daily Digest"'));
+  const petra = headers.find((l) => l.includes('speaker: "Petra Jurić"'));
+  assert.match(digest ?? '', /subject: "Why every startup should use PostgreSQL" · bulk mail/u, ctx.text);
+  assert.ok(petra !== undefined, ctx.text);
+  assert.doesNotMatch(petra, /bulk/u);
+  // Its quote leaves the line out with the other header lines.
+  assert.ok(!ctx.text.includes('Precedence: bulk'), ctx.text);
+});
