@@ -166,7 +166,8 @@ export async function selectEvidence(
     const message = r.kind === 'message' ? {} : undefined;
     const quote = bestPassage(r.text, terms, said, message);
     if (quote.quoted) saidBy.set(r.id, said);
-    const subject = message ? mailHeader(r.text.slice(0, headerScanChars))?.subject : null;
+    const header = message ? mailHeader(r.text.slice(0, headerScanChars)) : null;
+    const subject = header?.subject ?? null;
     evidence.push({
       recordId: r.id,
       passage: quote.core,
@@ -185,6 +186,7 @@ export async function selectEvidence(
       held: heldShown(mems, heldThen, asked),
       ...(subject ? { subject } : {}),
       ...(quote.quoted ? { quoted: true } : {}),
+      ...(header?.bulk ? { bulk: true } : {}),
       lanes: f.lanes,
       score: f.score,
       rerankScore: f.rerankScore ?? null,

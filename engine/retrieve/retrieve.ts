@@ -340,6 +340,11 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   }
   if (alone) method = `${method}; ${alone}`;
   if (slotAnswered) method = `${method}; ${slotAnswered}`;
+  const behind = await bulkBehind(lexical, o.eligibility.brainUid, o.terms, fused);
+  if (behind !== fused) {
+    fused = behind;
+    method = `${method}; bulk mail behind the Records that share the question's words`;
+  }
   const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
   const dated = await datedFirst(lexical, o.eligibility.brainUid, timeIntent, o.terms, laneResults, fused);
   if (dated !== fused) {
@@ -630,6 +635,81 @@ async function datedFirst(
   // Stable: events of one instant keep the order they had.
   lead.sort((a, b) => datedMs.get(a.recordId)! - datedMs.get(b.recordId)!);
   return inFront(lead, fused);
+}
+
+/** How many of the best candidates bulkBehind reads: the fast mode's lanes' depth. */
+const bulkWindow = candidates.fast;
+/** The mail importer's header block (server/import/formats/mbox.ts), marked as mail sent to a list. */
+const bulkHead = /^(?:Subject|From): [^\n]*(?:\n[^\n]+)*?\nPrecedence: bulk(?:\n|$)/u;
+const bulkLine = '\nPrecedence: bulk\n';
+/** Of the 2,000 characters the index gives of a text, as many as two revisions surely share. */
+const sameTextChars = 1_900;
+/** Words that ask about such mail itself: then it is what the question is about. */
+const bulkWords = ['newsletter', 'newsletters', 'digest', 'subscription', 'unsubscribe'];
+
+/**
+ * Mail sent to a list of subscribers (a newsletter, a digest: the importer writes "Precedence: bulk" in
+ * its header lines) goes behind the Records among the best that share a word of the question: it is what
+ * the person received, not what anyone in their life said. The reranker was trained on LoCoMo's chats
+ * and never saw mail: it put a newsletter's "rent a flat instead of a hotel" first for "What's the new
+ * rent?", above the landlord's "We agree on 700 EUR". Each moves to just after the last such Record, the
+ * order of the others unchanged; none moves when the question names its sender or list (a word of its
+ * sender's name, "What did the Medium digest say about PostgreSQL?") or asks about newsletters, and none
+ * when no other Record shares a word (it may be the only answer). LoCoMo holds no mail, so its figures
+ * cannot move.
+ */
+async function bulkBehind(
+  lexical: LexicalIndex,
+  brainUid: string,
+  terms: readonly string[],
+  fused: Fused[],
+): Promise<Fused[]> {
+  if (terms.length === 0 || fused.length < 2) return fused;
+  const window = fused.slice(0, bulkWindow);
+  const text = new Map(
+    (
+      await lexical.texts(
+        brainUid,
+        window.map((f) => f.recordId),
+      )
+    ).map((r) => [r.recordId, r.text]),
+  );
+  const said = (f: Fused) => text.get(f.recordId) ?? '';
+  const asked = [...terms];
+  // This way round: "new" is the start of "newsletter", but "newsletters" in a question is one of them.
+  if (matchedTerms(asked.join(' '), bulkWords).length > 0) return fused;
+  // A mail imported before the mark and imported again is two revisions, the older one without the
+  // line (a Context serves the newer in the older's place): the older goes with the newer.
+  const unmarked = (t: string) => t.replace(bulkLine, '\n').slice(0, sameTextChars);
+  const marked = new Map<string, string>();
+  for (const f of window) {
+    const head = bulkHead.exec(said(f))?.[0];
+    if (head !== undefined) marked.set(unmarked(said(f)), head);
+  }
+  if (marked.size === 0) return fused;
+  const bulk = new Set(
+    window.filter((f) => {
+      const head = bulkHead.exec(said(f))?.[0] ?? marked.get(unmarked(said(f)));
+      if (head === undefined) return false;
+      // The sender's name, not the address: "new" is the start of news@flydeals.example.
+      const from = (head.split('\n').find((l) => l.startsWith('From: ')) ?? '').slice('From: '.length);
+      // The importer writes "Name <address>", or the address alone.
+      const name = from.endsWith('>') && from.includes(' <') ? from.slice(0, from.lastIndexOf(' <')) : from;
+      return matchedTerms(name, asked).length === 0;
+    }),
+  );
+  if (bulk.size === 0) return fused;
+  let last = -1;
+  window.forEach((f, i) => {
+    if (!bulk.has(f) && matchedTerms(said(f), asked).length > 0) last = i;
+  });
+  if (last === -1 || window.slice(0, last).every((f) => !bulk.has(f))) return fused;
+  const before = window.slice(0, last + 1);
+  return [
+    ...before.filter((f) => !bulk.has(f)),
+    ...before.filter((f) => bulk.has(f)),
+    ...fused.slice(last + 1),
+  ];
 }
 
 /** FUSED with LEAD (some of its own entries) in front, in LEAD's order; FUSED itself when nothing moves. */

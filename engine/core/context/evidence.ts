@@ -39,6 +39,11 @@ export interface EvidencePassage {
    * mail), not its speaker's: the prompt marks it. Absent: false.
    */
   quoted?: boolean;
+  /**
+   * A mail sent to a list of subscribers (a newsletter; the importer's "Precedence: bulk" line, which
+   * the quote leaves out with the other header lines): the prompt marks it. Absent: false.
+   */
+  bulk?: boolean;
   lanes: string[];
   score: number;
   /** The reranker's score when it ordered this Record (the order follows it, not `score`). */

@@ -106,6 +106,8 @@ export function formatBlock(i: number, e: EvidencePassage, quote: string, frame:
     ...(e.subject ? [`subject: ${callerSet(e.subject)}`] : []),
     // The quote is words the speaker quoted from someone else (its opening line, where it fits, says whose).
     ...(e.quoted ? ['quoted'] : []),
+    // What the person received from a list (a newsletter), not anyone's word to them.
+    ...(e.bulk ? ['bulk mail'] : []),
     // What it states was replaced since (by a block above it): kept for what else it says.
     ...(e.superseded ? ['superseded'] : []),
     ...(e.held ? [heldLabel(e.held)] : []),

@@ -11,8 +11,11 @@ export interface Range {
   end: number;
 }
 
-/** A header line of the mail importer's own form (server/import/formats/mbox.ts). */
-const headerLine = /^(?:Subject|From|To|Cc|Date): \S/u;
+/**
+ * A header line of the mail importer's own form (server/import/formats/mbox.ts); "Precedence: bulk" marks
+ * mail sent to a list of subscribers (since rules-v78).
+ */
+const headerLine = /^(?:Subject|From|To|Cc|Date): \S|^Precedence: bulk$/u;
 /**
  * The line that introduces a quote: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:", or with
  * the name after the verb, "Am Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <ana@x>:".
@@ -164,11 +167,17 @@ export function quotes(text: string): Range[] {
  * subject as written (null when the block has no Subject line); null for a text without one. Its lines
  * are no one's words: Context shows the subject in a block's header line and quotes the body.
  */
-export function mailHeader(text: string): { range: Range; subject: string | null } | null {
+export function mailHeader(text: string): { range: Range; subject: string | null; bulk: boolean } | null {
   const header = partsOf(text).find((p) => p.kind === 'header');
   if (!header) return null;
-  const subject = /^Subject: (.+)$/mu.exec(text.slice(header.start, header.end));
-  return { range: { start: header.start, end: header.end }, subject: subject ? subject[1]!.trim() : null };
+  const block = text.slice(header.start, header.end);
+  const subject = /^Subject: (.+)$/mu.exec(block);
+  return {
+    range: { start: header.start, end: header.end },
+    subject: subject ? subject[1]!.trim() : null,
+    // Mail sent to a list of subscribers, as the importer marks it.
+    bulk: /^Precedence: bulk$/mu.test(block),
+  };
 }
 
 /**

@@ -466,7 +466,10 @@ export function createRuleDeriver(): Deriver {
     // v77: a note's passage whose first sentence says another person's slot by any verb ("Ana got a
     // new job at Infobip. Celebrated with cake.") is theirs, as "Ana works at Infobip. …" was: it
     // was the note's passage, of no slot.
-    name: 'rules-v77',
+    // v78: "Precedence: bulk", the line the mail importer writes for mail sent to a list of subscribers
+    // (a newsletter), is a header line of the mail's block: the block ended there, and its Subject and
+    // From lines became Memories.
+    name: 'rules-v78',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;

@@ -954,3 +954,61 @@ test('a mail forwarded as an attachment: its words are in the Record, below a fo
     t.remove();
   }
 });
+
+test('mbox: mail sent to a list of subscribers is marked bulk; a discussion list and the person’s own are not', async () => {
+  const mail = (from: string, head: string[], body: string) =>
+    [
+      `From ${from} Mon Mar  4 09:00:00 2024`,
+      `From: ${from}`,
+      'To: ana@example.org',
+      `Subject: ${body}`,
+      'Date: Mon, 4 Mar 2024 10:00:00 +0000',
+      ...head,
+      '',
+      body,
+      '',
+    ].join('\n');
+  const file = [
+    mail('news@shop.example', ['List-Unsubscribe: <https://shop.example/u?t=secret>'], 'unsubscribe header'),
+    mail('digest@news.example', ['List-Id: Daily <daily.news.example>'], 'list id'),
+    mail('offers@shop.example', ['Precedence: bulk'], 'precedence bulk'),
+    mail('hub@forum.example', ['Precedence: junk'], 'precedence junk'),
+    mail(
+      'carol@acme.example',
+      [
+        'List-Id: <hikers.groups.example>',
+        'List-Post: <mailto:hikers@groups.example>',
+        'List-Unsubscribe: <x>',
+      ],
+      'discussion list',
+    ),
+    mail('announce@acme.example', ['List-Id: <announce.acme.example>', 'List-Post: NO'], 'announcements'),
+    mail('ana@example.org', ['List-Id: <hikers.groups.example>'], 'her own post'),
+    mail('noreply@airline.example', [], 'booking from noreply'),
+    mail('bob@example.org', ['Precedence: first-class'], 'no list'),
+  ].join('\n');
+  const tree = writeTree({ 'm.mbox': file });
+  try {
+    const { records } = await collect(parseMbox(join(tree.root, 'm.mbox'), { selfName: 'ana@example.org' }));
+    const marked = records.map((r) => {
+      const c = r.body.content;
+      assert.ok(typeof c !== 'string' && c.kind === 'message');
+      const [head, body] = c.text.split('\n\n');
+      return [body, /\nPrecedence: bulk$/u.test(head!)];
+    });
+    assert.deepEqual(marked, [
+      ['unsubscribe header', true],
+      ['list id', true],
+      ['precedence bulk', true],
+      ['precedence junk', true],
+      ['discussion list', false],
+      ['announcements', true],
+      ['her own post', false],
+      ['booking from noreply', false],
+      ['no list', false],
+    ]);
+    assert.ok(!records.some((r) => JSON.stringify(r.body).includes('secret')));
+  } finally {
+    tree.remove();
+  }
+});

@@ -182,6 +182,25 @@ function gmailBin(email: Email): 'Spam' | 'Trash' | null {
   return labels.includes('trash') ? 'Trash' : null;
 }
 
+/**
+ * Mail sent to a list of subscribers: a newsletter, a digest, a shop's offers. Its sender says so in its
+ * headers: `List-Unsubscribe` (Gmail and Yahoo refuse bulk mail without it since 2024), `List-Id` (RFC
+ * 2919) or `Precedence: bulk`/`list`/`junk`. Not a discussion list (Mailman, Google Groups), which names
+ * where to post (`List-Post`, RFC 2369, other than "NO"): its mails are its members' own words. A sender
+ * without such headers (a `noreply@` booking, an "Unsubscribe" line in a body) is not read as bulk: the
+ * airline's booking is the person's flight.
+ */
+export function isBulkMail(email: Pick<Email, 'headers'>): boolean {
+  const value = (key: string) => email.headers.find((h) => h.key === key)?.value.trim() ?? '';
+  const post = value('list-post');
+  if (post !== '' && !/^no\b/iu.test(post)) return false;
+  return (
+    value('list-unsubscribe') !== '' ||
+    value('list-id') !== '' ||
+    /^(?:bulk|list|junk)\b/iu.test(value('precedence'))
+  );
+}
+
 /** What a mail says: its text part, else its HTML's text, with LF line ends. */
 const bodyText = (email: Pick<Email, 'text' | 'html'>): string =>
   (email.text?.trim() || (email.html ? htmlToText(email.html) : '')).replace(/\r\n/g, '\n');
@@ -212,11 +231,16 @@ export function mailToRecord(
   const messageId = email.messageId?.trim();
   const rootId = ids(email.references)[0] ?? ids(email.inReplyTo)[0] ?? messageId ?? '';
   const subject = email.subject?.trim() ?? '';
+  const isSelf = from && (namesSelf(from, o.selfName) || selfAddresses.has(from.address.toLowerCase()));
   const lines = [
     subject ? `Subject: ${subject}` : '',
     from ? `From: ${show(from)}` : '',
     to.length ? `To: ${to.map(show).join(', ')}` : '',
     cc.length ? `Cc: ${cc.map(show).join(', ')}` : '',
+    // What the person received, not what anyone in their life said: retrieval puts it behind their own
+    // mail (retrieve.ts bulkBehind). One line, whichever header said so; the unsubscribe link (a token of
+    // the person's subscription) is not kept. The person's own mail to a list is theirs.
+    !isSelf && isBulkMail(email) ? 'Precedence: bulk' : '',
   ].filter(Boolean);
   const text = [
     lines.join('\n'),
@@ -225,7 +249,6 @@ export function mailToRecord(
   ]
     .filter(Boolean)
     .join('\n\n');
-  const isSelf = from && (namesSelf(from, o.selfName) || selfAddresses.has(from.address.toLowerCase()));
   const instant = mailDate(email);
   const written = instant === null ? null : mailTimeAsWritten(email, instant);
   const named = messageId ? null : contentIds(raw);
