@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { migratedPglite } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import type { ContextReady } from '../../engine/contract/index.ts';
+import type { Deriver } from '../../engine/core/derive/deriver.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import { openPostgresEngine } from '../../engine/index.ts';
 import type { Engine } from '../../engine/types.ts';
 import type { RecordCreate } from '../../engine/contract/index.ts';
@@ -16,22 +18,35 @@ const pg = await migratedPglite();
  * knows one Marko, a slot said of "Marko" is his (use5 I8).
  */
 describe('a first name alone is the one known person of that first name', () => {
-  const engines: Array<[string, () => Promise<Engine>]> = [
-    ['SQLite', () => open(tempDir())],
+  /** Each backend: a store, opened again under `deriver` (today's rules when left out). */
+  const engines: Array<[string, () => (deriver?: Deriver) => Promise<Engine>]> = [
+    [
+      'SQLite',
+      () => {
+        const dir = tempDir();
+        return (deriver) => open(dir, deriver ? { deriver } : {});
+      },
+    ],
     [
       'PostgreSQL (PGlite)',
-      async () =>
+      () => async (deriver) =>
         (
           await openPostgresEngine(
             { open: () => postgresStorageOver({ ...pg, close: async () => {} }) },
-            { deployment: 'local' },
+            { deployment: 'local', ...(deriver ? { deriver } : {}) },
           )
         ).engine,
     ],
   ];
+  // The rules before v76, which read no first name as a known person's.
+  const rules = createRuleDeriver();
+  const rulesV75: Deriver = {
+    name: 'rules-v75',
+    derive: (r, ctx) => rules.derive(r, { ...ctx, knownFirstNames: undefined }),
+  };
   let brains = 0;
-  async function ivo(opened: () => Promise<Engine>) {
-    const engine = await opened();
+  async function ivo(store: () => (deriver?: Deriver) => Promise<Engine>, deriver?: Deriver) {
+    const engine = await store()(deriver);
     // A Brain of its own each time: PGlite's database is the file's.
     const brain = `ivo${++brains}`;
     await engine.createBrain(tenant, { id: brain, self: { type: 'person', name: 'Ivo Marić' } });
@@ -55,6 +70,40 @@ describe('a first name alone is the one known person of that first name', () => 
   const people = '## Marko Babić\n- Birthday: July 2\n- Works at Span\n';
 
   for (const [name, opened] of engines) {
+    it(`${name}: what rules-v75 derived as a person "Marko" is derived again as Marko Babić's`, async () => {
+      const reopen = opened();
+      let engine = await reopen(rulesV75);
+      const brain = `ivo${++brains}`;
+      const record = async (content: RecordCreate['content'], at: string) => {
+        const r = await engine.rememberRecord(tenant, brain, { content, occurred_at: at }, {});
+        await engine.idle();
+        return r.record.id;
+      };
+      const birthdays = async () =>
+        (await engine.listMemories(tenant, brain, { limit: 100 })).data
+          .filter((m) => m.predicate === 'birthday')
+          .map((m) => `${m.subject}: ${m.statement}`)
+          .sort();
+      try {
+        await engine.createBrain(tenant, { id: brain, self: { type: 'person', name: 'Ivo Marić' } });
+        await record({ kind: 'document', title: 'People', text: people }, '2026-11-01T10:00:00Z');
+        const text = "Marko's birthday is actually July 3, not July 2.";
+        await record({ kind: 'message', text, speaker: 'Ivo Marić', thread: 'chat' }, '2026-12-05T10:00:00Z');
+        assert.equal((await birthdays()).length, 2, 'two people before');
+      } finally {
+        await engine.close();
+      }
+      engine = await reopen();
+      try {
+        await engine.idle();
+        const now = await birthdays();
+        assert.equal(now.length, 1, now.join(' | '));
+        assert.match(now[0]!, /^Marko Babić: .*July 3/);
+      } finally {
+        await engine.close();
+      }
+    });
+
     it(`${name}: "Marko's birthday is actually July 3" replaces Marko Babić's July 2`, async () => {
       const { engine, brain, note, said, memory, birthdays } = await ivo(opened);
       try {
