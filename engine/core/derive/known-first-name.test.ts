@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Claim } from './deriver.ts';
-import { firstNameWords, oneKnownPerson, withKnownFirstNames } from './known-first-name.ts';
+import {
+  firstAndWhole,
+  firstNameWords,
+  oneKnownPerson,
+  wholeNameFirsts,
+  withKnownFirstNames,
+} from './known-first-name.ts';
 
 describe('firstNameWords', () => {
   it('gives the capitalised words, normalized as a slot key is, once each', () => {
@@ -65,5 +71,48 @@ describe('withKnownFirstNames', () => {
     assert.deepEqual(withKnownFirstNames([ana], known, []), [ana]);
     const self: Claim = { ...mine, owner: { state: 'self', entity: 'Ivo Marić' } };
     assert.deepEqual(withKnownFirstNames([self], known, []), [self]);
+  });
+});
+
+describe('firstAndWhole', () => {
+  it('is a first name alone and a whole name it begins, either way round, folded', () => {
+    assert.ok(firstAndWhole('Marko', 'Marko Babić'));
+    assert.ok(firstAndWhole('marko babic', 'MARKO'));
+  });
+  it('is not two whole names, one name twice, or a name that only begins alike', () => {
+    assert.ok(!firstAndWhole('Marko Horvat', 'Marko Babić'));
+    assert.ok(!firstAndWhole('Marko', 'Marko'));
+    assert.ok(!firstAndWhole('Mark', 'Marko Babić'));
+  });
+});
+
+describe('wholeNameFirsts', () => {
+  const slot = (
+    subject: string,
+    state: 'other' | 'self' = 'other',
+    predicate: string | null = 'birthday',
+  ): Claim => ({
+    statement: `${subject}'s birthday is July 2`,
+    subject,
+    predicate,
+    owner: { state, entity: subject },
+    quote: '',
+  });
+  it("gives the first word of another person's whole name that holds a slot", () => {
+    assert.deepEqual(wholeNameFirsts([slot('Marko Babić'), slot('Ana Kovač'), slot('Marko Babić')]), [
+      'marko',
+      'ana',
+    ]);
+  });
+  it('leaves out a first name alone, the self, a statement of no slot and what is no name', () => {
+    assert.deepEqual(
+      wholeNameFirsts([
+        slot('Marko'),
+        slot('Ivo Marić', 'self'),
+        slot('Ana Kovač', 'other', null),
+        slot('my old boss'),
+      ]),
+      [],
+    );
   });
 });

@@ -69,3 +69,27 @@ export function withKnownFirstNames(
   });
 }
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+
+/**
+ * Whether `a` and `b` are one person's first name alone and their whole name ("Marko" and "Marko
+ * Babić", either way round): what withKnownFirstNames changes of a claim, or undoes where a second
+ * Marko is known since. A Memory of one is not stated again by a claim of the other (upgrade-derivation.ts).
+ */
+export function firstAndWhole(a: string, b: string): boolean {
+  const [x, y] = [foldName(a), foldName(b)];
+  const [one, whole] = x.includes(' ') ? [y, x] : [x, y];
+  return !one.includes(' ') && one !== '' && whole.startsWith(`${one} `);
+}
+
+/**
+ * The first names (normalized, as firstNameWords gives them) of the whole names these claims hold a
+ * slot of as another person's ("marko" of "Marko Babić's birthday"): where one is new to the Brain,
+ * what named the first name alone before it is read again (derive-jobs.ts).
+ */
+export function wholeNameFirsts(claims: readonly Claim[]): string[] {
+  const out = new Set<string>();
+  for (const c of claims)
+    if (c.predicate !== null && c.owner.state === 'other' && personName.test(c.subject.trim()))
+      out.add(normalizeStatement(c.subject.trim().split(/\s+/u)[0]!));
+  return [...out];
+}
