@@ -1,6 +1,7 @@
-import type { TypedContent } from '../contract/index.ts';
+import type { SelfEntity, TypedContent } from '../contract/index.ts';
 import type { DeriveContext } from '../core/derive/deriver.ts';
-import { namesFirstName, selfFirstName, selfFirstNameOf } from '../core/derive/resolve-owner.ts';
+import { firstNameWords, oneKnownPerson } from '../core/derive/known-first-name.ts';
+import { foldName, namesFirstName, selfFirstName, selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import type { BrainUnitOfWork } from '../ports/index.ts';
 
 /**
@@ -15,13 +16,16 @@ import type { BrainUnitOfWork } from '../ports/index.ts';
  * partner's) has it read as hers too, only where it is hers (`self`).
  */
 export async function deriveContext(
-  uow: Pick<BrainUnitOfWork, 'self' | 'speakersFirstNamed'>,
+  uow: Pick<BrainUnitOfWork, 'self' | 'speakersFirstNamed' | 'memories'>,
   contents: readonly TypedContent[],
 ): Promise<DeriveContext> {
   const self = await uow.self();
   const ask = (name: string) => uow.speakersFirstNamed(name);
+  const known = await knownFirstNames(uow, self, contents);
+  const withKnown = (ctx: DeriveContext): DeriveContext =>
+    known.size > 0 ? { ...ctx, knownFirstNames: known } : ctx;
   const spoken = await selfFirstNameOf(self, contents.flatMap(namesIn), ask);
-  if (spoken !== undefined) return { self, selfFirstName: spoken };
+  if (spoken !== undefined) return withKnown({ self, selfFirstName: spoken });
   // Her first name in a message's words is hers where nobody else known has it. Where somebody does,
   // it stays another person's name, as it was before words were read for it ("Maya's birthday …" of
   // a "Maya"): a speaker "Maya" alone is nobody known then, which says no more.
@@ -30,7 +34,42 @@ export async function deriveContext(
     first !== null && contents.some((c) => c.kind === 'message' && namesFirstName(c.text, first))
       ? await selfFirstNameOf(self, [first], ask)
       : undefined;
-  return written === 'self' ? { self, selfFirstName: written } : { self };
+  return withKnown(written === 'self' ? { self, selfFirstName: written } : { self });
+}
+
+/**
+ * Other people's first names the Records' words say alone, each to the one whole name the Brain knows
+ * by it from a slot ("marko" to "Marko Babić"; known-first-name.ts oneKnownPerson): one read of the
+ * slot index for the capitalised words of messages and notes, and the speakers' only for a first name
+ * some slot's whole name begins with. Not the self's first name (selfFirstNameOf's). What the Brain
+ * knows when the Record is derived: a "Marko" said before any "Marko Babić" is known stays a "Marko"
+ * until the Record is derived again (a rules upgrade).
+ */
+async function knownFirstNames(
+  uow: Pick<BrainUnitOfWork, 'speakersFirstNamed' | 'memories'>,
+  self: SelfEntity | null,
+  contents: readonly TypedContent[],
+): Promise<Map<string, string>> {
+  const own = selfFirstName(self);
+  const words = [
+    ...new Set(
+      contents.flatMap((c) =>
+        c.kind === 'message' || c.kind === 'document'
+          ? firstNameWords(c.text).filter((w) => foldName(w) !== own)
+          : [],
+      ),
+    ),
+  ].slice(0, 256);
+  const known = new Map<string, string>();
+  if (words.length === 0) return known;
+  const bySubject = new Map<string, string[]>();
+  for (const r of await uow.memories.subjectsFirstNamed(words))
+    bySubject.set(r.first, [...(bySubject.get(r.first) ?? []), r.subject]);
+  for (const [first, subjects] of bySubject) {
+    const whole = oneKnownPerson(first, subjects, await uow.speakersFirstNamed(foldName(first)));
+    if (whole !== null) known.set(foldName(first), whole);
+  }
+  return known;
 }
 
 /** Whom a Record names as a person: a message's speaker, an event's participants. */

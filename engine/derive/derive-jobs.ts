@@ -3,6 +3,8 @@ import { withHeldEndings } from './held-endings.ts';
 import { withReplies, withdrawSlips } from './replies.ts';
 import { deriveContext } from './derive-context.ts';
 import { namesakeArrives } from './namesake.ts';
+import { wholeNameFirsts } from '../core/derive/known-first-name.ts';
+import { foldName } from '../core/derive/resolve-owner.ts';
 import type { BrainUnitOfWork, QueuedJob } from '../ports/index.ts';
 import { deriverInput, type RecordRow } from './deriver-input.ts';
 import { admitClaims } from './admit-claims.ts';
@@ -71,6 +73,11 @@ export async function runDeriveJob(
     const input = deriverInput(r);
     const ctx = await deriveContext(uow, [input.content]);
     const claims = await claimsOf(uow, deriver, r, ctx, input);
+    // A whole name first known here ("Marko Babić" of a People note): what named "Marko" alone before
+    // it was read without him, as his where he is the one Marko now, as nobody certain where he is a
+    // second (known-first-name.ts). Read before this Record's slots are written.
+    const firsts = onNamesake ? wholeNameFirsts(claims) : [];
+    const knownBefore = firsts.length > 0 ? await uow.memories.subjectsFirstNamed(firsts) : [];
     const seq = await uow.sequence.next();
     // The item's revisions by write order: those before this one.
     const revisions =
@@ -101,6 +108,17 @@ export async function runDeriveJob(
     if (onNamesake) {
       const first = await namesakeArrives(uow, ctx.self, input.content, job.recordSeq);
       if (first !== null) await onNamesake(uow, first, job.recordSeq);
+      const known = new Set(knownBefore.map((k) => foldName(k.subject)));
+      const arrived = new Set(
+        claims.flatMap((c) =>
+          c.owner.state === 'other' && !known.has(foldName(c.subject)) ? [foldName(c.subject)] : [],
+        ),
+      );
+      for (const f of firsts) {
+        const one = foldName(f);
+        if (one !== first && [...arrived].some((w) => w.startsWith(`${one} `)))
+          await onNamesake(uow, one, job.recordSeq);
+      }
     }
     return;
   }

@@ -30,7 +30,7 @@ const replyReachMs = 30 * 60_000;
 
 /** Where a Record stands in its thread. */
 type At = Pick<RecordRow, 'n' | 'occurred_ms'>;
-type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed'>;
+type Reads = Pick<BrainUnitOfWork, 'records' | 'self' | 'speakersFirstNamed' | 'memories'>;
 
 /** How deep a mend of a mend is read ("march 4", "wait no, march 14", "ugh no, march 15"). */
 const mendDepth = 3;

@@ -318,6 +318,13 @@ export interface MemoryRepository extends MemoryReads {
   /** Every version of one slot, by write order (admitting a claim compares with them). */
   slotVersions(slot: string): Promise<MemoryVersionRow[]>;
   /**
+   * The subjects, as written, of the Brain's slots whose subject is one of `firsts` (each normalized
+   * as a slot key's subject is, slot-key.ts) followed by more words ("Marko Babić" for "marko"), each
+   * with the first it begins with, in no order, any status: the people known by that first name
+   * (derive-context.ts). A slot of a forgotten person may linger: it errs toward two people.
+   */
+  subjectsFirstNamed(firsts: readonly string[]): Promise<Array<{ first: string; subject: string }>>;
+  /**
    * The id of the first written active version of no slot with this statement key, subject and owner
    * (the same statement, which a claim without a slot joins), or null.
    */

@@ -1625,6 +1625,50 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
+    it('finds the whole names that hold a slot by their first word, of this Brain only, in any status', async () => {
+      const uid = await brain();
+      const other = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      await b.units.write(uid, (u) => u.records.insert(recordRow(uid, m('r1'))));
+      await b.units.write(other, (u) => u.records.insert(recordRow(other, `${other}_r1`)));
+      const slotted = (
+        subject: string,
+        predicate: string,
+        status: MemoryVersionRow['status'] = 'active',
+      ) => ({
+        subject,
+        slot: `${subject.toLowerCase()}\u001f${predicate}`,
+        predicate,
+        lineage: m(`lin_${subject}_${predicate}`),
+        status,
+      });
+      await b.units.write(uid, async (u) => {
+        for (const [id, o] of [
+          ['a', slotted('Marko Babić', 'birthday')],
+          ['b', slotted('Marko Babić', 'works at', 'superseded')],
+          ['c', slotted('Markov Chain', 'works at')],
+          ['d', slotted('Marko', 'birthday')],
+          ['e', slotted('Ana Kovač', 'birthday')],
+          ['f', { subject: 'Marko Horvat' }],
+        ] as const)
+          await u.memories.insert(memoryRow(uid, m(id), o), [{ record_id: m('r1'), quote: 'q' }]);
+      });
+      await b.units.write(other, (u) =>
+        u.memories.insert(
+          memoryRow(other, `${other}_v`, { ...slotted('Marko Kos', 'birthday'), lineage: `${other}_l` }),
+          [{ record_id: `${other}_r1`, quote: 'q' }],
+        ),
+      );
+      await b.units.read(uid, async (u) => {
+        const found = async (firsts: string[]) =>
+          (await u.memories.subjectsFirstNamed(firsts)).map((r) => `${r.first}: ${r.subject}`).sort();
+        // Not "Marko" alone, "Markov Chain", a Memory of no slot, nor another Brain's.
+        assert.deepEqual(await found(['marko']), ['marko: Marko Babić']);
+        assert.deepEqual(await found(['marko', 'ana', 'ivo']), ['ana: Ana Kovač', 'marko: Marko Babić']);
+        assert.deepEqual(await found([]), []);
+      });
+    });
+
     /** A Brain with one Record, and Memories of the same words citing it (`words`, by id suffix). */
     const sameWordsBrain = async () => {
       const uid = await brain();

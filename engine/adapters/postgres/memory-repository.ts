@@ -317,6 +317,19 @@ export function pgMemories(
           [brainUid, slot],
         )
       ).rows,
+    // A range of the slot index per first name; starts_with holds it whatever the collation orders.
+    subjectsFirstNamed: async (firsts) =>
+      firsts.length === 0
+        ? []
+        : (
+            await q.query<{ first: string; subject: string }>(
+              `SELECT DISTINCT f.first, m.subject FROM unnest($2::text[]) AS f(first)
+                 JOIN memories m ON m.brain_uid = $1 AND m.slot IS NOT NULL
+                  AND m.slot >= f.first || ' ' AND m.slot < f.first || '!'
+                  AND starts_with(m.slot, f.first || ' ')`,
+              [brainUid, firsts],
+            )
+          ).rows,
     // In a write, Memories still queued come after every row of the table (their `n` is taken when
     // they are written), and are as inserted: any statement changing one would have written it first.
     async sameStatement(s) {

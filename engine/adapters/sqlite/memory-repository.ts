@@ -295,6 +295,18 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
           slot,
         )
         .map(versionOf),
+    // By the slot index, a range of it per first name (as the slot lane's ofFirstName reads it).
+    subjectsFirstNamed: async (firsts) =>
+      firsts.length === 0
+        ? []
+        : store.all<{ first: string; subject: string }>(
+            `SELECT DISTINCT f.value AS first, m.subject FROM json_each(?) f
+               JOIN memories m INDEXED BY memories_brain_slot
+                 ON m.brain_uid = ? AND m.slot IS NOT NULL
+                 AND m.slot >= f.value || ' ' AND m.slot < f.value || '!'`,
+            JSON.stringify(firsts),
+            brainUid,
+          ),
     // A read here costs no round trip: each is asked when needed.
     prefetchSame: async () => {},
     sameStatement: async (q) =>

@@ -169,6 +169,11 @@ export interface DeriveContext {
    * where a Record names it (derive-context.ts). Left out, that name is another person's.
    */
   selfFirstName?: SelfFirstName;
+  /**
+   * Another person's first name said alone, folded, to the one whole name the Brain knows by it
+   * ("marko" to "Marko Babić"; known-first-name.ts): asked of the store where a Record names it.
+   */
+  knownFirstNames?: ReadonlyMap<string, string>;
 }
 
 /**

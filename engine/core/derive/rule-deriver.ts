@@ -10,6 +10,7 @@ import { claimOwner } from './claim-owner.ts';
 import { ideaDropped } from './idea-dropped.ts';
 import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
+import { withKnownFirstNames } from './known-first-name.ts';
 import { saysOfSelf } from './says-of-self.ts';
 import {
   clauseStatement,
@@ -469,7 +470,10 @@ export function createRuleDeriver(): Deriver {
     // v78: "Precedence: bulk", the line the mail importer writes for mail sent to a list of subscribers
     // (a newsletter), is a header line of the mail's block: the block ended there, and its Subject and
     // From lines became Memories.
-    name: 'rules-v78',
+    // v79: another person's first name alone ("Marko's birthday is July 3.") is the one person the Brain
+    // knows by it from a slot ("Marko Babić", known-first-name.ts), where it knows one: his slot, where
+    // it was a person "Marko" beside him.
+    name: 'rules-v79',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -477,9 +481,17 @@ export function createRuleDeriver(): Deriver {
         todo === null
           ? claimsOfRecord(record, ctx)
           : [todoClaim(record, todo, ctx), ...afterTodo(record, todo, ctx)];
-      return c.kind === 'document' || c.kind === 'message' ? withTaskState(claims, record.text) : claims;
+      const named = withKnownFirstNames(claims, ctx.knownFirstNames, spokenBy(c));
+      return c.kind === 'document' || c.kind === 'message' ? withTaskState(named, record.text) : named;
     },
   };
+}
+
+/** Whom a Record names as its speakers: a message's speaker, an event's participants. */
+function spokenBy(c: DerivableRecord['content']): string[] {
+  if (c.kind === 'message') return c.speaker === undefined ? [] : [c.speaker];
+  if (c.kind === 'event') return c.participants ?? [];
+  return [];
 }
 
 /** A to-do's task, as a checklist's: "To do: Renew passport", quoting its words. */
