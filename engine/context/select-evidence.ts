@@ -351,10 +351,14 @@ async function saysMore(
   // task done) is said again by what superseded it, where it is: "Who is Dr. Horvat?" is answered by
   // the booking with him alone, after its move.
   const said = mems.flatMap((m) => (m.predicate === null ? [] : [slotValueAsSaid(m) ?? m.statement]));
+  // What superseded them says: its Records' words, and the statements served of them (a plan's next
+  // version after a mend, "sorry, 11am", says "The dentist moved my appointment to Friday at 11am").
+  const next = successors.length > 0 ? await reads.evidence(successors, at) : { records: [], citing: [] };
   const now = [
     ...said,
     ...(await reads.slotValues(gone, at)).map((v) => v.statement),
-    ...(successors.length > 0 ? (await reads.evidence(successors, at)).records.map((r) => r.text) : []),
+    ...next.records.map((r) => r.text),
+    ...next.citing.filter((c) => c.served).map((c) => c.statement),
   ];
   const covered = new Set(now.flatMap((t) => matchedTerms(t, own)));
   return own.some((t) => !covered.has(t));
