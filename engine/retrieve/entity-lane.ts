@@ -3,7 +3,6 @@ import { escapeRegExp } from '../core/shared/escape-reg-exp.ts';
 import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
-import { matchedTerms } from '../core/retrieve/query-terms.ts';
 
 /** A folded query's words of the first person, or the user an agent asks about. */
 const firstPerson =
@@ -44,8 +43,6 @@ interface SpeakersNamed {
   speakers: string[];
   /** The self's name as the query says it, folded: her whole name or her first name; null if neither. */
   self: string | null;
-  /** The speakers are the Brain's own person's alone: asked by her name or in the first person. */
-  onlySelf: boolean;
 }
 
 function speakersNamed(
@@ -72,7 +69,7 @@ function speakersNamed(
     // vegan came first).
     // Not beside another speaker it names: "what did Tom tell me?" is about what Tom said.
     const inFirstPerson = self !== null && named.length === 0 && firstPerson.test(foldText(input.query));
-    if (asSelf === null && !inFirstPerson) return { speakers: named, self: null, onlySelf: false };
+    if (asSelf === null && !inFirstPerson) return { speakers: named, self: null };
     const aliases = await input.threads.speakers(brainUid, [...selfSpeakerNames, full]);
     // The name as the query says it too, so the query's embedding is made without it, as for others.
     const speakers = [...new Set([...named, ...aliases, ...(asSelf === null ? [] : [asSelf])])].sort(
@@ -80,7 +77,7 @@ function speakersNamed(
     );
     // Beside another speaker ("What did Jonas tell Lena?") her name in his words is what is asked.
     const onlyHers = named.every((n) => n === full || n === first || selfSpeakerNames.has(n));
-    return { speakers, self: onlyHers ? asSelf : null, onlySelf: onlyHers };
+    return { speakers, self: onlyHers ? asSelf : null };
   })();
   input.memo?.set('namedSpeakers', found);
   return found;
@@ -119,19 +116,15 @@ export function withoutSpeakers(query: string, names: readonly string[]): string
  * Entity lane: when the query names someone who speaks in this Brain, that person's own Records among
  * the query's lexical matches, in BM25 order (fused, it lifts them above other people's). On the
  * LoCoMo dev half 96% of the evidence for a question naming one speaker was said by that speaker.
- * Asked of the Brain's own person alone ("What should I get mum for her birthday?"), only hers that
- * hold a word of the query themselves: found by their neighbours' words, her agent chat's every line
- * was lifted ("We are not doing SQLite after all" second), above the note of mum's birthday ideas.
  */
 export function createEntityLane(): Lane {
   return {
     name: 'entity',
     async search(input: LaneInput): Promise<LaneCandidate[]> {
-      const { speakers: names, onlySelf } = await speakersNamed(input);
+      const names = await namedSpeakers(input);
       if (names.length === 0) return [];
       const out = (await searchQuery(input))
         .filter((r) => r.speakerNorm !== null && names.includes(r.speakerNorm))
-        .filter((r) => !onlySelf || matchedTerms(r.text, input.terms).length > 0)
         .slice(0, input.limit)
         .map((r) => ({
           recordId: r.recordId,
