@@ -28,6 +28,7 @@ import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { questionsAfterAnswers } from '../core/context/questions-last.ts';
 import { asksPresentState, latestFirstInThreads } from '../core/context/latest-first.ts';
+import { asksFormer } from '../core/retrieve/held-span.ts';
 import { selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import { selectEvidence } from './select-evidence.ts';
@@ -304,11 +305,14 @@ export async function assembleContext(
   const readMs = readTimeMs(eligibility, nowMs);
   const at: ContextReadTime = { scope: eligibility, readMs, nowMs };
   // The window of time the query names ("in September"), in which what held then is evidence too.
+  // A former value asked for with no time named ("What was my old job?") asks for any time before now.
   const intent = retrieved.timeIntent;
   const asked =
     intent?.fromMs !== undefined && intent.toMs !== undefined
       ? { fromMs: intent.fromMs, toMs: intent.toMs }
-      : undefined;
+      : asksFormer(body.query)
+        ? { fromMs: 0, toMs: readMs ?? nowMs }
+        : undefined;
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
   const { dropped, fitted, conflicts, conflicted, memories } = await deps.units.read(brain.uid, async (u) => {
     const selected = await selectEvidence(u.context, fused, searched, at, maxEvidenceRecords, asked);

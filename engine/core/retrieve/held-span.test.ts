@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { heldSpan, inPastTense } from './held-span.ts';
+import { asksFormer, heldSpan, inPastTense } from './held-span.ts';
 import { timeIntent } from './time-expressions.ts';
 import { timeZone } from './time-zone.ts';
 
@@ -83,4 +83,19 @@ test('the past tense: auxiliaries and the slot verbs in their past form, not "ba
     assert.ok(inPastTense(q), q);
   for (const q of ['where do I live', 'where am I based', 'where is she working', 'who do I work for'])
     assert.ok(!inPastTense(q), q);
+});
+
+test('a former value asked for, naming no time, is asked of all the time before the read time', () => {
+  for (const q of [
+    'What was my old job?',
+    "What's Lena's previous address?",
+    'Where did I use to work?',
+    'where I used to live',
+    'Who was my former employer?',
+  ]) {
+    assert.equal(asksFormer(q), true, q);
+    assert.deepEqual(heldSpan(q, null, 5_000), { fromMs: 0, toMs: 5_000 }, q);
+  }
+  for (const q of ['How old is my daughter?', 'Is the bread old?', 'Where do I work?', 'My dog is old'])
+    assert.equal(asksFormer(q), false, q);
 });

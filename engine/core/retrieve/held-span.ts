@@ -19,6 +19,17 @@ export function inPastTense(query: string): boolean {
 }
 
 /**
+ * The question asks for a value no longer so, naming no time: "What's Lena's old job?", "my previous
+ * address", "my former employer", "where I used to live". English only.
+ */
+const formerWords =
+  /(?<![\p{L}\p{N}])(?:(?<!how\s)(?:old|previous|former|prior)(?=\s+\p{L})(?!\s+(?:is|are|was|were)(?![\p{L}\p{N}]))|used?\s+to(?![\p{L}\p{N}]))/iu;
+
+export function asksFormer(query: string): boolean {
+  return formerWords.test(query);
+}
+
+/**
  * The span whose slot values a question asks for, when it names a time in the past: the time the
  * query's words name (`intent`, as the time lane reads them in the Brain's zone), up to the read time
  * (`readMs`: `as_of`, or now) and no further; null when the question asks about the read time itself.
@@ -27,10 +38,13 @@ export function inPastTense(query: string): boolean {
  * - a time that reaches the read time ("this year", "last month", which the parser reads loosely to
  *   today) is asked about only in the past tense: "Where did I live this year?" reads the year, "Where
  *   do I live this week?" reads now, as "Where do I live?" does;
- * - a time still to come, or none, is not a past span.
+ * - a time still to come is not a past span, nor is none, unless the question asks for a former value
+ *   ("my old job", asksFormer): then all the time before the read time.
  */
 export function heldSpan(query: string, intent: TimeIntent | null, readMs: number): Span | null {
-  if (intent?.fromMs === undefined || intent.toMs === undefined) return null;
+  // "my old job", naming no time: any time before now.
+  if (intent?.fromMs === undefined || intent.toMs === undefined)
+    return asksFormer(query) ? { fromMs: 0, toMs: readMs } : null;
   const { fromMs, toMs } = intent;
   if (fromMs > readMs || toMs <= fromMs) return null;
   if (toMs <= readMs) return { fromMs, toMs };

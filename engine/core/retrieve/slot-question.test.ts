@@ -27,6 +27,8 @@ test('questions about a home or a job, in strong words or in words about much el
     'who is my employer and what is my position?',
     "What is Lena's job title?",
     "what's my job title",
+    'What was my old job?',
+    "What was Marta's previous job?",
   ])
     assert.deepEqual(read(q).predicates, ['works at', 'occupation'], q);
 });

@@ -125,8 +125,11 @@ function closesPossessive(words: string[], nouns: ReadonlySet<string>): boolean 
     n += 1;
   }
   if (n === 0 || i < 0) return false;
+  // "Lena's old job", "my current home": which of its values, not another noun.
+  if (i > 0 && whichValue.has(words[i]!)) i -= 1;
   return possessives.has(words[i]!) || words[i] === "'s";
 }
+const whichValue = new Set(['old', 'previous', 'former', 'prior', 'current', 'new']);
 
 /**
  * The query's capitalised words that may be names (not "I", not an opening question word, not a place
@@ -184,9 +187,11 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
     w !== undefined &&
     !(ofPartner && partner.nouns.has(w)) &&
     stems.some((s) => s.nouns.has(w) || s.strong.has(stemPrefix(w)) || s.weak.has(stemPrefix(w)));
-  const ownSlot = words.some((w, i) => selfPossessives.has(w) && slotWord(words[i + 1]));
+  // "my home", "my old job": the noun after the possessive, past a word saying which of its values.
+  const nounAfter = (i: number) => (whichValue.has(words[i + 1] ?? '') ? words[i + 2] : words[i + 1]);
+  const ownSlot = words.some((w, i) => selfPossessives.has(w) && slotWord(nounAfter(i)));
   const relation = words.some(
-    (w, i) => possessives.has(w) && words[i + 1] !== undefined && !slotWord(words[i + 1]),
+    (w, i) => possessives.has(w) && nounAfter(i) !== undefined && !slotWord(nounAfter(i)),
   );
   const { names, subject } = namesOf(query);
   // "Where do I work?", "who does Rui work for?": the employer, not what one does there.
