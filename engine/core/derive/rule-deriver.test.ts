@@ -283,6 +283,19 @@ test('"she" or "he" just after a sentence of where someone lives is theirs, not 
     ["Ana's sister is Maya", 'Maya', 'self', null],
     ["Maya's occupation is nurse", 'Maya', 'other', 'occupation'],
   ]);
+  // "Her …" or "His …" opening the next sentence is whose thing it says, as a "she" or "he" is.
+  assert.deepEqual(said('My sister Klara moved to Graz last week. Her new address is Sporgasse 12.').at(-1), [
+    'Her new address is Sporgasse 12.',
+    'Klara',
+    'other',
+    null,
+  ]);
+  assert.deepEqual(said('My brother Rui lives in Porto. Her flat is tiny.').at(-1), [
+    'Her flat is tiny.',
+    'Ana',
+    'self',
+    null,
+  ]);
   // A "she" after "my dad" is not him; a "she" that would change what was just said of him holds no slot.
   assert.deepEqual(said('My dad Rui is a doctor. He works at Santa Maria. She is a nurse.').at(-1), [
     'She is a nurse.',

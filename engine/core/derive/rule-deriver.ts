@@ -473,7 +473,10 @@ export function createRuleDeriver(): Deriver {
     // v79: another person's first name alone ("Marko's birthday is July 3.") is the one person the Brain
     // knows by it from a slot ("Marko Babić", known-first-name.ts), where it knows one: his slot, where
     // it was a person "Marko" beside him.
-    name: 'rules-v79',
+    // v80: "Her …" or "His …" opening a sentence after one that names someone ("My sister Klara
+    // moved to Graz. Her new address is Sporgasse 12.") is theirs, as a "she" or "he" is: it was
+    // the speaker's.
+    name: 'rules-v80',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
@@ -1167,7 +1170,8 @@ function referentsOf(
   const out = new Map<string, string>();
   const sure = new Set<string>();
   said.forEach((x, i) => {
-    if (i === 0 || out.has(x) || !opensWithHeOrShe.test(x)) return;
+    // "Her new address is Sporgasse 12." after "My sister Klara moved to Graz.": Klara's, as a "she" is.
+    if (i === 0 || out.has(x) || !opensWithTheirs.test(x)) return;
     const before = said[i - 1]!;
     const about = heOrSheOf(before) ?? selfNamedIn(before, self);
     const earlier = said.slice(0, i);
@@ -1262,9 +1266,11 @@ export function slotsSaidOf(sentence: string, owner: OwnerClaim, speaker: OwnerC
   return otherPersonClaims(sentence, () => owner, speaker) ?? [];
 }
 
-/** The pronoun a sentence opens with: "she", "he", or null. */
-const pronounOf = (s: string): 'she' | 'he' | null =>
-  (/^\s*(she|he)(?![\p{L}\p{N}])/iu.exec(s)?.[1]?.toLowerCase() as 'she' | 'he' | undefined) ?? null;
+/** The pronoun a sentence opens with, or whose its first thing is ("Her new address …": "she"), or null. */
+const pronounOf = (s: string): 'she' | 'he' | null => {
+  const word = /^\s*(she|he|her|his)(?![\p{L}\p{N}])/iu.exec(s)?.[1]?.toLowerCase();
+  return word === undefined ? null : word === 'she' || word === 'her' ? 'she' : 'he';
+};
 
 /** Who one is to the speaker, by the pronoun they take: "my dad" is a "he", "my sister" a "she". */
 const kinPronouns: Readonly<Record<string, 'she' | 'he'>> = Object.fromEntries([
