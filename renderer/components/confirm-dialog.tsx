@@ -17,6 +17,27 @@ interface Props {
 function refocus(opener: HTMLElement | null): void {
   const target = opener?.isConnected ? opener : document.querySelector<HTMLElement>('main h1');
   target?.focus();
+  if (target === opener) headingWhenRemoved(opener);
+}
+
+/** How long an opener focus went back to is watched for its removal. */
+const removalWatchMs = 10_000;
+
+/**
+ * Focus went back to the opener, whose row the action removes once the page has read the change
+ * (later than the dialog closes, and later still on a busy machine): left on it, focus falls to
+ * <body> when it goes. Then it goes to the page's heading, unless focus has moved on meanwhile.
+ */
+function headingWhenRemoved(opener: HTMLElement | null): void {
+  if (!opener) return;
+  const watch = new MutationObserver(() => {
+    if (opener.isConnected) return;
+    watch.disconnect();
+    const now = document.activeElement;
+    if (!now || now === document.body) document.querySelector<HTMLElement>('main h1')?.focus();
+  });
+  watch.observe(document.body, { childList: true, subtree: true });
+  setTimeout(() => watch.disconnect(), removalWatchMs);
 }
 
 /**
