@@ -2,7 +2,7 @@ import type { Claim, OwnerClaim } from '../core/derive/deriver.ts';
 import { isPlanChanged, planWords } from '../core/derive/plan-changed.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
-import { admitNextStatement } from './next-statement.ts';
+import { admitAsNextOf } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
 
 /** How many of the owner's statements saying the plan's noun are read: the latest begun. */
@@ -33,20 +33,7 @@ export async function admitChangedPlan(
   now: string,
 ): Promise<string | null> {
   const plan = await changedPlanOf(memories, claim, record.occurredMs);
-  if (plan === null) return null;
-  const next = (lineage: string) =>
-    admitNextStatement(memories, {
-      brainUid,
-      lineage,
-      statement: claim.statement,
-      record,
-      claim: { ...claim, owner: plan.owner },
-      seq,
-      now,
-    });
-  const id = await next(plan.lineage);
-  for (const lineage of plan.also) await next(lineage);
-  return id;
+  return plan === null ? null : admitAsNextOf(memories, { brainUid, record, claim, seq, now }, plan);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Claim, OwnerClaim } from '../core/derive/deriver.ts';
 import { saysTaste, tasteWords } from '../core/derive/taste-ended.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
-import { admitNextStatement } from './next-statement.ts';
+import { admitAsNextOf } from './next-statement.ts';
 
 /** How many of the owner's statements saying the thing are read: the latest begun. */
 const reach = 50;
@@ -27,16 +27,7 @@ export async function admitEndedTaste(
   now: string,
 ): Promise<string | null> {
   const taste = await endedTasteOf(memories, claim, record.occurredMs);
-  if (taste === null) return null;
-  return admitNextStatement(memories, {
-    brainUid,
-    lineage: taste.lineage,
-    statement: claim.statement,
-    record,
-    claim,
-    seq,
-    now,
-  });
+  return taste === null ? null : admitAsNextOf(memories, { brainUid, record, claim, seq, now }, taste);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Claim } from '../core/derive/deriver.ts';
+import type { Claim, OwnerClaim } from '../core/derive/deriver.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { AdmittedRecord } from './admit-claims.ts';
@@ -56,5 +56,27 @@ export async function admitNextStatement(
     citations: [citation],
   });
   await settleLineage(memories, at.lineage, seq);
+  return id;
+}
+
+/**
+ * A claim found to change something said before (`found`: a plan moved or called off, a taste said
+ * over) admitted as the next version of its lineage, owned as found, and of each lineage of the same
+ * thing written elsewhere (`also`: a calendar's event of the plan). Returns the first version's id.
+ */
+export async function admitAsNextOf(
+  memories: MemoryRepository,
+  at: { brainUid: string; record: AdmittedRecord; claim: Claim; seq: number; now: string },
+  found: { lineage: string; owner: OwnerClaim; also: readonly string[] },
+): Promise<string> {
+  const next = (lineage: string) =>
+    admitNextStatement(memories, {
+      ...at,
+      lineage,
+      statement: at.claim.statement,
+      claim: { ...at.claim, owner: found.owner },
+    });
+  const id = await next(found.lineage);
+  for (const lineage of found.also) await next(lineage);
   return id;
 }
