@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { readFully, replaceFile } from './cache-file.ts';
 import { cachedWordIndex } from './word-index-cache.ts';
+import { readWinkVectors } from './wink-vectors-reader.ts';
 import { wordIndexOf, type WordIndex } from './word-index.ts';
 
 /**
@@ -112,24 +113,68 @@ interface WinkJson {
   vectors: Record<string, number[]>;
 }
 
+/**
+ * The table from the package's JSON, read a window at a time (wink-vectors-reader.ts), or parsed whole
+ * if it is not of the shape that reader knows.
+ */
 function fromJson(path: string): GloveTable {
+  const built: { t?: GloveTable } = {};
+  /** For a word given twice: its last rank (the index's) -> its other ranks, which share its vector. */
+  const otherRanks = new Map<number, number[]>();
+  const read = readWinkVectors(
+    path,
+    ({ dimensions, words }) => {
+      const index = wordIndexOf(words);
+      built.t = {
+        dims: dimensions,
+        index,
+        q: new Int8Array(words.length * dimensions),
+        norms: new Float32Array(words.length),
+        size: words.length,
+      };
+      for (let r = 0; r < words.length; r++) {
+        const last = index.get(words[r]!)!;
+        if (last !== r) otherRanks.set(last, [...(otherRanks.get(last) ?? []), r]);
+      }
+    },
+    (bytes, from, to, v) => {
+      const t = built.t!;
+      const rank = t.index.rankOf(bytes, from, to);
+      if (rank < 0) return;
+      setRow(t, rank, v);
+      for (const r of otherRanks.get(rank) ?? []) setRow(t, r, v);
+    },
+  );
+  return read && built.t ? built.t : fromWholeJson(path);
+}
+
+/** Row r of the table: v as a unit vector scaled to int8, and its norm. */
+function setRow(t: GloveTable, r: number, v: ArrayLike<number>): void {
+  const dims = t.dims;
+  let s = 0;
+  for (let d = 0; d < dims; d++) s += v[d]! * v[d]!;
+  const n = Math.sqrt(s);
+  t.norms[r] = n;
+  if (n === 0) return;
+  for (let d = 0; d < dims; d++) t.q[r * dims + d] = Math.round((v[d]! / n) * 127);
+}
+
+function fromWholeJson(path: string): GloveTable {
   const raw = JSON.parse(readFileSync(path, 'utf8')) as WinkJson;
   const dims = raw.dimensions;
   const size = raw.words.length;
-  const q = new Int8Array(size * dims);
-  const norms = new Float32Array(size);
-  const index = wordIndexOf(raw.words);
+  const t: GloveTable = {
+    dims,
+    index: wordIndexOf(raw.words),
+    q: new Int8Array(size * dims),
+    norms: new Float32Array(size),
+    size,
+  };
   for (let r = 0; r < size; r++) {
     const v = raw.vectors[raw.words[r]!];
-    if (!v) continue;
-    let s = 0;
-    for (let d = 0; d < dims; d++) s += v[d]! * v[d]!;
-    const n = Math.sqrt(s);
-    norms[r] = n;
-    if (n === 0) continue;
-    for (let d = 0; d < dims; d++) q[r * dims + d] = Math.round((v[d]! / n) * 127);
+    if (v) setRow(t, r, v);
   }
-  return { dims, index, q, norms, size };
+  return t;
 }
 
 function cacheFile(cacheDir: string, sourceBytes: number): string {
@@ -197,7 +242,7 @@ function readCache(file: string, eager: number): GloveTable | null {
 
 /**
  * Loads the table, from the binary cache in `cacheDir` when present (built from the JSON on first use;
- * the JSON alone takes seconds and a gigabyte to parse).
+ * the JSON takes seconds to read).
  */
 export function loadGloveTable(
   vectorsPath = defaultGlovePath(),
