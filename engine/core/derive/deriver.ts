@@ -4,6 +4,7 @@ import type { SaidInstead } from './said-instead.ts';
 import type { PlanChange } from './plan-changed.ts';
 import type { TaskDone } from './task-done.ts';
 import type { TasteEnded } from './taste-ended.ts';
+import type { ChoiceDropped } from './choice-dropped.ts';
 
 /** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
 export interface DerivableRecord {
@@ -141,6 +142,13 @@ export interface Claim {
    * (engine/derive/ended-tastes.ts); else the claim is a statement of its own.
    */
   endsTaste?: TasteEnded;
+  /**
+   * On a claim of no slot of a known speaker's: the sentence says a choice of theirs is off ("We are not
+   * doing SQLite after all", choice-dropped.ts). As `endsTaste`: the owner's latest current statement of
+   * no slot said before it that makes the choice ("We decided to use SQLite.") is superseded by this
+   * claim (engine/derive/ended-tastes.ts); else the claim is a statement of its own.
+   */
+  dropsChoice?: ChoiceDropped;
   /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,

@@ -8,6 +8,7 @@ import {
 } from './agent-words.ts';
 import { claimOwner } from './claim-owner.ts';
 import { ideaDropped } from './idea-dropped.ts';
+import { choiceDropped } from './choice-dropped.ts';
 import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
 import { withKnownFirstNames } from './known-first-name.ts';
@@ -1408,7 +1409,9 @@ function sentenceClaims(
   // "I don't drink tea anymore": a taste or habit of the speaker's over. Only a known speaker's: an
   // unresolved one has no earlier word of its own to end.
   const ended = owner.state === 'unresolved' ? null : tasteEnded(s);
-  if (changed === null && done === null && ended === null) return claims;
+  // "We are not doing SQLite after all": a choice of the speaker's off, as a taste is.
+  const dropped = owner.state === 'unresolved' ? null : choiceDropped(s);
+  if (changed === null && done === null && ended === null && dropped === null) return claims;
   return claims.map((c) =>
     whole(c)
       ? {
@@ -1416,6 +1419,7 @@ function sentenceClaims(
           ...(changed !== null ? { changesPlan: changedBy(changed, others) } : {}),
           ...(done !== null ? { doesTask: done } : {}),
           ...(ended !== null && c.owner.state !== 'unresolved' ? { endsTaste: ended } : {}),
+          ...(dropped !== null && c.owner.state !== 'unresolved' ? { dropsChoice: dropped } : {}),
         }
       : c,
   );

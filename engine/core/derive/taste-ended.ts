@@ -55,10 +55,11 @@ const stops = new Set(
 const determiners = /^(?:(?:a\s+lot\s+of|lots\s+of|a|an|the|my|this|that|some|any|much|more)\s+)*/iu;
 
 /**
- * The head word of what a verb takes, from the words after it ("green tea in the morning": tea; "the
- * tea shop": shop; "coffee and tea": coffee), or null where no word of a thing follows.
+ * The words of the thing a verb takes, lower case, up to three, from the words after it: "green tea" of
+ * "green tea in the morning", "the tea shop" gives "tea shop", "coffee and tea" gives "coffee"; none where
+ * no word of a thing follows.
  */
-function headOf(after: string): string | null {
+export function thingWords(after: string): string[] {
   const rest = after.replace(determiners, '');
   const words: string[] = [];
   for (const m of rest.matchAll(/[\p{L}'’-]+|[^\p{L}\s]/gu)) {
@@ -66,13 +67,18 @@ function headOf(after: string): string | null {
     if (!/^\p{L}/u.test(w) || stops.has(w) || words.length === 3) break;
     words.push(w);
   }
-  return words.at(-1) ?? null;
+  return words;
+}
+
+/** The head word of what a verb takes ("tea" of "green tea in the morning"), or null (thingWords). */
+function headOf(after: string): string | null {
+  return thingWords(after).at(-1) ?? null;
 }
 
 /** Where a clause of the speaker's own may open: the sentence's start, a stop mark or "and", "but", "so". */
-const opens = String.raw`(?:^|[,;:—–]\s*|(?<![\p{L}])(?:and|but|so|now|actually|honestly)\s+)`;
+export const opens = String.raw`(?:^|[,;:—–]\s*|(?<![\p{L}])(?:and|but|so|now|actually|honestly)\s+)`;
 /** What may stand before the speaker's "I" at the sentence's start: "Actually, …", "ok so …". */
-const lead = String.raw`(?:(?:actually|ok(?:ay)?|so|oh|well|yeah|also|and|but|update|honestly|fyi|btw|fun\s+fact)[,:!.—–-]*\s+)*`;
+export const lead = String.raw`(?:(?:actually|ok(?:ay)?|so|oh|well|yeah|also|and|but|update|honestly|fyi|btw|fun\s+fact)[,:!.—–-]*\s+)*`;
 const adverbs = String.raw`(?:(?:really|just|finally|recently|totally|completely|basically|pretty\s+much)\s+)*`;
 
 /** "I don't drink tea anymore", "I don't really like coffee any more", "I do not eat meat any longer". */
@@ -125,7 +131,7 @@ export function tasteEnded(sentence: string): TasteEnded | null {
 }
 
 /** One word of a thing, in the singular or the plural ("cigar", "cigars"; "tomato", "tomatoes"). */
-const sameThing = (a: string, b: string) =>
+export const sameThing = (a: string, b: string) =>
   a === b || a === `${b}s` || b === `${a}s` || a === `${b}es` || b === `${a}es`;
 
 /** Whether one verb's statement is ended by an ending said with another ("prefer" by "drink"). */

@@ -1,0 +1,105 @@
+import { lead, opens, sameThing, thingWords } from './taste-ended.ts';
+import { isQuestion } from './unmarked-question.ts';
+
+/*
+ * A choice the speaker (alone or with others: "we") says is off, in so many words: "We are not doing
+ * SQLite after all", "We decided against Hetzner", "We switched from SQLite to PostgreSQL", "We'll go
+ * with Postgres instead of SQLite". Read against the same speaker's earlier statements of no slot
+ * (engine/derive/ended-tastes.ts, which reads tastes and choices alike): the latest one that says the
+ * choice was made ("We decided to use SQLite for the desktop store.") is superseded by the sentence, its
+ * next version. Narrow on purpose, since a superseded line leaves Context: the earlier sentence must say
+ * a choice by a verb of choosing, of a thing whose words hold every word the dropping names ("the
+ * Hetzner box" is not dropped by "not doing the AWS box after all").
+ */
+
+/** What a sentence says is off: the words of the thing, lower case ("sqlite", "hetzner box"). */
+export interface ChoiceDropped {
+  words: string[];
+}
+
+const who = String.raw`(?:we|I)`;
+const thing = String.raw`(?<what>[^\s,.;!?][^,.;!?]*)`;
+/** Verbs a choice is carried out by, in the "-ing" form: "not doing SQLite", "no longer using it". */
+const doing = String.raw`(?:doing|using|going\s+(?:with|for)|picking|choosing|building\s+on|running)`;
+/** What says the choice was made and is now off, after the thing: "… after all", "… anymore". */
+const offMarker = /(?<![\p{L}])(?:after\s+all|any\s?more|any\s+longer)(?![\p{L}])/iu;
+
+/** "We are not doing SQLite after all", "I'm not using Notion anymore". */
+const notAfterAll = new RegExp(
+  String.raw`${opens}${lead}${who}\s*(?:are|['’]re|am|['’]m)\s+not\s+${doing}\s+${thing}`,
+  'giu',
+);
+/** "We won't use SQLite after all", "We don't use Jira anymore". */
+const wontAfterAll = new RegExp(
+  String.raw`${opens}${lead}${who}\s+(?:won['’]?t|will\s+not|don['’]?t|do\s+not)\s+(?:use|do|go\s+with|pick|choose|run)\s+${thing}`,
+  'giu',
+);
+/** "We're no longer using Jira", "We no longer use Jira". */
+const noLonger = new RegExp(
+  String.raw`${opens}${lead}${who}\s*(?:(?:are|['’]re|am|['’]m)\s+)?no\s+longer\s+(?:${doing}|use|run)\s+${thing}`,
+  'giu',
+);
+/** "We decided against Hetzner", "We've agreed against using SQLite", "We dropped Jira". */
+const against = new RegExp(
+  String.raw`${opens}${lead}${who}(?:['’]ve|\s+have)?\s+(?:(?:finally|just|already)\s+)*(?:(?:decided|agreed|voted|chose)\s+against(?:\s+(?:using|doing|going\s+with|picking))?|dropped|scrapped|ditched|abandoned)\s+${thing}`,
+  'giu',
+);
+/** "We switched from SQLite to PostgreSQL", "We're moving away from Jira to Linear". */
+const switchedFrom = new RegExp(
+  String.raw`${opens}${lead}${who}(?:['’]ve|\s+have|\s+are|['’]re|\s+am|['’]m)?\s+(?:(?:finally|just|already)\s+)*(?:switched|switching|moved|moving|migrated|migrating)\s+(?:(?:over|away)\s+)?from\s+${thing}`,
+  'giu',
+);
+/** "We'll go with Postgres instead of SQLite", "We picked Linear rather than Jira". */
+const insteadOf = new RegExp(
+  String.raw`${opens}${lead}${who}(?:['’]ll|\s+will|['’]re|\s+are|['’]ve|\s+have)?\s+(?:(?:finally|just|now)\s+)*(?:go(?:ing)?\s+with|went\s+with|us(?:e|ing)|picked|chose|choosing|decided\s+on|settled\s+on)\s+[^,.;!?]+?\s+(?:instead\s+of|rather\s+than)\s+${thing}`,
+  'giu',
+);
+
+/** The choice a sentence of the speaker's says is off, or null. */
+export function choiceDropped(sentence: string): ChoiceDropped | null {
+  const s = sentence.trim();
+  if (s.length > 300 || isQuestion(s)) return null;
+  for (const re of [notAfterAll, wontAfterAll, noLonger, against, switchedFrom, insteadOf])
+    for (const m of s.matchAll(re)) {
+      let what = m.groups!['what']!;
+      if (re === notAfterAll || re === wontAfterAll) {
+        // "not doing SQLite after all": the thing is before the marker, which must be said.
+        const end = offMarker.exec(what);
+        if (end === null) continue;
+        what = what.slice(0, end.index);
+      } else if (re === switchedFrom) {
+        what = what.split(/\sto\s/iu)[0]!;
+      }
+      const words = thingWords(what);
+      if (words.length > 0) return { words };
+    }
+  return null;
+}
+
+/** A clause that says a choice made: "We decided to use SQLite", "We're going with Hetzner", "Let's use Jira". */
+const saysChoiceClause = new RegExp(
+  String.raw`${opens}${lead}(?:${who}(?:['’]ve|\s+have|['’]ll|\s+will|['’]re|\s+are|['’]m|\s+am)?\s+(?:(?:finally|just|already|now|definitely)\s+)*(?:(?:decided|agreed)\s+(?:to\s+(?:use|go\s+with|build\s+on|pick|do|run)|on)|chose|picked|settled\s+on|went\s+with|go(?:ing)?\s+with|going\s+to\s+use|us(?:e|ing))|let['’]?s\s+(?:use|go\s+with|pick))\s+${thing}`,
+  'giu',
+);
+
+/**
+ * Whether a statement of the speaker's says the choice the dropping is of ("We decided to use SQLite for
+ * the desktop store." for "We are not doing SQLite after all"): a clause choosing a thing whose words hold
+ * each of the dropped thing's words. Not a dropping itself, nor a question.
+ */
+export function saysChoice(statement: string, dropped: ChoiceDropped): boolean {
+  if (isQuestion(statement.trim()) || choiceDropped(statement) !== null) return false;
+  for (const m of statement.matchAll(saysChoiceClause)) {
+    const said = thingWords(m.groups!['what']!);
+    if (dropped.words.every((w) => said.some((x) => sameThing(x, w)))) return true;
+  }
+  return false;
+}
+
+/** The word a statement of the choice must hold, for the store's search: the longest of the thing's. */
+export function choiceWords(dropped: ChoiceDropped): string[] {
+  const longest = dropped.words.reduce((a, b) => (b.length > a.length ? b : a));
+  // A plural's stem is in the singular and the plural: "box" of "boxes", "note" of "notes".
+  const stem = longest.replace(/(?<=(?:[sxzo]|ch|sh))es$|(?<!s)s$/u, '');
+  return [stem.length > 2 ? stem : longest];
+}
