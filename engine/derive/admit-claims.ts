@@ -12,9 +12,10 @@ import { settleLineage } from './settle-lineage.ts';
 import { holdsThen, placeEndings } from './place-endings.ts';
 import { callOffPlans, planAhead } from './called-off-plans.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
-import { admitChangedPlan } from './changed-plans.ts';
-import { admitDoneTask } from './done-tasks.ts';
-import { admitEndedTaste } from './ended-tastes.ts';
+import { changedPlanOf } from './changed-plans.ts';
+import { doneTaskOf } from './done-tasks.ts';
+import { endedTasteOf } from './ended-tastes.ts';
+import { admitAsNextOf, type NextOf } from './next-statement.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -211,18 +212,22 @@ export async function admitClaims(
       continue;
     }
     if (claim.predicate === null) {
+      const admitFound = async (found: NextOf | null) =>
+        found === null ? null : admitAsNextOf(memories, { brainUid, record, claim, seq, now }, found);
       // "I renewed my passport": the open task's next version, done, where the task is found.
-      const done = withdrawsPlans ? await admitDoneTask(memories, brainUid, record, claim, seq, now) : null;
+      const done = withdrawsPlans
+        ? await admitFound(await doneTaskOf(memories, claim, record.occurredMs))
+        : null;
       if (done !== null) ids.push(done);
       // "The dentist moved my appointment to Friday": the plan's next version, where the plan is found.
       const changed = withdrawsPlans
-        ? await admitChangedPlan(memories, brainUid, record, claim, seq, now)
+        ? await admitFound(await changedPlanOf(memories, claim, record.occurredMs))
         : null;
       if (changed !== null) ids.push(changed);
       // "I don't drink tea anymore": the next version of her statement of that taste, where found.
       const ended =
         withdrawsPlans && done === null && changed === null
-          ? await admitEndedTaste(memories, brainUid, record, claim, seq, now)
+          ? await admitFound(await endedTasteOf(memories, claim, record.occurredMs))
           : null;
       if (ended !== null) ids.push(ended);
       if (done !== null || changed !== null || ended !== null) continue;

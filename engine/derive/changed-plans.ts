@@ -1,52 +1,33 @@
-import type { Claim, OwnerClaim } from '../core/derive/deriver.ts';
+import type { Claim } from '../core/derive/deriver.ts';
 import { isPlanChanged, planWords } from '../core/derive/plan-changed.ts';
 import type { MemoryRepository } from '../ports/index.ts';
-import type { AdmittedRecord } from './admit-claims.ts';
-import { admitAsNextOf } from './next-statement.ts';
+import type { NextOf } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
 
 /** How many of the owner's statements saying the plan's noun are read: the latest begun. */
 const reach = 50;
 
 /**
- * Admits a claim that changes a plan (`changesPlan`: "The dentist moved my appointment to Friday
- * instead of Thursday.", "I cancelled my dentist appointment.") as the next version of the plan it
- * changes: the owner's latest current statement of no slot (ownersReached), begun before the Record,
- * that says the plan (plan-changed.ts `isPlanChanged`: "I booked a dentist appointment for Thursday at
- * 3pm."). It holds from the Record's world time and closes the plan there (next-statement.ts): the plan
- * was so until it changed. Returns the new version's id, or null where no plan is found (the claim is
- * then a statement of its own). Forgetting the Record removes the version and the plan holds again;
- * moved twice, the second move supersedes the first. A plan its person calls off ("Inês can't make
- * it") is that person's latest (`of`), whoever says so; one changed by someone named ("Inês cancelled
- * the trip") may be theirs where the speaker has none. The same plan written unowned as well (an
- * agent's or a calendar's event, "Dentist (Dr. Horvat); when: 2026-12-08T09:00:00Z", beside her "I
- * booked the dentist for Tuesday") is changed too: the change is also that lineage's next version, so
- * the event is superseded, its history saying by what, and a forgotten change restores it as it does
- * the plan.
- */
-export async function admitChangedPlan(
-  memories: MemoryRepository,
-  brainUid: string,
-  record: AdmittedRecord,
-  claim: Claim,
-  seq: number,
-  now: string,
-): Promise<string | null> {
-  const plan = await changedPlanOf(memories, claim, record.occurredMs);
-  return plan === null ? null : admitAsNextOf(memories, { brainUid, record, claim, seq, now }, plan);
-}
-
-/**
- * The plan a claim changes (admitChangedPlan), said before `beforeMs`: its lineage, and whose the
- * version that changes it is (a named person's plan stays theirs, changed in the speaker's words), and
- * `also` the lineage of the same plan written unowned after the speaker's own (a calendar's event), or
- * null.
+ * The plan a claim changes (`changesPlan`: "The dentist moved my appointment to Friday instead of
+ * Thursday.", "I cancelled my dentist appointment."), said before `beforeMs`, or null (the claim is then
+ * a statement of its own): the owner's latest current statement of no slot (ownersReached) that says
+ * the plan (plan-changed.ts `isPlanChanged`: "I booked a dentist appointment for Thursday at 3pm.").
+ * admit-claims.ts admits the claim as its next version from the Record's world time, closing the plan
+ * there (next-statement.ts `admitAsNextOf`): the plan was so until it changed. Forgetting the Record
+ * removes the version and the plan holds again; moved twice, the second move supersedes the first. A
+ * plan its person calls off ("Inês can't make it") is that person's latest (`of`), whoever says so;
+ * one changed by someone named ("Inês cancelled the trip") may be theirs where the speaker has none,
+ * and the version that changes it stays theirs, in the speaker's words. The same plan written unowned
+ * after the speaker's own (an agent's or a calendar's event, "Dentist (Dr. Horvat); when:
+ * 2026-12-08T09:00:00Z", beside her "I booked the dentist for Tuesday") is `also` changed: the change
+ * is that lineage's next version too, so the event is superseded, its history saying by what, and a
+ * forgotten change restores it as it does the plan.
  */
 export async function changedPlanOf(
   memories: MemoryRepository,
   claim: Claim,
   beforeMs: number,
-): Promise<{ lineage: string; owner: OwnerClaim; also: string[] } | null> {
+): Promise<NextOf | null> {
   const change = claim.changesPlan;
   if (change === undefined) return null;
   const of = change.of;
@@ -78,6 +59,7 @@ export async function changedPlanOf(
     }
     return {
       lineage: plan.lineage,
+      statement: claim.statement,
       owner: of !== undefined && isNamed(owner) ? of : claim.owner,
       also,
     };

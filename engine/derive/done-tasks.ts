@@ -2,30 +2,26 @@ import type { Claim } from '../core/derive/deriver.ts';
 import { anyVerb, isTaskDone } from '../core/derive/task-done.ts';
 import { taskStatement, taskStatementStart } from '../core/derive/task-statement.ts';
 import type { MemoryRepository } from '../ports/index.ts';
-import type { AdmittedRecord } from './admit-claims.ts';
-import { admitNextStatement } from './next-statement.ts';
+import type { NextOf } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
 
 /** How many open tasks that open as the deed's verb may are read: the latest begun. */
 const reach = 20;
 
 /**
- * Admits a deed said done (`doesTask`: "I renewed my passport today!") as the next version of the open
- * task it does: the owner's latest current "To do: …" (ownersReached) said before the Record that
- * opens with the deed's verb and says what the deed says (task-done.ts `isTaskDone`: "To do: renew
- * passport"). The new version is the task done ("Done: renew passport", task-statement.ts), quoting
- * the sentence, from the Record's world time (next-statement.ts); the open task is closed there.
- * Returns its id, or null where no open task is done (the claim is then what it was). Forgetting the
+ * The open task a deed said done (`doesTask`: "I renewed my passport today!") does, said before
+ * `beforeMs`, or null (the claim is then what it was): the owner's latest current "To do: …"
+ * (ownersReached) that opens with the deed's verb and says what the deed says (task-done.ts
+ * `isTaskDone`: "To do: renew passport"). Its next version is the task done ("Done: renew passport",
+ * task-statement.ts), the claim's owner's; admit-claims.ts admits it quoting the sentence, from the
+ * Record's world time, closing the open task there (next-statement.ts `admitAsNextOf`). Forgetting the
  * Record opens the task again.
  */
-export async function admitDoneTask(
+export async function doneTaskOf(
   memories: MemoryRepository,
-  brainUid: string,
-  record: AdmittedRecord,
   claim: Claim,
-  seq: number,
-  now: string,
-): Promise<string | null> {
+  beforeMs: number,
+): Promise<NextOf | null> {
   const done = claim.doesTask;
   if (done === undefined) return null;
   const open = taskStatementStart(false);
@@ -35,7 +31,7 @@ export async function admitDoneTask(
     const tasks = await memories.statementsStarting({
       keyStart: `${open.key} ${stem}`,
       ...owner,
-      beforeMs: record.occurredMs,
+      beforeMs,
       limit: reach,
     });
     const task = tasks.find(
@@ -43,16 +39,12 @@ export async function admitDoneTask(
         t.statement.startsWith(open.statement) && isTaskDone(t.statement.slice(open.statement.length), done),
     );
     if (task === undefined) continue;
-    const statement = taskStatement(true, task.statement.slice(open.statement.length));
-    return admitNextStatement(memories, {
-      brainUid,
+    return {
       lineage: task.lineage,
-      statement,
-      record,
-      claim,
-      seq,
-      now,
-    });
+      statement: taskStatement(true, task.statement.slice(open.statement.length)),
+      owner: claim.owner,
+      also: [],
+    };
   }
   return null;
 }

@@ -60,20 +60,34 @@ export async function admitNextStatement(
 }
 
 /**
- * A claim found to change something said before (`found`: a plan moved or called off, a taste said
- * over) admitted as the next version of its lineage, owned as found, and of each lineage of the same
- * thing written elsewhere (`also`: a calendar's event of the plan). Returns the first version's id.
+ * A lineage of no slot a claim was found to change (changed-plans.ts `changedPlanOf`, done-tasks.ts
+ * `doneTaskOf`, ended-tastes.ts `endedTasteOf`), and what its next version is.
+ */
+export interface NextOf {
+  lineage: string;
+  /** What the next version says: the claim's statement, or the task done ("Done: renew passport"). */
+  statement: string;
+  /** Whose the next version is. */
+  owner: OwnerClaim;
+  /** The lineages of the same thing written elsewhere (a calendar's event of the plan). */
+  also: readonly string[];
+}
+
+/**
+ * A claim found to change something said before (`found`: a plan moved or called off, a task done, a
+ * taste said over) admitted as the next version of its lineage, saying and owned as found, and of each
+ * lineage of the same thing written elsewhere (`also`). Returns the first version's id.
  */
 export async function admitAsNextOf(
   memories: MemoryRepository,
   at: { brainUid: string; record: AdmittedRecord; claim: Claim; seq: number; now: string },
-  found: { lineage: string; owner: OwnerClaim; also: readonly string[] },
+  found: NextOf,
 ): Promise<string> {
   const next = (lineage: string) =>
     admitNextStatement(memories, {
       ...at,
       lineage,
-      statement: at.claim.statement,
+      statement: found.statement,
       claim: { ...at.claim, owner: found.owner },
     });
   const id = await next(found.lineage);
