@@ -1,5 +1,6 @@
 import type { Claim } from '../core/derive/deriver.ts';
 import { saysTaste, tasteWords } from '../core/derive/taste-ended.ts';
+import { choiceWords, saysChoice } from '../core/derive/choice-dropped.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { NextOf } from './next-statement.ts';
 
@@ -23,16 +24,44 @@ export async function endedTasteOf(
   beforeMs: number,
 ): Promise<NextOf | null> {
   const ended = claim.endsTaste;
-  if (ended === undefined || claim.owner.state === 'unresolved') return null;
+  if (ended === undefined) return null;
+  return latestSaying(memories, claim, beforeMs, tasteWords(ended), (s) => saysTaste(s, ended));
+}
+
+/**
+ * The statement of the choice a claim says is off (`dropsChoice`: "We are not doing SQLite after all"),
+ * said before `beforeMs`, or null: the owner's latest current statement of no slot that makes the
+ * choice (choice-dropped.ts `saysChoice`: "We decided to use SQLite for the desktop store."). Admitted
+ * and undone as a taste ended is (endedTasteOf).
+ */
+export async function droppedChoiceOf(
+  memories: MemoryRepository,
+  claim: Claim,
+  beforeMs: number,
+): Promise<NextOf | null> {
+  const dropped = claim.dropsChoice;
+  if (dropped === undefined) return null;
+  return latestSaying(memories, claim, beforeMs, choiceWords(dropped), (s) => saysChoice(s, dropped));
+}
+
+/** The claim's owner's latest current statement of no slot before `beforeMs` that `says` holds of. */
+async function latestSaying(
+  memories: MemoryRepository,
+  claim: Claim,
+  beforeMs: number,
+  words: string[],
+  says: (statement: string) => boolean,
+): Promise<NextOf | null> {
+  if (claim.owner.state === 'unresolved') return null;
   const said = await memories.statementsSaying({
     owner_state: claim.owner.state,
     owner_entity: claim.owner.entity ?? null,
-    words: tasteWords(ended),
+    words,
     beforeMs,
     limit: reach,
   });
-  const taste = said.find((m) => saysTaste(m.statement, ended));
-  return taste === undefined
+  const found = said.find((m) => says(m.statement));
+  return found === undefined
     ? null
-    : { lineage: taste.lineage, statement: claim.statement, owner: claim.owner, also: [] };
+    : { lineage: found.lineage, statement: claim.statement, owner: claim.owner, also: [] };
 }

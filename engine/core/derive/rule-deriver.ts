@@ -477,7 +477,11 @@ export function createRuleDeriver(): Deriver {
     // v80: "Her …" or "His …" opening a sentence after one that names someone ("My sister Klara
     // moved to Graz. Her new address is Sporgasse 12.") is theirs, as a "she" or "he" is: it was
     // the speaker's.
-    name: 'rules-v80',
+    // v81: a choice the speaker says is off ("We are not doing SQLite after all", "We switched from
+    // SQLite to PostgreSQL", "We'll go with Fly instead of Hetzner") supersedes their latest statement
+    // making it ("We decided to use SQLite for the desktop store."), as a taste ended does: both stayed
+    // current, the old decision quoted first for "What database did we decide on?".
+    name: 'rules-v81',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
