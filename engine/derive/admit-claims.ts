@@ -14,7 +14,7 @@ import { callOffPlans, planAhead } from './called-off-plans.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
 import { changedPlanOf } from './changed-plans.ts';
 import { doneTaskOf } from './done-tasks.ts';
-import { droppedChoiceOf, endedTasteOf } from './ended-tastes.ts';
+import { saidOverOf } from './ended-tastes.ts';
 import { admitAsNextOf, type NextOf } from './next-statement.ts';
 
 export interface AdmittedRecord {
@@ -225,13 +225,10 @@ export async function admitClaims(
         : null;
       if (changed !== null) ids.push(changed);
       // "I don't drink tea anymore": the next version of her statement of that taste, where found.
-      // "We are not doing SQLite after all": the next version of the choice it drops, as a taste's.
+      // "We are not doing SQLite after all", "Turns out I'm not allergic to walnuts": likewise.
       const ended =
         withdrawsPlans && done === null && changed === null
-          ? await admitFound(
-              (await endedTasteOf(memories, claim, record.occurredMs)) ??
-                (await droppedChoiceOf(memories, claim, record.occurredMs)),
-            )
+          ? await admitFound(await saidOverOf(memories, claim, record.occurredMs))
           : null;
       if (ended !== null) ids.push(ended);
       if (done !== null || changed !== null || ended !== null) continue;

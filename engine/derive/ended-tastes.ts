@@ -1,6 +1,7 @@
 import type { Claim } from '../core/derive/deriver.ts';
 import { saysTaste, tasteWords } from '../core/derive/taste-ended.ts';
 import { choiceWords, saysChoice } from '../core/derive/choice-dropped.ts';
+import { saysState, stateWordsToFind } from '../core/derive/state-denied.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { NextOf } from './next-statement.ts';
 
@@ -42,6 +43,37 @@ export async function droppedChoiceOf(
   const dropped = claim.dropsChoice;
   if (dropped === undefined) return null;
   return latestSaying(memories, claim, beforeMs, choiceWords(dropped), (s) => saysChoice(s, dropped));
+}
+
+/**
+ * The statement of the state a claim says is not so (`deniesState`: "Turns out I'm not allergic to
+ * walnuts"), said before `beforeMs` in the same words ("I'm allergic to walnuts."), or null. Admitted
+ * and undone as a taste ended is (endedTasteOf).
+ */
+export async function deniedStateOf(
+  memories: MemoryRepository,
+  claim: Claim,
+  beforeMs: number,
+): Promise<NextOf | null> {
+  const denied = claim.deniesState;
+  if (denied === undefined) return null;
+  return latestSaying(memories, claim, beforeMs, stateWordsToFind(denied), (s) => saysState(s, denied));
+}
+
+/**
+ * What a claim says is over or not so (a taste, a choice, a state), said before `beforeMs`: the
+ * statement it supersedes, or null.
+ */
+export async function saidOverOf(
+  memories: MemoryRepository,
+  claim: Claim,
+  beforeMs: number,
+): Promise<NextOf | null> {
+  return (
+    (await endedTasteOf(memories, claim, beforeMs)) ??
+    (await droppedChoiceOf(memories, claim, beforeMs)) ??
+    (await deniedStateOf(memories, claim, beforeMs))
+  );
 }
 
 /** The claim's owner's latest current statement of no slot before `beforeMs` that `says` holds of. */

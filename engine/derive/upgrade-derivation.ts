@@ -27,7 +27,7 @@ import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { rematchUnmatched } from './travelled-correction.ts';
 import { isDoneBy } from '../core/derive/task-done.ts';
 import { changedPlanOf } from './changed-plans.ts';
-import { droppedChoiceOf, endedTasteOf } from './ended-tastes.ts';
+import { saidOverOf } from './ended-tastes.ts';
 import { admitNextStatement } from './next-statement.ts';
 
 /** What deriving a Record again did. */
@@ -205,7 +205,11 @@ async function joinChangedPlans(
   now: () => string,
 ): Promise<void> {
   const changes = [...keyOf].filter(
-    ([c]) => c.changesPlan !== undefined || c.endsTaste !== undefined || c.dropsChoice !== undefined,
+    ([c]) =>
+      c.changesPlan !== undefined ||
+      c.endsTaste !== undefined ||
+      c.dropsChoice !== undefined ||
+      c.deniesState !== undefined,
   );
   if (changes.length === 0) return;
   for (const m of await rows.cited(r.id)) {
@@ -216,8 +220,7 @@ async function joinChangedPlans(
     const plan =
       claim.changesPlan !== undefined
         ? await changedPlanOf(uow.memories, claim, r.occurred_ms)
-        : ((await endedTasteOf(uow.memories, claim, r.occurred_ms)) ??
-          (await droppedChoiceOf(uow.memories, claim, r.occurred_ms)));
+        : await saidOverOf(uow.memories, claim, r.occurred_ms);
     if (plan === null || plan.lineage === m.lineage) continue;
     const versions = await uow.memories.lineage(plan.lineage, { shareableOnly: false });
     await uow.memories.update(m.id, {

@@ -5,6 +5,7 @@ import type { PlanChange } from './plan-changed.ts';
 import type { TaskDone } from './task-done.ts';
 import type { TasteEnded } from './taste-ended.ts';
 import type { ChoiceDropped } from './choice-dropped.ts';
+import type { StateDenied } from './state-denied.ts';
 
 /** A Record as the deriver sees it. `text` is what every quote must be an exact substring of. */
 export interface DerivableRecord {
@@ -149,6 +150,13 @@ export interface Claim {
    * claim (engine/derive/ended-tastes.ts); else the claim is a statement of its own.
    */
   dropsChoice?: ChoiceDropped;
+  /**
+   * On a claim of no slot of a known speaker's: the sentence says a state of theirs is not so, in the
+   * words it was said in ("Turns out I'm not allergic to walnuts", state-denied.ts). As `endsTaste`: the
+   * owner's latest current statement of no slot said before it in those words ("I'm allergic to
+   * walnuts.") is superseded by this claim; else the claim is a statement of its own.
+   */
+  deniesState?: StateDenied;
   /**
    * A value said in place of another a moment before (`saidInstead`, resolved): the Record that said the
    * other, its value and its claims' statements. What that Record alone holds of it is withdrawn,

@@ -9,6 +9,7 @@ import {
 import { claimOwner } from './claim-owner.ts';
 import { ideaDropped } from './idea-dropped.ts';
 import { choiceDropped } from './choice-dropped.ts';
+import { stateDenied } from './state-denied.ts';
 import { sameSlotValue } from './slot-value.ts';
 import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
 import { withKnownFirstNames } from './known-first-name.ts';
@@ -480,7 +481,9 @@ export function createRuleDeriver(): Deriver {
     // v81: a choice the speaker says is off ("We are not doing SQLite after all", "We switched from
     // SQLite to PostgreSQL", "We'll go with Fly instead of Hetzner") supersedes their latest statement
     // making it ("We decided to use SQLite for the desktop store."), as a taste ended does: both stayed
-    // current, the old decision quoted first for "What database did we decide on?".
+    // current, the old decision quoted first for "What database did we decide on?". Also v81: a state
+    // of the speaker's said not to be so in its own words ("Turns out I'm not allergic to walnuts")
+    // supersedes their statement of it ("I'm allergic to walnuts.").
     name: 'rules-v81',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -1415,7 +1418,10 @@ function sentenceClaims(
   const ended = owner.state === 'unresolved' ? null : tasteEnded(s);
   // "We are not doing SQLite after all": a choice of the speaker's off, as a taste is.
   const dropped = owner.state === 'unresolved' ? null : choiceDropped(s);
-  if (changed === null && done === null && ended === null && dropped === null) return claims;
+  // "Turns out I'm not allergic to walnuts": a state of the speaker's said not to be so.
+  const denied = owner.state === 'unresolved' ? null : stateDenied(s);
+  if (changed === null && done === null && ended === null && dropped === null && denied === null)
+    return claims;
   return claims.map((c) =>
     whole(c)
       ? {
@@ -1424,6 +1430,7 @@ function sentenceClaims(
           ...(done !== null ? { doesTask: done } : {}),
           ...(ended !== null && c.owner.state !== 'unresolved' ? { endsTaste: ended } : {}),
           ...(dropped !== null && c.owner.state !== 'unresolved' ? { dropsChoice: dropped } : {}),
+          ...(denied !== null && c.owner.state !== 'unresolved' ? { deniesState: denied } : {}),
         }
       : c,
   );

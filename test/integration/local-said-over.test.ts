@@ -84,14 +84,66 @@ describe('a choice said to be off', () => {
 
   it('"What database did we decide on?" leads with the change, the old decision marked superseded', async () => {
     const { context } = await client.createContext('me', { query: 'What database did we decide on?' });
+    assert.equal(context.status, 'ready');
     const order = context.citations.map((c) => c.record_id);
     assert.equal(order[0], ids['off'], JSON.stringify(order));
-    assert.match(context.text, /superseded\nWe decided to use SQLite/u);
+    assert.match(context.text ?? '', /superseded\nWe decided to use SQLite/u);
   });
 
   it('forgetting the change brings the decision back', async () => {
     await client.forgetRecord('me', ids['off']!);
     await waitForDerivation(client, 'me');
     assert.deepEqual(await statusOf('sqlite'), ['active']);
+  });
+});
+
+describe('a state of her own said not to be so', () => {
+  let root: string;
+  let server: RunningServer;
+  let client: MnemoClient;
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'mnemo-states-'));
+    const served = await serveLocal(root, { timeZone: 'UTC' });
+    server = served.server;
+    client = createMnemoClient({ baseUrl: server.url, apiKey: served.key });
+    await client.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Lena Kovac' } });
+    const say = async (key: string, speaker: string, text: string, at: string) => {
+      const body = { content: { kind: 'message' as const, speaker, text }, occurred_at: at };
+      ids[key] = (await client.rememberRecord('me', body)).record.id;
+    };
+    await say('walnuts', 'Lena Kovac', "I'm seriously allergic to walnuts.", '2026-10-02T10:00:00Z');
+    await say('cats', 'Lena Kovac', "I'm allergic to cats.", '2026-10-03T10:00:00Z');
+    await say('jonas', 'Jonas Weber', "I'm allergic to walnuts too.", '2026-10-04T10:00:00Z');
+    await say(
+      'pecans',
+      'Lena Kovac',
+      "Turns out I'm not allergic to walnuts, it was pecans all along.",
+      '2026-11-20T10:00:00Z',
+    );
+    await waitForDerivation(client, 'me');
+  });
+  after(async () => {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const statusOf = async (key: string) =>
+    (await client.listMemories('me', { limit: 100, status: 'all' } as never)).data
+      .filter((m) => m.citations.some((c) => c.record_id === ids[key]))
+      .map((m) => [m.status, m.valid_to]);
+
+  it('"Turns out I\'m not allergic to walnuts" supersedes her walnut allergy, and nothing else', async () => {
+    assert.deepEqual(await statusOf('walnuts'), [['superseded', '2026-11-20T10:00:00Z']]);
+    assert.deepEqual(await statusOf('pecans'), [['active', null]]);
+    assert.deepEqual(await statusOf('cats'), [['active', null]]);
+    assert.deepEqual(await statusOf('jonas'), [['active', null]]);
+  });
+
+  it('"What am I allergic to?" leads with what she found out', async () => {
+    const { context } = await client.createContext('me', { query: 'What am I allergic to?' });
+    assert.equal(context.status, 'ready');
+    assert.equal(context.citations[0]?.record_id, ids['pecans'], context.text ?? '');
   });
 });
