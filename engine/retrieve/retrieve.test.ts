@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCostLedger } from '../core/context/cost-ledger.ts';
 import type { Embedder } from '../embed/embedder.ts';
-import { tempStore } from '../adapters/sqlite/testing.ts';
-import type { Lane, LaneInput } from './lane.ts';
+import { brainWithRecords, tempStore } from '../adapters/sqlite/testing.ts';
+import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
+import type { TimeIntent } from '../core/retrieve/time-expressions.ts';
 import { retrieve, type RetrievalIndexing } from './retrieve.ts';
 import { createSqliteLexicalIndex } from '../adapters/sqlite/lexical-index.ts';
 import { createSqliteSlotIndex } from '../adapters/sqlite/slot-index.ts';
@@ -41,7 +42,7 @@ function setup(embed: Embedder['embed']) {
     deadline,
     emit: () => {},
   });
-  return { input };
+  return { input, store, indexes };
 }
 
 describe('retrieve', () => {
@@ -109,5 +110,71 @@ describe('retrieve', () => {
     );
     assert.ok(!out.laneResults.some((r) => r.lane === 'semantic'));
     assert.equal(out.laneResults[0]?.lane, 'lexical');
+  });
+
+  it('the orderings after the fusion read the texts they weigh in one read of the lexical index', async () => {
+    const { input, store, indexes } = setup(async (texts) =>
+      texts.map(() => Float32Array.from([1, 0, 0, 0])),
+    );
+    const december = Date.UTC(2026, 11, 1);
+    brainWithRecords(store, 0, '2026-11-20T00:00:00.000Z'); // Brain brn_a, its Records below
+    const texts = ['Spanish lesson', 'Globex holiday party', 'Globex planning doc is due'];
+    texts.forEach((text, i) =>
+      store.run(
+        `INSERT INTO records (n, id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+         VALUES (?, ?, 'brn_a', ?, 'event', '{}', ?, 'high', 'shareable', '2026-11-20T00:00:00.000Z', 0, '2026-11-20T00:00:00.000Z')`,
+        i + 1,
+        `rec_${i + 1}`,
+        i + 1,
+        text,
+      ),
+    );
+    const reads: string[][] = [];
+    const lexical = indexes.lexical;
+    const counted = {
+      ...lexical,
+      texts: (brainUid: string, ids: readonly string[]) => {
+        reads.push([...ids]);
+        return lexical.texts(brainUid, ids);
+      },
+    };
+    const intent: TimeIntent = {
+      fromMs: december,
+      toMs: Date.UTC(2027, 0, 1),
+      timeWords: ['december'],
+      label: 'December',
+    };
+    const lane = (name: string, found: LaneCandidate[]): Lane => ({
+      name,
+      search(i: LaneInput) {
+        if (name === 'time') i.memo?.set('timeIntent', intent);
+        return found;
+      },
+    });
+    // The events of December lead where they share the question's other word: the party, not the lesson
+    // the time lane ranked above it.
+    const out = await retrieve({
+      ...input([
+        lane('lexical', [{ recordId: 'rec_3', score: 1, reason: 'globex' }]),
+        lane('time', [
+          { recordId: 'rec_1', score: 1, reason: 'in December', datedMs: december },
+          { recordId: 'rec_2', score: 1, reason: 'in December', datedMs: december + 9 * 86_400_000 },
+        ]),
+      ]),
+      indexes: { ...indexes, lexical: counted },
+      query: 'What about Globex in December?',
+      terms: ['globex', 'december'],
+      eligibility: { brainUid: 'brn_a', excludeLocalOnly: false },
+    });
+    assert.deepEqual(
+      out.fused.map((f) => f.recordId),
+      ['rec_2', 'rec_1', 'rec_3'],
+    );
+    // bulkBehind weighs the best candidates' texts and datedFirst the events', from one read.
+    assert.deepEqual(
+      reads.map((ids) => ids.sort()),
+      [['rec_1', 'rec_2', 'rec_3']],
+      'one read of the texts',
+    );
   });
 });

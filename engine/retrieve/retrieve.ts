@@ -340,13 +340,19 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   }
   if (alone) method = `${method}; ${alone}`;
   if (slotAnswered) method = `${method}; ${slotAnswered}`;
-  const behind = await bulkBehind(lexical, o.eligibility.brainUid, o.terms, fused);
+  const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
+  // The orderings below only reorder and drop candidates, so what each reads is among these.
+  const textOf = await textsOf(lexical, o.eligibility.brainUid, [
+    ...bulkBehindReads(o.terms, fused),
+    ...datedFirstReads(timeIntent, o.terms, laneResults, fused),
+    ...withoutFillerReads(prompts, fused),
+  ]);
+  const behind = bulkBehind(textOf, o.terms, fused);
   if (behind !== fused) {
     fused = behind;
     method = `${method}; bulk mail behind the Records that share the question's words`;
   }
-  const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
-  const dated = await datedFirst(lexical, o.eligibility.brainUid, timeIntent, o.terms, laneResults, fused);
+  const dated = datedFirst(textOf, timeIntent, o.terms, laneResults, fused);
   if (dated !== fused) {
     fused = dated;
     method = `${method}; the events dated in the time asked about first`;
@@ -367,7 +373,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = within;
     method = `${method}; only Records of the time asked about`;
   }
-  const needed = await withoutFiller(lexical, o.eligibility.brainUid, o.terms, laneResults, prompts, fused);
+  const needed = withoutFiller(textOf, o.terms, laneResults, prompts, fused);
   if (needed !== fused) {
     fused = needed;
     method = `${method}; no prompt before a Record that answers alone`;
@@ -606,35 +612,51 @@ const agendaWords = new Set(
  * the message asked about. Unchanged when no window is named ("What are my plans?") or no event of it
  * was found; LoCoMo holds no events, so its figures cannot move.
  */
-async function datedFirst(
-  lexical: LexicalIndex,
-  brainUid: string,
+function datedFirst(
+  textOf: TextOf,
   intent: TimeIntent | null,
   terms: readonly string[],
   laneResults: readonly LaneResult[],
   fused: Fused[],
-): Promise<Fused[]> {
-  if (intent?.fromMs === undefined) return fused;
-  const datedMs = new Map<string, number>();
-  for (const c of laneResults.find((l) => l.lane === 'time')?.candidates ?? [])
-    if (c.datedMs !== undefined) datedMs.set(c.recordId, c.datedMs);
-  if (datedMs.size === 0) return fused;
-  const asked = besideTheTime(intent, terms).filter((t) => !agendaWords.has(t));
-  let lead = fused.filter((f) => datedMs.has(f.recordId));
-  if (asked.length > 0) {
-    const text = new Map(
-      (
-        await lexical.texts(
-          brainUid,
-          lead.map((f) => f.recordId),
-        )
-      ).map((r) => [r.recordId, r.text]),
-    );
-    lead = lead.filter((f) => matchedTerms(text.get(f.recordId) ?? '', asked).length > 0);
-  }
+): Fused[] {
+  const dated = datedLeadOf(intent, terms, laneResults, fused);
+  if (dated === null) return fused;
+  const { datedMs, asked } = dated;
+  let lead = dated.lead;
+  if (asked.length > 0) lead = lead.filter((f) => matchedTerms(textOf(f.recordId), asked).length > 0);
   // Stable: events of one instant keep the order they had.
   lead.sort((a, b) => datedMs.get(a.recordId)! - datedMs.get(b.recordId)!);
   return inFront(lead, fused);
+}
+
+/**
+ * The events of the window asked about among FUSED (datedFirst), each one's date, and the question's
+ * words beside the time and the agenda's. Null when no window is named or none of its events was found.
+ */
+function datedLeadOf(
+  intent: TimeIntent | null,
+  terms: readonly string[],
+  laneResults: readonly LaneResult[],
+  fused: readonly Fused[],
+): { lead: Fused[]; datedMs: ReadonlyMap<string, number>; asked: string[] } | null {
+  if (intent?.fromMs === undefined) return null;
+  const datedMs = new Map<string, number>();
+  for (const c of laneResults.find((l) => l.lane === 'time')?.candidates ?? [])
+    if (c.datedMs !== undefined) datedMs.set(c.recordId, c.datedMs);
+  if (datedMs.size === 0) return null;
+  const asked = besideTheTime(intent, terms).filter((t) => !agendaWords.has(t));
+  return { lead: fused.filter((f) => datedMs.has(f.recordId)), datedMs, asked };
+}
+
+/** The Records whose texts datedFirst reads: the events, where the question asks more than the time. */
+function datedFirstReads(
+  intent: TimeIntent | null,
+  terms: readonly string[],
+  laneResults: readonly LaneResult[],
+  fused: readonly Fused[],
+): string[] {
+  const dated = datedLeadOf(intent, terms, laneResults, fused);
+  return dated === null || dated.asked.length === 0 ? [] : dated.lead.map((f) => f.recordId);
 }
 
 /** How many of the best candidates bulkBehind reads: the fast mode's lanes' depth. */
@@ -658,23 +680,10 @@ const bulkWords = ['newsletter', 'newsletters', 'digest', 'subscription', 'unsub
  * when no other Record shares a word (it may be the only answer). LoCoMo holds no mail, so its figures
  * cannot move.
  */
-async function bulkBehind(
-  lexical: LexicalIndex,
-  brainUid: string,
-  terms: readonly string[],
-  fused: Fused[],
-): Promise<Fused[]> {
-  if (terms.length === 0 || fused.length < 2) return fused;
-  const window = fused.slice(0, bulkWindow);
-  const text = new Map(
-    (
-      await lexical.texts(
-        brainUid,
-        window.map((f) => f.recordId),
-      )
-    ).map((r) => [r.recordId, r.text]),
-  );
-  const said = (f: Fused) => text.get(f.recordId) ?? '';
+function bulkBehind(textOf: TextOf, terms: readonly string[], fused: Fused[]): Fused[] {
+  const window = bulkWindowOf(terms, fused);
+  if (window.length === 0) return fused;
+  const said = (f: Fused) => textOf(f.recordId);
   const asked = [...terms];
   // This way round: "new" is the start of "newsletter", but "newsletters" in a question is one of them.
   if (matchedTerms(asked.join(' '), bulkWords).length > 0) return fused;
@@ -712,6 +721,15 @@ async function bulkBehind(
   ];
 }
 
+/** The best of FUSED, which bulkBehind reorders: none for a question of no words or a single candidate. */
+function bulkWindowOf(terms: readonly string[], fused: readonly Fused[]): Fused[] {
+  return terms.length === 0 || fused.length < 2 ? [] : fused.slice(0, bulkWindow);
+}
+
+/** The Records whose texts bulkBehind reads. */
+const bulkBehindReads = (terms: readonly string[], fused: readonly Fused[]) =>
+  bulkWindowOf(terms, fused).map((f) => f.recordId);
+
 /** FUSED with LEAD (some of its own entries) in front, in LEAD's order; FUSED itself when nothing moves. */
 function inFront(lead: readonly Fused[], fused: Fused[]): Fused[] {
   if (lead.length === 0 || lead.every((f, i) => fused[i] === f)) return fused;
@@ -736,23 +754,16 @@ const throughNeighbours = new Set(['prompt', 'lexical', 'feedback', 'rewrite']);
  * often evidence as questions (docs/decisions/retrieval.md), so the rule looks at the match, not the
  * prompt's form.
  */
-async function withoutFiller(
-  lexical: LexicalIndex,
-  brainUid: string,
+function withoutFiller(
+  said: TextOf,
   terms: readonly string[],
   laneResults: readonly LaneResult[],
   prompts: readonly PromptCandidate[],
   fused: Fused[],
-): Promise<Fused[]> {
-  const answerOf = new Map(prompts.map((p) => [p.recordId, p.answer]));
-  const onlyPrompted = fused.filter(
-    (f) => answerOf.has(f.recordId) && f.lanes.every((l) => throughNeighbours.has(l)),
-  );
+): Fused[] {
+  const { answerOf, onlyPrompted } = promptedOf(prompts, fused);
   if (onlyPrompted.length === 0) return fused;
   const slot = new Set(laneResults.find((l) => l.lane === 'slot')?.candidates.map((c) => c.recordId));
-  const ids = [...new Set(onlyPrompted.flatMap((f) => [f.recordId, answerOf.get(f.recordId)!]))];
-  const text = new Map((await lexical.texts(brainUid, ids)).map((r) => [r.recordId, r.text]));
-  const said = (id: string) => text.get(id) ?? '';
   const holds = (id: string) => matchedTerms(said(id), [...terms]).length;
   const answersAlone = (id: string) => slot.has(id) || (terms.length > 0 && holds(id) === terms.length);
   const takesUp = (answer: string, prompt: string) =>
@@ -766,6 +777,41 @@ async function withoutFiller(
       .map((f) => f.recordId),
   );
   return filler.size === 0 ? fused : fused.filter((f) => !filler.has(f.recordId));
+}
+
+/**
+ * The prompts among FUSED that only the lanes reading a message's neighbours found (withoutFiller), and
+ * the answer each prompt is before.
+ */
+function promptedOf(
+  prompts: readonly PromptCandidate[],
+  fused: readonly Fused[],
+): { answerOf: ReadonlyMap<string, string>; onlyPrompted: Fused[] } {
+  const answerOf = new Map(prompts.map((p) => [p.recordId, p.answer]));
+  const onlyPrompted = fused.filter(
+    (f) => answerOf.has(f.recordId) && f.lanes.every((l) => throughNeighbours.has(l)),
+  );
+  return { answerOf, onlyPrompted };
+}
+
+/** The Records whose texts withoutFiller reads: each prompt it may leave out, and its answer. */
+function withoutFillerReads(prompts: readonly PromptCandidate[], fused: readonly Fused[]): string[] {
+  const { answerOf, onlyPrompted } = promptedOf(prompts, fused);
+  return onlyPrompted.flatMap((f) => [f.recordId, answerOf.get(f.recordId)!]);
+}
+
+/** A Record's text as the lexical index gives it (its first 2,000 characters); '' for one it does not hold. */
+type TextOf = (recordId: string) => string;
+
+/** The texts of these Records, in one read of the lexical index. */
+async function textsOf(
+  lexical: LexicalIndex,
+  brainUid: string,
+  recordIds: readonly string[],
+): Promise<TextOf> {
+  const ids = [...new Set(recordIds)];
+  const text = new Map((await lexical.texts(brainUid, ids)).map((r) => [r.recordId, r.text]));
+  return (id) => text.get(id) ?? '';
 }
 
 /**
