@@ -1,7 +1,7 @@
 import { passages, sentences, trimmedSpan, type Span } from '../core/derive/split-text.ts';
 import { asks, placeholderNames } from '../core/derive/rule-deriver.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
-import { isCourtesy, mailHeader, quoteOpening, quotes, type Range } from '../core/derive/not-said.ts';
+import { isUnsaid, mailHeader, quoteOpening, quotes, type Range } from '../core/derive/not-said.ts';
 import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
 import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
@@ -551,9 +551,10 @@ export function bestPassage(
   // Someone else's words (a mail's quoted reply) sit under this Record's speaker: on a tie, the
   // speaker's own passage is the quote.
   const quoteAt = (i: number) => quoted.find((q) => q.start <= spans[i]!.start && spans[i]!.start < q.end);
-  // In a mail, a passage that only greets or signs off ("Hi Petar,") gives way on a tie too.
+  // In a mail, a passage that only greets or signs off ("Hi Petar,"), or a mailing's footer, gives way
+  // on a tie too.
   const courtesy = (i: number) =>
-    message !== undefined && sentences(spans[i]!.value).every((x) => isCourtesy(x.value));
+    message !== undefined && sentences(spans[i]!.value).every((x) => isUnsaid(x.value));
   let best = 0;
   for (let i = 1; i < spans.length; i++) {
     const more = matched[i]!.length - matched[best]!.length;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isCourtesy, notSaid, quoteOpening, quotes } from './not-said.ts';
+import { isCourtesy, isUnsaid, notSaid, quoteOpening, quotes } from './not-said.ts';
 
 const unsaid = (text: string) => notSaid(text).map((r) => text.slice(r.start, r.end));
 
@@ -121,6 +121,10 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Cheers!',
     'Morning Ana!',
     'Love, Mum',
+    'Bok Zoë,',
+    'Lijep pozdrav, Marko',
+    'Cześć Ania!',
+    'Querida Inês,',
   ])
     assert.equal(isCourtesy(s), true, s);
   for (const s of [
@@ -139,6 +143,31 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     'Best Buy',
   ])
     assert.equal(isCourtesy(s), false, s);
+});
+
+test("a mailing's boilerplate is not said; a sentence that only begins like it is", () => {
+  for (const s of [
+    'Click here to read more.',
+    'Unsubscribe anytime.',
+    'You can unsubscribe at any time.',
+    'Read more…',
+    'View this email in your browser',
+    'Manage your email preferences',
+    "You're receiving this because you signed up at fintech.example.",
+    'Forward this newsletter to a friend!',
+    'Follow us on Instagram',
+    '© 2026 Fintech Weekly. All rights reserved.',
+    'Hi Zoë,',
+  ])
+    assert.equal(isUnsaid(s), true, s);
+  for (const s of [
+    'This week: stablecoins cross $300bn.',
+    'Read more about it in the attached PDF, it explains the boiler repair.',
+    'I finally unsubscribed Mum from that newsletter',
+    'We should follow up on the lease.',
+    'Click was the name of our first cat.',
+  ])
+    assert.equal(isUnsaid(s), false, s);
 });
 
 test("a mail's answered or forwarded mail under its header block, a phone's line and a signature under a sign-off are not said", () => {

@@ -292,7 +292,7 @@ const opening = (words: string) =>
   );
 /** Words that greet or thank someone, lower-cased: names may follow them ("Hi Ana", "Thanks Bob!"). */
 const greetings = opening(
-  'hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good morning|good afternoon|good evening|thanks|thank you|many thanks|thanks again',
+  'hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good morning|good afternoon|good evening|thanks|thank you|many thanks|thanks again|bok|zdravo|hej|moin|servus|ahoj|cześć|bom dia|boa tarde|buenos días|buongiorno|dobar dan|draga|dragi|querida|querido|liebe|lieber|chère|cher',
 );
 /** Thanks as a sign-off, above a name: "Thanks," / "Carol". */
 const thanksAlone = /^(?:thanks|thank you|many thanks|thanks again|thx|ta)$/u;
@@ -300,7 +300,7 @@ const thanksAlone = /^(?:thanks|thank you|many thanks|thanks again|thx|ta)$/u;
 const timeOfDay = opening('morning|afternoon|evening');
 /** Words that sign off: a name follows them only after a comma ("Best, Carol"; not "Love Lisbon!"). */
 const signOffs = opening(
-  'best|best regards|kind regards|warm regards|regards|cheers|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|até breve|viele grüße|liebe grüße|mit freundlichen grüßen|bis bald|cordialement|à bientôt|a bientôt|bien à vous|saludos|un saludo|saludos cordiales|atentamente|hasta pronto',
+  'best|best regards|kind regards|warm regards|regards|cheers|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|até breve|viele grüße|liebe grüße|mit freundlichen grüßen|bis bald|cordialement|à bientôt|a bientôt|bien à vous|saludos|un saludo|saludos cordiales|atentamente|hasta pronto|pozdrav|lijep pozdrav|srdačan pozdrav|puno pozdrava|pozdrawiam|s pozdravem|saluti|cordiali saluti|un abbraccio|groetjes|met vriendelijke groet|hälsningar|mvh',
 );
 /** A capitalised name, not "I". */
 const name = String.raw`[ \t]+(?!I(?![\p{L}\p{M}]))\p{Lu}[\p{L}\p{M}'’-]*`;
@@ -328,6 +328,19 @@ export function isCourtesy(sentence: string): boolean {
   const signOff = signOffs.exec(lower);
   if (signOff) return afterSignOff(rest(signOff)) || group.test(rest(signOff));
   return false;
+}
+
+/**
+ * What a mailing prints around its content: "Click here to read more.", "Unsubscribe anytime.", "View
+ * this email in your browser", "You are receiving this because you signed up …". Said by nobody to
+ * anybody, and each was a Memory of the newsletter's.
+ */
+const boilerplate =
+  /^(?:(?:click|tap)\s+here\b|(?:read|learn|see|find\s+out)\s+more[.!…]*$|(?:view|read|open)\s+(?:this\s+)?(?:e-?mail|message|newsletter|it)\s+(?:online|in\s+(?:your\s+|a\s+)?browser)|(?:you\s+can\s+)?unsubscribe\b|(?:manage|update|change)\s+(?:your\s+)?(?:e-?mail\s+|subscription\s+|notification\s+)?(?:preferences|settings|subscription)|you(?:['’]re|\s+are)\s+receiving\s+this\b|this\s+e-?mail\s+was\s+sent\s+to\b|(?:forward|share)\s+(?:this\s+)?(?:e-?mail\s+|newsletter\s+)?(?:to|with)\s+a\s+friend|(?:follow|like)\s+us\s+on\b|©|copyright\s+(?:©\s*)?\d{4}|all\s+rights\s+reserved[.!]*$|privacy\s+policy[.!]*$)/iu;
+
+/** A sentence that is a mailing's boilerplate (see `boilerplate`), or greets or signs off (isCourtesy). */
+export function isUnsaid(sentence: string): boolean {
+  return isCourtesy(sentence) || boilerplate.test(sentence.trim());
 }
 
 /** True when the span [start, end) lies within one of the ranges. */

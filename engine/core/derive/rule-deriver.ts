@@ -23,7 +23,7 @@ import {
 } from './slot-statement.ts';
 import type { Claim, DerivableRecord, DeriveContext, Deriver, OwnerClaim } from './deriver.ts';
 import type { SelfEntity } from '../../contract/index.ts';
-import { isCourtesy, notSaid, within } from './not-said.ts';
+import { isCourtesy, isUnsaid, notSaid, within } from './not-said.ts';
 import {
   attributeSentence,
   chatEnd,
@@ -483,7 +483,9 @@ export function createRuleDeriver(): Deriver {
     // making it ("We decided to use SQLite for the desktop store."), as a taste ended does: both stayed
     // current, the old decision quoted first for "What database did we decide on?". Also v81: a state
     // of the speaker's said not to be so in its own words ("Turns out I'm not allergic to walnuts")
-    // supersedes their statement of it ("I'm allergic to walnuts.").
+    // supersedes their statement of it ("I'm allergic to walnuts."). Also v81: a mailing's boilerplate
+    // ("Click here to read more.", "Unsubscribe anytime.") and greetings and sign-offs in Croatian,
+    // Polish, Italian and other languages ("Bok Zoë,", "Lijep pozdrav, Marko") are no Memories.
     name: 'rules-v81',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -546,7 +548,7 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         (s) =>
           !isPlaceholder(s.value) &&
           !within(unsaid, s.start, s.end) &&
-          !isCourtesy(s.value) &&
+          !isUnsaid(s.value) &&
           !(serving && agentCourtesy(s.value)) &&
           !(owner.state === 'self' && introducesSelf(s.value, ctx.self)),
       );
