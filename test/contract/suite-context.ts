@@ -261,10 +261,10 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
             ['mum', 'Ana', 'Mum is home from the hospital and doing much better.'],
             ['media', 'Ana', '[attachment: omitted media]'],
             ['reply', 'Maya', 'So glad to hear it!'],
-            // A file name of words: PostgreSQL's parser reads "mum-garden.jpg" as one file token, which
-            // "garden" does not find. It was found by "Ana", the speaker, which in her own Brain no longer
-            // finds every Record she wrote (docs/decisions/retrieval.md, H3 of use4).
-            ['named', 'Ana', '[attachment: mum garden.jpg]'],
+            // A file name of words, found by "garden" alone: "Ana", the speaker, no longer finds every
+            // Record she wrote in her own Brain (docs/decisions/retrieval.md, H3 of use4), and
+            // PostgreSQL's parser would read "mum-garden.jpg" as one token if its index did not cut it.
+            ['named', 'Ana', '[attachment: mum-garden.jpg]'],
           ];
           let at = Date.parse('2026-11-20T18:00:00Z');
           for (const [key, speaker, text] of said) {

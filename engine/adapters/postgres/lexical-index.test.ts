@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { queryTerms } from '../../core/retrieve/query-terms.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
 import type { SearchScope } from '../../ports/index.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
@@ -36,6 +37,17 @@ await folded('r_plain', 'Bring the cafe receipt');
 await folded('r_strasse', 'The flat on Hauptstraße has a balcony');
 await folded('r_shout', 'PARKING ON BAHNHOFSTRASSE IS FREE');
 await folded('r_odos', 'Η ΟΔΟΣ ΕΡΜΟΥ είναι κλειστή');
+// Words joined by punctuation, which the `english` parser alone reads as one token each.
+const joined: Record<string, string> = {
+  r_photo: '[attachment: mum-garden.jpg]',
+  r_notes: 'Saved in notes_2024.md',
+  r_report: 'Sent Sam q4-report.pdf',
+  r_link: 'https://photos.example.com/albums/garden-party?id=7',
+  r_mail: 'Write to ana.lima@example.com',
+  r_scan: 'It is ~/docs/passport_scan.PDF, 3.5 MB',
+};
+await addBrain(db, 'brn_joined');
+for (const [id, text] of Object.entries(joined)) await insertRecord(db, { brainUid: 'brn_joined', id, text });
 
 const scope = (over: Partial<SearchScope> = {}): SearchScope => ({
   brainUid: 'brn_lex',
@@ -88,6 +100,66 @@ describe('the lexical index over tsvector (LexicalIndex)', () => {
     assert.deepEqual(await found(['bahnhofstraße']), ['r_shout']);
     assert.deepEqual(await found(['οδός']), ['r_odos']);
     assert.deepEqual(await found(['ερμου']), ['r_odos']);
+  });
+
+  it('finds a file name, a link or an address by each word in it, as the local engine cuts them', async () => {
+    const found = async (terms: string[]) =>
+      (
+        await lexical.search({
+          terms,
+          scope: { brainUid: 'brn_joined', excludeLocalOnly: false },
+          cut: 10,
+          limit: 10,
+        })
+      ).map((r) => r.recordId);
+    // Every word a query holding the text would search (query-terms.ts) finds its Record.
+    for (const [id, text] of Object.entries(joined))
+      for (const term of queryTerms(text))
+        assert.ok((await found([term])).includes(id), `${JSON.stringify(term)} finds ${text}`);
+    assert.deepEqual((await found(['garden'])).sort(), ['r_link', 'r_photo']);
+    assert.deepEqual(await found(['mum', 'garden']), ['r_photo', 'r_link'], 'both words above one');
+    assert.deepEqual(await found(['notes']), ['r_notes'], 'stemmed as a word of the text');
+    assert.deepEqual(await found(['5']), ['r_scan'], 'a number after a point');
+  });
+
+  it('finds each word of words joined by any ASCII punctuation, as the local engine cuts them', async () => {
+    await addBrain(db, 'brn_joined_random');
+    const word = fc.constantFrom(
+      'garden',
+      'mum',
+      'q4',
+      '2024',
+      '07',
+      'photo',
+      'x1',
+      '1e5',
+      'café',
+      'www',
+      'http',
+    );
+    const punct = fc.constantFrom(...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~ '.split(''));
+    const text = fc.tuple(word, fc.array(fc.tuple(fc.array(punct, { minLength: 1, maxLength: 3 }), word)));
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(text, async ([first, rest]) => {
+        const t = first + rest.map(([p, w]) => p.join('') + w).join('');
+        const id = `r_${++n}`;
+        await insertRecord(db, { brainUid: 'brn_joined_random', id, text: t });
+        for (const term of queryTerms(t)) {
+          const hits = await lexical.search({
+            terms: [term],
+            scope: { brainUid: 'brn_joined_random', excludeLocalOnly: false },
+            cut: 1000,
+            limit: 1000,
+          });
+          assert.ok(
+            hits.some((h) => h.recordId === id),
+            `${JSON.stringify(term)} finds ${JSON.stringify(t)}`,
+          );
+        }
+      }),
+      { seed: 33, numRuns: 100 },
+    );
   });
 
   it('weighs a word by its rarity in the Brain: a rare word outranks a common one', async () => {

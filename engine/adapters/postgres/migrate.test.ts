@@ -532,7 +532,15 @@ describe('migrations on an embedded PostgreSQL', () => {
          RETURNING id)
        INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT 'brn_tasks', id, 'rec_1', 'q' FROM m`,
     );
-    assert.deepEqual((await migrate(db)).applied, [32]);
+    assert.deepEqual(
+      (
+        await migrate(
+          db,
+          migrations.filter((m) => m.version <= 32),
+        )
+      ).applied,
+      [32],
+    );
     await db.query('ANALYZE memories');
     const { memories, seen } = recordedMemories(db, 'brn_tasks');
     const found = await memories.statementsStarting({
@@ -547,6 +555,65 @@ describe('migrations on an embedded PostgreSQL', () => {
       ['mem_01500', 'mem_00007'],
     );
     await assertReadsIndex(db, seen[0]!, 'memories_brain_norm_bytes');
+  });
+
+  it('33: turns holding words joined by punctuation are written again, and found by each word', async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 32),
+    );
+    await addBrain(db, 'brn_files');
+    const say = (id: string, text: string, at: number, thread: string) =>
+      insertRecord(db, {
+        brainUid: 'brn_files',
+        id,
+        text,
+        content: { kind: 'message', text, thread },
+        occurredMs: at,
+      });
+    await say('r_photo', '[attachment: mum-garden.jpg]', 1, 'ana');
+    await say('r_reply', 'Lovely roses!', 2, 'ana');
+    await say('r_notes', 'Saved it to notes_2024.md', 3, 'self');
+    await say('r_lunch', 'Lunch at noon, then the garden centre.', 4, 'ben');
+    const versions = async () =>
+      new Map(
+        (
+          await db.query<{ id: string; xmin: string }>(
+            `SELECT r.id, t.xmin::text AS xmin FROM turns t JOIN records r USING (brain_uid, n)
+             WHERE t.brain_uid = 'brn_files'`,
+          )
+        ).rows.map((r) => [r.id, r.xmin]),
+      );
+    const lexical = pgLexicalIndex(db);
+    const found = async (word: string) =>
+      (
+        await lexical.search({
+          terms: [word],
+          scope: { brainUid: 'brn_files', excludeLocalOnly: false },
+          cut: 10,
+          limit: 10,
+        })
+      )
+        .map((h) => h.recordId)
+        .sort();
+    const before = await versions();
+    assert.deepEqual(await found('garden'), ['r_lunch'], 'the file name one token, as 032 left it');
+
+    assert.deepEqual((await migrate(db)).applied, [33]);
+    // The reply's turn holds the photo's words too, as the message before it.
+    assert.deepEqual(await found('garden'), ['r_lunch', 'r_photo', 'r_reply']);
+    assert.deepEqual(await found('mum'), ['r_photo', 'r_reply']);
+    assert.deepEqual(await found('jpg'), ['r_photo', 'r_reply']);
+    assert.deepEqual(await found('notes'), ['r_notes']);
+    assert.deepEqual(await found('2024'), ['r_notes']);
+    const after = await versions();
+    assert.equal(
+      after.get('r_lunch'),
+      before.get('r_lunch'),
+      'a turn whose words are the same is not written',
+    );
+    for (const id of ['r_photo', 'r_reply', 'r_notes']) assert.notEqual(after.get(id), before.get(id), id);
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

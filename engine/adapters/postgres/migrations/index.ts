@@ -30,6 +30,7 @@ import { thoroughContexts } from './029-thorough-contexts.ts';
 import { compoundWords } from './030-compound-words.ts';
 import { ownerFolded } from './031-owner-folded.ts';
 import { statementKeyPrefixes } from './032-statement-key-prefixes.ts';
+import { punctuatedWords } from './033-punctuated-words.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -76,6 +77,7 @@ export const migrations: readonly PgMigration[] = [
   compoundWords,
   ownerFolded,
   statementKeyPrefixes,
+  punctuatedWords,
 ];
 
 /**
