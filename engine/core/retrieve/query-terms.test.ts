@@ -40,6 +40,19 @@ describe('query terms', () => {
       assert.equal(pointsOnlyBack(q), false, q);
   });
 
+  it('drop "remember" and "recall" where they frame the question, not where they are what it asks', () => {
+    assert.deepEqual(queryTerms('What should I remember about Marko?'), ['marko']);
+    assert.deepEqual(queryTerms('Do you remember where I parked?'), ['parked']);
+    assert.deepEqual(queryTerms('What do you recall of the trip?'), ['trip']);
+    assert.deepEqual(queryTerms('What does Joanna do to remember happy memories?'), [
+      'joanna',
+      'remember',
+      'happy',
+      'memories',
+    ]);
+    assert.deepEqual(queryTerms('Remember the milk'), ['remember', 'milk']);
+  });
+
   it("drop the function words of the query's own language, and only of its own", () => {
     assert.deepEqual(queryTerms('Wo ist die Straße?'), ['strasse']);
     assert.deepEqual(queryTerms('O que a Ana disse sobre o trabalho?'), ['ana', 'disse', 'trabalho']);

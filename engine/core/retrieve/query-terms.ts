@@ -19,6 +19,16 @@ const stopwords = new Set(
 );
 
 /**
+ * Words that frame a question about a thing rather than name it: "What should I remember about Marko?",
+ * "Do you recall where I parked?". "remember" is a word of the thing in "What does Joanna do to remember
+ * happy memories?", so only these framings drop it: before "about", "of" or "regarding", or asked of
+ * the listener.
+ */
+const framedBefore = /(?<![\p{L}\p{N}])(?:remember|recall)(?=\s(?:about|of|regarding)(?![\p{L}\p{N}]))/giu;
+const askedOfListener =
+  /^(\s*(?:do|can|could|would|did) you (?:still )?)(?:remember|recall)(?![\p{L}\p{N}])/iu;
+
+/**
  * The query's content words: folded as the lexical index folds its text (fold-text.ts), de-duplicated,
  * stopwords dropped (unless nothing else is left). Folded, not lower-cased, so the words a lane found a
  * Record by ("strasse" for "Straße") are also the ones its quote and reasons look for. A query written
@@ -27,8 +37,9 @@ const stopwords = new Set(
  * are words of an English question.
  */
 export function queryTerms(query: string): string[] {
-  const words = [...new Set(foldText(segmentWords(query)).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [])];
-  const foreign = foreignLanguagesOf(wordsForLanguage(query));
+  const asked = query.replace(framedBefore, ' ').replace(askedOfListener, '$1 ');
+  const words = [...new Set(foldText(segmentWords(asked)).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [])];
+  const foreign = foreignLanguagesOf(wordsForLanguage(asked));
   const content = words.filter((w) => !stopwords.has(w) && !foreign.some((l) => l.functionWords.has(w)));
   return content.length > 0 ? content : words;
 }
