@@ -1161,6 +1161,11 @@ test('a people note the self writes in the first person: its key lines and what 
       ['I owe him 20 euros.', null, 'self', 'Ana Sousa'],
     ],
   );
+  // A line opening with a verb of his, its subject left out, is his though it says "me" or "my".
+  assert.deepEqual(note('Rui Sousa', 'Owes me a dinner for the Hvar trip.\nStill has my drill.'), [
+    ['Owes me a dinner for the Hvar trip.', null, 'other', 'Rui Sousa'],
+    ['Still has my drill.', null, 'other', 'Rui Sousa'],
+  ]);
   // A sentence that names someone else is still theirs; "he" is still the note's person.
   assert.deepEqual(note('Rui Sousa', 'My brother. Marta lives in Braga. He works at Sonae.'), [
     ['Rui Sousa is my brother.', null, 'self', 'Ana Sousa'],

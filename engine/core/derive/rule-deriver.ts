@@ -485,7 +485,9 @@ export function createRuleDeriver(): Deriver {
     // of the speaker's said not to be so in its own words ("Turns out I'm not allergic to walnuts")
     // supersedes their statement of it ("I'm allergic to walnuts."). Also v81: a mailing's boilerplate
     // ("Click here to read more.", "Unsubscribe anytime.") and greetings and sign-offs in Croatian,
-    // Polish, Italian and other languages ("Bok Zoë,", "Lijep pozdrav, Marko") are no Memories.
+    // Polish, Italian and other languages ("Bok Zoë,", "Lijep pozdrav, Marko") are no Memories. Also
+    // v81: a line of a person's note opening with a verb of theirs ("Owes me a dinner for the Hvar
+    // trip") is theirs though it says "me": it was the writer's, on her Profile.
     name: 'rules-v81',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -1052,7 +1054,8 @@ const relationAlone = new RegExp(
  * to say; what a sentence says of someone else is theirs (`read`: as her sentence is read). The rest is
  * his where it speaks of her nowhere ("Allergic to peanuts!", "Lives in Porto."): a note of his name
  * says it of him, and her Profile held it. A sentence that says "I", "my" or "we" ("I owe him 20
- * euros.") stays hers: it says something of her, and which of them each word is, the rules cannot tell.
+ * euros.") stays hers: it says something of her, and which of them each word is, the rules cannot tell;
+ * unless it opens with a verb of his ("Owes me a dinner.": opensWithTheirVerb).
  */
 function sentenceOfTheirNote(
   x: string,
@@ -1074,11 +1077,19 @@ function sentenceOfTheirNote(
     return read(named).map((c) => ({ ...c, quote: x }));
   }
   const claims = read(x);
-  if (speaksFirstPerson(x)) return claims;
+  if (speaksFirstPerson(x) && !opensWithTheirVerb.test(s)) return claims;
   const ofOthers = claims.filter((c) => c.owner.state !== 'self');
   if (ofOthers.length === claims.length) return claims;
   return [{ statement: x, subject, predicate: null, owner: them, quote: x }, ...ofOthers];
 }
+
+/**
+ * A line of a person's note that opens with a verb of theirs, its subject left out as notes leave it:
+ * "Owes me a dinner for the Hvar trip", "Calls me every Sunday", "Has my drill". Theirs though it
+ * says "me": the verb says who does it. A past tense is not read so ("Met him at uni" is the writer's).
+ */
+const opensWithTheirVerb =
+  /^(?:has|is|owes|lives|works|loves|likes|hates|knows|calls|texts|keeps|wants|needs|plays|drives|helps|teaches|studies|visits|sends|gives|lends|borrows|owns|misses|makes|cooks|brings|pays|still\s+(?:has|owes|lives|works))\s/iu;
 
 /** A daily note's title, its day alone: "2026-11-13", "13.11.2026", "11/13/2026". */
 const dayTitle = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{4})$/u;
