@@ -34,6 +34,9 @@ export function speaksFirstPerson(line: string): boolean {
   return false;
 }
 
+/** A daily note's title, its day alone: "2026-11-13", "13.11.2026", "11/13/2026". */
+export const dayTitle = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{4})$/u;
+
 /**
  * Whether a document is the self's own words: a note the person keeps, written in the
  * first person ("Tom and I booked a trip to Porto for May."), whose writer is the person whose Brain it
@@ -43,7 +46,8 @@ export function speaksFirstPerson(line: string): boolean {
  * words beside hers: a pasted mail (its header lines, an "… wrote:" quote, a forwarded message:
  * not-said.ts), a quoted line ("> …"), a title a mail client gives ("Fwd:", "Re:"), or a web clipper's
  * tag (#clippings). A note that never says "I", "we" or "my" shows no writer and stays nobody's: a
- * clipped article without its tag, a pasted fact.
+ * clipped article without its tag, a pasted fact; but a daily note (titled by its day alone) is a
+ * journal, the vault's keeper's: "Moved into the new flat today. Boxes everywhere."
  */
 export function ownNote(
   doc: { title?: string | undefined; text: string },
@@ -57,5 +61,6 @@ export function ownNote(
   const lines = doc.text.split('\n').map((l) => l.trim());
   if (lines.some((l) => l.startsWith('>'))) return false;
   if (lines.some((l) => l.startsWith('Tags: #') && clippedTag.test(l))) return false;
+  if (doc.title !== undefined && dayTitle.test(doc.title.trim())) return true;
   return lines.some((l) => !importerLine.test(l) && speaksFirstPerson(l));
 }

@@ -630,7 +630,7 @@ test("an untitled note's sentence that opens with another name, a person's or no
   ]);
 });
 
-test('a daily note titled by its date is read as an untitled one: a passage opening with a person is theirs', () => {
+test("a daily note titled by its date is the writer's journal: a sentence opening with a person is theirs", () => {
   const daily = (title: string, text: string) =>
     derived({ kind: 'document', title, text: `${text}\n\nTags: #journal` }, 'markdown', 'Ivo Marić').map(
       (c) => [c.statement, c.subject, c.predicate, c.owner.state],
@@ -641,17 +641,17 @@ test('a daily note titled by its date is read as an untitled one: a passage open
       [['Marko works at Span now.', 'Marko', 'works at', 'other']],
       title,
     );
-  // A passage whose first sentence says another's slot by any verb is theirs, the rest with it.
+  // Another's slot is theirs; what follows with no one named is the writer's day.
   assert.deepEqual(
     daily('2026-12-04', 'Ana has a new job at Infobip starting in January. Celebrated with cake.'),
     [
       ['Ana works at Infobip', 'Ana', 'works at', 'other'],
-      ['Celebrated with cake.', 'Ana', null, 'other'],
+      ['Celebrated with cake.', 'Ivo Marić', null, 'self'],
     ],
   );
-  // What opens with no person keeps the note's date as what it is about, as before.
+  // What opens with no person is the writer's, though it says no "I".
   assert.deepEqual(daily('2026-11-02', 'Started the week slow.'), [
-    ['Started the week slow.', '2026-11-02', null, 'unresolved'],
+    ['Started the week slow.', 'Ivo Marić', null, 'self'],
   ]);
   // A title that is more than a date is a title.
   assert.deepEqual(daily('Trip 2026-11-13', 'Marko works at Span now.'), [

@@ -43,7 +43,7 @@ import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
 import { aboutAnother, firstPerson, opensWithAName, opensWithAThing, relation } from './about-another.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
-import { speaksFirstPerson } from './own-note.ts';
+import { dayTitle, speaksFirstPerson } from './own-note.ts';
 import { bareAnswer, shortReply } from './answers.ts';
 import { introClauses, type IntroClause } from './intro-clauses.ts';
 import {
@@ -487,7 +487,9 @@ export function createRuleDeriver(): Deriver {
     // ("Click here to read more.", "Unsubscribe anytime.") and greetings and sign-offs in Croatian,
     // Polish, Italian and other languages ("Bok Zoë,", "Lijep pozdrav, Marko") are no Memories. Also
     // v81: a line of a person's note opening with a verb of theirs ("Owes me a dinner for the Hvar
-    // trip") is theirs though it says "me": it was the writer's, on her Profile.
+    // trip") is theirs though it says "me": it was the writer's, on her Profile. Also v81: a daily
+    // note (titled by its day alone) is the self's journal though it says no "I" ("Moved into the new
+    // flat today."): it was nobody's certain, about "2026-11-18".
     name: 'rules-v81',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
@@ -1091,8 +1093,6 @@ function sentenceOfTheirNote(
 const opensWithTheirVerb =
   /^(?:has|is|owes|lives|works|loves|likes|hates|knows|calls|texts|keeps|wants|needs|plays|drives|helps|teaches|studies|visits|sends|gives|lends|borrows|owns|misses|makes|cooks|brings|pays|still\s+(?:has|owes|lives|works))\s/iu;
 
-/** A daily note's title, its day alone: "2026-11-13", "13.11.2026", "11/13/2026". */
-const dayTitle = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{4})$/u;
 
 /**
  * The person a note is named after, as a contacts or people folder names notes ("Ana Lima", "Dr. João
