@@ -75,6 +75,7 @@ import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
 import { tasteEnded } from './taste-ended.ts';
 import { tasksSaid } from './task-said.ts';
+import { withoutNoteMetadata } from './note-metadata.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -481,8 +482,12 @@ export function createRuleDeriver(): Deriver {
     // SQLite to PostgreSQL", "We'll go with Fly instead of Hetzner") supersedes their latest statement
     // making it ("We decided to use SQLite for the desktop store."), as a taste ended does: both stayed
     // current, the old decision quoted first for "What database did we decide on?".
-    name: 'rules-v81',
-    derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
+    // v82: an imported note's opening property lines that only file it ("status: active", "type:
+    // project", "aliases: …", note-metadata.ts) are no statements: each was a Memory of the person's.
+    name: 'rules-v82',
+    derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
+      const record = withoutItsMetadata(said);
+      if (record.text.trim() === '' && said.text.trim() !== '') return [];
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
       const claims =
@@ -493,6 +498,16 @@ export function createRuleDeriver(): Deriver {
       return c.kind === 'document' || c.kind === 'message' ? withTaskState(named, record.text) : named;
     },
   };
+}
+
+/** Sources of notes whose front matter the importers write as the note's first lines. */
+const importedNotes = new Set(['obsidian', 'markdown']);
+
+/** An imported note with the property lines that only file it blanked (note-metadata.ts). */
+function withoutItsMetadata(record: DerivableRecord): DerivableRecord {
+  if (record.content.kind !== 'document' || !importedNotes.has(record.sourceName ?? '')) return record;
+  const text = withoutNoteMetadata(record.text);
+  return text === record.text ? record : { ...record, text };
 }
 
 /** Whom a Record names as its speakers: a message's speaker, an event's participants. */
