@@ -484,6 +484,9 @@ export function createRuleDeriver(): Deriver {
     // current, the old decision quoted first for "What database did we decide on?".
     // v82: an imported note's opening property lines that only file it ("status: active", "type:
     // project", "aliases: …", note-metadata.ts) are no statements: each was a Memory of the person's.
+    // A plan said with where it goes ("My flight to Lisbon moved to Friday.") is read, naming that place;
+    // her change of it supersedes a booking of it mailed to her (plan-changed.ts `isBookingChanged`), as
+    // it does a calendar's event of it.
     name: 'rules-v82',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
