@@ -1,11 +1,14 @@
 import type { Claim } from '../core/derive/deriver.ts';
-import { isPlanChanged, planWords } from '../core/derive/plan-changed.ts';
+import { isBookingChanged, isPlanChanged, planWords } from '../core/derive/plan-changed.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import type { NextOf } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
 
 /** How many of the owner's statements saying the plan's noun are read: the latest begun. */
 const reach = 50;
+
+/** The sources of mail, whose senders' bookings a plan the person moves changes too. */
+const mailSources = ['mbox'];
 
 /**
  * The plan a claim changes (`changesPlan`: "The dentist moved my appointment to Friday instead of
@@ -21,7 +24,11 @@ const reach = 50;
  * after the speaker's own (an agent's or a calendar's event, "Dentist (Dr. Horvat); when:
  * 2026-12-08T09:00:00Z", beside her "I booked the dentist for Tuesday") is `also` changed: the change
  * is that lineage's next version too, so the event is superseded, its history saying by what, and a
- * forgotten change restores it as it does the plan.
+ * forgotten change restores it as it does the plan. So is a booking of it mailed to the person (an
+ * airline's "Your flight TP 1234 Zagreb – Lisbon on Thursday 12 March 10:15 is confirmed.", the
+ * sender's statement): her own change of a plan that names its place ("My flight to Lisbon moved to
+ * Friday.") is its next version too, and where she said no plan of her own, the booking is the plan
+ * it changes (plan-changed.ts `isBookingChanged`).
  */
 export async function changedPlanOf(
   memories: MemoryRepository,
@@ -47,6 +54,7 @@ export async function changedPlanOf(
     });
     return said.find((m) => isPlanChanged(m.statement, change));
   };
+  const booked = claim.owner.state === 'self' ? await bookingsOf(memories, change, beforeMs) : [];
   for (const [i, owner] of owners.entries()) {
     const plan = await latest(owner);
     if (plan === undefined) continue;
@@ -57,6 +65,7 @@ export async function changedPlanOf(
       const same = await latest(rest);
       if (same !== undefined && same.lineage !== plan.lineage) also.push(same.lineage);
     }
+    for (const lineage of booked) if (lineage !== plan.lineage && !also.includes(lineage)) also.push(lineage);
     return {
       lineage: plan.lineage,
       statement: claim.statement,
@@ -64,5 +73,32 @@ export async function changedPlanOf(
       also,
     };
   }
-  return null;
+  const [first, ...rest] = booked;
+  return first === undefined
+    ? null
+    : { lineage: first, statement: claim.statement, owner: claim.owner, also: rest };
+}
+
+/**
+ * The lineages of the latest booking mailed to the person that her change names (isBookingChanged),
+ * one per mail source: a booking and its reminder are two statements, the latest being the plan.
+ */
+async function bookingsOf(
+  memories: MemoryRepository,
+  change: NonNullable<Claim['changesPlan']>,
+  beforeMs: number,
+): Promise<string[]> {
+  if (change.place === undefined || change.person !== undefined) return [];
+  const found: string[] = [];
+  for (const source_key of mailSources) {
+    const said = await memories.statementsToldFrom({
+      source_key,
+      words: planWords(change),
+      beforeMs,
+      limit: reach,
+    });
+    const booking = said.find((m) => isBookingChanged(m.statement, change));
+    if (booking !== undefined) found.push(booking.lineage);
+  }
+  return found;
 }

@@ -286,6 +286,12 @@ export type StatementsSaying = Pick<MemoryVersionRow, 'owner_state' | 'owner_ent
   limit: number;
 };
 
+/** What `statementsToldFrom` looks for: `statementsSaying`'s words, of anyone else, from one source. */
+export type StatementsToldFrom = Omit<StatementsSaying, 'owner_state' | 'owner_entity'> & {
+  /** The source name of the Records that wrote the versions ("mbox"). */
+  source_key: string;
+};
+
 /**
  * One Brain's Memory versions, their citations and their lifecycle. The temporal view (what is served
  * at an instant) is the core's rule; an adapter translates it into its own query and is held to it by
@@ -342,6 +348,14 @@ export interface MemoryRepository extends MemoryReads {
    */
   statementsSaying(
     q: StatementsSaying,
+  ): Promise<Array<Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement'>>>;
+  /**
+   * As `statementsSaying`, of every owner another person is (owner_state 'other', whoever), written from
+   * Records of the source `source_key`: where a booking mailed to the person may be, which a plan she
+   * says moved changes (derive/changed-plans.ts). Rare, so a scan of the Brain's.
+   */
+  statementsToldFrom(
+    q: StatementsToldFrom,
   ): Promise<Array<Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement'>>>;
   /**
    * The active versions of no slot of this owner, begun before `beforeMs`, whose statement key (`norm`)

@@ -10,6 +10,7 @@ import type {
   SameStatement,
   SettlingVersion,
   StatementsSaying,
+  StatementsToldFrom,
 } from '../../ports/index.ts';
 import { deferredColumns, type UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
@@ -121,20 +122,24 @@ export function pgMemories(
       )
     ).rows;
   /**
-   * The active versions of no slot of an owner, begun before `beforeMs`, that `where` holds of ($6 on;
-   * `queuedHolds` of a queued one), the latest begun first: statementsSaying, statementsStarting.
+   * The active versions of no slot of an owner (or of anyone else, from one source: statementsToldFrom),
+   * begun before `beforeMs`, that `where` holds of ($6 on; `queuedHolds` of a queued one), the latest
+   * begun first: statementsSaying, statementsToldFrom, statementsStarting.
    */
   const statementsOf = async (
-    s: Omit<StatementsSaying, 'words'>,
+    s: Omit<StatementsSaying, 'words'> | Omit<StatementsToldFrom, 'words'>,
     where: string,
     params: readonly unknown[],
     queuedHolds: (v: readonly unknown[]) => boolean,
   ) => {
+    const told = 'source_key' in s;
+    const whose = told ? 'source_key = $3' : 'owner_entity IS NOT DISTINCT FROM $3';
     const sql = `SELECT id, lineage, statement, valid_from_ms FROM memories
       WHERE brain_uid = $1 AND slot IS NULL AND status = 'active' AND NOT pending AND owner_state = $2
-        AND owner_entity IS NOT DISTINCT FROM $3 AND valid_from_ms < $4 AND ${where}
+        AND ${whose} AND valid_from_ms < $4 AND ${where}
       ORDER BY valid_from_ms DESC, n DESC LIMIT $5`;
-    const values = [brainUid, s.owner_state, s.owner_entity, s.beforeMs, s.limit, ...params];
+    const [state, entity] = told ? ['other', s.source_key] : [s.owner_state, s.owner_entity];
+    const values = [brainUid, state, entity, s.beforeMs, s.limit, ...params];
     const stored = deferred
       ? (await deferred.readAround<StatementRow>(sql, values)).rows
       : (await q.query<StatementRow>(sql, values)).rows;
@@ -144,8 +149,8 @@ export function pgMemories(
           v[at['slot']!] === null &&
           v[at['status']!] === 'active' &&
           !v[at['pending']!] &&
-          v[at['owner_state']!] === s.owner_state &&
-          (v[at['owner_entity']!] ?? null) === s.owner_entity &&
+          v[at['owner_state']!] === state &&
+          (told ? v[at['source_key']!] : (v[at['owner_entity']!] ?? null)) === entity &&
           Number(v[at['valid_from_ms']!]) < s.beforeMs &&
           queuedHolds(v),
       )
@@ -160,6 +165,20 @@ export function pgMemories(
       .sort((a, b) => b.valid_from_ms - a.valid_from_ms)
       .slice(0, s.limit)
       .map(({ id, lineage, statement }) => ({ id, lineage, statement }));
+  };
+  /** statementsOf the versions whose statement holds one of `words` (any, where none is given). */
+  const statementsWith = (
+    s: Omit<StatementsSaying, 'words'> | Omit<StatementsToldFrom, 'words'>,
+    said: readonly string[],
+  ) => {
+    const words = said.map((w) => w.toLowerCase());
+    if (words.length === 0) return statementsOf(s, 'true', [], () => true);
+    return statementsOf(
+      s,
+      `EXISTS (SELECT 1 FROM unnest($6::text[]) w WHERE strpos(${unicodeLower('statement')}, w) > 0)`,
+      [words],
+      (v) => words.some((w) => String(v[at['statement']!]).toLowerCase().includes(w)),
+    );
   };
   return {
     get: async (id) =>
@@ -362,16 +381,8 @@ export function pgMemories(
     },
     // Read around a write's queue (BatchTx), as sameStatement is: asked of many sentences, a lookup that
     // wrote the queue first would undo the batching. What is queued is looked at here.
-    statementsSaying: async (s) => {
-      const words = s.words.map((w) => w.toLowerCase());
-      if (words.length === 0) return statementsOf(s, 'true', [], () => true);
-      return statementsOf(
-        s,
-        `EXISTS (SELECT 1 FROM unnest($6::text[]) w WHERE strpos(${unicodeLower('statement')}, w) > 0)`,
-        [words],
-        (v) => words.some((w) => String(v[at['statement']!]).toLowerCase().includes(w)),
-      );
-    },
+    statementsSaying: async (s) => statementsWith(s, s.words),
+    statementsToldFrom: async (s) => statementsWith(s, s.words),
     // In bytes (COLLATE "C", migration 032's index): a range of the database's collation is no prefix.
     statementsStarting: async (s) =>
       statementsOf(

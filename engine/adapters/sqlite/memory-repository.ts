@@ -326,6 +326,19 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         ...q.words.map((w) => w.toLowerCase()),
         q.limit,
       ),
+    statementsToldFrom: async (q) =>
+      store.all<{ id: string; lineage: string; statement: string }>(
+        `SELECT id, lineage, statement FROM memories
+         WHERE brain_uid = ? AND slot IS NULL AND status = 'active' AND pending = 0 AND owner_state = 'other'
+           AND source_key = ? AND valid_from_ms < ?
+           ${q.words.length === 0 ? '' : `AND (${q.words.map(() => 'instr(mnemo_lower(statement), ?) > 0').join(' OR ')})`}
+         ORDER BY valid_from_ms DESC, n DESC LIMIT ?`,
+        brainUid,
+        q.source_key,
+        q.beforeMs,
+        ...q.words.map((w) => w.toLowerCase()),
+        q.limit,
+      ),
     statementsStarting: async (q) =>
       store.all<{ id: string; lineage: string; statement: string }>(
         `SELECT id, lineage, statement FROM memories INDEXED BY memories_brain_norm

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isPlanChanged, planChanged, type PlanChange } from './plan-changed.ts';
+import { isBookingChanged, isPlanChanged, planChanged, type PlanChange } from './plan-changed.ts';
 
 test('a plan said moved to a time is read with its noun, the words that name it and the time it had', () => {
   for (const [s, moved] of [
@@ -10,7 +10,7 @@ test('a plan said moved to a time is read with its noun, the words that name it 
     ],
     [
       'We changed the Kyoto trip: we are going in May instead of March.',
-      { how: 'moved', plan: 'trip', naming: ['kyoto'], from: 'March' },
+      { how: 'moved', plan: 'trip', naming: ['kyoto'], place: 'kyoto', from: 'March' },
     ],
     ['My haircut got pushed to next Tuesday.', { how: 'moved', plan: 'haircut', naming: [] }],
     [
@@ -55,7 +55,13 @@ test('a plan said called off is read with its noun and the words that name it', 
   ] as const)
     assert.deepEqual(
       planChanged(s),
-      { how: 'cancelled', plan, naming, ...(s.startsWith('Sam') ? { by: 'Sam' } : {}) },
+      {
+        how: 'cancelled',
+        plan,
+        naming,
+        ...(/ Kyoto/u.test(s) ? { place: 'kyoto' } : {}),
+        ...(s.startsWith('Sam') ? { by: 'Sam' } : {}),
+      },
       s,
     );
   // Who changed it, where a name says so: their own plans may be the one.
@@ -212,8 +218,11 @@ test('news passed on by whom it came from is read, the caller kept as who the ap
     ['We moved dinner to Saturday.', { how: 'moved', plan: 'dinner', naming: [] }],
     ['The dentist moved me to Thursday at 14:30.', { how: 'moved', plan: 'dentist', naming: [] }],
     ['Dentist moved to Thursday.', { how: 'moved', plan: 'dentist', naming: [] }],
-    ['The Lisbon trip is not happening.', { how: 'cancelled', plan: 'trip', naming: ['lisbon'] }],
-    ['The Kyoto trip fell through.', { how: 'cancelled', plan: 'trip', naming: ['kyoto'] }],
+    [
+      'The Lisbon trip is not happening.',
+      { how: 'cancelled', plan: 'trip', naming: ['lisbon'], place: 'lisbon' },
+    ],
+    ['The Kyoto trip fell through.', { how: 'cancelled', plan: 'trip', naming: ['kyoto'], place: 'kyoto' }],
   ] as const)
     assert.deepEqual(planChanged(s), change as PlanChange, s);
   for (const s of [
@@ -241,4 +250,50 @@ test('an appointment is the plan said by whom it is with, on the day it had, a c
   const sam = planChanged('Sam called: my appointment moved to Friday.')!;
   assert.equal(isPlanChanged('Dinner with Sam on Thursday at 19:00.', sam), false);
   assert.equal(isPlanChanged('I have a vet appointment with Sam on Thursday at 9.', sam), true);
+});
+
+test('a plan said with where it goes names that place: "my flight to Lisbon", "my Lisbon flight"', () => {
+  for (const [s, how, place] of [
+    ['My flight to Lisbon moved to Friday.', 'moved', 'lisbon'],
+    ['My flight to Lisbon got moved to Friday 9:40.', 'moved', 'lisbon'],
+    ['The airline moved my flight to Lisbon to Friday.', 'moved', 'lisbon'],
+    ['The airline moved my Lisbon flight to Friday 9:40.', 'moved', 'lisbon'],
+    ['Our trip to New York is postponed until June 3.', 'moved', 'new york'],
+    ['I cancelled my trip to Porto because of the rain.', 'cancelled', 'porto'],
+  ] as const) {
+    const change = planChanged(s);
+    assert.equal(change?.how, how, s);
+    assert.equal(change?.place, place, s);
+    assert.ok(change?.naming.includes(place), s);
+  }
+  // A time after "to" is where it moved, no place.
+  for (const s of ['I changed my flight to Tuesday.', 'The airline moved my flight to next Friday.']) {
+    const change = planChanged(s);
+    assert.equal(change?.how, 'moved', s);
+    assert.equal(change?.place, undefined, s);
+  }
+  // Moved to a place, not a time, moves no plan.
+  assert.equal(planChanged('I moved my flight to Lisbon.'), null);
+});
+
+test('a booking mailed to the person is the plan her change names where it is of the same thing and place', () => {
+  const booking = 'Your flight TP 1234 Zagreb – Lisbon on Thursday 12 March 10:15 is confirmed.';
+  const change = planChanged('My flight to Lisbon moved to Friday.')!;
+  assert.ok(isBookingChanged(booking, change));
+  assert.ok(isBookingChanged(booking, planChanged('The airline moved my Lisbon flight to Friday 9:40.')!));
+  assert.ok(isBookingChanged(booking, planChanged('I cancelled my flight to Lisbon.')!));
+  for (const other of [
+    // The flight back leaves from Lisbon.
+    'Your flight TP 1235 Lisbon – Zagreb on Sunday 15 March 18:00 is confirmed.',
+    'Your flight from Lisbon on Sunday 15 March is confirmed.',
+    // Another place, another kind of plan, no time, or no booking at all.
+    'Your flight TP 1240 Zagreb – Porto on Thursday 12 March 10:15 is confirmed.',
+    'Your hotel in Lisbon from Thursday 12 March is confirmed.',
+    'Your flight to Lisbon is confirmed.',
+    'Cheap flights to Lisbon on Thursday from 39 EUR!',
+  ])
+    assert.ok(!isBookingChanged(other, change), other);
+  // A change that names no place, or someone else's plan, reaches no mailed booking.
+  assert.ok(!isBookingChanged(booking, planChanged('My flight got moved to Friday.')!));
+  assert.ok(!isBookingChanged(booking, { ...change, person: 'Inês' }));
 });

@@ -3,6 +3,7 @@ import { statesTime } from '../retrieve/time-expressions.ts';
 import { newsLeadIns } from './called-off.ts';
 import { saysIdea } from './idea-dropped.ts';
 import { isQuestion } from './unmarked-question.ts';
+import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 
 /*
  * A plan said to be moved to another time or called off: "The dentist moved my appointment to Friday at
@@ -27,6 +28,11 @@ export interface PlanChange {
   plan: string;
   /** Words that say which one ("dentist", "kyoto"): the plan changed says one of them, where any is given. */
   naming: readonly string[];
+  /**
+   * The place it names, lower case: where it goes ("lisbon" of "my flight to Lisbon"), or a name written
+   * before its noun ("kyoto" of "the Kyoto trip"). Among `naming` too.
+   */
+  place?: string;
   /** The time it had, where the sentence says it ("instead of Thursday"): the plan moved says it. */
   from?: string;
   /**
@@ -130,8 +136,12 @@ const planNouns = [
   'graduation',
 ];
 const noun = String.raw`(?<plan>${planNouns.join('|')})(?:e?s)?`;
-/** Up to two words before the noun that may say which plan ("dentist", "kyoto", "team"). */
-const qualified = String.raw`(?<q>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*\s+){0,2}?)${noun}(?:\s+with\s+(?:my\s+|the\s+|our\s+)?(?<with>[\p{L}][\p{L}\p{M}'’-]*))?`;
+/** A word of time, which no place is ("to Friday", "to May"). */
+const timeName = String.raw`(?:${['today', 'tonight', 'tomorrow', 'next', 'this', 'noon', 'midnight', ...weekdays, ...months].join('|')})(?![\p{L}\p{N}])`;
+/** Where a plan goes, after its noun: "flight to Lisbon", "trip to New York"; one or two words, not a time. */
+const destination = String.raw`\s+to\s+(?:the\s+)?(?<place>(?!${timeName})[\p{L}][\p{L}\p{M}'’-]*(?:\s+(?!${timeName})\p{Lu}[\p{L}\p{M}'’-]*)?)`;
+/** Up to two words before the noun that may say which plan ("dentist", "kyoto", "team"), and where it goes. */
+const qualified = String.raw`(?<q>(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*\s+){0,2}?)${noun}(?:\s+with\s+(?:my\s+|the\s+|our\s+)?(?<with>[\p{L}][\p{L}\p{M}'’-]*)|${destination})?`;
 const owned = String.raw`(?:the|my|our|his|her|their|this|that|(?:${['today', 'tonight', 'tomorrow', ...weekdays].join('|')})['’]s)\s+`;
 /** The verbs of a move in time. "changed" only where the sentence goes on to the new time. */
 const moveVerb = String.raw`(?<verb>moved(?:\s+up)?|rescheduled|re-scheduled|rebooked|re-booked|postponed|pushed(?:\s+back)?|bumped(?:\s+up)?|shifted|delayed|brought\s+forward|changed|put\s+off)`;
@@ -297,6 +307,7 @@ export function planChanged(sentence: string): PlanChange | null {
       if (statesTime(when) === null && !clockTime.test(when)) return null;
     } else if (takenBack.test(after)) return null;
     const by = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
+    const place = placeNamed(m.groups!, s);
     const naming = namingWords(m.groups!).concat(by !== undefined && !noOne.has(by) ? [by] : []);
     // "moved from Tuesday to Thursday": the time it had, as "instead of Tuesday" says it.
     const fromTo = /\sfrom$/iu.test(m[0]) ? timeBeforeTo(after) : undefined;
@@ -307,6 +318,7 @@ export function planChanged(sentence: string): PlanChange | null {
       how,
       plan,
       naming: [...new Set(naming)],
+      ...(place !== undefined ? { place } : {}),
       ...(from ? { from } : {}),
       ...(caller !== undefined && !noName.has(caller) ? { caller } : {}),
       ...(name !== undefined && isName(name) ? { by: name } : {}),
@@ -322,12 +334,45 @@ function timeBeforeTo(after: string): string | undefined {
   return to > 0 && to <= 4 ? words.slice(0, to).join(' ') : undefined;
 }
 
-/** The words before a plan's noun and after its "with" that say which plan it is ("dentist", "sam"). */
-const namingWords = (groups: Record<string, string | undefined>): string[] =>
-  `${groups['q'] ?? ''} ${groups['with'] ?? ''}`
+/**
+ * The words before a plan's noun, after its "with" and where it goes that say which plan it is
+ * ("dentist", "sam", "lisbon"; "new york" as one).
+ */
+const namingWords = (groups: Record<string, string | undefined>): string[] => {
+  const words = `${groups['q'] ?? ''} ${groups['with'] ?? ''}`
     .toLowerCase()
     .split(/\s+/u)
     .filter((w) => w !== '' && !noNaming.has(w));
+  const to = destinationOf(groups['place']);
+  return to === undefined ? words : [...words, to.toLowerCase()];
+};
+
+/**
+ * Where a plan goes as said ("Lisbon", "New York"): a second word only where it is capitalised, as
+ * the pattern cannot tell ("my trip to Porto because of the rain" goes to Porto).
+ */
+function destinationOf(place: string | undefined): string | undefined {
+  if (place === undefined) return undefined;
+  const [first, second] = place.split(/\s+/u);
+  return second !== undefined && /^\p{Lu}/u.test(second) ? `${first} ${second}` : first;
+}
+
+/**
+ * The place a change names its plan by, lower case: where it goes ("my flight to Lisbon"), else a
+ * capitalised word before its noun that is no time ("my Lisbon flight", "the Kyoto trip"; not the
+ * sentence's first word, "Dentist appointment moved …", nor "the May trip").
+ */
+function placeNamed(groups: Record<string, string | undefined>, sentence: string): string | undefined {
+  const to = destinationOf(groups['place']);
+  if (to !== undefined) return to.toLowerCase();
+  const q = (groups['q'] ?? '').trim();
+  if (q === '' || sentence.trimStart().startsWith(q)) return undefined;
+  const named = q
+    .split(/\s+/u)
+    .filter((w) => /^\p{Lu}/u.test(w) && !noNaming.has(w.toLowerCase()) && !timeWordOf.test(w));
+  return named.length > 0 ? named.join(' ').toLowerCase() : undefined;
+}
+const timeWordOf = new RegExp(String.raw`^${timeName}`, 'iu');
 
 /** Words that start a sentence as a name does but name no one. */
 const noName = new Set([
@@ -419,6 +464,49 @@ export function isPlanChanged(statement: string, change: PlanChange): boolean {
   // A calendar's event says its day as a date ("when: 2026-12-08T09:00:00Z"): "from Tuesday" is its day.
   const dated = isoDateWords(statement);
   return fromWords(change.from).every((w) => saysIdea(statement, w) || dated.has(w));
+}
+
+/**
+ * Whether a statement names a place only as where its route leaves from ("Lisbon – Zagreb", "from
+ * Lisbon"): the flight back is not the one to Lisbon.
+ */
+function leavesFrom(statement: string, place: string): boolean {
+  const at = new RegExp(
+    String.raw`(?<![\p{L}\p{N}])${escapeRegExp(place).replace(/\s+/gu, '\\s+')}(?![\p{L}\p{N}])`,
+    'giu',
+  );
+  const found = [...statement.matchAll(at)];
+  return (
+    found.length > 0 &&
+    found.every(
+      (m) =>
+        /(?<![\p{L}\p{N}])from\s+$/iu.test(statement.slice(0, m.index)) ||
+        /^\s*(?:–|—|-|→|->|>|to(?![\p{L}\p{N}]))\s*\p{L}/u.test(statement.slice(m.index + m[0].length)),
+    )
+  );
+}
+
+/** Words a booking made for the person says: "Your flight …", "… is confirmed", "Reservation …". */
+const bookingWords =
+  /(?<![\p{L}\p{N}])(?:your|you['’]re|booked|booking|confirmed|confirmation|reservation|reserved|itinerary|e-?ticket|ticket)(?![\p{L}\p{N}])/iu;
+
+/**
+ * Whether a statement of someone else's, sent to the person (an airline's mail: "Your flight TP 1234
+ * Zagreb – Lisbon on Thursday 12 March 10:15 is confirmed."), is the booking of the plan her own change
+ * names ("My flight to Lisbon moved to Friday."): matched more narrowly than her own plans, as it is
+ * not hers. It says the plan's own noun (a flight is no trip), the place the change names, a booking's
+ * words, and holds as isPlanChanged reads a plan (a time said, the time it had where the move says it).
+ */
+export function isBookingChanged(statement: string, change: PlanChange): boolean {
+  if (change.place === undefined || change.plan === '' || change.person !== undefined) return false;
+  const noun = change.plan.replace(/e?s$/u, '');
+  return (
+    saysIdea(statement, noun) &&
+    saysIdea(statement, change.place) &&
+    !leavesFrom(statement, change.place) &&
+    bookingWords.test(statement) &&
+    isPlanChanged(statement, change)
+  );
 }
 
 /** The weekday, month and day of each ISO date a statement says ("2026-12-08T09:00" → tuesday, december, 8). */

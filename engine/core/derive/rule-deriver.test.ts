@@ -1622,3 +1622,45 @@ test("a known speaker's taste said over marks the sentence's claim; an unresolve
     [undefined],
   );
 });
+
+test("an imported note's front matter that files it is no statement; a person's birthday there still is", () => {
+  const project = [
+    'status: active',
+    'type: project',
+    'aliases: Relaunch, Site v2',
+    'id: 20261001-relaunch',
+    'draft: false',
+    '',
+    '# Website relaunch',
+    '',
+    'We move the site to Astro before November.',
+  ].join('\n');
+  for (const source of ['obsidian', 'markdown']) {
+    const claims = derived({ kind: 'document', title: 'Website relaunch', text: project }, source);
+    assert.deepEqual(
+      claims.map((c) => c.statement),
+      ['We move the site to Astro before November.'],
+      source,
+    );
+  }
+  // A note of filing alone says nothing.
+  assert.deepEqual(
+    derived({ kind: 'document', title: 'Inbox', text: 'status: inbox\ntype: note' }, 'obsidian'),
+    [],
+  );
+  const person = noteClaims(
+    'Priya Shah',
+    'birthday: March 12\nemployer: Infobip\ntype: person\naliases: Priya',
+    'Ana',
+  );
+  assert.deepEqual(person.map((c) => c.statement).sort(), [
+    'Priya Shah works at Infobip',
+    "Priya Shah's birthday is March 12",
+  ]);
+  // Written by an agent, "Status: …" is its words, not an importer's property.
+  const agent = derived(
+    { kind: 'document', title: 'Relaunch', text: 'Status: blocked on the DNS move.' },
+    'mcp',
+  );
+  assert.equal(agent.length, 1);
+});

@@ -76,6 +76,7 @@ import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
 import { tasteEnded } from './taste-ended.ts';
 import { tasksSaid } from './task-said.ts';
+import { withoutNoteMetadata } from './note-metadata.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -490,8 +491,15 @@ export function createRuleDeriver(): Deriver {
     // trip") is theirs though it says "me": it was the writer's, on her Profile. Also v81: a daily
     // note (titled by its day alone) is the self's journal though it says no "I" ("Moved into the new
     // flat today."): it was nobody's certain, about "2026-11-18".
-    name: 'rules-v81',
-    derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
+    // v82: an imported note's opening property lines that only file it ("status: active", "type:
+    // project", "aliases: …", note-metadata.ts) are no statements: each was a Memory of the person's.
+    // A plan said with where it goes ("My flight to Lisbon moved to Friday.") is read, naming that place;
+    // her change of it supersedes a booking of it mailed to her (plan-changed.ts `isBookingChanged`), as
+    // it does a calendar's event of it.
+    name: 'rules-v82',
+    derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
+      const record = withoutItsMetadata(said);
+      if (record.text.trim() === '' && said.text.trim() !== '') return [];
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
       const claims =
@@ -502,6 +510,16 @@ export function createRuleDeriver(): Deriver {
       return c.kind === 'document' || c.kind === 'message' ? withTaskState(named, record.text) : named;
     },
   };
+}
+
+/** Sources of notes whose front matter the importers write as the note's first lines. */
+const importedNotes = new Set(['obsidian', 'markdown']);
+
+/** An imported note with the property lines that only file it blanked (note-metadata.ts). */
+function withoutItsMetadata(record: DerivableRecord): DerivableRecord {
+  if (record.content.kind !== 'document' || !importedNotes.has(record.sourceName ?? '')) return record;
+  const text = withoutNoteMetadata(record.text);
+  return text === record.text ? record : { ...record, text };
 }
 
 /** Whom a Record names as its speakers: a message's speaker, an event's participants. */
@@ -1092,7 +1110,6 @@ function sentenceOfTheirNote(
  */
 const opensWithTheirVerb =
   /^(?:has|is|owes|lives|works|loves|likes|hates|knows|calls|texts|keeps|wants|needs|plays|drives|helps|teaches|studies|visits|sends|gives|lends|borrows|owns|misses|makes|cooks|brings|pays|still\s+(?:has|owes|lives|works))\s/iu;
-
 
 /**
  * The person a note is named after, as a contacts or people folder names notes ("Ana Lima", "Dr. João

@@ -33,7 +33,9 @@ function shown(value: unknown, written: string | undefined): string {
  * A note's properties beyond its title, tags and time, one `key: value` line each, in the order the
  * note gives them ("status: active", "company: [[Acme Corp]]", "aliases: Rita, R. Sousa"): a person's
  * note in a vault kept with properties holds its birthday and phone there, and they were dropped.
- * `writtenValue` reads a key's value as the block writes it (a date js-yaml made a Date).
+ * `writtenValue` reads a key's value as the block writes it (a date js-yaml made a Date). Those that
+ * only file the note ("status", "aliases", "type") stay here, where a search finds the note by them;
+ * the derivation reads them as no statement (engine/core/derive/note-metadata.ts).
  */
 export function propertyLines(
   data: Readonly<Record<string, unknown>>,
