@@ -503,4 +503,17 @@ describe('local engine: derivation', () => {
     );
     assert.match(ctx.text ?? '', /Dr\. Costa in Porto/);
   });
+
+  it('a landlord\'s "Sr." ends no sentence: the call\'s notes are one Memory', async () => {
+    const { engine, remember } = await withBrain();
+    const text = 'Notes from the call with the landlord, Sr. Álvaro Magalhães: the boiler needs a new valve.';
+    const call = await remember({
+      content: { kind: 'message', speaker: 'Ana', thread: 't', text },
+      occurred_at: '2026-12-05T18:00:00Z',
+    });
+    const [only, ...rest] = call.memory_ids;
+    assert.deepEqual(rest, [], 'cut after "Sr." it was "…the landlord, Sr." and "Álvaro Magalhães: …"');
+    const m = await engine.getMemory(tenant, 'b', only!);
+    assert.deepEqual([m.statement, m.citations[0]!.quote], [text, text]);
+  });
 });

@@ -484,7 +484,9 @@ export function createRuleDeriver(): Deriver {
     // current, the old decision quoted first for "What database did we decide on?". Also v81: a state
     // of the speaker's said not to be so in its own words ("Turns out I'm not allergic to walnuts")
     // supersedes their statement of it ("I'm allergic to walnuts.").
-    name: 'rules-v81',
+    // v82: "Sr.", "Sra.", "Dra.", "Jr.", "Hr.", "e.g.", "i.e.", "No. 5" and initials ("J. R. R. Tolkien")
+    // end no sentence.
+    name: 'rules-v82',
     derive(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
