@@ -503,4 +503,40 @@ describe('local engine: derivation', () => {
     );
     assert.match(ctx.text ?? '', /Dr\. Costa in Porto/);
   });
+
+  it('a landlord\'s "Sr." ends no sentence: the call\'s notes are one Memory', async () => {
+    const { engine, remember } = await withBrain();
+    const text = 'Notes from the call with the landlord, Sr. Álvaro Magalhães: the boiler needs a new valve.';
+    const call = await remember({
+      content: { kind: 'message', speaker: 'Ana', thread: 't', text },
+      occurred_at: '2026-12-05T18:00:00Z',
+    });
+    const [only, ...rest] = call.memory_ids;
+    assert.deepEqual(rest, [], 'cut after "Sr." it was "…the landlord, Sr." and "Álvaro Magalhães: …"');
+    const m = await engine.getMemory(tenant, 'b', only!);
+    assert.deepEqual([m.statement, m.citations[0]!.quote], [text, text]);
+  });
+
+  it('a job held until a new one starts is quoted whole, not as its role alone ("as a data engineer.")', async () => {
+    const now = Date.parse('2026-12-06T12:00:00Z');
+    const { engine, remember } = await withBrain({ clock: () => new Date(now) });
+    const say = (text: string, occurred_at: string) =>
+      remember({ content: { kind: 'message', speaker: 'Ana', thread: 't', text }, occurred_at });
+    await say(
+      'Hi! Quick background: I live in Lisbon, in Alfama, and I work at Critical Software as a data engineer.',
+      '2025-06-01T10:00:00Z',
+    );
+    await say('I moved to Porto last week, to Cedofeita.', '2026-11-24T19:00:00Z');
+    await say(
+      'Big news: I accepted the offer from Sonae. I start there on 11 January 2027 as a senior data engineer.',
+      '2026-12-02T20:00:00Z',
+    );
+    // The job and the role still hold until January 11, so the clause that says them is quoted, the
+    // home gone since left out. With the job closed on December 2 it was "… as a data engineer." alone.
+    const ctx = ContextReady.parse(
+      await engine.createContext(tenant, 'b', { query: 'Where do I work?' }, { requestId: 'req_test' }),
+    );
+    assert.match(ctx.text ?? '', /^I work at Critical Software as a data engineer\.$/mu, ctx.text ?? '');
+    assert.doesNotMatch(ctx.text ?? '', /^(?:… )?as a data engineer/mu);
+  });
 });

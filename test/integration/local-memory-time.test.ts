@@ -517,4 +517,49 @@ describe('local engine: a new job accepted now and started later', () => {
       Date.parse('2027-01-04T00:00:00Z'),
     );
   });
+
+  it('starts a job accepted now on the day the next sentence gives "there", with the role said with it', async () => {
+    const now = Date.parse('2026-12-06T00:00:00Z');
+    const { engine, remember } = await withBrain({ clock: () => new Date(now) });
+    const say = (text: string, occurred_at: string) =>
+      remember({ content: { kind: 'message', text, speaker: 'Ana', thread: 't' }, occurred_at });
+    await say('I work at Critical Software as a data engineer.', '2025-06-01T10:00:00Z');
+    const offer = await say(
+      'Big news: I accepted the offer from Sonae. I start there on 11 January 2027 as a senior data engineer.',
+      '2026-12-02T20:00:00Z',
+    );
+    const current = statements((await engine.listMemories(tenant, 'b', { limit: 50 })).data).sort();
+    assert.deepEqual(current, ['Ana works at Critical Software', "Ana's occupation is data engineer"]);
+    const scheduled = await Promise.all(
+      offer.memory_ids.map(async (id) => {
+        const m = await engine.getMemory(tenant, 'b', id);
+        return [m.statement, m.status, m.valid_from];
+      }),
+    );
+    assert.deepEqual(scheduled, [
+      ['Ana works at Sonae', 'scheduled', '2027-01-11T00:00:00.000Z'],
+      ["Ana's occupation is senior data engineer", 'scheduled', '2027-01-11T00:00:00.000Z'],
+    ]);
+  });
+
+  for (const said of [
+    'I start at Sonae on 11 January 2027.',
+    'My first day at Sonae is January 11.',
+    "I'm starting at Sonae on January 11 as a senior data engineer.",
+  ])
+    it(`holds "${said}" from its day, the job held until then`, async () => {
+      const now = Date.parse('2026-12-06T00:00:00Z');
+      const { engine, remember } = await withBrain({ clock: () => new Date(now) });
+      const say = (text: string, occurred_at: string) =>
+        remember({ content: { kind: 'message', text, speaker: 'Ana', thread: 't' }, occurred_at });
+      const held = await say('I work at Critical Software.', '2025-06-01T10:00:00Z');
+      const next = await say(said, '2026-12-02T20:00:00Z');
+      const old = await engine.getMemory(tenant, 'b', held.memory_ids[0]!);
+      assert.deepEqual([old.status, old.valid_to], ['active', '2027-01-11T00:00:00.000Z']);
+      const job = await engine.getMemory(tenant, 'b', next.memory_ids[0]!);
+      assert.deepEqual(
+        [job.statement, job.status, job.valid_from],
+        ['Ana works at Sonae', 'scheduled', '2027-01-11T00:00:00.000Z'],
+      );
+    });
 });

@@ -123,4 +123,12 @@ test('the role said with an employer is the occupation, quoting the words that s
     'lead data scientist',
     "I'm now Lead Data Scientist",
   ]);
+  // Nor is a day it is to start, said before the role or after it.
+  const on = 'I start at Sonae on 11 January 2027 as a senior data engineer';
+  assert.deepEqual(read(on, [0, on.length], 'Sonae'), ['senior data engineer', 'as a senior data engineer']);
+  const before = "I'm starting at Sonae as a senior data engineer on January 11";
+  assert.deepEqual(read(before, [0, before.length], 'Sonae'), [
+    'senior data engineer',
+    'as a senior data engineer',
+  ]);
 });

@@ -134,7 +134,9 @@ export function occupationBeforeEmployer(
   // "I'm the photographer at Marta's wedding": a part at an event, not a job.
   if (/['’]s$/u.test(employer.value) || eventAfter.test(sentence.slice(to))) return null;
   // "I work at Zalando as a data engineer": the role the clause ends with, quoting "as a data engineer",
-  // so that once she leaves Zalando the role's evidence does not name it as her employer still.
+  // so that once she leaves Zalando the role's evidence does not name it as her employer still (Context
+  // quotes what still holds of a Record: "… as a data engineer", not the old employer with it). A
+  // day to come after the role ("… as a senior data engineer on January 11") is no part of it.
   const after = asRole.exec(clause);
   if (after !== null) {
     const job = occupationOf(after[0], after.groups!['role']!, false);
@@ -151,6 +153,16 @@ export function occupationBeforeEmployer(
   if (job === null || job.ends || (who !== undefined && (job as OccupationOfAnother).who !== who))
     return null;
   return { job: { predicate: job.predicate, value: job.value }, quote: [from, from + said.length] };
+}
+
+/**
+ * The occupation a role said on its own names: "as a senior data engineer" of "I start there on
+ * January 11 as a senior data engineer", whose employer the sentence before names. Null where it is no
+ * job ("as a favour", "as a terrible cook").
+ */
+export function occupationAs(said: string): AttributeSentence | null {
+  const m = asRole.exec(` ${said.trim()}`);
+  return m === null || m.index !== 0 ? null : occupationOf(m[0], m.groups!['role']!, false);
 }
 
 /** An occupation's words as a value, where they say a job at all. */

@@ -1048,6 +1048,52 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start('I got a job at Helix Bio! Start date is next Monday 🎉'), [
     ['Ana works at Helix Bio', 'works at', '2024-01-08T00:00:00.000Z'],
   ]);
+  // "there" is the employer the sentence before names; the role said with the day starts with it, quoting
+  // the sentence that says it.
+  const there = claimsOf(
+    'Big news: I accepted the offer from Sonae. I start there on 11 January 2024 as a senior data engineer.',
+    'Ana',
+  ).map((c) => [c.statement, c.startsAt, c.quote]);
+  assert.deepEqual(there, [
+    ['Ana works at Sonae', '2024-01-11T00:00:00.000Z', 'Big news: I accepted the offer from Sonae.'],
+    [
+      "Ana's occupation is senior data engineer",
+      '2024-01-11T00:00:00.000Z',
+      'I start there on 11 January 2024 as a senior data engineer.',
+    ],
+  ]);
+  for (const next of [
+    "I'm starting there on January 11.",
+    'My first day there is January 11.',
+    'I start on January 11 as a senior data engineer.',
+  ])
+    assert.deepEqual(
+      start(`I accepted the offer from Sonae! ${next}`).map((c) => [c[1], c[2]]),
+      [
+        ['works at', '2024-01-11T00:00:00.000Z'],
+        ...(next.includes(' as a ') ? [['occupation', '2024-01-11T00:00:00.000Z']] : []),
+      ],
+      next,
+    );
+  // The employer, the day and the role in one sentence, the role before the day or after it.
+  for (const one of [
+    'I start at Sonae on 11 January 2024 as a senior data engineer.',
+    "I'm starting at Sonae on January 11 as a senior data engineer.",
+    "I'm starting at Sonae as a senior data engineer on January 11.",
+  ])
+    assert.deepEqual(
+      start(one),
+      [
+        ['Ana works at Sonae', 'works at', '2024-01-11T00:00:00.000Z'],
+        ["Ana's occupation is senior data engineer", 'occupation', '2024-01-11T00:00:00.000Z'],
+      ],
+      one,
+    );
+  // "I start there at 9": no day, no start.
+  assert.deepEqual(
+    start('I accepted the offer from Sonae! I start there at 9 every day as a trainee.').map((c) => c[2]),
+    [undefined, undefined],
+  );
   // The news and its day later in the message: both start that day, and the role said with the news;
   // the job held ends after its last day (Friday 5 January), where it is the one held.
   assert.deepEqual(

@@ -38,7 +38,12 @@ import {
 } from './slot-sentences.ts';
 import { firstNameTitled, personNoteSlot } from './person-note.ts';
 import { personSections } from './person-sections.ts';
-import { occupationBeforeEmployer, occupationOfAnotherSaid, occupationSaid } from './occupation.ts';
+import {
+  occupationAs,
+  occupationBeforeEmployer,
+  occupationOfAnotherSaid,
+  occupationSaid,
+} from './occupation.ts';
 import { reactionOnly } from './reactions.ts';
 import { saidInstead } from './said-instead.ts';
 import { aboutAnother, firstPerson, opensWithAName, opensWithAThing, relation } from './about-another.ts';
@@ -496,7 +501,11 @@ export function createRuleDeriver(): Deriver {
     // A plan said with where it goes ("My flight to Lisbon moved to Friday.") is read, naming that place;
     // her change of it supersedes a booking of it mailed to her (plan-changed.ts `isBookingChanged`), as
     // it does a calendar's event of it.
-    name: 'rules-v82',
+    // v83: "Sr.", "Sra.", "Dra.", "Jr.", "Hr.", "e.g.", "i.e.", "No. 5" and initials ("J. R. R. Tolkien")
+    // end no sentence; "I start there on 11 January 2027 as a senior data engineer" after a job's news,
+    // and "I'm starting at Sonae as a senior data engineer on January 11", hold the job and the role
+    // from that day (the news held the job from the day it was said, the next sentence a statement).
+    name: 'rules-v83',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -1655,27 +1664,50 @@ type SaidClaim = Claim & {
   unheld?: Pick<Claim, 'subject' | 'owner'>;
 };
 
-/** "I start on December 1st", "start date is Dec 1": when the job a sentence before names begins. */
+/**
+ * "I start on December 1st", "start date is Dec 1", "I'm starting there on January 11", "My first day
+ * there is January 11": when the job a sentence before names begins ("there" is that employer), and the
+ * role said with the day ("… as a senior data engineer").
+ */
 const startsOn = new RegExp(
-  String.raw`^(?:and\s+|so\s+)?(?:I\s+start(?:\s+there|\s+work(?:ing)?)?|(?:my\s+)?start\s+date\s+is|(?:my\s+)?first\s+day\s+is)\s+(?<when>(?:on\s+)?[\p{L}\p{N}][\p{L}\p{N} ,]{0,30}?)${chatEnd}`,
+  String.raw`^(?:and\s+|so\s+)?(?:I(?:\s+|['’]ll\s+|\s+will\s+)start(?:\s+there|\s+work(?:ing)?)?|I(?:['’]m|\s+am)\s+starting(?:\s+there|\s+work)?|(?:my\s+)?start\s+date\s+is|(?:my\s+)?first\s+day(?:\s+there)?\s+(?:is|will\s+be))\s+(?<when>(?:on\s+)?[\p{L}\p{N}][\p{L}\p{N} ,]{0,30}?)(?<role>,?\s+as\s+(?:a|an|the)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,3})?${chatEnd}`,
   'iu',
 );
 
 /**
  * A new job, and the sentence after it that says when it starts ("I accepted the offer from Helix Bio! I
  * start on December 1st."): the job starts that day (withStarts), and the sentence is no Memory of its
- * own beside it. It held from the message's day, and the job it replaces ended then.
+ * own beside it. It held from the message's day, and the job it replaces ended then. A role said with
+ * the day ("I start there on 11 January as a senior data engineer") is the occupation from that day,
+ * quoting that sentence; one that names no job leaves the sentence a Memory of its own.
  */
 function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
   const jobs = claims.filter((c) => c.predicate === 'works at' && c.ends === undefined && !c.endsHeld);
   if (jobs.length !== 1 || jobs[0]!.startsWhen !== undefined) return claims;
   const at = claims.indexOf(jobs[0]!);
   const next = claims[at + 1];
-  const day = next?.predicate === null ? startsOn.exec(next.quote.trim())?.groups!['when'] : undefined;
+  const m = next?.predicate === null ? startsOn.exec(next.quote.trim()) : null;
+  const day = m?.groups!['when'];
   // Only a day to come that reads as one: "I start at 9 every day" leaves the job as it was.
   if (day === undefined || startDay(day, occurredAt) === null) return claims;
   const job = { ...jobs[0]!, startsWhen: day };
-  return claims.flatMap((c, i) => (i === at ? [job] : i === at + 1 ? [] : [c]));
+  const said = m!.groups!['role'];
+  const role = said === undefined ? null : occupationAs(said.replace(/^,/u, ''));
+  const occupation: SaidClaim[] =
+    role === null
+      ? []
+      : [
+          {
+            statement: valueStatement(job.subject, role.predicate, role.value),
+            subject: job.subject,
+            predicate: role.predicate,
+            owner: job.owner,
+            quote: next!.quote,
+            startsWhen: day,
+          },
+        ];
+  const kept = said !== undefined && role === null ? [next!] : occupation;
+  return claims.flatMap((c, i) => (i === at ? [job] : i === at + 1 ? kept : [c]));
 }
 
 /**

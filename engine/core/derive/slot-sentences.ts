@@ -232,12 +232,16 @@ const startingAfter = new RegExp(
   'iu',
 );
 
+/** The day a clause ends with: "…, starting January 1" (startingAfter), "… on January 11" (comingClause). */
 const startingTail = new RegExp(
-  String.raw`\s*,?\s+(?:starting|beginning|effective|as\s+of)\s+(?:${startWhen})$`,
+  String.raw`\s*,?\s+(?:(?:starting|beginning|effective|as\s+of|is|was|will\s+be|${startsVerb})\s+)?(?:${startWhen})$`,
   'iu',
 );
 
-/** A slot's clause without the day it starts said after it (startingAfter), for what reads the clause's words. */
+/**
+ * A slot's clause without the day it starts said after it (startingAfter, or a value said to come), for
+ * what reads the clause's words.
+ */
 export function clauseBeforeItsStart(
   sentence: string,
   [from, to]: readonly [number, number],
@@ -269,6 +273,11 @@ const origin = new RegExp(
 /** A role after an employer, up to four words, ending where the clause does: " as a data engineer". */
 const role =
   /^\s+as\s+(?:a|an)\s+\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}(?=\s*(?:$|[.!,;]|\s(?:and|but)\s))/u;
+/** A role after an employer, before the day it starts: " as a senior data engineer" of "… on January 11". */
+const roleBeforeDay = new RegExp(
+  String.raw`^\s+as\s+(?:a|an)\s+\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}?(?=\s*,?\s+(?:${startWhen})(?![\p{L}\p{N}]))`,
+  'iu',
+);
 
 /**
  * Where in the place, after a home, to the clause's end: ", in Kreuzberg, near the canal", " by the sea",
@@ -598,12 +607,17 @@ function comingClause(
   const aDay = (when: string) => !/^(?:from|next\s+(?:week|month|year)|in\s)/iu.test(when);
   // After the clause, or after the value where the clause took the day for where in the place ("to
   // Porto in March").
-  for (const from of [found.clause[1], found.valueEnd]) {
+  // "I'm starting at Sonae as a senior data engineer on January 11": the role before the day.
+  const roleFirst = predicate === 'works at' ? roleBeforeDay.exec(sentence.slice(found.clause[1])) : null;
+  const afterRole = roleFirst === null ? [] : [found.clause[1] + roleFirst[0].length];
+  for (const from of [found.clause[1], found.valueEnd, ...afterRole]) {
     const after = whenAfter.exec(sentence.slice(from));
     if (after !== null) {
       if (m.groups!['working'] !== undefined && aDay(after.groups!['when']!)) return null;
       const end = Math.max(found.clause[1], from + after[0].length);
-      return { ...found, clause: [start, end], when: after.groups!['when']! };
+      // "I start at Sonae on 11 January as a senior data engineer": the role after the day is the job's.
+      const more = predicate === 'works at' && roleFirst === null ? role.exec(sentence.slice(end)) : null;
+      return { ...found, clause: [start, end + (more?.[0].length ?? 0)], when: after.groups!['when']! };
     }
   }
   const before = whenBefore.exec(sentence.slice(0, start));

@@ -203,6 +203,56 @@ describe('split-text', () => {
     assert.deepEqual(split('Call Dr.\nSilva later'), ['Call Dr.', 'Silva later']);
   });
 
+  it("other languages' titles, a name's suffix and 'e.g.' or 'i.e.' before a capital end no sentence", () => {
+    const split = (t: string) => sentences(t).map((s) => s.value);
+    for (const one of [
+      'Notes from the call with the landlord, Sr. Álvaro Magalhães: the boiler needs a new valve.',
+      'I met Sra. Costa and Dra. Lima at the clinic.',
+      'Ask Srta. Reis about it.',
+      'Ask Hr. Müller and Fr. Schmidt about the lease.',
+      'Martin Luther King Jr. Day is a holiday.',
+      'Bring something small, e.g. Apples or pears.',
+      'Take the other road, i.e. The one by the river.',
+    ])
+      assert.deepEqual(split(one), [one], one);
+    // A real end after one of them still ends the sentence where a line break follows.
+    assert.deepEqual(split('Ask Sr.\nCosta later'), ['Ask Sr.', 'Costa later']);
+  });
+
+  it('"No." and "p." before a number, and a month before a day, end no sentence', () => {
+    const split = (t: string) => sentences(t).map((s) => s.value);
+    for (const one of [
+      'I live at No. 5 Rua Augusta.',
+      'The flat is no. 12 on the third floor.',
+      'It is on p. 12 of the contract.',
+      'The rent is due on Jan. 8 every year.',
+    ])
+      assert.deepEqual(split(one), [one], one);
+    // "No." before a word is an answer.
+    assert.deepEqual(split('He said No. Then he left.'), ['He said No.', 'Then he left.']);
+  });
+
+  it("a single capital's initial before a name ends no sentence; one before a sentence's first word does", () => {
+    const split = (t: string) => sentences(t).map((s) => s.value);
+    assert.deepEqual(split('I read J. R. R. Tolkien. He is great.'), [
+      'I read J. R. R. Tolkien.',
+      'He is great.',
+    ]);
+    assert.deepEqual(split('My neighbour is Anna K. Smith from the fourth floor.'), [
+      'My neighbour is Anna K. Smith from the fourth floor.',
+    ]);
+    assert.deepEqual(split('I got an email from M. Costa yesterday.'), [
+      'I got an email from M. Costa yesterday.',
+    ]);
+    // A letter that ends a sentence: a grade, a vitamin, a plan, "I".
+    assert.deepEqual(split('I need more vitamin D. The doctor said so.'), [
+      'I need more vitamin D.',
+      'The doctor said so.',
+    ]);
+    assert.deepEqual(split('We went with plan B. It worked.'), ['We went with plan B.', 'It worked.']);
+    assert.deepEqual(split('So do I. Mark does too.'), ['So do I.', 'Mark does too.']);
+  });
+
   it('a title in capitals is a title too; another mix of cases is not', () => {
     const split = (t: string) => sentences(t).map((s) => s.value);
     assert.deepEqual(split('MY DENTIST IS DR. SILVA IN BRAGA. SHE IS KIND.'), [

@@ -19,17 +19,68 @@ export function trimmedSpan(text: string, start: number, end: number): Span | nu
 /**
  * Titles and abbreviations that Node's ICU segmenter (it has no abbreviation suppressions) takes for a
  * sentence's end before a capital: "My dentist is Dr. Silva in Braga." was two Memories, "My dentist is
- * Dr." and "Silva in Braga.", and correcting the first left the second current. A segment ending in one
- * is joined to the next on the same line. That errs the other way for a sentence that really ends in
- * one ("… on Oak St. Then …" stays one sentence), which keeps every statement whole rather than cutting
- * one in two. ("No. 5", "p. 12": the segmenter does not cut before a digit.) Written as usual or in
- * capitals ("DR. SILVA", a form's or an old system's export), not in any other mix.
+ * Dr." and "Silva in Braga.", and correcting the first left the second current; "…the landlord, Sr.
+ * Álvaro Magalhães: …" was cut the same way. A segment ending in one is joined to the next on the same
+ * line. That errs the other way for a sentence that really ends in one ("… on Oak St. Then …", "… Bob
+ * Smith Jr. He …" stay one sentence), which keeps every statement whole rather than cutting one in two.
+ * Titles of the languages Mnemo's people write in besides English: Portuguese and Spanish "Sr.",
+ * "Sra.", "Srta.", "Dra.", German "Hr." ("Fr." is there as Father). Written as usual or in capitals
+ * ("DR. SILVA", a form's or an old system's export), not in any other mix; "HR." is a department.
  */
 const titles = [
   ...['Mrs', 'Mr', 'Ms', 'Mx', 'Dr', 'Prof', 'Rev', 'Fr', 'St', 'Mt', 'Ft', 'Gen', 'Col', 'Capt', 'Lt'],
-  ...['Sgt', 'Hon', 'Sen', 'Rep', 'Gov', 'Insp', 'Det', 'Supt', 'vs', 'approx', 'cf'],
-].flatMap((t) => [t, t.toUpperCase()]);
-const title = new RegExp(`(?:^|[^\\p{L}\\p{N}.])(?:${titles.join('|')})\\.[ \\t\\u00a0]*$`, 'u');
+  ...['Sgt', 'Hon', 'Sen', 'Rep', 'Gov', 'Insp', 'Det', 'Supt', 'vs', 'approx', 'cf', 'Jr'],
+  ...['Sr', 'Sra', 'Srta', 'Dra'],
+]
+  .flatMap((t) => [t, t.toUpperCase()])
+  .concat('Hr');
+/** Where a tail ends after one of `words` and its full stop, the word standing alone. */
+const endsAfter = (words: string) => new RegExp(`(?:^|[^\\p{L}\\p{N}.])(?:${words})\\.[ \\t\\u00a0]*$`, 'u');
+const title = endsAfter(titles.join('|'));
+/** "e.g." and "i.e." go on into what they name, a capital's word as well ("e.g. Apples or pears"). */
+const forExample = /(?:^|[^\p{L}\p{N}.])(?:e\.g|i\.e|E\.g|I\.e)\.[ \t\u00a0]*$/u;
+/**
+ * What is written before a number: "No. 5", "no. 12", "p. 12", "pp. 3-4", "Jan. 8". Only there: "He
+ * said No. Then he left." ends after its "No."
+ */
+const beforeNumber = endsAfter(
+  'No|no|NO|Nos|nos|Nr|nr|p|pp|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Vol|vol|Fig|fig',
+);
+/** A single capital's initial ("J.", "K."); not "I", which ends "So do I." */
+const initial = /(?:^|[^\p{L}\p{N}.'’])(?!I\.)\p{Lu}\.[ \t\u00a0]*$/u;
+/**
+ * Capitalised words that open a sentence far more often than they follow an initial in a name: after
+ * "vitamin D." or "plan B." they start the next sentence ("We went with plan B. It worked.").
+ */
+const sentenceOpeners = new Set(
+  `I I'm I've I'd I'll Im It It's Its He She We They You The A An This That These Those There Here Then
+   But And So Or Nor Yet My Our Your His Her Their What When Where Why How Who Which If Also Yes No Not
+   Ok Okay Thanks Thank Please Now Today Tomorrow Yesterday Tonight Next Last After Before Because
+   Anyway Well Oh Still Maybe Just Let Let's Do Does Did Is Are Was Were Can Could Will Would Should
+   Shall Might Must Have Has Had In On At For With From To As By Of Some All Every Each One Two
+   Never Always Sometimes Actually Apparently Luckily Sadly Hopefully Otherwise Meanwhile However
+   Though Although Since Until While Once Both Either Neither Nothing Everything Someone Everyone
+   Nobody Hi Hello Hey Sorry Great Good Nice Cool Wow`.split(/\s+/u),
+);
+/** The word a segment opens with, as written. */
+const firstWord = (segment: string) => /^[\p{L}\p{M}'’]+/u.exec(segment)?.[0] ?? '';
+
+/**
+ * Whether a sentence the segmenter ended (its last characters `tail`) goes on into the next segment:
+ * after a title, "e.g." or "i.e." before a word, after "No." or "p." before a number, and after an
+ * initial before another initial or a name ("J. R. R. Tolkien", "Anna K. Smith"), not before a
+ * sentence's usual first word ("I need more vitamin D. The doctor said so.").
+ */
+function goesOn(tail: string, next: string): boolean {
+  // The next word, or one opening a quote or a bracket ("Dr. \"Silva\"", "Mr. (Bo) Reis").
+  const word = /^[\p{Pi}\p{Ps}"']?[\p{L}\p{N}]/u.test(next);
+  if (word && (title.test(tail) || forExample.test(tail))) return true;
+  if (/^\p{N}/u.test(next) && beforeNumber.test(tail)) return true;
+  if (!initial.test(tail)) return false;
+  if (/^\p{Lu}\.(?:\s|$)/u.test(next)) return true;
+  const w = firstWord(next);
+  return /^\p{Lu}\p{Ll}/u.test(w) && !sentenceOpeners.has(w.replace('’', "'"));
+}
 
 /** The segmenter's sentences as [start, end) of text, with those cut after a title joined again. */
 function* wholeSentences(
@@ -40,12 +91,7 @@ function* wholeSentences(
   for (const seg of segmentInWindows(segmenter, text)) {
     const end = seg.index + seg.segment.length;
     // Only the held sentence's end can hold the title: a bounded tail keeps a chain of joins linear.
-    if (
-      held &&
-      title.test(text.slice(Math.max(held.start, held.end - 24), held.end)) &&
-      // The next word, or one opening a quote or a bracket ("Dr. \"Silva\"", "Mr. (Bo) Reis").
-      /^[\p{Pi}\p{Ps}"']?[\p{L}\p{N}]/u.test(seg.segment)
-    ) {
+    if (held && goesOn(text.slice(Math.max(held.start, held.end - 24), held.end), seg.segment)) {
       held.end = end;
       continue;
     }
@@ -129,7 +175,7 @@ function numberedItem(
  * "fig. 2"), where no cut is made.
  */
 const lowerAbbreviations = new Set(
-  `mr mrs ms mx dr prof st mt ft vs etc approx cf ca inc ltd jr sr dept ave rd oz lb lbs esp prob def
+  `mr mrs ms mx dr prof st mt ft vs etc approx cf ca inc ltd jr sr sra srta dra dept ave rd oz lb lbs esp prob def
    appt incl univ blvd hwy apt tbsp tsp govt assoc sgt capt lt rev col jan feb apr jun jul aug sep
    sept oct nov dec tue tues thu thur thurs fri yr yrs hr hrs wk wks`.split(/\s+/u),
 );
