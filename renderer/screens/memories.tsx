@@ -22,7 +22,11 @@ import { RowSpacer } from '../components/row-spacer.tsx';
 const searchNames = ['q', 'status', 'subject', 'owner', 'order'] as const;
 /** Characters of a statement shown in the table: a few lines of its column, as a Record's 600 are of a list. */
 const statementChars = 300;
-const searchDefaults = { status: 'active', order: 'asc' } as const;
+/**
+ * Newest first unless asked: what was just learned (an agent's writes, a correction) is the first
+ * thing to check, and it sat behind "Show more" when the list opened on an import's oldest rows.
+ */
+const searchDefaults = { status: 'active', order: 'desc' } as const;
 /** The search fields as the form labels them, for the server's messages. */
 const searchLabels = { q: 'Search', status: 'Show', subject: 'About', owner: 'Whose', order: 'Order' };
 
@@ -170,13 +174,15 @@ function MemorySearch({
   const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>(initial.status ?? 'active');
   const [subject, setSubject] = useState(initial.subject ?? '');
   const [owner, setOwner] = useState(shownOwner(initial.owner ?? ''));
-  const [order, setOrder] = useState<NonNullable<MemoryListParams['order']>>(initial.order ?? 'asc');
+  const [order, setOrder] = useState<NonNullable<MemoryListParams['order']>>(
+    initial.order ?? searchDefaults.order,
+  );
   useFollowSearch(search, () => {
     setQ(initial.q ?? '');
     setStatus(initial.status ?? 'active');
     setSubject(initial.subject ?? '');
     setOwner(shownOwner(initial.owner ?? ''));
-    setOrder(initial.order ?? 'asc');
+    setOrder(initial.order ?? searchDefaults.order);
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -223,8 +229,8 @@ function MemorySearch({
       <label>
         Order
         <select value={order} onChange={(e) => setOrder(e.target.value as typeof order)}>
-          <option value="asc">Oldest first</option>
           <option value="desc">Newest first</option>
+          <option value="asc">Oldest first</option>
         </select>
       </label>
       <button type="submit">Search</button>

@@ -291,7 +291,7 @@ test('Whose takes what the table shows, the name without its accent, and the sam
   assert.deepEqual(problems, []);
 });
 
-test('Newest first lists the latest Memory on top, keeps it in the address, and puts a new one on top as it comes', async () => {
+test('Memories open newest first, a new one comes on top, and Oldest first is kept in the address', async () => {
   const api = app().api;
   await api.createBrain({ id: 'newest', name: 'Newest', self: { type: 'person', name: 'Ana' } });
   // One at a time, so the Memories' ids follow the order written.
@@ -313,21 +313,22 @@ test('Newest first lists the latest Memory on top, keeps it in the address, and 
     assert.deepEqual(seen, notes);
   };
   await navigateInPlace(page, '/brains/newest/memories');
-  await listed(['one', 'two', 'three']);
-  const order = page.getByRole('combobox', { name: /^Order/ });
-  assert.equal(await order.inputValue(), 'asc', 'oldest first unless asked');
-  await order.selectOption({ label: 'Newest first' });
-  await page.getByRole('button', { name: 'Search' }).click();
   await listed(['three', 'two', 'one']);
-  assert.match(page.url(), /\/brains\/newest\/memories\?order=desc$/);
+  const order = page.getByRole('combobox', { name: 'Order' });
+  assert.equal(await order.inputValue(), 'desc', 'newest first unless asked');
   // Learned while the list is open: on top, where the order puts it, not at the bottom.
   await api.rememberRecord('newest', { content: { kind: 'document', text: 'Note four: the lamp.' } });
   await listed(['four', 'three', 'two', 'one']);
-  // The address keeps the choice: opened from it, the list and the form say newest first.
-  await navigateInPlace(page, '/brains/newest');
-  await navigateInPlace(page, '/brains/newest/memories?order=desc');
-  await listed(['four', 'three', 'two', 'one']);
-  assert.equal(await order.inputValue(), 'desc');
   await checkScreen(page, 'memories-newest-first');
+  await order.selectOption({ label: 'Oldest first' });
+  await page.getByRole('button', { name: 'Search' }).click();
+  await listed(['one', 'two', 'three', 'four']);
+  assert.match(page.url(), /\/brains\/newest\/memories\?order=asc$/);
+  // The address keeps the choice: opened from it, the list and the form say oldest first.
+  await navigateInPlace(page, '/brains/newest');
+  await listed(['four', 'three', 'two', 'one']);
+  await navigateInPlace(page, '/brains/newest/memories?order=asc');
+  await listed(['one', 'two', 'three', 'four']);
+  assert.equal(await order.inputValue(), 'asc');
   assert.deepEqual(problems, []);
 });
