@@ -26,6 +26,7 @@ import {
 } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
+import { conflictCount } from '../../renderer/nav.ts';
 import { slug } from '../../renderer/slug.ts';
 import { brainIdLike, brainIdPattern, brainIdProblem } from '../../renderer/brain-id.ts';
 import { Slug } from '../../engine/contract/common.ts';
@@ -67,6 +68,13 @@ test('routes parse and build round-trip, unknown paths are not-found', () => {
   assert.equal(parseRoute('/brains/b1/memories/m/extra').name, 'not-found');
   assert.equal(parseRoute('/brains/%E0%A4%A').name, 'not-found');
   assert.equal(parseRoute('/v1/brains').name, 'not-found');
+});
+
+test('the Conflicts tab counts the open conflicts, says "at least" while the list is partial, and none at 0', () => {
+  assert.equal(conflictCount(0, false), null);
+  assert.equal(conflictCount(0, true), null);
+  assert.deepEqual(conflictCount(2, false), { shown: '2', said: '2 open' });
+  assert.deepEqual(conflictCount(1234, true), { shown: '1,234+', said: 'at least 1,234 open' });
 });
 
 test('quotes are marked in place, overlapping ones merged, near-misses found', () => {
