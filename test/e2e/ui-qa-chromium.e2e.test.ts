@@ -332,3 +332,68 @@ test('Memories open newest first, a new one comes on top, and Oldest first is ke
   assert.equal(await order.inputValue(), 'asc');
   assert.deepEqual(problems, []);
 });
+
+test("dark mode follows the system's scheme: a dark page, form controls with it, and text kept readable", async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'dark', name: 'Dark', self: { type: 'person', name: 'Ana' } });
+  for (const [value, source] of [
+    ['Porto', 'phone'],
+    ['Lisbon', 'laptop'],
+  ] as const) {
+    await api.rememberRecord('dark', {
+      content: { kind: 'fact', subject: 'self', predicate: 'home_city', value },
+      source: { name: source },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+  }
+  await derivationSettled(app(), 'dark');
+  const { page, problems } = await ui();
+  /** The page's ground, the body's text colour, and whether a select is drawn dark too. */
+  const painted = async () => {
+    const read = (await page.evaluate(`(() => {
+      const root = getComputedStyle(document.documentElement);
+      const select = document.querySelector('select');
+      return {
+        ground: root.backgroundColor,
+        text: root.color,
+        scheme: select ? getComputedStyle(select).colorScheme : '',
+        field: select ? getComputedStyle(select).backgroundColor : '',
+      };
+    })()`)) as { ground: string; text: string; scheme: string; field: string };
+    return { ...read, ground: parse(read.ground), text: parse(read.text), field: parse(read.field) };
+  };
+  try {
+    await navigateInPlace(page, '/');
+    await page.getByRole('heading', { level: 2, name: 'Create a Brain' }).waitFor();
+    const day = await painted();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const night = await painted();
+    assert.notDeepEqual(night.ground, day.ground, 'the page is not the same as in light mode');
+    assert.ok(luminance(night.ground) < 0.05, `a dark ground: ${night.ground.join(', ')}`);
+    assert.ok(luminance(night.field) < 0.05, `a dark select: ${night.field.join(', ')}`);
+    assert.match(night.scheme, /dark/, 'form controls follow the scheme');
+    const ratio = contrast(night.text, night.ground);
+    assert.ok(ratio >= 4.5, `text on the ground: ${ratio.toFixed(2)}`);
+    for (const button of [
+      page.getByRole('button', { name: 'Sign out' }),
+      page.getByRole('button', { name: 'Create Brain' }),
+      page.getByRole('button', { name: 'Forget dark' }),
+    ]) {
+      await readable(button, 'at rest, dark');
+      await button.hover();
+      await readable(button, 'hovered, dark');
+    }
+    // Every text of these screens against its ground (axe's color-contrast, WCAG AA), a warning's amber
+    // and the Conflicts count among them.
+    await checkScreen(page, 'dark-brains');
+    await navigateInPlace(page, '/brains/dark/memories');
+    await page.getByRole('link', { name: "Ana's home city: Porto" }).waitFor();
+    await checkScreen(page, 'dark-memories');
+    await navigateInPlace(page, '/brains/dark/conflicts');
+    await page.getByRole('button', { name: /^Keep this one.*Lisbon$/ }).waitFor();
+    await checkScreen(page, 'dark-conflicts');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.emulateMedia({ colorScheme: null });
+  }
+});
