@@ -27,7 +27,7 @@ import {
 } from './api/session.ts';
 import { tokenFromLocation } from './api/token.ts';
 import { brainTabs, conflictCount, pageTitle } from './nav.ts';
-import { Link, useLocation } from './router.tsx';
+import { Link, navigate, useLocation } from './router.tsx';
 import { parseRoute, paths, type Route } from './routes.ts';
 import { AskScreen } from './screens/ask.tsx';
 import { BrainsScreen } from './screens/brains.tsx';
@@ -133,6 +133,10 @@ function Shell({ stale }: { stale: unknown }) {
   useEffect(() => {
     void bridge()?.getWarnings().then(setWarnings);
   }, []);
+  // One address per page: `/brains` (a Brain's address cut back) is the Brains list's `/`.
+  useEffect(() => {
+    if (route.name === 'brains' && path !== paths.brains()) navigate(paths.brains(), { replace: true });
+  }, [route.name, path]);
   const title = pageTitle(route);
   useEffect(() => {
     document.title = title;

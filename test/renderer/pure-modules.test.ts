@@ -42,9 +42,11 @@ import { currentAfterWithdrawal, currentInstead, replacedBy } from '../../render
 import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
 import { mem } from './memory-fixture.ts';
 
-test('routes parse and build round-trip, unknown paths are not-found', () => {
+test('routes parse and build round-trip, /brains is the Brains list, unknown paths are not-found', () => {
   assert.deepEqual(parseRoute('/'), { name: 'brains' });
   assert.deepEqual(parseRoute('/keys'), { name: 'keys' });
+  assert.deepEqual(parseRoute('/brains'), { name: 'brains' });
+  assert.deepEqual(parseRoute('/brains/'), { name: 'brains' });
   assert.deepEqual(parseRoute('/brains/b.1'), { name: 'brain', brainId: 'b.1', tab: 'memories' });
   for (const tab of ['records', 'memories', 'conflicts', 'ask', 'traces', 'profile'] as const) {
     assert.deepEqual(parseRoute(paths.brain('b1', tab)), { name: 'brain', brainId: 'b1', tab });
