@@ -298,7 +298,7 @@ function MemoryView({
             )}
           </p>
         ) : saved ? (
-          <p className="notice">
+          <p className="notice ok">
             Saved.{' '}
             {correct.data.record.status === 'processing'
               ? 'It is being applied now.'
@@ -719,7 +719,7 @@ function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
           <ErrorNotice error={accept.error} fields={{ type: 'Type', key: 'Key', value: 'Value (JSON)' }} />
         ) : null}
         {done ? (
-          <p className="notice" role="status">
+          <p className="notice ok" role="status">
             Accepted as {done.type}/{done.key}, version {done.version}.
           </p>
         ) : null}

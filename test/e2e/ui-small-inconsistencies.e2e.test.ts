@@ -2,10 +2,26 @@
 // steps that read as slips. One server and one browser for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appPerFile, browserPerFile, navigateInPlace } from './harness.ts';
+import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
 
 const context = browserPerFile();
-const { ui } = appPerFile(context, 'local');
+const { app, ui } = appPerFile(context, 'local');
+
+/** A Brain of Ana's whose two sources give two home cities at once: a conflict. */
+async function twoCities(brainId: string): Promise<void> {
+  await app().api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
+  for (const [value, source] of [
+    ['Porto', 'phone'],
+    ['Lisbon', 'laptop'],
+  ] as const) {
+    await app().api.rememberRecord(brainId, {
+      content: { kind: 'fact', subject: 'self', predicate: 'home_city', value },
+      source: { name: source },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+  }
+  await derivationSettled(app(), brainId);
+}
 
 test('/brains, the parent of every Brain’s address, opens the Brains list at its own address', async () => {
   const { page, problems } = await ui();
@@ -24,5 +40,23 @@ test('/brains, the parent of every Brain’s address, opens the Brains list at i
       'page',
     );
   }
+  assert.deepEqual(problems, []);
+});
+
+test('keeping one value on Conflicts says so in the success green, not in a warning’s amber', async () => {
+  await twoCities('kept');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/kept/conflicts');
+  await page.getByRole('button', { name: /^Keep this one.*Lisbon$/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Keep it, withdraw the other' }).click();
+  const notice = page.getByRole('status').locator('.notice').filter({ hasText: /^Kept/ });
+  await notice.waitFor();
+  const drawn = await notice.evaluate((el) => {
+    const style = el.ownerDocument.defaultView!.getComputedStyle(el);
+    return [style.backgroundColor, style.color];
+  });
+  // --ok-bg and --ok-text (renderer/styles.css), where the warning's are rgb(253, 240, 213) on rgb(77, 51, 0).
+  assert.deepEqual(drawn, ['rgb(227, 242, 230)', 'rgb(28, 90, 42)']);
+  await checkScreen(page, 'conflict-kept');
   assert.deepEqual(problems, []);
 });
