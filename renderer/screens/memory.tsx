@@ -192,6 +192,9 @@ function VersionLinks({
   ));
 }
 
+/** Characters of the statement the breadcrumb shows: a few words, the heading under it has the rest. */
+const crumbChars = 60;
+
 function MemoryView({
   brainId,
   m,
@@ -244,7 +247,11 @@ function MemoryView({
   return (
     <>
       <p className="crumbs">
-        <Link to={paths.brain(brainId, 'memories')}>Memories</Link> / <span className="mono">{m.id}</span>
+        {/* The Memory by its words, shortened, as the list names it; its id on hover and under Id below. */}
+        <Link to={paths.brain(brainId, 'memories')}>Memories</Link> /{' '}
+        <span dir="auto" title={m.id}>
+          {oneLine(statementLabel(m), crumbChars)}
+        </span>
       </p>
       <h1 tabIndex={-1} className="statement" dir="auto" {...(heading.cut ? { title: heading.whole } : {})}>
         {heading.shown}
@@ -325,6 +332,8 @@ function MemoryView({
         <dd>{m.version}</dd>
         <dt>Status</dt>
         <dd>{statusLabels[m.status]}</dd>
+        <dt>Id</dt>
+        <dd className="mono wrap-anywhere">{m.id}</dd>
       </dl>
 
       <section aria-labelledby="evidence">

@@ -60,3 +60,28 @@ test('keeping one value on Conflicts says so in the success green, not in a warn
   await checkScreen(page, 'conflict-kept');
   assert.deepEqual(problems, []);
 });
+
+test('a Memory’s breadcrumb names it by its words, shortened, and its id is still on the page', async () => {
+  await twoCities('crumbs');
+  const long = await app().api.rememberRecord('crumbs', {
+    content: {
+      kind: 'document',
+      text: 'The ferry to the island leaves from the old harbour every morning at seven, except on Sundays.',
+    },
+  });
+  await derivationSettled(app(), 'crumbs');
+  const memoryId = (await app().api.getRecord('crumbs', long.record.id)).memory_ids[0]!;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/crumbs/memories/${memoryId}`);
+  await page.getByRole('heading', { level: 1, name: /^The ferry to the island/ }).waitFor();
+  const crumbs = page.locator('main .crumbs');
+  assert.equal(
+    await crumbs.innerText(),
+    'Memories / The ferry to the island leaves from the old harbour every…',
+  );
+  assert.equal(await crumbs.locator('[title]').getAttribute('title'), memoryId);
+  assert.doesNotMatch(await crumbs.innerText(), /mem_/);
+  const facts = page.locator('.facts');
+  assert.equal(await facts.locator('dt', { hasText: /^Id$/ }).locator('+ dd').innerText(), memoryId);
+  assert.deepEqual(problems, []);
+});
