@@ -127,7 +127,11 @@ function NoMemories({ brainId, params }: { brainId: string; params: MemoryListPa
   ].filter((f): f is string => f !== null);
   if (filters.length === 0)
     return (
-      <Empty title="No Memories yet">Memories appear here once Records are written and processed.</Empty>
+      <Empty title="No Memories yet">
+        Memories appear here once Records are written and processed. To begin,{' '}
+        <Link to={paths.brain(brainId, 'import')}>import</Link> notes, mail, chats or a calendar, or{' '}
+        <Link to={paths.brain(brainId, 'records')}>add a note</Link> on Records.
+      </Empty>
     );
   return (
     <Empty title="No Memories match these filters">

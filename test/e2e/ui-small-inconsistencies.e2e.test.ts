@@ -85,3 +85,19 @@ test('a Memory’s breadcrumb names it by its words, shortened, and its id is st
   assert.equal(await facts.locator('dt', { hasText: /^Id$/ }).locator('+ dd').innerText(), memoryId);
   assert.deepEqual(problems, []);
 });
+
+test('an empty Brain’s Memories lead to Import and to adding a note', async () => {
+  await app().api.createBrain({ id: 'blank', name: 'Blank' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/blank/memories');
+  const empty = page.locator('main .status.empty').filter({ hasText: 'No Memories yet' });
+  await empty.waitFor();
+  await empty.getByRole('link', { name: 'import' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/brains/blank/import');
+  await page.goBack();
+  await empty.getByRole('link', { name: 'add a note' }).click();
+  await page.getByLabel('What should this Brain remember?').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/brains/blank/records');
+  assert.deepEqual(problems, []);
+});
