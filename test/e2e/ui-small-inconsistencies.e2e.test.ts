@@ -101,3 +101,28 @@ test('an empty Brain’s Memories lead to Import and to adding a note', async ()
   assert.equal(new URL(page.url()).pathname, '/brains/blank/records');
   assert.deepEqual(problems, []);
 });
+
+test('Create a Brain asks the name first and suggests the short id from it, until the id is typed', async () => {
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  const form = page.getByRole('region', { name: 'Create a Brain' });
+  const name = form.getByRole('textbox', { name: /^Name/ });
+  const id = form.getByRole('textbox', { name: /^Short id/ });
+  await name.waitFor();
+  // The name comes first, in reading and Tab order.
+  await name.focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await id.evaluate((el) => el === el.ownerDocument.activeElement), true);
+  await name.fill('Zoë’s memory');
+  assert.equal(await id.inputValue(), 'zoes-memory');
+  await name.fill('Zoë’s notes');
+  assert.equal(await id.inputValue(), 'zoes-notes', 'it follows the name while not typed');
+  // Typed by the person: theirs from then on.
+  await id.fill('zoe');
+  await name.fill('Zoë Kovač');
+  assert.equal(await id.inputValue(), 'zoe');
+  await form.getByRole('button', { name: 'Create Brain' }).click();
+  await page.waitForURL(/\/brains\/zoe\/memories$/);
+  await page.getByRole('navigation', { name: 'Brain zoe' }).getByText('Zoë Kovač').waitFor();
+  assert.deepEqual(problems, []);
+});

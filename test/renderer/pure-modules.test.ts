@@ -28,7 +28,7 @@ import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
 import { conflictCount } from '../../renderer/nav.ts';
 import { slug } from '../../renderer/slug.ts';
-import { brainIdLike, brainIdPattern, brainIdProblem } from '../../renderer/brain-id.ts';
+import { brainIdFromName, brainIdLike, brainIdPattern, brainIdProblem } from '../../renderer/brain-id.ts';
 import { Slug } from '../../engine/contract/common.ts';
 import { safeReturnPath } from '../../renderer/return-path.ts';
 import {
@@ -528,6 +528,20 @@ test("a Brain's short id: the API's rule, and what is wrong with one it refuses,
   );
   assert.match(brainIdProblem('a'.repeat(129))!, /^A short id is at most 128 characters; this one has 129\./);
   assert.equal(brainIdLike('Café Notes'), 'Cafe-Notes');
+});
+
+test('a Brain’s name suggests a short id the API takes: lower case, no accents, no apostrophes', () => {
+  for (const [name, id] of [
+    ['Zoë’s memory', 'zoes-memory'],
+    ["  Ana's Work Notes ", 'anas-work-notes'],
+    ['Família Kovač 2026', 'familia-kovac-2026'],
+    ['— notes —', 'notes'],
+  ] as const) {
+    assert.equal(brainIdFromName(name), id);
+    assert.equal(brainIdProblem(id), null, `${id} is taken`);
+  }
+  // Nothing of it can be written so: no suggestion, the field is left for the person.
+  assert.equal(brainIdFromName('日記'), '');
 });
 
 test('signing in again goes back only to a page of this app on this origin', () => {
