@@ -1,4 +1,4 @@
-import { Fragment, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useId, useRef, useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
@@ -174,6 +174,7 @@ function MemorySearch({
   selfName: string | undefined;
   onChange: (p: MemoryListParams) => void;
 }) {
+  const ids = useId();
   const [q, setQ] = useState(initial.q ?? '');
   const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>(initial.status ?? 'active');
   const [subject, setSubject] = useState(initial.subject ?? '');
@@ -198,16 +199,23 @@ function MemorySearch({
   };
   return (
     <form className="filters" role="search" onSubmit={submit} aria-label="Search Memories">
-      <label className="grow">
-        Search <span className="hint">every word, in any order; case and accents do not matter</span>
+      {/* Named "Search" alone, the hint its description: within the name, "in any order" made the box
+          one of two fields named "Order", and a screen reader read the whole hint as its name. */}
+      <div className="grow field">
+        <label htmlFor={`${ids}-q`}>Search</label>
+        <span className="hint" id={`${ids}-q-hint`}>
+          every word, in any order; case and accents do not matter
+        </span>
         <input
+          id={`${ids}-q`}
           type="search"
           value={q}
           onChange={(e) => setQ(e.target.value)}
           placeholder="e.g. sister nurse"
           maxLength={500}
+          aria-describedby={`${ids}-q-hint`}
         />
-      </label>
+      </div>
       <label>
         Show
         <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>

@@ -126,3 +126,23 @@ test('Create a Brain asks the name first and suggests the short id from it, unti
   await page.getByRole('navigation', { name: 'Brain zoe' }).getByText('Zoë Kovač').waitFor();
   assert.deepEqual(problems, []);
 });
+
+test('the Memories search box is named "Search", its hint said as its description', async () => {
+  await app().api.createBrain({ id: 'search', name: 'Search' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/search/memories');
+  const box = page.getByRole('searchbox', { name: 'Search', exact: true });
+  await box.waitFor();
+  const described = await box.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id: string) => el.ownerDocument.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+  assert.equal(described, 'every word, in any order; case and accents do not matter');
+  // "Order" names the order alone, no longer the search box too.
+  assert.equal(await page.getByLabel('Order').count(), 1);
+  assert.equal(await page.getByLabel('Order').evaluate((el) => el.tagName), 'SELECT');
+  await checkScreen(page, 'memories-search-named');
+  assert.deepEqual(problems, []);
+});
