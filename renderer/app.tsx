@@ -10,7 +10,13 @@ import { ClientContext, isMnemoApiError, isRetryable, makeClient, useClient } fr
 import { staleBanner, staleReads } from './api/stale-reads.ts';
 import { bridge } from './api/bridge.ts';
 import { useFollowBrain } from './api/follow-brain.ts';
-import { brainIsGone, brainOptions } from './api/queries.ts';
+import {
+  brainIsGone,
+  brainOptions,
+  conflictListKey,
+  conflictsOptions,
+  type ConflictList,
+} from './api/queries.ts';
 import {
   answerSessionRequests,
   endSession,
@@ -20,8 +26,8 @@ import {
   type Session,
 } from './api/session.ts';
 import { tokenFromLocation } from './api/token.ts';
-import { brainTabs, pageTitle } from './nav.ts';
-import { Link, useLocation } from './router.tsx';
+import { brainTabs, conflictCount, pageTitle } from './nav.ts';
+import { Link, navigate, useLocation } from './router.tsx';
 import { parseRoute, paths, type Route } from './routes.ts';
 import { AskScreen } from './screens/ask.tsx';
 import { BrainsScreen } from './screens/brains.tsx';
@@ -127,6 +133,10 @@ function Shell({ stale }: { stale: unknown }) {
   useEffect(() => {
     void bridge()?.getWarnings().then(setWarnings);
   }, []);
+  // One address per page: `/brains` (a Brain's address cut back) is the Brains list's `/`.
+  useEffect(() => {
+    if (route.name === 'brains' && path !== paths.brains()) navigate(paths.brains(), { replace: true });
+  }, [route.name, path]);
   const title = pageTitle(route);
   useEffect(() => {
     document.title = title;
@@ -213,6 +223,13 @@ function BrainNav({ brainId, route }: { brainId: string; route: Route }) {
   const brain = useQuery(brainOptions(client, brainId));
   // Every screen of the Brain follows what agents write, through this one shared poll.
   useFollowBrain(brainId);
+  // The open conflicts, counted from the Conflicts screen's own list: the poll keeps it current by
+  // reading again only the slots a change touched, where the census would be read whole on every change.
+  const qc = useQueryClient();
+  const list = useQuery(
+    conflictsOptions(client, brainId, () => qc.getQueryData<ConflictList>(conflictListKey(brainId))),
+  );
+  const conflicts = list.data ? conflictCount(list.data.conflicts.length, list.data.cursor !== null) : null;
   const active =
     route.name === 'brain'
       ? route.tab
@@ -230,8 +247,21 @@ function BrainNav({ brainId, route }: { brainId: string; route: Route }) {
       <ul>
         {brainTabs.map((t) => (
           <li key={t.tab}>
-            <Link to={paths.brain(brainId, t.tab)} aria-current={active === t.tab ? 'page' : undefined}>
+            <Link
+              to={paths.brain(brainId, t.tab)}
+              aria-current={active === t.tab ? 'page' : undefined}
+              // Named as said ("Conflicts, 2 open"), not as drawn ("Conflicts2").
+              {...(t.tab === 'conflicts' && conflicts
+                ? { 'aria-label': `${t.label}, ${conflicts.said}` }
+                : {})}
+            >
               {t.label}
+              {t.tab === 'conflicts' && conflicts ? (
+                <>
+                  {' '}
+                  <span className="badge warn nav-count">{conflicts.shown}</span>
+                </>
+              ) : null}
             </Link>
           </li>
         ))}

@@ -27,3 +27,10 @@ export function brainIdProblem(id: string): string | null {
     );
   return `A short id starts with a letter or a digit, not “${id[0]}”.${instead}`;
 }
+
+/**
+ * The short id a Brain's name suggests, as the form fills it in while the name is typed: lower case,
+ * accents off, an apostrophe dropped rather than made a dash ("Zoë’s memory": "zoes-memory").
+ */
+export const brainIdFromName = (name: string): string =>
+  brainIdLike(name.trim().toLowerCase().replace(/['’]/g, ''));

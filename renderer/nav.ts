@@ -35,3 +35,14 @@ export function pageTitle(route: Route): string {
   })();
   return `${page} — Mnemo`;
 }
+
+/**
+ * What the Conflicts tab says of the open conflicts, from the Conflicts screen's list (`shown` beside the
+ * tab's name, `said` after it in the link's accessible name): nothing while none is known, and "at
+ * least" while the list is read only in part (`more`).
+ */
+export function conflictCount(open: number, more: boolean): { shown: string; said: string } | null {
+  if (open === 0) return null;
+  const n = open.toLocaleString('en');
+  return more ? { shown: `${n}+`, said: `at least ${n} open` } : { shown: n, said: `${n} open` };
+}

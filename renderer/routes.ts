@@ -35,6 +35,8 @@ export function parseRoute(pathname: string): Route {
   const [a, brainId, tab, id, ...rest] = parts as string[];
   if (!a) return { name: 'brains' };
   if (a === 'keys' && !brainId) return { name: 'keys' };
+  // The parent of every Brain's address is the list of Brains (`paths.brains`, where the app takes it).
+  if (a === 'brains' && !brainId) return { name: 'brains' };
   if (a !== 'brains' || !brainId || rest.length > 0) return { name: 'not-found', path: pathname };
   if (!tab) return { name: 'brain', brainId, tab: 'memories' };
   if (tab === 'memories' && id) return { name: 'memory', brainId, memoryId: id };

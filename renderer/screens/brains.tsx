@@ -10,7 +10,7 @@ import { CommandLine } from '../components/command-line.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, plural } from '../format.ts';
-import { brainIdPattern, brainIdProblem } from '../brain-id.ts';
+import { brainIdFromName, brainIdPattern, brainIdProblem } from '../brain-id.ts';
 import { brainForgotten } from '../forgotten.ts';
 import { downloadBrain } from '../brain-download.ts';
 import { Link, navigate } from '../router.tsx';
@@ -153,6 +153,8 @@ function CreateBrainForm() {
   const create = useCreateBrain();
   const [id, setId] = useState('');
   const [name, setName] = useState('');
+  // The id follows the name as it is typed, until the person types an id of their own.
+  const [idTyped, setIdTyped] = useState(false);
   const [selfType, setSelfType] = useState<'' | 'person' | 'org'>('');
   const [selfName, setSelfName] = useState('');
   // An id the rule refuses, said in the form's words rather than the browser's "match the format".
@@ -170,15 +172,32 @@ function CreateBrainForm() {
       <h2 id="new-brain">Create a Brain</h2>
       <form onSubmit={submit} className="form">
         <label>
+          Name <span className="hint">optional; what the Brain is called here</span>
+          <input
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              if (idTyped) return;
+              setId(brainIdFromName(e.target.value));
+              if (idProblem) setIdProblem(null);
+            }}
+            name="name"
+            maxLength={200}
+          />
+        </label>
+        <label>
           Short id{' '}
           <span className="hint">
-            letters a–z without accents, digits, dots, dashes and underscores, no spaces; used in addresses
+            made from the name until you change it; letters a–z without accents, digits, dots, dashes and
+            underscores, no spaces; used in addresses
           </span>
           <input
             ref={idInput}
             value={id}
             onChange={(e) => {
               setId(e.target.value);
+              // Emptied, it follows the name again.
+              setIdTyped(e.target.value !== '');
               // Said of the id as it was: once edited, it may do now.
               if (idProblem) setIdProblem(null);
             }}
@@ -203,10 +222,6 @@ function CreateBrainForm() {
             {idProblem}
           </p>
         ) : null}
-        <label>
-          Name <span className="hint">optional</span>
-          <input value={name} onChange={(e) => setName(e.target.value)} name="name" maxLength={200} />
-        </label>
         <fieldset>
           <legend>Whose memory is it? (optional)</legend>
           <p className="hint">

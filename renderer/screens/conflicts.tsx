@@ -75,7 +75,7 @@ export function ConflictsScreen({ brainId }: { brainId: string }) {
       </p>
       <div role="status">
         {resolved ? (
-          <p className="notice">
+          <p className="notice ok">
             Kept <Link to={paths.memory(brainId, resolved.kept.id)}>“{statementLabel(resolved.kept)}”</Link>;
             withdrew{' '}
             {resolved.withdrawn.map((w, i) => (

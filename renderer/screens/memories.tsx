@@ -1,4 +1,4 @@
-import { Fragment, useRef, useState, type FormEvent } from 'react';
+import { Fragment, useId, useRef, useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
@@ -22,7 +22,11 @@ import { RowSpacer } from '../components/row-spacer.tsx';
 const searchNames = ['q', 'status', 'subject', 'owner', 'order'] as const;
 /** Characters of a statement shown in the table: a few lines of its column, as a Record's 600 are of a list. */
 const statementChars = 300;
-const searchDefaults = { status: 'active', order: 'asc' } as const;
+/**
+ * Newest first unless asked: what was just learned (an agent's writes, a correction) is the first
+ * thing to check, and it sat behind "Show more" when the list opened on an import's oldest rows.
+ */
+const searchDefaults = { status: 'active', order: 'desc' } as const;
 /** The search fields as the form labels them, for the server's messages. */
 const searchLabels = { q: 'Search', status: 'Show', subject: 'About', owner: 'Whose', order: 'Order' };
 
@@ -123,7 +127,11 @@ function NoMemories({ brainId, params }: { brainId: string; params: MemoryListPa
   ].filter((f): f is string => f !== null);
   if (filters.length === 0)
     return (
-      <Empty title="No Memories yet">Memories appear here once Records are written and processed.</Empty>
+      <Empty title="No Memories yet">
+        Memories appear here once Records are written and processed. To begin,{' '}
+        <Link to={paths.brain(brainId, 'import')}>import</Link> notes, mail, chats or a calendar, or{' '}
+        <Link to={paths.brain(brainId, 'records')}>add a note</Link> on Records.
+      </Empty>
     );
   return (
     <Empty title="No Memories match these filters">
@@ -166,17 +174,20 @@ function MemorySearch({
   selfName: string | undefined;
   onChange: (p: MemoryListParams) => void;
 }) {
+  const ids = useId();
   const [q, setQ] = useState(initial.q ?? '');
   const [status, setStatus] = useState<NonNullable<MemoryListParams['status']>>(initial.status ?? 'active');
   const [subject, setSubject] = useState(initial.subject ?? '');
   const [owner, setOwner] = useState(shownOwner(initial.owner ?? ''));
-  const [order, setOrder] = useState<NonNullable<MemoryListParams['order']>>(initial.order ?? 'asc');
+  const [order, setOrder] = useState<NonNullable<MemoryListParams['order']>>(
+    initial.order ?? searchDefaults.order,
+  );
   useFollowSearch(search, () => {
     setQ(initial.q ?? '');
     setStatus(initial.status ?? 'active');
     setSubject(initial.subject ?? '');
     setOwner(shownOwner(initial.owner ?? ''));
-    setOrder(initial.order ?? 'asc');
+    setOrder(initial.order ?? searchDefaults.order);
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -188,16 +199,23 @@ function MemorySearch({
   };
   return (
     <form className="filters" role="search" onSubmit={submit} aria-label="Search Memories">
-      <label className="grow">
-        Search <span className="hint">every word, in any order; case and accents do not matter</span>
+      {/* Named "Search" alone, the hint its description: within the name, "in any order" made the box
+          one of two fields named "Order", and a screen reader read the whole hint as its name. */}
+      <div className="grow field">
+        <label htmlFor={`${ids}-q`}>Search</label>
+        <span className="hint" id={`${ids}-q-hint`}>
+          every word, in any order; case and accents do not matter
+        </span>
         <input
+          id={`${ids}-q`}
           type="search"
           value={q}
           onChange={(e) => setQ(e.target.value)}
           placeholder="e.g. sister nurse"
           maxLength={500}
+          aria-describedby={`${ids}-q-hint`}
         />
-      </label>
+      </div>
       <label>
         Show
         <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
@@ -223,8 +241,8 @@ function MemorySearch({
       <label>
         Order
         <select value={order} onChange={(e) => setOrder(e.target.value as typeof order)}>
-          <option value="asc">Oldest first</option>
           <option value="desc">Newest first</option>
+          <option value="asc">Oldest first</option>
         </select>
       </label>
       <button type="submit">Search</button>

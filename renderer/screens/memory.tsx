@@ -192,6 +192,9 @@ function VersionLinks({
   ));
 }
 
+/** Characters of the statement the breadcrumb shows: a few words, the heading under it has the rest. */
+const crumbChars = 60;
+
 function MemoryView({
   brainId,
   m,
@@ -244,7 +247,11 @@ function MemoryView({
   return (
     <>
       <p className="crumbs">
-        <Link to={paths.brain(brainId, 'memories')}>Memories</Link> / <span className="mono">{m.id}</span>
+        {/* The Memory by its words, shortened, as the list names it; its id on hover and under Id below. */}
+        <Link to={paths.brain(brainId, 'memories')}>Memories</Link> /{' '}
+        <span dir="auto" title={m.id}>
+          {oneLine(statementLabel(m), crumbChars)}
+        </span>
       </p>
       <h1 tabIndex={-1} className="statement" dir="auto" {...(heading.cut ? { title: heading.whole } : {})}>
         {heading.shown}
@@ -298,7 +305,7 @@ function MemoryView({
             )}
           </p>
         ) : saved ? (
-          <p className="notice">
+          <p className="notice ok">
             Saved.{' '}
             {correct.data.record.status === 'processing'
               ? 'It is being applied now.'
@@ -325,6 +332,8 @@ function MemoryView({
         <dd>{m.version}</dd>
         <dt>Status</dt>
         <dd>{statusLabels[m.status]}</dd>
+        <dt>Id</dt>
+        <dd className="mono wrap-anywhere">{m.id}</dd>
       </dl>
 
       <section aria-labelledby="evidence">
@@ -719,7 +728,7 @@ function AcceptForm({ brainId, m }: { brainId: string; m: MemoryDetail }) {
           <ErrorNotice error={accept.error} fields={{ type: 'Type', key: 'Key', value: 'Value (JSON)' }} />
         ) : null}
         {done ? (
-          <p className="notice" role="status">
+          <p className="notice ok" role="status">
             Accepted as {done.type}/{done.key}, version {done.version}.
           </p>
         ) : null}

@@ -46,7 +46,11 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     const { page, problems } = await openUi(context(), app);
     await page.getByRole('link', { name: 'Me' }).click();
     const nav = page.getByRole('navigation', { name: 'Brain me' });
-    await nav.getByRole('link', { name: 'Conflicts' }).click();
+    // The tab says how many conflicts are open, in its name too, from whichever page of the Brain.
+    const tab = (name: string) => nav.getByRole('link', { name, exact: true });
+    await tab('Conflicts, 1 open').waitFor();
+    assert.equal(await tab('Conflicts, 1 open').innerText(), 'Conflicts 1');
+    await tab('Conflicts, 1 open').click();
     await page.getByRole('heading', { level: 1, name: 'Conflicts' }).waitFor();
     const slot = page.getByRole('listitem').filter({
       has: page.getByRole('heading', { level: 2, name: 'You · home city', exact: true }),
@@ -85,6 +89,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     await done.getByRole('link', { name: `“${portoSaid}”` }).waitFor();
     // Focus falls to the heading, not to <body>, when the opener is gone.
     await pageUntil(page, "document.activeElement?.tagName === 'H1'", 2_000);
+    await tab('Conflicts').waitFor();
 
     const current = await activeHomeCities(app);
     assert.deepEqual(
@@ -104,6 +109,18 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     // The list the Brain opened on, with both values, is shown from the cache while it is read again:
     // the withdrawn value must leave it then.
     await page.getByRole('link', { name: portoSaid }).waitFor({ state: 'detached', timeout: 5_000 });
+    // A new disagreement an agent writes is counted on the tab while the person is elsewhere.
+    for (const [value, source] of [
+      ['Acme', 'phone'],
+      ['Globex', 'laptop'],
+    ] as const) {
+      await app.api.rememberRecord('me', {
+        content: { kind: 'fact', subject: 'user', predicate: 'employer', value },
+        source: { name: source },
+        occurred_at: at,
+      });
+    }
+    await tab('Conflicts, 1 open').waitFor({ timeout: 15_000 });
     assert.deepEqual(problems, []);
   } finally {
     await app.close();

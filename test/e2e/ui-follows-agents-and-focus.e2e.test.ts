@@ -132,7 +132,8 @@ test('more conflicts than one step: the rest wait for "Show the next", and a par
 
 test('Show more keeps focus; an agent write reaches the list with one delta read, not every page again', async () => {
   const { page, problems } = await ui();
-  await navigateInPlace(page, '/brains/big/memories');
+  // Oldest first, so the first Memory the API lists is loaded and its correction's new version is not.
+  await navigateInPlace(page, '/brains/big/memories?order=asc');
   await page.getByRole('table', { name: 'Memories' }).waitFor();
   const rows = page.getByRole('table', { name: 'Memories' }).locator('tbody tr');
   const more = page.getByRole('button', { name: 'Show more' });

@@ -172,7 +172,12 @@ test('a Memories list read to its end draws only the rows near the window, every
     const all: string[] = [];
     let cursor: string | undefined;
     do {
-      const p = await app.api.listMemories('many', { limit: 200, ...(cursor ? { cursor } : {}) });
+      // In the list's order: newest first.
+      const p = await app.api.listMemories('many', {
+        order: 'desc',
+        limit: 200,
+        ...(cursor ? { cursor } : {}),
+      });
       all.push(...p.data.map((m) => m.id));
       cursor = p.next_cursor ?? undefined;
     } while (cursor);

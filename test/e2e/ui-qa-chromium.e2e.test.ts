@@ -291,7 +291,7 @@ test('Whose takes what the table shows, the name without its accent, and the sam
   assert.deepEqual(problems, []);
 });
 
-test('Newest first lists the latest Memory on top, keeps it in the address, and puts a new one on top as it comes', async () => {
+test('Memories open newest first, a new one comes on top, and Oldest first is kept in the address', async () => {
   const api = app().api;
   await api.createBrain({ id: 'newest', name: 'Newest', self: { type: 'person', name: 'Ana' } });
   // One at a time, so the Memories' ids follow the order written.
@@ -313,21 +313,87 @@ test('Newest first lists the latest Memory on top, keeps it in the address, and 
     assert.deepEqual(seen, notes);
   };
   await navigateInPlace(page, '/brains/newest/memories');
-  await listed(['one', 'two', 'three']);
-  const order = page.getByRole('combobox', { name: /^Order/ });
-  assert.equal(await order.inputValue(), 'asc', 'oldest first unless asked');
-  await order.selectOption({ label: 'Newest first' });
-  await page.getByRole('button', { name: 'Search' }).click();
   await listed(['three', 'two', 'one']);
-  assert.match(page.url(), /\/brains\/newest\/memories\?order=desc$/);
+  const order = page.getByRole('combobox', { name: 'Order' });
+  assert.equal(await order.inputValue(), 'desc', 'newest first unless asked');
   // Learned while the list is open: on top, where the order puts it, not at the bottom.
   await api.rememberRecord('newest', { content: { kind: 'document', text: 'Note four: the lamp.' } });
   await listed(['four', 'three', 'two', 'one']);
-  // The address keeps the choice: opened from it, the list and the form say newest first.
-  await navigateInPlace(page, '/brains/newest');
-  await navigateInPlace(page, '/brains/newest/memories?order=desc');
-  await listed(['four', 'three', 'two', 'one']);
-  assert.equal(await order.inputValue(), 'desc');
   await checkScreen(page, 'memories-newest-first');
+  await order.selectOption({ label: 'Oldest first' });
+  await page.getByRole('button', { name: 'Search' }).click();
+  await listed(['one', 'two', 'three', 'four']);
+  assert.match(page.url(), /\/brains\/newest\/memories\?order=asc$/);
+  // The address keeps the choice: opened from it, the list and the form say oldest first.
+  await navigateInPlace(page, '/brains/newest');
+  await listed(['four', 'three', 'two', 'one']);
+  await navigateInPlace(page, '/brains/newest/memories?order=asc');
+  await listed(['one', 'two', 'three', 'four']);
+  assert.equal(await order.inputValue(), 'asc');
   assert.deepEqual(problems, []);
+});
+
+test("dark mode follows the system's scheme: a dark page, form controls with it, and text kept readable", async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'dark', name: 'Dark', self: { type: 'person', name: 'Ana' } });
+  for (const [value, source] of [
+    ['Porto', 'phone'],
+    ['Lisbon', 'laptop'],
+  ] as const) {
+    await api.rememberRecord('dark', {
+      content: { kind: 'fact', subject: 'self', predicate: 'home_city', value },
+      source: { name: source },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+  }
+  await derivationSettled(app(), 'dark');
+  const { page, problems } = await ui();
+  /** The page's ground, the body's text colour, and whether a select is drawn dark too. */
+  const painted = async () => {
+    const read = (await page.evaluate(`(() => {
+      const root = getComputedStyle(document.documentElement);
+      const select = document.querySelector('select');
+      return {
+        ground: root.backgroundColor,
+        text: root.color,
+        scheme: select ? getComputedStyle(select).colorScheme : '',
+        field: select ? getComputedStyle(select).backgroundColor : '',
+      };
+    })()`)) as { ground: string; text: string; scheme: string; field: string };
+    return { ...read, ground: parse(read.ground), text: parse(read.text), field: parse(read.field) };
+  };
+  try {
+    await navigateInPlace(page, '/');
+    await page.getByRole('heading', { level: 2, name: 'Create a Brain' }).waitFor();
+    const day = await painted();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const night = await painted();
+    assert.notDeepEqual(night.ground, day.ground, 'the page is not the same as in light mode');
+    assert.ok(luminance(night.ground) < 0.05, `a dark ground: ${night.ground.join(', ')}`);
+    assert.ok(luminance(night.field) < 0.05, `a dark select: ${night.field.join(', ')}`);
+    assert.match(night.scheme, /dark/, 'form controls follow the scheme');
+    const ratio = contrast(night.text, night.ground);
+    assert.ok(ratio >= 4.5, `text on the ground: ${ratio.toFixed(2)}`);
+    for (const button of [
+      page.getByRole('button', { name: 'Sign out' }),
+      page.getByRole('button', { name: 'Create Brain' }),
+      page.getByRole('button', { name: 'Forget dark' }),
+    ]) {
+      await readable(button, 'at rest, dark');
+      await button.hover();
+      await readable(button, 'hovered, dark');
+    }
+    // Every text of these screens against its ground (axe's color-contrast, WCAG AA), a warning's amber
+    // and the Conflicts count among them.
+    await checkScreen(page, 'dark-brains');
+    await navigateInPlace(page, '/brains/dark/memories');
+    await page.getByRole('link', { name: "Ana's home city: Porto" }).waitFor();
+    await checkScreen(page, 'dark-memories');
+    await navigateInPlace(page, '/brains/dark/conflicts');
+    await page.getByRole('button', { name: /^Keep this one.*Lisbon$/ }).waitFor();
+    await checkScreen(page, 'dark-conflicts');
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.emulateMedia({ colorScheme: null });
+  }
 });

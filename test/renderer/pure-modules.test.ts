@@ -26,8 +26,9 @@ import {
 } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import { parseRoute, paths } from '../../renderer/routes.ts';
+import { conflictCount } from '../../renderer/nav.ts';
 import { slug } from '../../renderer/slug.ts';
-import { brainIdLike, brainIdPattern, brainIdProblem } from '../../renderer/brain-id.ts';
+import { brainIdFromName, brainIdLike, brainIdPattern, brainIdProblem } from '../../renderer/brain-id.ts';
 import { Slug } from '../../engine/contract/common.ts';
 import { safeReturnPath } from '../../renderer/return-path.ts';
 import {
@@ -41,9 +42,11 @@ import { currentAfterWithdrawal, currentInstead, replacedBy } from '../../render
 import type { DeletionReceipt, MemoryRevision } from '../../engine/contract/index.ts';
 import { mem } from './memory-fixture.ts';
 
-test('routes parse and build round-trip, unknown paths are not-found', () => {
+test('routes parse and build round-trip, /brains is the Brains list, unknown paths are not-found', () => {
   assert.deepEqual(parseRoute('/'), { name: 'brains' });
   assert.deepEqual(parseRoute('/keys'), { name: 'keys' });
+  assert.deepEqual(parseRoute('/brains'), { name: 'brains' });
+  assert.deepEqual(parseRoute('/brains/'), { name: 'brains' });
   assert.deepEqual(parseRoute('/brains/b.1'), { name: 'brain', brainId: 'b.1', tab: 'memories' });
   for (const tab of ['records', 'memories', 'conflicts', 'ask', 'traces', 'profile'] as const) {
     assert.deepEqual(parseRoute(paths.brain('b1', tab)), { name: 'brain', brainId: 'b1', tab });
@@ -67,6 +70,13 @@ test('routes parse and build round-trip, unknown paths are not-found', () => {
   assert.equal(parseRoute('/brains/b1/memories/m/extra').name, 'not-found');
   assert.equal(parseRoute('/brains/%E0%A4%A').name, 'not-found');
   assert.equal(parseRoute('/v1/brains').name, 'not-found');
+});
+
+test('the Conflicts tab counts the open conflicts, says "at least" while the list is partial, and none at 0', () => {
+  assert.equal(conflictCount(0, false), null);
+  assert.equal(conflictCount(0, true), null);
+  assert.deepEqual(conflictCount(2, false), { shown: '2', said: '2 open' });
+  assert.deepEqual(conflictCount(1234, true), { shown: '1,234+', said: 'at least 1,234 open' });
 });
 
 test('quotes are marked in place, overlapping ones merged, near-misses found', () => {
@@ -518,6 +528,20 @@ test("a Brain's short id: the API's rule, and what is wrong with one it refuses,
   );
   assert.match(brainIdProblem('a'.repeat(129))!, /^A short id is at most 128 characters; this one has 129\./);
   assert.equal(brainIdLike('Café Notes'), 'Cafe-Notes');
+});
+
+test('a Brain’s name suggests a short id the API takes: lower case, no accents, no apostrophes', () => {
+  for (const [name, id] of [
+    ['Zoë’s memory', 'zoes-memory'],
+    ["  Ana's Work Notes ", 'anas-work-notes'],
+    ['Família Kovač 2026', 'familia-kovac-2026'],
+    ['— notes —', 'notes'],
+  ] as const) {
+    assert.equal(brainIdFromName(name), id);
+    assert.equal(brainIdProblem(id), null, `${id} is taken`);
+  }
+  // Nothing of it can be written so: no suggestion, the field is left for the person.
+  assert.equal(brainIdFromName('日記'), '');
 });
 
 test('signing in again goes back only to a page of this app on this origin', () => {

@@ -1,0 +1,148 @@
+// Checked in the real UI, from a week of use (round 6, U14): the addresses, notices, names and first
+// steps that read as slips. One server and one browser for the file; each test on its own Brain.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appPerFile, browserPerFile, checkScreen, derivationSettled, navigateInPlace } from './harness.ts';
+
+const context = browserPerFile();
+const { app, ui } = appPerFile(context, 'local');
+
+/** A Brain of Ana's whose two sources give two home cities at once: a conflict. */
+async function twoCities(brainId: string): Promise<void> {
+  await app().api.createBrain({ id: brainId, name: brainId, self: { type: 'person', name: 'Ana' } });
+  for (const [value, source] of [
+    ['Porto', 'phone'],
+    ['Lisbon', 'laptop'],
+  ] as const) {
+    await app().api.rememberRecord(brainId, {
+      content: { kind: 'fact', subject: 'self', predicate: 'home_city', value },
+      source: { name: source },
+      occurred_at: '2024-01-01T00:00:00Z',
+    });
+  }
+  await derivationSettled(app(), brainId);
+}
+
+test('/brains, the parent of every Brain’s address, opens the Brains list at its own address', async () => {
+  const { page, problems } = await ui();
+  for (const path of ['/brains', '/brains/']) {
+    await navigateInPlace(page, '/keys');
+    await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+    await navigateInPlace(page, path);
+    await page.getByRole('heading', { level: 1, name: 'Brains' }).waitFor();
+    await page.waitForURL((u) => u.pathname === '/');
+    assert.equal(await page.getByText('Page not found').count(), 0);
+    assert.equal(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Brains' })
+        .getAttribute('aria-current'),
+      'page',
+    );
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('keeping one value on Conflicts says so in the success green, not in a warning’s amber', async () => {
+  await twoCities('kept');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/kept/conflicts');
+  await page.getByRole('button', { name: /^Keep this one.*Lisbon$/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Keep it, withdraw the other' }).click();
+  const notice = page.getByRole('status').locator('.notice').filter({ hasText: /^Kept/ });
+  await notice.waitFor();
+  const drawn = await notice.evaluate((el) => {
+    const style = el.ownerDocument.defaultView!.getComputedStyle(el);
+    return [style.backgroundColor, style.color];
+  });
+  // --ok-bg and --ok-text (renderer/styles.css), where the warning's are rgb(253, 240, 213) on rgb(77, 51, 0).
+  assert.deepEqual(drawn, ['rgb(227, 242, 230)', 'rgb(28, 90, 42)']);
+  await checkScreen(page, 'conflict-kept');
+  assert.deepEqual(problems, []);
+});
+
+test('a Memory’s breadcrumb names it by its words, shortened, and its id is still on the page', async () => {
+  await twoCities('crumbs');
+  const long = await app().api.rememberRecord('crumbs', {
+    content: {
+      kind: 'document',
+      text: 'The ferry to the island leaves from the old harbour every morning at seven, except on Sundays.',
+    },
+  });
+  await derivationSettled(app(), 'crumbs');
+  const memoryId = (await app().api.getRecord('crumbs', long.record.id)).memory_ids[0]!;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/crumbs/memories/${memoryId}`);
+  await page.getByRole('heading', { level: 1, name: /^The ferry to the island/ }).waitFor();
+  const crumbs = page.locator('main .crumbs');
+  assert.equal(
+    await crumbs.innerText(),
+    'Memories / The ferry to the island leaves from the old harbour every…',
+  );
+  assert.equal(await crumbs.locator('[title]').getAttribute('title'), memoryId);
+  assert.doesNotMatch(await crumbs.innerText(), /mem_/);
+  const facts = page.locator('.facts');
+  assert.equal(await facts.locator('dt', { hasText: /^Id$/ }).locator('+ dd').innerText(), memoryId);
+  assert.deepEqual(problems, []);
+});
+
+test('an empty Brain’s Memories lead to Import and to adding a note', async () => {
+  await app().api.createBrain({ id: 'blank', name: 'Blank' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/blank/memories');
+  const empty = page.locator('main .status.empty').filter({ hasText: 'No Memories yet' });
+  await empty.waitFor();
+  await empty.getByRole('link', { name: 'import' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Import' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/brains/blank/import');
+  await page.goBack();
+  await empty.getByRole('link', { name: 'add a note' }).click();
+  await page.getByLabel('What should this Brain remember?').waitFor();
+  assert.equal(new URL(page.url()).pathname, '/brains/blank/records');
+  assert.deepEqual(problems, []);
+});
+
+test('Create a Brain asks the name first and suggests the short id from it, until the id is typed', async () => {
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  const form = page.getByRole('region', { name: 'Create a Brain' });
+  const name = form.getByRole('textbox', { name: /^Name/ });
+  const id = form.getByRole('textbox', { name: /^Short id/ });
+  await name.waitFor();
+  // The name comes first, in reading and Tab order.
+  await name.focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await id.evaluate((el) => el === el.ownerDocument.activeElement), true);
+  await name.fill('Zoë’s memory');
+  assert.equal(await id.inputValue(), 'zoes-memory');
+  await name.fill('Zoë’s notes');
+  assert.equal(await id.inputValue(), 'zoes-notes', 'it follows the name while not typed');
+  // Typed by the person: theirs from then on.
+  await id.fill('zoe');
+  await name.fill('Zoë Kovač');
+  assert.equal(await id.inputValue(), 'zoe');
+  await form.getByRole('button', { name: 'Create Brain' }).click();
+  await page.waitForURL(/\/brains\/zoe\/memories$/);
+  await page.getByRole('navigation', { name: 'Brain zoe' }).getByText('Zoë Kovač').waitFor();
+  assert.deepEqual(problems, []);
+});
+
+test('the Memories search box is named "Search", its hint said as its description', async () => {
+  await app().api.createBrain({ id: 'search', name: 'Search' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/search/memories');
+  const box = page.getByRole('searchbox', { name: 'Search', exact: true });
+  await box.waitFor();
+  const described = await box.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id: string) => el.ownerDocument.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+  assert.equal(described, 'every word, in any order; case and accents do not matter');
+  // "Order" names the order alone, no longer the search box too.
+  assert.equal(await page.getByLabel('Order').count(), 1);
+  assert.equal(await page.getByLabel('Order').evaluate((el) => el.tagName), 'SELECT');
+  await checkScreen(page, 'memories-search-named');
+  assert.deepEqual(problems, []);
+});
