@@ -86,6 +86,11 @@ export interface RecordRepository {
     status?: 'processing' | 'ready' | undefined;
     sinceMs?: number | undefined;
     untilMs?: number | undefined;
+    /**
+     * Every one of these words (core/shared/fold-text.ts `searchWords`), in any order, in the text, a
+     * message's speaker or a document's title.
+     */
+    words?: readonly string[] | undefined;
     hideLocalOnly: boolean;
   }): Promise<RowPage<RecordRow>>;
   /**

@@ -44,6 +44,12 @@ export interface ReferenceEngineOptions {
 
 const referenceKinds = ['message', 'document', 'event', 'fact'] as const;
 
+/** What a Records search reads of a Record, folded: its text, a message's speaker, a document's title. */
+const searchedText = (r: MnemoRecord): string => {
+  const c = r.content as { speaker?: string; title?: string };
+  return foldText(`${recordText(r.content)}\n${c.speaker ?? ''}\n${c.title ?? ''}`);
+};
+
 /**
  * The spec's conformance engine: in-process and empty after restart; one Memory per Record with subject
  * `record`; retrieval is a substring scan needing a shared word; no extraction, entity resolution,
@@ -370,6 +376,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           (r) => (!q.visibility || r.visibility === q.visibility) && (!q.status || r.status === q.status),
         )
         .filter((r) => inSpan(r.occurred_at, q.since, q.until))
+        .filter((r) => q.q === undefined || searchWords(q.q).every((w) => searchedText(r).includes(w)))
         .sort((a, b) => (a.id < b.id ? 1 : -1))
         .filter((r) => !before || r.id < before);
       return pageOf(rows, q.limit);
