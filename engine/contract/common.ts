@@ -119,6 +119,17 @@ export function pageLimit(defaultValue: number, max: number) {
     .prefault(defaultValue); // prefault, not default: openapi.json then still shows the default
 }
 
+/**
+ * A search's words (`q` of listMemories and listRecords), found as core/shared/fold-text.ts
+ * `searchWords` folds them. White space or accents alone (a no-break space, U+0301) name no word once
+ * folded, and would match everything: refused.
+ */
+export const searchText = z
+  .string()
+  .min(1)
+  .max(500)
+  .refine((q) => /\S/u.test(q.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')), 'must hold a word');
+
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** Whether `v` is JSON: what JSON.parse gives, numbers finite. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { Citation, DateTime, pageLimit } from './common.ts';
+import { Citation, DateTime, pageLimit, searchText } from './common.ts';
 
 export const MemoryStatus = z.enum(['active', 'scheduled', 'superseded', 'retracted']).meta({
   id: 'MemoryStatus',
@@ -144,15 +144,24 @@ export const MemoryPage = z
 export type MemoryPage = z.infer<typeof MemoryPage>;
 
 export const MemoryListQuery = z.strictObject({
-  subject: z.string().min(1).optional(),
+  subject: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Whom or what the Memories are about: a name, or one or more whole words of one, in any order, case ' +
+        'and accents ignored (`babic`, `Marko Babic` and `marko` find Marko Babić; `marko` finds every ' +
+        "other Marko too; `bab` finds none). A slot value is found by its slot's subject, so the " +
+        'Brain\'s own person\'s name finds the facts written about "me".',
+    ),
   owner: z
     .string()
     .min(1)
     .optional()
     .describe(
       "Whose Memories: `self`, `other` or `unresolved` (the owner's state), or a person's name as " +
-        '`owner.entity` gives it, compared as searches compare text: in any case, its accents optional ' +
-        '(`jose` finds `José`).',
+        '`owner.entity` gives it, or one or more whole words of it, compared as searches compare text: in ' +
+        'any case, its accents optional (`jose` finds `José`, `ines` Inês Duarte, `marko` every Marko).',
     ),
   as_of: DateTime.optional(),
   // Not min(1): an empty one is a watermark the engine cannot read, `invalid_watermark` as any other.
@@ -177,16 +186,10 @@ export const MemoryListQuery = z.strictObject({
         '`since_watermark`, which reads by transaction time, oldest first (`conflicting_parameters`).',
     ),
   limit: pageLimit(50, 200),
-  q: z
-    .string()
-    .min(1)
-    .max(500)
-    // White space or accents alone (a no-break space, U+0301) name no word once folded as a search folds
-    // them (core/shared/fold-text.ts), and would match every Memory.
-    .refine((q) => /\S/u.test(q.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')), 'must hold a word')
+  q: searchText
     .optional()
     .describe(
-      'Words that must all occur in the statement, in any order; case and accents are ignored. White space or combining accents alone are refused (invalid_request_body).',
+      "Words that must all occur, in any order and within words too, in the statement, its subject or its owner's name (`babic` finds what Marko Babić said); case and accents are ignored. White space or combining accents alone are refused (invalid_request_body).",
     ),
   status: z.enum(['active', 'scheduled', 'superseded', 'retracted', 'all']).optional(),
   contested: z

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DateTime, Visibility, pageLimit, sinceNotAfterUntil } from './common.ts';
+import { DateTime, Visibility, pageLimit, searchText, sinceNotAfterUntil } from './common.ts';
 
 const shortText = z.string().min(1, 'must not be empty').max(2_000, 'must be at most 2,000 characters');
 
@@ -255,6 +255,13 @@ export const RecordListQuery = z
       'Records that occurred at or after this time. Later than `until`: `invalid_request_body`.',
     ),
     until: DateTime.optional().describe('Records that occurred at or before this time.'),
+    q: searchText
+      .optional()
+      .describe(
+        "Words that must all occur, in any order and within words too, in the Record's text, a message's " +
+          "speaker or a document's title; case and accents are ignored, as listMemories' `q` compares. " +
+          'White space or combining accents alone are refused (invalid_request_body).',
+      ),
     cursor: z.string().min(1, 'must not be empty').optional(),
     // Not min(1): an empty one is a watermark the engine cannot read, `invalid_watermark` as any other.
     since_watermark: z

@@ -12,7 +12,7 @@ import {
 } from '../adapters/sqlite/record-repository.ts';
 import { currentOfSelfSql, memoryPageSql } from '../adapters/sqlite/memory-repository.ts';
 import { censusView, memoryTallySql, noiseQueries } from '../adapters/sqlite/census-reads.ts';
-import { memoryFilter } from './memories.ts';
+import { memoryFilter, type Named } from './memories.ts';
 
 /**
  * A page, or a read of one part of a Brain, must be a range read of an index in the page's order,
@@ -38,20 +38,24 @@ describe('list reads use an index of what they read, in their order', () => {
   });
 
   it('listMemories by id, either way, whatever it filters by, as it serves locally or hosted', () => {
-    const queries: Array<Partial<MemoryListQuery>> = [
-      {},
-      { cursor: encodeCursor('mem_01') },
-      { subject: 'Alice' },
-      { owner: 'self' },
-      { q: 'kayak' },
-      { status: 'all' },
-      { status: 'superseded' },
-      { as_of: '2024-01-01T00:00:00Z' },
+    // Each with the subjects and owners it names (whomNamed): one, or several people of one name.
+    const queries: Array<[Partial<MemoryListQuery>, Named?]> = [
+      [{}],
+      [{ cursor: encodeCursor('mem_01') }],
+      [{ subject: 'Alice' }, { subjects: ['Alice'] }],
+      [{ subject: 'Marko' }, { subjects: ['Marko', 'Marko Babić', 'marko babić'] }],
+      [{ owner: 'self' }, { owner: { state: 'self' } }],
+      [{ owner: 'marko' }, { owner: { folded: ['marko', 'marko babic'] } }],
+      [{ q: 'kayak' }],
+      [{ status: 'all' }],
+      [{ status: 'superseded' }],
+      [{ as_of: '2024-01-01T00:00:00Z' }],
     ];
     for (const hosted of [false, true])
-      for (const q of queries)
+      for (const [q, named = {}] of queries)
         for (const order of ['asc', 'desc'] as const) {
-          const f = memoryFilter({ limit: 50, ...q } as MemoryListQuery, Date.UTC(2026, 0, 1), hosted, false);
+          const at = Date.UTC(2026, 0, 1);
+          const f = memoryFilter({ limit: 50, ...q } as MemoryListQuery, at, hosted, false, named);
           const p = plan(memoryPageSql('brn_a', { ...f, limit: 50, cursor: q.cursor, order }));
           const said = `${JSON.stringify({ ...q, order })}\n${p}`;
           assert.match(p, /USING INDEX memories_brain_id/, said);

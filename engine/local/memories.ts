@@ -7,10 +7,13 @@ import type {
   MemoryPage,
   MemoryRemoval,
   MemoryRevision,
+  Owner,
 } from '../contract/index.ts';
 import { statusAt, timesOf } from '../core/temporal/memory-time.ts';
 import { citationsByMemory, toMemory } from '../core/shared/memory-shape.ts';
 import { searchWords } from '../core/shared/fold-text.ts';
+import { isOwnerState } from '../core/shared/owner-state.ts';
+import { namedBy } from '../core/shared/person-names.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
@@ -50,8 +53,9 @@ export async function listMemories(
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
   return ctx.units.read(b.uid, async (u) => {
+    const named = await whomNamed(u.memories, q, b.self_name);
     if (since !== undefined) {
-      const delta = await memoryChanges(u, memoryFilter(q, nowMs, hosted, true), since, q.limit);
+      const delta = await memoryChanges(u, memoryFilter(q, nowMs, hosted, true, named), since, q.limit);
       const { end } = delta;
       return {
         data: await toMemories(u, delta.rows, nowMs, hosted),
@@ -65,7 +69,7 @@ export async function listMemories(
       };
     }
     const page = await u.memories.list({
-      ...memoryFilter(q, nowMs, hosted, false),
+      ...memoryFilter(q, nowMs, hosted, false, named),
       limit: q.limit,
       cursor: q.cursor,
       order: q.order,
@@ -78,23 +82,53 @@ export async function listMemories(
   });
 }
 
+/** The subjects and owners listMemories' `subject` and `owner` name in one Brain (whomNamed). */
+export type Named = Pick<MemoryFilter, 'subjects' | 'owner'>;
+
+/**
+ * What `subject` and `owner` name in this Brain: each subject and each owner's name of its Memories
+ * that they name as a person's name is named (person-names.ts: every word typed a whole word of it,
+ * case and accents ignored), so "marko" is Marko Babić and the other Marko alike; with the Brain's own
+ * person's name when they name her, whose facts about "me" are kept under it. An owner's state word
+ * (`self`, `other`, `unresolved`) is that state, as the spec has it.
+ */
+export async function whomNamed(
+  memories: Pick<MemoryReads, 'subjectNames' | 'ownerNames'>,
+  q: Pick<MemoryListQuery, 'subject' | 'owner'>,
+  selfName: string | null,
+): Promise<Named> {
+  const self = selfName !== null ? [selfName] : [];
+  const subjects =
+    q.subject === undefined
+      ? undefined
+      : [q.subject, ...namedBy(q.subject, self), ...namedBy(q.subject, await memories.subjectNames())];
+  const owner =
+    q.owner === undefined
+      ? undefined
+      : isOwnerState(q.owner)
+        ? { state: q.owner as Owner['state'] }
+        : { folded: namedBy(q.owner, await memories.ownerNames()) };
+  return { subjects, owner };
+}
+
 /**
  * What a listMemories read serves: the Brain's Memories not pending re-derivation, as the deployment
  * serves them, at `as_of`, of the status asked (by default current; every status for a delta read or
- * at `as_of`), of the subject, owner, slot and words asked.
+ * at `as_of`), of the subjects and owner named (whomNamed), slot and words asked.
  */
 export function memoryFilter(
   q: MemoryListQuery,
   nowMs: number,
   hosted: boolean,
   delta: boolean,
+  named: Named,
 ): MemoryFilter {
   return {
     nowMs,
     asOfMs: q.as_of !== undefined ? Date.parse(q.as_of) : undefined,
     status: q.status ?? (q.as_of !== undefined || delta ? 'all' : 'current'),
-    subject: q.subject,
-    owner: q.owner,
+    subjects: named.subjects,
+    owner: named.owner,
     contested: q.contested === 'true',
     slot: q.slot,
     // Every word of the search, in any order, case and accents ignored in every script.

@@ -1,5 +1,6 @@
 import { decodeIdCursor } from '../core/shared/page-cursor.ts';
 import { sourceFilterAgrees } from '../core/shared/source-filter.ts';
+import { searchWords } from '../core/shared/fold-text.ts';
 import type {
   MnemoRecord,
   RecordCreate,
@@ -275,6 +276,7 @@ export async function listRecords(
       status: q.status,
       sinceMs: q.since ? Date.parse(q.since) : undefined,
       untilMs: q.until ? Date.parse(q.until) : undefined,
+      words: q.q !== undefined ? searchWords(q.q) : undefined,
       hideLocalOnly: ctx.deployment === 'hosted',
     });
     const states = await u.records.states(page.rows.map((r) => r.id));

@@ -1,4 +1,4 @@
-import type { Kind, MemoryStatus, Visibility } from '../contract/index.ts';
+import type { Kind, MemoryStatus, Owner, Visibility } from '../contract/index.ts';
 import type {
   BrainRow,
   TenantRef,
@@ -86,6 +86,11 @@ export interface RecordRepository {
     status?: 'processing' | 'ready' | undefined;
     sinceMs?: number | undefined;
     untilMs?: number | undefined;
+    /**
+     * Every one of these words (core/shared/fold-text.ts `searchWords`), in any order, in the text, a
+     * message's speaker or a document's title.
+     */
+    words?: readonly string[] | undefined;
     hideLocalOnly: boolean;
   }): Promise<RowPage<RecordRow>>;
   /**
@@ -171,10 +176,17 @@ export interface MemoryFilter {
    * (`servedAt` with no as_of); `all`: any.
    */
   status: MemoryStatus | 'current' | 'all';
-  /** Of this subject: a slot value by its slot's normalized subject, any Memory by its own (ASCII case ignored). */
-  subject?: string | undefined;
-  /** Of this owner: the owner's state, or its entity (ASCII case ignored). */
-  owner?: string | undefined;
+  /**
+   * Of one of these subjects: a slot value by its slot's normalized subject, any Memory by its own,
+   * case ignored as `subjectNames` tells subjects apart (listMemories' `subject` and the subjects it
+   * names: core/shared/person-names.ts). None: nothing is selected.
+   */
+  subjects?: readonly string[] | undefined;
+  /**
+   * Of this owner: a state (or an owner named by that very word, in Unicode's lower case), or one of
+   * these names folded (foldText; `ownerNames` gives them). No names: nothing is selected.
+   */
+  owner?: { state: Owner['state'] } | { folded: readonly string[] } | undefined;
   /** Only current slot values whose slot holds another current value too (a conflict). */
   contested?: boolean | undefined;
   /** Only the versions of this slot (a slot's id is its lineage's). */
@@ -199,6 +211,14 @@ export type MemoryPageQuery = MemoryFilter & {
 export interface MemoryReads {
   /** The version of this id in this Brain, pending or not, or null. */
   get(id: string): Promise<MemoryVersionRow | null>;
+  /**
+   * Each subject of the Brain's Memories once (any status, pending too), in no order: one spelling for
+   * all those `MemoryFilter.subjects` does not tell apart (the adapter's case-insensitive comparison),
+   * which the adapter may give in its own lower case.
+   */
+  subjectNames(): Promise<string[]>;
+  /** Each owner's name of the Brain's Memories once (any status, pending too), folded (foldText), in no order. */
+  ownerNames(): Promise<string[]>;
   /**
    * Every version of one lineage (one slot's values), by version; `shareableOnly` keeps only those
    * with a supporting Record that is not local_only.

@@ -33,6 +33,8 @@ import { referenceContext } from './reference-context.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import type { BrainState, StoredMemory, StoredRecord } from './state.ts';
 import { foldText, searchWords } from '../core/shared/fold-text.ts';
+import { isOwnerState } from '../core/shared/owner-state.ts';
+import { namesName } from '../core/shared/person-names.ts';
 
 export interface ReferenceEngineOptions {
   deployment?: Deployment;
@@ -41,6 +43,12 @@ export interface ReferenceEngineOptions {
 }
 
 const referenceKinds = ['message', 'document', 'event', 'fact'] as const;
+
+/** What a Records search reads of a Record, folded: its text, a message's speaker, a document's title. */
+const searchedText = (r: MnemoRecord): string => {
+  const c = r.content as { speaker?: string; title?: string };
+  return foldText(`${recordText(r.content)}\n${c.speaker ?? ''}\n${c.title ?? ''}`);
+};
 
 /**
  * The spec's conformance engine: in-process and empty after restart; one Memory per Record with subject
@@ -368,6 +376,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           (r) => (!q.visibility || r.visibility === q.visibility) && (!q.status || r.status === q.status),
         )
         .filter((r) => inSpan(r.occurred_at, q.since, q.until))
+        .filter((r) => q.q === undefined || searchWords(q.q).every((w) => searchedText(r).includes(w)))
         .sort((a, b) => (a.id < b.id ? 1 : -1))
         .filter((r) => !before || r.id < before);
       return pageOf(rows, q.limit);
@@ -499,11 +508,16 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       const rows = [...s.memories.values()].filter(({ memory: m }) => {
         if (hidden(m)) return false;
         if (q.status && q.status !== 'all' && m.status !== q.status) return false;
-        if (q.subject && m.subject.toLowerCase() !== q.subject.toLowerCase()) return false;
-        if (q.owner && m.owner.state !== q.owner && m.owner.entity?.toLowerCase() !== q.owner.toLowerCase())
+        // A subject or an owner's name as the other engines name them (person-names.ts).
+        if (q.subject && !namesName(q.subject, m.subject)) return false;
+        if (
+          q.owner &&
+          (isOwnerState(q.owner) ? m.owner.state !== q.owner : !namesName(q.owner, m.owner.entity ?? ''))
+        )
           return false;
         if (q.as_of && Date.parse(m.valid_from) > Date.parse(q.as_of)) return false;
-        if (q.q && !searchWords(q.q).every((w) => foldText(m.statement).includes(w))) return false;
+        const searched = foldText(`${m.statement}\n${m.subject}\n${m.owner.entity ?? ''}`);
+        if (q.q && !searchWords(q.q).every((w) => searched.includes(w))) return false;
         // One Memory per Record, none in a slot: nothing here is ever contested.
         if (q.contested === 'true' || q.slot !== undefined) return false;
         return true;

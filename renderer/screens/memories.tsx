@@ -3,7 +3,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemoryListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useSelfName } from '../api/self-name.ts';
-import { ownerParam } from '../owner-filter.ts';
+import { ownerParam, subjectParam } from '../owner-filter.ts';
 import { memoryListOptions } from '../api/queries.ts';
 import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
@@ -35,8 +35,13 @@ export function MemoriesScreen({ brainId }: { brainId: string }) {
   const search = useLocation().split('?')[1] ?? '';
   const selfName = useSelfName(brainId);
   const read = { ...searchDefaults, ...readSearch(search, searchNames) } as MemoryListParams;
-  // The address takes the filter's words too (`?owner=you`, `?owner=Lucía (you)`), as the form does.
-  const params = read.owner ? { ...read, owner: ownerParam(read.owner, selfName) } : read;
+  // The address takes the filter's words too (`?owner=you`, `?owner=Lucía (you)`), as the form does;
+  // About keeps them ("you" is her name once it is known).
+  const params = {
+    ...read,
+    ...(read.owner ? { owner: ownerParam(read.owner, selfName) } : {}),
+    ...(read.subject ? { subject: subjectParam(read.subject, selfName) } : {}),
+  };
   const setParams = (p: MemoryListParams) =>
     navigate(`${paths.brain(brainId, 'memories')}${writeSearch(p, searchNames, searchDefaults)}`);
   const memories = useInfiniteQuery(memoryListOptions(client, brainId, params, useQueryClient()));
@@ -157,11 +162,6 @@ function NoMemories({ brainId, params }: { brainId: string; params: MemoryListPa
 const ownerWords = { self: ownerLabel({ state: 'self' }), unresolved: ownerLabel({ state: 'unresolved' }) };
 const shownOwner = (owner: string) =>
   owner === 'self' || owner === 'unresolved' ? ownerWords[owner] : owner;
-const asApiName = (name: string) => {
-  const said = name.trim().toLowerCase();
-  if (said === ownerWords.self) return 'self';
-  return [ownerWords.unresolved, 'not sure', 'unknown'].includes(said) ? 'unresolved' : name.trim();
-};
 
 function MemorySearch({
   search,
@@ -193,7 +193,7 @@ function MemorySearch({
     e.preventDefault();
     const p: MemoryListParams = { status, order };
     if (q.trim()) p.q = q.trim();
-    if (subject.trim()) p.subject = asApiName(subject);
+    if (subject.trim()) p.subject = subject.trim();
     if (owner.trim()) p.owner = ownerParam(owner, selfName);
     onChange(p);
   };
@@ -204,7 +204,7 @@ function MemorySearch({
       <div className="grow field">
         <label htmlFor={`${ids}-q`}>Search</label>
         <span className="hint" id={`${ids}-q-hint`}>
-          every word, in any order; case and accents do not matter
+          every word, in any order, in a statement or the names beside it; case and accents do not matter
         </span>
         <input
           id={`${ids}-q`}
@@ -228,7 +228,11 @@ function MemorySearch({
       </label>
       <label>
         About
-        <input value={subject} onChange={(e) => setSubject(e.target.value)} placeholder="subject" />
+        <input
+          value={subject}
+          onChange={(e) => setSubject(e.target.value)}
+          placeholder="a name, or a word of one"
+        />
       </label>
       <label>
         Whose

@@ -35,9 +35,10 @@ import { SourceSelect, noSource } from './record-source-select.tsx';
 
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
-const filterNames = ['kind', 'source', 'has_source', 'visibility', 'status', 'since', 'until'] as const;
+const filterNames = ['q', 'kind', 'source', 'has_source', 'visibility', 'status', 'since', 'until'] as const;
 /** The filters as the form labels them, for the server's messages. */
 const filterLabels = {
+  q: 'Search',
   kind: 'Kind',
   source: 'Source',
   has_source: 'Source',
@@ -207,6 +208,7 @@ function RecordFilters({
   initial: RecordListParams;
   onChange: (f: RecordListParams) => void;
 }) {
+  const [q, setQ] = useState(initial.q ?? '');
   const [kind, setKind] = useState<string>(initial.kind ?? '');
   const [source, setSource] = useState(sourceChoice(initial));
   const [visibility, setVisibility] = useState<string>(initial.visibility ?? '');
@@ -216,6 +218,7 @@ function RecordFilters({
   // A range that ends before it starts matches nothing: said here, not sent for the server to refuse.
   const [backwards, setBackwards] = useState(false);
   useFollowSearch(search, () => {
+    setQ(initial.q ?? '');
     setKind(initial.kind ?? '');
     setSource(sourceChoice(initial));
     setVisibility(initial.visibility ?? '');
@@ -232,6 +235,7 @@ function RecordFilters({
   const apply = (e: FormEvent) => {
     e.preventDefault();
     const f: RecordListParams = {};
+    if (q.trim()) f.q = q.trim();
     if (kind) f.kind = kind as RecordListParams['kind'];
     if (source === noSource) f.has_source = 'false';
     else if (source.trim()) f.source = source.trim();
@@ -248,6 +252,19 @@ function RecordFilters({
   };
   return (
     <form className="filters" onSubmit={apply} aria-label="Filter Records">
+      <label className="grow">
+        Search{' '}
+        <span className="hint">
+          every word, in any order, in the text, who said it or its title; case and accents do not matter
+        </span>
+        <input
+          type="search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder="e.g. sister nurse"
+          maxLength={500}
+        />
+      </label>
       <label>
         Kind
         <select value={kind} onChange={(e) => setKind(e.target.value)}>

@@ -633,7 +633,7 @@ const tools: McpTool[] = [
     input: {
       // Without the contract's word on a blank q: the error says it to a model that sends one.
       q: mem.q.describe(
-        'Words that must all occur in the statement, in any order; case and accents are ignored.',
+        'Words that must all be in the statement, subject or owner, any order; case, accents ignored.',
       ),
       // The query's own flag reads a string (from a URL); a model writes a JSON boolean: both are taken.
       contested: z
@@ -642,11 +642,11 @@ const tools: McpTool[] = [
         .describe(mem.contested.description ?? ''),
       slot: mem.slot,
       subject: mem.subject.describe(
-        "Only Memories about this subject (a name, as a Memory's subject; case ignored).",
+        'Only Memories about this subject: a name or words of it; case, accents ignored.',
       ),
       owner: mem.owner.describe(
         'Only Memories whose owner is this: "self" (the Brain\'s own person), "other", "unresolved", or a ' +
-          'name (case and accents ignored: "jose" is José).',
+          'name or words of it; case, accents ignored.',
       ),
       status: mem.status.describe(
         'Which versions: "active" (current), "scheduled" (valid later), "superseded", "retracted", or ' +

@@ -247,6 +247,49 @@ export function memoryAndObjectChecks(factory: ServerFactory, traits: EngineTrai
       },
     );
 
+    it(
+      'About, Whose and a search find a person by a first name or a surname, any case, accents optional',
+      { skip: traits.resolvesOwners ? false : 'this engine resolves no owners' },
+      async () => {
+        const api = client(server, await freshKey(server));
+        const self = { type: 'person', name: 'Zoë Kovač' };
+        assert.equal((await api.post('/brains', { id: 'people', self })).status, 201);
+        const said = async (speaker: string, text: string) => {
+          const { record } = await remember(api, 'people', { content: { kind: 'message', text, speaker } });
+          const ids = (await ready(api, 'people', record.id)).memory_ids;
+          assert.ok(ids.length > 0, text);
+          return ids;
+        };
+        const babic = await said('Marko Babić', 'The ferry to Hvar leaves at nine.');
+        const marko = await said('Marko', 'Band practice moved to Thursday.');
+        const ines = await said('Inês Duarte', 'The tiles for the kitchen arrived.');
+        const zoe = await said('Zoë Kovač', 'I booked the dentist for Monday.');
+        const found = async (query: string) =>
+          assertShape(MemoryPage, (await api.get(`/brains/people/memories?${query}`)).body)
+            .data.map((m) => m.id)
+            .sort();
+        const of = (...people: string[][]) => people.flat().sort();
+        for (const about of ['babic', 'Babić', 'Marko Babic', 'babic marko'])
+          assert.deepEqual(await found(`subject=${encodeURIComponent(about)}`), of(babic), `About ${about}`);
+        // A first name two people share names them both.
+        assert.deepEqual(await found('subject=marko'), of(babic, marko), 'About marko');
+        assert.deepEqual(await found('subject=zoe'), of(zoe), 'About zoe');
+        // A word of a name, not a part of one.
+        assert.deepEqual(await found('subject=bab'), [], 'About bab');
+        for (const whose of ['Inês', 'ines', 'DUARTE', 'Ines Duarte'])
+          assert.deepEqual(await found(`owner=${encodeURIComponent(whose)}`), of(ines), `Whose ${whose}`);
+        assert.deepEqual(await found('owner=marko'), of(babic, marko), 'Whose marko');
+        // The Brain's own person by her name, as by her state.
+        assert.deepEqual(await found('owner=zoe'), of(zoe), 'Whose zoe');
+        assert.deepEqual(await found('owner=self'), of(zoe), 'Whose self');
+        assert.deepEqual(await found('owner=mark'), [], 'Whose mark');
+        // A search finds a person's Memories by the name they are about or whose they are, as by their words.
+        assert.deepEqual(await found('q=babic'), of(babic), 'Search babic');
+        assert.deepEqual(await found('q=duarte%20kitchen'), of(ines), 'Search duarte kitchen');
+        assert.deepEqual(await found('q=duarte%20ferry'), [], 'Search duarte ferry');
+      },
+    );
+
     it('a delta read returns only what changed after the watermark, oldest first, with a watermark to send back', async () => {
       const api = await brainWithKey(server);
       const first = await remember(api, 'b', { content: 'Before the mark.' });

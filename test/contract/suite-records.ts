@@ -806,6 +806,53 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       }
     });
 
+    it("listRecords' q finds Records by words of their text, a speaker or a title, case and accents ignored", async () => {
+      const api = await brainWithKey(server, 'searched');
+      const write = async (content: unknown) => (await remember(api, 'searched', { content })).record.id;
+      const ferry = await write({
+        kind: 'message',
+        text: 'The ferry leaves at nine.',
+        speaker: 'Marko Babić',
+      });
+      const sister = await write({
+        kind: 'message',
+        text: 'My sister Maja is a NURSE in Split.',
+        speaker: 'Ana',
+      });
+      const tiles = await write({ kind: 'document', title: 'Kitchen tiles', text: 'Ordered from Porto.' });
+      const event = await write({ kind: 'event', title: 'Dentist', starts_at: '2026-03-02T09:00:00Z' });
+      const found = async (q: string, more = '') => {
+        const page = await api.get<{ data: { id: string }[] }>(
+          `/brains/searched/records?q=${encodeURIComponent(q)}${more}`,
+        );
+        assert.equal(page.status, 200, page.text);
+        return page.body.data.map((r) => r.id);
+      };
+      assert.deepEqual(await found('babic'), [ferry], 'a speaker, its accent optional');
+      assert.deepEqual(await found('nurse sister'), [sister], 'words in any order, any case');
+      assert.deepEqual(await found('tiles'), [tiles], "a document's title");
+      assert.deepEqual(await found('porto kitchen'), [tiles], 'its title and its text together');
+      assert.deepEqual(await found('dentist'), [event], "an event's title");
+      assert.deepEqual(await found('nurs'), [sister], 'within words too');
+      assert.deepEqual(await found('nurse ferry'), [], 'every word');
+      assert.deepEqual(await found('the', '&kind=message'), [ferry], 'with the other filters');
+      const blank = assertError(
+        await api.get('/brains/searched/records?q=%20'),
+        400,
+        'invalid_request',
+        'invalid_request_body',
+      );
+      assert.match(String(blank.message), /^q: must hold a word/);
+      // The change feed is read whole, unsearched, as it is unfiltered.
+      if (traits.replicaIds !== undefined)
+        assertError(
+          await api.get('/brains/searched/records?since_watermark=start&q=ferry'),
+          400,
+          'invalid_request',
+          'conflicting_parameters',
+        );
+    });
+
     it(
       'the change feed splits a step larger than a page: each page holds at most limit entries, none lost or repeated',
       { skip: traits.replicaIds === undefined ? 'this engine has no change feed' : false },

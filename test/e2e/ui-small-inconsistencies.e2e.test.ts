@@ -139,7 +139,10 @@ test('the Memories search box is named "Search", its hint said as its descriptio
       .map((id: string) => el.ownerDocument.getElementById(id)?.textContent ?? '')
       .join(' '),
   );
-  assert.equal(described, 'every word, in any order; case and accents do not matter');
+  assert.equal(
+    described,
+    'every word, in any order, in a statement or the names beside it; case and accents do not matter',
+  );
   // "Order" names the order alone, no longer the search box too.
   assert.equal(await page.getByLabel('Order').count(), 1);
   assert.equal(await page.getByLabel('Order').evaluate((el) => el.tagName), 'SELECT');

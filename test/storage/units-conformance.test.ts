@@ -21,6 +21,7 @@ import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
 import { createSqliteSlotIndex } from '../../engine/adapters/sqlite/slot-index.ts';
 import { pgSlotIndex } from '../../engine/adapters/postgres/slot-index.ts';
 import { profileLines } from '../../engine/local/profile-census.ts';
+import { whomNamed } from '../../engine/local/memories.ts';
 import type {
   BrainRepository,
   BrainUnitOfWork,
@@ -1302,10 +1303,23 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
 
     it('lists Memories by id, bytewise, in pages a cursor continues, within each filter', async () => {
       const { uid, lineage } = await memoriesBrain();
-      type Filter = Partial<MemoryFilter> & { limit?: number; cursor?: string | undefined };
-      const list = (f: Filter) =>
-        b.units.read(uid, (u) =>
-          u.memories.list({ nowMs, status: 'all', shareableOnly: false, limit: 10, ...f }),
+      // `subject` and `owner` as listMemories takes them, resolved against the Brain's names.
+      type Filter = Partial<Omit<MemoryFilter, 'owner'>> & {
+        limit?: number;
+        cursor?: string | undefined;
+        subject?: string;
+        owner?: string;
+      };
+      const list = ({ subject, owner, ...f }: Filter) =>
+        b.units.read(uid, async (u) =>
+          u.memories.list({
+            nowMs,
+            status: 'all',
+            shareableOnly: false,
+            limit: 10,
+            ...(await whomNamed(u.memories, { subject, owner }, null)),
+            ...f,
+          }),
         );
       const pages = async (f: Filter) => {
         const seen: string[][] = [];
@@ -1338,13 +1352,17 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       ]);
       assert.deepEqual(await ids({ asOfMs: Date.parse('2026-02-01T00:00:00.000Z') }), ['a', 'g']);
       assert.deepEqual(await ids({ asOfMs: Date.parse('2026-10-01T00:00:00.000Z') }), ['C', 'g']);
-      // Ana's slot values by their slot, e by its own subject; not Ana B's.
-      assert.deepEqual(await ids({ subject: 'ANA' }), ['B', 'C', 'a', 'e']);
-      assert.deepEqual(await ids({ subject: 'ANA', status: 'current' }), ['B']);
+      // Ana's slot values by their slot, e by its own subject; Ana B's too, "ana" being a word of hers.
+      assert.deepEqual(await ids({ subject: 'ANA' }), ['B', 'C', 'a', 'e', 'g']);
+      assert.deepEqual(await ids({ subject: 'ANA', status: 'current' }), ['B', 'g']);
+      assert.deepEqual(await ids({ subject: 'ana b' }), ['g']);
       assert.deepEqual(await ids({ subject: 'bOB ødegård' }), ['d']);
-      // Unicode's lower case, not ASCII's alone: Ø is ø and Ë is ë.
+      // Unicode's lower case, not ASCII's alone: Ø is ø and Ë is ë; and folded, the accents optional.
       assert.deepEqual(await ids({ subject: 'BOB ØDEGÅRD' }), ['d']);
-      assert.deepEqual(await ids({ subject: 'BOB' }), []);
+      assert.deepEqual(await ids({ subject: 'ØDEGARD' }), ['d']);
+      // A whole word of the name, not a part of one.
+      assert.deepEqual(await ids({ subject: 'BOB' }), ['d']);
+      assert.deepEqual(await ids({ subject: 'BO' }), []);
       assert.deepEqual(await ids({ owner: 'other' }), ['d', 'g']);
       assert.deepEqual(await ids({ owner: 'BOB' }), ['d']);
       assert.deepEqual(await ids({ owner: 'ZOë' }), ['g']);
@@ -1358,6 +1376,9 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       assert.deepEqual(await ids({ words: searchWords('Cafe BOB') }), ['d']);
       assert.deepEqual(await ids({ words: searchWords('lives ana') }), ['B', 'C', 'a']);
       assert.deepEqual(await ids({ words: searchWords('lives rome') }), []);
+      // Or in whom a Memory is about, or whose it is: d is about Bob Ødegård, g is Zoë's.
+      assert.deepEqual(await ids({ words: searchWords('ØDEGÅRD café') }), ['d']);
+      assert.deepEqual(await ids({ words: searchWords('zoe 30') }), ['g']);
       assert.deepEqual(await ids({ shareableOnly: true }), ['B', 'a', 'd', 'e', 'g']);
       assert.deepEqual(await ids({ shareableOnly: true, slot: lineage }), ['B', 'a']);
       assert.deepEqual(await ids({ shareableOnly: true, slot: lineage, status: 'scheduled' }), []);
@@ -1365,7 +1386,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       await assert.rejects(list({ cursor: 'nonsense' }), { code: 'invalid_request_body' });
     });
 
-    it("lists a person's Memories by name folded, page by page; a state word by its state, unfolded", async () => {
+    it("lists a person's Memories by a word of their name folded, page by page; a state word by its state, unfolded", async () => {
       const uid = await brain();
       const m = (suffix: string) => `${uid}_${suffix}`;
       const r1 = m('r1');
@@ -1387,16 +1408,28 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         const seen: string[][] = [];
         let cursor: string | undefined;
         do {
-          const page = await b.units.read(uid, (u) =>
-            u.memories.list({ nowMs, status: 'current', shareableOnly: false, owner, limit: 2, cursor }),
+          const page = await b.units.read(uid, async (u) =>
+            u.memories.list({
+              nowMs,
+              status: 'current',
+              shareableOnly: false,
+              ...(await whomNamed(u.memories, { owner }, null)),
+              limit: 2,
+              cursor,
+            }),
           );
           seen.push(page.rows.map((row) => row.id.slice(uid.length + 1)));
           cursor = page.next ?? undefined;
         } while (cursor !== undefined);
         return seen;
       };
+      // Zoe Ann by her first name too; her name whole, her alone.
       for (const zoe of ['zoe', 'ZOE', 'Zoë', 'zoë'])
-        assert.deepEqual(await pages(zoe), [['z1', 'z2'], ['z3']], zoe);
+        assert.deepEqual(await pages(zoe), [
+          ['z1', 'z2'],
+          ['z3', 'z4'],
+        ]);
+      assert.deepEqual(await pages('ann zoe'), [['z4']]);
       assert.deepEqual(await pages('strauss'), [['st']]);
       assert.deepEqual(await pages('STRAUß'), [['st']]);
       // A state word is the state, or an owner by that very word in any case, not one it folds to.

@@ -1,6 +1,5 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
-import { isOwnerState } from '../../core/shared/owner-state.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type {
   CitationRow,
@@ -39,24 +38,30 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
   if (f.asOfMs !== undefined) conds.push(servedSql(p, f.asOfMs, f.nowMs));
   if (f.status !== 'all')
     conds.push(f.status === 'current' ? currentSql(p, f.nowMs) : statusSql(p, f.status, f.nowMs));
-  if (f.subject !== undefined) {
+  if (f.subjects !== undefined) {
     // A slot value by its slot's normalized subject (a range of slot keys: the prefix ends in U+001F,
-    // so U+0020 in its place bounds it), any Memory by its own subject, case ignored.
-    const norm = slotPrefix(f.subject);
+    // so U+0020 in its place bounds it), any Memory by its own subject in lower case, on the
+    // (brain, lower(subject)) index. The column is COLLATE "C", whose lower() is ASCII's: the subjects
+    // asked are the Brain's own (subjectNames, lowered so), each a range of that index.
+    const prefixes = [...new Set(f.subjects.map(slotPrefix))];
+    const below = prefixes.map((x) => `${x.slice(0, -1)}\u0020`);
     conds.push(
-      `(m.slot COLLATE "C" >= ${p.bind(norm)} AND m.slot COLLATE "C" < ${p.bind(`${norm.slice(0, -1)}\u0020`)}
-        OR ${unicodeLower('m.subject')} = ${unicodeLower(`${p.bind(f.subject)}::text`)})`,
+      `(EXISTS (SELECT 1 FROM unnest(${p.bind(prefixes)}::text[], ${p.bind(below)}::text[]) AS k(lo, hi)
+                WHERE m.slot COLLATE "C" >= k.lo AND m.slot COLLATE "C" < k.hi)
+        OR lower(m.subject) = ANY(ARRAY(SELECT lower(x COLLATE "C") FROM unnest(${p.bind([...new Set(f.subjects)])}::text[]) AS x)))`,
     );
   }
-  // A state asks for its Memories (or an owner by that word, as ever); a name is compared folded, on
+  // A state asks for its Memories (or an owner by that word, as ever); names are compared folded, on
   // migration 031's index of this very expression (another spelling of it would fold every row).
-  if (f.owner !== undefined && isOwnerState(f.owner)) {
-    const owner = p.bind(f.owner);
+  if (f.owner !== undefined && 'state' in f.owner) {
+    const owner = p.bind(f.owner.state);
     conds.push(
       `(m.owner_state = ${owner} OR ${unicodeLower('m.owner_entity')} = ${unicodeLower(`${owner}::text`)})`,
     );
-  } else if (f.owner !== undefined)
-    conds.push(`mnemo_fold(m.owner_entity) = mnemo_fold(${p.bind(f.owner)}::text)`);
+  } else if (f.owner !== undefined && f.owner.folded.length === 1)
+    conds.push(`mnemo_fold(m.owner_entity) = ${p.bind(f.owner.folded[0]!)}::text`);
+  else if (f.owner !== undefined)
+    conds.push(`mnemo_fold(m.owner_entity) = ANY(${p.bind(f.owner.folded)}::text[])`);
   if (f.contested === true) {
     // A conflict: current now, and another value of its slot current too (hosted, one hosted serves).
     conds.push(
@@ -67,12 +72,14 @@ function memoryFilterSql(p: Params, brain: string, f: MemoryFilter): string[] {
   }
   // A lineage is exactly the versions of one slot: its id is the slot's key.
   if (f.slot !== undefined) conds.push(`m.lineage = ${p.bind(f.slot)} AND m.slot IS NOT NULL`);
-  // Every word in the statement folded as foldText folds it (mnemo_fold, migration 017), in any order
-  // (the words come folded: searchWords).
+  // Every word folded as foldText folds it (mnemo_fold, migration 017), in any order (the words come
+  // folded: searchWords), in the statement or in whom it is about or whose it is. A word holds no line
+  // end, so none is found across one.
   if (f.words !== undefined && f.words.length > 0)
     conds.push(
       `NOT EXISTS (SELECT 1 FROM unnest(${p.bind(f.words)}::text[]) AS w(word)
-                   WHERE strpos(mnemo_fold(m.statement), w.word) = 0)`,
+                   WHERE strpos(mnemo_fold(m.statement || chr(10) || m.subject || chr(10) || coalesce(m.owner_entity, '')),
+                                w.word) = 0)`,
     );
   return conds;
 }
@@ -188,6 +195,37 @@ export function pgMemories(
           [brainUid, id],
         )
       ).rows[0] ?? null,
+    // One probe of an index per name (a loose index scan), not a read of every Memory of the Brain;
+    // subjects in the lower case of their index (ASCII's: the column is COLLATE "C").
+    subjectNames: async () =>
+      (
+        await q.query<{ v: string }>(
+          `WITH RECURSIVE names(v) AS (
+             (SELECT lower(subject) FROM memories WHERE brain_uid = $1 ORDER BY lower(subject) LIMIT 1)
+             UNION ALL
+             SELECT (SELECT lower(subject) FROM memories WHERE brain_uid = $1 AND lower(subject) > names.v
+                     ORDER BY lower(subject) LIMIT 1)
+             FROM names WHERE names.v IS NOT NULL)
+           SELECT v FROM names WHERE v IS NOT NULL`,
+          [brainUid],
+        )
+      ).rows.map((r) => r.v),
+    ownerNames: async () =>
+      (
+        await q.query<{ v: string }>(
+          `WITH RECURSIVE names(v) AS (
+             (SELECT mnemo_fold(owner_entity) FROM memories
+              WHERE brain_uid = $1 AND mnemo_fold(owner_entity) IS NOT NULL
+              ORDER BY mnemo_fold(owner_entity) LIMIT 1)
+             UNION ALL
+             SELECT (SELECT mnemo_fold(owner_entity) FROM memories
+                     WHERE brain_uid = $1 AND mnemo_fold(owner_entity) > names.v
+                     ORDER BY mnemo_fold(owner_entity) LIMIT 1)
+             FROM names WHERE names.v IS NOT NULL)
+           SELECT v FROM names WHERE v IS NOT NULL`,
+          [brainUid],
+        )
+      ).rows.map((r) => r.v),
     lineage: async (lineage, opts) =>
       (
         await q.query<MemoryVersionRow>(

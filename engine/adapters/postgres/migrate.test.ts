@@ -473,7 +473,7 @@ describe('migrations on an embedded PostgreSQL', () => {
       let cursor: string | undefined;
       do {
         const page = await memories.list({
-          owner: 'zoe',
+          owner: { folded: ['zoe'] },
           limit: 4,
           cursor,
           nowMs: 0,
@@ -506,6 +506,13 @@ describe('migrations on an embedded PostgreSQL', () => {
     assert.equal(seen.length, 2, 'a first page and one by cursor');
     // Hosted (shareableOnly): the Memories are read in id order off the index, joined to their Records.
     for (const sent of seen) await assertReadsIndex(db, sent, 'memories_owner_folded');
+    // The names a filter may name: one probe of an index per name, owners' off this one.
+    seen.length = 0;
+    const owners = await memories.ownerNames();
+    assert.deepEqual(owners.sort(), [...Array.from({ length: 50 }, (_, i) => `ana ${i}`), 'zoe'].sort());
+    assert.deepEqual(await memories.subjectNames(), ['someone']);
+    await assertReadsIndex(db, seen[0]!, 'memories_owner_folded');
+    await assertReadsIndex(db, seen[1]!, 'memories_brain_subject');
   });
 
   it("32: the open tasks a deed may have done are a range of the statement keys' bytes", async () => {

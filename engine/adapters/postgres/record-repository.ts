@@ -125,6 +125,15 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
       if (query.status === 'ready') conds.push(`NOT ${queued}`);
       if (query.sinceMs !== undefined) add((p) => `r.occurred_ms >= ${p}`, query.sinceMs);
       if (query.untilMs !== undefined) add((p) => `r.occurred_ms <= ${p}`, query.untilMs);
+      // Every word folded as foldText folds it (mnemo_fold), in the text, a message's speaker or a
+      // document's title, as the SQLite adapter's; a word holds no line end.
+      if (query.words !== undefined && query.words.length > 0)
+        add(
+          (p) => `NOT EXISTS (SELECT 1 FROM unnest(${p}::text[]) AS w(word)
+                   WHERE strpos(mnemo_fold(r.text || chr(10) || coalesce(r.content::jsonb ->> 'speaker', '')
+                                           || chr(10) || coalesce(r.content::jsonb ->> 'title', '')), w.word) = 0)`,
+          query.words,
+        );
       if (query.cursor) add((p) => `r.id COLLATE "C" < ${p}`, decodeCursor(query.cursor));
       params.push(query.limit + 1);
       const rows = (

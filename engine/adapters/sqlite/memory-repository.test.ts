@@ -5,7 +5,7 @@ import { encodeCursor } from '../../core/shared/page-cursor.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
 import type { MemoryFilter, MemoryVersionRow } from '../../ports/index.ts';
 import type { Store } from './store.ts';
-import { memoryPageSql, sameStatementSql } from './memory-repository.ts';
+import { memoryPageSql, ownerNamesSql, sameStatementSql, subjectNamesSql } from './memory-repository.ts';
 import { queryPlan, storeWithBrains, tempStore } from './testing.ts';
 import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
 
@@ -213,9 +213,13 @@ describe('the Memories of a unit of work over SQLite', () => {
     });
     const list = async (f: Partial<MemoryFilter>) =>
       ids((await units.read('brn_1', (u) => u.memories.list({ ...filter(f), limit: 10 }))).rows);
-    assert.deepEqual(await list({ subject: 'BOB' }), ['mem_a']);
-    assert.deepEqual(await list({ owner: 'bob' }), ['mem_a']);
-    assert.deepEqual(await list({ owner: 'self' }), ['mem_b', 'mem_c', 'mem_d']);
+    assert.deepEqual(await list({ subjects: ['BOB'] }), ['mem_a']);
+    assert.deepEqual(await list({ subjects: ['bob', 'Ana'] }), ['mem_a', 'mem_b', 'mem_c', 'mem_d']);
+    assert.deepEqual(await list({ subjects: [] }), []);
+    assert.deepEqual(await list({ owner: { folded: ['bob'] } }), ['mem_a']);
+    assert.deepEqual(await list({ owner: { folded: ['bob', 'nobody'] } }), ['mem_a']);
+    assert.deepEqual(await list({ owner: { folded: [] } }), []);
+    assert.deepEqual(await list({ owner: { state: 'self' } }), ['mem_b', 'mem_c', 'mem_d']);
     assert.deepEqual(await list({ words: ['kayak', 'bob'] }), ['mem_a']);
     assert.deepEqual(await list({ words: ['kayak', 'ana'] }), []);
     assert.deepEqual(await list({ contested: true }), ['mem_c', 'mem_d']);
@@ -277,13 +281,59 @@ describe("the Memories' list", () => {
       [undefined, ''],
       [encodeCursor('mem_x'), ' AND id>?'],
     ] as const) {
-      const q = { ...filter({ owner: 'Zoë', status: 'current' }), limit: 50, cursor };
+      const q = { ...filter({ owner: { folded: ['zoe'] }, status: 'current' }), limit: 50, cursor };
       const { sql, params } = memoryPageSql('brn_1', q);
       // One step, sorting nothing: no "USE TEMP B-TREE FOR ORDER BY".
       assert.equal(
         queryPlan(store, sql, ...params),
         `SEARCH m USING INDEX memories_owner_folded (brain_uid=? AND owner_folded=?${range})`,
       );
+    }
+  });
+});
+
+describe("the names a Brain's Memories are about and whose they are", () => {
+  it('are each subject as written and each owner folded, once, in no order that matters', async () => {
+    const store = await withRecords();
+    const units = sqliteUnits(store);
+    const people: Array<[string, string, string | null]> = [
+      ['mem_a', 'Marko Babić', 'Marko Babić'],
+      ['mem_b', 'MARKO BABIĆ', 'MARKO BABIĆ'],
+      ['mem_c', 'marko babić', null],
+      ['mem_d', 'Inês Duarte', 'Inês Duarte'],
+    ];
+    for (const [id, subject, owner] of people)
+      memory(store, {
+        id,
+        seq: 1,
+        subject,
+        owner_state: owner === null ? 'unresolved' : 'other',
+        owner_entity: owner,
+      });
+    memory(store, { id: 'mem_z', seq: 1, brain_uid: 'brn_2', subject: 'Zed', owner_entity: 'Zed' });
+    const [subjects, owners] = await units.read('brn_1', async (u) => [
+      await u.memories.subjectNames(),
+      await u.memories.ownerNames(),
+    ]);
+    // One spelling of those the filter's NOCASE does not tell apart (ASCII's case): "MARKO BABIĆ" is another.
+    assert.equal(subjects.length, 3, subjects.join());
+    assert.deepEqual(subjects.map((x) => x.toLowerCase()).sort(), [
+      'inês duarte',
+      'marko babić',
+      'marko babić',
+    ]);
+    assert.deepEqual(owners.sort(), ['ines duarte', 'marko babic']);
+  });
+
+  it('are read one seek of an index per name, not by reading every Memory', () => {
+    const store = tempStore('mnemo-names-');
+    for (const [sql, index] of [
+      [subjectNamesSql, /USING COVERING INDEX memories_brain_subject_nocase \(brain_uid=\? AND subject>\?\)/],
+      [ownerNamesSql, /USING COVERING INDEX memories_owner_folded \(brain_uid=\? AND owner_folded>\?\)/],
+    ] as const) {
+      const plan = queryPlan(store, sql, 'brn_1', 'brn_1');
+      assert.match(plan, index, plan);
+      assert.doesNotMatch(plan, /SCAN memories|TEMP B-TREE/, plan);
     }
   });
 });

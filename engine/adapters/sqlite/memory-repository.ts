@@ -1,6 +1,5 @@
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
-import { isOwnerState } from '../../core/shared/owner-state.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
 import type { MemoryFilter, MemoryPageQuery, MemoryRepository, MemoryVersionRow } from '../../ports/index.ts';
@@ -55,34 +54,41 @@ export function memoryFilterSql(brainUid: string, f: MemoryFilter): { conds: str
     const s = f.status === 'current' ? currentSql(f.nowMs) : statusSql(f.status, f.nowMs);
     add(s.sql, ...s.params);
   }
-  if (f.subject !== undefined) {
+  if (f.subjects !== undefined) {
     // Supersession keys a slot by its normalized subject (case, spacing, trailing punctuation; the
     // Brain's own name for "me"), so "Bob"/age and "bob"/Age are one lineage, and one filter: slot values
-    // match on the slot's subject part (a range on the (brain, slot) index); every Memory also matches
-    // its own subject case-insensitively on the (brain, subject NOCASE) index, so `subject=me` still
-    // finds the facts written about "me". NOCASE folds ASCII alone: a subject asked with other letters
-    // is also compared in Unicode's lower case, on a walk of the Brain's Memories.
-    const norm = slotPrefix(f.subject);
-    const unicode = /[\u0080-\uffff]/.test(f.subject);
+    // match on the slot's subject part (a range of the (brain, slot) index per subject: the prefix ends
+    // in U+001F, so U+0020 in its place bounds it); every Memory also matches its own subject
+    // case-insensitively on the (brain, subject NOCASE) index, so `subject=me` still finds the facts
+    // written about "me". NOCASE folds ASCII alone: the subjects asked are the Brain's own spellings
+    // (subjectNames), each of which one seek finds.
+    const prefixes = [...new Set(f.subjects.map(slotPrefix))];
     add(
-      `m.id IN (SELECT s.id FROM memories s WHERE s.brain_uid = ? AND s.slot >= ? AND s.slot < ?
+      `m.id IN (SELECT s.id FROM json_each(?) j CROSS JOIN memories s
+                WHERE s.brain_uid = ? AND s.slot >= j.value AND s.slot < substr(j.value, 1, length(j.value) - 1) || ' '
                 UNION ALL
-                SELECT s.id FROM memories s
-                WHERE s.brain_uid = ? AND s.subject = ? COLLATE NOCASE
-                ${unicode ? 'UNION ALL SELECT s.id FROM memories s WHERE s.brain_uid = ? AND mnemo_lower(s.subject) = ?' : ''})`,
+                SELECT s.id FROM json_each(?) j CROSS JOIN memories s
+                WHERE s.brain_uid = ? AND s.subject = j.value COLLATE NOCASE)`,
+      JSON.stringify(prefixes),
       brainUid,
-      norm,
-      `${norm.slice(0, -1)}\u0020`,
+      JSON.stringify([...new Set(f.subjects)]),
       brainUid,
-      f.subject,
-      ...(unicode ? [brainUid, f.subject.toLowerCase()] : []),
     );
   }
-  // A state asks for its Memories (or an owner by that word, as ever); a name is compared folded, on
-  // the index of the folded owner each Memory is written with (migration 037).
-  if (f.owner !== undefined && isOwnerState(f.owner))
-    add('(m.owner_state = ? OR mnemo_lower(m.owner_entity) = ?)', f.owner, f.owner);
-  else if (f.owner !== undefined) add('m.owner_folded = ?', foldText(f.owner));
+  // A state asks for its Memories (or an owner by that word, as ever); names are compared folded, on
+  // the index of the folded owner each Memory is written with (migration 037): one name is a range of
+  // it in id order, several are gathered from it first.
+  if (f.owner !== undefined && 'state' in f.owner)
+    add('(m.owner_state = ? OR mnemo_lower(m.owner_entity) = ?)', f.owner.state, f.owner.state);
+  else if (f.owner !== undefined && f.owner.folded.length === 1)
+    add('m.owner_folded = ?', f.owner.folded[0]!);
+  else if (f.owner !== undefined)
+    add(
+      `m.id IN (SELECT s.id FROM json_each(?) j CROSS JOIN memories s
+                WHERE s.brain_uid = ? AND s.owner_folded = j.value)`,
+      JSON.stringify(f.owner.folded),
+      brainUid,
+    );
   if (f.contested === true) {
     // A conflict: current now, and another value of its slot current too (as the census counts them;
     // hosted, the other value must be one hosted serves).
@@ -101,11 +107,34 @@ export function memoryFilterSql(brainUid: string, f: MemoryFilter): { conds: str
     add('m.id IN (SELECT s.id FROM memories s WHERE s.lineage = ? AND s.slot IS NOT NULL)', f.slot);
   }
   // Every word, in any order, case and accents ignored in every script (mnemo_has_words folds as
-  // searchWords does).
+  // searchWords does), in the statement or in whom it is about or whose it is: "babic" finds what
+  // Marko Babić said.
   if (f.words !== undefined && f.words.length > 0)
-    add('mnemo_has_words(m.statement, ?) = 1', f.words.join('\u0000'));
+    add('mnemo_has_words(m.statement, ?, m.subject, m.owner_entity) = 1', f.words.join('\u0000'));
   return { conds, params };
 }
+
+/**
+ * Each subject of a Brain's Memories once, one spelling for those equal but for ASCII case (as the
+ * subject filter compares them; two parameters: the Brain's uid twice): one seek of the (brain,
+ * subject NOCASE) index per subject, the least one past the last (a loose index scan), not a read of
+ * every Memory.
+ */
+export const subjectNamesSql = `WITH RECURSIVE names(v) AS (
+    SELECT (SELECT min(subject COLLATE NOCASE) FROM memories WHERE brain_uid = ?)
+    UNION ALL
+    SELECT (SELECT min(subject COLLATE NOCASE) FROM memories
+            WHERE brain_uid = ? AND subject COLLATE NOCASE > names.v)
+    FROM names WHERE names.v IS NOT NULL)
+  SELECT v FROM names WHERE v IS NOT NULL`;
+
+/** Each owner's folded name of a Brain's Memories once, as subjectNamesSql reads subjects. */
+export const ownerNamesSql = `WITH RECURSIVE names(v) AS (
+    SELECT (SELECT min(owner_folded) FROM memories WHERE brain_uid = ? AND owner_folded IS NOT NULL)
+    UNION ALL
+    SELECT (SELECT min(owner_folded) FROM memories WHERE brain_uid = ? AND owner_folded > names.v)
+    FROM names WHERE names.v IS NOT NULL)
+  SELECT v FROM names WHERE v IS NOT NULL`;
 
 /**
  * One page of a full read (limit + 1 rows, to tell whether more follow), by id in `order`: either way
@@ -178,6 +207,8 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       );
       return r ? versionOf(r) : null;
     },
+    subjectNames: async () => store.all<{ v: string }>(subjectNamesSql, brainUid, brainUid).map((r) => r.v),
+    ownerNames: async () => store.all<{ v: string }>(ownerNamesSql, brainUid, brainUid).map((r) => r.v),
     lineage: async (lineage, opts) =>
       store
         .all<SqlVersion>(

@@ -29,6 +29,14 @@ export function recordPageSql(brainUid: string, q: RecordListFilter): { sql: str
     add("NOT EXISTS (SELECT 1 FROM derive_queue d WHERE d.record_id = r.id AND d.job = 'derive')");
   if (q.sinceMs !== undefined) add('r.occurred_ms >= ?', q.sinceMs);
   if (q.untilMs !== undefined) add('r.occurred_ms <= ?', q.untilMs);
+  // Every word, folded as searchWords folds them (mnemo_has_words), in what the Records list shows of
+  // a Record: its text, a message's speaker, a document's title. A read of the Brain's Records in the
+  // page's order until the page is full.
+  if (q.words !== undefined && q.words.length > 0)
+    add(
+      `mnemo_has_words(r.text, ?, json_extract(r.content, '$.speaker'), json_extract(r.content, '$.title')) = 1`,
+      q.words.join('\u0000'),
+    );
   if (q.cursor) add('r.id < ?', decodeCursor(q.cursor));
   return {
     sql: `SELECT ${recordColumns} FROM records r WHERE ${conds.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,

@@ -99,14 +99,34 @@ export function openStore(opts: OpenStoreOptions): Store {
     db.close();
     throw e;
   }
-  // Searches of Memories compare folded text (foldText: Unicode case and accents, which SQL cannot):
-  // mnemo_has_words(text, words) is 1 when every word (folded, NUL-separated) occurs in the folded
-  // text, which is folded once per row whatever the number of words.
-  db.function('mnemo_has_words', { deterministic: true }, (text: unknown, words: unknown) => {
-    if (typeof text !== 'string' || typeof words !== 'string') return 0;
-    const folded = foldText(text);
-    return words.split('\u0000').every((w) => folded.includes(w)) ? 1 : 0;
-  });
+  // Searches of Memories and Records compare folded text (foldText: Unicode case and accents, which
+  // SQL cannot): mnemo_has_words(text, words, name, name) is 1 when every word (folded, NUL-separated)
+  // occurs in the folded text or in one of the two names beside it (whom a Memory is about and whose
+  // it is, a Record's speaker and title; null for none). The text is folded once per row whatever the
+  // number of words; a name only when a word is not in the text, and once for many rows (a Brain's
+  // Memories name a few people many times each).
+  const foldedNames = new Map<string, string>();
+  const inName = (name: unknown, word: string) => {
+    if (typeof name !== 'string') return false;
+    let folded = foldedNames.get(name);
+    if (folded === undefined) {
+      if (foldedNames.size >= 4096) foldedNames.clear();
+      folded = foldText(name);
+      foldedNames.set(name, folded);
+    }
+    return folded.includes(word);
+  };
+  db.function(
+    'mnemo_has_words',
+    { deterministic: true },
+    (text: unknown, words: unknown, name: unknown, other: unknown) => {
+      if (typeof text !== 'string' || typeof words !== 'string') return 0;
+      const folded = foldText(text);
+      for (const w of words.split('\u0000'))
+        if (!folded.includes(w) && !inName(name, w) && !inName(other, w)) return 0;
+      return 1;
+    },
+  );
   // Names compared as people read them: Unicode's lower case, where lower() and NOCASE fold ASCII
   // alone ("ZOË" is "Zoë"). PostgreSQL's twin is lower(x COLLATE "und-x-icu").
   db.function('mnemo_lower', { deterministic: true }, (text: unknown) =>

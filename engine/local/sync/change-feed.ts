@@ -43,7 +43,17 @@ async function withTarget(
 /** Reads the feed from the Brain's beginning. */
 export const feedStart = 'start';
 
-const filters = ['kind', 'source', 'has_source', 'visibility', 'status', 'since', 'until', 'cursor'] as const;
+const filters = [
+  'kind',
+  'source',
+  'has_source',
+  'visibility',
+  'status',
+  'since',
+  'until',
+  'q',
+  'cursor',
+] as const;
 
 /**
  * The change feed of a Brain's Records (listRecords with since_watermark): Records written and Records
