@@ -496,7 +496,12 @@ export function createRuleDeriver(): Deriver {
     // A plan said with where it goes ("My flight to Lisbon moved to Friday.") is read, naming that place;
     // her change of it supersedes a booking of it mailed to her (plan-changed.ts `isBookingChanged`), as
     // it does a calendar's event of it.
-    name: 'rules-v82',
+    // v83: a calendar's event still to come, which an import dates by its start, is the plan a change
+    // said before that day names ("The dentist moved my appointment from Thursday …" of "Dentist – Dr.
+    // Ferreira" on Thursday 10 December), and a trip called off by its place ("the Christmas trip to
+    // Zagreb is off") is an event of days there ("Christmas in Zagreb with Mama"): both stayed current
+    // beside the change. The event is replaced from its start (settle-lineage.ts).
+    name: 'rules-v83',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
