@@ -1,6 +1,12 @@
 import type { Claim } from '../core/derive/deriver.ts';
-import { isBookingChanged, isPlanChanged, planWords } from '../core/derive/plan-changed.ts';
-import type { MemoryRepository } from '../ports/index.ts';
+import {
+  eventTimes,
+  isBookingChanged,
+  isPlanChanged,
+  planSearchWords,
+  planWords,
+} from '../core/derive/plan-changed.ts';
+import type { MemoryRepository, MemoryVersionRow } from '../ports/index.ts';
 import type { NextOf } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
 
@@ -24,7 +30,10 @@ const mailSources = ['mbox'];
  * after the speaker's own (an agent's or a calendar's event, "Dentist (Dr. Horvat); when:
  * 2026-12-08T09:00:00Z", beside her "I booked the dentist for Tuesday") is `also` changed: the change
  * is that lineage's next version too, so the event is superseded, its history saying by what, and a
- * forgotten change restores it as it does the plan. So is a booking of it mailed to the person (an
+ * forgotten change restores it as it does the plan. An imported event begins where it is held (its
+ * Record's world time is its start): one still to come when the change is said began after it, and is
+ * looked for there, the nearest first, where none begun before is the plan; one already begun then is
+ * past, no plan the change names. So is a booking of it mailed to the person (an
  * airline's "Your flight TP 1234 Zagreb – Lisbon on Thursday 12 March 10:15 is confirmed.", the
  * sender's statement): her own change of a plan that names its place ("My flight to Lisbon moved to
  * Friday.") is its next version too, and where she said no plan of her own, the booking is the plan
@@ -38,22 +47,10 @@ export async function changedPlanOf(
   const change = claim.changesPlan;
   if (change === undefined) return null;
   const of = change.of;
-  const named = of === undefined ? [] : [{ owner_state: of.state, owner_entity: of.entity ?? null }];
-  const isNamed = (o: (typeof named)[number]) =>
-    named.some((n) => n.owner_state === o.owner_state && n.owner_entity === o.owner_entity);
-  const owners =
-    change.person !== undefined
-      ? named
-      : [...ownersReached(claim.owner).filter((o) => !isNamed(o)), ...named];
-  const latest = async (owner: (typeof owners)[number]) => {
-    const said = await memories.statementsSaying({
-      ...owner,
-      words: planWords(change),
-      beforeMs,
-      limit: reach,
-    });
-    return said.find((m) => isPlanChanged(m.statement, change));
-  };
+  const { owners, isNamed } = ownersOf(claim, change);
+  const latest = async (owner: Owner) =>
+    (await latestBefore(memories, owner, change, beforeMs)) ??
+    (await eventAhead(memories, owner, change, beforeMs));
   const booked = claim.owner.state === 'self' ? await bookingsOf(memories, change, beforeMs) : [];
   for (const [i, owner] of owners.entries()) {
     const plan = await latest(owner);
@@ -80,14 +77,83 @@ export async function changedPlanOf(
 }
 
 /**
+ * The lineage of the unowned calendar's event still to come that a claim's change names, if any: what
+ * changedPlanOf gives `also` now, which a change placed before rules-v84 read such events had left
+ * current (upgrade-derivation.ts `joinChangedPlans`).
+ */
+export async function eventsAheadOf(
+  memories: MemoryRepository,
+  claim: Claim,
+  beforeMs: number,
+): Promise<string[]> {
+  const change = claim.changesPlan;
+  if (change === undefined) return [];
+  const found: string[] = [];
+  for (const owner of ownersOf(claim, change).owners) {
+    if (owner.owner_state !== 'unresolved') continue;
+    const event = await eventAhead(memories, owner, change, beforeMs);
+    if (event !== undefined) found.push(event.lineage);
+  }
+  return found;
+}
+
+type Change = NonNullable<Claim['changesPlan']>;
+type Owner = Pick<MemoryVersionRow, 'owner_state' | 'owner_entity'>;
+
+/**
+ * Whose statements a claim's change reaches, in order: the speaker's own and the unowned
+ * (ownersReached), then the person it names; only theirs for their own plan called off ("Inês can't
+ * make it").
+ */
+function ownersOf(claim: Claim, change: Change): { owners: Owner[]; isNamed: (o: Owner) => boolean } {
+  const of = change.of;
+  const named: Owner[] = of === undefined ? [] : [{ owner_state: of.state, owner_entity: of.entity ?? null }];
+  const isNamed = (o: Owner) =>
+    named.some((n) => n.owner_state === o.owner_state && n.owner_entity === o.owner_entity);
+  const owners =
+    change.person !== undefined
+      ? named
+      : [...ownersReached(claim.owner).filter((o) => !isNamed(o)), ...named];
+  return { owners, isNamed };
+}
+
+/** The owner's latest current statement begun before `beforeMs` that is the plan, a past event aside. */
+async function latestBefore(memories: MemoryRepository, owner: Owner, change: Change, beforeMs: number) {
+  const said = await memories.statementsSaying({
+    ...owner,
+    words: planSearchWords(change),
+    beforeMs,
+    limit: reach,
+  });
+  return said.find((m) => !begunBefore(m.statement, beforeMs) && isPlanChanged(m.statement, change));
+}
+
+/**
+ * The owner's nearest calendar's event still to come at `beforeMs` that is the plan: an imported event
+ * begins where it is held, after the change said before its day.
+ */
+async function eventAhead(memories: MemoryRepository, owner: Owner, change: Change, beforeMs: number) {
+  const ahead = await memories.statementsSaying({
+    ...owner,
+    words: planSearchWords(change),
+    beforeMs,
+    limit: reach,
+    ahead: true,
+  });
+  return ahead.find((m) => eventTimes(m.statement) !== null && isPlanChanged(m.statement, change));
+}
+
+/** Whether a statement is a calendar's event that had begun by `ms`: past, no plan to change then. */
+function begunBefore(statement: string, ms: number): boolean {
+  const times = eventTimes(statement);
+  return times !== null && times.startMs < ms;
+}
+
+/**
  * The lineages of the latest booking mailed to the person that her change names (isBookingChanged),
  * one per mail source: a booking and its reminder are two statements, the latest being the plan.
  */
-async function bookingsOf(
-  memories: MemoryRepository,
-  change: NonNullable<Claim['changesPlan']>,
-  beforeMs: number,
-): Promise<string[]> {
+async function bookingsOf(memories: MemoryRepository, change: Change, beforeMs: number): Promise<string[]> {
   if (change.place === undefined || change.person !== undefined) return [];
   const found: string[] = [];
   for (const source_key of mailSources) {

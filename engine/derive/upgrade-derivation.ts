@@ -26,7 +26,7 @@ import { settlement } from '../core/derive/settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { rematchUnmatched } from './travelled-correction.ts';
 import { isDoneBy } from '../core/derive/task-done.ts';
-import { changedPlanOf } from './changed-plans.ts';
+import { changedPlanOf, eventsAheadOf } from './changed-plans.ts';
 import { saidOverOf } from './ended-tastes.ts';
 import { admitNextStatement } from './next-statement.ts';
 
@@ -216,7 +216,30 @@ async function joinChangedPlans(
     if (m.slot !== null || m.status !== 'active') continue;
     const claim = changes.find(([, key]) => key === m.norm)?.[0];
     if (claim === undefined) continue;
-    if ((await uow.memories.lineage(m.lineage, { shareableOnly: false })).length > 1) continue;
+    if ((await uow.memories.lineage(m.lineage, { shareableOnly: false })).length > 1) {
+      // Placed already (the note's "Dentist on Thursday …" it moved), it takes the calendar's events
+      // still to come it names as their next version, as admission gives them now (rules-v84).
+      for (const lineage of await eventsAheadOf(uow.memories, claim, r.occurred_ms))
+        if (lineage !== m.lineage)
+          await admitNextStatement(uow.memories, {
+            brainUid: uow.brainUid,
+            lineage,
+            statement: m.statement,
+            record: {
+              id: r.id,
+              occurredAt: r.occurred_at,
+              occurredMs: r.occurred_ms,
+              sourceName: r.source_name,
+            },
+            claim: {
+              ...claim,
+              owner: { state: m.owner_state, ...(m.owner_entity !== null ? { entity: m.owner_entity } : {}) },
+            },
+            seq: await step(),
+            now: now(),
+          });
+      continue;
+    }
     const plan =
       claim.changesPlan !== undefined
         ? await changedPlanOf(uow.memories, claim, r.occurred_ms)

@@ -304,6 +304,11 @@ export type StatementsSaying = Pick<MemoryVersionRow, 'owner_state' | 'owner_ent
   words: readonly string[];
   beforeMs: number;
   limit: number;
+  /**
+   * Those begun at `beforeMs` or after instead, the earliest begun first: what is still to come then (a
+   * calendar's event begins where it is held, derive/changed-plans.ts).
+   */
+  ahead?: boolean;
 };
 
 /** What `statementsToldFrom` looks for: `statementsSaying`'s words, of anyone else, from one source. */
@@ -362,9 +367,10 @@ export interface MemoryRepository extends MemoryReads {
    */
   prefetchSame(qs: readonly SameStatement[]): Promise<void>;
   /**
-   * The active versions of no slot of this owner, begun before `beforeMs`, whose statement holds one
-   * of `words` (case-blind, anywhere in it: the caller reads whole words), the latest begun first, at most
-   * `limit`: where a plan said moved may be (derive/changed-plans.ts). Rare, so a scan of the Brain's.
+   * The active versions of no slot of this owner, begun before `beforeMs` (at it or after, `ahead`), whose
+   * statement holds one of `words` (case-blind, anywhere in it: the caller reads whole words), the latest
+   * begun first (the earliest, `ahead`), at most `limit`: where a plan said moved may be
+   * (derive/changed-plans.ts). Rare, so a scan of the Brain's.
    */
   statementsSaying(
     q: StatementsSaying,

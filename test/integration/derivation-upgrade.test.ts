@@ -1603,6 +1603,100 @@ for (const backend of [local, postgres])
       await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
     });
 
+    it("a calendar's event still to come that a trip called off names is superseded once derived again", async () => {
+      // Before rules-v84 an imported event, which begins where it is held, was no plan a change said
+      // before its day could reach: "… is off" was a statement of its own beside it.
+      const unread: Deriver = {
+        name: 'rules-v82',
+        derive: (record, ctx) => rules.derive(record, ctx).map(({ changesPlan: _, ...c }) => c),
+      };
+      const off = 'Bad news: the Christmas trip to Zagreb is off, Mama is coming to Porto instead';
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said(off, { occurred_at: '2026-12-04T09:03:00Z' }),
+            // Imported after the chat: written later, though it was in the calendar before.
+            {
+              content: {
+                kind: 'event',
+                title: 'Christmas in Zagreb with Mama',
+                starts_at: '2026-12-23T00:00:00Z',
+                ends_at: '2026-12-28T00:00:00Z',
+              },
+              occurred_at: '2026-12-23T00:00:00Z',
+            },
+          ),
+        unread,
+      );
+      const statuses = async (engine: Engine) =>
+        (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
+          .map((m) => [m.statement, m.status, m.version])
+          .sort();
+      const after = [
+        [off, 'active', 2],
+        ['Christmas in Zagreb with Mama; when: 2026-12-23 to 2026-12-27', 'superseded', 1],
+      ];
+      await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+      await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+    });
+
+    it("a move placed on her note's line takes the calendar's event still to come once derived again", async () => {
+      // Before rules-v84 the move superseded her note's line and left the event, which begins on its day,
+      // current; here the event is written after the move, which a first derivation does not reach either.
+      const v82: Deriver = { name: 'rules-v82', derive: (record, ctx) => rules.derive(record, ctx) };
+      const moved = 'The dentist moved my appointment from Thursday to Friday 11 December.';
+      const event =
+        'Dentist – Dr. Ferreira; when: 2026-12-10T09:30:00Z to 2026-12-10T10:30:00Z; where: Clínica Dentária da Boavista, Porto';
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          await engine.idle();
+          await sayAll(
+            engine,
+            said('Dentist on Thursday 10 December at 9:30, Dr. Ferreira.', {
+              occurred_at: '2026-12-02T00:00:00Z',
+            }),
+            said(moved, { occurred_at: '2026-12-04T12:00:00Z' }),
+            {
+              content: {
+                kind: 'event',
+                title: 'Dentist – Dr. Ferreira',
+                starts_at: '2026-12-10T09:30:00Z',
+                ends_at: '2026-12-10T10:30:00Z',
+                place: 'Clínica Dentária da Boavista, Porto',
+              },
+              occurred_at: '2026-12-10T09:30:00Z',
+            },
+          );
+        },
+        v82,
+      );
+      const statuses = async (engine: Engine) =>
+        (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
+          .map((m) => [m.statement, m.status, m.version])
+          .sort();
+      await reopened(
+        store,
+        async (engine) =>
+          assert.deepEqual(await statuses(engine), [
+            ['Dentist on Thursday 10 December at 9:30, Dr. Ferreira.', 'superseded', 1],
+            [event, 'active', 1],
+            [moved, 'active', 2],
+          ]),
+        v82,
+      );
+      const after = [
+        ['Dentist on Thursday 10 December at 9:30, Dr. Ferreira.', 'superseded', 1],
+        [event, 'superseded', 1],
+        [moved, 'active', 2],
+        [moved, 'active', 2],
+      ];
+      await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+      await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+    });
+
     it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {
       let forgotten!: string;
       const store = await writtenBy(backend, async (engine) => {

@@ -130,8 +130,9 @@ export function pgMemories(
     ).rows;
   /**
    * The active versions of no slot of an owner (or of anyone else, from one source: statementsToldFrom),
-   * begun before `beforeMs`, that `where` holds of ($6 on; `queuedHolds` of a queued one), the latest
-   * begun first: statementsSaying, statementsToldFrom, statementsStarting.
+   * begun before `beforeMs` (at it or after, `ahead`), that `where` holds of ($6 on; `queuedHolds` of a
+   * queued one), the latest begun first (the earliest, `ahead`): statementsSaying, statementsToldFrom,
+   * statementsStarting.
    */
   const statementsOf = async (
     s: Omit<StatementsSaying, 'words'> | Omit<StatementsToldFrom, 'words'>,
@@ -140,11 +141,12 @@ export function pgMemories(
     queuedHolds: (v: readonly unknown[]) => boolean,
   ) => {
     const told = 'source_key' in s;
+    const ahead = s.ahead === true;
     const whose = told ? 'source_key = $3' : 'owner_entity IS NOT DISTINCT FROM $3';
     const sql = `SELECT id, lineage, statement, valid_from_ms FROM memories
       WHERE brain_uid = $1 AND slot IS NULL AND status = 'active' AND NOT pending AND owner_state = $2
-        AND ${whose} AND valid_from_ms < $4 AND ${where}
-      ORDER BY valid_from_ms DESC, n DESC LIMIT $5`;
+        AND ${whose} AND valid_from_ms ${ahead ? '>=' : '<'} $4 AND ${where}
+      ORDER BY ${ahead ? 'valid_from_ms, n' : 'valid_from_ms DESC, n DESC'} LIMIT $5`;
     const [state, entity] = told ? ['other', s.source_key] : [s.owner_state, s.owner_entity];
     const values = [brainUid, state, entity, s.beforeMs, s.limit, ...params];
     const stored = deferred
@@ -158,7 +160,9 @@ export function pgMemories(
           !v[at['pending']!] &&
           v[at['owner_state']!] === state &&
           (told ? v[at['source_key']!] : (v[at['owner_entity']!] ?? null)) === entity &&
-          Number(v[at['valid_from_ms']!]) < s.beforeMs &&
+          (ahead
+            ? Number(v[at['valid_from_ms']!]) >= s.beforeMs
+            : Number(v[at['valid_from_ms']!]) < s.beforeMs) &&
           queuedHolds(v),
       )
       .map((v) => ({
@@ -167,9 +171,11 @@ export function pgMemories(
         statement: String(v[at['statement']!]),
         valid_from_ms: Number(v[at['valid_from_ms']!]),
       }));
-    // Queued versions were written after every stored one: first among those begun at the same instant.
-    return [...queued, ...stored.map((r) => ({ ...r, valid_from_ms: Number(r.valid_from_ms) }))]
-      .sort((a, b) => b.valid_from_ms - a.valid_from_ms)
+    const rows = stored.map((r) => ({ ...r, valid_from_ms: Number(r.valid_from_ms) }));
+    // Queued versions were written after every stored one: among those begun at the same instant, first
+    // where the latest come first, last where the earliest do (`ahead`).
+    return (ahead ? [...rows, ...queued] : [...queued, ...rows])
+      .sort((a, b) => (ahead ? a.valid_from_ms - b.valid_from_ms : b.valid_from_ms - a.valid_from_ms))
       .slice(0, s.limit)
       .map(({ id, lineage, statement }) => ({ id, lineage, statement }));
   };

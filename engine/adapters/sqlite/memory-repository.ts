@@ -347,9 +347,9 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       store.all<{ id: string; lineage: string; statement: string }>(
         `SELECT id, lineage, statement FROM memories
          WHERE brain_uid = ? AND slot IS NULL AND status = 'active' AND pending = 0 AND owner_state = ?
-           AND owner_entity IS ? AND valid_from_ms < ?
+           AND owner_entity IS ? AND valid_from_ms ${q.ahead === true ? '>=' : '<'} ?
            ${q.words.length === 0 ? '' : `AND (${q.words.map(() => 'instr(mnemo_lower(statement), ?) > 0').join(' OR ')})`}
-         ORDER BY valid_from_ms DESC, n DESC LIMIT ?`,
+         ORDER BY ${q.ahead === true ? 'valid_from_ms, n' : 'valid_from_ms DESC, n DESC'} LIMIT ?`,
         brainUid,
         q.owner_state,
         q.owner_entity,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isBookingChanged, isPlanChanged, planChanged, type PlanChange } from './plan-changed.ts';
+import { eventTimes, isBookingChanged, isPlanChanged, planChanged, type PlanChange } from './plan-changed.ts';
 
 test('a plan said moved to a time is read with its noun, the words that name it and the time it had', () => {
   for (const [s, moved] of [
@@ -296,4 +296,37 @@ test('a booking mailed to the person is the plan her change names where it is of
   // A change that names no place, or someone else's plan, reaches no mailed booking.
   assert.ok(!isBookingChanged(booking, planChanged('My flight got moved to Friday.')!));
   assert.ok(!isBookingChanged(booking, { ...change, person: 'Inês' }));
+});
+
+test("a calendar's event of days is the trip a change names by its place, though its title says no trip", () => {
+  const off = planChanged('Bad news: the Christmas trip to Zagreb is off, Mama is coming to Porto instead')!;
+  assert.deepEqual(off, { how: 'cancelled', plan: 'trip', naming: ['christmas', 'zagreb'], place: 'zagreb' });
+  assert.ok(isPlanChanged('Christmas in Zagreb with Mama; when: 2026-12-23 to 2026-12-27', off));
+  assert.ok(isPlanChanged('Zagreb; when: 2026-12-23T08:00:00Z to 2026-12-26T20:00:00Z', off));
+  for (const other of [
+    // An evening there is no trip; nor is a trip elsewhere, one that only leaves from it, or a line
+    // that is no calendar's event.
+    'Dinner in Zagreb; when: 2026-12-23T19:00:00Z to 2026-12-23T22:00:00Z',
+    'Christmas in Split with Mama; when: 2026-12-23 to 2026-12-27',
+    'Zagreb – Split; when: 2026-12-20 to 2026-12-21',
+    'Christmas in Zagreb with Mama, 23 to 27 December.',
+  ])
+    assert.ok(!isPlanChanged(other, off), other);
+  // A plan of hours is said by its noun or whom it is with, as before: not by a place.
+  const dinner = { ...off, plan: 'dinner' };
+  assert.ok(!isPlanChanged('Christmas in Zagreb with Mama; when: 2026-12-23 to 2026-12-27', dinner));
+});
+
+test("a calendar's event says when it begins and whether it lasts days", () => {
+  assert.deepEqual(eventTimes('Christmas in Zagreb with Mama; when: 2026-12-23 to 2026-12-27'), {
+    startMs: Date.parse('2026-12-23T00:00:00Z'),
+    days: true,
+  });
+  assert.deepEqual(
+    eventTimes(
+      'Dentist – Dr. Ferreira; when: 2026-12-10T09:30:00+00:00 to 2026-12-10T10:30:00+00:00; where: Clínica Dentária da Boavista, Porto',
+    ),
+    { startMs: Date.parse('2026-12-10T09:30:00Z'), days: false },
+  );
+  assert.equal(eventTimes('Dentist on Thursday 10 December at 9:30, Dr. Ferreira.'), null);
 });

@@ -1,3 +1,4 @@
+import { whenDays, whenPart } from '../../contract/all-day.ts';
 import { months, weekdays } from '../retrieve/calendar-words.ts';
 import { statesTime } from '../retrieve/time-expressions.ts';
 import { newsLeadIns } from './called-off.ts';
@@ -451,7 +452,7 @@ export function isPlanChanged(statement: string, change: PlanChange): boolean {
   const saysPlan =
     change.plan === ''
       ? anyPlan.test(statement)
-      : saysNoun || words.slice(1).some((w) => saysIdea(statement, w));
+      : saysNoun || words.slice(1).some((w) => saysIdea(statement, w)) || staysThere(statement, change);
   if (!saysPlan) return false;
   // Said only by whom it is with ("the dentist"), it is the appointment where it is no other plan:
   // "Sam called: my appointment moved" moves no "dinner with Sam".
@@ -464,6 +465,56 @@ export function isPlanChanged(statement: string, change: PlanChange): boolean {
   // A calendar's event says its day as a date ("when: 2026-12-08T09:00:00Z"): "from Tuesday" is its day.
   const dated = isoDateWords(statement);
   return fromWords(change.from).every((w) => saysIdea(statement, w) || dated.has(w));
+}
+
+/** Plans of days away, which a calendar titles by where and why ("Christmas in Zagreb with Mama"). */
+const stays = new Set(['trip', 'holiday', 'vacation', 'visit']);
+
+/**
+ * Whether a calendar's event is the stay a change names by its place ("the Christmas trip to Zagreb"):
+ * an event of days (eventTimes) that says the place, not only as where it leaves from. Its title need
+ * not say "trip": "Christmas in Zagreb with Mama; when: 2026-12-23 to 2026-12-27" is that trip, a
+ * dinner in Zagreb one evening is not.
+ */
+function staysThere(statement: string, change: PlanChange): boolean {
+  const place = change.place;
+  return (
+    place !== undefined &&
+    stays.has(change.plan.replace(/e?s$/u, '')) &&
+    eventTimes(statement)?.days === true &&
+    saysIdea(statement, place) &&
+    !leavesFrom(statement, place)
+  );
+}
+
+const dayMs = 86_400_000;
+
+/**
+ * When a statement written as a calendar's event begins ("Dentist – Dr. Ferreira; when:
+ * 2026-12-10T09:30:00+00:00 to …", record-text.ts), in ms, and whether it lasts days (all-day, or a day
+ * or more); null for any other statement. An imported event's Memory begins there too, so one still
+ * to come when a change is said began after it (derive/changed-plans.ts).
+ */
+export function eventTimes(statement: string): { startMs: number; days: boolean } | null {
+  const m = whenPart.exec(statement);
+  if (m === null) return null;
+  const allDay = whenDays(m[1], m[2]);
+  if (allDay !== null) return { startMs: allDay.first, days: true };
+  const startMs = Date.parse(m[1]!);
+  if (!Number.isFinite(startMs)) return null;
+  const endMs = m[2] === undefined ? Number.NaN : Date.parse(m[2]);
+  return { startMs, days: endMs - startMs >= dayMs };
+}
+
+/**
+ * The words a statement of the plan a change names says one of (statementsSaying's): planWords, and the
+ * place of a stay, which a calendar's event of it says instead (staysThere).
+ */
+export function planSearchWords(change: PlanChange): string[] {
+  const words = planWords(change);
+  return change.place !== undefined && stays.has(change.plan.replace(/e?s$/u, ''))
+    ? [...words, change.place]
+    : words;
 }
 
 /**

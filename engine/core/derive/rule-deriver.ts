@@ -505,7 +505,12 @@ export function createRuleDeriver(): Deriver {
     // end no sentence; "I start there on 11 January 2027 as a senior data engineer" after a job's news,
     // and "I'm starting at Sonae as a senior data engineer on January 11", hold the job and the role
     // from that day (the news held the job from the day it was said, the next sentence a statement).
-    name: 'rules-v83',
+    // v84: a calendar's event still to come, which an import dates by its start, is the plan a change
+    // said before that day names ("The dentist moved my appointment from Thursday …" of "Dentist – Dr.
+    // Ferreira" on Thursday 10 December), and a trip called off by its place ("the Christmas trip to
+    // Zagreb is off") is an event of days there ("Christmas in Zagreb with Mama"): both stayed current
+    // beside the change. The event is replaced from its start (settle-lineage.ts).
+    name: 'rules-v84',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];

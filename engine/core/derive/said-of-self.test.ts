@@ -156,6 +156,7 @@ const version = (n: number, statement: string, day: number) => {
   return {
     n,
     id: `mem_${n}`,
+    version: n,
     valid_from: at,
     valid_from_ms: Date.parse(at),
     valid_to: null,

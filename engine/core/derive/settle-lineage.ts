@@ -7,6 +7,7 @@ type VersionRow = Pick<
   SettlingVersion,
   | 'n'
   | 'id'
+  | 'version'
   | 'valid_from'
   | 'valid_from_ms'
   | 'valid_to'
@@ -35,6 +36,9 @@ interface Target {
  * - a version named by a surviving correction version is `superseded`, closed where its successor starts;
  * - a version whose only support was replaced by a newer revision of the same external item is
  *   `superseded`, closed when the revision occurred;
+ * - a statement of no slot that a later version (a plan's change, admitted in its place) begins before
+ *   is `superseded`, closed at its own start: a calendar's event, which begins where it is held, moved or
+ *   called off before that day never held (replacedBeforeItBegan);
  * - the rest form a timeline by world time (valid_from): each is closed by the next later start;
  *   at the latest start, one value per source stays active (the last written correction, else the
  *   last written), and values from different sources that neither supersedes all stay active: that is
@@ -80,6 +84,8 @@ export function settlement(
         validTo: r.revised_at,
         validToMs: Math.max(r.revised_ms, r.valid_from_ms),
       });
+    else if (replacedBeforeItBegan(r, rows))
+      targets.set(r.id, { status: 'superseded', validTo: r.valid_from, validToMs: r.valid_from_ms });
     else timeline.push(r);
   }
   timeline.sort((a, b) => a.valid_from_ms - b.valid_from_ms || a.n - b.n);
@@ -113,6 +119,15 @@ export function settlement(
     });
   }
   return changed;
+}
+
+/**
+ * Whether a version of no slot has a later version (one admitted in its place: a plan moved or called
+ * off, derive/next-statement.ts) that begins before it: an event still to come, changed before its day.
+ * By world time alone it would be the latest, holding on after its change.
+ */
+function replacedBeforeItBegan(r: VersionRow, rows: readonly VersionRow[]): boolean {
+  return r.predicate === null && rows.some((x) => x.version > r.version && x.valid_from_ms < r.valid_from_ms);
 }
 
 /**
