@@ -43,6 +43,8 @@ import type { Reranker } from '../retrieve/reranker.ts';
  * it names.
  */
 const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot', 'tasks']);
+/** Lanes that find a Record by meaning alone, or as the neighbour of one so found. */
+const meaningLanes = new Set(['semantic', 'prompt']);
 
 /** What a Context reads of its Brain: the step its watermark names, Records, Memories, evidence. */
 
@@ -314,34 +316,47 @@ export async function assembleContext(
         ? { fromMs: 0, toMs: readMs ?? nowMs }
         : undefined;
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
-  const { dropped, fitted, conflicts, conflicted, memories } = await deps.units.read(brain.uid, async (u) => {
-    const selected = await selectEvidence(u.context, fused, searched, at, maxEvidenceRecords, asked);
-    // Whose words a passage is, by derivation's rule: "Maya" is the self "Maya Costa" unless a "Maya
-    // Silva" speaks in the Brain too. The store is asked only when a passage's speaker is that first
-    // name alone, and then reads the messages written since it was last asked.
-    const who = {
-      self: brain.self,
-      selfFirstName: await selfFirstNameOf(
-        brain.self,
-        selected.evidence.map((e) => e.speaker),
-        (first) => u.speakersFirstNamed(first),
-      ),
-    };
-    // A question about how things stand now reads a conversation's latest sitting first: a plan
-    // said in an earlier one may have changed since.
-    const ranked = asksPresentState(body.query)
-      ? latestFirstInThreads(selected.evidence, who)
-      : selected.evidence;
-    const ordered = questionsAfterAnswers(ranked, who);
-    const fitted = fitBudget(ordered, requested, who);
-    const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
-    const found = await findConflicts(u, servedIds, at);
-    const memories =
-      include.has('memories') && fitted.blocks.length > 0
-        ? await memoriesShown(u, servedIds, fitted, at)
-        : undefined;
-    return { dropped: selected.dropped, fitted, ...found, memories };
-  });
+  const { dropped, fitted, conflicts, conflicted, memories, byMeaningAlone } = await deps.units.read(
+    brain.uid,
+    async (u) => {
+      const selected = await selectEvidence(u.context, fused, searched, at, maxEvidenceRecords, asked);
+      // Whose words a passage is, by derivation's rule: "Maya" is the self "Maya Costa" unless a "Maya
+      // Silva" speaks in the Brain too. The store is asked only when a passage's speaker is that first
+      // name alone, and then reads the messages written since it was last asked.
+      const who = {
+        self: brain.self,
+        selfFirstName: await selfFirstNameOf(
+          brain.self,
+          selected.evidence.map((e) => e.speaker),
+          (first) => u.speakersFirstNamed(first),
+        ),
+      };
+      // A question about how things stand now reads a conversation's latest sitting first: a plan
+      // said in an earlier one may have changed since.
+      const ranked = asksPresentState(body.query)
+        ? latestFirstInThreads(selected.evidence, who)
+        : selected.evidence;
+      const ordered = questionsAfterAnswers(ranked, who);
+      // Evidence no lane found by the question's words, a person, a time or a slot, and whose text holds
+      // none of its words: the nearest by meaning, which may answer nothing ("Who is my sister?" where no
+      // sister is known). Served, but said so, and the question is among the unknowns.
+      const byMeaningAlone =
+        ordered.length > 0 &&
+        ordered.every(
+          (e) =>
+            e.lanes.every((l) => meaningLanes.has(l)) &&
+            matchedTerms(`${e.title ?? ''}\n${e.passage}`, searched).length === 0,
+        );
+      const fitted = fitBudget(ordered, requested, who, undefined, byMeaningAlone);
+      const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
+      const found = await findConflicts(u, servedIds, at);
+      const memories =
+        include.has('memories') && fitted.blocks.length > 0
+          ? await memoriesShown(u, servedIds, fitted, at)
+          : undefined;
+      return { dropped: selected.dropped, fitted, ...found, memories, byMeaningAlone };
+    },
+  );
   ledger.charge('processing', fitted.estimatedTokens / 1000);
   const citations: Citation[] = fitted.blocks.map((b) => ({
     record_id: b.evidence.recordId,
@@ -419,7 +434,7 @@ export async function assembleContext(
     text: fitted.text,
     citations,
     conflicts,
-    unknowns: aboutConflict ? [body.query] : [],
+    unknowns: aboutConflict || byMeaningAlone ? [body.query] : [],
     ...(aboutConflict ? { abstained: { reason: 'conflicting_evidence' as const } } : {}),
     budget: {
       requested_tokens: requested,

@@ -113,7 +113,11 @@ export const ContextReady = z
     text: z.string().nullable(),
     citations: z.array(Citation),
     conflicts: z.array(Conflict),
-    unknowns: z.array(z.string()),
+    unknowns: z
+      .array(z.string())
+      .describe(
+        "Questions that could not be answered; the query when nothing answers it (text null), when the budget holds none of the evidence, when the sources disagree about what it asks, or when the evidence served was found by meaning alone (no block shares a word with the question, a person, a time or a slot it names: the nearest Records, which may not answer it, as the text's first line says).",
+      ),
     abstained: z.object({ reason: AbstainReason }).optional(),
     budget: z.object({
       requested_tokens: z.int(),
