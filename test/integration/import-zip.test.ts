@@ -14,6 +14,25 @@ import { serveLocal } from './serve-local.ts';
 // `mnemo import export.zip` through a real server on loopback with the local engine on an encrypted
 // SQLite file: an archive reads as the folder it was made from.
 const root = mkdtempSync(join(tmpdir(), 'mnemo-import-zip-'));
+
+/**
+ * Runs `fn` with a temp dir of its own (os.tmpdir() reads TMPDIR at each call), and says what it left
+ * there: the run's temp dir is shared with test files running beside this one, whose own unpacked
+ * archives come and go meanwhile.
+ */
+async function inOwnTempDir<T>(fn: () => Promise<T>): Promise<{ result: T; left: string[] }> {
+  const own = mkdtempSync(join(tmpdir(), 'mnemo-own-tmp-'));
+  const was = process.env['TMPDIR'];
+  process.env['TMPDIR'] = own;
+  try {
+    const result = await fn();
+    return { result, left: readdirSync(own) };
+  } finally {
+    if (was === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = was;
+    rmSync(own, { recursive: true, force: true });
+  }
+}
 let server: RunningServer;
 let client: MnemoClient;
 let apiKey: string;
@@ -151,10 +170,8 @@ describe('importing an archive', () => {
       { 'todo.md': '# Todo\n\nCall the plumber on Monday.\n', 'ideas.md': 'A boat named Ana.\n' },
       'loose.zip',
     );
-    const unpacked = () => readdirSync(tmpdir()).filter((n) => n.startsWith('mnemo-zip-'));
-    const before = unpacked();
-    const r = await runImport({ client, brainId: 'loose', path: file });
-    assert.deepEqual(unpacked(), before, 'the unpacked copy is gone');
+    const { result: r, left } = await inOwnTempDir(() => runImport({ client, brainId: 'loose', path: file }));
+    assert.deepEqual(left, [], 'the unpacked copy is gone');
     assert.deepEqual([r.imported, r.failed], [2, 0]);
     assert.deepEqual(await externalIds('loose'), ['markdown:loose/ideas.md', 'markdown:loose/todo.md']);
   });
@@ -208,11 +225,10 @@ describe('importing an archive', () => {
       'Exports/notes.zip',
     );
     writeFileSync(join(dir, 'broken.zip'), 'not a zip');
-    const unpacked = () => readdirSync(tmpdir()).filter((n) => n.startsWith('mnemo-zips-'));
-    const leftBefore = unpacked();
-
-    const first = await runImport({ client, brainId: 'found', path: dir, timeZone: 'UTC' });
-    assert.deepEqual(unpacked(), leftBefore, 'nothing unpacked is left behind');
+    const { result: first, left } = await inOwnTempDir(() =>
+      runImport({ client, brainId: 'found', path: dir, timeZone: 'UTC' }),
+    );
+    assert.deepEqual(left, [], 'nothing unpacked is left behind');
     assert.deepEqual([first.imported, first.failed], [4, 0]);
     assert.deepEqual(await externalIds('found'), [
       'chatgpt:chatgpt:c1/m1',
