@@ -78,12 +78,13 @@ export async function rederiveRecord(
   // changes of owner keep the Memory's, as written: a self renamed keeps what she said under her old
   // name.)
   const ofNote = input.content.kind === 'document';
-  // Nor a slot of "Marko" by a claim of the one Marko the Brain knows, "Marko Babić" (rules-v79,
-  // known-first-name.ts), or back where a second Marko is known since: his slot, not the name's.
+  // Nor a Memory of "Marko" by a claim of the one Marko the Brain knows, "Marko Babić" (rules-v79,
+  // known-first-name.ts), or back where a second Marko is known since: his slot, not the name's, and
+  // his "Marko called to ask how it went." though its words are the same.
   const ownedOtherwiseNow = (c: Claim, m: CitedMemory) =>
     (m.owner_state === 'self' && (c.owner.state === 'unresolved' || (ofNote && c.owner.state === 'other'))) ||
     (ofNote && m.owner_state === 'unresolved' && c.owner.state !== 'unresolved') ||
-    (m.slot !== null && c.predicate !== null && firstAndWhole(m.subject, c.subject));
+    ((m.slot !== null) === (c.predicate !== null) && firstAndWhole(m.subject, c.subject));
   // An agent's restatement states its own statement where another value holds the slot then, as
   // admission makes it (admit-claims.ts): kept as it is, not derived again on each upgrade.
   const restatedKey = new Map<Claim, string>();

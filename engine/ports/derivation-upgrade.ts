@@ -75,9 +75,10 @@ export interface UpgradeUnit {
   unlist(n: number): Promise<void>;
   /**
    * Lists the Brain's messages whose speaker, and events one of whose participants, is `first` alone
-   * (folded as foldName folds), and messages whose words name it (namesFirstName; more may be listed,
-   * never fewer), written before step `beforeSeq`, to be derived again: how many. What they said was
-   * derived as the self's, and a namesake has spoken since (derive/namesake.ts).
+   * (folded as foldName folds), and messages and notes whose words name it (namesFirstName; more may be
+   * listed, never fewer), written before step `beforeSeq`, to be derived again: how many. What they said
+   * was derived as the self's, or as a person of that first name alone, and a namesake has spoken since,
+   * or a person of that first name has become known (derive/namesake.ts, derive-jobs.ts).
    */
   listNaming(first: string, beforeSeq: number): Promise<number>;
   /** The Memories citing the Record. */

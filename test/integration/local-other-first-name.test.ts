@@ -149,6 +149,31 @@ describe('a first name alone is the one known person of that first name', () => 
       }
     });
 
+    it(`${name}: what a message and a daily note said of "Marko" is his once Marko Babić is known`, async () => {
+      const { engine, brain, note, said } = await ivo(opened);
+      try {
+        await said('Marko called to ask how the move went.', '2025-12-05T10:00:00Z');
+        await note('2025-12-06', 'Marko called about the drill.', '2025-12-06T20:00:00Z');
+        const whose = async () =>
+          (await engine.listMemories(tenant, brain, { limit: 100 })).data
+            .filter((m) => /^Marko called/u.test(m.statement))
+            .map((m) => [m.statement, m.subject, m.owner.entity])
+            .sort();
+        assert.deepEqual(await whose(), [
+          ['Marko called about the drill.', 'Marko', 'Marko'],
+          ['Marko called to ask how the move went.', 'Marko', 'Marko'],
+        ]);
+        await note('People', people, '2025-11-01T10:00:00Z');
+        await engine.idle();
+        assert.deepEqual(await whose(), [
+          ['Marko called about the drill.', 'Marko Babić', 'Marko Babić'],
+          ['Marko called to ask how the move went.', 'Marko Babić', 'Marko Babić'],
+        ]);
+      } finally {
+        await engine.close();
+      }
+    });
+
     it(`${name}: a second Marko known later makes "Marko" a person of that name again`, async () => {
       const { engine, note, said, birthdays } = await ivo(opened);
       try {

@@ -105,7 +105,7 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
         )
       ).rows[0],
     // Messages by migration 020's folded speaker index; events, fewer, by their participants; messages
-    // whose words hold the name, by their text folded (a name inside a longer word, "Magdalena", lists
+    // and notes whose words hold the name, by their text folded (a name inside a longer word, "Magdalena", lists
     // one to be derived as it was: more work, no other reading).
     listNaming: async (first, beforeSeq) => {
       const r = await tx.query(
@@ -113,7 +113,7 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
          SELECT r.brain_uid, r.n, $4 FROM records r
          WHERE r.brain_uid = $1 AND r.seq < $2 AND (
            (${spokenSql('r')} AND ${speakerNormSql('r')} = $3)
-           OR (r.kind = 'message' AND strpos(mnemo_fold(r.text), $3) > 0)
+           OR (r.kind IN ('message', 'document') AND strpos(mnemo_fold(r.text), $3) > 0)
            OR (r.kind = 'event' AND EXISTS (
              SELECT 1 FROM jsonb_array_elements_text(
                CASE WHEN jsonb_typeof(r.content::jsonb -> 'participants') = 'array'

@@ -161,8 +161,8 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
   };
 
   /**
-   * The Brain's messages and events before `beforeSeq` are read and folded here (SQLite folds ASCII
-   * alone): once per Brain and namesake, one index range of its Records.
+   * The Brain's messages, notes and events before `beforeSeq` are read and folded here (SQLite folds
+   * ASCII alone): once per Brain and namesake, one index range of its Records.
    */
   function listNaming(brainUid: string, first: string, beforeSeq: number): Promise<number> {
     return atOnce(() => {
@@ -175,7 +175,7 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
       }>(
         `SELECT n, kind, text, json_extract(content, '$.speaker') AS speaker,
          json_extract(content, '$.participants') AS participants
-         FROM records WHERE brain_uid = ? AND seq < ? AND kind IN ('message', 'event')`,
+         FROM records WHERE brain_uid = ? AND seq < ? AND kind IN ('message', 'event', 'document')`,
         brainUid,
         beforeSeq,
       );
@@ -183,7 +183,7 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
       const naming = rows.filter(
         (r) =>
           alone(r.speaker) ||
-          (r.kind === 'message' && namesFirstName(r.text, first)) ||
+          ((r.kind === 'message' || r.kind === 'document') && namesFirstName(r.text, first)) ||
           (typeof r.participants === 'string' && (JSON.parse(r.participants) as unknown[]).some(alone)),
       );
       for (const r of naming) store.run('INSERT OR IGNORE INTO derive_upgrade (n) VALUES (?)', r.n);
