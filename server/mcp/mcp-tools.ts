@@ -763,6 +763,7 @@ const tools: McpTool[] = [
       'get_record reads on), source and the Memories derived from it. Page with cursor / next_cursor. ' +
       'To answer a question, prefer get_context, which searches and cites.',
     input: {
+      q: rec.q.describe('Words all in the text, speaker or title (to find a Record to forget).'),
       kind: rec.kind.describe('Only Records of this kind: message, document, event, fact or correction.'),
       source: rec.source.describe(
         'Only Records from this source (source.name: "mcp" for what agents remembered; imports are named ' +
