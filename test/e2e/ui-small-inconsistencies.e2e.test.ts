@@ -1,4 +1,4 @@
-// Checked in the real UI, from a week of use (round 6, U14): the addresses, notices, names and first
+// Checked in the real UI: the addresses, notices, names and first
 // steps that read as slips. One server and one browser for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

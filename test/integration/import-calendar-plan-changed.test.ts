@@ -14,7 +14,7 @@ import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 import { tenant } from './local-helpers.ts';
 
-// U1 of a round of real use: Zoë's calendar, her daily note and her WhatsApp chat with Marko, imported as
+// Zoë's calendar, her daily note and her WhatsApp chat with Marko, imported as
 // `mnemo import` reads them, then an agent writing her word that the dentist moved her appointment. The
 // calendar's events begin where they are held, after the change is said.
 const calendar = icsOf(

@@ -15,7 +15,7 @@ import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 import { tenant } from './local-helpers.ts';
 
-// I4 of a round of real use: the airline's booking mails, imported from an mbox as `mnemo import`
+// The airline's booking mails, imported from an mbox as `mnemo import`
 // does, then the person's own word in a chat that the flight moved.
 const mbox = `From booking@flytap.example Mon Mar  2 09:00:00 2026
 From: TAP Air Portugal <booking@flytap.example>

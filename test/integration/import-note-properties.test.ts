@@ -9,8 +9,8 @@ import { runImport, waitForDerivation } from '../../server/import/run-import.ts'
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
 
-// I12 of a round of real use: a folder of notes with front matter, imported as `mnemo import` does,
-// derived by the local engine. How a note is filed was a Memory of the person's ("status: active").
+// A folder of notes with front matter, imported as `mnemo import` does,
+// derived by the local engine. How a note is filed ("status: active") is no Memory of the person's.
 describe('notes imported with front matter', () => {
   let root: string;
   let server: RunningServer;
