@@ -333,7 +333,7 @@ export function isCourtesy(sentence: string): boolean {
 /**
  * What a mailing prints around its content: "Click here to read more.", "Unsubscribe anytime.", "View
  * this email in your browser", "You are receiving this because you signed up …". Said by nobody to
- * anybody, and each was a Memory of the newsletter's.
+ * anybody: no Memory of the newsletter's.
  */
 const boilerplate =
   /^(?:(?:click|tap)\s+here\b|(?:read|learn|see|find\s+out)\s+more[.!…]*$|(?:view|read|open)\s+(?:this\s+)?(?:e-?mail|message|newsletter|it)\s+(?:online|in\s+(?:your\s+|a\s+)?browser)|(?:you\s+can\s+)?unsubscribe\b|(?:manage|update|change)\s+(?:your\s+)?(?:e-?mail\s+|subscription\s+|notification\s+)?(?:preferences|settings|subscription)|you(?:['’]re|\s+are)\s+receiving\s+this\b|this\s+e-?mail\s+was\s+sent\s+to\b|(?:forward|share)\s+(?:this\s+)?(?:e-?mail\s+|newsletter\s+)?(?:to|with)\s+a\s+friend|(?:follow|like)\s+us\s+on\b|©|copyright\s+(?:©\s*)?\d{4}|all\s+rights\s+reserved[.!]*$|privacy\s+policy[.!]*$)/iu;
