@@ -6,6 +6,8 @@ interface Props {
   children: ReactNode;
   confirmLabel: string;
   busy?: boolean;
+  /** The confirm button waits (an irreversible step asks for something typed first). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -45,7 +47,16 @@ function headingWhenRemoved(opener: HTMLElement | null): void {
  * returns to the opener. The safe choice (Cancel) has focus first. Callers usually unmount the dialog
  * when it closes, before the browser could restore focus itself, so it is restored here.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, busy, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  busy,
+  confirmDisabled,
+  onConfirm,
+  onCancel,
+}: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLElement | null>(null);
@@ -92,7 +103,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy, onCon
         <button type="button" ref={cancelRef} onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
+        <button type="button" className="danger" onClick={onConfirm} disabled={busy || confirmDisabled}>
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>

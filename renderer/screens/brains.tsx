@@ -287,6 +287,9 @@ function ForgetBrainDialog({
   const sync = useQuery({ ...syncStatusOptions(client, brainId), refetchInterval: false, retry: false });
   const paired = sync.data?.paired === true ? sync.data : null;
   const forget = useForgetBrain();
+  // A whole memory goes at once: its short id typed first, as a slip of Tab and Enter cannot.
+  const [typed, setTyped] = useState('');
+  const typedIt = typed.trim() === brainId;
   const c = census.data?.counts;
   return (
     <ConfirmDialog
@@ -294,10 +297,23 @@ function ForgetBrainDialog({
       title={`Forget the Brain “${brain.name ?? brainId}”?`}
       confirmLabel="Forget this Brain"
       busy={forget.isPending}
+      confirmDisabled={!typedIt}
       onCancel={onClose}
-      onConfirm={() => forget.mutate(brainId, { onSuccess: (receipt) => onForgotten(receipt, importersOwn) })}
+      onConfirm={() => {
+        if (typedIt) forget.mutate(brainId, { onSuccess: (receipt) => onForgotten(receipt, importersOwn) });
+      }}
     >
       <p>This removes everything in it, for good. It cannot be undone.</p>
+      <label className="field">
+        Type its short id, <span className="mono">{brainId}</span>, to forget it
+        <input
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          name="confirm-brain-id"
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </label>
       {paired ? (
         <p className="notice" data-testid="forget-paired">
           It syncs with the Brain “{paired.remote_brain}” at {paired.remote}. That Brain keeps what was sent

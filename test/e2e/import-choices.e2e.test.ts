@@ -187,6 +187,7 @@ test('a Brain forgotten takes its Import choices with it: one made again with it
   await navigateInPlace(page, '/');
   await page.getByRole('button', { name: 'Forget again' }).click();
   const dialog = page.getByRole('dialog', { name: /^Forget the Brain/ });
+  await dialog.getByLabel(/^Type its short id/).fill('again');
   await dialog.getByRole('button', { name: 'Forget this Brain' }).click();
   await page.getByRole('status').filter({ hasText: 'Forgot the Brain' }).waitFor();
 

@@ -88,6 +88,7 @@ test("the Forget dialog names the importer's own Objects as such, not as accepte
   await dialog.getByText('1 Object Mnemo keeps for its imports', { exact: false }).waitFor();
   assert.doesNotMatch(await dialog.innerText(), /1 accepted Object/);
   await checkScreen(page, 'forget-brain-import-objects');
+  await dialog.getByLabel(/^Type its short id/).fill('plans');
   await dialog.getByRole('button', { name: 'Forget this Brain' }).click();
   const gone = page.getByRole('status').filter({ hasText: 'Forgot the Brain' });
   await gone.waitFor();

@@ -134,11 +134,14 @@ test('forgetting a Record or a Brain says what was forgotten, with the Memories 
   const census = await app().api.getCensus('old');
   await navigateInPlace(page, '/');
   await page.getByRole('button', { name: 'Forget old' }).click();
-  // Named as the list and the answer name it.
-  await page
-    .getByRole('dialog', { name: 'Forget the Brain “Old things”?' })
-    .getByRole('button', { name: 'Forget this Brain' })
-    .click();
+  // Named as the list and the answer name it; its short id typed before it may go.
+  const dialog = page.getByRole('dialog', { name: 'Forget the Brain “Old things”?' });
+  const confirm = dialog.getByRole('button', { name: 'Forget this Brain' });
+  assert.equal(await confirm.isDisabled(), true, 'waits for the id');
+  await dialog.getByLabel(/^Type its short id/).fill('old thing');
+  assert.equal(await confirm.isDisabled(), true, 'another id is not it');
+  await dialog.getByLabel(/^Type its short id/).fill('old');
+  await confirm.click();
   const gone = page.getByRole('status').filter({ hasText: 'Forgot the Brain' });
   await gone.waitFor();
   assert.match(

@@ -76,6 +76,7 @@ test('every button keeps its words readable when hovered, pressed and focused', 
   }
   await forget.click();
   const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/^Type its short id/).fill('hover');
   const confirm = dialog.getByRole('button', { name: 'Forget this Brain' });
   await readable(confirm, 'at rest');
   await confirm.hover();
