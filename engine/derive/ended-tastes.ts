@@ -8,72 +8,57 @@ import type { NextOf } from './next-statement.ts';
 /** How many of the owner's statements saying the thing are read: the latest begun. */
 const reach = 50;
 
-/**
- * The statement of the taste or habit a claim ends (`endsTaste`: "I've switched to coffee in the
- * mornings, I don't drink tea anymore."), said before `beforeMs`, or null (the claim is then a
- * statement of its own): the owner's latest current statement of no slot that states the taste
- * (taste-ended.ts `saysTaste`: "I prefer tea in the morning, green tea mostly."). Only the owner's own
- * statements, not a note of nobody's: another's taste is not ended by her word. admit-claims.ts admits
- * the claim as its next version, the claim's own, from the Record's world time, closing the taste
- * there (next-statement.ts `admitAsNextOf`): it was so until she said otherwise. There is no other
- * lineage of it (`also`, as changed-plans.ts `changedPlanOf` gives). Forgetting the Record removes the
- * version and the taste holds again; a later "I like tea again" is a statement of its own beside it.
- */
-export async function endedTasteOf(
-  memories: MemoryRepository,
-  claim: Claim,
-  beforeMs: number,
-): Promise<NextOf | null> {
-  const ended = claim.endsTaste;
-  if (ended === undefined) return null;
-  return latestSaying(memories, claim, beforeMs, tasteWords(ended), (s) => saysTaste(s, ended));
+/** What a claim says is over, as the store is searched for it and its statements are read against it. */
+interface SaidOver {
+  /** Words a statement of it holds (the store's search, anywhere in the statement). */
+  words: string[];
+  says: (statement: string) => boolean;
 }
 
 /**
- * The statement of the choice a claim says is off (`dropsChoice`: "We are not doing SQLite after all"),
- * said before `beforeMs`, or null: the owner's latest current statement of no slot that makes the
- * choice (choice-dropped.ts `saysChoice`: "We decided to use SQLite for the desktop store."). Admitted
- * and undone as a taste ended is (endedTasteOf).
+ * What a claim says is over or not so, where it says one or more: a taste or habit ended (`endsTaste`:
+ * "I don't drink tea anymore" of "I prefer tea in the morning, green tea mostly.", taste-ended.ts), a choice
+ * dropped (`dropsChoice`: "We are not doing SQLite after all" of "We decided to use SQLite for the
+ * desktop store.", choice-dropped.ts), a state denied in its own words (`deniesState`: "Turns out I'm
+ * not allergic to walnuts" of "I'm allergic to walnuts.", state-denied.ts).
  */
-export async function droppedChoiceOf(
-  memories: MemoryRepository,
-  claim: Claim,
-  beforeMs: number,
-): Promise<NextOf | null> {
-  const dropped = claim.dropsChoice;
-  if (dropped === undefined) return null;
-  return latestSaying(memories, claim, beforeMs, choiceWords(dropped), (s) => saysChoice(s, dropped));
+function saidOver(claim: Claim): SaidOver[] {
+  const { endsTaste: taste, dropsChoice: choice, deniesState: state } = claim;
+  return [
+    ...(taste !== undefined ? [{ words: tasteWords(taste), says: (s: string) => saysTaste(s, taste) }] : []),
+    ...(choice !== undefined
+      ? [{ words: choiceWords(choice), says: (s: string) => saysChoice(s, choice) }]
+      : []),
+    ...(state !== undefined
+      ? [{ words: stateWordsToFind(state), says: (s: string) => saysState(s, state) }]
+      : []),
+  ];
 }
 
-/**
- * The statement of the state a claim says is not so (`deniesState`: "Turns out I'm not allergic to
- * walnuts"), said before `beforeMs` in the same words ("I'm allergic to walnuts."), or null. Admitted
- * and undone as a taste ended is (endedTasteOf).
- */
-export async function deniedStateOf(
-  memories: MemoryRepository,
-  claim: Claim,
-  beforeMs: number,
-): Promise<NextOf | null> {
-  const denied = claim.deniesState;
-  if (denied === undefined) return null;
-  return latestSaying(memories, claim, beforeMs, stateWordsToFind(denied), (s) => saysState(s, denied));
-}
+/** Whether a claim says something of its owner's is over or not so (saidOverOf reads what). */
+export const saysOver = (claim: Claim): boolean => saidOver(claim).length > 0;
 
 /**
- * What a claim says is over or not so (a taste, a choice, a state), said before `beforeMs`: the
- * statement it supersedes, or null.
+ * The statement a claim says is over or not so (saidOver, each reading in turn), said before `beforeMs`,
+ * or null (the claim is
+ * then a statement of its own): the owner's latest current statement of no slot that says it. Only the
+ * owner's own statements, not a note of nobody's: another's taste is not ended by her word.
+ * admit-claims.ts admits the claim as its next version, the claim's own, from the Record's world time,
+ * closing the old statement there (next-statement.ts `admitAsNextOf`): it was so until she said
+ * otherwise. There is no other lineage of it (`also`, as changed-plans.ts `changedPlanOf` gives).
+ * Forgetting the Record removes the version and the old statement holds again; a later "I like tea
+ * again" is a statement of its own beside it.
  */
 export async function saidOverOf(
   memories: MemoryRepository,
   claim: Claim,
   beforeMs: number,
 ): Promise<NextOf | null> {
-  return (
-    (await endedTasteOf(memories, claim, beforeMs)) ??
-    (await droppedChoiceOf(memories, claim, beforeMs)) ??
-    (await deniedStateOf(memories, claim, beforeMs))
-  );
+  for (const over of saidOver(claim)) {
+    const found = await latestSaying(memories, claim, beforeMs, over.words, over.says);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** The claim's owner's latest current statement of no slot before `beforeMs` that `says` holds of. */

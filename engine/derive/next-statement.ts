@@ -61,7 +61,7 @@ export async function admitNextStatement(
 
 /**
  * A lineage of no slot a claim was found to change (changed-plans.ts `changedPlanOf`, done-tasks.ts
- * `doneTaskOf`, ended-tastes.ts `endedTasteOf`), and what its next version is.
+ * `doneTaskOf`, ended-tastes.ts `saidOverOf`), and what its next version is.
  */
 export interface NextOf {
   lineage: string;

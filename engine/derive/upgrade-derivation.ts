@@ -27,7 +27,7 @@ import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { rematchUnmatched } from './travelled-correction.ts';
 import { isDoneBy } from '../core/derive/task-done.ts';
 import { changedPlanOf, eventsAheadOf } from './changed-plans.ts';
-import { saidOverOf } from './ended-tastes.ts';
+import { saidOverOf, saysOver } from './ended-tastes.ts';
 import { admitNextStatement } from './next-statement.ts';
 
 /** What deriving a Record again did. */
@@ -205,13 +205,7 @@ async function joinChangedPlans(
   step: () => Promise<number>,
   now: () => string,
 ): Promise<void> {
-  const changes = [...keyOf].filter(
-    ([c]) =>
-      c.changesPlan !== undefined ||
-      c.endsTaste !== undefined ||
-      c.dropsChoice !== undefined ||
-      c.deniesState !== undefined,
-  );
+  const changes = [...keyOf].filter(([c]) => c.changesPlan !== undefined || saysOver(c));
   if (changes.length === 0) return;
   for (const m of await rows.cited(r.id)) {
     if (m.slot !== null || m.status !== 'active') continue;
