@@ -117,14 +117,25 @@ function ownersOf(claim: Claim, change: Change): { owners: Owner[]; isNamed: (o:
   return { owners, isNamed };
 }
 
-/** The owner's latest current statement begun before `beforeMs` that is the plan, a past event aside. */
-async function latestBefore(memories: MemoryRepository, owner: Owner, change: Change, beforeMs: number) {
-  const said = await memories.statementsSaying({
+/** The owner's current statements of the plan's words begun before `beforeMs` or, `ahead`, from it on. */
+const plansSaid = (
+  memories: MemoryRepository,
+  owner: Owner,
+  change: Change,
+  beforeMs: number,
+  ahead: boolean,
+) =>
+  memories.statementsSaying({
     ...owner,
     words: planSearchWords(change),
     beforeMs,
     limit: reach,
+    ...(ahead ? { ahead: true } : {}),
   });
+
+/** The owner's latest current statement begun before `beforeMs` that is the plan, a past event aside. */
+async function latestBefore(memories: MemoryRepository, owner: Owner, change: Change, beforeMs: number) {
+  const said = await plansSaid(memories, owner, change, beforeMs, false);
   return said.find((m) => !begunBefore(m.statement, beforeMs) && isPlanChanged(m.statement, change));
 }
 
@@ -133,13 +144,7 @@ async function latestBefore(memories: MemoryRepository, owner: Owner, change: Ch
  * begins where it is held, after the change said before its day.
  */
 async function eventAhead(memories: MemoryRepository, owner: Owner, change: Change, beforeMs: number) {
-  const ahead = await memories.statementsSaying({
-    ...owner,
-    words: planSearchWords(change),
-    beforeMs,
-    limit: reach,
-    ahead: true,
-  });
+  const ahead = await plansSaid(memories, owner, change, beforeMs, true);
   return ahead.find((m) => eventTimes(m.statement) !== null && isPlanChanged(m.statement, change));
 }
 
