@@ -315,6 +315,10 @@ export async function assembleContext(
       : asksFormer(body.query)
         ? { fromMs: 0, toMs: readMs ?? nowMs }
         : undefined;
+  /** Whether the question named a passage: its words, a person, a topic, a slot or a task found it. */
+  const namedIt = (e: EvidencePassage) =>
+    e.lanes.some((l) => namingLanes.has(l)) ||
+    matchedTerms(`${e.title ?? ''}\n${e.passage}`, searched).length > 0;
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
   const { dropped, fitted, conflicts, conflicted, memories, byMeaningAlone } = await deps.units.read(
     brain.uid,
@@ -341,12 +345,7 @@ export async function assembleContext(
       // none of its words: the nearest by meaning, which may answer nothing ("Who is my sister?" where no
       // sister is known). Served, but said so, and the question is among the unknowns.
       const byMeaningAlone =
-        ordered.length > 0 &&
-        ordered.every(
-          (e) =>
-            e.lanes.every((l) => meaningLanes.has(l)) &&
-            matchedTerms(`${e.title ?? ''}\n${e.passage}`, searched).length === 0,
-        );
+        ordered.length > 0 && ordered.every((e) => e.lanes.every((l) => meaningLanes.has(l)) && !namedIt(e));
       const fitted = fitBudget(ordered, requested, who, undefined, byMeaningAlone);
       const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
       const found = await findConflicts(u, servedIds, at);
@@ -367,9 +366,6 @@ export async function assembleContext(
   // a person or a topic it names found that evidence, or found nothing else. "When is my wedding?" was
   // refused as "the sources disagree" over two disputed birthdays that only a date's likeness ranked
   // first, above the note of the wedding its topic found.
-  const namedIt = (e: EvidencePassage) =>
-    e.lanes.some((l) => namingLanes.has(l)) ||
-    matchedTerms(`${e.title ?? ''}\n${e.passage}`, searched).length > 0;
   const aboutConflict =
     top !== undefined &&
     top.memoryIds.some((m) => conflicted.has(m)) &&
