@@ -20,6 +20,7 @@ import { shortened } from '../errors/shown-value.ts';
 import type { MemoryFilter, MemoryReads, MemoryVersionRow, TombstoneRepository } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import type { MemoryPlace, MemoryStepPlace } from '../watermark.ts';
+import { brainNames } from './brain-names.ts';
 import { requireBrain, type EngineCtx } from './local-ctx.ts';
 
 /** What the Memories' reads need of a Brain's unit of work (any backend's). */
@@ -53,7 +54,7 @@ export async function listMemories(
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
   return ctx.units.read(b.uid, async (u) => {
-    const named = await whomNamed(u.memories, q, b.self_name);
+    const named = await whomNamed(brainNames(ctx, b.uid, u), q, b.self_name);
     if (since !== undefined) {
       const delta = await memoryChanges(u, memoryFilter(q, nowMs, hosted, true, named), since, q.limit);
       const { end } = delta;
