@@ -14,16 +14,22 @@ export function nameWords(name: string): string[] {
  * "Marko Horvat" do not). Typed text with no word at all ("☕", "-") names the name it folds to.
  */
 export function namesName(typed: string, name: string): boolean {
+  return namerOf(typed)(name);
+}
+
+/** namesName for one typed text, its words folded once for every name it is tried on. */
+function namerOf(typed: string): (name: string) => boolean {
   const words = nameWords(typed);
-  if (words.length > 0) {
-    const theirs = new Set(nameWords(name));
-    return words.every((w) => theirs.has(w));
-  }
+  if (words.length > 0)
+    return (name) => {
+      const theirs = new Set(nameWords(name));
+      return words.every((w) => theirs.has(w));
+    };
   const said = foldText(typed.trim());
-  return said !== '' && said === foldText(name.trim());
+  return (name) => said !== '' && said === foldText(name.trim());
 }
 
 /** The names of `names` that `typed` names (namesName), in their order. */
 export function namedBy(typed: string, names: readonly string[]): string[] {
-  return names.filter((name) => namesName(typed, name));
+  return names.filter(namerOf(typed));
 }
