@@ -46,6 +46,9 @@ const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot', 'tasks']);
 /** Lanes that find a Record by meaning alone, or as the neighbour of one so found. */
 const meaningLanes = new Set(['semantic', 'prompt']);
 
+const privateByMeaning = (visibility: EvidencePassage['visibility']) =>
+  `${visibility}: found by meaning alone, and a Record that is not shareable is served only for what the question names`;
+
 /** What a Context reads of its Brain: the step its watermark names, Records, Memories, evidence. */
 
 export type ContextUnit = Pick<
@@ -319,6 +322,9 @@ export async function assembleContext(
   const namedIt = (e: EvidencePassage) =>
     e.lanes.some((l) => namingLanes.has(l)) ||
     matchedTerms(`${e.title ?? ''}\n${e.passage}`, searched).length > 0;
+  /** Found by no lane that names, and holding none of the question's words: the nearest by meaning. */
+  const foundByMeaningAlone = (e: EvidencePassage) =>
+    e.lanes.every((l) => meaningLanes.has(l)) && !namedIt(e);
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
   const { dropped, fitted, conflicts, conflicted, memories, byMeaningAlone } = await deps.units.read(
     brain.uid,
@@ -340,12 +346,18 @@ export async function assembleContext(
       const ranked = asksPresentState(body.query)
         ? latestFirstInThreads(selected.evidence, who)
         : selected.evidence;
-      const ordered = questionsAfterAnswers(ranked, who);
+      // A Record its writer kept on this device, or let leave only redacted, is served for what the
+      // question names, not for resembling it: "Who is my dentist?" does not bring the person's
+      // allergy or therapy along to an agent because they sit near a dentist by meaning.
+      const unasked = ranked.filter((e) => e.visibility !== 'shareable' && foundByMeaningAlone(e));
+      const ordered = questionsAfterAnswers(
+        unasked.length > 0 ? ranked.filter((e) => !unasked.includes(e)) : ranked,
+        who,
+      );
       // Evidence no lane found by the question's words, a person, a time or a slot, and whose text holds
       // none of its words: the nearest by meaning, which may answer nothing ("Who is my sister?" where no
       // sister is known). Served, but said so, and the question is among the unknowns.
-      const byMeaningAlone =
-        ordered.length > 0 && ordered.every((e) => e.lanes.every((l) => meaningLanes.has(l)) && !namedIt(e));
+      const byMeaningAlone = ordered.length > 0 && ordered.every(foundByMeaningAlone);
       const fitted = fitBudget(ordered, requested, who, undefined, byMeaningAlone);
       const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
       const found = await findConflicts(u, servedIds, at);
@@ -353,7 +365,8 @@ export async function assembleContext(
         include.has('memories') && fitted.blocks.length > 0
           ? await memoriesShown(u, servedIds, fitted, at)
           : undefined;
-      return { dropped: selected.dropped, fitted, ...found, memories, byMeaningAlone };
+      const held = unasked.map((e) => ({ recordId: e.recordId, reason: privateByMeaning(e.visibility) }));
+      return { dropped: [...selected.dropped, ...held], fitted, ...found, memories, byMeaningAlone };
     },
   );
   ledger.charge('processing', fitted.estimatedTokens / 1000);
