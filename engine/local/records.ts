@@ -109,7 +109,8 @@ async function appendRecord(
   if (visibility === 'local_only' && ctx.deployment === 'hosted') {
     throw new MnemoError(
       'local_only_record',
-      'visibility: local_only Records are not accepted by a hosted deployment',
+      'visibility: local_only Records are not accepted by a hosted deployment: they stay on the ' +
+        "person's device. Write it there, or, if it may leave the device, as redacted_summary or shareable",
     );
   }
   const content: TypedContent = normalizeContent(body.content);

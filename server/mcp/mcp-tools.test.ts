@@ -613,13 +613,13 @@ test('forget_record erases what an agent remembered, with its Memories, and refu
     );
     assert.match(
       await toolText(client, 'forget_record', { record_id: note.record.id }),
-      /^record_not_erasable \(403 policy\): record_id: rec_\w+ came from "obsidian", not through this MCP server \(source "mcp"\), and this tool erases only those: the person forgets it, in the Mnemo app, or with DELETE \/v1\/brains\/\{brain_id\}\/records\/rec_\w+$/,
+      /^record_not_erasable \(403 policy\): record_id: rec_\w+ came from "obsidian", not through this MCP server \(source "mcp"\), and this tool erases only those: the person forgets it, in the Mnemo app on their device \(a forget there reaches the servers it syncs with\), or with DELETE \/v1\/brains\/\{brain_id\}\/records\/rec_\w+$/,
     );
     // Another agent's Record written over /v1 with no source is named as that, not "from null".
     const overHttp = await engine.rememberRecord(tenant, 'me', { content: 'Gate B12.' }, {});
     assert.match(
       await toolText(client, 'forget_record', { record_id: overHttp.record.id }),
-      /record_id: rec_\w+ was written over the \/v1 API with no source, not through this MCP server/,
+      /record_id: rec_\w+ was written over the \/v1 API with no source, or came from a device by sync, not through this MCP server/,
     );
     assert.equal((await engine.getRecord(tenant, 'me', note.record.id)).id, note.record.id, 'still there');
     // An imported one goes with its import: /v1 refuses it alone too.
@@ -631,7 +631,7 @@ test('forget_record erases what an agent remembered, with its Memories, and refu
     );
     assert.match(
       await toolText(client, 'forget_record', { record_id: mail.record.id }),
-      /came from "mbox", not through this MCP server \(source "mcp"\), and this tool erases only those: the person forgets it, in the Mnemo app, or by removing its import \(mnemo import --remove "mbox" --brain BRAIN\)$/,
+      /came from "mbox", not through this MCP server \(source "mcp"\), and this tool erases only those: the person forgets it, in the Mnemo app on their device \(a forget there reaches the servers it syncs with\), or by removing its import \(mnemo import --remove "mbox" --brain BRAIN\)$/,
     );
   }
   assert.equal(

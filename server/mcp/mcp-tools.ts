@@ -827,13 +827,16 @@ const tools: McpTool[] = [
       // nor a refusal below the route layer (http_403, which the spec keeps for those).
       if (record.source.name !== agentSource) {
         // An import's Record goes with its import (forgetSource, as /v1 says); another by itself.
+        // A hosted server has no app: there the person forgets it on their device, and the forget travels.
+        const app = 'in the Mnemo app on their device (a forget there reaches the servers it syncs with)';
         const how = record.erasable
-          ? `in the Mnemo app, or with DELETE /v1/brains/{brain_id}/records/${record_id}`
-          : `in the Mnemo app, or by removing its import (mnemo import --remove ${JSON.stringify(record.source.name)} --brain BRAIN)`;
-        // A Record written over /v1 without a source has none: say so, not "came from null".
+          ? `${app}, or with DELETE /v1/brains/{brain_id}/records/${record_id}`
+          : `${app}, or by removing its import (mnemo import --remove ${JSON.stringify(record.source.name)} --brain BRAIN)`;
+        // A Record written over /v1 without a source has none, and so has one a device synced: say
+        // so, not "came from null".
         const from =
           record.source.name === null
-            ? 'was written over the /v1 API with no source'
+            ? 'was written over the /v1 API with no source, or came from a device by sync'
             : `came from ${JSON.stringify(record.source.name)}`;
         throw new MnemoError(
           'record_not_erasable',

@@ -187,6 +187,11 @@ describe('a sync run against a hub that answers slowly, past the run’s deadlin
     assert.doesNotMatch(stuck.stdout, /catching up/);
     // Where a script looks for why: stderr, not only the status on stdout.
     assert.match(stuck.stderr, /^mnemo sync run: the run failed: /);
+    // A call cut off may have been applied; the person learns that nothing doubles, and when it goes on.
+    assert.match(
+      stuck.stderr,
+      /\nmnemo sync run: what the failed call sent may have reached the hub; .* Next run: \d{4}-/,
+    );
   });
 
   it('ends however long the feed of a hub that answers every page slowly', async () => {

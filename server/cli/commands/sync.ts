@@ -91,6 +91,18 @@ export function formatStatus(s: SyncStatus): string {
   ].join('\n');
 }
 
+/**
+ * What a person needs after a failed run: a call cut off may have been applied on the hub before it
+ * failed (the counts here cannot know), and when the next try is.
+ */
+function afterFailure(s: SyncStatus): string {
+  const next = s.next_run_at ?? 'none planned';
+  return (
+    'mnemo sync run: what the failed call sent may have reached the hub; the next run sends it again ' +
+    `and each Record is kept there once. Next run: ${next}; or run this again once the hub answers.`
+  );
+}
+
 const withServer = (c: Command) =>
   c
     .requiredOption('--brain <brain>', 'the local Brain', bySchema(Slug))
@@ -182,7 +194,8 @@ export function register(program: Command): void {
         if (s.last_error) {
           process.exitCode = s.catching_up ? 3 : 1;
           // The status is the command's output; why it failed is also said where a script looks for errors.
-          if (!s.catching_up) console.error(`mnemo sync run: the run failed: ${s.last_error}`);
+          if (!s.catching_up)
+            console.error(`mnemo sync run: the run failed: ${s.last_error}\n${afterFailure(s)}`);
         }
       } catch (e) {
         fail(e, flags.json);
