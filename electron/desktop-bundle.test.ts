@@ -4,10 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { defaultCacheDir } from '../engine/embed/cache-dir.ts';
+import { closeGloveTable, defaultGlovePath } from '../engine/embed/glove-table.ts';
+import { cacheBase, loadWordTable, prebuiltName, tableFiles } from '../engine/embed/word-table.ts';
+import { wordTableResource } from './desktop-server.ts';
 
 const root = join(import.meta.dirname, '..');
 const build = (await import(new URL('../scripts/build-electron.mjs', import.meta.url).href)) as {
@@ -68,11 +72,34 @@ test('the bundle builds, needs no tsx or TypeScript, and imports only Node and t
   assert.deepEqual(loads[build.preloadBundle], ['electron'], 'the sandboxed preload requires only electron');
 });
 
+/**
+ * A packaged app's resources: its word-vector table (what scripts/build-word-table.mjs writes, byte for
+ * byte the cache a first start keeps, so copied from this checkout's cache).
+ */
+function resourcesIn(dir: string): string {
+  const cached = tableFiles(cacheBase(defaultCacheDir(), statSync(defaultGlovePath()).size), true);
+  if (!existsSync(cached.common)) closeGloveTable(loadWordTable({ cacheDir: defaultCacheDir() }).table);
+  const resources = join(dir, 'resources');
+  const shipped = tableFiles(join(resources, wordTableResource, prebuiltName), false);
+  mkdirSync(join(resources, wordTableResource), { recursive: true });
+  for (const side of ['table', 'index', 'common'] as const) copyFileSync(cached[side], shipped[side]);
+  return resources;
+}
+
 test("the bundle's server starts under Node and serves /v1, the UI and a Brain's Context", async (t) => {
   const userData = mkdtempSync(join(tmpdir(), 'mnemo-bundle-'));
   t.after(() => rmSync(userData, { recursive: true, force: true }));
-  const child = spawn(process.execPath, [join(outDir, 'serve-without-electron.mjs'), userData], {
-    env: { ...process.env, MNEMO_DB_KEY: 'b'.repeat(64), MNEMO_LOG: 'silent', NODE_OPTIONS: '' },
+  // As packaged: the table from its resources, and a cache directory it never needs to write.
+  const resources = resourcesIn(userData);
+  const cacheDir = join(userData, 'cache');
+  const child = spawn(process.execPath, [join(outDir, 'serve-without-electron.mjs'), userData, resources], {
+    env: {
+      ...process.env,
+      MNEMO_DB_KEY: 'b'.repeat(64),
+      MNEMO_LOG: 'silent',
+      MNEMO_CACHE_DIR: cacheDir,
+      NODE_OPTIONS: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -135,6 +162,7 @@ test("the bundle's server starts under Node and serves /v1, the UI and a Brain's
     `the embedder answered: ${JSON.stringify(context)}`,
   );
   assert.match(JSON.stringify(context.body), /Porto/);
+  assert.equal(existsSync(cacheDir), false, 'the word vectors came from the resources, not a build');
 
   child.kill('SIGTERM');
   assert.equal(await exited, 0, stderr);

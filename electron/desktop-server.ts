@@ -7,16 +7,23 @@ import type { RunningServer, ServerOptions } from '../server/start-server.ts';
  */
 export const desktopPort = 7821;
 
+/** The word-vector table's folder in a packaged app's resources (electron-builder.yml, extraResources). */
+export const wordTableResource = 'word-table';
+
 /**
  * The options of the server the desktop app runs in its main process. `bundleDir` is the folder of the
  * running bundle (dist/electron, in a checkout or inside the packaged app): the UI is built beside it.
+ * `resourcesDir` is a packaged app's resources folder: its prebuilt word-vector table is used there,
+ * as the package holds no JSON to build one from (a checkout has none, and uses the cache or the JSON).
  */
 export function desktopServerOptions(input: {
   userData: string;
   bundleDir: string;
   dbKey: string;
+  resourcesDir?: string | undefined;
 }): ServerOptions {
   return {
+    ...(input.resourcesDir ? { wordTableDir: join(input.resourcesDir, wordTableResource) } : {}),
     engine: 'local',
     port: desktopPort,
     host: '127.0.0.1',

@@ -159,7 +159,12 @@ async function run(): Promise<void> {
   await app.whenReady();
   const userData = app.getPath('userData');
   const dbKey = loadOrCreateDbKey(join(userData, 'db-key'), safeStorage);
-  const options = desktopServerOptions({ userData, bundleDir: here, dbKey: dbKey.key });
+  const options = desktopServerOptions({
+    userData,
+    bundleDir: here,
+    dbKey: dbKey.key,
+    resourcesDir: app.isPackaged ? process.resourcesPath : undefined,
+  });
   const started = await startDesktopServer(startServer, options);
   const server: RunningServer = started.server;
   const warnings = [dbKey.warning, started.warning].filter((w): w is string => !!w);

@@ -235,6 +235,21 @@ test('the preload exposes exactly the bridge the renderer expects', () => {
     assert.match(preload, new RegExp(ch));
 });
 
+test("a packaged app's server reads the word-vector table from its resources; a checkout's, from the cache or JSON", async () => {
+  const { desktopServerOptions, wordTableResource } = await import('./desktop-server.ts');
+  const base = { userData: '/u', bundleDir: '/b', dbKey: 'k' };
+  assert.equal(
+    desktopServerOptions({ ...base, resourcesDir: join('/app', 'resources') }).wordTableDir,
+    join('/app', 'resources', wordTableResource),
+  );
+  assert.equal(desktopServerOptions(base).wordTableDir, undefined);
+  const { embedderChoice } = await import('../server/embedder-choice.ts');
+  const { resolveEmbedderSpec } = await import('../engine/embed/resolve-embedder.ts');
+  const options = desktopServerOptions({ ...base, resourcesDir: '/r' });
+  const spec = await resolveEmbedderSpec(embedderChoice(options, '/d')!);
+  assert.equal(spec.provider === 'glove-sif' && spec.tableDir, join('/r', wordTableResource));
+});
+
 test("the desktop's server takes its own port, or any free one with a warning when another program holds it", async () => {
   // Loaded here: the file's other tests need no server.
   const { createServer } = await import('node:net');

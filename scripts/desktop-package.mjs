@@ -1,5 +1,6 @@
-// `npm run desktop:package [-- electron-builder options]`: builds the UI and the bundle, then the
-// desktop packages (electron-builder.yml; e.g. `-- --linux AppImage`). electron-builder's npmRebuild
+// `npm run desktop:package [-- electron-builder options]`: builds the UI, the bundle and the word-vector
+// table the app ships instead of wink-embeddings' JSON (scripts/build-word-table.mjs), then the desktop
+// packages (electron-builder.yml; e.g. `-- --linux AppImage`). electron-builder's npmRebuild
 // rebuilds better-sqlite3-multiple-ciphers for the packaged Electron in place, over the Node build the
 // CLI uses: that build is kept aside and put back afterwards, whatever electron-builder did.
 import { spawnSync } from 'node:child_process';
@@ -25,6 +26,7 @@ function run(args) {
 
 run([join(root, 'scripts', 'build-ui.mjs')]);
 run([join(root, 'scripts', 'build-electron.mjs')]);
+run([join(root, 'scripts', 'build-word-table.mjs')]);
 const aside = mkdtempSync(join(tmpdir(), 'mnemo-node-binding-'));
 const kept = existsSync(nodeBuild);
 if (kept) copyFileSync(nodeBuild, join(aside, 'better_sqlite3.node'));

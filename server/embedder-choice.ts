@@ -19,6 +19,7 @@ export function embedderChoice(options: ServerOptions, dataDir: string): Embedde
     provider,
     modelDir: options.embeddingModel,
     dataDir,
+    wordTableDir: options.wordTableDir,
     onProgress: (p: { file: string; received: number; total: number | null }) => {
       const pct = p.total ? Math.floor((10 * p.received) / p.total) * 10 : -1;
       if (pct === shown) return;

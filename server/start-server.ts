@@ -60,6 +60,11 @@ export interface ServerOptions {
   configDir?: string;
   embeddingModel?: string;
   /**
+   * A prebuilt word-vector table's folder (scripts/build-word-table.mjs's output), read before the cache
+   * and the package's JSON: the packaged desktop app's resources, which hold no JSON.
+   */
+  wordTableDir?: string;
+  /**
    * An OpenAI-compatible chat-completions API (its base URL) and model that rewrite thorough Contexts'
    * questions into search phrasings; the key is MNEMO_REWRITE_KEY's. Neither: no rewrite.
    */

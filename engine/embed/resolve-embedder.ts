@@ -14,6 +14,8 @@ export interface EmbedderChoice {
   dataDir: string;
   /** Where the word-vector table's binary form is kept; default: the per-user cache dir. */
   cacheDir?: string | undefined;
+  /** A prebuilt word-vector table's folder (the packaged desktop app's resources), read before the cache. */
+  wordTableDir?: string | undefined;
   onProgress?: ((p: Progress) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -37,6 +39,10 @@ export async function resolveEmbedderSpec(choice: EmbedderChoice): Promise<Embed
     case 'hash':
       return { provider: 'hash' };
     case 'glove-sif':
-      return { provider: 'glove-sif', cacheDir: choice.cacheDir ?? defaultCacheDir() };
+      return {
+        provider: 'glove-sif',
+        cacheDir: choice.cacheDir ?? defaultCacheDir(),
+        ...(choice.wordTableDir ? { tableDir: choice.wordTableDir } : {}),
+      };
   }
 }

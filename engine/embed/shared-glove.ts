@@ -18,7 +18,7 @@ interface Load {
   linger: NodeJS.Timeout | null;
 }
 
-/** Tables by vectors file and cache directory. */
+/** Tables by prebuilt folder, vectors file and cache directory. */
 const loads = new Map<string, Load>();
 
 /**
@@ -33,7 +33,7 @@ export function sharedGloveEmbedder(
   signal?: AbortSignal,
   opts: SharedGloveOptions = {},
 ): Promise<Embedder> {
-  const key = JSON.stringify([spec.vectorsPath ?? null, spec.cacheDir ?? null]);
+  const key = JSON.stringify([spec.tableDir ?? null, spec.vectorsPath ?? null, spec.cacheDir ?? null]);
   const load = loads.get(key) ?? startLoad(key, spec, opts.load ?? ((s) => createGloveEmbedder(s)));
   if (load.linger) clearTimeout(load.linger);
   load.linger = null;

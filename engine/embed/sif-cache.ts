@@ -1,24 +1,22 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { replaceFile } from './cache-file.ts';
 import type { GloveTable } from './glove-table.ts';
-import { commonVariant, sifWeights, type SifWeights } from './glove-sif.ts';
+import { sifWeights, type SifWeights } from './glove-sif.ts';
 
-/**
- * Where the common direction of a vectors file is kept: beside the table's cache, named by the file's
- * size (as the table's cache is) and by how the direction is computed.
- */
-export function commonCacheFile(cacheDir: string, vectorsPath: string): string {
-  return join(cacheDir, `glove-sg-100d-${statSync(vectorsPath).size}.common-${commonVariant}.f32`);
+/** Where a table's common direction is read, and whether it may be written there when it is not. */
+export interface CommonFile {
+  /** Named by the table and by how the direction is computed (word-table.ts, `tableFiles`). */
+  common: string;
+  writable: boolean;
 }
 
 /**
- * The SIF weights of a table, with the common direction read from the cache when it was computed
- * before (~0.5 CPU s at every start otherwise), else computed and kept. A cache that cannot be read or
- * written costs only the computation.
+ * The SIF weights of a table, with the common direction read from its file when it was computed
+ * before (~0.5 CPU s at every start otherwise), else computed and, where writable, kept. A file that
+ * cannot be read or written costs only the computation.
  */
-export function cachedSifWeights(t: GloveTable, vectorsPath: string, cacheDir: string): SifWeights {
-  const file = commonCacheFile(cacheDir, vectorsPath);
+export function cachedSifWeights(t: GloveTable, { common: file, writable }: CommonFile): SifWeights {
   let known: Float32Array | undefined;
   try {
     const bytes = readFileSync(file);
@@ -27,9 +25,9 @@ export function cachedSifWeights(t: GloveTable, vectorsPath: string, cacheDir: s
     // Not kept yet.
   }
   const weights = sifWeights(t, {}, known);
-  if (!known && weights.common) {
+  if (!known && weights.common && writable) {
     try {
-      mkdirSync(cacheDir, { recursive: true });
+      mkdirSync(dirname(file), { recursive: true });
       replaceFile(file, [new Uint8Array(weights.common.buffer, weights.common.byteOffset, t.dims * 4)]);
     } catch {
       // Computed again next time.

@@ -30,7 +30,7 @@ function digest(lines: Uint8Array, p: Pick<WordIndexParts, 'starts' | 'table' | 
 
 /** The index of `count` words given as UTF-8 lines, read from `file` when it holds theirs, else built and kept there. */
 export function cachedWordIndex(file: string, lines: Uint8Array, count: number): WordIndex {
-  const kept = readIndex(file, lines, count);
+  const kept = keptWordIndex(file, lines, count);
   if (kept) return kept;
   const index = wordIndexFromLines(lines, count);
   try {
@@ -46,7 +46,8 @@ export function cachedWordIndex(file: string, lines: Uint8Array, count: number):
   return index;
 }
 
-function readIndex(file: string, lines: Uint8Array, count: number): WordIndex | null {
+/** The index kept in `file` for these words, or null when it holds no valid one (nothing is written). */
+export function keptWordIndex(file: string, lines: Uint8Array, count: number): WordIndex | null {
   let fd: number;
   try {
     fd = openSync(file, 'r');
