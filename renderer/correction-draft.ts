@@ -1,3 +1,5 @@
+import { localInputToOffsetIso } from './format.ts';
+
 /**
  * The correction being written on a Memory's page (its Correct form), kept in this tab's
  * sessionStorage per Brain and Memory until it is saved or discarded, as a note on Records is
@@ -12,6 +14,8 @@ export interface CorrectionDraft {
   reason?: string;
   /** "It is simply wrong: withdraw it", where ticked. */
   withdraw?: true;
+  /** "Holds from", where a day was chosen: the date input's value (YYYY-MM-DD). */
+  holdsFrom?: string;
 }
 
 /** What the form holds. */
@@ -19,6 +23,26 @@ export interface CorrectionForm {
   statement: string;
   reason: string;
   withdraw: boolean;
+  /** The date input's value, '' for none. */
+  holdsFrom: string;
+}
+
+/** A date input's value: a day of the calendar, as the input gives it. */
+const isDay = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+/**
+ * The day chosen under "Holds from" as the correction's valid_from: its start where the person is, as
+ * RFC 3339 with this browser's offset then (a day's start east of Greenwich is the evening before in
+ * UTC, and the engine reads the instant). Undefined for none, or for what is not a day.
+ */
+export function holdsFromInstant(day: string): string | undefined {
+  if (!isDay(day)) return undefined;
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const start = new Date(y, m - 1, d);
+  // Date rolls an impossible day over (February 30 is March 2): not the day chosen.
+  if (start.getFullYear() !== y || start.getMonth() !== m - 1 || start.getDate() !== d) return undefined;
+  // Where the clocks skip midnight, the day starts at the hour they skip to.
+  return localInputToOffsetIso(`${day}T00:00`);
 }
 
 /** The tab's sessionStorage, through globalThis: the pure functions here are also tested under Node. */
@@ -47,6 +71,7 @@ export function correctionDraft(form: CorrectionForm, original: readonly string[
     ...(written && !original.includes(written) ? { statement: form.statement } : {}),
     ...(form.reason.trim() ? { reason: form.reason } : {}),
     ...(form.withdraw ? { withdraw: true as const } : {}),
+    ...(form.holdsFrom ? { holdsFrom: form.holdsFrom } : {}),
   };
   return Object.keys(draft).length === 0 ? null : draft;
 }
@@ -57,17 +82,20 @@ export function formFromDraft(draft: CorrectionDraft | null, shown: string): Cor
     statement: draft?.statement ?? shown,
     reason: draft?.reason ?? '',
     withdraw: draft?.withdraw === true,
+    holdsFrom: draft?.holdsFrom ?? '',
   };
 }
 
 /**
  * The person's own words in a draft, to show (or take to a note) when the form went away: what they
- * wrote as true, and why. Null when they wrote neither (a withdrawal ticked, no reason).
+ * wrote as true (and from which day, where they chose one), and why. Null when they wrote neither (a
+ * withdrawal ticked, no reason).
  */
 export function draftWords(draft: CorrectionDraft | null): string | null {
   if (draft === null) return null;
   const lines = [
     ...(draft.statement?.trim() ? [draft.statement.trim()] : []),
+    ...(draft.holdsFrom && !draft.withdraw ? [`From: ${draft.holdsFrom}`] : []),
     ...(draft.reason?.trim() ? [`Why: ${draft.reason.trim()}`] : []),
   ];
   return lines.length ? lines.join('\n') : null;
@@ -83,6 +111,7 @@ export function parseCorrectionDraft(raw: string | null): CorrectionDraft | null
       ...(typeof v.statement === 'string' ? { statement: v.statement } : {}),
       ...(typeof v.reason === 'string' ? { reason: v.reason } : {}),
       ...(v.withdraw === true ? { withdraw: true as const } : {}),
+      ...(isDay(v.holdsFrom) ? { holdsFrom: v.holdsFrom } : {}),
     };
     return Object.keys(draft).length === 0 ? null : draft;
   } catch {

@@ -78,6 +78,18 @@ export const CorrectionContent = z
         'The corrected statement. Without it the corrected Memory is retracted: closed, with no successor.',
       ),
     reason: shortText.optional(),
+    valid_from: DateTime.optional().describe(
+      'Additive: from when the corrected statement holds (an RFC 3339 date-time with an offset, as every ' +
+        "time here: for a day, that day's start where the person is, e.g. 2027-01-11T00:00:00+01:00). " +
+        "Without it the new version takes the corrected Memory's own time. With it, the new version holds " +
+        'from valid_from, and the corrected Memory still holds for no time (a correction says it was never ' +
+        'right): in between, the slot holds what it held before that Memory, if anything. Later than now, ' +
+        'the new version is `scheduled` until then, and the value in force until then carries valid_to = ' +
+        'valid_from. Needs `statement` (a withdrawal has no date). `invalid_request_body`, nothing written: ' +
+        'without a statement; later than now for a Memory of no slot (current from when it is known, it ' +
+        'cannot start later); or earlier than the start of a value the slot held before, which would then ' +
+        'follow it and be current again.',
+    ),
   })
   .meta({ id: 'CorrectionContent' });
 
@@ -132,11 +144,32 @@ const eventEndsNotBeforeItStarts = {
   params: { message: 'must not be earlier than starts_at', path: ['ends_at'] },
 };
 
+/**
+ * A withdrawal (a correction without a statement) says the Memory was never right: it has no time from
+ * which it would hold, so a valid_from beside it is refused rather than dropped or read as "ended then"
+ * (which is a new value, or an ending, written as a Record of that date). Checked on a write only, as
+ * the event rule is: a correction that came from another side is taken as it is, its date unread.
+ */
+const dateOnlyWithStatement = {
+  check: (c: string | TypedContent) =>
+    typeof c === 'string' ||
+    c.kind !== 'correction' ||
+    c.valid_from === undefined ||
+    c.statement !== undefined,
+  params: {
+    message:
+      'needs a statement: a withdrawal (no statement) says the Memory never held, which has no date. To say ' +
+      'a value stopped holding on a day, send the statement that holds from then, or remember a Record of that day',
+    path: ['valid_from'],
+  },
+};
+
 export const RecordCreate = z
   .strictObject({
     content: z
       .union([text, TypedContent])
       .refine(eventEndsNotBeforeItStarts.check, eventEndsNotBeforeItStarts.params)
+      .refine(dateOnlyWithStatement.check, dateOnlyWithStatement.params)
       .describe('A plain string is stored as a document and loses structure.'),
     source: RecordSource.refine((s) => s.name === undefined || !pathlessNames.has(s.name), {
       path: ['name'],

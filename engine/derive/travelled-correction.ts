@@ -6,7 +6,13 @@ import { matchCorrected } from '../core/derive/correction-match.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import type { BrainUnitOfWork, CorrectionOutcomeRow, MemoryVersionRow, RecordRow } from '../ports/index.ts';
 import { admitStatement } from './admit-claims.ts';
-import { applyCorrection, checkCorrection, inForce } from './apply-correction.ts';
+import {
+  applyCorrection,
+  checkCorrection,
+  correctionStart,
+  inForce,
+  type CorrectionStart,
+} from './apply-correction.ts';
 import { recordRemoval } from './memory-removal.ts';
 import { WaitsForDerivation } from './waits-for-derivation.ts';
 
@@ -133,7 +139,7 @@ async function correctHere(
     // says now. Forgotten after it was written, or before this side took it (a device away meanwhile,
     // one paired later), it stands here as said, not dropped: only what it corrected went.
     if (held.length === 0 && absent.length > 0 && c.statement !== undefined)
-      return stateForgotten(uow, r, c.statement, seq, now);
+      return stateForgotten(uow, r, c.statement, correctionStart(c), seq, now);
     return notApplied(
       'none of the Records it corrects is in this Brain (forgotten here, or never shared with it): nothing was changed',
     );
@@ -146,7 +152,7 @@ async function correctHere(
   // Unmatched: a Memory its Records have here once derived again may say what it withdrew.
   if (c.statement === undefined)
     return { ...notApplied(`${m.none}: nothing was withdrawn`), unmatched: true };
-  return stateAsSaid(uow, r, c.statement, m.lineages, named, m.none, seq, now);
+  return stateAsSaid(uow, r, c.statement, correctionStart(c), m.lineages, named, m.none, seq, now);
 }
 
 /** What matching a target found here: a Memory, a reason nothing is changed, or none (and why). */
@@ -265,7 +271,7 @@ async function rematch(
     throw new WaitsForDerivation('a correction from another side waits for its Memory to be derived again');
   if (m === 'wait' || !('memory' in m)) return;
   try {
-    await checkCorrection(uow.memories, m.memory.id, withdrawal, nowMs, false);
+    await checkCorrection(uow.memories, m.memory.id, c.statement, nowMs, false, correctionStart(c));
   } catch (e) {
     if (e instanceof MnemoError) return;
     throw e;
@@ -331,9 +337,10 @@ async function correct(
     target = await checkCorrection(
       uow.memories,
       corrected.id,
-      c.statement === undefined,
+      c.statement,
       Date.parse(now),
       false,
+      correctionStart(c),
     );
   } catch (e) {
     if (!(e instanceof MnemoError)) throw e;
@@ -351,6 +358,7 @@ async function correct(
     c.statement,
     seq,
     now,
+    correctionStart(c),
   );
   return {
     state: by === 'statement' ? 'applied' : 'applied_by_fallback',
@@ -404,12 +412,14 @@ async function earlierRival(
  * The correction's statement as a Memory of its own, citing the correction Record, as the person said
  * it: owned as the Memories of its Records here are when they agree, else as the rules own its earliest
  * Record's claims (claim-owner.ts); from that Record's world time (a correction says what was always
- * so). A current Memory that says it already, of the same subject and owner, cites it instead.
+ * so), or from the correction's valid_from (`start`) when it gave one. A current Memory that says it
+ * already, of the same subject and owner, cites it instead.
  */
 async function stateAsSaid(
   uow: BrainUnitOfWork,
   r: Pick<RecordRow, 'id' | 'text'>,
   statement: string,
+  start: CorrectionStart | undefined,
   others: readonly MemoryVersionRow[],
   named: readonly RecordRow[],
   none: string,
@@ -422,8 +432,8 @@ async function stateAsSaid(
     agreed(others) ??
     claimOwner({ content, sourceName: first.source_name }, await deriveContext(uow, [content]));
   const from = {
-    occurredAt: first.occurred_at,
-    occurredMs: first.occurred_ms,
+    occurredAt: start?.at ?? first.occurred_at,
+    occurredMs: start?.ms ?? first.occurred_ms,
     sourceName: first.source_name,
   };
   const citation = { recordId: r.id, quote: r.text };
@@ -446,13 +456,14 @@ function stated(none: string, { id, made }: { id: string; made: boolean }): Outc
 /**
  * The statement of a correction whose corrected Records were all forgotten here, as a Memory of its own
  * citing it: owned as the rules own a correction's claims (claim-owner.ts; no Record of what it
- * corrected is left to say whose it was), from the correction's world time. Nothing is left to match it
- * again, so it is not `unmatched`.
+ * corrected is left to say whose it was), from the correction's world time, or its valid_from (`start`)
+ * when it gave one. Nothing is left to match it again, so it is not `unmatched`.
  */
 async function stateForgotten(
   uow: BrainUnitOfWork,
   r: Pick<RecordRow, 'id' | 'text' | 'occurred_at' | 'occurred_ms' | 'source_name'>,
   statement: string,
+  start: CorrectionStart | undefined,
   seq: number,
   now: string,
 ): Promise<Outcome> {
@@ -462,7 +473,11 @@ async function stateForgotten(
   );
   const s = {
     claim: { statement, ...who },
-    from: { occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
+    from: {
+      occurredAt: start?.at ?? r.occurred_at,
+      occurredMs: start?.ms ?? r.occurred_ms,
+      sourceName: r.source_name,
+    },
     citation: { recordId: r.id, quote: r.text },
     cause: 'correction' as const,
   };

@@ -8,7 +8,7 @@ import type {
   RecordPage,
   TypedContent,
 } from '../contract/index.ts';
-import { applyCorrection, checkCorrection } from '../derive/apply-correction.ts';
+import { applyCorrection, checkCorrection, correctionStart } from '../derive/apply-correction.ts';
 import { correctionTarget } from '../derive/travelled-correction.ts';
 import { recordText } from '../core/derive/record-text.ts';
 import { isErasable } from '../core/shared/erasable.ts';
@@ -146,14 +146,16 @@ async function appendRecord(
           };
         }
       }
+      const start = content.kind === 'correction' ? correctionStart(content) : undefined;
       const target =
         content.kind === 'correction'
           ? await checkCorrection(
               u.memories,
               content.corrects,
-              content.statement === undefined,
+              content.statement,
               ctx.clock().getTime(),
               ctx.deployment === 'hosted',
+              start,
             )
           : null;
       // What another side needs to find its own Memory of the same Records (travelled-correction.ts),
@@ -186,7 +188,7 @@ async function appendRecord(
         created_at: now,
       });
       if (target && content.kind === 'correction') {
-        await applyCorrection(u.memories, target, { id, text }, content.statement, seq, now);
+        await applyCorrection(u.memories, target, { id, text }, content.statement, seq, now, start);
       } else {
         await u.jobs.enqueue({ job: 'derive', brainUid: uid, recordId: id, recordSeq: seq });
       }

@@ -317,13 +317,14 @@ export function useCorrectMemory(brainId: string) {
   const client = useClient();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (c: { memoryId: string; statement?: string; reason?: string }) => {
+    mutationFn: async (c: { memoryId: string; statement?: string; reason?: string; validFrom?: string }) => {
       const written = await client.rememberRecord(brainId, {
         content: {
           kind: 'correction',
           corrects: c.memoryId,
           ...(c.statement ? { statement: c.statement } : {}),
           ...(c.reason ? { reason: c.reason } : {}),
+          ...(c.validFrom ? { valid_from: c.validFrom } : {}),
         },
         source: { name: 'Mnemo app', trust: 'high' },
       });

@@ -32,6 +32,7 @@ import {
   formFromDraft,
   keepCorrectionDraft,
   readCorrectionDraft,
+  holdsFromInstant,
   type CorrectionDraft,
   type CorrectionForm,
 } from '../correction-draft.ts';
@@ -498,7 +499,7 @@ function CorrectForm({
   // As the page words it ("Lucía's blood type: A+"), not as stored ("self blood type: A+").
   const shown = statementLabel(m);
   const [form, setForm] = useState(() => formFromDraft(draft, shown));
-  const { statement, withdraw, reason } = form;
+  const { statement, withdraw, reason, holdsFrom } = form;
   // Every change is kept as it is made (nothing when the form is back to the Memory's own words).
   const change = (next: Partial<CorrectionForm>) => {
     const changed = { ...form, ...next };
@@ -513,7 +514,8 @@ function CorrectForm({
     textarea.current?.focus();
   };
   const [confirming, setConfirming] = useState(false);
-  const unchanged = !withdraw && [m.statement, shown].includes(statement.trim());
+  // A day alone changes it: the same words, true from another day ("I start at Sonae" in January).
+  const unchanged = !withdraw && !holdsFrom && [m.statement, shown].includes(statement.trim());
   // Sent with the engine's head again ("self blood type: B+"), so the value stays the slot's value a
   // later fact of the slot is compared with; what the person wrote after the head is kept as written.
   const shownHead = shown === m.statement ? null : headOf(shown);
@@ -529,6 +531,7 @@ function CorrectForm({
         memoryId: m.id,
         ...(withdraw ? {} : { statement: sent }),
         ...(reason.trim() ? { reason: reason.trim() } : {}),
+        ...(!withdraw && holdsFromInstant(holdsFrom) ? { validFrom: holdsFromInstant(holdsFrom) } : {}),
       },
       { onSettled: () => setConfirming(false) },
     );
@@ -566,6 +569,26 @@ function CorrectForm({
           />
           It is simply wrong: withdraw it without a replacement
         </label>
+        {/* A day a value of a slot starts (a job, a home); a statement of no slot is current from when it is known. */}
+        {m.slot !== null ? (
+          <>
+            <label>
+              Holds from <span className="hint">optional</span>
+              <input
+                type="date"
+                value={withdraw ? '' : holdsFrom}
+                onChange={(e) => change({ holdsFrom: e.target.value })}
+                disabled={withdraw}
+                name="holds_from"
+                aria-describedby="holds-from-hint"
+              />
+            </label>
+            <p id="holds-from-hint" className="hint">
+              The day what you wrote became or becomes true, where it is not when this says. Until then, the
+              value before this one holds.
+            </p>
+          </>
+        ) : null}
         <label>
           Why <span className="hint">optional</span>
           <input
@@ -581,6 +604,7 @@ function CorrectForm({
             fields={{
               'content.statement': 'What is actually true',
               'content.reason': 'Why',
+              'content.valid_from': 'Holds from',
               'content.corrects': 'This Memory',
             }}
           />

@@ -65,3 +65,41 @@ test('remember checks and passes occurred_at, visibility and the idempotency key
     body({ kind: 'voice_note', text: 'from a newer build' }),
   ]);
 });
+
+test("remember passes a correction's valid_from to the store, and refuses one on a withdrawal", async () => {
+  const calls: unknown[] = [];
+  const refuse = () => Promise.reject(new Error('not used'));
+  const port: MemoryPort = {
+    brainId: 'me',
+    remember: (body) => {
+      calls.push(body.content);
+      return Promise.resolve({ record: {} as never, watermark: null, replayed: null });
+    },
+    context: refuse,
+    listMemories: refuse,
+    getMemory: refuse,
+    getRecord: refuse,
+    listRecords: refuse,
+    getProfile: refuse,
+    forgetRecord: refuse,
+    getTrace: refuse,
+  };
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(port).connect(a);
+  const client = new Client({ name: 'remember-valid-from-test', version: '1.0.0' });
+  await client.connect(b);
+  const dated = {
+    kind: 'correction',
+    corrects: 'mem_01ABC',
+    statement: 'Ana works at Sonae',
+    valid_from: '2027-01-11T00:00:00+00:00',
+  };
+  const ok = await client.callTool({ name: 'remember', arguments: { content: dated } });
+  assert.ok(!ok.isError, JSON.stringify(ok.content));
+  const withdrawal = { kind: 'correction', corrects: 'mem_01ABC', valid_from: dated.valid_from };
+  const no = await client.callTool({ name: 'remember', arguments: { content: withdrawal } });
+  assert.ok(no.isError, JSON.stringify(no.content));
+  assert.match(JSON.stringify(no.content), /content\.valid_from: needs a statement/);
+  await client.close();
+  assert.deepEqual(calls, [dated]);
+});

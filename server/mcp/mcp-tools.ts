@@ -508,7 +508,7 @@ const tools: McpTool[] = [
     description:
       'Write a Record (raw input) into the memory. content is a plain string (stored as a document) or a typed ' +
       'object tagged by kind: message {text, speaker?, thread?}, document {text, title?}, event {title, starts_at?, ' +
-      'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?, reason?}. ' +
+      'ends_at?, participants?, place?}, fact {subject, predicate, value}, correction {corrects: mem_..., statement?, reason?, valid_from?}. ' +
       'For what the user said, use a message with speaker "user": their "my ..." is then theirs (without a ' +
       'speaker, or as a plain string, whose it is stays unresolved); give anyone else by name. ' +
       'Set occurred_at for anything historical; without it the Record is dated now (an event too: give its ' +
@@ -517,7 +517,11 @@ const tools: McpTool[] = [
       'get_context to read your own write (replayed: true when an idempotency_key returned an earlier ' +
       'Record). Records are immutable. To mend a Memory, ' +
       'remember a correction of it: with a statement, that statement replaces it; without one, the Memory ' +
-      'is withdrawn (for what the user takes back or says was never true).',
+      'is withdrawn (for what the user takes back or says was never true). Give a correction with a statement ' +
+      'valid_from (RFC 3339 with an offset; for a day, its start where the user is) when what is true holds ' +
+      'from another day than the Memory says: "I start at Sonae on 11 January" taken as holding already. It ' +
+      'holds from then (scheduled if later), and the value before the corrected one holds until then. For a ' +
+      'value that changes on a day, remember what the user said instead.',
     input: rememberInput,
     annotations: {
       readOnlyHint: false,

@@ -295,6 +295,170 @@ export function guaranteeChecks(factory: ServerFactory, traits: EngineTraits): v
       },
     );
 
+    describe('a correction that says from when its statement holds (valid_from)', () => {
+      const skip = traits.kinds.includes('correction') ? false : 'this engine takes no correction Records';
+      const employer = (value: string, occurred_at: string) => ({
+        content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value },
+        occurred_at,
+      });
+      /** Brain `id` where Ana worked at Acme from 2024 and the engine took Sonae as holding from `said`. */
+      const sonaeSaid = async (id: string, said: string) => {
+        const api = await brainWithKey(server, id);
+        const acme = (
+          await ready(api, id, (await remember(api, id, employer('Acme', '2024-01-01T00:00:00Z'))).record.id)
+        ).memory_ids[0]!;
+        const sonae = (await ready(api, id, (await remember(api, id, employer('Sonae', said))).record.id))
+          .memory_ids[0]!;
+        const memory = async (m: string) =>
+          assertShape(MemoryDetail, (await api.get(`/brains/${id}/memories/${m}`)).body);
+        const asOf = async (at: string) =>
+          assertShape(
+            MemoryPage,
+            (await api.get(`/brains/${id}/memories?subject=Ana&as_of=${encodeURIComponent(at)}`)).body,
+          ).data.map((m) => m.statement);
+        const correct = (content: Record<string, unknown>) =>
+          api.post(`/brains/${id}/records`, { content: { kind: 'correction', corrects: sonae, ...content } });
+        const records = async () =>
+          (await api.get<{ data: unknown[] }>(`/brains/${id}/records?limit=200`)).body.data.length;
+        return { api, acme, sonae, memory, asOf, correct, records };
+      };
+
+      it(
+        'later than now: the new version is scheduled, and the value before the corrected one holds until then',
+        { skip },
+        async () => {
+          const b = await sonaeSaid('vf-later', '2026-03-01T10:00:00Z');
+          const start = '2099-01-11T00:00:00+01:00';
+          const fixed = await b.correct({ statement: 'Ana works at Sonae', valid_from: start });
+          assert.equal(fixed.status, 202, fixed.text);
+          const successor = (await ready(b.api, 'vf-later', assertShape(MnemoRecord, fixed.body).id))
+            .memory_ids[0]!;
+          const made = await b.memory(successor);
+          assert.deepEqual([made.status, made.valid_from, made.valid_to], ['scheduled', start, null]);
+          // The corrected Memory never held (a correction says so); Acme is current until the start.
+          const corrected = await b.memory(b.sonae);
+          assert.deepEqual([corrected.status, corrected.valid_to], ['superseded', corrected.valid_from]);
+          const acme = await b.memory(b.acme);
+          assert.deepEqual([acme.status, acme.valid_to], ['active', start]);
+          const current = assertShape(
+            MemoryPage,
+            (await b.api.get('/brains/vf-later/memories?subject=Ana')).body,
+          ).data;
+          assert.deepEqual(
+            current.map((m) => m.id),
+            [b.acme],
+          );
+          assert.deepEqual(await b.asOf('2026-06-01T00:00:00Z'), ['Ana employer: Acme']);
+          assert.deepEqual(await b.asOf('2099-02-01T00:00:00Z'), ['Ana works at Sonae']);
+          const scheduled = assertShape(
+            MemoryPage,
+            (await b.api.get('/brains/vf-later/memories?subject=Ana&status=scheduled')).body,
+          ).data;
+          assert.deepEqual(
+            scheduled.map((m) => m.id),
+            [successor],
+          );
+          // The Record keeps the date as it was sent.
+          const record = assertShape(
+            MnemoRecord,
+            (await b.api.get(`/brains/vf-later/records/${made.citations[0]!.record_id}`)).body,
+          );
+          assert.equal((record.content as { valid_from?: string }).valid_from, start);
+        },
+      );
+
+      it(
+        'in the past: the new version holds from that date, and as_of reads the history by it',
+        { skip },
+        async () => {
+          // Earlier than the corrected Memory's own start: she started at Sonae before she said so.
+          const early = await sonaeSaid('vf-early', '2026-03-01T10:00:00Z');
+          const fixed = await early.correct({
+            statement: 'Ana works at Sonae',
+            valid_from: '2026-02-01T00:00:00Z',
+          });
+          assert.equal(fixed.status, 202, fixed.text);
+          const id = (await ready(early.api, 'vf-early', assertShape(MnemoRecord, fixed.body).id))
+            .memory_ids[0]!;
+          const made = await early.memory(id);
+          assert.deepEqual(
+            [made.status, made.valid_from, made.valid_to],
+            ['active', '2026-02-01T00:00:00Z', null],
+          );
+          assert.equal((await early.memory(early.acme)).valid_to, '2026-02-01T00:00:00Z');
+          assert.deepEqual(await early.asOf('2026-01-15T00:00:00Z'), ['Ana employer: Acme']);
+          assert.deepEqual(await early.asOf('2026-02-15T00:00:00Z'), ['Ana works at Sonae']);
+
+          // Later than it: Acme held until then, the corrected Memory never.
+          const late = await sonaeSaid('vf-late', '2026-03-01T10:00:00Z');
+          const again = await late.correct({
+            statement: 'Ana works at Sonae',
+            valid_from: '2026-04-01T00:00:00Z',
+          });
+          assert.equal(again.status, 202, again.text);
+          assert.equal((await late.memory(late.acme)).valid_to, '2026-04-01T00:00:00Z');
+          assert.deepEqual(await late.asOf('2026-03-15T00:00:00Z'), ['Ana employer: Acme']);
+          assert.deepEqual(await late.asOf('2026-04-15T00:00:00Z'), ['Ana works at Sonae']);
+        },
+      );
+
+      it(
+        'a date that is not one, or that cannot hold, is invalid_request_body and writes nothing',
+        { skip },
+        async () => {
+          const b = await sonaeSaid('vf-bad', '2026-03-01T10:00:00Z');
+          const before = await b.records();
+          const refused = async (content: Record<string, unknown>, says: RegExp) => {
+            const body = assertError(
+              await b.correct(content),
+              400,
+              'invalid_request',
+              'invalid_request_body',
+            );
+            assert.match(String(body.message), says);
+            assert.equal(await b.records(), before, 'nothing was written');
+          };
+          // As every time of the API: a date-time with an offset, not a bare day.
+          await refused(
+            { statement: 'Ana works at Sonae', valid_from: '2027-01-11' },
+            /^content\.valid_from: .*RFC 3339/,
+          );
+          await refused(
+            { statement: 'Ana works at Sonae', valid_from: 'next monday' },
+            /^content\.valid_from: /,
+          );
+          // A withdrawal has no date.
+          await refused({ valid_from: '2027-01-11T00:00:00Z' }, /^content\.valid_from: needs a statement/);
+          // Before Acme began: Acme would follow it and be current again.
+          await refused(
+            { statement: 'Ana works at Sonae', valid_from: '2023-01-01T00:00:00Z' },
+            new RegExp(`^content\\.valid_from: .*${b.acme}`),
+          );
+          const note = await remember(b.api, 'vf-bad', { content: 'A note about the red canoe.' });
+          const noSlot = (await ready(b.api, 'vf-bad', note.record.id)).memory_ids[0]!;
+          assert.equal((await b.memory(noSlot)).slot, null);
+          const later = await b.records();
+          const body = assertError(
+            await b.api.post('/brains/vf-bad/records', {
+              content: {
+                kind: 'correction',
+                corrects: noSlot,
+                statement: 'A note about the blue canoe.',
+                valid_from: '2099-01-01T00:00:00Z',
+              },
+            }),
+            400,
+            'invalid_request',
+            'invalid_request_body',
+          );
+          assert.match(String(body.message), /^content\.valid_from: .*holds no slot/);
+          assert.equal(await b.records(), later, 'nothing was written');
+          // The Memories are as they were.
+          assert.equal((await b.memory(b.sonae)).status, 'active');
+        },
+      );
+    });
+
     it(
       'a Memory waiting for re-derivation is memory_pending_rederivation and left out of reads, then served under its id',
       { skip: traits.sharesMemories ? false : 'no Memory of this engine is supported by two Records' },

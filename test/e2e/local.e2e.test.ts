@@ -134,6 +134,46 @@ test('a value dated to start later reads "Starts later", not current, and can st
   assert.deepEqual(problems, []);
 });
 
+test('a correction with a day under "Holds from" starts then, and the value before it holds until then', async () => {
+  await app().api.createBrain({ id: 'from', name: 'From', self: { type: 'person', name: 'Ana' } });
+  const fact = (value: string, occurred_at: string) =>
+    app().api.rememberRecord('from', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'employer', value },
+      occurred_at,
+    });
+  await fact('Acme', '2024-01-01T00:00:00Z');
+  // Taken as holding from the day it was said; she starts on a day to come.
+  await fact('Sonae', '2026-03-01T10:00:00Z');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  await page.getByRole('link', { name: 'From', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
+  await page.getByRole('link', { name: /Sonae/ }).click();
+  await page.getByRole('heading', { level: 1, name: "Ana's employer: Sonae" }).waitFor();
+  // The same words, from another day: the day alone makes it a correction.
+  const save = page.getByRole('button', { name: 'Save correction' });
+  assert.equal(await save.getAttribute('aria-disabled'), 'true');
+  await page.getByLabel('Holds from').fill('2099-01-11');
+  assert.equal(await save.getAttribute('aria-disabled'), null);
+  await checkScreen(page, 'local-memory-holds-from');
+  await save.click();
+  const newer = page.getByRole('status').getByRole('link', { name: "Ana's employer: Sonae" });
+  await newer.waitFor();
+  const memories = (await app().api.listMemories('from', { status: 'all', limit: 50 })).data;
+  const later = memories.find((m) => m.status === 'scheduled');
+  const acme = memories.find((m) => m.statement === 'Ana employer: Acme');
+  // The start of that day where the person is, with its offset.
+  assert.match(later?.valid_from ?? '', /^2099-01-11T00:00:00[+-]\d\d:\d\d$/);
+  assert.deepEqual([acme?.status, acme?.valid_to], ['active', later?.valid_from]);
+  await newer.click();
+  await page.locator('.facts').getByText('Starts later').waitFor();
+  await page
+    .getByRole('status')
+    .getByText(/This value holds from .*2099.*; until then .*Acme is current\./)
+    .waitFor();
+  assert.deepEqual(problems, []);
+});
+
 test('a thorough question over the synchronous budget is answered once its assembly ends', async () => {
   await app().api.createBrain({ id: 'home', name: 'Home' });
   await app().api.rememberRecord('home', {

@@ -71,6 +71,42 @@ describe('a correction of a Memory on a synced Brain', () => {
     }
   });
 
+  it('dated to hold from a later day, is scheduled from that day on every side', async () => {
+    await write(a, { ...fact('studies at', 'the conservatory'), occurred_at: '2024-09-01T00:00:00Z' });
+    await write(a, { ...fact('studies at', 'Nova'), occurred_at: '2026-03-01T10:00:00Z' });
+    await a.server.engine.idle();
+    await converge();
+    const [nova] = await saying(a, 'studies at');
+    assert.equal(nova?.statement, 'Ana Lima studies at: Nova');
+    const start = '2099-09-15T00:00:00+01:00';
+    const written = {
+      kind: 'correction' as const,
+      corrects: nova!.id,
+      statement: 'Ana Lima studies at Nova',
+      valid_from: start,
+    };
+    const fix = await write(a, { content: written });
+    await converge();
+    for (const n of [a, h, b]) {
+      // Until then, what she studied at before holds; the corrected Memory never did.
+      const [before] = await saying(n, 'studies at');
+      assert.deepEqual(
+        [before?.statement, before?.valid_to],
+        ['Ana Lima studies at: the conservatory', start],
+        n.name,
+      );
+      const later = (await n.client.listMemories('ana', { status: 'scheduled', limit: 100 })).data.filter(
+        (m) => m.statement.includes('studies at'),
+      );
+      assert.deepEqual(
+        later.map((m) => [m.statement, m.valid_from]),
+        [['Ana Lima studies at Nova', start]],
+        n.name,
+      );
+      assert.deepEqual((await n.client.getRecord('ana', fix.id)).content, written, n.name);
+    }
+  });
+
   it('travels back from the device that pulled it: a withdrawal there reaches the writer', async () => {
     const [lisbon] = await lives(b);
     await write(b, { content: { kind: 'correction', corrects: lisbon!.id, reason: 'not true' } });

@@ -35,6 +35,7 @@ import {
   correctionDraft,
   draftWords,
   formFromDraft,
+  holdsFromInstant,
   parseCorrectionDraft,
 } from '../../renderer/correction-draft.ts';
 import { truthCell } from '../../renderer/replaced-at-start.ts';
@@ -565,7 +566,7 @@ test('signing in again goes back only to a page of this app on this origin', () 
 
 test('a correction draft keeps only what differs from the Memory, and reads back only its own fields', () => {
   const original = ['self city: Lisbon', "Ana's city: Lisbon"];
-  const form = { statement: "Ana's city: Lisbon", reason: '', withdraw: false };
+  const form = { statement: "Ana's city: Lisbon", reason: '', withdraw: false, holdsFrom: '' };
   assert.equal(correctionDraft(form, original), null, 'as it was: nothing to keep');
   assert.equal(correctionDraft({ ...form, statement: '  ' }, original), null, 'emptied: nothing to keep');
   assert.deepEqual(correctionDraft({ ...form, statement: "Ana's city: Porto" }, original), {
@@ -573,6 +574,15 @@ test('a correction draft keeps only what differs from the Memory, and reads back
   });
   assert.deepEqual(correctionDraft({ ...form, reason: 'moved' }, original), { reason: 'moved' });
   assert.deepEqual(correctionDraft({ ...form, withdraw: true }, original), { withdraw: true });
+  // A day alone is a correction: the same words, true from another day.
+  assert.deepEqual(correctionDraft({ ...form, holdsFrom: '2027-01-11' }, original), {
+    holdsFrom: '2027-01-11',
+  });
+  assert.deepEqual(formFromDraft({ holdsFrom: '2027-01-11' }, "Ana's city: Lisbon"), {
+    ...form,
+    holdsFrom: '2027-01-11',
+  });
+  assert.equal(draftWords({ statement: 'Porto', holdsFrom: '2027-01-11' }), 'Porto\nFrom: 2027-01-11');
   assert.deepEqual(formFromDraft({ reason: 'moved' }, "Ana's city: Lisbon"), { ...form, reason: 'moved' });
   assert.deepEqual(formFromDraft(null, "Ana's city: Lisbon"), form);
   assert.equal(draftWords({ statement: ' Porto ', reason: 'moved' }), 'Porto\nWhy: moved');
@@ -580,8 +590,20 @@ test('a correction draft keeps only what differs from the Memory, and reads back
   assert.deepEqual(parseCorrectionDraft('{"statement":"Porto","reason":3,"withdraw":"yes","x":1}'), {
     statement: 'Porto',
   });
+  assert.deepEqual(parseCorrectionDraft('{"statement":"Porto","holdsFrom":"soon"}'), { statement: 'Porto' });
+  assert.deepEqual(parseCorrectionDraft('{"holdsFrom":"2027-01-11"}'), { holdsFrom: '2027-01-11' });
   for (const raw of [null, '', 'not json', 'null', '[]', '{}', '"text"'])
     assert.equal(parseCorrectionDraft(raw), null, String(raw));
+});
+
+test("the day under Holds from is sent as that day's start in the person's zone, with its offset", () => {
+  const instant = holdsFromInstant('2027-01-11');
+  assert.ok(instant, 'a day');
+  assert.match(instant, /^2027-01-11T00:00:00[+-]\d\d:\d\d$/);
+  assert.equal(new Date(Date.parse(instant)).getDate(), 11, 'the start of that day where the person is');
+  assert.equal(new Date(Date.parse(instant)).getHours(), 0);
+  for (const bad of ['', '2027-02-30', '11/01/2027', '2027-1-11'])
+    assert.equal(holdsFromInstant(bad), undefined, bad);
 });
 
 test('a chart is laid out for its width: labels beside their bars when wide, above them when narrow', () => {

@@ -11,8 +11,9 @@ const version = (version: number, statement: string, at: string, predicate: stri
   valid_from_ms: Date.parse(at),
   valid_to: null,
   status: 'active' as const,
-  corrects: null,
-  cause: version === 1 ? ('derived' as const) : ('superseded_by_record' as const),
+  corrects: null as string | null,
+  cause: (version === 1 ? 'derived' : 'superseded_by_record') as
+    'derived' | 'superseded_by_record' | 'correction',
   retracted_by: null,
   source_key: version === 1 ? 'ics' : 'whatsapp',
   revised_at: null,
@@ -55,5 +56,32 @@ test('a value of a slot given later for an earlier time is an earlier value, not
   assert.deepEqual(settled(rows), [
     ['mem_1', 'active', null],
     ['mem_2', 'superseded', '2026-11-18T00:00:00Z'],
+  ]);
+});
+
+test('a correction dated later than the value it corrects closes that value at its own start, and the earlier value holds until the date', () => {
+  const acme = version(1, 'Zoë works at Acme', '2024-01-01T00:00:00Z', 'works at');
+  const sonae = version(2, 'Zoë works at Sonae', '2026-10-01T10:00:00Z', 'works at');
+  const corrected = (at: string) => ({
+    ...version(3, 'Zoë works at Sonae', at, 'works at'),
+    corrects: sonae.id,
+    cause: 'correction' as const,
+    source_key: sonae.source_key,
+  });
+  assert.deepEqual(settled([acme, sonae, corrected('2027-01-11T00:00:00Z')]), [
+    ['mem_1', 'superseded', '2027-01-11T00:00:00Z'],
+    ['mem_2', 'superseded', '2026-10-01T10:00:00Z'],
+    ['mem_3', 'active', null],
+  ]);
+  // Dated earlier, or not dated (its own start): closed where the correction starts, as before.
+  assert.deepEqual(settled([acme, sonae, corrected('2026-09-01T00:00:00Z')]), [
+    ['mem_1', 'superseded', '2026-09-01T00:00:00Z'],
+    ['mem_2', 'superseded', '2026-09-01T00:00:00Z'],
+    ['mem_3', 'active', null],
+  ]);
+  assert.deepEqual(settled([acme, sonae, corrected(sonae.valid_from)]), [
+    ['mem_1', 'superseded', sonae.valid_from],
+    ['mem_2', 'superseded', sonae.valid_from],
+    ['mem_3', 'active', null],
   ]);
 });

@@ -33,7 +33,9 @@ interface Target {
  * The lifecycle (status, valid_to) of every version in one lineage, recomputed from what supports it,
  * for the versions whose lifecycle changed (by write order; derive/settle-lineage.ts writes them):
  * - a version retracted by a surviving correction Record is `retracted`, closed at its own start;
- * - a version named by a surviving correction version is `superseded`, closed where its successor starts;
+ * - a version named by a surviving correction version is `superseded`, closed where its successor starts,
+ *   or at its own start when the successor starts later (a correction dated to hold from then: what it
+ *   corrected never held, and the slot's earlier value holds until then, closed by it on the timeline);
  * - a version whose only support was replaced by a newer revision of the same external item is
  *   `superseded`, closed when the revision occurred;
  * - a statement of no slot that a later version (a plan's change, admitted in its place) begins before
@@ -73,11 +75,14 @@ export function settlement(
     if (r.retracted_by)
       targets.set(r.id, { status: 'retracted', validTo: r.valid_from, validToMs: r.valid_from_ms });
     else if (successor)
-      targets.set(r.id, {
-        status: 'superseded',
-        validTo: successor.valid_from,
-        validToMs: successor.valid_from_ms,
-      });
+      targets.set(
+        r.id,
+        // At its own start when the correction holds from later (its valid_from): it was never right,
+        // and the slot's value before it holds until then; else where the correction starts.
+        successor.valid_from_ms > r.valid_from_ms
+          ? { status: 'superseded', validTo: r.valid_from, validToMs: r.valid_from_ms }
+          : { status: 'superseded', validTo: successor.valid_from, validToMs: successor.valid_from_ms },
+      );
     else if (r.revised_at !== null && r.revised_ms !== null)
       targets.set(r.id, {
         status: 'superseded',
