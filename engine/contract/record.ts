@@ -79,16 +79,9 @@ export const CorrectionContent = z
       ),
     reason: shortText.optional(),
     valid_from: DateTime.optional().describe(
-      'Additive: from when the corrected statement holds (an RFC 3339 date-time with an offset, as every ' +
-        "time here: for a day, that day's start where the person is, e.g. 2027-01-11T00:00:00+01:00). " +
-        "Without it the new version takes the corrected Memory's own time. With it, the new version holds " +
-        'from valid_from, and the corrected Memory still holds for no time (a correction says it was never ' +
-        'right): in between, the slot holds what it held before that Memory, if anything. Later than now, ' +
-        'the new version is `scheduled` until then, and the value in force until then carries valid_to = ' +
-        'valid_from. Needs `statement` (a withdrawal has no date). `invalid_request_body`, nothing written: ' +
-        'without a statement; later than now for a Memory of no slot (current from when it is known, it ' +
-        'cannot start later); or earlier than the start of a value the slot held before, which would then ' +
-        'follow it and be current again.',
+      'Additive: from when the statement holds (RFC 3339 with an offset; a day is its start where the ' +
+        'person is), `scheduled` until then if later; the corrected Memory held for no time. Needs ' +
+        '`statement`. Rules: docs/decisions.md.',
     ),
   })
   .meta({ id: 'CorrectionContent' });

@@ -517,11 +517,9 @@ const tools: McpTool[] = [
       'get_context to read your own write (replayed: true when an idempotency_key returned an earlier ' +
       'Record). Records are immutable. To mend a Memory, ' +
       'remember a correction of it: with a statement, that statement replaces it; without one, the Memory ' +
-      'is withdrawn (for what the user takes back or says was never true). Give a correction with a statement ' +
-      'valid_from (RFC 3339 with an offset; for a day, its start where the user is) when what is true holds ' +
-      'from another day than the Memory says: "I start at Sonae on 11 January" taken as holding already. It ' +
-      'holds from then (scheduled if later), and the value before the corrected one holds until then. For a ' +
-      'value that changes on a day, remember what the user said instead.',
+      'is withdrawn (for what the user takes back or says was never true). Give valid_from when the ' +
+      'statement holds from another day than the Memory says ("I start on 11 January" taken as holding ' +
+      'already); a value that changes on a day is a new Record, not a correction.',
     input: rememberInput,
     annotations: {
       readOnlyHint: false,
