@@ -174,7 +174,7 @@ describe('the Records a device pulled, when its pairing starts over', () => {
     const page: RecordPage = {
       data: [
         pulled('rec_pulledshared', 'shareable', 'The ferry leaves at seven.'),
-        pulled('rec_pulledcopy', 'redacted_summary', 'Call the dentist on [phone].'),
+        pulled('rec_pulledcopy', 'redacted_summary', 'Call the plumber on [phone].'),
       ],
       has_more: false,
       next_cursor: null,
