@@ -22,9 +22,13 @@ export interface SpecialCategory {
 
 // Medicines by the endings of their international names (sertraline, amoxicillin, atorvastatin, ...),
 // which ordinary words do not end with.
-const drugEnding = String.raw`\p{L}{2,}(?:traline|oxetine|italopram|faxine|azepam|azolam|pramine|triptyline|tiapine|zapine|azepine|idone|trigine|pentin|gabalin|cillin|mycin|cycline|floxacin|oxacin|prazole|conazole|tidine|sartan|[a-z]pril|olol|statin|dipine|formin|gliptin|glutide|parin|triptan|setron|lukast|profen|codone|morphone|caine|thyroxine|olone|isone|asone|butamol|terol|tinib|ximab|zumab|umab|ovir|avir|uvir|denafil|dalafil)`;
+const drugEndings = `traline oxetine italopram faxine azepam azolam pramine triptyline tiapine zapine azepine
+  idone trigine pentin gabalin cillin mycin cycline floxacin oxacin prazole conazole tidine sartan pril
+  olol statin dipine formin gliptin glutide parin triptan setron lukast profen codone morphone caine
+  thyroxine olone isone asone butamol terol tinib ximab zumab umab ovir avir uvir denafil dalafil`.split(
+  /\s+/u,
+);
 const health = [
-  drugEnding,
   String.raw`\d+(?:[.,]\d+)?[ \u00a0]?(?:mg|mcg|µg|μg|IU)`,
   // Medicines and what is done with them.
   String.raw`paracetamol|acetaminophen|aspirin|insulin|methadone|morphine|codeine|tramadol|fentanyl|xanax|valium|prozac|zoloft|lexapro|wellbutrin|bupropion|adderall|ritalin|concerta|methylphenidate|lithium|antidepressants?|antibiotics?|antihistamines?|antipsychotics?|sedatives?|painkillers?|sleeping pills?|birth control|contraceptives?|truvada|viagra|cialis|ozempic|wegovy|epi-?pens?|inhalers?|augmentin|ventolin|euthyrox`,
@@ -68,11 +72,22 @@ const categories: [string, RegExp][] = [
   ['genetic data', pattern(genetic)],
 ];
 
+/**
+ * Whether a word is a medicine's name by its ending, with two letters before it at least (three before
+ * "pril": "April" is none).
+ */
+function isMedicine(word: string): boolean {
+  const w = word.toLowerCase();
+  return drugEndings.some((e) => w.endsWith(e) && w.length >= e.length + (e === 'pril' ? 3 : 2));
+}
+
 /** The first special category `text` speaks of, with the words that said it, or null. */
 export function specialCategoryOf(text: string): SpecialCategory | null {
   for (const [category, words] of categories) {
     const m = words.exec(text);
     if (m) return { category, word: m[0] };
+    if (category === 'health')
+      for (const [word] of text.matchAll(/\p{L}{6,}/gu)) if (isMedicine(word)) return { category, word };
   }
   return null;
 }
