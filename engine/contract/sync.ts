@@ -218,12 +218,17 @@ export const SyncStatus = z
       .number()
       .int()
       .describe(
-        'redacted_summary Records the redactor was unsure of: never sent. One forgotten since is not counted.',
+        'redacted_summary Records not sent: they speak of health or another special category (sexual orientation, religion, political opinions, trade union membership, genetic data), which a redacted copy never carries, or the redactor was unsure of them. One forgotten since is not counted.',
       ),
     held_back_examples: z
       .array(z.string())
       .describe(
         'Up to five of the Records counted in held_back, the newest first: their ids, to open and see why.',
+      ),
+    held_back_reasons: z
+      .array(z.object({ record_id: z.string(), reason: z.string().nullable() }))
+      .describe(
+        'The Records of held_back_examples, in the same order, each with why it was held back (null: held back by a version that kept no reason). Additive.',
       ),
     skipped: z
       .number()

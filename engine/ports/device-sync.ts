@@ -68,6 +68,8 @@ export interface RecordFate {
   remoteId: string | null;
   /** Kept home (`skipped`, never sent): the version of the rules of which corrections travel it was kept under. */
   skippedUnder?: number;
+  /** Kept home (held back): why, as the redactor said it; the sync status gives it with the Record. */
+  reason?: string;
 }
 
 /**
@@ -104,8 +106,14 @@ export interface DeviceSyncStore {
     pairing: PairingRow | undefined;
     pending: number;
     corrections: Record<CorrectionOutcomeRow['state'], number>;
-    /** How many Records of each fate, and up to five of their ids, the newest first. */
-    unsent: Record<'held_back' | 'skipped', { count: number; newest: string[] }>;
+    /**
+     * How many Records of each fate, and up to five of their ids, the newest first, each with the
+     * reason kept with its fate (null: none was kept, by a version before reasons were).
+     */
+    unsent: Record<
+      'held_back' | 'skipped',
+      { count: number; newest: { id: string; reason: string | null }[] }
+    >;
   }>;
   /**
    * Pairs the Brain: when `keeps(existing)` says so, the existing pairing takes the new key (and its

@@ -21,8 +21,20 @@ export function SyncScreen({ brainId }: { brainId: string }) {
       <h1 tabIndex={-1}>Sync</h1>
       <p className="lead">
         Keep this Brain in step with a Brain on a hosted Mnemo, and through it with your other devices.
-        Shareable Records go up whole, “redacted summary” ones only as a copy with addresses, numbers and the
-        names you know replaced; local-only Records never leave this device. Forgetting reaches every side.
+        Shareable Records go up whole; “summary only” ones only as a redacted copy, or not at all; local-only
+        Records never leave this device. Forgetting reaches every side.
+      </p>
+      {/* What a copy keeps and loses, said whole (docs/sync.md, the redactor): "addresses and numbers
+          replaced" read as every address and number, and a health note went up word for word. */}
+      <p className="hint" data-testid="sync-redaction">
+        A summary-only copy keeps its words, dates and times as written. It replaces e-mail, web and IP
+        addresses, phone, card and account numbers, street addresses, amounts of money, other numbers of three
+        digits or more, dates of birth, and people’s names (those this Brain knows, and those written as names
+        are: after a title or a word such as “landlord”, or with a surname) with placeholders such as
+        [address] or [person-7KQ2]. A first name alone or a name in lower case may still go as written. A
+        Record that speaks of health, sexual orientation, religion, political opinions, union membership or
+        genetics is never sent, nor is one the redactor is unsure of: those are held back, and the newest are
+        listed below with why.
       </p>
       {status.isPending ? (
         <Loading what="the sync status" />
@@ -124,7 +136,7 @@ function Paired({
     ['Waiting to go up', s.pending],
     ['Pushed', s.pushed],
     ['Pulled', s.pulled],
-    ['Held back (redactor unsure)', s.held_back],
+    ['Held back (summary only, not sent)', s.held_back],
     // Said, or a person who made a correction sees a count of something gone wrong (docs/sync.md).
     ['Skipped (corrections of Memories kept on this device, and Records refused on either side)', s.skipped],
     // What corrections from other sides did here: each side words its Memories its own way (docs/sync.md).
@@ -174,8 +186,16 @@ function Paired({
         </table>
       </TableScroll>
       {/* Which ones: a count alone left a person no way to see what did not travel, nor why. */}
-      <RecordsOfFate brainId={brainId} label="Held back, the newest" ids={s.held_back_examples} />
-      <RecordsOfFate brainId={brainId} label="Skipped, the newest" ids={s.skipped_examples} />
+      <RecordsOfFate
+        brainId={brainId}
+        label="Held back, the newest"
+        records={s.held_back_reasons.map((r) => ({ id: r.record_id, why: r.reason ?? heldBackBefore }))}
+      />
+      <RecordsOfFate
+        brainId={brainId}
+        label="Skipped, the newest"
+        records={s.skipped_examples.map((id) => ({ id, why: null }))}
+      />
       {run.isError ? <ErrorNotice error={run.error} /> : null}
       {unpair.isError ? <ErrorNotice error={unpair.error} /> : null}
       <div className="row">
@@ -201,20 +221,48 @@ function Paired({
   );
 }
 
-/** Records of one fate (held back, skipped), by id, each linking to its page: what did not travel, and why. */
-function RecordsOfFate({ brainId, label, ids }: { brainId: string; label: string; ids: readonly string[] }) {
-  if (ids.length === 0) return null;
+/** Said of a Record held back by a version that kept no reason. */
+const heldBackBefore = 'held back by an earlier version, which kept no reason';
+
+/**
+ * Records of one fate (held back, skipped), by id, each linking to its page, with why where it is kept:
+ * what did not travel, and why.
+ */
+function RecordsOfFate({
+  brainId,
+  label,
+  records,
+}: {
+  brainId: string;
+  label: string;
+  records: readonly { id: string; why: string | null }[];
+}) {
+  if (records.length === 0) return null;
+  const withWhy = records.some((r) => r.why !== null);
   return (
-    <p className="muted" data-testid="sync-records-of-fate">
-      {label}:{' '}
-      {ids.map((id, i) => (
-        <span key={id}>
-          {i > 0 ? ', ' : null}
-          <Link to={paths.record(brainId, id)} className="mono">
-            {id}
-          </Link>
-        </span>
-      ))}
-    </p>
+    <div className="muted" data-testid="sync-records-of-fate">
+      {label}:{withWhy ? null : ' '}
+      {withWhy ? (
+        <ul>
+          {records.map(({ id, why }) => (
+            <li key={id}>
+              <Link to={paths.record(brainId, id)} className="mono">
+                {id}
+              </Link>
+              {why !== null ? `: ${why}` : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        records.map(({ id }, i) => (
+          <span key={id}>
+            {i > 0 ? ', ' : null}
+            <Link to={paths.record(brainId, id)} className="mono">
+              {id}
+            </Link>
+          </span>
+        ))
+      )}
+    </div>
   );
 }

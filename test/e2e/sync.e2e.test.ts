@@ -80,6 +80,15 @@ test('pair a Brain in the Sync panel (a wrong key refused first), see it push, s
     assert.match(await focusedText(), /^P Paired with Brain shared at /);
     await page.getByTestId('sync-last-success').filter({ hasNotText: 'not yet' }).waitFor();
     const heldBack = page.getByTestId('sync-records-of-fate').filter({ hasText: 'Held back, the newest' });
+    // Each with why, beside its link; and the panel says what a summary-only copy keeps and loses.
+    assert.match(
+      await heldBack.innerText(),
+      new RegExp(`${handle.record.id}: an @ that is not part of an e-mail address \\(a handle\\?\\)`),
+    );
+    assert.match(
+      await page.getByTestId('sync-redaction').innerText(),
+      /replaces .*street addresses, amounts of money.*speaks of health.*is never sent/s,
+    );
     await heldBack.getByRole('link', { name: handle.record.id }).click();
     await page.getByText('ping me @someone').first().waitFor();
     await page.goBack();

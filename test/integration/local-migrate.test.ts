@@ -613,6 +613,31 @@ describe('local engine: migrations', () => {
     }
   });
 
+  it('39: a Record held back before keeps no reason; one set back keeps the reasons it has', () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(
+        db,
+        migrations.filter((m) => m.version <= 37),
+      );
+      db.exec(`INSERT INTO brains (uid, project, env, id, name, created_at, seq)
+        VALUES ('brn_a', 'acme', 'test', 'a', 'A', '2024-01-01T00:00:00Z', 1)`);
+      db.exec(`INSERT INTO sync_records (brain_uid, record_id, fate, remote_id)
+        VALUES ('brn_a', 'rec_1', 'held_back', 'rec_2')`);
+      migrate(db);
+      assert.deepEqual(db.prepare('SELECT record_id, reason FROM sync_records').all(), [
+        { record_id: 'rec_1', reason: null },
+      ]);
+      // A store set back runs it again, and keeps what it had.
+      db.exec("UPDATE sync_records SET reason = 'why'");
+      db.pragma('user_version = 37');
+      migrate(db);
+      assert.deepEqual(db.prepare('SELECT reason FROM sync_records').all(), [{ reason: 'why' }]);
+    } finally {
+      db.close();
+    }
+  });
+
   it("37: Memories written before have their owner's name folded, and a name finds them without accents", async () => {
     const dataDir = tempDir();
     const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
@@ -649,12 +674,13 @@ describe('local engine: migrations', () => {
         { id: 'mem_3', f: 'ana' },
         { id: 'mem_4', f: null },
       ];
-      assert.deepEqual(migrate(db), [37]);
+      // 37 and those after it.
+      assert.equal(migrate(db)[0], 37);
       assert.deepEqual(folded(), want);
       assert.equal(db.prepare("SELECT value FROM meta WHERE key = 'owner_folds'").get(), undefined, 'done');
       // A store set back runs it again.
       db.pragma('user_version = 36');
-      assert.deepEqual(migrate(db), [37]);
+      assert.equal(migrate(db)[0], 37);
       assert.deepEqual(folded(), want);
     } finally {
       db.close();

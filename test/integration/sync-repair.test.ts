@@ -141,7 +141,7 @@ describe('a hub Brain made again after the device that wrote its Records stopped
     await a.client.createBrain({ id: 'ana' });
     await a.client.rememberRecord('ana', { content: 'The ferry leaves at seven.' });
     await a.client.rememberRecord('ana', {
-      content: 'Call the dentist on +351 912 345 678.',
+      content: 'Call the plumber on +351 912 345 678.',
       visibility: 'redacted_summary',
     });
     await a.client.pairSync('ana', { remote: hub.server.url, remote_key: hub.key });
@@ -158,7 +158,7 @@ describe('a hub Brain made again after the device that wrote its Records stopped
     assert.equal(again.last_error, null);
     assert.deepEqual(await ids(hub), onHub, 'the same Records, under the same ids');
     const copy = (await allRecords(hub.client, 'ana')).find((r) => r.visibility === 'redacted_summary')!;
-    assert.deepEqual(copy.content, { kind: 'document', text: 'Call the dentist on [phone].' });
+    assert.deepEqual(copy.content, { kind: 'document', text: 'Call the plumber on [phone].' });
     assert.equal((await b.client.runSync('ana')).last_error, null);
     assert.deepEqual(await ids(b), onHub, 'nothing pulled back as a second copy');
 

@@ -71,7 +71,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
         )!.c
       : 0;
   const fateSql =
-    'INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id, skipped_under) VALUES (?, ?, ?, ?, ?)';
+    'INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id, skipped_under, reason) VALUES (?, ?, ?, ?, ?, ?)';
   // A pulled Record's row keeps its id as the remote's (so it is never pulled again); `skipped` is the
   // fate of a Record not yet answered (markSending), which the outbox reads.
   const pushPulled = (brainUid: string) =>
@@ -85,7 +85,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', brainUid, id) !==
           undefined,
       ),
-    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id, null)),
+    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id, null, null)),
     markRemovalsPulled: (pairingId, ids) =>
       atOnce(
         () =>
@@ -163,12 +163,12 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           const count = store.get<{ c: number }>(`SELECT count(*) AS c ${rows}`, brainUid, p.push_seq)!.c;
           const newest = count
             ? store
-                .all<{ record_id: string }>(
-                  `SELECT s.record_id ${rows} ORDER BY s.record_id DESC LIMIT 5`,
+                .all<{ record_id: string; reason: string | null }>(
+                  `SELECT s.record_id, s.reason ${rows} ORDER BY s.record_id DESC LIMIT 5`,
                   brainUid,
                   p.push_seq,
                 )
-                .map((r) => r.record_id)
+                .map((r) => ({ id: r.record_id, reason: r.reason }))
             : [];
           return { count, newest };
         };
@@ -263,7 +263,15 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
         store.tx(() => {
           if (pairingOf(brainUid)?.pairing_id !== pairingId) return false;
           for (const f of fates)
-            store.run(fateSql, brainUid, f.recordId, f.fate, f.remoteId, f.skippedUnder ?? null);
+            store.run(
+              fateSql,
+              brainUid,
+              f.recordId,
+              f.fate,
+              f.remoteId,
+              f.skippedUnder ?? null,
+              f.reason ?? null,
+            );
           store.run(
             'UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ? WHERE brain_uid = ? AND pairing_id = ?',
             throughSeq,

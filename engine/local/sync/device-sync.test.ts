@@ -174,7 +174,7 @@ describe('the Records a device pulled, when its pairing starts over', () => {
     const page: RecordPage = {
       data: [
         pulled('rec_pulledshared', 'shareable', 'The ferry leaves at seven.'),
-        pulled('rec_pulledcopy', 'redacted_summary', 'Call the dentist on [phone].'),
+        pulled('rec_pulledcopy', 'redacted_summary', 'Call the plumber on [phone].'),
       ],
       has_more: false,
       next_cursor: null,
@@ -289,6 +289,43 @@ describe('the Records the sync status names, held back and skipped', () => {
     const refused = await writeAna(e, 'The ferry leaves at seven.');
     await push(e, 200, [refused]);
     assert.deepEqual(await counted(e), { held_back: [2, both], skipped: [1, [refused]] });
+  });
+});
+
+describe('a redacted_summary Record that speaks of health', () => {
+  const engine = engineFor('special');
+
+  it('is held back whole, and the status gives why with its id', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    const health = await writeAna(
+      e,
+      'Doctor Ivana Kovač prescribed sertraline 50 mg for anxiety.',
+      'redacted_summary',
+    );
+    const handle = await writeAna(e, 'ping @bobby tomorrow', 'redacted_summary');
+    const rent = await writeAna(e, 'My rent is 850 EUR, landlord Goran Babić.', 'redacted_summary');
+    const pairingId = await pairWithHub(sync);
+    const batch = await sync.outbox(t, 'ana', 200);
+    assert.deepEqual(
+      batch.items.map((i) => i.localId),
+      [rent],
+    );
+    assert.match(
+      (batch.items[0]!.replica.content as { text: string }).text,
+      /^My rent is \[amount\], landlord \[person-\w{4}\]\.$/,
+    );
+    await sync.markPushed(t, 'ana', pairingId, batch, new Map([[redactedCopyId(rent), 'created' as const]]));
+    const status = await sync.status(t, 'ana');
+    assert.deepEqual(status.held_back_examples, [health, handle].sort().reverse());
+    assert.deepEqual(
+      status.held_back_reasons.map((r) => [r.record_id, r.reason?.replace(/\("[^"]*"\)/u, '(…)')]),
+      [
+        [health, 'it speaks of health (…), which a redacted copy never carries'],
+        [handle, 'an @ that is not part of an e-mail address (a handle?)'],
+      ].sort((a, b) => (a[0]! < b[0]! ? 1 : -1)),
+    );
   });
 });
 

@@ -80,9 +80,10 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     pushed: p?.pushed ?? 0,
     pulled: p?.pulled ?? 0,
     held_back: unsent.held_back.count,
-    held_back_examples: unsent.held_back.newest,
+    held_back_examples: unsent.held_back.newest.map((r) => r.id),
+    held_back_reasons: unsent.held_back.newest.map((r) => ({ record_id: r.id, reason: r.reason })),
     skipped: (p?.pull_skipped ?? 0) + unsent.skipped.count,
-    skipped_examples: unsent.skipped.newest,
+    skipped_examples: unsent.skipped.newest.map((r) => r.id),
     corrections,
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
@@ -257,12 +258,13 @@ export async function markPushed(
   // so that a Record forgotten since, or a fate of an earlier pairing, is not.
   let pushed = 0;
   // A correction kept home is kept under the rules of now: offered again only when they change.
-  const fate = (recordId: string, f: RecordFate['fate'], remoteId: string | null) =>
+  const fate = (recordId: string, f: RecordFate['fate'], remoteId: string | null, reason?: string) =>
     fates.push({
       recordId,
       fate: f,
       remoteId,
       ...(f === 'skipped' ? { skippedUnder: correctionRules } : {}),
+      ...(f === 'held_back' && reason !== undefined ? { reason } : {}),
     });
   for (const item of batch.items) {
     const outcome = outcomes.get(item.replica.id);
@@ -285,7 +287,7 @@ export async function markPushed(
   for (const k of batch.kept) {
     // A held-back Record may have gone up before (pushed by an earlier build, or under an earlier
     // pairing): the id of its copy is kept for the tombstone. A correction never travels in any form.
-    fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null);
+    fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null, k.reason);
   }
   const kept = await ctx.device.markPushed(b.uid, pairingId, fates, pushed, batch.throughSeq);
   if (!kept) throw runEnded(b);

@@ -2,6 +2,19 @@ import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { RecordReplica } from '../../contract/index.ts';
 import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
+import { nameBesideKnown, replaceUnknownNames } from './redact-people.ts';
+import {
+  decimal,
+  digitValue,
+  joinAddresses,
+  outsideRoleWords,
+  replaceAddresses,
+  replaceAmounts,
+  replaceBirthDates,
+  replaceNumbers,
+  replacePostcodesWithDash,
+} from './redact-places.ts';
+import { specialCategoryOf } from './special-categories.ts';
 
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
 export interface KnownPeople {
@@ -39,12 +52,29 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
     out = replaceObfuscatedEmails(out);
     out = replaceIbans(out);
     out = replaceIps(out);
+    // Before the digit rules, which would read "1100-148" of "1100-148 Lisboa" as a phone.
+    out = replacePostcodesWithDash(out);
     out = replaceDigitRuns(out);
     out = replaceBareUrls(out);
     // Before names: a known name as an address's local part ("ana at example dot com") is still one.
     if (spelledAddress.test(out)) throw new Unsure('an address spelled out ("at ... dot")');
+    // Before names: a street may be named after a person ("Ulica Nikole Tesle 5").
+    out = outsideRoleWords(out, replaceBirthDates);
+    out = outsideRoleWords(out, replaceAmounts);
+    out = joinAddresses(outsideRoleWords(out, replaceAddresses));
+    out = outsideRoleWords(out, replaceNumbers);
     out = replaceNames(out, names);
+    const beside = nameBesideKnown(out);
+    if (beside !== null)
+      throw new Unsure(`a name that shares a part with one the Brain knows ("${beside}" beside it)`);
+    out = replaceUnknownNames(out, pseudonym);
     if (atSign.test(out)) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
+    // Read on what would go: words inside an address or a URL that went are not said on the hub.
+    const special = specialCategoryOf(out);
+    if (special !== null)
+      throw new Unsure(
+        `it speaks of ${special.category} ("${special.word}"), which a redacted copy never carries`,
+      );
     return out;
   };
   const redactName = (name: string): string => {
@@ -774,27 +804,9 @@ function wordEnd(text: string, start: number, end: number): number {
 const otherDigits = /[\u0080-\uffff]/g;
 /** Decimal digits outside it (Mathematical Alphanumeric, Adlam, Osmanya ...): two UTF-16 units each. */
 const astralDigits = /(?![\0-\uffff])\p{Nd}/gu;
-const decimal = /\p{Nd}/u;
 /** Spaces and dashes a number's groups may be written apart with besides ASCII's. */
 const otherSpaces = /[\p{Zs}\t\u200b\u2060\ufeff]/gu;
 const otherDashes = /[\p{Pd}\u00ad\u2212]/gu;
-
-const digitValues = new Map<number, number>();
-
-/**
- * The value of a decimal digit: its place in its script's run of ten (runs of Nd come whole). Kept once
- * found: the walk back over a block of five runs (the mathematical digits) is fifty steps.
- */
-function digitValue(c: number): number {
-  let value = digitValues.get(c);
-  if (value === undefined) {
-    let start = c;
-    while (start > 0 && decimal.test(String.fromCodePoint(start - 1))) start -= 1;
-    value = (c - start) % 10;
-    digitValues.set(c, value);
-  }
-  return value;
-}
 
 interface DigitView {
   text: string;

@@ -79,7 +79,15 @@ export function formatStatus(s: SyncStatus): string {
   return [
     `Brain ${s.brain_id} <-> ${s.remote_brain} at ${s.remote}`,
     `pending ${s.pending}, pushed ${s.pushed}, pulled ${s.pulled}, held back ${s.held_back}, skipped ${s.skipped}`,
-    ...(s.held_back_examples.length > 0 ? [`held back, the newest: ${s.held_back_examples.join(', ')}`] : []),
+    // Each on its line with why: a health note held back is the redactor doing its job, not a failure.
+    ...(s.held_back_reasons.length > 0
+      ? [
+          'held back, the newest:',
+          ...s.held_back_reasons.map(
+            (r) => `  ${r.record_id}: ${r.reason ?? 'held back by an earlier version, which kept no reason'}`,
+          ),
+        ]
+      : []),
     ...(s.skipped_examples.length > 0 ? [`skipped, the newest: ${s.skipped_examples.join(', ')}`] : []),
     ...correctionsLine(s.corrections),
     `last success: ${s.last_success_at ?? 'never'}`,

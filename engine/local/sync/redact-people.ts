@@ -1,0 +1,245 @@
+import { products } from '../../core/derive/not-a-place.ts';
+import { isCalendarWord } from './redact-places.ts';
+
+/**
+ * Names of people the Brain does not know, found by how names are written (redact.ts runs this after
+ * the known names are replaced): a title before a name ("Dr. Ivana Kovač", "Sra. Conceição Ferreira",
+ * "Herr Müller"), a role or kin word before one ("landlord Goran Babić", "my brother Luka"), two
+ * capitalised words or more in a row ("Goran Babić called", "with Priya Raghunathan"), and a capitalised
+ * word alone where a person stands: after "met", "called", "with"..., before "said", "told", "'s
+ * wife"..., or beside a person found ("Tomislav and Željka" after "with"). Each becomes the pseudonym of
+ * the name as written (without its title), as a known name does: the same person is the same pseudonym
+ * in every copy.
+ *
+ * Not found: a capitalised word alone with none of those around it ("Zagreb", "Infobip", and so "Goran"
+ * in "Goran is back"), which the rules cannot tell from a place or a company; names written in lower
+ * case or all in capitals. Over-found, on purpose: a run of capitalised words that is a place or a
+ * company ("Croatia Airlines") becomes a pseudonym unless a word of it is a known place head, a
+ * company's word or a product ("New York", "Acme Ltd", "Google Docs").
+ */
+
+const letter = String.raw`[\p{L}\p{M}]`;
+
+/**
+ * Alternatives of words (`a|b|c`) as a group that takes each with its first letter in either case
+ * ("With Ivana", "Vermieter"/"vermieter"): the names after them are matched case-sensitively.
+ */
+function anyFirstCase(words: string): string {
+  const forms = words.split('|').map((w) => {
+    const [first, rest] = [w[0]!, w.slice(1)];
+    const up = first.toUpperCase();
+    const low = first.toLowerCase();
+    return up === low ? w : `[${up}${low}]${rest}`;
+  });
+  return `(?:${forms.join('|')})`;
+}
+// A capitalised word of a name: "Ivana", "Kovač", "O'Neill", "McDonald", "Mary-Jane", "Željka".
+const nameWord = String.raw`\p{Lu}(?:['’]\p{Lu})?[\p{Ll}\p{M}][\p{Ll}\p{M}]{0,30}(?:\p{Lu}[\p{Ll}\p{M}]{1,30})?(?:-\p{Lu}[\p{Ll}\p{M}]{1,30})?`;
+// Lower-case words inside a person's name: "João da Silva", "Ludwig van Beethoven", "Ibn al-Haytham".
+const particle = String.raw`(?:de|da|do|dos|das|del|della|di|du|la|le|van|von|der|den|ten|ter|bin|ibn|al|el|y)`;
+const space = String.raw`[ \u00a0]`;
+const fullName = String.raw`${nameWord}(?:${space}(?:${particle}${space})?${nameWord}){0,3}`;
+
+// Titles before a name, in the languages the product meets.
+const title = String.raw`(?:Dr\.?|Dra\.?|Doctor|Doktor|Doktorica|Doutor|Doutora|Prof\.?|Professor|Profesor|Profesorica|Mr\.?|Mrs\.?|Ms\.?|Mx\.?|Miss|Sir|Dame|Lord|Lady|Sr\.?|Sra\.?|Srta\.?|Dom|Dona|Don|Doña|Señor|Señora|Señorita|Senhor|Senhora|Herr|Herrn|Frau|Fr\.|Hr\.|Mme\.?|Mlle\.?|Monsieur|Madame|Signor|Signora|Sig\.(?:ra)?|Gospodin|Gospodina|Gospodinu|Gospodinom|Gospođa|Gospođe|Gospođi|Gospođu|Gospođom|Gospođica|gospodin|gospodina|gospodinu|gospodinom|gospođa|gospođe|gospođi|gospođu|gospođom|gospođica|gđa\.?|gđica\.?|dr\.|prof\.|mr\.|mrs\.)`;
+// Words of a person's role or kin before their name ("landlord Goran Babić", "moja sestra Ana").
+const role = anyFirstCase(
+  String.raw`landlord|landlady|tenant|neighbou?r|boss|manager|colleague|co-?worker|friend|boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?|ex|brother|sister|mother|father|mom|mum|dad|son|daughter|uncle|aunt|cousin|grandma|grandpa|grandmother|grandfather|nephew|niece|teacher|professor|coach|tutor|lawyer|attorney|accountant|agent|client|customer|doctor|dentist|therapist|psychiatrist|psychologist|nurse|vet|plumber|electrician|nanny|babysitter|roommate|flatmate|housemate|mentor|student|intern|recruiter|director|landlady|stanodavac|stanodavka|susjed|susjeda|šef|šefica|kolega|kolegica|prijatelj|prijateljica|dečko|cura|brat|sestra|mama|tata|majka|otac|sin|kći|kćer|ujak|stric|teta|bratić|sestrična|baka|djed|zubar|odvjetnik|odvjetnica|senhorio|senhoria|vizinho|vizinha|chefe|colega|amigo|amiga|namorado|namorada|marido|mulher|irmão|irmã|mãe|pai|filho|filha|tio|tia|primo|prima|avó|avô|médico|médica|dentista|advogado|advogada|Vermieter|Vermieterin|Nachbar|Nachbarin|Chef|Chefin|Kollege|Kollegin|Freund|Freundin|Bruder|Schwester|Mutter|Vater|Sohn|Tochter|Onkel|Tante|Arzt|Ärztin|Anwalt|Anwältin`,
+);
+// Words before a person's name alone ("met Goran", "with Ivana", "told Luka").
+// Not "to", "for", "from" or "by", which a place or a company follows as often.
+const before = anyFirstCase(
+  'met|meet|meeting|call|called|calling|phoned|rang|texted|messaged|emailed|told|tell|asked|ask|saw|visited|visit|hugged|kissed|dated|dating|married|marry|divorced|with|thank|thanks|dear|hi|hello|hey|dragi|draga|bok|olá|querido|querida|liebe|lieber|com|mit',
+);
+// Words after a person's name alone ("Goran said", "Ivana's wife").
+const after = String.raw`(?:said|says|told|tells|asked|asks|called|calls|texted|wrote|writes|replied|answered|mentioned|suggested|invited|promised|thinks|thought|wants|wanted|likes|loves|hates|agreed|laughed|cried|smiled|feels|felt|and I|and me|rekao|rekla|kaže|pitao|pitala|disse|diz|perguntou|sagte|sagt|fragte)`;
+const kinAfterPossessive = String.raw`(?:wife|husband|partner|boyfriend|girlfriend|mother|father|mom|mum|dad|son|daughter|brother|sister|birthday|family|kids|children|phone|number|address|flat|house|apartment|place|car|dog|cat|wedding|funeral)`;
+
+const titled = new RegExp(String.raw`(?<!${letter})${title}${space}(${fullName})(?![\p{L}\p{M}])`, 'gu');
+const roled = new RegExp(
+  String.raw`(?<!${letter})(${role}(?:,)?${space})(${fullName})(?![\p{L}\p{M}])`,
+  'gu',
+);
+const capitalisedRun = new RegExp(
+  String.raw`(?<![\p{L}\p{M}\p{N}_'’-])${nameWord}(?:${space}(?:${particle}${space})?${nameWord}){1,5}(?![\p{L}\p{M}\p{N}_-])`,
+  'gu',
+);
+const single = String.raw`(?<![\p{L}\p{M}\p{N}_'’-])(${nameWord})(?![\p{L}\p{M}\p{N}_-])`;
+const singleAfterCue = new RegExp(String.raw`(?<!${letter})(${before}${space})${single}`, 'gu');
+const singleBeforeCue = new RegExp(String.raw`${single}(?=${space}${after}(?!${letter}))`, 'gu');
+const singlePossessive = new RegExp(
+  String.raw`${single}(?=['’]s?${space}(?:(?:new|old|ex-?|late|little|big|younger|older)${space})?${kinAfterPossessive}(?!${letter}))`,
+  'gu',
+);
+// A person found, then "and", "&", "or" or a comma and a capitalised word: another person.
+const coordinated = new RegExp(
+  String.raw`(\[(?:self|person-[0-9A-Z]{4})\](?:${space}?,)?${space}(?:and|&|or|i|e|und|y)${space})${single}`,
+  'gu',
+);
+const coordinatedBefore = new RegExp(
+  String.raw`${single}(?=${space}(?:and|&|or|i|e|und|y)${space}\[(?:self|person-[0-9A-Z]{4})\])`,
+  'gu',
+);
+
+/**
+ * Capitalised words that are no one's name: words that open a sentence or a note, and the first words
+ * of places. A run of capitalised words loses these at its start ("Last Friday Goran Babić called":
+ * "Goran Babić"), and a single word that is one is never a person.
+ */
+const notNames = new Set(
+  `i a an the my our your his her their its this that these those there here then when while after before
+   since until if and but or so yet also just today tonight yesterday tomorrow last next this every each
+   some any all no not dear hi hello hey thanks thank please ok okay yes sorry note notes todo re fwd fw
+   in on at for with from to of by about into over under between during without within per via as like
+   we you he she they it me him us them who what where which why how mine yours new old good great big
+   small first second third other another one two three four five six seven eight nine ten
+   called met saw told asked said picked booked moved visited went came got had did made took bought paid
+   sent found left started finished talked spoke wrote read watched played worked lunch dinner breakfast
+   meeting call session appointment trip flight visit party birthday wedding christmas easter
+   ja ti on ona mi vi oni moj moja moje naš naša danas jučer sutra eu tu ele ela nós hoje ontem amanhã
+   ich du er sie wir ihr heute gestern morgen der die das ein eine mein meine`.split(/\s+/u),
+);
+/** Titles, which go with the name after them (`titled`) and are never one alone. */
+const titles = new Set(
+  `dr dra doctor doktor doktorica doutor doutora prof professor profesor profesorica mr mrs ms mx miss sir
+   dame lord lady madam sr sra srta dom dona don doña señor señora señorita senhor senhora herr herrn
+   frau fr hr mme mlle monsieur madame signor signora sig gospodin gospodina gospodinu gospodinom gospođa
+   gospođe gospođi gospođu gospođom gospođica gđa gđica`.split(/\s+/u),
+);
+/** First words of places' names: a run that opens with one is a place ("New York", "São Paulo"). */
+const placeHeads = new Set(
+  `new san santa santo são los las el la le saint st sankt port porto rio buenos hong costa sri south north
+   east west central upper lower great greater little mount mt lake cape bay isle isla ilha fort gran grand
+   united republic kingdom city old novi nova stari stara gornji donji veliki velika mali mala sveti sveta`.split(
+    /\s+/u,
+  ),
+);
+/** Words of companies, bodies and places: a run that holds one is no person ("Acme Ltd", "Hotel Esplanade"). */
+const notPersonWords = new Set(
+  `inc ltd llc plc gmbh ag sa srl bv oy ab corp corporation company co group holding holdings bank
+   university univerzitet sveučilište universidade universität college school institute academy
+   foundation association society club union ministry agency office department council committee
+   hospital clinic bolnica klinika hotel hostel cafe café restaurant bar pub museum gallery theatre theater
+   cinema park garden gardens street road avenue square station airport airlines airways railway
+   church cathedral centre center mall market store shop tower bridge river lake mountain island beach
+   coast valley hills hill forest city town village county state province region district capital
+   federal national international global european american british croatian portuguese german team
+   project program programme conference summit festival week day month year january february march april
+   may june july august september october november december monday tuesday wednesday thursday friday
+   saturday sunday kickoff review retro standup sprint release launch`.split(/\s+/u),
+);
+
+const lower = (w: string) => w.toLowerCase();
+const isNoName = (word: string) => {
+  const w = lower(word).replace(/\.$/u, '');
+  return notNames.has(w) || titles.has(w) || isCalendarWord(w) || notPersonWords.has(w) || products.has(w);
+};
+
+/**
+ * The names of people the Brain does not know replaced by `pseudonym` of each (see above). `text` has
+ * the known names replaced already: their pseudonyms count as people for the words beside them.
+ */
+export function replaceUnknownNames(text: string, pseudonym: (name: string) => string): string {
+  const tag = (name: string) => pseudonym(name.replace(/[ \u00a0]+/gu, ' '));
+  // The title goes with the name: "Mrs." says a gender, "Dr." mostly a doctor.
+  let out = text.replace(titled, (found: string, name: string) =>
+    trimRun(name) === null ? found : tag(name),
+  );
+  out = out.replace(roled, (found: string, head: string, name: string) => {
+    const words = name.split(/[ \u00a0]+/u);
+    if (isNoName(words[0]!) || words.some((w) => notPersonWords.has(lower(w)))) return found;
+    return `${head}${tag(name)}`;
+  });
+  out = out.replace(capitalisedRun, (found: string) => {
+    const name = trimRun(found);
+    if (name === null) return found;
+    return found.slice(0, found.length - name.length) + tag(name);
+  });
+  for (const re of [singleAfterCue, singleBeforeCue, singlePossessive]) out = replaceAlone(out, re, tag);
+  // Out from each person found: "with Tomislav and Željka and Ivo" takes three rounds at most here.
+  for (let round = 0; round < 3; round += 1) {
+    const next = replaceAlone(replaceAlone(out, coordinated, tag), coordinatedBefore, tag);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+/**
+ * Replaces the name a match of `re` holds (its last group; a first group is the words before it) where
+ * it stands alone: a capitalised word beside it makes it part of a run, which capitalisedRun judged
+ * ("with Croatia Airlines", "New York said"), unless that word opens a sentence or is a weekday or a
+ * month ("Yesterday Goran said", "met Goran Monday").
+ */
+function replaceAlone(text: string, re: RegExp, tag: (name: string) => string): string {
+  return text.replace(re, (...args: unknown[]) => {
+    const [found, ...rest] = args as [string, ...unknown[]];
+    const whole = rest.pop() as string;
+    const offset = rest.pop() as number;
+    const groups = rest as string[];
+    const word = groups.at(-1)!;
+    const head = groups.length > 1 ? groups[0]! : '';
+    const at = offset + head.length;
+    if (isNoName(word) || inRun(whole, at, at + word.length)) return found;
+    return head + tag(word) + found.slice(head.length + word.length);
+  });
+}
+
+/** The capitalised word right before one space at the end of `s`, or null. */
+function capitalisedBefore(s: string): string | null {
+  if (!/[ \u00a0]$/u.test(s)) return null;
+  const word = s
+    .slice(0, -1)
+    .split(/[^\p{L}\p{M}'’-]/u)
+    .at(-1)!;
+  return /^\p{Lu}/u.test(word) ? word : null;
+}
+const wordAfter = /^[ \u00a0](\p{Lu}[\p{Ll}\p{M}][\p{L}\p{M}'’-]*)/u;
+const joinsRun = (word: string) => {
+  const w = lower(word);
+  return placeHeads.has(w) || !(notNames.has(w) || titles.has(w) || isCalendarWord(w));
+};
+function inRun(text: string, start: number, end: number): boolean {
+  const before = capitalisedBefore(text.slice(Math.max(0, start - 42), start));
+  const after = wordAfter.exec(text.slice(end, end + 42));
+  return (before !== null && joinsRun(before)) || (after !== null && joinsRun(after[1]!));
+}
+
+/**
+ * A run of capitalised words as a person's name: without the words that open it and are no name
+ * ("Last Friday Goran Babić" is "Goran Babić"), or null when two words are not left, or when a word of
+ * it says a place, a company or a product.
+ */
+function trimRun(run: string): string | null {
+  const words = run.split(/[ \u00a0]+/u);
+  let k = 0;
+  while (k < words.length && (isNoName(words[k]!) || /^\p{Ll}/u.test(words[k]!))) k += 1;
+  const rest = words.slice(k);
+  if (rest.length === 0) return null;
+  if (placeHeads.has(lower(rest[0]!))) return null;
+  if (rest.some((w) => notPersonWords.has(lower(w)) || products.has(lower(w)) || isCalendarWord(w)))
+    return null;
+  // A single word is a name only after a title (trimRun of a titled name); a run needs two.
+  if (rest.length < 2 && words.length > 1) return null;
+  return rest.join(' ');
+}
+
+const knownTag = String.raw`\[(?:self|person-[0-9A-Z]{4})\]`;
+const afterKnown = new RegExp(String.raw`${knownTag}${space}(${nameWord})(?![\p{L}\p{M}\p{N}_-])`, 'gu');
+// Before one, a word that does not open a sentence (a capitalised verb does: "Drove [person-7KQ2] home").
+const beforeKnown = new RegExp(
+  String.raw`(?<=[\p{Ll}\p{M},;:(]${space})(${nameWord})${space}${knownTag}`,
+  'gu',
+);
+
+/**
+ * A capitalised word right beside a known person's pseudonym ("[person-7KQ2] Horvat" of "Ivo Horvat"
+ * where the Brain knows an Ivo Babić; "Goran [self]" of "Goran Horvat" where the self is Lea Horvat): a
+ * name that shares a part with a known one, which the part's replacement made half a pseudonym and half
+ * a name, and perhaps the wrong person's. Null when there is none.
+ */
+export function nameBesideKnown(text: string): string | null {
+  for (const re of [afterKnown, beforeKnown])
+    for (const m of text.matchAll(re)) if (!isNoName(m[1]!)) return m[1]!;
+  return null;
+}
