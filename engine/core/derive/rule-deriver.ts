@@ -34,6 +34,8 @@ import {
   relationNamedBeside,
   kinNamedBeside,
   slotSentences,
+  movingOutOf,
+  newHomeSaid,
   type SlotSentence,
 } from './slot-sentences.ts';
 import { firstNameTitled, personNoteSlot } from './person-note.ts';
@@ -646,7 +648,8 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         if (shortReply(whole)) return [{ ...only, inReply: true }];
       }
       const kept = withoutPronounClashes(claims, sure);
-      const dated = startsWithItsDay(withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt));
+      const moves = newHomeOnMoveDay(kept);
+      const dated = startsWithItsDay(withStarts(startSaidNext(moves, record.occurredAt), record.occurredAt));
       const placed = withPlaceSaidAfter(dated, record.text);
       if (agent !== null) return placed;
       const changed = placed.map((c) => withPlansChanged(c, record.text));
@@ -1615,14 +1618,13 @@ function slotClaims(
   // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
   // when it is replaced, what else the sentence says is still quoted without the old value.
   const own = slots.length + (ended ? 1 : 0) > 1 || tail !== null;
-  const held: SaidClaim[] = slots.map((slot) => ({
-    statement: clauseStatement(subject, slot.predicate, slot.value),
-    subject,
-    predicate: slot.predicate,
-    owner,
-    quote: own ? s.slice(...slot.clause) : s,
-    ...(slot.when !== undefined ? { startsWhen: slot.when } : {}),
-  }));
+  const held: SaidClaim[] = slots.map((slot) => {
+    const quote = own ? s.slice(...slot.clause) : s;
+    // "I'm moving out of my flat on Ilica 42 next Saturday": the home in the words that say more of it.
+    const statement = slot.own ? quote : clauseStatement(subject, slot.predicate, slot.value);
+    const when = slot.when !== undefined ? { startsWhen: slot.when } : {};
+    return { statement, subject, predicate: slot.predicate, owner, quote, ...when };
+  });
   // "I no longer work at Acme": it ends Acme where Acme holds the job, and says no new one.
   if (ended)
     held.push({
@@ -1713,6 +1715,30 @@ function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
         ];
   const kept = said !== undefined && role === null ? [next!] : occupation;
   return claims.flatMap((c, i) => (i === at ? [job] : i === at + 1 ? kept : [c]));
+}
+
+/**
+ * "I'm moving out of my flat on Ilica 42 next Saturday. The new flat is at Vlaška 17 in Zagreb.": the
+ * new flat, said right after the move out of a home by its address, is the speaker's home from the day
+ * she moves (the one she leaves holds until then), in its own words where they say more. It was a
+ * statement of no slot, which stayed current beside every later address.
+ */
+function newHomeOnMoveDay(claims: SaidClaim[]): SaidClaim[] {
+  const at = claims.findIndex((c) => c.predicate === 'lives in' && c.ends === undefined);
+  const leaving = at < 0 ? null : movingOutOf(claims[at]!.quote);
+  const next = claims[at + 1];
+  if (leaving === null || next === undefined || next.predicate !== null) return claims;
+  const [left, said] = [claims[at]!, next];
+  if (said.subject !== left.subject || said.owner.state !== left.owner.state) return claims;
+  const home = newHomeSaid(said.quote, true);
+  if (home === null) return claims;
+  const moved: SaidClaim = {
+    ...said,
+    predicate: 'lives in',
+    statement: home.own ? said.statement : clauseStatement(said.subject, 'lives in', home.value),
+    ...(leaving.when !== undefined ? { startsWhen: leaving.when } : {}),
+  };
+  return claims.map((c) => (c === said ? moved : c));
 }
 
 /**
