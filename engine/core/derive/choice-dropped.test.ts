@@ -106,6 +106,9 @@ test('a value said in place of another ("…, not React Native") drops a choice 
     by: 'chosen',
   });
   assert.equal(choiceDropped('Not React Native.'), null);
+  // Nothing chosen before the "not": no choice in place of another.
+  assert.equal(choiceDropped('The problem is Jira, not Slack.'), null);
+  assert.deepEqual(choiceDropped("We'll use Linear, not Jira."), { words: ['jira'], by: 'chosen' });
   const rn = { words: ['react', 'native'], by: 'chosen' as const };
   for (const s of [
     'Atlas kickoff: we decided to build the onboarding flow in React Native.',

@@ -85,6 +85,13 @@ const reversedPassive = new RegExp(
 const notInstead =
   /,\s+not\s+(?<what>(?:the\s+)?\p{L}[\p{L}\p{N}'’+#-]*(?:\s+[\p{L}\p{N}'’+#-]+){0,3})[.!]*$/u;
 
+/**
+ * What says, before ", not X", what is to be done or used: "will be", "we'll use", "is now", "we went
+ * with". "The problem is Jira, not Slack." says nothing chosen.
+ */
+const saysWhatWillBe =
+  /(?<![\p{L}])(?:will|['’]ll|going\s+to|gonna|now|instead|use|using|uses|go(?:ing)?\s+with|went\s+with|chose|picked|decided|switch(?:ed|ing)?\s+to|build|built|building)(?![\p{L}])/iu;
+
 /** The words a decision is named by ("kickoff", "use sqlite"), lower case; none for "the decision". */
 function decisionWords(m: RegExpMatchArray): string[] {
   const named = (m.groups!['named'] ?? '').toLowerCase().match(/\p{L}[\p{L}\p{N}'’-]*/gu) ?? [];
@@ -107,7 +114,7 @@ export function choiceDropped(sentence: string): ChoiceDropped | null {
       if (words.length > 0) return { words, by: 'decision' };
     }
   const instead = notInstead.exec(s);
-  if (instead !== null && instead.index > 0) {
+  if (instead !== null && instead.index > 0 && saysWhatWillBe.test(s.slice(0, instead.index))) {
     const words = thingWords(instead.groups!['what']!);
     if (words.length > 0) return { words, by: 'chosen' };
   }
