@@ -28,7 +28,8 @@ const mailSources = ['mbox'];
  * one changed by someone named ("Inês cancelled the trip") may be theirs where the speaker has none,
  * and the version that changes it stays theirs, in the speaker's words. The same plan written unowned
  * after the speaker's own (an agent's or a calendar's event, "Dentist (Dr. Horvat); when:
- * 2026-12-08T09:00:00Z", beside her "I booked the dentist for Tuesday") is `also` changed: the change
+ * 2026-12-08T09:00:00Z", beside her "I booked the dentist for Tuesday"), and her own calendar's event
+ * of it still to come beside her plan said before it, are `also` changed: the change
  * is that lineage's next version too, so the event is superseded, its history saying by what, and a
  * forgotten change restores it as it does the plan. An imported event begins where it is held (its
  * Record's world time is its start): one still to come when the change is said began after it, and is
@@ -48,19 +49,32 @@ export async function changedPlanOf(
   if (change === undefined) return null;
   const of = change.of;
   const { owners, isNamed } = ownersOf(claim, change);
-  const latest = async (owner: Owner) =>
-    (await latestBefore(memories, owner, change, beforeMs)) ??
-    (await eventAhead(memories, owner, change, beforeMs));
+  // The owner's plan said before the change, and the calendar's event of it still to come: where both
+  // are found they are one plan written twice ("Booked the trip to Lisbon with Marko for December 12 to
+  // 15." and her calendar's "Flight to Lisbon with Marko"), and the change is the next version of each.
+  // The event alone was read only where no plan said before was found: it stayed current, 12–15 Dec.
+  const statementsOf = async (owner: Owner) => {
+    const plans = await plansBefore(memories, owner, change, beforeMs);
+    // Her calendar's event, written before the change (as an agent or an app dates it) or after it
+    // (as an import dates it, by its start).
+    const event =
+      plans.find((m) => eventTimes(m.statement) !== null) ??
+      (await eventAhead(memories, owner, change, beforeMs));
+    return [plans[0], event].filter(
+      (m, i, all): m is NonNullable<typeof m> =>
+        m !== undefined && all.findIndex((o) => o?.lineage === m.lineage) === i,
+    );
+  };
   const booked = claim.owner.state === 'self' ? await bookingsOf(memories, change, beforeMs) : [];
   for (const [i, owner] of owners.entries()) {
-    const plan = await latest(owner);
+    const [plan, ...twice] = await statementsOf(owner);
     if (plan === undefined) continue;
     // The unowned (a calendar's event) the owners after it reach: the same plan, written again.
-    const also: string[] = [];
+    const also: string[] = twice.map((m) => m.lineage);
     for (const rest of owners.slice(i + 1)) {
       if (rest.owner_state !== 'unresolved') continue;
-      const same = await latest(rest);
-      if (same !== undefined && same.lineage !== plan.lineage) also.push(same.lineage);
+      for (const same of await statementsOf(rest))
+        if (same.lineage !== plan.lineage && !also.includes(same.lineage)) also.push(same.lineage);
     }
     for (const lineage of booked) if (lineage !== plan.lineage && !also.includes(lineage)) also.push(lineage);
     return {
@@ -77,9 +91,11 @@ export async function changedPlanOf(
 }
 
 /**
- * The lineage of the unowned calendar's event still to come that a claim's change names, if any: what
- * changedPlanOf gives `also` now, which a change placed before rules-v84 read such events had left
- * current (upgrade-derivation.ts `joinChangedPlans`).
+ * The lineages of the calendar's events still to come that a claim's change names: what changedPlanOf
+ * gives `also` now, which a change placed before rules-v84 (an unowned event) or rules-v87 (the owner's
+ * own event, beside her plan said before it) read such events had left current (upgrade-derivation.ts
+ * `joinChangedPlans`, which leaves out the lineage the change was placed in): an event dated before the
+ * change (as an agent or an app writes it) or by its start after it (as an import dates it).
  */
 export async function eventsAheadOf(
   memories: MemoryRepository,
@@ -90,9 +106,10 @@ export async function eventsAheadOf(
   if (change === undefined) return [];
   const found: string[] = [];
   for (const owner of ownersOf(claim, change).owners) {
-    if (owner.owner_state !== 'unresolved') continue;
-    const event = await eventAhead(memories, owner, change, beforeMs);
-    if (event !== undefined) found.push(event.lineage);
+    const event =
+      (await plansBefore(memories, owner, change, beforeMs)).find((m) => eventTimes(m.statement) !== null) ??
+      (await eventAhead(memories, owner, change, beforeMs));
+    if (event !== undefined && !found.includes(event.lineage)) found.push(event.lineage);
   }
   return found;
 }
@@ -133,10 +150,10 @@ const plansSaid = (
     ...(ahead ? { ahead: true } : {}),
   });
 
-/** The owner's latest current statement begun before `beforeMs` that is the plan, a past event aside. */
-async function latestBefore(memories: MemoryRepository, owner: Owner, change: Change, beforeMs: number) {
+/** The owner's current statements begun before `beforeMs` that are the plan, latest first, past events aside. */
+async function plansBefore(memories: MemoryRepository, owner: Owner, change: Change, beforeMs: number) {
   const said = await plansSaid(memories, owner, change, beforeMs, false);
-  return said.find((m) => !begunBefore(m.statement, beforeMs) && isPlanChanged(m.statement, change));
+  return said.filter((m) => !begunBefore(m.statement, beforeMs) && isPlanChanged(m.statement, change));
 }
 
 /**

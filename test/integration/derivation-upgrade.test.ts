@@ -1697,6 +1697,62 @@ for (const backend of [local, postgres])
       await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
     });
 
+    it('a move placed on her booking takes her own calendar event of the trip once derived again', async () => {
+      // Before rules-v87 the move superseded her booking, the plan said before it, and left her own
+      // event of the same trip (she takes part in it) current, 12–15 December. Here the event, dated
+      // the day she booked, is written after the move, which a first derivation does not reach either.
+      const v86: Deriver = { name: 'rules-v86', derive: (record, ctx) => rules.derive(record, ctx) };
+      const booked = 'Booked the trip to Lisbon with Marko for December 12 to 15.';
+      const moved = 'We moved the Lisbon trip: it is now January 9 to 12.';
+      const event =
+        'Flight to Lisbon with Marko; when: 2026-12-12T06:05:00Z to 2026-12-15T21:00:00Z; where: Lisbon; who: Ana, Marko';
+      const store = await writtenBy(
+        backend,
+        async (engine) => {
+          await engine.idle();
+          await sayAll(
+            engine,
+            said(booked, { occurred_at: '2026-11-28T13:05:00Z' }),
+            said(moved, { occurred_at: '2026-12-03T08:15:00Z' }),
+            {
+              content: {
+                kind: 'event',
+                title: 'Flight to Lisbon with Marko',
+                starts_at: '2026-12-12T06:05:00Z',
+                ends_at: '2026-12-15T21:00:00Z',
+                participants: ['Ana', 'Marko'],
+                place: 'Lisbon',
+              },
+              occurred_at: '2026-11-28T13:00:00Z',
+            },
+          );
+        },
+        v86,
+      );
+      const statuses = async (engine: Engine) =>
+        (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
+          .map((m) => [m.statement, m.status, m.version])
+          .sort();
+      await reopened(
+        store,
+        async (engine) =>
+          assert.deepEqual(await statuses(engine), [
+            [booked, 'superseded', 1],
+            [event, 'active', 1],
+            [moved, 'active', 2],
+          ]),
+        v86,
+      );
+      const after = [
+        [booked, 'superseded', 1],
+        [event, 'superseded', 1],
+        [moved, 'active', 2],
+        [moved, 'active', 2],
+      ];
+      await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+      await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+    });
+
     it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {
       let forgotten!: string;
       const store = await writtenBy(backend, async (engine) => {

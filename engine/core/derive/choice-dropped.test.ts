@@ -73,3 +73,56 @@ test("the store's search looks for the thing's longest word, plurals included", 
   assert.deepEqual(choiceWords({ words: ['boxes'] }), ['box']);
   assert.deepEqual(choiceWords({ words: ['jira'] }), ['jira']);
 });
+
+test('a decision said to be reversed is read by the words that name it, and only where some do', () => {
+  for (const [s, words] of [
+    ['Atlas review: we reversed the kickoff decision.', ['kickoff']],
+    ["We've overturned our decision to use SQLite.", ['sqlite']],
+    ['We scrapped the decision on the database.', ['database']],
+    ['The kickoff decision was reversed.', ['kickoff']],
+    ['Our hosting decision has been rolled back', ['hosting']],
+  ] as const)
+    assert.deepEqual(choiceDropped(s), { words, by: 'decision' }, s);
+  for (const s of [
+    'We reversed the decision.',
+    'The final decision was reversed.',
+    'We reversed the car into the garage.',
+    'Did we reverse the kickoff decision?',
+    'We made the kickoff decision.',
+  ])
+    assert.equal(choiceDropped(s), null, s);
+  const kickoff = { words: ['kickoff'], by: 'decision' as const };
+  assert.equal(
+    saysChoice('Atlas kickoff: we decided to build the onboarding flow in React Native.', kickoff),
+    true,
+  );
+  assert.equal(saysChoice('The kickoff is on Monday at 10.', kickoff), false);
+  assert.equal(saysChoice('Atlas review: we reversed the kickoff decision.', kickoff), false);
+});
+
+test('a value said in place of another ("…, not React Native") drops a choice that made the other', () => {
+  assert.deepEqual(choiceDropped('The onboarding flow will be native Swift and Kotlin, not React Native.'), {
+    words: ['react', 'native'],
+    by: 'chosen',
+  });
+  assert.equal(choiceDropped('Not React Native.'), null);
+  // Nothing chosen before the "not": no choice in place of another.
+  assert.equal(choiceDropped('The problem is Jira, not Slack.'), null);
+  assert.deepEqual(choiceDropped("We'll use Linear, not Jira."), { words: ['jira'], by: 'chosen' });
+  const rn = { words: ['react', 'native'], by: 'chosen' as const };
+  for (const s of [
+    'Atlas kickoff: we decided to build the onboarding flow in React Native.',
+    "We're going with React Native for the app.",
+    "We'll use React Native, not Flutter.",
+  ])
+    assert.equal(saysChoice(s, rn), true, s);
+  for (const s of [
+    'React Native is popular.',
+    'We decided to build the onboarding flow in Flutter.',
+    'Should we use React Native?',
+    'Jonas likes React Native.',
+  ])
+    assert.equal(saysChoice(s, rn), false, s);
+  // A choice said with what it replaces still chooses what it names.
+  assert.equal(saysChoice('We decided to use Postgres, not SQLite.', { words: ['postgres'] }), true);
+});

@@ -15,6 +15,14 @@ import { isQuestion } from './unmarked-question.ts';
 /** What a sentence says is off: the words of the thing, lower case ("sqlite", "hetzner box"). */
 export interface ChoiceDropped {
   words: string[];
+  /**
+   * How the earlier statement is found by them, where not as the thing chosen (saysChoice):
+   * - `decision`: a decision the words name ("We reversed the kickoff decision": "kickoff"), a
+   *   statement saying it decided, whose words hold each of them;
+   * - `chosen`: what another value is said in place of ("…, not React Native"), a choice whose words
+   *   after its verb hold each of them ("we decided to build the onboarding flow in React Native").
+   */
+  by?: 'decision' | 'chosen';
 }
 
 const who = String.raw`(?:we|I)`;
@@ -55,10 +63,61 @@ const insteadOf = new RegExp(
   'giu',
 );
 
+/** What undoes a decision: "reversed", "overturned", "scrapped", "walked back". */
+const undone = String.raw`(?:reversed|overturned|overruled|scrapped|undid|undone|rescinded|revoked|reverted|walked\s+back|rolled\s+back|went\s+back\s+on|threw\s+out|thrown\s+out)`;
+/** Which decision: the words before "decision" and after it ("the kickoff decision", "… to use SQLite"). */
+const whichDecision = String.raw`(?:the|our|my|that|this)\s+(?<named>(?:[\p{L}\p{N}'’-]+\s+){0,3}?)decision(?<about>\s+(?:to|on|about|of|for|over)\s+[^,.;!?]+)?`;
+/** "We reversed the kickoff decision", "I've overturned our decision to use SQLite". */
+const reversed = new RegExp(
+  String.raw`${opens}${lead}${who}(?:['’]ve|\s+have)?\s+(?:(?:finally|just|already|officially|now)\s+)*${undone}\s+${whichDecision}`,
+  'giu',
+);
+/** "The kickoff decision was reversed", "Our decision to use SQLite has been overturned". */
+const reversedPassive = new RegExp(
+  String.raw`${opens}${lead}${whichDecision}\s+(?:was|has\s+been|got|is|had\s+been)\s+(?:(?:finally|just|now|officially)\s+)*${undone}`,
+  'giu',
+);
+/**
+ * "The onboarding flow will be native Swift and Kotlin, not React Native.": another value said in
+ * place of a thing, which an earlier choice of the speaker's made (saysChoice `chosen`). Only at the
+ * sentence's end, a thing of up to four words.
+ */
+const notInstead =
+  /,\s+not\s+(?<what>(?:the\s+)?\p{L}[\p{L}\p{N}'’+#-]*(?:\s+[\p{L}\p{N}'’+#-]+){0,3})[.!]*$/u;
+
+/**
+ * What says, before ", not X", what is to be done or used: "will be", "we'll use", "is now", "we went
+ * with". "The problem is Jira, not Slack." says nothing chosen.
+ */
+const saysWhatWillBe =
+  /(?<![\p{L}])(?:will|['’]ll|going\s+to|gonna|now|instead|use|using|uses|go(?:ing)?\s+with|went\s+with|chose|picked|decided|switch(?:ed|ing)?\s+to|build|built|building)(?![\p{L}])/iu;
+
+/** The words a decision is named by ("kickoff", "use sqlite"), lower case; none for "the decision". */
+function decisionWords(m: RegExpMatchArray): string[] {
+  const named = (m.groups!['named'] ?? '').toLowerCase().match(/\p{L}[\p{L}\p{N}'’-]*/gu) ?? [];
+  // "… decision to use SQLite": the thing, after its verb; "… decision on the database": after "on".
+  const about = thingWords((m.groups!['about'] ?? '').replace(/^\s+(?:to\s+\p{L}+|\S+)\s+/u, ''));
+  return [...named.filter((w) => !namesNoDecision.has(w)), ...about];
+}
+/** Words before "decision" that name none: "the final decision", "our big decision". */
+const namesNoDecision = new Set(
+  'final big whole original earlier previous last first same other old new team group joint'.split(' '),
+);
+
 /** The choice a sentence of the speaker's says is off, or null. */
 export function choiceDropped(sentence: string): ChoiceDropped | null {
   const s = sentence.trim();
   if (s.length > 300 || isQuestion(s)) return null;
+  for (const re of [reversed, reversedPassive])
+    for (const m of s.matchAll(re)) {
+      const words = decisionWords(m);
+      if (words.length > 0) return { words, by: 'decision' };
+    }
+  const instead = notInstead.exec(s);
+  if (instead !== null && instead.index > 0 && saysWhatWillBe.test(s.slice(0, instead.index))) {
+    const words = thingWords(instead.groups!['what']!);
+    if (words.length > 0) return { words, by: 'chosen' };
+  }
   for (const re of [notAfterAll, wontAfterAll, noLonger, against, switchedFrom, insteadOf])
     for (const m of s.matchAll(re)) {
       let what = m.groups!['what']!;
@@ -81,17 +140,44 @@ const saysChoiceClause = new RegExp(
   String.raw`${opens}${lead}(?:${who}(?:['’]ve|\s+have|['’]ll|\s+will|['’]re|\s+are|['’]m|\s+am)?\s+(?:(?:finally|just|already|now|definitely)\s+)*(?:(?:decided|agreed)\s+(?:to\s+(?:use|go\s+with|build\s+on|pick|do|run)|on)|chose|picked|settled\s+on|went\s+with|go(?:ing)?\s+with|going\s+to\s+use|us(?:e|ing))|let['’]?s\s+(?:use|go\s+with|pick))\s+${thing}`,
   'giu',
 );
+/**
+ * A clause deciding what to do, whatever the deed: "we decided to build the onboarding flow in React
+ * Native", "we agreed to write it in Rust". What it decides on is every word after its verb.
+ */
+const decidedClause = new RegExp(
+  String.raw`${opens}${lead}${who}(?:['’]ve|\s+have)?\s+(?:(?:finally|just|already|now)\s+)*(?:decided|agreed)\s+(?:to\s+\p{L}+|on)\s+${thing}`,
+  'giu',
+);
+/** A statement that says a decision was made: "Atlas kickoff: we decided to …", "The decision: …". */
+const saysDecided =
+  /(?<![\p{L}])(?:decided|decision|agreed\s+(?:to|on)|chose|settled\s+on|went\s+with|going\s+with)(?![\p{L}])/iu;
+
+/** Every word of a text, lower case. */
+const allWords = (text: string) => text.toLowerCase().match(/\p{L}[\p{L}\p{N}'’-]*/gu) ?? [];
+const holdsEvery = (said: readonly string[], words: readonly string[]) =>
+  words.every((w) => said.some((x) => sameThing(x, w)));
 
 /**
  * Whether a statement of the speaker's says the choice the dropping is of ("We decided to use SQLite for
  * the desktop store." for "We are not doing SQLite after all"): a clause choosing a thing whose words hold
- * each of the dropped thing's words. Not a dropping itself, nor a question.
+ * each of the dropped thing's words. A decision named by its words ("the kickoff decision") is a
+ * statement saying it decided that holds each of them; a thing said to be replaced ("…, not React
+ * Native"), a clause choosing or deciding whose words after its verb hold each. Not a dropping itself,
+ * nor a question.
  */
 export function saysChoice(statement: string, dropped: ChoiceDropped): boolean {
-  if (isQuestion(statement.trim()) || choiceDropped(statement) !== null) return false;
+  // "We'll use Postgres, not SQLite" still chooses Postgres; any other dropping chooses nothing.
+  const dropping = choiceDropped(statement);
+  if (isQuestion(statement.trim()) || (dropping !== null && dropping.by !== 'chosen')) return false;
+  if (dropped.by === 'decision')
+    return saysDecided.test(statement) && holdsEvery(allWords(statement), dropped.words);
+  if (dropped.by === 'chosen')
+    for (const re of [saysChoiceClause, decidedClause])
+      for (const m of statement.matchAll(re))
+        if (holdsEvery(allWords(m.groups!['what']!), dropped.words)) return true;
   for (const m of statement.matchAll(saysChoiceClause)) {
     const said = thingWords(m.groups!['what']!);
-    if (dropped.words.every((w) => said.some((x) => sameThing(x, w)))) return true;
+    if (holdsEvery(said, dropped.words)) return true;
   }
   return false;
 }

@@ -25,7 +25,10 @@ export function personNoteSlot(line: string, person: string, obsidian: boolean):
   const slot = roleKeys.has(key.toLowerCase()) ? 'occupation' : slotPredicate(key);
   if (keyedSlots.has(slot)) return { predicate: slot, value };
   const said = possessedAttribute(`${person}'s ${key.toLowerCase()} is ${value}`);
-  if (said === null || said.attribute.ends || said.attribute.own) return null;
+  // "Address: 12 Park Lane" beside "City: Bristol" would be two values of one home at one instant,
+  // the later line's replacing the other: an address is where a line is kept, as a fact's is.
+  if (said === null || said.attribute.ends || said.attribute.own || said.attribute.predicate === 'lives in')
+    return null;
   // "Email: send invites" in a list of things to do is no address.
   return said.attribute.predicate === 'email address' && !/\S@\S/u.test(value) ? null : said.attribute;
 }

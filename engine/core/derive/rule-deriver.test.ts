@@ -1710,3 +1710,41 @@ test("an imported note's front matter that files it is no statement; a person's 
   );
   assert.equal(agent.length, 1);
 });
+
+test('a home given by its street address holds the home slot, in words that say "lives at"', () => {
+  const lea = (text: string, speaker = 'Lea Horvat') =>
+    createRuleDeriver()
+      .derive(
+        {
+          id: 'rec_1',
+          content: { kind: 'message', text, speaker },
+          text,
+          sourceName: null,
+          occurredAt: '2026-11-25T18:10:00Z',
+        },
+        { self: { type: 'person', name: 'Lea Horvat' }, selfFirstName: 'self' },
+      )
+      .map((c) => [c.statement, c.predicate, c.owner.state, c.startsAt ?? null]);
+  assert.deepEqual(lea('I now live at Vlaška 17. The move is done, all boxes unpacked.'), [
+    ['Lea Horvat lives at Vlaška 17', 'lives in', 'self', null],
+    ['The move is done, all boxes unpacked.', null, 'self', null],
+  ]);
+  // The home left holds until the new flat does, from the day of the move (Saturday 28 November).
+  const moving = "I'm moving out of my flat on Ilica 42 next Saturday.";
+  const flat = 'The new flat is at Vlaška 17 in Zagreb, third floor.';
+  assert.deepEqual(lea(`${moving} ${flat}`), [
+    [moving, 'lives in', 'self', null],
+    [flat, 'lives in', 'self', '2026-11-28T00:00:00.000Z'],
+  ]);
+  // Without the move beside it, "the new flat" may be anyone's.
+  assert.deepEqual(lea(flat), [[flat, null, 'self', null]]);
+  // Her own word by her name, as an agent writes it for her ("user"), and another's, which contests it.
+  const fix = "Lea's new address is Vlaška 71, not 17 — the landlord's letter had a typo.";
+  assert.deepEqual(lea(fix, 'user'), [['Lea Horvat lives at Vlaška 71', 'lives in', 'self', null]]);
+  assert.deepEqual(lea("Lea's new address is Vlaška 71.", 'Marko'), [
+    ['Marko says Lea Horvat lives at Vlaška 71', 'lives in', 'self', null],
+  ]);
+  assert.deepEqual(lea('I live at the gym these days.'), [
+    ['I live at the gym these days.', null, 'self', null],
+  ]);
+});

@@ -34,6 +34,8 @@ import {
   relationNamedBeside,
   kinNamedBeside,
   slotSentences,
+  movingOutOf,
+  newHomeSaid,
   type SlotSentence,
 } from './slot-sentences.ts';
 import { firstNameTitled, personNoteSlot } from './person-note.ts';
@@ -510,7 +512,18 @@ export function createRuleDeriver(): Deriver {
     // Ferreira" on Thursday 10 December), and a trip called off by its place ("the Christmas trip to
     // Zagreb is off") is an event of days there ("Christmas in Zagreb with Mama"): both stayed current
     // beside the change. The event is replaced from its start (settle-lineage.ts).
-    name: 'rules-v84',
+    // v87: a home given by its street address holds the home ("I now live at Vlaška 17", "We moved
+    // into Vlaška 17", "My new address is Vlaška 71", "Lea's new address is Vlaška 71, not 17 — the
+    // letter had a typo", "Klara lives at Sporgasse 12"), said "Lea lives at Vlaška 17"; "I'm moving
+    // out of my flat on Ilica 42 next Saturday" holds Ilica 42 in its own words, and "The new flat is
+    // at Vlaška 17" right after it holds Vlaška 17 from that Saturday: each was a statement of no slot,
+    // all current, none in the Profile's slots. "I live at the gym" holds nothing. A decision said to be
+    // reversed by the words naming it ("we reversed the kickoff decision") and a value said in place of
+    // a thing an earlier choice made ("…, not React Native") supersede that decision, as a choice said
+    // to be off does. And a plan changed supersedes her own calendar's event of it beside the plan she
+    // said before it ("Booked the trip to Lisbon …" and "Flight to Lisbon with Marko"): the event
+    // stayed current.
+    name: 'rules-v87',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -646,7 +659,8 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         if (shortReply(whole)) return [{ ...only, inReply: true }];
       }
       const kept = withoutPronounClashes(claims, sure);
-      const dated = startsWithItsDay(withStarts(startSaidNext(kept, record.occurredAt), record.occurredAt));
+      const moves = newHomeOnMoveDay(kept);
+      const dated = startsWithItsDay(withStarts(startSaidNext(moves, record.occurredAt), record.occurredAt));
       const placed = withPlaceSaidAfter(dated, record.text);
       if (agent !== null) return placed;
       const changed = placed.map((c) => withPlansChanged(c, record.text));
@@ -1615,14 +1629,13 @@ function slotClaims(
   // Where the sentence says more than one thing, each slot is quoted by its own clause, so that
   // when it is replaced, what else the sentence says is still quoted without the old value.
   const own = slots.length + (ended ? 1 : 0) > 1 || tail !== null;
-  const held: SaidClaim[] = slots.map((slot) => ({
-    statement: clauseStatement(subject, slot.predicate, slot.value),
-    subject,
-    predicate: slot.predicate,
-    owner,
-    quote: own ? s.slice(...slot.clause) : s,
-    ...(slot.when !== undefined ? { startsWhen: slot.when } : {}),
-  }));
+  const held: SaidClaim[] = slots.map((slot) => {
+    const quote = own ? s.slice(...slot.clause) : s;
+    // "I'm moving out of my flat on Ilica 42 next Saturday": the home in the words that say more of it.
+    const statement = slot.own ? quote : clauseStatement(subject, slot.predicate, slot.value);
+    const when = slot.when !== undefined ? { startsWhen: slot.when } : {};
+    return { statement, subject, predicate: slot.predicate, owner, quote, ...when };
+  });
   // "I no longer work at Acme": it ends Acme where Acme holds the job, and says no new one.
   if (ended)
     held.push({
@@ -1713,6 +1726,30 @@ function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
         ];
   const kept = said !== undefined && role === null ? [next!] : occupation;
   return claims.flatMap((c, i) => (i === at ? [job] : i === at + 1 ? kept : [c]));
+}
+
+/**
+ * "I'm moving out of my flat on Ilica 42 next Saturday. The new flat is at Vlaška 17 in Zagreb.": the
+ * new flat, said right after the move out of a home by its address, is the speaker's home from the day
+ * she moves (the one she leaves holds until then), in its own words where they say more. It was a
+ * statement of no slot, which stayed current beside every later address.
+ */
+function newHomeOnMoveDay(claims: SaidClaim[]): SaidClaim[] {
+  const at = claims.findIndex((c) => c.predicate === 'lives in' && c.ends === undefined);
+  const leaving = at < 0 ? null : movingOutOf(claims[at]!.quote);
+  const next = claims[at + 1];
+  if (leaving === null || next === undefined || next.predicate !== null) return claims;
+  const [left, said] = [claims[at]!, next];
+  if (said.subject !== left.subject || said.owner.state !== left.owner.state) return claims;
+  const home = newHomeSaid(said.quote, true);
+  if (home === null) return claims;
+  const moved: SaidClaim = {
+    ...said,
+    predicate: 'lives in',
+    statement: home.own ? said.statement : clauseStatement(said.subject, 'lives in', home.value),
+    ...(leaving.when !== undefined ? { startsWhen: leaving.when } : {}),
+  };
+  return claims.map((c) => (c === said ? moved : c));
 }
 
 /**

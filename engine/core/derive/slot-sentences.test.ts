@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   attributeSentence,
+  movingOutOf,
+  newHomeSaid,
   otherPersonSlot,
   possessedAttribute,
   relationNamedBeside,
@@ -1387,4 +1389,87 @@ test("a thing of one's own said to run to a day holds its end, in her words; a d
     'Does my gym membership run until February?',
   ])
     assert.equal(attributeSentence(s), null, s);
+});
+
+test('a home given by its street address holds the home, and "live at" anything else holds none', () => {
+  const home = (s: string) => slotSentences(s).slots.map((x) => [x.predicate, x.value, x.own ?? false]);
+  assert.deepEqual(home('I now live at Vlaška 17.'), [['lives in', 'Vlaška 17', false]]);
+  assert.deepEqual(home('We live at Rua de Santa Catarina 120.'), [
+    ['lives in', 'Rua de Santa Catarina 120', false],
+  ]);
+  assert.deepEqual(home("I've lived at 221B Baker Street for two years."), [
+    ['lives in', '221B Baker Street', false],
+  ]);
+  assert.deepEqual(home('We moved into Vlaška 17 last week.'), [['lives in', 'Vlaška 17', false]]);
+  assert.deepEqual(home('We finally moved into the new flat at Vlaška 17!'), [
+    ['lives in', 'Vlaška 17', false],
+  ]);
+  assert.deepEqual(home('I moved to 12 Baker Street.'), [['lives in', '12 Baker Street', false]]);
+  assert.deepEqual(home('i live at vlaška 17'), [['lives in', 'Vlaška 17', false]]);
+  // A correction's denial of the number beside it.
+  assert.deepEqual(home('I live at Vlaška 71, not 17.'), [['lives in', 'Vlaška 71', false]]);
+  // Said as being left: the home until a new one, the sentence its words.
+  assert.deepEqual(home("I'm moving out of my flat on Ilica 42 next Saturday."), [
+    ['lives in', 'Ilica 42', true],
+  ]);
+  for (const s of [
+    'I live at the gym these days.',
+    'We played live at the concert.',
+    'I basically live at Starbucks.',
+    'We live at Madison Square Garden 2 nights a week.',
+    'We moved into Phase 2.',
+    'We moved to Sprint 14.',
+    'I moved to Vlaška 17.',
+    'I live at Windows 11 now lol',
+    'Do I live at Vlaška 17?',
+    'If I lived at Vlaška 17 I would walk to work.',
+    'My mum thinks I live at Vlaška 17.',
+  ])
+    assert.deepEqual(home(s), [], s);
+});
+
+test('"my address is …", "<name>\'s new address is …, not …" and a new flat by its address hold the home', () => {
+  assert.deepEqual(attributeSentence('My new address is Vlaška 71.'), {
+    predicate: 'lives in',
+    value: 'Vlaška 71',
+  });
+  assert.deepEqual(attributeSentence('My address is Vlaška 17, 3rd floor, 10000 Zagreb.'), {
+    predicate: 'lives in',
+    value: 'Vlaška 17',
+    own: true,
+  });
+  assert.deepEqual(attributeSentence('My address is ana@example.com'), {
+    predicate: 'email address',
+    value: 'ana@example.com',
+  });
+  assert.equal(attributeSentence('My address is on the form.'), null);
+  assert.equal(attributeSentence('My address is Phase 2.'), null);
+  // Whose, and a denial of the number and a mistake owned after it, no part of the value.
+  assert.deepEqual(
+    possessedAttribute("Lea's new address is Vlaška 71, not 17 — the landlord's letter had a typo."),
+    { who: 'Lea', attribute: { predicate: 'lives in', value: 'Vlaška 71' } },
+  );
+  assert.deepEqual(otherPersonSlot('Klara lives at Sporgasse 12.'), {
+    who: 'Klara',
+    predicate: 'lives in',
+    value: 'Sporgasse 12',
+    clause: [0, 27],
+  });
+  assert.equal(otherPersonSlot('Klara lives at the library these days.'), null);
+  // A new flat: the speaker's with "my" or "our"; "the" only beside her move (rule-deriver.ts).
+  assert.deepEqual(newHomeSaid('My new flat is at Vlaška 17.'), {
+    predicate: 'lives in',
+    value: 'Vlaška 17',
+  });
+  assert.equal(newHomeSaid('The new flat is at Vlaška 17 in Zagreb.'), null);
+  assert.deepEqual(newHomeSaid('The new flat is at Vlaška 17 in Zagreb.', true), {
+    predicate: 'lives in',
+    value: 'Vlaška 17',
+    own: true,
+  });
+  assert.deepEqual(movingOutOf("I'm moving out of my flat on Ilica 42 next Saturday."), {
+    when: 'next Saturday',
+  });
+  assert.deepEqual(movingOutOf("I'm moving out of my flat on Ilica 42."), {});
+  assert.equal(movingOutOf("I'm moving out of my comfort zone."), null);
 });

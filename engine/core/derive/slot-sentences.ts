@@ -3,6 +3,12 @@ import { notAPlace } from './not-a-place.ts';
 import { months } from '../retrieve/time-expressions.ts';
 import { agoWhen, startWhen, yearWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
+import {
+  numberFirstAddress,
+  streetAddress,
+  streetAddressOpening,
+  streetAddressShaped,
+} from './street-address.ts';
 
 /**
  * First-person sentences that state a value the speaker can hold only one of at a time: where they live
@@ -27,6 +33,12 @@ export interface SlotSentence {
    * Monday"; start-day.ts reads the day); absent, it holds from when it was said.
    */
   when?: string;
+  /**
+   * The sentence says more of the value than that it holds, and its Memory is the sentence in its own
+   * words: "I'm moving out of my flat on Ilica 42 next Saturday" holds Ilica 42 until a new home does,
+   * but "Ana lives at Ilica 42" would not say she is leaving it.
+   */
+  own?: true;
 }
 
 /**
@@ -105,6 +117,11 @@ export const titledOccupation = String.raw`(?:\p{Lu}[\p{L}-]*\s+){0,3}(?:${[
 ].join('|')})`;
 const atWork = String.raw`(?:(?:a|an|the)\s+(?:[\p{L}-]+\s+){0,3}${occupations}|${titledOccupation})(?=\s)`;
 
+/** What one lives in, by the home's kind: "flat", "apartment", "place". */
+const homeNouns = String.raw`(?:place|flat|apartment|apt|house|home)`;
+/** A home by its kind, "the new flat", "our place": what one moves into at an address. */
+const homeNoun = String.raw`(?:(?:the|a|our|my)\s+)?(?:new\s+)?${homeNouns}`;
+
 /** Whom one lives with, before where: "I live with my parents in Braga", "living with my bf in Porto". */
 const withWhom = String.raw`(?:\s+with\s+(?:my|our)\s+[\p{L}'’-]+(?:\s+[\p{L}'’-]+)?)?`;
 
@@ -140,6 +157,16 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // story of moves (readClause); not "Right now I'm in Denver" (a trip) nor "I'm in Denver" alone.
     // "We finally moved into the new place in Porto", "Finally settled in Porto": a home too.
     verb: String.raw`(?:live${withWhom}\s+in|(?<been>been\s+)?living${withWhom}\s+in|${perfect('lived')}\s+in|based\s+(?:in|out\s+of)|${nowIn}|(?<moved>[Mm]oved|[Rr]elocated)(?:\s+back|\s+in\s+together)?(?:\s+(?:from|out\s+of|away\s+from)\s+(?<from>${capitalised}))?(?:\s+into\s+(?:(?:the|a|our|my)\s+)?(?:new\s+)?(?:place|flat|apartment|apt|house|home))?\s+(?:in|to)|[Ss]ettled\s+in|${backForGood})\s+${placeName}`,
+  },
+  {
+    predicate: 'lives in',
+    // A home given by its street address (street-address.ts), whose shape tells it from "I live at the
+    // gym these days": "I now live at Vlaška 17", "I've lived at 12 Baker Street for years", "We moved
+    // into Vlaška 17", "… into the new flat at Vlaška 17". "Moved to" only before an address that says
+    // it is a street ("12 Baker Street"): "We moved to Java 17" is as often a version as a home. And a
+    // home said as being left ("I'm moving out of my flat on Ilica 42 next Saturday"): where one lives
+    // until then, in the sentence's words, which a new home replaces.
+    verb: String.raw`(?:(?:live|living)${withWhom}\s+at|${perfect('lived')}\s+at|(?<moved>[Mm]oved|[Rr]elocated)\s+(?:into(?:\s+${homeNoun}\s+(?:at|on))?|to(?:\s+${homeNoun}\s+(?:at|on)|(?=\s+${numberFirstAddress})))|(?<leaving>(?:moving|about\s+to\s+move)\s+out\s+of)\s+(?:my|our)\s+(?:current\s+|old\s+)?${homeNouns}\s+(?:on|at|in))\s+(?<value>${streetAddress})`,
   },
   {
     predicate: 'works at',
@@ -587,7 +614,11 @@ function readClause(
   if (m.groups!['perfect'] !== undefined && !perfectFor) return null;
   const ongoing = m.groups!['been'] !== undefined || perfectFor;
   if (/(?<![\p{L}\p{N}])working\s/u.test(m[0]) && !ongoing && forNowAt.test(sentence.slice(end))) return null;
-  return notName(value) ? null : { predicate, value, clause: [start, end], valueEnd, ongoing, moved };
+  if (notName(value)) return null;
+  // A number beside a home's name is a street's house ("Vlaška 17"), not a stage ("We moved into Phase 2").
+  if (predicate === 'lives in' && /\d/u.test(value) && !streetAddressShaped(value)) return null;
+  const own = m.groups!['leaving'] !== undefined ? { own: true as const } : {};
+  return { predicate, value, clause: [start, end], valueEnd, ongoing, moved, ...own };
 }
 
 /**
@@ -932,7 +963,14 @@ export function slotSentences(said: string): SlotReading {
       if (qualifiesANoun(sentence.slice(0, start))) continue;
       last = clause(sentence, predicate, m, m.index, start) ?? last;
     }
-    if (last) clauses.push(last);
+    // A home by its place and one by its street address are one slot: the later clause is the one said.
+    const other =
+      last?.predicate === 'lives in' && last.when === undefined
+        ? clauses.findIndex((c) => c.predicate === predicate && c.when === undefined)
+        : -1;
+    if (last && other >= 0) {
+      if (clauses[other]!.clause[0] < last.clause[0]) clauses[other] = last;
+    } else if (last) clauses.push(last);
   }
   // "New job at Google starts next week": one job said to come, not also the job held now inside it.
   const inComing = (c: Found) =>
@@ -977,7 +1015,8 @@ export function slotSentences(said: string): SlotReading {
       c.when === undefined && !c.ongoing ? startingAfter.exec(sentence.slice(c.clause[1])) : null;
     const when = c.when ?? ago?.[1] ?? starting?.groups!['when'];
     const clause: [number, number] = starting ? [c.clause[0], c.clause[1] + starting[0].length] : c.clause;
-    return [{ predicate: c.predicate, value: c.value, clause, ...(when ? { when } : {}) }];
+    const own = c.own ? { own: c.own } : {};
+    return [{ predicate: c.predicate, value: c.value, clause, ...(when ? { when } : {}), ...own }];
   });
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))
@@ -1018,6 +1057,11 @@ const otherVerbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: st
   {
     predicate: 'lives in',
     verb: String.raw`(?:lives\s+in|is\s+(?:now\s+)?living\s+in|(?<moved>moved|relocated)(?:\s+back)?(?:\s+from\s+(?<from>${capitalised}))?\s+to)\s+${name}`,
+  },
+  // "Klara lives at Sporgasse 12": her home by its street address (street-address.ts).
+  {
+    predicate: 'lives in',
+    verb: String.raw`(?:lives|is\s+(?:now\s+)?living)\s+at\s+(?<value>${streetAddress})`,
   },
   {
     predicate: 'works at',
@@ -1154,7 +1198,7 @@ const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|hu
  */
 const timeBeforeIs = String.raw`(?:now|nowadays|currently|these\s+days|right\s+now|at\s+the\s+moment)`;
 const attributeLead = new RegExp(
-  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s|${timeBeforeIs}(?![\p{L}\p{N}]))[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+${timeBeforeIs})?(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s|${timeBeforeIs}(?![\p{L}\p{N}]))[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:(?:home|street|postal|mailing)\s+)?address(?=\s+is\s)|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+${timeBeforeIs})?(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
   'iu',
 );
 /** "My manager at Kobo Design is Haruki Sato": the relation, where it is, then the one who holds it. */
@@ -1680,7 +1724,7 @@ const notOneValue =
  * ", sorry", "- the last one was wrong". It tells why the value is said again, and no more of it.
  */
 const ownedMistake =
-  /(?<!\s)\s*(?:[,;(]|[-–—](?=\s))\s*(?:sorry|oops|my bad|typo|(?:I|I['’]ve|I have) (?:had|made) a typo|(?:I|I['’]ve) mistyped(?: it| that)?|(?:that|it|the (?:last|other|old|previous|first) one|the (?:one|number|address) I (?:gave|sent|wrote|said|told)(?: you)?(?: before| earlier)?) (?:was|is) (?:a typo|wrong|incorrect))[.!)]*$/iu;
+  /(?<!\s)\s*(?:[,;(]|[-–—](?=\s))\s*(?:sorry|oops|my bad|typo|(?:the|my|his|her|their|that|this)\s+(?:[\p{L}\p{M}'’-]+\s+){0,3}(?:had|has|contained|was|is)\s+(?:a\s+)?(?:typo|mistake|misprint|wrong|incorrect)|(?:I|I['’]ve|I have) (?:had|made) a typo|(?:I|I['’]ve) mistyped(?: it| that)?|(?:that|it|the (?:last|other|old|previous|first) one|the (?:one|number|address) I (?:gave|sent|wrote|said|told)(?: you)?(?: before| earlier)?) (?:was|is) (?:a typo|wrong|incorrect))[.!)]*$/iu;
 const trailingTime =
   /(?<!\s)\s+(?:now|nowadays|these days|at the moment|right now|currently|by the way|btw|from now on|going forward)$/iu;
 /** A courtesy after a number or an address: "my number is 912 345 678 if u need it". */
@@ -1751,6 +1795,13 @@ function attributeName(raw: string, value: string): string | null {
     .map((x) => spellings[x] ?? x);
   if (w[0] === 'favourite') return w.join(' ');
   if (/^(?:birth\s?day|b-?day)$/u.test(w.join(' '))) return dayOfYear.test(value) ? 'birthday' : null;
+  // "My new address is Vlaška 71": where one lives, given by its street address (street-address.ts);
+  // "my address is ana@x.com" is the e-mail's, and an address of neither shape no slot.
+  if (w.at(-1) === 'address' && w[0] !== 'email' && w[0] !== 'e-mail') {
+    if (streetAddressOpening(value) !== null) return 'lives in';
+    // Its first word must be written as one (attributeSentence reads it so).
+    return value.includes('@') ? 'email address' : null;
+  }
   const relation = w.join(' ');
   if (relationWords.test(raw)) return relationNames[relation] ?? relation;
   // "my number" alone could be any number ("my number is 7"): with a phone word, or written as a phone
@@ -1839,6 +1890,47 @@ export function endDateSaid(s: string): AttributeSentence | null {
   return { predicate: `${m.groups!['thing']!.toLowerCase()} ends`, value, own: true };
 }
 
+/** "(I'm) moving out of my flat on Ilica 42": a home by its street address, said as being left. */
+const movingOut = new RegExp(
+  String.raw`(?:moving|about\s+to\s+move)\s+out\s+of\s+(?:my|our)\s+(?:current\s+|old\s+)?${homeNouns}\s+(?:on|at|in)\s+${streetAddress}`,
+  'u',
+);
+/**
+ * Whether a sentence says the speaker is moving out of a home given by its address, and the day said
+ * after it ("I'm moving out of my flat on Ilica 42 next Saturday": "next Saturday"; undefined for none).
+ */
+export function movingOutOf(sentence: string): { when?: string } | null {
+  const m = movingOut.exec(sentence);
+  if (m === null) return null;
+  const when = whenAfter.exec(sentence.slice(m.index + m[0].length))?.groups!['when'];
+  return when === undefined ? {} : { when };
+}
+
+/**
+ * A new home given by its street address, the speaker's: "My new flat is at Vlaška 17", "Our new place
+ * is on 12 Baker Street". With `the`, also "The new flat is at Vlaška 17 in Zagreb.", which is the
+ * speaker's only beside her move (rule-deriver.ts reads it after "I'm moving out of my flat on …").
+ */
+const newHomeLead = new RegExp(
+  String.raw`^${fillers}(?<whose>my|our|the)\s+new\s+${homeNouns}\s+(?:is|will\s+be)\s+(?:at|on)\s+`,
+  'iu',
+);
+export function newHomeSaid(sentence: string, the = false): AttributeSentence | null {
+  const s = sentence.trim();
+  const m = newHomeLead.exec(s);
+  if (m === null || (!the && m.groups!['whose']!.toLowerCase() === 'the') || isQuestion(s)) return null;
+  return homeAt(withoutChatEnd(s.slice(m[0].length)).replace(/(?<![.!\s])[.!\s]+$/u, ''));
+}
+
+/** The home a value opens with, as its street address, and whether the value says more ("in Zagreb"). */
+function homeAt(value: string): AttributeSentence | null {
+  const home = streetAddressOpening(value);
+  if (home === null) return null;
+  return /[\p{L}\p{N}]/u.test(value.slice(home.length))
+    ? { predicate: 'lives in', value: home, own: true }
+    : { predicate: 'lives in', value: home };
+}
+
 export function attributeSentence(sentence: string): AttributeSentence | null {
   const s = withoutCourtesy(
     withoutValueDenial(sentence.trim().replace(ownedMistake, '').replace(isActually, '$1')),
@@ -1897,6 +1989,8 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const more = after.groups!['more'] !== undefined;
     if (named && predicate) return { predicate, value: named, ...(more ? { own: true as const } : {}) };
   }
+  const home = newHomeSaid(s);
+  if (home !== null) return home;
   const plain = withoutWorkplace(s);
   const m = attributeLead.exec(plain) ?? newValueLead.exec(s);
   // A number or an address is written with digits or an @; most sentences have neither.
@@ -1927,6 +2021,9 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const day = dayOfYear.test(value) ? value : head;
     return { predicate, value: day!.replace(/^on\s+(?:the\s+)?/iu, '') };
   }
+  // A street address, and what the sentence says after it ("Vlaška 17 in Zagreb, third floor"): the
+  // home, the sentence its Memory.
+  if (predicate === 'lives in') return homeAt(value);
   // An address is its one word: "ana3@x.com. see u tmrw" is no address, nor "in my bio".
   if (predicate === 'email address') {
     let first = value.split(/\s+/u)[0]!;

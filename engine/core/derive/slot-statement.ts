@@ -1,4 +1,5 @@
 import { endedHead, factLineHead, saidAsVerb } from '../../contract/fact-line.ts';
+import { streetAddressShaped } from './street-address.ts';
 
 /**
  * The words a slot's statement opens with, before its value, in each form derivation writes: a fact's
@@ -10,10 +11,19 @@ export const slotStatementHeads = (subject: string, predicate: string): string[]
   factLineHead(subject, predicate),
   attributeHead(subject, predicate),
   clauseHead(subject, predicate),
+  ...(predicate === 'lives in' ? [livesAtHead(subject)] : []),
 ];
 
 const attributeHead = (subject: string, predicate: string) => `${subject}'s ${predicate} is `;
-const clauseHead = (subject: string, predicate: string) => `${subject} ${predicate} `;
+/**
+ * "Ana lives in Porto", and for a home given by its street address "Ana lives at Vlaška 17"
+ * (street-address.ts): one slot, where she lives, in the words people use of each.
+ */
+const clauseHead = (subject: string, predicate: string, value?: string) =>
+  predicate === 'lives in' && value !== undefined && streetAddressShaped(value)
+    ? livesAtHead(subject)
+    : `${subject} ${predicate} `;
+const livesAtHead = (subject: string) => `${subject} lives at `;
 
 /** "Ana's favourite colour is blue": an attribute said alone ("My favourite colour is blue now."). */
 const attributeStatement = (subject: string, predicate: string, value: string): string =>
@@ -21,7 +31,7 @@ const attributeStatement = (subject: string, predicate: string, value: string): 
 
 /** "Ana lives in Porto": a slot clause of a sentence ("I live in Porto and ..."). */
 export const clauseStatement = (subject: string, predicate: string, value: string): string =>
-  clauseHead(subject, predicate) + value;
+  clauseHead(subject, predicate, value) + value;
 
 /** A slot's value in the engine's words, a clause or an attribute as its predicate is said (saidAsVerb). */
 export const valueStatement = (subject: string, predicate: string, value: string): string =>

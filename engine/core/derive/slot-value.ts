@@ -1,6 +1,13 @@
 import { normalizeStatement } from './record-text.ts';
 import { slotPredicate } from './slot-key.ts';
-import { endDateSaid, otherPersonSlot, phoneShaped, slotSentences } from './slot-sentences.ts';
+import {
+  attributeSentence,
+  endDateSaid,
+  newHomeSaid,
+  otherPersonSlot,
+  phoneShaped,
+  slotSentences,
+} from './slot-sentences.ts';
 import { endedStatement, saidBy, slotStatementHeads } from './slot-statement.ts';
 
 /** What a slot's statement is read from: its words, and the subject and predicate it was written with. */
@@ -63,7 +70,13 @@ function sentenceValue(statement: string, predicate: string): string | null {
   if (other?.predicate === predicate) return other.value;
   // "My gym membership ends on January 31, 2027.": the day, as a fact's line of the slot gives it.
   const until = values.length === 0 ? endDateSaid(statement) : null;
-  return until?.predicate === predicate ? until.value : null;
+  if (until?.predicate === predicate) return until.value;
+  // "The new flat is at Vlaška 17 in Zagreb.", "My address is Vlaška 17, 3rd floor.": the street address.
+  const home =
+    predicate === 'lives in' && values.length === 0
+      ? (newHomeSaid(statement, true) ?? attributeSentence(statement))
+      : null;
+  return home?.predicate === predicate ? home.value : null;
 }
 
 /**

@@ -1,0 +1,62 @@
+import { products } from './not-a-place.ts';
+
+/*
+ * A street address, as people give where they live: a street's name and its house number ("Vlaška 17",
+ * "Rua de Santa Catarina 120", "Sporgasse 12a") or, as English writes it, the number first and a word
+ * that says street ("221B Baker Street", "10 Downing St"). Its shape is what tells "I live at Vlaška
+ * 17" (a home) from "I live at the gym these days" or "we played live at the Arena" (none): the slot
+ * of where one lives is read from it only where a house number stands beside a capitalised name.
+ */
+
+/** The small words inside a street's name: "Rua de Santa Catarina", "Calle del Prado". */
+const particle = String.raw`(?:de|da|do|dos|das|del|della|di|du|van|von|der|den|la|le)`;
+/** Up to four capitalised words, a small word of a name between two of them. */
+const streetName = String.raw`\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:${particle}\s+(?=\p{Lu}))?\p{Lu}[\p{L}\p{M}'’.-]*){0,3}`;
+/**
+ * Words after a number that make it a count or a time, not a house's: "2 nights a week", "5 pm",
+ * "3 times", "20 minutes away".
+ */
+const counted = String.raw`(?:nights?|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|seconds?|secs?|times?|am|pm|a\.m\.|p\.m\.|o['’]clock|percent|people|persons|guests|km|kms|miles?|blocks?|metres?|meters?|euros?|eur|dollars?|usd|kg)`;
+/** A house number: "17", "12a", "221B", "4/2", "10-12"; not a year ("Ilica 1990") nor a count. */
+const houseNumber = String.raw`(?!(?:19|20)\d\d(?![\p{L}\p{N}]))\d{1,4}[A-Za-z]?(?:[/-]\d{1,4}[A-Za-z]?)?(?![\p{L}\p{N}])(?!\.\d)(?!\s+${counted}(?![\p{L}\p{N}]))`;
+/** The words English closes a street's name with: "Baker Street", "Main St.", "Sunset Blvd". */
+const streetKinds = String.raw`(?:Street|St|Road|Rd|Avenue|Ave|Av|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Place|Pl|Court|Ct|Terrace|Tce|Square|Sq|Crescent|Cres|Close|Row|Parkway|Pkwy|Hill|Gardens|Grove|Walk|Mews|Highway|Hwy)`;
+/** "221B Baker Street": the number first, then the street's name and its kind. */
+export const numberFirstAddress = String.raw`\d{1,5}[A-Za-z]?\s+(?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3}${streetKinds}\.?(?![\p{L}\p{N}])`;
+/** "Vlaška 17": the street's name, then the house number. */
+const numberAfterAddress = String.raw`${streetName}\s+${houseNumber}`;
+/** A street address, in either order (unnamed groups only: a pattern names its value around it). */
+export const streetAddress = String.raw`(?:${numberFirstAddress}|${numberAfterAddress})`;
+
+/**
+ * What a capitalised name with a number after it is when it is no street: a stage, a version, a seat, a
+ * room or a unit of something ("Phase 2", "Sprint 14", "Room 12", "Gate 5", "Level 3"). A product's name
+ * is none either ("Windows 11", "Python 3": not-a-place.ts).
+ */
+const notAStreet = new Set(
+  `phase round stage step level sprint version release season chapter part week day year grade class
+   form room suite unit floor storey gate terminal platform track row seat ward bed tier series episode
+   section page figure item iteration milestone lot pier dock bay booth desk locker slot box
+   route bus tram line flight train channel station studio hall court pitch field lane table exit
+   junction mile km number no nr q`.split(/\s+/u),
+);
+
+const whole = new RegExp(`^${streetAddress}$`, 'u');
+/** A street address said at a text's start, for what reads the words after it. */
+const opening = new RegExp(`^${streetAddress}`, 'u');
+
+/** Whether a value is a street address (streetAddress), and not a stage, a room or a product's version. */
+export function streetAddressShaped(value: string): boolean {
+  return whole.test(value) && !notAStreetWord(value);
+}
+
+/** The street address a text opens with ("Vlaška 17 in Zagreb, third floor": "Vlaška 17"), or null. */
+export function streetAddressOpening(text: string): string | null {
+  const found = opening.exec(text)?.[0];
+  return found === undefined || notAStreetWord(found) ? null : found;
+}
+
+function notAStreetWord(value: string): boolean {
+  const first = value.split(/\s+/u)[0]!.toLowerCase().replace(/\.$/u, '');
+  return /^\d/u.test(first) ? false : notAStreet.has(first) || products.has(first);
+}
