@@ -1,6 +1,7 @@
 // Checked in the real UI: Ask shows a person the evidence of an answer in words (each Memory, whose it
 // is, when it holds, the Records it comes from), says why there is no answer, and keeps the text an
-// agent receives behind a disclosure. One server and one browser for the file; each test on its own Brain.
+// agent receives behind a disclosure; a Trace holds a row's place with a placeholder until its Record's
+// words arrive, never its id. One server and one browser for the file; each test on its own Brain.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -10,6 +11,7 @@ import {
   checkScreen,
   derivationSettled,
   navigateInPlace,
+  pageUntil,
   type RunningApp,
 } from './harness.ts';
 
@@ -124,5 +126,77 @@ test('Ask says in words why no answer is given and what an agent is told instead
   await torn.getByRole('heading', { name: 'Disagreements' }).waitFor();
   assert.equal(await torn.getByRole('heading', { name: 'Could not be answered' }).count(), 0);
   await checkScreen(page, 'ask-conflicting');
+  assert.deepEqual(problems, []);
+});
+
+test("a Trace holds each row's place with a placeholder until its Record's words arrive, never its id", async () => {
+  await anaBrain('traced', app());
+  await app().api.rememberRecord('traced', {
+    content: {
+      kind: 'message',
+      speaker: 'self',
+      text: 'Marta and I lived in Porto as children, by the river.',
+    },
+    occurred_at: '2024-03-02T10:00:00Z',
+  });
+  await derivationSettled(app(), 'traced');
+  const { context: ctx } = await app().api.createContext('traced', {
+    query: 'Where do I live, and where does my sister live?',
+    budget: { tokens: 110 },
+  });
+  const trace = await app().api.getTrace('traced', ctx.id);
+  assert.ok(trace.budget.cut.length > 0, 'the size limit cut a Record');
+  assert.ok(trace.fusion.results.length > 1, 'the ranking names Records');
+
+  const { page, problems } = await ui();
+  // Tall enough that every part of the trace is in view and asks for its Records at once.
+  await page.setViewportSize({ width: 1280, height: 3000 });
+  // The Records' words are held back until the placeholders have been looked at.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const reads = /\/v1\/brains\/traced\/records(\/|\?)/;
+  await page.route(reads, async (route) => {
+    await held;
+    await route.continue();
+  });
+  try {
+    await navigateInPlace(page, `/brains/traced/traces/${ctx.id}`);
+    await page.getByRole('heading', { level: 1, name: /where does my sister live/ }).waitFor();
+    const parts = ['lanes', 'fusion', 'cut'].map((id) => page.locator(`section[aria-labelledby="${id}"]`));
+    const ranking = parts[1]!;
+    await ranking.locator('svg .chart-label').first().waitFor();
+    // What a screen reader reads of the charts (their rows in full) and of the cut list: no ids.
+    for (const part of parts) assert.doesNotMatch(await part.innerText(), /rec_/);
+    const rows = ranking.locator('.chart-rows li');
+    assert.equal(await rows.count(), Math.min(trace.fusion.results.length, 40));
+    assert.match((await rows.first().textContent()) ?? '', /^loading…: /);
+    // The id is there for whoever needs it: each row's tooltip.
+    assert.equal(await rows.first().getAttribute('title'), trace.fusion.results[0]!.record_id);
+    assert.match((await ranking.locator('svg .chart-label').first().textContent()) ?? '', /^loading…$/);
+    const cut = parts[2]!.getByRole('listitem').first();
+    assert.match(await cut.innerText(), /^loading…\s+\(\d+ tokens\)$/);
+    assert.equal(await cut.locator('[title]').getAttribute('title'), trace.budget.cut[0]!.record_id);
+    await checkScreen(page, 'trace-words-loading');
+    const heights = await Promise.all(parts.map(async (p) => (await p.boundingBox())!.height));
+
+    release();
+    await ranking
+      .locator('svg .chart-label')
+      .filter({ hasText: /Porto|Lisbon/ })
+      .first()
+      .waitFor();
+    await pageUntil(page, `!document.querySelector('main').textContent.includes('loading…')`);
+    // Words in place of every placeholder, and nothing moved.
+    assert.deepEqual(await Promise.all(parts.map(async (p) => (await p.boundingBox())!.height)), heights);
+    assert.match((await rows.first().textContent()) ?? '', /^You: /);
+    await cut.getByRole('link').waitFor();
+    assert.doesNotMatch(await cut.innerText(), /loading…|rec_/);
+    await checkScreen(page, 'trace-words');
+  } finally {
+    release();
+    // Waits for the held reads' handlers, so none runs on after the test.
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
   assert.deepEqual(problems, []);
 });

@@ -1,8 +1,10 @@
-// Pure logic of Ask's evidence: what a person reads of a Context.
+// Pure logic of Ask's evidence (what a person reads of a Context) and of how a Trace names a Record
+// whose words are still to be read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ContextReady, Memory } from '../../engine/contract/index.ts';
 import { answerEvidence, sourcesShown } from '../../renderer/ask-evidence.ts';
+import { recordName, wordsLoading } from '../../renderer/trace-words.ts';
 import { mem } from './memory-fixture.ts';
 
 const citing = (m: Memory, ...recordIds: string[]): Memory => ({
@@ -100,4 +102,13 @@ test('only unknowns nothing else on the screen says are listed as not answered',
   assert.deepEqual(answerEvidence(whose).otherUnknowns, []);
   const part = context({ unknowns: ['When did Ana move?'] });
   assert.deepEqual(answerEvidence(part).otherUnknowns, ['When did Ana move?']);
+});
+
+test('a Trace names a Record by its words, by a placeholder until they are read, and by its id where they cannot be', () => {
+  const id = 'rec_01M94ZH5Z4YK383RZ807D6C0X2';
+  const words = new Map([[id, 'You: I moved to Lisbon']]);
+  assert.equal(recordName(id, words, new Set()), 'You: I moved to Lisbon');
+  assert.equal(recordName(id, new Map(), new Set()), wordsLoading);
+  assert.doesNotMatch(wordsLoading, /rec_/);
+  assert.equal(recordName(id, new Map(), new Set([id])), 'rec_…07D6C0X2');
 });
