@@ -284,7 +284,9 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
         <>
           <h3 id="also-quoted">{items.length > 0 ? 'Also quoted' : 'Quoted'}</h3>
           <p className="hint">
-            Words of Records no Memory above is drawn from, given to an agent as they are.
+            {items.length > 0
+              ? 'Words of Records none of the Memories above is drawn from, given to an agent as they are.'
+              : 'Words of Records, given to an agent as they are.'}
           </p>
           <ul className="list" aria-labelledby="also-quoted">
             {alsoQuoted.map((x) => (
