@@ -40,3 +40,23 @@ export const laneLabel = (name: string): string => laneNames[name] ?? sentence(n
 /** A Trace's outcome in the words the Traces list uses for it. */
 export const outcomeLabel = (status: 'ready' | 'processing' | 'failed'): string =>
   status === 'ready' ? 'Answered' : status === 'processing' ? 'Processing' : 'Failed';
+
+/** Record ids share their time prefix; the tail tells them apart in a chart label. */
+export const shortId = (id: string): string => (id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
+
+/** What a row stands for while its Record's words are still to be read. */
+export const wordsLoading = 'loading…';
+
+/**
+ * What a Trace calls a Record it names: its words once read. Until then a placeholder, the same for
+ * every row, so a screen reader does not read out ids that are about to be replaced (the id stays the
+ * row's tooltip). A Record whose words cannot be read (forgotten since, or a key without
+ * records:read) is named by its id, the only name left for it.
+ */
+export function recordName(
+  id: string,
+  words: ReadonlyMap<string, string>,
+  failed: ReadonlySet<string>,
+): string {
+  return words.get(id) ?? (failed.has(id) ? shortId(id) : wordsLoading);
+}

@@ -260,6 +260,10 @@ export const RecordPage = z
   .meta({ id: 'RecordPage' });
 export type RecordPage = z.infer<typeof RecordPage>;
 
+/** The most Record ids listRecords' `ids` names at once: its page's largest `limit`. */
+export const maxListedIds = 200;
+const recordIdList = new RegExp(`^rec_[A-Za-z0-9]+(?:,rec_[A-Za-z0-9]+){0,${maxListedIds - 1}}$`);
+
 /** listRecords (additive to the spec): newest first, filtered. */
 export const RecordListQuery = z
   .strictObject({
@@ -287,6 +291,18 @@ export const RecordListQuery = z
         "Words that must all occur, in any order and within words too, in the Record's text, a message's " +
           "speaker or a document's title; case and accents are ignored, as listMemories' `q` compares. " +
           'White space or combining accents alone are refused (invalid_request_body).',
+      ),
+    ids: z
+      .string()
+      .regex(recordIdList, `must be 1 to ${maxListedIds} Record ids (rec_...), comma-separated`)
+      .optional()
+      .describe(
+        `Additive: only the Records with these ids (1 to ${maxListedIds}, comma-separated), so a client ` +
+          'holding ids (a trace, citations) reads them in one request rather than a getRecord each. An id ' +
+          'the Brain does not hold, or this deployment does not serve, is left out: compare the page with ' +
+          'the ids asked for. Newest first and paged by `limit` as any list (send `limit` as high as the ' +
+          'ids are many); with the other filters, all apply. Not with since_watermark ' +
+          '(`conflicting_parameters`).',
       ),
     cursor: z.string().min(1, 'must not be empty').optional(),
     // Not min(1): an empty one is a watermark the engine cannot read, `invalid_watermark` as any other.

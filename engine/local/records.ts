@@ -280,6 +280,7 @@ export async function listRecords(
       sinceMs: q.since ? Date.parse(q.since) : undefined,
       untilMs: q.until ? Date.parse(q.until) : undefined,
       words: q.q !== undefined ? searchWords(q.q) : undefined,
+      ids: q.ids?.split(','),
       hideLocalOnly: ctx.deployment === 'hosted',
     });
     const states = await u.records.states(page.rows.map((r) => r.id));

@@ -91,6 +91,8 @@ export interface RecordRepository {
      * message's speaker or a document's title.
      */
     words?: readonly string[] | undefined;
+    /** Only the Records with these ids (listRecords' `ids`). */
+    ids?: readonly string[] | undefined;
     hideLocalOnly: boolean;
   }): Promise<RowPage<RecordRow>>;
   /**

@@ -377,6 +377,7 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         )
         .filter((r) => inSpan(r.occurred_at, q.since, q.until))
         .filter((r) => q.q === undefined || searchWords(q.q).every((w) => searchedText(r).includes(w)))
+        .filter((r) => q.ids === undefined || q.ids.split(',').includes(r.id))
         .sort((a, b) => (a.id < b.id ? 1 : -1))
         .filter((r) => !before || r.id < before);
       return pageOf(rows, q.limit);

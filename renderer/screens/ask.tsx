@@ -1,22 +1,26 @@
 import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ContextReady, ContextRequest, Memory } from '../../engine/contract/index.ts';
+import type { ContextReady, ContextRequest } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { keepLastAsked, readLastAsked, subscribeLastAsked } from '../api/last-asked.ts';
 import { keys } from '../api/queries.ts';
 import { ErrorNotice } from '../components/status.tsx';
-import { RecordLink } from '../components/record-link.tsx';
 import { memoryDays } from '../all-day.ts';
-import { aboutLabel, quoteLabel, statementLabel } from '../record-text.ts';
-import { costWords, localInputToIso, ownerLabel, truthPhrase } from '../format.ts';
+import { answerEvidence, type EvidenceItem } from '../ask-evidence.ts';
+import { aboutLabel, quoteAddsWords, quoteLabel, sameWordsLabel, statementLabel } from '../record-text.ts';
+import { costWords, localInputToIso, oneLine, ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 
+/** Why no answer was given, and what an agent is told instead, in words. */
 const abstainWords: Record<string, string> = {
-  no_evidence: 'Nothing in this Brain answers it.',
-  conflicting_evidence: 'The sources disagree, so no single answer is given.',
-  no_attribution: 'The question says “my”, but this Brain does not know whose memory it is.',
-  out_of_policy: 'Answering is not allowed for this purpose.',
+  no_evidence: 'Nothing in this Brain answers it. An agent is told so, rather than given a guess.',
+  conflicting_evidence:
+    'The sources disagree, so no single answer is given. An agent is given what each says, and told they disagree.',
+  no_attribution:
+    'The question says “my”, but this Brain does not know whose memory it is, so it cannot tell whose “my” means.',
+  out_of_policy:
+    'Answering is not allowed for this purpose: only Records marked shareable may leave this device, and what answers it is kept here.',
 };
 
 /** What the API takes as a purpose: one lower-case word. */
@@ -110,7 +114,10 @@ export function AskScreen({ brainId }: { brainId: string }) {
   return (
     <>
       <h1 tabIndex={-1}>Ask</h1>
-      <p className="lead">See exactly what an agent would be told for a question, and why.</p>
+      <p className="lead">
+        See what this Brain knows about a question, where each part comes from, and what an agent would be
+        told.
+      </p>
       <form className="form card" onSubmit={submit} aria-label="Ask this Brain">
         <label>
           Question
@@ -223,72 +230,76 @@ export function AskScreen({ brainId }: { brainId: string }) {
 }
 
 function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
-  // A cited Record's Memory, when the answer carries Memories: the quote links to what was learned.
-  const memoryOf = new Map<string, Memory>();
-  for (const m of c.memories ?? [])
-    for (const cit of m.citations) if (!memoryOf.has(cit.record_id)) memoryOf.set(cit.record_id, m);
+  const { items, alsoQuoted, byMeaningAlone, otherUnknowns } = answerEvidence(c);
   return (
     <section className="card answer" aria-labelledby="answer">
-      <h2 id="answer">What an agent would be told</h2>
+      <h2 id="answer">What this Brain knows</h2>
       {/* The question this answers: the field above may have been edited since. */}
       <p className="muted">
         For: <q dir="auto">{c.query}</q>
       </p>
       {c.abstained ? (
+        <div className="notice">
+          <p>
+            <strong>No answer given.</strong> {abstainWords[c.abstained.reason] ?? c.abstained.reason}
+          </p>
+          {c.abstained.reason === 'conflicting_evidence' ? (
+            <p>
+              <Link to={paths.brain(brainId, 'conflicts')}>Pick the value that holds in Conflicts</Link>, and
+              the answer gives it.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {byMeaningAlone ? (
         <p className="notice">
-          <strong>No answer given.</strong> {abstainWords[c.abstained.reason] ?? c.abstained.reason}
+          <strong>Only near the question.</strong> Nothing found shares a word, a name, a time or a known fact
+          with it: what follows is what comes closest in meaning, and may not answer it. An agent is told so
+          too.
         </p>
       ) : null}
-      {c.text !== null ? (
-        <pre className="context-text" dir="auto">
-          {c.text}
-        </pre>
-      ) : c.budget.truncated ? (
-        // Something was found, but not even its first block fits: "nothing answers" would be untrue.
-        <p className="notice">
-          What was found does not fit in {c.budget.requested_tokens.toLocaleString()} tokens, so nothing is
-          shown. Raise the size limit and ask again.
-        </p>
-      ) : c.abstained ? null : (
-        <p className="muted">Nothing answers this question.</p>
-      )}
-      {c.citations.length > 0 ? (
-        <>
-          <h3>Cited words</h3>
-          <ul className="list compact">
-            {c.citations.map((x, i) => {
-              const memory = memoryOf.get(x.record_id);
-              return (
-                <li key={i}>
-                  <mark>{memory ? quoteLabel(x.quote, memory) : x.quote}</mark>{' '}
-                  {memory ? (
-                    <Link to={paths.memory(brainId, memory.id)}>
-                      the Memory<span className="visually-hidden">: {statementLabel(memory)}</span>
-                    </Link>
-                  ) : (
-                    <RecordLink brainId={brainId} id={x.record_id} className="mono muted small" />
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </>
+      {c.text === null ? (
+        c.budget.truncated ? (
+          // Something was found, but not even its first block fits: "nothing answers" would be untrue.
+          <p className="notice">
+            What was found does not fit in {c.budget.requested_tokens.toLocaleString()} tokens, so nothing is
+            shown. Raise the size limit and ask again.
+          </p>
+        ) : c.abstained ? null : (
+          <p className="muted">Nothing answers this question.</p>
+        )
       ) : null}
-      {c.memories && c.memories.length > 0 ? (
+      {items.length > 0 ? (
         <>
-          <h3 id="given">Memories an agent would be given</h3>
+          <h3 id="given">What it rests on</h3>
           <p className="hint">Most relevant first, as the engine ranked what it found.</p>
-          <ol className="list compact" aria-labelledby="given">
-            {c.memories.map((m) => (
-              <li key={m.id}>
-                <Link to={paths.memory(brainId, m.id)}>{statementLabel(m)}</Link>{' '}
-                <span className="muted small">
-                  {ownerLabel(m.owner)} ·{' '}
-                  {truthPhrase(m.valid_from, m.valid_to, memoryDays(m) !== null, m.status)}
-                </span>
-              </li>
+          <ol className="list" aria-labelledby="given">
+            {items.map((item) => (
+              <EvidenceRow key={item.memory.id} brainId={brainId} item={item} />
             ))}
           </ol>
+        </>
+      ) : null}
+      {alsoQuoted.length > 0 ? (
+        <>
+          <h3 id="also-quoted">{items.length > 0 ? 'Also quoted' : 'Quoted'}</h3>
+          <p className="hint">
+            {items.length > 0
+              ? 'Words of Records none of the Memories above is drawn from, given to an agent as they are.'
+              : 'Words of Records, given to an agent as they are.'}
+          </p>
+          <ul className="list" aria-labelledby="also-quoted">
+            {alsoQuoted.map((x) => (
+              <li key={x.record_id} className="list-item evidence">
+                <blockquote className="quote" dir="auto">
+                  <mark>{x.quote}</mark>
+                </blockquote>
+                <p className="meta">
+                  <SourceLink brainId={brainId} id={x.record_id} about={x.quote} />
+                </p>
+              </li>
+            ))}
+          </ul>
         </>
       ) : null}
       {c.conflicts.length > 0 ? (
@@ -307,7 +318,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
                         statement: v.statement,
                         subject: k.subject,
                         predicate: k.predicate,
-                        // Named as the Memories list above names them, where it holds this one.
+                        // Named as the list above names them, where it holds this one.
                         owner: c.memories?.find((x) => x.id === v.memory_id)?.owner,
                       })}
                       ”
@@ -320,16 +331,31 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           </ul>
         </>
       ) : null}
-      {/* With nothing said at all, the question itself as its one unknown says again what is said above. */}
-      {c.unknowns.length > 0 && !(c.text === null && c.unknowns.every((u) => u === c.query)) ? (
+      {otherUnknowns.length > 0 ? (
         <>
           <h3>Could not be answered</h3>
           <ul className="list compact">
-            {c.unknowns.map((u, i) => (
-              <li key={i}>{u}</li>
+            {otherUnknowns.map((u, i) => (
+              <li key={i} dir="auto">
+                {u}
+              </li>
             ))}
           </ul>
         </>
+      ) : null}
+      {c.text !== null ? (
+        // The prompt block itself, for whoever wants to see it word for word: its bracketed headers
+        // are written for an agent to read, and what they say is said above in words.
+        <details className="agent-text">
+          <summary>What an agent would receive</summary>
+          <p className="hint">
+            The text an agent is given for this question, word for word: the Records quoted above, each under
+            a line that says what it is.
+          </p>
+          <pre className="context-text" dir="auto">
+            {c.text}
+          </pre>
+        </details>
       ) : null}
       <dl className="facts">
         <dt>Size</dt>
@@ -344,5 +370,54 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
         <Link to={paths.trace(brainId, c.id)}>See how this answer was put together</Link>
       </p>
     </section>
+  );
+}
+
+/** One Memory of the answer: what it says, whose it is, when it holds, and the Records it comes from. */
+function EvidenceRow({ brainId, item }: { brainId: string; item: EvidenceItem }) {
+  const m = item.memory;
+  return (
+    <li className="list-item evidence">
+      <Link to={paths.memory(brainId, m.id)} className="evidence-statement" dir="auto">
+        {statementLabel(m)}
+      </Link>
+      <p className="meta">
+        <span>Whose: {ownerLabel(m.owner)}</span>
+        <span>{truthPhrase(m.valid_from, m.valid_to, memoryDays(m) !== null, m.status)}</span>
+      </p>
+      <ul className="sources" aria-label={`Where “${oneLine(statementLabel(m), 60)}” comes from`}>
+        {item.sources.map((x) => (
+          <li key={x.record_id}>
+            {quoteAddsWords(x.quote, m) ? (
+              <mark dir="auto">{quoteLabel(x.quote, m)}</mark>
+            ) : (
+              <span className="muted">{sameWordsLabel(m)}</span>
+            )}{' '}
+            <SourceLink brainId={brainId} id={x.record_id} about={quoteLabel(x.quote, m)} />
+          </li>
+        ))}
+        {item.more > 0 ? (
+          <li>
+            <Link to={paths.memory(brainId, m.id)}>
+              {plural(item.more, 'more Record')}
+              <span className="visually-hidden"> for “{oneLine(statementLabel(m), 60)}”</span>
+            </Link>{' '}
+            <span className="muted">on the Memory’s page</span>
+          </li>
+        ) : null}
+      </ul>
+    </li>
+  );
+}
+
+/**
+ * A Record the answer quotes, named in words: its id says nothing to a person (it is the link's
+ * tooltip, for whoever needs it), and to a screen reader the link says which quote it opens.
+ */
+function SourceLink({ brainId, id, about }: { brainId: string; id: string; about: string }) {
+  return (
+    <Link to={paths.record(brainId, id)} className="small" title={id}>
+      open the Record<span className="visually-hidden">: “{oneLine(about, 60)}”</span>
+    </Link>
   );
 }

@@ -4,19 +4,15 @@ import type { Trace } from '../../engine/contract/index.ts';
 import { isMnemoApiError } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { traceOptions } from '../api/queries.ts';
-import { useRecordWords } from '../api/record-words.ts';
+import { useRecordWords, type RecordWords } from '../api/record-words.ts';
 import { BarChart } from '../components/bar-chart.tsx';
-import { ClampedText } from '../components/clamped-text.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { costWords, formatDateTime, plural } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { useSeen } from '../use-seen.ts';
-import { laneLabel, outcomeLabel, stageLabel } from '../trace-words.ts';
-
-/** Record ids share their time prefix; the tail tells them apart in a chart label. */
-const shortId = (id: string) => (id.length > 14 ? `${id.slice(0, 4)}…${id.slice(-8)}` : id);
+import { laneLabel, outcomeLabel, recordName, stageLabel, wordsLoading } from '../trace-words.ts';
 
 /** Bars per search lane and for the combined ranking: the rest of a lane of 150 adds nothing to read. */
 const laneBars = 15;
@@ -108,12 +104,12 @@ function TraceView({
 }: {
   brainId: string;
   t: Trace;
-  words: Map<string, string>;
+  words: RecordWords;
   want: (ids: readonly string[]) => void;
 }) {
   const timings = Object.entries(t.timings_ms);
   const cut = new Set(t.budget.cut.map((c) => c.record_id));
-  const name = (id: string) => words.get(id) ?? shortId(id);
+  const name = (id: string) => recordName(id, words.words, words.failed);
   const best = (n: number, of: number) => (of > n ? `, the best ${n} shown` : '');
   return (
     <>
@@ -171,6 +167,7 @@ function TraceView({
                     code={lane.name}
                     bars={lane.candidates.slice(0, laneBars).map((c) => ({
                       label: `#${c.rank} ${name(c.record_id)}`,
+                      code: c.record_id,
                       value: c.score,
                       note: `${c.score.toFixed(3)} · ${c.reason}`,
                     }))}
@@ -193,6 +190,7 @@ function TraceView({
               title={`Records in their final order; bars show the combined score, the reranker (when it ran) set the order; grey bars were cut to fit the size limit${best(rankingBars, t.fusion.results.length)}`}
               bars={t.fusion.results.slice(0, rankingBars).map((r) => ({
                 label: name(r.record_id),
+                code: r.record_id,
                 value: r.score,
                 note: `${r.score.toFixed(3)}${r.rerank_score == null ? '' : ` · reranker ${r.rerank_score.toFixed(2)}`} · ${r.lanes.join(', ')}${cut.has(r.record_id) ? ' · cut' : ''}`,
                 tone: cut.has(r.record_id) ? 'muted' : 'default',
@@ -208,17 +206,31 @@ function TraceView({
           <p className="muted">Nothing was cut.</p>
         ) : (
           <Wants ids={t.budget.cut.map((c) => c.record_id)} want={want}>
-            <ul className="list compact">
-              {t.budget.cut.map((c) => (
-                <li key={c.record_id}>
-                  {words.has(c.record_id) ? (
-                    <ClampedText text={words.get(c.record_id)!} limit={200} />
-                  ) : (
-                    <span className="mono">{c.record_id}</span>
-                  )}{' '}
-                  ({c.tokens} tokens)
-                </li>
-              ))}
+            {/* One line a Record, its words cut to fit: the row keeps its height when they arrive, and
+                the whole of them is a click away, on the Record's page. */}
+            <ul className="list compact cut-list">
+              {t.budget.cut.map((c) => {
+                const shown = name(c.record_id);
+                return (
+                  <li key={c.record_id}>
+                    {shown === wordsLoading ? (
+                      <span className="one-line muted" title={c.record_id}>
+                        {shown}
+                      </span>
+                    ) : (
+                      <Link
+                        to={paths.record(brainId, c.record_id)}
+                        className="one-line"
+                        title={c.record_id}
+                        dir="auto"
+                      >
+                        {shown}
+                      </Link>
+                    )}{' '}
+                    <span className="muted">({c.tokens} tokens)</span>
+                  </li>
+                );
+              })}
             </ul>
           </Wants>
         )}

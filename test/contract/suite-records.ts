@@ -806,6 +806,61 @@ export function recordChecks(factory: ServerFactory, traits: EngineTraits): void
       }
     });
 
+    it("listRecords' ids reads the Records named, newest first, leaving out ids the Brain does not hold", async () => {
+      const api = await brainWithKey(server, 'named');
+      const ids = [];
+      for (const text of ['one', 'two', 'three'])
+        ids.push((await remember(api, 'named', { content: text, source: { name: 'notes' } })).record.id);
+      const listed = async (query: string) => {
+        const page = await api.get<{ data: { id: string }[]; has_more: boolean }>(
+          `/brains/named/records?${query}`,
+        );
+        assert.equal(page.status, 200, page.text);
+        return page.body;
+      };
+      const unknown = 'rec_01J00000000000000000000000';
+      const page = await listed(`ids=${[ids[0], unknown, ids[2]].join(',')}&limit=3`);
+      assert.deepEqual(
+        page.data.map((r) => r.id),
+        [ids[2], ids[0]],
+      );
+      assert.equal(page.has_more, false);
+      // Paged and filtered as any list.
+      const first = await listed(`ids=${ids.join(',')}&limit=2`);
+      assert.deepEqual(
+        first.data.map((r) => r.id),
+        [ids[2], ids[1]],
+      );
+      assert.equal(first.has_more, true);
+      assert.deepEqual((await listed(`ids=${ids.join(',')}&source=mail`)).data, []);
+      // Another Brain's Record is not this one's.
+      await api.post('/brains', { id: 'other' });
+      const theirs = (await remember(api, 'other', { content: 'elsewhere' })).record.id;
+      assert.deepEqual((await listed(`ids=${theirs}`)).data, []);
+      for (const bad of [
+        '',
+        'mem_01J0',
+        `${ids[0]},`,
+        `${ids[0]} ,${ids[1]}`,
+        Array(201).fill(ids[0]).join(','),
+      ]) {
+        const e = assertError(
+          await api.get(`/brains/named/records?ids=${encodeURIComponent(bad)}`),
+          400,
+          'invalid_request',
+          'invalid_request_body',
+        );
+        assert.match(String(e.message), /^ids: must be 1 to 200 Record ids/);
+      }
+      if (traits.replicaIds !== undefined)
+        assertError(
+          await api.get(`/brains/named/records?since_watermark=start&ids=${ids[0]}`),
+          400,
+          'invalid_request',
+          'conflicting_parameters',
+        );
+    });
+
     it("listRecords' q finds Records by words of their text, a speaker or a title, case and accents ignored", async () => {
       const api = await brainWithKey(server, 'searched');
       const write = async (content: unknown) => (await remember(api, 'searched', { content })).record.id;

@@ -194,6 +194,7 @@ test('a thorough question over the synchronous budget is answered once its assem
   await page.getByLabel('Question').fill('Who serviced the boiler?');
   await page.getByLabel('How hard to look').selectOption('thorough');
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await page.getByText('What an agent would receive').click();
   await page.locator('.context-text').waitFor();
   assert.match((await page.locator('.context-text').textContent()) ?? '', /Rui/);
   page.off('request', seen);

@@ -100,16 +100,16 @@ test('ask a question, open its Trace; Profile, Census and Conflicts render', asy
   await page.getByRole('link', { name: 'Ask' }).click();
   await page.getByLabel('Question').fill('When does the release ship?');
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
-  await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
-  await page.locator('.context-text').waitFor();
-  assert.match((await page.locator('.context-text').textContent()) ?? '', /Thursday/);
-  // What the agent would be given beside the text: its Memories, and the cited words link to theirs.
-  await page.getByRole('heading', { name: 'Memories an agent would be given' }).waitFor();
+  await page.getByRole('heading', { name: 'What this Brain knows' }).waitFor();
+  // The Memories the answer rests on, each linked, and the text an agent gets behind a disclosure.
   await page
-    .locator('.answer')
-    .getByRole('link', { name: /the Memory/ })
+    .getByRole('list', { name: 'What it rests on' })
+    .getByRole('link', { name: /Thursday/ })
     .first()
     .waitFor();
+  await page.getByText('What an agent would receive').click();
+  await page.locator('.context-text').waitFor();
+  assert.match((await page.locator('.context-text').textContent()) ?? '', /Thursday/);
   await checkScreen(page, 'ask');
 
   await page.getByRole('link', { name: 'See how this answer was put together' }).click();
@@ -138,7 +138,7 @@ test('ask a question, open its Trace; Profile, Census and Conflicts render', asy
   await page.getByRole('link', { name: 'Ask' }).click();
   await page.getByLabel('Question').fill('Favourite colour?');
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
-  const miss = page.getByRole('region', { name: 'What an agent would be told' });
+  const miss = page.getByRole('region', { name: 'What this Brain knows' });
   await miss
     .getByText(/Nothing (in this Brain )?answers/)
     .first()

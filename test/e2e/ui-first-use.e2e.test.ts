@@ -284,14 +284,14 @@ test('Ask lists the Memories an agent would be given as the engine ranked them, 
   await page.getByRole('button', { name: 'Ask' }).click();
   // The list under its heading (whatever list element it is), then the same list by its name.
   const given = page.locator(
-    'xpath=//h3[.="Memories an agent would be given"]/following-sibling::*[self::ul or self::ol][1]',
+    'xpath=//h3[.="What it rests on"]/following-sibling::*[self::ul or self::ol][1]',
   );
   await given.waitFor();
   assert.deepEqual(
-    await given.getByRole('listitem').getByRole('link').allTextContents(),
+    await given.locator(':scope > li > a').allTextContents(),
     ranked.map((m) => m.statement),
   );
-  await page.getByRole('list', { name: 'Memories an agent would be given' }).waitFor();
+  await page.getByRole('list', { name: 'What it rests on' }).waitFor();
   await checkScreen(page, 'ask-ranked-memories');
   assert.deepEqual(problems, []);
 });

@@ -350,10 +350,10 @@ test('confirmations are said and focus stays where the person is', async () => {
   await page.getByLabel(/Purpose/).fill('support');
   await page.getByRole('button', { name: 'Ask', exact: true }).focus();
   await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: 'What an agent would be told' }).waitFor();
+  await page.getByRole('heading', { name: 'What this Brain knows' }).waitFor();
   assert.equal(await focusedElement(page), 'BUTTON Ask');
   // The answer says which question it answers, and is still there after a visit elsewhere and Back.
-  const answer = page.getByRole('region', { name: 'What an agent would be told' });
+  const answer = page.getByRole('region', { name: 'What this Brain knows' });
   const answered = answer.locator('q').filter({ hasText: /^Where does Di live\?$/ });
   await answered.waitFor();
   await page.getByLabel('Question').fill('Where does Di work?');

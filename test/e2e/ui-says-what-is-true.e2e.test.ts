@@ -407,7 +407,7 @@ test('an answer cut to nothing by a small size limit says so, not that nothing a
   await page.getByLabel('Question').fill('Where does Ana live?');
   await page.getByLabel('Size limit (tokens)').fill('5');
   await page.getByRole('button', { name: 'Ask' }).click();
-  const answer = page.getByRole('region', { name: 'What an agent would be told' });
+  const answer = page.getByRole('region', { name: 'What this Brain knows' });
   await answer.getByText('cut to fit').waitFor();
   assert.match(await answer.innerText(), /What was found does not fit in 5 tokens/);
   assert.equal(await answer.getByText('Nothing answers this question.').count(), 0);
@@ -430,7 +430,7 @@ test('an answer on Ask goes once an agent forgets or corrects what it gave; othe
     await page.getByLabel('Question').fill(question);
     await page.getByRole('button', { name: 'Ask' }).click();
   };
-  const answer = page.getByRole('region', { name: 'What an agent would be told' });
+  const answer = page.getByRole('region', { name: 'What this Brain knows' });
   const main = page.locator('main');
   await ask('Where does Rui live?');
   await answer.getByText('912 345 678').first().waitFor();
@@ -497,7 +497,7 @@ test('an answer that already holds a change made just before the question stays 
   await derivationSettled(app(), 'caught');
   await page.getByLabel('Question').fill('What pet does Rui have?');
   await page.getByRole('button', { name: 'Ask' }).click();
-  const answer = page.getByRole('region', { name: 'What an agent would be told' });
+  const answer = page.getByRole('region', { name: 'What this Brain knows' });
   await answer.getByText('a dog called Miso').first().waitFor();
   await passPolls(page);
   assert.ok(await answer.getByText('a dog called Miso').first().isVisible());

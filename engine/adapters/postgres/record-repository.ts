@@ -134,6 +134,7 @@ export function pgRecords(q: PgQueryable, brainUid: string, deferred?: Deferring
                                            || chr(10) || coalesce(r.content::jsonb ->> 'title', '')), w.word) = 0)`,
           query.words,
         );
+      if (query.ids !== undefined) add((p) => `r.id = ANY(${p}::text[])`, query.ids);
       if (query.cursor) add((p) => `r.id COLLATE "C" < ${p}`, decodeCursor(query.cursor));
       params.push(query.limit + 1);
       const rows = (

@@ -37,6 +37,7 @@ export function recordPageSql(brainUid: string, q: RecordListFilter): { sql: str
       `mnemo_has_words(r.text, ?, json_extract(r.content, '$.speaker'), json_extract(r.content, '$.title')) = 1`,
       q.words.join('\u0000'),
     );
+  if (q.ids !== undefined) add('r.id IN (SELECT value FROM json_each(?))', JSON.stringify(q.ids));
   if (q.cursor) add('r.id < ?', decodeCursor(q.cursor));
   return {
     sql: `SELECT ${recordColumns} FROM records r WHERE ${conds.join(' AND ')} ORDER BY r.id DESC LIMIT ?`,

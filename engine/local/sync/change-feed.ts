@@ -52,6 +52,7 @@ const filters = [
   'since',
   'until',
   'q',
+  'ids',
   'cursor',
 ] as const;
 
