@@ -92,7 +92,7 @@ export async function changedPlanOf(
 
 /**
  * The lineages of the calendar's events still to come that a claim's change names: what changedPlanOf
- * gives `also` now, which a change placed before rules-v84 (an unowned event) or rules-v87 (the owner's
+ * gives `also` now, which a change placed before rules-v84 (an unowned event) or rules-v85 (the owner's
  * own event, beside her plan said before it) read such events had left current (upgrade-derivation.ts
  * `joinChangedPlans`, which leaves out the lineage the change was placed in): an event dated before the
  * change (as an agent or an app writes it) or by its start after it (as an import dates it).

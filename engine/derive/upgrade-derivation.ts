@@ -214,7 +214,7 @@ async function joinChangedPlans(
     if ((await uow.memories.lineage(m.lineage, { shareableOnly: false })).length > 1) {
       // Placed already (the note's "Dentist on Thursday …" it moved), it takes the calendar's events
       // still to come it names as their next version, as admission gives them now (rules-v84; her own
-      // event beside her plan said before it, rules-v87).
+      // event beside her plan said before it, rules-v85).
       for (const lineage of await eventsAheadOf(uow.memories, claim, r.occurred_ms))
         if (lineage !== m.lineage)
           await admitNextStatement(uow.memories, {

@@ -1698,7 +1698,7 @@ for (const backend of [local, postgres])
     });
 
     it('a move placed on her booking takes her own calendar event of the trip once derived again', async () => {
-      // Before rules-v87 the move superseded her booking, the plan said before it, and left her own
+      // Before rules-v85 the move superseded her booking, the plan said before it, and left her own
       // event of the same trip (she takes part in it) current, 12–15 December. Here the event, dated
       // the day she booked, is written after the move, which a first derivation does not reach either.
       const v86: Deriver = { name: 'rules-v86', derive: (record, ctx) => rules.derive(record, ctx) };

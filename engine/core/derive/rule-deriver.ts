@@ -512,7 +512,7 @@ export function createRuleDeriver(): Deriver {
     // Ferreira" on Thursday 10 December), and a trip called off by its place ("the Christmas trip to
     // Zagreb is off") is an event of days there ("Christmas in Zagreb with Mama"): both stayed current
     // beside the change. The event is replaced from its start (settle-lineage.ts).
-    // v87: a home given by its street address holds the home ("I now live at Vlaška 17", "We moved
+    // v85: a home given by its street address holds the home ("I now live at Vlaška 17", "We moved
     // into Vlaška 17", "My new address is Vlaška 71", "Lea's new address is Vlaška 71, not 17 — the
     // letter had a typo", "Klara lives at Sporgasse 12"), said "Lea lives at Vlaška 17"; "I'm moving
     // out of my flat on Ilica 42 next Saturday" holds Ilica 42 in its own words, and "The new flat is
@@ -523,7 +523,7 @@ export function createRuleDeriver(): Deriver {
     // to be off does. And a plan changed supersedes her own calendar's event of it beside the plan she
     // said before it ("Booked the trip to Lisbon …" and "Flight to Lisbon with Marko"): the event
     // stayed current.
-    name: 'rules-v87',
+    name: 'rules-v85',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
