@@ -27,6 +27,7 @@ import type {
   ReplicaOutcome,
   ReplicateResult,
   SyncPairing,
+  SelfEntity,
   SyncStatus,
   TombstoneResult,
 } from './contract/index.ts';
@@ -209,6 +210,11 @@ export interface RemoteOf {
    * (sync_not_paired) once the Brain was paired again or unpaired.
    */
   pairingId: string;
+  /**
+   * This Brain's self, which the run gives the remote Brain where it has none (docs/sync.md, "The
+   * self"); null: this Brain has none.
+   */
+  self: SelfEntity | null;
 }
 
 export interface OutboxItem {
