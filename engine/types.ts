@@ -2,6 +2,7 @@ import type {
   AcceptedObject,
   Brain,
   BrainCreate,
+  BrainUpdate,
   Census,
   Context,
   ContextRequest,
@@ -26,6 +27,7 @@ import type {
   ReplicaOutcome,
   ReplicateResult,
   SyncPairing,
+  SelfEntity,
   SyncStatus,
   TombstoneResult,
 } from './contract/index.ts';
@@ -103,6 +105,12 @@ export interface Engine {
   /** `watermark`: the new Brain's first boundary (a write returns one; HTTP sends Brain-Watermark). */
   createBrain(t: Tenant, body: BrainCreate): Promise<{ brain: Brain; watermark: string }>;
   getBrain(t: Tenant, brainId: string): Promise<Brain>;
+  /**
+   * Sets the Brain's name or self (additive). A self set or changed lists the Brain's Records to be
+   * derived again in the background (where the engine derives owners), so that Memories of what the
+   * self said are the self's; `watermark`: the boundary after the change.
+   */
+  updateBrain(t: Tenant, brainId: string, body: BrainUpdate): Promise<{ brain: Brain; watermark: string }>;
   forgetBrain(t: Tenant, brainId: string): Promise<DeletionReceipt>;
   getProfile(t: Tenant, brainId: string, q: { limit: number; cursor?: string | undefined }): Promise<Profile>;
   getCensus(t: Tenant, brainId: string): Promise<Census>;
@@ -202,6 +210,11 @@ export interface RemoteOf {
    * (sync_not_paired) once the Brain was paired again or unpaired.
    */
   pairingId: string;
+  /**
+   * This Brain's self, which the run gives the remote Brain where it has none (docs/sync.md, "The
+   * self"); null: this Brain has none.
+   */
+  self: SelfEntity | null;
 }
 
 export interface OutboxItem {

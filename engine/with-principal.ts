@@ -137,6 +137,7 @@ export function withPrincipal(engine: Engine, principal: Principal): PrincipalEn
       return engine.createBrain(t, body);
     },
     getBrain: async (b) => engine.getBrain(t, await check('getBrain', b)),
+    updateBrain: async (b, body) => engine.updateBrain(t, await check('updateBrain', b), body),
     forgetBrain: async (b) => engine.forgetBrain(t, await check('forgetBrain', b)),
     getProfile: async (b, q) => engine.getProfile(t, await check('getProfile', b), q),
     getCensus: async (b) => engine.getCensus(t, await check('getCensus', b)),

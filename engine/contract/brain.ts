@@ -10,6 +10,26 @@ export const BrainCreate = z
   .meta({ id: 'BrainCreate' });
 export type BrainCreate = z.infer<typeof BrainCreate>;
 
+/**
+ * A Brain's name and self set afterwards (additive: PATCH /brains/{brain_id}): a hub's Brain made by a
+ * device's first sync before sync carried the self, or a Brain created without one. What is left out
+ * stays as it is; a self is set or changed, never removed (the Memories derived as its would belong
+ * to nobody known).
+ */
+export const BrainUpdate = z
+  .strictObject({
+    name: z.string().min(1).max(200).optional().describe("The Brain's display name."),
+    self: SelfEntity.optional().describe(
+      'Whom every "I" of the Brain\'s Records is. Setting or changing it derives the Brain\'s Records again ' +
+        'in the background, so that what the self said is owned by the self (docs/sync.md, "The self").',
+    ),
+  })
+  .refine((b) => b.name !== undefined || b.self !== undefined, {
+    message: 'must hold name or self (or both)',
+  })
+  .meta({ id: 'BrainUpdate' });
+export type BrainUpdate = z.infer<typeof BrainUpdate>;
+
 export const Brain = z
   .object({
     id: Slug,

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { AcceptedObject, ObjectAccept, ObjectListQuery, ObjectPage } from './object.ts';
-import { Brain, BrainCreate, BrainList, DeletionReceipt } from './brain.ts';
+import { Brain, BrainCreate, BrainList, BrainUpdate, DeletionReceipt } from './brain.ts';
 import type { Scope } from './common.ts';
 import { ContextProcessing, ContextReady, ContextRequest } from './context.ts';
 import { KeyCreate, KeyCreated, KeyInfo, KeyList } from './key.ts';
@@ -26,8 +26,11 @@ import {
 } from './sync.ts';
 import { Trace, TraceListQuery, TracePage } from './trace.ts';
 
-/** The spec's contract has no PUT or PATCH: nothing is updated in place. */
-export type Method = 'GET' | 'POST' | 'DELETE';
+/**
+ * The spec's contract has no PUT or PATCH: nothing of it is updated in place. The one PATCH is additive:
+ * a Brain's name and self, which a Brain made without them (a hub's, by a device's first sync) needs.
+ */
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** One operation of /v1: the single table the router, the scope check and openapi.json are built from. */
 export interface Operation {
@@ -106,6 +109,20 @@ export const operations: Operation[] = [
     summary: 'Read a Brain.',
     scope: null,
     success: [{ status: 200, schema: Brain, description: 'The Brain' }],
+  },
+  {
+    id: 'updateBrain',
+    method: 'PATCH',
+    path: '/brains/{brain_id}',
+    summary:
+      "Set a Brain's name or self (additive). A self set or changed re-derives the Brain's Records in the " +
+      "background, so that what the self said becomes the self's; a self is never removed.",
+    // What creating a Brain with them takes.
+    scope: 'records:write',
+    body: BrainUpdate,
+    responseHeaders: ['Brain-Watermark'],
+    success: [{ status: 200, schema: Brain, description: 'The Brain as it is now' }],
+    additive: true,
   },
   {
     id: 'forgetBrain',

@@ -261,6 +261,14 @@ export const SyncStatus = z
           'progress, its 30-minute deadline or its server stopping; last_error then names run_deadline or ' +
           'run_stopped): the next run goes on within seconds, by itself. Not a failure.',
       ),
+    warning: z
+      .string()
+      .nullable()
+      .describe(
+        "Additive: what the last run found and did not stop for, the person's to know; null: nothing. The " +
+          "hosted Brain's self differs from this Brain's (sync sets a self there only where it has none, and " +
+          'never changes one), or the hosted Mnemo is too old to take a self. Kept until a run finds otherwise.',
+      ),
     next_run_at: DateTime.nullable().describe(
       'When this server runs the sync by itself next (sooner after a write); null while a run is under way, ' +
         'when not paired, and on a server that does not pair.',

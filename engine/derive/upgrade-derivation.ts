@@ -74,15 +74,18 @@ export async function rederiveRecord(
   // person from a note: "People/Rui Sousa.md" in her words gave her his "Allergic to peanuts!" before
   // rules-v51. Nor a note's Memory of nobody's by a claim the rules now give someone: an agent's
   // untitled "Sam prefers the window seat." or "Maya prefers tea." was the source's ("mcp") before
-  // rules-v52. (Other
-  // changes of owner keep the Memory's, as written: a self renamed keeps what she said under her old
-  // name.)
+  // rules-v52. Nor a Memory of another person's or nobody's by a claim the rules now give the self: a
+  // Brain made without a self (a hub's, by a device's first sync) that is given one (updateBrain,
+  // which lists its Records) has "Lea Horvat"'s and "user"'s words derived as another's and nobody's;
+  // they are hers now. (Other changes of owner keep the Memory's, as written: a self renamed keeps
+  // what she said under her old name.)
   const ofNote = input.content.kind === 'document';
   // Nor a Memory of "Marko" by a claim of the one Marko the Brain knows, "Marko Babić" (rules-v79,
   // known-first-name.ts), or back where a second Marko is known since: his slot, not the name's, and
   // his "Marko called to ask how it went." though its words are the same.
   const ownedOtherwiseNow = (c: Claim, m: CitedMemory) =>
     (m.owner_state === 'self' && (c.owner.state === 'unresolved' || (ofNote && c.owner.state === 'other'))) ||
+    (m.owner_state !== 'self' && c.owner.state === 'self') ||
     (ofNote && m.owner_state === 'unresolved' && c.owner.state !== 'unresolved') ||
     ((m.slot !== null) === (c.predicate !== null) && firstAndWhole(m.subject, c.subject));
   // An agent's restatement states its own statement where another value holds the slot then, as
@@ -435,6 +438,12 @@ export interface DerivationUpgrade {
    * be derived again by this pass, which then looks again from the first Record. How many were listed.
    */
   relistNaming(uow: BrainUnitOfWork, first: string, beforeSeq: number): Promise<number>;
+  /**
+   * In the unit `uow` that set or changed the Brain's self (updateBrain): lists every Record of the
+   * Brain written before step `beforeSeq` to be derived again by this pass, which then looks again
+   * from the first Record. How many were listed.
+   */
+  relistBrain(uow: BrainUnitOfWork, beforeSeq: number): Promise<number>;
 }
 
 export interface DerivationUpgradeOptions {
@@ -535,6 +544,18 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
     return outcomes;
   };
 
+  /**
+   * Records were listed behind where the pass is (or after it ended): it looks again from the first
+   * Record. A unit that rolls back leaves nothing listed, and the pass finds nothing more.
+   */
+  const lookAgainIf = (listedNow: number): number => {
+    if (listedNow > 0) {
+      after = 0;
+      done = false;
+    }
+    return listedNow;
+  };
+
   const rewind = () => {
     after = 0;
     done = false;
@@ -623,14 +644,11 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
     leftBehind: () => done && counts.left > 0,
     async relistNaming(uow, first, beforeSeq) {
       await listed;
-      const n = await list.within(uow).listNaming(first, beforeSeq);
-      // Listed behind where the pass is (or after it ended): it looks again from the first Record. A
-      // unit that rolls back leaves nothing listed, and the pass finds nothing more.
-      if (n > 0) {
-        after = 0;
-        done = false;
-      }
-      return n;
+      return lookAgainIf(await list.within(uow).listNaming(first, beforeSeq));
+    },
+    async relistBrain(uow, beforeSeq) {
+      await listed;
+      return lookAgainIf(await list.within(uow).listBrain(beforeSeq));
     },
   };
 }

@@ -158,6 +158,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     // `mnemo compact`'s (docs/hosted-postgres.md).
     emptyLog: async () => {},
     originalsOfPushedCopies: async () => [],
+    upkeep,
   };
   const embedding = storage.startEmbedding({ embedder: embedderLoader(options.embedder), logger });
   // Jobs queued before this process started, or left by one that died, are derived here too.

@@ -1,4 +1,4 @@
-import type { Brain, BrainCreate, DeletionReceipt } from '../contract/index.ts';
+import type { Brain, BrainCreate, BrainUpdate, DeletionReceipt, SelfEntity } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
@@ -31,6 +31,45 @@ export async function createBrain(
   if (!row) throw new MnemoError('brain_exists', `id: a Brain ${shortened(body.id)} already exists`);
   return { brain: toBrain(row), watermark: watermarkAt(ctx, row, row.seq) };
 }
+
+/**
+ * Sets the Brain's name or self. A self set where there was none, or changed, lists every Record of
+ * the Brain to be derived again by the upgrade pass, in the unit that changes it: what the self said
+ * under its name, or as "user", was derived as another person's or nobody's, and is the self's now
+ * (upgrade-derivation.ts, ownedOtherwiseNow). It takes a step, so the Brain's watermark moves (a
+ * Context kept for an older one is not served again; the app reads the Profile again).
+ */
+export async function updateBrain(
+  ctx: EngineCtx,
+  t: Tenant,
+  brainId: string,
+  body: BrainUpdate,
+): Promise<{ brain: Brain; watermark: string }> {
+  const b = await requireBrain(ctx, t, brainId);
+  let listed = 0;
+  const seq = await ctx.units.write(b.uid, async (uow) => {
+    const was = await uow.self();
+    const selfChanged = body.self !== undefined && !sameSelf(was, body.self);
+    await uow.setBrain({
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(selfChanged ? { self: body.self } : {}),
+    });
+    if (!selfChanged) return uow.sequence.current();
+    const step = await uow.sequence.next();
+    listed = await ctx.upkeep.relistBrain(uow, step);
+    return step;
+  });
+  // Woken once the change committed: a pass that looked before would find nothing listed.
+  if (listed > 0) ctx.worker.kick({ upkeep: true });
+  ctx.logger.info('a Brain was changed', {
+    brain_id: brainId,
+    ...(listed > 0 ? { records_to_derive_again: listed } : {}),
+  });
+  return { brain: toBrain(await requireBrain(ctx, t, brainId)), watermark: watermarkAt(ctx, b, seq) };
+}
+
+const sameSelf = (a: SelfEntity | null, b: SelfEntity) =>
+  a !== null && a.type === b.type && a.name === b.name;
 
 /**
  * Removes the Brain and everything derived from it: Records (and their index entries), Memories,

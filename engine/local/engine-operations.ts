@@ -6,7 +6,7 @@ import { failedTrace } from '../context/trace-buffer.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
 import { canonicalJson } from '../core/shared/canonical-json.ts';
 import type { ContextOptions, Engine } from '../types.ts';
-import { createBrain, forgetBrain, listBrains } from './brains.ts';
+import { createBrain, forgetBrain, listBrains, updateBrain } from './brains.ts';
 import { forgetRecord } from './forget-record.ts';
 import {
   forgetSource,
@@ -59,6 +59,7 @@ export function engineOperations(
     listBrains: op((t) => listBrains(ctx, t)),
     createBrain: op((t, body) => createBrain(ctx, t, body)),
     getBrain: op(async (t, id) => toBrain(await requireBrain(ctx, t, id))),
+    updateBrain: write((t, id, body) => updateBrain(ctx, t, id, body)),
     forgetBrain: write((t, id) => forgetBrain(ctx, t, id)),
     getProfile: op((t, id, q) => getProfile(ctx, t, id, q)),
     getCensus: op((t, id) => getCensus(ctx, t, id)),

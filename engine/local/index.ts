@@ -126,6 +126,15 @@ function engineOver(
   const nowIso = () => clock().toISOString();
   // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
   const { jobs, units, vectors, turns } = storage;
+  // A fix to the rules reaches what was written before it, in the background; so does a Brain's new self.
+  const upkeep = createDerivationUpgrade({
+    list: storage.upgradeList,
+    units,
+    storeFailure,
+    deriver,
+    now: nowIso,
+    log: logger,
+  });
   const worker = createDerivation({
     write: units.write,
     queue: jobs,
@@ -137,15 +146,7 @@ function engineOver(
     onRestated: (u, n) => vectors.sync.drop('memory', n, u.brainUid),
     jobRetryDelaysMs: options.deriveRetryDelaysMs,
     worker: {
-      // A fix to the rules reaches what was written before it, in the background.
-      upkeep: createDerivationUpgrade({
-        list: storage.upgradeList,
-        units,
-        storeFailure,
-        deriver,
-        now: nowIso,
-        log: logger,
-      }),
+      upkeep,
       // Derivation inserts Memories (queued for indexing by trigger): their vectors follow at once.
       onCommitted: () => indexer.kick(),
     },
@@ -187,6 +188,7 @@ function engineOver(
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
     emptyLog: () => storage.emptyLog(),
     originalsOfPushedCopies: (brainUid, ids) => device.originalsOfPushedCopies(brainUid, ids),
+    upkeep,
   };
   // Commits are synced off the event loop; no answer leaves before what it wrote or read is on disk.
   const durable = storage.startBackground();

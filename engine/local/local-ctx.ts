@@ -4,6 +4,7 @@ import type { DeriveWorker } from '../derive/derive-worker.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
+import type { DerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import type { BrainRepository, BrainRow, DeviceSyncStore, Storage, TraceStore } from '../ports/index.ts';
 import type { Lane } from '../retrieve/lane.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
@@ -55,6 +56,11 @@ export interface EngineCtx {
    * copy's tombstone forgets the original: device sync's own table. A hosted Brain has none.
    */
   originalsOfPushedCopies(brainUid: string, ids: readonly string[]): Promise<string[]>;
+  /**
+   * The rules' upgrade pass (derive/upgrade-derivation.ts), which `worker` runs when it has no job:
+   * relistBrain lists a Brain's Records to be derived again once its self was set or changed.
+   */
+  upkeep: Pick<DerivationUpgrade, 'relistBrain'>;
 }
 
 /** The local engine's: the ports over its SQLite store, device sync's rows among them. */

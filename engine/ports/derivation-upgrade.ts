@@ -81,6 +81,12 @@ export interface UpgradeUnit {
    * or a person of that first name has become known (derive/namesake.ts, derive-jobs.ts).
    */
   listNaming(first: string, beforeSeq: number): Promise<number>;
+  /**
+   * Lists every Record of the Brain written before step `beforeSeq`, corrections aside, to be derived
+   * again: how many. The Brain's self was set or changed (updateBrain), and whose each Record's words
+   * are follows from it.
+   */
+  listBrain(beforeSeq: number): Promise<number>;
   /** The Memories citing the Record. */
   cited(recordId: string): Promise<CitedMemory[]>;
   /**

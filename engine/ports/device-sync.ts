@@ -45,6 +45,8 @@ export interface PairingRow {
   last_error: string | null;
   /** 1: the last run stopped with more to do and kept what it did; the next follows soon. */
   catching_up: number;
+  /** What the last run that got that far found and did not stop for (the hosted Brain's self); null: nothing. */
+  warning: string | null;
   paired_at: string;
   pairing_id: string;
 }
@@ -58,6 +60,12 @@ export interface RunEnd {
    * after progress.
    */
   catchingUp: boolean;
+  /**
+   * What the run found and did not stop for, the person's to know (the hosted Brain's self differs
+   * from this Brain's); null: nothing. Undefined: the run ended before it could tell, and the last
+   * one's stands.
+   */
+  warning?: string | null;
 }
 
 /** What became of a Record of this device: pushed (as `remoteId`), skipped, held back, or pulled. */

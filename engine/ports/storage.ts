@@ -2,7 +2,7 @@ import type { LexicalIndex, SlotIndex, ThreadIndex, VectorIndex } from './indexe
 import type { JobQueue } from './job-queue.ts';
 import type { BrainRepository } from './repositories.ts';
 import type { WatermarkSecretSource } from './sequence.ts';
-import type { BrainUnitOfWork } from './unit-of-work.ts';
+import type { BrainReadOfWork, BrainUnitOfWork } from './unit-of-work.ts';
 
 /**
  * A storage backend as the engine's rules see it: units of work per Brain, the Brains themselves, the
@@ -34,7 +34,7 @@ export interface Storage extends WatermarkSecretSource {
    * Runs `work` on one consistent snapshot of a Brain (a read that pages or joins sees one state);
    * brain_not_found, as `write`, when the Brain is gone.
    */
-  read<T>(brainUid: string, work: (uow: Omit<BrainUnitOfWork, 'jobs'>) => Promise<T>): Promise<T>;
+  read<T>(brainUid: string, work: (uow: BrainReadOfWork) => Promise<T>): Promise<T>;
   /** Flushes and releases everything (the data dir's lock, for SQLite). */
   close(): Promise<void>;
 }

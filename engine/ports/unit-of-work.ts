@@ -50,4 +50,18 @@ export interface BrainUnitOfWork {
    * here ends its lease with the unit's commit, and not at all when the unit rolls back.
    */
   readonly jobs: Pick<JobQueue, 'enqueue' | 'complete' | 'retry' | 'hold'>;
+  /**
+   * Changes the Brain's row: its name, its self, each when given. A write's alone: what derivation
+   * reads as the self changes with the unit's commit (a unit that read it before keeps what it read).
+   */
+  setBrain(change: BrainChange): Promise<void>;
 }
+
+/** What a Brain's row may be changed to after its creation (updateBrain). */
+export interface BrainChange {
+  name?: string;
+  self?: SelfEntity;
+}
+
+/** A read's repositories: a write's, without what writes. */
+export type BrainReadOfWork = Omit<BrainUnitOfWork, 'jobs' | 'setBrain'>;

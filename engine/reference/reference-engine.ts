@@ -204,6 +204,17 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       return state(t, brainId).brain;
     },
 
+    // It resolves no owners, so a new self changes no Memory.
+    async updateBrain(t, brainId, body) {
+      const s = state(t, brainId);
+      s.brain = {
+        ...s.brain,
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.self !== undefined ? { self: body.self } : {}),
+      };
+      return { brain: s.brain, watermark: watermark(s) };
+    },
+
     async forgetBrain(t, brainId) {
       const s = state(t, brainId);
       brains.delete(keyOf(t, brainId));

@@ -12,6 +12,7 @@ import {
 import type {
   BrainCreate,
   BrainList,
+  BrainUpdate,
   DeletionReceipt,
   ImportProgress,
   ImportRequest,
@@ -36,6 +37,23 @@ export function useCreateBrain() {
   return useMutation({
     mutationFn: (body: BrainCreate) => client.createBrain(body),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.brains }),
+  });
+}
+
+/**
+ * A Brain's name or owner set afterwards. A new owner has the Brain's Records derived again in the
+ * background: the Profile and the Memories' owners follow as the Brain's watermark moves.
+ */
+export function useUpdateBrain(brainId: string) {
+  const client = useClient();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BrainUpdate) => client.updateBrain(brainId, body),
+    onSuccess: (brain) => {
+      qc.setQueryData(keys.brain(brainId), brain);
+      void qc.invalidateQueries({ queryKey: keys.profile(brainId) });
+      return qc.invalidateQueries({ queryKey: keys.brains });
+    },
   });
 }
 

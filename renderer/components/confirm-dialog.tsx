@@ -8,6 +8,8 @@ interface Props {
   busy?: boolean;
   /** The confirm button waits (an irreversible step asks for something typed first). */
   confirmDisabled?: boolean;
+  /** The confirm button's look: `danger` (the default) for what removes, `primary` for what only sets. */
+  tone?: 'danger' | 'primary';
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -54,6 +56,7 @@ export function ConfirmDialog({
   confirmLabel,
   busy,
   confirmDisabled,
+  tone = 'danger',
   onConfirm,
   onCancel,
 }: Props) {
@@ -103,7 +106,7 @@ export function ConfirmDialog({
         <button type="button" ref={cancelRef} onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="danger" onClick={onConfirm} disabled={busy || confirmDisabled}>
+        <button type="button" className={tone} onClick={onConfirm} disabled={busy || confirmDisabled}>
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>

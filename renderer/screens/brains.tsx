@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Brain, BrainCreate, DeletionReceipt } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { syncStatusOptions } from '../api/sync.ts';
-import { useCreateBrain, useForgetBrain } from '../api/mutations.ts';
+import { useCreateBrain, useForgetBrain, useUpdateBrain } from '../api/mutations.ts';
 import { brainListOptions, censusOptions, importersObjectsOptions } from '../api/queries.ts';
 import { currentApiKey } from '../api/session.ts';
 import { CommandLine } from '../components/command-line.tsx';
@@ -38,6 +38,7 @@ export function BrainsScreen() {
   const client = useClient();
   const brains = useQuery(brainListOptions(client));
   const [forgetting, setForgetting] = useState<Brain | null>(null);
+  const [owning, setOwning] = useState<Brain | null>(null);
   // What the last forget or export did, said where the person looks after the row has gone.
   const [forgotten, setForgotten] = useState<string | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
@@ -102,7 +103,12 @@ export function BrainsScreen() {
                         `${b.self.name} (${b.self.type === 'org' ? 'organisation' : 'person'})`
                       ) : (
                         <span className="muted">not set</span>
-                      )}
+                      )}{' '}
+                      {/* A Brain made without one (a hosted Brain a device's first sync made) gets it here. */}
+                      <button type="button" className="subtle" onClick={() => setOwning(b)}>
+                        {b.self ? 'Change' : 'Set'}
+                        <span className="visually-hidden"> whose memory {b.id} is</span>
+                      </button>
                     </td>
                     <td>{formatDateTime(b.created_at)}</td>
                     <td className="actions">
@@ -135,6 +141,7 @@ export function BrainsScreen() {
         )}
       </section>
       <CreateBrainForm />
+      {owning ? <OwnerDialog brain={owning} onClose={() => setOwning(null)} /> : null}
       {forgetting ? (
         <ForgetBrainDialog
           brain={forgetting}
@@ -265,6 +272,56 @@ function CreateBrainForm() {
         </button>
       </form>
     </section>
+  );
+}
+
+/** Whose memory a Brain is, set or changed: its Records are then read again as that person's. */
+function OwnerDialog({ brain, onClose }: { brain: Brain; onClose: () => void }) {
+  const update = useUpdateBrain(brain.id);
+  const [type, setType] = useState<'person' | 'org'>(brain.self?.type ?? 'person');
+  const [name, setName] = useState(brain.self?.name ?? '');
+  const ready = name.trim() !== '';
+  return (
+    <ConfirmDialog
+      open
+      title={`Whose memory is “${brain.name ?? brain.id}”?`}
+      confirmLabel="Save"
+      tone="primary"
+      busy={update.isPending}
+      confirmDisabled={!ready}
+      onCancel={onClose}
+      onConfirm={() => {
+        if (ready) update.mutate({ self: { type, name: name.trim() } }, { onSuccess: onClose });
+      }}
+    >
+      <p>
+        What this person says, under this name or as “user”, becomes theirs: Mnemo reads the Brain’s Records
+        again in the background, and the Profile fills as it goes.
+        {brain.self
+          ? ' What was said under the earlier name stays theirs: a new name is the same person renamed.'
+          : ''}
+      </p>
+      <div className="form">
+        <label>
+          Kind
+          <select
+            value={type}
+            onChange={(e) => setType(e.target.value as 'person' | 'org')}
+            name="owner-type"
+          >
+            <option value="person">A person</option>
+            <option value="org">An organisation</option>
+          </select>
+        </label>
+        <label>
+          Their name
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} name="owner-name" />
+        </label>
+      </div>
+      {update.isError ? (
+        <ErrorNotice error={update.error} fields={{ 'self.type': 'Kind', 'self.name': 'Their name' }} />
+      ) : null}
+    </ConfirmDialog>
   );
 }
 

@@ -212,7 +212,8 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
           <ErrorNotice error={profile.error} />
         ) : !self ? (
           <Empty title="This Brain does not know whose memory it is">
-            It was created without an owner, so nothing can be said about “you”.
+            It was created without an owner, so nothing can be said about “you”. Set whose it is on the{' '}
+            <Link to={paths.brains()}>Brains</Link> page: what they said becomes theirs.
           </Empty>
         ) : lines.length === 0 ? (
           <Empty title={`Nothing known about ${self.name} yet`} />

@@ -169,6 +169,12 @@ function Paired({
           Last attempt failed: {s.last_error}
         </p>
       ) : null}
+      {/* What a run found and went on past: the hosted Brain's self is another than this Brain's. */}
+      {s.warning ? (
+        <p className="notice" role="status" data-testid="sync-warning">
+          {s.warning}
+        </p>
+      ) : null}
       <p className="muted" data-testid="sync-next-run">
         Next sync:{' '}
         {s.running ? 'under way now' : s.next_run_at ? formatDateTime(s.next_run_at) : 'none planned'}

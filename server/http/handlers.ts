@@ -9,6 +9,7 @@ import {
 } from '../../engine/index.ts';
 import type {
   BrainCreate,
+  BrainUpdate,
   ContextRequest,
   KeyCreate,
   KeyInfo,
@@ -173,6 +174,10 @@ export const handlers: Record<string, Handler> = {
   },
   async getBrain(c, i, { scoped }) {
     return c.json(await scoped.getBrain(i.params.brain_id!));
+  },
+  async updateBrain(c, i, { scoped }) {
+    const { brain, watermark } = await scoped.updateBrain(i.params.brain_id!, i.body as BrainUpdate);
+    return c.json(brain, 200, { 'Brain-Watermark': watermark });
   },
   async forgetBrain(c, i, { scoped }) {
     return c.json(await scoped.forgetBrain(i.params.brain_id!));

@@ -1,10 +1,12 @@
-import type {
-  RecordPage,
-  RecordReplica,
-  ReplicateResult,
-  ReplicaOutcome,
+import {
+  SelfEntity,
+  type Brain,
+  type RecordPage,
+  type RecordReplica,
+  type ReplicateResult,
+  type ReplicaOutcome,
 } from '../../engine/contract/index.ts';
-import type { Tenant } from '../../engine/types.ts';
+import type { RemoteOf, Tenant } from '../../engine/types.ts';
 import { errorMessage, parseApiKey, type EngineSync } from '../../engine/index.ts';
 import { writeKeptAdvice } from '../../engine/errors/store-unavailable.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/index.ts';
@@ -138,8 +140,10 @@ export async function runSync(
   let pulled = 0;
   let more = false;
   let progressed = false;
+  /** What the run found of the remote Brain's self; undefined until it has asked. */
+  let warning: string | null | undefined;
   try {
-    await ensureRemoteBrain(client, remote.remoteBrain, call);
+    warning = await ensureRemoteBrain(client, remote, call);
     const pushAndForget = async () => {
       for (;;) {
         onTime();
@@ -261,7 +265,7 @@ export async function runSync(
       progressed = true;
       reread = page.has_more ? (page.watermark ?? reread) : null;
     }
-    await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more });
+    await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more, warning });
     return { pushed, pulled, error: null, more, deadline: false, progressed, catchingUp: more };
   } catch (e) {
     // A request the deadline or the caller cut fails as the client saw it (an abort): the cut is why.
@@ -272,7 +276,7 @@ export async function runSync(
     // catching up as at its deadline, not a failure to show until the next run ends. A run cut because
     // its Brain was paired again or unpaired writes nothing: its pairing is gone.
     const catchingUp = (late || stopped) && progressed;
-    await sync.finishRun(t, brainId, remote.pairingId, { error, catchingUp }).catch(() => {});
+    await sync.finishRun(t, brainId, remote.pairingId, { error, catchingUp, warning }).catch(() => {});
     return { pushed, pulled, error, more: false, deadline: late, progressed, catchingUp };
   } finally {
     clearTimeout(deadline);
@@ -346,18 +350,68 @@ function* bySize(replicas: readonly RecordReplica[]): Generator<RecordReplica[]>
   if (part.length > 0) yield part;
 }
 
-/** The remote Brain is created (with its id only: no name or self leaves the device) when missing. */
-async function ensureRemoteBrain(client: MnemoClient, brainId: string, call: { signal?: AbortSignal }) {
+/**
+ * The remote Brain, made when missing, with this Brain's self (its type and name; the Brain's own name
+ * stays here), and given that self when it has none (a hub Brain made before sync carried it, or by
+ * hand): the hub resolves whose each Record's words are by it (docs/sync.md, "The self"). A self there
+ * that differs is left as it is: what the run found is its warning (null: nothing to say).
+ */
+async function ensureRemoteBrain(
+  client: MnemoClient,
+  remote: Pick<RemoteOf, 'remote' | 'remoteBrain' | 'remoteKey' | 'self'>,
+  call: { signal?: AbortSignal },
+): Promise<string | null> {
+  const { remoteBrain: brainId, self } = remote;
+  let there: Brain;
   try {
-    await client.getBrain(brainId, call);
+    there = await client.getBrain(brainId, call);
   } catch (e) {
     if (!(e instanceof MnemoApiError) || e.code !== 'brain_not_found') throw e;
     try {
-      await client.createBrain({ id: brainId }, call);
+      await client.createBrain({ id: brainId, ...(self ? { self } : {}) }, call);
+      return null;
     } catch (created) {
       if (!(created instanceof MnemoApiError) || created.code !== 'brain_exists') throw created;
+      // Made meanwhile (another device's first run): as found.
+      there = await client.getBrain(brainId, call);
     }
   }
+  if (self === null) return null;
+  // A remote's answer is not trusted to have the shape: a self it does not give is none.
+  const theirs = selfOfAnswer(there);
+  if (theirs === null) {
+    try {
+      await client.updateBrain(brainId, { self }, call);
+      return null;
+    } catch (e) {
+      // Refused (a hosted Mnemo older than updateBrain answers 405): the Records travel all the same.
+      // What did not answer (the network, a failing remote, the run's deadline) fails the run, as any
+      // of its requests would.
+      const refused = e instanceof MnemoApiError && e.status >= 400 && e.status < 500 && e.status !== 429;
+      if (!refused) throw e;
+      return (
+        `the hosted Brain ${JSON.stringify(brainId)} has no self, and giving it this Brain's was refused ` +
+        `(PATCH /v1/brains/${brainId} answered ${e.status} ${oneLine(withoutKey(e.code, remote.remoteKey), 100)}` +
+        `${e.status === 405 ? ': a hosted Mnemo older than this device' : ''}), so it cannot tell whose words ` +
+        'are whose; the next run tries again'
+      );
+    }
+  }
+  if (theirs.type === self.type && theirs.name === self.name) return null;
+  const shown = (s: SelfEntity) =>
+    `${JSON.stringify(oneLine(withoutKey(s.name, remote.remoteKey), 200))} (${oneLine(s.type, 20)})`;
+  return (
+    `the hosted Brain ${JSON.stringify(brainId)}'s self is ${shown(theirs)}, this Brain's ${shown(self)}; ` +
+    'sync leaves a self it finds there as it is, so the two sides may tell whose words are whose apart ' +
+    `differently: change one of them (PATCH /v1/brains/${brainId} with {"self": …}, here or on the hosted Mnemo)`
+  );
+}
+
+/** The self a remote's Brain answer gives, when it gives one of the contract's shape; else null. */
+function selfOfAnswer(b: unknown): SelfEntity | null {
+  const s = (b as { self?: unknown } | null)?.self;
+  const parsed = SelfEntity.safeParse(s);
+  return parsed.success ? parsed.data : null;
 }
 
 /**

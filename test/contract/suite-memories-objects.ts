@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AcceptedObject, MemoryDetail, MemoryPage, ObjectPage } from '../../engine/contract/index.ts';
 import type { RunningServer } from '../../server/start-server.ts';
-import { assertError, assertShape, client, freshKey, type ServerFactory } from './harness.ts';
+import { assertError, assertShape, client, eventually, freshKey, type ServerFactory } from './harness.ts';
 import { brainWithKey, ready, remember, type EngineTraits } from './suite-records.ts';
 
 export function memoryAndObjectChecks(factory: ServerFactory, traits: EngineTraits): void {
@@ -244,6 +244,66 @@ export function memoryAndObjectChecks(factory: ServerFactory, traits: EngineTrai
           assert.deepEqual(await owned(owner), theirs, owner);
         assert.deepEqual(await owned('Josef'), []);
         assert.deepEqual(await owned('Ana'), []);
+      },
+    );
+
+    it(
+      "a self set afterwards owns what she said by her name and as the user: the Brain's Memories are derived again",
+      { skip: traits.resolvesOwners ? false : 'this engine resolves no owners' },
+      async () => {
+        // A hub's Brain made by a device's first sync before sync carried the self: her own words were
+        // another person's, the agent's "user" nobody's, her Profile empty.
+        const api = client(server, await freshKey(server));
+        assert.equal((await api.post('/brains', { id: 'hub' })).status, 201);
+        const said = async (speaker: string, text: string) => {
+          const { record } = await remember(api, 'hub', { content: { kind: 'message', text, speaker } });
+          return (await ready(api, 'hub', record.id)).memory_ids;
+        };
+        await said('Lea Horvat', 'I live in Zagreb.');
+        await said('user', 'I am allergic to hazelnuts.');
+        await said('Marko', 'I love jazz.');
+        // Whose each Memory in force is, by the word of its statement.
+        const owners = async () => {
+          const page = assertShape(MemoryPage, (await api.get('/brains/hub/memories?limit=100')).body);
+          const whose = (word: string) =>
+            page.data
+              .filter((m) => m.statement.includes(word))
+              .map((m) =>
+                m.owner.state === 'unresolved' ? 'unresolved' : `${m.owner.state}: ${m.owner.entity}`,
+              );
+          return { Zagreb: whose('Zagreb'), hazelnuts: whose('hazelnuts'), jazz: whose('jazz') };
+        };
+        assert.deepEqual(await owners(), {
+          Zagreb: ['other: Lea Horvat'],
+          hazelnuts: ['unresolved'],
+          jazz: ['other: Marko'],
+        });
+        assert.deepEqual((await api.get('/brains/hub/profile')).body.lines, []);
+
+        const lea = { type: 'person', name: 'Lea Horvat' };
+        assert.equal((await api.patch('/brains/hub', { self: lea })).status, 200);
+        const mine = {
+          Zagreb: ['self: Lea Horvat'],
+          hazelnuts: ['self: Lea Horvat'],
+          jazz: ['other: Marko'],
+        };
+        await eventually('her Memories owned by her', async () =>
+          JSON.stringify(await owners()) === JSON.stringify(mine) ? true : null,
+        );
+        const profile = (await api.get('/brains/hub/profile')).body as { lines: { statement: string }[] };
+        assert.ok(
+          profile.lines.some((l) => /Zagreb/.test(l.statement)) &&
+            profile.lines.some((l) => /hazelnut/.test(l.statement)),
+          JSON.stringify(profile.lines),
+        );
+        // Written after the change, her words are hers at once, as in any Brain with a self.
+        const later = await said('Lea Horvat', 'I moved to Split.');
+        assert.ok(later.length > 0);
+        const split = assertShape(MemoryPage, (await api.get('/brains/hub/memories?q=Split')).body).data;
+        assert.deepEqual(
+          split.map((m) => m.owner.state),
+          ['self'],
+        );
       },
     );
 

@@ -127,6 +127,30 @@ test('Create a Brain asks the name first and suggests the short id from it, unti
   assert.deepEqual(problems, []);
 });
 
+test('a Brain made without an owner gets one from the Brains list, and her words become hers', async () => {
+  // As a hub's Brain made by a device's first sync was: her own words another person's, no Profile.
+  await app().api.createBrain({ id: 'hubless', name: 'Hubless' });
+  await app().api.rememberRecord('hubless', {
+    content: { kind: 'message', speaker: 'Lea Horvat', text: 'I am allergic to hazelnuts.' },
+  });
+  await derivationSettled(app(), 'hubless');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/hubless/profile');
+  await page.getByText('This Brain does not know whose memory it is').waitFor();
+  await page.getByRole('main').getByRole('link', { name: 'Brains', exact: true }).click();
+  await page.getByRole('button', { name: 'Set whose memory hubless is' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Whose memory is “Hubless”?' });
+  await dialog.getByRole('textbox', { name: 'Their name' }).fill('Lea Horvat');
+  await checkScreen(page, 'brain-owner-dialog');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.getByRole('cell', { name: /Lea Horvat \(person\)/ }).waitFor();
+  // Derived again in the background: the Profile fills with what she said.
+  await navigateInPlace(page, '/brains/hubless/profile');
+  await page.getByText('I am allergic to hazelnuts.').first().waitFor({ timeout: 20_000 });
+  assert.deepEqual(problems, []);
+});
+
 test('the Memories search box is named "Search", its hint said as its description', async () => {
   await app().api.createBrain({ id: 'search', name: 'Search' });
   const { page, problems } = await ui();

@@ -700,6 +700,26 @@ describe('local engine: migrations', () => {
     }
   });
 
+  it('38: a pairing has no warning until a run finds one; a store set back migrates again', () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(
+        db,
+        migrations.filter((m) => m.version <= 37),
+      );
+      db.exec(`INSERT INTO brains (uid, project, env, id, name, created_at, seq)
+        VALUES ('brn_a', 'acme', 'test', 'a', 'A', '2024-01-01T00:00:00Z', 0)`);
+      db.exec(`INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id)
+        VALUES ('brn_a', 'https://hub.example.org/v1', 'a', 'sk', '2024-01-01T00:00:00Z', 'p1')`);
+      assert.deepEqual(migrate(db), [38]);
+      assert.deepEqual(db.prepare('SELECT warning FROM sync_pairings').get(), { warning: null });
+      db.pragma('user_version = 37');
+      assert.deepEqual(migrate(db), [38]);
+    } finally {
+      db.close();
+    }
+  });
+
   it("32: a forget finds a Brain's corrections by index, not by reading all its Records", () => {
     const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
     try {

@@ -373,12 +373,14 @@ export const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =
   ]);
 
 /**
- * What a well-behaved hub answers a device's run: its Brain exists, every Record pushed is `created`,
- * tombstones are taken, and its change feed is empty.
+ * What a well-behaved hub answers a device's run: its Brain exists (with no self: it takes the one a
+ * device gives it), every Record pushed is `created`, tombstones are taken, and its change feed is empty.
  */
 export const hubAnswer: Answer = (seen, res) => {
-  if (seen.method === 'GET' && /^\/v1\/brains\/[^/]+$/.test(seen.path))
-    return sendJson(res, 200, { object: 'brain', id: seen.path.split('/').pop() });
+  const brain = { object: 'brain', id: seen.path.split('/').pop(), self: null };
+  if (seen.method === 'GET' && /^\/v1\/brains\/[^/]+$/.test(seen.path)) return sendJson(res, 200, brain);
+  if (seen.method === 'PATCH' && /^\/v1\/brains\/[^/]+$/.test(seen.path))
+    return sendJson(res, 200, { ...brain, ...(JSON.parse(seen.body) as object) });
   if (seen.method === 'POST' && seen.path.endsWith('/sync/records')) {
     const { records } = JSON.parse(seen.body) as { records: { id: string }[] };
     return sendJson(res, 200, {

@@ -23,7 +23,7 @@ import { createDerivation, type DerivationLog } from '../../engine/derive/deriva
 import { WaitsForDerivation } from '../../engine/derive/waits-for-derivation.ts';
 import type { DeriveWorker } from '../../engine/derive/derive-worker.ts';
 import { forgetRecordRows } from '../../engine/local/forget-cascade.ts';
-import type { BrainUnitOfWork, JobQueue, Storage } from '../../engine/ports/index.ts';
+import type { BrainReadOfWork, JobQueue, Storage } from '../../engine/ports/index.ts';
 
 /*
  * Derivation over every adapter: the same Records, derived by the same worker and rules through the
@@ -32,7 +32,7 @@ import type { BrainUnitOfWork, JobQueue, Storage } from '../../engine/ports/inde
 
 interface Backend {
   write: Storage['write'];
-  read<T>(brainUid: string, work: (u: Omit<BrainUnitOfWork, 'jobs'>) => Promise<T>): Promise<T>;
+  read<T>(brainUid: string, work: (u: BrainReadOfWork) => Promise<T>): Promise<T>;
   queue: JobQueue;
   storeFailure: (e: unknown) => boolean;
   /** A Brain whose self is the person `self`. */

@@ -24,6 +24,7 @@ import { profileLines } from '../../engine/local/profile-census.ts';
 import { whomNamed } from '../../engine/local/memories.ts';
 import type {
   BrainRepository,
+  BrainReadOfWork,
   BrainUnitOfWork,
   ClaimedJob,
   DeriveFailureRepository,
@@ -45,7 +46,7 @@ import type {
  */
 
 /** A read unit of work: a write's without jobs. */
-type Unit = Omit<BrainUnitOfWork, 'jobs'>;
+type Unit = BrainReadOfWork;
 
 /** What a removal of Records leaves behind in a Brain, read from the tables. */
 interface Leftovers {

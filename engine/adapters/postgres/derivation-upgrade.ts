@@ -124,6 +124,16 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
       );
       return r.rowCount ?? 0;
     },
+    listBrain: async (beforeSeq) => {
+      const r = await tx.query(
+        `INSERT INTO derive_upgrade (brain_uid, n, deriver)
+         SELECT r.brain_uid, r.n, $3 FROM records r
+         WHERE r.brain_uid = $1 AND r.seq < $2 AND r.kind <> 'correction'
+         ON CONFLICT (brain_uid, n) DO UPDATE SET deriver = EXCLUDED.deriver`,
+        [b, beforeSeq, deriver],
+      );
+      return r.rowCount ?? 0;
+    },
     queued: async (recordId) =>
       (
         await tx.query('SELECT 1 FROM derive_jobs WHERE brain_uid = $1 AND record_id = $2 LIMIT 1', [

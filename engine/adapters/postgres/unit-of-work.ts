@@ -18,7 +18,7 @@ import { pgTombstones } from './tombstone-repository.ts';
 /** A Brain's unit of work over PostgreSQL: every repository of the port. */
 export type PgUnitOfWork = BrainUnitOfWork;
 /** A read's repositories are the write's (without jobs): the read-only transaction refuses a write. */
-export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs'>;
+export type PgReadOfWork = Omit<PgUnitOfWork, 'jobs' | 'setBrain'>;
 
 /**
  * A read's sequence: its snapshot's step, read when it opened (`seen`), which no statement of a
@@ -103,6 +103,19 @@ function writeRepositories(
     memories: pgMemories(tx, brainUid, tx),
     jobs: pgJobWrites(tx, tx, writer),
     self: async () => selfOf(self),
+    async setBrain({ name, self: to }) {
+      if (name !== undefined) await tx.query('UPDATE brains SET name = $2 WHERE uid = $1', [brainUid, name]);
+      if (to !== undefined) {
+        await tx.query('UPDATE brains SET self_type = $2, self_name = $3 WHERE uid = $1', [
+          brainUid,
+          to.type,
+          to.name,
+        ]);
+        // The row as the transaction's later units read it (a batch shares it).
+        self.self_type = to.type;
+        self.self_name = to.name;
+      }
+    },
   };
   unitTxs.set(uow, tx);
   return uow;

@@ -16,7 +16,7 @@ const recordColumns = `r.n, r.id, r.brain_uid, r.kind, r.content, r.text, r.sour
  */
 export function sqliteUpgradeList(store: Store): UpgradeList {
   const unlist = (n: number) => void store.run('DELETE FROM derive_upgrade WHERE n = ?', n);
-  const unit: Omit<UpgradeUnit, 'listNaming'> = {
+  const unit: Omit<UpgradeUnit, 'listNaming' | 'listBrain'> = {
     record: (n) =>
       atOnce(() => store.get<UpgradeRecord>(`SELECT ${recordColumns} FROM records r WHERE r.n = ?`, n)),
     queued: (recordId) =>
@@ -157,6 +157,16 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
     within: (uow) => ({
       ...unit,
       listNaming: (first, beforeSeq) => listNaming(uow.brainUid, first, beforeSeq),
+      listBrain: (beforeSeq) =>
+        atOnce(
+          () =>
+            store.run(
+              `INSERT OR IGNORE INTO derive_upgrade (n) SELECT n FROM records
+               WHERE brain_uid = ? AND seq < ? AND kind <> 'correction'`,
+              uow.brainUid,
+              beforeSeq,
+            ).changes,
+        ),
     }),
   };
 

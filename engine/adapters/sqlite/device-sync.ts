@@ -355,20 +355,26 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           return p.pull_skipped_from;
         }),
       ),
-    finishRun: (brainUid, pairingId, at, { error, catchingUp }) =>
-      between(
-        () =>
-          void store.run(
-            error === null
-              ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL, catching_up = ? WHERE brain_uid = ? AND pairing_id = ?'
-              : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ?, catching_up = ? WHERE brain_uid = ? AND pairing_id = ?',
-            at,
-            error ?? at,
-            catchingUp ? 1 : 0,
+    finishRun: (brainUid, pairingId, at, { error, catchingUp, warning }) =>
+      between(() => {
+        store.run(
+          error === null
+            ? 'UPDATE sync_pairings SET last_attempt_at = ?, last_success_at = ?, last_error = NULL, catching_up = ? WHERE brain_uid = ? AND pairing_id = ?'
+            : 'UPDATE sync_pairings SET last_attempt_at = ?, last_error = ?, catching_up = ? WHERE brain_uid = ? AND pairing_id = ?',
+          at,
+          error ?? at,
+          catchingUp ? 1 : 0,
+          brainUid,
+          pairingId,
+        );
+        if (warning !== undefined)
+          store.run(
+            'UPDATE sync_pairings SET warning = ? WHERE brain_uid = ? AND pairing_id = ?',
+            warning,
             brainUid,
             pairingId,
-          ),
-      ),
+          );
+      }),
     originalsOfPushedCopies: (brainUid, ids) =>
       atOnce(() =>
         store

@@ -17,7 +17,7 @@ import { sqliteTombstones } from './tombstone-repository.ts';
 /** A write unit of work over SQLite: the whole port, jobs included. */
 export type SqliteUnitOfWork = BrainUnitOfWork;
 /** A read's repositories are the write's without jobs: a read unit refuses a write. */
-export type SqliteReadOfWork = Omit<BrainUnitOfWork, 'jobs'>;
+export type SqliteReadOfWork = Omit<BrainUnitOfWork, 'jobs' | 'setBrain'>;
 
 /** `Storage.write` and `Storage.read` over SQLite, for the repositories above. */
 export interface SqliteUnits {
@@ -100,8 +100,21 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       },
       opts,
     );
+  const setBrain =
+    (brainUid: string): BrainUnitOfWork['setBrain'] =>
+    async ({ name, self }) => {
+      if (name !== undefined) store.run('UPDATE brains SET name = ? WHERE uid = ?', name, brainUid);
+      if (self !== undefined)
+        store.run(
+          'UPDATE brains SET self_type = ?, self_name = ? WHERE uid = ?',
+          self.type,
+          self.name,
+          brainUid,
+        );
+    };
   return {
-    write: (brainUid, work, opts) => open('write', brainUid, () => work({ ...over(brainUid), jobs }), opts),
+    write: (brainUid, work, opts) =>
+      open('write', brainUid, () => work({ ...over(brainUid), jobs, setBrain: setBrain(brainUid) }), opts),
     read: (brainUid, work) => open('read', brainUid, () => work(over(brainUid))),
   };
 }

@@ -11,6 +11,7 @@ import {
 } from '../../contract/index.ts';
 import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
+import { selfOf } from '../../core/shared/brain-self.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { PairingRow, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
@@ -87,6 +88,7 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     corrections,
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
+    warning: p?.warning ?? null,
   };
 }
 
@@ -133,6 +135,7 @@ export async function remoteOf(ctx: LocalCtx, b: BrainRow): Promise<RemoteOf> {
     remoteKey: p.remote_key,
     pullWatermark: p.pull_watermark,
     pairingId: p.pairing_id,
+    self: selfOf(b),
   };
 }
 
@@ -490,5 +493,8 @@ export async function finishRun(ctx: LocalCtx, b: BrainRow, pairingId: string, e
   await ctx.device.finishRun(b.uid, pairingId, nowIso(ctx), {
     error: end.error === null ? null : end.error.slice(0, 2000),
     catchingUp: end.catchingUp,
+    ...(end.warning !== undefined
+      ? { warning: end.warning === null ? null : end.warning.slice(0, 2000) }
+      : {}),
   });
 }

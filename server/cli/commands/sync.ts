@@ -92,6 +92,8 @@ export function formatStatus(s: SyncStatus): string {
     ...correctionsLine(s.corrections),
     `last success: ${s.last_success_at ?? 'never'}`,
     ...(s.last_error ? [`last error: ${s.last_error}`] : []),
+    // A status from a server older than the warning has none.
+    ...(s.warning ? [`warning: ${s.warning}`] : []),
     ...(s.catching_up
       ? ['catching up: the last run stopped with more to do and kept what it did; the next goes on by itself']
       : []),

@@ -36,6 +36,7 @@ import { syncRecordsUnsent } from './034-sync-records-unsent.ts';
 import { compoundBigrams } from './035-compound-bigrams.ts';
 import { unsentCountedByRow } from './036-unsent-counted-by-row.ts';
 import { ownerFolded } from './037-owner-folded.ts';
+import { syncWarning } from './038-sync-warning.ts';
 import { heldBackReasons } from './039-held-back-reasons.ts';
 
 export interface Migration {
@@ -89,5 +90,6 @@ export const migrations: readonly Migration[] = [
   compoundBigrams,
   unsentCountedByRow,
   ownerFolded,
+  syncWarning,
   heldBackReasons,
 ];
