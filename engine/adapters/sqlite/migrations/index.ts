@@ -36,6 +36,7 @@ import { syncRecordsUnsent } from './034-sync-records-unsent.ts';
 import { compoundBigrams } from './035-compound-bigrams.ts';
 import { unsentCountedByRow } from './036-unsent-counted-by-row.ts';
 import { ownerFolded } from './037-owner-folded.ts';
+import { healthLines } from './038-health-lines.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -88,4 +89,5 @@ export const migrations: readonly Migration[] = [
   compoundBigrams,
   unsentCountedByRow,
   ownerFolded,
+  healthLines,
 ];
