@@ -65,26 +65,26 @@ describe('the Profile puts health first, then the slots, then the rest', () => {
       assert.deepEqual(lines[4], ['other', 'I watered the tomatoes in the garden 65 times.']);
       assert.equal(first.has_more, true);
 
-      // The whole Profile in one read, and again 3 lines a page: every page boundary falls somewhere
-      // in a group or between two, the health and slot groups' among them.
+      // The whole Profile in one read, and again a few lines a page: with 2 a page ends on the last
+      // (oldest) line of each of the first two groups, whose dates are older than the next group's lines.
       const whole = await engine.getProfile(tenant, brain, { limit: 200 });
       assert.equal(whole.has_more, false);
       assert.equal(whole.lines.length, 69);
-      const paged: Profile['lines'] = [];
-      let cursor: string | undefined;
-      for (let i = 0; i < 40; i += 1) {
-        const p: Profile = await engine.getProfile(tenant, brain, {
-          limit: 3,
-          ...(cursor ? { cursor } : {}),
-        });
-        paged.push(...p.lines);
-        if (!p.next_cursor) break;
-        cursor = p.next_cursor;
+      for (const limit of [2, 3, 5]) {
+        const paged: Profile['lines'] = [];
+        let cursor: string | undefined;
+        for (let i = 0; i < 40; i += 1) {
+          const p: Profile = await engine.getProfile(tenant, brain, { limit, ...(cursor ? { cursor } : {}) });
+          paged.push(...p.lines);
+          if (!p.next_cursor) break;
+          cursor = p.next_cursor;
+        }
+        assert.deepEqual(
+          paged.map((l) => l.memory_id),
+          whole.lines.map((l) => l.memory_id),
+          `${limit} a page`,
+        );
       }
-      assert.deepEqual(
-        paged.map((l) => l.memory_id),
-        whole.lines.map((l) => l.memory_id),
-      );
       assert.deepEqual(
         [...new Set(whole.lines.map((l) => l.group))],
         ['health', 'slot', 'other'],

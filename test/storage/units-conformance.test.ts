@@ -2213,6 +2213,12 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
       const med = memoryRow(uid, m('med'), rows[13]![1]);
       assert.deepEqual(row, { ...med, n: row!.n, group: 'health' });
+      // A statement changed in place moves to the group its words are of.
+      await b.units.write(uid, async (u) => {
+        await u.memories.update(m('p1'), { statement: 'I use a wheelchair.' });
+        await u.memories.update(m('alg'), { statement: 'I took the train.' });
+      });
+      assert.deepEqual(await self(), ['p1', 'med', 'fut', 'p3', 'P2', 'loc', 'alg']);
     });
 
     it('takes a census: counts and each kind of noise, as a hosted reader is served them too', async () => {
