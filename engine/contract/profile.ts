@@ -1,5 +1,8 @@
 import * as z from 'zod';
 import { Citation, DateTime, SelfEntity, pageLimit } from './common.ts';
+import { profileGroups } from './profile-group.ts';
+
+export * from './profile-group.ts';
 
 export const ProfileLine = z.object({
   memory_id: z.string(),
@@ -7,6 +10,13 @@ export const ProfileLine = z.object({
   subject: z.string(),
   valid_from: DateTime,
   citations: z.array(Citation).min(1),
+  group: z
+    .enum(profileGroups)
+    .describe(
+      "Additive: the line's group, in the Profile's order: `health` (an allergy, an intolerance, a " +
+        'medical condition, medication, a disability: what an agent must know before it acts), `slot` (it ' +
+        'holds a slot: home, job, partner, diet, birthday, favourites, ...), `other` (everything else).',
+    ),
 });
 
 export const Profile = z
@@ -18,13 +28,19 @@ export const Profile = z
     lines: z
       .array(ProfileLine)
       .describe(
-        'Current Memories owned by self: those that hold a slot (home, job, partner, diet, ...) first, then the rest; each group newest first; every line cited.',
+        'Current Memories owned by self, in three groups (each line says its `group`): health first (allergies, ' +
+          'intolerances, medical conditions, medication, disabilities, as their words say), then those that hold a ' +
+          'slot (home, job, partner, diet, ...), then the rest; each group newest first (latest valid_from, then ' +
+          'last written); every line cited.',
       ),
     has_more: z.boolean(),
     next_cursor: z
       .string()
       .nullable()
-      .describe('Additive: set when has_more is; pass it as `cursor` for the next (older) lines.'),
+      .describe(
+        'Additive: set when has_more is; pass it as `cursor` for the lines after the last one served (the ' +
+          'rest of its group, older, then the groups after it).',
+      ),
   })
   .meta({ id: 'Profile' });
 export type Profile = z.infer<typeof Profile>;
@@ -35,8 +51,9 @@ export const ProfileQuery = z.strictObject({
     .min(1)
     .optional()
     .describe(
-      "Additive: a page's next_cursor, for the lines after it (by valid_from, then write order). A " +
-        "cursor not issued for this Brain's profile is `invalid_request_body`.",
+      "Additive: a page's next_cursor, for the lines after it (by group: health, slot, other; then " +
+        "valid_from, then write order). A cursor not issued for this Brain's profile, or issued before " +
+        'the health group came first, is `invalid_request_body`.',
     ),
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { MemoryListQuery } from '../contract/index.ts';
+import { profileGroups, type MemoryListQuery } from '../contract/index.ts';
 import { encodeCursor } from '../core/shared/page-cursor.ts';
 import type { SqlParam } from '../adapters/sqlite/store.ts';
 import { queryPlan, tempStore } from '../adapters/sqlite/testing.ts';
@@ -110,19 +110,23 @@ describe('list reads use an index of what they read, in their order', () => {
     }
   });
 
-  it('the profile: the self’s current Memories, each group (slot lines, the rest) newest first', () => {
+  it('the profile: the self’s current Memories, each group (health, slot lines, the rest) newest first', () => {
     for (const hosted of [false, true])
-      for (const slotted of [true, false]) {
+      for (const group of profileGroups) {
         const p = plan(
           currentOfSelfSql('brn_a', {
             nowMs: Date.UTC(2026, 0, 1),
             shareableOnly: hosted,
             limit: 51,
-            slotted,
+            group,
           }),
         );
-        // The slot lines on an index of their own: a first page walks none of the rest.
-        const index = slotted ? 'memories_self_slot_from' : 'memories_self_from';
+        // The health and slot lines on indexes of their own: a first page walks none of the rest.
+        const index = {
+          health: 'memories_self_health_from',
+          slot: 'memories_self_slot_from',
+          other: 'memories_self_from',
+        }[group];
         assert.match(p, new RegExp(`USING INDEX ${index} \\(brain_uid=\\?\\)`), p);
         assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, p);
         // A later page starts on the index at the cursor's valid_from, not at the newest line.
@@ -131,7 +135,7 @@ describe('list reads use an index of what they read, in their order', () => {
             nowMs: Date.UTC(2026, 0, 1),
             shareableOnly: hosted,
             limit: 51,
-            slotted,
+            group,
             after: { validFromMs: Date.UTC(2025, 0, 1), n: 7 },
           }),
         );

@@ -1,4 +1,4 @@
-import type { Census, Profile } from '../contract/index.ts';
+import { profileGroups, type Census, type Profile, type ProfileGroup } from '../contract/index.ts';
 import type { MemoryRepository, MemoryVersionRow, NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
@@ -12,10 +12,11 @@ import { toMemories } from './memories.ts';
 
 /**
  * The self card: current Memories owned by self (a value scheduled to start later is not on it yet),
- * those that hold a slot first (home, job, partner, diet, ...: what an agent asks for first), each
- * group newest (world time) first, each cited, paged by a cursor holding the last line's (group,
- * valid_from, write order). A hosted deployment shows only lines with a supporting Record that is not local_only, citing
- * only those.
+ * in the profile's groups (contract/profile-group.ts): health first (an allergy, a condition,
+ * medication: what an agent must not miss), then those that hold a slot (home, job, partner, diet,
+ * ...: what an agent asks for first), then the rest; each group newest (world time) first, each line
+ * cited, paged by a cursor holding the last line's (group, valid_from, write order). A hosted
+ * deployment shows only lines with a supporting Record that is not local_only, citing only those.
  */
 export async function getProfile(
   ctx: EngineCtx,
@@ -32,6 +33,7 @@ export async function getProfile(
   return ctx.units.read(b.uid, async (u) => {
     const rows = await profileLines(u.memories, { nowMs, shareableOnly: hosted, limit: q.limit + 1, after });
     const shown = rows.slice(0, q.limit);
+    const groups = new Map(shown.map((r) => [r.id, r.group]));
     const page = await toMemories(u, shown, nowMs, hosted);
     const last = shown.at(-1);
     const hasMore = rows.length > q.limit && last !== undefined;
@@ -46,38 +48,42 @@ export async function getProfile(
         subject: m.subject,
         valid_from: m.valid_from,
         citations: m.citations,
+        group: groups.get(m.id)!,
       })),
       has_more: hasMore,
       next_cursor: hasMore
-        ? encodeProfileCursor(b.id, {
-            slotted: last.slot !== null,
-            validFromMs: last.valid_from_ms,
-            n: last.n,
-          })
+        ? encodeProfileCursor(b.id, { group: last.group, validFromMs: last.valid_from_ms, n: last.n })
         : null,
     };
   });
 }
 
+/** A profile line as read: its Memory version and the group it was read in. */
+export type ProfileRow = MemoryVersionRow & { group: ProfileGroup };
+
 /**
- * The profile's lines from `after` on, up to `limit`: the self's current Memories that hold a slot,
- * then the rest, each group read in its index's order (MemoryRepository.currentOfSelf).
+ * The profile's lines from `after` on, up to `limit`: the self's current Memories of each group in
+ * turn (health, slot, other), each read in its index's order (MemoryRepository.currentOfSelf). A page
+ * that ends inside a group goes on in it from its last line; the groups after it are read whole from
+ * their newest line, those before it not at all.
  */
 export async function profileLines(
   memories: Pick<MemoryRepository, 'currentOfSelf'>,
   q: { nowMs: number; shareableOnly: boolean; limit: number; after?: ProfilePosition | undefined },
-): Promise<MemoryVersionRow[]> {
+): Promise<ProfileRow[]> {
   const { after, ...read } = q;
-  const slotted =
-    after && !after.slotted ? [] : await memories.currentOfSelf({ ...read, slotted: true, after });
-  if (slotted.length >= q.limit) return slotted;
-  const rest = await memories.currentOfSelf({
-    ...read,
-    limit: q.limit - slotted.length,
-    slotted: false,
-    after: after?.slotted ? undefined : after,
-  });
-  return [...slotted, ...rest];
+  const out: ProfileRow[] = [];
+  for (const group of profileGroups.slice(after ? profileGroups.indexOf(after.group) : 0)) {
+    if (out.length >= q.limit) break;
+    const rows = await memories.currentOfSelf({
+      ...read,
+      limit: q.limit - out.length,
+      group,
+      after: after?.group === group ? after : undefined,
+    });
+    for (const r of rows) out.push({ ...r, group });
+  }
+  return out;
 }
 
 /** What each kind of noise is, in the order kinds of equal count are shown. */

@@ -1,4 +1,4 @@
-import type { Kind, MemoryStatus, Owner, Visibility } from '../contract/index.ts';
+import type { Kind, MemoryStatus, Owner, ProfileGroup, Visibility } from '../contract/index.ts';
 import type {
   BrainRow,
   TenantRef,
@@ -249,16 +249,18 @@ export interface MemoryReads {
     },
   ): Promise<MemoryVersionRow[]>;
   /**
-   * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of) and
-   * hold a slot (`slotted`) or none, the latest `valid_from` first and, at one `valid_from`, the last
-   * written first, up to `limit`; `shareableOnly` as for `list`; `after`, those past that position in
-   * this order. The profile reads the slot lines, then the rest (profile-census.ts).
+   * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of) in one
+   * of the profile's groups: `health`, those whose statement saysHealth (contract/profile-group.ts, as
+   * marked when written); `slot`, the others that hold a slot; `other`, the rest. The latest
+   * `valid_from` first and, at one `valid_from`, the last written first, up to `limit`;
+   * `shareableOnly` as for `list`; `after`, those past that position in this order. The profile reads
+   * the groups one after the other (profile-census.ts).
    */
   currentOfSelf(query: {
     nowMs: number;
     shareableOnly: boolean;
     limit: number;
-    slotted: boolean;
+    group: ProfileGroup;
     after?: { validFromMs: number; n: number } | undefined;
   }): Promise<MemoryVersionRow[]>;
 }

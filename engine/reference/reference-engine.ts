@@ -12,6 +12,7 @@ import type {
   SourceList,
   SourceSummary,
 } from '../contract/index.ts';
+import { profileGroupOf, profileGroups, type ProfileGroup } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
@@ -230,17 +231,24 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
     async getProfile(t, brainId, q) {
       const s = state(t, brainId);
       const after = q.cursor !== undefined ? decodeProfileCursor(brainId, q.cursor) : undefined;
-      // As the local engine orders them (it has no slots, so no slot lines first): latest valid_from
-      // first, then the last written first; the cursor is the last line's (valid_from, write order).
+      // As the local engine orders them: by group (health, slot, other), in each the latest valid_from
+      // first, then the last written first; the cursor is the last line's (group, valid_from, write order).
+      const rank = (g: ProfileGroup) => profileGroups.indexOf(g);
       const own = [...s.memories.values()]
-        .map(({ memory, n }) => ({ memory, validFromMs: Date.parse(memory.valid_from), n }))
+        .map(({ memory, n }) => ({
+          memory,
+          group: profileGroupOf(memory),
+          validFromMs: Date.parse(memory.valid_from),
+          n,
+        }))
         .filter(({ memory }) => memory.owner.state === 'self')
-        .sort((a, z) => z.validFromMs - a.validFromMs || z.n - a.n)
+        .sort((a, z) => rank(a.group) - rank(z.group) || z.validFromMs - a.validFromMs || z.n - a.n)
         .filter(
           (l) =>
             !after ||
-            l.validFromMs < after.validFromMs ||
-            (l.validFromMs === after.validFromMs && l.n < after.n),
+            rank(l.group) > rank(after.group) ||
+            (l.group === after.group &&
+              (l.validFromMs < after.validFromMs || (l.validFromMs === after.validFromMs && l.n < after.n))),
         );
       const shown = own.slice(0, q.limit);
       const last = shown.at(-1);
@@ -250,15 +258,18 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
         brain_id: brainId,
         self: s.brain.self,
         watermark: watermark(s),
-        lines: shown.map(({ memory: m }) => ({
+        lines: shown.map(({ memory: m, group }) => ({
           memory_id: m.id,
           statement: m.statement,
           subject: m.subject,
           valid_from: m.valid_from,
           citations: m.citations,
+          group,
         })),
         has_more: hasMore,
-        next_cursor: hasMore ? encodeProfileCursor(brainId, { ...last, slotted: false }) : null,
+        next_cursor: hasMore
+          ? encodeProfileCursor(brainId, { group: last.group, validFromMs: last.validFromMs, n: last.n })
+          : null,
       };
     },
 

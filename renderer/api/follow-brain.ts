@@ -448,16 +448,7 @@ async function applyProfileChanges(
   const whole = () => qc.invalidateQueries({ queryKey: key, exact: true });
   if (query.state.fetchStatus !== 'idle') return whole();
   const nowMs = Date.now();
-  let applied = applyDeltaToProfile(start, delta, nowMs);
-  const last = applied.data.pages.flatMap((p) => p.lines).at(-1);
-  if (applied.unplaced.length > 0 && last) {
-    // Whether the last loaded line holds a slot says where many new lines go (one small read).
-    const slot = await client.getMemory(brainId, last.memory_id).then(
-      (m) => m.slot,
-      () => undefined,
-    );
-    if (slot !== undefined) applied = applyDeltaToProfile(start, delta, nowMs, slot !== null);
-  }
+  const applied = applyDeltaToProfile(start, delta, nowMs);
   let next: ProfileData | null = applied.data;
   if (applied.unplaced.length > 0) {
     // Not on screen: read when shown.

@@ -2,12 +2,15 @@
  * A Memories delta (a `since_watermark` read) applied to the loaded Profile, so a change in a large
  * Brain does not read every Profile page again. Pure, so it is tested under Node.
  *
- * The Profile lists the self's current Memories, those holding a slot first, each group newest
- * (valid_from) first, then by write order. A line carries no slot, so where a new line goes among the
- * loaded ones is known here only in some cases (`applyDeltaToProfile`); any other new line is found by
- * reading again from the top until it has been seen and the read meets what is loaded (`spliceFresh`).
+ * The Profile lists the self's current Memories by group (health, those holding a slot, the rest:
+ * profileGroupOf, which the server groups them by too), each group newest (valid_from) first, then by
+ * write order. A loaded line says its group and a new one's is worked out from its Memory, so a new
+ * line's place among the loaded ones is known unless a loaded line of its group has its date (write
+ * order, which a line does not carry, decides between them): that line is found by reading again from
+ * the top until it has been seen and the read meets what is loaded (`spliceFresh`).
  */
 import type { Memory, Profile } from '../../engine/contract/index.ts';
+import { profileGroupOf, profileGroups, type ProfileGroup } from '../../engine/contract/profile-group.ts';
 import type { Delta } from './memory-delta.ts';
 
 export interface ProfileData {
@@ -28,27 +31,28 @@ const lineOf = (m: Memory): Line => ({
   subject: m.subject,
   valid_from: m.valid_from,
   citations: m.citations,
+  group: profileGroupOf(m),
 });
 
-const newerFirst = (a: Memory, b: Memory) =>
-  Date.parse(b.valid_from) - Date.parse(a.valid_from) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const rank = (g: ProfileGroup) => profileGroups.indexOf(g);
+
+/** The Profile's order of two lines, a negative number when `a` comes first; 0 when write order decides. */
+const order = (a: { group: ProfileGroup; at: number }, b: { group: ProfileGroup; at: number }) =>
+  rank(a.group) - rank(b.group) || b.at - a.at;
 
 /**
  * The loaded Profile with the delta applied where it can be: lines gone or no longer the self's
- * current ones dropped, lines changed in place replaced, new lines put where they go when that is
- * known. `unplaced`: the new lines whose place is not known here (the caller reads for them).
- *
- * `lastSlotted`: whether the last loaded line holds a slot, when known (its Memory read). A line
- * holding one means every loaded line does (they come first), so a slot's new value goes among them by
- * its date, and a line older than the last one loaded, or holding no slot, comes after them ("Show
- * more" brings it). A last line holding none means a new line holding none and older than it comes
- * after it.
+ * current ones dropped, lines changed in place replaced (one whose date or group changed goes and
+ * comes again as a new line), new lines put where they go when that is known: before the first loaded
+ * line they come before, or, past every loaded line, at the end of a Profile read to its end, and
+ * with "Show more" otherwise. `unplaced`: the new lines whose place is not known here (the caller
+ * reads for them): those dated as a loaded line of their group, and any when no line is left loaded
+ * of a Profile not read to its end.
  */
 export function applyDeltaToProfile(
   data: ProfileData,
   delta: Delta,
   nowMs: number,
-  lastSlotted?: boolean,
 ): { data: ProfileData; unplaced: Memory[] } {
   const changed = new Map(delta.changed.map((m) => [m.id, m]));
   const placed = new Set<string>();
@@ -58,62 +62,52 @@ export function applyDeltaToProfile(
       if (delta.removed.has(l.memory_id)) return [];
       const c = changed.get(l.memory_id);
       if (!c) return [l];
-      if (!isProfileLine(c, nowMs) || c.valid_from !== l.valid_from) return [];
+      const line = lineOf(c);
+      if (!isProfileLine(c, nowMs) || c.valid_from !== l.valid_from || line.group !== l.group) return [];
       placed.add(c.id);
-      return [lineOf(c)];
+      return [line];
     }),
   }));
-  const fresh = delta.changed.filter((m) => !placed.has(m.id) && isProfileLine(m, nowMs)).sort(newerFirst);
+  const key = (l: Line) => ({ group: l.group, at: Date.parse(l.valid_from) });
+  // In the Profile's order; of one group and date, the last written (the later id) first.
+  const fresh = delta.changed
+    .filter((m) => !placed.has(m.id) && isProfileLine(m, nowMs))
+    .map(lineOf)
+    .sort((a, b) => order(key(a), key(b)) || (a.memory_id < b.memory_id ? 1 : -1));
   if (fresh.length === 0) return { data: { ...data, pages }, unplaced: [] };
-  const loaded = pages.flatMap((p) => p.lines);
   const complete = pages.at(-1)?.has_more === false;
-  // Nothing loaded and nothing more to read: the new lines are the whole Profile.
-  if (loaded.length === 0 && complete) {
-    const ordered = [...fresh.filter((m) => m.slot !== null), ...fresh.filter((m) => m.slot === null)];
-    pages[0] = { ...pages[0]!, lines: ordered.map(lineOf) };
-    return { data: { ...data, pages }, unplaced: [] };
+  const loaded = pages.flatMap((p) => p.lines);
+  const unplaced = new Set<string>();
+  const unplacedOf = () => delta.changed.filter((m) => unplaced.has(m.id));
+  // Nothing loaded of a Profile read on: where the first lines it has not read go is not known here.
+  if (loaded.length === 0 && !complete) {
+    for (const f of fresh) unplaced.add(f.memory_id);
+    return { data: { ...data, pages }, unplaced: unplacedOf() };
   }
-  const at = (l: Line) => Date.parse(l.valid_from);
-  const top = loaded[0] ? at(loaded[0]) : NaN;
-  const bottom = loaded.at(-1) ? at(loaded.at(-1)!) : NaN;
-  // Lines of equal dates are in write order, which a line does not carry: a new line dated as a loaded
-  // one is not placed here.
-  const dates = new Set(loaded.map(at));
-  const unplaced: Memory[] = [];
-  const byDate: Memory[] = [];
-  const atEnd: Memory[] = [];
-  const slottedAtEnd: Memory[] = [];
-  for (const m of fresh) {
-    const v = Date.parse(m.valid_from);
-    const slotted = m.slot !== null;
-    if (slotted && v > top) byDate.push(m);
-    else if (lastSlotted === true && !slotted) {
-      if (complete) atEnd.push(m);
-    } else if (lastSlotted === true && !complete && v < bottom) continue;
-    else if (lastSlotted === true && !dates.has(v)) byDate.push(m);
-    else if (lastSlotted === false && !slotted && !complete && v < bottom) continue;
-    else unplaced.push(m);
-  }
-  // Among lines holding a slot (on top, or every loaded line holds one), by date.
-  for (const m of byDate) {
-    const v = Date.parse(m.valid_from);
-    const page = pages.find((p) => p.lines.some((l) => at(l) < v));
-    if (!page) {
-      slottedAtEnd.push(m);
+  const atEnd: Line[] = [];
+  for (const f of fresh) {
+    const k = key(f);
+    // Of one group and date, write order decides, which a line does not carry.
+    if (loaded.some((l) => order(key(l), k) === 0)) {
+      unplaced.add(f.memory_id);
       continue;
     }
-    page.lines = [...page.lines];
-    page.lines.splice(
-      page.lines.findIndex((l) => at(l) < v),
-      0,
-      lineOf(m),
-    );
+    const page = pages.find((p) => p.lines.some((l) => order(k, key(l)) < 0));
+    if (page) {
+      page.lines = [...page.lines];
+      page.lines.splice(
+        page.lines.findIndex((l) => order(k, key(l)) < 0),
+        0,
+        f,
+      );
+    } else if (complete) atEnd.push(f);
+    // Else it comes after every loaded line: with "Show more".
   }
-  const last = pages.at(-1)!;
-  // Only when the Profile is read to its end: the slots' oldest values, then lines holding none.
-  const end = [...slottedAtEnd, ...atEnd];
-  if (end.length > 0) last.lines = [...last.lines, ...end.map(lineOf)];
-  return { data: { ...data, pages }, unplaced };
+  if (atEnd.length > 0) {
+    const last = pages.at(-1)!;
+    last.lines = [...last.lines, ...atEnd];
+  }
+  return { data: { ...data, pages }, unplaced: unplacedOf() };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Fragment } from 'react';
 import type { Memory, Profile } from '../../engine/contract/index.ts';
+import { profileGroups, type ProfileGroup } from '../../engine/contract/profile-group.ts';
 import { useClient } from '../api/client.ts';
 import { useProfileClock } from '../api/follow-brain.ts';
 import { contestedOptions } from '../api/profile-contested.ts';
@@ -32,16 +34,27 @@ const noiseNames: Record<string, string> = {
   derivation_failed: 'Could not be read',
 };
 
+/** Each group's heading, in the Profile's order (the server's: health, slots, the rest). */
+const groupNames: Record<ProfileGroup, string> = {
+  health: 'Health',
+  slot: 'Home, work, people and other details',
+  other: 'Everything else',
+};
+
 /**
- * The owner's current Memories. A line whose slot holds another current value is marked, with the
- * other values and the way to Conflicts: stated side by side as plain facts, "lives in Lisbon" and
- * "lives in Porto" read as two truths.
+ * The owner's current Memories, under a heading for each group (a screen reader's list of headings
+ * reaches health at once). A line whose slot holds another current value is marked, with the other
+ * values and the way to Conflicts: stated side by side as plain facts, "lives in Lisbon" and "lives
+ * in Porto" read as two truths.
  */
 function ProfileLines({ brainId, self, lines }: { brainId: string; self: string; lines: Profile['lines'] }) {
   const client = useClient();
   const contested = useQuery(contestedOptions(client, brainId));
   const disputed = disagreements(contested.data ?? []);
   const marked = lines.filter((l) => disputed.has(l.memory_id)).length;
+  const groups = profileGroups
+    .map((g) => ({ group: g, lines: lines.filter((l) => l.group === g) }))
+    .filter((g) => g.lines.length > 0);
   return (
     <>
       {marked > 0 ? (
@@ -50,33 +63,59 @@ function ProfileLines({ brainId, self, lines }: { brainId: string; self: string;
           <Link to={paths.brain(brainId, 'conflicts')}>Settle them on Conflicts</Link>.
         </p>
       ) : null}
-      <ul className="list">
-        {lines.map((l) => {
-          const others = disputed.get(l.memory_id);
-          // Every line is the owner's: their name, where a fact's line has only the engine's word for them.
-          const line = { ...l, owner: { state: 'self', entity: self } };
-          const quoted = inOwnWords(line);
-          const said = (
-            <Link to={paths.memory(brainId, l.memory_id)}>{oneLine(statementLabel(line), 300)}</Link>
-          );
-          return (
-            <li key={l.memory_id} className="list-item">
-              <div className="item-main">
-                <p className={`record-line${quoted ? ' own-words' : ''}`} dir="auto">
-                  {/* The source's own words, as a quotation: apart from the engine's statements. */}
-                  {quoted ? <>“{said}”</> : said}
-                </p>
-                <p className="meta">
-                  <span>since {formatDate(l.valid_from, memoryDays(l) !== null)}</span>
-                  <LineSources brainId={brainId} line={line} />
-                </p>
-                {others ? <Disagreement brainId={brainId} others={others} /> : null}
-              </div>
-            </li>
-          );
-        })}
-      </ul>
+      {groups.map(({ group, lines: shown }) => {
+        // One group alone needs no heading ("Everything else" of nothing).
+        const heading = groups.length > 1 ? `profile-${group}` : undefined;
+        return (
+          <Fragment key={group}>
+            {heading ? <h3 id={heading}>{groupNames[group]}</h3> : null}
+            <ul className="list" aria-labelledby={heading}>
+              {shown.map((l) => (
+                <ProfileLine
+                  key={l.memory_id}
+                  brainId={brainId}
+                  self={self}
+                  line={l}
+                  others={disputed.get(l.memory_id)}
+                />
+              ))}
+            </ul>
+          </Fragment>
+        );
+      })}
     </>
+  );
+}
+
+function ProfileLine({
+  brainId,
+  self,
+  line: l,
+  others,
+}: {
+  brainId: string;
+  self: string;
+  line: Profile['lines'][number];
+  others: Memory[] | undefined;
+}) {
+  // Every line is the owner's: their name, where a fact's line has only the engine's word for them.
+  const line = { ...l, owner: { state: 'self', entity: self } };
+  const quoted = inOwnWords(line);
+  const said = <Link to={paths.memory(brainId, l.memory_id)}>{oneLine(statementLabel(line), 300)}</Link>;
+  return (
+    <li className="list-item">
+      <div className="item-main">
+        <p className={`record-line${quoted ? ' own-words' : ''}`} dir="auto">
+          {/* The source's own words, as a quotation: apart from the engine's statements. */}
+          {quoted ? <>“{said}”</> : said}
+        </p>
+        <p className="meta">
+          <span>since {formatDate(l.valid_from, memoryDays(l) !== null)}</span>
+          <LineSources brainId={brainId} line={line} />
+        </p>
+        {others ? <Disagreement brainId={brainId} others={others} /> : null}
+      </div>
+    </li>
   );
 }
 
@@ -203,8 +242,9 @@ export function ProfileScreen({ brainId }: { brainId: string }) {
       <section aria-labelledby="profile">
         <h2 id="profile">Profile</h2>
         <p className="lead">
-          What this Brain currently knows about its owner: where they live and work and the like first, then
-          everything else, each newest first. Every line cites its source.
+          What this Brain currently knows about its owner: their health first (allergies, conditions,
+          medication), then where they live and work and the like, then everything else, each newest first.
+          Every line cites its source.
         </p>
         {profile.isPending ? (
           <Loading what="the profile" />

@@ -59,6 +59,7 @@ test("shownProfile keeps a line's quote where it says more than the statement, c
           { record_id: 'rec_2', quote: 'Ana works at the harbour office' },
           { record_id: 'rec_3', quote: 'I work at the harbour.' },
         ],
+        group: 'slot',
       },
     ],
     has_more: false,

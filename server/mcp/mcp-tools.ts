@@ -789,8 +789,9 @@ const tools: McpTool[] = [
     title: "Get the Brain's profile",
     description:
       "Who this Brain's person is, as the memory holds it: its self, and one line per current Memory about " +
-      'them, each line citing its Records: first what holds a slot (where they live, work, their partner, ' +
-      'diet, birthday, favourites), then what else they said, newest first. A short card to read before a ' +
+      'them, each citing its Records, by `group`: `health` (allergies, intolerances, conditions, ' +
+      'medication, disabilities: heed before acting), then `slot` (where they live, work, partner, diet, ' +
+      'birthday, favourites), then `other`, each newest first. A short card to read before a ' +
       'conversation; page with cursor / next_cursor for more lines.',
     input: {
       cursor: z

@@ -129,6 +129,37 @@ test("a fact Record cited by a Memory in other words reads in a fact's words on 
   assert.deepEqual(problems, []);
 });
 
+test('the Profile shows health first, under its heading, then the slots and the rest, each a list named by it', async () => {
+  const api = app().api;
+  await api.createBrain({ id: 'groups', name: 'Groups', self: { type: 'person', name: 'Rita' } });
+  for (const [text, day] of [
+    ["I'm allergic to penicillin.", 1],
+    ['I live in Porto.', 2],
+    ['I love jazz.', 3],
+  ] as const)
+    await api.rememberRecord('groups', {
+      content: { kind: 'message', speaker: 'self', text },
+      occurred_at: `2024-01-0${day}T10:00:00Z`,
+    });
+  await derivationSettled(app(), 'groups');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/groups/profile');
+  const profile = page.locator('section[aria-labelledby="profile"]');
+  const health = profile.getByRole('list', { name: 'Health' });
+  await health.getByText("I'm allergic to penicillin.").waitFor();
+  assert.deepEqual(await profile.getByRole('heading', { level: 3 }).allInnerTexts(), [
+    'Health',
+    'Home, work, people and other details',
+    'Everything else',
+  ]);
+  await profile
+    .getByRole('list', { name: 'Home, work, people and other details' })
+    .getByText('Rita lives in Porto')
+    .waitFor();
+  await profile.getByRole('list', { name: 'Everything else' }).getByText('I love jazz.').waitFor();
+  assert.deepEqual(problems, []);
+});
+
 test('a folder and then a file chosen on Import add up, and the list says what is sent', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-e2e-choose-'));
   const vault = join(dir, 'Vault');

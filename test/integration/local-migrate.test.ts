@@ -11,6 +11,7 @@ import { unmatchedCorrections } from '../../engine/adapters/sqlite/migrations/03
 import { keyStatements } from '../../engine/adapters/sqlite/statement-keys.ts';
 import { turnText } from '../../engine/adapters/sqlite/turn-table.ts';
 import { unsentRows } from '../../engine/adapters/sqlite/device-sync.ts';
+import { healthWordsVersion } from '../../engine/contract/index.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
 /**
@@ -718,6 +719,69 @@ describe('local engine: migrations', () => {
       assert.deepEqual(migrate(db, upTo38), [38]);
     } finally {
       db.close();
+    }
+  });
+
+  it('40: Memories written before are marked for health, as are all again under other words, and the profile puts them first', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase({ file: join(dataDir, 'mnemo.db'), key });
+    try {
+      migrate(
+        db,
+        migrations.filter((m) => m.version <= 39),
+      );
+      db.exec(`INSERT INTO brains (uid, project, env, id, name, self_type, self_name, created_at, seq)
+        VALUES ('brn_a', 'acme', 'test', 'b', 'B', 'person', 'Ana', '2024-01-01T00:00:00Z', 1)`);
+      db.exec(`INSERT INTO records (id, brain_uid, seq, kind, content, text, trust, visibility, occurred_at, occurred_ms, created_at)
+        VALUES ('rec_1', 'brn_a', 1, 'document', '{"kind":"document","text":"t"}', 't', 'medium', 'shareable',
+                '2024-01-01T00:00:00Z', 0, '2024-01-01T00:00:00Z')`);
+      for (const [id, state, statement, at] of [
+        ['mem_1', 'self', "I'm allergic to penicillin.", '2024-01-01T00:00:00Z'],
+        ['mem_2', 'self', 'I love hiking.', '2024-02-01T00:00:00Z'],
+        ['mem_3', 'other', 'Bob is allergic to cats.', '2024-03-01T00:00:00Z'],
+      ] as const)
+        // Its citation first, in one transaction: a Memory with none is refused.
+        db.transaction(() => {
+          db.prepare("INSERT INTO citations (memory_id, record_id, quote) VALUES (?, 'rec_1', 't')").run(id);
+          db.prepare(
+            `INSERT INTO memories (id, brain_uid, lineage, version, statement, norm, subject, owner_state, owner_entity,
+             source_key, valid_from, valid_from_ms, status, seq, learned_at, cause)
+           VALUES (?, 'brn_a', ?, 1, ?, ?, 'Ana', ?, NULL, '', ?, ?, 'active', 1, '2024-01-01T00:00:00Z', 'derived')`,
+          ).run(id, id, statement, statement.toLowerCase(), state, at, Date.parse(at));
+        })();
+      const marks = () => db.prepare('SELECT id, health FROM memories ORDER BY id').all();
+      const want = [
+        { id: 'mem_1', health: 1 },
+        { id: 'mem_2', health: 0 },
+        { id: 'mem_3', health: 1 },
+      ];
+      const version = () => db.prepare("SELECT value FROM meta WHERE key = 'health_lines'").get();
+      assert.deepEqual(migrate(db), [40]);
+      assert.deepEqual(marks(), want);
+      assert.deepEqual(version(), { value: String(healthWordsVersion) });
+      // Marked by other words (an earlier version's): all marked again when the store opens.
+      db.exec(
+        "UPDATE memories SET health = 1 WHERE id = 'mem_2'; UPDATE meta SET value = '0' WHERE key = 'health_lines'",
+      );
+      assert.deepEqual(migrate(db), []);
+      assert.deepEqual(marks(), want);
+      // A store set back runs it again.
+      db.pragma('user_version = 39');
+      assert.deepEqual(migrate(db), [40]);
+      assert.deepEqual(marks(), want);
+    } finally {
+      db.close();
+    }
+    const engine = await createLocalEngine({ dataDir, dbKey: key });
+    try {
+      const profile = await engine.getProfile(tenant, 'b', { limit: 1 });
+      assert.deepEqual(
+        profile.lines.map((l) => [l.memory_id, l.group]),
+        [['mem_1', 'health']],
+        'the older allergy before the newer everyday line',
+      );
+    } finally {
+      await engine.close();
     }
   });
 

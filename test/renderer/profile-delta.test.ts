@@ -1,7 +1,7 @@
 // A Memories delta applied to the loaded Profile (renderer/api/profile-delta.ts), under Node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Memory, Profile } from '../../engine/contract/index.ts';
+import { profileGroupOf, type Memory, type Profile } from '../../engine/contract/index.ts';
 import {
   applyDeltaToProfile,
   applyDeltaToUpcoming,
@@ -21,6 +21,11 @@ const m = (id: string, d: number, slotted = true, status: Memory['status'] = 'ac
   ...mem(id, 'Ana', slotted ? `p_${id}` : null, `line ${id}`, status),
   valid_from: day(d),
 });
+/** A health line of the self's (an allergy: no slot) dated day `d`. */
+const h = (id: string, d: number): Memory => ({
+  ...mem(id, 'Ana', null, `I'm allergic to ${id}.`),
+  valid_from: day(d),
+});
 
 const line = (x: Memory): Profile['lines'][number] => ({
   memory_id: x.id,
@@ -28,6 +33,7 @@ const line = (x: Memory): Profile['lines'][number] => ({
   subject: x.subject,
   valid_from: x.valid_from,
   citations: x.citations,
+  group: profileGroupOf(x),
 });
 
 /** A loaded Profile: pages of Memories, the last with `more` when "Show more" would read on. */
@@ -86,54 +92,82 @@ test('a slot’s value newer than every loaded line goes on top; a value dated l
   assert.deepEqual(out.unplaced, []);
 });
 
-test('a line whose place a line does not tell (no slot, or older than the top) is left for a read', () => {
-  const note = m('n', 40, false);
+test('a new line goes where its group and date put it: health on top, a slot’s value among them by date, a line past the loaded ones with Show more', () => {
+  const allergy = h('h', 1);
   const older = m('o', 15);
-  const tie = m('t', 30);
-  const out = applyDeltaToProfile(profile([[a, b], [c]], true), delta([note, older, tie]), now);
-  assert.deepEqual(ids(out.data), [['a', 'b'], ['c']]);
-  assert.deepEqual(out.unplaced.map((x) => x.id).sort(), ['n', 'o', 't']);
-});
-
-test('every loaded line holding a slot: a value goes by its date, one older than them or holding none comes with Show more', () => {
-  const mid = m('m', 15);
-  const old = m('o', 1);
   const note = m('n', 40, false);
-  const tie = m('t', 20);
-  const out = applyDeltaToProfile(profile([[a, b], [c]], true), delta([mid, old, note, tie]), now, true);
-  assert.deepEqual(ids(out.data).flat(), ['a', 'b', 'm', 'c']);
-  assert.deepEqual(
-    out.unplaced.map((x) => x.id),
-    ['t'],
-  );
-  // Read to its end: after them, slots' values first.
-  const whole = applyDeltaToProfile(profile([[a, b], [c]]), delta([old, note]), now, true);
+  const out = applyDeltaToProfile(profile([[a, b], [c]], true), delta([allergy, older, note]), now);
+  assert.deepEqual(ids(out.data), [
+    ['h', 'a', 'b'],
+    ['o', 'c'],
+  ]);
+  assert.deepEqual(out.unplaced, []);
+  // Read to its end: past them, in the Profile's order.
+  const whole = applyDeltaToProfile(profile([[a, b], [c]]), delta([m('o', 1), note]), now);
   assert.deepEqual(ids(whole.data), [
     ['a', 'b'],
     ['c', 'o', 'n'],
   ]);
 });
 
-test('the last loaded line holding no slot: a line holding none and older comes with Show more', () => {
-  const n1 = m('n1', 8, false);
-  const out = applyDeltaToProfile(profile([[a, b], [m('x', 9, false)]], true), delta([n1]), now, false);
-  assert.deepEqual(ids(out.data), [['a', 'b'], ['x']]);
-  assert.deepEqual(out.unplaced, []);
+test('a line dated as a loaded line of its group is left for a read: write order, which a line does not carry, decides', () => {
+  const tie = m('t', 30);
+  // Dated as `a` too, in another group: its place is known.
+  const note = m('n', 30, false);
+  const out = applyDeltaToProfile(
+    profile([
+      [a, b],
+      [c, m('x', 9, false)],
+    ]),
+    delta([tie, note]),
+    now,
+  );
+  assert.deepEqual(ids(out.data), [
+    ['a', 'b'],
+    ['c', 'n', 'x'],
+  ]);
+  assert.deepEqual(
+    out.unplaced.map((x) => x.id),
+    ['t'],
+  );
+});
+
+test('the last loaded line holding no slot: a line holding none goes by its date, or with Show more when older', () => {
+  const older = applyDeltaToProfile(
+    profile([[a, b], [m('x', 9, false)]], true),
+    delta([m('n1', 8, false)]),
+    now,
+  );
+  assert.deepEqual(ids(older.data), [['a', 'b'], ['x']]);
+  assert.deepEqual(older.unplaced, []);
   const newer = applyDeltaToProfile(
     profile([[a], [m('x', 9, false)]], true),
     delta([m('n2', 12, false)]),
     now,
-    false,
   );
-  assert.deepEqual(
-    newer.unplaced.map((x) => x.id),
-    ['n2'],
-  );
+  assert.deepEqual(ids(newer.data), [['a'], ['n2', 'x']]);
+  assert.deepEqual(newer.unplaced, []);
 });
 
-test('an empty Profile read to its end takes the new lines, slots’ values first', () => {
-  const out = applyDeltaToProfile(profile([[]]), delta([m('n', 40, false), m('s', 1)]), now);
-  assert.deepEqual(ids(out.data), [['s', 'n']]);
+test('a line whose statement comes to speak of health leaves its place for the top', () => {
+  const out = applyDeltaToProfile(
+    profile([[a, b], [c]], true),
+    delta([{ ...b, statement: 'Ana allergies: penicillin' }]),
+    now,
+  );
+  assert.deepEqual(ids(out.data), [['b', 'a'], ['c']]);
+  assert.equal(out.data.pages[0]!.lines[0]!.group, 'health');
+});
+
+test('an empty Profile read to its end takes the new lines, health first, then slots’ values', () => {
+  const out = applyDeltaToProfile(profile([[]]), delta([m('n', 40, false), m('s', 1), h('h', 2)]), now);
+  assert.deepEqual(ids(out.data), [['h', 's', 'n']]);
+  // Not read to its end: where its first lines go is not known without a read.
+  const more = applyDeltaToProfile(profile([[]], true), delta([m('n', 40, false)]), now);
+  assert.deepEqual(
+    more.unplaced.map((x) => x.id),
+    ['n'],
+  );
 });
 
 test('pages read again from the top join the loaded ones once they hold the new line and meet a loaded line', () => {

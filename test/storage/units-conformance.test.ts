@@ -21,6 +21,7 @@ import { sqliteUnits } from '../../engine/adapters/sqlite/unit-of-work.ts';
 import { createSqliteSlotIndex } from '../../engine/adapters/sqlite/slot-index.ts';
 import { pgSlotIndex } from '../../engine/adapters/postgres/slot-index.ts';
 import { profileLines } from '../../engine/local/profile-census.ts';
+import type { ProfileGroup } from '../../engine/contract/index.ts';
 import { whomNamed } from '../../engine/local/memories.ts';
 import type {
   BrainRepository,
@@ -198,20 +199,14 @@ function pgBackend(db: PgClient): Backend {
          INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT $1, $2, r, 'hi' FROM unnest($3::text[]) r`,
         [brainUid, memoryId, recordIds],
       )),
-    addMemory: async (row, recordIds) => {
-      const columns = Object.keys(row);
-      await db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO memories (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-          Object.values(row),
-        );
-        for (const r of recordIds)
-          await tx.query(
-            'INSERT INTO citations (brain_uid, memory_id, record_id, quote) VALUES ($1, $2, $3, $4)',
-            [row.brain_uid, row.id, r, `q:${r}`],
-          );
-      });
-    },
+    // Through the repository, as on SQLite: it writes what the row does not hold (the health mark).
+    addMemory: (row, recordIds) =>
+      units.write(row.brain_uid, (u) =>
+        u.memories.insert(
+          row,
+          recordIds.map((r) => ({ record_id: r, quote: `q:${r}` })),
+        ),
+      ),
     leftovers: async (brainUid) => ({
       citations: (
         await rows<{ memory_id: string; record_id: string }>(
@@ -2108,7 +2103,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
-    it("reads the profile: the self's current Memories, slot lines first, each group latest valid_from first, then last written", async () => {
+    it("reads the profile: the self's current Memories, health lines first, then slot lines, each group latest valid_from first, then last written", async () => {
       const uid = await brain();
       const other = await brain();
       const m = (suffix: string) => `${uid}_${suffix}`;
@@ -2132,6 +2127,25 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
         ['rev', { revised_by: m('r1') }, 'r1'],
         ['oth', { owner_state: 'other', owner_entity: 'Bob' }, 'r1'],
         ['unr', { owner_state: 'unresolved' }, 'r1'],
+        // Health, by its words: before every other line however old, a slot's value too.
+        ['alg', { statement: "I'm allergic to penicillin.", from: '2025-01-01T00:00:00.000Z' }, 'r1'],
+        [
+          'med',
+          {
+            statement: 'Ana medication: insulin',
+            slot: 'ana\u001fmedication',
+            lineage: m('M'),
+            predicate: 'medication',
+            from: '2025-06-01T00:00:00.000Z',
+          },
+          'r1',
+        ],
+        ['bob', { statement: 'Bob is allergic to cats.', owner_state: 'other', owner_entity: 'Bob' }, 'r1'],
+        [
+          'oldAlg',
+          { statement: "I'm allergic to walnuts.", to: '2026-03-01T00:00:00.000Z', status: 'superseded' },
+          'r1',
+        ],
       ];
       for (const [id, o, r] of rows) await b.addMemory(memoryRow(uid, m(id), o), [m(r)]);
       await b.addRecord(other, `${other}_r1`);
@@ -2141,7 +2155,7 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
           nowMs?: number;
           shareableOnly?: boolean;
           limit?: number;
-          after?: { slotted: boolean; validFromMs: number; n: number };
+          after?: { group: ProfileGroup; validFromMs: number; n: number };
         } = {},
       ) =>
         (
@@ -2149,27 +2163,31 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
             profileLines(u.memories, { nowMs, shareableOnly: false, limit: 10, ...q }),
           )
         ).map((v) => v.id.slice(uid.length + 1));
-      assert.deepEqual(await self(), ['fut', 'p3', 'P2', 'loc', 'p1']);
-      assert.deepEqual(await self({ limit: 2 }), ['fut', 'p3']);
+      assert.deepEqual(await self(), ['med', 'alg', 'fut', 'p3', 'P2', 'loc', 'p1']);
+      assert.deepEqual(await self({ limit: 3 }), ['med', 'alg', 'fut']);
       assert.deepEqual(
         await self({ shareableOnly: true }),
-        ['fut', 'p3', 'P2', 'p1'],
+        ['med', 'alg', 'fut', 'p3', 'P2', 'p1'],
         'loc cites local_only',
       );
-      // A value that holds a slot is a card's line: first, however old.
+      // A value that holds a slot is a card's line: after health, however old.
       assert.deepEqual(
         await self({ nowMs: Date.parse('2026-10-01T00:00:00.000Z') }),
-        ['sch', 'fut', 'p3', 'P2', 'loc', 'p1'],
-        'a scheduled value is on it once begun, first: it holds the slot',
+        ['med', 'alg', 'sch', 'fut', 'p3', 'P2', 'loc', 'p1'],
+        'a scheduled value is on it once begun, after health: it holds the slot',
       );
       // The next page: past a line's (group, valid_from, write order).
       const later = Date.parse('2026-10-01T00:00:00.000Z');
       const all = await b.units.read(uid, (u) =>
         profileLines(u.memories, { nowMs: later, shareableOnly: false, limit: 10 }),
       );
+      assert.deepEqual(
+        all.map((r) => r.group),
+        ['health', 'health', 'slot', 'other', 'other', 'other', 'other', 'other'],
+      );
       const at = (id: string) => {
         const r = all.find((v) => v.id === m(id))!;
-        return { slotted: r.slot !== null, validFromMs: r.valid_from_ms, n: r.n };
+        return { group: r.group, validFromMs: r.valid_from_ms, n: r.n };
       };
       assert.deepEqual(
         await self({ after: at('p3') }),
@@ -2178,17 +2196,30 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       );
       assert.deepEqual(await self({ after: at('fut'), limit: 1 }), ['p3']);
       assert.deepEqual(await self({ after: at('p1') }), []);
+      assert.deepEqual(await self({ nowMs: later, after: at('med'), limit: 2 }), ['alg', 'sch']);
+      assert.deepEqual(
+        await self({ nowMs: later, after: at('alg'), limit: 2 }),
+        ['sch', 'fut'],
+        'past the health lines, across the slot lines',
+      );
       assert.deepEqual(
         await self({ nowMs: later, after: at('sch'), limit: 2 }),
         ['fut', 'p3'],
         'past the slot lines',
       );
-      assert.deepEqual(await self({ nowMs: later, limit: 1 }), ['sch']);
+      assert.deepEqual(await self({ after: at('alg'), limit: 2 }), ['fut', 'p3'], 'no slot line current');
+      assert.deepEqual(await self({ nowMs: later, limit: 1 }), ['med']);
       const [row] = await b.units.read(uid, (u) =>
         profileLines(u.memories, { nowMs, shareableOnly: false, limit: 1 }),
       );
-      const fut = memoryRow(uid, m('fut'), rows[3]![1]);
-      assert.deepEqual(row, { ...fut, n: row!.n });
+      const med = memoryRow(uid, m('med'), rows[13]![1]);
+      assert.deepEqual(row, { ...med, n: row!.n, group: 'health' });
+      // A statement changed in place moves to the group its words are of.
+      await b.units.write(uid, async (u) => {
+        await u.memories.update(m('p1'), { statement: 'I use a wheelchair.' });
+        await u.memories.update(m('alg'), { statement: 'I took the train.' });
+      });
+      assert.deepEqual(await self(), ['p1', 'med', 'fut', 'p3', 'P2', 'loc', 'alg']);
     });
 
     it('takes a census: counts and each kind of noise, as a hosted reader is served them too', async () => {

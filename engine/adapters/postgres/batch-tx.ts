@@ -46,6 +46,8 @@ const columns: Record<DeferredTable, readonly string[]> = {
     'seq',
     'learned_at',
     'cause',
+    // Not the row's: the repository marks it from the statement (health-lines.ts).
+    'health',
   ],
   citations: ['brain_uid', 'memory_id', 'record_id', 'quote'],
   derive_jobs: ['brain_uid', 'job', 'record_id', 'memory_id', 'record_seq', 'not_before_ms', 'writer'],

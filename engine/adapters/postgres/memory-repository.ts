@@ -1,3 +1,4 @@
+import { saysHealth, type ProfileGroup } from '../../contract/index.ts';
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
 import { decodeCursor, encodeCursor } from '../../core/shared/page-cursor.ts';
@@ -14,6 +15,13 @@ import type {
 import { deferredColumns, type UnitTx } from './batch-tx.ts';
 import type { PgQueryable } from './client.ts';
 import { currentSql, params, servedSql, shareableSql, statusSql, type Params } from './memory-view.ts';
+
+/** Which of the self's Memories each of the profile's groups holds (health marks: health-lines.ts). */
+const profileGroupSql: Record<ProfileGroup, string> = {
+  health: 'm.health',
+  slot: 'm.slot IS NOT NULL AND NOT m.health',
+  other: 'm.slot IS NULL AND NOT m.health',
+};
 
 /** A MemoryVersionRow's columns over memories (alias m): `pending` is a boolean, bigints read as numbers. */
 export const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
@@ -283,7 +291,7 @@ export function pgMemories(
       const where = [
         'm.brain_uid = $1',
         "m.owner_state = 'self'",
-        `m.slot IS ${query.slotted ? 'NOT NULL' : 'NULL'}`,
+        profileGroupSql[query.group],
         currentSql(p, query.nowMs),
       ];
       if (query.shareableOnly) where.push(shareableSql());
@@ -293,7 +301,11 @@ export function pgMemories(
     },
     async insert(row, citations) {
       const values = deferredColumns.memories.map((c) =>
-        c === 'brain_uid' ? brainUid : row[c as keyof typeof row],
+        c === 'brain_uid'
+          ? brainUid
+          : c === 'health'
+            ? saysHealth(row.statement)
+            : row[c as keyof typeof row],
       );
       const cites = citations.map((c) => [brainUid, row.id, c.record_id, c.quote]);
       if (deferred) {
@@ -316,10 +328,13 @@ export function pgMemories(
     async update(id, changes) {
       const columns = memoryChangeFields.filter((c) => changes[c] !== undefined);
       if (columns.length === 0) return;
+      // A statement said again in other words may speak of health, or no longer.
+      const set: [string, unknown][] = columns.map((c) => [c, changes[c]]);
+      if (changes.statement !== undefined) set.push(['health', saysHealth(changes.statement)]);
       await q.query(
-        `UPDATE memories SET ${columns.map((c, i) => `${c} = $${i + 3}`).join(', ')}
+        `UPDATE memories SET ${set.map(([c], i) => `${c} = $${i + 3}`).join(', ')}
          WHERE brain_uid = $1 AND id = $2`,
-        [brainUid, id, ...columns.map((c) => changes[c])],
+        [brainUid, id, ...set.map(([, v]) => v)],
       );
     },
     async remove(ids) {

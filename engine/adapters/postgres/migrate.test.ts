@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { migrate, tablesMade } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
+import { healthWordsVersion } from '../../contract/index.ts';
+import { markHealthLines } from './health-lines.ts';
 import { keyStatements } from './statement-keys.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { pgMemories } from './memory-repository.ts';
@@ -607,7 +609,15 @@ describe('migrations on an embedded PostgreSQL', () => {
     const before = await versions();
     assert.deepEqual(await found('garden'), ['r_lunch'], 'the file name one token, as 032 left it');
 
-    assert.deepEqual((await migrate(db)).applied, [33]);
+    assert.deepEqual(
+      (
+        await migrate(
+          db,
+          migrations.filter((m) => m.version <= 33),
+        )
+      ).applied,
+      [33],
+    );
     // The reply's turn holds the photo's words too, as the message before it.
     assert.deepEqual(await found('garden'), ['r_lunch', 'r_photo', 'r_reply']);
     assert.deepEqual(await found('mum'), ['r_photo', 'r_reply']);
@@ -621,6 +631,64 @@ describe('migrations on an embedded PostgreSQL', () => {
       'a turn whose words are the same is not written',
     );
     for (const id of ['r_photo', 'r_reply', 'r_notes']) assert.notEqual(after.get(id), before.get(id), id);
+  });
+
+  it("34: Memories written before are marked for health, all again under other words, and the profile's health lines are read on their index", async () => {
+    const db = await blank();
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= 33),
+    );
+    await addBrain(db, 'brn_h');
+    await insertRecord(db, { brainUid: 'brn_h', id: 'rec_1', text: 'hello' });
+    // 3,000 of the self's Memories, two of them health (one someone else's too), the newest everyday.
+    await db.query(
+      `WITH m AS (
+         INSERT INTO memories (brain_uid, id, lineage, version, statement, norm, subject, owner_state, owner_entity,
+                               source_key, valid_from, valid_from_ms, status, seq, learned_at, cause)
+         SELECT 'brn_h', 'mem_' || lpad(i::text, 5, '0'), 'lin_' || i, 1, s.statement, lower(s.statement),
+                'Ana', CASE WHEN i = 2000 THEN 'other' ELSE 'self' END, CASE WHEN i = 2000 THEN 'Rui' END,
+                'k', '2026-01-01T00:00:00Z', i, 'active', 1, '2026-01-01T00:00:00Z', 'derived'
+         FROM generate_series(1, 3000) i
+         CROSS JOIN LATERAL (SELECT CASE WHEN i IN (7, 2000) THEN 'I am allergic to penicillin ' || i
+                                         WHEN i = 9 THEN 'I take insulin'
+                                         ELSE 'a fact ' || i END AS statement) s
+         RETURNING id)
+       INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT 'brn_h', id, 'rec_1', 'q' FROM m`,
+    );
+    const marked = async () =>
+      (await db.query<{ id: string }>('SELECT id FROM memories WHERE health ORDER BY id')).rows.map(
+        (r) => r.id,
+      );
+    assert.deepEqual((await migrate(db)).applied, [34]);
+    assert.deepEqual(await marked(), ['mem_00007', 'mem_00009', 'mem_02000']);
+    const version = await db.query("SELECT value FROM mnemo_meta WHERE key = 'health_lines'");
+    assert.deepEqual(version.rows, [{ value: String(healthWordsVersion) }]);
+    // Marked by other words (an earlier version's): all marked again, a row at a time across pages.
+    await db.query("UPDATE memories SET health = (id = 'mem_00100')");
+    await db.query("UPDATE mnemo_meta SET value = '0' WHERE key = 'health_lines'");
+    assert.equal(await markHealthLines(db, 1), true);
+    assert.deepEqual(await marked(), ['mem_00007', 'mem_00009', 'mem_02000']);
+    assert.equal(await markHealthLines(db, 1), false, 'once');
+
+    await db.query('ANALYZE memories');
+    const { memories, seen } = recordedMemories(db, 'brn_h');
+    const nowMs = Date.parse('2027-01-01T00:00:00Z');
+    const health = await memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 51, group: 'health' });
+    assert.deepEqual(
+      health.map((m) => m.id),
+      ['mem_00009', 'mem_00007'],
+    );
+    await assertReadsIndex(db, seen[0]!, 'memories_self_health_from');
+    // A write marks its Memory, and a statement changed in place is marked again.
+    const other = await memories.currentOfSelf({ nowMs, shareableOnly: false, limit: 2, group: 'other' });
+    assert.deepEqual(
+      other.map((m) => m.id),
+      ['mem_03000', 'mem_02999'],
+    );
+    await memories.update('mem_03000', { statement: 'I use a wheelchair' });
+    await memories.update('mem_00009', { statement: 'I took the train' });
+    assert.deepEqual(await marked(), ['mem_00007', 'mem_02000', 'mem_03000']);
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

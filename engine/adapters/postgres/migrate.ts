@@ -2,7 +2,9 @@ import type { PgClient, PgQueryable } from './client.ts';
 import { migrations as shipped, vectorSchema, type PgMigration } from './migrations/index.ts';
 import { statementKeys } from './migrations/023-statement-keys.ts';
 import { compoundWords } from './migrations/030-compound-words.ts';
+import { healthLines } from './migrations/034-health-lines.ts';
 import { indexCompoundWords } from './compound-words.ts';
+import { markHealthLines } from './health-lines.ts';
 import { keyStatements } from './statement-keys.ts';
 
 /** One key for every Mnemo process on a database: whoever holds it migrates, the others wait. */
@@ -39,7 +41,8 @@ export function newerSchema(
  * ROLLBACK on its own, so a process that dies mid-migration never leaves the lock held on a pooled
  * connection. PostgreSQL's DDL is transactional: a failed migration leaves nothing behind. Then, in
  * the same transaction, every Memory is keyed again if its keys are another version's
- * (statement-keys.ts).
+ * (statement-keys.ts), and marked for health again if its marks are another version's words'
+ * (health-lines.ts).
  */
 export async function migrate(
   client: PgClient,
@@ -90,6 +93,7 @@ export async function migrate(
     // What the rules compute, which a migration may not: the Memories' keys, in the same transaction.
     if (list.includes(statementKeys)) await keyStatements(tx);
     if (applied.includes(compoundWords.version)) await indexCompoundWords(tx);
+    if (list.includes(healthLines)) await markHealthLines(tx);
     return { applied, ...(await ensureVector(tx)) };
   });
 }

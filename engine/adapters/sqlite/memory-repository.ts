@@ -1,3 +1,4 @@
+import { saysHealth, type ProfileGroup } from '../../contract/index.ts';
 import { slotPrefix } from '../../core/derive/slot-key.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
 import { memoryChangeFields } from '../../core/shared/memory-change-fields.ts';
@@ -153,9 +154,16 @@ export function memoryPageSql(brainUid: string, q: MemoryPageQuery): { sql: stri
   };
 }
 
+/** Which of the self's Memories each of the profile's groups holds (health marks: health-lines.ts). */
+const profileGroupSql: Record<ProfileGroup, string> = {
+  health: 'm.health = 1',
+  slot: 'm.slot IS NOT NULL AND m.health = 0',
+  other: 'm.slot IS NULL AND m.health = 0',
+};
+
 /**
- * One group of the profile's read (currentOfSelf): the lines that hold a slot, or the rest, on the
- * (brain, valid_from) index of the self's Memories, latest first.
+ * One group of the profile's read (currentOfSelf), on the (brain, valid_from) index of the self's
+ * Memories of that group (the health lines', the slot lines', or all the self's), latest first.
  */
 export function currentOfSelfSql(
   brainUid: string,
@@ -163,7 +171,7 @@ export function currentOfSelfSql(
     nowMs: number;
     shareableOnly: boolean;
     limit: number;
-    slotted: boolean;
+    group: ProfileGroup;
     after?: { validFromMs: number; n: number } | undefined;
   },
 ): { sql: string; params: SqlParam[] } {
@@ -177,7 +185,7 @@ export function currentOfSelfSql(
     : { sql: '', params: [] };
   return {
     sql: `SELECT ${versionColumns} FROM memories m
-          WHERE m.brain_uid = ? AND m.owner_state = 'self' AND m.slot IS ${q.slotted ? 'NOT NULL' : 'NULL'}
+          WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${profileGroupSql[q.group]}
             AND ${current.sql} ${q.shareableOnly ? `AND ${shareableSql()}` : ''} ${after.sql}
           ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`,
     params: [brainUid, ...current.params, ...after.params, q.limit],
@@ -224,8 +232,8 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       store.run(
         `INSERT INTO memories (id, brain_uid, lineage, slot, version, statement, norm, subject, predicate,
            owner_state, owner_entity, owner_folded, source_key, valid_from, valid_from_ms, valid_to, valid_to_ms,
-           status, pending, corrects, retracted_by, revised_by, seq, learned_at, cause)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           status, pending, corrects, retracted_by, revised_by, seq, learned_at, cause, health)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         row.id,
         brainUid,
         row.lineage,
@@ -251,17 +259,22 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
         row.seq,
         row.learned_at,
         row.cause,
+        saysHealth(row.statement) ? 1 : 0,
       );
     },
     async update(id, changes) {
       const columns = memoryChangeFields.filter((c) => changes[c] !== undefined);
       if (columns.length === 0) return;
+      // A statement said again in other words may speak of health, or no longer.
+      const health = changes.statement !== undefined ? [saysHealth(changes.statement) ? 1 : 0] : [];
       store.run(
-        `UPDATE memories SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ? AND brain_uid = ?`,
+        `UPDATE memories SET ${[...columns, ...(health.length ? ['health'] : [])].map((c) => `${c} = ?`).join(', ')}
+         WHERE id = ? AND brain_uid = ?`,
         ...columns.map((c) => {
           const v = changes[c]!;
           return typeof v === 'boolean' ? (v ? 1 : 0) : v;
         }),
+        ...health,
         id,
         brainUid,
       );

@@ -2,6 +2,8 @@ import type { Db } from './open-database.ts';
 import { migrations as allMigrations, type Migration } from './migrations/index.ts';
 import { statementKeys } from './migrations/029-statement-keys.ts';
 import { ownerFolded } from './migrations/037-owner-folded.ts';
+import { healthLines } from './migrations/040-health-lines.ts';
+import { markHealthLines } from './health-lines.ts';
 import { foldOwners } from './owner-folds.ts';
 import { keyStatements } from './statement-keys.ts';
 
@@ -9,8 +11,9 @@ import { keyStatements } from './statement-keys.ts';
  * Brings the database up to the newest schema (a new one in one transaction, an existing one a migration
  * per transaction), recording progress in PRAGMA user_version. A file from a newer Mnemo is refused
  * rather than half-understood. Then every Memory is keyed again, in a transaction of its own, if its
- * keys are another version's (statement-keys.ts), and the owners of those migration 037 left unfolded
- * are folded (owner-folds.ts).
+ * keys are another version's (statement-keys.ts), the owners of those migration 037 left unfolded
+ * are folded (owner-folds.ts), and every Memory's health mark is made again if the marks are another
+ * version's words' (health-lines.ts).
  * Returns the versions applied.
  */
 export function migrate(db: Db, migrations: readonly Migration[] = allMigrations): number[] {
@@ -43,6 +46,8 @@ export function migrate(db: Db, migrations: readonly Migration[] = allMigrations
   if (migrations.includes(statementKeys)) keyStatements(db);
   // And the owners' names of the Memories written before migration 037, folded.
   if (migrations.includes(ownerFolded)) foldOwners(db);
+  // And the Memories' health marks, made with the words as they are now.
+  if (migrations.includes(healthLines)) markHealthLines(db);
   return pending.map((m) => m.version);
 }
 

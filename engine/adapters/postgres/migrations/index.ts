@@ -31,6 +31,7 @@ import { compoundWords } from './030-compound-words.ts';
 import { ownerFolded } from './031-owner-folded.ts';
 import { statementKeyPrefixes } from './032-statement-key-prefixes.ts';
 import { punctuatedWords } from './033-punctuated-words.ts';
+import { healthLines } from './034-health-lines.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -78,6 +79,7 @@ export const migrations: readonly PgMigration[] = [
   ownerFolded,
   statementKeyPrefixes,
   punctuatedWords,
+  healthLines,
 ];
 
 /**

@@ -38,6 +38,7 @@ import { unsentCountedByRow } from './036-unsent-counted-by-row.ts';
 import { ownerFolded } from './037-owner-folded.ts';
 import { syncWarning } from './038-sync-warning.ts';
 import { heldBackReasons } from './039-held-back-reasons.ts';
+import { healthLines } from './040-health-lines.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -92,4 +93,5 @@ export const migrations: readonly Migration[] = [
   ownerFolded,
   syncWarning,
   heldBackReasons,
+  healthLines,
 ];

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { profileGroupOf, saysHealth } from './profile-group.ts';
+
+test('health, as said or as derived: allergies, intolerances, conditions, medication, disabilities', () => {
+  for (const s of [
+    "I'm allergic to penicillin.",
+    'Ana allergies: penicillin',
+    "Noted, you're allergic to penicillin.",
+    "I'm severely allergic to peanuts and carry an EpiPen.",
+    "I'm lactose intolerant.",
+    'I have celiac disease.',
+    'I can’t eat gluten.',
+    'Peanuts make me break out in hives.',
+    'I was diagnosed with type 2 diabetes last year.',
+    "I'm type 1 diabetic.",
+    'I have asthma.',
+    "I'm epileptic.",
+    'I get migraines.',
+    'I have ADHD.',
+    "I'm pregnant.",
+    'I take 50mg of sertraline every morning.',
+    "I've been taking antidepressants since 2020.",
+    "I'm on blood thinners.",
+    'Ana medication: insulin',
+    'I use a wheelchair.',
+    "I'm deaf in my left ear.",
+    "I'm hard of hearing.",
+    "I'm colour-blind.",
+    'Turns out I’m not allergic to walnuts, it was pecans all along.',
+  ])
+    assert.ok(saysHealth(s), s);
+});
+
+test('not health: everyday statements, an appointment, a workplace, a blind date, words inside words', () => {
+  for (const s of [
+    'I love hiking.',
+    'My doctor appointment is on Tuesday.',
+    'I work at the hospital.',
+    'I study medicine in Porto.',
+    "I'm going on a blind date on Friday.",
+    'Ana lives in Porto',
+    "Ana's diet is vegetarian",
+    'We keep beehives in the garden.',
+    'I said the word reallergic backwards.',
+    'I can’t eat another bite.',
+  ])
+    assert.ok(!saysHealth(s), s);
+});
+
+test('a line’s group: health whatever its slot, then a slot, then the rest', () => {
+  assert.equal(
+    profileGroupOf({ statement: 'Ana allergies: penicillin', slot: 'ana\u001fallergies' }),
+    'health',
+  );
+  assert.equal(profileGroupOf({ statement: "I'm allergic to cats.", slot: null }), 'health');
+  assert.equal(profileGroupOf({ statement: 'Ana lives in Porto', slot: 'ana\u001flives in' }), 'slot');
+  assert.equal(profileGroupOf({ statement: 'I love hiking.', slot: null }), 'other');
+});
