@@ -81,7 +81,7 @@ export const CorrectionContent = z
     valid_from: DateTime.optional().describe(
       'Additive: from when the statement holds (RFC 3339 with an offset; a day is its start where the ' +
         'person is), `scheduled` until then if later; the corrected Memory held for no time. Needs ' +
-        '`statement`. Rules: docs/decisions.md.',
+        '`statement`.',
     ),
   })
   .meta({ id: 'CorrectionContent' });
