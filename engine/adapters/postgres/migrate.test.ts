@@ -357,6 +357,13 @@ describe('migrations on an embedded PostgreSQL', () => {
     assert.equal(await keyStatements(db, 1), true);
     assert.deepEqual(await norms(), keyed);
     assert.equal(await keyStatements(db, 1), false, 'once');
+
+    // Pages over Memories numbered past 9 follow the numbers, not their digits ('10' before '9').
+    for (let i = 4; i <= 14; i++) await insertMemory(db, 'brn_a', `mem_${i}`, 'rec_1', 'I love hiking.');
+    await db.query('UPDATE memories SET norm = lower(statement)');
+    await db.query("UPDATE mnemo_meta SET value = '0' WHERE key = 'statement_keys'");
+    assert.equal(await keyStatements(db, 3), true);
+    assert.deepEqual([...new Set((await norms()).map((r) => r.norm))], ['i love hik']);
   });
 
   it('24: a correction stated before is marked unmatched, a withdrawal not applied before is not', async () => {

@@ -35,9 +35,10 @@ export async function rekeyMemories(tx: PgQueryable, pageSize = 2000): Promise<v
     // After the last page's row in the primary key's order: each page is one range of its index.
     const rows: Row[] = (
       await tx.query<Row>(
+        // Ordered by the column, not the text it is read as (an output name would win: '10' < '9').
         `SELECT brain_uid, n::text AS n, statement, norm FROM memories
          ${after ? 'WHERE (brain_uid, n) > ($1, $2::bigint)' : ''}
-         ORDER BY brain_uid, n LIMIT ${pageSize}`,
+         ORDER BY memories.brain_uid, memories.n LIMIT ${pageSize}`,
         after ? [after.brain_uid, after.n] : [],
       )
     ).rows;
