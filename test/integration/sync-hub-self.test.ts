@@ -153,6 +153,12 @@ describe("a hub Brain takes the device Brain's self", () => {
     const [onHub, onDesk] = [await superseded(hub), await superseded(desk)];
     assert.ok(onHub.length > 0, 'the move supersedes the plan it changes');
     assert.deepEqual(onHub, onDesk);
+    // Both ways the plan was held: the booking she said and her calendar's event of it.
+    for (const said of [/Booked the trip to Lisbon/u, /Flight to Lisbon/u])
+      assert.ok(
+        onHub.some((m) => said.test(m)),
+        `${said} superseded: ${JSON.stringify(onHub)}`,
+      );
   });
 
   it('a hosted Mnemo that refuses the self (older than updateBrain) is said, and the Records travel', async () => {
