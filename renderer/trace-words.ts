@@ -16,8 +16,12 @@ const stageNames: Readonly<Record<string, string>> = {
   total: 'Total',
 };
 
-/** Search lanes, by their name in a Trace's lanes (engine/retrieve/*-lane.ts). */
+/**
+ * Search lanes, by their name in a Trace's lanes (engine/retrieve/*-lane.ts; `changes`, a question
+ * asking what changed: engine/context/assemble-context.ts).
+ */
 const laneNames: Readonly<Record<string, string>> = {
+  changes: 'What changed in the time asked about',
   semantic: 'By meaning',
   lexical: 'By words',
   entity: 'By names',

@@ -29,6 +29,8 @@ import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { questionsAfterAnswers } from '../core/context/questions-last.ts';
 import { asksPresentState, latestFirstInThreads } from '../core/context/latest-first.ts';
 import { asksFormer } from '../core/retrieve/held-span.ts';
+import { changeSpan, changeTopicTerms, type ChangeSpan } from '../core/retrieve/change-question.ts';
+import { recordChanges, type RecordChanges } from '../core/context/changes.ts';
 import { selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import { selectEvidence } from './select-evidence.ts';
@@ -39,10 +41,10 @@ import { fusionMethod, type Fused } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
 /**
- * Lanes that find a Record by what the query names: its words, a person, a topic, a slot or the tasks
- * it names.
+ * Lanes that find a Record by what the query names: its words, a person, a topic, a slot, the tasks
+ * it names, or the changes it asks for.
  */
-const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot', 'tasks']);
+const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot', 'tasks', 'changes']);
 /** Lanes that find a Record by meaning alone, or as the neighbour of one so found. */
 const meaningLanes = new Set(['semantic', 'prompt']);
 
@@ -85,6 +87,9 @@ export interface ContextBrain {
 export const defaultBudgetTokens = 4000;
 // Enough distinct Records for a top-25 (the LoCoMo benchmark's deepest cut) when the budget allows.
 const maxEvidenceRecords = 40;
+// The changes a change question reads of its span at most ("What changed this week?"), newest first:
+// each is a block, and the rest of the evidence follows them within the budget.
+const maxChanges = 24;
 // First person, singular or plural: "our dog" needs to know who "we" are as much as "my dog" does.
 const possessive = /\b(my|mine|myself|our|ours|ourselves)\b/iu;
 
@@ -318,6 +323,10 @@ export async function assembleContext(
       : asksFormer(body.query)
         ? { fromMs: 0, toMs: readMs ?? nowMs }
         : undefined;
+  // A question asking what changed in a span ("What changed this week?") is led by the changes made
+  // then (core/context/changes.ts), of what it names when it names something ("… about my dentist").
+  const span = changeSpan(body.query, intent, readMs ?? nowMs);
+  const topic = span ? changeTopicTerms(terms, intent?.timeWords ?? [], brain.self?.name ?? null) : [];
   /** Whether the question named a passage: its words, a person, a topic, a slot or a task found it. */
   const namedIt = (e: EvidencePassage) =>
     e.lanes.some((l) => namingLanes.has(l)) ||
@@ -326,10 +335,42 @@ export async function assembleContext(
   const foundByMeaningAlone = (e: EvidencePassage) =>
     e.lanes.every((l) => meaningLanes.has(l)) && !namedIt(e);
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
-  const { dropped, fitted, conflicts, conflicted, memories, byMeaningAlone } = await deps.units.read(
+  const { dropped, fitted, conflicts, conflicted, memories, byMeaningAlone, changed } = await deps.units.read(
     brain.uid,
     async (u) => {
-      const selected = await selectEvidence(u.context, fused, searched, at, maxEvidenceRecords, asked);
+      const changed = span ? await changesIn(u, span, at, topic) : null;
+      const lead = new Map(
+        (changed?.records ?? []).map((c) => [
+          c.recordId,
+          queryTerms(c.shown.map((x) => x.to ?? x.from ?? '').join('\n')),
+        ]),
+      );
+      // The changes first, in their order, each also where a lane found it.
+      const candidates: Fused[] =
+        lead.size === 0
+          ? fused
+          : [
+              ...(changed?.records ?? []).map((c, i, all) => ({
+                recordId: c.recordId,
+                score: all.length - i,
+                lanes: ['changes', ...(fused.find((f) => f.recordId === c.recordId)?.lanes ?? [])],
+              })),
+              ...fused.filter((f) => !lead.has(f.recordId)),
+            ];
+      const selected = await selectEvidence(
+        u.context,
+        candidates,
+        searched,
+        at,
+        maxEvidenceRecords,
+        asked,
+        lead,
+      );
+      const shown = new Map((changed?.records ?? []).map((c) => [c.recordId, c.shown]));
+      for (const e of selected.evidence) {
+        const changes = shown.get(e.recordId);
+        if (changes) e.changes = changes;
+      }
       // Whose words a passage is, by derivation's rule: "Maya" is the self "Maya Costa" unless a "Maya
       // Silva" speaks in the Brain too. The store is asked only when a passage's speaker is that first
       // name alone, and then reads the messages written since it was last asked.
@@ -343,17 +384,20 @@ export async function assembleContext(
       };
       // A question about how things stand now reads a conversation's latest sitting first: a plan
       // said in an earlier one may have changed since.
-      const ranked = asksPresentState(body.query)
-        ? latestFirstInThreads(selected.evidence, who)
-        : selected.evidence;
+      const leading = selected.evidence.filter((e) => e.changes !== undefined);
+      const rest = selected.evidence.filter((e) => e.changes === undefined);
+      const ranked = asksPresentState(body.query) ? latestFirstInThreads(rest, who) : rest;
       // A Record its writer kept on this device, or let leave only redacted, is served for what the
       // question names, not for resembling it: "Who is my dentist?" does not bring the person's
       // allergy or therapy along to an agent because they sit near a dentist by meaning.
       const unasked = ranked.filter((e) => e.visibility !== 'shareable' && foundByMeaningAlone(e));
-      const ordered = questionsAfterAnswers(
-        unasked.length > 0 ? ranked.filter((e) => !unasked.includes(e)) : ranked,
-        who,
-      );
+      const ordered = [
+        ...leading,
+        ...questionsAfterAnswers(
+          unasked.length > 0 ? ranked.filter((e) => !unasked.includes(e)) : ranked,
+          who,
+        ),
+      ];
       // Evidence no lane found by the question's words, a person, a time or a slot, and whose text holds
       // none of its words: the nearest by meaning, which may answer nothing ("Who is my sister?" where no
       // sister is known). Served, but said so, and the question is among the unknowns.
@@ -366,7 +410,7 @@ export async function assembleContext(
           ? await memoriesShown(u, servedIds, fitted, at)
           : undefined;
       const held = unasked.map((e) => ({ recordId: e.recordId, reason: privateByMeaning(e.visibility) }));
-      return { dropped: [...selected.dropped, ...held], fitted, ...found, memories, byMeaningAlone };
+      return { dropped: [...selected.dropped, ...held], fitted, ...found, memories, byMeaningAlone, changed };
     },
   );
   ledger.charge('processing', fitted.estimatedTokens / 1000);
@@ -385,18 +429,20 @@ export async function assembleContext(
     (namedIt(top) || !fitted.blocks.some((b) => namedIt(b.evidence)));
 
   const trace: Partial<Trace> = {
-    lanes: laneResults
-      .map((r) => ({
-        name: r.lane,
-        ms: r.ms,
-        candidates: r.candidates.map((c, i) => ({
-          record_id: c.recordId,
-          memory_id: null,
-          rank: i + 1,
-          score: c.score,
-          reason: c.reason,
+    lanes: (changed ? [changesLane(changed, span!)] : [])
+      .concat(
+        laneResults.map((r) => ({
+          name: r.lane,
+          ms: r.ms,
+          candidates: r.candidates.map((c, i) => ({
+            record_id: c.recordId,
+            memory_id: null,
+            rank: i + 1,
+            score: c.score,
+            reason: c.reason,
+          })),
         })),
-      }))
+      )
       .concat(
         retrieved.skipped.map((name) => ({
           name: `${name} (skipped: budget.ms ran out)`,
@@ -456,7 +502,10 @@ export async function assembleContext(
   if (include.has('explain')) {
     ctx.explain = {
       terms: searched,
-      lanes: laneResults.map((r) => ({ name: r.lane, candidates: r.candidates.length, ms: r.ms })),
+      lanes: (changed
+        ? [{ name: 'changes', candidates: changed.records.length, ms: changed.ms }]
+        : []
+      ).concat(laneResults.map((r) => ({ name: r.lane, candidates: r.candidates.length, ms: r.ms }))),
       fusion: retrieved.method,
       expansion: retrieved.expansion,
       skipped: retrieved.skipped,
@@ -470,6 +519,45 @@ export async function assembleContext(
     };
   }
   return finish(ctx, trace);
+}
+
+/** The changes of a change question's span, and how long reading them took. */
+interface ChangesRead {
+  records: RecordChanges[];
+  ms: number;
+}
+
+/** What changed in the span (ContextReads.changes), a block per Record that made it (recordChanges). */
+async function changesIn(
+  u: ContextUnit,
+  span: ChangeSpan,
+  at: ContextReadTime,
+  topic: readonly string[],
+): Promise<ChangesRead> {
+  const started = performance.now();
+  const records = recordChanges(await u.context.changes(span, at, maxChanges), topic);
+  return { records, ms: performance.now() - started };
+}
+
+/**
+ * The Trace's lane of a change question: the Records that made the span's changes, in the order they
+ * lead the Context, each with the version it made first and what it did. The reasons name no words of
+ * a Record: a change shows the value before, which another Record said.
+ */
+function changesLane(changed: ChangesRead, span: ChangeSpan): Trace['lanes'][number] {
+  return {
+    name: 'changes',
+    ms: changed.ms,
+    candidates: changed.records.map((c, i) => ({
+      record_id: c.recordId,
+      memory_id: c.memoryIds[0] ?? null,
+      rank: i + 1,
+      score: changed.records.length - i,
+      reason: `${[...new Set(c.shown.map((x) => x.how))].join(', ')} ${span.label} (${c.shown[0]!.on})${
+        c.memoryIds.length > 1 ? `; also ${c.memoryIds.slice(1).join(', ')}` : ''
+      }`,
+    })),
+  };
 }
 
 /**

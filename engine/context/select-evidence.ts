@@ -40,6 +40,10 @@ const windowChars = 1500;
  *
  * A Record of no Memory that is only an attachment's placeholder is dropped too, with the reason,
  * unless a name it gives holds a query word: the Record stays, it is what was sent.
+ *
+ * `lead` names Records kept whatever their Memories' state, each quoted by its own words (not the
+ * query's): what a change question shows as a change (a value withdrawn, a version replaced since), its
+ * passage where those words are. Kept though no Memory of theirs is served, they are marked superseded.
  */
 export async function selectEvidence(
   reads: ContextReads,
@@ -48,6 +52,7 @@ export async function selectEvidence(
   at: ContextReadTime,
   maxRecords: number,
   asked?: { fromMs: number; toMs: number },
+  lead: ReadonlyMap<string, string[]> = new Map(),
 ): Promise<{ evidence: EvidencePassage[]; dropped: Dropped[] }> {
   // A slot's value only: a plan that was moved or called off ("I booked the dentist for Tuesday",
   // then "moved to Thursday") is no plan of the time asked about, though its Memory held in it.
@@ -145,8 +150,9 @@ export async function selectEvidence(
       bringIn([newer], 'revision');
       continue;
     }
-    const past = pastKept.has(f);
-    if (!past && mems.length > 0 && !mems.some((m) => m.served || m.pending || holdsHere(m))) {
+    const unserved = mems.length > 0 && !mems.some((m) => m.served || m.pending || holdsHere(m));
+    const past = pastKept.has(f) || (unserved && lead.has(r.id));
+    if (!past && unserved) {
       const successors = await successorRecords(reads, mems, at);
       bringIn(successors, 'successor');
       if (await saysMore(reads, r.text, terms, mems, successors, at)) {
@@ -164,7 +170,7 @@ export async function selectEvidence(
     const said = saidOf(mems, past ? (m) => holdsHere(m) || m.predicate === null : holdsHere);
     if (past || said.gone.length > 0) unsettled.add(r.id);
     const message = r.kind === 'message' ? {} : undefined;
-    const quote = bestPassage(r.text, terms, said, message);
+    const quote = bestPassage(r.text, lead.get(r.id) ?? terms, said, message);
     if (quote.quoted) saidBy.set(r.id, said);
     const header = message ? mailHeader(r.text.slice(0, headerScanChars)) : null;
     const subject = header?.subject ?? null;

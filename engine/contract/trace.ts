@@ -14,7 +14,7 @@ export const TraceLane = z.object({
   name: z
     .string()
     .describe(
-      'The lane: lexical, entity, time, recency, when, slot, topic, semantic, then in thorough mode rewrite (the generative query rewrite) and feedback, and last prompt (the local and PostgreSQL engines, in that order); substring (the reference engine). A lane that could not run is listed once as "<lane> (not run: <reason>)", with no candidates: "semantic (not run: the embedder is still loading)", or the reason a database cannot run it.',
+      'The lane: lexical, entity, time, recency, when, slot, topic, semantic, then in thorough mode rewrite (the generative query rewrite) and feedback, and last prompt (the local and PostgreSQL engines, in that order); substring (the reference engine). A question asking what changed ("What changed this week?") lists changes first: the Records that changed a Memory in the time it names, in the order they lead the Context, each with the version it made. A lane that could not run is listed once as "<lane> (not run: <reason>)", with no candidates: "semantic (not run: the embedder is still loading)", or the reason a database cannot run it.',
     ),
   candidates: z.array(TraceCandidate),
   ms: z.number(),

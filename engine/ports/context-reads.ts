@@ -56,6 +56,47 @@ export type SlotValue = Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement' | 
   predicate: string;
 };
 
+/**
+ * A Record of a span that changed a lineage (ContextReads.changes): it made a version (the first Record
+ * to support it: a next version of a slot or a plan, a correction, a slot's first value) or withdrew one.
+ */
+export interface ChangeEvent {
+  recordId: string;
+  occurredAt: string;
+  occurredMs: number;
+  /**
+   * `version`: it made the version `memoryId`; `retracted`: it withdrew it (a correction saying it never
+   * held, a plan called off).
+   */
+  how: 'version' | 'retracted';
+  memoryId: string;
+  /**
+   * The request may quote it: false only for a bare correction (one that withdrew and stated nothing),
+   * which is never evidence.
+   */
+  evidence: boolean;
+}
+
+/** A version of a lineage a change touched, as a change question shows it. */
+export type ChangedVersion = Pick<
+  MemoryVersionRow,
+  | 'id'
+  | 'lineage'
+  | 'slot'
+  | 'version'
+  | 'statement'
+  | 'norm'
+  | 'subject'
+  | 'predicate'
+  | 'status'
+  | 'pending'
+  | 'corrects'
+  | 'cause'
+> & {
+  /** The earliest Record supporting it that the request may see as evidence, or null: none. */
+  recordId: string | null;
+};
+
 export interface ContextReads {
   /**
    * For these candidate Records: those there are (in no order); for each that has one, the newest
@@ -83,6 +124,20 @@ export interface ContextReads {
   slotValues(memoryIds: readonly string[], at: ContextReadTime): Promise<SlotValue[]>;
   /** Those of these Memories served at the read time, by id. */
   served(memoryIds: readonly string[], at: ContextReadTime): Promise<MemoryVersionRow[]>;
+  /**
+   * What changed in a span of world time, [fromMs, toMs): the Records of the span the scope lets the
+   * request see that made a version of a lineage (were the first Record to support it) that is a next
+   * version (version > 1) or a slot's first value, or that withdrew a version (retracted_by), none
+   * pending; next versions and withdrawals first, then first values, each newest first (by occurred_at,
+   * then id), up to `limit`; and every version of the lineages they touched, by lineage then version. A
+   * read of the span's Records (the time index), their citations and the versions they name: it never
+   * reads the Brain's other Memories.
+   */
+  changes(
+    span: { fromMs: number; toMs: number },
+    at: ContextReadTime,
+    limit: number,
+  ): Promise<{ events: ChangeEvent[]; versions: ChangedVersion[] }>;
   /** Those of these Records the scope lets the request see, in no order. */
   visible(recordIds: readonly string[], scope: ContextReadTime['scope']): Promise<string[]>;
 }

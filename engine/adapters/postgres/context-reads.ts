@@ -1,4 +1,6 @@
 import type {
+  ChangedVersion,
+  ChangeEvent,
   CitingVersion,
   ContextReads,
   EvidenceRecord,
@@ -6,7 +8,7 @@ import type {
   SlotValue,
 } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
-import { scopeSql } from './lexical-index.ts';
+import { bareCorrectionSql, scopeSql } from './lexical-index.ts';
 import { versionColumns } from './memory-repository.ts';
 import { params, scheduledSql, servedSql } from './memory-view.ts';
 
@@ -98,6 +100,61 @@ export function pgContextReads(q: PgQueryable, brainUid: string): ContextReads {
           p.values,
         )
       ).rows;
+    },
+    async changes(span, at, limit) {
+      // One statement, one round trip, as the SQLite adapter's two read it: from the span's Records
+      // (records_brain_time) to their citations (citations_record) and the versions they name, and the
+      // versions they withdrew (memories_retracted_by); then the lineages touched, by their unique key.
+      const p = params(brainUid);
+      const seen = scopeSql(p, at.scope, 'r', { bare: true });
+      const quotable = scopeSql(p, at.scope, 'qr');
+      const row = (
+        await q.query<{ events: ChangeEvent[]; versions: ChangedVersion[] }>(
+          `WITH span AS (
+             SELECT r.id, r.n, r.occurred_ms, r.occurred_at, NOT ${bareCorrectionSql('r')} AS evidence
+             FROM records r
+             WHERE ${seen} AND r.occurred_ms >= ${p.bind(span.fromMs)}::bigint
+               AND r.occurred_ms < ${p.bind(span.toMs)}::bigint),
+           made AS (
+             SELECT s.id AS record_id, s.occurred_at, s.occurred_ms, 'version' AS how, m.id AS memory_id,
+                    true AS evidence, m.version > 1 AS next
+             FROM span s
+               JOIN citations c ON c.brain_uid = $1 AND c.record_id = s.id
+               JOIN memories m ON m.brain_uid = $1 AND m.id = c.memory_id
+             WHERE NOT m.pending AND m.status <> 'retracted' AND (m.version > 1 OR m.slot IS NOT NULL)
+               AND NOT EXISTS (
+                 SELECT 1 FROM citations e JOIN records er ON er.brain_uid = e.brain_uid AND er.id = e.record_id
+                 WHERE e.brain_uid = $1 AND e.memory_id = m.id AND e.record_id <> s.id
+                   AND (er.occurred_ms < s.occurred_ms OR (er.occurred_ms = s.occurred_ms AND er.n < s.n)))
+             UNION ALL
+             SELECT s.id, s.occurred_at, s.occurred_ms, 'retracted', m.id, s.evidence, true
+             FROM span s JOIN memories m ON m.brain_uid = $1 AND m.retracted_by = s.id
+             WHERE NOT m.pending),
+           picked AS (
+             SELECT * FROM made
+             ORDER BY next DESC, occurred_ms DESC, record_id COLLATE "C" DESC LIMIT ${p.bind(limit)})
+           SELECT
+             (SELECT coalesce(json_agg(json_build_object('recordId', record_id, 'occurredAt', occurred_at,
+                       'occurredMs', occurred_ms, 'how', how, 'memoryId', memory_id, 'evidence', evidence)
+                     ORDER BY next DESC, occurred_ms DESC, record_id COLLATE "C" DESC), '[]')
+              FROM picked) AS events,
+             (SELECT coalesce(json_agg(json_build_object('id', m.id, 'lineage', m.lineage, 'slot', m.slot,
+                       'version', m.version, 'statement', m.statement, 'norm', m.norm, 'subject', m.subject,
+                       'predicate', m.predicate, 'status', m.status, 'pending', m.pending,
+                       'corrects', m.corrects, 'cause', m.cause,
+                       'recordId', (SELECT qr.id FROM citations qc
+                                      JOIN records qr ON qr.brain_uid = qc.brain_uid AND qr.id = qc.record_id
+                                    WHERE qc.brain_uid = $1 AND qc.memory_id = m.id AND ${quotable}
+                                    ORDER BY qr.occurred_ms, qr.n LIMIT 1))
+                     ORDER BY m.lineage COLLATE "C", m.version), '[]')
+              FROM memories m
+              WHERE m.brain_uid = $1
+                AND m.lineage IN (SELECT t.lineage FROM picked JOIN memories t
+                                    ON t.brain_uid = $1 AND t.id = picked.memory_id)) AS versions`,
+          p.values,
+        )
+      ).rows[0]!;
+      return row;
     },
     async visible(recordIds, scope) {
       if (recordIds.length === 0) return [];

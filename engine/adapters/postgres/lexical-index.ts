@@ -24,15 +24,12 @@ const rankWeights = `{${[turnWeights.after, turnWeights.speaker, turnWeights.bef
 /**
  * The request's conditions on a records alias, binding their values to `p`: the SQLite adapter's
  * eligibilitySql and the search's own window, to the letter. A bare correction (one no Memory cites)
- * is never evidence.
+ * is never evidence; `bare` keeps it (what the request may see, not quote: what withdrew a Memory).
  */
-export function scopeSql(p: Params, scope: SearchScope, alias = 'r'): string {
+export function scopeSql(p: Params, scope: SearchScope, alias = 'r', opts: { bare?: boolean } = {}): string {
   const r = alias;
-  const conds = [
-    `${r}.brain_uid = ${p.bind(scope.brainUid)}`,
-    `NOT (${r}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec
-                                                  WHERE ec.brain_uid = ${r}.brain_uid AND ec.record_id = ${r}.id))`,
-  ];
+  const conds = [`${r}.brain_uid = ${p.bind(scope.brainUid)}`];
+  if (!opts.bare) conds.push(`NOT ${bareCorrectionSql(r)}`);
   const at = (cond: string, ms: number) => conds.push(`${r}.occurred_ms ${cond} ${p.bind(ms)}::bigint`);
   if (scope.excludeLocalOnly) conds.push(`${r}.visibility <> 'local_only'`);
   if (scope.shareableOnly) conds.push(`${r}.visibility = 'shareable'`);
@@ -45,6 +42,11 @@ export function scopeSql(p: Params, scope: SearchScope, alias = 'r'): string {
   if (scope.toMs !== undefined) at('<', scope.toMs);
   return conds.join(' AND ');
 }
+
+/** The Record (a records alias) is a bare correction: one no Memory cites, which withdrew and stated nothing. */
+export const bareCorrectionSql = (r: string) =>
+  `(${r}.kind = 'correction' AND NOT EXISTS (SELECT 1 FROM citations ec
+                                            WHERE ec.brain_uid = ${r}.brain_uid AND ec.record_id = ${r}.id))`;
 
 /**
  * A message's speaker as the SQLite indexer normalises it (trimmed, folded by mnemo_fold), for a records

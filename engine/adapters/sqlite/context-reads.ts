@@ -1,11 +1,13 @@
 import type {
+  ChangedVersion,
+  ChangeEvent,
   CitingVersion,
   ContextReads,
   ContextReadTime,
   EvidenceRecord,
   SlotValue,
 } from '../../ports/index.ts';
-import { eligibilitySql } from './eligibility-sql.ts';
+import { bareCorrectionSql, eligibilitySql } from './eligibility-sql.ts';
 import { versionColumns, versionOf, type SqlVersion } from './memory-repository.ts';
 import { scheduledSql, servedSql } from './memory-view.ts';
 import type { SqlParam, Store } from './store.ts';
@@ -46,6 +48,41 @@ function newerRevisionSql(scope: ContextReadTime['scope']): { sql: string; param
                          ORDER BY nr.n DESC LIMIT 1) AS newer
             FROM records r WHERE r.id IN (SELECT value FROM json_each(?)) AND r.external_id IS NOT NULL`,
     params: eligible.params,
+  };
+}
+
+/**
+ * The query of `changes`: from the span's Records (the time index, INDEXED BY: with no statistics the
+ * planner may begin at the Brain's Memories) to their citations and the versions they name, and to the
+ * versions they withdrew (memories_retracted_by). A version counts where the Record is the first to
+ * support it (by occurred_at, then write order): a value said again in the span changed nothing then.
+ */
+export function changesSql(
+  span: { fromMs: number; toMs: number },
+  at: ContextReadTime,
+  limit: number,
+): { sql: string; params: SqlParam[] } {
+  const seen = eligibilitySql(at.scope, 'r', { bare: true });
+  return {
+    sql: `WITH span AS (
+         SELECT r.id, r.n, r.occurred_ms, r.occurred_at, NOT ${bareCorrectionSql('r')} AS evidence
+         FROM records r INDEXED BY records_brain_occurred
+         WHERE ${seen.sql} AND r.occurred_ms >= ? AND r.occurred_ms < ?),
+       made AS (
+         SELECT s.id AS record_id, s.occurred_at, s.occurred_ms, 'version' AS how, m.id AS memory_id,
+                1 AS evidence, m.version > 1 AS next
+         FROM span s CROSS JOIN citations c ON c.record_id = s.id CROSS JOIN memories m ON m.id = c.memory_id
+         WHERE m.pending = 0 AND m.status <> 'retracted' AND (m.version > 1 OR m.slot IS NOT NULL)
+           AND NOT EXISTS (SELECT 1 FROM citations e CROSS JOIN records er ON er.id = e.record_id
+                           WHERE e.memory_id = m.id AND e.record_id <> s.id
+                             AND (er.occurred_ms < s.occurred_ms OR (er.occurred_ms = s.occurred_ms AND er.n < s.n)))
+         UNION ALL
+         SELECT s.id, s.occurred_at, s.occurred_ms, 'retracted', m.id, s.evidence, 1
+         FROM span s CROSS JOIN memories m ON m.retracted_by = s.id
+         WHERE m.pending = 0)
+       SELECT record_id, occurred_at, occurred_ms, how, memory_id, evidence FROM made
+       ORDER BY next DESC, occurred_ms DESC, record_id DESC LIMIT ?`,
+    params: [...seen.params, span.fromMs, span.toMs, limit],
   };
 }
 
@@ -147,6 +184,51 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
           ...served.params,
         )
         .map(versionOf);
+    },
+    async changes(span, at, limit) {
+      const q = changesSql(span, at, limit);
+      const events = store
+        .all<
+          Omit<ChangeEvent, 'evidence' | 'recordId' | 'memoryId' | 'occurredAt' | 'occurredMs'> & {
+            record_id: string;
+            memory_id: string;
+            occurred_at: string;
+            occurred_ms: number;
+            evidence: Flag;
+          }
+        >(q.sql, ...q.params)
+        .map((e): ChangeEvent => ({
+          recordId: e.record_id,
+          occurredAt: e.occurred_at,
+          occurredMs: e.occurred_ms,
+          how: e.how,
+          memoryId: e.memory_id,
+          evidence: e.evidence === 1,
+        }));
+      if (events.length === 0) return { events, versions: [] };
+      const el = eligibilitySql(at.scope, 'r');
+      // Each lineage's versions by the unique (lineage, version) index; each version's earliest Record
+      // the request may quote by its citations' key.
+      const versions = store
+        .all<Omit<ChangedVersion, 'pending' | 'recordId'> & { pending: Flag; record_id: string | null }>(
+          `SELECT m.id, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject, m.predicate, m.status,
+             m.pending, m.corrects, m.cause,
+             (SELECT r.id FROM citations c CROSS JOIN records r ON r.id = c.record_id
+              WHERE c.memory_id = m.id AND ${el.sql} ORDER BY r.occurred_ms, r.n LIMIT 1) AS record_id
+           FROM memories m
+           WHERE m.lineage IN (SELECT t.lineage FROM json_each(?) j CROSS JOIN memories t ON t.id = j.value)
+             AND m.brain_uid = ?
+           ORDER BY m.lineage, m.version`,
+          ...el.params,
+          JSON.stringify([...new Set(events.map((e) => e.memoryId))]),
+          brainUid,
+        )
+        .map(({ record_id, pending, ...v }): ChangedVersion => ({
+          ...v,
+          pending: pending === 1,
+          recordId: record_id,
+        }));
+      return { events, versions };
     },
     async visible(recordIds, scope) {
       if (recordIds.length === 0) return [];

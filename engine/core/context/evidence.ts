@@ -44,10 +44,34 @@ export interface EvidencePassage {
    * the quote leaves out with the other header lines): the prompt marks it. Absent: false.
    */
   bulk?: boolean;
+  /**
+   * What this Record changed in the span a change question asks about ("What changed this week?"):
+   * the prompt shows each change in the block's header. Absent: none, or no such question.
+   */
+  changes?: ShownChange[];
   lanes: string[];
   score: number;
   /** The reranker's score when it ordered this Record (the order follows it, not `score`). */
   rerankScore: number | null;
+}
+
+/**
+ * One change a Record made to what the Brain holds, as a block's header shows it (core/context/changes.ts):
+ * a value replaced (`changed`), corrected (said never to have held), withdrawn, or a slot's first
+ * (`new`). Values and `what` are words of Records, quoted in the header.
+ */
+export interface ShownChange {
+  how: 'changed' | 'corrected' | 'withdrawn' | 'new';
+  /** What the value is of ("Marko's birthday", "Ana lives in"); null: a statement of no slot, shown whole. */
+  what: string | null;
+  /** The value before (withdrawn: the one withdrawn); null: none (`new`), or not shown (`fromHidden`). */
+  from: string | null;
+  /** A value was there before, but no Record this request may see says it. Absent: false. */
+  fromHidden?: boolean;
+  /** The value after; null when withdrawn. */
+  to: string | null;
+  /** The day of the Record that made the change, as its date is written (YYYY-MM-DD). */
+  on: string;
 }
 
 export interface Dropped {

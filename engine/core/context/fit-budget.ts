@@ -1,7 +1,7 @@
 import { countTokens } from '../shared/count-tokens.ts';
 import { spokenBySelf, type OwnPerson } from '../derive/resolve-owner.ts';
 import { sentences } from '../derive/split-text.ts';
-import type { EvidencePassage } from './evidence.ts';
+import type { EvidencePassage, ShownChange } from './evidence.ts';
 
 const separator = '\n\n';
 
@@ -45,7 +45,15 @@ export function newBoundary(evidence: readonly EvidencePassage[], draw: () => nu
   for (;;) {
     const boundary = `mnemo-${draw()}`;
     const held = evidence.some((e) =>
-      [e.passage, e.wide, e.title, e.subject, e.speaker, e.source].some((t) => t?.includes(boundary)),
+      [
+        e.passage,
+        e.wide,
+        e.title,
+        e.subject,
+        e.speaker,
+        e.source,
+        ...(e.changes ?? []).flatMap((c) => [c.what, c.from, c.to]),
+      ].some((t) => t?.includes(boundary)),
     );
     if (!held) return boundary;
   }
@@ -99,6 +107,23 @@ export function heldLabel(held: { fromMs: number; toMs: number | null }): string
 const callerSet = (value: string) => JSON.stringify(value);
 
 /**
+ * A change a Record made, as its block's header shows it (what and the values quoted, as Records said
+ * them): `change: "Lea Horvat's dentist": "Dr. Perić" → "Dr. Babić" (said 2026-12-03)`, `(corrected …)`
+ * for a correction, `change: "<statement>" withdrawn (2026-12-04)`, `new: "Marko's birthday": "March
+ * 13" (said …)`; a value before that this request may not see is said to be there, not shown. A
+ * statement after that the block's quote holds (a plan moved, said in the Record's own words) is
+ * not said twice: `→ below`.
+ */
+export function changeLabel(c: ShownChange, quote = ''): string {
+  const what = c.what === null ? '' : `${callerSet(c.what)}: `;
+  const from = c.from === null ? 'a value not shown here' : callerSet(c.from);
+  if (c.how === 'new') return `new: ${what}${callerSet(c.to ?? '')} (said ${c.on})`;
+  if (c.how === 'withdrawn') return `change: ${what}${from} withdrawn (${c.on})`;
+  const to = c.what === null && c.to !== null && quote.includes(c.to) ? 'below' : callerSet(c.to ?? '');
+  return `change: ${what}${from} → ${to} (${c.how === 'corrected' ? 'corrected' : 'said'} ${c.on})`;
+}
+
+/**
  * One passage as it appears in the prompt: a header line opened by the Context's boundary, numbered, with
  * its date, speaker and source (what a caller set is quoted), then the exact quote. The first block
  * carries the preamble before it.
@@ -119,6 +144,8 @@ export function formatBlock(i: number, e: EvidencePassage, quote: string, frame:
     // What it states was replaced since (by a block above it): kept for what else it says.
     ...(e.superseded ? ['superseded'] : []),
     ...(e.held ? [heldLabel(e.held)] : []),
+    // What it changed in the span a change question asks about: each value before and after.
+    ...(e.changes ?? []).map((c) => changeLabel(c, quote)),
     // The person keeps it on this device (or shared only redacted): an agent that sends the prompt to a
     // model elsewhere can see so, passage by passage.
     ...(e.visibility === 'local_only' || e.visibility === 'redacted_summary'

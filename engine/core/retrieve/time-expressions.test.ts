@@ -121,6 +121,18 @@ describe('time expressions in queries', () => {
     assert.ok(ago.fromMs! <= Date.UTC(2023, 6, 1) && ago.toMs! >= Date.UTC(2023, 6, 8));
   });
 
+  it('reads "since <weekday>" as that day up to the reference day', () => {
+    // 15 July 2023 is a Saturday.
+    const mon = timeIntent('What has changed since Monday?', ref)!;
+    assert.deepEqual([iso(mon.fromMs), iso(mon.toMs)], ['2023-07-10', '2023-07-16']);
+    assert.deepEqual(mon.timeWords, ['monday']);
+    // Said on the day it names: the one a week before.
+    const sat = timeIntent('anything new since Saturday?', ref)!;
+    assert.deepEqual([iso(sat.fromMs), iso(sat.toMs)], ['2023-07-08', '2023-07-16']);
+    const last = timeIntent('since last Friday', ref)!;
+    assert.deepEqual([iso(last.fromMs), iso(last.toMs)], ['2023-07-14', '2023-07-16']);
+  });
+
   it('recognises asking for the newest or the oldest', () => {
     assert.equal(timeIntent("What is Ana's latest hobby?", ref)!.order, 'newest');
     assert.equal(timeIntent('Where does he live currently?', ref)!.order, 'newest');

@@ -285,6 +285,12 @@ function wallTimeIntent(
     set(Date.UTC(y, mi, 1), Date.UTC(y, mi + 1, 1), m[0], m[1]!, ...(part ? [part] : []));
   }
 
+  if ((m = /\bsince (?:last )?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.exec(q))) {
+    // "since Monday": from the latest such day strictly before the reference day up to it, that day
+    // included; said on a Monday, the Monday a week before.
+    const back = (new Date(today).getUTCDay() - weekdays.indexOf(m[1]!) + 7) % 7 || 7;
+    set(today - back * DAY, today + DAY, m[0], m[1]!);
+  }
   if (/\byesterday\b/.test(q)) set(today - DAY, today, 'yesterday', 'yesterday');
   if ((m = /\blast night\b/.exec(q))) set(today - DAY, today + DAY, m[0], 'night');
   if ((m = /\b(today|tonight|this (morning|afternoon|evening))\b/.exec(q)))

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { asksChanges, changeSpan, changeTopicTerms, changesLookBackMs } from './change-question.ts';
+import { queryTerms } from './query-terms.ts';
+import { timeIntent } from './time-expressions.ts';
+
+const now = Date.UTC(2026, 11, 5, 17); // Saturday 5 December 2026
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+describe('a question asking what changed', () => {
+  it('is told from one asking about a new thing, a cause or a life', () => {
+    for (const q of [
+      'What changed this week?',
+      "What's changed since Monday?",
+      'What has changed lately?',
+      "What's new with Marko?",
+      'What is different this week?',
+      'Has anything changed in November?',
+      'Did anything change?',
+      'Anything new?',
+      'Any updates this week?',
+      'What was updated in November?',
+      'What changes were made to the trip?',
+      'Changes since Monday?',
+      'What did I change last week?',
+      'What changed about my dentist?',
+    ])
+      assert.ok(asksChanges(q), q);
+    for (const q of [
+      'What new activity has Tim started learning in August 2023?',
+      'What are the new shoes that Melanie got used for?',
+      'What changed her mind?',
+      'What are some changes Caroline has faced during her transition journey?',
+      'When did Caroline join a new activist group?',
+      'Where do I live?',
+      'How was John’s experience in New York City?',
+    ])
+      assert.ok(!asksChanges(q), q);
+  });
+
+  it('reads the span the question names, up to the read time', () => {
+    const span = (q: string, readMs = now) => {
+      const s = changeSpan(q, timeIntent(q, readMs), readMs);
+      return s === null ? null : [day(s.fromMs), day(s.toMs - 1), s.label];
+    };
+    assert.deepEqual(span('What changed this week?'), ['2026-11-28', '2026-12-05', 'this week']);
+    assert.deepEqual(span('What has changed since Monday?'), ['2026-11-30', '2026-12-05', 'since monday']);
+    assert.deepEqual(span('What was updated in November?'), ['2026-11-01', '2026-11-30', 'in november']);
+    // "since" a day: every day after it too.
+    assert.deepEqual(span('What changed since 3 December?'), [
+      '2026-12-03',
+      '2026-12-05',
+      'since 3 december',
+    ]);
+    // No time, or only "lately": the month before.
+    const none = changeSpan("What's new?", null, now)!;
+    assert.equal(none.toMs - none.fromMs, changesLookBackMs);
+    assert.equal(none.toMs, now + 1);
+    assert.deepEqual(span('Anything new lately?')?.slice(2), ['in the last 31 days']);
+    // Read at as_of: nothing after it.
+    const asOf = Date.UTC(2026, 11, 1, 12);
+    assert.deepEqual(span('What changed this week?', asOf), ['2026-11-24', '2026-12-01', 'this week']);
+    // A time still to come, or no change asked for: none.
+    assert.equal(span('What changes next week?'), null);
+    assert.equal(span('Where did I live this week?'), null);
+  });
+
+  it('keeps the words naming what it asks about', () => {
+    const topic = (q: string, self: string | null = 'Lea Horvat') =>
+      changeTopicTerms(queryTerms(q), timeIntent(q, now)?.timeWords ?? [], self);
+    assert.deepEqual(topic('What changed this week?'), []);
+    assert.deepEqual(topic("What's new lately?"), []);
+    assert.deepEqual(topic('What changed for Lea since Monday?'), []);
+    assert.deepEqual(topic('What changed about my dentist in December?'), ['dentist']);
+    assert.deepEqual(topic("What's new with Marko?"), ['marko']);
+  });
+});
