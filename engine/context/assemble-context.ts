@@ -51,6 +51,9 @@ const meaningLanes = new Set(['semantic', 'prompt']);
 const privateByMeaning = (visibility: EvidencePassage['visibility']) =>
   `${visibility}: found by meaning alone, and a Record that is not shareable is served only for what the question names`;
 
+const notAChange =
+  'not a change: a question asking what changed is answered by the changes of its span and what it names';
+
 /** What a Context reads of its Brain: the step its watermark names, Records, Memories, evidence. */
 
 export type ContextUnit = Pick<
@@ -385,7 +388,11 @@ export async function assembleContext(
       // A question about how things stand now reads a conversation's latest sitting first: a plan
       // said in an earlier one may have changed since.
       const leading = selected.evidence.filter((e) => e.changes !== undefined);
-      const rest = selected.evidence.filter((e) => e.changes === undefined);
+      // Once changes lead, the rest is what the question names ("… with Marko"): the span's other
+      // Records are what happened then, not what changed, and would fill the budget with chatter.
+      const unchanged = selected.evidence.filter((e) => e.changes === undefined);
+      const notChanges = leading.length > 0 ? unchanged.filter((e) => !namedIt(e)) : [];
+      const rest = notChanges.length > 0 ? unchanged.filter((e) => !notChanges.includes(e)) : unchanged;
       const ranked = asksPresentState(body.query) ? latestFirstInThreads(rest, who) : rest;
       // A Record its writer kept on this device, or let leave only redacted, is served for what the
       // question names, not for resembling it: "Who is my dentist?" does not bring the person's
@@ -409,7 +416,10 @@ export async function assembleContext(
         include.has('memories') && fitted.blocks.length > 0
           ? await memoriesShown(u, servedIds, fitted, at)
           : undefined;
-      const held = unasked.map((e) => ({ recordId: e.recordId, reason: privateByMeaning(e.visibility) }));
+      const held = [
+        ...notChanges.map((e) => ({ recordId: e.recordId, reason: notAChange })),
+        ...unasked.map((e) => ({ recordId: e.recordId, reason: privateByMeaning(e.visibility) })),
+      ];
       return { dropped: [...selected.dropped, ...held], fitted, ...found, memories, byMeaningAlone, changed };
     },
   );

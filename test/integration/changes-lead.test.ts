@@ -59,12 +59,15 @@ for (const [name, openEngine] of engines)
         const gym = await said('I have a gym class on Friday evening.', '2026-11-27T08:00:00+01:00');
         // The week: the changes, and chatter around them.
         const moved = await said('I moved to Porto.', '2026-11-30T12:00:00+01:00');
-        await said('The weather was lovely today, we walked by the river.', '2026-12-01T18:00:00+01:00');
+        const weather = await said(
+          'The weather was lovely today, we walked by the river.',
+          '2026-12-01T18:00:00+01:00',
+        );
         const withdrawn = await remember(
           { kind: 'correction', corrects: gym.memory_ids[0]! },
           '2026-12-02T09:00:00+01:00',
         );
-        await said('Had pasta for lunch with the team.', '2026-12-02T13:00:00+01:00');
+        const pasta = await said('Had pasta for lunch with the team.', '2026-12-02T13:00:00+01:00');
         const trip = await said(
           'We moved the Rome trip: it is now January 9 to 12.',
           '2026-12-03T09:15:00+01:00',
@@ -76,13 +79,13 @@ for (const [name, openEngine] of engines)
           { kind: 'correction', corrects: march3.id, statement: "Marko's birthday is March 13" },
           '2026-12-04T09:00:00+01:00',
         );
-        await said('Watched a film tonight, it was fine.', '2026-12-04T22:00:00+01:00');
+        const film = await said('Watched a film tonight, it was fine.', '2026-12-04T22:00:00+01:00');
 
         const ask = async (query: string, purpose?: string) => {
           const c = (await engine.createContext(
             tenant,
             'lea',
-            { query, ...(purpose ? { purpose } : {}) },
+            { query, include: ['citations', 'explain'], ...(purpose ? { purpose } : {}) },
             { requestId: 'req_t' },
           )) as ContextReady;
           const trace = await engine.getTrace(tenant, 'lea', c.id);
@@ -114,9 +117,13 @@ for (const [name, openEngine] of engines)
           [moved.id, gym.id, trip.id, corrected.id],
         );
         assert.match(lane.candidates[3]!.reason, /^corrected this week \(2026-12-04\)$/u);
-        // The rest follows within the budget: the week's other Records.
-        assert.ok(week.cited.length > 4, week.text);
+        // The week's other Records are what happened, not what changed: left out, and said so.
+        assert.equal(week.cited.length, 4, week.text);
         assert.equal(week.c.budget.truncated, false);
+        const notChanges = ((week.c.explain?.dropped ?? []) as Array<{ record_id: string; reason: string }>)
+          .filter((d) => d.reason.startsWith('not a change:'))
+          .map((d) => d.record_id);
+        for (const chatter of [weather, pasta, film]) assert.ok(notChanges.includes(chatter.id), week.text);
         // Neither the bare correction nor the Records before the week are quoted as changes.
         assert.ok(!week.cited.includes(withdrawn.id));
         assert.ok(!week.cited.slice(0, 4).includes(lisbon.id) && !week.cited.includes(birthday.id));
@@ -136,6 +143,11 @@ for (const [name, openEngine] of engines)
           marko.trace.lanes[0]!.candidates.map((x) => x.record_id),
           [trip.id, corrected.id],
         );
+        // After them, what names Marko (the booking), not the week's chatter.
+        assert.deepEqual(marko.cited.slice(0, 2), [trip.id, corrected.id]);
+        assert.ok(marko.cited.includes(booked.id), marko.text);
+        for (const chatter of [weather, pasta, film])
+          assert.ok(!marko.cited.includes(chatter.id), marko.text);
         const bday = await ask("What changed about Marko's birthday this week?");
         assert.deepEqual(
           bday.trace.lanes[0]!.candidates.map((x) => x.record_id),
@@ -159,7 +171,6 @@ for (const [name, openEngine] of engines)
           assert.doesNotMatch(plain.text, /· (?:change|new): /u, q);
         }
         assert.equal((await ask('Where do I live?')).cited[0], moved.id);
-        void booked;
       } finally {
         await engine.close();
       }
