@@ -143,7 +143,9 @@ export async function runSync(
   /** What the run found of the remote Brain's self; undefined until it has asked. */
   let warning: string | null | undefined;
   try {
-    warning = await ensureRemoteBrain(client, remote, call);
+    warning = await ensureRemoteBrain(client, remote, call, (self) =>
+      sync.takeSelf(t, brainId, remote.pairingId, self),
+    );
     const pushAndForget = async () => {
       for (;;) {
         onTime();
@@ -353,13 +355,16 @@ function* bySize(replicas: readonly RecordReplica[]): Generator<RecordReplica[]>
 /**
  * The remote Brain, made when missing, with this Brain's self (its type and name; the Brain's own name
  * stays here), and given that self when it has none (a hub Brain made before sync carried it, or by
- * hand): the hub resolves whose each Record's words are by it (docs/sync.md, "The self"). A self there
- * that differs is left as it is: what the run found is its warning (null: nothing to say).
+ * hand): the hub resolves whose each Record's words are by it (docs/sync.md, "The self"). This Brain,
+ * when it has none, takes the remote's (`take`: a second device paired with a hub Brain that has one,
+ * or a self set on the hub). Where both have one and they differ, each keeps its own: what the run
+ * found is its warning (null: nothing to say).
  */
 async function ensureRemoteBrain(
   client: MnemoClient,
   remote: Pick<RemoteOf, 'remote' | 'remoteBrain' | 'remoteKey' | 'self'>,
   call: { signal?: AbortSignal },
+  take: (self: SelfEntity) => Promise<boolean>,
 ): Promise<string | null> {
   const { remoteBrain: brainId, self } = remote;
   let there: Brain;
@@ -376,9 +381,13 @@ async function ensureRemoteBrain(
       there = await client.getBrain(brainId, call);
     }
   }
-  if (self === null) return null;
   // A remote's answer is not trusted to have the shape: a self it does not give is none.
   const theirs = selfOfAnswer(there);
+  if (self === null) {
+    // Set here meanwhile (the person, in the app): kept, and compared with the hub's at the next run.
+    if (theirs !== null) await take(theirs);
+    return null;
+  }
   if (theirs === null) {
     try {
       await client.updateBrain(brainId, { self }, call);
@@ -402,7 +411,7 @@ async function ensureRemoteBrain(
     `${JSON.stringify(oneLine(withoutKey(s.name, remote.remoteKey), 200))} (${oneLine(s.type, 20)})`;
   return (
     `the hosted Brain ${JSON.stringify(brainId)}'s self is ${shown(theirs)}, this Brain's ${shown(self)}; ` +
-    'sync leaves a self it finds there as it is, so the two sides may tell whose words are whose apart ' +
+    'sync changes neither (it gives a self only to a side that has none), so the two sides may tell whose words are whose apart ' +
     `differently: change one of them (PATCH /v1/brains/${brainId} with {"self": …}, here or on the hosted Mnemo)`
   );
 }

@@ -7,11 +7,13 @@ import {
   type RecordPage,
   type ReplicaOutcome,
   type ReplicaCorrection,
+  type SelfEntity,
   type SyncPairing,
 } from '../../contract/index.ts';
 import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
+import { setSelfIn } from '../brains.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { PairingRow, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
@@ -137,6 +139,31 @@ export async function remoteOf(ctx: LocalCtx, b: BrainRow): Promise<RemoteOf> {
     pairingId: p.pairing_id,
     self: selfOf(b),
   };
+}
+
+/**
+ * Gives this Brain the self of its remote's Brain when it has none (a second device paired with a hub
+ * Brain that has one, or a self set on the hub): whose each Record's words are is read by it here as
+ * there (docs/sync.md, "The self"). Set in one unit with the check, so a self the person set meanwhile
+ * is never replaced; false then. Every Record of the Brain is derived again as hers (setSelfIn).
+ */
+export async function takeRemoteSelf(
+  ctx: LocalCtx,
+  b: BrainRow,
+  pairingId: string,
+  self: SelfEntity,
+): Promise<boolean> {
+  let listed = 0;
+  const taken = await ctx.units.write(b.uid, async (u) => {
+    requireRunPairing(b, await ctx.device.within(u).pairing(), pairingId);
+    if ((await u.self()) !== null) return false;
+    listed = (await setSelfIn(ctx, u, self)).listed;
+    return true;
+  });
+  // Woken once the change committed, as updateBrain does.
+  if (listed > 0) ctx.worker.kick({ upkeep: true });
+  if (taken) ctx.logger.info("a Brain took its sync remote's self", { brain_id: b.id });
+  return taken;
 }
 
 /** Every paired Brain of the store, for the background loop. */

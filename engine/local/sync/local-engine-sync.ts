@@ -24,6 +24,9 @@ export function createEngineSync(
     status: op((t, id) => onDevice(t, id, (b) => device.syncStatus(ctx, b))),
     pair: op((t, id, body) => onDevice(t, id, (b) => device.pair(ctx, b, body))),
     unpair: op((t, id) => onDevice(t, id, (b) => device.unpair(ctx, b))),
+    takeSelf: write((t, id, pairingId, self) =>
+      onDevice(t, id, (b) => device.takeRemoteSelf(ctx, b, pairingId, self)),
+    ),
     pairedBrains: op(() => device.pairedBrains(ctx)),
     remoteOf: op((t, id) => onDevice(t, id, (b) => device.remoteOf(ctx, b))),
     outbox: op((t, id, limit) => onDevice(t, id, (b) => device.outbox(ctx, b, limit))),
