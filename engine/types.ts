@@ -31,7 +31,7 @@ import type {
   SyncStatus,
   TombstoneResult,
 } from './contract/index.ts';
-import type { RunEnd } from './ports/index.ts';
+import type { PushedFields, RunEnd } from './ports/index.ts';
 
 /**
  * A pairing's sync status as the store keeps it: the contract's SyncStatus without what only the running
@@ -267,6 +267,8 @@ export interface EngineSync {
     pairingId: string,
     batch: OutboxBatch,
     outcomes: ReadonlyMap<string, ReplicaOutcome>,
+    /** What the batch did with content fields newer than the remote (newerContentFields). */
+    fields?: PushedFields,
   ): Promise<void>;
   tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<TombstoneBatch>;
   markTombstonesSent(

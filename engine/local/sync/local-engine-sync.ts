@@ -30,8 +30,8 @@ export function createEngineSync(
     pairedBrains: op(() => device.pairedBrains(ctx)),
     remoteOf: op((t, id) => onDevice(t, id, (b) => device.remoteOf(ctx, b))),
     outbox: op((t, id, limit) => onDevice(t, id, (b) => device.outbox(ctx, b, limit))),
-    markPushed: write((t, id, pairingId, batch, outcomes) =>
-      onDevice(t, id, (b) => device.markPushed(ctx, b, pairingId, batch, outcomes)),
+    markPushed: write((t, id, pairingId, batch, outcomes, fields) =>
+      onDevice(t, id, (b) => device.markPushed(ctx, b, pairingId, batch, outcomes, fields)),
     ),
     tombstonesToSend: op((t, id, limit) => onDevice(t, id, (b) => device.tombstonesToSend(ctx, b, limit))),
     markTombstonesSent: op((t, id, pairingId, through) =>
