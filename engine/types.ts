@@ -31,7 +31,7 @@ import type {
   SyncStatus,
   TombstoneResult,
 } from './contract/index.ts';
-import type { RunEnd } from './ports/index.ts';
+import type { PushedFields, RunEnd } from './ports/index.ts';
 
 /**
  * A pairing's sync status as the store keeps it: the contract's SyncStatus without what only the running
@@ -253,6 +253,11 @@ export interface EngineSync {
   status(t: Tenant, brainId: string): Promise<PairingStatus>;
   pair(t: Tenant, brainId: string, body: SyncPairing): Promise<PairingStatus>;
   unpair(t: Tenant, brainId: string): Promise<PairingStatus>;
+  /**
+   * Gives the Brain its remote Brain's self when it has none (docs/sync.md, "The self"); false when it
+   * has one, set meanwhile, which is kept. Refused (sync_not_paired) once the pairing was replaced.
+   */
+  takeSelf(t: Tenant, brainId: string, pairingId: string, self: SelfEntity): Promise<boolean>;
   pairedBrains(): Promise<{ project: string; env: 'test' | 'live'; brainId: string }[]>;
   remoteOf(t: Tenant, brainId: string): Promise<RemoteOf>;
   outbox(t: Tenant, brainId: string, limit: number): Promise<OutboxBatch>;
@@ -262,6 +267,8 @@ export interface EngineSync {
     pairingId: string,
     batch: OutboxBatch,
     outcomes: ReadonlyMap<string, ReplicaOutcome>,
+    /** What the batch did with content fields newer than the remote (newerContentFields). */
+    fields?: PushedFields,
   ): Promise<void>;
   tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<TombstoneBatch>;
   markTombstonesSent(

@@ -51,6 +51,16 @@ export const ReplicableContent = z
   .discriminatedUnion('kind', [MessageContent, DocumentContent, EventContent, FactContent, ReplicaCorrection])
   .meta({ id: 'ReplicableContent' });
 
+/**
+ * Content fields a replication route of an earlier version does not know, by kind: it refuses the push
+ * that carries one (`400 invalid_request_body`, "records[i].content.<field>: unknown field"), and a
+ * device's push then sends those Records without it (docs/sync.md, "A hub older than the device").
+ * Each is optional: the Record is whole without it, only less precise.
+ */
+export const newerContentFields: Readonly<Record<string, readonly string[]>> = {
+  correction: ['valid_from'],
+};
+
 export const RecordReplica = z
   .strictObject({
     id: RecordId.describe('The id the Record has on every side.'),
@@ -265,9 +275,11 @@ export const SyncStatus = z
       .string()
       .nullable()
       .describe(
-        "Additive: what the last run found and did not stop for, the person's to know; null: nothing. The " +
-          "hosted Brain's self differs from this Brain's (sync sets a self there only where it has none, and " +
-          'never changes one), or the hosted Mnemo is too old to take a self. Kept until a run finds otherwise.',
+        "Additive: what sync found and did not stop for, the person's to know; null: nothing. The hosted " +
+          "Brain's self differs from this Brain's (sync gives a side a self only where it has none, and never " +
+          'changes one), or the hosted Mnemo is too old to take a self: kept until a run finds otherwise. And, ' +
+          'after it, Records the push sent without a newer content field the hosted Mnemo refused as unknown ' +
+          '(an older version): kept until it takes such a field.',
       ),
     next_run_at: DateTime.nullable().describe(
       'When this server runs the sync by itself next (sooner after a write); null while a run is under way, ' +

@@ -198,6 +198,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     status: onDeviceOnly,
     pair: onDeviceOnly,
     unpair: onDeviceOnly,
+    takeSelf: onDeviceOnly,
     pairedBrains: async () => [],
     remoteOf: onDeviceOnly,
     outbox: onDeviceOnly,

@@ -3,6 +3,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { shortened } from '../errors/shown-value.ts';
 import { newId } from '../ids.ts';
 import type { Tenant } from '../types.ts';
+import type { BrainUnitOfWork } from '../ports/index.ts';
 import { noSuchBrain } from './brain-uids.ts';
 import { afterForget, nowIso, requireBrain, toBrain, watermarkAt, type EngineCtx } from './local-ctx.ts';
 
@@ -50,14 +51,11 @@ export async function updateBrain(
   const seq = await ctx.units.write(b.uid, async (uow) => {
     const was = await uow.self();
     const selfChanged = body.self !== undefined && !sameSelf(was, body.self);
-    await uow.setBrain({
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(selfChanged ? { self: body.self } : {}),
-    });
+    if (body.name !== undefined) await uow.setBrain({ name: body.name });
     if (!selfChanged) return uow.sequence.current();
-    const step = await uow.sequence.next();
-    listed = await ctx.upkeep.relistBrain(uow, step);
-    return step;
+    const set = await setSelfIn(ctx, uow, body.self!);
+    listed = set.listed;
+    return set.step;
   });
   // Woken once the change committed: a pass that looked before would find nothing listed.
   if (listed > 0) ctx.worker.kick({ upkeep: true });
@@ -66,6 +64,21 @@ export async function updateBrain(
     ...(listed > 0 ? { records_to_derive_again: listed } : {}),
   });
   return { brain: toBrain(await requireBrain(ctx, t, brainId)), watermark: watermarkAt(ctx, b, seq) };
+}
+
+/**
+ * Sets the Brain's self in `uow` and lists every Record of the Brain for the upgrade pass, at a step of
+ * its own; the caller wakes the worker (`upkeep`) once the unit committed, when `listed` > 0. Also how a
+ * device Brain without a self takes its hub's (device-sync.ts, takeRemoteSelf).
+ */
+export async function setSelfIn(
+  ctx: Pick<EngineCtx, 'upkeep'>,
+  uow: BrainUnitOfWork,
+  self: SelfEntity,
+): Promise<{ step: number; listed: number }> {
+  await uow.setBrain({ self });
+  const step = await uow.sequence.next();
+  return { step, listed: await ctx.upkeep.relistBrain(uow, step) };
 }
 
 const sameSelf = (a: SelfEntity | null, b: SelfEntity) =>

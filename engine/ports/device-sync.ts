@@ -47,8 +47,21 @@ export interface PairingRow {
   catching_up: number;
   /** What the last run that got that far found and did not stop for (the hosted Brain's self); null: nothing. */
   warning: string | null;
+  /**
+   * Records pushed without a content field the remote refused as unknown (newerContentFields: an
+   * older hub), since the pairing started or the remote last took such a field (migration 041).
+   */
+  fields_dropped: number;
   paired_at: string;
   pairing_id: string;
+}
+
+/** What a push batch did with content fields newer than an older remote knows (newerContentFields). */
+export interface PushedFields {
+  /** Records of the batch sent without such a field, the remote having refused it as unknown. */
+  dropped: number;
+  /** The remote took a Record that carried one: it knows them now (upgraded). */
+  taken: boolean;
 }
 
 /** How a sync run ended. */
@@ -163,8 +176,10 @@ export interface DeviceSyncStore {
   markSending(brainUid: string, items: readonly { recordId: string; remoteId: string }[]): Promise<void>;
   /**
    * Records a pushed batch under the run's pairing, in one transaction: each Record's fate, and the
-   * push cursor moved to `throughSeq` (never back) with the Records the remote took (`pushed`) added.
-   * False, writing nothing, when the pairing is no longer `pairingId`.
+   * push cursor moved to `throughSeq` (never back) with the Records the remote took (`pushed`) added,
+   * and what it did with newer content fields (`fields`: Records sent without one added to
+   * fields_dropped, or the count set back to 0 when the remote took one). False, writing nothing, when
+   * the pairing is no longer `pairingId`.
    */
   markPushed(
     brainUid: string,
@@ -172,6 +187,7 @@ export interface DeviceSyncStore {
     fates: readonly RecordFate[],
     pushed: number,
     throughSeq: number,
+    fields?: PushedFields,
   ): Promise<boolean>;
   /** The Brain's tombstones after `after`, by step then Record id, `limit` at most. */
   tombstones(brainUid: string, after: TombstonePlace, limit: number): Promise<TombstoneRow[]>;

@@ -169,7 +169,7 @@ function Paired({
           Last attempt failed: {s.last_error}
         </p>
       ) : null}
-      {/* What a run found and went on past: the hosted Brain's self is another than this Brain's. */}
+      {/* What sync found and went on past: the two Brains' selves differ, or an older hub refused a field. */}
       {s.warning ? (
         <p className="notice" role="status" data-testid="sync-warning">
           {s.warning}

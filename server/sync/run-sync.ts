@@ -1,4 +1,5 @@
 import {
+  newerContentFields,
   SelfEntity,
   type Brain,
   type RecordPage,
@@ -143,7 +144,35 @@ export async function runSync(
   /** What the run found of the remote Brain's self; undefined until it has asked. */
   let warning: string | null | undefined;
   try {
-    warning = await ensureRemoteBrain(client, remote, call);
+    warning = await ensureRemoteBrain(client, remote, call, (self) =>
+      sync.takeSelf(t, brainId, remote.pairingId, self),
+    );
+    /** Newer content fields the remote refused as unknown in this run (`kind.field`): left out from then on. */
+    const refused = new Set<string>();
+    /**
+     * Sends a part of a batch. An older remote that refuses a newer content field it does not know
+     * (newerContentFields) is sent the part again without it, rather than the push stopping at this
+     * batch until the remote is upgraded: a Record is whole without such a field, only less precise.
+     */
+    const pushPart = async (part: readonly RecordReplica[]) => {
+      for (;;) {
+        const sending = part.map((r) => withoutFields(r, refused));
+        try {
+          const result = await client.replicateRecords(remote.remoteBrain, sending, call);
+          return {
+            result,
+            dropped: sending.filter((r, i) => r !== part[i]).length,
+            taken: sending.some((r) => newerFieldsOf(r).length > 0),
+          };
+        } catch (e) {
+          const fields = refusedNewerFields(e, sending);
+          // Refused for anything else: the batch fails the run, as any refusal does.
+          if (!fields || fields.every((f) => refused.has(f))) throw e;
+          for (const f of fields) refused.add(f);
+          onTime();
+        }
+      }
+    };
     const pushAndForget = async () => {
       for (;;) {
         onTime();
@@ -152,12 +181,15 @@ export async function runSync(
         const outcomes = new Map<string, ReplicaOutcome>();
         const replicas = batch.items.map((i) => i.replica);
         assertShareable(replicas);
+        const fields = { dropped: 0, taken: false };
         for (const part of bySize(replicas)) {
           onTime();
-          const result = await client.replicateRecords(remote.remoteBrain, part, call);
+          const { result, dropped, taken } = await pushPart(part);
+          fields.dropped += dropped;
+          fields.taken ||= taken;
           for (const [id, outcome] of outcomesOf(part, result)) outcomes.set(id, outcome);
         }
-        await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes);
+        await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes, fields);
         progressed = true;
         pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
       }
@@ -330,6 +362,43 @@ function outcomesOf(sent: readonly RecordReplica[], result: ReplicateResult): Ma
   return outcomes;
 }
 
+/** The newer content fields (newerContentFields) a Record carries, as `kind.field`. */
+function newerFieldsOf(r: RecordReplica): string[] {
+  const content = r.content as Record<string, unknown>;
+  return (newerContentFields[r.content.kind] ?? [])
+    .filter((f) => content[f] !== undefined)
+    .map((f) => `${r.content.kind}.${f}`);
+}
+
+/** `r` without the content fields named in `fields` (`kind.field`); `r` itself when it has none of them. */
+function withoutFields(r: RecordReplica, fields: ReadonlySet<string>): RecordReplica {
+  const drop = newerFieldsOf(r).filter((f) => fields.has(f));
+  if (drop.length === 0) return r;
+  const content = { ...(r.content as Record<string, unknown>) };
+  for (const f of drop) delete content[f.slice(r.content.kind.length + 1)];
+  return { ...r, content: content as RecordReplica['content'] };
+}
+
+/**
+ * The newer content fields (`kind.field`) a refused push was refused for, when those are all it was
+ * refused for: an older remote's replication route takes no content field it does not know, and says
+ * so with the spec's validation error, `400 invalid_request_body`, one clause per problem joined by
+ * "; " (at most five), each "records[i].content.<field>: unknown field". Null when the refusal names
+ * anything else, or a field that is no newer field of the Record it names.
+ */
+function refusedNewerFields(e: unknown, sent: readonly RecordReplica[]): string[] | null {
+  if (!(e instanceof MnemoApiError) || e.status !== 400 || e.code !== 'invalid_request_body') return null;
+  const fields = new Set<string>();
+  for (const clause of e.message.split('; ')) {
+    const m = /^records\[(\d+)\]\.content\.([A-Za-z_]+): unknown field$/.exec(clause);
+    const r = m ? sent[Number(m[1])] : undefined;
+    const field = r ? `${r.content.kind}.${m![2]}` : '';
+    if (!r || !newerFieldsOf(r).includes(field)) return null;
+    fields.add(field);
+  }
+  return fields.size > 0 ? [...fields] : null;
+}
+
 /** Bytes of JSON per push request at most (a Record alone may be larger; the route takes 32 MiB). */
 const requestBytes = 8 * 1024 * 1024;
 
@@ -353,13 +422,16 @@ function* bySize(replicas: readonly RecordReplica[]): Generator<RecordReplica[]>
 /**
  * The remote Brain, made when missing, with this Brain's self (its type and name; the Brain's own name
  * stays here), and given that self when it has none (a hub Brain made before sync carried it, or by
- * hand): the hub resolves whose each Record's words are by it (docs/sync.md, "The self"). A self there
- * that differs is left as it is: what the run found is its warning (null: nothing to say).
+ * hand): the hub resolves whose each Record's words are by it (docs/sync.md, "The self"). This Brain,
+ * when it has none, takes the remote's (`take`: a second device paired with a hub Brain that has one,
+ * or a self set on the hub). Where both have one and they differ, each keeps its own: what the run
+ * found is its warning (null: nothing to say).
  */
 async function ensureRemoteBrain(
   client: MnemoClient,
   remote: Pick<RemoteOf, 'remote' | 'remoteBrain' | 'remoteKey' | 'self'>,
   call: { signal?: AbortSignal },
+  take: (self: SelfEntity) => Promise<boolean>,
 ): Promise<string | null> {
   const { remoteBrain: brainId, self } = remote;
   let there: Brain;
@@ -376,9 +448,13 @@ async function ensureRemoteBrain(
       there = await client.getBrain(brainId, call);
     }
   }
-  if (self === null) return null;
   // A remote's answer is not trusted to have the shape: a self it does not give is none.
   const theirs = selfOfAnswer(there);
+  if (self === null) {
+    // Set here meanwhile (the person, in the app): kept, and compared with the hub's at the next run.
+    if (theirs !== null) await take(theirs);
+    return null;
+  }
   if (theirs === null) {
     try {
       await client.updateBrain(brainId, { self }, call);
@@ -402,7 +478,7 @@ async function ensureRemoteBrain(
     `${JSON.stringify(oneLine(withoutKey(s.name, remote.remoteKey), 200))} (${oneLine(s.type, 20)})`;
   return (
     `the hosted Brain ${JSON.stringify(brainId)}'s self is ${shown(theirs)}, this Brain's ${shown(self)}; ` +
-    'sync leaves a self it finds there as it is, so the two sides may tell whose words are whose apart ' +
+    'sync changes neither (it gives a self only to a side that has none), so the two sides may tell whose words are whose apart ' +
     `differently: change one of them (PATCH /v1/brains/${brainId} with {"self": …}, here or on the hosted Mnemo)`
   );
 }

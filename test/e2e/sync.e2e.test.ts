@@ -257,3 +257,58 @@ test('the Records page says what a correction from another side did here, linkin
     await app.close();
   }
 });
+
+test('the Sync panel says what sync went on past: another self on the hub, a date an older hub refused', async () => {
+  const hub = await fakeRemote();
+  // A hosted Brain whose self is another spelling of hers, and a replication route of a version
+  // before valid_from, which refuses the field as the server's validator words it.
+  hub.answer = (seen, res) => {
+    if (seen.method === 'GET' && /^\/v1\/brains\/[^/]+$/.test(seen.path))
+      return json(res, { object: 'brain', id: 'me', self: { type: 'person', name: 'Ana M.' } });
+    if (seen.method === 'POST' && seen.path.endsWith('/sync/records') && seen.body.includes('"valid_from"')) {
+      const { records } = JSON.parse(seen.body) as { records: { content: object }[] };
+      const at = records.findIndex((r) => 'valid_from' in r.content);
+      return void res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          type: 'invalid_request',
+          code: 'invalid_request_body',
+          message: `records[${at}].content.valid_from: unknown field`,
+        }),
+      );
+    }
+    hubAnswer(seen, res);
+  };
+  const app = await startApp('local', { sync: { debounceMs: 3_600_000, intervalMs: 3_600_000 } });
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana' } });
+    await app.api.rememberRecord('me', {
+      content: { kind: 'fact', subject: 'Ana', predicate: 'lives in', value: 'Porto' },
+    });
+    await app.server.engine.idle();
+    const [porto] = (await app.api.listMemories('me')).data;
+    await app.api.rememberRecord('me', {
+      content: {
+        kind: 'correction',
+        corrects: porto!.id,
+        statement: 'Ana lives in Lisbon',
+        valid_from: '2099-01-01T00:00:00Z',
+      },
+    });
+    await app.api.pairSync('me', { remote: hub.url, remote_key: 'sk_test_remote_key' });
+    const s = await app.api.runSync('me');
+    assert.equal(s.last_error, null);
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    await page.getByRole('navigation', { name: 'Brain me' }).getByRole('link', { name: 'Sync' }).click();
+    const warning = page.getByTestId('sync-warning');
+    await warning.waitFor();
+    const said = await warning.innerText();
+    assert.match(said, /self is "Ana M\." \(person\), this Brain's "Ana" \(person\); sync changes neither/);
+    assert.match(said, /1 Record went to the hosted Mnemo without a correction's valid_from/);
+    assert.equal(await page.getByRole('alert').count(), 0, 'what sync went on past is no failure');
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+    await hub.close();
+  }
+});

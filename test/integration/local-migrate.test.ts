@@ -755,19 +755,20 @@ describe('local engine: migrations', () => {
         { id: 'mem_2', health: 0 },
         { id: 'mem_3', health: 1 },
       ];
+      const upTo40 = migrations.filter((m) => m.version <= 40);
       const version = () => db.prepare("SELECT value FROM meta WHERE key = 'health_lines'").get();
-      assert.deepEqual(migrate(db), [40]);
+      assert.deepEqual(migrate(db, upTo40), [40]);
       assert.deepEqual(marks(), want);
       assert.deepEqual(version(), { value: String(healthWordsVersion) });
       // Marked by other words (an earlier version's): all marked again when the store opens.
       db.exec(
         "UPDATE memories SET health = 1 WHERE id = 'mem_2'; UPDATE meta SET value = '0' WHERE key = 'health_lines'",
       );
-      assert.deepEqual(migrate(db), []);
+      assert.deepEqual(migrate(db, upTo40), []);
       assert.deepEqual(marks(), want);
       // A store set back runs it again.
       db.pragma('user_version = 39');
-      assert.deepEqual(migrate(db), [40]);
+      assert.deepEqual(migrate(db, upTo40), [40]);
       assert.deepEqual(marks(), want);
     } finally {
       db.close();
@@ -782,6 +783,27 @@ describe('local engine: migrations', () => {
       );
     } finally {
       await engine.close();
+    }
+  });
+
+  it('41: a pairing has dropped no field until a push does; a store set back migrates again', () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(
+        db,
+        migrations.filter((m) => m.version <= 40),
+      );
+      db.exec(`INSERT INTO brains (uid, project, env, id, name, created_at, seq)
+        VALUES ('brn_a', 'acme', 'test', 'a', 'A', '2024-01-01T00:00:00Z', 0)`);
+      db.exec(`INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id)
+        VALUES ('brn_a', 'https://hub.example.org/v1', 'a', 'sk', '2024-01-01T00:00:00Z', 'p1')`);
+      const upTo41 = migrations.filter((m) => m.version <= 41);
+      assert.deepEqual(migrate(db, upTo41), [41]);
+      assert.deepEqual(db.prepare('SELECT fields_dropped FROM sync_pairings').get(), { fields_dropped: 0 });
+      db.pragma('user_version = 40');
+      assert.deepEqual(migrate(db, upTo41), [41]);
+    } finally {
+      db.close();
     }
   });
 

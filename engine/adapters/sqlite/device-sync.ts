@@ -258,7 +258,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             );
         }),
       ),
-    markPushed: (brainUid, pairingId, fates, pushed, throughSeq) =>
+    markPushed: (brainUid, pairingId, fates, pushed, throughSeq, fields = { dropped: 0, taken: false }) =>
       between(() =>
         store.tx(() => {
           if (pairingOf(brainUid)?.pairing_id !== pairingId) return false;
@@ -273,9 +273,13 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
               f.reason ?? null,
             );
           store.run(
-            'UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ? WHERE brain_uid = ? AND pairing_id = ?',
+            `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?,
+               fields_dropped = CASE WHEN ? THEN 0 ELSE fields_dropped END + ?
+             WHERE brain_uid = ? AND pairing_id = ?`,
             throughSeq,
             pushed,
+            fields.taken ? 1 : 0,
+            fields.dropped,
             brainUid,
             pairingId,
           );
@@ -322,7 +326,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             store.run(
               `UPDATE sync_pairings SET push_seq = 0, pull_watermark = NULL, pull_skipped_from = NULL,
                  pull_skipped_under = NULL, reread_watermark = NULL, tombstone_seq = 0, tombstone_after = NULL,
-                 pushed = 0, pull_skipped = 0
+                 pushed = 0, pull_skipped = 0, fields_dropped = 0
                WHERE brain_uid = ? AND pairing_id = ?`,
               brainUid,
               pairingId,

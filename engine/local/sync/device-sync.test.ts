@@ -996,3 +996,31 @@ describe('a correction pulled before the correction it corrects', () => {
     assert.deepEqual(history.sort(), ['Ana plays the viola', 'Ana plays the violin', 'Ana plays: the cello']);
   });
 });
+
+describe("a hub's self taken by a device Brain", () => {
+  const engine = engineFor('take-self');
+  const hub = { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' };
+  const lea = { type: 'person', name: 'Lea Horvat' } as const;
+
+  it('is taken only where the Brain has none: a self set meanwhile stays, and an old pairing takes none', async () => {
+    const e = engine();
+    const sync = e.sync!;
+    await e.createBrain(t, { id: 'ana' });
+    await sync.pair(t, 'ana', hub);
+    const { pairingId } = await sync.remoteOf(t, 'ana');
+    assert.equal(await sync.takeSelf(t, 'ana', pairingId, lea), true);
+    assert.deepEqual((await e.getBrain(t, 'ana')).self, lea);
+    // Set here between the run's look at the hub and its taking: the person's is kept.
+    await e.updateBrain(t, 'ana', { self: { type: 'person', name: 'Ana' } });
+    assert.equal(await sync.takeSelf(t, 'ana', pairingId, lea), false);
+    assert.deepEqual((await e.getBrain(t, 'ana')).self, { type: 'person', name: 'Ana' });
+    // A run of a pairing replaced meanwhile writes nothing into the Brain.
+    await e.createBrain(t, { id: 'bob' });
+    await sync.pair(t, 'bob', hub);
+    const old = (await sync.remoteOf(t, 'bob')).pairingId;
+    await sync.unpair(t, 'bob');
+    await sync.pair(t, 'bob', hub);
+    await assert.rejects(sync.takeSelf(t, 'bob', old, lea), { code: 'sync_not_paired' });
+    assert.equal((await e.getBrain(t, 'bob')).self, null);
+  });
+});

@@ -7,13 +7,16 @@ import {
   type RecordPage,
   type ReplicaOutcome,
   type ReplicaCorrection,
+  newerContentFields,
+  type SelfEntity,
   type SyncPairing,
 } from '../../contract/index.ts';
 import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
+import { setSelfIn } from '../brains.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
-import type { PairingRow, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
+import type { PairingRow, PushedFields, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { correctionTarget } from '../../derive/travelled-correction.ts';
@@ -88,8 +91,27 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     corrections,
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
-    warning: p?.warning ?? null,
+    warning: [p?.warning, droppedWarning(p?.fields_dropped ?? 0)].filter(Boolean).join('. ') || null,
   };
+}
+
+/**
+ * What the person is told of Records that went up without a newer content field (fields_dropped): the
+ * hub and every device that pulls them from it apply them less precisely, and only an upgraded hub
+ * ends it. Null when none did.
+ */
+function droppedWarning(n: number): string | null {
+  if (n === 0) return null;
+  const fields = Object.entries(newerContentFields)
+    .flatMap(([kind, names]) => names.map((f) => `a ${kind}'s ${f}`))
+    .join(', ');
+  return (
+    `${n} ${n === 1 ? 'Record' : 'Records'} went to the hosted Mnemo without ${fields}, which it refused as ` +
+    'an unknown field (a version older than this device); there, and on every device that pulls ' +
+    `${n === 1 ? 'it' : 'them'} from there, a correction so sent holds from its corrected Memory's own time, ` +
+    'not from the date it gives; this device keeps each whole. Upgrade the hosted Mnemo: the first such ' +
+    'field it takes ends this warning'
+  );
 }
 
 /** Whose Brains a remote key reaches: its `sk_<env>_<project>` prefix (the whole key if malformed). */
@@ -137,6 +159,31 @@ export async function remoteOf(ctx: LocalCtx, b: BrainRow): Promise<RemoteOf> {
     pairingId: p.pairing_id,
     self: selfOf(b),
   };
+}
+
+/**
+ * Gives this Brain the self of its remote's Brain when it has none (a second device paired with a hub
+ * Brain that has one, or a self set on the hub): whose each Record's words are is read by it here as
+ * there (docs/sync.md, "The self"). Set in one unit with the check, so a self the person set meanwhile
+ * is never replaced; false then. Every Record of the Brain is derived again as hers (setSelfIn).
+ */
+export async function takeRemoteSelf(
+  ctx: LocalCtx,
+  b: BrainRow,
+  pairingId: string,
+  self: SelfEntity,
+): Promise<boolean> {
+  let listed = 0;
+  const taken = await ctx.units.write(b.uid, async (u) => {
+    requireRunPairing(b, await ctx.device.within(u).pairing(), pairingId);
+    if ((await u.self()) !== null) return false;
+    listed = (await setSelfIn(ctx, u, self)).listed;
+    return true;
+  });
+  // Woken once the change committed, as updateBrain does.
+  if (listed > 0) ctx.worker.kick({ upkeep: true });
+  if (taken) ctx.logger.info("a Brain took its sync remote's self", { brain_id: b.id });
+  return taken;
 }
 
 /** Every paired Brain of the store, for the background loop. */
@@ -246,7 +293,8 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
  * Records what the remote answered for a batch and moves the push cursor past it, in one transaction:
  * a crash before this pushes the batch again, which the remote answers `unchanged` (exactly once).
  * An id the remote had forgotten is forgotten here too. Every item needs an outcome: an answer missing
- * one throws, writing nothing.
+ * one throws, writing nothing. `fields`: what the batch did with content fields newer than the remote
+ * (its Records sent without one, or one taken), kept for the status's warning.
  */
 export async function markPushed(
   ctx: LocalCtx,
@@ -254,6 +302,7 @@ export async function markPushed(
   pairingId: string,
   batch: OutboxBatch,
   outcomes: ReadonlyMap<string, ReplicaOutcome>,
+  fields?: PushedFields,
 ): Promise<void> {
   const forgotten: string[] = [];
   const fates: RecordFate[] = [];
@@ -292,7 +341,7 @@ export async function markPushed(
     // pairing): the id of its copy is kept for the tombstone. A correction never travels in any form.
     fate(k.localId, k.fate, k.fate === 'held_back' ? redactedCopyId(k.localId) : null, k.reason);
   }
-  const kept = await ctx.device.markPushed(b.uid, pairingId, fates, pushed, batch.throughSeq);
+  const kept = await ctx.device.markPushed(b.uid, pairingId, fates, pushed, batch.throughSeq, fields);
   if (!kept) throw runEnded(b);
   if (forgotten.length > 0) await forgetAsRemoteSaid(ctx, b, pairingId, forgotten);
 }

@@ -24,11 +24,14 @@ export function createEngineSync(
     status: op((t, id) => onDevice(t, id, (b) => device.syncStatus(ctx, b))),
     pair: op((t, id, body) => onDevice(t, id, (b) => device.pair(ctx, b, body))),
     unpair: op((t, id) => onDevice(t, id, (b) => device.unpair(ctx, b))),
+    takeSelf: write((t, id, pairingId, self) =>
+      onDevice(t, id, (b) => device.takeRemoteSelf(ctx, b, pairingId, self)),
+    ),
     pairedBrains: op(() => device.pairedBrains(ctx)),
     remoteOf: op((t, id) => onDevice(t, id, (b) => device.remoteOf(ctx, b))),
     outbox: op((t, id, limit) => onDevice(t, id, (b) => device.outbox(ctx, b, limit))),
-    markPushed: write((t, id, pairingId, batch, outcomes) =>
-      onDevice(t, id, (b) => device.markPushed(ctx, b, pairingId, batch, outcomes)),
+    markPushed: write((t, id, pairingId, batch, outcomes, fields) =>
+      onDevice(t, id, (b) => device.markPushed(ctx, b, pairingId, batch, outcomes, fields)),
     ),
     tombstonesToSend: op((t, id, limit) => onDevice(t, id, (b) => device.tombstonesToSend(ctx, b, limit))),
     markTombstonesSent: op((t, id, pairingId, through) =>

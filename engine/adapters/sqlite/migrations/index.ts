@@ -39,6 +39,7 @@ import { ownerFolded } from './037-owner-folded.ts';
 import { syncWarning } from './038-sync-warning.ts';
 import { heldBackReasons } from './039-held-back-reasons.ts';
 import { healthLines } from './040-health-lines.ts';
+import { syncFieldsDropped } from './041-sync-fields-dropped.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -94,4 +95,5 @@ export const migrations: readonly Migration[] = [
   syncWarning,
   heldBackReasons,
   healthLines,
+  syncFieldsDropped,
 ];
