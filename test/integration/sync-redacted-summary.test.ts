@@ -9,6 +9,8 @@ const keys =
   'Picked up the keys for Vlaška 17, 3rd floor, 10000 Zagreb; landlord Goran Babić, call him on 091 234 5678.';
 const money = 'Marko and Lea argued about money; my rent is 850 EUR and my Infobip salary is 3,200 EUR.';
 const health = 'Doctor Ivana Kovač prescribed sertraline 50 mg for anxiety.';
+// A first name alone with no cue beside it (use8), and a firm after "a call with", which is no one.
+const back = 'Goran is back from Split after a call with Infobip.';
 // Nothing of these is on the hub, in any table: not in its Records, Memories, or search indexes.
 const secrets = [
   'Vlaška',
@@ -45,7 +47,7 @@ describe('redacted_summary Records on the hub after a sync', () => {
       content: { kind: 'message', speaker: 'Marko', text: 'I will bring the boxes.' },
     });
     const written: Record<string, string> = {};
-    for (const text of [keys, money, health]) {
+    for (const text of [keys, money, health, back]) {
       const { record } = await device.client.rememberRecord('lea', {
         content: { kind: 'message', speaker: 'user', text },
         visibility: 'redacted_summary',
@@ -55,7 +57,7 @@ describe('redacted_summary Records on the hub after a sync', () => {
     await device.client.pairSync('lea', { remote: hub.server.url, remote_key: hub.key });
     const status = await device.client.runSync('lea');
     assert.equal(status.last_error, null);
-    assert.deepEqual([status.pushed, status.held_back], [3, 1]);
+    assert.deepEqual([status.pushed, status.held_back], [4, 1]);
     assert.deepEqual(status.held_back_examples, [written[health]]);
     assert.equal(status.held_back_reasons.length, 1);
     assert.equal(status.held_back_reasons[0]!.record_id, written[health]);
@@ -64,7 +66,7 @@ describe('redacted_summary Records on the hub after a sync', () => {
     const texts = (await allRecords(hub.client, 'lea'))
       .map((r) => (r.content as { text?: string }).text ?? '')
       .sort();
-    assert.equal(texts.length, 3);
+    assert.equal(texts.length, 4);
     assert.ok(texts.includes('I will bring the boxes.'));
     assert.ok(
       texts.some((t) =>
@@ -80,6 +82,11 @@ describe('redacted_summary Records on the hub after a sync', () => {
           t,
         ),
       ),
+      texts.join('\n'),
+    );
+
+    assert.ok(
+      texts.some((t) => /^\[person-\w{4}\] is back from Split after a call with Infobip\.$/.test(t)),
       texts.join('\n'),
     );
 

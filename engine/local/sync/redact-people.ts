@@ -1,21 +1,31 @@
 import { products } from '../../core/derive/not-a-place.ts';
+import { englishWordNames, givenNames as givenNameList } from './given-names.ts';
 import { isCalendarWord } from './redact-places.ts';
 
 /**
  * Names of people the Brain does not know, found by how names are written (redact.ts runs this after
  * the known names are replaced): a title before a name ("Dr. Ivana Kovač", "Sra. Conceição Ferreira",
  * "Herr Müller"), a role or kin word before one ("landlord Goran Babić", "my brother Luka"), two
- * capitalised words or more in a row ("Goran Babić called", "with Priya Raghunathan"), and a capitalised
- * word alone where a person stands: after "met", "called", "with"..., before "said", "told", "'s
- * wife"..., or beside a person found ("Tomislav and Željka" after "with"). Each becomes the pseudonym of
- * the name as written (without its title), as a known name does: the same person is the same pseudonym
- * in every copy.
+ * capitalised words or more in a row ("Goran Babić called", "with Priya Raghunathan"), a capitalised
+ * word alone where a person stands: after "met", "told", "hi"..., before "said", "told", "'s
+ * wife"..., or beside a person found ("Tomislav and Željka" after "with"); and a given name alone
+ * wherever it stands ("Goran is back", "Lunch with the team, Goran paid", "Goranu sam rekao"), from a
+ * list of the given names of many languages (given-names.ts). Each becomes the pseudonym of the name as
+ * written (without its title), as a known name does: the same person is the same pseudonym in every
+ * copy.
  *
- * Not found: a capitalised word alone with none of those around it ("Zagreb", "Infobip", and so "Goran"
- * in "Goran is back"), which the rules cannot tell from a place or a company; names written in lower
- * case or all in capitals. Over-found, on purpose: a run of capitalised words that is a place or a
- * company ("Croatia Airlines") becomes a pseudonym unless a word of it is a known place head, a
- * company's word or a product ("New York", "Acme Ltd", "Google Docs").
+ * A given name that is also an everyday word ("Will", "Mark", "Stan", "Nada", "Luz") is a person where
+ * it is written capitalised inside a sentence, and at a sentence's start only with a cue ("Will said");
+ * one that is also a place, a firm or a product ("Sydney", "Atlas", "Mercedes") only with a cue that
+ * says a person ("met Sydney", "Atlas said"). After "with", "call", "meeting", "visited" and their kind,
+ * which a firm or a place follows as often, a word that is no given name is a person only when words of
+ * a person follow in the sentence ("a call with Infobip" stays; "with Xiomara and her kids" does not).
+ *
+ * Not found: a word alone that is no given name with none of those around it ("Zagreb", "Infobip", and
+ * a name missing from the list); names written in lower case or all in capitals. Over-found, on
+ * purpose: a run of capitalised words that is a place or a company ("Pod Gričkim Topom") becomes a
+ * pseudonym unless a word of it is a known place head, a company's word or a product ("New York",
+ * "Acme Ltd", "Croatia Airlines", "Google Docs").
  */
 
 const letter = String.raw`[\p{L}\p{M}]`;
@@ -50,6 +60,22 @@ const role = anyFirstCase(
 // Not "to", "for", "from" or "by", which a place or a company follows as often.
 const before = anyFirstCase(
   'met|meet|meeting|call|called|calling|phoned|rang|texted|messaged|emailed|told|tell|asked|ask|saw|visited|visit|hugged|kissed|dated|dating|married|marry|divorced|with|thank|thanks|dear|hi|hello|hey|dragi|draga|bok|olá|querido|querida|liebe|lieber|com|mit',
+);
+/**
+ * Of those, the ones a firm, a service or a place follows as often as a person ("a call with Infobip",
+ * "meeting with Atlas", "visited Lisbon", "thanks Slack"): after one, a word that is no given name is
+ * a person only when words of a person follow it (`personAfter`).
+ */
+const sharedCues = new Set(
+  'meeting call called calling phoned rang messaged emailed visited visit with thank thanks com mit'.split(
+    ' ',
+  ),
+);
+// Words of a person, in the rest of the sentence after a name: a pronoun of a third person, "who",
+// kin ("with Xiomara and her kids", "called Xiomara, who said", "com a Xiomara e o marido dela").
+const personAfter = new RegExp(
+  String.raw`^[^.!?;\n]{0,60}?(?<!${letter})(?:she|he|her|his|him|herself|himself|who|whose|ona|on|njoj|njemu|njezin|njezina|njegov|njegova|ela|ele|dela|dele|sie|er|ihr|ihm|ihn|seine|seiner|husband|wife|kids|children|boyfriend|girlfriend|muž|žena|djeca|marido|mulher|filhos|Mann|Frau|Kinder)(?!${letter})`,
+  'u',
 );
 // Words after a person's name alone ("Goran said", "Ivana's wife").
 const after = String.raw`(?:said|says|told|tells|asked|asks|called|calls|texted|wrote|writes|replied|answered|mentioned|suggested|invited|promised|thinks|thought|wants|wanted|likes|loves|hates|agreed|laughed|cried|smiled|feels|felt|and I|and me|rekao|rekla|kaže|pitao|pitala|disse|diz|perguntou|sagte|sagt|fragte)`;
@@ -129,6 +155,81 @@ const notPersonWords = new Set(
    saturday sunday kickoff review retro standup sprint release launch`.split(/\s+/u),
 );
 
+/** Given names of many languages (given-names.ts), lower case. */
+const givenNames = new Set(givenNameList.split(/\s+/u));
+/**
+ * Given names that are also everyday words (English ones from its dictionary, given-names.ts; of the
+ * other languages, these), which a sentence may open with ("Will you come?", "Mark my
+ * words", "Stan je u Ilici", "Ali nije došao", "Nada mudou", "Luz del día"): a person inside a sentence
+ * when written capitalised there (the word is not), at a sentence's start only with a cue ("Will said").
+ */
+const commonWordNames = new Set(
+  `${englishWordNames}
+   will may mark grace hope faith joy rose bill art frank sunny summer dawn guy jack pat ray amber ruby jade
+   ivy holly lily iris violet daisy olive pearl crystal honor honey river sky rain storm hunter chase mason
+   baker cooper taylor gene earl rich drew reed lane dean don long young son van sage page miles penny bob
+   cliff rob sue robin heather max angel wolf fox star bear sandy rusty dusty happy lucky else per can ali
+   tea line fine lone tine signe mille mate patience prudence fleur blanche felice allegra bianca serena
+   dolores stan dan tim luka nada zora vjera mir mila jasna vid rok niko marina roman ruža slava nova
+   luz paz rosa glória gloria dores graça natal pilar mira una amparo consuelo soledad socorro dulce amor
+   sol mar neve esperança esperanza alegria ernst heide linde kai uma una ela sem sim esta tal mas era
+   ima ona oni mala malo evo nur lui elle bon belle beau prima chi bella linda bonito bonita vida lua flor
+   alma tia`.split(/\s+/u),
+);
+/**
+ * Given names that are also the names of places, firms, products or gods, capitalised wherever they
+ * stand ("Sydney", "Florence", "Atlas", "Mercedes", "Alexa", "Julia"): a person only with a cue that
+ * says one, as a word that is no given name.
+ */
+const namesOfThings = new Set(
+  `fátima fatima lourdes siena verona roma milan milano adria asia america israel kenya brooklyn london
+   dallas austin houston lincoln phoenix aurora dakota sierra carolina virginia florida georgia jordan
+   chelsea madison savannah vienna adelaide charlotte eugene orlando alexandria regina helena santiago
+   salvador sydney florence paris victoria sofia nancy lorraine rio vitória atlas mercedes zara alexa
+   ford dell chanel dior tiffany lexus clio fabia octavia julia ada pascal crystal jesus christ buddha
+   luna gaia apollo athena nike`.split(/\s+/u),
+);
+// Endings of a Croatian (South Slavic) name's cases and of the adjectives made of it: "Goranu",
+// "Goranom", "Ivani", "Željkom", "Ivanin", "Markov". A word is a given name when one of these off it
+// leaves one, or leaves one but its final "a" ("Luki", "Željki": Luka, Željka).
+const caseEndings = [
+  'inom',
+  'inoj',
+  'ovom',
+  'ovoj',
+  'evom',
+  'om',
+  'em',
+  'oj',
+  'in',
+  'ina',
+  'inu',
+  'ov',
+  'ova',
+  'ovu',
+  'ev',
+  'eva',
+  'u',
+  'i',
+  'e',
+  'a',
+];
+
+/**
+ * The given name `word` (lower case) is written as, or null: itself, or itself in a case of its own
+ * ("goranom" is "goran"), at least three letters left.
+ */
+function givenNameOf(word: string): string | null {
+  if (givenNames.has(word)) return word;
+  for (const ending of caseEndings) {
+    if (!word.endsWith(ending) || word.length - ending.length < 3) continue;
+    const stem = word.slice(0, -ending.length);
+    if (givenNames.has(stem)) return stem;
+    if (givenNames.has(`${stem}a`)) return `${stem}a`;
+  }
+  return null;
+}
+
 const lower = (w: string) => w.toLowerCase();
 const isNoName = (word: string) => {
   const w = lower(word).replace(/\.$/u, '');
@@ -155,7 +256,9 @@ export function replaceUnknownNames(text: string, pseudonym: (name: string) => s
     if (name === null) return found;
     return found.slice(0, found.length - name.length) + tag(name);
   });
-  for (const re of [singleAfterCue, singleBeforeCue, singlePossessive]) out = replaceAlone(out, re, tag);
+  out = replaceAlone(out, singleAfterCue, tag, cuedPerson);
+  for (const re of [singleBeforeCue, singlePossessive]) out = replaceAlone(out, re, tag);
+  out = replaceAlone(out, singleAnywhere, tag, givenNameAlone);
   // Out from each person found: "with Tomislav and Željka and Ivo" takes three rounds at most here.
   for (let round = 0; round < 3; round += 1) {
     const next = replaceAlone(replaceAlone(out, coordinated, tag), coordinatedBefore, tag);
@@ -171,7 +274,12 @@ export function replaceUnknownNames(text: string, pseudonym: (name: string) => s
  * ("with Croatia Airlines", "New York said"), unless that word opens a sentence or is a weekday or a
  * month ("Yesterday Goran said", "met Goran Monday").
  */
-function replaceAlone(text: string, re: RegExp, tag: (name: string) => string): string {
+function replaceAlone(
+  text: string,
+  re: RegExp,
+  tag: (name: string) => string,
+  person: (word: string, head: string, whole: string, at: number) => boolean = () => true,
+): string {
   return text.replace(re, (...args: unknown[]) => {
     const [found, ...rest] = args as [string, ...unknown[]];
     const whole = rest.pop() as string;
@@ -180,9 +288,47 @@ function replaceAlone(text: string, re: RegExp, tag: (name: string) => string): 
     const word = groups.at(-1)!;
     const head = groups.length > 1 ? groups[0]! : '';
     const at = offset + head.length;
-    if (isNoName(word) || inRun(whole, at, at + word.length)) return found;
+    if (isNoName(word) || inRun(whole, at, at + word.length) || !person(word, head, whole, at)) return found;
     return head + tag(word) + found.slice(head.length + word.length);
   });
+}
+
+const singleAnywhere = new RegExp(single, 'gu');
+
+/**
+ * Whether a word after a cue (`head`: "met ", "with ") is a person: always after a cue only a person
+ * follows ("met", "told", "hi"); after one a firm or a place follows as often ("with", "call",
+ * "visited"), when it is a given name and no place or product, or words of a person follow it.
+ */
+function cuedPerson(word: string, head: string, whole: string, at: number): boolean {
+  if (!sharedCues.has(lower(head.trim()))) return true;
+  const name = givenNameOf(lower(word));
+  if (name !== null && !namesOfThings.has(name)) return true;
+  return personAfter.test(whole.slice(at + word.length, at + word.length + 80));
+}
+
+/**
+ * Whether a capitalised word with no cue around it is a person by its name alone: a given name that is
+ * no place or product, written as one ("Don't" is no "Don"), and, when it is also an everyday word, not
+ * where a sentence opens ("Will you come?", "Stan je u Ilici").
+ */
+function givenNameAlone(word: string, _head: string, whole: string, at: number): boolean {
+  const name = givenNameOf(lower(word));
+  if (name === null || namesOfThings.has(name)) return false;
+  if (/^['’](?!s(?![\p{L}\p{M}]))[\p{L}\p{M}]/u.test(whole.slice(at + word.length, at + word.length + 3)))
+    return false;
+  return !commonWordNames.has(name) || !opensSentence(whole, at);
+}
+
+/**
+ * Whether `at` is where a sentence, a line or an item opens: nothing before it but quotes, brackets, a
+ * bullet or a dash since the text's start or the last ".", "!", "?", ":", ";" or line break.
+ */
+const opening = /[ \t\u00a0"'“”‘’«»([\-–—*•>]/u;
+function opensSentence(text: string, at: number): boolean {
+  let k = at;
+  while (k > 0 && at - k < 24 && opening.test(text[k - 1]!)) k -= 1;
+  return k === 0 || /[.!?:;…\n]/u.test(text[k - 1]!);
 }
 
 /** The capitalised word right before one space at the end of `s`, or null. */
@@ -192,7 +338,8 @@ function capitalisedBefore(s: string): string | null {
     .slice(0, -1)
     .split(/[^\p{L}\p{M}'’-]/u)
     .at(-1)!;
-  return /^\p{Lu}/u.test(word) ? word : null;
+  // A capital alone ("O João", "A Ana": an article) opens no run of a name.
+  return /^\p{Lu}[\p{Ll}\p{M}]/u.test(word) ? word : null;
 }
 const wordAfter = /^[ \u00a0](\p{Lu}[\p{Ll}\p{M}][\p{L}\p{M}'’-]*)/u;
 const joinsRun = (word: string) => {

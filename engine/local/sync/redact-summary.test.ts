@@ -261,6 +261,58 @@ describe('people the Brain does not know', () => {
   });
 });
 
+describe('a given name alone, and a firm or a place that is no one (use8)', () => {
+  // Each row: the text, and the names in it that must not go up (each becomes its own pseudonym).
+  const hidden: [string, string[]][] = [
+    ['Goran is back from Split.', ['Goran']],
+    ['Lunch with the team, Goran paid.', ['Goran']],
+    ['Peter is back; I think Will is right, and so is Grace.', ['Peter', 'Will', 'Grace']],
+    ['Priya moved to Berlin.', ['Priya']],
+    ['Conceição pagou o almoço.', ['Conceição']],
+    ['O João chegou ontem e a Rosa também.', ['João', 'Rosa']],
+    ['Nada mudou desde que a Inês saiu.', ['Inês']],
+    ['Ivana je stigla iz Splita, a Luka kasni.', ['Ivana', 'Luka']],
+    ['Goranu sam rekao da Tomislav dolazi.', ['Goranu', 'Tomislav']],
+    ['Razgovarao sam s Goranom i Željkom.', ['Goranom', 'Željkom']],
+    ['"Maja, come here!"', ['Maja']],
+    ['- Jürgen sagt ja.', ['Jürgen']],
+    ['Lunch with Xiomara and her kids.', ['Xiomara']],
+    ['Sydney said she would come; I met Atlas at the party.', ['Sydney', 'Atlas']],
+  ];
+  for (const [text, names] of hidden)
+    it(`sends no name of ${JSON.stringify(text)}`, () => {
+      const out = textOf(text);
+      for (const name of names) {
+        assert.ok(!new RegExp(`(?<!\\p{L})${name}(?!\\p{L})`, 'u').test(out), `${name} went up in ${out}`);
+        assert.ok(out.includes(tag(name)), `${name} is not its pseudonym in ${out}`);
+      }
+    });
+
+  // Each row is sent as written: an everyday word where a sentence opens, a firm, a place, a product.
+  const kept = [
+    'Mark my words: this will work.',
+    'Will you come? May I?',
+    'Long day. Fine by me. Server down.',
+    "Don't go. Can't stop.",
+    'Had a call with Infobip about the offer.',
+    'Meeting with Atlas tomorrow, then with Croatia Airlines.',
+    'Called Infobip support; thanks Slack.',
+    'Visited Florence and Paris; flew Croatia Airlines to Sydney.',
+    'Croatia Airlines cancelled the flight.',
+    'Stan je u Ilici. Ali nije gotov. Dan je bio dug.',
+    'Luz apagada. Nada mudou. Rosa é a cor dela.',
+    'Uma chamada com a Infobip sobre a oferta. Ela disse que sim.',
+    'Ona je rekla da ima vremena. Ima ih dosta.',
+    'Sastanak s Infobipom u Zagrebu.',
+  ];
+  for (const text of kept)
+    it(`sends ${JSON.stringify(text)} as written`, () => assert.equal(textOf(text), text));
+
+  it('takes the same given name for the same pseudonym wherever it stands', () => {
+    assert.equal(textOf('Goran is back. I met Goran.'), `${tag('Goran')} is back. I met ${tag('Goran')}.`);
+  });
+});
+
 describe('special categories', () => {
   it('holds back health in the languages the product meets', () => {
     for (const text of [
