@@ -140,6 +140,13 @@ for (const [name, opened] of engines)
         [sailing, hazelnuts, infobip, braga, split].map((m) => m.id).sort(),
       );
 
+      // Found by her name, as any Memory written hers: the agent's user's too.
+      const byName = await engine.listMemories(tenant, brain, { limit: 100, owner: 'lea horvat' });
+      assert.deepEqual(
+        byName.data.map((m) => m.id).sort(),
+        [sailing, hazelnuts, infobip, braga].map((m) => m.id).sort(),
+      );
+
       // A client's delta read from before the change: every re-owned Memory changed under its id,
       // none removed.
       const delta = await engine.listMemories(tenant, brain, { limit: 100, since_watermark: before });
