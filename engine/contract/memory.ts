@@ -110,10 +110,12 @@ export const MemoryRemoval = z
     reason: z
       .enum(['deleted', 'pending_rederivation'])
       .describe(
-        'deleted: its supporting Records were forgotten, or re-derivation found none left (the id ' +
-          'never comes back). pending_rederivation: some supporting Records were forgotten; the Memory ' +
-          'is excluded from every read until it is derived again, when it returns in `data` of a later ' +
-          'delta read under the same id (or is reported again as deleted).',
+        'deleted: its supporting Records were forgotten, or re-derivation found none left, or it became ' +
+          'one with another Memory (the id never comes back). pending_rederivation: some supporting ' +
+          'Records were forgotten; the Memory is excluded from every read until it is derived again, when ' +
+          'it returns in `data` of a later delta read under the same id (or is reported again as deleted). ' +
+          'A Memory derived again whose Records still say the same of it keeps its id and is not removed, ' +
+          'also when only its owner changed (the Brain given its self): it is in `data` with its new owner.',
       ),
   })
   .meta({

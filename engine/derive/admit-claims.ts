@@ -1,7 +1,7 @@
 import { newId } from '../ids.ts';
 import type { Claim } from '../core/derive/deriver.ts';
 import type { MemoryCause, MemoryRepository, MemoryVersionRow, SameStatement } from '../ports/index.ts';
-import { insertMemory, nextVersion } from './insert-memory.ts';
+import { insertMemory, nextVersion, placeMemory } from './insert-memory.ts';
 import { inForceAt, timesOf } from '../core/temporal/memory-time.ts';
 import { statementKey } from '../core/derive/statement-key.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
@@ -49,6 +49,8 @@ export interface StatementAdmission {
   citation: { recordId: string; quote: string };
   /** Why a Memory of its own is written (MemoryCause). */
   cause: MemoryCause;
+  /** The Memory whose row a Memory of its own is written into, keeping its id (placeMemory). */
+  adopt?: string | undefined;
 }
 
 /**
@@ -72,25 +74,29 @@ export async function admitStatement(
     );
     return { id: same, made: false };
   }
-  const id = await insertMemory(memories, {
-    brainUid,
-    lineage: newId('lin'),
-    slot: null,
-    version: 1,
-    statement: s.claim.statement,
-    norm: lookup.norm,
-    subject: s.claim.subject,
-    predicate: null,
-    owner: s.claim.owner,
-    sourceKey: s.from.sourceName ?? '',
-    validFrom: s.from.occurredAt,
-    validFromMs: s.from.occurredMs,
-    corrects: null,
-    seq,
-    learnedAt: now,
-    cause: s.cause,
-    citations: [s.citation],
-  });
+  const id = await placeMemory(
+    memories,
+    {
+      brainUid,
+      lineage: newId('lin'),
+      slot: null,
+      version: 1,
+      statement: s.claim.statement,
+      norm: lookup.norm,
+      subject: s.claim.subject,
+      predicate: null,
+      owner: s.claim.owner,
+      sourceKey: s.from.sourceName ?? '',
+      validFrom: s.from.occurredAt,
+      validFromMs: s.from.occurredMs,
+      corrects: null,
+      seq,
+      learnedAt: now,
+      cause: s.cause,
+      citations: [s.citation],
+    },
+    s.adopt,
+  );
   return { id, made: true };
 }
 
@@ -198,6 +204,12 @@ export async function admitClaims(
    * plans said after it may be stored already.
    */
   withdrawsPlans = true,
+  /**
+   * Claims whose Memory, where admission writes one of its own, is written into an existing
+   * Memory's row, keeping its id (placeMemory): the upgrade pass's re-owned Memories. Where the claim
+   * joins another Memory instead, the returned ids say so (the adopted id is not among them).
+   */
+  adopt: ReadonlyMap<Claim, string> = new Map(),
 ): Promise<string[]> {
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
@@ -232,7 +244,7 @@ export async function admitClaims(
           : null;
       if (ended !== null) ids.push(ended);
       if (done !== null || changed !== null || ended !== null) continue;
-      const s = { claim, from: record, citation, cause: 'derived' as const };
+      const s = { claim, from: record, citation, cause: 'derived' as const, adopt: adopt.get(claim) };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);
       continue;
@@ -300,14 +312,20 @@ export async function admitClaims(
     // An agent's restatement ("Noted: Ana lives in Braga.") holds no slot that another value holds then:
     // it is not independent evidence against what the person said. It is the agent's statement instead.
     if (claim.restated !== undefined && anotherValueHolds(versions, claim, from.ms)) {
-      const s = { claim: claim.restated, from: record, citation, cause: 'derived' as const };
+      const s = {
+        claim: claim.restated,
+        from: record,
+        citation,
+        cause: 'derived' as const,
+        adopt: adopt.get(claim),
+      };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       continue;
     }
     // "I no longer work at Acme" ends Acme, not whatever holds the job: "I moved to Porto" then "I don't
     // live in Lisbon anymore" leaves Porto current, the sentence a Memory of its own.
     if (claim.ends !== undefined && !holdsThen(versions, claim, claim.ends, record.occurredMs)) {
-      const s = { claim, from: record, citation, cause: 'derived' as const };
+      const s = { claim, from: record, citation, cause: 'derived' as const, adopt: adopt.get(claim) };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       continue;
     }
@@ -322,25 +340,29 @@ export async function admitClaims(
       );
     const latest = claim.ends === undefined ? await memories.slotVersions(slot) : versions;
     ids.push(
-      await insertMemory(memories, {
-        brainUid,
-        lineage,
-        slot,
-        version: nextVersion(latest),
-        statement: claim.statement,
-        norm: statementKey(claim.statement),
-        subject: claim.subject,
-        predicate: claim.predicate,
-        owner: claim.owner,
-        sourceKey,
-        validFrom: from.at,
-        validFromMs: from.ms,
-        corrects: null,
-        seq,
-        learnedAt: now,
-        cause: latest.length > 0 ? 'superseded_by_record' : 'derived',
-        citations: [citation],
-      }),
+      await placeMemory(
+        memories,
+        {
+          brainUid,
+          lineage,
+          slot,
+          version: nextVersion(latest),
+          statement: claim.statement,
+          norm: statementKey(claim.statement),
+          subject: claim.subject,
+          predicate: claim.predicate,
+          owner: claim.owner,
+          sourceKey,
+          validFrom: from.at,
+          validFromMs: from.ms,
+          corrects: null,
+          seq,
+          learnedAt: now,
+          cause: latest.length > 0 ? 'superseded_by_record' : 'derived',
+          citations: [citation],
+        },
+        adopt.get(claim),
+      ),
     );
     await settleLineage(memories, lineage, seq);
     // A value admitted out of order may change where an ending of a later time belongs.

@@ -65,6 +65,43 @@ export async function insertMemory(
   return id;
 }
 
+/**
+ * Writes the Memory version `m` as insertMemory does, or, given `adopt`, into that Memory's row
+ * instead: its id (and every citation it has) kept, everything else as a new version's. The upgrade
+ * pass re-owns a Memory so (upgrade-derivation.ts, reown): what the same Record says of the same thing,
+ * now another's, is placed as its claim would be and keeps the id a client holds. Returns the id.
+ */
+export async function placeMemory(
+  memories: Pick<MemoryRepository, 'insert' | 'update'>,
+  m: NewMemory,
+  adopt: string | undefined,
+): Promise<string> {
+  if (adopt === undefined) return insertMemory(memories, m);
+  await memories.update(adopt, {
+    lineage: m.lineage,
+    slot: m.slot,
+    version: m.version,
+    statement: m.statement,
+    norm: m.norm,
+    subject: m.subject,
+    predicate: m.predicate,
+    owner_state: m.owner.state,
+    owner_entity: m.owner.entity ?? null,
+    source_key: m.sourceKey,
+    valid_from: m.validFrom,
+    valid_from_ms: m.validFromMs,
+    valid_to: null,
+    valid_to_ms: null,
+    status: 'active',
+    retracted_by: null,
+    revised_by: null,
+    seq: m.seq,
+    learned_at: m.learnedAt,
+    cause: m.cause,
+  });
+  return adopt;
+}
+
 /** The version a new one of a lineage takes: one past the highest of `versions` (none: 1). */
 export const nextVersion = (versions: readonly { version: number }[]): number =>
   versions.reduce((max, v) => Math.max(max, v.version), 0) + 1;

@@ -8,9 +8,9 @@ import type {
   UpgradeRecord,
   UpgradeUnit,
 } from '../ports/index.ts';
-import { admitClaims, anotherValueHolds } from './admit-claims.ts';
+import { admitClaims, anotherValueHolds, sameStatementOf } from './admit-claims.ts';
 import { deriveContext } from './derive-context.ts';
-import { claimsOf, sameValueOf } from './derive-jobs.ts';
+import { claimsOf, sameValueOf, type OnRestated } from './derive-jobs.ts';
 import { withdrawSlips } from './replies.ts';
 import { deriverInput, type RecordRow } from './deriver-input.ts';
 import type { Claim, Deriver } from '../core/derive/deriver.ts';
@@ -48,7 +48,9 @@ export type Rederived =
  * key it by now, when that changed: slotMoves); one it no longer states loses this Record's support
  * (deleted when nothing else supports it, else it rests on the Records that still do); a statement
  * that is new is admitted as any new claim is (joining an equal current Memory or a slot's lineage).
- * A Memory a person corrected or retracted keeps what they said: that Record is left.
+ * A Memory a person corrected or retracted keeps what they said: that Record is left. A Memory whose
+ * claim the rules now give another owner, the Record saying the same thing of it, keeps its id
+ * (reown): only where that cannot be (it becomes one with another Memory) does it go as any lost one.
  */
 export async function rederiveRecord(
   rows: UpgradeUnit,
@@ -56,6 +58,7 @@ export async function rederiveRecord(
   deriver: Deriver,
   r: RecordRow,
   now: () => string,
+  onRestated?: OnRestated,
 ): Promise<Rederived> {
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
@@ -134,6 +137,14 @@ export async function rederiveRecord(
     return 'same';
   }
   if (await rows.personSaid([...new Set(cited.map((m) => m.lineage))])) return 'kept';
+  const claimed = [...fresh];
+
+  // What the Record says of a Memory is the same, only whose it is changed: the Memory keeps its id.
+  const pairs = reownPairs(lost, fresh, keyOf, ownedOtherwiseNow, new Set(moves.map((x) => x.memory)));
+  for (const { memory, claim } of pairs) {
+    lost.splice(lost.indexOf(memory), 1);
+    fresh.splice(fresh.indexOf(claim), 1);
+  }
 
   // Its support goes to the earlier version that holds the same value from the same instant, as a
   // claim's would now.
@@ -161,14 +172,14 @@ export async function rederiveRecord(
     await settleLineage(uow.memories, lineage, await step());
   }
 
-  for (const m of lost) {
+  const loses = async (m: CitedMemory) => {
     // Whether this Record is its only support: at most two citations read, however many it has.
     const support = await rows.supportUpTo2(m.id);
     if (support <= 1) {
       await recordRemoval(uow, m.id, await step(), 'deleted');
       await rows.deleteMemory(m.id);
       await settleLineage(uow.memories, m.lineage, await step());
-      continue;
+      return;
     }
     const wasShared = await rows.shared(m.id);
     await rows.dropCitation(m.id, r.id);
@@ -176,17 +187,25 @@ export async function rederiveRecord(
     // Served to hosted readers until now through this Record alone: they are told it went.
     if (wasShared && !(await rows.shared(m.id)))
       await recordRemoval(uow, m.id, await step(), 'deleted', true);
+  };
+  for (const m of lost) await loses(m);
+  const record = {
+    id: r.id,
+    occurredAt: r.occurred_at,
+    occurredMs: r.occurred_ms,
+    sourceName: r.source_name,
+  };
+  await admitClaims(uow.memories, uow.brainUid, record, fresh, await step(), now(), false);
+  for (const { memory, claim } of pairs) {
+    const done = await reown(rows, uow, r, memory, claim, step, now, onRestated);
+    if (done === 'reowned') continue;
+    // Its id cannot be kept (reown says why): it loses this Record as a Memory no longer stated does,
+    // and the claim is admitted as a new one is, unless reown admitted it already.
+    await loses(memory);
+    if (done === 'untouched')
+      await admitClaims(uow.memories, uow.brainUid, record, [claim], await step(), now(), false);
   }
-  await admitClaims(
-    uow.memories,
-    uow.brainUid,
-    { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
-    fresh,
-    await step(),
-    now(),
-    false,
-  );
-  await withdrawSlips(uow, r, fresh, await step());
+  await withdrawSlips(uow, r, claimed, await step());
   await requote();
   await settleEndings(uow, cited, step);
   await joinChangedPlans(rows, uow, r, keyOf, step, now);
@@ -383,6 +402,96 @@ async function keyHolder(uow: BrainUnitOfWork, m: CitedMemory): Promise<MemoryVe
 }
 
 /**
+ * The Memories this Record no longer states only because the rules give their claim another owner
+ * now (ownedOtherwiseNow: a self set or changed, a namesake, a whole name known), each with the claim
+ * that says the same thing of it: the claim of its key, else the one claim of its very quote ("I work
+ * at Infobip." of the agent's user, "Lea Horvat works at Infobip" once the user is she). One claim to
+ * one Memory, both ways; a Memory a slot move or a correction made is not one of them.
+ */
+function reownPairs(
+  lost: readonly CitedMemory[],
+  fresh: readonly Claim[],
+  keyOf: ReadonlyMap<Claim, string>,
+  ownedOtherwiseNow: (c: Claim, m: CitedMemory) => boolean,
+  moved: ReadonlySet<CitedMemory>,
+): { memory: CitedMemory; claim: Claim }[] {
+  const candidates = (m: CitedMemory): Claim[] => {
+    if (m.cause === 'correction' || moved.has(m)) return [];
+    const owned = fresh.filter((c) => ownedOtherwiseNow(c, m));
+    const byKey = owned.filter((c) => keyOf.get(c) === m.norm);
+    return byKey.length > 0 ? byKey : owned.filter((c) => c.quote === m.quote);
+  };
+  const of = new Map(lost.map((m) => [m, candidates(m)]));
+  return lost.flatMap((memory) => {
+    const [claim, ...more] = of.get(memory)!;
+    if (claim === undefined || more.length > 0) return [];
+    const rivals = lost.filter((m) => of.get(m)!.includes(claim));
+    return rivals.length === 1 ? [{ memory, claim }] : [];
+  });
+}
+
+/**
+ * Re-owns the Memory `m` by the claim `c` of the Record `r`, keeping its id: the ids an agent cited,
+ * a correction or the app holds, and a delta reader's, stay good (a `deleted` removal and a new id
+ * before). Where the claim holds the slot the Memory holds (hers by the name she had) or, as it, none,
+ * the Memory stays where it is with its history and world time: its words, subject and owner are the
+ * claim's, a revision `rederived` learned now. Where it holds another slot, or one where the Memory held
+ * none, the claim is admitted as a first derivation would admit it, into the Memory's own row
+ * (placeMemory), and the lineage it left is settled. What keeps the id from being kept: another Record
+ * citing it that was derived again already (it stays stated there as it was), or an equal Memory the
+ * claim joins instead ('admitted': the claim went there; the caller lets `m` lose this Record), or, for
+ * a Memory that moves, another Record citing it at all ('untouched': nothing written).
+ */
+async function reown(
+  rows: UpgradeUnit,
+  uow: BrainUnitOfWork,
+  r: RecordRow,
+  m: CitedMemory,
+  c: Claim,
+  step: () => Promise<number>,
+  now: () => string,
+  onRestated: OnRestated | undefined,
+): Promise<'reowned' | 'admitted' | 'untouched'> {
+  if (await rows.supportOffList(m.id, r.id)) return 'untouched';
+  const slot = c.predicate === null ? null : slotKey(c.subject, c.predicate, c.owner);
+  const owner = { owner_state: c.owner.state, owner_entity: c.owner.entity ?? null };
+  if (slot === m.slot) {
+    if (slot === null) {
+      const same = await uow.memories.sameStatement(sameStatementOf(c));
+      if (same !== null && same !== m.id) return 'untouched';
+    } else if (!sameSlotValue(c, m)) return 'untouched';
+    await uow.memories.update(m.id, {
+      statement: c.statement,
+      norm: statementKey(c.statement),
+      subject: c.subject,
+      predicate: c.predicate,
+      ...owner,
+      cause: 'rederived',
+      learned_at: now(),
+      seq: await step(),
+    });
+    if (slot !== null) await settleLineage(uow.memories, m.lineage, await step());
+  } else {
+    if ((await rows.supportUpTo2(m.id)) > 1) return 'untouched';
+    const ids = await admitClaims(
+      uow.memories,
+      uow.brainUid,
+      { id: r.id, occurredAt: r.occurred_at, occurredMs: r.occurred_ms, sourceName: r.source_name },
+      [c],
+      await step(),
+      now(),
+      false,
+      new Map([[c, m.id]]),
+    );
+    if (!ids.includes(m.id)) return 'admitted';
+    await settleLineage(uow.memories, m.lineage, await step());
+  }
+  if (c.quote !== m.quote) await rows.requote(m.id, r.id, c.quote);
+  if (c.statement !== m.statement) await onRestated?.(uow, m.n);
+  return 'reowned';
+}
+
+/**
  * A Memory that lost the Record `r` rests on the Records still citing it. They keep their citations:
  * each is judged on its own turn, and one a person corrected never is (restOnSurvivors would judge them
  * all now, and read every one: a Memory cited by thousands of Records made the pass quadratic). Its
@@ -455,6 +564,8 @@ export interface DerivationUpgradeOptions {
   storeFailure: (e: unknown) => boolean;
   deriver: Deriver;
   now: () => string;
+  /** A Memory's words changed in place (a re-owned one's): a storage that does not re-embed it by itself says how. */
+  onRestated?: OnRestated;
   /**
    * Where the pass says that a Record failed on its own (rolled back alone, left for the next pass),
    * and that a pass that found Records to derive again ended. Its own shape: engine/derive may not
@@ -520,7 +631,7 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
     let changedSoFar = false;
     const outcomes: Rederived[] = [];
     for (const rev of revisions) {
-      const outcome = await rederiveRecord(rows, uow, deriver, rev, opts.now);
+      const outcome = await rederiveRecord(rows, uow, deriver, rev, opts.now, opts.onRestated);
       changedSoFar ||= outcome === 'changed';
       // What older revisions state now and this one does not is closed by it, as at its first
       // derivation (also when this one itself is unchanged).

@@ -134,6 +134,7 @@ function engineOver(
     deriver,
     now: nowIso,
     log: logger,
+    onRestated: (u, n) => vectors.sync.drop('memory', n, u.brainUid),
   });
   const worker = createDerivation({
     write: units.write,

@@ -94,6 +94,12 @@ export interface UpgradeUnit {
    * a plan withdrawn by the Record that called it off: derived again, it would come back).
    */
   personSaid(lineages: readonly string[]): Promise<boolean>;
+  /**
+   * Whether a Record other than `recordId` citing the Memory is off the list: derived again already,
+   * a correction, or never listed. While all of them are listed, each is still to be judged on its own
+   * turn, so a Memory re-owned now is reconciled with each of them then.
+   */
+  supportOffList(memoryId: string, recordId: string): Promise<boolean>;
   /** How many citations the Memory has, counted up to 2. */
   supportUpTo2(memoryId: string): Promise<number>;
   /** Whether the Memory is served to hosted readers (shareable through a Record). */

@@ -279,6 +279,7 @@ export type MemoryChanges = Partial<
     | 'predicate'
     | 'statement'
     | 'norm'
+    | 'subject'
     | 'valid_from'
     | 'valid_from_ms'
     | 'valid_to'

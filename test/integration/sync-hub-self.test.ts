@@ -90,6 +90,7 @@ describe("a hub Brain takes the device Brain's self", () => {
     await hub.server.engine.idle();
     assert.deepEqual(await owners(hub, 'before', 'Vlaška'), ['other: Lea Horvat']);
     assert.deepEqual(await owners(hub, 'before', 'sailing'), ['unresolved']);
+    const held = (await hub.client.listMemories('before', { limit: 200 })).data.map((m) => m.id).sort();
     await paired('before');
     const status = await run('before');
     assert.equal(status.warning, null);
@@ -99,6 +100,11 @@ describe("a hub Brain takes the device Brain's self", () => {
       (await owners(hub, 'before', 'sailing')).join() === 'self: Lea Horvat'
         ? true
         : null,
+    );
+    // Under the ids an agent of the hub's held: re-owned, not written anew.
+    assert.deepEqual(
+      (await hub.client.listMemories('before', { limit: 200 })).data.map((m) => m.id).sort(),
+      held,
     );
   });
 

@@ -176,6 +176,16 @@ function upgradeUnit(uow: BrainUnitOfWork, deriver: string): UpgradeUnit {
           [b, lineages],
         )
       ).rows.length > 0,
+    supportOffList: async (memoryId, recordId) =>
+      (
+        await tx.query(
+          `SELECT 1 FROM citations c JOIN records r ON r.brain_uid = c.brain_uid AND r.id = c.record_id
+           WHERE c.brain_uid = $1 AND c.memory_id = $2 AND c.record_id <> $3
+             AND NOT EXISTS (SELECT 1 FROM derive_upgrade d
+               WHERE d.brain_uid = r.brain_uid AND d.n = r.n AND d.deriver = $4) LIMIT 1`,
+          [b, memoryId, recordId, deriver],
+        )
+      ).rows.length > 0,
     supportUpTo2: async (memoryId) =>
       (
         await tx.query<{ c: number }>(

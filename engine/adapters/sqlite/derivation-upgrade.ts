@@ -55,6 +55,17 @@ export function sqliteUpgradeList(store: Store): UpgradeList {
             JSON.stringify(lineages),
           ) !== undefined,
       ),
+    supportOffList: (memoryId, recordId) =>
+      atOnce(
+        () =>
+          store.get(
+            `SELECT 1 FROM citations c JOIN records r ON r.id = c.record_id
+             WHERE c.memory_id = ? AND c.record_id <> ?
+               AND NOT EXISTS (SELECT 1 FROM derive_upgrade d WHERE d.n = r.n) LIMIT 1`,
+            memoryId,
+            recordId,
+          ) !== undefined,
+      ),
     supportUpTo2: (memoryId) =>
       atOnce(
         () =>

@@ -265,16 +265,29 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
     async update(id, changes) {
       const columns = memoryChangeFields.filter((c) => changes[c] !== undefined);
       if (columns.length === 0) return;
-      // A statement said again in other words may speak of health, or no longer.
-      const health = changes.statement !== undefined ? [saysHealth(changes.statement) ? 1 : 0] : [];
+      // A statement said again in other words may speak of health, or no longer; an owner given
+      // anew (a re-owned Memory, a plan's change taking the plan's owner) is folded as written.
+      const derived: [string, SqlParam][] = [
+        ...(changes.statement !== undefined
+          ? [['health', saysHealth(changes.statement) ? 1 : 0] as [string, SqlParam]]
+          : []),
+        ...(changes.owner_entity !== undefined
+          ? [
+              ['owner_folded', changes.owner_entity === null ? null : foldText(changes.owner_entity)] as [
+                string,
+                SqlParam,
+              ],
+            ]
+          : []),
+      ];
       store.run(
-        `UPDATE memories SET ${[...columns, ...(health.length ? ['health'] : [])].map((c) => `${c} = ?`).join(', ')}
+        `UPDATE memories SET ${[...columns, ...derived.map(([c]) => c)].map((c) => `${c} = ?`).join(', ')}
          WHERE id = ? AND brain_uid = ?`,
         ...columns.map((c) => {
           const v = changes[c]!;
           return typeof v === 'boolean' ? (v ? 1 : 0) : v;
         }),
-        ...health,
+        ...derived.map(([, v]) => v),
         id,
         brainUid,
       );

@@ -11,6 +11,7 @@ export const memoryChangeFields = [
   'predicate',
   'statement',
   'norm',
+  'subject',
   'valid_from',
   'valid_from_ms',
   'valid_to',
