@@ -525,7 +525,14 @@ export function createRuleDeriver(): Deriver {
     // to be off does. And a plan changed supersedes her own calendar's event of it beside the plan she
     // said before it ("Booked the trip to Lisbon …" and "Flight to Lisbon with Marko"): the event
     // stayed current.
-    name: 'rules-v85',
+    // v87: a street address said with its city is one home of both ("I moved to Vlaška 17 in Zagreb",
+    // "My address is Vlaška 17, 10000 Zagreb": "Lea lives at Vlaška 17, Zagreb"; the city was lost), and
+    // a city and an address one Record gives of one person ("I live in Zagreb. My address is Vlaška
+    // 17.", a people note's "City:" and "Address:" lines) are that home, cited by each: two values at one
+    // instant, or a note's address no home at all. Admitted, an address said alone is in the city the
+    // home holds then, and that city said again is the home held (derive/home-held.ts): the address
+    // replaced the city. A new city, or an address in another city, replaces both.
+    name: 'rules-v87',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
