@@ -1753,6 +1753,48 @@ for (const backend of [local, postgres])
       await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
     });
 
+    it('an address said after the city is in that city once derived again', async () => {
+      // Before rules-v87 the address replaced the city: here, written as a statement of no slot (as
+      // before rules-v85), so that only the pass derives it again beside the city.
+      const old: Deriver = {
+        name: 'rules-v86',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) => (c.quote.includes('Vlaška') ? { ...c, predicate: null, statement: c.quote } : c)),
+      };
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said('I live in Zagreb.', { occurred_at: '2026-11-01T09:00:00Z' }),
+            said('My address is Vlaška 17.', { occurred_at: '2026-11-02T09:00:00Z' }),
+          ),
+        old,
+      );
+      const homes = async (engine: Engine) =>
+        (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
+          .map((m) => [m.statement, m.status, m.citations.length])
+          .sort();
+      await reopened(
+        store,
+        async (engine) =>
+          assert.deepEqual(await homes(engine), [
+            ['Ana lives in Zagreb', 'active', 1],
+            ['My address is Vlaška 17.', 'active', 1],
+          ]),
+        old,
+      );
+      // The new version cites where the city was said too.
+      const after = [
+        ['Ana lives at Vlaška 17, Zagreb', 'active', 2],
+        ['Ana lives in Zagreb', 'superseded', 1],
+      ];
+      await reopened(store, async (engine) => assert.deepEqual(await homes(engine), after));
+      await reopened(store, async (engine) => assert.deepEqual(await homes(engine), after));
+    });
+
     it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {
       let forgotten!: string;
       const store = await writtenBy(backend, async (engine) => {
