@@ -16,6 +16,7 @@ import { changedPlanOf } from './changed-plans.ts';
 import { doneTaskOf } from './done-tasks.ts';
 import { saidOverOf } from './ended-tastes.ts';
 import { admitAsNextOf, type NextOf } from './next-statement.ts';
+import { citationsOfCity, inHomeHeld } from './home-held.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -214,7 +215,8 @@ export async function admitClaims(
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
   const closed = await closedOnOlderRevisions(memories, record.olderRevisions ?? []);
-  for (const claim of claims) {
+  for (const said of claims) {
+    let claim = said;
     const citation = { recordId: record.id, quote: claim.quote };
     // Said again by a newer revision of its item, a Memory closed since stays closed, citing it too.
     const again = saidAgain(closed, claim);
@@ -259,6 +261,9 @@ export async function admitClaims(
       claim.startsAt === undefined
         ? { at: record.occurredAt, ms: record.occurredMs }
         : { at: claim.startsAt, ms: Date.parse(claim.startsAt) };
+    // An address said alone is in the city the home holds then, and that city said again is that home.
+    const home = inHomeHeld(claim, versions, from.ms);
+    claim = home.claim;
     // The same plan given another day ("starting at revolut on the 23rd now"): the day it had is
     // withdrawn, retracted by this Record, as a plan called off is. So is a plan that came early, said
     // to hold now ("I live in Lisbon now" before the move's day): left, the plan's later start closed
@@ -359,7 +364,10 @@ export async function admitClaims(
           seq,
           learnedAt: now,
           cause: latest.length > 0 ? 'superseded_by_record' : 'derived',
-          citations: [citation],
+          citations: [
+            citation,
+            ...(home.cityOf === undefined ? [] : await citationsOfCity(memories, home.cityOf, record.id)),
+          ],
         },
         adopt.get(claim),
       ),

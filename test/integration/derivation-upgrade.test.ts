@@ -1701,7 +1701,7 @@ for (const backend of [local, postgres])
       // Before rules-v85 the move superseded her booking, the plan said before it, and left her own
       // event of the same trip (she takes part in it) current, 12–15 December. Here the event, dated
       // the day she booked, is written after the move, which a first derivation does not reach either.
-      const v86: Deriver = { name: 'rules-v86', derive: (record, ctx) => rules.derive(record, ctx) };
+      const v84: Deriver = { name: 'rules-v84', derive: (record, ctx) => rules.derive(record, ctx) };
       const booked = 'Booked the trip to Lisbon with Marko for December 12 to 15.';
       const moved = 'We moved the Lisbon trip: it is now January 9 to 12.';
       const event =
@@ -1727,7 +1727,7 @@ for (const backend of [local, postgres])
             },
           );
         },
-        v86,
+        v84,
       );
       const statuses = async (engine: Engine) =>
         (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
@@ -1741,7 +1741,7 @@ for (const backend of [local, postgres])
             [event, 'active', 1],
             [moved, 'active', 2],
           ]),
-        v86,
+        v84,
       );
       const after = [
         [booked, 'superseded', 1],
@@ -1751,6 +1751,48 @@ for (const backend of [local, postgres])
       ];
       await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
       await reopened(store, async (engine) => assert.deepEqual(await statuses(engine), after));
+    });
+
+    it('an address said after the city is in that city once derived again', async () => {
+      // Before rules-v86 the address replaced the city: here, written as a statement of no slot (as
+      // before rules-v85), so that only the pass derives it again beside the city.
+      const old: Deriver = {
+        name: 'rules-v85',
+        derive: (record, ctx) =>
+          rules
+            .derive(record, ctx)
+            .map((c) => (c.quote.includes('Vlaška') ? { ...c, predicate: null, statement: c.quote } : c)),
+      };
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said('I live in Zagreb.', { occurred_at: '2026-11-01T09:00:00Z' }),
+            said('My address is Vlaška 17.', { occurred_at: '2026-11-02T09:00:00Z' }),
+          ),
+        old,
+      );
+      const homes = async (engine: Engine) =>
+        (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
+          .map((m) => [m.statement, m.status, m.citations.length])
+          .sort();
+      await reopened(
+        store,
+        async (engine) =>
+          assert.deepEqual(await homes(engine), [
+            ['Ana lives in Zagreb', 'active', 1],
+            ['My address is Vlaška 17.', 'active', 1],
+          ]),
+        old,
+      );
+      // The new version cites where the city was said too.
+      const after = [
+        ['Ana lives at Vlaška 17, Zagreb', 'active', 2],
+        ['Ana lives in Zagreb', 'superseded', 1],
+      ];
+      await reopened(store, async (engine) => assert.deepEqual(await homes(engine), after));
+      await reopened(store, async (engine) => assert.deepEqual(await homes(engine), after));
     });
 
     it('a Record whose Memory waits after a forget is derived again once the Memory rests, without a restart', async () => {

@@ -50,12 +50,21 @@ describe('notes imported with front matter', () => {
       '---\nbirthday: March 12\nemployer: Infobip\ntype: person\naliases: [Priya]\n---\nMet her at the Zagreb meetup.\n',
     );
     writeFileSync(join(notes, 'Career.md'), '---\nemployer: Infobip\nstatus: draft\n---\n');
+    // Where a person lives, by a city and a street address in the front matter, or an Address line.
+    writeFileSync(
+      join(notes, 'People', 'Marko Babić.md'),
+      '---\ncity: Zagreb\naddress: Vlaška 17\ntype: person\n---\nMy neighbour from the old flat.\n',
+    );
+    writeFileSync(
+      join(notes, 'People', 'Ivana Kos.md'),
+      'Address: Marmontova 3, 21000 Split\n\nLoves sailing.\n',
+    );
     const served = await serveLocal(root, { timeZone: 'UTC' });
     server = served.server;
     client = createMnemoClient({ baseUrl: server.url, apiKey: served.key });
     await client.createBrain({ id: 'me', name: 'Me', self: { type: 'person', name: 'Ana Horvat' } });
     const summary = await runImport({ client, brainId: 'me', path: notes, format: 'markdown' });
-    assert.equal(summary.imported, 3);
+    assert.equal(summary.imported, 5);
     await waitForDerivation(client, 'me');
     memories = (await client.listMemories('me', { limit: 100 })).data;
   });
@@ -100,5 +109,13 @@ describe('notes imported with front matter', () => {
     assert.ok(said.includes("Priya Shah's birthday is March 12"), JSON.stringify(said));
     assert.ok(said.includes('Priya Shah works at Infobip'), JSON.stringify(said));
     assert.ok(said.includes('employer: Infobip'), JSON.stringify(said));
+  });
+
+  it("fills a person's home from the note's city and address, one home in its city", () => {
+    const homes = memories.filter((m) => m.predicate === 'lives in').map((m) => [m.statement, m.status]);
+    assert.deepEqual(homes.sort(), [
+      ['Ivana Kos lives at Marmontova 3, Split', 'active'],
+      ['Marko Babić lives at Vlaška 17, Zagreb', 'active'],
+    ]);
   });
 });

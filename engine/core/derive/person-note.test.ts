@@ -15,13 +15,18 @@ test("a people note's key lines hold the person's slots, as a fact of that key w
   assert.deepEqual(read('Role: data analyst'), ['occupation', 'data analyst']);
   assert.deepEqual(read('Phone: +44 7700 900123'), ['phone number', '+44 7700 900123']);
   assert.deepEqual(read('Email: priya@example.com'), ['email address', 'priya@example.com']);
+  // Her home by its street address, in its city where the line names it (a postal code aside).
+  assert.deepEqual(read('Address: 12 Park Lane'), ['lives in', '12 Park Lane']);
+  assert.deepEqual(read('address: Vlaška 17, 10000 Zagreb'), ['lives in', 'Vlaška 17, Zagreb']);
+  assert.deepEqual(read('Home address: Vlaška 17, Zagreb, 2nd floor'), ['lives in', 'Vlaška 17, Zagreb']);
   for (const line of [
     'Status: active',
     'Notes: call her back',
     'Email: send invites',
     'Birthday: party at the lake',
     'Phone: ask Tom',
-    'Address: 12 Park Lane',
+    'Address: see her email',
+    'Address: Phase 2',
     'Job: ?',
     'Loves hiking: yes and no, she says, and more words than any value has in a line like this one',
     'Met at the climbing gym',

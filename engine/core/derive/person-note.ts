@@ -25,10 +25,11 @@ export function personNoteSlot(line: string, person: string, obsidian: boolean):
   const slot = roleKeys.has(key.toLowerCase()) ? 'occupation' : slotPredicate(key);
   if (keyedSlots.has(slot)) return { predicate: slot, value };
   const said = possessedAttribute(`${person}'s ${key.toLowerCase()} is ${value}`);
-  // "Address: 12 Park Lane" beside "City: Bristol" would be two values of one home at one instant,
-  // the later line's replacing the other: an address is where a line is kept, as a fact's is.
-  if (said === null || said.attribute.ends || said.attribute.own || said.attribute.predicate === 'lives in')
-    return null;
+  if (said === null || said.attribute.ends) return null;
+  // "Address: Vlaška 17" (or "Vlaška 17, 10000 Zagreb, 2nd floor"): the home by its street address,
+  // which the note's "City: Zagreb" beside it puts in its city (rule-deriver.ts `oneHomeSaid`).
+  if (said.attribute.predicate === 'lives in') return { predicate: 'lives in', value: said.attribute.value };
+  if (said.attribute.own) return null;
   // "Email: send invites" in a list of things to do is no address.
   return said.attribute.predicate === 'email address' && !/\S@\S/u.test(value) ? null : said.attribute;
 }

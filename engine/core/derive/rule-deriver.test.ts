@@ -1748,3 +1748,46 @@ test('a home given by its street address holds the home slot, in words that say 
     ['I live at the gym these days.', null, 'self', null],
   ]);
 });
+
+test("a city and a street address one Record gives of one person's home are one home, cited by each", () => {
+  const homes = (claims: ReturnType<typeof claimsOf>) =>
+    claims.filter((c) => c.predicate === 'lives in').map((c) => [c.statement, c.quote]);
+  const cases: ReadonlyArray<[string, ReturnType<typeof claimsOf>, string[][]]> = [
+    [
+      'two sentences of a message',
+      claimsOf('I live in Zagreb. My address is Vlaška 17.', 'Ana'),
+      [
+        ['Ana lives at Vlaška 17, Zagreb', 'I live in Zagreb.'],
+        ['Ana lives at Vlaška 17, Zagreb', 'My address is Vlaška 17.'],
+      ],
+    ],
+    [
+      "a people note's City and Address lines",
+      noteClaims('Marko Babić', 'City: Zagreb\nAddress: Vlaška 17\nPhone: +385 91 123 4567', 'Ana Sousa'),
+      [
+        ['Marko Babić lives at Vlaška 17, Zagreb', 'City: Zagreb'],
+        ['Marko Babić lives at Vlaška 17, Zagreb', 'Address: Vlaška 17'],
+      ],
+    ],
+    [
+      "a people note's Address line alone, in its city",
+      noteClaims('Marko Babić', 'Address: Vlaška 17, 10000 Zagreb', 'Ana Sousa'),
+      [['Marko Babić lives at Vlaška 17, Zagreb', 'Address: Vlaška 17, 10000 Zagreb']],
+    ],
+    // Two homes stay two: two cities, or an address in another city than the one said.
+    [
+      'two cities',
+      claimsOf('I lived in Split. I live in Zagreb.', 'Ana'),
+      [['Ana lives in Zagreb', 'I live in Zagreb.']],
+    ],
+    [
+      'an address in another city',
+      claimsOf('I live in Zagreb. My address is Marmontova 3, Split.', 'Ana'),
+      [
+        ['Ana lives in Zagreb', 'I live in Zagreb.'],
+        ['Ana lives at Marmontova 3, Split', 'My address is Marmontova 3, Split.'],
+      ],
+    ],
+  ];
+  for (const [name, claims, expected] of cases) assert.deepEqual(homes(claims), expected, name);
+});

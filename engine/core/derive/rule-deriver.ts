@@ -10,7 +10,9 @@ import { claimOwner } from './claim-owner.ts';
 import { ideaDropped } from './idea-dropped.ts';
 import { choiceDropped } from './choice-dropped.ts';
 import { stateDenied } from './state-denied.ts';
-import { sameSlotValue } from './slot-value.ts';
+import { sameSlotValue, slotValueAsSaid } from './slot-value.ts';
+import { slotPredicate } from './slot-key.ts';
+import { homeParts, homeValue } from './street-address.ts';
 import { foldName, resolveOwner, selfFirstName } from './resolve-owner.ts';
 import { withKnownFirstNames } from './known-first-name.ts';
 import { saysOfSelf } from './says-of-self.ts';
@@ -523,20 +525,64 @@ export function createRuleDeriver(): Deriver {
     // to be off does. And a plan changed supersedes her own calendar's event of it beside the plan she
     // said before it ("Booked the trip to Lisbon …" and "Flight to Lisbon with Marko"): the event
     // stayed current.
-    name: 'rules-v85',
+    // v86: a street address said with its city is one home of both ("I moved to Vlaška 17 in Zagreb",
+    // "My address is Vlaška 17, 10000 Zagreb": "Lea lives at Vlaška 17, Zagreb"; the city was lost), and
+    // a city and an address one Record gives of one person ("I live in Zagreb. My address is Vlaška
+    // 17.", a people note's "City:" and "Address:" lines) are that home, cited by each: two values at one
+    // instant, or a note's address no home at all. Admitted, an address said alone is in the city the
+    // home holds then, and that city said again is the home held (derive/home-held.ts): the address
+    // replaced the city. A new city, or an address in another city, replaces both.
+    name: 'rules-v86',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
       const c = record.content;
       const todo = c.kind === 'document' ? todoEntry(record.text) : null;
-      const claims =
+      const claims = oneHomeSaid(
         todo === null
           ? claimsOfRecord(record, ctx)
-          : [todoClaim(record, todo, ctx), ...afterTodo(record, todo, ctx)];
+          : [todoClaim(record, todo, ctx), ...afterTodo(record, todo, ctx)],
+      );
       const named = withKnownFirstNames(claims, ctx.knownFirstNames, spokenBy(c));
       return c.kind === 'document' || c.kind === 'message' ? withTaskState(named, record.text) : named;
     },
   };
+}
+
+/**
+ * A city and a street address one Record gives of one person's home ("I live in Zagreb. My address is
+ * Vlaška 17.", a people note's "City: Zagreb" and "Address: Vlaška 17"): one home, the address in that
+ * city, which each of them holds ("… lives at Vlaška 17, Zagreb"), so that the slot meets one value
+ * cited twice. Two values at one instant were a conflict, or the address alone held the slot. Not where
+ * they are two homes (two cities, two addresses, a day one of them starts, an ending), nor a home said
+ * as being left, or by someone else, in words of its own.
+ */
+function oneHomeSaid(claims: Claim[]): Claim[] {
+  const isHome = (c: Claim) =>
+    c.predicate !== null &&
+    slotPredicate(c.predicate) === 'lives in' &&
+    c.ends === undefined &&
+    c.restated === undefined &&
+    saidBy(c) === null;
+  const whose = (c: Claim) => `${c.subject}\u001f${c.owner.state}\u001f${c.owner.entity ?? ''}`;
+  const homes = new Map<Claim, string>();
+  const byWhom = new Map<string, Claim[]>();
+  for (const c of claims.filter(isHome)) byWhom.set(whose(c), [...(byWhom.get(whose(c)) ?? []), c]);
+  for (const group of byWhom.values()) {
+    if (group.length < 2 || group.some((c) => c.startsAt !== undefined || movingOutOf(c.statement))) continue;
+    const parts = group.map((c) => homeParts(slotValueAsSaid(c) ?? ''));
+    const distinct = (xs: (string | null)[]) =>
+      new Map(xs.flatMap((x) => (x === null ? [] : [[x.toLowerCase(), x] as const]))).values();
+    const streets = [...distinct(parts.map((p) => p.street))];
+    const cities = [...distinct(parts.map((p) => p.city))];
+    if (streets.length !== 1 || cities.length !== 1) continue;
+    const home = homeValue({ street: streets[0]!, city: cities[0]! });
+    for (const c of group) homes.set(c, clauseStatement(c.subject, 'lives in', home));
+  }
+  return claims.map((c) => {
+    const statement = homes.get(c);
+    return statement === undefined ? c : { ...c, predicate: 'lives in', statement };
+  });
 }
 
 /** Sources of notes whose front matter the importers write as the note's first lines. */

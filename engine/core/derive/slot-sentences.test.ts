@@ -1462,9 +1462,14 @@ test('"my address is …", "<name>\'s new address is …, not …" and a new fla
     value: 'Vlaška 17',
   });
   assert.equal(newHomeSaid('The new flat is at Vlaška 17 in Zagreb.'), null);
+  // The city said after the address is the home's: "Vlaška 17, Zagreb"; more than that, her words.
   assert.deepEqual(newHomeSaid('The new flat is at Vlaška 17 in Zagreb.', true), {
     predicate: 'lives in',
-    value: 'Vlaška 17',
+    value: 'Vlaška 17, Zagreb',
+  });
+  assert.deepEqual(newHomeSaid('The new flat is at Vlaška 17 in Zagreb, third floor.', true), {
+    predicate: 'lives in',
+    value: 'Vlaška 17, Zagreb',
     own: true,
   });
   assert.deepEqual(movingOutOf("I'm moving out of my flat on Ilica 42 next Saturday."), {
@@ -1472,4 +1477,37 @@ test('"my address is …", "<name>\'s new address is …, not …" and a new fla
   });
   assert.deepEqual(movingOutOf("I'm moving out of my flat on Ilica 42."), {});
   assert.equal(movingOutOf("I'm moving out of my comfort zone."), null);
+});
+
+test('a street address said with its city holds one home of both; a month, a flat or a version none', () => {
+  const home = (s: string) => slotSentences(s).slots.map((x) => x.value);
+  const cases: ReadonlyArray<[string, string[]]> = [
+    ['I live at Vlaška 17 in Zagreb.', ['Vlaška 17, Zagreb']],
+    ['I moved to Vlaška 17 in Zagreb.', ['Vlaška 17, Zagreb']],
+    ['We moved into the new flat at Vlaška 17 in Zagreb.', ['Vlaška 17, Zagreb']],
+    ['I live at 221B Baker Street in London.', ['221B Baker Street, London']],
+    // "In March" is when, not where; "moved to" a version is no home.
+    ['I live at Vlaška 17 in March.', ['Vlaška 17']],
+    ['We moved to Java 17 in March.', []],
+    ['We moved to Java 17.', []],
+    // A city and an address in one sentence are one home.
+    ['I moved to Zagreb and now I live at Vlaška 17.', ['Vlaška 17, Zagreb']],
+  ];
+  for (const [said, values] of cases) assert.deepEqual(home(said), values, said);
+  const address = (s: string) => attributeSentence(s);
+  assert.deepEqual(address('My address is Vlaška 17, Zagreb.'), {
+    predicate: 'lives in',
+    value: 'Vlaška 17, Zagreb',
+  });
+  // A postal code before the city is no part of the home's value; it stays in the quote.
+  assert.deepEqual(address('My address is Vlaška 17, 10000 Zagreb.'), {
+    predicate: 'lives in',
+    value: 'Vlaška 17, Zagreb',
+  });
+  // "Apt 3" is part of the building, not a city: the sentence's words hold it.
+  assert.deepEqual(address('My address is Vlaška 17, Apt 3.'), {
+    predicate: 'lives in',
+    value: 'Vlaška 17',
+    own: true,
+  });
 });

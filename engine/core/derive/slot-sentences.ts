@@ -1,9 +1,13 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
+import { normalizeStatement } from './record-text.ts';
 import { months } from '../retrieve/time-expressions.ts';
 import { agoWhen, startWhen, yearWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import {
+  cityAfterAddress,
+  homeParts,
+  homeValue,
   numberFirstAddress,
   streetAddress,
   streetAddressOpening,
@@ -163,10 +167,11 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // A home given by its street address (street-address.ts), whose shape tells it from "I live at the
     // gym these days": "I now live at Vlaška 17", "I've lived at 12 Baker Street for years", "We moved
     // into Vlaška 17", "… into the new flat at Vlaška 17". "Moved to" only before an address that says
-    // it is a street ("12 Baker Street"): "We moved to Java 17" is as often a version as a home. And a
+    // it is a street ("12 Baker Street") or its city ("Vlaška 17 in Zagreb"): "We moved to Java 17" is
+    // as often a version as a home. The city said after an address is the home's too. And a
     // home said as being left ("I'm moving out of my flat on Ilica 42 next Saturday"): where one lives
     // until then, in the sentence's words, which a new home replaces.
-    verb: String.raw`(?:(?:live|living)${withWhom}\s+at|${perfect('lived')}\s+at|(?<moved>[Mm]oved|[Rr]elocated)\s+(?:into(?:\s+${homeNoun}\s+(?:at|on))?|to(?:\s+${homeNoun}\s+(?:at|on)|(?=\s+${numberFirstAddress})))|(?<leaving>(?:moving|about\s+to\s+move)\s+out\s+of)\s+(?:my|our)\s+(?:current\s+|old\s+)?${homeNouns}\s+(?:on|at|in))\s+(?<value>${streetAddress})`,
+    verb: String.raw`(?:(?:live|living)${withWhom}\s+at|${perfect('lived')}\s+at|(?<moved>[Mm]oved|[Rr]elocated)\s+(?:into(?:\s+${homeNoun}\s+(?:at|on))?|to(?:\s+${homeNoun}\s+(?:at|on)|(?=\s+${numberFirstAddress})|(?<toStreet>(?=\s+${streetAddress}\s+in\s+\p{Lu}))))|(?<leaving>(?:moving|about\s+to\s+move)\s+out\s+of)\s+(?:my|our)\s+(?:current\s+|old\s+)?${homeNouns}\s+(?:on|at|in))\s+(?<value>${streetAddress})`,
   },
   {
     predicate: 'works at',
@@ -618,7 +623,22 @@ function readClause(
   // A number beside a home's name is a street's house ("Vlaška 17"), not a stage ("We moved into Phase 2").
   if (predicate === 'lives in' && /\d/u.test(value) && !streetAddressShaped(value)) return null;
   const own = m.groups!['leaving'] !== undefined ? { own: true as const } : {};
-  return { predicate, value, clause: [start, end], valueEnd, ongoing, moved, ...own };
+  // "I live at Vlaška 17 in Zagreb": the address in its city, one home (street-address.ts).
+  const city =
+    predicate === 'lives in' && /\d/u.test(value) ? cityAfterAddress(sentence.slice(valueEnd)) : null;
+  if (m.groups!['toStreet'] !== undefined && city === null) return null;
+  if (city === null) return { predicate, value, clause: [start, end], valueEnd, ongoing, moved, ...own };
+  const home = homeValue({ street: value, city: city.city });
+  const through = Math.max(end, valueEnd + city.length);
+  return {
+    predicate,
+    value: home,
+    clause: [start, through],
+    valueEnd: valueEnd + city.length,
+    ongoing,
+    moved,
+    ...own,
+  };
 }
 
 /**
@@ -963,13 +983,19 @@ export function slotSentences(said: string): SlotReading {
       if (qualifiesANoun(sentence.slice(0, start))) continue;
       last = clause(sentence, predicate, m, m.index, start) ?? last;
     }
-    // A home by its place and one by its street address are one slot: the later clause is the one said.
+    // A home by its place and one by its street address are one slot: an address said alone is in the
+    // city said beside it ("I live in Zagreb, at Vlaška 17"), else the later clause is the one said.
     const other =
       last?.predicate === 'lives in' && last.when === undefined
         ? clauses.findIndex((c) => c.predicate === predicate && c.when === undefined)
         : -1;
     if (last && other >= 0) {
-      if (clauses[other]!.clause[0] < last.clause[0]) clauses[other] = last;
+      const [a, b] = [clauses[other]!, last].sort((x, y) => x.clause[0] - y.clause[0]) as [Found, Found];
+      const home = oneHomeOf(a.value, b.value);
+      if (home !== null) {
+        const clause: [number, number] = [a.clause[0], Math.max(a.clause[1], b.clause[1])];
+        clauses[other] = { ...b, value: home, clause, valueEnd: Math.max(a.valueEnd, b.valueEnd) };
+      } else if (a === clauses[other]) clauses[other] = last;
     } else if (last) clauses.push(last);
   }
   // "New job at Google starts next week": one job said to come, not also the job held now inside it.
@@ -1924,11 +1950,28 @@ export function newHomeSaid(sentence: string, the = false): AttributeSentence | 
 
 /** The home a value opens with, as its street address, and whether the value says more ("in Zagreb"). */
 function homeAt(value: string): AttributeSentence | null {
-  const home = streetAddressOpening(value);
-  if (home === null) return null;
-  return /[\p{L}\p{N}]/u.test(value.slice(home.length))
+  const street = streetAddressOpening(value);
+  if (street === null) return null;
+  // "Vlaška 17, 10000 Zagreb", "Vlaška 17 in Zagreb": the address in its city (street-address.ts).
+  const city = cityAfterAddress(value.slice(street.length));
+  const home = city === null ? street : homeValue({ street, city: city.city });
+  return /[\p{L}\p{N}]/u.test(value.slice(street.length + (city?.length ?? 0)))
     ? { predicate: 'lives in', value: home, own: true }
     : { predicate: 'lives in', value: home };
+}
+
+/**
+ * One home of a city and a street address said together ("Zagreb" and "Vlaška 17": "Vlaška 17,
+ * Zagreb"), in either order; null where they are not one (two cities, an address in another city).
+ */
+export function oneHomeOf(a: string, b: string): string | null {
+  const [x, y] = [homeParts(a), homeParts(b)];
+  const street = x.street ?? y.street;
+  if (street === null || (x.street !== null && y.street !== null)) return null;
+  const cities = [x.city, y.city].filter((c): c is string => c !== null);
+  if (cities.length === 0) return null;
+  if (cities.length === 2 && normalizeStatement(cities[0]!) !== normalizeStatement(cities[1]!)) return null;
+  return homeValue({ street, city: cities[0]! });
 }
 
 export function attributeSentence(sentence: string): AttributeSentence | null {

@@ -1,5 +1,5 @@
 import { endedHead, factLineHead, saidAsVerb } from '../../contract/fact-line.ts';
-import { streetAddressShaped } from './street-address.ts';
+import { homeAddressShaped } from './street-address.ts';
 
 /**
  * The words a slot's statement opens with, before its value, in each form derivation writes: a fact's
@@ -16,11 +16,12 @@ export const slotStatementHeads = (subject: string, predicate: string): string[]
 
 const attributeHead = (subject: string, predicate: string) => `${subject}'s ${predicate} is `;
 /**
- * "Ana lives in Porto", and for a home given by its street address "Ana lives at Vlaška 17"
- * (street-address.ts): one slot, where she lives, in the words people use of each.
+ * "Ana lives in Porto", and for a home given by its street address "Ana lives at Vlaška 17" or, in
+ * its city, "Ana lives at Vlaška 17, Zagreb" (street-address.ts): one slot, where she lives, in the
+ * words people use of each.
  */
 const clauseHead = (subject: string, predicate: string, value?: string) =>
-  predicate === 'lives in' && value !== undefined && streetAddressShaped(value)
+  predicate === 'lives in' && value !== undefined && homeAddressShaped(value)
     ? livesAtHead(subject)
     : `${subject} ${predicate} `;
 const livesAtHead = (subject: string) => `${subject} lives at `;

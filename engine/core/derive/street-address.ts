@@ -1,4 +1,6 @@
 import { products } from './not-a-place.ts';
+import { months, weekdays } from '../retrieve/calendar-words.ts';
+import { normalizeStatement } from './record-text.ts';
 
 /*
  * A street address, as people give where they live: a street's name and its house number ("Vlaška 17",
@@ -59,4 +61,85 @@ export function streetAddressOpening(text: string): string | null {
 function notAStreetWord(value: string): boolean {
   const first = value.split(/\s+/u)[0]!.toLowerCase().replace(/\.$/u, '');
   return /^\d/u.test(first) ? false : notAStreet.has(first) || products.has(first);
+}
+
+/**
+ * What a capitalised word after a house number is when it names no city: a part of the building ("Vlaška
+ * 17, Apt 3", "…, Third Floor"), a day or a month ("I live at Vlaška 17 in March"), a country's or a
+ * region's word alone is still a place and is kept.
+ */
+const notACity = new Set(
+  `apt apartment flat floor storey ground first second third fourth fifth sixth top attic basement
+   entrance stair stairs staircase door building block wing tower house rear back front left right
+   c/o attn po p.o. box`.split(/\s+/u),
+);
+/**
+ * The city said right after a street address: "… in Zagreb", ", Zagreb", ", 10000 Zagreb" (a postal
+ * code before it), ", London NW1 6XE" (one after it). Up to three capitalised words, a small word
+ * between two of them ("Vila Nova de Gaia").
+ */
+const cityAfter = new RegExp(
+  String.raw`^(?:\s*,\s*|\s+in\s+)(?:\d{4,6}\s+)?(?<city>\p{Lu}[\p{L}\p{M}'’-]*(?:[\s-](?:${particle}\s+)?\p{Lu}[\p{L}\p{M}'’-]*){0,2})(?![\p{L}\p{N}])`,
+  'u',
+);
+
+/**
+ * The city a text opening after a street address names ("Vlaška 17 in Zagreb, third floor": " in
+ * Zagreb, third floor" gives "Zagreb"), and how much of the text says it; null where it names none.
+ */
+export function cityAfterAddress(text: string): { city: string; length: number } | null {
+  const m = cityAfter.exec(text);
+  if (m === null) return null;
+  const city = m.groups!['city']!.replace(/(?<![.’'-])[.’'-]+$/u, '');
+  const first = city.split(/[\s-]/u)[0]!.toLowerCase();
+  if (notACity.has(first) || notAStreet.has(first) || months.includes(first) || weekdays.includes(first))
+    return null;
+  return { city, length: m[0].length - (m.groups!['city']!.length - city.length) };
+}
+
+/**
+ * Where one lives, as the home slot holds it: a city or a place ("Zagreb"), a street address
+ * ("Vlaška 17"), or both ("Vlaška 17, Zagreb"): the address refines the city it is in.
+ */
+export interface HomeParts {
+  street: string | null;
+  city: string | null;
+}
+
+/** A home's value of its street and its city (HomeParts): "Vlaška 17, Zagreb", or either alone. */
+export function homeValue(home: HomeParts): string {
+  return [home.street, home.city].filter((x): x is string => x !== null).join(', ');
+}
+
+/** The street and the city a home's value gives (homeValue's forms); a value of neither, all city. */
+export function homeParts(value: string): HomeParts {
+  const v = value.trim();
+  if (streetAddressShaped(v)) return { street: v, city: null };
+  const street = streetAddressOpening(v);
+  const city = street === null ? null : cityAfterAddress(v.slice(street.length));
+  if (street !== null && city !== null && street.length + city.length === v.length)
+    return { street, city: city.city };
+  return { street: null, city: v };
+}
+
+/** Whether a home's value is given by its street address, with its city or without (homeParts). */
+export function homeAddressShaped(value: string): boolean {
+  return homeParts(value).street !== null;
+}
+
+/**
+ * A home said now, read beside the one holding the slot then (`held`): an address said alone is in the
+ * city held ("Vlaška 17" beside "Zagreb" is "Vlaška 17, Zagreb"), and the city held said again is the
+ * home held ("Zagreb" beside "Vlaška 17, Zagreb"): neither replaces what it refines or restates. A city
+ * of its own, or an address in a city of its own, is a home of its own: it replaces both. Null where
+ * the home said stays as said.
+ */
+export function homeBeside(said: string, held: string): string | null {
+  const [now, then] = [homeParts(said), homeParts(held)];
+  const same = (a: string | null, b: string | null) =>
+    a !== null && b !== null && normalizeStatement(a) === normalizeStatement(b);
+  if (now.street !== null && now.city === null && then.city !== null)
+    return same(now.street, then.street) ? held.trim() : homeValue({ street: now.street, city: then.city });
+  if (now.street === null && then.street !== null && same(now.city, then.city)) return held.trim();
+  return null;
 }
