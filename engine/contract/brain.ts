@@ -11,7 +11,7 @@ export const BrainCreate = z
 export type BrainCreate = z.infer<typeof BrainCreate>;
 
 /**
- * A Brain's name and self set afterwards (additive: PATCH /brains/{brain_id}): a hub's Brain made by a
+ * A Brain's name and self set afterwards (additive: POST /brains/{brain_id}): a hub's Brain made by a
  * device's first sync before sync carried the self, or a Brain created without one. What is left out
  * stays as it is; a self is set or changed, never removed (the Memories derived as its would belong
  * to nobody known).

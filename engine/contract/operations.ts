@@ -27,10 +27,11 @@ import {
 import { Trace, TraceListQuery, TracePage } from './trace.ts';
 
 /**
- * The spec's contract has no PUT or PATCH: nothing of it is updated in place. The one PATCH is additive:
- * a Brain's name and self, which a Brain made without them (a hub's, by a device's first sync) needs.
+ * The spec's contract has no PUT or PATCH: nothing of it is updated in place, and no route answers
+ * either (405). A Brain's name and self, which a Brain made without them (a hub's, by a device's first
+ * sync) needs, are set by a POST to the Brain (additive: updateBrain), as a pairing is by a POST.
  */
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'DELETE';
 
 /** One operation of /v1: the single table the router, the scope check and openapi.json are built from. */
 export interface Operation {
@@ -112,7 +113,7 @@ export const operations: Operation[] = [
   },
   {
     id: 'updateBrain',
-    method: 'PATCH',
+    method: 'POST',
     path: '/brains/{brain_id}',
     summary:
       "Set a Brain's name or self (additive). A self set or changed re-derives the Brain's Records in the " +

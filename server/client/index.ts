@@ -101,7 +101,7 @@ export type KeyCreatedInfo = z.infer<typeof KeyCreated>;
 export type KeyListPage = z.infer<typeof KeyList>;
 
 interface RequestSpec extends CallOptions {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
@@ -363,7 +363,7 @@ export function createMnemoClient(options: MnemoClientOptions) {
       json<Brain>({ method: 'GET', path: brainPath(brainId), ...o }),
     /** Sets a Brain's name or self (additive); the same change sent again changes nothing more. */
     updateBrain: (brainId: string, body: BrainUpdate, o: CallOptions = {}) =>
-      json<Brain>({ method: 'PATCH', path: brainPath(brainId), body, ...o }),
+      json<Brain>({ method: 'POST', path: brainPath(brainId), body, ...o }),
     forgetBrain: (brainId: string, o: CallOptions = {}) =>
       forget({ method: 'DELETE', path: brainPath(brainId), slow: true, ...o }, 'brain_not_found'),
     getProfile: (brainId: string, q: { limit?: number; cursor?: string } = {}, o: CallOptions = {}) =>

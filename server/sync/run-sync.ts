@@ -467,7 +467,7 @@ async function ensureRemoteBrain(
       if (!refused) throw e;
       return (
         `the hosted Brain ${JSON.stringify(brainId)} has no self, and giving it this Brain's was refused ` +
-        `(PATCH /v1/brains/${brainId} answered ${e.status} ${oneLine(withoutKey(e.code, remote.remoteKey), 100)}` +
+        `(POST /v1/brains/${brainId} answered ${e.status} ${oneLine(withoutKey(e.code, remote.remoteKey), 100)}` +
         `${e.status === 405 ? ': a hosted Mnemo older than this device' : ''}), so it cannot tell whose words ` +
         'are whose; the next run tries again'
       );
@@ -479,7 +479,7 @@ async function ensureRemoteBrain(
   return (
     `the hosted Brain ${JSON.stringify(brainId)}'s self is ${shown(theirs)}, this Brain's ${shown(self)}; ` +
     'sync changes neither (it gives a self only to a side that has none), so the two sides may tell whose words are whose apart ' +
-    `differently: change one of them (PATCH /v1/brains/${brainId} with {"self": …}, here or on the hosted Mnemo)`
+    `differently: change one of them (POST /v1/brains/${brainId} with {"self": …}, here or on the hosted Mnemo)`
   );
 }
 

@@ -84,8 +84,6 @@ export function client(server: RunningServer, key: string | null) {
       call<T>('GET', p, undefined, h),
     post: <T = Record<string, unknown>>(p: string, b?: unknown, h?: Record<string, string>) =>
       call<T>('POST', p, b, h),
-    patch: <T = Record<string, unknown>>(p: string, b?: unknown, h?: Record<string, string>) =>
-      call<T>('PATCH', p, b, h),
     del: <T = Record<string, unknown>>(p: string, h?: Record<string, string>) =>
       call<T>('DELETE', p, undefined, h),
     call,

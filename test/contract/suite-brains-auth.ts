@@ -93,14 +93,14 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
       const made = assertShape(Brain, (await api.post('/brains', { id: 'later' })).body);
       assert.equal(made.self, null);
       const lea = { type: 'person', name: 'Lea Horvat' };
-      const set = await api.patch('/brains/later', { self: lea });
+      const set = await api.post('/brains/later', { self: lea });
       assert.equal(set.status, 200);
       assert.match(set.headers.get('brain-watermark') ?? '', /^wm_/);
       assert.deepEqual(assertShape(Brain, set.body), { ...made, self: lea });
-      const named = assertShape(Brain, (await api.patch('/brains/later', { name: 'Lea' })).body);
+      const named = assertShape(Brain, (await api.post('/brains/later', { name: 'Lea' })).body);
       assert.deepEqual([named.name, named.self], ['Lea', lea]);
       // Sent again, the same change changes nothing: the Brain as it was.
-      assert.deepEqual((await api.patch('/brains/later', { name: 'Lea', self: lea })).body, named);
+      assert.deepEqual((await api.post('/brains/later', { name: 'Lea', self: lea })).body, named);
       assert.deepEqual((await api.get('/brains/later')).body, named);
       assert.deepEqual(
         assertShape(BrainList, (await api.get('/brains')).body).data.find((b) => b.id === 'later'),
@@ -119,7 +119,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
         [{ id: 'other' }, /id: unknown field/],
       ] as const) {
         const e = assertError(
-          await api.patch('/brains/kept', body),
+          await api.post('/brains/kept', body),
           400,
           'invalid_request',
           'invalid_request_body',
@@ -127,7 +127,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
         assert.match(String(e.message), field, JSON.stringify(body));
       }
       assert.deepEqual((await api.get('/brains/kept')).body.self, { type: 'person', name: 'Ana' });
-      assertError(await api.patch('/brains/nope', { name: 'x' }), 404, 'not_found', 'brain_not_found');
+      assertError(await api.post('/brains/nope', { name: 'x' }), 404, 'not_found', 'brain_not_found');
     });
 
     it('invalid slugs and unknown fields are invalid_request_body naming the field', async () => {
@@ -336,7 +336,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
       // table that the decision does not make fails.
       const table: Array<[string, string, Scope, Scope[]?]> = [
         ['POST', '/brains', 'records:write'],
-        ['PATCH', '/brains/sc', 'records:write'],
+        ['POST', '/brains/sc', 'records:write'],
         ['POST', '/brains/sc/records', 'records:write'],
         ['DELETE', '/brains/sc/records/rec_x', 'records:write'],
         ['DELETE', '/brains/sc/sources/src', 'records:write'],
@@ -390,7 +390,7 @@ export function brainAndAuthChecks(factory: ServerFactory): void {
       );
       assert.equal((await bound.get('/brains/mine')).status, 200);
       assertError(await bound.get('/brains/theirs'), 404, 'not_found', 'brain_not_found');
-      assertError(await bound.patch('/brains/theirs', { name: 'x' }), 404, 'not_found', 'brain_not_found');
+      assertError(await bound.post('/brains/theirs', { name: 'x' }), 404, 'not_found', 'brain_not_found');
       assert.deepEqual(
         ((await bound.get('/brains')).body as { data: { id: string }[] }).data.map((b) => b.id),
         ['mine'],

@@ -1192,6 +1192,9 @@ export function contextChecks(factory: ServerFactory, traits: EngineTraits): voi
       };
       await allowed('PUT', '/brains', ['GET', 'HEAD', 'POST']);
       await allowed('PATCH', '/brains/b/records/rec_1', ['DELETE', 'GET', 'HEAD']);
+      // The contract has no PUT or PATCH: a Brain's name and self are set by a POST to it.
+      for (const method of ['PATCH', 'PUT'])
+        await allowed(method, '/brains/b', ['DELETE', 'GET', 'HEAD', 'POST']);
       await allowed('POST', '/openapi.json', ['GET', 'HEAD']);
       await allowed('HEAD', '/brains/b/context', ['POST']);
       assertError(await api.get('/openapi.json/'), 404, 'not_found', 'http_404');

@@ -281,7 +281,7 @@ export function memoryAndObjectChecks(factory: ServerFactory, traits: EngineTrai
         assert.deepEqual((await api.get('/brains/hub/profile')).body.lines, []);
 
         const lea = { type: 'person', name: 'Lea Horvat' };
-        assert.equal((await api.patch('/brains/hub', { self: lea })).status, 200);
+        assert.equal((await api.post('/brains/hub', { self: lea })).status, 200);
         const mine = {
           Zagreb: ['self: Lea Horvat'],
           hazelnuts: ['self: Lea Horvat'],

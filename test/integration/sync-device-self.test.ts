@@ -82,7 +82,7 @@ describe("a device Brain without a self takes its hub Brain's", () => {
     assert.equal((await run(laptop, 'ana')).warning, null);
   });
 
-  it('a self set on the hub with PATCH reaches a device Brain that has none at its next run', async () => {
+  it('a self set on the hub with updateBrain reaches a device Brain that has none at its next run', async () => {
     await paired(laptop, 'bo');
     await run(laptop, 'bo');
     assert.equal((await hub.client.getBrain('bo')).self, null);

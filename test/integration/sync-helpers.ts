@@ -379,7 +379,7 @@ export const within = <T>(what: string, ms: number, p: Promise<T>): Promise<T> =
 export const hubAnswer: Answer = (seen, res) => {
   const brain = { object: 'brain', id: seen.path.split('/').pop(), self: null };
   if (seen.method === 'GET' && /^\/v1\/brains\/[^/]+$/.test(seen.path)) return sendJson(res, 200, brain);
-  if (seen.method === 'PATCH' && /^\/v1\/brains\/[^/]+$/.test(seen.path))
+  if (seen.method === 'POST' && /^\/v1\/brains\/[^/]+$/.test(seen.path))
     return sendJson(res, 200, { ...brain, ...(JSON.parse(seen.body) as object) });
   if (seen.method === 'POST' && seen.path.endsWith('/sync/records')) {
     const { records } = JSON.parse(seen.body) as { records: { id: string }[] };

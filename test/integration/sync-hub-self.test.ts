@@ -171,12 +171,12 @@ describe("a hub Brain takes the device Brain's self", () => {
     const remote = await fakeRemote();
     try {
       remote.answer = (seen, res) =>
-        seen.method === 'PATCH'
+        seen.method === 'POST' && /^\/v1\/brains\/[^/]+$/.test(seen.path)
           ? res.writeHead(405, { 'content-type': 'application/json', allow: 'GET, DELETE' }).end(
               JSON.stringify({
                 type: 'invalid_request',
                 code: 'http_405',
-                message: 'Method PATCH is not allowed here',
+                message: 'Method POST is not allowed here',
               }),
             )
           : hubAnswer(seen, res);
@@ -187,11 +187,11 @@ describe("a hub Brain takes the device Brain's self", () => {
       assert.equal(status.pushed, 1);
       assert.match(
         status.warning ?? '',
-        /refused \(PATCH \/v1\/brains\/older answered 405 http_405: a hosted Mnemo older/,
+        /refused \(POST \/v1\/brains\/older answered 405 http_405: a hosted Mnemo older/,
       );
       // Her self went with the request, and nothing of the key in the warning.
-      const patch = remote.seen.find((s) => s.method === 'PATCH');
-      assert.deepEqual(JSON.parse(patch?.body ?? '{}'), { self: lea });
+      const given = remote.seen.find((s) => s.method === 'POST' && s.path === '/v1/brains/older');
+      assert.deepEqual(JSON.parse(given?.body ?? '{}'), { self: lea });
     } finally {
       await remote.close();
     }
