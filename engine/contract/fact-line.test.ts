@@ -46,7 +46,8 @@ describe('a fact said as a sentence', () => {
     assert.equal(factValueWords('2026-02-30'), '2026-02-30', 'no such day');
     assert.equal(factValueWords('2026-12-06T10:00:00Z'), '2026-12-06T10:00:00Z');
     assert.equal(factValueWords(42), '42');
-    assert.equal(factValueWords(true), 'true');
+    assert.equal(factSentence(fact('Lea', 'is_vegetarian', true)), 'Lea is vegetarian: yes');
+    assert.equal(factSentence(fact('Lea', 'smoker', 'false')), "Lea's smoker: no");
   });
 
   it("speaks to the Brain's own person by name, or as you, with the verb agreeing", () => {

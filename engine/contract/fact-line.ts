@@ -120,13 +120,23 @@ function factParts(subject: string, predicate: string, how: SubjectWords): { top
   return { topic, join: said.length > 1 && closingVerbs.has(said.at(-1)!.toLowerCase()) ? ' ' : ' is ' };
 }
 
+/** A value that only says yes or no: a sentence cannot end in it ("Lea is vegetarian true"). */
+const yesOrNo = (value: unknown): boolean =>
+  value === true || value === false || value === 'true' || value === 'false';
+
 /**
  * A fact said up to its value: "Marko's birthday is ", "Lea lives in ", "Lea is married to ", "Lea's
- * gym membership ends ", "Your favourite colour is ".
+ * gym membership ends ", "Your favourite colour is "; before a value that says yes or no (`value`,
+ * where given), what it is said of and ": " ("Lea is vegetarian: ").
  */
-export function factSentenceHead(subject: string, predicate: string, how: SubjectWords = {}): string {
+export function factSentenceHead(
+  subject: string,
+  predicate: string,
+  how: SubjectWords = {},
+  value?: unknown,
+): string {
   const { topic, join } = factParts(subject, predicate, how);
-  return topic + join;
+  return topic + (yesOrNo(value) && join !== ': ' ? ': ' : join);
 }
 
 const monthNames = [
@@ -146,9 +156,11 @@ const monthNames = [
 
 /**
  * A fact's value as a sentence says it: a calendar date ("1990-05-04") as "May 4, 1990", the same on
- * every device (a date names a day, not an instant, so no zone moves it); anything else as written.
+ * every device (a date names a day, not an instant, so no zone moves it); true or false as yes or no;
+ * anything else as written.
  */
 export function factValueWords(value: unknown): string {
+  if (yesOrNo(value)) return String(value) === 'true' ? 'yes' : 'no';
   const said = String(value);
   const date = /^(\d{4})-(\d\d)-(\d\d)$/u.exec(said.trim());
   if (date === null) return said;
@@ -164,7 +176,7 @@ export function factSentence(
   f: { subject: string; predicate: string; value: unknown },
   how: SubjectWords = {},
 ): string {
-  return factSentenceHead(f.subject, f.predicate, how) + factValueWords(f.value);
+  return factSentenceHead(f.subject, f.predicate, how, f.value) + factValueWords(f.value);
 }
 
 /** What a fact is of, without its value: "Marko's birthday", "Lea lives in", "Lea is married to". */
