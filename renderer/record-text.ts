@@ -1,4 +1,10 @@
-import { endedHead, factLine, humanizePredicate } from '../engine/contract/fact-line.ts';
+import {
+  endedHead,
+  factSentence,
+  factSentenceHead,
+  humanizePredicate,
+  type SubjectWords,
+} from '../engine/contract/fact-line.ts';
 import { selfSpeakerNames, type TypedContent } from '../engine/contract/index.ts';
 import { eventTimesWorded } from './all-day.ts';
 import { oneLine } from './format.ts';
@@ -19,41 +25,6 @@ export const subjectLabel = speakerLabel;
 export const aboutLabel = (m: { subject: string; predicate?: string | null | undefined }): string =>
   m.predicate ? `${subjectLabel(m.subject)} · ${humanizePredicate(m.predicate)}` : subjectLabel(m.subject);
 
-/** Predicates that begin with a verb said of someone: said of "you", the verb agrees with it. */
-const verbFor: Readonly<Record<string, string>> = {
-  is: 'are',
-  am: 'are',
-  was: 'were',
-  has: 'have',
-  does: 'do',
-};
-const regularVerbs = new Set(
-  (
-    'lives works likes loves prefers owns speaks knows wants needs uses drives plays hates enjoys reads ' +
-    'eats drinks supports follows studies'
-  ).split(' '),
-);
-
-/** The verb a predicate begins with, as said of "you" ("lives in": "live"), or null when it begins with none. */
-function verbOfYou(predicate: string): string | null {
-  const word = (predicate.split(' ')[0] ?? '').toLowerCase();
-  return (
-    verbFor[word] ??
-    (regularVerbs.has(word) ? (word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.slice(0, -1)) : null)
-  );
-}
-
-/** "favourite colour" said of the Brain's own person: "Your favourite colour"; "lives in": "You live in". */
-function ofYou(predicate: string): string {
-  const verb = verbOfYou(predicate);
-  return verb === null ? `Your ${predicate}` : ['You', verb, ...predicate.split(' ').slice(1)].join(' ');
-}
-
-/** "favourite colour" said of a person by name: "Ana's favourite colour"; "lives in": "Ana lives in". */
-function ofName(name: string, predicate: string): string {
-  return verbOfYou(predicate) === null ? `${name}'s ${predicate}` : `${name} ${predicate}`;
-}
-
 /** A Memory's owner as the contract gives it: `entity` is the owner's name, when resolved. */
 interface OwnerName {
   state: string;
@@ -71,38 +42,74 @@ interface LineOf {
 /**
  * A Memory's statement as a person reads it. The engine's own statements speak of the Brain's person
  * in the third person, by name ("Ana works at Acme", "Ana's favourite colour is green"), and are shown
- * as written: turned into "you" they could misquote. A fact about the person is stored as the engine
- * writes a fact's line, "self favourite colour: green" (subject "self", "user", ...), with a word that
- * is no name: it reads in the same voice as the rest, "Ana's favourite colour: green", with the owner's
- * name; "Your favourite colour: green" where the name is not known (`owner` not given or unresolved).
- * Display only: the Memory is not changed. `predicate`: the Memory's, or undefined where the caller
- * does not have it (a Profile line: then the line's first ": " ends the predicate); null is a Memory
- * that holds no slot, left as it is.
+ * as written: turned into "you" they could misquote. A fact's Memory is stored as the engine writes a
+ * fact's line, "self favourite colour: green", "Marko birthday: March 13": it reads as a sentence
+ * (factSentence, engine/contract/fact-line.ts), "Marko's birthday is March 13"; about the person
+ * (subject "self", "user", ...) with the owner's name, "Ana's favourite colour is green", or "Your
+ * favourite colour is green" where the name is not known (`owner` not given or unresolved). Display
+ * only: the Memory is not changed. `predicate`: the Memory's, or undefined where the caller does not
+ * have it (a Profile line: then the line's first ": " ends the predicate); null is a Memory that holds
+ * no slot, left as it is.
  */
 export function statementLabel(m: LineOf): string {
   return eventTimesWorded(factWording(m));
 }
 
-/** statementLabel's wording of a fact's line, without an event's times: what tells a line worded. */
-function factWording(m: LineOf): string {
-  if (m.predicate === null) return m.statement;
+/** A fact's line read back into its parts, or null for a line that is no fact's line of `m`'s slot. */
+interface FactLineParts {
+  /** The line up to its value, as stored: "self favourite colour: ". */
+  storedHead: string;
+  /** The line's value, as stored: "green". */
+  value: string;
+  subject: string;
+  predicate: string;
+  how: SubjectWords;
+}
+
+function factLineParts(m: LineOf): FactLineParts | null {
+  if (m.predicate === null) return null;
   const head = `${m.subject} `;
-  if (!m.statement.startsWith(head)) return m.statement;
+  if (!m.statement.startsWith(head)) return null;
   const line = m.statement.slice(head.length);
   const said =
     m.predicate === undefined
       ? line.slice(0, Math.max(0, line.indexOf(': ')))
       : humanizePredicate(m.predicate);
-  if (said === '' || !line.startsWith(`${said}: `)) return m.statement;
-  // A fact's line about someone else by name reads as one about the person does: "Ada's employer: …".
-  if (!isSelfSpeaker(m.subject)) return `${ofName(m.subject, said)}${line.slice(said.length)}`;
-  const name = m.owner?.state === 'self' ? m.owner.entity?.trim() : undefined;
-  return `${name ? ofName(name, said) : ofYou(said)}${line.slice(said.length)}`;
+  if (said === '' || !line.startsWith(`${said}: `)) return null;
+  const storedHead = `${head}${said}: `;
+  const value = m.statement.slice(storedHead.length);
+  // A fact's line about the person reads as one about anyone does, with their name or "you".
+  const how: SubjectWords = isSelfSpeaker(m.subject)
+    ? { you: { selfName: m.owner?.state === 'self' ? m.owner.entity : undefined } }
+    : {};
+  return { storedHead, value, subject: m.subject, predicate: said, how };
+}
+
+/** statementLabel's wording of a fact's line, without an event's times: what tells a line worded. */
+function factWording(m: LineOf): string {
+  const f = factLineParts(m);
+  return f === null ? m.statement : factSentence(f, f.how);
+}
+
+/**
+ * Where a person corrects a fact's Memory: the sentence it starts from, its value as stored (a date
+ * stays "1990-05-04", not the "May 4, 1990" shown, so saving it unchanged changes nothing), and the
+ * heads of both, so what is written after the sentence's head is sent after the stored line's head
+ * ("Lucía's blood type is B+" is sent "self blood type: B+": the slot's value stays comparable with a
+ * later fact's). Null for a Memory that is no fact's line.
+ */
+export function factToCorrect(
+  m: LineOf,
+): { shown: string; shownHead: string; storedHead: string; value: string } | null {
+  const f = factLineParts(m);
+  if (f === null) return null;
+  const shownHead = factSentenceHead(f.subject, f.predicate, f.how, f.value);
+  return { shown: shownHead + f.value, shownHead, storedHead: f.storedHead, value: f.value };
 }
 
 /**
  * A line that may be a fact's about the person, worded as statementLabel words it, read by its own
- * first word and predicate ("self home city: Porto" as "Maya's home city: Porto"): a Trace's cited quote, a version of
+ * first word and predicate ("self home city: Porto" as "Maya's home city is Porto"): a Trace's cited quote, a version of
  * a slot a sentence holds that a fact gave another wording. `selfName`: the Brain's person, when known.
  */
 export function factLineLabel(line: string, selfName?: string): string {
@@ -124,7 +131,7 @@ export const inOwnWords = (m: LineOf & { citations: readonly { quote: string }[]
 
 /**
  * Whether the page words a line from a structured Record's fields, so it is nobody's own words: a
- * fact's line ("Ana's phone number: …") or an event's, whose times the engine writes as instants
+ * fact's line ("Ana's phone number is …") or an event's, whose times the engine writes as instants
  * ("Dinner with Tomás; when: 2026-12-05T19:00:00Z; …", shown as a date).
  */
 export const wordedForThePerson = (m: LineOf): boolean =>
@@ -153,7 +160,7 @@ export const endsValue =
 /**
  * A quote of a Memory's evidence as shown beside it. A fact's Record has no words of its own: its
  * citable text is the engine's line for it, which is the Memory's statement, so it reads as the
- * statement does ("Your favourite colour: green"), and so does one that is not the statement when the
+ * statement does ("Your favourite colour is green"), and so does one that is not the statement when the
  * Record is known to be a fact (`kind`, the Evidence's). Any other quote is the Record's own words, as
  * they are.
  */
@@ -164,8 +171,8 @@ export function quoteLabel(quote: string, m: LineOf, kind?: string): string {
 
 /**
  * A fact Record's line cited by a Memory said in other words ("Lucía lives in Tokyo" cites "self home
- * city: Tokyo"), worded as a fact's line is everywhere else: "Lucía's home city: Tokyo", "Tom's
- * birthday: March 14". Only where the Record is known to be a fact (`kind`): a message's "self care:
+ * city: Tokyo"), worded as a fact's line is everywhere else: "Lucía's home city is Tokyo", "Tom's
+ * birthday is March 14". Only where the Record is known to be a fact (`kind`): a message's "self care:
  * went for a run" is someone's words, and stays as said.
  */
 function factQuoteLabel(quote: string, m: LineOf): string {
@@ -239,9 +246,7 @@ export function recordSummary(content: TypedContent, selfName?: string): string 
     case 'event':
       return [content.title, content.place ? `at ${content.place}` : ''].filter(Boolean).join(' ');
     case 'fact':
-      return isSelfSpeaker(content.subject)
-        ? `${selfName ? ofName(selfName, humanizePredicate(content.predicate)) : ofYou(humanizePredicate(content.predicate))}: ${String(content.value)}`
-        : factLine(content);
+      return factSentence(content, isSelfSpeaker(content.subject) ? { you: { selfName } } : {});
     case 'correction':
       return (
         (content.statement !== undefined ? `Correction: ${content.statement}` : 'Withdrawal of a Memory') +

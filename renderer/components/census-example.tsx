@@ -23,7 +23,7 @@ export function CensusExample({ brainId, id }: { brainId: string; id: string }) 
   });
   const record = useQuery({ ...recordOptions(client, brainId, id), enabled: id.startsWith('rec_') });
   if (isMemory) {
-    // Said as everywhere else: "Ana's home city: Porto", not the stored "self home city: Porto".
+    // Said as everywhere else: "Ana's home city is Porto", not the stored "self home city: Porto".
     return (
       <Link to={paths.memory(brainId, id)} title={id}>
         {memory.data === undefined ? (

@@ -1,13 +1,22 @@
 import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ContextReady, ContextRequest } from '../../engine/contract/index.ts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { factLine } from '../../engine/contract/fact-line.ts';
+import type { Citation, ContextReady, ContextRequest, Memory } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { keepLastAsked, readLastAsked, subscribeLastAsked } from '../api/last-asked.ts';
-import { keys } from '../api/queries.ts';
+import { keys, recordOptions } from '../api/queries.ts';
+import { useSelfName } from '../api/self-name.ts';
 import { ErrorNotice } from '../components/status.tsx';
 import { memoryDays } from '../all-day.ts';
 import { answerEvidence, type EvidenceItem } from '../ask-evidence.ts';
-import { aboutLabel, quoteAddsWords, quoteLabel, sameWordsLabel, statementLabel } from '../record-text.ts';
+import {
+  aboutLabel,
+  quoteAddsWords,
+  quoteLabel,
+  recordSummary,
+  sameWordsLabel,
+  statementLabel,
+} from '../record-text.ts';
 import { costWords, localInputToIso, oneLine, ownerLabel, plural, truthPhrase } from '../format.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -290,14 +299,7 @@ function Answer({ brainId, c }: { brainId: string; c: ContextReady }) {
           </p>
           <ul className="list" aria-labelledby="also-quoted">
             {alsoQuoted.map((x) => (
-              <li key={x.record_id} className="list-item evidence">
-                <blockquote className="quote" dir="auto">
-                  <mark>{x.quote}</mark>
-                </blockquote>
-                <p className="meta">
-                  <SourceLink brainId={brainId} id={x.record_id} about={x.quote} />
-                </p>
-              </li>
+              <AlsoQuoted key={x.record_id} brainId={brainId} x={x} />
             ))}
           </ul>
         </>
@@ -387,14 +389,7 @@ function EvidenceRow({ brainId, item }: { brainId: string; item: EvidenceItem })
       </p>
       <ul className="sources" aria-label={`Where “${oneLine(statementLabel(m), 60)}” comes from`}>
         {item.sources.map((x) => (
-          <li key={x.record_id}>
-            {quoteAddsWords(x.quote, m) ? (
-              <mark dir="auto">{quoteLabel(x.quote, m)}</mark>
-            ) : (
-              <span className="muted">{sameWordsLabel(m)}</span>
-            )}{' '}
-            <SourceLink brainId={brainId} id={x.record_id} about={quoteLabel(x.quote, m)} />
-          </li>
+          <Source key={x.record_id} brainId={brainId} m={m} x={x} />
         ))}
         {item.more > 0 ? (
           <li>
@@ -406,6 +401,57 @@ function EvidenceRow({ brainId, item }: { brainId: string; item: EvidenceItem })
           </li>
         ) : null}
       </ul>
+    </li>
+  );
+}
+
+/**
+ * The kind of a quoted Record where its quote may be a fact's line ("Marko birthday: March 13"), which
+ * is shown as a sentence ("Marko's birthday is March 13"). A citation does not say its Record's kind,
+ * so such a quote reads its Record (cached for good: Records never change); any other quote reads
+ * nothing, and a message's "self care: went for a run" stays as said.
+ */
+function useQuotedRecord(brainId: string, x: Citation, mayBeFact: boolean) {
+  const client = useClient();
+  return useQuery({
+    ...recordOptions(client, brainId, x.record_id),
+    enabled: mayBeFact && x.quote.includes(': '),
+  }).data;
+}
+
+/** One Record a Memory of the answer comes from: its quote where it says more than the Memory's line. */
+function Source({ brainId, m, x }: { brainId: string; m: Memory; x: Citation }) {
+  const kind = useQuotedRecord(brainId, x, x.quote !== m.statement)?.content.kind;
+  return (
+    <li>
+      {quoteAddsWords(x.quote, m, kind) ? (
+        <mark dir="auto">{quoteLabel(x.quote, m, kind)}</mark>
+      ) : (
+        <span className="muted">{sameWordsLabel(m, kind)}</span>
+      )}{' '}
+      <SourceLink brainId={brainId} id={x.record_id} about={quoteLabel(x.quote, m, kind)} />
+    </li>
+  );
+}
+
+/**
+ * A quote of a Record no Memory of the answer comes from: its words as they are, but a fact's line,
+ * which is no one's words, as a sentence (the fact's, as the Records page says it).
+ */
+function AlsoQuoted({ brainId, x }: { brainId: string; x: Citation }) {
+  const record = useQuotedRecord(brainId, x, true);
+  const selfName = useSelfName(brainId);
+  const content = record?.content;
+  const said =
+    content?.kind === 'fact' && factLine(content) === x.quote ? recordSummary(content, selfName) : x.quote;
+  return (
+    <li className="list-item evidence">
+      <blockquote className="quote" dir="auto">
+        <mark>{said}</mark>
+      </blockquote>
+      <p className="meta">
+        <SourceLink brainId={brainId} id={x.record_id} about={said} />
+      </p>
     </li>
   );
 }

@@ -17,6 +17,7 @@ import {
   quoteAddsWords,
   quoteLabel,
   sameWordsLabel,
+  factToCorrect,
   statementLabel,
   versionLabel,
 } from '../record-text.ts';
@@ -472,12 +473,6 @@ function UnsavedCorrection({
   );
 }
 
-/** A fact line's head, up to and with its ": " ("self blood type: "), or null for a sentence. */
-const headOf = (line: string): string | null => {
-  const at = line.indexOf(': ');
-  return at > 0 ? line.slice(0, at + 2) : null;
-};
-
 function CorrectForm({
   m,
   correct,
@@ -496,8 +491,10 @@ function CorrectForm({
   restored: boolean;
   onDraft: (draft: CorrectionDraft | null) => void;
 }) {
-  // As the page words it ("Lucía's blood type: A+"), not as stored ("self blood type: A+").
-  const shown = statementLabel(m);
+  // As the page words it ("Lucía's blood type is A+"), not as stored ("self blood type: A+"); a fact's
+  // value as stored, so a date saved unchanged is the same date.
+  const fact = factToCorrect(m);
+  const shown = fact?.shown ?? statementLabel(m);
   const [form, setForm] = useState(() => formFromDraft(draft, shown));
   const { statement, withdraw, reason, holdsFrom } = form;
   // Every change is kept as it is made (nothing when the form is back to the Memory's own words).
@@ -518,12 +515,10 @@ function CorrectForm({
   const unchanged = !withdraw && !holdsFrom && [m.statement, shown].includes(statement.trim());
   // Sent with the engine's head again ("self blood type: B+"), so the value stays the slot's value a
   // later fact of the slot is compared with; what the person wrote after the head is kept as written.
-  const shownHead = shown === m.statement ? null : headOf(shown);
-  const storedHead = headOf(m.statement);
   const written = statement.trim();
   const sent =
-    shownHead !== null && storedHead !== null && written.startsWith(shownHead)
-      ? storedHead + written.slice(shownHead.length)
+    fact !== null && written.startsWith(fact.shownHead)
+      ? fact.storedHead + written.slice(fact.shownHead.length)
       : written;
   const save = () =>
     correct.mutate(
@@ -559,8 +554,16 @@ function CorrectForm({
             disabled={withdraw}
             required={!withdraw}
             name="statement"
+            aria-describedby={fact !== null ? 'stored-fact' : undefined}
           />
         </label>
+        {fact !== null && m.predicate !== null ? (
+          // The sentence is the page's wording: the fact as it is kept is here too, for whoever corrects it.
+          <p id="stored-fact" className="hint">
+            Kept as a fact: subject <q dir="auto">{m.subject}</q>, predicate <q dir="auto">{m.predicate}</q>,
+            value <q dir="auto">{fact.value}</q>.
+          </p>
+        ) : null}
         <label className="check">
           <input
             type="checkbox"

@@ -175,7 +175,7 @@ function SameWordsLink({
 
 /**
  * A line's quote as shown: a fact Record's line in the words a fact's line is given everywhere
- * ("Lucía's home city: Tokyo", quoteLabel). A citation does not say its Record's kind, so a quote that
+ * ("Lucía's home city is Tokyo", quoteLabel). A citation does not say its Record's kind, so a quote that
  * could be a fact's line, one quoteLabel would word ("self <predicate>: <value>" or the line's subject
  * first), reads its Record (cached for good: Records never change); any other quote reads nothing, and
  * a message's "self care: went for a run" stays as said.

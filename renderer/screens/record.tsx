@@ -118,6 +118,17 @@ function RecordView({
             <dd dir="auto">{c.thread}</dd>
           </>
         ) : null}
+        {c.kind === 'fact' ? (
+          // The fact as it is kept, beside the sentence above that words it.
+          <>
+            <dt>Subject</dt>
+            <dd dir="auto">{c.subject}</dd>
+            <dt>Predicate</dt>
+            <dd dir="auto">{c.predicate}</dd>
+            <dt>Value</dt>
+            <dd dir="auto">{String(c.value)}</dd>
+          </>
+        ) : null}
         {c.kind === 'event' && c.participants?.length ? (
           <>
             <dt>Who</dt>

@@ -37,7 +37,7 @@ test('two sources disagree at the same time: the Conflicts screen shows both wit
     const porto = contested.find((m) => m.statement.includes('Porto'))!;
     const lisbon = contested.find((m) => m.statement.includes('Lisbon'))!;
     // A fact about the Brain's own person ("user home city: Porto") reads as theirs, by their name.
-    const [portoSaid, lisbonSaid] = ["Ana's home city: Porto", "Ana's home city: Lisbon"];
+    const [portoSaid, lisbonSaid] = ["Ana's home city is Porto", "Ana's home city is Lisbon"];
     assert.deepEqual(
       [porto.statement, lisbon.statement],
       ['user home city: Porto', 'user home city: Lisbon'],

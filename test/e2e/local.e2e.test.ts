@@ -29,7 +29,7 @@ test('correct a Memory and see the new version; accept it as an Object; forget a
   await checkScreen(page, 'local-memories');
 
   await fact.click();
-  // The fact's Record is the Memory's line, which the page words for her ("Ana's city: Lisbon"): its
+  // The fact's Record is the Memory's line, which the page words for her ("Ana's city is Lisbon"): its
   // evidence names the Record as a fact's instead of repeating the line under it.
   const evidence = page.getByRole('region', { name: 'Where this comes from' });
   await evidence.getByText('from a fact').waitFor();
@@ -112,7 +112,7 @@ test('a value dated to start later reads "Starts later", not current, and can st
   await page.getByLabel('Show').selectOption('scheduled');
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('link', { name: /Globex/ }).click();
-  await page.getByRole('heading', { level: 1, name: "Ana's employer: Globex" }).waitFor();
+  await page.getByRole('heading', { level: 1, name: "Ana's employer is Globex" }).waitFor();
   await page.locator('.facts').getByText('Starts later').waitFor();
   await page
     .getByRole('status')
@@ -124,7 +124,7 @@ test('a value dated to start later reads "Starts later", not current, and can st
   // A value to come with none before it says so, not that an earlier one is current.
   await page.goBack();
   await page.getByRole('link', { name: /Munich/ }).click();
-  await page.getByRole('heading', { level: 1, name: "Ana's home city: Munich" }).waitFor();
+  await page.getByRole('heading', { level: 1, name: "Ana's home city is Munich" }).waitFor();
   await page
     .getByRole('status')
     .getByText(/This value holds from .*; until then no other value of it is known\./)
@@ -149,7 +149,7 @@ test('a correction with a day under "Holds from" starts then, and the value befo
   await page.getByRole('link', { name: 'From', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Memories' }).waitFor();
   await page.getByRole('link', { name: /Sonae/ }).click();
-  await page.getByRole('heading', { level: 1, name: "Ana's employer: Sonae" }).waitFor();
+  await page.getByRole('heading', { level: 1, name: "Ana's employer is Sonae" }).waitFor();
   // The same words, from another day: the day alone makes it a correction.
   const save = page.getByRole('button', { name: 'Save correction' });
   assert.equal(await save.getAttribute('aria-disabled'), 'true');
@@ -157,7 +157,7 @@ test('a correction with a day under "Holds from" starts then, and the value befo
   assert.equal(await save.getAttribute('aria-disabled'), null);
   await checkScreen(page, 'local-memory-holds-from');
   await save.click();
-  const newer = page.getByRole('status').getByRole('link', { name: "Ana's employer: Sonae" });
+  const newer = page.getByRole('status').getByRole('link', { name: "Ana's employer is Sonae" });
   await newer.waitFor();
   const memories = (await app().api.listMemories('from', { status: 'all', limit: 50 })).data;
   const later = memories.find((m) => m.status === 'scheduled');

@@ -90,6 +90,46 @@ test("Ask shows each Memory of an answer in words, whose it is, when it holds an
   assert.deepEqual(problems, []);
 });
 
+test("Ask words a fact as a sentence a person would write; its Record keeps the fact's fields", async () => {
+  await anaBrain('facts', app());
+  for (const [subject, predicate, value] of [
+    ['Marko', 'birthday', 'March 13'],
+    ['Lea Horvat', 'date_of_birth', '1990-05-04'],
+  ] as const)
+    await app().api.rememberRecord('facts', {
+      content: { kind: 'fact', subject, predicate, value },
+      occurred_at: '2024-06-01T10:00:00Z',
+    });
+  await derivationSettled(app(), 'facts');
+  const { page, problems } = await ui();
+
+  const answer = await ask(page, 'facts', "When is Marko's birthday?");
+  const evidence = answer.getByRole('list', { name: 'What it rests on' });
+  const birthday = page.getByRole('link', { name: "Marko's birthday is March 13", exact: true });
+  await evidence.locator(birthday).waitFor();
+  const item = evidence.getByRole('listitem').filter({ has: birthday });
+  assert.match(await item.innerText(), /from a fact/);
+  // The agent is given the Record's line word for word: only what a person reads is worded.
+  const shown = await answer.locator(':scope > :not(details)').allInnerTexts();
+  assert.doesNotMatch(shown.join('\n'), /Marko birthday: /);
+  await answer.getByText('What an agent would receive').click();
+  assert.match(await answer.locator('pre').innerText(), /\nMarko birthday: March 13$/m);
+
+  const born = await ask(page, 'facts', 'When was Lea Horvat born? date of birth');
+  await born.getByRole('link', { name: "Lea Horvat's date of birth is May 4, 1990", exact: true }).waitFor();
+  // Its Record: the sentence, and the fact as it is kept.
+  await born
+    .getByRole('link', { name: /^open the Record\W+Lea Horvat's date of birth is May 4, 1990”$/ })
+    .click();
+  await page.getByRole('heading', { level: 1, name: "Lea Horvat's date of birth is May 4, 1990" }).waitFor();
+  const field = (name: string) => page.locator(`dl.facts dt:text-is("${name}") + dd`).innerText();
+  assert.deepEqual(
+    [await field('Subject'), await field('Predicate'), await field('Value')],
+    ['Lea Horvat', 'date_of_birth', '1990-05-04'],
+  );
+  assert.deepEqual(problems, []);
+});
+
 test('Ask says in words why no answer is given and what an agent is told instead', async () => {
   await anaBrain('miss', app());
   await app().api.rememberRecord('miss', {

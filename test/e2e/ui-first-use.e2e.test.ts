@@ -68,7 +68,7 @@ test('a fact about the Brain\'s own person reads as theirs, not as "self …"', 
   await derivationSettled(app(), 'me');
   const colour = (await app().api.listMemories('me')).data.find((m) => m.predicate === 'favourite_colour')!;
   assert.equal(colour.statement, 'self favourite colour: green', 'stored as the engine writes it');
-  const said = "Ana's favourite colour: green";
+  const said = "Ana's favourite colour is green";
 
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/me/memories');
@@ -85,7 +85,7 @@ test('a fact about the Brain\'s own person reads as theirs, not as "self …"', 
   for (const path of ['memories', `memories/${colour.id}`, 'profile', 'records']) {
     await navigateInPlace(page, `/brains/me/${path}`);
     await page
-      .getByText(/favourite.colour: green/)
+      .getByText(/favourite colour is green/)
       .first()
       .waitFor();
     assert.doesNotMatch(await page.locator('main').innerText(), /self favourite/, `${path}: no "self …"`);

@@ -120,9 +120,9 @@ test('more conflicts than one step: the rest wait for "Show the next", and a par
   const person0 = cards.filter({ has: page.getByRole('heading', { level: 2, name: /^Person 0 ·/ }) });
   assert.equal(await person0.getByRole('button', { name: /Keep this one/ }).count(), 2);
   await person0.getByRole('button', { name: /Keep this one.*North 0$/ }).click();
-  const dialog = page.getByRole('dialog', { name: /Keep “Person 0 lives in: North 0”/ });
-  await dialog.getByText('Person 0 lives in: West 0').waitFor();
-  await dialog.getByText('Person 0 lives in: South 0').waitFor();
+  const dialog = page.getByRole('dialog', { name: /Keep “Person 0 lives in North 0”/ });
+  await dialog.getByText('Person 0 lives in West 0').waitFor();
+  await dialog.getByText('Person 0 lives in South 0').waitFor();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Show the next 100' }).click();
   await note.waitFor({ state: 'detached' });

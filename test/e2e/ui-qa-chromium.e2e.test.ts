@@ -120,11 +120,11 @@ test("a fact Record cited by a Memory in other words reads in a fact's words on 
   const { page, problems } = await ui();
   await navigateInPlace(page, `/brains/tokyo/memories/${lives.id}`);
   const evidence = page.locator('section[aria-labelledby="evidence"]');
-  await evidence.getByText("Lucía's home city: Tokyo").waitFor();
+  await evidence.getByText("Lucía's home city is Tokyo").waitFor();
   assert.doesNotMatch(await evidence.innerText(), /self home city/);
   await navigateInPlace(page, '/brains/tokyo/profile');
   const profile = page.locator('section[aria-labelledby="profile"]');
-  await profile.getByText("Lucía's home city: Tokyo").waitFor();
+  await profile.getByText("Lucía's home city is Tokyo").waitFor();
   assert.doesNotMatch(await profile.innerText(), /self home city/);
   assert.deepEqual(problems, []);
 });
@@ -296,12 +296,12 @@ test('Whose takes what the table shows, the name without its accent, and the sam
   const { page, problems } = await ui();
   await navigateInPlace(page, '/brains/owners/memories');
   const table = page.getByRole('table');
-  const mine = table.getByRole('link', { name: "Lucía's home city: Tokyo" });
+  const mine = table.getByRole('link', { name: "Lucía's home city is Tokyo" });
   await mine.waitFor();
   const shown = (
     await table
       .getByRole('row')
-      .filter({ hasText: "Lucía's home city: Tokyo" })
+      .filter({ hasText: "Lucía's home city is Tokyo" })
       .getByRole('cell')
       .nth(1)
       .innerText()
@@ -419,7 +419,7 @@ test("dark mode follows the system's scheme: a dark page, form controls with it,
     // and the Conflicts count among them.
     await checkScreen(page, 'dark-brains');
     await navigateInPlace(page, '/brains/dark/memories');
-    await page.getByRole('link', { name: "Ana's home city: Porto" }).waitFor();
+    await page.getByRole('link', { name: "Ana's home city is Porto" }).waitFor();
     await checkScreen(page, 'dark-memories');
     await navigateInPlace(page, '/brains/dark/conflicts');
     await page.getByRole('button', { name: /^Keep this one.*Lisbon$/ }).waitFor();

@@ -45,7 +45,7 @@ test('withdrawing a Memory says the earlier value comes back, and then links the
   const porto = all.find((m) => m.statement.includes('Porto'))!;
   const lisbon = all.find((m) => m.statement.includes('Lisbon'))!;
   assert.equal(porto.status, 'active');
-  // Facts about Ana by name read as the page words them: "Ana's city: Porto".
+  // Facts about Ana by name read as the page words them: "Ana's city is Porto".
   const portoSaid = statementLabel(porto);
   const lisbonSaid = statementLabel(lisbon);
   const { page, problems } = await ui();
@@ -791,7 +791,7 @@ test('About and Whose find the Brain\'s own person by "You", and Whose "not sure
   for (const field of ['About', 'Whose']) {
     await page.getByLabel(field).fill('You');
     await page.getByRole('button', { name: 'Search' }).click();
-    await table.getByRole('link', { name: "Ana's home city: Porto" }).waitFor();
+    await table.getByRole('link', { name: "Ana's home city is Porto" }).waitFor();
     assert.equal(await table.getByText('Tide tables').count(), 0);
     await navigateInPlace(page, '/brains/yours/memories');
     await table.getByText('Tide tables for June.').waitFor();
@@ -800,7 +800,7 @@ test('About and Whose find the Brain\'s own person by "You", and Whose "not sure
   await table.getByRole('row').filter({ hasText: 'Tide tables' }).getByText('not sure whose').waitFor();
   await page.getByLabel('Whose').fill('not sure whose');
   await page.getByRole('button', { name: 'Search' }).click();
-  await table.getByRole('link', { name: "Ana's home city: Porto" }).waitFor({ state: 'detached' });
+  await table.getByRole('link', { name: "Ana's home city is Porto" }).waitFor({ state: 'detached' });
   await table.getByText('Tide tables for June.').waitFor();
   assert.equal(await page.getByLabel('Whose').inputValue(), 'not sure whose');
   assert.deepEqual(problems, []);
@@ -967,7 +967,7 @@ test("the Census's examples read as the statements and words they are, each stil
   await navigateInPlace(page, '/brains/noisy/profile');
   const examples = page.locator('section[aria-labelledby="census"] ul.list');
   // The Brain's own person's fact reads as it does everywhere else, not as stored ("self home city").
-  const memory = examples.getByRole('link', { name: /^“Ana's home city: (Porto|Lisbon)”$/ }).first();
+  const memory = examples.getByRole('link', { name: /^“Ana's home city is (Porto|Lisbon)”$/ }).first();
   await memory.waitFor();
   assert.equal(await examples.getByText(/self home/).count(), 0);
   assert.equal(await examples.locator(`a[title="${conflict}"]`).count(), 1);

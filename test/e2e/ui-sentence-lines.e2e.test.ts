@@ -77,11 +77,16 @@ test('a value in Conflicts in its own words is not quoted again under it', async
   await navigateInPlace(page, '/brains/conflict/conflicts');
   const value = (said: string) =>
     page.locator('.values > li').filter({ has: page.getByRole('link', { name: said, exact: true }) });
-  for (const said of [sentence, 'Ana lives in: Braga']) {
-    await value(said).getByText('said in these words').waitFor();
+  // The sentence in the person's own words; the fact's line, worded as a sentence, in no one's: each
+  // is its evidence's line, not quoted again under itself.
+  for (const [said, from] of [
+    [sentence, 'said in these words'],
+    ['Ana lives in Braga', 'from a fact'],
+  ] as const) {
+    await value(said).getByText(from).waitFor();
     assert.equal(await value(said).locator('mark').count(), 0, said);
   }
-  await value('Ana lives in: Braga').getByText('from crm').waitFor();
+  await value('Ana lives in Braga').getByText('from crm').waitFor();
   await checkScreen(page, 'conflict-values-in-own-words');
   assert.deepEqual(problems, []);
 });

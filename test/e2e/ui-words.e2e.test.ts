@@ -33,7 +33,12 @@ test('what a fact is about reads in words on its page and in the Memories table'
   const about = page.locator('dl.facts dt', { hasText: 'About' }).locator('xpath=following-sibling::dd[1]');
   await about.waitFor();
   assert.equal((await about.innerText()).trim(), 'You · phone number');
-  assert.equal(await page.getByText('phone_number').count(), 0);
+  // The engine's key only where the fact is corrected, beside the sentence: the fact as it is kept.
+  assert.equal(await page.getByText('phone_number').count(), 1);
+  assert.equal(
+    await page.locator('#stored-fact').innerText(),
+    'Kept as a fact: subject self, predicate phone_number, value +351 912 345 678.',
+  );
   // The correction starts from the words the page shows, not the engine's ("self phone_number: …").
   const heading = (await page.getByRole('heading', { level: 1 }).innerText()).trim();
   assert.equal(await page.getByLabel('What is actually true').inputValue(), heading);
@@ -185,9 +190,9 @@ test("Profile lines speak of the person in one voice, and the person's own words
   assert.deepEqual(
     texts.filter((t) => !t.startsWith('Dinner')),
     [
-      "Ana's email: ana@new.pt",
+      "Ana's email is ana@new.pt",
       "Ana's favourite colour is green",
-      "Ana's phone number: +351 912 345 678",
+      "Ana's phone number is +351 912 345 678",
       `“${own}”`,
     ],
   );
@@ -208,7 +213,7 @@ test("Profile lines speak of the person in one voice, and the person's own words
   await page.getByText('Lines in quotation marks are their source’s own words').waitFor();
   // The same line reads the same on its Memory's page.
   await navigateInPlace(page, `/brains/voice/memories/${phone.id}`);
-  await page.getByRole('heading', { level: 1, name: "Ana's phone number: +351 912 345 678" }).waitFor();
+  await page.getByRole('heading', { level: 1, name: "Ana's phone number is +351 912 345 678" }).waitFor();
   await navigateInPlace(page, '/brains/voice/profile');
   await page.getByRole('link', { name: colour.statement, exact: true }).waitFor();
   await checkScreen(page, 'profile-one-voice');

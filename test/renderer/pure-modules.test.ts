@@ -22,6 +22,7 @@ import {
   statementLabel,
   versionLabel,
   factLineLabel,
+  factToCorrect,
   subjectLabel,
 } from '../../renderer/record-text.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
@@ -218,44 +219,44 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
     subject,
     predicate,
   });
-  assert.equal(statementLabel(fact('self', 'favourite_colour', 'green')), 'Your favourite colour: green');
-  assert.equal(statementLabel(fact(' User ', 'home_city', 'Porto')), 'Your home city: Porto');
-  assert.equal(statementLabel(fact('user', 'lives_in', 'Porto')), 'You live in: Porto');
-  assert.equal(statementLabel(fact('me', 'is_vegetarian', true)), 'You are vegetarian: true');
-  assert.equal(statementLabel(fact('self', 'studies', 'law')), 'You study: law');
+  assert.equal(statementLabel(fact('self', 'favourite_colour', 'green')), 'Your favourite colour is green');
+  assert.equal(statementLabel(fact(' User ', 'home_city', 'Porto')), 'Your home city is Porto');
+  assert.equal(statementLabel(fact('user', 'lives_in', 'Porto')), 'You live in Porto');
+  assert.equal(statementLabel(fact('me', 'is_vegetarian', true)), 'You are vegetarian: yes');
+  assert.equal(statementLabel(fact('self', 'studies', 'law')), 'You study law');
   // With the owner's name known, in the voice of the engine's own statements ("Ana works at Acme").
   const ana = { state: 'self', entity: 'Ana' };
   assert.equal(
     statementLabel({ ...fact('self', 'phone_number', '+351 912'), owner: ana }),
-    "Ana's phone number: +351 912",
+    "Ana's phone number is +351 912",
   );
-  assert.equal(statementLabel({ ...fact('user', 'lives_in', 'Porto'), owner: ana }), 'Ana lives in: Porto');
+  assert.equal(statementLabel({ ...fact('user', 'lives_in', 'Porto'), owner: ana }), 'Ana lives in Porto');
   assert.equal(
     statementLabel({ ...fact('me', 'is_vegetarian', true), owner: ana }),
-    'Ana is vegetarian: true',
+    'Ana is vegetarian: yes',
   );
   // An owner not resolved to the Brain's person names no one: "Your" stays.
   assert.equal(
     statementLabel({ ...fact('self', 'pet', 'a cat'), owner: { state: 'unresolved' } }),
-    'Your pet: a cat',
+    'Your pet is a cat',
   );
   // A Profile line carries no predicate: its line's first ": " ends it.
   const { predicate: _, ...line } = fact('self', 'favourite_colour', 'green: the dark one');
-  assert.equal(statementLabel(line), 'Your favourite colour: green: the dark one');
+  assert.equal(statementLabel(line), 'Your favourite colour is green: the dark one');
   // Someone else's fact reads in the same voice, by their name; a Memory that holds no slot and a
   // correction's own words stay as they are.
-  assert.equal(statementLabel(fact('Ada', 'employer', 'Siemens')), "Ada's employer: Siemens");
-  assert.equal(statementLabel(fact('Ada', 'lives_in', 'Munich')), 'Ada lives in: Munich');
+  assert.equal(statementLabel(fact('Ada', 'employer', 'Siemens')), "Ada's employer is Siemens");
+  assert.equal(statementLabel(fact('Ada', 'lives_in', 'Munich')), 'Ada lives in Munich');
   // A fact's line read by its own words (a Trace's quote; a version a fact gave another wording).
-  assert.equal(factLineLabel('self employer: Zentrix', 'Maya'), "Maya's employer: Zentrix");
-  assert.equal(factLineLabel('self home city: Porto'), 'Your home city: Porto');
+  assert.equal(factLineLabel('self employer: Zentrix', 'Maya'), "Maya's employer is Zentrix");
+  assert.equal(factLineLabel('self home city: Porto'), 'Your home city is Porto');
   for (const said of ['I moved to Porto: finally', 'user story: as a buyer'])
     assert.equal(factLineLabel(said), said);
   assert.equal(
     versionLabel({ subject: 'Maya', predicate: 'lives in', owner: { state: 'self', entity: 'Maya' } })({
       statement: 'self home city: Porto',
     }),
-    "Maya's home city: Porto",
+    "Maya's home city is Porto",
   );
   assert.equal(
     statementLabel({ statement: 'self likes tea', subject: 'self', predicate: null }),
@@ -266,7 +267,7 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
     'Blue, since May',
   );
   // A fact's quote is its line, the statement: it reads as the statement does. Words said stay as said.
-  assert.equal(quoteLabel('self pet: a cat', fact('self', 'pet', 'a cat')), 'Your pet: a cat');
+  assert.equal(quoteLabel('self pet: a cat', fact('self', 'pet', 'a cat')), 'Your pet is a cat');
   assert.equal(quoteLabel('self pet', fact('self', 'pet', 'a cat')), 'self pet');
   // A line in its source's words, word for word, is a quotation; an engine's statement or a line the
   // page words for the person is not.
@@ -298,9 +299,10 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   assert.equal(sameWordsLabel(event, 'event'), 'from an event');
   assert.equal(sameWordsLabel({ statement: own, subject: 'Ana' }, 'correction'), 'said in these words');
   assert.equal(
-    sameWordsLabel({ statement: 'Ana lives in: Braga', subject: 'Ana' }, 'fact'),
+    sameWordsLabel({ statement: 'Ana lives in Braga', subject: 'Ana' }, 'fact'),
     'said in these words',
   );
+  assert.equal(sameWordsLabel({ statement: 'Ana lives in: Braga', subject: 'Ana' }, 'fact'), 'from a fact');
   assert.equal(subjectLabel('self'), 'You');
   assert.equal(subjectLabel('Ana'), 'Ana');
   // What a Memory is about reads as words too, not as the engine's key.
@@ -309,24 +311,55 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   assert.equal(aboutLabel({ subject: 'Ana', predicate: null }), 'Ana');
   assert.equal(
     recordSummary({ kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' }),
-    'Your favourite colour: green',
+    'Your favourite colour is green',
   );
   assert.equal(
     recordSummary({ kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' }, 'Ana'),
-    "Ana's favourite colour: green",
+    "Ana's favourite colour is green",
   );
-  // Anyone else's fact reads as its citable line, the one its Memory's statement and quotes hold.
+  // Anyone else's fact reads as the sentence its Memory's statement is shown as, not as its citable line.
   const anas = { kind: 'fact', subject: 'Ana', predicate: 'favourite_colour', value: 'green' } as const;
-  assert.equal(recordSummary(anas), 'Ana favourite colour: green');
-  assert.equal(recordSummary(anas), recordText(anas));
+  assert.equal(recordSummary(anas), "Ana's favourite colour is green");
+  assert.equal(recordSummary(anas), statementLabel({ ...anas, statement: recordText(anas) }));
+  assert.equal(
+    recordSummary({ kind: 'fact', subject: 'Lea', predicate: 'date_of_birth', value: '1990-05-04' }),
+    "Lea's date of birth is May 4, 1990",
+  );
+});
+
+test('a fact shown as a sentence is corrected from its value as kept, and sent in its stored line', () => {
+  const dob = { statement: 'Lea date of birth: 1990-05-04', subject: 'Lea', predicate: 'date_of_birth' };
+  assert.equal(statementLabel(dob), "Lea's date of birth is May 4, 1990");
+  // The form starts from the sentence with the value as kept: saved unchanged, it is the same date.
+  assert.deepEqual(factToCorrect(dob), {
+    shown: "Lea's date of birth is 1990-05-04",
+    shownHead: "Lea's date of birth is ",
+    storedHead: 'Lea date of birth: ',
+    value: '1990-05-04',
+  });
+  const mine = {
+    statement: 'self lives in: Porto',
+    subject: 'self',
+    predicate: 'lives in',
+    owner: { state: 'self', entity: 'Ana' },
+  };
+  assert.equal(factToCorrect(mine)?.shown, 'Ana lives in Porto');
+  assert.equal(factToCorrect(mine)?.storedHead, 'self lives in: ');
+  // A sentence of the person's own is no fact's line: corrected as said.
+  assert.equal(
+    factToCorrect({ statement: 'I live in Porto.', subject: 'self', predicate: 'lives in' }),
+    null,
+  );
 });
 
 test("a fact Record's line cited by a Memory in other words reads as a fact's line does", () => {
   const lucia = { state: 'self', entity: 'Lucía' };
   const lives = { statement: 'Lucía lives in Tokyo', subject: 'Lucía', predicate: 'lives in', owner: lucia };
-  assert.equal(quoteLabel('self home city: Tokyo', lives, 'fact'), "Lucía's home city: Tokyo");
+  assert.equal(quoteLabel('self home city: Tokyo', lives, 'fact'), "Lucía's home city is Tokyo");
   const tom = { statement: "Tom's birthday is March 14", subject: 'Tom', predicate: 'birthday' };
-  assert.equal(quoteLabel('Tom birthday: March 14', tom, 'fact'), "Tom's birthday: March 14");
+  assert.equal(quoteLabel('Tom birthday: March 14', tom, 'fact'), "Tom's birthday is March 14");
+  // Worded so, it is the heading's own words: not shown again under it.
+  assert.equal(quoteAddsWords('Tom birthday: March 14', tom, 'fact'), false);
   // Said apart from the heading, it adds words to it.
   assert.equal(quoteAddsWords('self home city: Tokyo', lives, 'fact'), true);
   // A message's words stay as said, and so does a line whose Record's kind is not known.

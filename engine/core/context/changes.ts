@@ -1,4 +1,4 @@
-import { saidAsVerb } from '../../contract/fact-line.ts';
+import { factTopic } from '../../contract/fact-line.ts';
 import type { ChangedVersion, ChangeEvent } from '../../ports/index.ts';
 import { slotValueAsSaid } from '../derive/slot-value.ts';
 import { matchedTerms } from '../retrieve/query-terms.ts';
@@ -138,10 +138,13 @@ function versionBefore(
     .at(-1);
 }
 
-/** What a slot's value is of, as said: "Marko's birthday", "Ana lives in"; null for a statement of no slot. */
+/**
+ * What a slot's value is of, as a fact's sentence says it (factTopic, shared with the UI): "Marko's
+ * birthday", "Ana lives in", "Ana's date of birth" for `date_of_birth`; null for a statement of no slot.
+ */
 function whatOf(v: ChangedVersion): string | null {
   if (v.predicate === null || slotValueAsSaid(v) === null) return null;
-  return saidAsVerb(v.predicate) ? `${v.subject} ${v.predicate}` : `${v.subject}'s ${v.predicate}`;
+  return factTopic(v.subject, v.predicate);
 }
 
 /** A version's value as said where it is a slot's, else its statement whole. */
