@@ -21,6 +21,8 @@ const changesItsProcess = [
   /\bglobalThis\.\w+\s*=(?!=)|\bObject\.defineProperty\(\s*globalThis\b/,
   /\b(?:Date|Math|JSON|console|Promise|performance)\.\w+\s*=(?!=)/,
   /\b(?:before|beforeEach|afterEach)\(/,
+  // Said by a file that tests what its process has loaded (server/warm-up.test.ts).
+  /^\/\/ One file, one process\b/m,
 ];
 
 export const mayShareProcess = (source) => !changesItsProcess.some((pattern) => pattern.test(source));
@@ -30,7 +32,7 @@ export const mayShareProcess = (source) => !changesItsProcess.some((pattern) => 
  * alone first) into groups of about `groupSeconds` each, in the order given; returns the groups and the
  * files that run alone.
  */
-export function groupSmallFiles({ files, sources, runAs, known, maxSeconds = 2, groupSeconds = 10 }) {
+export function groupSmallFiles({ files, sources, runAs, known, maxSeconds = 8, groupSeconds = 30 }) {
   const groups = [];
   const alone = [];
   let current = null;
