@@ -39,6 +39,8 @@ const paradigms: readonly { last: string; before: RegExp; endings: readonly stri
  */
 export function basesOf(word: string): string[] {
   const bases: string[] = [];
+  // Every ending ends so: most words are read no further (the redactor asks of each capitalised one).
+  if (!/[aeimu]$/iu.test(word)) return bases;
   const lower = word.toLowerCase();
   for (const { last, before, endings } of paradigms)
     for (const ending of endings) {

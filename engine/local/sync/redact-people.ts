@@ -249,24 +249,24 @@ const isNoName = (word: string) => {
 export function replaceUnknownNames(
   text: string,
   pseudonym: (name: string) => string,
-  known: (name: string) => boolean = () => false,
+  known?: (name: string) => boolean,
 ): string {
   const tag = (name: string) => pseudonym(name.replace(/[ \u00a0]+/gu, ' '));
   const tagWord = (word: string, whole: string, at: number) =>
     tag(baseName(word, whole, at, isListedName) ?? word);
-  const thing = (word: string) => known(word) || basesOf(word).some(known);
+  const thing = known ? (word: string) => known(word) || basesOf(word).some(known) : () => false;
   // The title goes with the name: "Mrs." says a gender, "Dr." mostly a doctor.
   let out = text.replace(titled, (found: string, name: string) =>
     trimRun(name) === null ? found : tag(name),
   );
   out = out.replace(roled, (found: string, head: string, name: string) => {
     const words = name.split(/[ \u00a0]+/u);
-    if (isNoName(words[0]!) || words.some((w) => notPersonWords.has(lower(w))) || known(name)) return found;
+    if (isNoName(words[0]!) || words.some((w) => notPersonWords.has(lower(w))) || known?.(name)) return found;
     return `${head}${tag(name)}`;
   });
   out = out.replace(capitalisedRun, (found: string) => {
     const name = trimRun(found);
-    if (name === null || known(name) || known(found)) return found;
+    if (name === null || known?.(name) || known?.(found)) return found;
     return found.slice(0, found.length - name.length) + tag(name);
   });
   const alone = (t: string, re: RegExp, person?: PersonTest) => replaceAlone(t, re, tagWord, thing, person);
@@ -342,7 +342,8 @@ function replaceAlone(
     const word = groups.at(-1)!;
     const head = groups.length > 1 ? groups[0]! : '';
     const at = offset + head.length;
-    if (isNoName(word) || known(word) || inRun(whole, at, at + word.length) || !person(word, head, whole, at))
+    // What the Brain knows last: it folds the word, and few words get this far.
+    if (isNoName(word) || inRun(whole, at, at + word.length) || !person(word, head, whole, at) || known(word))
       return found;
     return head + tag(word, whole, at) + found.slice(head.length + word.length);
   });
