@@ -361,6 +361,15 @@ export interface MemoryRepository extends MemoryReads {
    */
   subjectsFirstNamed(firsts: readonly string[]): Promise<Array<{ first: string; subject: string }>>;
   /**
+   * The versions, once each in no order, of every slot of the Brain whose predicate (the slot key's
+   * part after U+001F, slot-key.ts) is one of `predicates`, of any subject and status but retracted
+   * (a value that was wrong), pending too: what the Brain knows as a home or an employer, now or once
+   * (the sync redactor's names that are no person's). A scan of the slot-predicate index.
+   */
+  slotStatements(
+    predicates: readonly string[],
+  ): Promise<Array<Pick<MemoryVersionRow, 'subject' | 'predicate' | 'statement'>>>;
+  /**
    * The id of the first written active version of no slot with this statement key, subject and owner
    * (the same statement, which a claim without a slot joins), or null.
    */

@@ -1698,6 +1698,61 @@ function conformance(name: string, backend: Backend | null, opts: { skip?: strin
       });
     });
 
+    it("reads the statements of a slot's predicate, of this Brain only, any status but retracted", async () => {
+      const uid = await brain();
+      const other = await brain();
+      const m = (suffix: string) => `${uid}_${suffix}`;
+      await b.units.write(uid, (u) => u.records.insert(recordRow(uid, m('r1'))));
+      await b.units.write(other, (u) => u.records.insert(recordRow(other, `${other}_r1`)));
+      const held = (
+        subject: string,
+        predicate: string,
+        statement: string,
+        o: Partial<MemoryVersionRow> = {},
+      ): Partial<MemoryVersionRow> => ({
+        subject,
+        slot: `${subject.toLowerCase()}\u001f${predicate}`,
+        predicate,
+        statement,
+        lineage: m(`lin_${statement}`),
+        ...o,
+      });
+      await b.units.write(uid, async (u) => {
+        for (const [id, o] of [
+          ['a', held('Lea Horvat', 'works at', 'Lea Horvat works at Infobip')],
+          ['b', held('Lea Horvat', 'works at', 'Lea Horvat works at Span', { status: 'superseded' })],
+          ['c', held('Ana', 'lives in', 'Ana lives in Zagreb', { pending: true })],
+          ['d', held('Ana', 'lives in', 'Ana lives in Julia', { status: 'retracted' })],
+          ['e', held('Ana', 'birthday', 'Ana birthday: May 3')],
+          // The same words of a second lineage are read once.
+          ['f', held('Lea Horvat', 'works at', 'Lea Horvat works at Infobip', { lineage: m('lin_again') })],
+          ['g', { subject: 'Lea Horvat', predicate: 'works at', statement: 'I work at Acme' }],
+        ] as const)
+          await u.memories.insert(memoryRow(uid, m(id), o), [{ record_id: m('r1'), quote: 'q' }]);
+      });
+      await b.units.write(other, (u) =>
+        u.memories.insert(
+          memoryRow(other, `${other}_v`, {
+            ...held('Ivo', 'works at', 'Ivo works at Globex'),
+            lineage: `${other}_l`,
+          }),
+          [{ record_id: `${other}_r1`, quote: 'q' }],
+        ),
+      );
+      await b.units.read(uid, async (u) => {
+        const read = async (predicates: string[]) =>
+          (await u.memories.slotStatements(predicates)).map((r) => `${r.predicate}: ${r.statement}`).sort();
+        // Not a retracted value, a Memory of no slot, another predicate, nor another Brain's.
+        assert.deepEqual(await read(['works at', 'lives in']), [
+          'lives in: Ana lives in Zagreb',
+          'works at: Lea Horvat works at Infobip',
+          'works at: Lea Horvat works at Span',
+        ]);
+        assert.deepEqual(await read(['studies at']), []);
+        assert.deepEqual(await read([]), []);
+      });
+    });
+
     /** A Brain with one Record, and Memories of the same words citing it (`words`, by id suffix). */
     const sameWordsBrain = async () => {
       const uid = await brain();

@@ -408,6 +408,17 @@ export function pgMemories(
               [brainUid, firsts],
             )
           ).rows,
+    slotStatements: async (predicates) =>
+      predicates.length === 0
+        ? []
+        : (
+            await q.query<{ subject: string; predicate: string | null; statement: string }>(
+              `SELECT DISTINCT subject, predicate, statement FROM memories
+                WHERE brain_uid = $1 AND slot IS NOT NULL AND status <> 'retracted'
+                  AND substr(slot, strpos(slot, chr(31)) + 1) = ANY($2::text[])`,
+              [brainUid, predicates],
+            )
+          ).rows,
     // In a write, Memories still queued come after every row of the table (their `n` is taken when
     // they are written), and are as inserted: any statement changing one would have written it first.
     async sameStatement(s) {

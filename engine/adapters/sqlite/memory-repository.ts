@@ -364,6 +364,17 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
             JSON.stringify(firsts),
             brainUid,
           ),
+    // By migration 016's index (partial: slot IS NOT NULL), which SQLite uses only for the same expression.
+    slotStatements: async (predicates) =>
+      predicates.length === 0
+        ? []
+        : store.all<{ subject: string; predicate: string | null; statement: string }>(
+            `SELECT DISTINCT subject, predicate, statement FROM memories INDEXED BY memories_slot_predicate
+              WHERE brain_uid = ? AND slot IS NOT NULL AND substr(slot, instr(slot, char(31)) + 1) IN (SELECT value FROM json_each(?))
+                AND status <> 'retracted'`,
+            brainUid,
+            JSON.stringify(predicates),
+          ),
     // A read here costs no round trip: each is asked when needed.
     prefetchSame: async () => {},
     sameStatement: async (q) =>

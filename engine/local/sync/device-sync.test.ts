@@ -1024,3 +1024,45 @@ describe("a hub's self taken by a device Brain", () => {
     assert.equal((await e.getBrain(t, 'bob')).self, null);
   });
 });
+
+describe("a redacted copy made with the Brain's homes and employers", () => {
+  const engine = engineFor('places');
+  const fact = (e: Engine, subject: string, predicate: string, value: string) =>
+    e.rememberRecord(t, 'ana', { content: { kind: 'fact', subject, predicate, value } }, {});
+  const textsOf = async (e: Engine) =>
+    new Map(
+      (await e.sync!.outbox(t, 'ana', 200)).items.map((i) => [
+        i.localId,
+        (i.replica.content as { text?: string }).text,
+      ]),
+    );
+
+  it('keeps the names the Brain knows as no person, and reads them again once the Brain changed', async () => {
+    const e = engine();
+    await e.createBrain(t, { id: 'ana', self: { type: 'person', name: 'Lea Horvat' } });
+    await fact(e, 'Lea Horvat', 'works at', 'Infobip');
+    await fact(e, 'Lea Horvat', 'lives in', 'Zagreb, Croatia');
+    // A firm with a given name, known as a friend's employer.
+    await fact(e, 'Ana Kos', 'employer', 'Julia');
+    await e.idle();
+    const called = await writeAna(
+      e,
+      'Infobip called about the contract; Zagreb said no.',
+      'redacted_summary',
+    );
+    const julia = await writeAna(e, 'Julia called about the invoice.', 'redacted_summary');
+    const goran = await writeAna(e, 'Goranu sam rekao, s Goranom sam bio.', 'redacted_summary');
+    const xiomara = await writeAna(e, 'Xiomara called; Xiomara said yes.', 'redacted_summary');
+    await pairWithHub(e.sync!);
+    const first = await textsOf(e);
+    assert.equal(first.get(called), 'Infobip called about the contract; Zagreb said no.');
+    assert.equal(first.get(julia), 'Julia called about the invoice.');
+    assert.match(first.get(goran)!, /^(\[person-\w{4}\]) sam rekao, s \1 sam bio\.$/u);
+    assert.match(first.get(xiomara)!, /^\[person-\w{4}\] called; \[person-\w{4}\] said yes\.$/u);
+
+    // Learnt after the first batch (none of it pushed yet): the next batch knows it.
+    await fact(e, 'Lea Horvat', 'works at', 'Xiomara');
+    await e.idle();
+    assert.equal((await textsOf(e)).get(xiomara), 'Xiomara called; Xiomara said yes.');
+  });
+});

@@ -14,6 +14,7 @@ import {
 import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
+import { endedValueAsSaid, slotValueAsSaid } from '../../core/derive/slot-value.ts';
 import { setSelfIn } from '../brains.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { PairingRow, PushedFields, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
@@ -199,11 +200,61 @@ async function knownPeople(ctx: LocalCtx, b: BrainRow): Promise<KnownPeople> {
   return { self, others: (await ctx.device.people(b.uid)).filter((n) => n !== self) };
 }
 
+/** The slots whose values are places and firms: a home, an employer, a school (slot-key.ts). */
+const placePredicates = ['lives in', 'works at', 'studies at', 'hometown'];
+
+/**
+ * The names the Brain knows as a home, an employer or a school, of anyone, now or once (an ending
+ * names one too: "Ana no longer works at Acme"), which the redactor takes for no person: each value,
+ * and each part of one written with commas ("Zagreb, Croatia"). Not a value with a digit, which is an
+ * address (the redactor's address rules take it) and names no one.
+ */
+async function knownPlaces(ctx: LocalCtx, b: BrainRow): Promise<string[]> {
+  const statements = await ctx.units.read(b.uid, (u) => u.memories.slotStatements(placePredicates));
+  const places = new Set<string>();
+  for (const s of statements) {
+    const value = slotValueAsSaid(s) ?? endedValueAsSaid(s);
+    if (value === null || /\p{N}/u.test(value) || value.length > 80) continue;
+    places.add(value);
+    for (const part of value.split(',')) if (part.trim() !== '') places.add(part.trim());
+  }
+  return [...places];
+}
+
 /** Per Brain and store, secret: the same name gets the same pseudonym in every copy of this Brain. */
 const pseudonymSecret = async (ctx: LocalCtx, b: BrainRow) =>
   createHmac('sha256', await ctx.device.secret())
     .update(`sync pseudonyms\n${b.uid}`)
     .digest();
+
+type Redactor = ReturnType<typeof createRedactor>;
+/** Each Brain's redactor as last made, with the step of the Brain and the self it was made at. */
+const redactors = new WeakMap<
+  LocalCtx,
+  Map<string, { seq: number; self: string | null; redactor: Redactor }>
+>();
+
+/**
+ * The Brain's redactor, made from what it knows (its people and places) and its secret. Those are read
+ * once for as long as the Brain does not change: a run's batches and pages after the first reuse it,
+ * and a Record written meanwhile (a new speaker, a new home) makes it anew, so that a name the Brain
+ * knows is never missed. The step is read before what it knows: a write in between makes it anew next
+ * time rather than never.
+ */
+async function redactorFor(ctx: LocalCtx, b: BrainRow): Promise<Redactor> {
+  const seq = await ctx.brains.currentSeq(b.uid);
+  let made = redactors.get(ctx);
+  if (!made) redactors.set(ctx, (made = new Map()));
+  const kept = made.get(b.uid);
+  if (kept && kept.seq === seq && kept.self === b.self_name) return kept.redactor;
+  const redactor = createRedactor(
+    await knownPeople(ctx, b),
+    await pseudonymSecret(ctx, b),
+    await knownPlaces(ctx, b),
+  );
+  made.set(b.uid, { seq, self: b.self_name, redactor });
+  return redactor;
+}
 
 function replicaOf(r: RecordRow): RecordReplica {
   return {
@@ -252,7 +303,7 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
   // Each Record has a step of its own, so a batch of `limit` never cuts one.
   const page = rows.slice(0, limit);
   const batch: OutboxBatch = { items: [], kept: [], throughSeq: page.at(-1)?.seq ?? p.push_seq };
-  let redactor: ReturnType<typeof createRedactor> | null = null;
+  let redactor: Redactor | null = null;
   const summaries = page.filter((r) => r.visibility === 'redacted_summary').map((r) => r.id);
   const copies = new Set(summaries.length > 0 ? await ctx.device.underOwnId(b.uid, summaries) : []);
   for (const r of page) {
@@ -275,7 +326,7 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
       batch.items.push({ localId: r.id, replica });
       continue;
     }
-    redactor ??= createRedactor(await knownPeople(ctx, b), await pseudonymSecret(ctx, b));
+    redactor ??= await redactorFor(ctx, b);
     const redacted = redactor.redact({ ...replica, id: redactedCopyId(r.id) });
     if (redacted.ok) batch.items.push({ localId: r.id, replica: redacted.replica });
     else batch.kept.push({ localId: r.id, fate: 'held_back', reason: redacted.reason });
@@ -463,7 +514,7 @@ export async function applyPulled(
 ): Promise<{ pulled: number; skipped: number }> {
   // Read before the unit: the redactor's names and secret are read through the store.
   const redactor = page.data.some((r) => r.visibility === 'redacted_summary')
-    ? createRedactor(await knownPeople(ctx, b), await pseudonymSecret(ctx, b))
+    ? await redactorFor(ctx, b)
     : null;
   const { pulled, skipped, settle } = await ctx.units.write(b.uid, async (u) => {
     const rows = ctx.device.within(u);

@@ -1,5 +1,6 @@
 import { products } from '../../core/derive/not-a-place.ts';
 import { englishWordNames, givenNames as givenNameList } from './given-names.ts';
+import { afterPreposition, basesOf, casePrepositions } from './name-forms.ts';
 import { isCalendarWord } from './redact-places.ts';
 
 /**
@@ -123,7 +124,8 @@ const notNames = new Set(
    sent found left started finished talked spoke wrote read watched played worked lunch dinner breakfast
    meeting call session appointment trip flight visit party birthday wedding christmas easter
    ja ti on ona mi vi oni moj moja moje naš naša danas jučer sutra eu tu ele ela nós hoje ontem amanhã
-   ich du er sie wir ihr heute gestern morgen der die das ein eine mein meine`.split(/\s+/u),
+   ich du er sie wir ihr heute gestern morgen der die das ein eine mein meine
+   ${[...casePrepositions].join(' ')}`.split(/\s+/u),
 );
 /** Titles, which go with the name after them (`titled`) and are never one alone. */
 const titles = new Set(
@@ -239,46 +241,98 @@ const isNoName = (word: string) => {
 /**
  * The names of people the Brain does not know replaced by `pseudonym` of each (see above). `text` has
  * the known names replaced already: their pseudonyms count as people for the words beside them.
+ * `known` says whether a name (as written, or a word of a case of it) is one the Brain knows as a
+ * home, an employer or a school: no person, whatever stands around it but a title ("Infobip called",
+ * "with Julia" where Julia is a firm). A name alone in a case of a given name is that name's pseudonym
+ * ("Goranu", "Goranom": Goran's; baseName).
  */
-export function replaceUnknownNames(text: string, pseudonym: (name: string) => string): string {
+export function replaceUnknownNames(
+  text: string,
+  pseudonym: (name: string) => string,
+  known?: (name: string) => boolean,
+): string {
   const tag = (name: string) => pseudonym(name.replace(/[ \u00a0]+/gu, ' '));
+  const tagWord = (word: string, whole: string, at: number) =>
+    tag(baseName(word, whole, at, isListedName) ?? word);
+  const thing = known ? (word: string) => known(word) || basesOf(word).some(known) : () => false;
   // The title goes with the name: "Mrs." says a gender, "Dr." mostly a doctor.
   let out = text.replace(titled, (found: string, name: string) =>
     trimRun(name) === null ? found : tag(name),
   );
   out = out.replace(roled, (found: string, head: string, name: string) => {
     const words = name.split(/[ \u00a0]+/u);
-    if (isNoName(words[0]!) || words.some((w) => notPersonWords.has(lower(w)))) return found;
+    if (isNoName(words[0]!) || words.some((w) => notPersonWords.has(lower(w))) || known?.(name)) return found;
     return `${head}${tag(name)}`;
   });
   out = out.replace(capitalisedRun, (found: string) => {
     const name = trimRun(found);
-    if (name === null) return found;
+    if (name === null || known?.(name) || known?.(found)) return found;
     return found.slice(0, found.length - name.length) + tag(name);
   });
-  out = replaceAlone(out, singleAfterCue, tag, cuedPerson);
-  for (const re of [singleBeforeCue, singlePossessive]) out = replaceAlone(out, re, tag);
-  out = replaceAlone(out, singleAnywhere, tag, givenNameAlone);
+  const alone = (t: string, re: RegExp, person?: PersonTest) => replaceAlone(t, re, tagWord, thing, person);
+  out = alone(out, singleAfterCue, cuedPerson);
+  for (const re of [singleBeforeCue, singlePossessive]) out = alone(out, re);
+  out = alone(out, singleAnywhere, givenNameAlone);
   // Out from each person found: "with Tomislav and Željka and Ivo" takes three rounds at most here.
   for (let round = 0; round < 3; round += 1) {
-    const next = replaceAlone(replaceAlone(out, coordinated, tag), coordinatedBefore, tag);
+    const next = alone(alone(out, coordinated), coordinatedBefore);
     if (next === out) break;
     out = next;
   }
   return out;
 }
 
+const isListedName = (base: string) => givenNames.has(lower(base));
+/** Given names that are English words ("mark", "bill"): the lesser reading of a name in a Slavic case. */
+const englishWords = new Set(englishWordNames.split(/\s+/u));
+/** A word's letters without their accents, lower case: names in a text compared as written loosely. */
+const plain = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const capitalisedWord = /(?<![\p{L}\p{M}])\p{Lu}[\p{L}\p{M}]+/gu;
+
+/**
+ * The name `word` (capitalised, standing alone at `at` of `text`) is a regular case of (name-forms.ts),
+ * among the names `isName` says are names, or null: it is no case of one, or it is a given name of
+ * its own ("Gorana", "Ivana", "Željka") and no preposition before it says it stands in a case ("kod
+ * Gorana" is at Goran's; "Gorana je došla" is Gorana). A case of two names ("Goranu": Goran's dative,
+ * Gorana's accusative; "Marku": Mark's or Marko's) is of the one `named` says the text names (by
+ * default: written as it is in `text`), else of the first basesOf gives, unless that one is an
+ * English word ("Mark" beside Marko; but "Luka" is the name, though a port in Croatian).
+ */
+export function baseName(
+  word: string,
+  text: string,
+  at: number,
+  isName: (base: string) => boolean,
+  named?: (base: string) => boolean,
+): string | null {
+  if (isListedName(word) && !afterPreposition(text, at)) return null;
+  const bases = basesOf(word).filter(isName);
+  if (bases.length <= 1) return bases[0] ?? null;
+  let inText: Set<string> | undefined;
+  const written =
+    named ??
+    ((base: string) =>
+      (inText ??= new Set([...text.matchAll(capitalisedWord)].map((m) => plain(m[0])))).has(plain(base)));
+  const said = bases.filter(written);
+  if (said.length === 1) return said[0]!;
+  return bases.find((b) => !englishWords.has(lower(b))) ?? bases[0]!;
+}
+
+type PersonTest = (word: string, head: string, whole: string, at: number) => boolean;
+
 /**
  * Replaces the name a match of `re` holds (its last group; a first group is the words before it) where
- * it stands alone: a capitalised word beside it makes it part of a run, which capitalisedRun judged
- * ("with Croatia Airlines", "New York said"), unless that word opens a sentence or is a weekday or a
- * month ("Yesterday Goran said", "met Goran Monday").
+ * it stands alone, by `tag` of it: a capitalised word beside it makes it part of a run, which
+ * capitalisedRun judged ("with Croatia Airlines", "New York said"), unless that word opens a sentence
+ * or is a weekday or a month ("Yesterday Goran said", "met Goran Monday"); one the Brain knows as no
+ * person (`known`) stays.
  */
 function replaceAlone(
   text: string,
   re: RegExp,
-  tag: (name: string) => string,
-  person: (word: string, head: string, whole: string, at: number) => boolean = () => true,
+  tag: (word: string, whole: string, at: number) => string,
+  known: (word: string) => boolean,
+  person: PersonTest = () => true,
 ): string {
   return text.replace(re, (...args: unknown[]) => {
     const [found, ...rest] = args as [string, ...unknown[]];
@@ -288,8 +342,10 @@ function replaceAlone(
     const word = groups.at(-1)!;
     const head = groups.length > 1 ? groups[0]! : '';
     const at = offset + head.length;
-    if (isNoName(word) || inRun(whole, at, at + word.length) || !person(word, head, whole, at)) return found;
-    return head + tag(word) + found.slice(head.length + word.length);
+    // What the Brain knows last: it folds the word, and few words get this far.
+    if (isNoName(word) || inRun(whole, at, at + word.length) || !person(word, head, whole, at) || known(word))
+      return found;
+    return head + tag(word, whole, at) + found.slice(head.length + word.length);
   });
 }
 
@@ -313,8 +369,10 @@ function cuedPerson(word: string, head: string, whole: string, at: number): bool
  * where a sentence opens ("Will you come?", "Stan je u Ilici").
  */
 function givenNameAlone(word: string, _head: string, whole: string, at: number): boolean {
-  const name = givenNameOf(lower(word));
-  if (name === null || namesOfThings.has(name)) return false;
+  if (givenNameOf(lower(word)) === null) return false;
+  // "Marku" is Marko's dative, though "Mark" is a word too.
+  const name = lower(baseName(word, whole, at, isListedName) ?? givenNameOf(lower(word))!);
+  if (namesOfThings.has(name)) return false;
   if (/^['’](?!s(?![\p{L}\p{M}]))[\p{L}\p{M}]/u.test(whole.slice(at + word.length, at + word.length + 3)))
     return false;
   return !commonWordNames.has(name) || !opensSentence(whole, at);

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { RecordReplica } from '../../contract/index.ts';
 import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
-import { nameBesideKnown, replaceUnknownNames } from './redact-people.ts';
+import { basesOf } from './name-forms.ts';
+import { baseName, nameBesideKnown, replaceUnknownNames } from './redact-people.ts';
 import {
   decimal,
   digitValue,
@@ -33,11 +34,14 @@ const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * Redacts text and typed content for a `redacted_summary` Record's copy: e-mail addresses, URLs, IP
  * addresses, IBANs, card and phone numbers become role words (`[email]`, `[url]`, ...), and the names of
  * the people the Brain knows become stable per-Brain pseudonyms (`[person-7KQ2]`; the Brain's self is
- * `[self]`). When something is left that looks identifying but fits no rule (an `@handle`, an address
- * spelled "at ... dot", an IBAN whose check digits fail, a name part two known people share) the
- * redactor is unsure and the Record is held back rather than sent half-redacted.
+ * `[self]`), in any regular case of theirs too ("Goranom" as Goran). When something is left that looks
+ * identifying but fits no rule (an `@handle`, an address spelled "at ... dot", an IBAN whose check
+ * digits fail, a name part two known people share) the redactor is unsure and the Record is held back
+ * rather than sent half-redacted. `places`: the names the Brain knows as a home, an employer or a
+ * school (knownPlaces), which no rule for an unknown person's name takes for one ("Infobip called");
+ * a known person's name is a person still.
  */
-export function createRedactor(people: KnownPeople, secret: Buffer) {
+export function createRedactor(people: KnownPeople, secret: Buffer, places: readonly string[] = []) {
   const pseudonym = (name: string) => {
     const mac = createHmac('sha256', secret).update(name.normalize('NFC').toLowerCase()).digest();
     let tag = '';
@@ -45,6 +49,8 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
     return `[person-${tag}]`;
   };
   const names = nameTable(people, pseudonym);
+  const notPeople = new Set(places.map((p) => fold(collapse(p))).filter((p) => p.length >= 2));
+  const isPlace = (name: string) => notPeople.has(fold(collapse(name)));
 
   const redactText = (text: string): string => {
     let out = replaceUrls(text);
@@ -64,10 +70,11 @@ export function createRedactor(people: KnownPeople, secret: Buffer) {
     out = joinAddresses(outsideRoleWords(out, replaceAddresses));
     out = outsideRoleWords(out, replaceNumbers);
     out = replaceNames(out, names);
+    out = replaceKnownForms(out, names);
     const beside = nameBesideKnown(out);
     if (beside !== null)
       throw new Unsure(`a name that shares a part with one the Brain knows ("${beside}" beside it)`);
-    out = replaceUnknownNames(out, pseudonym);
+    out = replaceUnknownNames(out, pseudonym, notPeople.size > 0 ? isPlace : undefined);
     if (atSign.test(out)) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
     // Read on what would go: words inside an address or a URL that went are not said on the hub.
     const special = specialCategoryOf(out);
@@ -159,6 +166,13 @@ interface NameTable {
   words: { pattern: RegExp; word: string; replacement: string | null }[];
   /** Full names, case folded, with their replacement. */
   whole: Map<string, string>;
+  /**
+   * Each word a known name is, or has as a part, case folded, with its replacement (null: shared): what
+   * a case of it (replaceKnownForms) stands for.
+   */
+  single: Map<string, string | null>;
+  /** The first two letters of each of those, folded: a word that starts otherwise is a case of none. */
+  heads: Set<string>;
 }
 
 const collapse = (name: string) => name.trim().replace(/\s+/g, ' ');
@@ -265,7 +279,10 @@ function nameTable(people: KnownPeople, pseudonym: (name: string) => string): Na
     ...e,
     pattern: namePattern(e.word),
   }));
-  return { words, whole };
+  const single = new Map<string, string | null>();
+  for (const e of entries) if (!e.word.includes(' ')) single.set(fold(e.word), e.replacement);
+  const heads = new Set([...single.keys()].map((w) => w.slice(0, 2)));
+  return { words, whole, single, heads };
 }
 
 const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
@@ -281,6 +298,51 @@ function replaceNames(text: string, names: NameTable): string {
     });
   }
   return out;
+}
+
+const capitalisedWord = /(?<![\p{L}\p{M}\p{N}_'’-])\p{Lu}[\p{L}\p{M}]{2,}(?![\p{L}\p{M}\p{N}_-])/gu;
+
+/**
+ * Known names in a regular case of theirs (name-forms.ts: "Goranu", "Goranom" of a known Goran;
+ * "Željkom" of Željka Babić) as the name's replacement. A case of two known names is the one the text
+ * names too, or as baseName reads it; a case of a name two known people share leaves the redactor
+ * unsure, as the name does. The same person twice in a row ("Goranom Babićem": two cases, one name)
+ * is one pseudonym.
+ */
+/** The first two letters of a word as fold writes them ("Željka": "ze"), marks written apart skipped. */
+function headOf(word: string): string {
+  if (word.charCodeAt(0) < 0x80 && word.charCodeAt(1) < 0x80) return word.slice(0, 2).toLowerCase();
+  let head = '';
+  for (const ch of word) {
+    if (/\p{M}/u.test(ch)) continue;
+    head += baseOf(ch);
+    if (head.length === 2) break;
+  }
+  return head;
+}
+
+function replaceKnownForms(text: string, names: NameTable): string {
+  if (names.single.size === 0) return text;
+  const out = text.replace(capitalisedWord, (word: string, at: number, whole: string) => {
+    // Two letters first: folding every capitalised word of every text would cost a tenth of the redaction.
+    if (!names.heads.has(headOf(word)) || basesOf(word).length === 0) return word;
+    if (names.single.has(fold(word))) return word;
+    const base = baseName(
+      word,
+      whole,
+      at,
+      (b) => names.single.has(fold(b)),
+      (b) => {
+        const replacement = names.single.get(fold(b));
+        return replacement != null && whole.includes(replacement);
+      },
+    );
+    if (base === null) return word;
+    const replacement = names.single.get(fold(base))!;
+    if (replacement === null) throw new Unsure(`a name two known people share ("${base}", as "${word}")`);
+    return replacement;
+  });
+  return out === text ? out : out.replace(/(\[(?:self|person-[0-9A-Z]{4})\])(?:[ \u00a0]\1)+/gu, '$1');
 }
 
 const closing = '.,;:!?)]}\'"';

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RecordReplica } from '../../contract/index.ts';
+import { basesOf } from './name-forms.ts';
+import { createRedactor, type KnownPeople } from './redact.ts';
+
+const secret = Buffer.alloc(32, 7);
+const nobody: KnownPeople = { self: null, others: [] };
+const message = (text: string): RecordReplica => ({
+  id: 'rec_01M8GA4DNAKFBAD9VVVCSJ3164',
+  content: { kind: 'message', text },
+  visibility: 'redacted_summary',
+  occurred_at: '2026-12-01T12:00:00.000Z',
+});
+const tag = (name: string) => createRedactor(nobody, secret).pseudonym(name);
+
+function textOf(text: string, people: KnownPeople = nobody, places: string[] = []): string {
+  const out = createRedactor(people, secret, places).redact(message(text));
+  assert.ok(out.ok, `held back: ${out.ok ? '' : out.reason}`);
+  return (out.replica.content as { text: string }).text;
+}
+
+describe("the Brain's homes and employers in a redacted copy", () => {
+  // Lea works at Infobip and lives in Zagreb; a firm of hers is called Julia.
+  const places = ['Infobip', 'Zagreb', 'Julia', 'Pod Gričkim Topom'];
+  // Each row: a text the Brain's knowledge keeps as it is, and whether a rule for an unknown person's
+  // name takes a name of it for one without that knowledge.
+  const kept: [string, boolean][] = [
+    ['Infobip called about the contract.', true],
+    ['Zagreb was cold.', false],
+    ['Zagreb said no to the permit.', true],
+    ['Julia called about the invoice.', true],
+    ['Met Julia about the invoice.', true],
+    ['Dinner at Pod Gričkim Topom, then home.', true],
+    ['[self] and Infobip agreed.', true],
+  ];
+  for (const [text, overFound] of kept)
+    it(`keeps ${JSON.stringify(text)} as it is`, () => {
+      assert.equal(textOf(text, nobody, places), text);
+      assert.equal(textOf(text) !== text, overFound, 'what the rules find without the knowledge');
+    });
+
+  it('hides a known person of that name still, and a person whose name holds a known word', () => {
+    const julia: KnownPeople = { self: null, others: ['Julia Novak'] };
+    assert.equal(textOf('Julia called.', julia, places), `${tag('Julia Novak')} called.`);
+    assert.equal(textOf('Goran Infobip called.', nobody, places), `${tag('Goran Infobip')} called.`);
+    assert.equal(textOf('Goran is at Infobip.', nobody, places), `${tag('Goran')} is at Infobip.`);
+  });
+
+  it('reads a known name whatever its case, accents or spacing', () => {
+    assert.equal(textOf('INFOBIP called.', nobody, ['infobip']), 'INFOBIP called.');
+    assert.equal(textOf('Pod Grickim Topom said so.', nobody, places), 'Pod Grickim Topom said so.');
+  });
+});
+
+describe('the cases of one name as one pseudonym', () => {
+  it('reads a word back to the names it may be a case of', () => {
+    const rows: [string, string[]][] = [
+      ['Goranom', ['Goran', 'Gorana', 'Gorano', 'Gorane']],
+      ['Željku', ['Željk', 'Željka', 'Željko', 'Željke']],
+      ['Matejem', ['Matej']],
+      ['Antu', ['Ant', 'Anta', 'Anto', 'Ante']],
+      // The vocative and the possessives are no case here.
+      ['Gorane', ['Gorana']],
+      ['Goranov', []],
+      ['Ivanin', []],
+      // Which of them are names is the caller's to know.
+      ['Ana', ['Ane', 'Ano']],
+    ];
+    for (const [word, bases] of rows) assert.deepEqual(basesOf(word).sort(), bases.sort(), word);
+  });
+
+  // Each row: the text, and [word, the name whose pseudonym it goes as] for each name in it.
+  const unknown: [string, [string, string][]][] = [
+    [
+      'Goran je došao. Goranu sam rekao, s Goranom sam bio, kod Gorana spavam.',
+      [
+        ['Goran', 'Goran'],
+        ['Goranu', 'Goran'],
+        ['Goranom', 'Goran'],
+        ['Gorana', 'Goran'],
+      ],
+    ],
+    [
+      'Željka je tu; Željku sam vidio, sa Željkom sam, kod Željke.',
+      [
+        ['Željka', 'Željka'],
+        ['Željku', 'Željka'],
+        ['Željkom', 'Željka'],
+        ['Željke', 'Željka'],
+      ],
+    ],
+    // "Marku" may be Mark's too, but Mark is an English word: Marko, also where a sentence opens.
+    [
+      'Marku sam rekao, s Markom.',
+      [
+        ['Marku', 'Marko'],
+        ['Markom', 'Marko'],
+      ],
+    ],
+    [
+      'S Matejem i Mateju.',
+      [
+        ['Matejem', 'Matej'],
+        ['Mateju', 'Matej'],
+      ],
+    ],
+    // Two names, each a name of its own: never one.
+    [
+      'Ana i Anamarija su došle.',
+      [
+        ['Ana', 'Ana'],
+        ['Anamarija', 'Anamarija'],
+      ],
+    ],
+    [
+      'Ivan i Ivana su došli.',
+      [
+        ['Ivan', 'Ivan'],
+        ['Ivana', 'Ivana'],
+      ],
+    ],
+    [
+      'Željko i Željka su došli.',
+      [
+        ['Željko', 'Željko'],
+        ['Željka', 'Željka'],
+      ],
+    ],
+    // A name of its own with no preposition before it is that name; a possessive is a word of its own.
+    ['Gorana je došla.', [['Gorana', 'Gorana']]],
+    ['Goranov auto je nov.', [['Goranov', 'Goranov']]],
+    // A case of two names (Goran's dative, Gorana's accusative) is the one the text names.
+    [
+      'Gorana je došla, a Tomislav je vidio Goranu.',
+      [
+        ['Gorana', 'Gorana'],
+        ['Goranu', 'Gorana'],
+      ],
+    ],
+  ];
+  for (const [text, names] of unknown)
+    it(`hides each name of ${JSON.stringify(text)} as its name's pseudonym`, () => {
+      const out = textOf(text);
+      for (const [word, name] of names) {
+        assert.ok(!new RegExp(`(?<!\\p{L})${word}(?!\\p{L})`, 'u').test(out), `${word} went up in ${out}`);
+        assert.ok(out.includes(tag(name)), `${word} is not ${name}'s pseudonym in ${out}`);
+      }
+    });
+
+  const lea: KnownPeople = { self: 'Lea Horvat', others: ['Marko', 'Goran Babić', 'Željka Kos'] };
+  // Each row: a text naming a known person in a case, and the copy.
+  const known: [string, string][] = [
+    ['Goranu Babiću sam rekao.', `${tag('Goran Babić')} sam rekao.`],
+    ['Bio sam s Goranom.', `Bio sam s ${tag('Goran Babić')}.`],
+    ['Marku i Markom.', `${tag('Marko')} i ${tag('Marko')}.`],
+    ['Sa Željkom, kod Željke.', `Sa ${tag('Željka Kos')}, kod ${tag('Željka Kos')}.`],
+    ['Rekao sam Horvatu i Lei.', 'Rekao sam [self] i [self].'],
+    // Not a case: a name of its own; a word in lower case.
+    ['Željko je došao.', `${tag('Željko')} je došao.`],
+    ['Kupio sam marku.', 'Kupio sam marku.'],
+  ];
+  for (const [text, copy] of known)
+    it(`sends ${JSON.stringify(text)} as the known person's pseudonym`, () => {
+      assert.equal(textOf(text, lea), copy);
+    });
+
+  it('takes a case of two known names for the one the text names, and holds back a shared one', () => {
+    const two: KnownPeople = { self: null, others: ['Ivan Horvat', 'Ivana Kos'] };
+    assert.equal(textOf('Ivanu sam dao.', two), `${tag('Ivan Horvat')} sam dao.`);
+    assert.equal(
+      textOf('Ivana Kos je rekla Ivanu.', two),
+      `${tag('Ivana Kos')} je rekla ${tag('Ivana Kos')}.`,
+    );
+    const shared = createRedactor({ self: null, others: ['Ivan Horvat', 'Ivan Kos'] }, secret).redact(
+      message('Ivanu sam dao.'),
+    );
+    assert.deepEqual(shared, {
+      ok: false,
+      reason: 'a name two known people share ("Ivan", as "Ivanu")',
+    });
+  });
+});
