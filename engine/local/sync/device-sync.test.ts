@@ -1050,13 +1050,13 @@ describe("a redacted copy made with the Brain's homes and employers", () => {
       'Infobip called about the contract; Zagreb said no.',
       'redacted_summary',
     );
-    const julia = await writeAna(e, 'Julia called about the invoice.', 'redacted_summary');
+    const julia = await writeAna(e, 'A call with Julia about the invoice.', 'redacted_summary');
     const goran = await writeAna(e, 'Goranu sam rekao, s Goranom sam bio.', 'redacted_summary');
     const xiomara = await writeAna(e, 'Xiomara called; Xiomara said yes.', 'redacted_summary');
     await pairWithHub(e.sync!);
     const first = await textsOf(e);
     assert.equal(first.get(called), 'Infobip called about the contract; Zagreb said no.');
-    assert.equal(first.get(julia), 'Julia called about the invoice.');
+    assert.equal(first.get(julia), 'A call with Julia about the invoice.');
     assert.match(first.get(goran)!, /^(\[person-\w{4}\]) sam rekao, s \1 sam bio\.$/u);
     assert.match(first.get(xiomara)!, /^\[person-\w{4}\] called; \[person-\w{4}\] said yes\.$/u);
 

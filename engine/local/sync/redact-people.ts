@@ -242,8 +242,12 @@ const isNoName = (word: string) => {
  * The names of people the Brain does not know replaced by `pseudonym` of each (see above). `text` has
  * the known names replaced already: their pseudonyms count as people for the words beside them.
  * `known` says whether a name (as written, or a word of a case of it) is one the Brain knows as a
- * home, an employer or a school: no person, whatever stands around it but a title ("Infobip called",
- * "with Julia" where Julia is a firm). A name alone in a case of a given name is that name's pseudonym
+ * home, an employer or a school: no person where only its name or a cue a firm or a place follows as
+ * often says one ("with Julia" where Julia is a firm, "visited Florence"), nor, unless it is a given
+ * name, beside a word of a person ("Infobip called us back", "[self] and Infobip agreed"). A kin or
+ * role word makes one always ("my daughter Charlotte"), and a person's word a given name ("met
+ * Charlotte", "Sofia said", "Jordan's wife"), though Charlotte is a city the Brain knows: a name let
+ * through is the leak, a firm hidden the lesser harm. A name alone in a case of a given name is that name's pseudonym
  * ("Goranu", "Goranom": Goran's; baseName).
  */
 export function replaceUnknownNames(
@@ -261,7 +265,7 @@ export function replaceUnknownNames(
   );
   out = out.replace(roled, (found: string, head: string, name: string) => {
     const words = name.split(/[ \u00a0]+/u);
-    if (isNoName(words[0]!) || words.some((w) => notPersonWords.has(lower(w))) || known?.(name)) return found;
+    if (isNoName(words[0]!) || words.some((w) => notPersonWords.has(lower(w)))) return found;
     return `${head}${tag(name)}`;
   });
   out = out.replace(capitalisedRun, (found: string) => {
@@ -269,13 +273,21 @@ export function replaceUnknownNames(
     if (name === null || known?.(name) || known?.(found)) return found;
     return found.slice(0, found.length - name.length) + tag(name);
   });
-  const alone = (t: string, re: RegExp, person?: PersonTest) => replaceAlone(t, re, tagWord, thing, person);
-  out = alone(out, singleAfterCue, cuedPerson);
-  for (const re of [singleBeforeCue, singlePossessive]) out = alone(out, re);
-  out = alone(out, singleAnywhere, givenNameAlone);
+  const thingNoName = (word: string) => thing(word) && givenNameOf(lower(word)) === null;
+  const alone = (t: string, re: RegExp, person?: PersonTest) => replaceAlone(t, re, tagWord, person);
+  out = alone(out, singleAfterCue, (word, head, whole, at) =>
+    cuedPerson(word, head, whole, at, thing, thingNoName),
+  );
+  for (const re of [singleBeforeCue, singlePossessive]) out = alone(out, re, (word) => !thingNoName(word));
+  out = alone(
+    out,
+    singleAnywhere,
+    (word, head, whole, at) => !thing(word) && givenNameAlone(word, head, whole, at),
+  );
   // Out from each person found: "with Tomislav and Željka and Ivo" takes three rounds at most here.
   for (let round = 0; round < 3; round += 1) {
-    const next = alone(alone(out, coordinated), coordinatedBefore);
+    const person = (word: string) => !thingNoName(word);
+    const next = alone(alone(out, coordinated, person), coordinatedBefore, person);
     if (next === out) break;
     out = next;
   }
@@ -324,14 +336,12 @@ type PersonTest = (word: string, head: string, whole: string, at: number) => boo
  * Replaces the name a match of `re` holds (its last group; a first group is the words before it) where
  * it stands alone, by `tag` of it: a capitalised word beside it makes it part of a run, which
  * capitalisedRun judged ("with Croatia Airlines", "New York said"), unless that word opens a sentence
- * or is a weekday or a month ("Yesterday Goran said", "met Goran Monday"); one the Brain knows as no
- * person (`known`) stays.
+ * or is a weekday or a month ("Yesterday Goran said", "met Goran Monday"), or `person` says it is none.
  */
 function replaceAlone(
   text: string,
   re: RegExp,
   tag: (word: string, whole: string, at: number) => string,
-  known: (word: string) => boolean,
   person: PersonTest = () => true,
 ): string {
   return text.replace(re, (...args: unknown[]) => {
@@ -342,9 +352,7 @@ function replaceAlone(
     const word = groups.at(-1)!;
     const head = groups.length > 1 ? groups[0]! : '';
     const at = offset + head.length;
-    // What the Brain knows last: it folds the word, and few words get this far.
-    if (isNoName(word) || inRun(whole, at, at + word.length) || !person(word, head, whole, at) || known(word))
-      return found;
+    if (isNoName(word) || inRun(whole, at, at + word.length) || !person(word, head, whole, at)) return found;
     return head + tag(word, whole, at) + found.slice(head.length + word.length);
   });
 }
@@ -354,13 +362,23 @@ const singleAnywhere = new RegExp(single, 'gu');
 /**
  * Whether a word after a cue (`head`: "met ", "with ") is a person: always after a cue only a person
  * follows ("met", "told", "hi"); after one a firm or a place follows as often ("with", "call",
- * "visited"), when it is a given name and no place or product, or words of a person follow it.
+ * "visited"), when words of a person follow it, or it is a given name and no place or product, nor
+ * one the Brain knows as no person (`known`); after the first, unless the Brain knows it as no person
+ * and it is no given name (`knownNoName`).
  */
-function cuedPerson(word: string, head: string, whole: string, at: number): boolean {
-  if (!sharedCues.has(lower(head.trim()))) return true;
+function cuedPerson(
+  word: string,
+  head: string,
+  whole: string,
+  at: number,
+  known: (word: string) => boolean,
+  knownNoName: (word: string) => boolean,
+): boolean {
+  if (!sharedCues.has(lower(head.trim()))) return !knownNoName(word);
+  if (personAfter.test(whole.slice(at + word.length, at + word.length + 80))) return true;
+  if (known(word)) return false;
   const name = givenNameOf(lower(word));
-  if (name !== null && !namesOfThings.has(name)) return true;
-  return personAfter.test(whole.slice(at + word.length, at + word.length + 80));
+  return name !== null && !namesOfThings.has(name);
 }
 
 /**
