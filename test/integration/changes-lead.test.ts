@@ -164,6 +164,23 @@ for (const [name, openEngine] of engines)
         assert.equal(before.trace.lanes[0]!.candidates.length, 0);
         assert.doesNotMatch(before.text, /· (?:change|new): /u);
 
+        // Asked in Croatian or Portuguese, the same: the span by its own time words, the topic by its name.
+        const hr = await ask('Što se promijenilo ovaj tjedan?');
+        assert.equal(hr.trace.lanes[0]!.name, 'changes');
+        assert.deepEqual(hr.cited.slice(0, 4), [moved.id, gym.id, trip.id, corrected.id], hr.text);
+        assert.match(blocks(hr.text)[0]!, /· change: "Lea Horvat lives in": "Lisbon" → "Porto"/u);
+        assert.ok(!hr.cited.includes(weather.id) && !hr.cited.includes(pasta.id), hr.text);
+        assert.deepEqual(
+          (await ask('Ima li što novo od četvrtka?')).trace.lanes[0]!.candidates.map((x) => x.record_id),
+          [trip.id, corrected.id],
+        );
+        const pt = await ask('O que há de novo com o Marko esta semana?');
+        assert.deepEqual(
+          pt.trace.lanes[0]!.candidates.map((x) => x.record_id),
+          [trip.id, corrected.id],
+        );
+        assert.deepEqual(pt.cited.slice(0, 2), [trip.id, corrected.id], pt.text);
+
         // A question that does not ask what changed: no lane of changes, no change in any header.
         for (const q of ['Where do I live?', 'When is the Rome trip?', 'What did I do this week?']) {
           const plain = await ask(q);

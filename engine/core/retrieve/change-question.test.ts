@@ -38,6 +38,69 @@ describe('a question asking what changed', () => {
       assert.ok(!asksChanges(q), q);
   });
 
+  /** Per language: questions asking what changed, then ones that only hold a change word. */
+  const said: Record<string, [asks: string[], not: string[]]> = {
+    hr: [
+      [
+        'Što se promijenilo ovaj tjedan?',
+        'Sto se ovaj tjedan promijenilo?',
+        'Što je novo s Markom?',
+        'Ima li što novo od ponedjeljka?',
+        'Je li se nešto promijenilo?',
+        'Ima li novosti?',
+        'Što je promijenjeno u studenom?',
+        'Što sam promijenila prošli tjedan?',
+      ],
+      [
+        'Što je promijenilo njezino mišljenje?',
+        'Koje je promjene Ana doživjela tijekom tranzicije?',
+        'Koji je novi hobi Tim započeo?',
+        'Kada se Ana pridružila novoj grupi?',
+        'Gdje živim?',
+      ],
+    ],
+    pt: [
+      [
+        'O que mudou esta semana?',
+        'O que há de novo com o Marko?',
+        'Alguma novidade desde segunda?',
+        'O que foi alterado no mês passado?',
+        'Houve alguma mudança?',
+        'Mudou alguma coisa desde 3 de dezembro?',
+        'O que é que eu mudei ontem?',
+      ],
+      [
+        'O que mudou a opinião dela?',
+        'Quais são algumas mudanças que a Caroline enfrentou?',
+        'Que nova atividade o Tim começou?',
+        'Onde moro?',
+      ],
+    ],
+    de: [
+      [
+        'Was hat sich diese Woche geändert?',
+        'Was gibt es Neues bei Marko?',
+        'Gibt es Neuigkeiten seit Montag?',
+        'Was wurde im November geändert?',
+        'Was ist neu?',
+        'Hat sich etwas geändert?',
+        'Was habe ich letzte Woche geändert?',
+      ],
+      [
+        'Was hat ihre Meinung geändert?',
+        'Welche Veränderungen hat Caroline erlebt?',
+        'Welche neue Aktivität hat Tim begonnen?',
+        'Was ist das neue Auto von Tim?',
+        'Wo wohne ich?',
+      ],
+    ],
+  };
+  for (const [language, [asks, not]] of Object.entries(said))
+    it(`in ${language}, is told from one that only holds a change word`, () => {
+      for (const q of asks) assert.ok(asksChanges(q), q);
+      for (const q of not) assert.ok(!asksChanges(q), q);
+    });
+
   it('reads the span the question names, up to the read time', () => {
     const span = (q: string, readMs = now) => {
       const s = changeSpan(q, timeIntent(q, readMs), readMs);
@@ -63,6 +126,23 @@ describe('a question asking what changed', () => {
     // A time still to come, or no change asked for: none.
     assert.equal(span('What changes next week?'), null);
     assert.equal(span('Where did I live this week?'), null);
+    // In the other languages, by their own time words, labelled as said; "since" as they say it.
+    assert.deepEqual(span('Što se promijenilo ovaj tjedan?'), ['2026-11-28', '2026-12-05', 'ovaj tjedan']);
+    assert.deepEqual(span('Ima li što novo od ponedjeljka?'), ['2026-11-30', '2026-12-05', 'od ponedjeljka']);
+    assert.deepEqual(span('Što je promijenjeno u studenom?'), ['2026-11-01', '2026-11-30', 'u studenom']);
+    assert.deepEqual(span('O que mudou esta semana?'), ['2026-11-28', '2026-12-05', 'esta semana']);
+    assert.deepEqual(span('Alguma novidade desde segunda?'), ['2026-11-30', '2026-12-05', 'desde segunda']);
+    assert.deepEqual(span('Mudou alguma coisa desde 3 de dezembro?'), [
+      '2026-12-03',
+      '2026-12-05',
+      'desde 3 de dezembro',
+    ]);
+    assert.deepEqual(span('Was hat sich diese Woche geändert?'), ['2026-11-28', '2026-12-05', 'diese woche']);
+    assert.deepEqual(span('Gibt es Neuigkeiten seit Montag?'), ['2026-11-30', '2026-12-05', 'seit montag']);
+    assert.deepEqual(span('O que há de novo com o Marko?')?.slice(2), ['in the last 31 days']);
+    // "od" with a name is "from", no since: November stays November.
+    assert.deepEqual(span('Što je novo od Marka u studenom?'), ['2026-11-01', '2026-11-30', 'u studenom']);
+    assert.equal(span('Što se promijenilo sljedeći tjedan?'), null);
   });
 
   it('keeps the words naming what it asks about', () => {
@@ -73,5 +153,13 @@ describe('a question asking what changed', () => {
     assert.deepEqual(topic('What changed for Lea since Monday?'), []);
     assert.deepEqual(topic('What changed about my dentist in December?'), ['dentist']);
     assert.deepEqual(topic("What's new with Marko?"), ['marko']);
+    assert.deepEqual(topic('Što se promijenilo ovaj tjedan?'), []);
+    assert.deepEqual(topic('Ima li što novo od ponedjeljka?'), []);
+    assert.deepEqual(topic('O que mudou esta semana?'), []);
+    assert.deepEqual(topic('O que há de novo com o Marko?'), ['marko']);
+    assert.deepEqual(topic('Alguma novidade desde segunda?'), []);
+    assert.deepEqual(topic('Was hat sich diese Woche geändert?'), []);
+    assert.deepEqual(topic('Was gibt es Neues bei Marko?'), ['marko']);
+    assert.deepEqual(topic('Was ist neu?'), []);
   });
 });

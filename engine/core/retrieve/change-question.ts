@@ -12,9 +12,9 @@ export const changesLookBackMs = 31 * DAY;
 /**
  * The question asks what changed, what is new, what was updated or what is different: "What changed
  * this week?", "What's new with Marko?", "Has anything changed since Monday?", "Any updates in
- * November?". English only. Not "What new activity did Tim start?" (a new thing, asked by what it is),
+ * November?". Not "What new activity did Tim start?" (a new thing, asked by what it is),
  * "What changed her mind?" (a cause), nor "What are some changes Caroline has faced?" (a life's changes,
- * told in its Records, not a Memory revised).
+ * told in its Records, not a Memory revised). English here; Croatian, Portuguese and German below.
  */
 const changeQuestion = new RegExp(
   [
@@ -36,8 +36,60 @@ const changeQuestion = new RegExp(
   'iu',
 );
 
+/**
+ * The same questions in Croatian, Portuguese and German, as other readers of a question take those
+ * languages (time-languages.ts, languages.ts), written bare: they are matched against the folded
+ * question, so "Sto se promijenilo" typed without its accents asks too. Not what changed a mind or what
+ * changes someone faced: Croatian's "Što je promijenilo njezino mišljenje?" (što as the subject: "-lo",
+ * no "se"), Portuguese's "O que mudou a opinião dela?", German's "Was hat ihre Meinung geändert?" (no
+ * "sich"), nor "Koje je promjene Ana prošla?", "Quais são as mudanças que …?", "Welche Veränderungen
+ * hat … erlebt?".
+ */
+const foreignChangeQuestion = new RegExp(
+  [
+    // Croatian: "što se promijenilo", "što se (to) izmijenilo", "što je promijenjeno / ažurirano /
+    // ispravljeno", "što sam promijenila" (a person changed it: -o, -la, -li, not what did: -lo).
+    String.raw`(?:sto|sta) se(?: [\p{L}\p{N}.]+){0,3} (?:promijenil|promjenil|izmijenil|izmjenil)[oaie]`,
+    String.raw`(?:sto|sta) (?:je|su|je bilo|su bile?) (?:promijenjen|promjenjen|izmijenjen|azuriran|ispravljen)[oaie]?`,
+    String.raw`(?:sto|sta) (?:sam|smo|si|ste|je|su) (?:promijeni|promjeni|izmijeni|azurira|isprav(?:i|lja))(?:o|la|li|le)`,
+    // "što je novo", "što ima novo(ga)", "ima li (što|nešto|išta) novo(ga)", "ima li novosti / promjena",
+    // "je li se (nešto) promijenilo", "ikakve promjene", "nešto novo", "što je drukčije"
+    String.raw`(?:sto|sta) (?:je|ima) (?:novo|novoga|novog|drukcije|drugacije)`,
+    String.raw`ima li (?:(?:sto|sta|nesto|ista|kakvih|ikakvih) )?(?:novo|novoga|novog|novosti|promjena)`,
+    String.raw`(?:je li|da li) se (?:(?:sto|sta|nesto|ista) )?(?:promijenil|promjenil|izmijenil)o`,
+    String.raw`(?:nesto|ista|ikakve|ikakvih|kakve|neke) (?:novo|novoga|novog|novosti|promjene|promjena)`,
+    String.raw`(?:promjene|novosti) (?:od|ovaj|ovog|ovoga|prosl\p{L}*|u|tijekom)`,
+    // Portuguese: "o que mudou" (not "o que mudou a / o / sua …": what changed her mind), "o que foi
+    // alterado", "o que (é que) eu mudei", "o que há de novo", "alguma novidade", "há novidades",
+    // "mudou alguma coisa", "alguma mudança", "o que é diferente" (not "algumas mudanças": some a life had)
+    String.raw`(?:o )?que (?:e que )?(?:mudou|mudaram|se alterou|se alteraram)(?! (?:a|o|as|os|sua|seu|suas|seus|minha|meu|minhas|meus|tua|teu|nossa|nosso|lhe|me|te|ele|ela|eles|elas)(?![\p{L}\p{N}]))`,
+    String.raw`(?:o )?que (?:e que )?(?:foi|foram) (?:mudad|alterad|atualizad|corrigid|revist)[oa]s?`,
+    String.raw`(?:o )?que (?:e que )?(?:eu |nos |voce |ele |ela )?(?:mudei|mudamos|mudaste|alterei|alteramos|atualizei|atualizamos)`,
+    String.raw`(?:o )?que (?:e que )?(?:ha|tem|e) de (?:novo|diferente)`,
+    String.raw`(?:o )?que (?:e que )?(?:e|esta) (?:novo|diferente)`,
+    String.raw`(?:alguma|ha|houve|tem|que|quais as|quais foram as) (?:novidades?|mudancas?|alteracoes|alteracao|atualizacoes|atualizacao)`,
+    String.raw`(?:mudou|mudaram|alterou) (?:alguma coisa|algo)|(?:alguma coisa|algo) (?:mudou|de novo|novo|diferente)`,
+    String.raw`(?:novidades|mudancas|alteracoes) (?:desde|esta|nesta|este|neste|na|no|em)`,
+    // German: "was hat sich (diese Woche) geändert / verändert", "was wurde geändert", "was habe ich
+    // geändert", "was ist neu / anders", "was gibt es Neues", "gibt es etwas Neues", "irgendwelche
+    // Änderungen / Neuigkeiten", "hat sich etwas geändert", "Neuigkeiten seit …"
+    String.raw`was hat sich(?: [\p{L}\p{N}.]+){0,4} (?:geandert|verandert)`,
+    String.raw`was (?:wurde|ist)(?: [\p{L}\p{N}.]+){0,4} (?:geandert|aktualisiert|korrigiert|verandert)`,
+    String.raw`was (?:habe ich|haben wir|hast du|habt ihr|hat er|hat sie|haben sie)(?: [\p{L}\p{N}.]+){0,4} (?:geandert|aktualisiert|korrigiert)`,
+    String.raw`was ist(?: [\p{L}\p{N}.]+){0,3} (?:neu|anders)`,
+    String.raw`(?:was )?gibt(?:'s|’s|s| es)(?: (?:was|etwas|irgendwas|denn))? neues`,
+    String.raw`(?:etwas|irgendwas|was) (?:neues|anders|geandert|verandert)`,
+    String.raw`(?:irgendwelche|welche|gibt es|gibt's|gibts|keine) (?:anderungen|neuigkeiten|updates)`,
+    String.raw`hat sich (?:etwas|was|irgendwas|viel|einiges) (?:geandert|verandert)`,
+    String.raw`(?:anderungen|neuigkeiten) (?:seit|diese|im|in|letzte\p{L}*|vergangene\p{L}*)`,
+  ]
+    .map((p) => `(?<![\\p{L}\\p{N}])(?:${p})(?![\\p{L}\\p{N}])`)
+    .join('|'),
+  'u',
+);
+
 export function asksChanges(query: string): boolean {
-  return changeQuestion.test(query);
+  return changeQuestion.test(query) || foreignChangeQuestion.test(foldText(query));
 }
 
 /** A span of world time a change question asks about, [fromMs, toMs), and how the Trace names it. */
@@ -61,18 +113,37 @@ export function changeSpan(query: string, intent: TimeIntent | null, readMs: num
   if (intent?.fromMs === undefined || intent.toMs === undefined)
     return { fromMs: end - changesLookBackMs, toMs: end, label: 'in the last 31 days' };
   if (intent.fromMs >= end) return null;
-  const since = /(?<![\p{L}\p{N}])since(?![\p{L}\p{N}])/iu.test(query);
+  // The label is the question's own words ("od ponedjeljka", "desde segunda": time-expressions.ts).
+  const saidSince = sinceLabel.test(intent.label);
+  const since = saidSince ? null : sinceWord.exec(query)?.[1]?.toLowerCase();
   return {
     fromMs: intent.fromMs,
-    toMs: since ? end : Math.min(intent.toMs, end),
-    label: since && !intent.label.startsWith('since') ? `since ${intent.label}` : intent.label,
+    toMs: saidSince || since ? end : Math.min(intent.toMs, end),
+    label: since ? `${since} ${intent.label}` : intent.label,
   };
 }
 
+/**
+ * "since" as the languages say it: Portuguese "desde", German "seit"; Croatian's "od" is "from" too
+ * ("od Marka"), so only a time phrase read with it says since ("od ponedjeljka": sinceLabel).
+ */
+const sinceWord = /(?<![\p{L}\p{N}])(since|desde|seit)(?![\p{L}\p{N}])/iu;
+const sinceLabel = /^(?:since|desde|seit|od|počevši od) /iu;
+
 /** Words of a change question that ask for changes, not for what changed: "what changed this week?". */
 const changeWords = new Set(
-  `change changed changes changing new newer newest different differ update updated updates revised
+  [
+    ...`change changed changes changing new newer newest different differ update updated updates revised
    revision corrected correction anything something else lately recently recent since happened`.split(/\s+/),
+    // Croatian, Portuguese and German, folded as query terms are.
+    ...`promijenilo promijenila promijenili promijenio promjenilo izmijenilo promijenjeno izmijenjeno
+   azurirano ispravljeno promjena promjene novo novoga novog novosti drukcije drugacije nesto ista ima
+   mudou mudaram mudei mudamos mudanca mudancas alterado alterada alterou alteracao alteracoes
+   atualizado atualizada atualizacao atualizacoes corrigido novidade novidades algo alguma coisa
+   diferente ha tem houve desde
+   geandert verandert aktualisiert korrigiert anderung anderungen neu neues neuigkeiten anders etwas
+   irgendwas irgendwelche gibt gibts hat ist wurde seit`.split(/\s+/),
+  ].filter(Boolean),
 );
 
 /**

@@ -20,6 +20,7 @@ const sameAs: Record<string, [said: string, english: string][]> = {
     ['Jantar no dia 3 de maio', 'on 3 May'],
     ['3 de maio de 2024', '3 May 2024'],
     ['Em 2023 mudei de casa', 'in 2023'],
+    ['Alguma novidade desde segunda?', 'since Monday'],
     ['Qual é o plano para a próxima terça?', 'next Tuesday'],
     ['na sexta-feira passada', 'last Friday'],
     ['no mês passado', 'last month'],
@@ -56,6 +57,7 @@ const sameAs: Record<string, [said: string, english: string][]> = {
     ['am 3. Mai', 'on 3 May'],
     ['im März', 'in March'],
     ['nächsten Dienstag', 'next Tuesday'],
+    ['Gibt es Neuigkeiten seit Montag?', 'since Monday'],
   ],
   it: [
     ['Cosa ho fatto ieri?', 'yesterday'],
@@ -65,9 +67,21 @@ const sameAs: Record<string, [said: string, english: string][]> = {
     ['martedì scorso', 'last Tuesday'],
     ['fra due giorni', '2 days from now'],
   ],
+  hr: [
+    ['Što sam radila jučer?', 'yesterday'],
+    ['Što radim sutra?', 'tomorrow'],
+    ['Gdje sam bila prošlog tjedna?', 'last week'],
+    ['Što se promijenilo ovaj tjedan?', 'this week'],
+    ['Gdje sam bila prije tri dana?', '3 days ago'],
+    ['Što smo radili u svibnju?', 'in May'],
+    ['Večera 3. svibnja', 'on 3 May'],
+    ['Što je bilo prošle srijede?', 'last Wednesday'],
+    ['Ima li što novo od ponedjeljka?', 'since Monday'],
+    ['Idemo u Rim za dva tjedna', '2 weeks from now'],
+  ],
 };
 
-describe('time said in Portuguese, Spanish, French, German and Italian', () => {
+describe('time said in Portuguese, Spanish, French, German, Italian and Croatian', () => {
   for (const [language, pairs] of Object.entries(sameAs))
     it(`reads ${language} times as the same windows as their English`, () => {
       for (const [said, english] of pairs) {

@@ -1,6 +1,6 @@
 import { foldText } from '../shared/fold-text.ts';
 
-export type LanguageCode = 'pt' | 'es' | 'fr' | 'de' | 'it';
+export type LanguageCode = 'pt' | 'es' | 'fr' | 'de' | 'it' | 'hr';
 
 /**
  * A language besides English that a query or a Record may be written in, by its words: the function
@@ -23,7 +23,7 @@ export const languages: readonly Language[] = [
   {
     code: 'pt',
     functionWords: words(`o a os as um uma uns umas de do da dos das no na nos nas em ao aos à às pelo pela
-      pelos pelas por para sem sobre entre que se não sim eu tu você vocês ele ela eles elas nós me te
+      pelos pelas por para com sem sobre entre que se não sim eu tu você vocês ele ela eles elas nós me te
       lhe lhes meu minha meus minhas teu tua seu sua seus suas nosso nossa isso isto aquilo esse essa este
       esta aquele aquela é e ou mas foi fui fomos era eram estava estou está estão sou são tenho tem tinha
       onde quando como qual quais quem porque porquê quanto quanta quantos quantas já também muito mais aqui
@@ -56,7 +56,7 @@ export const languages: readonly Language[] = [
     code: 'de',
     functionWords: words(`der die das den dem des ein eine einen einem einer eines und oder aber ich du er
       sie es wir ihr mich mir dich dir ihn ihm uns euch sein seine ihre ihren mein meine meinen dein deine
-      nicht kein keine ist bin bist sind waren habe hast haben hatte mit für auf zu von bei nach aus im zum
+      nicht kein keine sich ist bin bist sind waren habe hast haben hatte mit für auf zu von bei nach aus im zum
       zur wer wo wann wie warum welche welcher welches woher wohin schon auch sehr mehr hier dort über unter
       durch gegen ohne während wegen seit bis dass ob wenn weil als noch nur immer hat`),
     happenedWords: words(`passiert geschehen gemacht getan machen tun etwas alles nichts neu neues
@@ -71,6 +71,20 @@ export const languages: readonly Language[] = [
       più qui lì là`),
     happenedWords: words(`successo accaduto capitato fatto facevo qualcosa cose tutto niente nulla
       nuovo nuova novità parlato detto`),
+  },
+  {
+    // Croatian: not "i", "a", "to", "on", "do", "me", "im", "ta", English's as often ("Sam" stays: a
+    // name, but one English word beside it outweighs it). Each word in the forms a question uses.
+    code: 'hr',
+    functionWords: words(`u s sa od za iz na po pri kod prema bez o uz kroz se si je su sam smo ste bio bila
+      bilo bili biti bi će ću ćeš ćemo ćete li da ne ni ali ili jer ako gdje kako što šta tko koji koja
+      koje kojeg zašto koliko ja ti mi vi ona ono oni one moj moja moje mog moju tvoj tvoja njegov njezin
+      njen njihov naš naša vaš ga mu joj ih nam vam meni mene tebi tebe njega nju njoj njemu ovo ovaj ova
+      ove ovu ovog ovom taj već još samo jako vrlo ovdje tamo ima imam imaš imao imala nema nisam nije
+      jesam sve svi nešto ništa neki neka`),
+    // Not "radio" ("did"): an English question's radio is a thing to find.
+    happenedWords: words(`dogodilo dogodio dogodila desilo napravio napravila nešto išta ništa novo
+      novoga novog novosti razgovarali razgovarao razgovarala pričali rekao rekla rekli`),
   },
 ];
 

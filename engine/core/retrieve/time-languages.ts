@@ -3,7 +3,7 @@ import { months, weekdays } from './calendar-words.ts';
 import type { LanguageCode } from './languages.ts';
 
 /**
- * How Portuguese, Spanish, French, German and Italian say the times time-expressions.ts reads in
+ * How Portuguese, Spanish, French, German, Italian and Croatian say the times time-expressions.ts reads in
  * English: the words that show a text of the language may say a time at all, and rewrites of its time
  * phrases into the English the reader takes (which language a text is in: languages.ts).
  * Patterns are written lower case with their accents; an accented letter also matches its bare one
@@ -101,7 +101,7 @@ const pt = (() => {
   return {
     code: 'pt',
     cues: `em tempo ontem hoje amanhã anteontem dia dias semana semanas mês meses ano anos passado passada passados passadas próximo
-      próxima há atrás daqui noite quando recente recentemente ultimamente atualmente última último
+      próxima há atrás daqui desde noite quando recente recentemente ultimamente atualmente última último
       primeira vez fim janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro
       dezembro domingo segunda terça quarta quinta sexta sábado`.split(/\s+/u),
     rewrites: [
@@ -124,6 +124,7 @@ const pt = (() => {
         re: `(?:n[ao] )?próxim[ao] ${v.weekday}|${v.weekday} que vem`,
         en: (g) => `next ${v.weekdayEn((g[1] ?? g[2])!)}`,
       },
+      { re: `desde (?:[ao] )?${v.weekday}`, en: (g) => `since ${v.weekdayEn(g[1]!)}` },
       { re: '(?:n?a )?semana passada', en: 'last week' },
       { re: '(?:n?o )?mês passado', en: 'last month' },
       { re: '(?:n?o )?ano passado', en: 'last year' },
@@ -329,7 +330,7 @@ const de = (() => {
     code: 'de',
     cues: `gestern heute morgen vorgestern übermorgen tag tage tagen woche wochen monat monate monaten
       jahr jahre jahren letzten letzte letztes vergangenen vergangene vergangenes nächsten nächste
-      nächstes kommenden wann abend neulich kürzlich zuletzt neueste älteste aktuell derzeit wochenende januar jänner februar märz april mai juni juli august
+      nächstes kommenden seit wann abend neulich kürzlich zuletzt neueste älteste aktuell derzeit wochenende januar jänner februar märz april mai juni juli august
       september oktober november dezember sonntag montag dienstag mittwoch donnerstag freitag samstag
       sonnabend`.split(/\s+/u),
     rewrites: [
@@ -351,6 +352,7 @@ const de = (() => {
       { re: `${next} wochenende`, en: 'next weekend' },
       { re: `${last} ${v.weekday}`, en: (g) => `last ${v.weekdayEn(g[1]!)}` },
       { re: `${next} ${v.weekday}`, en: (g) => `next ${v.weekdayEn(g[1]!)}` },
+      { re: `seit ${v.weekday}`, en: (g) => `since ${v.weekdayEn(g[1]!)}` },
       { re: `${last} woche`, en: 'last week' },
       { re: `${last} monat`, en: 'last month' },
       { re: `${last} jahr`, en: 'last year' },
@@ -452,4 +454,101 @@ const it = (() => {
   } satisfies TimeLanguage;
 })();
 
-export const timeLanguages: readonly TimeLanguage[] = [pt, es, fr, de, it];
+const hr = (() => {
+  // Names stand in the case a phrase puts them: "u svibnju" (in May), "3. svibnja" (3 May), "od
+  // ponedjeljka" (since Monday), "prošle srijede" (last Wednesday); each entry lists those a phrase asks.
+  const v = vocabulary({
+    months: [
+      'siječanj|siječnja|siječnju',
+      'veljača|veljače|veljači',
+      'ožujak|ožujka|ožujku',
+      'travanj|travnja|travnju',
+      'svibanj|svibnja|svibnju',
+      'lipanj|lipnja|lipnju',
+      'srpanj|srpnja|srpnju',
+      'kolovoz|kolovoza|kolovozu',
+      'rujan|rujna|rujnu',
+      'listopad|listopada|listopadu',
+      'studeni|studenoga|studenog|studenome|studenom',
+      'prosinac|prosinca|prosincu',
+    ],
+    weekdays: [
+      'nedjelja|nedjelje|nedjelju|nedjelji',
+      'ponedjeljak|ponedjeljka|ponedjeljku',
+      'utorak|utorka|utorku',
+      'srijeda|srijede|srijedu|srijedi',
+      'četvrtak|četvrtka|četvrtku',
+      'petak|petka|petku',
+      'subota|subote|subotu|suboti',
+    ],
+    counts: ['jedan|jedna|jedno|jednog|jedne', 'dva|dvije', 'tri', 'četiri', 'pet', 'šest'],
+    units: {
+      day: 'dana',
+      week: 'tjedana|tjedna|tjedan',
+      month: 'mjeseci|mjeseca|mjesec',
+      year: 'godina|godine|godinu',
+    },
+  });
+  const last = 'prošl(?:i|a|e|u|o|og|oga|om|ome|oj)';
+  const next = '(?:sljedeć|iduć)(?:i|a|e|u|eg|ega|em|emu|oj)';
+  const week = 'tjed(?:an|na|nu)';
+  const month = 'mjesec(?:a|u)?';
+  const year = 'godin(?:a|e|u|i)';
+  const names = (entries: readonly string[]) => entries.flatMap((e) => e.split('|'));
+  return {
+    code: 'hr',
+    cues: [
+      ...`jučer danas sutra prekjučer preksutra sinoć jutros dana tjedan tjedna tjedana tjednu mjesec
+      mjeseca mjeseci mjesecu godina godine godinu godini lani dogodine prošli prošla prošle prošlu
+      prošlo prošlog prošloga prošlom prošlome prošloj sljedeći sljedeća sljedeće sljedeću sljedećeg
+      sljedećem sljedećoj idući iduća iduće iduću idućeg idućem idućoj ovaj ovog ovoga ovom ove ovu ovoj
+      vikend vikenda vikendu prije nedavno zadnje posljednje zadnji posljednji najnoviji najnovija
+      najnovije trenutno trenutačno prvi prvog najstariji kada kad otkad koliko`.split(/\s+/u),
+      ...names(v.month.slice(1, -1).split('|')),
+      ...names(v.weekday.slice(1, -1).split('|')),
+    ],
+    rewrites: [
+      { re: `(\\d{1,2})\\. ${v.month} (\\d{4})\\.?`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)} ${g[3]}` },
+      { re: `${v.month} (\\d{4})\\.?`, en: (g) => `${v.monthEn(g[1]!)} of ${g[2]}` },
+      { re: `(\\d{1,2})\\. ${v.month}`, en: (g) => `${g[1]} ${v.monthEn(g[2]!)}` },
+      { re: `(?:u|tijekom) ${v.month}`, en: (g) => `in ${v.monthEn(g[1]!)}` },
+      { re: '(?:u|tijekom) (\\d{4})\\.?(?: godini)?', en: 'in $1' },
+      { re: 'sinoć|jučer navečer', en: 'last night' },
+      { re: 'prekjučer', en: '2 days ago' },
+      { re: 'preksutra', en: 'the day after tomorrow' },
+      { re: 'jučer', en: 'yesterday' },
+      { re: 'jutros', en: 'this morning' },
+      { re: 'danas', en: 'today' },
+      { re: 'sutra', en: 'tomorrow' },
+      { re: `(?:od|počevši od) ${v.weekday}`, en: (g) => `since ${v.weekdayEn(g[1]!)}` },
+      { re: `(?:u |na )?${last} vikend(?:a|u)?`, en: 'last weekend' },
+      { re: `(?:u |na )?${next} vikend(?:a|u)?`, en: 'next weekend' },
+      { re: `(?:ovaj vikend|ovog vikenda|ovoga vikenda|ovom vikendu)`, en: 'this weekend' },
+      { re: `(?:u |na )?${last} ${v.weekday}`, en: (g) => `last ${v.weekdayEn(g[1]!)}` },
+      { re: `(?:u |na )?${next} ${v.weekday}`, en: (g) => `next ${v.weekdayEn(g[1]!)}` },
+      { re: `${last} ${week}`, en: 'last week' },
+      { re: `${last} ${month}`, en: 'last month' },
+      { re: `${last} ${year}|lani`, en: 'last year' },
+      { re: `${next} ${week}`, en: 'next week' },
+      { re: `${next} ${month}`, en: 'next month' },
+      { re: `${next} ${year}|dogodine`, en: 'next year' },
+      { re: `ov(?:aj|og|oga|om|ome) ${week}`, en: 'this week' },
+      { re: `ov(?:aj|og|oga|om|ome) ${month}`, en: 'this month' },
+      { re: `ov(?:a|e|u|oj) ${year}`, en: 'this year' },
+      { re: 'prije (?:nekoliko|par) dana', en: 'a few days ago' },
+      { re: `prije ${v.count} ${v.unit}`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s ago` },
+      { re: `za ${v.count} ${v.unit}`, en: (g) => `${v.countEn(g[1]!)} ${v.unitEn(g[2]!)}s from now` },
+      {
+        re: 'najnovij(?:i|a|e|eg|u)|zadnji put|posljednji put|(?:u )?(?:zadnje|posljednje) vrijeme|nedavno|trenutačno|trenutno',
+        en: 'latest',
+      },
+      { re: 'prvi put|prvog puta|najstarij(?:i|a|e|eg|u)', en: 'first time' },
+      { re: 'koliko dugo|otkad|od kada|od kad', en: 'how long' },
+      { re: 'kojeg dana|kojega dana|kojeg datuma|koji datum', en: 'what date' },
+      { re: `${sentenceStart}(?:kada|kad)`, en: 'when' },
+    ],
+    future: 'ću|ćeš|će|ćemo|ćete|planiram|planiramo|namjeravam|namjeravamo',
+  } satisfies TimeLanguage;
+})();
+
+export const timeLanguages: readonly TimeLanguage[] = [pt, es, fr, de, it, hr];
