@@ -246,7 +246,7 @@ export async function admitClaims(
           : null;
       if (ended !== null) ids.push(ended);
       if (done !== null || changed !== null || ended !== null) continue;
-      const s = { claim, from: record, citation, cause: 'derived' as const, adopt: adopt.get(claim) };
+      const s = { claim, from: record, citation, cause: 'derived' as const, adopt: adopt.get(said) };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);
       continue;
@@ -322,7 +322,7 @@ export async function admitClaims(
         from: record,
         citation,
         cause: 'derived' as const,
-        adopt: adopt.get(claim),
+        adopt: adopt.get(said),
       };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       continue;
@@ -330,7 +330,7 @@ export async function admitClaims(
     // "I no longer work at Acme" ends Acme, not whatever holds the job: "I moved to Porto" then "I don't
     // live in Lisbon anymore" leaves Porto current, the sentence a Memory of its own.
     if (claim.ends !== undefined && !holdsThen(versions, claim, claim.ends, record.occurredMs)) {
-      const s = { claim, from: record, citation, cause: 'derived' as const, adopt: adopt.get(claim) };
+      const s = { claim, from: record, citation, cause: 'derived' as const, adopt: adopt.get(said) };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       continue;
     }
@@ -369,7 +369,7 @@ export async function admitClaims(
             ...(home.cityOf === undefined ? [] : await citationsOfCity(memories, home.cityOf, record.id)),
           ],
         },
-        adopt.get(claim),
+        adopt.get(said),
       ),
     );
     await settleLineage(memories, lineage, seq);

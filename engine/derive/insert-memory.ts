@@ -67,12 +67,13 @@ export async function insertMemory(
 
 /**
  * Writes the Memory version `m` as insertMemory does, or, given `adopt`, into that Memory's row
- * instead: its id (and every citation it has) kept, everything else as a new version's. The upgrade
+ * instead: its id and every citation it has kept, the new version's citations added, everything else
+ * as a new version's. The upgrade
  * pass re-owns a Memory so (upgrade-derivation.ts, reown): what the same Record says of the same thing,
  * now another's, is placed as its claim would be and keeps the id a client holds. Returns the id.
  */
 export async function placeMemory(
-  memories: Pick<MemoryRepository, 'insert' | 'update'>,
+  memories: Pick<MemoryRepository, 'insert' | 'update' | 'addCitation'>,
   m: NewMemory,
   adopt: string | undefined,
 ): Promise<string> {
@@ -99,6 +100,9 @@ export async function placeMemory(
     learned_at: m.learnedAt,
     cause: m.cause,
   });
+  // Its citations are kept; those the new version has beside them (an address's city) are added.
+  for (const c of m.citations)
+    await memories.addCitation({ memory_id: adopt, record_id: c.recordId, quote: c.quote }, m.seq);
   return adopt;
 }
 

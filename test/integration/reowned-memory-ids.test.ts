@@ -203,4 +203,33 @@ for (const [name, opened] of engines)
       );
       assert.equal(m.owner.state, 'unresolved');
     });
+
+    it('an address that refines her city once she is known keeps its id, citing both Records', async (t) => {
+      const engine = await opened();
+      t.after(() => engine.close());
+      const brain = `reown-home-${name.length}`;
+      await engine.createBrain(tenant, { id: brain });
+      const said = async (text: string, at: string) => {
+        const r = await engine.rememberRecord(tenant, brain, message('user', text, at), {});
+        await engine.idle();
+        return engine.getRecord(tenant, brain, r.record.id);
+      };
+      const city = await said('I live in Zagreb.', '2025-03-01T10:00:00Z');
+      const street = await said('My address is Vlaška 17.', '2025-03-02T10:00:00Z');
+      // Nobody's words yet: the address is a statement of no slot.
+      const home = street.memory_ids[0]!;
+      assert.equal((await engine.getMemory(tenant, brain, home)).statement, 'My address is Vlaška 17.');
+
+      await engine.updateBrain(tenant, brain, { self: lea });
+      await eventually('the home re-owned', async () => {
+        await engine.idle();
+        const m = await engine.getMemory(tenant, brain, home).catch(() => null);
+        return m?.owner.state === 'self' ? m : null;
+      });
+      const now = await engine.getMemory(tenant, brain, home);
+      assert.match(now.statement, /^Lea Horvat lives at Vlaška 17, Zagreb/u);
+      assert.equal(now.status, 'active');
+      assert.deepEqual(now.citations.map((c) => c.record_id).sort(), [city.id, street.id].sort());
+      assert.equal((await engine.getMemory(tenant, brain, city.memory_ids[0]!)).owner.state, 'self');
+    });
   });
