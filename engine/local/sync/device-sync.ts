@@ -110,8 +110,9 @@ function droppedWarning(n: number): string | null {
     `${n} ${n === 1 ? 'Record' : 'Records'} went to the hosted Mnemo without ${fields}, which it refused as ` +
     'an unknown field (a version older than this device); there, and on every device that pulls ' +
     `${n === 1 ? 'it' : 'them'} from there, a correction so sent holds from its corrected Memory's own time, ` +
-    'not from the date it gives; this device keeps each whole. Upgrade the hosted Mnemo: the first such ' +
-    'field it takes ends this warning'
+    'not from the date it gives; this device keeps each whole. Upgrading the hosted Mnemo lets later ' +
+    'corrections carry their date (the first such field it takes ends this warning); those already sent ' +
+    'stay undated there'
   );
 }
 
