@@ -94,6 +94,8 @@ test('Records has a search box: a speaker or words of the text find the Record t
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await page.waitForURL(/[?&]q=babic/);
   await list.getByText('Band practice').waitFor({ state: 'detached' });
+  // The old page goes before the searched one comes: wait for it, then read the whole list.
+  await list.locator('.record-line', { hasText: 'My sister is a nurse' }).waitFor();
   assert.deepEqual(
     (await list.locator('.record-line').allInnerTexts()).map((t) => t.trim()),
     ['Marko Babić: My sister is a nurse in Split.'],
