@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { migratedPglite } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import type { ContextReady, RecordCreate } from '../../engine/contract/index.ts';
-import { openPostgresEngine } from '../../engine/index.ts';
-import type { Engine } from '../../engine/types.ts';
-import { open, tempDir, tenant } from './local-helpers.ts';
-
-// Made at the top level: it closes after the file.
-const pg = await migratedPglite();
+import { bothEngines } from './both-engines.ts';
+import { tenant } from './local-helpers.ts';
 
 /*
  * use7 S7: "What changed this week?" got the week's every Record, a therapist session and imported notes
@@ -18,19 +12,7 @@ const pg = await migratedPglite();
  */
 const now = new Date('2026-12-05T18:00:00+01:00');
 const zone = 'Europe/Zagreb';
-const engines: Array<[string, () => Promise<Engine>]> = [
-  ['SQLite', () => open(tempDir(), { clock: () => now, timeZone: zone })],
-  [
-    'PostgreSQL (PGlite)',
-    async () =>
-      (
-        await openPostgresEngine(
-          { open: () => postgresStorageOver({ ...pg, close: async () => {} }) },
-          { deployment: 'local', clock: () => now, timeZone: zone },
-        )
-      ).engine,
-  ],
-];
+const engines = await bothEngines({ clock: () => now, timeZone: zone });
 
 for (const [name, openEngine] of engines)
   describe(`${name}: a question asking what changed is led by the changes of its span`, () => {

@@ -1,31 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { migratedPglite } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import type { ContextReady, RecordCreate } from '../../engine/contract/index.ts';
-import { openPostgresEngine } from '../../engine/index.ts';
-import type { Engine } from '../../engine/types.ts';
-import { open, tempDir, tenant } from './local-helpers.ts';
+import { bothEngines } from './both-engines.ts';
+import { tenant } from './local-helpers.ts';
 
 // Where Lea lives, as a city and a street address said together or one after the other: the address
 // refines the city it is in, a new city (or an address in another city) replaces both. Read on both
 // engines: the rule is one (engine/derive/home-held.ts), what it finds is read through each adapter.
 
-// Made at the top level: it closes after the file.
-const pg = await migratedPglite();
-const engines: ReadonlyArray<[string, () => Promise<Engine>]> = [
-  ['SQLite', () => open(tempDir())],
-  [
-    'PostgreSQL (PGlite)',
-    async () =>
-      (
-        await openPostgresEngine(
-          { open: () => postgresStorageOver({ ...pg, close: async () => {} }) },
-          { deployment: 'local' },
-        )
-      ).engine,
-  ],
-];
+const engines = await bothEngines();
 
 const day = (n: number) => `2026-11-${String(n).padStart(2, '0')}T09:00:00Z`;
 const said = (text: string, n: number): RecordCreate => ({

@@ -1,31 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { migratedPglite } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import type { ContextReady, Memory, RecordCreate } from '../../engine/contract/index.ts';
-import { openPostgresEngine } from '../../engine/index.ts';
 import type { Engine } from '../../engine/types.ts';
-import { open, tempDir, tenant } from './local-helpers.ts';
+import { bothEngines } from './both-engines.ts';
+import { tenant } from './local-helpers.ts';
 
 // Lea's move, a trip moved and a decision reversed, as a round of real use wrote them (use7): her own
 // messages on the desktop, then an agent writing her word for her (speaker "user"). Each finding is
 // read on both engines: the rules are one, but what they find is read through each adapter.
 
-// Made at the top level: it closes after the file.
-const pg = await migratedPglite();
-const engines: ReadonlyArray<[string, () => Promise<Engine>]> = [
-  ['SQLite', () => open(tempDir())],
-  [
-    'PostgreSQL (PGlite)',
-    async () =>
-      (
-        await openPostgresEngine(
-          { open: () => postgresStorageOver({ ...pg, close: async () => {} }) },
-          { deployment: 'local' },
-        )
-      ).engine,
-  ],
-];
+const engines = await bothEngines();
 
 /** Messages of Lea's and her agent's: [speaker, text, when]. */
 type Said = readonly [speaker: string, text: string, at: string];

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { migratedPglite } from '../../engine/adapters/postgres/testing/fixtures.ts';
 import type { MemoryDetail, RecordCreate } from '../../engine/contract/index.ts';
-import { openPostgresEngine } from '../../engine/index.ts';
-import type { Engine } from '../../engine/types.ts';
 import { eventually } from '../contract/harness.ts';
-import { open, tempDir, tenant } from './local-helpers.ts';
+import { bothEngines } from './both-engines.ts';
+import { tenant } from './local-helpers.ts';
 
 /*
  * A Brain given its self after its Records were derived (a hub's, made by a device's first sync;
@@ -15,21 +12,7 @@ import { open, tempDir, tenant } from './local-helpers.ts';
  * Memory and a client's delta read still find it under that id.
  */
 
-// Made at the top level: it closes after the file.
-const pg = await migratedPglite();
-const engines: Array<[string, () => Promise<Engine>]> = [
-  ['SQLite', () => open(tempDir())],
-  [
-    'PostgreSQL (PGlite)',
-    async () =>
-      (
-        await openPostgresEngine(
-          { open: () => postgresStorageOver({ ...pg, close: async () => {} }) },
-          { deployment: 'local' },
-        )
-      ).engine,
-  ],
-];
+const engines = await bothEngines();
 
 const lea = { type: 'person' as const, name: 'Lea Horvat' };
 const message = (speaker: string, text: string, at: string): RecordCreate => ({
