@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Memory, SelfEntity } from '../../engine/contract/index.ts';
+import type { SelfEntity } from '../../engine/contract/index.ts';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { formatStatus } from '../../server/cli/commands/sync.ts';
 import { eventually } from '../contract/harness.ts';
-import { startNode, syncOk, tempRoot, writeTo, type Node } from './sync-helpers.ts';
+import { owners, startNode, syncOk, tempRoot, writeTo, type Node } from './sync-helpers.ts';
 
 /*
  * Two desktops and a hosted Mnemo on PostgreSQL (PGlite): a Brain's self goes down from the hub to a
@@ -13,14 +13,6 @@ import { startNode, syncOk, tempRoot, writeTo, type Node } from './sync-helpers.
  */
 const database = await pgliteDatabases({ migrated: true });
 const lea: SelfEntity = { type: 'person', name: 'Lea Horvat' };
-
-/** Whose each Memory in force on `n` is whose statement says `word`. */
-async function owners(n: Node, brain: string, word: string): Promise<string[]> {
-  const page = await n.client.listMemories(brain, { limit: 200 });
-  return page.data
-    .filter((m: Memory) => m.statement.includes(word))
-    .map((m) => (m.owner.state === 'unresolved' ? 'unresolved' : `${m.owner.state}: ${m.owner.entity}`));
-}
 
 describe("a device Brain without a self takes its hub Brain's", () => {
   const { root, remove } = tempRoot('mnemo-device-self-');

@@ -473,3 +473,11 @@ export function heard(answer: Answer): (req: IncomingMessage, res: ServerRespons
     });
   };
 }
+
+/** Whose each Memory in force on `n` is whose statement says `word`. */
+export async function owners(n: Node, brain: string, word: string): Promise<string[]> {
+  const page = await n.client.listMemories(brain, { limit: 200 });
+  return page.data
+    .filter((m: Memory) => m.statement.includes(word))
+    .map((m) => (m.owner.state === 'unresolved' ? 'unresolved' : `${m.owner.state}: ${m.owner.entity}`));
+}

@@ -1,10 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Memory, SelfEntity } from '../../engine/contract/index.ts';
+import type { SelfEntity } from '../../engine/contract/index.ts';
 import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { eventually } from '../contract/harness.ts';
-import { fakeRemote, hubAnswer, startNode, syncOk, tempRoot, writeTo, type Node } from './sync-helpers.ts';
+import {
+  fakeRemote,
+  hubAnswer,
+  owners,
+  startNode,
+  syncOk,
+  tempRoot,
+  writeTo,
+  type Node,
+} from './sync-helpers.ts';
 
 /*
  * A desktop paired with a hosted Mnemo on PostgreSQL (PGlite), as use7 ran them: the hub's Brain is the
@@ -12,14 +21,6 @@ import { fakeRemote, hubAnswer, startNode, syncOk, tempRoot, writeTo, type Node 
  */
 const database = await pgliteDatabases({ migrated: true });
 const lea: SelfEntity = { type: 'person', name: 'Lea Horvat' };
-
-/** Whose each Memory in force on `n` is whose statement says `word`. */
-async function owners(n: Node, brain: string, word: string): Promise<string[]> {
-  const page = await n.client.listMemories(brain, { limit: 200 });
-  return page.data
-    .filter((m: Memory) => m.statement.includes(word))
-    .map((m) => (m.owner.state === 'unresolved' ? 'unresolved' : `${m.owner.state}: ${m.owner.entity}`));
-}
 
 describe("a hub Brain takes the device Brain's self", () => {
   const { root, remove } = tempRoot('mnemo-hub-self-');
