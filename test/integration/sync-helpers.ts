@@ -239,19 +239,7 @@ export async function recordingProxy(target: () => string): Promise<{
         void hold.until.then(() => forward(body));
       } else forward(body);
     });
-    const forward = (body: Buffer) => {
-      const t = new URL(target());
-      const headers = { ...req.headers, host: t.host };
-      const out = request(
-        { host: t.hostname, port: t.port, path: req.url, method: req.method, headers },
-        (upstream) => {
-          res.writeHead(upstream.statusCode ?? 502, upstream.headers);
-          upstream.pipe(res);
-        },
-      );
-      out.on('error', () => res.destroy());
-      out.end(body);
-    };
+    const forward = (body: Buffer) => forwardTo(target(), req, res, body);
   });
   Object.assign(state, await onLoopback(server));
   return state;
@@ -480,4 +468,19 @@ export async function owners(n: Node, brain: string, word: string): Promise<stri
   return page.data
     .filter((m: Memory) => m.statement.includes(word))
     .map((m) => (m.owner.state === 'unresolved' ? 'unresolved' : `${m.owner.state}: ${m.owner.entity}`));
+}
+
+/** Sends a request read whole (`body`) on to `target` as it came, and its answer back as it comes. */
+export function forwardTo(target: string, req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+  const t = new URL(target);
+  const headers = { ...req.headers, host: t.host };
+  const out = request(
+    { host: t.hostname, port: t.port, path: req.url, method: req.method, headers },
+    (upstream) => {
+      res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+      upstream.pipe(res);
+    },
+  );
+  out.on('error', () => res.destroy());
+  out.end(body);
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import * as z from 'zod';
 import {
@@ -16,6 +16,7 @@ import { frameworkError } from '../../server/http/error-response.ts';
 import { parseWith } from '../../server/http/validate.ts';
 import { formatStatus } from '../../server/cli/commands/sync.ts';
 import {
+  forwardTo,
   anaSaying,
   hubAndTwoDevices,
   onLoopback,
@@ -77,22 +78,7 @@ async function olderHub(target: () => string) {
           return;
         }
       }
-      const t = new URL(target());
-      const out = request(
-        {
-          host: t.hostname,
-          port: t.port,
-          path: req.url,
-          method: req.method,
-          headers: { ...req.headers, host: t.host },
-        },
-        (upstream) => {
-          res.writeHead(upstream.statusCode ?? 502, upstream.headers);
-          upstream.pipe(res);
-        },
-      );
-      out.on('error', () => res.destroy());
-      out.end(body);
+      forwardTo(target(), req, res, body);
     });
   });
   Object.assign(state, await onLoopback(server));
