@@ -4,15 +4,17 @@
 // node_modules/.cache/mnemo/ts, so a process transforms only the files changed since.
 import { register } from 'node:module';
 import { resolve, sep } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 
 // Stack traces name the .ts lines (each module carries its inline source map).
 process.setSourceMapsEnabled(true);
-// A test file bundled by scripts/bundle-tests.mjs is plain JavaScript: its process (and the worker
-// threads it starts, which see the same argv) needs no loader thread. A child it starts with these
-// flags and a .ts file gets one.
+// A test file bundled by scripts/bundle-tests.mjs is plain JavaScript: its process needs no loader
+// thread. A child it starts with these flags and a .ts file gets one. A worker thread runs this too
+// (it inherits `--import`) and would start a loader thread of its own, ~1 CPU s an engine's embedder
+// and checkpointer: none needs it (their entries are plain JavaScript or register tsx themselves).
 const bundles = process.env.MNEMO_TEST_BUNDLES;
 const main = process.argv[1];
-if (!(bundles && main && resolve(main).startsWith(resolve(bundles) + sep)))
+if (isMainThread && !(bundles && main && resolve(main).startsWith(resolve(bundles) + sep)))
   register('./test-loader-hooks.mjs', import.meta.url);
 
 // `MNEMO_TEST_CPU_LOG=FILE npm test` appends each test process's CPU seconds, its own and its
@@ -20,7 +22,6 @@ if (!(bundles && main && resolve(main).startsWith(resolve(bundles) + sep)))
 // as by what they cost the two cores every file shares.
 const cpuLog = process.env.MNEMO_TEST_CPU_LOG;
 if (cpuLog && main) {
-  const { isMainThread } = await import('node:worker_threads');
   if (isMainThread) {
     const { appendFileSync, readFileSync } = await import('node:fs');
     process.on('exit', () => {
