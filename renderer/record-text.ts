@@ -1,5 +1,6 @@
 import {
   endedHead,
+  factLine,
   factSentence,
   factSentenceHead,
   humanizePredicate,
@@ -253,6 +254,16 @@ export function recordSummary(content: TypedContent, selfName?: string): string 
         (content.reason ? ` (why: ${content.reason})` : '')
       );
   }
+}
+
+/**
+ * A quote shown on its own, with no Memory beside it (Ask's "Also quoted", a Trace's citations): a fact
+ * Record's line, which is no one's words, as the fact's sentence, as the Records page says it ("Lea is
+ * vegetarian", not "Lea vegetarian: yes"); any other quote, or one whose Record is not read yet
+ * (`content` undefined), as said. Display only: the citation's quote stays a span of its Record.
+ */
+export function citedQuoteLabel(quote: string, content: TypedContent | undefined, selfName?: string): string {
+  return content?.kind === 'fact' && factLine(content) === quote ? recordSummary(content, selfName) : quote;
 }
 
 /**

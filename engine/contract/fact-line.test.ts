@@ -46,8 +46,69 @@ describe('a fact said as a sentence', () => {
     assert.equal(factValueWords('2026-02-30'), '2026-02-30', 'no such day');
     assert.equal(factValueWords('2026-12-06T10:00:00Z'), '2026-12-06T10:00:00Z');
     assert.equal(factValueWords(42), '42');
-    assert.equal(factSentence(fact('Lea', 'is_vegetarian', true)), 'Lea is vegetarian: yes');
-    assert.equal(factSentence(fact('Lea', 'smoker', 'false')), "Lea's smoker: no");
+  });
+
+  it('says a yes or no as whether the predicate holds, in whichever language the value says it', () => {
+    assert.equal(factSentence(fact('Lea', 'is_vegetarian', true)), 'Lea is vegetarian');
+    assert.equal(factSentence(fact('Lea', 'is_vegetarian', 'false')), 'Lea is not vegetarian');
+    for (const yes of [true, 'true', 'yes', 'Yes', 'da', 'sim', 'ja'])
+      assert.equal(factSentence(fact('Lea', 'vegetarian', yes)), 'Lea is vegetarian', String(yes));
+    for (const no of [false, 'false', 'no', ' NO ', 'ne', 'não', 'nein'])
+      assert.equal(factSentence(fact('Lea', 'vegetarian', no)), 'Lea is not vegetarian', String(no));
+  });
+
+  it('turns a verb of a yes or no with "does not", "did not", "cannot", "has not"', () => {
+    assert.equal(factSentence(fact('Lea', 'smokes', 'no')), 'Lea does not smoke');
+    assert.equal(factSentence(fact('Lea', 'smokes', 'yes')), 'Lea smokes');
+    assert.equal(factSentence(fact('Lea', 'has a car', true)), 'Lea has a car');
+    assert.equal(factSentence(fact('Lea', 'has_a_car', false)), 'Lea does not have a car');
+    assert.equal(factSentence(fact('Lea', 'likes_cats', 'nein')), 'Lea does not like cats');
+    assert.equal(factSentence(fact('Lea', 'does yoga', 'no')), 'Lea does not do yoga');
+    assert.equal(factSentence(fact('Lea', 'had surgery', 'no')), 'Lea did not have surgery');
+    assert.equal(factSentence(fact('Lea', 'can_drive', 'ne')), 'Lea cannot drive');
+    assert.equal(factSentence(fact('Lea', 'has been vaccinated', false)), 'Lea has not been vaccinated');
+  });
+
+  it('says a state with "is" and a kind of person with "is a"', () => {
+    assert.equal(factSentence(fact('Lea', 'allergic_to_nuts', 'yes')), 'Lea is allergic to nuts');
+    assert.equal(factSentence(fact('Lea', 'married', 'não')), 'Lea is not married');
+    assert.equal(factSentence(fact('Lea', 'lactose intolerant', true)), 'Lea is lactose intolerant');
+    assert.equal(factSentence(fact('Lea', 'smoker', 'false')), 'Lea is not a smoker');
+    assert.equal(factSentence(fact('Lea', 'organ_donor', 'da')), 'Lea is an organ donor');
+    assert.equal(factSentence(fact('Lea', 'is_admin', 'no')), 'Lea is not an admin');
+    assert.equal(factSentence(fact('Lea', 'member of the club', 'sim')), 'Lea is a member of the club');
+  });
+
+  it('says a yes or no of "you" with the verb agreeing', () => {
+    const you = { you: { selfName: undefined } };
+    assert.equal(factSentence(fact('self', 'is_vegetarian', 'no'), you), 'You are not vegetarian');
+    assert.equal(factSentence(fact('self', 'smokes', 'no'), you), 'You do not smoke');
+    assert.equal(factSentence(fact('self', 'has_a_car', 'yes'), you), 'You have a car');
+    assert.equal(factSentence(fact('self', 'smoker', 'ja'), you), 'You are a smoker');
+    assert.equal(
+      factSentence(fact('self', 'smokes', 'no'), { you: { selfName: 'Ana' } }),
+      'Ana does not smoke',
+    );
+  });
+
+  it('keeps "<topic>: yes" for a predicate it cannot turn, never a sentence ending in a yes', () => {
+    // An attribute that names no state ("Lea is a newsletter" is what a guess from "-er" says).
+    assert.equal(factSentence(fact('Lea', 'newsletter', 'ja')), "Lea's newsletter: yes");
+    // A relation wants its other end, which a yes does not name.
+    assert.equal(factSentence(fact('Lea', 'married_to', 'yes')), 'Lea is married to: yes');
+    // A verb that wants what is liked.
+    assert.equal(factSentence(fact('Lea', 'likes', true)), 'Lea likes: yes');
+    // "not" already said: no double negative.
+    assert.equal(factSentence(fact('Lea', 'is_not_vegetarian', 'no')), 'Lea is not vegetarian: no');
+    assert.equal(factSentence(fact('Ana', '_', 'no')), 'Ana: no');
+  });
+
+  it("starts a yes or no fact's head from what it says holds, so the stored value follows it", () => {
+    assert.equal(factSentenceHead('Lea', 'smokes', {}, 'false'), 'Lea smokes: ');
+    assert.equal(factSentenceHead('Lea', 'smoker', {}, 'false'), 'Lea is a smoker: ');
+    assert.equal(factSentenceHead('Lea', 'newsletter', {}, true), "Lea's newsletter: ");
+    // What a Context's change header says a slot is of stays as it was.
+    assert.equal(factTopic('Lea', 'smokes'), "Lea's smokes");
   });
 
   it("speaks to the Brain's own person by name, or as you, with the verb agreeing", () => {

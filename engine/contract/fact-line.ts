@@ -82,7 +82,11 @@ function verbOfYou(first: string): string | null {
   const word = first.toLowerCase();
   const irregular = verbsOfThird[word];
   if (irregular !== undefined) return irregular;
-  if (!regularVerbs.has(word)) return null;
+  return regularVerbs.has(word) ? baseOfThird(word) : null;
+}
+
+/** A regular verb said of one other than its subject's "he" or "she": "studies" as "study". */
+function baseOfThird(word: string): string {
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   return /(?:ches|shes|sses|xes)$/u.test(word) ? word.slice(0, -2) : word.slice(0, -1);
 }
@@ -120,14 +124,176 @@ function factParts(subject: string, predicate: string, how: SubjectWords): { top
   return { topic, join: said.length > 1 && closingVerbs.has(said.at(-1)!.toLowerCase()) ? ' ' : ' is ' };
 }
 
-/** A value that only says yes or no: a sentence cannot end in it ("Lea is vegetarian true"). */
-const yesOrNo = (value: unknown): boolean =>
-  value === true || value === false || value === 'true' || value === 'false';
+/** Words that say yes or no as a fact's whole value, in the languages facts are written in. */
+const yesWords = new Set(['true', 'yes', 'da', 'sim', 'ja']);
+const noWords = new Set(['false', 'no', 'ne', 'não', 'nein']);
+
+/**
+ * What a value that only says yes or no says (true, "no", "Da", "não"), or null for any other value:
+ * a sentence cannot end in it ("Lea is vegetarian true"), it says whether the predicate holds.
+ */
+function yesOrNo(value: unknown): boolean | null {
+  if (typeof value === 'boolean') return value;
+  if (typeof value !== 'string') return null;
+  const word = value.normalize('NFC').trim().toLowerCase();
+  return yesWords.has(word) ? true : noWords.has(word) ? false : null;
+}
+
+/** Verbs said with "not" after them, not with "does not" before them. */
+const modals = new Set(['can', 'could', 'will', 'would', 'should', 'must', 'may', 'might']);
+/** A fact's "is" and "was", as said of a named subject and of "you". */
+const beOfYou: Readonly<Record<string, readonly [named: string, you: string]>> = {
+  is: ['is', 'are'],
+  am: ['is', 'are'],
+  are: ['is', 'are'],
+  was: ['was', 'were'],
+  were: ['was', 'were'],
+};
+/** Verbs a yes or no is said of with nothing after them: "Lea smokes", "Lea does not drive". */
+const verbsAlone = new Set(
+  (
+    'smokes vapes drinks drives works cooks swims travels exercises dances sings runs reads writes ' +
+    'cycles hikes knits meditates votes snores studies teaches skis surfs climbs gardens sails'
+  ).split(' '),
+);
+/** Words that already say no: a predicate holding one is not said again with "not". */
+const negations = new Set(['not', 'no', 'never', 'non', "isn't", "doesn't", "don't", 'cannot', "can't"]);
+/** Words that join a phrase to what it is of: "allergic to nuts", "a member of the club". */
+const prepositions = new Set([
+  ...closingPrepositions,
+  'against',
+  'into',
+  'over',
+  'under',
+  'without',
+  'towards',
+  'than',
+]);
+
+/**
+ * Words a person is named by, after "is a": "Lea is a smoker", "Lea is not a blood donor". Listed,
+ * not guessed from "-er": "Lea is a newsletter" is what a guess says of a `newsletter: yes`.
+ */
+const roleNouns = new Set(
+  (
+    'smoker drinker vaper driver rider biker cyclist runner swimmer hiker climber skier surfer golfer ' +
+    'dancer singer musician reader writer gamer gardener cook chef baker eater sleeper riser owl person ' +
+    'student pupil parent grandparent mother father grandmother grandfather twin child adult minor senior ' +
+    'member subscriber customer client user admin administrator owner homeowner landlord tenant renter ' +
+    'partner donor volunteer veteran citizen resident retiree pensioner freelancer contractor employee ' +
+    'intern trainee apprentice worker manager founder investor shareholder sponsor mentor fan lover ' +
+    'believer introvert extrovert immigrant expat refugee speaker learner beginner expert teacher nurse ' +
+    'doctor mechanic engineer developer programmer designer photographer artist author blogger ' +
+    'commuter traveller traveler collector executive detective relative representative carer caregiver ' +
+    'guardian patient atheist agnostic'
+  ).split(' '),
+);
+/** Words said after "is" as they are: "Lea is vegetarian", "Lea is not pregnant". */
+const adjectives = new Set(
+  (
+    'vegan vegetarian pescatarian kosher halal single free alive dead sick ill well blind deaf gay straight ' +
+    'trans online offline awake asleep afraid aware pregnant fluent intolerant tolerant independent ' +
+    'dependent absent present sober drunk busy happy healthy ready shy lucky rich poor young colourblind ' +
+    'colorblind'
+  ).split(' '),
+);
+/** Nouns with an adjective's ending: "-able" says "Lea is vegetable" of a `vegetable: yes`. */
+const notAdjectives = new Set(
+  (
+    'music clinic topic traffic logic panic picnic table cable vegetable timetable constable syllable ' +
+    'bible archive olive motive incentive initiative objective hundred'
+  ).split(' '),
+);
+/** Endings of words that name a state: "allergic", "married", "homeless", "religious", "active". */
+const adjectiveEnding = /(?:ic|ed|ful|less|ous|ive|able|ible|ical|ual|ional)$/u;
+const isAdjective = (word: string): boolean =>
+  adjectives.has(word) ||
+  (word.length >= 5 && adjectiveEnding.test(word) && !word.endsWith('eed') && !notAdjectives.has(word));
+
+/** "a" or "an" before a word, by how it starts to be said. */
+const article = (word: string): string =>
+  /^(?:[aeio]|u(?!ni|s|t|r)|hour|honou?r|heir)/iu.test(word) ? 'an' : 'a';
+
+/**
+ * A predicate's words said after "is", or null where they name no state or kind of person:
+ * "vegetarian", "lactose intolerant", "allergic to nuts" as they are; "smoker", "blood donor", "member
+ * of the club" after "a". The word before any preposition ("allergic" in "allergic to nuts") decides.
+ */
+function complementOf(said: readonly string[]): string | null {
+  const lower = said.map((w) => w.toLowerCase());
+  if (lower[0] === 'a' || lower[0] === 'an' || lower[0] === 'the')
+    return said.length > 1 ? said.join(' ') : null;
+  const joined = lower.findIndex((w, i) => i > 0 && prepositions.has(w));
+  const head = joined < 0 ? lower : lower.slice(0, joined);
+  const last = head.at(-1) ?? '';
+  if (roleNouns.has(last)) return `${article(said[0]!)} ${said.join(' ')}`;
+  if (isAdjective(last)) return said.join(' ');
+  return null;
+}
+
+/** A verb after "has", "had" that makes it the perfect ("has been", "has visited"), not a having. */
+const perfect = (word: string | undefined): boolean =>
+  word !== undefined &&
+  (word === 'been' || word === 'done' || word === 'gone' || word === 'seen' || /.ed$/u.test(word));
+
+/**
+ * A predicate opening with a verb said of its subject with a yes or no: "smokes" as "smokes" or "does
+ * not smoke", "has a car" as "does not have a car", "can swim" as "cannot swim", "is vegetarian" as "is
+ * not vegetarian"; `you` agrees with "you". Null where it opens with no verb, or with one that wants
+ * what the value would have said ("likes": likes what?).
+ */
+function verbSaid(said: readonly string[], you: boolean, yes: boolean): string[] | null {
+  const [first = '', ...rest] = said;
+  const verb = first.toLowerCase();
+  if (modals.has(verb)) {
+    if (rest.length === 0) return null;
+    return yes ? [verb, ...rest] : verb === 'can' ? ['cannot', ...rest] : [verb, 'not', ...rest];
+  }
+  const be = beOfYou[verb];
+  if (be !== undefined) {
+    if (rest.length === 0) return null;
+    const complement = complementOf(rest) ?? rest.join(' ');
+    return [be[you ? 1 : 0], ...(yes ? [] : ['not']), complement];
+  }
+  const past = verb === 'had' || verb === 'did';
+  if ((verb === 'has' || verb === 'had') && perfect(rest[0]?.toLowerCase())) {
+    const have = you && verb === 'has' ? 'have' : verb;
+    return [have, ...(yes ? [] : ['not']), ...rest];
+  }
+  const base = past ? (verb === 'had' ? 'have' : 'do') : verbOfYou(first);
+  if (base === null && !verbsAlone.has(verb)) return null;
+  if (rest.length === 0 && !verbsAlone.has(verb)) return null;
+  const plain = base ?? baseOfThird(verb);
+  if (yes) return [past || !you ? first : plain, ...rest];
+  return [past ? 'did' : you ? 'do' : 'does', 'not', plain, ...rest];
+}
+
+/**
+ * A fact whose value says yes or no, as a sentence that says whether it holds: "Lea is vegetarian",
+ * "Lea is not vegetarian", "Lea does not smoke", "Lea is not a smoker", "You do not have a car"; null
+ * where its predicate cannot be turned so (an attribute such as "newsletter", a relation that wants its
+ * other end such as "married to").
+ */
+function yesOrNoSentence(subject: string, predicate: string, how: SubjectWords, yes: boolean): string | null {
+  const said = words(predicate);
+  const lower = said.map((w) => w.toLowerCase());
+  if (said.length === 0 || prepositions.has(lower.at(-1)!)) return null;
+  // "is_not_vegetarian: no" would be a double negative.
+  if (!yes && lower.some((w) => negations.has(w))) return null;
+  const name = how.you ? how.you.selfName?.trim() || null : subject.trim();
+  const verb = verbSaid(said, name === null, yes);
+  if (verb !== null) return `${name ?? 'You'} ${verb.join(' ')}`;
+  if (verbOfYou(said[0]!) !== null) return null;
+  const complement = complementOf(said);
+  if (complement === null) return null;
+  return `${name ?? 'You'} ${name === null ? 'are' : 'is'}${yes ? '' : ' not'} ${complement}`;
+}
 
 /**
  * A fact said up to its value: "Marko's birthday is ", "Lea lives in ", "Lea is married to ", "Lea's
  * gym membership ends ", "Your favourite colour is "; before a value that says yes or no (`value`,
- * where given), what it is said of and ": " ("Lea is vegetarian: ").
+ * where given), what is said to hold or not and ": " ("Lea is vegetarian: ", "Lea smokes: ", "Lea's
+ * newsletter: "), so the Correct form can start from the value as stored.
  */
 export function factSentenceHead(
   subject: string,
@@ -136,7 +302,8 @@ export function factSentenceHead(
   value?: unknown,
 ): string {
   const { topic, join } = factParts(subject, predicate, how);
-  return topic + (yesOrNo(value) && join !== ': ' ? ': ' : join);
+  if (yesOrNo(value) === null || join === ': ') return topic + join;
+  return `${yesOrNoSentence(subject, predicate, how, true) ?? topic}: `;
 }
 
 const monthNames = [
@@ -160,7 +327,8 @@ const monthNames = [
  * anything else as written.
  */
 export function factValueWords(value: unknown): string {
-  if (yesOrNo(value)) return String(value) === 'true' ? 'yes' : 'no';
+  const yes = yesOrNo(value);
+  if (yes !== null) return yes ? 'yes' : 'no';
   const said = String(value);
   const date = /^(\d{4})-(\d\d)-(\d\d)$/u.exec(said.trim());
   if (date === null) return said;
@@ -171,12 +339,17 @@ export function factValueWords(value: unknown): string {
   return `${monthNames[m - 1]} ${d}, ${y}`;
 }
 
-/** A fact as a sentence: "Marko's birthday is March 13", "Lea lives in Zagreb". Display only. */
+/**
+ * A fact as a sentence: "Marko's birthday is March 13", "Lea lives in Zagreb", and one whose value says
+ * yes or no as whether it holds, "Lea is not vegetarian" (else "Lea's newsletter: yes"). Display only.
+ */
 export function factSentence(
   f: { subject: string; predicate: string; value: unknown },
   how: SubjectWords = {},
 ): string {
-  return factSentenceHead(f.subject, f.predicate, how, f.value) + factValueWords(f.value);
+  const yes = yesOrNo(f.value);
+  const said = yes === null ? null : yesOrNoSentence(f.subject, f.predicate, how, yes);
+  return said ?? factSentenceHead(f.subject, f.predicate, how, f.value) + factValueWords(f.value);
 }
 
 /** What a fact is of, without its value: "Marko's birthday", "Lea lives in", "Lea is married to". */

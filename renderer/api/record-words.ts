@@ -2,7 +2,7 @@ import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useSelfName } from './self-name.ts';
 import { readsToStart } from '../reads-to-start.ts';
 import { recordSummary } from '../record-text.ts';
-import { maxListedIds } from '../../engine/contract/index.ts';
+import { maxListedIds, type TypedContent } from '../../engine/contract/index.ts';
 import { batchedRecordRead } from './record-batch.ts';
 import { useClient } from './client.ts';
 import { recordOptions } from './queries.ts';
@@ -10,6 +10,8 @@ import { recordOptions } from './queries.ts';
 /** Records' words by id, and the ids whose read failed (forgotten since, or not readable with this key). */
 export interface RecordWords {
   words: Map<string, string>;
+  /** The Records' content by id, as read: what a quote of one is worded from (citedQuoteLabel). */
+  contents: Map<string, TypedContent>;
   failed: Set<string>;
 }
 
@@ -33,10 +35,13 @@ export function useRecordWords(brainId: string, ids: readonly string[]): RecordW
   // A disabled query still gives what the cache holds, so only the reads to start are enabled.
   const records = useQueries({ queries: options.map((o, i) => ({ ...o, enabled: start.has(ids[i]!) })) });
   const words = new Map<string, string>();
+  const contents = new Map<string, TypedContent>();
   const failed = new Set<string>();
   records.forEach((r, i) => {
-    if (r.data) words.set(ids[i]!, recordSummary(r.data.content, selfName));
-    else if (r.isError) failed.add(ids[i]!);
+    if (r.data) {
+      words.set(ids[i]!, recordSummary(r.data.content, selfName));
+      contents.set(ids[i]!, r.data.content);
+    } else if (r.isError) failed.add(ids[i]!);
   });
-  return { words, failed };
+  return { words, contents, failed };
 }

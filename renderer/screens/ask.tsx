@@ -1,6 +1,5 @@
 import { useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { factLine } from '../../engine/contract/fact-line.ts';
 import type { Citation, ContextReady, ContextRequest, Memory } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
 import { keepLastAsked, readLastAsked, subscribeLastAsked } from '../api/last-asked.ts';
@@ -11,9 +10,9 @@ import { memoryDays } from '../all-day.ts';
 import { answerEvidence, type EvidenceItem } from '../ask-evidence.ts';
 import {
   aboutLabel,
+  citedQuoteLabel,
   quoteAddsWords,
   quoteLabel,
-  recordSummary,
   sameWordsLabel,
   statementLabel,
 } from '../record-text.ts';
@@ -441,9 +440,7 @@ function Source({ brainId, m, x }: { brainId: string; m: Memory; x: Citation }) 
 function AlsoQuoted({ brainId, x }: { brainId: string; x: Citation }) {
   const record = useQuotedRecord(brainId, x, true);
   const selfName = useSelfName(brainId);
-  const content = record?.content;
-  const said =
-    content?.kind === 'fact' && factLine(content) === x.quote ? recordSummary(content, selfName) : x.quote;
+  const said = citedQuoteLabel(x.quote, record?.content, selfName);
   return (
     <li className="list-item evidence">
       <blockquote className="quote" dir="auto">

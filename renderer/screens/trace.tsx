@@ -5,10 +5,12 @@ import { isMnemoApiError } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { traceOptions } from '../api/queries.ts';
 import { useRecordWords, type RecordWords } from '../api/record-words.ts';
+import { useSelfName } from '../api/self-name.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { costWords, formatDateTime, plural } from '../format.ts';
+import { citedQuoteLabel } from '../record-text.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { useSeen } from '../use-seen.ts';
@@ -107,6 +109,7 @@ function TraceView({
   words: RecordWords;
   want: (ids: readonly string[]) => void;
 }) {
+  const selfName = useSelfName(brainId);
   const timings = Object.entries(t.timings_ms);
   const cut = new Set(t.budget.cut.map((c) => c.record_id));
   const name = (id: string) => recordName(id, words.words, words.failed);
@@ -259,14 +262,20 @@ function TraceView({
         {t.citations.length === 0 ? (
           <p className="muted">Nothing was cited.</p>
         ) : (
-          <ul className="list compact">
-            {t.citations.map((c, i) => (
-              <li key={i}>
-                <mark>{c.quote}</mark>{' '}
-                <RecordLink brainId={brainId} id={c.record_id} className="mono muted small" />
-              </li>
-            ))}
-          </ul>
+          // A quote that may be a fact's line ("Lea vegetarian: yes") reads its Record, to be worded as
+          // the fact's sentence is everywhere else: a Trace says the quote, not its Record's kind.
+          <Wants ids={t.citations.filter((c) => c.quote.includes(': ')).map((c) => c.record_id)} want={want}>
+            <ul className="list compact">
+              {t.citations.map((c, i) => (
+                <li key={i}>
+                  <mark dir="auto">
+                    {citedQuoteLabel(c.quote, words.contents.get(c.record_id), selfName)}
+                  </mark>{' '}
+                  <RecordLink brainId={brainId} id={c.record_id} className="mono muted small" />
+                </li>
+              ))}
+            </ul>
+          </Wants>
         )}
         <p className="meta">Cost: {costWords(t.cost)}</p>
       </section>

@@ -240,3 +240,38 @@ test("a Trace holds each row's place with a placeholder until its Record's words
   }
   assert.deepEqual(problems, []);
 });
+
+test("a Trace's cited fact reads as the fact's sentence, as elsewhere, while its quote stays the Record's line", async () => {
+  await anaBrain('trace-facts', app());
+  await app().api.rememberRecord('trace-facts', {
+    content: { kind: 'fact', subject: 'Lea', predicate: 'vegetarian', value: 'yes' },
+    occurred_at: '2024-06-02T10:00:00Z',
+  });
+  await app().api.rememberRecord('trace-facts', {
+    content: { kind: 'fact', subject: 'Lea', predicate: 'smokes', value: false },
+    occurred_at: '2024-06-03T10:00:00Z',
+  });
+  await derivationSettled(app(), 'trace-facts');
+  const { context: ctx } = await app().api.createContext('trace-facts', {
+    query: 'Is Lea vegetarian, and does Lea smoke?',
+  });
+  const trace = await app().api.getTrace('trace-facts', ctx.id);
+  // The wire is unchanged: each quote is its Record's line, word for word.
+  const quotes = trace.citations.map((c) => c.quote);
+  for (const line of ['Lea vegetarian: yes', 'Lea smokes: false']) assert.ok(quotes.includes(line), line);
+
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/trace-facts/traces/${ctx.id}`);
+  const cited = page.locator('section[aria-labelledby="trace-citations"]');
+  await cited.getByRole('heading', { name: 'Cited' }).waitFor();
+  await cited.locator('mark', { hasText: /^Lea is vegetarian$/ }).waitFor();
+  await cited.locator('mark', { hasText: /^Lea does not smoke$/ }).waitFor();
+  // Neither the stored line nor a colon left to say yes or no.
+  const shown = await cited.locator('mark').allInnerTexts();
+  assert.deepEqual(
+    shown.filter((s) => /Lea vegetarian|Lea smokes|: (?:yes|no|true|false)$/.test(s)),
+    [],
+  );
+  await checkScreen(page, 'trace-cited-facts');
+  assert.deepEqual(problems, []);
+});

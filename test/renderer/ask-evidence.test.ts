@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import type { ContextReady, Memory } from '../../engine/contract/index.ts';
 import { answerEvidence, sourcesShown } from '../../renderer/ask-evidence.ts';
 import { recordName, wordsLoading } from '../../renderer/trace-words.ts';
+import { citedQuoteLabel } from '../../renderer/record-text.ts';
+import { factLine } from '../../engine/contract/fact-line.ts';
 import { mem } from './memory-fixture.ts';
 
 const citing = (m: Memory, ...recordIds: string[]): Memory => ({
@@ -111,4 +113,21 @@ test('a Trace names a Record by its words, by a placeholder until they are read,
   assert.equal(recordName(id, new Map(), new Set()), wordsLoading);
   assert.doesNotMatch(wordsLoading, /rec_/);
   assert.equal(recordName(id, new Map(), new Set([id])), 'rec_…07D6C0X2');
+});
+
+test("a cited quote of a fact's line (a Trace's, Ask's \"Also quoted\") reads as the fact's sentence, any other as said", () => {
+  const vegetarian = { kind: 'fact', subject: 'Lea', predicate: 'vegetarian', value: 'yes' } as const;
+  const line = factLine(vegetarian);
+  assert.equal(line, 'Lea vegetarian: yes', 'what the citation quotes, as the spec has it');
+  assert.equal(citedQuoteLabel(line, vegetarian), 'Lea is vegetarian');
+  const smokes = { kind: 'fact', subject: 'self', predicate: 'smokes', value: false } as const;
+  assert.equal(citedQuoteLabel(factLine(smokes), smokes, 'Ana'), 'Ana does not smoke');
+  assert.equal(citedQuoteLabel(factLine(smokes), smokes), 'You do not smoke');
+  // Until its Record is read, or where it cannot be, the quote is shown as it is.
+  assert.equal(citedQuoteLabel(line, undefined), line);
+  // A span that is not the whole line is the Record's text quoted, not the fact to word.
+  assert.equal(citedQuoteLabel('vegetarian: yes', vegetarian), 'vegetarian: yes');
+  // Someone's words that look like a fact's line stay theirs.
+  const said = 'self care: went for a run';
+  assert.equal(citedQuoteLabel(said, { kind: 'message', speaker: 'self', text: said }), said);
 });

@@ -222,7 +222,8 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   assert.equal(statementLabel(fact('self', 'favourite_colour', 'green')), 'Your favourite colour is green');
   assert.equal(statementLabel(fact(' User ', 'home_city', 'Porto')), 'Your home city is Porto');
   assert.equal(statementLabel(fact('user', 'lives_in', 'Porto')), 'You live in Porto');
-  assert.equal(statementLabel(fact('me', 'is_vegetarian', true)), 'You are vegetarian: yes');
+  assert.equal(statementLabel(fact('me', 'is_vegetarian', true)), 'You are vegetarian');
+  assert.equal(statementLabel(fact('self', 'smokes', 'no')), 'You do not smoke');
   assert.equal(statementLabel(fact('self', 'studies', 'law')), 'You study law');
   // With the owner's name known, in the voice of the engine's own statements ("Ana works at Acme").
   const ana = { state: 'self', entity: 'Ana' };
@@ -232,8 +233,8 @@ test("a fact about the Brain's own person reads as theirs: Your favourite colour
   );
   assert.equal(statementLabel({ ...fact('user', 'lives_in', 'Porto'), owner: ana }), 'Ana lives in Porto');
   assert.equal(
-    statementLabel({ ...fact('me', 'is_vegetarian', true), owner: ana }),
-    'Ana is vegetarian: yes',
+    statementLabel({ ...fact('me', 'is_vegetarian', false), owner: ana }),
+    'Ana is not vegetarian',
   );
   // An owner not resolved to the Brain's person names no one: "Your" stays.
   assert.equal(
@@ -345,6 +346,15 @@ test('a fact shown as a sentence is corrected from its value as kept, and sent i
   };
   assert.equal(factToCorrect(mine)?.shown, 'Ana lives in Porto');
   assert.equal(factToCorrect(mine)?.storedHead, 'self lives in: ');
+  // A yes or no is corrected where it is stored: after what it says holds, not in "does not".
+  const smokes = { statement: 'Lea smokes: false', subject: 'Lea', predicate: 'smokes' };
+  assert.equal(statementLabel(smokes), 'Lea does not smoke');
+  assert.deepEqual(factToCorrect(smokes), {
+    shown: 'Lea smokes: false',
+    shownHead: 'Lea smokes: ',
+    storedHead: 'Lea smokes: ',
+    value: 'false',
+  });
   // A sentence of the person's own is no fact's line: corrected as said.
   assert.equal(
     factToCorrect({ statement: 'I live in Porto.', subject: 'self', predicate: 'lives in' }),
