@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordReplica } from '../../contract/index.ts';
-import { basesOf } from './name-forms.ts';
+import { basesOf } from '../../core/shared/name-forms.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 
 const secret = Buffer.alloc(32, 7);

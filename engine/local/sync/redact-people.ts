@@ -1,6 +1,6 @@
 import { products } from '../../core/derive/not-a-place.ts';
 import { englishWordNames, givenNames as givenNameList } from './given-names.ts';
-import { afterPreposition, basesOf, casePrepositions } from './name-forms.ts';
+import { afterPreposition, basesOf, casePrepositions } from '../../core/shared/name-forms.ts';
 import { isCalendarWord } from './redact-places.ts';
 
 /**

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { RecordReplica } from '../../contract/index.ts';
 import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
-import { basesOf } from './name-forms.ts';
+import { basesOf } from '../../core/shared/name-forms.ts';
 import { baseName, nameBesideKnown, personNameOf, replaceUnknownNames } from './redact-people.ts';
 import {
   decimal,
