@@ -15,6 +15,7 @@ import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
 import { slotPredicate } from '../../core/derive/slot-key.ts';
+import { attributeSentence } from '../../core/derive/slot-sentences.ts';
 import { endedValueAsSaid, slotValueAsSaid } from '../../core/derive/slot-value.ts';
 import { setSelfIn } from '../brains.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
@@ -243,6 +244,16 @@ const personPredicates = [
 ].map(slotPredicate);
 
 /**
+ * The person a slot held in the speaker's own words names ("tom is my partner now, we met at work":
+ * Tom), which say more than the value and from which slot-value.ts reads none, read again as the
+ * deriver read it; null for other words.
+ */
+function ownWordsValue(statement: string, predicate: string): string | null {
+  const said = attributeSentence(statement);
+  return said !== null && said.predicate === predicate ? said.value : null;
+}
+
+/**
  * What the Brain knows by its slots, of anyone, now or once (an ending names one too: "Ana no longer
  * works at Acme"), each value read back as a Memory's page shows it: `places`, the names it knows as
  * a home, an employer or a school, which the redactor takes for no person, each value and each part of
@@ -257,9 +268,15 @@ async function knownBySlots(ctx: LocalCtx, b: BrainRow): Promise<{ places: strin
   const places = new Set<string>();
   const relations = new Set<string>();
   for (const s of statements) {
-    const value = slotValueAsSaid(s) ?? endedValueAsSaid(s);
+    const predicate = s.predicate === null ? null : slotPredicate(s.predicate);
+    // The slot's predicate where its value is a person's.
+    const person = predicate !== null && !placePredicates.includes(predicate) ? predicate : null;
+    const value =
+      slotValueAsSaid(s) ??
+      endedValueAsSaid(s) ??
+      (person !== null ? ownWordsValue(s.statement, person) : null);
     if (value === null || /\p{N}/u.test(value) || value.length > 80) continue;
-    if (s.predicate !== null && !placePredicates.includes(slotPredicate(s.predicate))) {
+    if (person !== null) {
       relations.add(value);
       continue;
     }
