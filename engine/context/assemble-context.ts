@@ -329,7 +329,9 @@ export async function assembleContext(
   // A question asking what changed in a span ("What changed this week?") is led by the changes made
   // then (core/context/changes.ts), of what it names when it names something ("… about my dentist").
   const span = changeSpan(body.query, intent, readMs ?? nowMs);
-  const topic = span ? changeTopicTerms(terms, intent?.timeWords ?? [], brain.self?.name ?? null) : [];
+  const topic = span
+    ? changeTopicTerms(terms, intent?.timeWords ?? [], brain.self?.name ?? null, body.query)
+    : [];
   /** Whether the question named a passage: its words, a person, a topic, a slot or a task found it. */
   const namedIt = (e: EvidencePassage) =>
     e.lanes.some((l) => namingLanes.has(l)) ||

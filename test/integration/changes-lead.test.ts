@@ -162,6 +162,16 @@ for (const [name, openEngine] of engines)
           [trip.id, corrected.id],
         );
         assert.deepEqual(pt.cited.slice(0, 2), [trip.id, corrected.id], pt.text);
+        // Marko in a Croatian case ("s Markom", "kod Marka") is Marko, whom the Records name so.
+        for (const q of ['Što se promijenilo s Markom ovaj tjedan?', 'Što je novo kod Marka ovaj tjedan?']) {
+          const hrMarko = await ask(q);
+          assert.deepEqual(
+            hrMarko.trace.lanes[0]!.candidates.map((x) => x.record_id),
+            [trip.id, corrected.id],
+            q,
+          );
+          assert.deepEqual(hrMarko.cited.slice(0, 2), [trip.id, corrected.id], hrMarko.text);
+        }
 
         // A question that does not ask what changed: no lane of changes, no change in any header.
         for (const q of ['Where do I live?', 'When is the Rome trip?', 'What did I do this week?']) {

@@ -162,4 +162,23 @@ describe('a question asking what changed', () => {
     assert.deepEqual(topic('Was gibt es Neues bei Marko?'), ['marko']);
     assert.deepEqual(topic('Was ist neu?'), []);
   });
+
+  it('reads a name a Croatian preposition puts in a case as the name the Records say', () => {
+    const topic = (q: string, self: string | null = 'Lea Horvat') =>
+      changeTopicTerms(queryTerms(q), timeIntent(q, now)?.timeWords ?? [], self, q);
+    // "mark" is met by "Marko", as "marko" is: a term is met by the words it begins.
+    assert.deepEqual(topic('Što se promijenilo s Markom?'), ['mark']);
+    assert.deepEqual(topic('Što je novo kod Marka?'), ['mark']);
+    assert.deepEqual(topic('Što se promijenilo sa Željkom ovaj tjedan?'), ['zeljk']);
+    assert.deepEqual(topic('Ima li što novo kod Gorana?'), ['goran']);
+    assert.deepEqual(topic('Što je novo s Babićem?'), ['babic']);
+    assert.deepEqual(topic('Što je novo u Zagrebu?'), ['zagreb']);
+    // Her own name in a case is hers: every change.
+    assert.deepEqual(topic('Što je novo kod Lee?'), []);
+    // Not after a preposition, in lower case, or in no case: as written.
+    assert.deepEqual(topic('Što je novo s autom?'), ['autom']);
+    assert.deepEqual(topic('Što se promijenilo s Markom i Ivom?'), ['mark', 'ivom']);
+    assert.deepEqual(topic("What's new with Marko?"), ['marko']);
+    assert.deepEqual(topic('O que há de novo com o Marko?'), ['marko']);
+  });
 });

@@ -1,5 +1,6 @@
 import type { TimeIntent } from './time-expressions.ts';
 import { foldText } from '../shared/fold-text.ts';
+import { afterPreposition, basesOf } from '../shared/name-forms.ts';
 
 const DAY = 86_400_000;
 
@@ -149,15 +150,43 @@ const changeWords = new Set(
 /**
  * The words of a change question that name what it asks about ("my dentist" of "What changed about my
  * dentist?"): its terms without those asking for changes, those only saying when (`timeWords`), and
- * the Brain's own person's names ("for Lea" asks about everything of hers). None: it asks about every
- * change.
+ * the Brain's own person's names ("for Lea" asks about everything of hers). A name a Croatian
+ * preposition puts in a case (`query`: "Što se promijenilo s Markom?", "Što je novo kod Marka?") is
+ * the name as the Records say it (namesInCases): "Markom" is met by no Record saying "Marko". None: it
+ * asks about every change.
  */
 export function changeTopicTerms(
   terms: readonly string[],
   timeWords: readonly string[],
   selfName: string | null,
+  query = '',
 ): string[] {
   const self = new Set(foldText(selfName ?? '').match(/[\p{L}\p{N}]+/gu) ?? []);
   const time = new Set(timeWords.map((w) => foldText(w)));
-  return terms.filter((t) => !changeWords.has(t) && !time.has(t) && !self.has(t));
+  const cased = namesInCases(query);
+  const topic = terms.map((t) => cased.get(t) ?? t);
+  return [...new Set(topic)].filter((t) => !changeWords.has(t) && !time.has(t) && !self.has(t));
+}
+
+/** A capitalised word, as a name is written: the only words read back from a case here. */
+const capitalised = /(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{L}\p{M}]+/gu;
+
+/**
+ * Each name of the query a Croatian preposition right before it puts in a case ("s Markom", "kod
+ * Marka", "sa Željkom", "o Ivani"), folded, with the shortest name it may be a case of (name-forms.ts),
+ * folded: a term is met by a word it begins, so "mark" meets "Marko" (and Mark), "zeljk" "Željka",
+ * "goran" "Goran" and "Gorana"; which of them the Records name, they say. Only a word written
+ * capitalised, as a name is: "s autom" or "o tome" is no name's case.
+ */
+function namesInCases(query: string): Map<string, string> {
+  const cased = new Map<string, string>();
+  for (const m of query.matchAll(capitalised)) {
+    if (!afterPreposition(query, m.index)) continue;
+    const shortest = basesOf(m[0]).reduce<string | null>(
+      (best, b) => (best === null || b.length < best.length ? b : best),
+      null,
+    );
+    if (shortest !== null) cased.set(foldText(m[0]), foldText(shortest));
+  }
+  return cased;
 }

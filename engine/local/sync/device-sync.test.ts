@@ -1066,3 +1066,42 @@ describe("a redacted copy made with the Brain's homes and employers", () => {
     assert.equal((await textsOf(e)).get(xiomara), 'Xiomara called; Xiomara said yes.');
   });
 });
+
+describe("a redacted copy made with the people the Brain's slots name", () => {
+  const engine = engineFor('relations');
+  const fact = (e: Engine, subject: string, predicate: string, value: string) =>
+    e.rememberRecord(t, 'ana', { content: { kind: 'fact', subject, predicate, value } }, {});
+  const textsOf = async (e: Engine) =>
+    new Map(
+      (await e.sync!.outbox(t, 'ana', 200)).items.map((i) => [
+        i.localId,
+        (i.replica.content as { text?: string }).text,
+      ]),
+    );
+
+  it('hides them, a partner said in her own words too, not a firm, and reads them again once the Brain changed', async () => {
+    const e = engine();
+    await e.createBrain(t, { id: 'ana', self: { type: 'person', name: 'Lea Horvat' } });
+    // Her partner in words that say more than the name (the slot's Memory is the sentence), her
+    // mother by an agent's fact, a friend's doctor that is a clinic.
+    await writeAna(e, 'ljerka is my partner now, we met at work', 'local_only');
+    await fact(e, 'Lea Horvat', 'mother', 'Svjetlana Perić');
+    await fact(e, 'Ana Kos', 'doctor', 'Klinika Zrinski');
+    await e.idle();
+    const partner = await writeAna(e, 'Ljerka loved the coast.', 'redacted_summary');
+    const mother = await writeAna(e, 'Perić brought a cake, Svjetlani sam zahvalila.', 'redacted_summary');
+    const clinic = await writeAna(e, 'The bill from Klinika Zrinski came.', 'redacted_summary');
+    const dentist = await writeAna(e, 'Zrinski will send the bill on Friday.', 'redacted_summary');
+    await pairWithHub(e.sync!);
+    const first = await textsOf(e);
+    assert.match(first.get(partner)!, /^\[person-\w{4}\] loved the coast\.$/u);
+    assert.match(first.get(mother)!, /^(\[person-\w{4}\]) brought a cake, \1 sam zahvalila\.$/u);
+    assert.equal(first.get(clinic), 'The bill from Klinika Zrinski came.');
+    assert.equal(first.get(dentist), 'Zrinski will send the bill on Friday.');
+
+    // Learnt after the first batch (none of it pushed yet): the next batch knows it.
+    await fact(e, 'Lea Horvat', 'dentist', 'Dr. Zrinski');
+    await e.idle();
+    assert.match((await textsOf(e)).get(dentist)!, /^\[person-\w{4}\] will send the bill on Friday\.$/u);
+  });
+});

@@ -14,6 +14,8 @@ import {
 import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
+import { slotPredicate } from '../../core/derive/slot-key.ts';
+import { attributeSentence } from '../../core/derive/slot-sentences.ts';
 import { endedValueAsSaid, slotValueAsSaid } from '../../core/derive/slot-value.ts';
 import { setSelfIn } from '../brains.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
@@ -195,31 +197,93 @@ export function pairedBrains(
   return ctx.device.pairedBrains();
 }
 
-/** The people whose names a redacted copy hides: the self, message speakers, contacts, participants. */
-async function knownPeople(ctx: LocalCtx, b: BrainRow): Promise<KnownPeople> {
+/**
+ * The people whose names a redacted copy hides: the self, message speakers, contacts, participants,
+ * and the values of the Brain's slots of a person (`relations`: knownBySlots).
+ */
+async function knownPeople(ctx: LocalCtx, b: BrainRow, relations: string[]): Promise<KnownPeople> {
   const self = b.self_name;
-  return { self, others: (await ctx.device.people(b.uid)).filter((n) => n !== self) };
+  return { self, others: (await ctx.device.people(b.uid)).filter((n) => n !== self), relations };
 }
 
 /** The slots whose values are places and firms: a home, an employer, a school (slot-key.ts). */
 const placePredicates = ['lives in', 'works at', 'studies at', 'hometown'];
 
 /**
- * The names the Brain knows as a home, an employer or a school, of anyone, now or once (an ending
- * names one too: "Ana no longer works at Acme"), which the redactor takes for no person: each value,
- * and each part of one written with commas ("Zagreb, Croatia"). Not a value with a digit, which is an
- * address (the redactor's address rules take it) and names no one.
+ * The slots whose values are people, as slot keys hold them (slotPredicate): the relations a sentence
+ * gives one of at a time ("My wife is Ivana", "Lea's dentist is Dr. Babić": slot-sentences.ts
+ * `relations`, `relationNames`), and those an agent's or a note's fact gives by its predicate
+ * (`spouse: Ivana`, `mother: Snježana`, `best_friend: Tom`), family, friends and people of one's work
+ * and care among them. A fact's value may name a firm or a place ("doctor: Klinika Babić"), which the
+ * redactor takes for no one (withRelations).
  */
-async function knownPlaces(ctx: LocalCtx, b: BrainRow): Promise<string[]> {
-  const statements = await ctx.units.read(b.uid, (u) => u.memories.slotStatements(placePredicates));
+const personPredicates = [
+  ...`partner spouse wife husband girlfriend boyfriend fiancé fiance fiancee ex
+    mother father mom mum dad parent parents son daughter child children kid kids sibling siblings sister
+    brother grandmother grandfather grandma grandpa grandparent grandson granddaughter grandchild aunt
+    uncle cousin niece nephew stepmother stepfather stepmom stepdad stepson stepdaughter stepsister
+    stepbrother friend friends colleague colleagues coworker co-worker neighbour neighbor roommate flatmate
+    housemate manager boss supervisor mentor assistant landlord landlady doctor gp dentist therapist
+    psychiatrist psychologist physician pediatrician paediatrician nanny babysitter lawyer accountant`
+    .split(/\s+/u)
+    .filter((w) => w !== ''),
+  ...[
+    'best friend',
+    'line manager',
+    'family doctor',
+    'emergency contact',
+    'mother in law',
+    'father in law',
+    'sister in law',
+    'brother in law',
+    'spouse name',
+    'partner name',
+    'wife name',
+    'husband name',
+  ],
+].map(slotPredicate);
+
+/**
+ * The person a slot held in the speaker's own words names ("tom is my partner now, we met at work":
+ * Tom), which say more than the value and from which slot-value.ts reads none, read again as the
+ * deriver read it; null for other words.
+ */
+function ownWordsValue(statement: string, predicate: string): string | null {
+  const said = attributeSentence(statement);
+  return said !== null && said.predicate === predicate ? said.value : null;
+}
+
+/**
+ * What the Brain knows by its slots, of anyone, now or once (an ending names one too: "Ana no longer
+ * works at Acme"), each value read back as a Memory's page shows it: `places`, the names it knows as
+ * a home, an employer or a school, which the redactor takes for no person, each value and each part of
+ * one written with commas ("Zagreb, Croatia"), not a value with a digit, which is an address (the
+ * redactor's address rules take it) and names no one; `relations`, the values of its slots of a person
+ * (personPredicates). One read of the slot-predicate index for both.
+ */
+async function knownBySlots(ctx: LocalCtx, b: BrainRow): Promise<{ places: string[]; relations: string[] }> {
+  const statements = await ctx.units.read(b.uid, (u) =>
+    u.memories.slotStatements([...placePredicates, ...personPredicates]),
+  );
   const places = new Set<string>();
+  const relations = new Set<string>();
   for (const s of statements) {
-    const value = slotValueAsSaid(s) ?? endedValueAsSaid(s);
+    const predicate = s.predicate === null ? null : slotPredicate(s.predicate);
+    // The slot's predicate where its value is a person's.
+    const person = predicate !== null && !placePredicates.includes(predicate) ? predicate : null;
+    const value =
+      slotValueAsSaid(s) ??
+      endedValueAsSaid(s) ??
+      (person !== null ? ownWordsValue(s.statement, person) : null);
     if (value === null || /\p{N}/u.test(value) || value.length > 80) continue;
+    if (person !== null) {
+      relations.add(value);
+      continue;
+    }
     places.add(value);
     for (const part of value.split(',')) if (part.trim() !== '') places.add(part.trim());
   }
-  return [...places];
+  return { places: [...places], relations: [...relations] };
 }
 
 /** Per Brain and store, secret: the same name gets the same pseudonym in every copy of this Brain. */
@@ -248,10 +312,11 @@ async function redactorFor(ctx: LocalCtx, b: BrainRow): Promise<Redactor> {
   if (!made) redactors.set(ctx, (made = new Map()));
   const kept = made.get(b.uid);
   if (kept && kept.seq === seq && kept.self === b.self_name) return kept.redactor;
+  const { places, relations } = await knownBySlots(ctx, b);
   const redactor = createRedactor(
-    await knownPeople(ctx, b),
+    await knownPeople(ctx, b, relations),
     await pseudonymSecret(ctx, b),
-    await knownPlaces(ctx, b),
+    places,
   );
   made.set(b.uid, { seq, self: b.self_name, redactor });
   return redactor;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordReplica } from '../../contract/index.ts';
-import { basesOf } from './name-forms.ts';
+import { basesOf } from '../../core/shared/name-forms.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 
 const secret = Buffer.alloc(32, 7);
@@ -197,5 +197,78 @@ describe('the cases of one name as one pseudonym', () => {
       ok: false,
       reason: 'a name two known people share ("Ivan", as "Ivanu")',
     });
+  });
+});
+
+describe("the people the Brain's slots name in a redacted copy", () => {
+  // Lea's wife is Zvjezdana and her dentist Dr. Babić; a value of her friends is a list. Zvjezdana,
+  // Ljerka and Svjetlana are missing from the given names. Marko Kos is known as a speaker.
+  const lea: KnownPeople = {
+    self: 'Lea Horvat',
+    others: ['Marko Kos'],
+    relations: ['Zvjezdana', 'Dr. Babić', 'Ljerka Perić, Svjetlana'],
+  };
+  // Each row: a text the rules for an unknown person's name leave as it is, and its copy.
+  const rows: [string, string][] = [
+    ['Zvjezdana loved the coast.', `${tag('Zvjezdana')} loved the coast.`],
+    ['Bought flowers for Zvjezdani.', `Bought flowers for ${tag('Zvjezdana')}.`],
+    ['Babić will send the bill on Friday.', `${tag('Babić')} will send the bill on Friday.`],
+    [
+      'The bill from Babića came, Babiću sam platila.',
+      `The bill from ${tag('Babić')} came, ${tag('Babić')} sam platila.`,
+    ],
+    ['Perić and Svjetlana came over.', `${tag('Ljerka Perić')} and ${tag('Svjetlana')} came over.`],
+    ['Perić brought a cake.', `${tag('Ljerka Perić')} brought a cake.`],
+  ];
+  for (const [text, copy] of rows)
+    it(`sends ${JSON.stringify(text)} with the slot's person as a pseudonym`, () => {
+      assert.equal(
+        textOf(text, { self: 'Lea Horvat', others: ['Marko Kos'] }),
+        text,
+        'found without the slots',
+      );
+      assert.equal(textOf(text, lea), copy);
+    });
+
+  it("gives a name after its title the pseudonym the title's rule gives it, with the Brain's slots or without", () => {
+    assert.equal(textOf('Dr. Babić moved it.'), `${tag('Babić')} moved it.`);
+    assert.equal(textOf('Dr. Babić moved it.', lea), `Dr. ${tag('Babić')} moved it.`);
+  });
+
+  it('keeps a name it knows as another person that one, and adds the one it does not', () => {
+    const people: KnownPeople = {
+      self: 'Lea Horvat',
+      others: ['Marko Kos'],
+      relations: ['Marko', 'Lea Horvat', 'Zvjezdana'],
+    };
+    assert.equal(
+      textOf('Marko called, Lea answered, Zvjezdana too.', people),
+      `${tag('Marko Kos')} called, [self] answered, ${tag('Zvjezdana')} too.`,
+    );
+  });
+
+  it('takes a value that names a firm or a place for no one, and one that names a person for one', () => {
+    // A doctor's value that is a clinic, a partner's that is a firm the Brain knows as an employer, a
+    // value of a place, a day, one that is no name at all; and a wife's name.
+    const odd: KnownPeople = {
+      self: null,
+      others: [],
+      relations: [
+        'Klinika Babić',
+        'Infobip',
+        'Novi Zagreb',
+        'my old friend from school',
+        'Monday',
+        'Zvjezdana',
+      ],
+    };
+    for (const text of [
+      'The bill from Klinika Babić came.',
+      'Infobip sent it.',
+      'Novi Zagreb was cold.',
+      'Monday was cold.',
+    ])
+      assert.equal(textOf(text, odd, ['Infobip']), text);
+    assert.equal(textOf('Zvjezdana sent it.', odd, ['Infobip']), `${tag('Zvjezdana')} sent it.`);
   });
 });

@@ -1,6 +1,6 @@
 import { products } from '../../core/derive/not-a-place.ts';
 import { englishWordNames, givenNames as givenNameList } from './given-names.ts';
-import { afterPreposition, basesOf, casePrepositions } from './name-forms.ts';
+import { afterPreposition, basesOf, casePrepositions } from '../../core/shared/name-forms.ts';
 import { isCalendarWord } from './redact-places.ts';
 
 /**
@@ -465,4 +465,23 @@ export function nameBesideKnown(text: string): string | null {
   for (const re of [afterKnown, beforeKnown])
     for (const m of text.matchAll(re)) if (!isNoName(m[1]!)) return m[1]!;
   return null;
+}
+
+/** A slot's value written as a person's name, a title before it maybe ("Dr. Babić", "Ana da Silva"). */
+const valueName = new RegExp(String.raw`^(?:${title}${space}+)?(${fullName})$`, 'u');
+
+/**
+ * The name a slot's value of a person gives (a partner, a parent, a dentist: "Ivana", "Dr. Babić",
+ * "Ana da Silva"), as the rules above read that person in text: without its title ("Dr. Babić" is
+ * Babić, as a title before a name is tagged). Null for a value that is no name of a person: one with a
+ * word of a firm, a body or a place ("Klinika Babić", "Dental Studio Ltd"), a place's head opening it
+ * ("Novi Zagreb"), a product, a month or a weekday, digits, or words not written as a name ("my old
+ * friend from school"): such a value made a person of it would make a pseudonym of each word of it.
+ */
+export function personNameOf(value: string): string | null {
+  const m = valueName.exec(value.trim().replace(/\s+/gu, ' '));
+  if (!m) return null;
+  const words = m[1]!.split(' ');
+  if (words.length > 1 && placeHeads.has(lower(words[0]!))) return null;
+  return words.some(isNoName) ? null : m[1]!;
 }

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { RecordReplica } from '../../contract/index.ts';
 import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
-import { basesOf } from './name-forms.ts';
-import { baseName, nameBesideKnown, replaceUnknownNames } from './redact-people.ts';
+import { basesOf } from '../../core/shared/name-forms.ts';
+import { baseName, nameBesideKnown, personNameOf, replaceUnknownNames } from './redact-people.ts';
 import {
   decimal,
   digitValue,
@@ -21,6 +21,12 @@ import { specialCategoryOf } from './special-categories.ts';
 export interface KnownPeople {
   self: string | null;
   others: readonly string[];
+  /**
+   * The values of the Brain's slots of a person, as written ("Ivana", "Dr. Babić", "Ana, Marko"): a
+   * partner, a parent, a manager, a dentist, of anyone. A value may name a firm or a place instead
+   * ("Klinika Babić"), which is no one (withRelations).
+   */
+  relations?: readonly string[];
 }
 
 export type Redacted = { ok: true; replica: RecordReplica } | { ok: false; reason: string };
@@ -38,7 +44,7 @@ const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * identifying but fits no rule (an `@handle`, an address spelled "at ... dot", an IBAN whose check
  * digits fail, a name part two known people share) the redactor is unsure and the Record is held back
  * rather than sent half-redacted. `places`: the names the Brain knows as a home, an employer or a
- * school (knownPlaces), which no rule for an unknown person's name takes for one ("Infobip called");
+ * school (knownBySlots), which no rule for an unknown person's name takes for one ("Infobip called");
  * a known person's name is a person still.
  */
 export function createRedactor(people: KnownPeople, secret: Buffer, places: readonly string[] = []) {
@@ -48,9 +54,9 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     for (let i = 0; i < 4; i += 1) tag += alphabet[mac[i]! % 32];
     return `[person-${tag}]`;
   };
-  const names = nameTable(people, pseudonym);
   const notPeople = new Set(places.map((p) => fold(collapse(p))).filter((p) => p.length >= 2));
   const isPlace = (name: string) => notPeople.has(fold(collapse(name)));
+  const names = nameTable(withRelations(people, isPlace), pseudonym);
 
   const redactText = (text: string): string => {
     let out = replaceUrls(text);
@@ -239,6 +245,33 @@ function namePattern(name: string): RegExp {
     source += `${invisibleClass}*`;
   }
   return new RegExp(source, 'giu');
+}
+
+/**
+ * The people a Brain knows with those its slots name (`relations`), so that a name no rule for an
+ * unknown person finds ("Babić" alone, a name missing from the given names) is replaced as a known
+ * one, in its cases too: each value, and each of a list ("Ana, Marko"), that is written as a person's
+ * name (personNameOf: "Dr. Babić" is Babić) and is no place or firm the Brain knows. One known already,
+ * whole or as a part of a known name, stays that person's ("Marko" where the Brain knows a Marko Babić).
+ */
+function withRelations(people: KnownPeople, isPlace: (name: string) => boolean): KnownPeople {
+  if (!people.relations || people.relations.length === 0) return people;
+  const known = new Set<string>();
+  for (const name of [people.self, ...people.others]) {
+    if (!name) continue;
+    const full = collapse(name);
+    known.add(fold(full));
+    for (const part of full.split(' ')) known.add(fold(part));
+  }
+  const others = [...people.others];
+  for (const value of people.relations)
+    for (const one of value.split(/[,;&]|\band\b/u)) {
+      const name = personNameOf(one);
+      if (name === null || isPlace(one) || isPlace(name) || known.has(fold(name))) continue;
+      known.add(fold(name));
+      others.push(name);
+    }
+  return { self: people.self, others };
 }
 
 function nameTable(people: KnownPeople, pseudonym: (name: string) => string): NameTable {

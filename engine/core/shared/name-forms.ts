@@ -2,7 +2,8 @@
  * The regular case forms of a given name in Croatian and the South Slavic languages beside it, read
  * back to the name: "Goranu", "Goranom" are Goran; "Željke", "Željku", "Željkom" Željka; "Marka",
  * "Marku", "Markom" Marko (or Mark). The redactor gives the forms of one name one pseudonym, so the hub
- * sees one person where the text names one in several cases.
+ * sees one person where the text names one in several cases; a change question's topic ("Što se
+ * promijenilo s Markom?") is read as the name the Records say (change-question.ts).
  *
  * By the name's last letter, each ending of its genitive, dative, accusative, locative and instrumental:
  * a consonant (Goran: -a, -u, -om; -em after a soft one: Matej, Matejem), -o (Marko: Marka, Marku,
