@@ -93,14 +93,32 @@ describe('a fact said as a sentence', () => {
 
   it('keeps "<topic>: yes" for a predicate it cannot turn, never a sentence ending in a yes', () => {
     // An attribute that names no state ("Lea is a newsletter" is what a guess from "-er" says).
-    assert.equal(factSentence(fact('Lea', 'newsletter', 'ja')), "Lea's newsletter: yes");
+    assert.equal(factSentence(fact('Lea', 'newsletter', true)), "Lea's newsletter: yes");
     // A relation wants its other end, which a yes does not name.
-    assert.equal(factSentence(fact('Lea', 'married_to', 'yes')), 'Lea is married to: yes');
+    assert.equal(factSentence(fact('Lea', 'married_to', 'true')), 'Lea is married to: yes');
     // A verb that wants what is liked.
     assert.equal(factSentence(fact('Lea', 'likes', true)), 'Lea likes: yes');
     // "not" already said: no double negative.
     assert.equal(factSentence(fact('Lea', 'is_not_vegetarian', 'no')), 'Lea is not vegetarian: no');
     assert.equal(factSentence(fact('Ana', '_', 'no')), 'Ana: no');
+  });
+
+  it('reads a word that says yes or no in some language as written where the predicate asks no yes or no', () => {
+    // "ja" is Japanese, "da" Danish, "NO" Norway: only true and false say yes or no of any predicate.
+    assert.equal(factSentence(fact('Lea', 'language', 'ja')), "Lea's language is ja");
+    assert.equal(factSentence(fact('Lea', 'preferred_language', 'da')), "Lea's preferred language is da");
+    assert.equal(factSentence(fact('Lea', 'country', 'NO')), "Lea's country is NO");
+    assert.equal(factSentence(fact('Lea', 'nickname', 'Ne')), "Lea's nickname is Ne");
+    assert.equal(factSentence(fact('Lea', 'speaks', 'da')), 'Lea speaks da');
+    assert.equal(factSentence(fact('Lea', 'newsletter', 'sim')), "Lea's newsletter is sim");
+    assert.equal(factSentenceHead('Lea', 'language', {}, 'ja'), "Lea's language is ");
+    assert.equal(factSentenceHead('Lea', 'country', {}, 'NO'), "Lea's country is ");
+    assert.equal(factValueWords('ja'), 'ja');
+    assert.equal(factValueWords('nein'), 'nein');
+    assert.equal(factValueWords(false), 'no');
+    assert.equal(factValueWords('true'), 'yes');
+    // Where it does ask one, a word it cannot turn with is still a yes or no.
+    assert.equal(factSentence(fact('Lea', 'is_not_vegetarian', 'nein')), 'Lea is not vegetarian: no');
   });
 
   it("starts a yes or no fact's head from what it says holds, so the stored value follows it", () => {

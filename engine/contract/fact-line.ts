@@ -131,12 +131,21 @@ const noWords = new Set(['false', 'no', 'ne', 'não', 'nein']);
 /**
  * What a value that only says yes or no says (true, "no", "Da", "não"), or null for any other value:
  * a sentence cannot end in it ("Lea is vegetarian true"), it says whether the predicate holds.
+ * Of these only true and false say nothing else: "ja" is also Japanese, "da" Danish, "NO" Norway, so
+ * the others are a yes or no only of a predicate that asks one (yesOrNoOf).
  */
 function yesOrNo(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   if (typeof value !== 'string') return null;
   const word = value.normalize('NFC').trim().toLowerCase();
   return yesWords.has(word) ? true : noWords.has(word) ? false : null;
+}
+
+/** True or false, as a boolean or written so: a yes or no whatever its predicate. */
+function trueOrFalse(value: unknown): boolean | null {
+  if (typeof value === 'boolean') return value;
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return word === 'true' ? true : word === 'false' ? false : null;
 }
 
 /** Verbs said with "not" after them, not with "does not" before them. */
@@ -290,6 +299,17 @@ function yesOrNoSentence(subject: string, predicate: string, how: SubjectWords, 
 }
 
 /**
+ * What a fact's value says of whether its predicate holds, or null where it says something else: true
+ * or false of any predicate, another word that says yes or no ("ja", "no") only where the predicate
+ * can be said to hold ("Lea is vegetarian"), not of `language: ja` or `country: NO`.
+ */
+function yesOrNoOf(subject: string, predicate: string, how: SubjectWords, value: unknown): boolean | null {
+  const yes = yesOrNo(value);
+  if (yes === null || trueOrFalse(value) !== null) return yes;
+  return yesOrNoSentence(subject, predicate, how, true) === null ? null : yes;
+}
+
+/**
  * A fact said up to its value: "Marko's birthday is ", "Lea lives in ", "Lea is married to ", "Lea's
  * gym membership ends ", "Your favourite colour is "; before a value that says yes or no (`value`,
  * where given), what is said to hold or not and ": " ("Lea is vegetarian: ", "Lea smokes: ", "Lea's
@@ -302,7 +322,7 @@ export function factSentenceHead(
   value?: unknown,
 ): string {
   const { topic, join } = factParts(subject, predicate, how);
-  if (yesOrNo(value) === null || join === ': ') return topic + join;
+  if (yesOrNoOf(subject, predicate, how, value) === null || join === ': ') return topic + join;
   return `${yesOrNoSentence(subject, predicate, how, true) ?? topic}: `;
 }
 
@@ -324,10 +344,10 @@ const monthNames = [
 /**
  * A fact's value as a sentence says it: a calendar date ("1990-05-04") as "May 4, 1990", the same on
  * every device (a date names a day, not an instant, so no zone moves it); true or false as yes or no;
- * anything else as written.
+ * anything else as written ("ja" may be Japanese: factSentence says it as a yes where it is one).
  */
 export function factValueWords(value: unknown): string {
-  const yes = yesOrNo(value);
+  const yes = trueOrFalse(value);
   if (yes !== null) return yes ? 'yes' : 'no';
   const said = String(value);
   const date = /^(\d{4})-(\d\d)-(\d\d)$/u.exec(said.trim());
@@ -347,9 +367,10 @@ export function factSentence(
   f: { subject: string; predicate: string; value: unknown },
   how: SubjectWords = {},
 ): string {
-  const yes = yesOrNo(f.value);
-  const said = yes === null ? null : yesOrNoSentence(f.subject, f.predicate, how, yes);
-  return said ?? factSentenceHead(f.subject, f.predicate, how, f.value) + factValueWords(f.value);
+  const yes = yesOrNoOf(f.subject, f.predicate, how, f.value);
+  if (yes === null) return factSentenceHead(f.subject, f.predicate, how) + factValueWords(f.value);
+  const said = yesOrNoSentence(f.subject, f.predicate, how, yes);
+  return said ?? factSentenceHead(f.subject, f.predicate, how, f.value) + (yes ? 'yes' : 'no');
 }
 
 /** What a fact is of, without its value: "Marko's birthday", "Lea lives in", "Lea is married to". */
