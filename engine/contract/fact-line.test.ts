@@ -69,6 +69,21 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentence(fact('Lea', 'has been vaccinated', false)), 'Lea has not been vaccinated');
   });
 
+  it('tells "has" before a participle from "has" before what is had', () => {
+    assert.equal(factSentence(fact('Lea', 'has_red_hair', false)), 'Lea does not have red hair');
+    assert.equal(factSentence(fact('Lea', 'has_bed', false)), 'Lea does not have bed');
+    assert.equal(
+      factSentence(fact('Lea', 'has_hundred_followers', false)),
+      'Lea does not have hundred followers',
+    );
+    assert.equal(factSentence(fact('Lea', 'has_had_covid', false)), 'Lea has not had covid');
+    assert.equal(factSentence(fact('Lea', 'has_got_a_car', false)), 'Lea has not got a car');
+    assert.equal(factSentence(fact('Lea', 'has_visited_japan', false)), 'Lea has not visited japan');
+    assert.equal(factSentence(fact('Lea', 'has_used_drugs', 'no')), 'Lea has not used drugs');
+    assert.equal(factSentence(fact('Lea', 'has_lost_weight', 'no')), 'Lea has not lost weight');
+    assert.equal(factSentence(fact('self', 'has_had_covid', true), { you: {} }), 'You have had covid');
+  });
+
   it('says a state with "is" and a kind of person with "is a"', () => {
     assert.equal(factSentence(fact('Lea', 'allergic_to_nuts', 'yes')), 'Lea is allergic to nuts');
     assert.equal(factSentence(fact('Lea', 'married', 'não')), 'Lea is not married');

@@ -240,10 +240,26 @@ function complementOf(said: readonly string[]): string | null {
   return null;
 }
 
-/** A verb after "has", "had" that makes it the perfect ("has been", "has visited"), not a having. */
+/**
+ * Participles said after "has": the irregular ones, and the regular ones too short to tell from a word
+ * that only ends so ("red", "bed").
+ */
+const participles = new Set(
+  (
+    'been done gone seen had got gotten known taken given written eaten driven flown worn won lost met ' +
+    'made bought paid sold told found heard kept spent sent built taught thought brought caught fought ' +
+    'swum sung begun broken chosen spoken stolen forgotten fallen grown drawn shown read ' +
+    'used owed died lied tied'
+  ).split(' '),
+);
+/**
+ * A verb after "has", "had" that makes it the perfect ("has been", "has visited", "has had covid"), not
+ * a having ("has red hair"): an "-ed" word only of 5 letters or more, not "-eed" ("seed") nor a noun.
+ */
 const perfect = (word: string | undefined): boolean =>
   word !== undefined &&
-  (word === 'been' || word === 'done' || word === 'gone' || word === 'seen' || /.ed$/u.test(word));
+  (participles.has(word) ||
+    (word.length >= 5 && word.endsWith('ed') && !word.endsWith('eed') && !notAdjectives.has(word)));
 
 /**
  * A predicate opening with a verb said of its subject with a yes or no: "smokes" as "smokes" or "does
