@@ -84,6 +84,24 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentence(fact('self', 'has_had_covid', true), { you: {} }), 'You have had covid');
   });
 
+  it('says a verb in the past as what was done, never as a state ("Lea is smoked")', () => {
+    assert.equal(factSentence(fact('Lea', 'smoked', true)), 'Lea smoked');
+    assert.equal(factSentence(fact('Lea', 'smoked', 'no')), 'Lea did not smoke');
+    assert.equal(factSentence(fact('Lea', 'voted', 'ja')), 'Lea voted');
+    assert.equal(factSentence(fact('Lea', 'studied_abroad', false)), 'Lea did not study abroad');
+    assert.equal(factSentence(fact('Lea', 'never_smoked', true)), 'Lea never smoked');
+    assert.equal(factSentence(fact('Lea', 'never_smoked', false)), 'Lea never smoked: no');
+    assert.equal(factSentence(fact('self', 'smoked', false), { you: {} }), 'You did not smoke');
+    // A past it does not know, and a verb with an adjective's ending: the topic and its yes.
+    assert.equal(factSentence(fact('Lea', 'survived', true)), "Lea's survived: yes");
+    assert.equal(factSentence(fact('Lea', 'drive', true)), "Lea's drive: yes");
+    assert.equal(factSentence(fact('Lea', 'survive', false)), "Lea's survive: no");
+    // The participles that name a state are listed.
+    assert.equal(factSentence(fact('Lea', 'vaccinated', true)), 'Lea is vaccinated');
+    assert.equal(factSentence(fact('Lea', 'self_employed', 'da')), 'Lea is self employed');
+    assert.equal(factSentence(fact('Lea', 'divorced', false)), 'Lea is not divorced');
+  });
+
   it('says a state with "is" and a kind of person with "is a"', () => {
     assert.equal(factSentence(fact('Lea', 'allergic_to_nuts', 'yes')), 'Lea is allergic to nuts');
     assert.equal(factSentence(fact('Lea', 'married', 'não')), 'Lea is not married');

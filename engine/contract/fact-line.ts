@@ -165,6 +165,14 @@ const verbsAlone = new Set(
     'cycles hikes knits meditates votes snores studies teaches skis surfs climbs gardens sails'
   ).split(' '),
 );
+/** The regular past of each of verbsAlone, to its plain form: "smoked" is "smoke", "studied" "study". */
+const pastsAlone: ReadonlyMap<string, string> = new Map(
+  [...verbsAlone].map((third) => {
+    const plain = baseOfThird(third);
+    if (plain.endsWith('e')) return [`${plain}d`, plain];
+    return [/[^aeiou]y$/u.test(plain) ? `${plain.slice(0, -1)}ied` : `${plain}ed`, plain];
+  }),
+);
 /** Words that already say no: a predicate holding one is not said again with "not". */
 const negations = new Set(['not', 'no', 'never', 'non', "isn't", "doesn't", "don't", 'cannot', "can't"]);
 /** Words that join a phrase to what it is of: "allergic to nuts", "a member of the club". */
@@ -197,27 +205,36 @@ const roleNouns = new Set(
     'guardian patient atheist agnostic'
   ).split(' '),
 );
-/** Words said after "is" as they are: "Lea is vegetarian", "Lea is not pregnant". */
+/**
+ * Words said after "is" as they are: "Lea is vegetarian", "Lea is not pregnant". The participles among
+ * them are listed, not guessed from "-ed": a guess says "Lea is smoked" of a `smoked: yes`.
+ */
 const adjectives = new Set(
   (
     'vegan vegetarian pescatarian kosher halal single free alive dead sick ill well blind deaf gay straight ' +
     'trans online offline awake asleep afraid aware pregnant fluent intolerant tolerant independent ' +
     'dependent absent present sober drunk busy happy healthy ready shy lucky rich poor young colourblind ' +
-    'colorblind'
+    'colorblind married unmarried divorced engaged separated widowed partnered retired employed ' +
+    'unemployed vaccinated unvaccinated adopted disabled qualified licensed certified registered insured ' +
+    'uninsured tired interested involved committed educated experienced skilled baptized baptised ' +
+    'confirmed neutered spayed closeted'
   ).split(' '),
 );
-/** Nouns with an adjective's ending: "-able" says "Lea is vegetable" of a `vegetable: yes`. */
+/**
+ * Words with an adjective's ending that are none: nouns ("-able" says "Lea is vegetable" of a
+ * `vegetable: yes`) and verbs ("Lea is drive" of a `drive: yes`).
+ */
 const notAdjectives = new Set(
   (
     'music clinic topic traffic logic panic picnic table cable vegetable timetable constable syllable ' +
-    'bible archive olive motive incentive initiative objective hundred'
+    'bible archive olive motive incentive initiative objective hundred drive arrive survive thrive ' +
+    'strive revive derive deprive receive perceive deceive conceive forgive'
   ).split(' '),
 );
-/** Endings of words that name a state: "allergic", "married", "homeless", "religious", "active". */
-const adjectiveEnding = /(?:ic|ed|ful|less|ous|ive|able|ible|ical|ual|ional)$/u;
+/** Endings of words that name a state: "allergic", "homeless", "religious", "active". */
+const adjectiveEnding = /(?:ic|ful|less|ous|ive|able|ible|ical|ual|ional)$/u;
 const isAdjective = (word: string): boolean =>
-  adjectives.has(word) ||
-  (word.length >= 5 && adjectiveEnding.test(word) && !word.endsWith('eed') && !notAdjectives.has(word));
+  adjectives.has(word) || (word.length >= 5 && adjectiveEnding.test(word) && !notAdjectives.has(word));
 
 /** "a" or "an" before a word, by how it starts to be said. */
 const article = (word: string): string =>
@@ -280,6 +297,10 @@ function verbSaid(said: readonly string[], you: boolean, yes: boolean): string[]
     const complement = complementOf(rest) ?? rest.join(' ');
     return [be[you ? 1 : 0], ...(yes ? [] : ['not']), complement];
   }
+  // "smoked": "Lea smoked", "Lea did not smoke"; "never smoked" only as it is ("not" is not added to it).
+  const done = pastsAlone.get(verb);
+  if (done !== undefined) return yes ? [first, ...rest] : ['did', 'not', done, ...rest];
+  if (verb === 'never' && pastsAlone.has(rest[0]?.toLowerCase() ?? '')) return yes ? [...said] : null;
   const past = verb === 'had' || verb === 'did';
   if ((verb === 'has' || verb === 'had') && perfect(rest[0]?.toLowerCase())) {
     const have = you && verb === 'has' ? 'have' : verb;
