@@ -112,6 +112,17 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentence(fact('Lea', 'member of the club', 'sim')), 'Lea is a member of the club');
   });
 
+  it('gives a kind of person no article after a preposition, and "a" before "eu" and "one"', () => {
+    assert.equal(factSentence(fact('Lea', 'is_with_partner', false)), 'Lea is not with partner');
+    assert.equal(factSentence(fact('Lea', 'with_partner', true)), 'Lea is with partner');
+    assert.equal(factSentence(fact('Lea', 'european_citizen', true)), 'Lea is a european citizen');
+    assert.equal(factSentence(fact('Lea', 'one_time_donor', true)), 'Lea is a one time donor');
+    assert.equal(factSentence(fact('Lea', 'eu_citizen', true)), 'Lea is a eu citizen');
+    assert.equal(factSentence(fact('Lea', 'university_student', true)), 'Lea is a university student');
+    assert.equal(factSentence(fact('Lea', 'online_user', true)), 'Lea is an online user');
+    assert.equal(factSentence(fact('Lea', 'honorary_member', true)), 'Lea is an honorary member');
+  });
+
   it('says a yes or no of "you" with the verb agreeing', () => {
     const you = { you: { selfName: undefined } };
     assert.equal(factSentence(fact('self', 'is_vegetarian', 'no'), you), 'You are not vegetarian');

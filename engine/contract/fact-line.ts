@@ -236,9 +236,9 @@ const adjectiveEnding = /(?:ic|ful|less|ous|ive|able|ible|ical|ual|ional)$/u;
 const isAdjective = (word: string): boolean =>
   adjectives.has(word) || (word.length >= 5 && adjectiveEnding.test(word) && !notAdjectives.has(word));
 
-/** "a" or "an" before a word, by how it starts to be said. */
+/** "a" or "an" before a word, by how it starts to be said: "eu" and "one" start as "you" and "won". */
 const article = (word: string): string =>
-  /^(?:[aeio]|u(?!ni|s|t|r)|hour|honou?r|heir)/iu.test(word) ? 'an' : 'a';
+  /^(?:(?!eu|one(?![a-z])|once)[aeio]|u(?!ni|s|t|r)|hour|honou?r|heir)/iu.test(word) ? 'an' : 'a';
 
 /**
  * A predicate's words said after "is", or null where they name no state or kind of person:
@@ -252,7 +252,9 @@ function complementOf(said: readonly string[]): string | null {
   const joined = lower.findIndex((w, i) => i > 0 && prepositions.has(w));
   const head = joined < 0 ? lower : lower.slice(0, joined);
   const last = head.at(-1) ?? '';
-  if (roleNouns.has(last)) return `${article(said[0]!)} ${said.join(' ')}`;
+  // "with partner" is said as it is: "Lea is not with partner", not "a with partner".
+  if (roleNouns.has(last))
+    return prepositions.has(lower[0]!) ? said.join(' ') : `${article(said[0]!)} ${said.join(' ')}`;
   if (isAdjective(last)) return said.join(' ');
   return null;
 }
