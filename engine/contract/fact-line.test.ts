@@ -26,6 +26,13 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentence(fact('Lea', 'has', 'two cats')), 'Lea has two cats');
   });
 
+  it('says a verb that a yes or no is said of as a verb with any other value too', () => {
+    assert.equal(factSentence(fact('Lea', 'smokes', '5 a day')), 'Lea smokes 5 a day');
+    assert.equal(factSentence(fact('Lea', 'sails', 'a dinghy')), 'Lea sails a dinghy');
+    assert.equal(factSentence(fact('self', 'travels', 'for work'), { you: {} }), 'You travel for work');
+    assert.equal(factSentence(fact('self', 'exercises', 'daily'), { you: {} }), 'You exercise daily');
+  });
+
   it('gives a relation named by a preposition its "is", and a birth its "was"', () => {
     assert.equal(factSentence(fact('Lea', 'married_to', 'Ivan')), 'Lea is married to Ivan');
     assert.equal(factSentence(fact('Lea', 'born in', 'Split')), 'Lea was born in Split');
@@ -169,8 +176,9 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentenceHead('Lea', 'smokes', {}, 'false'), 'Lea smokes: ');
     assert.equal(factSentenceHead('Lea', 'smoker', {}, 'false'), 'Lea is a smoker: ');
     assert.equal(factSentenceHead('Lea', 'newsletter', {}, true), "Lea's newsletter: ");
-    // What a Context's change header says a slot is of stays as it was.
-    assert.equal(factTopic('Lea', 'smokes'), "Lea's smokes");
+    // What a Context's change header says a slot is of: a verb as a verb, as "Lea lives in" is.
+    assert.equal(factTopic('Lea', 'smokes'), 'Lea smokes');
+    assert.equal(factTopic('Lea', 'newsletter'), "Lea's newsletter");
   });
 
   it("speaks to the Brain's own person by name, or as you, with the verb agreeing", () => {

@@ -44,13 +44,22 @@ const verbsOfThird: Readonly<Record<string, string>> = {
   had: 'had',
   did: 'did',
 };
-const regularVerbs = new Set(
+/** Verbs a yes or no is said of with nothing after them: "Lea smokes", "Lea does not drive". */
+const verbsAlone = new Set(
   (
+    'smokes vapes drinks drives works cooks swims travels exercises dances sings runs reads writes ' +
+    'cycles hikes knits meditates votes snores studies teaches skis surfs climbs gardens sails'
+  ).split(' '),
+);
+/** Verbs a predicate may open with, said of its subject: with a value ("Lea smokes 5 a day") or alone. */
+const regularVerbs = new Set([
+  ...(
     'lives works likes loves prefers owns speaks knows wants needs uses drives plays hates enjoys reads ' +
     'eats drinks supports follows studies attends teaches manages runs rides visits watches writes ' +
     'dislikes believes collects'
   ).split(' '),
-);
+  ...verbsAlone,
+]);
 /** A predicate's last word that is its verb: "gym membership ends" is said "… ends March 3". */
 const closingVerbs = new Set([
   'ends',
@@ -158,13 +167,6 @@ const beOfYou: Readonly<Record<string, readonly [named: string, you: string]>> =
   was: ['was', 'were'],
   were: ['was', 'were'],
 };
-/** Verbs a yes or no is said of with nothing after them: "Lea smokes", "Lea does not drive". */
-const verbsAlone = new Set(
-  (
-    'smokes vapes drinks drives works cooks swims travels exercises dances sings runs reads writes ' +
-    'cycles hikes knits meditates votes snores studies teaches skis surfs climbs gardens sails'
-  ).split(' '),
-);
 /** The regular past of each of verbsAlone, to its plain form: "smoked" is "smoke", "studied" "study". */
 const pastsAlone: ReadonlyMap<string, string> = new Map(
   [...verbsAlone].map((third) => {
