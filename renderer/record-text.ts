@@ -110,8 +110,10 @@ export function factToCorrect(
 
 /**
  * A line that may be a fact's about the person, worded as statementLabel words it, read by its own
- * first word and predicate ("self home city: Porto" as "Maya's home city is Porto"): a Trace's cited quote, a version of
- * a slot a sentence holds that a fact gave another wording. `selfName`: the Brain's person, when known.
+ * first word and predicate ("self home city: Porto" as "Maya's home city is Porto"): a fact's line a
+ * Memory in other words cites (factQuoteLabel), a version of a slot a sentence holds that a fact gave
+ * another wording. `selfName`: the Brain's person, when known. (A quote shown with no Memory beside
+ * it, as a Trace's, is worded from its Record: citedQuoteLabel.)
  */
 export function factLineLabel(line: string, selfName?: string): string {
   // Only "self", the word a fact about the person is written with: "I moved to Porto: finally" or
