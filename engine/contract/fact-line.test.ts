@@ -107,6 +107,7 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentence(fact('Lea', 'vaccinated', true)), 'Lea is vaccinated');
     assert.equal(factSentence(fact('Lea', 'self_employed', 'da')), 'Lea is self employed');
     assert.equal(factSentence(fact('Lea', 'divorced', false)), 'Lea is not divorced');
+    assert.equal(factSentence(fact('Lea', 'stressed', true)), 'Lea is stressed');
   });
 
   it('says a state with "is" and a kind of person with "is a"', () => {

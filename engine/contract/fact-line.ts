@@ -219,7 +219,8 @@ const adjectives = new Set(
     'colorblind married unmarried divorced engaged separated widowed partnered retired employed ' +
     'unemployed vaccinated unvaccinated adopted disabled qualified licensed certified registered insured ' +
     'uninsured tired interested involved committed educated experienced skilled baptized baptised ' +
-    'confirmed neutered spayed closeted'
+    'confirmed neutered spayed closeted bored excited worried scared stressed depressed relaxed ' +
+    'satisfied motivated organised organized'
   ).split(' '),
 );
 /**
