@@ -163,6 +163,9 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentence(fact('Lea', 'nickname', 'Ne')), "Lea's nickname is Ne");
     assert.equal(factSentence(fact('Lea', 'speaks', 'da')), 'Lea speaks da');
     assert.equal(factSentence(fact('Lea', 'newsletter', 'sim')), "Lea's newsletter is sim");
+    // English's yes and no say so of any predicate, as true and false do.
+    assert.equal(factSentence(fact('Lea', 'newsletter', 'yes')), "Lea's newsletter: yes");
+    assert.equal(factSentence(fact('Lea', 'married_to', 'No')), 'Lea is married to: no');
     assert.equal(factSentenceHead('Lea', 'language', {}, 'ja'), "Lea's language is ");
     assert.equal(factSentenceHead('Lea', 'country', {}, 'NO'), "Lea's country is ");
     assert.equal(factValueWords('ja'), 'ja');

@@ -140,8 +140,8 @@ const noWords = new Set(['false', 'no', 'ne', 'não', 'nein']);
 /**
  * What a value that only says yes or no says (true, "no", "Da", "não"), or null for any other value:
  * a sentence cannot end in it ("Lea is vegetarian true"), it says whether the predicate holds.
- * Of these only true and false say nothing else: "ja" is also Japanese, "da" Danish, "NO" Norway, so
- * the others are a yes or no only of a predicate that asks one (yesOrNoOf).
+ * Of these only true, false, yes and no say nothing else: "ja" is also Japanese, "da" Danish, "ne"
+ * north-east, so the others are a yes or no only of a predicate that asks one (yesOrNoOf).
  */
 function yesOrNo(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
@@ -150,11 +150,18 @@ function yesOrNo(value: unknown): boolean | null {
   return yesWords.has(word) ? true : noWords.has(word) ? false : null;
 }
 
-/** True or false, as a boolean or written so: a yes or no whatever its predicate. */
+/**
+ * True or false, as a boolean or written so, and English's yes or no: a yes or no whatever its
+ * predicate ("Lea's newsletter: yes" reads better than "Lea's newsletter is yes"; a band named "Yes"
+ * is the rarer value).
+ */
 function trueOrFalse(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
-  const word = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  return word === 'true' ? true : word === 'false' ? false : null;
+  const said = typeof value === 'string' ? value.trim() : '';
+  const word = said.toLowerCase();
+  if (word === 'true' || word === 'yes') return true;
+  // "NO" in capitals is as likely Norway's code.
+  return word === 'false' || (word === 'no' && said !== 'NO') ? false : null;
 }
 
 /** Verbs said with "not" after them, not with "does not" before them. */
