@@ -29,7 +29,12 @@ import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { questionsAfterAnswers } from '../core/context/questions-last.ts';
 import { asksPresentState, latestFirstInThreads } from '../core/context/latest-first.ts';
 import { asksFormer } from '../core/retrieve/held-span.ts';
-import { changeSpan, changeTopicTerms, type ChangeSpan } from '../core/retrieve/change-question.ts';
+import {
+  changeSpan,
+  changeTopicTerms,
+  type ChangeSpan,
+  type ChangeTopic,
+} from '../core/retrieve/change-question.ts';
 import { recordChanges, type RecordChanges } from '../core/context/changes.ts';
 import { selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
@@ -544,7 +549,7 @@ async function changesIn(
   u: ContextUnit,
   span: ChangeSpan,
   at: ContextReadTime,
-  topic: readonly string[],
+  topic: readonly ChangeTopic[],
 ): Promise<ChangesRead> {
   const started = performance.now();
   const records = recordChanges(await u.context.changes(span, at, maxChanges), topic);

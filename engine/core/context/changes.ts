@@ -1,7 +1,7 @@
 import { factTopic } from '../../contract/fact-line.ts';
 import type { ChangedVersion, ChangeEvent } from '../../ports/index.ts';
 import { slotValueAsSaid } from '../derive/slot-value.ts';
-import { matchedTerms } from '../retrieve/query-terms.ts';
+import { topicMet, type ChangeTopic } from '../retrieve/change-question.ts';
 import type { ShownChange } from './evidence.ts';
 
 /** One Record that changed what the Brain holds, with the changes it made: a block of its own. */
@@ -38,7 +38,7 @@ interface Found {
  */
 export function recordChanges(
   read: { events: readonly ChangeEvent[]; versions: readonly ChangedVersion[] },
-  topic: readonly string[] = [],
+  topic: readonly ChangeTopic[] = [],
 ): RecordChanges[] {
   const byId = new Map(read.versions.map((v) => [v.id, v]));
   const lineages = new Map<string, ChangedVersion[]>();
@@ -108,7 +108,7 @@ export function recordChanges(
   }
   // Of what the question names, those saying the most of its words: "Marko's birthday" is the
   // birthday, not the trip with Marko too.
-  const said = (f: Found) => (topic.length === 0 ? 0 : matchedTerms(f.words, [...topic]).length);
+  const said = (f: Found) => topic.filter((t) => topicMet(f.words, t)).length;
   const most = Math.max(0, ...changes.map(said), ...firsts.map(said));
   const kept = (f: Found) => topic.length === 0 || (most > 0 && said(f) === most);
   const byTime = (a: Found, b: Found) => a.occurredMs - b.occurredMs;

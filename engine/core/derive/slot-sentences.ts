@@ -1215,7 +1215,32 @@ export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|als
  * People one has one of at a time, by their role to the speaker: "My manager is Tom Reyes", "My new
  * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
  */
-const relations = String.raw`(?:line\s+)?manager|boss|supervisor|partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc[ée]e?|landlord|landlady|(?:family\s+)?doctor|GP|dentist|therapist`;
+export const relationRoles: readonly string[] = [
+  'line manager',
+  'manager',
+  'boss',
+  'supervisor',
+  'partner',
+  'wife',
+  'husband',
+  'girlfriend',
+  'boyfriend',
+  'gf',
+  'bf',
+  'fiancée',
+  'fiancé',
+  'fiancee',
+  'fiance',
+  'landlord',
+  'landlady',
+  'family doctor',
+  'doctor',
+  'GP',
+  'dentist',
+  'therapist',
+];
+// The longer of two that begin alike first ("line manager", "fiancée"), as a regex tries them.
+const relations = relationRoles.map((r) => r.replaceAll(' ', String.raw`\s+`)).join('|');
 /**
  * A time word between an attribute and its "is" ("My favourite coffee now is a cortado", "my favorite
  * tea these days is sencha"): it says the value holds now, as after the value it does (`trailingTime`).

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asksChanges, changeSpan, changeTopicTerms, changesLookBackMs } from './change-question.ts';
+import {
+  asksChanges,
+  changeSpan,
+  changeTopicTerms,
+  changesLookBackMs,
+  topicMet,
+  type ChangeTopic,
+} from './change-question.ts';
 import { queryTerms } from './query-terms.ts';
 import { timeIntent } from './time-expressions.ts';
 
@@ -163,22 +170,62 @@ describe('a question asking what changed', () => {
     assert.deepEqual(topic('Was ist neu?'), []);
   });
 
-  it('reads a name a Croatian preposition puts in a case as the name the Records say', () => {
+  it('reads a name a Croatian preposition puts in a case as the names the Records may say', () => {
     const topic = (q: string, self: string | null = 'Lea Horvat') =>
       changeTopicTerms(queryTerms(q), timeIntent(q, now)?.timeWords ?? [], self, q);
-    // "mark" is met by "Marko", as "marko" is: a term is met by the words it begins.
-    assert.deepEqual(topic('Što se promijenilo s Markom?'), ['mark']);
-    assert.deepEqual(topic('Što je novo kod Marka?'), ['mark']);
-    assert.deepEqual(topic('Što se promijenilo sa Željkom ovaj tjedan?'), ['zeljk']);
-    assert.deepEqual(topic('Ima li što novo kod Gorana?'), ['goran']);
-    assert.deepEqual(topic('Što je novo s Babićem?'), ['babic']);
-    assert.deepEqual(topic('Što je novo u Zagrebu?'), ['zagreb']);
+    // Each name it may be a case of, and the word as asked: "s Markom" is Mark's, Marko's, Marka's.
+    assert.deepEqual(topic('Što se promijenilo s Markom?'), [['mark', 'marka', 'marko', 'marke', 'markom']]);
+    assert.deepEqual(topic('Što je novo kod Marka?'), [['mark', 'marko', 'marke', 'marka']]);
+    assert.deepEqual(topic('Što se promijenilo sa Željkom ovaj tjedan?'), [
+      ['zeljk', 'zeljka', 'zeljko', 'zeljke', 'zeljkom'],
+    ]);
+    assert.deepEqual(topic('Ima li što novo kod Gorana?'), [['goran', 'gorano', 'gorane', 'gorana']]);
+    assert.deepEqual(topic('Što je novo s Babićem?'), [['babic', 'babicem']]);
+    assert.deepEqual(topic('Što je novo u Zagrebu?'), [
+      ['zagreb', 'zagreba', 'zagrebo', 'zagrebe', 'zagrebu'],
+    ]);
     // Her own name in a case is hers: every change.
     assert.deepEqual(topic('Što je novo kod Lee?'), []);
     // Not after a preposition, in lower case, or in no case: as written.
     assert.deepEqual(topic('Što je novo s autom?'), ['autom']);
-    assert.deepEqual(topic('Što se promijenilo s Markom i Ivom?'), ['mark', 'ivom']);
+    assert.deepEqual(topic('Što se promijenilo s Markom i Ivom?'), [
+      ['mark', 'marka', 'marko', 'marke', 'markom'],
+      'ivom',
+    ]);
     assert.deepEqual(topic("What's new with Marko?"), ['marko']);
     assert.deepEqual(topic('O que há de novo com o Marko?'), ['marko']);
+  });
+
+  it('meets a name in a case by each name it may be, whole, and not by a longer word it begins', () => {
+    const asked = (q: string) => changeTopicTerms(queryTerms(q), [], null, q);
+    const [ivo] = asked('Što je novo s Ivom?');
+    const [edo] = asked('Što je novo s Edom?');
+    const [tom] = asked('Što je novo s Tomom?');
+    const [marko] = asked('Što je novo s Markom?');
+    // Each row: the topic, a text it is met in, and one it is not.
+    const rows: [ChangeTopic | undefined, string[], string[]][] = [
+      [
+        ivo,
+        ['Ivo moved to Split.', 'Iva moved to Split.', 'Rekla sam Ivi.', 'Bila sam s Ivom.', 'Ivin stan.'],
+        ['Ivan moved.'],
+      ],
+      [edo, ['Edo moved to Split.', "Edo's dentist is Dr. Babić."], ['Educated in Zagreb.']],
+      [
+        tom,
+        ['Tom moved to Split.', 'Tomo moved to Split.'],
+        ['The dentist is tomorrow.', 'Tomorrow, the dentist.'],
+      ],
+      [
+        marko,
+        ['Marko moved to Split.', 'Bila sam kod Marka.', 'Markov auto je nov.'],
+        ['Markovac is far.', 'Marketing called.'],
+      ],
+    ];
+    for (const [topic, met, missed] of rows) {
+      assert.ok(topic !== undefined);
+      for (const text of met) assert.ok(topicMet(text, topic), `${String(topic)} in ${text}`);
+      for (const text of missed) assert.ok(!topicMet(text, topic), `${String(topic)} in ${text}`);
+    }
+    assert.ok(topicMet('My dentist changed.', 'dentist'));
   });
 });

@@ -1,6 +1,7 @@
 import type { TimeIntent } from './time-expressions.ts';
 import { foldText } from '../shared/fold-text.ts';
 import { afterPreposition, basesOf } from '../shared/name-forms.ts';
+import { matchedTerms } from './query-terms.ts';
 
 const DAY = 86_400_000;
 
@@ -148,45 +149,83 @@ const changeWords = new Set(
 );
 
 /**
+ * A word of what a change question asks about: a term, met by the words it begins (matchedTerms), or a
+ * name a Croatian preposition put in a case, as the forms it may be (`namesInCases`), met by a word
+ * that is one of them (topicMet).
+ */
+export type ChangeTopic = string | readonly string[];
+
+/**
  * The words of a change question that name what it asks about ("my dentist" of "What changed about my
  * dentist?"): its terms without those asking for changes, those only saying when (`timeWords`), and
  * the Brain's own person's names ("for Lea" asks about everything of hers). A name a Croatian
  * preposition puts in a case (`query`: "Što se promijenilo s Markom?", "Što je novo kod Marka?") is
- * the name as the Records say it (namesInCases): "Markom" is met by no Record saying "Marko". None: it
- * asks about every change.
+ * the names it may be a case of, as the Records say them (namesInCases): "Markom" is met by no Record
+ * saying "Marko". None: it asks about every change.
  */
 export function changeTopicTerms(
   terms: readonly string[],
   timeWords: readonly string[],
   selfName: string | null,
   query = '',
-): string[] {
+): ChangeTopic[] {
   const self = new Set(foldText(selfName ?? '').match(/[\p{L}\p{N}]+/gu) ?? []);
   const time = new Set(timeWords.map((w) => foldText(w)));
   const cased = namesInCases(query);
-  const topic = terms.map((t) => cased.get(t) ?? t);
-  return [...new Set(topic)].filter((t) => !changeWords.has(t) && !time.has(t) && !self.has(t));
+  const topic: ChangeTopic[] = [];
+  for (const t of new Set(terms)) {
+    const forms = cased.get(t);
+    // Her own name in a case, or one it may be, is hers: every change is of her.
+    if (forms !== undefined) {
+      if (!forms.some((f) => self.has(f))) topic.push(forms);
+    } else if (!changeWords.has(t) && !time.has(t) && !self.has(t)) topic.push(t);
+  }
+  return topic;
 }
+
+/**
+ * Whether text says a word of the topic: a term at a word's start (matchedTerms), a name in a case as a
+ * word that is one of its forms or is a case of one of them ("Ivo", "Ivi", "Ivom" for "s Ivom"), never
+ * a longer word it begins ("Tom" of "s Tomom" is not "tomorrow", "Iva" not "Ivana").
+ */
+export function topicMet(text: string, topic: ChangeTopic): boolean {
+  if (typeof topic === 'string') return matchedTerms(text, [topic]).length > 0;
+  for (const word of text.match(wordOf) ?? []) {
+    const folded = foldText(word);
+    if (topic.includes(folded)) return true;
+    if (!/^\p{Lu}/u.test(word)) continue;
+    if (basesOf(word).some((b) => topic.includes(foldText(b)))) return true;
+    // A possessive made of the name ("Markov auto", "Ivin stan", "Tomovoj sestri") is of that one.
+    for (const form of topic) {
+      const stem = /[aeiou]$/u.test(form) ? form.slice(0, -1) : form;
+      if (stem.length >= 2 && folded.startsWith(stem) && possessive.test(folded.slice(stem.length)))
+        return true;
+    }
+  }
+  return false;
+}
+
+const wordOf = /[\p{L}\p{M}]+/gu;
+/** The endings of a Croatian possessive adjective after a name's stem: Markov, Ivina, Tomovom. */
+const possessive = /^(?:ov|ev|in)(?:a|o|u|e|i|og|oga|om|ome|oj|ih|im|ima)?$/u;
 
 /** A capitalised word, as a name is written: the only words read back from a case here. */
 const capitalised = /(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{L}\p{M}]+/gu;
 
 /**
  * Each name of the query a Croatian preposition right before it puts in a case ("s Markom", "kod
- * Marka", "sa Željkom", "o Ivani"), folded, with the shortest name it may be a case of (name-forms.ts),
- * folded: a term is met by a word it begins, so "mark" meets "Marko" (and Mark), "zeljk" "Željka",
- * "goran" "Goran" and "Gorana"; which of them the Records name, they say. Only a word written
- * capitalised, as a name is: "s autom" or "o tome" is no name's case.
+ * Marka", "sa Željkom", "o Ivani"), folded, with the names it may be a case of (name-forms.ts) and
+ * itself, folded: "s Ivom" is Iva's, Ivo's or Ive's, and which of them the Records name, they say. Each
+ * is a name whole: the shortest alone, as a term met by the words it begins, missed "Ivo" for "Iva"
+ * and met "tomorrow" for "Tom". Only a word written capitalised, as a name is: "s autom" or "o tome"
+ * is no name's case.
  */
-function namesInCases(query: string): Map<string, string> {
-  const cased = new Map<string, string>();
+function namesInCases(query: string): Map<string, readonly string[]> {
+  const cased = new Map<string, readonly string[]>();
   for (const m of query.matchAll(capitalised)) {
     if (!afterPreposition(query, m.index)) continue;
-    const shortest = basesOf(m[0]).reduce<string | null>(
-      (best, b) => (best === null || b.length < best.length ? b : best),
-      null,
-    );
-    if (shortest !== null) cased.set(foldText(m[0]), foldText(shortest));
+    const bases = basesOf(m[0]);
+    if (bases.length > 0) cased.set(foldText(m[0]), [...new Set([...bases, m[0]].map((b) => foldText(b)))]);
   }
   return cased;
 }

@@ -15,12 +15,13 @@ import { parseApiKey } from '../../auth/api-key.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
 import { slotPredicate } from '../../core/derive/slot-key.ts';
-import { attributeSentence } from '../../core/derive/slot-sentences.ts';
+import { attributeSentence, relationRoles } from '../../core/derive/slot-sentences.ts';
 import { endedValueAsSaid, slotValueAsSaid } from '../../core/derive/slot-value.ts';
 import { setSelfIn } from '../brains.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
 import type { PairingRow, PushedFields, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
+import { personNameOf, valueParts } from './redact-people.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { correctionTarget } from '../../derive/travelled-correction.ts';
 import { replicateInto, writeTombstones } from './replicate.ts';
@@ -210,38 +211,58 @@ async function knownPeople(ctx: LocalCtx, b: BrainRow, relations: string[]): Pro
 const placePredicates = ['lives in', 'works at', 'studies at', 'hometown'];
 
 /**
- * The slots whose values are people, as slot keys hold them (slotPredicate): the relations a sentence
- * gives one of at a time ("My wife is Ivana", "Lea's dentist is Dr. Babić": slot-sentences.ts
- * `relations`, `relationNames`), and those an agent's or a note's fact gives by its predicate
- * (`spouse: Ivana`, `mother: Snježana`, `best_friend: Tom`), family, friends and people of one's work
- * and care among them. A fact's value may name a firm or a place ("doctor: Klinika Babić"), which the
- * redactor takes for no one (withRelations).
+ * The roles whose slots' values are people: the relations a sentence gives one of at a time ("My wife
+ * is Ivana", "Lea's dentist is Dr. Babić": slot-sentences.ts `relationRoles`), and those an agent's or
+ * a note's fact gives by its predicate (`spouse: Ivana`, `mother: Snježana`, `best_friend: Tom`),
+ * family, friends and people of one's work and care among them, as slot keys hold them (slotPredicate).
+ * A fact's value may name a firm or a place ("doctor: Klinika Babić"), which the redactor takes for no
+ * one (withRelations).
  */
-const personPredicates = [
-  ...`partner spouse wife husband girlfriend boyfriend fiancé fiance fiancee ex
-    mother father mom mum dad parent parents son daughter child children kid kids sibling siblings sister
-    brother grandmother grandfather grandma grandpa grandparent grandson granddaughter grandchild aunt
-    uncle cousin niece nephew stepmother stepfather stepmom stepdad stepson stepdaughter stepsister
-    stepbrother friend friends colleague colleagues coworker co-worker neighbour neighbor roommate flatmate
-    housemate manager boss supervisor mentor assistant landlord landlady doctor gp dentist therapist
-    psychiatrist psychologist physician pediatrician paediatrician nanny babysitter lawyer accountant`
-    .split(/\s+/u)
-    .filter((w) => w !== ''),
-  ...[
-    'best friend',
-    'line manager',
-    'family doctor',
+const personRoles = new Set(
+  [
+    ...relationRoles,
+    ...`spouse fiancée fiancé ex mother father mom mum dad parent parents son sons daughter daughters child
+    children kid kids sibling siblings sister sisters brother brothers grandmother grandfather grandma
+    grandpa grandparent grandparents grandson granddaughter grandchild grandchildren aunt uncle cousin
+    niece nephew friend friends colleague colleagues coworker co-worker neighbour neighbor roommate
+    flatmate housemate mentor assistant physician pediatrician paediatrician psychiatrist psychologist
+    nanny babysitter lawyer accountant teacher coach tutor trainer guardian caregiver carer nurse`
+      .split(/\s+/u)
+      .filter((w) => w !== ''),
     'emergency contact',
+    'next of kin',
     'mother in law',
     'father in law',
     'sister in law',
     'brother in law',
-    'spouse name',
-    'partner name',
-    'wife name',
-    'husband name',
-  ],
-].map(slotPredicate);
+  ].map(slotPredicate),
+);
+/** Words before a role that keep it a role of a person: an ex-wife, a stepson, a godmother. */
+const rolePrefixes = ['ex ', 'ex-', 'step', 'step-', 'half ', 'half-', 'twin ', 'best ', 'god'];
+/** Words after a role that ask for its person's name: `mother_name`, `children_names`. */
+const roleSuffixes = [' name', ' names', "'s name", '’s name', ' full name'];
+
+/**
+ * The role a slot's predicate (slotPredicate) names a person by, without its name words and the word
+ * before it (`ex_wife` and `girlfriend_name` are a wife's and a girlfriend's), or null for a slot of
+ * no person's.
+ */
+function personRoleOf(predicate: string): string | null {
+  let root = predicate;
+  const suffix = roleSuffixes.find((w) => root.endsWith(w) && root.length > w.length);
+  if (suffix !== undefined) root = root.slice(0, -suffix.length);
+  if (personRoles.has(root)) return root;
+  const prefix = rolePrefixes.find((w) => root.startsWith(w) && personRoles.has(root.slice(w.length)));
+  return prefix === undefined ? null : root.slice(prefix.length);
+}
+
+/**
+ * The predicates a slot of a person may be kept under, each role with each of the words around it
+ * (personRoleOf): the slot-predicate index is read by the predicate whole.
+ */
+const personPredicates = [...personRoles].flatMap((role) =>
+  ['', ...rolePrefixes].flatMap((before) => ['', ...roleSuffixes].map((after) => before + role + after)),
+);
 
 /**
  * The person a slot held in the speaker's own words names ("tom is my partner now, we met at work":
@@ -270,16 +291,19 @@ async function knownBySlots(ctx: LocalCtx, b: BrainRow): Promise<{ places: strin
   for (const s of statements) {
     const predicate = s.predicate === null ? null : slotPredicate(s.predicate);
     // The slot's predicate where its value is a person's.
-    const person = predicate !== null && !placePredicates.includes(predicate) ? predicate : null;
+    const person = predicate !== null && personRoleOf(predicate) !== null ? predicate : null;
     const value =
       slotValueAsSaid(s) ??
       endedValueAsSaid(s) ??
       (person !== null ? ownWordsValue(s.statement, person) : null);
-    if (value === null || /\p{N}/u.test(value) || value.length > 80) continue;
+    if (value === null) continue;
     if (person !== null) {
-      relations.add(value);
+      // Each part that names someone, the words beside it aside (a phone number, an age: "Zvjezdana,
+      // +385 91 555 0101", "Zvjezdana, 12"), and each name of a list however long.
+      for (const part of valueParts(value)) if (personNameOf(part) !== null) relations.add(part);
       continue;
     }
+    if (/\p{N}/u.test(value) || value.length > 80) continue;
     places.add(value);
     for (const part of value.split(',')) if (part.trim() !== '') places.add(part.trim());
   }

@@ -247,6 +247,51 @@ describe("the people the Brain's slots name in a redacted copy", () => {
     );
   });
 
+  it('hides each name of a list written with the word for "and" of a language, a slash or a plus', () => {
+    for (const value of [
+      'Zvjezdana i Ljerka',
+      'Zvjezdana e Ljerka',
+      'Zvjezdana und Ljerka',
+      'Zvjezdana y Ljerka',
+      'Zvjezdana et Ljerka',
+      'Zvjezdana / Ljerka',
+      'Zvjezdana+Ljerka',
+    ]) {
+      const people: KnownPeople = { self: 'Lea Horvat', others: [], relations: [value] };
+      assert.equal(
+        textOf('Zvjezdana and Ljerka came.', people),
+        `${tag('Zvjezdana')} and ${tag('Ljerka')} came.`,
+        value,
+      );
+    }
+  });
+
+  it('takes a run of titles before a name, in any case, off the name', () => {
+    for (const value of [
+      'prim. dr. Babić',
+      'Dr. med. Babić',
+      'Doc. Babić',
+      'DR. Babić',
+      'doc. dr. sc. Babić',
+    ])
+      assert.equal(
+        textOf('Babić will send the bill.', { self: null, others: [], relations: [value] }),
+        `${tag('Babić')} will send the bill.`,
+        value,
+      );
+  });
+
+  it("leaves a part a slot's name shares with a person the Brain met to that person, and hides the name whole", () => {
+    // Her dentist is Dr. Marko Babić; Marko Kos speaks in her messages.
+    const people: KnownPeople = { self: 'Lea Horvat', others: ['Marko Kos'], relations: ['Dr. Marko Babić'] };
+    assert.equal(textOf('Marko called.', people), `${tag('Marko Kos')} called.`);
+    assert.equal(textOf('Marku sam rekla.', people), `${tag('Marko Kos')} sam rekla.`);
+    assert.equal(
+      textOf('Dr. Marko Babić moved it, Babić said.', people),
+      `Dr. ${tag('Marko Babić')} moved it, ${tag('Marko Babić')} said.`,
+    );
+  });
+
   it('takes a value that names a firm or a place for no one, and one that names a person for one', () => {
     // A doctor's value that is a clinic, a partner's that is a firm the Brain knows as an employer, a
     // value of a place, a day, one that is no name at all; and a wife's name.

@@ -467,8 +467,30 @@ export function nameBesideKnown(text: string): string | null {
   return null;
 }
 
-/** A slot's value written as a person's name, a title before it maybe ("Dr. Babić", "Ana da Silva"). */
-const valueName = new RegExp(String.raw`^(?:${title}${space}+)?(${fullName})$`, 'u');
+/** A slot's value written as a person's name ("Babić", "Ana da Silva"), its titles taken off first. */
+const valueName = new RegExp(String.raw`^(${fullName})$`, 'u');
+/**
+ * A title opening a slot's value, in any case ("DR. Babić"), and those that come in a run of them
+ * before a name ("prim. dr. Babić", "Dr. med. Babić", "doc. dr. sc. Babić", "mr. sc.", "mag. pharm."):
+ * a value keeps each as its writer wrote it, and one title left before the name made it no name.
+ */
+const valueTitle = new RegExp(
+  String.raw`^(?:${title}(?:${space}+|(?<=\.))|(?:prim|doc|sc|med|dent|mag|pharm|dipl|ing|univ|spec|ph\.d)\.${space}*)`,
+  'iu',
+);
+
+/**
+ * The parts of a slot's value that may each name one person: a list ("Ana, Marko", "Zvjezdana i
+ * Ljerka", "Ana / Marko", "Ana + Marko"), and the words beside a name ("Zvjezdana, +385 91 555 0101",
+ * "Zvjezdana (sister)"). The word for "and" of the languages the product meets splits only between
+ * spaces, in lower case, as a list writes it.
+ */
+export function valueParts(value: string): string[] {
+  return value
+    .split(/[,;&/+()|:]|\s[-–—]\s|\s(?:and|i|e|und|y|et)\s/u)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+}
 
 /**
  * The name a slot's value of a person gives (a partner, a parent, a dentist: "Ivana", "Dr. Babić",
@@ -479,7 +501,10 @@ const valueName = new RegExp(String.raw`^(?:${title}${space}+)?(${fullName})$`, 
  * friend from school"): such a value made a person of it would make a pseudonym of each word of it.
  */
 export function personNameOf(value: string): string | null {
-  const m = valueName.exec(value.trim().replace(/\s+/gu, ' '));
+  let name = value.trim().replace(/\s+/gu, ' ');
+  for (let t = valueTitle.exec(name); t !== null && t[0].length < name.length; t = valueTitle.exec(name))
+    name = name.slice(t[0].length);
+  const m = valueName.exec(name);
   if (!m) return null;
   const words = m[1]!.split(' ');
   if (words.length > 1 && placeHeads.has(lower(words[0]!))) return null;

@@ -3,7 +3,7 @@ import { isIPv6 } from 'node:net';
 import type { RecordReplica } from '../../contract/index.ts';
 import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
 import { basesOf } from '../../core/shared/name-forms.ts';
-import { baseName, nameBesideKnown, personNameOf, replaceUnknownNames } from './redact-people.ts';
+import { baseName, nameBesideKnown, personNameOf, replaceUnknownNames, valueParts } from './redact-people.ts';
 import {
   decimal,
   digitValue,
@@ -247,15 +247,25 @@ function namePattern(name: string): RegExp {
   return new RegExp(source, 'giu');
 }
 
+/** The people a Brain knows, with the names its slots give that it knows by no other (withRelations). */
+interface NamedPeople {
+  self: string | null;
+  others: readonly string[];
+  /** Names only a slot gives: each keeps a part only where no person of `self` and `others` has it. */
+  slotNames: readonly string[];
+}
+
 /**
  * The people a Brain knows with those its slots name (`relations`), so that a name no rule for an
  * unknown person finds ("Babić" alone, a name missing from the given names) is replaced as a known
- * one, in its cases too: each value, and each of a list ("Ana, Marko"), that is written as a person's
- * name (personNameOf: "Dr. Babić" is Babić) and is no place or firm the Brain knows. One known already,
- * whole or as a part of a known name, stays that person's ("Marko" where the Brain knows a Marko Babić).
+ * one, in its cases too: each value, and each of a list ("Ana, Marko", "Ana i Marko", "Ana / Marko":
+ * valueParts), that is written as a person's name (personNameOf: "Dr. Babić" is Babić) and is no place
+ * or firm the Brain knows. One known already, whole or as a part of a known name, stays that person's
+ * ("Marko" where the Brain knows a Marko Babić).
  */
-function withRelations(people: KnownPeople, isPlace: (name: string) => boolean): KnownPeople {
-  if (!people.relations || people.relations.length === 0) return people;
+function withRelations(people: KnownPeople, isPlace: (name: string) => boolean): NamedPeople {
+  const base = { self: people.self, others: people.others, slotNames: [] };
+  if (!people.relations || people.relations.length === 0) return base;
   const known = new Set<string>();
   for (const name of [people.self, ...people.others]) {
     if (!name) continue;
@@ -263,22 +273,24 @@ function withRelations(people: KnownPeople, isPlace: (name: string) => boolean):
     known.add(fold(full));
     for (const part of full.split(' ')) known.add(fold(part));
   }
-  const others = [...people.others];
+  const slotNames: string[] = [];
   for (const value of people.relations)
-    for (const one of value.split(/[,;&]|\band\b/u)) {
+    for (const one of valueParts(value)) {
       const name = personNameOf(one);
       if (name === null || isPlace(one) || isPlace(name) || known.has(fold(name))) continue;
       known.add(fold(name));
-      others.push(name);
+      slotNames.push(name);
     }
-  return { self: people.self, others };
+  return { ...base, slotNames };
 }
 
-function nameTable(people: KnownPeople, pseudonym: (name: string) => string): NameTable {
+function nameTable(people: NamedPeople, pseudonym: (name: string) => string): NameTable {
   const whole = new Map<string, string>();
   const spelled = new Map<string, string>();
   const parts = new Map<string, { word: string; replacements: Set<string> }>();
-  const add = (name: string, replacement: string) => {
+  // The parts of the names of the self and the people the Brain met (speakers, contacts).
+  const metParts = new Set<string>();
+  const add = (name: string, replacement: string, bySlot = false) => {
     const full = collapse(name);
     const key = fold(full);
     if (full.length < 2 || whole.has(key)) return;
@@ -287,6 +299,11 @@ function nameTable(people: KnownPeople, pseudonym: (name: string) => string): Na
     for (const part of full.split(' ')) {
       // A part counts as a name when it is written as one in the name: capitalised, three letters or more.
       if (part.length < 3 || !/^\p{Lu}/u.test(part) || part === full) continue;
+      // A slot's name whose part is a met person's ("Dr. Marko Babić", a dentist, where Marko Kos
+      // speaks) leaves that part to the met one: "Marko" alone is far likelier the one who speaks, and
+      // a part two people share would hold back every copy naming him. The whole name is the slot's.
+      if (!bySlot) metParts.add(fold(part));
+      else if (metParts.has(fold(part))) continue;
       const entry = parts.get(fold(part)) ?? { word: part, replacements: new Set<string>() };
       entry.replacements.add(replacement);
       parts.set(fold(part), entry);
@@ -294,6 +311,7 @@ function nameTable(people: KnownPeople, pseudonym: (name: string) => string): Na
   };
   if (people.self) add(people.self, roleOfSelf);
   for (const other of people.others) add(other, pseudonym(collapse(other)));
+  for (const name of people.slotNames) add(name, pseudonym(collapse(name)), true);
   const entries = [
     ...[...whole].map(([key, replacement]) => ({
       word: spelled.get(key)!,
