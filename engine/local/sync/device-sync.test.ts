@@ -1133,6 +1133,11 @@ describe("a redacted copy made with a person slot's value as written", () => {
     ['next_of_kin', 'Perić', 'Perić loved the coast.', 'Perić'],
     ['teacher', 'Zvjezdana', 'Zvjezdana loved the coast.', 'Zvjezdana'],
     ['coach', 'Ljerka', 'Ljerka loved the coast.', 'Ljerka'],
+    ["mother's name", 'Nediljka', 'Nediljka loved the coast.', 'Nediljka'],
+    ['sister’s name', 'Svjetlana', 'Svjetlana loved the coast.', 'Svjetlana'],
+    ['wife full name', 'Zvjezdana Frankopan', 'Frankopan loved the coast.', 'Frankopan'],
+    ['partner', 'Ljerka (since 2019, met in Lisbon, Portugal)', 'Ljerka loved the coast.', 'Ljerka'],
+    ['aunt', 'Aunt Tihana', 'Tihana loved the coast.', 'Tihana'],
   ];
 
   it('hides each person a slot names, whatever else its value says and however its predicate is written', async () => {
@@ -1149,6 +1154,29 @@ describe("a redacted copy made with a person slot's value as written", () => {
       const copy = (await outboxTexts(e, brain)).get(said)!;
       assert.ok(!copy.includes(name), `${predicate}: ${name} went up in ${copy}`);
       assert.match(copy, /^\[person-\w{4}\] loved the coast\.$/u, predicate);
+    }
+  });
+
+  it('takes no word a value says in place of a name, or beside one, for a person', async () => {
+    const e = engine();
+    const words: [predicate: string, value: string, text: string][] = [
+      ['father', 'Dad (deceased)', 'My dad is fine and so is everyone.'],
+      ['emergency_contact', 'Mom: 091 555 0101', 'My mom said hi to all of us.'],
+      ['father_name', 'Unknown', 'The cause is Unknown to all of us.'],
+      ['children_names', 'None', 'None of us came to the coast.'],
+      ['partner', 'Ljerka (since 2019, met in Lisbon, Portugal)', 'Portugal is lovely in the spring.'],
+      ['relationship_status', 'Single', 'Single rooms cost more on the coast.'],
+    ];
+    for (const [i, [predicate, value, text]] of words.entries()) {
+      const brain = `words${i}`;
+      await e.createBrain(t, { id: brain, self: { type: 'person', name: 'Lea Horvat' } });
+      await e.sync!.pair(t, brain, hub);
+      const said = (await e.rememberRecord(t, brain, { content: text, visibility: 'redacted_summary' }, {}))
+        .record.id;
+      assert.equal((await outboxTexts(e, brain)).get(said), text, `${predicate}: before the slot`);
+      await writeFact(e, 'Lea Horvat', predicate, value, brain);
+      await e.idle();
+      assert.equal((await outboxTexts(e, brain)).get(said), text, `${predicate}: ${value}`);
     }
   });
 });

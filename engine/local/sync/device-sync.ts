@@ -240,7 +240,7 @@ const personRoles = new Set(
 /** Words before a role that keep it a role of a person: an ex-wife, a stepson, a godmother. */
 const rolePrefixes = ['ex ', 'ex-', 'step', 'step-', 'half ', 'half-', 'twin ', 'best ', 'god'];
 /** Words after a role that ask for its person's name: `mother_name`, `children_names`. */
-const roleSuffixes = [' name', ' names', "'s name", '’s name', ' full name'];
+const roleSuffixes = [' full name', "'s name", '’s name', ' names', ' name'];
 
 /**
  * The role a slot's predicate (slotPredicate) names a person by, without its name words and the word
@@ -249,6 +249,7 @@ const roleSuffixes = [' name', ' names', "'s name", '’s name', ' full name'];
  */
 function personRoleOf(predicate: string): string | null {
   let root = predicate;
+  // The longest first: "mother's name" is a mother's, not a "mother's" one's.
   const suffix = roleSuffixes.find((w) => root.endsWith(w) && root.length > w.length);
   if (suffix !== undefined) root = root.slice(0, -suffix.length);
   if (personRoles.has(root)) return root;
@@ -303,6 +304,9 @@ async function knownBySlots(ctx: LocalCtx, b: BrainRow): Promise<{ places: strin
       for (const part of valueParts(value)) if (personNameOf(part) !== null) relations.add(part);
       continue;
     }
+    // A slot of neither (a predicate only like a role's) names no place: its value as one would turn
+    // off the rules that hide an unknown name.
+    if (predicate === null || !placePredicates.includes(predicate)) continue;
     if (/\p{N}/u.test(value) || value.length > 80) continue;
     places.add(value);
     for (const part of value.split(',')) if (part.trim() !== '') places.add(part.trim());

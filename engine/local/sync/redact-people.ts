@@ -119,6 +119,7 @@ const notNames = new Set(
    some any all no not dear hi hello hey thanks thank please ok okay yes sorry note notes todo re fwd fw
    in on at for with from to of by about into over under between during without within per via as like
    we you he she they it me him us them who what where which why how mine yours new old good great big
+   none nothing nobody everyone everybody someone somebody anyone anybody
    small first second third other another one two three four five six seven eight nine ten
    called met saw told asked said picked booked moved visited went came got had did made took bought paid
    sent found left started finished talked spoke wrote read watched played worked lunch dinner breakfast
@@ -486,7 +487,10 @@ const valueTitle = new RegExp(
  * spaces, in lower case, as a list writes it.
  */
 export function valueParts(value: string): string[] {
+  // What a value says in brackets is about the person ("Dad (deceased)", "Ana (since 2019, met in
+  // Lisbon, Portugal)"), not another one.
   return value
+    .replace(/\([^)]*\)?/gu, ',')
     .split(/[,;&/+()|:]|\s[-–—]\s|\s(?:and|i|e|und|y|et)\s/u)
     .map((p) => p.trim())
     .filter((p) => p !== '');
@@ -504,9 +508,25 @@ export function personNameOf(value: string): string | null {
   let name = value.trim().replace(/\s+/gu, ' ');
   for (let t = valueTitle.exec(name); t !== null && t[0].length < name.length; t = valueTitle.exec(name))
     name = name.slice(t[0].length);
+  // A kin or role word before a name is no part of it: "Aunt Marta" is Marta.
+  for (let r = roleBefore.exec(name); r !== null && r[0].length < name.length; r = roleBefore.exec(name))
+    name = name.slice(r[0].length);
   const m = valueName.exec(name);
   if (!m) return null;
   const words = m[1]!.split(' ');
   if (words.length > 1 && placeHeads.has(lower(words[0]!))) return null;
+  // Made a person, a word a value says instead of a name would be hidden in every copy ("Dad", "Mom",
+  // "Unknown", "None", "Single", "Deceased").
+  if (words.some((w) => roleWord.test(w) || notValueNames.has(lower(w)))) return null;
   return words.some(isNoName) ? null : m[1]!;
 }
+
+/** A kin or role word alone ("Dad", "Mom", "Sister", "Dentist"): what a value says of whom, not who. */
+const roleWord = new RegExp(String.raw`^(?:${role})$`, 'iu');
+const roleBefore = new RegExp(String.raw`^(?:${role})${space}+`, 'iu');
+/** Words a person slot's value says in place of a name: a state, an unknown, a placeholder. */
+const notValueNames = new Set(
+  `none unknown n/a na single married divorced widowed widow widower deceased dead alive late both many
+  several nobody noone someone somebody anonymous private secret same true false null nil tbd tba
+  various other others myself himself herself yes no`.split(/\s+/u),
+);
