@@ -88,6 +88,12 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentence(fact('Lea', 'has_visited_japan', false)), 'Lea has not visited japan');
     assert.equal(factSentence(fact('Lea', 'has_used_drugs', 'no')), 'Lea has not used drugs');
     assert.equal(factSentence(fact('Lea', 'has_lost_weight', 'no')), 'Lea has not lost weight');
+    // "read" and "used" before a thing they qualify are a having ("read receipts"), else the perfect.
+    assert.equal(factSentence(fact('Lea', 'has_read_receipts', 'no')), 'Lea does not have read receipts');
+    assert.equal(factSentence(fact('Lea', 'has read access', false)), 'Lea does not have read access');
+    assert.equal(factSentence(fact('Lea', 'has_used_car', 'no')), 'Lea does not have used car');
+    assert.equal(factSentence(fact('Lea', 'has_read', 'no')), 'Lea has not read');
+    assert.equal(factSentence(fact('Lea', 'has_read_the_book', false)), 'Lea has not read the book');
     assert.equal(factSentence(fact('self', 'has_had_covid', true), { you: {} }), 'You have had covid');
   });
 

@@ -282,13 +282,25 @@ const participles = new Set(
   ).split(' '),
 );
 /**
+ * Things "read" and "used" before them name, not what was read or used: "has read receipts" is a
+ * having ("does not have read receipts"), where "has used drugs" and "has read the book" are the perfect.
+ */
+const qualifiedByParticiple: Readonly<Record<string, ReadonlySet<string>>> = {
+  read: new Set('receipt receipts access permission permissions rights right only mode status'.split(' ')),
+  used: new Set('car cars bike bikes clothes furniture books phone'.split(' ')),
+};
+/**
  * A verb after "has", "had" that makes it the perfect ("has been", "has visited", "has had covid"), not
  * a having ("has red hair"): an "-ed" word only of 5 letters or more, not "-eed" ("seed") nor a noun.
  */
-const perfect = (word: string | undefined): boolean =>
-  word !== undefined &&
-  (participles.has(word) ||
-    (word.length >= 5 && word.endsWith('ed') && !word.endsWith('eed') && !notAdjectives.has(word)));
+function perfect(word: string | undefined, next: string | undefined): boolean {
+  if (word === undefined) return false;
+  if (next !== undefined && qualifiedByParticiple[word]?.has(next)) return false;
+  return (
+    participles.has(word) ||
+    (word.length >= 5 && word.endsWith('ed') && !word.endsWith('eed') && !notAdjectives.has(word))
+  );
+}
 
 /**
  * A predicate opening with a verb said of its subject with a yes or no: "smokes" as "smokes" or "does
@@ -314,7 +326,7 @@ function verbSaid(said: readonly string[], you: boolean, yes: boolean): string[]
   if (done !== undefined) return yes ? [first, ...rest] : ['did', 'not', done, ...rest];
   if (verb === 'never' && pastsAlone.has(rest[0]?.toLowerCase() ?? '')) return yes ? [...said] : null;
   const past = verb === 'had' || verb === 'did';
-  if ((verb === 'has' || verb === 'had') && perfect(rest[0]?.toLowerCase())) {
+  if ((verb === 'has' || verb === 'had') && perfect(rest[0]?.toLowerCase(), rest[1]?.toLowerCase())) {
     const have = you && verb === 'has' ? 'have' : verb;
     return [have, ...(yes ? [] : ['not']), ...rest];
   }
