@@ -51,6 +51,12 @@ const verbsAlone = new Set(
     'cycles hikes knits meditates votes snores studies teaches skis surfs climbs gardens sails'
   ).split(' '),
 );
+/**
+ * Those of verbsAlone that are as often a plural noun: a predicate of that word alone is a verb only of
+ * a yes or no ("Lea cycles"); with another value it names a thing ("Lea's cycles: 28 days", not "Lea
+ * cycles 28 days"). With more words it is a verb: "cycles to work".
+ */
+const nounLikeVerbs = new Set('cycles gardens votes sails hikes dances climbs skis'.split(' '));
 /** Verbs a predicate may open with, said of its subject: with a value ("Lea smokes 5 a day") or alone. */
 const regularVerbs = new Set([
   ...(
@@ -103,6 +109,7 @@ function baseOfThird(word: string): string {
 /** A predicate's words said as a clause of its subject, or null where it names an attribute. */
 function clauseOf(predicate: string[]): { verb: 'opens' | 'is' } | null {
   const [first = '', ...rest] = predicate;
+  if (rest.length === 0 && nounLikeVerbs.has(first.toLowerCase())) return null;
   if (verbOfYou(first) !== null) return { verb: 'opens' };
   const last = rest.at(-1)?.toLowerCase();
   if (last !== undefined && closingPrepositions.has(last)) return { verb: 'is' };
@@ -130,6 +137,8 @@ function factParts(subject: string, predicate: string, how: SubjectWords): { top
   // A predicate of no words ("_"): the subject and its value.
   if (said.length === 0) return { topic: name ?? 'You', join: ': ' };
   const topic = `${name === null ? 'Your' : `${name}'s`} ${said.join(' ')}`;
+  // A plural, which "is" would not agree with ("Lea's cycles is 28 days").
+  if (said.length === 1 && nounLikeVerbs.has(said[0]!.toLowerCase())) return { topic, join: ': ' };
   return { topic, join: said.length > 1 && closingVerbs.has(said.at(-1)!.toLowerCase()) ? ' ' : ' is ' };
 }
 
@@ -383,7 +392,8 @@ export function factSentenceHead(
   value?: unknown,
 ): string {
   const { topic, join } = factParts(subject, predicate, how);
-  if (yesOrNoOf(subject, predicate, how, value) === null || join === ': ') return topic + join;
+  // A predicate of no words says no more of a yes or no: "Ana: " (yesOrNoSentence's null).
+  if (yesOrNoOf(subject, predicate, how, value) === null) return topic + join;
   return `${yesOrNoSentence(subject, predicate, how, true) ?? topic}: `;
 }
 
