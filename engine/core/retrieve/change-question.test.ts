@@ -186,6 +186,10 @@ describe('a question asking what changed', () => {
     ]);
     // Her own name in a case is hers: every change.
     assert.deepEqual(topic('Što je novo kod Lee?'), []);
+    assert.deepEqual(topic('Što se promijenilo s Ivom?', 'Ivo Horvat'), [['iva', 'ive', 'ivom']]);
+    assert.deepEqual(topic('Što je novo s Ivom?', 'Ivo'), [['iva', 'ive', 'ivom']]);
+    assert.deepEqual(topic('Što je novo kod Ive?', 'Iva Kos'), []);
+    assert.deepEqual(topic('Što je novo s Ivom?', 'Iva'), [['ivo', 'ive', 'ivom']]);
     // Not after a preposition, in lower case, or in no case: as written.
     assert.deepEqual(topic('Što je novo s autom?'), ['autom']);
     assert.deepEqual(topic('Što se promijenilo s Markom i Ivom?'), [

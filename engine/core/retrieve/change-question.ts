@@ -175,9 +175,11 @@ export function changeTopicTerms(
   const topic: ChangeTopic[] = [];
   for (const t of new Set(terms)) {
     const forms = cased.get(t);
-    // Her own name in a case, or one it may be, is hers: every change is of her.
     if (forms !== undefined) {
-      if (!forms.some((f) => self.has(f))) topic.push(forms);
+      // Her own name in a case ("kod Lee": Lea's only) is hers: every change is of her. A case that may
+      // be hers or another's ("s Ivom" of Ivo: Iva's, Ive's too) asks of the others.
+      const others = forms.filter((f) => !self.has(f));
+      if (!self.has(t) && others.some((f) => f !== t)) topic.push(others);
     } else if (!changeWords.has(t) && !time.has(t) && !self.has(t)) topic.push(t);
   }
   return topic;
