@@ -187,15 +187,17 @@ export function changeTopicTerms(
 
 /**
  * Whether text says a word of the topic: a term at a word's start (matchedTerms), a name in a case as a
- * word that is one of its forms or is a case of one of them ("Ivo", "Ivi", "Ivom" for "s Ivom"), never
- * a longer word it begins ("Tom" of "s Tomom" is not "tomorrow", "Iva" not "Ivana").
+ * capitalised word that is one of its forms or is a case of one of them ("Ivo", "Ivi", "Ivom" for "s
+ * Ivom"), never a longer word it begins ("Tom" of "s Tomom" is not "tomorrow", "Iva" not "Ivana") nor a
+ * common word in lower case ("o tome", "dana", "marke").
  */
 export function topicMet(text: string, topic: ChangeTopic): boolean {
   if (typeof topic === 'string') return matchedTerms(text, [topic]).length > 0;
   for (const word of text.match(wordOf) ?? []) {
+    // A name is written capitalised, as the question's was (namesInCases): "o tome" is no Tom's.
+    if (!/^\p{Lu}/u.test(word)) continue;
     const folded = foldText(word);
     if (topic.includes(folded)) return true;
-    if (!/^\p{Lu}/u.test(word)) continue;
     if (basesOf(word).some((b) => topic.includes(foldText(b)))) return true;
     // A possessive made of the name ("Markov auto", "Ivin stan", "Tomovoj sestri") is of that one.
     for (const form of topic) {
