@@ -28,9 +28,23 @@ describe('a fact said as a sentence', () => {
 
   it('says a verb that a yes or no is said of as a verb with any other value too', () => {
     assert.equal(factSentence(fact('Lea', 'smokes', '5 a day')), 'Lea smokes 5 a day');
-    assert.equal(factSentence(fact('Lea', 'sails', 'a dinghy')), 'Lea sails a dinghy');
     assert.equal(factSentence(fact('self', 'travels', 'for work'), { you: {} }), 'You travel for work');
     assert.equal(factSentence(fact('self', 'exercises', 'daily'), { you: {} }), 'You exercise daily');
+  });
+
+  it('says a verb that is also a plural noun as a verb only of a yes or no, else as the thing named', () => {
+    assert.equal(factSentence(fact('Lea', 'cycles', '28 days')), "Lea's cycles: 28 days");
+    assert.equal(factSentence(fact('Lea', 'gardens', '2')), "Lea's gardens: 2");
+    assert.equal(factSentence(fact('Lea', 'votes', '3')), "Lea's votes: 3");
+    assert.equal(factSentence(fact('Lea', 'sails', 'red')), "Lea's sails: red");
+    assert.equal(factSentence(fact('Lea', 'hikes', 'twice a month')), "Lea's hikes: twice a month");
+    assert.equal(factTopic('Lea', 'cycles'), "Lea's cycles");
+    assert.equal(factSentenceHead('Lea', 'cycles', {}, '28 days'), "Lea's cycles: ");
+    // Of a yes or no they are verbs, as before.
+    assert.equal(factSentence(fact('Lea', 'cycles', 'yes')), 'Lea cycles');
+    assert.equal(factSentence(fact('Lea', 'dances', 'no')), 'Lea does not dance');
+    assert.equal(factSentence(fact('self', 'climbs', false), { you: {} }), 'You do not climb');
+    assert.equal(factSentenceHead('Lea', 'votes', {}, 'false'), 'Lea votes: ');
   });
 
   it('gives a relation named by a preposition its "is", and a birth its "was"', () => {
@@ -88,6 +102,12 @@ describe('a fact said as a sentence', () => {
     assert.equal(factSentence(fact('Lea', 'has_visited_japan', false)), 'Lea has not visited japan');
     assert.equal(factSentence(fact('Lea', 'has_used_drugs', 'no')), 'Lea has not used drugs');
     assert.equal(factSentence(fact('Lea', 'has_lost_weight', 'no')), 'Lea has not lost weight');
+    // "read" and "used" before a thing they qualify are a having ("read receipts"), else the perfect.
+    assert.equal(factSentence(fact('Lea', 'has_read_receipts', 'no')), 'Lea does not have read receipts');
+    assert.equal(factSentence(fact('Lea', 'has read access', false)), 'Lea does not have read access');
+    assert.equal(factSentence(fact('Lea', 'has_used_car', 'no')), 'Lea does not have used car');
+    assert.equal(factSentence(fact('Lea', 'has_read', 'no')), 'Lea has not read');
+    assert.equal(factSentence(fact('Lea', 'has_read_the_book', false)), 'Lea has not read the book');
     assert.equal(factSentence(fact('self', 'has_had_covid', true), { you: {} }), 'You have had covid');
   });
 

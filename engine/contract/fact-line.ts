@@ -51,6 +51,12 @@ const verbsAlone = new Set(
     'cycles hikes knits meditates votes snores studies teaches skis surfs climbs gardens sails'
   ).split(' '),
 );
+/**
+ * Those of verbsAlone that are as often a plural noun: a predicate of that word alone is a verb only of
+ * a yes or no ("Lea cycles"); with another value it names a thing ("Lea's cycles: 28 days", not "Lea
+ * cycles 28 days"). With more words it is a verb: "cycles to work".
+ */
+const nounLikeVerbs = new Set('cycles gardens votes sails hikes dances climbs skis'.split(' '));
 /** Verbs a predicate may open with, said of its subject: with a value ("Lea smokes 5 a day") or alone. */
 const regularVerbs = new Set([
   ...(
@@ -103,6 +109,7 @@ function baseOfThird(word: string): string {
 /** A predicate's words said as a clause of its subject, or null where it names an attribute. */
 function clauseOf(predicate: string[]): { verb: 'opens' | 'is' } | null {
   const [first = '', ...rest] = predicate;
+  if (rest.length === 0 && nounLikeVerbs.has(first.toLowerCase())) return null;
   if (verbOfYou(first) !== null) return { verb: 'opens' };
   const last = rest.at(-1)?.toLowerCase();
   if (last !== undefined && closingPrepositions.has(last)) return { verb: 'is' };
@@ -130,6 +137,8 @@ function factParts(subject: string, predicate: string, how: SubjectWords): { top
   // A predicate of no words ("_"): the subject and its value.
   if (said.length === 0) return { topic: name ?? 'You', join: ': ' };
   const topic = `${name === null ? 'Your' : `${name}'s`} ${said.join(' ')}`;
+  // A plural, which "is" would not agree with ("Lea's cycles is 28 days").
+  if (said.length === 1 && nounLikeVerbs.has(said[0]!.toLowerCase())) return { topic, join: ': ' };
   return { topic, join: said.length > 1 && closingVerbs.has(said.at(-1)!.toLowerCase()) ? ' ' : ' is ' };
 }
 
@@ -282,13 +291,25 @@ const participles = new Set(
   ).split(' '),
 );
 /**
+ * Things "read" and "used" before them name, not what was read or used: "has read receipts" is a
+ * having ("does not have read receipts"), where "has used drugs" and "has read the book" are the perfect.
+ */
+const qualifiedByParticiple: Readonly<Record<string, ReadonlySet<string>>> = {
+  read: new Set('receipt receipts access permission permissions rights right only mode status'.split(' ')),
+  used: new Set('car cars bike bikes clothes furniture books phone'.split(' ')),
+};
+/**
  * A verb after "has", "had" that makes it the perfect ("has been", "has visited", "has had covid"), not
  * a having ("has red hair"): an "-ed" word only of 5 letters or more, not "-eed" ("seed") nor a noun.
  */
-const perfect = (word: string | undefined): boolean =>
-  word !== undefined &&
-  (participles.has(word) ||
-    (word.length >= 5 && word.endsWith('ed') && !word.endsWith('eed') && !notAdjectives.has(word)));
+function perfect(word: string | undefined, next: string | undefined): boolean {
+  if (word === undefined) return false;
+  if (next !== undefined && qualifiedByParticiple[word]?.has(next)) return false;
+  return (
+    participles.has(word) ||
+    (word.length >= 5 && word.endsWith('ed') && !word.endsWith('eed') && !notAdjectives.has(word))
+  );
+}
 
 /**
  * A predicate opening with a verb said of its subject with a yes or no: "smokes" as "smokes" or "does
@@ -314,7 +335,7 @@ function verbSaid(said: readonly string[], you: boolean, yes: boolean): string[]
   if (done !== undefined) return yes ? [first, ...rest] : ['did', 'not', done, ...rest];
   if (verb === 'never' && pastsAlone.has(rest[0]?.toLowerCase() ?? '')) return yes ? [...said] : null;
   const past = verb === 'had' || verb === 'did';
-  if ((verb === 'has' || verb === 'had') && perfect(rest[0]?.toLowerCase())) {
+  if ((verb === 'has' || verb === 'had') && perfect(rest[0]?.toLowerCase(), rest[1]?.toLowerCase())) {
     const have = you && verb === 'has' ? 'have' : verb;
     return [have, ...(yes ? [] : ['not']), ...rest];
   }
@@ -371,7 +392,8 @@ export function factSentenceHead(
   value?: unknown,
 ): string {
   const { topic, join } = factParts(subject, predicate, how);
-  if (yesOrNoOf(subject, predicate, how, value) === null || join === ': ') return topic + join;
+  // A predicate of no words says no more of a yes or no: "Ana: " (yesOrNoSentence's null).
+  if (yesOrNoOf(subject, predicate, how, value) === null) return topic + join;
   return `${yesOrNoSentence(subject, predicate, how, true) ?? topic}: `;
 }
 

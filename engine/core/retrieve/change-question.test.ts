@@ -186,6 +186,10 @@ describe('a question asking what changed', () => {
     ]);
     // Her own name in a case is hers: every change.
     assert.deepEqual(topic('Što je novo kod Lee?'), []);
+    assert.deepEqual(topic('Što se promijenilo s Ivom?', 'Ivo Horvat'), [['iva', 'ive', 'ivom']]);
+    assert.deepEqual(topic('Što je novo s Ivom?', 'Ivo'), [['iva', 'ive', 'ivom']]);
+    assert.deepEqual(topic('Što je novo kod Ive?', 'Iva Kos'), []);
+    assert.deepEqual(topic('Što je novo s Ivom?', 'Iva'), [['ivo', 'ive', 'ivom']]);
     // Not after a preposition, in lower case, or in no case: as written.
     assert.deepEqual(topic('Što je novo s autom?'), ['autom']);
     assert.deepEqual(topic('Što se promijenilo s Markom i Ivom?'), [
@@ -227,5 +231,27 @@ describe('a question asking what changed', () => {
       for (const text of missed) assert.ok(!topicMet(text, topic), `${String(topic)} in ${text}`);
     }
     assert.ok(topicMet('My dentist changed.', 'dentist'));
+    // A name's form in lower case is another word: "o tome" is no Tom's, "dana" no Dan's.
+    const [dan] = asked('Što je novo s Danom?');
+    const [markoOf] = asked('Što je novo kod Marka?');
+    const lower: [ChangeTopic | undefined, string[], string[]][] = [
+      [tom, ['Pričali smo o Tomu.', 'Tome je rekao.'], ['Pričali smo o tome.', 'tomu je teško.']],
+      [dan, ['Dan moved.', 'Bila sam s Danom.'], ['Prije tri dana.', 'Sunčan dan.']],
+      [markoOf, ['Bila sam kod Marka.'], ['Kupila sam marke.', 'Nova marka auta.']],
+    ];
+    for (const [topic, met, missed] of lower) {
+      assert.ok(topic !== undefined);
+      for (const text of met) assert.ok(topicMet(text, topic), `${String(topic)} in ${text}`);
+      for (const text of missed) assert.ok(!topicMet(text, topic), `${String(topic)} in ${text}`);
+    }
+    // The English path is as it was: a term met by the words it begins, in any case.
+    const [english] = changeTopicTerms(
+      queryTerms('What changed with Marko?'),
+      [],
+      null,
+      'What changed with Marko?',
+    );
+    assert.equal(english, 'marko');
+    assert.ok(topicMet('Marko moved.', 'marko') && topicMet('marko moved.', 'marko'));
   });
 });

@@ -175,9 +175,11 @@ export function changeTopicTerms(
   const topic: ChangeTopic[] = [];
   for (const t of new Set(terms)) {
     const forms = cased.get(t);
-    // Her own name in a case, or one it may be, is hers: every change is of her.
     if (forms !== undefined) {
-      if (!forms.some((f) => self.has(f))) topic.push(forms);
+      // Her own name in a case ("kod Lee": Lea's only) is hers: every change is of her. A case that may
+      // be hers or another's ("s Ivom" of Ivo: Iva's, Ive's too) asks of the others.
+      const others = forms.filter((f) => !self.has(f));
+      if (!self.has(t) && others.some((f) => f !== t)) topic.push(others);
     } else if (!changeWords.has(t) && !time.has(t) && !self.has(t)) topic.push(t);
   }
   return topic;
@@ -185,15 +187,17 @@ export function changeTopicTerms(
 
 /**
  * Whether text says a word of the topic: a term at a word's start (matchedTerms), a name in a case as a
- * word that is one of its forms or is a case of one of them ("Ivo", "Ivi", "Ivom" for "s Ivom"), never
- * a longer word it begins ("Tom" of "s Tomom" is not "tomorrow", "Iva" not "Ivana").
+ * capitalised word that is one of its forms or is a case of one of them ("Ivo", "Ivi", "Ivom" for "s
+ * Ivom"), never a longer word it begins ("Tom" of "s Tomom" is not "tomorrow", "Iva" not "Ivana") nor a
+ * common word in lower case ("o tome", "dana", "marke").
  */
 export function topicMet(text: string, topic: ChangeTopic): boolean {
   if (typeof topic === 'string') return matchedTerms(text, [topic]).length > 0;
   for (const word of text.match(wordOf) ?? []) {
+    // A name is written capitalised, as the question's was (namesInCases): "o tome" is no Tom's.
+    if (!/^\p{Lu}/u.test(word)) continue;
     const folded = foldText(word);
     if (topic.includes(folded)) return true;
-    if (!/^\p{Lu}/u.test(word)) continue;
     if (basesOf(word).some((b) => topic.includes(foldText(b)))) return true;
     // A possessive made of the name ("Markov auto", "Ivin stan", "Tomovoj sestri") is of that one.
     for (const form of topic) {
