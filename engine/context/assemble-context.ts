@@ -29,6 +29,8 @@ import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { questionsAfterAnswers } from '../core/context/questions-last.ts';
 import { asksPresentState, latestFirstInThreads } from '../core/context/latest-first.ts';
 import { asksFormer } from '../core/retrieve/held-span.ts';
+import { readSlotQuestion } from '../core/retrieve/slot-question.ts';
+import { holdsOnlyNames, namesAsked } from '../core/context/names-only.ts';
 import {
   changeSpan,
   changeTopicTerms,
@@ -53,6 +55,8 @@ const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot', 'tasks', 'cha
 /** Lanes that find a Record by meaning alone, or as the neighbour of one so found. */
 const meaningLanes = new Set(['semantic', 'prompt']);
 
+const privateNamesOnly = (visibility: EvidencePassage['visibility']) =>
+  `${visibility}: names whom the question asks of, not what it asks, and a Record that is not shareable is served only for what the question names`;
 const privateByMeaning = (visibility: EvidencePassage['visibility']) =>
   `${visibility}: found by meaning alone, and a Record that is not shareable is served only for what the question names`;
 
@@ -341,6 +345,14 @@ export async function assembleContext(
   const namedIt = (e: EvidencePassage) =>
     e.lanes.some((l) => namingLanes.has(l)) ||
     matchedTerms(`${e.title ?? ''}\n${e.passage}`, searched).length > 0;
+  // A question asking a fact of someone ("When is Marko's birthday?"): the names it writes, which a
+  // private Record holding only them names, without what is asked.
+  const namesOfFact =
+    readSlotQuestion(body.query, searched).predicates.length > 0 ? namesAsked(body.query, searched) : null;
+  const namesOnly = (e: EvidencePassage) =>
+    namesOfFact !== null &&
+    !e.lanes.includes('slot') &&
+    holdsOnlyNames(`${e.title ?? ''}\n${e.passage}`, searched, namesOfFact);
   /** Found by no lane that names, and holding none of the question's words: the nearest by meaning. */
   const foundByMeaningAlone = (e: EvidencePassage) =>
     e.lanes.every((l) => meaningLanes.has(l)) && !namedIt(e);
@@ -404,11 +416,16 @@ export async function assembleContext(
       // A Record its writer kept on this device, or let leave only redacted, is served for what the
       // question names, not for resembling it: "Who is my dentist?" does not bring the person's
       // allergy or therapy along to an agent because they sit near a dentist by meaning.
+      // Nor for naming whom a fact is asked of: a diary line naming Marko, for his birthday.
       const unasked = ranked.filter((e) => e.visibility !== 'shareable' && foundByMeaningAlone(e));
+      const namedOnly = ranked.filter(
+        (e) => e.visibility !== 'shareable' && !unasked.includes(e) && namesOnly(e),
+      );
+      const notAsked = [...unasked, ...namedOnly];
       const ordered = [
         ...leading,
         ...questionsAfterAnswers(
-          unasked.length > 0 ? ranked.filter((e) => !unasked.includes(e)) : ranked,
+          notAsked.length > 0 ? ranked.filter((e) => !notAsked.includes(e)) : ranked,
           who,
         ),
       ];
@@ -426,6 +443,7 @@ export async function assembleContext(
       const held = [
         ...notChanges.map((e) => ({ recordId: e.recordId, reason: notAChange })),
         ...unasked.map((e) => ({ recordId: e.recordId, reason: privateByMeaning(e.visibility) })),
+        ...namedOnly.map((e) => ({ recordId: e.recordId, reason: privateNamesOnly(e.visibility) })),
       ];
       return { dropped: [...selected.dropped, ...held], fitted, ...found, memories, byMeaningAlone, changed };
     },

@@ -38,4 +38,32 @@ describe('private Records in a Context', () => {
     assert.match(await ask('What am I allergic to?'), /penicillin/u);
     assert.match(await ask('How did the session with my therapist go?'), /therapist/u);
   });
+
+  it('naming only the person a question asks a fact of, are not served for that fact', async () => {
+    const { engine, remember } = await withBrain({ embedder: { provider: 'glove-sif', dataDir: tempDir() } });
+    const said = (text: string, visibility?: 'local_only' | 'redacted_summary') =>
+      remember({ content: { kind: 'message', speaker: 'Lea', text }, ...(visibility ? { visibility } : {}) });
+    await said("Marko's birthday is on March 13.");
+    await said('Diary: some nights I quietly wonder whether Marko and I want the same future.', 'local_only');
+    await said('Ana moved to Porto last spring, she loves it there.', 'local_only');
+    await engine.idle();
+    const context = async (query: string) => {
+      const c = await engine.createContext(tenant, 'b', { query, include: ['explain'] }, { requestId: 'r' });
+      assert.equal(c.status, 'ready');
+      const dropped = (c.explain?.dropped ?? []) as Array<{ reason: string }>;
+      return { text: c.text ?? '', reasons: dropped.map((d) => d.reason) };
+    };
+
+    // A birthday is asked: the diary names Marko and says nothing of it.
+    const birthday = await context("When is Marko's birthday?");
+    assert.match(birthday.text, /March 13/u);
+    assert.doesNotMatch(birthday.text, /quietly wonder/u);
+    assert.ok(
+      birthday.reasons.some((r) => /^local_only: names whom the question asks of/u.test(r)),
+      birthday.reasons.join('\n'),
+    );
+    // Asked about the person, or what the private Record holds, it is served as before.
+    assert.match((await context('How do I feel about Marko?')).text, /quietly wonder/u);
+    assert.match((await context('Where does Ana live now?')).text, /Porto/u);
+  });
 });
