@@ -2,11 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tempDir, tenant, withBrain } from './local-helpers.ts';
 
+/** Lea's Brain, with the embedder whose nearness by meaning the rules are about, and her words in it. */
+async function leasBrain() {
+  const { engine, remember } = await withBrain({ embedder: { provider: 'glove-sif', dataDir: tempDir() } });
+  const said = (text: string, visibility?: 'local_only' | 'redacted_summary') =>
+    remember({ content: { kind: 'message', speaker: 'Lea', text }, ...(visibility ? { visibility } : {}) });
+  return { engine, said };
+}
+
 describe('private Records in a Context', () => {
   it('are served when the question names them, not for resembling it', async () => {
-    const { engine, remember } = await withBrain({ embedder: { provider: 'glove-sif', dataDir: tempDir() } });
-    const said = (text: string, visibility?: 'local_only' | 'redacted_summary') =>
-      remember({ content: { kind: 'message', speaker: 'Lea', text }, ...(visibility ? { visibility } : {}) });
+    const { engine, said } = await leasBrain();
     await said('My dentist is Dr. Babić on Ilica, since Tuesday.');
     await said("I'm allergic to penicillin, the doctor confirmed it.", 'local_only');
     await said('Session with my therapist about anxiety went well.', 'redacted_summary');
@@ -40,9 +46,7 @@ describe('private Records in a Context', () => {
   });
 
   it('naming only the person a question asks a fact of, are not served for that fact', async () => {
-    const { engine, remember } = await withBrain({ embedder: { provider: 'glove-sif', dataDir: tempDir() } });
-    const said = (text: string, visibility?: 'local_only' | 'redacted_summary') =>
-      remember({ content: { kind: 'message', speaker: 'Lea', text }, ...(visibility ? { visibility } : {}) });
+    const { engine, said } = await leasBrain();
     await said("Marko's birthday is on March 13.");
     await said('Diary: some nights I quietly wonder whether Marko and I want the same future.', 'local_only');
     await said('Ana moved to Porto last spring, she loves it there.', 'local_only');
