@@ -345,10 +345,15 @@ export async function assembleContext(
   const namedIt = (e: EvidencePassage) =>
     e.lanes.some((l) => namingLanes.has(l)) ||
     matchedTerms(`${e.title ?? ''}\n${e.passage}`, searched).length > 0;
-  // A question asking a fact of someone ("When is Marko's birthday?"): the names it writes, which a
-  // private Record holding only them names, without what is asked.
+  // A question asking a fact of someone that the Brain holds ("When is Marko's birthday?", the slot lane
+  // finding its holder): the names it writes, which a private Record holding only them names, without
+  // what is asked. Where no slot holds the fact, a private Record may be the answer in its own words
+  // ("Marko was born on 13 March 1990"): then none is left out.
+  const factHeld = laneResults.some((r) => r.lane === 'slot' && r.candidates.length > 0);
   const namesOfFact =
-    readSlotQuestion(body.query, searched).predicates.length > 0 ? namesAsked(body.query, searched) : null;
+    factHeld && readSlotQuestion(body.query, searched).predicates.length > 0
+      ? namesAsked(body.query, searched)
+      : null;
   const namesOnly = (e: EvidencePassage) =>
     namesOfFact !== null &&
     !e.lanes.includes('slot') &&

@@ -70,4 +70,18 @@ describe('private Records in a Context', () => {
     assert.match((await context('How do I feel about Marko?')).text, /quietly wonder/u);
     assert.match((await context('Where does Ana live now?')).text, /Porto/u);
   });
+
+  it('answering a fact no slot holds in their own words, are served for it', async () => {
+    const { engine, said } = await leasBrain();
+    await said('Marko was born on 13 March 1990, in Split.', 'local_only');
+    await said('Ivo teaches maths at a gymnasium in Zagreb.', 'local_only');
+    await engine.idle();
+    const text = async (query: string) => {
+      const c = await engine.createContext(tenant, 'b', { query }, { requestId: 'r' });
+      assert.equal(c.status, 'ready', query);
+      return c.text ?? '';
+    };
+    assert.match(await text("When is Marko's birthday?"), /13 March 1990/u);
+    assert.match(await text("What is Ivo's job?"), /teaches maths/u);
+  });
 });
