@@ -487,10 +487,7 @@ const valueTitle = new RegExp(
  * spaces, in lower case, as a list writes it.
  */
 export function valueParts(value: string): string[] {
-  // What a value says in brackets is about the person ("Dad (deceased)", "Ana (since 2019, met in
-  // Lisbon, Portugal)"), not another one.
   return value
-    .replace(/\([^)]*\)?/gu, ',')
     .split(/[,;&/+()|:]|\s[-–—]\s|\s(?:and|i|e|und|y|et)\s/u)
     .map((p) => p.trim())
     .filter((p) => p !== '');
@@ -508,25 +505,38 @@ export function personNameOf(value: string): string | null {
   let name = value.trim().replace(/\s+/gu, ' ');
   for (let t = valueTitle.exec(name); t !== null && t[0].length < name.length; t = valueTitle.exec(name))
     name = name.slice(t[0].length);
-  // A kin or role word before a name is no part of it: "Aunt Marta" is Marta.
-  for (let r = roleBefore.exec(name); r !== null && r[0].length < name.length; r = roleBefore.exec(name))
-    name = name.slice(r[0].length);
+  // A kin word before a name is no part of it: "Aunt Marta" is Marta.
+  const kin = kinBefore.exec(name);
+  if (kin !== null && kin[0].length < name.length) name = name.slice(kin[0].length);
   const m = valueName.exec(name);
   if (!m) return null;
   const words = m[1]!.split(' ');
   if (words.length > 1 && placeHeads.has(lower(words[0]!))) return null;
-  // Made a person, a word a value says instead of a name would be hidden in every copy ("Dad", "Mom",
-  // "Unknown", "None", "Single", "Deceased").
-  if (words.some((w) => roleWord.test(w) || notValueNames.has(lower(w)))) return null;
+  // One word a value says instead of a name ("Dad", "Mom", "Unknown", "None", "Single", "deceased" in
+  // "Dad (deceased)"), made a person, would be hidden in every copy. Only alone: "Paul Nurse", "Ratan
+  // Tata" are names; and never a given name ("Tia", "Primo").
+  if (
+    words.length === 1 &&
+    !givenNames.has(lower(words[0]!)) &&
+    (roleWord.test(words[0]!) || notValueNames.has(lower(words[0]!)))
+  )
+    return null;
   return words.some(isNoName) ? null : m[1]!;
 }
 
 /** A kin or role word alone ("Dad", "Mom", "Sister", "Dentist"): what a value says of whom, not who. */
 const roleWord = new RegExp(String.raw`^(?:${role})$`, 'iu');
-const roleBefore = new RegExp(String.raw`^(?:${role})${space}+`, 'iu');
+/** Kin words said before a name as a title is ("Aunt Marta", "Teta Ana"), none of them a given name. */
+const kinBefore = new RegExp(
+  String.raw`^(?:${'aunt auntie uncle grandma grandpa granny grandmother grandfather teta ujak stric baka djed tante onkel oma opa tio'
+    .split(' ')
+    .filter((w) => !givenNames.has(w))
+    .join('|')})${space}+`,
+  'iu',
+);
 /** Words a person slot's value says in place of a name: a state, an unknown, a placeholder. */
 const notValueNames = new Set(
   `none unknown n/a na single married divorced widowed widow widower deceased dead alive late both many
-  several nobody noone someone somebody anonymous private secret same true false null nil tbd tba
+  several nobody noone someone somebody anonymous private secret same true false null tbd tba
   various other others myself himself herself yes no`.split(/\s+/u),
 );
