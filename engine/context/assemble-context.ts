@@ -29,7 +29,6 @@ import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { questionsAfterAnswers } from '../core/context/questions-last.ts';
 import { asksPresentState, latestFirstInThreads } from '../core/context/latest-first.ts';
 import { asksFormer } from '../core/retrieve/held-span.ts';
-import { readSlotQuestion } from '../core/retrieve/slot-question.ts';
 import { holdsOnlyNames, namesAsked } from '../core/context/names-only.ts';
 import {
   changeSpan,
@@ -349,11 +348,9 @@ export async function assembleContext(
   // finding its holder): the names it writes, which a private Record holding only them names, without
   // what is asked. Where no slot holds the fact, a private Record may be the answer in its own words
   // ("Marko was born on 13 March 1990"): then none is left out.
+  // The slot lane finds a holder only for a question that asks a slot: it read the question already.
   const factHeld = laneResults.some((r) => r.lane === 'slot' && r.candidates.length > 0);
-  const namesOfFact =
-    factHeld && readSlotQuestion(body.query, searched).predicates.length > 0
-      ? namesAsked(body.query, searched)
-      : null;
+  const namesOfFact = factHeld ? namesAsked(body.query, searched) : null;
   const namesOnly = (e: EvidencePassage) =>
     namesOfFact !== null &&
     !e.lanes.includes('slot') &&
