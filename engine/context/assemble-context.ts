@@ -349,8 +349,15 @@ export async function assembleContext(
   // what is asked. Where no slot holds the fact, a private Record may be the answer in its own words
   // ("Marko was born on 13 March 1990"): then none is left out.
   // The slot lane finds a holder only for a question that asks a slot: it read the question already.
-  const factHeld = laneResults.some((r) => r.lane === 'slot' && r.candidates.length > 0);
-  const namesOfFact = factHeld ? namesAsked(body.query, searched) : null;
+  const holders = laneResults.find((r) => r.lane === 'slot')?.candidates ?? [];
+  const namesOfFact =
+    holders.length > 0
+      ? namesAsked(
+          body.query,
+          searched,
+          holders.flatMap((c) => c.subjects ?? []),
+        )
+      : null;
   const namesOnly = (e: EvidencePassage) =>
     namesOfFact !== null &&
     !e.lanes.includes('slot') &&

@@ -48,6 +48,11 @@ export interface LaneCandidate {
    * only tells when it was said; retrieve.ts lets such events lead (datedFirst).
    */
   datedMs?: number;
+  /**
+   * Set by the slot lane on a holder found by subjects the query names: those subjects as slot keys
+   * write them ("marko"), so a question typed in lower case still tells its names from its other words.
+   */
+  subjects?: readonly string[];
 }
 
 /**

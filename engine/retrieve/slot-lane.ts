@@ -112,7 +112,9 @@ export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
         out.push(...coming.map((c) => ({ ...c, score: c.score / (coming.length + 1) })));
       }
       input.ledger.charge('processing', out.length / 1000);
-      return out;
+      // Whom the query named, for the Context's rule on private Records naming only them (names-only.ts).
+      const subjects = [...new Set([...named].map((key) => key.slice(0, key.indexOf('\u001f'))))];
+      return subjects.length > 0 ? out.map((c) => ({ ...c, subjects })) : out;
     },
   };
 }

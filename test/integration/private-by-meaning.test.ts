@@ -66,6 +66,10 @@ describe('private Records in a Context', () => {
       birthday.reasons.some((r) => /^local_only: names whom the question asks of/u.test(r)),
       birthday.reasons.join('\n'),
     );
+    // Typed in lower case, as a person types into a box, the name is read from whom the slot lane found.
+    const typed = await context("when is marko's birthday");
+    assert.match(typed.text, /March 13/u);
+    assert.doesNotMatch(typed.text, /quietly wonder/u);
     // Asked about the person, or what the private Record holds, it is served as before.
     assert.match((await context('How do I feel about Marko?')).text, /quietly wonder/u);
     assert.match((await context('Where does Ana live now?')).text, /Porto/u);

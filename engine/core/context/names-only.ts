@@ -5,13 +5,19 @@ import { matchedTerms } from '../retrieve/query-terms.ts';
 const capitalised = /(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{L}\p{M}]*(?:[-'’]\p{L}+)*/gu;
 
 /**
- * The question's terms that are names as it writes them, with a capital ("marko" of "When is Marko's
- * birthday?"). A capital that opens the question makes its word one too: the rule that reads these
- * (holdsOnlyNames) then keeps more, not less.
+ * The question's terms that are names: as it writes them, with a capital ("marko" of "When is Marko's
+ * birthday?"), or as words of the people it was found to ask of (`subjects`, the slot lane's: "marko" of
+ * "when is marko's birthday"). A capital that opens the question makes its word one too: the rule that
+ * reads these (holdsOnlyNames) then keeps more, not less.
  */
-export function namesAsked(query: string, terms: readonly string[]): Set<string> {
+export function namesAsked(
+  query: string,
+  terms: readonly string[],
+  subjects: readonly string[] = [],
+): Set<string> {
   const written = [...query.matchAll(capitalised)].map((m) => foldText(m[0].replace(/['’]s$/u, '')));
-  return new Set(terms.filter((t) => matchedTerms(written.join('\n'), [t]).length > 0));
+  const named = [...written, ...subjects].join('\n');
+  return new Set(terms.filter((t) => matchedTerms(named, [t]).length > 0));
 }
 
 /**
