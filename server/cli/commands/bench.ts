@@ -39,11 +39,13 @@ const modelOption = () =>
     'sentence-transformers ONNX model directory (default: the offline embedder)',
   );
 
-/** `mnemo bench locomo|scale|write`: each starts its own server on 127.0.0.1 over a temp data dir. */
+/** `mnemo bench locomo|scale|write|sync|import`: each starts its own servers on 127.0.0.1 over temp data dirs. */
 export function register(program: Command): void {
   const bench = program
     .command('bench')
-    .description('benchmarks: retrieval quality (locomo), scale, write throughput');
+    .description(
+      'benchmarks: retrieval quality (locomo), scale, write throughput, sync and import rates (JSON lines)',
+    );
 
   bench
     .command('locomo')
