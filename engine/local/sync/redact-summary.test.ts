@@ -324,6 +324,49 @@ describe('a given name alone, and a firm or a place that is no one (use8)', () =
   });
 });
 
+describe("the Brain's own person in a redacted copy (leak8 M1)", () => {
+  // The speakers the store reads back for a Brain with agents' and imports' messages (people()).
+  const speakers: KnownPeople = {
+    self: 'Lea Horvat',
+    others: ['Marko', 'user', 'self', 'Me', 'I', 'myself'],
+  };
+  const copyOf = (content: RecordReplica['content']) => {
+    const out = redactor(speakers).redact({ ...message('x'), content });
+    assert.ok(out.ok, out.ok ? '' : out.reason);
+    return out.replica.content;
+  };
+
+  it('sends a speaker, participant or subject that means her as [self], which the hub reads as hers', () => {
+    for (const speaker of ['user', 'self', 'me', 'I', ' User ', 'MYSELF', 'Lea Horvat', '[self]'])
+      assert.deepEqual(
+        copyOf({ kind: 'message', speaker, text: 'Moved to Porto.' }),
+        { kind: 'message', speaker: '[self]', text: 'Moved to Porto.' },
+        speaker,
+      );
+    assert.deepEqual(copyOf({ kind: 'event', title: 'Dinner', participants: ['me', 'Marko'] }), {
+      kind: 'event',
+      title: 'Dinner',
+      participants: ['[self]', tag('Marko')],
+    });
+    assert.deepEqual(copyOf({ kind: 'fact', subject: 'user', predicate: 'lives in', value: 'Porto' }), {
+      kind: 'fact',
+      subject: '[self]',
+      predicate: 'lives in',
+      value: 'Porto',
+    });
+  });
+
+  it('takes those words in running text for words, never for a name', () => {
+    const text = 'The user asked about self-care; call me, I will be there. I am self-employed, said user.';
+    assert.deepEqual(copyOf({ kind: 'message', speaker: 'user', text }), {
+      kind: 'message',
+      speaker: '[self]',
+      text,
+    });
+    assert.equal(textOf('Marko told me.', speakers), `${tag('Marko')} told me.`);
+  });
+});
+
 describe('special categories', () => {
   it('holds back health in the languages the product meets', () => {
     for (const text of [

@@ -1,0 +1,66 @@
+// Whose a hosted Mnemo takes the "Summary only" Records of Lea's desktop for (leak8): an agent's message
+// spoken by `user` is hers on the device, and went up spoken by a pseudonym, another person's. Each hub
+// engine in turn: SQLite and PostgreSQL (PGlite), the device being the desktop's (SQLite).
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
+import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
+import {
+  allRecords,
+  owners,
+  startNode,
+  syncOk,
+  tempRoot,
+  writeTo,
+  type Node,
+  type NodeOptions,
+} from './sync-helpers.ts';
+
+const database = await pgliteDatabases({ migrated: true });
+const hubs: ReadonlyArray<[string, NodeOptions]> = [
+  ['SQLite', { deployment: 'hosted' }],
+  [
+    'PostgreSQL (PGlite)',
+    { deployment: 'hosted', openDatabase: async (o) => postgresStorageOver(await database(), o) },
+  ],
+];
+
+for (const [engine, options] of hubs)
+  describe(`Lea's own redacted words, on a hub on ${engine}`, () => {
+    const { root, remove } = tempRoot('mnemo-sync-redacted-self-');
+    const nodes: Node[] = [];
+    after(async () => {
+      await Promise.all(nodes.map((n) => n.stop().catch(() => {})));
+      remove();
+    });
+
+    it('go up spoken by [self], hers on the hub as on the device, with "user" and "me" as words', async () => {
+      const [hub, desk] = await Promise.all([startNode(root, 'hub', options), startNode(root, 'desk')]);
+      nodes.push(hub, desk);
+      await desk.client.createBrain({ id: 'lea', self: { type: 'person', name: 'Lea Horvat' } });
+      // The speakers an agent and an import write for her, known to the store as every speaker is.
+      for (const speaker of ['self', 'me'])
+        await writeTo(desk, 'lea', {
+          content: { kind: 'message', speaker, text: 'Good morning.' },
+          visibility: 'local_only',
+        });
+      const said = 'I moved to Porto last week; the user asked me about self-care.';
+      await writeTo(desk, 'lea', {
+        content: { kind: 'message', speaker: 'user', text: said },
+        visibility: 'redacted_summary',
+      });
+      await desk.server.engine.idle();
+      await desk.client.pairSync('lea', { remote: hub.server.url, remote_key: hub.key });
+      const status = await syncOk(desk, 'lea');
+      assert.deepEqual([status.pushed, status.held_back], [1, 0]);
+      await hub.server.engine.idle();
+
+      const held = await allRecords(hub.client, 'lea');
+      assert.deepEqual(
+        held.map((r) => r.content),
+        [{ kind: 'message', speaker: '[self]', text: said }],
+      );
+      assert.deepEqual(await owners(desk, 'lea', 'Porto'), ['self: Lea Horvat']);
+      assert.deepEqual(await owners(hub, 'lea', 'Porto'), ['self: Lea Horvat']);
+    });
+  });
