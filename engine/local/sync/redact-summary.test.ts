@@ -243,6 +243,30 @@ describe('people the Brain does not know', () => {
     assert.equal(textOf('Lea Horvat and Marko called.'), `[self] and ${tag('Marko')} called.`);
   });
 
+  it('holds a Record back when a name is joined to a known part by a hyphen, or two known parts are one name (leak8 M2)', () => {
+    // Horvat is the self's surname, Ana Ana Kos's name, Lea the self's first name.
+    const joined: [string, string][] = [
+      ['Dinner at the Horvat-Kovačević place.', 'Kovačević'],
+      ['Kovačević-Horvat sent it.', 'Kovačević'],
+      ['Ana-Marija came by.', 'Marija'],
+      ['Lea-Marie called.', 'Marie'],
+    ];
+    for (const [text, beside] of joined)
+      assert.match(heldBack(text), new RegExp(`\\("${beside}" beside it\\)`), text);
+    // Where a sentence opens, or her mother known by her first name alone, in any case.
+    const mom: KnownPeople = { ...lea, relations: ['Snježana'] };
+    for (const text of ['Goran Horvat called.', 'Snježana Horvat called.', 'my mom snježana horvat called'])
+      assert.match(heldBack(text, mom), /shares a part with one the Brain knows/, text);
+    // A dash says "to" between two names, and a word in lower case after a hyphen is no name.
+    assert.equal(textOf('The Lea–Marko call ran late.'), `The [self]–${tag('Marko')} call ran late.`);
+    assert.equal(textOf('Marko-style jokes.'), `${tag('Marko')}-style jokes.`);
+  });
+
+  it('finds a double given name as one person', () => {
+    const nobody: KnownPeople = { self: null, others: [] };
+    assert.equal(textOf('Snježana-Marija came by.', nobody), `${tag('Snježana-Marija')} came by.`);
+  });
+
   it('finds an unknown speaker, participant or subject too', () => {
     const out = redactor().redact({
       ...message('x'),

@@ -3,7 +3,14 @@ import { isIPv6 } from 'node:net';
 import { selfSpeakerNames, type RecordReplica } from '../../contract/index.ts';
 import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
 import { basesOf } from '../../core/shared/name-forms.ts';
-import { baseName, nameBesideKnown, personNameOf, replaceUnknownNames, valueParts } from './redact-people.ts';
+import {
+  baseName,
+  nameBesideKnown,
+  personNameOf,
+  replaceUnknownNames,
+  tagsAsOneName,
+  valueParts,
+} from './redact-people.ts';
 import {
   decimal,
   digitValue,
@@ -97,6 +104,11 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     if (beside !== null)
       throw new Unsure(`a name that shares a part with one the Brain knows ("${beside}" beside it)`);
     out = replaceUnknownNames(out, pseudonym, notPeople.size > 0 ? isPlace : undefined);
+    // A name the rules for an unknown one found right beside a known part ("Snježana [self]" where a
+    // sentence opens, which nameBesideKnown does not read as a name).
+    const joined = tagsAsOneName(out);
+    if (joined !== null)
+      throw new Unsure(`a name that shares a part with one the Brain knows ("${joined}" beside it)`);
     if (atSign.test(out)) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
     // Read on what would go: words inside an address or a URL that went are not said on the hub.
     const special = specialCategoryOf(out);
