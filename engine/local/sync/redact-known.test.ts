@@ -292,6 +292,31 @@ describe("the people the Brain's slots name in a redacted copy", () => {
     );
   });
 
+  it("knows a slot's name written in lower case as the whole person, before the self's part of it (leak8 M2)", () => {
+    // `mother: snježana horvat`, typed so; the self is Lea Horvat.
+    const people: KnownPeople = { self: 'Lea Horvat', others: [], relations: ['snježana horvat'] };
+    const mother = tag('Snježana Horvat');
+    assert.equal(textOf('my mom snježana horvat called', people), `my mom ${mother} called`);
+    assert.equal(
+      textOf('Snježana called; Horvat is her name too.', people),
+      `${mother} called; [self] is her name too.`,
+    );
+    const out = createRedactor(people, secret).redact({
+      ...message('x'),
+      content: { kind: 'fact', subject: 'snježana horvat', predicate: 'phone', value: 'ask Lea' },
+    });
+    assert.ok(out.ok);
+    assert.deepEqual(out.replica.content, {
+      kind: 'fact',
+      subject: mother,
+      predicate: 'phone',
+      value: 'ask [self]',
+    });
+    // A value in lower case that is no name, or opens with an everyday word that is one, is no one.
+    const odd: KnownPeople = { self: null, others: [], relations: ['my mom', 'mark', 'grace kelly'] };
+    assert.equal(textOf('my mom said mark my words', odd), 'my mom said mark my words');
+  });
+
   it('takes a value that names a firm or a place for no one, and one that names a person for one', () => {
     // A doctor's value that is a clinic, a partner's that is a firm the Brain knows as an employer, a
     // value of a place, a day, one that is no name at all; and a wife's name.

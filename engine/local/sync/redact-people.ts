@@ -388,9 +388,11 @@ function cuedPerson(
  * where a sentence opens ("Will you come?", "Stan je u Ilici").
  */
 function givenNameAlone(word: string, _head: string, whole: string, at: number): boolean {
-  if (givenNameOf(lower(word)) === null) return false;
+  // A double name ("Snježana-Marija", "Jean-Luc") is a person by its first part.
+  const first = word.split('-')[0]!;
+  if (givenNameOf(lower(first)) === null) return false;
   // "Marku" is Marko's dative, though "Mark" is a word too.
-  const name = lower(baseName(word, whole, at, isListedName) ?? givenNameOf(lower(word))!);
+  const name = lower(baseName(first, whole, at, isListedName) ?? givenNameOf(lower(first))!);
   if (namesOfThings.has(name)) return false;
   if (/^['’](?!s(?![\p{L}\p{M}]))[\p{L}\p{M}]/u.test(whole.slice(at + word.length, at + word.length + 3)))
     return false;
@@ -449,22 +451,45 @@ function trimRun(run: string): string | null {
 }
 
 const knownTag = String.raw`\[(?:self|person-[0-9A-Z]{4})\]`;
-const afterKnown = new RegExp(String.raw`${knownTag}${space}(${nameWord})(?![\p{L}\p{M}\p{N}_-])`, 'gu');
-// Before one, a word that does not open a sentence (a capitalised verb does: "Drove [person-7KQ2] home").
-const beforeKnown = new RegExp(
-  String.raw`(?<=[\p{Ll}\p{M},;:(]${space})(${nameWord})${space}${knownTag}`,
+// A hyphen that joins the parts of one name ("Horvat-Kovačević", "Ana-Marija"); not a dash, which
+// says "to" or "and" between two ("Lea–Marko").
+const hyphen = String.raw`[\u002D\u2010\u2011]`;
+const afterKnown = new RegExp(
+  String.raw`${knownTag}(?:${space}|${hyphen})(${nameWord})(?![\p{L}\p{M}\p{N}_-])`,
   'gu',
 );
+// Before one, a word that does not open a sentence (a capitalised verb does: "Drove [person-7KQ2] home");
+// joined to it by a hyphen, one wherever it stands ("Kovačević-[self]": no verb is written so).
+const beforeKnown = new RegExp(
+  String.raw`(?<=[\p{Ll}\p{M},;:(]${space})(${nameWord})${space}${knownTag}|(?<![\p{L}\p{M}\p{N}_'’-])(${nameWord})${hyphen}${knownTag}`,
+  'gu',
+);
+const knownBesideKnown = new RegExp(String.raw`(${knownTag})(?:${space}|${hyphen})(?=(${knownTag}))`, 'gu');
 
 /**
- * A capitalised word right beside a known person's pseudonym ("[person-7KQ2] Horvat" of "Ivo Horvat"
- * where the Brain knows an Ivo Babić; "Goran [self]" of "Goran Horvat" where the self is Lea Horvat): a
- * name that shares a part with a known one, which the part's replacement made half a pseudonym and half
- * a name, and perhaps the wrong person's. Null when there is none.
+ * A capitalised word right beside a known person's pseudonym, or joined to it by a hyphen ("[person-7KQ2]
+ * Horvat" of "Ivo Horvat" where the Brain knows an Ivo Babić; "Goran [self]" of "Goran Horvat" and
+ * "[self]-Kovačević" of "Horvat-Kovačević" where the self is Lea Horvat), or two people's pseudonyms
+ * so (tagsAsOneName): a name that shares a part with a known one, which the part's replacement made half a
+ * pseudonym and half a name, and perhaps the wrong person's. Null when there is none.
  */
 export function nameBesideKnown(text: string): string | null {
   for (const re of [afterKnown, beforeKnown])
-    for (const m of text.matchAll(re)) if (!isNoName(m[1]!)) return m[1]!;
+    for (const m of text.matchAll(re)) {
+      const word = m[1] ?? m[2]!;
+      if (!isNoName(word)) return word;
+    }
+  return tagsAsOneName(text);
+}
+
+/**
+ * Two people's pseudonyms side by side as the parts of one name, or joined by a hyphen ("[person-33SH]
+ * [self]" of "Snježana Horvat" where the Brain knows a Snježana and the self is Lea Horvat, or knows
+ * no Snježana and the rules for an unknown name found her): the second, or null. One person's twice
+ * is one name ("Goranom Babićem").
+ */
+export function tagsAsOneName(text: string): string | null {
+  for (const m of text.matchAll(knownBesideKnown)) if (m[1] !== m[2]) return m[2]!;
   return null;
 }
 
@@ -508,7 +533,7 @@ export function personNameOf(value: string): string | null {
   // A kin word before a name is no part of it: "Aunt Marta" is Marta.
   const kin = kinBefore.exec(name);
   if (kin !== null && kin[0].length < name.length) name = name.slice(kin[0].length);
-  const m = valueName.exec(name);
+  const m = valueName.exec(name) ?? valueName.exec(capitalisedName(name) ?? '');
   if (!m) return null;
   const words = m[1]!.split(' ');
   if (words.length > 1 && placeHeads.has(lower(words[0]!))) return null;
@@ -522,6 +547,24 @@ export function personNameOf(value: string): string | null {
   )
     return null;
   return words.some(isNoName) ? null : m[1]!;
+}
+
+const particleWord = new RegExp(String.raw`^${particle}$`, 'u');
+/**
+ * A value written all in lower case, as a fact is often typed (`mother: snježana horvat`), as the name
+ * it is when it opens with a given name of the list that is no everyday word and no place's or firm's
+ * ("Snježana Horvat"): each word capitalised but a particle's ("ana da silva"), so that it is known,
+ * by its parts too, as one written so. Null for anything else ("my old friend from school", "mark").
+ */
+function capitalisedName(value: string): string | null {
+  if (/\p{Lu}/u.test(value)) return null;
+  const words = value.split(' ');
+  const first = words[0]!.split('-')[0]!;
+  if (words.length > 4 || !givenNames.has(first) || commonWordNames.has(first) || namesOfThings.has(first))
+    return null;
+  return words
+    .map((w) => (particleWord.test(w) ? w : w.replace(/(?<![\p{L}\p{M}])\p{Ll}/gu, (c) => c.toUpperCase())))
+    .join(' ');
 }
 
 /** A kin or role word alone ("Dad", "Mom", "Sister", "Dentist"): what a value says of whom, not who. */

@@ -243,6 +243,30 @@ describe('people the Brain does not know', () => {
     assert.equal(textOf('Lea Horvat and Marko called.'), `[self] and ${tag('Marko')} called.`);
   });
 
+  it('holds a Record back when a name is joined to a known part by a hyphen, or two known parts are one name (leak8 M2)', () => {
+    // Horvat is the self's surname, Ana Ana Kos's name, Lea the self's first name.
+    const joined: [string, string][] = [
+      ['Dinner at the Horvat-Kovačević place.', 'Kovačević'],
+      ['Kovačević-Horvat sent it.', 'Kovačević'],
+      ['Ana-Marija came by.', 'Marija'],
+      ['Lea-Marie called.', 'Marie'],
+    ];
+    for (const [text, beside] of joined)
+      assert.match(heldBack(text), new RegExp(`\\("${beside}" beside it\\)`), text);
+    // Where a sentence opens, or her mother known by her first name alone, in any case.
+    const mom: KnownPeople = { ...lea, relations: ['Snježana'] };
+    for (const text of ['Goran Horvat called.', 'Snježana Horvat called.', 'my mom snježana horvat called'])
+      assert.match(heldBack(text, mom), /shares a part with one the Brain knows/, text);
+    // A dash says "to" between two names, and a word in lower case after a hyphen is no name.
+    assert.equal(textOf('The Lea–Marko call ran late.'), `The [self]–${tag('Marko')} call ran late.`);
+    assert.equal(textOf('Marko-style jokes.'), `${tag('Marko')}-style jokes.`);
+  });
+
+  it('finds a double given name as one person', () => {
+    const nobody: KnownPeople = { self: null, others: [] };
+    assert.equal(textOf('Snježana-Marija came by.', nobody), `${tag('Snježana-Marija')} came by.`);
+  });
+
   it('finds an unknown speaker, participant or subject too', () => {
     const out = redactor().redact({
       ...message('x'),
@@ -321,6 +345,49 @@ describe('a given name alone, and a firm or a place that is no one (use8)', () =
 
   it('takes the same given name for the same pseudonym wherever it stands', () => {
     assert.equal(textOf('Goran is back. I met Goran.'), `${tag('Goran')} is back. I met ${tag('Goran')}.`);
+  });
+});
+
+describe("the Brain's own person in a redacted copy (leak8 M1)", () => {
+  // The speakers the store reads back for a Brain with agents' and imports' messages (people()).
+  const speakers: KnownPeople = {
+    self: 'Lea Horvat',
+    others: ['Marko', 'user', 'self', 'Me', 'I', 'myself'],
+  };
+  const copyOf = (content: RecordReplica['content']) => {
+    const out = redactor(speakers).redact({ ...message('x'), content });
+    assert.ok(out.ok, out.ok ? '' : out.reason);
+    return out.replica.content;
+  };
+
+  it('sends a speaker, participant or subject that means her as [self], which the hub reads as hers', () => {
+    for (const speaker of ['user', 'self', 'me', 'I', ' User ', 'MYSELF', 'Lea Horvat', '[self]'])
+      assert.deepEqual(
+        copyOf({ kind: 'message', speaker, text: 'Moved to Porto.' }),
+        { kind: 'message', speaker: '[self]', text: 'Moved to Porto.' },
+        speaker,
+      );
+    assert.deepEqual(copyOf({ kind: 'event', title: 'Dinner', participants: ['me', 'Marko'] }), {
+      kind: 'event',
+      title: 'Dinner',
+      participants: ['[self]', tag('Marko')],
+    });
+    assert.deepEqual(copyOf({ kind: 'fact', subject: 'user', predicate: 'lives in', value: 'Porto' }), {
+      kind: 'fact',
+      subject: '[self]',
+      predicate: 'lives in',
+      value: 'Porto',
+    });
+  });
+
+  it('takes those words in running text for words, never for a name', () => {
+    const text = 'The user asked about self-care; call me, I will be there. I am self-employed, said user.';
+    assert.deepEqual(copyOf({ kind: 'message', speaker: 'user', text }), {
+      kind: 'message',
+      speaker: '[self]',
+      text,
+    });
+    assert.equal(textOf('Marko told me.', speakers), `${tag('Marko')} told me.`);
   });
 });
 

@@ -1,9 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
-import type { RecordReplica } from '../../contract/index.ts';
+import { selfSpeakerNames, type RecordReplica } from '../../contract/index.ts';
 import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
 import { basesOf } from '../../core/shared/name-forms.ts';
-import { baseName, nameBesideKnown, personNameOf, replaceUnknownNames, valueParts } from './redact-people.ts';
+import {
+  baseName,
+  nameBesideKnown,
+  personNameOf,
+  replaceUnknownNames,
+  tagsAsOneName,
+  valueParts,
+} from './redact-people.ts';
 import {
   decimal,
   digitValue,
@@ -20,6 +27,11 @@ import { specialCategoryOf } from './special-categories.ts';
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
 export interface KnownPeople {
   self: string | null;
+  /**
+   * Anyone else, as written. A word that means the Brain's own person (selfSpeakerNames: `user`,
+   * `me`, `self` ...) is no one else: the redactor leaves it out, since as a name it would make a
+   * pseudonym of "the user asked" and "call me", and of her as a speaker.
+   */
   others: readonly string[];
   /**
    * The values of the Brain's slots of a person, as written ("Ivana", "Dr. Babić", "Ana, Marko"): a
@@ -56,7 +68,18 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
   };
   const notPeople = new Set(places.map((p) => fold(collapse(p))).filter((p) => p.length >= 2));
   const isPlace = (name: string) => notPeople.has(fold(collapse(name)));
-  const names = nameTable(withRelations(people, isPlace), pseudonym);
+  const notSelf = (list: readonly string[]) => list.filter((n) => !meansSelf(n));
+  const names = nameTable(
+    withRelations(
+      {
+        ...people,
+        others: notSelf(people.others),
+        ...(people.relations ? { relations: notSelf(people.relations) } : {}),
+      },
+      isPlace,
+    ),
+    pseudonym,
+  );
 
   const redactText = (text: string): string => {
     let out = replaceUrls(text);
@@ -81,6 +104,11 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     if (beside !== null)
       throw new Unsure(`a name that shares a part with one the Brain knows ("${beside}" beside it)`);
     out = replaceUnknownNames(out, pseudonym, notPeople.size > 0 ? isPlace : undefined);
+    // A name the rules for an unknown one found right beside a known part ("Snježana [self]" where a
+    // sentence opens, which nameBesideKnown does not read as a name).
+    const joined = tagsAsOneName(out);
+    if (joined !== null)
+      throw new Unsure(`a name that shares a part with one the Brain knows ("${joined}" beside it)`);
     if (atSign.test(out)) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
     // Read on what would go: words inside an address or a URL that went are not said on the hub.
     const special = specialCategoryOf(out);
@@ -90,7 +118,10 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
       );
     return out;
   };
+  // A speaker, participant or subject that means the Brain's own person is hers on the hub as on the
+  // device: `[self]` is one of selfSpeakerNames, as `user` is.
   const redactName = (name: string): string => {
+    if (meansSelf(name)) return roleOfSelf;
     const whole = names.whole.get(fold(collapse(name)));
     return whole ?? redactText(name);
   };
@@ -182,6 +213,8 @@ interface NameTable {
 }
 
 const collapse = (name: string) => name.trim().replace(/\s+/g, ' ');
+/** Whether a name is a word for the Brain's own person, as resolveOwner compares it. */
+const meansSelf = (name: string) => selfSpeakerNames.has(collapse(name).toLowerCase());
 /**
  * What a reader does not see inside a name: format characters (a zero-width space or joiner, a soft
  * hyphen, a word joiner), and the Hangul fillers, letters that print as nothing.
