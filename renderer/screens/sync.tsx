@@ -29,13 +29,13 @@ export function SyncScreen({ brainId }: { brainId: string }) {
       <p className="hint" data-testid="sync-redaction">
         A summary-only copy keeps its words, dates and times as written. It replaces e-mail, web and IP
         addresses, phone, card and account numbers, street addresses, amounts of money, other numbers of three
-        digits or more, dates of birth, and people’s names (those this Brain knows, common first names in many
-        languages, and those written as names are: after a title or a word such as “landlord”, or with a
-        surname) with placeholders such as [address] or [person-7KQ2]. A rare first name alone, a first name
-        that is also a word opening a sentence, or a name in lower case may still go as written. A Record that
-        speaks of health, sexual orientation, religion, political opinions, union membership or genetics is
-        never sent, nor is one the redactor is unsure of: those are held back, and the newest are listed below
-        with why.
+        digits or more, dates of birth, passwords, PINs and door codes, and people’s names (those this Brain
+        knows, common first names in many languages, and those written as names are: after a title or a word
+        such as “landlord”, or with a surname) with placeholders such as [address] or [person-7KQ2]. A rare
+        first name alone, a first name that is also a word opening a sentence, or a name in lower case may
+        still go as written. A Record that speaks of health, sexual orientation, religion, political opinions,
+        union membership or genetics is never sent, nor is one the redactor is unsure of: those are held back,
+        and the newest are listed below with why.
       </p>
       {status.isPending ? (
         <Loading what="the sync status" />

@@ -16,7 +16,7 @@ import { products } from '../../core/derive/not-a-place.ts';
 
 /** The role words of every rule: the rules here leave them as they are. */
 const roleWord =
-  /\[(?:self|person(?:-[0-9A-Z]{4})?|email|url|ip|iban|card|phone|number|address|amount|date)\]/gu;
+  /\[(?:self|person(?:-[0-9A-Z]{4})?|email|url|ip|iban|card|phone|number|address|amount|date|secret)\]/gu;
 const hidden = '\uE000';
 
 /**
@@ -45,7 +45,7 @@ const streetName = String.raw`${nameWord}(?:[ \u00a0](?:${particle}[ \u00a0])?${
 // A house number: "17", "221B", "4/2", "15-17", "12 a"; never part of a longer number or word, nor a
 // time or a decimal ("Python 3.12", "Monday 10:30").
 const houseNumber = String.raw`\p{Nd}{1,4}(?:(?:[A-Za-z]|[ ][a-z])(?![\p{L}\p{N}]))?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?(?![\p{L}\p{N}]|[.,:/-]\p{Nd})`;
-const numberMark = String.raw`(?:n\.?[ ]?[ºo°]\.?|nº|no\.|nr\.?|br\.|broj|Nr\.?|No\.)[ ]?`;
+const numberMark = String.raw`(?:n\.?[ ]?[ºo°]\.?|nº|no\.|nr\.?|br\.|broj|Nr\.?|No\.|[Nn][úu]mero|[Nn]úm\.|[Nn]um\.|[Nn]ummer)[ ]?`;
 
 // Words of a street's kind written before its name ("Rua Augusta 15", "ul. Ilica 42", "12 rue de la
 // Paix"), in the languages the product meets. Not words a sentence uses otherwise ("via", "place",
@@ -112,6 +112,38 @@ const cuedAddress = new RegExp(
   String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${letters}{2,40}\.?[ \u00a0]){1,4}(?:${numberMark})?${houseNumber})`,
   'giu',
 );
+// After those words, a house number first and a capitalised street's name with no word of its kind
+// ("I live at 42 Ilica", "moved to 7 Savska"). Found case-insensitively, as the cue may open a
+// sentence; the street's name is then read again as written (`streetAt`), capitalised.
+const cuedNumberFirst = new RegExp(
+  String.raw`(?<!${letters})(${addressCue}[ \u00a0])(\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=\p{Lu})`,
+  'giu',
+);
+const streetAt = new RegExp(String.raw`${streetName}(?!${letters}|[-'’])`, 'uy');
+
+/**
+ * "I live at 42 Ilica": the cue, the number and the capitalised name after it as `[address]`, unless
+ * the name is a month or a weekday ("moved to 3 May"), a thing numbered or a product.
+ */
+function replaceCuedNumberFirst(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const m of text.matchAll(cuedNumberFirst)) {
+    if (m.index < from) continue;
+    const nameAt = m.index + m[0].length;
+    streetAt.lastIndex = nameAt;
+    // A full stop after the name is the sentence's ("I live at 42 Ilica."), an abbreviation's ("Sv.")
+    // no more than a letter or two to the hub.
+    const name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
+    if (!name || numberedThing(name, '') || counted(text, nameAt + name.length)) continue;
+    out += `${text.slice(from, m.index)}${m[1]}[address]`;
+    from = nameAt + name.length;
+  }
+  return out + text.slice(from);
+}
+// A count after the number ("lived in Zagreb 5 years", "Ilica 3 times") makes it no house's.
+const counted = (whole: string, end: number) => unitAfter.test(whole.slice(end, end + 16));
+
 // A floor, a flat, an apartment or a unit in a building: "3rd floor", "floor 3", "flat 4B", "Apt. 5",
 // "3. kat", "2.º esq.", "3. Stock", "Wohnung 4". A floor's word that has another meaning ("stock",
 // "piano") only after an ordinal's dot or sign.
@@ -133,13 +165,12 @@ export function replacePostcodesWithDash(text: string): string {
 
 /** A postal address's parts as `[address]`: a street and its number, a floor or flat, a postcode. */
 export function replaceAddresses(text: string): string {
-  // A count after the number ("lived in Zagreb 5 years", "Ilica 3 times") makes it no house's.
-  const counted = (whole: string, end: number) => unitAfter.test(whole.slice(end, end + 16));
   let out = text.replace(cuedAddress, (found: string, cue: string, _a: string, at: number, whole: string) =>
     counted(whole, at + found.length) ? found : `${cue}[address]`,
   );
   out = out.replace(numberThenKind, '[address]');
   out = out.replace(numberThenStreet, '[address]');
+  out = replaceCuedNumberFirst(out);
   out = out.replace(kindBeforeStreet, '[address]');
   out = out.replace(streetKindThenNumber, '[address]');
   out = out.replace(
@@ -197,20 +228,58 @@ export function replaceAmounts(text: string): string {
 }
 const isYearAlone = (num: string) => /^(?:19|20)\p{Nd}{2}$/u.test(num);
 
-// Words that say a birth, and a date after them: numeric, with a month's name, or a year.
-const birthCue = String.raw`(?:born|birth ?date|date of birth|d\.?o\.?b\.?|birthday|rođen|rođena|rođenja|datum rođenja|nascid[oa]|nascimento|data de nascimento|geboren|Geburtsdatum|Geburtstag|nacid[oa]|née?)`;
+// Words that say a birth, and a date after them: numeric, with a month's name, or a year. A birthday's
+// words ("birthday", "rođendan", "aniversário", "Geburtstag") are followed by a date with its year only:
+// a year alone after them is a party's more often than a birth's.
+const bornCue = String.raw`(?:born|birth ?date|date of birth|d\.?o\.?b\.?|rođen|rođena|rođenja|datum rođenja|nasci|nascid[oa]|nascimento|data de nascimento|geboren|Geburtsdatum|nacid[oa]|fecha de nacimiento|née?|date de naissance)`;
+const birthdayCue = String.raw`(?:birthday|rođendan|rođendana|rođendanu|aniversário|Geburtstag|cumpleaños)`;
 const monthName = String.raw`${letters}{3,10}\.?`;
+// Up to four words between the words of a birth and its date ("is", "mi je", "in Zagreb on"), never
+// across the end of a sentence: a comma or a colon may stand between them, a full stop may not.
+const birthSep = String.raw`[,:]?[ \u00a0]`;
+const birthGap = String.raw`(?:${birthSep}[\p{L}\p{M}'’]{1,24}){0,4}?(?:${birthSep}|:)?`;
+const fullDate = String.raw`(?:\p{Nd}{1,4}[-./ ]{1,2}\p{Nd}{1,2}[-./ ]{1,2}\p{Nd}{2,4})|(?:\p{Nd}{1,2}\.?(?:[ \u00a0](?:of|de))?[ \u00a0]${monthName}(?:[ \u00a0](?:de))?,?[ \u00a0]\p{Nd}{4})|(?:${monthName}[ \u00a0]\p{Nd}{1,2}(?:st|nd|rd|th)?,?[ \u00a0]\p{Nd}{4})`;
 const dateAfterBirth = new RegExp(
-  String.raw`(?<!${letters})(${birthCue}:?(?:[ \u00a0](?:on|in|the|em|a|am|im|dia|de|je|:))*[ \u00a0]?)((?:\p{Nd}{1,4}[-./ ]{1,2}\p{Nd}{1,2}[-./ ]{1,2}\p{Nd}{2,4})|(?:\p{Nd}{1,2}\.?(?:[ \u00a0](?:of|de))?[ \u00a0]${monthName}(?:[ \u00a0](?:de))?,?[ \u00a0]\p{Nd}{4})|(?:${monthName}[ \u00a0]\p{Nd}{1,2}(?:st|nd|rd|th)?,?[ \u00a0]\p{Nd}{4})|(?:(?:19|20)\p{Nd}{2}))(?![\p{L}\p{N}])`,
+  String.raw`(?<!${letters})(${bornCue}${birthGap})(${fullDate}|(?:19|20)\p{Nd}{2})(?![\p{L}\p{N}])|(?<!${letters})(${birthdayCue}${birthGap})(${fullDate})(?![\p{L}\p{N}])`,
   'giu',
 );
+// "b. 1990-05-03", "(b. 1856)", "geb. 03.05.1990", "rođ. 1990": an abbreviation, in lower case, right
+// before its date.
+const dateAfterAbbreviation = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])((?:b|geb|rođ|nasc)\.[ \u00a0]?)(${fullDate}|(?:19|20)\p{Nd}{2})(?![\p{L}\p{N}])`,
+  'gu',
+);
+const hasYear = (date: string) => /\p{Nd}{4}|\p{Nd}{1,2}[-./]\p{Nd}{1,2}[-./]\p{Nd}{2}/u.test(date);
 
-/** A date or year said of a birth ("born 1990-05-01", "date of birth: 1 May 1990") as `[date]`. */
+/**
+ * A date or year said of a birth ("born 1990-05-01", "date of birth: 1 May 1990", "my birthday is May
+ * 3, 1990", "I was born in Zagreb on 3 May 1990", "rođendan mi je 3.5.1990.", "b. 1990") as `[date]`.
+ */
 export function replaceBirthDates(text: string): string {
-  return text.replace(dateAfterBirth, (found: string, cue: string, date: string) =>
-    /\p{Nd}{4}|\p{Nd}{1,2}[-./]\p{Nd}{1,2}[-./]\p{Nd}{2}/u.test(date) ? `${cue}[date]` : found,
+  const out = text.replace(
+    dateAfterBirth,
+    (found: string, bornWords?: string, bornDate?: string, dayWords?: string, dayDate?: string) => {
+      const [cue, date] = bornWords !== undefined ? [bornWords, bornDate!] : [dayWords!, dayDate!];
+      return hasYear(date) ? `${cue}[date]` : found;
+    },
+  );
+  return out.replace(dateAfterAbbreviation, (found: string, cue: string, date: string) =>
+    hasYear(date) ? `${cue}[date]` : found,
   );
 }
+
+// A predicate that says a birth ("date of birth", "DOB", "birthday", "born", "rođendan", "datum
+// rođenja", "Geburtsdatum"): its value is a date of birth whatever its form. "born in" may name a place
+// ("Split"), which has no digit and no month.
+const birthPredicate = new RegExp(
+  String.raw`(?<!${letters})(?:${bornCue}|${birthdayCue}|birth|dob)(?!${letters})`,
+  'iu',
+);
+export const isBirthPredicate = (predicate: string): boolean => birthPredicate.test(predicate);
+
+/** Whether a fact's value, of a birth predicate, holds a date: a digit, or a month's name ("in May"). */
+export const holdsDate = (value: string): boolean =>
+  /\p{Nd}/u.test(value) || value.split(/[^\p{L}\p{M}.]+/u).some((w) => w !== '' && months.test(w));
 
 // A number as the rest of the text holds it: digits, with dots, commas, colons, slashes, dashes or
 // apostrophes between groups; not the digits of a word ("A320" is read as a word, below).

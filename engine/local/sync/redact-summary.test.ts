@@ -100,6 +100,12 @@ describe('postal addresses', () => {
       ['Flat 4B at 10 Downing Street, London SW1A 2AA.', '[address] at [address], London [address].'],
       ['Apt. 5 of 1600 Pennsylvania Avenue, DC 20500', '[address] of [address]'],
       ['Post to P.O. Box 1234.', 'Post to [address].'],
+      // The house number first, no word of the street's kind, after words that say an address (M3).
+      ['I live at 42 Ilica', 'I live at [address]'],
+      ['We moved to 7 Savska.', 'We moved to [address].'],
+      ['My address is 12 Trg bana Jelačića, 10000 Zagreb', 'My address is [address] Zagreb'],
+      ['I live on Rua Augusta, número 15.', 'I live on [address].'],
+      ['Rua Augusta, número 15', '[address]'],
     ];
     for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
   });
@@ -113,6 +119,9 @@ describe('postal addresses', () => {
       'Python 3.12 and PostgreSQL 15 on Node 20.',
       'I lived in Zagreb 5 years.',
       'On 15 May we met.',
+      // A number first after "moved to" that is a day, or a count: no house.
+      'We moved to 3 May, not April.',
+      'I moved to 2 new teams this year.',
     ];
     for (const text of kept) assert.equal(textOf(text), text, text);
   });
@@ -144,8 +153,8 @@ describe('money', () => {
 describe('other numbers', () => {
   it('replaces any other number of three digits or more: a room, a PIN, a flight, an account', () => {
     const cases: [string, string][] = [
-      ['room 214, PIN 4821', 'room [number], PIN [number]'],
-      ['my PIN is 2019', 'my PIN is [number]'],
+      ['room 214, PIN 4821', 'room [number], PIN [secret]'],
+      ['my PIN is 2019', 'my PIN is [secret]'],
       ['flight OU370 and OU 370', 'flight [number] and OU [number]'],
       ['sort code 12-34-56', 'sort code [number]'],
       ['1,234,567 visitors', '[number] visitors'],
@@ -177,6 +186,87 @@ describe('other numbers', () => {
     for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
     // A birthday without its year says no one's age.
     assert.equal(textOf("Ana's birthday is December 8."), `${tag('Ana Kos')}'s birthday is December 8.`);
+  });
+
+  it('replaces a date of birth said with words between the cue and the date (leak8, H1)', () => {
+    const cases: [string, string][] = [
+      ['My birthday is 3.5.1990 and I like cake.', 'My birthday is [date] and I like cake.'],
+      ['my birthday is May 3, 1990', 'my birthday is [date]'],
+      ['date of birth is 1990-05-03', 'date of birth is [date]'],
+      ['I was born in Zagreb on 3 May 1990', 'I was born in Zagreb on [date]'],
+      ['rođendan mi je 3.5.1990.', 'rođendan mi je [date].'],
+      ['b. 1990-05-03', 'b. [date]'],
+      ['Tesla (b. 1956) called', 'Tesla (b. [date]) called'],
+      ['geb. 03.05.1990', 'geb. [date]'],
+      ['nasci em Lisboa a 3 de maio de 1990', 'nasci em Lisboa a [date]'],
+      ['o meu aniversário é 3 de maio de 1990', 'o meu aniversário é [date]'],
+      ['Mein Geburtstag ist am 3. Mai 1990', 'Mein Geburtstag ist am [date]'],
+      ['She was born, as she says, in 1990', 'She was born, as she says, in [date]'],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+  });
+
+  it('keeps a date that no birth cue is close before', () => {
+    const kept = [
+      // No cue at all: when something happened is what most questions ask.
+      'Haircut appointment on 3 May 2026.',
+      'I turned 34 on 3 May 2024.',
+      // A cue in the sentence before, or more than four words before the date.
+      'My birthday party was great. On 3 May 2026 we met again.',
+      'I was born and raised in a small town near the coast in 1990.',
+      // A year alone after a birthday's word is a party's more often than a birth's.
+      'the birthday party in 2024 was loud',
+      'She was born on 3 May',
+    ];
+    for (const text of kept) assert.equal(textOf(text), text, text);
+  });
+});
+
+describe('secrets', () => {
+  it('replaces what follows a word that names a secret with [secret] (leak8, H2)', () => {
+    const cases: [string, string][] = [
+      ['My password is hunter2.', 'My password is [secret].'],
+      ['my wifi password is Tr0ub4dor&3.', 'my wifi password is [secret].'],
+      ['password is correcthorsebatterystaple', 'password is [secret]'],
+      ['password: p@ssw0rd', 'password: [secret]'],
+      ['the password is "correct horse battery staple"', 'the password is "[secret]"'],
+      ['the password for ana@example.com is xyz99', 'the password for [email] is [secret]'],
+      ['the new passcode = 8812', 'the new passcode = [secret]'],
+      ['my PIN is 4821', 'my PIN is [secret]'],
+      ['PIN: 48-21', 'PIN: [secret]'],
+      ['my PIN is 48 21', 'my PIN is [secret]'],
+      ['PUK 12345678', 'PUK [secret]'],
+      ['door code 4 8 2 1', 'door code [secret]'],
+      ['the door code is 48, the alarm code 1234.', 'the door code is [secret], the alarm code [secret].'],
+      ['the code for the gate is 1234', 'the code for the gate is [secret]'],
+      ['wifi code: sunshine', 'wifi code: [secret]'],
+      ['PIN kod mi je 1234', 'PIN kod mi je [secret]'],
+      ['lozinka za wifi je Ljeto2024', 'lozinka za wifi je [secret]'],
+      ['šifra od alarma: 7788', 'šifra od alarma: [secret]'],
+      ['a senha do wifi é abacaxi', 'a senha do wifi é [secret]'],
+      ['das Passwort ist Sonne123', 'das Passwort ist [secret]'],
+      ['Kennwort: geheim', 'Kennwort: [secret]'],
+      ['Türcode 4711', 'Türcode [secret]'],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+  });
+
+  it('keeps prose about passwords and codes, and a "code" that opens nothing', () => {
+    const kept = [
+      'the code review went well',
+      'there is a dress code',
+      'password reset was annoying',
+      'the password is on the fridge',
+      'the wifi password is the same as before',
+      'what is the wifi password?',
+      'Pin it to the board',
+      'the PIN is wrong again',
+    ];
+    for (const text of kept) assert.equal(textOf(text), text, text);
+    // A postcode or an error's number is no secret: the number and address rules take it.
+    assert.equal(textOf('postal code 10000'), 'postal code [number]');
+    assert.equal(textOf('postal code: 10000 Zagreb'), 'postal code: [address] Zagreb');
+    assert.equal(textOf('error code 500'), 'error code [number]');
   });
 });
 
@@ -436,6 +526,7 @@ describe('the redactor on its own copies', () => {
       'Picked up the keys for Vlaška 17, 3rd floor, 10000 Zagreb; landlord Goran Babić, call him on 091 234 5678.',
       'Marko and Lea argued about money; my rent is 850 EUR and my Infobip salary is 3,200 EUR.',
       'Met Dr. Goran Babić on 2026-12-01 at 12:30, PIN 4821, born 1990.',
+      'My birthday is 3.5.1990, my wifi password is Tr0ub4dor&3 and I live at 42 Ilica.',
     ];
     // Pseudonyms whose tags hold digits and capitals ("[person-2024]") are no number and no name.
     for (let k = 0; k < 200; k += 1) texts.push(`Met ${tag(`Person ${k}`)} and ${tag(`Other ${k}`)} twice.`);
@@ -453,6 +544,8 @@ describe('the redactor on its own copies', () => {
     'titles and roles': 'Dr. landlord with '.repeat(n / 18),
     'words of letters and digits': 'a1b2c3 '.repeat(n / 7),
     'words of money': 'salary rent '.repeat(n / 12),
+    'words of secrets and births': 'password for the door is born in on '.repeat(n / 36),
+    'words of an address before numbers': 'live at 42 '.repeat(n / 11),
   };
   for (const [shape, text] of Object.entries(shapes)) {
     it(`redacts ${shape} (${text.length.toLocaleString('en')} characters) in linear time`, () => {

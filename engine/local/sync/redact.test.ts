@@ -1140,6 +1140,53 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal((fact('Ana Lima', true) as { value: unknown }).value, true);
   });
 
+  it("reads a fact's value with its predicate: a secret whole, a birth's date, an address (leak8)", () => {
+    const valueOf = (predicate: string, value: string | number | boolean) => {
+      const out = createRedactor(people, secret).redact({
+        ...message('x'),
+        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
+      });
+      assert.ok(out.ok, out.ok ? '' : out.reason);
+      return (out.replica.content as { value: unknown }).value;
+    };
+    // A secret has no shape: its predicate says what it is, and the whole value goes.
+    for (const [predicate, value] of [
+      ['password', 'hunter2'],
+      ['wifi password', 'Tr0ub4dor&3'],
+      ['PIN', 4821],
+      ['door code', 48],
+      ['bike lock code', 'OLDCANARY'],
+      ['code', '12'],
+      ['lozinka', 'ljeto'],
+      ['Passwort', 'geheim'],
+      ['senha do wifi', 'abacaxi'],
+    ] as const)
+      assert.equal(valueOf(predicate, value), '[secret]', predicate);
+    // A date of birth, whatever its form; a birthplace (no digit, no month) stays.
+    for (const [predicate, value] of [
+      ['date of birth', '1990-05-03'],
+      ['birthday', '3 May 1990'],
+      ['born', '1990'],
+      ['born', 1990],
+      ['DOB', '03/05/90'],
+      ['birth date', 'May 3rd'],
+      ['rođendan', '3.5.'],
+      ['datum rođenja', '3. svibnja 1990.'],
+      ['Geburtsdatum', '3. Mai 1990'],
+    ] as const)
+      assert.equal(valueOf(predicate, value), '[date]', predicate);
+    assert.equal(valueOf('born in', 'Porto'), 'Porto');
+    // An address's value is read as one after "address:", its house number first too.
+    assert.equal(valueOf('address', '42 Ilica'), '[address]');
+    assert.equal(valueOf('home address', '42 Ilica, 10000 Zagreb'), '[address] Zagreb');
+    // Predicates that name none of these keep their values as before.
+    assert.equal(valueOf('postal code', '10000'), '[number]');
+    assert.equal(valueOf('dress code', 'casual'), 'casual');
+    assert.equal(valueOf('code review', 'went well'), 'went well');
+    assert.equal(valueOf('age', 34), 34);
+    assert.equal(valueOf('favourite day', '3 May'), '3 May');
+  });
+
   it('finds known names whatever their case, keeping the text around them in place', () => {
     assert.equal(
       textOf('ana said hi to ANA LIMA and bob stone'),

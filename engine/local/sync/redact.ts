@@ -14,6 +14,8 @@ import {
 import {
   decimal,
   digitValue,
+  holdsDate,
+  isBirthPredicate,
   joinAddresses,
   outsideRoleWords,
   replaceAddresses,
@@ -22,6 +24,7 @@ import {
   replaceNumbers,
   replacePostcodesWithDash,
 } from './redact-places.ts';
+import { isSecretPredicate, replaceSecrets } from './redact-secrets.ts';
 import { specialCategoryOf } from './special-categories.ts';
 
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
@@ -46,6 +49,12 @@ export type Redacted = { ok: true; replica: RecordReplica } | { ok: false; reaso
 class Unsure extends Error {}
 
 const roleOfSelf = '[self]';
+const secretRole = '[secret]';
+const dateRole = '[date]';
+/** Predicates whose value is a postal address: read after `addressCue`, as the text rules read one. */
+const addressPredicate =
+  /(?<![\p{L}])(?:address|home address|lives at|lives on|adresa|morada|adresse|dirección|endereço)(?![\p{L}])/iu;
+const addressCue = 'address: ';
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
@@ -82,7 +91,9 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
   );
 
   const redactText = (text: string): string => {
-    let out = replaceUrls(text);
+    // First: a secret has no shape of its own, and a later rule would read it as something else (a
+    // password with an "@" as a handle, a code of two digits as a count).
+    let out = replaceUrls(replaceSecrets(text));
     out = replaceEmails(withEncodedAts(out));
     out = replaceObfuscatedEmails(out);
     out = replaceIbans(out);
@@ -126,9 +137,19 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     return whole ?? redactText(name);
   };
   // A number is text a person wrote as digits (a phone, a card): it goes as its redaction when that
-  // changes it, else as itself.
-  const redactValue = (value: string | number | boolean): string | number | boolean => {
-    if (typeof value === 'string') return redactText(value);
+  // changes it, else as itself. The predicate is the cue that text would have before the value: a
+  // secret's value goes whole ("password: hunter2", "door code: 48"), a birth's date does whatever its
+  // form ("date of birth: 1990-05-03", "born: 1990"), and an address's value is read as one after
+  // "address:" ("42 Ilica").
+  const redactValue = (predicate: string, value: string | number | boolean): string | number | boolean => {
+    if (typeof value === 'boolean') return value;
+    if (isSecretPredicate(predicate)) return secretRole;
+    if (isBirthPredicate(predicate) && holdsDate(String(value))) return dateRole;
+    if (typeof value === 'string') {
+      if (!addressPredicate.test(predicate)) return redactText(value);
+      const read = redactText(`${addressCue}${value}`);
+      return read.startsWith(addressCue) ? read.slice(addressCue.length) : redactText(value);
+    }
     if (typeof value !== 'number') return value;
     const redacted = redactText(String(value));
     return redacted === String(value) ? value : redacted;
@@ -170,7 +191,7 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
                     kind: 'fact',
                     subject: redactName(c.subject),
                     predicate: redactText(c.predicate),
-                    value: redactValue(c.value),
+                    value: redactValue(c.predicate, c.value),
                   };
         // The source's external id names an item of another system (a mail's Message-ID, a contact's
         // uid): it does not travel with a redacted copy; its name and trust do.
