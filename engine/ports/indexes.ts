@@ -106,6 +106,15 @@ export interface SlotIndex {
   /** The name of the Brain's own person, whose slots a question about "I" asks for; null when unset. */
   selfName(brainUid: string): Promise<string | null>;
   /**
+   * The Memories of the Brain that hold one of `slots` and hold it still (active, derived, not ended),
+   * whatever Records a request may see, in no order: the Brain's own person's nicknames, which say how
+   * a query names her (retrieve/self-names.ts), not what it finds.
+   */
+  current(
+    brainUid: string,
+    slots: readonly string[],
+  ): Promise<{ statement: string; subject: string; predicate: string | null }[]>;
+  /**
    * The Records of `scope` behind the first `limit` Memories served at `readTimeMs` (current at
    * `nowMs` when undefined) that hold one of `slots`, or any slot of one of `predicates`, or (slot or
    * not) whose statement starts with `statementStart.statement` and whose statement key (`norm`) with

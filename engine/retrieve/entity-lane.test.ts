@@ -31,13 +31,22 @@ describe('withoutSpeakers (the query as the semantic lane embeds it)', () => {
 
 describe("selfNameWords (the self's name a question in her own Brain is searched without)", () => {
   /** A Brain of `self` whose speakers are `speakers` (folded), asked `query`. */
-  const asked = (query: string, self: string | null, speakers: string[]) =>
+  const asked = (query: string, self: string | null, speakers: string[], nicknames: string[] = []) =>
     selfNameWords({
       query,
       eligibility: { brainUid: 'b' },
       memo: new Map(),
       threads: { speakers: async (_b: string, names: string[]) => speakers.filter((s) => names.includes(s)) },
-      slots: { selfName: async () => self },
+      slots: {
+        selfName: async () => self,
+        // Her nickname slot's Memories, as the deriver writes them ("Lena Kovac's nickname is Lenny").
+        current: async () =>
+          nicknames.map((n) => ({
+            statement: `${self}'s nickname is ${n}`,
+            subject: self,
+            predicate: 'nickname',
+          })),
+      },
     } as unknown as Pick<LaneInput, 'threads' | 'slots' | 'query' | 'eligibility' | 'memo'>);
   const speakers = ['lena kovac', 'jonas weber', 'sam ortiz'];
 
@@ -48,6 +57,20 @@ describe("selfNameWords (the self's name a question in her own Brain is searched
       'kovac',
     ]);
     assert.deepEqual(await asked('Is LÉNA vegetarian?', 'Léna Kovač', ['lena kovac']), ['lena']);
+  });
+
+  it('a nickname she said she goes by, as her name: "Tom" of Tomislav, who said people call him Tom', async () => {
+    const tom = ['tomislav kovacevic', 'assistant'];
+    assert.deepEqual(await asked('Does Tom have a girlfriend?', 'Tomislav Kovačević', tom, ['Tom']), ['tom']);
+    assert.deepEqual(await asked("Where is Tom's flat?", 'Tomislav Kovačević', tom, ['Tom']), ['tom']);
+    // Without it "Tom" is anyone's name, a word the search keeps.
+    assert.deepEqual(await asked('Does Tom have a girlfriend?', 'Tomislav Kovačević', tom), []);
+    // Nor a word that only starts with it, nor beside another speaker.
+    assert.deepEqual(await asked('Where does Tomo live?', 'Tomislav Kovačević', tom, ['Tom']), []);
+    assert.deepEqual(
+      await asked('What did Jonas tell Tom?', 'Tomislav Kovačević', [...tom, 'jonas'], ['Tom']),
+      [],
+    );
   });
 
   it('none beside another speaker, for another person, or in a Brain without a self', async () => {

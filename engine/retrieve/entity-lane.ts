@@ -2,6 +2,7 @@ import { selfSpeakerNames } from '../contract/index.ts';
 import { escapeRegExp } from '../core/shared/escape-reg-exp.ts';
 import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
+import { selfNames } from './self-names.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /** A folded query's words of the first person, or the user an agent asks about. */
@@ -11,7 +12,8 @@ const firstPerson =
 /**
  * Query words (and adjacent pairs, for full names) that name a speaker of this Brain, in bytewise
  * order, folded as the indexer folds speakers (normName); asked of the thread index once per request
- * (the memo). A query that names the Brain's own person (the full name, or the first name alone) also
+ * (the memo). A query that names the Brain's own person (the full name, the first name alone, or a
+ * nickname she said she goes by: self-names.ts) also
  * names the speakers that are that person ("self", "me", "user", ..., as resolveOwner reads them): an
  * agent writes the user's messages as "self", so "Is Ana vegetarian?" found no speaker, and what Ana
  * said counted for no more than a greeting that named her.
@@ -41,7 +43,7 @@ export async function selfNameWords(
 interface SpeakersNamed {
   /** namedSpeakers. */
   speakers: string[];
-  /** The self's name as the query says it, folded: her whole name or her first name; null if neither. */
+  /** The self's name as the query says it, folded: her whole name, her first name or a nickname; else null. */
   self: string | null;
 }
 
@@ -60,23 +62,27 @@ function speakersNamed(
   const found = (async (): Promise<SpeakersNamed> => {
     const brainUid = input.eligibility.brainUid;
     const named = await input.threads.speakers(brainUid, [...candidates]);
-    const self = await input.slots.selfName(brainUid);
+    const { name: self, nicknames } = await selfNames(input);
     const full = self === null ? '' : foldText(self).trim().replace(/\s+/gu, ' ');
     const first = full.split(' ')[0] ?? '';
-    const asSelf = candidates.has(full) ? full : first.length > 1 && candidates.has(first) ? first : null;
+    // "Where does Tom live?" of Tomislav, who said most people call her Tom: her name as much.
+    const nickname = nicknames.find((n) => candidates.has(n)) ?? null;
+    const asSelf = candidates.has(full) ? full : first.length > 1 && candidates.has(first) ? first : nickname;
     // "Am I vegan?", "what's my job?", "is the user vegan?": asked in the first person, or as an agent
     // names the person, it is about the Brain's own person as much as by name (what Leo said of being
     // vegan came first).
     // Not beside another speaker it names: "what did Tom tell me?" is about what Tom said.
     const inFirstPerson = self !== null && named.length === 0 && firstPerson.test(foldText(input.query));
     if (asSelf === null && !inFirstPerson) return { speakers: named, self: null };
-    const aliases = await input.threads.speakers(brainUid, [...selfSpeakerNames, full]);
+    const aliases = await input.threads.speakers(brainUid, [...selfSpeakerNames, full, ...nicknames]);
     // The name as the query says it too, so the query's embedding is made without it, as for others.
     const speakers = [...new Set([...named, ...aliases, ...(asSelf === null ? [] : [asSelf])])].sort(
       (a, b) => (a < b ? -1 : a > b ? 1 : 0),
     );
     // Beside another speaker ("What did Jonas tell Lena?") her name in his words is what is asked.
-    const onlyHers = named.every((n) => n === full || n === first || selfSpeakerNames.has(n));
+    const onlyHers = named.every(
+      (n) => n === full || n === first || nicknames.includes(n) || selfSpeakerNames.has(n),
+    );
     return { speakers, self: onlyHers ? asSelf : null };
   })();
   input.memo?.set('namedSpeakers', found);

@@ -5,6 +5,8 @@ import { readSlotQuestion } from '../core/retrieve/slot-question.ts';
 import { heldSpan } from '../core/retrieve/held-span.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { queryTimeIntent } from './time-lane.ts';
+import { selfNames } from './self-names.ts';
+import { foldText } from '../core/shared/fold-text.ts';
 
 /** How far ahead a value said to come is read: a year. */
 const comingReach = 366 * 86_400_000;
@@ -79,13 +81,17 @@ export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
           20,
         ))
           named.add(slot);
+      // A name the Brain's own person said people call her by ("Where does Tom live?" of Tomislav, who
+      // said "most people call me Tom"): her slots, as her own name's would be.
+      const self = await selfNames(input);
+      const runs = wordRuns(input.query).map((r) => foldText(r));
+      if (self.name !== null && self.nicknames.some((n) => runs.includes(n)))
+        for (const key of keysOf([self.name])) named.add(key);
       let by: { slots: readonly string[] } | { predicates: readonly string[] } | null = null;
       if (named.size > 0) by = { slots: [...named] };
       else if (question.namesSubject) by = null;
-      else if (question.aboutSelf) {
-        const self = await slots.selfName(e.brainUid);
-        by = self ? { slots: keysOf([self]) } : null;
-      } else if (question.aboutOther) by = null;
+      else if (question.aboutSelf) by = self.name ? { slots: keysOf([self.name]) } : null;
+      else if (question.aboutOther) by = null;
       else if (question.aboutAnyone) by = { predicates };
       if (by === null) return [];
       const rows = await held(by);

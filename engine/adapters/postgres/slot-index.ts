@@ -31,6 +31,15 @@ export function pgSlotIndex(q: PgQueryable): SlotIndex {
           brainUid,
         ])
       ).rows[0]?.name ?? null,
+    current: async (brainUid, slots) =>
+      (
+        await q.query<{ statement: string; subject: string; predicate: string | null }>(
+          `SELECT statement, subject, predicate FROM memories
+            WHERE brain_uid = $1 AND slot = ANY($2::text[])
+              AND status = 'active' AND NOT pending AND valid_to_ms IS NULL`,
+          [brainUid, [...slots]],
+        )
+      ).rows,
     async holdings({ scope, nowMs, readTimeMs, during, by, limit }) {
       const p = params(scope.brainUid);
       // As SQLite's: served at some instant of the span, and how much of it each held, for the order.

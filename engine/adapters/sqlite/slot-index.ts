@@ -65,6 +65,14 @@ export function createSqliteSlotIndex(store: Store): SlotIndex {
     selfName: async (brainUid) =>
       store.get<{ name: string | null }>('SELECT self_name AS name FROM brains WHERE uid = ?', brainUid)
         ?.name ?? null,
+    current: async (brainUid, slots) =>
+      store.all<{ statement: string; subject: string; predicate: string | null }>(
+        `SELECT statement, subject, predicate FROM memories INDEXED BY memories_brain_slot
+          WHERE brain_uid = ? AND slot IN (SELECT value FROM json_each(?))
+            AND status = 'active' AND pending = 0 AND valid_to_ms IS NULL`,
+        brainUid,
+        JSON.stringify(slots),
+      ),
     async holdings({ scope, nowMs, readTimeMs, during, by, limit }) {
       const served = during ? heldDuringSql(during) : servedSql(readTimeMs, nowMs, 'm');
       const longest = during ? longestSql(during) : { sql: '0', params: [] };

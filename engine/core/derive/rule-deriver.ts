@@ -42,6 +42,7 @@ import {
 } from './slot-sentences.ts';
 import { firstNameTitled, personNoteSlot } from './person-note.ts';
 import { personSections } from './person-sections.ts';
+import { nicknameSaid } from './nickname.ts';
 import {
   occupationAs,
   occupationBeforeEmployer,
@@ -532,7 +533,12 @@ export function createRuleDeriver(): Deriver {
     // instant, or a note's address no home at all. Admitted, an address said alone is in the city the
     // home holds then, and that city said again is the home held (derive/home-held.ts): the address
     // replaced the city. A new city, or an address in another city, replaces both.
-    name: 'rules-v86',
+    // v88: a name the speaker says people call them by ("Hi, I'm Tomislav, most people call me Tom.",
+    // "I go by Tom", "My name is Tomislav (Tom)", "Tom here.", nickname.ts) holds their `nickname` slot
+    // ("Tomislav Kovačević's nickname is Tom"), which retrieval reads as another name of the Brain's
+    // own person (retrieve/self-names.ts); the sentence was a statement of no slot. A fact `nickname`,
+    // `goes_by`, `known_as` or `preferred_name` holds the same slot.
+    name: 'rules-v88',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -1557,6 +1563,15 @@ function claimsOfSentence(
   const plain = { statement: s, subject, predicate: null, owner, quote: s };
   // A home or an employer said by someone known holds a slot: a new one replaces the old.
   if (owner.state === 'unresolved') return [plain];
+  // "Hi, I'm Tomislav, most people call me Tom.": the name people call her by, another name of hers a
+  // question may ask by (nickname.ts); the sentence a Memory of its own only where it says more.
+  const nickname = nicknameSaid(s, subject);
+  if (nickname !== null) {
+    const statement = valueStatement(subject, 'nickname', nickname.value);
+    const quote = s.slice(...nickname.clause);
+    const held = { statement, subject, predicate: 'nickname', owner, quote };
+    return nickname.more ? [plain, held] : [held];
+  }
   // "quick intro: software engineer at globex, live in lisbon": each clause as said in full, its slot
   // quoting it. No Memory of the whole sentence beside them: after a move it would still say Lisbon.
   const intro = introClauses(s);

@@ -29,6 +29,9 @@ describe('slotKey: one slot per meaning, whether a fact or a sentence said it', 
     const occupation = slotKey('Bo', occupationSaid('I work as a nurse.')!.predicate, self);
     for (const p of ['job_title', 'occupation', 'profession'])
       assert.equal(slotKey('me', p, self), occupation, p);
+    // The name she goes by, as "most people call me Bo" holds it (nickname.ts).
+    for (const p of ['nickname', 'goes_by', 'known_as', 'preferred_name'])
+      assert.equal(slotKey('me', p, self), slotKey('Bo', 'nickname', self), p);
   });
 
   it('a predicate of another meaning keeps its own slot', () => {

@@ -53,6 +53,7 @@ const slotPredicates: Readonly<Record<string, string>> = Object.fromEntries(
       ['diet', ['diet', 'dietary preference', 'diet type']],
       ['relationship status', ['relationship status', 'marital status', 'civil status']],
       ['studies at', ['studies at', 'school', 'university', 'college', 'current school']],
+      ['nickname', ['nickname', 'nick name', 'goes by', 'known as', 'preferred name', 'called']],
       ['occupation', ['occupation', 'profession', 'job title', 'current job title', 'current occupation']],
     ] as const
   ).flatMap(([slot, names]) => names.map((name) => [name, slot])),

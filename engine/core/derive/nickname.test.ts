@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { nicknameSaid } from './nickname.ts';
+
+const self = 'Tomislav Kovačević';
+/** The nickname said, and whether the sentence says more. */
+const read = (s: string) => {
+  const n = nicknameSaid(s, self);
+  return n === null ? null : { value: n.value, quote: s.slice(...n.clause), more: n.more };
+};
+
+describe('nicknameSaid (the name a speaker says people call them by)', () => {
+  it('reads the everyday ways of saying it, quoting the words that say it', () => {
+    assert.deepEqual(read("Hi, I'm Tomislav, most people call me Tom."), {
+      value: 'Tom',
+      quote: 'most people call me Tom',
+      more: false,
+    });
+    assert.deepEqual(read('Call me Tom.'), { value: 'Tom', quote: 'Call me Tom', more: false });
+    assert.deepEqual(read("I'm Tomislav, but you can call me Tom!"), {
+      value: 'Tom',
+      quote: 'you can call me Tom',
+      more: false,
+    });
+    assert.deepEqual(read('I go by Tom.'), { value: 'Tom', quote: 'I go by Tom', more: false });
+    assert.deepEqual(read('Everyone calls me Tom.'), {
+      value: 'Tom',
+      quote: 'Everyone calls me Tom',
+      more: false,
+    });
+    assert.deepEqual(read("I'm known as Tomo at work."), {
+      value: 'Tomo',
+      quote: "I'm known as Tomo",
+      more: true,
+    });
+    assert.deepEqual(read('My nickname is Tom.'), { value: 'Tom', quote: 'My nickname is Tom', more: false });
+    assert.deepEqual(read('My name is Tomislav (Tom).'), {
+      value: 'Tom',
+      quote: 'My name is Tomislav (Tom)',
+      more: false,
+    });
+    assert.deepEqual(read("I'm Tomislav, Tom for short."), { value: 'Tom', quote: 'Tom', more: false });
+    assert.deepEqual(read('Tom here.'), { value: 'Tom', quote: 'Tom', more: false });
+    assert.deepEqual(read('Hi, Tom here!'), { value: 'Tom', quote: 'Tom', more: false });
+    assert.deepEqual(read('My friends call me Tom and I work at Span.'), {
+      value: 'Tom',
+      quote: 'My friends call me Tom',
+      more: true,
+    });
+  });
+
+  it('holds none where no name is said, or it is denied, past, asked or her own', () => {
+    for (const s of [
+      'Call me tomorrow.',
+      'Call me Monday about the flat.',
+      'Call me ASAP.',
+      'Nobody calls me Tom.',
+      "Please don't call me Tom.",
+      'People used to call me Tommy.',
+      'Why do people call me Tom?',
+      'Can you call me Tom?',
+      'Call me Tomislav.',
+      'Ana will call me Tom.',
+      "I go by Tom's place every day.",
+      'Petra will call me later.',
+      'Tom lives in Zagreb.',
+    ])
+      assert.equal(read(s), null, s);
+  });
+});
