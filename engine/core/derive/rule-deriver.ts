@@ -28,6 +28,7 @@ import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, isUnsaid, notSaid, within } from './not-said.ts';
 import {
   attributeSentence,
+  goneToAfterSwitch,
   chatEnd,
   fillers,
   otherPersonSlot,
@@ -670,8 +671,21 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         said.map((x) => x.value),
         owner.state === 'other' ? ctx.self : null,
       );
+      // "I've decided to switch dentists. From now on I go to Dr. Babić.": whom one goes to holds the
+      // slot the sentence before switched.
+      const afterSwitch = new Map(
+        said.flatMap((x, i) => {
+          const a = i > 0 ? goneToAfterSwitch(x.value, said[i - 1]!.value) : null;
+          return a === null ? [] : [[x.value, a] as const];
+        }),
+      );
       const read = unique(spans).flatMap((s): SaidClaim[] => {
         if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
+        const switched = agent === null && owner.state !== 'unresolved' ? afterSwitch.get(s) : undefined;
+        if (switched !== undefined) {
+          const statement = valueStatement(subject, switched.predicate, switched.value);
+          return [{ statement, subject, predicate: switched.predicate, owner, quote: s }];
+        }
         if (agent !== null)
           return asked.has(s) ? sentenceClaims(s, subject, owner) : agentClaims(s, subject, owner, agent);
         // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
