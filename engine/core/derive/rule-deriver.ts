@@ -533,7 +533,15 @@ export function createRuleDeriver(): Deriver {
     // instant, or a note's address no home at all. Admitted, an address said alone is in the city the
     // home holds then, and that city said again is the home held (derive/home-held.ts): the address
     // replaced the city. A new city, or an address in another city, replaces both.
-    name: 'rules-v86',
+    // v87 (use8): "Petra and I broke up tonight" (and "earlier today", "yesterday evening", "the other
+    // day", "last Friday") ends the partner as "last night" did; "I now live at Savska cesta 41" holds
+    // the home, and "I moved to Savska cesta 41" holds all of it (a street's word in lower case: it held
+    // "Savska", or nothing); "My dentist is Dr. Ante Perić at Vlaška 44" holds the dentist (the "at"
+    // defeated it), and "I've decided to switch dentists: from now on I go to Dr. Kristina Babić", or
+    // its two sentences, moves it; "My salary is 3,400 EUR net" holds the salary a `salary` fact holds;
+    // "vjenčanje je 12. lipnja u Samoboru" is one sentence, not "… je 12." and "lipnja u Samoboru".
+    // Each was a statement of no slot, the value before it current.
+    name: 'rules-v87',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
