@@ -717,4 +717,47 @@ describe('a later message replaces what an earlier one said of the same slot', (
       ["Rui's occupation is no longer paramedic"],
     );
   });
+
+  it('everyday wordings of a change hold the slot and replace the value said before (use8)', async () => {
+    const { engine, said, current, record } = await ana();
+    const status = async (r: { memory_ids: string[] }) =>
+      (await engine.getMemory(tenant, 'b', r.memory_ids[0]!)).status;
+    // A break-up said "tonight" ends the partner as "last night" does.
+    const petra = await said('My girlfriend is Petra.', '2026-11-09T10:00:00Z');
+    await said("Petra and I broke up tonight. It's over.", '2026-11-28T21:00:00Z');
+    assert.equal(await status(petra), 'superseded');
+    // "I now live at" a street whose name says street in lower case, and "I moved to" it, whole.
+    const ilica = await said('I live at Ilica 120.', '2026-11-09T10:05:00Z');
+    const savska = await said('I now live at Savska cesta 41.', '2026-12-01T10:00:00Z');
+    assert.equal(await status(ilica), 'superseded');
+    const home = await engine.getMemory(tenant, 'b', savska.memory_ids[0]!);
+    assert.equal(home.statement, 'Ana lives at Savska cesta 41');
+    // The dentist said with where, then a switch in the words of one Record.
+    const perić = await said('My dentist is Dr. Ante Perić at Vlaška 44.', '2026-11-10T10:00:00Z');
+    const babić = await said(
+      "I've decided to switch dentists: from now on I go to Dr. Kristina Babić.",
+      '2026-11-27T10:00:00Z',
+    );
+    assert.equal(await status(perić), 'superseded');
+    assert.equal(
+      (await engine.getMemory(tenant, 'b', babić.memory_ids[0]!)).slot,
+      (await engine.getMemory(tenant, 'b', perić.memory_ids[0]!)).slot,
+    );
+    // A salary said in a message and a `salary` fact are one slot.
+    const salary = await said('My salary is 3,400 EUR net.', '2026-11-16T10:00:00Z');
+    await record({
+      content: { kind: 'fact', subject: 'Ana', predicate: 'salary', value: '3,600 EUR net' },
+      occurred_at: '2026-12-05T10:00:00Z',
+    });
+    assert.equal(await status(salary), 'superseded');
+    assert.deepEqual(
+      (await current()).filter((m) => /salary|dentist|lives|girlfriend/u.test(m)),
+      [
+        'Ana lives at Savska cesta 41',
+        'Ana salary: 3,600 EUR net',
+        "Ana's dentist is Dr. Kristina Babić",
+        "Ana's girlfriend is no longer Petra",
+      ],
+    );
+  });
 });

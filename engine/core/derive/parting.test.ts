@@ -33,6 +33,32 @@ test('a parting with no name ends whichever partner holds the slot, and being to
     assert.deepEqual(partingSaid(s), anyPartner, s);
 });
 
+test('a parting said of tonight, earlier today or another day this week ends as one of last night', () => {
+  for (const when of [
+    'tonight',
+    'today',
+    'earlier today',
+    'this morning',
+    'earlier this evening',
+    'yesterday',
+    'yesterday evening',
+    'the other day',
+    'last Friday',
+    'this past weekend',
+    'just now',
+  ]) {
+    assert.deepEqual(partingSaid(`We broke up ${when}.`), anyPartner, when);
+    assert.deepEqual(
+      partingSaid(`Petra and I broke up ${when}.`),
+      [
+        ...partners.map((predicate) => ({ predicate, values: ['Petra'], oneOf: 'partner' })),
+        { ...status, withPartner: true },
+      ],
+      when,
+    );
+  }
+});
+
 test('a parting names the partner, by role or by name, in any case a chat writes it', () => {
   assert.deepEqual(partingSaid('My husband and I split up'), [
     { predicate: 'husband', oneOf: 'partner' },

@@ -32,10 +32,11 @@ const opening = String.raw`${fillers}(?:(?:yeah|lol|omg|ugh|hey|honestly|sadly|u
 /** How or on which day, if said: "over text", "by email", "on my birthday", "on Valentine's Day". */
 const how = String.raw`(?:over|via|by)\s+(?:a\s+|the\s+)?(?:text(?:\s+message)?|texts|phone|call|e-?mail|whatsapp|snapchat|instagram|messenger|voicemail|letter|note|facetime|video\s+call|zoom)|on\s+(?:my|our)\s+(?:birthday|anniversary)|on\s+valentine['’]?s(?:\s+day)?`;
 /**
- * When, if said: lately, not long ago. A parting of years ago ("last year", "in 2015") may have ended a
+ * When, if said: lately, not long ago, a day of this week in any of the words people use ("tonight",
+ * "earlier today", "yesterday evening", "the other day", "last Friday"). A parting of years ago ("last year", "in 2015") may have ended a
  * partner long since replaced: it ends none.
  */
-const when = String.raw`(?:\s+(?:today|yesterday|recently|again|for\s+good|on\s+\p{L}+day|${how}|over\s+the\s+weekend|this\s+(?:morning|afternoon|evening|week|weekend|month)|last\s+(?:night|week|weekend|month)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?)\s+ago))*`;
+const when = String.raw`(?:\s+(?:(?:earlier\s+)?(?:today|tonight)|yesterday(?:\s+(?:morning|afternoon|evening))?|recently|again|for\s+good|just\s+now|the\s+other\s+(?:day|night)|on\s+\p{L}+day|${how}|over\s+the\s+weekend|(?:earlier\s+)?this\s+(?:morning|afternoon|evening|week|weekend|month)|(?:this\s+)?past\s+(?:week|weekend)|last\s+(?:night|week|weekend|month|\p{L}+day)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?)\s+ago))*`;
 /** A chat's words after it: ":(", "lmao", "tbh". */
 const chatTail = String.raw`(?:\s*(?::\(|:'\(|lmao|smh|tbh|ngl|rip))*`;
 /**

@@ -1791,3 +1791,23 @@ test("a city and a street address one Record gives of one person's home are one 
   ];
   for (const [name, claims, expected] of cases) assert.deepEqual(homes(claims), expected, name);
 });
+
+test('whom one goes to after a switch said in the sentence before holds the slot switched', () => {
+  const slots = (text: string) => claimsOf(text, 'Ana').map((c) => [c.predicate, c.statement, c.quote]);
+  assert.deepEqual(slots("I've decided to switch dentists. From now on I go to Dr. Kristina Babić."), [
+    [null, "I've decided to switch dentists.", "I've decided to switch dentists."],
+    ['dentist', "Ana's dentist is Dr. Kristina Babić", 'From now on I go to Dr. Kristina Babić.'],
+  ]);
+  // Without the switch before it, where one goes is no one's slot.
+  assert.deepEqual(slots('I love my dentist. From now on I go to Dr. Kristina Babić.'), [
+    [null, 'I love my dentist.', 'I love my dentist.'],
+    [null, 'From now on I go to Dr. Kristina Babić.', 'From now on I go to Dr. Kristina Babić.'],
+  ]);
+  // An agent's words hold nothing of the kind.
+  assert.deepEqual(
+    claimsOf("You've decided to switch dentists. From now on I go to Dr. Babić.", 'assistant').filter(
+      (c) => c.predicate === 'dentist',
+    ),
+    [],
+  );
+});

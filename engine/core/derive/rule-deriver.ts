@@ -28,6 +28,7 @@ import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, isUnsaid, notSaid, within } from './not-said.ts';
 import {
   attributeSentence,
+  goneToAfterSwitch,
   chatEnd,
   fillers,
   otherPersonSlot,
@@ -533,6 +534,14 @@ export function createRuleDeriver(): Deriver {
     // instant, or a note's address no home at all. Admitted, an address said alone is in the city the
     // home holds then, and that city said again is the home held (derive/home-held.ts): the address
     // replaced the city. A new city, or an address in another city, replaces both.
+    // v87 (use8): "Petra and I broke up tonight" (and "earlier today", "yesterday evening", "the other
+    // day", "last Friday") ends the partner as "last night" did; "I now live at Savska cesta 41" holds
+    // the home, and "I moved to Savska cesta 41" holds all of it (a street's word in lower case: it held
+    // "Savska", or nothing); "My dentist is Dr. Ante Perić at Vlaška 44" holds the dentist (the "at"
+    // defeated it), and "I've decided to switch dentists: from now on I go to Dr. Kristina Babić", or
+    // its two sentences, moves it; "My salary is 3,400 EUR net" holds the salary a `salary` fact holds;
+    // "vjenčanje je 12. lipnja u Samoboru" is one sentence, not "… je 12." and "lipnja u Samoboru".
+    // Each was a statement of no slot, the value before it current.
     // v88: a name the speaker says people call them by ("Hi, I'm Tomislav, most people call me Tom.",
     // "I go by Tom", "My name is Tomislav (Tom)", "Tom here.", nickname.ts) holds their `nickname` slot
     // ("Tomislav Kovačević's nickname is Tom"), which retrieval reads as another name of the Brain's
@@ -676,8 +685,21 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         said.map((x) => x.value),
         owner.state === 'other' ? ctx.self : null,
       );
+      // "I've decided to switch dentists. From now on I go to Dr. Babić.": whom one goes to holds the
+      // slot the sentence before switched.
+      const afterSwitch = new Map(
+        said.flatMap((x, i) => {
+          const a = i > 0 ? goneToAfterSwitch(x.value, said[i - 1]!.value) : null;
+          return a === null ? [] : [[x.value, a] as const];
+        }),
+      );
       const read = unique(spans).flatMap((s): SaidClaim[] => {
         if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
+        const switched = agent === null && owner.state !== 'unresolved' ? afterSwitch.get(s) : undefined;
+        if (switched !== undefined) {
+          const statement = valueStatement(subject, switched.predicate, switched.value);
+          return [{ statement, subject, predicate: switched.predicate, owner, quote: s }];
+        }
         if (agent !== null)
           return asked.has(s) ? sentenceClaims(s, subject, owner) : agentClaims(s, subject, owner, agent);
         // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   attributeSentence,
+  goneToAfterSwitch,
   movingOutOf,
   newHomeSaid,
   otherPersonSlot,
@@ -1477,6 +1478,77 @@ test('"my address is …", "<name>\'s new address is …, not …" and a new fla
   });
   assert.deepEqual(movingOutOf("I'm moving out of my flat on Ilica 42."), {});
   assert.equal(movingOutOf("I'm moving out of my comfort zone."), null);
+});
+
+test('a street address whose name says street in lower case ("Savska cesta 41") is the home, whole', () => {
+  const home = (s: string) => slotSentences(s).slots.map((x) => [x.predicate, x.value]);
+  for (const said of [
+    'I now live at Savska cesta 41.',
+    'I live at Savska cesta 41.',
+    // After "moved to" it was cut to its first word ("Savska"), a city of no one's.
+    'I moved to Savska cesta 41.',
+    'We just moved to Savska cesta 41!',
+  ])
+    assert.deepEqual(home(said), [['lives in', 'Savska cesta 41']], said);
+  assert.deepEqual(home('I moved to Savska cesta 41 in Zagreb.'), [['lives in', 'Savska cesta 41, Zagreb']]);
+  assert.deepEqual(home('I moved to Via Roma 5.'), [['lives in', 'Via Roma 5']]);
+  assert.deepEqual(
+    slotSentences("I'm moving to Savska cesta 41 next month.").slots.map((x) => [x.value, x.when]),
+    [['Savska cesta 41', 'next month']],
+  );
+  assert.deepEqual(attributeSentence('My new address is Trnjanska cesta 5.'), {
+    predicate: 'lives in',
+    value: 'Trnjanska cesta 5',
+  });
+  // A name with no word of a street after "moved to" is still no home: it may be a version.
+  for (const none of ['We moved to Java 17.', 'I moved to Vlaška 17.'])
+    assert.deepEqual(home(none), [], none);
+});
+
+test('a relation said with where one sees them, a switch to another, and a salary hold their slots', () => {
+  const cases: ReadonlyArray<[string, string, string]> = [
+    // "at <place>" after the name is where; the name is the value, the sentence its quote.
+    ['My dentist is Dr. Ante Perić at Vlaška 44.', 'dentist', 'Dr. Ante Perić'],
+    ['My therapist is Dr. Maja Horvat at Poliklinika Sveti Duh.', 'therapist', 'Dr. Maja Horvat'],
+    [
+      "I've decided to switch dentists: from now on I go to Dr. Kristina Babić.",
+      'dentist',
+      'Dr. Kristina Babić',
+    ],
+    ['I switched dentists to Dr. Babić.', 'dentist', 'Dr. Babić'],
+    ['I changed my GP, now I see Dr. Horvat.', 'doctor', 'Dr. Horvat'],
+    // Keyed as a `salary` fact is (slot-key.ts), an amount in any of the ways it is written.
+    ['My salary is 3,400 EUR net.', 'salary', '3,400 EUR net'],
+    ['My salary is now 3,600 EUR net.', 'salary', '3,600 EUR net'],
+    ['My monthly salary is €2,100.', 'salary', '€2,100'],
+    ['My salary is 85k a year.', 'salary', '85k a year'],
+    ['My salary is 3,400 EUR net, which is fine.', 'salary', '3,400 EUR net'],
+  ];
+  for (const [said, predicate, value] of cases)
+    assert.deepEqual(
+      (({ predicate, value }) => ({ predicate, value }))(
+        attributeSentence(said) ?? { predicate: '', value: '' },
+      ),
+      { predicate, value },
+      said,
+    );
+  for (const none of [
+    'My salary is terrible.',
+    'My pay is low.',
+    'My dentist is at Vlaška 44.',
+    // "in <place>" is left as it was: a statement of its own.
+    'My dentist is Dr. Silva in Braga.',
+    "I've decided to switch dentists.",
+    'Should I switch dentists: I go to Dr. Babić?',
+  ])
+    assert.equal(attributeSentence(none), null, none);
+  // A switch said, then whom one goes to in the next sentence of the same Record.
+  assert.deepEqual(
+    goneToAfterSwitch('From now on I go to Dr. Kristina Babić.', "I've decided to switch dentists."),
+    { predicate: 'dentist', value: 'Dr. Kristina Babić' },
+  );
+  assert.equal(goneToAfterSwitch('From now on I go to Dr. Kristina Babić.', 'I love my dentist.'), null);
+  assert.equal(goneToAfterSwitch('I go to the gym.', "I've decided to switch dentists."), null);
 });
 
 test('a street address said with its city holds one home of both; a month, a flat or a version none', () => {

@@ -8,7 +8,7 @@ import {
   cityAfterAddress,
   homeParts,
   homeValue,
-  numberFirstAddress,
+  saidStreetAddress,
   streetAddress,
   streetAddressOpening,
   streetAddressShaped,
@@ -74,8 +74,11 @@ const particle = String.raw`(?:${nameParticles.join('|')})`;
 const capitalised = String.raw`\p{Lu}[\p{L}\p{M}'’.&-]*(?:\s+(?:${particle}\s+(?=\p{Lu}))?(?!${endsAName})\p{Lu}[\p{L}\p{M}'’.&-]*){0,3}`;
 /** A name: the value a slot holds. */
 const name = String.raw`(?<value>${capitalised})`;
-/** A home's name, which may open with "the": "the UK", "the Bay Area", "the Netherlands". */
-const placeName = String.raw`(?<value>(?:the\s+)?${capitalised})`;
+/**
+ * A home's name, which may open with "the": "the UK", "the Bay Area", "the Netherlands"; or a street
+ * address whose words say it is one, whole ("I moved to Savska cesta 41": not "Savska").
+ */
+const placeName = String.raw`(?<value>${saidStreetAddress}|(?:the\s+)?${capitalised})`;
 const adverb = String.raw`(?:(?:just|recently|finally|now|currently|still|actually|also)\s+){0,2}`;
 /** "I", "I've", "I'm", and as a chat spells them, "Ive", "Im". */
 const lead = String.raw`(?:^|[\s,;:(])I(?:['’]?ve| have| am|['’]?m)?\s+${adverb}`;
@@ -171,7 +174,7 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // as often a version as a home. The city said after an address is the home's too. And a
     // home said as being left ("I'm moving out of my flat on Ilica 42 next Saturday"): where one lives
     // until then, in the sentence's words, which a new home replaces.
-    verb: String.raw`(?:(?:live|living)${withWhom}\s+at|${perfect('lived')}\s+at|(?<moved>[Mm]oved|[Rr]elocated)\s+(?:into(?:\s+${homeNoun}\s+(?:at|on))?|to(?:\s+${homeNoun}\s+(?:at|on)|(?=\s+${numberFirstAddress})|(?<toStreet>(?=\s+${streetAddress}\s+in\s+\p{Lu}))))|(?<leaving>(?:moving|about\s+to\s+move)\s+out\s+of)\s+(?:my|our)\s+(?:current\s+|old\s+)?${homeNouns}\s+(?:on|at|in))\s+(?<value>${streetAddress})`,
+    verb: String.raw`(?:(?:live|living)${withWhom}\s+at|${perfect('lived')}\s+at|(?<moved>[Mm]oved|[Rr]elocated)\s+(?:into(?:\s+${homeNoun}\s+(?:at|on))?|to(?:\s+${homeNoun}\s+(?:at|on)|(?=\s+${saidStreetAddress})|(?<toStreet>(?=\s+${streetAddress}\s+in\s+\p{Lu}))))|(?<leaving>(?:moving|about\s+to\s+move)\s+out\s+of)\s+(?:my|our)\s+(?:current\s+|old\s+)?${homeNouns}\s+(?:on|at|in))\s+(?<value>${streetAddress})`,
   },
   {
     predicate: 'works at',
@@ -1249,7 +1252,7 @@ const relations = relationRoles.map((r) => r.replaceAll(' ', String.raw`\s+`)).j
  */
 const timeBeforeIs = String.raw`(?:now|nowadays|currently|these\s+days|right\s+now|at\s+the\s+moment)`;
 const attributeLead = new RegExp(
-  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s|${timeBeforeIs}(?![\p{L}\p{N}]))[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:(?:home|street|postal|mailing)\s+)?address(?=\s+is\s)|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+${timeBeforeIs})?(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
+  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s|${timeBeforeIs}(?![\p{L}\p{N}]))[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:(?:home|street|postal|mailing)\s+)?address(?=\s+is\s)|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:(?:monthly|annual|yearly|net|gross|base)\s+)?(?:salary|pay)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+${timeBeforeIs})?(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
   'iu',
 );
 /** "My manager at Kobo Design is Haruki Sato": the relation, where it is, then the one who holds it. */
@@ -1853,6 +1856,9 @@ function attributeName(raw: string, value: string): string | null {
     // Its first word must be written as one (attributeSentence reads it so).
     return value.includes('@') ? 'email address' : null;
   }
+  // "My salary is 3,400 EUR net", "my monthly pay is €2,100": one salary at a time, keyed as a
+  // `salary` fact is (slot-key.ts), so the fact and the sentence replace each other; only an amount.
+  if (w.at(-1) === 'salary' || w.at(-1) === 'pay') return /\d/u.test(value) ? 'salary' : null;
   const relation = w.join(' ');
   if (relationWords.test(raw)) return relationNames[relation] ?? relation;
   // "my number" alone could be any number ("my number is 7"): with a phone word, or written as a phone
@@ -1863,6 +1869,91 @@ function attributeName(raw: string, value: string): string | null {
     return phoneShaped(value) ? 'phone number' : null;
   return 'email address';
 }
+
+/** Whom one has one of at a time and may switch to another: "switch dentists", "changed my GP". */
+const switchable = String.raw`(?<role>family\s+doctor|dentist|doctor|GP|therapist)`;
+/**
+ * "I've decided to switch dentists", "I changed my dentist", "Switching therapists", up to its role:
+ * the one the speaker goes to after it (goneTo) holds that slot, in the sentence or the one after it.
+ */
+const roleSwitched = new RegExp(
+  String.raw`^${fillers}(?:I(?:['’]ve|\s+have|['’]m|\s+am)?\s+(?:just\s+|finally\s+)?(?:(?:decided|had|want(?:ed)?|need(?:ed)?)\s+to\s+|(?:going\s+to|gonna)\s+)?|(?:just\s+|finally\s+)?)(?:switch(?:ed|ing)?|chang(?:e|ed|ing))\s+(?:my\s+)?${switchable}s?(?![\p{L}\p{N}])`,
+  'iu',
+);
+/**
+ * Whom the speaker goes to from now on: "from now on I go to Dr. Kristina Babić", "now I see Dr. Babić",
+ * "I'll be seeing Dr. Babić", after the switch (`joined`: its ":", ",", "and" or "to" first) or opening a
+ * sentence of its own.
+ */
+const goesTo = new RegExp(
+  String.raw`^${fillers}(?:(?:from\s+now\s+on|now|going\s+forward|from\s+today|starting\s+(?:today|now))\s*,?\s+)?I(?:['’]ll|\s+will)?\s+(?:be\s+)?(?:go(?:ing)?\s+to|see(?:ing)?|(?:['’]m|\s+am)\s+(?:going\s+to|seeing))\s+(?<who>[^,;:!?]+?)${chatEnd}`,
+  'iu',
+);
+const switchJoin = /^(?:\s*[:;,—–-]\s*|\s+(?:and|so)\s+)/u;
+
+/**
+ * The person the speaker goes to, as a slot's value: what goesTo names, where it is a person's name
+ * ("Dr. Kristina Babić", "Dr. Ante Perić at Vlaška 44": the name). `joined`: the words after a switch in
+ * its sentence, which open with what joins them to it or say " to Dr. Babić" right after the role.
+ */
+function goneTo(words: string, joined: boolean): string | null {
+  let rest = words;
+  if (joined) {
+    const to = /^\s+to\s/u.exec(rest);
+    if (to !== null) {
+      const who = rest.slice(to[0].length).replace(/(?<![.!\s])[.!\s]+$/u, '');
+      return /[,;:!?]/u.test(who) ? null : personOf(who);
+    }
+    const join = switchJoin.exec(rest);
+    if (join === null) return null;
+    rest = rest.slice(join[0].length);
+  }
+  const who = goesTo.exec(rest.trim())?.groups!['who'];
+  return who === undefined ? null : personOf(who.replace(/(?<![.’'])[.’']+$/u, ''));
+}
+
+/**
+ * A person's name as a value ("Dr. Ante Perić"), where they are after it left out ("… at Vlaška 44").
+ * Only "at": "My dentist is Dr. Silva in Braga." stays a statement of its own, as it was.
+ */
+function personOf(value: string): string | null {
+  const v = value.trim();
+  if (personName.test(v) && !describes(v) && !notAName.has(v.toLowerCase())) return v;
+  const at = /\sat\s+(?=\p{Lu})/u.exec(v);
+  const where = at === null ? undefined : v.slice(0, at.index).trim();
+  return where !== undefined &&
+    personName.test(where) &&
+    !describes(where) &&
+    !notAName.has(where.toLowerCase())
+    ? where
+    : null;
+}
+
+/** The slot of a role as a switch names it: "GP" and "family doctor" are the doctor's. */
+const relationOf = (role: string): string => {
+  const r = role.toLowerCase().replace(/\s+/gu, ' ');
+  return relationNames[r] ?? r;
+};
+
+/**
+ * The slot a sentence fills after a switch the sentence before it named ("I've decided to switch
+ * dentists." then "From now on I go to Dr. Kristina Babić."): the role switched (`switchedIn` of the
+ * sentence before) and whom one goes to now. Null for any other pair.
+ */
+export function goneToAfterSwitch(sentence: string, before: string): AttributeSentence | null {
+  const switched = roleSwitched.exec(before.trim());
+  if (switched === null || !/^[\s.!]*$/u.test(before.trim().slice(switched[0].length))) return null;
+  if (isQuestion(sentence) || notNow.test(sentence)) return null;
+  const who = goneTo(sentence, false);
+  return who === null ? null : { predicate: relationOf(switched.groups!['role']!), value: who };
+}
+
+/**
+ * A salary's amount and up to four words of its currency and its period: "3,400 EUR net", "€2,100 a
+ * month", "$85k a year", "85 000 kn". Not a word of another clause ("and", "but", a comma).
+ */
+const salaryAmount =
+  /^(?:[€$£]\s?)?(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:[.,]\d{1,2})?\s?[kK]?(?:\s+(?!(?:and|but|which|so|because)(?![\p{L}\p{N}]))[\p{L}€$£./-]+){0,4}?(?=\s*(?:,(?!\d)|$))/u;
 
 /**
  * The value a sentence denies after a comma, at its end: "My favourite food is sushi now, not bacalhau",
@@ -2015,6 +2106,14 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const state = notNow.test(head) ? null : stateSaid(head);
     if (state) return { ...state, own: true };
   }
+  // "I've decided to switch dentists: from now on I go to Dr. Kristina Babić": its colon is the
+  // speaker's own, and the one gone to holds the slot the switch names.
+  const switched = roleSwitched.exec(s);
+  if (switched) {
+    const who = goneTo(s.slice(switched[0].length), true);
+    if (who !== null && !isQuestion(s))
+      return { predicate: relationOf(switched.groups!['role']!), value: who };
+  }
   // Its colon is the number's, not another speaker's ("new number btw: 933 222 111").
   const colonNumber = /\d/u.test(s) ? newNumberSaid(s) : null;
   if (colonNumber) return colonNumber;
@@ -2089,6 +2188,12 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     const day = dayOfYear.test(value) ? value : head;
     return { predicate, value: day!.replace(/^on\s+(?:the\s+)?/iu, '') };
   }
+  // "3,400 EUR net", "€2,100 a month": an amount, its thousands' commas no clause's; what a sentence
+  // says after the amount's words ("…, which is fine") is its quote's.
+  if (predicate === 'salary') {
+    const amount = salaryAmount.exec(value)?.[0];
+    return amount === undefined ? null : amount === value ? { predicate, value } : sayingMore(amount);
+  }
   // A street address, and what the sentence says after it ("Vlaška 17 in Zagreb, third floor"): the
   // home, the sentence its Memory.
   if (predicate === 'lives in') return homeAt(value);
@@ -2108,6 +2213,10 @@ export function attributeSentence(sentence: string): AttributeSentence | null {
     if (personName.test(value) && !describes(value)) return { predicate, value };
     if (head !== null && personName.test(head) && !describes(head) && !notAName.has(head.toLowerCase()))
       return sayingMore(head);
+    // "My dentist is Dr. Ante Perić at Vlaška 44": the person, then where they see one. The slot's
+    // value; the sentence its quote.
+    const who = personOf(value);
+    if (who !== null) return sayingMore(who);
     const named = namingLead.test(m[0]) ? lowerCaseName(value) : null;
     return named === null ? null : { predicate, value: named };
   }

@@ -232,6 +232,26 @@ describe('split-text', () => {
     assert.deepEqual(split('He said No. Then he left.'), ['He said No.', 'Then he left.']);
   });
 
+  it('a day written with its full stop before a month\'s name ("12. lipnja", "24. Dezember") ends no sentence', () => {
+    const split = (t: string) => sentences(t).map((s) => s.value);
+    for (const one of [
+      // A chat with Croatian's "i" ("and") is read as lower case, and was cut at "12." too.
+      'Iva i ja smo odlučili: vjenčanje je 12. lipnja u Samoboru',
+      'Vjenčanje je 12. lipnja u Samoboru.',
+      'Rođendan mi je 3. svibnja 2027.',
+      'Am 24. Dezember fahren wir nach Wien.',
+      'am 1. märz ziehen wir um',
+      'Le 3. mai nous partons.',
+    ])
+      assert.deepEqual(split(one), [one], one);
+    // Its sentence still ends after the month, and a number before any other word ends one as before.
+    assert.deepEqual(split('Am 24. Dezember fahren wir nach Wien. Das wird schön.'), [
+      'Am 24. Dezember fahren wir nach Wien.',
+      'Das wird schön.',
+    ]);
+    assert.deepEqual(split('We were 12. May I come?'), ['We were 12.', 'May I come?']);
+  });
+
   it("a single capital's initial before a name ends no sentence; one before a sentence's first word does", () => {
     const split = (t: string) => sentences(t).map((s) => s.value);
     assert.deepEqual(split('I read J. R. R. Tolkien. He is great.'), [

@@ -1,4 +1,5 @@
 import { segmentInWindows } from '../shared/segment-in-windows.ts';
+import { isForeignMonthName } from '../retrieve/time-languages.ts';
 
 /** A span of the source text: text.slice(start, end) === value, trimmed. */
 export interface Span {
@@ -46,6 +47,13 @@ const forExample = /(?:^|[^\p{L}\p{N}.])(?:e\.g|i\.e|E\.g|I\.e)\.[ \t\u00a0]*$/u
 const beforeNumber = endsAfter(
   'No|no|NO|Nos|nos|Nr|nr|p|pp|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Vol|vol|Fig|fig',
 );
+/**
+ * A day of the month written with its full stop, as Croatian, German and their neighbours write a date
+ * ("12. lipnja", "24. Dezember", "3. svibnja 2027."): before a month's name it ends no sentence.
+ * "vjenčanje je 12. lipnja u Samoboru" was two Memories, "…vjenčanje je 12." and "lipnja u Samoboru".
+ */
+const dayOfMonth = /(?:^|[^\p{L}\p{N}.])(?:0?[1-9]|[12]\d|3[01])\.[ \t\u00a0]*$/u;
+const beforeMonth = (next: string) => isForeignMonthName(firstWord(next));
 /** A single capital's initial ("J.", "K."); not "I", which ends "So do I." */
 const initial = /(?:^|[^\p{L}\p{N}.'’])(?!I\.)\p{Lu}\.[ \t\u00a0]*$/u;
 /**
@@ -76,6 +84,7 @@ function goesOn(tail: string, next: string): boolean {
   const word = /^[\p{Pi}\p{Ps}"']?[\p{L}\p{N}]/u.test(next);
   if (word && (title.test(tail) || forExample.test(tail))) return true;
   if (/^\p{N}/u.test(next) && beforeNumber.test(tail)) return true;
+  if (dayOfMonth.test(tail) && beforeMonth(next)) return true;
   if (!initial.test(tail)) return false;
   if (/^\p{Lu}\.(?:\s|$)/u.test(next)) return true;
   const w = firstWord(next);
@@ -217,6 +226,7 @@ function* lowerCaseSentences(text: string, span: Span): Generator<Span> {
     const word = wordBefore(text, at, Math.max(from, at - 24));
     const bare = word.toLowerCase();
     if (word.length < 2 || word.includes('.') || lowerAbbreviations.has(bare)) continue;
+    if (dayOfMonth.test(word + '.') && beforeMonth(span.value.slice(m.index + m[0].length))) continue;
     const cut = at + m[1]!.length;
     const piece = trimmedSpan(text, from, cut);
     if (piece) yield piece;

@@ -12,8 +12,16 @@ import { normalizeStatement } from './record-text.ts';
 
 /** The small words inside a street's name: "Rua de Santa Catarina", "Calle del Prado". */
 const particle = String.raw`(?:de|da|do|dos|das|del|della|di|du|van|von|der|den|la|le)`;
-/** Up to four capitalised words, a small word of a name between two of them. */
-const streetName = String.raw`\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:${particle}\s+(?=\p{Lu}))?\p{Lu}[\p{L}\p{M}'’.-]*){0,3}`;
+/**
+ * The words for a street that Croatian (and its neighbours) write in lower case after the street's own
+ * name: "Savska cesta 41", "Trnjanska cesta 5", "Zagrebačka avenija 2", "Riječka obala 3".
+ */
+const lowerStreetWord = String.raw`(?:cesta|ulica|trg|put|obala|avenija|bulevar|prilaz|šetalište|naselje|vijenac|cesti|ulici)`;
+/**
+ * Up to four capitalised words, a small word of a name between two of them, or a street's word in lower
+ * case after them ("Savska cesta").
+ */
+const streetName = String.raw`\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:(?:${particle}\s+(?=\p{Lu}))?\p{Lu}[\p{L}\p{M}'’.-]*|${lowerStreetWord}(?![\p{L}\p{N}]))){0,3}`;
 /**
  * Words after a number that make it a count or a time, not a house's: "2 nights a week", "5 pm",
  * "3 times", "20 minutes away".
@@ -29,6 +37,19 @@ export const numberFirstAddress = String.raw`\d{1,5}[A-Za-z]?\s+(?:\p{Lu}[\p{L}\
 const numberAfterAddress = String.raw`${streetName}\s+${houseNumber}`;
 /** A street address, in either order (unnamed groups only: a pattern names its value around it). */
 export const streetAddress = String.raw`(?:${numberFirstAddress}|${numberAfterAddress})`;
+/** A word of a street's name, in the lookahead for a word that says street. */
+const aWord = String.raw`[\p{L}\p{M}'’.-]+`;
+/**
+ * The words that say a name is a street's wherever they stand in it: "Savska cesta", "Ulica Baruna
+ * Trenka", "Via Roma", "Rua Augusta", "Calle Mayor", "Baker Street".
+ */
+const saysStreet = String.raw`(?:${lowerStreetWord}|Cesta|Ulica|Trg|Avenija|Bulevar|Via|Viale|Corso|Piazza|Rua|Avenida|Calle|Carrer|Rue|Straße|Strasse|Gasse|${streetKinds}\.?)`;
+/**
+ * A street address whose words say it is a street ("Savska cesta 41", "Via Roma 5", "221B Baker
+ * Street"): a home after "moved to" as much as after "live at", where "Vlaška 17" alone may be a version
+ * ("We moved to Java 17").
+ */
+export const saidStreetAddress = String.raw`(?:${numberFirstAddress}|(?=(?:${aWord}\s+){0,3}${saysStreet}(?:\s+${aWord}){0,3}\s+\d)${numberAfterAddress})`;
 
 /**
  * What a capitalised name with a number after it is when it is no street: a stage, a version, a seat, a

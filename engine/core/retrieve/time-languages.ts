@@ -57,8 +57,22 @@ const lookup = (entries: readonly string[], to: readonly string[]) => {
   return (word: string) => at.get(foldText(word)) ?? word;
 };
 
+/** Every spelling of a month in the languages below, folded (foldText), filled as each is defined. */
+const monthSpellings = new Set<string>();
+
+/**
+ * Whether a word is a month's name in a language below, in any spelling a phrase of its asks
+ * ("lipnja", "Dezember", "marz"): "12. lipnja" is a day, not the end of a sentence (split-text.ts).
+ * Not English's alone, which writes no full stop after a day and whose "May" and "March" open a
+ * sentence as verbs ("We were 12. May I come?").
+ */
+export function isForeignMonthName(word: string): boolean {
+  return monthSpellings.has(foldText(word));
+}
+
 /** The patterns' shared pieces for one language, with readers of what they matched. */
 function vocabulary(n: Names) {
+  for (const e of n.months) for (const w of e.split('|')) monthSpellings.add(foldText(w));
   const month = `(${alt(n.months)})`;
   const weekday = `(${alt(n.weekdays)})`;
   const count = `(\\d{1,3}|${alt(n.counts)})`;
