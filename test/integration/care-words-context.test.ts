@@ -23,3 +23,20 @@ it('a question naming a carer finds by its words the Records that name only the 
   assert.deepEqual(await byWords('Do I see a therapist?'), [therapy]);
   assert.deepEqual(await byWords('When do I see the dentist?'), [dental]);
 });
+
+it('a care word in another sense names no care: a private treatment is not served for the carer', async () => {
+  const { engine, remember } = await withBrain({ embedder: { provider: 'glove-sif', dataDir: tempDir() } });
+  const said = (text: string, visibility?: 'local_only') =>
+    remember({ content: { kind: 'message', speaker: 'Lea', text }, ...(visibility ? { visibility } : {}) });
+  await said('My therapist is Dr. Maja Horvat, sessions on Tuesdays.');
+  await said('Oncologist says radiation therapy starts next week after the biopsy.', 'local_only');
+  await said('Retail therapy again, spent too much on shoes.', 'local_only');
+  await said('Physical therapy on Monday helped my knee.', 'local_only');
+  await engine.idle();
+  const c = await engine.createContext(tenant, 'b', { query: 'Who is my therapist?' }, { requestId: 'r' });
+  assert.equal(c.status, 'ready');
+  assert.match(c.text ?? '', /Dr\. Maja Horvat/u);
+  assert.doesNotMatch(c.text ?? '', /radiation|Retail/u);
+  // A therapy a therapist gives is that care.
+  assert.match(c.text ?? '', /Physical therapy/u);
+});

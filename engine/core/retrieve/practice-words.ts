@@ -18,6 +18,50 @@ const groups = [
 const groupOf = new Map<string, readonly string[]>();
 for (const g of groups) for (const w of g) groupOf.set(w, g);
 
+/**
+ * Words that, right before "therapy", make it a treatment no therapist gives ("radiation therapy",
+ * "retail therapy"): there it does not meet "therapist", so a private Record about a cancer's treatment
+ * is not named by "Who is my therapist?". A physical, speech or occupational therapy has its therapist.
+ */
+const treatments = new Set(
+  (
+    'radiation radio chemo hormone hormonal gene retail light oxygen cell targeted drug infusion laser ' +
+    'heat cold shock immune immuno antibiotic replacement proton photodynamic stem electroconvulsive iv ' +
+    'steroid insulin'
+  ).split(' '),
+);
+const guarded = new Set(['therapy', 'therapies']);
+
+/**
+ * Whether a word of a care group met at `at` in folded text (foldText) means that care: not a therapy
+ * that a word before it names as a treatment.
+ */
+export function meansTheCare(lower: string, form: string, at: number): boolean {
+  if (!guarded.has(form)) return true;
+  let end = at;
+  while (end > 0 && /[\s-]/u.test(lower[end - 1]!)) end--;
+  if (end === at) return true;
+  let start = end;
+  while (start > 0 && end - start < 40 && /[\p{L}\p{N}]/u.test(lower[start - 1]!)) start--;
+  return !treatments.has(lower.slice(start, end));
+}
+
+/**
+ * Whether text holds, of the care words a term is searched by besides itself, only ones in another
+ * sense ("radiation therapy" for "therapist"): a Record the search found by those alone is not the care.
+ */
+export function otherCareOnly(lower: string, term: string): boolean {
+  let other = false;
+  for (const form of searchedPracticeWords(term)) {
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])${form}(?![\\p{L}\\p{N}])`, 'gu');
+    for (const m of lower.matchAll(re)) {
+      if (meansTheCare(lower, form, m.index)) return false;
+      other = true;
+    }
+  }
+  return other;
+}
+
 /** Every word of the care a query term names, the term included; empty for any other word. */
 export function practiceWords(term: string): readonly string[] {
   return groupOf.get(term) ?? [];

@@ -2,6 +2,7 @@ import { foldText } from '../shared/fold-text.ts';
 import { foreignLanguagesOf, wordsForLanguage } from './languages.ts';
 import { hasUnspaced, segmentWords } from './segment-words.ts';
 import { otherForms } from './other-forms.ts';
+import { meansTheCare } from './practice-words.ts';
 
 // The tails of "Ana's", "don't", "I'm", "we'll", "they're", "I've", "I'd": the tokenizer splits at the
 // apostrophe, and as terms they match nearly every Record (a possessive question found Records by "s").
@@ -121,7 +122,8 @@ function startOf(lower: string, word: string, from: number, anywhere: boolean, w
 function nextStart(lower: string, { prefix, anywhere, forms }: TermProbe, from: number): number {
   let first = startOf(lower, prefix, from, anywhere, false);
   for (const form of forms) {
-    const at = startOf(lower, form, from, false, true);
+    let at = startOf(lower, form, from, false, true);
+    while (at !== -1 && !meansTheCare(lower, form, at)) at = startOf(lower, form, at + 1, false, true);
     if (at !== -1 && (first === -1 || at < first)) first = at;
   }
   return first;
