@@ -1,4 +1,5 @@
 import {
+  afterReadBackLead,
   agentCourtesy,
   agentSpeaker,
   introducesSelf,
@@ -532,7 +533,10 @@ export function createRuleDeriver(): Deriver {
     // instant, or a note's address no home at all. Admitted, an address said alone is in the city the
     // home holds then, and that city said again is the home held (derive/home-held.ts): the address
     // replaced the city. A new city, or an address in another city, replaces both.
-    name: 'rules-v86',
+    // v89: an agent's read-back of another person's slot ("Noted: Marina's birthday is March 3." after
+    // "My sister Marina's birthday is on March 3.") is that slot's value restated: it joins her Memory
+    // of it and is superseded with it when she corrects the day (it stayed current as the agent's own).
+    name: 'rules-v89',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -673,7 +677,9 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       const read = unique(spans).flatMap((s): SaidClaim[] => {
         if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
         if (agent !== null)
-          return asked.has(s) ? sentenceClaims(s, subject, owner) : agentClaims(s, subject, owner, agent);
+          return asked.has(s)
+            ? sentenceClaims(s, subject, owner)
+            : agentClaims(s, subject, owner, agent, undefined, others);
         // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
         const about = referents.get(s);
         const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
@@ -957,6 +963,8 @@ function agentClaims(
   owner: OwnerClaim,
   self: SelfEntity,
   others?: (name: string) => OwnerClaim,
+  /** Who a name is, in a message: only for another person's slot said back (anothersSlotSaidBack). */
+  people?: (name: string) => OwnerClaim,
 ): Claim[] {
   const slots = restatedSlots(s, self);
   const hers = resolveOwner('self', self);
@@ -983,7 +991,9 @@ function agentClaims(
     const read = sentenceClaims(s, subject, owner, theirs).map((c) =>
       c.predicate === null && c.quote === s ? { ...c, ...echoes } : c,
     );
-    return theirs ? read.map(agentsWordOfAnother(s)) : read;
+    if (theirs) return read.map(agentsWordOfAnother(s));
+    const saidBack = people === undefined ? [] : anothersSlotSaidBack(s, subject, owner, people);
+    return saidBack.length > 0 ? saidBack : read;
   }
   return slots.map((x) => ({
     statement: valueStatement(self.name, x.predicate, x.value),
@@ -993,6 +1003,34 @@ function agentClaims(
     quote: s,
     restated: { statement: s, subject, owner },
   }));
+}
+
+/**
+ * Another person's slot an agent's message says back ("Noted: Marina's birthday is March 3." after "My
+ * sister Marina's birthday is on March 3."): that slot's value, restated (agentsWordOfAnother), so it
+ * joins her Memory of it and is superseded with it when the value is corrected. As the agent's own
+ * statement it stayed current beside the corrected value. Where another value holds the slot it is the
+ * agent's statement as before (admit-claims.ts); an ending is none. Empty where it says no such slot.
+ */
+function anothersSlotSaidBack(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  people: (name: string) => OwnerClaim,
+): Claim[] {
+  const theirs = (name: string): OwnerClaim => {
+    const o = people(name);
+    return o.state === 'other' ? o : { state: 'unresolved' };
+  };
+  const slots = sentenceClaims(afterReadBackLead(s), subject, owner, theirs).filter(
+    (c) =>
+      c.predicate !== null &&
+      c.owner.state === 'other' &&
+      c.ends === undefined &&
+      c.endsHeld === undefined &&
+      c.restoresHeld === undefined,
+  );
+  return slots.map(agentsWordOfAnother(s));
 }
 
 /**
