@@ -536,6 +536,8 @@ export function createRuleDeriver(): Deriver {
     // v89: an agent's read-back of another person's slot ("Noted: Marina's birthday is March 3." after
     // "My sister Marina's birthday is on March 3.") is that slot's value restated: it joins her Memory
     // of it and is superseded with it when she corrects the day (it stayed current as the agent's own).
+    // A sentence that ends a partner ("Petra and I broke up last night.") closes what the Record that
+    // gave her said of them together ("We've been together three years.", derive/tied-statements.ts).
     name: 'rules-v89',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
