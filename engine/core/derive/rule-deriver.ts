@@ -538,6 +538,9 @@ export function createRuleDeriver(): Deriver {
     // of it and is superseded with it when she corrects the day (it stayed current as the agent's own).
     // A sentence that ends a partner ("Petra and I broke up last night.") closes what the Record that
     // gave her said of them together ("We've been together three years.", derive/tied-statements.ts).
+    // "We cancelled Vienna." calls off the trip there, which "Petra and I are planning a weekend in
+    // Vienna, December 12 to 14." says in words; it takes that plan (not only her calendar's event of
+    // it), the Record's "We booked the Hotel Motto." and the assistant's note of the trip with it.
     name: 'rules-v89',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
