@@ -17,6 +17,7 @@ import { doneTaskOf } from './done-tasks.ts';
 import { saidOverOf } from './ended-tastes.ts';
 import { admitAsNextOf, type NextOf } from './next-statement.ts';
 import { citationsOfCity, inHomeHeld } from './home-held.ts';
+import { tiedToEndedOf } from './tied-statements.ts';
 
 export interface AdmittedRecord {
   id: string;
@@ -200,7 +201,8 @@ export async function admitClaims(
   /**
    * Whether a plan said off or given another day withdraws the plan before it (called-off-plans.ts), and
    * a plan of no slot said moved or called off is superseded (changed-plans.ts), an open task said
-   * done is done (done-tasks.ts), and a taste said over is superseded (ended-tastes.ts):
+   * done is done (done-tasks.ts), a taste said over is superseded (ended-tastes.ts), and a statement
+   * tied to a value the sentence ends is closed with it (tied-statements.ts):
    * on a Record's first derivation, in write order. Not when the upgrade pass derives one again, when
    * plans said after it may be stored already.
    */
@@ -245,7 +247,13 @@ export async function admitClaims(
           ? await admitFound(await saidOverOf(memories, claim, record.occurredMs))
           : null;
       if (ended !== null) ids.push(ended);
-      if (done !== null || changed !== null || ended !== null) continue;
+      // "Petra and I broke up": closes "We've been together three years." said with her as the partner.
+      const tied =
+        withdrawsPlans && done === null && changed === null && ended === null
+          ? await admitFound(await tiedToEndedOf(memories, claim, claims, record.occurredMs))
+          : null;
+      if (tied !== null) ids.push(tied);
+      if (done !== null || changed !== null || ended !== null || tied !== null) continue;
       const s = { claim, from: record, citation, cause: 'derived' as const, adopt: adopt.get(said) };
       ids.push((await admitStatement(memories, brainUid, s, seq, now)).id);
       if (withdrawsPlans) await callOffPlans(memories, record, claim, seq);

@@ -5,6 +5,7 @@ import {
   isPlanChanged,
   planSearchWords,
   planWords,
+  saysMoreOfPlan,
 } from '../core/derive/plan-changed.ts';
 import type { MemoryRepository, MemoryVersionRow } from '../ports/index.ts';
 import type { NextOf } from './next-statement.ts';
@@ -60,7 +61,10 @@ export async function changedPlanOf(
     const event =
       plans.find((m) => eventTimes(m.statement) !== null) ??
       (await eventAhead(memories, owner, change, beforeMs));
-    return [plans[0], event].filter(
+    // The plan she said, where the latest found is the event itself (an agent's or an app's, dated
+    // before the change): "Petra and I are planning a weekend in Vienna, …" stayed current beside it.
+    const said = plans.find((m) => eventTimes(m.statement) === null) ?? plans[0];
+    return [said, event].filter(
       (m, i, all): m is NonNullable<typeof m> =>
         m !== undefined && all.findIndex((o) => o?.lineage === m.lineage) === i,
     );
@@ -71,6 +75,12 @@ export async function changedPlanOf(
     if (plan === undefined) continue;
     // The unowned (a calendar's event) the owners after it reach: the same plan, written again.
     const also: string[] = twice.map((m) => m.lineage);
+    // What the plan's Record said more of it, and an agent's word of her plan: gone with it.
+    const more = [
+      ...(await moreOfPlan(memories, plan, owner, change, beforeMs)),
+      ...(owner.owner_state === 'self' ? await agentsWordOfPlan(memories, change, beforeMs) : []),
+    ];
+    for (const lineage of more) if (lineage !== plan.lineage && !also.includes(lineage)) also.push(lineage);
     for (const rest of owners.slice(i + 1)) {
       if (rest.owner_state !== 'unresolved') continue;
       for (const same of await statementsOf(rest))
@@ -163,6 +173,64 @@ async function plansBefore(memories: MemoryRepository, owner: Owner, change: Cha
 async function eventAhead(memories: MemoryRepository, owner: Owner, change: Change, beforeMs: number) {
   const ahead = await plansSaid(memories, owner, change, beforeMs, true);
   return ahead.find((m) => eventTimes(m.statement) !== null && isPlanChanged(m.statement, change));
+}
+
+/**
+ * The lineages of the owner's other current statements of no slot said in the Records that said the
+ * plan, that say more of it (plan-changed.ts `saysMoreOfPlan`: "We booked the Hotel Motto." beside
+ * "Petra and I are planning a weekend in Vienna, December 12 to 14."), or are the plan said again:
+ * left, the hotel stayed booked after "We cancelled Vienna.".
+ */
+async function moreOfPlan(
+  memories: MemoryRepository,
+  plan: Pick<MemoryVersionRow, 'id' | 'lineage'>,
+  owner: Owner,
+  change: Change,
+  beforeMs: number,
+): Promise<string[]> {
+  const records = (await memories.citations([plan.id], { shareableOnly: false })).map((c) => c.record_id);
+  if (records.length === 0) return [];
+  const found: string[] = [];
+  for (const { id, lineage } of await memories.citing(records)) {
+    if (lineage === plan.lineage || found.includes(lineage)) continue;
+    const m = await memories.get(id);
+    if (
+      m === null ||
+      m.status !== 'active' ||
+      m.pending ||
+      m.slot !== null ||
+      m.valid_from_ms >= beforeMs ||
+      m.owner_state !== owner.owner_state ||
+      m.owner_entity !== owner.owner_entity
+    )
+      continue;
+    if (saysMoreOfPlan(m.statement, change) || isPlanChanged(m.statement, change)) found.push(lineage);
+  }
+  return found;
+}
+
+/** How an agent's statements are owned: by its speaker's name, as docs/agents.md tells it to write. */
+const agentOwners = ['assistant', 'Assistant'];
+
+/**
+ * The lineages of an agent's current statements of the person's plan, said before `beforeMs` ("Great,
+ * I've noted your Vienna trip with Petra from December 12 to 14 at Hotel Motto."): its own words of
+ * her plan, which stayed current, and were quoted for "What do I have next week?", after she called
+ * it off.
+ */
+async function agentsWordOfPlan(memories: MemoryRepository, change: Change, beforeMs: number) {
+  const found: string[] = [];
+  for (const owner_entity of agentOwners) {
+    const said = await plansSaid(memories, { owner_state: 'other', owner_entity }, change, beforeMs, false);
+    for (const m of said)
+      if (
+        !begunBefore(m.statement, beforeMs) &&
+        isPlanChanged(m.statement, change) &&
+        !found.includes(m.lineage)
+      )
+        found.push(m.lineage);
+  }
+  return found;
 }
 
 /** Whether a statement is a calendar's event that had begun by `ms`: past, no plan to change then. */

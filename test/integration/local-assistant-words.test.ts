@@ -50,6 +50,35 @@ it("an assistant's other value never replaces what she said: it stays the assist
   assert.deepEqual([m.owner, m.slot], [{ state: 'other', entity: 'assistant' }, null]);
 });
 
+it("an assistant's read-back of another person's value joins it, and goes with it when she corrects it", async () => {
+  const { engine, say, current } = await chat();
+  const own = await say('self', "My sister Marina's birthday is on March 3.", '2024-01-01T10:00:00Z');
+  const noted = await say(
+    'assistant',
+    "Noted: Marina's birthday is March 3. I'll remind you in late February.",
+    '2024-01-01T10:00:05Z',
+  );
+  const birthday = own.memory_ids.find((id) => noted.memory_ids.includes(id));
+  assert.ok(birthday !== undefined, 'the read-back cites her birthday Memory');
+  await say('self', "Marina's birthday is actually 13 March.", '2024-02-01T10:00:00Z');
+  // Not "Noted: Marina's birthday is March 3." beside the corrected day.
+  assert.deepEqual(
+    (await current()).filter(([s]) => /birthday/u.test(s!)),
+    [["Marina's birthday is 13 March", 'other']],
+  );
+  const m = await engine.getMemory(tenant, 'b', birthday);
+  assert.deepEqual([m.status, m.citations.map((c) => c.record_id)], ['superseded', [own.id, noted.id]]);
+  // Another day read back while hers holds stays the assistant's statement, as for her own slots.
+  await say('assistant', "Noted: Marina's birthday is May 9.", '2024-02-01T10:00:05Z');
+  assert.deepEqual(
+    (await current()).filter(([s]) => /birthday/u.test(s!)),
+    [
+      ["Marina's birthday is 13 March", 'other'],
+      ["Noted: Marina's birthday is May 9.", 'other'],
+    ],
+  );
+});
+
 it("an assistant's read-back of what she said cites her Memory; forgetting hers leaves it on the read-back", async () => {
   const { engine, say, current } = await chat();
   const own = await say('self', "I'm allergic to penicillin.", '2024-01-01T10:00:00Z');

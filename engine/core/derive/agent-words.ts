@@ -102,6 +102,16 @@ const readBackLead = new RegExp(
 );
 
 /**
+ * An agent's sentence after the lead it reads back with ("Noted: Marina's birthday is March 3." is
+ * "Marina's birthday is March 3."), or the sentence as it is where it has none.
+ */
+export function afterReadBackLead(s: string): string {
+  const trimmed = s.trim();
+  const rest = trimmed.slice(readBackLead.exec(trimmed)![0].length);
+  return rest === '' ? s : rest;
+}
+
+/**
  * The person's own words an agent's sentence of no slot reads back, as she would say them ("Noted,
  * you're allergic to penicillin." is "I am allergic to penicillin."; "Got it — your sister lives in
  * Madrid!" is "my sister lives in Madrid!"): where a Memory of hers says them, the agent's sentence

@@ -14,7 +14,7 @@ export interface HeldEnding extends HeldSlots {
 }
 
 /** The partners one has one of at a time, as the attribute sentences spell them (slot-sentences.ts). */
-const partnerRoles = ['partner', 'girlfriend', 'boyfriend', 'fiancé', 'wife', 'husband'] as const;
+export const partnerRoles = ['partner', 'girlfriend', 'boyfriend', 'fiancé', 'wife', 'husband'] as const;
 /** Statuses a parting ends: one is single after it, or divorced, which the person says themselves. */
 const togetherStatuses = ['in a relationship', 'engaged'];
 

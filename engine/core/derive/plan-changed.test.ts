@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { eventTimes, isBookingChanged, isPlanChanged, planChanged, type PlanChange } from './plan-changed.ts';
+import {
+  eventTimes,
+  isBookingChanged,
+  isPlanChanged,
+  planChanged,
+  saysMoreOfPlan,
+  type PlanChange,
+} from './plan-changed.ts';
 
 test('a plan said moved to a time is read with its noun, the words that name it and the time it had', () => {
   for (const [s, moved] of [
@@ -315,6 +322,45 @@ test("a calendar's event of days is the trip a change names by its place, though
   // A plan of hours is said by its noun or whom it is with, as before: not by a place.
   const dinner = { ...off, plan: 'dinner' };
   assert.ok(!isPlanChanged('Christmas in Zagreb with Mama; when: 2026-12-23 to 2026-12-27', dinner));
+});
+
+test('a trip called off by its place alone is the stay said there in words, and what was booked for it', () => {
+  const off = planChanged('We cancelled Vienna.')!;
+  assert.deepEqual(off, { how: 'cancelled', plan: 'trip', naming: ['vienna'], place: 'vienna' });
+  assert.deepEqual(planChanged('Petra called off New York, too expensive.'), {
+    how: 'cancelled',
+    plan: 'trip',
+    naming: ['new york'],
+    place: 'new york',
+    by: 'Petra',
+  });
+  // No place: a thing in lower case, a time, a possessive's plan, or more after the name.
+  for (const s of [
+    'i cancelled netflix',
+    'We cancelled Friday.',
+    "I cancelled Marko's party.",
+    'We cancelled everything.',
+  ])
+    assert.notEqual(planChanged(s)?.plan, 'trip', s);
+  assert.equal(planChanged('I cancelled Netflix for a month.'), null);
+  assert.ok(isPlanChanged('Petra and I are planning a weekend in Vienna, December 12 to 14.', off));
+  assert.ok(
+    isPlanChanged(
+      "Great, I've noted your Vienna trip with Petra from December 12 to 14 at Hotel Motto.",
+      off,
+    ),
+  );
+  // Past, or no stay there.
+  for (const other of [
+    'We had a great weekend in Vienna last year.',
+    'Dinner with Petra on December 12, she grew up in Vienna.',
+  ])
+    assert.ok(!isPlanChanged(other, off), other);
+  // The Record's other sentences that say what was booked for it, or name it, go with it.
+  assert.ok(saysMoreOfPlan('We booked the Hotel Motto.', off));
+  assert.ok(saysMoreOfPlan('Vienna will be cold.', off));
+  assert.ok(!saysMoreOfPlan("Petra's sister is coming too.", off));
+  assert.ok(!saysMoreOfPlan('We booked the Hotel Motto.', { ...off, how: 'moved' }));
 });
 
 test("a calendar's event says when it begins and whether it lasts days", () => {

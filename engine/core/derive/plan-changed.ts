@@ -205,6 +205,15 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: tru
       'iu',
     ),
   },
+  // "We cancelled Vienna.", "I called off Lisbon": a trip named by its place alone, the clause ending
+  // there (not "I cancelled Netflix for a month", nor "cancelled Marko's party").
+  {
+    how: 'cancelled',
+    re: new RegExp(
+      String.raw`^${lead}${who}${cancelVerb}\s+(?:the\s+)?(?<to>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?)(?=\s*(?:$|[.!…,;:—–-]))`,
+      'iu',
+    ),
+  },
   // "The dinner with Sam is now on Saturday", "my haircut is tomorrow now instead of Friday": no verb
   // of moving, the new time said with "now".
   {
@@ -298,6 +307,12 @@ export function planChanged(sentence: string): PlanChange | null {
     if (notDone.test(head.slice(0, head.lastIndexOf(verb)))) return null;
     const after = s.slice(m.index + m[0].length);
     if (person) return personsPlanOff(m.groups!, after);
+    const to = m.groups!['to'];
+    if (to !== undefined) {
+      const trip = tripTo(to, m.groups!, after);
+      if (trip !== null) return trip;
+      continue;
+    }
     const plan = m.groups!['plan']!.toLowerCase();
     if (noName.has(plan)) return null;
     if (how === 'moved') {
@@ -326,6 +341,22 @@ export function planChanged(sentence: string): PlanChange | null {
     };
   }
   return null;
+}
+
+/** A trip called off by its place alone ("We cancelled Vienna."): the trip there, named by it. */
+function tripTo(to: string, groups: Record<string, string | undefined>, after: string): PlanChange | null {
+  const place = to.toLowerCase();
+  // A place is written capitalised: "we cancelled everything", "i cancelled netflix" name none.
+  if (!/^\p{Lu}/u.test(to) || noName.has(place.split(/\s+/u)[0]!) || timeWordOf.test(to)) return null;
+  if (takenBack.test(after)) return null;
+  const name = groups['who'];
+  return {
+    how: 'cancelled',
+    plan: 'trip',
+    naming: [place],
+    place,
+    ...(name !== undefined && isName(name) ? { by: name } : {}),
+  };
 }
 
 /** The time before "to" of "from Tuesday to Thursday" (up to four words of one clause), or undefined. */
@@ -452,7 +483,10 @@ export function isPlanChanged(statement: string, change: PlanChange): boolean {
   const saysPlan =
     change.plan === ''
       ? anyPlan.test(statement)
-      : saysNoun || words.slice(1).some((w) => saysIdea(statement, w)) || staysThere(statement, change);
+      : saysNoun ||
+        words.slice(1).some((w) => saysIdea(statement, w)) ||
+        staysThere(statement, change) ||
+        staySaid(statement, change);
   if (!saysPlan) return false;
   // Said only by whom it is with ("the dentist"), it is the appointment where it is no other plan:
   // "Sam called: my appointment moved" moves no "dinner with Sam".
@@ -485,6 +519,26 @@ function staysThere(statement: string, change: PlanChange): boolean {
     saysIdea(statement, place) &&
     !leavesFrom(statement, place)
   );
+}
+
+/** Words one says a stay away in, besides its noun: "a weekend in Vienna", "we booked …". */
+const stayWords =
+  /(?<![\p{L}\p{N}])(?:weekend|getaway|break|stay|trip|holiday|vacation|visit|planning|planned|booked|going|heading|flying)(?![\p{L}\p{N}])/iu;
+
+/**
+ * Whether a statement says, in words, the stay a change names by its place ("Petra and I are planning
+ * a weekend in Vienna, December 12 to 14." of "the Vienna trip is cancelled"): the place as where one
+ * is or goes ("in Vienna", "to Vienna") and a word of a stay. isPlanChanged still wants its time.
+ */
+function staySaid(statement: string, change: PlanChange): boolean {
+  const place = change.place;
+  if (place === undefined || !stays.has(change.plan.replace(/e?s$/u, ''))) return false;
+  const there = new RegExp(
+    String.raw`(?<![\p{L}\p{N}])(?:in|to|at)\s+${escapeRegExp(place).replace(/\s+/gu, '\\s+')}(?![\p{L}\p{N}])`,
+    'iu',
+  );
+  // "We had a great weekend in Vienna last year" is no plan.
+  return there.test(statement) && stayWords.test(statement) && !pastTime.test(statement);
 }
 
 const dayMs = 86_400_000;
@@ -535,6 +589,21 @@ function leavesFrom(statement: string, place: string): boolean {
         /^\s*(?:–|—|-|→|->|>|to(?![\p{L}\p{N}]))\s*\p{L}/u.test(statement.slice(m.index + m[0].length)),
     )
   );
+}
+
+/** Words that say a plan was made: what one booked for it ("We booked the Hotel Motto."). */
+const bookedWords =
+  /(?<![\p{L}\p{N}])(?:booked|reserved|bought\s+(?:the\s+)?tickets?|got\s+(?:the\s+)?tickets?|rented)(?![\p{L}\p{N}])/iu;
+
+/**
+ * Whether a statement said in the same Record as a plan is more of that plan, gone with it when it is
+ * changed: it names the plan's place or a naming word ("The hotel in Vienna is lovely."), or says what
+ * was booked for it ("We booked the Hotel Motto." beside "Petra and I are planning a weekend in Vienna,
+ * December 12 to 14."). Only for a plan called off: a plan moved keeps its hotel, maybe.
+ */
+export function saysMoreOfPlan(statement: string, change: PlanChange): boolean {
+  if (change.how !== 'cancelled') return false;
+  return bookedWords.test(statement) || change.naming.some((w) => saysIdea(statement, w));
 }
 
 /** Words a booking made for the person says: "Your flight …", "… is confirmed", "Reservation …". */

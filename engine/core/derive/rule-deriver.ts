@@ -1,4 +1,5 @@
 import {
+  afterReadBackLead,
   agentCourtesy,
   agentSpeaker,
   introducesSelf,
@@ -547,7 +548,15 @@ export function createRuleDeriver(): Deriver {
     // ("Tomislav Kovačević's nickname is Tom"), which retrieval reads as another name of the Brain's
     // own person (retrieve/self-names.ts); the sentence was a statement of no slot. A fact `nickname`,
     // `goes_by`, `known_as` or `preferred_name` holds the same slot.
-    name: 'rules-v88',
+    // v89: an agent's read-back of another person's slot ("Noted: Marina's birthday is March 3." after
+    // "My sister Marina's birthday is on March 3.") is that slot's value restated: it joins her Memory
+    // of it and is superseded with it when she corrects the day (it stayed current as the agent's own).
+    // A sentence that ends a partner ("Petra and I broke up last night.") closes what the Record that
+    // gave her said of them together ("We've been together three years.", derive/tied-statements.ts).
+    // "We cancelled Vienna." calls off the trip there, which "Petra and I are planning a weekend in
+    // Vienna, December 12 to 14." says in words; it takes that plan (not only her calendar's event of
+    // it), the Record's "We booked the Hotel Motto." and the assistant's note of the trip with it.
+    name: 'rules-v89',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -701,7 +710,9 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
           return [{ statement, subject, predicate: switched.predicate, owner, quote: s }];
         }
         if (agent !== null)
-          return asked.has(s) ? sentenceClaims(s, subject, owner) : agentClaims(s, subject, owner, agent);
+          return asked.has(s)
+            ? sentenceClaims(s, subject, owner)
+            : agentClaims(s, subject, owner, agent, undefined, others);
         // "my sister Maya lives in Madrid. she's a nurse": what "she" is, is Maya's, not the speaker's.
         const about = referents.get(s);
         const theirs = about !== undefined && owner.state !== 'unresolved' ? others(about) : null;
@@ -985,6 +996,8 @@ function agentClaims(
   owner: OwnerClaim,
   self: SelfEntity,
   others?: (name: string) => OwnerClaim,
+  /** Who a name is, in a message: only for another person's slot said back (anothersSlotSaidBack). */
+  people?: (name: string) => OwnerClaim,
 ): Claim[] {
   const slots = restatedSlots(s, self);
   const hers = resolveOwner('self', self);
@@ -1011,7 +1024,9 @@ function agentClaims(
     const read = sentenceClaims(s, subject, owner, theirs).map((c) =>
       c.predicate === null && c.quote === s ? { ...c, ...echoes } : c,
     );
-    return theirs ? read.map(agentsWordOfAnother(s)) : read;
+    if (theirs) return read.map(agentsWordOfAnother(s));
+    const saidBack = people === undefined ? [] : anothersSlotSaidBack(s, subject, owner, people);
+    return saidBack.length > 0 ? saidBack : read;
   }
   return slots.map((x) => ({
     statement: valueStatement(self.name, x.predicate, x.value),
@@ -1021,6 +1036,34 @@ function agentClaims(
     quote: s,
     restated: { statement: s, subject, owner },
   }));
+}
+
+/**
+ * Another person's slot an agent's message says back ("Noted: Marina's birthday is March 3." after "My
+ * sister Marina's birthday is on March 3."): that slot's value, restated (agentsWordOfAnother), so it
+ * joins her Memory of it and is superseded with it when the value is corrected. As the agent's own
+ * statement it stayed current beside the corrected value. Where another value holds the slot it is the
+ * agent's statement as before (admit-claims.ts); an ending is none. Empty where it says no such slot.
+ */
+function anothersSlotSaidBack(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  people: (name: string) => OwnerClaim,
+): Claim[] {
+  const theirs = (name: string): OwnerClaim => {
+    const o = people(name);
+    return o.state === 'other' ? o : { state: 'unresolved' };
+  };
+  const slots = sentenceClaims(afterReadBackLead(s), subject, owner, theirs).filter(
+    (c) =>
+      c.predicate !== null &&
+      c.owner.state === 'other' &&
+      c.ends === undefined &&
+      c.endsHeld === undefined &&
+      c.restoresHeld === undefined,
+  );
+  return slots.map(agentsWordOfAnother(s));
 }
 
 /**

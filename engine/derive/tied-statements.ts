@@ -1,0 +1,72 @@
+import type { Claim } from '../core/derive/deriver.ts';
+import { partnerRoles } from '../core/derive/parting.ts';
+import { slotKey } from '../core/derive/slot-key.ts';
+import type { MemoryRepository } from '../ports/index.ts';
+import { holdsThen } from './place-endings.ts';
+import type { NextOf } from './next-statement.ts';
+
+/** The slots whose value a sentence beside it may say more of, and the words that say it is that value's. */
+const tiedWords: ReadonlyArray<{ predicates: ReadonlySet<string>; says: RegExp }> = [
+  {
+    // "My girlfriend is Petra Novak. We've been together three years.": true of Petra as long as she is.
+    predicates: new Set<string>([...partnerRoles, 'relationship status']),
+    says: /(?<![\p{L}\p{N}])(?:together|dating|(?:our|the)\s+relationship|anniversary|been\s+with\s+(?:her|him|them)|going\s+out|in\s+love)(?![\p{L}\p{N}])/iu,
+  },
+];
+
+/**
+ * The statements a claim of no slot closes because the same sentence ends a value they were said of
+ * ("Petra and I broke up last night.", whose ending of the girlfriend slot `claims` holds beside it):
+ * the current statements of no slot of the claim's owner, said in a Record that said the value ended
+ * ("My girlfriend is Petra Novak. We've been together three years."), that say they are of it
+ * (tiedWords: "together", "anniversary"). As the slot's value they were true until the ending; left,
+ * "We've been together three years." stayed current and led every question about her partner.
+ * admit-claims.ts admits the claim as their next version from its Record's world time (next-statement.ts
+ * `admitAsNextOf`), so forgetting the Record restores them, as a plan changed does (changed-plans.ts).
+ * Null where the sentence ends no such value, or no statement is tied to it.
+ */
+export async function tiedToEndedOf(
+  memories: MemoryRepository,
+  claim: Claim,
+  claims: readonly Claim[],
+  occurredMs: number,
+): Promise<NextOf | null> {
+  if (claim.predicate !== null || claim.owner.state === 'unresolved') return null;
+  const lineages: string[] = [];
+  for (const ending of claims) {
+    if (ending.ends === undefined || ending.predicate === null || ending.quote !== claim.quote) continue;
+    const tie = tiedWords.find((t) => t.predicates.has(ending.predicate!));
+    if (tie === undefined) continue;
+    const versions = await memories.slotVersions(slotKey(ending.subject, ending.predicate, ending.owner));
+    const held = versions.filter(
+      (v) => v.status === 'active' && holdsThen([v], ending, ending.ends!, occurredMs - 1),
+    );
+    const records = (
+      await memories.citations(
+        held.map((v) => v.id),
+        { shareableOnly: false },
+      )
+    ).map((c) => c.record_id);
+    if (records.length === 0) continue;
+    for (const { id, lineage } of await memories.citing(records)) {
+      if (lineages.includes(lineage)) continue;
+      const m = await memories.get(id);
+      if (
+        m === null ||
+        m.status !== 'active' ||
+        m.pending ||
+        m.slot !== null ||
+        m.valid_from_ms >= occurredMs ||
+        m.owner_state !== claim.owner.state ||
+        m.owner_entity !== (claim.owner.entity ?? null) ||
+        !tie.says.test(m.statement)
+      )
+        continue;
+      lineages.push(lineage);
+    }
+  }
+  const [first, ...also] = lineages;
+  return first === undefined
+    ? null
+    : { lineage: first, statement: claim.statement, owner: claim.owner, also };
+}

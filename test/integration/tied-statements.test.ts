@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ContextReady, Memory, RecordCreate } from '../../engine/contract/index.ts';
+import type { Engine } from '../../engine/types.ts';
+import { bothEngines } from './both-engines.ts';
+import { tenant } from './local-helpers.ts';
+
+// Tom's month as a round of real use wrote it (use8, M2): what was said with a value, or of a plan,
+// stayed current after the value ended or the plan was called off. Read on both engines: the rules
+// are one, but what they find is read through each adapter.
+
+// Asked on 6 December: "next week" is Vienna's.
+const engines = await bothEngines({ clock: () => new Date('2026-12-06T10:00:00Z') });
+
+type Said = readonly [speaker: string, text: string, at: string];
+const message = ([speaker, text, at]: Said): RecordCreate => ({
+  content: { kind: 'message', speaker, text },
+  occurred_at: at,
+});
+
+let brains = 0;
+/** A Brain of Tomislav Kovačević's holding these Records, derived: each Record's id, in order. */
+async function toms(engine: Engine, records: readonly RecordCreate[]) {
+  const id = `tom${++brains}`;
+  await engine.createBrain(tenant, { id, self: { type: 'person', name: 'Tomislav Kovačević' } });
+  const ids: string[] = [];
+  for (const body of records) ids.push((await engine.rememberRecord(tenant, id, body, {})).record.id);
+  await engine.idle();
+  const memories = async (): Promise<Memory[]> =>
+    (await engine.listMemories(tenant, id, { limit: 200, status: 'all' })).data;
+  const statusOf = async (statement: string) =>
+    (await memories()).filter((m) => m.statement === statement).map((m) => [m.status, m.valid_to]);
+  const ask = async (query: string) => {
+    const context = (await engine.createContext(tenant, id, { query }, { requestId: 'r' })) as ContextReady;
+    assert.equal(context.status, 'ready');
+    return context.citations;
+  };
+  return { id, ids, memories, statusOf, ask };
+}
+
+for (const [name, opened] of engines)
+  describe(`on ${name}`, () => {
+    it('what was said of a partner with her goes with her when they break up', async () => {
+      const engine = await opened();
+      try {
+        const tom = await toms(
+          engine,
+          (
+            [
+              [
+                'self',
+                "My girlfriend is Petra Novak. We've been together three years.",
+                '2026-11-09T08:12:00Z',
+              ],
+              ['self', 'Petra is a doctor.', '2026-11-10T08:00:00Z'],
+              ['self', "Petra and I broke up last night. It's over.", '2026-11-23T09:00:00Z'],
+            ] as const
+          ).map(message),
+        );
+        assert.deepEqual(await tom.statusOf("We've been together three years."), [
+          ['superseded', '2026-11-23T09:00:00Z'],
+        ]);
+        // True of her whoever her partner is: not tied to the slot.
+        assert.deepEqual(await tom.statusOf("Petra's occupation is doctor"), [['active', null]]);
+        const asked = await tom.ask('Do I have a girlfriend?');
+        assert.ok(!asked.some((c) => c.quote === "We've been together three years."));
+        // Forgetting the break-up, it holds again.
+        await engine.forgetRecord(tenant, tom.id, tom.ids[2]!);
+        await engine.idle();
+        assert.deepEqual(await tom.statusOf("We've been together three years."), [['active', null]]);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("a trip called off takes its plan, what was booked for it and the assistant's note of it", async () => {
+      const engine = await opened();
+      try {
+        const tom = await toms(engine, [
+          message([
+            'self',
+            'Petra and I are planning a weekend in Vienna, December 12 to 14. We booked the Hotel Motto.',
+            '2026-11-12T07:00:00Z',
+          ]),
+          message([
+            'assistant',
+            "Great, I've noted your Vienna trip with Petra from December 12 to 14 at Hotel Motto.",
+            '2026-11-12T07:01:00Z',
+          ]),
+          {
+            content: {
+              kind: 'event',
+              title: 'Vienna weekend with Petra',
+              starts_at: '2026-12-12T09:00:00+01:00',
+              ends_at: '2026-12-14T20:00:00+01:00',
+              participants: ['Tomislav Kovačević', 'Petra Novak'],
+              place: 'Vienna',
+            },
+            occurred_at: '2026-11-12T07:05:00Z',
+          },
+          message([
+            'self',
+            'Plan: Christmas in Sisak with my parents and Marina, December 24 to 26.',
+            '2026-11-30T09:00:00Z',
+          ]),
+          message(['self', 'We cancelled Vienna.', '2026-11-23T08:00:00Z']),
+        ]);
+        const vienna = (await tom.memories()).filter(
+          (m) => /Vienna|Motto/u.test(m.statement) && m.statement !== 'We cancelled Vienna.',
+        );
+        assert.deepEqual(vienna.map((m) => [m.statement.split(';')[0], m.status, m.valid_to]).sort(), [
+          [
+            "Great, I've noted your Vienna trip with Petra from December 12 to 14 at Hotel Motto.",
+            'superseded',
+            '2026-11-23T08:00:00Z',
+          ],
+          [
+            'Petra and I are planning a weekend in Vienna, December 12 to 14.',
+            'superseded',
+            '2026-11-23T08:00:00Z',
+          ],
+          ['Vienna weekend with Petra', 'superseded', '2026-11-23T08:00:00Z'],
+          ['We booked the Hotel Motto.', 'superseded', '2026-11-23T08:00:00Z'],
+        ]);
+        assert.deepEqual(
+          await tom.statusOf('Plan: Christmas in Sisak with my parents and Marina, December 24 to 26.'),
+          [['active', null]],
+        );
+        // What leads is the call-off, not the weekend as if it were still on.
+        const next = await tom.ask('What do I have next week?');
+        assert.equal(next[0]?.record_id, tom.ids[4]);
+      } finally {
+        await engine.close();
+      }
+    });
+  });
