@@ -1669,6 +1669,28 @@ test("a known speaker's taste said over marks the sentence's claim; an unresolve
   );
 });
 
+test("a known speaker's taste taken up again marks the sentence's claim; an ending is not one", () => {
+  assert.deepEqual(
+    claimsOf("I'm back on coffee, one cup a day.", 'Ana').map((c) => [
+      c.predicate,
+      c.resumesTaste,
+      c.endsTaste,
+    ]),
+    [[null, { verb: '*', object: 'coffee' }, undefined]],
+  );
+  assert.deepEqual(
+    claimsOf("I'm quitting coffee, only green tea from now on.", 'Ana').map((c) => [
+      c.resumesTaste,
+      c.endsTaste,
+    ]),
+    [[undefined, { verb: '*', object: 'coffee' }]],
+  );
+  assert.deepEqual(
+    claimsOf("I'm back on coffee.", undefined).map((c) => c.resumesTaste),
+    [undefined],
+  );
+});
+
 test("an imported note's front matter that files it is no statement; a person's birthday there still is", () => {
   const project = [
     'status: active',

@@ -83,7 +83,7 @@ import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
-import { tasteEnded } from './taste-ended.ts';
+import { tasteEnded, tasteResumed } from './taste-ended.ts';
 import { tasksSaid } from './task-said.ts';
 import { withoutNoteMetadata } from './note-metadata.ts';
 
@@ -1520,11 +1520,20 @@ function sentenceClaims(
   // "I don't drink tea anymore": a taste or habit of the speaker's over. Only a known speaker's: an
   // unresolved one has no earlier word of its own to end.
   const ended = owner.state === 'unresolved' ? null : tasteEnded(s);
+  // "I'm back on coffee": a taste of the speaker's said over, taken up again.
+  const resumed = owner.state === 'unresolved' || ended !== null ? null : tasteResumed(s);
   // "We are not doing SQLite after all": a choice of the speaker's off, as a taste is.
   const dropped = owner.state === 'unresolved' ? null : choiceDropped(s);
   // "Turns out I'm not allergic to walnuts": a state of the speaker's said not to be so.
   const denied = owner.state === 'unresolved' ? null : stateDenied(s);
-  if (changed === null && done === null && ended === null && dropped === null && denied === null)
+  if (
+    changed === null &&
+    done === null &&
+    ended === null &&
+    resumed === null &&
+    dropped === null &&
+    denied === null
+  )
     return claims;
   return claims.map((c) =>
     whole(c)
@@ -1533,6 +1542,7 @@ function sentenceClaims(
           ...(changed !== null ? { changesPlan: changedBy(changed, others) } : {}),
           ...(done !== null ? { doesTask: done } : {}),
           ...(ended !== null && c.owner.state !== 'unresolved' ? { endsTaste: ended } : {}),
+          ...(resumed !== null && c.owner.state !== 'unresolved' ? { resumesTaste: resumed } : {}),
           ...(dropped !== null && c.owner.state !== 'unresolved' ? { dropsChoice: dropped } : {}),
           ...(denied !== null && c.owner.state !== 'unresolved' ? { deniesState: denied } : {}),
         }
