@@ -1027,10 +1027,11 @@ function quitName(s: string): string | null {
 /**
  * A job one says one lost or left, with the employer's name where given: "got laid off today", "i got
  * laid off from revolut :(", "I was let go from Acme", "got fired", "my last day at revolut was friday",
- * "today was my last day at Globex". An ending of the job held then (of that name, where one is given).
+ * "today was my last day at Globex", "Last day at Span.". An ending of the job held then (of that name,
+ * where one is given).
  */
 const jobLostLead = new RegExp(
-  String.raw`^${newsLeadIns}(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:was|is)\s+)?my\s+last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))`,
+  String.raw`^${newsLeadIns}(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:(?:today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:was|is)\s+)?(?<my>my\s+))?last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))`,
   'iu',
 );
 /** A doubt or a condition about a job's end: "might", "if", "almost"; "may" in lower case ("May 3" is a day). */
@@ -1051,6 +1052,9 @@ function jobLost(s: string): { values?: string[] } | null {
     return null;
   const named = m.groups!['from'] ?? m.groups!['at'];
   if (named === undefined) return endsThere(s.slice(m.index + m[0].length)) ? {} : null;
+  // "Last day at Span.": the day's news without "my", only of a name ("Last day at the beach" is a
+  // holiday's).
+  if (m.groups!['at'] !== undefined && m.groups!['my'] === undefined && !/^\p{Lu}/u.test(named)) return null;
   // A last day to come is no job ended yet: "my last day at revolut is next month".
   const from = m.index + m[0].length - named.length;
   if (
