@@ -532,7 +532,13 @@ export function createRuleDeriver(): Deriver {
     // instant, or a note's address no home at all. Admitted, an address said alone is in the city the
     // home holds then, and that city said again is the home held (derive/home-held.ts): the address
     // replaced the city. A new city, or an address in another city, replaces both.
-    name: 'rules-v86',
+    // v90: a taste quit in everyday words ("I'm quitting coffee", "I quit coffee", "No more coffee for
+    // me") ends the speaker's statement of it, a coffee by its kind ("I love a strong espresso") too; one
+    // taken up again ("I'm back on coffee", "I started drinking coffee again") supersedes that ending
+    // (taste-ended.ts `tasteResumed`): all three stayed current, the quitting quoted first. "Last day at
+    // Span." ends the job named that day, and "First day at Infobip!" said alone starts it that day:
+    // both were statements, and the job changed only with a later `employer` fact.
+    name: 'rules-v90',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
