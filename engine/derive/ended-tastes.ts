@@ -1,5 +1,5 @@
 import type { Claim } from '../core/derive/deriver.ts';
-import { saysTaste, tasteWords } from '../core/derive/taste-ended.ts';
+import { endedWords, saysEnded, saysTaste, tasteWords } from '../core/derive/taste-ended.ts';
 import { choiceWords, saysChoice } from '../core/derive/choice-dropped.ts';
 import { saysState, stateWordsToFind } from '../core/derive/state-denied.ts';
 import type { MemoryRepository } from '../ports/index.ts';
@@ -20,12 +20,16 @@ interface SaidOver {
  * "I don't drink tea anymore" of "I prefer tea in the morning, green tea mostly.", taste-ended.ts), a choice
  * dropped (`dropsChoice`: "We are not doing SQLite after all" of "We decided to use SQLite for the
  * desktop store.", choice-dropped.ts), a state denied in its own words (`deniesState`: "Turns out I'm
- * not allergic to walnuts" of "I'm allergic to walnuts.", state-denied.ts).
+ * not allergic to walnuts" of "I'm allergic to walnuts.", state-denied.ts); and an ending itself taken
+ * back (`resumesTaste`: "I'm back on coffee" of "I'm quitting coffee.", taste-ended.ts `tasteResumed`).
  */
 function saidOver(claim: Claim): SaidOver[] {
-  const { endsTaste: taste, dropsChoice: choice, deniesState: state } = claim;
+  const { endsTaste: taste, resumesTaste: resumed, dropsChoice: choice, deniesState: state } = claim;
   return [
     ...(taste !== undefined ? [{ words: tasteWords(taste), says: (s: string) => saysTaste(s, taste) }] : []),
+    ...(resumed !== undefined
+      ? [{ words: endedWords(resumed), says: (s: string) => saysEnded(s, resumed) }]
+      : []),
     ...(choice !== undefined
       ? [{ words: choiceWords(choice), says: (s: string) => saysChoice(s, choice) }]
       : []),
@@ -47,7 +51,7 @@ export const saysOver = (claim: Claim): boolean => saidOver(claim).length > 0;
  * closing the old statement there (next-statement.ts `admitAsNextOf`): it was so until she said
  * otherwise. There is no other lineage of it (`also`, as changed-plans.ts `changedPlanOf` gives).
  * Forgetting the Record removes the version and the old statement holds again; a later "I like tea
- * again" is a statement of its own beside it.
+ * again" is a statement of its own beside it, while "I'm back on tea" is the ending's next version.
  */
 export async function saidOverOf(
   memories: MemoryRepository,

@@ -144,6 +144,13 @@ export interface Claim {
    */
   endsTaste?: TasteEnded;
   /**
+   * On a claim of no slot of a known speaker's: the sentence says a taste or habit said to be over is
+   * taken up again ("I'm back on coffee", taste-ended.ts `tasteResumed`). As `endsTaste`: the owner's
+   * latest current statement of no slot said before it that ends that taste ("I'm quitting coffee.") is
+   * superseded by this claim; else the claim is a statement of its own.
+   */
+  resumesTaste?: TasteEnded;
+  /**
    * On a claim of no slot of a known speaker's: the sentence says a choice of theirs is off ("We are not
    * doing SQLite after all", choice-dropped.ts). As `endsTaste`: the owner's latest current statement of
    * no slot said before it that makes the choice ("We decided to use SQLite.") is superseded by this

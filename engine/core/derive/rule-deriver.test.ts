@@ -1669,6 +1669,51 @@ test("a known speaker's taste said over marks the sentence's claim; an unresolve
   );
 });
 
+test("a known speaker's taste taken up again marks the sentence's claim; an ending is not one", () => {
+  assert.deepEqual(
+    claimsOf("I'm back on coffee, one cup a day.", 'Ana').map((c) => [
+      c.predicate,
+      c.resumesTaste,
+      c.endsTaste,
+    ]),
+    [[null, { verb: '*', object: 'coffee' }, undefined]],
+  );
+  assert.deepEqual(
+    claimsOf("I'm quitting coffee, only green tea from now on.", 'Ana').map((c) => [
+      c.resumesTaste,
+      c.endsTaste,
+    ]),
+    [[undefined, { verb: '*', object: 'coffee' }]],
+  );
+  assert.deepEqual(
+    claimsOf("I'm back on coffee.", undefined).map((c) => c.resumesTaste),
+    [undefined],
+  );
+});
+
+test("a job's last and first day said alone, on the day, end and start it then", () => {
+  const jobs = (text: string) =>
+    claimsOf(text, 'Ana')
+      .filter((c) => c.predicate === 'works at')
+      .map((c) => [c.statement, c.endsHeld, c.startsAt]);
+  assert.deepEqual(jobs('Last day at Span.'), [['Last day at Span.', { values: ['Span'] }, undefined]]);
+  assert.deepEqual(jobs('Last day at Span today :('), [
+    ['Last day at Span today :(', { values: ['Span'] }, undefined],
+  ]);
+  assert.deepEqual(jobs('First day at Infobip!'), [['Ana works at Infobip', undefined, undefined]]);
+  assert.deepEqual(jobs('My first day at Infobip 🎉'), [['Ana works at Infobip', undefined, undefined]]);
+  for (const text of [
+    'Last day at the beach.',
+    'Last day at Span is next week.',
+    'Last day is November 28.',
+    'First day at Harvard!',
+    'First day at the gym!',
+    'My first day at Span was in 2019.',
+    'First day at Infobip was a blur, but the team is great.',
+  ])
+    assert.deepEqual(jobs(text), [], text);
+});
+
 test("an imported note's front matter that files it is no statement; a person's birthday there still is", () => {
   const project = [
     'status: active',

@@ -86,7 +86,7 @@ import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
-import { tasteEnded } from './taste-ended.ts';
+import { tasteEnded, tasteResumed } from './taste-ended.ts';
 import { tasksSaid } from './task-said.ts';
 import { withoutNoteMetadata } from './note-metadata.ts';
 
@@ -556,7 +556,13 @@ export function createRuleDeriver(): Deriver {
     // "We cancelled Vienna." calls off the trip there, which "Petra and I are planning a weekend in
     // Vienna, December 12 to 14." says in words; it takes that plan (not only her calendar's event of
     // it), the Record's "We booked the Hotel Motto." and the assistant's note of the trip with it.
-    name: 'rules-v89',
+    // v90: a taste quit in everyday words ("I'm quitting coffee", "I quit coffee", "No more coffee for
+    // me") ends the speaker's statement of it, a coffee by its kind ("I love a strong espresso") too; one
+    // taken up again ("I'm back on coffee", "I started drinking coffee again") supersedes that ending
+    // (taste-ended.ts `tasteResumed`): all three stayed current, the quitting quoted first. "Last day at
+    // Span." ends the job named that day, and "First day at Infobip!" said alone starts it that day:
+    // both were statements, and the job changed only with a later `employer` fact.
+    name: 'rules-v90',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -1098,10 +1104,11 @@ function quitName(s: string): string | null {
 /**
  * A job one says one lost or left, with the employer's name where given: "got laid off today", "i got
  * laid off from revolut :(", "I was let go from Acme", "got fired", "my last day at revolut was friday",
- * "today was my last day at Globex". An ending of the job held then (of that name, where one is given).
+ * "today was my last day at Globex", "Last day at Span.". An ending of the job held then (of that name,
+ * where one is given).
  */
 const jobLostLead = new RegExp(
-  String.raw`^${newsLeadIns}(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:was|is)\s+)?my\s+last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))`,
+  String.raw`^${newsLeadIns}(?:(?:I|we)\s+)?(?:(?:just|finally|officially)\s+)?(?:(?:got|was|were|been|have\s+been|['’]ve\s+been)\s+(?:laid\s+off|let\s+go(?!\s+of)|fired(?!\s+up)|made\s+redundant)(?![\p{L}\p{N}])(?:\s+(?:from|at|by)\s+(?<from>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))?|(?:(?:(?:today|yesterday|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(?:was|is)\s+)?(?<my>my\s+))?last\s+day\s+(?:at|with)\s+(?<at>[\p{L}][\p{L}\p{M}'’&.-]*(?:\s+[\p{L}][\p{L}\p{M}'’&.-]*){0,2}))`,
   'iu',
 );
 /** A doubt or a condition about a job's end: "might", "if", "almost"; "may" in lower case ("May 3" is a day). */
@@ -1122,6 +1129,9 @@ function jobLost(s: string): { values?: string[] } | null {
     return null;
   const named = m.groups!['from'] ?? m.groups!['at'];
   if (named === undefined) return endsThere(s.slice(m.index + m[0].length)) ? {} : null;
+  // "Last day at Span.": the day's news without "my", only of a name ("Last day at the beach" is a
+  // holiday's).
+  if (m.groups!['at'] !== undefined && m.groups!['my'] === undefined && !/^\p{Lu}/u.test(named)) return null;
   // A last day to come is no job ended yet: "my last day at revolut is next month".
   const from = m.index + m[0].length - named.length;
   if (
@@ -1591,11 +1601,20 @@ function sentenceClaims(
   // "I don't drink tea anymore": a taste or habit of the speaker's over. Only a known speaker's: an
   // unresolved one has no earlier word of its own to end.
   const ended = owner.state === 'unresolved' ? null : tasteEnded(s);
+  // "I'm back on coffee": a taste of the speaker's said over, taken up again.
+  const resumed = owner.state === 'unresolved' || ended !== null ? null : tasteResumed(s);
   // "We are not doing SQLite after all": a choice of the speaker's off, as a taste is.
   const dropped = owner.state === 'unresolved' ? null : choiceDropped(s);
   // "Turns out I'm not allergic to walnuts": a state of the speaker's said not to be so.
   const denied = owner.state === 'unresolved' ? null : stateDenied(s);
-  if (changed === null && done === null && ended === null && dropped === null && denied === null)
+  if (
+    changed === null &&
+    done === null &&
+    ended === null &&
+    resumed === null &&
+    dropped === null &&
+    denied === null
+  )
     return claims;
   return claims.map((c) =>
     whole(c)
@@ -1604,6 +1623,7 @@ function sentenceClaims(
           ...(changed !== null ? { changesPlan: changedBy(changed, others) } : {}),
           ...(done !== null ? { doesTask: done } : {}),
           ...(ended !== null && c.owner.state !== 'unresolved' ? { endsTaste: ended } : {}),
+          ...(resumed !== null && c.owner.state !== 'unresolved' ? { resumesTaste: resumed } : {}),
           ...(dropped !== null && c.owner.state !== 'unresolved' ? { dropsChoice: dropped } : {}),
           ...(denied !== null && c.owner.state !== 'unresolved' ? { deniesState: denied } : {}),
         }

@@ -230,7 +230,7 @@ const comingPatterns = [
   })),
   {
     predicate: 'works at' as const,
-    re: new RegExp(String.raw`${firstDayLead}first\s+day\s+(?:at|with)\s+${name}`, 'gu'),
+    re: new RegExp(String.raw`${firstDayLead}[Ff]irst\s+day\s+(?:at|with)\s+${name}`, 'gu'),
   },
   // "My new job at Google starts Monday": the job, from the day it starts.
   {
@@ -611,7 +611,7 @@ function readClause(
   // "Tomorrow is my first day at Harvard" too.
   if (
     predicate === 'works at' &&
-    /(?:[Ss]tart(?:ed|ing)?|first\s+day)\s+(?:at|for)\s/u.test(m[0]) &&
+    /(?:[Ss]tart(?:ed|ing)?|[Ff]irst\s+day)\s+(?:at|for)\s/u.test(m[0]) &&
     schoolNamed(value)
   )
     return null;
@@ -645,6 +645,19 @@ function readClause(
 }
 
 /**
+ * Whether a first day at a job is the whole sentence, a closing mark or an emoji aside ("First day at
+ * Infobip!", "My first day at Span 🎉"): said on that day (use8's L2). Not with more after it ("My
+ * first day at Span was in 2019").
+ */
+function firstDayAlone(sentence: string, start: number, end: number): boolean {
+  return (
+    /^(?:[Mm]y\s+)?[Ff]irst\s+day\s/u.test(sentence.slice(start)) &&
+    sentence.slice(0, start).trim() === '' &&
+    /^[\s.!…\p{Extended_Pictographic}\u{FE0F}\u{200D}]*$/u.test(sentence.slice(end))
+  );
+}
+
+/**
  * A value said to come (comingPatterns), with its day said right after it or opening the sentence: the
  * clause reaches over the day ("I'm starting at Revolut on Monday"). Null without a day.
  */
@@ -675,6 +688,8 @@ function comingClause(
     }
   }
   const before = whenBefore.exec(sentence.slice(0, start));
+  // "First day at Infobip!": the day's own news, said alone, is today.
+  if (before === null && firstDayAlone(sentence, start, found.clause[1])) return { ...found, when: 'today' };
   if (before === null || (m.groups!['working'] !== undefined && aDay(before.groups!['when']!))) return null;
   return { ...found, clause: [sentence.search(/\S/u), found.clause[1]], when: before.groups!['when']! };
 }

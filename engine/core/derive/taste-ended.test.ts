@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { anyTaste, saysTaste, tasteEnded, tasteWords } from './taste-ended.ts';
+import {
+  anyTaste,
+  endedWords,
+  saysEnded,
+  saysTaste,
+  tasteEnded,
+  tasteResumed,
+  tasteWords,
+} from './taste-ended.ts';
 
 test('a taste or habit said to be over is read with its verb and the head of its object', () => {
   for (const [s, verb, object] of [
@@ -76,4 +84,71 @@ test('the words searched for a taste find its statement in either number', () =>
   assert.deepEqual(tasteWords({ verb: 'eat', object: 'tomatoes' }), ['tomato']);
   assert.deepEqual(tasteWords({ verb: 'play', object: 'bus' }), ['bus']);
   assert.deepEqual(tasteWords({ verb: 'drink', object: 'tea' }), ['tea']);
+});
+
+test('quitting, stopping or giving up a thing, or "no more" of it, ends the taste of that thing', () => {
+  for (const [s, object] of [
+    ["I'm quitting coffee, only green tea from now on.", 'coffee'],
+    ["I'm quitting coffee.", 'coffee'],
+    ['I quit coffee last week.', 'coffee'],
+    ["I've stopped sugar.", 'sugar'],
+    ["I'm giving up soda for good", 'soda'],
+    ['No more coffee for me.', 'coffee'],
+    ['Ok so no more energy drinks.', 'drinks'],
+  ] as const)
+    assert.deepEqual(tasteEnded(s), { verb: anyTaste, object }, s);
+  for (const s of [
+    // A name one quits is a job; a job or a school is no taste.
+    'I quit Feedzai today!',
+    "I'm quitting my job at Acme.",
+    "I'm quitting school.",
+    // "-ing" alone names no thing; "no more than" is a measure.
+    'I quit smoking.',
+    "I'm back on coffee, one cup in the morning, but no more than one.",
+    'There is no more milk.',
+    'Are you quitting coffee?',
+  ])
+    assert.equal(tasteEnded(s), null, s);
+});
+
+test('a coffee by its kind is a taste of coffee, which an ending of coffee reaches, not the reverse', () => {
+  const coffee = { verb: anyTaste, object: 'coffee' };
+  assert.equal(saysTaste('I love a strong espresso every morning.', coffee), true);
+  assert.equal(saysTaste('I usually drink cappuccinos at work.', coffee), true);
+  assert.equal(saysTaste('I love coffee.', { verb: anyTaste, object: 'espresso' }), false);
+  assert.ok(tasteWords(coffee).includes('espresso'));
+  assert.deepEqual(tasteWords({ verb: anyTaste, object: 'tea' }), ['tea']);
+});
+
+test('a taste taken up again is read with its thing; liking it again at some hour is not', () => {
+  for (const [s, verb, object] of [
+    ["I'm back on coffee, one cup a day.", anyTaste, 'coffee'],
+    ['Back on espresso!', anyTaste, 'espresso'],
+    ["I'm back to drinking coffee.", 'drink', 'coffee'],
+    ["I've started drinking coffee again.", 'drink', 'coffee'],
+    ['I started sugar again, oops.', anyTaste, 'sugar'],
+  ] as const)
+    assert.deepEqual(tasteResumed(s), { verb, object }, s);
+  for (const s of [
+    'Actually I like tea again in the evenings, chamomile, but mornings stay coffee.',
+    "I'm back to work on Monday.",
+    "I'm back in Zagreb.",
+    'Back to Span for a meeting.',
+    'I started drinking coffee in 2010.',
+    'Are you back on coffee?',
+  ])
+    assert.equal(tasteResumed(s), null, s);
+});
+
+test('an ending of the same thing, or of the coffee a kind is, is what a taste taken up again ends', () => {
+  const coffee = { verb: anyTaste, object: 'coffee' };
+  assert.equal(saysEnded("I'm quitting coffee, only green tea from now on.", coffee), true);
+  assert.equal(saysEnded('I stopped drinking coffee last month.', coffee), true);
+  assert.equal(saysEnded('I gave up coffee.', { verb: anyTaste, object: 'espresso' }), true);
+  assert.equal(saysEnded('I love coffee.', coffee), false);
+  assert.equal(saysEnded("I don't drink tea anymore.", coffee), false);
+  assert.equal(saysEnded("I've quit smoking cigars.", { verb: anyTaste, object: 'cigars' }), false);
+  assert.deepEqual(endedWords({ verb: anyTaste, object: 'espresso' }), ['espresso', 'coffee']);
+  // Taken up again, the taste is stated, so a later ending ends it in turn.
+  assert.equal(saysTaste("I'm back on coffee, one cup a day.", coffee), true);
 });
