@@ -24,7 +24,7 @@ import {
   replaceNumbers,
   replacePostcodesWithDash,
 } from './redact-places.ts';
-import { isSecretPredicate, replaceSecrets } from './redact-secrets.ts';
+import { isCodePredicate, isSecretPredicate, replaceCodes, replaceSecrets } from './redact-secrets.ts';
 import { specialCategoryOf } from './special-categories.ts';
 
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
@@ -144,6 +144,12 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
   const redactValue = (predicate: string, value: string | number | boolean): string | number | boolean => {
     if (typeof value === 'boolean') return value;
     if (isSecretPredicate(predicate)) return secretRole;
+    // "gate: 48", "wifi: Tr0ub4dor&3": a code in the value of a predicate that names a secret only with
+    // another word is one; "wifi: yes" is not.
+    if (isCodePredicate(predicate)) {
+      const coded = replaceCodes(String(value));
+      if (coded !== String(value)) return coded === secretRole ? secretRole : redactText(coded);
+    }
     if (isBirthPredicate(predicate) && holdsDate(String(value))) return dateRole;
     if (typeof value === 'string') {
       if (!addressPredicate.test(predicate)) return redactText(value);
