@@ -108,18 +108,30 @@ const streetKindThenNumber = new RegExp(
 // After words that say an address follows, the street may be written in lower case ("I now live at
 // vlaška 17", "adresa: ilica 42").
 const addressCue = String.raw`(?:live[sd]? (?:at|on|in)|living (?:at|on|in)|moved (?:to|into)|moving (?:to|into)|address(?: is|:)|adresa(?: je|:)?|morada(?: é|:)?|adresse(?: ist|:)?|dirección(?: es|:)?|živim (?:u|na)|stanujem (?:u|na)|moro (?:na|em|no)|wohne (?:in der|in|an der|am)|wohnt (?:in der|in|an der|am))`;
+// A number's mark alone before the number ("I live at No. 42 Ilica") is no street's name: the number
+// and the name after it are read as below.
 const cuedAddress = new RegExp(
-  String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${letters}{2,40}\.?[ \u00a0]){1,4}(?:${numberMark})?${houseNumber})`,
+  String.raw`(?<!${letters})(${addressCue}[ \u00a0])(?!${numberMark}\p{Nd})((?:${letters}{2,40}\.?[ \u00a0]){1,4}(?:${numberMark})?${houseNumber})`,
   'giu',
 );
-// After those words, a house number first and a capitalised street's name with no word of its kind
-// ("I live at 42 Ilica", "moved to 7 Savska"). Found case-insensitively, as the cue may open a
-// sentence; the street's name is then read again as written (`streetAt`), capitalised.
+// After those words, a house number first (a number's mark may stand before it) and a street's name
+// with no word of its kind ("I live at 42 Ilica", "I live at No. 42 Ilica", "moved to 7 Savska"). Found
+// case-insensitively, as the cue may open a sentence; the street's name is then read again as written
+// (`streetAt`): capitalised, or after a cue that says a home's place ("live at", "address:"), in lower
+// case too ("I live at 42 ilica").
 const cuedNumberFirst = new RegExp(
-  String.raw`(?<!${letters})(${addressCue}[ \u00a0])(\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=\p{Lu})`,
+  String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${numberMark})?\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=${letters})`,
   'giu',
 );
 const streetAt = new RegExp(String.raw`${streetName}(?!${letters}|[-'’])`, 'uy');
+const lowerStreetAt = new RegExp(String.raw`\p{Ll}[\p{Ll}\p{M}]{2,40}(?!${letters}|[-'’])`, 'uy');
+const homeCue =
+  /^(?:live[sd]? at|living at|address(?: is|:)|adresa|morada|adresse|dirección|stanujem|wohn)/iu;
+// Words after "live at 3" that say how many, not where ("I live at 2 different places").
+const notAStreet = new Set(
+  `different other separate places locations addresses homes houses flats apartments times the a an
+   of in on at and or`.split(/\s+/u),
+);
 
 /**
  * "I live at 42 Ilica": the cue, the number and the capitalised name after it as `[address]`, unless
@@ -134,7 +146,12 @@ function replaceCuedNumberFirst(text: string): string {
     streetAt.lastIndex = nameAt;
     // A full stop after the name is the sentence's ("I live at 42 Ilica."), an abbreviation's ("Sv.")
     // no more than a letter or two to the hub.
-    const name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
+    let name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
+    if (!name && homeCue.test(m[1]!)) {
+      lowerStreetAt.lastIndex = nameAt;
+      name = lowerStreetAt.exec(text)?.[0];
+      if (name && notAStreet.has(name)) name = undefined;
+    }
     if (!name || numberedThing(name, '') || counted(text, nameAt + name.length)) continue;
     out += `${text.slice(from, m.index)}${m[1]}[address]`;
     from = nameAt + name.length;

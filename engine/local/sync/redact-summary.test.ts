@@ -125,6 +125,18 @@ describe('postal addresses', () => {
     ];
     for (const text of kept) assert.equal(textOf(text), text, text);
   });
+
+  it('replaces a house number first and a street in lower case, or after a number\'s mark, after "live at" (review8a M2)', () => {
+    const cases: [string, string][] = [
+      ['I live at 42 ilica', 'I live at [address]'],
+      ['my address: 7 savska', 'my address: [address]'],
+      ['I live at No. 42 Ilica', 'I live at [address]'],
+      ['I live at no. 42 ilica.', 'I live at [address].'],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+    for (const text of ['I live at 2 different places', 'We moved to 3 new flats'])
+      assert.equal(textOf(text), text, text);
+  });
 });
 
 describe('money', () => {

@@ -1215,6 +1215,12 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(valueOf('code', 'review on Friday'), 'review on Friday');
     assert.equal(valueOf('wifi pass', 'sunshine'), '[secret]');
     assert.equal(valueOf('gate code', 'sunshine'), '[secret]');
+    // The deriver's predicate of a residence: a street and its number go, a city stays (M2).
+    assert.equal(valueOf('lives in', '42 Ilica'), '[address]');
+    assert.equal(valueOf('lives in', '42 ilica'), '[address]');
+    assert.equal(valueOf('residence', 'Ilica 42, 10000 Zagreb'), '[address] Zagreb');
+    assert.equal(valueOf('home', '42 Ilica'), '[address]');
+    assert.equal(valueOf('lives in', 'Zagreb'), 'Zagreb');
   });
 
   it('finds known names whatever their case, keeping the text around them in place', () => {

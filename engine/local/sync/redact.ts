@@ -52,8 +52,10 @@ const roleOfSelf = '[self]';
 const secretRole = '[secret]';
 const dateRole = '[date]';
 /** Predicates whose value is a postal address: read after `addressCue`, as the text rules read one. */
+// "lives in" is the deriver's predicate of a residence: its value is a city ("Zagreb"), which stays, or
+// a street and its number ("42 Ilica").
 const addressPredicate =
-  /(?<![\p{L}])(?:address|home address|lives at|lives on|adresa|morada|adresse|dirección|endereço)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:address|home address|home|residence|lives at|lives on|lives in|lived in|lives|resides|resides at|location|adresa|prebivalište|boravište|morada|residência|adresse|wohnort|wohnsitz|dirección|endereço)(?![\p{L}])/iu;
 const addressCue = 'address: ';
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
