@@ -456,6 +456,21 @@ describe('people the Brain does not know', () => {
     assert.equal(textOf('Marko-style jokes.'), `${tag('Marko')}-style jokes.`);
   });
 
+  it('sends two known people side by side, and says why without a pseudonym where one is a surname (review8a M3)', () => {
+    const cases: [string, string][] = [
+      ['I told Marko Ana would come', `I told ${tag('Marko')} ${tag('Ana Kos')} would come`],
+      ['Hi Marko Lea here', `Hi ${tag('Marko')} [self] here`],
+      ['the Marko-Ana wedding', `the ${tag('Marko')}-${tag('Ana Kos')} wedding`],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+    // Marko beside Horvat (the self's surname) or Kos (Ana's) may be one name of someone else.
+    for (const text of ['Met Marko Horvat.', 'Marko Kos called.', 'Goran Horvat called.']) {
+      const reason = heldBack(text);
+      assert.match(reason, /shares a part with one the Brain knows/, text);
+      assert.doesNotMatch(reason, /\[(?:self|person-)/u, text);
+    }
+  });
+
   it('finds a double given name as one person', () => {
     const nobody: KnownPeople = { self: null, others: [] };
     assert.equal(textOf('Snježana-Marija came by.', nobody), `${tag('Snježana-Marija')} came by.`);
