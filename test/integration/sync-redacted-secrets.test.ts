@@ -1,7 +1,8 @@
 // What a hosted Mnemo holds of "Summary only" Records that say a date of birth, a password, a door's
 // code and a home address in the shapes the review leak8 found going up as written (H1, H2, M3): a
 // fact whose predicate names a birth or a secret, and sentences with words between the cue and the
-// date. Each hub engine in turn: SQLite and PostgreSQL (PGlite), the device being the desktop's (SQLite).
+// date; and in the shapes near those that review8a found ("to", "'s", an ordinal day, `lives in`).
+// Each hub engine in turn: SQLite and PostgreSQL (PGlite), the device being the desktop's (SQLite).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { RecordCreate } from '../../engine/contract/index.ts';
@@ -42,9 +43,24 @@ const summaries: RecordCreate['content'][] = [
   message('My birthday is 3.5.1990 and my wifi password is Tr0ub4dor&3.'),
   message('I was born in Zagreb on 3 May 1990; the door code is 4 8 2 1.'),
   message('I live at 42 Ilica now.'),
+  // Shapes near those, which review8a found going up as written (H1, M1, M2).
+  fact('lives in', '42 Ilica'),
+  fact('gate', 48),
+  message("I changed my password to hunter2; the gate code's 4821; I was born on the 3rd of May 1990."),
 ];
 // Nothing of these is on the hub: not in its Records, nor in its Memories (nor, on SQLite, any table).
-const secrets = ['1990', 'Tr0ub4dor', '48', '4 8 2 1', '3.5', '3 May', 'Ilica'];
+const secrets = [
+  '1990',
+  'Tr0ub4dor',
+  '48',
+  '4 8 2 1',
+  '3.5',
+  '3 May',
+  'Ilica',
+  'hunter2',
+  '4821',
+  '3rd of May',
+];
 const alone = (secret: string) =>
   new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(secret)}(?![\\p{L}\\p{N}])`, 'u');
 
@@ -72,10 +88,17 @@ for (const [engine, options] of hubs)
       const held = (await allRecords(hub.client, 'lea')).map((r) => r.content);
       assert.deepEqual(
         held.flatMap((c) => (c.kind === 'fact' ? [`${c.predicate}: ${String(c.value)}`] : [])).sort(),
-        ['date of birth: [date]', 'door code: [secret]', 'wifi password: [secret]'],
+        [
+          'date of birth: [date]',
+          'door code: [secret]',
+          'gate: [secret]',
+          'lives in: [address]',
+          'wifi password: [secret]',
+        ],
       );
       const texts = held.flatMap((c) => (c.kind === 'message' ? [c.text] : [])).sort();
       assert.deepEqual(texts, [
+        "I changed my password to [secret]; the gate code's [secret]; I was born on the [date].",
         'I live at [address] now.',
         'I was born in Zagreb on [date]; the door code is [secret].',
         'My birthday is [date] and my wifi password is [secret].',

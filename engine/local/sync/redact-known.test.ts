@@ -317,6 +317,25 @@ describe("the people the Brain's slots name in a redacted copy", () => {
     assert.equal(textOf('my mom said mark my words', odd), 'my mom said mark my words');
   });
 
+  it('takes a value typed in lower case for a person by its given name only, leaving its everyday words (review8a M4)', () => {
+    const people: KnownPeople = {
+      self: null,
+      others: [],
+      relations: ['ivan work', 'marta sick', 'nina yoga teacher', 'dario boss'],
+    };
+    for (const text of [
+      'long day at work',
+      'I feel sick today',
+      'yoga at 5 with the teacher',
+      'my boss called',
+    ])
+      assert.equal(textOf(text, people), text, text);
+    assert.equal(
+      textOf('Ivan called, then marta.', people),
+      `${tag('Ivan Work')} called, then ${tag('Marta Sick')}.`,
+    );
+  });
+
   it('takes a value that names a firm or a place for no one, and one that names a person for one', () => {
     // A doctor's value that is a clinic, a partner's that is a firm the Brain knows as an employer, a
     // value of a place, a day, one that is no name at all; and a wife's name.
@@ -340,5 +359,32 @@ describe("the people the Brain's slots name in a redacted copy", () => {
     ])
       assert.equal(textOf(text, odd, ['Infobip']), text);
     assert.equal(textOf('Zvjezdana sent it.', odd, ['Infobip']), `${tag('Zvjezdana')} sent it.`);
+  });
+});
+
+describe("the self's own names and a known surname beside another name (review8a)", () => {
+  it('takes either half of a double surname alone for the self (L2)', () => {
+    const lea: KnownPeople = { self: 'Lea Horvat-Kovačević', others: [] };
+    const cases: [string, string][] = [
+      ['Horvat sent it.', '[self] sent it.'],
+      ['the Kovačević family', 'the [self] family'],
+      ['Lea Horvat-Kovačević called', '[self] called'],
+      ['Horvat-Kovačević called', '[self] called'],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text, lea), expected, text);
+  });
+
+  it('holds back a given name in lower case before a known surname, with no slot naming her (M7)', () => {
+    const lea: KnownPeople = { self: 'Lea Horvat', others: [] };
+    for (const content of [
+      { kind: 'fact' as const, subject: 'snježana horvat', predicate: 'birthday', value: '3 May 1960' },
+      { kind: 'message' as const, text: 'my mom snježana horvat called' },
+    ]) {
+      const out = createRedactor(lea, secret).redact({ ...message('x'), content });
+      assert.ok(!out.ok, JSON.stringify(out));
+      assert.match(out.reason, /shares a part with one the Brain knows \("snježana" beside it\)/);
+    }
+    // A word of the sentence that is a given name too is no name: "sam" is Croatian "I am".
+    assert.equal(textOf('rekao sam Horvatu', lea), 'rekao sam [self]');
   });
 });

@@ -100,7 +100,7 @@ const singlePossessive = new RegExp(
 );
 // A person found, then "and", "&", "or" or a comma and a capitalised word: another person.
 const coordinated = new RegExp(
-  String.raw`(\[(?:self|person-[0-9A-Z]{4})\](?:${space}?,)?${space}(?:and|&|or|i|e|und|y)${space})${single}`,
+  String.raw`(\[(?:self|person-[0-9A-Z]{4})\]\uE001?(?:${space}?,)?${space}(?:and|&|or|i|e|und|y)${space})${single}`,
   'gu',
 );
 const coordinatedBefore = new RegExp(
@@ -450,7 +450,13 @@ function trimRun(run: string): string | null {
   return rest.join(' ');
 }
 
-const knownTag = String.raw`\[(?:self|person-[0-9A-Z]{4})\]`;
+/**
+ * The mark redact.ts writes right after a known person's pseudonym where it stands for a later part of
+ * the name, a surname ("Horvat" of Lea Horvat, "Kovačević" of Lea Horvat-Kovačević), and takes off
+ * before the copy goes: a pseudonym beside it may be of one name with it (`tagsAsOneName`).
+ */
+export const surnameMark = '\uE001';
+const knownTag = String.raw`\[(?:self|person-[0-9A-Z]{4})\]\uE001?`;
 // A hyphen that joins the parts of one name ("Horvat-Kovačević", "Ana-Marija"); not a dash, which
 // says "to" or "and" between two ("Lea–Marko").
 const hyphen = String.raw`[\u002D\u2010\u2011]`;
@@ -464,14 +470,25 @@ const beforeKnown = new RegExp(
   String.raw`(?<=[\p{Ll}\p{M},;:(]${space})(${nameWord})${space}${knownTag}|(?<![\p{L}\p{M}\p{N}_'’-])(${nameWord})${hyphen}${knownTag}`,
   'gu',
 );
+// A given name in lower case right before a known surname ("snježana [self]" of "snježana horvat",
+// where the self is Lea Horvat): as "Snježana Horvat" written so, perhaps one name of someone else.
+const lowerBeforeSurname = new RegExp(
+  String.raw`(?<![\p{L}\p{M}\p{N}_'’-])(\p{Ll}[\p{Ll}\p{M}]{2,30})${space}\[(?:self|person-[0-9A-Z]{4})\]\uE001`,
+  'gu',
+);
+/** Words of a sentence, in lower case, that are given names too ("rekao sam Horvatu"). */
+const lowerWordsNamed = new Set(
+  'sam si smo ste su bio bila mu ju ga ne da to ta te li ali ili kad pa'.split(' '),
+);
 const knownBesideKnown = new RegExp(String.raw`(${knownTag})(?:${space}|${hyphen})(?=(${knownTag}))`, 'gu');
 
 /**
- * A capitalised word right beside a known person's pseudonym, or joined to it by a hyphen ("[person-7KQ2]
- * Horvat" of "Ivo Horvat" where the Brain knows an Ivo Babić; "Goran [self]" of "Goran Horvat" and
- * "[self]-Kovačević" of "Horvat-Kovačević" where the self is Lea Horvat), or two people's pseudonyms
- * so (tagsAsOneName): a name that shares a part with a known one, which the part's replacement made half a
- * pseudonym and half a name, and perhaps the wrong person's. Null when there is none.
+ * A word right beside a known person's pseudonym that makes it part of another name, or null: a
+ * capitalised word beside it, or joined to it by a hyphen ("[person-7KQ2] Horvat" of "Ivo Horvat" where
+ * the Brain knows an Ivo Babić; "Goran [self]" of "Goran Horvat" and "[self]-Kovačević" of
+ * "Horvat-Kovačević" where the self is Lea Horvat); a given name in lower case before a known surname
+ * ("snježana [self]"). The part's replacement made such a name half a pseudonym and half a name, and
+ * perhaps the wrong person's. Two pseudonyms so are `tagsAsOneName`'s.
  */
 export function nameBesideKnown(text: string): string | null {
   for (const re of [afterKnown, beforeKnown])
@@ -479,18 +496,29 @@ export function nameBesideKnown(text: string): string | null {
       const word = m[1] ?? m[2]!;
       if (!isNoName(word)) return word;
     }
-  return tagsAsOneName(text);
+  for (const m of text.matchAll(lowerBeforeSurname)) {
+    const word = m[1]!;
+    if (givenNames.has(word) && !commonWordNames.has(word) && !namesOfThings.has(word)) {
+      if (!englishWords.has(word) && !lowerWordsNamed.has(word)) return word;
+    }
+  }
+  return null;
 }
 
 /**
- * Two people's pseudonyms side by side as the parts of one name, or joined by a hyphen ("[person-33SH]
- * [self]" of "Snježana Horvat" where the Brain knows a Snježana and the self is Lea Horvat, or knows
- * no Snježana and the rules for an unknown name found her): the second, or null. One person's twice
- * is one name ("Goranom Babićem").
+ * Whether two people's pseudonyms stand side by side, or joined by a hyphen, as the parts of one name:
+ * one of them for a surname (`surnameMark`: "[person-33SH] [self]" of "Snježana Horvat" where the Brain
+ * knows a Snježana, or the rules for an unknown name found her, and the self is Lea Horvat). Two given
+ * names so are two people ("I told Marko Ana would come", "Hi Marko Lea here"); one person's twice is
+ * one name ("Goranom Babićem").
  */
-export function tagsAsOneName(text: string): string | null {
-  for (const m of text.matchAll(knownBesideKnown)) if (m[1] !== m[2]) return m[2]!;
-  return null;
+export function tagsAsOneName(text: string): boolean {
+  for (const m of text.matchAll(knownBesideKnown)) {
+    const [first, second] = [m[1]!, m[2]!];
+    if (first.replace(surnameMark, '') === second.replace(surnameMark, '')) continue;
+    if (first.endsWith(surnameMark) || second.endsWith(surnameMark)) return true;
+  }
+  return false;
 }
 
 /** A slot's value written as a person's name ("Babić", "Ana da Silva"), its titles taken off first. */

@@ -108,18 +108,30 @@ const streetKindThenNumber = new RegExp(
 // After words that say an address follows, the street may be written in lower case ("I now live at
 // vlaška 17", "adresa: ilica 42").
 const addressCue = String.raw`(?:live[sd]? (?:at|on|in)|living (?:at|on|in)|moved (?:to|into)|moving (?:to|into)|address(?: is|:)|adresa(?: je|:)?|morada(?: é|:)?|adresse(?: ist|:)?|dirección(?: es|:)?|živim (?:u|na)|stanujem (?:u|na)|moro (?:na|em|no)|wohne (?:in der|in|an der|am)|wohnt (?:in der|in|an der|am))`;
+// A number's mark alone before the number ("I live at No. 42 Ilica") is no street's name: the number
+// and the name after it are read as below.
 const cuedAddress = new RegExp(
-  String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${letters}{2,40}\.?[ \u00a0]){1,4}(?:${numberMark})?${houseNumber})`,
+  String.raw`(?<!${letters})(${addressCue}[ \u00a0])(?!${numberMark}\p{Nd})((?:${letters}{2,40}\.?[ \u00a0]){1,4}(?:${numberMark})?${houseNumber})`,
   'giu',
 );
-// After those words, a house number first and a capitalised street's name with no word of its kind
-// ("I live at 42 Ilica", "moved to 7 Savska"). Found case-insensitively, as the cue may open a
-// sentence; the street's name is then read again as written (`streetAt`), capitalised.
+// After those words, a house number first (a number's mark may stand before it) and a street's name
+// with no word of its kind ("I live at 42 Ilica", "I live at No. 42 Ilica", "moved to 7 Savska"). Found
+// case-insensitively, as the cue may open a sentence; the street's name is then read again as written
+// (`streetAt`): capitalised, or after a cue that says a home's place ("live at", "address:"), in lower
+// case too ("I live at 42 ilica").
 const cuedNumberFirst = new RegExp(
-  String.raw`(?<!${letters})(${addressCue}[ \u00a0])(\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=\p{Lu})`,
+  String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${numberMark})?\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=${letters})`,
   'giu',
 );
 const streetAt = new RegExp(String.raw`${streetName}(?!${letters}|[-'’])`, 'uy');
+const lowerStreetAt = new RegExp(String.raw`\p{Ll}[\p{Ll}\p{M}]{2,40}(?!${letters}|[-'’])`, 'uy');
+const homeCue =
+  /^(?:live[sd]? at|living at|address(?: is|:)|adresa|morada|adresse|dirección|stanujem|wohn)/iu;
+// Words after "live at 3" that say how many, not where ("I live at 2 different places").
+const notAStreet = new Set(
+  `different other separate places locations addresses homes houses flats apartments times the a an
+   of in on at and or`.split(/\s+/u),
+);
 
 /**
  * "I live at 42 Ilica": the cue, the number and the capitalised name after it as `[address]`, unless
@@ -134,7 +146,12 @@ function replaceCuedNumberFirst(text: string): string {
     streetAt.lastIndex = nameAt;
     // A full stop after the name is the sentence's ("I live at 42 Ilica."), an abbreviation's ("Sv.")
     // no more than a letter or two to the hub.
-    const name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
+    let name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
+    if (!name && homeCue.test(m[1]!)) {
+      lowerStreetAt.lastIndex = nameAt;
+      name = lowerStreetAt.exec(text)?.[0];
+      if (name && notAStreet.has(name)) name = undefined;
+    }
     if (!name || numberedThing(name, '') || counted(text, nameAt + name.length)) continue;
     out += `${text.slice(from, m.index)}${m[1]}[address]`;
     from = nameAt + name.length;
@@ -230,17 +247,26 @@ const isYearAlone = (num: string) => /^(?:19|20)\p{Nd}{2}$/u.test(num);
 
 // Words that say a birth, and a date after them: numeric, with a month's name, or a year. A birthday's
 // words ("birthday", "rođendan", "aniversário", "Geburtstag") are followed by a date with its year only:
-// a year alone after them is a party's more often than a birth's.
-const bornCue = String.raw`(?:born|birth ?date|date of birth|d\.?o\.?b\.?|rođen|rođena|rođenja|datum rođenja|nasci|nascid[oa]|nascimento|data de nascimento|geboren|Geburtsdatum|nacid[oa]|fecha de nacimiento|née?|date de naissance)`;
+// a year alone after them is a party's more often than a birth's, but right after "Birthday:" it is
+// what a form or a profile says of a birth.
+const bornCue = String.raw`(?:born|birth ?date|date of birth|d\.?o\.?b\.?|rođen|rođena|rođenja|rodila|rodio|rodili|rodile|datum rođenja|nasci|nascid[oa]|nascimento|data de nascimento|geboren|Geburtsdatum|nacid[oa]|fecha de nacimiento|née?|date de naissance)`;
 const birthdayCue = String.raw`(?:birthday|rođendan|rođendana|rođendanu|aniversário|Geburtstag|cumpleaños)`;
 const monthName = String.raw`${letters}{3,10}\.?`;
+/** A month's name, as `months` reads one, inside a longer pattern. */
+const realMonth = months.source.slice(1, -1);
+// A word that opens another clause ("born in Zagreb, moved in 2015", "born and raised here, in 2015"):
+// a date after it is not the birth's.
+const otherClause = String.raw`(?:and|but|then|since|until|after|before|moved|lived|left|went|came|married|started|graduated|raised|grew|worked|studied|met|returned|relocated|ali|pa|zatim|mas|und|aber|dann|seit)`;
 // Up to four words between the words of a birth and its date ("is", "mi je", "in Zagreb on"), never
 // across the end of a sentence: a comma or a colon may stand between them, a full stop may not.
 const birthSep = String.raw`[,:]?[ \u00a0]`;
-const birthGap = String.raw`(?:${birthSep}[\p{L}\p{M}'’]{1,24}){0,4}?(?:${birthSep}|:)?`;
-const fullDate = String.raw`(?:\p{Nd}{1,4}[-./ ]{1,2}\p{Nd}{1,2}[-./ ]{1,2}\p{Nd}{2,4})|(?:\p{Nd}{1,2}\.?(?:[ \u00a0](?:of|de))?[ \u00a0]${monthName}(?:[ \u00a0](?:de))?,?[ \u00a0]\p{Nd}{4})|(?:${monthName}[ \u00a0]\p{Nd}{1,2}(?:st|nd|rd|th)?,?[ \u00a0]\p{Nd}{4})`;
+const birthGap = String.raw`(?:${birthSep}(?!${otherClause}(?!${letters}))[\p{L}\p{M}'’]{1,24}){0,4}?(?:${birthSep}|:)?`;
+// A day, a month and a year in numbers; a day (an ordinal too: "3rd", "the 3rd of"), a month's name and
+// a year; a month's name, a day and a year; "03-May-1990"; a month's name and a year ("May 1990").
+const day = String.raw`\p{Nd}{1,2}(?:st|nd|rd|th|\.)?`;
+const fullDate = String.raw`(?:\p{Nd}{1,4}[-./ ]{1,2}\p{Nd}{1,2}[-./ ]{1,2}\p{Nd}{2,4})|(?:${day}(?:[ \u00a0](?:of|de))?[ \u00a0]${monthName}(?:[ \u00a0](?:de))?,?[ \u00a0]\p{Nd}{4})|(?:${monthName}[ \u00a0]\p{Nd}{1,2}(?:st|nd|rd|th)?,?[ \u00a0]\p{Nd}{4})|(?:\p{Nd}{1,2}-${monthName}-\p{Nd}{4})|(?:${realMonth},?[ \u00a0]\p{Nd}{4})`;
 const dateAfterBirth = new RegExp(
-  String.raw`(?<!${letters})(${bornCue}${birthGap})(${fullDate}|(?:19|20)\p{Nd}{2})(?![\p{L}\p{N}])|(?<!${letters})(${birthdayCue}${birthGap})(${fullDate})(?![\p{L}\p{N}])`,
+  String.raw`(?<!${letters})(${bornCue}${birthGap})(${fullDate}|(?:19|20)\p{Nd}{2})(?![\p{L}\p{N}])|(?<!${letters})(${birthdayCue}${birthGap})(${fullDate})(?![\p{L}\p{N}])|(?<!${letters})(${birthdayCue}[ \u00a0]?:[ \u00a0]*)((?:19|20)\p{Nd}{2})(?![\p{L}\p{N}]|[./-]\p{Nd})`,
   'giu',
 );
 // "b. 1990-05-03", "(b. 1856)", "geb. 03.05.1990", "rođ. 1990": an abbreviation, in lower case, right
@@ -253,16 +279,15 @@ const hasYear = (date: string) => /\p{Nd}{4}|\p{Nd}{1,2}[-./]\p{Nd}{1,2}[-./]\p{
 
 /**
  * A date or year said of a birth ("born 1990-05-01", "date of birth: 1 May 1990", "my birthday is May
- * 3, 1990", "I was born in Zagreb on 3 May 1990", "rođendan mi je 3.5.1990.", "b. 1990") as `[date]`.
+ * 3, 1990", "I was born in Zagreb on 3 May 1990", "rođendan mi je 3.5.1990.", "Birthday: 1990", "b.
+ * 1990") as `[date]`.
  */
 export function replaceBirthDates(text: string): string {
-  const out = text.replace(
-    dateAfterBirth,
-    (found: string, bornWords?: string, bornDate?: string, dayWords?: string, dayDate?: string) => {
-      const [cue, date] = bornWords !== undefined ? [bornWords, bornDate!] : [dayWords!, dayDate!];
-      return hasYear(date) ? `${cue}[date]` : found;
-    },
-  );
+  const out = text.replace(dateAfterBirth, (found: string, ...groups: (string | undefined)[]) => {
+    const k = groups.findIndex((g, i) => i < 6 && i % 2 === 0 && g !== undefined);
+    const [cue, date] = [groups[k]!, groups[k + 1]!];
+    return hasYear(date) ? `${cue}[date]` : found;
+  });
   return out.replace(dateAfterAbbreviation, (found: string, cue: string, date: string) =>
     hasYear(date) ? `${cue}[date]` : found,
   );
@@ -275,11 +300,23 @@ const birthPredicate = new RegExp(
   String.raw`(?<!${letters})(?:${bornCue}|${birthdayCue}|birth|dob)(?!${letters})`,
   'iu',
 );
-export const isBirthPredicate = (predicate: string): boolean => birthPredicate.test(predicate);
+// What such a predicate may say of a birth that is no date: a weight, an order, a place, a name, a
+// birthday's party or gift.
+const notItsDate = new RegExp(
+  String.raw`(?<!${letters})(?:weight|order|place|country|city|town|village|name|surname|certificate|control|rate|sign|stone|flower|length|height|size|hospital|mother|father|parents?|party|gift|present|wish|wishes|cake|mjesto|težina|grad|država|ime|zabava|poklon|peso|lugar|local|festa|presente|Gewicht|Ort|Name|Feier|Geschenk)(?!${letters})`,
+  'iu',
+);
+export const isBirthPredicate = (predicate: string): boolean =>
+  birthPredicate.test(predicate) && !notItsDate.test(predicate);
 
-/** Whether a fact's value, of a birth predicate, holds a date: a digit, or a month's name ("in May"). */
+/**
+ * Whether a fact's value, of a birth predicate, holds a date: a year ("1990"), a day and a month in
+ * numbers ("3.5.", "03/05/90"), an ordinal day ("3rd"), or a month's name ("in May"). A number alone of
+ * one to three digits is none: `dob: 34` is an age (Croatian "dob").
+ */
 export const holdsDate = (value: string): boolean =>
-  /\p{Nd}/u.test(value) || value.split(/[^\p{L}\p{M}.]+/u).some((w) => w !== '' && months.test(w));
+  /\p{Nd}{4}|\p{Nd}{1,2}[./-]\p{Nd}{1,2}|\p{Nd}{1,2}(?:st|nd|rd|th)(?![\p{L}])/u.test(value) ||
+  value.split(/[^\p{L}\p{M}.]+/u).some((w) => w !== '' && months.test(w));
 
 // A number as the rest of the text holds it: digits, with dots, commas, colons, slashes, dashes or
 // apostrophes between groups; not the digits of a word ("A320" is read as a word, below).
@@ -296,9 +333,10 @@ const versionWordBefore =
 const unitAfter =
   /^[ \u00a0]?(?:%|‰|°|º|km\/h|km²|m²|m2|km|cm|mm|kg|kcal|kwh|kw|mah|mph|rpm|ml|dl|mg|mcg|µg|hz|khz|mhz|ghz|kb|mb|gb|tb|kbps|mbps|gbps|fps|px|dpi|lbs?|oz|ft|mi|miles?|metres?|meters?|kilometres?|kilometers?|kilos?|grams?|litres?|liters?|calories|steps|words|pages|minutes?|mins?|hours?|hrs?|seconds?|secs?|days?|weeks?|months?|years?|m|g|l|h|s|w|v)(?![\p{L}\p{N}])/iu;
 const ordinalAfter = /^(?:st|nd|rd|th|s)(?![\p{L}\p{N}])/u;
-// A number after these is a secret whatever its shape ("PIN 2019").
+// A number after these is a secret whatever its shape ("PIN 2019"); a "code" of rules, of an error or
+// of a place is none ("the building code 2021").
 const secretBefore =
-  /(?:\b(?:pin|code|kod|šifra|password|passcode|lozinka|senha|código|passwort|geheimzahl|pw)\b)[^\p{L}\p{N}]{0,4}(?:is |je |é |ist )?$/iu;
+  /(?:\b(?:pin|(?<!(?:building|error|status|source|tax|penal|civil|dress|postal|zip|area|country)[ -])code|kod|šifra|password|passcode|lozinka|senha|código|passwort|geheimzahl|pw)\b)[^\p{L}\p{N}]{0,4}(?:is |je |é |ist )?$/iu;
 
 /**
  * Numbers of three digits or more that no other rule kept or took, as `[number]`: what may name a

@@ -1187,6 +1187,42 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(valueOf('favourite day', '3 May'), '3 May');
   });
 
+  it("reads a birth's predicate that names no date, and a code in the value of a secret's word alone (review8a)", () => {
+    const valueOf = (predicate: string, value: string | number | boolean) => {
+      const out = createRedactor(people, secret).redact({
+        ...message('x'),
+        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
+      });
+      assert.ok(out.ok, out.ok ? '' : out.reason);
+      return (out.replica.content as { value: unknown }).value;
+    };
+    // What a birth's predicate says that is no date: a weight, an order, a place; an age ("dob", Croatian).
+    assert.equal(valueOf('birth weight', '3.4 kg'), '3.4 kg');
+    assert.equal(valueOf('birth order', 2), 2);
+    assert.equal(valueOf('place of birth', '10000 Zagreb'), '[address] Zagreb');
+    assert.equal(valueOf('dob', 34), 34);
+    assert.equal(valueOf('dob', '34 godine'), '34 godine');
+    assert.equal(valueOf('birthday party', '3 May 2026'), '3 May 2026');
+    assert.equal(valueOf('dob', '3.5.1990'), '[date]');
+    // A secret's word that needs another before it: a code in its value is one, a word is not (review8a H1).
+    assert.equal(valueOf('gate', 48), '[secret]');
+    assert.equal(valueOf('wifi', 'Tr0ub4dor&3'), '[secret]');
+    assert.equal(valueOf('pass', 'hunter2'), '[secret]');
+    assert.equal(valueOf('login', 'bob / hunter2'), `${pseudonymOf('Bob Stone')} / [secret]`);
+    assert.equal(valueOf('wifi', 'yes'), 'yes');
+    assert.equal(valueOf('wifi', 'HomeNet'), 'HomeNet');
+    assert.equal(valueOf('login', 'bob.s'), `${pseudonymOf('Bob Stone')}.s`);
+    assert.equal(valueOf('code', 'review on Friday'), 'review on Friday');
+    assert.equal(valueOf('wifi pass', 'sunshine'), '[secret]');
+    assert.equal(valueOf('gate code', 'sunshine'), '[secret]');
+    // The deriver's predicate of a residence: a street and its number go, a city stays (M2).
+    assert.equal(valueOf('lives in', '42 Ilica'), '[address]');
+    assert.equal(valueOf('lives in', '42 ilica'), '[address]');
+    assert.equal(valueOf('residence', 'Ilica 42, 10000 Zagreb'), '[address] Zagreb');
+    assert.equal(valueOf('home', '42 Ilica'), '[address]');
+    assert.equal(valueOf('lives in', 'Zagreb'), 'Zagreb');
+  });
+
   it('finds known names whatever their case, keeping the text around them in place', () => {
     assert.equal(
       textOf('ana said hi to ANA LIMA and bob stone'),

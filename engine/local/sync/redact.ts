@@ -8,6 +8,7 @@ import {
   nameBesideKnown,
   personNameOf,
   replaceUnknownNames,
+  surnameMark,
   tagsAsOneName,
   valueParts,
 } from './redact-people.ts';
@@ -24,7 +25,7 @@ import {
   replaceNumbers,
   replacePostcodesWithDash,
 } from './redact-places.ts';
-import { isSecretPredicate, replaceSecrets } from './redact-secrets.ts';
+import { isCodePredicate, isSecretPredicate, replaceCodes, replaceSecrets } from './redact-secrets.ts';
 import { specialCategoryOf } from './special-categories.ts';
 
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
@@ -49,11 +50,17 @@ export type Redacted = { ok: true; replica: RecordReplica } | { ok: false; reaso
 class Unsure extends Error {}
 
 const roleOfSelf = '[self]';
+// Said of "Marko Horvat" where the Brain knows a Marko and Horvat is the self's surname. It quotes no
+// pseudonym: on the device, where the reason is read, one says nothing.
+const surnameBeside =
+  'a name that shares a part with one the Brain knows (its surname, right beside another name: perhaps one name, of someone else)';
 const secretRole = '[secret]';
 const dateRole = '[date]';
 /** Predicates whose value is a postal address: read after `addressCue`, as the text rules read one. */
+// "lives in" is the deriver's predicate of a residence: its value is a city ("Zagreb"), which stays, or
+// a street and its number ("42 Ilica").
 const addressPredicate =
-  /(?<![\p{L}])(?:address|home address|lives at|lives on|adresa|morada|adresse|dirección|endereço)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:address|home address|home|residence|lives at|lives on|lives in|lived in|lives|resides|resides at|location|adresa|prebivalište|boravište|morada|residência|adresse|wohnort|wohnsitz|dirección|endereço)(?![\p{L}])/iu;
 const addressCue = 'address: ';
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -90,7 +97,9 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     pseudonym,
   );
 
-  const redactText = (text: string): string => {
+  const redactText = (written: string): string => {
+    // The surname mark means nothing in a person's text: one already there would pass for the mark.
+    const text = written.includes(surnameMark) ? written.replaceAll(surnameMark, '\uFFFD') : written;
     // First: a secret has no shape of its own, and a later rule would read it as something else (a
     // password with an "@" as a handle, a code of two digits as a count).
     let out = replaceUrls(replaceSecrets(text));
@@ -114,12 +123,12 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     const beside = nameBesideKnown(out);
     if (beside !== null)
       throw new Unsure(`a name that shares a part with one the Brain knows ("${beside}" beside it)`);
+    if (tagsAsOneName(out)) throw new Unsure(surnameBeside);
     out = replaceUnknownNames(out, pseudonym, notPeople.size > 0 ? isPlace : undefined);
-    // A name the rules for an unknown one found right beside a known part ("Snježana [self]" where a
+    // A name the rules for an unknown one found right beside a known surname ("Snježana [self]" where a
     // sentence opens, which nameBesideKnown does not read as a name).
-    const joined = tagsAsOneName(out);
-    if (joined !== null)
-      throw new Unsure(`a name that shares a part with one the Brain knows ("${joined}" beside it)`);
+    if (tagsAsOneName(out)) throw new Unsure(surnameBeside);
+    out = out.replaceAll(surnameMark, '');
     if (atSign.test(out)) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
     // Read on what would go: words inside an address or a URL that went are not said on the hub.
     const special = specialCategoryOf(out);
@@ -144,6 +153,12 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
   const redactValue = (predicate: string, value: string | number | boolean): string | number | boolean => {
     if (typeof value === 'boolean') return value;
     if (isSecretPredicate(predicate)) return secretRole;
+    // "gate: 48", "wifi: Tr0ub4dor&3": a code in the value of a predicate that names a secret only with
+    // another word is one; "wifi: yes" is not.
+    if (isCodePredicate(predicate)) {
+      const coded = replaceCodes(String(value));
+      if (coded !== String(value)) return coded === secretRole ? secretRole : redactText(coded);
+    }
     if (isBirthPredicate(predicate) && holdsDate(String(value))) return dateRole;
     if (typeof value === 'string') {
       if (!addressPredicate.test(predicate)) return redactText(value);
@@ -306,7 +321,13 @@ interface NamedPeople {
   self: string | null;
   others: readonly string[];
   /** Names only a slot gives: each keeps a part only where no person of `self` and `others` has it. */
-  slotNames: readonly string[];
+  slotNames: readonly SlotName[];
+}
+
+interface SlotName {
+  name: string;
+  /** Of its parts, only the first, a given name, is the person's alone (a value typed in lower case). */
+  onlyFirstPart?: boolean;
 }
 
 /**
@@ -327,13 +348,16 @@ function withRelations(people: KnownPeople, isPlace: (name: string) => boolean):
     known.add(fold(full));
     for (const part of full.split(' ')) known.add(fold(part));
   }
-  const slotNames: string[] = [];
+  const slotNames: SlotName[] = [];
   for (const value of people.relations)
     for (const one of valueParts(value)) {
       const name = personNameOf(one);
       if (name === null || isPlace(one) || isPlace(name) || known.has(fold(name))) continue;
       known.add(fold(name));
-      slotNames.push(name);
+      // A value typed in lower case ("ivan work", "marta sick", "snježana horvat") is a name by its
+      // first word, a given name (personNameOf), alone: a word after it may be an everyday one, which as
+      // a part of the name would be hidden in every copy ("long day at work"). The whole is hers still.
+      slotNames.push(/\p{Lu}/u.test(one) ? { name } : { name, onlyFirstPart: true });
     }
   return { ...base, slotNames };
 }
@@ -341,31 +365,45 @@ function withRelations(people: KnownPeople, isPlace: (name: string) => boolean):
 function nameTable(people: NamedPeople, pseudonym: (name: string) => string): NameTable {
   const whole = new Map<string, string>();
   const spelled = new Map<string, string>();
-  const parts = new Map<string, { word: string; replacements: Set<string> }>();
+  const parts = new Map<string, { word: string; replacements: Set<string>; later: boolean }>();
   // The parts of the names of the self and the people the Brain met (speakers, contacts).
   const metParts = new Set<string>();
-  const add = (name: string, replacement: string, bySlot = false) => {
+  const add = (name: string, replacement: string, bySlot = false, onlyFirstPart = false) => {
     const full = collapse(name);
     const key = fold(full);
     if (full.length < 2 || whole.has(key)) return;
     whole.set(key, replacement);
     spelled.set(key, full);
-    for (const part of full.split(' ')) {
+    const words = full.split(' ');
+    // Each word, and each half of a double surname ("Horvat-Kovačević": either alone is her), a later
+    // word marked as a surname's (surnameMark).
+    const partsOf = words.flatMap((word, k) => {
+      const halves = k > 0 && word.includes('-') ? word.split('-') : [];
+      return [word, ...halves].map((part) => ({ part, later: k > 0 }));
+    });
+    for (const { part, later } of partsOf) {
       // A part counts as a name when it is written as one in the name: capitalised, three letters or more.
       if (part.length < 3 || !/^\p{Lu}/u.test(part) || part === full) continue;
+      if (onlyFirstPart && later) continue;
       // A slot's name whose part is a met person's ("Dr. Marko Babić", a dentist, where Marko Kos
       // speaks) leaves that part to the met one: "Marko" alone is far likelier the one who speaks, and
       // a part two people share would hold back every copy naming him. The whole name is the slot's.
       if (!bySlot) metParts.add(fold(part));
       else if (metParts.has(fold(part))) continue;
-      const entry = parts.get(fold(part)) ?? { word: part, replacements: new Set<string>() };
+      const entry = parts.get(fold(part)) ?? {
+        word: part,
+        replacements: new Set<string>(),
+        later: false,
+      };
       entry.replacements.add(replacement);
+      entry.later ||= later;
       parts.set(fold(part), entry);
     }
   };
   if (people.self) add(people.self, roleOfSelf);
   for (const other of people.others) add(other, pseudonym(collapse(other)));
-  for (const name of people.slotNames) add(name, pseudonym(collapse(name)), true);
+  for (const { name, onlyFirstPart } of people.slotNames)
+    add(name, pseudonym(collapse(name)), true, onlyFirstPart);
   const entries = [
     ...[...whole].map(([key, replacement]) => ({
       word: spelled.get(key)!,
@@ -373,9 +411,9 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
     })),
     ...[...parts]
       .filter(([key]) => !whole.has(key))
-      .map(([, { word, replacements }]) => ({
+      .map(([, { word, replacements, later }]) => ({
         word,
-        replacement: replacements.size === 1 ? [...replacements][0]! : null,
+        replacement: replacements.size === 1 ? [...replacements][0]! + (later ? surnameMark : '') : null,
       })),
   ].sort((a, b) => b.word.length - a.word.length);
   // The regex runs over the text itself, so every match is at its place in it whatever case folding
@@ -439,7 +477,7 @@ function replaceKnownForms(text: string, names: NameTable): string {
       (b) => names.single.has(fold(b)),
       (b) => {
         const replacement = names.single.get(fold(b));
-        return replacement != null && whole.includes(replacement);
+        return replacement != null && whole.includes(replacement.replace(surnameMark, ''));
       },
     );
     if (base === null) return word;
@@ -447,7 +485,9 @@ function replaceKnownForms(text: string, names: NameTable): string {
     if (replacement === null) throw new Unsure(`a name two known people share ("${base}", as "${word}")`);
     return replacement;
   });
-  return out === text ? out : out.replace(/(\[(?:self|person-[0-9A-Z]{4})\])(?:[ \u00a0]\1)+/gu, '$1');
+  return out === text
+    ? out
+    : out.replace(/(\[(?:self|person-[0-9A-Z]{4})\])\uE001?(?:[ \u00a0]\1\uE001?)+/gu, '$1');
 }
 
 const closing = '.,;:!?)]}\'"';
