@@ -106,11 +106,12 @@ export interface SlotIndex {
   /** The name of the Brain's own person, whose slots a question about "I" asks for; null when unset. */
   selfName(brainUid: string): Promise<string | null>;
   /**
-   * The Memories of the Brain that hold one of `slots` and hold it still (active, derived, not ended),
-   * whatever Records a request may see, in no order: the Brain's own person's nicknames, which say how
-   * a query names her (retrieve/self-names.ts), not what it finds.
+   * The Memories of the Brain that hold one of `slots` or held it for some time (active, derived; not
+   * retracted, nor corrected, which holds for no time), whatever Records a request may see, in no
+   * order: the Brain's own person's nicknames, each of which names her in a query though a later one
+   * holds the slot (retrieve/self-names.ts), and find nothing by themselves.
    */
-  current(
+  held(
     brainUid: string,
     slots: readonly string[],
   ): Promise<{ statement: string; subject: string; predicate: string | null }[]>;

@@ -40,7 +40,7 @@ describe("selfNameWords (the self's name a question in her own Brain is searched
       slots: {
         selfName: async () => self,
         // Her nickname slot's Memories, as the deriver writes them ("Lena Kovac's nickname is Lenny").
-        current: async () =>
+        held: async () =>
           nicknames.map((n) => ({
             statement: `${self}'s nickname is ${n}`,
             subject: self,
@@ -70,6 +70,19 @@ describe("selfNameWords (the self's name a question in her own Brain is searched
     assert.deepEqual(
       await asked('What did Jonas tell Tom?', 'Tomislav Kovačević', [...tom, 'jonas'], ['Tom']),
       [],
+    );
+  });
+
+  it('a nickname that is an everyday word, only written as a name: "Where will Luka work?" is not hers', async () => {
+    const will = ['william smith', 'assistant'];
+    assert.deepEqual(await asked('Where does Will work?', 'William Smith', will, ['Will']), ['will']);
+    assert.deepEqual(await asked('Where will Luka work?', 'William Smith', will, ['Will']), []);
+    assert.deepEqual(await asked('Will Luka move to Split?', 'William Smith', will, ['Will']), []);
+    assert.deepEqual(await asked('where will luka live next year?', 'William Smith', will, ['Will']), []);
+    // A name no word shares, in any case.
+    assert.deepEqual(
+      await asked('where does tom live?', 'Tomislav Kovačević', ['tomislav kovacevic'], ['Tom']),
+      ['tom'],
     );
   });
 

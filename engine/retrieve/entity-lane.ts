@@ -2,7 +2,7 @@ import { selfSpeakerNames } from '../contract/index.ts';
 import { escapeRegExp } from '../core/shared/escape-reg-exp.ts';
 import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
-import { selfNames } from './self-names.ts';
+import { nicknamesNamed, selfNames } from './self-names.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
 
 /** A folded query's words of the first person, or the user an agent asks about. */
@@ -65,8 +65,9 @@ function speakersNamed(
     const { name: self, nicknames } = await selfNames(input);
     const full = self === null ? '' : foldText(self).trim().replace(/\s+/gu, ' ');
     const first = full.split(' ')[0] ?? '';
-    // "Where does Tom live?" of Tomislav, who said most people call her Tom: her name as much.
-    const nickname = nicknames.find((n) => candidates.has(n)) ?? null;
+    // "Where does Tom live?" of Tomislav, who said most people call her Tom: her name as much ("Where
+    // will Luka work?" of William, called Will, not: nicknamesNamed).
+    const nickname = nicknamesNamed(input.query, nicknames)[0] ?? null;
     const asSelf = candidates.has(full) ? full : first.length > 1 && candidates.has(first) ? first : nickname;
     // "Am I vegan?", "what's my job?", "is the user vegan?": asked in the first person, or as an agent
     // names the person, it is about the Brain's own person as much as by name (what Leo said of being

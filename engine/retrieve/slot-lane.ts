@@ -5,8 +5,7 @@ import { readSlotQuestion } from '../core/retrieve/slot-question.ts';
 import { heldSpan } from '../core/retrieve/held-span.ts';
 import type { TimeZone } from '../core/retrieve/time-zone.ts';
 import { queryTimeIntent } from './time-lane.ts';
-import { selfNames } from './self-names.ts';
-import { foldText } from '../core/shared/fold-text.ts';
+import { nicknamesNamed, selfNames } from './self-names.ts';
 
 /** How far ahead a value said to come is read: a year. */
 const comingReach = 366 * 86_400_000;
@@ -83,9 +82,9 @@ export function createSlotLane(now: () => Date, zone?: TimeZone): Lane {
           named.add(slot);
       // A name the Brain's own person said people call her by ("Where does Tom live?" of Tomislav, who
       // said "most people call me Tom"): her slots, as her own name's would be.
+      // One that is an everyday word ("Will") only where the query writes it as a name (nicknamesNamed).
       const self = await selfNames(input);
-      const runs = wordRuns(input.query).map((r) => foldText(r));
-      if (self.name !== null && self.nicknames.some((n) => runs.includes(n)))
+      if (self.name !== null && nicknamesNamed(input.query, self.nicknames).length > 0)
         for (const key of keysOf([self.name])) named.add(key);
       let by: { slots: readonly string[] } | { predicates: readonly string[] } | null = null;
       if (named.size > 0) by = { slots: [...named] };

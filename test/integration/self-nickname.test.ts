@@ -59,7 +59,39 @@ async function tomislav(opened: () => Promise<Engine>) {
     ).citations.map((c) => c.record_id);
   const profile = async () =>
     (await engine.getProfile(tenant, id, { limit: 50 })).lines.map((l) => l.statement).sort();
-  return { engine, id, intro, zagreb, split, ask, profile };
+  return { engine, id, intro, zagreb, split, ask, profile, say };
+}
+
+/** A Brain of `self` told `said` (the user's messages, or facts), then asked. */
+async function told(
+  opened: () => Promise<Engine>,
+  self: string,
+  said: ReadonlyArray<string | { subject: string; predicate: string; value: string } | [string, string]>,
+) {
+  const engine = await opened();
+  const id = `b${++brains}`;
+  await engine.createBrain(tenant, { id, self: { type: 'person', name: self } });
+  const ids: string[] = [];
+  for (const [i, x] of said.entries()) {
+    const content =
+      typeof x === 'string'
+        ? { kind: 'message' as const, speaker: 'user', text: x, thread: 'chat' }
+        : Array.isArray(x)
+          ? { kind: 'message' as const, speaker: x[0], text: x[1], thread: 'chat' }
+          : { kind: 'fact' as const, ...x };
+    const at = new Date(Date.UTC(2026, 10, 9, 8, i)).toISOString();
+    ids.push(
+      (await engine.rememberRecord(tenant, id, { content, occurred_at: at } as RecordCreate, {})).record.id,
+    );
+    await engine.idle();
+  }
+  const ask = async (query: string) =>
+    (
+      (await engine.createContext(tenant, id, { query }, { requestId: `r${++brains}` })) as ContextReady
+    ).citations.map((c) => c.record_id);
+  const profile = async () =>
+    (await engine.getProfile(tenant, id, { limit: 50 })).lines.map((l) => l.statement).sort();
+  return { engine, ids, ask, profile };
 }
 
 describe('a nickname the self says she goes by names her, as her own name does', () => {
@@ -74,6 +106,97 @@ describe('a nickname the self says she goes by names her, as her own name does',
         assert.deepEqual(byNickname.slice(0, 1), (await ask('Where does Tomislav live?')).slice(0, 1));
       } finally {
         await engine.close();
+      }
+    });
+
+    it(`${name}: a second nickname names him beside the first; "Same here." is none`, async () => {
+      const { engine, split, ask, profile, say } = await tomislav(opened);
+      try {
+        await say('user', 'My colleagues call me Kova.');
+        await say('user', 'Same here.');
+        await say('user', 'I go by Uber to work most days.');
+        const lines = await profile();
+        // The slot holds the one he goes by now; no reply or ride took it.
+        assert.ok(lines.includes("Tomislav Kovačević's nickname is Kova"), lines.join(' | '));
+        assert.ok(!lines.some((l) => /nickname is (?:Same|Uber)/u.test(l)), lines.join(' | '));
+        // Each names him.
+        assert.equal((await ask('Where does Tom live?'))[0], split);
+        assert.equal((await ask('Where does Kova live?'))[0], split);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it(`${name}: a nickname corrected names him no more; the corrected one does`, async () => {
+      const { engine, id, intro, split, ask, profile } = await tomislav(opened);
+      try {
+        // Named by it, he is asked about as by his name: his home alone, no greeting naming Tom.
+        const byTom = await ask('Where does Tom live?');
+        assert.equal(byTom[0], split);
+        const [held] = (await engine.getRecord(tenant, id, intro)).memory_ids;
+        const correction = await engine.rememberRecord(
+          tenant,
+          id,
+          {
+            content: {
+              kind: 'correction',
+              corrects: held!,
+              statement: "Tomislav Kovačević's nickname is Tomo",
+            },
+          } as RecordCreate,
+          {},
+        );
+        await engine.idle();
+        assert.ok((await profile()).includes("Tomislav Kovačević's nickname is Tomo"));
+        assert.deepEqual((await ask('Where does Tomo live?')).slice(0, 3), byTom.slice(0, 3));
+        // Never right, it held for no time: "Tom" is a word like any other again, and the assistant's
+        // greetings naming Tom are found by it.
+        const after = await ask('Where does Tom live?');
+        assert.ok(
+          after.some((r) => !byTom.includes(r) && r !== correction.record.id),
+          `${byTom.join(' ')} / ${after.join(' ')}`,
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it(`${name}: what a nickname's sentence says besides it holds its slot`, async () => {
+      const { engine, ids, ask } = await told(opened, 'Tomislav Kovačević', [
+        'I live in Zagreb.',
+        'My friends call me Tom and I just moved to Split.',
+        'I work at Span.',
+        'Everyone calls me Tom, I work at Infobip now.',
+      ]);
+      try {
+        assert.equal((await ask('Where does Tom work?'))[0], ids[3]);
+        assert.equal((await ask('Where do I live?'))[0], ids[1]);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it(`${name}: a fact "called" is a call, and an everyday-word nickname names her only as a name`, async () => {
+      const mom = await told(opened, 'Ana Horvat', [
+        { subject: 'Ana Horvat', predicate: 'called', value: 'Mom' },
+        ['Mom', 'I live in Split now, sweetie.'],
+        'I live in Zagreb.',
+      ]);
+      try {
+        assert.equal((await mom.ask('Where does Mom live?'))[0], mom.ids[1]);
+      } finally {
+        await mom.engine.close();
+      }
+      const will = await told(opened, 'William Smith', [
+        'Most people call me Will.',
+        'I work at Infobip.',
+        'Luka works at Span.',
+      ]);
+      try {
+        assert.equal((await will.ask('Where will Luka work?'))[0], will.ids[2]);
+        assert.equal((await will.ask('Where does Will work?'))[0], will.ids[1]);
+      } finally {
+        await will.engine.close();
       }
     });
 

@@ -31,12 +31,12 @@ export function pgSlotIndex(q: PgQueryable): SlotIndex {
           brainUid,
         ])
       ).rows[0]?.name ?? null,
-    current: async (brainUid, slots) =>
+    held: async (brainUid, slots) =>
       (
         await q.query<{ statement: string; subject: string; predicate: string | null }>(
           `SELECT statement, subject, predicate FROM memories
             WHERE brain_uid = $1 AND slot = ANY($2::text[])
-              AND status = 'active' AND NOT pending AND valid_to_ms IS NULL`,
+              AND status = 'active' AND NOT pending AND (valid_to_ms IS NULL OR valid_to_ms > valid_from_ms)`,
           [brainUid, [...slots]],
         )
       ).rows,

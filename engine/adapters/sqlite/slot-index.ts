@@ -65,11 +65,11 @@ export function createSqliteSlotIndex(store: Store): SlotIndex {
     selfName: async (brainUid) =>
       store.get<{ name: string | null }>('SELECT self_name AS name FROM brains WHERE uid = ?', brainUid)
         ?.name ?? null,
-    current: async (brainUid, slots) =>
+    held: async (brainUid, slots) =>
       store.all<{ statement: string; subject: string; predicate: string | null }>(
         `SELECT statement, subject, predicate FROM memories INDEXED BY memories_brain_slot
           WHERE brain_uid = ? AND slot IN (SELECT value FROM json_each(?))
-            AND status = 'active' AND pending = 0 AND valid_to_ms IS NULL`,
+            AND status = 'active' AND pending = 0 AND (valid_to_ms IS NULL OR valid_to_ms > valid_from_ms)`,
         brainUid,
         JSON.stringify(slots),
       ),

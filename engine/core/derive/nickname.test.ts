@@ -39,7 +39,20 @@ describe('nicknameSaid (the name a speaker says people call them by)', () => {
       quote: 'My name is Tomislav (Tom)',
       more: false,
     });
-    assert.deepEqual(read("I'm Tomislav, Tom for short."), { value: 'Tom', quote: 'Tom', more: false });
+    assert.deepEqual(read("I'm Tomislav, Tom for short."), {
+      value: 'Tom',
+      quote: "I'm Tomislav, Tom for short",
+      more: false,
+    });
+    assert.deepEqual(read('Tomislav, or Tom for short.'), {
+      value: 'Tom',
+      quote: 'Tomislav, or Tom for short',
+      more: false,
+    });
+    // An everyday word is a name after a greeting.
+    assert.deepEqual(read('Hi, Will here.'), { value: 'Will', quote: 'Will', more: false });
+    // Her own words she reports are hers.
+    assert.deepEqual(read('I said: call me Tom.'), { value: 'Tom', quote: 'call me Tom', more: true });
     assert.deepEqual(read('Tom here.'), { value: 'Tom', quote: 'Tom', more: false });
     assert.deepEqual(read('Hi, Tom here!'), { value: 'Tom', quote: 'Tom', more: false });
     assert.deepEqual(read('My friends call me Tom and I work at Span.'), {
@@ -64,6 +77,31 @@ describe('nicknameSaid (the name a speaker says people call them by)', () => {
       "I go by Tom's place every day.",
       'Petra will call me later.',
       'Tom lives in Zagreb.',
+    ])
+      assert.equal(read(s), null, s);
+  });
+
+  it('holds none where the words say something else: a reply, a ride, a place, another, a title', () => {
+    for (const s of [
+      // A reply, and words that say "here" with no name.
+      'Same here.',
+      'Right here!',
+      'Will here.',
+      // Where one goes by a ride.
+      'I go by Uber to work most days.',
+      'I go by Bolt every morning.',
+      // A place in brackets: `iu` let \p{Lu} take "in" for a name.
+      'I am in Zagreb (Croatia) this week.',
+      "It's Zagreb (Croatia) again.",
+      // Another person's nickname, with no introduction of hers.
+      'My sister Kristina, Kiki for short, is visiting.',
+      // Another's words she reports, or quotes.
+      'Mia said: call me Tom.',
+      'My boss always says call me Tom.',
+      'The note read "call me Tom" and nothing else.',
+      // A title.
+      'Call me Ishmael is the best opening line ever.',
+      'Call Me By Your Name is a great film.',
     ])
       assert.equal(read(s), null, s);
   });

@@ -11,8 +11,12 @@ import { foldName } from './resolve-owner.ts';
  * Narrow, as a wrong name would make a stranger her: the name capitalised, with a small letter ("call
  * me ASAP", "call me tomorrow", "call me Monday" hold none), at most two words; nothing that denies it,
  * puts it in the past or asks it ("nobody calls me Tom", "they used to call me Tommy", "why do people
- * call me Tom?"); and not her own name or a word of it ("call me Tomislav" says nothing new, and would
- * end the nickname held).
+ * call me Tom?"); not her own name or a word of it ("call me Tomislav" says nothing new); not another's
+ * words she reports ("Mia said: call me Tom.", a quotation); not a title ("Call Me By Your Name is a
+ * great film", "Call me Ishmael is the best opening line"). "I'm Tomislav (Tom)" and "Tomislav, Tom for
+ * short" only after her own name ("I am in Zagreb (Croatia)", "My sister Kristina, Kiki for short" hold
+ * none), "I go by Tom" not before where one goes ("I go by Uber to work"), and "Tom here." only after a
+ * greeting or where the name is no everyday word ("Same here.", "Right here.").
  */
 export interface NicknameSaid {
   value: string;
@@ -35,50 +39,106 @@ const opens = String.raw`(?:^|[,;:(—–]\s*|\s-\s*|\s(?:but|and|so)\s+)`;
 const anyOpens = String.raw`(?:^|[\s,;:(—–])`;
 const people = String.raw`(?:(?:most|all|some|many)\s+(?:of\s+)?)?(?:my\s+)?(?:people|everyone|everybody|friends|folks|family|colleagues|coworkers|co-workers|they)`;
 
-const patterns: readonly RegExp[] = [
+/** "I'm", "my name is", "this is", "it's": an introduction of the speaker by a name. */
+const introduces = String.raw`(?:I['’]?m|I\s+am|my\s+name\s+is|this\s+is|it['’]s)`;
+
+/**
+ * How a pattern says it. `own`: the words in its `own` group must be the speaker's own name ("I'm
+ * Tomislav (Tom)"; not "I am in Zagreb (Croatia)", "My sister Kristina, Kiki for short"). `alone`: the
+ * whole sentence is the name and "here", which an everyday word says too ("Same here.").
+ */
+interface Pattern {
+  re: RegExp;
+  own?: true;
+  alone?: true;
+}
+
+// Each `iu` for the words that lead to the name; under `i`, \p{Lu} matches a small letter too, so each
+// name word matched (the value, `own`) is checked to be capitalised as written (asName, ownName).
+const patterns: readonly Pattern[] = [
   // "most people call me Tom", "everyone calls me Tom", "my friends just call me Tom".
-  new RegExp(
-    String.raw`${anyOpens}(?<lead>${people}\s+(?:usually\s+|just\s+|mostly\s+|all\s+|always\s+|tend\s+to\s+)*calls?\s+me\s+)${value}`,
-    'iu',
-  ),
+  {
+    re: new RegExp(
+      String.raw`${anyOpens}(?<lead>${people}\s+(?:usually\s+|just\s+|mostly\s+|all\s+|always\s+|tend\s+to\s+)*calls?\s+me\s+)${value}`,
+      'iu',
+    ),
+  },
   // "call me Tom", "you can call me Tom", "please, just call me Tom".
-  new RegExp(
-    String.raw`${opens}(?<lead>(?:(?:you\s+can|you\s+may|feel\s+free\s+to|please,?|just|pls|go\s+ahead\s+and)\s+)*call\s+me\s+)${value}`,
-    'iu',
-  ),
+  {
+    re: new RegExp(
+      String.raw`${opens}(?<lead>(?:(?:you\s+can|you\s+may|feel\s+free\s+to|please,?|just|pls|go\s+ahead\s+and)\s+)*call\s+me\s+)${value}`,
+      'iu',
+    ),
+  },
   // "I go by Tom", "I'm known as Tom", "I'm called Tom", "I usually go by Tom".
-  new RegExp(
-    String.raw`${anyOpens}(?<lead>I\s+(?:usually\s+|mostly\s+|just\s+|also\s+|now\s+)?go\s+by\s+|I(?:['’]m|\s+am)\s+(?:usually\s+|mostly\s+|also\s+|better\s+)?(?:known\s+as|called)\s+)${value}`,
-    'iu',
-  ),
+  {
+    re: new RegExp(
+      String.raw`${anyOpens}(?<lead>I\s+(?:usually\s+|mostly\s+|just\s+|also\s+|now\s+)?go\s+by\s+|I(?:['’]m|\s+am)\s+(?:usually\s+|mostly\s+|also\s+|better\s+)?(?:known\s+as|called)\s+)${value}`,
+      'iu',
+    ),
+  },
   // "my nickname is Tom", "my preferred name is Tom".
-  new RegExp(
-    String.raw`${opens}(?<lead>my\s+(?:nickname|nick\s+name|preferred\s+name|short\s+name)\s+is\s+)${value}`,
-    'iu',
-  ),
+  {
+    re: new RegExp(
+      String.raw`${opens}(?<lead>my\s+(?:nickname|nick\s+name|preferred\s+name|short\s+name)\s+is\s+)${value}`,
+      'iu',
+    ),
+  },
   // "I'm Tomislav (Tom)", "my name is Tomislav (Tom) Kovačević".
-  new RegExp(
-    String.raw`${opens}(?<lead>(?:I['’]?m|I\s+am|my\s+name\s+is|this\s+is|it['’]s)\s+${nameWord}(?:\s+${nameWord}){0,2}\s*\(\s*)${value}(?=\s*\))`,
-    'iu',
-  ),
+  {
+    re: new RegExp(
+      String.raw`${opens}(?<lead>${introduces}\s+(?<own>${nameWord}(?:\s+${nameWord}){0,2})\s*\(\s*)${value}(?=\s*\))`,
+      'iu',
+    ),
+    own: true,
+  },
   // "I'm Tomislav, Tom for short", "Tomislav, or Tom for short".
-  new RegExp(String.raw`,\s*(?<lead>(?:or\s+|but\s+)?(?:just\s+)?)${value}(?=\s+for\s+short)`, 'iu'),
+  {
+    re: new RegExp(
+      String.raw`${opens}(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?(?<lead>(?:${introduces}\s+)?(?<own>${nameWord}(?:\s+${nameWord}){0,2}),\s*(?:or\s+|but\s+)?(?:just\s+)?)${value}(?=\s+for\s+short)`,
+      'iu',
+    ),
+    own: true,
+  },
   // "Tom here.", "Hi, Tom here!": the whole sentence.
-  new RegExp(
-    String.raw`^\s*(?:(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?(?<lead>)${value}(?=\s+here[.!]*\s*$)`,
-    'iu',
-  ),
+  {
+    re: new RegExp(
+      String.raw`^\s*(?<greeting>(?:hi|hey|hello)(?:\s+there)?[,!.]?\s+)?(?<lead>)${value}(?=\s+here[.!]*\s*$)`,
+      'iu',
+    ),
+    alone: true,
+  },
 ];
 
 /** Words before it in its clause that deny it or put it in the past: "nobody calls me Tom". */
 const denied =
   /(?<![\p{L}\p{N}])(?:not|never|nobody|no\s+one|don['’]t|doesn['’]t|didn['’]t|won['’]t|stop|used\s+to|would|if)(?![\p{L}\p{N}])[^,;]*$/iu;
 
-/** Capitalised words that are no name: days, months, a chat's acronyms, "Mr". */
+/**
+ * Capitalised words that are no name: days, months, a chat's acronyms, "Mr", a title's small words
+ * ("Call Me By Your Name"), what says "here" with no name ("Same here.", "Right here.") and rides one
+ * goes by ("I go by Uber").
+ */
 const notNames = new Set(
-  `monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight january february march april may june july august september october november december mr mrs ms dr sir madam maybe please back later anytime asap lol crazy`.split(
-    ' ',
-  ),
+  `monday tuesday wednesday thursday friday saturday sunday today tomorrow tonight january february march
+   april may june july august september october november december mr mrs ms dr sir madam maybe please
+   back later anytime asap lol crazy by your my his her their our the a an of in on at to for with and or
+   but same ditto right over out up down there here now still also too me you him them us everyone
+   everybody nobody someone anyone all both none nothing everything thanks thank sorry yes no not ok
+   okay uber lyft bolt taxi metro tram bus train`.split(/\s+/u),
+);
+
+/**
+ * Names that are everyday words too ("Where will Luka work?", "Mark my words", "Same here"): said
+ * alone before "here" they are no introduction, and a question names her by one only where it writes
+ * it capitalised, not opening a sentence (retrieve/self-names.ts `nicknamesNamed`).
+ */
+export const everydayNames: ReadonlySet<string> = new Set(
+  `will mark max rob sunny may bill pat grace hope joy faith rose june april august art bob jack frank
+   sue drew guy ray gene dawn amber ruby summer rusty buddy chip bud sandy penny holly ivy jade iris lily
+   daisy dot nick don dean rich chuck chase hunter jay kit cliff sky river angel hazel pearl violet
+   heath glen lance miles norm wade dash ace buck duke king prince sly sage rocky brook carol robin
+   crystal destiny harmony honey misty storm cash chance`.split(/\s+/u),
 );
 
 /** The name's words that are one: capitalised with a small letter, no day or month; null if none is. */
@@ -92,6 +152,37 @@ function asName(said: string): string | null {
   }
   return kept.length > 0 ? kept.join(' ') : null;
 }
+
+/** Words as written that are all of her own name, each capitalised: "Tomislav", "Tomislav Kovačević". */
+const ownName = (said: string, own: ReadonlySet<string>): boolean =>
+  said
+    .trim()
+    .split(/\s+/u)
+    .every((w) => /^\p{Lu}/u.test(w) && own.has(foldName(w)));
+
+/**
+ * Someone else's words the sentence reports: "Mia said: call me Tom.", "He told me to call me Tom", or
+ * a quotation open before the name. "I said: call me Tom" is her own.
+ */
+const reports =
+  /(?:^|[^\p{L}\p{N}'’])(?<who>[\p{L}'’]+)\s+(?:said|says|told|tells|asked|asks|wrote|writes|texted|replied|replies|goes|went|yelled|shouted)(?![\p{L}\p{N}])/iu;
+function reported(before: string): boolean {
+  const r = reports.exec(before);
+  if (r !== null && r.groups!['who']!.toLowerCase() !== 'i') return true;
+  const straight = (before.match(/"/gu) ?? []).length;
+  const opened = (before.match(/[“«„]/gu) ?? []).length;
+  const closed = (before.match(/[”»]/gu) ?? []).length;
+  return straight % 2 === 1 || opened > closed;
+}
+
+/**
+ * What follows the name that makes it no name said of her: a verb whose subject it is ("Call me
+ * Ishmael is the best opening line"), a close quote, or where one goes by it ("I go by Uber to work").
+ */
+const goesOn =
+  /^(?:['’]s(?![\p{L}])|\s*[”"»]|\s+(?:is|was|are|were|has|had|does|did|will|would|can|could|should|might|must)(?![\p{L}\p{N}]))/iu;
+const goesWhere =
+  /^\s+(?:to|from|into|every|each|most|when|whenever|because|on\s+(?:weekdays|weekends|the\s+way))(?![\p{L}\p{N}])/iu;
 
 /** What is left of a sentence that says nothing more than a greeting and her name. */
 const onlyGreeting = (subject: string) => {
@@ -115,25 +206,32 @@ const onlyGreeting = (subject: string) => {
 export function nicknameSaid(sentence: string, subject: string): NicknameSaid | null {
   if (isQuestion(sentence)) return null;
   const own = new Set([foldName(subject), ...foldName(subject).split(' ')]);
-  for (const pattern of patterns) {
-    const m = pattern.exec(sentence);
+  for (const { re, own: mustBeOwn, alone } of patterns) {
+    const m = re.exec(sentence);
     if (m === null) continue;
     const lead = m.groups!['lead']!;
     const start = m.index + m[0].length - m.groups!['value']!.length - lead.length;
-    if (denied.test(sentence.slice(0, start + lead.length))) continue;
+    const before = sentence.slice(0, start + lead.length);
+    if (denied.test(before) || reported(before)) continue;
+    // "Call Me By Your Name": a title's capitals, not her words.
+    if (/(?<![\p{L}])Me(?![\p{L}])/u.test(lead)) continue;
+    if (mustBeOwn && !ownName(m.groups!['own']!, own)) continue;
     const name = asName(m.groups!['value']!);
     if (name === null || own.has(foldName(name))) continue;
-    // "I go by Tom's place": a possessive, no name said.
-    if (/^['’]s(?![\p{L}])/u.test(sentence.slice(start + lead.length + name.length))) continue;
+    // "Same here." alone, "Will here.": an everyday word; "Hi, Will here." is a name.
+    if (alone && m.groups!['greeting'] === undefined && everydayNames.has(foldName(name))) continue;
+    const after = sentence.slice(start + lead.length + name.length);
+    // "I go by Tom's place": a possessive, no name said; nor "Call me Ishmael is …".
+    if (goesOn.test(after)) continue;
+    if (/\bgo\s+by\s+$/iu.test(lead) && goesWhere.test(after)) continue;
     const end = start + lead.length + name.length;
-    // "I'm Tomislav (Tom)": the clause is the introduction whole.
+    // "I'm Tomislav (Tom)", "I'm Tomislav, Tom for short": the clause is the introduction whole.
+    const short = /^\s+for\s+short/iu.exec(after)?.[0].length ?? 0;
     const clause: [number, number] = lead.includes('(')
       ? [start, sentence.indexOf(')', end) + 1]
-      : [start, end];
+      : [start, end + short];
     const rest =
-      sentence.slice(0, clause[0]) +
-      ' ' +
-      sentence.slice(clause[1]).replace(/^\s*(?:for\s+short|here)(?![\p{L}])/iu, '');
+      sentence.slice(0, clause[0]) + ' ' + sentence.slice(clause[1]).replace(/^\s*here(?![\p{L}])/iu, '');
     return { value: name, clause, more: !onlyGreeting(subject)(rest) };
   }
   return null;

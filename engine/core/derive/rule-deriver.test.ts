@@ -1848,11 +1848,45 @@ test('whom one goes to after a switch said in the sentence before holds the slot
     [null, 'I love my dentist.', 'I love my dentist.'],
     [null, 'From now on I go to Dr. Kristina Babić.', 'From now on I go to Dr. Kristina Babić.'],
   ]);
-  // An agent's words hold nothing of the kind.
+  // An agent's words hold nothing of the kind, though they are the very words that move hers.
   assert.deepEqual(
-    claimsOf("You've decided to switch dentists. From now on I go to Dr. Babić.", 'assistant').filter(
+    claimsOf("I've decided to switch dentists. From now on I go to Dr. Babić.", 'assistant').filter(
       (c) => c.predicate === 'dentist',
     ),
     [],
+  );
+  // Only wished or planned, nothing moved.
+  for (const intent of [
+    'I want to switch dentists: I will be seeing Dr. Kristina Babić.',
+    "I want to switch dentists. I'll be seeing Dr. Kristina Babić.",
+    "I'm going to switch dentists. From now on I go to Dr. Babić.",
+  ])
+    assert.deepEqual(
+      claimsOf(intent, 'Ana').filter((c) => c.predicate === 'dentist'),
+      [],
+      intent,
+    );
+});
+
+test('a sentence that says a nickname holds every other slot it says beside it', () => {
+  const slots = (text: string) =>
+    claimsOf(text, 'user', 'Tomislav Kovačević')
+      .filter((c) => c.predicate !== null)
+      .map((c) => [c.predicate, c.statement]);
+  assert.deepEqual(slots('My friends call me Tom and I just moved to Split.'), [
+    ['lives in', 'My friends call me Tom and I just moved to Split.'],
+    ['nickname', "Tomislav Kovačević's nickname is Tom"],
+  ]);
+  assert.deepEqual(slots('Everyone calls me Tom, I work at Infobip now.'), [
+    ['works at', 'Everyone calls me Tom, I work at Infobip now.'],
+    ['nickname', "Tomislav Kovačević's nickname is Tom"],
+  ]);
+  // Saying nothing more, the nickname alone.
+  assert.deepEqual(
+    claimsOf("Hi, I'm Tomislav, most people call me Tom.", 'user', 'Tomislav Kovačević').map((c) => [
+      c.predicate,
+      c.statement,
+    ]),
+    [['nickname', "Tomislav Kovačević's nickname is Tom"]],
   );
 });

@@ -562,7 +562,16 @@ export function createRuleDeriver(): Deriver {
     // (taste-ended.ts `tasteResumed`): all three stayed current, the quitting quoted first. "Last day at
     // Span." ends the job named that day, and "First day at Infobip!" said alone starts it that day:
     // both were statements, and the job changed only with a later `employer` fact.
-    name: 'rules-v90',
+    // v91 (review8b): a sentence that says a nickname holds every other slot it says ("My friends call
+    // me Tom and I just moved to Split." the home too; it held the nickname alone). No nickname from
+    // "Same here.", "I go by Uber to work", "I am in Zagreb (Croatia)", "My sister Kristina, Kiki for
+    // short", "Mia said: call me Tom." or a title ("Call Me By Your Name is a great film."): each
+    // replaced the true one. A fact `called` holds no nickname ("Ana called Mom"). "My pay is 2 weeks
+    // late again." holds no salary (a salary's value is the amount with currency and period words
+    // only); "I want to switch dentists: I will be seeing Dr. Babić" moves nothing (a switch wished);
+    // "My kids are 7 and 12. April is …" is two sentences (a month spelled as English is no foreign
+    // month after a day's full stop).
+    name: 'rules-v91',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -1650,13 +1659,27 @@ function claimsOfSentence(
   if (owner.state === 'unresolved') return [plain];
   // "Hi, I'm Tomislav, most people call me Tom.": the name people call her by, another name of hers a
   // question may ask by (nickname.ts); the sentence a Memory of its own only where it says more.
+  // Where it says more ("My friends call me Tom and I just moved to Split."), what else it says is read
+  // as it would be without it: the move holds her home beside the nickname.
   const nickname = nicknameSaid(s, subject);
   if (nickname !== null) {
     const statement = valueStatement(subject, 'nickname', nickname.value);
     const quote = s.slice(...nickname.clause);
     const held = { statement, subject, predicate: 'nickname', owner, quote };
-    return nickname.more ? [plain, held] : [held];
+    return nickname.more ? [...claimsBesideNickname(s, subject, owner, others, told), held] : [held];
   }
+  return claimsBesideNickname(s, subject, owner, others, told);
+}
+
+/** What one sentence of a known person's says besides a nickname (claimsOfSentence). */
+function claimsBesideNickname(
+  s: string,
+  subject: string,
+  owner: OwnerClaim,
+  others: ((name: string) => OwnerClaim) | undefined,
+  told: PastPartner | null,
+): SaidClaim[] {
+  const plain = { statement: s, subject, predicate: null, owner, quote: s };
   // "quick intro: software engineer at globex, live in lisbon": each clause as said in full, its slot
   // quoting it. No Memory of the whole sentence beside them: after a move it would still say Lisbon.
   const intro = introClauses(s);

@@ -30,7 +30,7 @@ describe('slotKey: one slot per meaning, whether a fact or a sentence said it', 
     for (const p of ['job_title', 'occupation', 'profession'])
       assert.equal(slotKey('me', p, self), occupation, p);
     // The name she goes by, as "most people call me Bo" holds it (nickname.ts).
-    for (const p of ['nickname', 'goes_by', 'known_as', 'preferred_name'])
+    for (const p of ['nickname', 'goes_by', 'known_as', 'preferred_name', 'nick_name'])
       assert.equal(slotKey('me', p, self), slotKey('Bo', 'nickname', self), p);
   });
 
@@ -42,6 +42,8 @@ describe('slotKey: one slot per meaning, whether a fact or a sentence said it', 
       ['work', 'work'],
       ['mobile', 'mobile'],
       ['sister', 'sister'],
+      // "Ana called Mom": a call, not her name (nor Mom hers).
+      ['called', 'called'],
     ])
       assert.equal(slotPredicate(p!), read, p);
     assert.notEqual(slotKey('me', 'hometown', self), slotKey('me', 'home_city', self));

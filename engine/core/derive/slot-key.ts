@@ -12,7 +12,8 @@ export function slotPrefix(subject: string): string {
  * `home_city: Lisbon` and "I moved to Porto" were two current homes of one person, with no
  * supersession and no conflict shown. Only words whose one meaning is that slot: not `hometown`
  * (where one grew up), `address` (a street, not a city), `job` or `work` (a role as often as an
- * employer), nor a bare `mobile` or `cell`. A predicate not listed keeps its own slot.
+ * employer), nor a bare `mobile` or `cell`, nor `called` (a call made as often as a name). A predicate
+ * not listed keeps its own slot.
  */
 const slotPredicates: Readonly<Record<string, string>> = Object.fromEntries(
   (
@@ -53,7 +54,8 @@ const slotPredicates: Readonly<Record<string, string>> = Object.fromEntries(
       ['diet', ['diet', 'dietary preference', 'diet type']],
       ['relationship status', ['relationship status', 'marital status', 'civil status']],
       ['studies at', ['studies at', 'school', 'university', 'college', 'current school']],
-      ['nickname', ['nickname', 'nick name', 'goes by', 'known as', 'preferred name', 'called']],
+      // Not `called`: "Ana called Mom" is a call made, and would make Mom her.
+      ['nickname', ['nickname', 'nick name', 'goes by', 'known as', 'preferred name']],
       ['occupation', ['occupation', 'profession', 'job title', 'current job title', 'current occupation']],
     ] as const
   ).flatMap(([slot, names]) => names.map((name) => [name, slot])),

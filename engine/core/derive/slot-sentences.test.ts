@@ -1523,6 +1523,8 @@ test('a relation said with where one sees them, a switch to another, and a salar
     ['My monthly salary is €2,100.', 'salary', '€2,100'],
     ['My salary is 85k a year.', 'salary', '85k a year'],
     ['My salary is 3,400 EUR net, which is fine.', 'salary', '3,400 EUR net'],
+    ['My salary is €3,400 a month.', 'salary', '€3,400 a month'],
+    ['My salary is 60000 USD per year before tax.', 'salary', '60000 USD per year before tax'],
   ];
   for (const [said, predicate, value] of cases)
     assert.deepEqual(
@@ -1540,6 +1542,12 @@ test('a relation said with where one sees them, a switch to another, and a salar
     'My dentist is Dr. Silva in Braga.',
     "I've decided to switch dentists.",
     'Should I switch dentists: I go to Dr. Babić?',
+    // After the amount, words of no currency or period: no salary said.
+    'My pay is 2 weeks late again.',
+    'My salary is 3 times what Petra earns.',
+    // A switch wished, not made.
+    'I want to switch dentists: I will be seeing Dr. Kristina Babić.',
+    'I need to switch dentists, I will be seeing Dr. Babić.',
   ])
     assert.equal(attributeSentence(none), null, none);
   // A switch said, then whom one goes to in the next sentence of the same Record.

@@ -1890,9 +1890,11 @@ const switchable = String.raw`(?<role>family\s+doctor|dentist|doctor|GP|therapis
 /**
  * "I've decided to switch dentists", "I changed my dentist", "Switching therapists", up to its role:
  * the one the speaker goes to after it (goneTo) holds that slot, in the sentence or the one after it.
+ * Not a switch only wished or planned ("I want to switch dentists: I will be seeing Dr. Babić", "I'm
+ * going to switch"): nothing has moved.
  */
 const roleSwitched = new RegExp(
-  String.raw`^${fillers}(?:I(?:['’]ve|\s+have|['’]m|\s+am)?\s+(?:just\s+|finally\s+)?(?:(?:decided|had|want(?:ed)?|need(?:ed)?)\s+to\s+|(?:going\s+to|gonna)\s+)?|(?:just\s+|finally\s+)?)(?:switch(?:ed|ing)?|chang(?:e|ed|ing))\s+(?:my\s+)?${switchable}s?(?![\p{L}\p{N}])`,
+  String.raw`^${fillers}(?:I(?:['’]ve|\s+have|['’]m|\s+am)?\s+(?:just\s+|finally\s+)?(?:(?:decided|had)\s+to\s+)?|(?:just\s+|finally\s+)?)(?:switch(?:ed|ing)?|chang(?:e|ed|ing))\s+(?:my\s+)?${switchable}s?(?![\p{L}\p{N}])`,
   'iu',
 );
 /**
@@ -1964,11 +1966,15 @@ export function goneToAfterSwitch(sentence: string, before: string): AttributeSe
 }
 
 /**
- * A salary's amount and up to four words of its currency and its period: "3,400 EUR net", "€2,100 a
- * month", "$85k a year", "85 000 kn". Not a word of another clause ("and", "but", a comma).
+ * A salary's amount and up to six words of its currency and its period, nothing else: "3,400 EUR
+ * net", "€2,100 a month", "$85k a year", "85 000 kn". Not "2 weeks late again" nor "3 times what Petra
+ * earns": words after a number that are no currency or period say something else of the pay.
  */
-const salaryAmount =
-  /^(?:[€$£]\s?)?(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:[.,]\d{1,2})?\s?[kK]?(?:\s+(?!(?:and|but|which|so|because)(?![\p{L}\p{N}]))[\p{L}€$£./-]+){0,4}?(?=\s*(?:,(?!\d)|$))/u;
+const payWord = String.raw`(?:[€$£]|eur|euros?|usd|dollars?|gbp|pounds?|kn|kuna|hrk|chf|francs?|sek|nok|dkk|pln|czk|jpy|yen|inr|rupees?|net|gross|neto|netto|bruto|brutto|a|an|per|each|every|month|year|week|hour|annum|monthly|yearly|annually|weekly|hourly|after|before|tax|pre-tax|p\.a\.|/(?:month|mo|year|yr|week|wk|hour|hr))`;
+const salaryAmount = new RegExp(
+  String.raw`^(?:[€$£]\s?)?(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:[.,]\d{1,2})?\s?[kK]?(?:\s*${payWord}(?![\p{L}\p{N}])){0,6}?(?=\s*(?:,(?!\d)|$))`,
+  'iu',
+);
 
 /**
  * The value a sentence denies after a comma, at its end: "My favourite food is sushi now, not bacalhau",

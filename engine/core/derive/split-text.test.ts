@@ -250,6 +250,16 @@ describe('split-text', () => {
       'Das wird schön.',
     ]);
     assert.deepEqual(split('We were 12. May I come?'), ['We were 12.', 'May I come?']);
+    // A month another language spells as English does, or "Mars", opens an English sentence.
+    assert.deepEqual(split('My kids are 7 and 12. April is their favourite month.'), [
+      'My kids are 7 and 12.',
+      'April is their favourite month.',
+    ]);
+    assert.deepEqual(split('Final score was 21. November starts tomorrow.'), [
+      'Final score was 21.',
+      'November starts tomorrow.',
+    ]);
+    assert.deepEqual(split('Top 10. Mars is the best planet.'), ['Top 10.', 'Mars is the best planet.']);
   });
 
   it("a single capital's initial before a name ends no sentence; one before a sentence's first word does", () => {

@@ -61,13 +61,21 @@ const lookup = (entries: readonly string[], to: readonly string[]) => {
 const monthSpellings = new Set<string>();
 
 /**
+ * Words a language below spells as English does ("April", "August", "September", "November"), or that
+ * open an English sentence as another word ("Mars is the best planet"): after "My kids are 7 and 12."
+ * they start a sentence of their own, as often as German writes "am 12. April".
+ */
+const englishToo = new Set([...months, 'mars']);
+
+/**
  * Whether a word is a month's name in a language below, in any spelling a phrase of its asks
  * ("lipnja", "Dezember", "marz"): "12. lipnja" is a day, not the end of a sentence (split-text.ts).
- * Not English's alone, which writes no full stop after a day and whose "May" and "March" open a
- * sentence as verbs ("We were 12. May I come?").
+ * Not English's, which writes no full stop after a day and whose "May" and "March" open a sentence as
+ * verbs ("We were 12. May I come?"), nor another's spelled as an English word (englishToo).
  */
 export function isForeignMonthName(word: string): boolean {
-  return monthSpellings.has(foldText(word));
+  const w = foldText(word);
+  return monthSpellings.has(w) && !englishToo.has(w);
 }
 
 /** The patterns' shared pieces for one language, with readers of what they matched. */
