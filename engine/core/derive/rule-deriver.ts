@@ -562,7 +562,16 @@ export function createRuleDeriver(): Deriver {
     // (taste-ended.ts `tasteResumed`): all three stayed current, the quitting quoted first. "Last day at
     // Span." ends the job named that day, and "First day at Infobip!" said alone starts it that day:
     // both were statements, and the job changed only with a later `employer` fact.
-    name: 'rules-v90',
+    // v92 (review8c): a break-up closes only what was said of the couple in a lasting state ("We've been
+    // together three years.", couple-said.ts), not "My parents have been together 40 years." nor "Yesterday
+    // we went hiking together", and a store derived before v89 is closed on upgrade; a trip called off
+    // takes only its own bookings ("I also booked the dentist for Monday." stays), of two plans there the
+    // nearer (or the one it dates), with the agent's notes of that date under any agent's name; "No more
+    // meetings today", "No more coffee in the office", "I quit coffee for Lent" and "Marko said: I quit
+    // coffee." end no taste; an agent's sentence of another person holds their slot only after a lead
+    // ("Noted:") or joining the value said before; "First day at Web Summit!" starts no job, and "First
+    // day at Infobip!" only where no job is held. Each was read so in v89 or v90.
+    name: 'rules-v92',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
