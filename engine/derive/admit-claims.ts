@@ -121,6 +121,29 @@ export function anotherValueHolds(
 }
 
 /**
+ * Whether an agent's restatement (`restated`) is its own statement of no slot at `ms`: where another
+ * value holds the slot then, or (`joinsOnly`) where its own value does not (the same value joins it
+ * before this is asked, at admission).
+ */
+export function restatesOnly(
+  versions: Awaited<ReturnType<MemoryRepository['slotVersions']>>,
+  claim: Claim,
+  ms: number,
+): boolean {
+  if (anotherValueHolds(versions, claim, ms)) return true;
+  return (
+    claim.joinsOnly === true &&
+    !versions.some(
+      (v) =>
+        v.status !== 'retracted' &&
+        endedValue(v) === null &&
+        inForceAt(timesOf(v), ms) &&
+        sameSlotValue(v, claim),
+    )
+  );
+}
+
+/**
  * Before a new value of a slot is admitted at an instant: where another source restated the value holding
  * the slot then at that very instant (a fact from the phone saying Lisbon at 10:00, joined as a citation
  * to the home "I moved to Lisbon" gave a month before), that restatement becomes a version of its own
@@ -324,7 +347,7 @@ export async function admitClaims(
     }
     // An agent's restatement ("Noted: Ana lives in Braga.") holds no slot that another value holds then:
     // it is not independent evidence against what the person said. It is the agent's statement instead.
-    if (claim.restated !== undefined && anotherValueHolds(versions, claim, from.ms)) {
+    if (claim.restated !== undefined && restatesOnly(versions, claim, from.ms)) {
       const s = {
         claim: claim.restated,
         from: record,

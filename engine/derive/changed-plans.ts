@@ -3,10 +3,15 @@ import {
   eventTimes,
   isBookingChanged,
   isPlanChanged,
+  nextOf,
+  planDate,
+  type PlanDate,
   planSearchWords,
   planWords,
+  sameDate,
   saysMoreOfPlan,
 } from '../core/derive/plan-changed.ts';
+import { agentSpeakerNames, spellings } from '../core/derive/agent-words.ts';
 import type { MemoryRepository, MemoryVersionRow } from '../ports/index.ts';
 import type { NextOf } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
@@ -54,16 +59,29 @@ export async function changedPlanOf(
   // are found they are one plan written twice ("Booked the trip to Lisbon with Marko for December 12 to
   // 15." and her calendar's "Flight to Lisbon with Marko"), and the change is the next version of each.
   // The event alone was read only where no plan said before was found: it stayed current, 12–15 Dec.
+  // The date a call-off names its plan by ("We cancelled the March trip"), if any; a move's is the new one.
+  const named = change.how === 'cancelled' ? planDate(claim.statement) : null;
   const statementsOf = async (owner: Owner) => {
     const plans = await plansBefore(memories, owner, change, beforeMs);
-    // Her calendar's event, written before the change (as an agent or an app dates it) or after it
-    // (as an import dates it, by its start).
-    const event =
-      plans.find((m) => eventTimes(m.statement) !== null) ??
-      (await eventAhead(memories, owner, change, beforeMs));
     // The plan she said, where the latest found is the event itself (an agent's or an app's, dated
     // before the change): "Petra and I are planning a weekend in Vienna, …" stayed current beside it.
-    const said = plans.find((m) => eventTimes(m.statement) === null) ?? plans[0];
+    // Of two plans of it, the one the change dates, else the one that comes first (nearestPlan).
+    const said =
+      nearestPlan(
+        plans.filter((m) => eventTimes(m.statement) === null),
+        named,
+        beforeMs,
+      ) ?? plans[0];
+    const when = said === undefined ? null : planDate(said.statement);
+    // Her calendar's event, written before the change (as an agent or an app dates it) or after it
+    // (as an import dates it, by its start): of the same days as the plan said, where it says them.
+    const ofIt = (m: { statement: string } | undefined) => {
+      const at = m === undefined ? null : planDate(m.statement);
+      return m !== undefined && (when === null || at === null || sameDate(when, at));
+    };
+    const before = plans.find((m) => eventTimes(m.statement) !== null && ofIt(m));
+    const ahead = before === undefined ? await eventAhead(memories, owner, change, beforeMs) : undefined;
+    const event = before ?? (ofIt(ahead) ? ahead : undefined);
     return [said, event].filter(
       (m, i, all): m is NonNullable<typeof m> =>
         m !== undefined && all.findIndex((o) => o?.lineage === m.lineage) === i,
@@ -78,7 +96,9 @@ export async function changedPlanOf(
     // What the plan's Record said more of it, and an agent's word of her plan: gone with it.
     const more = [
       ...(await moreOfPlan(memories, plan, owner, change, beforeMs)),
-      ...(owner.owner_state === 'self' ? await agentsWordOfPlan(memories, change, beforeMs) : []),
+      ...(owner.owner_state === 'self'
+        ? await agentsWordOfPlan(memories, change, beforeMs, planDate(plan.statement))
+        : []),
     ];
     for (const lineage of more) if (lineage !== plan.lineage && !also.includes(lineage)) also.push(lineage);
     for (const rest of owners.slice(i + 1)) {
@@ -209,26 +229,62 @@ async function moreOfPlan(
   return found;
 }
 
-/** How an agent's statements are owned: by its speaker's name, as docs/agents.md tells it to write. */
-const agentOwners = ['assistant', 'Assistant'];
+/**
+ * The plan a change names among several of it (latest first): the one of the date the change says
+ * ("We cancelled the March trip"), else the one that comes first from the change on (planDate, nextOf:
+ * "We cancelled Vienna." said in November is the December weekend, not the March conference said
+ * since), else, where a plan's date is not read (a weekday, "next week"), the latest.
+ */
+function nearestPlan<M extends { statement: string }>(
+  plans: readonly M[],
+  named: PlanDate | null,
+  beforeMs: number,
+): M | undefined {
+  const dated = plans.flatMap((m) => {
+    const date = planDate(m.statement);
+    return date === null ? [] : [{ m, date, next: nextOf(date, beforeMs) }];
+  });
+  const ofNamed = named === null ? [] : dated.filter((d) => sameDate(d.date, named));
+  // A plan of a weekday or "next week" may well be nearer than any dated one: the latest, as before.
+  const among = ofNamed.length > 0 ? ofNamed : dated.length === plans.length ? dated : [];
+  if (among.length === 0) return plans[0];
+  return among.reduce((a, b) => (b.next < a.next ? b : a)).m;
+}
+
+/**
+ * How an agent's statements are owned: by its speaker's name as written, each name the rules take for
+ * an agent (agent-words.ts `agentSpeaker`: "assistant" as docs/agents.md tells it to write, "AI",
+ * "Bot", …) as an agent writes it, and ChatGPT's in its chat export. Not "Claude", a person's name in
+ * any other chat.
+ */
+const agentOwners = [...new Set([...agentSpeakerNames.flatMap(spellings), 'ChatGPT'])];
 
 /**
  * The lineages of an agent's current statements of the person's plan, said before `beforeMs` ("Great,
  * I've noted your Vienna trip with Petra from December 12 to 14 at Hotel Motto."): its own words of
  * her plan, which stayed current, and were quoted for "What do I have next week?", after she called
- * it off.
+ * it off. Where the plan says its date (`date`), only a note of that date or of none: "Noted: your
+ * Vienna conference trip is in March." is another trip's than the December weekend.
  */
-async function agentsWordOfPlan(memories: MemoryRepository, change: Change, beforeMs: number) {
+async function agentsWordOfPlan(
+  memories: MemoryRepository,
+  change: Change,
+  beforeMs: number,
+  date: PlanDate | null,
+) {
   const found: string[] = [];
   for (const owner_entity of agentOwners) {
     const said = await plansSaid(memories, { owner_state: 'other', owner_entity }, change, beforeMs, false);
-    for (const m of said)
+    for (const m of said) {
+      const at = date === null ? null : planDate(m.statement);
       if (
         !begunBefore(m.statement, beforeMs) &&
         isPlanChanged(m.statement, change) &&
+        (at === null || sameDate(date!, at)) &&
         !found.includes(m.lineage)
       )
         found.push(m.lineage);
+    }
   }
   return found;
 }

@@ -8,7 +8,7 @@ import type {
   UpgradeRecord,
   UpgradeUnit,
 } from '../ports/index.ts';
-import { admitClaims, anotherValueHolds, sameStatementOf } from './admit-claims.ts';
+import { admitClaims, restatesOnly, sameStatementOf } from './admit-claims.ts';
 import { deriveContext } from './derive-context.ts';
 import { claimsOf, sameValueOf, type OnRestated } from './derive-jobs.ts';
 import { withdrawSlips } from './replies.ts';
@@ -28,6 +28,7 @@ import { rematchUnmatched } from './travelled-correction.ts';
 import { isDoneBy } from '../core/derive/task-done.ts';
 import { changedPlanOf, eventsAheadOf } from './changed-plans.ts';
 import { saidOverOf, saysOver } from './ended-tastes.ts';
+import { tiedToEndedOf } from './tied-statements.ts';
 import { admitNextStatement } from './next-statement.ts';
 
 /** What deriving a Record again did. */
@@ -97,7 +98,7 @@ export async function rederiveRecord(
   for (const c of claims) {
     if (c.restated === undefined || c.predicate === null) continue;
     const versions = await uow.memories.slotVersions(slotKey(c.subject, c.predicate, c.owner));
-    if (anotherValueHolds(versions, c, r.occurred_ms)) restatedKey.set(c, statementKey(c.restated.statement));
+    if (restatesOnly(versions, c, r.occurred_ms)) restatedKey.set(c, statementKey(c.restated.statement));
   }
   // A deed said done states the task it did ("I renewed my passport today!": "Done: renew passport",
   // done-tasks.ts), which admission made of it in other words.
@@ -213,8 +214,9 @@ export async function rederiveRecord(
 }
 
 /**
- * A Memory this Record states that changes a plan (changed-plans.ts) or ends a taste (ended-tastes.ts,
- * rules-v72), still a lineage of its own because the rules that read the change came after the Record's
+ * A Memory this Record states that changes a plan (changed-plans.ts), ends a taste (ended-tastes.ts,
+ * rules-v72) or ends a partner beside what was said of the couple (tied-statements.ts, rules-v92),
+ * still a lineage of its own because the rules that read the change came after the Record's
  * first derivation: it becomes the plan's (the taste's) next version, closing the plan where it begins, as a first derivation admits it now. Only a
  * version alone in its lineage: one a correction, a mend or another change already placed stays.
  */
@@ -227,7 +229,13 @@ async function joinChangedPlans(
   step: () => Promise<number>,
   now: () => string,
 ): Promise<void> {
-  const changes = [...keyOf].filter(([c]) => c.changesPlan !== undefined || saysOver(c));
+  const claims = [...keyOf.keys()];
+  // "Petra and I broke up last night.": the sentence beside its ending, which closes what was said of
+  // the couple (tied-statements.ts, rules-v89); a store derived before kept that open (review8c M4).
+  const tied = (c: Claim) =>
+    c.predicate === null &&
+    claims.some((e) => e.ends !== undefined && e.predicate !== null && e.quote === c.quote);
+  const changes = [...keyOf].filter(([c]) => c.changesPlan !== undefined || saysOver(c) || tied(c));
   if (changes.length === 0) return;
   for (const m of await rows.cited(r.id)) {
     if (m.slot !== null || m.status !== 'active') continue;
@@ -261,7 +269,9 @@ async function joinChangedPlans(
     const plan =
       claim.changesPlan !== undefined
         ? await changedPlanOf(uow.memories, claim, r.occurred_ms)
-        : await saidOverOf(uow.memories, claim, r.occurred_ms);
+        : saysOver(claim)
+          ? await saidOverOf(uow.memories, claim, r.occurred_ms)
+          : await tiedToEndedOf(uow.memories, claim, claims, r.occurred_ms);
     if (plan === null || plan.lineage === m.lineage) continue;
     const versions = await uow.memories.lineage(plan.lineage, { shareableOnly: false });
     await uow.memories.update(m.id, {

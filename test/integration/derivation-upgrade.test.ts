@@ -301,6 +301,42 @@ for (const backend of [local, postgres])
       );
     });
 
+    it('a break-up the old rules kept beside what was said of the couple closes it once derived again', async () => {
+      // Before rules-v89 nothing closed "We've been together three years." with the partner (review8c M4).
+      const noEndings: Deriver = {
+        name: 'rules-v88',
+        derive: (record, ctx) => rules.derive(record, ctx).filter((c) => c.endsHeld === undefined),
+      };
+      const together = "We've been together three years.";
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said(`My girlfriend is Petra Novak. ${together} My parents have been together 40 years.`, {
+              occurred_at: '2026-11-09T08:12:00Z',
+            }),
+            said('Petra and I broke up last night.', { occurred_at: '2026-11-23T09:00:00Z' }),
+          ),
+        noEndings,
+      );
+      await reopened(store, async (engine) => {
+        const now = await current(engine);
+        assert.ok(!now.has(together));
+        assert.ok(now.has('My parents have been together 40 years.'));
+        const versions = (
+          await engine.getMemory(tenant, 'b', now.get('Petra and I broke up last night.')!.id)
+        ).revisions;
+        assert.deepEqual(
+          versions.map((v) => [v.statement, v.status, v.valid_to]),
+          [
+            [together, 'superseded', '2026-11-23T09:00:00Z'],
+            ['Petra and I broke up last night.', 'active', null],
+          ],
+        );
+      });
+    });
+
     it('a value said in place of the one before, a sentence of its own before, mends the slot', async () => {
       const unmarked: Deriver = {
         name: 'rules-v47',

@@ -142,4 +142,77 @@ for (const [name, openEngine] of engines) {
       }
     });
   });
+
+  describe(`${name}: what ends no taste and starts no job (review8c H3, M2)`, () => {
+    it('"no more" of a day, a place or the kids, a stop for a while and another\'s words end nothing', async () => {
+      const engine = await openEngine();
+      try {
+        const tastes = [
+          'I love meetings with my team.',
+          'I drink coffee every morning.',
+          'I love chocolate.',
+          'I love espresso.',
+          'I drink wine with dinner.',
+        ];
+        await brainSaying(engine, 'tastes', [
+          ...tastes.map((t, i): [string, string] => [t, `2026-11-09T08:1${i}:00+01:00`]),
+          ...[
+            'No more meetings today, thank god.',
+            'No more coffee in the office, the machine broke.',
+            'No more chocolate for the kids before dinner.',
+            'I quit coffee for Lent',
+            'I stopped coffee for a week while I had the flu',
+            'I quit wine for January, dry January!',
+            'No more chocolate until Christmas!',
+            'No more coffee after 6pm for me',
+            'Marko said: I quit coffee.',
+          ].map((t, i): [string, string] => [t, `2026-11-2${i}T09:00:00+01:00`]),
+        ]);
+        const memories = (await all(engine, 'tastes')).data;
+        assert.deepEqual(
+          memories.filter((m) => tastes.includes(m.statement)).map((m) => [m.statement, m.status]),
+          tastes.map((t) => [t, 'active']),
+        );
+        assert.deepEqual(
+          memories.filter((m) => m.status !== 'active').map((m) => m.statement),
+          [],
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it('a first day at a conference or a place keeps the job; at a bare name, only where none is held', async () => {
+      const engine = await openEngine();
+      try {
+        await brainSaying(engine, 'firsts', [
+          ['I work as a backend developer at Span.', '2026-11-09T08:10:00+01:00'],
+          ['First day at Web Summit!', '2026-11-10T09:00:00+01:00'],
+          ['First day at Disneyland!', '2026-11-11T09:00:00+01:00'],
+          ['First day at Lake Bled 🎉', '2026-11-12T09:00:00+01:00'],
+          ['First day at Infobip!', '2026-11-13T09:00:00+01:00'],
+        ]);
+        const memories = (await all(engine, 'firsts')).data;
+        assert.deepEqual(
+          memories.filter((m) => m.predicate === 'works at').map((m) => [m.statement, m.status]),
+          [['Tomislav Kovačević works at Span', 'active']],
+        );
+        // Each is the sentence as said, current beside the job.
+        assert.deepEqual(
+          memories
+            .filter((m) => /^First day/u.test(m.statement))
+            .map((m) => [m.statement, m.status, m.predicate])
+            .sort(),
+          [
+            ['First day at Disneyland!', 'active', null],
+            ['First day at Infobip!', 'active', null],
+            ['First day at Lake Bled 🎉', 'active', null],
+            ['First day at Web Summit!', 'active', null],
+          ],
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+  });
 }

@@ -133,4 +133,110 @@ for (const [name, opened] of engines)
         await engine.close();
       }
     });
+
+    it('a break-up closes only what was said of the couple, not of others nor what they did', async () => {
+      const engine = await opened();
+      try {
+        const others = [
+          'My parents have been together 40 years.',
+          'Luka and I go out together every Friday.',
+          'Our band has been together since 2015.',
+          'My sister Marina and Ivan are celebrating their anniversary in May.',
+          'Yesterday we went hiking together on Sljeme.',
+          'We bought a flat together in Trešnjevka.',
+        ];
+        const tom = await toms(
+          engine,
+          (
+            [
+              [
+                'self',
+                `My girlfriend is Petra Novak. We've been together three years. ${others.join(' ')}`,
+                '2026-11-09T08:12:00Z',
+              ],
+              ['self', 'Petra and I broke up last night.', '2026-11-23T09:00:00Z'],
+            ] as const
+          ).map(message),
+        );
+        assert.deepEqual(await tom.statusOf("We've been together three years."), [
+          ['superseded', '2026-11-23T09:00:00Z'],
+        ]);
+        for (const said of others) assert.deepEqual(await tom.statusOf(said), [['active', null]], said);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it('a trip called off takes only its own bookings, and of two trips there the nearer', async () => {
+      const engine = await opened();
+      try {
+        const tom = await toms(engine, [
+          message([
+            'self',
+            'Petra and I are planning a weekend in Vienna, December 12 to 14. We booked the Hotel Motto. I also booked the dentist for Monday.',
+            '2026-11-09T07:00:00Z',
+          ]),
+          // An agent the rules know by another name than "assistant".
+          message([
+            'AI',
+            "Great, I've noted your Vienna trip with Petra from December 12 to 14 at Hotel Motto.",
+            '2026-11-09T07:01:00Z',
+          ]),
+          message(['self', "I'm flying to Vienna in March for a work conference.", '2026-11-10T07:00:00Z']),
+          message([
+            'assistant',
+            "Great, I've noted your Vienna conference trip in March.",
+            '2026-11-10T07:01:00Z',
+          ]),
+          message(['self', 'We cancelled Vienna.', '2026-11-23T08:00:00Z']),
+        ]);
+        const status = async (statement: string) => (await tom.statusOf(statement))[0]?.[0];
+        assert.deepEqual(
+          await Promise.all(
+            [
+              'Petra and I are planning a weekend in Vienna, December 12 to 14.',
+              'We booked the Hotel Motto.',
+              "Great, I've noted your Vienna trip with Petra from December 12 to 14 at Hotel Motto.",
+              'I also booked the dentist for Monday.',
+              "I'm flying to Vienna in March for a work conference.",
+              "Great, I've noted your Vienna conference trip in March.",
+            ].map(status),
+          ),
+          ['superseded', 'superseded', 'superseded', 'active', 'active', 'active'],
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("an assistant's sentence of another person holds no slot on its word alone; after a lead it is a read-back", async () => {
+      const engine = await opened();
+      try {
+        const tom = await toms(
+          engine,
+          (
+            [
+              ['assistant', 'Ask Marko. Marko lives in Split.', '2026-11-09T08:00:00Z'],
+              ['assistant', 'Ella Fitzgerald works at Verve Records.', '2026-11-09T08:01:00Z'],
+              ['self', "My sister Marina's birthday is on March 3.", '2026-11-09T08:02:00Z'],
+              ['assistant', "Marina's birthday is March 3.", '2026-11-09T08:03:00Z'],
+              ['self', 'My friend Marko lives in Zagreb.', '2026-11-10T08:00:00Z'],
+            ] as const
+          ).map(message),
+        );
+        const slots = (await tom.memories())
+          .filter((m) => m.slot !== null)
+          .map((m) => [m.statement, m.status, m.citations.map((c) => c.record_id)]);
+        assert.deepEqual(slots.sort(), [
+          // Said back without a lead, her value is joined: no statement of the assistant's beside it.
+          ["Marina's birthday is March 3", 'active', [tom.ids[2], tom.ids[3]]],
+          ['My friend Marko lives in Zagreb.', 'active', [tom.ids[4]]],
+        ]);
+        // The assistant's sentences stay its own statements, current.
+        for (const said of ['Marko lives in Split.', 'Ella Fitzgerald works at Verve Records.'])
+          assert.deepEqual(await tom.statusOf(said), [['active', null]], said);
+      } finally {
+        await engine.close();
+      }
+    });
   });

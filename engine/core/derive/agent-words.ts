@@ -10,6 +10,27 @@ import { attributeSentence, chatEnd, slotSentences, type SlotSentence } from './
  * in a WhatsApp chat, Claude is a person.
  */
 const agentNames = new Set(['assistant', 'ai', 'ai assistant', 'bot', 'chatbot', 'agent', 'model']);
+/** The names (folded) a speaker is an agent by, whatever the source (agentSpeaker). */
+export const agentSpeakerNames: readonly string[] = [...agentNames];
+/**
+ * How a folded name may be written: as is, its first letter in capitals, each word's, and a word of
+ * two letters in capitals ("ai assistant": "Ai assistant", "AI Assistant", "AI assistant").
+ */
+export function spellings(name: string): string[] {
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  const words = name.split(' ');
+  const acronym = words.map((w) => (w.length <= 2 ? w.toUpperCase() : w));
+  return [
+    ...new Set([
+      name,
+      cap(name),
+      words.map(cap).join(' '),
+      acronym.join(' '),
+      acronym.map(cap).join(' '),
+      name.toUpperCase(),
+    ]),
+  ];
+}
 const exportAgents: Readonly<Record<string, string>> = { chatgpt: 'chatgpt', claude: 'claude' };
 
 /** Whether a message's speaker is an agent (an assistant), not a person. */
@@ -96,19 +117,28 @@ const keepsNote = String.raw`I(?:['’]ll|\s+will|['’]ve|\s+have)\s+(?:remembe
  * me know.", "I'll remember that", "Just to confirm:". Not "Sure,": it leads an idiom or sarcasm as
  * often ("Sure, you're the boss.", "Sure, you're totally allergic to penicillin. 🙄").
  */
+/** "Noted,", "Got it —", "Thanks for letting me know.": an acknowledgement, each with its mark. */
+const acknowledged = String.raw`(?:noted\s+that|noted|got\s+it|understood|ok(?:ay)?|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+`;
+/** "So,", "Just to confirm:". */
+const confirming = String.raw`(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+`;
+const noting = String.raw`${keepsNote}\s+(?:that\s+)?`;
+/** At least one of them, in this order: never the empty string (a sentence with no lead has none). */
 const readBackLead = new RegExp(
-  String.raw`^(?:(?:noted\s+that|noted|got\s+it|understood|ok(?:ay)?|great|perfect|alright|all\s+right|of\s+course|absolutely|will\s+do|sounds\s+good|(?:thanks|thank\s+you)(?:\s+for\s+(?:letting\s+me\s+know|sharing(?:\s+that)?|telling\s+me))?)(?:\s*[,.!:;—–-]+)?\s+)*(?:(?:so|just\s+to\s+confirm|to\s+confirm)(?:\s*[,:—–-]+)?\s+)?(?:${keepsNote}\s+(?:that\s+)?)?`,
+  String.raw`^(?:(?:${acknowledged})+(?:${confirming})?(?:${noting})?|${confirming}(?:${noting})?|${noting})`,
   'iu',
 );
+/** The length of the lead an agent's sentence opens with (readBackLead), 0 where it has none. */
+const leadLength = (s: string): number => readBackLead.exec(s)?.[0].length ?? 0;
 
 /**
  * An agent's sentence after the lead it reads back with ("Noted: Marina's birthday is March 3." is
- * "Marina's birthday is March 3."), or the sentence as it is where it has none.
+ * "Marina's birthday is March 3."), or null where it opens with none ("Marko lives in Split.") or is
+ * nothing but one.
  */
-export function afterReadBackLead(s: string): string {
+export function afterReadBackLead(s: string): string | null {
   const trimmed = s.trim();
-  const rest = trimmed.slice(readBackLead.exec(trimmed)![0].length);
-  return rest === '' ? s : rest;
+  const rest = trimmed.slice(leadLength(trimmed));
+  return rest === '' || rest === trimmed ? null : rest;
 }
 
 /**
@@ -122,7 +152,7 @@ export function afterReadBackLead(s: string): string {
 export function readBackOfSelf(s: string, self: SelfEntity | null): string | null {
   if (self?.type !== 'person') return null;
   const trimmed = s.trim();
-  let rest = trimmed.slice(readBackLead.exec(trimmed)![0].length);
+  let rest = trimmed.slice(leadLength(trimmed));
   // "Ana is allergic to nuts.": her first name alone is her, read as her whole name is.
   const whole = self.name.trim();
   const first = whole.split(/\s+/u)[0]!;

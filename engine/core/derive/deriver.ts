@@ -57,6 +57,12 @@ export interface Claim {
    */
   restated?: Pick<Claim, 'statement' | 'subject' | 'owner'>;
   /**
+   * With `restated`: the claim joins the value holding its slot at the Record's world time only where it
+   * is the same value, and is `restated` otherwise, an empty slot too (an agent's sentence of another
+   * person's slot with no lead: "Marko lives in Split." holds no slot on its word alone).
+   */
+  joinsOnly?: true;
+  /**
    * On an agent's claim of no slot that reads the person's own words back ("Noted, you're allergic to
    * penicillin.", agent-words.ts `readBackOfSelf`): those words as she would say them, hers. Before
    * admission, where a current Memory of hers has their key, the claim becomes that Memory's statement

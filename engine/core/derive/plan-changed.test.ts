@@ -361,6 +361,16 @@ test('a trip called off by its place alone is the stay said there in words, and 
   assert.ok(saysMoreOfPlan('Vienna will be cold.', off));
   assert.ok(!saysMoreOfPlan("Petra's sister is coming too.", off));
   assert.ok(!saysMoreOfPlan('We booked the Hotel Motto.', { ...off, how: 'moved' }));
+  // Another booking said in the same Record is its own plan, not the trip's.
+  for (const own of [
+    'I also booked the dentist for Monday.',
+    'I booked the dentist.',
+    'We booked a haircut for Petra.',
+    'I booked a table at Dubravkin put for Friday at 8pm.',
+    'I reserved the meeting room as well.',
+  ])
+    assert.ok(!saysMoreOfPlan(own, off), own);
+  assert.ok(saysMoreOfPlan('We booked the flights and a hotel near the Naschmarkt.', off));
 });
 
 test("a calendar's event says when it begins and whether it lasts days", () => {

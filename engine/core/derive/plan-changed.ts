@@ -595,15 +595,40 @@ function leavesFrom(statement: string, place: string): boolean {
 const bookedWords =
   /(?<![\p{L}\p{N}])(?:booked|reserved|bought\s+(?:the\s+)?tickets?|got\s+(?:the\s+)?tickets?|rented)(?![\p{L}\p{N}])/iu;
 
+/** The plans a stay away is made of, which a booking for it may name: "We booked the flights.". */
+const ofAStay = new Set(['trip', 'flight', 'holiday', 'vacation', 'visit', 'reservation', 'booking']);
+/** Whom one books an appointment of one's own with: "I booked the dentist", "booked the vet". */
+const bookedWith =
+  /(?<![\p{L}\p{N}])(?:dentist|doctor|dr|gp|hairdresser|barber|vet|physio|therapist|dermatologist|optician|mechanic|nails|massage)(?![\p{L}\p{N}])/iu;
+/** Words that add a booking of its own beside the plan: "I also booked …", "… as well". */
+const another = /(?<![\p{L}\p{N}])(?:also|too|as\s+well|another|separately)(?![\p{L}\p{N}])/iu;
+
+/**
+ * Whether a booking said in the plan's Record is the plan's (gone with it when it is called off): it
+ * books no time of its own ("for Monday", "at 3pm"), no other plan ("a haircut"; a stay's own flight or
+ * reservation aside), no appointment of its own ("the dentist"), and is not said as another booking
+ * ("I also booked …"). "We booked the Hotel Motto." beside "Petra and I are planning a weekend in
+ * Vienna, December 12 to 14." is; "I also booked the dentist for Monday." is not (review8c H2).
+ */
+function bookedForPlan(statement: string, change: PlanChange): boolean {
+  if (!bookedWords.test(statement)) return false;
+  if (statesTime(statement) !== null || clockTime.test(statement)) return false;
+  if (another.test(statement) || bookedWith.test(statement)) return false;
+  const noun = change.plan.replace(/e?s$/u, '');
+  const theirs = (n: string) => n === noun || (stays.has(noun) && ofAStay.has(n));
+  return [...statement.matchAll(everyPlan)].every((m) => theirs(m[0].toLowerCase().replace(/e?s$/u, '')));
+}
+
 /**
  * Whether a statement said in the same Record as a plan is more of that plan, gone with it when it is
- * changed: it names the plan's place or a naming word ("The hotel in Vienna is lovely."), or says what
- * was booked for it ("We booked the Hotel Motto." beside "Petra and I are planning a weekend in Vienna,
- * December 12 to 14."). Only for a plan called off: a plan moved keeps its hotel, maybe.
+ * called off: it names the plan's place or a naming word ("The hotel in Vienna is lovely."), or is a
+ * booking made for it (bookedForPlan: "We booked the Hotel Motto." beside "Petra and I are planning a
+ * weekend in Vienna, December 12 to 14."; not "I also booked the dentist for Monday."). Only for a plan
+ * called off: a plan moved keeps its hotel, maybe.
  */
 export function saysMoreOfPlan(statement: string, change: PlanChange): boolean {
   if (change.how !== 'cancelled') return false;
-  return bookedWords.test(statement) || change.naming.some((w) => saysIdea(statement, w));
+  return change.naming.some((w) => saysIdea(statement, w)) || bookedForPlan(statement, change);
 }
 
 /** Words a booking made for the person says: "Your flight …", "… is confirmed", "Reservation …". */
@@ -714,3 +739,56 @@ const smallWords = new Set([
   'this',
   'last',
 ]);
+
+/** A month said by its name ("December 12", "12 December", "in March"; "May" only capitalised or after "in"). */
+const monthSaid = new RegExp(
+  String.raw`(?:(?<before>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?<![\p{L}\p{N}])(?<month>${months.join('|')})(?![\p{L}\p{N}])(?:\s+(?<after>\d{1,2})(?:st|nd|rd|th)?(?![\p{L}\p{N}]))?`,
+  'giu',
+);
+
+/** When a plan is, as its statement says it: its month and day, where it names a month. */
+export interface PlanDate {
+  /** The month, January 0. */
+  month: number;
+  day?: number;
+}
+
+/**
+ * The month and day a plan's statement names ("December 12 to 14", "in March", a calendar's "when:
+ * 2026-12-12T09:00"), its first; null where it names none ("next week", "on Friday").
+ */
+export function planDate(statement: string): PlanDate | null {
+  const event = eventTimes(statement);
+  if (event !== null) {
+    const d = new Date(event.startMs);
+    return { month: d.getUTCMonth(), day: d.getUTCDate() };
+  }
+  for (const m of statement.matchAll(monthSaid)) {
+    const name = m.groups!['month']!;
+    // "may" is mostly the verb.
+    if (name.toLowerCase() === 'may' && !/^M/u.test(name) && m.groups!['after'] === undefined) continue;
+    const month = months.indexOf(name.toLowerCase());
+    const day = Number(m.groups!['after'] ?? m.groups!['before'] ?? Number.NaN);
+    return Number.isInteger(day) && day >= 1 && day <= 31 ? { month, day } : { month };
+  }
+  return null;
+}
+
+/**
+ * When a plan dated `date` next comes, from `fromMs` on (its day, or its month's first day; this
+ * month's without a day is `fromMs` itself), in ms: how near a plan is when a change names no date.
+ */
+export function nextOf(date: PlanDate, fromMs: number): number {
+  const from = new Date(fromMs);
+  const year = from.getUTCFullYear();
+  for (const y of [year, year + 1]) {
+    const ms = Date.UTC(y, date.month, date.day ?? 1);
+    if (date.day === undefined && y === year && date.month === from.getUTCMonth()) return fromMs;
+    if (ms >= fromMs - dayMs) return ms;
+  }
+  return Date.UTC(year + 1, date.month, date.day ?? 1);
+}
+
+/** Whether two plans' dates may be one plan's: the same month, and the same day where both say one. */
+export const sameDate = (a: PlanDate, b: PlanDate): boolean =>
+  a.month === b.month && (a.day === undefined || b.day === undefined || a.day === b.day);

@@ -1714,6 +1714,42 @@ test("a job's last and first day said alone, on the day, end and start it then",
     assert.deepEqual(jobs(text), [], text);
 });
 
+test("a first day at an event or a place starts no job; at a name of no firm's shape, only where none is held", () => {
+  const jobs = (text: string) =>
+    claimsOf(text, 'Ana')
+      .filter((c) => c.predicate === 'works at')
+      .map((c) => [c.statement, c.restated?.statement]);
+  for (const text of [
+    'First day at Web Summit!',
+    'First day at Disneyland!',
+    'First day at Lake Bled 🎉',
+    'Today is my first day at Web Summit!',
+    'My first day at Sziget Festival!',
+  ])
+    assert.deepEqual(jobs(text), [], text);
+  // Said alone, a name may be a conference's as well as a firm's: its own words where a job is held.
+  assert.deepEqual(jobs('First day at Infobip!'), [['Ana works at Infobip', 'First day at Infobip!']]);
+  // A firm by its shape, or a first day said with more of a job, is the job.
+  assert.deepEqual(jobs('First day at Nordic Labs!'), [['Ana works at Nordic Labs', undefined]]);
+  assert.deepEqual(jobs('Starting at Infobip on Monday!'), [['Ana works at Infobip', undefined]]);
+});
+
+test("an assistant's sentence of another person's slot is a read-back only after a lead, else it only joins", () => {
+  const slots = (text: string) =>
+    claimsOf(text, 'assistant')
+      .filter((c) => c.predicate !== null)
+      .map((c) => [c.statement, c.owner.state, c.joinsOnly ?? false]);
+  assert.deepEqual(slots("Noted: Marina's birthday is March 3."), [
+    ["Marina's birthday is March 3", 'other', false],
+  ]);
+  assert.deepEqual(slots('Got it, Marko lives in Split.'), [['Marko lives in Split', 'other', false]]);
+  // No lead: only the value already said of Marko is joined (admit-claims.ts `restatesOnly`).
+  assert.deepEqual(slots('Marko lives in Split.'), [['Marko lives in Split', 'other', true]]);
+  assert.deepEqual(slots('Ella Fitzgerald works at Verve Records.'), [
+    ['Ella Fitzgerald works at Verve Records', 'other', true],
+  ]);
+});
+
 test("an imported note's front matter that files it is no statement; a person's birthday there still is", () => {
   const project = [
     'status: active',

@@ -571,7 +571,16 @@ export function createRuleDeriver(): Deriver {
     // only); "I want to switch dentists: I will be seeing Dr. Babić" moves nothing (a switch wished);
     // "My kids are 7 and 12. April is …" is two sentences (a month spelled as English is no foreign
     // month after a day's full stop).
-    name: 'rules-v91',
+    // v92 (review8c): a break-up closes only what was said of the couple in a lasting state ("We've been
+    // together three years.", couple-said.ts), not "My parents have been together 40 years." nor "Yesterday
+    // we went hiking together", and a store derived before v89 is closed on upgrade; a trip called off
+    // takes only its own bookings ("I also booked the dentist for Monday." stays), of two plans there the
+    // nearer (or the one it dates), with the agent's notes of that date under any agent's name; "No more
+    // meetings today", "No more coffee in the office", "I quit coffee for Lent" and "Marko said: I quit
+    // coffee." end no taste; an agent's sentence of another person holds their slot only after a lead
+    // ("Noted:") or joining the value said before; "First day at Web Summit!" starts no job, and "First
+    // day at Infobip!" only where no job is held. Each was read so in v89 or v90.
+    name: 'rules-v92',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -1058,7 +1067,11 @@ function agentClaims(
  * sister Marina's birthday is on March 3."): that slot's value, restated (agentsWordOfAnother), so it
  * joins her Memory of it and is superseded with it when the value is corrected. As the agent's own
  * statement it stayed current beside the corrected value. Where another value holds the slot it is the
- * agent's statement as before (admit-claims.ts); an ending is none. Empty where it says no such slot.
+ * agent's statement as before (admit-claims.ts); an ending is none. After a lead ("Noted:", "Got it",
+ * "I'll remember that", agent-words.ts `afterReadBackLead`) it may hold an empty slot, as the person's
+ * own read back does; without one only the value said before is joined (`joinsOnly`): "Ask Marko. Marko
+ * lives in Split." on the agent's word alone is its own statement, no slot of Marko's (review8c M1).
+ * Empty where it says no such slot.
  */
 function anothersSlotSaidBack(
   s: string,
@@ -1070,7 +1083,8 @@ function anothersSlotSaidBack(
     const o = people(name);
     return o.state === 'other' ? o : { state: 'unresolved' };
   };
-  const slots = sentenceClaims(afterReadBackLead(s), subject, owner, theirs).filter(
+  const words = afterReadBackLead(s);
+  const slots = sentenceClaims(words ?? s, subject, owner, theirs).filter(
     (c) =>
       c.predicate !== null &&
       c.owner.state === 'other' &&
@@ -1078,7 +1092,14 @@ function anothersSlotSaidBack(
       c.endsHeld === undefined &&
       c.restoresHeld === undefined,
   );
-  return slots.map(agentsWordOfAnother(s));
+  const restated = slots.map(agentsWordOfAnother(s));
+  // Without a lead ("Ask Marko. Marko lives in Split.") it is a read-back only of what was said of them
+  // already: it joins that value, else it is the agent's own statement, as before rules-v89.
+  return words !== null
+    ? restated
+    : restated.map((c) =>
+        c.restated === undefined ? c : { ...c, restated: { statement: s, subject, owner }, joinsOnly: true },
+      );
 }
 
 /**
@@ -1803,7 +1824,10 @@ function slotClaims(
     // "I'm moving out of my flat on Ilica 42 next Saturday": the home in the words that say more of it.
     const statement = slot.own ? quote : clauseStatement(subject, slot.predicate, slot.value);
     const when = slot.when !== undefined ? { startsWhen: slot.when } : {};
-    return { statement, subject, predicate: slot.predicate, owner, quote, ...when };
+    // "First day at Infobip!": the job where none is held that day, else the sentence as said (a
+    // conference's first day, "First day at Web Summit!", ends no job): as an agent's word is.
+    const alone = slot.alone ? { restated: { statement: s, subject, owner } } : {};
+    return { statement, subject, predicate: slot.predicate, owner, quote, ...when, ...alone };
   });
   // "I no longer work at Acme": it ends Acme where Acme holds the job, and says no new one.
   if (ended)

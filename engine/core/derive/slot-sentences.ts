@@ -43,6 +43,12 @@ export interface SlotSentence {
    * but "Ana lives at Ilica 42" would not say she is leaving it.
    */
   own?: true;
+  /**
+   * A first day said alone whose name is no company's by its shape ("First day at Infobip!", firstDayAlone):
+   * the job only where none is held that day; where one is, the sentence's own words (a conference, a
+   * trip, a visit: "First day at Web Summit!").
+   */
+  alone?: true;
 }
 
 /**
@@ -615,6 +621,8 @@ function readClause(
     schoolNamed(value)
   )
     return null;
+  // "Today is my first day at Web Summit!": a conference's, or a visit's.
+  if (predicate === 'works at' && /[Ff]irst\s+day\s/u.test(m[0]) && eventOrPlace(value)) return null;
   // "I've lived in Berlin for 10 years", "… since 2015": until now; "I've lived in Paris": history.
   const perfectFor =
     m.groups!['perfect'] !== undefined &&
@@ -658,6 +666,23 @@ function firstDayAlone(sentence: string, start: number, end: number): boolean {
 }
 
 /**
+ * Words of a name that make it an event's or a place one visits, not an employer's: "Web Summit",
+ * "Lake Bled", "Disneyland", "Sziget Festival" (review8c M2).
+ */
+const eventOrPlaceWord =
+  /^(?:summit|conference|conf|con|expo|fair|festival|fest|week|weekend|camp|bootcamp|hackathon|meetup|forum|congress|symposium|convention|show|games|cup|olympics|marathon|race|tour|lake|mount|mt|beach|park|island|islands|bay|falls|valley|resort|museum|zoo|world|disney|holiday|vacation|trip|retreat|spa)$/iu;
+const eventOrPlace = (name: string): boolean =>
+  name.split(/\s+/u).some((w) => eventOrPlaceWord.test(w)) || /land$/iu.test(name);
+/**
+ * A name shaped as a company's: its last word a firm's ("Span d.o.o.", "Acme Inc", "Nordic Labs",
+ * "Infobip Group"). A first day said alone at one starts the job whatever was held.
+ */
+const companyShaped = (name: string): boolean =>
+  /(?<![\p{L}\p{N}])(?:inc|ltd|llc|gmbh|ag|plc|corp|corporation|company|co|group|labs|technologies|tech|software|systems|solutions|studios?|consulting|bank|agency|d\.?o\.?o|s\.?a|s\.?r\.?l|b\.?v)\.?$/iu.test(
+    name.trim(),
+  );
+
+/**
  * A value said to come (comingPatterns), with its day said right after it or opening the sentence: the
  * clause reaches over the day ("I'm starting at Revolut on Monday"). Null without a day.
  */
@@ -689,7 +714,11 @@ function comingClause(
   }
   const before = whenBefore.exec(sentence.slice(0, start));
   // "First day at Infobip!": the day's own news, said alone, is today.
-  if (before === null && firstDayAlone(sentence, start, found.clause[1])) return { ...found, when: 'today' };
+  if (before === null && firstDayAlone(sentence, start, found.clause[1])) {
+    // "First day at Web Summit!", "… at Disneyland", "… at Lake Bled 🎉": an event's or a place's.
+    if (eventOrPlace(found.value)) return null;
+    return { ...found, when: 'today', ...(companyShaped(found.value) ? {} : { alone: true as const }) };
+  }
   if (before === null || (m.groups!['working'] !== undefined && aDay(before.groups!['when']!))) return null;
   return { ...found, clause: [sentence.search(/\S/u), found.clause[1]], when: before.groups!['when']! };
 }
@@ -1060,7 +1089,8 @@ export function slotSentences(said: string): SlotReading {
     const when = c.when ?? ago?.[1] ?? starting?.groups!['when'];
     const clause: [number, number] = starting ? [c.clause[0], c.clause[1] + starting[0].length] : c.clause;
     const own = c.own ? { own: c.own } : {};
-    return [{ predicate: c.predicate, value: c.value, clause, ...(when ? { when } : {}), ...own }];
+    const alone = c.alone ? { alone: c.alone } : {};
+    return [{ predicate: c.predicate, value: c.value, clause, ...(when ? { when } : {}), ...own, ...alone }];
   });
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))

@@ -111,6 +111,36 @@ test('quitting, stopping or giving up a thing, or "no more" of it, ends the tast
     assert.equal(tasteEnded(s), null, s);
 });
 
+test("a stop for a day, a while, a place or someone else, or another's words, ends no taste", () => {
+  for (const s of [
+    'No more meetings today, thank god.',
+    'No more coffee in the office, the machine broke.',
+    'No more chocolate for the kids before dinner.',
+    'No more coffee after 6pm for me',
+    'No more sugar with my coffee.',
+    'I quit coffee for Lent',
+    'I stopped coffee for a week while I had the flu',
+    'I quit wine for January, dry January!',
+    'No more chocolate until Christmas!',
+    "I'm giving up sugar for a couple of weeks.",
+    "I don't drink coffee anymore, at least for now.",
+    'I stopped drinking wine for a month.',
+    'I stopped drinking wine for a couple of weeks.',
+    'Marko said: I quit coffee.',
+    'My sister told me I quit coffee.',
+    '"No more coffee for me," Petra said.',
+    "Marko said: I'm back on coffee.",
+  ])
+    assert.equal(tasteEnded(s) ?? tasteResumed(s), null, s);
+  // For good, for oneself, or when it was quit, it ends the taste.
+  for (const s of [
+    'I quit coffee for good.',
+    'No more coffee for me, from now on.',
+    'I quit coffee last week.',
+  ])
+    assert.deepEqual(tasteEnded(s), { verb: anyTaste, object: 'coffee' }, s);
+});
+
 test('a coffee by its kind is a taste of coffee, which an ending of coffee reaches, not the reverse', () => {
   const coffee = { verb: anyTaste, object: 'coffee' };
   assert.equal(saysTaste('I love a strong espresso every morning.', coffee), true);

@@ -133,13 +133,59 @@ function thingOnly(what: string): boolean {
   );
 }
 
+const monthNames = 'january|february|march|april|may|june|july|august|september|october|november|december';
+/**
+ * A stop for a while, not for good: "for Lent", "for a week", "for January", "dry January", "until
+ * Christmas", "for now". Said anywhere in the sentence, it ends no taste (review8c H3).
+ */
+const forAWhile = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:for\s+(?:lent|now|the\s+time\s+being|a\s+(?:while|bit)|(?:(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple(?:\s+of)?|the|this|next)\s+)(?:days?|weeks?|weekends?|months?|summer|holidays)|${monthNames})|dry\s+january|sober\s+october|until|till|['’]?til|temporarily|during\s+lent)(?![\p{L}\p{N}])`,
+  'iu',
+);
+/**
+ * What may follow the thing in the everyday forms (quitsThing, noMore) for the taste to be over:
+ * "for me", "for good", "from now on", when it was quit ("last week"). Anything else makes it a part
+ * or someone else's ("No more coffee in the office", "after 6pm", "for the kids", "with sugar").
+ */
+const partOnly =
+  /^(?:in|at|on|during|while|before|after|with|without|except|outside|around|for(?!\s+(?:me|myself|good|real|life|ever|my\s+health)(?![\p{L}\p{N}])))(?![\p{L}\p{N}])/iu;
+/** "No more meetings today": no more of it for the day, not for good. */
+const forTheDay =
+  /(?<![\p{L}\p{N}])(?:today|tonight|this\s+(?:morning|afternoon|evening|week|weekend|month))(?![\p{L}\p{N}])/iu;
+/**
+ * Whose words a clause is, where the sentence reports another's: "Marko said: I quit coffee.", "my
+ * sister told me I don't drink tea anymore" (the speaker's own taste is not what ends).
+ */
+const reportedLead =
+  /(?<![\p{L}\p{N}])(?:said|says|say|told\s+(?:me|us|him|her|them)|tells\s+(?:me|us|him|her|them)|asked|asks|wrote|writes|texted|claimed|claims|replied|announced|thinks|thought|goes|went\s+like)(?:\s+(?:to\s+)?(?:me|us|him|her|them))?(?:\s+that)?[\s:,—–"“‘'-]*$/iu;
+/** Whether a clause matched at `at` of `s` is someone else's, reported or quoted. */
+function reportedAt(s: string, at: number): boolean {
+  const before = s.slice(0, at);
+  return reportedLead.test(before) || /["“]/u.test(before);
+}
+
+/**
+ * Whether what follows the thing in an everyday ending (quitsThing, noMore) leaves it a stop of a
+ * part, a day's or another's: the words of `what` after the thing's own (thingWords).
+ */
+function onlyAPart(what: string, re: RegExp): boolean {
+  const rest = what.replace(determiners, '');
+  const words = thingWords(rest);
+  let at = 0;
+  for (const w of words) at = rest.toLowerCase().indexOf(w, at) + w.length;
+  const tail = rest.slice(at).trim();
+  return partOnly.test(tail) || (re === noMore && forTheDay.test(tail));
+}
+
 /** The taste or habit a sentence of the speaker's says is over, or null. */
 export function tasteEnded(sentence: string): TasteEnded | null {
   const s = sentence.trim();
-  if (s.length > 300 || isQuestion(s)) return null;
+  if (s.length > 300 || isQuestion(s) || forAWhile.test(s)) return null;
   for (const re of [dontAnymore, noLonger, stopped, gaveUp, quitsThing, noMore])
     for (const m of s.matchAll(re)) {
-      if ((re === quitsThing || re === noMore) && !thingOnly(m.groups!['what']!)) continue;
+      if (reportedAt(s, m.index)) continue;
+      const everyday = re === quitsThing || re === noMore;
+      if (everyday && (!thingOnly(m.groups!['what']!) || onlyAPart(m.groups!['what']!, re))) continue;
       const g = m.groups!;
       const verb =
         g['verb'] !== undefined
@@ -256,6 +302,7 @@ export function tasteResumed(sentence: string): TasteEnded | null {
   if (s.length > 300 || isQuestion(s)) return null;
   for (const re of [backOn, startedAgain])
     for (const m of s.matchAll(re)) {
+      if (reportedAt(s, m.index)) continue;
       const g = m.groups!;
       let what = g['what']!;
       if (re === startedAgain) {

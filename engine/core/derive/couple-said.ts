@@ -1,0 +1,47 @@
+import { escapeRegExp } from '../shared/escape-reg-exp.ts';
+
+/*
+ * What a sentence beside a partner's name says of the couple, as a lasting state: "We've been together
+ * three years.", "Petra and I have been dating since 2023", "Our anniversary is in May", "I'm in love
+ * with her". A break-up ends these with the partner (engine/derive/tied-statements.ts). Only the couple
+ * (the speaker with "we", the partner by name or "she"/"her"), and only a state: "My parents have been
+ * together 40 years.", "Our band has been together since 2015.", "Luka and I go out together every
+ * Friday." are of others, and "Yesterday we went hiking together" or "We bought a flat together" are
+ * events, true after the break-up as before (review8c H1).
+ */
+
+/** Words that may stand between the couple and the state: "we've now been together", "still". */
+const adverbs = String.raw`(?:(?:now|still|already|officially|happily|just|also|actually)\s+)*`;
+/** The states that end with the partner: together, dating, a couple, in love, married, engaged. */
+const states = String.raw`(?:together|dating|seeing\s+each\s+other|a\s+couple|in\s+(?:a\s+)?(?:love|relationship)|married|engaged|been\s+going\s+out)`;
+
+/**
+ * Whether a statement says the speaker and the partner (`partner`: the value the break-up ends, "Petra
+ * Novak"; none for a relationship status, when only "we", "she" and "he" say her) are, or have been, a
+ * couple: "we" or "<first name>/she and I" as one with a state, "our
+ * relationship" or "our anniversary", or "I" with the partner ("I've been with her for years", "I'm
+ * dating Petra").
+ */
+export function saysOfCouple(statement: string, partner?: string): boolean {
+  const whole = partner?.trim() ?? '';
+  const first = whole.split(/\s+/u)[0] ?? '';
+  const names = [...new Set([whole, first].filter((n) => n !== ''))]
+    .map((n) => escapeRegExp(n).replace(/\s+/gu, '\\s+'))
+    .join('|');
+  const named = names === '' ? '' : `|${names}`;
+  const them = `(?:she|he${named})`;
+  const themAfter = `(?:her|him${named})`;
+  const couple = String.raw`(?:we|${them}\s+and\s+I|I\s+and\s+${them}|me\s+and\s+${themAfter}|${themAfter}\s+and\s+me)`;
+  const tests = [
+    // "We've been together three years.", "Petra and I are dating", "we're in love".
+    String.raw`${couple}(?:['’]ve|['’]re|\s+have|\s+are)?\s+${adverbs}(?:been\s+)?${adverbs}${states}`,
+    // "Our relationship is …", "our anniversary is in May", "my relationship with Petra".
+    String.raw`our\s+(?:relationship|anniversary)|(?:my|the)\s+relationship\s+with\s+${themAfter}`,
+    // "I've been with her for three years", "I'm dating Petra", "I'm in love with him".
+    String.raw`I(?:['’]ve|\s+have)\s+${adverbs}been\s+(?:with|dating|seeing)\s+${themAfter}`,
+    String.raw`I(?:['’]m|\s+am)\s+${adverbs}(?:(?:so|madly)\s+)?(?:in\s+love\s+with|dating|seeing|with|engaged\s+to|married\s+to)\s+${themAfter}`,
+  ];
+  return tests.some((t) =>
+    new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${t})(?![\p{L}\p{N}])`, 'iu').test(statement),
+  );
+}
