@@ -1223,6 +1223,28 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(valueOf('lives in', 'Zagreb'), 'Zagreb');
   });
 
+  it("keeps a time, a count, a network's generation, a day of a month and a boarding gate in a code's value (review8d M3)", () => {
+    const valueOf = (predicate: string, value: string | number | boolean) => {
+      const out = createRedactor(people, secret).redact({
+        ...message('x'),
+        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
+      });
+      assert.ok(out.ok, out.ok ? '' : out.reason);
+      return (out.replica.content as { value: unknown }).value;
+    };
+    assert.equal(valueOf('alarm', '7:30'), '7:30');
+    assert.equal(valueOf('gate', 'B12'), 'B12');
+    assert.equal(valueOf('network', '5G'), '5G');
+    assert.equal(valueOf('lock', 'broken since 2 May'), 'broken since 2 May');
+    assert.equal(valueOf('pass', '3-day ski pass'), '3-day ski pass');
+    // A code beside them still goes; a predicate that names a secret takes the whole value.
+    assert.equal(valueOf('gate', '48'), '[secret]');
+    assert.equal(valueOf('code', 'B12'), '[secret]');
+    assert.equal(valueOf('lock', '2 4 8'), '[secret] [secret] [secret]');
+    assert.equal(valueOf('alarm code', '7:30'), '[secret]');
+    assert.equal(valueOf('gate code', 'B12'), '[secret]');
+  });
+
   it('finds known names whatever their case, keeping the text around them in place', () => {
     assert.equal(
       textOf('ana said hi to ANA LIMA and bob stone'),

@@ -156,7 +156,7 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     // "gate: 48", "wifi: Tr0ub4dor&3": a code in the value of a predicate that names a secret only with
     // another word is one; "wifi: yes" is not.
     if (isCodePredicate(predicate)) {
-      const coded = replaceCodes(String(value));
+      const coded = replaceCodes(String(value), predicate);
       if (coded !== String(value)) return coded === secretRole ? secretRole : redactText(coded);
     }
     if (isBirthPredicate(predicate) && holdsDate(String(value))) return dateRole;
