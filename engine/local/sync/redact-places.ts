@@ -297,17 +297,30 @@ export function replaceBirthDates(text: string): string {
 // rođenja", "Geburtsdatum"): its value is a date of birth whatever its form. "born in" may name a place
 // ("Split"), which has no digit and no month.
 const birthPredicate = new RegExp(
-  String.raw`(?<!${letters})(?:${bornCue}|${birthdayCue}|birth|dob)(?!${letters})`,
+  String.raw`(?<!${letters})(?:${bornCue}|${birthdayCue}|birthdays|birth|dob)(?!${letters})`,
   'iu',
 );
-// What such a predicate may say of a birth that is no date: a weight, an order, a place, a name, a
-// birthday's party or gift.
-const notItsDate = new RegExp(
-  String.raw`(?<!${letters})(?:weight|order|place|country|city|town|village|name|surname|certificate|control|rate|sign|stone|flower|length|height|size|hospital|mother|father|parents?|party|gift|present|wish|wishes|cake|mjesto|težina|grad|država|ime|zabava|poklon|peso|lugar|local|festa|presente|Gewicht|Ort|Name|Feier|Geschenk)(?!${letters})`,
+// A word of a date in such a predicate: with it, the predicate says a date of birth whatever else it
+// says ("date and place of birth", "birth date (certificate)", "father's dob").
+const dateWord = new RegExp(
+  String.raw`(?<!${letters})(?:date|dates|datum|data|fecha|dob|d\.o\.b\.?|Geburtsdatum)(?!${letters})`,
   'iu',
 );
-export const isBirthPredicate = (predicate: string): boolean =>
-  birthPredicate.test(predicate) && !notItsDate.test(predicate);
+// What such a predicate may say of a birth that is no date, as the noun the birth's word is said of:
+// right after it ("birth weight", "birth order", "birthday party", "birthday gift") or before it with
+// "of" ("place of birth", "mjesto rođenja", "local de nascimento"). Anyone's birth is still one:
+// "mother's birthday", "name day and birthday" say a date.
+const headNoun = String.raw`(?:weight|order|place|country|city|town|village|hospital|name|surname|sign|stone|flower|length|height|size|rate|control|party|parties|gift|gifts|present|presents|wish|wishes|cake|card|mjesto|težina|grad|država|ime|zabava|poklon|torta|peso|lugar|local|país|cidade|festa|presente|bolo|Gewicht|Ort|Name|Feier|Geschenk|Kuchen)`;
+const birthWords = new RegExp(
+  String.raw`(?<!${letters})(${headNoun}[ \u00a0]+(?:(?:of|de|do|da|der|des)[ \u00a0]+)?)?(?:${bornCue}|${birthdayCue}|birthdays|birth|dob)(?!${letters})([ \u00a0]+${headNoun}(?!${letters}))?`,
+  'giu',
+);
+export const isBirthPredicate = (predicate: string): boolean => {
+  if (!birthPredicate.test(predicate)) return false;
+  if (dateWord.test(predicate)) return true;
+  for (const m of predicate.matchAll(birthWords)) if (m[1] === undefined && m[2] === undefined) return true;
+  return false;
+};
 
 /**
  * Whether a fact's value, of a birth predicate, holds a date: a year ("1990"), a day and a month in

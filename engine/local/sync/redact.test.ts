@@ -1223,6 +1223,31 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(valueOf('lives in', 'Zagreb'), 'Zagreb');
   });
 
+  it("replaces the date of anyone's birth, with other words beside the birth's (review8d H1)", () => {
+    const valueOf = (predicate: string, value: string | number | boolean) => {
+      const out = createRedactor(people, secret).redact({
+        ...message('x'),
+        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
+      });
+      assert.ok(out.ok, out.ok ? '' : out.reason);
+      return (out.replica.content as { value: unknown }).value;
+    };
+    for (const [predicate, value] of [
+      ["mother's birthday", '3 May 1962'],
+      ["mother's date of birth", '1962-05-03'],
+      ["father's dob", '03.05.1962'],
+      ['date and place of birth', '3 May 1990, Zagreb'],
+      ['birth date (certificate)', '1990-05-03'],
+      ['name day and birthday', '3 May 1990'],
+      ["parents' birthdays", '3 May 1962'],
+    ] as const)
+      assert.equal(valueOf(predicate, value), '[date]', predicate);
+    // The noun the birth's word is said of: a weight, a place, a party; not a date.
+    assert.equal(valueOf('birth weight', '3.4 kg'), '3.4 kg');
+    assert.equal(valueOf('country of birth', 'Croatia'), 'Croatia');
+    assert.equal(valueOf('birthday party', '3 May 2026'), '3 May 2026');
+  });
+
   it("keeps a time, a count, a network's generation, a day of a month and a boarding gate in a code's value (review8d M3)", () => {
     const valueOf = (predicate: string, value: string | number | boolean) => {
       const out = createRedactor(people, secret).redact({
