@@ -336,6 +336,24 @@ describe("the people the Brain's slots name in a redacted copy", () => {
     );
   });
 
+  it("takes a lower-case value's later word that is no everyday word for the person's surname (review8d H2)", () => {
+    const marta: KnownPeople = { self: null, others: [], relations: ['marta jurić'] };
+    const jurić = tag('Marta Jurić');
+    const cases: [string, string][] = [
+      ['Jurić is late again', `${jurić} is late again`],
+      ['the Jurić family came over', `the ${jurić} family came over`],
+      ['I saw jurić today', `I saw ${jurić} today`],
+      ['marta jurić called', `${jurić} called`],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text, marta), expected, text);
+    // Another given name before her surname may be one name of someone else: held back.
+    const ivan: KnownPeople = { self: null, others: [], relations: ['ivan jurić'] };
+    for (const text of ['marta jurić called', 'Mirela Jurić is late']) {
+      const out = createRedactor(ivan, secret).redact(message(text));
+      assert.ok(!out.ok, text);
+    }
+  });
+
   it('takes a value that names a firm or a place for no one, and one that names a person for one', () => {
     // A doctor's value that is a clinic, a partner's that is a firm the Brain knows as an employer, a
     // value of a place, a day, one that is no name at all; and a wife's name.

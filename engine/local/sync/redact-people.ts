@@ -595,6 +595,41 @@ function capitalisedName(value: string): string | null {
     .join(' ');
 }
 
+/**
+ * Everyday words a value typed in lower case carries after its given name ("ivan work", "marta sick",
+ * "nina yoga teacher") that the redactor's other lists do not hold: what a slot says of a day, a state
+ * or a place.
+ */
+const everydayAfterName = new Set(
+  `work works working job office home house school college uni gym yoga sick ill tired busy late early
+   away off out back sleep sleeping asleep party lunch dinner breakfast coffee shopping holiday vacation
+   trip travel travelling traveling doctor hospital church class lesson training practice football
+   tennis running walk today tonight tomorrow yesterday again also too now later soon here there
+   posao kuća kući doma škola bolestan bolesna umoran umorna trabalho casa escola doente arbeit haus
+   schule krank müde`.split(/\s+/u),
+);
+
+/**
+ * Whether a word of a value typed in lower case, after its first, is an everyday word rather than a
+ * part of the name (a surname): a word of the redactor's lists (no name, a title, a month or weekday,
+ * a firm's, a role or kin word, a given name that is an English word, a word of prose) or of
+ * `everydayAfterName`. "jurić" and "horvat" are none, and stay the person's parts; "work", "sick",
+ * "teacher" and "yoga" are.
+ */
+export function isEverydayWord(word: string): boolean {
+  const w = lower(word);
+  return (
+    isNoName(w) ||
+    roleWord.test(w) ||
+    englishWords.has(w) ||
+    commonWordNames.has(w) ||
+    namesOfThings.has(w) ||
+    notValueNames.has(w) ||
+    particleWord.test(w) ||
+    everydayAfterName.has(w)
+  );
+}
+
 /** A kin or role word alone ("Dad", "Mom", "Sister", "Dentist"): what a value says of whom, not who. */
 const roleWord = new RegExp(String.raw`^(?:${role})$`, 'iu');
 /** Kin words said before a name as a title is ("Aunt Marta", "Teta Ana"), none of them a given name. */

@@ -5,6 +5,7 @@ import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
 import { basesOf } from '../../core/shared/name-forms.ts';
 import {
   baseName,
+  isEverydayWord,
   nameBesideKnown,
   personNameOf,
   replaceUnknownNames,
@@ -326,8 +327,8 @@ interface NamedPeople {
 
 interface SlotName {
   name: string;
-  /** Of its parts, only the first, a given name, is the person's alone (a value typed in lower case). */
-  onlyFirstPart?: boolean;
+  /** Later words of a value typed in lower case that are everyday words, not parts of the name (folded). */
+  everydayParts?: ReadonlySet<string>;
 }
 
 /**
@@ -354,10 +355,14 @@ function withRelations(people: KnownPeople, isPlace: (name: string) => boolean):
       const name = personNameOf(one);
       if (name === null || isPlace(one) || isPlace(name) || known.has(fold(name))) continue;
       known.add(fold(name));
-      // A value typed in lower case ("ivan work", "marta sick", "snježana horvat") is a name by its
-      // first word, a given name (personNameOf), alone: a word after it may be an everyday one, which as
-      // a part of the name would be hidden in every copy ("long day at work"). The whole is hers still.
-      slotNames.push(/\p{Lu}/u.test(one) ? { name } : { name, onlyFirstPart: true });
+      // A value typed in lower case ("ivan work", "marta sick", "marta jurić") is a name by its first
+      // word, a given name (personNameOf): a word after it is a part of the name, a surname, unless it
+      // is an everyday one, which as a part would be hidden in every copy ("long day at work"). The
+      // whole is hers still.
+      const everyday = /\p{Lu}/u.test(one)
+        ? undefined
+        : new Set(name.split(' ').slice(1).filter(isEverydayWord).map(fold));
+      slotNames.push(everyday && everyday.size > 0 ? { name, everydayParts: everyday } : { name });
     }
   return { ...base, slotNames };
 }
@@ -368,7 +373,7 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
   const parts = new Map<string, { word: string; replacements: Set<string>; later: boolean }>();
   // The parts of the names of the self and the people the Brain met (speakers, contacts).
   const metParts = new Set<string>();
-  const add = (name: string, replacement: string, bySlot = false, onlyFirstPart = false) => {
+  const add = (name: string, replacement: string, bySlot = false, everydayParts?: ReadonlySet<string>) => {
     const full = collapse(name);
     const key = fold(full);
     if (full.length < 2 || whole.has(key)) return;
@@ -384,7 +389,7 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
     for (const { part, later } of partsOf) {
       // A part counts as a name when it is written as one in the name: capitalised, three letters or more.
       if (part.length < 3 || !/^\p{Lu}/u.test(part) || part === full) continue;
-      if (onlyFirstPart && later) continue;
+      if (later && everydayParts?.has(fold(part))) continue;
       // A slot's name whose part is a met person's ("Dr. Marko Babić", a dentist, where Marko Kos
       // speaks) leaves that part to the met one: "Marko" alone is far likelier the one who speaks, and
       // a part two people share would hold back every copy naming him. The whole name is the slot's.
@@ -402,8 +407,8 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
   };
   if (people.self) add(people.self, roleOfSelf);
   for (const other of people.others) add(other, pseudonym(collapse(other)));
-  for (const { name, onlyFirstPart } of people.slotNames)
-    add(name, pseudonym(collapse(name)), true, onlyFirstPart);
+  for (const { name, everydayParts } of people.slotNames)
+    add(name, pseudonym(collapse(name)), true, everydayParts);
   const entries = [
     ...[...whole].map(([key, replacement]) => ({
       word: spelled.get(key)!,
