@@ -6,6 +6,7 @@ import { basesOf } from '../../core/shared/name-forms.ts';
 import {
   baseName,
   isEverydayWord,
+  isGivenName,
   nameBesideKnown,
   personNameOf,
   replaceUnknownNames,
@@ -51,10 +52,14 @@ export type Redacted = { ok: true; replica: RecordReplica } | { ok: false; reaso
 class Unsure extends Error {}
 
 const roleOfSelf = '[self]';
-// Said of "Marko Horvat" where the Brain knows a Marko and Horvat is the self's surname. It quotes no
-// pseudonym: on the device, where the reason is read, one says nothing.
-const surnameBeside =
-  'a name that shares a part with one the Brain knows (its surname, right beside another name: perhaps one name, of someone else)';
+// Said of "Marko Horvat" where the Brain knows a Marko and Horvat is the self's surname. It quotes the
+// text's own words for the surname, never a pseudonym: on the device, where the reason is read, one says
+// nothing.
+const surnameBeside = (words: readonly string[]) =>
+  `a name that shares a part with one the Brain knows (${[...new Set(words)]
+    .slice(0, 2)
+    .map((w) => `"${w}"`)
+    .join(', ')}, its surname, right beside another name: perhaps one name, of someone else)`;
 const secretRole = '[secret]';
 const dateRole = '[date]';
 /** Predicates whose value is a postal address: read after `addressCue`, as the text rules read one. */
@@ -119,16 +124,18 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     out = outsideRoleWords(out, replaceAmounts);
     out = joinAddresses(outsideRoleWords(out, replaceAddresses));
     out = outsideRoleWords(out, replaceNumbers);
-    out = replaceNames(out, names);
-    out = replaceKnownForms(out, names);
+    // The text's words that went as a surname's pseudonym (surnameMark), for a reason that names them.
+    const surnames: string[] = [];
+    out = replaceNames(out, names, surnames);
+    out = replaceKnownForms(out, names, surnames);
     const beside = nameBesideKnown(out);
     if (beside !== null)
       throw new Unsure(`a name that shares a part with one the Brain knows ("${beside}" beside it)`);
-    if (tagsAsOneName(out)) throw new Unsure(surnameBeside);
+    if (tagsAsOneName(out)) throw new Unsure(surnameBeside(surnames));
     out = replaceUnknownNames(out, pseudonym, notPeople.size > 0 ? isPlace : undefined);
     // A name the rules for an unknown one found right beside a known surname ("Snježana [self]" where a
     // sentence opens, which nameBesideKnown does not read as a name).
-    if (tagsAsOneName(out)) throw new Unsure(surnameBeside);
+    if (tagsAsOneName(out)) throw new Unsure(surnameBeside(surnames));
     out = out.replaceAll(surnameMark, '');
     if (atSign.test(out)) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
     // Read on what would go: words inside an address or a URL that went are not said on the hub.
@@ -373,6 +380,9 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
   const parts = new Map<string, { word: string; replacements: Set<string>; later: boolean }>();
   // The parts of the names of the self and the people the Brain met (speakers, contacts).
   const metParts = new Set<string>();
+  // A slot's name that is a surname alone ("Babić" of "dentist: Dr. Babić"): marked as a later part is
+  // (surnameMark), so that a given name beside it ("Marko Babić") is held back as one name of another.
+  const surnamesAlone = new Set<string>();
   const add = (name: string, replacement: string, bySlot = false, everydayParts?: ReadonlySet<string>) => {
     const full = collapse(name);
     const key = fold(full);
@@ -380,6 +390,7 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
     whole.set(key, replacement);
     spelled.set(key, full);
     const words = full.split(' ');
+    if (bySlot && words.length === 1 && !isGivenName(full.split('-')[0]!)) surnamesAlone.add(key);
     // Each word, and each half of a double surname ("Horvat-Kovačević": either alone is her), a later
     // word marked as a surname's (surnameMark).
     const partsOf = words.flatMap((word, k) => {
@@ -412,7 +423,7 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
   const entries = [
     ...[...whole].map(([key, replacement]) => ({
       word: spelled.get(key)!,
-      replacement: replacement as string | null,
+      replacement: (surnamesAlone.has(key) ? replacement + surnameMark : replacement) as string | null,
     })),
     ...[...parts]
       .filter(([key]) => !whole.has(key))
@@ -435,13 +446,14 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
 
 const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
 
-function replaceNames(text: string, names: NameTable): string {
+function replaceNames(text: string, names: NameTable, surnames: string[] = []): string {
   let out = text;
   for (const { pattern, word, replacement } of names.words) {
     out = out.replace(pattern, (match: string, at: number, whole: string) => {
       // Inside a longer word ("Anabela", "Stoneware") it is not the name.
       if (isWordChar(whole[at - 1]) || isWordChar(whole[at + match.length])) return match;
       if (replacement === null) throw new Unsure(`a name two known people share ("${word}")`);
+      if (replacement.endsWith(surnameMark)) surnames.push(match);
       return replacement;
     });
   }
@@ -469,7 +481,7 @@ function headOf(word: string): string {
   return head;
 }
 
-function replaceKnownForms(text: string, names: NameTable): string {
+function replaceKnownForms(text: string, names: NameTable, surnames: string[] = []): string {
   if (names.single.size === 0) return text;
   const out = text.replace(capitalisedWord, (word: string, at: number, whole: string) => {
     // Two letters first: folding every capitalised word of every text would cost a tenth of the redaction.
@@ -488,6 +500,7 @@ function replaceKnownForms(text: string, names: NameTable): string {
     if (base === null) return word;
     const replacement = names.single.get(fold(base))!;
     if (replacement === null) throw new Unsure(`a name two known people share ("${base}", as "${word}")`);
+    if (replacement.endsWith(surnameMark)) surnames.push(word);
     return replacement;
   });
   return out === text
