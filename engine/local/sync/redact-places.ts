@@ -120,17 +120,25 @@ const cuedAddress = new RegExp(
 // (`streetAt`): capitalised, or after a cue that says a home's place ("live at", "address:"), in lower
 // case too ("I live at 42 ilica").
 const cuedNumberFirst = new RegExp(
-  String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${numberMark})?\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=${letters})`,
+  String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${numberMark}|#[ ]?)?\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=${letters})`,
   'giu',
+);
+// A second address joined to the first ("I lived at 3 ilica and 5 savska"): the same shape after "and",
+// "or", "&", "then", "i", "e", "und".
+const nextNumberFirst = new RegExp(
+  String.raw`(,?[ \u00a0](?:(?:and|or|&|i|e|und)[ \u00a0](?:then[ \u00a0])?|then[ \u00a0])(?:(?:at|on|to|in)[ \u00a0])?)((?:${numberMark}|#[ ]?)?\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=${letters})`,
+  'iuy',
 );
 const streetAt = new RegExp(String.raw`${streetName}(?!${letters}|[-'’])`, 'uy');
 const lowerStreetAt = new RegExp(String.raw`\p{Ll}[\p{Ll}\p{M}]{2,40}(?!${letters}|[-'’])`, 'uy');
 const homeCue =
-  /^(?:live[sd]? at|living at|address(?: is|:)|adresa|morada|adresse|dirección|stanujem|wohn)/iu;
-// Words after "live at 3" that say how many, not where ("I live at 2 different places").
+  /^(?:live[sd]? (?:at|on)|living (?:at|on)|mov(?:ed|ing) (?:to|into)|address(?: is|:)|adresa|morada|adresse|dirección|živim|stanujem|moro|wohn)/iu;
+// Words after "live at 3" or "moved to 3" that say how many, not where ("I live at 2 different
+// places", "we moved to 3 new flats", "I moved to 2 new teams").
 const notAStreet = new Set(
   `different other separate places locations addresses homes houses flats apartments times the a an
-   of in on at and or`.split(/\s+/u),
+   of in on at and or new old more fewer bigger smaller larger several kids children people persons cats
+   dogs teams jobs rooms offices`.split(/\s+/u),
 );
 
 /**
@@ -142,21 +150,41 @@ function replaceCuedNumberFirst(text: string): string {
   let from = 0;
   for (const m of text.matchAll(cuedNumberFirst)) {
     if (m.index < from) continue;
-    const nameAt = m.index + m[0].length;
-    streetAt.lastIndex = nameAt;
-    // A full stop after the name is the sentence's ("I live at 42 Ilica."), an abbreviation's ("Sv.")
-    // no more than a letter or two to the hub.
-    let name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
-    if (!name && homeCue.test(m[1]!)) {
-      lowerStreetAt.lastIndex = nameAt;
-      name = lowerStreetAt.exec(text)?.[0];
-      if (name && notAStreet.has(name)) name = undefined;
-    }
-    if (!name || numberedThing(name, '') || counted(text, nameAt + name.length)) continue;
+    const home = homeCue.test(m[1]!);
+    let end = streetEnd(text, m.index + m[0].length, home);
+    if (end === null) continue;
     out += `${text.slice(from, m.index)}${m[1]}[address]`;
-    from = nameAt + name.length;
+    from = end;
+    // Another address joined to it, of the same shape.
+    for (;;) {
+      nextNumberFirst.lastIndex = from;
+      const next = nextNumberFirst.exec(text);
+      end = next === null ? null : streetEnd(text, from + next[0].length, home);
+      if (next === null || end === null) break;
+      out += `${next[1]}[address]`;
+      from = end;
+    }
   }
   return out + text.slice(from);
+}
+
+/**
+ * Where the street's name after a house number at `nameAt` ends, or null when what follows is no
+ * street: a month or a weekday ("moved to 3 May"), a thing numbered, a product, a unit or a count ("I
+ * live at 10 minutes from work", "3 times"). A name in lower case only after a cue of a home.
+ */
+function streetEnd(text: string, nameAt: number, home: boolean): number | null {
+  streetAt.lastIndex = nameAt;
+  // A full stop after the name is the sentence's ("I live at 42 Ilica."), an abbreviation's ("Sv.")
+  // no more than a letter or two to the hub.
+  let name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
+  if (!name && home) {
+    lowerStreetAt.lastIndex = nameAt;
+    name = lowerStreetAt.exec(text)?.[0];
+    if (name && notAStreet.has(name)) name = undefined;
+  }
+  if (!name || numberedThing(name, '') || unitAfter.test(` ${name}`)) return null;
+  return counted(text, nameAt + name.length) ? null : nameAt + name.length;
 }
 // A count after the number ("lived in Zagreb 5 years", "Ilica 3 times") makes it no house's.
 const counted = (whole: string, end: number) => unitAfter.test(whole.slice(end, end + 16));

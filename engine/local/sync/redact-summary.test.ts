@@ -137,6 +137,25 @@ describe('postal addresses', () => {
     for (const text of ['I live at 2 different places', 'We moved to 3 new flats'])
       assert.equal(textOf(text), text, text);
   });
+
+  it('replaces a house number first after "live on", "moved to", a "#", and a second one joined by "and" (review8d M4)', () => {
+    const cases: [string, string][] = [
+      ['I live on 42 ilica', 'I live on [address]'],
+      ['we moved to 7 savska', 'we moved to [address]'],
+      ['I live at #42 ilica', 'I live at [address]'],
+      ['I lived at 3 ilica and 5 savska', 'I lived at [address] and [address]'],
+      ['I moved to 7 Savska and then to 9 Vlaška.', 'I moved to [address] and then to [address].'],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+    // A count, a time or a month after the cue is no house's number.
+    for (const text of [
+      'I live at 10 minutes from work',
+      'we moved to 3 May',
+      'we are moving to 3 days a week',
+      'I live at 42 Ilica and 2 kids',
+    ])
+      assert.equal(textOf(text).replace('[address]', '42 Ilica'), text, text);
+  });
 });
 
 describe('money', () => {

@@ -1221,6 +1221,9 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(valueOf('residence', 'Ilica 42, 10000 Zagreb'), '[address] Zagreb');
     assert.equal(valueOf('home', '42 Ilica'), '[address]');
     assert.equal(valueOf('lives in', 'Zagreb'), 'Zagreb');
+    // Where one moved to is a residence too (review8d M4).
+    assert.equal(valueOf('moved to', '42 Ilica'), '[address]');
+    assert.equal(valueOf('moved to', 'Zagreb'), 'Zagreb');
   });
 
   it("replaces the date of anyone's birth, with other words beside the birth's (review8d H1)", () => {

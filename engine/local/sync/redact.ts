@@ -66,7 +66,7 @@ const dateRole = '[date]';
 // "lives in" is the deriver's predicate of a residence: its value is a city ("Zagreb"), which stays, or
 // a street and its number ("42 Ilica").
 const addressPredicate =
-  /(?<![\p{L}])(?:address|home address|home|residence|lives at|lives on|lives in|lived in|lives|resides|resides at|location|adresa|prebivalište|boravište|morada|residência|adresse|wohnort|wohnsitz|dirección|endereço)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:address|home address|home|residence|lives at|lives on|lives in|lived in|lives|resides|resides at|moved to|moving to|moved into|location|adresa|prebivalište|boravište|morada|residência|adresse|wohnort|wohnsitz|dirección|endereço)(?![\p{L}])/iu;
 const addressCue = 'address: ';
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
