@@ -47,6 +47,9 @@ const summaries: RecordCreate['content'][] = [
   fact('lives in', '42 Ilica'),
   fact('gate', 48),
   message("I changed my password to hunter2; the gate code's 4821; I was born on the 3rd of May 1990."),
+  // What review8d found the narrowing let through (C1, H1, M4).
+  fact("mother's birthday", '3 May 1962'),
+  message('The wifi password is lightning; lozinka je zeleni-konj-baterija; I live on 42 ilica.'),
 ];
 // Nothing of these is on the hub: not in its Records, nor in its Memories (nor, on SQLite, any table).
 const secrets = [
@@ -60,6 +63,10 @@ const secrets = [
   'hunter2',
   '4821',
   '3rd of May',
+  '1962',
+  'lightning',
+  'zeleni',
+  'ilica',
 ];
 const alone = (secret: string) =>
   new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(secret)}(?![\\p{L}\\p{N}])`, 'u');
@@ -93,6 +100,7 @@ for (const [engine, options] of hubs)
           'door code: [secret]',
           'gate: [secret]',
           'lives in: [address]',
+          "mother's birthday: [date]",
           'wifi password: [secret]',
         ],
       );
@@ -102,6 +110,7 @@ for (const [engine, options] of hubs)
         'I live at [address] now.',
         'I was born in Zagreb on [date]; the door code is [secret].',
         'My birthday is [date] and my wifi password is [secret].',
+        'The wifi password is [secret]; lozinka je [secret]; I live on [address].',
       ]);
       const statements = (await hub.client.listMemories('lea', { limit: 100 })).data.map((m) => m.statement);
       const said = JSON.stringify([held, statements]);

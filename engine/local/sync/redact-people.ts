@@ -470,12 +470,17 @@ const beforeKnown = new RegExp(
   String.raw`(?<=[\p{Ll}\p{M},;:(]${space})(${nameWord})${space}${knownTag}|(?<![\p{L}\p{M}\p{N}_'’-])(${nameWord})${hyphen}${knownTag}`,
   'gu',
 );
-// A given name in lower case right before a known surname ("snježana [self]" of "snježana horvat",
-// where the self is Lea Horvat): as "Snježana Horvat" written so, perhaps one name of someone else.
-const lowerBeforeSurname = new RegExp(
-  String.raw`(?<![\p{L}\p{M}\p{N}_'’-])(\p{Ll}[\p{Ll}\p{M}]{2,30})${space}\[(?:self|person-[0-9A-Z]{4})\]\uE001`,
+// A word right before a known surname ("snježana [self]" of "snježana horvat", where the self is Lea
+// Horvat; "snjezana [self]", "SNJEŽANA [self]", "Tihana [self]'s wife" where a sentence opens): a given
+// name so written is perhaps one name of someone else (`givenBeforeSurname`).
+const wordBeforeSurname = new RegExp(
+  String.raw`(?<![\p{L}\p{M}\p{N}_'’-])(\p{L}[\p{L}\p{M}]{2,30})${space}\[(?:self|person-[0-9A-Z]{4})\]\uE001`,
   'gu',
 );
+/** Given names without their accents ("snjezana"), as a text may write them. */
+let plainGivenNames: Set<string> | undefined;
+const isGivenNameLoosely = (word: string) =>
+  givenNames.has(word) || (plainGivenNames ??= new Set([...givenNames].map(plain))).has(plain(word));
 /** Words of a sentence, in lower case, that are given names too ("rekao sam Horvatu"). */
 const lowerWordsNamed = new Set(
   'sam si smo ste su bio bila mu ju ga ne da to ta te li ali ili kad pa'.split(' '),
@@ -496,13 +501,23 @@ export function nameBesideKnown(text: string): string | null {
       const word = m[1] ?? m[2]!;
       if (!isNoName(word)) return word;
     }
-  for (const m of text.matchAll(lowerBeforeSurname)) {
-    const word = m[1]!;
-    if (givenNames.has(word) && !commonWordNames.has(word) && !namesOfThings.has(word)) {
-      if (!englishWords.has(word) && !lowerWordsNamed.has(word)) return word;
-    }
-  }
+  for (const m of text.matchAll(wordBeforeSurname)) if (givenBeforeSurname(m[1]!)) return m[1]!;
   return null;
+}
+
+/**
+ * Whether a word right before a known surname's pseudonym reads as another's given name: in lower case
+ * or all in capitals, a given name of the list with or without its accents that is no everyday word;
+ * capitalised (where a sentence opens: beforeKnown takes it elsewhere), any word that is not one of no
+ * name ("Yesterday", "Dear", "Mrs") or an everyday word's name ("Will").
+ */
+function givenBeforeSurname(word: string): boolean {
+  const w = lower(word);
+  if (commonWordNames.has(w) || namesOfThings.has(w) || englishWords.has(w) || lowerWordsNamed.has(w))
+    return false;
+  if (isNoName(w)) return false;
+  if (word === w || word === word.toUpperCase()) return isGivenNameLoosely(w);
+  return /^\p{Lu}\p{Ll}/u.test(word);
 }
 
 /**
@@ -593,6 +608,44 @@ function capitalisedName(value: string): string | null {
   return words
     .map((w) => (particleWord.test(w) ? w : w.replace(/(?<![\p{L}\p{M}])\p{Ll}/gu, (c) => c.toUpperCase())))
     .join(' ');
+}
+
+/** Whether a word is a given name of the list (in a case of its own too: "Goranu"). */
+export const isGivenName = (word: string): boolean => givenNameOf(lower(word)) !== null;
+
+/**
+ * Everyday words a value typed in lower case carries after its given name ("ivan work", "marta sick",
+ * "nina yoga teacher") that the redactor's other lists do not hold: what a slot says of a day, a state
+ * or a place.
+ */
+const everydayAfterName = new Set(
+  `work works working job office home house school college uni gym yoga sick ill tired busy late early
+   away off out back sleep sleeping asleep party lunch dinner breakfast coffee shopping holiday vacation
+   trip travel travelling traveling doctor hospital church class lesson training practice football
+   tennis running walk today tonight tomorrow yesterday again also too now later soon here there
+   posao kuća kući doma škola bolestan bolesna umoran umorna trabalho casa escola doente arbeit haus
+   schule krank müde`.split(/\s+/u),
+);
+
+/**
+ * Whether a word of a value typed in lower case, after its first, is an everyday word rather than a
+ * part of the name (a surname): a word of the redactor's lists (no name, a title, a month or weekday,
+ * a firm's, a role or kin word, a given name that is an English word, a word of prose) or of
+ * `everydayAfterName`. "jurić" and "horvat" are none, and stay the person's parts; "work", "sick",
+ * "teacher" and "yoga" are.
+ */
+export function isEverydayWord(word: string): boolean {
+  const w = lower(word);
+  return (
+    isNoName(w) ||
+    roleWord.test(w) ||
+    englishWords.has(w) ||
+    commonWordNames.has(w) ||
+    namesOfThings.has(w) ||
+    notValueNames.has(w) ||
+    particleWord.test(w) ||
+    everydayAfterName.has(w)
+  );
 }
 
 /** A kin or role word alone ("Dad", "Mom", "Sister", "Dentist"): what a value says of whom, not who. */

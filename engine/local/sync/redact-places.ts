@@ -120,17 +120,25 @@ const cuedAddress = new RegExp(
 // (`streetAt`): capitalised, or after a cue that says a home's place ("live at", "address:"), in lower
 // case too ("I live at 42 ilica").
 const cuedNumberFirst = new RegExp(
-  String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${numberMark})?\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=${letters})`,
+  String.raw`(?<!${letters})(${addressCue}[ \u00a0])((?:${numberMark}|#[ ]?)?\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=${letters})`,
   'giu',
+);
+// A second address joined to the first ("I lived at 3 ilica and 5 savska"): the same shape after "and",
+// "or", "&", "then", "i", "e", "und".
+const nextNumberFirst = new RegExp(
+  String.raw`(,?[ \u00a0](?:(?:and|or|&|i|e|und)[ \u00a0](?:then[ \u00a0])?|then[ \u00a0])(?:(?:at|on|to|in)[ \u00a0])?)((?:${numberMark}|#[ ]?)?\p{Nd}{1,4}[A-Za-z]?(?:[/-]\p{Nd}{1,4}[A-Za-z]?)?,?[ \u00a0])(?=${letters})`,
+  'iuy',
 );
 const streetAt = new RegExp(String.raw`${streetName}(?!${letters}|[-'’])`, 'uy');
 const lowerStreetAt = new RegExp(String.raw`\p{Ll}[\p{Ll}\p{M}]{2,40}(?!${letters}|[-'’])`, 'uy');
 const homeCue =
-  /^(?:live[sd]? at|living at|address(?: is|:)|adresa|morada|adresse|dirección|stanujem|wohn)/iu;
-// Words after "live at 3" that say how many, not where ("I live at 2 different places").
+  /^(?:live[sd]? (?:at|on)|living (?:at|on)|mov(?:ed|ing) (?:to|into)|address(?: is|:)|adresa|morada|adresse|dirección|živim|stanujem|moro|wohn)/iu;
+// Words after "live at 3" or "moved to 3" that say how many, not where ("I live at 2 different
+// places", "we moved to 3 new flats", "I moved to 2 new teams").
 const notAStreet = new Set(
   `different other separate places locations addresses homes houses flats apartments times the a an
-   of in on at and or`.split(/\s+/u),
+   of in on at and or new old more fewer bigger smaller larger several kids children people persons cats
+   dogs teams jobs rooms offices`.split(/\s+/u),
 );
 
 /**
@@ -142,21 +150,41 @@ function replaceCuedNumberFirst(text: string): string {
   let from = 0;
   for (const m of text.matchAll(cuedNumberFirst)) {
     if (m.index < from) continue;
-    const nameAt = m.index + m[0].length;
-    streetAt.lastIndex = nameAt;
-    // A full stop after the name is the sentence's ("I live at 42 Ilica."), an abbreviation's ("Sv.")
-    // no more than a letter or two to the hub.
-    let name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
-    if (!name && homeCue.test(m[1]!)) {
-      lowerStreetAt.lastIndex = nameAt;
-      name = lowerStreetAt.exec(text)?.[0];
-      if (name && notAStreet.has(name)) name = undefined;
-    }
-    if (!name || numberedThing(name, '') || counted(text, nameAt + name.length)) continue;
+    const home = homeCue.test(m[1]!);
+    let end = streetEnd(text, m.index + m[0].length, home);
+    if (end === null) continue;
     out += `${text.slice(from, m.index)}${m[1]}[address]`;
-    from = nameAt + name.length;
+    from = end;
+    // Another address joined to it, of the same shape.
+    for (;;) {
+      nextNumberFirst.lastIndex = from;
+      const next = nextNumberFirst.exec(text);
+      end = next === null ? null : streetEnd(text, from + next[0].length, home);
+      if (next === null || end === null) break;
+      out += `${next[1]}[address]`;
+      from = end;
+    }
   }
   return out + text.slice(from);
+}
+
+/**
+ * Where the street's name after a house number at `nameAt` ends, or null when what follows is no
+ * street: a month or a weekday ("moved to 3 May"), a thing numbered, a product, a unit or a count ("I
+ * live at 10 minutes from work", "3 times"). A name in lower case only after a cue of a home.
+ */
+function streetEnd(text: string, nameAt: number, home: boolean): number | null {
+  streetAt.lastIndex = nameAt;
+  // A full stop after the name is the sentence's ("I live at 42 Ilica."), an abbreviation's ("Sv.")
+  // no more than a letter or two to the hub.
+  let name = streetAt.exec(text)?.[0].replace(/\.$/u, '');
+  if (!name && home) {
+    lowerStreetAt.lastIndex = nameAt;
+    name = lowerStreetAt.exec(text)?.[0];
+    if (name && notAStreet.has(name)) name = undefined;
+  }
+  if (!name || numberedThing(name, '') || unitAfter.test(` ${name}`)) return null;
+  return counted(text, nameAt + name.length) ? null : nameAt + name.length;
 }
 // A count after the number ("lived in Zagreb 5 years", "Ilica 3 times") makes it no house's.
 const counted = (whole: string, end: number) => unitAfter.test(whole.slice(end, end + 16));
@@ -297,17 +325,30 @@ export function replaceBirthDates(text: string): string {
 // rođenja", "Geburtsdatum"): its value is a date of birth whatever its form. "born in" may name a place
 // ("Split"), which has no digit and no month.
 const birthPredicate = new RegExp(
-  String.raw`(?<!${letters})(?:${bornCue}|${birthdayCue}|birth|dob)(?!${letters})`,
+  String.raw`(?<!${letters})(?:${bornCue}|${birthdayCue}|birthdays|birth|dob)(?!${letters})`,
   'iu',
 );
-// What such a predicate may say of a birth that is no date: a weight, an order, a place, a name, a
-// birthday's party or gift.
-const notItsDate = new RegExp(
-  String.raw`(?<!${letters})(?:weight|order|place|country|city|town|village|name|surname|certificate|control|rate|sign|stone|flower|length|height|size|hospital|mother|father|parents?|party|gift|present|wish|wishes|cake|mjesto|težina|grad|država|ime|zabava|poklon|peso|lugar|local|festa|presente|Gewicht|Ort|Name|Feier|Geschenk)(?!${letters})`,
+// A word of a date in such a predicate: with it, the predicate says a date of birth whatever else it
+// says ("date and place of birth", "birth date (certificate)", "father's dob").
+const dateWord = new RegExp(
+  String.raw`(?<!${letters})(?:date|dates|datum|data|fecha|dob|d\.o\.b\.?|Geburtsdatum)(?!${letters})`,
   'iu',
 );
-export const isBirthPredicate = (predicate: string): boolean =>
-  birthPredicate.test(predicate) && !notItsDate.test(predicate);
+// What such a predicate may say of a birth that is no date, as the noun the birth's word is said of:
+// right after it ("birth weight", "birth order", "birthday party", "birthday gift") or before it with
+// "of" ("place of birth", "mjesto rođenja", "local de nascimento"). Anyone's birth is still one:
+// "mother's birthday", "name day and birthday" say a date.
+const headNoun = String.raw`(?:weight|order|place|country|city|town|village|hospital|name|surname|sign|stone|flower|length|height|size|rate|control|party|parties|gift|gifts|present|presents|wish|wishes|cake|card|mjesto|težina|grad|država|ime|zabava|poklon|torta|peso|lugar|local|país|cidade|festa|presente|bolo|Gewicht|Ort|Name|Feier|Geschenk|Kuchen)`;
+const birthWords = new RegExp(
+  String.raw`(?<!${letters})(${headNoun}[ \u00a0]+(?:(?:of|de|do|da|der|des)[ \u00a0]+)?)?(?:${bornCue}|${birthdayCue}|birthdays|birth|dob)(?!${letters})([ \u00a0]+${headNoun}(?!${letters}))?`,
+  'giu',
+);
+export const isBirthPredicate = (predicate: string): boolean => {
+  if (!birthPredicate.test(predicate)) return false;
+  if (dateWord.test(predicate)) return true;
+  for (const m of predicate.matchAll(birthWords)) if (m[1] === undefined && m[2] === undefined) return true;
+  return false;
+};
 
 /**
  * Whether a fact's value, of a birth predicate, holds a date: a year ("1990"), a day and a month in

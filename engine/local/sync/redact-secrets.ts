@@ -9,12 +9,18 @@
  * What counts as the secret: after ":", "=" or a verb ("is", "je", "é", "ist", "lautet" ...), with a
  * phrase such as "for the router" or "mi" between, the next word or code; straight after the word that
  * names it ("PIN 4821", "door code 4 8 2 1", "password hunter2") only a code with a digit or a sign in
- * it, so that "password reset" and "the PIN is stuck"'s words that follow no verb stay prose. A word of
- * prose after the verb ("the password is on the fridge", "the code for the gate is the same") is no
- * secret and stays (`notASecret`). A "code" alone is none of these: "the code review", "a dress code",
+ * it, so that "password reset" and "the PIN is stuck"'s words that follow no verb stay prose. After ":"
+ * or "=" the value is always the secret. After a verb, "'s" or "to" the next word is, unless it opens a
+ * phrase ("the password is on the fridge", "the code for the gate is the same": `phraseWords`) or is
+ * one of a few words of a secret's state, in lower case ("was blocked", "is expiring": `stateWords`).
+ * Where a rule cannot tell a secret from a word of prose, it takes it for a secret: a copy that hides a
+ * harmless word is a small harm, a password sent in clear is the one this rule is for. A "code" alone
+ * is none of these: "the code review", "a dress code",
  * "error code 500", "postal code 10000" (a postcode: an address's part, and a number of three digits or
  * more, which the number and address rules take).
  */
+
+import { isCalendarWord } from './redact-places.ts';
 
 const space = String.raw`[ \u00a0]`;
 
@@ -44,20 +50,27 @@ const clauseWord = String.raw`(?:and|but|or|so|because|since|when|while|then|if|
 // Each word of the phrase ends with a letter or a digit, so that it never runs past a sentence's end
 // ("for ana@example.com", not "for it."): the secret is said in the same sentence.
 const gapWord = String.raw`(?!${clauseWord}(?![\p{L}\p{N}]))[^\s]{0,63}[\p{L}\p{N}]`;
-const gap = String.raw`(?:${space}+${gapStart}(?:${space}+${gapWord}){0,6}?)?`;
-// What says the secret follows: a verb, with "now", "still", "literally" ... after it, or ":", "=",
-// an arrow or a dash between spaces.
-const verb = String.raw`(?:will${space}+be|would${space}+be|shall${space}+be|should${space}+be|is${space}+going${space}+to${space}+be|has${space}+been|have${space}+been|had${space}+been|is|was|are|were|becomes|became|será|je|bio|bila|bit${space}+će|glasi|é|era|ist|war|wird|lautet|es)`;
+// Up to twelve words, to the clause's end ("for my old work email account at the bank"), and a clause
+// between commas that says more of it ("for my gmail, which I never change,").
+const aside = String.raw`,${space}+(?:which|that|who|koju|koja|koji|que|die|den|das)(?:${space}+${gapWord}){1,8},`;
+const gap = String.raw`(?:${space}+${gapStart}(?:${space}+${gapWord}){0,11}?(?:${aside})?)?`;
+// What says the secret follows: a verb, with "now", "still", "literally" ... after it or inside it
+// ("will now be", "is now going to be"), "which" or "that" before it ("for Gmail which is"), or ":",
+// "=", an arrow or a dash between spaces.
 const adverb = String.raw`(?:now|still|just|also|currently|again|literally|actually|simply|always|probably|basically|really|officially|apparently|supposedly|usually|finally|sada|sad|još|opet|zapravo|doslovno|uvijek|agora|ainda|realmente|sempre|jetzt|noch|immer|eigentlich|wirklich|einfach|immer noch)`;
-const said = String.raw`(?:${space}*(?:->|=>|→|⇒|[:=])${space}*|${space}+[—–-]${space}+|${space}*—${space}*|${space}+${verb}(?:${space}+${adverb}){0,2}(?![\p{L}\p{N}])(?:${space}*[:=])?${space}*)`;
+const adverbs = String.raw`(?:${space}+${adverb}){0,2}`;
+const verb = String.raw`(?:(?:will|would|shall|should|is${adverbs}${space}+going${space}+to|are${adverbs}${space}+going${space}+to|was${adverbs}${space}+going${space}+to)${adverbs}${space}+be|(?:has|have|had)${adverbs}${space}+been|is|was|are|were|becomes|became|será|je|bio|bila|bit${space}+će|glasi|é|era|ist|war|wird|lautet|es)`;
+const relative = String.raw`(?:(?:which|that|što|koja|koji|que)${space}+)?`;
+const said = String.raw`(?:${space}*(?:->|=>|→|⇒|[:=])${space}*|${space}+[—–-]${space}+|${space}*—${space}*|${space}+${relative}${verb}${adverbs}(?![\p{L}\p{N}])(?:${space}*[:=])?${space}*)`;
 // A verb of changing or setting and "to" ("was reset to", "has been changed to", "je promijenjena u"):
 // what follows is the new secret.
 const changed = String.raw`${space}+(?:${verb}${space}+)?(?:${adverb}${space}+)?(?:re-?set|set|changed|updated|switched|promijenjen[aoi]?|postavljen[aoi]?|alterad[ao]|mudad[ao]|trocad[ao]|geändert|gesetzt)${space}+(?:to|into|u|na|para|auf)${space}+`;
-// "to" alone ("I changed my password to hunter2"): a secret only after a verb of changing before the
-// word (`changeBefore`); "I need a password to log in" is prose.
-const toAlone = String.raw`${space}+(?:to|into|u|na|para|auf|zu)${space}+`;
-// "'s" for "is" ("my password's hunter2"): a secret only when it has a digit or a sign, or ends the
-// clause; "my password's strength is weak" is a possessive.
+// "to" alone ("I changed my password to hunter2", "I switched the wifi password over to hunter2"): a
+// secret only after a verb of changing before the word (`changeBefore`); "I need a password to log
+// in" is prose.
+const toAlone = String.raw`${space}+(?:(?:over|back)${space}+)?(?:to|into|u|na|para|auf|zu)${space}+`;
+// "'s" for "is" ("my password's hunter2", "my password's sunshine lol"); "my password's strength is
+// weak", a noun before a verb, is a possessive (`verbAfter`).
 const apostropheS = String.raw`['’]s${space}+`;
 
 /**
@@ -84,9 +97,8 @@ const isApostropheS = new RegExp(String.raw`^${apostropheS}$`, 'iu');
 // changed my", "set the", "promijenila sam", "I want to change the").
 const changeBefore =
   /(?<![\p{L}\p{N}])(?:chang\p{L}*|set|sets|setting|reset\p{L}*|updat\p{L}*|switch\p{L}*|promijeni\p{L}*|mijenja\p{L}*|postavi\p{L}*|stavi\p{L}*|mud\p{L}*|alter\p{L}*|troc\p{L}*|änder\p{L}*|setz\p{L}*)(?:[ \u00a0]+[^\s.!?;:]+){0,4}[ \u00a0]+$/iu;
-// After the secret, what closes its clause: the text's or a line's end, or a word that opens another.
-const clauseAfter = new RegExp(String.raw`^[ \u00a0]*(?:$|\n|${clauseWord}(?![\p{L}\p{N}]))`, 'iu');
-// A number said of a secret's length ("6 digits", "12 characters long"), not the secret.
+// A number of one or two digits said of a secret's length ("6 digits", "12 characters long"), not the
+// secret; "4821 digits" is a slip, and the number a PIN.
 const lengthAfter =
   /^[ \u00a0]+(?:digits?|characters?|chars|letters?|numbers?|symbols?|signs?|words?|places|long|znak\p{L}*|znamen\p{L}*|brojev\p{L}*|slova|caracteres|dígitos|letras|Zeichen|Stellen|Ziffern)(?![\p{L}\p{N}])/iu;
 
@@ -99,34 +111,39 @@ const trailingOf = (value: string): string => {
 };
 
 /**
- * Words of prose after "is" or ":", which no one picks for a secret: articles, prepositions, pronouns,
- * and what is said of a password or a PIN ("wrong", "expired", "the same", "ready", "strict").
+ * Words that open a phrase, not a value, after "is", "'s" or "to": articles, determiners, pronouns,
+ * prepositions, conjunctions, a negation, "be" ("the password is on the fridge", "is the same as
+ * before", "my password's been changed", "is not working"). A closed class: no one's password is "the".
  */
-const notASecret = new Set(
-  `a an the my your his her our their its this that these those it same different new old wrong right
-   correct incorrect invalid valid expired changed reset saved stored written shared hidden known unknown
-   lost forgotten missing required needed mandatory optional empty blank none nothing something default
-   temporary simple easy hard complicated long short weak strong secure safe secret private too very so
-   not no yes still now also just in on at under behind inside with without from for to of by there here
-   somewhere below above attached set ok okay fine good bad great what where which who how why when case
-   sensitive and or but if then than as stuck broken working done updated sent ready loose strict due
-   unique random personal obvious available active inactive locked unlocked mine yours hers ours theirs
-   insecure useless annoying impossible important see same expire
-   u na iz ispod iza ista isti isto kriva krivi
-   pogrešna pogrešan nova novi stara stari ovdje tamo i ili ali da ne je sam mi ti no na em o a os as
-   blokiran blokirana blokirano istekla istekao istekao
-   uma um mesma mesmo errada errado nova novo velha antiga aqui ali e ou mas sim não der die das ein eine
-   bloqueado bloqueada expirado expirada
-   im auf unter hinter gleich falsch richtig neu alt hier dort und oder aber ja nein nicht gesperrt abgelaufen`.split(
-    /\s+/u,
-  ),
+const phraseWords = new Set(
+  `a an the my your his her our their its this that these those it in on at under behind inside with
+   without from for to of by there here not no too very so and or but if than as what where which who how
+   why when be been being something anything nothing
+   u na iz ispod iza i ili ali da ne je sam mi ti o a os as em no uma um e ou mas não
+   der die das ein eine im auf unter hinter und oder aber nicht`.split(/\s+/u),
 );
 /**
- * What a verb says of a secret rather than the secret, in English: a participle or a progressive in
- * lower case ("was blocked", "was compromised", "is expiring"), and a word of lower-case words joined
- * by a hyphen ("is case-sensitive", "is auto-generated").
+ * What is said of a secret, not the secret, after "is", "'s" or "to", written in lower case: its
+ * state. A short closed list, never a rule by a word's ending: "lightning", "pudding" and
+ * "purple-monkey-dishwasher" are passwords as often as not, and after ":" or "=" nothing is prose.
  */
-const saidOfIt = /^(?:\p{Ll}{3,}(?:ed|ing)|\p{Ll}+(?:-\p{Ll}+)+)$/u;
+const stateWords = new Set(
+  `blocked expired expiring compromised wrong incorrect invalid reset changed locked stolen leaked lost
+   forgotten gone stuck broken weak strong ready loose same different new old case-sensitive required
+   missing temporary
+   pogrešna pogrešan kriva krivi blokiran blokirana blokirano istekla istekao ista isti isto nova novi
+   stara stari errada errado bloqueado bloqueada expirado expirada mesma mesmo nova novo
+   falsch gesperrt abgelaufen gleich neu alt`.split(/\s+/u),
+);
+// After "to" (and a verb of changing before it): a verb, not the secret, when an object follows it ("to
+// protect the account", "to keep it safe") or it is one of these ("to be safe", "to expire monthly").
+const verbAfterTo = new Set(['be', 'expire', 'log', 'sign', 'get']);
+const objectAfter =
+  /^[ \u00a0]+(?:the|a|an|my|your|our|his|her|their|its|it|them|me|us|you|this|that)(?![\p{L}\p{N}])/u;
+// After "'s", a noun of the possessive, not the secret, when a verb follows it ("my password's strength
+// is weak").
+const verbAfter =
+  /^[ \u00a0]+(?:is|was|are|were|has|had|will|would|can|could|should|must|seems|looks|needs|gets)(?![\p{L}\p{N}])/iu;
 /** A file's path ("/home/lea", "~/notes", "./bin"): what `pwd` prints, no secret. */
 const path = /^(?:~|\.{1,2})?\/[^/\s]*\//u;
 /** A code with a digit or a sign in it, and a letter or a digit: what stands alone as a secret. */
@@ -159,9 +176,12 @@ export function replaceSecrets(text: string): string {
       const secret = value.slice(quote.length, value.length - end.length);
       // A role word is what a redaction left: a copy redacted again (as a pull does) stays as it is.
       if (!/[\p{L}\p{N}]/u.test(secret) || roleWordAt.test(value.slice(quote.length))) return found;
-      if (notASecret.has(secret.toLowerCase()) || path.test(secret)) return found;
       const rest = whole.slice(at + found.length);
-      if (/^\p{Nd}/u.test(secret) && lengthAfter.test(rest)) return found;
+      // After ":", "=", an arrow or a dash, whatever follows is the secret ("password: mine"); only
+      // what `pwd` prints, a file's path, is none.
+      if (/(?:[:=>→⇒—–]|[ \u00a0]-)[ \u00a0]*$/u.test(between)) {
+        return /^pwd$/iu.test(cue) && path.test(secret) ? found : `${cue}${between}${quote}[secret]${end}`;
+      }
       const kind = isSaid.test(between)
         ? 'said'
         : isTo.test(between)
@@ -169,17 +189,23 @@ export function replaceSecrets(text: string): string {
           : isApostropheS.test(between)
             ? 's'
             : 'bare';
-      if (kind === 'said') {
-        // After ":" or "=" anything goes; after a verb, not what the verb says of it ("was blocked").
-        if (!/(?:[:=>→⇒—–]|[ \u00a0]-)[ \u00a0]*$/u.test(between) && saidOfIt.test(secret)) return found;
-      } else if (kind === 'to') {
-        if (!changeBefore.test(whole.slice(Math.max(0, at - 64), at))) return found;
-      } else if (kind === 's') {
-        if (!codeLike(secret) && end === '' && !clauseAfter.test(rest)) return found;
-      } else if (!codeLike(secret) || (/^[\p{Nd} \u00a0./-]+$/u.test(secret) && digitCount(secret) < 3)) {
+      if (kind === 'bare') {
         // Straight after the cue only a code with a digit or a sign in it, and of digits alone three or
         // more: "password reset", "PIN protected", "pin 3 photos" and "password (the new one)" stay.
-        return found;
+        if (!codeLike(secret) || (/^[\p{Nd} \u00a0./-]+$/u.test(secret) && digitCount(secret) < 3))
+          return found;
+        return `${cue}${between}${quote}[secret]${end}`;
+      }
+      // After a verb, "'s" or "to": the secret, unless a word that opens a phrase or says the secret's
+      // state, as written in lower case ("is on the fridge", "was blocked"; "is Ready" is a secret), or a
+      // length of one or two digits ("is 6 digits"; "is 4821 digits" is a secret's slip).
+      if (quote === '' && (phraseWords.has(secret) || stateWords.has(secret))) return found;
+      if (/^\p{Nd}{1,2}$/u.test(secret) && lengthAfter.test(rest)) return found;
+      if (kind === 'to') {
+        if (!changeBefore.test(whole.slice(Math.max(0, at - 64), at))) return found;
+        if (/^\p{Ll}+$/u.test(secret) && (verbAfterTo.has(secret) || objectAfter.test(rest))) return found;
+      } else if (kind === 's') {
+        if (end === '' && verbAfter.test(rest)) return found;
       }
       return `${cue}${between}${quote}[secret]${end}`;
     },
@@ -205,14 +231,35 @@ const codePredicate = new RegExp(
 /** Whether a fact's predicate names a secret only with another word, so that a code in its value is one. */
 export const isCodePredicate = (predicate: string): boolean => codePredicate.test(predicate.trim());
 
+// Words of such a value with a digit that say no code, only where that is clear: a time of day (`alarm:
+// 7:30`), a count of days or the like joined by a hyphen (`pass: 3-day ski pass`), a network's
+// generation (`network: 5G`), a day beside a month's name (`lock: broken since 2 May`), and a boarding
+// gate's letter and number (`gate: B12`; `gate: 48` is a code).
+const timeOfDay = /^(?:[01]?\p{Nd}|2[0-3])[:.h][0-5]\p{Nd}(?:am|pm)?$/iu;
+const countOf =
+  /^\p{Nd}{1,3}-(?:day|days|week|weeks|month|months|year|years|hour|hours|night|nights|trip|ride|zone)$/iu;
+const generation = /^[2-6]G$/u;
+const boardingGate = /^\p{Lu}\p{Nd}{1,2}$/u;
+const dayOfMonth = /^\p{Nd}{1,2}(?:st|nd|rd|th|\.)?$/u;
+
 /**
  * Of a value whose predicate names a secret only with another word (isCodePredicate), each word with a
  * digit or a sign in it as `[secret]`, as a code standing straight after a secret's word goes: "lea /
- * hunter2" → "lea / [secret]", "48" → "[secret]"; "yes" and "HomeNet" stay.
+ * hunter2" → "lea / [secret]", "48" → "[secret]"; "yes" and "HomeNet" stay, and so do the words above
+ * that say no code.
  */
-export const replaceCodes = (value: string): string =>
-  value.replace(/[^\s]+/gu, (token) => {
+export const replaceCodes = (value: string, predicate = ''): string => {
+  const words = (value.match(/[^\s]+/gu) ?? []).map((w) => w.slice(0, w.length - trailingOf(w).length));
+  let k = -1;
+  return value.replace(/[^\s]+/gu, (token) => {
+    k += 1;
     const end = trailingOf(token);
     const code = token.slice(0, token.length - end.length);
-    return code !== '' && !roleWordAt.test(code) && codeLike(code) ? `[secret]${end}` : token;
+    if (code === '' || roleWordAt.test(code) || !codeLike(code)) return token;
+    if (timeOfDay.test(code) || countOf.test(code) || generation.test(code)) return token;
+    if (boardingGate.test(code) && /gate/iu.test(predicate)) return token;
+    const beside = [words[k - 1], words[k + 1]].some((w) => w !== undefined && isCalendarWord(w));
+    if (dayOfMonth.test(code) && beside) return token;
+    return `[secret]${end}`;
   });
+};

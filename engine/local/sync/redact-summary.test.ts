@@ -137,6 +137,25 @@ describe('postal addresses', () => {
     for (const text of ['I live at 2 different places', 'We moved to 3 new flats'])
       assert.equal(textOf(text), text, text);
   });
+
+  it('replaces a house number first after "live on", "moved to", a "#", and a second one joined by "and" (review8d M4)', () => {
+    const cases: [string, string][] = [
+      ['I live on 42 ilica', 'I live on [address]'],
+      ['we moved to 7 savska', 'we moved to [address]'],
+      ['I live at #42 ilica', 'I live at [address]'],
+      ['I lived at 3 ilica and 5 savska', 'I lived at [address] and [address]'],
+      ['I moved to 7 Savska and then to 9 Vlaška.', 'I moved to [address] and then to [address].'],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+    // A count, a time or a month after the cue is no house's number.
+    for (const text of [
+      'I live at 10 minutes from work',
+      'we moved to 3 May',
+      'we are moving to 3 days a week',
+      'I live at 42 Ilica and 2 kids',
+    ])
+      assert.equal(textOf(text).replace('[address]', '42 Ilica'), text, text);
+  });
 });
 
 describe('money', () => {
@@ -371,6 +390,64 @@ describe('secrets', () => {
       ['she said "the password is hunter2"', 'she said "the password is [secret]"'],
     ];
     for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+  });
+
+  it('replaces any value after ":" and any word after a verb but a closed list of states (review8d C1)', () => {
+    const cases: [string, string][] = [
+      // After ":" or "=" nothing is prose.
+      ['password: mine', 'password: [secret]'],
+      ['password: none', 'password: [secret]'],
+      // A word ending in "-ing" or "-ed", one of words joined by hyphens, a capitalised state: a secret.
+      ['the wifi password is lightning', 'the wifi password is [secret]'],
+      ['the password is pudding', 'the password is [secret]'],
+      ['the password was blessed', 'the password was [secret]'],
+      ['the password is purple-monkey-dishwasher', 'the password is [secret]'],
+      ['the passphrase is correct-horse-battery-staple', 'the passphrase is [secret]'],
+      ['lozinka je zeleni-konj-baterija', 'lozinka je [secret]'],
+      ['the password is random', 'the password is [secret]'],
+      ['the password is personal', 'the password is [secret]'],
+      ['my password is Ready', 'my password is [secret]'],
+      ["my password's sunshine lol", "my password's [secret] lol"],
+      ['the PIN is 4821 digits', 'the PIN is [secret] digits'],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+    const kept = [
+      'the password was changed',
+      'the PIN is blocked',
+      "my password's gone.",
+      "my password's leaked!",
+      "my password's been changed",
+      'the password is not working',
+    ];
+    for (const text of kept) assert.equal(textOf(text), text, text);
+  });
+
+  it('replaces a secret after "which is", an adverb inside the verb, a long phrase and "over to" (review8d H3)', () => {
+    const cases: [string, string][] = [
+      ['the password for Gmail which is hunter2', 'the password for Gmail which is [secret]'],
+      ['the password will now be hunter2', 'the password will now be [secret]'],
+      ['the password is now going to be hunter2', 'the password is now going to be [secret]'],
+      ['the new PIN is going to be 4821', 'the new PIN is going to be [secret]'],
+      [
+        'the password for my old work email account at the bank is hunter2',
+        'the password for my old work email account at the bank is [secret]',
+      ],
+      [
+        'the password for my gmail, which I never change, is hunter2',
+        'the password for my gmail, which I never change, is [secret]',
+      ],
+      ['I switched the wifi password over to hunter2', 'I switched the wifi password over to [secret]'],
+      ['I changed my password to sunshine yesterday', 'I changed my password to [secret] yesterday'],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+    // A verb after "to" that has an object or is "be" is the reason, not the secret (review8d M3).
+    const kept = [
+      'I changed my password to protect the account',
+      'I reset my password to be safe',
+      'I changed my password to something stronger',
+      'I set the alarm code to expire monthly',
+    ];
+    for (const text of kept) assert.equal(textOf(text), text, text);
   });
 });
 

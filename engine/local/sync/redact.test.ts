@@ -1221,6 +1221,56 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(valueOf('residence', 'Ilica 42, 10000 Zagreb'), '[address] Zagreb');
     assert.equal(valueOf('home', '42 Ilica'), '[address]');
     assert.equal(valueOf('lives in', 'Zagreb'), 'Zagreb');
+    // Where one moved to is a residence too (review8d M4).
+    assert.equal(valueOf('moved to', '42 Ilica'), '[address]');
+    assert.equal(valueOf('moved to', 'Zagreb'), 'Zagreb');
+  });
+
+  it("replaces the date of anyone's birth, with other words beside the birth's (review8d H1)", () => {
+    const valueOf = (predicate: string, value: string | number | boolean) => {
+      const out = createRedactor(people, secret).redact({
+        ...message('x'),
+        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
+      });
+      assert.ok(out.ok, out.ok ? '' : out.reason);
+      return (out.replica.content as { value: unknown }).value;
+    };
+    for (const [predicate, value] of [
+      ["mother's birthday", '3 May 1962'],
+      ["mother's date of birth", '1962-05-03'],
+      ["father's dob", '03.05.1962'],
+      ['date and place of birth', '3 May 1990, Zagreb'],
+      ['birth date (certificate)', '1990-05-03'],
+      ['name day and birthday', '3 May 1990'],
+      ["parents' birthdays", '3 May 1962'],
+    ] as const)
+      assert.equal(valueOf(predicate, value), '[date]', predicate);
+    // The noun the birth's word is said of: a weight, a place, a party; not a date.
+    assert.equal(valueOf('birth weight', '3.4 kg'), '3.4 kg');
+    assert.equal(valueOf('country of birth', 'Croatia'), 'Croatia');
+    assert.equal(valueOf('birthday party', '3 May 2026'), '3 May 2026');
+  });
+
+  it("keeps a time, a count, a network's generation, a day of a month and a boarding gate in a code's value (review8d M3)", () => {
+    const valueOf = (predicate: string, value: string | number | boolean) => {
+      const out = createRedactor(people, secret).redact({
+        ...message('x'),
+        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
+      });
+      assert.ok(out.ok, out.ok ? '' : out.reason);
+      return (out.replica.content as { value: unknown }).value;
+    };
+    assert.equal(valueOf('alarm', '7:30'), '7:30');
+    assert.equal(valueOf('gate', 'B12'), 'B12');
+    assert.equal(valueOf('network', '5G'), '5G');
+    assert.equal(valueOf('lock', 'broken since 2 May'), 'broken since 2 May');
+    assert.equal(valueOf('pass', '3-day ski pass'), '3-day ski pass');
+    // A code beside them still goes; a predicate that names a secret takes the whole value.
+    assert.equal(valueOf('gate', '48'), '[secret]');
+    assert.equal(valueOf('code', 'B12'), '[secret]');
+    assert.equal(valueOf('lock', '2 4 8'), '[secret] [secret] [secret]');
+    assert.equal(valueOf('alarm code', '7:30'), '[secret]');
+    assert.equal(valueOf('gate code', 'B12'), '[secret]');
   });
 
   it('finds known names whatever their case, keeping the text around them in place', () => {

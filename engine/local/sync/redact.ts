@@ -5,6 +5,8 @@ import { escapeRegExp } from '../../core/shared/escape-reg-exp.ts';
 import { basesOf } from '../../core/shared/name-forms.ts';
 import {
   baseName,
+  isEverydayWord,
+  isGivenName,
   nameBesideKnown,
   personNameOf,
   replaceUnknownNames,
@@ -50,17 +52,21 @@ export type Redacted = { ok: true; replica: RecordReplica } | { ok: false; reaso
 class Unsure extends Error {}
 
 const roleOfSelf = '[self]';
-// Said of "Marko Horvat" where the Brain knows a Marko and Horvat is the self's surname. It quotes no
-// pseudonym: on the device, where the reason is read, one says nothing.
-const surnameBeside =
-  'a name that shares a part with one the Brain knows (its surname, right beside another name: perhaps one name, of someone else)';
+// Said of "Marko Horvat" where the Brain knows a Marko and Horvat is the self's surname. It quotes the
+// text's own words for the surname, never a pseudonym: on the device, where the reason is read, one says
+// nothing.
+const surnameBeside = (words: readonly string[]) =>
+  `a name that shares a part with one the Brain knows (${[...new Set(words)]
+    .slice(0, 2)
+    .map((w) => `"${w}"`)
+    .join(', ')}, its surname, right beside another name: perhaps one name, of someone else)`;
 const secretRole = '[secret]';
 const dateRole = '[date]';
 /** Predicates whose value is a postal address: read after `addressCue`, as the text rules read one. */
 // "lives in" is the deriver's predicate of a residence: its value is a city ("Zagreb"), which stays, or
 // a street and its number ("42 Ilica").
 const addressPredicate =
-  /(?<![\p{L}])(?:address|home address|home|residence|lives at|lives on|lives in|lived in|lives|resides|resides at|location|adresa|prebivalište|boravište|morada|residência|adresse|wohnort|wohnsitz|dirección|endereço)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:address|home address|home|residence|lives at|lives on|lives in|lived in|lives|resides|resides at|moved to|moving to|moved into|location|adresa|prebivalište|boravište|morada|residência|adresse|wohnort|wohnsitz|dirección|endereço)(?![\p{L}])/iu;
 const addressCue = 'address: ';
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -118,16 +124,18 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     out = outsideRoleWords(out, replaceAmounts);
     out = joinAddresses(outsideRoleWords(out, replaceAddresses));
     out = outsideRoleWords(out, replaceNumbers);
-    out = replaceNames(out, names);
-    out = replaceKnownForms(out, names);
+    // The text's words that went as a surname's pseudonym (surnameMark), for a reason that names them.
+    const surnames: string[] = [];
+    out = replaceNames(out, names, surnames);
+    out = replaceKnownForms(out, names, surnames);
     const beside = nameBesideKnown(out);
     if (beside !== null)
       throw new Unsure(`a name that shares a part with one the Brain knows ("${beside}" beside it)`);
-    if (tagsAsOneName(out)) throw new Unsure(surnameBeside);
+    if (tagsAsOneName(out)) throw new Unsure(surnameBeside(surnames));
     out = replaceUnknownNames(out, pseudonym, notPeople.size > 0 ? isPlace : undefined);
     // A name the rules for an unknown one found right beside a known surname ("Snježana [self]" where a
     // sentence opens, which nameBesideKnown does not read as a name).
-    if (tagsAsOneName(out)) throw new Unsure(surnameBeside);
+    if (tagsAsOneName(out)) throw new Unsure(surnameBeside(surnames));
     out = out.replaceAll(surnameMark, '');
     if (atSign.test(out)) throw new Unsure('an @ that is not part of an e-mail address (a handle?)');
     // Read on what would go: words inside an address or a URL that went are not said on the hub.
@@ -156,7 +164,7 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
     // "gate: 48", "wifi: Tr0ub4dor&3": a code in the value of a predicate that names a secret only with
     // another word is one; "wifi: yes" is not.
     if (isCodePredicate(predicate)) {
-      const coded = replaceCodes(String(value));
+      const coded = replaceCodes(String(value), predicate);
       if (coded !== String(value)) return coded === secretRole ? secretRole : redactText(coded);
     }
     if (isBirthPredicate(predicate) && holdsDate(String(value))) return dateRole;
@@ -326,8 +334,8 @@ interface NamedPeople {
 
 interface SlotName {
   name: string;
-  /** Of its parts, only the first, a given name, is the person's alone (a value typed in lower case). */
-  onlyFirstPart?: boolean;
+  /** Later words of a value typed in lower case that are everyday words, not parts of the name (folded). */
+  everydayParts?: ReadonlySet<string>;
 }
 
 /**
@@ -354,10 +362,14 @@ function withRelations(people: KnownPeople, isPlace: (name: string) => boolean):
       const name = personNameOf(one);
       if (name === null || isPlace(one) || isPlace(name) || known.has(fold(name))) continue;
       known.add(fold(name));
-      // A value typed in lower case ("ivan work", "marta sick", "snježana horvat") is a name by its
-      // first word, a given name (personNameOf), alone: a word after it may be an everyday one, which as
-      // a part of the name would be hidden in every copy ("long day at work"). The whole is hers still.
-      slotNames.push(/\p{Lu}/u.test(one) ? { name } : { name, onlyFirstPart: true });
+      // A value typed in lower case ("ivan work", "marta sick", "marta jurić") is a name by its first
+      // word, a given name (personNameOf): a word after it is a part of the name, a surname, unless it
+      // is an everyday one, which as a part would be hidden in every copy ("long day at work"). The
+      // whole is hers still.
+      const everyday = /\p{Lu}/u.test(one)
+        ? undefined
+        : new Set(name.split(' ').slice(1).filter(isEverydayWord).map(fold));
+      slotNames.push(everyday && everyday.size > 0 ? { name, everydayParts: everyday } : { name });
     }
   return { ...base, slotNames };
 }
@@ -368,13 +380,17 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
   const parts = new Map<string, { word: string; replacements: Set<string>; later: boolean }>();
   // The parts of the names of the self and the people the Brain met (speakers, contacts).
   const metParts = new Set<string>();
-  const add = (name: string, replacement: string, bySlot = false, onlyFirstPart = false) => {
+  // A slot's name that is a surname alone ("Babić" of "dentist: Dr. Babić"): marked as a later part is
+  // (surnameMark), so that a given name beside it ("Marko Babić") is held back as one name of another.
+  const surnamesAlone = new Set<string>();
+  const add = (name: string, replacement: string, bySlot = false, everydayParts?: ReadonlySet<string>) => {
     const full = collapse(name);
     const key = fold(full);
     if (full.length < 2 || whole.has(key)) return;
     whole.set(key, replacement);
     spelled.set(key, full);
     const words = full.split(' ');
+    if (bySlot && words.length === 1 && !isGivenName(full.split('-')[0]!)) surnamesAlone.add(key);
     // Each word, and each half of a double surname ("Horvat-Kovačević": either alone is her), a later
     // word marked as a surname's (surnameMark).
     const partsOf = words.flatMap((word, k) => {
@@ -384,7 +400,7 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
     for (const { part, later } of partsOf) {
       // A part counts as a name when it is written as one in the name: capitalised, three letters or more.
       if (part.length < 3 || !/^\p{Lu}/u.test(part) || part === full) continue;
-      if (onlyFirstPart && later) continue;
+      if (later && everydayParts?.has(fold(part))) continue;
       // A slot's name whose part is a met person's ("Dr. Marko Babić", a dentist, where Marko Kos
       // speaks) leaves that part to the met one: "Marko" alone is far likelier the one who speaks, and
       // a part two people share would hold back every copy naming him. The whole name is the slot's.
@@ -402,12 +418,12 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
   };
   if (people.self) add(people.self, roleOfSelf);
   for (const other of people.others) add(other, pseudonym(collapse(other)));
-  for (const { name, onlyFirstPart } of people.slotNames)
-    add(name, pseudonym(collapse(name)), true, onlyFirstPart);
+  for (const { name, everydayParts } of people.slotNames)
+    add(name, pseudonym(collapse(name)), true, everydayParts);
   const entries = [
     ...[...whole].map(([key, replacement]) => ({
       word: spelled.get(key)!,
-      replacement: replacement as string | null,
+      replacement: (surnamesAlone.has(key) ? replacement + surnameMark : replacement) as string | null,
     })),
     ...[...parts]
       .filter(([key]) => !whole.has(key))
@@ -430,13 +446,14 @@ function nameTable(people: NamedPeople, pseudonym: (name: string) => string): Na
 
 const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
 
-function replaceNames(text: string, names: NameTable): string {
+function replaceNames(text: string, names: NameTable, surnames: string[] = []): string {
   let out = text;
   for (const { pattern, word, replacement } of names.words) {
     out = out.replace(pattern, (match: string, at: number, whole: string) => {
       // Inside a longer word ("Anabela", "Stoneware") it is not the name.
       if (isWordChar(whole[at - 1]) || isWordChar(whole[at + match.length])) return match;
       if (replacement === null) throw new Unsure(`a name two known people share ("${word}")`);
+      if (replacement.endsWith(surnameMark)) surnames.push(match);
       return replacement;
     });
   }
@@ -464,7 +481,7 @@ function headOf(word: string): string {
   return head;
 }
 
-function replaceKnownForms(text: string, names: NameTable): string {
+function replaceKnownForms(text: string, names: NameTable, surnames: string[] = []): string {
   if (names.single.size === 0) return text;
   const out = text.replace(capitalisedWord, (word: string, at: number, whole: string) => {
     // Two letters first: folding every capitalised word of every text would cost a tenth of the redaction.
@@ -483,6 +500,7 @@ function replaceKnownForms(text: string, names: NameTable): string {
     if (base === null) return word;
     const replacement = names.single.get(fold(base))!;
     if (replacement === null) throw new Unsure(`a name two known people share ("${base}", as "${word}")`);
+    if (replacement.endsWith(surnameMark)) surnames.push(word);
     return replacement;
   });
   return out === text
