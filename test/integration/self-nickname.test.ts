@@ -110,7 +110,7 @@ describe('a nickname the self says she goes by names her, as her own name does',
     });
 
     it(`${name}: a second nickname names him beside the first; "Same here." is none`, async () => {
-      const { engine, split, ask, profile, say } = await tomislav(opened);
+      const { engine, id, split, ask, profile, say } = await tomislav(opened);
       try {
         await say('user', 'My colleagues call me Kova.');
         await say('user', 'Same here.');
@@ -119,8 +119,23 @@ describe('a nickname the self says she goes by names her, as her own name does',
         // The slot holds the one he goes by now; no reply or ride took it.
         assert.ok(lines.includes("Tomislav Kovačević's nickname is Kova"), lines.join(' | '));
         assert.ok(!lines.some((l) => /nickname is (?:Same|Uber)/u.test(l)), lines.join(' | '));
-        // Each names him.
-        assert.equal((await ask('Where does Tom live?'))[0], split);
+        // Each names him: the one he went by before as much, so the slot lane answers it with his home.
+        const byTom = (await engine.createContext(
+          tenant,
+          id,
+          { query: 'Where does Tom live?' },
+          {
+            requestId: 'r-tom',
+          },
+        )) as ContextReady;
+        assert.equal(byTom.citations[0]?.record_id, split);
+        const trace = await engine.getTrace(tenant, id, byTom.id);
+        const slot = trace.lanes.find((l) => l.name === 'slot');
+        assert.deepEqual(
+          slot?.candidates.map((c) => c.record_id),
+          [split],
+          JSON.stringify(trace.lanes),
+        );
         assert.equal((await ask('Where does Kova live?'))[0], split);
       } finally {
         await engine.close();

@@ -36,7 +36,8 @@ export function pgSlotIndex(q: PgQueryable): SlotIndex {
         await q.query<{ statement: string; subject: string; predicate: string | null }>(
           `SELECT statement, subject, predicate FROM memories
             WHERE brain_uid = $1 AND slot = ANY($2::text[])
-              AND status = 'active' AND NOT pending AND (valid_to_ms IS NULL OR valid_to_ms > valid_from_ms)`,
+              AND status <> 'retracted' AND revised_by IS NULL AND NOT pending
+              AND (valid_to_ms IS NULL OR valid_to_ms > valid_from_ms)`,
           [brainUid, [...slots]],
         )
       ).rows,

@@ -69,7 +69,8 @@ export function createSqliteSlotIndex(store: Store): SlotIndex {
       store.all<{ statement: string; subject: string; predicate: string | null }>(
         `SELECT statement, subject, predicate FROM memories INDEXED BY memories_brain_slot
           WHERE brain_uid = ? AND slot IN (SELECT value FROM json_each(?))
-            AND status = 'active' AND pending = 0 AND (valid_to_ms IS NULL OR valid_to_ms > valid_from_ms)`,
+            AND status <> 'retracted' AND revised_by IS NULL AND pending = 0
+            AND (valid_to_ms IS NULL OR valid_to_ms > valid_from_ms)`,
         brainUid,
         JSON.stringify(slots),
       ),
