@@ -134,10 +134,10 @@ const lowerStreetAt = new RegExp(String.raw`\p{Ll}[\p{Ll}\p{M}]{2,40}(?!${letter
 const homeCue =
   /^(?:live[sd]? (?:at|on)|living (?:at|on)|mov(?:ed|ing) (?:to|into)|address(?: is|:)|adresa|morada|adresse|dirección|živim|stanujem|moro|wohn)/iu;
 // Words after "live at 3" or "moved to 3" that say how many, not where ("I live at 2 different
-// places", "we moved to 3 new flats", "I moved to 2 new teams").
+// places", "we moved to 3 bigger flats"). Not "new", "old" or "more": "12 new road" is a street.
 const notAStreet = new Set(
   `different other separate places locations addresses homes houses flats apartments times the a an
-   of in on at and or new old more fewer bigger smaller larger several kids children people persons cats
+   of in on at and or fewer bigger smaller larger several kids children people persons cats
    dogs teams jobs rooms offices`.split(/\s+/u),
 );
 
@@ -182,10 +182,14 @@ function streetEnd(text: string, nameAt: number, home: boolean): number | null {
     lowerStreetAt.lastIndex = nameAt;
     name = lowerStreetAt.exec(text)?.[0];
     if (name && notAStreet.has(name)) name = undefined;
+    // "3 new flats", "2 new teams": a count; "12 new road" is a street.
+    if (name && /^(?:new|old|more)$/u.test(name) && pluralAfter.test(text.slice(nameAt + name.length)))
+      name = undefined;
   }
   if (!name || numberedThing(name, '') || unitAfter.test(` ${name}`)) return null;
   return counted(text, nameAt + name.length) ? null : nameAt + name.length;
 }
+const pluralAfter = /^[ \u00a0]+\p{Ll}{2,}s(?![\p{L}\p{N}])/u;
 // A count after the number ("lived in Zagreb 5 years", "Ilica 3 times") makes it no house's.
 const counted = (whole: string, end: number) => unitAfter.test(whole.slice(end, end + 16));
 
@@ -348,6 +352,27 @@ export const isBirthPredicate = (predicate: string): boolean => {
   if (dateWord.test(predicate)) return true;
   for (const m of predicate.matchAll(birthWords)) if (m[1] === undefined && m[2] === undefined) return true;
   return false;
+};
+
+/**
+ * Whether a fact's predicate speaks of a birth at all ("birthday card", "place of birth"): with a full
+ * date of a year long past (`oldFullDate`) its value is a date of birth whatever noun the birth's word
+ * is said of.
+ */
+export const mentionsBirth = (predicate: string): boolean => birthPredicate.test(predicate);
+
+/**
+ * Whether a value holds a day, a month and a year at least five years before `nowYear` ("3 May 1990",
+ * "03.05.1990", "1990-05-03"): beside a birth's word, a date of birth; a birthday party's is this year's.
+ */
+export const oldFullDate = (value: string, nowYear: number): boolean => {
+  const year = /(?<!\p{Nd})(1[89]\p{Nd}{2}|20\p{Nd}{2})(?!\p{Nd})/u.exec(value);
+  if (!year || Number(year[1]) > nowYear - 5) return false;
+  const dayMonth =
+    /\p{Nd}{1,2}[./-]\p{Nd}{1,2}|\p{Nd}{4}-\p{Nd}{2}-\p{Nd}{2}/u.test(value) ||
+    (/(?<!\p{Nd})\p{Nd}{1,2}(?:st|nd|rd|th|\.)?(?!\p{Nd})/u.test(value.replace(year[1]!, ' ')) &&
+      value.split(/[^\p{L}\p{M}.]+/u).some((w) => w !== '' && months.test(w)));
+  return dayMonth;
 };
 
 /**

@@ -137,9 +137,12 @@ const stateWords = new Set(
 );
 // After "to" (and a verb of changing before it): a verb, not the secret, when an object follows it ("to
 // protect the account", "to keep it safe") or it is one of these ("to be safe", "to expire monthly").
-const verbAfterTo = new Set(['be', 'expire', 'log', 'sign', 'get']);
-const objectAfter =
-  /^[ \u00a0]+(?:the|a|an|my|your|our|his|her|their|its|it|them|me|us|you|this|that)(?![\p{L}\p{N}])/u;
+// After "to", a verb ("to protect the account", "to be safe", "to log in"), not the new secret: only
+// these, since a password is as often a word followed by "this week" or "the other day".
+const verbAfterTo = new Set(
+  `be expire log sign get protect keep secure access unlock open make stop avoid prevent remember use enter
+   share match meet include check see try change reset`.split(/\s+/u),
+);
 // After "'s", a noun of the possessive, not the secret, when a verb follows it ("my password's strength
 // is weak").
 const verbAfter =
@@ -167,8 +170,8 @@ export function replaceSecrets(text: string): string {
       whole: string,
     ) => {
       // A quoted secret keeps its quotes; one whose quote never closes goes whole after it.
-      if (closed !== undefined) return `${cue}${between}${closed[0]}[secret]${closed.at(-1)}`;
-      if (open !== undefined) return `${cue}${between}${open[0]}[secret]`;
+      if (closed !== undefined) return `${cue}${replaceSecrets(between)}${closed[0]}[secret]${closed.at(-1)}`;
+      if (open !== undefined) return `${cue}${replaceSecrets(between)}${open[0]}[secret]`;
       const value = digits ?? bareWord!;
       // A word's opening quote stays, and what ends the sentence after it stays the sentence's.
       const quote = /^["“„'‘«]/u.test(value) ? value[0]! : '';
@@ -177,10 +180,15 @@ export function replaceSecrets(text: string): string {
       // A role word is what a redaction left: a copy redacted again (as a pull does) stays as it is.
       if (!/[\p{L}\p{N}]/u.test(secret) || roleWordAt.test(value.slice(quote.length))) return found;
       const rest = whole.slice(at + found.length);
+      // Kept as written, what the phrase between held is read again: a second secret's word there
+      // ("the code for the old house next to password hunter2 is on the fridge") names its own.
+      const kept = () => cue + replaceSecrets(found.slice(cue.length));
       // After ":", "=", an arrow or a dash, whatever follows is the secret ("password: mine"); only
       // what `pwd` prints, a file's path, is none.
       if (/(?:[:=>→⇒—–]|[ \u00a0]-)[ \u00a0]*$/u.test(between)) {
-        return /^pwd$/iu.test(cue) && path.test(secret) ? found : `${cue}${between}${quote}[secret]${end}`;
+        return /^pwd$/iu.test(cue) && path.test(secret)
+          ? found
+          : `${cue}${replaceSecrets(between)}${quote}[secret]${end}`;
       }
       const kind = isSaid.test(between)
         ? 'said'
@@ -193,21 +201,21 @@ export function replaceSecrets(text: string): string {
         // Straight after the cue only a code with a digit or a sign in it, and of digits alone three or
         // more: "password reset", "PIN protected", "pin 3 photos" and "password (the new one)" stay.
         if (!codeLike(secret) || (/^[\p{Nd} \u00a0./-]+$/u.test(secret) && digitCount(secret) < 3))
-          return found;
-        return `${cue}${between}${quote}[secret]${end}`;
+          return kept();
+        return `${cue}${replaceSecrets(between)}${quote}[secret]${end}`;
       }
       // After a verb, "'s" or "to": the secret, unless a word that opens a phrase or says the secret's
       // state, as written in lower case ("is on the fridge", "was blocked"; "is Ready" is a secret), or a
       // length of one or two digits ("is 6 digits"; "is 4821 digits" is a secret's slip).
-      if (quote === '' && (phraseWords.has(secret) || stateWords.has(secret))) return found;
-      if (/^\p{Nd}{1,2}$/u.test(secret) && lengthAfter.test(rest)) return found;
+      if (quote === '' && (phraseWords.has(secret) || stateWords.has(secret))) return kept();
+      if (/^\p{Nd}{1,2}$/u.test(secret) && lengthAfter.test(rest)) return kept();
       if (kind === 'to') {
-        if (!changeBefore.test(whole.slice(Math.max(0, at - 64), at))) return found;
-        if (/^\p{Ll}+$/u.test(secret) && (verbAfterTo.has(secret) || objectAfter.test(rest))) return found;
+        if (!changeBefore.test(whole.slice(Math.max(0, at - 64), at))) return kept();
+        if (/^\p{Ll}+$/u.test(secret) && verbAfterTo.has(secret)) return kept();
       } else if (kind === 's') {
-        if (end === '' && verbAfter.test(rest)) return found;
+        if (end === '' && !codeLike(secret) && verbAfter.test(rest)) return kept();
       }
-      return `${cue}${between}${quote}[secret]${end}`;
+      return `${cue}${replaceSecrets(between)}${quote}[secret]${end}`;
     },
   );
 }

@@ -126,7 +126,7 @@ describe('postal addresses', () => {
     for (const text of kept) assert.equal(textOf(text), text, text);
   });
 
-  it('replaces a house number first and a street in lower case, or after a number\'s mark, after "live at" (review8a M2)', () => {
+  it('replaces a house number first and a street in lower case, or after a number\'s mark, after "live at"', () => {
     const cases: [string, string][] = [
       ['I live at 42 ilica', 'I live at [address]'],
       ['my address: 7 savska', 'my address: [address]'],
@@ -138,7 +138,7 @@ describe('postal addresses', () => {
       assert.equal(textOf(text), text, text);
   });
 
-  it('replaces a house number first after "live on", "moved to", a "#", and a second one joined by "and" (review8d M4)', () => {
+  it('replaces a house number first after "live on", "moved to", a "#", and a second one joined by "and"', () => {
     const cases: [string, string][] = [
       ['I live on 42 ilica', 'I live on [address]'],
       ['we moved to 7 savska', 'we moved to [address]'],
@@ -219,7 +219,7 @@ describe('other numbers', () => {
     assert.equal(textOf("Ana's birthday is December 8."), `${tag('Ana Kos')}'s birthday is December 8.`);
   });
 
-  it('replaces a date of birth said with words between the cue and the date (leak8, H1)', () => {
+  it('replaces a date of birth said with words between the cue and the date', () => {
     const cases: [string, string][] = [
       ['My birthday is 3.5.1990 and I like cake.', 'My birthday is [date] and I like cake.'],
       ['my birthday is May 3, 1990', 'my birthday is [date]'],
@@ -237,7 +237,7 @@ describe('other numbers', () => {
     for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
   });
 
-  it('replaces a date of birth with an ordinal day, a month and a year, in Croatian, and a year after "Birthday:" (review8a M1)', () => {
+  it('replaces a date of birth with an ordinal day, a month and a year, in Croatian, and a year after "Birthday:"', () => {
     const cases: [string, string][] = [
       ['I was born on the 3rd of May 1990', 'I was born on the [date]'],
       ['my birthday is the 3rd of May 1990', 'my birthday is the [date]'],
@@ -255,7 +255,7 @@ describe('other numbers', () => {
     assert.equal(textOf('my birthday party in 2024'), 'my birthday party in 2024');
   });
 
-  it('keeps a year said after a birth and another clause (review8a M5)', () => {
+  it('keeps a year said after a birth and another clause', () => {
     for (const text of ['I was born in Zagreb, moved in 2015', 'born and raised here, in 2015'])
       assert.equal(textOf(text), text, text);
   });
@@ -277,7 +277,33 @@ describe('other numbers', () => {
 });
 
 describe('secrets', () => {
-  it('replaces what follows a word that names a secret with [secret] (leak8, H2)', () => {
+  it("reads a secret before words that follow it, and a second secret inside the first one's phrase", () => {
+    const cases: [string, string][] = [
+      ['I set my password to dragon this morning', 'I set my password to [secret] this morning'],
+      ['I changed my password to sunshine, this week', 'I changed my password to [secret], this week'],
+      [
+        'I reset the wifi password to letmein that you gave me',
+        'I reset the wifi password to [secret] that you gave me',
+      ],
+      ["I changed my password to monkey my dog's name", "I changed my password to [secret] my dog's name"],
+      ["my password's hunter2 is what I use", "my password's [secret] is what I use"],
+      ["my password's Tr0ub4dor&3 is strong", "my password's [secret] is strong"],
+      [
+        'the code for the front door of the old house next to password hunter2 is on the fridge',
+        'the code for the front door of the old house next to password [secret] is on the fridge',
+      ],
+    ];
+    for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
+    const two = textOf('the code for the door next to password hunter2 is 4821');
+    assert.ok(!/hunter2|4821/u.test(two), two);
+    // A verb after "to" is prose.
+    assert.equal(
+      textOf('I changed my password to protect the account'),
+      'I changed my password to protect the account',
+    );
+  });
+
+  it('replaces what follows a word that names a secret with [secret]', () => {
     const cases: [string, string][] = [
       ['My password is hunter2.', 'My password is [secret].'],
       ['my wifi password is Tr0ub4dor&3.', 'my wifi password is [secret].'],
@@ -323,7 +349,7 @@ describe('secrets', () => {
     assert.equal(textOf('error code 500'), 'error code [number]');
   });
 
-  it('replaces a secret said in the shapes near those: "to", "\'s", "will be", a longer phrase, an adverb, an arrow (review8a H1)', () => {
+  it('replaces a secret said in the shapes near those: "to", "\'s", "will be", a longer phrase, an adverb, an arrow', () => {
     const cases: [string, string][] = [
       ['I changed my password to hunter2', 'I changed my password to [secret]'],
       ['set my wifi password to Tr0ub4dor&3', 'set my wifi password to [secret]'],
@@ -360,7 +386,7 @@ describe('secrets', () => {
     for (const text of kept) assert.equal(textOf(text), text, text);
   });
 
-  it('keeps words said of a secret, counts, paths, a pin that is a verb and a building code (review8a M5)', () => {
+  it('keeps words said of a secret, counts, paths, a pin that is a verb and a building code', () => {
     const kept = [
       'pin 3 photos to the board',
       'I pin 2 tabs every morning',
@@ -380,7 +406,7 @@ describe('secrets', () => {
     for (const text of kept) assert.equal(textOf(text), text, text);
   });
 
-  it('replaces the whole secret after a quote that is not closed (review8a M6)', () => {
+  it('replaces the whole secret after a quote that is not closed', () => {
     const cases: [string, string][] = [
       ["password: 'hunter2", "password: '[secret]"],
       ['password: "hunter2', 'password: "[secret]'],
@@ -392,7 +418,7 @@ describe('secrets', () => {
     for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
   });
 
-  it('replaces any value after ":" and any word after a verb but a closed list of states (review8d C1)', () => {
+  it('replaces any value after ":" and any word after a verb but a closed list of states', () => {
     const cases: [string, string][] = [
       // After ":" or "=" nothing is prose.
       ['password: mine', 'password: [secret]'],
@@ -422,7 +448,7 @@ describe('secrets', () => {
     for (const text of kept) assert.equal(textOf(text), text, text);
   });
 
-  it('replaces a secret after "which is", an adverb inside the verb, a long phrase and "over to" (review8d H3)', () => {
+  it('replaces a secret after "which is", an adverb inside the verb, a long phrase and "over to"', () => {
     const cases: [string, string][] = [
       ['the password for Gmail which is hunter2', 'the password for Gmail which is [secret]'],
       ['the password will now be hunter2', 'the password will now be [secret]'],
@@ -440,7 +466,7 @@ describe('secrets', () => {
       ['I changed my password to sunshine yesterday', 'I changed my password to [secret] yesterday'],
     ];
     for (const [text, expected] of cases) assert.equal(textOf(text), expected, text);
-    // A verb after "to" that has an object or is "be" is the reason, not the secret (review8d M3).
+    // A verb after "to" that has an object or is "be" is the reason, not the secret.
     const kept = [
       'I changed my password to protect the account',
       'I reset my password to be safe',
@@ -514,7 +540,7 @@ describe('people the Brain does not know', () => {
     assert.equal(textOf('Lea Horvat and Marko called.'), `[self] and ${tag('Marko')} called.`);
   });
 
-  it('holds a Record back when a name is joined to a known part by a hyphen, or two known parts are one name (leak8 M2)', () => {
+  it('holds a Record back when a name is joined to a known part by a hyphen, or two known parts are one name', () => {
     // Horvat is the self's surname, Ana Ana Kos's name, Lea the self's first name.
     const joined: [string, string][] = [
       ['Dinner at the Horvat-Kovačević place.', 'Kovačević'],
@@ -533,7 +559,7 @@ describe('people the Brain does not know', () => {
     assert.equal(textOf('Marko-style jokes.'), `${tag('Marko')}-style jokes.`);
   });
 
-  it('sends two known people side by side, and says why without a pseudonym where one is a surname (review8a M3)', () => {
+  it('sends two known people side by side, and says why without a pseudonym where one is a surname', () => {
     const cases: [string, string][] = [
       ['I told Marko Ana would come', `I told ${tag('Marko')} ${tag('Ana Kos')} would come`],
       ['Hi Marko Lea here', `Hi ${tag('Marko')} [self] here`],
@@ -571,7 +597,7 @@ describe('people the Brain does not know', () => {
   });
 });
 
-describe('a given name alone, and a firm or a place that is no one (use8)', () => {
+describe('a given name alone, and a firm or a place that is no one', () => {
   // Each row: the text, and the names in it that must not go up, each as the pseudonym of its name (a
   // case of one, written [case, name], as the name's).
   const hidden: [string, (string | [string, string])[]][] = [
@@ -634,7 +660,7 @@ describe('a given name alone, and a firm or a place that is no one (use8)', () =
   });
 });
 
-describe("the Brain's own person in a redacted copy (leak8 M1)", () => {
+describe("the Brain's own person in a redacted copy", () => {
   // The speakers the store reads back for a Brain with agents' and imports' messages (people()).
   const speakers: KnownPeople = {
     self: 'Lea Horvat',

@@ -19,6 +19,8 @@ import {
   digitValue,
   holdsDate,
   isBirthPredicate,
+  mentionsBirth,
+  oldFullDate,
   joinAddresses,
   outsideRoleWords,
   replaceAddresses,
@@ -168,6 +170,7 @@ export function createRedactor(people: KnownPeople, secret: Buffer, places: read
       if (coded !== String(value)) return coded === secretRole ? secretRole : redactText(coded);
     }
     if (isBirthPredicate(predicate) && holdsDate(String(value))) return dateRole;
+    if (mentionsBirth(predicate) && oldFullDate(String(value), new Date().getUTCFullYear())) return dateRole;
     if (typeof value === 'string') {
       if (!addressPredicate.test(predicate)) return redactText(value);
       const read = redactText(`${addressCue}${value}`);
