@@ -231,7 +231,7 @@ async function joinChangedPlans(
 ): Promise<void> {
   const claims = [...keyOf.keys()];
   // "Petra and I broke up last night.": the sentence beside its ending, which closes what was said of
-  // the couple (tied-statements.ts, rules-v89); a store derived before kept that open (review8c M4).
+  // the couple (tied-statements.ts, rules-v89); a store derived before kept that open.
   const tied = (c: Claim) =>
     c.predicate === null &&
     claims.some((e) => e.ends !== undefined && e.predicate !== null && e.quote === c.quote);

@@ -302,7 +302,7 @@ for (const backend of [local, postgres])
     });
 
     it('a break-up the old rules kept beside what was said of the couple closes it once derived again', async () => {
-      // Before rules-v89 nothing closed "We've been together three years." with the partner (review8c M4).
+      // Before rules-v89 nothing closed "We've been together three years." with the partner.
       const noEndings: Deriver = {
         name: 'rules-v88',
         derive: (record, ctx) => rules.derive(record, ctx).filter((c) => c.endsHeld === undefined),

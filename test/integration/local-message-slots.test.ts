@@ -718,7 +718,7 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
-  it('everyday wordings of a change hold the slot and replace the value said before (use8)', async () => {
+  it('everyday wordings of a change hold the slot and replace the value said before', async () => {
     const { engine, said, current, record } = await ana();
     const status = async (r: { memory_ids: string[] }) =>
       (await engine.getMemory(tenant, 'b', r.memory_ids[0]!)).status;

@@ -27,7 +27,7 @@ const engines: Array<[string, () => Promise<Engine>]> = [
 let brains = 0;
 
 /**
- * Tomislav Kovačević's Brain, as a tester's (use8 H3): he says most people call him Tom, and the
+ * Tomislav Kovačević's Brain, as a tester's: he says most people call him Tom, and the
  * assistant greets him by it in every reply, so "Tom" is in many Records that say nothing of him.
  */
 async function tomislav(opened: () => Promise<Engine>) {

@@ -1,7 +1,7 @@
 // What a hosted Mnemo holds of "Summary only" Records that say a date of birth, a password, a door's
-// code and a home address in the shapes the review leak8 found going up as written (H1, H2, M3): a
-// fact whose predicate names a birth or a secret, and sentences with words between the cue and the
-// date; and in the shapes near those that review8a found ("to", "'s", an ordinal day, `lives in`).
+// code and a home address in the shapes that went up as written: a fact whose predicate names a birth
+// or a secret, and sentences with words between the cue and the date; and in the shapes near those
+// ("to", "'s", an ordinal day, `lives in`).
 // Each hub engine in turn: SQLite and PostgreSQL (PGlite), the device being the desktop's (SQLite).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -43,11 +43,11 @@ const summaries: RecordCreate['content'][] = [
   message('My birthday is 3.5.1990 and my wifi password is Tr0ub4dor&3.'),
   message('I was born in Zagreb on 3 May 1990; the door code is 4 8 2 1.'),
   message('I live at 42 Ilica now.'),
-  // Shapes near those, which review8a found going up as written (H1, M1, M2).
+  // Shapes near those.
   fact('lives in', '42 Ilica'),
   fact('gate', 48),
   message("I changed my password to hunter2; the gate code's 4821; I was born on the 3rd of May 1990."),
-  // What review8d found the narrowing let through (C1, H1, M4).
+  // What a narrower reading of them let through.
   fact("mother's birthday", '3 May 1962'),
   message('The wifi password is lightning; lozinka je zeleni-konj-baterija; I live on 42 ilica.'),
 ];

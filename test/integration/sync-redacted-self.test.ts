@@ -1,4 +1,4 @@
-// Whose a hosted Mnemo takes the "Summary only" Records of Lea's desktop for (leak8): an agent's message
+// Whose a hosted Mnemo takes the "Summary only" Records of Lea's desktop for: an agent's message
 // spoken by `user` is hers on the device, and went up spoken by a pseudonym, another person's; her
 // mother's name typed in lower case went up as "snježana [self]", and a name joined to hers by a
 // hyphen as "[self]-Kovačević". Each hub engine in turn: SQLite and PostgreSQL (PGlite), the device

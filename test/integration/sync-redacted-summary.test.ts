@@ -9,7 +9,7 @@ const keys =
   'Picked up the keys for Vlaška 17, 3rd floor, 10000 Zagreb; landlord Goran Babić, call him on 091 234 5678.';
 const money = 'Marko and Lea argued about money; my rent is 850 EUR and my Infobip salary is 3,200 EUR.';
 const health = 'Doctor Ivana Kovač prescribed sertraline 50 mg for anxiety.';
-// A first name alone with no cue beside it (use8), and a firm after "a call with", which is no one.
+// A first name alone with no cue beside it, and a firm after "a call with", which is no one.
 const back = 'Goran is back from Split after a call with Infobip.';
 // Nothing of these is on the hub, in any table: not in its Records, Memories, or search indexes.
 const secrets = [

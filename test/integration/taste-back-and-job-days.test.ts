@@ -6,7 +6,7 @@ import { bothEngines } from './both-engines.ts';
 import { tenant } from './local-helpers.ts';
 
 /*
- * use8 M3 and L2. Tom loved his espresso, quit coffee, and was back on it ten days later: all three
+ * Tom loved his espresso, quit coffee, and was back on it ten days later: all three
  * stayed current and "Do I drink coffee?" quoted the quitting first. He said "Last day at Span." and
  * "First day at Infobip!" on those days, and the job changed only when an agent's `employer` fact came
  * four days later, so on 30 November he still worked at Span.
@@ -143,7 +143,7 @@ for (const [name, openEngine] of engines) {
     });
   });
 
-  describe(`${name}: what ends no taste and starts no job (review8c H3, M2)`, () => {
+  describe(`${name}: what ends no taste and starts no job`, () => {
     it('"no more" of a day, a place or the kids, a stop for a while and another\'s words end nothing', async () => {
       const engine = await openEngine();
       try {

@@ -5,7 +5,7 @@ import type { Engine } from '../../engine/types.ts';
 import { bothEngines } from './both-engines.ts';
 import { tenant } from './local-helpers.ts';
 
-// Tom's month as a round of real use wrote it (use8, M2): what was said with a value, or of a plan,
+// Tom's month as a round of real use wrote it: what was said with a value, or of a plan,
 // stayed current after the value ended or the plan was called off. Read on both engines: the rules
 // are one, but what they find is read through each adapter.
 

@@ -7,7 +7,7 @@ import { escapeRegExp } from '../shared/escape-reg-exp.ts';
  * (the speaker with "we", the partner by name or "she"/"her"), and only a state: "My parents have been
  * together 40 years.", "Our band has been together since 2015.", "Luka and I go out together every
  * Friday." are of others, and "Yesterday we went hiking together" or "We bought a flat together" are
- * events, true after the break-up as before (review8c H1).
+ * events, true after the break-up as before.
  */
 
 /** Words that may stand between the couple and the state: "we've now been together", "still". */

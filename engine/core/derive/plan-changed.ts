@@ -608,7 +608,7 @@ const another = /(?<![\p{L}\p{N}])(?:also|too|as\s+well|another|separately)(?![\
  * books no time of its own ("for Monday", "at 3pm"), no other plan ("a haircut"; a stay's own flight or
  * reservation aside), no appointment of its own ("the dentist"), and is not said as another booking
  * ("I also booked …"). "We booked the Hotel Motto." beside "Petra and I are planning a weekend in
- * Vienna, December 12 to 14." is; "I also booked the dentist for Monday." is not (review8c H2).
+ * Vienna, December 12 to 14." is; "I also booked the dentist for Monday." is not.
  */
 function bookedForPlan(statement: string, change: PlanChange): boolean {
   if (!bookedWords.test(statement)) return false;

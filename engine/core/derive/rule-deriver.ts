@@ -535,7 +535,7 @@ export function createRuleDeriver(): Deriver {
     // instant, or a note's address no home at all. Admitted, an address said alone is in the city the
     // home holds then, and that city said again is the home held (derive/home-held.ts): the address
     // replaced the city. A new city, or an address in another city, replaces both.
-    // v87 (use8): "Petra and I broke up tonight" (and "earlier today", "yesterday evening", "the other
+    // v87: "Petra and I broke up tonight" (and "earlier today", "yesterday evening", "the other
     // day", "last Friday") ends the partner as "last night" did; "I now live at Savska cesta 41" holds
     // the home, and "I moved to Savska cesta 41" holds all of it (a street's word in lower case: it held
     // "Savska", or nothing); "My dentist is Dr. Ante Perić at Vlaška 44" holds the dentist (the "at"
@@ -562,7 +562,7 @@ export function createRuleDeriver(): Deriver {
     // (taste-ended.ts `tasteResumed`): all three stayed current, the quitting quoted first. "Last day at
     // Span." ends the job named that day, and "First day at Infobip!" said alone starts it that day:
     // both were statements, and the job changed only with a later `employer` fact.
-    // v91 (review8b): a sentence that says a nickname holds every other slot it says ("My friends call
+    // v91: a sentence that says a nickname holds every other slot it says ("My friends call
     // me Tom and I just moved to Split." the home too; it held the nickname alone). No nickname from
     // "Same here.", "I go by Uber to work", "I am in Zagreb (Croatia)", "My sister Kristina, Kiki for
     // short", "Mia said: call me Tom." or a title ("Call Me By Your Name is a great film."): each
@@ -571,7 +571,7 @@ export function createRuleDeriver(): Deriver {
     // only); "I want to switch dentists: I will be seeing Dr. Babić" moves nothing (a switch wished);
     // "My kids are 7 and 12. April is …" is two sentences (a month spelled as English is no foreign
     // month after a day's full stop).
-    // v92 (review8c): a break-up closes only what was said of the couple in a lasting state ("We've been
+    // v92: a break-up closes only what was said of the couple in a lasting state ("We've been
     // together three years.", couple-said.ts), not "My parents have been together 40 years." nor "Yesterday
     // we went hiking together", and a store derived before v89 is closed on upgrade; a trip called off
     // takes only its own bookings ("I also booked the dentist for Monday." stays), of two plans there the
@@ -1070,7 +1070,7 @@ function agentClaims(
  * agent's statement as before (admit-claims.ts); an ending is none. After a lead ("Noted:", "Got it",
  * "I'll remember that", agent-words.ts `afterReadBackLead`) it may hold an empty slot, as the person's
  * own read back does; without one only the value said before is joined (`joinsOnly`): "Ask Marko. Marko
- * lives in Split." on the agent's word alone is its own statement, no slot of Marko's (review8c M1).
+ * lives in Split." on the agent's word alone is its own statement, no slot of Marko's.
  * Empty where it says no such slot.
  */
 function anothersSlotSaidBack(

@@ -654,7 +654,7 @@ function readClause(
 
 /**
  * Whether a first day at a job is the whole sentence, a closing mark or an emoji aside ("First day at
- * Infobip!", "My first day at Span 🎉"): said on that day (use8's L2). Not with more after it ("My
+ * Infobip!", "My first day at Span 🎉"): said on that day. Not with more after it ("My
  * first day at Span was in 2019").
  */
 function firstDayAlone(sentence: string, start: number, end: number): boolean {
@@ -667,7 +667,7 @@ function firstDayAlone(sentence: string, start: number, end: number): boolean {
 
 /**
  * Words of a name that make it an event's or a place one visits, not an employer's: "Web Summit",
- * "Lake Bled", "Disneyland", "Sziget Festival" (review8c M2).
+ * "Lake Bled", "Disneyland", "Sziget Festival".
  */
 const eventOrPlaceWord =
   /^(?:summit|conference|conf|con|expo|fair|festival|fest|week|weekend|camp|bootcamp|hackathon|meetup|forum|congress|symposium|convention|show|games|cup|olympics|marathon|race|tour|lake|mount|mt|beach|park|island|islands|bay|falls|valley|resort|museum|zoo|world|disney|holiday|vacation|trip|retreat|spa)$/iu;

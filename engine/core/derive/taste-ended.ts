@@ -136,7 +136,7 @@ function thingOnly(what: string): boolean {
 const monthNames = 'january|february|march|april|may|june|july|august|september|october|november|december';
 /**
  * A stop for a while, not for good: "for Lent", "for a week", "for January", "dry January", "until
- * Christmas", "for now". Said anywhere in the sentence, it ends no taste (review8c H3).
+ * Christmas", "for now". Said anywhere in the sentence, it ends no taste.
  */
 const forAWhile = new RegExp(
   String.raw`(?<![\p{L}\p{N}])(?:for\s+(?:lent|now|the\s+time\s+being|a\s+(?:while|bit)|(?:(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple(?:\s+of)?|the|this|next)\s+)(?:days?|weeks?|weekends?|months?|summer|holidays)|${monthNames})|dry\s+january|sober\s+october|until|till|['’]?til|temporarily|during\s+lent)(?![\p{L}\p{N}])`,
@@ -214,7 +214,7 @@ export const sameThing = (a: string, b: string) =>
 
 /**
  * Coffee by the drink's name: "I love a strong espresso" is a taste of coffee, which "I'm quitting
- * coffee" ends (use8's M3). The one kind the rules know, since it is how coffee is most often said;
+ * coffee" ends. The one kind the rules know, since it is how coffee is most often said;
  * the reverse does not hold ("I gave up espresso" leaves "I love coffee"). Knowing that steak is meat
  * stays out (docs/decisions/local-engine.md).
  */

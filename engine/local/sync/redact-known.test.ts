@@ -292,7 +292,7 @@ describe("the people the Brain's slots name in a redacted copy", () => {
     );
   });
 
-  it("knows a slot's name written in lower case as the whole person, before the self's part of it (leak8 M2)", () => {
+  it("knows a slot's name written in lower case as the whole person, before the self's part of it", () => {
     // `mother: snježana horvat`, typed so; the self is Lea Horvat.
     const people: KnownPeople = { self: 'Lea Horvat', others: [], relations: ['snježana horvat'] };
     const mother = tag('Snježana Horvat');
@@ -317,7 +317,7 @@ describe("the people the Brain's slots name in a redacted copy", () => {
     assert.equal(textOf('my mom said mark my words', odd), 'my mom said mark my words');
   });
 
-  it('takes a value typed in lower case for a person by its given name only, leaving its everyday words (review8a M4)', () => {
+  it('takes a value typed in lower case for a person by its given name only, leaving its everyday words', () => {
     const people: KnownPeople = {
       self: null,
       others: [],
@@ -336,7 +336,7 @@ describe("the people the Brain's slots name in a redacted copy", () => {
     );
   });
 
-  it("takes a lower-case value's later word that is no everyday word for the person's surname (review8d H2)", () => {
+  it("takes a lower-case value's later word that is no everyday word for the person's surname", () => {
     const marta: KnownPeople = { self: null, others: [], relations: ['marta jurić'] };
     const jurić = tag('Marta Jurić');
     const cases: [string, string][] = [
@@ -380,7 +380,7 @@ describe("the people the Brain's slots name in a redacted copy", () => {
   });
 });
 
-describe("the self's own names and a known surname beside another name (review8a)", () => {
+describe("the self's own names and a known surname beside another name", () => {
   it('takes either half of a double surname alone for the self (L2)', () => {
     const lea: KnownPeople = { self: 'Lea Horvat-Kovačević', others: [] };
     const cases: [string, string][] = [
@@ -406,7 +406,7 @@ describe("the self's own names and a known surname beside another name (review8a
     assert.equal(textOf('rekao sam Horvatu', lea), 'rekao sam [self]');
   });
 
-  it('holds back a given name before a known surname without accents, in capitals, opening a sentence (review8d M2)', () => {
+  it('holds back a given name before a known surname without accents, in capitals, opening a sentence', () => {
     const lea: KnownPeople = { self: 'Lea Horvat', others: [] };
     for (const [text, word] of [
       ['snjezana horvat called', 'snjezana'],
@@ -422,7 +422,7 @@ describe("the self's own names and a known surname beside another name (review8a
     assert.equal(textOf('Dear Ms Horvat,', lea), 'Dear Ms [self],');
   });
 
-  it("holds back a met person's given name beside a slot's surname alone, naming the surname (review8d M1, L1)", () => {
+  it("holds back a met person's given name beside a slot's surname alone, naming the surname", () => {
     const people: KnownPeople = { self: 'Lea Horvat', others: ['Marko Kos'], relations: ['Dr. Babić'] };
     for (const text of ['Marko Babić called', 'Babić Marko']) {
       const out = createRedactor(people, secret).redact(message(text));
@@ -433,7 +433,7 @@ describe("the self's own names and a known surname beside another name (review8a
     assert.equal(textOf('Marko called Babić', people), `${tag('Marko Kos')} called ${tag('Babić')}`);
   });
 
-  it('never lets the surname mark (U+E001) reach a copy, and rewrites one the text holds (review8d L2)', () => {
+  it('never lets the surname mark (U+E001) reach a copy, and rewrites one the text holds', () => {
     const people: KnownPeople = {
       self: 'Lea Horvat',
       others: ['Marko Kos'],
