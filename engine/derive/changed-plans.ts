@@ -203,7 +203,7 @@ async function eventAhead(memories: MemoryRepository, owner: Owner, change: Chan
  */
 async function moreOfPlan(
   memories: MemoryRepository,
-  plan: Pick<MemoryVersionRow, 'id' | 'lineage'>,
+  plan: Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement'>,
   owner: Owner,
   change: Change,
   beforeMs: number,
@@ -224,7 +224,8 @@ async function moreOfPlan(
       m.owner_entity !== owner.owner_entity
     )
       continue;
-    if (saysMoreOfPlan(m.statement, change) || isPlanChanged(m.statement, change)) found.push(lineage);
+    if (saysMoreOfPlan(m.statement, change, plan.statement) || isPlanChanged(m.statement, change))
+      found.push(lineage);
   }
   return found;
 }

@@ -182,7 +182,7 @@ for (const [name, openEngine] of engines) {
       }
     });
 
-    it('a first day at a conference or a place keeps the job; at a bare name, only where none is held', async () => {
+    it('a first day at a conference, a festival or a place keeps the job; at a bare name, moves it', async () => {
       const engine = await openEngine();
       try {
         await brainSaying(engine, 'firsts', [
@@ -190,24 +190,34 @@ for (const [name, openEngine] of engines) {
           ['First day at Web Summit!', '2026-11-10T09:00:00+01:00'],
           ['First day at Disneyland!', '2026-11-11T09:00:00+01:00'],
           ['First day at Lake Bled 🎉', '2026-11-12T09:00:00+01:00'],
-          ['First day at Infobip!', '2026-11-13T09:00:00+01:00'],
+          ['First day at Coachella!', '2026-11-13T09:00:00+01:00'],
+          ['Today is my first day at Coachella!', '2026-11-14T09:00:00+01:00'],
+          ['First day at Infobip!', '2026-12-01T09:00:00+01:00'],
         ]);
         const memories = (await all(engine, 'firsts')).data;
-        assert.deepEqual(
-          memories.filter((m) => m.predicate === 'works at').map((m) => [m.statement, m.status]),
-          [['Tomislav Kovačević works at Span', 'active']],
-        );
-        // Each is the sentence as said, current beside the job.
+        // Neither festival post holds the slot, so Infobip's first day moves the job.
         assert.deepEqual(
           memories
-            .filter((m) => /^First day/u.test(m.statement))
+            .filter((m) => m.predicate === 'works at')
+            .map((m) => [m.statement, m.status])
+            .sort(),
+          [
+            ['Tomislav Kovačević works at Infobip', 'active'],
+            ['Tomislav Kovačević works at Span', 'superseded'],
+          ],
+        );
+        // Each event's is the sentence as said, current beside the job.
+        assert.deepEqual(
+          memories
+            .filter((m) => /first day/iu.test(m.statement))
             .map((m) => [m.statement, m.status, m.predicate])
             .sort(),
           [
+            ['First day at Coachella!', 'active', null],
             ['First day at Disneyland!', 'active', null],
-            ['First day at Infobip!', 'active', null],
             ['First day at Lake Bled 🎉', 'active', null],
             ['First day at Web Summit!', 'active', null],
+            ['Today is my first day at Coachella!', 'active', null],
           ],
         );
       } finally {

@@ -371,6 +371,15 @@ test('a trip called off by its place alone is the stay said there in words, and 
   ])
     assert.ok(!saysMoreOfPlan(own, off), own);
   assert.ok(saysMoreOfPlan('We booked the flights and a hotel near the Naschmarkt.', off));
+  // A booking for the trip's own time, as the trip's Record says it, is the trip's.
+  const trip = 'Petra and I are planning a weekend in Vienna, December 12 to 14.';
+  for (const ofTrip of [
+    'We booked the Hotel Motto for the weekend.',
+    'We booked the Hotel Motto for December 12 to 14.',
+  ])
+    assert.ok(saysMoreOfPlan(ofTrip, off, trip), ofTrip);
+  for (const own of ['I also booked the dentist for Monday.', 'We booked the Hotel Motto for Monday.'])
+    assert.ok(!saysMoreOfPlan(own, off, trip), own);
 });
 
 test("a calendar's event says when it begins and whether it lasts days", () => {

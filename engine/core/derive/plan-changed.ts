@@ -604,15 +604,35 @@ const bookedWith =
 const another = /(?<![\p{L}\p{N}])(?:also|too|as\s+well|another|separately)(?![\p{L}\p{N}])/iu;
 
 /**
+ * A booking's words without the times the plan itself says: "We booked the Hotel Motto for the
+ * weekend." beside "… planning a weekend in Vienna, December 12 to 14." books the trip's own time, no
+ * time of its own.
+ */
+function ownTimeOut(statement: string, planSaid: string): string {
+  let rest = statement;
+  for (let i = 0; i < 4; i++) {
+    const said = statesTime(rest);
+    if (said === null) break;
+    const word = new RegExp(
+      String.raw`(?<![\p{L}\p{N}])${said.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')}(?![\p{L}\p{N}])`,
+      'iu',
+    );
+    if (!word.test(planSaid)) break;
+    rest = rest.replace(word, ' ');
+  }
+  return rest;
+}
+
+/**
  * Whether a booking said in the plan's Record is the plan's (gone with it when it is called off): it
  * books no time of its own ("for Monday", "at 3pm"), no other plan ("a haircut"; a stay's own flight or
  * reservation aside), no appointment of its own ("the dentist"), and is not said as another booking
  * ("I also booked …"). "We booked the Hotel Motto." beside "Petra and I are planning a weekend in
  * Vienna, December 12 to 14." is; "I also booked the dentist for Monday." is not.
  */
-function bookedForPlan(statement: string, change: PlanChange): boolean {
+function bookedForPlan(statement: string, change: PlanChange, planSaid: string): boolean {
   if (!bookedWords.test(statement)) return false;
-  if (statesTime(statement) !== null || clockTime.test(statement)) return false;
+  if (statesTime(ownTimeOut(statement, planSaid)) !== null || clockTime.test(statement)) return false;
   if (another.test(statement) || bookedWith.test(statement)) return false;
   const noun = change.plan.replace(/e?s$/u, '');
   const theirs = (n: string) => n === noun || (stays.has(noun) && ofAStay.has(n));
@@ -626,9 +646,9 @@ function bookedForPlan(statement: string, change: PlanChange): boolean {
  * weekend in Vienna, December 12 to 14."; not "I also booked the dentist for Monday."). Only for a plan
  * called off: a plan moved keeps its hotel, maybe.
  */
-export function saysMoreOfPlan(statement: string, change: PlanChange): boolean {
+export function saysMoreOfPlan(statement: string, change: PlanChange, planSaid = ''): boolean {
   if (change.how !== 'cancelled') return false;
-  return change.naming.some((w) => saysIdea(statement, w)) || bookedForPlan(statement, change);
+  return change.naming.some((w) => saysIdea(statement, w)) || bookedForPlan(statement, change, planSaid);
 }
 
 /** Words a booking made for the person says: "Your flight …", "… is confirmed", "Reservation …". */

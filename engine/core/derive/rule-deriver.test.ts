@@ -1714,7 +1714,7 @@ test("a job's last and first day said alone, on the day, end and start it then",
     assert.deepEqual(jobs(text), [], text);
 });
 
-test("a first day at an event or a place starts no job; at a name of no firm's shape, only where none is held", () => {
+test('a first day at an event or a place starts no job; at any other name, the job', () => {
   const jobs = (text: string) =>
     claimsOf(text, 'Ana')
       .filter((c) => c.predicate === 'works at')
@@ -1725,11 +1725,12 @@ test("a first day at an event or a place starts no job; at a name of no firm's s
     'First day at Lake Bled 🎉',
     'Today is my first day at Web Summit!',
     'My first day at Sziget Festival!',
+    'First day at Coachella!',
+    'Today is my first day at Coachella!',
   ])
     assert.deepEqual(jobs(text), [], text);
-  // Said alone, a name may be a conference's as well as a firm's: its own words where a job is held.
-  assert.deepEqual(jobs('First day at Infobip!'), [['Ana works at Infobip', 'First day at Infobip!']]);
-  // A firm by its shape, or a first day said with more of a job, is the job.
+  // A name of no firm's shape is the job too, whatever was held.
+  assert.deepEqual(jobs('First day at Infobip!'), [['Ana works at Infobip', undefined]]);
   assert.deepEqual(jobs('First day at Nordic Labs!'), [['Ana works at Nordic Labs', undefined]]);
   assert.deepEqual(jobs('Starting at Infobip on Monday!'), [['Ana works at Infobip', undefined]]);
 });

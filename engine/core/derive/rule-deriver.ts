@@ -580,7 +580,13 @@ export function createRuleDeriver(): Deriver {
     // coffee." end no taste; an agent's sentence of another person holds their slot only after a lead
     // ("Noted:") or joining the value said before; "First day at Web Summit!" starts no job, and "First
     // day at Infobip!" only where no job is held. Each was read so in v89 or v90.
-    name: 'rules-v92',
+    // v93: a stop for a while is read only right after the thing quit ("I don't drink
+    // coffee anymore, it kept me up until 3am.", "I quit coffee in March." and "Like Marko says, I quit
+    // coffee for good." end the taste again); a first day at any name but an event's or a place's
+    // ("Coachella" now one) starts the job, as before v92 ("I work at Span." then "First day at
+    // Infobip!" moves it); a booking for the plan's own time ("We booked the Hotel Motto for the
+    // weekend.") goes with the trip called off.
+    name: 'rules-v93',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -1824,10 +1830,7 @@ function slotClaims(
     // "I'm moving out of my flat on Ilica 42 next Saturday": the home in the words that say more of it.
     const statement = slot.own ? quote : clauseStatement(subject, slot.predicate, slot.value);
     const when = slot.when !== undefined ? { startsWhen: slot.when } : {};
-    // "First day at Infobip!": the job where none is held that day, else the sentence as said (a
-    // conference's first day, "First day at Web Summit!", ends no job): as an agent's word is.
-    const alone = slot.alone ? { restated: { statement: s, subject, owner } } : {};
-    return { statement, subject, predicate: slot.predicate, owner, quote, ...when, ...alone };
+    return { statement, subject, predicate: slot.predicate, owner, quote, ...when };
   });
   // "I no longer work at Acme": it ends Acme where Acme holds the job, and says no new one.
   if (ended)

@@ -43,12 +43,6 @@ export interface SlotSentence {
    * but "Ana lives at Ilica 42" would not say she is leaving it.
    */
   own?: true;
-  /**
-   * A first day said alone whose name is no company's by its shape ("First day at Infobip!", firstDayAlone):
-   * the job only where none is held that day; where one is, the sentence's own words (a conference, a
-   * trip, a visit: "First day at Web Summit!").
-   */
-  alone?: true;
 }
 
 /**
@@ -667,20 +661,14 @@ function firstDayAlone(sentence: string, start: number, end: number): boolean {
 
 /**
  * Words of a name that make it an event's or a place one visits, not an employer's: "Web Summit",
- * "Lake Bled", "Disneyland", "Sziget Festival".
+ * "Lake Bled", "Disneyland", "Sziget Festival", and the festivals best known by their name alone
+ * ("Coachella"). A first day at any other name starts the job, whatever was held: a festival's first
+ * day must not block the real one ("I work at Span." then "First day at Infobip!" moves the job).
  */
 const eventOrPlaceWord =
-  /^(?:summit|conference|conf|con|expo|fair|festival|fest|week|weekend|camp|bootcamp|hackathon|meetup|forum|congress|symposium|convention|show|games|cup|olympics|marathon|race|tour|lake|mount|mt|beach|park|island|islands|bay|falls|valley|resort|museum|zoo|world|disney|holiday|vacation|trip|retreat|spa)$/iu;
+  /^(?:coachella|glastonbury|lollapalooza|primavera|burning|summit|conference|conf|con|expo|fair|festival|fest|week|weekend|camp|bootcamp|hackathon|meetup|forum|congress|symposium|convention|show|games|cup|olympics|marathon|race|tour|lake|mount|mt|beach|park|island|islands|bay|falls|valley|resort|museum|zoo|world|disney|holiday|vacation|trip|retreat|spa)$/iu;
 const eventOrPlace = (name: string): boolean =>
   name.split(/\s+/u).some((w) => eventOrPlaceWord.test(w)) || /land$/iu.test(name);
-/**
- * A name shaped as a company's: its last word a firm's ("Span d.o.o.", "Acme Inc", "Nordic Labs",
- * "Infobip Group"). A first day said alone at one starts the job whatever was held.
- */
-const companyShaped = (name: string): boolean =>
-  /(?<![\p{L}\p{N}])(?:inc|ltd|llc|gmbh|ag|plc|corp|corporation|company|co|group|labs|technologies|tech|software|systems|solutions|studios?|consulting|bank|agency|d\.?o\.?o|s\.?a|s\.?r\.?l|b\.?v)\.?$/iu.test(
-    name.trim(),
-  );
 
 /**
  * A value said to come (comingPatterns), with its day said right after it or opening the sentence: the
@@ -695,6 +683,8 @@ function comingClause(
 ): Found | null {
   const found = readClause(sentence, predicate, m, at, start);
   if (found === null) return null;
+  // "Today is my first day at Coachella!", "First day at Web Summit!": an event's or a place's.
+  if (/[Ff]irst\s+day/u.test(m[0]) && eventOrPlace(found.value)) return null;
   // "I'll be working at Starbucks tomorrow" is a desk for a day; "… from the 1st", "… next month" a job.
   const aDay = (when: string) => !/^(?:from|next\s+(?:week|month|year)|in\s)/iu.test(when);
   // After the clause, or after the value where the clause took the day for where in the place ("to
@@ -715,9 +705,7 @@ function comingClause(
   const before = whenBefore.exec(sentence.slice(0, start));
   // "First day at Infobip!": the day's own news, said alone, is today.
   if (before === null && firstDayAlone(sentence, start, found.clause[1])) {
-    // "First day at Web Summit!", "… at Disneyland", "… at Lake Bled 🎉": an event's or a place's.
-    if (eventOrPlace(found.value)) return null;
-    return { ...found, when: 'today', ...(companyShaped(found.value) ? {} : { alone: true as const }) };
+    return { ...found, when: 'today' };
   }
   if (before === null || (m.groups!['working'] !== undefined && aDay(before.groups!['when']!))) return null;
   return { ...found, clause: [sentence.search(/\S/u), found.clause[1]], when: before.groups!['when']! };
@@ -1089,8 +1077,7 @@ export function slotSentences(said: string): SlotReading {
     const when = c.when ?? ago?.[1] ?? starting?.groups!['when'];
     const clause: [number, number] = starting ? [c.clause[0], c.clause[1] + starting[0].length] : c.clause;
     const own = c.own ? { own: c.own } : {};
-    const alone = c.alone ? { alone: c.alone } : {};
-    return [{ predicate: c.predicate, value: c.value, clause, ...(when ? { when } : {}), ...own, ...alone }];
+    return [{ predicate: c.predicate, value: c.value, clause, ...(when ? { when } : {}), ...own }];
   });
   let rest = sentence;
   for (const { clause } of [...found].sort((a, b) => b.clause[0] - a.clause[0]))

@@ -141,6 +141,29 @@ test("a stop for a day, a while, a place or someone else, or another's words, en
     assert.deepEqual(tasteEnded(s), { verb: anyTaste, object: 'coffee' }, s);
 });
 
+test('a time word away from the thing quit, or a saying agreed with, leaves the taste ended', () => {
+  // Only a limit right after the thing makes the stop a while's.
+  for (const [s, ended] of [
+    ["I don't drink coffee anymore, it kept me up until 3am.", { verb: 'drink', object: 'coffee' }],
+    ['I no longer eat meat, I waited until I was 30 to try.', { verb: 'eat', object: 'meat' }],
+    [
+      'I stopped drinking coffee, it kept me awake till 2am every night.',
+      { verb: 'drink', object: 'coffee' },
+    ],
+    ['I quit coffee, not for a week or a month but for good.', { verb: anyTaste, object: 'coffee' }],
+    ['I quit coffee in March.', { verb: anyTaste, object: 'coffee' }],
+    ['Like Marko says, I quit coffee for good.', { verb: anyTaste, object: 'coffee' }],
+    ['No more cigarettes for me ever, until I die.', { verb: anyTaste, object: 'cigarettes' }],
+  ] as const)
+    assert.deepEqual(tasteEnded(s), ended, s);
+  for (const s of [
+    'I quit coffee for a week.',
+    'no more coffee until Christmas',
+    'Marko said: I quit coffee for good.',
+  ])
+    assert.equal(tasteEnded(s), null, s);
+});
+
 test('a coffee by its kind is a taste of coffee, which an ending of coffee reaches, not the reverse', () => {
   const coffee = { verb: anyTaste, object: 'coffee' };
   assert.equal(saysTaste('I love a strong espresso every morning.', coffee), true);

@@ -136,10 +136,17 @@ function thingOnly(what: string): boolean {
 const monthNames = 'january|february|march|april|may|june|july|august|september|october|november|december';
 /**
  * A stop for a while, not for good: "for Lent", "for a week", "for January", "dry January", "until
- * Christmas", "for now". Said anywhere in the sentence, it ends no taste.
+ * Christmas", "for now". Read right after the thing quit, or as the clause after it ("…, at least for
+ * now"): a time word elsewhere ("I don't drink coffee anymore, it kept me up until 3am.") limits
+ * nothing.
  */
 const forAWhile = new RegExp(
   String.raw`(?<![\p{L}\p{N}])(?:for\s+(?:lent|now|the\s+time\s+being|a\s+(?:while|bit)|(?:(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple(?:\s+of)?|the|this|next)\s+)(?:days?|weeks?|weekends?|months?|summer|holidays)|${monthNames})|dry\s+january|sober\s+october|until|till|['’]?til|temporarily|during\s+lent)(?![\p{L}\p{N}])`,
+  'iu',
+);
+/** A limit opening what follows the thing: its clause's words, or the next clause ("…, at least for now"). */
+const limitFirst = new RegExp(
+  String.raw`^(?:\s*(?:any\s?more|any\s+longer|completely|entirely|again|at\s+least|just|only|but\s+only|[,;—–-])(?![\p{L}\p{N}]))*\s*(?:${forAWhile.source})`,
   'iu',
 );
 /**
@@ -147,8 +154,10 @@ const forAWhile = new RegExp(
  * "for me", "for good", "from now on", when it was quit ("last week"). Anything else makes it a part
  * or someone else's ("No more coffee in the office", "after 6pm", "for the kids", "with sugar").
  */
-const partOnly =
-  /^(?:in|at|on|during|while|before|after|with|without|except|outside|around|for(?!\s+(?:me|myself|good|real|life|ever|my\s+health)(?![\p{L}\p{N}])))(?![\p{L}\p{N}])/iu;
+const partOnly = new RegExp(
+  String.raw`^(?:in(?!\s+(?:${monthNames}|\d{4})(?![\p{L}\p{N}]))|at|on|during|while|before|after|with|without|except|outside|around|for(?!\s+(?:me|myself|good|real|life|ever|my\s+health)(?![\p{L}\p{N}])))(?![\p{L}\p{N}])`,
+  'iu',
+);
 /** "No more meetings today": no more of it for the day, not for good. */
 const forTheDay =
   /(?<![\p{L}\p{N}])(?:today|tonight|this\s+(?:morning|afternoon|evening|week|weekend|month))(?![\p{L}\p{N}])/iu;
@@ -161,7 +170,17 @@ const reportedLead =
 /** Whether a clause matched at `at` of `s` is someone else's, reported or quoted. */
 function reportedAt(s: string, at: number): boolean {
   const before = s.slice(0, at);
-  return reportedLead.test(before) || /["“]/u.test(before);
+  return (reportedLead.test(before) && !agreeing.test(before)) || /["“]/u.test(before);
+}
+/** "Like Marko says, I quit coffee": the speaker's own words, said as another says too. */
+const agreeing = /^\s*(?:just\s+)?(?:like|as)\s[^,:;]*(?<!\p{L})(?:says|said|say),?\s*$/iu;
+
+/** The words of a clause's thing after it: " for a week" of "coffee for a week" (thingWords). */
+function afterThing(what: string): string {
+  const rest = what.replace(determiners, '');
+  let at = 0;
+  for (const w of thingWords(rest)) at = rest.toLowerCase().indexOf(w, at) + w.length;
+  return rest.slice(at);
 }
 
 /**
@@ -169,21 +188,19 @@ function reportedAt(s: string, at: number): boolean {
  * part, a day's or another's: the words of `what` after the thing's own (thingWords).
  */
 function onlyAPart(what: string, re: RegExp): boolean {
-  const rest = what.replace(determiners, '');
-  const words = thingWords(rest);
-  let at = 0;
-  for (const w of words) at = rest.toLowerCase().indexOf(w, at) + w.length;
-  const tail = rest.slice(at).trim();
+  const tail = afterThing(what).trim();
   return partOnly.test(tail) || (re === noMore && forTheDay.test(tail));
 }
 
 /** The taste or habit a sentence of the speaker's says is over, or null. */
 export function tasteEnded(sentence: string): TasteEnded | null {
   const s = sentence.trim();
-  if (s.length > 300 || isQuestion(s) || forAWhile.test(s)) return null;
+  if (s.length > 300 || isQuestion(s)) return null;
   for (const re of [dontAnymore, noLonger, stopped, gaveUp, quitsThing, noMore])
     for (const m of s.matchAll(re)) {
       if (reportedAt(s, m.index)) continue;
+      // "I quit coffee for a week", "No more chocolate until Christmas!": a stop for a while.
+      if (limitFirst.test(afterThing(m.groups!['what']!) + s.slice(m.index + m[0].length))) continue;
       const everyday = re === quitsThing || re === noMore;
       if (everyday && (!thingOnly(m.groups!['what']!) || onlyAPart(m.groups!['what']!, re))) continue;
       const g = m.groups!;
