@@ -15,6 +15,7 @@ import { agentSpeakerNames, spellings } from '../core/derive/agent-words.ts';
 import type { MemoryRepository, MemoryVersionRow } from '../ports/index.ts';
 import type { NextOf } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
+import { sameRecordStatements } from './same-record-statements.ts';
 
 /** How many of the owner's statements saying the plan's noun are read: the latest begun. */
 const reach = 50;
@@ -208,26 +209,9 @@ async function moreOfPlan(
   change: Change,
   beforeMs: number,
 ): Promise<string[]> {
-  const records = (await memories.citations([plan.id], { shareableOnly: false })).map((c) => c.record_id);
-  if (records.length === 0) return [];
-  const found: string[] = [];
-  for (const { id, lineage } of await memories.citing(records)) {
-    if (lineage === plan.lineage || found.includes(lineage)) continue;
-    const m = await memories.get(id);
-    if (
-      m === null ||
-      m.status !== 'active' ||
-      m.pending ||
-      m.slot !== null ||
-      m.valid_from_ms >= beforeMs ||
-      m.owner_state !== owner.owner_state ||
-      m.owner_entity !== owner.owner_entity
-    )
-      continue;
-    if (saysMoreOfPlan(m.statement, change, plan.statement) || isPlanChanged(m.statement, change))
-      found.push(lineage);
-  }
-  return found;
+  return (await sameRecordStatements(memories, [plan], owner, beforeMs))
+    .filter((m) => saysMoreOfPlan(m.statement, change, plan.statement) || isPlanChanged(m.statement, change))
+    .map((m) => m.lineage);
 }
 
 /**

@@ -4,6 +4,7 @@ import { saysOfCouple } from '../core/derive/couple-said.ts';
 import { slotKey } from '../core/derive/slot-key.ts';
 import type { MemoryRepository } from '../ports/index.ts';
 import { holdsThen } from './place-endings.ts';
+import { sameRecordStatements } from './same-record-statements.ts';
 import type { NextOf } from './next-statement.ts';
 
 /**
@@ -54,29 +55,10 @@ export async function tiedToEndedOf(
     const held = versions.filter(
       (v) => v.status !== 'retracted' && holdsThen([v], ending, ending.ends!, occurredMs - 1),
     );
-    const records = (
-      await memories.citations(
-        held.map((v) => v.id),
-        { shareableOnly: false },
-      )
-    ).map((c) => c.record_id);
-    if (records.length === 0) continue;
-    for (const { id, lineage } of await memories.citing(records)) {
-      if (lineages.includes(lineage)) continue;
-      const m = await memories.get(id);
-      if (
-        m === null ||
-        m.status !== 'active' ||
-        m.pending ||
-        m.slot !== null ||
-        m.valid_from_ms >= occurredMs ||
-        m.owner_state !== claim.owner.state ||
-        m.owner_entity !== (claim.owner.entity ?? null) ||
-        !tie.says(m.statement, ending.predicate!, ending.ends!)
-      )
-        continue;
-      lineages.push(lineage);
-    }
+    const owner = { owner_state: claim.owner.state, owner_entity: claim.owner.entity ?? null };
+    for (const { lineage, statement } of await sameRecordStatements(memories, held, owner, occurredMs))
+      if (!lineages.includes(lineage) && tie.says(statement, ending.predicate, ending.ends))
+        lineages.push(lineage);
   }
   const [first, ...also] = lineages;
   return first === undefined
