@@ -39,6 +39,25 @@ export interface NodeOptions {
 }
 
 /**
+ * The hub engines a sync test runs against in turn, each hosted: SQLite, and PostgreSQL on PGlite (a
+ * database at the current schema per server). PGlite is loaded only by the tests that call this.
+ */
+export async function hostedHubs(): Promise<ReadonlyArray<[string, NodeOptions]>> {
+  const [{ pgliteDatabases }, { postgresStorageOver }] = await Promise.all([
+    import('../../engine/adapters/postgres/testing/pglite.ts'),
+    import('../../engine/adapters/postgres/storage.ts'),
+  ]);
+  const database = await pgliteDatabases({ migrated: true });
+  return [
+    ['SQLite', { deployment: 'hosted' }],
+    [
+      'PostgreSQL (PGlite)',
+      { deployment: 'hosted', openDatabase: async (o) => postgresStorageOver(await database(), o) },
+    ],
+  ];
+}
+
+/**
  * Starts `mnemo serve` in-process on its own data dir (hosted or local), with a key of project `home`,
  * env `test`. Background sync timing is slowed down so only the test decides when a run happens, unless
  * `sync` says otherwise. `log` receives the server's log lines (default: none kept).

@@ -4,26 +4,9 @@
 // and PostgreSQL (PGlite), the device being the desktop's (SQLite).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
-import {
-  allRecords,
-  startNode,
-  syncOk,
-  tempRoot,
-  writeTo,
-  type Node,
-  type NodeOptions,
-} from './sync-helpers.ts';
+import { allRecords, hostedHubs, startNode, syncOk, tempRoot, writeTo, type Node } from './sync-helpers.ts';
 
-const database = await pgliteDatabases({ migrated: true });
-const hubs: ReadonlyArray<[string, NodeOptions]> = [
-  ['SQLite', { deployment: 'hosted' }],
-  [
-    'PostgreSQL (PGlite)',
-    { deployment: 'hosted', openDatabase: async (o) => postgresStorageOver(await database(), o) },
-  ],
-];
+const hubs = await hostedHubs();
 
 // Said on the desktop only: what the Brain knows of them.
 const known = ['My wife is Zvjezdana.', "Lea's dentist is Dr. Babić."];

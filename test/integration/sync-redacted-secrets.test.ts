@@ -7,27 +7,18 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { RecordCreate } from '../../engine/contract/index.ts';
 import { escapeRegExp } from '../../engine/core/shared/escape-reg-exp.ts';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import {
   allRecords,
+  hostedHubs,
   startNode,
   storeText,
   syncOk,
   tempRoot,
   writeTo,
   type Node,
-  type NodeOptions,
 } from './sync-helpers.ts';
 
-const database = await pgliteDatabases({ migrated: true });
-const hubs: ReadonlyArray<[string, NodeOptions]> = [
-  ['SQLite', { deployment: 'hosted' }],
-  [
-    'PostgreSQL (PGlite)',
-    { deployment: 'hosted', openDatabase: async (o) => postgresStorageOver(await database(), o) },
-  ],
-];
+const hubs = await hostedHubs();
 
 const fact = (predicate: string, value: string | number): RecordCreate['content'] => ({
   kind: 'fact',

@@ -5,27 +5,18 @@
 // being the desktop's (SQLite).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import {
   allRecords,
+  hostedHubs,
   owners,
   startNode,
   syncOk,
   tempRoot,
   writeTo,
   type Node,
-  type NodeOptions,
 } from './sync-helpers.ts';
 
-const database = await pgliteDatabases({ migrated: true });
-const hubs: ReadonlyArray<[string, NodeOptions]> = [
-  ['SQLite', { deployment: 'hosted' }],
-  [
-    'PostgreSQL (PGlite)',
-    { deployment: 'hosted', openDatabase: async (o) => postgresStorageOver(await database(), o) },
-  ],
-];
+const hubs = await hostedHubs();
 
 for (const [engine, options] of hubs)
   describe(`Lea's own redacted words, on a hub on ${engine}`, () => {
