@@ -31,6 +31,16 @@ function textOf(text: string, speaker?: string): string {
   return (out.replica.content as { text: string }).text;
 }
 
+/** The value a copy of Ana's fact `predicate: value` holds. */
+function valueOf(predicate: string, value: string | number | boolean): unknown {
+  const out = createRedactor(people, secret).redact({
+    ...message('x'),
+    content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
+  });
+  assert.ok(out.ok, out.ok ? '' : out.reason);
+  return (out.replica.content as { value: unknown }).value;
+}
+
 describe('the redactor of redacted_summary copies', () => {
   it('replaces addresses and numbers with role words', () => {
     assert.equal(
@@ -1141,14 +1151,6 @@ describe('the redactor of redacted_summary copies', () => {
   });
 
   it("reads a fact's value with its predicate: a secret whole, a birth's date, an address", () => {
-    const valueOf = (predicate: string, value: string | number | boolean) => {
-      const out = createRedactor(people, secret).redact({
-        ...message('x'),
-        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
-      });
-      assert.ok(out.ok, out.ok ? '' : out.reason);
-      return (out.replica.content as { value: unknown }).value;
-    };
     // A secret has no shape: its predicate says what it is, and the whole value goes.
     for (const [predicate, value] of [
       ['password', 'hunter2'],
@@ -1193,14 +1195,6 @@ describe('the redactor of redacted_summary copies', () => {
   });
 
   it("reads a birth's predicate that names no date, and a code in the value of a secret's word alone", () => {
-    const valueOf = (predicate: string, value: string | number | boolean) => {
-      const out = createRedactor(people, secret).redact({
-        ...message('x'),
-        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
-      });
-      assert.ok(out.ok, out.ok ? '' : out.reason);
-      return (out.replica.content as { value: unknown }).value;
-    };
     // What a birth's predicate says that is no date: a weight, an order, a place; an age ("dob", Croatian).
     assert.equal(valueOf('birth weight', '3.4 kg'), '3.4 kg');
     assert.equal(valueOf('birth order', 2), 2);
@@ -1220,7 +1214,7 @@ describe('the redactor of redacted_summary copies', () => {
     assert.equal(valueOf('code', 'review on Friday'), 'review on Friday');
     assert.equal(valueOf('wifi pass', 'sunshine'), '[secret]');
     assert.equal(valueOf('gate code', 'sunshine'), '[secret]');
-    // The deriver's predicate of a residence: a street and its number go, a city stays (M2).
+    // The deriver's predicate of a residence: a street and its number go, a city stays.
     assert.equal(valueOf('lives in', '42 Ilica'), '[address]');
     assert.equal(valueOf('lives in', '42 ilica'), '[address]');
     assert.equal(valueOf('residence', 'Ilica 42, 10000 Zagreb'), '[address] Zagreb');
@@ -1232,14 +1226,6 @@ describe('the redactor of redacted_summary copies', () => {
   });
 
   it("replaces the date of anyone's birth, with other words beside the birth's", () => {
-    const valueOf = (predicate: string, value: string | number | boolean) => {
-      const out = createRedactor(people, secret).redact({
-        ...message('x'),
-        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
-      });
-      assert.ok(out.ok, out.ok ? '' : out.reason);
-      return (out.replica.content as { value: unknown }).value;
-    };
     for (const [predicate, value] of [
       ["mother's birthday", '3 May 1962'],
       ["mother's date of birth", '1962-05-03'],
@@ -1257,14 +1243,6 @@ describe('the redactor of redacted_summary copies', () => {
   });
 
   it("keeps a time, a count, a network's generation, a day of a month and a boarding gate in a code's value", () => {
-    const valueOf = (predicate: string, value: string | number | boolean) => {
-      const out = createRedactor(people, secret).redact({
-        ...message('x'),
-        content: { kind: 'fact', subject: 'Ana Lima', predicate, value },
-      });
-      assert.ok(out.ok, out.ok ? '' : out.reason);
-      return (out.replica.content as { value: unknown }).value;
-    };
     assert.equal(valueOf('alarm', '7:30'), '7:30');
     assert.equal(valueOf('gate', 'B12'), 'B12');
     assert.equal(valueOf('network', '5G'), '5G');
