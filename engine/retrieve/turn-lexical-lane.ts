@@ -2,7 +2,7 @@ import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { hidesRecords } from '../core/retrieve/hides-records.ts';
 import { matchedTerms } from '../core/retrieve/query-terms.ts';
 import { withOtherForms } from '../core/retrieve/other-forms.ts';
-import { otherCareOnly } from '../core/retrieve/practice-words.ts';
+import { holdsOtherCareWord } from '../core/retrieve/practice-words.ts';
 import { foldText } from '../core/shared/fold-text.ts';
 import type { LexicalHit, SearchScope } from '../ports/index.ts';
 
@@ -66,8 +66,10 @@ async function search(input: LaneInput, s: TurnSearch): Promise<TurnRow[]> {
     if (out.length >= s.limit) break;
     if (seen.has(r.recordId)) continue;
     // Found by a care's word in another sense only ("radiation therapy" for "therapist"): not the care.
-    if (matchedTerms(r.text, s.terms).length === 0 && s.terms.some((t) => otherCareOnly(foldText(r.text), t)))
-      continue;
+    if (matchedTerms(r.text, s.terms).length === 0) {
+      const lower = foldText(r.text);
+      if (s.terms.some((t) => holdsOtherCareWord(lower, t))) continue;
+    }
     floor = Math.min(floor, r.score);
     out.push({ ...r, score: floor });
   }

@@ -46,20 +46,18 @@ export function meansTheCare(lower: string, form: string, at: number): boolean {
   return !treatments.has(lower.slice(start, end));
 }
 
+/** Each care word as a whole word, made once. */
+const wholeWord = new Map(
+  [...groupOf.keys()].map((w) => [w, new RegExp(`(?<![\\p{L}\\p{N}])${w}(?![\\p{L}\\p{N}])`, 'u')]),
+);
+
 /**
- * Whether text holds, of the care words a term is searched by besides itself, only ones in another
- * sense ("radiation therapy" for "therapist"): a Record the search found by those alone is not the care.
+ * Whether text holds one of the care words a term is searched by besides itself. Asked of a Record that
+ * the term meets nowhere (matchedTerms, which reads those words in the care's sense only), it says the
+ * search found the Record by a care word in another sense ("radiation therapy" for "therapist").
  */
-export function otherCareOnly(lower: string, term: string): boolean {
-  let other = false;
-  for (const form of searchedPracticeWords(term)) {
-    const re = new RegExp(`(?<![\\p{L}\\p{N}])${form}(?![\\p{L}\\p{N}])`, 'gu');
-    for (const m of lower.matchAll(re)) {
-      if (meansTheCare(lower, form, m.index)) return false;
-      other = true;
-    }
-  }
-  return other;
+export function holdsOtherCareWord(lower: string, term: string): boolean {
+  return searchedPracticeWords(term).some((w) => wholeWord.get(w)!.test(lower));
 }
 
 /** Every word of the care a query term names, the term included; empty for any other word. */
