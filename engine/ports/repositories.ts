@@ -251,7 +251,8 @@ export interface MemoryReads {
   /**
    * The versions owned by the Brain's self that are current at `nowMs` (servedAt with no as_of) in one
    * of the profile's groups: `health`, those whose statement saysHealth (contract/profile-group.ts, as
-   * marked when written); `slot`, the others that hold a slot; `other`, the rest. The latest
+   * marked when written); `slot`, the others that hold a slot; `other`, the rest, less a statement
+   * that a current health or slot line quotes word for word from the same Record. The latest
    * `valid_from` first and, at one `valid_from`, the last written first, up to `limit`;
    * `shareableOnly` as for `list`; `after`, those past that position in this order. The profile reads
    * the groups one after the other (profile-census.ts).

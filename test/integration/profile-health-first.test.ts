@@ -103,3 +103,36 @@ describe('the Profile puts health first, then the slots, then the rest', () => {
         );
     });
 });
+
+describe('the Profile says a sentence once', () => {
+  for (const [name, opened] of engines)
+    it(`${name}: a break-up is its slot line, not also a line of its own under the rest`, async () => {
+      const engine = await opened();
+      after(() => engine.close());
+      const brain = `once${name.length}`;
+      await engine.createBrain(tenant, { id: brain, self: { type: 'person', name: 'Tomislav' } });
+      const say = (text: string, d: number) =>
+        engine.rememberRecord(
+          tenant,
+          brain,
+          { content: { kind: 'message', speaker: 'user', text }, occurred_at: day(d) },
+          {},
+        );
+      await say('My girlfriend is Petra Novak.', 0);
+      await say('Petra and I broke up tonight. It was mutual but it hurts.', 20);
+      await engine.idle();
+
+      const lines = (await engine.getProfile(tenant, brain, { limit: 50 })).lines.map((l) => [
+        l.group,
+        l.statement,
+        l.citations.map((c) => c.quote).join(' / '),
+      ]);
+      assert.deepEqual(lines, [
+        ['slot', "Tomislav's girlfriend is no longer Petra Novak", 'Petra and I broke up tonight.'],
+        ['other', 'It was mutual but it hurts.', 'It was mutual but it hurts.'],
+      ]);
+      // The sentence is still a Memory of its own: only the card leaves it out.
+      const all = await engine.listMemories(tenant, brain, { limit: 50 });
+      assert.ok(all.data.some((m) => m.statement === 'Petra and I broke up tonight.'));
+    });
+});

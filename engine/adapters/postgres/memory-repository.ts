@@ -23,6 +23,19 @@ const profileGroupSql: Record<ProfileGroup, string> = {
   other: 'm.slot IS NULL AND NOT m.health',
 };
 
+/**
+ * Not an `other` line whose statement is, word for word, what a current health or slot line of the
+ * self quotes from the same Record ("Petra and I broke up tonight." beside "… is no longer Petra
+ * Novak" quoting it): the card would say it twice.
+ */
+const quotedByLineSql = (p: Params, nowMs: number) => `NOT EXISTS (
+  SELECT 1 FROM citations c
+  JOIN citations q ON q.brain_uid = c.brain_uid AND q.record_id = c.record_id AND q.memory_id <> c.memory_id
+    AND q.quote = m.statement
+  JOIN memories l ON l.brain_uid = q.brain_uid AND l.id = q.memory_id
+  WHERE c.brain_uid = m.brain_uid AND c.memory_id = m.id AND l.owner_state = 'self'
+    AND (l.slot IS NOT NULL OR l.health) AND ${currentSql(p, nowMs, 'l')})`;
+
 /** A MemoryVersionRow's columns over memories (alias m): `pending` is a boolean, bigints read as numbers. */
 export const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
   m.predicate, m.owner_state, m.owner_entity, m.source_key, m.valid_from, m.valid_from_ms, m.valid_to,
@@ -295,6 +308,7 @@ export function pgMemories(
         currentSql(p, query.nowMs),
       ];
       if (query.shareableOnly) where.push(shareableSql());
+      if (query.group === 'other') where.push(quotedByLineSql(p, query.nowMs));
       if (query.after)
         where.push(`(m.valid_from_ms, m.n) < (${p.bind(query.after.validFromMs)}, ${p.bind(query.after.n)})`);
       return select(p, where, `ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ${p.bind(query.limit)}`);

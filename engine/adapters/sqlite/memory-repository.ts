@@ -162,6 +162,24 @@ const profileGroupSql: Record<ProfileGroup, string> = {
 };
 
 /**
+ * Leaves out an `other` line whose statement is, word for word, what a current health or slot line of
+ * the self quotes from the same Record ("Petra and I broke up tonight." beside "… is no longer Petra
+ * Novak" quoting it): the card would say it twice.
+ */
+function quotedByLineSql(nowMs: number): { sql: string; params: SqlParam[] } {
+  const line = currentSql(nowMs, 'l');
+  return {
+    sql: `AND NOT EXISTS (
+            SELECT 1 FROM citations c
+            JOIN citations q ON q.record_id = c.record_id AND q.memory_id <> c.memory_id AND q.quote = m.statement
+            JOIN memories l ON l.id = q.memory_id
+            WHERE c.memory_id = m.id AND l.brain_uid = m.brain_uid AND l.owner_state = 'self'
+              AND (l.slot IS NOT NULL OR l.health = 1) AND ${line.sql})`,
+    params: line.params,
+  };
+}
+
+/**
  * One group of the profile's read (currentOfSelf), on the (brain, valid_from) index of the self's
  * Memories of that group (the health lines', the slot lines', or all the self's), latest first.
  */
@@ -176,6 +194,7 @@ export function currentOfSelfSql(
   },
 ): { sql: string; params: SqlParam[] } {
   const current = currentSql(q.nowMs);
+  const quoted = q.group === 'other' ? quotedByLineSql(q.nowMs) : { sql: '', params: [] };
   // Spelled so the index's valid_from_ms range bounds the read (a row value would not).
   const after = q.after
     ? {
@@ -186,9 +205,9 @@ export function currentOfSelfSql(
   return {
     sql: `SELECT ${versionColumns} FROM memories m
           WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${profileGroupSql[q.group]}
-            AND ${current.sql} ${q.shareableOnly ? `AND ${shareableSql()}` : ''} ${after.sql}
+            AND ${current.sql} ${q.shareableOnly ? `AND ${shareableSql()}` : ''} ${quoted.sql} ${after.sql}
           ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`,
-    params: [brainUid, ...current.params, ...after.params, q.limit],
+    params: [brainUid, ...current.params, ...quoted.params, ...after.params, q.limit],
   };
 }
 
