@@ -182,6 +182,10 @@ test('a question a chat asks without its mark is no Memory either; a statement t
     // A wh-word before the verb that asks: "I live in Berlin" inside it is not said of herself.
     'How do I say I live in Berlin in German',
     'what should i cook tonight',
+    // After a wh-word, someone's or the thing asked of.
+    'where does my sister live these days',
+    'when is the party',
+    'What is your new address',
   ])
     assert.deepEqual(said(asked), [], asked);
   assert.deepEqual(said('I like Porto. Do you like it'), [['I like Porto.', 'I like Porto.']]);
@@ -189,6 +193,8 @@ test('a question a chat asks without its mark is no Memory either; a statement t
     'Had I known, I would have stayed.',
     'Where I live it rains a lot.',
     'Dogs are great.',
+    'Do the dishes before you go.',
+    'What the doctor said was reassuring.',
   ])
     assert.deepEqual(said(stated), [[stated, stated]], stated);
 });

@@ -586,7 +586,9 @@ export function createRuleDeriver(): Deriver {
     // ("Coachella" now one) starts the job, as before v92 ("I work at Span." then "First day at
     // Infobip!" moves it); a booking for the plan's own time ("We booked the Hotel Motto for the
     // weekend.") goes with the trip called off.
-    name: 'rules-v93',
+    // v95: a question without its mark may ask of someone's or of the thing after its wh-word
+    // ("where does my sister live these days", "when is the party"): no Memory, as with a pronoun.
+    name: 'rules-v95',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];

@@ -1,11 +1,13 @@
 /**
  * A question a chat asks without its mark: "do i live in porto or lisbon lol", "Are you still at
  * Acme", "how do i say i live in berlin in german". A statement opens with its subject; these open
- * with the verb that asks (after a wh-word or not), then who. ("Had I known …" is no question, nor is
- * "Where I live it rains": a wh-word alone opens statements too.)
+ * with the verb that asks (after a wh-word or not), then who. After a wh-word, who may be someone's
+ * or the thing ("where does my sister live these days", "when is the party"): without one, "Do the
+ * dishes" tells. ("Had I known …" is no question, nor is "Where I live it rains": a wh-word alone
+ * opens statements too.)
  */
 const asksFirst =
-  /^[^\p{L}\p{N}]*(?:(?:how|what|where|when|why|which|who)\s+)?(?:do|does|did|am|are|is|was|were|can|could|will|would|should|shall|have|has)\s+(?:i|you|we|he|she|they|it)(?![\p{L}\p{N}'’])/iu;
+  /^[^\p{L}\p{N}]*(?:(?:how|what|where|when|why|which|who)\s+(?:do|does|did|am|are|is|was|were|can|could|will|would|should|shall|have|has)\s+(?:i|you|we|he|she|they|it|my|your|our|his|her|their|the|this|that)|(?:do|does|did|am|are|is|was|were|can|could|will|would|should|shall|have|has)\s+(?:i|you|we|he|she|they|it))(?![\p{L}\p{N}'’])/iu;
 
 export function opensAsQuestion(sentence: string): boolean {
   return asksFirst.test(sentence);
