@@ -396,6 +396,7 @@ export async function assembleContext(
         maxEvidenceRecords,
         asked,
         lead,
+        body.query,
       );
       const shown = new Map((changed?.records ?? []).map((c) => [c.recordId, c.shown]));
       for (const e of selected.evidence) {
