@@ -20,16 +20,33 @@ const statementShortText = blankRefused(2_000, '2,000');
 
 /**
  * Speaker names (compared trimmed and case-insensitively) that mean the Brain's own person: an import
- * writes the user's own messages as "self", agents' transcripts name the user "user", and a redacted
- * copy synced to a hub names the device's person "[self]" (engine/local/sync/redact.ts).
+ * writes the user's own messages as "self", agents' transcripts name the user "user" (LangChain's
+ * "human"), and a redacted copy synced to a hub names the device's person "[self]"
+ * (engine/local/sync/redact.ts).
  */
-export const selfSpeakerNames: ReadonlySet<string> = new Set(['self', 'me', 'i', 'user', 'myself', '[self]']);
+export const selfSpeakerNames: ReadonlySet<string> = new Set([
+  'self',
+  'me',
+  'i',
+  'user',
+  'human',
+  'myself',
+  '[self]',
+]);
 
 export const MessageContent = z
   .strictObject({
     kind: z.literal('message'),
     text,
-    speaker: shortText.optional(),
+    speaker: shortText
+      .optional()
+      .describe(
+        "Who said it. `user`, `human`, `self`, `me`, `i`, `myself` (any case) or the Brain's `self.name` " +
+          "(or its first name alone, where no other speaker has it): the Brain's own person, whose " +
+          'statements are about them. `assistant`, `ai`, `ai assistant`, `bot`, `chatbot`, `agent` or ' +
+          '`model`: an agent, whose words are not taken as facts about the person. Any other name: that ' +
+          'person. Absent: nobody known (a statement in the first person then has no owner).',
+      ),
     thread: shortText.optional().describe('A thread is what a session is; it is never created separately.'),
   })
   .meta({ id: 'MessageContent' });

@@ -13,7 +13,8 @@ test("a redacted copy's [self] is the Brain's own person: unresolved in a Brain 
 });
 
 test('the words for oneself and the self name resolve to self only in a Brain that has one', () => {
-  for (const name of ['me', ' User ', 'ana  silva']) {
+  // "human" is the person in LangChain's transcripts (HumanMessage) and in Human:/Assistant: prompts.
+  for (const name of ['me', ' User ', 'Human', 'ana  silva']) {
     assert.deepEqual(resolveOwner(name, ana), { state: 'self', entity: 'Ana Silva' }, name);
     assert.deepEqual(
       resolveOwner(name, null),

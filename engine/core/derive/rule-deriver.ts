@@ -587,7 +587,8 @@ export function createRuleDeriver(): Deriver {
     // Infobip!" moves it); a booking for the plan's own time ("We booked the Hotel Motto for the
     // weekend.") goes with the trip called off.
     // v95: a question without its mark may ask of someone's or of the thing after its wh-word
-    // ("where does my sister live these days", "when is the party"): no Memory, as with a pronoun.
+    // ("where does my sister live these days", "when is the party"): no Memory, as with a pronoun;
+    // a message whose speaker is "human" (LangChain's transcripts) is the Brain's own person's.
     name: 'rules-v95',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
