@@ -23,6 +23,7 @@ import type { Reranker, RetrievalMode } from './reranker.ts';
 import type { TimeIntent } from '../core/retrieve/time-expressions.ts';
 import { languages } from '../core/retrieve/languages.ts';
 import { matchedTerms, queryTerms } from '../core/retrieve/query-terms.ts';
+import { askedWho, definitionsOf } from '../core/retrieve/who-question.ts';
 
 /**
  * RRF weights per lane, tuned on the LoCoMo dev half (docs/decisions/retrieval.md). Lanes not listed
@@ -341,8 +342,10 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   if (alone) method = `${method}; ${alone}`;
   if (slotAnswered) method = `${method}; ${slotAnswered}`;
   const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
+  const who = askedWho(o.query);
   // The orderings below only reorder and drop candidates, so what each reads is among these.
   const textOf = await textsOf(lexical, o.eligibility.brainUid, [
+    ...definingFirstReads(who, limit, fused),
     ...bulkBehindReads(o.terms, fused),
     ...datedFirstReads(timeIntent, o.terms, laneResults, fused),
     ...withoutFillerReads(prompts, fused),
@@ -356,6 +359,11 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   if (dated !== fused) {
     fused = dated;
     method = `${method}; the events dated in the time asked about first`;
+  }
+  const defining = definingFirst(textOf, who, limit, fused);
+  if (defining !== fused) {
+    fused = defining;
+    method = `${method}; the Records saying who ${who} is first`;
   }
   // The tasks lane's Records, then the slot lane's in front of them: the slot's lead.
   const tasksLed = laneFirst('tasks', laneResults, fused);
@@ -658,6 +666,31 @@ function datedFirstReads(
   const dated = datedLeadOf(intent, terms, laneResults, fused);
   return dated === null || dated.asked.length === 0 ? [] : dated.lead.map((f) => f.recordId);
 }
+
+/**
+ * For a question asking who someone named is ("Who is Luka?", "who's luka", "Tko je Luka?":
+ * who-question.ts), the Records among the best `window` that say who the person is to the self ("Luka
+ * is my brother-in-law", "my colleague Luka") lead, then those that say what the person is ("Luka is a
+ * carpenter", "Luka works at Infobip"), each group in the order it had. In a Brain where the name comes
+ * up in every other Record, each mention shares the question's one word as much as the definition does,
+ * and the reranker (trained on LoCoMo, whose questions of this shape are few) put "Dinner at Ana and
+ * Luka's place" first and "Luka is my brother-in-law, Ana's husband." below ten mentions. Unchanged
+ * when the question asks anything else or no Record says who the person is.
+ */
+function definingFirst(textOf: TextOf, who: string | null, window: number, fused: Fused[]): Fused[] {
+  if (who === null) return fused;
+  const defines = definitionsOf(who);
+  const tiers: Fused[][] = [[], []];
+  for (const f of fused.slice(0, window)) {
+    const tier = defines(textOf(f.recordId));
+    if (tier > 0) tiers[tier - 1]!.push(f);
+  }
+  return inFront(tiers.flat(), fused);
+}
+
+/** The Records whose texts definingFirst reads. */
+const definingFirstReads = (who: string | null, window: number, fused: readonly Fused[]) =>
+  who === null ? [] : fused.slice(0, window).map((f) => f.recordId);
 
 /** How many of the best candidates bulkBehind reads: the fast mode's lanes' depth. */
 const bulkWindow = candidates.fast;
