@@ -74,9 +74,13 @@ export interface LexicalIndex {
   ): Promise<{ records: number; counts: number[] }>;
   /**
    * The first 2,000 characters of the text of each of these Records of the Brain, as a hit carries
-   * them, for Records other lanes found (feedback reads the best candidates' words); in no order.
+   * them, and its time, for Records other lanes found (feedback reads the best candidates' words); in
+   * no order.
    */
-  texts(brainUid: string, recordIds: readonly string[]): Promise<{ recordId: string; text: string }[]>;
+  texts(
+    brainUid: string,
+    recordIds: readonly string[],
+  ): Promise<{ recordId: string; text: string; occurredMs: number }[]>;
 }
 
 /** A Record behind a Memory holding a slot, as the slot lane reads it. */

@@ -14,7 +14,7 @@ import { feedbackTerms } from './expand-query.ts';
 import { promptCandidates, type PromptCandidate } from './prompt-lane.ts';
 import { fuse, fusionMethod, rrfK, type Fused, type LaneResult } from './fuse.ts';
 import { namedSpeakers, selfNameWords, withoutSpeakers } from './entity-lane.ts';
-import type { Eligibility, Lane, LaneInput } from './lane.ts';
+import type { Eligibility, Lane, LaneCandidate, LaneInput } from './lane.ts';
 import type { RetrievalIndexer } from './retrieval-indexer.ts';
 import { searchTurns, sharedReason } from './turn-lexical-lane.ts';
 import { similarityFloor } from './semantic-lane.ts';
@@ -23,6 +23,8 @@ import type { Reranker, RetrievalMode } from './reranker.ts';
 import type { TimeIntent } from '../core/retrieve/time-expressions.ts';
 import { languages } from '../core/retrieve/languages.ts';
 import { matchedTerms, queryTerms } from '../core/retrieve/query-terms.ts';
+import { askedWho, definitionsOf } from '../core/retrieve/who-question.ts';
+import { readSlotQuestion, slotTopicWords } from '../core/retrieve/slot-question.ts';
 
 /**
  * RRF weights per lane, tuned on the LoCoMo dev half (docs/decisions/retrieval.md). Lanes not listed
@@ -252,7 +254,9 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   if (embedding) timings['embed_wait'] = performance.now() - t;
   for (const lane of o.lanes) if (lane.needsQueryVector) await runLane(lane, queryVector);
   const alone = over() ? null : await similarityAlone(o, results, base, embedded);
-  const slotAnswered = nothingAloneBesideSlot(results);
+  const besideSlot = nothingAloneBesideSlot(results);
+  const slotAnswered = besideSlot?.says ?? null;
+  const newer = besideSlot === null ? null : await newerBesideSlot(o, results, besideSlot.left);
   // The Trace lists the lanes in their configured order, whichever ran first.
   const laneResults = o.lanes.flatMap((l) => results.get(l) ?? []);
   let fused = fuse(laneResults, rrfK, laneWeights);
@@ -340,9 +344,12 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   }
   if (alone) method = `${method}; ${alone}`;
   if (slotAnswered) method = `${method}; ${slotAnswered}`;
+  if (newer) method = `${method}; ${newerSays}`;
   const timeIntent = (memo.get('timeIntent') as TimeIntent | null | undefined) ?? null;
+  const who = askedWho(o.query);
   // The orderings below only reorder and drop candidates, so what each reads is among these.
   const textOf = await textsOf(lexical, o.eligibility.brainUid, [
+    ...definingFirstReads(who, limit, fused),
     ...bulkBehindReads(o.terms, fused),
     ...datedFirstReads(timeIntent, o.terms, laneResults, fused),
     ...withoutFillerReads(prompts, fused),
@@ -357,6 +364,11 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = dated;
     method = `${method}; the events dated in the time asked about first`;
   }
+  const defining = definingFirst(textOf, who, limit, fused);
+  if (defining !== fused) {
+    fused = defining;
+    method = `${method}; the Records saying who ${who} is first`;
+  }
   // The tasks lane's Records, then the slot lane's in front of them: the slot's lead.
   const tasksLed = laneFirst('tasks', laneResults, fused);
   if (tasksLed !== fused) {
@@ -368,6 +380,7 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
     fused = led;
     method = `${method}; the slot lane's Records first`;
   }
+  if (newer) fused = afterSlot(newer, laneResults, fused);
   const within = onlyTheTimeAsked(timeIntent, o.terms, laneResults, fused);
   if (within !== fused) {
     fused = within;
@@ -539,7 +552,7 @@ const nearEverythingSays = (word: string) =>
  * floor") is lost with them. The slot lane never fires on LoCoMo, so its figures cannot move. Returns
  * what the fusion method then says, or null.
  */
-function nothingAloneBesideSlot(results: Map<Lane, LaneResult>): string | null {
+function nothingAloneBesideSlot(results: Map<Lane, LaneResult>): { says: string; left: LeftOut[] } | null {
   const entries = [...results.entries()];
   const slot = entries.find(([lane]) => lane.name === 'slot')?.[1];
   if (!slot || slot.candidates.length === 0) return null;
@@ -548,16 +561,76 @@ function nothingAloneBesideSlot(results: Map<Lane, LaneResult>): string | null {
       .filter(([lane]) => !lane.needsQueryVector)
       .flatMap(([, r]) => r.candidates.map((c) => c.recordId)),
   );
-  let left = 0;
+  const left: LeftOut[] = [];
   for (const [lane, r] of entries) {
     if (!lane.needsQueryVector) continue;
-    const kept = r.candidates.filter((c) => named.has(c.recordId));
-    left += r.candidates.length - kept.length;
-    r.candidates = kept;
+    r.candidates.forEach((candidate, at) => {
+      if (!named.has(candidate.recordId)) left.push({ result: r, candidate, at });
+    });
+    r.candidates = r.candidates.filter((c) => named.has(c.recordId));
   }
-  return left === 0
+  return left.length === 0
     ? null
-    : 'the slot lane found the value asked about, so nothing found by similarity alone';
+    : { says: 'the slot lane found the value asked about, so nothing found by similarity alone', left };
+}
+
+/** A candidate nothingAloneBesideSlot left out of a lane's result, and where it stood in it. */
+interface LeftOut {
+  result: LaneResult;
+  candidate: LaneCandidate;
+  at: number;
+}
+
+const newerSays =
+  "but one found by similarity alone, newer than the slot's Records and of the slot's topic, is kept after them";
+
+/**
+ * Of the Records nothingAloneBesideSlot left out, the best one (in its lane's order) that is newer
+ * than every Record of the slot lane and holds a word of the slot's topic (slotTopicWords) is put back
+ * into its lane, its reason saying so, and its id returned (afterSlot then places it just after the
+ * slot's Records); null when none is. The slot holds what a rule read, and a later Record may change
+ * it in words no rule reads: "Moving day! New apartment on Vlaška 12." for "Where is my home?" beside a
+ * fact holding "Ilica 42" was left out of the Context altogether. Only one, only newer, and only of the
+ * topic: an older Record is what the slot's value already answers, and a greeting or a Record of
+ * another subject near the question's meaning is the filler nothingAloneBesideSlot is for. The slot
+ * lane never fires on LoCoMo, so its figures cannot move.
+ */
+async function newerBesideSlot(
+  o: RetrieveInput,
+  results: Map<Lane, LaneResult>,
+  left: readonly LeftOut[],
+): Promise<string | null> {
+  const topic = slotTopicWords(readSlotQuestion(o.query, o.terms).predicates);
+  const slot = [...results.entries()].find(([lane]) => lane.name === 'slot')?.[1];
+  if (topic.length === 0 || !slot) return null;
+  const slotIds = slot.candidates.map((c) => c.recordId);
+  const read = await o.indexes.lexical.texts(o.eligibility.brainUid, [
+    ...new Set([...slotIds, ...left.map((l) => l.candidate.recordId)]),
+  ]);
+  const byId = new Map(read.map((r) => [r.recordId, r]));
+  const slotMs = Math.max(...slotIds.map((id) => byId.get(id)?.occurredMs ?? Infinity));
+  const best = [...left]
+    .sort((a, b) => b.candidate.score - a.candidate.score)
+    .find((l) => {
+      const r = byId.get(l.candidate.recordId);
+      return r !== undefined && r.occurredMs > slotMs && matchedTerms(r.text, topic).length > 0;
+    });
+  if (best === undefined) return null;
+  const { result, candidate, at } = best;
+  const reason = `${candidate.reason}; newer than the slot's Records and of its topic: kept after them`;
+  result.candidates.splice(Math.min(at, result.candidates.length), 0, { ...candidate, reason });
+  return candidate.recordId;
+}
+
+/** FUSED with the Record `id` just after the slot lane's Records that lead it (laneFirst). */
+function afterSlot(id: string, laneResults: readonly LaneResult[], fused: Fused[]): Fused[] {
+  const slot = new Set(laneResults.find((l) => l.lane === 'slot')?.candidates.map((c) => c.recordId));
+  const kept = fused.find((f) => f.recordId === id);
+  if (kept === undefined) return fused;
+  const rest = fused.filter((f) => f !== kept);
+  let lead = 0;
+  while (lead < rest.length && slot.has(rest[lead]!.recordId)) lead += 1;
+  return [...rest.slice(0, lead), kept, ...rest.slice(lead)];
 }
 
 /**
@@ -658,6 +731,31 @@ function datedFirstReads(
   const dated = datedLeadOf(intent, terms, laneResults, fused);
   return dated === null || dated.asked.length === 0 ? [] : dated.lead.map((f) => f.recordId);
 }
+
+/**
+ * For a question asking who someone named is ("Who is Luka?", "who's luka", "Tko je Luka?":
+ * who-question.ts), the Records among the best `window` that say who the person is to the self ("Luka
+ * is my brother-in-law", "my colleague Luka") lead, then those that say what the person is ("Luka is a
+ * carpenter", "Luka works at Infobip"), each group in the order it had. In a Brain where the name comes
+ * up in every other Record, each mention shares the question's one word as much as the definition does,
+ * and the reranker (trained on LoCoMo, whose questions of this shape are few) put "Dinner at Ana and
+ * Luka's place" first and "Luka is my brother-in-law, Ana's husband." below ten mentions. Unchanged
+ * when the question asks anything else or no Record says who the person is.
+ */
+function definingFirst(textOf: TextOf, who: string | null, window: number, fused: Fused[]): Fused[] {
+  if (who === null) return fused;
+  const defines = definitionsOf(who);
+  const tiers: Fused[][] = [[], []];
+  for (const f of fused.slice(0, window)) {
+    const tier = defines(textOf(f.recordId));
+    if (tier > 0) tiers[tier - 1]!.push(f);
+  }
+  return inFront(tiers.flat(), fused);
+}
+
+/** The Records whose texts definingFirst reads. */
+const definingFirstReads = (who: string | null, window: number, fused: readonly Fused[]) =>
+  who === null ? [] : fused.slice(0, window).map((f) => f.recordId);
 
 /** How many of the best candidates bulkBehind reads: the fast mode's lanes' depth. */
 const bulkWindow = candidates.fast;

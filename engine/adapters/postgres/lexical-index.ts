@@ -186,8 +186,8 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
     },
     async texts(brainUid, recordIds) {
       if (recordIds.length === 0) return [];
-      const rows = await db.query<{ recordId: string; text: string }>(
-        `SELECT id AS "recordId", substr(text, 1, 2000) AS text FROM records
+      const rows = await db.query<{ recordId: string; text: string; occurredMs: number }>(
+        `SELECT id AS "recordId", substr(text, 1, 2000) AS text, occurred_ms AS "occurredMs" FROM records
          WHERE brain_uid = $1 AND id = ANY ($2::text[])`,
         [brainUid, [...recordIds]],
       );

@@ -118,8 +118,8 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
     },
     async texts(brainUid, recordIds) {
       if (recordIds.length === 0) return [];
-      return store.all<{ recordId: string; text: string }>(
-        `SELECT id AS recordId, substr(text, 1, 2000) AS text FROM records
+      return store.all<{ recordId: string; text: string; occurredMs: number }>(
+        `SELECT id AS recordId, substr(text, 1, 2000) AS text, occurred_ms AS occurredMs FROM records
          WHERE id IN (SELECT value FROM json_each(?)) AND brain_uid = ?`,
         JSON.stringify(recordIds),
         brainUid,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { queryTerms } from './query-terms.ts';
-import { readSlotQuestion, type SlotQuestion } from './slot-question.ts';
+import { matchedTerms, queryTerms } from './query-terms.ts';
+import { readSlotQuestion, slotTopicWords, type SlotQuestion } from './slot-question.ts';
 
 const read = (q: string): SlotQuestion => readSlotQuestion(q, queryTerms(q));
 
@@ -136,4 +136,16 @@ test('whose slot: a named subject, the user, someone unnamed, or anyone', () => 
   assert.equal(whose('Which city is the concert in?').anyone, false);
   assert.equal(whose('Which city does everyone live in?').anyone, true);
   assert.equal(whose('Where does everyone work?').anyone, true);
+});
+
+test("a slot's topic words meet a change said in other words, and not a word that only starts like one", () => {
+  const home = slotTopicWords(['lives in']);
+  assert.deepEqual(matchedTerms('Finally settled into the flat on Vlaška, boxes everywhere', home), [
+    'settled',
+    'flat',
+  ]);
+  const job = slotTopicWords(['works at', 'occupation']);
+  assert.deepEqual(matchedTerms('Handed in my resignation to my boss today', job), ['boss', 'resigned']);
+  assert.deepEqual(matchedTerms('Great workout at the gym this morning', job), []);
+  assert.deepEqual(slotTopicWords(['email']), []);
 });

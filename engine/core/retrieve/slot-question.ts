@@ -205,3 +205,38 @@ export function readSlotQuestion(query: string, terms: readonly string[]): SlotQ
     aboutAnyone: whereWho.test(query) || (strong && which.test(query)),
   };
 }
+
+/**
+ * Words of what a slot is about, beyond the words that ask for it: a Record saying one may change the
+ * value in words no rule reads ("Finally settled into the flat on Vlaška" of where one lives; "Handed in
+ * my resignation" of the job). Stems, met at a word's start (matchedTerms).
+ */
+const slotTopics: ReadonlyArray<{ predicates: readonly string[]; words: readonly string[] }> = [
+  {
+    predicates: ['lives in'],
+    words: `live living lived moved moving move settled flat apartment house home address street
+      neighbourhood neighborhood rent landlord stan ulica preselio preselila`.split(/\s+/u),
+  },
+  {
+    predicates: ['works at', 'occupation'],
+    // Not "work" ("workout") nor "started" (anything): the job's nouns and its changes.
+    words: `job office boss colleague colleagues hired quit resigned position role company team
+      contract employer posao firma`.split(/\s+/u),
+  },
+  {
+    predicates: ['partner', 'wife', 'husband', 'girlfriend', 'boyfriend'],
+    words: `partner wife husband girlfriend boyfriend dating together broke married wedding engaged
+      divorce`.split(/\s+/u),
+  },
+  { predicates: ['birthday'], words: ['birthday', 'born'] },
+  { predicates: ['diet'], words: ['vegan', 'vegetarian', 'pescatarian', 'meat', 'diet'] },
+];
+
+/** The words of the topic of any of these slot predicates (slotTopics); none for another predicate. */
+export function slotTopicWords(predicates: readonly string[]): string[] {
+  return [
+    ...new Set(
+      slotTopics.filter((t) => t.predicates.some((p) => predicates.includes(p))).flatMap((t) => t.words),
+    ),
+  ];
+}
