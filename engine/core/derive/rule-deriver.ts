@@ -586,7 +586,10 @@ export function createRuleDeriver(): Deriver {
     // ("Coachella" now one) starts the job, as before v92 ("I work at Span." then "First day at
     // Infobip!" moves it); a booking for the plan's own time ("We booked the Hotel Motto for the
     // weekend.") goes with the trip called off.
-    name: 'rules-v93',
+    // v94: no nickname from a role or a relation's word ("Everyone calls me Boss.", which made "Where
+    // does my boss work?" a question about her) nor from a place passed ("I go by Maksimir Park twice a
+    // week.", "I go by Zagreb on my way to Split.").
+    name: 'rules-v94',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
