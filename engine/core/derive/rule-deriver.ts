@@ -588,7 +588,9 @@ export function createRuleDeriver(): Deriver {
     // weekend.") goes with the trip called off.
     // v94: no nickname from a role or a relation's word ("Everyone calls me Boss.", which made "Where
     // does my boss work?" a question about her) nor from a place passed ("I go by Maksimir Park twice a
-    // week.", "I go by Zagreb on my way to Split.").
+    // week.", "I go by Zagreb on my way to Split."). A break-up closes no "We are a couple of weeks
+    // behind.", "I am with Petra at the cafe.", "We are together in the band." nor "We are in love with
+    // Vienna." (couple-said.ts); "I'm with Petra now." still goes with her.
     name: 'rules-v94',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
