@@ -590,7 +590,8 @@ export function createRuleDeriver(): Deriver {
     // does my boss work?" a question about her) nor from a place passed ("I go by Maksimir Park twice a
     // week.", "I go by Zagreb on my way to Split."). A break-up closes no "We are a couple of weeks
     // behind.", "I am with Petra at the cafe.", "We are together in the band." nor "We are in love with
-    // Vienna." (couple-said.ts); "I'm with Petra now." still goes with her.
+    // Vienna." (couple-said.ts); "I'm with Petra now." still goes with her. "My dentist is Dr. Babić
+    // in Trešnjevka." holds the dentist as "… at Vlaška 44" does (not "… in January").
     name: 'rules-v94',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
