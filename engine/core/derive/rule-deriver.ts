@@ -591,7 +591,9 @@ export function createRuleDeriver(): Deriver {
     // week.", "I go by Zagreb on my way to Split."). A break-up closes no "We are a couple of weeks
     // behind.", "I am with Petra at the cafe.", "We are together in the band." nor "We are in love with
     // Vienna." (couple-said.ts); "I'm with Petra now." still goes with her. "My dentist is Dr. Babić
-    // in Trešnjevka." holds the dentist as "… at Vlaška 44" does (not "… in January").
+    // in Trešnjevka." holds the dentist as "… at Vlaška 44" does (not "… in January"). "I quit coffee
+    // for my wife." ends the taste ("for" someone's sake; "No more chocolate for the kids" still ends
+    // none), and "We also booked the Hotel Motto." goes with the trip called off.
     name: 'rules-v94',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
