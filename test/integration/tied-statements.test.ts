@@ -169,6 +169,30 @@ for (const [name, opened] of engines)
       }
     });
 
+    it('a booking said with "also" beside the trip goes with it when it is called off', async () => {
+      const engine = await opened();
+      try {
+        const tom = await toms(
+          engine,
+          (
+            [
+              [
+                'self',
+                'Petra and I are planning a weekend in Vienna, December 12 to 14. We also booked the Hotel Motto.',
+                '2026-11-12T07:00:00Z',
+              ],
+              ['self', 'We cancelled Vienna.', '2026-11-23T08:00:00Z'],
+            ] as const
+          ).map(message),
+        );
+        assert.deepEqual(await tom.statusOf('We also booked the Hotel Motto.'), [
+          ['superseded', '2026-11-23T08:00:00Z'],
+        ]);
+      } finally {
+        await engine.close();
+      }
+    });
+
     it('a trip called off takes only its own bookings, and of two trips there the nearer', async () => {
       const engine = await opened();
       try {
