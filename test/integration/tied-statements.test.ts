@@ -126,6 +126,12 @@ for (const [name, opened] of engines)
           await tom.statusOf('Plan: Christmas in Sisak with my parents and Marina, December 24 to 26.'),
           [['active', null]],
         );
+        // One sentence closing four plans' lineages is a version of each, and one line of her Profile.
+        const lines = (await engine.getProfile(tenant, tom.id, { limit: 50 })).lines;
+        assert.deepEqual(
+          lines.filter((l) => l.statement === 'We cancelled Vienna.').map((l) => l.citations.length),
+          [1],
+        );
         // What leads is the call-off, not the weekend as if it were still on.
         const next = await tom.ask('What do I have next week?');
         assert.equal(next[0]?.record_id, tom.ids[4]);
