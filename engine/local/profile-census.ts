@@ -1,4 +1,10 @@
-import { profileGroups, type Census, type Profile, type ProfileGroup } from '../contract/index.ts';
+import {
+  oncePerSaying,
+  profileGroups,
+  type Census,
+  type Profile,
+  type ProfileGroup,
+} from '../contract/index.ts';
 import type { MemoryRepository, MemoryVersionRow, NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
@@ -42,7 +48,7 @@ export async function getProfile(
       brain_id: b.id,
       self: selfOf(b),
       watermark,
-      lines: page.map((m) => ({
+      lines: oncePerSaying(page).map((m) => ({
         memory_id: m.id,
         statement: m.statement,
         subject: m.subject,

@@ -9,7 +9,7 @@
  * order, which a line does not carry, decides between them): that line is found by reading again from
  * the top until it has been seen and the read meets what is loaded (`spliceFresh`).
  */
-import type { Memory, Profile } from '../../engine/contract/index.ts';
+import { oncePerSaying, sayingOf, type Memory, type Profile } from '../../engine/contract/index.ts';
 import { profileGroupOf, profileGroups, type ProfileGroup } from '../../engine/contract/profile-group.ts';
 import type { Delta } from './memory-delta.ts';
 
@@ -69,11 +69,16 @@ export function applyDeltaToProfile(
     }),
   }));
   const key = (l: Line) => ({ group: l.group, at: Date.parse(l.valid_from) });
+  // A new line that says what a loaded or another new one says, by the same words of the same Records
+  // (one sentence that closed several plans), is shown once, as the server shows it (oncePerSaying).
+  const said = new Set(pages.flatMap((p) => p.lines.map(sayingOf)));
   // In the Profile's order; of one group and date, the last written (the later id) first.
-  const fresh = delta.changed
-    .filter((m) => !placed.has(m.id) && isProfileLine(m, nowMs))
-    .map(lineOf)
-    .sort((a, b) => order(key(a), key(b)) || (a.memory_id < b.memory_id ? 1 : -1));
+  const fresh = oncePerSaying(
+    delta.changed
+      .filter((m) => !placed.has(m.id) && isProfileLine(m, nowMs))
+      .map(lineOf)
+      .filter((l) => !said.has(sayingOf(l))),
+  ).sort((a, b) => order(key(a), key(b)) || (a.memory_id < b.memory_id ? 1 : -1));
   if (fresh.length === 0) return { data: { ...data, pages }, unplaced: [] };
   const complete = pages.at(-1)?.has_more === false;
   const loaded = pages.flatMap((p) => p.lines);

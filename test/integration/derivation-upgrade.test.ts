@@ -24,7 +24,7 @@ import { key, open, tempDir, tenant } from './local-helpers.ts';
 const rules = createRuleDeriver();
 
 /**
- * The rules as version 2 derived: Node's segmenter cut a sentence after "Dr." ("My dentist is Dr." and
+ * The rules as version 2 derived: Node's segmenter cut a sentence after "Dr." ("I saw Dr." and
  * "Silva in Braga."). Every other claim is today's.
  */
 const rulesV2: Deriver = {
@@ -435,11 +435,7 @@ for (const backend of [local, postgres])
       let before!: Map<string, Memory>;
       let mark!: string;
       const store = await writtenBy(backend, async (engine, start) => {
-        await sayAll(
-          engine,
-          said('My dentist is Dr. Silva in Braga. She is kind.'),
-          said('I like green tea.'),
-        );
+        await sayAll(engine, said('I saw Dr. Silva in Braga. She is kind.'), said('I like green tea.'));
         await engine.idle();
         before = await current(engine);
         const delta = await engine.listMemories(tenant, 'b', { limit: 100, since_watermark: start });
@@ -448,7 +444,7 @@ for (const backend of [local, postgres])
       });
       assert.deepEqual(
         [...before.keys()].sort(),
-        ['I like green tea.', 'My dentist is Dr.', 'She is kind.', 'Silva in Braga.'],
+        ['I like green tea.', 'I saw Dr.', 'She is kind.', 'Silva in Braga.'],
         'the store as version 2 left it',
       );
 
@@ -456,17 +452,17 @@ for (const backend of [local, postgres])
         const now = await current(engine);
         assert.deepEqual([...now.keys()].sort(), [
           'I like green tea.',
-          'My dentist is Dr. Silva in Braga.',
+          'I saw Dr. Silva in Braga.',
           'She is kind.',
         ]);
         assert.equal(now.get('She is kind.')!.id, before.get('She is kind.')!.id);
         assert.equal(now.get('I like green tea.')!.id, before.get('I like green tea.')!.id);
-        const whole = now.get('My dentist is Dr. Silva in Braga.')!;
+        const whole = now.get('I saw Dr. Silva in Braga.')!;
         assert.deepEqual(
           whole.citations.map((c) => c.quote),
-          ['My dentist is Dr. Silva in Braga.'],
+          ['I saw Dr. Silva in Braga.'],
         );
-        for (const gone of ['My dentist is Dr.', 'Silva in Braga.'])
+        for (const gone of ['I saw Dr.', 'Silva in Braga.'])
           await assert.rejects(engine.getMemory(tenant, 'b', before.get(gone)!.id), {
             code: 'memory_not_found',
           });
@@ -474,7 +470,7 @@ for (const backend of [local, postgres])
         const ctx = await engine.createContext(
           tenant,
           'b',
-          { query: 'Who is my dentist?' },
+          { query: 'Who did I see in Braga?' },
           { requestId: 'req_u1' },
         );
         assert.ok(ctx.status === 'ready');
@@ -489,7 +485,7 @@ for (const backend of [local, postgres])
         const delta = await engine.listMemories(tenant, 'b', { limit: 100, since_watermark: mark });
         assert.deepEqual(
           (delta.removed ?? []).map((r) => r.id).sort(),
-          [before.get('My dentist is Dr.')!.id, before.get('Silva in Braga.')!.id].sort(),
+          [before.get('I saw Dr.')!.id, before.get('Silva in Braga.')!.id].sort(),
           'a sync client learns the fragments went',
         );
         assert.deepEqual(
@@ -956,7 +952,7 @@ for (const backend of [local, postgres])
       const store = await writtenBy(backend, async (engine) => {
         await sayAll(
           engine,
-          said('My dentist is Dr. Silva in Braga.', { occurred_at: '2024-01-01T00:00:00Z' }),
+          said('I saw Dr. Silva in Braga.', { occurred_at: '2024-01-01T00:00:00Z' }),
           said('Silva in Braga.', { occurred_at: '2024-03-01T00:00:00Z' }),
         );
         await engine.idle();
@@ -967,14 +963,14 @@ for (const backend of [local, postgres])
 
       await reopened(store, async (engine) => {
         const now = await current(engine);
-        assert.deepEqual([...now.keys()].sort(), ['My dentist is Dr. Silva in Braga.', 'Silva in Braga.']);
+        assert.deepEqual([...now.keys()].sort(), ['I saw Dr. Silva in Braga.', 'Silva in Braga.']);
         const kept = now.get('Silva in Braga.')!;
         assert.equal(kept.id, fragment.id);
         assert.equal(kept.citations.length, 1);
         assert.equal(kept.valid_from, '2024-03-01T00:00:00Z', 'true since the Record that still says so');
         assert.notEqual(
           kept.citations[0]!.record_id,
-          now.get('My dentist is Dr. Silva in Braga.')!.citations[0]!.record_id,
+          now.get('I saw Dr. Silva in Braga.')!.citations[0]!.record_id,
         );
       });
     });
@@ -1464,23 +1460,23 @@ for (const backend of [local, postgres])
     it('a Record whose Memory a person corrected is left as it is: theirs is the last word', async () => {
       let corrected!: string;
       const store = await writtenBy(backend, async (engine) => {
-        await engine.rememberRecord(tenant, 'b', said('My doctor is Dr. Reis in Porto.'), {});
+        await engine.rememberRecord(tenant, 'b', said('I saw Dr. Reis in Porto.'), {});
         await engine.idle();
-        const fragment = (await current(engine)).get('My doctor is Dr.')!;
+        const fragment = (await current(engine)).get('I saw Dr.')!;
         await engine.rememberRecord(
           tenant,
           'b',
-          { content: { kind: 'correction', corrects: fragment.id, statement: 'My doctor is Dr. Reis.' } },
+          { content: { kind: 'correction', corrects: fragment.id, statement: 'I saw Dr. Reis.' } },
           {},
         );
         await engine.idle();
-        corrected = (await current(engine)).get('My doctor is Dr. Reis.')!.id;
+        corrected = (await current(engine)).get('I saw Dr. Reis.')!.id;
       });
 
       await reopened(store, async (engine, lines) => {
         const now = await current(engine);
-        assert.deepEqual([...now.keys()].sort(), ['My doctor is Dr. Reis.', 'Reis in Porto.']);
-        assert.equal(now.get('My doctor is Dr. Reis.')!.id, corrected);
+        assert.deepEqual([...now.keys()].sort(), ['I saw Dr. Reis.', 'Reis in Porto.']);
+        assert.equal(now.get('I saw Dr. Reis.')!.id, corrected);
         assert.deepEqual(
           upgrades(lines).map((l) => l.fields),
           [{ deriver: rules.name, looked: 1, changed: 0, kept: 1, left: 0 }],
@@ -1872,22 +1868,22 @@ for (const backend of [local, postgres])
         await engine.rememberRecord(
           tenant,
           'b',
-          said('My dentist is Dr. Silva in Braga.', { ...note, occurred_at: '2024-01-01T00:00:00Z' }),
+          said('I saw Dr. Silva in Braga.', { ...note, occurred_at: '2024-01-01T00:00:00Z' }),
           {},
         );
         await engine.idle();
         await engine.rememberRecord(
           tenant,
           'b',
-          said('My dentist is Dr. Costa in Porto.', { ...note, occurred_at: '2024-06-01T00:00:00Z' }),
+          said('I saw Dr. Costa in Porto.', { ...note, occurred_at: '2024-06-01T00:00:00Z' }),
           {},
         );
       });
 
       await reopened(store, async (engine) => {
-        assert.deepEqual([...(await current(engine)).keys()], ['My dentist is Dr. Costa in Porto.']);
+        assert.deepEqual([...(await current(engine)).keys()], ['I saw Dr. Costa in Porto.']);
         const all = await engine.listMemories(tenant, 'b', { limit: 100, status: 'all' });
-        const old = all.data.find((m) => m.statement === 'My dentist is Dr. Silva in Braga.');
+        const old = all.data.find((m) => m.statement === 'I saw Dr. Silva in Braga.');
         assert.equal(old?.status, 'superseded', JSON.stringify(all.data.map((m) => [m.statement, m.status])));
       });
     });
@@ -1895,14 +1891,10 @@ for (const backend of [local, postgres])
     it('a Record a person corrected keeps the Memory it shares with a Record that changed', async () => {
       let shared!: Memory;
       const store = await writtenBy(backend, async (engine) => {
-        await sayAll(
-          engine,
-          said('My dentist is Dr. Silva in Braga.'),
-          said('My dentist is Dr. Costa in Porto.'),
-        );
+        await sayAll(engine, said('I saw Dr. Silva in Braga.'), said('I saw Dr. Costa in Porto.'));
         await engine.idle();
         const before = await current(engine);
-        shared = before.get('My dentist is Dr.')!;
+        shared = before.get('I saw Dr.')!;
         assert.equal(shared.citations.length, 2);
         // The person fixes the second Record's other fragment: that Record is theirs now.
         await engine.rememberRecord(
@@ -1922,10 +1914,10 @@ for (const backend of [local, postgres])
         const now = await current(engine);
         assert.deepEqual([...now.keys()].sort(), [
           'Dr. Costa in Porto.',
-          'My dentist is Dr.',
-          'My dentist is Dr. Silva in Braga.',
+          'I saw Dr.',
+          'I saw Dr. Silva in Braga.',
         ]);
-        const kept = now.get('My dentist is Dr.')!;
+        const kept = now.get('I saw Dr.')!;
         assert.equal(kept.id, shared.id);
         assert.equal(kept.citations.length, 1, 'only the Record that changed let it go');
       });
@@ -1938,14 +1930,14 @@ for (const backend of [local, postgres])
         await engine.rememberRecord(
           tenant,
           'b',
-          revision('My dentist is Dr. Silva in Braga.', '2024-01-01T00:00:00Z'),
+          revision('I saw Dr. Silva in Braga.', '2024-01-01T00:00:00Z'),
           {},
         );
         await engine.idle();
         await engine.rememberRecord(
           tenant,
           'b',
-          revision('My dentist is Dr. Silva in Braga. I floss daily.', '2024-06-01T00:00:00Z'),
+          revision('I saw Dr. Silva in Braga. I floss daily.', '2024-06-01T00:00:00Z'),
           {},
         );
       };
@@ -1968,18 +1960,18 @@ for (const backend of [local, postgres])
       assert.deepEqual(upgraded, await state(freshStore));
       assert.deepEqual(upgraded, [
         'I floss daily. | active | 2024-06-01T00:00:00Z | 1 cited',
-        'My dentist is Dr. Silva in Braga. | active | 2024-01-01T00:00:00Z | 2 cited',
+        'I saw Dr. Silva in Braga. | active | 2024-01-01T00:00:00Z | 2 cited',
       ]);
     });
 
-    for (const survivor of ['My dentist is Dr.', 'My dentist is Dr. Costa.'])
+    for (const survivor of ['I saw Dr.', 'I saw Dr. Costa.'])
       it(`a hosted reader is told of a Memory it no longer sees (the local_only Record says "${survivor}")`, async () => {
         let start!: string;
         const store = await writtenBy(backend, async (engine, brainStart) => {
           start = brainStart;
           await sayAll(
             engine,
-            said('My dentist is Dr. Silva in Braga.'),
+            said('I saw Dr. Silva in Braga.'),
             said(survivor, { visibility: 'local_only' }),
           );
         });
@@ -1988,7 +1980,7 @@ for (const backend of [local, postgres])
         let mark!: string;
         try {
           const first = await hostedV2.listMemories(tenant, 'b', { limit: 100, since_watermark: start });
-          fragment = first.data.find((m) => m.statement === 'My dentist is Dr.')!.id;
+          fragment = first.data.find((m) => m.statement === 'I saw Dr.')!.id;
           mark = first.watermark!;
         } finally {
           await hostedV2.close();

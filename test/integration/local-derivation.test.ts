@@ -490,7 +490,13 @@ describe('local engine: derivation', () => {
     });
     const [only, ...rest] = said.memory_ids;
     assert.deepEqual(rest, [], 'cut after "Dr." it was "My dentist is Dr." and "Silva in Braga."');
-    assert.equal((await engine.getMemory(tenant, 'b', only!)).statement, 'My dentist is Dr. Silva in Braga.');
+    // It holds the dentist's slot; the whole sentence is its quote.
+    const held = await engine.getMemory(tenant, 'b', only!);
+    assert.equal(held.statement, "Ana's dentist is Dr. Silva");
+    assert.deepEqual(
+      held.citations.map((c) => c.quote),
+      ['My dentist is Dr. Silva in Braga.'],
+    );
     await remember({
       content: { kind: 'correction', corrects: only!, statement: 'My dentist is Dr. Costa in Porto.' },
     });

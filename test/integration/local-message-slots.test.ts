@@ -718,6 +718,17 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('a dentist said with where one sees them, "in" a place as "at" one, replaces the one before', async () => {
+    const { engine, said, current } = await ana();
+    const perić = await said('My dentist is Dr. Ante Perić at Vlaška 44.', '2026-11-10T10:00:00Z');
+    await said('My dentist is Dr. Kristina Babić in Trešnjevka.', '2026-11-27T10:00:00Z');
+    assert.equal((await engine.getMemory(tenant, 'b', perić.memory_ids[0]!)).status, 'superseded');
+    assert.deepEqual(
+      (await current()).filter((m) => /dentist/u.test(m)),
+      ["Ana's dentist is Dr. Kristina Babić"],
+    );
+  });
+
   it('everyday wordings of a change hold the slot and replace the value said before', async () => {
     const { engine, said, current, record } = await ana();
     const status = async (r: { memory_ids: string[] }) =>

@@ -215,6 +215,27 @@ describe('a nickname the self says she goes by names her, as her own name does',
       }
     });
 
+    it(`${name}: a role word or a place passed is no nickname: "my boss" stays the boss`, async () => {
+      const { engine, ids, ask, profile } = await told(opened, 'Tomislav Kovačević', [
+        'Most people call me Tom.',
+        'Everyone calls me Boss.',
+        'I go by Maksimir Park twice a week.',
+        'I work at Span.',
+        'My boss is Rita Gomes.',
+        'Rita works at Infobip.',
+      ]);
+      try {
+        const lines = await profile();
+        assert.ok(lines.includes("Tomislav Kovačević's nickname is Tom"), lines.join(' | '));
+        assert.ok(!lines.some((l) => /nickname is (?:Boss|Maksimir)/u.test(l)), lines.join(' | '));
+        // Read as her name, "Boss" made this a question about her: who her boss is was not cited.
+        const boss = await ask('Where does my boss work?');
+        assert.ok(boss.includes(ids[4]!) && boss.includes(ids[5]!), boss.join(' '));
+      } finally {
+        await engine.close();
+      }
+    });
+
     it(`${name}: forgetting the Record that said it forgets the nickname`, async () => {
       const { engine, id, intro, split, ask, profile } = await tomislav(opened);
       try {

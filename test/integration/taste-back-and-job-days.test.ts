@@ -144,6 +144,22 @@ for (const [name, openEngine] of engines) {
   });
 
   describe(`${name}: what ends no taste and starts no job`, () => {
+    it("quitting for someone's sake ends the taste as quitting does", async () => {
+      const engine = await openEngine();
+      try {
+        const [espresso, quitting] = await brainSaying(engine, 'wife', [
+          ['I love a strong espresso every morning.', '2026-11-09T08:13:00+01:00'],
+          ['I quit coffee for my wife.', '2026-11-24T08:00:00+01:00'],
+        ]);
+        const memories = (await all(engine, 'wife')).data;
+        const of = (id: string | undefined) =>
+          memories.filter((m) => m.citations.some((c) => c.record_id === id)).map((m) => m.status);
+        assert.deepEqual([of(espresso), of(quitting)], [['superseded'], ['active']]);
+      } finally {
+        await engine.close();
+      }
+    });
+
     it('"no more" of a day, a place or the kids, a stop for a while and another\'s words end nothing', async () => {
       const engine = await openEngine();
       try {

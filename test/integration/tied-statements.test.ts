@@ -126,6 +126,12 @@ for (const [name, opened] of engines)
           await tom.statusOf('Plan: Christmas in Sisak with my parents and Marina, December 24 to 26.'),
           [['active', null]],
         );
+        // One sentence closing four plans' lineages is a version of each, and one line of her Profile.
+        const lines = (await engine.getProfile(tenant, tom.id, { limit: 50 })).lines;
+        assert.deepEqual(
+          lines.filter((l) => l.statement === 'We cancelled Vienna.').map((l) => l.citations.length),
+          [1],
+        );
         // What leads is the call-off, not the weekend as if it were still on.
         const next = await tom.ask('What do I have next week?');
         assert.equal(next[0]?.record_id, tom.ids[4]);
@@ -144,6 +150,9 @@ for (const [name, opened] of engines)
           'My sister Marina and Ivan are celebrating their anniversary in May.',
           'Yesterday we went hiking together on Sljeme.',
           'We bought a flat together in Trešnjevka.',
+          // A few of something, and where one is with her, are no state of the couple.
+          'We are a couple of weeks behind.',
+          'I am with Petra at the cafe.',
         ];
         const tom = await toms(
           engine,
@@ -151,17 +160,40 @@ for (const [name, opened] of engines)
             [
               [
                 'self',
-                `My girlfriend is Petra Novak. We've been together three years. ${others.join(' ')}`,
+                `My girlfriend is Petra Novak. We've been together three years. I'm with Petra now. ${others.join(' ')}`,
                 '2026-11-09T08:12:00Z',
               ],
               ['self', 'Petra and I broke up last night.', '2026-11-23T09:00:00Z'],
             ] as const
           ).map(message),
         );
-        assert.deepEqual(await tom.statusOf("We've been together three years."), [
-          ['superseded', '2026-11-23T09:00:00Z'],
-        ]);
+        for (const couple of ["We've been together three years.", "I'm with Petra now."])
+          assert.deepEqual(await tom.statusOf(couple), [['superseded', '2026-11-23T09:00:00Z']], couple);
         for (const said of others) assert.deepEqual(await tom.statusOf(said), [['active', null]], said);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it('a booking said with "also" beside the trip goes with it when it is called off', async () => {
+      const engine = await opened();
+      try {
+        const tom = await toms(
+          engine,
+          (
+            [
+              [
+                'self',
+                'Petra and I are planning a weekend in Vienna, December 12 to 14. We also booked the Hotel Motto.',
+                '2026-11-12T07:00:00Z',
+              ],
+              ['self', 'We cancelled Vienna.', '2026-11-23T08:00:00Z'],
+            ] as const
+          ).map(message),
+        );
+        assert.deepEqual(await tom.statusOf('We also booked the Hotel Motto.'), [
+          ['superseded', '2026-11-23T08:00:00Z'],
+        ]);
       } finally {
         await engine.close();
       }

@@ -237,3 +237,24 @@ test('a delta keeps the values the clock will change: new ones join, begun or re
     'another’s value dated later, or a current one with no end, changes no line of the Profile',
   );
 });
+
+test('one sentence that closed several plans, a new Memory of each, is one new line', () => {
+  const offOf = (id: string): Memory => ({
+    ...mem(id, 'Ana', null, 'We cancelled Vienna.'),
+    valid_from: day(25),
+    citations: [{ record_id: 'rec_off', quote: 'We cancelled Vienna.' }],
+  });
+  const out = applyDeltaToProfile(
+    profile([[a, b, c, d]]),
+    delta([offOf('x1'), offOf('x2'), offOf('x3')]),
+    now,
+  );
+  assert.equal(out.data.pages[0]!.lines.filter((l) => l.statement === 'We cancelled Vienna.').length, 1);
+  // Said again in another Record, it is a line of its own (dated as a loaded one: read for its place).
+  const again = { ...offOf('y'), citations: [{ record_id: 'rec_again', quote: 'We cancelled Vienna.' }] };
+  const twice = applyDeltaToProfile(out.data, delta([offOf('x4'), again]), now);
+  assert.deepEqual(
+    twice.unplaced.map((u) => u.id),
+    ['y'],
+  );
+});

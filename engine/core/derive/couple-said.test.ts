@@ -15,6 +15,10 @@ test('what the speaker says of being a couple with the partner is read as of the
     "I've been with her for three years.",
     "I'm in love with Petra.",
     'me and Petra have been going out since June',
+    "I'm with Petra now.",
+    'Petra and I are together.',
+    "We've been a couple since 2023.",
+    'We are so in love with each other.',
   ])
     assert.ok(saysOfCouple(s, 'Petra Novak'), s);
 });
@@ -30,6 +34,21 @@ test("others' togetherness, and events done together, are not of the couple", ()
     'We bought a flat together in Trešnjevka.',
     "We're going out tonight.",
     'Petra is a doctor.',
+  ])
+    assert.ok(!saysOfCouple(s, 'Petra Novak'), s);
+});
+
+test('a few, a place or a group shared, where one is with her, or a love of a thing, are not the couple', () => {
+  for (const s of [
+    'We are a couple of weeks behind.',
+    'We are a couple days late on the rent.',
+    'I am with Petra at the cafe.',
+    "I'm with Petra in the car.",
+    "I'm with Petra and Luka.",
+    'We have been together at Span for five years.',
+    'We are together in the band.',
+    'We are in love with Vienna.',
+    'Our anniversary party for the company is Friday.',
   ])
     assert.ok(!saysOfCouple(s, 'Petra Novak'), s);
 });

@@ -62,6 +62,13 @@ describe('nicknameSaid (the name a speaker says people call them by)', () => {
     });
   });
 
+  it('reads a name after the words that a role or a place also follows', () => {
+    assert.equal(read('Everyone calls me Maja.')?.value, 'Maja');
+    assert.equal(read('I go by Tomo.')?.value, 'Tomo');
+    assert.equal(read('Everyone calls me Tom Park.')?.value, 'Tom Park');
+    assert.equal(read('I go by Tomo at work.')?.value, 'Tomo');
+  });
+
   it('holds none where no name is said, or it is denied, past, asked or her own', () => {
     for (const s of [
       'Call me tomorrow.',
@@ -90,6 +97,17 @@ describe('nicknameSaid (the name a speaker says people call them by)', () => {
       // Where one goes by a ride.
       'I go by Uber to work most days.',
       'I go by Bolt every morning.',
+      'I go by bike.',
+      'I go by Bike.',
+      // A place one passes, by its kind or by how often.
+      'I go by Maksimir Park twice a week.',
+      'I go by Maksimir Park.',
+      'I go by Jelačić Square a lot.',
+      'I go by Zagreb on my way to Split.',
+      // A role or a relation's word, which a question says of someone else ("my boss").
+      'Everyone calls me Boss.',
+      'My kids call me Chef.',
+      'My friends call me Doc.',
       // A place in brackets: `iu` let \p{Lu} take "in" for a name.
       'I am in Zagreb (Croatia) this week.',
       "It's Zagreb (Croatia) again.",

@@ -15,7 +15,9 @@ import { foldName } from './resolve-owner.ts';
  * words she reports ("Mia said: call me Tom.", a quotation); not a title ("Call Me By Your Name is a
  * great film", "Call me Ishmael is the best opening line"). "I'm Tomislav (Tom)" and "Tomislav, Tom for
  * short" only after her own name ("I am in Zagreb (Croatia)", "My sister Kristina, Kiki for short" hold
- * none), "I go by Tom" not before where one goes ("I go by Uber to work"), and "Tom here." only after a
+ * none), "I go by Tom" not before where or how often one goes ("I go by Uber to work", "I go by
+ * Zagreb twice a week") nor of a place by its kind ("I go by Maksimir Park"), no role or relation word
+ * ("Everyone calls me Boss.": a question about her boss is none about her), and "Tom here." only after a
  * greeting or where the name is no everyday word ("Same here.", "Right here.").
  */
 export interface NicknameSaid {
@@ -125,7 +127,34 @@ const notNames = new Set(
    back later anytime asap lol crazy by your my his her their our the a an of in on at to for with and or
    but same ditto right over out up down there here now still also too me you him them us everyone
    everybody nobody someone anyone all both none nothing everything thanks thank sorry yes no not ok
-   okay uber lyft bolt taxi metro tram bus train`.split(/\s+/u),
+   okay uber lyft bolt taxi metro tram bus train bike bicycle car foot boat ferry plane scooter cab`.split(
+    /\s+/u,
+  ),
+);
+
+/**
+ * Words of a role or a relation, which people call one by as a word, not a name ("Everyone calls me
+ * Boss.", "My kids call me Chef"), and which a question says of someone else ("Where does my boss
+ * work?"): read as her name, each question about her boss or her coach was a question about her. A name
+ * that is an everyday word too ("King", "Duke", everydayNames) is left a name.
+ */
+const roleWords = new Set(
+  `boss chief chef doc doctor coach captain cap skipper sarge sergeant officer detective judge teacher
+   professor prof nurse manager director president prez mayor sheriff mom mum mama mommy mummy dad papa
+   daddy pops grandma grandpa granny gran nana auntie aunt uncle sis bro brother sister babe baby bae
+   sweetie sweetheart darling dear love hun kiddo kid champ pal mate dude boy girl lady
+   gentleman madam miss mister master teach partner neighbour neighbor landlord`.split(/\s+/u),
+);
+
+/**
+ * Words that make a name a place's: "Maksimir Park", "Jelačić Square", "Lake Bled". One passes by a
+ * place as one goes by a name ("I go by Maksimir Park twice a week."), and no nickname is one.
+ */
+const placeWords = new Set(
+  `park square street st road avenue lane boulevard bridge station lake river beach bay hill mount
+   market mall centre center plaza piazza trg cesta ulica church cathedral museum hospital school
+   university campus library stadium arena airport harbour harbor port castle tower gate garden gardens
+   cafe café bar pub restaurant bakery gym office zoo palace island`.split(/\s+/u),
 );
 
 /**
@@ -182,7 +211,7 @@ function reported(before: string): boolean {
 const goesOn =
   /^(?:['’]s(?![\p{L}])|\s*[”"»]|\s+(?:is|was|are|were|has|had|does|did|will|would|can|could|should|might|must)(?![\p{L}\p{N}]))/iu;
 const goesWhere =
-  /^\s+(?:to|from|into|every|each|most|when|whenever|because|on\s+(?:weekdays|weekends|the\s+way))(?![\p{L}\p{N}])/iu;
+  /^\s+(?:to|from|into|every|each|most|when|whenever|because|on\s+(?:weekdays|weekends|(?:the|my|our)\s+way)|twice|once|(?:\d+|two|three|four|five|several|many)\s+times|a\s+lot|often|sometimes|daily|weekly|regularly|occasionally|all\s+the\s+time|almost|nearly)(?![\p{L}\p{N}])/iu;
 
 /** What is left of a sentence that says nothing more than a greeting and her name. */
 const onlyGreeting = (subject: string) => {
@@ -218,12 +247,18 @@ export function nicknameSaid(sentence: string, subject: string): NicknameSaid | 
     if (mustBeOwn && !ownName(m.groups!['own']!, own)) continue;
     const name = asName(m.groups!['value']!);
     if (name === null || own.has(foldName(name))) continue;
+    // "Everyone calls me Boss.": a role, no name.
+    const words = foldName(name).split(' ');
+    if (words.some((w) => roleWords.has(w))) continue;
+    // "I go by Maksimir Park": a place one passes, by its kind; only there, as "Park" is a surname too.
+    const goesBy = /\bgo\s+by\s+$/iu.test(lead);
+    if (goesBy && words.length > 1 && words.some((w) => placeWords.has(w))) continue;
     // "Same here." alone, "Will here.": an everyday word; "Hi, Will here." is a name.
     if (alone && m.groups!['greeting'] === undefined && everydayNames.has(foldName(name))) continue;
     const after = sentence.slice(start + lead.length + name.length);
     // "I go by Tom's place": a possessive, no name said; nor "Call me Ishmael is …".
     if (goesOn.test(after)) continue;
-    if (/\bgo\s+by\s+$/iu.test(lead) && goesWhere.test(after)) continue;
+    if (goesBy && goesWhere.test(after)) continue;
     const end = start + lead.length + name.length;
     // "I'm Tomislav (Tom)", "I'm Tomislav, Tom for short": the clause is the introduction whole.
     const short = /^\s+for\s+short/iu.exec(after)?.[0].length ?? 0;

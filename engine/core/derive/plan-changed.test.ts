@@ -358,6 +358,8 @@ test('a trip called off by its place alone is the stay said there in words, and 
     assert.ok(!isPlanChanged(other, off), other);
   // The Record's other sentences that say what was booked for it, or name it, go with it.
   assert.ok(saysMoreOfPlan('We booked the Hotel Motto.', off));
+  assert.ok(saysMoreOfPlan('We also booked the Hotel Motto.', off));
+  assert.ok(saysMoreOfPlan('We booked the Hotel Motto too.', off));
   assert.ok(saysMoreOfPlan('Vienna will be cold.', off));
   assert.ok(!saysMoreOfPlan("Petra's sister is coming too.", off));
   assert.ok(!saysMoreOfPlan('We booked the Hotel Motto.', { ...off, how: 'moved' }));
@@ -368,6 +370,8 @@ test('a trip called off by its place alone is the stay said there in words, and 
     'We booked a haircut for Petra.',
     'I booked a table at Dubravkin put for Friday at 8pm.',
     'I reserved the meeting room as well.',
+    'I also booked a haircut.',
+    'I booked another hotel in Graz separately.',
   ])
     assert.ok(!saysMoreOfPlan(own, off), own);
   assert.ok(saysMoreOfPlan('We booked the flights and a hotel near the Naschmarkt.', off));

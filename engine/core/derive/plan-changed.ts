@@ -600,8 +600,13 @@ const ofAStay = new Set(['trip', 'flight', 'holiday', 'vacation', 'visit', 'rese
 /** Whom one books an appointment of one's own with: "I booked the dentist", "booked the vet". */
 const bookedWith =
   /(?<![\p{L}\p{N}])(?:dentist|doctor|dr|gp|hairdresser|barber|vet|physio|therapist|dermatologist|optician|mechanic|nails|massage)(?![\p{L}\p{N}])/iu;
-/** Words that add a booking of its own beside the plan: "I also booked …", "… as well". */
-const another = /(?<![\p{L}\p{N}])(?:also|too|as\s+well|another|separately)(?![\p{L}\p{N}])/iu;
+/**
+ * Words that add a booking of its own beside the plan: "I booked another …", "… separately". Not
+ * "also", "too" or "as well", said as often of the plan's own hotel ("We also booked the Hotel Motto.")
+ * as of another plan, which the other checks find ("I also booked the dentist for Monday": its own time
+ * and an appointment; "I reserved the meeting room as well": another plan's noun).
+ */
+const another = /(?<![\p{L}\p{N}])(?:another|separately)(?![\p{L}\p{N}])/iu;
 
 /**
  * A booking's words without the times the plan itself says: "We booked the Hotel Motto for the
@@ -627,8 +632,9 @@ function ownTimeOut(statement: string, planSaid: string): string {
  * Whether a booking said in the plan's Record is the plan's (gone with it when it is called off): it
  * books no time of its own ("for Monday", "at 3pm"), no other plan ("a haircut"; a stay's own flight or
  * reservation aside), no appointment of its own ("the dentist"), and is not said as another booking
- * ("I also booked …"). "We booked the Hotel Motto." beside "Petra and I are planning a weekend in
- * Vienna, December 12 to 14." is; "I also booked the dentist for Monday." is not.
+ * ("I booked another hotel"). "We booked the Hotel Motto." and "We also booked the Hotel Motto." beside
+ * "Petra and I are planning a weekend in Vienna, December 12 to 14." are; "I also booked the dentist
+ * for Monday." is not.
  */
 function bookedForPlan(statement: string, change: PlanChange, planSaid: string): boolean {
   if (!bookedWords.test(statement)) return false;

@@ -586,6 +586,14 @@ export function createRuleDeriver(): Deriver {
     // ("Coachella" now one) starts the job, as before v92 ("I work at Span." then "First day at
     // Infobip!" moves it); a booking for the plan's own time ("We booked the Hotel Motto for the
     // weekend.") goes with the trip called off.
+    // v94: no nickname from a role or a relation's word ("Everyone calls me Boss.", which made "Where
+    // does my boss work?" a question about her) nor from a place passed ("I go by Maksimir Park twice a
+    // week.", "I go by Zagreb on my way to Split."). A break-up closes no "We are a couple of weeks
+    // behind.", "I am with Petra at the cafe.", "We are together in the band." nor "We are in love with
+    // Vienna." (couple-said.ts); "I'm with Petra now." still goes with her. "My dentist is Dr. Babić
+    // in Trešnjevka." holds the dentist as "… at Vlaška 44" does (not "… in January"). "I quit coffee
+    // for my wife." ends the taste ("for" someone's sake; "No more chocolate for the kids" still ends
+    // none), and "We also booked the Hotel Motto." goes with the trip called off.
     // v95: a question without its mark may ask of someone's or of the thing after its wh-word
     // ("where does my sister live these days", "when is the party"): no Memory, as with a pronoun;
     // a message whose speaker is "human" (LangChain's transcripts) is the Brain's own person's.

@@ -1510,6 +1510,9 @@ test('a relation said with where one sees them, a switch to another, and a salar
     // "at <place>" after the name is where; the name is the value, the sentence its quote.
     ['My dentist is Dr. Ante Perić at Vlaška 44.', 'dentist', 'Dr. Ante Perić'],
     ['My therapist is Dr. Maja Horvat at Poliklinika Sveti Duh.', 'therapist', 'Dr. Maja Horvat'],
+    // So is "in <place>".
+    ['My dentist is Dr. Babić in Trešnjevka.', 'dentist', 'Dr. Babić'],
+    ['My dentist is Dr. Silva in Braga.', 'dentist', 'Dr. Silva'],
     [
       "I've decided to switch dentists: from now on I go to Dr. Kristina Babić.",
       'dentist',
@@ -1538,8 +1541,9 @@ test('a relation said with where one sees them, a switch to another, and a salar
     'My salary is terrible.',
     'My pay is low.',
     'My dentist is at Vlaška 44.',
-    // "in <place>" is left as it was: a statement of its own.
-    'My dentist is Dr. Silva in Braga.',
+    'My dentist is in Braga.',
+    // "in" a month: when, not where.
+    'My dentist is Dr. Silva in January.',
     "I've decided to switch dentists.",
     'Should I switch dentists: I go to Dr. Babić?',
     // After the amount, words of no currency or period: no salary said.

@@ -1,7 +1,7 @@
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { notAPlace } from './not-a-place.ts';
 import { normalizeStatement } from './record-text.ts';
-import { months } from '../retrieve/time-expressions.ts';
+import { months, weekdays } from '../retrieve/time-expressions.ts';
 import { agoWhen, startWhen, yearWhen } from './start-day.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
 import {
@@ -1946,14 +1946,19 @@ function goneTo(words: string, joined: boolean): string | null {
   return who === undefined ? null : personOf(who.replace(/(?<![.’'])[.’']+$/u, ''));
 }
 
+/** A month's or a weekday's name after "in": when, not where ("… in January"). */
+const inTime = new RegExp(String.raw`\sin\s+(?:${[...months, ...weekdays].join('|')})(?![\p{L}])`, 'iu');
+
 /**
- * A person's name as a value ("Dr. Ante Perić"), where they are after it left out ("… at Vlaška 44").
- * Only "at": "My dentist is Dr. Silva in Braga." stays a statement of its own, as it was.
+ * A person's name as a value ("Dr. Ante Perić"), where they are after it left out ("… at Vlaška 44",
+ * "Dr. Kristina Babić in Trešnjevka": a place's name after "at" or "in", capitalised; not a time, "in
+ * January").
  */
 function personOf(value: string): string | null {
   const v = value.trim();
   if (personName.test(v) && !describes(v) && !notAName.has(v.toLowerCase())) return v;
-  const at = /\sat\s+(?=\p{Lu})/u.exec(v);
+  if (inTime.test(v)) return null;
+  const at = /\s(?:at|in)\s+(?=\p{Lu})/u.exec(v);
   const where = at === null ? undefined : v.slice(0, at.index).trim();
   return where !== undefined &&
     personName.test(where) &&

@@ -119,6 +119,8 @@ test("a stop for a day, a while, a place or someone else, or another's words, en
     'No more coffee after 6pm for me',
     'No more sugar with my coffee.',
     'I quit coffee for Lent',
+    'I quit coffee for Christmas.',
+    'I quit coffee for the office.',
     'I stopped coffee for a week while I had the flu',
     'I quit wine for January, dry January!',
     'No more chocolate until Christmas!',
@@ -132,11 +134,14 @@ test("a stop for a day, a while, a place or someone else, or another's words, en
     "Marko said: I'm back on coffee.",
   ])
     assert.equal(tasteEnded(s) ?? tasteResumed(s), null, s);
-  // For good, for oneself, or when it was quit, it ends the taste.
+  // For good, for oneself, for someone's sake, or when it was quit, it ends the taste.
   for (const s of [
     'I quit coffee for good.',
     'No more coffee for me, from now on.',
     'I quit coffee last week.',
+    'I quit coffee for my wife.',
+    "I'm quitting coffee for the kids.",
+    'I quit coffee for Petra.',
   ])
     assert.deepEqual(tasteEnded(s), { verb: anyTaste, object: 'coffee' }, s);
 });

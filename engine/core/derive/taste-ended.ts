@@ -158,6 +158,15 @@ const partOnly = new RegExp(
   String.raw`^(?:in(?!\s+(?:${monthNames}|\d{4})(?![\p{L}\p{N}]))|at|on|during|while|before|after|with|without|except|outside|around|for(?!\s+(?:me|myself|good|real|life|ever|my\s+health)(?![\p{L}\p{N}])))(?![\p{L}\p{N}])`,
   'iu',
 );
+/**
+ * For whose sake one quits: "I quit coffee for my wife", "… for the kids", "… for her". Said of the
+ * speaker's quitting (quitsThing) it is still hers; "No more chocolate for the kids" is theirs.
+ */
+const forSomeone =
+  /^for\s+(?:(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|kids?|children|son|daughter|family|baby|babies|mom|mum|mother|dad|father|parents|doctor|health|sake)|the\s+(?:kids|children|baby|family)|(?:her|him|them|you|us)(?:\s+sake)?)(?![\p{L}\p{N}])/iu;
+/** Or by their name ("I quit coffee for Petra"), not a feast's ("for Christmas"). */
+const forName = /^for\s+\p{Lu}\p{Ll}+(?![\p{L}\p{N}])/u;
+const feasts = /^for\s+(?:christmas|easter|ramadan|advent|lent|passover|diwali|new\s+year)/iu;
 /** "No more meetings today": no more of it for the day, not for good. */
 const forTheDay =
   /(?<![\p{L}\p{N}])(?:today|tonight|this\s+(?:morning|afternoon|evening|week|weekend|month))(?![\p{L}\p{N}])/iu;
@@ -189,7 +198,9 @@ function afterThing(what: string): string {
  */
 function onlyAPart(what: string, re: RegExp): boolean {
   const tail = afterThing(what).trim();
-  return partOnly.test(tail) || (re === noMore && forTheDay.test(tail));
+  const forTheirSake =
+    re === quitsThing && (forSomeone.test(tail) || (forName.test(tail) && !feasts.test(tail)));
+  return (!forTheirSake && partOnly.test(tail)) || (re === noMore && forTheDay.test(tail));
 }
 
 /** The taste or habit a sentence of the speaker's says is over, or null. */
