@@ -1,7 +1,7 @@
 import type { Trace, TraceSummary } from '../contract/index.ts';
 import { decodeCursor, encodeCursor } from '../core/shared/page-cursor.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
-import { shortened } from '../errors/shown-value.ts';
+import { traceNotFound } from '../errors/trace-not-found.ts';
 import { newId } from '../ids.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import type { FailedRequest } from '../types.ts';
@@ -55,8 +55,7 @@ export function createTraceBuffer(size: number): TraceStore {
     },
     async get(brainUid, id) {
       const hit = items.find((i) => i.brainUid === brainUid && i.trace.id === id);
-      if (!hit)
-        throw new MnemoError('trace_not_found', `trace_id: no trace ${shortened(id)} is held for this Brain`);
+      if (!hit) throw traceNotFound(id);
       return hit.trace;
     },
     async purge(brainUid) {

@@ -206,12 +206,18 @@ function operationObject(op: Operation): Json {
   return {
     operationId: op.id,
     summary: op.summary,
-    ...(op.localOnly
+    ...(op.description || op.localOnly
       ? {
-          description: `Not served on a hosted deployment, which answers 501 \`not_implemented\` to any key: ${op.localOnly}.`,
-          'x-local-deployment-only': true,
+          description: [
+            op.description,
+            op.localOnly &&
+              `Not served on a hosted deployment, which answers 501 \`not_implemented\` to any key: ${op.localOnly}.`,
+          ]
+            .filter(Boolean)
+            .join(' '),
         }
       : {}),
+    ...(op.localOnly ? { 'x-local-deployment-only': true } : {}),
     ...(op.scope && op.scope !== 'admin' ? { 'x-required-scope': op.scope } : {}),
     ...(op.alsoScopes ? { 'x-also-required-scopes': op.alsoScopes } : {}),
     ...(op.scope === 'admin' ? { 'x-requires-admin-key': true } : {}),

@@ -40,6 +40,8 @@ export interface Operation {
   /** Relative to /v1, with `{param}` placeholders. */
   path: string;
   summary: string;
+  /** What the summary cannot say in a line: the operation's OpenAPI description. */
+  description?: string;
   /** null: any valid key (Brain-level reads); 'admin': key management. */
   scope: Scope | null | 'admin';
   /** Scopes needed besides `scope`: an operation that writes this Brain from what it reads out of it. */
@@ -164,6 +166,10 @@ export const operations: Operation[] = [
     method: 'GET',
     path: '/brains/{brain_id}/traces/{trace_id}',
     summary: 'One Context request: lanes, scores, citations, budget, cost.',
+    description:
+      'Recent requests only: older Traces are dropped. A Trace quotes the Records it ranked, so forgetting ' +
+      'a Record (forgetRecord, or with its source: forgetSource, forgetSourceChat, forgetSourceItems) removes ' +
+      'every Trace that names it: a Context made before the forget then answers 404 `trace_not_found` here.',
     scope: 'context:read',
     success: [{ status: 200, schema: Trace, description: 'Trace' }],
   },

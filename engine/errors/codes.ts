@@ -155,7 +155,8 @@ export const errorCodes = {
     status: 404,
     type: 'not_found',
     summary:
-      'The trace is no longer held: traces live in a bounded recent-only buffer that a restart clears.',
+      'The trace is no longer held: traces live in a bounded recent-only buffer that a restart clears, ' +
+      'and forgetting a Record removes every trace that quoted it.',
   },
   corrected_memory_not_found: {
     status: 404,

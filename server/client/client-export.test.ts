@@ -82,6 +82,21 @@ export async function remember(text: string): Promise<string> {
 // Typed, not any: a misuse is caught.
 // @ts-expect-error content is a string or a typed object
 void mnemo.rememberRecord('me', { content: 42 });
+// The HTTP status tells the Context apart: a 200's is ready, with its text.
+export async function recall(query: string): Promise<string | null> {
+  const c = await mnemo.createContext('me', { query });
+  if (c.status === 200) return c.context.text;
+  // @ts-expect-error a 202's Context is still processing: it has no text yet
+  void c.context.text;
+  return null;
+}
+// As docs/agents.md's loop has it: destructured, asked again while 202, told apart by context.status.
+export async function loop(query: string, watermark: string): Promise<string> {
+  let { status, context } = await mnemo.createContext('me', { query }, { watermark });
+  for (let i = 0; status === 202 && i < 10; i++)
+    ({ status, context } = await mnemo.createContext('me', { query }, { watermark }));
+  return context.status === 'ready' && context.text ? context.text : '(nothing remembered about this)';
+}
 `;
 
 test('a TypeScript app type-checks against mnemo/client under node16 and bundler resolution', async () => {

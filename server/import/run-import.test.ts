@@ -547,6 +547,79 @@ test('progress expects every item of a notes folder, a Slack export and a ChatGP
   }
 });
 
+test('counted first, a folder of chats, a mailbox and a picture expects its every item from the first report', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
+  try {
+    // Chats of very different lengths, as a person's export is: the first file's rate foretold nothing.
+    for (const [name, n] of [
+      ['Lucija', 2],
+      ['Mama', 140],
+      ['Marko', 150],
+      ['Petra Kos', 300],
+    ] as const)
+      writeFileSync(
+        join(dir, `WhatsApp Chat with ${name}.txt`),
+        Array.from(
+          { length: n },
+          (_, i) => `0${1 + (i % 9)}/02/2024, 10:${String(i % 60).padStart(2, '0')} - ${name}: hi ${i}`,
+        ).join('\n'),
+      );
+    writeFileSync(
+      join(dir, 'mail.mbox'),
+      Array.from(
+        { length: 40 },
+        (_, i) =>
+          `From ana@example.com Thu Feb  1 10:00:00 2024\nFrom: Ana <ana@example.com>\nSubject: note ${i}\n` +
+          `Message-ID: <m${i}@example.com>\nDate: Thu, 1 Feb 2024 10:00:00 +0000\n\nBody ${i}\n`,
+      ).join('\n'),
+    );
+    writeFileSync(join(dir, 'picture.png'), 'not an export');
+    const run = async (countFirst: boolean) => {
+      const reports: ImportProgress[] = [];
+      const client = {
+        getBrain: () => Promise.resolve({}),
+        listSources: () => Promise.resolve({ data: [] }),
+        rememberRecord: async () => {
+          await new Promise((r) => setImmediate(r));
+          return { record: {}, replayed: false };
+        },
+      } as unknown as MnemoClient;
+      const summary = await runImport({
+        client,
+        brainId: 'b',
+        path: dir,
+        timeZone: 'UTC',
+        countFirst,
+        onProgress: (p) => reports.push(p),
+      });
+      return { summary, reports };
+    };
+    const { summary, reports } = await run(true);
+    assert.equal(summary.total, 2 + 140 + 150 + 300 + 40 + 1);
+    const counts = reports.flatMap((p) => (p.counting === undefined ? [] : [p.counting]));
+    assert.equal(counts.at(-1), summary.total, 'the count heard as it grows');
+    const firstItem = reports.findIndex((p) => p.counting === undefined && p.scanning === undefined);
+    assert.ok(
+      reports.slice(firstItem).every((p) => p.counting === undefined),
+      'counted before any item',
+    );
+    const ends = reports
+      .slice(firstItem)
+      .filter((p) => p.scanning === undefined)
+      .map((p) => Math.max(p.total, p.expected ?? 0));
+    assert.deepEqual([...new Set(ends)], [summary.total], 'every report expects the whole import');
+    // Not counted first, each file's end is all a report could know.
+    const uncounted = await run(false);
+    assert.ok(uncounted.reports.every((p) => p.counting === undefined));
+    assert.ok(
+      uncounted.reports.some((p) => Math.max(p.total, p.expected ?? 0) < summary.total),
+      'without the count the end grows',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a WhatsApp import reads its chat as few times as it needs: its first pass, the look for an earlier import, the import', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
   try {

@@ -1,8 +1,7 @@
 import type { Trace, TracePage } from '../../contract/index.ts';
 import { recordIdsOf, summarize, traceCursor } from '../../context/trace-buffer.ts';
 import { encodeCursor } from '../../core/shared/page-cursor.ts';
-import { MnemoError } from '../../errors/mnemo-error.ts';
-import { shortened } from '../../errors/shown-value.ts';
+import { traceNotFound } from '../../errors/trace-not-found.ts';
 import type { TraceStore } from '../../ports/index.ts';
 import type { PgClient } from './client.ts';
 
@@ -79,8 +78,7 @@ export function pgTraceStore(client: PgClient, opts: { perBrain?: number } = {})
         [brainUid, id],
       );
       const hit = r.rows[0];
-      if (!hit)
-        throw new MnemoError('trace_not_found', `trace_id: no trace ${shortened(id)} is held for this Brain`);
+      if (!hit) throw traceNotFound(id);
       return hit.trace;
     },
     async purge(brainUid) {

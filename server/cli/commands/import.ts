@@ -136,11 +136,13 @@ function onInterrupt(
     const sofar =
       p === null
         ? ''
-        : p.scanning !== undefined && p.done === 0
-          ? ` while reading ${basename(p.scanning.ref)} (${Math.floor(p.scanning.fraction * 100)}%), before any item`
-          : p.expected === undefined
-            ? ` after ${p.done} of the ${p.total} items read so far`
-            : ` after ${p.done} of about ${p.expected} items`;
+        : p.counting !== undefined
+          ? ` while counting the items to import (${p.counting} so far), before any was sent`
+          : p.scanning !== undefined && p.done === 0
+            ? ` while reading ${basename(p.scanning.ref)} (${Math.floor(p.scanning.fraction * 100)}%), before any item`
+            : p.expected === undefined
+              ? ` after ${p.done} of the ${p.total} items read so far`
+              : ` after ${p.done} of about ${p.expected} items`;
     console.error(
       dryRun
         ? `\nmnemo import: stopped${sofar}. A dry run: nothing was written.`
@@ -184,12 +186,15 @@ function progressDisplay(): {
   return {
     update(p) {
       last = p;
-      // A file read once before its first item (a large mailbox): said on one line, redrawn, until
-      // the bar starts.
-      if (p.scanning !== undefined) {
+      // The count before the first item is sent, and a file read once before its first item (a large
+      // mailbox): each said on one line, redrawn, until the bar starts.
+      if (p.counting !== undefined || p.scanning !== undefined) {
         if (begun) return;
-        const percent = Math.floor(p.scanning.fraction * 100);
-        process.stderr.write(`\r\x1b[2Kreading ${basename(p.scanning.ref)} before importing: ${percent}%`);
+        process.stderr.write(
+          p.counting !== undefined
+            ? `\r\x1b[2Kcounting the items to import: ${p.counting}`
+            : `\r\x1b[2Kreading ${basename(p.scanning!.ref)} before importing: ${Math.floor(p.scanning!.fraction * 100)}%`,
+        );
         scanShown = true;
         return;
       }
@@ -199,7 +204,7 @@ function progressDisplay(): {
       }
       const rate = (p.done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(0);
       // Records are sent as they are parsed, so `total` is a queue ahead of `done` until the last is
-      // read: the bar's end is what the file is expected to hold.
+      // read: the bar's end is what the import was counted to hold (countFirst).
       const total = Math.max(p.total, p.expected ?? 0);
       if (!begun) {
         bar.start(total, p.done, { rate, skipped: p.skipped, failed: p.failed });
@@ -463,6 +468,9 @@ export function register(program: Command): void {
           windowEnd: flags.until,
           forgetMissing: flags.forgetMissing,
           dryRun: flags.dryRun,
+          // Where a bar is drawn, its end and ETA are right from the start: the count costs a few
+          // percent of an import's time (countItems). A pipe sees only the summary.
+          countFirst: process.stderr.isTTY,
           onProgress: display.update,
         });
         released();
