@@ -27,6 +27,7 @@ import { createCostLedger } from '../core/context/cost-ledger.ts';
 import { findConflicts, visibleRecords } from './find-conflicts.ts';
 import { fitBudget, type Fitted } from '../core/context/fit-budget.ts';
 import { questionsAfterAnswers } from '../core/context/questions-last.ts';
+import { theQuestionAsked } from '../core/context/question-asked.ts';
 import { asksPresentState, latestFirstInThreads } from '../core/context/latest-first.ts';
 import { asksFormer } from '../core/retrieve/held-span.ts';
 import { holdsOnlyNames, namesAsked } from '../core/context/names-only.ts';
@@ -396,7 +397,6 @@ export async function assembleContext(
         maxEvidenceRecords,
         asked,
         lead,
-        body.query,
       );
       const shown = new Map((changed?.records ?? []).map((c) => [c.recordId, c.shown]));
       for (const e of selected.evidence) {
@@ -414,12 +414,13 @@ export async function assembleContext(
           (first) => u.speakersFirstNamed(first),
         ),
       };
+      const ownQuestion = theQuestionAsked(selected.evidence, body.query, who);
       // A question about how things stand now reads a conversation's latest sitting first: a plan
       // said in an earlier one may have changed since.
-      const leading = selected.evidence.filter((e) => e.changes !== undefined);
+      const leading = ownQuestion.evidence.filter((e) => e.changes !== undefined);
       // Once changes lead, the rest is what the question names ("… with Marko"): the span's other
       // Records are what happened then, not what changed, and would fill the budget with chatter.
-      const unchanged = selected.evidence.filter((e) => e.changes === undefined);
+      const unchanged = ownQuestion.evidence.filter((e) => e.changes === undefined);
       const notChanges = leading.length > 0 ? unchanged.filter((e) => !namedIt(e)) : [];
       const rest = notChanges.length > 0 ? unchanged.filter((e) => !notChanges.includes(e)) : unchanged;
       const ranked = asksPresentState(body.query) ? latestFirstInThreads(rest, who) : rest;
@@ -432,12 +433,17 @@ export async function assembleContext(
         (e) => e.visibility !== 'shareable' && !unasked.includes(e) && namesOnly(e),
       );
       const notAsked = [...unasked, ...namedOnly];
-      const ordered = [
+      const inOrder = [
         ...leading,
         ...questionsAfterAnswers(
           notAsked.length > 0 ? ranked.filter((e) => !notAsked.includes(e)) : ranked,
           who,
         ),
+      ];
+      // The person's question asked again, where a reply answers it: after everything else.
+      const ordered = [
+        ...inOrder.filter((e) => !ownQuestion.last.has(e)),
+        ...inOrder.filter((e) => ownQuestion.last.has(e)),
       ];
       // Evidence no lane found by the question's words, a person, a time or a slot, and whose text holds
       // none of its words: the nearest by meaning, which may answer nothing ("Who is my sister?" where no
@@ -455,7 +461,8 @@ export async function assembleContext(
         ...unasked.map((e) => ({ recordId: e.recordId, reason: privateByMeaning(e.visibility) })),
         ...namedOnly.map((e) => ({ recordId: e.recordId, reason: privateNamesOnly(e.visibility) })),
       ];
-      return { dropped: [...selected.dropped, ...held], fitted, ...found, memories, byMeaningAlone, changed };
+      const dropped = [...selected.dropped, ...ownQuestion.dropped, ...held];
+      return { dropped, fitted, ...found, memories, byMeaningAlone, changed };
     },
   );
   ledger.charge('processing', fitted.estimatedTokens / 1000);

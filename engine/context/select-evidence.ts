@@ -53,7 +53,6 @@ export async function selectEvidence(
   maxRecords: number,
   asked?: { fromMs: number; toMs: number },
   lead: ReadonlyMap<string, string[]> = new Map(),
-  query?: string,
 ): Promise<{ evidence: EvidencePassage[]; dropped: Dropped[] }> {
   // A slot's value only: a plan that was moved or called off ("I booked the dentist for Tuesday",
   // then "moved to Thursday") is no plan of the time asked about, though its Memory held in it.
@@ -105,9 +104,6 @@ export async function selectEvidence(
   const unsettled = new Set<string>();
   // What each message quoted from someone else was quoted with: the words no longer so and those that hold.
   const saidBy = new Map<string, Said>();
-  const asking = query === undefined ? null : wordsOf(query);
-  // The chatter kept so far (messages of no Memory), by their words: the Record that said them.
-  const chatter = new Map<string, string>();
   let loaded = 0;
   for (let i = 0; i < queue.length; i++) {
     if (evidence.length >= maxRecords) break;
@@ -130,27 +126,6 @@ export async function selectEvidence(
         reason: "placeholder: it only stands for an attachment, and names none of the query's words",
       });
       continue;
-    }
-    // A message of no Memory in the query's own words says nothing the query does not: an agent's
-    // loop writes the question it then asks about ("Where does my sister live these days?"), which
-    // came back as block [1], and again each turn it was asked. The same words again in another
-    // message of no Memory ("Thursday after work?" every week, "😂😂😂") say nothing more the second
-    // time, and took the room of the answer.
-    if (r.kind === 'message' && mems.length === 0) {
-      const words = wordsOf(r.text);
-      if (words === asking) {
-        dropped.push({
-          recordId: r.id,
-          reason: "the question asked: a message of the query's own words, of no Memory",
-        });
-        continue;
-      }
-      const first = chatter.get(words);
-      if (first !== undefined && words !== '') {
-        dropped.push({ recordId: r.id, reason: `repeated: ${first} says the same words` });
-        continue;
-      }
-      chatter.set(words, r.id);
     }
     // A message or note that told of a value to come ("I'm starting at Revolut on Monday") says so in its
     // own words: evidence before the day, where a fact's bare value ("works at: Revolut") would read as
@@ -283,9 +258,6 @@ const spaced = (text: string) => text.replace(/\s+/gu, ' ').trim();
 const labelLine = /^[\p{L}]{2,12}: /u;
 
 const wordPattern = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-
-/** A text's words, folded, one space between: the same words in any case, accents or punctuation. */
-const wordsOf = (text: string) => (foldText(text).match(wordPattern) ?? []).join(' ');
 
 /** Lanes that find a message by the messages around it or by who said it, not by what it says. */
 const besideLanes = new Set(['lexical', 'entity', 'prompt', 'recency', 'when']);
