@@ -31,8 +31,10 @@ export const Profile = z
         'Current Memories owned by self, in three groups (each line says its `group`): health first (allergies, ' +
           'intolerances, medical conditions, medication, disabilities, as their words say), then those that hold a ' +
           'slot (home, job, partner, diet, ...), then the rest; each group newest first (latest valid_from, then ' +
-          'last written); every line cited. Additive: a statement said by the same words of the same Records ' +
-          'is one line (a sentence that closed several plans is a Memory of each).',
+          'last written); every line cited. Additive: a sentence is one line, on one page: a statement said ' +
+          'by a line before it in its group from a Record both cite (a sentence that closed several plans ' +
+          'is a Memory of each), or that a health or slot line quotes from the same Record, is not a ' +
+          'line again.',
       ),
     has_more: z.boolean(),
     next_cursor: z

@@ -1,10 +1,4 @@
-import {
-  oncePerSaying,
-  profileGroups,
-  type Census,
-  type Profile,
-  type ProfileGroup,
-} from '../contract/index.ts';
+import { profileGroups, type Census, type Profile, type ProfileGroup } from '../contract/index.ts';
 import type { MemoryRepository, MemoryVersionRow, NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
@@ -48,7 +42,7 @@ export async function getProfile(
       brain_id: b.id,
       self: selfOf(b),
       watermark,
-      lines: oncePerSaying(page).map((m) => ({
+      lines: page.map((m) => ({
         memory_id: m.id,
         statement: m.statement,
         subject: m.subject,

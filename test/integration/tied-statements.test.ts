@@ -132,6 +132,23 @@ for (const [name, opened] of engines)
           lines.filter((l) => l.statement === 'We cancelled Vienna.').map((l) => l.citations.length),
           [1],
         );
+        // Page by page too: a page holds its limit, and no page says it again.
+        for (const limit of [1, 2]) {
+          const paged: typeof lines = [];
+          let cursor: string | undefined;
+          for (let i = 0; i < 50; i += 1) {
+            const page = await engine.getProfile(tenant, tom.id, { limit, ...(cursor ? { cursor } : {}) });
+            if (page.has_more) assert.equal(page.lines.length, limit);
+            paged.push(...page.lines);
+            if (!page.next_cursor) break;
+            cursor = page.next_cursor;
+          }
+          assert.deepEqual(
+            paged.map((l) => l.memory_id),
+            lines.map((l) => l.memory_id),
+            `${limit} a page`,
+          );
+        }
         // What leads is the call-off, not the weekend as if it were still on.
         const next = await tom.ask('What do I have next week?');
         assert.equal(next[0]?.record_id, tom.ids[4]);

@@ -17,24 +17,38 @@ import type { PgQueryable } from './client.ts';
 import { currentSql, params, servedSql, shareableSql, statusSql, type Params } from './memory-view.ts';
 
 /** Which of the self's Memories each of the profile's groups holds (health marks: health-lines.ts). */
-const profileGroupSql: Record<ProfileGroup, string> = {
-  health: 'm.health',
-  slot: 'm.slot IS NOT NULL AND NOT m.health',
-  other: 'm.slot IS NULL AND NOT m.health',
-};
+const profileGroupSql = (group: ProfileGroup, a = 'm'): string =>
+  ({
+    health: `${a}.health`,
+    slot: `${a}.slot IS NOT NULL AND NOT ${a}.health`,
+    other: `${a}.slot IS NULL AND NOT ${a}.health`,
+  })[group];
 
 /**
- * Not an `other` line whose statement is, word for word, what a current health or slot line of the
- * self quotes from the same Record ("Petra and I broke up tonight." beside "… is no longer Petra
- * Novak" quoting it): the card would say it twice.
+ * The card says a sentence once. Left out: an `other` line whose statement is, word for word, what a
+ * health or slot line quotes from the same Record ("Petra and I broke up tonight." beside "… is no
+ * longer Petra Novak" quoting it); and a line whose statement a line before it in its group says from
+ * a Record they both cite (one "We cancelled Vienna." closing the plan, its booking and the agent's
+ * note is a Memory of each). Read in SQL, so a page holds its limit and none repeats another's line.
+ * Only lines the card shows count (a hosted card: those with a shareable Record).
  */
-const quotedByLineSql = (p: Params, nowMs: number) => `NOT EXISTS (
-  SELECT 1 FROM citations c
-  JOIN citations q ON q.brain_uid = c.brain_uid AND q.record_id = c.record_id AND q.memory_id <> c.memory_id
-    AND q.quote = m.statement
-  JOIN memories l ON l.brain_uid = q.brain_uid AND l.id = q.memory_id
-  WHERE c.brain_uid = m.brain_uid AND c.memory_id = m.id AND l.owner_state = 'self'
-    AND (l.slot IS NOT NULL OR l.health) AND ${currentSql(p, nowMs, 'l')})`;
+function saidOnceSql(p: Params, group: ProfileGroup, nowMs: number, shareableOnly: boolean): string[] {
+  const shown = (a: string) =>
+    `${a}.brain_uid = m.brain_uid AND ${a}.owner_state = 'self' AND ${currentSql(p, nowMs, a)}
+     ${shareableOnly ? `AND ${shareableSql(a)}` : ''}`;
+  const cited = (a: string, also = '') => `
+    SELECT 1 FROM citations c
+    JOIN citations q ON q.brain_uid = c.brain_uid AND q.record_id = c.record_id AND q.memory_id <> c.memory_id ${also}
+    JOIN memories ${a} ON ${a}.brain_uid = q.brain_uid AND ${a}.id = q.memory_id
+    WHERE c.brain_uid = m.brain_uid AND c.memory_id = m.id AND ${shown(a)}`;
+  const once = [
+    `NOT EXISTS (${cited('o')} AND o.statement = m.statement AND ${profileGroupSql(group, 'o')}
+       AND (o.valid_from_ms, o.n) > (m.valid_from_ms, m.n))`,
+  ];
+  if (group === 'other')
+    once.push(`NOT EXISTS (${cited('l', 'AND q.quote = m.statement')} AND (l.slot IS NOT NULL OR l.health))`);
+  return once;
+}
 
 /** A MemoryVersionRow's columns over memories (alias m): `pending` is a boolean, bigints read as numbers. */
 export const versionColumns = `m.n, m.id, m.brain_uid, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject,
@@ -304,11 +318,11 @@ export function pgMemories(
       const where = [
         'm.brain_uid = $1',
         "m.owner_state = 'self'",
-        profileGroupSql[query.group],
+        profileGroupSql(query.group),
         currentSql(p, query.nowMs),
+        ...saidOnceSql(p, query.group, query.nowMs, query.shareableOnly),
       ];
       if (query.shareableOnly) where.push(shareableSql());
-      if (query.group === 'other') where.push(quotedByLineSql(p, query.nowMs));
       if (query.after)
         where.push(`(m.valid_from_ms, m.n) < (${p.bind(query.after.validFromMs)}, ${p.bind(query.after.n)})`);
       return select(p, where, `ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ${p.bind(query.limit)}`);

@@ -155,27 +155,56 @@ export function memoryPageSql(brainUid: string, q: MemoryPageQuery): { sql: stri
 }
 
 /** Which of the self's Memories each of the profile's groups holds (health marks: health-lines.ts). */
-const profileGroupSql: Record<ProfileGroup, string> = {
-  health: 'm.health = 1',
-  slot: 'm.slot IS NOT NULL AND m.health = 0',
-  other: 'm.slot IS NULL AND m.health = 0',
-};
+const profileGroupSql = (group: ProfileGroup, a = 'm'): string =>
+  ({
+    health: `${a}.health = 1`,
+    slot: `${a}.slot IS NOT NULL AND ${a}.health = 0`,
+    other: `${a}.slot IS NULL AND ${a}.health = 0`,
+  })[group];
 
 /**
- * Leaves out an `other` line whose statement is, word for word, what a current health or slot line of
- * the self quotes from the same Record ("Petra and I broke up tonight." beside "… is no longer Petra
- * Novak" quoting it): the card would say it twice.
+ * The card says a sentence once. Left out: an `other` line whose statement is, word for word, what a
+ * health or slot line quotes from the same Record ("Petra and I broke up tonight." beside "… is no
+ * longer Petra Novak" quoting it); and a line whose statement a line before it in its group says from
+ * a Record they both cite (one "We cancelled Vienna." closing the plan, its booking and the agent's
+ * note is a Memory of each). Read in SQL, so a page holds its limit and none repeats another's line.
+ * Only lines the card shows count (a hosted card: those with a shareable Record).
  */
-function quotedByLineSql(nowMs: number): { sql: string; params: SqlParam[] } {
-  const line = currentSql(nowMs, 'l');
-  return {
-    sql: `AND NOT EXISTS (
+function saidOnceSql(
+  group: ProfileGroup,
+  nowMs: number,
+  shareableOnly: boolean,
+): { sql: string; params: SqlParam[] } {
+  const shown = (a: string) => {
+    const current = currentSql(nowMs, a);
+    return {
+      sql: `${a}.brain_uid = m.brain_uid AND ${a}.owner_state = 'self' AND ${current.sql}
+            ${shareableOnly ? `AND ${shareableSql(a)}` : ''}`,
+      params: current.params,
+    };
+  };
+  const line = shown('l');
+  const before = shown('o');
+  const quoted =
+    group === 'other'
+      ? {
+          sql: `AND NOT EXISTS (
             SELECT 1 FROM citations c
             JOIN citations q ON q.record_id = c.record_id AND q.memory_id <> c.memory_id AND q.quote = m.statement
             JOIN memories l ON l.id = q.memory_id
-            WHERE c.memory_id = m.id AND l.brain_uid = m.brain_uid AND l.owner_state = 'self'
-              AND (l.slot IS NOT NULL OR l.health = 1) AND ${line.sql})`,
-    params: line.params,
+            WHERE c.memory_id = m.id AND (l.slot IS NOT NULL OR l.health = 1) AND ${line.sql})`,
+          params: line.params,
+        }
+      : { sql: '', params: [] };
+  return {
+    sql: `${quoted.sql} AND NOT EXISTS (
+            SELECT 1 FROM citations c
+            JOIN citations q ON q.record_id = c.record_id AND q.memory_id <> c.memory_id
+            JOIN memories o ON o.id = q.memory_id
+            WHERE c.memory_id = m.id AND o.statement = m.statement AND ${profileGroupSql(group, 'o')}
+              AND (o.valid_from_ms > m.valid_from_ms OR (o.valid_from_ms = m.valid_from_ms AND o.n > m.n))
+              AND ${before.sql})`,
+    params: [...quoted.params, ...before.params],
   };
 }
 
@@ -194,7 +223,7 @@ export function currentOfSelfSql(
   },
 ): { sql: string; params: SqlParam[] } {
   const current = currentSql(q.nowMs);
-  const quoted = q.group === 'other' ? quotedByLineSql(q.nowMs) : { sql: '', params: [] };
+  const once = saidOnceSql(q.group, q.nowMs, q.shareableOnly);
   // Spelled so the index's valid_from_ms range bounds the read (a row value would not).
   const after = q.after
     ? {
@@ -204,10 +233,10 @@ export function currentOfSelfSql(
     : { sql: '', params: [] };
   return {
     sql: `SELECT ${versionColumns} FROM memories m
-          WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${profileGroupSql[q.group]}
-            AND ${current.sql} ${q.shareableOnly ? `AND ${shareableSql()}` : ''} ${quoted.sql} ${after.sql}
+          WHERE m.brain_uid = ? AND m.owner_state = 'self' AND ${profileGroupSql(q.group)}
+            AND ${current.sql} ${q.shareableOnly ? `AND ${shareableSql()}` : ''} ${once.sql} ${after.sql}
           ORDER BY m.valid_from_ms DESC, m.n DESC LIMIT ?`,
-    params: [brainUid, ...current.params, ...quoted.params, ...after.params, q.limit],
+    params: [brainUid, ...current.params, ...once.params, ...after.params, q.limit],
   };
 }
 
