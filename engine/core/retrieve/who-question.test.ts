@@ -28,6 +28,8 @@ test('a statement of who the person is to the self ranks above one of what they 
   const luka = definitionsOf('luka');
   assert.equal(luka("Luka is my brother-in-law, Ana's husband."), 1);
   assert.equal(luka('Luka, my colleague from Span, sent the slides.'), 1);
+  assert.equal(luka('Luka (my neighbour) fixed the fence.'), 1);
+  assert.equal(definitionsOf('dr babic')('Dr. Babić is my dentist.'), 1);
   assert.equal(luka('My brother-in-law Luka is a plumber.'), 1);
   assert.equal(luka('Had lunch with my old friend Luka.'), 1);
   assert.equal(luka('Luka je moj šogor.'), 1);
@@ -46,6 +48,9 @@ test('a statement of who the person is to the self ranks above one of what they 
     'Luka got the job at Infobip!',
     'Lukas is my neighbour.',
     'My brother is coming with Luka.',
+    'I told my mum Luka is coming for dinner.',
+    'Luka, my car will not start again.',
+    'Luka is an hour late, as always.',
   ])
     assert.equal(luka(said), 0, said);
 });

@@ -72,11 +72,15 @@ const mine =
 /** "is" in those languages, folded ("é", "è" and "je" alike). */
 const copula = "(?:'s|\\s+(?:is|was|je|e|es|est|ist|war|era|bio|bila))";
 /** After "is a", words that say how the person is, not what: "Luka is a bit stressed". */
-const notWhat = '(?!(?:bit|little|lot|mess|wreck|same|best|worst|one\\s+who)\\b)';
+const notWhat =
+  '(?!(?:bit|little|lot|mess|wreck|same|best|worst|one\\s+who|hour|minute|day|week|month|year|half)\\b)';
 /** A word of a name in a possessive: "Ana's husband". */
 const possessor = "\\p{L}[\\p{L}-]*'s";
 /** A word between "my" and the name ("my brother-in-law Luka", "my old friend Luka"), read by nounsOnly. */
 const between = '(?:\\p{L}[\\p{L}-]*\\s+)';
+/** A verb that passes something to someone: "I told my mum Luka is coming" names no mum Luka. */
+const toSomeone =
+  /(?:told|tell|tells|asked|ask|asks|texted|text|called|call|showed|show|gave|give|sent|send|wrote|write)\s+$/u;
 /** The words before the name are nouns and their words, not "my keys to Luka" or "my brother is with Luka". */
 const nounsOnly = (words: string) =>
   words
@@ -86,15 +90,20 @@ const nounsOnly = (words: string) =>
 
 /** The patterns of one name, built once per question. */
 export function definitionsOf(name: string): (text: string) => Defines {
-  const n = `(?<![\\p{L}\\p{N}])${name.split(' ').map(escapeRegExp).join('\\s+')}(?![\\p{L}\\p{N}])`;
+  // "dr babic" of "Who is Dr. Babić?": a title's dot stays in the text.
+  const n = `(?<![\\p{L}\\p{N}])${name.split(' ').map(escapeRegExp).join('\\.?\\s+')}(?![\\p{L}\\p{N}])`;
   // Surnames after a first name: "Luka Perić is my brother-in-law".
   const full = `${n}(?:\\s+\\p{L}[\\p{L}-]*)?`;
   const toSelf = [
     // "Luka is my brother-in-law", "Luka je moj šogor", "Rita é a minha irmã", "Luka's also my boss".
     new RegExp(`${full}${copula}\\s+(?:(?:also|actually|now|still|basically|like)\\s+)?${mine}\\s`, 'u'),
-    // "Luka, my colleague from Span, ...", "Luka (my neighbour)", "Luka - my boss".
-    new RegExp(`${full}\\s*(?:,|\\(|-|–|—)\\s*${mine}\\s`, 'u'),
   ];
+  // "Luka, my colleague from Span, ...", "Luka (my neighbour)", "Luka - my boss.": what follows "my" is
+  // a noun and its words up to the apposition's end, not a clause ("Luka, my car will not start").
+  const apposition = new RegExp(
+    `${full}\\s*(?:,|\\(|-|–|—)\\s*${mine}\\s+((?:\\p{L}[\\p{L}-]*\\s+){0,3}?\\p{L}[\\p{L}-]*)(?:\\s+(?:from|at|in|of|na|iz|u|de|da|do|aus|bei)\\s+[^,.;:!?()]{1,40})?\\s*(?:[,.;:!?)]|$)`,
+    'gu',
+  );
   // "my brother-in-law Luka", "my old friend Luka", "moj šogor Luka".
   const mineBefore = new RegExp(`(?<![\\p{L}\\p{N}])${mine}\\s+(${between}{1,2})${n}`, 'gu');
   const what = [
@@ -110,11 +119,13 @@ export function definitionsOf(name: string): (text: string) => Defines {
   ];
   // "Ana's husband Luka".
   const othersBefore = new RegExp(`${possessor}\\s+(${between})${n}`, 'gu');
-  const nounsBefore = (p: RegExp, folded: string) => [...folded.matchAll(p)].some((m) => nounsOnly(m[1]!));
+  const nounsBefore = (p: RegExp, folded: string) =>
+    [...folded.matchAll(p)].some((m) => nounsOnly(m[1]!) && !toSomeone.test(folded.slice(0, m.index)));
+  const nounAfter = (folded: string) => [...folded.matchAll(apposition)].some((m) => nounsOnly(m[1]!));
   return (text) => {
     const folded = foldText(text).replace(/’/gu, "'");
     if (!new RegExp(n, 'u').test(folded)) return 0;
-    if (toSelf.some((p) => p.test(folded)) || nounsBefore(mineBefore, folded)) return 1;
+    if (toSelf.some((p) => p.test(folded)) || nounAfter(folded) || nounsBefore(mineBefore, folded)) return 1;
     return what.some((p) => p.test(folded)) || nounsBefore(othersBefore, folded) ? 2 : 0;
   };
 }
