@@ -223,6 +223,16 @@ export interface ThreadIndex {
    */
   speakers(brainUid: string, names: readonly string[]): Promise<string[]>;
   /**
+   * Of these first names (folded: resolve-owner.ts foldName), each the Brain's speakers called by it
+   * (givenName: "petra" of "Petra Kos"), folded, the name itself among them where someone speaks under
+   * it alone; a first name nobody is called by is left out. A speaker whose messages were all forgotten
+   * may stay (core/derive/speakers-by-first-name.ts).
+   */
+  speakersFirstNamed(
+    brainUid: string,
+    firsts: readonly string[],
+  ): Promise<Array<{ first: string; speakers: string[] }>>;
+  /**
    * The facts of each of these Records of the scope's Brain (ids of none are left out), in no order.
    * Only the neighbours are scoped: a candidate's thread may hold messages its request may not see,
    * and those are no neighbours (they must not shape its order).

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LaneInput } from './lane.ts';
-import { selfNameWords, withoutSpeakers } from './entity-lane.ts';
+import { namedSpeakers, selfNameWords, withoutSpeakers } from './entity-lane.ts';
+
+/** A Brain's thread index as the speaker checks read it: its speakers, folded. */
+const threadsOf = (speakers: readonly string[]) => ({
+  speakers: async (_b: string, names: string[]) => speakers.filter((s) => names.includes(s)),
+  speakersFirstNamed: async (_b: string, firsts: string[]) =>
+    firsts.flatMap((first) => {
+      const called = speakers.filter((s) => s.split(' ')[0] === first);
+      return called.length > 0 ? [{ first, speakers: called }] : [];
+    }),
+});
 
 describe('withoutSpeakers (the query as the semantic lane embeds it)', () => {
   it('drops the named speakers, possessives and full names included', () => {
@@ -36,7 +46,7 @@ describe("selfNameWords (the self's name a question in her own Brain is searched
       query,
       eligibility: { brainUid: 'b' },
       memo: new Map(),
-      threads: { speakers: async (_b: string, names: string[]) => speakers.filter((s) => names.includes(s)) },
+      threads: threadsOf(speakers),
       slots: {
         selfName: async () => self,
         // Her nickname slot's Memories, as the deriver writes them ("Lena Kovac's nickname is Lenny").
@@ -95,5 +105,31 @@ describe("selfNameWords (the self's name a question in her own Brain is searched
     assert.deepEqual(await asked('What should I not cook for Jonas?', 'Lena Kovac', speakers), []);
     assert.deepEqual(await asked('What should I not cook for Lena?', null, speakers), []);
     assert.deepEqual(await asked('What does Magdalena cook?', 'Lena Kovac', speakers), []);
+  });
+});
+
+describe('namedSpeakers: a first name alone names the one speaker called by it (use9 H1)', () => {
+  const named = (query: string, speakers: string[], self: string | null = 'Nina Babić') =>
+    namedSpeakers({
+      query,
+      eligibility: { brainUid: 'b' },
+      memo: new Map(),
+      threads: threadsOf(speakers),
+      slots: { selfName: async () => self, held: async () => [] },
+    } as unknown as Pick<LaneInput, 'threads' | 'slots' | 'query' | 'eligibility' | 'memo'>);
+  const chat = ['nina babic', 'petra kos', 'lucija', 'marko horvat', 'marko babic', 'will turner'];
+
+  it('"Petra" of a chat export\'s "Petra Kos", with the name as the query says it', async () => {
+    assert.deepEqual(await named('Did Petra have her baby?', chat), ['petra', 'petra kos']);
+    assert.deepEqual(await named("did petra's baby arrive", chat), ['petra', 'petra kos']);
+    // Named whole, as before.
+    assert.deepEqual(await named('Did Petra Kos have her baby?', chat), ['petra kos']);
+    assert.deepEqual(await named('Where does Lucija live?', chat), ['lucija']);
+  });
+
+  it('not a first name two speakers share, nor an everyday word written as a word', async () => {
+    assert.deepEqual(await named('What did Marko say?', chat), []);
+    assert.deepEqual(await named('Where will Lucija live?', chat), ['lucija']);
+    assert.deepEqual(await named('What did Will say?', chat), ['will', 'will turner']);
   });
 });

@@ -61,10 +61,14 @@ function speakersNamed(
   });
   const found = (async (): Promise<SpeakersNamed> => {
     const brainUid = input.eligibility.brainUid;
-    const named = await input.threads.speakers(brainUid, [...candidates]);
+    const whole = await input.threads.speakers(brainUid, [...candidates]);
     const { name: self, nicknames } = await selfNames(input);
     const full = self === null ? '' : foldText(self).trim().replace(/\s+/gu, ' ');
     const first = full.split(' ')[0] ?? '';
+    // Each with the first name as the query says it, so the query's embedding is made without it too.
+    const named = [...new Set([...whole, ...(await calledBy(input, tokens, whole, first)).flat()])].sort(
+      (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+    );
     // "Where does Tom live?" of Tomislav, who said most people call her Tom: her name as much ("Where
     // will Luka work?" of William, called Will, not: nicknamesNamed).
     const nickname = nicknamesNamed(input.query, nicknames)[0] ?? null;
@@ -88,6 +92,33 @@ function speakersNamed(
   })();
   input.memo?.set('namedSpeakers', found);
   return found;
+}
+
+/**
+ * The speakers the query names by the first name they are called by alone: "Did Petra have her baby?"
+ * of a chat export's "Petra Kos" (use9 H1), where she is the only speaker of that first name. A chat
+ * export names its people in full and a question as people call them; without this "petra" named
+ * nobody, and as a search word it met every message she sent (the index holds each Record's speaker),
+ * her shortest first. Not the self's first name (speakersNamed reads it), nor a word of a name the
+ * query says whole ("Petra Kos"), nor a first name two speakers share ("Marko" of Marko Babić and
+ * Marko Horvat: either). A name that is an everyday word too ("Will", "May") only written as a name,
+ * as a nickname is (nicknamesNamed).
+ */
+async function calledBy(
+  input: Pick<LaneInput, 'threads' | 'query' | 'eligibility'>,
+  tokens: readonly string[],
+  whole: readonly string[],
+  selfFirst: string,
+): Promise<Array<[speaker: string, first: string]>> {
+  const inWhole = new Set(whole.flatMap((n) => n.split(' ')));
+  const firsts = tokens.filter((t) => t.length > 1 && t !== selfFirst && !inWhole.has(t));
+  if (firsts.length === 0) return [];
+  const found = await input.threads.speakersFirstNamed(input.eligibility.brainUid, firsts);
+  return found.flatMap(({ first, speakers }) =>
+    speakers.length === 1 && speakers[0] !== first && nicknamesNamed(input.query, [first]).length > 0
+      ? [[speakers[0]!, first] as [string, string]]
+      : [],
+  );
 }
 
 /**

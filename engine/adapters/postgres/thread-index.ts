@@ -1,3 +1,4 @@
+import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
 import { hidesRecords } from '../../core/retrieve/hides-records.ts';
 import type { RecordFacts, ThreadIndex } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
@@ -39,7 +40,25 @@ const factsCols = (visible: string | null) =>
  * Record: -1 the message just before it, 1 the one just after.
  */
 export function pgThreadIndex(db: PgQueryable): ThreadIndex {
+  // Kept per process, read on from the last message read, as derivation's are (unit-of-work.ts).
+  const byFirst = speakersByFirstName();
   return {
+    async speakersFirstNamed(brainUid, firsts) {
+      const since = async (after: number) => {
+        const r = await db.query<{ seq: string | number; speaker: string | null }>(
+          `SELECT seq, content::jsonb ->> 'speaker' AS speaker FROM records
+           WHERE brain_uid = $1 AND seq > $2 AND kind = 'message' ORDER BY seq`,
+          [brainUid, after],
+        );
+        return r.rows.map((x) => ({ seq: Number(x.seq), speaker: x.speaker }));
+      };
+      const out: Array<{ first: string; speakers: string[] }> = [];
+      for (const first of new Set(firsts)) {
+        const speakers = await byFirst(brainUid, first, since);
+        if (speakers.length > 0) out.push({ first, speakers });
+      }
+      return out;
+    },
     async facts(recordIds, scope): Promise<RecordFacts[]> {
       if (recordIds.length === 0) return [];
       const p = params([...recordIds]);

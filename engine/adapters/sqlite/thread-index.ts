@@ -1,3 +1,4 @@
+import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
 import { hidesRecords } from '../../core/retrieve/hides-records.ts';
 import type { RecordFacts, SearchScope, ThreadIndex } from '../../ports/index.ts';
 import { eligibilitySql } from './eligibility-sql.ts';
@@ -74,7 +75,24 @@ interface FactsRow {
 export function createSqliteThreadIndex(store: Store): ThreadIndex {
   const side = (at: ThreadPlace, dir: 'before' | 'after', limit: number) =>
     threadSide<{ n: number; id: string }>(store, at, dir, limit, 'r.id AS id');
+  // Kept per process, read on from the last message read, as derivation's are (sqliteUnits).
+  const byFirst = speakersByFirstName();
   return {
+    async speakersFirstNamed(brainUid, firsts) {
+      const since = async (after: number) =>
+        store.all<{ seq: number; speaker: unknown }>(
+          `SELECT seq, json_extract(content, '$.speaker') AS speaker FROM records
+           WHERE brain_uid = ? AND seq > ? AND kind = 'message' ORDER BY seq`,
+          brainUid,
+          after,
+        );
+      const out: Array<{ first: string; speakers: string[] }> = [];
+      for (const first of new Set(firsts)) {
+        const speakers = await byFirst(brainUid, first, since);
+        if (speakers.length > 0) out.push({ first, speakers });
+      }
+      return out;
+    },
     async speakers(brainUid, names) {
       if (names.length === 0) return [];
       // One probe of retrieval_index_speaker per name (the indexer wrote speaker_norm): DISTINCT over the

@@ -19,6 +19,8 @@ test('a query naming a topic gets the words its Records use; one naming none get
   assert.deepEqual(named('how old are his kids?'), ['children']);
   assert.deepEqual(named('When is my wedding?'), ['wedding']);
   assert.deepEqual(named("what's Ana's phone?"), ['phone']);
+  // "He's here!!! Jakov was born at 4:12": a baby in the words its birth is told in.
+  assert.deepEqual(named('Did Petra have her baby?'), ['baby']);
   // "my bday is 4 march": a birthday in the words people say it in; "where was she born?" asks a place.
   assert.deepEqual(topicsOf(queryTerms('when is Jordan’s birthday')), [
     { name: 'birthday', members: ['bday'] },

@@ -132,6 +132,12 @@ const topics: readonly { name: string; says: readonly string[]; members: readonl
     members: ['son', 'sons', 'daughter', 'daughters', 'baby', 'kid', 'kids', 'stepson', 'stepdaughter'],
   },
   {
+    // "Did Petra have her baby?" against "He's here!!! Jakov was born at 4:12 this morning" (use9 H1).
+    name: 'baby',
+    says: ['baby', 'babies', 'pregnant', 'pregnancy'],
+    members: ['born', 'birth', 'newborn', 'pregnant', 'pregnancy', 'labour', 'labor'],
+  },
+  {
     // "who is my partner?" against "my gf is Marta", "I'm seeing Carla now".
     name: 'partner',
     says: ['partner', 'partners', 'spouse', 'significant', 'girlfriend', 'boyfriend', 'wife', 'husband'],
