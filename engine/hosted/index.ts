@@ -104,7 +104,9 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
   const deployment = options.deployment ?? 'hosted';
   // A new deriver reaches what was written before it, in the background, as on the local engine.
   // Every process works the one list; the Brain's row lock keeps a Record to one of them
-  // (derivation-upgrade.ts).
+  // (derivation-upgrade.ts). Listed before this process takes a write, as SQLite lists at open: a
+  // Record it writes and derives itself is not listed with those an earlier deriver left.
+  await storage.upgradeList.listFor(deriver.name);
   const upkeep = createDerivationUpgrade({
     list: storage.upgradeList,
     units: storage,

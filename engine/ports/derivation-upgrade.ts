@@ -51,8 +51,9 @@ export interface CitedMemory {
 export interface UpgradeList {
   /**
    * When the deriver's name differs from the one the store last listed Records for, lists every
-   * Record and keeps the name, in one transaction: here (SQLite), or at the first page (PostgreSQL,
-   * where a listing that failed is tried again by the next page).
+   * Record and keeps the name, in one transaction, here: before the process takes a write, so a
+   * Record this deriver derives is not listed with the others. A listing that failed here (PostgreSQL:
+   * the database was away) is tried again by the next page.
    */
   listFor(deriverName: string): Promise<void>;
   /** Up to `limit` listed Records after `after`, in the order written, with their Brain and id (null: gone). */

@@ -60,15 +60,12 @@ describe('the derivation upgrade list over PostgreSQL', () => {
 
   it('gives a process of an earlier deriver nothing of a later one, and takes nothing off', async () => {
     const [n] = await brainWith(db, 'brn_l2', ['rec_d']);
-    const later = pgUpgradeList(db);
-    await later.listFor('rules-v4');
-    assert.ok((await later.page(0, 100)).some((p) => p.id === 'rec_d'));
     // The earlier process listed for its own deriver at its start, before the later one.
     const earlier = pgUpgradeList(db);
     await earlier.listFor('rules-v3');
-    await db.query("UPDATE mnemo_meta SET value = 'rules-v3' WHERE key = 'derived_by'");
-    await earlier.page(0, 1);
-    await db.query("UPDATE mnemo_meta SET value = 'rules-v4' WHERE key = 'derived_by'");
+    const later = pgUpgradeList(db);
+    await later.listFor('rules-v4');
+    assert.ok((await later.page(0, 100)).some((p) => p.id === 'rec_d'));
     assert.deepEqual(await earlier.page(0, 100), []);
     await pgUnitsOfWork(db).write('brn_l2', async (u) => {
       assert.equal(await earlier.within(u).record(n!), undefined);
@@ -78,6 +75,20 @@ describe('the derivation upgrade list over PostgreSQL', () => {
     assert.ok(
       (await later.page(0, 100)).some((p) => p.id === 'rec_d'),
       'still listed for rules-v4',
+    );
+  });
+
+  it('lists when the process starts: a Record it writes after is not listed, though its pass pages later', async () => {
+    await brainWith(db, 'brn_l5', ['rec_h']);
+    const list = pgUpgradeList(db);
+    await list.listFor('rules-v7');
+    // Written and derived by this process's own rules before its pass reads the list.
+    await pgUnitsOfWork(db).write('brn_l5', async (u) =>
+      u.records.insert(recordRow('brn_l5', 'rec_i', await u.sequence.next())),
+    );
+    assert.deepEqual(
+      (await list.page(0, 1000)).filter((p) => p.brainUid === 'brn_l5').map((p) => p.id),
+      ['rec_h'],
     );
   });
 

@@ -38,7 +38,7 @@ export function pgUpgradeList(client: PgClient): UpgradeList {
     if (deriver === null) throw new Error('derivation upgrade: listFor() names the deriver first');
     return deriver;
   };
-  /** The listing, done by the first page: one that failed (the database was away) is tried again. */
+  /** The listing, done once: one that failed (the database was away) is tried again by the next page. */
   let listing: Promise<void> | null = null;
   const listed = () =>
     (listing ??= listOnce(client, mine()).catch((e: unknown) => {
@@ -47,8 +47,13 @@ export function pgUpgradeList(client: PgClient): UpgradeList {
     }));
 
   return {
+    // Listed at the process's start, as SQLite lists at open: listed at the first page instead (after
+    // the queue's jobs), a Record this deriver had derived meanwhile was listed too, and its derivation
+    // redone by the pass, which does not always end where a first derivation does (a call-off's
+    // booking and agent's note came back, where SQLite kept them closed).
     listFor: async (deriverName) => {
       deriver = deriverName;
+      await listed().catch(() => {});
     },
     page: async (after, limit) => {
       await listed();
