@@ -392,7 +392,13 @@ async function wordTwins(
     const claim = claims.find((c) => states(c, m));
     if (!claim) continue;
     const earlier = await keyHolder(uow, m);
-    if (earlier !== null && earlier.n < m.n) twins.push({ memory: m, claim });
+    // One change placed as the next version of several lineages (the plan, its booking, an agent's
+    // note of it: changed-plans.ts `also`) says the same words in each by design: no twins.
+    const placedTogether =
+      earlier !== null &&
+      m.cause === 'superseded_by_record' &&
+      cited.some((c) => c.id === earlier.id && c.cause === 'superseded_by_record');
+    if (earlier !== null && earlier.n < m.n && !placedTogether) twins.push({ memory: m, claim });
   }
   return twins;
 }

@@ -1551,6 +1551,45 @@ for (const backend of [local, postgres])
       });
     });
 
+    it("a call-off's booking and the assistant's note stay superseded once derived again", async () => {
+      // One change placed in three lineages says the same words in each: no twins to join.
+      const same: Deriver = { name: 'rules-v1', derive: (record, ctx) => rules.derive(record, ctx) };
+      const store = await writtenBy(
+        backend,
+        (engine) =>
+          sayAll(
+            engine,
+            said('We are planning a weekend in Vienna, December 12 to 14. We booked the Hotel Motto.', {
+              occurred_at: '2026-11-12T07:00:00Z',
+            }),
+            {
+              content: {
+                kind: 'message',
+                speaker: 'assistant',
+                text: "Great, I've noted your Vienna trip from December 12 to 14 at Hotel Motto.",
+              },
+              occurred_at: '2026-11-12T07:01:00Z',
+            },
+            said('We cancelled Vienna.', { occurred_at: '2026-11-23T08:00:00Z' }),
+          ),
+        same,
+      );
+      const statuses = async (engine: Engine) =>
+        (await engine.listMemories(tenant, 'b', { status: 'all', limit: 100 })).data
+          .map((m) => [m.statement, m.status])
+          .sort();
+      await reopened(store, async (engine) =>
+        assert.deepEqual(await statuses(engine), [
+          ["Great, I've noted your Vienna trip from December 12 to 14 at Hotel Motto.", 'superseded'],
+          ['We are planning a weekend in Vienna, December 12 to 14.', 'superseded'],
+          ['We booked the Hotel Motto.', 'superseded'],
+          ['We cancelled Vienna.', 'active'],
+          ['We cancelled Vienna.', 'active'],
+          ['We cancelled Vienna.', 'active'],
+        ]),
+      );
+    });
+
     it('a plan changed under rules that did not read the change is superseded once derived again', async () => {
       // Before rules-v69 a person calling off their own plan was a statement of its own beside it.
       const unread: Deriver = {
