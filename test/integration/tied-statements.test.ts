@@ -175,16 +175,21 @@ for (const [name, opened] of engines)
       }
     });
 
-    it('a booking said with "also" beside the trip goes with it when it is called off', async () => {
+    it('a booking said with "also" beside the trip goes with it when it is called off only if it is its stay', async () => {
       const engine = await opened();
       try {
+        const besides = [
+          'I also booked the plumber.',
+          'I also booked a table at Dubravkin put.',
+          'Luka also booked his hotel in Graz.',
+        ];
         const tom = await toms(
           engine,
           (
             [
               [
                 'self',
-                'Petra and I are planning a weekend in Vienna, December 12 to 14. We also booked the Hotel Motto.',
+                `Petra and I are planning a weekend in Vienna, December 12 to 14. We also booked the Hotel Motto. ${besides.join(' ')}`,
                 '2026-11-12T07:00:00Z',
               ],
               ['self', 'We cancelled Vienna.', '2026-11-23T08:00:00Z'],
@@ -194,6 +199,7 @@ for (const [name, opened] of engines)
         assert.deepEqual(await tom.statusOf('We also booked the Hotel Motto.'), [
           ['superseded', '2026-11-23T08:00:00Z'],
         ]);
+        for (const own of besides) assert.deepEqual(await tom.statusOf(own), [['active', null]], own);
       } finally {
         await engine.close();
       }
