@@ -153,6 +153,15 @@ for (const [name, opened] of engines)
           // A few of something, and where one is with her, are no state of the couple.
           'We are a couple of weeks behind.',
           'I am with Petra at the cafe.',
+          "I'm with Petra for the weekend.",
+          "I'm with her for the rest of the day.",
+        ];
+        // How long, or at last: still the couple (review9a M1).
+        const couple = [
+          "We've been together three years.",
+          "I'm with Petra now.",
+          "We're together at last.",
+          'We are together at the moment.',
         ];
         const tom = await toms(
           engine,
@@ -160,15 +169,15 @@ for (const [name, opened] of engines)
             [
               [
                 'self',
-                `My girlfriend is Petra Novak. We've been together three years. I'm with Petra now. ${others.join(' ')}`,
+                `My girlfriend is Petra Novak. ${couple.join(' ')} ${others.join(' ')}`,
                 '2026-11-09T08:12:00Z',
               ],
               ['self', 'Petra and I broke up last night.', '2026-11-23T09:00:00Z'],
             ] as const
           ).map(message),
         );
-        for (const couple of ["We've been together three years.", "I'm with Petra now."])
-          assert.deepEqual(await tom.statusOf(couple), [['superseded', '2026-11-23T09:00:00Z']], couple);
+        for (const said of couple)
+          assert.deepEqual(await tom.statusOf(said), [['superseded', '2026-11-23T09:00:00Z']], said);
         for (const said of others) assert.deepEqual(await tom.statusOf(said), [['active', null]], said);
       } finally {
         await engine.close();
