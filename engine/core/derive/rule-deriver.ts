@@ -597,6 +597,14 @@ export function createRuleDeriver(): Deriver {
     // v95: a question without its mark may ask of someone's or of the thing after its wh-word
     // ("where does my sister live these days", "when is the party"): no Memory, as with a pronoun;
     // a message whose speaker is "human" (LangChain's transcripts) is the Brain's own person's.
+    // v96: v94 mended after review9a. "I also booked the plumber." (a table, a flu shot, "Luka also
+    // booked his hotel in Graz") stays when the trip is called off; "also"/"too" goes with it only for
+    // the stay's own bed or travel in no other place ("We also booked the Hotel Motto."). A break-up
+    // closes "We've been together at least three years.", "We're together at last.", "… in a
+    // relationship" again, not "I'm with Petra for the weekend." nor "…, at the cafe.". "I quit coffee
+    // for Dry January." (for Sunday, Veganuary, Thanksgiving) ends nothing; a name alone is someone's
+    // sake only where the Brain knows a person by it. "I go by Tom a lot these days.", "Everyone calls me
+    // Doc." / "Skipper" / "Coach K" are nicknames again; a relation's word alone ("Boss") still is none.
     name: 'rules-v95',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
