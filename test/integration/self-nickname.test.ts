@@ -236,6 +236,30 @@ describe('a nickname the self says she goes by names her, as her own name does',
       }
     });
 
+    it(`${name}: a name said with how often, or a title, is a nickname`, async () => {
+      const tom = await told(opened, 'Tomislav Kovačević', [
+        'I go by Tom a lot these days.',
+        'I work at Span.',
+      ]);
+      try {
+        assert.ok((await tom.profile()).includes("Tomislav Kovačević's nickname is Tom"));
+        assert.equal((await tom.ask('Where does Tom work?'))[0], tom.ids[1]);
+      } finally {
+        await tom.engine.close();
+      }
+      const doc = await told(opened, 'Nina Babić', [
+        'Everyone calls me Doc.',
+        'I work at KBC Zagreb.',
+        'Ivan Horvat works at Poliklinika Medikol.',
+      ]);
+      try {
+        assert.ok((await doc.profile()).includes("Nina Babić's nickname is Doc"));
+        assert.equal((await doc.ask('Where does Doc work?'))[0], doc.ids[1]);
+      } finally {
+        await doc.engine.close();
+      }
+    });
+
     it(`${name}: forgetting the Record that said it forgets the nickname`, async () => {
       const { engine, id, intro, split, ask, profile } = await tomislav(opened);
       try {

@@ -160,6 +160,23 @@ for (const [name, openEngine] of engines) {
       }
     });
 
+    it('quitting for a name ends the taste where a person is known by it', async () => {
+      const engine = await openEngine();
+      try {
+        const [, espresso, quitting] = await brainSaying(engine, 'petra', [
+          ['Petra Novak works as a doctor at KBC Zagreb.', '2026-11-02T08:00:00+01:00'],
+          ['I love a strong espresso every morning.', '2026-11-09T08:13:00+01:00'],
+          ['I quit coffee for Petra.', '2026-11-24T08:00:00+01:00'],
+        ]);
+        const memories = (await all(engine, 'petra')).data;
+        const of = (id: string | undefined) =>
+          memories.filter((m) => m.citations.some((c) => c.record_id === id)).map((m) => m.status);
+        assert.deepEqual([of(espresso), of(quitting)], [['superseded'], ['active']]);
+      } finally {
+        await engine.close();
+      }
+    });
+
     it('"no more" of a day, a place or the kids, a stop for a while and another\'s words end nothing', async () => {
       const engine = await openEngine();
       try {
@@ -182,7 +199,10 @@ for (const [name, openEngine] of engines) {
             'No more chocolate until Christmas!',
             'No more coffee after 6pm for me',
             'Marko said: I quit coffee.',
-          ].map((t, i): [string, string] => [t, `2026-11-2${i}T09:00:00+01:00`]),
+            // A day, a feast or a challenge by its name is no one's sake (review9a M4).
+            'I quit coffee for Dry January.',
+            'I quit wine for Thanksgiving.',
+          ].map((t, i): [string, string] => [t, `2026-11-${20 + i}T09:00:00+01:00`]),
         ]);
         const memories = (await all(engine, 'tastes')).data;
         assert.deepEqual(

@@ -170,6 +170,15 @@ for (const [name, opened] of engines)
           // A few of something, and where one is with her, are no state of the couple.
           'We are a couple of weeks behind.',
           'I am with Petra at the cafe.',
+          "I'm with Petra for the weekend.",
+          "I'm with her for the rest of the day.",
+        ];
+        // How long, or at last: still the couple (review9a M1).
+        const couple = [
+          "We've been together three years.",
+          "I'm with Petra now.",
+          "We're together at last.",
+          'We are together at the moment.',
         ];
         const tom = await toms(
           engine,
@@ -177,31 +186,36 @@ for (const [name, opened] of engines)
             [
               [
                 'self',
-                `My girlfriend is Petra Novak. We've been together three years. I'm with Petra now. ${others.join(' ')}`,
+                `My girlfriend is Petra Novak. ${couple.join(' ')} ${others.join(' ')}`,
                 '2026-11-09T08:12:00Z',
               ],
               ['self', 'Petra and I broke up last night.', '2026-11-23T09:00:00Z'],
             ] as const
           ).map(message),
         );
-        for (const couple of ["We've been together three years.", "I'm with Petra now."])
-          assert.deepEqual(await tom.statusOf(couple), [['superseded', '2026-11-23T09:00:00Z']], couple);
+        for (const said of couple)
+          assert.deepEqual(await tom.statusOf(said), [['superseded', '2026-11-23T09:00:00Z']], said);
         for (const said of others) assert.deepEqual(await tom.statusOf(said), [['active', null]], said);
       } finally {
         await engine.close();
       }
     });
 
-    it('a booking said with "also" beside the trip goes with it when it is called off', async () => {
+    it('a booking said with "also" beside the trip goes with it when it is called off only if it is its stay', async () => {
       const engine = await opened();
       try {
+        const besides = [
+          'I also booked the plumber.',
+          'I also booked a table at Dubravkin put.',
+          'Luka also booked his hotel in Graz.',
+        ];
         const tom = await toms(
           engine,
           (
             [
               [
                 'self',
-                'Petra and I are planning a weekend in Vienna, December 12 to 14. We also booked the Hotel Motto.',
+                `Petra and I are planning a weekend in Vienna, December 12 to 14. We also booked the Hotel Motto. ${besides.join(' ')}`,
                 '2026-11-12T07:00:00Z',
               ],
               ['self', 'We cancelled Vienna.', '2026-11-23T08:00:00Z'],
@@ -211,6 +225,7 @@ for (const [name, opened] of engines)
         assert.deepEqual(await tom.statusOf('We also booked the Hotel Motto.'), [
           ['superseded', '2026-11-23T08:00:00Z'],
         ]);
+        for (const own of besides) assert.deepEqual(await tom.statusOf(own), [['active', null]], own);
       } finally {
         await engine.close();
       }

@@ -19,6 +19,14 @@ test('what the speaker says of being a couple with the partner is read as of the
     'Petra and I are together.',
     "We've been a couple since 2023.",
     'We are so in love with each other.',
+    // How long, at last, for now, or where the two live: still the couple (review9a M1).
+    "We've been together at least three years.",
+    "We're together at last.",
+    'We are together at the moment.',
+    'Petra and I are together in a relationship.',
+    "We've been happily together in our little flat for 3 years.",
+    "I'm with her, finally.",
+    "I'm with Petra for good.",
   ])
     assert.ok(saysOfCouple(s, 'Petra Novak'), s);
 });
@@ -45,6 +53,9 @@ test('a few, a place or a group shared, where one is with her, or a love of a th
     'I am with Petra at the cafe.',
     "I'm with Petra in the car.",
     "I'm with Petra and Luka.",
+    "I'm with Petra, at the cafe.",
+    "I'm with Petra for the weekend.",
+    "I'm with her for the rest of the day.",
     'We have been together at Span for five years.',
     'We are together in the band.',
     'We are in love with Vienna.',

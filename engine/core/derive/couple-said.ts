@@ -12,20 +12,27 @@ import { escapeRegExp } from '../shared/escape-reg-exp.ts';
  */
 
 /** Words that may stand between the couple and the state: "we've now been together", "still". */
-const adverbs = String.raw`(?:(?:now|still|already|officially|happily|just|also|actually|so|madly|deeply|really)\s+)*`;
+const adverbs = String.raw`(?:(?:now|still|already|officially|finally|happily|just|also|actually|so|madly|deeply|really)\s+)*`;
+/**
+ * What after "together at", "with" or "in" still says the couple: "at least three years", "at last",
+ * "at the moment", "with each other", "in a relationship", "in our little flat". Any other place, group
+ * or people ("together at Span", "in the band", "with our kids") is one shared with others.
+ */
+const togetherStill = String.raw`(?:at\s+(?:least|last|long\s+last|the\s+moment|present|this\s+point|the\s+same\s+time)|with\s+each\s+other|in\s+(?:a\s+|our\s+)?(?:\p{L}+\s+)?(?:relationship|love|flat|home|house|apartment|place))(?![\p{L}\p{N}])`;
 /**
  * The states that end with the partner: together, dating, a couple, in love, married, engaged. Not "a
  * couple of weeks behind" (a few), "together at Span" or "in the band" (of a place or a group one
- * shares with others), nor "in love with Vienna" (with something else).
+ * shares with others, togetherStill aside), nor "in love with Vienna" (with something else).
  */
-const states = String.raw`(?:together(?!\s+(?:at|with|in\s+(?:the|a|an|our|my|this|that|his|her|their))(?![\p{L}\p{N}]))|dating|seeing\s+each\s+other|a\s+couple(?!\s+(?:of|more|days|weeks|months|years|times|hours|minutes|bucks)(?![\p{L}\p{N}]))|in\s+(?:a\s+)?(?:love(?!\s+with\s+(?!each\s+other|one\s+another))|relationship)|married|engaged|been\s+going\s+out)`;
+const states = String.raw`(?:together(?!\s+(?!${togetherStill})(?:at|with|in\s+(?:the|a|an|our|my|this|that|his|her|their))(?![\p{L}\p{N}]))|dating|seeing\s+each\s+other|a\s+couple(?!\s+(?:of|more|days|weeks|months|years|times|hours|minutes|bucks)(?![\p{L}\p{N}]))|in\s+(?:a\s+)?(?:love(?!\s+with\s+(?!each\s+other|one\s+another))|relationship)|married|engaged|been\s+going\s+out)`;
 /**
  * What may follow "I'm with <her>" for it to say the couple: the clause's end, "now", "again",
- * "since …", "for …" or a joined clause ("I'm with Petra now", "I'm with her, finally"). Anything else
- * says where one is, or with whom one does something ("I am with Petra at the cafe", "I'm with her in
- * the car", "I'm with Petra and Luka").
+ * "since …", "for good" or "for years", or a joined clause ("I'm with Petra now", "I'm with her,
+ * finally"). Anything else says where one is, for how long today, or with whom one does something ("I
+ * am with Petra at the cafe", "I'm with Petra, at the cafe", "I'm with Petra for the weekend", "I'm
+ * with Petra and Luka").
  */
-const withAfter = String.raw`(?=\s*(?:$|[.!?;,)—–:]|\s-\s)|\s+(?:now|again|still|officially|already|finally|since|for|too|and\s+(?:I|we|she|he|it|that|I['’]m|we['’]re|it['’]s)|but|so)(?![\p{L}\p{N}]))`;
+const withAfter = String.raw`(?=\s*(?:$|[.!?;)—–:]|\s-\s|,(?!\s*(?:at|in|on|for|with|near|by|from|until|till|today|tonight|this|all|over|here|there)(?![\p{L}\p{N}])))|\s+(?:now|again|still|officially|already|finally|since|too|for(?=\s+(?:good|real|life|keeps|years|months|ages|\d+\s+(?:years?|months?)))|and\s+(?:I|we|she|he|it|that|I['’]m|we['’]re|it['’]s)|but|so)(?![\p{L}\p{N}]))`;
 
 /**
  * Whether a statement says the speaker and the partner (`partner`: the value the break-up ends, "Petra

@@ -69,6 +69,21 @@ describe('nicknameSaid (the name a speaker says people call them by)', () => {
     assert.equal(read('I go by Tomo at work.')?.value, 'Tomo');
   });
 
+  it('reads a name said with how often one is called so, or a title one is called by (review9a L2)', () => {
+    for (const [s, name] of [
+      ['I go by Tom a lot these days.', 'Tom'],
+      ['I go by Tom almost everywhere.', 'Tom'],
+      ['I go by Ellie often.', 'Ellie'],
+      ['Most people call me Skipper.', 'Skipper'],
+      ['Everyone calls me Doc.', 'Doc'],
+      ['My friends call me Chef.', 'Chef'],
+      ['Everyone calls me Coach K.', 'Coach K'],
+      ['Everyone calls me Mama Bear.', 'Mama Bear'],
+      ['Everyone calls me Tom I think.', 'Tom'],
+    ] as const)
+      assert.equal(read(s)?.value, name, s);
+  });
+
   it('holds none where no name is said, or it is denied, past, asked or her own', () => {
     for (const s of [
       'Call me tomorrow.',
@@ -99,15 +114,16 @@ describe('nicknameSaid (the name a speaker says people call them by)', () => {
       'I go by Bolt every morning.',
       'I go by bike.',
       'I go by Bike.',
-      // A place one passes, by its kind or by how often.
+      // A place one passes, by its kind or by how many times.
       'I go by Maksimir Park twice a week.',
       'I go by Maksimir Park.',
       'I go by Jelačić Square a lot.',
       'I go by Zagreb on my way to Split.',
-      // A role or a relation's word, which a question says of someone else ("my boss").
+      'I go by Zagreb twice a week.',
+      // A relation's word alone, which a question says of someone else ("my boss").
       'Everyone calls me Boss.',
-      'My kids call me Chef.',
-      'My friends call me Doc.',
+      'Everyone calls me Coach.',
+      'My friends call me Mama.',
       // A place in brackets: `iu` let \p{Lu} take "in" for a name.
       'I am in Zagreb (Croatia) this week.',
       "It's Zagreb (Croatia) again.",

@@ -133,17 +133,19 @@ const notNames = new Set(
 );
 
 /**
- * Words of a role or a relation, which people call one by as a word, not a name ("Everyone calls me
- * Boss.", "My kids call me Chef"), and which a question says of someone else ("Where does my boss
- * work?"): read as her name, each question about her boss or her coach was a question about her. A name
- * that is an everyday word too ("King", "Duke", everydayNames) is left a name.
+ * Words of a relation, which people call one by as a word, not a name ("Everyone calls me Boss.",
+ * "… Mama"), and which a question says of someone else in her life ("Where does my boss
+ * work?", "my coach", "my mum"): read as her name, each question about her boss was a question about
+ * her. Only the word alone: "Coach K" or "Mama Bear" is a name. A word one is called by as a title and
+ * says of nobody else ("Doc", "Skipper", "Chef", "Captain") is a nickname, matched in a question only
+ * written as a name (everydayNames): "my doc" is not "Doc".
  */
 const roleWords = new Set(
-  `boss chief chef doc doctor coach captain cap skipper sarge sergeant officer detective judge teacher
-   professor prof nurse manager director president prez mayor sheriff mom mum mama mommy mummy dad papa
-   daddy pops grandma grandpa granny gran nana auntie aunt uncle sis bro brother sister babe baby bae
-   sweetie sweetheart darling dear love hun kiddo kid champ pal mate dude boy girl lady
-   gentleman madam miss mister master teach partner neighbour neighbor landlord`.split(/\s+/u),
+  `boss doctor coach teacher professor nurse manager director mom mum mama mommy mummy dad papa daddy
+   pops grandma grandpa granny gran nana auntie aunt uncle sis bro brother sister babe baby bae sweetie
+   sweetheart darling dear love hun kiddo kid boy girl lady partner neighbour neighbor landlord`.split(
+    /\s+/u,
+  ),
 );
 
 /**
@@ -167,7 +169,9 @@ export const everydayNames: ReadonlySet<string> = new Set(
    sue drew guy ray gene dawn amber ruby summer rusty buddy chip bud sandy penny holly ivy jade iris lily
    daisy dot nick don dean rich chuck chase hunter jay kit cliff sky river angel hazel pearl violet
    heath glen lance miles norm wade dash ace buck duke king prince sly sage rocky brook carol robin
-   crystal destiny harmony honey misty storm cash chance`.split(/\s+/u),
+   crystal destiny harmony honey misty storm cash chance doc skipper chief chef captain cap sarge
+   sergeant officer detective judge prof president prez mayor sheriff champ pal mate dude gentleman
+   madam miss mister master teach`.split(/\s+/u),
 );
 
 /** The name's words that are one: capitalised with a small letter, no day or month; null if none is. */
@@ -175,6 +179,11 @@ function asName(said: string): string | null {
   const words = said.split(/\s+/u);
   const kept: string[] = [];
   for (const w of words) {
+    // "Coach K": an initial after a name's word ("I" and "A" are words).
+    if (kept.length > 0 && /^(?![IA]\b)\p{Lu}\.?$/u.test(w)) {
+      kept.push(w.replace(/\.$/u, ''));
+      continue;
+    }
     if (!/^\p{Lu}/u.test(w) || !/\p{Ll}/u.test(w) || notNames.has(w.toLowerCase()) || /['’]s$/u.test(w))
       break;
     kept.push(w);
@@ -210,8 +219,13 @@ function reported(before: string): boolean {
  */
 const goesOn =
   /^(?:['’]s(?![\p{L}])|\s*[”"»]|\s+(?:is|was|are|were|has|had|does|did|will|would|can|could|should|might|must)(?![\p{L}\p{N}]))/iu;
+/**
+ * Where or how many times one goes by it ("I go by Zagreb twice a week", "… on my way to Split"): a
+ * place passed. Not how often one is called so ("I go by Tom a lot these days", "… almost everywhere",
+ * "… often"): said of a name as often as of a place.
+ */
 const goesWhere =
-  /^\s+(?:to|from|into|every|each|most|when|whenever|because|on\s+(?:weekdays|weekends|(?:the|my|our)\s+way)|twice|once|(?:\d+|two|three|four|five|several|many)\s+times|a\s+lot|often|sometimes|daily|weekly|regularly|occasionally|all\s+the\s+time|almost|nearly)(?![\p{L}\p{N}])/iu;
+  /^\s+(?:to|from|into|every|each|most|when|whenever|because|on\s+(?:weekdays|weekends|(?:the|my|our)\s+way)|twice|once|(?:\d+|two|three|four|five|several|many)\s+times|daily|weekly)(?![\p{L}\p{N}])/iu;
 
 /** What is left of a sentence that says nothing more than a greeting and her name. */
 const onlyGreeting = (subject: string) => {
@@ -247,9 +261,9 @@ export function nicknameSaid(sentence: string, subject: string): NicknameSaid | 
     if (mustBeOwn && !ownName(m.groups!['own']!, own)) continue;
     const name = asName(m.groups!['value']!);
     if (name === null || own.has(foldName(name))) continue;
-    // "Everyone calls me Boss.": a role, no name.
+    // "Everyone calls me Boss.": a relation's word alone, no name ("Coach K" is one).
     const words = foldName(name).split(' ');
-    if (words.some((w) => roleWords.has(w))) continue;
+    if (words.every((w) => roleWords.has(w))) continue;
     // "I go by Maksimir Park": a place one passes, by its kind; only there, as "Park" is a surname too.
     const goesBy = /\bgo\s+by\s+$/iu.test(lead);
     if (goesBy && words.length > 1 && words.some((w) => placeWords.has(w))) continue;

@@ -384,6 +384,31 @@ test('a trip called off by its place alone is the stay said there in words, and 
     assert.ok(saysMoreOfPlan(ofTrip, off, trip), ofTrip);
   for (const own of ['I also booked the dentist for Monday.', 'We booked the Hotel Motto for Monday.'])
     assert.ok(!saysMoreOfPlan(own, off, trip), own);
+  // Booked "also" or "too" beside the trip: its own bed or travel, in no other place, is the trip's;
+  // anything else is a booking of its own (review9a H2).
+  for (const ofTrip of [
+    'We also booked the Hotel Motto.',
+    'We also booked the flights.',
+    'We also booked the train to Vienna.',
+    'I booked the hotel as well.',
+  ])
+    assert.ok(saysMoreOfPlan(ofTrip, off, trip), ofTrip);
+  for (const own of [
+    'I also booked the plumber.',
+    'I booked the plumber too.',
+    'I also booked a table at Dubravkin put.',
+    'I also booked a restaurant table too.',
+    'I also booked my flu shot.',
+    'I also booked a babysitter.',
+    'I also booked the car service.',
+    'I also booked a cleaner for the flat.',
+    'I also booked a spa day for Mama.',
+    'I also reserved a court for squash.',
+    'I also booked the kids into summer camp.',
+    'Luka also booked his hotel in Graz.',
+    'I also booked a flight to Paris.',
+  ])
+    assert.ok(!saysMoreOfPlan(own, off, trip), own);
 });
 
 test("a calendar's event says when it begins and whether it lasts days", () => {

@@ -600,13 +600,32 @@ const ofAStay = new Set(['trip', 'flight', 'holiday', 'vacation', 'visit', 'rese
 /** Whom one books an appointment of one's own with: "I booked the dentist", "booked the vet". */
 const bookedWith =
   /(?<![\p{L}\p{N}])(?:dentist|doctor|dr|gp|hairdresser|barber|vet|physio|therapist|dermatologist|optician|mechanic|nails|massage)(?![\p{L}\p{N}])/iu;
-/**
- * Words that add a booking of its own beside the plan: "I booked another …", "… separately". Not
- * "also", "too" or "as well", said as often of the plan's own hotel ("We also booked the Hotel Motto.")
- * as of another plan, which the other checks find ("I also booked the dentist for Monday": its own time
- * and an appointment; "I reserved the meeting room as well": another plan's noun).
- */
+/** Words that add a booking of its own beside the plan: "I booked another …", "… separately". */
 const another = /(?<![\p{L}\p{N}])(?:another|separately)(?![\p{L}\p{N}])/iu;
+/**
+ * Words that add a booking beside the plan, most often of something else ("I also booked the plumber.",
+ * "… my flu shot too"), but as often of a stay's own bed or travel ("We also booked the Hotel Motto."):
+ * a booking said so is the plan's only where it is that (stayBooked).
+ */
+const besides = /(?<![\p{L}\p{N}])(?:also|too|as\s+well)(?![\p{L}\p{N}])/iu;
+/** What a stay away is slept in or travelled by: "the Hotel Motto", "a room", "the flights". */
+const stayParts =
+  /(?<![\p{L}\p{N}])(?:hotels?|hostels?|rooms?|suites?|flights?|trains?|ferry|ferries|apartments?|airbnbs?|b&bs?|guest\s*houses?|accommodations?)(?![\p{L}\p{N}])/iu;
+/** A place a booking names as where it is or goes: "in Graz", "to Paris", "at Dubravkin put". */
+const bookedPlace = /(?<![\p{L}\p{N}])(?:in|to|at)\s+(?:the\s+)?(\p{Lu}[\p{L}\p{M}'’-]*)/gu;
+
+/**
+ * Whether a booking said beside the plan ("also", "too") books a stay's own bed or travel, in no
+ * place but the plan's: "We also booked the Hotel Motto." and "… the train to Vienna" go with the
+ * Vienna weekend; "Luka also booked his hotel in Graz." and "I also booked the plumber." do not.
+ */
+function stayBooked(statement: string, change: PlanChange, planSaid: string): boolean {
+  if (!stays.has(change.plan.replace(/e?s$/u, '')) || !stayParts.test(statement)) return false;
+  const ours = (name: string) =>
+    change.place === name.toLowerCase() ||
+    new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(name)}(?![\p{L}\p{N}])`, 'u').test(planSaid);
+  return [...statement.matchAll(bookedPlace)].every((m) => ours(m[1]!));
+}
 
 /**
  * A booking's words without the times the plan itself says: "We booked the Hotel Motto for the
@@ -632,14 +651,16 @@ function ownTimeOut(statement: string, planSaid: string): string {
  * Whether a booking said in the plan's Record is the plan's (gone with it when it is called off): it
  * books no time of its own ("for Monday", "at 3pm"), no other plan ("a haircut"; a stay's own flight or
  * reservation aside), no appointment of its own ("the dentist"), and is not said as another booking
- * ("I booked another hotel"). "We booked the Hotel Motto." and "We also booked the Hotel Motto." beside
- * "Petra and I are planning a weekend in Vienna, December 12 to 14." are; "I also booked the dentist
- * for Monday." is not.
+ * ("I booked another hotel", "I also booked the plumber."; a stay's own bed or travel aside:
+ * stayBooked). "We booked the Hotel Motto." and "We also booked the Hotel Motto." beside "Petra and I
+ * are planning a weekend in Vienna, December 12 to 14." are; "I also booked the dentist for Monday." is
+ * not.
  */
 function bookedForPlan(statement: string, change: PlanChange, planSaid: string): boolean {
   if (!bookedWords.test(statement)) return false;
   if (statesTime(ownTimeOut(statement, planSaid)) !== null || clockTime.test(statement)) return false;
   if (another.test(statement) || bookedWith.test(statement)) return false;
+  if (besides.test(statement) && !stayBooked(statement, change, planSaid)) return false;
   const noun = change.plan.replace(/e?s$/u, '');
   const theirs = (n: string) => n === noun || (stays.has(noun) && ofAStay.has(n));
   return [...statement.matchAll(everyPlan)].every((m) => theirs(m[0].toLowerCase().replace(/e?s$/u, '')));

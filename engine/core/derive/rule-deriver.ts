@@ -597,6 +597,14 @@ export function createRuleDeriver(): Deriver {
     // v95: a question without its mark may ask of someone's or of the thing after its wh-word
     // ("where does my sister live these days", "when is the party"): no Memory, as with a pronoun;
     // a message whose speaker is "human" (LangChain's transcripts) is the Brain's own person's.
+    // v96: v94 mended after review9a. "I also booked the plumber." (a table, a flu shot, "Luka also
+    // booked his hotel in Graz") stays when the trip is called off; "also"/"too" goes with it only for
+    // the stay's own bed or travel in no other place ("We also booked the Hotel Motto."). A break-up
+    // closes "We've been together at least three years.", "We're together at last.", "… in a
+    // relationship" again, not "I'm with Petra for the weekend." nor "…, at the cafe.". "I quit coffee
+    // for Dry January." (for Sunday, Veganuary, Thanksgiving) ends nothing; a name alone is someone's
+    // sake only where the Brain knows a person by it. "I go by Tom a lot these days.", "Everyone calls me
+    // Doc." / "Skipper" / "Coach K" are nicknames again; a relation's word alone ("Boss") still is none.
     name: 'rules-v95',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
@@ -608,10 +616,24 @@ export function createRuleDeriver(): Deriver {
           ? claimsOfRecord(record, ctx)
           : [todoClaim(record, todo, ctx), ...afterTodo(record, todo, ctx)],
       );
-      const named = withKnownFirstNames(claims, ctx.knownFirstNames, spokenBy(c));
+      const named = forKnownPeople(withKnownFirstNames(claims, ctx.knownFirstNames, spokenBy(c)), ctx);
       return c.kind === 'document' || c.kind === 'message' ? withTaskState(named, record.text) : named;
     },
   };
+}
+
+/**
+ * The claims with no taste ended "for" a name the Brain knows no person by ("I quit coffee for Dry
+ * January.", "… for Sunday"): a stop for a while, not for that person's sake ("… for Petra.", where a
+ * Petra is known: ctx.knownFirstNames).
+ */
+function forKnownPeople(claims: Claim[], ctx: DeriveContext): Claim[] {
+  const known = (name: string) => ctx.knownFirstNames?.has(foldName(name)) ?? false;
+  return claims.map((c) => {
+    if (c.endsTaste === undefined || tasteEnded(c.quote, known) !== null) return c;
+    const { endsTaste: _, ...rest } = c;
+    return rest;
+  });
 }
 
 /**
@@ -1647,7 +1669,9 @@ function sentenceClaims(
   const done = taskDone(s);
   // "I don't drink tea anymore": a taste or habit of the speaker's over. Only a known speaker's: an
   // unresolved one has no earlier word of its own to end.
-  const ended = owner.state === 'unresolved' ? null : tasteEnded(s);
+  // A quitting "for" a name alone is read as for that person's sake here, and kept only where the
+  // Brain knows a person by it (forKnownPeople).
+  const ended = owner.state === 'unresolved' ? null : tasteEnded(s, () => true);
   // "I'm back on coffee": a taste of the speaker's said over, taken up again.
   const resumed = owner.state === 'unresolved' || ended !== null ? null : tasteResumed(s);
   // "We are not doing SQLite after all": a choice of the speaker's off, as a taste is.

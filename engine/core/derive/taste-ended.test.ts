@@ -141,9 +141,24 @@ test("a stop for a day, a while, a place or someone else, or another's words, en
     'I quit coffee last week.',
     'I quit coffee for my wife.',
     "I'm quitting coffee for the kids.",
-    'I quit coffee for Petra.',
+    "I quit coffee for Petra's sake.",
   ])
     assert.deepEqual(tasteEnded(s), { verb: anyTaste, object: 'coffee' }, s);
+  // A name alone is someone's sake only where the Brain knows a person by it; a day, a feast or a
+  // challenge is a stop for a while (review9a M4).
+  const petra = (name: string) => name === 'Petra';
+  assert.deepEqual(tasteEnded('I quit coffee for Petra.', petra), { verb: anyTaste, object: 'coffee' });
+  assert.equal(tasteEnded('I quit coffee for Petra.'), null);
+  for (const s of [
+    'I quit coffee for Dry January.',
+    "I'm giving up meat for Veganuary.",
+    "I quit coffee for Monday's exam.",
+    'I quit coffee for Sunday.',
+    'I quit coffee for Thanksgiving.',
+    'I quit coffee for Whitsun.',
+    'I quit coffee for Movember.',
+  ])
+    assert.equal(tasteEnded(s, petra), null, s);
 });
 
 test('a time word away from the thing quit, or a saying agreed with, leaves the taste ended', () => {

@@ -164,8 +164,13 @@ const partOnly = new RegExp(
  */
 const forSomeone =
   /^for\s+(?:(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|kids?|children|son|daughter|family|baby|babies|mom|mum|mother|dad|father|parents|doctor|health|sake)|the\s+(?:kids|children|baby|family)|(?:her|him|them|you|us)(?:\s+sake)?)(?![\p{L}\p{N}])/iu;
-/** Or by their name ("I quit coffee for Petra"), not a feast's ("for Christmas"). */
-const forName = /^for\s+\p{Lu}\p{Ll}+(?![\p{L}\p{N}])/u;
+/**
+ * Or by their name ("I quit coffee for Petra", "… for Petra's sake"): a person's only where it says
+ * whose sake, or the Brain knows a person by it (tasteEnded's `isPerson`). A capitalised word is as
+ * often a day, a feast or a challenge ("for Sunday", "for Dry January", "for Veganuary"): a stop for
+ * a while, as "for Lent" is, which ends nothing. Not a feast's either way ("for Christmas").
+ */
+const forName = /^for\s+(\p{Lu}\p{Ll}+)(?![\p{L}\p{N}])(['’]s\s+sake(?![\p{L}\p{N}]))?/u;
 const feasts = /^for\s+(?:christmas|easter|ramadan|advent|lent|passover|diwali|new\s+year)/iu;
 /** "No more meetings today": no more of it for the day, not for good. */
 const forTheDay =
@@ -196,15 +201,24 @@ function afterThing(what: string): string {
  * Whether what follows the thing in an everyday ending (quitsThing, noMore) leaves it a stop of a
  * part, a day's or another's: the words of `what` after the thing's own (thingWords).
  */
-function onlyAPart(what: string, re: RegExp): boolean {
+function onlyAPart(what: string, re: RegExp, isPerson: (name: string) => boolean): boolean {
   const tail = afterThing(what).trim();
+  const named = forName.exec(tail);
   const forTheirSake =
-    re === quitsThing && (forSomeone.test(tail) || (forName.test(tail) && !feasts.test(tail)));
+    re === quitsThing &&
+    (forSomeone.test(tail) ||
+      (named !== null && !feasts.test(tail) && (named[2] !== undefined || isPerson(named[1]!))));
   return (!forTheirSake && partOnly.test(tail)) || (re === noMore && forTheDay.test(tail));
 }
 
-/** The taste or habit a sentence of the speaker's says is over, or null. */
-export function tasteEnded(sentence: string): TasteEnded | null {
+/**
+ * The taste or habit a sentence of the speaker's says is over, or null. `isPerson`: whether the Brain
+ * knows a person by a name said alone ("I quit coffee for Petra."); none known where not given.
+ */
+export function tasteEnded(
+  sentence: string,
+  isPerson: (name: string) => boolean = () => false,
+): TasteEnded | null {
   const s = sentence.trim();
   if (s.length > 300 || isQuestion(s)) return null;
   for (const re of [dontAnymore, noLonger, stopped, gaveUp, quitsThing, noMore])
@@ -213,7 +227,8 @@ export function tasteEnded(sentence: string): TasteEnded | null {
       // "I quit coffee for a week", "No more chocolate until Christmas!": a stop for a while.
       if (limitFirst.test(afterThing(m.groups!['what']!) + s.slice(m.index + m[0].length))) continue;
       const everyday = re === quitsThing || re === noMore;
-      if (everyday && (!thingOnly(m.groups!['what']!) || onlyAPart(m.groups!['what']!, re))) continue;
+      if (everyday && (!thingOnly(m.groups!['what']!) || onlyAPart(m.groups!['what']!, re, isPerson)))
+        continue;
       const g = m.groups!;
       const verb =
         g['verb'] !== undefined
