@@ -4,6 +4,7 @@ import { publicUrlProblem } from '../http/loopback-guard.ts';
 import type * as z from 'zod';
 import { databaseUrlProblem, isTimeZone } from '../../engine/index.ts';
 import { plainHttpProblem } from '../../engine/contract/index.ts';
+import { rewriteUrlProblem } from '../query-rewriter-choice.ts';
 
 /** A commander parser from a contract schema, so the CLI refuses what the HTTP API refuses, in its words. */
 export const bySchema =
@@ -48,6 +49,16 @@ export function httpUrl(value: string): string {
   // would be shown in every error body, to callers without a key too (as --public-url refuses them).
   if (url.username || url.password || url.search || url.hash)
     throw new InvalidArgumentError('must have no user, query or fragment');
+  return value;
+}
+
+/**
+ * commander parser for --rewrite-url: the key and every thorough question go there, so https unless
+ * the model runs on this machine (rewriteUrlProblem).
+ */
+export function rewriteUrl(value: string): string {
+  const problem = rewriteUrlProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(problem);
   return value;
 }
 

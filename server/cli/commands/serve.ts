@@ -6,7 +6,15 @@ import { isLoopbackHost, parsePublicUrl } from '../../http/loopback-guard.ts';
 import { defaultShutdownGraceMs } from '../../shutdown-grace.ts';
 import type { RunningServer } from '../../start-server.ts';
 import type { CommandContext } from '../held-signals.ts';
-import { httpUrl, nonNegativeInt, port, postgresUrl, publicUrlList, timeZoneName } from '../options.ts';
+import {
+  httpUrl,
+  nonNegativeInt,
+  port,
+  postgresUrl,
+  publicUrlList,
+  rewriteUrl,
+  timeZoneName,
+} from '../options.ts';
 
 interface ServeFlags {
   engine: 'local' | 'reference' | 'postgres';
@@ -104,8 +112,9 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
     .option(
       '--rewrite-url <url>',
       'OpenAI-compatible API base (e.g. http://127.0.0.1:11434/v1) whose model rewrites thorough ' +
-        "Contexts' questions into search phrasings; needs --rewrite-model; key from MNEMO_REWRITE_KEY",
-      httpUrl,
+        "Contexts' questions into search phrasings; needs --rewrite-model; key from MNEMO_REWRITE_KEY; " +
+        'https unless on a loopback host',
+      rewriteUrl,
     )
     .option('--rewrite-model <name>', 'the model --rewrite-url runs the query rewrite with')
     .option(
