@@ -4,6 +4,7 @@ import { constants as osConstants } from 'node:os';
 import { defaultDataDir } from '../../data-dir.ts';
 import { isLoopbackHost, parsePublicUrl } from '../../http/loopback-guard.ts';
 import { defaultShutdownGraceMs } from '../../shutdown-grace.ts';
+import { durationWords } from '../../ui/token-ttl.ts';
 import type { RunningServer } from '../../start-server.ts';
 import type { CommandContext } from '../held-signals.ts';
 import {
@@ -277,9 +278,23 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       const exposed = exposureWarning(flags.host);
       // Not a log line: it shows with MNEMO_LOG=silent too.
       if (exposed) process.stderr.write(`${exposed}\n`);
-      if (server.uiUrl) process.stderr.write(`ui: ${server.uiUrl}\n`);
+      if (server.uiUrl) {
+        process.stderr.write(`ui: ${server.uiUrl}\n`);
+        // A line of its own: scripts take the address as the rest of the ui: line (cli-and-harness.md).
+        if (server.uiUrlValidity) process.stderr.write(`${uiLinkValidity(server.uiUrlValidity)}\n`);
+      }
       await done;
     });
+}
+
+/** What `serve --ui` says below the ui: line: how long that link signs in, and how to get another. */
+export function uiLinkValidity(v: { ttlMs: number; until: number }): string {
+  // This machine's time of day, as its clock shows it.
+  const until = new Date(v.until).toTimeString().slice(0, 5);
+  return (
+    `the ui: link signs in once, within ${durationWords(v.ttlMs)} (until ${until}); ` +
+    'for a new one, restart mnemo serve --ui'
+  );
 }
 
 /** MNEMO_PUBLIC_URL's URLs: comma-separated, blanks around them ignored. */
