@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import {
 } from '../engine/index.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
+import { removeDeadRunsFolders } from './import/temp-folders.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
 import { uiTokenTtlMs } from './ui/token-ttl.ts';
@@ -239,6 +241,10 @@ async function startOn(
       log(`removed ${uploads.removed} upload copy folder(s) an interrupted import left in ${uploads.dir}`);
     }
   }
+  // The system's temporary folder holds the uploads of a server without a data dir (a hosted one) and
+  // what `mnemo import` unpacks: a run killed mid-import (kill -9, the OOM killer) left them there.
+  const leftovers = removeDeadRunsFolders();
+  if (leftovers > 0) log(`removed ${leftovers} import copy folder(s) that killed runs left in ${tmpdir()}`);
 
   // Each token and the moment (performance.now(): no clock change moves it) it stops signing in.
   const uiTokens = new Map<string, number>();
