@@ -93,6 +93,18 @@ export function publicUrlList(value: string, previous: string[] = []): string[] 
   return [...previous, value];
 }
 
+/**
+ * Says on stderr, in one line, that a key given on the command line (`--key`, `--remote-key`, a whole
+ * key to `keys revoke`) is in other programs' view: /proc/PID/cmdline, `ps`, and shell history. The
+ * flags stay (the CLI spec has them, and scripts use them); the line names what keeps it out instead.
+ */
+export function keyOnCommandLineWarning(command: string, given: string, instead: string): void {
+  console.error(
+    `mnemo ${command}: warning: ${given} on the command line is visible to other programs (ps) and kept ` +
+      `in shell history; ${instead}`,
+  );
+}
+
 /** Where `mnemo import` and `mnemo mcp` find the server unless told (`--url`, MNEMO_URL). */
 export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';
 
