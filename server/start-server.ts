@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,8 +17,10 @@ import {
 } from '../engine/index.ts';
 import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
+import { removeDeadRunsFolders } from './import/temp-folders.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountUi } from './ui/index.ts';
+import { uiTokenTtlMs } from './ui/token-ttl.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
 import { openHostedEngine } from './hosted-engine-factory.ts';
 import { foreignDataDirProblem, secureDataDir, tightenedLine } from './secure-data-dir.ts';
@@ -54,6 +57,8 @@ export interface ServerOptions {
   uiDir?: string;
   /** How long the UI's sign-in body may take to arrive (default 10 s). */
   uiSessionBodyMs?: number;
+  /** How long the `ui:` line's token signs in (default uiTokenTtlMs); tests shorten it. */
+  uiTokenTtlMs?: number;
   dbKeyFile?: string;
   /** The database key itself (the desktop shell passes the one its keychain holds). */
   dbKey?: string;
@@ -109,6 +114,8 @@ export interface RunningServer {
   registry: KeyRegistryPort | null;
   /** The address that opens the UI with its one-time token, when the UI is on. */
   uiUrl: string | null;
+  /** How long uiUrl's token signs in, and until when (ms since the epoch), when the UI is on. */
+  uiUrlValidity: { ttlMs: number; until: number } | null;
   /**
    * Mints an admin key for this server's own UI (the desktop shell's window): revoked when the server
    * closes or, if it never gets to (a crash, kill -9), when the next server on its data dir starts.
@@ -122,6 +129,7 @@ export interface RunningServer {
 }
 
 export const defaultRateLimit = 20_000;
+
 export { defaultShutdownGraceMs };
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -233,8 +241,20 @@ async function startOn(
       log(`removed ${uploads.removed} upload copy folder(s) an interrupted import left in ${uploads.dir}`);
     }
   }
+  // The system's temporary folder holds the uploads of a server without a data dir (a hosted one) and
+  // what `mnemo import` unpacks: a run killed mid-import (kill -9, the OOM killer) left them there.
+  const leftovers = removeDeadRunsFolders();
+  if (leftovers > 0) log(`removed ${leftovers} import copy folder(s) that killed runs left in ${tmpdir()}`);
 
-  const uiTokens = new Set<string>();
+  // Each token and the moment (performance.now(): no clock change moves it) it stops signing in.
+  const uiTokens = new Map<string, number>();
+  const tokenTtlMs = options.uiTokenTtlMs ?? uiTokenTtlMs;
+  const exchangeToken = (token: string) => {
+    const until = uiTokens.get(token);
+    if (until === undefined) return null;
+    uiTokens.delete(token);
+    return performance.now() >= until ? 'expired' : mintSessionKey('desktop UI session');
+  };
   // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
   const uiKeys: string[] = [];
   const mintSessionKey = async (label: string) => {
@@ -260,8 +280,8 @@ async function startOn(
             (a: Parameters<typeof mountMcp>[0]) =>
               mountUi(a, {
                 distDir: options.uiDir ?? join(repoRoot, 'dist', 'renderer'),
-                exchangeToken: (token) =>
-                  uiTokens.delete(token) ? mintSessionKey('desktop UI session') : null,
+                exchangeToken,
+                tokenTtlMs,
                 ...(options.uiSessionBodyMs === undefined ? {} : { sessionBodyMs: options.uiSessionBodyMs }),
               }),
           ]
@@ -277,10 +297,12 @@ async function startOn(
     ? setTimeout(() => preloadTokenizer().catch(() => {}), warmUpDelayMs).unref()
     : null;
   let uiUrl: string | null = null;
+  let uiUrlValidity: RunningServer['uiUrlValidity'] = null;
   if (options.ui) {
     const token = randomBytes(24).toString('base64url');
-    uiTokens.add(token);
+    uiTokens.set(token, performance.now() + tokenTtlMs);
     uiUrl = `${origin}/#ui_token=${token}`;
+    uiUrlValidity = { ttlMs: tokenTtlMs, until: Date.now() + tokenTtlMs };
   }
 
   const graceMs = options.shutdownGraceMs ?? defaultShutdownGraceMs;
@@ -294,6 +316,7 @@ async function startOn(
     engine,
     registry,
     uiUrl,
+    uiUrlValidity,
     mintSessionKey,
     close(closeOptions = {}) {
       if (closeOptions.force) forceNow();

@@ -352,8 +352,8 @@ export const operations: Operation[] = [
       'in the encrypted store only. The remote is checked first (reached, a Mnemo, the key taken with ' +
       'records:read and records:write, its change feed and replication route served; the Brain there may ' +
       'not exist yet): when it fails, nothing is stored and a pairing in place stays as it was ' +
-      '(502 sync_remote_unavailable, 400 sync_remote_key_refused, 400 sync_remote_unsupported). A remote ' +
-      "beyond this machine (not loopback) needs the app's admin key too (403 http_403, no remote asked). Pairing " +
+      '(502 sync_remote_unavailable, 400 sync_remote_key_refused, 400 sync_remote_unsupported). Pairing ' +
+      "needs the app's admin key too, with a loopback remote as well (403 http_403, no remote asked). Pairing " +
       'again replaces the pairing.',
     scope: 'records:write',
     // Pairing reads every shareable Record of the remote into this Brain and sends this Brain's out.

@@ -147,7 +147,7 @@ async function findSession(): Promise<Session | null> {
     }
     const stored = readStored();
     if (stored) return stored;
-    // Without the server's code, a proxy's 401 would read as "this sign-in link has been used".
+    // Without the server's code, a proxy's 401 would read as "this sign-in link no longer works".
     if (!res.ok && typeof body.code !== 'string') throw await errorFromResponse(raw);
     throw new SessionError(
       body.message ?? `Sign-in failed (HTTP ${res.status}).`,

@@ -47,8 +47,9 @@ const explained: Record<string, { title: string; help: string }> = {
     title: 'This sign-in has ended',
     help: 'Mnemo was restarted or the key was revoked. Open the new address that `mnemo serve --ui` printed, or paste an API key (`mnemo keys create --project local --env live --admin`, with the server’s `--data-dir` if it was given one, makes one).',
   },
-  // The one-time sign-in link, used a second time (a closed tab, a bookmark): the server says what to do.
-  http_401: { title: 'This sign-in link has been used', help: '' },
+  // The one-time sign-in link, used a second time (a closed tab, a bookmark) or opened after its
+  // minutes were up: the server says which, and what to do.
+  http_401: { title: 'This sign-in link no longer works', help: '' },
   // Pairing checked the hosted Mnemo: the trouble is there, not in this app (its type alone would say
   // "your key" or "the server"). The message says what it answered. Unavailable covers more than an
   // address nothing answers at: a page that is no Mnemo's, a redirect, a 5xx or 429.

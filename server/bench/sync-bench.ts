@@ -1,4 +1,5 @@
 import type { SyncStatus } from '../../engine/contract/index.ts';
+import { createMnemoClient } from '../client/index.ts';
 import { mapLimit, startBenchServer, type BenchServer } from './bench-server.ts';
 import { round } from './locomo-metrics.ts';
 import { syntheticRecord } from './synthetic.ts';
@@ -40,7 +41,13 @@ export async function runSyncBench(o: SyncBenchOptions): Promise<void> {
     const hostedKey = (await h.server.registry!.create({ env: 'test', project: 'bench', label: 'sync' })).key;
     for (const device of [a, b]) {
       await device.client.createBrain({ id: 'sync' });
-      await device.client.pairSync('sync', { remote: h.server.url, remote_key: hostedKey });
+      // Pairing takes the person's key, as the desktop UI's is (revoked when the server closes).
+      const person = createMnemoClient({
+        baseUrl: device.server.url,
+        apiKey: await device.server.mintSessionKey('sync bench pairing'),
+        retry: false,
+      });
+      await person.pairSync('sync', { remote: h.server.url, remote_key: hostedKey });
     }
     // Pairing starts a first run at once: let it end before the clock starts.
     await Promise.all([a, b].map((d) => d.client.runSync('sync')));

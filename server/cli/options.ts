@@ -4,6 +4,7 @@ import { publicUrlProblem } from '../http/loopback-guard.ts';
 import type * as z from 'zod';
 import { databaseUrlProblem, isTimeZone } from '../../engine/index.ts';
 import { plainHttpProblem } from '../../engine/contract/index.ts';
+import { rewriteUrlProblem } from '../query-rewriter-choice.ts';
 
 /** A commander parser from a contract schema, so the CLI refuses what the HTTP API refuses, in its words. */
 export const bySchema =
@@ -51,6 +52,16 @@ export function httpUrl(value: string): string {
   return value;
 }
 
+/**
+ * commander parser for --rewrite-url: the key and every thorough question go there, so https unless
+ * the model runs on this machine (rewriteUrlProblem).
+ */
+export function rewriteUrl(value: string): string {
+  const problem = rewriteUrlProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(problem);
+  return value;
+}
+
 /** commander parser for a PostgreSQL connection string (postgres:// or postgresql://). */
 export function postgresUrl(value: string): string {
   const problem = databaseUrlProblem(value);
@@ -80,6 +91,18 @@ export function publicUrlList(value: string, previous: string[] = []): string[] 
   const problem = publicUrlProblem(value);
   if (problem !== null) throw new InvalidArgumentError(problem);
   return [...previous, value];
+}
+
+/**
+ * Says on stderr, in one line, that a key given on the command line (`--key`, `--remote-key`, a whole
+ * key to `keys revoke`) is in other programs' view: /proc/PID/cmdline, `ps`, and shell history. The
+ * flags stay (the CLI spec has them, and scripts use them); the line names what keeps it out instead.
+ */
+export function keyOnCommandLineWarning(command: string, given: string, instead: string): void {
+  console.error(
+    `mnemo ${command}: warning: ${given} on the command line is visible to other programs (ps) and kept ` +
+      `in shell history; ${instead}`,
+  );
 }
 
 /** Where `mnemo import` and `mnemo mcp` find the server unless told (`--url`, MNEMO_URL). */

@@ -99,8 +99,14 @@ const unref = (t: ReturnType<typeof setTimeout>) => {
  * caller's own signal still aborts as before. A `base` that reads a body whole before it resolves
  * (loopback-fetch's node:http path) should itself refuse to buffer more than maxResponseBytes
  * (createLoopbackFetch); its body then counts as part of the answer's start, within one idleMs.
+ * With `redirects: 'answer'` a 3xx is still not followed but resolves, its body unread, for a caller
+ * that says in its own words what a redirect means to it (the query rewrite's endpoint).
  */
-export function limitedFetch(base: typeof fetch, limits: FetchLimits): typeof fetch {
+export function limitedFetch(
+  base: typeof fetch,
+  limits: FetchLimits,
+  o: { redirects?: 'refuse' | 'answer' } = {},
+): typeof fetch {
   return async (input, init = {}) => {
     const what = `${init.method ?? 'GET'} ${pathOf(input)}`;
     const cut = new AbortController();
@@ -142,6 +148,8 @@ export function limitedFetch(base: typeof fetch, limits: FetchLimits): typeof fe
     if (res.status >= 300 && res.status < 400) {
       stop();
       await res.body?.cancel().catch(() => {});
+      if (o.redirects === 'answer')
+        return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       throw redirected(what, res.status, url, res.headers.get('location'));
     }

@@ -25,7 +25,6 @@ import type {
   SyncPairing,
   TombstoneRequest,
 } from '../../engine/contract/index.ts';
-import { isLoopback } from '../../engine/contract/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { quoted } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
@@ -257,26 +256,21 @@ export const handlers: Record<string, Handler> = {
     return c.json(await syncOf(deps).status(i.principal.tenant, brainFor(i, deps.scoped, 'getSync')));
   },
   async pairSync(c, i, deps) {
-    const pairing = i.body as SyncPairing;
-    // Pairing sends the Brain's shareable Records wherever it says, and takes removals from there. To an
-    // address beyond this machine that is the person's decision (the UI's admin key, or a key made with
-    // --admin), not an agent's that a page or a Record told to send them; this machine's own servers
-    // stay open to any key that reads and writes Records, as mnemo sync add's scripts use them.
-    if (!i.principal.admin && !isLoopback(new URL(pairing.remote).hostname)) {
+    const sync = syncOf(deps);
+    // A key bound to another Brain hears brain_not_found, as on every route, before anything else.
+    const brain = brainFor(i, deps.scoped, 'pairSync');
+    // Pairing sends the Brain's shareable Records wherever it says, again after every write, and takes
+    // removals from there: the person's decision (the UI's admin key, or a key made with --admin), not
+    // an agent's that a page or a Record told to send them. A loopback address is no exception: on a
+    // shared machine another user's program may listen there.
+    if (!i.principal.admin) {
       throw new MnemoError(
         'http_403',
-        "Authorization: pairing with a remote beyond this machine needs the app's admin key (the " +
-          "desktop UI's, or one made by mnemo keys create --admin), not an agent's: it sends the Brain's " +
-          'shareable Records there',
+        "Authorization: pairing a Brain needs the app's admin key (the desktop UI's, or one made by " +
+          "mnemo keys create --admin), not an agent's: it sends the Brain's shareable Records to the remote",
       );
     }
-    return c.json(
-      await syncOf(deps).pair(
-        i.principal.tenant,
-        brainFor(i, deps.scoped, 'pairSync'),
-        i.body as SyncPairing,
-      ),
-    );
+    return c.json(await sync.pair(i.principal.tenant, brain, i.body as SyncPairing));
   },
   async unpairSync(c, i, deps) {
     return c.json(await syncOf(deps).unpair(i.principal.tenant, brainFor(i, deps.scoped, 'unpairSync')));

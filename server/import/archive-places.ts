@@ -1,5 +1,4 @@
 import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { errorMessage } from '../../engine/index.ts';
 import {
@@ -10,7 +9,7 @@ import {
   type ExpandedZip,
   type ZipLimits,
 } from './expand-zip.ts';
-import { holdTempFolder } from './temp-folders.ts';
+import { holdTempFolder, makeTempFolder } from './temp-folders.ts';
 
 /**
  * Archives a walk found inside a folder, each unpacked into a private temporary folder and read as if
@@ -84,7 +83,7 @@ export function archivesFound(
   return {
     places,
     async unpack(archive) {
-      base ??= mkdtemp(join(tmpdir(), 'mnemo-zips-')).then((dir) => {
+      base ??= makeTempFolder('mnemo-zips-').then((dir) => {
         release = holdTempFolder(dir);
         return dir;
       });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts';
@@ -18,6 +18,7 @@ import { isTimeZone } from './zoned-time.ts';
 import { emptyWindowMessage } from './formats/recurrence-window.ts';
 import { errorMessage } from '../../engine/index.ts';
 import { uploadFolderPrefix } from './upload-dir.ts';
+import { makeTempFolder } from './temp-folders.ts';
 import { materialize } from './materialize-upload.ts';
 import { archiveSkips, eachZipLimits, isZipName, unpackArchive } from './expand-zip.ts';
 import { uploadUnpackBudget, type UnpackBudget } from './unpack-budget.ts';
@@ -103,7 +104,7 @@ export interface ImportFilesOptions extends ImportWatchOptions {
  * a malformed item is skipped with its reason without stopping the rest. The temporary copies are
  * removed before this returns, whatever happens; they are made under `uploadParent` (a server on a data
  * dir passes its upload-dir.ts folder, which its next start sweeps if this process dies mid-import),
- * else under the OS temp dir.
+ * else under the OS temp dir, named for removeDeadRunsFolders to find there at the next start.
  *
  * `watch.onProgress` hears what is known (once planning ends, then every 250 ms at most); when
  * `watch.signal` aborts, the import stops between items and throws ImportCancelled: each item is one
@@ -135,7 +136,7 @@ export async function importFiles(
   if (empty) throw new MnemoError('invalid_request_body', empty);
   // Made again if it was removed while the server ran (its mode matters less: each upload's is 0700).
   await mkdir(uploadParent, { recursive: true, mode: 0o700 });
-  const dir = await mkdtemp(join(uploadParent, uploadFolderPrefix));
+  const dir = await makeTempFolder(uploadFolderPrefix, uploadParent);
   const unpacking = (watch.unpackBudget ?? uploadUnpackBudget).lease();
   try {
     // The folder's name is what a lone WhatsApp `_chat.txt` is named after (as its folder is on the CLI).

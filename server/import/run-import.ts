@@ -1,8 +1,7 @@
-import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { realpath, rm, stat } from 'node:fs/promises';
 import { importerObjectType } from '../../engine/contract/importer-objects.ts';
 import { folderNamesInObjects, nameFolder, type FolderNameStore } from './folder-names.ts';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { errorMessage, systemTimeZone } from '../../engine/index.ts';
 import { RecordCreate, type Brain, type MnemoRecord, type SourceList } from '../../engine/contract/index.ts';
 import { MnemoApiError, type MnemoClient } from '../client/index.ts';
@@ -33,7 +32,7 @@ import {
 } from './import-item.ts';
 import { itemLabel, planImport, type ImportTarget } from './plan-import.ts';
 import { archivesFound, type FoundArchive } from './archive-places.ts';
-import { holdTempFolder } from './temp-folders.ts';
+import { holdTempFolder, makeTempFolder, removeDeadRunsFolders } from './temp-folders.ts';
 import { storedIdsAt, underFormerIds, type StoredIdsAt } from './former-ids.ts';
 import { heldItems, writeRevision } from './held-items.ts';
 import { recordPages } from './record-pages.ts';
@@ -578,6 +577,8 @@ function replayedByClock(record: MnemoRecord, started: number, brainCreated: boo
  * stops reading part way, land in the summary.
  */
 export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
+  // What an import killed before its clean-up unpacked (a chat, a vault) goes now, in plaintext as it is.
+  removeDeadRunsFolders();
   const existing = await brainOrNull(asked);
   // Without --self, the sender that is the user is the Brain's own person, by name, as the app's import
   // has it: the same export imported both ways then holds the same Records, the user's messages under
@@ -594,7 +595,7 @@ export async function runImport(asked: ImportOptions): Promise<ImportSummary> {
   // private temporary folder and read as the folder it was made from. Notes are named inside it, so the
   // same archive imported again is the same items.
   if (isZipName(o.path) && (await stat(o.path)).isFile()) {
-    const dir = await mkdtemp(join(tmpdir(), 'mnemo-zip-'));
+    const dir = await makeTempFolder('mnemo-zip-');
     const release = holdTempFolder(dir);
     try {
       const { path, expanded } = await unpackArchive(o.path, dir);

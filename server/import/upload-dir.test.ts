@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -98,4 +99,41 @@ test("a file where the data dir's upload folder goes: start-up says what the fol
   rmSync(uploadParentFor(dataDir));
   const server = await startServer(options);
   await server.close();
+});
+
+test("a server without a data dir removes at start what killed runs left in the system's temp folder, and only that", async () => {
+  const tmp = tempDir();
+  // A process that has ended: its id names no running one (the test's own parent still runs).
+  const gone = spawn(process.execPath, ['-e', '']);
+  await new Promise((r) => gone.on('close', r));
+  const dead = gone.pid!;
+  const live = process.ppid;
+  const made = (name: string) => {
+    mkdirSync(join(tmp, name, 'upload'), { recursive: true });
+    writeFileSync(join(tmp, name, 'upload', 'secret.md'), 'my bank PIN is 9931');
+    return name;
+  };
+  made(`${uploadFolderPrefix}${dead}-Ab12Cd`);
+  made(`mnemo-zip-${dead}-Ef34Gh`);
+  made(`mnemo-zips-${dead}-Ij56Kl`);
+  const kept = [
+    made(`${uploadFolderPrefix}${live}-Mn78Op`), // a running import's
+    made(`${uploadFolderPrefix}Qr90St`), // no process id: not known to be over
+    made(`other-${dead}-Uv12Wx`),
+  ].sort();
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  const logged: string[] = [];
+  try {
+    const server = await startServer({ engine: 'reference', port: 0, log: (l) => logged.push(l) });
+    await server.close();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  }
+  assert.deepEqual(readdirSync(tmp).sort(), kept);
+  assert.ok(
+    logged.includes(`removed 3 import copy folder(s) that killed runs left in ${tmp}`),
+    logged.join('\n'),
+  );
 });

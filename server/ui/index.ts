@@ -4,12 +4,18 @@ import type { HttpBindings } from '@hono/node-server';
 import { readLimitedWithin } from '../http/read-limited.ts';
 import { uiSecurityHeaders } from './csp.ts';
 import { readStaticFile } from './static-files.ts';
+import { durationWords, uiTokenTtlMs } from './token-ttl.ts';
 
 export interface UiOptions {
   /** Directory holding the built renderer (index.html and assets). */
   distDir: string;
-  /** Trades the one-time token printed on the `ui:` line for an API key; null when unknown or used. */
-  exchangeToken: (token: string) => string | null | Promise<string | null>;
+  /**
+   * Trades the one-time token printed on the `ui:` line for an API key; null when unknown or used,
+   * 'expired' when it was printed more than tokenTtlMs ago.
+   */
+  exchangeToken: (token: string) => string | 'expired' | null | Promise<string | null>;
+  /** How long a token signs in after it was printed (default uiTokenTtlMs): said when one expired. */
+  tokenTtlMs?: number;
   /** How long the exchange's body may take to arrive (default 10 s): it is read before any key. */
   sessionBodyMs?: number;
 }
@@ -61,6 +67,12 @@ export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
       );
     }
     const apiKey = await exchangeToken(token);
+    if (apiKey === 'expired') {
+      throw new MnemoError(
+        'http_401',
+        `This sign-in link has expired: each one signs in once, within ${durationWords(options.tokenTtlMs ?? uiTokenTtlMs)} of being printed. Restart \`mnemo serve --ui\` for a new link, or paste an API key instead (\`mnemo keys create --project local --env live --admin\`, with the server’s \`--data-dir\` if it was given one, makes one).`,
+      );
+    }
     if (apiKey === null) {
       throw new MnemoError(
         'http_401',

@@ -217,7 +217,8 @@ test('the sign-in link opened a second time says it was used and how to get in w
   await again.goto(app().uiUrl);
   await again.getByRole('heading', { level: 1, name: 'Open Mnemo' }).waitFor();
   const alert = again.getByRole('alert');
-  await alert.getByText('This sign-in link has been used').waitFor();
+  await alert.getByText('This sign-in link no longer works').waitFor();
+  await alert.getByText(/This sign-in link was already used/).waitFor();
   await alert.getByText('mnemo keys create --project local --env live --admin').waitFor();
   await checkScreen(again, 'sign-in-link-used');
   await again.close();

@@ -1,6 +1,7 @@
 // The Sync panel against `mnemo serve --ui` with the local engine, paired with a second, hosted server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createMnemoClient } from '../../server/client/index.ts';
 import {
   afterCheck,
   type Answer,
@@ -11,7 +12,15 @@ import {
   startNode,
   tempRoot,
 } from '../integration/sync-helpers.ts';
-import { browserPerFile, checkScreen, openUi, startApp } from './harness.ts';
+import { browserPerFile, checkScreen, openUi, startApp, type RunningApp } from './harness.ts';
+
+/** A client with the person's key, as the UI's: pairing takes it (server/http/handlers.ts, pairSync). */
+async function asPerson(app: RunningApp) {
+  return createMnemoClient({
+    baseUrl: app.server.url,
+    apiKey: await app.server.mintSessionKey('e2e pairing'),
+  });
+}
 
 const context = browserPerFile();
 
@@ -158,7 +167,7 @@ test('the Sync panel tells a long sync under way from a failing one, and when th
       ['down', 'Down'],
     ] as const) {
       await app.api.createBrain({ id, name });
-      await app.api.pairSync(id, { remote: hub.url, remote_key: 'sk_test_remote_key' });
+      await (await asPerson(app)).pairSync(id, { remote: hub.url, remote_key: 'sk_test_remote_key' });
     }
     const { page, problems } = await openUi(context(), app);
     const open = async (name: string, id: string) => {
@@ -294,7 +303,7 @@ test('the Sync panel says what sync went on past: another self on the hub, a dat
         valid_from: '2099-01-01T00:00:00Z',
       },
     });
-    await app.api.pairSync('me', { remote: hub.url, remote_key: 'sk_test_remote_key' });
+    await (await asPerson(app)).pairSync('me', { remote: hub.url, remote_key: 'sk_test_remote_key' });
     const s = await app.api.runSync('me');
     assert.equal(s.last_error, null);
     const { page, problems } = await openUi(context(), app);

@@ -317,7 +317,7 @@ test('an error page of a proxy in front of the server is said in words, for any 
   );
   assert.doesNotMatch(await refused.innerText(), /http_413/);
   await page.unroute(records);
-  // Signing in with the one-time link: a proxy's 401 is not "this sign-in link has been used".
+  // Signing in with the one-time link: a proxy's 401 is not "this sign-in link no longer works".
   const fresh = await context().newPage();
   await fresh.route('**/ui/session', (route) => route.fulfill(proxyPage(401)));
   await fresh.goto(app().uiUrl);
@@ -325,7 +325,7 @@ test('an error page of a proxy in front of the server is said in words, for any 
     .getByRole('alert')
     .filter({ hasText: 'A proxy in front of the server refused the request' })
     .waitFor();
-  assert.equal(await fresh.getByText('This sign-in link has been used').count(), 0);
+  assert.equal(await fresh.getByText('This sign-in link no longer works').count(), 0);
   await fresh.close();
   // The note is still there to send again.
   assert.equal(

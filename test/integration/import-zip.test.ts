@@ -359,6 +359,55 @@ describe('importing an archive', () => {
     }
   });
 
+  test('what an import killed mid-way (kill -9) unpacked is removed by the next import', async () => {
+    const lines = Array.from(
+      { length: 800 },
+      (_, i) =>
+        `${String((i % 28) + 1).padStart(2, '0')}/01/2023, 10:${String(i % 60).padStart(2, '0')} - Rui: boat ${i}`,
+    );
+    await zipOf({ 'WhatsApp Chat with Rui.txt': lines.join('\n') }, 'killed.zip');
+    const tmp = mkdtempSync(join(root, 'tmp-'));
+    const env = { ...process.env, MNEMO_URL: server.url, MNEMO_KEY: apiKey, TMPDIR: tmp };
+    const args = (path: string, brain: string) => [
+      'bin/mnemo.mjs',
+      'import',
+      path,
+      '--brain',
+      brain,
+      '--self',
+      'Sam',
+      '--concurrency',
+      '2',
+    ];
+    const child = spawn(process.execPath, args(join(root, 'killed.zip'), 'killed'), { env });
+    after(() => child.kill('SIGKILL'));
+    const ended = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('close', (_, signal) => resolve(signal)),
+    );
+    const written = () =>
+      client.listRecords('killed', { limit: 50 }).then(
+        (p) => p.data.length,
+        () => 0,
+      );
+    const deadline = Date.now() + 60_000;
+    while ((await written()) < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGKILL');
+    assert.equal(await ended, 'SIGKILL');
+    const left = readdirSync(tmp);
+    assert.equal(left.length, 1, 'no clean-up outlives kill -9');
+    assert.match(left[0]!, new RegExp(`^mnemo-zip-${child.pid}-`));
+
+    const note = join(root, 'after-the-kill.md');
+    writeFileSync(note, 'A note imported after the kill.\n');
+    // Not spawnSync: the server answering it runs in this process.
+    const next = spawn(process.execPath, args(note, 'killed'), { env });
+    let stderr = '';
+    next.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => next.on('close', (c) => resolve(c)));
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(readdirSync(tmp), [], 'the next import removed it');
+  });
+
   test('an archive that is not one is a clear error, and no Brain is made', async () => {
     const file = join(root, 'broken.zip');
     writeFileSync(file, 'not a zip');

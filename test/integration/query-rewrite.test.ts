@@ -164,6 +164,45 @@ describe('the generative query rewrite of thorough Contexts', () => {
     );
   });
 
+  test('an endpoint that redirects: the question is sent once, never where the redirect points', async () => {
+    llm.behave({ kind: 'redirect' });
+    const before = llm.requests.length;
+    const { lanes } = await ask(api, { query: 'When did I see Dr Jones?', mode: 'thorough' });
+    assert.deepEqual(
+      llm.requests.slice(before).map((r) => r.path),
+      ['/v1/chat/completions'],
+      'nothing went to /elsewhere',
+    );
+    const port = new URL(llm.url).port;
+    assert.ok(
+      lanes.includes(
+        "rewrite (not run: the query rewrite failed: the generative model's endpoint answered HTTP 307, a redirect to " +
+          `http://127.0.0.1:${port}/elsewhere; the question goes to --rewrite-url only and follows no redirect: ` +
+          'if the model moved, give --rewrite-url its new address)',
+      ),
+      lanes.join(' | '),
+    );
+  });
+
+  test('an endless answer is read no further than 64 KiB', async () => {
+    llm.behave({ kind: 'flood', bytes: 50 * 1024 * 1024 });
+    const { lanes } = await ask(api, { query: 'Which car do I have?', mode: 'thorough' });
+    assert.ok(
+      lanes.includes(
+        "rewrite (not run: the query rewrite failed: the generative model's endpoint: POST /v1/chat/completions: " +
+          'the answer is larger than 65536 bytes; it was not read further)',
+      ),
+      lanes.join(' | '),
+    );
+  });
+
+  test('plain http beyond this machine is refused before anything starts', async () => {
+    await assert.rejects(server({ rewriteUrl: 'http://llm.example.org/v1', rewriteModel: 'm' }), {
+      message:
+        '--rewrite-url http://llm.example.org/v1: must be https: plain http is for a loopback host only (127.0.0.0/8, ::1, localhost)',
+    });
+  });
+
   test('without a configured model, thorough Traces say the rewrite did not run, fast ones say nothing', async () => {
     const thorough = await ask(bare, { query: 'What car do I drive?', mode: 'thorough' });
     assert.ok(

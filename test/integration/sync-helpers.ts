@@ -58,8 +58,8 @@ export async function hostedHubs(): Promise<ReadonlyArray<[string, NodeOptions]>
 }
 
 /**
- * Starts `mnemo serve` in-process on its own data dir (hosted or local), with a key of project `home`,
- * env `test`. Background sync timing is slowed down so only the test decides when a run happens, unless
+ * Starts `mnemo serve` in-process on its own data dir (hosted or local), with an admin key of project
+ * `home`, env `test`. Background sync timing is slowed down so only the test decides when a run happens, unless
  * `sync` says otherwise. `log` receives the server's log lines (default: none kept).
  */
 export async function startNode(root: string, name: string, o: NodeOptions = {}): Promise<Node> {
@@ -85,7 +85,9 @@ export async function startNode(root: string, name: string, o: NodeOptions = {})
     });
   const server = await start();
   port = server.port;
-  const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+  // Admin: the device's client pairs, which takes the person's key (handlers.ts, pairSync). As a hub's
+  // key, handed to devices as their remote key, admin changes nothing.
+  const key = (await server.registry!.create({ env: 'test', project: 'home', admin: true })).key;
   const node: Node = {
     name,
     dataDir,

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { RecordReplica } from '../../engine/contract/index.ts';
+import { createServer } from 'node:http';
 import { createMnemoClient, MnemoApiError } from '../../server/client/index.ts';
-import { startNode, tempRoot, type Node } from './sync-helpers.ts';
+import { onLoopback, startNode, tempRoot, type Node } from './sync-helpers.ts';
 
 const replica = (
   id: string,
@@ -258,22 +259,38 @@ describe('the device routes of sync on a local server', () => {
     assert.equal((await writeOnly.unpairSync('device')).paired, false);
   });
 
-  it("pairs with a remote beyond this machine only by the app's admin key; this machine's by any key", async () => {
+  it("pairs only by the app's admin key, with a remote on this machine too", async () => {
     // hub.invalid never resolves: a refused pairing is refused before it is asked, an allowed one fails there.
     const beyond = { remote: 'https://hub.invalid/v1', remote_key: 'sk_live_elsewhere_secret' };
-    const agent = await clientOf({});
-    const e = await refused(agent.pairSync('device', beyond));
-    assert.deepEqual([e.status, e.code], [403, 'http_403']);
-    assert.match(e.message, /beyond this machine needs the app's admin key .*mnemo keys create --admin/);
-    assert.equal((await d.client.getSync('device')).paired, false);
-    const person = await clientOf({ admin: true });
-    const unreachable = await refused(person.pairSync('device', beyond));
-    assert.equal(unreachable.code, 'sync_remote_unavailable');
-    // A pairing in place is not moved by an agent either; with this machine's hub any key pairs.
-    assert.equal((await agent.pairSync('device', pairing())).paired, true);
-    assert.equal((await refused(agent.pairSync('device', beyond))).code, 'http_403');
-    assert.equal((await d.client.getSync('device')).remote, h.server.url);
-    await d.client.unpairSync('device');
+    // A listener on this machine that is no hub of the person's (another user's program, on a shared
+    // machine): an agent's key must not point the Brain's Records at it.
+    const heard: string[] = [];
+    const squatter = await onLoopback(
+      createServer((req, res) => {
+        heard.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+        res.writeHead(404).end();
+      }),
+    );
+    try {
+      const agent = await clientOf({});
+      for (const remote of [beyond, { remote: squatter.url, remote_key: 'sk_live_x_caught' }, pairing()]) {
+        const e = await refused(agent.pairSync('device', remote));
+        assert.deepEqual([e.status, e.code], [403, 'http_403'], remote.remote);
+        assert.match(e.message, /pairing a Brain needs the app's admin key .*mnemo keys create --admin/);
+      }
+      assert.deepEqual(heard, [], 'nothing was sent to the listener');
+      assert.equal((await d.client.getSync('device')).paired, false);
+      const person = await clientOf({ admin: true });
+      const unreachable = await refused(person.pairSync('device', beyond));
+      assert.equal(unreachable.code, 'sync_remote_unavailable');
+      assert.equal((await person.pairSync('device', pairing())).paired, true);
+      // Nor is a pairing in place moved by an agent.
+      assert.equal((await refused(agent.pairSync('device', beyond))).code, 'http_403');
+      assert.equal((await d.client.getSync('device')).remote, h.server.url);
+      await d.client.unpairSync('device');
+    } finally {
+      await squatter.close();
+    }
   });
 
   it('keeps a key bound to another Brain away from this one', async () => {

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { hashKey } from '../../engine/auth/api-key.ts';
+import { ErrorBody } from '../../engine/contract/index.ts';
 import { FileKeyRegistry } from '../../engine/auth/key-registry.ts';
 import { registryPathFor } from '../../server/data-dir.ts';
 import { startServer } from '../../server/start-server.ts';
@@ -34,6 +35,39 @@ test('the one-time UI token yields an admin key once, and that key is revoked wh
   await server.close();
   const registry = new FileKeyRegistry(registryPathFor(dataDir));
   assert.notEqual((await registry.byHash(hashKey(key)))?.revoked_at ?? null, null);
+});
+
+test('a sign-in link past its time is refused in the error shape, says why, and never mints a key', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-'));
+  const server = await startServer({
+    engine: 'local',
+    port: 0,
+    dataDir,
+    dbKey: 'a'.repeat(64),
+    ui: true,
+    uiTokenTtlMs: 300,
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  assert.equal(server.uiUrlValidity?.ttlMs, 300);
+  const token = new URL(server.uiUrl!).hash.replace('#ui_token=', '');
+  const keysBefore = (await server.registry!.list()).length;
+  await sleep(400);
+  const late = await fetch(`${server.origin}/ui/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  assert.equal(late.status, 401);
+  const error = ErrorBody.parse(await late.json());
+  assert.equal(error.code, 'http_401');
+  assert.match(
+    error.message,
+    /^This sign-in link has expired: each one signs in once, within 300 ms of being printed\. Restart `mnemo serve --ui` for a new link/,
+  );
+  assert.equal((await server.registry!.list()).length, keysBefore, 'no key was minted');
 });
 
 test('a sign-in body trickled slower than its deadline has its connection closed', async () => {
@@ -77,6 +111,11 @@ test('a UI key left active by a server killed with SIGKILL is revoked when the n
   after(() => rmSync(dataDir, { recursive: true, force: true }));
   const first = await serveProcess(['--data-dir', dataDir, '--ui'], cliEnv);
   const token = /ui_token=(\S+)\n/.exec(first.stderr())![1]!;
+  // The line below the address says how long it signs in, and how to get another.
+  const validity =
+    /ui_token=\S+\nthe ui: link signs in once, within 10 minutes \(until \d\d:\d\d\); for a new one, restart mnemo serve --ui\n/;
+  for (let i = 0; i < 200 && !validity.test(first.stderr()); i++) await sleep(10);
+  assert.match(first.stderr(), validity);
   const origin = new URL(first.url).origin;
   const exchanged = await fetch(`${origin}/ui/session`, {
     method: 'POST',

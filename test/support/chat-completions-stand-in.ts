@@ -6,7 +6,11 @@ export type StandInBehaviour =
   | { kind: 'phrasings'; lines: string[] }
   | { kind: 'slow'; ms: number; lines: string[] }
   | { kind: 'content'; content: string }
-  | { kind: 'status'; status: number };
+  | { kind: 'status'; status: number }
+  /** A 307 to another path of its own, where a request is counted too. */
+  | { kind: 'redirect' }
+  /** An answer of `bytes` bytes, sent in pieces without a Content-Length. */
+  | { kind: 'flood'; bytes: number };
 
 export interface SeenRequest {
   path: string;
@@ -49,6 +53,24 @@ export async function startChatCompletionsStandIn(): Promise<ChatCompletionsStan
         return;
       }
       const b = behaviour;
+      if (b.kind === 'redirect') {
+        res.writeHead(307, { location: `http://127.0.0.1:${port}/elsewhere` }).end();
+        return;
+      }
+      if (b.kind === 'flood') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const piece = Buffer.alloc(16 * 1024, 'a');
+        let left = b.bytes;
+        const more = () => {
+          while (left > 0 && !res.destroyed) {
+            left -= piece.length;
+            if (!res.write(piece)) return void res.once('drain', more);
+          }
+          if (!res.destroyed) res.end();
+        };
+        more();
+        return;
+      }
       if (b.kind === 'status') {
         res.writeHead(b.status, { 'content-type': 'application/json' }).end('{"error":{"message":"no"}}');
         return;

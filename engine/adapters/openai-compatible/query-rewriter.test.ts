@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { maxPhrasingChars, maxPhrasings, openAiCompatibleRewriter, phrasingsOf } from './query-rewriter.ts';
@@ -49,5 +50,35 @@ test('an endpoint that cannot be reached is refused with its cause, not a bare "
   const rewriter = openAiCompatibleRewriter({ url: `http://127.0.0.1:${port}/v1/`, model: 'm' });
   await assert.rejects(rewriter.rewrite('What car do I drive?', { signal: AbortSignal.timeout(5000) }), {
     message: "the generative model's endpoint could not be reached: ECONNREFUSED",
+  });
+});
+
+describe('an endpoint that redirects: the question is sent once, to the address configured', () => {
+  test('a 307 is refused naming where it points, and nothing goes there', async () => {
+    const seen: string[] = [];
+    const server = createHttpServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      req.resume();
+      if (req.url === '/v1/chat/completions')
+        res.writeHead(307, { location: `http://user:pw@127.0.0.1:${port}/elsewhere` }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const rewriter = openAiCompatibleRewriter({ url: `http://127.0.0.1:${port}/v1`, model: 'm' });
+      await assert.rejects(
+        rewriter.rewrite('When did I see Dr Jones?', { signal: AbortSignal.timeout(5000) }),
+        {
+          message:
+            `the generative model's endpoint answered HTTP 307, a redirect to http://127.0.0.1:${port}/elsewhere; ` +
+            'the question goes to --rewrite-url only and follows no redirect: if the model moved, give --rewrite-url its new address',
+        },
+      );
+      assert.deepEqual(seen, ['POST /v1/chat/completions']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

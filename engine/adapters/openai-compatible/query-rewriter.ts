@@ -6,6 +6,11 @@ export interface OpenAiCompatibleRewriterOptions {
   model: string;
   /** Sent as `Authorization: Bearer …`; none for a local server that needs none. Never logged. */
   apiKey?: string | undefined;
+  /**
+   * The fetch to send with; default the global one. The server passes one that bounds the wait and the
+   * answer's size (server/query-rewriter-choice.ts): the engine imports nothing of the server.
+   */
+  fetch?: typeof fetch;
 }
 
 /** At most this many phrasings are searched, whatever the model answers. */
@@ -34,6 +39,7 @@ const instructions = [
  */
 export function openAiCompatibleRewriter(o: OpenAiCompatibleRewriterOptions): QueryRewriter {
   const endpoint = `${o.url.endsWith('/') ? o.url.slice(0, -1) : o.url}/chat/completions`;
+  const send = o.fetch ?? fetch;
   return {
     id: `openai-compatible:${o.model}`,
     async rewrite(question, { signal }) {
@@ -42,10 +48,13 @@ export function openAiCompatibleRewriter(o: OpenAiCompatibleRewriterOptions): Qu
       let res: Response;
       let text: string;
       try {
-        res = await fetch(endpoint, {
+        res = await send(endpoint, {
           method: 'POST',
           headers,
           signal,
+          // fetch would POST the question again, in full, wherever a 307 points (another host, plain
+          // http), dropping only the key on the way: a redirect is refused below instead.
+          redirect: 'manual',
           body: JSON.stringify({
             model: o.model,
             temperature: 0,
@@ -56,10 +65,18 @@ export function openAiCompatibleRewriter(o: OpenAiCompatibleRewriterOptions): Qu
             ],
           }),
         });
+        if (res.status >= 300 && res.status < 400) {
+          await res.body?.cancel().catch(() => {});
+          throw redirectedTo(res, endpoint);
+        }
         text = await res.text();
       } catch (e) {
+        if (e instanceof RewriteRefused) throw e;
         // fetch says only "fetch failed"; its cause names what went wrong (ECONNREFUSED, a DNS miss).
         const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
+        if (cause === undefined && !signal.aborted)
+          // The sending fetch's own limit (no answer in time, an answer too large), in its words.
+          throw new Error(`the generative model's endpoint: ${(e as Error).message}`);
         const why = cause?.code ?? cause?.message ?? (e as Error).message;
         throw new Error(`the generative model's endpoint could not be reached: ${String(why)}`);
       }
@@ -82,6 +99,25 @@ export function openAiCompatibleRewriter(o: OpenAiCompatibleRewriterOptions): Qu
       return found;
     },
   };
+}
+
+class RewriteRefused extends Error {}
+
+/** The endpoint answered a redirect (RES, a 3xx): where it points, without a user name or password. */
+function redirectedTo(res: Response, endpoint: string): RewriteRefused {
+  const location = res.headers.get('location');
+  let to: string | null = null;
+  if (location !== null && URL.canParse(location, endpoint)) {
+    const u = new URL(location, endpoint);
+    u.username = '';
+    u.password = '';
+    to = u.href;
+  }
+  return new RewriteRefused(
+    `the generative model's endpoint answered HTTP ${res.status}, a redirect ` +
+      `${to === null ? 'to nowhere a request could go' : `to ${to}`}; the question goes to --rewrite-url ` +
+      'only and follows no redirect: if the model moved, give --rewrite-url its new address',
+  );
 }
 
 /**

@@ -7,7 +7,7 @@ import { errorMessage, nameWithoutReplacing } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { exportBrain, writeExport, type ExportEnd } from '../../client/brain-export.ts';
-import { apiBaseFrom, bySchema, defaultBaseUrl } from '../options.ts';
+import { apiBaseFrom, bySchema, defaultBaseUrl, keyOnCommandLineWarning } from '../options.ts';
 
 interface ExportFlags {
   brain: string;
@@ -65,6 +65,7 @@ export function register(program: Command): void {
       'leave out local_only Records and the Memories citing them, for a file that leaves this device',
     )
     .action(async (file: string | undefined, flags: ExportFlags) => {
+      if (flags.key !== undefined) keyOnCommandLineWarning('export', '--key', 'set MNEMO_KEY instead');
       const apiKey = flags.key ?? process.env.MNEMO_KEY;
       if (!apiKey) {
         console.error(

@@ -11,7 +11,13 @@ import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
 import { removeTempFolders } from '../../import/temp-folders.ts';
 import { emptyWindowMessage } from '../../import/formats/recurrence-window.ts';
-import { apiBaseFrom, bySchema, defaultBaseUrl, nonNegativeInt } from '../options.ts';
+import {
+  apiBaseFrom,
+  bySchema,
+  defaultBaseUrl,
+  keyOnCommandLineWarning,
+  nonNegativeInt,
+} from '../options.ts';
 import { errorMessage } from '../../../engine/index.ts';
 
 /** The local app's address when neither --url nor MNEMO_URL says otherwise. */
@@ -379,6 +385,7 @@ export function register(program: Command): void {
       false,
     )
     .action(async (path: string | undefined, flags: ImportFlags) => {
+      if (flags.key !== undefined) keyOnCommandLineWarning('import', '--key', 'set MNEMO_KEY instead');
       const apiKey = flags.key ?? process.env.MNEMO_KEY;
       const modes = [path !== undefined, flags.remove !== undefined, flags.list].filter(Boolean).length;
       if (modes !== 1) {

@@ -191,12 +191,21 @@ describe('mnemo keys revoke', () => {
     const key = create().stdout.trim();
     const first = mnemo('keys', 'revoke', key, '--key-registry', registry);
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stderr, /^revoked sk_test_p_…\S{4} \(key_\S+\)\n$/);
+    // A whole key is taken, as the CLI spec has it, with a word on where it is now visible.
+    const [warning, revoked] = first.stderr.split(/(?<=\n)/);
+    assert.equal(
+      warning,
+      'mnemo keys revoke: warning: a whole key on the command line is visible to other programs (ps) and ' +
+        'kept in shell history; give its id instead (mnemo keys list shows it)\n',
+    );
+    assert.match(revoked ?? '', /^revoked sk_test_p_…\S{4} \((key_\S+)\)\n$/);
+    const id = /\((key_\S+)\)/.exec(revoked!)![1]!;
     const at = (await new FileKeyRegistry(registry).byHash(hashKey(key)))?.revoked_at;
     assert.ok(at);
-    const again = mnemo('keys', 'revoke', key, '--key-registry', registry);
+    // By its id: nothing secret on the command line, nothing to warn of.
+    const again = mnemo('keys', 'revoke', id, '--key-registry', registry);
     assert.equal(again.status, 0, again.stderr);
-    assert.equal(again.stderr, `${first.stderr.slice('revoked '.length, -1)} was already revoked at ${at}\n`);
+    assert.equal(again.stderr, `${revoked!.slice('revoked '.length, -1)} was already revoked at ${at}\n`);
     assert.equal((await new FileKeyRegistry(registry).byHash(hashKey(key)))?.revoked_at, at);
   });
 });
@@ -292,7 +301,7 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
 
     const revoked = mnemo('keys', 'revoke', key, '--database-url', url);
     assert.equal(revoked.status, 0, revoked.stderr);
-    assert.match(revoked.stderr, new RegExp(`^revoked sk_live_acme_…${key.slice(-4)} \\(key_\\S+\\)\\n$`));
+    assert.match(revoked.stderr, new RegExp(`\\nrevoked sk_live_acme_…${key.slice(-4)} \\(key_\\S+\\)\\n$`));
     const client = connectPostgres(url, { max: 1 });
     try {
       const registry = pgKeyRegistry(client);
@@ -327,7 +336,7 @@ describe("mnemo keys on a hosted Mnemo's database (--database-url)", { skip }, (
     assert.equal(bound.stderr, '');
     const again = mnemo('keys', 'revoke', key, '--database-url', url);
     assert.equal(again.status, 0, again.stderr);
-    assert.match(again.stderr, /^sk_live_acme_…\S{4} \(key_\S+\) was already revoked at \d{4}-\S+Z\n$/);
+    assert.match(again.stderr, /\nsk_live_acme_…\S{4} \(key_\S+\) was already revoked at \d{4}-\S+Z\n$/);
     assert.equal(mnemo('keys', 'revoke', 'key_nope', '--database-url', url).status, 1);
   });
 

@@ -18,7 +18,7 @@ import { KeyProject } from '../../../engine/contract/key.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultDataDir, registryPathFor } from '../../data-dir.ts';
-import { bySchema, databaseUrlFromEnv, postgresUrl } from '../options.ts';
+import { bySchema, databaseUrlFromEnv, keyOnCommandLineWarning, postgresUrl } from '../options.ts';
 
 interface Where {
   dataDir?: string;
@@ -243,6 +243,8 @@ export function register(program: Command): void {
       .description('revoke a key (the whole key or its registry id); effective on the next request')
       .argument('<key>'),
   ).action(async (key: string, o: Where) => {
+    if (parseApiKey(key))
+      keyOnCommandLineWarning('keys revoke', 'a whole key', 'give its id instead (mnemo keys list shows it)');
     await withRegistry(o, false, async (registry) => {
       // Read first: whether this call revoked the key is the registry's word, not a comparison of clocks.
       const earlier = parseApiKey(key)

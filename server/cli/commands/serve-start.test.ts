@@ -439,6 +439,39 @@ describe('mnemo serve help and warnings', () => {
     }
   });
 
+  it('--rewrite-url beyond this machine must be https: refused as a usage error, nothing started', async () => {
+    for (const url of ['http://llm.example.org/v1', 'http://10.0.0.7:11434/v1', 'ftp://127.0.0.1/v1']) {
+      const dir = tempDir();
+      const serve = mnemo([
+        'serve',
+        '--port',
+        '0',
+        '--data-dir',
+        dir,
+        '--rewrite-url',
+        url,
+        '--rewrite-model',
+        'm',
+      ]);
+      assert.equal((await serve.exited).code, 2, url);
+      assert.match(serve.stderr(), /error: option '--rewrite-url <url>' argument '.*' is invalid/, url);
+      assert.equal(serve.stdout(), '', 'never listened');
+    }
+    const plain = mnemo([
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      tempDir(),
+      '--rewrite-url',
+      'http://llm.example.org/v1',
+      '--rewrite-model',
+      'm',
+    ]);
+    await plain.exited;
+    assert.match(plain.stderr(), /must be https: plain http is for a loopback host only/);
+  });
+
   it('warns when bound beyond loopback, and only then', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.5', 'mnemo.lan'])
       assert.match(exposureWarning(host) ?? '', /reachable from other machines/, host);

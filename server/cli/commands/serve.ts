@@ -4,9 +4,18 @@ import { constants as osConstants } from 'node:os';
 import { defaultDataDir } from '../../data-dir.ts';
 import { isLoopbackHost, parsePublicUrl } from '../../http/loopback-guard.ts';
 import { defaultShutdownGraceMs } from '../../shutdown-grace.ts';
+import { durationWords } from '../../ui/token-ttl.ts';
 import type { RunningServer } from '../../start-server.ts';
 import type { CommandContext } from '../held-signals.ts';
-import { httpUrl, nonNegativeInt, port, postgresUrl, publicUrlList, timeZoneName } from '../options.ts';
+import {
+  httpUrl,
+  nonNegativeInt,
+  port,
+  postgresUrl,
+  publicUrlList,
+  rewriteUrl,
+  timeZoneName,
+} from '../options.ts';
 
 interface ServeFlags {
   engine: 'local' | 'reference' | 'postgres';
@@ -104,8 +113,9 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
     .option(
       '--rewrite-url <url>',
       'OpenAI-compatible API base (e.g. http://127.0.0.1:11434/v1) whose model rewrites thorough ' +
-        "Contexts' questions into search phrasings; needs --rewrite-model; key from MNEMO_REWRITE_KEY",
-      httpUrl,
+        "Contexts' questions into search phrasings; needs --rewrite-model; key from MNEMO_REWRITE_KEY; " +
+        'https unless on a loopback host',
+      rewriteUrl,
     )
     .option('--rewrite-model <name>', 'the model --rewrite-url runs the query rewrite with')
     .option(
@@ -268,9 +278,23 @@ export function register(program: Command, { heldSignals }: CommandContext): voi
       const exposed = exposureWarning(flags.host);
       // Not a log line: it shows with MNEMO_LOG=silent too.
       if (exposed) process.stderr.write(`${exposed}\n`);
-      if (server.uiUrl) process.stderr.write(`ui: ${server.uiUrl}\n`);
+      if (server.uiUrl) {
+        process.stderr.write(`ui: ${server.uiUrl}\n`);
+        // A line of its own: scripts take the address as the rest of the ui: line (cli-and-harness.md).
+        if (server.uiUrlValidity) process.stderr.write(`${uiLinkValidity(server.uiUrlValidity)}\n`);
+      }
       await done;
     });
+}
+
+/** What `serve --ui` says below the ui: line: how long that link signs in, and how to get another. */
+export function uiLinkValidity(v: { ttlMs: number; until: number }): string {
+  // This machine's time of day, as its clock shows it.
+  const until = new Date(v.until).toTimeString().slice(0, 5);
+  return (
+    `the ui: link signs in once, within ${durationWords(v.ttlMs)} (until ${until}); ` +
+    'for a new one, restart mnemo serve --ui'
+  );
 }
 
 /** MNEMO_PUBLIC_URL's URLs: comma-separated, blanks around them ignored. */

@@ -3,7 +3,7 @@ import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
-import { apiBaseProblem, bySchema, defaultBaseUrl } from '../options.ts';
+import { apiBaseProblem, bySchema, defaultBaseUrl, keyOnCommandLineWarning } from '../options.ts';
 
 interface ServerFlags {
   brain: string;
@@ -28,6 +28,7 @@ function usage(
 /** The running local server's client (`--url`/`--key`, MNEMO_URL/MNEMO_KEY), or null after saying why. */
 function localServer(flags: ServerFlags & { json?: boolean }): MnemoClient | null {
   const json = flags.json === true;
+  if (flags.key !== undefined) keyOnCommandLineWarning('sync', '--key', 'set MNEMO_KEY instead');
   const apiKey = flags.key ?? process.env.MNEMO_KEY;
   if (!apiKey) {
     usage(json, {
@@ -144,6 +145,8 @@ export function register(program: Command): void {
       async (
         flags: ServerFlags & { remote: string; remoteKey?: string; remoteBrain?: string; json: boolean },
       ) => {
+        if (flags.remoteKey !== undefined)
+          keyOnCommandLineWarning('sync add', '--remote-key', 'set MNEMO_REMOTE_KEY instead');
         // Keys are pasted or read from files (`$(cat key)`): a line break around one is not part of it.
         const remoteKey = (flags.remoteKey ?? process.env.MNEMO_REMOTE_KEY)?.trim();
         if (!remoteKey) {
