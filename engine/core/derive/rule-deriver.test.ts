@@ -1054,6 +1054,20 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start('I got a job at Helix Bio! Start date is next Monday 🎉'), [
     ['Ana works at Helix Bio', 'works at', '2024-01-08T00:00:00.000Z'],
   ]);
+  // A chat's "Starting …" with its role before it (use9 H3): the job and the role from that day, shouted
+  // news too.
+  assert.deepEqual(start('I GOT THE RIMAC JOB! Data analyst, starting 7 January.'), [
+    ['Ana works at Rimac', 'works at', '2024-01-07T00:00:00.000Z'],
+    ["Ana's occupation is data analyst", 'occupation', '2024-01-07T00:00:00.000Z'],
+  ]);
+  assert.deepEqual(start('I got the job at Rimac! Starting 7 January.'), [
+    ['Ana works at Rimac', 'works at', '2024-01-07T00:00:00.000Z'],
+  ]);
+  // Words before it that name no role start nothing: the sentence stays as said.
+  assert.deepEqual(start('I got the job at Rimac! Really, starting 7 January.'), [
+    ['Ana works at Rimac', 'works at', undefined],
+    ['Really, starting 7 January.', null, undefined],
+  ]);
   // "there" is the employer the sentence before names; the role said with the day starts with it, quoting
   // the sentence that says it.
   const there = claimsOf(
@@ -1708,6 +1722,9 @@ test("a job's last and first day said alone, on the day, end and start it then",
   ]);
   assert.deepEqual(jobs('First day at Infobip!'), [['Ana works at Infobip', undefined, undefined]]);
   assert.deepEqual(jobs('My first day at Infobip 🎉'), [['Ana works at Infobip', undefined, undefined]]);
+  // Said done, on its evening (use9 H3).
+  assert.deepEqual(jobs('First day at Rimac done!'), [['Ana works at Rimac', undefined, undefined]]);
+  assert.deepEqual(jobs('First day at Rimac survived 😅'), [['Ana works at Rimac', undefined, undefined]]);
   for (const text of [
     'Last day at the beach.',
     'Last day at Span is next week.',
@@ -1716,6 +1733,7 @@ test("a job's last and first day said alone, on the day, end and start it then",
     'First day at the gym!',
     'My first day at Span was in 2019.',
     'First day at Infobip was a blur, but the team is great.',
+    'First day at Rimac was great.',
   ])
     assert.deepEqual(jobs(text), [], text);
 });

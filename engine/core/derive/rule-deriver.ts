@@ -597,7 +597,10 @@ export function createRuleDeriver(): Deriver {
     // v95: a question without its mark may ask of someone's or of the thing after its wh-word
     // ("where does my sister live these days", "when is the party"): no Memory, as with a pronoun;
     // a message whose speaker is "human" (LangChain's transcripts) is the Brain's own person's.
-    name: 'rules-v95',
+    // v96 (use9 H3, a WhatsApp chat's words): "I GOT THE RIMAC JOB!" and "I work at company ZetaCorp."
+    // hold the job, "Data analyst, starting 7 September." after the news starts it and the role that
+    // day, and "First day at Rimac done!" starts it as "First day at Rimac!" does.
+    name: 'rules-v96',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -1891,11 +1894,11 @@ type SaidClaim = Claim & {
 
 /**
  * "I start on December 1st", "start date is Dec 1", "I'm starting there on January 11", "My first day
- * there is January 11": when the job a sentence before names begins ("there" is that employer), and the
+ * there is January 11", "Starting 7 September", "Data analyst, starting 7 September": when the job a sentence before names begins ("there" is that employer), and the
  * role said with the day ("… as a senior data engineer").
  */
 const startsOn = new RegExp(
-  String.raw`^(?:and\s+|so\s+)?(?:I(?:\s+|['’]ll\s+|\s+will\s+)start(?:\s+there|\s+work(?:ing)?)?|I(?:['’]m|\s+am)\s+starting(?:\s+there|\s+work)?|(?:my\s+)?start\s+date\s+is|(?:my\s+)?first\s+day(?:\s+there)?\s+(?:is|will\s+be))\s+(?<when>(?:on\s+)?[\p{L}\p{N}][\p{L}\p{N} ,]{0,30}?)(?<role>,?\s+as\s+(?:a|an|the)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,3})?${chatEnd}`,
+  String.raw`^(?:and\s+|so\s+)?(?:I(?:\s+|['’]ll\s+|\s+will\s+)start(?:\s+there|\s+work(?:ing)?)?|I(?:['’]m|\s+am)\s+starting(?:\s+there|\s+work)?|(?:my\s+)?start\s+date\s+is|(?:my\s+)?first\s+day(?:\s+there)?\s+(?:is|will\s+be)|(?:(?<title>\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}),\s+)?starting)\s+(?<when>(?:on\s+)?[\p{L}\p{N}][\p{L}\p{N} ,]{0,30}?)(?<role>,?\s+as\s+(?:a|an|the)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,3})?${chatEnd}`,
   'iu',
 );
 
@@ -1915,8 +1918,12 @@ function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
   const day = m?.groups!['when'];
   // Only a day to come that reads as one: "I start at 9 every day" leaves the job as it was.
   if (day === undefined || startDay(day, occurredAt) === null) return claims;
+  // "Data analyst, starting 7 September.": the role before the day, only where it names one.
+  const title = m!.groups!['title'];
+  if (title !== undefined && (m!.groups!['role'] !== undefined || occupationAs(`as a ${title}`) === null))
+    return claims;
   const job = { ...jobs[0]!, startsWhen: day };
-  const said = m!.groups!['role'];
+  const said = title === undefined ? m!.groups!['role'] : `as a ${title}`;
   const role = said === undefined ? null : occupationAs(said.replace(/^,/u, ''));
   const occupation: SaidClaim[] =
     role === null

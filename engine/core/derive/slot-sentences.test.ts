@@ -85,6 +85,12 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['Started a new job at Globex last month.', 'works at', 'Globex'],
     ['Got a job at Globex!', 'works at', 'Globex'],
     ['Just got hired at Globex.', 'works at', 'Globex'],
+    // The employer named before the job's word, and a chat's "company" before the name (use9 H3).
+    ['I got the Rimac job!', 'works at', 'Rimac'],
+    ['I GOT THE RIMAC JOB!', 'works at', 'Rimac'],
+    ['Landed the Infobip offer!', 'works at', 'Infobip'],
+    ['I work at company ZetaCorp.', 'works at', 'ZetaCorp'],
+    ['I work for the firm Baker Partners.', 'works at', 'Baker Partners'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -579,6 +585,11 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     "I'm a designer at heart.",
     'Living in Porto is expensive.',
     'I work at night',
+    // Which job, in a chat's words, names no employer; nor the company's word alone.
+    'I got the teaching job',
+    'i got the new job',
+    'I GOT THE NEW JOB!',
+    'I work at company events',
     'I moved to a new flat',
     'Just moved to slack',
     // With another capital, the sentence is read as written: a lower-case word after it is no name.

@@ -138,6 +138,12 @@ const backForGood = String.raw`[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good
 /** "joined Stripe as a staff engineer": an employer joined, said so by the occupation after it. */
 const joinedAs = String.raw`[Jj]oined(?=\s+\p{Lu}\S*(?:\s+\p{Lu}\S*){0,3}\s+as\s+(?:a|an|the|their)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?![\p{L}\p{N}]))`;
 
+/**
+ * The word a chat puts before an employer's name and no name holds: "I work at company ZetaCorp", "I
+ * work for the firm Baker & Co".
+ */
+const companyWord = String.raw`(?:(?:the\s+)?(?:company|firm|startup|agency)\s+(?=\p{Lu}))?`;
+
 /** A job taken: "got a job", "took a new position as a nurse", "landed the role", "got hired". */
 const newJob = String.raw`(?:(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)\s+(?:a\s+|the\s+|my\s+)?(?:new\s+)?|(?:[Hh]ave|[Hh]as)\s+a\s+new\s+)(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:[Gg]ot|was|been)\s+hired)(?=\s)`;
 
@@ -184,7 +190,13 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s)|${joinedAs})\s*(?:at|(?<![Nn]ew\s+(?:job|position|role)\s)for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from|(?<=[Jj]oined))\s+${name}`,
+    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s)|${joinedAs})\s*(?:at|(?<![Nn]ew\s+(?:job|position|role)\s)for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from|(?<=[Jj]oined))\s+${companyWord}${name}`,
+  },
+  {
+    predicate: 'works at',
+    // "I got the Rimac job!", "Landed the Infobip offer": the employer named before the job's word
+    // (jobAfter: the clause reaches over it).
+    verb: String.raw`(?<jobAfter>[Gg]ot|[Ll]anded|[Aa]ccepted|[Tt]ook)\s+the\s+${name}(?=\s+(?:job|position|role|offer)(?![\p{L}\p{N}]))`,
   },
 ];
 
@@ -648,16 +660,19 @@ function readClause(
 
 /**
  * Whether a first day at a job is the whole sentence, a closing mark or an emoji aside ("First day at
- * Infobip!", "My first day at Span 🎉"): said on that day. Not with more after it ("My
+ * Infobip!", "My first day at Span 🎉", "First day at Rimac done!"): said on that day. Not with more after it ("My
  * first day at Span was in 2019").
  */
 function firstDayAlone(sentence: string, start: number, end: number): boolean {
   return (
     /^(?:[Mm]y\s+)?[Ff]irst\s+day\s/u.test(sentence.slice(start)) &&
     sentence.slice(0, start).trim() === '' &&
-    /^[\s.!…\p{Extended_Pictographic}\u{FE0F}\u{200D}]*$/u.test(sentence.slice(end))
+    firstDayOver.test(sentence.slice(end))
   );
 }
+/** After a first day, what says it was that day's: a mark or an emoji, or that it is done ("… done!", "… survived"). */
+const firstDayOver =
+  /^(?:\s+(?:is\s+|was\s+)?(?:done|over|survived|complete|completed|finished|(?:in\s+the\s+)?books)(?![\p{L}\p{N}]))?[\s.!…\p{Extended_Pictographic}\u{FE0F}\u{200D}]*$/u;
 
 /**
  * Words of a name that make it an event's or a place one visits, not an employer's: "Web Summit",
@@ -727,7 +742,10 @@ function clauseValue(
   const value = named.replace(/(?<![.’'])[.’']+$/u, '');
   const valueEnd = at + m[0].length - (named.length - value.length);
   const more = predicate === 'works at' ? role : placeDetail;
-  return { value, valueEnd, end: valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0) };
+  // "I got the Rimac job as a data analyst": the job's word after the name is the clause's too.
+  const job = m.groups!['jobAfter'] !== undefined ? jobWordAfter.exec(sentence.slice(valueEnd)) : null;
+  const from = valueEnd + (job?.[0].length ?? 0);
+  return { value, valueEnd, end: from + (more.exec(sentence.slice(from))?.[0].length ?? 0) };
 }
 
 /**
@@ -773,6 +791,9 @@ const states = new Set(
  */
 const abstractForm = /^(?=\p{Ll}{6})\p{Ll}+(?:(?<![rhge])ness|ity|ety|ment|tion|sion|ism|ous|ful|less)$/u;
 const isState = (w: string) => states.has(w) || abstractForm.test(w);
+/** The job's word after its employer's name: " job" of "I got the Rimac job". */
+const jobWordAfter = /^\s+(?:job|position|role|offer)(?![\p{L}\p{N}])/u;
+
 /**
  * Words that end a lower-case name: "i live in porto now", "i work at sonae with my sister", a chat's
  * "i live in london rn"; and a verb after the place ("the city i live in is porto", "the company i work
@@ -784,7 +805,8 @@ const endsALowerName = new Set(
    from as so because though while when where which who that this these days last next ago after before until till
    rn atm tho ngl idk imo lmao omg w during like basically mostly part full
    is isn't was wasn't are were has had have just got gets closes opens sucks pays starts begins
-   today tonight tomorrow monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/u),
+   today tonight tomorrow monday tuesday wednesday thursday friday saturday sunday
+   job position role offer`.split(/\s+/u),
 );
 /**
  * Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ";
@@ -797,6 +819,13 @@ const lowerTrigger = new RegExp(
   String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from|[Jj]oined(?=\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2}\s+as\s)|[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good(?:\s+now|\s+this\s+time)?(?![\p{L}\p{N}])(?!\s*[\p{L}\p{N}]))|(?:live|living)${withWhom}\s+in)\s+`,
   'gu',
 );
+/**
+ * "I GOT THE RIMAC JOB!": the employer before the job's word, read as a name only in a sentence shouted
+ * (unshouted), whose capitals were there; "i got the teaching job" names no employer. Not the words
+ * that say which job ("the new job", "the summer job").
+ */
+const shoutedJobBefore =
+  /(?<![\p{L}\p{N}])(?:got|landed|accepted|took)\s+the\s+(?!(?:new|old|first|last|next|other|same|big|dream|perfect|summer|part-time|full-time|temp|remote)\s)(?=\p{Ll}[\p{Ll}\p{M}'’-]*(?:\s+\p{Ll}[\p{Ll}\p{M}'’-]*)?\s+(?:job|position|role|offer)(?![\p{L}\p{N}]))/gu;
 
 /** Words after "de", "do" … that are no name's: "de facto", "de novo", "do you". */
 const notAfterParticle = new Set(
@@ -892,7 +921,7 @@ const smallWords = new Set(['at', 'in', 'to', 'the', 'for', 'of', 'on', 'and', '
  * too. Every character stays where it was, so a clause found in it is the same clause of the sentence.
  * A sentence with another capital letter is read as written.
  */
-function chatCased(sentence: string): string {
+function chatCased(sentence: string, shouted = false): string {
   if (!writtenUncased(sentence)) return sentence;
   // "im" and "ive" too, as a chat spells "I'm" and "I've" ("im living in porto").
   const text = sentence.replace(/(?<![\p{L}\p{N}'’])i(?=(?:m|ve)?(?![\p{L}\p{N}]))/gu, 'I');
@@ -903,7 +932,10 @@ function chatCased(sentence: string): string {
     if (name) names.push({ at, ...name });
     return name;
   };
-  for (const m of text.matchAll(lowerTrigger)) {
+  const triggers = [...text.matchAll(lowerTrigger)];
+  if (shouted) triggers.push(...text.matchAll(shoutedJobBefore));
+  triggers.sort((a, b) => a.index - b.index);
+  for (const m of triggers) {
     const name = take(m.index + m[0].length);
     // "moved from lisbon to porto": the home is the name after "to".
     if (!name || !/from\s+$/u.test(m[0])) continue;
@@ -994,7 +1026,8 @@ const allReaders = [...nowReaders, ...comingPatterns.map((p) => ({ ...p, clause:
  */
 export function slotSentences(said: string): SlotReading {
   // A chat all in lower case is read as if cased, every character where it was ("i live in porto").
-  const text = chatCased(withoutOwnLeadIn(unshouted(said)));
+  const calm = unshouted(said);
+  const text = chatCased(withoutOwnLeadIn(calm), calm !== said);
   // An ended clause is read on its own; the rest of the sentence is read as if it were not there (its
   // negation would hold every other clause back), its letters kept in place for the clauses' positions.
   const ended = endedClause(text);
