@@ -599,7 +599,10 @@ export function createRuleDeriver(): Deriver {
     // a message whose speaker is "human" (LangChain's transcripts) is the Brain's own person's.
     // v96 (use9 H3, a WhatsApp chat's words): "I GOT THE RIMAC JOB!" and "I work at company ZetaCorp."
     // hold the job, "Data analyst, starting 7 September." after the news starts it and the role that
-    // day, and "First day at Rimac done!" starts it as "First day at Rimac!" does.
+    // day, and "First day at Rimac done!" starts it as "First day at Rimac!" does. A plan's change may
+    // open a later clause ("Ok let's do it: the Lisbon trip is off, …"), "Lisbon is now 10-17 October."
+    // moves the trip, and "I booked the flights for Lisbon, …" is the trip. "I've decided: I'm going
+    // vegetarian from today." holds the diet, and "…, so pescatarian now" (its "I'm" left out) too.
     name: 'rules-v96',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
@@ -2346,6 +2349,9 @@ const takesItBack =
  */
 const framesWhatFollows =
   /^(?:i\s+wish|i\s+hope|if|imagine|pretend|in\s+(?:my|a|the|your)\s+dreams?|when(?:ever)?|while|during|for|unless|until|once|at|on|in)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:said|says|say|saying|thinks|thought|told\s+me|telling\s+(?:me|him|her|them|everyone)|asked|asking|wrote|texted)$/iu;
+/** Someone else opening a sentence as its subject: "Ana is …", "My sister eats …", "she's …". */
+const othersSubject =
+  /^[\s"“(]*(?:(?:(?:my|our|his|her|their)\s+)?\p{L}+|he|she|they|we|you)(?:\s+(?:is|are|was|were|has|have|eats|keeps|went)|['’]s|['’]re)(?![\p{L}\p{N}])/iu;
 /** A sentence the speaker opens as its subject: "I …", "actually i …", "im …". */
 const opensWithSpeaker = new RegExp(
   String.raw`^${fillers}(?:i|i['’](?:m|ve)|im|ive)(?![\p{L}\p{N}'’])`,
@@ -2374,7 +2380,7 @@ function clauseAttributes(
   let first = -1;
   let end = 0;
   for (const m of s.matchAll(
-    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|(?:so\s+(?:now\s+)?)?i(?:['’]?m|\s+am))\s)/giu,
+    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|(?:so\s+(?:now\s+)?)?i(?:['’]?m|\s+am)|so(?=\s+(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian)(?![\p{L}\p{N}])))\s)/giu,
   )) {
     const from = m.index + m[0].length;
     const rest = s.slice(from);
@@ -2391,6 +2397,9 @@ function clauseAttributes(
     // "not vegetarian anymore" says of whom the sentence opens with: only the speaker's own.
     // "…, so I'm vegan now too" names the speaker itself, whoever the sentence opened with.
     if (!/^(?:my|our|so\s|i['’]?m\s|i\s+am\s)/iu.test(clause) && !opensWithSpeaker.test(s)) continue;
+    // "…, so pescatarian now": its "I'm" left out, the speaker's only where no one else opens the
+    // sentence ("Vegetarian plus fish, so …"; not "Ana is eating fish again, so …").
+    if (/^so\s+(?!now\s|i['’\s])/iu.test(clause) && othersSubject.test(lead)) continue;
     if (first < 0) first = m.index;
     end = from + clause.length;
     const statement = (a.ends ? endedStatement : valueStatement)(subject, a.predicate, a.value);

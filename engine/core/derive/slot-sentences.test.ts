@@ -943,8 +943,15 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
   ];
   for (const [s, value] of led)
     assert.deepEqual(attributeSentence(s), { predicate: 'diet', value, own: true }, s);
+  // Taken up from a day said (use9 H3), after the speaker's own "I've decided:".
+  for (const [s, value] of [
+    ["I've decided: I'm going vegetarian from today.", 'vegetarian'],
+    ["I'm going vegan starting today!", 'vegan'],
+  ] as const)
+    assert.deepEqual(attributeSentence(s), { predicate: 'diet', value }, s);
   for (const s of [
     // Never was, or stopped? Said of someone else, of a time, or more than the diet.
+    "Marko decided: I'm vegan now.",
     "I'm not vegan.",
     'My sister is vegan.',
     'I was vegetarian.',

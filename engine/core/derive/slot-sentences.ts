@@ -401,7 +401,7 @@ const notWhom = new Set(
  */
 const beforeColon = /^\s*([^:\n]{1,80}?):\s+\S/u;
 const ownLeadIn =
-  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops|(?:my\s+)?new\s+(?:(?:mobile|cell|phone)\s+)?(?:phone|number|mobile|cell|e-?mail(?:\s+address)?))s?$/iu;
+  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|(?:i(?:['’]ve|\s+have)\s+)?decided|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops|(?:my\s+)?new\s+(?:(?:mobile|cell|phone)\s+)?(?:phone|number|mobile|cell|e-?mail(?:\s+address)?))s?$/iu;
 /**
  * The sentence with the speaker's own lead-in turned to spaces ("Update: moved to Lisbon", "news: got the
  * job at Stripe"), so a clause whose "I" a chat leaves out opens after it as it would open the sentence.
@@ -1278,7 +1278,7 @@ export interface AttributeSentence {
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
-export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|and|update|correction|sorry|typo|fyi|just so you know)[,:!—–-]?\s+(?:[—–-]\s+)?)*`;
+export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|and|update|correction|sorry|typo|fyi|just so you know)[,:!—–-]?\s+(?:[—–-]\s+)?|(?:I(?:['’]ve|\s+have)\s+)?decided\s*:\s+)*`;
 /**
  * People one has one of at a time, by their role to the speaker: "My manager is Tom Reyes", "My new
  * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
@@ -1680,7 +1680,7 @@ const ageSentence = new RegExp(
 );
 /**
  * A diet one keeps, said of oneself: "I'm vegetarian", "I'm a vegan now", "I went vegan", "I've become
- * a pescatarian". One at a time, so "I'm vegan now" replaces "I'm vegetarian". Only the sentence whole,
+ * a pescatarian", "I'm going vegetarian from today" (not "I'm going vegan": some day). One at a time, so "I'm vegan now" replaces "I'm vegetarian". Only the sentence whole,
  * with nothing after the diet but when it holds: "I'm a vegan chef", "I'm vegetarian on weekdays" or
  * "I went vegan for a month" say something else.
  */
@@ -1693,7 +1693,7 @@ const lastingTail = String.raw`(?:\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\
 /** How long, said after a comma: "i'm vegetarian, have been for like 5 yrs". */
 const lastingAfter = String.raw`(?:,\s*(?:and\s+)?(?:I(?:['’]?ve|\s+have)\s+|have\s+)?been\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?`;
 const dietSentence = new RegExp(
-  String.raw`^${fillers}(?:I(?:${am}\s+(?:now\s+|also\s+)?${wholly}(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:(?:went|gone|turned|became|become)\s+|decided\s+to\s+go\s+)${wholly}(?:an?\s+)?)|(?:just\s+|finally\s+)?(?:went|turned|became)\s+${wholly}(?:an?\s+)?|(?:an?\s+)?(?=${diets}\s+now(?![\p{L}\p{N}])))${diets}${lastingAfter}${dietTail}`,
+  String.raw`^${fillers}(?:I(?:${am}\s+(?:now\s+|also\s+)?(?:going\s+(?=${wholly}(?:an?\s+)?${diets}\s+(?:starting|from|as\s+of)\s+(?:today|now)(?![\p{L}\p{N}])))?${wholly}(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:(?:went|gone|turned|became|become)\s+|decided\s+to\s+go\s+)${wholly}(?:an?\s+)?)|(?:just\s+|finally\s+)?(?:went|turned|became)\s+${wholly}(?:an?\s+)?|(?:an?\s+)?(?=${diets}\s+now(?![\p{L}\p{N}])))${diets}${lastingAfter}${dietTail}`,
   'iu',
 );
 /** A diet kept until now, and for how long: "I've been vegetarian for 10 years", "Been vegan for 3 years now". */
