@@ -152,6 +152,39 @@ for (const [name, openEngine] of engines) {
     });
   });
 
+  describe(`${name}: how a surgery went, said of no one before news of Mama (use9 M1)`, () => {
+    it("is Mama's, no health line of Nina's; an allergy said alone stays hers", async () => {
+      const engine = await openEngine();
+      try {
+        const [surgery, allergy] = await brainSaying(engine, 'health', [
+          [
+            'Surgery went fine! Mama is in recovery, the doctor says 6 weeks of physio.',
+            '2026-11-04T15:00:00+01:00',
+          ],
+          ['Allergic to penicillin.', '2026-11-05T10:00:00+01:00'],
+        ]);
+        const all = (await engine.listMemories(tenant, 'health', { limit: 100, status: 'all' } as never))
+          .data;
+        const of = (id: string | undefined) =>
+          all
+            .filter((m) => m.citations.some((c) => c.record_id === id))
+            .map((m) => [m.statement, m.subject, m.owner.state]);
+        assert.deepEqual(of(surgery), [
+          ['Surgery went fine!', 'Mama', 'other'],
+          ['Mama is in recovery, the doctor says 6 weeks of physio.', 'Nina Babić', 'self'],
+        ]);
+        assert.deepEqual(of(allergy), [['Allergic to penicillin.', 'Nina Babić', 'self']]);
+        const profile = await engine.getProfile(tenant, 'health', { limit: 50 });
+        assert.deepEqual(
+          profile.lines.filter((l) => l.group === 'health').map((l) => l.statement),
+          ['Allergic to penicillin.'],
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+  });
+
   describe(`${name}: a diet taken up from a day, then another in a chat's words`, () => {
     it('"so pescatarian now" supersedes "I\'m going vegetarian from today"', async () => {
       const engine = await openEngine();

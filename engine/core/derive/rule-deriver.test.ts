@@ -1711,6 +1711,29 @@ test("a known speaker's taste taken up again marks the sentence's claim; an endi
   );
 });
 
+test('how something went, said of no one right before news of someone else, is theirs (use9 M1)', () => {
+  const whose = (text: string) => claimsOf(text, 'Ana').map((c) => [c.statement, c.subject, c.owner.state]);
+  assert.deepEqual(whose('Surgery went fine! Mama is in recovery, the doctor says 6 weeks of physio.')[0], [
+    'Surgery went fine!',
+    'Mama',
+    'other',
+  ]);
+  assert.deepEqual(whose('The surgery was a success. Marko is resting now.')[0], [
+    'The surgery was a success.',
+    'Marko',
+    'other',
+  ]);
+  // The speaker's own words in it, news of her own after it, or nothing after it: hers.
+  for (const text of [
+    'My surgery went fine! Mama is happy.',
+    "Surgery went fine! I'm in recovery.",
+    'Surgery went fine!',
+    'Allergic to penicillin.',
+    'Surgery went fine! The doctor was great.',
+  ])
+    assert.deepEqual(whose(text)[0]?.slice(1), ['Ana', 'self'], text);
+});
+
 test("a job's last and first day said alone, on the day, end and start it then", () => {
   const jobs = (text: string) =>
     claimsOf(text, 'Ana')

@@ -37,6 +37,7 @@ import {
   birthdayTurning,
   relationNamedBeside,
   kinNamedBeside,
+  namesAPerson,
   slotSentences,
   movingOutOf,
   newHomeSaid,
@@ -603,6 +604,8 @@ export function createRuleDeriver(): Deriver {
     // open a later clause ("Ok let's do it: the Lisbon trip is off, …"), "Lisbon is now 10-17 October."
     // moves the trip, and "I booked the flights for Lisbon, …" is the trip. "I've decided: I'm going
     // vegetarian from today." holds the diet, and "…, so pescatarian now" (its "I'm" left out) too.
+    // "Surgery went fine! Mama is in recovery, …": how something went, said of no one right before
+    // a sentence that opens with someone else, is theirs (use9 M1), not a health line of the speaker's.
     name: 'rules-v96',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
@@ -741,6 +744,14 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         said.map((x) => x.value),
         owner.state === 'other' ? ctx.self : null,
       );
+      // "Surgery went fine! Mama is in recovery …": how it went, said of no one, right before a
+      // sentence of someone else's, is theirs; it was the speaker's, a health line of her own.
+      const ofTheNext = new Map(
+        said.flatMap((x, i) => {
+          const who = i + 1 < said.length ? outcomeOfTheNext(x.value, said[i + 1]!.value) : null;
+          return who === null ? [] : [[x.value, who] as const];
+        }),
+      );
       // "I've decided to switch dentists. From now on I go to Dr. Babić.": whom one goes to holds the
       // slot the sentence before switched.
       const afterSwitch = new Map(
@@ -751,6 +762,12 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       );
       const read = unique(spans).flatMap((s): SaidClaim[] => {
         if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
+        const newsOf = agent === null && owner.state === 'self' ? ofTheNext.get(s) : undefined;
+        const whose = newsOf === undefined ? null : others(newsOf);
+        if (whose?.state === 'other')
+          return [
+            { statement: s, subject: whose.entity ?? newsOf!, predicate: null, owner: whose, quote: s },
+          ];
         const switched = agent === null && owner.state !== 'unresolved' ? afterSwitch.get(s) : undefined;
         if (switched !== undefined) {
           const statement = valueStatement(subject, switched.predicate, switched.value);
@@ -2349,6 +2366,43 @@ const takesItBack =
  */
 const framesWhatFollows =
   /^(?:i\s+wish|i\s+hope|if|imagine|pretend|in\s+(?:my|a|the|your)\s+dreams?|when(?:ever)?|while|during|for|unless|until|once|at|on|in)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:said|says|say|saying|thinks|thought|told\s+me|telling\s+(?:me|him|her|them|everyone)|asked|asking|wrote|texted)$/iu;
+/**
+ * How something went, said of no one ("Surgery went fine!", "The scan was clear."), and no word of the
+ * speaker's own in it.
+ */
+const outcomeOfNoOne = new RegExp(
+  String.raw`^(?:the\s+|her\s+|his\s+)?(?<what>\p{L}[\p{L}-]*)(?:\s+\p{L}[\p{L}-]*)?\s+(?:went|was|is|has\s+been|came\s+back)\s+(?:really\s+|very\s+|so\s+|totally\s+)?(?:fine|well|ok|okay|great|good|smoothly|perfectly|successful|a\s+success|clear|over|done)${chatEnd}`,
+  'iu',
+);
+/** Someone named as the subject of a sentence that opens with them: "Mama is …", "my mum is …". */
+const kinOpens = new RegExp(
+  String.raw`^(?:(?:my|our)\s+)?(?<kin>${relation}|mama|mamma|tata|mommy|mummy|daddy|granny|baka|djed|nana)(?:\s+(?:is|was|has|had|got|went|says|said|feels|needs)|['’]s)(?![\p{L}\p{N}])`,
+  'iu',
+);
+
+/**
+ * Who a sentence is of when it tells how something went, of no one, right before a sentence that opens
+ * with someone else ("Surgery went fine! Mama is in recovery, …": Mama): the news is theirs. Null where
+ * the sentence says anything else, speaks of the speaker, or the next opens with no one else.
+ */
+function outcomeOfTheNext(sentence: string, next: string): string | null {
+  const m = outcomeOfNoOne.exec(sentence.trim());
+  if (m === null || new RegExp(String.raw`(?<![\p{L}\p{N}'’])${firstPerson}`, 'iu').test(sentence))
+    return null;
+  const n = next.trim();
+  const kin = kinOpens.exec(n);
+  if (kin !== null) return kin.groups!['kin']!;
+  const named = aboutAnother(n) ?? opensWithAName(n);
+  // "Marko went well. Ana says so": a name opening the first sentence is its own subject.
+  if (
+    named === null ||
+    !namesAPerson(named, true) ||
+    named.toLowerCase() === m.groups!['what']!.toLowerCase()
+  )
+    return null;
+  return named;
+}
+
 /** Someone else opening a sentence as its subject: "Ana is …", "My sister eats …", "she's …". */
 const othersSubject =
   /^[\s"“(]*(?:(?:(?:my|our|his|her|their)\s+)?\p{L}+|he|she|they|we|you)(?:\s+(?:is|are|was|were|has|have|eats|keeps|went)|['’]s|['’]re)(?![\p{L}\p{N}])/iu;
