@@ -1192,6 +1192,8 @@ test('a note named after a person: what "she" and "her" say is that person\'s, n
     note('Ana Lima', 'Ana Lima is my best friend. She lives in Porto. Her partner is Pedro.'),
     [
       ['Ana Lima is my best friend.', 'self', 'Maria Santos'],
+      // Who she is to Maria, as "Ana Lima, my best friend, …" says it.
+      ["Maria Santos's best friend is Ana Lima", 'self', 'Ana Lima'],
       ['Ana Lima lives in Porto', 'other', 'Ana Lima'],
       ['Her partner is Pedro.', 'other', 'Ana Lima'],
     ],
@@ -1221,6 +1223,7 @@ test('a people note the self writes in the first person: its key lines and what 
       ["Rui Sousa's phone number is +351 912 345 678", 'phone number', 'other', 'Rui Sousa'],
       // Who he is to her is hers to say, as "Rui Sousa is my younger brother." would be.
       ['Rui Sousa is my younger brother.', null, 'self', 'Ana Sousa'],
+      ["Ana Sousa's younger brother is Rui Sousa", null, 'self', 'Rui Sousa'],
       ['Allergic to peanuts!', null, 'other', 'Rui Sousa'],
       ['Lives in Porto.', null, 'other', 'Rui Sousa'],
       // What she says of herself stays hers.
@@ -1235,6 +1238,7 @@ test('a people note the self writes in the first person: its key lines and what 
   // A sentence that names someone else is still theirs; "he" is still the note's person.
   assert.deepEqual(note('Rui Sousa', 'My brother. Marta lives in Braga. He works at Sonae.'), [
     ['Rui Sousa is my brother.', null, 'self', 'Ana Sousa'],
+    ["Ana Sousa's brother is Rui Sousa", null, 'self', 'Rui Sousa'],
     ['Marta lives in Braga', 'lives in', 'other', 'Marta'],
     ['Rui Sousa works at Sonae', 'works at', 'other', 'Rui Sousa'],
   ]);
@@ -1242,6 +1246,7 @@ test('a people note the self writes in the first person: its key lines and what 
   assert.deepEqual(note('Rui', 'Birthday: 23 March\n\nMy younger brother. Allergic to peanuts!'), [
     ["Rui's birthday is 23 March", 'birthday', 'other', 'Rui'],
     ['Rui is my younger brother.', null, 'self', 'Ana Sousa'],
+    ["Ana Sousa's younger brother is Rui", null, 'self', 'Rui'],
     ['Allergic to peanuts!', null, 'other', 'Rui'],
   ]);
   // Her own first name as the title is no one else's: her note stays hers.

@@ -606,6 +606,8 @@ export function createRuleDeriver(): Deriver {
     // vegetarian from today." holds the diet, and "…, so pescatarian now" (its "I'm" left out) too.
     // "Surgery went fine! Mama is in recovery, …": how something went, said of no one right before
     // a sentence that opens with someone else, is theirs (use9 M1), not a health line of the speaker's.
+    // "Luka is my brother-in-law, Ana's husband." names Luka the brother-in-law (not Ana), and "Luka
+    // is my colleague from Span." the colleague, as "Luka, my colleague, …" did.
     name: 'rules-v96',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);

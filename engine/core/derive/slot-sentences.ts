@@ -1492,6 +1492,15 @@ const kinAfterName = new RegExp(
   String.raw`^(?<value>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?),\s+my\s+(?<kin>${kinWords})(?=,\s+(?!${addressed}(?![\p{L}\p{N}]))\p{Ll})`,
   'u',
 );
+/**
+ * "Luka is my brother-in-law.", "Luka is my colleague from Span.", "Luka is my brother-in-law, Ana's
+ * husband.": the name, then who they are to the speaker, the sentence's own subject and what it says
+ * of them; not "Luka is my brother's friend" (someone else's) nor a question.
+ */
+const kinIsName = new RegExp(
+  String.raw`^(?<value>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?)\s+is\s+(?:also\s+)?my\s+(?<kin>${kinWords})(?=[\s.!…]*$|,\s|\s+(?:from|at)\s+\p{Lu})`,
+  'u',
+);
 
 /**
  * Who a person the speaker names is to them, where the role is one they may have several of ("My sister
@@ -1508,9 +1517,12 @@ export function kinNamedBeside(
   if (!/[Mm]y\s/u.test(sentence) || isQuestion(sentence) || unshouted(sentence) !== sentence) return null;
   if (notOwnWords.test(sentence)) return null;
   const s = sentence.trimEnd();
-  const whole = kinAfterName.exec(s);
+  const whole = kinAfterName.exec(s) ?? kinIsName.exec(s);
   const m = whole ?? kinBeside.exec(s);
   if (!m) return null;
+  // "my brother-in-law, Ana's husband": whose he is, said beside the role, names no one as him.
+  if (whole === null && /^[^,]*,\s*\S+['’]s\s/u.test(m[0].slice(m[0].indexOf(m.groups!['kin']!)) + ' '))
+    return null;
   const kin = m.groups!['kin']!.replace(/\s+/gu, ' ');
   if (!family.test(kin) && relationMayBeOver.test(sentence)) return null;
   const written = m.groups!['value']!.split(/\s+/u);
