@@ -670,13 +670,19 @@ for (const backend of [local, postgres])
         const now = await current(engine);
         assert.deepEqual([...now.values()].map((m) => [m.statement, m.owner.state, m.subject]).sort(), [
           ['Allergic to peanuts!', 'other', 'Rui Sousa'],
+          // Who he is to her, as "Rui Sousa is my younger brother." says it (rules-v96).
+          ["Ana's younger brother is Rui Sousa", 'self', 'Rui Sousa'],
           ['I owe him 20 euros.', 'self', 'Ana'],
           ['Lives in Porto.', 'other', 'Rui Sousa'],
           ['Rui Sousa is my younger brother.', 'self', 'Ana'],
           ["Rui Sousa's birthday is 1990-03-23", 'other', 'Rui Sousa'],
         ]);
         const profile = (await engine.getProfile(tenant, 'b', { limit: 50 })).lines.map((l) => l.statement);
-        assert.deepEqual(profile.sort(), ['I owe him 20 euros.', 'Rui Sousa is my younger brother.']);
+        assert.deepEqual(profile.sort(), [
+          "Ana's younger brother is Rui Sousa",
+          'I owe him 20 euros.',
+          'Rui Sousa is my younger brother.',
+        ]);
       });
     });
 

@@ -34,7 +34,9 @@ describe('local engine: derivation', () => {
     const statements = async (ids: string[]) =>
       Promise.all(ids.map(async (id) => (await engine.getMemory(tenant, 'b', id)).statement));
     // Her note ("my sister"): a Memory per sentence, as her messages (rules-v36, own-note.ts).
+    // Who Marta is to Ana, as "Marta is my sister." says it (rules-v96).
     assert.deepEqual((await statements(note.memory_ids)).sort(), [
+      "Ana's sister is Marta",
       'Marta is my sister.',
       'She is a nurse.',
       'Visit in May.',

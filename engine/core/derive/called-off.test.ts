@@ -26,6 +26,8 @@ test('a plan said to be off names the slot it was to hold, and the value where o
     ['so yeah the new job fell through', { predicate: 'works at' }],
     ['honestly the porto move is off', { predicate: 'lives in', values: ['porto'] }],
     ['my job offer fell through', { predicate: 'works at' }],
+    // The news opening a later clause, after the speaker's own words (use9 H3).
+    ['Ok, decided: the Porto move is off.', { predicate: 'lives in', values: ['Porto'] }],
   ];
   for (const [s, expected] of cases) assert.deepEqual(planCalledOff(s), expected, s);
 });
@@ -47,6 +49,10 @@ test('a question, a doubt, a plan taken back, someone else’s plan or anything 
     'the gig got cancelled',
     'the porto move is off, i think',
     'we decided to stay in lisbon after all, the hotel in porto was full',
+    // A later clause after a condition, a doubt or another's word.
+    'If the bank says no, the Porto move is off.',
+    'Maybe, the Porto move is off.',
+    'Marko says: the Porto move is off.',
   ])
     assert.equal(planCalledOff(s), null, s);
 });

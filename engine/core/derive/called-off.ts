@@ -149,6 +149,31 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
  */
 export function planCalledOff(s: string): CalledOff | null {
   if (!offHint.test(s) || isQuestion(s)) return null;
+  const whole = calledOffAt(s);
+  if (whole !== null) return whole;
+  // "Ok, decided: the porto move is off.": the news opens a later clause, after words of the speaker's
+  // own that neither doubt it nor pass on another's.
+  for (const at of clauseStarts(s)) {
+    if (doubtedBefore.test(s.slice(0, at)) || passedOn.test(s.slice(0, at))) return null;
+    const later = calledOffAt(s.slice(at));
+    if (later !== null) return later;
+  }
+  return null;
+}
+
+/** Where each clause after the first opens: after a colon, a semicolon, a dash, or a comma. */
+export function clauseStarts(s: string): number[] {
+  return [...s.matchAll(/(?:[:;]|\s[—–-]|,)\s+(?=\S)/gu)].map((m) => m.index + m[0].length);
+}
+/** Words before a clause that make what follows another's: "Marko said, the trip is off". */
+export const passedOn =
+  /(?<![\p{L}\p{N}])(?:said|says|say|told|tells|thinks?|thought|heard|rumou?r|apparently|asked|wrote|writes|texted)(?![\p{L}\p{N}])/iu;
+/** Words before a clause that make it a condition or a doubt: "If it rains, the move is off". */
+const doubtedBefore =
+  /(?<![\p{L}\p{N}])(?:if|unless|when|whether|maybe|might|may|could|would|should|not|n['’]t|hope|hoping|afraid|worried)(?![\p{L}\p{N}])/iu;
+
+/** The plan called off by a sentence (or a later clause of it, planCalledOff) that opens with the news. */
+function calledOffAt(s: string): CalledOff | null {
   for (const { predicate, re } of patterns) {
     const m = re.exec(s);
     if (!m) continue;

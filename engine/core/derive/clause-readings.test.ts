@@ -28,6 +28,15 @@ test("a later clause's attribute holds its slot; the sentence keeps what it says
     ['My partner went vegan last month', null, null],
     ["Ana's diet is vegan", 'diet', null],
   ]);
+  // "…, so pescatarian now": its "I'm" left out, as a chat writes it (use9 H3).
+  assert.deepEqual(read('Vegetarian plus fish, so pescatarian now.'), [
+    ['Vegetarian plus fish', null, null],
+    ["Ana's diet is pescatarian", 'diet', null],
+  ]);
+  assert.deepEqual(read("I'm eating fish again, so pescatarian now."), [
+    ["I'm eating fish again", null, null],
+    ["Ana's diet is pescatarian", 'diet', null],
+  ]);
   // "…, and I'm vegetarian": a clause of the speaker's own, said whole, holds its slot.
   assert.deepEqual(read("I prefer window seats on flights and I'm vegetarian."), [
     ['I prefer window seats on flights', null, null],
@@ -100,6 +109,8 @@ test('a frame, a wish, a quote, a take-back or someone else as the subject holds
     'haha, no longer vegan, just kidding',
     'My sister went vegan, no longer vegetarian',
     'Inês is vegan now, not vegetarian anymore',
+    'Inês is eating fish again, so pescatarian now.',
+    'My sister is eating fish again, so pescatarian now.',
   ])
     assert.deepEqual(
       read(text).filter((c) => c[1] !== null),

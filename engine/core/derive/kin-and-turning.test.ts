@@ -60,6 +60,25 @@ test('a name with its role set off by commas is kin too, but not one spoken to',
   assert.deepEqual(kinOf('Caroline, my friend, you are the best.'), []);
 });
 
+test('a name said to be kin is kin, whose else he is said beside it names no one (use9)', () => {
+  assert.deepEqual(kinOf("Luka is my brother-in-law, Ana's husband."), [
+    ["Rui's brother-in-law is Luka", 'Luka', 'self', 'Luka is my brother-in-law'],
+  ]);
+  assert.deepEqual(kinOf('Luka is my colleague from Span.'), [
+    ["Rui's colleague is Luka", 'Luka', 'self', 'Luka is my colleague'],
+  ]);
+  assert.deepEqual(kinOf('Luka is my brother.'), [
+    ["Rui's brother is Luka", 'Luka', 'self', 'Luka is my brother'],
+  ]);
+  for (const said of [
+    "I met my brother-in-law, Ana's husband.",
+    "Luka is my brother's friend.",
+    'Is Luka my brother?',
+    'Luka is my brother in spirit.',
+  ])
+    assert.deepEqual(kinOf(said), [], said);
+});
+
 test("no kin from someone else's kin, quoted or played words, questions, or a friendship said to be over", () => {
   for (const said of [
     "My friend's sister Ana is a nurse.",

@@ -411,6 +411,32 @@ test('a trip called off by its place alone is the stay said there in words, and 
     assert.ok(!saysMoreOfPlan(own, off, trip), own);
 });
 
+test('a trip called off in a later clause, moved by its place alone, and booked for its place (use9 H3)', () => {
+  const lisbon = { how: 'cancelled', plan: 'trip', naming: ['lisbon'], place: 'lisbon' } as const;
+  assert.deepEqual(
+    planChanged("Ok let's do it: the Lisbon trip is off, we're going to Porto 24-28 October instead."),
+    lisbon,
+  );
+  // Not after a condition, a doubt or someone else's word; not taken back.
+  for (const s of [
+    'If it rains, the Lisbon trip is off.',
+    'Marko says, the Lisbon trip is off.',
+    'Great: the Lisbon trip is off, jk',
+  ])
+    assert.equal(planChanged(s), null, s);
+  const moved = planChanged('Lisbon is now 10-17 October.');
+  assert.deepEqual(moved, { ...lisbon, how: 'moved' });
+  // A name "now" something that is no day of a calendar moves nothing.
+  for (const s of ['Marko is now 30.', 'Zagreb is now 5 degrees.']) assert.equal(planChanged(s), null, s);
+  // A booking said for the place is the trip; the trip moved by its place alone is still the trip.
+  for (const plan of ['I booked the flights for Lisbon, 12-19 September.', 'Lisbon is now 10-17 October.']) {
+    assert.ok(isPlanChanged(plan, lisbon), plan);
+    assert.ok(isPlanChanged(plan, moved!), plan);
+  }
+  assert.ok(!isPlanChanged('I bought a guidebook for Lisbon, 12 September.', lisbon));
+  assert.ok(!isPlanChanged('Porto is now 10-17 October.', lisbon));
+});
+
 test("a calendar's event says when it begins and whether it lasts days", () => {
   assert.deepEqual(eventTimes('Christmas in Zagreb with Mama; when: 2026-12-23 to 2026-12-27'), {
     startMs: Date.parse('2026-12-23T00:00:00Z'),

@@ -1,7 +1,7 @@
 import { whenDays, whenPart } from '../../contract/all-day.ts';
 import { months, weekdays } from '../retrieve/calendar-words.ts';
 import { statesTime } from '../retrieve/time-expressions.ts';
-import { newsLeadIns } from './called-off.ts';
+import { clauseStarts, newsLeadIns, passedOn } from './called-off.ts';
 import { saysIdea } from './idea-dropped.ts';
 import { isQuestion } from './unmarked-question.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
@@ -223,6 +223,15 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: tru
       'iu',
     ),
   },
+  // "Lisbon is now 10-17 October.": a trip named by its place alone, its new days said with "now" at
+  // once (tripTo: a month's or a weekday's name among them, so "Marko is now 30" moves nothing).
+  {
+    how: 'moved',
+    re: new RegExp(
+      String.raw`^${lead}(?:the\s+)?(?<to>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?)(?:['’]s|\s+is)\s+(?<verb>now)(?=${timeNext})`,
+      'u',
+    ),
+  },
   // "The Kyoto trip is off.", "Dinner with Sam got cancelled"
   {
     how: 'cancelled',
@@ -299,6 +308,20 @@ const insteadOf = /(?<![\p{L}\p{N}])instead\s+of\s+(?<from>[^,.;!?]+)/iu;
 export function planChanged(sentence: string): PlanChange | null {
   const s = sentence.trim();
   if (s.length > 300 || !changeHint.test(s) || isQuestion(s)) return null;
+  const whole = changeAt(s);
+  if (whole !== null) return whole;
+  // "Ok let's do it: the Lisbon trip is off, we're going to Porto instead.": the change opens a later
+  // clause, after words of the speaker's own that neither doubt it nor pass on another's.
+  for (const at of clauseStarts(s)) {
+    if (notDone.test(s.slice(0, at)) || passedOn.test(s.slice(0, at))) return null;
+    const later = changeAt(s.slice(at));
+    if (later !== null) return later;
+  }
+  return null;
+}
+
+/** What a sentence (or a later clause of it, planChanged) opening with the change says of a plan. */
+function changeAt(s: string): PlanChange | null {
   for (const { how, re, person } of patterns) {
     const m = re.exec(s);
     if (m === null) continue;
@@ -309,7 +332,7 @@ export function planChanged(sentence: string): PlanChange | null {
     if (person) return personsPlanOff(m.groups!, after);
     const to = m.groups!['to'];
     if (to !== undefined) {
-      const trip = tripTo(to, m.groups!, after);
+      const trip = how === 'moved' ? tripMoved(to, after) : tripTo(to, m.groups!, after);
       if (trip !== null) return trip;
       continue;
     }
@@ -358,6 +381,19 @@ function tripTo(to: string, groups: Record<string, string | undefined>, after: s
     ...(name !== undefined && isName(name) ? { by: name } : {}),
   };
 }
+
+/** A trip moved by its place alone ("Lisbon is now 10-17 October."): the trip there, to days it names. */
+function tripMoved(to: string, after: string): PlanChange | null {
+  const place = to.toLowerCase();
+  if (noName.has(place.split(/\s+/u)[0]!) || timeWordOf.test(to)) return null;
+  const clause = after.split(/[,;.!?]/u)[0] ?? '';
+  if (!namedDay.test(clause) || statesTime(clause) === null) return null;
+  return { how: 'moved', plan: 'trip', naming: [place], place };
+}
+const namedDay = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:${[...weekdays, ...months].join('|')})(?![\p{L}\p{N}])`,
+  'iu',
+);
 
 /** The time before "to" of "from Tuesday to Thursday" (up to four words of one clause), or undefined. */
 function timeBeforeTo(after: string): string | undefined {
@@ -486,7 +522,8 @@ export function isPlanChanged(statement: string, change: PlanChange): boolean {
       : saysNoun ||
         words.slice(1).some((w) => saysIdea(statement, w)) ||
         staysThere(statement, change) ||
-        staySaid(statement, change);
+        staySaid(statement, change) ||
+        movedBefore(statement, change);
   if (!saysPlan) return false;
   // Said only by whom it is with ("the dentist"), it is the appointment where it is no other plan:
   // "Sam called: my appointment moved" moves no "dinner with Sam".
@@ -533,12 +570,24 @@ const stayWords =
 function staySaid(statement: string, change: PlanChange): boolean {
   const place = change.place;
   if (place === undefined || !stays.has(change.plan.replace(/e?s$/u, ''))) return false;
+  // "I booked the flights for Lisbon": a booking says where it is for.
+  const to = bookedWords.test(statement) ? '(?:in|to|at|for)' : '(?:in|to|at)';
   const there = new RegExp(
-    String.raw`(?<![\p{L}\p{N}])(?:in|to|at)\s+${escapeRegExp(place).replace(/\s+/gu, '\\s+')}(?![\p{L}\p{N}])`,
+    String.raw`(?<![\p{L}\p{N}])${to}\s+${escapeRegExp(place).replace(/\s+/gu, '\\s+')}(?![\p{L}\p{N}])`,
     'iu',
   );
   // "We had a great weekend in Vienna last year" is no plan.
   return there.test(statement) && stayWords.test(statement) && !pastTime.test(statement);
+}
+
+/**
+ * Whether a statement is itself the trip a change names moved by its place ("Lisbon is now 10-17
+ * October." of "the Lisbon trip is off"): the version a move left is the plan still.
+ */
+function movedBefore(statement: string, change: PlanChange): boolean {
+  if (change.place === undefined || !stays.has(change.plan.replace(/e?s$/u, ''))) return false;
+  const moved = planChanged(statement);
+  return moved !== null && moved.how === 'moved' && moved.place === change.place;
 }
 
 const dayMs = 86_400_000;

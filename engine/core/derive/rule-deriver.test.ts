@@ -1054,6 +1054,20 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start('I got a job at Helix Bio! Start date is next Monday 🎉'), [
     ['Ana works at Helix Bio', 'works at', '2024-01-08T00:00:00.000Z'],
   ]);
+  // A chat's "Starting …" with its role before it (use9 H3): the job and the role from that day, shouted
+  // news too.
+  assert.deepEqual(start('I GOT THE RIMAC JOB! Data analyst, starting 7 January.'), [
+    ['Ana works at Rimac', 'works at', '2024-01-07T00:00:00.000Z'],
+    ["Ana's occupation is data analyst", 'occupation', '2024-01-07T00:00:00.000Z'],
+  ]);
+  assert.deepEqual(start('I got the job at Rimac! Starting 7 January.'), [
+    ['Ana works at Rimac', 'works at', '2024-01-07T00:00:00.000Z'],
+  ]);
+  // Words before it that name no role start nothing: the sentence stays as said.
+  assert.deepEqual(start('I got the job at Rimac! Really, starting 7 January.'), [
+    ['Ana works at Rimac', 'works at', undefined],
+    ['Really, starting 7 January.', null, undefined],
+  ]);
   // "there" is the employer the sentence before names; the role said with the day starts with it, quoting
   // the sentence that says it.
   const there = claimsOf(
@@ -1178,6 +1192,8 @@ test('a note named after a person: what "she" and "her" say is that person\'s, n
     note('Ana Lima', 'Ana Lima is my best friend. She lives in Porto. Her partner is Pedro.'),
     [
       ['Ana Lima is my best friend.', 'self', 'Maria Santos'],
+      // Who she is to Maria, as "Ana Lima, my best friend, …" says it.
+      ["Maria Santos's best friend is Ana Lima", 'self', 'Ana Lima'],
       ['Ana Lima lives in Porto', 'other', 'Ana Lima'],
       ['Her partner is Pedro.', 'other', 'Ana Lima'],
     ],
@@ -1207,6 +1223,7 @@ test('a people note the self writes in the first person: its key lines and what 
       ["Rui Sousa's phone number is +351 912 345 678", 'phone number', 'other', 'Rui Sousa'],
       // Who he is to her is hers to say, as "Rui Sousa is my younger brother." would be.
       ['Rui Sousa is my younger brother.', null, 'self', 'Ana Sousa'],
+      ["Ana Sousa's younger brother is Rui Sousa", null, 'self', 'Rui Sousa'],
       ['Allergic to peanuts!', null, 'other', 'Rui Sousa'],
       ['Lives in Porto.', null, 'other', 'Rui Sousa'],
       // What she says of herself stays hers.
@@ -1221,6 +1238,7 @@ test('a people note the self writes in the first person: its key lines and what 
   // A sentence that names someone else is still theirs; "he" is still the note's person.
   assert.deepEqual(note('Rui Sousa', 'My brother. Marta lives in Braga. He works at Sonae.'), [
     ['Rui Sousa is my brother.', null, 'self', 'Ana Sousa'],
+    ["Ana Sousa's brother is Rui Sousa", null, 'self', 'Rui Sousa'],
     ['Marta lives in Braga', 'lives in', 'other', 'Marta'],
     ['Rui Sousa works at Sonae', 'works at', 'other', 'Rui Sousa'],
   ]);
@@ -1228,6 +1246,7 @@ test('a people note the self writes in the first person: its key lines and what 
   assert.deepEqual(note('Rui', 'Birthday: 23 March\n\nMy younger brother. Allergic to peanuts!'), [
     ["Rui's birthday is 23 March", 'birthday', 'other', 'Rui'],
     ['Rui is my younger brother.', null, 'self', 'Ana Sousa'],
+    ["Ana Sousa's younger brother is Rui", null, 'self', 'Rui'],
     ['Allergic to peanuts!', null, 'other', 'Rui'],
   ]);
   // Her own first name as the title is no one else's: her note stays hers.
@@ -1697,6 +1716,29 @@ test("a known speaker's taste taken up again marks the sentence's claim; an endi
   );
 });
 
+test('how something went, said of no one right before news of someone else, is theirs (use9 M1)', () => {
+  const whose = (text: string) => claimsOf(text, 'Ana').map((c) => [c.statement, c.subject, c.owner.state]);
+  assert.deepEqual(whose('Surgery went fine! Mama is in recovery, the doctor says 6 weeks of physio.')[0], [
+    'Surgery went fine!',
+    'Mama',
+    'other',
+  ]);
+  assert.deepEqual(whose('The surgery was a success. Marko is resting now.')[0], [
+    'The surgery was a success.',
+    'Marko',
+    'other',
+  ]);
+  // The speaker's own words in it, news of her own after it, or nothing after it: hers.
+  for (const text of [
+    'My surgery went fine! Mama is happy.',
+    "Surgery went fine! I'm in recovery.",
+    'Surgery went fine!',
+    'Allergic to penicillin.',
+    'Surgery went fine! The doctor was great.',
+  ])
+    assert.deepEqual(whose(text)[0]?.slice(1), ['Ana', 'self'], text);
+});
+
 test("a job's last and first day said alone, on the day, end and start it then", () => {
   const jobs = (text: string) =>
     claimsOf(text, 'Ana')
@@ -1708,6 +1750,9 @@ test("a job's last and first day said alone, on the day, end and start it then",
   ]);
   assert.deepEqual(jobs('First day at Infobip!'), [['Ana works at Infobip', undefined, undefined]]);
   assert.deepEqual(jobs('My first day at Infobip 🎉'), [['Ana works at Infobip', undefined, undefined]]);
+  // Said done, on its evening (use9 H3).
+  assert.deepEqual(jobs('First day at Rimac done!'), [['Ana works at Rimac', undefined, undefined]]);
+  assert.deepEqual(jobs('First day at Rimac survived 😅'), [['Ana works at Rimac', undefined, undefined]]);
   for (const text of [
     'Last day at the beach.',
     'Last day at Span is next week.',
@@ -1716,6 +1761,7 @@ test("a job's last and first day said alone, on the day, end and start it then",
     'First day at the gym!',
     'My first day at Span was in 2019.',
     'First day at Infobip was a blur, but the team is great.',
+    'First day at Rimac was great.',
   ])
     assert.deepEqual(jobs(text), [], text);
 });

@@ -37,6 +37,7 @@ import {
   birthdayTurning,
   relationNamedBeside,
   kinNamedBeside,
+  namesAPerson,
   slotSentences,
   movingOutOf,
   newHomeSaid,
@@ -605,7 +606,17 @@ export function createRuleDeriver(): Deriver {
     // for Dry January." (for Sunday, Veganuary, Thanksgiving) ends nothing; a name alone is someone's
     // sake only where the Brain knows a person by it. "I go by Tom a lot these days.", "Everyone calls me
     // Doc." / "Skipper" / "Coach K" are nicknames again; a relation's word alone ("Boss") still is none.
-    name: 'rules-v95',
+    // v96 (use9 H3, a WhatsApp chat's words): "I GOT THE RIMAC JOB!" and "I work at company ZetaCorp."
+    // hold the job, "Data analyst, starting 7 September." after the news starts it and the role that
+    // day, and "First day at Rimac done!" starts it as "First day at Rimac!" does. A plan's change may
+    // open a later clause ("Ok let's do it: the Lisbon trip is off, …"), "Lisbon is now 10-17 October."
+    // moves the trip, and "I booked the flights for Lisbon, …" is the trip. "I've decided: I'm going
+    // vegetarian from today." holds the diet, and "…, so pescatarian now" (its "I'm" left out) too.
+    // "Surgery went fine! Mama is in recovery, …": how something went, said of no one right before
+    // a sentence that opens with someone else, is theirs (use9 M1), not a health line of the speaker's.
+    // "Luka is my brother-in-law, Ana's husband." names Luka the brother-in-law (not Ana), and "Luka
+    // is my colleague from Span." the colleague, as "Luka, my colleague, …" did.
+    name: 'rules-v96',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -757,6 +768,14 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
         said.map((x) => x.value),
         owner.state === 'other' ? ctx.self : null,
       );
+      // "Surgery went fine! Mama is in recovery …": how it went, said of no one, right before a
+      // sentence of someone else's, is theirs; it was the speaker's, a health line of her own.
+      const ofTheNext = new Map(
+        said.flatMap((x, i) => {
+          const who = i + 1 < said.length ? outcomeOfTheNext(x.value, said[i + 1]!.value) : null;
+          return who === null ? [] : [[x.value, who] as const];
+        }),
+      );
       // "I've decided to switch dentists. From now on I go to Dr. Babić.": whom one goes to holds the
       // slot the sentence before switched.
       const afterSwitch = new Map(
@@ -767,6 +786,12 @@ function claimsOfRecord(record: DerivableRecord, ctx: DeriveContext): Claim[] {
       );
       const read = unique(spans).flatMap((s): SaidClaim[] => {
         if (takenBack.has(s)) return [{ statement: s, subject, predicate: null, owner, quote: s }];
+        const newsOf = agent === null && owner.state === 'self' ? ofTheNext.get(s) : undefined;
+        const whose = newsOf === undefined ? null : others(newsOf);
+        if (whose?.state === 'other')
+          return [
+            { statement: s, subject: whose.entity ?? newsOf!, predicate: null, owner: whose, quote: s },
+          ];
         const switched = agent === null && owner.state !== 'unresolved' ? afterSwitch.get(s) : undefined;
         if (switched !== undefined) {
           const statement = valueStatement(subject, switched.predicate, switched.value);
@@ -1915,11 +1940,11 @@ type SaidClaim = Claim & {
 
 /**
  * "I start on December 1st", "start date is Dec 1", "I'm starting there on January 11", "My first day
- * there is January 11": when the job a sentence before names begins ("there" is that employer), and the
+ * there is January 11", "Starting 7 September", "Data analyst, starting 7 September": when the job a sentence before names begins ("there" is that employer), and the
  * role said with the day ("… as a senior data engineer").
  */
 const startsOn = new RegExp(
-  String.raw`^(?:and\s+|so\s+)?(?:I(?:\s+|['’]ll\s+|\s+will\s+)start(?:\s+there|\s+work(?:ing)?)?|I(?:['’]m|\s+am)\s+starting(?:\s+there|\s+work)?|(?:my\s+)?start\s+date\s+is|(?:my\s+)?first\s+day(?:\s+there)?\s+(?:is|will\s+be))\s+(?<when>(?:on\s+)?[\p{L}\p{N}][\p{L}\p{N} ,]{0,30}?)(?<role>,?\s+as\s+(?:a|an|the)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,3})?${chatEnd}`,
+  String.raw`^(?:and\s+|so\s+)?(?:I(?:\s+|['’]ll\s+|\s+will\s+)start(?:\s+there|\s+work(?:ing)?)?|I(?:['’]m|\s+am)\s+starting(?:\s+there|\s+work)?|(?:my\s+)?start\s+date\s+is|(?:my\s+)?first\s+day(?:\s+there)?\s+(?:is|will\s+be)|(?:(?<title>\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*){0,3}),\s+)?starting)\s+(?<when>(?:on\s+)?[\p{L}\p{N}][\p{L}\p{N} ,]{0,30}?)(?<role>,?\s+as\s+(?:a|an|the)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,3})?${chatEnd}`,
   'iu',
 );
 
@@ -1939,8 +1964,12 @@ function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
   const day = m?.groups!['when'];
   // Only a day to come that reads as one: "I start at 9 every day" leaves the job as it was.
   if (day === undefined || startDay(day, occurredAt) === null) return claims;
+  // "Data analyst, starting 7 September.": the role before the day, only where it names one.
+  const title = m!.groups!['title'];
+  if (title !== undefined && (m!.groups!['role'] !== undefined || occupationAs(`as a ${title}`) === null))
+    return claims;
   const job = { ...jobs[0]!, startsWhen: day };
-  const said = m!.groups!['role'];
+  const said = title === undefined ? m!.groups!['role'] : `as a ${title}`;
   const role = said === undefined ? null : occupationAs(said.replace(/^,/u, ''));
   const occupation: SaidClaim[] =
     role === null
@@ -2363,6 +2392,46 @@ const takesItBack =
  */
 const framesWhatFollows =
   /^(?:i\s+wish|i\s+hope|if|imagine|pretend|in\s+(?:my|a|the|your)\s+dreams?|when(?:ever)?|while|during|for|unless|until|once|at|on|in)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:said|says|say|saying|thinks|thought|told\s+me|telling\s+(?:me|him|her|them|everyone)|asked|asking|wrote|texted)$/iu;
+/**
+ * How something went, said of no one ("Surgery went fine!", "The scan was clear."), and no word of the
+ * speaker's own in it.
+ */
+const outcomeOfNoOne = new RegExp(
+  String.raw`^(?:the\s+|her\s+|his\s+)?(?<what>\p{L}[\p{L}-]*)(?:\s+\p{L}[\p{L}-]*)?\s+(?:went|was|is|has\s+been|came\s+back)\s+(?:really\s+|very\s+|so\s+|totally\s+)?(?:fine|well|ok|okay|great|good|smoothly|perfectly|successful|a\s+success|clear|over|done)${chatEnd}`,
+  'iu',
+);
+/** Someone named as the subject of a sentence that opens with them: "Mama is …", "my mum is …". */
+const kinOpens = new RegExp(
+  String.raw`^(?:(?:my|our)\s+)?(?<kin>${relation}|mama|mamma|tata|mommy|mummy|daddy|granny|baka|djed|nana)(?:\s+(?:is|was|has|had|got|went|says|said|feels|needs)|['’]s)(?![\p{L}\p{N}])`,
+  'iu',
+);
+
+/**
+ * Who a sentence is of when it tells how something went, of no one, right before a sentence that opens
+ * with someone else ("Surgery went fine! Mama is in recovery, …": Mama): the news is theirs. Null where
+ * the sentence says anything else, speaks of the speaker, or the next opens with no one else.
+ */
+function outcomeOfTheNext(sentence: string, next: string): string | null {
+  const m = outcomeOfNoOne.exec(sentence.trim());
+  if (m === null || new RegExp(String.raw`(?<![\p{L}\p{N}'’])${firstPerson}`, 'iu').test(sentence))
+    return null;
+  const n = next.trim();
+  const kin = kinOpens.exec(n);
+  if (kin !== null) return kin.groups!['kin']!;
+  const named = aboutAnother(n) ?? opensWithAName(n);
+  // "Marko went well. Ana says so": a name opening the first sentence is its own subject.
+  if (
+    named === null ||
+    !namesAPerson(named, true) ||
+    named.toLowerCase() === m.groups!['what']!.toLowerCase()
+  )
+    return null;
+  return named;
+}
+
+/** Someone else opening a sentence as its subject: "Ana is …", "My sister eats …", "she's …". */
+const othersSubject =
+  /^[\s"“(]*(?:(?:(?:my|our|his|her|their)\s+)?\p{L}+|he|she|they|we|you)(?:\s+(?:is|are|was|were|has|have|eats|keeps|went)|['’]s|['’]re)(?![\p{L}\p{N}])/iu;
 /** A sentence the speaker opens as its subject: "I …", "actually i …", "im …". */
 const opensWithSpeaker = new RegExp(
   String.raw`^${fillers}(?:i|i['’](?:m|ve)|im|ive)(?![\p{L}\p{N}'’])`,
@@ -2391,7 +2460,7 @@ function clauseAttributes(
   let first = -1;
   let end = 0;
   for (const m of s.matchAll(
-    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|(?:so\s+(?:now\s+)?)?i(?:['’]?m|\s+am))\s)/giu,
+    /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|(?:so\s+(?:now\s+)?)?i(?:['’]?m|\s+am)|so(?=\s+(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian)(?![\p{L}\p{N}])))\s)/giu,
   )) {
     const from = m.index + m[0].length;
     const rest = s.slice(from);
@@ -2408,6 +2477,9 @@ function clauseAttributes(
     // "not vegetarian anymore" says of whom the sentence opens with: only the speaker's own.
     // "…, so I'm vegan now too" names the speaker itself, whoever the sentence opened with.
     if (!/^(?:my|our|so\s|i['’]?m\s|i\s+am\s)/iu.test(clause) && !opensWithSpeaker.test(s)) continue;
+    // "…, so pescatarian now": its "I'm" left out, the speaker's only where no one else opens the
+    // sentence ("Vegetarian plus fish, so …"; not "Ana is eating fish again, so …").
+    if (/^so\s+(?!now\s|i['’\s])/iu.test(clause) && othersSubject.test(lead)) continue;
     if (first < 0) first = m.index;
     end = from + clause.length;
     const statement = (a.ends ? endedStatement : valueStatement)(subject, a.predicate, a.value);

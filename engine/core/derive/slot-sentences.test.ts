@@ -85,6 +85,12 @@ test('where one lives or works, said in the first person, holds a slot', () => {
     ['Started a new job at Globex last month.', 'works at', 'Globex'],
     ['Got a job at Globex!', 'works at', 'Globex'],
     ['Just got hired at Globex.', 'works at', 'Globex'],
+    // The employer named before the job's word, and a chat's "company" before the name (use9 H3).
+    ['I got the Rimac job!', 'works at', 'Rimac'],
+    ['I GOT THE RIMAC JOB!', 'works at', 'Rimac'],
+    ['Landed the Infobip offer!', 'works at', 'Infobip'],
+    ['I work at company ZetaCorp.', 'works at', 'ZetaCorp'],
+    ['I work for the firm Baker Partners.', 'works at', 'Baker Partners'],
   ];
   for (const [s, predicate, value] of cases)
     assert.deepEqual(
@@ -579,6 +585,11 @@ test('a chat all in lower case, and "based in", hold a slot as a cased sentence 
     "I'm a designer at heart.",
     'Living in Porto is expensive.',
     'I work at night',
+    // Which job, in a chat's words, names no employer; nor the company's word alone.
+    'I got the teaching job',
+    'i got the new job',
+    'I GOT THE NEW JOB!',
+    'I work at company events',
     'I moved to a new flat',
     'Just moved to slack',
     // With another capital, the sentence is read as written: a lower-case word after it is no name.
@@ -932,8 +943,15 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
   ];
   for (const [s, value] of led)
     assert.deepEqual(attributeSentence(s), { predicate: 'diet', value, own: true }, s);
+  // Taken up from a day said (use9 H3), after the speaker's own "I've decided:".
+  for (const [s, value] of [
+    ["I've decided: I'm going vegetarian from today.", 'vegetarian'],
+    ["I'm going vegan starting today!", 'vegan'],
+  ] as const)
+    assert.deepEqual(attributeSentence(s), { predicate: 'diet', value }, s);
   for (const s of [
     // Never was, or stopped? Said of someone else, of a time, or more than the diet.
+    "Marko decided: I'm vegan now.",
     "I'm not vegan.",
     'My sister is vegan.',
     'I was vegetarian.',

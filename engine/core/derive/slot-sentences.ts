@@ -138,6 +138,12 @@ const backForGood = String.raw`[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good
 /** "joined Stripe as a staff engineer": an employer joined, said so by the occupation after it. */
 const joinedAs = String.raw`[Jj]oined(?=\s+\p{Lu}\S*(?:\s+\p{Lu}\S*){0,3}\s+as\s+(?:a|an|the|their)\s+(?:[\p{L}-]+\s+){0,3}${occupations}(?![\p{L}\p{N}]))`;
 
+/**
+ * The word a chat puts before an employer's name and no name holds: "I work at company ZetaCorp", "I
+ * work for the firm Baker & Co".
+ */
+const companyWord = String.raw`(?:(?:the\s+)?(?:company|firm|startup|agency)\s+(?=\p{Lu}))?`;
+
 /** A job taken: "got a job", "took a new position as a nurse", "landed the role", "got hired". */
 const newJob = String.raw`(?:(?:(?:[Gg]ot|[Tt]ook|[Ll]anded|[Aa]ccepted|[Ss]tarted)\s+(?:a\s+|the\s+|my\s+)?(?:new\s+)?|(?:[Hh]ave|[Hh]as)\s+a\s+new\s+)(?:job|position|role)(?:\s+as\s+(?:a|an)\s+${roleWords})?|(?:[Gg]ot|was|been)\s+hired)(?=\s)`;
 
@@ -184,7 +190,13 @@ const verbs: ReadonlyArray<{ predicate: SlotSentence['predicate']; verb: string 
     // How one works is part of it ("I work remotely for Globex", "I'm working part-time at Sonae").
     // A new job is one too: "I got a job at Globex", "I took a position with Initech", "I got hired
     // by Acme" ("with" and "by" only after those words: "I work with Tom" names a colleague).
-    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s)|${joinedAs})\s*(?:at|(?<![Nn]ew\s+(?:job|position|role)\s)for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from|(?<=[Jj]oined))\s+${name}`,
+    verb: String.raw`(?:(?:work|teach|(?<been>been\s+)?(?:working|teaching)|${perfect('(?:worked|taught)')})(?:\s+(?:remotely|part-time|full-time|part\s+time|full\s+time))?(?:\s+as\s+(?:a|an)\s+${roleWords})?|[Ss]tarted(?:\s+a\s+new\s+job|\s+working)?(?=\s)|${newJob}|${atWork}|employed(?=\s)|(?<=^\s*(?:(?:[Mm]y|[Aa])\s+)?)[Nn]ew\s+(?:job|position|role)(?=\s)|[Aa]ccepted\s+(?:the|an|their|a)\s+(?:job\s+)?offer(?=\s)|${joinedAs})\s*(?:at|(?<![Nn]ew\s+(?:job|position|role)\s)for|(?<=(?:job|position|role|hired|employed)\s)(?:with|by)|(?<=offer\s)from|(?<=[Jj]oined))\s+${companyWord}${name}`,
+  },
+  {
+    predicate: 'works at',
+    // "I got the Rimac job!", "Landed the Infobip offer": the employer named before the job's word
+    // (jobAfter: the clause reaches over it).
+    verb: String.raw`(?<jobAfter>[Gg]ot|[Ll]anded|[Aa]ccepted|[Tt]ook)\s+the\s+${name}(?=\s+(?:job|position|role|offer)(?![\p{L}\p{N}]))`,
   },
 ];
 
@@ -389,7 +401,7 @@ const notWhom = new Set(
  */
 const beforeColon = /^\s*([^:\n]{1,80}?):\s+\S/u;
 const ownLeadIn =
-  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops|(?:my\s+)?new\s+(?:(?:mobile|cell|phone)\s+)?(?:phone|number|mobile|cell|e-?mail(?:\s+address)?))s?$/iu;
+  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|(?:i(?:['’]ve|\s+have)\s+)?decided|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops|(?:my\s+)?new\s+(?:(?:mobile|cell|phone)\s+)?(?:phone|number|mobile|cell|e-?mail(?:\s+address)?))s?$/iu;
 /**
  * The sentence with the speaker's own lead-in turned to spaces ("Update: moved to Lisbon", "news: got the
  * job at Stripe"), so a clause whose "I" a chat leaves out opens after it as it would open the sentence.
@@ -648,16 +660,19 @@ function readClause(
 
 /**
  * Whether a first day at a job is the whole sentence, a closing mark or an emoji aside ("First day at
- * Infobip!", "My first day at Span 🎉"): said on that day. Not with more after it ("My
+ * Infobip!", "My first day at Span 🎉", "First day at Rimac done!"): said on that day. Not with more after it ("My
  * first day at Span was in 2019").
  */
 function firstDayAlone(sentence: string, start: number, end: number): boolean {
   return (
     /^(?:[Mm]y\s+)?[Ff]irst\s+day\s/u.test(sentence.slice(start)) &&
     sentence.slice(0, start).trim() === '' &&
-    /^[\s.!…\p{Extended_Pictographic}\u{FE0F}\u{200D}]*$/u.test(sentence.slice(end))
+    firstDayOver.test(sentence.slice(end))
   );
 }
+/** After a first day, what says it was that day's: a mark or an emoji, or that it is done ("… done!", "… survived"). */
+const firstDayOver =
+  /^(?:\s+(?:is\s+|was\s+)?(?:done|over|survived|complete|completed|finished|(?:in\s+the\s+)?books)(?![\p{L}\p{N}]))?[\s.!…\p{Extended_Pictographic}\u{FE0F}\u{200D}]*$/u;
 
 /**
  * Words of a name that make it an event's or a place one visits, not an employer's: "Web Summit",
@@ -727,7 +742,10 @@ function clauseValue(
   const value = named.replace(/(?<![.’'])[.’']+$/u, '');
   const valueEnd = at + m[0].length - (named.length - value.length);
   const more = predicate === 'works at' ? role : placeDetail;
-  return { value, valueEnd, end: valueEnd + (more.exec(sentence.slice(valueEnd))?.[0].length ?? 0) };
+  // "I got the Rimac job as a data analyst": the job's word after the name is the clause's too.
+  const job = m.groups!['jobAfter'] !== undefined ? jobWordAfter.exec(sentence.slice(valueEnd)) : null;
+  const from = valueEnd + (job?.[0].length ?? 0);
+  return { value, valueEnd, end: from + (more.exec(sentence.slice(from))?.[0].length ?? 0) };
 }
 
 /**
@@ -773,6 +791,9 @@ const states = new Set(
  */
 const abstractForm = /^(?=\p{Ll}{6})\p{Ll}+(?:(?<![rhge])ness|ity|ety|ment|tion|sion|ism|ous|ful|less)$/u;
 const isState = (w: string) => states.has(w) || abstractForm.test(w);
+/** The job's word after its employer's name: " job" of "I got the Rimac job". */
+const jobWordAfter = /^\s+(?:job|position|role|offer)(?![\p{L}\p{N}])/u;
+
 /**
  * Words that end a lower-case name: "i live in porto now", "i work at sonae with my sister", a chat's
  * "i live in london rn"; and a verb after the place ("the city i live in is porto", "the company i work
@@ -784,7 +805,8 @@ const endsALowerName = new Set(
    from as so because though while when where which who that this these days last next ago after before until till
    rn atm tho ngl idk imo lmao omg w during like basically mostly part full
    is isn't was wasn't are were has had have just got gets closes opens sucks pays starts begins
-   today tonight tomorrow monday tuesday wednesday thursday friday saturday sunday`.split(/\s+/u),
+   today tonight tomorrow monday tuesday wednesday thursday friday saturday sunday
+   job position role offer`.split(/\s+/u),
 );
 /**
  * Where a home or an employer follows in a chat: "live in ", "moved from ", "based out of ", "work at ";
@@ -797,6 +819,13 @@ const lowerTrigger = new RegExp(
   String.raw`(?<![\p{L}\p{N}])(?:(?:live|living|[Mm]oved|[Rr]elocated|[Mm]oving|[Rr]elocating|move|based|work|working|job|[Ss]tarting|start|[Ss]tarted|first\s+day|settled|place|flat|apartment|house|offer)(?:\s+back)?\s+(?:in|to|at|for|from|out\s+of)|(?:job|position|role|hired)\s+(?:with|by|at)|${occupations}\s+(?:at|for)|I(?:['’]?m|\sam)\s(?:originally\s)?from|[Jj]oined(?=\s+\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2}\s+as\s)|[Bb]ack\s+in(?=\s+\S+(?:\s+\S+){0,2}\s+for\s+good(?:\s+now|\s+this\s+time)?(?![\p{L}\p{N}])(?!\s*[\p{L}\p{N}]))|(?:live|living)${withWhom}\s+in)\s+`,
   'gu',
 );
+/**
+ * "I GOT THE RIMAC JOB!": the employer before the job's word, read as a name only in a sentence shouted
+ * (unshouted), whose capitals were there; "i got the teaching job" names no employer. Not the words
+ * that say which job ("the new job", "the summer job").
+ */
+const shoutedJobBefore =
+  /(?<![\p{L}\p{N}])(?:got|landed|accepted|took)\s+the\s+(?!(?:new|old|first|last|next|other|same|big|dream|perfect|summer|part-time|full-time|temp|remote)\s)(?=\p{Ll}[\p{Ll}\p{M}'’-]*(?:\s+\p{Ll}[\p{Ll}\p{M}'’-]*)?\s+(?:job|position|role|offer)(?![\p{L}\p{N}]))/gu;
 
 /** Words after "de", "do" … that are no name's: "de facto", "de novo", "do you". */
 const notAfterParticle = new Set(
@@ -892,7 +921,7 @@ const smallWords = new Set(['at', 'in', 'to', 'the', 'for', 'of', 'on', 'and', '
  * too. Every character stays where it was, so a clause found in it is the same clause of the sentence.
  * A sentence with another capital letter is read as written.
  */
-function chatCased(sentence: string): string {
+function chatCased(sentence: string, shouted = false): string {
   if (!writtenUncased(sentence)) return sentence;
   // "im" and "ive" too, as a chat spells "I'm" and "I've" ("im living in porto").
   const text = sentence.replace(/(?<![\p{L}\p{N}'’])i(?=(?:m|ve)?(?![\p{L}\p{N}]))/gu, 'I');
@@ -903,7 +932,10 @@ function chatCased(sentence: string): string {
     if (name) names.push({ at, ...name });
     return name;
   };
-  for (const m of text.matchAll(lowerTrigger)) {
+  const triggers = [...text.matchAll(lowerTrigger)];
+  if (shouted) triggers.push(...text.matchAll(shoutedJobBefore));
+  triggers.sort((a, b) => a.index - b.index);
+  for (const m of triggers) {
     const name = take(m.index + m[0].length);
     // "moved from lisbon to porto": the home is the name after "to".
     if (!name || !/from\s+$/u.test(m[0])) continue;
@@ -994,7 +1026,8 @@ const allReaders = [...nowReaders, ...comingPatterns.map((p) => ({ ...p, clause:
  */
 export function slotSentences(said: string): SlotReading {
   // A chat all in lower case is read as if cased, every character where it was ("i live in porto").
-  const text = chatCased(withoutOwnLeadIn(unshouted(said)));
+  const calm = unshouted(said);
+  const text = chatCased(withoutOwnLeadIn(calm), calm !== said);
   // An ended clause is read on its own; the rest of the sentence is read as if it were not there (its
   // negation would hold every other clause back), its letters kept in place for the clauses' positions.
   const ended = endedClause(text);
@@ -1245,7 +1278,7 @@ export interface AttributeSentence {
 }
 
 /** Words before an attribute that say nothing of it: "Actually, …", "Btw …". */
-export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|and|update|correction|sorry|typo|fyi|just so you know)[,:!—–-]?\s+(?:[—–-]\s+)?)*`;
+export const fillers = String.raw`(?:(?:actually|so|ok|okay|oh|oops|well|btw|also|and|update|correction|sorry|typo|fyi|just so you know)[,:!—–-]?\s+(?:[—–-]\s+)?|(?:I(?:['’]ve|\s+have)\s+)?decided\s*:\s+)*`;
 /**
  * People one has one of at a time, by their role to the speaker: "My manager is Tom Reyes", "My new
  * boss is Rita Gomes", "My wife's name is Joana". Not a sister, a friend or a colleague: one has several.
@@ -1459,6 +1492,15 @@ const kinAfterName = new RegExp(
   String.raw`^(?<value>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?),\s+my\s+(?<kin>${kinWords})(?=,\s+(?!${addressed}(?![\p{L}\p{N}]))\p{Ll})`,
   'u',
 );
+/**
+ * "Luka is my brother-in-law.", "Luka is my colleague from Span.", "Luka is my brother-in-law, Ana's
+ * husband.": the name, then who they are to the speaker, the sentence's own subject and what it says
+ * of them; not "Luka is my brother's friend" (someone else's) nor a question.
+ */
+const kinIsName = new RegExp(
+  String.raw`^(?<value>\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*)?)\s+is\s+(?:also\s+)?my\s+(?<kin>${kinWords})(?=[\s.!…]*$|,\s|\s+(?:from|at)\s+\p{Lu})`,
+  'u',
+);
 
 /**
  * Who a person the speaker names is to them, where the role is one they may have several of ("My sister
@@ -1475,9 +1517,12 @@ export function kinNamedBeside(
   if (!/[Mm]y\s/u.test(sentence) || isQuestion(sentence) || unshouted(sentence) !== sentence) return null;
   if (notOwnWords.test(sentence)) return null;
   const s = sentence.trimEnd();
-  const whole = kinAfterName.exec(s);
+  const whole = kinAfterName.exec(s) ?? kinIsName.exec(s);
   const m = whole ?? kinBeside.exec(s);
   if (!m) return null;
+  // "my brother-in-law, Ana's husband": whose he is, said beside the role, names no one as him.
+  if (whole === null && /^[^,]*,\s*\S+['’]s\s/u.test(m[0].slice(m[0].indexOf(m.groups!['kin']!)) + ' '))
+    return null;
   const kin = m.groups!['kin']!.replace(/\s+/gu, ' ');
   if (!family.test(kin) && relationMayBeOver.test(sentence)) return null;
   const written = m.groups!['value']!.split(/\s+/u);
@@ -1647,7 +1692,7 @@ const ageSentence = new RegExp(
 );
 /**
  * A diet one keeps, said of oneself: "I'm vegetarian", "I'm a vegan now", "I went vegan", "I've become
- * a pescatarian". One at a time, so "I'm vegan now" replaces "I'm vegetarian". Only the sentence whole,
+ * a pescatarian", "I'm going vegetarian from today" (not "I'm going vegan": some day). One at a time, so "I'm vegan now" replaces "I'm vegetarian". Only the sentence whole,
  * with nothing after the diet but when it holds: "I'm a vegan chef", "I'm vegetarian on weekdays" or
  * "I went vegan for a month" say something else.
  */
@@ -1660,7 +1705,7 @@ const lastingTail = String.raw`(?:\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\
 /** How long, said after a comma: "i'm vegetarian, have been for like 5 yrs". */
 const lastingAfter = String.raw`(?:,\s*(?:and\s+)?(?:I(?:['’]?ve|\s+have)\s+|have\s+)?been\s+(?:for|since)\s+(?:[\p{L}\p{N}]+\s+){0,3}[\p{L}\p{N}]+)?`;
 const dietSentence = new RegExp(
-  String.raw`^${fillers}(?:I(?:${am}\s+(?:now\s+|also\s+)?${wholly}(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:(?:went|gone|turned|became|become)\s+|decided\s+to\s+go\s+)${wholly}(?:an?\s+)?)|(?:just\s+|finally\s+)?(?:went|turned|became)\s+${wholly}(?:an?\s+)?|(?:an?\s+)?(?=${diets}\s+now(?![\p{L}\p{N}])))${diets}${lastingAfter}${dietTail}`,
+  String.raw`^${fillers}(?:I(?:${am}\s+(?:now\s+|also\s+)?(?:going\s+(?=${wholly}(?:an?\s+)?${diets}\s+(?:starting|from|as\s+of)\s+(?:today|now)(?![\p{L}\p{N}])))?${wholly}(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:(?:went|gone|turned|became|become)\s+|decided\s+to\s+go\s+)${wholly}(?:an?\s+)?)|(?:just\s+|finally\s+)?(?:went|turned|became)\s+${wholly}(?:an?\s+)?|(?:an?\s+)?(?=${diets}\s+now(?![\p{L}\p{N}])))${diets}${lastingAfter}${dietTail}`,
   'iu',
 );
 /** A diet kept until now, and for how long: "I've been vegetarian for 10 years", "Been vegan for 3 years now". */
