@@ -41,11 +41,8 @@ export const MessageContent = z
     speaker: shortText
       .optional()
       .describe(
-        "Who said it. `user`, `human`, `self`, `me`, `i`, `myself` (any case) or the Brain's `self.name` " +
-          "(or its first name alone, where no other speaker has it): the Brain's own person, whose " +
-          'statements are about them (in a Brain with no `self`, nobody known). `assistant`, `ai`, `ai assistant`, `bot`, `chatbot`, `agent` or ' +
-          '`model`: an agent, whose words are not taken as facts about the person. Any other name: that ' +
-          'person. Absent: nobody known (a statement in the first person then has no owner).',
+        "Who said it: `user`, `human`, `me`, `self` or the self's name is the Brain's person; `assistant`, " +
+          '`ai`, `bot` or `agent` an agent; another name, that person.',
       ),
     thread: shortText.optional().describe('A thread is what a session is; it is never created separately.'),
   })

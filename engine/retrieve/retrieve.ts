@@ -141,43 +141,6 @@ function withoutWords(terms: string[], words: readonly string[]): string[] {
 }
 
 /**
- * The terms without the names of the speakers the query names, where its other words are in none of
- * their messages: "Where does Lucija live?" of a chat whose Lucija never wrote "live", "Did Petra have
- * her baby?" of Petra Kos, who wrote "Jakov was born" (use9 H1). The name then matched every message
- * she sent through the index's speaker column and nothing else, and BM25's length norm put her
- * shortest first ("😂😂😂", "Yes yes yes"). Her name says whose messages; the entity lane still reads
- * them, and what the other words find (a topic's members, meaning) says which. Where the other words are
- * in some of her messages, the name stays: a third-person question's answer is told in the person's
- * words, and a name said in others' messages ("Cool, Calvin!") finds the turn it answers (searched
- * without every named speaker's name, LoCoMo dev frac@5 fell 0.7979 -> 0.7755). The self's name is
- * left out already (selfNameWords).
- */
-async function withoutUnsaidNames(o: RetrieveInput, memo: Map<string, unknown>): Promise<string[]> {
-  const names = await namedSpeakers({ ...o, ...o.indexes, memo });
-  if (names.length === 0) return o.terms;
-  const words = new Set(names.flatMap((n) => n.split(' ')));
-  const others = o.terms.filter((t) => !words.has(t));
-  if (others.length === 0 || others.length === o.terms.length) return o.terms;
-  const { lexical, slots, threads, vectors } = o.indexes;
-  const input: LaneInput = {
-    lexical,
-    slots,
-    threads,
-    vectors,
-    query: o.query,
-    terms: o.terms,
-    eligibility: o.eligibility,
-    limit: candidates[o.mode],
-    ledger: o.ledger,
-    memo,
-  };
-  const rows = await searchTurns(input, { terms: others, limit: 3 * candidates[o.mode] });
-  // Found by the other words (in her message or the ones around it, as the entity lane reads them).
-  const said = rows.some((r) => r.speakerNorm !== null && names.includes(r.speakerNorm));
-  return said ? o.terms : others;
-}
-
-/**
  * Runs the lanes of one Context request: brings the lexical index up to date for the Brain, embeds
  * the query once (the request's only model call in fast mode), runs every lane, and fuses them by
  * weighted RRF. Thorough adds more candidates per lane and a pseudo-relevance-feedback pass. Last, the
@@ -218,7 +181,6 @@ export async function retrieve(o: RetrieveInput): Promise<Retrieved> {
   // without it, as a question in the first person is (entity-lane.ts selfNameWords).
   const selfWords = await selfNameWords({ ...o, ...o.indexes, memo });
   o = { ...o, terms: withoutWords(o.terms, selfWords) };
-  o = { ...o, terms: await withoutUnsaidNames(o, memo) };
   const { lexical, slots, threads, vectors } = o.indexes;
   // The query is embedded in a worker thread while this one runs the lanes that do not need its
   // vector (SQLite work, synchronous): the embedding's time hides behind theirs instead of adding to it.
