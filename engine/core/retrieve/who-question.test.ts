@@ -29,6 +29,9 @@ test('a statement of who the person is to the self ranks above one of what they 
   assert.equal(luka("Luka is my brother-in-law, Ana's husband."), 1);
   assert.equal(luka('Luka, my colleague from Span, sent the slides.'), 1);
   assert.equal(luka('Luka (my neighbour) fixed the fence.'), 1);
+  assert.equal(luka('I called my brother Luka yesterday.'), 1);
+  assert.equal(luka('Call my brother Luka tomorrow.'), 1);
+  assert.equal(luka('Luka - my boss.'), 1);
   assert.equal(definitionsOf('dr babic')('Dr. Babić is my dentist.'), 1);
   assert.equal(luka('My brother-in-law Luka is a plumber.'), 1);
   assert.equal(luka('Had lunch with my old friend Luka.'), 1);
@@ -50,6 +53,9 @@ test('a statement of who the person is to the self ranks above one of what they 
     'My brother is coming with Luka.',
     'I told my mum Luka is coming for dinner.',
     'Luka, my car will not start again.',
+    'Luka, my phone died.',
+    'Luka, my mum says hi.',
+    'Luka, my flight lands at 6.',
     'Luka is an hour late, as always.',
   ])
     assert.equal(luka(said), 0, said);

@@ -99,11 +99,15 @@ export function definitionsOf(name: string): (text: string) => Defines {
     new RegExp(`${full}${copula}\\s+(?:(?:also|actually|now|still|basically|like)\\s+)?${mine}\\s`, 'u'),
   ];
   // "Luka, my colleague from Span, ...", "Luka (my neighbour)", "Luka - my boss.": what follows "my" is
-  // a noun and its words up to the apposition's end, not a clause ("Luka, my car will not start").
-  const apposition = new RegExp(
-    `${full}\\s*(?:,|\\(|-|–|—)\\s*${mine}\\s+((?:\\p{L}[\\p{L}-]*\\s+){0,3}?\\p{L}[\\p{L}-]*)(?:\\s+(?:from|at|in|of|na|iz|u|de|da|do|aus|bei)\\s+[^,.;:!?()]{1,40})?\\s*(?:[,.;:!?)]|$)`,
-    'gu',
-  );
+  // a noun and its words up to the apposition's end: a comma closes it, or a parenthesis, or (after a
+  // dash) the sentence. Not a clause ("Luka, my car will not start"), nor a vocative before one's own
+  // news ("Luka, my phone died.", "Luka, my mum says hi.").
+  const noun = `${mine}\\s+((?:\\p{L}[\\p{L}-]*\\s+){0,3}?\\p{L}[\\p{L}-]*)(?:\\s+(?:from|at|in|of|na|iz|u|de|da|do|aus|bei)\\s+[^,.;:!?()]{1,40})?\\s*`;
+  const appositions = [
+    new RegExp(`${full}\\s*,\\s*${noun},`, 'gu'),
+    new RegExp(`${full}\\s*\\(\\s*${noun}\\)`, 'gu'),
+    new RegExp(`${full}\\s*[-–—]\\s*${noun}(?:[,.;:!?]|$)`, 'gu'),
+  ];
   // "my brother-in-law Luka", "my old friend Luka", "moj šogor Luka".
   const mineBefore = new RegExp(`(?<![\\p{L}\\p{N}])${mine}\\s+(${between}{1,2})${n}`, 'gu');
   const what = [
@@ -119,9 +123,18 @@ export function definitionsOf(name: string): (text: string) => Defines {
   ];
   // "Ana's husband Luka".
   const othersBefore = new RegExp(`${possessor}\\s+(${between})${n}`, 'gu');
+  // "I told my mum Luka is coming": the name opens what was told, and names no mum Luka; "I called my
+  // brother Luka yesterday" names him.
+  const opensClause =
+    /^(?:\s+\p{L}[\p{L}-]*)?\s+(?:is|was|will|would|has|had|can|could|says|said)(?![\p{L}\p{N}])/u;
   const nounsBefore = (p: RegExp, folded: string) =>
-    [...folded.matchAll(p)].some((m) => nounsOnly(m[1]!) && !toSomeone.test(folded.slice(0, m.index)));
-  const nounAfter = (folded: string) => [...folded.matchAll(apposition)].some((m) => nounsOnly(m[1]!));
+    [...folded.matchAll(p)].some(
+      (m) =>
+        nounsOnly(m[1]!) &&
+        !(toSomeone.test(folded.slice(0, m.index)) && opensClause.test(folded.slice(m.index + m[0].length))),
+    );
+  const nounAfter = (folded: string) =>
+    appositions.some((p) => [...folded.matchAll(p)].some((m) => nounsOnly(m[1]!)));
   return (text) => {
     const folded = foldText(text).replace(/’/gu, "'");
     if (!new RegExp(n, 'u').test(folded)) return 0;
