@@ -108,7 +108,7 @@ describe("selfNameWords (the self's name a question in her own Brain is searched
   });
 });
 
-describe('namedSpeakers: a first name alone names the one speaker called by it (use9 H1)', () => {
+describe('namedSpeakers: a first name alone names the one speaker called by it', () => {
   const named = (query: string, speakers: string[], self: string | null = 'Nina Babić') =>
     namedSpeakers({
       query,

@@ -152,7 +152,7 @@ for (const [name, openEngine] of engines) {
     });
   });
 
-  describe(`${name}: how a surgery went, said of no one before news of Mama (use9 M1)`, () => {
+  describe(`${name}: how a surgery went, said of no one before news of Mama`, () => {
     it("is Mama's, no health line of Nina's; an allergy said alone stays hers", async () => {
       const engine = await openEngine();
       try {

@@ -60,7 +60,7 @@ test('a name with its role set off by commas is kin too, but not one spoken to',
   assert.deepEqual(kinOf('Caroline, my friend, you are the best.'), []);
 });
 
-test('a name said to be kin is kin, whose else he is said beside it names no one (use9)', () => {
+test('a name said to be kin is kin, whose else he is said beside it names no one', () => {
   assert.deepEqual(kinOf("Luka is my brother-in-law, Ana's husband."), [
     ["Rui's brother-in-law is Luka", 'Luka', 'self', 'Luka is my brother-in-law'],
   ]);

@@ -69,7 +69,7 @@ describe('nicknameSaid (the name a speaker says people call them by)', () => {
     assert.equal(read('I go by Tomo at work.')?.value, 'Tomo');
   });
 
-  it('reads a name said with how often one is called so, or a title one is called by (review9a L2)', () => {
+  it('reads a name said with how often one is called so, or a title one is called by', () => {
     for (const [s, name] of [
       ['I go by Tom a lot these days.', 'Tom'],
       ['I go by Tom almost everywhere.', 'Tom'],

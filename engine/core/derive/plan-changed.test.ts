@@ -411,7 +411,7 @@ test('a trip called off by its place alone is the stay said there in words, and 
     assert.ok(!saysMoreOfPlan(own, off, trip), own);
 });
 
-test('a trip called off in a later clause, moved by its place alone, and booked for its place (use9 H3)', () => {
+test('a trip called off in a later clause, moved by its place alone, and booked for its place', () => {
   const lisbon = { how: 'cancelled', plan: 'trip', naming: ['lisbon'], place: 'lisbon' } as const;
   assert.deepEqual(
     planChanged("Ok let's do it: the Lisbon trip is off, we're going to Porto 24-28 October instead."),

@@ -1716,7 +1716,7 @@ test("a known speaker's taste taken up again marks the sentence's claim; an endi
   );
 });
 
-test('how something went, said of no one right before news of someone else, is theirs (use9 M1)', () => {
+test('how something went, said of no one right before news of someone else, is theirs', () => {
   const whose = (text: string) => claimsOf(text, 'Ana').map((c) => [c.statement, c.subject, c.owner.state]);
   assert.deepEqual(whose('Surgery went fine! Mama is in recovery, the doctor says 6 weeks of physio.')[0], [
     'Surgery went fine!',
