@@ -52,9 +52,17 @@ export function pgThreadIndex(db: PgQueryable): ThreadIndex {
         );
         return r.rows.map((x) => ({ seq: Number(x.seq), speaker: x.speaker }));
       };
+      // The first word's read brings the list up to date; the others' read nothing more (a read each
+      // was a round trip a word).
+      let read = false;
+      const once = (after: number) => {
+        if (read) return Promise.resolve([]);
+        read = true;
+        return since(after);
+      };
       const out: Array<{ first: string; speakers: string[] }> = [];
       for (const first of new Set(firsts)) {
-        const speakers = await byFirst(brainUid, first, since);
+        const speakers = await byFirst(brainUid, first, once);
         if (speakers.length > 0) out.push({ first, speakers });
       }
       return out;
