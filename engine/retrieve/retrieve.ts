@@ -24,6 +24,7 @@ import type { TimeIntent } from '../core/retrieve/time-expressions.ts';
 import { languages } from '../core/retrieve/languages.ts';
 import { matchedTerms, queryTerms } from '../core/retrieve/query-terms.ts';
 import { askedWho, definitionsOf } from '../core/retrieve/who-question.ts';
+import { foldText } from '../core/shared/fold-text.ts';
 import { readSlotQuestion, slotTopicWords } from '../core/retrieve/slot-question.ts';
 
 /**
@@ -600,7 +601,8 @@ async function newerBesideSlot(
   results: Map<Lane, LaneResult>,
   left: readonly LeftOut[],
 ): Promise<string | null> {
-  const topic = slotTopicWords(readSlotQuestion(o.query, o.terms).predicates);
+  const asked = readSlotQuestion(o.query, o.terms);
+  const topic = slotTopicWords(asked.predicates);
   const slot = [...results.entries()].find(([lane]) => lane.name === 'slot')?.[1];
   if (topic.length === 0 || !slot) return null;
   const slotIds = slot.candidates.map((c) => c.recordId);
@@ -613,7 +615,12 @@ async function newerBesideSlot(
     .sort((a, b) => b.candidate.score - a.candidate.score)
     .find((l) => {
       const r = byId.get(l.candidate.recordId);
-      return r !== undefined && r.occurredMs > slotMs && matchedTerms(r.text, topic).length > 0;
+      return (
+        r !== undefined &&
+        r.occurredMs > slotMs &&
+        matchedTerms(r.text, topic).length > 0 &&
+        !(asked.aboutSelf && opensWithSomeoneElse.test(foldText(r.text)))
+      );
     });
   if (best === undefined) return null;
   const { result, candidate, at } = best;
@@ -621,6 +628,13 @@ async function newerBesideSlot(
   result.candidates.splice(Math.min(at, result.candidates.length), 0, { ...candidate, reason });
   return candidate.recordId;
 }
+
+/**
+ * A text that opens with someone of the person's ("Mama moved to a new flat in Samobor", "My sister got
+ * a job at Rimac"): a change of theirs, not of the self's slot.
+ */
+const opensWithSomeoneElse =
+  /^[^\p{L}]*(?:(?:my|our|his|her|their)\s+)?(?:mama|mum|mom|mother|dad|father|papa|sister|brother|wife|husband|girlfriend|boyfriend|partner|friend|boss|colleague|cousin|son|daughter|aunt|uncle|neighbou?r|roommate|flatmate|grandma|grandpa|he|she|they)(?![\p{L}\p{N}])/u;
 
 /** FUSED with the Record `id` just after the slot lane's Records that lead it (laneFirst). */
 function afterSlot(id: string, laneResults: readonly LaneResult[], fused: Fused[]): Fused[] {

@@ -36,7 +36,7 @@ const moved = 'Moving day! New apartment on Vlaška 12.';
 
 for (const [name, start] of engines)
   describe(`${name}: a Record newer than the slot's, found by meaning alone`, () => {
-    it("is kept after the slot's Records when it is of the slot's topic, and not when it is older", async () => {
+    it("is kept after the slot's Records when it is of the slot's topic, not when it is older or someone else's", async () => {
       const engine = await start();
       after(() => engine.close());
       const brain = async (
@@ -56,6 +56,9 @@ for (const [name, start] of engines)
       await brain('b', [['2026-06-01T08:00:00Z', home], ...week, ['2026-07-12T20:00:00Z', said(moved)]]);
       // The same move said before the fact: what the fact holds already answers it.
       await brain('c', [['2026-05-01T08:00:00Z', said(moved)], ['2026-06-01T08:00:00Z', home], ...week]);
+      // Someone else's move: no change of her home.
+      const mama = 'Mama moved to a new apartment on Vlaška 12.';
+      await brain('d', [['2026-06-01T08:00:00Z', home], ...week, ['2026-07-12T20:00:00Z', said(mama)]]);
       await engine.idle();
       const ask = async (brainId: string) => {
         const c = (await engine.createContext(
@@ -76,5 +79,6 @@ for (const [name, start] of engines)
       assert.match(newer.trace.fusion.method, /newer than the slot's Records/u);
       const older = await ask('c');
       assert.deepEqual(older.quotes, ['me lives in: Ilica 42, Zagreb']);
+      assert.deepEqual((await ask('d')).quotes, ['me lives in: Ilica 42, Zagreb']);
     });
   });
