@@ -41,12 +41,14 @@ export async function runSyncBench(o: SyncBenchOptions): Promise<void> {
     const hostedKey = (await h.server.registry!.create({ env: 'test', project: 'bench', label: 'sync' })).key;
     for (const device of [a, b]) {
       await device.client.createBrain({ id: 'sync' });
-      // Pairing takes the person's key, as the desktop UI's is (revoked when the server closes).
-      const person = createMnemoClient({
-        baseUrl: device.server.url,
-        apiKey: await device.server.mintSessionKey('sync bench pairing'),
-        retry: false,
+      // Pairing takes an admin key of the Brain's project (the bench's), as the desktop UI's is.
+      const admin = await device.server.registry!.create({
+        env: 'test',
+        project: 'bench',
+        label: 'sync bench pairing',
+        admin: true,
       });
+      const person = createMnemoClient({ baseUrl: device.server.url, apiKey: admin.key, retry: false });
       await person.pairSync('sync', { remote: h.server.url, remote_key: hostedKey });
     }
     // Pairing starts a first run at once: let it end before the clock starts.

@@ -261,12 +261,15 @@ describe("a vault's people notes", () => {
         'other: Rui Sousa | null | Allergic to peanuts!',
         'other: Rui Sousa | null | Lives in Porto.',
         "other: Rui Sousa | phone number | Rui Sousa's phone number is +351 912 345 678",
+        // The note's opening says who he is to her: her kin, beside the sentence.
+        "self: Ana Sousa | null | Ana Sousa's younger brother is Rui Sousa",
         'self: Ana Sousa | null | I owe him 20 euros.',
         'self: Ana Sousa | null | Rui Sousa is my younger brother.',
       ],
     );
     // Her Profile holds who he is to her and what she owes him: nothing of his.
     assert.deepEqual((await client.getProfile('ana')).lines.map((l) => l.statement).sort(), [
+      "Ana Sousa's younger brother is Rui Sousa",
       'I owe him 20 euros.',
       'Rui Sousa is my younger brother.',
     ]);
