@@ -1,4 +1,4 @@
-import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
+import { speakersByFirstName, speakersOfEach } from '../../core/derive/speakers-by-first-name.ts';
 import { hidesRecords } from '../../core/retrieve/hides-records.ts';
 import type { RecordFacts, SearchScope, ThreadIndex } from '../../ports/index.ts';
 import { eligibilitySql } from './eligibility-sql.ts';
@@ -86,20 +86,7 @@ export function createSqliteThreadIndex(store: Store): ThreadIndex {
           brainUid,
           after,
         );
-      // The first word's read brings the list up to date; the others' read nothing more (a read each
-      // was a round trip a word).
-      let read = false;
-      const once = (after: number) => {
-        if (read) return Promise.resolve([]);
-        read = true;
-        return since(after);
-      };
-      const out: Array<{ first: string; speakers: string[] }> = [];
-      for (const first of new Set(firsts)) {
-        const speakers = await byFirst(brainUid, first, once);
-        if (speakers.length > 0) out.push({ first, speakers });
-      }
-      return out;
+      return speakersOfEach(byFirst, brainUid, firsts, since);
     },
     async speakers(brainUid, names) {
       if (names.length === 0) return [];

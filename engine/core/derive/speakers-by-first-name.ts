@@ -35,3 +35,28 @@ export function speakersByFirstName(): (
     return [...(b.byFirst.get(first) ?? [])].flatMap(([name, seq]) => (seq < before ? [name] : []));
   };
 }
+
+/**
+ * ThreadIndex.speakersFirstNamed over any storage: each of `firsts` that names a speaker, with the
+ * speakers it names, from BY_FIRST (speakersByFirstName). The first lookup brings the list up to date
+ * and the others read nothing more: a read each was a round trip a query word on PostgreSQL.
+ */
+export async function speakersOfEach(
+  byFirst: ReturnType<typeof speakersByFirstName>,
+  brainUid: string,
+  firsts: readonly string[],
+  since: MessageSpeakersSince,
+): Promise<Array<{ first: string; speakers: string[] }>> {
+  let read = false;
+  const once: MessageSpeakersSince = (after) => {
+    if (read) return Promise.resolve([]);
+    read = true;
+    return since(after);
+  };
+  const out: Array<{ first: string; speakers: string[] }> = [];
+  for (const first of new Set(firsts)) {
+    const speakers = await byFirst(brainUid, first, once);
+    if (speakers.length > 0) out.push({ first, speakers });
+  }
+  return out;
+}
