@@ -1,32 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ContextReady } from '../../engine/contract/index.ts';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
-import { openPostgresEngine } from '../../engine/index.ts';
 import type { Engine } from '../../engine/types.ts';
-import { open, tempDir, tenant } from './local-helpers.ts';
+import { gloveEngines } from './glove-engines.ts';
+import { tenant } from './local-helpers.ts';
 
-// use9 H1: a WhatsApp export names its contacts in full ("Petra Kos"); a question names her as people
-// do, by her first name. Her name says whose messages, the question's other words which of them.
+// A WhatsApp export names its contacts in full ("Petra Kos"); a question names her as people do, by
+// her first name. Her name says whose messages, the question's other words which of them.
 
-// Called at the file's top level: its databases close after the file.
-const database = await pgliteDatabases({ vector: true, migrated: true });
-
-// With the app's default embedder: only meaning finds "born" for "baby".
-const engines: Array<[string, () => Promise<Engine>]> = [
-  ['SQLite', () => open(tempDir(), { embedder: { provider: 'glove-sif', dataDir: tempDir() } })],
-  [
-    'PostgreSQL (PGlite)',
-    async () =>
-      (
-        await openPostgresEngine(
-          { open: async () => postgresStorageOver(await database()) },
-          { embedder: { provider: 'glove-sif', dataDir: tempDir() } },
-        )
-      ).engine,
-  ],
-];
+// With the app's default embedder, as a person's app finds "born" for "baby". At the file's top level:
+// its databases close after the file.
+const engines = await gloveEngines();
 
 const chat: ReadonlyArray<readonly [speaker: string, text: string]> = [
   ['Petra Kos', 'Coffee this week?'],

@@ -1,28 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
-import { pgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import type { ContextReady } from '../../engine/contract/index.ts';
-import { openPostgresEngine } from '../../engine/index.ts';
-import type { Engine } from '../../engine/types.ts';
-import { open, tempDir, tenant } from './local-helpers.ts';
+import { gloveEngines } from './glove-engines.ts';
+import { tenant } from './local-helpers.ts';
 
-// Called at the file's top level: its databases close after the file.
-const database = await pgliteDatabases({ vector: true, migrated: true });
-
-const engines: Array<[string, () => Promise<Engine>]> = [
-  ['SQLite', () => open(tempDir(), { embedder: { provider: 'glove-sif', dataDir: tempDir() } })],
-  [
-    'PostgreSQL (PGlite)',
-    async () =>
-      (
-        await openPostgresEngine(
-          { open: async () => postgresStorageOver(await database()) },
-          { embedder: { provider: 'glove-sif', dataDir: tempDir() } },
-        )
-      ).engine,
-  ],
-];
+// At the file's top level: its databases close after the file.
+const engines = await gloveEngines();
 
 /** A month of Tomislav's notes, Luka in most of them and said who he is once. */
 const month: ReadonlyArray<readonly [day: number, text: string]> = [
