@@ -11,6 +11,25 @@ import { collect } from './test-support.ts';
 import { MissingItems } from './forget-missing.ts';
 import { formatSummary } from '../cli/commands/import.ts';
 
+/**
+ * A store holding nothing that takes a turn of the event loop per Record, as a server's answer does:
+ * what an import reads before it writes (the Brain, its sources, Objects and notes) is empty.
+ */
+const storeOfNothing = () =>
+  ({
+    getBrain: () => Promise.resolve({}),
+    listSources: () => Promise.resolve({ data: [] }),
+    rememberRecord: async () => {
+      await new Promise((r) => setImmediate(r));
+      return { record: {}, replayed: false };
+    },
+    // What a contacts file held is recorded as an Object (forget-missing.ts).
+    listObjects: () => Promise.resolve({ data: [], next_cursor: null }),
+    acceptObject: () => Promise.resolve({}),
+    // The notes already stored, which an import of notes reads first (known-note-names.ts): none.
+    listRecords: () => Promise.resolve({ data: [], has_more: false, next_cursor: null }),
+  }) as unknown as MnemoClient;
+
 test('Records are sent while the export is still being read, never more than a queue ahead', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mnemo-run-import-'));
   try {
@@ -25,14 +44,7 @@ test('Records are sent while the export is still being read, never more than a q
     let mostHeld = 0;
     const sentAt: ImportProgress[] = [];
     let last: ImportProgress | undefined;
-    const client = {
-      getBrain: () => Promise.resolve({}),
-      listSources: () => Promise.resolve({ data: [] }),
-      rememberRecord: async () => {
-        await new Promise((r) => setImmediate(r));
-        return { record: {}, replayed: false };
-      },
-    } as unknown as MnemoClient;
+    const client = storeOfNothing();
     const summary = await runImport({
       client,
       brainId: 'b',
@@ -371,19 +383,7 @@ test('a note the import read counts as there, though the walk before it did not 
 async function progressOf(
   file: string,
 ): Promise<{ first: number; expected: number[]; done: number; reports: ImportProgress[] }> {
-  const client = {
-    getBrain: () => Promise.resolve({}),
-    listSources: () => Promise.resolve({ data: [] }),
-    rememberRecord: async () => {
-      await new Promise((r) => setImmediate(r));
-      return { record: {}, replayed: false };
-    },
-    // What a contacts file held is recorded as an Object (forget-missing.ts).
-    listObjects: () => Promise.resolve({ data: [], next_cursor: null }),
-    acceptObject: () => Promise.resolve({}),
-    // The notes already stored, which an import of notes reads first (known-note-names.ts): none.
-    listRecords: () => Promise.resolve({ data: [], has_more: false, next_cursor: null }),
-  } as unknown as MnemoClient;
+  const client = storeOfNothing();
   const expected: number[] = [];
   const reports: ImportProgress[] = [];
   let first = -1;
@@ -576,14 +576,7 @@ test('counted first, a folder of chats, a mailbox and a picture expects its ever
     writeFileSync(join(dir, 'picture.png'), 'not an export');
     const run = async (countFirst: boolean) => {
       const reports: ImportProgress[] = [];
-      const client = {
-        getBrain: () => Promise.resolve({}),
-        listSources: () => Promise.resolve({ data: [] }),
-        rememberRecord: async () => {
-          await new Promise((r) => setImmediate(r));
-          return { record: {}, replayed: false };
-        },
-      } as unknown as MnemoClient;
+      const client = storeOfNothing();
       const summary = await runImport({
         client,
         brainId: 'b',

@@ -11,14 +11,29 @@ import { registryPathFor } from '../../server/data-dir.ts';
 import { startServer } from '../../server/start-server.ts';
 import { serveProcess } from './serve-process.ts';
 
-test('the one-time UI token yields an admin key once, and that key is revoked when the server stops', async () => {
+/**
+ * A server with the UI on a data dir of its own, `extra` its options; a failed assertion must not
+ * leave it listening (closing twice is harmless), nor its data.
+ */
+async function uiServer(extra: Partial<Parameters<typeof startServer>[0]> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-'));
-  const server = await startServer({ engine: 'local', port: 0, dataDir, dbKey: 'a'.repeat(64), ui: true });
-  // A failed assertion must not leave the server listening (closing twice is harmless), nor its data.
+  const server = await startServer({
+    engine: 'local',
+    port: 0,
+    dataDir,
+    dbKey: 'a'.repeat(64),
+    ui: true,
+    ...extra,
+  });
   after(async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
+  return { server, dataDir };
+}
+
+test('the one-time UI token yields an admin key once, and that key is revoked when the server stops', async () => {
+  const { server, dataDir } = await uiServer();
   const token = new URL(server.uiUrl!).hash.replace('#ui_token=', '');
   const exchange = () =>
     fetch(`${server.origin}/ui/session`, {
@@ -38,19 +53,7 @@ test('the one-time UI token yields an admin key once, and that key is revoked wh
 });
 
 test('a sign-in link past its time is refused in the error shape, says why, and never mints a key', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-'));
-  const server = await startServer({
-    engine: 'local',
-    port: 0,
-    dataDir,
-    dbKey: 'a'.repeat(64),
-    ui: true,
-    uiTokenTtlMs: 300,
-  });
-  after(async () => {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { server } = await uiServer({ uiTokenTtlMs: 300 });
   assert.equal(server.uiUrlValidity?.ttlMs, 300);
   const token = new URL(server.uiUrl!).hash.replace('#ui_token=', '');
   const keysBefore = (await server.registry!.list()).length;
@@ -71,19 +74,7 @@ test('a sign-in link past its time is refused in the error shape, says why, and 
 });
 
 test('a sign-in body trickled slower than its deadline has its connection closed', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mnemo-ui-key-'));
-  const server = await startServer({
-    engine: 'local',
-    port: 0,
-    dataDir,
-    dbKey: 'a'.repeat(64),
-    ui: true,
-    uiSessionBodyMs: 300,
-  });
-  after(async () => {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { server } = await uiServer({ uiSessionBodyMs: 300 });
   const { hostname: host, port } = new URL(server.origin);
   const socket = connect(Number(port), host);
   const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
