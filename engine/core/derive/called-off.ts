@@ -149,24 +149,28 @@ const patterns: ReadonlyArray<{ predicate: CalledOff['predicate']; re: RegExp }>
  */
 export function planCalledOff(s: string): CalledOff | null {
   if (!offHint.test(s) || isQuestion(s)) return null;
-  const whole = calledOffAt(s);
+  // "Ok, decided: the porto move is off.": the news may open a later clause.
+  return readFromAClause(s, calledOffAt, doubtedBefore);
+}
+
+/**
+ * What READ makes of S, or of the first later clause of it that READ makes something of (after a colon,
+ * a semicolon, a dash or a comma), as long as the words before that clause are the speaker's own and
+ * neither doubt it (DOUBTED) nor pass on another's (passedOn); null otherwise.
+ */
+export function readFromAClause<T>(s: string, read: (clause: string) => T | null, doubted: RegExp): T | null {
+  const whole = read(s);
   if (whole !== null) return whole;
-  // "Ok, decided: the porto move is off.": the news opens a later clause, after words of the speaker's
-  // own that neither doubt it nor pass on another's.
-  for (const at of clauseStarts(s)) {
-    if (doubtedBefore.test(s.slice(0, at)) || passedOn.test(s.slice(0, at))) return null;
-    const later = calledOffAt(s.slice(at));
+  for (const m of s.matchAll(/(?:[:;]|\s[—–-]|,)\s+(?=\S)/gu)) {
+    const at = m.index + m[0].length;
+    if (doubted.test(s.slice(0, at)) || passedOn.test(s.slice(0, at))) return null;
+    const later = read(s.slice(at));
     if (later !== null) return later;
   }
   return null;
 }
-
-/** Where each clause after the first opens: after a colon, a semicolon, a dash, or a comma. */
-export function clauseStarts(s: string): number[] {
-  return [...s.matchAll(/(?:[:;]|\s[—–-]|,)\s+(?=\S)/gu)].map((m) => m.index + m[0].length);
-}
 /** Words before a clause that make what follows another's: "Marko said, the trip is off". */
-export const passedOn =
+const passedOn =
   /(?<![\p{L}\p{N}])(?:said|says|say|told|tells|thinks?|thought|heard|rumou?r|apparently|asked|wrote|writes|texted)(?![\p{L}\p{N}])/iu;
 /** Words before a clause that make it a condition or a doubt: "If it rains, the move is off". */
 const doubtedBefore =

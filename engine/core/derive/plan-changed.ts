@@ -1,7 +1,7 @@
 import { whenDays, whenPart } from '../../contract/all-day.ts';
 import { months, weekdays } from '../retrieve/calendar-words.ts';
 import { statesTime } from '../retrieve/time-expressions.ts';
-import { clauseStarts, newsLeadIns, passedOn } from './called-off.ts';
+import { newsLeadIns, readFromAClause } from './called-off.ts';
 import { saysIdea } from './idea-dropped.ts';
 import { isQuestion } from './unmarked-question.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
@@ -308,16 +308,9 @@ const insteadOf = /(?<![\p{L}\p{N}])instead\s+of\s+(?<from>[^,.;!?]+)/iu;
 export function planChanged(sentence: string): PlanChange | null {
   const s = sentence.trim();
   if (s.length > 300 || !changeHint.test(s) || isQuestion(s)) return null;
-  const whole = changeAt(s);
-  if (whole !== null) return whole;
-  // "Ok let's do it: the Lisbon trip is off, we're going to Porto instead.": the change opens a later
-  // clause, after words of the speaker's own that neither doubt it nor pass on another's.
-  for (const at of clauseStarts(s)) {
-    if (notDone.test(s.slice(0, at)) || passedOn.test(s.slice(0, at))) return null;
-    const later = changeAt(s.slice(at));
-    if (later !== null) return later;
-  }
-  return null;
+  // "Ok let's do it: the Lisbon trip is off, we're going to Porto instead.": the change may open a
+  // later clause.
+  return readFromAClause(s, changeAt, notDone);
 }
 
 /** What a sentence (or a later clause of it, planChanged) opening with the change says of a plan. */
