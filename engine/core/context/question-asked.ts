@@ -1,11 +1,10 @@
 import { selfSpeakerNames } from '../../contract/index.ts';
 import { spokenBySelf, type OwnPerson } from '../derive/resolve-owner.ts';
-import { foldText } from '../shared/fold-text.ts';
+import { foldedWords } from '../retrieve/query-terms.ts';
 import type { Dropped, EvidencePassage } from './evidence.ts';
 
-const wordPattern = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 /** A text's words, folded, one space between: the same words in any case, accents or punctuation. */
-const wordsOf = (text: string) => (foldText(text).match(wordPattern) ?? []).join(' ');
+const wordsOf = (text: string) => foldedWords(text).join(' ');
 
 /**
  * The person's own message of no Memory in the query's own words: an agent's loop (docs/agents.md)

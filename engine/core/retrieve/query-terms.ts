@@ -29,6 +29,11 @@ const framedBefore = /(?<![\p{L}\p{N}])(?:remember|recall)(?=\s(?:about|of|regar
 const askedOfListener =
   /^(\s*(?:do|can|could|would|did) you (?:still )?)(?:remember|recall)(?![\p{L}\p{N}])/iu;
 
+/** A text's words in order, folded as the lexical index folds them and cut as it cuts unspaced scripts. */
+export function foldedWords(text: string): string[] {
+  return foldText(segmentWords(text)).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [];
+}
+
 /**
  * The query's content words: folded as the lexical index folds its text (fold-text.ts), de-duplicated,
  * stopwords dropped (unless nothing else is left). Folded, not lower-cased, so the words a lane found a
@@ -39,7 +44,7 @@ const askedOfListener =
  */
 export function queryTerms(query: string): string[] {
   const asked = query.replace(framedBefore, ' ').replace(askedOfListener, '$1 ');
-  const words = [...new Set(foldText(segmentWords(asked)).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [])];
+  const words = [...new Set(foldedWords(asked))];
   const foreign = foreignLanguagesOf(wordsForLanguage(asked));
   const content = words.filter((w) => !stopwords.has(w) && !foreign.some((l) => l.functionWords.has(w)));
   return content.length > 0 ? content : words;
@@ -65,7 +70,7 @@ const askingMore = new Set(
  * searched as ever.
  */
 export function pointsOnlyBack(query: string): boolean {
-  const words = foldText(segmentWords(query)).match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? [];
+  const words = foldedWords(query);
   if (words.length === 0 || foreignLanguagesOf(wordsForLanguage(query)).length > 0) return false;
   return words.some((w) => pointers.has(w)) && words.every((w) => stopwords.has(w) || askingMore.has(w));
 }
