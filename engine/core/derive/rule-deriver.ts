@@ -2400,6 +2400,8 @@ const outcomeOfNoOne = new RegExp(
   String.raw`^(?:the\s+|her\s+|his\s+)?(?<what>\p{L}[\p{L}-]*)(?:\s+\p{L}[\p{L}-]*)?\s+(?:went|was|is|has\s+been|came\s+back)\s+(?:really\s+|very\s+|so\s+|totally\s+)?(?:fine|well|ok|okay|great|good|smoothly|perfectly|successful|a\s+success|clear|over|done)${chatEnd}`,
   'iu',
 );
+/** A word of the speaker's own anywhere in a sentence: "I", "my", "we", ... */
+const saysFirstPerson = new RegExp(String.raw`(?<![\p{L}\p{N}'’])${firstPerson}`, 'iu');
 /** Someone named as the subject of a sentence that opens with them: "Mama is …", "my mum is …". */
 const kinOpens = new RegExp(
   String.raw`^(?:(?:my|our)\s+)?(?<kin>${relation}|mama|mamma|tata|mommy|mummy|daddy|granny|baka|djed|nana)(?:\s+(?:is|was|has|had|got|went|says|said|feels|needs)|['’]s)(?![\p{L}\p{N}])`,
@@ -2413,8 +2415,7 @@ const kinOpens = new RegExp(
  */
 function outcomeOfTheNext(sentence: string, next: string): string | null {
   const m = outcomeOfNoOne.exec(sentence.trim());
-  if (m === null || new RegExp(String.raw`(?<![\p{L}\p{N}'’])${firstPerson}`, 'iu').test(sentence))
-    return null;
+  if (m === null || saysFirstPerson.test(sentence)) return null;
   const n = next.trim();
   const kin = kinOpens.exec(n);
   if (kin !== null) return kin.groups!['kin']!;
