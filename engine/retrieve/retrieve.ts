@@ -25,6 +25,7 @@ import { languages } from '../core/retrieve/languages.ts';
 import { matchedTerms, queryTerms } from '../core/retrieve/query-terms.ts';
 import { askedWho, definitionsOf } from '../core/retrieve/who-question.ts';
 import { foldText } from '../core/shared/fold-text.ts';
+import { relation } from '../core/derive/about-another.ts';
 import { readSlotQuestion, slotTopicWords } from '../core/retrieve/slot-question.ts';
 
 /**
@@ -633,8 +634,10 @@ async function newerBesideSlot(
  * A text that opens with someone of the person's ("Mama moved to a new flat in Samobor", "My sister got
  * a job at Rimac"): a change of theirs, not of the self's slot.
  */
-const opensWithSomeoneElse =
-  /^[^\p{L}]*(?:(?:my|our|his|her|their)\s+)?(?:mama|mum|mom|mother|dad|father|papa|sister|brother|wife|husband|girlfriend|boyfriend|partner|friend|boss|colleague|cousin|son|daughter|aunt|uncle|neighbou?r|roommate|flatmate|grandma|grandpa|he|she|they)(?![\p{L}\p{N}])/u;
+const opensWithSomeoneElse = new RegExp(
+  String.raw`^[^\p{L}]*(?:(?:my|our|his|her|their)\s+)?(?:${relation}|mama|papa|he|she|they)(?![\p{L}\p{N}])`,
+  'u',
+);
 
 /** FUSED with the Record `id` just after the slot lane's Records that lead it (laneFirst). */
 function afterSlot(id: string, laneResults: readonly LaneResult[], fused: Fused[]): Fused[] {
