@@ -97,25 +97,3 @@ export const Census = z
   })
   .meta({ id: 'Census' });
 export type Census = z.infer<typeof Census>;
-
-/** What a line says and where it is said: its statement and its citations' Records and words. */
-export const sayingOf = (l: {
-  statement: string;
-  citations: ReadonlyArray<{ record_id: string; quote: string }>;
-}): string => JSON.stringify([l.statement, l.citations.map((c) => [c.record_id, c.quote]).sort()]);
-
-/**
- * Lines (or Memories) each statement said by the same words of the same Records shown once
- * (sayingOf): one sentence that changed several lineages ("We cancelled Vienna.", closing the plan's
- * sentence, its booking, the agent's note and the calendar's event) is the next version of each, and
- * was a Profile line per lineage. The first of them stands for the rest.
- */
-export function oncePerSaying<L extends Parameters<typeof sayingOf>[0]>(lines: readonly L[]): L[] {
-  const seen = new Set<string>();
-  return lines.filter((l) => {
-    const key = sayingOf(l);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

@@ -9,7 +9,7 @@
  * order, which a line does not carry, decides between them): that line is found by reading again from
  * the top until it has been seen and the read meets what is loaded (`spliceFresh`).
  */
-import { oncePerSaying, sayingOf, type Memory, type Profile } from '../../engine/contract/index.ts';
+import type { Memory, Profile } from '../../engine/contract/index.ts';
 import { profileGroupOf, profileGroups, type ProfileGroup } from '../../engine/contract/profile-group.ts';
 import type { Delta } from './memory-delta.ts';
 
@@ -33,6 +33,25 @@ const lineOf = (m: Memory): Line => ({
   citations: m.citations,
   group: profileGroupOf(m),
 });
+
+/**
+ * Whether LINE says again what one of THOSE says, as the server's Profile leaves such a line out
+ * (MemoryRepository.currentOfSelf): the same statement in its group from a Record both cite (one
+ * "We cancelled Vienna." closing several plans), or, for a line of the rest, the words a health or
+ * slot line quotes from one of its Records (a break-up's sentence beside its slot line).
+ */
+function saysAgain(line: Line, those: readonly Line[]): boolean {
+  const records = new Set(line.citations.map((c) => c.record_id));
+  return those.some(
+    (o) =>
+      (o.group === line.group &&
+        o.statement === line.statement &&
+        o.citations.some((c) => records.has(c.record_id))) ||
+      (line.group === 'other' &&
+        o.group !== 'other' &&
+        o.citations.some((c) => records.has(c.record_id) && c.quote === line.statement)),
+  );
+}
 
 const rank = (g: ProfileGroup) => profileGroups.indexOf(g);
 
@@ -69,19 +88,17 @@ export function applyDeltaToProfile(
     }),
   }));
   const key = (l: Line) => ({ group: l.group, at: Date.parse(l.valid_from) });
-  // A new line that says what a loaded or another new one says, by the same words of the same Records
-  // (one sentence that closed several plans), is shown once, as the server shows it (oncePerSaying).
-  const said = new Set(pages.flatMap((p) => p.lines.map(sayingOf)));
-  // In the Profile's order; of one group and date, the last written (the later id) first.
-  const fresh = oncePerSaying(
-    delta.changed
-      .filter((m) => !placed.has(m.id) && isProfileLine(m, nowMs))
-      .map(lineOf)
-      .filter((l) => !said.has(sayingOf(l))),
-  ).sort((a, b) => order(key(a), key(b)) || (a.memory_id < b.memory_id ? 1 : -1));
+  const loaded = pages.flatMap((p) => p.lines);
+  // In the Profile's order; of one group and date, the last written (the later id) first. A new line
+  // that says again what a loaded or an earlier new line says is left out, as the server leaves it.
+  const fresh: Line[] = [];
+  for (const line of delta.changed
+    .filter((m) => !placed.has(m.id) && isProfileLine(m, nowMs))
+    .map(lineOf)
+    .sort((a, b) => order(key(a), key(b)) || (a.memory_id < b.memory_id ? 1 : -1)))
+    if (!saysAgain(line, [...loaded, ...fresh])) fresh.push(line);
   if (fresh.length === 0) return { data: { ...data, pages }, unplaced: [] };
   const complete = pages.at(-1)?.has_more === false;
-  const loaded = pages.flatMap((p) => p.lines);
   const unplaced = new Set<string>();
   const unplacedOf = () => delta.changed.filter((m) => unplaced.has(m.id));
   // Nothing loaded of a Profile read on: where the first lines it has not read go is not known here.

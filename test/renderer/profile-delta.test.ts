@@ -258,3 +258,34 @@ test('one sentence that closed several plans, a new Memory of each, is one new l
     ['y'],
   );
 });
+
+test("a break-up's sentence beside its slot line, which quotes it, is not a new line of the rest", () => {
+  const said = 'Petra and I broke up tonight.';
+  const cited = [{ record_id: 'rec_breakup', quote: said }];
+  const ended = {
+    ...mem('ended', 'Ana', 'girlfriend', "Ana's girlfriend is no longer Petra"),
+    valid_from: day(25),
+  };
+  const sentence = { ...mem('sentence', 'Ana', null, said), valid_from: day(25) };
+  const out = applyDeltaToProfile(
+    profile([[a, b, c, d]]),
+    delta([
+      { ...ended, citations: cited },
+      { ...sentence, citations: cited },
+    ]),
+    now,
+  );
+  const lines = out.data.pages[0]!.lines.map((l) => l.statement);
+  assert.ok(lines.includes("Ana's girlfriend is no longer Petra"));
+  assert.ok(!lines.includes(said));
+  // The same words from another Record are a line of their own.
+  const elsewhere = applyDeltaToProfile(
+    profile([[a, b, c, d]]),
+    delta([
+      { ...sentence, citations: [{ record_id: 'rec_other', quote: said }] },
+      { ...ended, citations: cited },
+    ]),
+    now,
+  );
+  assert.ok(elsewhere.data.pages[0]!.lines.some((l) => l.statement === said));
+});
