@@ -206,7 +206,10 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
           z.toJSONSchema(schema, {
             target: 'draft-7',
             io: 'input',
-            override: withoutDateTimePattern,
+            override: (ctx) => {
+              withoutDateTimePattern(ctx);
+              withoutSpeakerWords(ctx);
+            },
           }),
         ) as Tool['inputSchema'],
         annotations: spec.annotations,
@@ -226,6 +229,16 @@ function defineTool<S extends z.ZodRawShape>(name: string, spec: ToolSpec<S>): M
 /** A JSON object (not an array, not null). */
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * No description of a message's `speaker` from the contract (which /v1's readers have in the OpenAPI
+ * document): remember's own description tells a model which speaker is the user, and every session
+ * pays the listing.
+ */
+function withoutSpeakerWords(ctx: { jsonSchema: { description?: string } }): void {
+  if (ctx.jsonSchema.description === MessageContent.shape.speaker.description)
+    delete ctx.jsonSchema.description;
+}
 
 /**
  * No `pattern` beside `format: "date-time"` (zod's override hook, as openapi.ts adjusts the pattern):
