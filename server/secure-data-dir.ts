@@ -22,18 +22,23 @@ const ownEntries = new Map<string, number>([
   ['keys.json.lock', 0o600],
   ['mnemo.lock', 0o600],
   ['mnemo.lock.json', 0o600],
+  // Where the running server listens and its identity secret (server-file.ts).
+  ['server.json', 0o600],
   // Plaintext copies of uploaded files while an import reads them.
   ['tmp', 0o700],
 ]);
 /** Also Mnemo's, left at their mode: the downloaded embedding model is public data; Finder's index. */
 const alsoOwn = new Set(['models', '.DS_Store']);
 /**
- * Drafts renamed into place (`keys.json.<pid>.tmp`, `mnemo.lock.json.<pid>.tmp`, lock drafts), a
+ * Drafts renamed into place (`keys.json.<pid>.tmp`, `mnemo.lock.json.<pid>.tmp`, `server.json.<pid>.tmp`,
+ * lock drafts), a
  * restore's draft and the store it replaced (`mnemo.db.restoring-<pid>`, `mnemo.db.replaced-<time>`),
  * and a running backup's note of its draft (`mnemo.backup-<pid>-<id>.json`).
  */
 const ownDraft = (name: string) =>
-  ['keys.json.', 'mnemo.lock.json.', 'mnemo.db.', 'mnemo.backup-'].some((p) => name.startsWith(p));
+  ['keys.json.', 'mnemo.lock.json.', 'server.json.', 'mnemo.db.', 'mnemo.backup-'].some((p) =>
+    name.startsWith(p),
+  );
 
 export interface SecureReport {
   /** What was open to other users and is owner-only now: path and its mode before. */

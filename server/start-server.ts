@@ -19,6 +19,8 @@ import { defaultDataDir, registryPathFor } from './data-dir.ts';
 import { prepareUploadParent } from './import/upload-dir.ts';
 import { removeDeadRunsFolders } from './import/temp-folders.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
+import { mountLocalIdentity } from './http/local-identity.ts';
+import { newServerSecret, serverFilePath, writeServerFile } from './server-file.ts';
 import { mountUi } from './ui/index.ts';
 import { uiTokenTtlMs } from './ui/token-ttl.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
@@ -266,6 +268,9 @@ async function startOn(
   opened.sync = sync;
   const { listener, origin } = bound;
   const { port } = listener;
+  // A server that owns a data dir says there where it listens, and proves it to clients that found it
+  // there before they send a key (server-file.ts). A hosted server has no data dir, and writes nothing.
+  const identitySecret = dataDir ? newServerSecret() : null;
   bound.serve({
     sync,
     engine,
@@ -274,6 +279,9 @@ async function startOn(
     rateLimit: options.rateLimit ?? defaultRateLimit,
     logger: log,
     mounts: [
+      ...(identitySecret
+        ? [(a: Parameters<typeof mountMcp>[0]) => mountLocalIdentity(a, identitySecret)]
+        : []),
       (a) => mountMcp(a, { engine, registry, log }),
       ...(options.ui
         ? [
@@ -304,6 +312,8 @@ async function startOn(
     uiUrl = `${origin}/#ui_token=${token}`;
     uiUrlValidity = { ttlMs: tokenTtlMs, until: Date.now() + tokenTtlMs };
   }
+  // Last, once everything it names is ready: a start that fails before here leaves no file behind.
+  const removeServerFile = writtenServerFile(dataDir, identitySecret, `${origin}/v1`, log);
 
   const graceMs = options.shutdownGraceMs ?? defaultShutdownGraceMs;
   let forceNow = () => {};
@@ -322,6 +332,8 @@ async function startOn(
       if (closeOptions.force) forceNow();
       if (warmUp) clearTimeout(warmUp);
       closing ??= (async () => {
+        // First: a client looking for a server now should not find one that is going.
+        removeServerFile();
         // A sync run in flight is cut (it resumes where it stopped on the next start) before the store closes.
         await sync.close();
         // The store closes only after the handlers that use it are done (or were cut off).
@@ -341,6 +353,33 @@ async function startOn(
       return closing;
     },
   };
+}
+
+/**
+ * Writes the data dir's server.json (server-file.ts) and returns what removes it. One that cannot be
+ * written is a warning: clients then need MNEMO_URL to reach this server, and say so.
+ */
+function writtenServerFile(
+  dataDir: string | undefined,
+  secret: string | null,
+  url: string,
+  log: (line: string) => void,
+): () => void {
+  if (!dataDir || !secret) return () => {};
+  try {
+    return writeServerFile(dataDir, {
+      url,
+      pid: process.pid,
+      secret,
+      started_at: new Date().toISOString(),
+    });
+  } catch (e) {
+    log(
+      `warn: could not write ${serverFilePath(dataDir)} (${(e as Error).message}): clients find this ` +
+        `server only when told where it is (MNEMO_URL=${url})`,
+    );
+    return () => {};
+  }
 }
 
 /**

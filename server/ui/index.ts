@@ -28,9 +28,9 @@ function secure(c: Context): void {
   for (const [name, value] of Object.entries(uiSecurityHeaders)) c.header(name, value);
 }
 
-/** Paths the UI must never answer: the API and its own exchange endpoint have their own handlers. */
+/** Paths the UI must never answer: the API, its sign-in exchange and /local/identity have handlers of their own. */
 function isReserved(path: string): boolean {
-  return path === '/v1' || path.startsWith('/v1/') || path === '/ui/session';
+  return path === '/v1' || path.startsWith('/v1/') || path === '/ui/session' || path === '/local/identity';
 }
 
 /**

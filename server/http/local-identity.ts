@@ -1,0 +1,42 @@
+import type { HttpBindings } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { identityProof } from '../server-file.ts';
+import type { AppEnv } from './app-env.ts';
+import { readLimitedWithin } from './read-limited.ts';
+
+export const localIdentityPath = '/local/identity';
+
+/** A nonce as clients send it: base64url, long enough not to repeat, short enough to read in one go. */
+const nonceShape = /^[A-Za-z0-9_-]{22,128}$/;
+
+/**
+ * `POST /local/identity` `{"nonce": "…"}` → `{"proof": "…"}`: the server that owns a data dir proves it
+ * wrote that dir's server.json (server-file.ts) before a client sends it a key. It needs no key (the
+ * point is to decide whether to send one) and answers nothing but the HMAC: no pid, no path, no version.
+ * The Host and Origin guards run before it as before every route, and its calls count against one
+ * shared rate limit bucket of the server's per-minute limit, as a key's calls count against theirs.
+ */
+export function mountLocalIdentity(app: Hono<AppEnv>, secret: string, bodyMs = 10_000): void {
+  app.post(localIdentityPath, async (c) => {
+    c.get('countRequest')({ rateKey: 'keyless:local-identity' });
+    c.header('Cache-Control', 'no-store');
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\b/i.test(type))
+      throw new MnemoError('unsupported_media_type', 'Send the nonce as JSON: {"nonce": "..."}.');
+    // Unauthenticated: read no more than a nonce needs, and not for long.
+    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+    const bytes = await readLimitedWithin(c.req.raw, 1024, bodyMs, incoming);
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
+    }
+    const nonce = body && typeof body === 'object' ? (body as { nonce?: unknown }).nonce : undefined;
+    if (typeof nonce !== 'string' || !nonceShape.test(nonce))
+      throw new MnemoError('invalid_request_body', 'nonce: must be 22 to 128 base64url characters');
+    // The Host guard has admitted only this server's own names with its port by now.
+    return c.json({ proof: identityProof(secret, c.req.header('host') ?? '', nonce) });
+  });
+}
