@@ -105,8 +105,15 @@ export function keyOnCommandLineWarning(command: string, given: string, instead:
   );
 }
 
-/** Where `mnemo import` and `mnemo mcp` find the server unless told (`--url`, MNEMO_URL). */
+/**
+ * The desktop app's address, named in help and messages. Clients told no URL (`--url`, MNEMO_URL) do not
+ * go there blindly: they look for a server.json that vouches for a server (locate-server.ts).
+ */
 export const defaultBaseUrl = 'http://127.0.0.1:7821/v1';
+
+/** What `--url`'s help says is used without it. */
+export const urlOptionHelp =
+  "server base ending in /v1 (env MNEMO_URL; default: the running Mnemo named in its data dir's server.json)";
 
 /**
  * What is wrong with URL as the API's base, or null. The base is what the listening line prints,
@@ -135,14 +142,4 @@ function thisMachine(hostname: string): boolean {
   return Object.values(networkInterfaces()).some((list) =>
     (list ?? []).some((a) => a.address.toLowerCase() === bare),
   );
-}
-
-/** The API base a command talks to (`--url`, else MNEMO_URL, else the local app's), or null after saying why not. */
-export function apiBaseFrom(command: string, flagUrl: string | undefined): string | null {
-  const url = flagUrl ?? (process.env.MNEMO_URL || defaultBaseUrl);
-  const problem = apiBaseProblem(url);
-  if (problem === null) return url;
-  console.error(`mnemo ${command}: ${flagUrl !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}`);
-  process.exitCode = 2;
-  return null;
 }

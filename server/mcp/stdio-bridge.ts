@@ -5,10 +5,11 @@ import { errorBodyFor, faultReport } from '../http/error-response.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { Slug } from '../../engine/contract/index.ts';
 import { errorCodes, type ErrorCode } from '../../engine/errors/codes.ts';
-import { createMnemoClient } from '../client/index.ts';
+import { createMnemoClient, MnemoApiError } from '../client/index.ts';
 import { loopbackFetch } from '../client/loopback-fetch.ts';
 import { LineTransport } from './line-transport.ts';
-import { clientPort } from './memory-port.ts';
+import { clientPort, type MemoryPort } from './memory-port.ts';
+
 import { createMcpServer, type ToolCallContext } from './mcp-tools.ts';
 import { guardToolCalls } from './tool-call-params.ts';
 
@@ -25,6 +26,16 @@ export interface BridgeOptions {
   urlProblem?: (url: string) => string | null;
   /** How long one request to the server may go unanswered (default bridgeRequestTimeoutMs). */
   requestTimeoutMs?: number;
+  /**
+   * With no MNEMO_URL: how the bridge finds the server to send its key to, checked (the CLI's
+   * locate-server.ts), instead of sending it to defaultUrl. Absent: defaultUrl, as given.
+   */
+  discovery?: ServerDiscovery;
+}
+
+/** A server found for the bridge: where, and whether it is still the one found (see locate-server.ts). */
+export interface ServerDiscovery {
+  locate(): Promise<{ url: string; current(): boolean } | { problem: string }>;
 }
 
 /**
@@ -139,7 +150,8 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
       resolve();
     };
   });
-  const baseUrl = o.env.MNEMO_URL?.trim() || o.defaultUrl;
+  const givenUrl = o.env.MNEMO_URL?.trim() || undefined;
+  const baseUrl = givenUrl ?? o.defaultUrl;
   const docsUrlBase = bridgeDocsUrlBase(baseUrl);
   const identity = bridgeIdentity(o.env);
   if (!identity.ok) {
@@ -151,7 +163,7 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
   }
   // The server's root instead of its /v1 made every tool answer http_404, "The requested path does not
   // exist", and nothing said which setting was wrong: refused at connect, as a bad identity is.
-  const urlProblem = o.urlProblem?.(baseUrl);
+  const urlProblem = givenUrl === undefined && o.discovery ? undefined : o.urlProblem?.(baseUrl);
   if (urlProblem) {
     const refusal: Refusal = { code: 'mcp_identity_unconfigured', message: `MNEMO_URL: ${urlProblem}` };
     o.log(`mnemo mcp: ${refusal.code}: ${refusal.message}`);
@@ -160,27 +172,93 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
     await closed;
     return 'refused';
   }
-  const client = createMnemoClient({
-    baseUrl,
-    apiKey: identity.key,
-    fetch: loopbackFetch,
-    timeoutMs: o.requestTimeoutMs ?? bridgeRequestTimeoutMs,
-    // A rate limit's wait (up to a minute, five times over) outlasted the host's own timeout, which then
-    // failed the call while the bridge went on to apply it: a model retrying a remember wrote it twice.
-    // The tool error says when to call again instead (retry_after_seconds).
-    retry: { maxRateLimitRetries: 0 },
-  });
+  const portAt = (url: string) =>
+    clientPort(
+      createMnemoClient({
+        baseUrl: url,
+        apiKey: identity.key,
+        fetch: loopbackFetch,
+        timeoutMs: o.requestTimeoutMs ?? bridgeRequestTimeoutMs,
+        // A rate limit's wait (up to a minute, five times over) outlasted the host's own timeout, which
+        // then failed the call while the bridge went on to apply it: a model retrying a remember wrote it
+        // twice. The tool error says when to call again instead (retry_after_seconds).
+        retry: { maxRateLimitRetries: 0 },
+      }),
+      identity.brain,
+    );
+  const discovery = givenUrl === undefined ? o.discovery : undefined;
   // What the bridge refuses itself names a call of its own; what /v1 refused keeps /v1's request id.
   const call: ToolCallContext = {
     requestId: () => newId('req'),
     docsUrlBase,
     onFault: (e, requestId) => o.log(`mnemo mcp: ${faultReport(e, requestId) ?? String(e)}`),
   };
-  const server = createMcpServer(clientPort(client, identity.brain), call);
+  const server = createMcpServer(
+    discovery ? discoveredPort(identity.brain, discovery, portAt) : portAt(baseUrl),
+    call,
+  );
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
   await server.connect(transport);
   guardToolCalls(transport, call, () => transport.currentLine);
-  o.log(`mnemo mcp: serving Brain "${identity.brain}" of project "${identity.project}" through ${baseUrl}`);
+  o.log(
+    `mnemo mcp: serving Brain "${identity.brain}" of project "${identity.project}" through ${
+      discovery ? "the running Mnemo that its server.json names (found at each tool call's need)" : baseUrl
+    }`,
+  );
   await closed;
   return 'served';
+}
+
+/**
+ * The port of a bridge with no MNEMO_URL: each call goes to the server discovery found and checked,
+ * found again (and checked again) when its server.json changed (a restart: a new secret, maybe another
+ * port) or a call could not reach it. An agent's host often starts the bridge before the app: the
+ * first call then finds the app, where a search made once at start would have failed for good. When
+ * no server can be trusted the call fails with why, and nothing is sent.
+ */
+function discoveredPort(
+  brainId: string,
+  discovery: ServerDiscovery,
+  portAt: (url: string) => MemoryPort,
+): MemoryPort {
+  let current: { port: MemoryPort; current(): boolean } | null = null;
+  const get = async (): Promise<MemoryPort> => {
+    if (current?.current()) return current.port;
+    current = null;
+    const found = await discovery.locate();
+    if ('problem' in found)
+      throw new MnemoApiError(0, {
+        type: 'internal',
+        code: 'network_error',
+        message: found.problem,
+        reached_server: false,
+      });
+    current = { port: portAt(found.url), current: found.current };
+    return current.port;
+  };
+  const via =
+    <A extends unknown[], R>(call: (p: MemoryPort, ...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      const port = await get();
+      try {
+        return await call(port, ...a);
+      } catch (e) {
+        // Gone, or something else answers there now: the next call looks again, and checks again.
+        if (e instanceof MnemoApiError && e.code === 'network_error' && current?.port === port)
+          current = null;
+        throw e;
+      }
+    };
+  return {
+    brainId,
+    remember: via((p, ...a: Parameters<MemoryPort['remember']>) => p.remember(...a)),
+    context: via((p, ...a: Parameters<MemoryPort['context']>) => p.context(...a)),
+    listMemories: via((p, q: Parameters<MemoryPort['listMemories']>[0]) => p.listMemories(q)),
+    getMemory: via((p, id: string) => p.getMemory(id)),
+    getRecord: via((p, id: string) => p.getRecord(id)),
+    listRecords: via((p, q: Parameters<MemoryPort['listRecords']>[0]) => p.listRecords(q)),
+    getProfile: via((p, q: Parameters<MemoryPort['getProfile']>[0]) => p.getProfile(q)),
+    forgetRecord: via((p, id: string) => p.forgetRecord(id)),
+    getTrace: via((p, id: string) => p.getTrace(id)),
+  };
 }

@@ -7,7 +7,8 @@ import { errorMessage, nameWithoutReplacing } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { exportBrain, writeExport, type ExportEnd } from '../../client/brain-export.ts';
-import { apiBaseFrom, bySchema, defaultBaseUrl, keyOnCommandLineWarning } from '../options.ts';
+import { bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
+import { apiBaseFor } from '../locate-server.ts';
 
 interface ExportFlags {
   brain: string;
@@ -58,7 +59,7 @@ export function register(program: Command): void {
     )
     .argument('[file]', 'file to write (never overwritten; owner-only); without it, standard output')
     .requiredOption('--brain <brain>', 'Brain to export', bySchema(Slug))
-    .option('--url <url>', `server base ending in /v1 (env MNEMO_URL; default ${defaultBaseUrl})`)
+    .option('--url <url>', urlOptionHelp)
     .option('--key <key>', 'API key with records:read, memories:read and objects:read (env MNEMO_KEY)')
     .option(
       '--no-local-only',
@@ -80,7 +81,7 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const baseUrl = apiBaseFrom('export', flags.url);
+      const baseUrl = await apiBaseFor('export', flags.url);
       if (baseUrl === null) return;
       const client = createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch });
       const lines = exportBrain(client, flags.brain, { includeLocalOnly: flags.localOnly });

@@ -11,16 +11,9 @@ import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
 import { removeTempFolders } from '../../import/temp-folders.ts';
 import { emptyWindowMessage } from '../../import/formats/recurrence-window.ts';
-import {
-  apiBaseFrom,
-  bySchema,
-  defaultBaseUrl,
-  keyOnCommandLineWarning,
-  nonNegativeInt,
-} from '../options.ts';
+import { bySchema, keyOnCommandLineWarning, nonNegativeInt, urlOptionHelp } from '../options.ts';
+import { apiBaseFor } from '../locate-server.ts';
 import { errorMessage } from '../../../engine/index.ts';
-
-/** The local app's address when neither --url nor MNEMO_URL says otherwise. */
 
 /** Reports a failed import or removal on stderr (the API's code when there is one) and fails the command. */
 function fail(e: unknown): void {
@@ -327,7 +320,7 @@ export function register(program: Command): void {
     .addOption(
       new Option('--format <format>', 'export format').choices(['auto', ...importFormats]).default('auto'),
     )
-    .option('--url <url>', `server base ending in /v1 (env MNEMO_URL; default ${defaultBaseUrl})`)
+    .option('--url <url>', urlOptionHelp)
     .option('--key <key>', 'API key (env MNEMO_KEY)')
     .option('--concurrency <n>', 'requests in flight at once', nonNegativeInt, 8)
     .option(
@@ -422,7 +415,7 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const baseUrl = apiBaseFrom('import', flags.url);
+      const baseUrl = await apiBaseFor('import', flags.url);
       if (baseUrl === null) return;
       if (path === undefined) {
         await manageSources(createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch }), flags);

@@ -3,7 +3,8 @@ import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
-import { apiBaseProblem, bySchema, defaultBaseUrl, keyOnCommandLineWarning } from '../options.ts';
+import { apiBaseProblem, bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
+import { locateServer } from '../locate-server.ts';
 
 interface ServerFlags {
   brain: string;
@@ -26,7 +27,7 @@ function usage(
 }
 
 /** The running local server's client (`--url`/`--key`, MNEMO_URL/MNEMO_KEY), or null after saying why. */
-function localServer(flags: ServerFlags & { json?: boolean }): MnemoClient | null {
+async function localServer(flags: ServerFlags & { json?: boolean }): Promise<MnemoClient | null> {
   const json = flags.json === true;
   if (flags.key !== undefined) keyOnCommandLineWarning('sync', '--key', 'set MNEMO_KEY instead');
   const apiKey = flags.key ?? process.env.MNEMO_KEY;
@@ -38,14 +39,29 @@ function localServer(flags: ServerFlags & { json?: boolean }): MnemoClient | nul
     });
     return null;
   }
-  const url = flags.url ?? (process.env.MNEMO_URL || defaultBaseUrl);
-  const problem = apiBaseProblem(url);
+  const given = flags.url ?? (process.env.MNEMO_URL || undefined);
+  if (given === undefined) {
+    // No address given: only a server that proves it is the one its server.json names gets the key.
+    const located = await locateServer();
+    if ('problem' in located) {
+      const body = {
+        type: 'internal',
+        code: 'network_error',
+        message: located.problem,
+        reached_server: false,
+      };
+      fail(new MnemoApiError(0, body), json);
+      return null;
+    }
+    return createMnemoClient({ baseUrl: located.url, apiKey, fetch: loopbackFetch });
+  }
+  const problem = apiBaseProblem(given);
   if (problem !== null) {
     const message = `${flags.url !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}`;
     usage(json, { type: 'invalid_request', code: 'invalid_request_body', message });
     return null;
   }
-  return createMnemoClient({ baseUrl: url, apiKey, fetch: loopbackFetch });
+  return createMnemoClient({ baseUrl: given, apiKey, fetch: loopbackFetch });
 }
 
 /**
@@ -117,7 +133,7 @@ function afterFailure(s: SyncStatus): string {
 const withServer = (c: Command) =>
   c
     .requiredOption('--brain <brain>', 'the local Brain', bySchema(Slug))
-    .option('--url <url>', `local server base ending in /v1 (env MNEMO_URL; default ${defaultBaseUrl})`)
+    .option('--url <url>', `local ${urlOptionHelp}`)
     .option('--key <key>', 'API key of the local server (env MNEMO_KEY)');
 
 export function register(program: Command): void {
@@ -161,7 +177,7 @@ export function register(program: Command): void {
           );
           return;
         }
-        const client = localServer(flags);
+        const client = await localServer(flags);
         if (!client) return;
         try {
           const s = await client.pairSync(flags.brain, {
@@ -179,7 +195,7 @@ export function register(program: Command): void {
   withServer(sync.command('status').description('the pairing, counts, last success and last error'))
     .option('--json', 'print one JSON object', false)
     .action(async (flags: ServerFlags & { json: boolean }) => {
-      const client = localServer(flags);
+      const client = await localServer(flags);
       if (!client) return;
       try {
         const s = await client.getSync(flags.brain);
@@ -199,7 +215,7 @@ export function register(program: Command): void {
   )
     .option('--json', 'print the status after the run as one JSON object', false)
     .action(async (flags: ServerFlags & { json: boolean }) => {
-      const client = localServer(flags);
+      const client = await localServer(flags);
       if (!client) return;
       try {
         const s = await client.runSync(flags.brain);
@@ -218,7 +234,7 @@ export function register(program: Command): void {
   withServer(sync.command('remove').description('unpair; nothing is deleted on either side'))
     .option('--json', 'print the status after unpairing as one JSON object', false)
     .action(async (flags: ServerFlags & { json: boolean }) => {
-      const client = localServer(flags);
+      const client = await localServer(flags);
       if (!client) return;
       try {
         const s = await client.unpairSync(flags.brain);

@@ -1,0 +1,390 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
+import { reusedPgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
+import { testStoreKey } from '../../engine/adapters/sqlite/testing.ts';
+import { cliBundleEnv } from '../../test/support/cli-env.ts';
+import { createMnemoClient } from '../client/index.ts';
+import { runStdioBridge } from '../mcp/stdio-bridge.ts';
+import { identityProof, serverFilePath, type ServerFile } from '../server-file.ts';
+import { startServer, type RunningServer } from '../start-server.ts';
+import { locateServer, stillCurrent } from './locate-server.ts';
+
+// The embedder's worker thread is beside the point here, and slow to load.
+process.env.MNEMO_EMBEDDER = 'none';
+
+const root = mkdtempSync(join(tmpdir(), 'mnemo-locate-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+/** A fresh owner-only dir under root. */
+const privateDir = (name: string) => {
+  const dir = join(root, `${name}-${(n += 1)}`);
+  mkdirSync(dir, { mode: 0o700 });
+  return dir;
+};
+
+const localServer = (dataDir: string, more: { rateLimit?: number } = {}) =>
+  startServer({
+    engine: 'local',
+    port: 0,
+    rateLimit: 0,
+    dataDir,
+    dbKey: testStoreKey,
+    configDir: join(dataDir, '..', `config-${(n += 1)}`),
+    timeZone: 'UTC',
+    ...more,
+  });
+
+/** What a squatter was sent: each request's method, path and headers. */
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A plain HTTP server of another user's: it records everything, and answers every request 200 with a
+ * made-up proof (or, given `answer`, whatever that says), as a squatter doing its best would.
+ */
+async function squatter(answer?: (seen: Seen) => Promise<string>): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      const s = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      seen.push(s);
+      void (answer ? answer(s) : Promise.resolve(JSON.stringify({ proof: 'x'.repeat(43) }))).then((text) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(text);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  server.unref();
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/v1`, seen };
+}
+
+/** A server.json written as a forger (or a server that died) would leave it, owner-only unless told. */
+function plantServerFile(dir: string, file: Partial<ServerFile>, mode = 0o600): void {
+  const whole: ServerFile = {
+    url: 'http://127.0.0.1:1/v1',
+    pid: process.pid,
+    secret: randomBytes(32).toString('base64url'),
+    started_at: new Date().toISOString(),
+    ...file,
+  };
+  writeFileSync(serverFilePath(dir), JSON.stringify(whole), { mode });
+}
+
+/** The pid of a process that has ended. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid!;
+}
+
+/** `mnemo ARGS` with no MNEMO_URL, looking for server.json in DATA_DIR (MNEMO_DATA_DIR) only. */
+function mnemo(
+  args: string[],
+  dataDir: string,
+  key: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const home = privateDir('home');
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/mnemo.mjs', ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        // The desktop app's folders: empty here, as on a machine without the app.
+        XDG_CONFIG_HOME: join(home, 'config'),
+        XDG_DATA_HOME: join(home, 'share'),
+        MNEMO_DATA_DIR: dataDir,
+        MNEMO_KEY: key,
+        MNEMO_LOG: 'silent',
+        ...cliBundleEnv,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Posts a nonce to the server's /local/identity as a client does, with extra headers. */
+function askIdentity(
+  origin: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${origin}/local/identity`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('a server that owns a data dir says where it listens, in server.json', () => {
+  let dir: string;
+  let server: RunningServer;
+  before(async () => {
+    dir = privateDir('data');
+    server = await localServer(dir);
+  });
+  after(() => server.close());
+
+  test('the file names its URL on its random port and its pid, owner-only, and goes when it stops', async () => {
+    const path = serverFilePath(dir);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    const file = JSON.parse(readFileSync(path, 'utf8')) as ServerFile;
+    assert.equal(file.url, server.url);
+    assert.notEqual(server.port, 7821);
+    assert.equal(file.pid, process.pid);
+    assert.match(file.secret, /^[A-Za-z0-9_-]{43}$/);
+    // A second server on its own dir: stopped, its file is gone; the first one's stays.
+    const other = privateDir('data');
+    const second = await localServer(other);
+    assert.ok(existsSync(serverFilePath(other)));
+    await second.close();
+    assert.equal(existsSync(serverFilePath(other)), false, 'removed on a clean stop');
+    assert.ok(existsSync(path));
+  });
+
+  test('it answers a nonce with the HMAC of its secret, without a key, and nothing else', async () => {
+    const { secret } = JSON.parse(readFileSync(serverFilePath(dir), 'utf8')) as ServerFile;
+    const nonce = randomBytes(32).toString('base64url');
+    const r = await askIdentity(server.origin, JSON.stringify({ nonce }));
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.json, { proof: identityProof(secret, new URL(server.url).host, nonce) });
+  });
+
+  test('its identity endpoint refuses what the other routes refuse: other origins and hosts, bad bodies', async () => {
+    const nonce = JSON.stringify({ nonce: randomBytes(32).toString('base64url') });
+    const cross = await askIdentity(server.origin, nonce, { origin: 'https://evil.example' });
+    assert.equal(cross.status, 403);
+    const rebound = await askIdentity(server.origin, nonce, { host: `evil.example:${server.port}` });
+    assert.equal(rebound.status, 403);
+    assert.equal((await askIdentity(server.origin, JSON.stringify({ nonce: 'short' }))).status, 400);
+    assert.equal((await askIdentity(server.origin, 'nonce', { 'content-type': 'text/plain' })).status, 415);
+  });
+
+  test('a client given no URL finds it through server.json, and it proves itself', async () => {
+    const found = await locateServer({ dirs: [privateDir('empty'), dir] });
+    assert.ok('url' in found, 'problem' in found ? found.problem : '');
+    assert.equal(found.url, server.url);
+    assert.equal(stillCurrent(found), true);
+  });
+
+  test('mnemo export with no MNEMO_URL reaches it on its random port', async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: server.url, apiKey: key }).createBrain({ id: 'ana' });
+    const r = await mnemo(['export', '--brain', 'ana'], dir, key);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /"object":"mnemo_export"/);
+  });
+});
+
+describe('a client given no URL sends its key to no server that cannot prove itself', () => {
+  const key = `sk_test_home_${'k'.repeat(32)}`;
+
+  test('a forged server.json naming a squatter: it gets no key, and the command says why', async () => {
+    const { url, seen } = await squatter();
+    const dir = privateDir('forged');
+    plantServerFile(dir, { url });
+    const r = await mnemo(['export', '--brain', 'ana'], dir, key);
+    assert.equal(r.status, 1);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^mnemo export: the server at ${url}, which .*server\\.json names, did not prove it wrote that file`,
+      ),
+    );
+    assert.match(r.stderr, /set MNEMO_URL to the address of a server you trust/);
+    assert.deepEqual(
+      seen.map((s) => `${s.method} ${s.path}`),
+      ['POST /local/identity'],
+      'it was only asked to prove itself',
+    );
+    assert.ok(seen.every((s) => s.headers.authorization === undefined && !s.body.includes(key)));
+  });
+
+  test('a squatter that passes the nonce on to the real server gets no key: the proof names the port', async () => {
+    const realDir = privateDir('real');
+    const real = await localServer(realDir);
+    after(() => real.close());
+    const { secret } = JSON.parse(readFileSync(serverFilePath(realDir), 'utf8')) as ServerFile;
+    // The relay asks the real server as the real server's client, and hands its answer back.
+    const relay = await squatter(async (s) => JSON.stringify((await askIdentity(real.origin, s.body)).json));
+    const dir = privateDir('relayed');
+    // Even with the real secret in its file (the worst case), the answer is for the real server's Host.
+    plantServerFile(dir, { url: relay.url, secret });
+    const found = await locateServer({ dirs: [dir] });
+    assert.ok('problem' in found);
+    assert.match(found.problem, /did not prove it wrote that file \(its answer is not the proof\)/);
+    assert.ok(relay.seen.every((s) => s.headers.authorization === undefined));
+  });
+
+  test('a stale server.json (its server gone) is passed over: nothing is sent to the port it names', async () => {
+    const { url, seen } = await squatter();
+    const dir = privateDir('stale');
+    plantServerFile(dir, { url, pid: await deadPid() });
+    const found = await locateServer({ dirs: [dir] });
+    assert.ok('problem' in found);
+    assert.match(
+      found.problem,
+      /^no running Mnemo server of yours was found: none has written a server\.json in /,
+    );
+    assert.match(found.problem, /Nothing was sent, not to http:\/\/127\.0\.0\.1:7821\/v1 either/);
+    assert.equal(seen.length, 0);
+  });
+
+  test('a server.json other users could read is not trusted, and its server is not asked', async () => {
+    const { url, seen } = await squatter();
+    const dir = privateDir('open');
+    plantServerFile(dir, { url }, 0o644);
+    const found = await locateServer({ dirs: [dir] });
+    assert.ok('problem' in found);
+    assert.match(found.problem, /server\.json is not used: other users can read or change it \(mode 0644\)/);
+    assert.equal(seen.length, 0);
+  });
+
+  test('mnemo mcp with no MNEMO_URL sends nothing to the address it once defaulted to', async () => {
+    // The old default, here a squatter's port: the bridge sent every call there with the key.
+    const fallback = await squatter();
+    const result = await bridgeCall({
+      defaultUrl: fallback.url,
+      discovery: {
+        locate: async () => {
+          const found = await locateServer({ dirs: [privateDir('none')] });
+          return 'problem' in found ? found : { url: found.url, current: () => stillCurrent(found) };
+        },
+      },
+    });
+    assert.equal(result.isError, true);
+    assert.match(
+      result.content[0]!.text,
+      /^network_error \(no HTTP answer\): no running Mnemo server of yours/,
+    );
+    assert.equal(fallback.seen.length, 0);
+  });
+
+  test('mnemo mcp with no MNEMO_URL finds a server that proves itself, and its calls work', async () => {
+    const dir = privateDir('bridge');
+    const real = await localServer(dir);
+    after(() => real.close());
+    const key = (await real.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: real.url, apiKey: key }).createBrain({ id: 'me' });
+    const fallback = await squatter();
+    const result = await bridgeCall(
+      {
+        defaultUrl: fallback.url,
+        discovery: {
+          locate: async () => {
+            const found = await locateServer({ dirs: [dir] });
+            return 'problem' in found ? found : { url: found.url, current: () => stillCurrent(found) };
+          },
+        },
+      },
+      key,
+    );
+    assert.equal(result.isError, undefined, result.content[0]?.text);
+    assert.equal(fallback.seen.length, 0);
+  });
+});
+
+describe('servers without a data dir write nothing', () => {
+  test('postgres (hosted): no server.json even with --data-dir, and no identity endpoint', async () => {
+    const database = await reusedPgliteDatabases({ vector: true, migrated: true });
+    const dir = privateDir('pg');
+    const server = await startServer({
+      engine: 'postgres',
+      port: 0,
+      rateLimit: 0,
+      dataDir: dir,
+      openDatabase: async (kept) => postgresStorageOver(await database(), kept),
+    });
+    try {
+      assert.equal(existsSync(serverFilePath(dir)), false);
+      const r = await askIdentity(
+        server.origin,
+        JSON.stringify({ nonce: randomBytes(32).toString('base64url') }),
+      );
+      assert.equal(r.status, 404);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+interface ToolResult {
+  isError?: boolean;
+  content: { text: string }[];
+}
+
+/** One get_profile call through the stdio bridge, for Brain `me` of project `home`, with no MNEMO_URL. */
+async function bridgeCall(
+  o: Pick<Parameters<typeof runStdioBridge>[0], 'defaultUrl' | 'discovery'>,
+  key = `sk_test_home_${'k'.repeat(32)}`,
+): Promise<ToolResult> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  let buffered = '';
+  output.on('data', (c: Buffer) => {
+    buffered += c.toString('utf8');
+    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+      lines.push(JSON.parse(buffered.slice(0, at)) as Record<string, unknown>);
+      buffered = buffered.slice(at + 1);
+    }
+  });
+  const running = runStdioBridge({
+    env: { MNEMO_PROJECT: 'home', MNEMO_BRAIN: 'me', MNEMO_KEY: key },
+    input,
+    output,
+    log: () => {},
+    ...o,
+  });
+  const send = (m: object) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+  const answer = async (id: number) => {
+    for (let i = 0; i < 400; i += 1) {
+      const found = lines.find((l) => l['id'] === id);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.fail(`no answer to request ${id}`);
+  };
+  try {
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    await answer(1);
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
+    return (await answer(2))['result'] as ToolResult;
+  } finally {
+    input.end();
+    await running;
+  }
+}

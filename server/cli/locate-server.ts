@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { createLoopbackFetch } from '../client/loopback-fetch.ts';
+import { defaultDataDir, desktopDataDirs } from '../data-dir.ts';
+import { localIdentityPath } from '../http/local-identity.ts';
+import { proofHolds, readServerFile, type ServerFile, type ServerFileRead } from '../server-file.ts';
+import { apiBaseProblem, defaultBaseUrl } from './options.ts';
+
+/** A server found through a data dir's server.json that proved it wrote that file. */
+export interface LocatedServer {
+  url: string;
+  /** The server.json it was found by. */
+  path: string;
+  dataDir: string;
+  file: ServerFile;
+}
+
+export interface LocateOptions {
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  /** The data dirs to look in (default: serverFileDirs). */
+  dirs?: readonly string[];
+  fetch?: typeof fetch;
+  /** How long the server may take to prove itself (default 5 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * Where a client given no URL looks for server.json, in order: `mnemo serve`'s data dir (MNEMO_DATA_DIR,
+ * else the platform's default, as `mnemo serve` resolves it), then the desktop app's.
+ */
+export function serverFileDirs(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
+  const seen = new Set<string>();
+  const dirs: string[] = [];
+  for (const dir of [defaultDataDir(env, platform), ...desktopDataDirs(env, platform)]) {
+    // A case-insensitive file system (macOS, Windows) has one folder for `Mnemo` and `mnemo`.
+    let real = dir;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      // Not there: kept, to be named as looked in.
+    }
+    if (seen.has(real)) continue;
+    seen.add(real);
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+/** What a client says when it sends nothing: ends with what to do. */
+const trustHint =
+  'start Mnemo (the desktop app, or mnemo serve), or set MNEMO_URL to the address of a server you trust ' +
+  "(its listening line's, ending in /v1): an address given explicitly is not checked";
+
+/**
+ * The server a client given no URL (no --url, no MNEMO_URL) may send its key to: the one named by a
+ * server.json of this user's (serverFileDirs) that proves it wrote that file (POST /local/identity, an
+ * HMAC of a fresh nonce under the file's secret). Port 7821, the old default, is never trusted blindly:
+ * anyone on this machine may be listening there (the desktop app moves when it is taken), so without a
+ * server.json that vouches for it nothing is sent there. Several live servers: the one on 7821 first,
+ * then the order of the dirs.
+ */
+export async function locateServer(o: LocateOptions = {}): Promise<LocatedServer | { problem: string }> {
+  const env = o.env ?? process.env;
+  const dirs = o.dirs ?? serverFileDirs(env, o.platform);
+  const reads = dirs.map((dir) => ({ dir, read: readServerFile(dir) }));
+  const found = reads
+    .filter(
+      (r): r is { dir: string; read: Extract<ServerFileRead, { kind: 'found' }> } => r.read.kind === 'found',
+    )
+    .sort((a, b) => Number(portOf(b.read.file.url) === 7821) - Number(portOf(a.read.file.url) === 7821));
+  const refusals: string[] = [];
+  for (const r of reads)
+    if (r.read.kind === 'untrusted') refusals.push(`${r.read.path} is not used: ${r.read.why}`);
+  for (const { dir, read } of found) {
+    const { file, path } = read;
+    const problem = apiBaseProblem(file.url);
+    if (problem !== null) {
+      refusals.push(`${path} names ${problem}`);
+      continue;
+    }
+    const failed = await proveIdentity(file, o.fetch, o.timeoutMs);
+    if (failed === null) return { url: file.url, path, dataDir: dir, file };
+    refusals.push(
+      `the server at ${file.url}, which ${path} names, did not prove it wrote that file (${failed})`,
+    );
+  }
+  if (refusals.length === 0)
+    refusals.push(
+      `no running Mnemo server of yours was found: none has written a server.json in ${dirs.join(', ')} ` +
+        '(the desktop app and mnemo serve write one in their data dir while they run)',
+    );
+  return {
+    problem:
+      `${refusals.join('; ')}. Nothing was sent, not to ${defaultBaseUrl} either, where any program on ` +
+      `this machine may be listening: ${trustHint}`,
+  };
+}
+
+/**
+ * Whether LOCATED is still the server its file names: the file is unchanged and its process runs (a
+ * restarted server writes a new secret and may listen elsewhere, and must prove itself again).
+ */
+export function stillCurrent(located: LocatedServer): boolean {
+  const read = readServerFile(located.dataDir);
+  if (read.kind !== 'found') return false;
+  const { url, pid, secret } = read.file;
+  return url === located.file.url && pid === located.file.pid && secret === located.file.secret;
+}
+
+function portOf(url: string): number | null {
+  try {
+    const u = new URL(url);
+    return u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port);
+  } catch {
+    return null;
+  }
+}
+
+/** An answer to the proof is a few dozen bytes: a listener that sends more is not Mnemo. */
+const proofAnswerBytes = 4096;
+
+/**
+ * Asks the server at FILE's URL to prove it holds FILE's secret, without a key: null when it did, else
+ * why not. Its answer must be HMAC(secret, Host sent + nonce) for a fresh random nonce (server-file.ts).
+ */
+export async function proveIdentity(
+  file: ServerFile,
+  fetchVia: typeof fetch = createLoopbackFetch({ maxResponseBytes: proofAnswerBytes }),
+  timeoutMs = 5_000,
+): Promise<string | null> {
+  const base = new URL(file.url);
+  const nonce = randomBytes(32).toString('base64url');
+  let res: Response;
+  let body: unknown;
+  try {
+    res = await fetchVia(new URL(localIdentityPath, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ nonce }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (res.status === 404)
+      return 'it answered HTTP 404, as a Mnemo older than this one or another program would';
+    if (res.status !== 200) return `it answered HTTP ${res.status}`;
+    body = await res.json();
+  } catch (e) {
+    if ((e as Error).name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
+    const cause = (e as { cause?: { code?: unknown } }).cause?.code;
+    return `${(e as Error).message}${typeof cause === 'string' ? ` (${cause})` : ''}`;
+  }
+  const proof = body && typeof body === 'object' ? (body as { proof?: unknown }).proof : undefined;
+  return proofHolds(file.secret, base.host, nonce, proof) ? null : 'its answer is not the proof';
+}
+
+/**
+ * The API base a command sends its key to, or null after saying why not (exit code 1): `--url`, else
+ * MNEMO_URL, each the person's choice and used as given (exit code 2 when it is not a base); else the
+ * server locateServer finds and checks.
+ */
+export async function apiBaseFor(
+  command: string,
+  flagUrl: string | undefined,
+  o: LocateOptions = {},
+): Promise<string | null> {
+  const env = o.env ?? process.env;
+  const given = flagUrl ?? (env.MNEMO_URL || undefined);
+  if (given !== undefined) {
+    const problem = apiBaseProblem(given);
+    if (problem === null) return given;
+    console.error(`mnemo ${command}: ${flagUrl !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}`);
+    process.exitCode = 2;
+    return null;
+  }
+  const located = await locateServer(o);
+  if ('url' in located) return located.url;
+  console.error(`mnemo ${command}: ${located.problem}`);
+  process.exitCode = 1;
+  return null;
+}
