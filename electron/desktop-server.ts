@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import type { RunningServer, ServerOptions } from '../server/start-server.ts';
 
 /**
- * The desktop app's own port, MNEMO_URL's default (docs/agents.md): an agent set up once reaches the
- * app after every restart, where a port of the moment would break its settings each time.
+ * The desktop app's own port: where it listens when it can. Agents without MNEMO_URL do not rely on it:
+ * they find the app by the server.json in its data dir, and check it before they send a key
+ * (server/cli/locate-server.ts), as another program may hold this port.
  */
 export const desktopPort = 7821;
 
@@ -41,8 +42,10 @@ export function desktopServerOptions(input: {
 
 /**
  * Starts the desktop's server on its port, or, when another program holds that port, on any free one:
- * the app still opens, and the warning it shows says where agents reach it this time and why. A failed
- * start closes what it opened (start-server.ts), so the second one finds the store free.
+ * the app still opens, and the warning it shows says where it listens this time and who may be
+ * listening on its port. Agents without MNEMO_URL follow it there (its data dir's server.json); one
+ * whose MNEMO_URL names the port would send its key to that program. A failed start closes what it
+ * opened (start-server.ts), so the second one finds the store free.
  */
 export async function startDesktopServer(
   start: (o: ServerOptions) => Promise<RunningServer>,
@@ -56,8 +59,10 @@ export async function startDesktopServer(
     return {
       server,
       warning:
-        `Another program is using port ${options.port ?? desktopPort}, so agents reach Mnemo at ${server.url} ` +
-        'until it restarts (Copy API Address): set MNEMO_URL to it, or quit that program and restart Mnemo.',
+        `Another program is using port ${options.port ?? desktopPort}, so Mnemo listens at ${server.url} until ` +
+        'it restarts. Agents without MNEMO_URL find it there by themselves; an agent whose MNEMO_URL names ' +
+        `port ${options.port ?? desktopPort} sends its key to that other program: remove MNEMO_URL from its ` +
+        'settings, or quit that program and restart Mnemo.',
     };
   }
 }

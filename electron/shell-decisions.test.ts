@@ -250,7 +250,7 @@ test("a packaged app's server reads the word-vector table from its resources; a 
   assert.equal(spec.provider === 'glove-sif' && spec.tableDir, join('/r', wordTableResource));
 });
 
-test("the desktop's server takes its own port, or any free one with a warning when another program holds it", async () => {
+test("the desktop's server takes its own port, or any free one with a warning when another program holds it, where agents find it", async () => {
   // Loaded here: the file's other tests need no server.
   const { createServer } = await import('node:net');
   const { startServer } = await import('../server/start-server.ts');
@@ -273,9 +273,24 @@ test("the desktop's server takes its own port, or any free one with a warning wh
       assert.notEqual(new URL(server.url).port, String(held));
       assert.equal(
         warning,
-        `Another program is using port ${held}, so agents reach Mnemo at ${server.url} until it restarts ` +
-          '(Copy API Address): set MNEMO_URL to it, or quit that program and restart Mnemo.',
+        `Another program is using port ${held}, so Mnemo listens at ${server.url} until it restarts. ` +
+          'Agents without MNEMO_URL find it there by themselves; an agent whose MNEMO_URL names ' +
+          `port ${held} sends its key to that other program: remove MNEMO_URL from its settings, or quit ` +
+          'that program and restart Mnemo.',
       );
+      // A client with no MNEMO_URL looks where the app keeps its data dir (Electron's userData is the
+      // per-user config folder and the app's name), and finds this server, not the program on its port.
+      const { desktopDataDirs } = await import('../server/data-dir.ts');
+      const { locateServer } = await import('../server/cli/locate-server.ts');
+      const config = join(userData, 'config');
+      const appUserData = join(config, 'Mnemo');
+      assert.ok(
+        desktopDataDirs({ XDG_CONFIG_HOME: config }, 'linux').includes(
+          desktopServerOptions({ userData: appUserData, bundleDir: '/b', dbKey: 'k' }).dataDir!,
+        ),
+      );
+      const found = await locateServer({ dirs: [options.dataDir!] });
+      assert.equal('url' in found && found.url, server.url);
     } finally {
       await server.close();
     }
