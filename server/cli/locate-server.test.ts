@@ -188,6 +188,20 @@ describe('a server that owns a data dir says where it listens, in server.json', 
     assert.equal((await askIdentity(server.origin, 'nonce', { 'content-type': 'text/plain' })).status, 415);
   });
 
+  test('its identity endpoint counts against the rate limit, as every route does', async () => {
+    const limited = await localServer(privateDir('limited'), { rateLimit: 2 });
+    try {
+      const ask = () =>
+        askIdentity(limited.origin, JSON.stringify({ nonce: randomBytes(32).toString('base64url') }));
+      assert.deepEqual([(await ask()).status, (await ask()).status], [200, 200]);
+      const third = await ask();
+      assert.equal(third.status, 429);
+      assert.equal(third.json['code'], 'too_many_requests');
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('a client given no URL finds it through server.json, and it proves itself', async () => {
     const found = await locateServer({ dirs: [privateDir('empty'), dir] });
     assert.ok('url' in found, 'problem' in found ? found.problem : '');
