@@ -115,6 +115,10 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
         o.log.info('derivation waits for what the job names to be derived; it runs again', fields);
       else o.log.warn('derivation failed; it runs again', fields);
     },
+    onWait: (jobs) =>
+      o.log.info('derivation waits for an earlier Record of its Brain that another claim holds', {
+        record_ids: jobs.map((j) => jobIds(j).record_id),
+      }),
     onRetry: (error, delayMs) =>
       o.log.warn('derivation paused: the store could not take the batch; it runs again', {
         retry_in_ms: delayMs,

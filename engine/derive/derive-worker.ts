@@ -14,6 +14,16 @@ export interface DeriveWorkerOptions {
   write: Storage['write'];
   /** A failure of the store rather than of a job (busy, full, failing): the batch goes back whole. */
   storeFailure: (e: unknown) => boolean;
+  /**
+   * Records whose derivation waits for an earlier Record of their Brain that another claim holds (a
+   * process busy or dead with it), each told once: they run after it.
+   */
+  onWait?: (jobs: readonly QueuedJob[]) => void;
+  /**
+   * How long the worker waits before it looks again when a batch found only Records waiting for an
+   * earlier one of their Brain (default 250 ms).
+   */
+  orderWaitMs?: number;
   /** Runs one job in its Brain's unit of work; the worker completes it there after. */
   run: (uow: BrainUnitOfWork, job: QueuedJob) => Promise<void>;
   /**
@@ -97,6 +107,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   const batchSize = opts.batchSize ?? 200;
   const gatherMs = opts.gatherMs ?? 25;
   const leaseMs = opts.leaseMs ?? 60_000;
+  const orderWaitMs = opts.orderWaitMs ?? 250;
   const jobRetryDelaysMs = opts.jobRetryDelaysMs ?? defaultJobRetryDelaysMs;
   const { queue } = opts;
   // Batches run in the context the worker was made in, never in a caller's: a kick from inside a
@@ -123,11 +134,17 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   let failures = 0;
   let pausedUntil = 0;
   let upkeepLeft = opts.upkeep !== undefined;
+  /** After a batch whose jobs all waited for an earlier Record of their Brain: none runs before. */
+  let orderWaitUntil = 0;
   /** When the last batch that ran jobs found none left: the next waits gatherMs from then. */
   let drainedAt = -Infinity;
 
   /** A unit the batch did not run (out of time, or after a store failure): its job goes back. */
   class NotRun extends Error {}
+  /** A derive job whose Brain has an earlier Record still to derive outside the batch: it waits. */
+  class WaitsForEarlier extends Error {}
+  /** Jobs told waiting (onWait), until they run: told once however often they are put off. */
+  const told = new Set<number>();
   const gone = (e: unknown) => e instanceof MnemoError && e.code === 'brain_not_found';
 
   /**
@@ -186,14 +203,24 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       }
       let begun = 0;
       let storeFailed = false;
-      /** The jobs of each Brain not yet prepared: its first unit takes them. */
+      /** The jobs of each Brain not yet looked at: its first unit takes them. */
       const unprepared = new Map<string, ClaimedJob[]>();
-      if (opts.prepare)
-        for (const job of claimed) {
-          const same = unprepared.get(job.brainUid);
-          if (same) same.push(job);
-          else unprepared.set(job.brainUid, [job]);
-        }
+      for (const job of claimed) {
+        const same = unprepared.get(job.brainUid);
+        if (same) same.push(job);
+        else unprepared.set(job.brainUid, [job]);
+      }
+      /**
+       * Each Brain's earliest Record still to derive outside the batch: its later Records wait. A
+       * Record is derived against every earlier Record's Memories, as written (a call-off derived
+       * before its plan would find none to call off, and the plan would stay current), whoever claimed
+       * the earlier one. Read in the Brain's first unit, so after another process's unit of it ended.
+       */
+      const waitFrom = new Map<string, number | null>();
+      const waits = (job: ClaimedJob) => {
+        const from = waitFrom.get(job.brainUid) ?? null;
+        return job.job === 'derive' && from !== null && job.recordSeq > from;
+      };
       // Submitted together, so the store may commit them together. A unit that starts after the slice
       // (and after another began: a batch always moves) or after a store failure does nothing and
       // goes back, so no job runs after one that failed on the store.
@@ -209,8 +236,15 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
                 const jobs = unprepared.get(job.brainUid);
                 if (jobs) {
                   unprepared.delete(job.brainUid);
-                  await opts.prepare?.(uow, jobs);
+                  const from = await uow.jobs.earliestWaiting(
+                    job.brainUid,
+                    jobs.map((j) => j.n),
+                  );
+                  waitFrom.set(job.brainUid, from);
+                  const running = jobs.filter((j) => !waits(j));
+                  if (running.length > 0) await opts.prepare?.(uow, running);
                 }
+                if (waits(job)) throw new WaitsForEarlier();
                 await opts.run(uow, job);
                 // Completed last: a job whose lease was lost is refused there, and what it wrote goes too.
                 await uow.jobs.complete([job]);
@@ -224,11 +258,17 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         ),
       );
       const failed: [ClaimedJob, unknown][] = [];
+      const waiting: ClaimedJob[] = [];
       let storeError: { e: unknown } | null = null;
       for (const [i, s] of settled.entries()) {
         const job = claimed[i]!;
         const e = s.status === 'rejected' ? (s.reason as unknown) : null;
         if (e instanceof NotRun) continue;
+        if (e instanceof WaitsForEarlier) {
+          waiting.push(job);
+          continue;
+        }
+        told.delete(job.n);
         if (e !== null && opts.storeFailure(e)) {
           // Not the job's fault: dropping it would lose its Memories. It goes back, counted as nothing.
           storeError ??= { e };
@@ -240,6 +280,17 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         else ended.add(job.n);
       }
       if (storeError) throw storeError.e;
+      if (waiting.length > 0) {
+        // Given back with the jobs not run (below). Where the batch did nothing else, the worker
+        // waits before it looks again (by its own timer: the clock may stand still in a test), unless
+        // a write comes meanwhile.
+        if (ran === 0) orderWaitUntil = performance.now() + orderWaitMs;
+        const fresh = waiting.filter((j) => !told.has(j.n));
+        // A job another process took over is not seen here again: emptied now and then, not grown.
+        if (told.size > 10_000) told.clear();
+        for (const j of fresh) told.add(j.n);
+        if (fresh.length > 0) opts.onWait?.(fresh);
+      }
       await settle(failed);
       for (const [job] of failed) ended.add(job.n);
     } catch (e) {
@@ -315,6 +366,11 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     // A kick (every write) must not cut a pause short, or a busy store would be retried per request.
     if (performance.now() < pausedUntil) {
       wake(Math.max(1, pausedUntil - performance.now()));
+      return;
+    }
+    // A write's kick does cut this wait short: its Record may be another Brain's.
+    if (!dueNow && performance.now() < orderWaitUntil) {
+      wake(Math.max(1, orderWaitUntil - performance.now()));
       return;
     }
     const now = opts.now();

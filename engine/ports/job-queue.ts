@@ -56,6 +56,13 @@ export interface JobQueue {
    */
   release(claims: readonly JobClaim[]): Promise<void>;
   /**
+   * In a unit of work of the Brain: the step of its earliest Record still waiting for its derivation,
+   * besides the jobs `besides` (a batch's own), or null. A Record whose derivation failed (`attempts`
+   * over 0: tried again later, or never) is left out. The derive worker derives no later Record of the
+   * Brain before it, whichever claim holds it (derive-worker.ts).
+   */
+  earliestWaiting(brainUid: string, besides: readonly number[]): Promise<number | null>;
+  /**
    * The earliest time a job becomes claimable, or null when none waits: at or before `nowMs` when one
    * is due and not leased (a worker asks this to know whether to claim now or set a timer).
    */

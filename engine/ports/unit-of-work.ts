@@ -49,7 +49,7 @@ export interface BrainUnitOfWork {
    * Jobs enqueued here commit with the write that made them; a job completed or put back for a retry
    * here ends its lease with the unit's commit, and not at all when the unit rolls back.
    */
-  readonly jobs: Pick<JobQueue, 'enqueue' | 'complete' | 'retry' | 'hold'>;
+  readonly jobs: Pick<JobQueue, 'enqueue' | 'complete' | 'retry' | 'hold' | 'earliestWaiting'>;
   /**
    * Changes the Brain's row: its name, its self, each when given. A write's alone: what derivation
    * reads as the self changes with the unit's commit (a unit that read it before keeps what it read).

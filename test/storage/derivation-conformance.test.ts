@@ -288,6 +288,48 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
       assert.equal(await b.queue.nextDueMs(nowMs), null, 'the failed job left the queue');
     });
 
+    it('derives a Record after the earlier Records of its Brain that another claim holds, not before', async () => {
+      const b = await backend();
+      await b.addBrain('brn_d9', 'Ana');
+      const plan = 'Petra and I are planning a weekend in Vienna, December 12 to 14.';
+      await remember(b, 'brn_d9', 'rec_plan', plan, '2026-11-12T07:00:00.000Z');
+      await remember(b, 'brn_d9', 'rec_off', 'We cancelled Vienna.', '2026-11-23T08:00:00.000Z');
+      await remember(b, 'brn_d9', 'rec_tea', 'I like green tea.', '2026-11-24T08:00:00.000Z');
+      // Another process claimed the plan's job and has not derived it yet. Derived before it, the
+      // call-off would find no plan to call off, and the plan would stay current.
+      const held = await b.queue.claim(1, Date.now(), 60_000);
+      assert.deepEqual(
+        held.map((j) => j.job === 'derive' && j.recordId),
+        ['rec_plan'],
+      );
+      const said: string[] = [];
+      const log: DerivationLog = { info: (m) => said.push(m), warn: () => {}, error: () => {} };
+      // The worker's clock is the lease's: the real one.
+      const w = worker(b, { clock: () => new Date(), log });
+      w.kick();
+      // Until the worker says the call-off waits, or has derived it.
+      const offDerived = async () => (await memories(b, 'brn_d9')).some((m) => m.cites.includes('rec_off'));
+      for (const deadline = Date.now() + 20_000; said.length === 0 && !(await offDerived());)
+        if (Date.now() > deadline) assert.fail('the worker neither waited nor derived');
+        else await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(said, [
+        'derivation waits for an earlier Record of its Brain that another claim holds',
+      ]);
+      // The other process gives its job back (it stops): the worker derives the three in order.
+      await b.queue.release(held);
+      w.kick();
+      await w.idle();
+      assert.deepEqual(
+        (await memories(b, 'brn_d9')).map((m) => [m.statement, m.status, m.cites]),
+        [
+          ['I like green tea.', 'active', ['rec_tea']],
+          [plan, 'superseded', ['rec_plan']],
+          ['We cancelled Vienna.', 'active', ['rec_off']],
+        ],
+      );
+      assert.equal(await b.queue.nextDueMs(Date.now()), null, 'every job was completed');
+    });
+
     it('a job waiting for what it names to be derived runs again, logged as a wait, not a failure', async () => {
       const b = await backend();
       await b.addBrain('brn_d3', 'Ana');

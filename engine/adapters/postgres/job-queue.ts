@@ -13,7 +13,7 @@ export function pgJobWrites(
   deferred?: Pick<UnitTx, 'defer' | 'readAround' | 'held' | 'deferDone'>,
   /** The process queuing the jobs (JobAffinity.writer); null: any process's to claim at once. */
   writer: string | null = null,
-): Pick<JobQueue, 'enqueue' | 'complete' | 'retry' | 'hold'> {
+): Pick<JobQueue, 'enqueue' | 'complete' | 'retry' | 'hold' | 'earliestWaiting'> {
   const completeNow = async (claims: readonly JobClaim[]) => {
     if (claims.length === 0) return;
     const r = await q.query<{ n: number }>(
@@ -65,6 +65,18 @@ export function pgJobWrites(
          WHERE n = $1 AND leased_until_ms = $2`,
         [claim.n, claim.lease, dueMs],
       );
+    },
+    // Read in the unit, after its Brain's row lock: a job another process derived under that lock is
+    // gone once its transaction committed, and one it holds still is here.
+    async earliestWaiting(brainUid, besides) {
+      const r = await q.query<{ s: number }>(
+        `SELECT record_seq AS s FROM derive_jobs
+         WHERE brain_uid = $1 AND job = 'derive' AND attempts = 0 AND n <> ALL($2::bigint[])
+         ORDER BY record_seq LIMIT 1`,
+        [brainUid, [...besides]],
+      );
+      const s = r.rows[0]?.s;
+      return s === undefined ? null : Number(s);
     },
   };
 }

@@ -129,6 +129,18 @@ export function sqliteJobQueue(store: Store): JobQueue {
         for (const c of claims) if (leases.get(c.n)?.until === c.lease) leases.delete(c.n);
       }),
 
+    earliestWaiting: (brainUid, besides) =>
+      atOnce(
+        () =>
+          store.get<{ s: number }>(
+            `SELECT record_seq AS s FROM derive_queue
+             WHERE brain_uid = ? AND job = 'derive' AND attempts = 0 AND n NOT IN (SELECT value FROM json_each(?))
+             ORDER BY record_seq LIMIT 1`,
+            brainUid,
+            JSON.stringify(besides),
+          )?.s ?? null,
+      ),
+
     nextDueMs: (nowMs) =>
       atOnce(() => {
         const taken = leased(nowMs);

@@ -48,6 +48,7 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
     complete: (claims) => queue.complete(claims),
     retry: (claim, dueMs) => queue.retry(claim, dueMs),
     hold: (claims) => queue.hold(claims),
+    earliestWaiting: (brainUid, besides) => queue.earliestWaiting(brainUid, besides),
   };
   const speakers = speakersByFirstName();
   const over = (brainUid: string): SqliteReadOfWork => {
