@@ -129,6 +129,12 @@ describe('list reads use an index of what they read, in their order', () => {
         }[group];
         assert.match(p, new RegExp(`USING INDEX ${index} \\(brain_uid=\\?\\)`), p);
         assert.doesNotMatch(p, /TEMP B-TREE FOR ORDER BY/, p);
+        // A line said before from the same Record: found by its statement's key, and a line quoting it
+        // through the line's own citations, not by walking every Memory of the self for each line.
+        assert.match(p, /SEARCH o USING INDEX memories_brain_norm \(brain_uid=\? AND norm=\?\)/, p);
+        if (group === 'other')
+          assert.match(p, /SEARCH l USING INDEX memories_brain_id \(brain_uid=\? AND id=\?\)/, p);
+        assert.doesNotMatch(p, /SEARCH [lo] USING INDEX memories_self_from/, p);
         // A later page starts on the index at the cursor's valid_from, not at the newest line.
         const next = plan(
           currentOfSelfSql('brn_a', {

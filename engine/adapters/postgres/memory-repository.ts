@@ -42,7 +42,9 @@ function saidOnceSql(p: Params, group: ProfileGroup, nowMs: number, shareableOnl
     JOIN memories ${a} ON ${a}.brain_uid = q.brain_uid AND ${a}.id = q.memory_id
     WHERE c.brain_uid = m.brain_uid AND c.memory_id = m.id AND ${shown(a)}`;
   const once = [
-    `NOT EXISTS (${cited('o')} AND o.statement = m.statement AND ${profileGroupSql(group, 'o')}
+    // By the statement's key (its index) as well as its text: a Record cited by thousands of Memories
+    // (a long note) would otherwise have each of its lines compared with every other's.
+    `NOT EXISTS (${cited('o')} AND o.norm = m.norm AND o.statement = m.statement AND ${profileGroupSql(group, 'o')}
        AND (o.valid_from_ms, o.n) > (m.valid_from_ms, m.n))`,
   ];
   if (group === 'other')

@@ -671,12 +671,13 @@ describe('migrations on an embedded PostgreSQL', () => {
     assert.deepEqual(await marked(), ['mem_00007', 'mem_00009', 'mem_02000']);
     const version = await db.query("SELECT value FROM mnemo_meta WHERE key = 'health_lines'");
     assert.deepEqual(version.rows, [{ value: String(healthWordsVersion) }]);
-    // Marked by other words (an earlier version's): all marked again, a row at a time across pages.
+    // Marked by other words (an earlier version's): all marked again, across pages (of 999 rows: the
+    // marked rows fall in the first and the third, and a page ends one row before mem_02000).
     await db.query("UPDATE memories SET health = (id = 'mem_00100')");
     await db.query("UPDATE mnemo_meta SET value = '0' WHERE key = 'health_lines'");
-    assert.equal(await markHealthLines(db, 1), true);
+    assert.equal(await markHealthLines(db, 999), true);
     assert.deepEqual(await marked(), ['mem_00007', 'mem_00009', 'mem_02000']);
-    assert.equal(await markHealthLines(db, 1), false, 'once');
+    assert.equal(await markHealthLines(db, 999), false, 'once');
 
     await db.query('ANALYZE memories');
     const { memories, seen } = recordedMemories(db, 'brn_h');
@@ -693,6 +694,9 @@ describe('migrations on an embedded PostgreSQL', () => {
       other.map((m) => m.id),
       ['mem_03000', 'mem_02999'],
     );
+    // Each line said before from the same Record is looked for by its statement's key: 3,000 Memories
+    // of one Record are not each compared with every other.
+    await assertReadsIndex(db, seen[1]!, 'memories_brain_norm');
     await memories.update('mem_03000', { statement: 'I use a wheelchair' });
     await memories.update('mem_00009', { statement: 'I took the train' });
     assert.deepEqual(await marked(), ['mem_00007', 'mem_02000', 'mem_03000']);

@@ -154,13 +154,19 @@ export function memoryPageSql(brainUid: string, q: MemoryPageQuery): { sql: stri
   };
 }
 
-/** Which of the self's Memories each of the profile's groups holds (health marks: health-lines.ts). */
-const profileGroupSql = (group: ProfileGroup, a = 'm'): string =>
-  ({
-    health: `${a}.health = 1`,
-    slot: `${a}.slot IS NOT NULL AND ${a}.health = 0`,
-    other: `${a}.slot IS NULL AND ${a}.health = 0`,
-  })[group];
+/**
+ * Which of the self's Memories each of the profile's groups holds (health marks: health-lines.ts).
+ * `unindexed`: the columns behind a unary plus, so SQLite reads them row by row rather than by their
+ * partial indexes (which list every such Memory of the Brain) where another index narrows the rows.
+ */
+const profileGroupSql = (group: ProfileGroup, a = 'm', unindexed = false): string => {
+  const c = `${unindexed ? '+' : ''}${a}`;
+  return {
+    health: `${c}.health = 1`,
+    slot: `${c}.slot IS NOT NULL AND ${c}.health = 0`,
+    other: `${c}.slot IS NULL AND ${c}.health = 0`,
+  }[group];
+};
 
 /**
  * The card says a sentence once. Left out: an `other` line whose statement is, word for word, what a
@@ -185,13 +191,15 @@ function saidOnceSql(
   };
   const line = shown('l');
   const before = shown('o');
+  // Each NOT EXISTS reads from the line's own side: its citations (CROSS JOIN keeps SQLite to that order)
+  // or the Memories of its statement's key, never every Memory of the self for each line of the card.
   const quoted =
     group === 'other'
       ? {
           sql: `AND NOT EXISTS (
             SELECT 1 FROM citations c
-            JOIN citations q ON q.record_id = c.record_id AND q.memory_id <> c.memory_id AND q.quote = m.statement
-            JOIN memories l ON l.id = q.memory_id
+            CROSS JOIN citations q ON q.record_id = c.record_id AND q.memory_id <> c.memory_id AND q.quote = m.statement
+            CROSS JOIN memories l ON l.id = q.memory_id
             WHERE c.memory_id = m.id AND (l.slot IS NOT NULL OR l.health = 1) AND ${line.sql})`,
           params: line.params,
         }
@@ -201,7 +209,8 @@ function saidOnceSql(
             SELECT 1 FROM citations c
             JOIN citations q ON q.record_id = c.record_id AND q.memory_id <> c.memory_id
             JOIN memories o ON o.id = q.memory_id
-            WHERE c.memory_id = m.id AND o.statement = m.statement AND ${profileGroupSql(group, 'o')}
+            WHERE c.memory_id = m.id AND o.norm = m.norm AND o.statement = m.statement
+              AND ${profileGroupSql(group, 'o', true)}
               AND (o.valid_from_ms > m.valid_from_ms OR (o.valid_from_ms = m.valid_from_ms AND o.n > m.n))
               AND ${before.sql})`,
     params: [...quoted.params, ...before.params],
