@@ -12,7 +12,7 @@ import { settleLineage } from './settle-lineage.ts';
 import { holdsThen, placeEndings } from './place-endings.ts';
 import { callOffPlans, planAhead } from './called-off-plans.ts';
 import { agentSpeaker } from '../core/derive/agent-words.ts';
-import { changedPlanOf } from './changed-plans.ts';
+import { changedPlanOf, type PlanRecords } from './changed-plans.ts';
 import { doneTaskOf } from './done-tasks.ts';
 import { saidOverOf } from './ended-tastes.ts';
 import { admitAsNextOf, type NextOf } from './next-statement.ts';
@@ -236,6 +236,8 @@ export async function admitClaims(
    * joins another Memory instead, the returned ids say so (the adopted id is not among them).
    */
   adopt: ReadonlyMap<Claim, string> = new Map(),
+  /** The Brain's Records, where the caller has them: the thread a plan's booking was said in. */
+  records?: PlanRecords,
 ): Promise<string[]> {
   const ids: string[] = [];
   const sourceKey = record.sourceName ?? '';
@@ -260,7 +262,7 @@ export async function admitClaims(
       if (done !== null) ids.push(done);
       // "The dentist moved my appointment to Friday": the plan's next version, where the plan is found.
       const changed = withdrawsPlans
-        ? await admitFound(await changedPlanOf(memories, claim, record.occurredMs))
+        ? await admitFound(await changedPlanOf(memories, claim, record.occurredMs, records))
         : null;
       if (changed !== null) ids.push(changed);
       // "I don't drink tea anymore": the next version of her statement of that taste, where found.

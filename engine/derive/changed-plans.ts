@@ -1,8 +1,10 @@
 import type { Claim } from '../core/derive/deriver.ts';
 import {
+  bookedApart,
   eventTimes,
   isBookingChanged,
   isPlanChanged,
+  namesOtherPlace,
   nextOf,
   planDate,
   type PlanDate,
@@ -12,13 +14,19 @@ import {
   saysMoreOfPlan,
 } from '../core/derive/plan-changed.ts';
 import { agentSpeakerNames, spellings } from '../core/derive/agent-words.ts';
-import type { MemoryRepository, MemoryVersionRow } from '../ports/index.ts';
+import type { MemoryRepository, MemoryVersionRow, RecordRepository, RecordRow } from '../ports/index.ts';
 import type { NextOf } from './next-statement.ts';
 import { ownersReached } from './owners-reached.ts';
 import { sameRecordStatements } from './same-record-statements.ts';
 
 /** How many of the owner's statements saying the plan's noun are read: the latest begun. */
 const reach = 50;
+
+/**
+ * What changedPlanOf reads of the Records, where its caller has them: the thread a booking said apart
+ * from its plan was said in (bookedApartOf).
+ */
+export type PlanRecords = Pick<RecordRepository, 'getMany' | 'threadBefore' | 'list'>;
 
 /** The sources of mail, whose senders' bookings a plan the person moves changes too. */
 const mailSources = ['mbox'];
@@ -51,6 +59,7 @@ export async function changedPlanOf(
   memories: MemoryRepository,
   claim: Claim,
   beforeMs: number,
+  records?: PlanRecords,
 ): Promise<NextOf | null> {
   const change = claim.changesPlan;
   if (change === undefined) return null;
@@ -97,6 +106,7 @@ export async function changedPlanOf(
     // What the plan's Record said more of it, and an agent's word of her plan: gone with it.
     const more = [
       ...(await moreOfPlan(memories, plan, owner, change, beforeMs)),
+      ...(await bookedApartOf(memories, records, plan, owner, change, beforeMs)),
       ...(owner.owner_state === 'self'
         ? await agentsWordOfPlan(memories, change, beforeMs, planDate(plan.statement))
         : []),
@@ -212,6 +222,118 @@ async function moreOfPlan(
   return (await sameRecordStatements(memories, [plan], owner, beforeMs))
     .filter((m) => saysMoreOfPlan(m.statement, change, plan.statement) || isPlanChanged(m.statement, change))
     .map((m) => m.lineage);
+}
+
+/** The words a booking says one of (plan-changed.ts `bookedWords`), as statementsSaying reads them. */
+const bookingSearchWords = ['booked', 'reserved', 'ticket', 'rented'];
+/** How many messages of the thread may stand between a plan and a booking said right after it. */
+const nearReach = 4;
+
+/**
+ * The lineages of the owner's current bookings of a stay called off, each said in a Record of its own
+ * after the plan's and before the change (plan-changed.ts `bookedApart`): one naming the stay's place
+ * ("We booked a hotel in Vienna."), or one of its bed or travel naming none ("We booked the Hotel
+ * Motto.") said right after the plan in its thread (nearPlan). moreOfPlan reads the plan's Record only:
+ * said apart, as a chat says it, the hotel stayed booked after "We cancelled Vienna.".
+ */
+async function bookedApartOf(
+  memories: MemoryRepository,
+  records: PlanRecords | undefined,
+  plan: Pick<MemoryVersionRow, 'id' | 'lineage' | 'statement'>,
+  owner: Owner,
+  change: Change,
+  beforeMs: number,
+): Promise<string[]> {
+  if (change.how !== 'cancelled') return [];
+  const said = await memories.get(plan.id);
+  if (said === null) return [];
+  const found: string[] = [];
+  const bookings = await memories.statementsSaying({
+    ...owner,
+    words: bookingSearchWords,
+    beforeMs,
+    limit: reach,
+  });
+  for (const m of bookings) {
+    if (m.lineage === plan.lineage || found.includes(m.lineage)) continue;
+    const how = bookedApart(m.statement, change, plan.statement);
+    if (how === null) continue;
+    const booking = await memories.get(m.id);
+    // Said before the plan, it may be another trip's: "We booked a hotel in Vienna." of a year ago.
+    if (booking === null || booking.valid_from_ms < said.valid_from_ms) continue;
+    if (
+      how === 'named' ||
+      (records !== undefined && (await nearPlan(memories, records, said, booking, change)))
+    )
+      found.push(m.lineage);
+  }
+  return found;
+}
+
+/** A message's thread, "" where it was written in none. */
+const threadOf = (row: RecordRow): string | null => {
+  if (row.kind !== 'message') return null;
+  const thread = (JSON.parse(row.content) as { thread?: string }).thread;
+  return thread ?? '';
+};
+const before = (a: RecordRow, b: RecordRow) =>
+  a.occurred_ms < b.occurred_ms || (a.occurred_ms === b.occurred_ms && a.n < b.n);
+
+/**
+ * Whether a booking was said right after the plan: a message of the plan's thread (the Brain's
+ * messages written in no thread are one), after the plan's message with at most `nearReach` messages
+ * between, none naming another place (plan-changed.ts `namesOtherPlace`: "Also got a table at
+ * Dubravkin put." may be what the booking was for).
+ */
+async function nearPlan(
+  memories: MemoryRepository,
+  records: PlanRecords,
+  plan: Pick<MemoryVersionRow, 'id' | 'statement'>,
+  booking: Pick<MemoryVersionRow, 'id' | 'statement'>,
+  change: Change,
+): Promise<boolean> {
+  const cited = await memories.citations([plan.id, booking.id], { shareableOnly: false });
+  const rows = await records.getMany([...new Set(cited.map((c) => c.record_id))]);
+  const recordsOf = (id: string) =>
+    rows.filter((r) => cited.some((c) => c.memory_id === id && c.record_id === r.id));
+  const elsewhere = (r: RecordRow) => namesOtherPlace(r.text, change, plan.statement, booking.statement);
+  for (const b of recordsOf(booking.id))
+    for (const p of recordsOf(plan.id)) {
+      const thread = threadOf(b);
+      if (thread === null || threadOf(p) !== thread || !before(p, b)) continue;
+      const between =
+        thread !== ''
+          ? await records.threadBefore(thread, b, { sinceMs: p.occurred_ms, limit: nearReach + 1 })
+          : await unthreadedBetween(records, p, b);
+      if (between === null) continue;
+      const at = between.findIndex((r) => r.id === p.id);
+      if (at !== -1 && !between.slice(0, at).some(elsewhere)) return true;
+    }
+  return false;
+}
+
+/**
+ * The Brain's messages of no thread from the plan's to the booking's, the booking's aside, latest
+ * first (as threadBefore answers a thread's): null where more than `nearReach` stand between.
+ */
+async function unthreadedBetween(
+  records: PlanRecords,
+  p: RecordRow,
+  b: RecordRow,
+): Promise<RecordRow[] | null> {
+  const page = await records.list({
+    limit: 4 * (nearReach + 2),
+    kind: 'message',
+    sinceMs: p.occurred_ms,
+    untilMs: b.occurred_ms,
+    hideLocalOnly: false,
+  });
+  // Too many messages in the span to read them all: not right after it.
+  if (page.next !== null) return null;
+  const between = page.rows
+    .filter((r) => threadOf(r) === '' && r.id !== b.id && !before(r, p) && before(r, b))
+    .sort((x, y) => (before(x, y) ? 1 : -1));
+  return between.length > nearReach + 1 ? null : between;
 }
 
 /**

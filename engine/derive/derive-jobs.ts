@@ -98,6 +98,9 @@ export async function runDeriveJob(
       claims,
       seq,
       now(),
+      true,
+      new Map(),
+      uow.records,
     );
     await withdrawSlips(uow, r, claims, seq);
     await supersedeOlderRevisions(

@@ -268,7 +268,7 @@ async function joinChangedPlans(
     }
     const plan =
       claim.changesPlan !== undefined
-        ? await changedPlanOf(uow.memories, claim, r.occurred_ms)
+        ? await changedPlanOf(uow.memories, claim, r.occurred_ms, uow.records)
         : saysOver(claim)
           ? await saidOverOf(uow.memories, claim, r.occurred_ms)
           : await tiedToEndedOf(uow.memories, claim, claims, r.occurred_ms);

@@ -129,13 +129,14 @@ describe('Records written back to back', () => {
   it('a call-off of a plan said apart from its booking derives alike on both engines, however written', async () => {
     const off = '2026-11-23T08:00:00Z';
     const reference = await derived(engines[0]![1], viennaApart, false);
-    // The booking said in a Record of its own is not the plan's Record's: the rules leave it
-    // (changed-plans.ts moreOfPlan reads the plan's Record only), whatever the timing.
+    // The booking said right after the plan, in a Record of its own, goes with it (changed-plans.ts
+    // bookedApartOf, rules-v97), whatever the timing.
     assert.deepEqual(
       reference.filter((m) => m[1] === 'superseded').map(([statement, , , to]) => [statement, to]),
       [
         [vienna[1]![1], off],
         ['Petra and I are planning a weekend in Vienna, December 12 to 14.', off],
+        ['We booked the Hotel Motto.', off],
       ],
     );
     for (const [name, opened] of engines)

@@ -260,6 +260,22 @@ describe('a nickname the self says she goes by names her, as her own name does',
       }
     });
 
+    it(`${name}: a full name she goes by that shares her own is hers, a place word in it or not`, async () => {
+      const jo = await told(opened, 'Joanna Park', [
+        'I go by Jo Park.',
+        'I work at Span.',
+        'I go by Maksimir Park twice a week.',
+      ]);
+      try {
+        const lines = await jo.profile();
+        assert.ok(lines.includes("Joanna Park's nickname is Jo Park"), lines.join(' | '));
+        assert.ok(!lines.some((l) => /nickname is Maksimir/u.test(l)), lines.join(' | '));
+        assert.equal((await jo.ask('Where does Jo Park work?'))[0], jo.ids[1]);
+      } finally {
+        await jo.engine.close();
+      }
+    });
+
     it(`${name}: forgetting the Record that said it forgets the nickname`, async () => {
       const { engine, id, intro, split, ask, profile } = await tomislav(opened);
       try {

@@ -103,6 +103,19 @@ describe('nicknameSaid (the name a speaker says people call them by)', () => {
       assert.equal(read(s), null, s);
   });
 
+  it('reads a full name she goes by as hers where it shares her own name, a place word in it or not', () => {
+    const as = (s: string, who: string) => nicknameSaid(s, who)?.value ?? null;
+    assert.equal(as('I go by Jo Park.', 'Joanna Park'), 'Jo Park');
+    assert.equal(as('I go by Jo Park.', 'Jo-Yeon Park'), 'Jo Park');
+    assert.equal(as('I go by Nina Park these days.', 'Nina Babić'), 'Nina Park');
+    assert.equal(as('I go by Tom Hill.', 'Tomislav Kovačević'), 'Tom Hill');
+    // A place's name shares none of hers, said alone or with how often.
+    for (const who of ['Joanna Park', 'Nina Babić', 'Maksimiljan Horvat'])
+      for (const s of ['I go by Maksimir Park.', 'I go by Central Park twice a week.'])
+        assert.equal(as(s, who), null, `${who}: ${s}`);
+    assert.equal(as('I go by Park Street on my way to work.', 'Joanna Park'), null);
+  });
+
   it('holds none where the words say something else: a reply, a ride, a place, another, a title', () => {
     for (const s of [
       // A reply, and words that say "here" with no name.

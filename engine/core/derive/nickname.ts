@@ -16,7 +16,8 @@ import { foldName } from './resolve-owner.ts';
  * great film", "Call me Ishmael is the best opening line"). "I'm Tomislav (Tom)" and "Tomislav, Tom for
  * short" only after her own name ("I am in Zagreb (Croatia)", "My sister Kristina, Kiki for short" hold
  * none), "I go by Tom" not before where or how often one goes ("I go by Uber to work", "I go by
- * Zagreb twice a week") nor of a place by its kind ("I go by Maksimir Park"), no role or relation word
+ * Zagreb twice a week") nor of a place by its kind ("I go by Maksimir Park"; "I go by Jo Park" of
+ * Joanna Park is her full name), no role or relation word
  * ("Everyone calls me Boss.": a question about her boss is none about her), and "Tom here." only after a
  * greeting or where the name is no everyday word ("Same here.", "Right here.").
  */
@@ -245,6 +246,21 @@ const onlyGreeting = (subject: string) => {
   };
 };
 
+/**
+ * Whether a name's words (folded) are a full name of her own: a word of it other than a place's kind is
+ * a word of her name ("Nina Park" of Nina Babić, married) or her first name cut short ("Jo Park" of
+ * Joanna Park). A place's name has none ("Maksimir Park", though she is a Park): a place one passes.
+ */
+function ownFullName(words: readonly string[], subject: string): boolean {
+  const own = foldName(subject).split(' ');
+  const first = own[0] ?? '';
+  return words.some(
+    (w) =>
+      !placeWords.has(w) &&
+      (own.includes(w) || (w.length >= 2 && first.length > w.length && first.startsWith(w))),
+  );
+}
+
 /** The nickname `subject` (the speaker, as the Brain names them) says in `sentence`, or null. */
 export function nicknameSaid(sentence: string, subject: string): NicknameSaid | null {
   if (isQuestion(sentence)) return null;
@@ -265,8 +281,10 @@ export function nicknameSaid(sentence: string, subject: string): NicknameSaid | 
     const words = foldName(name).split(' ');
     if (words.every((w) => roleWords.has(w))) continue;
     // "I go by Maksimir Park": a place one passes, by its kind; only there, as "Park" is a surname too.
+    // "I go by Jo Park.", of Joanna Park: a full name that shares her own is hers (ownFullName).
     const goesBy = /\bgo\s+by\s+$/iu.test(lead);
-    if (goesBy && words.length > 1 && words.some((w) => placeWords.has(w))) continue;
+    if (goesBy && words.length > 1 && words.some((w) => placeWords.has(w)) && !ownFullName(words, subject))
+      continue;
     // "Same here." alone, "Will here.": an everyday word; "Hi, Will here." is a name.
     if (alone && m.groups!['greeting'] === undefined && everydayNames.has(foldName(name))) continue;
     const after = sentence.slice(start + lead.length + name.length);

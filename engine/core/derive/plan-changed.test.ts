@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  bookedApart,
   eventTimes,
   isBookingChanged,
   isPlanChanged,
+  namesOtherPlace,
   planChanged,
   saysMoreOfPlan,
   type PlanChange,
@@ -449,4 +451,56 @@ test("a calendar's event says when it begins and whether it lasts days", () => {
     { startMs: Date.parse('2026-12-10T09:30:00Z'), days: false },
   );
   assert.equal(eventTimes('Dentist on Thursday 10 December at 9:30, Dr. Ferreira.'), null);
+});
+
+test("a booking said apart from its trip is the trip's by its place, or near it by its bed or travel", () => {
+  const off = planChanged('We cancelled Vienna.')!;
+  const plan = 'Petra and I are planning a weekend in Vienna, December 12 to 14.';
+  const read = (statements: string[], change: PlanChange = off) =>
+    Object.fromEntries(statements.map((s) => [s, bookedApart(s, change, plan)]));
+  assert.deepEqual(
+    read([
+      'We booked a hotel in Vienna.',
+      'Petra booked the opera tickets in Vienna.',
+      'We booked the Hotel Motto.',
+      'Flights booked!',
+      'We also booked the train.',
+      // Not the stay's bed or travel, named by no place: said anywhere, of anything.
+      'We booked the plumber.',
+      'We booked the table.',
+      'We booked a hotel in Graz.',
+      'Luka booked a table in Vienna.',
+      'We booked the dentist in Vienna.',
+      'We booked the Hotel Motto for Monday.',
+      'I booked another hotel.',
+      'I also booked the plumber.',
+    ]),
+    {
+      'We booked a hotel in Vienna.': 'named',
+      'Petra booked the opera tickets in Vienna.': 'named',
+      'We booked the Hotel Motto.': 'near',
+      'Flights booked!': 'near',
+      'We also booked the train.': 'near',
+      'We booked the plumber.': null,
+      'We booked the table.': null,
+      'We booked a hotel in Graz.': null,
+      'Luka booked a table in Vienna.': null,
+      'We booked the dentist in Vienna.': null,
+      'We booked the Hotel Motto for Monday.': null,
+      'I booked another hotel.': null,
+      'I also booked the plumber.': null,
+    },
+  );
+  // A trip moved keeps its hotel, maybe; an appointment called off has no stay's booking.
+  const moved = planChanged('We moved the Vienna trip to January.')!;
+  assert.equal(bookedApart('We booked the Hotel Motto.', moved, plan), null);
+  const dentist = planChanged('I cancelled my dentist appointment.')!;
+  assert.equal(bookedApart('We booked the Hotel Motto.', dentist, plan), null);
+  // What is said between them: another place may be what the booking is for.
+  assert.ok(namesOtherPlace('Also Luka wants dinner at Dubravkin put.', off, plan, 'We booked the room.'));
+  for (const between of [
+    'Sounds lovely, Vienna is beautiful in December!',
+    "Great, I've noted your Vienna trip at Hotel Motto.",
+  ])
+    assert.ok(!namesOtherPlace(between, off, plan, 'We booked the Hotel Motto.'), between);
 });

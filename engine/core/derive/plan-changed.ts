@@ -663,10 +663,7 @@ const bookedPlace = /(?<![\p{L}\p{N}])(?:in|to|at)\s+(?:the\s+)?(\p{Lu}[\p{L}\p{
  */
 function stayBooked(statement: string, change: PlanChange, planSaid: string): boolean {
   if (!stays.has(change.plan.replace(/e?s$/u, '')) || !stayParts.test(statement)) return false;
-  const ours = (name: string) =>
-    change.place === name.toLowerCase() ||
-    new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(name)}(?![\p{L}\p{N}])`, 'u').test(planSaid);
-  return [...statement.matchAll(bookedPlace)].every((m) => ours(m[1]!));
+  return [...statement.matchAll(bookedPlace)].every((m) => placeOf(m[1]!, change, planSaid));
 }
 
 /**
@@ -718,6 +715,75 @@ function bookedForPlan(statement: string, change: PlanChange, planSaid: string):
 export function saysMoreOfPlan(statement: string, change: PlanChange, planSaid = ''): boolean {
   if (change.how !== 'cancelled') return false;
   return change.naming.some((w) => saysIdea(statement, w)) || bookedForPlan(statement, change, planSaid);
+}
+
+/**
+ * How a booking said in a Record of its own, after the plan's, is the stay's, which a call-off closes
+ * with it (derive/changed-plans.ts `bookedApartOf`): `named` where it names where the stay is and no
+ * other place ("We booked a hotel in Vienna.", "… the Figlmüller table in Vienna"), `near` where it names
+ * no place and books a stay's own bed or travel ("We booked the Hotel Motto.", "… the train"): the
+ * stay's only where said right after the plan in its thread (`namesOtherPlace` of nothing between).
+ * Null for any other, as for one in the plan's Record (bookedForPlan): a time of its own ("… for
+ * Monday"), an appointment ("the dentist"), another plan ("a haircut"), another booking ("another
+ * hotel"), or "We booked the plumber." with no place (a bed or travel it is not). Only a stay called off.
+ */
+export function bookedApart(
+  statement: string,
+  change: PlanChange,
+  planSaid: string,
+): 'named' | 'near' | null {
+  if (change.how !== 'cancelled' || !stays.has(change.plan.replace(/e?s$/u, ''))) return null;
+  if (!bookedForPlan(statement, change, planSaid) || bookedByAnother(statement, planSaid)) return null;
+  const places = [...statement.matchAll(bookedPlace)].map((m) => m[1]!);
+  if (places.some((p) => !placeOf(p, change, planSaid))) return null;
+  if (places.length > 0 || (change.place !== undefined && saysIdea(statement, change.place))) return 'named';
+  return stayParts.test(statement) ? 'near' : null;
+}
+
+/** Words a booking opens with that name no one else: the speaker, or what was booked ("Hotel booked!"). */
+const notAnother = new Set(
+  `i i've i’ve we we've we’ve we're we’re the our my a all everything finally also just so ok okay and
+   yay done hotel hotels room rooms flight flights train trains ticket tickets apartment airbnb`.split(
+    /\s+/u,
+  ),
+);
+
+/**
+ * Whether a booking opens with someone else's name ("Luka booked a table in Vienna."): theirs, which
+ * may be of a trip of their own, unless the plan names them too ("Petra and I are planning …" then
+ * "Petra booked the Hotel Motto.").
+ */
+function bookedByAnother(statement: string, planSaid: string): boolean {
+  const m =
+    /^\s*(\p{Lu}[\p{L}\p{M}'’-]*)\s+(?:(?:also|just|already|finally)\s+)?(?:booked|reserved|bought|got|rented)(?![\p{L}\p{N}])/u.exec(
+      statement,
+    );
+  if (m === null || notAnother.has(m[1]!.toLowerCase())) return false;
+  return !new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(m[1]!)}(?![\p{L}\p{N}])`, 'u').test(planSaid);
+}
+
+/** Whether a capitalised name is the plan's place: the change's, or one the plan's words name. */
+function placeOf(name: string, change: PlanChange, planSaid: string): boolean {
+  return (
+    change.place === name.toLowerCase() ||
+    new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(name)}(?![\p{L}\p{N}])`, 'u').test(planSaid)
+  );
+}
+
+/**
+ * Whether a message said between a plan and a booking names a place (after "in", "to" or "at") that is
+ * neither the plan's nor the booking's ("Also booked a table at Dubravkin put.", "Or maybe Graz
+ * instead?" does not: no "in"/"to"/"at"): the booking may then be for it, so it is not the plan's.
+ */
+export function namesOtherPlace(
+  text: string,
+  change: PlanChange,
+  planSaid: string,
+  booking: string,
+): boolean {
+  return [...text.matchAll(bookedPlace)].some(
+    (m) => !placeOf(m[1]!, change, planSaid) && !placeOf(m[1]!, change, booking),
+  );
 }
 
 /** Words a booking made for the person says: "Your flight …", "… is confirmed", "Reservation …". */

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RecordCreate } from '../../engine/contract/index.ts';
+import type { Engine } from '../../engine/types.ts';
+import { bothEngines } from './both-engines.ts';
+import { tenant } from './local-helpers.ts';
+
+/*
+ * A chat says a trip and its booking in messages of their own: "Petra and I are planning a weekend
+ * in Vienna, December 12 to 14.", then "We booked the Hotel Motto.". "We cancelled Vienna." closed the
+ * plan, and the hotel stayed booked (use9, rules-v97): only a booking in the plan's own Record went.
+ */
+const engines = await bothEngines({ timeZone: 'Europe/Zagreb' });
+
+const plan = 'Petra and I are planning a weekend in Vienna, December 12 to 14.';
+const off = '2026-11-23T08:00:00+01:00';
+
+type Said = readonly [text: string, speaker?: string, thread?: string | null];
+
+/**
+ * A Brain of Nina's holding these messages, a minute apart from 12 November and each derived before
+ * the next, in the thread "chat" unless one names another (null: none), then "We cancelled Vienna.":
+ * each statement said with its status and when it ended.
+ */
+async function calledOff(engine: Engine, brain: string, said: readonly Said[]) {
+  await engine.createBrain(tenant, { id: brain, self: { type: 'person', name: 'Nina Babić' } });
+  const write = async ([text, speaker = 'user', thread = 'chat']: Said, at: string) => {
+    const content: RecordCreate['content'] = {
+      kind: 'message',
+      speaker,
+      text,
+      ...(thread !== null ? { thread } : {}),
+    };
+    const r = await engine.rememberRecord(tenant, brain, { content, occurred_at: at }, {});
+    await engine.idle();
+    return r.record.id;
+  };
+  for (const [i, s] of said.entries()) await write(s, `2026-11-12T08:${String(10 + i)}:00+01:00`);
+  const cancelled = await write(['We cancelled Vienna.', 'user', said[0]?.[2] ?? 'chat'], off);
+  const memories = (await engine.listMemories(tenant, brain, { limit: 100, status: 'all' })).data;
+  const statuses = new Map(
+    memories.filter((m) => m.statement !== 'We cancelled Vienna.').map((m) => [m.statement, m.valid_to]),
+  );
+  return { statuses, cancelled };
+}
+
+for (const [name, openEngine] of engines) {
+  describe(`${name}: a booking said apart from the trip it is for`, () => {
+    it('said right after the plan in its thread, the hotel goes with the trip; forgetting the call-off restores it', async () => {
+      const engine = await openEngine();
+      try {
+        const { statuses, cancelled } = await calledOff(engine, 'near', [
+          [plan],
+          ['Sounds lovely, Vienna is beautiful in December!', 'assistant'],
+          ['We booked the Hotel Motto.'],
+        ]);
+        assert.equal(statuses.get(plan), off);
+        assert.equal(statuses.get('We booked the Hotel Motto.'), off);
+        await engine.forgetRecord(tenant, 'near', cancelled);
+        const after = (await engine.listMemories(tenant, 'near', { limit: 100, status: 'all' })).data;
+        assert.deepEqual(
+          after.map((m) => [m.statement, m.status]).sort(),
+          [
+            [plan, 'active'],
+            ['Sounds lovely, Vienna is beautiful in December!', 'active'],
+            ['We booked the Hotel Motto.', 'active'],
+          ].sort(),
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it('written in no thread, the next message booking the hotel goes with the trip', async () => {
+      const engine = await openEngine();
+      try {
+        const { statuses } = await calledOff(engine, 'unthreaded', [
+          [plan, 'user', null],
+          ['We booked the Hotel Motto.', 'user', null],
+        ]);
+        assert.deepEqual([statuses.get(plan), statuses.get('We booked the Hotel Motto.')], [off, off]);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("a booking naming the trip's place goes with it, said later in another thread; another place, person or appointment stays", async () => {
+      const engine = await openEngine();
+      try {
+        const { statuses } = await calledOff(engine, 'named', [
+          [plan],
+          ['We booked a hotel in Vienna.', 'user', 'later'],
+          ['We booked a hotel in Graz.', 'user', 'later'],
+          ['Luka booked a table in Vienna.', 'user', 'later'],
+          ['Petra booked the opera tickets in Vienna.', 'user', 'later'],
+          ['We booked the dentist in Vienna.', 'user', 'later'],
+        ]);
+        assert.deepEqual(Object.fromEntries(statuses), {
+          [plan]: off,
+          'We booked a hotel in Vienna.': off,
+          'We booked a hotel in Graz.': null,
+          'Luka booked a table in Vienna.': null,
+          // Petra is on the trip: the plan names her.
+          'Petra booked the opera tickets in Vienna.': off,
+          'We booked the dentist in Vienna.': null,
+        });
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it('the plumber, a booking after another place, or in another thread names no trip and stays', async () => {
+      const engine = await openEngine();
+      try {
+        const { statuses } = await calledOff(engine, 'apart', [
+          [plan],
+          ['We booked the plumber.'],
+          ['Also Luka wants dinner at Dubravkin put.'],
+          ['We booked the table.'],
+          ['We booked the room.'],
+          ['We booked the Hotel Motto.', 'user', 'other'],
+        ]);
+        assert.deepEqual(Object.fromEntries(statuses), {
+          [plan]: off,
+          'We booked the plumber.': null,
+          'Also Luka wants dinner at Dubravkin put.': null,
+          'We booked the table.': null,
+          'We booked the room.': null,
+          'We booked the Hotel Motto.': null,
+        });
+      } finally {
+        await engine.close();
+      }
+    });
+  });
+}
