@@ -20,8 +20,8 @@ export interface DeriveWorkerOptions {
    */
   onWait?: (jobs: readonly QueuedJob[]) => void;
   /**
-   * How long the worker waits before it looks again when a batch found only Records waiting for an
-   * earlier one of their Brain (default 250 ms).
+   * How long a Record waiting for an earlier one of its Brain is left unclaimed by this worker before
+   * it looks again (default 250 ms); the worker takes the jobs after it meanwhile.
    */
   orderWaitMs?: number;
   /** Runs one job in its Brain's unit of work; the worker completes it there after. */
@@ -134,7 +134,13 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   let failures = 0;
   let pausedUntil = 0;
   let upkeepLeft = opts.upkeep !== undefined;
-  /** After a batch whose jobs all waited for an earlier Record of their Brain: none runs before. */
+  /**
+   * Jobs that waited for an earlier Record of their Brain, each until when (performance.now(): the
+   * clock may stand still in a test) no claim of this worker takes it again: meanwhile it takes the
+   * jobs after them, other Brains' among them, instead of the same waiting ones each time.
+   */
+  const parked = new Map<number, number>();
+  /** When only parked jobs were due: no batch runs before the first of them is due again. */
   let orderWaitUntil = 0;
   /** When the last batch that ran jobs found none left: the next waits gatherMs from then. */
   let drainedAt = -Infinity;
@@ -187,7 +193,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     // Runs from setImmediate: a failure escaping here would be an unhandled rejection, ending the
     // process with the batch lost. It pauses the worker instead.
     try {
-      claimed = await queue.claim(batchSize, opts.now(), leaseMs);
+      const parkedNow = performance.now();
+      for (const [n, until] of parked) if (until <= parkedNow) parked.delete(n);
+      claimed = await queue.claim(batchSize, opts.now(), leaseMs, [...parked.keys()]);
+      if (claimed.length === 0 && parked.size > 0) orderWaitUntil = Math.min(...parked.values());
       if (stopped) {
         running = false;
         await queue.release(claimed);
@@ -281,10 +290,8 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       }
       if (storeError) throw storeError.e;
       if (waiting.length > 0) {
-        // Given back with the jobs not run (below). Where the batch did nothing else, the worker
-        // waits before it looks again (by its own timer: the clock may stand still in a test), unless
-        // a write comes meanwhile.
-        if (ran === 0) orderWaitUntil = performance.now() + orderWaitMs;
+        // Given back with the jobs not run (below), and parked: the next claim takes what comes after.
+        for (const j of waiting) parked.set(j.n, performance.now() + orderWaitMs);
         const fresh = waiting.filter((j) => !told.has(j.n));
         // A job another process took over is not seen here again: emptied now and then, not grown.
         if (told.size > 10_000) told.clear();

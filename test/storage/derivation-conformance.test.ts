@@ -330,6 +330,33 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
       assert.equal(await b.queue.nextDueMs(Date.now()), null, 'every job was completed');
     });
 
+    it("a Brain's Records waiting for an earlier one another claim holds do not hold back another Brain's", async () => {
+      const b = await backend();
+      await b.addBrain('brn_d10', 'Ana');
+      await b.addBrain('brn_d11', 'Rui');
+      await remember(b, 'brn_d10', 'rec_first', 'I like green tea.', '2026-11-12T07:00:00.000Z');
+      for (let i = 1; i <= 4; i++)
+        await remember(b, 'brn_d10', `rec_later${i}`, `I read book ${i}.`, `2026-11-1${2 + i}T07:00:00.000Z`);
+      await remember(b, 'brn_d11', 'rec_other', 'I like black coffee.', '2026-11-20T07:00:00.000Z');
+      // Another process holds brn_d10's first Record; its four later ones fill a batch of this worker.
+      const held = await b.queue.claim(1, Date.now(), 60_000);
+      assert.deepEqual(
+        held.map((j) => j.job === 'derive' && j.recordId),
+        ['rec_first'],
+      );
+      const w = worker(b, { clock: () => new Date(), batchSize: 4 });
+      w.kick();
+      const derived = async (brain: string) => (await memories(b, brain)).flatMap((m) => m.cites);
+      for (const deadline = Date.now() + 20_000; !(await derived('brn_d11')).includes('rec_other');)
+        if (Date.now() > deadline) assert.fail("another Brain's Record waited on brn_d10's held one");
+        else await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(await derived('brn_d10'), [], 'still waiting for the Record held');
+      await b.queue.release(held);
+      w.kick();
+      await w.idle();
+      assert.equal((await derived('brn_d10')).length, 5);
+    });
+
     it('a job waiting for what it names to be derived runs again, logged as a wait, not a failure', async () => {
       const b = await backend();
       await b.addBrain('brn_d3', 'Ana');

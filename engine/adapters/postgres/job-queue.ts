@@ -118,19 +118,19 @@ export function pgJobQueue(
   const othersAfterMs = affinity?.othersAfterMs ?? 0;
   return {
     ...pgJobWrites(q, undefined, writer),
-    async claim(limit, nowMs, leaseMs) {
+    async claim(limit, nowMs, leaseMs, besides = []) {
       if (!(leaseMs > 0)) throw new RangeError(`claim: leaseMs must be more than 0, not ${leaseMs}`);
       const r = await q.query<JobRow & { leased_until_ms: number }>(
         `WITH due AS (
            SELECT brain_uid, n FROM derive_jobs
-           WHERE ${mayClaim}
+           WHERE ${mayClaim} AND n <> ALL($6::bigint[])
            ORDER BY n LIMIT $2
            FOR UPDATE SKIP LOCKED)
          UPDATE derive_jobs j SET leased_until_ms = $1::bigint + $3::bigint
          FROM due WHERE j.brain_uid = due.brain_uid AND j.n = due.n
          RETURNING j.n, j.brain_uid, j.job, j.record_id, j.memory_id, j.record_seq, j.not_before_ms, j.attempts,
                    j.leased_until_ms`,
-        [nowMs, limit, leaseMs, writer, othersAfterMs],
+        [nowMs, limit, leaseMs, writer, othersAfterMs, [...besides]],
       );
       return r.rows
         .sort((a, b) => a.n - b.n)

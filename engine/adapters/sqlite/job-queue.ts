@@ -75,10 +75,14 @@ export function sqliteJobQueue(store: Store): JobQueue {
           );
       }),
 
-    claim: (limit, nowMs, leaseMs) =>
+    claim: (limit, nowMs, leaseMs, besides = []) =>
       atOnce(() => {
         if (!(leaseMs > 0)) throw new RangeError(`claim: leaseMs must be more than 0, not ${leaseMs}`);
-        const taken = leased(nowMs);
+        const held = leased(nowMs);
+        const taken =
+          besides.length === 0
+            ? held
+            : JSON.stringify([...(held === null ? [] : (JSON.parse(held) as number[])), ...besides]);
         const rows =
           taken === null
             ? store.all<JobRow>(
