@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +22,7 @@ import { testStoreKey } from '../../engine/adapters/sqlite/testing.ts';
 import { cliBundleEnv } from '../../test/support/cli-env.ts';
 import { createMnemoClient } from '../client/index.ts';
 import { runStdioBridge } from '../mcp/stdio-bridge.ts';
-import { identityProof, serverFilePath, type ServerFile } from '../server-file.ts';
+import { identityProof, readServerFile, serverFilePath, type ServerFile } from '../server-file.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
 import { locateServer, stillCurrent } from './locate-server.ts';
 
@@ -290,6 +299,34 @@ describe('a client given no URL sends its key to no server that cannot prove its
     const found = await locateServer({ dirs: [dir] });
     assert.ok('problem' in found);
     assert.match(found.problem, /server\.json is not used: other users can read or change it \(mode 0644\)/);
+    assert.equal(seen.length, 0);
+  });
+
+  test('a data dir given as a symlink: its own server is found through the link, and proves itself', async () => {
+    const real = privateDir('real-dir');
+    const link = join(root, `link-${(n += 1)}`);
+    symlinkSync(real, link);
+    const server = await localServer(link);
+    try {
+      assert.equal(readServerFile(link).kind, 'found');
+      const found = await locateServer({ dirs: [link] });
+      assert.ok('url' in found, 'problem' in found ? found.problem : '');
+      assert.equal(found.url, server.url);
+      assert.equal(stillCurrent(found), true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a server.json that is itself a symlink is not trusted, and its server is not asked', async () => {
+    const { url, seen } = await squatter();
+    const elsewhere = privateDir('elsewhere');
+    plantServerFile(elsewhere, { url });
+    const dir = privateDir('linked-file');
+    symlinkSync(serverFilePath(elsewhere), serverFilePath(dir));
+    const found = await locateServer({ dirs: [dir] });
+    assert.ok('problem' in found);
+    assert.match(found.problem, /server\.json is not used: it is not a regular file/);
     assert.equal(seen.length, 0);
   });
 
