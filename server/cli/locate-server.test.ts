@@ -24,7 +24,7 @@ import { createMnemoClient } from '../client/index.ts';
 import { runStdioBridge } from '../mcp/stdio-bridge.ts';
 import { identityProof, readServerFile, serverFilePath, type ServerFile } from '../server-file.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
-import { locateServer, stillCurrent } from './locate-server.ts';
+import { locateServer, serverDiscovery, stillCurrent } from './locate-server.ts';
 
 // The embedder's worker thread is beside the point here, and slow to load.
 process.env.MNEMO_EMBEDDER = 'none';
@@ -63,7 +63,10 @@ interface Seen {
  * A plain HTTP server of another user's: it records everything, and answers every request 200 with a
  * made-up proof (or, given `answer`, whatever that says), as a squatter doing its best would.
  */
-async function squatter(answer?: (seen: Seen) => Promise<string>): Promise<{ url: string; seen: Seen[] }> {
+async function squatter(
+  answer?: (seen: Seen) => Promise<string>,
+  onPort = 0,
+): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -77,7 +80,7 @@ async function squatter(answer?: (seen: Seen) => Promise<string>): Promise<{ url
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(onPort, '127.0.0.1', resolve));
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
   server.unref();
   const { port } = server.address() as { port: number };
@@ -335,12 +338,7 @@ describe('a client given no URL sends its key to no server that cannot prove its
     const fallback = await squatter();
     const result = await bridgeCall({
       defaultUrl: fallback.url,
-      discovery: {
-        locate: async () => {
-          const found = await locateServer({ dirs: [privateDir('none')] });
-          return 'problem' in found ? found : { url: found.url, current: () => stillCurrent(found) };
-        },
-      },
+      discovery: serverDiscovery({ dirs: [privateDir('none')] }),
     });
     assert.equal(result.isError, true);
     assert.match(
@@ -360,17 +358,44 @@ describe('a client given no URL sends its key to no server that cannot prove its
     const result = await bridgeCall(
       {
         defaultUrl: fallback.url,
-        discovery: {
-          locate: async () => {
-            const found = await locateServer({ dirs: [dir] });
-            return 'problem' in found ? found : { url: found.url, current: () => stillCurrent(found) };
-          },
-        },
+        discovery: serverDiscovery({ dirs: [dir] }),
       },
       key,
     );
     assert.equal(result.isError, undefined, result.content[0]?.text);
     assert.equal(fallback.seen.length, 0);
+  });
+});
+
+describe('a bridge that found its server proves it again before it sends the key', () => {
+  test('its server crashed, its file stayed with a pid that runs, a squatter took the port: no key goes there', async () => {
+    const dir = privateDir('crashed');
+    const real = await localServer(dir);
+    const key = (await real.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: real.url, apiKey: key }).createBrain({ id: 'me' });
+    const bridge = bridgeSession(
+      { defaultUrl: 'http://127.0.0.1:1/v1', discovery: serverDiscovery({ dirs: [dir], reproveAfter: 0 }) },
+      key,
+    );
+    try {
+      assert.equal((await bridge.getProfile()).isError, undefined);
+      // As a crash leaves it: the file as it was, its pid (this process) still running.
+      const file = readFileSync(serverFilePath(dir), 'utf8');
+      await real.close();
+      writeFileSync(serverFilePath(dir), file, { mode: 0o600 });
+      const squat = await squatter(undefined, real.port);
+      const second = await bridge.getProfile();
+      assert.equal(second.isError, true);
+      assert.match(second.content[0]!.text, /did not prove it wrote that file/);
+      assert.ok(squat.seen.length > 0, 'the squatter was asked to prove itself');
+      assert.deepEqual(
+        [...new Set(squat.seen.map((s) => `${s.method} ${s.path}`))],
+        ['POST /local/identity'],
+      );
+      assert.ok(squat.seen.every((s) => s.headers.authorization === undefined && !s.body.includes(key)));
+    } finally {
+      await bridge.close();
+    }
   });
 });
 
@@ -408,6 +433,19 @@ async function bridgeCall(
   o: Pick<Parameters<typeof runStdioBridge>[0], 'defaultUrl' | 'discovery'>,
   key = `sk_test_home_${'k'.repeat(32)}`,
 ): Promise<ToolResult> {
+  const bridge = bridgeSession(o, key);
+  try {
+    return await bridge.getProfile();
+  } finally {
+    await bridge.close();
+  }
+}
+
+/** A stdio bridge for Brain `me` of project `home`, with no MNEMO_URL: get_profile calls, one by one. */
+function bridgeSession(
+  o: Pick<Parameters<typeof runStdioBridge>[0], 'defaultUrl' | 'discovery'>,
+  key: string,
+): { getProfile(): Promise<ToolResult>; close(): Promise<void> } {
   const input = new PassThrough();
   const output = new PassThrough();
   const lines: Record<string, unknown>[] = [];
@@ -435,7 +473,8 @@ async function bridgeCall(
     }
     assert.fail(`no answer to request ${id}`);
   };
-  try {
+  let id = 1;
+  const initialized = (async () => {
     send({
       id: 1,
       method: 'initialize',
@@ -443,10 +482,17 @@ async function bridgeCall(
     });
     await answer(1);
     send({ method: 'notifications/initialized' });
-    send({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
-    return (await answer(2))['result'] as ToolResult;
-  } finally {
-    input.end();
-    await running;
-  }
+  })();
+  return {
+    getProfile: async () => {
+      await initialized;
+      const at = (id += 1);
+      send({ id: at, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
+      return (await answer(at))['result'] as ToolResult;
+    },
+    close: async () => {
+      input.end();
+      await running;
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { createLoopbackFetch } from '../client/loopback-fetch.ts';
 import { defaultDataDir, desktopDataDirs } from '../data-dir.ts';
 import { localIdentityPath } from '../http/local-identity.ts';
 import { proofHolds, readServerFile, type ServerFile, type ServerFileRead } from '../server-file.ts';
+import type { ServerDiscovery } from '../mcp/stdio-bridge.ts';
 import { apiBaseProblem, defaultBaseUrl } from './options.ts';
 
 /** A server found through a data dir's server.json that proved it wrote that file. */
@@ -109,6 +110,37 @@ export function stillCurrent(located: LocatedServer): boolean {
   if (read.kind !== 'found') return false;
   const { url, pid, secret } = read.file;
   return url === located.file.url && pid === located.file.pid && secret === located.file.secret;
+}
+
+/** How long a bridge trusts a server's last proof before it asks again (serverDiscovery). */
+export const reproveAfterMs = 5_000;
+
+/**
+ * How `mnemo mcp` with no MNEMO_URL finds its server (stdio-bridge.ts): locateServer, and then, for each
+ * call, whether it is still that server. An unchanged file whose pid runs is not enough when the proof
+ * is older than `reproveAfter` ms: after a crash the pid may be another process's (and "alive"), and
+ * the old port anyone's, so the server proves itself again first. At most one loopback round trip per
+ * call, and none while calls come within `reproveAfter` of the last proof.
+ */
+export function serverDiscovery(o: LocateOptions & { reproveAfter?: number } = {}): ServerDiscovery {
+  const within = o.reproveAfter ?? reproveAfterMs;
+  return {
+    locate: async () => {
+      const found = await locateServer(o);
+      if ('problem' in found) return found;
+      let provedAt = Date.now();
+      return {
+        url: found.url,
+        current: async () => {
+          if (!stillCurrent(found)) return false;
+          if (Date.now() - provedAt < within) return true;
+          if ((await proveIdentity(found.file, o.fetch, o.timeoutMs)) !== null) return false;
+          provedAt = Date.now();
+          return true;
+        },
+      };
+    },
+  };
 }
 
 function portOf(url: string): number | null {

@@ -33,9 +33,12 @@ export interface BridgeOptions {
   discovery?: ServerDiscovery;
 }
 
-/** A server found for the bridge: where, and whether it is still the one found (see locate-server.ts). */
+/**
+ * A server found for the bridge: where, and whether it is still the one found, asked before each call
+ * (locate-server.ts serverDiscovery, which may ask the server to prove itself again).
+ */
 export interface ServerDiscovery {
-  locate(): Promise<{ url: string; current(): boolean } | { problem: string }>;
+  locate(): Promise<{ url: string; current(): boolean | Promise<boolean> } | { problem: string }>;
 }
 
 /**
@@ -221,10 +224,11 @@ function discoveredPort(
   discovery: ServerDiscovery,
   portAt: (url: string) => MemoryPort,
 ): MemoryPort {
-  let current: { port: MemoryPort; current(): boolean } | null = null;
+  let current: { port: MemoryPort; current(): boolean | Promise<boolean> } | null = null;
   const get = async (): Promise<MemoryPort> => {
-    if (current?.current()) return current.port;
-    current = null;
+    const held = current;
+    if (held !== null && (await held.current())) return held.port;
+    if (current === held) current = null;
     const found = await discovery.locate();
     if ('problem' in found)
       throw new MnemoApiError(0, {
