@@ -106,26 +106,31 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
+/** The environment of a `mnemo` with no MNEMO_URL, looking for server.json in DATA_DIR only. */
+function cliEnv(dataDir: string, more: Record<string, string>): NodeJS.ProcessEnv {
+  const home = privateDir('home');
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    // The desktop app's folders: empty here, as on a machine without the app.
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'share'),
+    MNEMO_DATA_DIR: dataDir,
+    MNEMO_LOG: 'silent',
+    ...cliBundleEnv,
+    ...more,
+  };
+}
+
 /** `mnemo ARGS` with no MNEMO_URL, looking for server.json in DATA_DIR (MNEMO_DATA_DIR) only. */
 function mnemo(
   args: string[],
   dataDir: string,
   key: string,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const home = privateDir('home');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['bin/mnemo.mjs', ...args], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        // The desktop app's folders: empty here, as on a machine without the app.
-        XDG_CONFIG_HOME: join(home, 'config'),
-        XDG_DATA_HOME: join(home, 'share'),
-        MNEMO_DATA_DIR: dataDir,
-        MNEMO_KEY: key,
-        MNEMO_LOG: 'silent',
-        ...cliBundleEnv,
-      },
+      env: cliEnv(dataDir, { MNEMO_KEY: key }),
     });
     let stdout = '';
     let stderr = '';
@@ -133,6 +138,51 @@ function mnemo(
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/**
+ * `mnemo mcp` itself, as an MCP host starts it (no MNEMO_URL, server.json looked for in DATA_DIR only):
+ * one get_profile call for Brain BRAIN of project `home`, and its result.
+ */
+async function mnemoMcp(dataDir: string, key: string, brain: string): Promise<ToolResult> {
+  const child = spawn(process.execPath, ['bin/mnemo.mjs', 'mcp'], {
+    env: cliEnv(dataDir, { MNEMO_KEY: key, MNEMO_PROJECT: 'home', MNEMO_BRAIN: brain }),
+  });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const lines: Record<string, unknown>[] = [];
+  let buffered = '';
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  child.stdout.on('data', (c: Buffer) => {
+    buffered += c.toString('utf8');
+    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+      lines.push(JSON.parse(buffered.slice(0, at)) as Record<string, unknown>);
+      buffered = buffered.slice(at + 1);
+    }
+  });
+  const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+  const answer = async (id: number) => {
+    for (let i = 0; i < 800; i += 1) {
+      const found = lines.find((l) => l['id'] === id);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.fail(`mnemo mcp gave no answer to request ${id}: ${stderr}`);
+  };
+  try {
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    await answer(1);
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
+    return (await answer(2))['result'] as ToolResult;
+  } finally {
+    child.stdin.end();
+    await closed;
+  }
 }
 
 /** Posts a nonce to the server's /local/identity as a client does, with extra headers. */
@@ -239,6 +289,30 @@ describe('a server that owns a data dir says where it listens, in server.json', 
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /"object":"mnemo_export"/);
   });
+
+  // Each command finds the server by its own lookup: one that went back to 7821 blindly fails here.
+  test('mnemo import --list with no MNEMO_URL reaches it on its random port', async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: server.url, apiKey: key }).createBrain({ id: 'listed' });
+    const r = await mnemo(['import', '--list', '--brain', 'listed'], dir, key);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /brain "listed" has no sources/);
+  });
+
+  test('mnemo sync status with no MNEMO_URL reaches it on its random port', async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: server.url, apiKey: key }).createBrain({ id: 'synced' });
+    const r = await mnemo(['sync', 'status', '--brain', 'synced', '--json'], dir, key);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { paired: boolean }).paired, false);
+  });
+
+  test('mnemo mcp with no MNEMO_URL reaches it on its random port, and its calls work', async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: server.url, apiKey: key }).createBrain({ id: 'bridged' });
+    const result = await mnemoMcp(dir, key, 'bridged');
+    assert.equal(result.isError, undefined, result.content[0]?.text);
+  });
 });
 
 describe('a client given no URL sends its key to no server that cannot prove itself', () => {
@@ -333,7 +407,7 @@ describe('a client given no URL sends its key to no server that cannot prove its
     assert.equal(seen.length, 0);
   });
 
-  test('mnemo mcp with no MNEMO_URL sends nothing to the address it once defaulted to', async () => {
+  test('the stdio bridge with no MNEMO_URL sends nothing to the address it once defaulted to', async () => {
     // The old default, here a squatter's port: the bridge sent every call there with the key.
     const fallback = await squatter();
     const result = await bridgeCall({
@@ -348,7 +422,7 @@ describe('a client given no URL sends its key to no server that cannot prove its
     assert.equal(fallback.seen.length, 0);
   });
 
-  test('mnemo mcp with no MNEMO_URL finds a server that proves itself, and its calls work', async () => {
+  test('the stdio bridge with no MNEMO_URL finds a server that proves itself, and its calls work', async () => {
     const dir = privateDir('bridge');
     const real = await localServer(dir);
     after(() => real.close());
