@@ -313,6 +313,22 @@ describe('a server that owns a data dir says where it listens, in server.json', 
     const result = await mnemoMcp(dir, key, 'bridged');
     assert.equal(result.isError, undefined, result.content[0]?.text);
   });
+
+  // The desktop app and mnemo serve both running: the one found refuses a key of the other one's.
+  test('a key it refuses: the command says which server.json chose it, and that MNEMO_URL picks another', async () => {
+    const others = `sk_test_home_${'o'.repeat(32)}`;
+    const r = await mnemo(['export', '--brain', 'ana'], dir, others);
+    assert.equal(r.status, 1);
+    const names = `which ${serverFilePath(dir)} names`;
+    assert.ok(r.stderr.includes(`the key went to the Mnemo at ${server.url}, ${names}`), r.stderr);
+    assert.match(r.stderr, /set MNEMO_URL to that one's address/);
+    const bridged = await bridgeCall(
+      { defaultUrl: 'http://127.0.0.1:1/v1', discovery: serverDiscovery({ dirs: [dir] }) },
+      others,
+    );
+    assert.equal(bridged.isError, true);
+    assert.ok(bridged.content[0]!.text.includes(names), bridged.content[0]!.text);
+  });
 });
 
 describe('a client given no URL sends its key to no server that cannot prove itself', () => {

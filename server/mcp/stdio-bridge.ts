@@ -38,7 +38,15 @@ export interface BridgeOptions {
  * (locate-server.ts serverDiscovery, which may ask the server to prove itself again).
  */
 export interface ServerDiscovery {
-  locate(): Promise<{ url: string; current(): boolean | Promise<boolean> } | { problem: string }>;
+  locate(): Promise<
+    | {
+        url: string;
+        current(): boolean | Promise<boolean>;
+        /** What to send the key with there (default loopbackFetch). */
+        fetch?: typeof fetch;
+      }
+    | { problem: string }
+  >;
 }
 
 /**
@@ -175,12 +183,12 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
     await closed;
     return 'refused';
   }
-  const portAt = (url: string) =>
+  const portAt = (url: string, via: typeof fetch = loopbackFetch) =>
     clientPort(
       createMnemoClient({
         baseUrl: url,
         apiKey: identity.key,
-        fetch: loopbackFetch,
+        fetch: via,
         timeoutMs: o.requestTimeoutMs ?? bridgeRequestTimeoutMs,
         // A rate limit's wait (up to a minute, five times over) outlasted the host's own timeout, which
         // then failed the call while the bridge went on to apply it: a model retrying a remember wrote it
@@ -222,7 +230,7 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
 function discoveredPort(
   brainId: string,
   discovery: ServerDiscovery,
-  portAt: (url: string) => MemoryPort,
+  portAt: (url: string, via?: typeof fetch) => MemoryPort,
 ): MemoryPort {
   let current: { port: MemoryPort; current(): boolean | Promise<boolean> } | null = null;
   const get = async (): Promise<MemoryPort> => {
@@ -237,7 +245,7 @@ function discoveredPort(
         message: found.problem,
         reached_server: false,
       });
-    current = { port: portAt(found.url), current: found.current };
+    current = { port: portAt(found.url, found.fetch), current: found.current };
     return current.port;
   };
   const via =
