@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -83,9 +83,20 @@ export function readServerFile(
   uid: number | undefined = process.getuid?.(),
 ): ServerFileRead {
   const path = serverFilePath(dataDir);
+  // A data dir given as a symlink (or under one: macOS's /var) is the dir it points to, as the server
+  // takes it (secure-data-dir.ts): its owner and mode are the real dir's, not the link's 0777.
+  let realDir: string;
+  try {
+    realDir = realpathSync(dataDir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent', path };
+    return { kind: 'untrusted', path, why: `its directory cannot be read (${code ?? (e as Error).message})` };
+  }
+  const realPath = serverFilePath(realDir);
   let st;
   try {
-    st = lstatSync(path);
+    st = lstatSync(realPath);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent', path };
@@ -101,7 +112,11 @@ export function readServerFile(
         why: `other users can read or change it (mode 0${(st.mode & 0o777).toString(8)})`,
       };
     try {
-      const dir = lstatSync(dataDir);
+      // The link itself too: another user's link (in a shared dir) is theirs to point elsewhere.
+      const link = lstatSync(dataDir);
+      if (link.isSymbolicLink() && link.uid !== uid && link.uid !== 0)
+        return { kind: 'untrusted', path, why: `its directory is another user's link (uid ${link.uid})` };
+      const dir = lstatSync(realDir);
       if (dir.uid !== uid && dir.uid !== 0)
         return { kind: 'untrusted', path, why: `its directory belongs to another user (uid ${dir.uid})` };
       if ((dir.mode & 0o022) !== 0)
@@ -116,7 +131,7 @@ export function readServerFile(
   }
   let file: ServerFile;
   try {
-    file = JSON.parse(readFileSync(path, 'utf8')) as ServerFile;
+    file = JSON.parse(readFileSync(realPath, 'utf8')) as ServerFile;
   } catch (e) {
     return { kind: 'untrusted', path, why: `it cannot be read (${(e as Error).message})` };
   }

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +22,9 @@ import { testStoreKey } from '../../engine/adapters/sqlite/testing.ts';
 import { cliBundleEnv } from '../../test/support/cli-env.ts';
 import { createMnemoClient } from '../client/index.ts';
 import { runStdioBridge } from '../mcp/stdio-bridge.ts';
-import { identityProof, serverFilePath, type ServerFile } from '../server-file.ts';
+import { identityProof, readServerFile, serverFilePath, type ServerFile } from '../server-file.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
-import { locateServer, stillCurrent } from './locate-server.ts';
+import { locateServer, serverDiscovery, stillCurrent } from './locate-server.ts';
 
 // The embedder's worker thread is beside the point here, and slow to load.
 process.env.MNEMO_EMBEDDER = 'none';
@@ -54,7 +63,10 @@ interface Seen {
  * A plain HTTP server of another user's: it records everything, and answers every request 200 with a
  * made-up proof (or, given `answer`, whatever that says), as a squatter doing its best would.
  */
-async function squatter(answer?: (seen: Seen) => Promise<string>): Promise<{ url: string; seen: Seen[] }> {
+async function squatter(
+  answer?: (seen: Seen) => Promise<string>,
+  onPort = 0,
+): Promise<{ url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -68,7 +80,7 @@ async function squatter(answer?: (seen: Seen) => Promise<string>): Promise<{ url
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(onPort, '127.0.0.1', resolve));
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
   server.unref();
   const { port } = server.address() as { port: number };
@@ -94,26 +106,31 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
+/** The environment of a `mnemo` with no MNEMO_URL, looking for server.json in DATA_DIR only. */
+function cliEnv(dataDir: string, more: Record<string, string>): NodeJS.ProcessEnv {
+  const home = privateDir('home');
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    // The desktop app's folders: empty here, as on a machine without the app.
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_DATA_HOME: join(home, 'share'),
+    MNEMO_DATA_DIR: dataDir,
+    MNEMO_LOG: 'silent',
+    ...cliBundleEnv,
+    ...more,
+  };
+}
+
 /** `mnemo ARGS` with no MNEMO_URL, looking for server.json in DATA_DIR (MNEMO_DATA_DIR) only. */
 function mnemo(
   args: string[],
   dataDir: string,
   key: string,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const home = privateDir('home');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['bin/mnemo.mjs', ...args], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        // The desktop app's folders: empty here, as on a machine without the app.
-        XDG_CONFIG_HOME: join(home, 'config'),
-        XDG_DATA_HOME: join(home, 'share'),
-        MNEMO_DATA_DIR: dataDir,
-        MNEMO_KEY: key,
-        MNEMO_LOG: 'silent',
-        ...cliBundleEnv,
-      },
+      env: cliEnv(dataDir, { MNEMO_KEY: key }),
     });
     let stdout = '';
     let stderr = '';
@@ -121,6 +138,51 @@ function mnemo(
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/**
+ * `mnemo mcp` itself, as an MCP host starts it (no MNEMO_URL, server.json looked for in DATA_DIR only):
+ * one get_profile call for Brain BRAIN of project `home`, and its result.
+ */
+async function mnemoMcp(dataDir: string, key: string, brain: string): Promise<ToolResult> {
+  const child = spawn(process.execPath, ['bin/mnemo.mjs', 'mcp'], {
+    env: cliEnv(dataDir, { MNEMO_KEY: key, MNEMO_PROJECT: 'home', MNEMO_BRAIN: brain }),
+  });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const lines: Record<string, unknown>[] = [];
+  let buffered = '';
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  child.stdout.on('data', (c: Buffer) => {
+    buffered += c.toString('utf8');
+    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+      lines.push(JSON.parse(buffered.slice(0, at)) as Record<string, unknown>);
+      buffered = buffered.slice(at + 1);
+    }
+  });
+  const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+  const answer = async (id: number) => {
+    for (let i = 0; i < 800; i += 1) {
+      const found = lines.find((l) => l['id'] === id);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.fail(`mnemo mcp gave no answer to request ${id}: ${stderr}`);
+  };
+  try {
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    await answer(1);
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
+    return (await answer(2))['result'] as ToolResult;
+  } finally {
+    child.stdin.end();
+    await closed;
+  }
 }
 
 /** Posts a nonce to the server's /local/identity as a client does, with extra headers. */
@@ -188,15 +250,26 @@ describe('a server that owns a data dir says where it listens, in server.json', 
     assert.equal((await askIdentity(server.origin, 'nonce', { 'content-type': 'text/plain' })).status, 415);
   });
 
-  test('its identity endpoint counts against the rate limit, as every route does', async () => {
-    const limited = await localServer(privateDir('limited'), { rateLimit: 2 });
+  test("a flood of bad and of good identity requests leaves the owner's clients finding it", async () => {
+    // A limit of 5 a minute: were the endpoint counted against a bucket any caller can fill, the
+    // stranger's first few requests would leave the owner answered 429.
+    const dataDir = privateDir('flooded');
+    const limited = await localServer(dataDir, { rateLimit: 5 });
     try {
-      const ask = () =>
+      const junk = () => askIdentity(limited.origin, 'x', { 'content-type': 'text/plain' });
+      const good = () =>
         askIdentity(limited.origin, JSON.stringify({ nonce: randomBytes(32).toString('base64url') }));
-      assert.deepEqual([(await ask()).status, (await ask()).status], [200, 200]);
-      const third = await ask();
-      assert.equal(third.status, 429);
-      assert.equal(third.json['code'], 'too_many_requests');
+      const statuses = new Set<number>();
+      for (let i = 0; i < 4; i += 1)
+        for (const r of await Promise.all([
+          ...Array.from({ length: 10 }, junk),
+          ...Array.from({ length: 10 }, good),
+        ]))
+          statuses.add(r.status);
+      assert.deepEqual([...statuses].sort(), [200, 415]);
+      const found = await locateServer({ dirs: [dataDir] });
+      assert.ok('url' in found, 'problem' in found ? found.problem : '');
+      assert.equal(found.url, limited.url);
     } finally {
       await limited.close();
     }
@@ -215,6 +288,46 @@ describe('a server that owns a data dir says where it listens, in server.json', 
     const r = await mnemo(['export', '--brain', 'ana'], dir, key);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /"object":"mnemo_export"/);
+  });
+
+  // Each command finds the server by its own lookup: one that went back to 7821 blindly fails here.
+  test('mnemo import --list with no MNEMO_URL reaches it on its random port', async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: server.url, apiKey: key }).createBrain({ id: 'listed' });
+    const r = await mnemo(['import', '--list', '--brain', 'listed'], dir, key);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /brain "listed" has no sources/);
+  });
+
+  test('mnemo sync status with no MNEMO_URL reaches it on its random port', async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: server.url, apiKey: key }).createBrain({ id: 'synced' });
+    const r = await mnemo(['sync', 'status', '--brain', 'synced', '--json'], dir, key);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { paired: boolean }).paired, false);
+  });
+
+  test('mnemo mcp with no MNEMO_URL reaches it on its random port, and its calls work', async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: server.url, apiKey: key }).createBrain({ id: 'bridged' });
+    const result = await mnemoMcp(dir, key, 'bridged');
+    assert.equal(result.isError, undefined, result.content[0]?.text);
+  });
+
+  // The desktop app and mnemo serve both running: the one found refuses a key of the other one's.
+  test('a key it refuses: the command says which server.json chose it, and that MNEMO_URL picks another', async () => {
+    const others = `sk_test_home_${'o'.repeat(32)}`;
+    const r = await mnemo(['export', '--brain', 'ana'], dir, others);
+    assert.equal(r.status, 1);
+    const names = `which ${serverFilePath(dir)} names`;
+    assert.ok(r.stderr.includes(`the key went to the Mnemo at ${server.url}, ${names}`), r.stderr);
+    assert.match(r.stderr, /set MNEMO_URL to that one's address/);
+    const bridged = await bridgeCall(
+      { defaultUrl: 'http://127.0.0.1:1/v1', discovery: serverDiscovery({ dirs: [dir] }) },
+      others,
+    );
+    assert.equal(bridged.isError, true);
+    assert.ok(bridged.content[0]!.text.includes(names), bridged.content[0]!.text);
   });
 });
 
@@ -282,17 +395,40 @@ describe('a client given no URL sends its key to no server that cannot prove its
     assert.equal(seen.length, 0);
   });
 
-  test('mnemo mcp with no MNEMO_URL sends nothing to the address it once defaulted to', async () => {
+  test('a data dir given as a symlink: its own server is found through the link, and proves itself', async () => {
+    const real = privateDir('real-dir');
+    const link = join(root, `link-${(n += 1)}`);
+    symlinkSync(real, link);
+    const server = await localServer(link);
+    try {
+      assert.equal(readServerFile(link).kind, 'found');
+      const found = await locateServer({ dirs: [link] });
+      assert.ok('url' in found, 'problem' in found ? found.problem : '');
+      assert.equal(found.url, server.url);
+      assert.equal(stillCurrent(found), true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a server.json that is itself a symlink is not trusted, and its server is not asked', async () => {
+    const { url, seen } = await squatter();
+    const elsewhere = privateDir('elsewhere');
+    plantServerFile(elsewhere, { url });
+    const dir = privateDir('linked-file');
+    symlinkSync(serverFilePath(elsewhere), serverFilePath(dir));
+    const found = await locateServer({ dirs: [dir] });
+    assert.ok('problem' in found);
+    assert.match(found.problem, /server\.json is not used: it is not a regular file/);
+    assert.equal(seen.length, 0);
+  });
+
+  test('the stdio bridge with no MNEMO_URL sends nothing to the address it once defaulted to', async () => {
     // The old default, here a squatter's port: the bridge sent every call there with the key.
     const fallback = await squatter();
     const result = await bridgeCall({
       defaultUrl: fallback.url,
-      discovery: {
-        locate: async () => {
-          const found = await locateServer({ dirs: [privateDir('none')] });
-          return 'problem' in found ? found : { url: found.url, current: () => stillCurrent(found) };
-        },
-      },
+      discovery: serverDiscovery({ dirs: [privateDir('none')] }),
     });
     assert.equal(result.isError, true);
     assert.match(
@@ -302,7 +438,7 @@ describe('a client given no URL sends its key to no server that cannot prove its
     assert.equal(fallback.seen.length, 0);
   });
 
-  test('mnemo mcp with no MNEMO_URL finds a server that proves itself, and its calls work', async () => {
+  test('the stdio bridge with no MNEMO_URL finds a server that proves itself, and its calls work', async () => {
     const dir = privateDir('bridge');
     const real = await localServer(dir);
     after(() => real.close());
@@ -312,17 +448,44 @@ describe('a client given no URL sends its key to no server that cannot prove its
     const result = await bridgeCall(
       {
         defaultUrl: fallback.url,
-        discovery: {
-          locate: async () => {
-            const found = await locateServer({ dirs: [dir] });
-            return 'problem' in found ? found : { url: found.url, current: () => stillCurrent(found) };
-          },
-        },
+        discovery: serverDiscovery({ dirs: [dir] }),
       },
       key,
     );
     assert.equal(result.isError, undefined, result.content[0]?.text);
     assert.equal(fallback.seen.length, 0);
+  });
+});
+
+describe('a bridge that found its server proves it again before it sends the key', () => {
+  test('its server crashed, its file stayed with a pid that runs, a squatter took the port: no key goes there', async () => {
+    const dir = privateDir('crashed');
+    const real = await localServer(dir);
+    const key = (await real.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: real.url, apiKey: key }).createBrain({ id: 'me' });
+    const bridge = bridgeSession(
+      { defaultUrl: 'http://127.0.0.1:1/v1', discovery: serverDiscovery({ dirs: [dir], reproveAfter: 0 }) },
+      key,
+    );
+    try {
+      assert.equal((await bridge.getProfile()).isError, undefined);
+      // As a crash leaves it: the file as it was, its pid (this process) still running.
+      const file = readFileSync(serverFilePath(dir), 'utf8');
+      await real.close();
+      writeFileSync(serverFilePath(dir), file, { mode: 0o600 });
+      const squat = await squatter(undefined, real.port);
+      const second = await bridge.getProfile();
+      assert.equal(second.isError, true);
+      assert.match(second.content[0]!.text, /did not prove it wrote that file/);
+      assert.ok(squat.seen.length > 0, 'the squatter was asked to prove itself');
+      assert.deepEqual(
+        [...new Set(squat.seen.map((s) => `${s.method} ${s.path}`))],
+        ['POST /local/identity'],
+      );
+      assert.ok(squat.seen.every((s) => s.headers.authorization === undefined && !s.body.includes(key)));
+    } finally {
+      await bridge.close();
+    }
   });
 });
 
@@ -360,6 +523,19 @@ async function bridgeCall(
   o: Pick<Parameters<typeof runStdioBridge>[0], 'defaultUrl' | 'discovery'>,
   key = `sk_test_home_${'k'.repeat(32)}`,
 ): Promise<ToolResult> {
+  const bridge = bridgeSession(o, key);
+  try {
+    return await bridge.getProfile();
+  } finally {
+    await bridge.close();
+  }
+}
+
+/** A stdio bridge for Brain `me` of project `home`, with no MNEMO_URL: get_profile calls, one by one. */
+function bridgeSession(
+  o: Pick<Parameters<typeof runStdioBridge>[0], 'defaultUrl' | 'discovery'>,
+  key: string,
+): { getProfile(): Promise<ToolResult>; close(): Promise<void> } {
   const input = new PassThrough();
   const output = new PassThrough();
   const lines: Record<string, unknown>[] = [];
@@ -387,7 +563,8 @@ async function bridgeCall(
     }
     assert.fail(`no answer to request ${id}`);
   };
-  try {
+  let id = 1;
+  const initialized = (async () => {
     send({
       id: 1,
       method: 'initialize',
@@ -395,10 +572,17 @@ async function bridgeCall(
     });
     await answer(1);
     send({ method: 'notifications/initialized' });
-    send({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
-    return (await answer(2))['result'] as ToolResult;
-  } finally {
-    input.end();
-    await running;
-  }
+  })();
+  return {
+    getProfile: async () => {
+      await initialized;
+      const at = (id += 1);
+      send({ id: at, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
+      return (await answer(at))['result'] as ToolResult;
+    },
+    close: async () => {
+      input.end();
+      await running;
+    },
+  };
 }

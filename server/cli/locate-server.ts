@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { createLoopbackFetch } from '../client/loopback-fetch.ts';
+import { createLoopbackFetch, loopbackFetch } from '../client/loopback-fetch.ts';
 import { defaultDataDir, desktopDataDirs } from '../data-dir.ts';
 import { localIdentityPath } from '../http/local-identity.ts';
 import { proofHolds, readServerFile, type ServerFile, type ServerFileRead } from '../server-file.ts';
+import type { ServerDiscovery } from '../mcp/stdio-bridge.ts';
 import { apiBaseProblem, defaultBaseUrl } from './options.ts';
 
 /** A server found through a data dir's server.json that proved it wrote that file. */
@@ -111,6 +112,80 @@ export function stillCurrent(located: LocatedServer): boolean {
   return url === located.file.url && pid === located.file.pid && secret === located.file.secret;
 }
 
+/**
+ * The fetch a client of a located server sends its key with: LoopbackFetch, and when the server
+ * refuses the key (401) its message also says which server.json chose that server and that MNEMO_URL
+ * picks another. With the desktop app and `mnemo serve` both running, the one on 7821 is found first,
+ * and a key of the other one's was refused with no word of why.
+ */
+export function keyRefusalExplained(
+  located: LocatedServer,
+  inner: typeof fetch = loopbackFetch,
+): typeof fetch {
+  return async (input, init) => {
+    const res = await inner(input, init);
+    if (res.status !== 401) return res;
+    let body: unknown;
+    try {
+      body = await res.clone().json();
+    } catch {
+      return res;
+    }
+    if (
+      body === null ||
+      typeof body !== 'object' ||
+      typeof (body as { message?: unknown }).message !== 'string'
+    )
+      return res;
+    const said = body as { message: string };
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    return new Response(JSON.stringify({ ...said, message: `${said.message} ${whichServer(located)}` }), {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
+  };
+}
+
+const whichServer = (located: LocatedServer) =>
+  `(No MNEMO_URL was set, so the key went to the Mnemo at ${located.url}, which ${located.path} names. ` +
+  "If the key is another Mnemo's (the desktop app and mnemo serve each have their own data dir and " +
+  "keys), set MNEMO_URL to that one's address, ending in /v1.)";
+
+/** How long a bridge trusts a server's last proof before it asks again (serverDiscovery). */
+export const reproveAfterMs = 5_000;
+
+/**
+ * How `mnemo mcp` with no MNEMO_URL finds its server (stdio-bridge.ts): locateServer, and then, for each
+ * call, whether it is still that server. An unchanged file whose pid runs is not enough when the proof
+ * is older than `reproveAfter` ms: after a crash the pid may be another process's (and "alive"), and
+ * the old port anyone's, so the server proves itself again first. At most one loopback round trip per
+ * call, and none while calls come within `reproveAfter` of the last proof.
+ */
+export function serverDiscovery(o: LocateOptions & { reproveAfter?: number } = {}): ServerDiscovery {
+  const within = o.reproveAfter ?? reproveAfterMs;
+  return {
+    locate: async () => {
+      const found = await locateServer(o);
+      if ('problem' in found) return found;
+      let provedAt = Date.now();
+      return {
+        url: found.url,
+        fetch: keyRefusalExplained(found),
+        current: async () => {
+          if (!stillCurrent(found)) return false;
+          if (Date.now() - provedAt < within) return true;
+          if ((await proveIdentity(found.file, o.fetch, o.timeoutMs)) !== null) return false;
+          provedAt = Date.now();
+          return true;
+        },
+      };
+    },
+  };
+}
+
 function portOf(url: string): number | null {
   try {
     const u = new URL(url);
@@ -158,26 +233,27 @@ export async function proveIdentity(
 }
 
 /**
- * The API base a command sends its key to, or null after saying why not (exit code 1): `--url`, else
- * MNEMO_URL, each the person's choice and used as given (exit code 2 when it is not a base); else the
- * server locateServer finds and checks.
+ * The API base a command sends its key to and the fetch to send it with, or null after saying why not
+ * (exit code 1): `--url`, else MNEMO_URL, each the person's choice and used as given (exit code 2 when
+ * it is not a base); else the server locateServer finds and checks, whose refusal of the key says how
+ * it was found (keyRefusalExplained).
  */
 export async function apiBaseFor(
   command: string,
   flagUrl: string | undefined,
   o: LocateOptions = {},
-): Promise<string | null> {
+): Promise<{ baseUrl: string; fetch: typeof fetch } | null> {
   const env = o.env ?? process.env;
   const given = flagUrl ?? (env.MNEMO_URL || undefined);
   if (given !== undefined) {
     const problem = apiBaseProblem(given);
-    if (problem === null) return given;
+    if (problem === null) return { baseUrl: given, fetch: loopbackFetch };
     console.error(`mnemo ${command}: ${flagUrl !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}`);
     process.exitCode = 2;
     return null;
   }
   const located = await locateServer(o);
-  if ('url' in located) return located.url;
+  if ('url' in located) return { baseUrl: located.url, fetch: keyRefusalExplained(located) };
   console.error(`mnemo ${command}: ${located.problem}`);
   process.exitCode = 1;
   return null;

@@ -14,12 +14,13 @@ const nonceShape = /^[A-Za-z0-9_-]{22,128}$/;
  * `POST /local/identity` `{"nonce": "…"}` → `{"proof": "…"}`: the server that owns a data dir proves it
  * wrote that dir's server.json (server-file.ts) before a client sends it a key. It needs no key (the
  * point is to decide whether to send one) and answers nothing but the HMAC: no pid, no path, no version.
- * The Host and Origin guards run before it as before every route, and its calls count against one
- * shared rate limit bucket of the server's per-minute limit, as a key's calls count against theirs.
+ * The Host and Origin guards run before it as before every route. It counts against no rate limit: a
+ * bucket it shared with every caller would be one that any user on this machine could fill with junk,
+ * and then the owner's own clients, refused 429, would send nothing (review10a). An HMAC over at most
+ * 1 KiB, read within bodyMs, costs less than the request that asks for it.
  */
 export function mountLocalIdentity(app: Hono<AppEnv>, secret: string, bodyMs = 10_000): void {
   app.post(localIdentityPath, async (c) => {
-    c.get('countRequest')({ rateKey: 'keyless:local-identity' });
     c.header('Cache-Control', 'no-store');
     const type = c.req.header('content-type') ?? '';
     if (!/^application\/json\b/i.test(type))

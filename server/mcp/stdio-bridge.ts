@@ -33,9 +33,20 @@ export interface BridgeOptions {
   discovery?: ServerDiscovery;
 }
 
-/** A server found for the bridge: where, and whether it is still the one found (see locate-server.ts). */
+/**
+ * A server found for the bridge: where, and whether it is still the one found, asked before each call
+ * (locate-server.ts serverDiscovery, which may ask the server to prove itself again).
+ */
 export interface ServerDiscovery {
-  locate(): Promise<{ url: string; current(): boolean } | { problem: string }>;
+  locate(): Promise<
+    | {
+        url: string;
+        current(): boolean | Promise<boolean>;
+        /** What to send the key with there (default loopbackFetch). */
+        fetch?: typeof fetch;
+      }
+    | { problem: string }
+  >;
 }
 
 /**
@@ -172,12 +183,12 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
     await closed;
     return 'refused';
   }
-  const portAt = (url: string) =>
+  const portAt = (url: string, via: typeof fetch = loopbackFetch) =>
     clientPort(
       createMnemoClient({
         baseUrl: url,
         apiKey: identity.key,
-        fetch: loopbackFetch,
+        fetch: via,
         timeoutMs: o.requestTimeoutMs ?? bridgeRequestTimeoutMs,
         // A rate limit's wait (up to a minute, five times over) outlasted the host's own timeout, which
         // then failed the call while the bridge went on to apply it: a model retrying a remember wrote it
@@ -219,12 +230,13 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
 function discoveredPort(
   brainId: string,
   discovery: ServerDiscovery,
-  portAt: (url: string) => MemoryPort,
+  portAt: (url: string, via?: typeof fetch) => MemoryPort,
 ): MemoryPort {
-  let current: { port: MemoryPort; current(): boolean } | null = null;
+  let current: { port: MemoryPort; current(): boolean | Promise<boolean> } | null = null;
   const get = async (): Promise<MemoryPort> => {
-    if (current?.current()) return current.port;
-    current = null;
+    const held = current;
+    if (held !== null && (await held.current())) return held.port;
+    if (current === held) current = null;
     const found = await discovery.locate();
     if ('problem' in found)
       throw new MnemoApiError(0, {
@@ -233,7 +245,7 @@ function discoveredPort(
         message: found.problem,
         reached_server: false,
       });
-    current = { port: portAt(found.url), current: found.current };
+    current = { port: portAt(found.url, found.fetch), current: found.current };
     return current.port;
   };
   const via =

@@ -5,7 +5,6 @@ import type { Command } from 'commander';
 import { Slug } from '../../../engine/contract/index.ts';
 import { errorMessage, nameWithoutReplacing } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient } from '../../client/index.ts';
-import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { exportBrain, writeExport, type ExportEnd } from '../../client/brain-export.ts';
 import { bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
 import { apiBaseFor } from '../locate-server.ts';
@@ -81,9 +80,9 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const baseUrl = await apiBaseFor('export', flags.url);
-      if (baseUrl === null) return;
-      const client = createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch });
+      const server = await apiBaseFor('export', flags.url);
+      if (server === null) return;
+      const client = createMnemoClient({ ...server, apiKey });
       const lines = exportBrain(client, flags.brain, { includeLocalOnly: flags.localOnly });
       const out = file === undefined ? null : resolve(file);
       // Written beside FILE under another name and named FILE only once whole: a failed or interrupted

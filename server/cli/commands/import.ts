@@ -5,7 +5,6 @@ import { InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { chatSources, Slug } from '../../../engine/contract/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
-import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { importFormats, type ImportFormat } from '../../import/import-item.ts';
 import type { ImportProgress, ImportSummary } from '../../import/run-import.ts';
 import { isTimeZone } from '../../import/zoned-time.ts';
@@ -415,10 +414,10 @@ export function register(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const baseUrl = await apiBaseFor('import', flags.url);
-      if (baseUrl === null) return;
+      const server = await apiBaseFor('import', flags.url);
+      if (server === null) return;
       if (path === undefined) {
-        await manageSources(createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch }), flags);
+        await manageSources(createMnemoClient({ ...server, apiKey }), flags);
         return;
       }
       const given = {
@@ -455,7 +454,7 @@ export function register(program: Command): void {
       try {
         const { runImport } = await import('../../import/run-import.ts');
         const summary = await runImport({
-          client: createMnemoClient({ baseUrl, apiKey, fetch: loopbackFetch }),
+          client: createMnemoClient({ ...server, apiKey }),
           brainId: flags.brain,
           path,
           format: flags.format,

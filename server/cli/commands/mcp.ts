@@ -21,7 +21,7 @@ export function register(program: Command): void {
       // A client that goes away mid-write must not crash the bridge with EPIPE.
       process.stdout.on('error', (e) => process.stderr.write(`mnemo mcp: stdout: ${e.message}\n`));
       const { runStdioBridge } = await import('../../mcp/stdio-bridge.ts');
-      const { locateServer, stillCurrent } = await import('../locate-server.ts');
+      const { serverDiscovery } = await import('../locate-server.ts');
       const ran = await runStdioBridge({
         env: process.env,
         input: process.stdin,
@@ -30,12 +30,7 @@ export function register(program: Command): void {
         defaultUrl: defaultBaseUrl,
         urlProblem: apiBaseProblem,
         // Without MNEMO_URL the key goes only to a server that proves it is the one its server.json names.
-        discovery: {
-          locate: async () => {
-            const found = await locateServer();
-            return 'problem' in found ? found : { url: found.url, current: () => stillCurrent(found) };
-          },
-        },
+        discovery: serverDiscovery(),
       });
       // stdin closed: the client is gone. Sockets kept alive by fetch must not hold the process open.
       // A bridge that could only refuse (its settings unusable) says so to a host that reads the exit

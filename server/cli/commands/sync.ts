@@ -4,7 +4,7 @@ import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { apiBaseProblem, bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
-import { locateServer } from '../locate-server.ts';
+import { keyRefusalExplained, locateServer } from '../locate-server.ts';
 
 interface ServerFlags {
   brain: string;
@@ -53,7 +53,7 @@ async function localServer(flags: ServerFlags & { json?: boolean }): Promise<Mne
       fail(new MnemoApiError(0, body), json);
       return null;
     }
-    return createMnemoClient({ baseUrl: located.url, apiKey, fetch: loopbackFetch });
+    return createMnemoClient({ baseUrl: located.url, apiKey, fetch: keyRefusalExplained(located) });
   }
   const problem = apiBaseProblem(given);
   if (problem !== null) {
