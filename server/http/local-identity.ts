@@ -16,7 +16,7 @@ const nonceShape = /^[A-Za-z0-9_-]{22,128}$/;
  * point is to decide whether to send one) and answers nothing but the HMAC: no pid, no path, no version.
  * The Host and Origin guards run before it as before every route. It counts against no rate limit: a
  * bucket it shared with every caller would be one that any user on this machine could fill with junk,
- * and then the owner's own clients, refused 429, would send nothing (review10a). An HMAC over at most
+ * and then the owner's own clients, refused 429, would send nothing. An HMAC over at most
  * 1 KiB, read within bodyMs, costs less than the request that asks for it.
  */
 export function mountLocalIdentity(app: Hono<AppEnv>, secret: string, bodyMs = 10_000): void {
