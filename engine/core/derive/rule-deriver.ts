@@ -620,8 +620,9 @@ export function createRuleDeriver(): Deriver {
     // ("We booked a hotel in Vienna."), or its bed or travel said right after the plan in its thread
     // ("We booked the Hotel Motto."); "We booked the plumber.", a booking after another place or in
     // another thread, or someone else's ("Luka booked a table in Vienna.") stays. "I go by Jo Park." of
-    // Joanna Park is her nickname: a full name with a place's kind in it is hers where another of its
-    // words is of her name or her first name cut short ("Maksimir Park" still a place passed).
+    // Joanna Park is her nickname: a full name with a place's kind in it is hers where that kind is a
+    // word of her name and another of its words is of her name or her first name cut short
+    // ("Maksimir Park", and "Victoria Station" of Victoria Hughes, still a place passed).
     name: 'rules-v97',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
