@@ -4,6 +4,7 @@ import {
   eventTimes,
   isBookingChanged,
   isPlanChanged,
+  namesOtherMonth,
   namesOtherPlace,
   nextOf,
   planDate,
@@ -228,13 +229,20 @@ async function moreOfPlan(
 const bookingSearchWords = ['booked', 'reserved', 'ticket', 'rented'];
 /** How many messages of the thread may stand between a plan and a booking said right after it. */
 const nearReach = 4;
+/**
+ * How many messages of the thread are read between a plan and a booking naming its place: more than
+ * these between, it is not told whether another trip was said, and the booking stays.
+ */
+const namedReach = 24;
 
 /**
  * The lineages of the owner's current bookings of a stay called off, each said in a Record of its own
- * after the plan's and before the change (plan-changed.ts `bookedApart`): one naming the stay's place
- * ("We booked a hotel in Vienna."), or one of its bed or travel naming none ("We booked the Hotel
- * Motto.") said right after the plan in its thread (nearPlan). moreOfPlan reads the plan's Record only:
- * said apart, as a chat says it, the hotel stayed booked after "We cancelled Vienna.".
+ * in the plan's thread, after the plan was first said and before the change (plan-changed.ts
+ * `bookedApart`): one naming the stay's place ("We booked a hotel in Vienna."), or one of its bed or
+ * travel naming none ("We booked the Hotel Motto.") said right after the plan (saidWithPlan).
+ * moreOfPlan reads the plan's Record only: said apart, as a chat says it, the hotel stayed booked after
+ * "We cancelled Vienna.". Where the plan was moved before, it is read as first said, and by all it was
+ * said as: a booking said between the plan and the move is the plan's too.
  */
 async function bookedApartOf(
   memories: MemoryRepository,
@@ -244,9 +252,11 @@ async function bookedApartOf(
   change: Change,
   beforeMs: number,
 ): Promise<string[]> {
-  if (change.how !== 'cancelled') return [];
-  const said = await memories.get(plan.id);
-  if (said === null) return [];
+  if (change.how !== 'cancelled' || records === undefined) return [];
+  const versions = await memories.lineage(plan.lineage, { shareableOnly: false });
+  const first = versions[0];
+  if (first === undefined) return [];
+  const planSaid = [...new Set([plan.statement, ...versions.map((v) => v.statement)])].join(' ');
   const found: string[] = [];
   const bookings = await memories.statementsSaying({
     ...owner,
@@ -256,16 +266,12 @@ async function bookedApartOf(
   });
   for (const m of bookings) {
     if (m.lineage === plan.lineage || found.includes(m.lineage)) continue;
-    const how = bookedApart(m.statement, change, plan.statement);
+    const how = bookedApart(m.statement, change, planSaid);
     if (how === null) continue;
     const booking = await memories.get(m.id);
     // Said before the plan, it may be another trip's: "We booked a hotel in Vienna." of a year ago.
-    if (booking === null || booking.valid_from_ms < said.valid_from_ms) continue;
-    if (
-      how === 'named' ||
-      (records !== undefined && (await nearPlan(memories, records, said, booking, change)))
-    )
-      found.push(m.lineage);
+    if (booking === null || booking.valid_from_ms < first.valid_from_ms) continue;
+    if (await saidWithPlan(memories, records, first, booking, change, planSaid, how)) found.push(m.lineage);
   }
   return found;
 }
@@ -280,60 +286,71 @@ const before = (a: RecordRow, b: RecordRow) =>
   a.occurred_ms < b.occurred_ms || (a.occurred_ms === b.occurred_ms && a.n < b.n);
 
 /**
- * Whether a booking was said right after the plan: a message of the plan's thread (the Brain's
- * messages written in no thread are one), after the plan's message with at most `nearReach` messages
- * between, none naming another place (plan-changed.ts `namesOtherPlace`: "Also got a table at
- * Dubravkin put." may be what the booking was for).
+ * Whether a booking was said in the plan's thread (the Brain's messages written in no thread are
+ * one), after the plan's message, of no other trip: neither it nor a message between names a month
+ * the plan does not (plan-changed.ts `namesOtherMonth`: "Luka and I are planning a trip to Vienna in
+ * March." said between may be the trip it was for). One naming the stay's place (`named`) may come any
+ * way on (up to `namedReach` messages between, read); one naming none (`near`) only right after the
+ * plan: at most `nearReach` messages between, none naming another place (plan-changed.ts
+ * `namesOtherPlace`: "Also got a table at Dubravkin put." may be what the booking was for). In
+ * another thread it may be another trip's: "We booked a hotel in Vienna." in "work", of the March one.
  */
-async function nearPlan(
+async function saidWithPlan(
   memories: MemoryRepository,
   records: PlanRecords,
   plan: Pick<MemoryVersionRow, 'id' | 'statement'>,
   booking: Pick<MemoryVersionRow, 'id' | 'statement'>,
   change: Change,
+  planSaid: string,
+  how: 'named' | 'near',
 ): Promise<boolean> {
+  const reachOf = how === 'near' ? nearReach : namedReach;
   const cited = await memories.citations([plan.id, booking.id], { shareableOnly: false });
   const rows = await records.getMany([...new Set(cited.map((c) => c.record_id))]);
   const recordsOf = (id: string) =>
     rows.filter((r) => cited.some((c) => c.memory_id === id && c.record_id === r.id));
-  const elsewhere = (r: RecordRow) => namesOtherPlace(r.text, change, plan.statement, booking.statement);
+  const otherTrip = (r: RecordRow) =>
+    namesOtherMonth(r.text, planSaid) ||
+    (how === 'near' && namesOtherPlace(r.text, change, planSaid, booking.statement));
   for (const b of recordsOf(booking.id))
     for (const p of recordsOf(plan.id)) {
       const thread = threadOf(b);
       if (thread === null || threadOf(p) !== thread || !before(p, b)) continue;
       const between =
         thread !== ''
-          ? await records.threadBefore(thread, b, { sinceMs: p.occurred_ms, limit: nearReach + 1 })
-          : await unthreadedBetween(records, p, b);
+          ? await records.threadBefore(thread, b, { sinceMs: p.occurred_ms, limit: reachOf + 1 })
+          : await unthreadedBetween(records, p, b, reachOf);
       if (between === null) continue;
       const at = between.findIndex((r) => r.id === p.id);
-      if (at !== -1 && !between.slice(0, at).some(elsewhere)) return true;
+      if (at === -1 || namesOtherMonth(b.text, planSaid)) continue;
+      if (!between.slice(0, at).some(otherTrip)) return true;
     }
   return false;
 }
 
 /**
  * The Brain's messages of no thread from the plan's to the booking's, the booking's aside, latest
- * first (as threadBefore answers a thread's): null where more than `nearReach` stand between.
+ * first (as threadBefore answers a thread's): null where more than `reachOf` stand between.
  */
 async function unthreadedBetween(
   records: PlanRecords,
   p: RecordRow,
   b: RecordRow,
+  reachOf: number,
 ): Promise<RecordRow[] | null> {
   const page = await records.list({
-    limit: 4 * (nearReach + 2),
+    limit: 4 * (reachOf + 2),
     kind: 'message',
     sinceMs: p.occurred_ms,
     untilMs: b.occurred_ms,
     hideLocalOnly: false,
   });
-  // Too many messages in the span to read them all: not right after it.
+  // Too many messages in the span to read them all: not told what stands between.
   if (page.next !== null) return null;
   const between = page.rows
     .filter((r) => threadOf(r) === '' && r.id !== b.id && !before(r, p) && before(r, b))
     .sort((x, y) => (before(x, y) ? 1 : -1));
-  return between.length > nearReach + 1 ? null : between;
+  return between.length > reachOf + 1 ? null : between;
 }
 
 /**

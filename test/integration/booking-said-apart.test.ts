@@ -19,10 +19,15 @@ type Said = readonly [text: string, speaker?: string, thread?: string | null];
 
 /**
  * A Brain of Nina's holding these messages, a minute apart from 12 November and each derived before
- * the next, in the thread "chat" unless one names another (null: none), then "We cancelled Vienna.":
- * each statement said with its status and when it ended.
+ * the next, in the thread "chat" unless one names another (null: none), then "We cancelled Vienna."
+ * (or `offSaid`) in the first one's: each statement said with when it ended.
  */
-async function calledOff(engine: Engine, brain: string, said: readonly Said[]) {
+async function calledOff(
+  engine: Engine,
+  brain: string,
+  said: readonly Said[],
+  offSaid = 'We cancelled Vienna.',
+) {
   await engine.createBrain(tenant, { id: brain, self: { type: 'person', name: 'Nina Babić' } });
   const write = async ([text, speaker = 'user', thread = 'chat']: Said, at: string) => {
     const content: RecordCreate['content'] = {
@@ -36,10 +41,10 @@ async function calledOff(engine: Engine, brain: string, said: readonly Said[]) {
     return r.record.id;
   };
   for (const [i, s] of said.entries()) await write(s, `2026-11-12T08:${String(10 + i)}:00+01:00`);
-  const cancelled = await write(['We cancelled Vienna.', 'user', said[0]?.[2] ?? 'chat'], off);
+  const cancelled = await write([offSaid, 'user', said[0]?.[2] ?? 'chat'], off);
   const memories = (await engine.listMemories(tenant, brain, { limit: 100, status: 'all' })).data;
   const statuses = new Map(
-    memories.filter((m) => m.statement !== 'We cancelled Vienna.').map((m) => [m.statement, m.valid_to]),
+    memories.filter((m) => m.statement !== offSaid).map((m) => [m.statement, m.valid_to]),
   );
   return { statuses, cancelled };
 }
@@ -84,16 +89,18 @@ for (const [name, openEngine] of engines) {
       }
     });
 
-    it("a booking naming the trip's place goes with it, said later in another thread; another place, person or appointment stays", async () => {
+    it("a booking naming the trip's place goes with it, said later in its thread; another place, person or appointment stays", async () => {
       const engine = await openEngine();
       try {
         const { statuses } = await calledOff(engine, 'named', [
           [plan],
-          ['We booked a hotel in Vienna.', 'user', 'later'],
-          ['We booked a hotel in Graz.', 'user', 'later'],
-          ['Luka booked a table in Vienna.', 'user', 'later'],
-          ['Petra booked the opera tickets in Vienna.', 'user', 'later'],
-          ['We booked the dentist in Vienna.', 'user', 'later'],
+          ['We booked a hotel in Graz.'],
+          ['Luka booked a table in Vienna.'],
+          ['We booked the dentist in Vienna.'],
+          ['Sounds lovely, Vienna is beautiful in December!', 'assistant'],
+          ['I love the opera.'],
+          ['We booked a hotel in Vienna.'],
+          ['Petra booked the opera tickets in Vienna.'],
         ]);
         assert.deepEqual(Object.fromEntries(statuses), {
           [plan]: off,
@@ -103,7 +110,88 @@ for (const [name, openEngine] of engines) {
           // Petra is on the trip: the plan names her.
           'Petra booked the opera tickets in Vienna.': off,
           'We booked the dentist in Vienna.': null,
+          'Sounds lovely, Vienna is beautiful in December!': null,
+          'I love the opera.': null,
         });
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("a booking of another trip stays: said in another thread, or after another month was said in the plan's", async () => {
+      const engine = await openEngine();
+      try {
+        const march = 'Luka and I are planning a trip to Vienna in March.';
+        const hotel = 'We booked a hotel in Vienna.';
+        const elsewhere = await calledOff(
+          engine,
+          'other-thread',
+          [[plan], [march, 'user', 'work'], [hotel, 'user', 'work']],
+          'We cancelled the December trip to Vienna.',
+        );
+        assert.deepEqual(Object.fromEntries(elsewhere.statuses), {
+          [plan]: off,
+          [march]: null,
+          [hotel]: null,
+        });
+        const after = await calledOff(
+          engine,
+          'other-month',
+          [[plan], [march], [hotel]],
+          'We cancelled the December trip to Vienna.',
+        );
+        assert.deepEqual(Object.fromEntries(after.statuses), { [plan]: off, [march]: null, [hotel]: null });
+        const itsOwn = await calledOff(engine, 'own-month', [
+          [plan],
+          ['We booked a hotel in Vienna. It is for the March conference.'],
+        ]);
+        assert.equal(itsOwn.statuses.get(plan), off);
+        assert.equal(itsOwn.statuses.get(hotel), null);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("someone else's booking stays: a relation's, in the plan's thread or another", async () => {
+      const engine = await openEngine();
+      try {
+        const { statuses } = await calledOff(engine, 'another', [
+          [plan],
+          ['My sister booked a hotel in Vienna.'],
+          ['My sister booked the train to Vienna.', 'user', 'family'],
+          ['Mum booked a room in Vienna.'],
+          ['My friend Luka booked a table in Vienna.'],
+          ['Our neighbours booked the opera tickets in Vienna.'],
+        ]);
+        assert.deepEqual(Object.fromEntries(statuses), {
+          [plan]: off,
+          'My sister booked a hotel in Vienna.': null,
+          'My sister booked the train to Vienna.': null,
+          'Mum booked a room in Vienna.': null,
+          'My friend Luka booked a table in Vienna.': null,
+          "Nina Babić's friend is Luka": null,
+          'Our neighbours booked the opera tickets in Vienna.': null,
+        });
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it('a plan moved, then called off: the booking said before the move goes with it', async () => {
+      const engine = await openEngine();
+      try {
+        const moved = 'We moved the Vienna trip to January instead of December.';
+        const { statuses } = await calledOff(engine, 'moved', [
+          [plan],
+          ['We booked the Hotel Motto.'],
+          ['We booked a hotel in Vienna.'],
+          [moved],
+        ]);
+        assert.deepEqual(
+          [statuses.get('We booked the Hotel Motto.'), statuses.get('We booked a hotel in Vienna.')],
+          [off, off],
+        );
+        assert.equal(statuses.get(moved), off);
       } finally {
         await engine.close();
       }

@@ -276,6 +276,22 @@ describe('a nickname the self says she goes by names her, as her own name does',
       }
     });
 
+    it(`${name}: a place whose name shares hers is passed, not her nickname: "I go by Victoria Station."`, async () => {
+      for (const [self, place] of [
+        ['Victoria Hughes', 'Victoria Station'],
+        ['Christina Lee', 'Christ Church'],
+        ['Hyde Miller', 'Hyde Park'],
+      ] as const) {
+        const { engine, profile } = await told(opened, self, [`I go by ${place}.`, 'I work at Span.']);
+        try {
+          const lines = await profile();
+          assert.ok(!lines.some((l) => l.includes('nickname')), `${self}: ${lines.join(' | ')}`);
+        } finally {
+          await engine.close();
+        }
+      }
+    });
+
     it(`${name}: forgetting the Record that said it forgets the nickname`, async () => {
       const { engine, id, intro, split, ask, profile } = await tomislav(opened);
       try {

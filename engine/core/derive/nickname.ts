@@ -16,8 +16,8 @@ import { foldName } from './resolve-owner.ts';
  * great film", "Call me Ishmael is the best opening line"). "I'm Tomislav (Tom)" and "Tomislav, Tom for
  * short" only after her own name ("I am in Zagreb (Croatia)", "My sister Kristina, Kiki for short" hold
  * none), "I go by Tom" not before where or how often one goes ("I go by Uber to work", "I go by
- * Zagreb twice a week") nor of a place by its kind ("I go by Maksimir Park"; "I go by Jo Park" of
- * Joanna Park is her full name), no role or relation word
+ * Zagreb twice a week") nor of a place by its kind ("I go by Maksimir Park", "I go by Victoria
+ * Station" of Victoria Hughes; "I go by Jo Park" of Joanna Park is her full name), no role or relation word
  * ("Everyone calls me Boss.": a question about her boss is none about her), and "Tom here." only after a
  * greeting or where the name is no everyday word ("Same here.", "Right here.").
  */
@@ -247,13 +247,17 @@ const onlyGreeting = (subject: string) => {
 };
 
 /**
- * Whether a name's words (folded) are a full name of her own: a word of it other than a place's kind is
- * a word of her name ("Nina Park" of Nina Babić, married) or her first name cut short ("Jo Park" of
- * Joanna Park). A place's name has none ("Maksimir Park", though she is a Park): a place one passes.
+ * Whether a name's words (folded) are a full name of her own: a place's kind in it is a word of her own
+ * name ("Jo Park" of Joanna Park: "park" is her surname), and another word of it is of her name or her
+ * first name cut short ("jo" of Joanna). A place's name is none, whatever of hers it shares: "Maksimir
+ * Park" (though she is a Park), "Victoria Station" of Victoria Hughes, "Christ Church" of Christina Lee,
+ * "Hyde Park" of Hyde Miller: places one passes. So is "Nina Park" of Nina Babić, married: said with
+ * "go by", a place's kind that is no name of hers is read as the place.
  */
 function ownFullName(words: readonly string[], subject: string): boolean {
   const own = foldName(subject).split(' ');
   const first = own[0] ?? '';
+  if (words.some((w) => placeWords.has(w) && !own.includes(w))) return false;
   return words.some(
     (w) =>
       !placeWords.has(w) &&

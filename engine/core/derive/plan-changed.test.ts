@@ -5,6 +5,7 @@ import {
   eventTimes,
   isBookingChanged,
   isPlanChanged,
+  namesOtherMonth,
   namesOtherPlace,
   planChanged,
   saysMoreOfPlan,
@@ -491,6 +492,24 @@ test("a booking said apart from its trip is the trip's by its place, or near it 
       'I also booked the plumber.': null,
     },
   );
+  // Someone else's, by their relation to her, unless the plan names them.
+  for (const s of [
+    'My sister booked a hotel in Vienna.',
+    'My big sister just booked the train to Vienna.',
+    'My friend Luka booked a table in Vienna.',
+    'Our neighbours booked the opera tickets in Vienna.',
+    'My sister-in-law booked a room in Vienna.',
+  ])
+    assert.equal(bookedApart(s, off, plan), null, s);
+  const withSister = 'My sister and I are planning a weekend in Vienna, December 12 to 14.';
+  assert.equal(bookedApart('My sister booked a hotel in Vienna.', off, withSister), 'named');
+  assert.equal(bookedApart('My sister Petra booked a hotel in Vienna.', off, plan), 'named');
+  assert.equal(bookedApart('My husband and I booked a hotel in Vienna.', off, plan), 'named');
+  // A month the plan does not name is another trip's; one it names, or a day of it, is not.
+  assert.ok(namesOtherMonth('Luka and I are planning a trip to Vienna in March.', plan));
+  assert.ok(namesOtherMonth('We might go in may 3 instead.', plan));
+  for (const s of ['Vienna is beautiful in December!', 'We arrive December 14.', 'Maybe we can go.'])
+    assert.ok(!namesOtherMonth(s, plan), s);
   // A trip moved keeps its hotel, maybe; an appointment called off has no stay's booking.
   const moved = planChanged('We moved the Vienna trip to January.')!;
   assert.equal(bookedApart('We booked the Hotel Motto.', moved, plan), null);

@@ -4,6 +4,7 @@ import { statesTime } from '../retrieve/time-expressions.ts';
 import { newsLeadIns, readFromAClause } from './called-off.ts';
 import { saysIdea } from './idea-dropped.ts';
 import { isQuestion } from './unmarked-question.ts';
+import { kinWords, relationRoles } from './slot-sentences.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 
 /*
@@ -740,6 +741,9 @@ export function bookedApart(
   return stayParts.test(statement) ? 'near' : null;
 }
 
+/** A booking's verb after who made it: "booked", "also reserved", "finally got". */
+const bookedBy = String.raw`(?:(?:also|just|already|finally)\s+)?(?:booked|reserved|bought|got|rented)(?![\p{L}\p{N}])`;
+
 /** Words a booking opens with that name no one else: the speaker, or what was booked ("Hotel booked!"). */
 const notAnother = new Set(
   `i i've i’ve we we've we’ve we're we’re the our my a all everything finally also just so ok okay and
@@ -748,16 +752,29 @@ const notAnother = new Set(
   ),
 );
 
+/** "My sister", "our friends", "my wife Ana": one the speaker names by their relation to her. */
+const relationOpens = new RegExp(
+  String.raw`^\s*(?:my|our)\s+(?<who>${kinWords}|${relationRoles.map((r) => r.replaceAll(' ', String.raw`\s+`)).join('|')})(?:s|es)?(?:\s+(?<name>\p{Lu}[\p{L}\p{M}'’-]*))?,?\s+${bookedBy}`,
+  'iu',
+);
+
 /**
- * Whether a booking opens with someone else's name ("Luka booked a table in Vienna."): theirs, which
- * may be of a trip of their own, unless the plan names them too ("Petra and I are planning …" then
- * "Petra booked the Hotel Motto.").
+ * Whether a booking is someone else's: it opens with a name ("Luka booked a table in Vienna.") or a
+ * relation of the speaker's ("My sister booked a hotel in Vienna.", "Our friends booked …", "My wife Ana
+ * booked …"), which may be of a trip of their own, unless the plan names them too ("Petra and I are
+ * planning …" then "Petra booked the Hotel Motto.", "My sister and I are planning …" then "My sister
+ * booked …").
  */
 function bookedByAnother(statement: string, planSaid: string): boolean {
-  const m =
-    /^\s*(\p{Lu}[\p{L}\p{M}'’-]*)\s+(?:(?:also|just|already|finally)\s+)?(?:booked|reserved|bought|got|rented)(?![\p{L}\p{N}])/u.exec(
-      statement,
-    );
+  const named = (w: string) =>
+    new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(w)}(?![\p{L}\p{N}])`, 'iu').test(planSaid);
+  const relation = relationOpens.exec(statement);
+  if (relation !== null) {
+    const { who, name } = relation.groups!;
+    const role = who!.split(/\s+/u).at(-1)!;
+    return !named(role) && (name === undefined || !named(name));
+  }
+  const m = new RegExp(String.raw`^\s*(\p{Lu}[\p{L}\p{M}'’-]*)\s+${bookedBy}`, 'u').exec(statement);
   if (m === null || notAnother.has(m[1]!.toLowerCase())) return false;
   return !new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(m[1]!)}(?![\p{L}\p{N}])`, 'u').test(planSaid);
 }
@@ -784,6 +801,29 @@ export function namesOtherPlace(
   return [...text.matchAll(bookedPlace)].some(
     (m) => !placeOf(m[1]!, change, planSaid) && !placeOf(m[1]!, change, booking),
   );
+}
+
+/** The months a text names: its calendar event's, and each said by its name (as planDate reads one). */
+function monthsNamed(text: string): number[] {
+  const event = eventTimes(text);
+  const found = event === null ? [] : [new Date(event.startMs).getUTCMonth()];
+  for (const m of text.matchAll(monthSaid)) {
+    const name = m.groups!['month']!;
+    if (name.toLowerCase() === 'may' && !/^M/u.test(name) && m.groups!['after'] === undefined) continue;
+    found.push(months.indexOf(name.toLowerCase()));
+  }
+  return found;
+}
+
+/**
+ * Whether a message said from a plan to a booking, or the booking's own, names a month the plan does
+ * not ("Luka and I are planning a trip to Vienna in March." after "… a weekend in Vienna, December 12
+ * to 14."): the booking may then be that trip's, not the plan's. Months only: "December 14" is of a
+ * plan of December 12 to 14.
+ */
+export function namesOtherMonth(text: string, planSaid: string): boolean {
+  const ours = monthsNamed(planSaid);
+  return monthsNamed(text).some((m) => !ours.includes(m));
 }
 
 /** Words a booking made for the person says: "Your flight …", "… is confirmed", "Reservation …". */

@@ -616,12 +616,14 @@ export function createRuleDeriver(): Deriver {
     // a sentence that opens with someone else, is theirs (use9 M1), not a health line of the speaker's.
     // "Luka is my brother-in-law, Ana's husband." names Luka the brother-in-law (not Ana), and "Luka
     // is my colleague from Span." the colleague, as "Luka, my colleague, …" did.
-    // v97: a booking said in a message of its own goes with the trip called off: one naming its place
-    // ("We booked a hotel in Vienna."), or its bed or travel said right after the plan in its thread
-    // ("We booked the Hotel Motto."); "We booked the plumber.", a booking after another place or in
-    // another thread, or someone else's ("Luka booked a table in Vienna.") stays. "I go by Jo Park." of
-    // Joanna Park is her nickname: a full name with a place's kind in it is hers where another of its
-    // words is of her name or her first name cut short ("Maksimir Park" still a place passed).
+    // v97: a booking said in a message of its own in the plan's thread goes with the trip called off
+    // (read as first said, if moved since): one naming its place ("We booked a hotel in Vienna."), or
+    // its bed or travel said right after the plan ("We booked the Hotel Motto."); "We booked the
+    // plumber.", a booking after another place or month or in another thread, or someone else's
+    // ("Luka booked a table in Vienna.", "My sister booked a hotel in Vienna.") stays. "I go by Jo Park." of
+    // Joanna Park is her nickname: a full name with a place's kind in it is hers where that kind is a
+    // word of her name and another of its words is of her name or her first name cut short
+    // ("Maksimir Park", and "Victoria Station" of Victoria Hughes, still a place passed).
     name: 'rules-v97',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);

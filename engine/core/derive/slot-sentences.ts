@@ -1473,7 +1473,7 @@ export function relationNamedBeside(
  * Family and friends one has several of, by their role to the speaker: "my sister", "my best friend".
  * No slot (a sister does not replace a sister), unlike `relations`; "-in-law" is part of the role.
  */
-const kinWords = String.raw`(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|baby|twin|best|old|close)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|grandson|granddaughter|stepmom|stepmother|stepdad|stepfather|stepson|stepdaughter|stepsister|stepbrother|friend|colleague|coworker|co-worker|neighbou?r|roommate|flatmate)(?:-in-law)?`;
+export const kinWords = String.raw`(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|baby|twin|best|old|close)\s+)?(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grandma|grandmother|grandpa|grandfather|grandson|granddaughter|stepmom|stepmother|stepdad|stepfather|stepson|stepdaughter|stepsister|stepbrother|friend|colleague|coworker|co-worker|neighbou?r|roommate|flatmate)(?:-in-law)?`;
 /** Kin that is family: one's sister stays one's sister whatever the sentence says happened. */
 const family =
   /(?:sister|brother|mum|mom|mother|dad|father|son|daughter|aunt|uncle|cousin|niece|nephew|grand\p{L}+|step\p{L}+)(?:-in-law)?$/u;
