@@ -135,11 +135,12 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
   let pausedUntil = 0;
   let upkeepLeft = opts.upkeep !== undefined;
   /**
-   * Jobs that waited for an earlier Record of their Brain, each until when (performance.now(): the
-   * clock may stand still in a test) no claim of this worker takes it again: meanwhile it takes the
-   * jobs after them, other Brains' among them, instead of the same waiting ones each time.
+   * Brains whose Records waited for an earlier one another claim holds, each until when
+   * (performance.now(): the clock may stand still in a test) no claim of this worker takes a job of
+   * theirs: meanwhile it takes other Brains' jobs, instead of the same waiting ones, or the next of
+   * that Brain's backlog, each time (they would wait too).
    */
-  const parked = new Map<number, number>();
+  const parked = new Map<string, number>();
   /** When only parked jobs were due: no batch runs before the first of them is due again. */
   let orderWaitUntil = 0;
   /** When the last batch that ran jobs found none left: the next waits gatherMs from then. */
@@ -194,7 +195,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     // process with the batch lost. It pauses the worker instead.
     try {
       const parkedNow = performance.now();
-      for (const [n, until] of parked) if (until <= parkedNow) parked.delete(n);
+      for (const [brain, until] of parked) if (until <= parkedNow) parked.delete(brain);
       claimed = await queue.claim(batchSize, opts.now(), leaseMs, [...parked.keys()]);
       if (claimed.length === 0 && parked.size > 0) orderWaitUntil = Math.min(...parked.values());
       if (stopped) {
@@ -291,7 +292,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
       if (storeError) throw storeError.e;
       if (waiting.length > 0) {
         // Given back with the jobs not run (below), and parked: the next claim takes what comes after.
-        for (const j of waiting) parked.set(j.n, performance.now() + orderWaitMs);
+        for (const j of waiting) parked.set(j.brainUid, performance.now() + orderWaitMs);
         const fresh = waiting.filter((j) => !told.has(j.n));
         // A job another process took over is not seen here again: emptied now and then, not grown.
         if (told.size > 10_000) told.clear();

@@ -28,10 +28,11 @@ export type JobClaim = Pick<ClaimedJob, 'n' | 'lease'>;
 export interface JobQueue {
   enqueue(job: DeriveJob): Promise<void>;
   /**
-   * Up to `limit` jobs due at `nowMs` and not leased, oldest first, leased for `leaseMs` (> 0);
-   * none of `besides` (jobs the worker put off a moment: they wait for an earlier Record of their Brain).
+   * Up to `limit` jobs due at `nowMs` and not leased, oldest first, leased for `leaseMs` (> 0); none of
+   * the Brains `besides` (Brains the worker put off a moment: their Records wait for an earlier one
+   * another claim holds).
    */
-  claim(limit: number, nowMs: number, leaseMs: number, besides?: readonly number[]): Promise<ClaimedJob[]>;
+  claim(limit: number, nowMs: number, leaseMs: number, besides?: readonly string[]): Promise<ClaimedJob[]>;
   /**
    * Removes jobs done, in the unit of work that wrote their result. Rejects with `LeaseLost`
    * (core/derive/queued-job.ts) when any of them is no longer held by the claim named (its lease

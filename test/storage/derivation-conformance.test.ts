@@ -335,26 +335,44 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
       await b.addBrain('brn_d10', 'Ana');
       await b.addBrain('brn_d11', 'Rui');
       await remember(b, 'brn_d10', 'rec_first', 'I like green tea.', '2026-11-12T07:00:00.000Z');
-      for (let i = 1; i <= 4; i++)
-        await remember(b, 'brn_d10', `rec_later${i}`, `I read book ${i}.`, `2026-11-1${2 + i}T07:00:00.000Z`);
+      const later = 40;
+      for (let i = 1; i <= later; i++)
+        await remember(
+          b,
+          'brn_d10',
+          `rec_later${i}`,
+          `I read book ${i}.`,
+          new Date(Date.UTC(2026, 10, 13, i)).toISOString(),
+        );
       await remember(b, 'brn_d11', 'rec_other', 'I like black coffee.', '2026-11-20T07:00:00.000Z');
-      // Another process holds brn_d10's first Record; its four later ones fill a batch of this worker.
+      // Another process holds brn_d10's first Record; its later ones fill ten batches of this worker.
       const held = await b.queue.claim(1, Date.now(), 60_000);
       assert.deepEqual(
         held.map((j) => j.job === 'derive' && j.recordId),
         ['rec_first'],
       );
-      const w = worker(b, { clock: () => new Date(), batchSize: 4 });
+      let waitingClaimed = 0;
+      const queue: JobQueue = {
+        ...b.queue,
+        claim: async (...args) => {
+          const jobs = await b.queue.claim(...args);
+          waitingClaimed += jobs.filter((j) => j.brainUid === 'brn_d10').length;
+          return jobs;
+        },
+      };
+      const w = worker({ ...b, queue }, { clock: () => new Date(), batchSize: 4 });
       w.kick();
       const derived = async (brain: string) => (await memories(b, brain)).flatMap((m) => m.cites);
       for (const deadline = Date.now() + 20_000; !(await derived('brn_d11')).includes('rec_other');)
         if (Date.now() > deadline) assert.fail("another Brain's Record waited on brn_d10's held one");
         else await new Promise((r) => setTimeout(r, 10));
+      // The waiting Brain's backlog is not walked a batch at a time first: its first batch says it waits.
+      assert.ok(waitingClaimed <= 8, `${waitingClaimed} of brn_d10's waiting jobs claimed first`);
       assert.deepEqual(await derived('brn_d10'), [], 'still waiting for the Record held');
       await b.queue.release(held);
       w.kick();
       await w.idle();
-      assert.equal((await derived('brn_d10')).length, 5);
+      assert.equal((await derived('brn_d10')).length, later + 1);
     });
 
     it('a job waiting for what it names to be derived runs again, logged as a wait, not a failure', async () => {

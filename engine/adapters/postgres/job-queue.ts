@@ -123,7 +123,7 @@ export function pgJobQueue(
       const r = await q.query<JobRow & { leased_until_ms: number }>(
         `WITH due AS (
            SELECT brain_uid, n FROM derive_jobs
-           WHERE ${mayClaim} AND n <> ALL($6::bigint[])
+           WHERE ${mayClaim} AND brain_uid <> ALL($6::text[])
            ORDER BY n LIMIT $2
            FOR UPDATE SKIP LOCKED)
          UPDATE derive_jobs j SET leased_until_ms = $1::bigint + $3::bigint

@@ -78,25 +78,17 @@ export function sqliteJobQueue(store: Store): JobQueue {
     claim: (limit, nowMs, leaseMs, besides = []) =>
       atOnce(() => {
         if (!(leaseMs > 0)) throw new RangeError(`claim: leaseMs must be more than 0, not ${leaseMs}`);
-        const held = leased(nowMs);
-        const taken =
-          besides.length === 0
-            ? held
-            : JSON.stringify([...(held === null ? [] : (JSON.parse(held) as number[])), ...besides]);
-        const rows =
-          taken === null
-            ? store.all<JobRow>(
-                `SELECT ${columns} FROM derive_queue WHERE not_before_ms <= ? ORDER BY n LIMIT ?`,
-                nowMs,
-                limit,
-              )
-            : store.all<JobRow>(
-                `SELECT ${columns} FROM derive_queue
-                 WHERE not_before_ms <= ? AND n NOT IN (SELECT value FROM json_each(?)) ORDER BY n LIMIT ?`,
-                nowMs,
-                taken,
-                limit,
-              );
+        const taken = leased(nowMs);
+        const brains = besides.length === 0 ? '' : 'AND brain_uid NOT IN (SELECT value FROM json_each(?))';
+        const rows = store.all<JobRow>(
+          `SELECT ${columns} FROM derive_queue
+           WHERE not_before_ms <= ? ${taken === null ? '' : 'AND n NOT IN (SELECT value FROM json_each(?))'} ${brains}
+           ORDER BY n LIMIT ?`,
+          nowMs,
+          ...(taken === null ? [] : [taken]),
+          ...(besides.length === 0 ? [] : [JSON.stringify(besides)]),
+          limit,
+        );
         const until = nowMs + leaseMs;
         for (const r of rows) leases.set(r.n, { until, job: jobOf(r) });
         return rows.map((r) => ({ ...queuedJob(r), lease: until }));
