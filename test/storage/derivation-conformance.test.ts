@@ -312,9 +312,10 @@ function conformance(name: string, backend: () => Promise<Backend>, opts: { skip
       for (const deadline = Date.now() + 20_000; said.length === 0 && !(await offDerived());)
         if (Date.now() > deadline) assert.fail('the worker neither waited nor derived');
         else await new Promise((r) => setTimeout(r, 10));
-      assert.deepEqual(said, [
-        'derivation waits for an earlier Record of its Brain that another claim holds',
-      ]);
+      // Said of the jobs each batch found waiting (a server's claim may take the two later ones apart).
+      assert.ok(said.length >= 1 && said.length <= 2, said.join('; '));
+      for (const line of said)
+        assert.equal(line, 'derivation waits for an earlier Record of its Brain that another claim holds');
       // The other process gives its job back (it stops): the worker derives the three in order.
       await b.queue.release(held);
       w.kick();
