@@ -1,5 +1,6 @@
 import type { Claim } from '../core/derive/deriver.ts';
 import {
+  answersPlan,
   bookedApart,
   eventTimes,
   isBookingChanged,
@@ -13,6 +14,7 @@ import {
   planWords,
   sameDate,
   saysMoreOfPlan,
+  saysTrip,
 } from '../core/derive/plan-changed.ts';
 import { agentSpeakerNames, spellings } from '../core/derive/agent-words.ts';
 import type { MemoryRepository, MemoryVersionRow, RecordRepository, RecordRow } from '../ports/index.ts';
@@ -309,8 +311,9 @@ async function saidWithPlan(
   const rows = await records.getMany([...new Set(cited.map((c) => c.record_id))]);
   const recordsOf = (id: string) =>
     rows.filter((r) => cited.some((c) => c.memory_id === id && c.record_id === r.id));
-  const otherTrip = (r: RecordRow) =>
-    namesOtherMonth(r.text, planSaid) ||
+  // A month said between counts only of a trip: "My dentist appointment is on March 3." is not one.
+  const otherTrip = (r: RecordRow, whenSaid: string) =>
+    (namesOtherMonth(r.text, whenSaid) && saysTrip(r.text, change, planSaid)) ||
     (how === 'near' && namesOtherPlace(r.text, change, planSaid, booking.statement));
   for (const b of recordsOf(booking.id))
     for (const p of recordsOf(plan.id)) {
@@ -322,8 +325,12 @@ async function saidWithPlan(
           : await unthreadedBetween(records, p, b, reachOf);
       if (between === null) continue;
       const at = between.findIndex((r) => r.id === p.id);
-      if (at === -1 || namesOtherMonth(b.text, planSaid)) continue;
-      if (!between.slice(0, at).some(otherTrip)) return true;
+      if (at === -1) continue;
+      // "In December." after a plan naming no month says when it is, not another trip.
+      const answers = between.slice(0, at).filter((r) => answersPlan(r.text, change, planSaid));
+      const whenSaid = [planSaid, ...answers.map((r) => r.text)].join(' ');
+      if (namesOtherMonth(b.text, whenSaid)) continue;
+      if (!between.slice(0, at).some((r) => otherTrip(r, whenSaid))) return true;
     }
   return false;
 }

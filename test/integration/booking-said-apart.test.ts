@@ -177,6 +177,66 @@ for (const [name, openEngine] of engines) {
       }
     });
 
+    it("a partner's booking is the couple's: it goes with a trip said with \"we\"; a sister's stays", async () => {
+      const engine = await openEngine();
+      try {
+        const wePlan = 'We are planning a weekend in Vienna, December 12 to 14.';
+        const partners = [
+          'My husband booked a hotel in Vienna.',
+          'My wife booked the flights to Vienna.',
+          'My partner booked a room in Vienna.',
+          'My boyfriend booked the train to Vienna.',
+          'My girlfriend booked an apartment in Vienna.',
+          'My fiancé booked the opera tickets in Vienna.',
+          'My fiancée booked a table in Vienna.',
+        ];
+        const { statuses } = await calledOff(engine, 'partner', [
+          [wePlan],
+          ...partners.map((p): Said => [p]),
+          ['My sister booked a hotel in Vienna.'],
+        ]);
+        assert.deepEqual(Object.fromEntries(statuses), {
+          [wePlan]: off,
+          ...Object.fromEntries(partners.map((p) => [p, off])),
+          'My sister booked a hotel in Vienna.': null,
+        });
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it('a month said after a plan naming none is its own; a month said of nothing else keeps no booking open', async () => {
+      const engine = await openEngine();
+      try {
+        const noMonth = 'Petra and I are planning a weekend in Vienna.';
+        const followed = await calledOff(engine, 'month-after', [
+          [noMonth],
+          ['In December.'],
+          ['We booked the Hotel Motto.'],
+          ['We booked a hotel in Vienna.'],
+        ]);
+        assert.deepEqual(Object.fromEntries(followed.statuses), {
+          [noMonth]: off,
+          'In December.': null,
+          'We booked the Hotel Motto.': off,
+          'We booked a hotel in Vienna.': off,
+        });
+        const dentist = 'My dentist appointment is on March 3.';
+        const between = await calledOff(engine, 'month-between', [
+          [plan],
+          [dentist],
+          ['We booked a hotel in Vienna.'],
+          ['We booked a room in Vienna. It is for the March conference.'],
+        ]);
+        assert.equal(between.statuses.get(plan), off);
+        assert.equal(between.statuses.get('We booked a hotel in Vienna.'), off);
+        // Its message names March, which neither the plan nor a message answering it says.
+        assert.equal(between.statuses.get('We booked a room in Vienna.'), null);
+      } finally {
+        await engine.close();
+      }
+    });
+
     it('a plan moved, then called off: the booking said before the move goes with it', async () => {
       const engine = await openEngine();
       try {

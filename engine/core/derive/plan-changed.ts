@@ -758,12 +758,18 @@ const relationOpens = new RegExp(
   'iu',
 );
 
+/** The relations one is a couple with: "my husband", "my girlfriend", "my fiancée". */
+const partnerRoles = /^(?:partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc(?:é|e)e?)$/iu;
+/** A plan said as the speaker's "we" ("We are planning …", "our trip"), not "Petra and I …". */
+const saidWithWe = /(?<![\p{L}\p{N}])(?:we|we['’](?:re|ve|ll|d)|us|our)(?![\p{L}\p{N}'’])/iu;
+
 /**
  * Whether a booking is someone else's: it opens with a name ("Luka booked a table in Vienna.") or a
  * relation of the speaker's ("My sister booked a hotel in Vienna.", "Our friends booked …", "My wife Ana
  * booked …"), which may be of a trip of their own, unless the plan names them too ("Petra and I are
  * planning …" then "Petra booked the Hotel Motto.", "My sister and I are planning …" then "My sister
- * booked …").
+ * booked …"), or is said with "we" and they are her partner ("We are planning …" then "My husband
+ * booked …", a couple's "we"; "My sister booked …" stays hers).
  */
 function bookedByAnother(statement: string, planSaid: string): boolean {
   const named = (w: string) =>
@@ -772,6 +778,8 @@ function bookedByAnother(statement: string, planSaid: string): boolean {
   if (relation !== null) {
     const { who, name } = relation.groups!;
     const role = who!.split(/\s+/u).at(-1)!;
+    // "We are planning …" then "My husband booked …": a couple's "we" is the speaker and her partner.
+    if (partnerRoles.test(role) && saidWithWe.test(planSaid)) return false;
     return !named(role) && (name === undefined || !named(name));
   }
   const m = new RegExp(String.raw`^\s*(\p{Lu}[\p{L}\p{M}'’-]*)\s+${bookedBy}`, 'u').exec(statement);
@@ -824,6 +832,37 @@ function monthsNamed(text: string): number[] {
 export function namesOtherMonth(text: string, planSaid: string): boolean {
   const ours = monthsNamed(planSaid);
   return monthsNamed(text).some((m) => !ours.includes(m));
+}
+
+/** A stay's noun said anywhere: "a trip", "holidays", "the visit". */
+const aStay = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${[...stays].join('|')})s?(?![\p{L}\p{N}])`, 'iu');
+
+/**
+ * Whether a message of the plan's thread said between it and a booking says only when the plan is
+ * ("In December." or "Vienna is beautiful in December!" after "Petra and I are planning a weekend in
+ * Vienna."): it names a month, and no plan, booking or place of its own. Its months are the plan's.
+ */
+export function answersPlan(text: string, change: PlanChange, planSaid: string): boolean {
+  return (
+    monthsNamed(text).length > 0 &&
+    !anyPlan.test(text) &&
+    !bookedWords.test(text) &&
+    !namesOtherPlace(text, change, planSaid, '')
+  );
+}
+
+/**
+ * Whether a message said between a plan and a booking, naming a month the plan does not, may be of
+ * the trip the booking is for: it names the plan's place, a booking or a stay ("Luka and I are
+ * planning a trip to Vienna in March."). "My dentist appointment is on March 3." is of no trip.
+ */
+export function saysTrip(text: string, change: PlanChange, planSaid: string): boolean {
+  return (
+    bookedWords.test(text) ||
+    aStay.test(text) ||
+    (change.place !== undefined && saysIdea(text, change.place)) ||
+    [...text.matchAll(bookedPlace)].some((m) => placeOf(m[1]!, change, planSaid))
+  );
 }
 
 /** Words a booking made for the person says: "Your flight …", "… is confirmed", "Reservation …". */

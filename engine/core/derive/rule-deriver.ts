@@ -619,11 +619,12 @@ export function createRuleDeriver(): Deriver {
     // v97: a booking said in a message of its own in the plan's thread goes with the trip called off
     // (read as first said, if moved since): one naming its place ("We booked a hotel in Vienna."), or
     // its bed or travel said right after the plan ("We booked the Hotel Motto."); "We booked the
-    // plumber.", a booking after another place or month or in another thread, or someone else's
-    // ("Luka booked a table in Vienna.", "My sister booked a hotel in Vienna.") stays. "I go by Jo Park." of
-    // Joanna Park is her nickname: a full name with a place's kind in it is hers where that kind is a
-    // word of her name and another of its words is of her name or her first name cut short
-    // ("Maksimir Park", and "Victoria Station" of Victoria Hughes, still a place passed).
+    // plumber.", a booking after another place or a trip of another month or in another thread, or
+    // someone else's ("Luka booked a table in Vienna.", "My sister booked a hotel in Vienna.") stays; a
+    // partner's goes with a "we" plan, and "In December." after a plan naming none is its month.
+    // "I go by Jo Park." of Joanna Park is her nickname: a full name with a place's kind in it is hers
+    // where that kind is a word of her name and another of its words is of her name or her first name
+    // cut short ("Maksimir Park", and "Victoria Station" of Victoria Hughes, still a place passed).
     name: 'rules-v97',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
