@@ -20,12 +20,11 @@ import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { reusedPgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { testStoreKey } from '../../engine/adapters/sqlite/testing.ts';
 import { cliBundleEnv } from '../../test/support/cli-env.ts';
-import type { MnemoApiError } from '../client/index.ts';
-import { createMnemoClient } from '../client/index.ts';
+import { createMnemoClient, type MnemoApiError } from '../client/index.ts';
 import { runStdioBridge } from '../mcp/stdio-bridge.ts';
 import { identityProof, readServerFile, serverFilePath, type ServerFile } from '../server-file.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
-import { localServer as localServer_sync } from './commands/sync.ts';
+import { localServer as syncClient } from './commands/sync.ts';
 import { apiBaseFor, locateServer, provenServer, serverDiscovery, stillCurrent } from './locate-server.ts';
 
 // The embedder's worker thread is beside the point here, and slow to load.
@@ -531,7 +530,7 @@ describe('export, import and sync check their server again before each request',
 
   test('sync: the server stopped, a squatter took its port: the next request carries no key', async () => {
     const { dir, real, key } = await serving('sync-stopped');
-    const client = await localServer_sync({ brain: 'me' }, { dirs: [dir], env: { MNEMO_KEY: key } });
+    const client = await syncClient({ brain: 'me' }, { dirs: [dir], env: { MNEMO_KEY: key } });
     assert.ok(client);
     assert.equal((await client.getSync('me')).paired, false);
     await real.close();
