@@ -550,10 +550,9 @@ describe('export, import and sync check their server again before each request',
     writeFileSync(serverFilePath(dir), file, { mode: 0o600 });
     const squat = await squatter(undefined, real.port);
     await refusedUnsent(client.listBrains(), /did not prove it wrote that file again/);
-    assert.deepEqual(
-      squat.seen.map((s) => `${s.method} ${s.path}`),
-      ['POST /local/identity'],
-    );
+    // Perhaps asked twice (the client may retry a failed request), but only ever for a proof.
+    assert.ok(squat.seen.length > 0, 'the squatter was asked to prove itself');
+    assert.deepEqual([...new Set(squat.seen.map((s) => `${s.method} ${s.path}`))], ['POST /local/identity']);
     assert.ok(squat.seen.every((s) => s.headers.authorization === undefined && !s.body.includes(key)));
   });
 
