@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -395,6 +395,25 @@ describe('a client given no URL sends its key to no server that cannot prove its
     assert.match(found.problem, /server\.json is not used: other users can read or change it \(mode 0644\)/);
     assert.equal(seen.length, 0);
   });
+
+  test(
+    'a server.json that is a FIFO or a dir is refused at once: the open does not wait for a writer',
+    {
+      skip: process.platform === 'win32',
+    },
+    async () => {
+      const fifoDir = privateDir('fifo');
+      execFileSync('mkfifo', ['-m', '600', serverFilePath(fifoDir)]);
+      const dirDir = privateDir('dir');
+      mkdirSync(serverFilePath(dirDir), { mode: 0o700 });
+      for (const dir of [fifoDir, dirDir])
+        assert.deepEqual(readServerFile(dir), {
+          kind: 'untrusted',
+          path: serverFilePath(dir),
+          why: 'it is not a regular file',
+        });
+    },
+  );
 
   test('a data dir given as a symlink: its own server is found through the link, and proves itself', async () => {
     const real = privateDir('real-dir');
