@@ -1,5 +1,16 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { lstatSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -94,44 +105,35 @@ export function readServerFile(
     return { kind: 'untrusted', path, why: `its directory cannot be read (${code ?? (e as Error).message})` };
   }
   const realPath = serverFilePath(realDir);
-  let st;
+  // Opened once, and everything after is asked of that descriptor: checks by path and then a read by
+  // path let whoever can rename a dir on the way put another file in its place between the two.
+  // O_NOFOLLOW refuses a link as the file itself (ELOOP); where the platform lacks it, lstat says so.
+  // O_NONBLOCK: a FIFO put there would otherwise hold the open until someone writes to it.
+  const noFollow = constants.O_NOFOLLOW as number | undefined;
+  let fd: number;
   try {
-    st = lstatSync(realPath);
+    if (noFollow === undefined && lstatSync(realPath).isSymbolicLink())
+      return { kind: 'untrusted', path, why: 'it is not a regular file' };
+    fd = openSync(realPath, constants.O_RDONLY | (noFollow ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent', path };
+    if (code === 'ELOOP') return { kind: 'untrusted', path, why: 'it is not a regular file' };
     return { kind: 'untrusted', path, why: `it cannot be read (${code ?? (e as Error).message})` };
   }
-  if (!st.isFile()) return { kind: 'untrusted', path, why: 'it is not a regular file' };
-  if (uid !== undefined) {
-    if (st.uid !== uid) return { kind: 'untrusted', path, why: `it belongs to another user (uid ${st.uid})` };
-    if ((st.mode & 0o077) !== 0)
-      return {
-        kind: 'untrusted',
-        path,
-        why: `other users can read or change it (mode 0${(st.mode & 0o777).toString(8)})`,
-      };
-    try {
-      // The link itself too: another user's link (in a shared dir) is theirs to point elsewhere.
-      const link = lstatSync(dataDir);
-      if (link.isSymbolicLink() && link.uid !== uid && link.uid !== 0)
-        return { kind: 'untrusted', path, why: `its directory is another user's link (uid ${link.uid})` };
-      const dir = lstatSync(realDir);
-      if (dir.uid !== uid && dir.uid !== 0)
-        return { kind: 'untrusted', path, why: `its directory belongs to another user (uid ${dir.uid})` };
-      if ((dir.mode & 0o022) !== 0)
-        return {
-          kind: 'untrusted',
-          path,
-          why: `other users can write to its directory (mode 0${(dir.mode & 0o777).toString(8)})`,
-        };
-    } catch (e) {
-      return { kind: 'untrusted', path, why: `its directory cannot be read (${(e as Error).message})` };
-    }
+  let text: string;
+  try {
+    const refused = openedFileProblem(fd, dataDir, realDir, uid);
+    if (refused !== null) return { kind: 'untrusted', path, why: refused };
+    text = readFileSync(fd, 'utf8');
+  } catch (e) {
+    return { kind: 'untrusted', path, why: `it cannot be read (${(e as Error).message})` };
+  } finally {
+    closeSync(fd);
   }
   let file: ServerFile;
   try {
-    file = JSON.parse(readFileSync(realPath, 'utf8')) as ServerFile;
+    file = JSON.parse(text) as ServerFile;
   } catch (e) {
     return { kind: 'untrusted', path, why: `it cannot be read (${(e as Error).message})` };
   }
@@ -147,6 +149,38 @@ export function readServerFile(
     return { kind: 'untrusted', path, why: 'it is not a server file of Mnemo (url, pid, secret)' };
   if (!processAlive(file.pid)) return { kind: 'stale', path };
   return { kind: 'found', path, file };
+}
+
+/**
+ * Why the server file open as FD is not to be trusted, or null: it must be a regular file of UID's that
+ * no other user can read or write, in a dir no other user can write to. The file's own checks are of
+ * the descriptor (fstat), so they hold for what is read; the dir's are by path (a link's owner too).
+ */
+function openedFileProblem(
+  fd: number,
+  dataDir: string,
+  realDir: string,
+  uid: number | undefined,
+): string | null {
+  const st = fstatSync(fd);
+  if (!st.isFile()) return 'it is not a regular file';
+  if (uid === undefined) return null;
+  if (st.uid !== uid) return `it belongs to another user (uid ${st.uid})`;
+  if ((st.mode & 0o077) !== 0)
+    return `other users can read or change it (mode 0${(st.mode & 0o777).toString(8)})`;
+  try {
+    // The link itself too: another user's link (in a shared dir) is theirs to point elsewhere.
+    const link = lstatSync(dataDir);
+    if (link.isSymbolicLink() && link.uid !== uid && link.uid !== 0)
+      return `its directory is another user's link (uid ${link.uid})`;
+    const dir = lstatSync(realDir);
+    if (dir.uid !== uid && dir.uid !== 0) return `its directory belongs to another user (uid ${dir.uid})`;
+    if ((dir.mode & 0o022) !== 0)
+      return `other users can write to its directory (mode 0${(dir.mode & 0o777).toString(8)})`;
+  } catch (e) {
+    return `its directory cannot be read (${(e as Error).message})`;
+  }
+  return null;
 }
 
 /**

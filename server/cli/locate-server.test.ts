@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -20,11 +20,12 @@ import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { reusedPgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { testStoreKey } from '../../engine/adapters/sqlite/testing.ts';
 import { cliBundleEnv } from '../../test/support/cli-env.ts';
-import { createMnemoClient } from '../client/index.ts';
+import { createMnemoClient, type MnemoApiError } from '../client/index.ts';
 import { runStdioBridge } from '../mcp/stdio-bridge.ts';
 import { identityProof, readServerFile, serverFilePath, type ServerFile } from '../server-file.ts';
 import { startServer, type RunningServer } from '../start-server.ts';
-import { locateServer, serverDiscovery, stillCurrent } from './locate-server.ts';
+import { localServer as syncClient } from './commands/sync.ts';
+import { apiBaseFor, locateServer, provenServer, serverDiscovery, stillCurrent } from './locate-server.ts';
 
 // The embedder's worker thread is beside the point here, and slow to load.
 process.env.MNEMO_EMBEDDER = 'none';
@@ -395,6 +396,25 @@ describe('a client given no URL sends its key to no server that cannot prove its
     assert.equal(seen.length, 0);
   });
 
+  test(
+    'a server.json that is a FIFO or a dir is refused at once: the open does not wait for a writer',
+    {
+      skip: process.platform === 'win32',
+    },
+    async () => {
+      const fifoDir = privateDir('fifo');
+      execFileSync('mkfifo', ['-m', '600', serverFilePath(fifoDir)]);
+      const dirDir = privateDir('dir');
+      mkdirSync(serverFilePath(dirDir), { mode: 0o700 });
+      for (const dir of [fifoDir, dirDir])
+        assert.deepEqual(readServerFile(dir), {
+          kind: 'untrusted',
+          path: serverFilePath(dir),
+          why: 'it is not a regular file',
+        });
+    },
+  );
+
   test('a data dir given as a symlink: its own server is found through the link, and proves itself', async () => {
     const real = privateDir('real-dir');
     const link = join(root, `link-${(n += 1)}`);
@@ -486,6 +506,103 @@ describe('a bridge that found its server proves it again before it sends the key
     } finally {
       await bridge.close();
     }
+  });
+});
+
+describe('export, import and sync check their server again before each request', () => {
+  /** A server of DIR's with a Brain `me`, and a key of project `home`. */
+  async function serving(name: string) {
+    const dir = privateDir(name);
+    const real = await localServer(dir);
+    after(() => real.close());
+    const key = (await real.registry!.create({ env: 'test', project: 'home' })).key;
+    await createMnemoClient({ baseUrl: real.url, apiKey: key }).createBrain({ id: 'me' });
+    return { dir, real, key };
+  }
+
+  /** The client's next request after its server went: refused before it was sent. */
+  async function refusedUnsent(call: Promise<unknown>, why: RegExp) {
+    await assert.rejects(call, (e: MnemoApiError) => {
+      assert.equal(e.code, 'network_error');
+      assert.equal(e.body.reached_server, false);
+      assert.match(e.message, why);
+      assert.match(e.message, /Nothing was sent/);
+      return true;
+    });
+  }
+
+  test('export and import: the server stopped, a squatter took its port: the next request carries no key', async () => {
+    const { dir, real, key } = await serving('stopped');
+    const server = await apiBaseFor('export', undefined, { dirs: [dir] });
+    assert.ok(server);
+    const client = createMnemoClient({ ...server, apiKey: key });
+    assert.deepEqual(
+      (await client.listBrains()).data.map((b) => b.id),
+      ['me'],
+    );
+    await real.close();
+    assert.equal(existsSync(serverFilePath(dir)), false);
+    const squat = await squatter(undefined, real.port);
+    await refusedUnsent(client.listBrains(), /has stopped or restarted since it was found/);
+    assert.deepEqual(squat.seen, []);
+  });
+
+  test('sync: the server stopped, a squatter took its port: the next request carries no key', async () => {
+    const { dir, real, key } = await serving('sync-stopped');
+    const client = await syncClient({ brain: 'me' }, { dirs: [dir], env: { MNEMO_KEY: key } });
+    assert.ok(client);
+    assert.equal((await client.getSync('me')).paired, false);
+    await real.close();
+    const squat = await squatter(undefined, real.port);
+    await refusedUnsent(client.getSync('me'), /has stopped or restarted since it was found/);
+    assert.deepEqual(squat.seen, []);
+  });
+
+  test('its server crashed, its file stayed with a pid that runs, a squatter took the port: it is asked for a proof, not sent the key', async () => {
+    const { dir, real, key } = await serving('client-crashed');
+    const server = await apiBaseFor('import', undefined, { dirs: [dir], reproveAfter: 0 });
+    assert.ok(server);
+    const client = createMnemoClient({ ...server, apiKey: key });
+    await client.listBrains();
+    const file = readFileSync(serverFilePath(dir), 'utf8');
+    await real.close();
+    writeFileSync(serverFilePath(dir), file, { mode: 0o600 });
+    const squat = await squatter(undefined, real.port);
+    await refusedUnsent(client.listBrains(), /did not prove it wrote that file again/);
+    // Perhaps asked twice (the client may retry a failed request), but only ever for a proof.
+    assert.ok(squat.seen.length > 0, 'the squatter was asked to prove itself');
+    assert.deepEqual([...new Set(squat.seen.map((s) => `${s.method} ${s.path}`))], ['POST /local/identity']);
+    assert.ok(squat.seen.every((s) => s.headers.authorization === undefined && !s.body.includes(key)));
+  });
+
+  test('a proof holds 5 s by the monotonic clock: none within it, one shared by checks at once, a wall clock stepped back changes nothing', async () => {
+    const { dir } = await serving('window');
+    const found = await locateServer({ dirs: [dir] });
+    assert.ok('url' in found);
+    let proofs = 0;
+    const counting: typeof fetch = (input, init) => {
+      proofs += 1;
+      return fetch(input, init);
+    };
+    const held = provenServer(found, { fetch: counting });
+    assert.deepEqual(await Promise.all([held.check(), held.check(), held.check()]), [null, null, null]);
+    assert.equal(proofs, 0, 'the default window (5 s) holds the proof locateServer just took');
+
+    const always = provenServer(found, { fetch: counting, reproveAfter: 0 });
+    assert.deepEqual(await Promise.all([always.check(), always.check()]), [null, null]);
+    assert.equal(proofs, 1, 'checks at once share one proof');
+
+    const short = provenServer(found, { fetch: counting, reproveAfter: 30 });
+    const realNow = Date.now;
+    const stepped = realNow() - 3_600_000;
+    Date.now = () => stepped;
+    try {
+      await new Promise((r) => setTimeout(r, 60));
+      assert.equal(await short.check(), null);
+    } finally {
+      Date.now = realNow;
+    }
+    assert.equal(proofs, 2, 'the wall clock stepped back an hour: the proof is still 60 ms old');
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
+import { MnemoApiError } from '../client/index.ts';
 import { createLoopbackFetch, loopbackFetch } from '../client/loopback-fetch.ts';
 import { defaultDataDir, desktopDataDirs } from '../data-dir.ts';
 import { localIdentityPath } from '../http/local-identity.ts';
@@ -154,33 +155,80 @@ const whichServer = (located: LocatedServer) =>
   "If the key is another Mnemo's (the desktop app and mnemo serve each have their own data dir and " +
   "keys), set MNEMO_URL to that one's address, ending in /v1.)";
 
-/** How long a bridge trusts a server's last proof before it asks again (serverDiscovery). */
+/** How long a client trusts a server's last proof before it asks again (provenServer). */
 export const reproveAfterMs = 5_000;
+
+export interface ProvenServerOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  /** How long a proof holds, in ms (default reproveAfterMs). */
+  reproveAfter?: number;
+}
+
+/**
+ * A located server, checked again before each use: its server.json unchanged and its pid running
+ * (stillCurrent), and when the last proof is older than `reproveAfter` ms, proved again. An unchanged
+ * file whose pid runs is not enough on its own: after a crash the pid may be another process's (and
+ * "alive"), and the old port anyone's. At most one loopback round trip per check, and none while checks
+ * come within `reproveAfter` of the last proof. Checks at once share one proof.
+ */
+export function provenServer(located: LocatedServer, o: ProvenServerOptions = {}) {
+  const within = o.reproveAfter ?? reproveAfterMs;
+  // Monotonic: a wall clock stepped back would keep an old proof "fresh" until it caught up.
+  let provedAt = performance.now();
+  let proving: Promise<string | null> | null = null;
+  /** Null when LOCATED is still the server that proved itself, else why not (nothing is to be sent). */
+  const check = async (): Promise<string | null> => {
+    if (!stillCurrent(located))
+      return (
+        `the Mnemo at ${located.url} has stopped or restarted since it was found ` +
+        `(${located.path} is gone or changed)`
+      );
+    if (performance.now() - provedAt < within) return null;
+    proving ??= proveIdentity(located.file, o.fetch, o.timeoutMs).finally(() => (proving = null));
+    const failed = await proving;
+    if (failed !== null)
+      return `the server at ${located.url}, which ${located.path} names, did not prove it wrote that file again (${failed})`;
+    provedAt = performance.now();
+    return null;
+  };
+  /**
+   * The fetch a client of LOCATED sends its key with: keyRefusalExplained, each request sent only after
+   * check() holds. A long export or import that outlives the server would otherwise hand its key to
+   * whoever binds the port next.
+   */
+  const checkedFetch = (inner: typeof fetch = loopbackFetch): typeof fetch => {
+    const explained = keyRefusalExplained(located, inner);
+    return async (input, init) => {
+      const why = await check();
+      if (why !== null)
+        throw new MnemoApiError(0, {
+          type: 'internal',
+          code: 'network_error',
+          message: `${why}. Nothing was sent: ${trustHint}`,
+          reached_server: false,
+        });
+      return explained(input, init);
+    };
+  };
+  return { check, fetch: checkedFetch };
+}
 
 /**
  * How `mnemo mcp` with no MNEMO_URL finds its server (stdio-bridge.ts): locateServer, and then, for each
- * call, whether it is still that server. An unchanged file whose pid runs is not enough when the proof
- * is older than `reproveAfter` ms: after a crash the pid may be another process's (and "alive"), and
- * the old port anyone's, so the server proves itself again first. At most one loopback round trip per
- * call, and none while calls come within `reproveAfter` of the last proof.
+ * call, whether it is still that server (provenServer's check: at most one loopback round trip per call).
  */
 export function serverDiscovery(o: LocateOptions & { reproveAfter?: number } = {}): ServerDiscovery {
-  const within = o.reproveAfter ?? reproveAfterMs;
   return {
     locate: async () => {
       const found = await locateServer(o);
       if ('problem' in found) return found;
-      let provedAt = Date.now();
+      const proven = provenServer(found, o);
       return {
         url: found.url,
+        // The bridge checks before each call (current), so its fetch need not check again.
         fetch: keyRefusalExplained(found),
-        current: async () => {
-          if (!stillCurrent(found)) return false;
-          if (Date.now() - provedAt < within) return true;
-          if ((await proveIdentity(found.file, o.fetch, o.timeoutMs)) !== null) return false;
-          provedAt = Date.now();
-          return true;
-        },
+        current: async () => (await proven.check()) === null,
       };
     },
   };
@@ -235,13 +283,13 @@ export async function proveIdentity(
 /**
  * The API base a command sends its key to and the fetch to send it with, or null after saying why not
  * (exit code 1): `--url`, else MNEMO_URL, each the person's choice and used as given (exit code 2 when
- * it is not a base); else the server locateServer finds and checks, whose refusal of the key says how
- * it was found (keyRefusalExplained).
+ * it is not a base); else the server locateServer finds and checks, checked again before each request
+ * (provenServer), whose refusal of the key says how it was found (keyRefusalExplained).
  */
 export async function apiBaseFor(
   command: string,
   flagUrl: string | undefined,
-  o: LocateOptions = {},
+  o: LocateOptions & ProvenServerOptions = {},
 ): Promise<{ baseUrl: string; fetch: typeof fetch } | null> {
   const env = o.env ?? process.env;
   const given = flagUrl ?? (env.MNEMO_URL || undefined);
@@ -253,7 +301,7 @@ export async function apiBaseFor(
     return null;
   }
   const located = await locateServer(o);
-  if ('url' in located) return { baseUrl: located.url, fetch: keyRefusalExplained(located) };
+  if ('url' in located) return { baseUrl: located.url, fetch: provenServer(located, o).fetch() };
   console.error(`mnemo ${command}: ${located.problem}`);
   process.exitCode = 1;
   return null;

@@ -4,7 +4,12 @@ import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { loopbackFetch } from '../../client/loopback-fetch.ts';
 import { apiBaseProblem, bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
-import { keyRefusalExplained, locateServer } from '../locate-server.ts';
+import {
+  locateServer,
+  provenServer,
+  type LocateOptions,
+  type ProvenServerOptions,
+} from '../locate-server.ts';
 
 interface ServerFlags {
   brain: string;
@@ -26,11 +31,18 @@ function usage(
   process.exitCode = 2;
 }
 
-/** The running local server's client (`--url`/`--key`, MNEMO_URL/MNEMO_KEY), or null after saying why. */
-async function localServer(flags: ServerFlags & { json?: boolean }): Promise<MnemoClient | null> {
+/**
+ * The running local server's client (`--url`/`--key`, MNEMO_URL/MNEMO_KEY), or null after saying why.
+ * O is where to look for server.json (LocateOptions; tests name their own dirs).
+ */
+export async function localServer(
+  flags: ServerFlags & { json?: boolean },
+  o: LocateOptions & ProvenServerOptions = {},
+): Promise<MnemoClient | null> {
   const json = flags.json === true;
+  const env = o.env ?? process.env;
   if (flags.key !== undefined) keyOnCommandLineWarning('sync', '--key', 'set MNEMO_KEY instead');
-  const apiKey = flags.key ?? process.env.MNEMO_KEY;
+  const apiKey = flags.key ?? env.MNEMO_KEY;
   if (!apiKey) {
     usage(json, {
       type: 'authentication',
@@ -39,10 +51,11 @@ async function localServer(flags: ServerFlags & { json?: boolean }): Promise<Mne
     });
     return null;
   }
-  const given = flags.url ?? (process.env.MNEMO_URL || undefined);
+  const given = flags.url ?? (env.MNEMO_URL || undefined);
   if (given === undefined) {
-    // No address given: only a server that proves it is the one its server.json names gets the key.
-    const located = await locateServer();
+    // No address given: only a server that proves it is the one its server.json names gets the key,
+    // and only while it still is (provenServer checks again before each request).
+    const located = await locateServer(o);
     if ('problem' in located) {
       const body = {
         type: 'internal',
@@ -53,7 +66,7 @@ async function localServer(flags: ServerFlags & { json?: boolean }): Promise<Mne
       fail(new MnemoApiError(0, body), json);
       return null;
     }
-    return createMnemoClient({ baseUrl: located.url, apiKey, fetch: keyRefusalExplained(located) });
+    return createMnemoClient({ baseUrl: located.url, apiKey, fetch: provenServer(located, o).fetch() });
   }
   const problem = apiBaseProblem(given);
   if (problem !== null) {
