@@ -14,9 +14,8 @@ export interface AppEnv {
     docsUrlBase: () => string;
     /**
      * Counts one request of this key against its rate limit, throwing `too_many_requests` past it:
-     * every endpoint a key reaches (/v1 and /mcp) counts against the same limit. A keyless endpoint
-     * (/local/identity) counts by a rate key of its own.
+     * every endpoint a key reaches (/v1 and /mcp) counts against the same limit.
      */
-    countRequest: (principal: Pick<Principal, 'rateKey'>) => void;
+    countRequest: (principal: Principal) => void;
   };
 }

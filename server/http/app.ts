@@ -103,7 +103,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     ));
   };
   const log = options.logger ?? (() => {});
-  const countRequest = (principal: Pick<Principal, 'rateKey'>) => {
+  const countRequest = (principal: Principal) => {
     const wait = limiter.hit(principal.rateKey);
     if (wait !== null) {
       throw new MnemoError(

@@ -9,7 +9,6 @@ import { createMnemoClient, MnemoApiError } from '../client/index.ts';
 import { loopbackFetch } from '../client/loopback-fetch.ts';
 import { LineTransport } from './line-transport.ts';
 import { clientPort, type MemoryPort } from './memory-port.ts';
-
 import { createMcpServer, type ToolCallContext } from './mcp-tools.ts';
 import { guardToolCalls } from './tool-call-params.ts';
 
