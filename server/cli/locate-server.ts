@@ -281,28 +281,38 @@ export async function proveIdentity(
 }
 
 /**
- * The API base a command sends its key to and the fetch to send it with, or null after saying why not
- * (exit code 1): `--url`, else MNEMO_URL, each the person's choice and used as given (exit code 2 when
- * it is not a base); else the server locateServer finds and checks, checked again before each request
- * (provenServer), whose refusal of the key says how it was found (keyRefusalExplained).
+ * Where a command sends its key and with what fetch: `--url`, else MNEMO_URL, each the person's choice
+ * and used as given (`usage` when it is not an API base); else the server locateServer finds and
+ * checks, checked again before each request (provenServer), whose refusal of the key says how it was
+ * found (keyRefusalExplained); `unreachable` when none can be trusted.
+ */
+export async function apiServerFor(
+  flagUrl: string | undefined,
+  o: LocateOptions & ProvenServerOptions = {},
+): Promise<{ baseUrl: string; fetch: typeof fetch } | { usage: string } | { unreachable: string }> {
+  const given = flagUrl ?? ((o.env ?? process.env).MNEMO_URL || undefined);
+  if (given !== undefined) {
+    const problem = apiBaseProblem(given);
+    if (problem === null) return { baseUrl: given, fetch: loopbackFetch };
+    return { usage: `${flagUrl !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}` };
+  }
+  const located = await locateServer(o);
+  if ('problem' in located) return { unreachable: located.problem };
+  return { baseUrl: located.url, fetch: provenServer(located, o).fetch() };
+}
+
+/**
+ * apiServerFor for a command that says on stderr why it cannot go on: null then, with exit code 2 for
+ * a URL that is no API base and 1 where no server can be trusted.
  */
 export async function apiBaseFor(
   command: string,
   flagUrl: string | undefined,
   o: LocateOptions & ProvenServerOptions = {},
 ): Promise<{ baseUrl: string; fetch: typeof fetch } | null> {
-  const env = o.env ?? process.env;
-  const given = flagUrl ?? (env.MNEMO_URL || undefined);
-  if (given !== undefined) {
-    const problem = apiBaseProblem(given);
-    if (problem === null) return { baseUrl: given, fetch: loopbackFetch };
-    console.error(`mnemo ${command}: ${flagUrl !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}`);
-    process.exitCode = 2;
-    return null;
-  }
-  const located = await locateServer(o);
-  if ('url' in located) return { baseUrl: located.url, fetch: provenServer(located, o).fetch() };
-  console.error(`mnemo ${command}: ${located.problem}`);
-  process.exitCode = 1;
+  const server = await apiServerFor(flagUrl, o);
+  if ('baseUrl' in server) return server;
+  console.error(`mnemo ${command}: ${'usage' in server ? server.usage : server.unreachable}`);
+  process.exitCode = 'usage' in server ? 2 : 1;
   return null;
 }

@@ -2,14 +2,8 @@ import type { Command } from 'commander';
 import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
-import { loopbackFetch } from '../../client/loopback-fetch.ts';
-import { apiBaseProblem, bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
-import {
-  locateServer,
-  provenServer,
-  type LocateOptions,
-  type ProvenServerOptions,
-} from '../locate-server.ts';
+import { bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
+import { apiServerFor, type LocateOptions, type ProvenServerOptions } from '../locate-server.ts';
 
 interface ServerFlags {
   brain: string;
@@ -51,30 +45,24 @@ export async function localServer(
     });
     return null;
   }
-  const given = flags.url ?? (env.MNEMO_URL || undefined);
-  if (given === undefined) {
-    // No address given: only a server that proves it is the one its server.json names gets the key,
-    // and only while it still is (provenServer checks again before each request).
-    const located = await locateServer(o);
-    if ('problem' in located) {
-      const body = {
-        type: 'internal',
-        code: 'network_error',
-        message: located.problem,
-        reached_server: false,
-      };
-      fail(new MnemoApiError(0, body), json);
-      return null;
-    }
-    return createMnemoClient({ baseUrl: located.url, apiKey, fetch: provenServer(located, o).fetch() });
-  }
-  const problem = apiBaseProblem(given);
-  if (problem !== null) {
-    const message = `${flags.url !== undefined ? '--url' : 'MNEMO_URL'}: ${problem}`;
-    usage(json, { type: 'invalid_request', code: 'invalid_request_body', message });
+  // An address given is used as given; without one, only a server that proves it is the one its
+  // server.json names gets the key, and only while it still is (checked again before each request).
+  const server = await apiServerFor(flags.url, { ...o, env });
+  if ('usage' in server) {
+    usage(json, { type: 'invalid_request', code: 'invalid_request_body', message: server.usage });
     return null;
   }
-  return createMnemoClient({ baseUrl: given, apiKey, fetch: loopbackFetch });
+  if ('unreachable' in server) {
+    const body = {
+      type: 'internal',
+      code: 'network_error',
+      message: server.unreachable,
+      reached_server: false,
+    };
+    fail(new MnemoApiError(0, body), json);
+    return null;
+  }
+  return createMnemoClient({ ...server, apiKey });
 }
 
 /**
