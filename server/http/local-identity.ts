@@ -1,9 +1,8 @@
-import type { HttpBindings } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+import { keylessJsonField } from './keyless-json.ts';
 import { identityProof } from '../server-file.ts';
 import type { AppEnv } from './app-env.ts';
-import { readLimitedWithin } from './read-limited.ts';
 
 export const localIdentityPath = '/local/identity';
 
@@ -22,19 +21,8 @@ const nonceShape = /^[A-Za-z0-9_-]{22,128}$/;
 export function mountLocalIdentity(app: Hono<AppEnv>, secret: string, bodyMs = 10_000): void {
   app.post(localIdentityPath, async (c) => {
     c.header('Cache-Control', 'no-store');
-    const type = c.req.header('content-type') ?? '';
-    if (!/^application\/json\b/i.test(type))
-      throw new MnemoError('unsupported_media_type', 'Send the nonce as JSON: {"nonce": "..."}.');
     // Unauthenticated: read no more than a nonce needs, and not for long.
-    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-    const bytes = await readLimitedWithin(c.req.raw, 1024, bodyMs, incoming);
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
-    }
-    const nonce = body && typeof body === 'object' ? (body as { nonce?: unknown }).nonce : undefined;
+    const nonce = await keylessJsonField(c, 'nonce', 1024, bodyMs);
     if (typeof nonce !== 'string' || !nonceShape.test(nonce))
       throw new MnemoError('invalid_request_body', 'nonce: must be 22 to 128 base64url characters');
     // The Host guard has admitted only this server's own names with its port by now.

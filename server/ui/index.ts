@@ -1,7 +1,6 @@
 import type { Context, Env, Hono } from 'hono';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
-import type { HttpBindings } from '@hono/node-server';
-import { readLimitedWithin } from '../http/read-limited.ts';
+import { keylessJsonField } from '../http/keyless-json.ts';
 import { uiSecurityHeaders } from './csp.ts';
 import { readStaticFile } from './static-files.ts';
 import { durationWords, uiTokenTtlMs } from './token-ttl.ts';
@@ -46,20 +45,8 @@ export function mountUi<E extends Env>(app: Hono<E>, options: UiOptions): void {
   app.post('/ui/session', async (c) => {
     secure(c);
     c.header('Cache-Control', 'no-store');
-    const type = c.req.header('content-type') ?? '';
-    if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-      throw new MnemoError('unsupported_media_type', 'Send the token as JSON: {"token": "..."}.');
-    }
     // Unauthenticated: read no more than a token needs.
-    const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-    const bytes = await readLimitedWithin(c.req.raw, 4096, options.sessionBodyMs ?? 10_000, incoming);
-    let body: unknown;
-    try {
-      body = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      throw new MnemoError('invalid_request_body', 'body: must be a JSON object');
-    }
-    const token = body && typeof body === 'object' ? (body as { token?: unknown }).token : undefined;
+    const token = await keylessJsonField(c, 'token', 4096, options.sessionBodyMs ?? 10_000);
     if (typeof token !== 'string' || token.length === 0 || token.length > 512) {
       throw new MnemoError(
         'invalid_request_body',
