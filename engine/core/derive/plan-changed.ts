@@ -772,8 +772,7 @@ const saidWithWe = /(?<![\p{L}\p{N}])(?:we|we['’](?:re|ve|ll|d)|us|our)(?![\p{
  * booked …", a couple's "we"; "My sister booked …" stays hers).
  */
 function bookedByAnother(statement: string, planSaid: string): boolean {
-  const named = (w: string) =>
-    new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(w)}(?![\p{L}\p{N}])`, 'iu').test(planSaid);
+  const named = (w: string) => saysWord(planSaid, w, true);
   const relation = relationOpens.exec(statement);
   if (relation !== null) {
     const { who, name } = relation.groups!;
@@ -784,16 +783,19 @@ function bookedByAnother(statement: string, planSaid: string): boolean {
   }
   const m = new RegExp(String.raw`^\s*(\p{Lu}[\p{L}\p{M}'’-]*)\s+${bookedBy}`, 'u').exec(statement);
   if (m === null || notAnother.has(m[1]!.toLowerCase())) return false;
-  return !new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(m[1]!)}(?![\p{L}\p{N}])`, 'u').test(planSaid);
+  return !saysWord(planSaid, m[1]!);
 }
 
 /** Whether a capitalised name is the plan's place: the change's, or one the plan's words name. */
 function placeOf(name: string, change: PlanChange, planSaid: string): boolean {
-  return (
-    change.place === name.toLowerCase() ||
-    new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(name)}(?![\p{L}\p{N}])`, 'u').test(planSaid)
-  );
+  return change.place === name.toLowerCase() || saysWord(planSaid, name);
 }
+
+/** Whether TEXT says WORD as a word of its own, as written (or in any case). */
+const saysWord = (text: string, word: string, anyCase = false) =>
+  new RegExp(String.raw`(?<![\p{L}\p{N}])${escapeRegExp(word)}(?![\p{L}\p{N}])`, anyCase ? 'iu' : 'u').test(
+    text,
+  );
 
 /**
  * Whether a message said between a plan and a booking names a place (after "in", "to" or "at") that is
@@ -811,17 +813,8 @@ export function namesOtherPlace(
   );
 }
 
-/** The months a text names: its calendar event's, and each said by its name (as planDate reads one). */
-function monthsNamed(text: string): number[] {
-  const event = eventTimes(text);
-  const found = event === null ? [] : [new Date(event.startMs).getUTCMonth()];
-  for (const m of text.matchAll(monthSaid)) {
-    const name = m.groups!['month']!;
-    if (name.toLowerCase() === 'may' && !/^M/u.test(name) && m.groups!['after'] === undefined) continue;
-    found.push(months.indexOf(name.toLowerCase()));
-  }
-  return found;
-}
+/** The months a text names (datesSaid). */
+const monthsNamed = (text: string): number[] => datesSaid(text).map((d) => d.month);
 
 /**
  * Whether a message said from a plan to a booking, or the booking's own, names a month the plan does
@@ -992,20 +985,26 @@ export interface PlanDate {
  * 2026-12-12T09:00"), its first; null where it names none ("next week", "on Friday").
  */
 export function planDate(statement: string): PlanDate | null {
-  const event = eventTimes(statement);
+  return datesSaid(statement)[0] ?? null;
+}
+
+/** Every month (and day) a text names: its calendar event's first, then each said by its month's name. */
+function datesSaid(text: string): PlanDate[] {
+  const event = eventTimes(text);
+  const dates: PlanDate[] = [];
   if (event !== null) {
     const d = new Date(event.startMs);
-    return { month: d.getUTCMonth(), day: d.getUTCDate() };
+    dates.push({ month: d.getUTCMonth(), day: d.getUTCDate() });
   }
-  for (const m of statement.matchAll(monthSaid)) {
+  for (const m of text.matchAll(monthSaid)) {
     const name = m.groups!['month']!;
     // "may" is mostly the verb.
     if (name.toLowerCase() === 'may' && !/^M/u.test(name) && m.groups!['after'] === undefined) continue;
     const month = months.indexOf(name.toLowerCase());
     const day = Number(m.groups!['after'] ?? m.groups!['before'] ?? Number.NaN);
-    return Number.isInteger(day) && day >= 1 && day <= 31 ? { month, day } : { month };
+    dates.push(Number.isInteger(day) && day >= 1 && day <= 31 ? { month, day } : { month });
   }
-  return null;
+  return dates;
 }
 
 /**
