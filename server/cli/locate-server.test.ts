@@ -20,6 +20,7 @@ import { postgresStorageOver } from '../../engine/adapters/postgres/storage.ts';
 import { reusedPgliteDatabases } from '../../engine/adapters/postgres/testing/pglite.ts';
 import { testStoreKey } from '../../engine/adapters/sqlite/testing.ts';
 import { cliBundleEnv } from '../../test/support/cli-env.ts';
+import { jsonRpcLines, type ToolResult } from '../../test/support/json-rpc-lines.ts';
 import { createMnemoClient, type MnemoApiError } from '../client/index.ts';
 import { runStdioBridge } from '../mcp/stdio-bridge.ts';
 import { identityProof, readServerFile, serverFilePath, type ServerFile } from '../server-file.ts';
@@ -150,36 +151,12 @@ async function mnemoMcp(dataDir: string, key: string, brain: string): Promise<To
     env: cliEnv(dataDir, { MNEMO_KEY: key, MNEMO_PROJECT: 'home', MNEMO_BRAIN: brain }),
   });
   const closed = new Promise((resolve) => child.on('close', resolve));
-  const lines: Record<string, unknown>[] = [];
-  let buffered = '';
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  child.stdout.on('data', (c: Buffer) => {
-    buffered += c.toString('utf8');
-    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
-      lines.push(JSON.parse(buffered.slice(0, at)) as Record<string, unknown>);
-      buffered = buffered.slice(at + 1);
-    }
-  });
-  const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
-  const answer = async (id: number) => {
-    for (let i = 0; i < 800; i += 1) {
-      const found = lines.find((l) => l['id'] === id);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    assert.fail(`mnemo mcp gave no answer to request ${id}: ${stderr}`);
-  };
+  const mcp = jsonRpcLines(child.stdin, child.stdout, { tries: 800, said: () => stderr });
   try {
-    send({
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    await answer(1);
-    send({ method: 'notifications/initialized' });
-    send({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
-    return (await answer(2))['result'] as ToolResult;
+    await mcp.initialize();
+    return await mcp.call('get_profile');
   } finally {
     child.stdin.end();
     await closed;
@@ -630,11 +607,6 @@ describe('servers without a data dir write nothing', () => {
   });
 });
 
-interface ToolResult {
-  isError?: boolean;
-  content: { text: string }[];
-}
-
 /** One get_profile call through the stdio bridge, for Brain `me` of project `home`, with no MNEMO_URL. */
 async function bridgeCall(
   o: Pick<Parameters<typeof runStdioBridge>[0], 'defaultUrl' | 'discovery'>,
@@ -655,15 +627,6 @@ function bridgeSession(
 ): { getProfile(): Promise<ToolResult>; close(): Promise<void> } {
   const input = new PassThrough();
   const output = new PassThrough();
-  const lines: Record<string, unknown>[] = [];
-  let buffered = '';
-  output.on('data', (c: Buffer) => {
-    buffered += c.toString('utf8');
-    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
-      lines.push(JSON.parse(buffered.slice(0, at)) as Record<string, unknown>);
-      buffered = buffered.slice(at + 1);
-    }
-  });
   const running = runStdioBridge({
     env: { MNEMO_PROJECT: 'home', MNEMO_BRAIN: 'me', MNEMO_KEY: key },
     input,
@@ -671,31 +634,12 @@ function bridgeSession(
     log: () => {},
     ...o,
   });
-  const send = (m: object) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
-  const answer = async (id: number) => {
-    for (let i = 0; i < 400; i += 1) {
-      const found = lines.find((l) => l['id'] === id);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    assert.fail(`no answer to request ${id}`);
-  };
-  let id = 1;
-  const initialized = (async () => {
-    send({
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    await answer(1);
-    send({ method: 'notifications/initialized' });
-  })();
+  const mcp = jsonRpcLines(input, output);
+  const initialized = mcp.initialize();
   return {
     getProfile: async () => {
       await initialized;
-      const at = (id += 1);
-      send({ id: at, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
-      return (await answer(at))['result'] as ToolResult;
+      return mcp.call('get_profile');
     },
     close: async () => {
       input.end();

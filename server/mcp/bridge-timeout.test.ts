@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
+import { jsonRpcLines, type ToolResult } from '../../test/support/json-rpc-lines.ts';
 import { runStdioBridge } from './stdio-bridge.ts';
 
 /**
@@ -25,15 +26,6 @@ async function silentBridge(
   const { port } = silent.address() as { port: number };
   const input = new PassThrough();
   const output = new PassThrough();
-  const lines: Record<string, unknown>[] = [];
-  let buffered = '';
-  output.on('data', (c: Buffer) => {
-    buffered += c.toString('utf8');
-    for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
-      lines.push(JSON.parse(buffered.slice(0, at)) as Record<string, unknown>);
-      buffered = buffered.slice(at + 1);
-    }
-  });
   const running = runStdioBridge({
     env: {
       MNEMO_PROJECT: 'home',
@@ -47,30 +39,11 @@ async function silentBridge(
     defaultUrl: `http://127.0.0.1:${port}/v1`,
     requestTimeoutMs: 150,
   });
-  const send = (m: object) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
-  const answer = async (id: number) => {
-    for (let i = 0; i < 400; i += 1) {
-      const found = lines.find((l) => l['id'] === id);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    assert.fail(`no answer to request ${id}`);
-  };
-  let id = 1;
+  const mcp = jsonRpcLines(input, output);
   try {
-    send({
-      id,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    await answer(id);
-    send({ method: 'notifications/initialized' });
+    await mcp.initialize();
     await run({
-      call: async (name, args) => {
-        id += 1;
-        send({ id, method: 'tools/call', params: { name, arguments: args } });
-        return (await answer(id))['result'] as ToolResult;
-      },
+      call: mcp.call,
       received: () => received,
     });
     assert.ok(held.length >= 1, 'the requests reached the silent server');
@@ -80,12 +53,6 @@ async function silentBridge(
     for (const s of held) s.destroy();
     silent.close();
   }
-}
-
-interface ToolResult {
-  isError?: boolean;
-  content: { text: string }[];
-  structuredContent?: Record<string, unknown>;
 }
 
 test('a tool call to a server that never answers ends in a tool error saying so, not a wait for ever', async () => {

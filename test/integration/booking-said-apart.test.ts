@@ -50,10 +50,19 @@ async function calledOff(
 }
 
 for (const [name, openEngine] of engines) {
+  /** A test given an engine of its own, closed after it. */
+  const withEngine = (test: (engine: Engine) => Promise<void>) => async () => {
+    const engine = await openEngine();
+    try {
+      await test(engine);
+    } finally {
+      await engine.close();
+    }
+  };
   describe(`${name}: a booking said apart from the trip it is for`, () => {
-    it('said right after the plan in its thread, the hotel goes with the trip; forgetting the call-off restores it', async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      'said right after the plan in its thread, the hotel goes with the trip; forgetting the call-off restores it',
+      withEngine(async (engine) => {
         const { statuses, cancelled } = await calledOff(engine, 'near', [
           [plan],
           ['Sounds lovely, Vienna is beautiful in December!', 'assistant'],
@@ -71,27 +80,23 @@ for (const [name, openEngine] of engines) {
             ['We booked the Hotel Motto.', 'active'],
           ].sort(),
         );
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
 
-    it('written in no thread, the next message booking the hotel goes with the trip', async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      'written in no thread, the next message booking the hotel goes with the trip',
+      withEngine(async (engine) => {
         const { statuses } = await calledOff(engine, 'unthreaded', [
           [plan, 'user', null],
           ['We booked the Hotel Motto.', 'user', null],
         ]);
         assert.deepEqual([statuses.get(plan), statuses.get('We booked the Hotel Motto.')], [off, off]);
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
 
-    it("a booking naming the trip's place goes with it, said later in its thread; another place, person or appointment stays", async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      "a booking naming the trip's place goes with it, said later in its thread; another place, person or appointment stays",
+      withEngine(async (engine) => {
         const { statuses } = await calledOff(engine, 'named', [
           [plan],
           ['We booked a hotel in Graz.'],
@@ -113,14 +118,12 @@ for (const [name, openEngine] of engines) {
           'Sounds lovely, Vienna is beautiful in December!': null,
           'I love the opera.': null,
         });
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
 
-    it("a booking of another trip stays: said in another thread, or after another month was said in the plan's", async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      "a booking of another trip stays: said in another thread, or after another month was said in the plan's",
+      withEngine(async (engine) => {
         const march = 'Luka and I are planning a trip to Vienna in March.';
         const hotel = 'We booked a hotel in Vienna.';
         const elsewhere = await calledOff(
@@ -147,14 +150,12 @@ for (const [name, openEngine] of engines) {
         ]);
         assert.equal(itsOwn.statuses.get(plan), off);
         assert.equal(itsOwn.statuses.get(hotel), null);
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
 
-    it("someone else's booking stays: a relation's, in the plan's thread or another", async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      "someone else's booking stays: a relation's, in the plan's thread or another",
+      withEngine(async (engine) => {
         const { statuses } = await calledOff(engine, 'another', [
           [plan],
           ['My sister booked a hotel in Vienna.'],
@@ -172,14 +173,12 @@ for (const [name, openEngine] of engines) {
           "Nina Babić's friend is Luka": null,
           'Our neighbours booked the opera tickets in Vienna.': null,
         });
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
 
-    it("a partner's booking is the couple's: it goes with a trip said with \"we\"; a sister's stays", async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      "a partner's booking is the couple's: it goes with a trip said with \"we\"; a sister's stays",
+      withEngine(async (engine) => {
         const wePlan = 'We are planning a weekend in Vienna, December 12 to 14.';
         const partners = [
           'My husband booked a hotel in Vienna.',
@@ -200,14 +199,12 @@ for (const [name, openEngine] of engines) {
           ...Object.fromEntries(partners.map((p) => [p, off])),
           'My sister booked a hotel in Vienna.': null,
         });
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
 
-    it('a month said after a plan naming none is its own; a month said of nothing else keeps no booking open', async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      'a month said after a plan naming none is its own; a month said of nothing else keeps no booking open',
+      withEngine(async (engine) => {
         const noMonth = 'Petra and I are planning a weekend in Vienna.';
         const followed = await calledOff(engine, 'month-after', [
           [noMonth],
@@ -232,14 +229,12 @@ for (const [name, openEngine] of engines) {
         assert.equal(between.statuses.get('We booked a hotel in Vienna.'), off);
         // Its message names March, which neither the plan nor a message answering it says.
         assert.equal(between.statuses.get('We booked a room in Vienna.'), null);
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
 
-    it('a plan moved, then called off: the booking said before the move goes with it', async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      'a plan moved, then called off: the booking said before the move goes with it',
+      withEngine(async (engine) => {
         const moved = 'We moved the Vienna trip to January instead of December.';
         const { statuses } = await calledOff(engine, 'moved', [
           [plan],
@@ -252,14 +247,12 @@ for (const [name, openEngine] of engines) {
           [off, off],
         );
         assert.equal(statuses.get(moved), off);
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
 
-    it('the plumber, a booking after another place, or in another thread names no trip and stays', async () => {
-      const engine = await openEngine();
-      try {
+    it(
+      'the plumber, a booking after another place, or in another thread names no trip and stays',
+      withEngine(async (engine) => {
         const { statuses } = await calledOff(engine, 'apart', [
           [plan],
           ['We booked the plumber.'],
@@ -276,9 +269,7 @@ for (const [name, openEngine] of engines) {
           'We booked the room.': null,
           'We booked the Hotel Motto.': null,
         });
-      } finally {
-        await engine.close();
-      }
-    });
+      }),
+    );
   });
 }
