@@ -37,7 +37,21 @@ import type { PushedFields, RunEnd } from './ports/index.ts';
  * A pairing's sync status as the store keeps it: the contract's SyncStatus without what only the running
  * server's schedule knows (`running`, `next_run_at`), which its sync service adds.
  */
-export type PairingStatus = Omit<SyncStatus, 'running' | 'next_run_at'>;
+export type PairingStatus = Omit<SyncStatus, 'running' | 'next_run_at' | 'pull_budget'> & {
+  /** What the pull read by the hour over the last day: the service tells its budget from it (pull_budget). */
+  pulledHours: PulledHour[];
+};
+
+/**
+ * Records and bytes a pairing's pull read from its remote's change feed in one hour: its day's budget
+ * is counted from these (server/sync/pull-budget.ts, docs/sync.md "The pull's budget").
+ */
+export interface PulledHour {
+  /** The hour's start, in ms since the epoch. */
+  hour: number;
+  records: number;
+  bytes: number;
+}
 
 /** The namespace a credential selects: its project and environment. Nothing else selects it. */
 export interface Tenant {
@@ -205,6 +219,8 @@ export interface RemoteOf {
   remoteBrain: string;
   remoteKey: string;
   pullWatermark: string | null;
+  /** What the pull read by the hour over the last day (keepPulledHours). */
+  pulledHours: PulledHour[];
   /**
    * The pairing this is, as made: a run passes it to every write of its cursors, which refuse it
    * (sync_not_paired) once the Brain was paired again or unpaired.
@@ -292,6 +308,12 @@ export interface EngineSync {
    * version starts for what an older one skipped), or null.
    */
   beginReread(t: Tenant, brainId: string, pairingId: string): Promise<string | null>;
+  /**
+   * Keeps what the pull read by the hour (its day's budget), replacing what was kept: before each page
+   * is applied, so a crash counts a page it did not keep rather than keep one it did not count.
+   * Refused (sync_not_paired) once the pairing was replaced.
+   */
+  keepPulledHours(t: Tenant, brainId: string, pairingId: string, hours: readonly PulledHour[]): Promise<void>;
   /** Keeps the run's end with its pairing; nothing when the Brain was paired again or unpaired since. */
   finishRun(t: Tenant, brainId: string, pairingId: string, end: RunEnd): Promise<void>;
 }

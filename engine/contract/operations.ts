@@ -19,6 +19,7 @@ import { ErrorBody } from './error.ts';
 import {
   ReplicateRequest,
   ReplicateResult,
+  RunSyncQuery,
   SyncPairing,
   SyncStatus,
   TombstoneRequest,
@@ -379,8 +380,10 @@ export const operations: Operation[] = [
     path: '/brains/{brain_id}/sync/run',
     summary:
       'Sync (additive): push, send tombstones and pull now; answers when the run ended, with the status ' +
-      '(a failed run is a 200 whose last_error says why).',
+      '(a failed run is a 200 whose last_error says why). `allow_more=true` (the admin key only) allows the ' +
+      "pull another day's budget first.",
     scope: 'records:write',
+    query: RunSyncQuery,
     success: [{ status: 200, schema: SyncStatus, description: 'Status after the run' }],
     additive: true,
     localOnly: deviceSide,

@@ -199,6 +199,18 @@ export const SyncPairing = z
   .meta({ id: 'SyncPairing' });
 export type SyncPairing = z.infer<typeof SyncPairing>;
 
+export const RunSyncQuery = z.strictObject({
+  allow_more: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      "Additive: true allows the pull another day's budget from now (what it read in the day before is no " +
+        "longer counted), for a large history of the person's own that paused it (SyncStatus.pull_budget). " +
+        "Needs the app's admin key (403 http_403 otherwise, nothing run).",
+    ),
+});
+export type RunSyncQuery = z.infer<typeof RunSyncQuery>;
+
 export const SyncStatus = z
   .object({
     object: z.literal('sync_status'),
@@ -280,6 +292,25 @@ export const SyncStatus = z
           'changes one), or the hosted Mnemo is too old to take a self: kept until a run finds otherwise. And, ' +
           'after it, Records the push sent without a newer content field the hosted Mnemo refused as unknown ' +
           '(an older version): kept until it takes such a field.',
+      ),
+    pull_budget: z
+      .object({
+        records: z
+          .number()
+          .int()
+          .describe('Records the pull read from the remote’s feed in the last 24 hours.'),
+        bytes: z.number().int().describe('Their bytes, as the feed’s JSON.'),
+        records_per_day: z.number().int(),
+        bytes_per_day: z.number().int(),
+        paused_until: DateTime.nullable().describe(
+          'The pull has read its day’s budget (either count) and asks for no page until then (the push goes ' +
+            'on); warning says so, and how to allow more. Null: it is not paused.',
+        ),
+      })
+      .nullable()
+      .describe(
+        'Additive: what the pull may read from the remote in a rolling day, and has (docs/sync.md, "The ' +
+          'pull’s budget"); null when not paired, and on a server that does not pair.',
       ),
     next_run_at: DateTime.nullable().describe(
       'When this server runs the sync by itself next (sooner after a write); null while a run is under way, ' +

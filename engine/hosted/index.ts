@@ -210,6 +210,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     restart: onDeviceOnly,
     applyPulled: onDeviceOnly,
     beginReread: onDeviceOnly,
+    keepPulledHours: onDeviceOnly,
     finishRun: onDeviceOnly,
   };
   return {

@@ -52,6 +52,11 @@ export interface PairingRow {
    * older hub), since the pairing started or the remote last took such a field (migration 041).
    */
   fields_dropped: number;
+  /**
+   * What the pull read from the remote's feed over the last day, by the hour (JSON of PulledHour[]):
+   * its budget (migration 042). Null: nothing yet.
+   */
+  pulled_hours: string | null;
   paired_at: string;
   pairing_id: string;
 }
@@ -211,6 +216,11 @@ export interface DeviceSyncStore {
    * longer `pairingId`.
    */
   beginReread(brainUid: string, pairingId: string, pullRules: number): Promise<string | null | false>;
+  /**
+   * Keeps what the run's pairing pulled by the hour (JSON of PulledHour[]), replacing what was kept;
+   * false when the pairing is no longer `pairingId`.
+   */
+  keepPulledHours(brainUid: string, pairingId: string, hours: string): Promise<boolean>;
   /** Ends a run of the pairing: when, its error (null on success), and whether it is catching up. */
   finishRun(brainUid: string, pairingId: string, at: string, end: RunEnd): Promise<void>;
   /**

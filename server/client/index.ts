@@ -639,8 +639,16 @@ export function createMnemoClient(options: MnemoClientOptions) {
     unpairSync: (brainId: string, o: CallOptions = {}) =>
       json<SyncStatus>({ method: 'DELETE', path: `${brainPath(brainId)}/sync`, ...o }),
     /** Syncs now; the status after the run (its last_error says why a run failed). */
-    runSync: (brainId: string, o: CallOptions = {}) =>
-      json<SyncStatus>({ method: 'POST', path: `${brainPath(brainId)}/sync/run`, slow: true, ...o }),
+    runSync: (brainId: string, o: CallOptions & { allowMore?: boolean } = {}) => {
+      const { allowMore, ...call } = o;
+      return json<SyncStatus>({
+        method: 'POST',
+        path: `${brainPath(brainId)}/sync/run`,
+        query: allowMore ? { allow_more: 'true' } : undefined,
+        slow: true,
+        ...call,
+      });
+    },
 
     /** Key management (additive /v1/keys routes; needs an admin key). */
     listKeys: (o: CallOptions = {}) => json<KeyListPage>({ method: 'GET', path: '/keys', ...o }),

@@ -20,6 +20,7 @@ import type {
   RecordCreate,
   RecordListQuery,
   ReplicateRequest,
+  RunSyncQuery,
   Scope,
   SourceItemsForget,
   SyncPairing,
@@ -276,7 +277,19 @@ export const handlers: Record<string, Handler> = {
     return c.json(await syncOf(deps).unpair(i.principal.tenant, brainFor(i, deps.scoped, 'unpairSync')));
   },
   async runSync(c, i, deps) {
-    return c.json(await syncOf(deps).runNow(i.principal.tenant, brainFor(i, deps.scoped, 'runSync')));
+    const sync = syncOf(deps);
+    const brain = brainFor(i, deps.scoped, 'runSync');
+    const allowMore = (i.query as RunSyncQuery).allow_more === 'true';
+    // The budget is what stops a hub, or any key of its project, filling this device: lifting it is the
+    // person's, as pairing is, not an agent's that the flood itself may have told to.
+    if (allowMore && !i.principal.admin) {
+      throw new MnemoError(
+        'http_403',
+        "Authorization: allowing the pull more than its day's budget needs the app's admin key (the " +
+          "desktop UI's, or one made by mnemo keys create --admin), not an agent's",
+      );
+    }
+    return c.json(await sync.runNow(i.principal.tenant, brain, { allowMore }));
   },
   async listMemories(c, i, { scoped }) {
     // since_watermark with cursor is refused by the engines themselves (conflicting_parameters).

@@ -13,9 +13,10 @@ import { writeKeptAdvice } from '../../engine/errors/store-unavailable.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../client/index.ts';
 import { limitedFetch, type FetchLimits } from '../client/limited-fetch.ts';
 import { createLoopbackFetch } from '../client/loopback-fetch.ts';
+import { addPulled, dayTotals, pausedUntil, type PullBudget } from './pull-budget.ts';
 
 /** What bounds a run's requests to its remote, and its pull (docs/sync.md, "What a run takes from its remote"). */
-export interface RunLimits extends FetchLimits {
+export interface RunLimits extends FetchLimits, PullBudget {
   /**
    * Longest run, in ms: past it the run asks for nothing more, a request still in flight is cut, and
    * the run fails with `run_deadline`, keeping every batch and page it finished; the next run goes on
@@ -46,6 +47,14 @@ export const runLimits: RunLimits = {
   runMs: 30 * 60_000,
   pagesPerRun: 100,
   tombstonesPerRequest: 1000,
+  // The pull's budget (docs/sync.md, "The pull's budget"): a day's is some 40 times the largest history
+  // an import here brings in one go, and a few minutes of pulling at the benchmark's pace; a hub
+  // writing without end fills a device's disk by some 2.5 GB a day at most (five times what it reads,
+  // as measured), and the status says so.
+  pullRecordsPerRun: 20_000,
+  pullBytesPerRun: 128 * 1024 * 1024,
+  pullRecordsPerDay: 250_000,
+  pullBytesPerDay: 512 * 1024 * 1024,
 };
 
 export interface RunSyncOptions {
@@ -56,13 +65,27 @@ export interface RunSyncOptions {
   batchSize?: number;
   /** Tests shorten them; the default is runLimits. */
   limits?: Partial<RunLimits>;
+  /**
+   * The person allows the pull another day's budget from now (the admin key's `allow_more`): what it
+   * read in the day before is no longer counted.
+   */
+  allowMore?: boolean;
 }
 
 export interface RunOutcome {
   pushed: number;
   pulled: number;
   error: string | null;
-  /** The run stopped at pagesPerRun with more of the feed to read: the next run should come soon. */
+  /** What the run read from the remote's feed: Records, and bytes as the feed's JSON. */
+  read: { records: number; bytes: number };
+  /** What the pull read in the last 24 hours, this run's reads with it. */
+  day: { records: number; bytes: number };
+  /** The pull stopped at its day's budget and waits until then (ISO); null when it did not. */
+  pausedUntil: string | null;
+  /**
+   * The run stopped at pagesPerRun, or its budget of a run, with more of the feed to read: the next run
+   * should come soon.
+   */
   more: boolean;
   /** The run stopped at its deadline (runMs): `error` is its `run_deadline`. */
   deadline: boolean;
@@ -140,6 +163,13 @@ export async function runSync(
   let pushed = 0;
   let pulled = 0;
   let more = false;
+  /** What the pull read, by the hour over the last day: its budget (pull-budget.ts). */
+  let hours = remote.pulledHours;
+  const read = { records: 0, bytes: 0 };
+  let paused: number | null = null;
+  const day = () => dayTotals(hours, Date.now());
+  const pausedAt = () =>
+    paused === null ? null : new Date(Number.isFinite(paused) ? paused : 8.64e15).toISOString();
   let progressed = false;
   /** What the run found of the remote Brain's self; undefined until it has asked. */
   let warning: string | null | undefined;
@@ -204,6 +234,10 @@ export async function runSync(
       }
     };
     await pushAndForget();
+    if (o.allowMore) {
+      hours = [];
+      await sync.keepPulledHours(t, brainId, remote.pairingId, hours);
+    }
     // Requests for pages in this run, the pull's and the re-read's together (pagesPerRun).
     let asked = 0;
     let limit = pageSize;
@@ -215,16 +249,42 @@ export async function runSync(
     const nextPage = async (watermark: string, seen: Set<string>): Promise<RecordPage | null> => {
       for (;;) {
         if (asked === limits.pagesPerRun) return null;
+        if (read.records >= limits.pullRecordsPerRun || read.bytes >= limits.pullBytesPerRun) return null;
+        // Past the day's budget the pull asks for nothing until it has room again: `paused` says when.
+        paused = pausedUntil(hours, Date.now(), limits);
+        if (paused !== null) return null;
+        // No page holds more Records than either budget has room for, nor, once the day has read some,
+        // more than the bytes left hold at the day's size of a Record. Bytes are known only once read:
+        // the day's first page (at most maxResponseBytes) may go past them, a later one by a Record.
+        const today = day();
+        const bytesLeft = Math.min(limits.pullBytesPerRun - read.bytes, limits.pullBytesPerDay - today.bytes);
+        const room = Math.min(
+          limits.pullRecordsPerRun - read.records,
+          limits.pullRecordsPerDay - today.records,
+          today.records > 0 ? Math.floor(bytesLeft / (today.bytes / today.records)) : pageSize,
+        );
         asked += 1;
         onTime();
         let page: RecordPage;
         try {
-          page = await client.listRecords(remote.remoteBrain, { since_watermark: watermark, limit }, call);
+          page = await client.listRecords(
+            remote.remoteBrain,
+            { since_watermark: watermark, limit: Math.max(1, Math.min(limit, room)) },
+            call,
+          );
         } catch (e) {
           if (!(e instanceof MnemoApiError) || e.code !== 'response_too_large' || limit === 1) throw e;
           limit = Math.max(1, Math.floor(limit / 4));
           continue;
         }
+        // Counted before it is applied (and whatever it holds): a crash counts a page it did not keep,
+        // never keeps one it did not count.
+        const records = Array.isArray(page.data) ? page.data.length : 0;
+        const bytes = Buffer.byteLength(JSON.stringify(page));
+        read.records += records;
+        read.bytes += bytes;
+        hours = addPulled(hours, Date.now(), records, bytes);
+        await sync.keepPulledHours(t, brainId, remote.pairingId, hours);
         if (page.has_more) {
           // A Mnemo's feed fills a page before it says has_more. An empty one that says it, with a new
           // watermark each time, kept a device asking 100 pages a run and a run 2 s after, for ever.
@@ -265,7 +325,7 @@ export async function runSync(
         continue;
       }
       if (!page) {
-        more = true;
+        more = paused === null;
         break;
       }
       pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page)).pulled;
@@ -274,7 +334,7 @@ export async function runSync(
       if (!page.has_more) break;
     }
     // The pull is through: what an older version skipped of the feed, this one may take (beginReread).
-    let reread = more ? null : await sync.beginReread(t, brainId, remote.pairingId);
+    let reread = more || paused !== null ? null : await sync.beginReread(t, brainId, remote.pairingId);
     const rereadSeen = new Set(reread === null ? [] : [reread]);
     while (reread !== null) {
       let page: RecordPage | null;
@@ -290,7 +350,7 @@ export async function runSync(
         continue;
       }
       if (!page) {
-        more = true;
+        more = paused === null;
         break;
       }
       pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page, { reread: true })).pulled;
@@ -298,7 +358,18 @@ export async function runSync(
       reread = page.has_more ? (page.watermark ?? reread) : null;
     }
     await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more, warning });
-    return { pushed, pulled, error: null, more, deadline: false, progressed, catchingUp: more };
+    return {
+      pushed,
+      pulled,
+      read,
+      day: day(),
+      pausedUntil: pausedAt(),
+      error: null,
+      more,
+      deadline: false,
+      progressed,
+      catchingUp: more,
+    };
   } catch (e) {
     // A request the deadline or the caller cut fails as the client saw it (an abort): the cut is why.
     const late = cut.signal.aborted && cut.signal.reason === overdue;
@@ -309,7 +380,18 @@ export async function runSync(
     // its Brain was paired again or unpaired writes nothing: its pairing is gone.
     const catchingUp = (late || stopped) && progressed;
     await sync.finishRun(t, brainId, remote.pairingId, { error, catchingUp, warning }).catch(() => {});
-    return { pushed, pulled, error, more: false, deadline: late, progressed, catchingUp };
+    return {
+      pushed,
+      pulled,
+      read,
+      day: day(),
+      pausedUntil: pausedAt(),
+      error,
+      more: false,
+      deadline: late,
+      progressed,
+      catchingUp,
+    };
   } finally {
     clearTimeout(deadline);
     o.signal?.removeEventListener('abort', onAbort);

@@ -3,7 +3,8 @@ import { errorMessage } from '../../engine/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import type { Engine, PairingStatus, Tenant } from '../../engine/types.ts';
 import { checkRemote } from './check-remote.ts';
-import { oneLine, runSync, type RunSyncOptions } from './run-sync.ts';
+import { budgetStatus, bytesText, pausedWarning } from './pull-budget.ts';
+import { oneLine, runLimits, runSync, type RunOutcome, type RunSyncOptions } from './run-sync.ts';
 
 export interface SyncServiceOptions {
   engine: Engine;
@@ -54,6 +55,7 @@ export function createSyncService(o: SyncServiceOptions) {
   const intervalMs = o.intervalMs ?? 60_000;
   const maxBackoffMs = o.maxBackoffMs ?? 15 * 60_000;
   const log = o.log ?? (() => {});
+  const limits = { ...runLimits, ...o.limits };
   const loops = new Map<string, BrainLoop>();
   /** Loops stopped while a run was in flight: close() waits for those runs too. */
   const ending = new Set<BrainLoop>();
@@ -106,7 +108,7 @@ export function createSyncService(o: SyncServiceOptions) {
 
   const nextWait = (loop: BrainLoop) => backoffWait(loop.failures, intervalMs, maxBackoffMs);
 
-  const run = (loop: BrainLoop): Promise<SyncStatus> => {
+  const run = (loop: BrainLoop, allowMore = false): Promise<SyncStatus> => {
     if (loop.running) {
       // A write during a run is pushed by one more run right after it.
       loop.again = true;
@@ -122,7 +124,12 @@ export function createSyncService(o: SyncServiceOptions) {
           signal: loop.abort.signal,
           ...(o.fetch ? { fetch: o.fetch } : {}),
           ...(o.limits ? { limits: o.limits } : {}),
+          ...(allowMore ? { allowMore } : {}),
         });
+        if (!closed && current(loop)) {
+          const line = runLine(loop.brainId, outcome, allowMore);
+          if (line) log(line);
+        }
         // A run that kept something before its deadline is a long sync under way (a big first sync over
         // a slow link takes several runs), and a remote that answers: backing off would slow it more
         // with each run, as if the remote were down. One that kept nothing is a stalling remote, which
@@ -198,7 +205,12 @@ export function createSyncService(o: SyncServiceOptions) {
     const live = status.paired && loop !== undefined && current(loop) && !closed;
     const running = live && loop.running !== null;
     const next = live && !running && loop.timer !== null ? new Date(loop.timerAt).toISOString() : null;
-    return { ...status, running, next_run_at: next };
+    const { pulledHours, ...kept } = status;
+    // The budget as of now, the store keeping what was read: a pause ends when its hours are past.
+    const budget = status.paired ? budgetStatus(pulledHours, Date.now(), limits) : null;
+    const paused = budget ? pausedWarning(status.brain_id, budget) : null;
+    const warning = [kept.warning, paused].filter(Boolean).join('. ') || null;
+    return { ...kept, warning, pull_budget: budget, running, next_run_at: next };
   };
   const scheduled = (t: Tenant, brainId: string, status: PairingStatus) =>
     withSchedule(loops.get(keyOf(t, brainId)), status);
@@ -260,12 +272,15 @@ export function createSyncService(o: SyncServiceOptions) {
         if (loop) stop(loop);
         return withSchedule(undefined, status);
       }),
-    /** Syncs now (after a run in flight, if any) and answers with the status after it. */
-    async runNow(t: Tenant, brainId: string): Promise<SyncStatus> {
+    /**
+     * Syncs now (after a run in flight, if any) and answers with the status after it. `allowMore`: the
+     * person allows the pull another day's budget from now (the route takes it from the admin key only).
+     */
+    async runNow(t: Tenant, brainId: string, o: { allowMore?: boolean } = {}): Promise<SyncStatus> {
       await requireSync().remoteOf(t, brainId);
       const loop = loopOf(t, brainId);
-      if (loop.running) await loop.running.catch(() => {});
-      return run(loop);
+      while (loop.running) await loop.running.catch(() => {});
+      return run(loop, o.allowMore === true);
     },
     async close(): Promise<void> {
       closed = true;
@@ -280,6 +295,23 @@ export function createSyncService(o: SyncServiceOptions) {
 }
 
 export type SyncService = ReturnType<typeof createSyncService>;
+
+/**
+ * The log's line of a run that moved anything: what it pushed, and what it read from the feed (Records
+ * and bytes, never their text), in the last 24 hours too, and whether that paused the pull (its day's
+ * budget). Null for a run that read and sent nothing, as most do (one a minute per paired Brain).
+ */
+export function runLine(brainId: string, r: RunOutcome, allowedMore = false): string | null {
+  // A paused pull is said by the run that paused it; those after it, while it waits, read nothing.
+  if (r.pushed === 0 && r.read.records === 0 && !allowedMore) return null;
+  return (
+    `sync of Brain ${brainId}: pushed ${r.pushed}, pulled ${r.pulled} (read ${r.read.records} Records, ` +
+    `${bytesText(r.read.bytes)}; in the last 24 h ${r.day.records} Records, ${bytesText(r.day.bytes)})` +
+    (allowedMore ? '; the person allowed the pull another day’s budget' : '') +
+    (r.pausedUntil !== null ? `; the pull is paused by its day's budget until ${r.pausedUntil}` : '') +
+    (r.catchingUp ? '; more to read, the next run goes on soon' : '')
+  );
+}
 
 /**
  * The wait before the next run after `failures` failed runs in a row: intervalMs after a success and

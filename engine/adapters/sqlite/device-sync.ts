@@ -359,6 +359,16 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           return p.pull_skipped_from;
         }),
       ),
+    keepPulledHours: (brainUid, pairingId, hours) =>
+      between(
+        () =>
+          store.run(
+            'UPDATE sync_pairings SET pulled_hours = ? WHERE brain_uid = ? AND pairing_id = ?',
+            hours,
+            brainUid,
+            pairingId,
+          ).changes > 0,
+      ),
     finishRun: (brainUid, pairingId, at, { error, catchingUp, warning }) =>
       between(() => {
         store.run(

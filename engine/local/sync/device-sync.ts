@@ -25,7 +25,7 @@ import { personNameOf, valueParts } from './redact-people.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { correctionTarget } from '../../derive/travelled-correction.ts';
 import { replicateInto, writeTombstones } from './replicate.ts';
-import type { OutboxBatch, PairingStatus, RemoteOf, TombstoneBatch } from '../../types.ts';
+import type { OutboxBatch, PairingStatus, PulledHour, RemoteOf, TombstoneBatch } from '../../types.ts';
 
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
 export type { OutboxBatch, OutboxItem, RemoteOf } from '../../types.ts';
@@ -96,6 +96,7 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
     warning: [p?.warning, droppedWarning(p?.fields_dropped ?? 0)].filter(Boolean).join('. ') || null,
+    pulledHours: pulledHoursOf(p?.pulled_hours ?? null),
   };
 }
 
@@ -161,6 +162,7 @@ export async function remoteOf(ctx: LocalCtx, b: BrainRow): Promise<RemoteOf> {
     remoteBrain: p.remote_brain,
     remoteKey: p.remote_key,
     pullWatermark: p.pull_watermark,
+    pulledHours: pulledHoursOf(p.pulled_hours),
     pairingId: p.pairing_id,
     self: selfOf(b),
   };
@@ -691,4 +693,30 @@ export async function finishRun(ctx: LocalCtx, b: BrainRow, pairingId: string, e
       ? { warning: end.warning === null ? null : end.warning.slice(0, 2000) }
       : {}),
   });
+}
+
+/** What the pull read by the hour, as kept (keepPulledHours); what is not such an hour is left out. */
+function pulledHoursOf(kept: string | null): PulledHour[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(kept ?? '[]');
+  } catch {
+    return [];
+  }
+  const count = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+  return (Array.isArray(parsed) ? (parsed as unknown[]) : []).flatMap((h) => {
+    const [hour, records, bytes] = Array.isArray(h) ? (h as unknown[]) : [];
+    return count(hour) && count(records) && count(bytes) ? [{ hour, records, bytes }] : [];
+  });
+}
+
+/** Keeps what the run's pairing pulled by the hour (its day's budget): compact, `[hour, records, bytes]`. */
+export async function keepPulledHours(
+  ctx: LocalCtx,
+  b: BrainRow,
+  pairingId: string,
+  hours: readonly PulledHour[],
+): Promise<void> {
+  const kept = JSON.stringify(hours.map((h) => [h.hour, h.records, h.bytes]));
+  if (!(await ctx.device.keepPulledHours(b.uid, pairingId, kept))) throw runEnded(b);
 }

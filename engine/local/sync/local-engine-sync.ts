@@ -42,6 +42,9 @@ export function createEngineSync(
       onDevice(t, id, (b) => device.applyPulled(ctx, b, pairingId, page, o)),
     ),
     beginReread: op((t, id, pairingId) => onDevice(t, id, (b) => device.beginReread(ctx, b, pairingId))),
+    keepPulledHours: op((t, id, pairingId, hours) =>
+      onDevice(t, id, (b) => device.keepPulledHours(ctx, b, pairingId, hours)),
+    ),
     finishRun: op((t, id, pairingId, end) =>
       onDevice(t, id, (b) => device.finishRun(ctx, b, pairingId, end)),
     ),
