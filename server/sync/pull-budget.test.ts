@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SyncStatus } from '../../engine/contract/index.ts';
 import { MnemoApiError, createMnemoClient } from '../client/index.ts';
@@ -64,6 +66,17 @@ async function floodedDevice(
   await a.client.pairSync('ana', { remote: remote.url, remote_key: 'sk_test_home_hubkey0000' });
   return { a, remote, log };
 }
+
+/** `mnemo sync …` against node `n`'s server with its admin key: its exit code and output. */
+const cli = (n: Node, ...args: string[]) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [join(import.meta.dirname, '..', '..', 'bin', 'mnemo.mjs'), 'sync', ...args],
+      { env: { ...process.env, MNEMO_URL: n.server.url, MNEMO_KEY: n.key, MNEMO_LOG: 'silent' } },
+      (e, stdout, stderr) => resolve({ code: e ? (e.code as number) : 0, stdout, stderr }),
+    );
+  });
 
 describe("a pairing's pull under its budget", () => {
   const { root, remove } = tempRoot();
@@ -133,6 +146,13 @@ describe("a pairing's pull under its budget", () => {
       assert.deepEqual(feedAsks(remote.seen), { pages: 0, records: 0 });
       assert.equal(s.pull_budget!.records, 500);
       assert.notEqual(s.pull_budget!.paused_until, null);
+      const status = await cli(a, 'status', '--brain', 'ana');
+      assert.equal(status.code, 0, status.stderr);
+      assert.match(
+        status.stdout,
+        /^pulled in the last 24 h: 500 of 500 Records, [\d.]+ kB of 512 MiB; the pull is paused until \S+Z$/m,
+      );
+      assert.match(status.stdout, /^warning: the pull is paused: it read 500 Records/m);
     });
 
     it('reads another day’s budget when the admin key allows more, and an agent’s key may not', async () => {
@@ -149,7 +169,9 @@ describe("a pairing's pull under its budget", () => {
       assert.ok(refused instanceof MnemoApiError && refused.code === 'http_403', String(refused));
       assert.deepEqual(feedAsks(remote.seen), { pages: 0, records: 0 });
 
-      const s = await a.client.runSync('ana', { allowMore: true });
+      const run = await cli(a, 'run', '--brain', 'ana', '--allow-more', '--json');
+      assert.equal(run.code, 0, run.stderr);
+      const s = JSON.parse(run.stdout) as SyncStatus;
       assert.deepEqual(feedAsks(remote.seen), { pages: 3, records: 500 });
       assert.equal(s.pulled, 1000);
       assert.equal(s.pull_budget!.records, 500);

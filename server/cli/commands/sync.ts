@@ -3,6 +3,7 @@ import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
 import { bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
+import { bytesText } from '../../sync/pull-budget.ts';
 import { apiServerFor, type LocateOptions, type ProvenServerOptions } from '../locate-server.ts';
 
 interface ServerFlags {
@@ -91,6 +92,20 @@ function correctionsLine(c: SyncStatus['corrections'] | undefined): string[] {
   ];
 }
 
+/**
+ * What the pull read in the last day against its budget, and whether it waits (the warning says why
+ * and how to allow more); none from a server older than the budget.
+ */
+function budgetLine(b: SyncStatus['pull_budget'] | undefined): string[] {
+  if (!b) return [];
+  const n = (x: number) => x.toLocaleString('en-US');
+  return [
+    `pulled in the last 24 h: ${n(b.records)} of ${n(b.records_per_day)} Records, ` +
+      `${bytesText(b.bytes)} of ${bytesText(b.bytes_per_day)}` +
+      (b.paused_until ? `; the pull is paused until ${b.paused_until}` : ''),
+  ];
+}
+
 /** The status as a person reads it: what is paired, the counts, the last success and error, the next run. */
 export function formatStatus(s: SyncStatus): string {
   if (!s.paired) return `Brain ${s.brain_id} is not paired`;
@@ -108,6 +123,7 @@ export function formatStatus(s: SyncStatus): string {
       : []),
     ...(s.skipped_examples.length > 0 ? [`skipped, the newest: ${s.skipped_examples.join(', ')}`] : []),
     ...correctionsLine(s.corrections),
+    ...budgetLine(s.pull_budget),
     `last success: ${s.last_success_at ?? 'never'}`,
     ...(s.last_error ? [`last error: ${s.last_error}`] : []),
     // A status from a server older than the warning has none.
@@ -215,11 +231,16 @@ export function register(program: Command): void {
       ),
   )
     .option('--json', 'print the status after the run as one JSON object', false)
-    .action(async (flags: ServerFlags & { json: boolean }) => {
+    .option(
+      '--allow-more',
+      "allow the pull another day's budget from now, when your own large history paused it (the admin key only)",
+      false,
+    )
+    .action(async (flags: ServerFlags & { json: boolean; allowMore: boolean }) => {
       const client = await localServer(flags);
       if (!client) return;
       try {
-        const s = await client.runSync(flags.brain);
+        const s = await client.runSync(flags.brain, flags.allowMore ? { allowMore: true } : {});
         console.log(flags.json ? JSON.stringify(s) : formatStatus(s));
         if (s.last_error) {
           process.exitCode = s.catching_up ? 3 : 1;
