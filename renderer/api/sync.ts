@@ -28,7 +28,10 @@ function useSyncChange<A>(brainId: string, change: (client: MnemoClient, arg: A)
 
 export const usePairSync = (brainId: string) =>
   useSyncChange(brainId, (client, body: SyncPairing) => client.pairSync(brainId, body));
+/** Sync now; `allowMore`: the pull another day's budget first (the UI's key is the admin key). */
 export const useRunSync = (brainId: string) =>
-  useSyncChange(brainId, (client, _: void) => client.runSync(brainId));
+  useSyncChange(brainId, (client, o: { allowMore?: boolean } | void) =>
+    client.runSync(brainId, o?.allowMore ? { allowMore: true } : {}),
+  );
 export const useUnpairSync = (brainId: string) =>
   useSyncChange(brainId, (client, _: void) => client.unpairSync(brainId));

@@ -176,6 +176,7 @@ function Paired({
           {s.warning}
         </p>
       ) : null}
+      <PullBudget s={s} allowMore={() => !run.isPending && run.mutate({ allowMore: true })} />
       <p className="muted" data-testid="sync-next-run">
         Next sync:{' '}
         {s.running ? 'under way now' : s.next_run_at ? formatDateTime(s.next_run_at) : 'none planned'}
@@ -225,6 +226,42 @@ function Paired({
       </div>
       <p className="hint">Unpairing deletes nothing, here or there.</p>
     </section>
+  );
+}
+
+/** Bytes as a person reads them (as `mnemo sync status` says them). */
+function bytesText(n: number): string {
+  if (n >= 1024 ** 3 && n % 1024 ** 3 === 0) return `${n / 1024 ** 3} GiB`;
+  if (n >= 1024 ** 2 && n % 1024 ** 2 === 0) return `${n / 1024 ** 2} MiB`;
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)} MB`;
+  if (n >= 1_000) return `${(n / 1_000).toFixed(1)} kB`;
+  return `${n} bytes`;
+}
+
+/**
+ * What the pull read in the last day against its budget, and, while the budget pauses it, the way to
+ * allow more: the warning above says why and until when (a server older than the budget gives none).
+ */
+function PullBudget({ s, allowMore }: { s: SyncStatus; allowMore: () => void }) {
+  const b = s.pull_budget;
+  if (!b) return null;
+  return (
+    <div data-testid="sync-pull-budget">
+      <p className="muted">
+        Pulled in the last 24 hours: {b.records.toLocaleString()} of {b.records_per_day.toLocaleString()}{' '}
+        Records, {bytesText(b.bytes)} of {bytesText(b.bytes_per_day)}.
+        {b.paused_until ? ` The pull is paused until ${formatDateTime(b.paused_until)}.` : null}
+      </p>
+      {b.paused_until ? (
+        <p className="hint">
+          Your own large history arriving from another device?{' '}
+          <button type="button" onClick={allowMore}>
+            Allow more
+          </button>{' '}
+          lets the pull read another day’s budget from now.
+        </p>
+      ) : null}
+    </div>
   );
 }
 

@@ -321,3 +321,52 @@ test('the Sync panel says what sync went on past: another self on the hub, a dat
     await hub.close();
   }
 });
+
+test('the Sync panel says a pull paused at its day’s budget, and Allow more reads another day', async () => {
+  const hub = await fakeRemote();
+  // A feed that never ends: each page as many messages as asked for, and has_more.
+  hub.answer = afterCheck((seen, res) => {
+    if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
+    const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
+    const limit = Number(seen.query.get('limit') ?? 200);
+    const data = Array.from({ length: limit }, (_, i) => ({
+      id: `rec_01FLOOD${String(n + i).padStart(18, '0')}`,
+      object: 'record',
+      content: { kind: 'message', text: `Flood ${n + i}.` },
+      source: {},
+      visibility: 'shareable',
+      occurred_at: '2026-01-01T00:00:00.000Z',
+    }));
+    json(res, { data, has_more: true, next_cursor: null, watermark: `wm_${n + limit}`, removed: [] });
+  });
+  const app = await startApp('local', {
+    sync: { debounceMs: 3_600_000, intervalMs: 3_600_000, limits: { pullRecordsPerDay: 300 } },
+  });
+  try {
+    await app.api.createBrain({ id: 'me', name: 'Me' });
+    await (await asPerson(app)).pairSync('me', { remote: hub.url, remote_key: 'sk_test_remote_key' });
+    assert.equal((await app.api.runSync('me')).pulled, 300);
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Me' }).click();
+    await page.getByRole('navigation', { name: 'Brain me' }).getByRole('link', { name: 'Sync' }).click();
+    const budget = page.getByTestId('sync-pull-budget');
+    await budget.waitFor();
+    assert.match(
+      await budget.innerText(),
+      /^Pulled in the last 24 hours: 300 of 300 Records, [\d.]+ kB of 512 MiB\. The pull is paused until /,
+    );
+    assert.match(
+      await page.getByTestId('sync-warning').innerText(),
+      /^the pull is paused: it read 300 Records/,
+    );
+    assert.equal(await page.getByRole('alert').count(), 0, 'a paused pull is no failure');
+    await checkScreen(page, 'sync-pull-paused');
+    await budget.getByRole('button', { name: 'Allow more' }).click();
+    await page.getByRole('row', { name: /^Pulled 600$/ }).waitFor();
+    assert.match(await budget.innerText(), /300 of 300 Records/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+    await hub.close();
+  }
+});
