@@ -301,7 +301,8 @@ export interface EngineSync {
     brainId: string,
     pairingId: string,
     page: RecordPage,
-    o?: { reread?: boolean },
+    /** `pulledHours`: what the pull read by the hour with this page, kept in the page's transaction. */
+    o?: { reread?: boolean; pulledHours?: readonly PulledHour[] },
   ): Promise<{ pulled: number; skipped: number }>;
   /**
    * Where to read the feed again from once the pull is through (a re-read under way, or one this
@@ -309,9 +310,8 @@ export interface EngineSync {
    */
   beginReread(t: Tenant, brainId: string, pairingId: string): Promise<string | null>;
   /**
-   * Keeps what the pull read by the hour (its day's budget), replacing what was kept: before each page
-   * is applied, so a crash counts a page it did not keep rather than keep one it did not count.
-   * Refused (sync_not_paired) once the pairing was replaced.
+   * Keeps what the pull read by the hour (its day's budget), replacing what was kept (a page's is kept
+   * with it: applyPulled's `pulledHours`). Refused (sync_not_paired) once the pairing was replaced.
    */
   keepPulledHours(t: Tenant, brainId: string, pairingId: string, hours: readonly PulledHour[]): Promise<void>;
   /** Keeps the run's end with its pairing; nothing when the Brain was paired again or unpaired since. */

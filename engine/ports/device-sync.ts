@@ -245,6 +245,8 @@ export interface DeviceSyncUnit {
    * is not sent back to where it came from.
    */
   markRemovalsPulled(pairingId: string, ids: readonly string[]): Promise<void>;
+  /** Keeps what the pull read by the hour (JSON of PulledHour[]), with the page it read last. */
+  keepPulledHours(pairingId: string, hours: string): Promise<void>;
   /**
    * The run's pairing took a pulled page: the watermark to keep, how many Records it wrote, and how
    * many it skipped (not valid replicas, or redacted_summary ones the redactor was unsure of); a skip

@@ -277,14 +277,13 @@ export async function runSync(
           limit = Math.max(1, Math.floor(limit / 4));
           continue;
         }
-        // Counted before it is applied (and whatever it holds): a crash counts a page it did not keep,
-        // never keeps one it did not count.
+        // Counted whatever it holds, and kept with the page when it is applied (applyPulled), in its
+        // transaction: no page is kept uncounted.
         const records = Array.isArray(page.data) ? page.data.length : 0;
         const bytes = Buffer.byteLength(JSON.stringify(page));
         read.records += records;
         read.bytes += bytes;
         hours = addPulled(hours, Date.now(), records, bytes);
-        await sync.keepPulledHours(t, brainId, remote.pairingId, hours);
         if (page.has_more) {
           // A Mnemo's feed fills a page before it says has_more. An empty one that says it, with a new
           // watermark each time, kept a device asking 100 pages a run and a run 2 s after, for ever.
@@ -328,7 +327,7 @@ export async function runSync(
         more = paused === null;
         break;
       }
-      pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page)).pulled;
+      pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page, { pulledHours: hours })).pulled;
       progressed = true;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
@@ -353,7 +352,9 @@ export async function runSync(
         more = paused === null;
         break;
       }
-      pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page, { reread: true })).pulled;
+      pulled += (
+        await sync.applyPulled(t, brainId, remote.pairingId, page, { reread: true, pulledHours: hours })
+      ).pulled;
       progressed = true;
       reread = page.has_more ? (page.watermark ?? reread) : null;
     }

@@ -97,6 +97,16 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             JSON.stringify(ids),
           ),
       ),
+    keepPulledHours: (pairingId, hours) =>
+      atOnce(
+        () =>
+          void store.run(
+            'UPDATE sync_pairings SET pulled_hours = ? WHERE brain_uid = ? AND pairing_id = ?',
+            hours,
+            brainUid,
+            pairingId,
+          ),
+      ),
     // Each expression reads the row as it was: a first skip is kept from where this page was read.
     markPage: (pairingId, watermark, pulled, skipped, rules) =>
       atOnce(

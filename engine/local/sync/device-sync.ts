@@ -606,7 +606,7 @@ export async function applyPulled(
   b: BrainRow,
   pairingId: string,
   page: RecordPage,
-  o: { reread?: boolean } = {},
+  o: { reread?: boolean; pulledHours?: readonly PulledHour[] } = {},
 ): Promise<{ pulled: number; skipped: number }> {
   // Read before the unit: the redactor's names and secret are read through the store.
   const redactor = page.data.some((r) => r.visibility === 'redacted_summary')
@@ -615,6 +615,8 @@ export async function applyPulled(
   const { pulled, skipped, settle } = await ctx.units.write(b.uid, async (u) => {
     const rows = ctx.device.within(u);
     const p = requireRunPairing(b, await rows.pairing(), pairingId);
+    // What the pull read, this page with it: the page and its count are kept together (its budget).
+    if (o.pulledHours) await rows.keepPulledHours(pairingId, keptHours(o.pulledHours));
     const replicas: RecordReplica[] = [];
     let refused = 0;
     for (const r of Array.isArray(page.data) ? page.data : []) {
@@ -710,13 +712,16 @@ function pulledHoursOf(kept: string | null): PulledHour[] {
   });
 }
 
-/** Keeps what the run's pairing pulled by the hour (its day's budget): compact, `[hour, records, bytes]`. */
+/** Keeps what the run's pairing pulled by the hour (its day's budget): allow_more empties it. */
 export async function keepPulledHours(
   ctx: LocalCtx,
   b: BrainRow,
   pairingId: string,
   hours: readonly PulledHour[],
 ): Promise<void> {
-  const kept = JSON.stringify(hours.map((h) => [h.hour, h.records, h.bytes]));
-  if (!(await ctx.device.keepPulledHours(b.uid, pairingId, kept))) throw runEnded(b);
+  if (!(await ctx.device.keepPulledHours(b.uid, pairingId, keptHours(hours)))) throw runEnded(b);
 }
+
+/** What the pull read by the hour, as kept: compact, `[hour, records, bytes]`. */
+const keptHours = (hours: readonly PulledHour[]) =>
+  JSON.stringify(hours.map((h) => [h.hour, h.records, h.bytes]));
