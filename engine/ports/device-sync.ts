@@ -54,7 +54,7 @@ export interface PairingRow {
   fields_dropped: number;
   /**
    * What the pull read from the remote's feed over the last day, by the hour (JSON of PulledHour[]):
-   * its budget (migration 042). Null: nothing yet.
+   * its budget (migration 043). Null: nothing yet.
    */
   pulled_hours: string | null;
   paired_at: string;

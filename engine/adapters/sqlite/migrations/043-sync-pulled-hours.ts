@@ -6,7 +6,7 @@ import type { Db } from '../open-database.ts';
  * restarts does not start a hostile hub's day again (docs/sync.md, "The pull's budget").
  */
 export const syncPulledHours = {
-  version: 42,
+  version: 43,
   name: 'sync-pulled-hours',
   sql: '',
   after: (db: Db) => {
