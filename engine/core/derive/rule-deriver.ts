@@ -625,7 +625,12 @@ export function createRuleDeriver(): Deriver {
     // "I go by Jo Park." of Joanna Park is her nickname: a full name with a place's kind in it is hers
     // where that kind is a word of her name and another of its words is of her name or her first name
     // cut short ("Maksimir Park", and "Victoria Station" of Victoria Hughes, still a place passed).
-    name: 'rules-v97',
+    // v98 (use10 M5, H1): a mail's greetings and sign-offs in German, Croatian and to a group ("Team,",
+    // "Dear tenants,", "Liebe Kolleginnen und Kollegen,", "Sehr geehrte Frau Lindqvist,", "Guten Tag
+    // …,", "Poštovani,", "Beste Grüße", "LG", "Namaste, Yogawerk", "Ihr Praxisteam Dr. Novak") are
+    // courtesy, and a mail's last line of its own words that is only its sender's name ("Jonas",
+    // "Ordination Dr. Huber" from "Ordination Dr. Markus Huber") is its signature: none is a Memory.
+    name: 'rules-v98',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
