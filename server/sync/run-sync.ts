@@ -62,6 +62,10 @@ export interface RunOutcome {
   pushed: number;
   pulled: number;
   error: string | null;
+  /** Records of this device the run forgot because the remote said so (push answers, feed removals). */
+  forgotten: number;
+  /** Forgets the remote asked for that the run held for the person to confirm (docs/sync.md). */
+  held: number;
   /** The run stopped at pagesPerRun with more of the feed to read: the next run should come soon. */
   more: boolean;
   /** The run stopped at its deadline (runMs): `error` is its `run_deadline`. */
@@ -139,6 +143,12 @@ export async function runSync(
   };
   let pushed = 0;
   let pulled = 0;
+  /** What the remote's forgets did in this run (RemoteForgets), summed. */
+  const forgets = { forgotten: 0, held: 0 };
+  const noteForgets = (f: { forgotten: number; held: number }) => {
+    forgets.forgotten += f.forgotten;
+    forgets.held += f.held;
+  };
   let more = false;
   let progressed = false;
   /** What the run found of the remote Brain's self; undefined until it has asked. */
@@ -189,7 +199,7 @@ export async function runSync(
           fields.taken ||= taken;
           for (const [id, outcome] of outcomesOf(part, result)) outcomes.set(id, outcome);
         }
-        await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes, fields);
+        noteForgets(await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes, fields));
         progressed = true;
         pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
       }
@@ -268,7 +278,9 @@ export async function runSync(
         more = true;
         break;
       }
-      pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page)).pulled;
+      const applied = await sync.applyPulled(t, brainId, remote.pairingId, page);
+      pulled += applied.pulled;
+      noteForgets(applied);
       progressed = true;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
@@ -298,7 +310,7 @@ export async function runSync(
       reread = page.has_more ? (page.watermark ?? reread) : null;
     }
     await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more, warning });
-    return { pushed, pulled, error: null, more, deadline: false, progressed, catchingUp: more };
+    return { pushed, pulled, ...forgets, error: null, more, deadline: false, progressed, catchingUp: more };
   } catch (e) {
     // A request the deadline or the caller cut fails as the client saw it (an abort): the cut is why.
     const late = cut.signal.aborted && cut.signal.reason === overdue;
@@ -309,7 +321,7 @@ export async function runSync(
     // its Brain was paired again or unpaired writes nothing: its pairing is gone.
     const catchingUp = (late || stopped) && progressed;
     await sync.finishRun(t, brainId, remote.pairingId, { error, catchingUp, warning }).catch(() => {});
-    return { pushed, pulled, error, more: false, deadline: late, progressed, catchingUp };
+    return { pushed, pulled, ...forgets, error, more: false, deadline: late, progressed, catchingUp };
   } finally {
     clearTimeout(deadline);
     o.signal?.removeEventListener('abort', onAbort);

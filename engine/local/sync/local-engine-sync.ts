@@ -41,6 +41,7 @@ export function createEngineSync(
     applyPulled: write((t, id, pairingId, page, o) =>
       onDevice(t, id, (b) => device.applyPulled(ctx, b, pairingId, page, o)),
     ),
+    acceptForgets: write((t, id, count) => onDevice(t, id, (b) => device.acceptForgets(ctx, b, count))),
     beginReread: op((t, id, pairingId) => onDevice(t, id, (b) => device.beginReread(ctx, b, pairingId))),
     finishRun: op((t, id, pairingId, end) =>
       onDevice(t, id, (b) => device.finishRun(ctx, b, pairingId, end)),

@@ -40,6 +40,7 @@ import { syncWarning } from './038-sync-warning.ts';
 import { heldBackReasons } from './039-held-back-reasons.ts';
 import { healthLines } from './040-health-lines.ts';
 import { syncFieldsDropped } from './041-sync-fields-dropped.ts';
+import { syncRemoteForgets } from './042-sync-remote-forgets.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -96,4 +97,5 @@ export const migrations: readonly Migration[] = [
   heldBackReasons,
   healthLines,
   syncFieldsDropped,
+  syncRemoteForgets,
 ];
