@@ -236,6 +236,8 @@ export interface RemoteOf {
 export interface OutboxItem {
   localId: string;
   replica: RecordReplica;
+  /** No batch sent this Record before (no remote id was kept): the remote cannot have forgotten it. */
+  firstSend?: true;
 }
 
 /** The next Records to push, in the Brain's sequence, and what the redactor and the rules kept back. */
@@ -253,6 +255,14 @@ export interface OutboxBatch {
 export interface TombstoneBatch {
   ids: string[];
   through: { seq: number; recordId: string } | null;
+}
+
+/** What a push batch or a feed page did with the forgets its remote asked for (docs/sync.md). */
+export interface RemoteForgets {
+  /** Records of this device forgotten because the remote said so. */
+  forgotten: number;
+  /** Ids held for the person to confirm (the guard), nothing forgotten for them yet. */
+  held: number;
 }
 
 /**
@@ -285,7 +295,7 @@ export interface EngineSync {
     outcomes: ReadonlyMap<string, ReplicaOutcome>,
     /** What the batch did with content fields newer than the remote (newerContentFields). */
     fields?: PushedFields,
-  ): Promise<void>;
+  ): Promise<RemoteForgets>;
   tombstonesToSend(t: Tenant, brainId: string, limit: number): Promise<TombstoneBatch>;
   markTombstonesSent(
     t: Tenant,
@@ -303,7 +313,12 @@ export interface EngineSync {
     page: RecordPage,
     /** `pulledHours`: what the pull read by the hour with this page, kept in the page's transaction. */
     o?: { reread?: boolean; pulledHours?: readonly PulledHour[] },
-  ): Promise<{ pulled: number; skipped: number }>;
+  ): Promise<{ pulled: number; skipped: number } & RemoteForgets>;
+  /**
+   * Applies the forgets the remote asked for that the guard held, once the person confirmed `count`
+   * of them (sync_forgets_changed when another number is held); how many Records it forgot.
+   */
+  acceptForgets(t: Tenant, brainId: string, count: number): Promise<number>;
   /**
    * Where to read the feed again from once the pull is through (a re-read under way, or one this
    * version starts for what an older one skipped), or null.

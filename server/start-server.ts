@@ -21,6 +21,7 @@ import { removeDeadRunsFolders } from './import/temp-folders.ts';
 import { mountMcp } from './mcp/mount-mcp.ts';
 import { mountLocalIdentity } from './http/local-identity.ts';
 import { newServerSecret, serverFilePath, writeServerFile } from './server-file.ts';
+import { loggingRefusals } from './http/refusal-log.ts';
 import { mountUi } from './ui/index.ts';
 import { uiTokenTtlMs } from './ui/token-ttl.ts';
 import { createLocalEngineFromOptions } from './local-engine-factory.ts';
@@ -271,10 +272,11 @@ async function startOn(
   // A server that owns a data dir says there where it listens, and proves it to clients that found it
   // there before they send a key (server-file.ts). A hosted server has no data dir, and writes nothing.
   const identitySecret = dataDir ? newServerSecret() : null;
+  const checked = registry && loggingRefusals(registry, log);
   bound.serve({
     sync,
     engine,
-    registry,
+    registry: checked,
     uploadParent,
     rateLimit: options.rateLimit ?? defaultRateLimit,
     logger: log,
@@ -282,7 +284,7 @@ async function startOn(
       ...(identitySecret
         ? [(a: Parameters<typeof mountMcp>[0]) => mountLocalIdentity(a, identitySecret)]
         : []),
-      (a) => mountMcp(a, { engine, registry, log }),
+      (a) => mountMcp(a, { engine, registry: checked, log }),
       ...(options.ui
         ? [
             (a: Parameters<typeof mountMcp>[0]) =>

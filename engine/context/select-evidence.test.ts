@@ -213,6 +213,26 @@ describe('bestPassage', () => {
     assert.equal(q.wide, held);
   });
 
+  it('a query word in fewer passages weighs more: the line holding the rarer word is the quote', () => {
+    const plan = [
+      '# Atlas launch plan',
+      'Atlas = the new customer portal at Fernwerk. I own the data migration.',
+      '**Deadline: 3 February 2027** (moved again).',
+      '## Milestones\n- [x] Schema freeze\n- [ ] Load test',
+    ].join('\n\n');
+    // "atlas" is in the title and the line under it; "deadline" in one line only.
+    assert.equal(
+      quoteOf(plan, ['current', 'atlas', 'deadline']).core,
+      '**Deadline: 3 February 2027** (moved again).',
+    );
+    // A passage holding every word another holds, and more, still wins.
+    const both = `${plan}\n\nAtlas deadline history: 30 October, 20 November, 15 January.`;
+    assert.equal(
+      quoteOf(both, ['atlas', 'deadline']).core,
+      'Atlas deadline history: 30 October, 20 November, 15 January.',
+    );
+  });
+
   it('meeting no query word, a checklist with tasks done since is quoted where what still holds is', () => {
     const text =
       'Errands\n- [ ] renew passport\n- [ ] send Priya the doc\n- [ ] call the plumber\n- [x] book flights';
@@ -279,6 +299,38 @@ describe('bestPassage of a message', () => {
     assert.equal(mailQuote(bare, ['rent']).core, bare);
     const forward = `${header}\n\n${attribution}\n> ${landlord}`;
     assert.equal(mailQuote(forward, ['rent'], true).quoted, true);
+  });
+
+  it('a greeting or a sign-off is never the quote while another passage holds a query word, and gives way on none', () => {
+    const head = 'Subject: Re: Atlas: launch date\nFrom: Jonas Berger <jonas@x>\nTo: Atlas team <atlas@x>';
+    const deadline = 'New deadline: 3 February 2027.';
+    const greeted = `${head}\n\nDear Atlas team,\n\n${deadline}\n\nJonas`;
+    assert.equal(mailQuote(greeted, ['current', 'atlas', 'deadline']).core, deadline);
+    // Alone in holding a query word, the greeting is still the quote.
+    assert.equal(mailQuote(greeted, ['atlas']).core, 'Dear Atlas team,');
+    // No query word anywhere (a German mail for an English question): the first passage that says something.
+    const practice = [
+      'Subject: Terminverschiebung\nFrom: Zahnarztpraxis Dr. Novak <o@x>\nTo: Maya <m@x>',
+      'Sehr geehrte Frau Lindqvist,',
+      'leider müssen wir Ihren Termin verschieben. Ihr neuer Termin: Donnerstag, 21. Jänner 2027, 11:00 Uhr.',
+      'Mit freundlichen Grüßen\nIhr Praxisteam Dr. Novak',
+    ].join('\n\n');
+    assert.match(mailQuote(practice, ['next', 'dentist', 'appointment']).core, /^leider müssen wir/u);
+    // Its own words only, the query's word only in the mail it quotes: not "Team,".
+    const team = `${head}\n\nTeam,\n\nafter today's sync: launch moves to 20 November.\n\nJonas\n\nOn Tue, Jonas Berger <jonas@x> wrote:\n> Atlas goes live on 30 October.`;
+    assert.equal(
+      mailQuote(team, ['current', 'atlas', 'deadline'], true).core,
+      "after today's sync: launch moves to 20 November.",
+    );
+    // The flight's new time, not the line saying it changed: "flight" is in two passages, "lisbon" in one.
+    const change = [
+      'Subject: Schedule change\nFrom: Austrian Airlines <info@x>\nTo: Maya <m@x>',
+      'Dear Ms Maya Lindqvist,',
+      'unfortunately we had to change your flight.',
+      'NEW outbound: OS 371, Saturday 19 December 2026, Vienna (VIE) 13:20 – Lisbon (LIS) 15:55',
+      'Your return flight OS 372 on 2 January 2027 is unchanged.',
+    ].join('\n\n');
+    assert.match(mailQuote(change, ['flight', 'lisbon']).core, /^NEW outbound: OS 371/u);
   });
 
   it('a chat message without quotes is quoted as any text', () => {

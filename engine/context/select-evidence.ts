@@ -474,7 +474,9 @@ const isHeading = (s: Span) => s.value.split('\n').every((line) => /^#{1,6}\s/u.
 /** A Record's quote two ways: the narrow one every cited Record gets, and the wider one room allows. */
 export interface Quote {
   /**
-   * The passage sharing the most query words (a heading-only passage gives way to the passage under it,
+   * The passage whose query words weigh most, each weighed by how few of the Record's passages hold it
+   * (rarity; a mail's greeting or sign-off only where no other passage holds one; a heading-only
+   * passage gives way to the passage under it,
    * with the heading when both fit in quoteChars; an outline of headings longer than that keeps the
    * matching one).
    */
@@ -554,20 +556,27 @@ export function bestPassage(
   const fits = (from: number, to: number) =>
     spans[to]!.end - spans[from]!.start <= quoteChars && !cut.slice(from + 1, to + 1).includes(true);
   const matched = spans.map((s) => matchedTerms(s.value, terms));
+  const weight = rarity(matched, terms);
   // Someone else's words (a mail's quoted reply) sit under this Record's speaker: on a tie, the
   // speaker's own passage is the quote.
   const quoteAt = (i: number) => quoted.find((q) => q.start <= spans[i]!.start && spans[i]!.start < q.end);
-  // In a mail, a passage that only greets or signs off ("Hi Petar,"), or a mailing's footer, gives way
-  // on a tie too.
-  const courtesy = (i: number) =>
-    message !== undefined && sentences(spans[i]!.value).every((x) => isUnsaid(x.value));
+  // In a mail, a passage that only greets or signs off ("Hi Petar,", "Team,", "Sehr geehrte Frau
+  // Lindqvist,"), or a mailing's footer, is never the quote while another passage holds a query word,
+  // and gives way on a tie: quoted alone, a mail moving a deadline read "Team,".
+  const courtesy = spans.map(
+    (s) => message !== undefined && sentences(s.value).every((x) => isUnsaid(x.value)),
+  );
+  const saysAny = matched.some((m, i) => m.length > 0 && !courtesy[i]);
+  const score = matched.map((m, i) =>
+    courtesy[i] && saysAny ? -1 : m.reduce((sum, t) => sum + weight.get(t)!, 0),
+  );
   let best = 0;
   for (let i = 1; i < spans.length; i++) {
-    const more = matched[i]!.length - matched[best]!.length;
+    const more = score[i]! - score[best]!;
     const own = (j: number) => !quoteAt(j);
     const ownWins = own(i) && !own(best);
-    const saysWins = own(i) === own(best) && courtesy(best) && !courtesy(i);
-    if (more > 0 || (more === 0 && (ownWins || saysWins))) best = i;
+    const saysWins = own(i) === own(best) && courtesy[best]! && !courtesy[i]!;
+    if (more > tied || (Math.abs(more) <= tied && (ownWins || saysWins))) best = i;
   }
   // No query word anywhere, and words cut that are no longer so (a checklist's tasks done since):
   // the passage that says most of what still holds, not what is left of the first.
@@ -618,6 +627,26 @@ export function bestPassage(
     wide: spans[hi]!.end - from <= quoteChars ? text.slice(from, spans[hi]!.end) : core,
     ...isQuoted,
   };
+}
+
+/** Scores closer than this are equal: sums of the same logarithms in another order. */
+const tied = 1e-9;
+
+/**
+ * How much a query word says of where the answer is, by how few of the Record's passages hold it: 1 for
+ * a word in every passage, more the rarer it is (1 + ln(passages / passages holding it)). Counted flat,
+ * "atlas" in the Atlas plan's title tied with "deadline" in its deadline line, and the first passage,
+ * the title, was the quote for "What's the current Atlas deadline?". A passage holding every word
+ * another holds, and more, still scores higher.
+ */
+function rarity(matched: readonly string[][], terms: readonly string[]): Map<string, number> {
+  const n = matched.length;
+  return new Map(
+    terms.map((t) => {
+      const holding = matched.filter((m) => m.includes(t)).length;
+      return [t, holding === 0 ? 0 : 1 + Math.log(n / holding)];
+    }),
+  );
 }
 
 /** Spans cut at the edges of these ranges, each piece trimmed; the spans as they are when there are none. */

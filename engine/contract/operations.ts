@@ -20,6 +20,7 @@ import {
   ReplicateRequest,
   ReplicateResult,
   RunSyncQuery,
+  SyncForgetsAccept,
   SyncPairing,
   SyncStatus,
   TombstoneRequest,
@@ -385,6 +386,21 @@ export const operations: Operation[] = [
     scope: 'records:write',
     query: RunSyncQuery,
     success: [{ status: 200, schema: SyncStatus, description: 'Status after the run' }],
+    additive: true,
+    localOnly: deviceSide,
+  },
+  {
+    id: 'acceptSyncForgets',
+    method: 'POST',
+    path: '/brains/{brain_id}/sync/accept-forgets',
+    summary:
+      'Sync (additive): confirm the forgets the remote asked for that sync held (the status’s forgets_held: ' +
+      'more than sync forgets without asking), and apply them: those Records are forgotten on this device. ' +
+      '`count` must be the number held now (409 sync_forgets_changed, nothing forgotten). Needs the app’s ' +
+      'admin key, as pairing does (403 http_403). Answers the status after it.',
+    scope: 'records:write',
+    body: SyncForgetsAccept,
+    success: [{ status: 200, schema: SyncStatus, description: 'Applied; the status after it' }],
     additive: true,
     localOnly: deviceSide,
   },

@@ -210,6 +210,19 @@ export const RunSyncQuery = z.strictObject({
     ),
 });
 export type RunSyncQuery = z.infer<typeof RunSyncQuery>;
+export const SyncForgetsAccept = z
+  .strictObject({
+    count: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'How many held forgets the person confirms: the status’s `forgets_held` as shown to them. Another number ' +
+          'held now (more arrived, or another confirmation applied them) answers 409 sync_forgets_changed and forgets nothing.',
+      ),
+  })
+  .meta({ id: 'SyncForgetsAccept' });
+export type SyncForgetsAccept = z.infer<typeof SyncForgetsAccept>;
 
 export const SyncStatus = z
   .object({
@@ -292,6 +305,23 @@ export const SyncStatus = z
           'changes one), or the hosted Mnemo is too old to take a self: kept until a run finds otherwise. And, ' +
           'after it, Records the push sent without a newer content field the hosted Mnemo refused as unknown ' +
           '(an older version): kept until it takes such a field.',
+      ),
+    forgotten_by_remote: z
+      .number()
+      .int()
+      .describe(
+        'Additive: Records of this Brain forgotten on this device because the remote said so (a push answered ' +
+          '`forgotten`, a removal in its change feed), counted from the pairing as `pulled` is. A forget made on the ' +
+          'hub or on another device reaches this device so; the server logs a line for each run that forgot any.',
+      ),
+    forgets_held: z
+      .number()
+      .int()
+      .describe(
+        'Additive: forgets the remote asked for that wait for the person to confirm them (nothing is forgotten ' +
+          'for them yet): more than 25 Records and more than 10% of the Records that travelled within a day, and every ' +
+          'later forget from the remote while any wait. `warning` says so; POST /v1/brains/{id}/sync/accept-forgets ' +
+          'with this count applies them; unpairing drops them and keeps the Records.',
       ),
     pull_budget: z
       .object({

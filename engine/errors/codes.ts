@@ -130,6 +130,12 @@ export const errorCodes = {
     summary:
       'Pairing checks the remote first, and it is a Mnemo that cannot serve sync (no change feed or replication routes: another engine or an older version); remote_code says what it answered. Nothing was paired or changed.',
   },
+  sync_forgets_changed: {
+    status: 409,
+    type: 'conflict',
+    summary:
+      'The number of forgets confirmed is not the number the sync guard holds now (additive: acceptSyncForgets); read the sync status again and confirm what it gives. Nothing was forgotten.',
+  },
   record_not_erasable: {
     status: 403,
     type: 'policy',

@@ -160,6 +160,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     // `mnemo compact`'s (docs/hosted-postgres.md).
     emptyLog: async () => {},
     originalsOfPushedCopies: async () => [],
+    fromRemote: async () => [],
     upkeep,
   };
   const embedding = storage.startEmbedding({ embedder: embedderLoader(options.embedder), logger });
@@ -209,6 +210,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     markTombstonesSent: onDeviceOnly,
     restart: onDeviceOnly,
     applyPulled: onDeviceOnly,
+    acceptForgets: onDeviceOnly,
     beginReread: onDeviceOnly,
     keepPulledHours: onDeviceOnly,
     finishRun: onDeviceOnly,

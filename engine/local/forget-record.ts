@@ -28,7 +28,10 @@ export async function forgetRecord(
     // A hosted deployment does not serve a local_only Record, but it erases one when asked: erasing
     // shows nothing of it (the receipt carries counts only) and the person's right to have it gone wins
     // over where the request came from.
-    if (!isErasable({ name: r.source_name, external_id: r.external_id })) {
+    // A Record pulled from a sync remote is no item of an import of this device, whatever source it
+    // names: a hub must not pin one to the person's own import (docs/sync.md).
+    const pulled = async () => (await ctx.fromRemote(b.uid, [recordId])).length > 0;
+    if (!isErasable({ name: r.source_name, external_id: r.external_id }) && !(await pulled())) {
       throw new MnemoError(
         'record_not_erasable',
         `record_id: ${recordId} was reconciled from an external source; remove it at the source, or remove ` +

@@ -189,6 +189,7 @@ function engineOver(
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
     emptyLog: () => storage.emptyLog(),
     originalsOfPushedCopies: (brainUid, ids) => device.originalsOfPushedCopies(brainUid, ids),
+    fromRemote: (brainUid, ids) => device.fromRemote(brainUid, ids),
     upkeep,
   };
   // Commits are synced off the event loop; no answer leaves before what it wrote or read is on disk.

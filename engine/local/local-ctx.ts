@@ -57,6 +57,12 @@ export interface EngineCtx {
    */
   originalsOfPushedCopies(brainUid: string, ids: readonly string[]): Promise<string[]>;
   /**
+   * Those of these Records that came from a sync remote's feed, read in the caller's unit of work: no
+   * item of this device's own imports (forgetSource leaves them), each erasable on its own whatever
+   * source it names (docs/sync.md). A hosted Brain pulls none.
+   */
+  fromRemote(brainUid: string, ids: readonly string[]): Promise<string[]>;
+  /**
    * The rules' upgrade pass (derive/upgrade-derivation.ts), which `worker` runs when it has no job:
    * relistBrain lists a Brain's Records to be derived again once its self was set or changed.
    */

@@ -30,6 +30,21 @@ export function toRecord(r: Omit<RecordRow, 'n'>, state: RecordState): MnemoReco
   return recordOf(r, state.processing ? 'processing' : 'ready', state.processing ? [] : state.memoryIds);
 }
 
+/**
+ * The Records with `erasable` true for those that came from a sync remote (EngineCtx.fromRemote): no
+ * item of an import of this device, each is forgotten on its own, whatever source it names.
+ */
+async function withPulledErasable(
+  ctx: EngineCtx,
+  brainUid: string,
+  records: MnemoRecord[],
+): Promise<MnemoRecord[]> {
+  const pinned = records.filter((r) => !r.erasable).map((r) => r.id);
+  if (pinned.length === 0) return records;
+  const pulled = new Set(await ctx.fromRemote(brainUid, pinned));
+  return pulled.size === 0 ? records : records.map((r) => (pulled.has(r.id) ? { ...r, erasable: true } : r));
+}
+
 /** A Record just written and queued for derivation: what toRecord would read of it, without the reads. */
 function newRecord(r: Omit<RecordRow, 'n'>): MnemoRecord {
   return recordOf(r, 'processing', []);
@@ -240,7 +255,7 @@ export async function getRecord(
       );
     }
     const [state] = await u.records.states([r.id]);
-    return (await withOutcomes(u, [toRecord(r, state!)]))[0]!;
+    return (await withPulledErasable(ctx, b.uid, await withOutcomes(u, [toRecord(r, state!)])))[0]!;
   });
 }
 
@@ -285,9 +300,13 @@ export async function listRecords(
     });
     const states = await u.records.states(page.rows.map((r) => r.id));
     return {
-      data: await withOutcomes(
-        u,
-        page.rows.map((r, i) => toRecord(r, states[i]!)),
+      data: await withPulledErasable(
+        ctx,
+        b.uid,
+        await withOutcomes(
+          u,
+          page.rows.map((r, i) => toRecord(r, states[i]!)),
+        ),
       ),
       has_more: page.next !== null,
       next_cursor: page.next,

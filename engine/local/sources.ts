@@ -52,10 +52,13 @@ export async function forgetSource(
   // Erasure takes local_only Records too, also on a hosted deployment (see forgetRecord).
   return forgetOfSource(ctx, t, brainId, sourceName, async (u) => {
     const ids = await u.records.idsOfSource(sourceName);
-    if (ids.length === 0) {
+    // Only Records pulled from a sync remote name it: no source of this device (listSources).
+    const pulled = ids.length > 0 ? (await ctx.fromRemote(u.brainUid, ids)).length : 0;
+    if (ids.length === pulled) {
       throw new MnemoError(
         'source_not_found',
-        `source_name: no Record in this Brain has source.name ${quoted(sourceName)}`,
+        `source_name: no Record in this Brain has source.name ${quoted(sourceName)}` +
+          (pulled > 0 ? ' but those pulled from its sync remote, which are forgotten one by one' : ''),
       );
     }
     return ids;
@@ -124,7 +127,11 @@ async function forgetOfSource(
 ): Promise<DeletionReceipt> {
   const b = await requireBrain(ctx, t, brainId);
   const result = await ctx.units.write(b.uid, async (u) => {
-    const ids = await find(u);
+    const found = await find(u);
+    // Records pulled from a sync remote are the remote's, not this device's import of that name: each
+    // is forgotten on its own (docs/sync.md).
+    const pulled = new Set(found.length > 0 ? await ctx.fromRemote(b.uid, found) : []);
+    const ids = found.filter((id) => !pulled.has(id));
     if (ids.length === 0) return null;
     // The cascade runs inside this unit's transaction.
     const counts = await forgetRecordRows(ctx, u, ids);

@@ -57,6 +57,11 @@ export interface PairingRow {
    * its budget (migration 043). Null: nothing yet.
    */
   pulled_hours: string | null;
+  /** Records of this device forgotten because the remote said so, since the pairing (migration 042). */
+  forgotten_by_remote: number;
+  /** The remote-forget guard's window: when it started (null: none yet), and what it forgot in it. */
+  remote_forgets_since: string | null;
+  remote_forgets_recent: number;
   paired_at: string;
   pairing_id: string;
 }
@@ -140,6 +145,8 @@ export interface DeviceSyncStore {
       'held_back' | 'skipped',
       { count: number; newest: { id: string; reason: string | null }[] }
     >;
+    /** Forgets the remote asked for that the guard holds under this pairing (sync_held_forgets). */
+    heldForgets: number;
   }>;
   /**
    * Pairs the Brain: when `keeps(existing)` says so, the existing pairing takes the new key (and its
@@ -176,9 +183,10 @@ export interface DeviceSyncStore {
    * Keeps, before a batch goes, the id each of its Records will have on the remote (`remoteId`) where
    * the Record has none kept yet: the remote may take the batch and its answer be lost, and a Record
    * forgotten after that must still send its tombstone. A Record without a fate is kept as `skipped`
-   * until markPushed writes what the remote answered.
+   * until markPushed writes what the remote answered. Answers the Records this batch is the first to
+   * send (none had a remote id kept): the remote cannot have forgotten an id it was never sent.
    */
-  markSending(brainUid: string, items: readonly { recordId: string; remoteId: string }[]): Promise<void>;
+  markSending(brainUid: string, items: readonly { recordId: string; remoteId: string }[]): Promise<string[]>;
   /**
    * Records a pushed batch under the run's pairing, in one transaction: each Record's fate, and the
    * push cursor moved to `throughSeq` (never back) with the Records the remote took (`pushed`) added,
@@ -228,6 +236,11 @@ export interface DeviceSyncStore {
    * the copy forgets the original. Read in the caller's unit of work (the tombstones').
    */
   originalsOfPushedCopies(brainUid: string, ids: readonly string[]): Promise<string[]>;
+  /**
+   * Those of these Records that were written from a remote's feed (sync_records.from_remote): no item
+   * of this device's own imports, each erasable on its own. Read in the caller's unit of work.
+   */
+  fromRemote(brainUid: string, ids: readonly string[]): Promise<string[]>;
   /** The same rows, in the Brain's unit of work `uow` (a pulled page is written in one). */
   within(uow: BrainUnitOfWork): DeviceSyncUnit;
 }
@@ -237,8 +250,33 @@ export interface DeviceSyncUnit {
   pairing(): Promise<PairingRow | undefined>;
   /** Whether `id` is this device's: a redacted copy it pushed, or a Record it pulled already. */
   isOwn(id: string): Promise<boolean>;
-  /** Marks a Record written from the remote as pulled, under its own id. */
+  /** Marks a Record written from the remote as pulled, under its own id, and as come from a remote. */
   markPulled(id: string): Promise<void>;
+  /**
+   * What the remote-forget guard reads (docs/sync.md, "Forgets the remote asks for"): the Records of
+   * the Brain here that travelled (a remote id kept), the pairing's window and what it forgot in it,
+   * and how many forgets it holds under `pairingId`.
+   */
+  remoteForgets(pairingId: string): Promise<{
+    travelled: number;
+    since: string | null;
+    recent: number;
+    held: number;
+  }>;
+  /** Keeps these ids (as the remote names them) as forgets held under the pairing, until confirmed. */
+  holdForgets(pairingId: string, remoteIds: readonly string[], at: string): Promise<void>;
+  /** The ids held under the pairing, to apply once the person confirms. */
+  heldForgets(pairingId: string): Promise<string[]>;
+  /** Drops the forgets held under the pairing (applied). */
+  dropHeldForgets(pairingId: string): Promise<void>;
+  /**
+   * The pairing forgot `forgotten` Records because its remote said so: added to forgotten_by_remote,
+   * and the guard's window set to start at `since` with `recent` forgotten in it.
+   */
+  noteRemoteForgets(
+    pairingId: string,
+    o: { forgotten: number; since: string; recent: number },
+  ): Promise<void>;
   /**
    * Marks the tombstones of these Record ids, written in this unit, as learnt from the remote of the
    * pairing `pairingId`: `tombstones` gives them no remote id while that pairing lasts, so the removal

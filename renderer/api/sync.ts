@@ -35,3 +35,6 @@ export const useRunSync = (brainId: string) =>
   );
 export const useUnpairSync = (brainId: string) =>
   useSyncChange(brainId, (client, _: void) => client.unpairSync(brainId));
+/** Confirms the forgets sync held (`count`: the number the panel showed) and applies them. */
+export const useAcceptSyncForgets = (brainId: string) =>
+  useSyncChange(brainId, (client, count: number) => client.acceptSyncForgets(brainId, count));

@@ -2,7 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { SyncStatus } from '../../engine/contract/index.ts';
 import { useClient } from '../api/client.ts';
-import { syncStatusOptions, usePairSync, useRunSync, useUnpairSync } from '../api/sync.ts';
+import {
+  syncStatusOptions,
+  useAcceptSyncForgets,
+  usePairSync,
+  useRunSync,
+  useUnpairSync,
+} from '../api/sync.ts';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime } from '../format.ts';
 import { useFocusIfLost } from '../use-focus-if-lost.ts';
@@ -137,6 +144,8 @@ function Paired({
     ['Waiting to go up', s.pending],
     ['Pushed', s.pushed],
     ['Pulled', s.pulled],
+    // A forget made on the hub or another device reaches this device: how many it took here.
+    ['Forgotten here because the hosted Mnemo said so', s.forgotten_by_remote ?? 0],
     ['Held back (summary only, not sent)', s.held_back],
     // Said, or a person who made a correction sees a count of something gone wrong (docs/sync.md).
     ['Skipped (corrections of Memories kept on this device, and Records refused on either side)', s.skipped],
@@ -177,6 +186,7 @@ function Paired({
         </p>
       ) : null}
       <PullBudget s={s} allowMore={() => !run.isPending && run.mutate({ allowMore: true })} />
+      {(s.forgets_held ?? 0) > 0 ? <HeldForgets brainId={brainId} held={s.forgets_held} /> : null}
       <p className="muted" data-testid="sync-next-run">
         Next sync:{' '}
         {s.running ? 'under way now' : s.next_run_at ? formatDateTime(s.next_run_at) : 'none planned'}
@@ -261,6 +271,46 @@ function PullBudget({ s, allowMore }: { s: SyncStatus; allowMore: () => void }) 
           lets the pull read another day’s budget from now.
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * Forgets the hosted Mnemo asked for that sync held (more than it forgets without asking): nothing is
+ * forgotten until the person confirms that many here; unpairing keeps them all (docs/sync.md).
+ */
+function HeldForgets({ brainId, held }: { brainId: string; held: number }) {
+  const accept = useAcceptSyncForgets(brainId);
+  const [asking, setAsking] = useState(false);
+  const records = `${held} ${held === 1 ? 'Record' : 'Records'}`;
+  return (
+    <div className="notice" role="status" data-testid="sync-held-forgets">
+      <p>
+        The hosted Mnemo asked this device to forget {records} of this Brain at once. Nothing is forgotten
+        until you confirm. If they were removed on purpose (an import removed on another device), forget them
+        here too; to keep them, unpair.
+      </p>
+      {accept.isError ? <ErrorNotice error={accept.error} /> : null}
+      <button type="button" className="danger" onClick={() => setAsking(true)}>
+        Forget {records} here…
+      </button>
+      <ConfirmDialog
+        open={asking}
+        title={`Forget ${records}?`}
+        confirmLabel={`Forget ${records}`}
+        busy={accept.isPending}
+        onCancel={() => setAsking(false)}
+        onConfirm={() =>
+          accept.mutate(held, {
+            onSettled: () => setAsking(false),
+          })
+        }
+      >
+        <p>
+          They are forgotten on this device as the hosted Mnemo asked, and cannot be brought back here. If
+          more were asked for meanwhile, nothing is forgotten and the panel shows the new number.
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }

@@ -292,6 +292,31 @@ describe('a server that owns a data dir says where it listens, in server.json', 
     assert.equal(result.isError, undefined, result.content[0]?.text);
   });
 
+  test("what the bridge refuses itself links the found server's error pages, not 7821's", async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    const api = createMnemoClient({ baseUrl: server.url, apiKey: key });
+    await api.createBrain({ id: 'me' });
+    const { record } = await api.rememberRecord('me', {
+      content: { kind: 'message', text: 'Written by another app.', speaker: 'user' },
+      source: { name: 'notes-app' },
+    });
+    const bridge = bridgeSession(
+      { defaultUrl: 'http://127.0.0.1:7821/v1', discovery: serverDiscovery({ dirs: [dir] }) },
+      key,
+    );
+    try {
+      const refused = await bridge.call('forget_record', { record_id: record.id });
+      assert.equal(refused.isError, true);
+      assert.equal(refused.structuredContent?.['code'], 'record_not_erasable');
+      assert.equal(
+        refused.structuredContent?.['docs_url'],
+        `${server.origin}/docs/errors/record_not_erasable`,
+      );
+    } finally {
+      await bridge.close();
+    }
+  });
+
   // The desktop app and mnemo serve both running: the one found refuses a key of the other one's.
   test('a key it refuses: the command says which server.json chose it, and that MNEMO_URL picks another', async () => {
     const others = `sk_test_home_${'o'.repeat(32)}`;
@@ -620,11 +645,15 @@ async function bridgeCall(
   }
 }
 
-/** A stdio bridge for Brain `me` of project `home`, with no MNEMO_URL: get_profile calls, one by one. */
+/** A stdio bridge for Brain `me` of project `home`, with no MNEMO_URL: tool calls, one by one. */
 function bridgeSession(
   o: Pick<Parameters<typeof runStdioBridge>[0], 'defaultUrl' | 'discovery'>,
   key: string,
-): { getProfile(): Promise<ToolResult>; close(): Promise<void> } {
+): {
+  getProfile(): Promise<ToolResult>;
+  call(name: string, args: object): Promise<ToolResult>;
+  close(): Promise<void>;
+} {
   const input = new PassThrough();
   const output = new PassThrough();
   const running = runStdioBridge({
@@ -640,6 +669,10 @@ function bridgeSession(
     getProfile: async () => {
       await initialized;
       return mcp.call('get_profile');
+    },
+    call: async (name, args) => {
+      await initialized;
+      return mcp.call(name, args);
     },
     close: async () => {
       input.end();

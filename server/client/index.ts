@@ -649,6 +649,18 @@ export function createMnemoClient(options: MnemoClientOptions) {
         ...call,
       });
     },
+    /**
+     * Confirms the forgets the remote asked for that sync held (`count`: the status's forgets_held) and
+     * applies them; the status after it. Needs the app's admin key.
+     */
+    acceptSyncForgets: (brainId: string, count: number, o: CallOptions = {}) =>
+      json<SyncStatus>({
+        method: 'POST',
+        path: `${brainPath(brainId)}/sync/accept-forgets`,
+        body: { count },
+        slow: true,
+        ...o,
+      }),
 
     /** Key management (additive /v1/keys routes; needs an admin key). */
     listKeys: (o: CallOptions = {}) => json<KeyListPage>({ method: 'GET', path: '/keys', ...o }),

@@ -56,6 +56,8 @@ const retryOfCode: Record<string, string> = {
   sync_remote_key_refused:
     'No. Pair again with a key of the hosted Mnemo that has records:read and records:write.',
   sync_remote_unsupported: 'No. Pair with a hosted Mnemo of this version (mnemo serve --deployment hosted).',
+  sync_forgets_changed:
+    'No: read the sync status again, show its forgets_held to the person, and confirm that number if they agree.',
 };
 
 /**

@@ -23,6 +23,7 @@ import type {
   RunSyncQuery,
   Scope,
   SourceItemsForget,
+  SyncForgetsAccept,
   SyncPairing,
   TombstoneRequest,
 } from '../../engine/contract/index.ts';
@@ -290,6 +291,21 @@ export const handlers: Record<string, Handler> = {
       );
     }
     return c.json(await sync.runNow(i.principal.tenant, brain, { allowMore }));
+  },
+  async acceptSyncForgets(c, i, deps) {
+    const sync = syncOf(deps);
+    const brain = brainFor(i, deps.scoped, 'acceptSyncForgets');
+    // Forgetting many Records at once is the person's decision, as pairing is: not an agent's that a
+    // page or a Record told to confirm them.
+    if (!i.principal.admin) {
+      throw new MnemoError(
+        'http_403',
+        "Authorization: confirming the forgets sync held needs the app's admin key (the desktop UI's, or one " +
+          "made by mnemo keys create --admin), not an agent's: it forgets Records of the Brain on this device",
+      );
+    }
+    const { count } = i.body as SyncForgetsAccept;
+    return c.json(await sync.acceptForgets(i.principal.tenant, brain, count));
   },
   async listMemories(c, i, { scoped }) {
     // since_watermark with cursor is refused by the engines themselves (conflicting_parameters).

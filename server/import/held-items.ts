@@ -133,6 +133,14 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
     }
     return got;
   };
+  /**
+   * Whether the Brain held Records of the source: listed with imported Records, or, not listed, with
+   * Records pulled from a sync remote (another device's import of the same files), which listSources
+   * counts under no source of this device (docs/sync.md) but an import must still find unchanged. Read
+   * once per source; a first import reads one empty page of each.
+   */
+  const isHeld = async (source: string): Promise<boolean> =>
+    held.has(source) || (sources !== null && (await heldSource(source)).ids.size > 0);
   /** A held item's Record ids, oldest first, and what each Record of its source says. */
   const revisions = async (source: string, externalId: string) => {
     const { ids, says } = await heldSource(source);
@@ -140,7 +148,7 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
   };
   return {
     async replaces(source, externalId, recordId) {
-      if (!held.has(source)) return false;
+      if (!(await isHeld(source))) return false;
       return (await revisions(source, externalId)).ids.some((id) => id !== recordId);
     },
     seenBefore(source, externalId) {
@@ -151,7 +159,7 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
     },
     async newestSays(source, externalId, body, timeFromFile = false) {
       // Without its instant an item is stamped when written: nothing to compare it with.
-      if (!held.has(source) || body.occurred_at === undefined) return false;
+      if (body.occurred_at === undefined || !(await isHeld(source))) return false;
       const { ids, says } = await revisions(source, externalId);
       const newest = ids.at(-1);
       if (newest === undefined) return false;
@@ -160,7 +168,7 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
       return sameSaid(says.get(newest), item, !timeFromFile);
     },
     async after(source, externalId, recordId) {
-      if (!held.has(source)) return null;
+      if (!(await isHeld(source))) return null;
       const { ids, says } = await revisions(source, externalId);
       const later = ids.filter((id) => id > recordId);
       if (later.length === 0) return null;

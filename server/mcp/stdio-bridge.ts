@@ -203,8 +203,10 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
     docsUrlBase,
     onFault: (e, requestId) => o.log(`mnemo mcp: ${faultReport(e, requestId) ?? String(e)}`),
   };
+  // A found server's error pages are its own: the bridge's refusals name them too, not defaultUrl's.
+  const found = (url: string) => void (call.docsUrlBase = bridgeDocsUrlBase(url));
   const server = createMcpServer(
-    discovery ? discoveredPort(identity.brain, discovery, portAt) : portAt(baseUrl),
+    discovery ? discoveredPort(identity.brain, discovery, portAt, found) : portAt(baseUrl),
     call,
   );
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
@@ -230,6 +232,7 @@ function discoveredPort(
   brainId: string,
   discovery: ServerDiscovery,
   portAt: (url: string, via?: typeof fetch) => MemoryPort,
+  onFound: (url: string) => void,
 ): MemoryPort {
   let current: { port: MemoryPort; current(): boolean | Promise<boolean> } | null = null;
   const get = async (): Promise<MemoryPort> => {
@@ -245,6 +248,7 @@ function discoveredPort(
         reached_server: false,
       });
     current = { port: portAt(found.url, found.fetch), current: found.current };
+    onFound(found.url);
     return current.port;
   };
   const via =

@@ -82,6 +82,10 @@ export interface RunOutcome {
   day: { records: number; bytes: number };
   /** The pull stopped at its day's budget and waits until then (ISO); null when it did not. */
   pausedUntil: string | null;
+  /** Records of this device the run forgot because the remote said so (push answers, feed removals). */
+  forgotten: number;
+  /** Forgets the remote asked for that the run held for the person to confirm (docs/sync.md). */
+  held: number;
   /**
    * The run stopped at pagesPerRun, or its budget of a run, with more of the feed to read: the next run
    * should come soon.
@@ -162,6 +166,12 @@ export async function runSync(
   };
   let pushed = 0;
   let pulled = 0;
+  /** What the remote's forgets did in this run (RemoteForgets), summed. */
+  const forgets = { forgotten: 0, held: 0 };
+  const noteForgets = (f: { forgotten: number; held: number }) => {
+    forgets.forgotten += f.forgotten;
+    forgets.held += f.held;
+  };
   let more = false;
   /** What the pull read, by the hour over the last day: its budget (pull-budget.ts). */
   let hours = remote.pulledHours;
@@ -219,7 +229,7 @@ export async function runSync(
           fields.taken ||= taken;
           for (const [id, outcome] of outcomesOf(part, result)) outcomes.set(id, outcome);
         }
-        await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes, fields);
+        noteForgets(await sync.markPushed(t, brainId, remote.pairingId, batch, outcomes, fields));
         progressed = true;
         pushed += [...outcomes.values()].filter((v) => v === 'created' || v === 'unchanged').length;
       }
@@ -327,7 +337,9 @@ export async function runSync(
         more = paused === null;
         break;
       }
-      pulled += (await sync.applyPulled(t, brainId, remote.pairingId, page, { pulledHours: hours })).pulled;
+      const applied = await sync.applyPulled(t, brainId, remote.pairingId, page, { pulledHours: hours });
+      pulled += applied.pulled;
+      noteForgets(applied);
       progressed = true;
       watermark = page.watermark ?? watermark;
       if (!page.has_more) break;
@@ -362,6 +374,7 @@ export async function runSync(
     return {
       pushed,
       pulled,
+      ...forgets,
       read,
       day: day(),
       pausedUntil: pausedAt(),
@@ -384,6 +397,7 @@ export async function runSync(
     return {
       pushed,
       pulled,
+      ...forgets,
       read,
       day: day(),
       pausedUntil: pausedAt(),

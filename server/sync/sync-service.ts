@@ -146,6 +146,7 @@ export function createSyncService(o: SyncServiceOptions) {
             );
         }
         more = outcome.catchingUp;
+        if (!closed && current(loop)) logForgets(loop.brainId, outcome);
       } catch (e) {
         // The Brain was unpaired or forgotten meanwhile: its loop ends.
         if (e instanceof MnemoError && (e.code === 'sync_not_paired' || e.code === 'brain_not_found')) {
@@ -169,6 +170,24 @@ export function createSyncService(o: SyncServiceOptions) {
       return withSchedule(loop, await s.status(loop.t, loop.brainId));
     })();
     return loop.running;
+  };
+
+  /**
+   * One line per run whose remote made this device forget Records, or asked for forgets it held: a
+   * hub that erases a Brain is seen in the log, not only in the status. Counts and ids of the Brain
+   * and the pairing only, never a Record's text.
+   */
+  const logForgets = (brainId: string, outcome: { forgotten: number; held: number }) => {
+    if (outcome.forgotten > 0)
+      log(
+        `sync of Brain ${brainId}: its remote said ${outcome.forgotten} ${outcome.forgotten === 1 ? 'Record was' : 'Records were'} ` +
+          'forgotten there, and this device forgot them too (forgotten_by_remote in its status)',
+      );
+    if (outcome.held > 0)
+      log(
+        `sync of Brain ${brainId}: its remote asked to forget ${outcome.held} more ${outcome.held === 1 ? 'Record' : 'Records'} ` +
+          'than sync forgets without asking; they are held until the person confirms them (forgets_held, warning)',
+      );
   };
 
   /** Ends a loop: its timer, and its run in flight, which writes nothing once its pairing is gone. */
@@ -281,6 +300,23 @@ export function createSyncService(o: SyncServiceOptions) {
       const loop = loopOf(t, brainId);
       while (loop.running) await loop.running.catch(() => {});
       return run(loop, o.allowMore === true);
+    },
+    /**
+     * Applies the forgets the guard held, once the person confirmed `count` of them, after a run in
+     * flight (which may hold more: the count then differs, and nothing is forgotten); the status after.
+     */
+    async acceptForgets(t: Tenant, brainId: string, count: number): Promise<SyncStatus> {
+      const s = requireSync();
+      await s.remoteOf(t, brainId);
+      const loop = loops.get(keyOf(t, brainId));
+      if (loop?.running) await loop.running.catch(() => {});
+      const forgotten = await s.acceptForgets(t, brainId, count);
+      if (count > 0)
+        log(
+          `sync of Brain ${brainId}: the person confirmed ${count} held ${count === 1 ? 'forget' : 'forgets'} of its remote; ` +
+            `${forgotten} ${forgotten === 1 ? 'Record was' : 'Records were'} forgotten`,
+        );
+      return scheduled(t, brainId, await s.status(t, brainId));
     },
     async close(): Promise<void> {
       closed = true;

@@ -370,3 +370,42 @@ test('the Sync panel says a pull paused at its day’s budget, and Allow more re
     await hub.close();
   }
 });
+
+test('the Sync panel counts what the hub forgot here, and forgets a mass forget it held only when confirmed', async () => {
+  const hub = await fakeRemote();
+  // Every Record pushed is taken; the next feed page names them all as forgotten there.
+  let pushed: string[] = [];
+  hub.answer = afterCheck((seen, res) => {
+    if (seen.method === 'POST' && seen.path.endsWith('/sync/records'))
+      pushed.push(...(JSON.parse(seen.body) as { records: { id: string }[] }).records.map((r) => r.id));
+    if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
+    const removed = pushed.map((id) => ({ id, forgotten_at: '2026-01-02T00:00:00.000Z' }));
+    pushed = [];
+    json(res, { data: [], has_more: false, next_cursor: null, watermark: 'wm_1', removed });
+  });
+  const app = await startApp('local');
+  try {
+    await app.api.createBrain({ id: 'many', name: 'Many' });
+    for (let i = 0; i < 30; i++) await app.api.rememberRecord('many', { content: `Note ${i}.` });
+    const person = await asPerson(app);
+    await person.pairSync('many', { remote: hub.url, remote_key: 'sk_test_remote_key' });
+    assert.equal((await person.runSync('many')).forgets_held, 30);
+    const { page, problems } = await openUi(context(), app);
+    await page.getByRole('link', { name: 'Many' }).click();
+    await page.getByRole('navigation', { name: 'Brain many' }).getByRole('link', { name: 'Sync' }).click();
+    const held = page.getByTestId('sync-held-forgets');
+    await held.filter({ hasText: 'asked this device to forget 30 Records' }).waitFor();
+    assert.equal((await app.api.listRecords('many', { limit: 100 })).data.length, 30);
+    await held.getByRole('button', { name: 'Forget 30 Records here…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Forget 30 Records?' });
+    await dialog.getByRole('button', { name: 'Forget 30 Records' }).click();
+    await held.waitFor({ state: 'detached' });
+    const counted = page.getByRole('row', { name: /Forgotten here because the hosted Mnemo said so/ });
+    assert.equal(await counted.getByRole('cell').textContent(), '30');
+    assert.equal((await app.api.listRecords('many', { limit: 100 })).data.length, 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await app.close();
+    await hub.close();
+  }
+});

@@ -15,7 +15,10 @@ export interface KeyWatchOptions {
 
 /** A server process's copy of the API keys it has looked up. */
 export interface KeyWatch {
-  /** The key with this hash: from the copy while the watch holds, otherwise `read` (kept when it may be). */
+  /**
+   * The key with this hash, or null: from the copy while the watch holds (an absent hash too),
+   * otherwise `read` (kept when it may be).
+   */
   lookup(hash: string, read: () => Promise<KeyRecord | null>): Promise<KeyRecord | null>;
   /** Ends the watch: the copy is dropped and the process is no longer counted. */
   close(): Promise<void>;
@@ -55,6 +58,10 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
   const renewEvery = leaseMs / 3;
 
   const copy = new Map<string, KeyRecord>();
+  // Hashes the table did not hold, so a client retrying a key it was never given (or a stranger trying
+  // one) costs a round trip once, not every request. A key's secret is random and minted with its row,
+  // so a hash absent now is not one a later create adds; the set is dropped with the copy all the same.
+  const absent = new Set<string>();
   // Bumped whenever the copy is dropped: a read begun before that is not kept.
   let generation = 0;
   let watching: { id: string; seen: number; sent: Sent } | null = null;
@@ -68,6 +75,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
 
   const drop = () => {
     copy.clear();
+    absent.clear();
     generation++;
   };
   const trustMs = leaseMs * trustedShare;
@@ -163,6 +171,7 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
       if (trusted()) {
         const kept = copy.get(hash);
         if (kept) return kept;
+        if (absent.has(hash)) return null;
       } else if (!watching && !starting && !closed && now() >= startAfter) {
         starting = start()
           .catch(() => void (startAfter = now() + renewEvery))
@@ -170,7 +179,10 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
       }
       const from = trusted() ? generation : null;
       const found = await read();
-      if (found && from === generation && trusted()) copy.set(hash, found);
+      if (from === generation && trusted()) {
+        if (found) copy.set(hash, found);
+        else if (absent.size < maxAbsent) absent.add(hash);
+      }
       return found;
     },
     async close() {
@@ -180,6 +192,9 @@ export function pgKeyWatch(client: PgClient, options: KeyWatchOptions = {}): Key
     },
   };
 }
+
+// Enough for every client of a hosted server retrying a stale key; past it a made-up key is read again.
+const maxAbsent = 10_000;
 
 // The rows of processes that died without removing theirs; a lease an hour over belongs to no process.
 const expiredLongAgo =

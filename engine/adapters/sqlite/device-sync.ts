@@ -70,8 +70,26 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           ...outboxParams(p.brain_uid, p.push_seq, rules),
         )!.c
       : 0;
-  const fateSql =
-    'INSERT OR REPLACE INTO sync_records (brain_uid, record_id, fate, remote_id, skipped_under, reason) VALUES (?, ?, ?, ?, ?, ?)';
+  // An upsert, not a replace: a Record's from_remote (migration 042) outlives every fate it takes.
+  const fateSql = `INSERT INTO sync_records (brain_uid, record_id, fate, remote_id, skipped_under, reason, from_remote)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (brain_uid, record_id) DO UPDATE SET fate = excluded.fate, remote_id = excluded.remote_id,
+       skipped_under = excluded.skipped_under, reason = excluded.reason,
+       from_remote = max(from_remote, excluded.from_remote)`;
+  // Held forgets of another pairing than the Brain's (replaced, unpaired, started over) ask nothing.
+  const dropStaleHeld = (brainUid: string) =>
+    store.run(
+      `DELETE FROM sync_held_forgets WHERE brain_uid = ?
+         AND pairing_id IS NOT (SELECT pairing_id FROM sync_pairings WHERE brain_uid = ?)`,
+      brainUid,
+      brainUid,
+    );
+  const heldCount = (brainUid: string, pairingId: string) =>
+    store.get<{ c: number }>(
+      'SELECT count(*) AS c FROM sync_held_forgets WHERE brain_uid = ? AND pairing_id = ?',
+      brainUid,
+      pairingId,
+    )!.c;
   // A pulled Record's row keeps its id as the remote's (so it is never pulled again); `skipped` is the
   // fate of a Record not yet answered (markSending), which the outbox reads.
   const pushPulled = (brainUid: string) =>
@@ -85,7 +103,68 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', brainUid, id) !==
           undefined,
       ),
-    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id, null, null)),
+    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id, null, null, 1)),
+    remoteForgets: (pairingId) =>
+      atOnce(() => {
+        const p = pairingOf(brainUid);
+        // Records still here that went up or came down: what a remote's forget can reach.
+        const travelled = store.get<{ c: number }>(
+          `SELECT count(*) AS c FROM sync_records s CROSS JOIN records r
+             ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+           WHERE s.brain_uid = ? AND s.remote_id IS NOT NULL`,
+          brainUid,
+        )!.c;
+        return {
+          travelled,
+          since: p?.pairing_id === pairingId ? p.remote_forgets_since : null,
+          recent: p?.pairing_id === pairingId ? p.remote_forgets_recent : 0,
+          held: heldCount(brainUid, pairingId),
+        };
+      }),
+    holdForgets: (pairingId, remoteIds, at) =>
+      atOnce(
+        () =>
+          void store.run(
+            `INSERT OR IGNORE INTO sync_held_forgets (brain_uid, remote_id, pairing_id, held_at)
+             SELECT ?, value, ?, ? FROM json_each(?)`,
+            brainUid,
+            pairingId,
+            at,
+            JSON.stringify(remoteIds),
+          ),
+      ),
+    heldForgets: (pairingId) =>
+      atOnce(() =>
+        store
+          .all<{ remote_id: string }>(
+            'SELECT remote_id FROM sync_held_forgets WHERE brain_uid = ? AND pairing_id = ? ORDER BY remote_id',
+            brainUid,
+            pairingId,
+          )
+          .map((r) => r.remote_id),
+      ),
+    dropHeldForgets: (pairingId) =>
+      atOnce(
+        () =>
+          void store.run(
+            'DELETE FROM sync_held_forgets WHERE brain_uid = ? AND pairing_id = ?',
+            brainUid,
+            pairingId,
+          ),
+      ),
+    noteRemoteForgets: (pairingId, { forgotten, since, recent }) =>
+      atOnce(
+        () =>
+          void store.run(
+            `UPDATE sync_pairings SET forgotten_by_remote = forgotten_by_remote + ?, remote_forgets_since = ?,
+               remote_forgets_recent = ? WHERE brain_uid = ? AND pairing_id = ?`,
+            forgotten,
+            since,
+            recent,
+            brainUid,
+            pairingId,
+          ),
+      ),
     markRemovalsPulled: (pairingId, ids) =>
       atOnce(
         () =>
@@ -183,7 +262,8 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           return { count, newest };
         };
         const unsent = { held_back: of('held_back'), skipped: of('skipped') };
-        return { pairing: p, pending: pending(p, rules), corrections, unsent };
+        const heldForgets = p ? heldCount(brainUid, p.pairing_id) : 0;
+        return { pairing: p, pending: pending(p, rules), corrections, unsent, heldForgets };
       }),
     pair: (brainUid, next, keeps) =>
       between(() =>
@@ -209,10 +289,17 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             next.paired_at,
             next.pairing_id,
           );
+          dropStaleHeld(brainUid);
         }),
       ),
     unpair: (brainUid) =>
-      between(() => store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', brainUid).changes > 0),
+      between(() =>
+        store.tx(() => {
+          const gone = store.run('DELETE FROM sync_pairings WHERE brain_uid = ?', brainUid).changes > 0;
+          dropStaleHeld(brainUid);
+          return gone;
+        }),
+      ),
     pairedBrains: () =>
       between(() =>
         store.all<{ project: string; env: 'test' | 'live'; brainId: string }>(
@@ -258,6 +345,18 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
     markSending: (brainUid, items) =>
       between(() =>
         store.tx(() => {
+          const first = new Set(
+            store
+              .all<{ id: string }>(
+                `SELECT value AS id FROM json_each(?) WHERE value NOT IN
+                   (SELECT record_id FROM sync_records WHERE brain_uid = ? AND remote_id IS NOT NULL
+                      AND record_id IN (SELECT value FROM json_each(?)))`,
+                JSON.stringify(items.map((i) => i.recordId)),
+                brainUid,
+                JSON.stringify(items.map((i) => i.recordId)),
+              )
+              .map((r) => r.id),
+          );
           for (const i of items)
             store.run(
               `INSERT INTO sync_records (brain_uid, record_id, fate, remote_id) VALUES (?, ?, 'skipped', ?)
@@ -266,6 +365,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
               i.recordId,
               i.remoteId,
             );
+          return [...first];
         }),
       ),
     markPushed: (brainUid, pairingId, fates, pushed, throughSeq, fields = { dropped: 0, taken: false }) =>
@@ -281,6 +381,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
               f.remoteId,
               f.skippedUnder ?? null,
               f.reason ?? null,
+              0,
             );
           store.run(
             `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?,
@@ -343,6 +444,8 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             ).changes > 0;
           if (kept) {
             pushPulled(brainUid);
+            // Asked for by the Brain that is gone: the new one asked for none of them.
+            store.run('DELETE FROM sync_held_forgets WHERE brain_uid = ?', brainUid);
             store.run(
               'UPDATE record_tombstones SET pulled_by = NULL WHERE brain_uid = ? AND pulled_by = ?',
               brainUid,
@@ -405,6 +508,17 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           .all<{ id: string }>(
             `SELECT r.id FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
              WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))`,
+            brainUid,
+            JSON.stringify(ids),
+          )
+          .map((r) => r.id),
+      ),
+    fromRemote: (brainUid, ids) =>
+      atOnce(() =>
+        store
+          .all<{ id: string }>(
+            `SELECT record_id AS id FROM sync_records
+             WHERE brain_uid = ? AND from_remote = 1 AND record_id IN (SELECT value FROM json_each(?))`,
             brainUid,
             JSON.stringify(ids),
           )

@@ -46,13 +46,22 @@ export function recordPageSql(brainUid: string, q: RecordListFilter): { sql: str
 }
 
 /**
+ * A Record written from a sync remote's feed (sync_records.from_remote, migration 042): no item of this
+ * device's own imports, whatever source it names (docs/sync.md, "Trust of a pulled Record").
+ */
+const notPulled = `NOT EXISTS (SELECT 1 FROM sync_records s
+  WHERE s.brain_uid = records.brain_uid AND s.record_id = records.id AND s.from_remote = 1)`;
+
+/**
  * Per source.name of a Brain's Records: its counts and the span of occurred_at, by name. A hosted
- * reader is not shown local_only Records, so they are not counted for it either.
+ * reader is not shown local_only Records, so they are not counted for it either. Records pulled from a
+ * sync remote are the remote's, counted under no source of this device.
  */
 export const sourceListSql = (hideLocalOnly: boolean) =>
   `SELECT source_name AS name, count(*) AS records, count(external_id) AS reconciled,
           min(occurred_ms) AS first_ms, max(occurred_ms) AS last_ms
    FROM records WHERE brain_uid = ? AND source_name IS NOT NULL ${hideLocalOnly ? "AND visibility <> 'local_only'" : ''}
+     AND ${notPulled}
    GROUP BY source_name ORDER BY source_name`;
 
 /** The Records with no source.name: a scan of the Brain's Records, as sourceListSql's of the named. */
@@ -69,6 +78,7 @@ export const sourceItemsSql = (hideLocalOnly: boolean) =>
   `SELECT source_name AS name, count(DISTINCT external_id) AS distinct_external
    FROM records INDEXED BY records_external
    WHERE brain_uid = ? AND external_id IS NOT NULL ${hideLocalOnly ? "AND visibility <> 'local_only'" : ''}
+     AND ${notPulled}
    GROUP BY source_name`;
 
 /**

@@ -34,6 +34,8 @@ const shapes: Record<string, string> = {
   'emoji after a value': `My favourite colour is blue${' 👍🏽 lol'.repeat(n / 8)}`,
   'a school': `I'm a ${'phd '.repeat(n / 4)}student at ${'Aa of '.repeat(n / 6)}x`,
   newlines: `a${'\n'.repeat(n)}b`,
+  'hard-wrapped lines': `${'I went to the market and bought some figs and the\n'.repeat(n / 50)}x`,
+  'wrapped list items': `${'- I went to the market and bought some figs and the\n  figs\n'.repeat(n / 60)}x`,
   'spaces after a coming value': `I'm moving to Berlin${' '.repeat(n)}x`,
   'a coming day in words': `I'm starting at Acme on the${' the'.repeat(n / 4)} 5th x`,
   'lines handing over': `${'ines said:\n'.repeat(n / 11)}x`,

@@ -145,6 +145,63 @@ test('greetings and sign-offs alone are courtesy; sentences that begin like them
     assert.equal(isCourtesy(s), false, s);
 });
 
+test('greetings and sign-offs in German, Croatian and to a group are courtesy; statements that begin like them are not', () => {
+  for (const s of [
+    'Team,',
+    'Hi all,',
+    'Dear tenants,',
+    'Dear colleagues,',
+    'Dear yogis,',
+    'Hallo zusammen!',
+    'Liebe Kolleginnen und Kollegen,',
+    'Sehr geehrte Frau Lindqvist,',
+    'Sehr geehrte Damen und Herren,',
+    'Guten Tag Frau Lindqvist,',
+    'Poštovani,',
+    'Poštovani gospodine Horvat,',
+    'Lijep pozdrav',
+    'Mit freundlichen Grüßen',
+    'Beste Grüße',
+    'Viele Grüße',
+    'LG',
+    'LG, Maya',
+    'Namaste, Yogawerk',
+    'Ihr Praxisteam Dr. Novak',
+    'Ihr FitInn Team',
+    'Euer HR-Team',
+  ])
+    assert.equal(isCourtesy(s), true, s);
+  for (const s of [
+    'Team meeting moved to 3pm.',
+    'All done!',
+    'Your team is great!',
+    'The Atlas team shipped it.',
+    'The victim',
+    'LG TV is broken',
+    'Liebe ist alles.',
+    'Guten Tag, ich habe eine Frage.',
+    "Hi I'm Ana,",
+    'Thanks for the lift,',
+  ])
+    assert.equal(isCourtesy(s), false, s);
+});
+
+test("a mail's last line that is only its sender's name, or part of it, is its signature", () => {
+  const head = (from: string) => `Subject: Befund\nFrom: ${from}\nTo: Maya <maya@x.example>\n\n`;
+  const huber = `${head('Ordination Dr. Markus Huber <o@x.example>')}Guten Tag,\n\nIhr Befund ist da.\n\nOrdination Dr. Huber`;
+  assert.deepEqual(unsaid(huber), [
+    'Subject: Befund\nFrom: Ordination Dr. Markus Huber <o@x.example>\nTo: Maya <maya@x.example>',
+    'Ordination Dr. Huber',
+  ]);
+  // Above the mail it quotes, the last line of its own words.
+  const jonas = `${head('Jonas Berger <j@x.example>')}Team,\n\nLaunch moves.\n\nJonas\n\nOn Tue, Jonas Berger wrote:\n> Atlas goes live.`;
+  assert.deepEqual(unsaid(jonas).slice(1), ['Jonas', 'On Tue, Jonas Berger wrote:\n> Atlas goes live.']);
+  // Another name, a name in a sentence, or a mail of one line stays said.
+  assert.deepEqual(unsaid(`${head('Jonas Berger <j@x.example>')}Launch moves.\n\nPriya`).length, 1);
+  assert.deepEqual(unsaid(`${head('Jonas Berger <j@x.example>')}Launch moves.\n\nJonas agrees.`).length, 1);
+  assert.deepEqual(unsaid(`${head('Jonas Berger <j@x.example>')}Jonas`).length, 1);
+});
+
 test("a mailing's boilerplate is not said; a sentence that only begins like it is", () => {
   for (const s of [
     'Click here to read more.',
@@ -208,9 +265,10 @@ test("a mail's answered or forwarded mail under its header block, a phone's line
   assert.deepEqual(unsaid(`${head}Yes, I sold my bike.\n\nSent from my iPhone`).slice(1), [
     'Sent from my iPhone',
   ]);
-  // Under "Thanks," a sentence of the mail's own is said: only a signature's short lines are not.
+  // Under "Thanks," a sentence of the mail's own is said: only a signature's short lines are not (the
+  // sender's name closing it is one).
   const said = `${head}Thanks,\nI will call you tomorrow about the contract.\nAna`;
-  assert.deepEqual(unsaid(said).slice(1), []);
+  assert.deepEqual(unsaid(said).slice(1), ['Ana']);
   // Nor are more lines under it than a signature has, however short.
   const list = `${head}Cheers,\n${['Milk', 'Eggs', 'Bread', 'Oats', 'Rice', 'Tea', 'Jam'].join('\n')}`;
   assert.deepEqual(unsaid(list).slice(1), []);

@@ -278,7 +278,32 @@ function partsOf(text: string): Part[] {
     if (wrapped) add(prev, l, 'quote');
     else if (attribution.test(l.text)) add(l, l, 'quote');
   }
-  return out;
+  const signed = isMail ? signedByName(lines, out) : null;
+  if (signed) add(signed, signed, 'signature');
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The line a mail's own words end with when it is only its sender's name, or part of it, as the
+ * importer's "From:" line gives it ("Jonas", "Thomas Gruber", "Ordination Dr. Huber" from "Ordination
+ * Dr. Markus Huber"): a signature with no sign-off above it. Each was a Memory, "Thomas Gruber" in the
+ * landlord's list. Null when the mail's header names no one, or the line says more.
+ */
+function signedByName(lines: readonly Line[], parts: readonly Part[]): Line | null {
+  const header = parts.find((p) => p.kind === 'header')!;
+  const from = lines.find(
+    (l) => l.start >= header.start && l.end <= header.end && l.text.startsWith('From: '),
+  );
+  const display = from ? /^From: ([^<@]*)</u.exec(from.text)?.[1]!.replace(/"/gu, '').trim() : '';
+  if (!display) return null;
+  const nameWords = new Set(display.toLowerCase().split(/[\s,]+/u));
+  // Its own words end where the first part after the header starts (a quote, a signature), else at the end.
+  const ownEnd = Math.min(...parts.filter((p) => p.start > header.end).map((p) => p.start), Infinity);
+  const own = lines.filter((l) => l.start > header.end && l.end <= ownEnd && l.text !== '');
+  const last = own.at(-1);
+  if (!last || own.length < 2 || within(parts, last.start, last.end)) return null;
+  const words = last.text.replace(/[,.]$/u, '').toLowerCase().split(/\s+/u);
+  return words.length <= 4 && words.every((w) => nameWords.has(w)) ? last : null;
 }
 
 /** Longest first, so "best regards" is taken whole before "best" ("Best regards, Carol"). */
@@ -292,16 +317,39 @@ const opening = (words: string) =>
   );
 /** Words that greet or thank someone, lower-cased: names may follow them ("Hi Ana", "Thanks Bob!"). */
 const greetings = opening(
-  'hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good morning|good afternoon|good evening|thanks|thank you|many thanks|thanks again|bok|zdravo|hej|moin|servus|ahoj|cześć|bom dia|boa tarde|buenos días|buongiorno|dobar dan|draga|dragi|querida|querido|liebe|lieber|chère|cher',
+  'hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good morning|good afternoon|good evening|thanks|thank you|many thanks|thanks again|bok|zdravo|hej|moin|servus|ahoj|cześć|bom dia|boa tarde|buenos días|buongiorno|dobar dan|draga|dragi|drage|querida|querido|liebe|lieber|liebes|chère|cher|sehr geehrte|sehr geehrter|sehr geehrtes|guten tag|guten morgen|guten abend|grüß gott|grüß dich|grüezi|poštovani|poštovana|poštovane|poštovanje|dobro jutro|dobra večer',
 );
+/**
+ * Greetings that address someone, lower-cased: besides names, a group in lower case may follow them
+ * ("Dear tenants,", "Liebe Kolleginnen und Kollegen,", "Sehr geehrte Damen und Herren,"), closed by a
+ * comma, "!" or ":" as a salutation is. Not thanks: "Thanks for the lift," says what for.
+ */
+const addressing = opening(
+  'hi|hello|hey|dear|hallo|hola|olá|bonjour|ciao|good morning|bok|zdravo|hej|moin|servus|draga|dragi|drage|querida|querido|liebe|lieber|liebes|chère|cher|sehr geehrte|sehr geehrter|sehr geehrtes|guten tag|guten morgen|grüß gott|grüezi|poštovani|poštovana|poštovane|dobar dan',
+);
+const addressedGroup =
+  /^(?:[ \t]+(?!(?:i|i['’]m|ich|we|wir|my|me|mi|ja)(?![\p{L}\p{M}]))[\p{L}\p{M}'’.-]+){1,4}[,!:]$/iu;
 /** Thanks as a sign-off, above a name: "Thanks," / "Carol". */
 const thanksAlone = /^(?:thanks|thank you|many thanks|thanks again|thx|ta)$/u;
 /** A time of day alone greets too ("Morning all!", "Morning Ana"), but opens other sentences as often. */
 const timeOfDay = opening('morning|afternoon|evening');
 /** Words that sign off: a name follows them only after a comma ("Best, Carol"; not "Love Lisbon!"). */
 const signOffs = opening(
-  'best|best regards|kind regards|warm regards|regards|cheers|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|até breve|viele grüße|liebe grüße|mit freundlichen grüßen|bis bald|cordialement|à bientôt|a bientôt|bien à vous|saludos|un saludo|saludos cordiales|atentamente|hasta pronto|pozdrav|lijep pozdrav|srdačan pozdrav|puno pozdrava|pozdrawiam|s pozdravem|saluti|cordiali saluti|un abbraccio|groetjes|met vriendelijke groet|hälsningar|mvh',
+  'best|best regards|kind regards|warm regards|regards|cheers|sincerely|yours|yours truly|love|take care|all the best|cumprimentos|abraço|abraços|beijos|até breve|viele grüße|liebe grüße|mit freundlichen grüßen|bis bald|cordialement|à bientôt|a bientôt|bien à vous|saludos|un saludo|saludos cordiales|atentamente|hasta pronto|pozdrav|lijep pozdrav|srdačan pozdrav|puno pozdrava|pozdrawiam|s pozdravem|saluti|cordiali saluti|un abbraccio|groetjes|met vriendelijke groet|hälsningar|mvh|beste grüße|herzliche grüße|freundliche grüße|schöne grüße|viele liebe grüße|mit besten grüßen|mit freundlichen grüssen|viele grüsse|liebe grüsse|beste grüsse|herzliche grüsse|freundliche grüsse|herzlichst|alles liebe|hochachtungsvoll|lg|glg|vg|mfg|namaste|srdačno|s poštovanjem|lp|pozdravi',
 );
+/**
+ * A sign-off by a team for its people, with its name ("Ihr Praxisteam Dr. Novak", "Euer HR-Team", "Ihr
+ * FitInn Team", "Your Yogawerk team", "Vaš tim Dr. Horvat"): the opening lower-cased, the name after
+ * "team" capitalised, so "Your team is great!" is none.
+ */
+const teamSignOff =
+  /^(?:ihr|ihre|euer|eure|dein|deine|your|the|vaš|vaša|vaše|tvoj|tvoja)[ \t]+(?:[\p{L}\p{N}&'’.-]+[ \t]+){0,3}?(?:[\p{L}\p{N}&'’.-]*team|(?<=[ \t])tim)(?=$|[ \t,!.])/u;
+const afterTeam = /^(?:[ \t]+\p{Lu}[\p{L}\p{M}'’.-]*){0,3}[,!.]?$/u;
+/**
+ * A group addressed by itself, closing with a comma, "!" or ":": "Team,", "All,", "Everyone!",
+ * "Leute,", "Ekipa,". Lower-cased.
+ */
+const groupAlone = /^(?:team|all|everyone|everybody|folks|guys|people|leute|zusammen|ekipa|svima)[,!:]$/u;
 /** A capitalised name, not "I". */
 const name = String.raw`[ \t]+(?!I(?![\p{L}\p{M}]))\p{Lu}[\p{L}\p{M}'’-]*`;
 const names = (min: number, max: number, lead: string) =>
@@ -311,16 +359,23 @@ const afterGreeting = names(0, 3, '[,!.:]?');
 const afterTimeOfDay = names(0, 1, '[,!.:]?');
 const namedAfterComma = names(1, 3, ',');
 const afterSignOff = (rest: string) => /^[,!.:]?$/u.test(rest) || namedAfterComma.test(rest);
-const group = /^[,!.:]?[ \t]+(?:all|everyone|everybody|team|there|folks|guys|both)[,!.:]?$/iu;
+const group =
+  /^[,!.:]?[ \t]+(?:all|everyone|everybody|team|there|folks|guys|both|zusammen|alle|allerseits|leute|svima|ekipa)[,!.:]?$/iu;
 
 /**
  * A sentence that only greets or signs off: "Hi Ana,", "Hallo Ana,", "Hey there!", "Best, Carol",
  * "Thanks,", "Kind regards". Said, but nothing to remember. "Hi I'm Ana", "Love it", "Love Lisbon!",
  * "Cheers Acme Corp" and "Morning Standup Moved" are not.
  */
-export function isCourtesy(sentence: string): boolean {
+export function isCourtesy(said: string): boolean {
+  const sentence = said.trim();
   const lower = sentence.toLowerCase();
   const rest = (m: RegExpExecArray) => sentence.slice(m[0].length);
+  if (groupAlone.test(lower)) return true;
+  const team = teamSignOff.exec(lower);
+  if (team && afterTeam.test(rest(team))) return true;
+  const addressed = addressing.exec(lower);
+  if (addressed && addressedGroup.test(rest(addressed))) return true;
   const greeting = greetings.exec(lower);
   if (greeting) return afterGreeting.test(rest(greeting)) || group.test(rest(greeting));
   const time = timeOfDay.exec(lower);

@@ -1979,3 +1979,75 @@ test('a sentence that says a nickname holds every other slot it says beside it',
     [['nickname', "Tomislav Kovačević's nickname is Tom"]],
   );
 });
+
+test("a note's or a mail's hard-wrapped paragraph gives whole sentences, quoted with their line breaks", () => {
+  const maya = { self: { type: 'person' as const, name: 'Maya Lindqvist' } };
+  const derive = (content: TypedContent, sourceName: string) => {
+    const text = recordText(content);
+    const claims = createRuleDeriver().derive(
+      { id: 'rec_1', content, text, sourceName, occurredAt: '2026-07-21T00:00:00Z' },
+      maya,
+    );
+    for (const c of claims) assert.ok(text.includes(c.quote), c.quote);
+    return claims;
+  };
+  const note = [
+    '# Piranesi',
+    '',
+    "Finished on the train back from Graz. Honestly one of the best books I've read in years: the House with",
+    'its endless halls and tides felt like a place I had been. I loved how slowly the truth comes through the',
+    'journal entries. The Other is chilling.',
+  ].join('\n');
+  assert.deepEqual(
+    derive({ kind: 'document', title: 'Book notes - Piranesi', text: note }, 'obsidian').map((c) => [
+      c.statement,
+      c.quote,
+    ]),
+    [
+      ['Finished on the train back from Graz.', 'Finished on the train back from Graz.'],
+      [
+        "Honestly one of the best books I've read in years: the House with its endless halls and tides felt like a place I had been.",
+        "Honestly one of the best books I've read in years: the House with\nits endless halls and tides felt like a place I had been.",
+      ],
+      [
+        'I loved how slowly the truth comes through the journal entries.',
+        'I loved how slowly the truth comes through the\njournal entries.',
+      ],
+      ['The Other is chilling.', 'The Other is chilling.'],
+    ],
+  );
+  const mail = [
+    'Subject: Flight moved!',
+    'From: Maya Lindqvist <maya@example.at>',
+    '',
+    'Ines, Austrian moved my Lisbon flight to Saturday the 19th, so I land at',
+    '16:05 instead of the morning. I moved to Kaiserstrasse 42 in Vienna last',
+    'spring, so send the parcel there.',
+    '',
+    'Maya',
+  ].join('\n');
+  const claims = derive({ kind: 'message', text: mail, speaker: 'self', thread: 'Flight moved!' }, 'mbox');
+  // The home in a wrapped sentence holds the slot; "spring, so send the parcel there." was a Memory.
+  assert.deepEqual(
+    claims.map((c) => [c.statement, c.quote, c.predicate]),
+    [
+      [
+        'Ines, Austrian moved my Lisbon flight to Saturday the 19th, so I land at 16:05 instead of the morning.',
+        'Ines, Austrian moved my Lisbon flight to Saturday the 19th, so I land at\n16:05 instead of the morning.',
+        null,
+      ],
+      [
+        'I moved to Kaiserstrasse 42 in Vienna last spring, so send the parcel there.',
+        'I moved to Kaiserstrasse 42 in Vienna last\nspring, so send the parcel there.',
+        'lives in',
+      ],
+    ],
+  );
+  // A chat's message keeps its lines: a line break there is one its speaker typed.
+  const chat =
+    'I moved to Kaiserstrasse 42 in Vienna and the old address no longer works\nlast spring was hectic';
+  assert.deepEqual(
+    claimsOf(chat, 'Ana').map((c) => c.quote),
+    ['I moved to Kaiserstrasse 42 in Vienna and the old address no longer works', 'last spring was hectic'],
+  );
+});

@@ -80,6 +80,7 @@ import {
   type Span,
   type TaskItem,
   type TodoEntry,
+  unwrapped,
 } from './split-text.ts';
 import { taskStatement } from './task-statement.ts';
 import { isQuestion, opensAsQuestion } from './unmarked-question.ts';
@@ -625,21 +626,62 @@ export function createRuleDeriver(): Deriver {
     // "I go by Jo Park." of Joanna Park is her nickname: a full name with a place's kind in it is hers
     // where that kind is a word of her name and another of its words is of her name or her first name
     // cut short ("Maksimir Park", and "Victoria Station" of Victoria Hughes, still a place passed).
-    name: 'rules-v97',
+    // v98 (use10 M5, H1): a mail's greetings and sign-offs in German, Croatian and to a group ("Team,",
+    // "Dear tenants,", "Liebe Kolleginnen und Kollegen,", "Sehr geehrte Frau Lindqvist,", "Guten Tag
+    // …,", "Poštovani,", "Beste Grüße", "LG", "Namaste, Yogawerk", "Ihr Praxisteam Dr. Novak") are
+    // courtesy, and a mail's last line of its own words that is only its sender's name ("Jonas",
+    // "Ordination Dr. Huber" from "Ordination Dr. Markus Huber") is its signature: none is a Memory.
+    // v99 (use10 M4): a note's, a document's or a mail's paragraph hard-wrapped at 72 or 100
+    // characters is read as one run of prose (split-text.ts `unwrapped`): each line was a sentence of
+    // its own, and "I loved how slowly the truth comes through the" and "journal entries." were two
+    // Memories. A statement reads the wrap as a space; its quote keeps the line break as written.
+    name: 'rules-v99',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
-      const c = record.content;
-      const todo = c.kind === 'document' ? todoEntry(record.text) : null;
-      const claims = oneHomeSaid(
-        todo === null
-          ? claimsOfRecord(record, ctx)
-          : [todoClaim(record, todo, ctx), ...afterTodo(record, todo, ctx)],
-      );
-      const named = forKnownPeople(withKnownFirstNames(claims, ctx.knownFirstNames, spokenBy(c)), ctx);
-      return c.kind === 'document' || c.kind === 'message' ? withTaskState(named, record.text) : named;
+      const flat = asProse(record);
+      if (flat !== record) return derived(flat, ctx).map((c) => quotedAsWritten(c, flat.text, record.text));
+      return derived(record, ctx);
     },
   };
+}
+
+/**
+ * A Record whose prose may be hard-wrapped (a note, a document, a mail) with its soft line breaks as
+ * spaces (unwrapped: the same length); the Record itself where it has none, or where a line is what
+ * its speaker meant one to be (a chat's message). As withoutItsMetadata, only the text read changes:
+ * whose a note is (own-note.ts) is read from its lines as written.
+ */
+function asProse(record: DerivableRecord): DerivableRecord {
+  const c = record.content;
+  if (c.kind !== 'document' && !(c.kind === 'message' && record.sourceName === 'mbox')) return record;
+  const text = unwrapped(record.text);
+  if (text === record.text) return record;
+  return { ...record, text };
+}
+
+/**
+ * A claim read from the unwrapped text (`flat`) quoting the Record's text as written: the same span,
+ * with the line breaks the statement reads as spaces.
+ */
+function quotedAsWritten(c: Claim, flat: string, text: string): Claim {
+  const at = flat.indexOf(c.quote);
+  if (at < 0) return c;
+  const quote = text.slice(at, at + c.quote.length);
+  return quote === c.quote ? c : { ...c, quote };
+}
+
+/** A Record's claims, read from its text as `derive` gives it. */
+function derived(record: DerivableRecord, ctx: DeriveContext): Claim[] {
+  const c = record.content;
+  const todo = c.kind === 'document' ? todoEntry(record.text) : null;
+  const claims = oneHomeSaid(
+    todo === null
+      ? claimsOfRecord(record, ctx)
+      : [todoClaim(record, todo, ctx), ...afterTodo(record, todo, ctx)],
+  );
+  const named = forKnownPeople(withKnownFirstNames(claims, ctx.knownFirstNames, spokenBy(c)), ctx);
+  return c.kind === 'document' || c.kind === 'message' ? withTaskState(named, record.text) : named;
 }
 
 /**

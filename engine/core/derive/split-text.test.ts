@@ -9,6 +9,7 @@ import {
   taskItems,
   todoEntry,
   type Span,
+  unwrapped,
 } from './split-text.ts';
 
 const listItems = (text: string, p: Span) => itemsOf(text, p, numberedLines(text));
@@ -338,6 +339,174 @@ describe('split-text', () => {
       'i loved it.',
       'approx. two days',
     ]);
+  });
+
+  describe('unwrapped: a paragraph hard-wrapped in a note or a mail is prose, not a line a sentence', () => {
+    /** The sentences of text read as prose, each as written (its line breaks kept). */
+    const prose = (text: string) => {
+      const flat = unwrapped(text);
+      assert.equal(flat.length, text.length);
+      return sentences(flat).map((s) => text.slice(s.start, s.end));
+    };
+    const lines = (...xs: string[]) => xs.join('\n');
+
+    it("a note's paragraph wrapped at 100 characters gives whole sentences, quoted with their line breaks", () => {
+      const note = lines(
+        '# Piranesi',
+        '',
+        "Finished on the train back from Graz. Honestly one of the best books I've read in years: the House with",
+        'its endless halls and tides felt like a place I had been. I loved how slowly the truth comes through the',
+        'journal entries. The Other is chilling. A bit slow in the first 60 pages but worth it.',
+        "Would recommend to [[Ana Petrović]] — she'll like the statues.",
+      );
+      assert.deepEqual(prose(note), [
+        '# Piranesi',
+        'Finished on the train back from Graz.',
+        "Honestly one of the best books I've read in years: the House with\nits endless halls and tides felt like a place I had been.",
+        'I loved how slowly the truth comes through the\njournal entries.',
+        'The Other is chilling.',
+        'A bit slow in the first 60 pages but worth it.',
+        "Would recommend to [[Ana Petrović]] — she'll like the statues.",
+      ]);
+      // A capital that goes on after a word no sentence ends with: a title's, a name's.
+      assert.deepEqual(
+        prose(
+          lines(
+            "Beautifully written but I found it cold and too predictable; Klara's devotion to the Sun moved me less than",
+            'Never Let Me Go did. Book club was split.',
+          ),
+        ),
+        [
+          "Beautifully written but I found it cold and too predictable; Klara's devotion to the Sun moved me less than\nNever Let Me Go did.",
+          'Book club was split.',
+        ],
+      );
+    });
+
+    it("a mail's body wrapped at 72 is prose; its headers, greeting, quotation and signature stay lines", () => {
+      const mail = lines(
+        'Subject: Heating maintenance on 3 December for the whole building',
+        'From: Thomas Gruber <office@gruber-immobilien.at>',
+        '',
+        'Dear Ms Lindqvist,',
+        '',
+        'the technician will come on 3 December between 8:00 and 12:00 to service',
+        'the boiler in your flat; please make sure someone is at home to let him',
+        'in. The rent indexation for 2027 follows in a separate letter.',
+        '',
+        'On Tue, 3 Nov 2026 at 15:00, Maya Lindqvist <maya@example.at> wrote:',
+        '> Could the technician come in the afternoon instead of the morning, as',
+        '> I am at the office until noon on most days that week?',
+        '',
+        'Best regards and thank you for your patience with the old boiler',
+        'Thomas Gruber',
+        'Gruber Immobilien',
+      );
+      assert.deepEqual(prose(mail), [
+        'Subject: Heating maintenance on 3 December for the whole building',
+        'From: Thomas Gruber <office@gruber-immobilien.at>',
+        'Dear Ms Lindqvist,',
+        'the technician will come on 3 December between 8:00 and 12:00 to service\nthe boiler in your flat; please make sure someone is at home to let him\nin.',
+        'The rent indexation for 2027 follows in a separate letter.',
+        'On Tue, 3 Nov 2026 at 15:00, Maya Lindqvist <maya@example.at> wrote:',
+        '> Could the technician come in the afternoon instead of the morning, as',
+        '> I am at the office until noon on most days that week?',
+        'Best regards and thank you for your patience with the old boiler',
+        'Thomas Gruber',
+        'Gruber Immobilien',
+      ]);
+      // CRLF line ends wrap as LF ones do.
+      const crlf =
+        'We will send the signed lease back to you by post on Monday morning, together\r\nwith the deposit.';
+      assert.deepEqual(prose(crlf), [crlf]);
+    });
+
+    it('lists, checklists, headings, tables, properties, chats, code and short lines stay one a line', () => {
+      const kept = [
+        // A list of lines without stops, long or short.
+        lines(
+          '- Book the flights to Lisbon before the prices go up again in the autumn',
+          '- Ask Inês whether her parents still want the Manner wafers from Vienna',
+          '1. Call the bank about the mortgage and the new standing order for rent',
+          '2. Cancel the FitInn membership before the next yearly fee is charged',
+        ),
+        lines(
+          '- [ ] Migration dry run #2 with Priya, the week of 7 December, overnight',
+          '- [x] Schema freeze for the invoice tables, signed off by Jonas and Priya',
+        ),
+        lines(
+          '## Milestones for the Atlas launch at Fernwerk and the data migration',
+          'Schema freeze first.',
+        ),
+        lines('| Race | Time | Place | Notes about the weather and the wind that day |', '| Laser | 10:00 |'),
+        lines(
+          'author: Susanna Clarke, rating five of five, finished on the train home',
+          'finished: 2026-07-21',
+          'Deadline: 15 January 2027 (moved again after the security review and',
+          'the two blockers it found)',
+        ),
+        lines(
+          '[21/11/2026, 09:10] Inês Carvalho: I will pick you up at the airport then, on',
+          '[21/11/2026, 09:11] Inês Carvalho: the Saturday, no problem at all',
+        ),
+        lines(
+          '```',
+          'const greeting = "hello there, this is a long line of code without a stop"',
+          'print(greeting)',
+          '```',
+        ),
+        // A thought a line, as a daily note keeps them: short of any wrap.
+        lines(
+          'Went climbing with Ana in the morning',
+          'lunch at Figlmüller with Lena and Jonas',
+          'Started reading Piranesi',
+        ),
+        // A line that ends a sentence, or a Markdown hard break.
+        lines(
+          'We booked the Hotel Motto for the long weekend in Vienna in December.',
+          'then we cancelled it',
+        ),
+        lines(
+          'We booked the Hotel Motto for the long weekend in Vienna in December  ',
+          'then we cancelled it',
+        ),
+        // A capital after a word a sentence may end with opens a line of its own.
+        lines('Thanks for the update on the project timeline and the revised budget', 'Ana'),
+        // A line the next word would have fitted on was broken where it was meant to be.
+        lines(
+          'Things I want to do when we visit Lisbon at Christmas this year',
+          'eat pastéis de nata at Belém, walk up to the castle, and take the tram to the sea at Cascais',
+        ),
+      ];
+      for (const text of kept) assert.equal(unwrapped(text), text, text);
+    });
+
+    it("a list item's own words wrapped onto an indented line are the item's", () => {
+      assert.deepEqual(
+        prose(
+          lines(
+            '- Book the flights to Lisbon before the prices go up again, Inês says the',
+            '  week before Christmas fills fast',
+            '- Manner wafers',
+          ),
+        ),
+        [
+          'Book the flights to Lisbon before the prices go up again, Inês says the\n  week before Christmas fills fast',
+          'Manner wafers',
+        ],
+      );
+    });
+
+    it('only line breaks become spaces, and only where the lines go on', () => {
+      fc.assert(
+        fc.property(texts, (text) => {
+          const flat = unwrapped(text);
+          assert.equal(flat.length, text.length);
+          for (let i = 0; i < text.length; i++)
+            if (flat[i] !== text[i]) assert.ok(/[\r\n]/u.test(text[i]!) && flat[i] === ' ');
+        }),
+      );
+    });
   });
 
   // The bound tells a hang from a pass (joining by string concatenation took 100 s here).

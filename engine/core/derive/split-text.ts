@@ -1,3 +1,4 @@
+import { fencedLines } from '../shared/fenced-lines.ts';
 import { segmentInWindows } from '../shared/segment-in-windows.ts';
 import { isForeignMonthName } from '../retrieve/time-languages.ts';
 
@@ -257,6 +258,118 @@ export function sentences(text: string): Span[] {
     }
   }
   return out;
+}
+
+/**
+ * Lines that are a form's, not a wrapped sentence's: a heading, a table's row, a quotation, a code
+ * fence, a rule or a signature's "-- ", a "Key: value" line (a mail's header, a note's property, a
+ * chat's "Ana: see you", of a key of up to four words) and a chat's or a log's line opening with its
+ * stamp ("[12/03/2026, 10:02] …", "2026-06-02 …"); not a time alone ("8:00 and 12:00 to …").
+ */
+const formLine = new RegExp(
+  [
+    String.raw`^[ \t]*(?:#{1,6}[ \t]|\||>|\x60{3}|~{3}|-{2,}[ \t]*$|\*{3,}[ \t]*$|_{3,}[ \t]*$)`,
+    String.raw`^[ \t]*[\p{L}\p{N}][\p{L}\p{N}_'’.&/()-]*(?:[ \t]+[\p{L}\p{N}_'’.&/()-]+){0,3}:(?:[ \t]|$)`,
+    String.raw`^[ \t]*(?:\[\d[^\]\n]{3,40}\]|\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?![\p{L}\p{N}]))`,
+  ].join('|'),
+  'u',
+);
+/** A bullet's marker; a number's is a list's only in order (markerOf). */
+const bulletLine = /^[ \t]*[-*+•‣◦][ \t]+\S/u;
+/**
+ * Where a line ends a sentence, or a Markdown hard break ends it ("  " or "\\" after its words): its last
+ * mark before closing quotes and brackets.
+ */
+const endsLine = /(?:[.!?…:;。！？][\p{Pe}\p{Pf}"'*_]{0,3}|[ \t]{2}|\\)$/u;
+/** Words a sentence goes on after, so the capital that opens the next line is a name's ("than\nNever …"). */
+const goesOnAfter = new Set(
+  `a an the of to in on at for with from by about as into onto over under than and or but nor that which
+   who whose whom my your his her its our their this these those is are was were be been being have has
+   had do does did will would can could should may might must not very more most some any every each
+   both either like through between after before since until while because if when where how what`.split(
+    /\s+/u,
+  ),
+);
+/** The shortest line a wrapping editor or mailer leaves before its width: shorter ones are lines as written. */
+const wrappedLineMin = 45;
+
+/**
+ * Whether the line break between `line` and `next` (two lines of one paragraph, `width` its longest) is
+ * a soft one, a wrap inside a sentence: `line` ends no sentence and is about as long as the paragraph
+ * allows (the next word would not have fit on it), and `next` goes on with it (in lower case, a number,
+ * or a capital after a word a sentence does not end with). Neither is a form's line (formLine), and
+ * `next` opens no list item; a list item's own words wrap onto an indented line.
+ */
+function softBreak(crLine: string, crNext: string, width: number, listed: ReadonlySet<number>): boolean {
+  const [line, next] = [crLine, crNext].map((x) => (x.endsWith('\r') ? x.slice(0, -1) : x)) as [
+    string,
+    string,
+  ];
+  const l = line.trimEnd();
+  if (l.length < wrappedLineMin || endsLine.test(line) || formLine.test(line) || formLine.test(next))
+    return false;
+  if (bulletLine.test(next) || markerOf(next.trimStart(), listed) !== null) return false;
+  const item = bulletLine.test(line) || markerOf(line.trimStart(), listed) !== null;
+  const indent = /^[ \t]*/u.exec(next)![0].length;
+  if (item ? indent === 0 : indent > 3) return false;
+  const word = /^\S+/u.exec(next.trimStart())?.[0] ?? '';
+  if (l.length + 1 + word.length <= width * 0.85) return false;
+  const first = /^[\p{Pi}\p{Ps}"'*_]*(.)/u.exec(word)?.[1] ?? '';
+  if (/[\p{Ll}\p{Lo}\p{N}]/u.test(first)) return true;
+  if (!/\p{Lu}/u.test(first)) return false;
+  // The line's last word, read back no further than a word's length.
+  let from = l.length;
+  while (from > l.length - 16 && from > 0 && /\p{L}/u.test(l[from - 1]!)) from -= 1;
+  return /[,–—]$/u.test(l) || goesOnAfter.has(l.slice(from).toLowerCase());
+}
+
+/**
+ * text with the line breaks that only wrap a paragraph's prose (softBreak: a note's or a mail's lines
+ * hard-wrapped at 72 or 100 characters) as spaces. The same length, so that every span of it is a
+ * span of text, quoted from text as it is. In Markdown a single line break inside a paragraph is soft;
+ * every line was a sentence of its own, and a wrapped note's sentences were Memories in pieces ("I
+ * loved how slowly the truth comes through the", "journal entries."). Lists, checklists, headings,
+ * tables, quotations, code, "Key: value" lines, chats and short lines (a signature, an address, a note
+ * of a thought a line) stay lines.
+ */
+export function unwrapped(text: string): string {
+  if (!text.includes('\n')) return text;
+  const lines = text.split('\n');
+  const fenced = fencedLines(lines);
+  const listed = numberedLines(text);
+  const soft: number[] = [];
+  let offset = 0;
+  let block: number[] = [];
+  const readBlock = () => {
+    // A loop, not Math.max(...): a Record may hold hundreds of thousands of lines in one paragraph.
+    let width = 0;
+    for (const i of block) width = Math.max(width, lines[i]!.trimEnd().length);
+    for (let k = 0; k + 1 < block.length; k++) {
+      const i = block[k]!;
+      if (!fenced[i] && !fenced[i + 1] && softBreak(lines[i]!, lines[i + 1]!, width, listed)) soft.push(i);
+    }
+    block = [];
+  };
+  const ends: number[] = [];
+  lines.forEach((line, i) => {
+    offset += line.length;
+    ends.push(offset);
+    offset += 1;
+    if (line.trim() === '') readBlock();
+    else block.push(i);
+  });
+  readBlock();
+  if (soft.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const i of soft) {
+    const nl = ends[i]!;
+    // A CRLF's "\r" goes with its "\n".
+    const from = text[nl - 1] === '\r' ? nl - 1 : nl;
+    out += text.slice(at, from) + ' '.repeat(nl + 1 - from);
+    at = nl + 1;
+  }
+  return out + text.slice(at);
 }
 
 /**

@@ -113,7 +113,8 @@ describe('a question asking what changed', () => {
       const s = changeSpan(q, timeIntent(q, readMs), readMs);
       return s === null ? null : [day(s.fromMs), day(s.toMs - 1), s.label];
     };
-    assert.deepEqual(span('What changed this week?'), ['2026-11-28', '2026-12-05', 'this week']);
+    // The calendar week, from its Monday (time-expressions.ts), up to the read time.
+    assert.deepEqual(span('What changed this week?'), ['2026-11-30', '2026-12-05', 'this week']);
     assert.deepEqual(span('What has changed since Monday?'), ['2026-11-30', '2026-12-05', 'since monday']);
     assert.deepEqual(span('What was updated in November?'), ['2026-11-01', '2026-11-30', 'in november']);
     // "since" a day: every day after it too.
@@ -129,22 +130,22 @@ describe('a question asking what changed', () => {
     assert.deepEqual(span('Anything new lately?')?.slice(2), ['in the last 31 days']);
     // Read at as_of: nothing after it.
     const asOf = Date.UTC(2026, 11, 1, 12);
-    assert.deepEqual(span('What changed this week?', asOf), ['2026-11-24', '2026-12-01', 'this week']);
+    assert.deepEqual(span('What changed this week?', asOf), ['2026-11-30', '2026-12-01', 'this week']);
     // A time still to come, or no change asked for: none.
     assert.equal(span('What changes next week?'), null);
     assert.equal(span('Where did I live this week?'), null);
     // In the other languages, by their own time words, labelled as said; "since" as they say it.
-    assert.deepEqual(span('Što se promijenilo ovaj tjedan?'), ['2026-11-28', '2026-12-05', 'ovaj tjedan']);
+    assert.deepEqual(span('Što se promijenilo ovaj tjedan?'), ['2026-11-30', '2026-12-05', 'ovaj tjedan']);
     assert.deepEqual(span('Ima li što novo od ponedjeljka?'), ['2026-11-30', '2026-12-05', 'od ponedjeljka']);
     assert.deepEqual(span('Što je promijenjeno u studenom?'), ['2026-11-01', '2026-11-30', 'u studenom']);
-    assert.deepEqual(span('O que mudou esta semana?'), ['2026-11-28', '2026-12-05', 'esta semana']);
+    assert.deepEqual(span('O que mudou esta semana?'), ['2026-11-30', '2026-12-05', 'esta semana']);
     assert.deepEqual(span('Alguma novidade desde segunda?'), ['2026-11-30', '2026-12-05', 'desde segunda']);
     assert.deepEqual(span('Mudou alguma coisa desde 3 de dezembro?'), [
       '2026-12-03',
       '2026-12-05',
       'desde 3 de dezembro',
     ]);
-    assert.deepEqual(span('Was hat sich diese Woche geändert?'), ['2026-11-28', '2026-12-05', 'diese woche']);
+    assert.deepEqual(span('Was hat sich diese Woche geändert?'), ['2026-11-30', '2026-12-05', 'diese woche']);
     assert.deepEqual(span('Gibt es Neuigkeiten seit Montag?'), ['2026-11-30', '2026-12-05', 'seit montag']);
     assert.deepEqual(span('O que há de novo com o Marko?')?.slice(2), ['in the last 31 days']);
     // "od" with a name is "from", no since: November stays November.

@@ -186,7 +186,7 @@ describe('time said in Portuguese, Spanish, French, German, Italian and Croatian
     assert.equal(timeIntent('Desayuno por la mañana con Ana', ref), null);
     assert.deepEqual(
       window(timeIntent('Was hast du heute Morgen gegessen?', ref)),
-      window(timeIntent('today', ref)),
+      window(timeIntent('this morning', ref)),
     );
   });
 

@@ -216,6 +216,119 @@ describe('time expressions in queries', () => {
     assert.equal(timeIntent('What did I do on Friday?', asked), null);
   });
 
+  describe('"this week" and its siblings mean the calendar period holding the reference time', () => {
+    // Monday 7 December 2026, 09:00 (use10 H2: "When is yoga this week?" gave last Tuesday's class).
+    const monday = Date.UTC(2026, 11, 7, 9);
+    const wednesday = Date.UTC(2026, 11, 9, 15);
+    const span = (q: string, at = monday, zone = 'UTC') => {
+      const i = timeIntent(q, at, timeZone(zone))!;
+      return [i.fromMs, i.toMs].map((ms) => new Date(ms!).toISOString().slice(0, 16));
+    };
+    const days = (q: string, at = monday) => {
+      const i = timeIntent(q, at)!;
+      return [iso(i.fromMs), iso(i.toMs)];
+    };
+
+    it('"this week" is Monday to Sunday, what is still to come in it too, whatever the tense', () => {
+      assert.deepEqual(days('When is yoga this week?'), ['2026-12-07', '2026-12-14']);
+      assert.deepEqual(days('What did I do this week?'), ['2026-12-07', '2026-12-14']);
+      assert.deepEqual(days('What did I do this week?', wednesday), ['2026-12-07', '2026-12-14']);
+      // Said on a Sunday, the week ending that day.
+      assert.deepEqual(days('What is on this week?', Date.UTC(2026, 11, 13, 20)), [
+        '2026-12-07',
+        '2026-12-14',
+      ]);
+      assert.deepEqual(timeIntent('When is yoga this week?', monday)!.timeWords, ['week']);
+    });
+
+    it("is the week of the person's zone: Monday 00:30 in Vienna is still Sunday in UTC", () => {
+      const sundayNightUtc = Date.UTC(2026, 11, 6, 23, 30);
+      assert.deepEqual(span('When is yoga this week?', sundayNightUtc, 'Europe/Vienna'), [
+        '2026-12-06T23:00',
+        '2026-12-13T23:00',
+      ]);
+      const vienna = timeIntent('When is yoga this week?', sundayNightUtc, timeZone('Europe/Vienna'))!;
+      assert.deepEqual([iso(vienna.fromDay), iso(vienna.toDay)], ['2026-12-07', '2026-12-14']);
+      assert.deepEqual(days('When is yoga this week?', sundayNightUtc), ['2026-11-30', '2026-12-07']);
+    });
+
+    it('"this month" and "this year" are the calendar month and year, the rest of them included', () => {
+      assert.deepEqual(days('What is coming up this month?'), ['2026-12-01', '2027-01-01']);
+      assert.deepEqual(days('What did I read this month?'), ['2026-12-01', '2027-01-01']);
+      assert.deepEqual(days('Where have I travelled this year?'), ['2026-01-01', '2027-01-01']);
+    });
+
+    it('"earlier this week" is only the part gone by, "later this week" only the rest', () => {
+      assert.deepEqual(span('What did Ana say earlier this week?', wednesday), [
+        '2026-12-07T00:00',
+        '2026-12-09T15:00',
+      ]);
+      assert.deepEqual(span('What do I have later this week?', wednesday), [
+        '2026-12-09T15:00',
+        '2026-12-14T00:00',
+      ]);
+      assert.deepEqual(span('Any plans later this month?', wednesday), [
+        '2026-12-09T15:00',
+        '2027-01-01T00:00',
+      ]);
+      assert.deepEqual(timeIntent('What do I have later this week?', wednesday)!.label, 'later this week');
+      // A whole day's all-day events count for the rest of it.
+      const later = timeIntent('What do I have later this week?', wednesday)!;
+      assert.deepEqual([iso(later.fromDay), iso(later.toDay)], ['2026-12-09', '2026-12-14']);
+    });
+
+    it('"this weekend" is the Saturday and Sunday of this week; said of the past on a Monday, the last one', () => {
+      assert.deepEqual(days('What am I doing this weekend?', wednesday), ['2026-12-12', '2026-12-14']);
+      assert.deepEqual(days("What's on this weekend?", Date.UTC(2026, 11, 13, 10)), [
+        '2026-12-12',
+        '2026-12-14',
+      ]);
+      assert.deepEqual(days('What did I do this weekend?'), ['2026-12-05', '2026-12-07']);
+      assert.deepEqual(days('What did I do this weekend?', Date.UTC(2026, 11, 13, 20)), [
+        '2026-12-12',
+        '2026-12-14',
+      ]);
+    });
+
+    it('"this Friday" is the Friday of this week; the next once gone by, the last when asked of the past', () => {
+      assert.deepEqual(days('What is on this Friday?'), ['2026-12-11', '2026-12-12']);
+      assert.deepEqual(days('When is yoga this Tuesday?'), ['2026-12-08', '2026-12-09']);
+      // Said on the day, that day.
+      assert.deepEqual(days('What is on this Monday?'), ['2026-12-07', '2026-12-08']);
+      // Asked on a Saturday of what is to come: the next Friday; of the past, the one gone by.
+      const saturday = Date.UTC(2026, 11, 12, 10);
+      assert.deepEqual(days('What is on this Friday?', saturday), ['2026-12-18', '2026-12-19']);
+      assert.deepEqual(days('What did I do this Friday?', saturday), ['2026-12-11', '2026-12-12']);
+      assert.deepEqual(days('What did I do this Friday?', wednesday), ['2026-12-04', '2026-12-05']);
+      // A text about the coming Friday without a verb: this week's.
+      assert.deepEqual(days('dinner with Marco this Friday'), ['2026-12-11', '2026-12-12']);
+      assert.deepEqual(timeIntent('What is on this Friday?', monday)!.timeWords, ['friday']);
+    });
+
+    it('"this morning", "this afternoon", "this evening" and "tonight" are that part of today', () => {
+      assert.deepEqual(span('What did I eat this morning?'), ['2026-12-07T00:00', '2026-12-07T12:00']);
+      assert.deepEqual(span('Who do I meet this afternoon?'), ['2026-12-07T12:00', '2026-12-07T18:00']);
+      assert.deepEqual(span('What is on this evening?'), ['2026-12-07T17:00', '2026-12-08T00:00']);
+      assert.deepEqual(span("What's on tonight?"), ['2026-12-07T17:00', '2026-12-08T04:00']);
+      assert.deepEqual(span('What did I do today?'), ['2026-12-07T00:00', '2026-12-08T00:00']);
+      // In the zone: tonight in Vienna, whose evening starts at 16:00 UTC in December.
+      assert.deepEqual(span("What's on tonight?", monday, 'Europe/Vienna'), [
+        '2026-12-07T16:00',
+        '2026-12-08T03:00',
+      ]);
+      // Today's all-day events are tonight's too; tomorrow's are not.
+      const tonight = timeIntent("What's on tonight?", monday)!;
+      assert.deepEqual([iso(tonight.fromDay), iso(tonight.toDay)], ['2026-12-07', '2026-12-08']);
+    });
+
+    it('a text saying "this week" tells of the calendar week it was said in', () => {
+      // Said on Thursday 3 December: the week of 30 November, not the seven days before.
+      const said = Date.UTC(2026, 11, 3, 18);
+      assert.deepEqual(days('I went climbing twice this week', said), ['2026-11-30', '2026-12-07']);
+      assert.deepEqual(span('Had a great run this morning', said), ['2026-12-03T00:00', '2026-12-03T12:00']);
+    });
+  });
+
   it('counts a coming day in the calendar of the zone the text was said in', () => {
     // 02:00 UTC on Friday 14 June is still Thursday 13 June in Los Angeles: "tomorrow" is the 14th there.
     const said = Date.UTC(2024, 5, 14, 2);

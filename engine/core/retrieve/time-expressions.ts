@@ -22,7 +22,8 @@ export interface TimeIntent {
 }
 
 const monthAbbr = months.map((m) => m.slice(0, 3));
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 function monthIndex(w: string): number {
   const i = months.indexOf(w);
@@ -39,12 +40,36 @@ function startOfDay(ms: number): number {
 }
 
 /**
+ * The Monday that begins the calendar week holding `day` (a wall-clock midnight). Weeks run Monday
+ * to Sunday as ISO 8601 counts them: the engine knows the person's zone but no locale, and most
+ * calendars outside North America start on Monday.
+ */
+function weekStart(day: number): number {
+  return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY;
+}
+
+/** The calendar week, month or year holding `day`, as [first midnight, the next one's). */
+function calendarPeriod(unit: string, day: number): [number, number] {
+  const d = new Date(day);
+  if (unit === 'week') return [weekStart(day), weekStart(day) + 7 * DAY];
+  if (unit === 'month')
+    return [
+      Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1),
+      Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+    ];
+  return [Date.UTC(d.getUTCFullYear(), 0, 1), Date.UTC(d.getUTCFullYear() + 1, 0, 1)];
+}
+
+/**
  * Reads time expressions in English: explicit dates (2023-05-08, 8 May 2023, May 8, 2023, 25/12/2023 and
  * 12/25/2023 where a part over 12 says which is the day, 08.05.2023 day first), months
  * with or without a year, years, and expressions relative to `refMs` (as_of or now): yesterday,
- * today, last/this week/month/year, N days/weeks/months/years ago; forward: tomorrow, next
- * <weekday>/weekend/week/month/year, and, in a sentence about what is to come, on/this <weekday> and
- * in N days/weeks/months (never open-ended words: "soon", "later"); and recency words (latest,
+ * today, this morning/afternoon/evening, tonight, last/past week/month/year, N days/weeks/months/years
+ * ago; the calendar week (Monday to Sunday), month or year holding `refMs` for "this week/month/year",
+ * only its part gone by for "earlier this …" and only the rest for "later this …"; this weekend and
+ * this <weekday> (of this calendar week); forward: tomorrow, next <weekday>/weekend/week/month/year,
+ * and, in a sentence about what is to come, on <weekday> and in N days/weeks/months (never open-ended
+ * words: "soon", "later"); and recency words (latest,
  * most recent, recently, lately, currently, last time) or their opposite (first, earliest).
  * Returns null when the query says nothing about time. Days are the calendar days of `zone` (default
  * UTC): "yesterday" in Lisbon starts at midnight in Lisbon. The same times said in Portuguese, Spanish,
@@ -65,9 +90,25 @@ export function timeIntent(query: string, refMs: number, zone: TimeZone = utc): 
     ...wall,
     fromMs: wall.fromMs === undefined ? undefined : zone.toInstant(wall.fromMs),
     toMs: wall.toMs === undefined ? undefined : zone.toInstant(wall.toMs),
-    fromDay: wall.fromMs,
-    toDay: wall.toMs,
+    ...wallDays(wall.fromMs, wall.toMs),
   };
+}
+
+/**
+ * The calendar dates a wall-clock window holds, for all-day events: those of a window of whole days
+ * as they are; one cut inside a day ("tonight", "later this week") holds the date it starts on up to
+ * the one it ends on, that one left out (tonight's small hours are not tomorrow's all-day events).
+ */
+function wallDays(
+  fromMs: number | undefined,
+  toMs: number | undefined,
+): { fromDay: number | undefined; toDay: number | undefined } {
+  const fromDay = fromMs === undefined ? undefined : startOfDay(fromMs);
+  const toDay =
+    toMs === undefined
+      ? undefined
+      : Math.max(startOfDay(toMs), fromDay === undefined ? -Infinity : fromDay + DAY);
+  return { fromDay, toDay };
 }
 
 /**
@@ -135,6 +176,19 @@ function aheadMatch(q: string, re: RegExp): RegExpExecArray | null {
       return m;
   }
   return null;
+}
+
+const thisDay = /\bthis\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/;
+
+/**
+ * How far "this Friday" or "this weekend" moves from the one of this calendar week, its days `first`
+ * to `last`: a week on when the sentence holding `re` speaks of what is to come and they have gone
+ * by; a week back when it speaks of the past and they are still to come; else not at all.
+ */
+function saidShift(q: string, re: RegExp, first: number, last: number, today: number): number {
+  const sentence = q.split(/[.!?;\n]+/).find((s) => re.test(s)) ?? q;
+  if (aheadMatch(sentence, re) !== null) return last < today ? 7 * DAY : 0;
+  return past.test(sentence) && first > today ? -7 * DAY : 0;
 }
 
 /** timeIntent on wall-clock time: `refMs` and the bounds returned are read with UTC arithmetic. */
@@ -293,8 +347,19 @@ function wallTimeIntent(
   }
   if (/\byesterday\b/.test(q)) set(today - DAY, today, 'yesterday', 'yesterday');
   if ((m = /\blast night\b/.exec(q))) set(today - DAY, today + DAY, m[0], 'night');
-  if ((m = /\b(today|tonight|this (morning|afternoon|evening))\b/.exec(q)))
-    set(today, today + DAY, m[0], ...m[0].split(' '));
+  if ((m = /\b(today|tonight|this (morning|afternoon|evening))\b/.exec(q))) {
+    // The part of today they name, its past and what is still to come: a 09:00 class is not "tonight".
+    // Loose at the edges, as people are: evening from 17:00, and tonight into the small hours.
+    const hours: Record<string, [number, number]> = {
+      today: [0, 24],
+      'this morning': [0, 12],
+      'this afternoon': [12, 18],
+      'this evening': [17, 24],
+      tonight: [17, 28],
+    };
+    const [from, to] = hours[m[0]]!;
+    set(today + from * HOUR, today + to * HOUR, m[0], ...m[0].split(' '));
+  }
   if ((m = /\blast (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.exec(q))) {
     // The latest such day strictly before the reference day, give or take a day (people round).
     const back = (new Date(today).getUTCDay() - weekdays.indexOf(m[1]!) + 7) % 7 || 7;
@@ -307,10 +372,28 @@ function wallTimeIntent(
   }
   if ((m = /\b(a few|few|couple of|couple) days ago\b|\bthe other day\b/.exec(q)))
     set(today - 7 * DAY, today, m[0], 'days', 'ago', 'day');
-  if ((m = /\b(last|this|past)\s+(week|month|year)\b/.exec(q))) {
+  if ((m = /\b(earlier|later)\s+this\s+(week|month|year)\b/.exec(q))) {
+    // Only the part of the calendar period gone by, or only the rest of it, from the reference time.
+    const [first, end] = calendarPeriod(m[2]!, today);
+    if (m[1] === 'earlier') set(first, refMs, m[0], m[2]!);
+    else set(refMs, end, m[0], m[2]!);
+  } else if ((m = /\bthis\s+(week|month|year)\b/.exec(q))) {
+    // The calendar week, month or year holding today, what is still to come in it too: "When is yoga
+    // this week?" asked on a Monday means the class on Tuesday, not last Tuesday's (use10 H2).
+    const [first, end] = calendarPeriod(m[1]!, today);
+    set(first, end, m[0], m[1]!);
+  }
+  if ((m = /\bthis weekend\b/.exec(q))) {
+    // The Saturday and Sunday of this calendar week: the coming ones, or on them, the one under way;
+    // said of the past before it comes ("What did I do this weekend?" on a Monday), the one gone by.
+    const saturday = weekStart(today) + 5 * DAY;
+    const at = saturday + saidShift(q, /\bthis weekend\b/, saturday, saturday + DAY, today);
+    set(at, at + 2 * DAY, m[0], 'weekend');
+  }
+  if ((m = /\b(last|past)\s+(week|month|year)\b/.exec(q))) {
+    // Loose on purpose: the calendar period before this one, and the days since (people round).
     const span = m[2] === 'week' ? 7 * DAY : m[2] === 'month' ? 31 * DAY : 366 * DAY;
-    if (m[1] === 'this') set(today - span, today + DAY, m[0], m[2]!);
-    else set(today - 2 * span, today + DAY, m[0], m[2]!);
+    set(today - 2 * span, today + DAY, m[0], m[2]!);
   }
   if ((m = /\b(\d+|a|an|one|two|three|few|couple of)\s+(day|week|month|year)s?\s+ago\b/.exec(q))) {
     const n = /^\d+$/.test(m[1]!)
@@ -345,13 +428,21 @@ function wallTimeIntent(
     const span = m[1] === 'week' ? 7 * DAY : m[1] === 'month' ? 31 * DAY : 366 * DAY;
     set(today + DAY, today + 2 * span, m[0], m[1]!);
   }
-  // "on Friday", "this Friday", "in two weeks" point forward only in a sentence about what is to come
-  // ("I'll see her on Friday", "my exam is in two weeks"); "we met on Friday" and "I read it in two
-  // days" do not point at a day.
+  if ((m = thisDay.exec(q))) {
+    // "this Friday": the Friday of this calendar week, today included. Said of what is to come once it
+    // has gone by, the next one ("What's on this Friday?" asked on a Saturday); said of the past before
+    // it comes, the last one ("What did I do this Friday?" asked on a Wednesday).
+    const d = weekStart(today) + ((weekdays.indexOf(m[1]!) + 6) % 7) * DAY;
+    const at = d + saidShift(q, thisDay, d, d, today);
+    set(at, at + DAY, m[0], m[1]!);
+  }
+  // "on Friday", "in two weeks" point forward only in a sentence about what is to come ("I'll see her
+  // on Friday", "my exam is in two weeks"); "we met on Friday" and "I read it in two days" do not
+  // point at a day.
   if (
     (m = aheadMatch(
       q,
-      /\b(?:on|this|this coming|coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/,
+      /\b(?:on|this coming|coming)\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/,
     ))
   ) {
     const days = daysUntil(today, m[1]!);

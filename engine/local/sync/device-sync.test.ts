@@ -195,7 +195,12 @@ describe('the Records a device pulled, when its pairing starts over', () => {
       watermark: 'wm_pulled',
       removed: [],
     };
-    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page), { pulled: 2, skipped: 0 });
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page), {
+      pulled: 2,
+      skipped: 0,
+      forgotten: 0,
+      held: 0,
+    });
     assert.equal((await sync.status(t, 'ana')).pending, 0);
     // A new key of the same project is the same pairing.
     await sync.pair(t, 'ana', { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_rotated' });
@@ -484,7 +489,13 @@ describe('a page of the change feed', () => {
     await assert.rejects(e.getRecord(t, 'ana', record.id), { code: 'record_not_found' });
     assert.equal((await sync.status(t, 'ana')).pulled, 0);
 
-    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page('wm_next')), { pulled: 1, skipped: 0 });
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page('wm_next')), {
+      pulled: 1,
+      skipped: 0,
+      forgotten: 1,
+      held: 0,
+    });
+    assert.equal((await sync.status(t, 'ana')).forgotten_by_remote, 1);
     assert.equal((await e.getRecord(t, 'ana', record.id)).id, record.id);
     await assert.rejects(e.getRecord(t, 'ana', gone.id), { code: 'record_not_found' });
     assert.equal((await sync.remoteOf(t, 'ana')).pullWatermark, 'wm_next');
@@ -553,7 +564,12 @@ describe('a pulled page from a remote that may be buggy or hostile', () => {
       watermark: 'wm_pulled',
       removed: [null, { id: 5 }, { id: '../x' }] as unknown as RecordPage['removed'],
     };
-    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page), { pulled: 2, skipped: 6 });
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page), {
+      pulled: 2,
+      skipped: 6,
+      forgotten: 0,
+      held: 0,
+    });
     assert.deepEqual((await e.getRecord(t, 'ana', 'rec_pulled5')).content, {
       kind: 'document',
       text: 'Kept, without what this version does not know.',
@@ -601,7 +617,12 @@ describe('a page of the feed read again', () => {
       }),
       odd,
     ];
-    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page(first)), { pulled: 3, skipped: 1 });
+    assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page(first)), {
+      pulled: 3,
+      skipped: 1,
+      forgotten: 0,
+      held: 0,
+    });
     await e.forgetRecord(t, 'ana', 'rec_pulledgone');
     await e.idle();
     const records = async () => (await e.listRecords(t, 'ana', { limit: 100 })).data.map((r) => r.content);
@@ -621,6 +642,8 @@ describe('a page of the feed read again', () => {
     assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page(again), { reread: true }), {
       pulled: 1,
       skipped: 0,
+      forgotten: 0,
+      held: 0,
     });
     await e.idle();
     assert.deepEqual((await records()).length, before.records.length + 1);
@@ -636,6 +659,8 @@ describe('a page of the feed read again', () => {
     assert.deepEqual(await sync.applyPulled(t, 'ana', pairingId, page(again), { reread: true }), {
       pulled: 0,
       skipped: 0,
+      forgotten: 0,
+      held: 0,
     });
     assert.deepEqual(
       [(await sync.status(t, 'ana')).pulled, (await sync.status(t, 'ana')).skipped],
@@ -736,7 +761,12 @@ describe('a correction pulled from a remote', () => {
     await e.idle();
     const [m] = (await e.listMemories(t, brain, { limit: 50 })).data;
     const page = correctionPage(pulledId, [record.id], m!.statement);
-    assert.deepEqual(await e.sync!.applyPulled(t, brain, pairingId, page), { pulled: 1, skipped: 0 });
+    assert.deepEqual(await e.sync!.applyPulled(t, brain, pairingId, page), {
+      pulled: 1,
+      skipped: 0,
+      forgotten: 0,
+      held: 0,
+    });
     await e.idle();
     return (await e.getMemory(t, brain, m!.id)).status;
   };
@@ -792,7 +822,12 @@ describe('a correction pulled while its Memory waits to be derived again', () =>
     // One of its Records forgotten: the Memory rests on the other, pending re-derivation meanwhile.
     await e.forgetRecord(t, 'ana', other);
     const page = correctionPage('rec_01M8GA4DNAKFBAD9VVVCSJ3181', [kept], m!.statement);
-    assert.deepEqual(await e.sync!.applyPulled(t, 'ana', pairingId, page), { pulled: 1, skipped: 0 });
+    assert.deepEqual(await e.sync!.applyPulled(t, 'ana', pairingId, page), {
+      pulled: 1,
+      skipped: 0,
+      forgotten: 0,
+      held: 0,
+    });
     for (let i = 0; i < 40; i++) {
       await e.idle();
       const current = (await e.listMemories(t, 'ana', { limit: 50, status: 'all' })).data;
@@ -850,7 +885,12 @@ describe('a correction pulled whose Memory this device words otherwise', () => {
     const page = correctionPage(id, records, corrected);
     const data = page.data[0]!.content as unknown as Record<string, unknown>;
     if (statement !== undefined) data.statement = statement;
-    assert.deepEqual(await e.sync!.applyPulled(t, brain, pairingId, page), { pulled: 1, skipped: 0 });
+    assert.deepEqual(await e.sync!.applyPulled(t, brain, pairingId, page), {
+      pulled: 1,
+      skipped: 0,
+      forgotten: 0,
+      held: 0,
+    });
     await e.idle();
     const outcome = (await e.getRecord(t, brain, id)).correction_outcome;
     return { outcome, current: await said(), before, e, brain, records };

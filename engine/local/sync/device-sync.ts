@@ -19,13 +19,27 @@ import { attributeSentence, relationRoles } from '../../core/derive/slot-sentenc
 import { endedValueAsSaid, slotValueAsSaid } from '../../core/derive/slot-value.ts';
 import { setSelfIn } from '../brains.ts';
 import { nowIso, type BrainRow, type LocalCtx } from '../local-ctx.ts';
-import type { PairingRow, PushedFields, RecordFate, RecordRow, RunEnd } from '../../ports/index.ts';
+import type {
+  BrainUnitOfWork,
+  PairingRow,
+  PushedFields,
+  RecordFate,
+  RecordRow,
+  RunEnd,
+} from '../../ports/index.ts';
 import { createRedactor, type KnownPeople } from './redact.ts';
 import { personNameOf, valueParts } from './redact-people.ts';
 import { redactedCopyId } from './replica-id.ts';
 import { correctionTarget } from '../../derive/travelled-correction.ts';
 import { replicateInto, writeTombstones } from './replicate.ts';
-import type { OutboxBatch, PairingStatus, PulledHour, RemoteOf, TombstoneBatch } from '../../types.ts';
+import type {
+  OutboxBatch,
+  PairingStatus,
+  PulledHour,
+  RemoteForgets,
+  RemoteOf,
+  TombstoneBatch,
+} from '../../types.ts';
 
 /** Where and as whom a paired Brain syncs. Only the sync runner reads it; no route ever shows the key. */
 export type { OutboxBatch, OutboxItem, RemoteOf } from '../../types.ts';
@@ -74,7 +88,13 @@ export const correctionRules = 1;
 export const pullRules = 1;
 
 export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingStatus> {
-  const { pairing: p, pending, corrections, unsent } = await ctx.device.status(b.uid, correctionRules);
+  const {
+    pairing: p,
+    pending,
+    corrections,
+    unsent,
+    heldForgets,
+  } = await ctx.device.status(b.uid, correctionRules);
   return {
     object: 'sync_status',
     brain_id: b.id,
@@ -95,9 +115,38 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     corrections,
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
-    warning: [p?.warning, droppedWarning(p?.fields_dropped ?? 0)].filter(Boolean).join('. ') || null,
+    forgotten_by_remote: p?.forgotten_by_remote ?? 0,
+    forgets_held: heldForgets,
+    warning:
+      [heldForgetsWarning(b, heldForgets), p?.warning, droppedWarning(p?.fields_dropped ?? 0)]
+        .filter(Boolean)
+        .join('. ') || null,
     pulledHours: pulledHoursOf(p?.pulled_hours ?? null),
   };
+}
+
+/**
+ * When the remote may make this device forget Records without the person confirming it
+ * (docs/sync.md, "Forgets the remote asks for"): up to `floor` Records in a window of `windowMs`, or
+ * up to `share` of the Brain's Records that travelled, whichever is more. Past both, the forgets are
+ * held, and so is every later one until the person confirms them (acceptForgets). A person who
+ * removes a whole import or most of a Brain on another device confirms once here; a hub that answers
+ * every push `forgotten` or names every id under `removed` (hostile, or a key of its project that may
+ * forget there) erases no more than that before the person is asked.
+ */
+export const remoteForgetGuard = { floor: 25, share: 0.1, windowMs: 24 * 60 * 60_000 };
+
+/** What the person is told of forgets held for confirmation; null when none is. */
+function heldForgetsWarning(b: BrainRow, n: number): string | null {
+  if (n === 0) return null;
+  return (
+    `the hosted Mnemo asked this device to forget ${n} ${n === 1 ? 'Record' : 'Records'} of this Brain at once, ` +
+    `more than sync forgets without asking (more than ${remoteForgetGuard.floor} and more than ` +
+    `${remoteForgetGuard.share * 100}% of the Records that travelled, within a day); none is forgotten yet, and ` +
+    'later forgets from there wait with them. If the Records were forgotten on purpose (an import removed ' +
+    `on another device), confirm: mnemo sync accept-forgets --brain ${b.id} --count ${n}, or the Sync ` +
+    'panel; to keep them here, unpair'
+  );
 }
 
 /**
@@ -429,10 +478,13 @@ export async function outbox(ctx: LocalCtx, b: BrainRow, limit: number): Promise
   }
   // The batch is about to go: a Record forgotten after the remote took it, its answer lost, must still
   // send the remote its tombstone.
-  await ctx.device.markSending(
-    b.uid,
-    batch.items.map((i) => ({ recordId: i.localId, remoteId: i.replica.id })),
+  const first = new Set(
+    await ctx.device.markSending(
+      b.uid,
+      batch.items.map((i) => ({ recordId: i.localId, remoteId: i.replica.id })),
+    ),
   );
+  for (const i of batch.items) if (first.has(i.localId)) i.firstSend = true;
   return batch;
 }
 
@@ -450,7 +502,7 @@ export async function markPushed(
   batch: OutboxBatch,
   outcomes: ReadonlyMap<string, ReplicaOutcome>,
   fields?: PushedFields,
-): Promise<void> {
+): Promise<RemoteForgets> {
   const forgotten: string[] = [];
   const fates: RecordFate[] = [];
   // Only what was pushed is summed: what is held back and skipped is counted from the fates (status),
@@ -470,8 +522,14 @@ export async function markPushed(
     if (outcome === 'created' || outcome === 'unchanged') {
       fate(item.localId, 'pushed', item.replica.id);
       pushed += 1;
+    } else if (outcome === 'forgotten' && item.firstSend) {
+      // The remote was never sent this id (its copy's, for a redacted_summary Record: made from a
+      // secret of this device), so it cannot have forgotten it: no honest remote answers so. The Record
+      // stays, the original of a redacted copy above all, kept as refused there; its id is kept for
+      // the tombstone should it be forgotten here.
+      fate(item.localId, 'skipped', item.replica.id);
     } else if (outcome === 'forgotten') {
-      forgotten.push(item.localId);
+      forgotten.push(item.replica.id);
     } else if (outcome === undefined) {
       // Not refused: not answered. Nothing is written and the cursor stays, so the batch goes again.
       throw new Error(
@@ -490,25 +548,85 @@ export async function markPushed(
   }
   const kept = await ctx.device.markPushed(b.uid, pairingId, fates, pushed, batch.throughSeq, fields);
   if (!kept) throw runEnded(b);
-  if (forgotten.length > 0) await forgetAsRemoteSaid(ctx, b, pairingId, forgotten);
+  if (forgotten.length === 0) return { forgotten: 0, held: 0 };
+  const { settle, ...done } = await ctx.units.write(b.uid, async (u) => {
+    requireRunPairing(b, await ctx.device.within(u).pairing(), pairingId);
+    return forgetAsRemoteSaid(ctx, b, u, pairingId, forgotten);
+  });
+  await settle();
+  return done;
 }
 
 /**
- * Forgets Records the remote answered `forgotten` for (applyTombstones), their tombstones marked as
- * learnt from it: the remote forgot them first, and is not sent the removal back.
+ * Forgets, in the caller's unit `u`, the Records the remote said it forgot (a push answered
+ * `forgotten`, a feed page's `removed`), named by the ids the remote knows them by: only Records that
+ * travelled (writeTombstones' `travelledOnly`), each original of a redacted copy among them. Their
+ * tombstones are marked as learnt from the remote, which is not sent the removal back. Counted in
+ * forgotten_by_remote. Past the guard (remoteForgetGuard), or while forgets are held already, nothing
+ * is forgotten: the ids are held until the person confirms them (acceptForgets).
  */
 async function forgetAsRemoteSaid(
   ctx: LocalCtx,
   b: BrainRow,
+  u: BrainUnitOfWork,
   pairingId: string,
-  ids: readonly string[],
-): Promise<void> {
-  const { settle } = await ctx.units.write(b.uid, async (u) => {
-    const done = await writeTombstones(ctx, b, u, ids);
-    if (done.tombstoned.length > 0) await ctx.device.within(u).markRemovalsPulled(pairingId, done.tombstoned);
-    return done;
+  remoteIds: readonly string[],
+): Promise<RemoteForgets & { settle: () => Promise<void> }> {
+  const rows = ctx.device.within(u);
+  const ids = [...new Set(remoteIds)];
+  const state = await rows.remoteForgets(pairingId);
+  // The Records here these ids reach, those forgotten already aside.
+  const reached = await ctx.originalsOfPushedCopies(b.uid, ids);
+  const now = ctx.clock().getTime();
+  const open = state.since !== null && now - Date.parse(state.since) < remoteForgetGuard.windowMs;
+  const recent = open ? state.recent : 0;
+  const since = open ? state.since! : nowIso(ctx);
+  const inWindow = recent + reached.length;
+  const over =
+    inWindow > remoteForgetGuard.floor && inWindow > remoteForgetGuard.share * (state.travelled + recent);
+  if (reached.length > 0 && (state.held > 0 || over)) {
+    await rows.holdForgets(pairingId, ids, nowIso(ctx));
+    return { forgotten: 0, held: ids.length, settle: async () => {} };
+  }
+  const done = await writeTombstones(ctx, b, u, ids, { travelledOnly: true });
+  if (done.tombstoned.length > 0) await rows.markRemovalsPulled(pairingId, done.tombstoned);
+  const forgotten = done.result.forgotten;
+  if (forgotten > 0)
+    await rows.noteRemoteForgets(pairingId, { forgotten, since, recent: recent + forgotten });
+  return { forgotten, held: 0, settle: done.settle };
+}
+
+/**
+ * Applies the forgets the guard held (forgetAsRemoteSaid) once the person confirmed them: `count` is
+ * how many the status showed, and must be how many are held now (else sync_forgets_changed, nothing
+ * forgotten), so that a confirmation covers what the person saw and nothing held since. The guard's
+ * window starts again. Answers how many Records were forgotten.
+ */
+export async function acceptForgets(ctx: LocalCtx, b: BrainRow, count: number): Promise<number> {
+  const p = await requirePairing(ctx, b);
+  const { forgotten, settle } = await ctx.units.write(b.uid, async (u) => {
+    const rows = ctx.device.within(u);
+    requireRunPairing(b, await rows.pairing(), p.pairing_id);
+    const ids = await rows.heldForgets(p.pairing_id);
+    if (ids.length !== count)
+      throw new MnemoError(
+        'sync_forgets_changed',
+        `count: ${ids.length} ${ids.length === 1 ? 'forget is' : 'forgets are'} held for Brain ${b.id} now, ` +
+          `not ${count}; read its sync status again and confirm the count it gives`,
+      );
+    if (ids.length === 0) return { forgotten: 0, settle: async () => {} };
+    const done = await writeTombstones(ctx, b, u, ids, { travelledOnly: true });
+    if (done.tombstoned.length > 0) await rows.markRemovalsPulled(p.pairing_id, done.tombstoned);
+    await rows.dropHeldForgets(p.pairing_id);
+    await rows.noteRemoteForgets(p.pairing_id, {
+      forgotten: done.result.forgotten,
+      since: nowIso(ctx),
+      recent: 0,
+    });
+    return { forgotten: done.result.forgotten, settle: done.settle };
   });
   await settle();
+  return forgotten;
 }
 
 /**
@@ -607,12 +725,12 @@ export async function applyPulled(
   pairingId: string,
   page: RecordPage,
   o: { reread?: boolean; pulledHours?: readonly PulledHour[] } = {},
-): Promise<{ pulled: number; skipped: number }> {
+): Promise<{ pulled: number; skipped: number } & RemoteForgets> {
   // Read before the unit: the redactor's names and secret are read through the store.
   const redactor = page.data.some((r) => r.visibility === 'redacted_summary')
     ? await redactorFor(ctx, b)
     : null;
-  const { pulled, skipped, settle } = await ctx.units.write(b.uid, async (u) => {
+  const { pulled, skipped, forgotten, held, settle } = await ctx.units.write(b.uid, async (u) => {
     const rows = ctx.device.within(u);
     const p = requireRunPairing(b, await rows.pairing(), pairingId);
     // What the pull read, this page with it: the page and its count are kept together (its budget).
@@ -650,25 +768,28 @@ export async function applyPulled(
         refused > 0,
         pullRules,
       );
-      return { pulled: created, skipped: refused, settle: undefined };
+      return { pulled: created, skipped: refused, forgotten: 0, held: 0, settle: undefined };
     }
     // Only ids a Record can have: anything else in a removal names nothing here.
     const removed = (Array.isArray(page.removed) ? (page.removed as unknown[]) : []).flatMap((r) => {
       const id = (r as { id?: unknown } | null)?.id;
       return RecordId.safeParse(id).success ? [id as string] : [];
     });
-    // Only what travelled: the remote may name the id of a Record that never left this device.
-    const forgotten =
-      removed.length > 0 ? await writeTombstones(ctx, b, u, removed, { travelledOnly: true }) : null;
-    // The remote knows: its removal is not sent back to it.
-    if (forgotten && forgotten.tombstoned.length > 0)
-      await rows.markRemovalsPulled(pairingId, forgotten.tombstoned);
+    // Only what travelled: the remote may name the id of a Record that never left this device. The
+    // guard may hold them; the page is taken all the same, its removals kept to be confirmed.
+    const forgets = removed.length > 0 ? await forgetAsRemoteSaid(ctx, b, u, pairingId, removed) : null;
     await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created, refused, pullRules);
-    return { pulled: created, skipped: refused, settle: forgotten?.settle };
+    return {
+      pulled: created,
+      skipped: refused,
+      forgotten: forgets?.forgotten ?? 0,
+      held: forgets?.held ?? 0,
+      settle: forgets?.settle,
+    };
   });
   await settle?.();
   if (pulled > 0) ctx.worker.kick();
-  return { pulled, skipped };
+  return { pulled, skipped, forgotten, held };
 }
 
 /**

@@ -41,6 +41,7 @@ export function createEngineSync(
     applyPulled: write((t, id, pairingId, page, o) =>
       onDevice(t, id, (b) => device.applyPulled(ctx, b, pairingId, page, o)),
     ),
+    acceptForgets: write((t, id, count) => onDevice(t, id, (b) => device.acceptForgets(ctx, b, count))),
     beginReread: op((t, id, pairingId) => onDevice(t, id, (b) => device.beginReread(ctx, b, pairingId))),
     keepPulledHours: op((t, id, pairingId, hours) =>
       onDevice(t, id, (b) => device.keepPulledHours(ctx, b, pairingId, hours)),

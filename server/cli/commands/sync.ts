@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Slug, type SyncStatus } from '../../../engine/contract/index.ts';
 import { errorMessage } from '../../../engine/index.ts';
 import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../client/index.ts';
-import { bySchema, keyOnCommandLineWarning, urlOptionHelp } from '../options.ts';
+import { bySchema, keyOnCommandLineWarning, nonNegativeInt, urlOptionHelp } from '../options.ts';
 import { bytesText } from '../../sync/pull-budget.ts';
 import { apiServerFor, type LocateOptions, type ProvenServerOptions } from '../locate-server.ts';
 
@@ -106,6 +106,24 @@ function budgetLine(b: SyncStatus['pull_budget'] | undefined): string[] {
   ];
 }
 
+/**
+ * What the remote made this device forget, and what waits for the person to confirm; nothing when
+ * neither (a server older than these counts gives neither).
+ */
+function forgetsLines(s: SyncStatus): string[] {
+  const forgotten = s.forgotten_by_remote ?? 0;
+  const held = s.forgets_held ?? 0;
+  return [
+    ...(forgotten > 0 ? [`forgotten here because the remote said so: ${forgotten}`] : []),
+    ...(held > 0
+      ? [
+          `forgets held for you to confirm: ${held} (nothing forgotten yet; ` +
+            `mnemo sync accept-forgets --brain ${s.brain_id} --count ${held} applies them)`,
+        ]
+      : []),
+  ];
+}
+
 /** The status as a person reads it: what is paired, the counts, the last success and error, the next run. */
 export function formatStatus(s: SyncStatus): string {
   if (!s.paired) return `Brain ${s.brain_id} is not paired`;
@@ -124,6 +142,7 @@ export function formatStatus(s: SyncStatus): string {
     ...(s.skipped_examples.length > 0 ? [`skipped, the newest: ${s.skipped_examples.join(', ')}`] : []),
     ...correctionsLine(s.corrections),
     ...budgetLine(s.pull_budget),
+    ...forgetsLines(s),
     `last success: ${s.last_success_at ?? 'never'}`,
     ...(s.last_error ? [`last error: ${s.last_error}`] : []),
     // A status from a server older than the warning has none.
@@ -248,6 +267,31 @@ export function register(program: Command): void {
           if (!s.catching_up)
             console.error(`mnemo sync run: the run failed: ${s.last_error}\n${afterFailure(s)}`);
         }
+      } catch (e) {
+        fail(e, flags.json);
+      }
+    });
+
+  withServer(
+    sync
+      .command('accept-forgets')
+      .description(
+        'confirm the forgets the remote asked for that sync held (the status says how many), and forget ' +
+          "those Records here; needs the app's admin key",
+      ),
+  )
+    .requiredOption(
+      '--count <n>',
+      'how many you confirm: the number the status gives; another number held now forgets nothing',
+      nonNegativeInt,
+    )
+    .option('--json', 'print the status after it as one JSON object', false)
+    .action(async (flags: ServerFlags & { count: number; json: boolean }) => {
+      const client = await localServer(flags);
+      if (!client) return;
+      try {
+        const s = await client.acceptSyncForgets(flags.brain, flags.count);
+        console.log(flags.json ? JSON.stringify(s) : formatStatus(s));
       } catch (e) {
         fail(e, flags.json);
       }

@@ -40,6 +40,7 @@ import { syncWarning } from './038-sync-warning.ts';
 import { heldBackReasons } from './039-held-back-reasons.ts';
 import { healthLines } from './040-health-lines.ts';
 import { syncFieldsDropped } from './041-sync-fields-dropped.ts';
+import { syncRemoteForgets } from './042-sync-remote-forgets.ts';
 import { syncPulledHours } from './043-sync-pulled-hours.ts';
 
 export interface Migration {
@@ -97,5 +98,6 @@ export const migrations: readonly Migration[] = [
   heldBackReasons,
   healthLines,
   syncFieldsDropped,
+  syncRemoteForgets,
   syncPulledHours,
 ];
