@@ -625,7 +625,11 @@ export function createRuleDeriver(): Deriver {
     // "I go by Jo Park." of Joanna Park is her nickname: a full name with a place's kind in it is hers
     // where that kind is a word of her name and another of its words is of her name or her first name
     // cut short ("Maksimir Park", and "Victoria Station" of Victoria Hughes, still a place passed).
-    name: 'rules-v97',
+    // v100 (use10 H3): a note of hers titled or tagged for a facet of her ("Health", "My allergies",
+    // #health, #diet), naming no one else as its subject, is hers without an "I" (own-note.ts
+    // facetNote): "- Allergy: penicillin (rash, 2019)." of Health.md is a health line of her Profile.
+    // Not one tagged as a people folder's note, titled by a person, or listing others by name.
+    name: 'rules-v100',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
