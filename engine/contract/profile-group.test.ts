@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { profileGroupOf, saysHealth } from './profile-group.ts';
+import { profileGroupOf, saysHealth, saysNothingOfSelf } from './profile-group.ts';
 
 test('health, as said or as derived: allergies, intolerances, conditions, medication, disabilities', () => {
   for (const s of [
@@ -56,4 +56,42 @@ test('a line’s group: health whatever its slot, then a slot, then the rest', (
   assert.equal(profileGroupOf({ statement: "I'm allergic to cats.", slot: null }), 'health');
   assert.equal(profileGroupOf({ statement: 'Ana lives in Porto', slot: 'ana\u001flives in' }), 'slot');
   assert.equal(profileGroupOf({ statement: 'I love hiking.', slot: null }), 'other');
+});
+
+test('no Profile line: an acknowledgement or a thanks with names around it, "see you …", her name alone', () => {
+  for (const s of [
+    'Perfect, obrigada!',
+    'Jonas, ok.',
+    'Otherwise fine.',
+    'Told Inês.',
+    'See you at arrivals.',
+    'Great, see you in Lisbon!',
+    'that is fine with me, thank you.',
+    'Of course!',
+    "I'm fine, thanks!",
+    'Maya Lindqvist',
+    'maya lindqvist.',
+    'Maya',
+  ])
+    assert.ok(saysNothingOfSelf(s, 'Maya Lindqvist'), s);
+});
+
+test('a Profile line: anything that says a thing beyond names and courtesies, or no courtesy at all', () => {
+  for (const s of [
+    'Yoga is enough.',
+    'Long day.',
+    'Too slow.',
+    'Back at work.',
+    "I'll pick you up.",
+    'Prater, then Heuriger in Grinzing.',
+    'Ana Petrović',
+    'Sure, Tuesday works.',
+    'No allergies.',
+    'See you at the lease signing on Friday at the Gruber Immobilien office.',
+    'I do.',
+    '2026',
+  ])
+    assert.ok(!saysNothingOfSelf(s, 'Maya Lindqvist'), s);
+  // Without a self, a name alone is nobody's.
+  assert.ok(!saysNothingOfSelf('Maya Lindqvist', null));
 });

@@ -97,3 +97,63 @@ export function saysHealth(statement: string): boolean {
 export function profileGroupOf(m: { statement: string; slot: string | null }): ProfileGroup {
   return saysHealth(m.statement) ? 'health' : m.slot !== null ? 'slot' : 'other';
 }
+
+// A line's words that say nothing of the person: acknowledgements and thanks (in the languages a
+// person's mail is often in), and the words around them ("that is fine with me, thank you.").
+const courtesyWords = new Set(
+  `ok okay k kk sure yes yeah yep yup no nope nah fine perfect great good cool nice lovely super excellent
+   wonderful awesome brilliant alright right exactly agreed indeed noted understood thanks thank thx ty
+   cheers please pls sorry welcome course np obrigada obrigado danke dankeschön merci gracias grazie tak
+   takk tack bitte ja nein oui sí si claro perfeito perfecto genial prima toll
+   told tell asked replied answered reminded informed pinged thanked`.split(/\s+/u),
+);
+const functionWords = new Set(
+  `i me my you your yours we us our it its it's that that's this these those there here is am are was were
+   i'm i've i'll we're we've you're they're
+   be been do does did will would can could should shall the a an and or but so then also too very just
+   really quite otherwise anyway anyways well oh ah hm hmm with for to of at in on by from as all both
+   again still now`.split(/\s+/u),
+);
+const wordOf = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+/**
+ * Whether a line of the Profile's `other` group says nothing of the person: an acknowledgement or a
+ * thanks, with names and the words around them ("Perfect, obrigada!", "Jonas, ok.", "Otherwise fine.",
+ * "Told Inês.", "that is fine with me, thank you."), a parting's "see you" with where or when ("See you
+ * at arrivals."), or the person's own name alone (a mail's signature: "Maya Lindqvist"). A line from
+ * the person's mail was a Memory of hers, and her Profile was filled with them. A name is a
+ * capitalised word after the first, or the first where a comma follows it ("Jonas, ok."); a word that
+ * is none of these ("Prater, then Heuriger in Grinzing.", "Long day.", "Yoga is enough.") says
+ * something, and a line with no acknowledgement in it ("Ana Petrović") is left as it is.
+ */
+export function saysNothingOfSelf(statement: string, selfName: string | null): boolean {
+  const words = [...statement.matchAll(wordOf)];
+  if (words.length === 0 || words.length > 12) return false;
+  const own = new Set(
+    (selfName ?? '')
+      .normalize('NFC')
+      .toLowerCase()
+      .split(/\s+/u)
+      .filter((w) => w !== ''),
+  );
+  const lower = words.map((w) => w[0].normalize('NFC').toLowerCase().replace('’', "'"));
+  if (lower.every((w) => own.has(w))) return true;
+  // "see you" and up to five words after it, at the line's end: where or when they will meet.
+  const see = lower.findIndex((w, i) => w === 'see' && ['you', 'ya'].includes(lower[i + 1] ?? ''));
+  const parting = see !== -1 && lower.length - see <= 7;
+  let acknowledged = parting;
+  for (const [i, w] of lower.entries()) {
+    if (parting && i >= see) continue;
+    if (courtesyWords.has(w)) {
+      acknowledged = true;
+      continue;
+    }
+    if (functionWords.has(w) || own.has(w)) continue;
+    const m = words[i]!;
+    const capitalised = /^\p{Lu}/u.test(m[0]);
+    const commaAfter = statement.slice(m.index + m[0].length).startsWith(',');
+    if (capitalised && (i > 0 || commaAfter)) continue;
+    return false;
+  }
+  return acknowledged;
+}

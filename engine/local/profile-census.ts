@@ -1,4 +1,10 @@
-import { profileGroups, type Census, type Profile, type ProfileGroup } from '../contract/index.ts';
+import {
+  profileGroups,
+  saysNothingOfSelf,
+  type Census,
+  type Profile,
+  type ProfileGroup,
+} from '../contract/index.ts';
 import type { MemoryRepository, MemoryVersionRow, NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
@@ -14,7 +20,8 @@ import { toMemories } from './memories.ts';
  * The self card: current Memories owned by self (a value scheduled to start later is not on it yet),
  * in the profile's groups (contract/profile-group.ts): health first (an allergy, a condition,
  * medication: what an agent must not miss), then those that hold a slot (home, job, partner, diet,
- * ...: what an agent asks for first), then the rest; each group newest (world time) first, each line
+ * ...: what an agent asks for first), then the rest, less what says nothing of her ("Jonas, ok.",
+ * profileLines); each group newest (world time) first, each line
  * cited, paged by a cursor holding the last line's (group, valid_from, write order). A hosted
  * deployment shows only lines with a supporting Record that is not local_only, citing only those.
  */
@@ -31,7 +38,13 @@ export async function getProfile(
   const nowMs = ctx.clock().getTime();
   const hosted = ctx.deployment === 'hosted';
   return ctx.units.read(b.uid, async (u) => {
-    const rows = await profileLines(u.memories, { nowMs, shareableOnly: hosted, limit: q.limit + 1, after });
+    const rows = await profileLines(u.memories, {
+      nowMs,
+      shareableOnly: hosted,
+      limit: q.limit + 1,
+      after,
+      selfName: selfOf(b)?.name ?? null,
+    });
     const shown = rows.slice(0, q.limit);
     const groups = new Map(shown.map((r) => [r.id, r.group]));
     const page = await toMemories(u, shown, nowMs, hosted);
@@ -63,25 +76,35 @@ export type ProfileRow = MemoryVersionRow & { group: ProfileGroup };
 
 /**
  * The profile's lines from `after` on, up to `limit`: the self's current Memories of each group in
- * turn (health, slot, other), each read in its index's order (MemoryRepository.currentOfSelf). A page
- * that ends inside a group goes on in it from its last line; the groups after it are read whole from
- * their newest line, those before it not at all.
+ * turn (health, slot, other), each read in its index's order (MemoryRepository.currentOfSelf), less an
+ * `other` line that says nothing of the person (saysNothingOfSelf: "Perfect, obrigada!", her name
+ * alone; `selfName` is the Brain's self's). A page that ends inside a group goes on in it from its last
+ * line; the groups after it are read whole from their newest line, those before it not at all. Such a
+ * line stays a Memory: it is left out here, read past in pages until the lines asked for are read.
  */
 export async function profileLines(
   memories: Pick<MemoryRepository, 'currentOfSelf'>,
-  q: { nowMs: number; shareableOnly: boolean; limit: number; after?: ProfilePosition | undefined },
+  q: {
+    nowMs: number;
+    shareableOnly: boolean;
+    limit: number;
+    after?: ProfilePosition | undefined;
+    selfName?: string | null | undefined;
+  },
 ): Promise<ProfileRow[]> {
-  const { after, ...read } = q;
+  const { after, selfName = null, ...read } = q;
   const out: ProfileRow[] = [];
   for (const group of profileGroups.slice(after ? profileGroups.indexOf(after.group) : 0)) {
-    if (out.length >= q.limit) break;
-    const rows = await memories.currentOfSelf({
-      ...read,
-      limit: q.limit - out.length,
-      group,
-      after: after?.group === group ? after : undefined,
-    });
-    for (const r of rows) out.push({ ...r, group });
+    let from: { validFromMs: number; n: number } | undefined = after?.group === group ? after : undefined;
+    while (out.length < q.limit) {
+      const asked = q.limit - out.length;
+      const rows = await memories.currentOfSelf({ ...read, limit: asked, group, after: from });
+      for (const r of rows)
+        if (group !== 'other' || !saysNothingOfSelf(r.statement, selfName)) out.push({ ...r, group });
+      const last = rows.at(-1);
+      if (rows.length < asked || last === undefined) break;
+      from = { validFromMs: last.valid_from_ms, n: last.n };
+    }
   }
   return out;
 }

@@ -12,7 +12,7 @@ import type {
   SourceList,
   SourceSummary,
 } from '../contract/index.ts';
-import { profileGroupOf, profileGroups, type ProfileGroup } from '../contract/index.ts';
+import { profileGroupOf, profileGroups, saysNothingOfSelf, type ProfileGroup } from '../contract/index.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
 import { quoted } from '../errors/shown-value.ts';
 import { createTraceBuffer, failedTrace } from '../context/trace-buffer.ts';
@@ -242,6 +242,10 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           n,
         }))
         .filter(({ memory }) => memory.owner.state === 'self')
+        // As the local engine reads them: an acknowledgement or her name alone is no line of hers.
+        .filter(
+          (l) => l.group !== 'other' || !saysNothingOfSelf(l.memory.statement, s.brain.self?.name ?? null),
+        )
         .sort((a, z) => rank(a.group) - rank(z.group) || z.validFromMs - a.validFromMs || z.n - a.n)
         .filter(
           (l) =>

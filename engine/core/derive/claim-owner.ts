@@ -1,6 +1,6 @@
 import type { SelfEntity } from '../../contract/index.ts';
 import type { Claim, DerivableRecord, DeriveContext } from './deriver.ts';
-import { ownNote } from './own-note.ts';
+import { facetNote, ownNote } from './own-note.ts';
 import { foldName, resolveOwner } from './resolve-owner.ts';
 import { saysOfSelf } from './says-of-self.ts';
 import { sentences } from './split-text.ts';
@@ -17,8 +17,9 @@ export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
  *   them), else unresolved;
  * - document: its title, else its source's name; unresolved, except one whose title says it is about
  *   the self ("About me", "Me", "Maya Costa", "About Maya Costa"), a note of hers in the first person
- *   ("Tom and I booked a trip to Porto", own-note.ts) and an agent's note of "the user" (through MCP):
- *   the self's, as her messages are;
+ *   ("Tom and I booked a trip to Porto", own-note.ts), a note of hers about a facet of her ("Health",
+ *   #allergies; own-note.ts facetNote) and an agent's note of "the user" (through MCP): the self's, as
+ *   her messages are;
  * - correction: derived into no claim, but a correction stated of one (a correction of a correction's
  *   version whose Memory is not here) is about it as an untitled document is.
  * One rule for the rule deriver and for a correction from another side stated as a Memory of its own
@@ -53,6 +54,7 @@ export function claimOwner(
         self !== null &&
         (aboutSelf(c.title, self) ||
           ownNote(c, record.sourceName, self) ||
+          facetNote(c, record.sourceName, self, ctx.knownFirstNames) ||
           agentNoteOfUser(c.text, record.sourceName) ||
           agentNoteNamingSelf(c.text, record.sourceName, self))
       )

@@ -281,6 +281,60 @@ test('a document about the self is hers, sentence by sentence, its home and job 
     assert.deepEqual(doc(title, text), [[text, null, 'unresolved']], title);
 });
 
+test('a note of hers about a facet of her (titled or tagged Health, Allergies, …) is hers without an "I"', () => {
+  const maya = 'Maya Lindqvist';
+  const owned = (title: string, text: string, known?: ReadonlyMap<string, string>) =>
+    createRuleDeriver()
+      .derive(
+        {
+          id: 'rec_1',
+          content: { kind: 'document', title, text },
+          text: recordText({ kind: 'document', title, text }),
+          sourceName: 'obsidian',
+          occurredAt: '2026-09-30T00:00:00Z',
+        },
+        { self: { type: 'person', name: maya }, ...(known ? { knownFirstNames: known } : {}) },
+      )
+      .map((c) => [c.statement, c.owner.state]);
+  const health = '# Health\n\n- Allergy: penicillin (rash, 2019).\n- GP: Dr. Markus Huber.';
+  for (const [title, text] of [
+    ['Health', `${health}\n\nTags: #health`],
+    ['My allergies', health],
+    ['Medications:', health],
+    ['Blood tests 2026', `${health}\n\nTags: #health/labs`],
+  ] as const)
+    assert.deepEqual(
+      owned(title, text),
+      [
+        ['Allergy: penicillin (rash, 2019).', 'self'],
+        ['GP: Dr. Markus Huber.', 'self'],
+      ],
+      title,
+    );
+  // Nobody's, as before: a note of another title and tag, one tagged as a people folder's note, one
+  // titled by a person ("Ana's meds", "Ana Petrović") or by a first name the Brain knows, one listing
+  // what holds for others by name, and a mail pasted into it.
+  const unowned = (title: string, text: string, known?: ReadonlyMap<string, string>) =>
+    assert.ok(
+      owned(title, text, known).every(([, owner]) => owner !== 'self'),
+      `${title}: ${JSON.stringify(owned(title, text, known))}`,
+    );
+  unowned('Vienna cafés', '- Café Sperl: best Melange.\n- Café Prückel: quiet.\n\nTags: #cafes');
+  unowned('Ana Petrović', 'Friend from uni. Allergic to cats.\n\nTags: #people #health');
+  unowned('Health', '- Allergic to cats.\n\nTags: #people/family #health');
+  unowned("Ana's meds", '- Ibuprofen 400 mg.\n\nTags: #health');
+  unowned('Ana Petrović', '- Ibuprofen 400 mg.\n\nTags: #health');
+  unowned('Lena', '- Allergic to cats.\n\nTags: #health', new Map([['lena', 'Lena Lindqvist']]));
+  unowned('Allergies', '- Ana Petrović: nuts\n- Allergy: penicillin');
+  unowned('Allergies', '- Ana: nuts\n- Jonas: shellfish', new Map([['ana', 'Ana Petrović']]));
+  unowned('Health', 'On Mon, 4 Mar 2024 at 10:02, Dr. Huber <h@x.at> wrote:\n> Vitamin D low.');
+  // Her own name as a key is hers; a sentence opening with another person in her note stays theirs.
+  assert.deepEqual(owned('Allergies', '- Maya Lindqvist: penicillin\n- Ana is allergic to nuts.'), [
+    ['Maya Lindqvist: penicillin', 'self'],
+    ['Ana is allergic to nuts.', 'other'],
+  ]);
+});
+
 test('"she" or "he" just after a sentence of where someone lives is theirs, not the speaker\'s', () => {
   const said = (text: string) =>
     claimsOf(text, 'Ana').map((c) => [c.statement, c.subject, c.owner.state, c.predicate]);

@@ -635,7 +635,11 @@ export function createRuleDeriver(): Deriver {
     // characters is read as one run of prose (split-text.ts `unwrapped`): each line was a sentence of
     // its own, and "I loved how slowly the truth comes through the" and "journal entries." were two
     // Memories. A statement reads the wrap as a space; its quote keeps the line break as written.
-    name: 'rules-v99',
+    // v100 (use10 H3): a note of hers titled or tagged for a facet of her ("Health", "My allergies",
+    // #health, #diet), naming no one else as its subject, is hers without an "I" (own-note.ts
+    // facetNote): "- Allergy: penicillin (rash, 2019)." of Health.md is a health line of her Profile.
+    // Not one tagged as a people folder's note, titled by a person, or listing others by name.
+    name: 'rules-v100',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
