@@ -152,6 +152,8 @@ test('greetings and sign-offs in German, Croatian and to a group are courtesy; s
     'Dear tenants,',
     'Dear colleagues,',
     'Dear yogis,',
+    'Dear valued customer,',
+    'Dragi susjedi,',
     'Hallo zusammen!',
     'Liebe Kolleginnen und Kollegen,',
     'Sehr geehrte Frau Lindqvist,',
@@ -182,6 +184,16 @@ test('greetings and sign-offs in German, Croatian and to a group are courtesy; s
     'Guten Tag, ich habe eine Frage.',
     "Hi I'm Ana,",
     'Thanks for the lift,',
+    // News that opens with a greeting is news.
+    'Hi dentist moved to Friday!',
+    'Hey Tom flight cancelled!',
+    'Hello from the hospital:',
+    'Hey baby arrived!',
+    'Hello from Lisbon!',
+    'Hi mum home at six!',
+    'Hey guess what:',
+    'Hey dentist moved:',
+    'The winning team!',
   ])
     assert.equal(isCourtesy(s), false, s);
 });

@@ -320,15 +320,64 @@ const greetings = opening(
   'hi|hello|hey|dear|hallo|hola|olá|ola|oi|bonjour|salut|ciao|good morning|good afternoon|good evening|thanks|thank you|many thanks|thanks again|bok|zdravo|hej|moin|servus|ahoj|cześć|bom dia|boa tarde|buenos días|buongiorno|dobar dan|draga|dragi|drage|querida|querido|liebe|lieber|liebes|chère|cher|sehr geehrte|sehr geehrter|sehr geehrtes|guten tag|guten morgen|guten abend|grüß gott|grüß dich|grüezi|poštovani|poštovana|poštovane|poštovanje|dobro jutro|dobra večer',
 );
 /**
- * Greetings that address someone, lower-cased: besides names, a group in lower case may follow them
- * ("Dear tenants,", "Liebe Kolleginnen und Kollegen,", "Sehr geehrte Damen und Herren,"), closed by a
- * comma, "!" or ":" as a salutation is. Not thanks: "Thanks for the lift," says what for.
+ * Greetings that address someone, lower-cased: besides names, a group may follow them ("Dear tenants,",
+ * "Liebe Kolleginnen und Kollegen,", "Sehr geehrte Damen und Herren,"), closed by a comma or ":" as a
+ * salutation is (addressesGroup). Not thanks: "Thanks for the lift," says what for.
  */
 const addressing = opening(
   'hi|hello|hey|dear|hallo|hola|olá|bonjour|ciao|good morning|bok|zdravo|hej|moin|servus|draga|dragi|drage|querida|querido|liebe|lieber|liebes|chère|cher|sehr geehrte|sehr geehrter|sehr geehrtes|guten tag|guten morgen|grüß gott|grüezi|poštovani|poštovana|poštovane|dobar dan',
 );
-const addressedGroup =
-  /^(?:[ \t]+(?!(?:i|i['’]m|ich|we|wir|my|me|mi|ja)(?![\p{L}\p{M}]))[\p{L}\p{M}'’.-]+){1,4}[,!:]$/iu;
+/** Words that name a group a mail is sent to, lower-cased (besides an English plural). */
+const groupNouns = new Set(
+  (
+    'all everyone everybody team folks guys people family friends staff crew ladies gentlemen children ' +
+    'customer member guest user client subscriber resident tenant neighbour neighbor colleague friend ' +
+    'kolleginnen kollegen damen herren mieter mieterinnen nachbarn nachbarinnen freunde freundinnen eltern ' +
+    'kunden kundinnen mitglieder zusammen alle leute kolege kolegice susjedi prijatelji roditelji stanari ' +
+    'članovi svi ekipa'
+  ).split(' '),
+);
+/** Words that may stand before or between such a group's: "Dear valued customer,", "Damen und Herren,". */
+const groupJoins = new Set(
+  'and und i y et e & valued dear fellow all my our lieber liebe lieben geschätzte werte verehrte drage dragi'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether what follows a greeting addresses a group and nothing else, closed by a comma or ":": "
+ * tenants,", " Kolleginnen und Kollegen,", " valued customer,". Any other word makes it a sentence that
+ * begins with a greeting ("Hi dentist moved to Friday!", "Hello from the hospital:").
+ */
+function addressesGroup(rest: string): boolean {
+  const m = /^[ \t]+(\S.*?)[,:]$/u.exec(rest);
+  if (!m) return false;
+  const words = m[1]!.split(/[ \t]+/u);
+  if (words.length > 4) return false;
+  let group = false;
+  let titled = false;
+  for (const said of words) {
+    const w = said.toLowerCase();
+    if (groupNouns.has(w) || /^\p{Ll}{3,}s$/u.test(w)) group = true;
+    else if (titles.has(w)) titled = true;
+    // A name after a title in lower case: "Poštovani gospodine Horvat,".
+    else if (titled && /^\p{Lu}/u.test(said)) group = true;
+    else if (!groupJoins.has(w)) return false;
+  }
+  return group;
+}
+
+/** Titles written in lower case before a name in a salutation. */
+const titles = new Set([
+  'gospodine',
+  'gospođo',
+  'gospođice',
+  'gospodo',
+  'señor',
+  'señora',
+  'senhor',
+  'senhora',
+]);
 /** Thanks as a sign-off, above a name: "Thanks," / "Carol". */
 const thanksAlone = /^(?:thanks|thank you|many thanks|thanks again|thx|ta)$/u;
 /** A time of day alone greets too ("Morning all!", "Morning Ana"), but opens other sentences as often. */
@@ -343,7 +392,7 @@ const signOffs = opening(
  * "team" capitalised, so "Your team is great!" is none.
  */
 const teamSignOff =
-  /^(?:ihr|ihre|euer|eure|dein|deine|your|the|vaš|vaša|vaše|tvoj|tvoja)[ \t]+(?:[\p{L}\p{N}&'’.-]+[ \t]+){0,3}?(?:[\p{L}\p{N}&'’.-]*team|(?<=[ \t])tim)(?=$|[ \t,!.])/u;
+  /^(?:ihr|ihre|euer|eure|dein|deine|your|vaš|vaša|vaše|tvoj|tvoja)[ \t]+(?:[\p{L}\p{N}&'’.-]+[ \t]+){0,3}?(?:[\p{L}\p{N}&'’.-]*team|(?<=[ \t])tim)(?=$|[ \t,!.])/u;
 const afterTeam = /^(?:[ \t]+\p{Lu}[\p{L}\p{M}'’.-]*){0,3}[,!.]?$/u;
 /**
  * A group addressed by itself, closing with a comma, "!" or ":": "Team,", "All,", "Everyone!",
@@ -375,7 +424,7 @@ export function isCourtesy(said: string): boolean {
   const team = teamSignOff.exec(lower);
   if (team && afterTeam.test(rest(team))) return true;
   const addressed = addressing.exec(lower);
-  if (addressed && addressedGroup.test(rest(addressed))) return true;
+  if (addressed && addressesGroup(rest(addressed))) return true;
   const greeting = greetings.exec(lower);
   if (greeting) return afterGreeting.test(rest(greeting)) || group.test(rest(greeting));
   const time = timeOfDay.exec(lower);
