@@ -522,6 +522,7 @@ export async function assembleContext(
       truncated: fitted.truncated,
       cut: fitted.cut,
     },
+    dropped: dropped.map((d) => ({ record_id: d.recordId, reason: d.reason })),
     timings_ms: {
       ...retrieved.timings,
       retrieve: tRetrieve,
