@@ -41,6 +41,7 @@ import { recordChanges, type RecordChanges } from '../core/context/changes.ts';
 import { selfFirstNameOf } from '../core/derive/resolve-owner.ts';
 import { loadTokenizer } from '../core/shared/count-tokens.ts';
 import { selectEvidence } from './select-evidence.ts';
+import { withinBulkShare } from '../core/context/bulk-share.ts';
 import type { EvidencePassage } from '../core/context/evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import { recordIdsOf } from './trace-buffer.ts';
@@ -441,10 +442,16 @@ export async function assembleContext(
         ),
       ];
       // The person's question asked again, where a reply answers it: after everything else.
-      const ordered = [
-        ...inOrder.filter((e) => !ownQuestion.last.has(e)),
-        ...inOrder.filter((e) => ownQuestion.last.has(e)),
-      ];
+      // Bulk mail to a small share of the blocks, where Records not sent to a list share the question's words.
+      const bulkShared = withinBulkShare(
+        [
+          ...inOrder.filter((e) => !ownQuestion.last.has(e)),
+          ...inOrder.filter((e) => ownQuestion.last.has(e)),
+        ],
+        terms,
+        (e) => matchedTerms(`${e.title ?? ''}\n${e.subject ?? ''}\n${e.wide}`, searched).length > 0,
+      );
+      const ordered = bulkShared.kept;
       // Evidence no lane found by the question's words, a person, a time or a slot, and whose text holds
       // none of its words: the nearest by meaning, which may answer nothing ("Who is my sister?" where no
       // sister is known). Served, but said so, and the question is among the unknowns.
@@ -460,6 +467,7 @@ export async function assembleContext(
         ...notChanges.map((e) => ({ recordId: e.recordId, reason: notAChange })),
         ...unasked.map((e) => ({ recordId: e.recordId, reason: privateByMeaning(e.visibility) })),
         ...namedOnly.map((e) => ({ recordId: e.recordId, reason: privateNamesOnly(e.visibility) })),
+        ...bulkShared.held,
       ];
       const dropped = [...selected.dropped, ...ownQuestion.dropped, ...held];
       return { dropped, fitted, ...found, memories, byMeaningAlone, changed };
@@ -522,6 +530,7 @@ export async function assembleContext(
       truncated: fitted.truncated,
       cut: fitted.cut,
     },
+    dropped: dropped.map((d) => ({ record_id: d.recordId, reason: d.reason })),
     timings_ms: {
       ...retrieved.timings,
       retrieve: tRetrieve,

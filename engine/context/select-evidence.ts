@@ -6,6 +6,7 @@ import type { Fused } from '../retrieve/fuse.ts';
 import { matchedTerms, termStarts } from '../core/retrieve/query-terms.ts';
 import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Dropped, EvidencePassage } from '../core/context/evidence.ts';
+import { keptOf, repeatReason, sameWordsKey, type Repeat } from '../core/context/same-words.ts';
 import type { ContextReads, ContextReadTime, EvidenceRecord } from '../ports/index.ts';
 
 const windowChars = 1500;
@@ -104,6 +105,9 @@ export async function selectEvidence(
   const unsettled = new Set<string>();
   // What each message quoted from someone else was quoted with: the words no longer so and those that hold.
   const saidBy = new Map<string, Said>();
+  // The Record quoted for each text so far (sameWordsKey) and its place; the Records left out as repeats.
+  const chosen = new Map<string, { repeat: Repeat; at: number }>();
+  const repeated: Array<{ repeat: Repeat; key: string }> = [];
   let loaded = 0;
   for (let i = 0; i < queue.length; i++) {
     if (evidence.length >= maxRecords) break;
@@ -165,6 +169,22 @@ export async function selectEvidence(
       continue;
     }
     const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
+    // Words a block already says take no second block: of Records of the same words one is quoted, in
+    // the place of the first found (keptOf says which).
+    const key = sameWordsKey(r.kind, content.speaker ?? null, r.text, lead.get(r.id) ?? terms);
+    const repeat: Repeat = {
+      recordId: r.id,
+      lanes: f.lanes,
+      occurredAt: r.occurred_at,
+      superseded: past,
+      lead: lead.has(r.id),
+    };
+    const prior = key === null ? undefined : chosen.get(key);
+    if (key !== null && prior !== undefined) {
+      const next = keptOf(prior.repeat, repeat).next;
+      repeated.push({ repeat: next ? prior.repeat : repeat, key });
+      if (!next) continue;
+    }
     // Kept for what else it says, marked superseded: a plan's words are quoted too, where that else
     // stands ("…, Dr. Horvat."), as a slot's value alone is not.
     const said = saidOf(mems, past ? (m) => holdsHere(m) || m.predicate === null : holdsHere);
@@ -174,7 +194,9 @@ export async function selectEvidence(
     if (quote.quoted) saidBy.set(r.id, said);
     const header = message ? mailHeader(r.text.slice(0, headerScanChars)) : null;
     const subject = header?.subject ?? null;
-    evidence.push({
+    const place = prior?.at ?? evidence.length;
+    if (key !== null) chosen.set(key, { repeat, at: place });
+    evidence[place] = {
       recordId: r.id,
       passage: quote.core,
       wide: quote.wide,
@@ -196,6 +218,14 @@ export async function selectEvidence(
       lanes: f.lanes,
       score: f.score,
       rerankScore: f.rerankScore ?? null,
+    };
+  }
+  // Each named with the one finally quoted for its words.
+  for (const { repeat, key } of repeated) {
+    const kept = chosen.get(key)!.repeat;
+    dropped.push({
+      recordId: repeat.recordId,
+      reason: repeatReason(kept.recordId, keptOf(repeat, kept).for),
     });
   }
   const texts = new Map(evidence.map((e) => [e.recordId, records.get(e.recordId)!.text]));

@@ -6,15 +6,25 @@ import { newId } from '../ids.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import type { FailedRequest } from '../types.ts';
 
-/** Every Record a trace names: lane candidates, fused results, citations, budget cuts. */
+/**
+ * Every Record a trace names: lane candidates, fused results, citations, budget cuts, the evidence left
+ * out and the Records its reasons name (the one quoted instead of a repeat, a newer revision).
+ */
 export function recordIdsOf(trace: Trace): Set<string> {
   const ids = new Set<string>();
   for (const l of trace.lanes) for (const c of l.candidates) ids.add(c.record_id);
   for (const r of trace.fusion.results) ids.add(r.record_id);
   for (const c of trace.citations) ids.add(c.record_id);
   for (const c of trace.budget.cut) ids.add(c.record_id);
+  for (const d of trace.dropped ?? []) {
+    ids.add(d.record_id);
+    for (const named of d.reason.match(namedRecord) ?? []) ids.add(named);
+  }
   return ids;
 }
+
+/** A Record id as a reason names it. */
+const namedRecord = /\brec_[0-9A-Za-z]+/gu;
 
 /**
  * The TraceStore in memory, bounded (oldest evicted first): a restart clears it. Each method does all

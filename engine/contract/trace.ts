@@ -71,6 +71,15 @@ export const Trace = z
         .array(z.object({ record_id: z.string(), tokens: z.int() }))
         .describe('Passages left out to fit the budget.'),
     }),
+    dropped: z
+      .array(z.object({ record_id: z.string(), reason: z.string() }))
+      .optional()
+      .describe(
+        'Additive: candidates read as evidence and left out of the Context, each with why (as the ' +
+          "Context's explain.dropped lists them): superseded, a newer revision, beside the answer, a " +
+          'repeat of the same words as another Record (which one is quoted instead), bulk mail past its ' +
+          'share, a private Record the question does not name. Absent on a Trace of no evidence read.',
+      ),
     citations: z.array(Citation),
     abstained: z.string().nullable(),
     timings_ms: z.record(z.string(), z.number()),

@@ -1,6 +1,7 @@
 import { sameBackends, type RetrievalBackends } from '../core/retrieve/backends.ts';
 import { dot } from '../embed/embedder.ts';
 import type { CostLedger } from '../core/context/cost-ledger.ts';
+import { asksAboutBulk } from '../core/context/bulk-share.ts';
 import type {
   LexicalIndex,
   QueryRewriter,
@@ -781,8 +782,6 @@ const bulkHead = /^(?:Subject|From): [^\n]*(?:\n[^\n]+)*?\nPrecedence: bulk(?:\n
 const bulkLine = '\nPrecedence: bulk\n';
 /** Of the 2,000 characters the index gives of a text, as many as two revisions surely share. */
 const sameTextChars = 1_900;
-/** Words that ask about such mail itself: then it is what the question is about. */
-const bulkWords = ['newsletter', 'newsletters', 'digest', 'subscription', 'unsubscribe'];
 
 /**
  * Mail sent to a list of subscribers (a newsletter, a digest: the importer writes "Precedence: bulk" in
@@ -800,8 +799,7 @@ function bulkBehind(textOf: TextOf, terms: readonly string[], fused: Fused[]): F
   if (window.length === 0) return fused;
   const said = (f: Fused) => textOf(f.recordId);
   const asked = [...terms];
-  // This way round: "new" is the start of "newsletter", but "newsletters" in a question is one of them.
-  if (matchedTerms(asked.join(' '), bulkWords).length > 0) return fused;
+  if (asksAboutBulk(asked)) return fused;
   // A mail imported before the mark and imported again is two revisions, the older one without the
   // line (a Context serves the newer in the older's place): the older goes with the newer.
   const unmarked = (t: string) => t.replace(bulkLine, '\n').slice(0, sameTextChars);
