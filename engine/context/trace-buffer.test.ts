@@ -27,4 +27,20 @@ describe('Traces in memory (TraceStore)', () => {
     await traces.add('brn_1', trace('ctx_2'));
     assert.equal((await traces.get('brn_1', 'ctx_2')).status, 'failed');
   });
+
+  it('a forget takes a Trace that names the Record only as evidence left out, or in the reason why', async () => {
+    const traces = createTraceBuffer(10);
+    const dropped = (id: string) => ({
+      ...trace(id),
+      dropped: [{ record_id: 'rec_A', reason: 'repeated: the same words as rec_B, which is quoted instead' }],
+    });
+    await traces.add('brn_1', dropped('ctx_1'));
+    await traces.add('brn_1', dropped('ctx_2'));
+    await traces.add('brn_1', trace('ctx_3'));
+    await traces.forgetRecords('brn_1', ['rec_A']);
+    await assert.rejects(traces.get('brn_1', 'ctx_1'), { code: 'trace_not_found' });
+    await traces.forgetRecords('brn_1', ['rec_B']);
+    await assert.rejects(traces.get('brn_1', 'ctx_2'), { code: 'trace_not_found' });
+    assert.equal((await traces.get('brn_1', 'ctx_3')).id, 'ctx_3');
+  });
 });
