@@ -171,7 +171,7 @@ export async function selectEvidence(
     const content = JSON.parse(r.content) as { speaker?: string; title?: string; thread?: string };
     // Words a block already says take no second block: of Records of the same words one is quoted, in
     // the place of the first found (keptOf says which).
-    const key = sameWordsKey(r.kind, content.speaker ?? null, r.text, lead.get(r.id) ?? terms);
+    const key = sameWordsKey(r.kind, content.speaker ?? null, r.text, lead.get(r.id) ?? terms, content.title);
     const repeat: Repeat = {
       recordId: r.id,
       lanes: f.lanes,

@@ -203,3 +203,15 @@ test('context: a chat message said word for word again is one block, the newest;
   assert.ok(!cited.includes(first), ctx.text ?? '');
   assert.match(droppedOf(ctx).get(first) ?? '', new RegExp(`^repeated: the same words as ${again}, `, 'u'));
 });
+
+test("one sender's same words under two subjects are two blocks: the one asked about is quoted", async () => {
+  const body = 'Confirmed: Thursday 15 October, 10:00, room 4.\n\nPetra';
+  const { ids, ask } = await brainOf([
+    own('atlas', 'Petra Novak <petra@example.com>', 'Atlas design review', body, 1),
+    own('borealis', 'Petra Novak <petra@example.com>', 'Borealis design review', body, 2),
+  ]);
+  for (const mode of ['fast', 'thorough'] as const) {
+    const { ctx, cited } = await ask('When is the Atlas design review?', mode);
+    assert.ok(cited.includes(ids.get('atlas@example.com')!), `${mode}: ${JSON.stringify(droppedOf(ctx))}`);
+  }
+});

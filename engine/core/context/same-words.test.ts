@@ -27,6 +27,20 @@ test('same words: a mail is its body, whatever its subject says; its speaker and
   assert.notEqual(key('Yes, Lisbon.', 'Ana'), null);
 });
 
+test("same words: what names them counts, a mail's subject or a note's title; not a newsletter's subject", () => {
+  const terms = ['review', 'plan'];
+  const mail = (subject: string) =>
+    `Subject: ${subject}\nFrom: Petra Novak <petra@x.example>\n\nConfirmed: Thursday, 10:00, room 4.`;
+  const key = (text: string, title: string | null = null, kind = 'message') =>
+    sameWordsKey(kind, 'Petra Novak', text, terms, title);
+  assert.notEqual(key(mail('Atlas design review')), key(mail('Borealis design review')));
+  assert.equal(key(mail('Atlas design review')), key(mail('Re: Atlas design review')));
+  assert.equal(key(mail('Atlas design review')), key(mail('AW: Fwd: Atlas design review')));
+  const note = 'Owner: Marko. Deadline: 3 March.';
+  assert.notEqual(key(note, 'Atlas plan', 'document'), key(note, 'Borealis plan', 'document'));
+  assert.equal(key(note, 'Atlas plan', 'document'), key(note, 'Atlas plan', 'document'));
+});
+
 test('same words: the newest is kept, unless an older one a slot, a supersession or a change asked about put forward', () => {
   assert.deepEqual(keptOf(at(1), at(5)), { next: true, for: 'newest' });
   assert.deepEqual(keptOf(at(5), at(1)), { next: false, for: 'newest' });

@@ -2,26 +2,34 @@ import { mailHeader } from '../derive/not-said.ts';
 import { matchedTerms } from '../retrieve/query-terms.ts';
 
 /**
- * What a Record says, as two blocks of a Context would say it twice: the kind, the speaker and the
- * text, a mail's without its header lines (the importer writes a Subject that may differ, "Re: …" or a
- * price in a newsletter's, while the words quoted are the same). Compared character for character, as
- * the census's duplicates are: a newsletter sent every fortnight with the same body, a fact remembered
- * twice, a note copied under another name. The speaker is part of it: "Thanks!" by two people is two
- * things said. Null: no block repeats it.
+ * What a Record says, as two blocks of a Context would say it twice: the kind, the speaker, a note's
+ * title and the text, a mail's without its header lines but with its subject (a "Re:" or "Fwd:" aside).
+ * Compared character for character, as the census's duplicates are: a newsletter sent every fortnight
+ * with the same body, a fact remembered twice. The speaker is part of it: "Thanks!" by two people is two
+ * things said. So is what names the words: "Confirmed: Thursday, 10:00." under "Atlas design review"
+ * and under "Borealis design review" answers two questions, as do two notes titled for two projects.
+ * Bulk mail's subject is not: a newsletter's changes with each issue ("-20% this week") while its body
+ * does not. Null: no block repeats it.
  */
 export function sameWordsKey(
   kind: string,
   speaker: string | null,
   text: string,
   terms: readonly string[],
+  title: string | null = null,
 ): string | null {
   const header = kind === 'message' ? mailHeader(text) : null;
   // A chat message that says none of the question's words was found through the messages around it:
   // what it says is theirs. The same "Yes." in two chats answers two questions.
   if (kind === 'message' && header === null && matchedTerms(text, [...terms]).length === 0) return null;
   const body = header ? text.slice(header.range.end) : text;
-  return `${kind}\u0000${speaker ?? ''}\u0000${body.trim()}`;
+  const named = header ? (header.bulk ? '' : withoutReplyLead(header.subject ?? '')) : (title ?? '');
+  return `${kind}\u0000${speaker ?? ''}\u0000${named}\u0000${body.trim()}`;
 }
+
+/** A subject without its "Re:" or "Fwd:" leads (and other languages' AW:, WG:, SV:, Odg:). */
+const withoutReplyLead = (subject: string) =>
+  subject.replace(/^(?:(?:re|fwd?|aw|wg|sv|vs|odg|antw)\s*:\s*)+/iu, '').trim();
 
 /** Lanes that put a Record forward as what holds now: the slot's current value, what superseded a
  * Record found, a note's newest revision. */
