@@ -319,9 +319,17 @@ export const SyncStatus = z
       .int()
       .describe(
         'Additive: forgets the remote asked for that wait for the person to confirm them (nothing is forgotten ' +
-          'for them yet): more than 25 Records and more than 10% of the Records that travelled within a day, and every ' +
+          'for them yet): more than 25 Records and more than 10% of the Records that went up from here within a ' +
+          'rolling day (those confirmed count in it), and every ' +
           'later forget from the remote while any wait. `warning` says so; POST /v1/brains/{id}/sync/accept-forgets ' +
-          'with this count applies them; unpairing drops them and keeps the Records.',
+          'with this count applies them; unpairing drops them and keeps the Records. Counts the Records here they ' +
+          'reach: an id that names nothing here (never here, forgotten since, never sent) is not counted.',
+      ),
+    forgets_held_examples: z
+      .array(z.string())
+      .describe(
+        'Additive: up to five of the Records forgets_held counts, the newest first: their ids here (the original ' +
+          'for a redacted copy the remote named), to open before confirming.',
       ),
     pull_budget: z
       .object({

@@ -188,7 +188,8 @@ function engineOver(
     logger,
     rederiveDelayMs: options.rederiveDelayMs ?? 0,
     emptyLog: () => storage.emptyLog(),
-    originalsOfPushedCopies: (brainUid, ids) => device.originalsOfPushedCopies(brainUid, ids),
+    originalsOfPushedCopies: (brainUid, ids, travelledOnly) =>
+      device.originalsOfPushedCopies(brainUid, ids, travelledOnly),
     fromRemote: (brainUid, ids) => device.fromRemote(brainUid, ids),
     upkeep,
   };

@@ -54,8 +54,13 @@ export interface EngineCtx {
   /**
    * Records of this device whose redacted copies went to a hosted Brain under these ids, so the
    * copy's tombstone forgets the original: device sync's own table. A hosted Brain has none.
+   * `travelledOnly`: none whose first send the remote refused and never took since.
    */
-  originalsOfPushedCopies(brainUid: string, ids: readonly string[]): Promise<string[]>;
+  originalsOfPushedCopies(
+    brainUid: string,
+    ids: readonly string[],
+    travelledOnly?: boolean,
+  ): Promise<string[]>;
   /**
    * Those of these Records that came from a sync remote's feed, read in the caller's unit of work: no
    * item of this device's own imports (forgetSource leaves them), each erasable on its own whatever

@@ -59,9 +59,17 @@ export interface PairingRow {
   pulled_hours: string | null;
   /** Records of this device forgotten because the remote said so, since the pairing (migration 042). */
   forgotten_by_remote: number;
-  /** The remote-forget guard's window: when it started (null: none yet), and what it forgot in it. */
+  /**
+   * The remote-forget guard's fixed window before migration 044 (no longer written: 044 carried it
+   * into remote_forget_hours).
+   */
   remote_forgets_since: string | null;
   remote_forgets_recent: number;
+  /**
+   * What the remote made this device forget by the hour over the last day (JSON of `[hour, count]`):
+   * the guard's rolling day (migration 044). Null: nothing yet.
+   */
+  remote_forget_hours: string | null;
   paired_at: string;
   pairing_id: string;
 }
@@ -101,6 +109,12 @@ export interface RecordFate {
   skippedUnder?: number;
   /** Kept home (held back): why, as the redactor said it; the sync status gives it with the Record. */
   reason?: string;
+  /**
+   * The remote answered its first send `forgotten` (sync_records.first_refused, migration 044): it
+   * never travelled, and the remote may not make this device forget it by that id until it takes a
+   * later send of it (a `pushed` fate clears it; any other keeps it).
+   */
+  refused?: boolean;
 }
 
 /**
@@ -145,8 +159,11 @@ export interface DeviceSyncStore {
       'held_back' | 'skipped',
       { count: number; newest: { id: string; reason: string | null }[] }
     >;
-    /** Forgets the remote asked for that the guard holds under this pairing (sync_held_forgets). */
-    heldForgets: number;
+    /**
+     * Forgets the remote asked for that the guard holds under this pairing (sync_held_forgets): how
+     * many Records here they reach (heldForgetsReached), and up to five of their ids, the newest first.
+     */
+    heldForgets: { count: number; newest: string[] };
   }>;
   /**
    * Pairs the Brain: when `keeps(existing)` says so, the existing pairing takes the new key (and its
@@ -184,7 +201,9 @@ export interface DeviceSyncStore {
    * the Record has none kept yet: the remote may take the batch and its answer be lost, and a Record
    * forgotten after that must still send its tombstone. A Record without a fate is kept as `skipped`
    * until markPushed writes what the remote answered. Answers the Records this batch is the first to
-   * send (none had a remote id kept): the remote cannot have forgotten an id it was never sent.
+   * send (none had a remote id kept), and those whose first send the remote answered `forgotten` and
+   * that it has taken no send of since (RecordFate.refused): the remote cannot have forgotten an id it
+   * never took.
    */
   markSending(brainUid: string, items: readonly { recordId: string; remoteId: string }[]): Promise<string[]>;
   /**
@@ -233,9 +252,15 @@ export interface DeviceSyncStore {
   finishRun(brainUid: string, pairingId: string, at: string, end: RunEnd): Promise<void>;
   /**
    * The Records whose redacted copies (pushed under ids of their own) are among `ids`: a tombstone of
-   * the copy forgets the original. Read in the caller's unit of work (the tombstones').
+   * the copy forgets the original. Read in the caller's unit of work (the tombstones'). `travelledOnly`
+   * (the remote's forgets): none whose first send the remote refused and never took since
+   * (RecordFate.refused), which never travelled.
    */
-  originalsOfPushedCopies(brainUid: string, ids: readonly string[]): Promise<string[]>;
+  originalsOfPushedCopies(
+    brainUid: string,
+    ids: readonly string[],
+    travelledOnly?: boolean,
+  ): Promise<string[]>;
   /**
    * Those of these Records that were written from a remote's feed (sync_records.from_remote): no item
    * of this device's own imports, each erasable on its own. Read in the caller's unit of work.
@@ -253,14 +278,14 @@ export interface DeviceSyncUnit {
   /** Marks a Record written from the remote as pulled, under its own id, and as come from a remote. */
   markPulled(id: string): Promise<void>;
   /**
-   * What the remote-forget guard reads (docs/sync.md, "Forgets the remote asks for"): the Records of
-   * the Brain here that travelled (a remote id kept), the pairing's window and what it forgot in it,
-   * and how many forgets it holds under `pairingId`.
+   * What the remote-forget guard reads (docs/sync.md, "Forgets the remote asks for"): this device's own
+   * Records of the Brain here that travelled (their push taken; none that came from a remote, which a
+   * hub could send by the hundred), what the pairing's remote made it forget by the hour
+   * (remote_forget_hours), and how many Records here the forgets it holds under `pairingId` reach.
    */
   remoteForgets(pairingId: string): Promise<{
     travelled: number;
-    since: string | null;
-    recent: number;
+    hours: string | null;
     held: number;
   }>;
   /** Keeps these ids (as the remote names them) as forgets held under the pairing, until confirmed. */
@@ -271,12 +296,9 @@ export interface DeviceSyncUnit {
   dropHeldForgets(pairingId: string): Promise<void>;
   /**
    * The pairing forgot `forgotten` Records because its remote said so: added to forgotten_by_remote,
-   * and the guard's window set to start at `since` with `recent` forgotten in it.
+   * and what it forgot by the hour kept as `hours` (JSON of `[hour, count]`, remote_forget_hours).
    */
-  noteRemoteForgets(
-    pairingId: string,
-    o: { forgotten: number; since: string; recent: number },
-  ): Promise<void>;
+  noteRemoteForgets(pairingId: string, o: { forgotten: number; hours: string }): Promise<void>;
   /**
    * Marks the tombstones of these Record ids, written in this unit, as learnt from the remote of the
    * pairing `pairingId`: `tombstones` gives them no remote id while that pairing lasts, so the removal

@@ -186,7 +186,9 @@ function Paired({
         </p>
       ) : null}
       <PullBudget s={s} allowMore={() => !run.isPending && run.mutate({ allowMore: true })} />
-      {(s.forgets_held ?? 0) > 0 ? <HeldForgets brainId={brainId} held={s.forgets_held} /> : null}
+      {(s.forgets_held ?? 0) > 0 ? (
+        <HeldForgets brainId={brainId} held={s.forgets_held} examples={s.forgets_held_examples ?? []} />
+      ) : null}
       <p className="muted" data-testid="sync-next-run">
         Next sync:{' '}
         {s.running ? 'under way now' : s.next_run_at ? formatDateTime(s.next_run_at) : 'none planned'}
@@ -277,19 +279,41 @@ function PullBudget({ s, allowMore }: { s: SyncStatus; allowMore: () => void }) 
 
 /**
  * Forgets the hosted Mnemo asked for that sync held (more than it forgets without asking): nothing is
- * forgotten until the person confirms that many here; unpairing keeps them all (docs/sync.md).
+ * forgotten until the person confirms that many here; unpairing keeps them all (docs/sync.md). The
+ * newest of them are named, each linking to its Record: a count alone was confirmed blind.
  */
-function HeldForgets({ brainId, held }: { brainId: string; held: number }) {
+function HeldForgets({
+  brainId,
+  held,
+  examples,
+}: {
+  brainId: string;
+  held: number;
+  examples: readonly string[];
+}) {
   const accept = useAcceptSyncForgets(brainId);
   const [asking, setAsking] = useState(false);
   const records = `${held} ${held === 1 ? 'Record' : 'Records'}`;
   return (
     <div className="notice" role="status" data-testid="sync-held-forgets">
       <p>
-        The hosted Mnemo asked this device to forget {records} of this Brain at once. Nothing is forgotten
-        until you confirm. If they were removed on purpose (an import removed on another device), forget them
-        here too; to keep them, unpair.
+        The hosted Mnemo asked this device to forget {records} of this Brain, more than sync forgets without
+        asking. Nothing is forgotten until you confirm. If they were removed on purpose (an import removed on
+        another device), forget them here too; to keep them, unpair.
       </p>
+      {examples.length > 0 ? (
+        <p className="muted" data-testid="sync-held-forgets-examples">
+          {held > examples.length ? 'The newest of them' : 'They are'}:{' '}
+          {examples.map((id, i) => (
+            <span key={id}>
+              {i > 0 ? ', ' : null}
+              <Link to={paths.record(brainId, id)} className="mono">
+                {id}
+              </Link>
+            </span>
+          ))}
+        </p>
+      ) : null}
       {accept.isError ? <ErrorNotice error={accept.error} /> : null}
       <button type="button" className="danger" onClick={() => setAsking(true)}>
         Forget {records} here…

@@ -15,16 +15,22 @@ import {
 
 /**
  * A hub that may be hostile (docs/sync.md, "Forgets the remote asks for"): it answers every push as
- * `push` says, and its change feed names `removed` once, then nothing.
+ * `push` says, and its change feed brings `data` and names `removed` once, then nothing; with
+ * `removeSent`, it names under `removed` every id pushed to it since its last page too.
  */
 function hostileHub(): {
   push: 'created' | 'forgotten' | 'fail';
   removed: string[];
+  data: unknown[];
+  removeSent: boolean;
   answer: (seen: Seen, res: ServerResponse) => void;
 } {
+  let sent: string[] = [];
   const hub = {
     push: 'created' as 'created' | 'forgotten' | 'fail',
     removed: [] as string[],
+    data: [] as unknown[],
+    removeSent: false,
     answer: (seen: Seen, res: ServerResponse) => {
       const records = seen.method === 'POST' && seen.path.endsWith('/sync/records');
       if (records && seen.body !== '{"records":[]}') {
@@ -32,17 +38,22 @@ function hostileHub(): {
           return res
             .writeHead(500, { 'content-type': 'application/json' })
             .end(JSON.stringify({ type: 'internal', code: 'internal_error', message: 'down a moment' }));
-        const sent = (JSON.parse(seen.body) as { records: { id: string }[] }).records;
+        const batch = (JSON.parse(seen.body) as { records: { id: string }[] }).records;
+        sent.push(...batch.map((r) => r.id));
         return json(res, {
           object: 'replication',
-          data: sent.map((r) => ({ id: r.id, outcome: hub.push })),
+          data: batch.map((r) => ({ id: r.id, outcome: hub.push })),
           watermark: 'wm_pushed',
         });
       }
       if (seen.method === 'GET' && seen.path.endsWith('/records')) {
-        const removed = hub.removed.map((id) => ({ id, forgotten_at: '2026-01-02T00:00:00.000Z' }));
-        hub.removed = [];
-        return json(res, { data: [], has_more: false, next_cursor: null, watermark: 'wm_1', removed });
+        const removed = [...hub.removed, ...(hub.removeSent ? sent : [])].map((id) => ({
+          id,
+          forgotten_at: '2026-01-02T00:00:00.000Z',
+        }));
+        const data = hub.data;
+        [hub.removed, hub.data, sent] = [[], [], []];
+        return json(res, { data, has_more: false, next_cursor: null, watermark: 'wm_1', removed });
       }
       hubAnswer(seen, res);
     },
@@ -111,6 +122,90 @@ describe('a push the remote answers `forgotten` for Records it was never sent', 
     assert.equal(kept.text, 'call Ivo Ivić at +385 91 555 0101');
     assert.deepEqual([s.forgotten_by_remote, s.forgets_held, s.pushed, s.skipped], [0, 0, 0, 4]);
   });
+
+  it('nor when its feed then names their ids as removed, in the same run or a later one', async () => {
+    const { node, hub, remote } = ctx;
+    hub.push = 'forgotten';
+    hub.removeSent = true;
+    const plain = await notesPaired(ctx, 'ida', 2);
+    const secret = await node.client.rememberRecord('ida', {
+      content: 'call Ivo Ivić at +385 91 555 0101',
+      visibility: 'redacted_summary',
+    });
+    const all = [...plain, secret.record.id].sort();
+    let s = await node.client.runSync('ida');
+    assert.equal(s.last_error, null);
+    assert.deepEqual(await ids(node, 'ida'), all, 'the same run’s feed forgets none');
+    // A later run's feed names them again: they never travelled, so still none.
+    hub.removed = [...plain, redactedIdOf(remote.seen, secret.record.id)];
+    s = await node.client.runSync('ida');
+    assert.deepEqual(await ids(node, 'ida'), all, 'a later feed forgets none');
+    assert.deepEqual([s.forgotten_by_remote, s.forgets_held], [0, 0]);
+    const kept = (await node.client.getRecord('ida', secret.record.id)).content as { text: string };
+    assert.equal(kept.text, 'call Ivo Ivić at +385 91 555 0101');
+
+    // Forgotten here, it still sends its tombstone, under the id the hub was sent.
+    hub.removeSent = false;
+    await node.client.forgetRecord('ida', plain[0]!);
+    const before = remote.seen.length;
+    await node.client.runSync('ida');
+    const sent = remote.seen.slice(before).filter((r) => r.path.endsWith('/sync/tombstones'));
+    assert.ok(
+      sent.some((r) => r.body.includes(plain[0]!)),
+      'its tombstone went',
+    );
+
+    // Once a later push is taken (the pairing starts over with another hub Brain), the hub may.
+    hub.push = 'created';
+    await node.client.pairSync('ida', {
+      remote: remote.url,
+      remote_brain: 'ida-2',
+      remote_key: 'sk_test_hub_secret',
+    });
+    assert.equal((await node.client.runSync('ida')).pushed, 2);
+    hub.removed = [plain[1]!];
+    s = await node.client.runSync('ida');
+    assert.deepEqual(await ids(node, 'ida'), [secret.record.id]);
+    assert.equal(s.forgotten_by_remote, 1);
+  });
+});
+
+/** The id the redacted copy of `recordId` was pushed under, read from what the hub was sent. */
+function redactedIdOf(seen: readonly Seen[], recordId: string): string {
+  const pushed = seen
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/sync/records'))
+    .flatMap(
+      (r) => (JSON.parse(r.body) as { records: { id: string; content: { text?: string } }[] }).records,
+    );
+  const copy = pushed.find((r) => r.id !== recordId && (r.content.text ?? '').startsWith('call '));
+  assert.ok(copy, `no redacted copy of ${recordId} was pushed`);
+  return copy.id;
+}
+
+describe('a feed page that brings Records of its own with its removals', () => {
+  const ctx = deviceWithHub('inflate');
+  const junkId = (i: number) => `rec_01JJUNK${String(i).padStart(18, '0')}`;
+
+  it('cannot raise the share the guard allows: the Records it pulled are not counted as travelled', async () => {
+    const { node, hub } = ctx;
+    const own = await notesPaired(ctx, 'vic', 60);
+    assert.equal((await node.client.runSync('vic')).pushed, 60);
+    hub.data = Array.from({ length: 600 }, (_, i) => ({
+      id: junkId(i),
+      object: 'record',
+      content: { kind: 'message', text: 'ok' },
+      source: {},
+      visibility: 'shareable',
+      occurred_at: '2026-01-01T00:00:00.000Z',
+    }));
+    hub.removed = own;
+    const s = await node.client.runSync('vic');
+    assert.equal(s.last_error, null);
+    assert.equal(s.pulled, 600);
+    assert.deepEqual([s.forgotten_by_remote, s.forgets_held], [0, 60]);
+    const left = new Set(await ids(node, 'vic'));
+    assert.equal(own.filter((id) => left.has(id)).length, 60, 'every own Record stays');
+  });
 });
 
 describe('a push the remote answers `forgotten` for most of a Brain it was sent before', () => {
@@ -167,12 +262,16 @@ describe("removals in a remote's change feed", () => {
     assert.deepEqual([s.forgotten_by_remote, s.forgets_held, s.warning], [3, 0, null]);
     assert.ok(lines.some((l) => /Brain ana: its remote said 3 Records were forgotten there/.test(l)));
 
-    // 30 more within the day: 33 is over 25 and over 10% of what travelled.
-    hub.removed = written.slice(3, 33);
+    // 30 more within the day: 33 is over 25 and over 10% of what travelled. Ids that name nothing
+    // here ride along; they are held too, but neither counted nor named.
+    hub.removed = [...written.slice(3, 33), 'rec_NOTHINGHERE1', 'rec_NOTHINGHERE2'];
     s = await node.client.runSync('ana');
     assert.equal(s.last_error, null);
     assert.deepEqual([s.forgotten_by_remote, s.forgets_held], [3, 30]);
     assert.equal((await ids(node, 'ana')).length, 37);
+    // Which ones, to open before confirming: the newest five, by their ids here.
+    assert.deepEqual(s.forgets_held_examples, written.slice(3, 33).sort().reverse().slice(0, 5));
+    assert.doesNotMatch(s.warning ?? '', /at once/);
     // A single forget waits too while some do: a hub cannot drip the rest through.
     hub.removed = [written[39]!];
     s = await node.client.runSync('ana');

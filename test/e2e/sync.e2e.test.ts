@@ -395,7 +395,11 @@ test('the Sync panel counts what the hub forgot here, and forgets a mass forget 
     await page.getByRole('navigation', { name: 'Brain many' }).getByRole('link', { name: 'Sync' }).click();
     const held = page.getByTestId('sync-held-forgets');
     await held.filter({ hasText: 'asked this device to forget 30 Records' }).waitFor();
-    assert.equal((await app.api.listRecords('many', { limit: 100 })).data.length, 30);
+    const written = (await app.api.listRecords('many', { limit: 100 })).data.map((r) => r.id);
+    assert.equal(written.length, 30);
+    // The newest five, each a link to its Record: the person sees what she confirms.
+    const named = held.getByTestId('sync-held-forgets-examples').getByRole('link');
+    assert.deepEqual(await named.allTextContents(), written.sort().reverse().slice(0, 5));
     await held.getByRole('button', { name: 'Forget 30 Records here…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Forget 30 Records?' });
     await dialog.getByRole('button', { name: 'Forget 30 Records' }).click();

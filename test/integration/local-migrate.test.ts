@@ -807,6 +807,58 @@ describe('local engine: migrations', () => {
     }
   });
 
+  it('44: Records that came from a remote are marked where a replica id tells it, the guard keeps its day', () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(
+        db,
+        migrations.filter((m) => m.version <= 43),
+      );
+      db.exec(`INSERT INTO brains (uid, project, env, id, name, created_at, seq)
+        VALUES ('brn_a', 'acme', 'test', 'a', 'A', '2024-01-01T00:00:00Z', 4)`);
+      db.exec(`INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id,
+          remote_forgets_since, remote_forgets_recent)
+        VALUES ('brn_a', 'https://hub.example.org/v1', 'a', 'sk', '2024-01-01T00:00:00Z', 'p1',
+          '2026-03-02T10:30:00.000Z', 20)`);
+      const record =
+        db.prepare(`INSERT INTO records (id, brain_uid, seq, kind, content, text, trust, visibility,
+          occurred_at, occurred_ms, created_at)
+        VALUES (?, 'brn_a', ?, 'document', '{"kind":"document","text":"t"}', 't', 'medium', ?,
+                '2024-01-01T00:00:00Z', 0, '2024-01-01T00:00:00Z')`);
+      const fate = db.prepare(`INSERT INTO sync_records (brain_uid, record_id, fate, remote_id, from_remote)
+        VALUES ('brn_a', ?, ?, ?, ?)`);
+      // This device's own: a shareable one and a redacted one (pushed as its copy).
+      record.run('rec_own', 1, 'shareable');
+      fate.run('rec_own', 'pushed', 'rec_own', 0);
+      record.run('rec_ownsum', 2, 'redacted_summary');
+      fate.run('rec_ownsum', 'pushed', 'rec_copy', 0);
+      // Pulled before 42, pushed again when the pairing started over: a redacted copy made elsewhere.
+      record.run('rec_pulledsum', 3, 'redacted_summary');
+      fate.run('rec_pulledsum', 'pushed', 'rec_pulledsum', 0);
+      record.run('rec_pulled', 4, 'shareable');
+      fate.run('rec_pulled', 'pulled', 'rec_pulled', 1);
+      const upTo44 = migrations.filter((m) => m.version <= 44);
+      const marks = () =>
+        db.prepare('SELECT record_id, from_remote, first_refused FROM sync_records ORDER BY record_id').all();
+      const want = [
+        { record_id: 'rec_own', from_remote: 0, first_refused: 0 },
+        { record_id: 'rec_ownsum', from_remote: 0, first_refused: 0 },
+        { record_id: 'rec_pulled', from_remote: 1, first_refused: 0 },
+        { record_id: 'rec_pulledsum', from_remote: 1, first_refused: 0 },
+      ];
+      const hours = () => db.prepare('SELECT remote_forget_hours AS h FROM sync_pairings').get();
+      assert.deepEqual(migrate(db, upTo44), [44]);
+      assert.deepEqual(marks(), want);
+      // The fixed window 42 kept goes on as its start's hour: an upgrade hands the remote no fresh day.
+      assert.deepEqual(hours(), { h: JSON.stringify([[Date.parse('2026-03-02T10:00:00.000Z'), 20]]) });
+      db.pragma('user_version = 43');
+      assert.deepEqual(migrate(db, upTo44), [44]);
+      assert.deepEqual(marks(), want);
+    } finally {
+      db.close();
+    }
+  });
+
   it("32: a forget finds a Brain's corrections by index, not by reading all its Records", () => {
     const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
     try {

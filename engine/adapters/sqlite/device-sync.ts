@@ -70,12 +70,16 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           ...outboxParams(p.brain_uid, p.push_seq, rules),
         )!.c
       : 0;
-  // An upsert, not a replace: a Record's from_remote (migration 042) outlives every fate it takes.
-  const fateSql = `INSERT INTO sync_records (brain_uid, record_id, fate, remote_id, skipped_under, reason, from_remote)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
+  // An upsert, not a replace: a Record's from_remote (migration 042) outlives every fate it takes, and
+  // its first_refused (044) every fate but a push taken.
+  const fateSql = `INSERT INTO sync_records
+       (brain_uid, record_id, fate, remote_id, skipped_under, reason, from_remote, first_refused)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (brain_uid, record_id) DO UPDATE SET fate = excluded.fate, remote_id = excluded.remote_id,
        skipped_under = excluded.skipped_under, reason = excluded.reason,
-       from_remote = max(from_remote, excluded.from_remote)`;
+       from_remote = max(from_remote, excluded.from_remote),
+       first_refused = CASE WHEN excluded.fate = 'pushed' THEN 0
+                       ELSE max(first_refused, excluded.first_refused) END`;
   // Held forgets of another pairing than the Brain's (replaced, unpaired, started over) ask nothing.
   const dropStaleHeld = (brainUid: string) =>
     store.run(
@@ -84,12 +88,25 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
       brainUid,
       brainUid,
     );
+  /**
+   * The Records here the forgets held under the pairing reach, as a remote's forget reaches them
+   * (originalsOfPushedCopies, travelledOnly): ids that reach nothing (never here, forgotten since, never
+   * travelled) are neither counted nor named.
+   */
+  const heldReachedSql = `FROM sync_held_forgets h
+     JOIN sync_records s ON s.brain_uid = h.brain_uid AND s.remote_id = h.remote_id AND s.first_refused = 0
+     JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+     WHERE h.brain_uid = ? AND h.pairing_id = ?`;
   const heldCount = (brainUid: string, pairingId: string) =>
-    store.get<{ c: number }>(
-      'SELECT count(*) AS c FROM sync_held_forgets WHERE brain_uid = ? AND pairing_id = ?',
-      brainUid,
-      pairingId,
-    )!.c;
+    store.get<{ c: number }>(`SELECT count(DISTINCT r.id) AS c ${heldReachedSql}`, brainUid, pairingId)!.c;
+  const heldNewest = (brainUid: string, pairingId: string) =>
+    store
+      .all<{ id: string }>(
+        `SELECT DISTINCT r.id ${heldReachedSql} ORDER BY r.id DESC LIMIT 5`,
+        brainUid,
+        pairingId,
+      )
+      .map((r) => r.id);
   // A pulled Record's row keeps its id as the remote's (so it is never pulled again); `skipped` is the
   // fate of a Record not yet answered (markSending), which the outbox reads.
   const pushPulled = (brainUid: string) =>
@@ -103,21 +120,21 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           store.get('SELECT 1 FROM sync_records WHERE brain_uid = ? AND remote_id = ?', brainUid, id) !==
           undefined,
       ),
-    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id, null, null, 1)),
+    markPulled: (id) => atOnce(() => void store.run(fateSql, brainUid, id, 'pulled', id, null, null, 1, 0)),
     remoteForgets: (pairingId) =>
       atOnce(() => {
         const p = pairingOf(brainUid);
-        // Records still here that went up or came down: what a remote's forget can reach.
+        // This device's own Records still here whose push a remote took: the Records the guard keeps.
+        // Not those that came from a remote, which its feed may bring by the hundred to raise the share.
         const travelled = store.get<{ c: number }>(
           `SELECT count(*) AS c FROM sync_records s CROSS JOIN records r
              ON r.id = s.record_id AND r.brain_uid = s.brain_uid
-           WHERE s.brain_uid = ? AND s.remote_id IS NOT NULL`,
+           WHERE s.brain_uid = ? AND s.fate = 'pushed' AND s.from_remote = 0`,
           brainUid,
         )!.c;
         return {
           travelled,
-          since: p?.pairing_id === pairingId ? p.remote_forgets_since : null,
-          recent: p?.pairing_id === pairingId ? p.remote_forgets_recent : 0,
+          hours: p?.pairing_id === pairingId ? p.remote_forget_hours : null,
           held: heldCount(brainUid, pairingId),
         };
       }),
@@ -152,15 +169,14 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             pairingId,
           ),
       ),
-    noteRemoteForgets: (pairingId, { forgotten, since, recent }) =>
+    noteRemoteForgets: (pairingId, { forgotten, hours }) =>
       atOnce(
         () =>
           void store.run(
-            `UPDATE sync_pairings SET forgotten_by_remote = forgotten_by_remote + ?, remote_forgets_since = ?,
-               remote_forgets_recent = ? WHERE brain_uid = ? AND pairing_id = ?`,
+            `UPDATE sync_pairings SET forgotten_by_remote = forgotten_by_remote + ?, remote_forget_hours = ?
+             WHERE brain_uid = ? AND pairing_id = ?`,
             forgotten,
-            since,
-            recent,
+            hours,
             brainUid,
             pairingId,
           ),
@@ -262,7 +278,9 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
           return { count, newest };
         };
         const unsent = { held_back: of('held_back'), skipped: of('skipped') };
-        const heldForgets = p ? heldCount(brainUid, p.pairing_id) : 0;
+        const heldForgets = p
+          ? { count: heldCount(brainUid, p.pairing_id), newest: heldNewest(brainUid, p.pairing_id) }
+          : { count: 0, newest: [] };
         return { pairing: p, pending: pending(p, rules), corrections, unsent, heldForgets };
       }),
     pair: (brainUid, next, keeps) =>
@@ -350,7 +368,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
               .all<{ id: string }>(
                 `SELECT value AS id FROM json_each(?) WHERE value NOT IN
                    (SELECT record_id FROM sync_records WHERE brain_uid = ? AND remote_id IS NOT NULL
-                      AND record_id IN (SELECT value FROM json_each(?)))`,
+                      AND first_refused = 0 AND record_id IN (SELECT value FROM json_each(?)))`,
                 JSON.stringify(items.map((i) => i.recordId)),
                 brainUid,
                 JSON.stringify(items.map((i) => i.recordId)),
@@ -382,6 +400,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
               f.skippedUnder ?? null,
               f.reason ?? null,
               0,
+              f.refused === true ? 1 : 0,
             );
           store.run(
             `UPDATE sync_pairings SET push_seq = max(push_seq, ?), pushed = pushed + ?,
@@ -502,12 +521,13 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
             pairingId,
           );
       }),
-    originalsOfPushedCopies: (brainUid, ids) =>
+    originalsOfPushedCopies: (brainUid, ids, travelledOnly = false) =>
       atOnce(() =>
         store
           .all<{ id: string }>(
             `SELECT r.id FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
-             WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))`,
+             WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))
+               ${travelledOnly ? 'AND s.first_refused = 0' : ''}`,
             brainUid,
             JSON.stringify(ids),
           )

@@ -1224,3 +1224,68 @@ describe("a redacted copy made with a person slot's value as written", () => {
     }
   });
 });
+
+describe("the guard against a remote's mass forget", () => {
+  let now = Date.parse('2026-03-02T10:00:00.000Z');
+  let engine: Engine;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mnemo-forget-guard-'));
+    const clock = () => new Date(now);
+    engine = await createLocalEngine({ dataDir: dir, dbKey: null, embedder: null, reranker: null, clock });
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const hour = 3_600_000;
+
+  /** A Brain of `n` Records, all pushed and taken; its pairing and their ids. */
+  async function pushedBrain(brain: string, n: number): Promise<{ pairingId: string; ids: string[] }> {
+    const sync = engine.sync!;
+    await engine.createBrain(t, { id: brain });
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++)
+      ids.push((await engine.rememberRecord(t, brain, { content: `Note ${i} of ${brain}.` }, {})).record.id);
+    await sync.pair(t, brain, { remote: 'https://hub.example.org/v1', remote_key: 'sk_test_home_x' });
+    const { pairingId } = await sync.remoteOf(t, brain);
+    const batch = await sync.outbox(t, brain, 200);
+    await sync.markPushed(t, brain, pairingId, batch, new Map(ids.map((id) => [id, 'created' as const])));
+    return { pairingId, ids };
+  }
+  /** Applies a feed page naming `ids` as removed there; what it forgot and held. */
+  const removal = async (brain: string, pairingId: string, ids: string[]) => {
+    const { forgotten, held } = await engine.sync!.applyPulled(t, brain, pairingId, {
+      data: [],
+      has_more: false,
+      next_cursor: null,
+      watermark: `wm_${now}`,
+      removed: ids.map((id) => ({ id, forgotten_at: '2026-03-01T00:00:00.000Z' })),
+    });
+    return { forgotten, held };
+  };
+
+  it('counts a rolling day: the allowance spent late in one day is still spent early in the next', async () => {
+    const { pairingId, ids } = await pushedBrain('roll', 80);
+    assert.deepEqual(await removal('roll', pairingId, ids.slice(0, 1)), { forgotten: 1, held: 0 });
+    now += 23 * hour + 30 * 60_000;
+    assert.deepEqual(await removal('roll', pairingId, ids.slice(1, 25)), { forgotten: 24, held: 0 });
+    // A day after the first forget, the 24 of half an hour ago still count: 49 is past 25 and 10%.
+    now += hour;
+    assert.deepEqual(await removal('roll', pairingId, ids.slice(25, 50)), { forgotten: 0, held: 25 });
+    // Once the day has passed them all, and the person confirmed what was held, 25 more go.
+    await engine.sync!.acceptForgets(t, 'roll', 25);
+    now += 25 * hour;
+    assert.deepEqual(await removal('roll', pairingId, ids.slice(50, 75)), { forgotten: 25, held: 0 });
+  });
+
+  it('gives the remote no fresh allowance when the person confirms what it held', async () => {
+    const { pairingId, ids } = await pushedBrain('conf', 40);
+    assert.deepEqual(await removal('conf', pairingId, ids.slice(0, 30)), { forgotten: 0, held: 30 });
+    assert.equal(await engine.sync!.acceptForgets(t, 'conf', 30), 30);
+    // What was confirmed counts in the day: one more forget right after it waits to be confirmed.
+    assert.deepEqual(await removal('conf', pairingId, ids.slice(30, 31)), { forgotten: 0, held: 1 });
+    const status = await engine.sync!.status(t, 'conf');
+    assert.deepEqual([status.forgets_held, status.forgets_held_examples], [1, [ids[30]]]);
+  });
+});

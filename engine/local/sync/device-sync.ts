@@ -116,9 +116,10 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
     last_error: p?.last_error ?? null,
     catching_up: p?.catching_up === 1,
     forgotten_by_remote: p?.forgotten_by_remote ?? 0,
-    forgets_held: heldForgets,
+    forgets_held: heldForgets.count,
+    forgets_held_examples: heldForgets.newest,
     warning:
-      [heldForgetsWarning(b, heldForgets), p?.warning, droppedWarning(p?.fields_dropped ?? 0)]
+      [heldForgetsWarning(b, heldForgets.count), p?.warning, droppedWarning(p?.fields_dropped ?? 0)]
         .filter(Boolean)
         .join('. ') || null,
     pulledHours: pulledHoursOf(p?.pulled_hours ?? null),
@@ -127,23 +128,54 @@ export async function syncStatus(ctx: LocalCtx, b: BrainRow): Promise<PairingSta
 
 /**
  * When the remote may make this device forget Records without the person confirming it
- * (docs/sync.md, "Forgets the remote asks for"): up to `floor` Records in a window of `windowMs`, or
- * up to `share` of the Brain's Records that travelled, whichever is more. Past both, the forgets are
- * held, and so is every later one until the person confirms them (acceptForgets). A person who
- * removes a whole import or most of a Brain on another device confirms once here; a hub that answers
- * every push `forgotten` or names every id under `removed` (hostile, or a key of its project that may
- * forget there) erases no more than that before the person is asked.
+ * (docs/sync.md, "Forgets the remote asks for"): up to `floor` Records in a rolling day (counted by
+ * the hour, as the pull's budget counts what it read: an hour counts until a day after its end), or up
+ * to `share` of this device's own Records whose push the remote took, whichever is more. Past both, the
+ * forgets are held, and so is every later one until the person confirms them (acceptForgets); those
+ * confirmed count in the day as any other. A person who removes a whole import or most of a Brain on
+ * another device confirms once here; a hub that answers every push `forgotten` or names every id under
+ * `removed` (hostile, or a key of its project that may forget there) erases no more than that in any
+ * day before the person is asked, and cannot raise the share with Records of its own it sends.
  */
-export const remoteForgetGuard = { floor: 25, share: 0.1, windowMs: 24 * 60 * 60_000 };
+export const remoteForgetGuard = { floor: 25, share: 0.1, hourMs: 3_600_000, dayMs: 24 * 3_600_000 };
+
+/** What the remote made this device forget by the hour, as kept (remote_forget_hours). */
+type ForgetHour = { hour: number; count: number };
+
+/** The hours kept, those no longer in the day at `now` left out; what is not such an hour too. */
+function forgetHoursAt(kept: string | null, now: number): ForgetHour[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(kept ?? '[]');
+  } catch {
+    return [];
+  }
+  const { hourMs, dayMs } = remoteForgetGuard;
+  const whole = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+  return (Array.isArray(parsed) ? (parsed as unknown[]) : []).flatMap((h) => {
+    const [hour, count] = Array.isArray(h) ? (h as unknown[]) : [];
+    return whole(hour) && whole(count) && hour + hourMs + dayMs > now ? [{ hour, count }] : [];
+  });
+}
+
+/** `hours` with `count` forgets at `now` added to its hour, as kept. */
+function withForgets(hours: readonly ForgetHour[], now: number, count: number): string {
+  const hour = Math.floor(now / remoteForgetGuard.hourMs) * remoteForgetGuard.hourMs;
+  const next = hours.some((h) => h.hour === hour)
+    ? hours.map((h) => (h.hour === hour ? { hour, count: h.count + count } : h))
+    : [...hours, { hour, count }];
+  return JSON.stringify(next.map((h) => [h.hour, h.count]));
+}
 
 /** What the person is told of forgets held for confirmation; null when none is. */
 function heldForgetsWarning(b: BrainRow, n: number): string | null {
   if (n === 0) return null;
   return (
-    `the hosted Mnemo asked this device to forget ${n} ${n === 1 ? 'Record' : 'Records'} of this Brain at once, ` +
+    `the hosted Mnemo asked this device to forget ${n} ${n === 1 ? 'Record' : 'Records'} of this Brain, ` +
     `more than sync forgets without asking (more than ${remoteForgetGuard.floor} and more than ` +
-    `${remoteForgetGuard.share * 100}% of the Records that travelled, within a day); none is forgotten yet, and ` +
-    'later forgets from there wait with them. If the Records were forgotten on purpose (an import removed ' +
+    `${remoteForgetGuard.share * 100}% of the Records that went up from here, within a day); none is forgotten ` +
+    'yet, and later forgets from there wait with them (the status names the newest, to open before ' +
+    'confirming). If the Records were forgotten on purpose (an import removed ' +
     `on another device), confirm: mnemo sync accept-forgets --brain ${b.id} --count ${n}, or the Sync ` +
     'panel; to keep them here, unpair'
   );
@@ -509,13 +541,20 @@ export async function markPushed(
   // so that a Record forgotten since, or a fate of an earlier pairing, is not.
   let pushed = 0;
   // A correction kept home is kept under the rules of now: offered again only when they change.
-  const fate = (recordId: string, f: RecordFate['fate'], remoteId: string | null, reason?: string) =>
+  const fate = (
+    recordId: string,
+    f: RecordFate['fate'],
+    remoteId: string | null,
+    reason?: string,
+    refused = false,
+  ) =>
     fates.push({
       recordId,
       fate: f,
       remoteId,
       ...(f === 'skipped' ? { skippedUnder: correctionRules } : {}),
       ...(f === 'held_back' && reason !== undefined ? { reason } : {}),
+      ...(refused ? { refused } : {}),
     });
   for (const item of batch.items) {
     const outcome = outcomes.get(item.replica.id);
@@ -526,8 +565,9 @@ export async function markPushed(
       // The remote was never sent this id (its copy's, for a redacted_summary Record: made from a
       // secret of this device), so it cannot have forgotten it: no honest remote answers so. The Record
       // stays, the original of a redacted copy above all, kept as refused there; its id is kept for
-      // the tombstone should it be forgotten here.
-      fate(item.localId, 'skipped', item.replica.id);
+      // the tombstone should it be forgotten here. Refused, it never travelled: the remote may not
+      // forget it by this id (its feed's removals, a later answer) until it takes a send of it.
+      fate(item.localId, 'skipped', item.replica.id, undefined, true);
     } else if (outcome === 'forgotten') {
       forgotten.push(item.replica.id);
     } else if (outcome === undefined) {
@@ -557,13 +597,17 @@ export async function markPushed(
   return done;
 }
 
+/** What the guard reads of a pairing (DeviceSyncUnit.remoteForgets). */
+type GuardState = Awaited<ReturnType<ReturnType<LocalCtx['device']['within']>['remoteForgets']>>;
+
 /**
  * Forgets, in the caller's unit `u`, the Records the remote said it forgot (a push answered
  * `forgotten`, a feed page's `removed`), named by the ids the remote knows them by: only Records that
  * travelled (writeTombstones' `travelledOnly`), each original of a redacted copy among them. Their
  * tombstones are marked as learnt from the remote, which is not sent the removal back. Counted in
  * forgotten_by_remote. Past the guard (remoteForgetGuard), or while forgets are held already, nothing
- * is forgotten: the ids are held until the person confirms them (acceptForgets).
+ * is forgotten: the ids are held until the person confirms them (acceptForgets). `state`: the guard's
+ * reading, when the caller took it before writing in the unit (a pulled page, before its Records).
  */
 async function forgetAsRemoteSaid(
   ctx: LocalCtx,
@@ -571,59 +615,63 @@ async function forgetAsRemoteSaid(
   u: BrainUnitOfWork,
   pairingId: string,
   remoteIds: readonly string[],
+  state?: GuardState,
 ): Promise<RemoteForgets & { settle: () => Promise<void> }> {
   const rows = ctx.device.within(u);
   const ids = [...new Set(remoteIds)];
-  const state = await rows.remoteForgets(pairingId);
-  // The Records here these ids reach, those forgotten already aside.
-  const reached = await ctx.originalsOfPushedCopies(b.uid, ids);
+  const guard = state ?? (await rows.remoteForgets(pairingId));
+  // The Records here these ids reach, those forgotten already and those that never travelled aside.
+  const reached = await ctx.originalsOfPushedCopies(b.uid, ids, true);
   const now = ctx.clock().getTime();
-  const open = state.since !== null && now - Date.parse(state.since) < remoteForgetGuard.windowMs;
-  const recent = open ? state.recent : 0;
-  const since = open ? state.since! : nowIso(ctx);
-  const inWindow = recent + reached.length;
+  const hours = forgetHoursAt(guard.hours, now);
+  const recent = hours.reduce((n, h) => n + h.count, 0);
+  const inDay = recent + reached.length;
   const over =
-    inWindow > remoteForgetGuard.floor && inWindow > remoteForgetGuard.share * (state.travelled + recent);
-  if (reached.length > 0 && (state.held > 0 || over)) {
+    inDay > remoteForgetGuard.floor && inDay > remoteForgetGuard.share * (guard.travelled + recent);
+  if (reached.length > 0 && (guard.held > 0 || over)) {
     await rows.holdForgets(pairingId, ids, nowIso(ctx));
-    return { forgotten: 0, held: ids.length, settle: async () => {} };
+    return { forgotten: 0, held: reached.length, settle: async () => {} };
   }
   const done = await writeTombstones(ctx, b, u, ids, { travelledOnly: true });
   if (done.tombstoned.length > 0) await rows.markRemovalsPulled(pairingId, done.tombstoned);
   const forgotten = done.result.forgotten;
   if (forgotten > 0)
-    await rows.noteRemoteForgets(pairingId, { forgotten, since, recent: recent + forgotten });
+    await rows.noteRemoteForgets(pairingId, { forgotten, hours: withForgets(hours, now, forgotten) });
   return { forgotten, held: 0, settle: done.settle };
 }
 
 /**
  * Applies the forgets the guard held (forgetAsRemoteSaid) once the person confirmed them: `count` is
- * how many the status showed, and must be how many are held now (else sync_forgets_changed, nothing
- * forgotten), so that a confirmation covers what the person saw and nothing held since. The guard's
- * window starts again. Answers how many Records were forgotten.
+ * how many Records the status showed they reach, and must be how many they reach now (else
+ * sync_forgets_changed, nothing forgotten), so that a confirmation covers what the person saw and
+ * nothing held since. Those forgotten count in the guard's day as any other: confirming hands the
+ * remote no fresh allowance. Answers how many Records were forgotten.
  */
 export async function acceptForgets(ctx: LocalCtx, b: BrainRow, count: number): Promise<number> {
   const p = await requirePairing(ctx, b);
   const { forgotten, settle } = await ctx.units.write(b.uid, async (u) => {
     const rows = ctx.device.within(u);
     requireRunPairing(b, await rows.pairing(), p.pairing_id);
-    const ids = await rows.heldForgets(p.pairing_id);
-    if (ids.length !== count)
+    const guard = await rows.remoteForgets(p.pairing_id);
+    if (guard.held !== count)
       throw new MnemoError(
         'sync_forgets_changed',
-        `count: ${ids.length} ${ids.length === 1 ? 'forget is' : 'forgets are'} held for Brain ${b.id} now, ` +
+        `count: ${guard.held} ${guard.held === 1 ? 'forget is' : 'forgets are'} held for Brain ${b.id} now, ` +
           `not ${count}; read its sync status again and confirm the count it gives`,
       );
-    if (ids.length === 0) return { forgotten: 0, settle: async () => {} };
-    const done = await writeTombstones(ctx, b, u, ids, { travelledOnly: true });
-    if (done.tombstoned.length > 0) await rows.markRemovalsPulled(p.pairing_id, done.tombstoned);
-    await rows.dropHeldForgets(p.pairing_id);
+    const ids = await rows.heldForgets(p.pairing_id);
+    // Held ids that reach nothing here any more are dropped with the rest.
+    const done = guard.held > 0 ? await writeTombstones(ctx, b, u, ids, { travelledOnly: true }) : null;
+    if (done && done.tombstoned.length > 0) await rows.markRemovalsPulled(p.pairing_id, done.tombstoned);
+    if (ids.length > 0) await rows.dropHeldForgets(p.pairing_id);
+    if (!done) return { forgotten: 0, settle: async () => {} };
+    const now = ctx.clock().getTime();
+    const forgotten = done.result.forgotten;
     await rows.noteRemoteForgets(p.pairing_id, {
-      forgotten: done.result.forgotten,
-      since: nowIso(ctx),
-      recent: 0,
+      forgotten,
+      hours: withForgets(forgetHoursAt(guard.hours, now), now, forgotten),
     });
-    return { forgotten: done.result.forgotten, settle: done.settle };
+    return { forgotten, settle: done.settle };
   });
   await settle();
   return forgotten;
@@ -735,6 +783,12 @@ export async function applyPulled(
     const p = requireRunPairing(b, await rows.pairing(), pairingId);
     // What the pull read, this page with it: the page and its count are kept together (its budget).
     if (o.pulledHours) await rows.keepPulledHours(pairingId, keptHours(o.pulledHours));
+    // The guard reads the Brain as it was before this page's Records are written: a page may not raise
+    // the share it allows with Records of its own.
+    const guard =
+      !o.reread && Array.isArray(page.removed) && page.removed.length > 0
+        ? await rows.remoteForgets(pairingId)
+        : undefined;
     const replicas: RecordReplica[] = [];
     let refused = 0;
     for (const r of Array.isArray(page.data) ? page.data : []) {
@@ -777,7 +831,8 @@ export async function applyPulled(
     });
     // Only what travelled: the remote may name the id of a Record that never left this device. The
     // guard may hold them; the page is taken all the same, its removals kept to be confirmed.
-    const forgets = removed.length > 0 ? await forgetAsRemoteSaid(ctx, b, u, pairingId, removed) : null;
+    const forgets =
+      removed.length > 0 ? await forgetAsRemoteSaid(ctx, b, u, pairingId, removed, guard) : null;
     await rows.markPage(pairingId, page.watermark ?? p.pull_watermark, created, refused, pullRules);
     return {
       pulled: created,

@@ -161,7 +161,8 @@ export async function applyTombstones(
  * `travelledOnly` (a pulled page's removals): only Records that went to or came from a remote are
  * forgotten, found by the ids they have there. A remote's change feed may name any id, and a Record
  * that never left this device (local_only, a correction that stayed home, one held back or not pushed
- * yet) is not the remote's to forget: such an id is left alone, without a tombstone. An id not held
+ * yet, one whose first send the remote refused and never took since) is not the remote's to forget:
+ * such an id is left alone, without a tombstone. An id not held
  * here at all still gets one, so the Record it names is refused if it ever arrives.
  */
 export async function writeTombstones(
@@ -177,7 +178,7 @@ export async function writeTombstones(
     const held = new Set((await uow.records.getMany(wanted)).map((r) => r.id));
     const fresh = wanted.filter((id) => !known.has(id) && !(travelledOnly && held.has(id)));
     const rows = travelledOnly ? new Set<string>() : held;
-    for (const id of await ctx.originalsOfPushedCopies(b.uid, wanted)) rows.add(id);
+    for (const id of await ctx.originalsOfPushedCopies(b.uid, wanted, travelledOnly)) rows.add(id);
     if (rows.size === 0 && fresh.length === 0)
       return { forgotten: [] as string[], fresh, seq: null, pending: 0 };
     const counts = rows.size > 0 ? await forgetRecordRows(ctx, uow, [...rows]) : null;

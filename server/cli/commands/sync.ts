@@ -119,6 +119,10 @@ function forgetsLines(s: SyncStatus): string[] {
       ? [
           `forgets held for you to confirm: ${held} (nothing forgotten yet; ` +
             `mnemo sync accept-forgets --brain ${s.brain_id} --count ${held} applies them)`,
+          // Which ones, to look at before confirming (mnemo records get).
+          ...((s.forgets_held_examples ?? []).length > 0
+            ? [`  the newest of them: ${(s.forgets_held_examples ?? []).join(', ')}`]
+            : []),
         ]
       : []),
   ];

@@ -42,6 +42,7 @@ import { healthLines } from './040-health-lines.ts';
 import { syncFieldsDropped } from './041-sync-fields-dropped.ts';
 import { syncRemoteForgets } from './042-sync-remote-forgets.ts';
 import { syncPulledHours } from './043-sync-pulled-hours.ts';
+import { syncForgetGuard } from './044-sync-forget-guard.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -100,4 +101,5 @@ export const migrations: readonly Migration[] = [
   syncFieldsDropped,
   syncRemoteForgets,
   syncPulledHours,
+  syncForgetGuard,
 ];
