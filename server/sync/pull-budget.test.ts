@@ -26,11 +26,12 @@ const hour = 3_600_000;
  * from `wm_<n>` on, `limit` Records of `size` characters each, numbered from n, and always has_more.
  * Each Record's text holds `marker`, which no log line may.
  */
-function floodingFeed(size: number, marker: string): Answer {
+function floodingFeed(size: number, marker: string, over = 1): Answer {
   return afterCheck((seen, res) => {
     if (!(seen.method === 'GET' && seen.path.endsWith('/records'))) return hubAnswer(seen, res);
     const n = Number(/^wm_(\d+)$/.exec(seen.query.get('since_watermark') ?? '')?.[1] ?? 0);
-    const limit = Number(seen.query.get('limit') ?? 200);
+    // `over` times the limit asked for: a hub that ignores it.
+    const limit = Number(seen.query.get('limit') ?? 200) * over;
     const data = Array.from({ length: limit }, (_, i) => ({
       id: `rec_01FLOOD${String(n + i).padStart(18, '0')}`,
       object: 'record',
@@ -53,10 +54,10 @@ const feedAsks = (seen: readonly Seen[]) => {
 async function floodedDevice(
   root: string,
   name: string,
-  o: { size: number; limits: Partial<RunLimits> },
+  o: { size: number; limits: Partial<RunLimits>; over?: number },
 ): Promise<{ a: Node; remote: Awaited<ReturnType<typeof fakeRemote>>; log: string[] }> {
   const remote = await fakeRemote();
-  remote.answer = floodingFeed(o.size, 'FLOODTEXT');
+  remote.answer = floodingFeed(o.size, 'FLOODTEXT', o.over);
   const log: string[] = [];
   const a = await startNode(root, name, {
     sync: { debounceMs: 3_600_000, intervalMs: 3_600_000, limits: o.limits },
@@ -242,6 +243,28 @@ describe("a pairing's pull under its budget", () => {
   });
 });
 
+describe('a hub that sends more Records than a page asked for', () => {
+  const { root, remove } = tempRoot();
+  after(remove);
+
+  it('is refused: nothing of the page is kept, and the status says why', async () => {
+    const { a, remote } = await floodedDevice(root, 'over', {
+      size: 100,
+      over: 10,
+      limits: { pullRecordsPerDay: 500 },
+    });
+    try {
+      const s = await a.client.runSync('ana');
+      assert.equal(s.pulled, 0);
+      assert.match(s.last_error ?? '', /answered 2000 Records to a request for at most 200/);
+      assert.equal((await a.client.listRecords('ana', {})).data.length, 0);
+    } finally {
+      await a.stop();
+      await remote.close();
+    }
+  });
+});
+
 describe('the day of a pull, by the hour', () => {
   const budget = {
     pullRecordsPerRun: 1e9,
@@ -271,6 +294,18 @@ describe('the day of a pull, by the hour', () => {
     assert.deepEqual(
       addPulled(hours, Date.parse('2026-03-02T11:30:00Z'), 1, 1).map((h) => h.records),
       [50, 1],
+    );
+  });
+
+  it('counts an hour a clock ahead wrote as now: set back a year, the pull waits a day, not a year', () => {
+    const ahead = Date.parse('2027-03-01T10:20:00Z');
+    const hours = addPulled([], ahead, 120, 1200);
+    const now = Date.parse('2026-03-01T10:20:00Z');
+    assert.equal(new Date(pausedUntil(hours, now, budget)!).toISOString(), '2026-03-02T11:00:00.000Z');
+    // Read at now, it joins now's hour, counted once.
+    assert.deepEqual(
+      addPulled(hours, now, 1, 1).map((h) => [new Date(h.hour).toISOString(), h.records]),
+      [['2026-03-01T10:00:00.000Z', 121]],
     );
   });
 });

@@ -18,10 +18,24 @@ const dayMs = 24 * hourMs;
 
 /**
  * The hours still counted at `now`: an hour counts until a day after its end, so what was read counts
- * for at least a day (up to a day and an hour), never less.
+ * for at least a day (up to a day and an hour), never less. An hour after now's was counted by a clock
+ * that ran ahead and was set back since: it counts as now's, so a clock a year ahead once does not
+ * pause the pull for a year.
  */
-export const withinDay = (hours: readonly PulledHour[], now: number): PulledHour[] =>
-  hours.filter((h) => h.hour + hourMs + dayMs > now);
+export function withinDay(hours: readonly PulledHour[], now: number): PulledHour[] {
+  const current = Math.floor(now / hourMs) * hourMs;
+  const byHour = new Map<number, PulledHour>();
+  for (const h of hours) {
+    const hour = Math.min(h.hour, current);
+    if (hour + hourMs + dayMs <= now) continue;
+    const had = byHour.get(hour);
+    byHour.set(
+      hour,
+      had ? { hour, records: had.records + h.records, bytes: had.bytes + h.bytes } : { ...h, hour },
+    );
+  }
+  return [...byHour.values()];
+}
 
 /** Records and bytes read in the day before `now`. */
 export function dayTotals(hours: readonly PulledHour[], now: number): { records: number; bytes: number } {

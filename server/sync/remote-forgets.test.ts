@@ -15,7 +15,8 @@ import {
 
 /**
  * A hub that may be hostile (docs/sync.md, "Forgets the remote asks for"): it answers every push as
- * `push` says, and its change feed brings `data` and names `removed` once, then nothing; with
+ * `push` says, and its change feed brings `data` (in pages of the limit asked for) and names `removed`
+ * with its last page once, then nothing; with
  * `removeSent`, it names under `removed` every id pushed to it since its last page too.
  */
 function hostileHub(): {
@@ -26,6 +27,7 @@ function hostileHub(): {
   answer: (seen: Seen, res: ServerResponse) => void;
 } {
   let sent: string[] = [];
+  let pages = 0;
   const hub = {
     push: 'created' as 'created' | 'forgotten' | 'fail',
     removed: [] as string[],
@@ -47,13 +49,24 @@ function hostileHub(): {
         });
       }
       if (seen.method === 'GET' && seen.path.endsWith('/records')) {
+        // `data` in pages of the limit asked for, `removed` with the last.
+        const limit = Number(seen.query.get('limit') ?? 200);
+        const data = hub.data.slice(0, limit);
+        hub.data = hub.data.slice(limit);
+        if (hub.data.length > 0)
+          return json(res, {
+            data,
+            has_more: true,
+            next_cursor: null,
+            watermark: `wm_${++pages}`,
+            removed: [],
+          });
         const removed = [...hub.removed, ...(hub.removeSent ? sent : [])].map((id) => ({
           id,
           forgotten_at: '2026-01-02T00:00:00.000Z',
         }));
-        const data = hub.data;
-        [hub.removed, hub.data, sent] = [[], [], []];
-        return json(res, { data, has_more: false, next_cursor: null, watermark: 'wm_1', removed });
+        [hub.removed, sent] = [[], []];
+        return json(res, { data, has_more: false, next_cursor: null, watermark: `wm_${++pages}`, removed });
       }
       hubAnswer(seen, res);
     },
@@ -182,7 +195,7 @@ function redactedIdOf(seen: readonly Seen[], recordId: string): string {
   return copy.id;
 }
 
-describe('a feed page that brings Records of its own with its removals', () => {
+describe('a feed that brings Records of its own with its removals', () => {
   const ctx = deviceWithHub('inflate');
   const junkId = (i: number) => `rec_01JJUNK${String(i).padStart(18, '0')}`;
 
