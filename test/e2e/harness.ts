@@ -226,16 +226,28 @@ export async function axeCheck(page: Page, include?: string): ReturnType<AxeBuil
   return (include ? builder.include(include) : builder).analyze();
 }
 
+/** Set to 1, `checkScreen` also saves each screen it checks as test-results/<name>.jpg. */
+export const screenshotsEnv = 'MNEMO_E2E_SCREENSHOTS';
+
 /**
- * Saves a full-page screenshot to test-results/<name>.jpg and fails on serious or critical axe-core
- * violations of WCAG 2.x A/AA.
+ * Fails on serious or critical axe-core violations of WCAG 2.x A/AA; with `MNEMO_E2E_SCREENSHOTS=1`,
+ * first saves a full-page screenshot to test-results/<name>.jpg for a person to look at. No test reads
+ * them, and a full-page one cost ~0.6 CPU s of Chromium's (the page laid out and drawn at its whole
+ * height, then again at the window's), more than the axe check beside it: ~50 CPU s over the suite's
+ * 80 screens.
  */
-export async function checkScreen(page: Page, name: string): Promise<string> {
-  mkdirSync(resultsDir, { recursive: true });
-  // JPEG: a PNG of a whole page took ~0.37 CPU s of Chromium's to encode, ~30 s over the suite's 82;
-  // a JPEG is as good for a person to look at, for about the cost of none.
-  const path = join(resultsDir, `${name}.jpg`);
-  await page.screenshot({ path, fullPage: true, type: 'jpeg', quality: 80 });
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  if (process.env[screenshotsEnv] === '1') {
+    mkdirSync(resultsDir, { recursive: true });
+    // JPEG: a PNG of a whole page took ~0.37 CPU s of Chromium's to encode, ~30 s over the suite's 82;
+    // a JPEG is as good for a person to look at, for about the cost of none.
+    await page.screenshot({
+      path: join(resultsDir, `${name}.jpg`),
+      fullPage: true,
+      type: 'jpeg',
+      quality: 80,
+    });
+  }
   const results = await axeCheck(page);
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(
@@ -243,7 +255,6 @@ export async function checkScreen(page: Page, name: string): Promise<string> {
     [],
     `accessibility violations on ${name}`,
   );
-  return path;
 }
 
 /** Navigates in place, as a click on a link does (a reload would start a new session). */
