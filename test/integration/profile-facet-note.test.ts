@@ -73,6 +73,32 @@ for (const [name, openEngine] of engines) {
       }
     });
 
+    it("a facet note of others' lines, shared, or an article is not hers: no line of her Profile", async () => {
+      const engine = await openEngine();
+      try {
+        const remember = await brainOfMaya(engine, 'others');
+        const notes: Array<[string, string]> = [
+          ['Health', 'Mum: blood pressure 150/90, on Ramipril 5 mg.\nDad: type 2 diabetes, metformin.'],
+          ['Allergies', 'Peanuts (Leo).\nPenicillin (Ana).'],
+          ['Blood tests 2026', 'Dad: LDL 190, HbA1c 7.9.\n\nTags: #health'],
+          [
+            'Health',
+            'Intermittent fasting lowers blood pressure in adults over 50, a 2025 study found.\nSource: nytimes.com',
+          ],
+          ['Medical history', 'Tonsillectomy at 7. Asthma since childhood.\n\nShared vault: family'],
+        ];
+        for (const [i, [title, text]] of notes.entries())
+          await remember({ kind: 'document', title, text }, `2026-10-0${i + 1}T08:00:00Z`);
+        await remember(
+          { kind: 'document', title: 'Allergies', text: '- Allergy: penicillin (rash, 2019).' },
+          '2026-10-09T08:00:00Z',
+        );
+        assert.deepEqual(await profile(engine, 'others'), [['health', 'Allergy: penicillin (rash, 2019).']]);
+      } finally {
+        await engine.close();
+      }
+    });
+
     it('small talk of her mail is no Profile line, on any page, and stays a Memory', async () => {
       const engine = await openEngine();
       try {
