@@ -103,14 +103,29 @@ for (const [name, openEngine] of engines) {
       const engine = await openEngine();
       try {
         const remember = await brainOfMaya(engine, 'mail');
+        // Whom the Brain knows: Jonas speaks in it, Inês holds a slot.
+        await remember(
+          { kind: 'message', speaker: 'Jonas Weber', text: 'Are you coming on Friday?' },
+          '2026-11-01T09:00:00Z',
+          'mbox',
+        );
+        await remember(
+          { kind: 'fact', subject: 'Inês Sousa', predicate: 'home_city', value: 'Madrid' },
+          '2026-11-02T09:00:00Z',
+          'api',
+        );
         const said = [
           'I booked Lisbon for Christmas.',
           'Perfect, obrigada!',
           'Jonas, ok.',
           'Otherwise fine.',
           'Told Inês.',
-          'See you at arrivals.',
+          'See you tomorrow.',
           maya,
+          // review11b #5: a capitalised word the Brain knows no one by says something of her.
+          'No Peanuts!',
+          'Ja, Vegetarierin.',
+          'See you in Berlin, my new home.',
           'I started yoga at Yogawerk.',
         ];
         const ids: string[] = [];
@@ -126,10 +141,13 @@ for (const [name, openEngine] of engines) {
           );
         const lines = [
           ['other', 'I started yoga at Yogawerk.'],
+          ['other', 'See you in Berlin, my new home.'],
+          ['other', 'Ja, Vegetarierin.'],
+          ['other', 'No Peanuts!'],
           ['other', 'I booked Lisbon for Christmas.'],
         ];
         assert.deepEqual(await profile(engine, 'mail'), lines);
-        // A page of one line reads past the six between them.
+        // A page of one line reads past the lines between them.
         assert.deepEqual(await profile(engine, 'mail', 1), lines);
         const memories = await Promise.all(ids.map((id) => engine.getMemory(tenant, 'mail', id)));
         assert.deepEqual(memories.map((m) => m.statement).sort(), [...said].sort(), 'each is still a Memory');
