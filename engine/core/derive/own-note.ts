@@ -202,7 +202,8 @@ const sharedOrFamily =
 const sourceLine =
   /^(?:[-*+]\s+)?(?:\*\*)?(?:source|sources|original|via|quelle|izvor|fonte|clipped from|read more|author|authors)(?:\*\*)?\s*:\s*\S/iu;
 const urlProperty = /^(?:url|link)\s*:\s*<?https?:\/\//iu;
-const byLine = /^(?:by|von|autor|author)\s+\p{Lu}[\p{L}\p{M}.'’-]*(?:\s+\p{Lu}[\p{L}\p{M}.'’-]*){0,3}$/u;
+const byLine =
+  /^(?:[Bb]y|[Vv]on|[Aa]utor|[Aa]uthor)\s+\p{Lu}[\p{L}\p{M}.'’-]*(?:\s+\p{Lu}[\p{L}\p{M}.'’-]*){0,3}$/u;
 
 /**
  * Whether a note reads as an article: a line naming its source or its writer (sourceLine, byLine), or

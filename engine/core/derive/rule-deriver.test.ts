@@ -331,7 +331,7 @@ test('a note of hers about a facet of her (titled or tagged Health, Allergies, â
   // Nobody's, not hers: a line of someone else's, keyed or named by a kin word, a name in parentheses
   // or a key "For â€¦"; a note saying it is shared or family's; one that reads as an article.
   unowned('Health', 'Mum: blood pressure 150/90, on Ramipril 5 mg.\nDad: type 2 diabetes, metformin.');
-  unowned('Health', '- Allergy: penicillin (rash, 2019).\n- My son: peanuts.');
+  unowned('Health', '- Allergy: penicillin (rash, 2019).\n- Son: peanuts.');
   unowned('Allergies', 'Peanuts (Leo).\nPenicillin (Maya).');
   unowned('Medications', 'For Grandma: Warfarin 3 mg every evening, Donepezil 10 mg.');
   unowned('Medications', 'For Leo: Ventolin as needed.');
