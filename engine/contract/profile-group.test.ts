@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { profileGroupOf, saysHealth, saysNothingOfSelf } from './profile-group.ts';
+import { namesAsked, profileGroupOf, saysHealth, saysNothingOfSelf } from './profile-group.ts';
 
 test('health, as said or as derived: allergies, intolerances, conditions, medication, disabilities', () => {
   for (const s of [
@@ -58,14 +58,17 @@ test('a line’s group: health whatever its slot, then a slot, then the rest', (
   assert.equal(profileGroupOf({ statement: 'I love hiking.', slot: null }), 'other');
 });
 
-test('no Profile line: an acknowledgement or a thanks with names around it, "see you …", her name alone', () => {
+test('no Profile line: an acknowledgement or a thanks with known names around it, "see you" and when, her name alone', () => {
+  const known = new Set(['jonas', 'inês']);
   for (const s of [
     'Perfect, obrigada!',
     'Jonas, ok.',
     'Otherwise fine.',
     'Told Inês.',
-    'See you at arrivals.',
-    'Great, see you in Lisbon!',
+    'Told Jonas Weber.',
+    'See you tomorrow at 10.',
+    'Great, see you soon!',
+    'See you on Monday, Jonas.',
     'that is fine with me, thank you.',
     'Of course!',
     "I'm fine, thanks!",
@@ -73,10 +76,11 @@ test('no Profile line: an acknowledgement or a thanks with names around it, "see
     'maya lindqvist.',
     'Maya',
   ])
-    assert.ok(saysNothingOfSelf(s, 'Maya Lindqvist'), s);
+    assert.ok(saysNothingOfSelf(s, 'Maya Lindqvist', known), s);
 });
 
-test('a Profile line: anything that says a thing beyond names and courtesies, or no courtesy at all', () => {
+test('a Profile line: anything that says a thing beyond known names and courtesies, or no courtesy at all', () => {
+  const known = new Set(['jonas', 'inês']);
   for (const s of [
     'Yoga is enough.',
     'Long day.',
@@ -90,8 +94,29 @@ test('a Profile line: anything that says a thing beyond names and courtesies, or
     'See you at the lease signing on Friday at the Gruber Immobilien office.',
     'I do.',
     '2026',
+    // A capitalised word the Brain knows no one by says something: German writes each noun so.
+    'No Peanuts!',
+    'Yes, Lisinopril.',
+    'Ok thanks, Penicillin.',
+    'No, Vegetarian.',
+    'Ja, Vegetarierin.',
+    'Danke, Laktoseintoleranz.',
+    'Yes, Vegan!',
+    'Ok, Tesla.',
+    'See you in Berlin, my new home.',
+    'See you at arrivals.',
+    'Told Ana.',
   ])
-    assert.ok(!saysNothingOfSelf(s, 'Maya Lindqvist'), s);
+    assert.ok(!saysNothingOfSelf(s, 'Maya Lindqvist', known), s);
+  // Knowing no one, no word is a name.
+  assert.ok(!saysNothingOfSelf('Jonas, ok.', 'Maya Lindqvist'));
   // Without a self, a name alone is nobody's.
   assert.ok(!saysNothingOfSelf('Maya Lindqvist', null));
+});
+
+test('the names a line is asked about: only where they alone decide, each once', () => {
+  assert.deepEqual(namesAsked('Told Jonas Weber.', 'Maya Lindqvist'), ['jonas']);
+  assert.deepEqual(namesAsked('Jonas, ok, Jonas.', 'Maya Lindqvist'), ['jonas']);
+  assert.deepEqual(namesAsked('Perfect, obrigada!', 'Maya Lindqvist'), []);
+  assert.deepEqual(namesAsked('Yoga is enough, Jonas.', 'Maya Lindqvist'), []);
 });

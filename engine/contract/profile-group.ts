@@ -115,18 +115,49 @@ const functionWords = new Set(
    again still now`.split(/\s+/u),
 );
 const wordOf = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+// When a parting says they will meet: "see you soon", "… tomorrow at 10", "… on Monday". A place or
+// anything else after it says something ("See you in Berlin, my new home.").
+const partingWords = new Set(
+  `soon later then there tomorrow tonight today morning afternoon evening night weekend week month time
+   next this on at in around after before monday tuesday wednesday thursday friday saturday sunday
+   guys everyone all both`.split(/\s+/u),
+);
 
 /**
  * Whether a line of the Profile's `other` group says nothing of the person: an acknowledgement or a
  * thanks, with names and the words around them ("Perfect, obrigada!", "Jonas, ok.", "Otherwise fine.",
- * "Told Inês.", "that is fine with me, thank you."), a parting's "see you" with where or when ("See you
- * at arrivals."), or the person's own name alone (a mail's signature: "Maya Lindqvist"). A line from
- * the person's mail was a Memory of hers, and her Profile was filled with them. A name is a
- * capitalised word after the first, or the first where a comma follows it ("Jonas, ok."); a word that
- * is none of these ("Prater, then Heuriger in Grinzing.", "Long day.", "Yoga is enough.") says
- * something, and a line with no acknowledgement in it ("Ana Petrović") is left as it is.
+ * "Told Inês.", "that is fine with me, thank you."), a parting's "see you" with when ("See you
+ * tomorrow."), or the person's own name alone (a mail's signature: "Maya Lindqvist"). A line from the
+ * person's mail was a Memory of hers, and her Profile was filled with them. A name is a capitalised
+ * word the Brain knows as a person's (`known`: first names, lower case, of its speakers and of the people
+ * it holds; profile-census.ts knownNames), or one right after such a word ("Told Jonas Weber."); any
+ * other word ("No Peanuts!", "Ja, Vegetarierin.", "See you in Berlin, my new home.", "Yoga is
+ * enough.") says something, as German writes every noun capitalised, and a line with no
+ * acknowledgement in it ("Ana Petrović") is left as it is.
  */
-export function saysNothingOfSelf(statement: string, selfName: string | null): boolean {
+export function saysNothingOfSelf(
+  statement: string,
+  selfName: string | null,
+  known: ReadonlySet<string> = new Set(),
+): boolean {
+  return smallTalk(statement, selfName, (w) => known.has(w));
+}
+
+/**
+ * The words (lower case, as saysNothingOfSelf's `known` holds them) a line needs to be names for saysNothingOfSelf to leave
+ * it out: none where it says something whatever they are, or nothing of her without them. What the
+ * Profile's reader asks the Brain of, few and only for the lines that may be small talk.
+ */
+export function namesAsked(statement: string, selfName: string | null): string[] {
+  const asked: string[] = [];
+  const dropped = smallTalk(statement, selfName, (w) => {
+    asked.push(w);
+    return true;
+  });
+  return dropped ? [...new Set(asked)] : [];
+}
+
+function smallTalk(statement: string, selfName: string | null, isName: (folded: string) => boolean): boolean {
   const words = [...statement.matchAll(wordOf)];
   if (words.length === 0 || words.length > 12) return false;
   const own = new Set(
@@ -138,22 +169,29 @@ export function saysNothingOfSelf(statement: string, selfName: string | null): b
   );
   const lower = words.map((w) => w[0].normalize('NFC').toLowerCase().replace('’', "'"));
   if (lower.every((w) => own.has(w))) return true;
-  // "see you" and up to five words after it, at the line's end: where or when they will meet.
   const see = lower.findIndex((w, i) => w === 'see' && ['you', 'ya'].includes(lower[i + 1] ?? ''));
-  const parting = see !== -1 && lower.length - see <= 7;
-  let acknowledged = parting;
+  let acknowledged = false;
+  let afterName = false;
   for (const [i, w] of lower.entries()) {
-    if (parting && i >= see) continue;
+    const name = afterName;
+    afterName = false;
+    if (see !== -1 && (i === see || i === see + 1)) {
+      acknowledged = true;
+      continue;
+    }
     if (courtesyWords.has(w)) {
       acknowledged = true;
       continue;
     }
     if (functionWords.has(w) || own.has(w)) continue;
+    if (see !== -1 && i > see && (partingWords.has(w) || /^\d/u.test(w))) continue;
     const m = words[i]!;
-    const capitalised = /^\p{Lu}/u.test(m[0]);
-    const commaAfter = statement.slice(m.index + m[0].length).startsWith(',');
-    if (capitalised && (i > 0 || commaAfter)) continue;
-    return false;
+    if (!/^\p{Lu}/u.test(m[0])) return false;
+    // A surname after a known first name: only a space between them.
+    const joined =
+      name && /^\s+$/u.test(statement.slice(words[i - 1]!.index + words[i - 1]![0].length, m.index));
+    if (!joined && !isName(w)) return false;
+    afterName = true;
   }
   return acknowledged;
 }

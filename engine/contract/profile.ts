@@ -35,8 +35,8 @@ export const Profile = z
           'by a line before it in its group from a Record both cite (a sentence that closed several plans ' +
           'is a Memory of each), or that a health or slot line quotes from the same Record, is not a ' +
           'line again. Additive: a line of the rest that says nothing of the person (an acknowledgement or ' +
-          'a thanks with names around it, "See you at arrivals.", her own name alone) is not a line; it ' +
-          'stays a Memory.',
+          'a thanks with names the Brain knows around it, "See you tomorrow.", her own name alone) is not a ' +
+          'line; it stays a Memory.',
       ),
     has_more: z.boolean(),
     next_cursor: z

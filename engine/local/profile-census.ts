@@ -1,12 +1,14 @@
 import {
+  namesAsked,
   profileGroups,
   saysNothingOfSelf,
   type Census,
   type Profile,
   type ProfileGroup,
 } from '../contract/index.ts';
-import type { MemoryRepository, MemoryVersionRow, NoiseKind } from '../ports/index.ts';
+import type { BrainReadOfWork, MemoryRepository, MemoryVersionRow, NoiseKind } from '../ports/index.ts';
 import type { Tenant } from '../types.ts';
+import { foldName } from '../core/derive/resolve-owner.ts';
 import { selfOf } from '../core/shared/brain-self.ts';
 import {
   decodeProfileCursor,
@@ -44,6 +46,7 @@ export async function getProfile(
       limit: q.limit + 1,
       after,
       selfName: selfOf(b)?.name ?? null,
+      knownNames: (words) => knownNames(u, words),
     });
     const shown = rows.slice(0, q.limit);
     const groups = new Map(shown.map((r) => [r.id, r.group]));
@@ -74,13 +77,19 @@ export async function getProfile(
 /** A profile line as read: its Memory version and the group it was read in. */
 export type ProfileRow = MemoryVersionRow & { group: ProfileGroup };
 
+/** Past this many lines left out in a page, the page reads on this many rows at a time. */
+const readAhead = 200;
+
 /**
  * The profile's lines from `after` on, up to `limit`: the self's current Memories of each group in
  * turn (health, slot, other), each read in its index's order (MemoryRepository.currentOfSelf), less an
- * `other` line that says nothing of the person (saysNothingOfSelf: "Perfect, obrigada!", her name
- * alone; `selfName` is the Brain's self's). A page that ends inside a group goes on in it from its last
- * line; the groups after it are read whole from their newest line, those before it not at all. Such a
- * line stays a Memory: it is left out here, read past in pages until the lines asked for are read.
+ * `other` line that says nothing of the person (saysNothingOfSelf: "Perfect, obrigada!", "Jonas, ok."
+ * where the Brain knows a Jonas, her name alone; `selfName` is the Brain's self's, `knownNames` which
+ * of a batch's words the Brain knows as people's first names). A page that ends inside a group goes on
+ * in it from its last line; the groups after it are read whole from their newest line, those before it
+ * not at all. Such a line stays a Memory: it is left out here, read past until the lines asked for are
+ * read, `readAhead` rows at a time once one is left out (a read of the lines still missing each time
+ * was one query per line asked past thousands of "Thanks!": 1.6 s for a page of one).
  */
 export async function profileLines(
   memories: Pick<MemoryRepository, 'currentOfSelf'>,
@@ -90,23 +99,57 @@ export async function profileLines(
     limit: number;
     after?: ProfilePosition | undefined;
     selfName?: string | null | undefined;
+    knownNames?: ((words: readonly string[]) => Promise<ReadonlySet<string>>) | undefined;
   },
 ): Promise<ProfileRow[]> {
-  const { after, selfName = null, ...read } = q;
+  const { after, selfName = null, knownNames: known, ...read } = q;
   const out: ProfileRow[] = [];
+  let leftOut = false;
+  // Each word asked once a page: the same "Jonas" thanked a thousand times.
+  const answered = new Set<string>();
+  const names = new Set<string>();
   for (const group of profileGroups.slice(after ? profileGroups.indexOf(after.group) : 0)) {
     let from: { validFromMs: number; n: number } | undefined = after?.group === group ? after : undefined;
     while (out.length < q.limit) {
-      const asked = q.limit - out.length;
+      const missing = q.limit - out.length;
+      const asked = leftOut ? Math.max(missing, readAhead) : missing;
       const rows = await memories.currentOfSelf({ ...read, limit: asked, group, after: from });
-      for (const r of rows)
-        if (group !== 'other' || !saysNothingOfSelf(r.statement, selfName)) out.push({ ...r, group });
+      const words = group === 'other' ? rows.flatMap((r) => namesAsked(r.statement, selfName)) : [];
+      const unasked = [...new Set(words)].filter((w) => !answered.has(w));
+      if (unasked.length > 0 && known) {
+        const found = await known(unasked);
+        for (const w of unasked) {
+          answered.add(w);
+          if (found.has(w)) names.add(w);
+        }
+      }
+      for (const r of rows) {
+        if (out.length === q.limit) break;
+        if (group === 'other' && saysNothingOfSelf(r.statement, selfName, names)) leftOut = true;
+        else out.push({ ...r, group });
+      }
       const last = rows.at(-1);
       if (rows.length < asked || last === undefined) break;
       from = { validFromMs: last.valid_from_ms, n: last.n };
     }
   }
   return out;
+}
+
+/**
+ * Which of these words (lower case: namesAsked) the Brain knows as a person's first name: a speaker's
+ * of its messages (BrainUnitOfWork.speakersFirstNamed, read once per process and then only what is
+ * new) or the first word of a whole name that holds a slot ("Inês Sousa"; subjectsFirstNamed, one
+ * read of the slot index). A word it knows no one by is no name: "No Peanuts!" is a line of hers.
+ */
+async function knownNames(
+  u: Pick<BrainReadOfWork, 'speakersFirstNamed' | 'memories'>,
+  words: readonly string[],
+): Promise<Set<string>> {
+  const known = new Set((await u.memories.subjectsFirstNamed(words)).map((r) => r.first));
+  for (const w of words)
+    if (!known.has(w) && (await u.speakersFirstNamed(foldName(w))).length > 0) known.add(w);
+  return known;
 }
 
 /** What each kind of noise is, in the order kinds of equal count are shown. */

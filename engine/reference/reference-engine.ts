@@ -234,6 +234,13 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
       // As the local engine orders them: by group (health, slot, other), in each the latest valid_from
       // first, then the last written first; the cursor is the last line's (group, valid_from, write order).
       const rank = (g: ProfileGroup) => profileGroups.indexOf(g);
+      const speakers = new Set(
+        [...s.records.values()].flatMap(({ record: r }) =>
+          r.content.kind === 'message' && r.content.speaker?.trim()
+            ? [r.content.speaker.trim().split(/\s+/u)[0]!.normalize('NFC').toLowerCase()]
+            : [],
+        ),
+      );
       const own = [...s.memories.values()]
         .map(({ memory, n }) => ({
           memory,
@@ -242,9 +249,12 @@ export function createReferenceEngine(options: ReferenceEngineOptions = {}): Eng
           n,
         }))
         .filter(({ memory }) => memory.owner.state === 'self')
-        // As the local engine reads them: an acknowledgement or her name alone is no line of hers.
+        // As the local engine reads them: an acknowledgement or her name alone is no line of hers, with
+        // the first names of the Brain's speakers as the names it knows (it holds no slot).
         .filter(
-          (l) => l.group !== 'other' || !saysNothingOfSelf(l.memory.statement, s.brain.self?.name ?? null),
+          (l) =>
+            l.group !== 'other' ||
+            !saysNothingOfSelf(l.memory.statement, s.brain.self?.name ?? null, speakers),
         )
         .sort((a, z) => rank(a.group) - rank(z.group) || z.validFromMs - a.validFromMs || z.n - a.n)
         .filter(

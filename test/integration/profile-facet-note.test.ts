@@ -73,18 +73,59 @@ for (const [name, openEngine] of engines) {
       }
     });
 
+    it("a facet note of others' lines, shared, or an article is not hers: no line of her Profile", async () => {
+      const engine = await openEngine();
+      try {
+        const remember = await brainOfMaya(engine, 'others');
+        const notes: Array<[string, string]> = [
+          ['Health', 'Mum: blood pressure 150/90, on Ramipril 5 mg.\nDad: type 2 diabetes, metformin.'],
+          ['Allergies', 'Peanuts (Leo).\nPenicillin (Ana).'],
+          ['Blood tests 2026', 'Dad: LDL 190, HbA1c 7.9.\n\nTags: #health'],
+          [
+            'Health',
+            'Intermittent fasting lowers blood pressure in adults over 50, a 2025 study found.\nSource: nytimes.com',
+          ],
+          ['Medical history', 'Tonsillectomy at 7. Asthma since childhood.\n\nShared vault: family'],
+        ];
+        for (const [i, [title, text]] of notes.entries())
+          await remember({ kind: 'document', title, text }, `2026-10-0${i + 1}T08:00:00Z`);
+        await remember(
+          { kind: 'document', title: 'Allergies', text: '- Allergy: penicillin (rash, 2019).' },
+          '2026-10-09T08:00:00Z',
+        );
+        assert.deepEqual(await profile(engine, 'others'), [['health', 'Allergy: penicillin (rash, 2019).']]);
+      } finally {
+        await engine.close();
+      }
+    });
+
     it('small talk of her mail is no Profile line, on any page, and stays a Memory', async () => {
       const engine = await openEngine();
       try {
         const remember = await brainOfMaya(engine, 'mail');
+        // Whom the Brain knows: Jonas speaks in it, Inês holds a slot.
+        await remember(
+          { kind: 'message', speaker: 'Jonas Weber', text: 'Are you coming on Friday?' },
+          '2026-11-01T09:00:00Z',
+          'mbox',
+        );
+        await remember(
+          { kind: 'fact', subject: 'Inês Sousa', predicate: 'home_city', value: 'Madrid' },
+          '2026-11-02T09:00:00Z',
+          'api',
+        );
         const said = [
           'I booked Lisbon for Christmas.',
           'Perfect, obrigada!',
           'Jonas, ok.',
           'Otherwise fine.',
           'Told Inês.',
-          'See you at arrivals.',
+          'See you tomorrow.',
           maya,
+          // review11b #5: a capitalised word the Brain knows no one by says something of her.
+          'No Peanuts!',
+          'Ja, Vegetarierin.',
+          'See you in Berlin, my new home.',
           'I started yoga at Yogawerk.',
         ];
         const ids: string[] = [];
@@ -100,10 +141,13 @@ for (const [name, openEngine] of engines) {
           );
         const lines = [
           ['other', 'I started yoga at Yogawerk.'],
+          ['other', 'See you in Berlin, my new home.'],
+          ['other', 'Ja, Vegetarierin.'],
+          ['other', 'No Peanuts!'],
           ['other', 'I booked Lisbon for Christmas.'],
         ];
         assert.deepEqual(await profile(engine, 'mail'), lines);
-        // A page of one line reads past the six between them.
+        // A page of one line reads past the lines between them.
         assert.deepEqual(await profile(engine, 'mail', 1), lines);
         const memories = await Promise.all(ids.map((id) => engine.getMemory(tenant, 'mail', id)));
         assert.deepEqual(memories.map((m) => m.statement).sort(), [...said].sort(), 'each is still a Memory');

@@ -18,8 +18,8 @@ export type ClaimOwner = Pick<Claim, 'subject' | 'owner'>;
  * - document: its title, else its source's name; unresolved, except one whose title says it is about
  *   the self ("About me", "Me", "Maya Costa", "About Maya Costa"), a note of hers in the first person
  *   ("Tom and I booked a trip to Porto", own-note.ts), a note of hers about a facet of her ("Health",
- *   #allergies; own-note.ts facetNote) and an agent's note of "the user" (through MCP): the self's, as
- *   her messages are;
+ *   #allergies; own-note.ts facetNote: none holding a line of another's, "Mum: …", nor shared, nor an
+ *   article) and an agent's note of "the user" (through MCP): the self's, as her messages are;
  * - correction: derived into no claim, but a correction stated of one (a correction of a correction's
  *   version whose Memory is not here) is about it as an untitled document is.
  * One rule for the rule deriver and for a correction from another side stated as a Memory of its own

@@ -1,6 +1,9 @@
 import type { SelfEntity } from '../../contract/index.ts';
+import { months, weekdays } from '../retrieve/time-expressions.ts';
+import { relation } from './about-another.ts';
 import { notSaid } from './not-said.ts';
-import { foldName } from './resolve-owner.ts';
+import { foldName, selfFirstName } from './resolve-owner.ts';
+import { kinWords } from './slot-sentences.ts';
 
 /**
  * Imports whose documents hold other people's words: a calendar event's description (its organiser's),
@@ -132,11 +135,102 @@ const wholeName = /^\p{Lu}[\p{Ll}\p{M}'’-]+(?: \p{Lu}[\p{Ll}\p{M}'’-]+){1,2}
 const possessive = /^\p{Lu}[\p{L}\p{M}-]*['’]s?$/u;
 
 /**
+ * Someone a line names by who they are to her: the derive folder's kin and role words (about-another.ts
+ * `relation`, slot-sentences.ts `kinWords`), the forms a question or a sentence of hers names family by
+ * (rule-deriver.ts kinOpens), a plural ("kids", "parents"), and the Croatian, German and Portuguese kin
+ * words the sync redactor knows (local/sync/redact-people.ts). Not a pet: "Allergy: cat dander" is hers.
+ */
+const kinWord = new RegExp(
+  String.raw`^(?:${relation}|${kinWords}|kids?|child|children|parents?|baby|babies|mama|mamma|tata|mommy|mummy|daddy|papa|granny|gran|nana|grandparents?|brat|sestra|majka|otac|sin|kći|kćer|ujak|stric|teta|baka|djed|bruder|schwester|mutter|vater|sohn|tochter|onkel|tante|oma|opa|mãe|pai|filho|filha|irmão|irmã|avó|avô)s?$`,
+  'iu',
+);
+const pets = new Set(['dog', 'dogs', 'cat', 'cats', 'puppy', 'puppies', 'kitten', 'kittens']);
+const lineWord = /[\p{L}\p{M}'’-]+/gu;
+/** "Baby aspirin" is a dose, not a baby. */
+const notKin = /^baby\s+aspirin/iu;
+
+/** Whether a line names someone by a kin or role word ("Mum: blood pressure 150/90", "For Grandma: …"). */
+function namesKin(line: string): boolean {
+  for (const m of line.matchAll(lineWord)) {
+    const w = m[0].replace(/['’]s?$/u, '');
+    if (kinWord.test(w) && !pets.has(w.toLowerCase()) && !notKin.test(line.slice(m.index))) return true;
+  }
+  return false;
+}
+
+/** "Peanuts (Leo).", "Penicillin (Maya Costa)": whom a list's line is of, a name in parentheses. */
+const nameInParentheses = /\(\s*(?<name>\p{Lu}[\p{Ll}\p{M}'’-]+(?: \p{Lu}[\p{Ll}\p{M}'’-]+)?)\s*\)/gu;
+/** "For Leo: …", "Für Oma: …": a key saying whom what follows is for. */
+const forSomeone = /^(?:for|für|za|para)\s+\p{Lu}/u;
+const calendarWords = new Set([...months, ...weekdays]);
+
+/**
+ * Whether a line of a facet note is someone else's: keyed by another person ("Ana Petrović: nuts", "Ana:
+ * nuts" where the Brain knows one Ana: `known`, "For Leo: …"), naming someone by a kin or role word
+ * anywhere ("Mum: blood pressure 150/90", "Dad: LDL 190", "For Grandma: Warfarin 3 mg") or by a name in
+ * parentheses ("Peanuts (Leo)."). Her own name is hers: "- Maya Lindqvist: penicillin", "(Maya)".
+ */
+function namesAnother(
+  line: string,
+  self: SelfEntity,
+  known: ReadonlyMap<string, string> | undefined,
+): boolean {
+  const own = foldName(self.name);
+  const ownFirst = selfFirstName(self);
+  const hers = (name: string) => foldName(name) === own || foldName(name) === ownFirst;
+  const key = keyed.exec(line)?.groups?.['key']?.trim();
+  if (key !== undefined && !hers(key)) {
+    if (wholeName.test(key) || known?.has(foldName(key)) === true || forSomeone.test(key)) return true;
+  }
+  if (namesKin(line)) return true;
+  for (const m of line.matchAll(nameInParentheses)) {
+    const name = m.groups!['name']!;
+    if (!hers(name) && !calendarWords.has(name.toLowerCase())) return true;
+  }
+  return false;
+}
+
+/** A line saying the note is shared, or family's: "Shared vault: family", "Shared with Ivo", "Family". */
+const sharedOrFamily =
+  /(?<![\p{L}\p{N}])(?:shared|sharing|family|families|familie|obitelj|família)(?![\p{L}\p{N}])/iu;
+
+/**
+ * A line that says the note is another's words, as an article saved whole says them: where it comes
+ * from ("Source: nytimes.com", a clipper's "source: https://…" or "url: https://…" property), or its
+ * writer ("By Jane Brody", a clipper's "author: …" property).
+ */
+const sourceLine =
+  /^(?:[-*+]\s+)?(?:\*\*)?(?:source|sources|original|via|quelle|izvor|fonte|clipped from|read more|author|authors)(?:\*\*)?\s*:\s*\S/iu;
+const urlProperty = /^(?:url|link)\s*:\s*<?https?:\/\//iu;
+const byLine =
+  /^(?:[Bb]y|[Vv]on|[Aa]utor|[Aa]uthor)\s+\p{Lu}[\p{L}\p{M}.'’-]*(?:\s+\p{Lu}[\p{L}\p{M}.'’-]*){0,3}$/u;
+
+/**
+ * Whether a note reads as an article: a line naming its source or its writer (sourceLine, byLine), or
+ * prose a person's own notes of her health are not: two paragraphs of 30 words or more, or one of 60,
+ * none a list (facetNote is asked only of a note that never says "I", "we" or "my").
+ */
+function readsAsArticle(lines: readonly string[]): boolean {
+  if (lines.some((l) => sourceLine.test(l) || urlProperty.test(l) || byLine.test(l))) return true;
+  const paragraphs: string[][] = [[]];
+  for (const l of lines) {
+    if (l === '') paragraphs.push([]);
+    else paragraphs.at(-1)!.push(l);
+  }
+  const words = paragraphs
+    .filter((p) => p.length > 0 && !p.some((l) => /^(?:[-*+]|\d+[.)]|#|\|)/u.test(l)))
+    .map((p) => p.join(' ').split(/\s+/u).length);
+  return words.some((n) => n >= 60) || words.filter((n) => n >= 30).length >= 2;
+}
+
+/**
  * Whether a note of hers (nothing in it says it holds another's words: ownNote's reasons) is about a
  * facet of her: titled for it alone ("Health", "Allergies", "My medications"), or tagged for it
  * (#health, #allergies, #diet, ...) under a title that names no one ("Blood tests 2026", not "Ana's
- * meds" nor a people folder's "Ana Petrović"), neither tagged as a people folder's note (#people,
- * #family, ...) nor listing what holds for others by their names ("- Ana: nuts"). Such a note says
+ * meds", "Dad's health" nor a people folder's "Ana Petrović"), neither tagged as a people folder's note
+ * (#people, #family, ...) nor holding a line of someone else's (namesAnother: "- Ana: nuts", "Mum:
+ * blood pressure 150/90", "Peanuts (Leo)."), nor saying it is shared or family's ("Shared vault:
+ * family"), nor reading as an article (readsAsArticle: "Source: nytimes.com"). Such a note says
  * "Allergy: penicillin (rash, 2019)." of its keeper without an "I": that line was nobody's, and her
  * Profile had no health line. A sentence in it that opens with another person stays theirs.
  */
@@ -154,14 +248,13 @@ export function facetNote(
   const namesNoOne =
     !doc.title.split(/\s+/u).some((w) => possessive.test(w)) &&
     !wholeName.test(doc.title.trim()) &&
-    !title.split(' ').some((w) => known?.has(w) === true);
+    !title.split(' ').some((w) => known?.has(w) === true) &&
+    !namesKin(doc.title) &&
+    !sharedOrFamily.test(doc.title);
   const about =
     facets.has(title) || (namesNoOne && tags.some((t) => t.split('/').some((p) => facetTags.has(p))));
   if (!about) return false;
-  const own = foldName(self!.name);
-  return !lines.some((l) => {
-    const key = keyed.exec(l)?.groups?.['key']?.trim();
-    if (key === undefined || foldName(key) === own) return false;
-    return wholeName.test(key) || known?.has(foldName(key)) === true;
-  });
+  const said = lines.filter((l) => !importerLine.test(l));
+  if (said.some((l) => sharedOrFamily.test(l)) || readsAsArticle(said)) return false;
+  return !said.some((l) => namesAnother(l, self!, known));
 }

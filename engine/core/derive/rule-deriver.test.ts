@@ -328,6 +328,32 @@ test('a note of hers about a facet of her (titled or tagged Health, Allergies, �
   unowned('Allergies', '- Ana Petrović: nuts\n- Allergy: penicillin');
   unowned('Allergies', '- Ana: nuts\n- Jonas: shellfish', new Map([['ana', 'Ana Petrović']]));
   unowned('Health', 'On Mon, 4 Mar 2024 at 10:02, Dr. Huber <h@x.at> wrote:\n> Vitamin D low.');
+  // Nobody's, not hers: a line of someone else's, keyed or named by a kin word, a name in parentheses
+  // or a key "For …"; a note saying it is shared or family's; one that reads as an article.
+  unowned('Health', 'Mum: blood pressure 150/90, on Ramipril 5 mg.\nDad: type 2 diabetes, metformin.');
+  unowned('Health', '- Allergy: penicillin (rash, 2019).\n- Son: peanuts.');
+  unowned('Allergies', 'Peanuts (Leo).\nPenicillin (Maya).');
+  unowned('Medications', 'For Grandma: Warfarin 3 mg every evening, Donepezil 10 mg.');
+  unowned('Medications', 'For Leo: Ventolin as needed.');
+  unowned('Allergien', '- Oma: Penicillin.\n\nTags: #allergies');
+  unowned('Alergije', '- Baka: penicilin.\n\nTags: #allergies');
+  unowned('Blood tests 2026', 'Dad: LDL 190, HbA1c 7.9.\n\nTags: #health');
+  unowned('Medical history', 'Tonsillectomy at 7. Asthma since childhood.\n\nShared vault: family');
+  unowned('Family health', '- Asthma.\n\nTags: #health');
+  const article = 'Intermittent fasting lowers blood pressure in adults over 50, a 2025 study found.';
+  unowned('Health', `${article}\nSource: nytimes.com`);
+  unowned('Health', `source: https://www.nytimes.com/2025/health.html\nauthor: Jane Brody\n\n${article}`);
+  unowned('Health', `By Jane Brody\n\n${article}`);
+  const prose = `${article} ${'Researchers followed the participants for two years and measured them every month. '.repeat(3)}`;
+  unowned('Diet', `${prose}\n\n${prose}`);
+  // Hers still: a pet in an allergy, "baby aspirin", a date or her own name in parentheses.
+  for (const text of [
+    '- Allergy: cat dander.',
+    '- Baby aspirin 81 mg daily.',
+    '- Tetanus shot (March 2024).',
+    '- Allergy: penicillin (Maya).',
+  ])
+    assert.deepEqual(owned('Health', text), [[text.slice(2), 'self']], text);
   // Her own name as a key is hers; a sentence opening with another person in her note stays theirs.
   assert.deepEqual(owned('Allergies', '- Maya Lindqvist: penicillin\n- Ana is allergic to nuts.'), [
     ['Maya Lindqvist: penicillin', 'self'],

@@ -638,7 +638,9 @@ export function createRuleDeriver(): Deriver {
     // v100 (use10 H3): a note of hers titled or tagged for a facet of her ("Health", "My allergies",
     // #health, #diet), naming no one else as its subject, is hers without an "I" (own-note.ts
     // facetNote): "- Allergy: penicillin (rash, 2019)." of Health.md is a health line of her Profile.
-    // Not one tagged as a people folder's note, titled by a person, or listing others by name.
+    // Not one tagged as a people folder's note, titled by a person or a kin word, holding a line of
+    // another's (keyed by a name, a kin word anywhere: "Mum: blood pressure 150/90", "Peanuts (Leo).",
+    // "For Grandma: …"), saying it is shared or family's, or reading as an article ("Source: …").
     name: 'rules-v100',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
