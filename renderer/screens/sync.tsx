@@ -304,14 +304,7 @@ function HeldForgets({
       {examples.length > 0 ? (
         <p className="muted" data-testid="sync-held-forgets-examples">
           {held > examples.length ? 'The newest of them' : 'They are'}:{' '}
-          {examples.map((id, i) => (
-            <span key={id}>
-              {i > 0 ? ', ' : null}
-              <Link to={paths.record(brainId, id)} className="mono">
-                {id}
-              </Link>
-            </span>
-          ))}
+          <RecordIdLinks brainId={brainId} ids={examples} />
         </p>
       ) : null}
       {accept.isError ? <ErrorNotice error={accept.error} /> : null}
@@ -372,15 +365,20 @@ function RecordsOfFate({
           ))}
         </ul>
       ) : (
-        records.map(({ id }, i) => (
-          <span key={id}>
-            {i > 0 ? ', ' : null}
-            <Link to={paths.record(brainId, id)} className="mono">
-              {id}
-            </Link>
-          </span>
-        ))
+        <RecordIdLinks brainId={brainId} ids={records.map((r) => r.id)} />
       )}
     </div>
   );
+}
+
+/** Record ids in a line, comma-separated, each linking to its page. */
+function RecordIdLinks({ brainId, ids }: { brainId: string; ids: readonly string[] }) {
+  return ids.map((id, i) => (
+    <span key={id}>
+      {i > 0 ? ', ' : null}
+      <Link to={paths.record(brainId, id)} className="mono">
+        {id}
+      </Link>
+    </span>
+  ));
 }
