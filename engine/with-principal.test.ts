@@ -41,7 +41,15 @@ const principal = (over: Partial<Principal> = {}): Principal => ({
  * sync's routes check through authorize(), tested over HTTP).
  */
 const besideTheEngine = ['listKeys', 'createKey', 'revokeKey', 'importFiles'];
-const syncOperations = ['replicateRecords', 'forgetReplicas', 'getSync', 'pairSync', 'unpairSync', 'runSync'];
+const syncOperations = [
+  'replicateRecords',
+  'forgetReplicas',
+  'getSync',
+  'pairSync',
+  'unpairSync',
+  'runSync',
+  'acceptSyncForgets',
+];
 const engineOperations = operations.filter(
   (op) => !besideTheEngine.includes(op.id) && !syncOperations.includes(op.id),
 );
@@ -182,7 +190,7 @@ describe('withPrincipal', () => {
   });
 
   describe('the device routes of sync', () => {
-    const device = ['getSync', 'pairSync', 'unpairSync', 'runSync'];
+    const device = ['getSync', 'pairSync', 'unpairSync', 'runSync', 'acceptSyncForgets'];
     const scopeOf = (id: string) => operations.find((op) => op.id === id)!.scope;
 
     it('are refused on a hosted deployment to every key, also the admin key', () => {
@@ -203,7 +211,7 @@ describe('withPrincipal', () => {
       const { engine } = recordingEngine();
       const readOnly = withPrincipal(engine, principal({ scopes: ['records:read'] }));
       readOnly.authorize('getSync', 'a');
-      for (const id of ['pairSync', 'unpairSync', 'runSync']) {
+      for (const id of ['pairSync', 'unpairSync', 'runSync', 'acceptSyncForgets']) {
         assert.throws(() => readOnly.authorize(id, 'a'), {
           code: 'missing_scope',
           message: `Authorization: this key lacks the scope "records:write" that ${id} needs`,
@@ -227,6 +235,7 @@ describe('withPrincipal', () => {
       );
       assert.deepEqual(device.map(scopeOf), [
         'records:read',
+        'records:write',
         'records:write',
         'records:write',
         'records:write',
