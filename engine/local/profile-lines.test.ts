@@ -4,7 +4,7 @@ import type { MemoryVersionRow } from '../ports/index.ts';
 import { profileLines } from './profile-census.ts';
 
 /**
- * review11b #7: the Profile read on past small talk asking only for the lines still missing, one
+ * The Profile read on past small talk asking only for the lines still missing, one
  * query per line asked past: a page of one line past 6,000 "Thanks!" took 1.6 s.
  */
 test('a page reads on past thousands of lines left out in a few reads, the lines asked for in order', async () => {

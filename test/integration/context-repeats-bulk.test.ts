@@ -7,7 +7,7 @@ import { collect, writeTree } from '../../server/import/test-support.ts';
 import { tenant, withBrain } from './local-helpers.ts';
 
 // Maya's booking and its change, her sister's mail, and newsletters: one sender's same ad sent ten
-// times (use10's SmileCare), and two senders' ads whose price changes every issue (use10's SkyScout).
+// times, and two senders' ads whose price changes every issue.
 const mail = (head: string[], body: string) =>
   `${head.join('\n')}\nContent-Type: text/plain; charset=utf-8\n\n${body}\n`;
 const day = (i: number) => new Date(Date.UTC(2026, 8, 1 + 7 * i, 7)).toUTCString().replace('GMT', '+0000');

@@ -8,7 +8,7 @@ import { bothEngines } from './both-engines.ts';
 import { tenant } from './local-helpers.ts';
 
 /*
- * use10 H1 and M5: at a budget an agent sets, a mail moving a deadline was quoted by its greeting
+ * At a budget an agent sets, a mail moving a deadline was quoted by its greeting
  * ("Team,", "Sehr geehrte Frau Lindqvist,") and the deadline line was left out; the greetings and
  * sign-offs themselves ("Ihr Praxisteam Dr. Novak") were Memories.
  */

@@ -6,7 +6,7 @@ import { bothEngines } from './both-engines.ts';
 import { tenant } from './local-helpers.ts';
 
 /*
- * use10 H3: Maya's vault holds `Health.md` ("- Allergy: penicillin (rash, 2019).", tagged #health),
+ * Maya's vault holds `Health.md` ("- Allergy: penicillin (rash, 2019).", tagged #health),
  * which says no "I": its lines were nobody's and her Profile had no health group. Its 107 other lines
  * were all `other`, among them the small talk of her own mail ("Perfect, obrigada!", "Jonas, ok.", her
  * name as a signature), which says nothing of her.
@@ -122,7 +122,7 @@ for (const [name, openEngine] of engines) {
           'Told Inês.',
           'See you tomorrow.',
           maya,
-          // review11b #5: a capitalised word the Brain knows no one by says something of her.
+          // A capitalised word the Brain knows no one by says something of her.
           'No Peanuts!',
           'Ja, Vegetarierin.',
           'See you in Berlin, my new home.',

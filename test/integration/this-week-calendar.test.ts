@@ -5,7 +5,7 @@ import { bothEngines } from './both-engines.ts';
 import { tenant } from './local-helpers.ts';
 
 /*
- * use10 H2: "When is yoga this week?" asked on Monday 7 December put last Tuesday's class first, and
+ * "When is yoga this week?" asked on Monday 7 December put last Tuesday's class first, and
  * the class of Tuesday 8 December was in none of the blocks: "this week" read as the seven days before
  * today. It is the calendar week holding today in the person's zone, Monday to Sunday, the days still
  * to come included; "earlier this week" only its days gone by, "later this week" only the rest.

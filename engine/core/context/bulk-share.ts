@@ -25,8 +25,8 @@ export function namesSender(sender: string, terms: readonly string[]): boolean {
  * Blocks of one sender's bulk mail a Context holds at most, where other evidence shares the question's
  * words: the newsletter's offer or reminder is shown (a model may be asked about it, and sees the person
  * gets it), and a second issue shows whether it changed; the rest of a fortnightly mailing says the
- * same pitch again (use10: 18 SkyScout blocks "Depart 18 December" for "When is my flight to Lisbon?",
- * the person's own booking among them).
+ * same pitch again (18 blocks of one airline's ads, "Depart 18 December", for "When is my flight to
+ * Lisbon?", the person's own booking among them).
  */
 export const bulkPerSender = 2;
 /**

@@ -217,7 +217,7 @@ describe('time expressions in queries', () => {
   });
 
   describe('"this week" and its siblings mean the calendar period holding the reference time', () => {
-    // Monday 7 December 2026, 09:00 (use10 H2: "When is yoga this week?" gave last Tuesday's class).
+    // Monday 7 December 2026, 09:00 ("When is yoga this week?" gave last Tuesday's class).
     const monday = Date.UTC(2026, 11, 7, 9);
     const wednesday = Date.UTC(2026, 11, 9, 15);
     const span = (q: string, at = monday, zone = 'UTC') => {

@@ -379,7 +379,7 @@ function wallTimeIntent(
     else set(refMs, end, m[0], m[2]!);
   } else if ((m = /\bthis\s+(week|month|year)\b/.exec(q))) {
     // The calendar week, month or year holding today, what is still to come in it too: "When is yoga
-    // this week?" asked on a Monday means the class on Tuesday, not last Tuesday's (use10 H2).
+    // this week?" asked on a Monday means the class on Tuesday, not last Tuesday's.
     const [first, end] = calendarPeriod(m[1]!, today);
     set(first, end, m[0], m[1]!);
   }
