@@ -47,6 +47,7 @@ export { atOffset, isTimeZone, systemTimeZone } from './core/retrieve/time-zone.
 export { defaultCacheDir } from './embed/cache-dir.ts';
 export { months } from './core/retrieve/calendar-words.ts';
 export { newId } from './ids.ts';
+export { baseSubject } from './core/shared/base-subject.ts';
 export { errorMessage } from './core/shared/error-message.ts';
 export { escapeRegExp } from './core/shared/escape-reg-exp.ts';
 export { months as monthNames } from './core/retrieve/calendar-words.ts';

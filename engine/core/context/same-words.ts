@@ -1,4 +1,5 @@
 import { mailHeader } from '../derive/not-said.ts';
+import { baseSubject } from '../shared/base-subject.ts';
 import { matchedTerms } from '../retrieve/query-terms.ts';
 
 /**
@@ -23,13 +24,9 @@ export function sameWordsKey(
   // what it says is theirs. The same "Yes." in two chats answers two questions.
   if (kind === 'message' && header === null && matchedTerms(text, [...terms]).length === 0) return null;
   const body = header ? text.slice(header.range.end) : text;
-  const named = header ? (header.bulk ? '' : withoutReplyLead(header.subject ?? '')) : (title ?? '');
+  const named = header ? (header.bulk ? '' : baseSubject(header.subject ?? '')) : (title ?? '');
   return `${kind}\u0000${speaker ?? ''}\u0000${named}\u0000${body.trim()}`;
 }
-
-/** A subject without its "Re:" or "Fwd:" leads (and other languages' AW:, WG:, SV:, Odg:). */
-const withoutReplyLead = (subject: string) =>
-  subject.replace(/^(?:(?:re|fwd?|aw|wg|sv|vs|odg|antw)\s*:\s*)+/iu, '').trim();
 
 /** Lanes that put a Record forward as what holds now: the slot's current value, what superseded a
  * Record found, a note's newest revision. */

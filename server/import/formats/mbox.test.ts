@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { collect, writeTree } from '../test-support.ts';
-import { baseSubject, contentIds, parseMbox, separatorDate } from './mbox.ts';
+import { baseSubject } from '../../../engine/index.ts';
+import { contentIds, parseMbox, separatorDate } from './mbox.ts';
 import { createHash } from 'node:crypto';
 import { isAsctimeSeparator, MboxSplitter, mboxMessages, type MboxMessage } from './mbox-split.ts';
 

@@ -7,7 +7,7 @@ import { c1AsWindows1252, readHead } from '../decode-text.ts';
 import { mailForPostalMime } from './mail-headers.ts';
 import { htmlToText } from './html-text.ts';
 import { maxMessageBytes, readMbox } from './mbox-split.ts';
-import { errorMessage } from '../../../engine/index.ts';
+import { baseSubject, errorMessage } from '../../../engine/index.ts';
 
 function mailboxes(list: Address[] | Address | undefined): { name: string; address: string }[] {
   const arr = list === undefined ? [] : Array.isArray(list) ? list : [list];
@@ -54,11 +54,6 @@ function namesSelf(from: { name: string; address: string }, selfName: string | u
   if (!selfName) return false;
   const self = comparableName(selfName);
   return comparableName(from.name) === self || from.address.toLowerCase() === self;
-}
-
-/** Subject without `Re:`/`Fwd:` prefixes, so a thread keeps one name. */
-export function baseSubject(subject: string): string {
-  return subject.replace(/^(?:\s*(?:re|fw|fwd|aw|sv|wg)(?:\[\d+\])?\s*:)+/i, '').trim();
 }
 
 const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
