@@ -183,6 +183,17 @@ export async function runSync(
   let progressed = false;
   /** What the run found of the remote Brain's self; undefined until it has asked. */
   let warning: string | null | undefined;
+  /** The run's outcome as it ends, what it did so far with how it ended. */
+  const outcome = (end: Pick<RunOutcome, 'error' | 'more' | 'deadline' | 'catchingUp'>): RunOutcome => ({
+    pushed,
+    pulled,
+    ...forgets,
+    read,
+    day: day(),
+    pausedUntil: pausedAt(),
+    progressed,
+    ...end,
+  });
   try {
     warning = await ensureRemoteBrain(client, remote, call, (self) =>
       sync.takeSelf(t, brainId, remote.pairingId, self),
@@ -379,19 +390,7 @@ export async function runSync(
       reread = page.has_more ? (page.watermark ?? reread) : null;
     }
     await sync.finishRun(t, brainId, remote.pairingId, { error: null, catchingUp: more, warning });
-    return {
-      pushed,
-      pulled,
-      ...forgets,
-      read,
-      day: day(),
-      pausedUntil: pausedAt(),
-      error: null,
-      more,
-      deadline: false,
-      progressed,
-      catchingUp: more,
-    };
+    return outcome({ error: null, more, deadline: false, catchingUp: more });
   } catch (e) {
     // A request the deadline or the caller cut fails as the client saw it (an abort): the cut is why.
     const late = cut.signal.aborted && cut.signal.reason === overdue;
@@ -402,19 +401,7 @@ export async function runSync(
     // its Brain was paired again or unpaired writes nothing: its pairing is gone.
     const catchingUp = (late || stopped) && progressed;
     await sync.finishRun(t, brainId, remote.pairingId, { error, catchingUp, warning }).catch(() => {});
-    return {
-      pushed,
-      pulled,
-      ...forgets,
-      read,
-      day: day(),
-      pausedUntil: pausedAt(),
-      error,
-      more: false,
-      deadline: late,
-      progressed,
-      catchingUp,
-    };
+    return outcome({ error, more: false, deadline: late, catchingUp });
   } finally {
     clearTimeout(deadline);
     o.signal?.removeEventListener('abort', onAbort);
