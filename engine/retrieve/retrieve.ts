@@ -1,7 +1,7 @@
 import { sameBackends, type RetrievalBackends } from '../core/retrieve/backends.ts';
 import { dot } from '../embed/embedder.ts';
 import type { CostLedger } from '../core/context/cost-ledger.ts';
-import { asksAboutBulk } from '../core/context/bulk-share.ts';
+import { asksAboutBulk, namesSender } from '../core/context/bulk-share.ts';
 import type {
   LexicalIndex,
   QueryRewriter,
@@ -813,11 +813,10 @@ function bulkBehind(textOf: TextOf, terms: readonly string[], fused: Fused[]): F
     window.filter((f) => {
       const head = bulkHead.exec(said(f))?.[0] ?? marked.get(unmarked(said(f)));
       if (head === undefined) return false;
-      // The sender's name, not the address: "new" is the start of news@flydeals.example.
       const from = (head.split('\n').find((l) => l.startsWith('From: ')) ?? '').slice('From: '.length);
       // The importer writes "Name <address>", or the address alone.
       const name = from.endsWith('>') && from.includes(' <') ? from.slice(0, from.lastIndexOf(' <')) : from;
-      return matchedTerms(name, asked).length === 0;
+      return !namesSender(name, asked);
     }),
   );
   if (bulk.size === 0) return fused;
