@@ -60,12 +60,6 @@ export interface PairingRow {
   /** Records of this device forgotten because the remote said so, since the pairing (migration 042). */
   forgotten_by_remote: number;
   /**
-   * The remote-forget guard's fixed window before migration 044 (no longer written: 044 carried it
-   * into remote_forget_hours).
-   */
-  remote_forgets_since: string | null;
-  remote_forgets_recent: number;
-  /**
    * What the remote made this device forget by the hour over the last day (JSON of `[hour, count]`):
    * the guard's rolling day (migration 044). Null: nothing yet.
    */
