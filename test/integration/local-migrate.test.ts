@@ -807,7 +807,7 @@ describe('local engine: migrations', () => {
     }
   });
 
-  it('44: Records that came from a remote are marked where a replica id tells it, the guard keeps its day', () => {
+  it('44: Records that came from a remote are marked where a replica id tells it; the guard counts by the hour', () => {
     const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
     try {
       migrate(
@@ -816,10 +816,8 @@ describe('local engine: migrations', () => {
       );
       db.exec(`INSERT INTO brains (uid, project, env, id, name, created_at, seq)
         VALUES ('brn_a', 'acme', 'test', 'a', 'A', '2024-01-01T00:00:00Z', 4)`);
-      db.exec(`INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id,
-          remote_forgets_since, remote_forgets_recent)
-        VALUES ('brn_a', 'https://hub.example.org/v1', 'a', 'sk', '2024-01-01T00:00:00Z', 'p1',
-          '2026-03-02T10:30:00.000Z', 20)`);
+      db.exec(`INSERT INTO sync_pairings (brain_uid, remote_url, remote_brain, remote_key, paired_at, pairing_id)
+        VALUES ('brn_a', 'https://hub.example.org/v1', 'a', 'sk', '2024-01-01T00:00:00Z', 'p1')`);
       const record =
         db.prepare(`INSERT INTO records (id, brain_uid, seq, kind, content, text, trust, visibility,
           occurred_at, occurred_ms, created_at)
@@ -849,8 +847,8 @@ describe('local engine: migrations', () => {
       const hours = () => db.prepare('SELECT remote_forget_hours AS h FROM sync_pairings').get();
       assert.deepEqual(migrate(db, upTo44), [44]);
       assert.deepEqual(marks(), want);
-      // The fixed window 42 kept goes on as its start's hour: an upgrade hands the remote no fresh day.
-      assert.deepEqual(hours(), { h: JSON.stringify([[Date.parse('2026-03-02T10:00:00.000Z'), 20]]) });
+      // The guard's day starts empty.
+      assert.deepEqual(hours(), { h: null });
       db.pragma('user_version = 43');
       assert.deepEqual(migrate(db, upTo44), [44]);
       assert.deepEqual(marks(), want);

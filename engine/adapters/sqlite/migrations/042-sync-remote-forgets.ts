@@ -6,8 +6,6 @@ import type { Db } from '../open-database.ts';
  *
  * - `sync_pairings.forgotten_by_remote`: Records of this device forgotten because the remote said so
  *   (a push answered `forgotten`, a feed page's `removed`), summed as `pulled` is, for the status.
- * - `sync_pairings.remote_forgets_since` / `remote_forgets_recent`: the guard's window, its start and
- *   the Records the remote made this device forget in it.
  * - `sync_held_forgets`: the ids (as the remote names them) of forgets the guard held, kept until the
  *   person confirms them (acceptSyncForgets) or the pairing goes; each names the pairing that held it.
  * - `sync_records.from_remote`: 1 for a Record written from a remote's feed, kept when the pairing
@@ -31,9 +29,7 @@ CREATE TABLE IF NOT EXISTS sync_held_forgets (
     const has = (table: string, column: string) =>
       (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
     if (!has('sync_pairings', 'forgotten_by_remote'))
-      db.exec(`ALTER TABLE sync_pairings ADD COLUMN forgotten_by_remote INTEGER NOT NULL DEFAULT 0;
-               ALTER TABLE sync_pairings ADD COLUMN remote_forgets_since TEXT;
-               ALTER TABLE sync_pairings ADD COLUMN remote_forgets_recent INTEGER NOT NULL DEFAULT 0;`);
+      db.exec('ALTER TABLE sync_pairings ADD COLUMN forgotten_by_remote INTEGER NOT NULL DEFAULT 0');
     if (!has('sync_records', 'from_remote')) {
       db.exec('ALTER TABLE sync_records ADD COLUMN from_remote INTEGER NOT NULL DEFAULT 0');
       db.exec("UPDATE sync_records SET from_remote = 1 WHERE fate = 'pulled'");

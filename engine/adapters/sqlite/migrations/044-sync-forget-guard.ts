@@ -1,12 +1,11 @@
 import type { Db } from '../open-database.ts';
 
 /**
- * What the remote-forget guard reads since review 11 (docs/sync.md, "Forgets the remote asks for"):
+ * What the remote-forget guard reads (docs/sync.md, "Forgets the remote asks for"):
  *
  * - `sync_pairings.remote_forget_hours`: the Records the remote made this device forget, by the hour,
  *   over the last day (JSON of `[hour, count]`), so that the guard counts a rolling day, as the pull's
- *   budget does (043). A window kept by 042 (`remote_forgets_since`, `remote_forgets_recent`, no longer
- *   written) is carried over as one hour, that of its start, so an upgrade hands a hub no fresh day.
+ *   budget does (043).
  * - `sync_records.first_refused`: 1 for a Record whose first send the remote answered `forgotten`, until
  *   a later send is taken: it never travelled, so the remote may not make this device forget it by the
  *   id it was sent under. Its remote id is kept for the tombstone of a forget made here.
@@ -31,21 +30,7 @@ WHERE from_remote = 0 AND remote_id = record_id
       (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
     if (!has('sync_records', 'first_refused'))
       db.exec('ALTER TABLE sync_records ADD COLUMN first_refused INTEGER NOT NULL DEFAULT 0');
-    if (!has('sync_pairings', 'remote_forget_hours')) {
+    if (!has('sync_pairings', 'remote_forget_hours'))
       db.exec('ALTER TABLE sync_pairings ADD COLUMN remote_forget_hours TEXT');
-      const hourMs = 3_600_000;
-      const windows = db
-        .prepare(
-          `SELECT brain_uid, remote_forgets_since AS since, remote_forgets_recent AS recent FROM sync_pairings
-           WHERE remote_forgets_since IS NOT NULL AND remote_forgets_recent > 0`,
-        )
-        .all() as { brain_uid: string; since: string; recent: number }[];
-      const keep = db.prepare('UPDATE sync_pairings SET remote_forget_hours = ? WHERE brain_uid = ?');
-      for (const w of windows) {
-        const at = Date.parse(w.since);
-        if (Number.isFinite(at))
-          keep.run(JSON.stringify([[Math.floor(at / hourMs) * hourMs, w.recent]]), w.brain_uid);
-      }
-    }
   },
 };
