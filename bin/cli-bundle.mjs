@@ -27,5 +27,10 @@ export function freshCliBundle(dir = join(root, 'dist', 'cli')) {
     }
     if (st.size !== size || st.mtimeMs !== mtimeMs) return null;
   }
-  return { main: join(dir, 'main.mjs'), embedWorker: join(dir, 'embed-worker.mjs'), dir };
+  return {
+    main: join(dir, 'main.mjs'),
+    embedWorker: join(dir, 'embed-worker.mjs'),
+    deriveThread: join(dir, 'derive-thread.mjs'),
+    dir,
+  };
 }

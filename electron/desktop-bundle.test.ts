@@ -67,6 +67,7 @@ test('the bundle builds, needs no tsx or TypeScript, and imports only Node and t
   assert.doesNotMatch(main, /\bfrom\s*"tsx|\bimport\("tsx|\brequire\("tsx/, 'nothing loads tsx');
   // The engine finds these beside its own module, which in the bundle is main.mjs.
   assert.match(main, /new URL\("\.\/embed-worker-entry\.mjs", import\.meta\.url\)/);
+  assert.match(main, /new URL\("\.\/derive-thread-entry\.mjs", import\.meta\.url\)/);
   assert.match(main, /new URL\("\.\/reranker-model\.json", import\.meta\.url\)/);
   assert.match(main, /new URL\("\.\/checkpoint-worker\.mjs", import\.meta\.url\)/);
   assert.deepEqual(loads[build.preloadBundle], ['electron'], 'the sandboxed preload requires only electron');

@@ -42,8 +42,8 @@ const nodeModules = (outdir) => ({
 });
 
 /**
- * Builds the CLI's bundle to `outFile`, the embedding worker's beside it (returned: every server starts
- * that worker, ~0.45 CPU seconds through tsx against ~0.1 bundled), and the list of the files both were
+ * Builds the CLI's bundle to `outFile`, the embedding worker's and the derive thread's beside it
+ * (returned: every server starts that worker, ~0.45 CPU seconds through tsx against ~0.1 bundled), and the list of the files both were
  * built from. What only some commands load (each dynamic import: the tokenizer's 4 MB of ranks,
  * the importers) is split into chunks/ and compiled when first imported: in one file, a command that
  * needs little of it (`--help`, `keys`, a usage error) took ~0.6 CPU s to start, ~0.35 now.
@@ -57,6 +57,7 @@ export async function buildCli(outFile) {
     entryPoints: {
       [basename(outFile, '.mjs')]: 'server/cli/main.ts',
       'embed-worker': 'engine/embed/embed-worker.ts',
+      'derive-thread': 'engine/derive/derive-thread.ts',
       // The benchmarks' HTTP clients, each forked as a process of its own (server/bench/client-entry.mjs).
       ...Object.fromEntries(benchClients.map((name) => [`bench-${name}`, `server/bench/${name}.ts`])),
     },
@@ -76,7 +77,7 @@ export async function buildCli(outFile) {
   // What bin/cli-bundle.mjs checks before bin/mnemo.mjs runs the bundle: each input's path (from the
   // checkout, as esbuild names it), size and mtime.
   writeFileSync(join(outdir, 'inputs.json'), JSON.stringify({ files }));
-  return { embedWorker: join(outdir, 'embed-worker.mjs') };
+  return { embedWorker: join(outdir, 'embed-worker.mjs'), deriveThread: join(outdir, 'derive-thread.mjs') };
 }
 
 /**

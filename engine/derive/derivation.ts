@@ -9,6 +9,7 @@ import { citableClaims } from '../core/derive/citable-claims.ts';
 import { WaitsForDerivation } from './waits-for-derivation.ts';
 import { createDeriveWorker, type DeriveWorker, type DeriveWorkerOptions } from './derive-worker.ts';
 import type { DerivationUpgrade } from './upgrade-derivation.ts';
+import type { EarlyClaims } from './early-claims.ts';
 
 /** Where derivation reports what went wrong (the engine's logger). */
 export interface DerivationLog {
@@ -22,6 +23,8 @@ export interface DerivationOptions {
   write: Storage['write'];
   queue: JobQueue;
   deriver: Deriver;
+  /** The same rules on the derive thread, for a batch's Records before their units (early-claims.ts). */
+  early?: EarlyClaims;
   clock: () => Date;
   log: DerivationLog;
   /** The storage's own failures (busy, full, gone), after which a batch goes back whole. */
@@ -92,8 +95,9 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
       });
       await uow.memories.prefetchSame(lookups);
     },
+    ...(o.early ? { beforeUnits: o.early.prepare } : {}),
     run: async (uow, job) => {
-      await runDeriveJob(uow, o.deriver, job, nowIso, o.onRestated, onNamesake);
+      await runDeriveJob(uow, o.deriver, job, nowIso, o.onRestated, onNamesake, o.early);
       await clearDeriveFailure(uow.failures, job);
       // A Memory that waited for re-derivation after a forget rests on what is left now: the pass left
       // the Records citing it listed (deferred), and reaches them at once instead of at the next start.

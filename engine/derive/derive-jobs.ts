@@ -17,6 +17,7 @@ import { sameSlotValue } from '../core/derive/slot-value.ts';
 import { settleLineage } from './settle-lineage.ts';
 import { supersedeOlderRevisions } from './supersede-revisions.ts';
 import { applyTravelledCorrection } from './travelled-correction.ts';
+import type { EarlyClaims } from './early-claims.ts';
 
 /**
  * What a stored Record claims, as admission reads it: the deriver's citable claims, a value said in
@@ -30,8 +31,10 @@ export async function claimsOf(
   r: RecordRow,
   ctx: DeriveContext,
   input: DerivableRecord,
+  early?: Pick<EarlyClaims, 'take'>,
 ): Promise<Claim[]> {
-  const said = await withReplies(uow, deriver, r, input, citableClaims(deriver, input, ctx));
+  const own = early?.take(input, ctx) ?? citableClaims(deriver, input, ctx);
+  const said = await withReplies(uow, deriver, r, input, own);
   return withHeldEndings(uow.memories, await withEchoesJoined(uow.memories, said), r.occurred_ms);
 }
 
@@ -52,6 +55,7 @@ export type OnNamesake = (uow: BrainUnitOfWork, first: string, beforeSeq: number
  * derive: Record -> claims -> Memories (one sequence step for the whole Record); a namesake's first
  * message has the Records that named the self's first name alone before it derived again (onNamesake).
  * rederive: a Memory that lost some support rests on its surviving Records only (restOnSurvivors).
+ * `early`: claims the derive thread found for the Record beforehand (early-claims.ts).
  */
 export async function runDeriveJob(
   uow: BrainUnitOfWork,
@@ -60,6 +64,7 @@ export async function runDeriveJob(
   now: () => string,
   onRestated?: OnRestated,
   onNamesake?: OnNamesake,
+  early?: Pick<EarlyClaims, 'take'>,
 ): Promise<void> {
   if (job.job === 'derive') {
     const r = await uow.records.get(job.recordId);
@@ -72,7 +77,7 @@ export async function runDeriveJob(
     }
     const input = deriverInput(r);
     const ctx = await deriveContext(uow, [input.content]);
-    const claims = await claimsOf(uow, deriver, r, ctx, input);
+    const claims = await claimsOf(uow, deriver, r, ctx, input, early);
     // A whole name first known here ("Marko Babić" of a People note): what named "Marko" alone before
     // it was read without him, as his where he is the one Marko now, as nobody certain where he is a
     // second (known-first-name.ts). Read before this Record's slots are written.

@@ -32,6 +32,12 @@ export interface DeriveWorkerOptions {
    * round trips).
    */
   prepare?: (uow: BrainUnitOfWork, jobs: readonly ClaimedJob[]) => Promise<void>;
+  /**
+   * Called with a batch's jobs once claimed, before any of their units of work: work for them that
+   * needs no unit held (the rules run on the derive thread, early-claims.ts). The batch's time slice
+   * starts after it.
+   */
+  beforeUnits?: (jobs: readonly ClaimedJob[]) => Promise<void>;
   now: () => number;
   /**
    * A job failed on its own on its last attempt and leaves the queue, so it cannot wedge it; called in a
@@ -185,7 +191,7 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
     scheduled = null;
     if (stopped) return;
     running = true;
-    const started = performance.now();
+    let started = performance.now();
     let claimed: ClaimedJob[] = [];
     /** Jobs whose lease the batch ended (done, retried, failed or lost); the rest are released after it. */
     const ended = new Set<number>();
@@ -204,6 +210,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         return;
       }
       cut = claimed.length === batchSize;
+      if (claimed.length > 0 && opts.beforeUnits) {
+        await opts.beforeUnits(claimed);
+        started = performance.now();
+      }
       if (claimed.length === 0 && upkeepLeft && opts.upkeep) {
         const step = await opts.upkeep.step(() => performance.now() - started <= sliceMs);
         ran += step.changed;

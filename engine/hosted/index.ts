@@ -4,6 +4,7 @@ import type { Deriver } from '../core/derive/deriver.ts';
 import { pendingWrites, writeOps } from '../core/shared/pending-writes.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import { systemTimeZone, timeZone } from '../core/retrieve/time-zone.ts';
+import { earlyClaimsFor } from '../derive/early-claims.ts';
 import { createDerivation } from '../derive/derivation.ts';
 import { createDerivationUpgrade } from '../derive/upgrade-derivation.ts';
 import { MnemoError } from '../errors/mnemo-error.ts';
@@ -52,6 +53,8 @@ export interface PostgresEngineOptions {
   /** The generative model of thorough Contexts' query rewrite; absent: none (the Trace says so). */
   queryRewriter?: QueryRewriter | null;
   deriver?: Deriver;
+  /** Derive on the main thread only (early-claims.ts), as the local engine's option. */
+  deriveInPlace?: boolean;
   deriveRetryDelaysMs?: readonly number[];
   /**
    * How often this process looks for derivation jobs it was not told of: other processes' writes wake
@@ -115,10 +118,12 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
     now: () => clock().toISOString(),
     log: logger,
   });
+  const early = earlyClaimsFor({ deriver, read: storage.read, log: logger, off: options.deriveInPlace });
   const worker = createDerivation({
     write: storage.write,
     queue: storage.jobs,
     deriver,
+    ...(early ? { early } : {}),
     clock,
     log: logger,
     storeFailure,
@@ -266,6 +271,7 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
       // Writes already accepted end (and their callers are answered) before the pool closes.
       await writing.settled();
       await worker.stop();
+      await early?.close();
       await embedding.close();
       await storage.close();
     },

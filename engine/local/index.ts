@@ -5,6 +5,7 @@ import { createThoroughSync } from '../core/context/thorough-sync.ts';
 import { createTraceBuffer } from '../context/trace-buffer.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import type { QueryRewriter } from '../ports/query-rewriter.ts';
+import { earlyClaimsFor } from '../derive/early-claims.ts';
 import { createDerivation } from '../derive/derivation.ts';
 import type { Deriver } from '../core/derive/deriver.ts';
 import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
@@ -75,6 +76,11 @@ export interface LocalEngineOptions {
    */
   queryRewriter?: QueryRewriter | null;
   deriver?: Deriver;
+  /**
+   * Derive on the main thread only: no derive thread for a stream of writes (early-claims.ts). The
+   * Memories are the same; a test compares them.
+   */
+  deriveInPlace?: boolean;
   /** Pauses before each further attempt of a derivation job that failed (default 1 s, then 10 s). */
   deriveRetryDelaysMs?: readonly number[];
 }
@@ -136,10 +142,12 @@ function engineOver(
     log: logger,
     onRestated: (u, n) => vectors.sync.drop('memory', n, u.brainUid),
   });
+  const early = earlyClaimsFor({ deriver, read: units.read, log: logger, off: options.deriveInPlace });
   const worker = createDerivation({
     write: units.write,
     queue: jobs,
     deriver,
+    ...(early ? { early } : {}),
     clock,
     log: logger,
     storeFailure,
@@ -305,6 +313,7 @@ function engineOver(
       await writing.settled();
       await storage.flushBatches();
       await worker.stop();
+      await early?.close();
       await indexer.close();
       // The in-memory copies of the vectors are zeroed, not left to the garbage collector.
       vectors.release();

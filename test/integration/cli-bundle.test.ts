@@ -26,6 +26,7 @@ describe('the CLI bundle bin/mnemo.mjs runs', () => {
     assert.deepEqual(freshCliBundle(dir), {
       main: join(dir, 'main.mjs'),
       embedWorker: join(dir, 'embed-worker.mjs'),
+      deriveThread: join(dir, 'derive-thread.mjs'),
       dir,
     });
   });
