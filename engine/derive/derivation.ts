@@ -85,7 +85,8 @@ export function createDerivation(o: DerivationOptions): DeriveWorker {
       );
       const lookups = inputs.flatMap((r) => {
         try {
-          return citableClaims(o.deriver, r, ctx).flatMap((c) =>
+          // A lookup is a prefetch: the claims the derive thread found serve, whatever their context.
+          return (o.early?.hint(r.id) ?? citableClaims(o.deriver, r, ctx)).flatMap((c) =>
             c.predicate === null ? [sameStatementOf(c)] : [],
           );
         } catch {

@@ -63,7 +63,7 @@ export interface DeriveWorkerOptions {
    * Work of the lowest priority, run in the same slices when no queued job is ready: Records derived
    * by an earlier deriver are derived again. idle() waits for it too.
    */
-  upkeep?: Pick<DerivationUpgrade, 'step' | 'reset'>;
+  upkeep?: Pick<DerivationUpgrade, 'step' | 'reset'> & Partial<Pick<DerivationUpgrade, 'ahead'>>;
   /** Longest stretch of work before yielding the event loop. */
   sliceMs?: number;
   /** Most jobs committed in one transaction. */
@@ -215,6 +215,10 @@ export function createDeriveWorker(opts: DeriveWorkerOptions): DeriveWorker {
         started = performance.now();
       }
       if (claimed.length === 0 && upkeepLeft && opts.upkeep) {
+        if (opts.upkeep.ahead) {
+          await opts.upkeep.ahead();
+          started = performance.now();
+        }
         const step = await opts.upkeep.step(() => performance.now() - started <= sliceMs);
         ran += step.changed;
         upkeepLeft = step.more;

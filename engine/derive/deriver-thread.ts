@@ -123,3 +123,46 @@ export function createDeriverThread(o: DeriverThreadOptions): DeriverThread {
     },
   };
 }
+
+/** One derive thread per process and rules: its start (~0.5 s of CPU to load and warm the rules) paid once. */
+const shared = new Map<
+  string,
+  { thread: DeriverThread; users: Set<Pick<DeriverThreadOptions, 'onStart' | 'onFailure'>> }
+>();
+
+/**
+ * The process's derive thread for these rules, shared by its engines (each told of its starts and its
+ * failure); closing a handle lets go of it, and the thread stops once idle.
+ */
+export function sharedDeriverThread(o: Omit<DeriverThreadOptions, 'entry'>): DeriverThread {
+  let entry = shared.get(o.deriverName);
+  if (entry === undefined) {
+    const users = new Set<Pick<DeriverThreadOptions, 'onStart' | 'onFailure'>>();
+    const thread = createDeriverThread({
+      deriverName: o.deriverName,
+      ...(o.idleMs !== undefined ? { idleMs: o.idleMs } : {}),
+      onStart: () => users.forEach((u) => u.onStart?.()),
+      onFailure: (e) => users.forEach((u) => u.onFailure?.(e)),
+    });
+    entry = { thread, users };
+    shared.set(o.deriverName, entry);
+  }
+  const { thread, users } = entry;
+  const user = { onStart: o.onStart, onFailure: o.onFailure };
+  users.add(user);
+  let closed = false;
+  return {
+    get running() {
+      return thread.running;
+    },
+    get failed() {
+      return thread.failed;
+    },
+    derive: (items) =>
+      closed ? Promise.reject(new Error('the derive thread is closed')) : thread.derive(items),
+    async close() {
+      closed = true;
+      users.delete(user);
+    },
+  };
+}

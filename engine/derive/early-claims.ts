@@ -1,10 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Claim, DerivableRecord, DeriveContext, Deriver } from '../core/derive/deriver.ts';
-import { createRuleDeriver } from '../core/derive/rule-deriver.ts';
 import type { ClaimedJob, Storage } from '../ports/index.ts';
 import { deriveContext } from './derive-context.ts';
 import { deriverInput } from './deriver-input.ts';
-import { createDeriverThread, type DeriverThread } from './deriver-thread.ts';
+import { sharedDeriverThread, type DeriverThread } from './deriver-thread.ts';
 import type { ThreadItem } from './derive-thread.ts';
 import type { DerivationLog } from './derivation.ts';
 
@@ -18,8 +17,15 @@ import type { DerivationLog } from './derivation.ts';
 export interface EarlyClaims {
   /** Derives on the thread the batch's derive jobs that have no early claims yet, when worth it. */
   prepare(claimed: readonly ClaimedJob[]): Promise<void>;
+  /** The same for Records the rules' upgrade pass derives again next. */
+  prepareRecords(records: readonly { brainUid: string; recordId: string }[]): Promise<void>;
   /** This Record's early claims under this context, once; undefined where there are none that fit. */
   take(input: DerivableRecord, ctx: DeriveContext): Claim[] | undefined;
+  /**
+   * This Record's early claims, whatever context they were derived under, left for its job to take:
+   * what a batch will look up (a prefetch), never what it admits.
+   */
+  hint(recordId: string): Claim[] | undefined;
   close(): Promise<void>;
 }
 
@@ -33,6 +39,8 @@ export interface EarlyClaimsOptions {
   startAt?: number;
   /** Most early claims kept for jobs not run yet (a batch cut by its time slice; default 1,000). */
   keep?: number;
+  /** Told once, when the thread first derives for this engine. */
+  onFirstUse?: () => void;
 }
 
 interface Early {
@@ -45,6 +53,7 @@ export function createEarlyClaims(o: EarlyClaimsOptions): EarlyClaims {
   const startAt = o.startAt ?? 4;
   const keep = o.keep ?? 1_000;
   const kept = new Map<string, Early>();
+  let used = false;
 
   /** What the thread is to derive of one Brain's jobs: each Record with its context, as its job reads them. */
   const itemsOf = (brainUid: string, ids: readonly string[]): Promise<ThreadItem[]> =>
@@ -63,31 +72,41 @@ export function createEarlyClaims(o: EarlyClaimsOptions): EarlyClaims {
       return items;
     });
 
+  async function prepareRecords(records: readonly { brainUid: string; recordId: string }[]): Promise<void> {
+    const fresh = records.filter((r) => !kept.has(r.recordId));
+    if (o.thread.failed || fresh.length === 0 || (!o.thread.running && fresh.length < startAt)) return;
+    const byBrain = new Map<string, string[]>();
+    for (const r of fresh) byBrain.set(r.brainUid, [...(byBrain.get(r.brainUid) ?? []), r.recordId]);
+    try {
+      const items = (
+        await Promise.all([...byBrain].map(([brain, ids]) => itemsOf(brain, ids).catch(() => [])))
+      ).flat();
+      const results = await o.thread.derive(items);
+      if (!used) {
+        used = true;
+        o.onFirstUse?.();
+      }
+      results.forEach((r, i) => {
+        if (!('claims' in r)) return; // Derived in place: its job reports the rules' failure.
+        const { input, ctx } = items[i]!;
+        kept.set(input.id, { input, ctx, claims: r.claims });
+      });
+    } catch {
+      // An optimisation only: the jobs derive in place (a failed thread has been reported by it).
+      return;
+    }
+    for (const id of kept.keys()) {
+      if (kept.size <= keep) break;
+      kept.delete(id);
+    }
+  }
+
   return {
-    async prepare(claimed) {
-      const fresh = claimed.flatMap((j) => (j.job === 'derive' && !kept.has(j.recordId) ? [j] : []));
-      if (o.thread.failed || fresh.length === 0 || (!o.thread.running && fresh.length < startAt)) return;
-      const byBrain = new Map<string, string[]>();
-      for (const j of fresh) byBrain.set(j.brainUid, [...(byBrain.get(j.brainUid) ?? []), j.recordId]);
-      try {
-        const items = (
-          await Promise.all([...byBrain].map(([brain, ids]) => itemsOf(brain, ids).catch(() => [])))
-        ).flat();
-        const results = await o.thread.derive(items);
-        results.forEach((r, i) => {
-          if (!('claims' in r)) return; // Derived in place: its job reports the rules' failure.
-          const { input, ctx } = items[i]!;
-          kept.set(input.id, { input, ctx, claims: r.claims });
-        });
-      } catch {
-        // An optimisation only: the jobs derive in place (a failed thread has been reported by it).
-        return;
-      }
-      for (const id of kept.keys()) {
-        if (kept.size <= keep) break;
-        kept.delete(id);
-      }
-    },
+    prepare: (claimed) =>
+      prepareRecords(
+        claimed.flatMap((j) => (j.job === 'derive' ? [{ brainUid: j.brainUid, recordId: j.recordId }] : [])),
+      ),
+    prepareRecords,
     take(input, ctx) {
       const early = kept.get(input.id);
       if (early === undefined) return undefined;
@@ -96,27 +115,33 @@ export function createEarlyClaims(o: EarlyClaimsOptions): EarlyClaims {
         ? early.claims
         : undefined;
     },
+    hint: (recordId) => kept.get(recordId)?.claims,
     close: () => o.thread.close(),
   };
 }
 
 /**
- * An engine's early claims, or none: only where it derives by the rules the derive thread runs (a
- * deriver of its own, as a test's, derives in place), and not when `off` (an engine told to stay on
- * one thread).
+ * An engine's early claims, or none: only where it derives by its own rules, which the derive thread
+ * runs (a deriver given to the engine, as a test's, derives in place whatever its name), and not when
+ * `off` (an engine told to stay on one thread).
  */
 export function earlyClaimsFor(o: {
+  /** The deriver the engine was given, if any. */
+  given: Deriver | undefined;
   deriver: Deriver;
   read: Storage['read'];
   log: Pick<DerivationLog, 'info' | 'warn'>;
   off?: boolean | undefined;
 }): EarlyClaims | undefined {
-  if (o.off === true || o.deriver.name !== createRuleDeriver().name) return undefined;
-  const thread = createDeriverThread({
+  if (o.off === true || o.given !== undefined) return undefined;
+  const thread = sharedDeriverThread({
     deriverName: o.deriver.name,
-    onStart: () => o.log.info('Records stream in: the rules derive them on a thread of their own'),
     onFailure: (e) =>
       o.log.warn('the derive thread failed; Records are derived on the main thread', { error: String(e) }),
   });
-  return createEarlyClaims({ thread, read: o.read });
+  return createEarlyClaims({
+    thread,
+    read: o.read,
+    onFirstUse: () => o.log.info('Records stream in: the rules derive them on a thread of their own'),
+  });
 }

@@ -30,6 +30,7 @@ import { changedPlanOf, eventsAheadOf } from './changed-plans.ts';
 import { saidOverOf, saysOver } from './ended-tastes.ts';
 import { tiedToEndedOf } from './tied-statements.ts';
 import { admitNextStatement } from './next-statement.ts';
+import type { EarlyClaims } from './early-claims.ts';
 
 /** What deriving a Record again did. */
 export type Rederived =
@@ -60,11 +61,12 @@ export async function rederiveRecord(
   r: RecordRow,
   now: () => string,
   onRestated?: OnRestated,
+  early?: Pick<EarlyClaims, 'take'>,
 ): Promise<Rederived> {
   const cited = await rows.cited(r.id);
   if (cited.some((m) => m.pending)) return 'deferred';
   const input = deriverInput(r);
-  const claims = await claimsOf(uow, deriver, r, await deriveContext(uow, [input.content]), input);
+  const claims = await claimsOf(uow, deriver, r, await deriveContext(uow, [input.content]), input, early);
   const keyOf = new Map(claims.map((c) => [c, statementKey(c.statement)]));
   const stated = new Map<string, Claim>();
   for (const [c, key] of keyOf) if (!stated.has(key)) stated.set(key, c);
@@ -546,6 +548,11 @@ export interface DerivationUpgrade {
    * Rejects when the store failed: what the step did may be partly kept, and reset() looks again.
    */
   step(keepGoing: () => boolean): Promise<UpgradeStep>;
+  /**
+   * Before a step: the rules derive the next page's Records on the derive thread, where the engine has
+   * one (early-claims.ts), so the step's units take their claims instead of deriving them.
+   */
+  ahead(): Promise<void>;
   /** The last steps were rolled back: look again from the first Record. */
   reset(): void;
   /**
@@ -579,6 +586,8 @@ export interface DerivationUpgradeOptions {
   /** The storage's own failures (the pass starts over), told apart from a Record's. */
   storeFailure: (e: unknown) => boolean;
   deriver: Deriver;
+  /** The same rules on the derive thread (early-claims.ts). */
+  early?: EarlyClaims | undefined;
   now: () => string;
   /** A Memory's words changed in place (a re-owned one's): a storage that does not re-embed it by itself says how. */
   onRestated?: OnRestated;
@@ -647,7 +656,7 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
     let changedSoFar = false;
     const outcomes: Rederived[] = [];
     for (const rev of revisions) {
-      const outcome = await rederiveRecord(rows, uow, deriver, rev, opts.now, opts.onRestated);
+      const outcome = await rederiveRecord(rows, uow, deriver, rev, opts.now, opts.onRestated, opts.early);
       changedSoFar ||= outcome === 'changed';
       // What older revisions state now and this one does not is closed by it, as at its first
       // derivation (also when this one itself is unchanged).
@@ -690,6 +699,16 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
   };
 
   return {
+    async ahead() {
+      if (done || opts.early === undefined) return;
+      await listed;
+      const page = await list.page(after, pageSize);
+      await opts.early.prepareRecords(
+        page.flatMap(({ brainUid, id, n }) =>
+          brainUid === null || id === null || failedHere.has(n) ? [] : [{ brainUid, recordId: id }],
+        ),
+      );
+    },
     async step(keepGoing) {
       await listed;
       let ran = 0;

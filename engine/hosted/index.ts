@@ -110,15 +110,22 @@ export async function createPostgresEngine(options: PostgresEngineOptions): Prom
   // (derivation-upgrade.ts). Listed before this process takes a write, as SQLite lists at open: a
   // Record it writes and derives itself is not listed with those an earlier deriver left.
   await storage.upgradeList.listFor(deriver.name);
+  const early = earlyClaimsFor({
+    given: options.deriver,
+    deriver,
+    read: storage.read,
+    log: logger,
+    off: options.deriveInPlace,
+  });
   const upkeep = createDerivationUpgrade({
     list: storage.upgradeList,
+    early,
     units: storage,
     storeFailure,
     deriver,
     now: () => clock().toISOString(),
     log: logger,
   });
-  const early = earlyClaimsFor({ deriver, read: storage.read, log: logger, off: options.deriveInPlace });
   const worker = createDerivation({
     write: storage.write,
     queue: storage.jobs,

@@ -132,9 +132,18 @@ function engineOver(
   const nowIso = () => clock().toISOString();
   // This engine's retrieval indexes: their in-memory copies are its own, never another engine's.
   const { jobs, units, vectors, turns } = storage;
+  // The rules run on a thread of their own while Records stream in, and through an upgrade's pass.
+  const early = earlyClaimsFor({
+    given: options.deriver,
+    deriver,
+    read: units.read,
+    log: logger,
+    off: options.deriveInPlace,
+  });
   // A fix to the rules reaches what was written before it, in the background; so does a Brain's new self.
   const upkeep = createDerivationUpgrade({
     list: storage.upgradeList,
+    early,
     units,
     storeFailure,
     deriver,
@@ -142,7 +151,6 @@ function engineOver(
     log: logger,
     onRestated: (u, n) => vectors.sync.drop('memory', n, u.brainUid),
   });
-  const early = earlyClaimsFor({ deriver, read: units.read, log: logger, off: options.deriveInPlace });
   const worker = createDerivation({
     write: units.write,
     queue: jobs,

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordCreate } from '../../engine/contract/index.ts';
+import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
+import type { LocalEngineOptions } from '../../engine/local/index.ts';
+import type { Engine } from '../../engine/types.ts';
 import { syntheticRecord } from '../../server/bench/synthetic.ts';
-import { tenant, withBrain } from './local-helpers.ts';
+import { open, tempDir, tenant, withBrain } from './local-helpers.ts';
 
 /**
  * A stream written at once, so derivation takes it in batches: a friend's whole name said in the middle
@@ -30,13 +33,24 @@ const stream: RecordCreate[] = [
   ...Array.from({ length: 30 }, (_, i) => syntheticRecord(100 + i)),
 ];
 
-async function memoriesOf(deriveInPlace: boolean) {
+/** What the engine's log said: whether the rules ran on their thread. */
+function listening() {
   const said: string[] = [];
   const logger = { info: (m: string) => said.push(m), warn: () => {}, error: () => {} };
+  return { logger, threadStarted: () => said.some((m) => /derive them on a thread/.test(m)) };
+}
+
+async function memoriesOf(deriveInPlace: boolean) {
+  const { logger, threadStarted } = listening();
   const { engine } = await withBrain({ deriveInPlace, logger });
   // Sent together: written in a few batches, derived after.
   await Promise.all(stream.map((body) => engine.rememberRecord(tenant, 'b', body, {})));
   await engine.idle();
+  return { threadStarted: threadStarted(), memories: await memoriesIn(engine) };
+}
+
+/** The Brain's Memories as derivation left them, in one order, without their ids. */
+async function memoriesIn(engine: Engine) {
   const memories = [];
   for (let cursor: string | undefined; ;) {
     const page = await engine.listMemories(tenant, 'b', { limit: 200, ...(cursor ? { cursor } : {}) });
@@ -44,21 +58,36 @@ async function memoriesOf(deriveInPlace: boolean) {
     if (!page.next_cursor) break;
     cursor = page.next_cursor;
   }
-  const threadStarted = said.some((m) => /derive them on a thread/.test(m));
-  return {
-    threadStarted,
-    memories: memories
-      .map((m) => ({
-        statement: m.statement,
-        subject: m.subject,
-        owner: m.owner,
-        status: m.status,
-        valid_from: m.valid_from,
-        valid_to: m.valid_to,
-        quotes: m.citations.map((c) => c.quote),
-      }))
-      .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)),
-  };
+  return memories
+    .map((m) => ({
+      statement: m.statement,
+      subject: m.subject,
+      owner: m.owner,
+      status: m.status,
+      valid_from: m.valid_from,
+      valid_to: m.valid_to,
+      quotes: m.citations.map((c) => c.quote),
+    }))
+    .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+}
+
+/** The stream derived by the rules under an older name, then the store opened by the current rules. */
+async function upgradedMemories(deriveInPlace: boolean) {
+  const dir = tempDir();
+  const older = await open(dir, { deriver: { ...createRuleDeriver(), name: 'rules-v1' } });
+  await older.createBrain(tenant, { id: 'b', self: { type: 'person', name: 'Ana' } });
+  for (const body of stream) await older.rememberRecord(tenant, 'b', body, {});
+  await older.idle();
+  await older.close();
+  const { logger, threadStarted } = listening();
+  const options: Partial<LocalEngineOptions> = { deriveInPlace, logger };
+  const engine = await open(dir, options);
+  try {
+    await engine.idle();
+    return { threadStarted: threadStarted(), memories: await memoriesIn(engine) };
+  } finally {
+    await engine.close();
+  }
 }
 
 describe('derivation on the derive thread', () => {
@@ -73,6 +102,14 @@ describe('derivation on the derive thread', () => {
       ),
       'the move is read as the whole name known from the Record before it',
     );
+    assert.deepEqual(onThread.memories, inPlace.memories);
+  });
+
+  it("gives an upgrade's pass the Memories it gives in place", async () => {
+    const onThread = await upgradedMemories(false);
+    const inPlace = await upgradedMemories(true);
+    assert.equal(onThread.threadStarted, true, 'the pass derived on the thread');
+    assert.equal(inPlace.threadStarted, false);
     assert.deepEqual(onThread.memories, inPlace.memories);
   });
 });

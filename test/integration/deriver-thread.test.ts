@@ -10,7 +10,7 @@ import { createRuleDeriver } from '../../engine/core/derive/rule-deriver.ts';
 import { recordText } from '../../engine/core/derive/record-text.ts';
 import type { TypedContent } from '../../engine/contract/index.ts';
 import { syntheticRecord } from '../../server/bench/synthetic.ts';
-import { createDeriverThread } from '../../engine/derive/deriver-thread.ts';
+import { createDeriverThread, sharedDeriverThread } from '../../engine/derive/deriver-thread.ts';
 import type { ThreadItem } from '../../engine/derive/derive-thread.ts';
 
 const rules = createRuleDeriver();
@@ -85,6 +85,22 @@ describe('the derive thread', () => {
       assert.equal(starts, 2);
     } finally {
       await thread.close();
+    }
+  });
+
+  it('is one per process for its rules, shared by the engines that open it', async () => {
+    const first = sharedDeriverThread({ deriverName: rules.name });
+    const second = sharedDeriverThread({ deriverName: rules.name });
+    try {
+      await second.derive(items.slice(0, 1));
+      assert.equal(first.running, true, 'the first handle sees the thread the second started');
+      await first.close();
+      await assert.rejects(first.derive(items.slice(0, 1)), /closed/);
+      const [r] = await second.derive(items.slice(1, 2));
+      assert.deepEqual(r, { claims: citableClaims(rules, items[1]!.input, items[1]!.ctx) });
+    } finally {
+      await first.close();
+      await second.close();
     }
   });
 
