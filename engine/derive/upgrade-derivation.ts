@@ -700,21 +700,28 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
 
   return {
     async ahead() {
-      if (done || opts.early === undefined) return;
+      const early = opts.early;
+      if (done || early === undefined) return;
       await listed;
-      const page = await list.page(after, pageSize);
-      await opts.early.prepareRecords(
+      const records = (page: { n: number; brainUid: string | null; id: string | null }[]) =>
         page.flatMap(({ brainUid, id, n }) =>
           brainUid === null || id === null || failedHere.has(n) ? [] : [{ brainUid, recordId: id }],
-        ),
-      );
+        );
+      // This step's page, derived by now if the last step sent it, and the next one, sent to be derived
+      // while this one's units run.
+      const pages = await list.page(after, 2 * pageSize);
+      await early.prepareRecords(records(pages.slice(0, pageSize)));
+      await early.prepareRecords(records(pages.slice(pageSize)), { wait: false });
     },
     async step(keepGoing) {
       await listed;
       let ran = 0;
       let changed = 0;
       let begun = 0;
-      while (!done && keepGoing()) {
+      // With the derive thread, a step takes the one page ahead() had it derive: the next is derived
+      // before the next step.
+      let pages = 0;
+      while (!done && keepGoing() && (opts.early === undefined || pages++ === 0)) {
         const page = await list.page(after, pageSize);
         if (page.length === 0) {
           done = true;
