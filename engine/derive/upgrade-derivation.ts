@@ -718,10 +718,9 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
       let ran = 0;
       let changed = 0;
       let begun = 0;
-      // With the derive thread, a step takes the one page ahead() had it derive: the next is derived
-      // before the next step.
-      let pages = 0;
-      while (!done && keepGoing() && (opts.early === undefined || pages++ === 0)) {
+      // With the derive thread, a step takes the one page ahead() had derived; the thread is on the next.
+      const pagesAStep = opts.early === undefined ? Infinity : 1;
+      for (let pages = 0; !done && keepGoing() && pages < pagesAStep; pages++) {
         const page = await list.page(after, pageSize);
         if (page.length === 0) {
           done = true;
