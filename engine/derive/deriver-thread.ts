@@ -26,6 +26,11 @@ export interface DeriverThreadOptions {
   onFailure?: (e: Error) => void;
   /** The thread's entry (tests name another to see a failure handled). */
   entry?: URL;
+  /**
+   * Longest wait for an answer, each item adding 50 ms (default 30 s): a thread that hangs is ended
+   * as failed, and derivation goes on in place, rather than waiting for it for good.
+   */
+  answerMs?: number;
 }
 
 export function createDeriverThread(o: DeriverThreadOptions): DeriverThread {
@@ -107,8 +112,17 @@ export function createDeriverThread(o: DeriverThreadOptions): DeriverThread {
       }
       const id = nextId++;
       const w = worker;
+      const waitMs = (o.answerMs ?? 30_000) + 50 * items.length;
       return new Promise<ThreadResult[]>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        const timer = setTimeout(
+          () => fail(new Error(`the derive thread did not answer in ${Math.round(waitMs / 1000)} s`)),
+          waitMs,
+        );
+        const settled = () => clearTimeout(timer);
+        pending.set(id, {
+          resolve: (r) => (settled(), resolve(r)),
+          reject: (e) => (settled(), reject(e)),
+        });
         w.postMessage({ id, items: [...items] } satisfies ThreadRequest);
       });
     },

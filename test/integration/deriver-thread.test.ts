@@ -130,6 +130,29 @@ describe('the derive thread', () => {
       }
     });
 
+    it('is ended as failed when it hangs, its caller told within its wait', async () => {
+      const entry = join(dir, 'silent-entry.mjs');
+      writeFileSync(
+        entry,
+        "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\n",
+      );
+      const told: string[] = [];
+      const thread = createDeriverThread({
+        deriverName: rules.name,
+        entry: pathToFileURL(entry),
+        answerMs: 200,
+        onFailure: (e) => told.push(e.message),
+      });
+      try {
+        await assert.rejects(thread.derive(items.slice(0, 2)), /did not answer in 0 s/);
+        assert.equal(thread.failed, true);
+        assert.equal(thread.running, false);
+        assert.equal(told.length, 1);
+      } finally {
+        await thread.close();
+      }
+    });
+
     it('is not used when it derives by other rules than the engine', async () => {
       const thread = createDeriverThread({ deriverName: 'rules-v0' });
       try {
