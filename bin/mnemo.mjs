@@ -30,7 +30,7 @@ if (bundle === undefined) {
     bundle = fresh.main;
     // The embedding worker the server starts, bundled beside it (engine/embed/embed-worker-entry.mjs).
     process.env.MNEMO_EMBED_WORKER_BUNDLE ??= fresh.embedWorker;
-    // The rules' thread derivation starts under a stream of writes (engine/derive/derive-thread-entry.mjs).
+    // And the derive thread, started under a stream of writes (engine/derive/derive-thread-entry.mjs).
     process.env.MNEMO_DERIVE_THREAD_BUNDLE ??= fresh.deriveThread;
     // And the benchmarks' clients (server/bench/client-entry.mjs).
     process.env.MNEMO_BENCH_CLIENT_BUNDLES ??= fresh.dir;

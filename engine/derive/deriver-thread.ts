@@ -20,8 +20,6 @@ export interface DeriverThreadOptions {
    * are worth keeping through a stream of writes, not through an idle desktop day.
    */
   idleMs?: number;
-  /** Told each time the thread starts (first asked, or asked again after it stopped idle). */
-  onStart?: () => void;
   /** Told once when the thread fails (it is not started again). */
   onFailure?: (e: Error) => void;
   /** The thread's entry (tests name another to see a failure handled). */
@@ -67,7 +65,6 @@ export function createDeriverThread(o: DeriverThreadOptions): DeriverThread {
 
   const start = (): Worker => {
     const w = new Worker(entry);
-    o.onStart?.();
     w.on('message', (reply: ThreadReply) => {
       const p = pending.get(reply.id);
       if (!p) return;
@@ -139,31 +136,28 @@ export function createDeriverThread(o: DeriverThreadOptions): DeriverThread {
 }
 
 /** One derive thread per process and rules: its start (~0.5 s of CPU to load and warm the rules) paid once. */
-const shared = new Map<
-  string,
-  { thread: DeriverThread; users: Set<Pick<DeriverThreadOptions, 'onStart' | 'onFailure'>> }
->();
+const shared = new Map<string, { thread: DeriverThread; failureTold: Set<(e: Error) => void> }>();
 
 /**
- * The process's derive thread for these rules, shared by its engines (each told of its starts and its
- * failure); closing a handle lets go of it, and the thread stops once idle.
+ * The process's derive thread for these rules, shared by its engines (each told of its failure);
+ * closing a handle lets go of it, and the thread stops once idle.
  */
-export function sharedDeriverThread(o: Omit<DeriverThreadOptions, 'entry'>): DeriverThread {
+export function sharedDeriverThread(
+  o: Pick<DeriverThreadOptions, 'deriverName' | 'onFailure'>,
+): DeriverThread {
   let entry = shared.get(o.deriverName);
   if (entry === undefined) {
-    const users = new Set<Pick<DeriverThreadOptions, 'onStart' | 'onFailure'>>();
+    const failureTold = new Set<(e: Error) => void>();
     const thread = createDeriverThread({
       deriverName: o.deriverName,
-      ...(o.idleMs !== undefined ? { idleMs: o.idleMs } : {}),
-      onStart: () => users.forEach((u) => u.onStart?.()),
-      onFailure: (e) => users.forEach((u) => u.onFailure?.(e)),
+      onFailure: (e) => failureTold.forEach((tell) => tell(e)),
     });
-    entry = { thread, users };
+    entry = { thread, failureTold };
     shared.set(o.deriverName, entry);
   }
-  const { thread, users } = entry;
-  const user = { onStart: o.onStart, onFailure: o.onFailure };
-  users.add(user);
+  const { thread, failureTold } = entry;
+  const tell = (e: Error) => o.onFailure?.(e);
+  failureTold.add(tell);
   let closed = false;
   return {
     get running() {
@@ -176,7 +170,7 @@ export function sharedDeriverThread(o: Omit<DeriverThreadOptions, 'entry'>): Der
       closed ? Promise.reject(new Error('the derive thread is closed')) : thread.derive(items),
     async close() {
       closed = true;
-      users.delete(user);
+      failureTold.delete(tell);
     },
   };
 }

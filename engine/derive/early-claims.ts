@@ -93,7 +93,11 @@ export function createEarlyClaims(o: EarlyClaimsOptions): EarlyClaims {
     });
     if (!o.thread.failed && fresh.length > 0 && (o.thread.running || fresh.length >= startAt)) {
       const byBrain = new Map<string, string[]>();
-      for (const r of fresh) byBrain.set(r.brainUid, [...(byBrain.get(r.brainUid) ?? []), r.recordId]);
+      for (const r of fresh) {
+        const ids = byBrain.get(r.brainUid);
+        if (ids) ids.push(r.recordId);
+        else byBrain.set(r.brainUid, [r.recordId]);
+      }
       const items = (
         await Promise.all([...byBrain].map(([brain, ids]) => itemsOf(brain, ids).catch(() => [])))
       ).flat();
