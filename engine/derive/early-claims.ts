@@ -17,14 +17,8 @@ import type { DerivationLog } from './derivation.ts';
 export interface EarlyClaims {
   /** Derives on the thread the batch's derive jobs that have no early claims yet, when worth it. */
   prepare(claimed: readonly ClaimedJob[]): Promise<void>;
-  /**
-   * The same for Records the rules' upgrade pass derives again next. `wait: false`: resolves once they
-   * are read, the thread deriving them meanwhile (a later ask for them waits for it).
-   */
-  prepareRecords(
-    records: readonly { brainUid: string; recordId: string }[],
-    opts?: { wait?: boolean },
-  ): Promise<void>;
+  /** The same for Records the rules' upgrade pass derives again next. */
+  prepareRecords(records: readonly { brainUid: string; recordId: string }[]): Promise<void>;
   /** This Record's early claims under this context, once; undefined where there are none that fit. */
   take(input: DerivableRecord, ctx: DeriveContext): Claim[] | undefined;
   /**
@@ -78,34 +72,19 @@ export function createEarlyClaims(o: EarlyClaimsOptions): EarlyClaims {
       return items;
     });
 
-  /** Records sent to the thread and not back yet: a second ask waits for them instead of sending them again. */
-  const inFlight = new Map<string, Promise<void>>();
-
-  async function prepareRecords(
-    records: readonly { brainUid: string; recordId: string }[],
-    { wait = true }: { wait?: boolean } = {},
-  ): Promise<void> {
-    const under = new Set<Promise<void>>();
-    const fresh = records.filter((r) => {
-      const sent = inFlight.get(r.recordId);
-      if (sent) under.add(sent);
-      return sent === undefined && !kept.has(r.recordId);
-    });
-    if (!o.thread.failed && fresh.length > 0 && (o.thread.running || fresh.length >= startAt)) {
-      const byBrain = new Map<string, string[]>();
-      for (const r of fresh) {
-        const ids = byBrain.get(r.brainUid);
-        if (ids) ids.push(r.recordId);
-        else byBrain.set(r.brainUid, [r.recordId]);
-      }
-      const items = (
-        await Promise.all([...byBrain].map(([brain, ids]) => itemsOf(brain, ids).catch(() => [])))
-      ).flat();
-      const derived = derive(items);
-      for (const { input } of items) inFlight.set(input.id, derived);
-      under.add(derived);
+  async function prepareRecords(records: readonly { brainUid: string; recordId: string }[]): Promise<void> {
+    const fresh = records.filter((r) => !kept.has(r.recordId));
+    if (o.thread.failed || fresh.length === 0 || (!o.thread.running && fresh.length < startAt)) return;
+    const byBrain = new Map<string, string[]>();
+    for (const r of fresh) {
+      const ids = byBrain.get(r.brainUid);
+      if (ids) ids.push(r.recordId);
+      else byBrain.set(r.brainUid, [r.recordId]);
     }
-    if (wait) await Promise.all(under);
+    const items = (
+      await Promise.all([...byBrain].map(([brain, ids]) => itemsOf(brain, ids).catch(() => [])))
+    ).flat();
+    if (items.length > 0) await derive(items);
   }
 
   /** Has the thread derive `items`, keeping their claims; never rejects (the jobs derive in place). */
@@ -124,7 +103,6 @@ export function createEarlyClaims(o: EarlyClaimsOptions): EarlyClaims {
     } catch {
       // An optimisation only: the jobs derive in place (a failed thread has been reported by it).
     } finally {
-      for (const { input } of items) inFlight.delete(input.id);
       for (const id of kept.keys()) {
         if (kept.size <= keep) break;
         kept.delete(id);

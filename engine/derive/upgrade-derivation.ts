@@ -700,25 +700,21 @@ export function createDerivationUpgrade(opts: DerivationUpgradeOptions): Derivat
 
   return {
     async ahead() {
-      const early = opts.early;
-      if (done || early === undefined) return;
+      if (done || opts.early === undefined) return;
       await listed;
-      const records = (page: { n: number; brainUid: string | null; id: string | null }[]) =>
+      const page = await list.page(after, pageSize);
+      await opts.early.prepareRecords(
         page.flatMap(({ brainUid, id, n }) =>
           brainUid === null || id === null || failedHere.has(n) ? [] : [{ brainUid, recordId: id }],
-        );
-      // This step's page, derived by now if the last step sent it, and the next one, sent to be derived
-      // while this one's units run.
-      const pages = await list.page(after, 2 * pageSize);
-      await early.prepareRecords(records(pages.slice(0, pageSize)));
-      await early.prepareRecords(records(pages.slice(pageSize)), { wait: false });
+        ),
+      );
     },
     async step(keepGoing) {
       await listed;
       let ran = 0;
       let changed = 0;
       let begun = 0;
-      // With the derive thread, a step takes the one page ahead() had derived; the thread is on the next.
+      // With the derive thread, a step takes the one page ahead() had derived.
       const pagesAStep = opts.early === undefined ? Infinity : 1;
       for (let pages = 0; !done && keepGoing() && pages < pagesAStep; pages++) {
         const page = await list.page(after, pageSize);
