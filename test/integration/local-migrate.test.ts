@@ -11,6 +11,7 @@ import { unmatchedCorrections } from '../../engine/adapters/sqlite/migrations/03
 import { keyStatements } from '../../engine/adapters/sqlite/statement-keys.ts';
 import { turnText } from '../../engine/adapters/sqlite/turn-table.ts';
 import { unsentRows } from '../../engine/adapters/sqlite/device-sync.ts';
+import { messageSpeakersSql } from '../../engine/adapters/sqlite/message-speakers.ts';
 import { healthWordsVersion } from '../../engine/contract/index.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
@@ -871,6 +872,23 @@ describe('local engine: migrations', () => {
         .map((r) => r.detail)
         .join('; ');
       assert.match(plan, /records_corrections/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("45: the speakers read on from a seq take a range of the Brain's messages, not every Record", () => {
+    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
+    try {
+      migrate(db);
+      const steps = (
+        db.prepare(`EXPLAIN QUERY PLAN ${messageSpeakersSql}`).all('brn_x', 10) as { detail: string }[]
+      ).map((r) => r.detail);
+      assert.match(
+        steps.join('; '),
+        /SEARCH records USING INDEX records_messages_seq \(brain_uid=\? AND seq>\?\)/,
+      );
+      assert.ok(!steps.some((d) => /TEMP B-TREE/.test(d)), steps.join('; '));
     } finally {
       db.close();
     }

@@ -2,6 +2,7 @@ import { speakersByFirstName, speakersOfEach } from '../../core/derive/speakers-
 import { hidesRecords } from '../../core/retrieve/hides-records.ts';
 import type { RecordFacts, SearchScope, ThreadIndex } from '../../ports/index.ts';
 import { eligibilitySql } from './eligibility-sql.ts';
+import { messageSpeakersSince } from './message-speakers.ts';
 import type { Store } from './store.ts';
 
 /** A Record's place in its thread, as the indexer wrote it. */
@@ -79,14 +80,7 @@ export function createSqliteThreadIndex(store: Store): ThreadIndex {
   const byFirst = speakersByFirstName();
   return {
     async speakersFirstNamed(brainUid, firsts) {
-      const since = async (after: number) =>
-        store.all<{ seq: number; speaker: unknown }>(
-          `SELECT seq, json_extract(content, '$.speaker') AS speaker FROM records
-           WHERE brain_uid = ? AND seq > ? AND kind = 'message' ORDER BY seq`,
-          brainUid,
-          after,
-        );
-      return speakersOfEach(byFirst, brainUid, firsts, since);
+      return speakersOfEach(byFirst, brainUid, firsts, messageSpeakersSince(store, brainUid));
     },
     async speakers(brainUid, names) {
       if (names.length === 0) return [];

@@ -8,6 +8,7 @@ import { sqliteContextReads } from './context-reads.ts';
 import { sqliteDeriveFailures } from './derive-failure-repository.ts';
 import { sqliteIdempotency } from './idempotency-repository.ts';
 import { sqliteJobQueue } from './job-queue.ts';
+import { messageSpeakersSince } from './message-speakers.ts';
 import { sqliteMemories } from './memory-repository.ts';
 import { sqliteObjects } from './object-repository.ts';
 import { sqliteRecords } from './record-repository.ts';
@@ -70,18 +71,7 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
       self: async () =>
         selfOf(store.get<BrainRow>('SELECT self_type, self_name FROM brains WHERE uid = ?', brainUid)),
       speakersFirstNamed: (first, before) =>
-        speakers(
-          brainUid,
-          first,
-          async (after) =>
-            store.all<{ seq: number; speaker: unknown }>(
-              `SELECT seq, json_extract(content, '$.speaker') AS speaker FROM records
-             WHERE brain_uid = ? AND seq > ? AND kind = 'message' ORDER BY seq`,
-              brainUid,
-              after,
-            ),
-          before,
-        ),
+        speakers(brainUid, first, messageSpeakersSince(store, brainUid), before),
       census: sqliteCensusReads(store, brainUid),
     };
   };
