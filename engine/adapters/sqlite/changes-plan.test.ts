@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { queryPlan, tempStore } from './testing.ts';
-import { changesSql } from './context-reads.ts';
+import { changedVersionsSql, changesSql } from './context-reads.ts';
 
 test("the changes query reads the span's Records by the time index, never the Brain's Memories", () => {
   const store = tempStore('mnemo-changes-plan-');
@@ -23,5 +23,18 @@ test("the changes query reads the span's Records by the time index, never the Br
     assert.equal(steps.filter((s) => /^SCAN (m|c|e|er|r|ec)\b/.test(s)).length, 0, plan);
     for (const s of steps.filter((x) => /^SEARCH m /.test(x)))
       assert.match(s, /\b(id|retracted_by)=\?/, plan);
+  }
+});
+
+test("the changed lineages' versions are read by each lineage, never the Brain's Memories", () => {
+  const store = tempStore('mnemo-changed-versions-plan-');
+  for (const scope of [
+    { brainUid: 'brain', excludeLocalOnly: false },
+    { brainUid: 'brain', excludeLocalOnly: true, shareableOnly: true, sources: ['chat'] },
+  ]) {
+    const q = changedVersionsSql(scope, ['mem_1', 'mem_2'], 'brain');
+    const plan = queryPlan(store, q.sql, ...q.params);
+    assert.match(plan, /SEARCH m USING INDEX sqlite_autoindex_memories_2 \(lineage=\?\)/, plan);
+    assert.doesNotMatch(plan, /(SEARCH|SCAN) m USING (COVERING )?INDEX memories_brain/, plan);
   }
 });

@@ -52,6 +52,30 @@ function newerRevisionSql(scope: ContextReadTime['scope']): { sql: string; param
 }
 
 /**
+ * Each changed lineage's versions by the unique (lineage, version) index (`+`: the planner, with no
+ * statistics, took the Brain's index and read all its Memories), each with its earliest Record the
+ * request may quote, by its citations' key.
+ */
+export function changedVersionsSql(
+  scope: Parameters<typeof eligibilitySql>[0],
+  memoryIds: readonly string[],
+  brainUid: string,
+): { sql: string; params: SqlParam[] } {
+  const el = eligibilitySql(scope, 'r');
+  return {
+    sql: `SELECT m.id, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject, m.predicate, m.status,
+        m.pending, m.corrects, m.cause,
+        (SELECT r.id FROM citations c CROSS JOIN records r ON r.id = c.record_id
+         WHERE c.memory_id = m.id AND ${el.sql} ORDER BY r.occurred_ms, r.n LIMIT 1) AS record_id
+      FROM memories m
+      WHERE m.lineage IN (SELECT t.lineage FROM json_each(?) j CROSS JOIN memories t ON t.id = j.value)
+        AND +m.brain_uid = ?
+      ORDER BY m.lineage, m.version`,
+    params: [...el.params, JSON.stringify(memoryIds), brainUid],
+  };
+}
+
+/**
  * The query of `changes`: from the span's Records (the time index, INDEXED BY: with no statistics the
  * planner may begin at the Brain's Memories) to their citations and the versions they name, and to the
  * versions they withdrew (memories_retracted_by). A version counts where the Record is the first to
@@ -206,22 +230,11 @@ export function sqliteContextReads(store: Store, brainUid: string): ContextReads
           evidence: e.evidence === 1,
         }));
       if (events.length === 0) return { events, versions: [] };
-      const el = eligibilitySql(at.scope, 'r');
-      // Each lineage's versions by the unique (lineage, version) index; each version's earliest Record
-      // the request may quote by its citations' key.
+      const vq = changedVersionsSql(at.scope, [...new Set(events.map((e) => e.memoryId))], brainUid);
       const versions = store
         .all<Omit<ChangedVersion, 'pending' | 'recordId'> & { pending: Flag; record_id: string | null }>(
-          `SELECT m.id, m.lineage, m.slot, m.version, m.statement, m.norm, m.subject, m.predicate, m.status,
-             m.pending, m.corrects, m.cause,
-             (SELECT r.id FROM citations c CROSS JOIN records r ON r.id = c.record_id
-              WHERE c.memory_id = m.id AND ${el.sql} ORDER BY r.occurred_ms, r.n LIMIT 1) AS record_id
-           FROM memories m
-           WHERE m.lineage IN (SELECT t.lineage FROM json_each(?) j CROSS JOIN memories t ON t.id = j.value)
-             AND m.brain_uid = ?
-           ORDER BY m.lineage, m.version`,
-          ...el.params,
-          JSON.stringify([...new Set(events.map((e) => e.memoryId))]),
-          brainUid,
+          vq.sql,
+          ...vq.params,
         )
         .map(({ record_id, pending, ...v }): ChangedVersion => ({
           ...v,

@@ -17,7 +17,7 @@ const atOnce = <T>(work: () => T): Promise<T> => Promise.resolve(work());
  * sent again whose answer was lost is still `skipped` (markSending), and is offered again.
  * Parameters: the Brain, the cursor, the Brain, the rules now, the cursor.
  */
-const outboxSql = `
+export const outboxSql = `
   SELECT r.* FROM records r
   WHERE r.brain_uid = ? AND r.seq > ? AND r.visibility <> 'local_only'
     AND NOT EXISTS (SELECT 1 FROM sync_records s
@@ -26,7 +26,7 @@ const outboxSql = `
   SELECT r.* FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
   WHERE s.brain_uid = ? AND s.fate = 'skipped' AND coalesce(s.skipped_under, 0) < ?
     AND r.seq <= ? AND r.kind = 'correction' AND r.visibility <> 'local_only'`;
-const outboxParams = (brainUid: string, afterSeq: number, rules: number) =>
+export const outboxParams = (brainUid: string, afterSeq: number, rules: number) =>
   [brainUid, afterSeq, brainUid, rules, afterSeq] as const;
 
 /**
@@ -59,6 +59,23 @@ export const unsentRows = (fate: 'held_back' | 'skipped'): string =>
   `FROM sync_records s CROSS JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
    WHERE s.brain_uid = ? AND s.fate = '${fate}' AND r.seq <= ?`;
 
+/**
+ * The Records here the forgets held under the pairing reach, as a remote's forget reaches them
+ * (originalsOfPushedCopies, travelledOnly): ids that reach nothing (never here, forgotten since, never
+ * travelled) are neither counted nor named. CROSS JOIN keeps the order from the held forgets (the
+ * planner's own walked every Record of the Brain, for a count in every sync status).
+ */
+export const heldReachedSql = `FROM sync_held_forgets h
+   CROSS JOIN sync_records s ON s.brain_uid = h.brain_uid AND s.remote_id = h.remote_id AND s.first_refused = 0
+   CROSS JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+   WHERE h.brain_uid = ? AND h.pairing_id = ?`;
+
+/** The Records here pushed under these remote ids, from their sync rows (CROSS JOIN: as heldReachedSql). */
+export const originalsSql = (travelledOnly: boolean): string =>
+  `SELECT r.id FROM sync_records s CROSS JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
+   WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))
+     ${travelledOnly ? 'AND s.first_refused = 0' : ''}`;
+
 export function sqliteDeviceSync(store: Store): DeviceSyncStore {
   const between = <T>(work: () => T): Promise<T> => store.exclusive(work);
   const pairingOf = (brainUid: string) =>
@@ -88,15 +105,6 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
       brainUid,
       brainUid,
     );
-  /**
-   * The Records here the forgets held under the pairing reach, as a remote's forget reaches them
-   * (originalsOfPushedCopies, travelledOnly): ids that reach nothing (never here, forgotten since, never
-   * travelled) are neither counted nor named.
-   */
-  const heldReachedSql = `FROM sync_held_forgets h
-     JOIN sync_records s ON s.brain_uid = h.brain_uid AND s.remote_id = h.remote_id AND s.first_refused = 0
-     JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
-     WHERE h.brain_uid = ? AND h.pairing_id = ?`;
   const heldCount = (brainUid: string, pairingId: string) =>
     store.get<{ c: number }>(`SELECT count(DISTINCT r.id) AS c ${heldReachedSql}`, brainUid, pairingId)!.c;
   const heldNewest = (brainUid: string, pairingId: string) =>
@@ -524,13 +532,7 @@ export function sqliteDeviceSync(store: Store): DeviceSyncStore {
     originalsOfPushedCopies: (brainUid, ids, travelledOnly = false) =>
       atOnce(() =>
         store
-          .all<{ id: string }>(
-            `SELECT r.id FROM sync_records s JOIN records r ON r.id = s.record_id AND r.brain_uid = s.brain_uid
-             WHERE s.brain_uid = ? AND s.remote_id IN (SELECT value FROM json_each(?))
-               ${travelledOnly ? 'AND s.first_refused = 0' : ''}`,
-            brainUid,
-            JSON.stringify(ids),
-          )
+          .all<{ id: string }>(originalsSql(travelledOnly), brainUid, JSON.stringify(ids))
           .map((r) => r.id),
       ),
     fromRemote: (brainUid, ids) =>

@@ -5,7 +5,15 @@ import { encodeCursor } from '../../core/shared/page-cursor.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
 import type { MemoryFilter, MemoryVersionRow } from '../../ports/index.ts';
 import type { Store } from './store.ts';
-import { memoryPageSql, ownerNamesSql, sameStatementSql, subjectNamesSql } from './memory-repository.ts';
+import {
+  citingSql,
+  memoryPageSql,
+  namedBySql,
+  ownerNamesSql,
+  sameStatementSql,
+  settlingSql,
+  subjectNamesSql,
+} from './memory-repository.ts';
 import { queryPlan, storeWithBrains, tempStore } from './testing.ts';
 import { sqliteUnits, type SqliteUnitOfWork } from './unit-of-work.ts';
 
@@ -342,5 +350,24 @@ describe("the Memories' lookups derivation makes", () => {
   it('finds an identical statement through the statement index, not by reading the subject’s Memories', () => {
     const plan = queryPlan(tempStore('mnemo-admit-'), sameStatementSql, 'b', 'n', 's', 'self', null);
     assert.match(plan, /USING INDEX memories_brain_norm \(brain_uid=\? AND norm=\?\)/, plan);
+  });
+
+  it("reads a lineage's versions by the lineage, not by reading the Brain's Memories", () => {
+    const plan = queryPlan(tempStore('mnemo-settle-'), settlingSql, 'lin_1', 'b');
+    assert.match(plan, /SEARCH m USING INDEX sqlite_autoindex_memories_2 \(lineage=\?\)/, plan);
+    assert.doesNotMatch(plan, /brain_uid=/, plan);
+  });
+
+  it('finds the lineages a Record retracted or revised by those columns, not by the Brain', () => {
+    const plan = queryPlan(tempStore('mnemo-named-by-'), namedBySql, 'rec_1', 'rec_1', 'b');
+    assert.match(plan, /memories_retracted_by \(retracted_by=\?\)/, plan);
+    assert.match(plan, /memories_revised_by \(revised_by=\?\)/, plan);
+    assert.doesNotMatch(plan, /brain_uid=/, plan);
+  });
+
+  it("finds the Memories citing a Record from the Record's citations", () => {
+    const plan = queryPlan(tempStore('mnemo-citing-'), citingSql, 'rec_1', 'b');
+    assert.match(plan, /^SEARCH c USING COVERING INDEX citations_record \(record_id=\?\)/, plan);
+    assert.doesNotMatch(plan, /SEARCH m USING INDEX memories_brain_\w+ \(brain_uid=\?\)/, plan);
   });
 });

@@ -35,6 +35,26 @@ export const sameStatementSql = `SELECT id FROM memories INDEXED BY memories_bra
     AND owner_state = ? AND owner_entity IS ? AND status = 'active' LIMIT 1`;
 
 /**
+ * Every version of a lineage, by its (lineage, version) index: the planner, with no statistics, took
+ * the Brain's seq index for `brain_uid = ?` and read every Memory of the Brain, each time a slot's value
+ * was admitted (`+` keeps that term off the Brain's indexes).
+ */
+export const settlingSql = `SELECT ${versionColumns}, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms
+  FROM memories m LEFT JOIN records rv ON rv.id = m.revised_by
+  WHERE m.lineage = ? AND +m.brain_uid = ? ORDER BY m.n`;
+
+/**
+ * The Memories one Record's citations name, from the Record's citations (CROSS JOIN fixes that order:
+ * the planner's own pick walked every Memory of the Brain and looked each one up among them).
+ */
+export const citingSql = `SELECT m.id, m.lineage FROM citations c CROSS JOIN memories m ON m.id = c.memory_id
+  WHERE c.record_id = ? AND m.brain_uid = ?`;
+
+/** The lineages a Record retracted or revised, by the two partial indexes (as settlingSql, `+`). */
+export const namedBySql =
+  'SELECT lineage FROM memories WHERE (retracted_by = ? OR revised_by = ?) AND +brain_uid = ?';
+
+/**
  * What a MemoryFilter selects, as SQL over memories (alias m): the Brain's versions not pending
  * re-derivation, as the reader is served them, at `asOfMs`, of the status, subject, owner, slot and
  * words asked. The temporal conditions are memory-view.ts' translations of core/temporal.
@@ -481,9 +501,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
     settling: async (lineage) =>
       store
         .all<SqlVersion & { revised_at: string | null; revised_ms: number | null }>(
-          `SELECT ${versionColumns}, rv.occurred_at AS revised_at, rv.occurred_ms AS revised_ms
-           FROM memories m LEFT JOIN records rv ON rv.id = m.revised_by
-           WHERE m.lineage = ? AND m.brain_uid = ? ORDER BY m.n`,
+          settlingSql,
           lineage,
           brainUid,
         )
@@ -492,12 +510,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       const cited = new Map<string, { id: string; lineage: string; remaining: number }>();
       // A Record named twice leaves a Memory one citation fewer, not two.
       for (const id of new Set(recordIds)) {
-        for (const m of store.all<{ id: string; lineage: string }>(
-          `SELECT m.id, m.lineage FROM citations c JOIN memories m ON m.id = c.memory_id
-           WHERE c.record_id = ? AND m.brain_uid = ?`,
-          id,
-          brainUid,
-        )) {
+        for (const m of store.all<{ id: string; lineage: string }>(citingSql, id, brainUid)) {
           const entry = cited.get(m.id) ?? { ...m, remaining: 0 };
           // Counted down from every citation it has, once per Record of the set it cites.
           entry.remaining -= 1;
@@ -512,14 +525,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       return [...cited.values()];
     },
     namedBy: async (recordId) =>
-      store
-        .all<{ lineage: string }>(
-          'SELECT lineage FROM memories WHERE (retracted_by = ? OR revised_by = ?) AND brain_uid = ?',
-          recordId,
-          recordId,
-          brainUid,
-        )
-        .map((m) => m.lineage),
+      store.all<{ lineage: string }>(namedBySql, recordId, recordId, brainUid).map((m) => m.lineage),
     async onOlderRevisions(record) {
       if (record.external_id === null) return [];
       // Older revisions first, through the (brain, source, external id) index: a fresh import has none,
@@ -534,7 +540,7 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
       );
       if (older.length === 0) return [];
       return store.all<{ id: string; lineage: string }>(
-        `SELECT DISTINCT m.id, m.lineage FROM citations c JOIN memories m ON m.id = c.memory_id
+        `SELECT DISTINCT m.id, m.lineage FROM citations c CROSS JOIN memories m ON m.id = c.memory_id
          WHERE c.record_id IN (SELECT value FROM json_each(?)) AND m.revised_by IS NULL
            AND NOT EXISTS (SELECT 1 FROM citations keep JOIN records k ON k.id = keep.record_id
                            WHERE keep.memory_id = m.id

@@ -1,7 +1,7 @@
 import type { MessageSpeakersSince } from '../../core/derive/speakers-by-first-name.ts';
 import type { Store } from './store.ts';
 
-/** Read by the partial index records_messages_seq (migration 045): a range from `after`, already in order. */
+/** Read by the index records_brain_seq (migration 045): a range from `after`, already in order. */
 export const messageSpeakersSql = `SELECT seq, json_extract(content, '$.speaker') AS speaker FROM records
   WHERE brain_uid = ? AND seq > ? AND kind = 'message' ORDER BY seq`;
 

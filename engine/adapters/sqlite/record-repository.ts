@@ -242,14 +242,8 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
         )
         .map((r) => r.external_id),
     changes: async (q) => {
-      const { sql, params } = stepRangeSql(q, 'r.seq', 'r.id');
-      return store.all<RecordRow>(
-        `SELECT ${recordColumns} FROM records r
-         WHERE r.brain_uid = ? ${sql} ${q.hideLocalOnly ? "AND r.visibility <> 'local_only'" : ''}
-         ORDER BY r.seq, r.id ${q.limit !== undefined ? 'LIMIT ?' : ''}`,
-        brainUid,
-        ...params,
-      );
+      const { sql, params } = recordChangesSql(brainUid, q);
+      return store.all<RecordRow>(sql, ...params);
     },
     forgotten: async (ids) =>
       store
@@ -294,6 +288,20 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
  * A feed's conditions on its step and id columns (AND-ed after the Brain's), and the LIMIT's value
  * last. Ids compare bytewise (BINARY), as the feed orders them.
  */
+/** The Records' changes feed: a range of records_brain_seq (migration 045), in its order. */
+export function recordChangesSql(
+  brainUid: string,
+  q: StepRange & { hideLocalOnly?: boolean },
+): { sql: string; params: SqlParam[] } {
+  const range = stepRangeSql(q, 'r.seq', 'r.id');
+  return {
+    sql: `SELECT ${recordColumns} FROM records r
+      WHERE r.brain_uid = ? ${range.sql} ${q.hideLocalOnly === true ? "AND r.visibility <> 'local_only'" : ''}
+      ORDER BY r.seq, r.id ${q.limit !== undefined ? 'LIMIT ?' : ''}`,
+    params: [brainUid, ...range.params],
+  };
+}
+
 function stepRangeSql(q: StepRange, column: string, idColumn: string): { sql: string; params: SqlParam[] } {
   const params: SqlParam[] = [q.afterSeq];
   let sql = `AND ${column} > ?`;

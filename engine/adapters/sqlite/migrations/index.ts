@@ -43,7 +43,7 @@ import { syncFieldsDropped } from './041-sync-fields-dropped.ts';
 import { syncRemoteForgets } from './042-sync-remote-forgets.ts';
 import { syncPulledHours } from './043-sync-pulled-hours.ts';
 import { syncForgetGuard } from './044-sync-forget-guard.ts';
-import { messagesBySeq } from './045-messages-by-seq.ts';
+import { recordsBySeq } from './045-records-by-seq.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -103,5 +103,5 @@ export const migrations: readonly Migration[] = [
   syncRemoteForgets,
   syncPulledHours,
   syncForgetGuard,
-  messagesBySeq,
+  recordsBySeq,
 ];
