@@ -111,6 +111,26 @@ async function processingDrops(base: string, key: string, target: number): Promi
 }
 
 describe('several postgres processes on one database', { skip }, () => {
+  /**
+   * Stops a server at a moment it holds no transaction open: frozen inside one (a derivation's unit,
+   * say), it would hold the Brain's row and stall the other server's writes for as long as it stays
+   * frozen. Retried, with the server let go in between, until none is open.
+   */
+  async function freezeIdle(child: ChildProcess, db: ReturnType<typeof connectPostgres>) {
+    for (let i = 0; i < 100; i++) {
+      child.kill('SIGSTOP');
+      await sleep(30);
+      const open = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'`,
+      );
+      if (open.rows[0]!.n === 0) return;
+      child.kill('SIGCONT');
+      await sleep(20 + 5 * i);
+    }
+    assert.fail('the server never stood with no transaction open');
+  }
+
   it('keep every write once, read the same changes in order, honour a revoke, and finish a dead one’s jobs', async (t) => {
     const url = await cluster!.freshDatabase();
     // The test's own view of the database, beside the servers'.
@@ -165,7 +185,7 @@ describe('several postgres processes on one database', { skip }, () => {
     assert.equal((await watching()).live, 2, 'both processes keep the keys they look up');
     assert.equal((await call(a.base, doomed, 'GET', '/brains')).status, 200);
     assert.equal((await call(b.base, doomed, 'GET', '/brains')).status, 200);
-    b.child.kill('SIGSTOP');
+    await freezeIdle(b.child, db);
     const revoke = mnemo(['keys', 'revoke', doomed, '--database-url', url]);
     assert.equal(await revoke.done, 0, revoke.err());
     const after = await watching();
@@ -180,7 +200,7 @@ describe('several postgres processes on one database', { skip }, () => {
     // A is frozen while writes stream in and it holds a claim: watched in the database, and counted
     // again once frozen (A may have committed in between; then it runs on and is caught later).
     await processingDrops(b.base, key, 0);
-    b.child.kill('SIGSTOP');
+    await freezeIdle(b.child, db);
     const jobs = async () =>
       (
         await db.query<{ n: number; claimed: number }>(
