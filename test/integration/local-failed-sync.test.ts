@@ -10,6 +10,9 @@ import { serveLocal } from './serve-local.ts';
 describe('local engine: a failed sync of its log', () => {
   it('is store_unavailable for every request and for ping (health), until a restart', async () => {
     const dir = tempDir();
+    // Opened before: a new store's first start writes (the rules' name, for their upgrade pass), and
+    // a start that wrote may sync before the test's first write. This start writes nothing.
+    await (await open(dir)).close();
     const engine = await open(dir);
     // SQLite keeps writing the log through the descriptor it has; the engine's own sync opens the
     // log by its name at the first write, and finds a directory there: the sync fails.
@@ -37,6 +40,8 @@ describe('local engine: a failed sync of its log', () => {
     const root = mkdtempSync(join(tmpdir(), 'mnemo-failed-sync-'));
     after(() => rmSync(root, { recursive: true, force: true }));
     const dataDir = join(root, 'data');
+    // Served once before, as above: this start writes nothing, so nothing syncs before the first write.
+    await (await serveLocal(root, { dataDir })).server.close();
     const { server, auth } = await serveLocal(root, { dataDir });
     try {
       const post = (path: string, body: unknown) =>
