@@ -284,10 +284,6 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
   };
 }
 
-/**
- * A feed's conditions on its step and id columns (AND-ed after the Brain's), and the LIMIT's value
- * last. Ids compare bytewise (BINARY), as the feed orders them.
- */
 /** The Records' changes feed: a range of records_brain_seq (migration 045), in its order. */
 export function recordChangesSql(
   brainUid: string,
@@ -302,6 +298,10 @@ export function recordChangesSql(
   };
 }
 
+/**
+ * A feed's conditions on its step and id columns (AND-ed after the Brain's), and the LIMIT's value
+ * last. Ids compare bytewise (BINARY), as the feed orders them.
+ */
 function stepRangeSql(q: StepRange, column: string, idColumn: string): { sql: string; params: SqlParam[] } {
   const params: SqlParam[] = [q.afterSeq];
   let sql = `AND ${column} > ?`;
