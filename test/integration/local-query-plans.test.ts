@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, it, mock } from 'node:test';
 import { openDatabase } from '../../engine/adapters/sqlite/open-database.ts';
 import { newDatabase } from '../../engine/adapters/sqlite/sqlite-binding.ts';
+import { messageSpeakersSql } from '../../engine/adapters/sqlite/message-speakers.ts';
 import { key, open, tempDir, tenant, withBrain } from './local-helpers.ts';
 
 /**
@@ -24,20 +25,24 @@ const pagesInOrder = /ORDER BY (r|m)\.id( DESC)? LIMIT \?\s*$/;
 type Statement = { source: string; database: { name: string } };
 type Run = (this: Statement, ...args: unknown[]) => unknown;
 
-/** Every statement run on the store file's connections while `fn` runs, by its SQL. */
-async function statementsRunBy(file: string, fn: () => Promise<void>): Promise<Set<string>> {
+/** Every statement run on the store file's connections while `fn` runs, by its SQL, with the rows it read. */
+async function statementsRunBy(file: string, fn: () => Promise<void>): Promise<Map<string, number>> {
   const probe = newDatabase(':memory:');
   const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<
     'run' | 'get' | 'all' | 'iterate',
     Run
   >;
   probe.close();
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const mocks = (['run', 'get', 'all', 'iterate'] as const).map((name) => {
     const original = proto[name];
     return mock.method(proto, name, function (this: Statement, ...args: unknown[]) {
-      if (this.database.name === file) seen.add(this.source);
-      return original.apply(this, args);
+      const out = original.apply(this, args);
+      if (this.database.name === file) {
+        const rows = name === 'all' ? (out as unknown[]).length : name === 'get' && out !== undefined ? 1 : 0;
+        seen.set(this.source, (seen.get(this.source) ?? 0) + rows);
+      }
+      return out;
     });
   });
   try {
@@ -49,7 +54,7 @@ async function statementsRunBy(file: string, fn: () => Promise<void>): Promise<S
 }
 
 /** Each statement with a step that walks the whole Brain, and those steps, read on the store's schema. */
-function wholeBrainReads(file: string, statements: Set<string>): string[] {
+function wholeBrainReads(file: string, statements: Iterable<string>): string[] {
   const db = openDatabase({ file, key });
   try {
     const found: string[] = [];
@@ -125,14 +130,33 @@ describe("local engine: a request's reads do not grow with the Brain", () => {
         await engine.idle();
       });
       assert.ok(ran.size > 0, `${name}: its statements were seen`);
-      found.push(...wholeBrainReads(file, ran).map((s) => `${name}: ${s}`));
+      found.push(...wholeBrainReads(file, ran.keys()).map((s) => `${name}: ${s}`));
     }
     const forgotten = await statementsRunBy(file, async () => {
       await engine.forgetRecord(tenant, 'b', acme.id);
       await engine.idle();
     });
-    found.push(...wholeBrainReads(file, forgotten).map((s) => `a forget: ${s}`));
+    found.push(...wholeBrainReads(file, forgotten.keys()).map((s) => `a forget: ${s}`));
     assert.deepEqual(found, []);
+  });
+
+  it("reads a Brain's messages once for derivation and the entity lane together", async () => {
+    const { dir, engine, remember } = await withBrain();
+    const file = join(dir, 'mnemo.db');
+    const said = [
+      ['Petra Kos', 'I live in Zagreb now.'],
+      ['Marko Babić', 'My sister Petra is pregnant!'],
+      // The self's first name alone: derivation asks who else is called Ana.
+      ['Ana', 'I work at Acme.'],
+    ];
+    const read = await statementsRunBy(file, async () => {
+      for (const [speaker, text] of said)
+        await remember({ content: { kind: 'message', speaker: speaker!, text: text! } });
+      await engine.createContext(tenant, 'b', { query: 'Did Petra have her baby?' }, { requestId: 'r' });
+    });
+    const runs = [...read].filter(([sql]) => sql === messageSpeakersSql);
+    assert.equal(runs.length, 1, 'the speakers were read');
+    assert.equal(runs[0]![1], said.length, 'each message once');
   });
 
   it('finds a statement that walks the Brain', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ThoroughSync } from '../../core/context/thorough-sync.ts';
+import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
 import type { KeyRegistryPort, Storage, TraceStore, UpgradeList } from '../../ports/index.ts';
 import { pgBrains } from './brain-repository.ts';
 import { pgUpgradeList } from './derivation-upgrade.ts';
@@ -94,7 +95,9 @@ export async function postgresStorageOver(
   const stats = plannerStats(client, options.plannerStats);
   // Each open is a process of its own to the queue: it claims the jobs of its own writes first.
   const writer = randomBytes(8).toString('hex');
-  const units = pgUnitsOfWork(client, { onCommitted: (records) => stats.wrote(records), writer });
+  // One list for derivation and the entity lane: each would read every message of a Brain once.
+  const speakers = speakersByFirstName();
+  const units = pgUnitsOfWork(client, { onCommitted: (records) => stats.wrote(records), writer, speakers });
   const jobs = pgJobQueue(client, { writer, othersAfterMs: options.jobAffinityMs ?? 2000 });
   const vectors = pgVectorIndex(client);
   const keyWatch = pgKeyWatch(client);
@@ -104,7 +107,7 @@ export async function postgresStorageOver(
     lexical: pgLexicalIndex(client),
     slots: pgSlotIndex(client),
     vectors,
-    threads: pgThreadIndex(client),
+    threads: pgThreadIndex(client, speakers),
     jobs,
     traces: pgTraceStore(client, { perBrain: options.tracesPerBrain ?? 500 }),
     keys: pgKeyRegistry(client, { watch: keyWatch }),

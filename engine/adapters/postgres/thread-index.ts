@@ -1,4 +1,8 @@
-import { speakersByFirstName, speakersOfEach } from '../../core/derive/speakers-by-first-name.ts';
+import {
+  speakersByFirstName,
+  speakersOfEach,
+  type SpeakersByFirstName,
+} from '../../core/derive/speakers-by-first-name.ts';
 import { hidesRecords } from '../../core/retrieve/hides-records.ts';
 import type { RecordFacts, ThreadIndex } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
@@ -39,9 +43,11 @@ const factsCols = (visible: string | null) =>
  * SQLite. A Record that is not a message, or names no thread, is in none. `offset` counts from the
  * Record: -1 the message just before it, 1 the one just after.
  */
-export function pgThreadIndex(db: PgQueryable): ThreadIndex {
-  // Kept per process, read on from the last message read, as derivation's are (unit-of-work.ts).
-  const byFirst = speakersByFirstName();
+/** `byFirst`: the process's speakers by first name, derivation's own (pgUnitsOfWork's `speakers`). */
+export function pgThreadIndex(
+  db: PgQueryable,
+  byFirst: SpeakersByFirstName = speakersByFirstName(),
+): ThreadIndex {
   return {
     async speakersFirstNamed(brainUid, firsts) {
       const since = async (after: number) => {

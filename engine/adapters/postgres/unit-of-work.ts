@@ -1,4 +1,4 @@
-import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
+import { speakersByFirstName, type SpeakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, UnitOptions } from '../../ports/index.ts';
@@ -46,7 +46,7 @@ function stepsOf(tx: UnitTx): BrainSequence {
 }
 
 /** The process's speakers by first name, read on by seq (core/derive/speakers-by-first-name.ts). */
-type Speakers = ReturnType<typeof speakersByFirstName>;
+type Speakers = SpeakersByFirstName;
 
 function repositories(tx: PgQueryable, brainUid: string, speakers: Speakers, seen?: number): PgReadOfWork {
   return {
@@ -170,10 +170,12 @@ export interface PgUnitsOptions {
   onCommitted?: (records: number) => void;
   /** The process the jobs its units queue belong to first (job-queue.ts, JobAffinity); none: anyone's. */
   writer?: string;
+  /** The speakers by first name, shared with the thread index (storage.ts); none: a list of its own. */
+  speakers?: SpeakersByFirstName;
 }
 
 export function pgUnitsOfWork(client: PgClient, options: PgUnitsOptions = {}): PgUnitsOfWork {
-  const speakers = speakersByFirstName();
+  const speakers = options.speakers ?? speakersByFirstName();
   /** Per Brain, the end of the last unit called: the next starts after it. */
   const tails = new Map<string, Promise<unknown>>();
   const inTurn = <T>(brainUid: string, fn: () => Promise<T>): Promise<T> => {

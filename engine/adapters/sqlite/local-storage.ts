@@ -1,3 +1,4 @@
+import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
 import type {
   BrainRepository,
   DeviceSyncStore,
@@ -114,6 +115,8 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
   };
   try {
     const jobs = sqliteJobQueue(store);
+    // One list for derivation and the entity lane: each would read every message of a Brain once.
+    const speakers = speakersByFirstName();
     const vectors = createSqliteVectorIndex(store, { now: o.now });
     const turns = createTurnCopies(store, {
       onError: (message, e) => o.warn(message, e === undefined ? undefined : { error: String(e) }),
@@ -123,11 +126,11 @@ export function openLocalStorage(o: LocalStorageOptions): SqliteLocalStorage {
     return {
       brains: sqliteBrains(store),
       jobs,
-      units: sqliteUnits(store, jobs),
+      units: sqliteUnits(store, jobs, speakers),
       // The lexical index answers from the indexer's in-memory copy.
       lexical: createSqliteLexicalIndex(store, turns),
       slots: createSqliteSlotIndex(store),
-      threads: createSqliteThreadIndex(store),
+      threads: createSqliteThreadIndex(store, speakers),
       vectors,
       turns,
       indexQueue: sqliteIndexQueue(store, { vectors, turns }),

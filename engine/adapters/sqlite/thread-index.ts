@@ -1,4 +1,8 @@
-import { speakersByFirstName, speakersOfEach } from '../../core/derive/speakers-by-first-name.ts';
+import {
+  speakersByFirstName,
+  speakersOfEach,
+  type SpeakersByFirstName,
+} from '../../core/derive/speakers-by-first-name.ts';
 import { hidesRecords } from '../../core/retrieve/hides-records.ts';
 import type { RecordFacts, SearchScope, ThreadIndex } from '../../ports/index.ts';
 import { eligibilitySql } from './eligibility-sql.ts';
@@ -73,11 +77,13 @@ interface FactsRow {
   n2: number | null;
 }
 
-export function createSqliteThreadIndex(store: Store): ThreadIndex {
+/** `byFirst`: the store's speakers by first name, derivation's own (sqliteUnits). */
+export function createSqliteThreadIndex(
+  store: Store,
+  byFirst: SpeakersByFirstName = speakersByFirstName(),
+): ThreadIndex {
   const side = (at: ThreadPlace, dir: 'before' | 'after', limit: number) =>
     threadSide<{ n: number; id: string }>(store, at, dir, limit, 'r.id AS id');
-  // Kept per process, read on from the last message read, as derivation's are (sqliteUnits).
-  const byFirst = speakersByFirstName();
   return {
     async speakersFirstNamed(brainUid, firsts) {
       return speakersOfEach(byFirst, brainUid, firsts, messageSpeakersSince(store, brainUid));

@@ -1,4 +1,4 @@
-import { speakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
+import { speakersByFirstName, type SpeakersByFirstName } from '../../core/derive/speakers-by-first-name.ts';
 import { selfOf } from '../../core/shared/brain-self.ts';
 import { MnemoError } from '../../errors/mnemo-error.ts';
 import type { BrainRow, BrainSequence, BrainUnitOfWork, JobQueue, UnitOptions } from '../../ports/index.ts';
@@ -43,7 +43,15 @@ const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was fo
  * claim's token against them, so a job whose lease was lost rolls back the unit that completes it.
  * Without it the units get a queue of their own, which is enough for enqueueing only.
  */
-export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store)): SqliteUnits {
+/**
+ * `speakers`: the store's speakers by first name, shared with the thread index (local-storage.ts), so a
+ * Brain's messages are read whole once per process, not once by derivation and again by the entity lane.
+ */
+export function sqliteUnits(
+  store: Store,
+  queue: JobQueue = sqliteJobQueue(store),
+  speakers: SpeakersByFirstName = speakersByFirstName(),
+): SqliteUnits {
   const jobs: BrainUnitOfWork['jobs'] = {
     enqueue: (job) => queue.enqueue(job),
     complete: (claims) => queue.complete(claims),
@@ -51,7 +59,6 @@ export function sqliteUnits(store: Store, queue: JobQueue = sqliteJobQueue(store
     hold: (claims) => queue.hold(claims),
     earliestWaiting: (brainUid, besides) => queue.earliestWaiting(brainUid, besides),
   };
-  const speakers = speakersByFirstName();
   const over = (brainUid: string): SqliteReadOfWork => {
     const sequence: BrainSequence = {
       next: async () => store.nextSeq(brainUid),

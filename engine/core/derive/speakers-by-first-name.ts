@@ -12,12 +12,14 @@ export type MessageSpeakersSince = (afterSeq: number) => Promise<Array<{ seq: nu
  * the step of its first message read, so `before` asks who had spoken before a given message (the
  * first of a namesake: namesake.ts).
  */
-export function speakersByFirstName(): (
+export type SpeakersByFirstName = (
   brainUid: string,
   first: string,
   since: MessageSpeakersSince,
   before?: number,
-) => Promise<string[]> {
+) => Promise<string[]>;
+
+export function speakersByFirstName(): SpeakersByFirstName {
   const seen = new Map<string, { through: number; byFirst: Map<string, Map<string, number>> }>();
   return async (brainUid, first, since, before = Infinity) => {
     const b = seen.get(brainUid) ?? { through: 0, byFirst: new Map<string, Map<string, number>>() };
@@ -42,7 +44,7 @@ export function speakersByFirstName(): (
  * and the others read nothing more: a read each was a round trip a query word on PostgreSQL.
  */
 export async function speakersOfEach(
-  byFirst: ReturnType<typeof speakersByFirstName>,
+  byFirst: SpeakersByFirstName,
   brainUid: string,
   firsts: readonly string[],
   since: MessageSpeakersSince,
