@@ -60,15 +60,12 @@ function wholeBrainReads(file: string, statements: Iterable<string>): string[] {
     const found: string[] = [];
     for (const sql of statements) {
       if (!/^\s*(SELECT|WITH|INSERT|UPDATE|DELETE)\b/i.test(sql) || pagesInOrder.test(sql)) continue;
+      const explain = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
       let steps: string[] | null = null;
       // Parameters bound as 1 (without statistics the plan does not depend on their values).
       for (let n = 0; n <= 80 && steps === null; n++) {
         try {
-          steps = (
-            db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array<number>(n).fill(1)) as {
-              detail: string;
-            }[]
-          ).map((r) => r.detail);
+          steps = (explain.all(...Array<number>(n).fill(1)) as { detail: string }[]).map((r) => r.detail);
         } catch (e) {
           if (!/Too few parameter/.test(String(e))) throw new Error(`${String(e)}: ${sql}`);
         }
