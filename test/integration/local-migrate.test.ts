@@ -901,7 +901,7 @@ describe('local engine: migrations', () => {
       assert.match(outbox.join('; '), /SEARCH r USING INDEX records_brain_seq \(brain_uid=\? AND seq>\?\)/);
       // The changes feed, from a step and from a step and id, in the index's order.
       for (const [q, range] of [
-        [{ afterSeq: 10, limit: 50 }, /seq>\?/],
+        [{ afterSeq: 10, limit: 50, hideLocalOnly: false }, /seq>\?/],
         [{ afterSeq: 10, afterId: 'rec_a', limit: 50, hideLocalOnly: true }, /\(seq,id\)>\(\?,\?\)/],
       ] as const) {
         const feed = recordChangesSql('brn_x', q);

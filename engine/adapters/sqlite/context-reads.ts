@@ -57,7 +57,7 @@ function newerRevisionSql(scope: ContextReadTime['scope']): { sql: string; param
  * request may quote, by its citations' key.
  */
 export function changedVersionsSql(
-  scope: Parameters<typeof eligibilitySql>[0],
+  scope: ContextReadTime['scope'],
   memoryIds: readonly string[],
   brainUid: string,
 ): { sql: string; params: SqlParam[] } {

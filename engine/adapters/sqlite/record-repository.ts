@@ -287,12 +287,12 @@ export function sqliteRecords(store: Store, brainUid: string): RecordRepository 
 /** The Records' changes feed: a range of records_brain_seq (migration 045), in its order. */
 export function recordChangesSql(
   brainUid: string,
-  q: StepRange & { hideLocalOnly?: boolean },
+  q: Parameters<RecordRepository['changes']>[0],
 ): { sql: string; params: SqlParam[] } {
   const range = stepRangeSql(q, 'r.seq', 'r.id');
   return {
     sql: `SELECT ${recordColumns} FROM records r
-      WHERE r.brain_uid = ? ${range.sql} ${q.hideLocalOnly === true ? "AND r.visibility <> 'local_only'" : ''}
+      WHERE r.brain_uid = ? ${range.sql} ${q.hideLocalOnly ? "AND r.visibility <> 'local_only'" : ''}
       ORDER BY r.seq, r.id ${q.limit !== undefined ? 'LIMIT ?' : ''}`,
     params: [brainUid, ...range.params],
   };
