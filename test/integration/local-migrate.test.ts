@@ -19,6 +19,8 @@ import {
 } from '../../engine/adapters/sqlite/device-sync.ts';
 import { recordChangesSql } from '../../engine/adapters/sqlite/record-repository.ts';
 import { messageSpeakersSql } from '../../engine/adapters/sqlite/message-speakers.ts';
+import { queryPlan, tempStore } from '../../engine/adapters/sqlite/testing.ts';
+import type { SqlParam } from '../../engine/adapters/sqlite/store.ts';
 import { healthWordsVersion } from '../../engine/contract/index.ts';
 import { key, tempDir, tenant } from './local-helpers.ts';
 
@@ -885,46 +887,40 @@ describe('local engine: migrations', () => {
   });
 
   it("45: what reads on from a seq takes a range of the Brain's Records, and the sync status reads none", () => {
-    const db = openDatabase({ file: join(tempDir(), 'mnemo.db'), key });
-    try {
-      migrate(db);
-      const plan = (sql: string, ...params: unknown[]) =>
-        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
-      const speakers = plan(messageSpeakersSql, 'brn_x', 10);
+    const store = tempStore('mnemo-migrated-');
+    const plan = (sql: string, ...params: SqlParam[]) => queryPlan(store, sql, ...params).split('\n');
+    const speakers = plan(messageSpeakersSql, 'brn_x', 10);
+    assert.match(
+      speakers.join('; '),
+      /SEARCH records USING INDEX records_brain_seq \(brain_uid=\? AND seq>\?\)/,
+    );
+    assert.ok(!speakers.some((d) => /TEMP B-TREE/.test(d)), speakers.join('; '));
+    // The outbox's first part: the Records after the push cursor.
+    const outbox = plan(outboxSql, ...outboxParams('brn_x', 10, 1));
+    assert.match(outbox.join('; '), /SEARCH r USING INDEX records_brain_seq \(brain_uid=\? AND seq>\?\)/);
+    // The changes feed, from a step and from a step and id, in the index's order.
+    for (const [q, range] of [
+      [{ afterSeq: 10, limit: 50, hideLocalOnly: false }, /seq>\?/],
+      [{ afterSeq: 10, afterId: 'rec_a', limit: 50, hideLocalOnly: true }, /\(seq,id\)>\(\?,\?\)/],
+    ] as const) {
+      const feed = recordChangesSql('brn_x', q);
+      const steps = plan(feed.sql, ...feed.params);
       assert.match(
-        speakers.join('; '),
-        /SEARCH records USING INDEX records_brain_seq \(brain_uid=\? AND seq>\?\)/,
+        steps[0]!,
+        /^SEARCH r USING INDEX records_brain_seq \(brain_uid=\? AND /,
+        steps.join('; '),
       );
-      assert.ok(!speakers.some((d) => /TEMP B-TREE/.test(d)), speakers.join('; '));
-      // The outbox's first part: the Records after the push cursor.
-      const outbox = plan(outboxSql, ...outboxParams('brn_x', 10, 1));
-      assert.match(outbox.join('; '), /SEARCH r USING INDEX records_brain_seq \(brain_uid=\? AND seq>\?\)/);
-      // The changes feed, from a step and from a step and id, in the index's order.
-      for (const [q, range] of [
-        [{ afterSeq: 10, limit: 50, hideLocalOnly: false }, /seq>\?/],
-        [{ afterSeq: 10, afterId: 'rec_a', limit: 50, hideLocalOnly: true }, /\(seq,id\)>\(\?,\?\)/],
-      ] as const) {
-        const feed = recordChangesSql('brn_x', q);
-        const steps = plan(feed.sql, ...feed.params);
-        assert.match(
-          steps[0]!,
-          /^SEARCH r USING INDEX records_brain_seq \(brain_uid=\? AND /,
-          steps.join('; '),
-        );
-        assert.match(steps[0]!, range, steps.join('; '));
-        assert.ok(!steps.some((d) => /TEMP B-TREE/.test(d)), steps.join('; '));
-      }
-      // A sync status's held forgets and a remote's forget start from their own rows, not the Records.
-      for (const steps of [
-        plan(`SELECT count(DISTINCT r.id) AS c ${heldReachedSql}`, 'brn_x', 'pair_1'),
-        plan(originalsSql(true), 'brn_x', '["rec_r"]'),
-      ])
-        assert.ok(
-          !steps.some((d) => /(SCAN|SEARCH) r USING (COVERING )?INDEX \w+ \(brain_uid=\?\)$/.test(d)),
-          steps.join('; '),
-        );
-    } finally {
-      db.close();
+      assert.match(steps[0]!, range, steps.join('; '));
+      assert.ok(!steps.some((d) => /TEMP B-TREE/.test(d)), steps.join('; '));
     }
+    // A sync status's held forgets and a remote's forget start from their own rows, not the Records.
+    for (const steps of [
+      plan(`SELECT count(DISTINCT r.id) AS c ${heldReachedSql}`, 'brn_x', 'pair_1'),
+      plan(originalsSql(true), 'brn_x', '["rec_r"]'),
+    ])
+      assert.ok(
+        !steps.some((d) => /(SCAN|SEARCH) r USING (COVERING )?INDEX \w+ \(brain_uid=\?\)$/.test(d)),
+        steps.join('; '),
+      );
   });
 });
