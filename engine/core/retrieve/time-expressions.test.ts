@@ -190,6 +190,10 @@ describe('time expressions in queries', () => {
     assert.deepEqual(range('Tomorrow I fly to Porto'), ['2024-06-14', '2024-06-15']);
     assert.deepEqual(range('the day after tomorrow'), ['2024-06-15', '2024-06-16']);
     assert.deepEqual(range('next weekend we hike'), ['2024-06-15', '2024-06-17']);
+    // "next week/month/year": the calendar period after this one, not the days right after.
+    assert.deepEqual(range('Glazing next week.'), ['2024-06-17', '2024-06-24']);
+    assert.deepEqual(range('We move next month'), ['2024-07-01', '2024-08-01']);
+    assert.deepEqual(range('next year, Japan'), ['2025-01-01', '2026-01-01']);
     // "next Thursday" said on a Thursday is a week on; "next Friday" on a Thursday is the next day.
     assert.deepEqual(range('next Thursday works'), ['2024-06-20', '2024-06-21']);
     assert.deepEqual(range('Next Friday then'), ['2024-06-14', '2024-06-15']);

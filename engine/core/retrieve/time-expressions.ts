@@ -67,7 +67,8 @@ function calendarPeriod(unit: string, day: number): [number, number] {
  * today, this morning/afternoon/evening, tonight, last/past week/month/year, N days/weeks/months/years
  * ago; the calendar week (Monday to Sunday), month or year holding `refMs` for "this week/month/year",
  * only its part gone by for "earlier this …" and only the rest for "later this …"; this weekend and
- * this <weekday> (of this calendar week); forward: tomorrow, next <weekday>/weekend/week/month/year,
+ * this <weekday> (of this calendar week); forward: tomorrow, next <weekday>/weekend, the calendar
+ * week/month/year after this one for "next week/month/year",
  * and, in a sentence about what is to come, on <weekday> and in N days/weeks/months (never open-ended
  * words: "soon", "later"); and recency words (latest,
  * most recent, recently, lately, currently, last time) or their opposite (first, earliest).
@@ -425,8 +426,10 @@ function wallTimeIntent(
     set(today + ahead * DAY, today + (ahead + 2) * DAY, m[0], 'weekend');
   }
   if ((m = /\bnext (week|month|year)\b/.exec(q))) {
-    const span = m[1] === 'week' ? 7 * DAY : m[1] === 'month' ? 31 * DAY : 366 * DAY;
-    set(today + DAY, today + 2 * span, m[0], m[1]!);
+    // The calendar period after the one holding today, as "this week" is the one holding it: "next
+    // week" said on a Friday is Monday to Sunday after the weekend, not the weekend itself.
+    const [first, end] = calendarPeriod(m[1]!, calendarPeriod(m[1]!, today)[1]);
+    set(first, end, m[0], m[1]!);
   }
   if ((m = thisDay.exec(q))) {
     // "this Friday": the Friday of this calendar week, today included. Said of what is to come once it
