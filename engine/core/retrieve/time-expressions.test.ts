@@ -325,6 +325,19 @@ describe('time expressions in queries', () => {
       assert.deepEqual([iso(tonight.fromDay), iso(tonight.toDay)], ['2026-12-07', '2026-12-08']);
     });
 
+    it('"tonight" said in the small hours is the night under way', () => {
+      const halfPastMidnight = Date.UTC(2026, 11, 8, 0, 30);
+      assert.deepEqual(span('Who is still out tonight?', halfPastMidnight), [
+        '2026-12-07T17:00',
+        '2026-12-08T04:00',
+      ]);
+      // From four, the night to come.
+      assert.deepEqual(span("What's on tonight?", Date.UTC(2026, 11, 8, 4)), [
+        '2026-12-08T17:00',
+        '2026-12-09T04:00',
+      ]);
+    });
+
     it('a text saying "this week" tells of the calendar week it was said in', () => {
       // Said on Thursday 3 December: the week of 30 November, not the seven days before.
       const said = Date.UTC(2026, 11, 3, 18);

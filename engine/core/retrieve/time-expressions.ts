@@ -358,8 +358,10 @@ function wallTimeIntent(
       'this evening': [17, 24],
       tonight: [17, 28],
     };
+    // Said in the small hours, "tonight" is the night under way, which began the evening before.
+    const night = m[0] === 'tonight' && refMs - today < 4 * HOUR ? -DAY : 0;
     const [from, to] = hours[m[0]]!;
-    set(today + from * HOUR, today + to * HOUR, m[0], ...m[0].split(' '));
+    set(today + night + from * HOUR, today + night + to * HOUR, m[0], ...m[0].split(' '));
   }
   if ((m = /\blast (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/.exec(q))) {
     // The latest such day strictly before the reference day, give or take a day (people round).
