@@ -18,6 +18,10 @@ import {
   unsentRows,
 } from '../../engine/adapters/sqlite/device-sync.ts';
 import { recordChangesSql } from '../../engine/adapters/sqlite/record-repository.ts';
+import {
+  statementsSayingSql,
+  statementsToldFromSql,
+} from '../../engine/adapters/sqlite/memory-repository.ts';
 import { messageSpeakersSql } from '../../engine/adapters/sqlite/message-speakers.ts';
 import { queryPlan, tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import type { SqlParam } from '../../engine/adapters/sqlite/store.ts';
@@ -922,5 +926,39 @@ describe('local engine: migrations', () => {
         !steps.some((d) => /(SCAN|SEARCH) r USING (COVERING )?INDEX \w+ \(brain_uid=\?\)$/.test(d)),
         steps.join('; '),
       );
+  });
+
+  it("46: a plan's change reads its owner's statements, or a mail source's, not the Brain's", () => {
+    const store = tempStore('mnemo-migrated-');
+    const plan = (q: { sql: string; params: SqlParam[] }) => queryPlan(store, q.sql, ...q.params).split('\n');
+    for (const [owner_state, owner_entity] of [
+      ['self', null],
+      ['other', 'Hiro'],
+    ] as const)
+      for (const ahead of [false, true]) {
+        const steps = plan(
+          statementsSayingSql('brn_x', {
+            owner_state,
+            owner_entity,
+            words: ['trip', 'dentist'],
+            beforeMs: 1,
+            limit: 5,
+            ahead,
+          }),
+        );
+        assert.match(
+          steps.join('; '),
+          new RegExp(
+            String.raw`^SEARCH memories USING INDEX memories_owner_statements \(brain_uid=\? AND owner_state=\? AND owner_entity=\? AND valid_from_ms${ahead ? '>' : '<'}\?\)$`,
+          ),
+        );
+      }
+    const told = plan(
+      statementsToldFromSql('brn_x', { source_key: 'mbox', words: ['Lisbon'], beforeMs: 1, limit: 5 }),
+    );
+    assert.match(
+      told.join('; '),
+      /^SEARCH memories USING INDEX memories_source_statements \(brain_uid=\? AND source_key=\? AND valid_from_ms<\?\)$/,
+    );
   });
 });

@@ -179,9 +179,16 @@ export function pgMemories(
   ) => {
     const told = 'source_key' in s;
     const ahead = s.ahead === true;
-    const whose = told ? 'source_key = $3' : 'owner_entity IS NOT DISTINCT FROM $3';
+    // As migration 035's indexes read them: the state a literal where a partial index names it (a
+    // prepared statement's generic plan cannot tell $2 is 'other'), and an owner's name by = or IS NULL
+    // (IS NOT DISTINCT FROM takes no index); $2 and $3 stay in the text, for their types.
+    const whose = told
+      ? `owner_state = 'other' AND $2::text = 'other' AND source_key = $3`
+      : s.owner_entity === null
+        ? 'owner_state = $2 AND owner_entity IS NULL AND $3::text IS NULL'
+        : 'owner_state = $2 AND owner_entity = $3';
     const sql = `SELECT id, lineage, statement, valid_from_ms FROM memories
-      WHERE brain_uid = $1 AND slot IS NULL AND status = 'active' AND NOT pending AND owner_state = $2
+      WHERE brain_uid = $1 AND slot IS NULL AND status = 'active' AND NOT pending
         AND ${whose} AND valid_from_ms ${ahead ? '>=' : '<'} $4 AND ${where}
       ORDER BY ${ahead ? 'valid_from_ms, n' : 'valid_from_ms DESC, n DESC'} LIMIT $5`;
     const [state, entity] = told ? ['other', s.source_key] : [s.owner_state, s.owner_entity];

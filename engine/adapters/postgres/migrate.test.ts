@@ -667,7 +667,15 @@ describe('migrations on an embedded PostgreSQL', () => {
       (await db.query<{ id: string }>('SELECT id FROM memories WHERE health ORDER BY id')).rows.map(
         (r) => r.id,
       );
-    assert.deepEqual((await migrate(db)).applied, [34]);
+    assert.deepEqual(
+      (
+        await migrate(
+          db,
+          migrations.filter((m) => m.version <= 34),
+        )
+      ).applied,
+      [34],
+    );
     assert.deepEqual(await marked(), ['mem_00007', 'mem_00009', 'mem_02000']);
     const version = await db.query("SELECT value FROM mnemo_meta WHERE key = 'health_lines'");
     assert.deepEqual(version.rows, [{ value: String(healthWordsVersion) }]);
@@ -700,6 +708,46 @@ describe('migrations on an embedded PostgreSQL', () => {
     await memories.update('mem_03000', { statement: 'I use a wheelchair' });
     await memories.update('mem_00009', { statement: 'I took the train' });
     assert.deepEqual(await marked(), ['mem_00007', 'mem_02000', 'mem_03000']);
+  });
+
+  it("35: a plan's change reads its owner's statements, or a mail source's, on their indexes", async () => {
+    const db = await blank();
+    await migrate(db);
+    await addBrain(db, 'brn_p');
+    await insertRecord(db, { brainUid: 'brn_p', id: 'rec_1', text: 'hello' });
+    // 3,000 statements of 30 people (one from mail) and 100 of the self's, none of the words looked for.
+    await db.query(
+      `WITH m AS (
+         INSERT INTO memories (brain_uid, id, lineage, version, statement, norm, subject, owner_state, owner_entity,
+                               source_key, valid_from, valid_from_ms, status, seq, learned_at, cause)
+         SELECT 'brn_p', 'mem_' || i, 'lin_' || i, 1, 'a fact ' || i, 'a fact ' || i, 'someone',
+                CASE WHEN i <= 100 THEN 'self' ELSE 'other' END, CASE WHEN i > 100 THEN 'p' || (i % 30) END,
+                CASE WHEN i = 3000 THEN 'mbox' ELSE '' END, '2026-01-01T00:00:00Z', i, 'active', 1,
+                '2026-01-01T00:00:00Z', 'derived'
+         FROM generate_series(1, 3100) i
+         RETURNING id)
+       INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT 'brn_p', id, 'rec_1', 'q' FROM m`,
+    );
+    await db.query('ANALYZE memories');
+    const { memories, seen } = recordedMemories(db, 'brn_p');
+    const looked = { words: ['dentist'], beforeMs: 10_000, limit: 5 };
+    const ids = (rows: { id: string }[]) => rows.map((m) => m.id);
+    assert.deepEqual(
+      await memories.statementsSaying({ ...looked, owner_state: 'other', owner_entity: 'p7' }),
+      [],
+    );
+    // The earliest begun from an instant on, of one person.
+    const ahead = { ...looked, words: [], beforeMs: 0, ahead: true };
+    assert.deepEqual(
+      ids(await memories.statementsSaying({ ...ahead, owner_state: 'other', owner_entity: 'p7' })),
+      ['mem_127', 'mem_157', 'mem_187', 'mem_217', 'mem_247'],
+    );
+    assert.deepEqual(ids(await memories.statementsToldFrom({ ...looked, words: [], source_key: 'mbox' })), [
+      'mem_3000',
+    ]);
+    assert.equal(seen.length, 3);
+    for (const sent of seen.slice(0, 2)) await assertReadsIndex(db, sent, 'memories_owner_statements');
+    await assertReadsIndex(db, seen[2]!, 'memories_source_statements');
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {

@@ -32,6 +32,7 @@ import { ownerFolded } from './031-owner-folded.ts';
 import { statementKeyPrefixes } from './032-statement-key-prefixes.ts';
 import { punctuatedWords } from './033-punctuated-words.ts';
 import { healthLines } from './034-health-lines.ts';
+import { statementsByOwner } from './035-statements-by-owner.ts';
 
 export interface PgMigration {
   /** Increasing from 1; recorded in mnemo_migrations once applied. */
@@ -80,6 +81,7 @@ export const migrations: readonly PgMigration[] = [
   statementKeyPrefixes,
   punctuatedWords,
   healthLines,
+  statementsByOwner,
 ];
 
 /**

@@ -44,6 +44,7 @@ import { syncRemoteForgets } from './042-sync-remote-forgets.ts';
 import { syncPulledHours } from './043-sync-pulled-hours.ts';
 import { syncForgetGuard } from './044-sync-forget-guard.ts';
 import { recordsBySeq } from './045-records-by-seq.ts';
+import { statementsByOwner } from './046-statements-by-owner.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -104,4 +105,5 @@ export const migrations: readonly Migration[] = [
   syncPulledHours,
   syncForgetGuard,
   recordsBySeq,
+  statementsByOwner,
 ];
