@@ -75,7 +75,10 @@ export async function selectEvidence(
   const records = new Map<string, EvidenceRecord>();
   const memsOf = new Map<string, MemState[]>();
   const newerOf = new Map<string, string>();
-  const load = async (ids: string[]) => {
+  const load = async (all: string[]) => {
+    // Each Record once: its citing versions are listed by appending.
+    const ids = all.filter((id) => !records.has(id));
+    if (ids.length === 0) return;
     const got = await reads.evidence(ids, at);
     for (const r of got.records) records.set(r.id, r);
     for (const r of got.newer) newerOf.set(r.id, r.newer);
@@ -159,7 +162,15 @@ export async function selectEvidence(
     if (!past && unserved) {
       const successors = await successorRecords(reads, mems, at);
       bringIn(successors, 'successor');
-      if (await saysMore(reads, r.text, terms, mems, successors, at)) {
+      // One read for them all, which saysMore reads too and the queue reaches next: not one each.
+      await load(successors);
+      const next = {
+        texts: successors.flatMap((id) => records.get(id)?.text ?? []),
+        served: successors.flatMap((id) =>
+          (memsOf.get(id) ?? []).filter((m) => m.served).map((m) => m.statement),
+        ),
+      };
+      if (await saysMore(reads, r.text, terms, mems, next, at)) {
         // After what superseded it, marked: what it says of the superseded Memory is read as past.
         const after = Math.max(i, ...successors.map((id) => queue.findIndex((x) => x.recordId === id)));
         const again = { ...f };
@@ -374,7 +385,7 @@ async function saysMore(
   text: string,
   terms: string[],
   mems: MemState[],
-  successors: string[],
+  next: { texts: string[]; served: string[] },
   at: ContextReadTime,
 ): Promise<boolean> {
   const own = matchedTerms(text, terms);
@@ -387,14 +398,13 @@ async function saysMore(
   // task done) is said again by what superseded it, where it is: "Who is Dr. Horvat?" is answered by
   // the booking with him alone, after its move.
   const said = mems.flatMap((m) => (m.predicate === null ? [] : [slotValueAsSaid(m) ?? m.statement]));
-  // What superseded them says: its Records' words, and the statements served of them (a plan's next
-  // version after a mend, "sorry, 11am", says "The dentist moved my appointment to Friday at 11am").
-  const next = successors.length > 0 ? await reads.evidence(successors, at) : { records: [], citing: [] };
+  // What superseded them says (`next`): its Records' words, and the statements served of them (a plan's
+  // next version after a mend, "sorry, 11am", says "The dentist moved my appointment to Friday at 11am").
   const now = [
     ...said,
     ...(await reads.slotValues(gone, at)).map((v) => v.statement),
-    ...next.records.map((r) => r.text),
-    ...next.citing.filter((c) => c.served).map((c) => c.statement),
+    ...next.texts,
+    ...next.served,
   ];
   const covered = new Set(now.flatMap((t) => matchedTerms(t, own)));
   return own.some((t) => !covered.has(t));
