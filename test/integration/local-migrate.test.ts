@@ -18,10 +18,7 @@ import {
   unsentRows,
 } from '../../engine/adapters/sqlite/device-sync.ts';
 import { recordChangesSql } from '../../engine/adapters/sqlite/record-repository.ts';
-import {
-  statementsSayingSql,
-  statementsToldFromSql,
-} from '../../engine/adapters/sqlite/memory-repository.ts';
+import { statementsSql } from '../../engine/adapters/sqlite/memory-repository.ts';
 import { messageSpeakersSql } from '../../engine/adapters/sqlite/message-speakers.ts';
 import { queryPlan, tempStore } from '../../engine/adapters/sqlite/testing.ts';
 import type { SqlParam } from '../../engine/adapters/sqlite/store.ts';
@@ -937,7 +934,7 @@ describe('local engine: migrations', () => {
     ] as const)
       for (const ahead of [false, true]) {
         const steps = plan(
-          statementsSayingSql('brn_x', {
+          statementsSql('brn_x', {
             owner_state,
             owner_entity,
             words: ['trip', 'dentist'],
@@ -954,7 +951,7 @@ describe('local engine: migrations', () => {
         );
       }
     const told = plan(
-      statementsToldFromSql('brn_x', { source_key: 'mbox', words: ['Lisbon'], beforeMs: 1, limit: 5 }),
+      statementsSql('brn_x', { source_key: 'mbox', words: ['Lisbon'], beforeMs: 1, limit: 5 }),
     );
     assert.match(
       told.join('; '),

@@ -288,41 +288,33 @@ function sayingAny(words: readonly string[]): { sql: string; params: SqlParam[] 
 }
 
 /**
- * The query of `statementsSaying`: an owner's active statements of no slot begun before (or, `ahead`,
- * from) an instant, by migration 046's index of them, latest begun first, so the words are tested on
- * that owner's statements only, and only until the limit is found. Without it the planner took the
- * Brain's every Memory and sorted them: ~80-140 ms at 100,000 Memories, for each claim that changes a
- * plan.
+ * The query of `statementsSaying` (an owner's) and `statementsToldFrom` (others', from one source, a
+ * mail source's): active statements of no slot begun before (or, `ahead`, from) an instant, latest
+ * begun first, by migration 046's index of them, so the words are tested on those statements only and
+ * only until the limit is found; a source the Brain holds none of reads nothing. Without the indexes
+ * the planner took the Brain's every Memory and sorted them: ~80-140 ms at 100,000 Memories, for each
+ * claim that changes a plan.
  */
-export function statementsSayingSql(
+export function statementsSql(
   brainUid: string,
-  q: StatementsSaying,
+  q: StatementsSaying | StatementsToldFrom,
 ): { sql: string; params: SqlParam[] } {
+  const [index, whose, whoseParams] =
+    'source_key' in q
+      ? ['memories_source_statements', "owner_state = 'other' AND source_key = ?", [q.source_key]]
+      : [
+          'memories_owner_statements',
+          'owner_state = ? AND owner_entity IS ?',
+          [q.owner_state, q.owner_entity],
+        ];
+  const ahead = q.ahead === true;
   const words = sayingAny(q.words);
   return {
-    sql: `SELECT id, lineage, statement FROM memories INDEXED BY memories_owner_statements
-         WHERE brain_uid = ? AND slot IS NULL AND status = 'active' AND pending = 0 AND owner_state = ?
-           AND owner_entity IS ? AND valid_from_ms ${q.ahead === true ? '>=' : '<'} ? ${words.sql}
-         ORDER BY ${q.ahead === true ? 'valid_from_ms, n' : 'valid_from_ms DESC, n DESC'} LIMIT ?`,
-    params: [brainUid, q.owner_state, q.owner_entity, q.beforeMs, ...words.params, q.limit],
-  };
-}
-
-/**
- * The query of `statementsToldFrom`: others' statements from one source (a mail source's), by migration
- * 046's index of them: in a Brain with no mail, none read at all (it read the Brain's every Memory).
- */
-export function statementsToldFromSql(
-  brainUid: string,
-  q: StatementsToldFrom,
-): { sql: string; params: SqlParam[] } {
-  const words = sayingAny(q.words);
-  return {
-    sql: `SELECT id, lineage, statement FROM memories INDEXED BY memories_source_statements
-         WHERE brain_uid = ? AND slot IS NULL AND status = 'active' AND pending = 0 AND owner_state = 'other'
-           AND source_key = ? AND valid_from_ms < ? ${words.sql}
-         ORDER BY valid_from_ms DESC, n DESC LIMIT ?`,
-    params: [brainUid, q.source_key, q.beforeMs, ...words.params, q.limit],
+    sql: `SELECT id, lineage, statement FROM memories INDEXED BY ${index}
+         WHERE brain_uid = ? AND slot IS NULL AND status = 'active' AND pending = 0 AND ${whose}
+           AND valid_from_ms ${ahead ? '>=' : '<'} ? ${words.sql}
+         ORDER BY ${ahead ? 'valid_from_ms, n' : 'valid_from_ms DESC, n DESC'} LIMIT ?`,
+    params: [brainUid, ...whoseParams, q.beforeMs, ...words.params, q.limit],
   };
 }
 
@@ -332,6 +324,10 @@ export function statementsToldFromSql(
  * the schema refuses a Memory row without one.
  */
 export function sqliteMemories(store: Store, brainUid: string): MemoryRepository {
+  const statementsOf = (q: StatementsSaying | StatementsToldFrom) => {
+    const { sql, params } = statementsSql(brainUid, q);
+    return store.all<{ id: string; lineage: string; statement: string }>(sql, ...params);
+  };
   const cite = (memoryId: string, recordId: string, quote: string) =>
     store.run(
       // A quote the schema refuses fails the job (and shows) instead of leaving the Memory without it.
@@ -514,14 +510,8 @@ export function sqliteMemories(store: Store, brainUid: string): MemoryRepository
     sameStatement: async (q) =>
       store.get<{ id: string }>(sameStatementSql, brainUid, q.norm, q.subject, q.owner_state, q.owner_entity)
         ?.id ?? null,
-    statementsSaying: async (q) => {
-      const { sql, params } = statementsSayingSql(brainUid, q);
-      return store.all<{ id: string; lineage: string; statement: string }>(sql, ...params);
-    },
-    statementsToldFrom: async (q) => {
-      const { sql, params } = statementsToldFromSql(brainUid, q);
-      return store.all<{ id: string; lineage: string; statement: string }>(sql, ...params);
-    },
+    statementsSaying: async (q) => statementsOf(q),
+    statementsToldFrom: async (q) => statementsOf(q),
     statementsStarting: async (q) =>
       store.all<{ id: string; lineage: string; statement: string }>(
         `SELECT id, lineage, statement FROM memories INDEXED BY memories_brain_norm
