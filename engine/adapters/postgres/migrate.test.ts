@@ -745,9 +745,15 @@ describe('migrations on an embedded PostgreSQL', () => {
     assert.deepEqual(ids(await memories.statementsToldFrom({ ...looked, words: [], source_key: 'mbox' })), [
       'mem_3000',
     ]);
-    assert.equal(seen.length, 3);
+    // The self's, whose name is none: by IS NULL, which an index takes (IS NOT DISTINCT FROM is not).
+    assert.deepEqual(
+      await memories.statementsSaying({ ...looked, owner_state: 'self', owner_entity: null }),
+      [],
+    );
+    assert.equal(seen.length, 4);
     for (const sent of seen.slice(0, 2)) await assertReadsIndex(db, sent, 'memories_owner_statements');
     await assertReadsIndex(db, seen[2]!, 'memories_source_statements');
+    await assertReadsIndex(db, seen[3]!, 'memories_owner_statements');
   });
 
   it('every table of Brain data leads its primary key with brain_uid', async () => {
