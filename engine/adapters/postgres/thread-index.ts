@@ -41,9 +41,9 @@ const factsCols = (visible: string | null) =>
  * Threads of messages from the Records themselves (migration 002 indexes them): a message's thread is
  * its content's `thread`, and a thread's order is (occurred_ms, n), as retrieval_index orders it on
  * SQLite. A Record that is not a message, or names no thread, is in none. `offset` counts from the
- * Record: -1 the message just before it, 1 the one just after.
+ * Record: -1 the message just before it, 1 the one just after. `byFirst`: the process's speakers by
+ * first name, derivation's own (pgUnitsOfWork's `speakers`).
  */
-/** `byFirst`: the process's speakers by first name, derivation's own (pgUnitsOfWork's `speakers`). */
 export function pgThreadIndex(
   db: PgQueryable,
   byFirst: SpeakersByFirstName = speakersByFirstName(),

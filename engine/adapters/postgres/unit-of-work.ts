@@ -45,10 +45,12 @@ function stepsOf(tx: UnitTx): BrainSequence {
   };
 }
 
-/** The process's speakers by first name, read on by seq (core/derive/speakers-by-first-name.ts). */
-type Speakers = SpeakersByFirstName;
-
-function repositories(tx: PgQueryable, brainUid: string, speakers: Speakers, seen?: number): PgReadOfWork {
+function repositories(
+  tx: PgQueryable,
+  brainUid: string,
+  speakers: SpeakersByFirstName,
+  seen?: number,
+): PgReadOfWork {
   return {
     brainUid,
     sequence: sequenceOf(tx, brainUid, seen),
@@ -93,7 +95,7 @@ function writeRepositories(
   brainUid: string,
   self: BrainRow,
   writer: string | null,
-  speakers: Speakers,
+  speakers: SpeakersByFirstName,
 ): PgUnitOfWork {
   const uow: PgUnitOfWork = {
     ...repositories(tx, brainUid, speakers),

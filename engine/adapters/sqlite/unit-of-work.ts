@@ -41,11 +41,9 @@ const gone = () => new MnemoError('brain_not_found', 'brain_id: the Brain was fo
  *
  * `queue` is the one that claims (its leases are in memory): a unit's `jobs.complete` matches the
  * claim's token against them, so a job whose lease was lost rolls back the unit that completes it.
- * Without it the units get a queue of their own, which is enough for enqueueing only.
- */
-/**
- * `speakers`: the store's speakers by first name, shared with the thread index (local-storage.ts), so a
- * Brain's messages are read whole once per process, not once by derivation and again by the entity lane.
+ * Without it the units get a queue of their own, which is enough for enqueueing only. `speakers`: the
+ * store's speakers by first name, shared with the thread index (local-storage.ts), so a Brain's messages
+ * are read whole once per process, not once by derivation and again by the entity lane.
  */
 export function sqliteUnits(
   store: Store,
