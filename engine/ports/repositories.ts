@@ -385,7 +385,8 @@ export interface MemoryRepository extends MemoryReads {
    * The active versions of no slot of this owner, begun before `beforeMs` (at it or after, `ahead`), whose
    * statement holds one of `words` (case-blind, anywhere in it: the caller reads whole words), the latest
    * begun first (the earliest, `ahead`), at most `limit`: where a plan said moved may be
-   * (derive/changed-plans.ts). Rare, so a scan of the Brain's.
+   * (derive/changed-plans.ts). The owner's statements are read in that order until `limit` say a word:
+   * an adapter keeps them in an index of their own, never a scan of the Brain's.
    */
   statementsSaying(
     q: StatementsSaying,
@@ -393,7 +394,8 @@ export interface MemoryRepository extends MemoryReads {
   /**
    * As `statementsSaying`, of every owner another person is (owner_state 'other', whoever), written from
    * Records of the source `source_key`: where a booking mailed to the person may be, which a plan she
-   * says moved changes (derive/changed-plans.ts). Rare, so a scan of the Brain's.
+   * says moved changes (derive/changed-plans.ts). Read as `statementsSaying`'s, from an index of the
+   * source's.
    */
   statementsToldFrom(
     q: StatementsToldFrom,

@@ -958,4 +958,29 @@ describe('local engine: migrations', () => {
       /^SEARCH memories USING INDEX memories_source_statements \(brain_uid=\? AND source_key=\? AND valid_from_ms<\?\)$/,
     );
   });
+
+  it("47: a plan's words are tested on the index's copy of each statement, in the order they began", () => {
+    const store = tempStore('mnemo-migrated-');
+    const columns = (index: string) =>
+      store
+        .all<{ name: string | null; key: number }>(`PRAGMA index_xinfo(${index})`)
+        .filter((c) => c.key === 1)
+        .map((c) => c.name);
+    assert.deepEqual(columns('memories_owner_statements'), [
+      'brain_uid',
+      'owner_state',
+      'owner_entity',
+      'valid_from_ms',
+      'n',
+      'statement',
+    ]);
+    assert.deepEqual(columns('memories_source_statements'), [
+      'brain_uid',
+      'source_key',
+      'valid_from_ms',
+      'n',
+      'statement',
+    ]);
+    store.close();
+  });
 });

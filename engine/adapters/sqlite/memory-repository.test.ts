@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { Visibility } from '../../contract/index.ts';
 import { encodeCursor } from '../../core/shared/page-cursor.ts';
 import { foldText } from '../../core/shared/fold-text.ts';
@@ -11,6 +12,7 @@ import {
   namedBySql,
   ownerNamesSql,
   sameStatementSql,
+  sayingAny,
   settlingSql,
   subjectNamesSql,
 } from './memory-repository.ts';
@@ -369,5 +371,61 @@ describe("the Memories' lookups derivation makes", () => {
     const plan = queryPlan(tempStore('mnemo-citing-'), citingSql, 'rec_1', 'b');
     assert.match(plan, /^SEARCH c USING COVERING INDEX citations_record \(record_id=\?\)/, plan);
     assert.doesNotMatch(plan, /SEARCH m USING INDEX memories_brain_\w+ \(brain_uid=\?\)/, plan);
+  });
+
+  it("tests a plan's words as each statement's Unicode lower case holds them", () => {
+    const store = tempStore('mnemo-saying-');
+    // Letters whose cases LIKE does not fold (Kelvin's K lowers to ASCII k, İ to i and a dot, Σ to σ or
+    // ς by where it stands), LIKE's wildcards and escape, and what a statement of ASCII holds.
+    const unit = fc.constantFrom(
+      ...'aAkKiIsS %_\\.'.split(''),
+      '\u212a',
+      '\u0130',
+      'ß',
+      'ẞ',
+      'ü',
+      'Ü',
+      'σ',
+      'Σ',
+      'ς',
+      '’',
+      'e\u0301',
+    );
+    const word = (statement: string) => {
+      const any = fc.string({ unit, maxLength: 4 });
+      if (statement.length === 0) return any;
+      // Often a piece of the statement, in either case, so that many words are found.
+      const piece = fc
+        .tuple(fc.nat(statement.length - 1), fc.integer({ min: 1, max: 4 }), fc.boolean())
+        .map(([at, n, upper]) => {
+          const w = statement.slice(at, at + n);
+          return upper ? w.toUpperCase() : w;
+        });
+      return fc.oneof(any, piece);
+    };
+    const says = (statement: string, words: string[]) => {
+      const q = sayingAny(words);
+      return store.get<{ yes: number }>(
+        `SELECT count(*) AS yes FROM (SELECT ? AS statement) WHERE 1 ${q.sql}`,
+        statement,
+        ...q.params,
+      )!.yes;
+    };
+    fc.assert(
+      fc.property(
+        fc
+          .string({ unit, maxLength: 12 })
+          .chain((statement) =>
+            fc.tuple(fc.constant(statement), fc.array(word(statement), { maxLength: 3 })),
+          ),
+        ([statement, words]) => {
+          const expected =
+            words.length === 0 || words.some((w) => statement.toLowerCase().includes(w.toLowerCase()));
+          assert.equal(says(statement, words), expected ? 1 : 0, JSON.stringify({ statement, words }));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    store.close();
   });
 });

@@ -45,6 +45,7 @@ import { syncPulledHours } from './043-sync-pulled-hours.ts';
 import { syncForgetGuard } from './044-sync-forget-guard.ts';
 import { recordsBySeq } from './045-records-by-seq.ts';
 import { statementsByOwner } from './046-statements-by-owner.ts';
+import { statementsWithTheirText } from './047-statements-with-their-text.ts';
 
 export interface Migration {
   /** Increasing from 1 (a reserved number may be missing until its change is merged); stored in PRAGMA user_version once applied. */
@@ -106,4 +107,5 @@ export const migrations: readonly Migration[] = [
   syncForgetGuard,
   recordsBySeq,
   statementsByOwner,
+  statementsWithTheirText,
 ];
