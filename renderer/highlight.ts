@@ -1,3 +1,4 @@
+import { matchesOf } from '../engine/contract/matches-of.ts';
 export interface Segment {
   text: string;
   mark: boolean;
@@ -24,7 +25,7 @@ export function highlightQuotes(text: string, quotes: readonly string[]): Segmen
         .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
         .join('\\s+');
       if (pattern) {
-        for (const m of text.matchAll(new RegExp(pattern, 'gi')))
+        for (const m of matchesOf(new RegExp(pattern, 'gi'), text))
           ranges.push([m.index, m.index + m[0].length]);
       }
     }

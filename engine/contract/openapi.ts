@@ -3,6 +3,7 @@ import { errorCodes } from '../errors/codes.ts';
 import * as contract from './index.ts';
 import { operations, type Operation } from './operations.ts';
 import { contractVersion } from './version.ts';
+import { matchesOf } from './matches-of.ts';
 
 type Json = Record<string, unknown>;
 
@@ -74,7 +75,7 @@ function queryParameters(op: Operation): Json[] {
 }
 
 function pathParameters(op: Operation): Json[] {
-  return [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+  return matchesOf(/\{(\w+)\}/g, op.path).map((m) => ({
     name: m[1],
     in: 'path',
     required: true,

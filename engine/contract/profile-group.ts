@@ -1,3 +1,4 @@
+import { matchesOf } from './matches-of.ts';
 /**
  * The Profile's groups, in its order: what an agent must know before it acts for the person (health),
  * then what holds a slot (home, job, partner, diet, ...), then everything else, each group newest
@@ -158,7 +159,7 @@ export function namesAsked(statement: string, selfName: string | null): string[]
 }
 
 function smallTalk(statement: string, selfName: string | null, isName: (folded: string) => boolean): boolean {
-  const words = [...statement.matchAll(wordOf)];
+  const words = matchesOf(wordOf, statement);
   if (words.length === 0 || words.length > 12) return false;
   const own = new Set(
     (selfName ?? '')

@@ -1,3 +1,4 @@
+import { matchesOf } from '../contract/matches-of.ts';
 /**
  * The words of a text as UTF-8 byte ranges, split exactly as `words()` (glove-sif.ts) splits them:
  * `text.toLowerCase().match(/[\p{L}\p{N}]+|'[\p{L}]+/gu)`, without its string per word and array per
@@ -33,7 +34,7 @@ function blockKinds(block: number): Uint8Array {
   for (let cp = first; cp < first + blockSize; cp++) cps.push(cp >= 0xd800 && cp <= 0xdfff ? 0x20 : cp);
   const all = String.fromCodePoint(...cps);
   for (const [re, kind] of kindPatterns) {
-    for (const m of all.matchAll(re)) {
+    for (const m of matchesOf(re, all)) {
       const from = m.index / units;
       kinds.fill(kind, from, from + m[0].length / units);
     }

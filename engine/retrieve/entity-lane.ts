@@ -4,6 +4,7 @@ import { foldText, foldWithOffsets } from '../core/shared/fold-text.ts';
 import type { Lane, LaneCandidate, LaneInput } from './lane.ts';
 import { nicknamesNamed, selfNames } from './self-names.ts';
 import { searchQuery, sharedReason } from './turn-lexical-lane.ts';
+import { matchesOf } from '../contract/matches-of.ts';
 
 /** A folded query's words of the first person, or the user an agent asks about. */
 const firstPerson =
@@ -136,7 +137,7 @@ export function withoutSpeakers(query: string, names: readonly string[]): string
   for (const name of names) {
     const pattern = name.split(/\s+/).map(escapeRegExp).join('\\s+');
     const found = new RegExp(`(?<![\\p{L}\\p{N}])${pattern}(?:['’]s)?(?![\\p{L}\\p{N}])`, 'gu');
-    for (const m of folded.matchAll(found)) cuts.push([origin[m.index]!, origin[m.index + m[0].length]!]);
+    for (const m of matchesOf(found, folded)) cuts.push([origin[m.index]!, origin[m.index + m[0].length]!]);
   }
   cuts.sort((a, b) => a[0] - b[0]);
   let out = '';

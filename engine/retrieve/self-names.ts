@@ -3,6 +3,7 @@ import { slotPrefix } from '../core/derive/slot-key.ts';
 import { slotValueAsSaid } from '../core/derive/slot-value.ts';
 import { foldText } from '../core/shared/fold-text.ts';
 import type { LaneInput } from './lane.ts';
+import { matchesOf } from '../contract/matches-of.ts';
 
 /** The Brain's own person's names as a query may name her. */
 export interface SelfNames {
@@ -52,7 +53,7 @@ export function selfNames(input: Pick<LaneInput, 'slots' | 'eligibility' | 'memo
  */
 export function nicknamesNamed(query: string, nicknames: readonly string[]): string[] {
   if (nicknames.length === 0) return [];
-  const words = [...query.matchAll(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.-]*/gu)].map((m) => ({
+  const words = matchesOf(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.-]*/gu, query).map((m) => ({
     folded: fold(m[0].replace(/['’]s$/u, '').replace(/(?<!\.)\.+$/u, '')),
     written: m[0],
     opens: /(?:^|[.!?¿¡:;"“(]\s*)$/u.test(query.slice(0, m.index)),

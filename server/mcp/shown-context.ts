@@ -1,5 +1,6 @@
 import type { Citation, Context } from '../../engine/contract/index.ts';
 import { listedMemory, type ListedMemory } from './listed-memory.ts';
+import { matchesOf } from '../../engine/contract/matches-of.ts';
 
 /**
  * The quote of each numbered block of a Context's text, by its number. The text opens with a preamble
@@ -11,7 +12,7 @@ export function quotedBlocks(text: string): Map<number, string> {
   const blocks = new Map<number, string>();
   const boundary = /^Quoted evidence[^\n]*?"#(mnemo-\d+)"/u.exec(text)?.[1];
   if (boundary === undefined) return blocks;
-  const headers = [...text.matchAll(new RegExp(`(?:^|\\n\\n)#${boundary} \\[(\\d+)\\][^\\n]*\\n`, 'gu'))];
+  const headers = matchesOf(new RegExp(`(?:^|\\n\\n)#${boundary} \\[(\\d+)\\][^\\n]*\\n`, 'gu'), text);
   for (const [i, h] of headers.entries()) {
     const end = headers[i + 1]?.index ?? text.length;
     blocks.set(Number(h[1]), text.slice(h.index + h[0].length, end));

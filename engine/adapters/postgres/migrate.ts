@@ -6,6 +6,7 @@ import { healthLines } from './migrations/034-health-lines.ts';
 import { indexCompoundWords } from './compound-words.ts';
 import { markHealthLines } from './health-lines.ts';
 import { keyStatements } from './statement-keys.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /** One key for every Mnemo process on a database: whoever holds it migrates, the others wait. */
 const MIGRATION_LOCK = 0x6d6e656d6f; // 'mnemo'
@@ -102,8 +103,9 @@ export async function migrate(
 export function tablesMade(list: readonly PgMigration[]): string[] {
   const made = new Set<string>();
   for (const m of list)
-    for (const [, name] of m.sql.matchAll(
+    for (const [, name] of matchesOf(
       /\bCREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?!IF\s+NOT\s+EXISTS\b)"?(\w+)/giu,
+      m.sql,
     ))
       made.add(name!.toLowerCase());
   return [...made].sort();

@@ -1,5 +1,6 @@
 import { foldText } from '../shared/fold-text.ts';
 import { matchedTerms } from '../retrieve/query-terms.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /** A word a question writes with a capital inside it, its possessive aside: "Marko" of "Marko's". */
 const capitalised = /(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{L}\p{M}]*(?:[-'’]\p{L}+)*/gu;
@@ -15,7 +16,7 @@ export function namesAsked(
   terms: readonly string[],
   subjects: readonly string[] = [],
 ): Set<string> {
-  const written = [...query.matchAll(capitalised)].map((m) => foldText(m[0].replace(/['’]s$/u, '')));
+  const written = matchesOf(capitalised, query).map((m) => foldText(m[0].replace(/['’]s$/u, '')));
   const named = [...written, ...subjects].join('\n');
   return new Set(terms.filter((t) => matchedTerms(named, [t]).length > 0));
 }

@@ -5,6 +5,7 @@ import { valueKind } from './said-instead.ts';
 import { normalizeStatement } from './record-text.ts';
 import { chatEnd } from './slot-sentences.ts';
 import { sentences } from './split-text.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * A question put to the speaker about one of their slots ("Where are you based?", "when's your
@@ -237,7 +238,7 @@ const questionOpens =
  */
 export function questionClause(q: string): string {
   let at = 0;
-  for (const m of q.matchAll(questionOpens)) at = m.index + m[0].length;
+  for (const m of matchesOf(questionOpens, q)) at = m.index + m[0].length;
   if (at === 0) return q;
   const clause = q.slice(at);
   return clause.charAt(0).toUpperCase() + clause.slice(1);

@@ -1,4 +1,5 @@
 import { isQuestion } from './unmarked-question.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * A plan the speaker says is off: the slot it was to hold, and the value named, if one is ("the porto
@@ -161,7 +162,7 @@ export function planCalledOff(s: string): CalledOff | null {
 export function readFromAClause<T>(s: string, read: (clause: string) => T | null, doubted: RegExp): T | null {
   const whole = read(s);
   if (whole !== null) return whole;
-  for (const m of s.matchAll(/(?:[:;]|\s[—–-]|,)\s+(?=\S)/gu)) {
+  for (const m of matchesOf(/(?:[:;]|\s[—–-]|,)\s+(?=\S)/gu, s)) {
     const at = m.index + m[0].length;
     if (doubted.test(s.slice(0, at)) || passedOn.test(s.slice(0, at))) return null;
     const later = read(s.slice(at));

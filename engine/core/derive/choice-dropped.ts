@@ -1,5 +1,6 @@
 import { lead, opens, sameThing, thingWords } from './taste-ended.ts';
 import { isQuestion } from './unmarked-question.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /*
  * A choice the speaker (alone or with others: "we") says is off, in so many words: "We are not doing
@@ -109,7 +110,7 @@ export function choiceDropped(sentence: string): ChoiceDropped | null {
   const s = sentence.trim();
   if (s.length > 300 || isQuestion(s)) return null;
   for (const re of [reversed, reversedPassive])
-    for (const m of s.matchAll(re)) {
+    for (const m of matchesOf(re, s)) {
       const words = decisionWords(m);
       if (words.length > 0) return { words, by: 'decision' };
     }
@@ -119,7 +120,7 @@ export function choiceDropped(sentence: string): ChoiceDropped | null {
     if (words.length > 0) return { words, by: 'chosen' };
   }
   for (const re of [notAfterAll, wontAfterAll, noLonger, against, switchedFrom, insteadOf])
-    for (const m of s.matchAll(re)) {
+    for (const m of matchesOf(re, s)) {
       let what = m.groups!['what']!;
       if (re === notAfterAll || re === wontAfterAll) {
         // "not doing SQLite after all": the thing is before the marker, which must be said.
@@ -173,9 +174,9 @@ export function saysChoice(statement: string, dropped: ChoiceDropped): boolean {
     return saysDecided.test(statement) && holdsEvery(allWords(statement), dropped.words);
   if (dropped.by === 'chosen')
     for (const re of [saysChoiceClause, decidedClause])
-      for (const m of statement.matchAll(re))
+      for (const m of matchesOf(re, statement))
         if (holdsEvery(allWords(m.groups!['what']!), dropped.words)) return true;
-  for (const m of statement.matchAll(saysChoiceClause)) {
+  for (const m of matchesOf(saysChoiceClause, statement)) {
     const said = thingWords(m.groups!['what']!);
     if (holdsEvery(said, dropped.words)) return true;
   }

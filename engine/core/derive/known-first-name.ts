@@ -1,6 +1,7 @@
 import type { Claim } from './deriver.ts';
 import { normalizeStatement } from './record-text.ts';
 import { foldName } from './resolve-owner.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * Words of a text that may be a person's first name said alone ("Marko" of "Marko's birthday is July
@@ -9,7 +10,7 @@ import { foldName } from './resolve-owner.ts';
  */
 export function firstNameWords(text: string, cap = 64): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(capitalised)) {
+  for (const m of matchesOf(capitalised, text)) {
     out.add(normalizeStatement(m[0]));
     if (out.size >= cap) break;
   }

@@ -1,4 +1,5 @@
 import { fencedLines } from '../shared/fenced-lines.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * A note's sentence as a Memory reads it: a wiki link as the words it shows ("[[Ana Costa|Ana]]" as
@@ -24,7 +25,7 @@ function withoutComments(text: string, fill: (comment: string) => string): strin
   const masked = text.replace(/`[^`\n]+`/gu, (code) => ' '.repeat(code.length));
   let out = '';
   let at = 0;
-  for (const m of masked.matchAll(comment)) {
+  for (const m of matchesOf(comment, masked)) {
     out += text.slice(at, m.index) + fill(text.slice(m.index, m.index + m[0].length));
     at = m.index + m[0].length;
   }

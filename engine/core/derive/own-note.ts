@@ -4,6 +4,7 @@ import { relation } from './about-another.ts';
 import { notSaid } from './not-said.ts';
 import { foldName, selfFirstName } from './resolve-owner.ts';
 import { kinWords } from './slot-sentences.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * Imports whose documents hold other people's words: a calendar event's description (its organiser's),
@@ -30,7 +31,7 @@ const clippedTag = /#(?:clippings?|clipped|web-?clip(?:s|pings?)?)(?![\p{L}\p{N}
  * ("tom and i booked", as a phone types it), not a numbering's "i." or "i.e.".
  */
 export function speaksFirstPerson(line: string): boolean {
-  for (const m of line.matchAll(firstPerson)) {
+  for (const m of matchesOf(firstPerson, line)) {
     if (m[0] === 'US') continue;
     if (m[0] === 'i' && !/^\s+\p{L}/u.test(line.slice(m.index + 1))) continue;
     return true;
@@ -151,7 +152,7 @@ const notKin = /^baby\s+aspirin/iu;
 
 /** Whether a line names someone by a kin or role word ("Mum: blood pressure 150/90", "For Grandma: …"). */
 function namesKin(line: string): boolean {
-  for (const m of line.matchAll(lineWord)) {
+  for (const m of matchesOf(lineWord, line)) {
     const w = m[0].replace(/['’]s?$/u, '');
     if (kinWord.test(w) && !pets.has(w.toLowerCase()) && !notKin.test(line.slice(m.index))) return true;
   }
@@ -183,7 +184,7 @@ function namesAnother(
     if (wholeName.test(key) || known?.has(foldName(key)) === true || forSomeone.test(key)) return true;
   }
   if (namesKin(line)) return true;
-  for (const m of line.matchAll(nameInParentheses)) {
+  for (const m of matchesOf(nameInParentheses, line)) {
     const name = m.groups!['name']!;
     if (!hers(name) && !calendarWords.has(name.toLowerCase())) return true;
   }

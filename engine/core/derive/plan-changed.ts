@@ -6,6 +6,7 @@ import { saysIdea } from './idea-dropped.ts';
 import { isQuestion } from './unmarked-question.ts';
 import { kinWords, relationRoles } from './slot-sentences.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /*
  * A plan said to be moved to another time or called off: "The dentist moved my appointment to Friday at
@@ -623,7 +624,7 @@ function leavesFrom(statement: string, place: string): boolean {
     String.raw`(?<![\p{L}\p{N}])${escapeRegExp(place).replace(/\s+/gu, '\\s+')}(?![\p{L}\p{N}])`,
     'giu',
   );
-  const found = [...statement.matchAll(at)];
+  const found = matchesOf(at, statement);
   return (
     found.length > 0 &&
     found.every(
@@ -664,7 +665,7 @@ const bookedPlace = /(?<![\p{L}\p{N}])(?:in|to|at)\s+(?:the\s+)?(\p{Lu}[\p{L}\p{
  */
 function stayBooked(statement: string, change: PlanChange, planSaid: string): boolean {
   if (!stays.has(change.plan.replace(/e?s$/u, '')) || !stayParts.test(statement)) return false;
-  return [...statement.matchAll(bookedPlace)].every((m) => placeOf(m[1]!, change, planSaid));
+  return matchesOf(bookedPlace, statement).every((m) => placeOf(m[1]!, change, planSaid));
 }
 
 /**
@@ -703,7 +704,7 @@ function bookedForPlan(statement: string, change: PlanChange, planSaid: string):
   if (besides.test(statement) && !stayBooked(statement, change, planSaid)) return false;
   const noun = change.plan.replace(/e?s$/u, '');
   const theirs = (n: string) => n === noun || (stays.has(noun) && ofAStay.has(n));
-  return [...statement.matchAll(everyPlan)].every((m) => theirs(m[0].toLowerCase().replace(/e?s$/u, '')));
+  return matchesOf(everyPlan, statement).every((m) => theirs(m[0].toLowerCase().replace(/e?s$/u, '')));
 }
 
 /**
@@ -735,7 +736,7 @@ export function bookedApart(
 ): 'named' | 'near' | null {
   if (change.how !== 'cancelled' || !stays.has(change.plan.replace(/e?s$/u, ''))) return null;
   if (!bookedForPlan(statement, change, planSaid) || bookedByAnother(statement, planSaid)) return null;
-  const places = [...statement.matchAll(bookedPlace)].map((m) => m[1]!);
+  const places = matchesOf(bookedPlace, statement).map((m) => m[1]!);
   if (places.some((p) => !placeOf(p, change, planSaid))) return null;
   if (places.length > 0 || (change.place !== undefined && saysIdea(statement, change.place))) return 'named';
   return stayParts.test(statement) ? 'near' : null;
@@ -808,7 +809,7 @@ export function namesOtherPlace(
   planSaid: string,
   booking: string,
 ): boolean {
-  return [...text.matchAll(bookedPlace)].some(
+  return matchesOf(bookedPlace, text).some(
     (m) => !placeOf(m[1]!, change, planSaid) && !placeOf(m[1]!, change, booking),
   );
 }
@@ -854,7 +855,7 @@ export function saysTrip(text: string, change: PlanChange, planSaid: string): bo
     bookedWords.test(text) ||
     aStay.test(text) ||
     (change.place !== undefined && saysIdea(text, change.place)) ||
-    [...text.matchAll(bookedPlace)].some((m) => placeOf(m[1]!, change, planSaid))
+    matchesOf(bookedPlace, text).some((m) => placeOf(m[1]!, change, planSaid))
   );
 }
 
@@ -884,7 +885,7 @@ export function isBookingChanged(statement: string, change: PlanChange): boolean
 /** The weekday, month and day of each ISO date a statement says ("2026-12-08T09:00" → tuesday, december, 8). */
 function isoDateWords(statement: string): Set<string> {
   const words = new Set<string>();
-  for (const d of statement.matchAll(/(?<![\p{L}\p{N}])(\d{4})-(\d{2})-(\d{2})T/gu)) {
+  for (const d of matchesOf(/(?<![\p{L}\p{N}])(\d{4})-(\d{2})-(\d{2})T/gu, statement)) {
     const day = new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3])));
     if (Number.isNaN(day.getTime())) continue;
     words.add(weekdays[day.getUTCDay()]!).add(months[day.getUTCMonth()]!).add(String(day.getUTCDate()));
@@ -929,7 +930,7 @@ const anyPlan = new RegExp(
 const everyPlan = new RegExp(anyPlan.source, 'giu');
 /** Whether a statement says a plan's noun other than `noun`'s. */
 const otherPlan = (statement: string, noun: string) =>
-  [...statement.matchAll(everyPlan)].some((m) => m[0].toLowerCase().replace(/e?s$/u, '') !== noun);
+  matchesOf(everyPlan, statement).some((m) => m[0].toLowerCase().replace(/e?s$/u, '') !== noun);
 const pastTime =
   /(?<![\p{L}\p{N}])(?:yesterday|ago|last\s+(?:night|week|weekend|month|year|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday))(?![\p{L}\p{N}])/iu;
 
@@ -996,7 +997,7 @@ function datesSaid(text: string): PlanDate[] {
     const d = new Date(event.startMs);
     dates.push({ month: d.getUTCMonth(), day: d.getUTCDate() });
   }
-  for (const m of text.matchAll(monthSaid)) {
+  for (const m of matchesOf(monthSaid, text)) {
     const name = m.groups!['month']!;
     // "may" is mostly the verb.
     if (name.toLowerCase() === 'may' && !/^M/u.test(name) && m.groups!['after'] === undefined) continue;

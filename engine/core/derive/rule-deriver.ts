@@ -91,6 +91,7 @@ import { taskDone } from './task-done.ts';
 import { tasteEnded, tasteResumed } from './taste-ended.ts';
 import { tasksSaid } from './task-said.ts';
 import { withoutNoteMetadata } from './note-metadata.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /** A question, marked or as a chat asks one without its mark ("do i live in porto lol"). */
 export const asks = (s: string): boolean => isQuestion(s) || opensAsQuestion(s);
@@ -1690,7 +1691,7 @@ function pronounsTaken(
     const m = kinNaming.exec(x);
     const kinOf = m === null ? undefined : kinPronouns[(m[1] ?? m[2])!.toLowerCase()];
     if (kinOf !== undefined) sure.add(kinOf);
-    for (const k of x.matchAll(kinBefore)) {
+    for (const k of matchesOf(kinBefore, x)) {
       const p = kinPronouns[k[1]!.toLowerCase()];
       if (p !== undefined) seen.add(p);
     }
@@ -2524,8 +2525,9 @@ function clauseAttributes(
   if (s.length > 400 || takesItBack.test(s)) return { claims, before: null };
   let first = -1;
   let end = 0;
-  for (const m of s.matchAll(
+  for (const m of matchesOf(
     /(?:,\s*(?:and\s+)?|\sand\s+|;\s*)(?=(?:my|not|no\s+longer|(?:so\s+(?:now\s+)?)?i(?:['’]?m|\s+am)|so(?=\s+(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian)(?![\p{L}\p{N}])))\s)/giu,
+    s,
   )) {
     const from = m.index + m[0].length;
     const rest = s.slice(from);

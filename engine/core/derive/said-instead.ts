@@ -6,6 +6,7 @@ import { chatEnd, emailShaped, nameParticles, phoneShaped } from './slot-sentenc
 import { valueStatement } from './slot-statement.ts';
 import { namesValue, slotValueAsSaid } from './slot-value.ts';
 import { whenShaped } from './statement-mend.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * A message that only gives a value in place of one said just before, without saying of what: "wait
@@ -209,7 +210,7 @@ function otherOfKind(quote: string, value: string, kind: ValueKind, subject: str
       .map((w) => normalizeStatement(w))
       .filter((w) => w !== ''),
   );
-  for (const m of quote.matchAll(/(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}\p{M}'’-]*/gu)) {
+  for (const m of matchesOf(/(?<![\p{L}\p{N}'’])\p{Lu}[\p{L}\p{M}'’-]*/gu, quote)) {
     const before = quote.slice(0, m.index).trimEnd();
     if (before === '' || /[.!?:]$/u.test(before) || /^I(?:['’]\p{L}+)?$/u.test(m[0])) continue;
     if (!own.has(normalizeStatement(m[0].replace(/['’]s$/u, '')))) return true;

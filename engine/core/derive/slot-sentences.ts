@@ -13,6 +13,7 @@ import {
   streetAddressOpening,
   streetAddressShaped,
 } from './street-address.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * First-person sentences that state a value the speaker can hold only one of at a time: where they live
@@ -932,8 +933,8 @@ function chatCased(sentence: string, shouted = false): string {
     if (name) names.push({ at, ...name });
     return name;
   };
-  const triggers = [...text.matchAll(lowerTrigger)];
-  if (shouted) triggers.push(...text.matchAll(shoutedJobBefore));
+  const triggers = matchesOf(lowerTrigger, text);
+  if (shouted) triggers.push(...matchesOf(shoutedJobBefore, text));
   triggers.sort((a, b) => a.index - b.index);
   for (const m of triggers) {
     const name = take(m.index + m[0].length);
@@ -1045,7 +1046,7 @@ export function slotSentences(said: string): SlotReading {
   const read = comingWords.test(sentence) ? allReaders : nowReaders;
   for (const { predicate, re, clause } of read) {
     let last: Found | null = null;
-    for (const m of sentence.matchAll(re)) {
+    for (const m of matchesOf(re, sentence)) {
       // From the lead's "I" or "we" (after the separator the pattern takes) to the end of the value.
       const start = m.index + m[0].search(/\p{L}/u);
       if (qualifiesANoun(sentence.slice(0, start))) continue;

@@ -1,6 +1,7 @@
 import { fencedLines } from '../shared/fenced-lines.ts';
 import { segmentInWindows } from '../shared/segment-in-windows.ts';
 import { isForeignMonthName } from '../retrieve/time-languages.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /** A span of the source text: text.slice(start, end) === value, trimmed. */
 export interface Span {
@@ -143,7 +144,7 @@ const numberAtLineStart = /(?:^|\n)[ \t]*(\d{1,3})[.)][ \t]/gu;
 /** The numbers text's lines open with ("1. …", "2) …"): one is a list's where the next or the one before is too. */
 export function numberedLines(text: string): ReadonlySet<number> {
   const out = new Set<number>();
-  for (const m of text.matchAll(numberAtLineStart)) out.add(Number(m[1]));
+  for (const m of matchesOf(numberAtLineStart, text)) out.add(Number(m[1]));
   return out;
 }
 const inOrder = (n: number, listed: ReadonlySet<number>) => listed.has(n - 1) || listed.has(n + 1);
@@ -222,7 +223,7 @@ function* lowerCaseSentences(text: string, span: Span): Generator<Span> {
     return;
   }
   let from = span.start;
-  for (const m of span.value.matchAll(stopBeforeLower)) {
+  for (const m of matchesOf(stopBeforeLower, span.value)) {
     const at = span.start + m.index;
     const word = wordBefore(text, at, Math.max(from, at - 24));
     const bare = word.toLowerCase();

@@ -1,5 +1,6 @@
 import { lead, opens } from './taste-ended.ts';
 import { isQuestion } from './unmarked-question.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /*
  * A state of the speaker's said not to be so, in the words it was said in: "Turns out I'm not allergic
@@ -41,7 +42,7 @@ function stateWords(text: string): string[] {
 export function stateDenied(sentence: string): StateDenied | null {
   const s = sentence.trim();
   if (s.length > 300 || isQuestion(s)) return null;
-  for (const m of s.matchAll(denial)) {
+  for (const m of matchesOf(denial, s)) {
     const rest = m.groups!['rest']!.trim().replace(closing, '');
     const words = stateWords(rest);
     // One word ("I'm not sure", "I'm not hungry") is too little to tell one state from another.
@@ -59,7 +60,7 @@ const saysStateClause = new RegExp(String.raw`${opens}${lead}I(?:\s+am|['’]m)\
  */
 export function saysState(statement: string, denied: StateDenied): boolean {
   if (isQuestion(statement.trim()) || stateDenied(statement) !== null) return false;
-  for (const m of statement.matchAll(saysStateClause)) {
+  for (const m of matchesOf(saysStateClause, statement)) {
     const words = stateWords(m.groups!['rest']!);
     if (words[0] === 'not') continue;
     if (words.length === denied.words.length && words.every((w, i) => w === denied.words[i])) return true;

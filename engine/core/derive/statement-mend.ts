@@ -1,6 +1,7 @@
 import { months, weekdays } from '../retrieve/time-expressions.ts';
 import type { Claim } from './deriver.ts';
 import type { SaidInstead } from './said-instead.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /*
  * A mend of a date, a time or a number in a statement of no slot: "My partner and I are going to Lisbon
@@ -36,7 +37,7 @@ interface Word {
 }
 
 const wordsOf = (s: string): Word[] =>
-  [...s.matchAll(/(?:[^\s,;:!?()"“”]|:(?=\d))+/gu)].map((m) => ({
+  matchesOf(/(?:[^\s,;:!?()"“”]|:(?=\d))+/gu, s).map((m) => ({
     text: m[0],
     start: m.index,
     end: m.index + m[0].length,

@@ -1,4 +1,5 @@
 import { isQuestion } from './unmarked-question.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /*
  * A taste or a habit the speaker says is over, in so many words: "I don't drink tea anymore", "I no
@@ -62,7 +63,7 @@ const determiners = /^(?:(?:a\s+lot\s+of|lots\s+of|a|an|the|my|this|that|some|an
 export function thingWords(after: string): string[] {
   const rest = after.replace(determiners, '');
   const words: string[] = [];
-  for (const m of rest.matchAll(/[\p{L}'’-]+|[^\p{L}\s]/gu)) {
+  for (const m of matchesOf(/[\p{L}'’-]+|[^\p{L}\s]/gu, rest)) {
     const w = m[0].toLowerCase();
     if (!/^\p{L}/u.test(w) || stops.has(w) || words.length === 3) break;
     words.push(w);
@@ -222,7 +223,7 @@ export function tasteEnded(
   const s = sentence.trim();
   if (s.length > 300 || isQuestion(s)) return null;
   for (const re of [dontAnymore, noLonger, stopped, gaveUp, quitsThing, noMore])
-    for (const m of s.matchAll(re)) {
+    for (const m of matchesOf(re, s)) {
       if (reportedAt(s, m.index)) continue;
       // "I quit coffee for a week", "No more chocolate until Christmas!": a stop for a while.
       if (limitFirst.test(afterThing(m.groups!['what']!) + s.slice(m.index + m[0].length))) continue;
@@ -298,7 +299,7 @@ const saysTasteClause = new RegExp(
  */
 export function saysTaste(statement: string, ended: TasteEnded): boolean {
   if (tasteEnded(statement) !== null) return false;
-  for (const m of statement.matchAll(saysTasteClause)) {
+  for (const m of matchesOf(saysTasteClause, statement)) {
     const g = m.groups!;
     const said = g['verb']!.toLowerCase();
     // "I like drinking tea", "I love to eat sushi": the verb of the thing is the second.
@@ -344,7 +345,7 @@ export function tasteResumed(sentence: string): TasteEnded | null {
   const s = sentence.trim();
   if (s.length > 300 || isQuestion(s)) return null;
   for (const re of [backOn, startedAgain])
-    for (const m of s.matchAll(re)) {
+    for (const m of matchesOf(re, s)) {
       if (reportedAt(s, m.index)) continue;
       const g = m.groups!;
       let what = g['what']!;

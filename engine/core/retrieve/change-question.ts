@@ -2,6 +2,7 @@ import type { TimeIntent } from './time-expressions.ts';
 import { foldText } from '../shared/fold-text.ts';
 import { afterPreposition, basesOf } from '../shared/name-forms.ts';
 import { matchedTerms } from './query-terms.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 const DAY = 86_400_000;
 
@@ -226,7 +227,7 @@ const capitalised = /(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{L}\p{M}]+/gu;
  */
 function namesInCases(query: string): Map<string, readonly string[]> {
   const cased = new Map<string, readonly string[]>();
-  for (const m of query.matchAll(capitalised)) {
+  for (const m of matchesOf(capitalised, query)) {
     if (!afterPreposition(query, m.index)) continue;
     const bases = basesOf(m[0]);
     if (bases.length > 0) cased.set(foldText(m[0]), [...new Set([...bases, m[0]].map((b) => foldText(b)))]);

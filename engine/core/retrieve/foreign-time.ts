@@ -1,6 +1,7 @@
 import { foldText } from '../shared/fold-text.ts';
 import { languageScores, wordsForLanguage } from './languages.ts';
 import { timeLanguages, type TimeLanguage } from './time-languages.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /** A time phrase of another language and the English it was read as. */
 export interface ReadPhrase {
@@ -95,7 +96,7 @@ const opening = /[\s"'“‘«([]/u;
  */
 function namedWords(cased: string): Uint8Array {
   const named = new Uint8Array(cased.length);
-  for (const m of cased.matchAll(/(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{L}\p{M}]*/gu)) {
+  for (const m of matchesOf(/(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{L}\p{M}]*/gu, cased)) {
     let i = m.index - 1;
     while (i >= 0 && cased[i] !== '\n' && opening.test(cased[i]!)) i--;
     if (i >= 0 && !sentenceMark.test(cased[i]!)) named.fill(1, m.index, m.index + m[0].length);
@@ -167,7 +168,7 @@ export function inEnglishTime(text: string): InEnglishTime {
   for (const { c, spoken } of languages)
     for (const r of rewritesOf(c).rewrites) {
       r.re.lastIndex = 0;
-      for (const m of read.matchAll(r.re)) {
+      for (const m of matchesOf(r.re, read)) {
         const from = m.index;
         const to = from + m[0].length;
         if (

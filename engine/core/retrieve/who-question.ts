@@ -1,6 +1,7 @@
 import { foldText } from '../shared/fold-text.ts';
 import { escapeRegExp } from '../shared/escape-reg-exp.ts';
 import { englishFunctionWords, languages } from './languages.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /** Words a question may open with before it asks ("So who is Luka?", "remind me, who's Luka?"). */
 const openers = new Set('so and ok okay hey wait remind tell me'.split(' '));
@@ -128,13 +129,13 @@ export function definitionsOf(name: string): (text: string) => Defines {
   const opensClause =
     /^(?:\s+\p{L}[\p{L}-]*)?\s+(?:is|was|will|would|has|had|can|could|says|said)(?![\p{L}\p{N}])/u;
   const nounsBefore = (p: RegExp, folded: string) =>
-    [...folded.matchAll(p)].some(
+    matchesOf(p, folded).some(
       (m) =>
         nounsOnly(m[1]!) &&
         !(toSomeone.test(folded.slice(0, m.index)) && opensClause.test(folded.slice(m.index + m[0].length))),
     );
   const nounAfter = (folded: string) =>
-    appositions.some((p) => [...folded.matchAll(p)].some((m) => nounsOnly(m[1]!)));
+    appositions.some((p) => matchesOf(p, folded).some((m) => nounsOnly(m[1]!)));
   return (text) => {
     const folded = foldText(text).replace(/’/gu, "'");
     if (!new RegExp(n, 'u').test(folded)) return 0;

@@ -1,3 +1,4 @@
+import { matchesOf } from '../../contract/matches-of.ts';
 /** A character that is not printable ASCII, a tab or a line end: text without one folds to its lower case. */
 const notAscii = /[^\u0020-\u007e\t\n\r]/;
 
@@ -75,7 +76,7 @@ export function foldWithOffsets(text: string): { folded: string; origin: Int32Ar
   const starts: number[] = [];
   const cache = new Map<string, string>();
   let length = 0;
-  for (const m of text.matchAll(/[^\p{M}][\p{M}]*|[\p{M}]+/gsu)) {
+  for (const m of matchesOf(/[^\p{M}][\p{M}]*|[\p{M}]+/gsu, text)) {
     const piece = m[0];
     let f = cache.get(piece);
     if (f === undefined) {

@@ -2,6 +2,7 @@ import { products } from '../../core/derive/not-a-place.ts';
 import { englishWordNames, givenNames as givenNameList } from './given-names.ts';
 import { afterPreposition, basesOf, casePrepositions } from '../../core/shared/name-forms.ts';
 import { isCalendarWord } from './redact-places.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * Names of people the Brain does not know, found by how names are written (redact.ts runs this after
@@ -325,7 +326,7 @@ export function baseName(
   const written =
     named ??
     ((base: string) =>
-      (inText ??= new Set([...text.matchAll(capitalisedWord)].map((m) => plain(m[0])))).has(plain(base)));
+      (inText ??= new Set(matchesOf(capitalisedWord, text).map((m) => plain(m[0])))).has(plain(base)));
   const said = bases.filter(written);
   if (said.length === 1) return said[0]!;
   return bases.find((b) => !englishWords.has(lower(b))) ?? bases[0]!;
@@ -497,11 +498,11 @@ const knownBesideKnown = new RegExp(String.raw`(${knownTag})(?:${space}|${hyphen
  */
 export function nameBesideKnown(text: string): string | null {
   for (const re of [afterKnown, beforeKnown])
-    for (const m of text.matchAll(re)) {
+    for (const m of matchesOf(re, text)) {
       const word = m[1] ?? m[2]!;
       if (!isNoName(word)) return word;
     }
-  for (const m of text.matchAll(wordBeforeSurname)) if (givenBeforeSurname(m[1]!)) return m[1]!;
+  for (const m of matchesOf(wordBeforeSurname, text)) if (givenBeforeSurname(m[1]!)) return m[1]!;
   return null;
 }
 
@@ -528,7 +529,7 @@ function givenBeforeSurname(word: string): boolean {
  * one name ("Goranom Babićem").
  */
 export function tagsAsOneName(text: string): boolean {
-  for (const m of text.matchAll(knownBesideKnown)) {
+  for (const m of matchesOf(knownBesideKnown, text)) {
     const [first, second] = [m[1]!, m[2]!];
     if (first.replace(surnameMark, '') === second.replace(surnameMark, '')) continue;
     if (first.endsWith(surnameMark) || second.endsWith(surnameMark)) return true;

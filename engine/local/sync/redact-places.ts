@@ -1,4 +1,5 @@
 import { products } from '../../core/derive/not-a-place.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /**
  * The redactor's rules for where a person lives and what they earn or pay (redact.ts): postal addresses
@@ -148,7 +149,7 @@ const notAStreet = new Set(
 function replaceCuedNumberFirst(text: string): string {
   let out = '';
   let from = 0;
-  for (const m of text.matchAll(cuedNumberFirst)) {
+  for (const m of matchesOf(cuedNumberFirst, text)) {
     if (m.index < from) continue;
     const home = homeCue.test(m[1]!);
     let end = streetEnd(text, m.index + m[0].length, home);
@@ -350,7 +351,7 @@ const birthWords = new RegExp(
 export const isBirthPredicate = (predicate: string): boolean => {
   if (!birthPredicate.test(predicate)) return false;
   if (dateWord.test(predicate)) return true;
-  for (const m of predicate.matchAll(birthWords)) if (m[1] === undefined && m[2] === undefined) return true;
+  for (const m of matchesOf(birthWords, predicate)) if (m[1] === undefined && m[2] === undefined) return true;
   return false;
 };
 

@@ -31,6 +31,7 @@ import {
 } from './redact-places.ts';
 import { isCodePredicate, isSecretPredicate, replaceCodes, replaceSecrets } from './redact-secrets.ts';
 import { specialCategoryOf } from './special-categories.ts';
+import { matchesOf } from '../../contract/matches-of.ts';
 
 /** The people a Brain knows: its self, the speakers of its messages, its contacts and event participants. */
 export interface KnownPeople {
@@ -588,7 +589,7 @@ const compat = (ch: string) => ch.normalize('NFKC');
 function replaceEmails(text: string): string {
   let out = '';
   let from = 0;
-  for (const { index: at } of text.matchAll(atSigns)) {
+  for (const { index: at } of matchesOf(atSigns, text)) {
     if (at < from) continue;
     let start = at;
     while (start > from && localChar.test(compat(text[start - 1]!))) start -= 1;
@@ -621,7 +622,7 @@ const domainPart = /^[\p{L}\p{N}.-]$/u;
 function replaceObfuscatedEmails(text: string): string {
   let out = '';
   let from = 0;
-  for (const m of text.matchAll(writtenAt)) {
+  for (const m of matchesOf(writtenAt, text)) {
     const at = m.index;
     if (at < from) continue;
     let start = at;
@@ -660,7 +661,7 @@ function replaceIbans(text: string): string {
   const spaced = text.replace(anySpace, ' ');
   let out = '';
   let from = 0;
-  for (const m of spaced.matchAll(ibanStart)) {
+  for (const m of matchesOf(ibanStart, spaced)) {
     const start = m.index;
     if (start < from) continue;
     const read = ibanAt(spaced, start).filter(
@@ -721,7 +722,7 @@ function ibanGroups(head: string, from: number, upper: boolean): { groups: IbanG
   run.lastIndex = from;
   const found = run.exec(head);
   if (!found) return { groups: [], end: from };
-  const groups = [...found[0].matchAll(/[A-Z0-9]+/gi)].map((g) => ({ text: g[0], at: from + g.index }));
+  const groups = matchesOf(/[A-Z0-9]+/gi, found[0]).map((g) => ({ text: g[0], at: from + g.index }));
   return { groups, end: from + found[0].length };
 }
 
@@ -790,7 +791,7 @@ function replaceIps(text: string): string {
  * ("10.0.0.1-10.0.0.255", an address and its mask) stay addresses.
  */
 function ipv4InNumbers(text: string): Set<number> {
-  const addresses = [...text.matchAll(ipv4)].map((m) => [m.index, m.index + m[0].length] as const);
+  const addresses = matchesOf(ipv4, text).map((m) => [m.index, m.index + m[0].length] as const);
   const found = new Set<number>();
   if (addresses.length === 0) return found;
   let k = 0;

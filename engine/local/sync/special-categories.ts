@@ -1,3 +1,4 @@
+import { matchesOf } from '../../contract/matches-of.ts';
 /**
  * What a `redacted_summary` copy never carries: a Record that speaks of a person's health, sex life or
  * sexual orientation, religion, political opinions, trade union membership, or genetic data (the special
@@ -87,7 +88,7 @@ export function specialCategoryOf(text: string): SpecialCategory | null {
     const m = words.exec(text);
     if (m) return { category, word: m[0] };
     if (category === 'health')
-      for (const [word] of text.matchAll(/\p{L}{6,}/gu)) if (isMedicine(word)) return { category, word };
+      for (const [word] of matchesOf(/\p{L}{6,}/gu, text)) if (isMedicine(word)) return { category, word };
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { htmlToText } from './html-text.ts';
+import { matchesOf } from '../../../engine/contract/matches-of.ts';
 
 /** Google Calendar's fence around the conference details it writes into a description. */
 const conferenceFence = /-::~[:~]{2,400}::-/gu;
@@ -19,7 +20,7 @@ const htmlTag =
  */
 export function calendarDescription(raw: string): string {
   let text = raw;
-  const fences = [...text.matchAll(conferenceFence)];
+  const fences = matchesOf(conferenceFence, text);
   if (fences.length >= 2) {
     const first = fences[0]!;
     const last = fences[fences.length - 1]!;

@@ -6,6 +6,7 @@ import { readJsonExportText } from '../decode-text.ts';
 import { skip, type ImportItem, type ParseOptions } from '../import-item.ts';
 import { isObj, str, type Json } from './json-fields.ts';
 import { epochSecondsToIso, toIso } from '../zoned-time.ts';
+import { matchesOf } from '../../../engine/contract/matches-of.ts';
 
 /**
  * `conversations.json` itself, or an export folder holding it. Read whole, up to `o.wholeJsonBytes`
@@ -102,7 +103,7 @@ function withoutCitationMarks(text: string, metadata: unknown): string {
   }
   let out = '';
   let from = 0;
-  for (const m of text.matchAll(citationMark)) {
+  for (const m of matchesOf(citationMark, text)) {
     // The space before a mark went with it: "545,000 residents \ue200…\ue201." reads "545,000 residents.".
     let before = text.slice(from, m.index);
     let end = before.length;

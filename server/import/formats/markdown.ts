@@ -25,6 +25,7 @@ import { canvasText } from './canvas.ts';
 import { isCanvasFile, isNoteFile, noteName } from './note-file.ts';
 import { noteIdentities, type NoteIdentity } from './note-identity.ts';
 import { propertyLines } from './note-properties.ts';
+import { matchesOf } from '../../../engine/contract/matches-of.ts';
 
 // gray-matter can eval `---js` front matter; an imported note must never run code.
 const refuseEngine = () => {
@@ -56,7 +57,7 @@ function withoutCode(body: string): string {
 /** `#tag` and `#nested/tag` outside code; headings (`# Title`) are not tags. */
 export function inlineTags(body: string): string[] {
   const tags = new Set<string>();
-  for (const m of withoutCode(body).matchAll(/(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu)) {
+  for (const m of matchesOf(/(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu, withoutCode(body))) {
     if (!/^\d+$/.test(m[1]!)) tags.add(m[1]!);
   }
   return [...tags];
@@ -65,7 +66,7 @@ export function inlineTags(body: string): string[] {
 /** Targets of `[[Note]]`, `[[Note|alias]]` and `[[Note#Heading]]`. */
 export function wikilinks(body: string): string[] {
   const out = new Set<string>();
-  for (const m of body.matchAll(/!?\[\[([^[\]|#\n]+)(?:#[^[\]|\n]*)?(?:\|[^[\]\n]*)?\]\]/g))
+  for (const m of matchesOf(/!?\[\[([^[\]|#\n]+)(?:#[^[\]|\n]*)?(?:\|[^[\]\n]*)?\]\]/g, body))
     out.add(m[1]!.trim());
   return [...out];
 }
