@@ -8,7 +8,7 @@ import { keyStatements } from './statement-keys.ts';
 import { pgLexicalIndex } from './lexical-index.ts';
 import { pgMemories } from './memory-repository.ts';
 import { pgThreadIndex } from './thread-index.ts';
-import { addBrain, serverForTests } from './testing/fixtures.ts';
+import { addBrain, migrateThrough, serverForTests } from './testing/fixtures.ts';
 import type { PgClient } from './client.ts';
 import { pglite, reusedPgliteDatabases } from './testing/pglite.ts';
 import { insertMemory, insertRecord } from './testing/records.ts';
@@ -162,10 +162,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it('18: turns folded before full case folding are folded again, and those of ASCII words left alone', async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 17),
-    );
+    await migrateThrough(db, 17);
     await addBrain(db, 'brn_fold');
     const say = (id: string, text: string, at: number) =>
       insertRecord(db, {
@@ -219,10 +216,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it("27: the turns' index takes writes at once, and finds turns written before and after", async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 26),
-    );
+    await migrateThrough(db, 26);
     await addBrain(db, 'brn_gin');
     const say = (id: string, text: string, at: number) =>
       insertRecord(db, { brainUid: 'brn_gin', id, text, content: { kind: 'message', text }, occurredMs: at });
@@ -270,10 +264,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it('22: a correction from another side that changed nothing is derived again', async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 21),
-    );
+    await migrateThrough(db, 21);
     await addBrain(db, 'brn_fix');
     const travelled = (id: string, seq: number) =>
       insertRecord(db, {
@@ -312,10 +303,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it("23: every Memory's norm is its statement's key, page after page; a later twin's Records are listed", async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 22),
-    );
+    await migrateThrough(db, 22);
     await db.query("INSERT INTO mnemo_meta (key, value) VALUES ('derived_by', 'rules-v19')");
     const said = [
       { brain: 'brn_a', record: 'rec_1', memory: 'mem_1', text: 'I love hiking.' },
@@ -368,10 +356,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it('24: a correction stated before is marked unmatched, a withdrawal not applied before is not', async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 23),
-    );
+    await migrateThrough(db, 23);
     await addBrain(db, 'brn_a');
     for (const [seq, id, state, matchedBy] of [
       [1, 'rec_stated', 'applied_by_fallback', 'stated'],
@@ -384,15 +369,7 @@ describe('migrations on an embedded PostgreSQL', () => {
         [id, state, matchedBy],
       );
     }
-    assert.deepEqual(
-      (
-        await migrate(
-          db,
-          migrations.filter((m) => m.version <= 24),
-        )
-      ).applied,
-      [24],
-    );
+    assert.deepEqual(await migrateThrough(db, 24), [24]);
     const marks = await db.query<{ record_id: string; unmatched: boolean }>(
       'SELECT record_id, unmatched FROM correction_outcomes ORDER BY record_id',
     );
@@ -405,10 +382,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it('25: a withdrawal not applied before is marked unmatched and derived again', async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 24),
-    );
+    await migrateThrough(db, 24);
     await addBrain(db, 'brn_a');
     const target = { records: ['rec_said'], statement: 'I keep two cats.' };
     for (const [seq, id, state, content, missing] of [
@@ -430,15 +404,7 @@ describe('migrations on an embedded PostgreSQL', () => {
         [id, state, missing === null ? null : JSON.stringify(missing)],
       );
     }
-    assert.deepEqual(
-      (
-        await migrate(
-          db,
-          migrations.filter((m) => m.version <= 25),
-        )
-      ).applied,
-      [25],
-    );
+    assert.deepEqual(await migrateThrough(db, 25), [25]);
     const marks = await db.query<{ record_id: string; unmatched: boolean }>(
       'SELECT record_id, unmatched FROM correction_outcomes ORDER BY record_id',
     );
@@ -458,10 +424,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it("31: an owner's page by name reads the folded owners' index, first and by cursor, as before", async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 30),
-    );
+    await migrateThrough(db, 30);
     await addBrain(db, 'brn_owners');
     await insertRecord(db, { brainUid: 'brn_owners', id: 'rec_1', text: 'hello' });
     // 3,000 Memories of 50 people, 6 of them Zoë's, spelt three ways.
@@ -500,15 +463,7 @@ describe('migrations on an embedded PostgreSQL', () => {
       ['mem_02007', 'mem_02507'],
     ]);
 
-    assert.deepEqual(
-      (
-        await migrate(
-          db,
-          migrations.filter((m) => m.version <= 31),
-        )
-      ).applied,
-      [31],
-    );
+    assert.deepEqual(await migrateThrough(db, 31), [31]);
     await db.query('ANALYZE memories');
     seen.length = 0;
     assert.deepEqual(await pages(), before);
@@ -526,10 +481,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it("32: the open tasks a deed may have done are a range of the statement keys' bytes", async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 31),
-    );
+    await migrateThrough(db, 31);
     await addBrain(db, 'brn_tasks');
     await insertRecord(db, { brainUid: 'brn_tasks', id: 'rec_1', text: 'hello' });
     // 3,000 Memories, three of them open tasks that start with renewing; one is someone else's.
@@ -548,15 +500,7 @@ describe('migrations on an embedded PostgreSQL', () => {
          RETURNING id)
        INSERT INTO citations (brain_uid, memory_id, record_id, quote) SELECT 'brn_tasks', id, 'rec_1', 'q' FROM m`,
     );
-    assert.deepEqual(
-      (
-        await migrate(
-          db,
-          migrations.filter((m) => m.version <= 32),
-        )
-      ).applied,
-      [32],
-    );
+    assert.deepEqual(await migrateThrough(db, 32), [32]);
     await db.query('ANALYZE memories');
     const { memories, seen } = recordedMemories(db, 'brn_tasks');
     const found = await memories.statementsStarting({
@@ -575,10 +519,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it('33: turns holding words joined by punctuation are written again, and found by each word', async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 32),
-    );
+    await migrateThrough(db, 32);
     await addBrain(db, 'brn_files');
     const say = (id: string, text: string, at: number, thread: string) =>
       insertRecord(db, {
@@ -616,15 +557,7 @@ describe('migrations on an embedded PostgreSQL', () => {
     const before = await versions();
     assert.deepEqual(await found('garden'), ['r_lunch'], 'the file name one token, as 032 left it');
 
-    assert.deepEqual(
-      (
-        await migrate(
-          db,
-          migrations.filter((m) => m.version <= 33),
-        )
-      ).applied,
-      [33],
-    );
+    assert.deepEqual(await migrateThrough(db, 33), [33]);
     // The reply's turn holds the photo's words too, as the message before it.
     assert.deepEqual(await found('garden'), ['r_lunch', 'r_photo', 'r_reply']);
     assert.deepEqual(await found('mum'), ['r_photo', 'r_reply']);
@@ -642,10 +575,7 @@ describe('migrations on an embedded PostgreSQL', () => {
 
   it("34: Memories written before are marked for health, all again under other words, and the profile's health lines are read on their index", async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version <= 33),
-    );
+    await migrateThrough(db, 33);
     await addBrain(db, 'brn_h');
     await insertRecord(db, { brainUid: 'brn_h', id: 'rec_1', text: 'hello' });
     // 3,000 of the self's Memories, two of them health (one someone else's too), the newest everyday.
@@ -667,15 +597,7 @@ describe('migrations on an embedded PostgreSQL', () => {
       (await db.query<{ id: string }>('SELECT id FROM memories WHERE health ORDER BY id')).rows.map(
         (r) => r.id,
       );
-    assert.deepEqual(
-      (
-        await migrate(
-          db,
-          migrations.filter((m) => m.version <= 34),
-        )
-      ).applied,
-      [34],
-    );
+    assert.deepEqual(await migrateThrough(db, 34), [34]);
     assert.deepEqual(await marked(), ['mem_00007', 'mem_00009', 'mem_02000']);
     const version = await db.query("SELECT value FROM mnemo_meta WHERE key = 'health_lines'");
     assert.deepEqual(version.rows, [{ value: String(healthWordsVersion) }]);

@@ -3,10 +3,8 @@ import { describe, it } from 'node:test';
 import { turnWeights } from '../../core/retrieve/turn-shape.ts';
 import type { RecordRow } from '../../ports/index.ts';
 import type { PgQueryable } from './client.ts';
-import { migrate } from './migrate.ts';
-import { migrations } from './migrations/index.ts';
 import { postgresStorageOver } from './storage.ts';
-import { addBrain, brainRow, recordRow } from './testing/fixtures.ts';
+import { addBrain, brainRow, migrateThrough, recordRow } from './testing/fixtures.ts';
 import { pgliteDatabases } from './testing/pglite.ts';
 import { insertRecord } from './testing/records.ts';
 
@@ -128,23 +126,12 @@ describe("each Brain's turn count, kept in its row", () => {
 
   it('is counted for the Brains a database already holds when the migration comes', async () => {
     const db = await blank();
-    await migrate(
-      db,
-      migrations.filter((m) => m.version < 11),
-    );
+    await migrateThrough(db, 10);
     await addBrain(db, 'brn_old');
     await addBrain(db, 'brn_empty');
     for (const i of [1, 2, 3])
       await insertRecord(db, { brainUid: 'brn_old', id: `r${i}`, text: `text ${i}`, occurredMs: i });
-    assert.deepEqual(
-      (
-        await migrate(
-          db,
-          migrations.filter((m) => m.version <= 11),
-        )
-      ).applied,
-      [11],
-    );
+    assert.deepEqual(await migrateThrough(db, 11), [11]);
     assert.deepEqual(await counts(db, ['brn_old', 'brn_empty']), [
       { kept: 3, counted: 3 },
       { kept: 0, counted: 0 },

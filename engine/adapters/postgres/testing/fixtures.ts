@@ -2,6 +2,7 @@ import { after } from 'node:test';
 import type { BrainRow, RecordRow } from '../../../ports/index.ts';
 import type { PgClient, PgQueryable } from '../client.ts';
 import { migrate } from '../migrate.ts';
+import { migrations } from '../migrations/index.ts';
 import { startCluster, type TestCluster } from './cluster.ts';
 import { pglite } from './pglite.ts';
 
@@ -55,6 +56,19 @@ export async function addRecord(
      VALUES ($1, $2, $3, 'message', '{}', $4, 'medium', 'shareable', '2026-01-01T00:00:00Z', 0, '2026-01-01T00:00:00Z')`,
     [brainUid, id, seq, text],
   );
+}
+
+/**
+ * Migrates `db` through `version` and no further: the schema a later migration finds, or that migration
+ * applied over data a test wrote before it. The versions it applied.
+ */
+export async function migrateThrough(db: PgClient, version: number): Promise<number[]> {
+  return (
+    await migrate(
+      db,
+      migrations.filter((m) => m.version <= version),
+    )
+  ).applied;
 }
 
 /** One migrated PGlite for the test file (tests keep apart by Brain). */
