@@ -957,6 +957,7 @@ describe('local engine: migrations', () => {
       told.join('; '),
       /^SEARCH memories USING INDEX memories_source_statements \(brain_uid=\? AND source_key=\? AND valid_from_ms<\?\)$/,
     );
+    store.close();
   });
 
   it("47: a plan's words are tested on the index's copy of each statement, in the order they began", () => {

@@ -299,10 +299,11 @@ export function sayingAny(words: readonly string[]): { sql: string; params: SqlP
 /**
  * The query of `statementsSaying` (an owner's) and `statementsToldFrom` (others', from one source, a
  * mail source's): active statements of no slot begun before (or, `ahead`, from) an instant, latest
- * begun first, by migration 046's index of them, so the words are tested on those statements only and
- * only until the limit is found; a source the Brain holds none of reads nothing. Without the indexes
- * the planner took the Brain's every Memory and sorted them: ~80-140 ms at 100,000 Memories, for each
- * claim that changes a plan.
+ * begun first, by migration 046's indexes of them, so the words are tested on those statements only and
+ * only until the limit is found; a source the Brain holds none of reads nothing. The entries hold the
+ * statement (migration 047): the words are tested on the index, and the table is read for a match.
+ * Without the indexes the planner took the Brain's every Memory and sorted them: ~80-140 ms at 100,000
+ * Memories, for each claim that changes a plan.
  */
 export function statementsSql(
   brainUid: string,
