@@ -25,7 +25,7 @@ describe('matchesOf', () => {
     });
     fc.assert(
       fc.property(fc.constantFrom(...patterns), text, (re, s) => {
-        assert.deepEqual(plain(matchesOf(re, s)), plain([...s.matchAll(re)]));
+        assert.deepEqual(plain([...matchesOf(re, s)]), plain([...s.matchAll(re)]));
         assert.equal(re.lastIndex, 0);
       }),
       { numRuns: 2000 },
@@ -36,23 +36,28 @@ describe('matchesOf', () => {
     const re = /o/g;
     re.lastIndex = 3;
     assert.deepEqual(
-      matchesOf(re, 'foo bo').map((m) => m.index),
+      [...matchesOf(re, 'foo bo')].map((m) => m.index),
       [1, 2, 5],
     );
     assert.equal(re.lastIndex, 0);
   });
 
-  it('lets the caller use the pattern while it goes through the matches', () => {
+  it('lets the caller use the pattern while it goes through the matches, and stop', () => {
     const re = /\d/g;
     const seen: string[] = [];
-    for (const m of matchesOf(re, 'a1b2c3')) {
+    for (const m of matchesOf(re, 'a1b2c3d4')) {
+      // The pattern moved on by the caller, and read whole again inside: the outer walk goes on.
+      assert.ok(re.exec('x9'));
       assert.deepEqual(
-        matchesOf(re, 'x9y8').map((n) => n[0]),
+        [...matchesOf(re, 'x9y8')].map((n) => n[0]),
         ['9', '8'],
       );
       seen.push(m[0]);
+      assert.ok(seen.length <= 3, `read again from the start: ${seen.join()}`);
+      if (m[0] === '3') break;
     }
     assert.deepEqual(seen, ['1', '2', '3']);
+    assert.equal(re.lastIndex, 0);
   });
 
   it('refuses a pattern that is not global, as matchAll does', () => {

@@ -75,7 +75,7 @@ function queryParameters(op: Operation): Json[] {
 }
 
 function pathParameters(op: Operation): Json[] {
-  return matchesOf(/\{(\w+)\}/g, op.path).map((m) => ({
+  return [...matchesOf(/\{(\w+)\}/g, op.path)].map((m) => ({
     name: m[1],
     in: 'path',
     required: true,

@@ -159,7 +159,7 @@ export function namesAsked(statement: string, selfName: string | null): string[]
 }
 
 function smallTalk(statement: string, selfName: string | null, isName: (folded: string) => boolean): boolean {
-  const words = matchesOf(wordOf, statement);
+  const words = [...matchesOf(wordOf, statement)];
   if (words.length === 0 || words.length > 12) return false;
   const own = new Set(
     (selfName ?? '')

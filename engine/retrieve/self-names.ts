@@ -53,7 +53,7 @@ export function selfNames(input: Pick<LaneInput, 'slots' | 'eligibility' | 'memo
  */
 export function nicknamesNamed(query: string, nicknames: readonly string[]): string[] {
   if (nicknames.length === 0) return [];
-  const words = matchesOf(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.-]*/gu, query).map((m) => ({
+  const words = [...matchesOf(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.-]*/gu, query)].map((m) => ({
     folded: fold(m[0].replace(/['’]s$/u, '').replace(/(?<!\.)\.+$/u, '')),
     written: m[0],
     opens: /(?:^|[.!?¿¡:;"“(]\s*)$/u.test(query.slice(0, m.index)),

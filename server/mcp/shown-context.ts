@@ -12,7 +12,7 @@ export function quotedBlocks(text: string): Map<number, string> {
   const blocks = new Map<number, string>();
   const boundary = /^Quoted evidence[^\n]*?"#(mnemo-\d+)"/u.exec(text)?.[1];
   if (boundary === undefined) return blocks;
-  const headers = matchesOf(new RegExp(`(?:^|\\n\\n)#${boundary} \\[(\\d+)\\][^\\n]*\\n`, 'gu'), text);
+  const headers = [...matchesOf(new RegExp(`(?:^|\\n\\n)#${boundary} \\[(\\d+)\\][^\\n]*\\n`, 'gu'), text)];
   for (const [i, h] of headers.entries()) {
     const end = headers[i + 1]?.index ?? text.length;
     blocks.set(Number(h[1]), text.slice(h.index + h[0].length, end));

@@ -16,7 +16,7 @@ export function namesAsked(
   terms: readonly string[],
   subjects: readonly string[] = [],
 ): Set<string> {
-  const written = matchesOf(capitalised, query).map((m) => foldText(m[0].replace(/['’]s$/u, '')));
+  const written = [...matchesOf(capitalised, query)].map((m) => foldText(m[0].replace(/['’]s$/u, '')));
   const named = [...written, ...subjects].join('\n');
   return new Set(terms.filter((t) => matchedTerms(named, [t]).length > 0));
 }

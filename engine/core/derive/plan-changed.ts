@@ -624,7 +624,7 @@ function leavesFrom(statement: string, place: string): boolean {
     String.raw`(?<![\p{L}\p{N}])${escapeRegExp(place).replace(/\s+/gu, '\\s+')}(?![\p{L}\p{N}])`,
     'giu',
   );
-  const found = matchesOf(at, statement);
+  const found = [...matchesOf(at, statement)];
   return (
     found.length > 0 &&
     found.every(
@@ -665,7 +665,7 @@ const bookedPlace = /(?<![\p{L}\p{N}])(?:in|to|at)\s+(?:the\s+)?(\p{Lu}[\p{L}\p{
  */
 function stayBooked(statement: string, change: PlanChange, planSaid: string): boolean {
   if (!stays.has(change.plan.replace(/e?s$/u, '')) || !stayParts.test(statement)) return false;
-  return matchesOf(bookedPlace, statement).every((m) => placeOf(m[1]!, change, planSaid));
+  return [...matchesOf(bookedPlace, statement)].every((m) => placeOf(m[1]!, change, planSaid));
 }
 
 /**
@@ -704,7 +704,7 @@ function bookedForPlan(statement: string, change: PlanChange, planSaid: string):
   if (besides.test(statement) && !stayBooked(statement, change, planSaid)) return false;
   const noun = change.plan.replace(/e?s$/u, '');
   const theirs = (n: string) => n === noun || (stays.has(noun) && ofAStay.has(n));
-  return matchesOf(everyPlan, statement).every((m) => theirs(m[0].toLowerCase().replace(/e?s$/u, '')));
+  return [...matchesOf(everyPlan, statement)].every((m) => theirs(m[0].toLowerCase().replace(/e?s$/u, '')));
 }
 
 /**
@@ -736,7 +736,7 @@ export function bookedApart(
 ): 'named' | 'near' | null {
   if (change.how !== 'cancelled' || !stays.has(change.plan.replace(/e?s$/u, ''))) return null;
   if (!bookedForPlan(statement, change, planSaid) || bookedByAnother(statement, planSaid)) return null;
-  const places = matchesOf(bookedPlace, statement).map((m) => m[1]!);
+  const places = [...matchesOf(bookedPlace, statement)].map((m) => m[1]!);
   if (places.some((p) => !placeOf(p, change, planSaid))) return null;
   if (places.length > 0 || (change.place !== undefined && saysIdea(statement, change.place))) return 'named';
   return stayParts.test(statement) ? 'near' : null;
@@ -809,7 +809,7 @@ export function namesOtherPlace(
   planSaid: string,
   booking: string,
 ): boolean {
-  return matchesOf(bookedPlace, text).some(
+  return [...matchesOf(bookedPlace, text)].some(
     (m) => !placeOf(m[1]!, change, planSaid) && !placeOf(m[1]!, change, booking),
   );
 }
@@ -855,7 +855,7 @@ export function saysTrip(text: string, change: PlanChange, planSaid: string): bo
     bookedWords.test(text) ||
     aStay.test(text) ||
     (change.place !== undefined && saysIdea(text, change.place)) ||
-    matchesOf(bookedPlace, text).some((m) => placeOf(m[1]!, change, planSaid))
+    [...matchesOf(bookedPlace, text)].some((m) => placeOf(m[1]!, change, planSaid))
   );
 }
 
@@ -930,7 +930,7 @@ const anyPlan = new RegExp(
 const everyPlan = new RegExp(anyPlan.source, 'giu');
 /** Whether a statement says a plan's noun other than `noun`'s. */
 const otherPlan = (statement: string, noun: string) =>
-  matchesOf(everyPlan, statement).some((m) => m[0].toLowerCase().replace(/e?s$/u, '') !== noun);
+  [...matchesOf(everyPlan, statement)].some((m) => m[0].toLowerCase().replace(/e?s$/u, '') !== noun);
 const pastTime =
   /(?<![\p{L}\p{N}])(?:yesterday|ago|last\s+(?:night|week|weekend|month|year|time|monday|tuesday|wednesday|thursday|friday|saturday|sunday))(?![\p{L}\p{N}])/iu;
 

@@ -933,7 +933,7 @@ function chatCased(sentence: string, shouted = false): string {
     if (name) names.push({ at, ...name });
     return name;
   };
-  const triggers = matchesOf(lowerTrigger, text);
+  const triggers = [...matchesOf(lowerTrigger, text)];
   if (shouted) triggers.push(...matchesOf(shoutedJobBefore, text));
   triggers.sort((a, b) => a.index - b.index);
   for (const m of triggers) {

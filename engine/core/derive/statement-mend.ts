@@ -37,7 +37,7 @@ interface Word {
 }
 
 const wordsOf = (s: string): Word[] =>
-  matchesOf(/(?:[^\s,;:!?()"“”]|:(?=\d))+/gu, s).map((m) => ({
+  [...matchesOf(/(?:[^\s,;:!?()"“”]|:(?=\d))+/gu, s)].map((m) => ({
     text: m[0],
     start: m.index,
     end: m.index + m[0].length,

@@ -129,13 +129,13 @@ export function definitionsOf(name: string): (text: string) => Defines {
   const opensClause =
     /^(?:\s+\p{L}[\p{L}-]*)?\s+(?:is|was|will|would|has|had|can|could|says|said)(?![\p{L}\p{N}])/u;
   const nounsBefore = (p: RegExp, folded: string) =>
-    matchesOf(p, folded).some(
+    [...matchesOf(p, folded)].some(
       (m) =>
         nounsOnly(m[1]!) &&
         !(toSomeone.test(folded.slice(0, m.index)) && opensClause.test(folded.slice(m.index + m[0].length))),
     );
   const nounAfter = (folded: string) =>
-    appositions.some((p) => matchesOf(p, folded).some((m) => nounsOnly(m[1]!)));
+    appositions.some((p) => [...matchesOf(p, folded)].some((m) => nounsOnly(m[1]!)));
   return (text) => {
     const folded = foldText(text).replace(/’/gu, "'");
     if (!new RegExp(n, 'u').test(folded)) return 0;

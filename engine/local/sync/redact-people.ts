@@ -326,7 +326,7 @@ export function baseName(
   const written =
     named ??
     ((base: string) =>
-      (inText ??= new Set(matchesOf(capitalisedWord, text).map((m) => plain(m[0])))).has(plain(base)));
+      (inText ??= new Set([...matchesOf(capitalisedWord, text)].map((m) => plain(m[0])))).has(plain(base)));
   const said = bases.filter(written);
   if (said.length === 1) return said[0]!;
   return bases.find((b) => !englishWords.has(lower(b))) ?? bases[0]!;

@@ -722,7 +722,7 @@ function ibanGroups(head: string, from: number, upper: boolean): { groups: IbanG
   run.lastIndex = from;
   const found = run.exec(head);
   if (!found) return { groups: [], end: from };
-  const groups = matchesOf(/[A-Z0-9]+/gi, found[0]).map((g) => ({ text: g[0], at: from + g.index }));
+  const groups = [...matchesOf(/[A-Z0-9]+/gi, found[0])].map((g) => ({ text: g[0], at: from + g.index }));
   return { groups, end: from + found[0].length };
 }
 
@@ -791,7 +791,7 @@ function replaceIps(text: string): string {
  * ("10.0.0.1-10.0.0.255", an address and its mask) stay addresses.
  */
 function ipv4InNumbers(text: string): Set<number> {
-  const addresses = matchesOf(ipv4, text).map((m) => [m.index, m.index + m[0].length] as const);
+  const addresses = [...matchesOf(ipv4, text)].map((m) => [m.index, m.index + m[0].length] as const);
   const found = new Set<number>();
   if (addresses.length === 0) return found;
   let k = 0;

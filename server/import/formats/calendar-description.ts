@@ -20,7 +20,7 @@ const htmlTag =
  */
 export function calendarDescription(raw: string): string {
   let text = raw;
-  const fences = matchesOf(conferenceFence, text);
+  const fences = [...matchesOf(conferenceFence, text)];
   if (fences.length >= 2) {
     const first = fences[0]!;
     const last = fences[fences.length - 1]!;
