@@ -73,14 +73,14 @@ export interface LexicalIndex {
     cap: number,
   ): Promise<{ records: number; counts: number[] }>;
   /**
-   * The first 2,000 characters of the text of each of these Records of the Brain, as a hit carries
-   * them, and its time, for Records other lanes found (feedback reads the best candidates' words); in
-   * no order.
+   * The first 2,000 characters of the text of each of these Records of the Brain, its time, kind and
+   * speaker, as a hit carries them, for Records other lanes found (feedback reads the best candidates'
+   * words, the semantic lane tells repeats apart); in no order.
    */
   texts(
     brainUid: string,
     recordIds: readonly string[],
-  ): Promise<{ recordId: string; text: string; occurredMs: number }[]>;
+  ): Promise<Pick<LexicalHit, 'recordId' | 'text' | 'occurredMs' | 'kind' | 'speakerNorm'>[]>;
 }
 
 /** A Record behind a Memory holding a slot, as the slot lane reads it. */

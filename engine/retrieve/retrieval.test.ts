@@ -657,7 +657,8 @@ describe('retrieval lanes (local engine, hash embedder)', () => {
     const words = 'garden tomato lake painting beach trip sister'.split(' ');
     const lines = Array.from({ length: 40 }, (_, i) =>
       msg(
-        `${words[i % 7]} and ${words[(i * 3) % 7]} ${i % 4 === 0 ? words[(i + 2) % 7] : ''}`,
+        // Each line its own (a number of its own): the lane puts a line said again behind the others.
+        `${words[i % 7]} and ${words[(i * 3) % 7]} ${i % 4 === 0 ? words[(i + 2) % 7] : ''} ${i}`,
         i % 2 ? 'Ana' : 'Bob',
         `2023-05-01T10:${String(i).padStart(2, '0')}:00Z`,
         i < 20 ? 't1' : 't2',

@@ -246,7 +246,8 @@ describe('searchTurns from the in-memory copy of turn_fts', () => {
             );
           const before = turns.usage().answers;
           const mine = await at(turns);
-          if (mine.length > 0) assert.equal(turns.usage().answers, before + 1, 'the copy answered');
+          // More than once where the texts repeat: a page of repeats is searched again, deeper.
+          if (mine.length > 0) assert.ok(turns.usage().answers > before, 'the copy answered');
           assert.deepEqual(mine, await at(undefined), JSON.stringify({ brainUid, e, s }));
           compared += mine.length;
         }

@@ -5,6 +5,7 @@ import { withOtherForms } from '../core/retrieve/other-forms.ts';
 import { holdsOtherCareWord } from '../core/retrieve/practice-words.ts';
 import { foldText } from '../core/shared/fold-text.ts';
 import type { LexicalHit, SearchScope } from '../ports/index.ts';
+import { laneRepeatKeys, repeatsBehind } from './repeats-behind.ts';
 
 export interface TurnSearch {
   terms: string[];
@@ -13,6 +14,9 @@ export interface TurnSearch {
   fromMs?: number | undefined;
   toMs?: number | undefined;
 }
+
+/** How much deeper a search looks when a page of it repeats itself (repeatsBehind). */
+const repeatDepth = 4;
 
 /** One Record the lexical index found, with its text, speaker and time. */
 export type TurnRow = LexicalHit;
@@ -47,8 +51,17 @@ async function search(input: LaneInput, s: TurnSearch): Promise<TurnRow[]> {
   // Filters that may reject many of the best rows get a deeper cut (10 x limit): a filter keeping
   // almost nothing in a huge Brain then finds only what is among those, a bounded cost.
   const deep = s.fromMs !== undefined || s.toMs !== undefined || hidesRecords(e);
-  const cut = deep ? 10 * s.limit : s.limit;
-  const found = await input.lexical.search({ terms: s.terms, scope, cut, limit: s.limit });
+  const searched = (terms: readonly string[], limit: number) =>
+    input.lexical.search({ terms, scope, cut: deep ? 10 * limit : limit, limit });
+  const distinctFirst = (rows: TurnRow[]) => repeatsBehind(rows, laneRepeatKeys(rows, s.terms));
+  let found = await searched(s.terms, s.limit);
+  let ordered = distinctFirst(found);
+  // A full page that repeats itself (one line written many times): a deeper one, once, so the
+  // Records behind the repeats still come forward.
+  if (found.length >= s.limit && ordered.distinct < s.limit) {
+    found = await searched(s.terms, repeatDepth * s.limit);
+    ordered = distinctFirst(found);
+  }
   // A verb's forms the stemmers leave apart ("ran" for "running", verb-forms.ts), and the other words
   // for a kin ("mother" for "mom", kin-words.ts), fill the places the words as asked left: a Record
   // holding the word as asked comes first, one holding only another form after all of those.
@@ -56,14 +69,15 @@ async function search(input: LaneInput, s: TurnSearch): Promise<TurnRow[]> {
   // the question's own words found (LoCoMo dev frac@5 0.7975 -> 0.788). Searched here and not indexed,
   // so both engines' indexes stay as they are and search the same words.
   const forms = withOtherForms(s.terms);
-  if (found.length >= s.limit || forms.length === s.terms.length) return found;
-  const more = await input.lexical.search({ terms: forms, scope, cut, limit: s.limit });
+  if (ordered.distinct >= s.limit || forms.length === s.terms.length) return ordered.rows.slice(0, s.limit);
+  const more = await searched(forms, s.limit);
   const seen = new Set(found.map((r) => r.recordId));
-  const out = [...found];
+  const out = found.slice();
   // Scores stay in order: below every Record the words as asked found.
   let floor = found.at(-1)?.score ?? Infinity;
+  let added = 0;
   for (const r of more) {
-    if (out.length >= s.limit) break;
+    if (ordered.distinct + added >= s.limit) break;
     if (seen.has(r.recordId)) continue;
     // Found by a care's word in another sense only ("radiation therapy" for "therapist"): not the care.
     if (matchedTerms(r.text, s.terms).length === 0) {
@@ -72,8 +86,9 @@ async function search(input: LaneInput, s: TurnSearch): Promise<TurnRow[]> {
     }
     floor = Math.min(floor, r.score);
     out.push({ ...r, score: floor });
+    added += 1;
   }
-  return out;
+  return distinctFirst(out).rows.slice(0, s.limit);
 }
 
 /** The lexical search the lexical and entity lanes share (run once per request through the memo). */

@@ -244,14 +244,26 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
       );
     });
 
-    it("give the texts and times of Records other lanes found, as a hit carries them, of the Brain's only", async () => {
+    it("give the texts, times, kinds and speakers of Records other lanes found, as a hit carries them, of the Brain's only", async () => {
       const texts = async (brainUid: string, ids: string[]) =>
         (await index!.texts(brainUid, ids)).sort((a, b) => (a.recordId < b.recordId ? -1 : 1));
-      assert.deepEqual(await texts('brn_lc', ['r_long', 'r_missing', 'r_bread', 'r_ana']), [
-        { recordId: 'r_ana', text: 'the kayak trip to Porto', occurredMs: t0 + 2 * min },
-        { recordId: 'r_bread', text: 'bread recipe', occurredMs: t0 + 7 * min },
-        { recordId: 'r_long', text: long.slice(0, 2000), occurredMs: t0 + 6 * min },
-      ]);
+      const read = (id: string, text: string, speakerNorm: string | null, at: number, kind = 'message') => ({
+        recordId: id,
+        text,
+        occurredMs: at,
+        kind,
+        speakerNorm,
+      });
+      assert.deepEqual(
+        await texts('brn_lc', ['r_long', 'r_missing', 'r_bread', 'r_ana', 'r_doc', 'r_empty']),
+        [
+          read('r_ana', 'the kayak trip to Porto', 'ana lee', t0 + 2 * min),
+          read('r_bread', 'bread recipe', 'bob', t0 + 7 * min),
+          read('r_doc', 'kayak repairs manual', null, t0 + 4 * min, 'document'),
+          read('r_empty', 'kayak said by nobody', null, t0 + 5 * min),
+          read('r_long', long.slice(0, 2000), 'ana lee', t0 + 6 * min),
+        ],
+      );
       assert.deepEqual(await texts('brn_none', ['r_ana']), []);
       assert.deepEqual(await texts('brn_lc', []), []);
     });

@@ -186,12 +186,13 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
     },
     async texts(brainUid, recordIds) {
       if (recordIds.length === 0) return [];
-      const rows = await db.query<{ recordId: string; text: string; occurredMs: number }>(
-        `SELECT id AS "recordId", substr(text, 1, 2000) AS text, occurred_ms AS "occurredMs" FROM records
-         WHERE brain_uid = $1 AND id = ANY ($2::text[])`,
+      const rows = await db.query<Omit<HitRow, 'recordN' | 'score'>>(
+        `SELECT r.id AS "recordId", substr(r.text, 1, 2000) AS text, r.occurred_ms AS "occurredMs", r.kind,
+                ${speakerCol('r')}
+         FROM records r WHERE r.brain_uid = $1 AND r.id = ANY ($2::text[])`,
         [brainUid, [...recordIds]],
       );
-      return rows.rows;
+      return rows.rows.map(withSpeakerNorm);
     },
   };
 }

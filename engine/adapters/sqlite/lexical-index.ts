@@ -118,9 +118,11 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
     },
     async texts(brainUid, recordIds) {
       if (recordIds.length === 0) return [];
-      return store.all<{ recordId: string; text: string; occurredMs: number }>(
-        `SELECT id AS recordId, substr(text, 1, 2000) AS text, occurred_ms AS occurredMs FROM records
-         WHERE id IN (SELECT value FROM json_each(?)) AND brain_uid = ?`,
+      return store.all<Pick<LexicalHit, 'recordId' | 'text' | 'occurredMs' | 'kind' | 'speakerNorm'>>(
+        `SELECT r.id AS recordId, substr(r.text, 1, 2000) AS text, r.occurred_ms AS occurredMs, r.kind AS kind,
+                ri.speaker_norm AS speakerNorm
+         FROM records r LEFT JOIN retrieval_index ri ON ri.record_n = r.n
+         WHERE r.id IN (SELECT value FROM json_each(?)) AND r.brain_uid = ?`,
         JSON.stringify(recordIds),
         brainUid,
       );

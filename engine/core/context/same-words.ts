@@ -19,10 +19,24 @@ export function sameWordsKey(
   terms: readonly string[],
   title: string | null = null,
 ): string | null {
-  const header = kind === 'message' ? mailHeader(text) : null;
   // A chat message that says none of the question's words was found through the messages around it:
   // what it says is theirs. The same "Yes." in two chats answers two questions.
-  if (kind === 'message' && header === null && matchedTerms(text, [...terms]).length === 0) return null;
+  if (kind === 'message' && mailHeader(text) === null && matchedTerms(text, [...terms]).length === 0)
+    return null;
+  return wordsKey(kind, speaker, text, title);
+}
+
+/**
+ * What a Record says, as sameWordsKey compares it, however it was found: a Record found by its own
+ * meaning (the semantic lane) says what it says, wherever it was said.
+ */
+export function wordsKey(
+  kind: string,
+  speaker: string | null,
+  text: string,
+  title: string | null = null,
+): string {
+  const header = kind === 'message' ? mailHeader(text) : null;
   const body = header ? text.slice(header.range.end) : text;
   const named = header ? (header.bulk ? '' : baseSubject(header.subject ?? '')) : (title ?? '');
   return `${kind}\u0000${speaker ?? ''}\u0000${named}\u0000${body.trim()}`;
