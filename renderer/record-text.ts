@@ -7,6 +7,7 @@ import {
   type SubjectWords,
 } from '../engine/contract/fact-line.ts';
 import { selfSpeakerNames, type TypedContent } from '../engine/contract/index.ts';
+import { importedMailHeader } from '../engine/contract/mail-header.ts';
 import { eventTimesWorded } from './all-day.ts';
 import { oneLine } from './format.ts';
 
@@ -235,13 +236,33 @@ function withoutTitleHeading(text: string, title: string): string {
 }
 
 /**
+ * An imported mail as a person names it: its subject, then its body, without the header lines the
+ * importer opened its text with ("Subject: …", "From: …", "To: …"), which read as a form, not a mail.
+ * Null for a text without them.
+ */
+export function mailSummary(text: string): string | null {
+  const header = importedMailHeader(text);
+  if (header === null) return null;
+  const body = text.slice(header.end).trim();
+  if (header.subject === null) return body;
+  return body === '' ? header.subject : `${header.subject} — ${body}`;
+}
+
+/** An imported mail's subject, which names it as a document's title does; null for any other Record. */
+export function mailSubject(content: TypedContent): string | null {
+  return content.kind === 'message' ? (importedMailHeader(content.text)?.subject ?? null) : null;
+}
+
+/**
  * One line of plain words for a Record's content, whatever its kind. `selfName`: the name of the
  * Brain's person, which a fact's line about them is worded with (statementLabel), when known.
  */
 export function recordSummary(content: TypedContent, selfName?: string): string {
   switch (content.kind) {
-    case 'message':
-      return content.speaker ? `${speakerLabel(content.speaker)}: ${content.text}` : content.text;
+    case 'message': {
+      const text = mailSummary(content.text) ?? content.text;
+      return content.speaker ? `${speakerLabel(content.speaker)}: ${text}` : text;
+    }
     case 'document':
       return content.title
         ? `${content.title} — ${withoutTitleHeading(content.text, content.title)}`

@@ -8,7 +8,7 @@ import { recordPageOptions } from '../api/queries.ts';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { formatDateTime, oneLine } from '../format.ts';
-import { kindLabels, recordSummary, speakerLabel, visibilityLabels } from '../record-text.ts';
+import { kindLabels, mailSubject, recordSummary, speakerLabel, visibilityLabels } from '../record-text.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ForgetRecordDialog } from './forget-record-dialog.tsx';
@@ -76,14 +76,20 @@ function RecordView({
   const [forgetting, setForgetting] = useState(false);
   const selfName = useSelfName(brainId);
   const c = r.content;
-  const words = c.kind === 'document' && c.title ? c.text : recordSummary(c, selfName);
-  // A title names the Record; without one its first words do, and the whole text follows.
+  const subject = mailSubject(c);
+  const words =
+    (c.kind === 'document' && c.title) || (c.kind === 'message' && subject !== null)
+      ? c.text
+      : recordSummary(c, selfName);
+  // A title names the Record (a mail's subject is its title); without one its first words do, and the
+  // whole text follows.
   const title =
     c.kind === 'correction'
       ? c.statement !== undefined
         ? 'Correction'
         : 'Withdrawal of a Memory'
       : (c.kind === 'document' || c.kind === 'event' ? c.title : undefined) ||
+        subject ||
         oneLine(recordSummary(c, selfName), 100);
   const happened = happenedAt(r);
   return (

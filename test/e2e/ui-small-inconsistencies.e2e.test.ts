@@ -173,3 +173,35 @@ test('the Memories search box is named "Search", its hint said as its descriptio
   await checkScreen(page, 'memories-search-named');
   assert.deepEqual(problems, []);
 });
+
+test('an imported mail is named by its subject on Records and on its own page, not by its header lines', async () => {
+  await app().api.createBrain({ id: 'mail', name: 'Mail' });
+  // The text as the mail importer writes it (server/import/formats/mbox.ts).
+  const header = 'Subject: Lunch on Friday\nFrom: Ana Horvat <ana@example.com>\nTo: Maya <maya@example.com>';
+  const written = await app().api.rememberRecord('mail', {
+    content: {
+      kind: 'message',
+      speaker: 'Ana Horvat',
+      text: `${header}\n\nAre we still on for the ramen place?`,
+    },
+    occurred_at: '2024-03-01T09:00:00Z',
+  });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/mail/records');
+  const line = page
+    .getByRole('list', { name: 'Records' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Lunch on Friday' })
+    .locator('.record-line');
+  await line.waitFor();
+  assert.equal(await line.innerText(), 'Ana Horvat: Lunch on Friday — Are we still on for the ramen place?');
+  await navigateInPlace(page, `/brains/mail/records/${written.record.id}`);
+  await page.getByRole('heading', { level: 1, name: 'Lunch on Friday', exact: true }).waitFor();
+  // The page quotes the Record's whole text, its header lines as written.
+  assert.match(
+    await page.locator('main blockquote.record-text').innerText(),
+    /^Subject: Lunch on Friday\nFrom: Ana Horvat/,
+  );
+  await checkScreen(page, 'mail-record-named-by-subject');
+  assert.deepEqual(problems, []);
+});

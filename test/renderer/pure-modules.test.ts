@@ -19,6 +19,7 @@ import {
   correctionSummary,
   correctionUndone,
   recordSummary,
+  mailSubject,
   statementLabel,
   versionLabel,
   factLineLabel,
@@ -196,6 +197,36 @@ test('a correction Record is named with the Memory it changed, and forgetting it
     'This Record corrected the Memory it names: forgetting it brings that Memory back as it was before.',
   );
   assert.equal(correctionUndone({ kind: 'message', text: 'hi' }, null), null);
+});
+
+test('names an imported mail by its subject and body, not by the header lines its text opens with', () => {
+  const mail = (head: string, body: string) => ({
+    kind: 'message' as const,
+    speaker: 'Ana Horvat',
+    text: `${head}\n\n${body}`,
+  });
+  const lunch = mail(
+    'Subject: Lunch on Friday\nFrom: Ana Horvat <ana@example.com>\nTo: You <me@example.com>',
+    'Are we still on?',
+  );
+  assert.equal(recordSummary(lunch), 'Ana Horvat: Lunch on Friday — Are we still on?');
+  assert.equal(mailSubject(lunch), 'Lunch on Friday');
+  const news = mail(
+    'Subject: Deals\nFrom: SkyScout <news@skyscout.example>\nPrecedence: bulk',
+    '-20% this week',
+  );
+  assert.equal(recordSummary(news), 'Ana Horvat: Deals — -20% this week');
+  // No subject: the body; no body: the subject.
+  assert.equal(recordSummary(mail('From: Ana <a@x>\nTo: You <me@x>', 'Hi')), 'Ana Horvat: Hi');
+  assert.equal(recordSummary({ kind: 'message', text: 'Subject: Keys\nFrom: Ana <a@x>' }), 'Keys');
+  // One such line is a chat message's own words.
+  const chat = { kind: 'message' as const, speaker: 'Ana', text: 'From: Lisbon, finally home\n\nSo tired.' };
+  assert.equal(recordSummary(chat), 'Ana: From: Lisbon, finally home\n\nSo tired.');
+  assert.equal(mailSubject(chat), null);
+  assert.equal(
+    mailSubject({ kind: 'document', title: 'Subject: x', text: 'Subject: a\nFrom: b <b@x>' }),
+    null,
+  );
 });
 
 test("shows the Brain's own person as You where a message names them by the engine's word for them", () => {

@@ -1,3 +1,5 @@
+import { importedMailHeader } from '../../contract/mail-header.ts';
+
 /**
  * The parts of a message that are not its speaker saying something: a mail's header lines (as the mail
  * importer writes them), text quoted from someone else ("> ..." lines, the "On ... wrote:" line above
@@ -15,7 +17,6 @@ export interface Range {
  * A header line of the mail importer's own form (server/import/formats/mbox.ts); "Precedence: bulk" marks
  * mail sent to a list of subscribers (since rules-v78).
  */
-const headerLine = /^(?:Subject|From|To|Cc|Date): \S|^Precedence: bulk$/u;
 /**
  * The line that introduces a quote: "On Mon, 4 Mar 2024 at 10:02, Carol Diaz <carol@x> wrote:", or with
  * the name after the verb, "Am Di., 12. März 2024 um 09:00 Uhr schrieb Ana Silva <ana@x>:".
@@ -168,16 +169,8 @@ export function quotes(text: string): Range[] {
  * are no one's words: Context shows the subject in a block's header line and quotes the body.
  */
 export function mailHeader(text: string): { range: Range; subject: string | null; bulk: boolean } | null {
-  const header = partsOf(text).find((p) => p.kind === 'header');
-  if (!header) return null;
-  const block = text.slice(header.start, header.end);
-  const subject = /^Subject: (.+)$/mu.exec(block);
-  return {
-    range: { start: header.start, end: header.end },
-    subject: subject ? subject[1]!.trim() : null,
-    // Mail sent to a list of subscribers, as the importer marks it.
-    bulk: /^Precedence: bulk$/mu.test(block),
-  };
+  const header = importedMailHeader(text);
+  return header && { range: { start: 0, end: header.end }, subject: header.subject, bulk: header.bulk };
 }
 
 /**
@@ -199,13 +192,8 @@ function partsOf(text: string): Part[] {
   const lines = linesOf(text);
   const out: Part[] = [];
   const add = (from: Line, to: Line, kind: PartKind) => out.push({ start: from.start, end: to.end, kind });
-  // A leading block of header lines, the mail importer's: two or more, up to the first blank line. One
-  // line alone is a chat message as often ("From: Lisbon, finally home").
-  if (lines.length > 0 && /^(?:Subject|From): /u.test(lines[0]!.text)) {
-    let i = 0;
-    while (i < lines.length && headerLine.test(lines[i]!.text)) i += 1;
-    if (i >= 2 && (i === lines.length || lines[i]!.text === '')) add(lines[0]!, lines[i - 1]!, 'header');
-  }
+  const header = importedMailHeader(text);
+  if (header) add(lines[0]!, lines[header.lines - 1]!, 'header');
   const isMail = out.length > 0;
   // The importer's own header block is the mail's, not a reply's over another mail.
   const bodyStart = isMail ? lines.findIndex((x) => x.end >= out[0]!.end) + 1 : 0;
