@@ -25,6 +25,7 @@ import { errorHidesData, ErrorNotice, Loading } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
 import { useFolded } from '../components/folded-list.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
+import { groupSpan, sameEvidenceGroups, type EvidenceGroup } from '../evidence-groups.ts';
 import { formatDate, formatDateTime, headingOf, oneLine, ownerLabel, statusLabels } from '../format.ts';
 import { addToNoteDraft } from '../note-draft.ts';
 import {
@@ -235,7 +236,7 @@ function MemoryView({
   // the form goes away, so the confirmation is said (and focused) in the notice that stays.
   const correct = useCorrectMemory(brainId);
   // A Memory a year of messages repeats can cite hundreds of Records: the first few are drawn.
-  const evidence = useFolded(m.evidence, 'sources');
+  const evidence = useFolded(sameEvidenceGroups(m.evidence), 'sources');
   const citations = useFolded(m.citations, 'sources');
   const saved = correct.isSuccess;
   const inForce = m.status === 'active' || m.status === 'scheduled';
@@ -358,7 +359,7 @@ function MemoryView({
           </ul>
         ) : (
           <ul className="list">
-            {evidence.shown.map((e, i) => (
+            {evidence.shown.map(({ first: e, all }, i) => (
               <li key={`${e.record_id}-${i}`} className="list-item evidence">
                 {/* A Record whose words are the statement's (rules-v28's sentence, a fact's line)
                     would repeat the heading right under it: the rest of the evidence is said alone. */}
@@ -376,9 +377,28 @@ function MemoryView({
                   )}
                   {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
                   {e.source_name ? <span>from {e.source_name}</span> : null}
-                  <span>{evidenceWhen(e)}</span>
-                  <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />
+                  {all.length === 1 ? (
+                    <>
+                      <span>{evidenceWhen(e)}</span>
+                      <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />
+                    </>
+                  ) : (
+                    <span>{timesSaid({ first: e, all })}</span>
+                  )}
                 </p>
+                {all.length > 1 ? (
+                  <details className="same-words">
+                    <summary>Its {all.length.toLocaleString()} Records</summary>
+                    <ul>
+                      {all.map((x) => (
+                        <li key={x.record_id}>
+                          <span>{evidenceWhen(x)}</span>
+                          <RecordLink brainId={brainId} id={x.record_id} className="mono muted" />
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -790,4 +810,12 @@ function WithdrawnBy({ brainId, by }: { brainId: string; by: NonNullable<MemoryD
       .{' '}
     </>
   );
+}
+
+/** How often a group's words were said, and from when to when: "said 30 times, Jan 1, 2024, 9:00 AM – Jan 30, …". */
+function timesSaid(group: EvidenceGroup): string {
+  const { earliest, latest } = groupSpan(group);
+  const from = evidenceWhen(earliest);
+  const to = evidenceWhen(latest);
+  return `said ${group.all.length.toLocaleString()} times, ${from === to ? from : `${from} – ${to}`}`;
 }

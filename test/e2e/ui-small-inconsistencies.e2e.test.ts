@@ -205,3 +205,46 @@ test('an imported mail is named by its subject on Records and on its own page, n
   await checkScreen(page, 'mail-record-named-by-subject');
   assert.deepEqual(problems, []);
 });
+
+test('a Memory said in the same words many times lists those words once, with each of its Records', async () => {
+  await app().api.createBrain({
+    id: 'said-often',
+    name: 'Said often',
+    self: { type: 'person', name: 'Maya' },
+  });
+  const ids: string[] = [];
+  for (let day = 1; day <= 12; day++) {
+    const r = await app().api.rememberRecord('said-often', {
+      content: { kind: 'message', speaker: 'user', text: 'My sister Lea is vegetarian.' },
+      occurred_at: new Date(Date.UTC(2024, 0, day, 9)).toISOString(),
+    });
+    ids.push(r.record.id);
+  }
+  const other = await app().api.rememberRecord('said-often', {
+    content: { kind: 'message', speaker: 'user', text: 'Lea is vegetarian, so no ham at dinner.' },
+    occurred_at: '2024-02-01T09:00:00Z',
+  });
+  await derivationSettled(app(), 'said-often');
+  const memory = (await app().api.listMemories('said-often', {})).data.find(
+    (m) => m.statement === 'My sister Lea is vegetarian.',
+  )!;
+  const { page, problems } = await ui();
+  await navigateInPlace(page, `/brains/said-often/memories/${memory.id}`);
+  const sources = page.locator('section[aria-labelledby="evidence"] .list > li');
+  await sources.first().waitFor();
+  const rows = await sources.allInnerTexts();
+  // Twelve copies are one row, and the Memory's other source is not folded away under them.
+  assert.equal(rows.length, await sources.count());
+  assert.ok(rows.length <= 2, rows.join('\n---\n'));
+  const group = sources.filter({ hasText: 'said 12 times' });
+  assert.match(
+    await group.locator('.meta').innerText(),
+    /said 12 times, Jan 1, 2024, \d+:00 [AP]M – Jan 12, 2024, \d+:00 [AP]M/,
+  );
+  await group.getByText('Its 12 Records').click();
+  assert.deepEqual(await group.locator('details a').allInnerTexts(), ids);
+  if (rows.length === 2) assert.match(rows.join('\n'), new RegExp(other.record.id));
+  assert.equal(await page.getByRole('button', { name: /^Show all/ }).count(), 0);
+  await checkScreen(page, 'evidence-same-words-once');
+  assert.deepEqual(problems, []);
+});
