@@ -238,13 +238,14 @@ function withoutTitleHeading(text: string, title: string): string {
 /**
  * An imported mail as a person names it: its subject, then its body, without the header lines the
  * importer opened its text with ("Subject: …", "From: …", "To: …"), which read as a form, not a mail.
- * Null for a text without them.
+ * Null for a text without them, or with them alone and no subject.
  */
 export function mailSummary(text: string): string | null {
   const header = importedMailHeader(text);
   if (header === null) return null;
   const body = text.slice(header.end).trim();
-  if (header.subject === null) return body;
+  // Header lines alone, with no subject: nothing else names it.
+  if (header.subject === null) return body === '' ? null : body;
   return body === '' ? header.subject : `${header.subject} — ${body}`;
 }
 

@@ -219,6 +219,10 @@ test('names an imported mail by its subject and body, not by the header lines it
   // No subject: the body; no body: the subject.
   assert.equal(recordSummary(mail('From: Ana <a@x>\nTo: You <me@x>', 'Hi')), 'Ana Horvat: Hi');
   assert.equal(recordSummary({ kind: 'message', text: 'Subject: Keys\nFrom: Ana <a@x>' }), 'Keys');
+  assert.equal(
+    recordSummary({ kind: 'message', text: 'From: Ana <a@x>\nTo: You <me@x>' }),
+    'From: Ana <a@x>\nTo: You <me@x>',
+  );
   // One such line is a chat message's own words.
   const chat = { kind: 'message' as const, speaker: 'Ana', text: 'From: Lisbon, finally home\n\nSo tired.' };
   assert.equal(recordSummary(chat), 'Ana: From: Lisbon, finally home\n\nSo tired.');
