@@ -359,48 +359,51 @@ function MemoryView({
           </ul>
         ) : (
           <ul className="list">
-            {evidence.shown.map(({ first: e, all }, i) => (
-              <li key={`${e.record_id}-${i}`} className="list-item evidence">
-                {/* A Record whose words are the statement's (rules-v28's sentence, a fact's line)
+            {evidence.shown.map((group, i) => {
+              const { first: e, all } = group;
+              return (
+                <li key={`${e.record_id}-${i}`} className="list-item evidence">
+                  {/* A Record whose words are the statement's (rules-v28's sentence, a fact's line)
                     would repeat the heading right under it: the rest of the evidence is said alone. */}
-                {/* A key without records:read is given the quote alone (text null). */}
-                {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? (
-                  <QuoteInContext
-                    text={quoteLabel(e.text ?? e.quote, m, e.kind)}
-                    quote={quoteLabel(e.quote, m, e.kind)}
-                  />
-                ) : null}
-                <p className="meta">
-                  <span className="badge">{e.kind}</span>
-                  {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? null : (
-                    <span>{sameWordsLabel(m, e.kind)}</span>
-                  )}
-                  {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
-                  {e.source_name ? <span>from {e.source_name}</span> : null}
-                  {all.length === 1 ? (
-                    <>
-                      <span>{evidenceWhen(e)}</span>
-                      <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />
-                    </>
-                  ) : (
-                    <span>{timesSaid({ first: e, all })}</span>
-                  )}
-                </p>
-                {all.length > 1 ? (
-                  <details className="same-words">
-                    <summary>Its {all.length.toLocaleString()} Records</summary>
-                    <ul>
-                      {all.map((x) => (
-                        <li key={x.record_id}>
-                          <span>{evidenceWhen(x)}</span>
-                          <RecordLink brainId={brainId} id={x.record_id} className="mono muted" />
-                        </li>
-                      ))}
-                    </ul>
-                  </details>
-                ) : null}
-              </li>
-            ))}
+                  {/* A key without records:read is given the quote alone (text null). */}
+                  {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? (
+                    <QuoteInContext
+                      text={quoteLabel(e.text ?? e.quote, m, e.kind)}
+                      quote={quoteLabel(e.quote, m, e.kind)}
+                    />
+                  ) : null}
+                  <p className="meta">
+                    <span className="badge">{e.kind}</span>
+                    {quoteAddsWords(e.text ?? e.quote, m, e.kind) ? null : (
+                      <span>{sameWordsLabel(m, e.kind)}</span>
+                    )}
+                    {e.speaker ? <span>said by {isSelfSpeaker(e.speaker) ? 'you' : e.speaker}</span> : null}
+                    {e.source_name ? <span>from {e.source_name}</span> : null}
+                    {all.length === 1 ? (
+                      <>
+                        <span>{evidenceWhen(e)}</span>
+                        <RecordLink brainId={brainId} id={e.record_id} className="mono muted" />
+                      </>
+                    ) : (
+                      <span>{timesSaid(group)}</span>
+                    )}
+                  </p>
+                  {all.length > 1 ? (
+                    <details className="same-words">
+                      <summary>Its {all.length.toLocaleString()} Records</summary>
+                      <ul>
+                        {all.map((x) => (
+                          <li key={x.record_id}>
+                            <span>{evidenceWhen(x)}</span>
+                            <RecordLink brainId={brainId} id={x.record_id} className="mono muted" />
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  ) : null}
+                </li>
+              );
+            })}
           </ul>
         )}
         {m.evidence.length === 0 ? citations.toggle : evidence.toggle}
