@@ -1,4 +1,4 @@
-import { mailHeader } from '../derive/not-said.ts';
+import { importedMailHeader, type ImportedMailHeader } from '../../contract/mail-header.ts';
 import { baseSubject } from '../shared/base-subject.ts';
 import { matchedTerms } from '../retrieve/query-terms.ts';
 
@@ -19,11 +19,11 @@ export function sameWordsKey(
   terms: readonly string[],
   title: string | null = null,
 ): string | null {
+  const header = kind === 'message' ? importedMailHeader(text) : null;
   // A chat message that says none of the question's words was found through the messages around it:
   // what it says is theirs. The same "Yes." in two chats answers two questions.
-  if (kind === 'message' && mailHeader(text) === null && matchedTerms(text, [...terms]).length === 0)
-    return null;
-  return wordsKey(kind, speaker, text, title);
+  if (kind === 'message' && header === null && matchedTerms(text, [...terms]).length === 0) return null;
+  return keyOf(kind, speaker, text, title, header);
 }
 
 /**
@@ -36,8 +36,17 @@ export function wordsKey(
   text: string,
   title: string | null = null,
 ): string {
-  const header = kind === 'message' ? mailHeader(text) : null;
-  const body = header ? text.slice(header.range.end) : text;
+  return keyOf(kind, speaker, text, title, kind === 'message' ? importedMailHeader(text) : null);
+}
+
+function keyOf(
+  kind: string,
+  speaker: string | null,
+  text: string,
+  title: string | null,
+  header: ImportedMailHeader | null,
+): string {
+  const body = header ? text.slice(header.end) : text;
   const named = header ? (header.bulk ? '' : baseSubject(header.subject ?? '')) : (title ?? '');
   return `${kind}\u0000${speaker ?? ''}\u0000${named}\u0000${body.trim()}`;
 }
