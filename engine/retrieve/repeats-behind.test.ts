@@ -27,6 +27,7 @@ describe('repeatsBehind', () => {
         row('d', 5, 2, null),
       ],
       (r) => r.key,
+      (r) => r.occurredMs,
     );
     assert.equal(distinct, 4);
     assert.deepEqual(
@@ -46,6 +47,7 @@ describe('repeatsBehind', () => {
     const { rows, distinct } = repeatsBehind(
       [row('x1', 3, 7, 'x'), row('n1', 2, 7, null), row('x2', 2, 7, 'x'), row('n2', 1, 7, null)],
       (r) => r.key,
+      (r) => r.occurredMs,
     );
     assert.equal(distinct, 3);
     assert.deepEqual(
@@ -56,7 +58,11 @@ describe('repeatsBehind', () => {
 
   it('returns rows without repeats as they came', () => {
     const given = [row('a', 3, 1, 'a'), row('b', 2, 1, 'b')];
-    const { rows, distinct } = repeatsBehind(given, (r) => r.key);
+    const { rows, distinct } = repeatsBehind(
+      given,
+      (r) => r.key,
+      (r) => r.occurredMs,
+    );
     assert.equal(distinct, 2);
     assert.deepEqual(rows, given);
   });

@@ -35,13 +35,12 @@ export function laneRepeatKeys<T extends LaneText>(
   rows: readonly T[],
   terms: readonly string[] | null,
 ): (row: T) => string | null {
-  const endOf = (r: T) => `${r.kind}\u0000${r.speakerNorm ?? ''}\u0000${r.text.trimEnd().slice(-endChars)}`;
+  const endOf = new Map(
+    rows.map((r) => [r, `${r.kind}\u0000${r.speakerNorm ?? ''}\u0000${r.text.trimEnd().slice(-endChars)}`]),
+  );
   const ends = new Map<string, number>();
-  for (const r of rows) {
-    const end = endOf(r);
-    ends.set(end, (ends.get(end) ?? 0) + 1);
-  }
-  return (r) => ((ends.get(endOf(r)) ?? 0) > 1 ? laneRepeatKey(r, terms) : null);
+  for (const end of endOf.values()) ends.set(end, (ends.get(end) ?? 0) + 1);
+  return (r) => ((ends.get(endOf.get(r) ?? '') ?? 0) > 1 ? laneRepeatKey(r, terms) : null);
 }
 
 /**
@@ -56,11 +55,13 @@ const endChars = 12;
  * with it, and the one Record that answers the question would never reach the fusion. Each repeat
  * keeps one row in place, its newest Record (the one the evidence step quotes of the same words),
  * with the score of the first row of it; the others follow, scored no higher than the last row in
- * place, so the order stays best first. `distinct`: how many rows stayed in place.
+ * place, so the order stays best first. `timeOf`: when a row's Record happened. `distinct`: how many
+ * rows stayed in place.
  */
-export function repeatsBehind<T extends { score: number; occurredMs: number }>(
+export function repeatsBehind<T extends { score: number }>(
   rows: readonly T[],
   keyOf: (row: T) => string | null,
+  timeOf: (row: T) => number,
 ): { rows: T[]; distinct: number } {
   const placed: T[] = [];
   const behind: T[] = [];
@@ -74,7 +75,7 @@ export function repeatsBehind<T extends { score: number; occurredMs: number }>(
       continue;
     }
     const kept = placed[at]!;
-    if (row.occurredMs > kept.occurredMs) {
+    if (timeOf(row) > timeOf(kept)) {
       placed[at] = { ...row, score: kept.score };
       behind.push(kept);
     } else behind.push(row);

@@ -59,7 +59,6 @@ interface Neighbour {
   recordId: string;
   score: number;
   via: 'record' | 'memory';
-  occurredMs: number;
 }
 
 /**
@@ -106,7 +105,7 @@ async function nearestInScope(
       .map((r) => ({ r, b: best.get(r.n)! }))
       // Equal similarities keep the KNN's order.
       .sort((a, b) => b.b.sim - a.b.sim || rank.get(a.r.n)! - rank.get(b.r.n)!)
-      .map(({ r, b }) => ({ recordId: r.id, score: b.sim, via: b.via, occurredMs: 0 })),
+      .map(({ r, b }) => ({ recordId: r.id, score: b.sim, via: b.via })),
     full,
   };
 }
@@ -127,9 +126,12 @@ async function withRepeatsBehind(
     tied.map((r) => r.recordId),
   );
   const texts = new Map(read.map((t) => [t.recordId, t]));
-  const withTimes = rows.map((r) => ({ ...r, occurredMs: texts.get(r.recordId)?.occurredMs ?? 0 }));
-  return repeatsBehind(withTimes, (r) => {
-    const t = texts.get(r.recordId);
-    return t === undefined ? null : laneRepeatKey(t, null);
-  });
+  return repeatsBehind(
+    rows,
+    (r) => {
+      const t = texts.get(r.recordId);
+      return t === undefined ? null : laneRepeatKey(t, null);
+    },
+    (r) => texts.get(r.recordId)?.occurredMs ?? 0,
+  );
 }

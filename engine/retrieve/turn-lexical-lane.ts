@@ -53,7 +53,8 @@ async function search(input: LaneInput, s: TurnSearch): Promise<TurnRow[]> {
   const deep = s.fromMs !== undefined || s.toMs !== undefined || hidesRecords(e);
   const searched = (terms: readonly string[], limit: number) =>
     input.lexical.search({ terms, scope, cut: deep ? 10 * limit : limit, limit });
-  const distinctFirst = (rows: TurnRow[]) => repeatsBehind(rows, laneRepeatKeys(rows, s.terms));
+  const distinctFirst = (rows: TurnRow[]) =>
+    repeatsBehind(rows, laneRepeatKeys(rows, s.terms), (r) => r.occurredMs);
   let found = await searched(s.terms, s.limit);
   let ordered = distinctFirst(found);
   // A full page that repeats itself (one line written many times): a deeper one, once, so the
