@@ -185,6 +185,36 @@ for (const [name, openEngine] of engines) {
     });
   });
 
+  describe(`${name}: what a named person takes and avoids, said in Nina's chat`, () => {
+    it("is that person's, no health line of Nina's", async () => {
+      const engine = await openEngine();
+      try {
+        const ids = await brainSaying(engine, 'told', [
+          ['Marta takes insulin every morning.', '2026-11-04T15:00:00+01:00'],
+          ['Marta is avoiding gluten.', '2026-11-04T15:01:00+01:00'],
+          ['Lena left the company.', '2026-11-04T15:02:00+01:00'],
+          ['I take vitamin D in winter.', '2026-11-04T15:03:00+01:00'],
+        ]);
+        const all = (await engine.listMemories(tenant, 'told', { limit: 100, status: 'all' } as never)).data;
+        assert.deepEqual(
+          ids.map((id) =>
+            all
+              .filter((m) => m.citations.some((c) => c.record_id === id))
+              .map((m) => [m.subject, m.owner.state]),
+          ),
+          [[['Marta', 'other']], [['Marta', 'other']], [['Lena', 'other']], [['Nina Babić', 'self']]],
+        );
+        const profile = await engine.getProfile(tenant, 'told', { limit: 50 });
+        assert.deepEqual(
+          profile.lines.map((l) => l.statement),
+          ['I take vitamin D in winter.'],
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+  });
+
   describe(`${name}: a diet taken up from a day, then another in a chat's words`, () => {
     it('"so pescatarian now" supersedes "I\'m going vegetarian from today"', async () => {
       const engine = await openEngine();

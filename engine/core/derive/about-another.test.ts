@@ -182,3 +182,28 @@ test('a name then a clause of what "he" or "she" has or is makes the name a pers
   ])
     assert.equal(aboutAnother(s), null, s);
 });
+
+test("what a named person takes, avoids, left or got is theirs, not the speaker's", () => {
+  for (const [s, who] of [
+    ['Marta takes insulin every morning.', 'Marta'],
+    ['Marta is avoiding gluten.', 'Marta'],
+    ['Rui is taking antibiotics for a week.', 'Rui'],
+    ['Marta is off dairy now.', 'Marta'],
+    ['Lena left the company.', 'Lena'],
+    ['Rui quit smoking last year.', 'Rui'],
+    ['Inês avoids nightshades.', 'Inês'],
+    ['Tom got engaged!', 'Tom'],
+    ['Grandpa Joe passed away in March.', 'Grandpa Joe'],
+    ['Sofia is expecting a baby in May.', 'Sofia'],
+  ] as const)
+    assert.equal(aboutAnother(s), who, s);
+  // What only a thing does, or a wait that is taking long, names no one.
+  for (const s of [
+    'Lisbon is taking forever.',
+    'Cool beans.',
+    'Acme took the deal.',
+    'Monday takes ages.',
+    'Globex is expecting growth.',
+  ])
+    assert.equal(aboutAnother(s), null, s);
+});

@@ -17,14 +17,24 @@ const word = String.raw`\p{Lu}[\p{Ll}\p{M}-]+(?:['’]\p{Lu}[\p{Ll}\p{M}-]+)?`;
 const name = String.raw`(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?${word}(?:\s+(?:(?:${nameParticles.join('|')})\s+)?${word})?`;
 /** What such a sentence says next of its subject: a verb ("Carla's a nurse": its "'s" too). */
 const verb = String.raw`(?:is|was|isn['’]t|wasn['’]t|has|had|hasn['’]t|lives|lived|works|worked|loves|loved|likes|liked|hates|hated|got|gets|went|goes|just|will|won['’]t|can|can['’]t|cannot|could|couldn['’]t|does|doesn['’]t|did|didn['’]t|said|says|thinks|wants|needs|moved|started|became|eats|drinks|plays|studies|teaches)`;
+/** What one takes for one's health: "insulin", "her meds", "daily vitamins". */
+const medicine = String.raw`(?:(?:her|his|their|a|an|the|daily|new|some|\p{Ll}+)\s+)?(?:insulin|pills?|meds|medications?|medicines?|tablets?|vitamins?|supplements?|antibiotics|antidepressants|inhalers?|injections?|shots?|painkillers|iron|melatonin|statins|steroids)(?![\p{L}\p{N}])`;
+/**
+ * What a person does of their health, diet and life, said of them by name: "Marta takes insulin every
+ * morning", "Lena left the company", "Rui quit smoking", "Inês avoids gluten". Said by Maya, each was hers,
+ * Marta's insulin among her own health.
+ */
+const lifeVerb = String.raw`(?:(?:takes|took)(?=\s+${medicine})|avoids|avoided|left|quit|quits|retired|graduated|smokes|smoked|dates|dated|married|divorced|visits|visited|passed\s+away|died|broke\s+up|got\s+(?:married|engaged|divorced|promoted|fired|hired|sick|pregnant|diagnosed))`;
+/** A person's doing said as going on: "Marta is avoiding gluten", "Rui is taking antibiotics". */
+const doingNow = String.raw`(?:avoiding|taking(?=\s+${medicine})|expecting(?=\s+(?:a\s+baby|twins|a\s+(?:boy|girl)))|recovering|dating|cutting\s+out|off\s+(?:gluten|dairy|sugar|meat|alcohol|work))`;
 /**
  * What only a person does or is, after a name alone: "Inês lives in Braga", "Tom said …", "Carla is a
  * nurse", "Inês is vegetarian". "Coffee is life" and "Porto was amazing" open with no one.
  */
-const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks|thought|wants|wanted|needs|told|texted|called|studies|teaches|became|eats|drinks|loves|likes|hates|adores|prefers)`;
+const personVerb = String.raw`(?:lives|lived|works|worked|moved|said|says|thinks|thought|wants|wanted|needs|told|texted|called|studies|teaches|became|eats|drinks|loves|likes|hates|adores|prefers|${lifeVerb})`;
 /** A state said of a person, whole: "Inês is vegetarian (now)", not "Porto is vegetarian friendly". */
 const stateEnds = String.raw`(?=(?:\s+(?:now|too|though|tho|btw|again|also|lol|haha|as\s+well))*(?:,?\s+(?:and|but|so)\s.*)?[.!,]*$)`;
-const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|(?:vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)${stateEnds}|(?:allergic|intolerant)(?=\s+to\s+[\p{L}\p{N}])|(?:lactose|gluten)\s+intolerant|afraid(?=\s+of\s+[\p{L}\p{N}]))`;
+const personState = String.raw`(?:is|was|isn['’]t|wasn['’]t|['’]s)\s+(?:(?:now|still|also|not|finally|officially)\s+)?(?:(?:a|an)\s+(?:[\p{Ll}-]+\s+)?${occupations}|(?:vegetarian|vegan|pescatarian|pregnant|married|engaged|single|divorced|retired|allergic|sick|ill|in\s+hospital|in\s+the\s+hospital)${stateEnds}|(?:allergic|intolerant)(?=\s+to\s+[\p{L}\p{N}])|(?:lactose|gluten)\s+intolerant|afraid(?=\s+of\s+[\p{L}\p{N}])|${doingNow}(?=\s+[\p{L}\p{N}]))`;
 const opensWithRelation = new RegExp(
   String.raw`^${kinOf}\s+${relation},?\s+(?<who>${name}),?(?:\s+(?:${verb}|\p{Ll}{2,}ed)|['’](?:s|ll|d))(?![\p{L}\p{N}])`,
   'u',

@@ -642,7 +642,7 @@ export function createRuleDeriver(): Deriver {
     // Not one tagged as a people folder's note, titled by a person or a kin word, holding a line of
     // another's (keyed by a name, a kin word anywhere: "Mum: blood pressure 150/90", "Peanuts (Leo).",
     // "For Grandma: …"), saying it is shared or family's, or reading as an article ("Source: …").
-    name: 'rules-v100',
+    name: 'rules-v101',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
