@@ -215,6 +215,33 @@ for (const [name, openEngine] of engines) {
     });
   });
 
+  describe(`${name}: a plan's day said again, "not" the day it had`, () => {
+    it('supersedes the plan as first said; one said again after "Actually," too', async () => {
+      const engine = await openEngine();
+      try {
+        const ids = await brainSaying(engine, 'mended', [
+          ['My dentist appointment is on Monday at 14:00.', '2026-10-01T09:00:00+02:00'],
+          ['Actually my dentist appointment is on Tuesday, not Monday.', '2026-10-02T09:00:00+02:00'],
+          ['The standup is on Monday at 9:30.', '2026-10-03T09:00:00+02:00'],
+          ['Sorry, I got that wrong: the standup is on Wednesday.', '2026-10-03T09:05:00+02:00'],
+        ]);
+        assert.deepEqual(
+          (await memoriesOf(engine, 'mended', ids)).map((ms) =>
+            ms.map(([statement, status]) => [statement, status]),
+          ),
+          [
+            [['My dentist appointment is on Monday at 14:00.', 'superseded']],
+            [['Actually my dentist appointment is on Tuesday, not Monday.', 'active']],
+            [['The standup is on Monday at 9:30.', 'superseded']],
+            [['Sorry, I got that wrong: the standup is on Wednesday.', 'active']],
+          ],
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+  });
+
   describe(`${name}: a diet taken up from a day, then another in a chat's words`, () => {
     it('"so pescatarian now" supersedes "I\'m going vegetarian from today"', async () => {
       const engine = await openEngine();

@@ -101,6 +101,38 @@ test('a plan named by one word is read where its new time follows at once, or it
     assert.equal(planChanged(s), null, s);
 });
 
+test('a plan said again on another time, with "not" the time it had or after a slip owned, is moved', () => {
+  for (const [s, moved] of [
+    [
+      'Actually my dentist appointment is on Tuesday, not Monday.',
+      { how: 'moved', plan: 'appointment', naming: ['dentist'], from: 'Monday' },
+    ],
+    ['The standup is at 10, not 9:30.', { how: 'moved', plan: 'standup', naming: [], from: '9:30' }],
+    [
+      'My exam is on Friday rather than Thursday.',
+      { how: 'moved', plan: 'exam', naming: [], from: 'Thursday' },
+    ],
+    ['Sorry, I got that wrong: the standup is on Tuesday.', { how: 'moved', plan: 'standup', naming: [] }],
+    [
+      'Actually, my dentist appointment is on Tuesday.',
+      { how: 'moved', plan: 'appointment', naming: ['dentist'] },
+    ],
+    ['The standup moved to Tuesdays.', { how: 'moved', plan: 'standup', naming: [] }],
+  ] as const)
+    assert.deepEqual(planChanged(s), moved, s);
+  // Said for the first time, denied, asked, or "not" of anything but a time: no move.
+  for (const s of [
+    'My dentist appointment is on Monday at 14:00.',
+    'The meeting is not on Monday.',
+    'Wait, the party is on Saturday?',
+    "I'm not sure the party is on Saturday.",
+    'Actually the party was great.',
+    'My exam is on Friday, not the hardest one though.',
+    'I moved the plants to the kitchen.',
+  ])
+    assert.equal(planChanged(s), null, s);
+});
+
 test('a move wished, asked, denied, without a time, or of no plan is not read', () => {
   for (const s of [
     'I moved the meeting notes to Drive.',

@@ -172,6 +172,12 @@ const lead = String.raw`(?:heads\s+up\s*[:,!—–-]\s*)?${newsLeadIns}(?:${call
 /** A one-word plan that moves, not a person or a thing said "I", "we", "it". */
 const passive = String.raw`(?:['’]s\s+(?:been\s+)?|\s+(?:(?:has|have|had)\s+been\s+|was\s+|were\s+|got\s+|gets\s+|is\s+|are\s+|just\s+got\s+)?)(?:just\s+)?`;
 
+/** Words that own a slip before what is meant: "actually", "correction", "sorry, I got that wrong". */
+const slip = String.raw`(?:actually|correction|sorry|oops|my\s+bad|wait|i\s+(?:got\s+that|was)\s+wrong|i\s+(?:mis(?:spoke|typed)|meant))`;
+/** A slip owned before a plan said again with the time it had (optional): "Actually, …". */
+const mending = String.raw`(?:${slip}[\s,:!.—–-]+)*`;
+const slipped = new RegExp(String.raw`^${slip}$`, 'iu');
+
 const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: true }> = [
   // "The dentist moved my appointment to Friday", "I rescheduled the team dinner to Saturday",
   // "We changed the Kyoto trip: we are going in May"
@@ -222,6 +228,24 @@ const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: tru
     how: 'moved',
     re: new RegExp(
       String.raw`^${lead}(?:${owned})?${qualified}(?:['’]s|\s+(?:is|are))\s+(?:(?=${timeNext})[^,.;!?]*?\s)?(?<verb>now)(?![\p{L}\p{N}])`,
+      'iu',
+    ),
+  },
+  // "Actually my dentist appointment is on Tuesday, not Monday.", "The standup is at 10 rather than
+  // 9:30": a plan's time said again with the one it had, named after "not".
+  {
+    how: 'moved',
+    re: new RegExp(
+      String.raw`^${lead}${mending}(?:${owned})?${qualified}(?:['’]s|\s+(?:is|are))\s+(?:actually\s+)?(?=${timeNext})[^,.;!?]*?,?\s+(?<verb>not|rather\s+than)(?=${timeNext})`,
+      'iu',
+    ),
+  },
+  // "Actually, my dentist appointment is on Tuesday.", "Sorry, I got that wrong: the standup is on
+  // Tuesday.": a plan's time said again after words that own a slip.
+  {
+    how: 'moved',
+    re: new RegExp(
+      String.raw`^${lead}(?<verb>${slip})[\s,:!.—–-]+(?:${slip}[\s,:!.—–-]+)*(?:${owned})?${qualified}(?:['’]s|\s+(?:is|are))\s+(?:actually\s+)?(?=${timeNext})`,
       'iu',
     ),
   },
@@ -336,16 +360,21 @@ function changeAt(s: string): PlanChange | null {
     if (how === 'moved') {
       // "changed the game for me" is no move in time: changed, it is one only to a time or in place of one.
       if (/^changed$/iu.test(verb) && !/\sto$/iu.test(m[0]) && !insteadOf.test(after)) return null;
-      // "is on Saturday now": the new time may come before its "now".
-      const when = /^now$/iu.test(verb) ? m[0].slice(m[0].lastIndexOf(m.groups!['plan']!)) + after : after;
-      if (statesTime(when) === null && !clockTime.test(when)) return null;
+      // "is on Saturday now", "is on Tuesday, not Monday", "Actually, it is on Tuesday": the new time
+      // comes after the plan, before its "now" or "not".
+      const restated = /^(?:now|not|rather\s+than)$/iu.test(verb) || slipped.test(verb);
+      const when = restated ? m[0].slice(m[0].lastIndexOf(m.groups!['plan']!)) + after : after;
+      if (statesTime(when) === null && !clockTime.test(when) && !everyDay.test(when)) return null;
     } else if (takenBack.test(after)) return null;
     const by = m.groups!['who']?.replace(/^(?:the|my|our|his|her)\s+/iu, '').toLowerCase();
     const place = placeNamed(m.groups!, s);
     const naming = namingWords(m.groups!).concat(by !== undefined && !noOne.has(by) ? [by] : []);
     // "moved from Tuesday to Thursday": the time it had, as "instead of Tuesday" says it.
     const fromTo = /\sfrom$/iu.test(m[0]) ? timeBeforeTo(after) : undefined;
-    const from = how === 'moved' ? (fromTo ?? insteadOf.exec(after)?.groups!['from']?.trim()) : undefined;
+    // "… on Tuesday, not Monday": the time it had, after its "not".
+    const notThen = /^(?:not|rather\s+than)$/iu.test(verb) ? after.split(/[,.;!?]/u)[0]?.trim() : undefined;
+    const from =
+      how === 'moved' ? (fromTo ?? notThen ?? insteadOf.exec(after)?.groups!['from']?.trim()) : undefined;
     const caller = (m.groups!['caller'] ?? m.groups!['heard'])?.toLowerCase();
     const name = m.groups!['who'];
     return {
@@ -495,9 +524,11 @@ const takenBack =
 
 /** A cheap test of whether any pattern could match: most sentences say none of these words. */
 const changeHint = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|now|cancel|happening|fell\s+through|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
+  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|now|(?:not|rather\s+than)\s+(?:on\s+|at\s+|the\s+)?(?:${[...weekdays, ...months].join('|')}|\d)|${slip}|cancel|happening|fell\s+through|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
   'iu',
 );
+/** A day a plan is on each week: "moved to Tuesdays". */
+const everyDay = new RegExp(String.raw`^\s*(?:to\s+|on\s+)?(?:${weekdays.join('|')})s(?![\p{L}\p{N}])`, 'iu');
 const clockTime =
   /(?<![\p{L}\p{N}])\d{1,2}(?::\d{2})?\s*(?:am|pm)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}:])\d{1,2}:\d{2}(?![\p{L}\p{N}])/iu;
 
