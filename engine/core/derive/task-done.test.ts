@@ -19,6 +19,12 @@ test('a deed said done is read with the words after its verb; one denied, wished
   });
   assert.deepEqual(taskDone('Finally sent Priya the doc.')?.words, ['priya', 'doc']);
   assert.deepEqual(taskDone("ok I've booked the flights")?.verbs.includes('book'), true);
+  // Said done first, then the deed.
+  assert.deepEqual(taskDone('Done, I bought the birthday gift for João.'), {
+    verbs: ['buy'],
+    words: ['birthday', 'gift', 'joão'],
+  });
+  assert.deepEqual(taskDone('All done: I called the bank.')?.words, ['bank']);
   for (const s of [
     "I haven't renewed my passport.",
     'I never called the plumber.',
@@ -28,6 +34,7 @@ test('a deed said done is read with the words after its verb; one denied, wished
     'I almost missed the train.',
     'Yesterday was long.',
     'Renewed.',
+    "Done, I haven't called the bank.",
   ])
     assert.equal(taskDone(s), null, s);
 });

@@ -22,8 +22,10 @@ export interface TaskDone {
   words: readonly string[];
 }
 
+/** "Done, I bought the gift", "All done: I called the bank": the deed told after it is said done. */
+const doneFirst = String.raw`(?:(?:all\s+|it['’]?s\s+|that['’]?s\s+)?(?:done|finished|sorted)\s*[,:!.—–-]+\s*(?:${newsLeadIns}))?`;
 const opening = new RegExp(
-  String.raw`^${newsLeadIns}(?:(?:i|we)(?:['’]ve|\s+have)?\s+)?(?:just\s+|finally\s+|already\s+|also\s+)*(?<verb>[\p{L}]+)\s+(?<rest>[^.!?;]+)`,
+  String.raw`^${newsLeadIns}${doneFirst}(?:(?:i|we)(?:['’]ve|\s+have)?\s+)?(?:just\s+|finally\s+|already\s+|also\s+)*(?<verb>[\p{L}]+)\s+(?<rest>[^.!?;]+)`,
   'iu',
 );
 
