@@ -137,3 +137,16 @@ test('eating meat again ends a meatless diet only as all the sentence says', () 
       text,
     );
 });
+
+test('an ending said whole before a clause of its own ends the value; the clause is read alone', () => {
+  assert.deepEqual(read("I'm not vegan anymore, I eat fish now."), [
+    ["Ana's diet is no longer vegan", 'diet', 'vegan'],
+    ['I eat fish now.', null, null],
+  ]);
+  assert.deepEqual(read("I'm not vegan anymore, I'm pescatarian now."), [
+    ["Ana's diet is no longer vegan", 'diet', 'vegan'],
+    ["Ana's diet is pescatarian", 'diet', null],
+  ]);
+  // Taken back or asked after it: no ending.
+  assert.deepEqual(read("I'm not vegan anymore, jk"), [["I'm not vegan anymore, jk", null, null]]);
+});

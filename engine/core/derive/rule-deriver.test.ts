@@ -1131,6 +1131,11 @@ test('a value said to come starts on its day; a day gone holds no slot', () => {
   assert.deepEqual(start('I accepted the offer from Helix Bio! I start on January 15th.'), [
     ['Ana works at Helix Bio', 'works at', '2024-01-15T00:00:00.000Z'],
   ]);
+  // The role said in the job's own sentence starts with it; a month alone is its first day.
+  assert.deepEqual(start('I accepted a job offer at Spotify as a senior designer. I start in February.'), [
+    ['Ana works at Spotify', 'works at', '2024-02-01T00:00:00.000Z'],
+    ["Ana's occupation is senior designer", 'occupation', '2024-02-01T00:00:00.000Z'],
+  ]);
   assert.deepEqual(start('I got a job at Helix Bio! Start date is next Monday 🎉'), [
     ['Ana works at Helix Bio', 'works at', '2024-01-08T00:00:00.000Z'],
   ]);

@@ -29,6 +29,7 @@ import type { SelfEntity } from '../../contract/index.ts';
 import { isCourtesy, isUnsaid, notSaid, within } from './not-said.ts';
 import {
   attributeSentence,
+  type AttributeSentence,
   goneToAfterSwitch,
   chatEnd,
   fillers,
@@ -1843,6 +1844,16 @@ function claimsBesideNickname(
   if (slots.length === 0 && ended === null) {
     // "My favourite colour is blue now.": one value at a time, so a new one replaces the old.
     const a = attributeSentence(s) ?? occupationSaid(s);
+    // "I'm not vegan anymore, I eat fish now.": the ending said whole before a clause of its own, which
+    // is read as a sentence of its own ("…, I'm pescatarian now" holds the diet), as a later clause's
+    // attribute leaves what comes before it (clauseAttributes).
+    const head = a === null ? endingBeforeClause(s) : null;
+    if (head !== null) {
+      const { predicate, value } = head.ended;
+      const statement = endedStatement(subject, predicate, value);
+      const ending = { statement, subject, predicate, owner, quote: head.clause, ends: value };
+      return [ending, ...sentenceClaims(head.rest, subject, owner, others, told)];
+    }
     // "We broke up": the sentence, and the end of whichever partner holds the slot then.
     const parting = a === null ? partingSaid(s, told) : null;
     if (parting !== null) return [plain, ...heldEndings(parting, plain)];
@@ -2024,7 +2035,9 @@ function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
   const jobs = claims.filter((c) => c.predicate === 'works at' && c.ends === undefined && !c.endsHeld);
   if (jobs.length !== 1 || jobs[0]!.startsWhen !== undefined) return claims;
   const at = claims.indexOf(jobs[0]!);
-  const next = claims[at + 1];
+  // The next sentence's: a role said in the job's own ("… at Spotify as a senior designer.") is between.
+  const nextAt = claims.findIndex((c, i) => i > at && !jobs[0]!.quote.includes(c.quote));
+  const next = nextAt < 0 ? undefined : claims[nextAt];
   const m = next?.predicate === null ? startsOn.exec(next.quote.trim()) : null;
   const day = m?.groups!['when'];
   // Only a day to come that reads as one: "I start at 9 every day" leaves the job as it was.
@@ -2050,7 +2063,12 @@ function startSaidNext(claims: SaidClaim[], occurredAt: string): SaidClaim[] {
           },
         ];
   const kept = said !== undefined && role === null ? [next!] : occupation;
-  return claims.flatMap((c, i) => (i === at ? [job] : i === at + 1 ? kept : [c]));
+  // The job's own sentence's role begins with it.
+  const begun = (c: SaidClaim, i: number) =>
+    i > at && i < nextAt && c.predicate === 'occupation' && c.startsWhen === undefined;
+  return claims.flatMap((c, i) =>
+    i === at ? [job] : i === nextAt ? kept : begun(c, i) ? [{ ...c, startsWhen: day }] : [c],
+  );
 }
 
 /**
@@ -2192,6 +2210,21 @@ const takesBack = (next: string): boolean =>
   butNot.test(next) ||
   reunionSaid(next) !== null ||
   /^(?:(?:and|then|but)\s+)*(?:we\s+)?got\s+back\s+together(?![\p{L}\p{N}])/iu.test(next);
+
+/**
+ * A value's ending said whole in a sentence's first clause, a statement of its own after it ("I'm not
+ * vegan anymore, I eat fish now."): the ending and the clause that says it. Not where what follows takes
+ * it back or asks ("…, jk", "…, is that weird?"), nor a partner's (parting.ts reads those whole).
+ */
+function endingBeforeClause(s: string): { ended: AttributeSentence; clause: string; rest: string } | null {
+  const cut = /(?:,|;|\s[—–-])\s+(?=\S)/u.exec(s);
+  if (cut === null) return null;
+  const clause = s.slice(0, cut.index);
+  const rest = s.slice(cut.index + cut[0].length);
+  const ended = attributeSentence(clause);
+  if (ended?.ends !== true || ended.predicate === 'relationship status') return null;
+  return isStatement(rest) && !takesBack(rest) ? { ended, clause, rest } : null;
+}
 
 /** Endings of values the sentence names as a partner or none (parting.ts), each a claim of its slot. */
 const heldEndings = (

@@ -58,6 +58,7 @@ test('a reaction, an apology, a sentence of its own or a value not written as on
     'no, honestly',
     'nope, still together',
     'no, seriously',
+    "Turns out I'm not vegan.",
     'sorry, nvm',
     'no, jk',
     'oops, typo',

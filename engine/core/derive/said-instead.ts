@@ -87,6 +87,9 @@ const notAValue = new Set(
    dude bro man guys girl sis everyone everybody nobody someone english later nearby near close around
    outside abroad downtown jesus god lord omg autocorrect`.split(/\s+/u),
 );
+/** A word of the speaker's: "I", "I'm", "we", "me", "my". */
+const speakerWord =
+  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|d|ll)|im|we|we['’](?:re|ve)|me|my)(?![\p{L}\p{N}'’])/iu;
 /** Small words of a place's or a firm's name, in lower case in a capitalised name ("São João da Madeira"). */
 const particles = new Set(nameParticles);
 
@@ -117,6 +120,8 @@ export function saidInstead(text: string): SaidInstead | null {
     const first = normalizeStatement((v.split(/\s+/u)[0] ?? '').split(/['’]/u)[0]!);
     // "the 14th of March" is a date, though "the" opens no name.
     if (first === '' || (notAValue.has(first) && !(first === 'the' && valueKind(v) === 'date'))) return null;
+    // "Turns out I'm not vegan": words of the speaker's own are a sentence, no value said instead.
+    if (speakerWord.test(v)) return null;
     if (instead !== undefined && normalizeStatement(instead) === normalizeStatement(v)) return null;
     const explicit = form === 'named' || form === 'starred' || form === 'meant';
     if (valueKind(v) === 'name' && !explicit && !capitalised(v)) return null;

@@ -932,6 +932,9 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     ['I stopped being a vegetarian.', 'vegetarian'],
     ["I've just quit being vegan", 'vegan'],
     ['im not vegan anymore', 'vegan'],
+    // Found out: what was said of it was never so.
+    ["Turns out I'm not vegan.", 'vegan'],
+    ["Apparently I'm not really a vegetarian after all", 'vegetarian'],
   ];
   for (const [s, value] of ended)
     assert.deepEqual(attributeSentence(s), { predicate: 'diet', value, ends: true }, s);

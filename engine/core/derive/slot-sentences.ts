@@ -1720,7 +1720,7 @@ const dietLasting = new RegExp(
  * one. Not "I'm not vegan" alone: it says what one never was as often as what one stopped.
  */
 const dietEnded = new RegExp(
-  String.raw`^${fillers}(?:(?=not\s)|(?=no\s+longer\s)|I${am}\s+)(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}|^${fillers}I(?:(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}|^${fillers}(?:my\s+)?${diets}\s+(?:era|phase|days|streak|experiment)\s+(?:is\s+|are\s+)?(?:over|done|ended)${chatEnd}`,
+  String.raw`^${fillers}(?:(?=not\s)|(?=no\s+longer\s)|I${am}\s+)(?:not\s+(?:an?\s+)?${diets}\s+(?:any\s?more|any\s+longer)|no\s+longer\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}|^${fillers}(?:(?:it\s+)?turns\s+out\s+(?:that\s+)?|apparently\s+)I${am}\s+not\s+(?:really\s+|actually\s+)?(?:an?\s+)?${diets}(?:\s+after\s+all)?${chatEnd}|^${fillers}I(?:(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:stopped|quit)\s+being\s+(?:an?\s+)?${diets})(?:\s+now)?${chatEnd}|^${fillers}(?:my\s+)?${diets}\s+(?:era|phase|days|streak|experiment)\s+(?:is\s+|are\s+)?(?:over|done|ended)${chatEnd}`,
   'iu',
 );
 const dietNames: Readonly<Record<string, string>> = { pescetarian: 'pescatarian' };
