@@ -12,6 +12,7 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
 import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
+import { matchesOf } from '../contract/matches-of.ts';
 import {
   retrieve,
   type RetrievalIndexing,
@@ -45,7 +46,7 @@ import { withinBulkShare } from '../core/context/bulk-share.ts';
 import type { EvidencePassage } from '../core/context/evidence.ts';
 import type { TraceStore } from '../ports/trace-store.ts';
 import { recordIdsOf } from './trace-buffer.ts';
-import { fusionMethod, type Fused } from '../retrieve/fuse.ts';
+import { fusionMethod, type Fused, type LaneResult } from '../retrieve/fuse.ts';
 import type { Reranker } from '../retrieve/reranker.ts';
 
 /**
@@ -55,6 +56,11 @@ import type { Reranker } from '../retrieve/reranker.ts';
 const namingLanes = new Set(['lexical', 'entity', 'topic', 'slot', 'tasks', 'changes']);
 /** Lanes that find a Record by meaning alone, or as the neighbour of one so found. */
 const meaningLanes = new Set(['semantic', 'prompt']);
+/**
+ * Lanes that read what a question asks beyond its words: a slot, a time, a topic, the tasks or the
+ * changes it asks for. What they find answers it their way, whatever words the Brain says.
+ */
+const askingLanes = new Set(['slot', 'time', 'when', 'topic', 'tasks', 'changes']);
 
 const privateNamesOnly = (visibility: EvidencePassage['visibility']) =>
   `${visibility}: names whom the question asks of, not what it asks, and a Record that is not shareable is served only for what the question names`;
@@ -367,10 +373,18 @@ export async function assembleContext(
   /** Found by no lane that names, and holding none of the question's words: the nearest by meaning. */
   const foundByMeaningAlone = (e: EvidencePassage) =>
     e.lanes.every((l) => meaningLanes.has(l)) && !namedIt(e);
-  // The evidence, its conflicts and its Memories, read from one state of the Brain.
-  const { dropped, fitted, conflicts, conflicted, memories, byMeaningAlone, changed } = await deps.units.read(
+  // The question's words no Record says, read before the Brain's state is (the lexical index is not
+  // to be read inside it).
+  const neverSaid = await wordsNoRecordSays(
+    deps.indexes.lexical,
     brain.uid,
-    async (u) => {
+    body.query,
+    searched,
+    laneResults,
+  );
+  // The evidence, its conflicts and its Memories, read from one state of the Brain.
+  const { dropped, fitted, conflicts, conflicted, memories, byMeaningAlone, unsaid, changed } =
+    await deps.units.read(brain.uid, async (u) => {
       const changed = span ? await changesIn(u, span, at, topic) : null;
       const lead = new Map(
         (changed?.records ?? []).map((c) => [
@@ -456,7 +470,10 @@ export async function assembleContext(
       // none of its words: the nearest by meaning, which may answer nothing ("Who is my sister?" where no
       // sister is known). Served, but said so, and the question is among the unknowns.
       const byMeaningAlone = ordered.length > 0 && ordered.every(foundByMeaningAlone);
-      const fitted = fitBudget(ordered, requested, who, undefined, byMeaningAlone);
+      // "What is my blood type?" where no Record says "blood": what shares its other words ("Thinking
+      // with Type", the messages around it) is served, but answers nothing the Brain was told of it.
+      const unsaid = byMeaningAlone ? [] : neverSaid;
+      const fitted = fitBudget(ordered, requested, who, undefined, byMeaningAlone, unsaid);
       const servedIds = [...new Set(fitted.blocks.flatMap((b) => b.evidence.memoryIds))];
       const found = await findConflicts(u, servedIds, at);
       const memories =
@@ -470,9 +487,8 @@ export async function assembleContext(
         ...bulkShared.held,
       ];
       const dropped = [...selected.dropped, ...ownQuestion.dropped, ...held];
-      return { dropped, fitted, ...found, memories, byMeaningAlone, changed };
-    },
-  );
+      return { dropped, fitted, ...found, memories, byMeaningAlone, unsaid, changed };
+    });
   ledger.charge('processing', fitted.estimatedTokens / 1000);
   const citations: Citation[] = fitted.blocks.map((b) => ({
     record_id: b.evidence.recordId,
@@ -550,7 +566,8 @@ export async function assembleContext(
     text: fitted.text,
     citations,
     conflicts,
-    unknowns: aboutConflict || byMeaningAlone ? [body.query] : [],
+    unknowns:
+      aboutConflict || byMeaningAlone || (unsaid.length > 0 && fitted.blocks.length > 0) ? [body.query] : [],
     ...(aboutConflict ? { abstained: { reason: 'conflicting_evidence' as const } } : {}),
     budget: {
       requested_tokens: requested,
@@ -669,4 +686,36 @@ async function namesForgotten(deps: ContextDeps, brainUid: string, trace: Trace)
     if (e instanceof MnemoError && e.code === 'brain_not_found') return true;
     throw e;
   }
+}
+
+/**
+ * The question's words no Record of the Brain says in its own text (FTS5's stems: "painting" says
+ * "paint"), where no lane that reads what it asks (a slot, a time, a topic, the tasks, the changes)
+ * found anything: its evidence, if any, shares only its other words. None for a question of one word
+ * (a miss answers it), and never a name it writes in capitals ("What did Melanie paint?"), which
+ * the entity lane reads as a speaker, said in no text of theirs.
+ */
+async function wordsNoRecordSays(
+  lexical: RetrievalIndexSet['lexical'],
+  brainUid: string,
+  query: string,
+  searched: readonly string[],
+  laneResults: readonly LaneResult[],
+): Promise<string[]> {
+  if (searched.length < 2) return [];
+  if (laneResults.some((r) => askingLanes.has(r.lane) && r.candidates.length > 0)) return [];
+  // A word a candidate's own text says is said: only the others are looked up.
+  const said = new Set(laneResults.flatMap((r) => r.candidates.flatMap((c) => c.words ?? [])));
+  const words = searched.filter((w) => !said.has(w) && !writtenAsName(query, w));
+  if (words.length === 0) return [];
+  const says = await lexical.saysWords(brainUid, words);
+  return words.filter((_, i) => !says[i]);
+}
+
+/** Whether the query writes a word with a capital after its first word ("Melanie" of "What did Melanie …"). */
+function writtenAsName(query: string, word: string): boolean {
+  const at = query.search(/[\p{L}\p{N}]/u);
+  return [...matchesOf(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu, query)].some(
+    (m) => m.index > at && /^\p{Lu}/u.test(m[0]) && queryTerms(m[0])[0] === word,
+  );
 }

@@ -116,7 +116,7 @@ export const ContextReady = z
     unknowns: z
       .array(z.string())
       .describe(
-        "Questions that could not be answered; the query when nothing answers it (text null), when the budget holds none of the evidence, when the sources disagree about what it asks, or when the evidence served was found by meaning alone (no block shares a word with the question, a person, a time or a slot it names: the nearest Records, which may not answer it, as the text's first line says).",
+        "Questions that could not be answered; the query when nothing answers it (text null), when the budget holds none of the evidence, when the sources disagree about what it asks, when the evidence served was found by meaning alone (no block shares a word with the question, a person, a time or a slot it names: the nearest Records, which may not answer it, as the text's first line says), or when a word of the question is said by no Record and the evidence shares only its other words (the text's first line names the word).",
       ),
     abstained: z.object({ reason: AbstainReason }).optional(),
     budget: z.object({

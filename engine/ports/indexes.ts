@@ -73,6 +73,11 @@ export interface LexicalIndex {
     cap: number,
   ): Promise<{ records: number; counts: number[] }>;
   /**
+   * Whether any Record of the Brain has each word in its own text, as textFrequencies counts it (not a
+   * neighbour's or the speaker's), in order: a Context names a question whose words no Record says.
+   */
+  saysWords(brainUid: string, words: readonly string[]): Promise<boolean[]>;
+  /**
    * The first 2,000 characters of the text of each of these Records of the Brain, its time, kind and
    * speaker, as a hit carries them, for Records other lanes found (feedback reads the best candidates'
    * words, the semantic lane tells repeats apart); in no order.

@@ -53,6 +53,8 @@ export interface LaneCandidate {
    * write them ("marko"), so a question typed in lower case still tells its names from its other words.
    */
   subjects?: readonly string[];
+  /** Set by the lexical lane: the query's words the Record's own text says (not its neighbours'). */
+  words?: readonly string[];
 }
 
 /**

@@ -99,9 +99,10 @@ export function searchQuery(input: LaneInput): Promise<TurnRow[]> {
 
 /** The reason a person checks first: the query words the Record shares, or that its neighbours do. */
 export function sharedReason(text: string, terms: string[]): string {
-  const own = matchedTerms(text, terms);
-  return own.length > 0 ? `shared words: ${own.join(', ')}` : 'shared words in the surrounding messages';
+  return sharedWordsReason(matchedTerms(text, terms));
 }
+const sharedWordsReason = (own: readonly string[]): string =>
+  own.length > 0 ? `shared words: ${own.join(', ')}` : 'shared words in the surrounding messages';
 
 /**
  * Lexical lane: FTS5 BM25 (porter stemming) over each Record with its speaker and thread neighbours,
@@ -113,11 +114,10 @@ export function createTurnLexicalLane(): Lane {
     async search(input: LaneInput): Promise<LaneCandidate[]> {
       const rows = (await searchQuery(input)).slice(0, input.limit);
       input.ledger.charge('processing', rows.length / 1000);
-      return rows.map((r) => ({
-        recordId: r.recordId,
-        score: r.score,
-        reason: sharedReason(r.text, input.terms),
-      }));
+      return rows.map((r) => {
+        const words = matchedTerms(r.text, input.terms);
+        return { recordId: r.recordId, score: r.score, reason: sharedWordsReason(words), words };
+      });
     },
   };
 }

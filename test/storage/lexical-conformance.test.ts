@@ -325,6 +325,10 @@ function conformance(name: string, indexes: Indexes | null, skip: string | false
         counts: [3, 1],
       });
       assert.deepEqual(await index!.textFrequencies('brn_none', ['kayak'], 500), { records: 0, counts: [0] });
+      // Whether any says each word, as counted above.
+      assert.deepEqual(await index!.saysWords('brn_lc', words), [true, true, true, true, false, false]);
+      assert.deepEqual(await index!.saysWords('brn_none', ['kayak']), [false]);
+      assert.deepEqual(await index!.saysWords('brn_lc', []), []);
       assert.deepEqual(await index!.textFrequencies('brn_lc', [], 500), {
         records: records.length,
         counts: [],

@@ -184,6 +184,19 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       const row = rows.rows[0]!;
       return { records: row.records, counts: row.counts ?? [] };
     },
+    async saysWords(brainUid, words) {
+      if (words.length === 0) return [];
+      // As textFrequencies counts them, one turn each at most.
+      const rows = await db.query<{ says: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM turns t
+                        WHERE t.brain_uid = $1 AND t.tsv @@ q.q AND ts_filter(t.tsv, '{a}') @@ q.q) AS says
+         FROM unnest($2::text[]) WITH ORDINALITY AS w(word, ord),
+              LATERAL (SELECT phraseto_tsquery('english', mnemo_fold(w.word)) AS q) q
+         ORDER BY w.ord`,
+        [brainUid, [...words]],
+      );
+      return rows.rows.map((r) => r.says);
+    },
     async texts(brainUid, recordIds) {
       if (recordIds.length === 0) return [];
       const rows = await db.query<Omit<HitRow, 'recordN' | 'score'>>(

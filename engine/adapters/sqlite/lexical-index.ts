@@ -110,11 +110,18 @@ export function createSqliteLexicalIndex(store: Store, turns?: TurnCopies): Lexi
         (w) =>
           store.get<{ c: number }>(
             'SELECT count(*) AS c FROM (SELECT 1 FROM turn_fts WHERE turn_fts MATCH ? LIMIT ?)',
-            `scope:${scopeToken(brainUid)} AND text:${ftsPhrase(turnText(w))}`,
+            wordInText(brainUid, w),
             cap,
           )?.c ?? 0,
       );
       return { records, counts };
+    },
+    async saysWords(brainUid, words) {
+      return words.map(
+        (w) =>
+          store.get('SELECT 1 AS c FROM turn_fts WHERE turn_fts MATCH ? LIMIT 1', wordInText(brainUid, w)) !==
+          undefined,
+      );
     },
     async texts(brainUid, recordIds) {
       if (recordIds.length === 0) return [];
@@ -188,3 +195,7 @@ function searchFts(
     limit,
   );
 }
+
+/** An FTS5 query for the Brain's Records with the word in their own text (the turn's text column). */
+const wordInText = (brainUid: string, word: string): string =>
+  `scope:${scopeToken(brainUid)} AND text:${ftsPhrase(turnText(word))}`;
