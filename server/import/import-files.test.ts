@@ -1077,7 +1077,7 @@ test('files chosen beside a conversations.json are each imported in their format
   assert.deepEqual(
     r.parts.map((p) => [p.name, p.format, p.imported, p.skipped]),
     [
-      ['(all files)', 'chatgpt', 1, 0],
+      ['conversations.json', 'chatgpt', 1, 0],
       ['calendar.ics', 'ics', 1, 0],
     ],
   );

@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { ImportRequest, ImportResult } from '../../engine/contract/index.ts';
 import { errorCodes } from '../../engine/errors/codes.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
@@ -294,7 +294,11 @@ async function importTargets(
   const watch = new ImportWatch(result, files, watchOptions);
   watch.planned(parts.length);
   for (const [index, target] of parts.entries()) {
-    const name = target.name || '(all files)';
+    // Files read as one export are named by the file it is read from ("conversations.json"), or as all
+    // of them where it is the folder they make (a vault, a Slack export).
+    const name =
+      target.name ||
+      (target.path !== root ? relative(root, target.path).split(sep).join('/') : '(all files)');
     watch.startPart(index, name);
     const part: ImportResult['parts'][number] = {
       name,
