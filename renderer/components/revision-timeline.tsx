@@ -21,7 +21,7 @@ import { replacedAtStart } from '../replaced-at-start.ts';
 const causes: Record<MemoryRevision['cause'], string> = {
   derived: 'worked out from a Record',
   superseded_by_record: 'from a newer Record about the same thing',
-  correction: 'a person’s correction',
+  correction: 'a correction',
   rederived: 'worked out again after a Record was forgotten',
 };
 

@@ -167,6 +167,11 @@ function CreateBrainForm() {
   // An id the rule refuses, said in the form's words rather than the browser's "match the format".
   const [idProblem, setIdProblem] = useState<string | null>(null);
   const idInput = useRef<HTMLInputElement>(null);
+  // The server's refusal was of the form as sent ("a Brain ana already exists"): once a field changes
+  // it may no longer hold, and beside a new id it would read as said of that one.
+  const edited = () => {
+    if (create.isError) create.reset();
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body: BrainCreate = { id: id.trim() };
@@ -184,6 +189,7 @@ function CreateBrainForm() {
             value={name}
             onChange={(e) => {
               setName(e.target.value);
+              edited();
               if (idTyped) return;
               setId(brainIdFromName(e.target.value));
               if (idProblem) setIdProblem(null);
@@ -203,6 +209,7 @@ function CreateBrainForm() {
             value={id}
             onChange={(e) => {
               setId(e.target.value);
+              edited();
               // Emptied, it follows the name again.
               setIdTyped(e.target.value !== '');
               // Said of the id as it was: once edited, it may do now.
@@ -240,7 +247,10 @@ function CreateBrainForm() {
               Kind
               <select
                 value={selfType}
-                onChange={(e) => setSelfType(e.target.value as '' | 'person' | 'org')}
+                onChange={(e) => {
+                  setSelfType(e.target.value as '' | 'person' | 'org');
+                  edited();
+                }}
                 name="self-type"
               >
                 <option value="">Not set</option>
@@ -252,7 +262,10 @@ function CreateBrainForm() {
               Their name
               <input
                 value={selfName}
-                onChange={(e) => setSelfName(e.target.value)}
+                onChange={(e) => {
+                  setSelfName(e.target.value);
+                  edited();
+                }}
                 disabled={!selfType}
                 required={!!selfType}
                 maxLength={200}

@@ -12,7 +12,7 @@ import { kindLabels, mailSubject, recordSummary, speakerLabel, visibilityLabels 
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ForgetRecordDialog } from './forget-record-dialog.tsx';
-import { CorrectionLine, MemoryLinks, happenedAt } from './records.tsx';
+import { CorrectionLine, MemoryLinks, happenedAt, useCorrectedMemory } from './records.tsx';
 
 /**
  * One Record, opened from a Memory's evidence (or any link to it): its words whole, where and when it
@@ -83,11 +83,17 @@ function RecordView({
       : recordSummary(c, selfName);
   // A title names the Record (a mail's subject is its title); without one its first words do, and the
   // whole text follows.
+  const corrected = useCorrectedMemory(
+    brainId,
+    c.kind === 'correction' ? (r.correction_outcome?.memory_id ?? c.corrects) : null,
+  );
   const title =
     c.kind === 'correction'
       ? c.statement !== undefined
-        ? 'Correction'
-        : 'Withdrawal of a Memory'
+        ? corrected === null
+          ? 'Correction'
+          : `Correction of “${corrected}”`
+        : `Withdrawal of ${corrected === null ? 'a Memory' : `“${corrected}”`}`
       : (c.kind === 'document' || c.kind === 'event' ? c.title : undefined) ||
         subject ||
         oneLine(recordSummary(c, selfName), 100);

@@ -474,7 +474,11 @@ export function CorrectionLine({
   outcome: CorrectionOutcome | undefined;
 }) {
   const here = outcome ? outcome.memory_id : content.corrects;
-  const target = here ? <Link to={paths.memory(brainId, here)}>a Memory</Link> : <>a Memory</>;
+  // Named by what it says, as the Forget dialog names it: "Withdrew a Memory" row after row left a
+  // person opening each to find the one to undo.
+  const named = useCorrectedMemory(brainId, here ?? null);
+  const words = named === null ? 'a Memory' : `“${named}”`;
+  const target = here ? <Link to={paths.memory(brainId, here)}>{words}</Link> : <>a Memory</>;
   return (
     <>
       {content.statement !== undefined ? (
@@ -496,6 +500,19 @@ export function CorrectionLine({
       ) : null}
     </>
   );
+}
+
+/**
+ * The words of the Memory a correction changed (statementLabel, on one line), once read; null until
+ * then, or where it is gone or may not be read.
+ */
+export function useCorrectedMemory(brainId: string, id: string | null): string | null {
+  const memory = useQuery({
+    ...memoryOptions(useClient(), brainId, id ?? ''),
+    enabled: id !== null,
+    retry: false,
+  });
+  return memory.data ? oneLine(statementLabel(memory.data), 120) : null;
 }
 
 /**

@@ -250,3 +250,54 @@ test('a Memory said in the same words many times lists those words once, with ea
   await checkScreen(page, 'evidence-same-words-once');
   assert.deepEqual(problems, []);
 });
+
+test('a refusal to create a Brain goes once a field it was said of is changed', async () => {
+  await app().api.createBrain({ id: 'taken', name: 'Taken' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/');
+  const form = page.getByRole('region', { name: 'Create a Brain' });
+  await form.getByRole('textbox', { name: /^Name/ }).fill('Taken');
+  await form.getByRole('button', { name: 'Create Brain' }).click();
+  const refusal = form.getByText(/already exists/);
+  await refusal.waitFor();
+  await form.getByRole('textbox', { name: /^Short id/ }).fill('taken-2');
+  assert.equal(await refusal.count(), 0, 'the refusal of "taken" is not said of "taken-2"');
+  await form.getByRole('button', { name: 'Create Brain' }).click();
+  await page.waitForURL(/\/brains\/taken-2\/memories$/);
+  assert.deepEqual(problems, []);
+});
+
+test("a correction is named by the Memory it changed, and an agent's is no person's in the history", async () => {
+  await app().api.createBrain({ id: 'mended', name: 'Mended', self: { type: 'person', name: 'Ana' } });
+  const said = await app().api.rememberRecord('mended', {
+    content: { kind: 'fact', subject: 'self', predicate: 'favourite_colour', value: 'green' },
+  });
+  await app().api.rememberRecord('mended', {
+    content: { kind: 'document', text: 'The gate code is 4412.' },
+  });
+  await derivationSettled(app(), 'mended');
+  const [colour] = (await app().api.getRecord('mended', said.record.id)).memory_ids;
+  const gate = (await app().api.listMemories('mended', { limit: 10 })).data.find((m) =>
+    m.statement.includes('gate code'),
+  )!;
+  await app().api.rememberRecord('mended', {
+    content: { kind: 'correction', corrects: colour!, statement: 'Ana’s favourite colour is blue' },
+    source: { name: 'agent' },
+  });
+  const withdrawal = await app().api.rememberRecord('mended', {
+    content: { kind: 'correction', corrects: gate.id, reason: 'changed' },
+  });
+  await derivationSettled(app(), 'mended');
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/mended/records');
+  const rows = page.getByRole('main');
+  await rows.getByRole('link', { name: '“The gate code is 4412.”' }).waitFor();
+  assert.equal(await rows.getByText('Withdrew a Memory').count(), 0);
+  await navigateInPlace(page, `/brains/mended/records/${withdrawal.record.id}`);
+  await page.getByRole('heading', { level: 1, name: 'Withdrawal of “The gate code is 4412.”' }).waitFor();
+  await navigateInPlace(page, `/brains/mended/memories/${colour}`);
+  const history = page.getByRole('list', { name: 'Versions, oldest first' });
+  await history.getByText('a correction', { exact: true }).waitFor();
+  assert.equal(await history.getByText(/person/).count(), 0);
+  assert.deepEqual(problems, []);
+});
