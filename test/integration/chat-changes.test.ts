@@ -242,6 +242,29 @@ for (const [name, openEngine] of engines) {
     });
   });
 
+  describe(`${name}: another person's home, and what "she" does after it`, () => {
+    it('her move replaces the home and leaves her job and her diet current', async () => {
+      const engine = await openEngine();
+      try {
+        const ids = await brainSaying(engine, 'lea', [
+          ['My sister Lea lives in Lisbon, and she works at Google.', '2026-10-01T09:00:00+02:00'],
+          ['Lea moved to Porto.', '2026-11-01T09:00:00+01:00'],
+        ]);
+        const [first] = await memoriesOf(engine, 'lea', ids);
+        assert.deepEqual(
+          first!.map(([statement, status]) => [statement, status]),
+          [
+            ['My sister Lea lives in Lisbon', 'superseded'],
+            ['Lea works at Google', 'active'],
+            ["Nina Babić's sister is Lea", 'active'],
+          ],
+        );
+      } finally {
+        await engine.close();
+      }
+    });
+  });
+
   describe(`${name}: a diet taken up from a day, then another in a chat's words`, () => {
     it('"so pescatarian now" supersedes "I\'m going vegetarian from today"', async () => {
       const engine = await openEngine();

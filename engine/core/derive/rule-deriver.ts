@@ -32,6 +32,7 @@ import {
   type AttributeSentence,
   goneToAfterSwitch,
   chatEnd,
+  leansBack,
   fillers,
   otherPersonSlot,
   possessedAttribute,
@@ -2417,6 +2418,15 @@ function otherPersonClaims(
     return job === null ? [claim] : [claim, saidOfSelf(job.job, owner, by, s.slice(...job.quote))];
   }
   if (owner.state !== 'other') return null;
+  // "Lea lives in Lisbon, and she works at Google.": what "she" does next is hers in a Memory of its
+  // own, so that a move does not take her job, or her diet, with the home it was said beside.
+  const next = slot.when === undefined ? heOrSheGoesOn.exec(s.slice(slot.clause[1])) : null;
+  if (next !== null) {
+    const said = withoutClosingMarks(s.slice(slot.clause[1] + next[0].length));
+    // "…, she loves it there": of the home it was said beside, which it must not outlive.
+    const home = leansBack.test(said) ? null : otherPersonClaims(s.slice(0, slot.clause[1]), others, speaker);
+    if (home !== null && said !== '') return [...home, ...claimsOfTheirs(said, slot.who, owner, others)];
+  }
   // "Sam moved to York in 2023": the year reads as the sentence's own words, not as more said.
   const bare = slot.when === undefined ? s : s.replace(slot.when, ' ');
   const alone = !/[\p{L}\p{N}]/u.test(bare.slice(0, slot.clause[0]) + bare.slice(slot.clause[1]));
@@ -2443,6 +2453,36 @@ function otherPersonClaims(
     quote,
   };
   return [claim, said];
+}
+
+/**
+ * A clause that goes on with what "she" or "he" does, right after a slot's clause: ", she is
+ * vegetarian", ", and he works at Google". Not one that reports ("…, she said", "…, he told me").
+ */
+const heOrSheGoesOn =
+  /^\s*[,;]\s+(?:and\s+|but\s+|also\s+)?(?=(?:she|he)\s+(?!(?:said|says|told|tells|thinks|thought|mentioned|reckons|guesses)(?![\p{L}\p{N}]))\p{L})/iu;
+
+/** Text without the stops and marks that close it ("…works at Google!!" to "…works at Google"). */
+function withoutClosingMarks(text: string): string {
+  let t = text.trimEnd();
+  while (/[.!…]$/u.test(t)) t = t.slice(0, -1).trimEnd();
+  return t;
+}
+
+/**
+ * What a clause of "she" or "he" (`said`, as written) says of the person named just before: read with
+ * the name in their place ("she is vegetarian" as "Lea is vegetarian"), each claim quoting the clause.
+ */
+function claimsOfTheirs(
+  said: string,
+  who: string,
+  owner: OwnerClaim,
+  others: (name: string) => OwnerClaim,
+): SaidClaim[] {
+  const read = byName(said, who);
+  const plain: Claim = { statement: read, subject: owner.entity ?? who, predicate: null, owner, quote: read };
+  const claims = otherPersonClaims(read, others) ?? anotherPersonsClaims(plain, others) ?? [plain];
+  return claims.map((c) => ({ ...c, quote: said }));
 }
 
 /** "Rui is a nurse", "My brother Rui works as an electrician": his occupation's slot (occupation.ts). */

@@ -471,7 +471,7 @@ const words = (s: string) => s.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(
  * "... and it is lovely") or pointing back with "there" or "it" ("... but I hate the weather there", "... and I love it") says nothing
  * without the home it would be cut from; nor does a courtesy ("... and thanks for asking!").
  */
-const leansBack =
+export const leansBack =
   /^(?:so|too|also|then|it|its|it['’]s|that|this|they|which|there|thanks|thank|cheers|hope|lol|haha|bye)(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])(?:there|here|it)(?![\p{L}\p{N}])/iu;
 /** What follows the last slot clause as a statement of its own: ", and my dentist is Carla Silva." */
 const afterClause = /^(?:\s*,)?\s*(?:and|but|;)\s+(?=\S)/u;
