@@ -85,7 +85,7 @@ function RecordView({
   // whole text follows.
   const corrected = useCorrectedMemory(
     brainId,
-    c.kind === 'correction' ? (r.correction_outcome?.memory_id ?? c.corrects) : null,
+    c.kind === 'correction' && !r.correction_outcome ? c.corrects : null,
   );
   const title =
     c.kind === 'correction'

@@ -475,8 +475,9 @@ export function CorrectionLine({
 }) {
   const here = outcome ? outcome.memory_id : content.corrects;
   // Named by what it says, as the Forget dialog names it: "Withdrew a Memory" row after row left a
-  // person opening each to find the one to undo.
-  const named = useCorrectedMemory(brainId, here ?? null);
+  // person opening each to find the one to undo. One from another side links the Memory it made here,
+  // whose words are its own statement: "a Memory" there, and the line says what it did.
+  const named = useCorrectedMemory(brainId, outcome ? null : (content.corrects ?? null));
   const words = named === null ? 'a Memory' : `“${named}”`;
   const target = here ? <Link to={paths.memory(brainId, here)}>{words}</Link> : <>a Memory</>;
   return (
