@@ -256,7 +256,8 @@ async function startOn(
     const until = uiTokens.get(token);
     if (until === undefined) return null;
     uiTokens.delete(token);
-    return performance.now() >= until ? 'expired' : mintSessionKey('desktop UI session');
+    // Named by how it was made: the printed link signs in a browser, not the desktop app ('desktop app').
+    return performance.now() >= until ? 'expired' : mintSessionKey('browser sign-in link');
   };
   // UI session keys live as long as this server: revoked on close, so restarts do not pile up admin keys.
   const uiKeys: string[] = [];

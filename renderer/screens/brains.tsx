@@ -294,6 +294,8 @@ function OwnerDialog({ brain, onClose }: { brain: Brain; onClose: () => void }) 
   const [type, setType] = useState<'person' | 'org'>(brain.self?.type ?? 'person');
   const [name, setName] = useState(brain.self?.name ?? '');
   const ready = name.trim() !== '';
+  // Said of the kind chosen: an organisation's Brain is no person's.
+  const who = type === 'org' ? 'organisation' : 'person';
   return (
     <ConfirmDialog
       open
@@ -308,10 +310,10 @@ function OwnerDialog({ brain, onClose }: { brain: Brain; onClose: () => void }) 
       }}
     >
       <p>
-        What this person says, under this name or as “user”, becomes theirs: Mnemo reads the Brain’s Records
+        What this {who} says, under this name or as “user”, becomes theirs: Mnemo reads the Brain’s Records
         again in the background, and the Profile fills as it goes.
         {brain.self
-          ? ' What was said under the earlier name stays theirs: a new name is the same person renamed.'
+          ? ` What was said under the earlier name stays theirs: a new name is the same ${who} renamed.`
           : ''}
       </p>
       <div className="form">

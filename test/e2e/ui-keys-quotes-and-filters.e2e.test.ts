@@ -135,7 +135,7 @@ test('revoking the key this window runs on says it signs the window out, then la
   const own = table.getByRole('row').filter({ hasText: 'this window' });
   assert.equal(await own.count(), 1, 'exactly one key is marked as this window’s');
   assert.equal(
-    await own.filter({ hasText: 'desktop UI session' }).count(),
+    await own.filter({ hasText: 'browser sign-in link' }).count(),
     1,
     'the key the sign-in link minted, not the API key of the same project',
   );

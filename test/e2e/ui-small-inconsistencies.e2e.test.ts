@@ -140,6 +140,12 @@ test('a Brain made without an owner gets one from the Brains list, and her words
   await page.getByRole('main').getByRole('link', { name: 'Brains', exact: true }).click();
   await page.getByRole('button', { name: 'Set whose memory hubless is' }).click();
   const dialog = page.getByRole('dialog', { name: 'Whose memory is “Hubless”?' });
+  // Said of the kind chosen.
+  const kind = dialog.getByRole('combobox', { name: 'Kind' });
+  await kind.selectOption({ label: 'An organisation' });
+  await dialog.getByText(/^What this organisation says/).waitFor();
+  await kind.selectOption({ label: 'A person' });
+  await dialog.getByText(/^What this person says/).waitFor();
   await dialog.getByRole('textbox', { name: 'Their name' }).fill('Lea Horvat');
   await checkScreen(page, 'brain-owner-dialog');
   await dialog.getByRole('button', { name: 'Save' }).click();
