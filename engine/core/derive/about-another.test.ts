@@ -193,6 +193,8 @@ test("what a named person takes, avoids, left or got is theirs, not the speaker'
     ['Rui quit smoking last year.', 'Rui'],
     ['Inês avoids nightshades.', 'Inês'],
     ['Tom got engaged!', 'Tom'],
+    ['Rui is recovering from surgery.', 'Rui'],
+    ['Tom retired last year.', 'Tom'],
     ['Grandpa Joe passed away in March.', 'Grandpa Joe'],
     ['Sofia is expecting a baby in May.', 'Sofia'],
   ] as const)
@@ -204,6 +206,11 @@ test("what a named person takes, avoids, left or got is theirs, not the speaker'
     'Acme took the deal.',
     'Monday takes ages.',
     'Globex is expecting growth.',
+    'Apple retired the iPod.',
+    'Uber is avoiding regulation.',
+    'Europe is recovering from the crisis.',
+    'Bitcoin is recovering nicely.',
+    'Chrome died again.',
   ])
     assert.equal(aboutAnother(s), null, s);
 });

@@ -19,14 +19,19 @@ const name = String.raw`(?:(?:Dr|Mr|Mrs|Ms|Prof)\.\s+)?${word}(?:\s+(?:(?:${name
 const verb = String.raw`(?:is|was|isn['’]t|wasn['’]t|has|had|hasn['’]t|lives|lived|works|worked|loves|loved|likes|liked|hates|hated|got|gets|went|goes|just|will|won['’]t|can|can['’]t|cannot|could|couldn['’]t|does|doesn['’]t|did|didn['’]t|said|says|thinks|wants|needs|moved|started|became|eats|drinks|plays|studies|teaches)`;
 /** What one takes for one's health: "insulin", "her meds", "daily vitamins". */
 const medicine = String.raw`(?:(?:her|his|their|a|an|the|daily|new|some|\p{Ll}+)\s+)?(?:insulin|pills?|meds|medications?|medicines?|tablets?|vitamins?|supplements?|antibiotics|antidepressants|inhalers?|injections?|shots?|painkillers|iron|melatonin|statins|steroids)(?![\p{L}\p{N}])`;
+/** What one eats or drinks or not: "gluten", "dairy", "red meat", "caffeine". */
+const food = String.raw`(?:(?:red|processed|all|most)\s+)?(?:gluten|dairy|lactose|sugar|meat|fish|pork|beef|alcohol|caffeine|coffee|carbs|nuts|peanuts|eggs|soy|shellfish|wheat|fried\s+food|junk\s+food|nightshades|salt|spicy\s+food)(?![\p{L}\p{N}])`;
+/** Where a clause ends, or goes on with when: "…retired.", "…died in March", "…left last week". */
+const thenEnds = String.raw`(?=\s*(?:$|[.!,;]|\s+(?:in|on|last|yesterday|today|this|early|recently|at\s+\d)(?![\p{L}\p{N}])))`;
 /**
  * What a person does of their health, diet and life, said of them by name: "Marta takes insulin every
- * morning", "Lena left the company", "Rui quit smoking", "Inês avoids gluten". Said by Maya, each was hers,
- * Marta's insulin among her own health.
+ * morning", "Lena left the company", "Rui quit smoking", "Inês avoids gluten". Said by Maya, each was
+ * hers, Marta's insulin among her own health. Each with what only a person does it to, or said whole:
+ * "Apple retired the iPod", "Uber avoids regulation", "Chrome died again" name no one.
  */
-const lifeVerb = String.raw`(?:(?:takes|took)(?=\s+${medicine})|avoids|avoided|left|quit|quits|retired|graduated|smokes|smoked|dates|dated|married|divorced|visits|visited|passed\s+away|died|broke\s+up|got\s+(?:married|engaged|divorced|promoted|fired|hired|sick|pregnant|diagnosed))`;
+const lifeVerb = String.raw`(?:(?:takes|took)(?=\s+${medicine})|(?:avoids|avoided)(?=\s+${food})|left(?=\s+(?:the\s+(?:company|firm|team|band|job)|her\s|his\s|their\s|work(?![\p{L}\p{N}]))|${thenEnds})|(?:quit|quits)(?=\s+(?:smoking|drinking|vaping|her\s|his\s|their\s|the\s+(?:job|company|team|band))|${thenEnds})|retired${thenEnds}|retired(?=\s+from\s)|graduated|smokes|smoked|married|divorced|(?:passed\s+away|died)${thenEnds}|broke\s+up|got\s+(?:married|engaged|divorced|promoted|fired|hired|sick|pregnant|diagnosed))`;
 /** A person's doing said as going on: "Marta is avoiding gluten", "Rui is taking antibiotics". */
-const doingNow = String.raw`(?:avoiding|taking(?=\s+${medicine})|expecting(?=\s+(?:a\s+baby|twins|a\s+(?:boy|girl)))|recovering|dating|cutting\s+out|off\s+(?:gluten|dairy|sugar|meat|alcohol|work))`;
+const doingNow = String.raw`(?:avoiding(?=\s+${food})|taking(?=\s+${medicine})|expecting(?=\s+(?:a\s+baby|twins|a\s+(?:boy|girl)))|recovering(?=\s+from\s+(?:her|his|their|surgery|an?\s+(?:operation|injury|illness|infection|stroke|heart\s+attack|surgery)|covid|(?:the\s+)?flu|a\s+cold))|dating|cutting\s+out|off\s+(?:gluten|dairy|sugar|meat|alcohol|work))`;
 /**
  * What only a person does or is, after a name alone: "Inês lives in Braga", "Tom said …", "Carla is a
  * nurse", "Inês is vegetarian". "Coffee is life" and "Porto was amazing" open with no one.
