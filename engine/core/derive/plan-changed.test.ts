@@ -113,10 +113,7 @@ test('a plan said again on another time, with "not" the time it had or after a s
       { how: 'moved', plan: 'exam', naming: [], from: 'Thursday' },
     ],
     ['Sorry, I got that wrong: the standup is on Tuesday.', { how: 'moved', plan: 'standup', naming: [] }],
-    [
-      'Actually, my dentist appointment is on Tuesday.',
-      { how: 'moved', plan: 'appointment', naming: ['dentist'] },
-    ],
+    ['The party is at 8pm, not 7pm.', { how: 'moved', plan: 'party', naming: [], from: '7pm' }],
     ['The standup moved to Tuesdays.', { how: 'moved', plan: 'standup', naming: [] }],
   ] as const)
     assert.deepEqual(planChanged(s), moved, s);
@@ -127,6 +124,10 @@ test('a plan said again on another time, with "not" the time it had or after a s
     'Wait, the party is on Saturday?',
     "I'm not sure the party is on Saturday.",
     'Actually the party was great.',
+    // A slip word alone leads news as often as a mend: only with "not" the time it had.
+    'Actually, my dentist appointment is on Tuesday.',
+    "Oops, my flight is at 6am tomorrow and I haven't packed!",
+    'Actually my dentist appointment is on Monday, as planned.',
     'My exam is on Friday, not the hardest one though.',
     'I moved the plants to the kitchen.',
   ])

@@ -172,10 +172,14 @@ const lead = String.raw`(?:heads\s+up\s*[:,!—–-]\s*)?${newsLeadIns}(?:${call
 /** A one-word plan that moves, not a person or a thing said "I", "we", "it". */
 const passive = String.raw`(?:['’]s\s+(?:been\s+)?|\s+(?:(?:has|have|had)\s+been\s+|was\s+|were\s+|got\s+|gets\s+|is\s+|are\s+|just\s+got\s+)?)(?:just\s+)?`;
 
-/** Words that own a slip before what is meant: "actually", "correction", "sorry, I got that wrong". */
-const slip = String.raw`(?:actually|correction|sorry|oops|my\s+bad|wait|i\s+(?:got\s+that|was)\s+wrong|i\s+(?:mis(?:spoke|typed)|meant))`;
-/** A slip owned before a plan said again with the time it had (optional): "Actually, …". */
-const mending = String.raw`(?:${slip}[\s,:!.—–-]+)*`;
+/**
+ * Words that say what comes next mends what was said: "Correction:", "Sorry, I got that wrong:", "My
+ * bad,", "I misspoke". Not "actually", "oops" or "wait" alone, which as often lead news ("Oops, my
+ * flight is at 6am tomorrow and I haven't packed!", "Actually my appointment is on Monday, as planned").
+ */
+const slip = String.raw`(?:correction|(?:sorry,?\s+)?i\s+(?:got\s+(?:that|it)|was)\s+wrong|(?:sorry,?\s+)?my\s+(?:bad|mistake)|i\s+mis(?:spoke|typed|remembered))`;
+/** Words before a plan said again with the time it had and "not" (optional): "Actually, …", "Sorry, …". */
+const mending = String.raw`(?:(?:${slip}|actually|sorry|oops|wait)[\s,:!.—–-]+)*`;
 const slipped = new RegExp(String.raw`^${slip}$`, 'iu');
 
 const patterns: ReadonlyArray<{ how: PlanChange['how']; re: RegExp; person?: true }> = [
@@ -524,7 +528,7 @@ const takenBack =
 
 /** A cheap test of whether any pattern could match: most sentences say none of these words. */
 const changeHint = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|now|(?:not|rather\s+than)\s+(?:on\s+|at\s+|the\s+)?(?:${[...weekdays, ...months].join('|')}|\d)|${slip}|cancel|happening|fell\s+through|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
+  String.raw`(?<![\p{L}\p{N}])(?:${moveVerb.replace('?<verb>', '')}|${cancelVerb.replace('?<verb>', '')}|off|now|(?:not|rather\s+than)\s+(?:on\s+|at\s+|the\s+)?(?:${[...weekdays, ...months].join('|')}|\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\.?|st|nd|rd|th)?)|${slip}|cancel|happening|fell\s+through|bailed|pulled\s+out|dropped\s+out|coming|come|visiting|visit|make\s+it)(?![\p{L}\p{N}])`,
   'iu',
 );
 /** A day a plan is on each week: "moved to Tuesdays". */
