@@ -147,6 +147,17 @@ test('an ending said whole before a clause of its own ends the value; the clause
     ["Ana's diet is no longer vegan", 'diet', 'vegan'],
     ["Ana's diet is pescatarian", 'diet', null],
   ]);
-  // Taken back or asked after it: no ending.
-  assert.deepEqual(read("I'm not vegan anymore, jk"), [["I'm not vegan anymore, jk", null, null]]);
+  // Taken back, kept, or someone else's word after it: no ending.
+  for (const s of [
+    "I'm not vegan anymore, jk",
+    "I'm not vegan anymore, just joking.",
+    "I'm not vegan anymore, no wait, I still am.",
+    "I'm not vegan anymore, according to my sister.",
+    "I'm not vegan anymore, I'm kidding",
+  ])
+    assert.deepEqual(
+      read(s).filter((c) => c[2] !== null),
+      [],
+      s,
+    );
 });

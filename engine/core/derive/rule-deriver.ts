@@ -2213,9 +2213,10 @@ const takesBack = (next: string): boolean =>
   /^(?:(?:and|then|but)\s+)*(?:we\s+)?got\s+back\s+together(?![\p{L}\p{N}])/iu.test(next);
 
 /**
- * A value's ending said whole in a sentence's first clause, a statement of its own after it ("I'm not
- * vegan anymore, I eat fish now."): the ending and the clause that says it. Not where what follows takes
- * it back or asks ("…, jk", "…, is that weird?"), nor a partner's (parting.ts reads those whole).
+ * A value's ending said whole in a sentence's first clause, a statement of the speaker's own after it
+ * ("I'm not vegan anymore, I eat fish now."): the ending and the clause that says it. Not where what
+ * follows is not hers ("…, according to my sister"), takes it back or asks ("…, jk", "…, no wait, I
+ * still am", "…, is that weird?"), nor a partner's (parting.ts reads those whole).
  */
 function endingBeforeClause(s: string): { ended: AttributeSentence; clause: string; rest: string } | null {
   const cut = /(?:,|;|\s[—–-])\s+(?=\S)/u.exec(s);
@@ -2224,8 +2225,13 @@ function endingBeforeClause(s: string): { ended: AttributeSentence; clause: stri
   const rest = s.slice(cut.index + cut[0].length);
   const ended = attributeSentence(clause);
   if (ended?.ends !== true || ended.predicate === 'relationship status') return null;
-  return isStatement(rest) && !takesBack(rest) ? { ended, clause, rest } : null;
+  return opensWithSpeaker.test(rest) && !stillSo.test(rest) && isStatement(rest) && !takesBack(rest)
+    ? { ended, clause, rest }
+    : null;
 }
+
+/** "I still am", "I'm kidding", "I was joking": a next clause that keeps what was said ended. */
+const stillSo = /(?<![\p{L}\p{N}])(?:still\s+(?:am|do|is)|kidding|joking|jk)(?![\p{L}\p{N}])/iu;
 
 /** Endings of values the sentence names as a partner or none (parting.ts), each a claim of its slot. */
 const heldEndings = (
@@ -2421,7 +2427,7 @@ function otherPersonClaims(
   // "Lea lives in Lisbon, and she works at Google.": what "she" does next is hers in a Memory of its
   // own, so that a move does not take her job, or her diet, with the home it was said beside.
   const next = slot.when === undefined ? heOrSheGoesOn.exec(s.slice(slot.clause[1])) : null;
-  if (next !== null) {
+  if (next !== null && kinSays(s.slice(0, slot.clause[1]), next.groups!['pronoun']!)) {
     const said = withoutClosingMarks(s.slice(slot.clause[1] + next[0].length));
     // "…, she loves it there": of the home it was said beside, which it must not outlive.
     const home = leansBack.test(said) ? null : otherPersonClaims(s.slice(0, slot.clause[1]), others, speaker);
@@ -2460,7 +2466,31 @@ function otherPersonClaims(
  * vegetarian", ", and he works at Google". Not one that reports ("…, she said", "…, he told me").
  */
 const heOrSheGoesOn =
-  /^\s*[,;]\s+(?:and\s+|but\s+|also\s+)?(?=(?:she|he)\s+(?!(?:said|says|told|tells|thinks|thought|mentioned|reckons|guesses)(?![\p{L}\p{N}]))\p{L})/iu;
+  /^\s*[,;]\s+(?:and\s+|but\s+|also\s+)?(?=(?<pronoun>she|he)\s+(?!(?:said|says|told|tells|thinks|thought|mentioned|reckons|guesses)(?![\p{L}\p{N}]))\p{L})/iu;
+
+/**
+ * Whether the person a clause names is the "she" or "he" after it by who they are to the speaker ("My
+ * sister Lea …, she …", "my brother Rui …, he …"): a name alone says neither ("Tom lives in Leeds; she
+ * is vegan" may be of anyone).
+ */
+function kinSays(clause: string, pronoun: string): boolean {
+  const kin =
+    /(?<![\p{L}\p{N}])(?:my|our)\s+(?:(?:older|younger|little|big|baby|best)\s+)?(?<kin>\p{L}+)/iu.exec(
+      clause,
+    );
+  const word = kin?.groups!['kin']!.toLowerCase() ?? '';
+  return (pronoun.toLowerCase() === 'she' ? herKin : hisKin).has(word);
+}
+const herKin = new Set(
+  'sister sis mom mum mother mama wife girlfriend gf daughter aunt grandma grandmother niece fiancée fiancee'.split(
+    ' ',
+  ),
+);
+const hisKin = new Set(
+  'brother bro dad father papa husband boyfriend bf son uncle grandpa grandfather nephew fiancé fiance'.split(
+    ' ',
+  ),
+);
 
 /** Text without the stops and marks that close it ("…works at Google!!" to "…works at Google"). */
 function withoutClosingMarks(text: string): string {

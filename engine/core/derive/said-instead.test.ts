@@ -18,6 +18,9 @@ test('a message that only gives a value in place of another is read as one', () 
     ['no, Globex', 'Globex', 'bare', false],
     ['Braga, sorry', 'Braga', 'bare', true],
     ['no, São João da Madeira', 'São João da Madeira', 'bare', false],
+    // A value's capitals are no "I" or "my" of the speaker's.
+    ['Portland ME not Portland OR', 'Portland ME', 'named', false, 'Portland OR'],
+    ['*I-95', 'I-95', 'starred', false],
     ['Correction: Globex', 'Globex', 'bare', true],
     ['oops, make that March 14', 'March 14', 'meant', true],
     ["wait no, it's the 14th of March", 'the 14th of March', 'pointed', true],
@@ -59,6 +62,7 @@ test('a reaction, an apology, a sentence of its own or a value not written as on
     'nope, still together',
     'no, seriously',
     "Turns out I'm not vegan.",
+    'Turns out I am not vegan.',
     'sorry, nvm',
     'no, jk',
     'oops, typo',

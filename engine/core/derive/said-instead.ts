@@ -87,9 +87,12 @@ const notAValue = new Set(
    dude bro man guys girl sis everyone everybody nobody someone english later nearby near close around
    outside abroad downtown jesus god lord omg autocorrect`.split(/\s+/u),
 );
-/** A word of the speaker's: "I", "I'm", "we", "me", "my". */
+/**
+ * A word of the speaker's as a sentence writes it: "I'm", "I am", "we", "me", "my" (lower case but for
+ * "I", and "I" only with a verb or its "'m"). Not a value's letters: "I-95", "Bangor ME", "Henry I".
+ */
 const speakerWord =
-  /(?<![\p{L}\p{N}'’])(?:i|i['’](?:m|ve|d|ll)|im|we|we['’](?:re|ve)|me|my)(?![\p{L}\p{N}'’])/iu;
+  /(?<![\p{L}\p{N}'’-])(?:[Ii]['’](?:m|ve|d|ll)|I\s+\p{Ll}+|i|im|we|we['’](?:re|ve)|me|my)(?![\p{L}\p{N}'’-])/u;
 /** Small words of a place's or a firm's name, in lower case in a capitalised name ("São João da Madeira"). */
 const particles = new Set(nameParticles);
 
