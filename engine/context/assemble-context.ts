@@ -706,11 +706,26 @@ async function wordsNoRecordSays(
   if (laneResults.some((r) => askingLanes.has(r.lane) && r.candidates.length > 0)) return [];
   // A word a candidate's own text says is said: only the others are looked up.
   const said = new Set(laneResults.flatMap((r) => r.candidates.flatMap((c) => c.words ?? [])));
-  const words = searched.filter((w) => !said.has(w) && !writtenAsName(query, w));
+  const words = searched.filter((w) => !said.has(w) && !functionWords.has(w) && !writtenAsName(query, w));
   if (words.length === 0) return [];
   const says = await lexical.saysWords(brainUid, words);
   return words.filter((_, i) => !says[i]);
 }
+
+/**
+ * Words that say how, not what ("after", "before", "more", "same"): a question's meaning does not hang
+ * on them, and PostgreSQL's English search configuration indexes none of them (its stop words,
+ * Snowball's list), so neither engine names them.
+ */
+const functionWords = new Set(
+  `i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her
+   hers herself it its itself they them their theirs themselves what which who whom this that these those
+   am is are was were be been being have has had having do does did doing a an the and but if or because
+   as until while of at by for with about against between into through during before after above below
+   to from up down in out on off over under again further then once here there when where why how all
+   any both each few more most other some such no nor not only own same so than too very s t can will
+   just don should now`.split(/\s+/u),
+);
 
 /** Whether the query writes a word with a capital after its first word ("Melanie" of "What did Melanie …"). */
 function writtenAsName(query: string, word: string): boolean {

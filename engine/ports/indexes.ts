@@ -75,6 +75,7 @@ export interface LexicalIndex {
   /**
    * Whether any Record of the Brain has each word in its own text, as textFrequencies counts it (not a
    * neighbour's or the speaker's), in order: a Context names a question whose words no Record says.
+   * A word the index does not index (a stop word of PostgreSQL's configuration) is said.
    */
   saysWords(brainUid: string, words: readonly string[]): Promise<boolean[]>;
   /**

@@ -169,6 +169,8 @@ export function createEntityLane(): Lane {
           recordId: r.recordId,
           score: r.score,
           reason: `said by ${r.speakerNorm}; ${sharedReason(r.text, input.terms)}`,
+          // The name its speaker goes by is a word of the question it says, though in no text of theirs.
+          words: input.terms.filter((t) => r.speakerNorm!.split(/\s+/u).includes(t)),
         }));
       input.ledger.charge('processing', out.length / 1000);
       return out;

@@ -53,7 +53,10 @@ export interface LaneCandidate {
    * write them ("marko"), so a question typed in lower case still tells its names from its other words.
    */
   subjects?: readonly string[];
-  /** Set by the lexical lane: the query's words the Record's own text says (not its neighbours'). */
+  /**
+   * The query's words the Record says: in its own text (the lexical lane; not its neighbours'), or as
+   * the name of its speaker (the entity lane).
+   */
   words?: readonly string[];
 }
 

@@ -51,5 +51,10 @@ for (const [name, start] of engines)
       const sailing = await ask('What does Marko love?');
       assert.match(sailing.citations[0]!.quote, /sailing/);
       assert.deepEqual(sailing.unknowns, []);
+      // In lower case too: the entity lane knows the speaker by it.
+      assert.deepEqual((await ask('what does marko love?')).unknowns, []);
+      // A word that says how, not what ("after"), is never named, on either engine.
+      const how = await ask('What coffee did I have after the typography book?');
+      assert.doesNotMatch(how.text ?? '', /No Record says "after"/);
     });
   });

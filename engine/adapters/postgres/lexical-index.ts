@@ -188,7 +188,8 @@ export function pgLexicalIndex(db: PgQueryable): LexicalIndex {
       if (words.length === 0) return [];
       // As textFrequencies counts them, one turn each at most.
       const rows = await db.query<{ says: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM turns t
+        // A word the configuration does not index (a stop word) cannot be told absent: said.
+        `SELECT numnode(q.q) = 0 OR EXISTS (SELECT 1 FROM turns t
                         WHERE t.brain_uid = $1 AND t.tsv @@ q.q AND ts_filter(t.tsv, '{a}') @@ q.q) AS says
          FROM unnest($2::text[]) WITH ORDINALITY AS w(word, ord),
               LATERAL (SELECT phraseto_tsquery('english', mnemo_fold(w.word)) AS q) q

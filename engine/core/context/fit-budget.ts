@@ -29,7 +29,7 @@ export interface Frame extends OwnPerson {
   boundary: string;
   /** The evidence was found by meaning alone: the preamble says it may not answer the question. */
   byMeaningAlone?: boolean;
-  /** Words of the question no Record says: the preamble names them (assemble-context.ts wordsUnsaid). */
+  /** Words of the question no Record says: the preamble names them (assemble-context.ts wordsNoRecordSays). */
   unsaid?: readonly string[];
 }
 
@@ -64,7 +64,7 @@ export function newBoundary(evidence: readonly EvidencePassage[], draw: () => nu
 /**
  * The first line of every Context text: what the blocks are and how to read them, and where the
  * evidence was found by meaning alone (`byMeaningAlone`), or by the question's other words where no
- * Record says some of them (`unsaid`, the question's own words), that it may not answer the question.
+ * Record says some of them (`unsaid`, as searched: folded, "café" as "cafe"), that it may not answer it.
  */
 export function preamble(boundary: string, byMeaningAlone = false, unsaid: readonly string[] = []): string {
   return (
