@@ -98,7 +98,7 @@ test('a note, a correction and a forget made in the app update a Memories list t
     const porto = page
       .getByRole('list', { name: 'Records' })
       .getByRole('listitem')
-      .filter({ hasText: 'Porto' });
+      .filter({ hasText: 'I live in Porto.' });
     await porto.getByRole('button', { name: /^Forget “/ }).click();
     await page
       .getByRole('dialog')
