@@ -2427,7 +2427,13 @@ function otherPersonClaims(
   // "Lea lives in Lisbon, and she works at Google.": what "she" does next is hers in a Memory of its
   // own, so that a move does not take her job, or her diet, with the home it was said beside.
   const next = slot.when === undefined ? heOrSheGoesOn.exec(s.slice(slot.clause[1])) : null;
-  if (next !== null && kinSays(s.slice(0, slot.clause[1]), next.groups!['pronoun']!)) {
+  const pronoun = next?.groups!['pronoun']!.toLowerCase() as HeOrShe | undefined;
+  // Only where the clause says the pronoun is theirs ("My sister Lea …, she …"): a name alone says
+  // neither ("Tom lives in Leeds; she is vegan" may be of anyone).
+  const theirs =
+    pronoun !== undefined &&
+    pronounsTaken(slot.who, [s.slice(0, slot.clause[1])], new Map()).sure.has(pronoun);
+  if (next !== null && theirs) {
     const said = withoutClosingMarks(s.slice(slot.clause[1] + next[0].length));
     // "…, she loves it there": of the home it was said beside, which it must not outlive.
     const home = leansBack.test(said) ? null : otherPersonClaims(s.slice(0, slot.clause[1]), others, speaker);
@@ -2467,30 +2473,6 @@ function otherPersonClaims(
  */
 const heOrSheGoesOn =
   /^\s*[,;]\s+(?:and\s+|but\s+|also\s+)?(?=(?<pronoun>she|he)\s+(?!(?:said|says|told|tells|thinks|thought|mentioned|reckons|guesses)(?![\p{L}\p{N}]))\p{L})/iu;
-
-/**
- * Whether the person a clause names is the "she" or "he" after it by who they are to the speaker ("My
- * sister Lea …, she …", "my brother Rui …, he …"): a name alone says neither ("Tom lives in Leeds; she
- * is vegan" may be of anyone).
- */
-function kinSays(clause: string, pronoun: string): boolean {
-  const kin =
-    /(?<![\p{L}\p{N}])(?:my|our)\s+(?:(?:older|younger|little|big|baby|best)\s+)?(?<kin>\p{L}+)/iu.exec(
-      clause,
-    );
-  const word = kin?.groups!['kin']!.toLowerCase() ?? '';
-  return (pronoun.toLowerCase() === 'she' ? herKin : hisKin).has(word);
-}
-const herKin = new Set(
-  'sister sis mom mum mother mama wife girlfriend gf daughter aunt grandma grandmother niece fiancée fiancee'.split(
-    ' ',
-  ),
-);
-const hisKin = new Set(
-  'brother bro dad father papa husband boyfriend bf son uncle grandpa grandfather nephew fiancé fiance'.split(
-    ' ',
-  ),
-);
 
 /** Text without the stops and marks that close it ("…works at Google!!" to "…works at Google"). */
 function withoutClosingMarks(text: string): string {
