@@ -12,7 +12,6 @@ import { MnemoError } from '../errors/mnemo-error.ts';
 import { newId } from '../ids.ts';
 import type { Deployment, ContextOptions } from '../types.ts';
 import { readTimeMs, type Eligibility, type Lane } from '../retrieve/lane.ts';
-import { matchesOf } from '../contract/matches-of.ts';
 import {
   retrieve,
   type RetrievalIndexing,
@@ -375,13 +374,7 @@ export async function assembleContext(
     e.lanes.every((l) => meaningLanes.has(l)) && !namedIt(e);
   // The question's words no Record says, read before the Brain's state is (the lexical index is not
   // to be read inside it).
-  const neverSaid = await wordsNoRecordSays(
-    deps.indexes.lexical,
-    brain.uid,
-    body.query,
-    searched,
-    laneResults,
-  );
+  const neverSaid = await wordsNoRecordSays(deps.indexes.lexical, brain.uid, searched, laneResults);
   // The evidence, its conflicts and its Memories, read from one state of the Brain.
   const { dropped, fitted, conflicts, conflicted, memories, byMeaningAlone, unsaid, changed } =
     await deps.units.read(brain.uid, async (u) => {
@@ -566,8 +559,7 @@ export async function assembleContext(
     text: fitted.text,
     citations,
     conflicts,
-    unknowns:
-      aboutConflict || byMeaningAlone || (unsaid.length > 0 && fitted.blocks.length > 0) ? [body.query] : [],
+    unknowns: aboutConflict || byMeaningAlone || unsaid.length > 0 ? [body.query] : [],
     ...(aboutConflict ? { abstained: { reason: 'conflicting_evidence' as const } } : {}),
     budget: {
       requested_tokens: requested,
@@ -691,22 +683,23 @@ async function namesForgotten(deps: ContextDeps, brainUid: string, trace: Trace)
 /**
  * The question's words no Record of the Brain says in its own text (FTS5's stems: "painting" says
  * "paint"), where no lane that reads what it asks (a slot, a time, a topic, the tasks, the changes)
- * found anything: its evidence, if any, shares only its other words. None for a question of one word
- * (a miss answers it), and never a name it writes in capitals ("What did Melanie paint?"), which
- * the entity lane reads as a speaker, said in no text of theirs.
+ * found anything: its evidence shares only its other words. None for a question of one word, or one
+ * nothing was found for (a miss answers those). A speaker's name is in no text of theirs: the entity
+ * lane says the words that name its speakers ("marko" of "What does Marko love?"), as the lexical lane
+ * says those its Records' texts hold, and neither is looked up.
  */
 async function wordsNoRecordSays(
   lexical: RetrievalIndexSet['lexical'],
   brainUid: string,
-  query: string,
   searched: readonly string[],
   laneResults: readonly LaneResult[],
 ): Promise<string[]> {
-  if (searched.length < 2) return [];
-  if (laneResults.some((r) => askingLanes.has(r.lane) && r.candidates.length > 0)) return [];
+  const found = laneResults.filter((r) => r.candidates.length > 0);
+  // Nothing found is a miss, which names the question without them.
+  if (searched.length < 2 || found.length === 0 || found.some((r) => askingLanes.has(r.lane))) return [];
   // A word a candidate's own text says is said: only the others are looked up.
-  const said = new Set(laneResults.flatMap((r) => r.candidates.flatMap((c) => c.words ?? [])));
-  const words = searched.filter((w) => !said.has(w) && !functionWords.has(w) && !writtenAsName(query, w));
+  const said = new Set(found.flatMap((r) => r.candidates.flatMap((c) => c.words ?? [])));
+  const words = searched.filter((w) => !said.has(w) && !functionWords.has(w));
   if (words.length === 0) return [];
   const says = await lexical.saysWords(brainUid, words);
   return words.filter((_, i) => !says[i]);
@@ -726,11 +719,3 @@ const functionWords = new Set(
    any both each few more most other some such no nor not only own same so than too very s t can will
    just don should now`.split(/\s+/u),
 );
-
-/** Whether the query writes a word with a capital after its first word ("Melanie" of "What did Melanie …"). */
-function writtenAsName(query: string, word: string): boolean {
-  const at = query.search(/[\p{L}\p{N}]/u);
-  return [...matchesOf(/[\p{L}\p{N}][\p{L}\p{M}\p{N}'’-]*/gu, query)].some(
-    (m) => m.index > at && /^\p{Lu}/u.test(m[0]) && queryTerms(m[0])[0] === word,
-  );
-}
