@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import type { MemoryDetail, MnemoRecord } from '../../engine/contract/index.ts';
 import { isMnemoApiError, useClient } from '../api/client.ts';
 import { useForgetRecords } from '../api/mutations.ts';
 import { memoryOptions, recordOptions } from '../api/queries.ts';
+import { useCorrectedMemory } from '../api/corrected-memory.ts';
 import { useSelfName } from '../api/self-name.ts';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
@@ -58,12 +59,7 @@ export function ForgetRecordDialog({
   // A correction names the Memory it changed by id alone: read, so the dialog and its notice can say
   // which Memory comes back as it was.
   const corrects = record.content.kind === 'correction' ? record.content.corrects : null;
-  const target = useQuery({
-    ...memoryOptions(client, brainId, corrects ?? ''),
-    enabled: corrects !== null,
-    retry: false,
-  });
-  const targetLabel = target.data ? statementLabel(target.data) : null;
+  const targetLabel = useCorrectedMemory(brainId, corrects);
   const summary = correctionSummary(record.content, targetLabel, selfName);
   const undone = correctionUndone(record.content, targetLabel);
 

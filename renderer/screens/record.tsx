@@ -12,7 +12,8 @@ import { kindLabels, mailSubject, recordSummary, speakerLabel, visibilityLabels 
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
 import { ForgetRecordDialog } from './forget-record-dialog.tsx';
-import { CorrectionLine, MemoryLinks, happenedAt, useCorrectedMemory } from './records.tsx';
+import { CorrectionLine, MemoryLinks, happenedAt } from './records.tsx';
+import { useCorrectedMemory } from '../api/corrected-memory.ts';
 
 /**
  * One Record, opened from a Memory's evidence (or any link to it): its words whole, where and when it

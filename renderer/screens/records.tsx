@@ -11,6 +11,7 @@ import type { RecordListParams } from '../../server/client/index.ts';
 import { useClient } from '../api/client.ts';
 import { useRememberRecord } from '../api/mutations.ts';
 import { usePendingRows } from '../api/pending-rows.ts';
+import { useCorrectedMemory } from '../api/corrected-memory.ts';
 import { brainOptions, memoryOptions, recordListOptions } from '../api/queries.ts';
 import { readSearch, writeSearch } from '../address-search.ts';
 import { useFollowSearch } from '../use-follow-search.ts';
@@ -477,7 +478,7 @@ export function CorrectionLine({
   // Named by what it says, as the Forget dialog names it: "Withdrew a Memory" row after row left a
   // person opening each to find the one to undo. One from another side links the Memory it made here,
   // whose words are its own statement: "a Memory" there, and the line says what it did.
-  const named = useCorrectedMemory(brainId, outcome ? null : (content.corrects ?? null));
+  const named = useCorrectedMemory(brainId, outcome ? null : content.corrects);
   const words = named === null ? 'a Memory' : `“${named}”`;
   const target = here ? <Link to={paths.memory(brainId, here)}>{words}</Link> : <>a Memory</>;
   return (
@@ -501,19 +502,6 @@ export function CorrectionLine({
       ) : null}
     </>
   );
-}
-
-/**
- * The words of the Memory a correction changed (statementLabel, on one line), once read; null until
- * then, or where it is gone or may not be read.
- */
-export function useCorrectedMemory(brainId: string, id: string | null): string | null {
-  const memory = useQuery({
-    ...memoryOptions(useClient(), brainId, id ?? ''),
-    enabled: id !== null,
-    retry: false,
-  });
-  return memory.data ? oneLine(statementLabel(memory.data), 120) : null;
 }
 
 /**
