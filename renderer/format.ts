@@ -12,6 +12,9 @@ export function oneLine(text: string, max = 80): string {
   return `${(space > max / 2 ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
+/** A page's breadcrumb names it in a few words: the heading under it has the rest. */
+export const crumbWords = (text: string): string => oneLine(text, 60);
+
 /** From one instant to another, as the viewer's locale says a span: "Nov 17, 2026, 6:00 – 7:30 PM". */
 export const dateTimeRange = (from: number, to: number): string => dateTime.formatRange(from, to);
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { isMnemoApiError, isProxyAnswer, proxyStatus } from '../api/client.ts';
 import { leavesDataStanding } from '../api/stale-reads.ts';
-import { withFieldLabels } from '../field-labels.ts';
+import { type FieldLabel, withFieldLabels } from '../field-labels.ts';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -67,7 +67,8 @@ function withCode(text: string): ReactNode[] {
 
 /**
  * Shows the spec's `message` and `code` (and the request id, for a bug report). `fields`: the screen's
- * labels of the API fields the message may name (`{ q: 'Search' }`), said instead of those names.
+ * labels of the API fields the message may name (`{ q: 'Search' }`), said instead of those names, with
+ * a menu's choices.
  */
 export function ErrorNotice({
   error,
@@ -76,7 +77,7 @@ export function ErrorNotice({
 }: {
   error: unknown;
   action?: ReactNode;
-  fields?: Readonly<Record<string, string>>;
+  fields?: Readonly<Record<string, FieldLabel>>;
 }) {
   if (isMnemoApiError(error) && isProxyAnswer(error)) {
     const http = proxyStatus(error);

@@ -27,8 +27,25 @@ const statementChars = 300;
  * thing to check, and it sat behind "Show more" when the list opened on an import's oldest rows.
  */
 const searchDefaults = { status: 'active', order: 'desc' } as const;
+const statusChoices: Record<NonNullable<MemoryListParams['status']>, string> = {
+  active: 'Current only',
+  all: 'All versions',
+  scheduled: 'Starting later',
+  superseded: 'Replaced',
+  retracted: 'Withdrawn',
+};
+const orderChoices: Record<NonNullable<MemoryListParams['order']>, string> = {
+  desc: 'Newest first',
+  asc: 'Oldest first',
+};
 /** The search fields as the form labels them, for the server's messages. */
-const searchLabels = { q: 'Search', status: 'Show', subject: 'About', owner: 'Whose', order: 'Order' };
+const searchLabels = {
+  q: 'Search',
+  status: { label: 'Show', choices: statusChoices },
+  subject: 'About',
+  owner: 'Whose',
+  order: { label: 'Order', choices: orderChoices },
+};
 
 export function MemoriesScreen({ brainId }: { brainId: string }) {
   const client = useClient();
@@ -219,11 +236,11 @@ function MemorySearch({
       <label>
         Show
         <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-          <option value="active">Current only</option>
-          <option value="all">All versions</option>
-          <option value="scheduled">Starting later</option>
-          <option value="superseded">Replaced</option>
-          <option value="retracted">Withdrawn</option>
+          {Object.entries(statusChoices).map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
         </select>
       </label>
       <label>
@@ -245,8 +262,11 @@ function MemorySearch({
       <label>
         Order
         <select value={order} onChange={(e) => setOrder(e.target.value as typeof order)}>
-          <option value="desc">Newest first</option>
-          <option value="asc">Oldest first</option>
+          {Object.entries(orderChoices).map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
         </select>
       </label>
       <button type="submit">Search</button>

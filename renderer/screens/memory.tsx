@@ -26,7 +26,15 @@ import { RecordLink } from '../components/record-link.tsx';
 import { useFolded } from '../components/folded-list.tsx';
 import { evidenceWhen, memoryDays } from '../all-day.ts';
 import { groupSpan, sameEvidenceGroups, type EvidenceGroup } from '../evidence-groups.ts';
-import { formatDate, formatDateTime, headingOf, oneLine, ownerLabel, statusLabels } from '../format.ts';
+import {
+  crumbWords,
+  formatDate,
+  formatDateTime,
+  headingOf,
+  oneLine,
+  ownerLabel,
+  statusLabels,
+} from '../format.ts';
 import { addToNoteDraft } from '../note-draft.ts';
 import {
   correctionDraft,
@@ -195,9 +203,6 @@ function VersionLinks({
   ));
 }
 
-/** Characters of the statement the breadcrumb shows: a few words, the heading under it has the rest. */
-const crumbChars = 60;
-
 function MemoryView({
   brainId,
   m,
@@ -253,7 +258,7 @@ function MemoryView({
         {/* The Memory by its words, shortened, as the list names it; its id on hover and under Id below. */}
         <Link to={paths.brain(brainId, 'memories')}>Memories</Link> /{' '}
         <span dir="auto" title={m.id}>
-          {oneLine(statementLabel(m), crumbChars)}
+          {crumbWords(statementLabel(m))}
         </span>
       </p>
       <h1 tabIndex={-1} className="statement" dir="auto" {...(heading.cut ? { title: heading.whole } : {})}>

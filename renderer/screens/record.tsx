@@ -7,7 +7,7 @@ import { useClient } from '../api/client.ts';
 import { recordPageOptions } from '../api/queries.ts';
 import { ClampedText } from '../components/clamped-text.tsx';
 import { ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
-import { formatDateTime, oneLine } from '../format.ts';
+import { crumbWords, formatDateTime, oneLine } from '../format.ts';
 import { kindLabels, mailSubject, recordSummary, speakerLabel, visibilityLabels } from '../record-text.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -102,7 +102,11 @@ function RecordView({
   return (
     <>
       <p className="crumbs">
-        <Link to={paths.brain(brainId, 'records')}>Records</Link> / <span className="mono">{r.id}</span>
+        {/* The Record by its title or first words, as the list names it; its id on hover and under Id. */}
+        <Link to={paths.brain(brainId, 'records')}>Records</Link> /{' '}
+        <span dir="auto" title={r.id}>
+          {crumbWords(title)}
+        </span>
       </p>
       <h1 tabIndex={-1} className="statement" dir="auto">
         {title}
@@ -169,6 +173,8 @@ function RecordView({
         <dd>
           <MemoryLinks brainId={brainId} ids={r.memory_ids} read />
         </dd>
+        <dt>Id</dt>
+        <dd className="mono wrap-anywhere">{r.id}</dd>
       </dl>
       {r.erasable ? (
         <p>

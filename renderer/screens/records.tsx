@@ -38,13 +38,14 @@ const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
 const filterNames = ['q', 'kind', 'source', 'has_source', 'visibility', 'status', 'since', 'until'] as const;
 /** The filters as the form labels them, for the server's messages. */
+const statusChoices = { processing: 'Processing', ready: 'Ready' };
 const filterLabels = {
   q: 'Search',
-  kind: 'Kind',
+  kind: { label: 'Kind', choices: kindLabels },
   source: 'Source',
   has_source: 'Source',
-  visibility: 'Visibility',
-  status: 'Status',
+  visibility: { label: 'Visibility', choices: visibilityLabels },
+  status: { label: 'Status', choices: statusChoices },
   since: 'Happened from',
   until: 'Happened until',
 };
@@ -293,8 +294,11 @@ function RecordFilters({
         Status
         <select value={status} onChange={(e) => setStatus(e.target.value)}>
           <option value="">Any</option>
-          <option value="processing">Processing</option>
-          <option value="ready">Ready</option>
+          {Object.entries(statusChoices).map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
         </select>
       </label>
       <label>

@@ -9,7 +9,7 @@ import { useSelfName } from '../api/self-name.ts';
 import { BarChart } from '../components/bar-chart.tsx';
 import { Empty, ErrorNotice, Loading, errorHidesData } from '../components/status.tsx';
 import { RecordLink } from '../components/record-link.tsx';
-import { costWords, formatDateTime, plural } from '../format.ts';
+import { costWords, crumbWords, formatDateTime, plural } from '../format.ts';
 import { citedQuoteLabel } from '../record-text.ts';
 import { Link } from '../router.tsx';
 import { paths } from '../routes.ts';
@@ -64,7 +64,15 @@ export function TraceScreen({ brainId, traceId }: { brainId: string; traceId: st
   return (
     <>
       <p className="crumbs">
-        <Link to={paths.brain(brainId, 'traces')}>Traces</Link> / <span className="mono">{traceId}</span>
+        {/* The trace by its question once read, as the list names it; its id on hover and under Id. */}
+        <Link to={paths.brain(brainId, 'traces')}>Traces</Link> /{' '}
+        {trace.data === undefined ? (
+          <span className="mono">{traceId}</span>
+        ) : (
+          <span dir="auto" title={traceId}>
+            “{crumbWords(trace.data.query)}”
+          </span>
+        )}
       </p>
       {trace.isPending ? (
         <Loading what="this trace" />
@@ -143,6 +151,8 @@ function TraceView({
         )}
         <dt>Request</dt>
         <dd className="mono small">{t.request_id}</dd>
+        <dt>Id</dt>
+        <dd className="mono small wrap-anywhere">{t.id}</dd>
       </dl>
 
       <section aria-labelledby="lanes">

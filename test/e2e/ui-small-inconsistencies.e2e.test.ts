@@ -86,6 +86,59 @@ test('a Memory’s breadcrumb names it by its words, shortened, and its id is st
   assert.deepEqual(problems, []);
 });
 
+test('a Record’s and a trace’s breadcrumbs name them by their words, their ids under Id', async () => {
+  await app().api.createBrain({ id: 'crumbs2', name: 'Crumbs', self: { type: 'person', name: 'Ana' } });
+  const note = await app().api.rememberRecord('crumbs2', {
+    content: {
+      kind: 'document',
+      text: 'The ferry to the island leaves from the old harbour every morning at seven, except on Sundays.',
+    },
+  });
+  await derivationSettled(app(), 'crumbs2');
+  const { context: ctx } = await app().api.createContext('crumbs2', {
+    query: 'When does the ferry to the island leave on a weekday morning, and from which harbour?',
+  });
+  const { page, problems } = await ui();
+  const crumbs = page.locator('main .crumbs');
+  const idFact = page.locator('.facts dt', { hasText: /^Id$/ }).locator('+ dd');
+
+  await navigateInPlace(page, `/brains/crumbs2/records/${note.record.id}`);
+  await page.getByRole('heading', { level: 1, name: /^The ferry to the island/ }).waitFor();
+  assert.equal(
+    await crumbs.innerText(),
+    'Records / The ferry to the island leaves from the old harbour every…',
+  );
+  assert.equal(await crumbs.locator('[title]').getAttribute('title'), note.record.id);
+  assert.equal(await idFact.innerText(), note.record.id);
+
+  await navigateInPlace(page, `/brains/crumbs2/traces/${ctx.id}`);
+  await page.getByRole('heading', { level: 1, name: /^“When does the ferry/ }).waitFor();
+  assert.equal(await crumbs.innerText(), 'Traces / “When does the ferry to the island leave on a weekday…”');
+  assert.equal(await crumbs.locator('[title]').getAttribute('title'), ctx.id);
+  assert.equal(await idFact.innerText(), ctx.id);
+
+  await navigateInPlace(page, '/brains/crumbs2/traces/ctx_gone');
+  await page.getByRole('heading', { level: 1, name: 'This trace is no longer kept' }).waitFor();
+  assert.equal(await crumbs.innerText(), 'Traces / ctx_gone', 'a trace not read is named by its address');
+  assert.deepEqual(problems, []);
+});
+
+test('a filter value no menu offers is refused in the menus’ words', async () => {
+  await app().api.createBrain({ id: 'bad-filter', name: 'Bad filter' });
+  const { page, problems } = await ui();
+  await navigateInPlace(page, '/brains/bad-filter/memories?status=bogus');
+  const refusal = page.getByRole('alert');
+  await refusal.waitFor();
+  assert.match(
+    await refusal.innerText(),
+    /Show: must be one of “Current only”, “Starting later”, “Replaced”, “Withdrawn”, “All versions”/,
+  );
+  await navigateInPlace(page, '/brains/bad-filter/records?status=bogus');
+  await page.getByRole('alert').filter({ hasText: 'Status:' }).waitFor();
+  assert.match(await page.getByRole('alert').innerText(), /Status: must be one of “Processing”, “Ready”/);
+  assert.deepEqual(problems, []);
+});
+
 test('an empty Brain’s Memories lead to Import and to adding a note', async () => {
   await app().api.createBrain({ id: 'blank', name: 'Blank' });
   const { page, problems } = await ui();

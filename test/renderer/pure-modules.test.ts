@@ -577,6 +577,27 @@ test("the server's field names in a message are said as the screen labels them",
   assert.equal(withFieldLabels('constructor: x', labels), 'constructor: x', 'only the labels given');
 });
 
+test("a menu's values in a message are said as its choices read", () => {
+  const labels = {
+    q: 'Search',
+    status: { label: 'Show', choices: { active: 'Current only', all: 'All versions' } },
+  };
+  assert.equal(
+    withFieldLabels('status: must be one of "active", "all", "later"', labels),
+    'Show: must be one of “Current only”, “All versions”, "later"',
+    'a value the menu does not offer keeps its quotes',
+  );
+  assert.equal(
+    withFieldLabels('q: must not say "active"; status: must be one of "all"', labels),
+    'Search: must not say "active"; Show: must be one of “All versions”',
+    "only the menu's own clause",
+  );
+  assert.equal(
+    withFieldLabels('since: must not be later than status', labels),
+    'since: must not be later than “Show”',
+  );
+});
+
 test("an Object's type made from a name keeps its letters without their accents", () => {
   assert.equal(slug('Lucía Fernández'), 'lucia-fernandez');
   assert.equal(slug('phone_number'), 'phone_number');
