@@ -397,6 +397,30 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it("her sister's diet said again in other words replaces the old one; her own stays hers", async () => {
+    const { engine, said, current } = await ana();
+    await said("I'm vegetarian.", '2024-01-01T10:00:00Z');
+    const vegan = await said('My sister Marta is vegan.', '2024-01-02T10:00:00Z');
+    const now = await said('Marta is vegetarian rather than vegan these days.', '2024-06-01T10:00:00Z');
+    assert.deepEqual(await current(), [
+      "Ana's diet is vegetarian",
+      "Ana's sister is Marta",
+      "Marta's diet is vegetarian",
+    ]);
+    const old = await engine.getMemory(tenant, 'b', vegan.memory_ids[0]!);
+    const hers = await engine.getMemory(tenant, 'b', now.memory_ids[0]!);
+    assert.deepEqual(
+      [old.status, old.valid_to, hers.slot === old.slot, hers.owner],
+      ['superseded', '2024-06-01T10:00:00Z', true, { state: 'other', entity: 'Marta' }],
+    );
+    await said("Marta isn't vegetarian anymore.", '2024-09-01T10:00:00Z');
+    assert.deepEqual(await current(), [
+      "Ana's diet is vegetarian",
+      "Ana's sister is Marta",
+      "Marta's diet is no longer vegetarian",
+    ]);
+  });
+
   it('"He moved to York." after where her brother lives, in one message, is his home now', async () => {
     const { engine, said } = await ana();
     await said('My brother Sam lives in Leeds. He moved to York.', '2024-01-01T10:00:00Z');

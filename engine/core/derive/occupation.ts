@@ -90,8 +90,8 @@ export function occupationSaid(sentence: string): AttributeSentence | null {
   return occupationOf(m[0], m.groups!['role'] ?? m.groups!['role2']!, over !== null);
 }
 
-/** What a person the speaker names does for a living, said of them in a sentence of its own. */
-export interface OccupationOfAnother extends AttributeSentence {
+/** What a person the speaker names is (their occupation, their diet), said of them in a sentence of its own. */
+export interface AttributeOfAnother extends AttributeSentence {
   /** The person, as named: "Rui", "Tom Reyes". */
   who: string;
   /**
@@ -105,7 +105,7 @@ export interface OccupationOfAnother extends AttributeSentence {
  * The occupation a sentence that opens with a named person says they have, or no longer have: "Rui is a
  * nurse", "My brother Rui works as an electrician now". As narrow as the speaker's own.
  */
-export function occupationOfAnotherSaid(sentence: string): OccupationOfAnother | null {
+export function occupationOfAnotherSaid(sentence: string): AttributeOfAnother | null {
   const gone = endedOf.exec(sentence.trim());
   const m = gone ?? saidOf.exec(sentence.trim());
   if (!m) return null;
@@ -150,7 +150,7 @@ export function occupationBeforeEmployer(
   if (!by) return null;
   const said = head.slice(0, by.index).trimEnd();
   const job = who === undefined ? occupationSaid(said) : occupationOfAnotherSaid(said);
-  if (job === null || job.ends || (who !== undefined && (job as OccupationOfAnother).who !== who))
+  if (job === null || job.ends || (who !== undefined && (job as AttributeOfAnother).who !== who))
     return null;
   return { job: { predicate: job.predicate, value: job.value }, quote: [from, from + said.length] };
 }

@@ -62,7 +62,7 @@ test('what "she" does after another person\'s home is hers in a Memory of its ow
   ]);
   assert.deepEqual(of('My sister Lea lives in Lisbon, she is vegetarian so keep that in mind for recipes.'), [
     ['My sister Lea lives in Lisbon', 'lives in', 'Lea', 'My sister Lea lives in Lisbon'],
-    ['Lea is vegetarian', null, 'Lea', 'she is vegetarian'],
+    ["Lea's diet is vegetarian", 'diet', 'Lea', 'she is vegetarian'],
     ["Ana's sister is Lea", null, 'Lea', 'My sister Lea'],
   ]);
   // Of the home, reported, or a "she" or "he" nothing says is them: the sentence stays whole, as before.

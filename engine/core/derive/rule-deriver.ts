@@ -90,6 +90,7 @@ import { startDay } from './start-day.ts';
 import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
+import { dietOfAnotherSaid } from './diet-of-another.ts';
 import { tasteEnded, tasteResumed } from './taste-ended.ts';
 import { tasksSaid } from './task-said.ts';
 import { withoutNoteMetadata } from './note-metadata.ts';
@@ -644,7 +645,7 @@ export function createRuleDeriver(): Deriver {
     // Not one tagged as a people folder's note, titled by a person or a kin word, holding a line of
     // another's (keyed by a name, a kin word anywhere: "Mum: blood pressure 150/90", "Peanuts (Leo).",
     // "For Grandma: …"), saying it is shared or family's, or reading as an article ("Source: …").
-    name: 'rules-v101',
+    name: 'rules-v102',
     derive(said: DerivableRecord, ctx: DeriveContext): Claim[] {
       const record = withoutItsMetadata(said);
       if (record.text.trim() === '' && said.text.trim() !== '') return [];
@@ -2415,7 +2416,7 @@ function otherPersonClaims(
   speaker: OwnerClaim = nobody,
 ): SaidClaim[] | null {
   const slot = otherPersonSlot(s);
-  if (slot === null) return otherPersonsJob(s, others, speaker);
+  if (slot === null) return otherPersonsAttribute(s, others, speaker);
   const owner = others(slot.who);
   const by = saidOfSelfBy(owner, speaker);
   if (by !== null) {
@@ -2497,13 +2498,16 @@ function claimsOfTheirs(
   return claims.map((c) => ({ ...c, quote: said }));
 }
 
-/** "Rui is a nurse", "My brother Rui works as an electrician": his occupation's slot (occupation.ts). */
-function otherPersonsJob(
+/**
+ * "Rui is a nurse", "My brother Rui works as an electrician": his occupation's slot (occupation.ts);
+ * "Marta is vegan", "Lea went vegetarian": her diet's (diet-of-another.ts).
+ */
+function otherPersonsAttribute(
   s: string,
   others: (name: string) => OwnerClaim,
   speaker: OwnerClaim = nobody,
 ): Claim[] | null {
-  const job = occupationOfAnotherSaid(s);
+  const job = occupationOfAnotherSaid(s) ?? dietOfAnotherSaid(s);
   if (job === null) return null;
   const owner = others(job.who);
   const { who, predicate, value } = job;
