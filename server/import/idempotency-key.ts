@@ -25,10 +25,12 @@ export function stableJson(v: unknown): string {
  */
 export function importIdempotencyKey(
   body: RecordCreate & { source: { name: string; external_id: string } },
-  opts: { occurredAtInKey?: string | null } = {},
+  opts: { occurredAtInKey?: string | null; versionInKey?: string | undefined } = {},
 ): string {
-  const hashed =
+  const dated =
     opts.occurredAtInKey === undefined ? body : { ...body, occurred_at: opts.occurredAtInKey ?? undefined };
+  // Beside the body, under a name no Record field has: an item with no version keys as it always did.
+  const hashed = opts.versionInKey === undefined ? dated : { ...dated, '\u0000version': opts.versionInKey };
   const content = createHash('sha256').update(stableJson(hashed)).digest('hex');
   const id = createHash('sha256')
     .update(`${body.source.name}\u0000${body.source.external_id}\u0000${content}`)
@@ -38,7 +40,10 @@ export function importIdempotencyKey(
 
 /** The key of a parsed Record, read with what its parser said about it (its occurredAtInKey). */
 export function importItemKey(item: ImportRecord): string {
-  return importIdempotencyKey(item.body, { occurredAtInKey: item.occurredAtInKey });
+  return importIdempotencyKey(item.body, {
+    occurredAtInKey: item.occurredAtInKey,
+    versionInKey: item.versionInKey,
+  });
 }
 
 /**

@@ -27,6 +27,13 @@ export interface ImportRecord {
    * the note read in another zone (a laptop that travelled) is the same item. Absent: occurred_at itself.
    */
   occurredAtInKey?: string | null;
+  /**
+   * The version the item says it is (a calendar event's SEQUENCE and LAST-MODIFIED), hashed into the
+   * Idempotency-Key beside what it says: an event moved and moved back is a newer version saying what an
+   * older one said, written again as the newest, while an older export imported again replays its own
+   * versions and changes nothing.
+   */
+  versionInKey?: string;
   /** Something the person should know about how the item was read, e.g. front matter that was not. */
   note?: string;
   /**

@@ -116,6 +116,47 @@ describe('import through the /v1 API', () => {
     }
   });
 
+  test('an event moved and moved back is at its first time again; an older export changes nothing', async () => {
+    const file = join(root, 'work.ics');
+    const calendar = (start: string, sequence: number, modified: string) =>
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//Test//EN',
+        'BEGIN:VEVENT',
+        'UID:cutover-1@example.com',
+        'DTSTAMP:20261101T090000Z',
+        `LAST-MODIFIED:${modified}`,
+        `SEQUENCE:${sequence}`,
+        `DTSTART:${start}`,
+        'DURATION:PT2H',
+        'SUMMARY:Atlas cutover',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n');
+    const opts = { client, brainId: 'cal', path: file };
+    const startsAt = async () =>
+      (await client.listRecords('cal', { source: 'ics', limit: 10 })).data.map((r) =>
+        r.content.kind === 'event' ? r.content.starts_at : null,
+      )[0];
+    const versions: Array<[string, number, string, [number, number, number], string]> = [
+      ['20261212T220000Z', 0, '20261101T090000Z', [1, 0, 0], '2026-12-12T22:00:00.000Z'],
+      ['20261219T220000Z', 1, '20261105T090000Z', [0, 1, 0], '2026-12-19T22:00:00.000Z'],
+      // Moved back: what the first version said, as a newer version.
+      ['20261212T220000Z', 2, '20261106T090000Z', [0, 1, 0], '2026-12-12T22:00:00.000Z'],
+      // The export from before the move, imported again: its own version, replayed.
+      ['20261219T220000Z', 1, '20261105T090000Z', [0, 0, 1], '2026-12-12T22:00:00.000Z'],
+      ['20261212T220000Z', 2, '20261106T090000Z', [0, 0, 1], '2026-12-12T22:00:00.000Z'],
+    ];
+    for (const [start, sequence, modified, counts, now] of versions) {
+      writeFileSync(file, calendar(start, sequence, modified));
+      const run = await runImport(opts);
+      assert.deepEqual([run.imported, run.replaced, run.unchanged, run.failed], [...counts, 0], start);
+      assert.equal(await startsAt(), now, `SEQUENCE ${sequence}`);
+    }
+  });
+
   test('a chat imported before is read in the zone that import used, on the command line and in the app', async () => {
     // Winter and summer times (DST in both zones), a text said twice in one minute (told apart by order).
     const text = [

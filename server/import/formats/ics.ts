@@ -208,6 +208,7 @@ function toRecord(
       source: { name: 'ics', external_id: externalId.slice(0, 2000) },
       occurred_at: startsStamp,
     },
+    versionInKey: versionKey(c),
     item: eventItem(uid),
   };
 }
@@ -236,6 +237,7 @@ function descriptionItem(
         source: { name: 'ics', external_id: `${externalId}#description`.slice(0, 2000) },
         occurred_at: occurredAt,
       },
+      versionInKey: versionKey(ev.component),
       ...(item !== undefined ? { item } : {}),
     },
   ];
@@ -282,6 +284,15 @@ function versionOf(c: IcalComponent): [number, number] {
   const stamp = c.getFirstPropertyValue('last-modified') ?? c.getFirstPropertyValue('dtstamp');
   const at = stamp instanceof ICAL.Time ? stamp.toUnixTime() : -Infinity;
   return [Number.isFinite(sequence) ? sequence : 0, at];
+}
+
+/**
+ * The event's version as its calendar wrote it, for the Idempotency-Key (ImportRecord.versionInKey):
+ * a calendar that moves an event back bumps it, and so writes a version that is new to the Brain.
+ */
+function versionKey(c: IcalComponent): string {
+  const stamp = c.getFirstPropertyValue('last-modified') ?? c.getFirstPropertyValue('dtstamp');
+  return `${String(c.getFirstPropertyValue('sequence') ?? 0)}@${stamp instanceof ICAL.Time ? stamp.toString() : ''}`;
 }
 
 /** Whether `a` is a later version than `b` (a tie keeps the one read first). */
