@@ -30,6 +30,8 @@ export interface HeldItems {
    * which is no edit undone.
    */
   seenBefore(source: string, externalId: string): boolean;
+  /** Whether the Brain holds a Record of this source and external id. */
+  holds(source: string, externalId: string): Promise<boolean>;
   /**
    * Whether the item's newest revision the Brain holds says just what BODY says (content, instant and
    * visibility): the same item imported on another device and pulled by sync, under that device's
@@ -75,11 +77,13 @@ const maxRevisionSteps = 32;
  */
 export async function writeRevision<R extends { record: { id: string }; replayed?: boolean | null }>(
   held: HeldItems,
-  item: { source: string; externalId: string; body: ItemBody; timeFromFile?: boolean },
+  item: { source: string; externalId: string; body: ItemBody; timeFromFile?: boolean; mayBeCut?: boolean },
   key: string,
   write: (key: string) => Promise<R>,
   replayedOf: (written: R) => boolean = (w) => w.replayed === true,
 ): Promise<{ written: R | null; unchanged: boolean }> {
+  if (item.mayBeCut === true && (await held.holds(item.source, item.externalId)))
+    return { written: null, unchanged: true };
   // Only sources of one version per item are remembered: a mail import's Message-IDs are not kept.
   const undoable = oneVersionPerImport.has(item.source) && !held.seenBefore(item.source, item.externalId);
   if (await held.newestSays(item.source, item.externalId, item.body, item.timeFromFile))
@@ -150,6 +154,9 @@ export function heldItems(sources: SourceList | null, page: SourcePage): HeldIte
     async replaces(source, externalId, recordId) {
       if (!(await isHeld(source))) return false;
       return (await revisions(source, externalId)).ids.some((id) => id !== recordId);
+    },
+    async holds(source, externalId) {
+      return (await isHeld(source)) && (await revisions(source, externalId)).ids.length > 0;
     },
     seenBefore(source, externalId) {
       const pair = `${source}\u0000${externalId}`;

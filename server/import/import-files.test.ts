@@ -441,6 +441,28 @@ test('an mbox saved again with CRLF line ends stores none of its mails without a
   assert.equal((await engine.listRecords(t, 'b', { limit: 50 })).data.length, 2);
 });
 
+test('a copy of an mbox cut inside its last mail replaces none of its mails; the whole file changes nothing', async () => {
+  const engine = await brain();
+  const whole = mboxWithoutIds
+    .trimEnd()
+    .replace('Subject: Ferry times', 'Subject: Ferry times\nMessage-ID: <ferry@example.org>')
+    .replace('Subject: Keys', 'Subject: Keys\nMessage-ID: <keys@example.org>');
+  const first = await importFiles(engine, t, 'b', { files: [file('mail.mbox', `${whole}\n`)] });
+  assert.deepEqual([first.imported, first.unchanged], [2, 0]);
+  const cut = await importFiles(engine, t, 'b', { files: [file('mail.mbox', whole.slice(0, -6))] });
+  assert.deepEqual([cut.imported, cut.replaced, cut.unchanged, cut.failed], [0, 0, 2, 0]);
+  const again = await importFiles(engine, t, 'b', { files: [file('mail.mbox', `${whole}\n`)] });
+  assert.deepEqual([again.imported, again.replaced, again.unchanged], [0, 0, 2]);
+  const texts = (await engine.listRecords(t, 'b', { limit: 50 })).data.map((r) =>
+    r.content.kind === 'message' ? r.content.text : '',
+  );
+  assert.equal(texts.length, 2);
+  assert.ok(
+    texts.some((x) => x.endsWith(whole.slice(-20).trim())),
+    texts.join(' | '),
+  );
+});
+
 test('mails without a Message-ID imported under the ids of their bytes as they were keep those ids', async () => {
   // As an earlier Mnemo stored a CRLF mbox: each mail named by a hash of its bytes, CR and all.
   const engine = await brain();

@@ -366,6 +366,7 @@ async function importTargets(
                 externalId: external_id,
                 body: item.body,
                 timeFromFile: item.occurredAtInKey === null,
+                mayBeCut: item.mayBeCut === true,
               },
               collected.keys[i]!,
               (k) => engine.rememberRecord(t, brainId, item.body, { idempotencyKey: k }),

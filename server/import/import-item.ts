@@ -34,6 +34,11 @@ export interface ImportRecord {
    * versions and changes nothing.
    */
   versionInKey?: string;
+  /**
+   * The item may be cut short (the last mail of an mbox that ends inside a line): written when new to
+   * the Brain, but never in the place of a revision it holds, which a cut copy would shorten.
+   */
+  mayBeCut?: true;
   /** Something the person should know about how the item was read, e.g. front matter that was not. */
   note?: string;
   /**

@@ -860,6 +860,7 @@ async function importPath(
             externalId: external_id,
             body: item.body,
             timeFromFile: item.occurredAtInKey === null,
+            mayBeCut: item.mayBeCut === true,
           },
           key,
           (k) => o.client.rememberRecord(o.brainId, item.body, { idempotencyKey: k, signal: o.signal }),

@@ -58,6 +58,11 @@ export interface MboxMessage {
   raw: Buffer | null;
   /** The message's size in bytes, counted even when it was too large to keep. */
   size: number;
+  /**
+   * The file ended inside the message's last line (no line end after it): a file cut short, as an
+   * mbox's every message ends with a line end (RFC 4155), so the message may be missing its end.
+   */
+  endsMidLine?: true;
 }
 
 const LF = 0x0a;
@@ -136,10 +141,12 @@ export class MboxSplitter {
   end(): MboxMessage[] {
     const out: MboxMessage[] = [];
     // Whatever follows the last newline (nothing, when the file ends with one) is the last line.
+    const midLine = this.#inLongLine || this.#pendingSize > 0;
     if (!this.#inLongLine) this.#line(Buffer.concat(this.#pending), out);
     this.#pending = [];
+    this.#pendingSize = 0;
     this.#inLongLine = false;
-    this.#finish(out, false);
+    this.#finish(out, false, midLine);
     return out;
   }
 
@@ -181,7 +188,7 @@ export class MboxSplitter {
     m.parts.push(bytes);
   }
 
-  #finish(out: MboxMessage[], beforeSeparator: boolean): void {
+  #finish(out: MboxMessage[], beforeSeparator: boolean, midLine = false): void {
     const m = this.#msg;
     if (!m) return;
     this.#msg = null;
@@ -191,7 +198,13 @@ export class MboxSplitter {
       m.size--;
       if (raw) raw = raw.subarray(0, m.size);
     }
-    out.push({ line: m.line, separator: m.separator, raw, size: m.size });
+    out.push({
+      line: m.line,
+      separator: m.separator,
+      raw,
+      size: m.size,
+      ...(midLine ? { endsMidLine: true } : {}),
+    });
   }
 }
 

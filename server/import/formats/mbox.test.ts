@@ -168,6 +168,51 @@ test('mbox: sender, recipients, subject, thread by References, charsets, attachm
   }
 });
 
+test('mbox: a last mail the file ends inside may be cut short; one missing its closing boundary is', async () => {
+  // The first two mails whole; the first alone cut inside its text; the reply (multipart) cut inside its
+  // text, and at a line end before its closing boundary.
+  const whole = mbox.slice(0, mbox.indexOf('From MAILER-DAEMON'));
+  const midLine = whole.slice(0, whole.indexOf('plans are final') + 'plans are'.length);
+  const replyMidLine = whole.slice(0, whole.indexOf('then the venue.') + 'then the ve'.length);
+  const atLineEnd = whole.slice(0, whole.indexOf('--b1--'));
+  const t = writeTree({
+    'whole.mbox': Buffer.from(whole, 'utf8'),
+    'mid-line.mbox': Buffer.from(midLine, 'utf8'),
+    'reply-mid-line.mbox': Buffer.from(replyMidLine, 'utf8'),
+    'line-end.mbox': Buffer.from(atLineEnd, 'utf8'),
+  });
+  try {
+    const read = async (name: string) => collect(parseMbox(join(t.root, name), {}));
+    const ok = await read('whole.mbox');
+    const [root, reply] = ok.records.map((r) => r.body.source.external_id);
+    assert.deepEqual([ok.records.length, ok.skips.length], [2, 0]);
+    assert.deepEqual(
+      ok.records.map((r) => r.mayBeCut),
+      [undefined, undefined],
+    );
+    const cut = await read('mid-line.mbox');
+    assert.deepEqual(
+      cut.records.map((r) => [r.body.source.external_id, r.mayBeCut]),
+      [[root, true]],
+    );
+    assert.match(cut.records[0]!.note!, /it may be cut short: it replaces no copy imported before/u);
+    for (const name of ['reply-mid-line.mbox', 'line-end.mbox']) {
+      const unclosed = await read(name);
+      assert.deepEqual(
+        unclosed.records.map((r) => r.body.source.external_id),
+        [root],
+        name,
+      );
+      assert.match(unclosed.skips[0]!.reason, /^the file ends inside this message, which is cut short/u);
+    }
+    assert.notEqual(reply, undefined);
+    assert.equal(split(Buffer.from(midLine, 'utf8')).at(-1)!.endsMidLine, true);
+    assert.equal(split(Buffer.from(whole, 'utf8')).at(-1)!.endsMidLine, undefined);
+  } finally {
+    t.remove();
+  }
+});
+
 test('baseSubject strips reply and forward prefixes', () => {
   assert.equal(baseSubject('Re: Fwd: RE[2]: Offsite'), 'Offsite');
   assert.equal(baseSubject('AW: Termin'), 'Termin');

@@ -459,10 +459,21 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
     return;
   }
   let index = 0;
-  for await (const { line, separator, raw, size } of readMbox(path)) {
+  for await (const { line, separator, raw, size, endsMidLine } of readMbox(path)) {
     // The first pass counted the messages.
-    o.onRead?.(Math.min(1, index++ / read.messages));
+    index += 1;
+    o.onRead?.(Math.min(1, (index - 1) / read.messages));
     const ref = `line ${line}`;
+    // A cut copy of a mail would replace the whole one an earlier import wrote (same Message-ID).
+    const last = index === read.messages;
+    if (raw && last && multipartUnclosed(raw)) {
+      yield skip(
+        ref,
+        'the file ends inside this message, which is cut short: not imported (a whole copy of the file ' +
+          'imports it; what an earlier import kept of it stays)',
+      );
+      continue;
+    }
     if (!raw) {
       yield skip(
         ref,
@@ -477,8 +488,42 @@ export async function* parseMbox(path: string, o: ParseOptions): AsyncGenerator<
       continue;
     }
     const named = email.messageId ? `${ref} ${email.messageId}` : ref;
-    yield mailToRecord(email, raw, named, o, read.subjects, separatorDate(separator), read.selfAddresses);
+    const item = mailToRecord(
+      email,
+      raw,
+      named,
+      o,
+      read.subjects,
+      separatorDate(separator),
+      read.selfAddresses,
+    );
+    // No line end after its last line: whole, if its file lost only that, or cut short.
+    yield endsMidLine && item.type === 'record'
+      ? {
+          ...item,
+          mayBeCut: true,
+          note: [
+            item.note,
+            'the file ends inside its last line, so it may be cut short: it replaces no copy imported before',
+          ]
+            .filter(Boolean)
+            .join('; '),
+        }
+      : item;
   }
+}
+
+/**
+ * Whether a multipart mail lacks its closing boundary ("--b--"), as one whose file was cut after a
+ * line end does. Only the top-level boundary of the header block is looked for.
+ */
+function multipartUnclosed(raw: Buffer): boolean {
+  const head = headerBlock(raw).toString('latin1');
+  const type = /^content-type:[^\n]*(?:\r?\n[ \t][^\n]*)*/imu.exec(head)?.[0] ?? '';
+  if (!/multipart\//iu.test(type)) return false;
+  const boundary = /boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/iu.exec(type);
+  const b = boundary?.[1] ?? boundary?.[2];
+  return b !== undefined && !raw.includes(`--${b}--`, 0, 'latin1');
 }
 
 /** A header field's line ("Received: …", "X-Mailer: …") or its folded continuation. */
