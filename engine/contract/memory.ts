@@ -178,13 +178,21 @@ export const MemoryListQuery = z.strictObject({
         'read a page, apply it, send its `watermark` back, repeat while `has_more`. `start` is the ' +
         "Brain's beginning: a first delta read from it lists every Memory the Brain has.",
     ),
-  cursor: z.string().min(1).optional(),
+  cursor: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A page's `next_cursor`, for the page after it. It carries the filters and `order` of the read " +
+        'that issued it, so sent alone it goes on with that list; a filter or `order` sent with it is read ' +
+        'as sent (a cursor is a place: the other order goes back from it). `limit` may change.',
+    ),
   order: z
     .enum(['asc', 'desc'])
     .optional()
     .describe(
       "A full read's order by id (ids follow the order Memories were written): `asc` (default) oldest " +
-        'first, `desc` newest first. A `cursor` continues in the order it is sent with. Not combined with ' +
+        "first, `desc` newest first. A `cursor` sent without `order` goes on in its read's order. Not combined with " +
         '`since_watermark`, which reads by transaction time, oldest first (`conflicting_parameters`).',
     ),
   limit: pageLimit(50, 200),

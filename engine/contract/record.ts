@@ -318,7 +318,15 @@ export const RecordListQuery = z
           'ids are many); with the other filters, all apply. Not with since_watermark ' +
           '(`conflicting_parameters`).',
       ),
-    cursor: z.string().min(1, 'must not be empty').optional(),
+    cursor: z
+      .string()
+      .min(1, 'must not be empty')
+      .optional()
+      .describe(
+        "A page's `next_cursor`, for the older page after it. It carries the filters of the read that " +
+          'issued it, so sent alone it goes on with that list; a filter sent with it is read as sent. ' +
+          '`limit` may change from page to page.',
+      ),
     // Not min(1): an empty one is a watermark the engine cannot read, `invalid_watermark` as any other.
     since_watermark: z
       .string()

@@ -33,6 +33,7 @@ import type { Engine } from '../../engine/types.ts';
 import type { SyncService } from '../sync/sync-service.ts';
 import { failedContext } from './failed-context.ts';
 import { importResponse } from './import-response.ts';
+import { pageGoingOn, resumedQuery } from './list-cursor.ts';
 import { streamOnceStarted } from './stream-once-started.ts';
 import type { AppEnv, Principal } from './app-env.ts';
 
@@ -206,7 +207,8 @@ export const handlers: Record<string, Handler> = {
     return c.json(record, 202, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
   },
   async listRecords(c, i, { scoped }) {
-    return c.json(await scoped.listRecords(i.params.brain_id!, i.query as RecordListQuery));
+    const query = resumedQuery(i.query as RecordListQuery);
+    return c.json(pageGoingOn(await scoped.listRecords(i.params.brain_id!, query), query));
   },
   async getRecord(c, i, { scoped }) {
     return c.json(await scoped.getRecord(i.params.brain_id!, i.params.record_id!));
@@ -309,7 +311,8 @@ export const handlers: Record<string, Handler> = {
   },
   async listMemories(c, i, { scoped }) {
     // since_watermark with cursor is refused by the engines themselves (conflicting_parameters).
-    return c.json(await scoped.listMemories(i.params.brain_id!, i.query as MemoryListQuery));
+    const query = resumedQuery(i.query as MemoryListQuery);
+    return c.json(pageGoingOn(await scoped.listMemories(i.params.brain_id!, query), query));
   },
   async getMemory(c, i, { scoped }) {
     return c.json(await scoped.getMemory(i.params.brain_id!, i.params.memory_id!));
@@ -323,7 +326,8 @@ export const handlers: Record<string, Handler> = {
     return c.json(object, 201, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
   },
   async listObjects(c, i, { scoped }) {
-    return c.json(await scoped.listObjects(i.params.brain_id!, i.query as ObjectListQuery));
+    const query = resumedQuery(i.query as ObjectListQuery);
+    return c.json(pageGoingOn(await scoped.listObjects(i.params.brain_id!, query), query));
   },
   async getObject(c, i, { scoped }) {
     return c.json(await scoped.getObject(i.params.brain_id!, i.params.object_type!, i.params.object_key!));

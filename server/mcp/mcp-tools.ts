@@ -672,9 +672,9 @@ const tools: McpTool[] = [
         'Delta read: only Memories learned or revised after this watermark (from remember, get_context or ' +
           'an earlier delta page; "start": from the beginning), oldest first; not with cursor.',
       ),
-      cursor: mem.cursor.describe("The previous page's next_cursor, for the next page."),
+      cursor: mem.cursor.describe("A page's next_cursor; alone, it keeps the list's filters and order."),
       order: mem.order.describe(
-        '"asc" (default): oldest first; "desc": newest first. A cursor goes on in the order sent with it. ' +
+        '"asc" (default): oldest first; "desc": newest first. A cursor alone keeps its order. ' +
           'Not with since_watermark.',
       ),
       // The query's own limit reads a decimal string (from a URL); a tool argument is a JSON number.
@@ -786,7 +786,7 @@ const tools: McpTool[] = [
       ),
       since: rec.since,
       until: rec.until,
-      cursor: rec.cursor.describe("The previous page's next_cursor, for the next (older) page."),
+      cursor: rec.cursor.describe("A page's next_cursor; alone, it keeps the list's filters."),
       // Each Record's text is up to textChars.listed characters: 50 of them were ~100 KB for a model.
       limit: pageSize(200).optional().describe(`Page size, default ${listedPageSize}.`),
     },

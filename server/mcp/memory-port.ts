@@ -1,3 +1,4 @@
+import { pageGoingOn, resumedQuery } from '../http/list-cursor.ts';
 import { failedContext } from '../http/failed-context.ts';
 import type {
   Context,
@@ -186,15 +187,16 @@ export function enginePort(
     async listMemories(q) {
       scoped.authorize('listMemories');
       // The engine itself refuses since_watermark with cursor (conflicting_parameters).
-      const parsed: MemoryListQuery = parseWith(MemoryListQuerySchema, q, 'arguments');
-      return scoped.listMemories(brainId, parsed).catch(missing);
+      const parsed = resumedQuery<MemoryListQuery>(parseWith(MemoryListQuerySchema, q, 'arguments'));
+      return pageGoingOn(await scoped.listMemories(brainId, parsed).catch(missing), parsed);
     },
     getMemory: async (id) => scoped.getMemory(brainId, id).catch(missing),
     getRecord: async (id) => scoped.getRecord(brainId, id).catch(missing),
     async listRecords(q) {
       scoped.authorize('listRecords');
       // The query's own checks (since after until) are refused as the tool's arguments, never a 500.
-      return scoped.listRecords(brainId, parseWith(RecordListQuery, q, 'arguments')).catch(missing);
+      const parsed = resumedQuery(parseWith(RecordListQuery, q, 'arguments'));
+      return pageGoingOn(await scoped.listRecords(brainId, parsed).catch(missing), parsed);
     },
     async getProfile(q) {
       scoped.authorize('getProfile');
