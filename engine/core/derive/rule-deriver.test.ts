@@ -52,6 +52,26 @@ test('a second slot clause whose "I" is left out is the speaker\'s too, not a Me
   ]);
 });
 
+test('"he" or "she" after the one person the speaker met is that person, never the speaker', () => {
+  const of = (text: string) =>
+    claimsOf(text, 'Ana Silva')
+      .filter((c) => /^(?:he|she)\b/iu.test(c.quote))
+      .map((c) => [c.statement, c.owner.state, c.owner.entity]);
+  assert.deepEqual(of('I had lunch with Tom Baker today. He is a doctor.'), [
+    ["Tom Baker's occupation is doctor", 'other', 'Tom Baker'],
+  ]);
+  assert.deepEqual(of('Met João Pereira for coffee. He’s moving to Berlin in January.'), [
+    ['He’s moving to Berlin in January.', 'other', 'João Pereira'],
+  ]);
+  // Two people met, or a place named beside the one: whose "she" is, the words do not say.
+  for (const text of ['I met Tom and Sarah. She is a nurse.', 'I saw Tom at Starbucks. He looked tired.'])
+    assert.deepEqual(
+      of(text).map((c) => c[2]),
+      ['Ana Silva'],
+      text,
+    );
+});
+
 test('what "she" does after another person\'s home is hers in a Memory of its own, quoting its clause', () => {
   const of = (text: string) =>
     claimsOf(text, 'Ana').map((c) => [c.statement, c.predicate, c.subject, c.quote]);

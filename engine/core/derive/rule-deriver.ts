@@ -91,6 +91,7 @@ import { newsLeadIns, planCalledOff, saysPlansChanged } from './called-off.ts';
 import { planChanged, type PlanChange } from './plan-changed.ts';
 import { taskDone } from './task-done.ts';
 import { dietOfAnotherSaid } from './diet-of-another.ts';
+import { metWithIn } from './met-with.ts';
 import { tasteEnded, tasteResumed } from './taste-ended.ts';
 import { tasksSaid } from './task-said.ts';
 import { withoutNoteMetadata } from './note-metadata.ts';
@@ -1482,11 +1483,11 @@ const byName = (s: string, who: string): string => s.replace(/^\s*(?:she|he)(?![
 
 /**
  * Who a sentence says something of, that a next sentence's "she" or "he" may be: "My sister Maya lives
- * in Madrid.", "Inês is a nurse."; null for none.
+ * in Madrid.", "Inês is a nurse.", "I had lunch with Tom Baker today."; null for none.
  */
 export function heOrSheOf(sentence: string): string | null {
   const slot = otherPersonSlot(sentence);
-  const who = slot?.who ?? aboutAnother(sentence);
+  const who = slot?.who ?? aboutAnother(sentence) ?? metWithIn(sentence);
   if (who === null) return null;
   // "Rui lives in Porto with Marta.", "He has a daughter, Sofia.", "My dog Max loves Rui.": another
   // name beside them may be the one meant.
