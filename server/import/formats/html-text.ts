@@ -6,7 +6,8 @@ const lineBlock = { leadingLineBreaks: 1, trailingLineBreaks: 1 };
  * Compiled once: selectors are turned into a decision tree, which is the costly part of a call.
  * Mail HTML is a layout of nested tables, tracking links and images around a little prose, so cells
  * become lines (not run together), links keep their words but not their (tracking) URLs, images and
- * everything that is not shown (head, title, script, style) go, and headings keep their case.
+ * everything that is not shown (head, title, script, style, a hidden preheader) go, and headings keep
+ * their case.
  * Comments, Outlook's conditional ones included, never reach the text; entities are decoded.
  */
 const convert = compile({
@@ -14,7 +15,19 @@ const convert = compile({
   selectors: [
     { selector: 'a', options: { ignoreHref: true } },
     { selector: 'img', format: 'skip' },
-    ...['head', 'title', 'script', 'style', 'template'].map((selector): SelectorDefinition => ({
+    // What a mail hides: a preheader ("display:none", Outlook's "mso-hide:all"), the `hidden` attribute.
+    ...[
+      'head',
+      'title',
+      'script',
+      'style',
+      'template',
+      '[hidden]',
+      '[style*="display:none" i]',
+      '[style*="display: none" i]',
+      '[style*="mso-hide:all" i]',
+      '[style*="mso-hide: all" i]',
+    ].map((selector): SelectorDefinition => ({
       selector,
       format: 'skip',
     })),
@@ -38,9 +51,14 @@ const maxHtml = 2 ** 24;
 
 /** The readable text of an HTML mail body: paragraphs apart, lines kept, no markup or entities. */
 export function htmlToText(html: string): string {
-  return convert(html.length > maxHtml ? html.slice(0, maxHtml) : html)
-    .replace(/\u00a0/g, ' ') // &nbsp; spacing is layout, not content
-    .replace(/(?<![ \t])[ \t]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return (
+    convert(html.length > maxHtml ? html.slice(0, maxHtml) : html)
+      .replace(/\u00a0/g, ' ') // &nbsp; spacing is layout, not content
+      // Invisible characters pad a preheader or break words for the layout; a zero-width space or
+      // non-joiner between two letters is a script's own (Persian, Thai) and stays, as a joiner (emoji).
+      .replace(/\u00ad|\u034f|\u2060|\ufeff|(?<!\p{L})[\u200b\u200c]|[\u200b\u200c](?!\p{L})/gu, '')
+      .replace(/(?<![ \t])[ \t]+$/gm, '')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
 }
