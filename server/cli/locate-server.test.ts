@@ -317,6 +317,25 @@ describe('a server that owns a data dir says where it listens, in server.json', 
     }
   });
 
+  test("a bad first call, before any reached the server, links the found server's error pages", async () => {
+    const key = (await server.registry!.create({ env: 'test', project: 'home' })).key;
+    const bridge = bridgeSession(
+      { defaultUrl: 'http://127.0.0.1:7821/v1', discovery: serverDiscovery({ dirs: [dir] }) },
+      key,
+    );
+    try {
+      const refused = await bridge.call('remember', {});
+      assert.equal(refused.isError, true);
+      assert.equal(refused.structuredContent?.['code'], 'invalid_request_body');
+      assert.equal(
+        refused.structuredContent?.['docs_url'],
+        `${server.origin}/docs/errors/invalid_request_body`,
+      );
+    } finally {
+      await bridge.close();
+    }
+  });
+
   // The desktop app and mnemo serve both running: the one found refuses a key of the other one's.
   test('a key it refuses: the command says which server.json chose it, and that MNEMO_URL picks another', async () => {
     const others = `sk_test_home_${'o'.repeat(32)}`;

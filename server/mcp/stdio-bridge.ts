@@ -110,7 +110,7 @@ export function bridgeIdentity(
  * Answers every request with the refusal as a JSON-RPC error (so an MCP client sees why it cannot
  * connect) and keeps running until stdin closes.
  */
-function refuse(transport: LineTransport, refusal: Refusal, docsUrlBase: string): void {
+function refuse(transport: LineTransport, refusal: Refusal, docsUrlBase: () => string): void {
   const info = errorCodes[refusal.code];
   transport.onmessage = (m: JSONRPCMessage) => {
     if (!isJSONRPCRequest(m)) return;
@@ -122,7 +122,7 @@ function refuse(transport: LineTransport, refusal: Refusal, docsUrlBase: string)
       error: {
         code: mnemoJsonRpcError,
         message: `${refusal.code}: ${refusal.message}`,
-        data: { status: info.status, ...errorBodyFor(e, newId('req'), docsUrlBase) },
+        data: { status: info.status, ...errorBodyFor(e, newId('req'), docsUrlBase()) },
       },
     });
   };
@@ -162,7 +162,18 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
   });
   const givenUrl = o.env.MNEMO_URL?.trim() || undefined;
   const baseUrl = givenUrl ?? o.defaultUrl;
-  const docsUrlBase = bridgeDocsUrlBase(baseUrl);
+  const discovery = givenUrl === undefined ? o.discovery : undefined;
+  // With no MNEMO_URL the default port is a guess (another program may hold it): the error pages
+  // named before a first call found the server are those of the server its server.json names.
+  let docsBase = bridgeDocsUrlBase(baseUrl);
+  let foundOne = false;
+  const docsUrlBase = () => docsBase;
+  void discovery
+    ?.locate()
+    .then((at) => {
+      if ('url' in at && !foundOne) docsBase = bridgeDocsUrlBase(at.url);
+    })
+    .catch(() => undefined);
   const identity = bridgeIdentity(o.env);
   if (!identity.ok) {
     o.log(`mnemo mcp: ${identity.refusal.code}: ${identity.refusal.message}`);
@@ -196,15 +207,19 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
       }),
       identity.brain,
     );
-  const discovery = givenUrl === undefined ? o.discovery : undefined;
   // What the bridge refuses itself names a call of its own; what /v1 refused keeps /v1's request id.
   const call: ToolCallContext = {
     requestId: () => newId('req'),
-    docsUrlBase,
+    get docsUrlBase() {
+      return docsBase;
+    },
     onFault: (e, requestId) => o.log(`mnemo mcp: ${faultReport(e, requestId) ?? String(e)}`),
   };
   // A found server's error pages are its own: the bridge's refusals name them too, not defaultUrl's.
-  const found = (url: string) => void (call.docsUrlBase = bridgeDocsUrlBase(url));
+  const found = (url: string) => {
+    foundOne = true;
+    docsBase = bridgeDocsUrlBase(url);
+  };
   const server = createMcpServer(
     discovery ? discoveredPort(identity.brain, discovery, portAt, found) : portAt(baseUrl),
     call,
