@@ -374,6 +374,13 @@ test('a malformed line or a cut-off download loses only the events it damages', 
   assert.equal(nothing.records.length, 0);
   assert.equal(nothing.skips.length, 1, 'nothing readable: one skip for the file');
   assert.match(nothing.skips[0]!.reason, /^not an iCalendar file: /);
+
+  // A mail read as a calendar: why in words, not the parser's internals.
+  const mail = await parse('From a@example.org Mon Mar  4 09:00:00 2024\nFrom: A <a@example.org>\n\nHello\n');
+  assert.deepEqual(
+    mail.skips.map((x) => x.reason),
+    ['not an iCalendar file: it has no BEGIN:VCALENDAR line'],
+  );
 });
 
 test("all-day events are the same Records whatever the machine's or the import's zone", async () => {

@@ -790,7 +790,13 @@ function* recoveredItems(
 ): Generator<ImportItem> {
   const calendars = splitCalendars(text);
   if (!calendars.some((blocks) => blocks.some((b) => b.name !== 'VTIMEZONE'))) {
-    yield skip(path, `not an iCalendar file: ${parseError}`);
+    // What the parser tripped on in a file that is no calendar at all (a mail, "--format ics") is its
+    // own internals ("Cannot read properties of undefined"), not a reason.
+    const calendarLine = /^BEGIN:VCALENDAR\s*$/imu.test(text);
+    yield skip(
+      path,
+      `not an iCalendar file: ${calendarLine ? parseError : 'it has no BEGIN:VCALENDAR line'}`,
+    );
     return;
   }
   const read: IcalComponent[] = [];
