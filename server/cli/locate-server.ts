@@ -54,8 +54,9 @@ export function serverFileDirs(
 
 /** What a client says when it sends nothing: ends with what to do. */
 const trustHint =
-  'start Mnemo (the desktop app, or mnemo serve), or set MNEMO_URL to the address of a server you trust ' +
-  "(its listening line's, ending in /v1): an address given explicitly is not checked";
+  'start Mnemo (the desktop app, or mnemo serve), set MNEMO_DATA_DIR to the --data-dir of a mnemo serve ' +
+  "that runs with one, or set MNEMO_URL to the address of a server you trust (its listening line's, " +
+  'ending in /v1): an address given explicitly is not checked';
 
 /**
  * The server a client given no URL (no --url, no MNEMO_URL) may send its key to: the one named by a

@@ -478,7 +478,7 @@ export function register(program: Command): void {
         if (summary.nothingToImport)
           console.error(
             `mnemo import: nothing in ${path} can be imported${flags.format === 'auto' ? '' : ` as ${flags.format}`}; ` +
-              `no Brain was created (${summary.skipped ? 'the skipped list says why' : 'it holds no files to read'})`,
+              `nothing was written to brain "${summary.brain}" (${summary.skipped ? 'the skipped list says why' : 'it holds no files to read'})`,
           );
         // The command line's spec: exit 0 when every item was imported, unchanged or skipped with a
         // reason, which holds for an export with nothing to import too (each file's reason is listed).
