@@ -397,6 +397,23 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('a new home, job and diet said as news replace the ones said before', async () => {
+    const { said, current } = await ana();
+    await said("I'm vegetarian.", '2024-01-01T10:00:00Z');
+    await said('I live at Rua das Flores 12, Porto.', '2024-01-02T10:00:00Z');
+    await said('I work at Farfetch.', '2024-01-03T10:00:00Z');
+    await said("I've started a pescatarian diet now, I eat fish again.", '2024-06-01T10:00:00Z');
+    await said('We moved! Our new address is Avenida da Boavista 800, Porto.', '2024-06-02T10:00:00Z');
+    await said("I got a new job: I'm now a product manager at Sonae.", '2024-06-03T10:00:00Z');
+    assert.deepEqual(await current(), [
+      'Ana lives at Avenida da Boavista 800, Porto',
+      'Ana works at Sonae',
+      "Ana's occupation is product manager",
+      "I've started a pescatarian diet now, I eat fish again.",
+      'We moved!',
+    ]);
+  });
+
   it("her sister's diet said again in other words replaces the old one; her own stays hers", async () => {
     const { engine, said, current } = await ana();
     await said("I'm vegetarian.", '2024-01-01T10:00:00Z');

@@ -150,8 +150,7 @@ export function occupationBeforeEmployer(
   if (!by) return null;
   const said = head.slice(0, by.index).trimEnd();
   const job = who === undefined ? occupationSaid(said) : occupationOfAnotherSaid(said);
-  if (job === null || job.ends || (who !== undefined && (job as AttributeOfAnother).who !== who))
-    return null;
+  if (job === null || job.ends || (who !== undefined && (job as AttributeOfAnother).who !== who)) return null;
   return { job: { predicate: job.predicate, value: job.value }, quote: [from, from + said.length] };
 }
 

@@ -52,6 +52,25 @@ test('a second slot clause whose "I" is left out is the speaker\'s too, not a Me
   ]);
 });
 
+test('a change of home, job or diet said as news holds its slot', () => {
+  const slots = (text: string) =>
+    claimsOf(text, 'Ana')
+      .filter((c) => c.predicate !== null)
+      .map((c) => [c.predicate, c.statement]);
+  assert.deepEqual(slots('We moved! Our new address is Avenida da Boavista 800, Porto.'), [
+    ['lives in', 'Ana lives at Avenida da Boavista 800, Porto'],
+  ]);
+  assert.deepEqual(slots("I got a new job: I'm now a product manager at Sonae."), [
+    ['works at', 'Ana works at Sonae'],
+    ['occupation', "Ana's occupation is product manager"],
+  ]);
+  assert.deepEqual(slots("I've started a pescatarian diet now, I eat fish again."), [
+    ['diet', "I've started a pescatarian diet now, I eat fish again."],
+  ]);
+  // "Our" is the speaker's household for an address only.
+  assert.deepEqual(slots('Our favourite colour is green.'), []);
+});
+
 test('"he" or "she" after the one person the speaker met is that person, never the speaker', () => {
   const of = (text: string) =>
     claimsOf(text, 'Ana Silva')

@@ -923,6 +923,10 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     // As someone else is.
     ["I'm vegan now too", 'vegan'],
     ['I am vegetarian as well', 'vegetarian'],
+    // Said as a diet one is on, or has started.
+    ["I'm on a pescatarian diet now.", 'pescatarian'],
+    ['I started a vegan diet last week.', 'vegan'],
+    ["I've switched to a vegetarian diet", 'vegetarian'],
   ];
   for (const [s, value] of kept) assert.deepEqual(attributeSentence(s), { predicate: 'diet', value }, s);
   const ended: Array<[string, string]> = [
@@ -943,6 +947,9 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     ["I'm vegan, so no cheese please", 'vegan'],
     ["I'm vegetarian so I don't eat meat", 'vegetarian'],
     ['Actually I went vegan, so no more burgers', 'vegan'],
+    // What one eats beside it, after a comma.
+    ["I've started a pescatarian diet now, I eat fish again.", 'pescatarian'],
+    ["I'm vegan, I don't eat honey either", 'vegan'],
   ];
   for (const [s, value] of led)
     assert.deepEqual(attributeSentence(s), { predicate: 'diet', value, own: true }, s);
@@ -966,6 +973,9 @@ test('a diet said alone holds a slot, and one said to be over ends it', () => {
     "I'm vegan x",
     // Almost is not: "mostly vegetarian" keeps what came before.
     "I'm mostly vegetarian.",
+    "I'm on a diet.",
+    "I'm on a strict keto diet.",
+    'I started a vegan diet for a month to try it.',
     "I've decided to go vegetarian for Lent.",
     // Asked, or the diet itself not said whole before the "so".
     "I'm vegan, so what should I cook?",

@@ -402,7 +402,7 @@ const notWhom = new Set(
  */
 const beforeColon = /^\s*([^:\n]{1,80}?):\s+\S/u;
 const ownLeadIn =
-  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|(?:i(?:['’]ve|\s+have)\s+)?decided|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops|(?:my\s+)?new\s+(?:(?:mobile|cell|phone)\s+)?(?:phone|number|mobile|cell|e-?mail(?:\s+address)?))s?$/iu;
+  /^(?:(?:quick|small|big|good|great|bad|sad|exciting|some|life|personal|an?|the|another|latest|little|my)\s+)*(?:update|news|correction|fyi|btw|ps|p\.s\.|note|noted|edit|reminder|context|background|fact|ok|okay|so|also|actually|oh|well|anyway|yes|yeah|yep|no|nope|true|answer|status|confession|fun fact|(?:i(?:['’]ve|\s+have)\s+)?decided|(?:i\s+|i['’]ve\s+)?(?:just\s+|finally\s+)?(?:got|have|landed|started)\s+a\s+new\s+(?:job|role|position)|tl;?dr|got it|understood|done|saved|remembered|sure|great|perfect|thanks|thank you|alright|right|correct|sorry|oops|(?:my\s+)?new\s+(?:(?:mobile|cell|phone)\s+)?(?:phone|number|mobile|cell|e-?mail(?:\s+address)?))s?$/iu;
 /**
  * The sentence with the speaker's own lead-in turned to spaces ("Update: moved to Lisbon", "news: got the
  * job at Stripe"), so a clause whose "I" a chat leaves out opens after it as it would open the sentence.
@@ -1318,7 +1318,7 @@ const relations = relationRoles.map((r) => r.replaceAll(' ', String.raw`\s+`)).j
  */
 const timeBeforeIs = String.raw`(?:now|nowadays|currently|these\s+days|right\s+now|at\s+the\s+moment)`;
 const attributeLead = new RegExp(
-  String.raw`^${fillers}my\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s|${timeBeforeIs}(?![\p{L}\p{N}]))[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:(?:home|street|postal|mailing)\s+)?address(?=\s+is\s)|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:(?:monthly|annual|yearly|net|gross|base)\s+)?(?:salary|pay)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+${timeBeforeIs})?(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
+  String.raw`^${fillers}(?:my|our(?=\s+(?:(?:new|current)\s+)?(?:(?:home|street|postal|mailing)\s+)?address\s+is\s))\s+(?:(?:new|current)\s+)?(favou?rite\s+[\p{L}-]+(?:\s+(?!has\s|${timeBeforeIs}(?![\p{L}\p{N}]))[\p{L}-]+)?|(?:(?:mobile|cell|cellphone|phone|telephone)\s+)?(?:phone\s+)?number|(?:mobile|cell|cellphone|phone)(?=\s+is\s+\+?[\d(])|e-?mail(?:\s+address)?|(?:(?:home|street|postal|mailing)\s+)?address(?=\s+is\s)|(?:birth\s?day|b-?day)(?=\s+is\s)|(?:(?:monthly|annual|yearly|net|gross|base)\s+)?(?:salary|pay)(?=\s+is\s)|(?:${relations})(?=(?:['’]s\s+name)?\s+(?:is|(?:has\s+)?changed\s+to)\s)(?:['’]s\s+name)?)(?:\s+${timeBeforeIs})?(?:\s+is(?:\s+(?:called|named)(?=\s))?|['’]s|(?:\s+has)?\s+changed\s+to|(?:\s+has)?\s+changed,\s+it(?:['’]?s|\s+is))\s+(?:now\s+)?`,
   'iu',
 );
 /** "My manager at Kobo Design is Haruki Sato": the relation, where it is, then the one who holds it. */
@@ -1709,6 +1709,11 @@ const dietSentence = new RegExp(
   String.raw`^${fillers}(?:I(?:${am}\s+(?:now\s+|also\s+)?(?:going\s+(?=${wholly}(?:an?\s+)?${diets}\s+(?:starting|from|as\s+of)\s+(?:today|now)(?![\p{L}\p{N}])))?${wholly}(?:an?\s+)?|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:(?:went|gone|turned|became|become)\s+|decided\s+to\s+go\s+)${wholly}(?:an?\s+)?)|(?:just\s+|finally\s+)?(?:went|turned|became)\s+${wholly}(?:an?\s+)?|(?:an?\s+)?(?=${diets}\s+now(?![\p{L}\p{N}])))${diets}${lastingAfter}${dietTail}`,
   'iu',
 );
+/** A diet said as one: "I'm on a vegan diet now", "I've started a pescatarian diet", "I switched to a vegetarian diet". */
+const dietOn = new RegExp(
+  String.raw`^${fillers}I(?:${am}\s+(?:now\s+)?on\s+an?\s+|(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:started|begun|began|switched\s+to|gone\s+on|went\s+on)\s+(?:an?\s+)?)${wholly}${diets}\s+diet${dietTail}`,
+  'iu',
+);
 /** A diet kept until now, and for how long: "I've been vegetarian for 10 years", "Been vegan for 3 years now". */
 const dietLasting = new RegExp(
   String.raw`^${fillers}(?:I(?:['’]?ve|\s+have)\s+|(?=been\s))been\s+(?:an?\s+)?${diets}${lastingTail}${chatEnd}`,
@@ -1763,7 +1768,7 @@ const statusEnded = new RegExp(
 
 /** A diet or a relationship status the sentence says whole, or null. */
 function stateSaid(s: string): AttributeSentence | null {
-  const diet = dietSentence.exec(s) ?? dietLasting.exec(s);
+  const diet = dietSentence.exec(s) ?? dietLasting.exec(s) ?? dietOn.exec(s);
   if (diet) return { predicate: 'diet', value: dietOf(diet) };
   const status = statusSentence.exec(s);
   if (!status) return null;
@@ -1795,10 +1800,11 @@ export function partnerNamed(partner: string, sentence: string): boolean {
 
 /**
  * What a diet or a status leads to, after it: "I'm vegan, so no cheese", "im single so im free on
- * friday". It leaves the value as said; its own "not" or "don't" is not the value's. Tried only from
+ * friday", or what one eats beside a diet: "I'm pescatarian now, I eat fish again". It leaves the value as said; its own "not" or "don't" is not the value's. Tried only from
  * the first character of a run of spaces (the lookbehind), so a long run costs one pass, not one each.
  */
-const consequence = /(?<![\s,]),?\s+so\s+(?=[\p{L}\p{N}])/iu;
+const consequence =
+  /(?<![\s,]),?\s+so\s+(?=[\p{L}\p{N}])|,\s+(?=i\s+(?:eat|(?:don['’]t|do\s+not|no\s+longer|still|can['’]t|cannot)\s+eat|avoid)\s)/iu;
 
 /**
  * Where one studies, said of oneself: "I study at MIT", "I'm a PhD student at the University of Porto",
