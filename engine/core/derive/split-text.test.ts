@@ -381,6 +381,21 @@ describe('split-text', () => {
           'Book club was split.',
         ],
       );
+      // A place's name after a preposition, in English or in the language the mail is written in.
+      assert.deepEqual(
+        prose(
+          lines(
+            'We booked a table for Friday at the little Italian restaurant near',
+            'Praça da Liberdade, so please be there by eight.',
+            'Jantamos na sexta-feira às 20h no restaurante que fica perto da',
+            'Sé de Braga, mesmo ao lado da pastelaria.',
+          ),
+        ),
+        [
+          'We booked a table for Friday at the little Italian restaurant near\nPraça da Liberdade, so please be there by eight.',
+          'Jantamos na sexta-feira às 20h no restaurante que fica perto da\nSé de Braga, mesmo ao lado da pastelaria.',
+        ],
+      );
     });
 
     it("a mail's body wrapped at 72 is prose; its headers, greeting, quotation and signature stay lines", () => {

@@ -282,14 +282,23 @@ const bulletLine = /^[ \t]*[-*+•‣◦][ \t]+\S/u;
  * mark before closing quotes and brackets.
  */
 const endsLine = /(?:[.!?…:;。！？][\p{Pe}\p{Pf}"'*_]{0,3}|[ \t]{2}|\\)$/u;
-/** Words a sentence goes on after, so the capital that opens the next line is a name's ("than\nNever …"). */
+/**
+ * Words a sentence goes on after, so the capital that opens the next line is a name's ("than\nNever …",
+ * "near\nPraça da Liberdade"): English's, and the articles and prepositions of the languages a mail or
+ * a note is often written in beside it (Portuguese, Spanish, French, German, Italian).
+ */
 const goesOnAfter = new Set(
   `a an the of to in on at for with from by about as into onto over under than and or but nor that which
    who whose whom my your his her its our their this these those is are was were be been being have has
    had do does did will would can could should may might must not very more most some any every each
-   both either like through between after before since until while because if when where how what`.split(
-    /\s+/u,
-  ),
+   both either like through between after before since until while because if when where how what
+   near behind beside across along around against among toward towards without within upon via past
+   called named visit visiting meet meeting
+   da das do dos na nas no nos em para com pelo pela um uma
+   el la los las en con del al por
+   le les du des au aux dans sur chez pour avec et
+   der die das dem den im am zum zur mit bei von nach und
+   il lo gli della delle dei nel nella alla al per`.split(/\s+/u),
 );
 /** The shortest line a wrapping editor or mailer leaves before its width: shorter ones are lines as written. */
 const wrappedLineMin = 45;
