@@ -37,8 +37,8 @@ import { SourceSelect, noSource } from './record-source-select.tsx';
 const kinds = Object.keys(kindLabels) as Array<keyof typeof kindLabels>;
 
 const filterNames = ['q', 'kind', 'source', 'has_source', 'visibility', 'status', 'since', 'until'] as const;
-/** The filters as the form labels them, for the server's messages. */
 const statusChoices = { processing: 'Processing', ready: 'Ready' };
+/** The filters as the form labels them, for the server's messages. */
 const filterLabels = {
   q: 'Search',
   kind: { label: 'Kind', choices: kindLabels },
