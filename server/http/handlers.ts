@@ -27,6 +27,11 @@ import type {
   SyncPairing,
   TombstoneRequest,
 } from '../../engine/contract/index.ts';
+import {
+  MemoryListQuery as MemoryListQuerySchema,
+  ObjectListQuery as ObjectListQuerySchema,
+  RecordListQuery as RecordListQuerySchema,
+} from '../../engine/contract/index.ts';
 import { MnemoError } from '../../engine/errors/mnemo-error.ts';
 import { quoted } from '../../engine/errors/shown-value.ts';
 import type { Engine } from '../../engine/types.ts';
@@ -207,7 +212,7 @@ export const handlers: Record<string, Handler> = {
     return c.json(record, 202, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
   },
   async listRecords(c, i, { scoped }) {
-    const query = resumedQuery(i.query as RecordListQuery);
+    const query = resumedQuery(i.query as RecordListQuery, RecordListQuerySchema);
     return c.json(pageGoingOn(await scoped.listRecords(i.params.brain_id!, query), query));
   },
   async getRecord(c, i, { scoped }) {
@@ -311,7 +316,7 @@ export const handlers: Record<string, Handler> = {
   },
   async listMemories(c, i, { scoped }) {
     // since_watermark with cursor is refused by the engines themselves (conflicting_parameters).
-    const query = resumedQuery(i.query as MemoryListQuery);
+    const query = resumedQuery(i.query as MemoryListQuery, MemoryListQuerySchema);
     return c.json(pageGoingOn(await scoped.listMemories(i.params.brain_id!, query), query));
   },
   async getMemory(c, i, { scoped }) {
@@ -326,7 +331,7 @@ export const handlers: Record<string, Handler> = {
     return c.json(object, 201, { 'Brain-Watermark': watermark, ...replayHeader(i, replayed) });
   },
   async listObjects(c, i, { scoped }) {
-    const query = resumedQuery(i.query as ObjectListQuery);
+    const query = resumedQuery(i.query as ObjectListQuery, ObjectListQuerySchema);
     return c.json(pageGoingOn(await scoped.listObjects(i.params.brain_id!, query), query));
   },
   async getObject(c, i, { scoped }) {

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import { MnemoError } from '../../engine/errors/mnemo-error.ts';
+
 /**
  * A list's cursor carries the filters and order of the read that issued it, so the cursor alone goes
  * on with the same list: sent alone after `order=desc`, an engine's bare cursor went on in ascending
@@ -37,11 +40,14 @@ function opened(cursor: string): { c: string; p: Record<string, unknown> } | nul
  * each one not sent with it. One sent with it is read as sent: a cursor is a place in the list, and
  * `order` sent the other way goes back from there.
  */
-export function resumedQuery<Q extends Query>(query: Q): Q {
+export function resumedQuery<Q extends Query>(query: Q, schema: z.ZodType<Q>): Q {
   if (query.cursor === undefined) return query;
   const carried = opened(query.cursor);
   if (carried === null) return query;
-  return { ...query, ...carried.p, ...chosen(query), cursor: carried.c };
+  // What a cursor carries is checked as the query it stands for is: a cursor is the client's to send.
+  const read = schema.safeParse({ ...query, ...chosen(carried.p), ...chosen(query), cursor: carried.c });
+  if (!read.success) throw new MnemoError('invalid_request_body', 'cursor: not a cursor this server issued');
+  return read.data;
 }
 
 /** The page as answered, its next_cursor carrying the list's filters and order (resumedQuery). */

@@ -187,7 +187,10 @@ export function enginePort(
     async listMemories(q) {
       scoped.authorize('listMemories');
       // The engine itself refuses since_watermark with cursor (conflicting_parameters).
-      const parsed = resumedQuery<MemoryListQuery>(parseWith(MemoryListQuerySchema, q, 'arguments'));
+      const parsed = resumedQuery<MemoryListQuery>(
+        parseWith(MemoryListQuerySchema, q, 'arguments'),
+        MemoryListQuerySchema,
+      );
       return pageGoingOn(await scoped.listMemories(brainId, parsed).catch(missing), parsed);
     },
     getMemory: async (id) => scoped.getMemory(brainId, id).catch(missing),
@@ -195,7 +198,7 @@ export function enginePort(
     async listRecords(q) {
       scoped.authorize('listRecords');
       // The query's own checks (since after until) are refused as the tool's arguments, never a 500.
-      const parsed = resumedQuery(parseWith(RecordListQuery, q, 'arguments'));
+      const parsed = resumedQuery(parseWith(RecordListQuery, q, 'arguments'), RecordListQuery);
       return pageGoingOn(await scoped.listRecords(brainId, parsed).catch(missing), parsed);
     },
     async getProfile(q) {

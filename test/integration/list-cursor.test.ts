@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
+import { MnemoApiError, createMnemoClient, type MnemoClient } from '../../server/client/index.ts';
 import { waitForDerivation } from '../../server/import/run-import.ts';
 import type { RunningServer } from '../../server/start-server.ts';
 import { serveLocal } from './serve-local.ts';
@@ -73,4 +73,25 @@ test('a cursor sent with its order goes on the same; with the other order, back 
     [first.data[0]!.id],
     'after the second newest, oldest first: the newest',
   );
+});
+
+test('what a cursor carries is checked as the query it stands for: a made-up one is refused', async () => {
+  const first = await client.listMemories('b', { order: 'desc', limit: 2 });
+  const inner = JSON.parse(Buffer.from(first.next_cursor!, 'base64url').toString('utf8').slice(3)) as {
+    c: string;
+  };
+  for (const p of [{ status: 'bogus' }, { order: 'sideways' }, { limit: 100000 }]) {
+    const made = Buffer.from(`l1:${JSON.stringify({ c: inner.c, p })}`).toString('base64url');
+    const refused = await client.listMemories('b', { cursor: made }).catch((e: unknown) => e);
+    if ('limit' in p) {
+      // A page's size is the request's own, never the cursor's.
+      assert.ok(!(refused instanceof Error), String(refused));
+      continue;
+    }
+    assert.ok(refused instanceof MnemoApiError, JSON.stringify(p));
+    assert.deepEqual(
+      [refused.status, refused.code, refused.message],
+      [400, 'invalid_request_body', 'cursor: not a cursor this server issued'],
+    );
+  }
 });
