@@ -397,6 +397,21 @@ describe('a later message replaces what an earlier one said of the same slot', (
     );
   });
 
+  it('an appointment said after who the dentist is moves when the dentist moves it; the dentist stays', async () => {
+    const { engine, said, current } = await ana();
+    const first = await said(
+      'My dentist is Dr. Sousa, my appointment is on Tuesday December 8.',
+      '2026-11-23T10:00:00Z',
+    );
+    await said('My dentist moved my appointment to Thursday December 10.', '2026-11-25T10:00:00Z');
+    assert.deepEqual(await current(), [
+      "Ana's dentist is Dr. Sousa",
+      'My dentist moved my appointment to Thursday December 10.',
+    ]);
+    const before = await Promise.all(first.memory_ids.map((id) => engine.getMemory(tenant, 'b', id)));
+    assert.deepEqual(before.map((m) => m.status).sort(), ['active', 'superseded']);
+  });
+
   it('a new home, job and diet said as news replace the ones said before', async () => {
     const { said, current } = await ana();
     await said("I'm vegetarian.", '2024-01-01T10:00:00Z');

@@ -52,6 +52,28 @@ test('a second slot clause whose "I" is left out is the speaker\'s too, not a Me
   ]);
 });
 
+test('a clause of its own after the one who holds a role is a Memory of its own', () => {
+  const of = (text: string) =>
+    claimsOf(text, 'Ana').map((c) => [c.statement, c.predicate, c.owner.entity, c.quote]);
+  assert.deepEqual(of('My dentist is Dr. Sousa, my appointment is on Tuesday December 8.'), [
+    ["Ana's dentist is Dr. Sousa", 'dentist', 'Ana', 'My dentist is Dr. Sousa'],
+    [
+      'My dentist is Dr. Sousa, my appointment is on Tuesday December 8.',
+      null,
+      'Ana',
+      'my appointment is on Tuesday December 8.',
+    ],
+  ]);
+  assert.deepEqual(of('My boss is Tom Reyes, he is strict.'), [
+    ["Ana's manager is Tom Reyes", 'manager', 'Ana', 'My boss is Tom Reyes'],
+    ['Tom Reyes is strict.', null, 'Tom Reyes', 'he is strict.'],
+  ]);
+  // What says the role again stays its quote.
+  assert.deepEqual(of("My partner is Jordan, we've been together 4 years."), [
+    ["Ana's partner is Jordan", 'partner', 'Ana', "My partner is Jordan, we've been together 4 years."],
+  ]);
+});
+
 test('a change of home, job or diet said as news holds its slot', () => {
   const slots = (text: string) =>
     claimsOf(text, 'Ana')

@@ -1914,6 +1914,22 @@ function claimsBesideNickname(
       if (a.predicate !== 'relationship status') return [ending];
       return [ending, ...heldEndings(partnersEndedBy(a.value, true), plain)];
     }
+    // "My dentist is Dr. Sousa, my appointment is on Tuesday.": the one who holds the role, and what
+    // the clause after them says, a Memory of its own (a move of the appointment finds it there).
+    const next = a.own ? null : clauseAfterValue(s, a.value);
+    if (next !== null) {
+      const role = { statement: valueStatement(subject, a.predicate, a.value), quote: next.before };
+      // A plan of the speaker's is said in the whole sentence's words, which name whose it is ("my
+      // dentist … my appointment"): what moves it later names the role, not the clause alone.
+      const rest = opensWithHeOrShe.test(next.clause)
+        ? others
+          ? claimsOfTheirs(next.clause, a.value, others(a.value), others)
+          : []
+        : sentenceClaims(next.clause, subject, owner, others, told).map((c) =>
+            c.predicate === null && c.statement === next.clause ? { ...c, statement: s } : c,
+          );
+      return [{ ...role, subject, predicate: a.predicate, owner }, ...rest];
+    }
     // "I'm married to Tom": the slot's Memory in the sentence's own words, which say more than the value.
     const statement = a.own ? s : valueStatement(subject, a.predicate, a.value);
     const status = { statement, subject, predicate: a.predicate, owner, quote: s };
@@ -1935,6 +1951,23 @@ function claimsBesideNickname(
     ...jobs,
     ...kinClaims(s, subject, owner),
   ];
+}
+
+/**
+ * The clause of its own after a person's name that holds a role ("My dentist is Dr. Sousa, my
+ * appointment is on Tuesday", "…, she is great"): the sentence up to the name, and the clause after its
+ * comma, where that opens with what is the speaker's ("my", "our") or the person ("she", "he") and
+ * says a statement. Not "we" or "I": "My partner is Jordan, we've been together 4 years" says the role
+ * again, and stays its quote. Null where the value is no name, or nothing of that shape follows it.
+ */
+function clauseAfterValue(s: string, value: string): { before: string; clause: string } | null {
+  const at = s.indexOf(value);
+  if (at < 0 || !/^(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?\p{Lu}/u.test(value)) return null;
+  const m = /^,\s+(?=(?:my|our|she|he)(?![\p{L}\p{N}]))/iu.exec(s.slice(at + value.length));
+  if (m === null) return null;
+  const clause = s.slice(at + value.length + m[0].length);
+  if (clause.split(/\s+/u).length < 3 || !isStatement(clause)) return null;
+  return { before: s.slice(0, at + value.length), clause };
 }
 
 /**
