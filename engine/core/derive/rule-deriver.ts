@@ -1921,13 +1921,12 @@ function claimsBesideNickname(
       const role = { statement: valueStatement(subject, a.predicate, a.value), quote: next.before };
       // A plan of the speaker's is said in the whole sentence's words, which name whose it is ("my
       // dentist … my appointment"): what moves it later names the role, not the clause alone.
-      const rest = opensWithHeOrShe.test(next.clause)
-        ? others
+      const rest =
+        opensWithHeOrShe.test(next.clause) && others
           ? claimsOfTheirs(next.clause, a.value, others(a.value), others)
-          : []
-        : sentenceClaims(next.clause, subject, owner, others, told).map((c) =>
-            c.predicate === null && c.statement === next.clause ? { ...c, statement: s } : c,
-          );
+          : sentenceClaims(next.clause, subject, owner, others, told).map((c) =>
+              c.predicate === null && c.statement === next.clause ? { ...c, statement: s } : c,
+            );
       return [{ ...role, subject, predicate: a.predicate, owner }, ...rest];
     }
     // "I'm married to Tom": the slot's Memory in the sentence's own words, which say more than the value.
