@@ -11,6 +11,7 @@ export function ShowMore({
 }: {
   list: {
     hasNextPage: boolean;
+    isFetching: boolean;
     isFetchingNextPage: boolean;
     fetchNextPage: (options?: { cancelRefetch?: boolean }) => Promise<unknown>;
     data?: { pages: unknown[] } | undefined;
@@ -40,8 +41,9 @@ export function ShowMore({
         if (busy) return;
         hadFocus.current = document.activeElement === e.currentTarget;
         // A second click before the label turns to "Loading…" waits for the page on its way, rather
-        // than cancel it and ask for the same page again.
-        void list.fetchNextPage({ cancelRefetch: false });
+        // than cancel it and ask for the same page again. A refetch of the pages held (the list kept
+        // up with the Brain) is no next page: waited on, it swallowed the click, so it gives way.
+        void list.fetchNextPage({ cancelRefetch: list.isFetching && !list.isFetchingNextPage });
       }}
     >
       {busy ? 'Loading…' : label}
