@@ -165,15 +165,14 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
   const discovery = givenUrl === undefined ? o.discovery : undefined;
   // With no MNEMO_URL the default port is a guess (another program may hold it): the error pages
   // named before a first call found the server are those of the server its server.json names.
+  // That look is the first call's too (discoveredPort), not one more.
   let docsBase = bridgeDocsUrlBase(baseUrl);
   let foundOne = false;
   const docsUrlBase = () => docsBase;
-  void discovery
-    ?.locate()
-    .then((at) => {
-      if ('url' in at && !foundOne) docsBase = bridgeDocsUrlBase(at.url);
-    })
-    .catch(() => undefined);
+  const firstLook = discovery?.locate().catch(() => null) ?? null;
+  void firstLook?.then((at) => {
+    if (at !== null && 'url' in at && !foundOne) docsBase = bridgeDocsUrlBase(at.url);
+  });
   const identity = bridgeIdentity(o.env);
   if (!identity.ok) {
     o.log(`mnemo mcp: ${identity.refusal.code}: ${identity.refusal.message}`);
@@ -221,7 +220,7 @@ export async function runStdioBridge(o: BridgeOptions): Promise<'served' | 'refu
     docsBase = bridgeDocsUrlBase(url);
   };
   const server = createMcpServer(
-    discovery ? discoveredPort(identity.brain, discovery, portAt, found) : portAt(baseUrl),
+    discovery ? discoveredPort(identity.brain, discovery, portAt, found, firstLook) : portAt(baseUrl),
     call,
   );
   server.onerror = (e) => o.log(`mnemo mcp: ${e.message}`);
@@ -248,9 +247,20 @@ function discoveredPort(
   discovery: ServerDiscovery,
   portAt: (url: string, via?: typeof fetch) => MemoryPort,
   onFound: (url: string) => void,
+  /** The look made at start: used by the first call while its server still holds (`current`). */
+  firstLook: Promise<Awaited<ReturnType<ServerDiscovery['locate']>> | null> | null = null,
 ): MemoryPort {
   let current: { port: MemoryPort; current(): boolean | Promise<boolean> } | null = null;
+  let first = firstLook;
   const get = async (): Promise<MemoryPort> => {
+    const started = first;
+    first = null;
+    const early = started === null ? null : await started;
+    if (current === null && early !== null && 'url' in early && (await early.current())) {
+      current = { port: portAt(early.url, early.fetch), current: early.current };
+      onFound(early.url);
+      return current.port;
+    }
     const held = current;
     if (held !== null && (await held.current())) return held.port;
     if (current === held) current = null;
