@@ -1800,8 +1800,9 @@ export function partnerNamed(partner: string, sentence: string): boolean {
 
 /**
  * What a diet or a status leads to, after it: "I'm vegan, so no cheese", "im single so im free on
- * friday", or what one eats beside a diet: "I'm pescatarian now, I eat fish again". It leaves the value as said; its own "not" or "don't" is not the value's. Tried only from
- * the first character of a run of spaces (the lookbehind), so a long run costs one pass, not one each.
+ * friday", or what one eats beside a diet: "I'm pescatarian now, I eat fish again". It leaves the
+ * value as said; its own "not" or "don't" is not the value's. Tried only from the first character of a
+ * run of spaces (the lookbehind), so a long run costs one pass, not one each.
  */
 const consequence =
   /(?<![\s,]),?\s+so\s+(?=[\p{L}\p{N}])|,\s+(?=i\s+(?:eat|(?:don['’]t|do\s+not|no\s+longer|still|can['’]t|cannot)\s+eat|avoid)\s)/iu;

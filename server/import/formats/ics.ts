@@ -287,13 +287,10 @@ function versionOf(c: IcalComponent): [number, number] {
 }
 
 /**
- * The event's version as its calendar wrote it, for the Idempotency-Key (ImportRecord.versionInKey):
- * a calendar that moves an event back bumps it, and so writes a version that is new to the Brain.
+ * The event's version (versionOf), for the Idempotency-Key (ImportRecord.versionInKey): a calendar
+ * that moves an event back bumps it, and so writes a version that is new to the Brain.
  */
-function versionKey(c: IcalComponent): string {
-  const stamp = c.getFirstPropertyValue('last-modified') ?? c.getFirstPropertyValue('dtstamp');
-  return `${String(c.getFirstPropertyValue('sequence') ?? 0)}@${stamp instanceof ICAL.Time ? stamp.toString() : ''}`;
-}
+const versionKey = (c: IcalComponent): string => versionOf(c).join('@');
 
 /** Whether `a` is a later version than `b` (a tie keeps the one read first). */
 function isNewer(a: IcalComponent, b: IcalComponent): boolean {
