@@ -6,6 +6,7 @@ test('a diet a named person keeps, said as one says one’s own, is theirs', () 
   for (const [s, who, value, alone] of [
     ['Marta is vegan.', 'Marta', 'vegan', true],
     ["Marta's vegan now", 'Marta', 'vegan', true],
+    ['Lea’s vegetarian these days', 'Lea', 'vegetarian', true],
     ['My sister Marta is vegan.', 'Marta', 'vegan', false],
     ['Marta is vegetarian rather than vegan these days.', 'Marta', 'vegetarian', true],
     ['Marta is vegetarian, not vegan.', 'Marta', 'vegetarian', true],
@@ -28,6 +29,7 @@ test('a diet a named person keeps, said as one says one’s own, is theirs', () 
 test('a diet a named person keeps no more ends theirs', () => {
   for (const [s, value] of [
     ["Marta isn't vegan anymore.", 'vegan'],
+    ['Lea isn’t vegetarian any more', 'vegetarian'],
     ['Marta is no longer vegetarian', 'vegetarian'],
     ['Rui stopped being vegan.', 'vegan'],
   ] as const)

@@ -1,5 +1,5 @@
 import type { AttributeOfAnother } from './occupation.ts';
-import { attributeSentence, namesAPerson, otherLead, person } from './slot-sentences.ts';
+import { attributeSentence, diets, namesAPerson, otherLead, person } from './slot-sentences.ts';
 
 /**
  * The verb after a named person, and what it is in the speaker's own words: "Marta is" as "I am", "Lea
@@ -12,16 +12,13 @@ const theirVerb = new RegExp(
 const ownVerb: Readonly<Record<string, string>> = {
   'is no longer': ' am no longer',
   'is not': ' am not',
-  'isn’t': ' am not',
   "isn't": ' am not',
   is: ' am',
-  '’s': ' am',
   "'s": ' am',
   has: ' have',
   '': '',
 };
-const dietWord =
-  /(?<![\p{L}\p{N}])(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian)(?![\p{L}\p{N}])/iu;
+const dietWord = new RegExp(String.raw`(?<![\p{L}\p{N}])${diets}(?![\p{L}\p{N}])`, 'iu');
 
 /**
  * The diet a sentence that opens with a named person says they keep, or keep no more: "Marta is vegan",
@@ -35,7 +32,7 @@ export function dietOfAnotherSaid(sentence: string): AttributeOfAnother | null {
   const m = theirVerb.exec(s);
   if (m === null) return null;
   const who = m.groups!['who']!;
-  const verb = m.groups!['verb']!.trim().replace(/\s+/gu, ' ');
+  const verb = m.groups!['verb']!.trim().replace(/\s+/gu, ' ').replace('’', "'");
   const own = ownVerb[verb];
   if (own === undefined || !namesAPerson(who, true)) return null;
   const said = attributeSentence(`I${own}${s.slice(m.index + m[0].length)}`);

@@ -1697,7 +1697,7 @@ const ageSentence = new RegExp(
  * with nothing after the diet but when it holds: "I'm a vegan chef", "I'm vegetarian on weekdays" or
  * "I went vegan for a month" say something else.
  */
-const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`;
+export const diets = String.raw`(vegetarian|vegan|pescatarian|pescetarian|flexitarian)`;
 /** "fully vegetarian", "strictly vegan": the diet all the same. Not "mostly" or "basically": almost. */
 const wholly = String.raw`(?:(?:fully|strictly|completely|totally|officially|100%)\s+)?`;
 const dietTail = String.raw`(?:\s+(?:now|again|too|as\s+well|these\s+days|nowadays|recently|(?:starting|from)\s+(?:today|now|this\s+week)|(?:last|this)\s+(?:week|month|year)|(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+ago))?(?:\s+(?:too|as\s+well))?(?:\s+btw)?(?:,\s*(?:a|an|one|two|three|four|five|six|\d{1,2}|a\s+few|a\s+couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)\s+in)?${chatEnd}`;
